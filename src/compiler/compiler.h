@@ -1,0 +1,141 @@
+/*
+ * The compiler pipeline: OpenCL C source -> LLVM bitcode (clang-16 as a child
+ * process) -> linked with the builtin library -> work-group functions -> JIT.
+ *
+ * This header is the whole contract between the runtime (src/api, src/core,
+ * src/devices) and the compiler.  The runtime never touches LLVM directly.
+ *
+ * Three stages mirror clCompileProgram / clLinkProgram / clBuildProgram:
+ *   mosaic_compile_source   source + options          -> "compiled object" bitcode
+ *   mosaic_link_bitcode     several compiled objects  -> "library" or "executable" bitcode
+ *   mosaic_finalize         executable bitcode        -> kernels you can call
+ * Bitcode blobs are what clGetProgramInfo(CL_PROGRAM_BINARIES) hands out and
+ * what clCreateProgramWithBinary takes back.
+ */
+#ifndef MOSAIC_COMPILER_H
+#define MOSAIC_COMPILER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <CL/cl.h>
+
+/* ---- What a work-group sees at run time ------------------------------------
+ * One of these is filled by the device for every work-group it runs.  The
+ * builtin library (builtins/workitem.cl) reads it through __mosaic_get_ctx(),
+ * so its layout is an ABI: change both sides together. All fields are 64-bit
+ * so the OpenCL C mirror (ulong) has the same layout. */
+typedef struct mosaic_wg_ctx {
+    uint64_t work_dim;
+    uint64_t global_offset[3];
+    uint64_t global_size[3];
+    uint64_t enqueued_local_size[3]; /* the local size the user asked for */
+    uint64_t local_size[3];          /* this group's size: smaller in a trailing non-uniform group */
+    uint64_t num_groups[3];
+    uint64_t group_id[3];
+    char *local_mem;                 /* this work-group's __local arena: static locals, then __local args */
+    void *device_private;            /* owned by the device (barrier scheduler, printf state) */
+} mosaic_wg_ctx;
+
+/* args[i] points at the bytes of kernel argument i, laid out as the host set them:
+ *   global/constant pointer : a void* (the buffer's data pointer, or NULL)
+ *   local pointer           : a uint64_t byte offset into ctx->local_mem
+ *   by-value scalar/vector/struct : the value itself (as in clSetKernelArg)
+ * A kernel may be called for many work-groups at once from several threads:
+ * nothing here is written by the kernel. */
+typedef void (*mosaic_wg_fn)(void *const *args, mosaic_wg_ctx *ctx);
+
+/* Runs one work-item.  Used by the device for kernels with barriers: it runs
+ * each work-item as a fiber and switches fibers when the work-item calls the
+ * runtime symbol "__mosaic_barrier"(mosaic_wg_ctx *ctx). */
+typedef void (*mosaic_wi_fn)(void *const *args, mosaic_wg_ctx *ctx,
+                             uint64_t local_id_x, uint64_t local_id_y, uint64_t local_id_z);
+
+typedef enum mosaic_arg_kind {
+    MOSAIC_ARG_GLOBAL_PTR,   /* __global T*  : cl_mem or NULL */
+    MOSAIC_ARG_CONSTANT_PTR, /* __constant T*: cl_mem or NULL */
+    MOSAIC_ARG_LOCAL_PTR,    /* __local T*   : size only */
+    MOSAIC_ARG_BY_VALUE,     /* scalar, vector or struct */
+    MOSAIC_ARG_SAMPLER,
+    MOSAIC_ARG_IMAGE,
+    MOSAIC_ARG_PIPE,
+} mosaic_arg_kind;
+
+typedef struct mosaic_kernel_arg {
+    mosaic_arg_kind kind;
+    size_t size;       /* bytes clSetKernelArg must receive (sizeof(cl_mem) for buffers) */
+    size_t alignment;  /* of the by-value type */
+    cl_kernel_arg_address_qualifier address_qualifier;
+    cl_kernel_arg_access_qualifier access_qualifier;
+    cl_kernel_arg_type_qualifier type_qualifier;
+    char *type_name;   /* e.g. "float4*", "int", "struct S" (kernel_arg_type) */
+    char *name;        /* argument name */
+} mosaic_kernel_arg;
+
+typedef struct mosaic_kernel_info {
+    char *name;
+    char *attributes;            /* CL_KERNEL_ATTRIBUTES text, e.g. "reqd_work_group_size(16,16,1)" */
+    cl_uint num_args;
+    mosaic_kernel_arg *args;
+    size_t reqd_work_group_size[3];   /* all 0 when not given */
+    size_t work_group_size_hint[3];   /* all 0 when not given */
+    size_t static_local_mem_size;     /* bytes of __local variables declared in the kernel */
+    size_t private_mem_size;          /* estimate of per-work-item stack use */
+    int uses_barriers;                /* 1 if any work-group barrier is reachable */
+    mosaic_wg_fn wg_fn;               /* runs a whole work-group; NULL when uses_barriers */
+    mosaic_wi_fn wi_fn;               /* runs one work-item; always set */
+} mosaic_kernel_info;
+
+/* What the device tells the compiler about itself. */
+typedef struct mosaic_compiler_target {
+    const char *clang_features;  /* e.g. "-cl-ext=-all,+cl_khr_fp64,+__opencl_c_fp64,..." */
+    const char *cpu_name;        /* LLVM CPU name for code generation; NULL = host */
+    const char *cpu_features;    /* LLVM feature string; NULL = host */
+    /* runtime functions generated code may call, resolved by name in the JIT */
+    const struct mosaic_runtime_symbol { const char *name; void *address; } *runtime_symbols;
+    size_t num_runtime_symbols;
+} mosaic_compiler_target;
+
+typedef struct mosaic_header { const char *include_name; const char *source; } mosaic_header;
+
+/* A bitcode blob with what kind of program binary it is. Owned: free with mosaic_bitcode_free. */
+typedef struct mosaic_bitcode {
+    cl_program_binary_type type; /* COMPILED_OBJECT, LIBRARY or EXECUTABLE */
+    void *data;
+    size_t size;
+} mosaic_bitcode;
+
+/* An executable: JIT'd code for every kernel in the program. */
+typedef struct mosaic_executable mosaic_executable;
+
+/* Every function returns CL_SUCCESS or the OpenCL error clBuildProgram /
+ * clCompileProgram / clLinkProgram must return (CL_BUILD_PROGRAM_FAILURE,
+ * CL_COMPILE_PROGRAM_FAILURE, CL_LINK_PROGRAM_FAILURE, CL_INVALID_BUILD_OPTIONS,
+ * CL_INVALID_COMPILER_OPTIONS, CL_INVALID_LINKER_OPTIONS, CL_INVALID_BINARY,
+ * CL_OUT_OF_HOST_MEMORY).  *log always receives a malloc'd, NUL-terminated
+ * log (possibly empty) that the caller frees; diagnostics name the user's
+ * source lines.  All functions are safe to call from several threads at once. */
+cl_int mosaic_compile_source(const mosaic_compiler_target *target,
+                             const char *source, const char *options,
+                             size_t num_headers, const mosaic_header *headers,
+                             mosaic_bitcode *out, char **log);
+
+/* create_library: -create-library given, produce a LIBRARY, else an EXECUTABLE binary */
+cl_int mosaic_link_bitcode(const mosaic_compiler_target *target,
+                           size_t count, const mosaic_bitcode *inputs,
+                           const char *options, int create_library,
+                           mosaic_bitcode *out, char **log);
+
+/* Checks that a blob handed to clCreateProgramWithBinary is one of ours. */
+cl_int mosaic_bitcode_validate(const void *data, size_t size, cl_program_binary_type *type);
+
+cl_int mosaic_finalize(const mosaic_compiler_target *target, const mosaic_bitcode *executable,
+                       const char *options, mosaic_executable **out, char **log);
+
+size_t mosaic_executable_num_kernels(const mosaic_executable *exe);
+const mosaic_kernel_info *mosaic_executable_kernel(const mosaic_executable *exe, size_t index);
+const mosaic_kernel_info *mosaic_executable_find_kernel(const mosaic_executable *exe, const char *name);
+size_t mosaic_executable_global_variables_size(const mosaic_executable *exe);
+void mosaic_executable_free(mosaic_executable *exe);
+void mosaic_bitcode_free(mosaic_bitcode *bc);
+
+#endif
