@@ -1,0 +1,248 @@
+/*
+ * Mosaic's object model: every OpenCL handle is a pointer to one of the
+ * structs below.  Each starts with the ICD dispatch pointer (cl_khr_icd: the
+ * loader reads it to find our functions), then a mosaic_object header with a
+ * type tag (to reject bad handles with the right CL_INVALID_* code) and two
+ * reference counts.
+ *
+ * Reference counts: `refcount` is the user's (clRetainX / clReleaseX, and what
+ * CL_X_REFERENCE_COUNT reports).  `internal` counts the runtime's own holds
+ * (a command holding its queue and buffers, a kernel holding its program...)
+ * plus one for all user references together.  The object is destroyed when
+ * `internal` reaches zero, so a queue released by the user while commands are
+ * pending lives until they complete.
+ */
+#ifndef MOSAIC_OBJECTS_H
+#define MOSAIC_OBJECTS_H
+
+#include <CL/cl.h>
+#include <CL/cl_ext.h>
+#include <CL/cl_icd.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "compiler/compiler.h"
+
+typedef enum mosaic_object_type {
+    MOSAIC_PLATFORM = 0x4d6f5031, /* readable tags help in a debugger */
+    MOSAIC_DEVICE,
+    MOSAIC_CONTEXT,
+    MOSAIC_QUEUE,
+    MOSAIC_EVENT,
+    MOSAIC_MEM,
+    MOSAIC_PROGRAM,
+    MOSAIC_KERNEL,
+    MOSAIC_SAMPLER,
+    MOSAIC_DEAD = 0x44454144, /* written on destruction */
+} mosaic_object_type;
+
+typedef struct mosaic_object {
+    mosaic_object_type type;
+    atomic_uint refcount; /* the user's references */
+    atomic_uint internal; /* the runtime's holds, +1 while refcount > 0 */
+    void (*destroy)(void *self);
+} mosaic_object;
+
+#define MOSAIC_OBJECT_HEADER            \
+    const cl_icd_dispatch *dispatch;    \
+    mosaic_object obj
+
+/* ---- generic helpers (core/object.c) ------------------------------------ */
+void mosaic_object_init(void *object, mosaic_object_type type, void (*destroy)(void *));
+bool mosaic_object_is(const void *object, mosaic_object_type type);
+void mosaic_retain(void *object);           /* user retain */
+bool mosaic_release(void *object);          /* user release; true if it was valid */
+void mosaic_retain_internal(void *object);
+void mosaic_release_internal(void *object);
+cl_uint mosaic_refcount(const void *object);
+
+#define MOSAIC_IS(handle, TYPE) mosaic_object_is((handle), MOSAIC_##TYPE)
+
+/* ---- devices -------------------------------------------------------------- */
+typedef struct mosaic_device_ops mosaic_device_ops;
+
+struct _cl_platform_id {
+    MOSAIC_OBJECT_HEADER;
+    cl_uint num_devices;
+    cl_device_id *devices;
+};
+
+struct _cl_device_id {
+    MOSAIC_OBJECT_HEADER;
+    cl_platform_id platform;
+    cl_device_type type;
+    const mosaic_device_ops *ops;
+    void *impl; /* the device's own state (devices/cpu) */
+
+    /* What the device reports; filled by the device at start-up. */
+    char name[256];
+    char vendor[64];
+    cl_uint vendor_id;
+    cl_uint compute_units;
+    cl_ulong global_mem_size;
+    cl_ulong max_mem_alloc_size;
+    cl_ulong local_mem_size;
+    cl_ulong global_mem_cache_size;
+    cl_uint global_mem_cacheline_size;
+    size_t max_work_group_size;
+    size_t max_work_item_sizes[3];
+    cl_uint max_clock_frequency;
+    cl_uint mem_base_addr_align_bits;
+    cl_device_svm_capabilities svm_capabilities;
+    const char *extensions;            /* space separated */
+    const char *opencl_c_features[64]; /* __opencl_c_* names the compiler enables */
+    cl_uint num_opencl_c_features;
+    mosaic_compiler_target compiler_target;
+};
+
+/* What each kind of device implements (the CPU first, CUDA later). */
+struct mosaic_device_ops {
+    /* Start running a command whose dependencies are all complete.  The
+     * device must eventually call mosaic_command_complete(). */
+    void (*submit)(cl_device_id device, cl_event command);
+};
+
+/* ---- contexts ------------------------------------------------------------- */
+typedef struct mosaic_callback {
+    struct mosaic_callback *next;
+    void (*fn)(void);  /* cast to the right signature where called */
+    void *user_data;
+    cl_int when;       /* for event callbacks: the status that triggers it */
+} mosaic_callback;
+
+struct _cl_context {
+    MOSAIC_OBJECT_HEADER;
+    cl_uint num_devices;
+    cl_device_id *devices;
+    cl_context_properties *properties; /* copy, 0-terminated, NULL if none given */
+    size_t num_properties;              /* entries including the final 0 */
+    void (CL_CALLBACK *notify)(const char *, const void *, size_t, void *);
+    void *notify_data;
+    pthread_mutex_t lock;
+    mosaic_callback *destructor_callbacks; /* newest first: called in that order */
+};
+
+/* ---- command queues -------------------------------------------------------- */
+struct _cl_command_queue {
+    MOSAIC_OBJECT_HEADER;
+    cl_context context;
+    cl_device_id device;
+    cl_command_queue_properties properties;
+    cl_queue_properties *property_list; /* as given to ...WithProperties, or NULL */
+    size_t num_property_list;
+    cl_uint size; /* device queues only */
+    /* Guarded by the engine lock (core/engine.c): */
+    cl_event last_command;   /* in-order succession edge */
+    cl_event last_barrier;   /* every later command waits for it */
+    cl_event *pending;       /* commands enqueued and not complete */
+    size_t num_pending, cap_pending;
+};
+
+/* ---- memory objects ---------------------------------------------------------- */
+struct _cl_mem {
+    MOSAIC_OBJECT_HEADER;
+    cl_context context;
+    cl_mem_object_type mem_type;
+    cl_mem_flags flags;
+    size_t size;
+    void *host_ptr;      /* what the user passed (USE_HOST_PTR keeps using it) */
+    char *data;          /* where the bytes live on the CPU device */
+    bool owns_data;      /* data was allocated by us */
+    cl_mem parent;       /* sub-buffers: the buffer they view */
+    size_t offset;       /* sub-buffers: the origin in the parent */
+    cl_mem_properties *properties; size_t num_properties;
+    atomic_uint map_count;
+    pthread_mutex_t lock;
+    mosaic_callback *destructor_callbacks;
+    struct mosaic_mapping *mappings; /* active maps: pointer -> region */
+    bool is_svm_backed;  /* USE_HOST_PTR with an SVM pointer */
+};
+
+typedef struct mosaic_mapping {
+    struct mosaic_mapping *next;
+    void *pointer;
+    size_t offset, size;
+    cl_map_flags flags;
+} mosaic_mapping;
+
+/* ---- programs and kernels --------------------------------------------------- */
+struct _cl_program {
+    MOSAIC_OBJECT_HEADER;
+    cl_context context;
+    cl_uint num_devices;
+    cl_device_id *devices;
+    char *source;              /* NULL for binaries */
+    char *il; size_t il_size;  /* SPIR-V (not yet supported) */
+    pthread_mutex_t lock;
+    /* per program, since Mosaic has one device per context today */
+    cl_build_status build_status;
+    char *build_log;
+    char *options;
+    mosaic_bitcode binary;     /* type NONE when empty */
+    mosaic_executable *executable;
+    atomic_uint num_kernels;   /* kernels attached: rebuilding is refused while > 0 */
+    mosaic_callback *release_callbacks;
+};
+
+typedef struct mosaic_arg_value {
+    bool set;
+    cl_mem mem;         /* for buffer args (retained internally while set) */
+    void *svm;          /* SVM pointer args */
+    size_t local_size;  /* for __local args */
+    /* by-value bytes live in kernel->arg_bytes at arg_offsets[i] */
+} mosaic_arg_value;
+
+struct _cl_kernel {
+    MOSAIC_OBJECT_HEADER;
+    cl_program program;
+    const mosaic_kernel_info *info;  /* owned by the program's executable */
+    mosaic_arg_value *args;
+    size_t *arg_offsets;             /* where by-value bytes sit in arg_bytes */
+    char *arg_bytes;
+    size_t arg_bytes_size;
+    void **svm_pointers; size_t num_svm_pointers;
+    bool fine_grain_system_svm;
+};
+
+/* ---- events: every enqueued command is one ------------------------------------ */
+typedef struct mosaic_command_payload mosaic_command_payload;
+
+struct _cl_event {
+    MOSAIC_OBJECT_HEADER;
+    cl_context context;
+    cl_command_queue queue;          /* NULL for user events */
+    cl_command_type command_type;
+    /* Guarded by the engine lock: */
+    cl_int status;                   /* CL_QUEUED..CL_COMPLETE, or negative */
+    cl_int dependency_error;         /* a dependency failed: this command fails too */
+    size_t waiting_for;              /* incomplete dependencies (+1 while being enqueued) */
+    cl_event *dependents; size_t num_dependents, cap_dependents;
+    mosaic_callback *callbacks;
+    pthread_cond_t completed;        /* broadcast when status <= CL_COMPLETE */
+    /* profiling, nanoseconds of mosaic_now_ns() */
+    cl_ulong time_queued, time_submit, time_start, time_end, time_complete;
+    /* what to run: set by the enqueue function, run by the device */
+    void (*run)(cl_event self);      /* returns after calling mosaic_command_complete, or leaves it to the device */
+    void (*cleanup)(cl_event self);  /* frees the payload's holds; called once after completion */
+    void *payload;
+    bool run_inline;                 /* blocking command: may run on the enqueuing thread */
+};
+
+/* ---- samplers ------------------------------------------------------------------ */
+struct _cl_sampler {
+    MOSAIC_OBJECT_HEADER;
+    cl_context context;
+    cl_bool normalized_coords;
+    cl_addressing_mode addressing_mode;
+    cl_filter_mode filter_mode;
+    cl_sampler_properties *properties; size_t num_properties;
+};
+
+/* The one platform (api/platform.c). */
+cl_platform_id mosaic_platform(void);
+extern const cl_icd_dispatch mosaic_dispatch;
+
+#endif

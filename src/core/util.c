@@ -1,0 +1,93 @@
+#include "core/util.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+cl_int mosaic_info(size_t value_size, void *value, size_t *value_size_ret,
+                   const void *src, size_t src_size)
+{
+    if (value) {
+        if (value_size < src_size)
+            return MOSAIC_ERROR(CL_INVALID_VALUE, "param_value_size %zu is smaller than the %zu bytes of the answer",
+                                value_size, src_size);
+        if (src_size)
+            memcpy(value, src, src_size);
+    }
+    if (value_size_ret)
+        *value_size_ret = src_size;
+    return CL_SUCCESS;
+}
+
+cl_int mosaic_info_string(size_t value_size, void *value, size_t *value_size_ret, const char *s)
+{
+    if (!s)
+        s = "";
+    return mosaic_info(value_size, value, value_size_ret, s, strlen(s) + 1);
+}
+
+bool mosaic_debug_enabled(void)
+{
+    static int enabled = -1;
+    if (enabled < 0) {
+        const char *v = getenv("MOSAIC_DEBUG");
+        enabled = v && *v && strcmp(v, "0") != 0;
+    }
+    return enabled;
+}
+
+void mosaic_debug(const char *function, const char *format, ...)
+{
+    if (!mosaic_debug_enabled())
+        return;
+    char message[1024];
+    va_list ap;
+    va_start(ap, format);
+    vsnprintf(message, sizeof message, format, ap);
+    va_end(ap);
+    fprintf(stderr, "mosaic: %s: %s\n", function, message);
+}
+
+uint64_t mosaic_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+long mosaic_env_long(const char *name, long fallback)
+{
+    const char *v = getenv(name);
+    if (!v || !*v)
+        return fallback;
+    char *end;
+    long n = strtol(v, &end, 0);
+    return *end ? fallback : n;
+}
+
+void *mosaic_calloc(size_t count, size_t size)
+{
+    return calloc(count ? count : 1, size ? size : 1);
+}
+
+char *mosaic_strdup(const char *s)
+{
+    return s ? strdup(s) : NULL;
+}
+
+bool mosaic_grow(void **array, size_t *capacity, size_t need, size_t item_size)
+{
+    if (need <= *capacity)
+        return true;
+    size_t cap = *capacity ? *capacity * 2 : 8;
+    while (cap < need)
+        cap *= 2;
+    void *p = realloc(*array, cap * item_size);
+    if (!p)
+        return false;
+    *array = p;
+    *capacity = cap;
+    return true;
+}
