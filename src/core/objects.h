@@ -225,7 +225,8 @@ struct _cl_event {
     /* profiling, nanoseconds of mosaic_now_ns() */
     cl_ulong time_queued, time_submit, time_start, time_end, time_complete;
     /* what to run: set by the enqueue function, run by the device */
-    void (*run)(cl_event self);      /* returns after calling mosaic_command_complete, or leaves it to the device */
+    cl_int (*run)(cl_event self);    /* does the work; returns CL_COMPLETE or a negative error.
+                                        NULL: the device knows the command (kernels), or nothing to do (markers) */
     void (*cleanup)(cl_event self);  /* frees the payload's holds; called once after completion */
     void *payload;
     bool run_inline;                 /* blocking command: may run on the enqueuing thread */
