@@ -1,0 +1,542 @@
+/*
+ * Memory objects: buffers, sub-buffers, their queries and destruction, and
+ * the image and pipe entry points (Mosaic's devices support neither, so those
+ * validate their context or queue and answer what the spec says for a
+ * platform without them).
+ *
+ * A buffer's bytes sit at one host address for its whole life (see
+ * core/memory.h).  Destruction: the user's last clReleaseMemObject drops the
+ * "user" internal hold; commands and sub-buffers hold internal references
+ * too, so the storage is freed (and the destructor callbacks run, newest
+ * first) only when nothing can touch it any more.
+ */
+#include "core/memory.h"
+#include "core/engine.h"
+#include "core/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+
+#define ACCESS_FLAGS (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY)
+#define HOST_PTR_FLAGS (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)
+#define HOST_ACCESS_FLAGS (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)
+#define BUFFER_FLAGS (ACCESS_FLAGS | HOST_PTR_FLAGS | HOST_ACCESS_FLAGS)
+
+typedef void (CL_CALLBACK *mem_destructor_fn)(cl_mem, void *);
+
+/* ---- helpers others use (core/memory.h) ----------------------------------- */
+
+bool mosaic_mem_is_buffer(cl_mem mem)
+{
+    return MOSAIC_IS(mem, MEM) && mem->mem_type == CL_MEM_OBJECT_BUFFER;
+}
+
+static size_t device_align_bytes(cl_device_id device)
+{
+    cl_uint bits = device ? device->mem_base_addr_align_bits : 0;
+    return bits >= 8 ? bits / 8 : MOSAIC_MEM_ALIGN;
+}
+
+cl_int mosaic_mem_check_alignment(cl_mem mem, cl_device_id device)
+{
+    if (mem->parent && mem->offset % device_align_bytes(device) != 0)
+        return MOSAIC_ERROR(CL_MISALIGNED_SUB_BUFFER_OFFSET,
+                            "sub-buffer origin %zu is not aligned to the device's %zu bytes",
+                            mem->offset, device_align_bytes(device));
+    return CL_SUCCESS;
+}
+
+bool mosaic_mem_host_can_read(cl_mem mem)
+{
+    return !(mem->flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS));
+}
+
+bool mosaic_mem_host_can_write(cl_mem mem)
+{
+    return !(mem->flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS));
+}
+
+/* ---- creation and destruction ---------------------------------------------- */
+
+static bool at_most_one_bit(cl_mem_flags f) { return (f & (f - 1)) == 0; }
+
+static cl_int check_buffer_flags(cl_mem_flags flags)
+{
+    if (flags & ~(cl_mem_flags)BUFFER_FLAGS)
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "unknown bits in flags 0x%llx", (unsigned long long)flags);
+    if (!at_most_one_bit(flags & ACCESS_FLAGS))
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "more than one of READ_WRITE, WRITE_ONLY, READ_ONLY");
+    if (!at_most_one_bit(flags & HOST_ACCESS_FLAGS))
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "more than one of HOST_WRITE_ONLY, HOST_READ_ONLY, HOST_NO_ACCESS");
+    if ((flags & CL_MEM_USE_HOST_PTR) && (flags & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)))
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "USE_HOST_PTR excludes ALLOC_HOST_PTR and COPY_HOST_PTR");
+    return CL_SUCCESS;
+}
+
+/* Set while the user's own clReleaseMemObject runs on this thread: destructor
+ * callbacks may then run right there; anywhere else (a device worker
+ * finishing a command, the engine) they go to the callback thread, so user
+ * code never runs on a worker or under a runtime lock. */
+static _Thread_local bool in_user_release;
+
+static void mem_finish(void *self)
+{
+    cl_mem mem = self;
+    mosaic_callback *cb = mem->destructor_callbacks;
+    while (cb) { /* newest first */
+        mosaic_callback *next = cb->next;
+        ((mem_destructor_fn)cb->fn)(mem, cb->user_data);
+        free(cb);
+        cb = next;
+    }
+    for (mosaic_mapping *m = mem->mappings, *next; m; m = next) {
+        next = m->next;
+        free(m);
+    }
+    if (mem->owns_data)
+        free(mem->data);
+    if (mem->parent)
+        mosaic_release_internal(mem->parent);
+    if (mem->context)
+        mosaic_release_internal(mem->context);
+    free(mem->properties);
+    pthread_mutex_destroy(&mem->lock);
+    free(mem);
+}
+
+static void mem_destroy(void *self)
+{
+    cl_mem mem = self;
+    if (mem->destructor_callbacks && !in_user_release)
+        mosaic_defer(mem_finish, mem);
+    else
+        mem_finish(mem);
+}
+
+static cl_mem mem_new(cl_context context, cl_mem_object_type type, cl_mem_flags flags, size_t size)
+{
+    cl_mem mem = mosaic_calloc(1, sizeof *mem);
+    if (!mem)
+        return NULL;
+    mosaic_object_init(mem, MOSAIC_MEM, mem_destroy);
+    mem->context = context;
+    mosaic_retain_internal(context);
+    mem->mem_type = type;
+    mem->flags = flags;
+    mem->size = size;
+    atomic_init(&mem->map_count, 0);
+    pthread_mutex_init(&mem->lock, NULL);
+    return mem;
+}
+
+static cl_ulong context_max_alloc(cl_context context)
+{
+    cl_ulong max = 0;
+    for (cl_uint i = 0; i < context->num_devices; i++) {
+        cl_ulong m = context->devices[i]->max_mem_alloc_size;
+        if (m == 0) /* a device that did not say: no limit of its own */
+            m = (cl_ulong)SIZE_MAX;
+        if (m > max)
+            max = m;
+    }
+    return max ? max : (cl_ulong)SIZE_MAX;
+}
+
+/* 128-byte aligned storage, the size rounded up to whole 128-byte lines so a
+ * kernel's widest vector access at the end stays inside the allocation. */
+static void *alloc_storage(size_t size)
+{
+    size_t rounded = (size + MOSAIC_MEM_ALIGN - 1) & ~(size_t)(MOSAIC_MEM_ALIGN - 1);
+    if (rounded < size)
+        return NULL;
+    void *p = NULL;
+    if (posix_memalign(&p, MOSAIC_MEM_ALIGN, rounded) != 0)
+        return NULL;
+    return p;
+}
+
+static cl_mem create_buffer(cl_context context, const cl_mem_properties *properties,
+                            cl_mem_flags flags, size_t size, void *host_ptr, cl_int *errcode_ret)
+{
+    cl_int err;
+    if (!MOSAIC_IS(context, CONTEXT)) {
+        mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_CONTEXT, "not a valid context"));
+        return NULL;
+    }
+    size_t num_properties = 0;
+    if (properties) {
+        /* OpenCL 3.0 core defines no buffer property: only the terminator. */
+        if (properties[0] != 0) {
+            mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_PROPERTY, "unknown buffer property 0x%llx",
+                                                       (unsigned long long)properties[0]));
+            return NULL;
+        }
+        num_properties = 1;
+    }
+    if ((err = check_buffer_flags(flags)) != CL_SUCCESS) {
+        mosaic_set_error(errcode_ret, err);
+        return NULL;
+    }
+    if (size == 0 || (cl_ulong)size > context_max_alloc(context)) {
+        mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_BUFFER_SIZE,
+                                                   "size %zu is 0 or above CL_DEVICE_MAX_MEM_ALLOC_SIZE", size));
+        return NULL;
+    }
+    bool wants_ptr = (flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR)) != 0;
+    if (wants_ptr != (host_ptr != NULL)) {
+        mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_HOST_PTR, wants_ptr
+                                                   ? "USE_HOST_PTR or COPY_HOST_PTR with a NULL host_ptr"
+                                                   : "host_ptr given without USE_HOST_PTR or COPY_HOST_PTR"));
+        return NULL;
+    }
+
+    cl_mem mem = mem_new(context, CL_MEM_OBJECT_BUFFER, flags, size);
+    if (!mem) {
+        mosaic_set_error(errcode_ret, CL_OUT_OF_HOST_MEMORY);
+        return NULL;
+    }
+    if (num_properties) {
+        mem->properties = mosaic_calloc(num_properties, sizeof *mem->properties);
+        if (!mem->properties) {
+            mosaic_release(mem);
+            mosaic_set_error(errcode_ret, CL_OUT_OF_HOST_MEMORY);
+            return NULL;
+        }
+        mem->num_properties = num_properties; /* calloc wrote the terminator */
+    }
+    if (flags & CL_MEM_USE_HOST_PTR) {
+        /* Zero copy: the device works on the user's memory. */
+        mem->host_ptr = host_ptr;
+        mem->data = host_ptr;
+        mem->owns_data = false;
+        mem->is_svm_backed = mosaic_svm_contains && mosaic_svm_contains(context, host_ptr);
+    } else {
+        mem->data = alloc_storage(size);
+        if (!mem->data) {
+            mosaic_release(mem);
+            mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_MEM_OBJECT_ALLOCATION_FAILURE,
+                                                       "cannot allocate %zu bytes", size));
+            return NULL;
+        }
+        mem->owns_data = true;
+        if (flags & CL_MEM_COPY_HOST_PTR)
+            memcpy(mem->data, host_ptr, size);
+    }
+    mosaic_set_error(errcode_ret, CL_SUCCESS);
+    return mem;
+}
+
+cl_mem CL_API_CALL
+clCreateBuffer(cl_context context, cl_mem_flags flags, size_t size, void *host_ptr, cl_int *errcode_ret)
+{
+    return create_buffer(context, NULL, flags, size, host_ptr, errcode_ret);
+}
+
+cl_mem CL_API_CALL
+clCreateBufferWithProperties(cl_context context, const cl_mem_properties *properties, cl_mem_flags flags,
+                             size_t size, void *host_ptr, cl_int *errcode_ret)
+{
+    return create_buffer(context, properties, flags, size, host_ptr, errcode_ret);
+}
+
+static cl_int sub_buffer_flags(cl_mem parent, cl_mem_flags flags, cl_mem_flags *out)
+{
+    if (flags & ~(cl_mem_flags)BUFFER_FLAGS)
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "unknown bits in flags 0x%llx", (unsigned long long)flags);
+    if (flags & HOST_PTR_FLAGS)
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "USE/ALLOC/COPY_HOST_PTR are inherited, not given, for sub-buffers");
+    if (!at_most_one_bit(flags & ACCESS_FLAGS) || !at_most_one_bit(flags & HOST_ACCESS_FLAGS))
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "conflicting access flags");
+
+    cl_mem_flags pa = parent->flags & ACCESS_FLAGS, a = flags & ACCESS_FLAGS;
+    if ((pa == CL_MEM_WRITE_ONLY && (a & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY))) ||
+        (pa == CL_MEM_READ_ONLY && (a & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY))))
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "sub-buffer access flags wider than the parent's");
+    cl_mem_flags ph = parent->flags & HOST_ACCESS_FLAGS, h = flags & HOST_ACCESS_FLAGS;
+    if ((ph == CL_MEM_HOST_WRITE_ONLY && h == CL_MEM_HOST_READ_ONLY) ||
+        (ph == CL_MEM_HOST_READ_ONLY && h == CL_MEM_HOST_WRITE_ONLY) ||
+        (ph == CL_MEM_HOST_NO_ACCESS && (h & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY))))
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "sub-buffer host access flags wider than the parent's");
+
+    *out = (a ? a : pa) | (h ? h : ph) | (parent->flags & HOST_PTR_FLAGS);
+    return CL_SUCCESS;
+}
+
+cl_mem CL_API_CALL
+clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags, cl_buffer_create_type buffer_create_type,
+                  const void *buffer_create_info, cl_int *errcode_ret)
+{
+    cl_int err;
+    if (!mosaic_mem_is_buffer(buffer) || buffer->parent) {
+        mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_MEM_OBJECT,
+                                                   "not a buffer, or a sub-buffer (sub-buffers do not nest)"));
+        return NULL;
+    }
+    cl_mem_flags sub_flags;
+    if ((err = sub_buffer_flags(buffer, flags, &sub_flags)) != CL_SUCCESS) {
+        mosaic_set_error(errcode_ret, err);
+        return NULL;
+    }
+    if (buffer_create_type != CL_BUFFER_CREATE_TYPE_REGION || !buffer_create_info) {
+        mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_VALUE,
+                                                   "buffer_create_type must be REGION with a cl_buffer_region"));
+        return NULL;
+    }
+    const cl_buffer_region *region = buffer_create_info;
+    if (region->size == 0) {
+        mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_BUFFER_SIZE, "region size is 0"));
+        return NULL;
+    }
+    if (region->origin > buffer->size || region->size > buffer->size - region->origin) {
+        mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_VALUE, "region (%zu, %zu) outside the %zu-byte buffer",
+                                                   region->origin, region->size, buffer->size));
+        return NULL;
+    }
+    bool aligned = false;
+    cl_context context = buffer->context;
+    for (cl_uint i = 0; i < context->num_devices && !aligned; i++)
+        aligned = region->origin % device_align_bytes(context->devices[i]) == 0;
+    if (!aligned) {
+        mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_MISALIGNED_SUB_BUFFER_OFFSET,
+                                                   "origin %zu is not aligned to CL_DEVICE_MEM_BASE_ADDR_ALIGN",
+                                                   region->origin));
+        return NULL;
+    }
+
+    cl_mem sub = mem_new(context, CL_MEM_OBJECT_BUFFER, sub_flags, region->size);
+    if (!sub) {
+        mosaic_set_error(errcode_ret, CL_OUT_OF_HOST_MEMORY);
+        return NULL;
+    }
+    sub->parent = buffer;
+    mosaic_retain_internal(buffer);
+    sub->offset = region->origin;
+    sub->data = buffer->data + region->origin;
+    sub->owns_data = false;
+    sub->host_ptr = buffer->host_ptr ? (char *)buffer->host_ptr + region->origin : NULL;
+    sub->is_svm_backed = buffer->is_svm_backed;
+    mosaic_set_error(errcode_ret, CL_SUCCESS);
+    return sub;
+}
+
+cl_int CL_API_CALL clRetainMemObject(cl_mem memobj)
+{
+    if (!MOSAIC_IS(memobj, MEM))
+        return MOSAIC_ERROR(CL_INVALID_MEM_OBJECT, "not a memory object");
+    mosaic_retain(memobj);
+    return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL clReleaseMemObject(cl_mem memobj)
+{
+    if (!MOSAIC_IS(memobj, MEM))
+        return MOSAIC_ERROR(CL_INVALID_MEM_OBJECT, "not a memory object");
+    bool outer = !in_user_release;
+    in_user_release = true;
+    bool ok = mosaic_release(memobj);
+    if (outer)
+        in_user_release = false;
+    return ok ? CL_SUCCESS : MOSAIC_ERROR(CL_INVALID_MEM_OBJECT, "released more often than retained");
+}
+
+cl_int CL_API_CALL
+clSetMemObjectDestructorCallback(cl_mem memobj, void (CL_CALLBACK *pfn_notify)(cl_mem, void *), void *user_data)
+{
+    if (!MOSAIC_IS(memobj, MEM))
+        return MOSAIC_ERROR(CL_INVALID_MEM_OBJECT, "not a memory object");
+    if (!pfn_notify)
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "pfn_notify is NULL");
+    mosaic_callback *cb = mosaic_calloc(1, sizeof *cb);
+    if (!cb)
+        return CL_OUT_OF_HOST_MEMORY;
+    cb->fn = (void (*)(void))pfn_notify;
+    cb->user_data = user_data;
+    pthread_mutex_lock(&memobj->lock);
+    cb->next = memobj->destructor_callbacks; /* newest first */
+    memobj->destructor_callbacks = cb;
+    pthread_mutex_unlock(&memobj->lock);
+    return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL
+clGetMemObjectInfo(cl_mem memobj, cl_mem_info param_name, size_t param_value_size, void *param_value,
+                   size_t *param_value_size_ret)
+{
+    if (!MOSAIC_IS(memobj, MEM))
+        return MOSAIC_ERROR(CL_INVALID_MEM_OBJECT, "not a memory object");
+    switch (param_name) {
+    case CL_MEM_TYPE: MOSAIC_INFO_SCALAR(cl_mem_object_type, memobj->mem_type);
+    case CL_MEM_FLAGS: MOSAIC_INFO_SCALAR(cl_mem_flags, memobj->flags);
+    case CL_MEM_SIZE: MOSAIC_INFO_SCALAR(size_t, memobj->size);
+    case CL_MEM_HOST_PTR: MOSAIC_INFO_SCALAR(void *, memobj->host_ptr);
+    case CL_MEM_MAP_COUNT: MOSAIC_INFO_SCALAR(cl_uint, atomic_load(&memobj->map_count));
+    case CL_MEM_REFERENCE_COUNT: MOSAIC_INFO_SCALAR(cl_uint, mosaic_refcount(memobj));
+    case CL_MEM_CONTEXT: MOSAIC_INFO_SCALAR(cl_context, memobj->context);
+    case CL_MEM_ASSOCIATED_MEMOBJECT: MOSAIC_INFO_SCALAR(cl_mem, memobj->parent);
+    case CL_MEM_OFFSET: MOSAIC_INFO_SCALAR(size_t, memobj->parent ? memobj->offset : 0);
+    case CL_MEM_USES_SVM_POINTER: MOSAIC_INFO_SCALAR(cl_bool, memobj->is_svm_backed ? CL_TRUE : CL_FALSE);
+    case CL_MEM_PROPERTIES:
+        /* Nothing (size 0) unless created by ...WithProperties with a list. */
+        MOSAIC_INFO_ARRAY(memobj->properties, memobj->num_properties);
+    default:
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "unknown cl_mem_info 0x%x", (unsigned)param_name);
+    }
+}
+
+/* ---- images and pipes: no Mosaic device supports them ------------------------ */
+
+#define IMAGE_TYPE_OK(t) ((t) == CL_MEM_OBJECT_IMAGE1D || (t) == CL_MEM_OBJECT_IMAGE1D_BUFFER || \
+                          (t) == CL_MEM_OBJECT_IMAGE1D_ARRAY || (t) == CL_MEM_OBJECT_IMAGE2D || \
+                          (t) == CL_MEM_OBJECT_IMAGE2D_ARRAY || (t) == CL_MEM_OBJECT_IMAGE3D)
+
+static cl_mem no_images(cl_context context, cl_int *errcode_ret)
+{
+    if (!MOSAIC_IS(context, CONTEXT))
+        mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_CONTEXT, "not a valid context"));
+    else
+        mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_OPERATION,
+                                                   "no device in the context supports images"));
+    return NULL;
+}
+
+cl_mem CL_API_CALL
+clCreateImage(cl_context context, cl_mem_flags flags, const cl_image_format *image_format,
+              const cl_image_desc *image_desc, void *host_ptr, cl_int *errcode_ret)
+{
+    return no_images(context, errcode_ret);
+}
+
+cl_mem CL_API_CALL
+clCreateImageWithProperties(cl_context context, const cl_mem_properties *properties, cl_mem_flags flags,
+                            const cl_image_format *image_format, const cl_image_desc *image_desc,
+                            void *host_ptr, cl_int *errcode_ret)
+{
+    return no_images(context, errcode_ret);
+}
+
+cl_mem CL_API_CALL
+clCreateImage2D(cl_context context, cl_mem_flags flags, const cl_image_format *image_format,
+                size_t image_width, size_t image_height, size_t image_row_pitch, void *host_ptr,
+                cl_int *errcode_ret)
+{
+    return no_images(context, errcode_ret);
+}
+
+cl_mem CL_API_CALL
+clCreateImage3D(cl_context context, cl_mem_flags flags, const cl_image_format *image_format,
+                size_t image_width, size_t image_height, size_t image_depth, size_t image_row_pitch,
+                size_t image_slice_pitch, void *host_ptr, cl_int *errcode_ret)
+{
+    return no_images(context, errcode_ret);
+}
+
+cl_int CL_API_CALL
+clGetSupportedImageFormats(cl_context context, cl_mem_flags flags, cl_mem_object_type image_type,
+                           cl_uint num_entries, cl_image_format *image_formats, cl_uint *num_image_formats)
+{
+    if (!MOSAIC_IS(context, CONTEXT))
+        return MOSAIC_ERROR(CL_INVALID_CONTEXT, "not a valid context");
+    if ((flags & ~(cl_mem_flags)(BUFFER_FLAGS | CL_MEM_KERNEL_READ_AND_WRITE)) ||
+        !at_most_one_bit(flags & ACCESS_FLAGS) || !at_most_one_bit(flags & HOST_ACCESS_FLAGS))
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "invalid flags");
+    if (!IMAGE_TYPE_OK(image_type))
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "not an image type");
+    if (num_entries == 0 && image_formats)
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "num_entries is 0 with an image_formats array");
+    if (num_image_formats)
+        *num_image_formats = 0;
+    return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL
+clGetImageInfo(cl_mem image, cl_image_info param_name, size_t param_value_size, void *param_value,
+               size_t *param_value_size_ret)
+{
+    /* No image can exist, so no handle is a valid image. */
+    return MOSAIC_ERROR(CL_INVALID_MEM_OBJECT, "not an image object (Mosaic has no image support)");
+}
+
+static cl_int no_images_enqueue(cl_command_queue queue)
+{
+    if (!MOSAIC_IS(queue, QUEUE))
+        return MOSAIC_ERROR(CL_INVALID_COMMAND_QUEUE, "not a valid command queue");
+    return MOSAIC_ERROR(CL_INVALID_OPERATION, "the queue's device does not support images");
+}
+
+cl_int CL_API_CALL
+clEnqueueReadImage(cl_command_queue command_queue, cl_mem image, cl_bool blocking_read, const size_t *origin,
+                   const size_t *region, size_t row_pitch, size_t slice_pitch, void *ptr,
+                   cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
+{
+    return no_images_enqueue(command_queue);
+}
+
+cl_int CL_API_CALL
+clEnqueueWriteImage(cl_command_queue command_queue, cl_mem image, cl_bool blocking_write, const size_t *origin,
+                    const size_t *region, size_t input_row_pitch, size_t input_slice_pitch, const void *ptr,
+                    cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
+{
+    return no_images_enqueue(command_queue);
+}
+
+cl_int CL_API_CALL
+clEnqueueFillImage(cl_command_queue command_queue, cl_mem image, const void *fill_color, const size_t *origin,
+                   const size_t *region, cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                   cl_event *event)
+{
+    return no_images_enqueue(command_queue);
+}
+
+cl_int CL_API_CALL
+clEnqueueCopyImage(cl_command_queue command_queue, cl_mem src_image, cl_mem dst_image, const size_t *src_origin,
+                   const size_t *dst_origin, const size_t *region, cl_uint num_events_in_wait_list,
+                   const cl_event *event_wait_list, cl_event *event)
+{
+    return no_images_enqueue(command_queue);
+}
+
+cl_int CL_API_CALL
+clEnqueueCopyImageToBuffer(cl_command_queue command_queue, cl_mem src_image, cl_mem dst_buffer,
+                           const size_t *src_origin, const size_t *region, size_t dst_offset,
+                           cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
+{
+    return no_images_enqueue(command_queue);
+}
+
+cl_int CL_API_CALL
+clEnqueueCopyBufferToImage(cl_command_queue command_queue, cl_mem src_buffer, cl_mem dst_image,
+                           size_t src_offset, const size_t *dst_origin, const size_t *region,
+                           cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
+{
+    return no_images_enqueue(command_queue);
+}
+
+void *CL_API_CALL
+clEnqueueMapImage(cl_command_queue command_queue, cl_mem image, cl_bool blocking_map, cl_map_flags map_flags,
+                  const size_t *origin, const size_t *region, size_t *image_row_pitch, size_t *image_slice_pitch,
+                  cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event,
+                  cl_int *errcode_ret)
+{
+    mosaic_set_error(errcode_ret, no_images_enqueue(command_queue));
+    return NULL;
+}
+
+cl_mem CL_API_CALL
+clCreatePipe(cl_context context, cl_mem_flags flags, cl_uint pipe_packet_size, cl_uint pipe_max_packets,
+             const cl_pipe_properties *properties, cl_int *errcode_ret)
+{
+    if (!MOSAIC_IS(context, CONTEXT))
+        mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_CONTEXT, "not a valid context"));
+    else
+        mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_OPERATION, "no device in the context supports pipes"));
+    return NULL;
+}
+
+cl_int CL_API_CALL
+clGetPipeInfo(cl_mem pipe, cl_pipe_info param_name, size_t param_value_size, void *param_value,
+              size_t *param_value_size_ret)
+{
+    /* No pipe can exist, so no handle is a valid pipe. */
+    return MOSAIC_ERROR(CL_INVALID_MEM_OBJECT, "not a pipe object (Mosaic has no pipe support)");
+}

@@ -1,0 +1,49 @@
+/*
+ * Memory objects (api/memory.c): what the rest of the runtime needs to know
+ * about buffers and sub-buffers.
+ *
+ * On the CPU device a buffer's bytes live at one fixed host address for its
+ * whole life (`data`): allocated by Mosaic (128-byte aligned), or the user's
+ * pointer for CL_MEM_USE_HOST_PTR (zero copy; this includes a pointer into
+ * an SVM allocation).  A sub-buffer has no storage of its own: its `data`
+ * is the parent's data + origin, fixed at creation, and it holds an internal
+ * reference on the parent.  Sub-buffers of sub-buffers do not exist.
+ */
+#ifndef MOSAIC_MEMORY_H
+#define MOSAIC_MEMORY_H
+
+#include "core/objects.h"
+
+/* Byte alignment of every buffer Mosaic allocates; also what the CPU device
+ * reports as CL_DEVICE_MEM_BASE_ADDR_ALIGN (in bits: 1024). */
+#define MOSAIC_MEM_ALIGN 128
+
+/* True for a valid (not released) buffer or sub-buffer handle. */
+bool mosaic_mem_is_buffer(cl_mem mem);
+
+/* The address of the first byte of a buffer or sub-buffer. */
+static inline char *mosaic_mem_data(cl_mem mem) { return mem->data; }
+
+/* The buffer that owns the storage: the parent of a sub-buffer, else mem. */
+static inline cl_mem mosaic_mem_root(cl_mem mem) { return mem->parent ? mem->parent : mem; }
+
+/* Byte offset of mem's first byte inside its root buffer. */
+static inline size_t mosaic_mem_root_offset(cl_mem mem) { return mem->parent ? mem->offset : 0; }
+
+/* CL_SUCCESS, or CL_MISALIGNED_SUB_BUFFER_OFFSET when mem is a sub-buffer
+ * whose origin is not aligned to device's CL_DEVICE_MEM_BASE_ADDR_ALIGN
+ * (what clEnqueue* and clSetKernelArg/clEnqueueNDRangeKernel must check). */
+cl_int mosaic_mem_check_alignment(cl_mem mem, cl_device_id device);
+
+/* Host access checks of clEnqueueRead, Write and Map: false when the buffer
+ * was created with a CL_MEM_HOST_* flag that forbids it. */
+bool mosaic_mem_host_can_read(cl_mem mem);
+bool mosaic_mem_host_can_write(cl_mem mem);
+
+/* Hook for the SVM module (api/svm.c, a later step): returns true when ptr
+ * lies inside an SVM allocation made in context.  Declared weak so the
+ * library links before SVM exists; clCreateBuffer(CL_MEM_USE_HOST_PTR) calls
+ * it to set CL_MEM_USES_SVM_POINTER. */
+bool mosaic_svm_contains(cl_context context, const void *ptr) __attribute__((weak));
+
+#endif
