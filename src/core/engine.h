@@ -46,6 +46,9 @@ cl_int mosaic_enqueue_marker(cl_command_queue queue, cl_command_type type, bool 
 void mosaic_command_running(cl_event command);               /* CL_RUNNING, start time */
 void mosaic_command_complete(cl_event command, cl_int status); /* CL_COMPLETE or < 0 */
 
+/* The execution status, read under the engine lock. */
+cl_int mosaic_event_status(cl_event event);
+
 /* Host waits. */
 cl_int mosaic_wait_for_events(cl_uint num_events, const cl_event *events);
 cl_int mosaic_queue_finish(cl_command_queue queue);

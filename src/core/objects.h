@@ -85,6 +85,7 @@ struct _cl_device_id {
     cl_ulong global_mem_size;
     cl_ulong max_mem_alloc_size;
     cl_ulong local_mem_size;
+    cl_ulong max_constant_buffer_size;
     cl_ulong global_mem_cache_size;
     cl_uint global_mem_cacheline_size;
     size_t max_work_group_size;
@@ -137,8 +138,9 @@ struct _cl_command_queue {
     /* Guarded by the engine lock (core/engine.c): */
     cl_event last_command;   /* in-order succession edge */
     cl_event last_barrier;   /* every later command waits for it */
-    cl_event *pending;       /* commands enqueued and not complete */
-    size_t num_pending, cap_pending;
+    cl_event pending_head, pending_tail; /* commands enqueued and not complete, oldest first */
+    size_t num_pending;
+    pthread_cond_t drained;  /* broadcast when num_pending drops to 0 */
 };
 
 /* ---- memory objects ---------------------------------------------------------- */
@@ -219,7 +221,8 @@ struct _cl_event {
     cl_int status;                   /* CL_QUEUED..CL_COMPLETE, or negative */
     cl_int dependency_error;         /* a dependency failed: this command fails too */
     size_t waiting_for;              /* incomplete dependencies (+1 while being enqueued) */
-    cl_event *dependents; size_t num_dependents, cap_dependents;
+    void *dependents; size_t num_dependents, cap_dependents; /* outgoing edges (engine.c) */
+    cl_event pending_prev, pending_next; /* in queue->pending list */
     mosaic_callback *callbacks;
     pthread_cond_t completed;        /* broadcast when status <= CL_COMPLETE */
     /* profiling, nanoseconds of mosaic_now_ns() */

@@ -1,0 +1,331 @@
+/* clEnqueueNDRangeKernel, clEnqueueTask and clEnqueueNativeKernel: check the
+ * launch, capture the kernel's arguments, and hand the command to the engine. */
+#include "core/engine.h"
+#include "core/kernel.h"
+#include "core/memory.h"
+#include "core/ndrange.h"
+#include "core/objects.h"
+#include "core/program.h"
+#include "core/util.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void free_ndrange(mosaic_ndrange *nd)
+{
+    for (cl_uint i = 0; i < nd->num_mems; i++)
+        mosaic_release_internal(nd->mems[i]);
+    if (nd->kernel)
+        mosaic_release_internal(nd->kernel);
+    free(nd->mems);
+    free(nd->args);
+    free(nd->arg_storage);
+    free(nd);
+}
+
+static void cleanup_ndrange(cl_event command)
+{
+    free_ndrange(command->payload);
+    command->payload = NULL;
+}
+
+/* The largest divisor of n that is at most limit. */
+static size_t largest_divisor(size_t n, size_t limit)
+{
+    for (size_t d = limit < n ? limit : n; d > 1; d--)
+        if (n % d == 0)
+            return d;
+    return 1;
+}
+
+/* A local size when the user gave none: uniform (it divides the global
+ * size), long in dimension 0 so the work-item loop can be vectorised, and
+ * leaving enough work-groups to keep every worker busy. */
+static void choose_local_size(cl_uint dims, const size_t *global, size_t max_total, const size_t *max_sizes,
+                              size_t *local)
+{
+    size_t budget = max_total < 256 ? max_total : 256;
+    for (cl_uint d = 0; d < 3; d++)
+        local[d] = 1;
+    for (cl_uint d = 0; d < dims; d++) {
+        size_t limit = budget < max_sizes[d] ? budget : max_sizes[d];
+        if (d == 0 && limit > 64)
+            limit = 64;
+        local[d] = largest_divisor(global[d], limit);
+        budget /= local[d];
+        if (budget <= 1)
+            break;
+    }
+}
+
+static cl_int check_launch(cl_command_queue queue, cl_kernel kernel, cl_uint work_dim, const size_t *offset,
+                           const size_t *global, const size_t *local, size_t *local_out)
+{
+    cl_device_id device = queue->device;
+    if (work_dim < 1 || work_dim > 3)
+        return MOSAIC_ERROR(CL_INVALID_WORK_DIMENSION, "work_dim must be 1, 2 or 3, not %u", work_dim);
+    for (cl_uint d = 0; d < work_dim; d++) {
+        size_t g = global ? global[d] : 0, o = offset ? offset[d] : 0;
+        if (g > SIZE_MAX - o)
+            return MOSAIC_ERROR(CL_INVALID_GLOBAL_OFFSET, "global offset + size overflows in dimension %u", d);
+    }
+    const size_t *reqd = kernel->info->reqd_work_group_size;
+    size_t max_wg = mosaic_kernel_max_work_group_size(kernel, device);
+    if (local) {
+        size_t total = 1;
+        for (cl_uint d = 0; d < work_dim; d++) {
+            if (local[d] == 0 || local[d] > device->max_work_item_sizes[d])
+                return MOSAIC_ERROR(CL_INVALID_WORK_ITEM_SIZE, "local_work_size[%u] = %zu is outside 1..%zu", d,
+                                    local[d], device->max_work_item_sizes[d]);
+            total *= local[d];
+        }
+        if (total > max_wg)
+            return MOSAIC_ERROR(CL_INVALID_WORK_GROUP_SIZE, "a work-group of %zu work-items exceeds the kernel's limit of %zu",
+                                total, max_wg);
+        if (reqd[0])
+            for (cl_uint d = 0; d < 3; d++)
+                if ((d < work_dim ? local[d] : 1) != reqd[d])
+                    return MOSAIC_ERROR(CL_INVALID_WORK_GROUP_SIZE,
+                                        "the kernel requires reqd_work_group_size(%zu,%zu,%zu)", reqd[0], reqd[1], reqd[2]);
+        bool non_uniform_ok = mosaic_program_allows_non_uniform(kernel->program);
+        for (cl_uint d = 0; d < work_dim; d++)
+            if (global && global[d] % local[d] && !non_uniform_ok)
+                return MOSAIC_ERROR(CL_INVALID_WORK_GROUP_SIZE,
+                                    "global_work_size[%u] = %zu is not a multiple of local_work_size[%u] = %zu "
+                                    "(non-uniform work-groups need -cl-std=CL2.0 or later)", d, global[d], d, local[d]);
+        for (cl_uint d = 0; d < 3; d++)
+            local_out[d] = d < work_dim ? local[d] : 1;
+    } else if (reqd[0]) {
+        for (cl_uint d = 0; d < 3; d++)
+            local_out[d] = reqd[d];
+        for (cl_uint d = 0; d < work_dim; d++)
+            if (global && global[d] % reqd[d] && !mosaic_program_allows_non_uniform(kernel->program))
+                return MOSAIC_ERROR(CL_INVALID_WORK_GROUP_SIZE,
+                                    "global_work_size[%u] is not a multiple of the required work-group size", d);
+    } else {
+        size_t g[3] = { 1, 1, 1 };
+        for (cl_uint d = 0; d < work_dim && global; d++)
+            g[d] = global[d] ? global[d] : 1;
+        choose_local_size(work_dim, g, max_wg, device->max_work_item_sizes, local_out);
+    }
+    return CL_SUCCESS;
+}
+
+/* Copies the kernel's current arguments into the launch. */
+static cl_int capture_args(cl_kernel kernel, cl_device_id device, mosaic_ndrange *nd)
+{
+    const mosaic_kernel_info *info = kernel->info;
+    cl_uint n = info->num_args;
+    uint64_t *local_offsets = mosaic_calloc(n, sizeof *local_offsets);
+    nd->args = mosaic_calloc(n, sizeof *nd->args);
+    nd->mems = mosaic_calloc(n, sizeof *nd->mems);
+    /* by-value bytes first (as laid out by the kernel), then one 8-byte slot per pointer argument */
+    size_t storage = kernel->arg_bytes_size + n * sizeof(uint64_t);
+    nd->arg_storage = mosaic_calloc(storage, 1);
+    if (!local_offsets || !nd->args || !nd->mems || !nd->arg_storage) {
+        free(local_offsets);
+        return CL_OUT_OF_HOST_MEMORY;
+    }
+    nd->local_mem_size = mosaic_kernel_layout_local_args(kernel, local_offsets);
+    if (nd->local_mem_size > device->local_mem_size) {
+        free(local_offsets);
+        return MOSAIC_ERROR(CL_OUT_OF_RESOURCES, "the kernel needs %zu bytes of __local memory; the device has %llu",
+                            nd->local_mem_size, (unsigned long long)device->local_mem_size);
+    }
+    memcpy(nd->arg_storage, kernel->arg_bytes, kernel->arg_bytes_size);
+    uint64_t *slots = (uint64_t *)(nd->arg_storage + ((kernel->arg_bytes_size + 7) & ~(size_t)7));
+    for (cl_uint i = 0; i < n; i++) {
+        const mosaic_arg_value *arg = &kernel->args[i];
+        if (!arg->set) {
+            free(local_offsets);
+            return MOSAIC_ERROR(CL_INVALID_KERNEL_ARGS, "argument %u (%s) of kernel %s is not set", i,
+                                info->args[i].name ? info->args[i].name : "?", info->name);
+        }
+        switch (info->args[i].kind) {
+        case MOSAIC_ARG_BY_VALUE:
+            nd->args[i] = nd->arg_storage + kernel->arg_offsets[i];
+            break;
+        case MOSAIC_ARG_LOCAL_PTR:
+            slots[i] = local_offsets[i];
+            nd->args[i] = &slots[i];
+            break;
+        case MOSAIC_ARG_GLOBAL_PTR:
+        case MOSAIC_ARG_CONSTANT_PTR:
+            if (arg->mem) {
+                if (info->args[i].kind == MOSAIC_ARG_CONSTANT_PTR && device->max_constant_buffer_size &&
+                    arg->mem->size > device->max_constant_buffer_size) {
+                    free(local_offsets);
+                    return MOSAIC_ERROR(CL_OUT_OF_RESOURCES, "argument %u: a __constant buffer of %zu bytes exceeds "
+                                        "CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE", i, arg->mem->size);
+                }
+                slots[i] = (uint64_t)(uintptr_t)mosaic_mem_data(arg->mem);
+                nd->mems[nd->num_mems++] = arg->mem;
+                mosaic_retain_internal(arg->mem);
+            } else {
+                slots[i] = (uint64_t)(uintptr_t)arg->svm;
+            }
+            nd->args[i] = &slots[i];
+            break;
+        default:
+            free(local_offsets);
+            return MOSAIC_ERROR(CL_INVALID_KERNEL_ARGS, "argument %u has a type this device cannot take", i);
+        }
+    }
+    free(local_offsets);
+    return CL_SUCCESS;
+}
+
+static cl_int enqueue_kernel(cl_command_queue queue, cl_kernel kernel, cl_command_type type, cl_uint work_dim,
+                             const size_t *global_work_offset, const size_t *global_work_size,
+                             const size_t *local_work_size, cl_uint num_events, const cl_event *wait_list,
+                             cl_event *event)
+{
+    if (!MOSAIC_IS(queue, QUEUE))
+        return MOSAIC_ERROR(CL_INVALID_COMMAND_QUEUE, "not a command queue");
+    if (!MOSAIC_IS(kernel, KERNEL))
+        return MOSAIC_ERROR(CL_INVALID_KERNEL, "not a kernel");
+    if (kernel->program->context != queue->context)
+        return MOSAIC_ERROR(CL_INVALID_CONTEXT, "the kernel and the queue belong to different contexts");
+    cl_int err = mosaic_check_wait_list(queue->context, num_events, wait_list);
+    if (err != CL_SUCCESS)
+        return err;
+    size_t local[3];
+    err = check_launch(queue, kernel, work_dim, global_work_offset, global_work_size, local_work_size, local);
+    if (err != CL_SUCCESS)
+        return err;
+
+    mosaic_ndrange *nd = mosaic_calloc(1, sizeof *nd);
+    if (!nd)
+        return CL_OUT_OF_HOST_MEMORY;
+    err = capture_args(kernel, queue->device, nd);
+    if (err != CL_SUCCESS) {
+        free_ndrange(nd);
+        return err;
+    }
+    nd->kernel = kernel;
+    mosaic_retain_internal(kernel);
+    nd->info = kernel->info;
+    nd->work_dim = work_dim;
+    nd->total_groups = 1;
+    for (cl_uint d = 0; d < 3; d++) {
+        nd->global_offset[d] = d < work_dim && global_work_offset ? global_work_offset[d] : 0;
+        /* OpenCL 2.1 and later: a NULL or zero global size is a launch that does nothing */
+        nd->global_size[d] = d < work_dim ? (global_work_size ? global_work_size[d] : 0) : 1;
+        nd->local_size[d] = local[d];
+        nd->num_groups[d] = (nd->global_size[d] + local[d] - 1) / local[d];
+        nd->total_groups *= nd->num_groups[d];
+    }
+    cl_event command = mosaic_command_new(queue, type);
+    if (!command) {
+        free_ndrange(nd);
+        return CL_OUT_OF_HOST_MEMORY;
+    }
+    command->payload = nd;
+    command->cleanup = cleanup_ndrange;
+    return mosaic_command_enqueue(command, num_events, wait_list, event, false);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueNDRangeKernel(cl_command_queue queue, cl_kernel kernel, cl_uint work_dim, const size_t *global_work_offset,
+                       const size_t *global_work_size, const size_t *local_work_size, cl_uint num_events,
+                       const cl_event *wait_list, cl_event *event)
+{
+    return enqueue_kernel(queue, kernel, CL_COMMAND_NDRANGE_KERNEL, work_dim, global_work_offset, global_work_size,
+                          local_work_size, num_events, wait_list, event);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueTask(cl_command_queue queue, cl_kernel kernel, cl_uint num_events, const cl_event *wait_list, cl_event *event)
+{
+    static const size_t one[1] = { 1 };
+    return enqueue_kernel(queue, kernel, CL_COMMAND_TASK, 1, NULL, one, one, num_events, wait_list, event);
+}
+
+/* ---- native kernels ---------------------------------------------------------- */
+
+typedef struct native_call {
+    void (CL_CALLBACK *fn)(void *);
+    void *args;
+    cl_mem *mems;
+    cl_uint num_mems;
+} native_call;
+
+static cl_int run_native(cl_event command)
+{
+    native_call *call = command->payload;
+    call->fn(call->args);
+    return CL_COMPLETE;
+}
+
+static void free_native_call(native_call *call)
+{
+    for (cl_uint i = 0; i < call->num_mems; i++)
+        mosaic_release_internal(call->mems[i]);
+    free(call->mems);
+    free(call->args);
+    free(call);
+}
+
+static void cleanup_native(cl_event command)
+{
+    free_native_call(command->payload);
+    command->payload = NULL;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueNativeKernel(cl_command_queue queue, void (CL_CALLBACK *user_func)(void *), void *args, size_t cb_args,
+                      cl_uint num_mem_objects, const cl_mem *mem_list, const void **args_mem_loc,
+                      cl_uint num_events, const cl_event *wait_list, cl_event *event)
+{
+    if (!MOSAIC_IS(queue, QUEUE))
+        return MOSAIC_ERROR(CL_INVALID_COMMAND_QUEUE, "not a command queue");
+    cl_int err = mosaic_check_wait_list(queue->context, num_events, wait_list);
+    if (err != CL_SUCCESS)
+        return err;
+    if (!user_func)
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "user_func is NULL");
+    if ((!args && (cb_args || num_mem_objects)) || (args && !cb_args))
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "args and cb_args disagree");
+    if ((num_mem_objects == 0) != (mem_list == NULL) || (num_mem_objects && !args_mem_loc))
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "num_mem_objects, mem_list and args_mem_loc disagree");
+    for (cl_uint i = 0; i < num_mem_objects; i++) {
+        if (!MOSAIC_IS(mem_list[i], MEM) || mem_list[i]->mem_type != CL_MEM_OBJECT_BUFFER)
+            return MOSAIC_ERROR(CL_INVALID_MEM_OBJECT, "mem_list[%u] is not a buffer", i);
+        const char *loc = args_mem_loc[i];
+        if (loc < (const char *)args || loc + sizeof(void *) > (const char *)args + cb_args)
+            return MOSAIC_ERROR(CL_INVALID_VALUE, "args_mem_loc[%u] is outside args", i);
+    }
+    native_call *call = mosaic_calloc(1, sizeof *call);
+    if (!call)
+        return CL_OUT_OF_HOST_MEMORY;
+    call->fn = user_func;
+    call->args = cb_args ? malloc(cb_args) : NULL;
+    call->mems = mosaic_calloc(num_mem_objects, sizeof *call->mems);
+    if ((cb_args && !call->args) || !call->mems) {
+        free(call->args);
+        free(call->mems);
+        free(call);
+        return CL_OUT_OF_HOST_MEMORY;
+    }
+    if (cb_args)
+        memcpy(call->args, args, cb_args);
+    /* The copy's memory-object slots become pointers to the buffers' bytes. */
+    for (cl_uint i = 0; i < num_mem_objects; i++) {
+        size_t at = (size_t)((const char *)args_mem_loc[i] - (const char *)args);
+        void *data = mosaic_mem_data(mem_list[i]);
+        memcpy((char *)call->args + at, &data, sizeof data);
+        call->mems[i] = mem_list[i];
+        mosaic_retain_internal(mem_list[i]);
+    }
+    call->num_mems = num_mem_objects;
+    cl_event command = mosaic_command_new(queue, CL_COMMAND_NATIVE_KERNEL);
+    if (!command) {
+        free_native_call(call);
+        return CL_OUT_OF_HOST_MEMORY;
+    }
+    command->run = run_native;
+    command->cleanup = cleanup_native;
+    command->payload = call;
+    return mosaic_command_enqueue(command, num_events, wait_list, event, false);
+}

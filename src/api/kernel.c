@@ -1,0 +1,373 @@
+/* Kernels: creation, arguments and queries.  The argument layout comes from
+ * the compiler's mosaic_kernel_info (compiler.h). */
+#include "core/kernel.h"
+#include "core/objects.h"
+#include "core/program.h"
+#include "core/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void destroy_kernel(void *p)
+{
+    cl_kernel kernel = p;
+    if (kernel->args)
+        for (cl_uint i = 0; i < kernel->info->num_args; i++)
+            if (kernel->args[i].mem)
+                mosaic_release_internal(kernel->args[i].mem);
+    free(kernel->args);
+    free(kernel->arg_offsets);
+    free(kernel->arg_bytes);
+    free(kernel->svm_pointers);
+    atomic_fetch_sub(&kernel->program->num_kernels, 1);
+    mosaic_release_internal(kernel->program);
+    free(kernel);
+}
+
+static size_t align_up(size_t n, size_t a)
+{
+    return a ? (n + a - 1) / a * a : n;
+}
+
+static cl_kernel new_kernel(cl_program program, const mosaic_kernel_info *info)
+{
+    cl_kernel kernel = mosaic_calloc(1, sizeof *kernel);
+    if (!kernel)
+        return NULL;
+    kernel->args = mosaic_calloc(info->num_args, sizeof *kernel->args);
+    kernel->arg_offsets = mosaic_calloc(info->num_args, sizeof *kernel->arg_offsets);
+    size_t bytes = 0;
+    for (cl_uint i = 0; i < info->num_args; i++) {
+        if (info->args[i].kind != MOSAIC_ARG_BY_VALUE)
+            continue;
+        bytes = align_up(bytes, info->args[i].alignment);
+        kernel->arg_offsets[i] = bytes;
+        bytes += info->args[i].size;
+    }
+    kernel->arg_bytes = mosaic_calloc(bytes, 1);
+    kernel->arg_bytes_size = bytes;
+    if (!kernel->args || !kernel->arg_offsets || !kernel->arg_bytes) {
+        free(kernel->args);
+        free(kernel->arg_offsets);
+        free(kernel->arg_bytes);
+        free(kernel);
+        return NULL;
+    }
+    mosaic_object_init(kernel, MOSAIC_KERNEL, destroy_kernel);
+    kernel->program = program;
+    kernel->info = info;
+    mosaic_retain_internal(program);
+    atomic_fetch_add(&program->num_kernels, 1);
+    return kernel;
+}
+
+CL_API_ENTRY cl_kernel CL_API_CALL clCreateKernel(cl_program program, const char *kernel_name, cl_int *errcode_ret)
+{
+    if (!MOSAIC_IS(program, PROGRAM)) {
+        mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_PROGRAM, "not a program"));
+        return NULL;
+    }
+    if (!mosaic_program_is_executable(program)) {
+        mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_PROGRAM_EXECUTABLE, "the program is not built"));
+        return NULL;
+    }
+    if (!kernel_name) {
+        mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_VALUE, "kernel_name is NULL"));
+        return NULL;
+    }
+    const mosaic_kernel_info *info = mosaic_executable_find_kernel(program->executable, kernel_name);
+    if (!info) {
+        mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_KERNEL_NAME, "no kernel named '%s' in the program", kernel_name));
+        return NULL;
+    }
+    cl_kernel kernel = new_kernel(program, info);
+    mosaic_set_error(errcode_ret, kernel ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY);
+    return kernel;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL
+clCreateKernelsInProgram(cl_program program, cl_uint num_kernels, cl_kernel *kernels, cl_uint *num_kernels_ret)
+{
+    if (!MOSAIC_IS(program, PROGRAM))
+        return MOSAIC_ERROR(CL_INVALID_PROGRAM, "not a program");
+    if (!mosaic_program_is_executable(program))
+        return MOSAIC_ERROR(CL_INVALID_PROGRAM_EXECUTABLE, "the program is not built");
+    size_t n = mosaic_executable_num_kernels(program->executable);
+    if (kernels && num_kernels < n)
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "num_kernels (%u) is less than the %zu kernels of the program",
+                            num_kernels, n);
+    if (kernels) {
+        for (size_t i = 0; i < n; i++) {
+            kernels[i] = new_kernel(program, mosaic_executable_kernel(program->executable, i));
+            if (!kernels[i]) {
+                while (i-- > 0)
+                    mosaic_release(kernels[i]);
+                return CL_OUT_OF_HOST_MEMORY;
+            }
+        }
+    }
+    if (num_kernels_ret)
+        *num_kernels_ret = (cl_uint)n;
+    return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_kernel CL_API_CALL clCloneKernel(cl_kernel source, cl_int *errcode_ret)
+{
+    if (!MOSAIC_IS(source, KERNEL)) {
+        mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_KERNEL, "not a kernel"));
+        return NULL;
+    }
+    cl_kernel kernel = new_kernel(source->program, source->info);
+    if (!kernel) {
+        mosaic_set_error(errcode_ret, CL_OUT_OF_HOST_MEMORY);
+        return NULL;
+    }
+    memcpy(kernel->args, source->args, source->info->num_args * sizeof *kernel->args);
+    for (cl_uint i = 0; i < source->info->num_args; i++)
+        if (kernel->args[i].mem)
+            mosaic_retain_internal(kernel->args[i].mem);
+    memcpy(kernel->arg_bytes, source->arg_bytes, source->arg_bytes_size);
+    if (source->num_svm_pointers) {
+        kernel->svm_pointers = malloc(source->num_svm_pointers * sizeof(void *));
+        if (kernel->svm_pointers) {
+            memcpy(kernel->svm_pointers, source->svm_pointers, source->num_svm_pointers * sizeof(void *));
+            kernel->num_svm_pointers = source->num_svm_pointers;
+        }
+    }
+    kernel->fine_grain_system_svm = source->fine_grain_system_svm;
+    mosaic_set_error(errcode_ret, CL_SUCCESS);
+    return kernel;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clRetainKernel(cl_kernel kernel)
+{
+    if (!MOSAIC_IS(kernel, KERNEL))
+        return MOSAIC_ERROR(CL_INVALID_KERNEL, "not a kernel");
+    mosaic_retain(kernel);
+    return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clReleaseKernel(cl_kernel kernel)
+{
+    if (!MOSAIC_IS(kernel, KERNEL))
+        return MOSAIC_ERROR(CL_INVALID_KERNEL, "not a kernel");
+    return mosaic_release(kernel) ? CL_SUCCESS : CL_INVALID_KERNEL;
+}
+
+/* Replaces the buffer held by argument `index`. */
+static void hold_mem(cl_kernel kernel, cl_uint index, cl_mem mem)
+{
+    mosaic_arg_value *arg = &kernel->args[index];
+    if (mem)
+        mosaic_retain_internal(mem);
+    if (arg->mem)
+        mosaic_release_internal(arg->mem);
+    arg->mem = mem;
+    arg->svm = NULL;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL
+clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, const void *arg_value)
+{
+    if (!MOSAIC_IS(kernel, KERNEL))
+        return MOSAIC_ERROR(CL_INVALID_KERNEL, "not a kernel");
+    if (arg_index >= kernel->info->num_args)
+        return MOSAIC_ERROR(CL_INVALID_ARG_INDEX, "kernel %s has %u arguments, not %u", kernel->info->name,
+                            kernel->info->num_args, arg_index + 1);
+    const mosaic_kernel_arg *formal = &kernel->info->args[arg_index];
+    mosaic_arg_value *arg = &kernel->args[arg_index];
+    switch (formal->kind) {
+    case MOSAIC_ARG_GLOBAL_PTR:
+    case MOSAIC_ARG_CONSTANT_PTR: {
+        if (arg_size != sizeof(cl_mem))
+            return MOSAIC_ERROR(CL_INVALID_ARG_SIZE, "argument %u (%s) is a buffer: arg_size must be sizeof(cl_mem)",
+                                arg_index, formal->name);
+        cl_mem mem = arg_value ? *(const cl_mem *)arg_value : NULL;
+        if (mem && !MOSAIC_IS(mem, MEM))
+            return MOSAIC_ERROR(CL_INVALID_MEM_OBJECT, "argument %u (%s) is not a valid memory object", arg_index,
+                                formal->name);
+        if (mem && (mem->mem_type != CL_MEM_OBJECT_BUFFER || mem->context != kernel->program->context))
+            return MOSAIC_ERROR(CL_INVALID_MEM_OBJECT, "argument %u (%s) must be a buffer of the kernel's context",
+                                arg_index, formal->name);
+        hold_mem(kernel, arg_index, mem);
+        break;
+    }
+    case MOSAIC_ARG_LOCAL_PTR:
+        if (arg_value)
+            return MOSAIC_ERROR(CL_INVALID_ARG_VALUE, "argument %u (%s) is __local: arg_value must be NULL", arg_index,
+                                formal->name);
+        if (arg_size == 0)
+            return MOSAIC_ERROR(CL_INVALID_ARG_SIZE, "argument %u (%s) is __local: arg_size must not be 0", arg_index,
+                                formal->name);
+        arg->local_size = arg_size;
+        break;
+    case MOSAIC_ARG_BY_VALUE:
+        if (arg_size != formal->size)
+            return MOSAIC_ERROR(CL_INVALID_ARG_SIZE, "argument %u (%s %s) takes %zu bytes, not %zu", arg_index,
+                                formal->type_name, formal->name, formal->size, arg_size);
+        if (!arg_value)
+            return MOSAIC_ERROR(CL_INVALID_ARG_VALUE, "argument %u (%s) needs a value", arg_index, formal->name);
+        memcpy(kernel->arg_bytes + kernel->arg_offsets[arg_index], arg_value, arg_size);
+        break;
+    case MOSAIC_ARG_SAMPLER:
+    case MOSAIC_ARG_IMAGE:
+    case MOSAIC_ARG_PIPE:
+        return MOSAIC_ERROR(CL_INVALID_ARG_VALUE, "argument %u (%s): images, samplers and pipes are not supported",
+                            arg_index, formal->name);
+    }
+    arg->set = true;
+    return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index, const void *arg_value)
+{
+    if (!MOSAIC_IS(kernel, KERNEL))
+        return MOSAIC_ERROR(CL_INVALID_KERNEL, "not a kernel");
+    if (!kernel->program->devices[0]->svm_capabilities)
+        return MOSAIC_ERROR(CL_INVALID_OPERATION, "no device of the kernel's context supports SVM");
+    if (arg_index >= kernel->info->num_args)
+        return MOSAIC_ERROR(CL_INVALID_ARG_INDEX, "kernel %s has %u arguments", kernel->info->name, kernel->info->num_args);
+    mosaic_arg_kind kind = kernel->info->args[arg_index].kind;
+    if (kind != MOSAIC_ARG_GLOBAL_PTR && kind != MOSAIC_ARG_CONSTANT_PTR)
+        return MOSAIC_ERROR(CL_INVALID_ARG_VALUE, "argument %u is not a global or constant pointer", arg_index);
+    hold_mem(kernel, arg_index, NULL);
+    kernel->args[arg_index].svm = (void *)arg_value;
+    kernel->args[arg_index].set = true;
+    return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL
+clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param_name, size_t param_value_size, const void *param_value)
+{
+    if (!MOSAIC_IS(kernel, KERNEL))
+        return MOSAIC_ERROR(CL_INVALID_KERNEL, "not a kernel");
+    if (!kernel->program->devices[0]->svm_capabilities)
+        return MOSAIC_ERROR(CL_INVALID_OPERATION, "no device of the kernel's context supports SVM");
+    if (!param_value)
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "param_value is NULL");
+    switch (param_name) {
+    case CL_KERNEL_EXEC_INFO_SVM_PTRS: {
+        if (param_value_size % sizeof(void *))
+            return MOSAIC_ERROR(CL_INVALID_VALUE, "param_value_size is not a multiple of sizeof(void *)");
+        size_t n = param_value_size / sizeof(void *);
+        void **copy = mosaic_calloc(n, sizeof *copy);
+        if (!copy)
+            return CL_OUT_OF_HOST_MEMORY;
+        memcpy(copy, param_value, param_value_size);
+        free(kernel->svm_pointers);
+        kernel->svm_pointers = copy;
+        kernel->num_svm_pointers = n;
+        return CL_SUCCESS;
+    }
+    case CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM:
+        if (param_value_size != sizeof(cl_bool))
+            return MOSAIC_ERROR(CL_INVALID_VALUE, "param_value_size must be sizeof(cl_bool)");
+        if (*(const cl_bool *)param_value &&
+            !(kernel->program->devices[0]->svm_capabilities & CL_DEVICE_SVM_FINE_GRAIN_SYSTEM))
+            return MOSAIC_ERROR(CL_INVALID_OPERATION, "the device does not support fine-grained system SVM");
+        kernel->fine_grain_system_svm = *(const cl_bool *)param_value;
+        return CL_SUCCESS;
+    default:
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "unknown kernel exec info 0x%x", param_name);
+    }
+}
+
+CL_API_ENTRY cl_int CL_API_CALL
+clGetKernelInfo(cl_kernel kernel, cl_kernel_info param_name, size_t param_value_size, void *param_value,
+                size_t *param_value_size_ret)
+{
+    if (!MOSAIC_IS(kernel, KERNEL))
+        return MOSAIC_ERROR(CL_INVALID_KERNEL, "not a kernel");
+    switch (param_name) {
+    case CL_KERNEL_FUNCTION_NAME: MOSAIC_INFO_STRING(kernel->info->name);
+    case CL_KERNEL_NUM_ARGS: MOSAIC_INFO_SCALAR(cl_uint, kernel->info->num_args);
+    case CL_KERNEL_REFERENCE_COUNT: MOSAIC_INFO_SCALAR(cl_uint, mosaic_refcount(kernel));
+    case CL_KERNEL_CONTEXT: MOSAIC_INFO_SCALAR(cl_context, kernel->program->context);
+    case CL_KERNEL_PROGRAM: MOSAIC_INFO_SCALAR(cl_program, kernel->program);
+    case CL_KERNEL_ATTRIBUTES: MOSAIC_INFO_STRING(kernel->info->attributes ? kernel->info->attributes : "");
+    default:
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "unknown kernel info 0x%x", param_name);
+    }
+}
+
+size_t mosaic_kernel_max_work_group_size(cl_kernel kernel, cl_device_id device)
+{
+    const size_t *reqd = kernel->info->reqd_work_group_size;
+    if (reqd[0])
+        return reqd[0] * reqd[1] * reqd[2];
+    return device->max_work_group_size;
+}
+
+size_t mosaic_kernel_layout_local_args(cl_kernel kernel, uint64_t *offsets)
+{
+    size_t total = kernel->info->static_local_mem_size;
+    for (cl_uint i = 0; i < kernel->info->num_args; i++) {
+        if (kernel->info->args[i].kind != MOSAIC_ARG_LOCAL_PTR)
+            continue;
+        total = align_up(total, 128); /* enough for any OpenCL type, and a cache line */
+        if (offsets)
+            offsets[i] = total;
+        total += kernel->args[i].local_size;
+    }
+    return total;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL
+clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id device, cl_kernel_work_group_info param_name,
+                         size_t param_value_size, void *param_value, size_t *param_value_size_ret)
+{
+    if (!MOSAIC_IS(kernel, KERNEL))
+        return MOSAIC_ERROR(CL_INVALID_KERNEL, "not a kernel");
+    cl_program program = kernel->program;
+    if (!device && program->num_devices == 1)
+        device = program->devices[0];
+    bool known = false;
+    for (cl_uint i = 0; i < program->num_devices; i++)
+        known |= device == program->devices[i];
+    if (!known)
+        return MOSAIC_ERROR(CL_INVALID_DEVICE, "device is not a device of the kernel's program");
+    switch (param_name) {
+    case CL_KERNEL_WORK_GROUP_SIZE: MOSAIC_INFO_SCALAR(size_t, mosaic_kernel_max_work_group_size(kernel, device));
+    case CL_KERNEL_COMPILE_WORK_GROUP_SIZE: MOSAIC_INFO_ARRAY(kernel->info->reqd_work_group_size, 3);
+    case CL_KERNEL_LOCAL_MEM_SIZE: MOSAIC_INFO_SCALAR(cl_ulong, mosaic_kernel_layout_local_args(kernel, NULL));
+    case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: MOSAIC_INFO_SCALAR(size_t, 8);
+    case CL_KERNEL_PRIVATE_MEM_SIZE: MOSAIC_INFO_SCALAR(cl_ulong, kernel->info->private_mem_size);
+    case CL_KERNEL_GLOBAL_WORK_SIZE:
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "CL_KERNEL_GLOBAL_WORK_SIZE is only for custom devices and built-in kernels");
+    default:
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "unknown kernel work-group info 0x%x", param_name);
+    }
+}
+
+CL_API_ENTRY cl_int CL_API_CALL
+clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_index, cl_kernel_arg_info param_name, size_t param_value_size,
+                   void *param_value, size_t *param_value_size_ret)
+{
+    if (!MOSAIC_IS(kernel, KERNEL))
+        return MOSAIC_ERROR(CL_INVALID_KERNEL, "not a kernel");
+    if (arg_index >= kernel->info->num_args)
+        return MOSAIC_ERROR(CL_INVALID_ARG_INDEX, "kernel %s has %u arguments", kernel->info->name, kernel->info->num_args);
+    const mosaic_kernel_arg *arg = &kernel->info->args[arg_index];
+    switch (param_name) {
+    case CL_KERNEL_ARG_ADDRESS_QUALIFIER: MOSAIC_INFO_SCALAR(cl_kernel_arg_address_qualifier, arg->address_qualifier);
+    case CL_KERNEL_ARG_ACCESS_QUALIFIER: MOSAIC_INFO_SCALAR(cl_kernel_arg_access_qualifier, arg->access_qualifier);
+    case CL_KERNEL_ARG_TYPE_NAME: MOSAIC_INFO_STRING(arg->type_name);
+    case CL_KERNEL_ARG_TYPE_QUALIFIER: MOSAIC_INFO_SCALAR(cl_kernel_arg_type_qualifier, arg->type_qualifier);
+    case CL_KERNEL_ARG_NAME:
+        if (!arg->name)
+            return MOSAIC_ERROR(CL_KERNEL_ARG_INFO_NOT_AVAILABLE, "no argument names were recorded");
+        MOSAIC_INFO_STRING(arg->name);
+    default:
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "unknown kernel arg info 0x%x", param_name);
+    }
+}
+
+CL_API_ENTRY cl_int CL_API_CALL
+clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device, cl_kernel_sub_group_info param_name,
+                        size_t input_value_size, const void *input_value, size_t param_value_size,
+                        void *param_value, size_t *param_value_size_ret)
+{
+    if (!MOSAIC_IS(kernel, KERNEL))
+        return MOSAIC_ERROR(CL_INVALID_KERNEL, "not a kernel");
+    return MOSAIC_ERROR(CL_INVALID_OPERATION, "no device of this context supports sub-groups");
+}

@@ -1,0 +1,585 @@
+/* Programs: creation from source or binary, build, compile, link, queries.
+ * The compiling itself is src/compiler's job (compiler.h). */
+#include "core/context.h"
+#include "core/objects.h"
+#include "core/program.h"
+#include "core/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void destroy_program(void *p)
+{
+    cl_program program = p;
+    for (mosaic_callback *cb = program->release_callbacks, *next; cb; cb = next) {
+        next = cb->next;
+        ((void (CL_CALLBACK *)(cl_program, void *))cb->fn)(program, cb->user_data);
+        free(cb);
+    }
+    if (program->executable)
+        mosaic_executable_free(program->executable);
+    mosaic_bitcode_free(&program->binary);
+    free(program->source);
+    free(program->il);
+    free(program->build_log);
+    free(program->options);
+    free(program->devices);
+    pthread_mutex_destroy(&program->lock);
+    mosaic_release_internal(program->context);
+    free(program);
+}
+
+static cl_program new_program(cl_context context, cl_uint num_devices, const cl_device_id *devices)
+{
+    cl_program program = mosaic_calloc(1, sizeof *program);
+    if (!program)
+        return NULL;
+    program->devices = malloc((num_devices ? num_devices : 1) * sizeof *devices);
+    if (!program->devices) {
+        free(program);
+        return NULL;
+    }
+    memcpy(program->devices, devices, num_devices * sizeof *devices);
+    program->num_devices = num_devices;
+    mosaic_object_init(program, MOSAIC_PROGRAM, destroy_program);
+    pthread_mutex_init(&program->lock, NULL);
+    program->context = context;
+    mosaic_retain_internal(context);
+    program->build_status = CL_BUILD_NONE;
+    program->binary.type = CL_PROGRAM_BINARY_TYPE_NONE;
+    return program;
+}
+
+/* A device list given to clBuildProgram and friends: NULL means all of the
+ * program's devices; otherwise each must belong to the program. */
+static cl_int check_devices(cl_program program, cl_uint num_devices, const cl_device_id *devices)
+{
+    if ((num_devices == 0) != (devices == NULL))
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "num_devices (%u) and device_list disagree", num_devices);
+    for (cl_uint i = 0; i < num_devices; i++) {
+        bool found = false;
+        for (cl_uint j = 0; j < program->num_devices; j++)
+            found |= devices[i] == program->devices[j];
+        if (!found)
+            return MOSAIC_ERROR(CL_INVALID_DEVICE, "device_list[%u] is not a device of this program", i);
+    }
+    return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_program CL_API_CALL
+clCreateProgramWithSource(cl_context context, cl_uint count, const char **strings, const size_t *lengths,
+                          cl_int *errcode_ret)
+{
+    if (!MOSAIC_IS(context, CONTEXT)) {
+        mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_CONTEXT, "not a context"));
+        return NULL;
+    }
+    if (count == 0 || !strings) {
+        mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_VALUE, "no source strings"));
+        return NULL;
+    }
+    size_t total = 0;
+    for (cl_uint i = 0; i < count; i++) {
+        if (!strings[i]) {
+            mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_VALUE, "strings[%u] is NULL", i));
+            return NULL;
+        }
+        /* A length may count a trailing NUL (as the C++ bindings do): stop there. */
+        total += lengths && lengths[i] ? strnlen(strings[i], lengths[i]) : strlen(strings[i]);
+    }
+    cl_program program = new_program(context, context->num_devices, context->devices);
+    char *source = program ? malloc(total + 1) : NULL;
+    if (!source) {
+        if (program)
+            mosaic_release(program);
+        mosaic_set_error(errcode_ret, CL_OUT_OF_HOST_MEMORY);
+        return NULL;
+    }
+    size_t at = 0;
+    for (cl_uint i = 0; i < count; i++) {
+        size_t n = lengths && lengths[i] ? strnlen(strings[i], lengths[i]) : strlen(strings[i]);
+        memcpy(source + at, strings[i], n);
+        at += n;
+    }
+    source[at] = '\0';
+    program->source = source;
+    mosaic_set_error(errcode_ret, CL_SUCCESS);
+    return program;
+}
+
+CL_API_ENTRY cl_program CL_API_CALL
+clCreateProgramWithBinary(cl_context context, cl_uint num_devices, const cl_device_id *device_list,
+                          const size_t *lengths, const unsigned char **binaries, cl_int *binary_status,
+                          cl_int *errcode_ret)
+{
+    if (!MOSAIC_IS(context, CONTEXT)) {
+        mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_CONTEXT, "not a context"));
+        return NULL;
+    }
+    if (num_devices == 0 || !device_list || !lengths || !binaries) {
+        mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_VALUE, "device_list, lengths and binaries are required"));
+        return NULL;
+    }
+    for (cl_uint i = 0; i < num_devices; i++) {
+        if (!MOSAIC_IS(device_list[i], DEVICE) || !mosaic_context_has_device(context, device_list[i])) {
+            mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_DEVICE, "device_list[%u] is not in the context", i));
+            return NULL;
+        }
+        if (lengths[i] == 0 || !binaries[i]) {
+            mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_VALUE, "binary %u is empty", i));
+            return NULL;
+        }
+    }
+    cl_int result = CL_SUCCESS;
+    cl_program_binary_type type = CL_PROGRAM_BINARY_TYPE_NONE;
+    for (cl_uint i = 0; i < num_devices; i++) {
+        cl_program_binary_type t;
+        cl_int status = mosaic_bitcode_validate(binaries[i], lengths[i], &t);
+        if (binary_status)
+            binary_status[i] = status;
+        if (status != CL_SUCCESS)
+            result = MOSAIC_ERROR(CL_INVALID_BINARY, "binary %u is not a Mosaic program binary", i);
+        else
+            type = t;
+    }
+    if (result != CL_SUCCESS) {
+        mosaic_set_error(errcode_ret, result);
+        return NULL;
+    }
+    cl_program program = new_program(context, num_devices, device_list);
+    void *copy = program ? malloc(lengths[0]) : NULL;
+    if (!copy) {
+        if (program)
+            mosaic_release(program);
+        mosaic_set_error(errcode_ret, CL_OUT_OF_HOST_MEMORY);
+        return NULL;
+    }
+    /* Mosaic's devices share one binary format: the first one serves all. */
+    memcpy(copy, binaries[0], lengths[0]);
+    program->binary = (mosaic_bitcode){ type, copy, lengths[0] };
+    mosaic_set_error(errcode_ret, CL_SUCCESS);
+    return program;
+}
+
+CL_API_ENTRY cl_program CL_API_CALL
+clCreateProgramWithIL(cl_context context, const void *il, size_t length, cl_int *errcode_ret)
+{
+    if (!MOSAIC_IS(context, CONTEXT)) {
+        mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_CONTEXT, "not a context"));
+        return NULL;
+    }
+    if (!il || length == 0) {
+        mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_VALUE, "il is empty"));
+        return NULL;
+    }
+    mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_OPERATION, "no device of this context accepts SPIR-V yet"));
+    return NULL;
+}
+
+CL_API_ENTRY cl_program CL_API_CALL
+clCreateProgramWithBuiltInKernels(cl_context context, cl_uint num_devices, const cl_device_id *device_list,
+                                  const char *kernel_names, cl_int *errcode_ret)
+{
+    if (!MOSAIC_IS(context, CONTEXT)) {
+        mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_CONTEXT, "not a context"));
+        return NULL;
+    }
+    if (num_devices == 0 || !device_list || !kernel_names) {
+        mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_VALUE, "device_list and kernel_names are required"));
+        return NULL;
+    }
+    for (cl_uint i = 0; i < num_devices; i++)
+        if (!MOSAIC_IS(device_list[i], DEVICE) || !mosaic_context_has_device(context, device_list[i])) {
+            mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_DEVICE, "device_list[%u] is not in the context", i));
+            return NULL;
+        }
+    mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_VALUE, "Mosaic's devices have no built-in kernels"));
+    return NULL;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clRetainProgram(cl_program program)
+{
+    if (!MOSAIC_IS(program, PROGRAM))
+        return MOSAIC_ERROR(CL_INVALID_PROGRAM, "not a program");
+    mosaic_retain(program);
+    return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL clReleaseProgram(cl_program program)
+{
+    if (!MOSAIC_IS(program, PROGRAM))
+        return MOSAIC_ERROR(CL_INVALID_PROGRAM, "not a program");
+    return mosaic_release(program) ? CL_SUCCESS : CL_INVALID_PROGRAM;
+}
+
+/* Appends `text` to the program's build log. */
+static void append_log(cl_program program, const char *text)
+{
+    if (!text || !*text)
+        return;
+    size_t old = program->build_log ? strlen(program->build_log) : 0, add = strlen(text);
+    char *log = realloc(program->build_log, old + add + 1);
+    if (!log)
+        return;
+    memcpy(log + old, text, add + 1);
+    program->build_log = log;
+}
+
+static void reset_build(cl_program program, const char *options)
+{
+    free(program->build_log);
+    program->build_log = NULL;
+    free(program->options);
+    program->options = mosaic_strdup(options ? options : "");
+    if (program->executable) {
+        mosaic_executable_free(program->executable);
+        program->executable = NULL;
+    }
+}
+
+/* Finalizes an executable binary into runnable kernels (program->lock held). */
+static cl_int finalize(cl_program program, const char *options)
+{
+    char *log = NULL;
+    cl_device_id device = program->devices[0];
+    cl_int err = mosaic_finalize(&device->compiler_target, &program->binary, options, &program->executable, &log);
+    append_log(program, log);
+    free(log);
+    return err;
+}
+
+static void call_notify(void (CL_CALLBACK *notify)(cl_program, void *), cl_program program, void *data)
+{
+    if (notify)
+        notify(program, data);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL
+clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_id *device_list, const char *options,
+               void (CL_CALLBACK *pfn_notify)(cl_program, void *), void *user_data)
+{
+    if (!MOSAIC_IS(program, PROGRAM))
+        return MOSAIC_ERROR(CL_INVALID_PROGRAM, "not a program");
+    cl_int err = check_devices(program, num_devices, device_list);
+    if (err != CL_SUCCESS)
+        return err;
+    if (!pfn_notify && user_data)
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "user_data without pfn_notify");
+    if (atomic_load(&program->num_kernels) > 0)
+        return MOSAIC_ERROR(CL_INVALID_OPERATION, "kernels are attached to this program");
+    if (!program->source && program->binary.type == CL_PROGRAM_BINARY_TYPE_NONE)
+        return MOSAIC_ERROR(CL_INVALID_OPERATION, "the program has neither source nor binary");
+    if (!program->source && program->binary.type == CL_PROGRAM_BINARY_TYPE_LIBRARY)
+        return MOSAIC_ERROR(CL_INVALID_BINARY, "a library binary cannot be built into an executable; link it");
+
+    pthread_mutex_lock(&program->lock);
+    reset_build(program, options);
+    program->build_status = CL_BUILD_IN_PROGRESS;
+    cl_device_id device = program->devices[0];
+    char *log = NULL;
+    if (program->source) {
+        mosaic_bitcode compiled = { 0 };
+        err = mosaic_compile_source(&device->compiler_target, program->source, options, 0, NULL, &compiled, &log);
+        append_log(program, log);
+        free(log);
+        log = NULL;
+        if (err == CL_SUCCESS) {
+            mosaic_bitcode linked = { 0 };
+            err = mosaic_link_bitcode(&device->compiler_target, 1, &compiled, options, 0, &linked, &log);
+            append_log(program, log);
+            free(log);
+            mosaic_bitcode_free(&compiled);
+            if (err == CL_SUCCESS) {
+                mosaic_bitcode_free(&program->binary);
+                program->binary = linked;
+            }
+        }
+    } else if (program->binary.type == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT) {
+        mosaic_bitcode linked = { 0 };
+        err = mosaic_link_bitcode(&device->compiler_target, 1, &program->binary, options, 0, &linked, &log);
+        append_log(program, log);
+        free(log);
+        if (err == CL_SUCCESS) {
+            mosaic_bitcode_free(&program->binary);
+            program->binary = linked;
+        }
+    }
+    if (err == CL_SUCCESS)
+        err = finalize(program, options);
+    if (err == CL_COMPILE_PROGRAM_FAILURE || err == CL_LINK_PROGRAM_FAILURE)
+        err = CL_BUILD_PROGRAM_FAILURE;
+    if (err == CL_INVALID_COMPILER_OPTIONS || err == CL_INVALID_LINKER_OPTIONS)
+        err = CL_INVALID_BUILD_OPTIONS;
+    program->build_status = err == CL_SUCCESS ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
+    if (err != CL_SUCCESS)
+        mosaic_debug(__func__, "build failed (%d):\n%s", err, program->build_log ? program->build_log : "");
+    pthread_mutex_unlock(&program->lock);
+    call_notify(pfn_notify, program, user_data);
+    return err;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL
+clCompileProgram(cl_program program, cl_uint num_devices, const cl_device_id *device_list, const char *options,
+                 cl_uint num_input_headers, const cl_program *input_headers, const char **header_include_names,
+                 void (CL_CALLBACK *pfn_notify)(cl_program, void *), void *user_data)
+{
+    if (!MOSAIC_IS(program, PROGRAM))
+        return MOSAIC_ERROR(CL_INVALID_PROGRAM, "not a program");
+    cl_int err = check_devices(program, num_devices, device_list);
+    if (err != CL_SUCCESS)
+        return err;
+    if (!pfn_notify && user_data)
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "user_data without pfn_notify");
+    if ((num_input_headers == 0) != (input_headers == NULL) || (num_input_headers && !header_include_names))
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "input headers and their names disagree");
+    for (cl_uint i = 0; i < num_input_headers; i++)
+        if (!MOSAIC_IS(input_headers[i], PROGRAM) || !input_headers[i]->source)
+            return MOSAIC_ERROR(CL_INVALID_PROGRAM, "input_headers[%u] is not a program created from source", i);
+    if (!program->source)
+        return MOSAIC_ERROR(CL_INVALID_OPERATION, "only programs created from source can be compiled");
+    if (atomic_load(&program->num_kernels) > 0)
+        return MOSAIC_ERROR(CL_INVALID_OPERATION, "kernels are attached to this program");
+
+    mosaic_header *headers = mosaic_calloc(num_input_headers, sizeof *headers);
+    if (!headers)
+        return CL_OUT_OF_HOST_MEMORY;
+    for (cl_uint i = 0; i < num_input_headers; i++)
+        headers[i] = (mosaic_header){ header_include_names[i], input_headers[i]->source };
+
+    pthread_mutex_lock(&program->lock);
+    reset_build(program, options);
+    program->build_status = CL_BUILD_IN_PROGRESS;
+    char *log = NULL;
+    mosaic_bitcode compiled = { 0 };
+    err = mosaic_compile_source(&program->devices[0]->compiler_target, program->source, options,
+                                num_input_headers, headers, &compiled, &log);
+    append_log(program, log);
+    free(log);
+    if (err == CL_SUCCESS) {
+        mosaic_bitcode_free(&program->binary);
+        program->binary = compiled;
+    }
+    program->build_status = err == CL_SUCCESS ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
+    pthread_mutex_unlock(&program->lock);
+    free(headers);
+    call_notify(pfn_notify, program, user_data);
+    return err;
+}
+
+CL_API_ENTRY cl_program CL_API_CALL
+clLinkProgram(cl_context context, cl_uint num_devices, const cl_device_id *device_list, const char *options,
+              cl_uint num_input_programs, const cl_program *input_programs,
+              void (CL_CALLBACK *pfn_notify)(cl_program, void *), void *user_data, cl_int *errcode_ret)
+{
+    if (!MOSAIC_IS(context, CONTEXT)) {
+        mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_CONTEXT, "not a context"));
+        return NULL;
+    }
+    if ((num_devices == 0) != (device_list == NULL) || num_input_programs == 0 || !input_programs ||
+        (!pfn_notify && user_data)) {
+        mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_VALUE, "invalid device list, input programs or user_data"));
+        return NULL;
+    }
+    for (cl_uint i = 0; i < num_devices; i++)
+        if (!MOSAIC_IS(device_list[i], DEVICE) || !mosaic_context_has_device(context, device_list[i])) {
+            mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_DEVICE, "device_list[%u] is not in the context", i));
+            return NULL;
+        }
+    mosaic_bitcode *inputs = mosaic_calloc(num_input_programs, sizeof *inputs);
+    if (!inputs) {
+        mosaic_set_error(errcode_ret, CL_OUT_OF_HOST_MEMORY);
+        return NULL;
+    }
+    for (cl_uint i = 0; i < num_input_programs; i++) {
+        cl_program in = input_programs[i];
+        if (!MOSAIC_IS(in, PROGRAM) || in->context != context) {
+            free(inputs);
+            mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_PROGRAM, "input_programs[%u] is not a program of this context", i));
+            return NULL;
+        }
+        if (in->binary.type != CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT &&
+            in->binary.type != CL_PROGRAM_BINARY_TYPE_LIBRARY) {
+            free(inputs);
+            mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_OPERATION,
+                                                       "input_programs[%u] is not a compiled object or library", i));
+            return NULL;
+        }
+        inputs[i] = in->binary;
+    }
+    cl_program program = num_devices ? new_program(context, num_devices, device_list)
+                                     : new_program(context, context->num_devices, context->devices);
+    if (!program) {
+        free(inputs);
+        mosaic_set_error(errcode_ret, CL_OUT_OF_HOST_MEMORY);
+        return NULL;
+    }
+    bool library = options && strstr(options, "-create-library");
+    pthread_mutex_lock(&program->lock);
+    reset_build(program, options);
+    char *log = NULL;
+    cl_int err = mosaic_link_bitcode(&program->devices[0]->compiler_target, num_input_programs, inputs, options,
+                                     library, &program->binary, &log);
+    append_log(program, log);
+    free(log);
+    free(inputs);
+    if (err == CL_SUCCESS && !library)
+        err = finalize(program, options);
+    if (err == CL_BUILD_PROGRAM_FAILURE)
+        err = CL_LINK_PROGRAM_FAILURE;
+    program->build_status = err == CL_SUCCESS ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
+    pthread_mutex_unlock(&program->lock);
+    call_notify(pfn_notify, program, user_data);
+    mosaic_set_error(errcode_ret, err);
+    if (err == CL_SUCCESS || err == CL_LINK_PROGRAM_FAILURE)
+        return program; /* a failed link still hands back the program, for its log */
+    mosaic_release(program);
+    return NULL;
+}
+
+bool mosaic_program_is_executable(cl_program program)
+{
+    return program->executable != NULL;
+}
+
+static cl_int check_executable(cl_program program)
+{
+    return program->executable ? CL_SUCCESS
+                               : MOSAIC_ERROR(CL_INVALID_PROGRAM_EXECUTABLE, "the program has no built executable");
+}
+
+CL_API_ENTRY cl_int CL_API_CALL
+clGetProgramInfo(cl_program program, cl_program_info param_name, size_t param_value_size, void *param_value,
+                 size_t *param_value_size_ret)
+{
+    if (!MOSAIC_IS(program, PROGRAM))
+        return MOSAIC_ERROR(CL_INVALID_PROGRAM, "not a program");
+    cl_int err;
+    switch (param_name) {
+    case CL_PROGRAM_REFERENCE_COUNT: MOSAIC_INFO_SCALAR(cl_uint, mosaic_refcount(program));
+    case CL_PROGRAM_CONTEXT: MOSAIC_INFO_SCALAR(cl_context, program->context);
+    case CL_PROGRAM_NUM_DEVICES: MOSAIC_INFO_SCALAR(cl_uint, program->num_devices);
+    case CL_PROGRAM_DEVICES: MOSAIC_INFO_ARRAY(program->devices, program->num_devices);
+    case CL_PROGRAM_SOURCE: MOSAIC_INFO_STRING(program->source ? program->source : "");
+    case CL_PROGRAM_IL:
+        return mosaic_info(param_value_size, param_value, param_value_size_ret, program->il, program->il_size);
+    case CL_PROGRAM_BINARY_SIZES: {
+        size_t sizes[8] = { 0 };
+        for (cl_uint i = 0; i < program->num_devices && i < 8; i++)
+            sizes[i] = program->binary.size;
+        MOSAIC_INFO_ARRAY(sizes, program->num_devices);
+    }
+    case CL_PROGRAM_BINARIES: {
+        size_t need = program->num_devices * sizeof(unsigned char *);
+        if (param_value) {
+            if (param_value_size < need)
+                return MOSAIC_ERROR(CL_INVALID_VALUE, "param_value_size too small for the binary pointers");
+            unsigned char **out = param_value;
+            for (cl_uint i = 0; i < program->num_devices; i++)
+                if (out[i] && program->binary.size)
+                    memcpy(out[i], program->binary.data, program->binary.size);
+        }
+        if (param_value_size_ret)
+            *param_value_size_ret = need;
+        return CL_SUCCESS;
+    }
+    case CL_PROGRAM_NUM_KERNELS:
+        if ((err = check_executable(program)) != CL_SUCCESS)
+            return err;
+        MOSAIC_INFO_SCALAR(size_t, mosaic_executable_num_kernels(program->executable));
+    case CL_PROGRAM_KERNEL_NAMES: {
+        if ((err = check_executable(program)) != CL_SUCCESS)
+            return err;
+        size_t n = mosaic_executable_num_kernels(program->executable), len = 1;
+        for (size_t i = 0; i < n; i++)
+            len += strlen(mosaic_executable_kernel(program->executable, i)->name) + 1;
+        char *names = mosaic_calloc(len, 1);
+        if (!names)
+            return CL_OUT_OF_HOST_MEMORY;
+        for (size_t i = 0; i < n; i++) {
+            if (i)
+                strcat(names, ";");
+            strcat(names, mosaic_executable_kernel(program->executable, i)->name);
+        }
+        err = mosaic_info_string(param_value_size, param_value, param_value_size_ret, names);
+        free(names);
+        return err;
+    }
+    case CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT:
+    case CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT:
+        MOSAIC_INFO_SCALAR(cl_bool, CL_FALSE);
+    default:
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "unknown program info 0x%x", param_name);
+    }
+}
+
+CL_API_ENTRY cl_int CL_API_CALL
+clGetProgramBuildInfo(cl_program program, cl_device_id device, cl_program_build_info param_name,
+                      size_t param_value_size, void *param_value, size_t *param_value_size_ret)
+{
+    if (!MOSAIC_IS(program, PROGRAM))
+        return MOSAIC_ERROR(CL_INVALID_PROGRAM, "not a program");
+    cl_int err = check_devices(program, 1, &device);
+    if (err != CL_SUCCESS)
+        return err;
+    pthread_mutex_lock(&program->lock);
+    switch (param_name) {
+    case CL_PROGRAM_BUILD_STATUS:
+        err = mosaic_info(param_value_size, param_value, param_value_size_ret, &program->build_status,
+                          sizeof(cl_build_status));
+        break;
+    case CL_PROGRAM_BUILD_OPTIONS:
+        err = mosaic_info_string(param_value_size, param_value, param_value_size_ret, program->options);
+        break;
+    case CL_PROGRAM_BUILD_LOG:
+        err = mosaic_info_string(param_value_size, param_value, param_value_size_ret, program->build_log);
+        break;
+    case CL_PROGRAM_BINARY_TYPE: {
+        cl_program_binary_type type = program->binary.type;
+        err = mosaic_info(param_value_size, param_value, param_value_size_ret, &type, sizeof type);
+        break;
+    }
+    case CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE: {
+        size_t size = program->executable ? mosaic_executable_global_variables_size(program->executable) : 0;
+        err = mosaic_info(param_value_size, param_value, param_value_size_ret, &size, sizeof size);
+        break;
+    }
+    default:
+        err = MOSAIC_ERROR(CL_INVALID_VALUE, "unknown program build info 0x%x", param_name);
+    }
+    pthread_mutex_unlock(&program->lock);
+    return err;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL
+clSetProgramReleaseCallback(cl_program program, void (CL_CALLBACK *pfn_notify)(cl_program, void *), void *user_data)
+{
+    if (!MOSAIC_IS(program, PROGRAM))
+        return MOSAIC_ERROR(CL_INVALID_PROGRAM, "not a program");
+    if (!pfn_notify)
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "pfn_notify is NULL");
+    return MOSAIC_ERROR(CL_INVALID_OPERATION, "no device supports destructors of program-scope variables");
+}
+
+CL_API_ENTRY cl_int CL_API_CALL
+clSetProgramSpecializationConstant(cl_program program, cl_uint spec_id, size_t spec_size, const void *spec_value)
+{
+    if (!MOSAIC_IS(program, PROGRAM))
+        return MOSAIC_ERROR(CL_INVALID_PROGRAM, "not a program");
+    return MOSAIC_ERROR(CL_INVALID_OPERATION, "the program was not created from SPIR-V");
+}
+
+/* The value of -cl-std= in the options, or NULL. */
+static const char *cl_std(const char *options)
+{
+    const char *at = options ? strstr(options, "-cl-std=") : NULL;
+    return at ? at + strlen("-cl-std=") : NULL;
+}
+
+bool mosaic_program_allows_non_uniform(cl_program program)
+{
+    const char *options = program->options;
+    const char *std = cl_std(options);
+    if (!std || strncmp(std, "CL1", 3) == 0)
+        return false;
+    return !strstr(options, "-cl-uniform-work-group-size");
+}

@@ -1,0 +1,524 @@
+/*
+ * The event engine: one graph of commands for all queues (see engine.h).
+ *
+ * Locking: `graph_lock` guards every field documented as "guarded by the
+ * engine lock" in objects.h (statuses, edges, callbacks, queue pending lists).
+ * Commands themselves run with the lock released.  Callbacks run on one
+ * callback thread, in the order they were queued, so a CL_SUBMITTED callback
+ * always runs before the CL_COMPLETE one of the same event, and a callback may
+ * call any OpenCL function, including blocking ones.
+ */
+#include "core/engine.h"
+#include "core/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static pthread_mutex_t graph_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* An edge from a command to a dependant.  Only wait-list edges carry a
+ * failure forward: an in-order successor of a failed command still runs. */
+typedef struct edge {
+    cl_event to;
+    bool propagates_failure;
+} edge;
+
+/* ---- the callback thread ------------------------------------------------ */
+
+typedef struct deferred {
+    struct deferred *next;
+    void (*fn)(void *);
+    void *data;
+} deferred;
+
+static pthread_mutex_t defer_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t defer_ready = PTHREAD_COND_INITIALIZER;
+static deferred *defer_head, *defer_tail;
+static pthread_once_t defer_once = PTHREAD_ONCE_INIT;
+
+static void *callback_thread_main(void *unused)
+{
+    for (;;) {
+        pthread_mutex_lock(&defer_lock);
+        while (!defer_head)
+            pthread_cond_wait(&defer_ready, &defer_lock);
+        deferred *d = defer_head;
+        defer_head = d->next;
+        if (!defer_head)
+            defer_tail = NULL;
+        pthread_mutex_unlock(&defer_lock);
+        d->fn(d->data);
+        free(d);
+    }
+    return NULL;
+}
+
+static void start_callback_thread(void)
+{
+    pthread_t thread;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    if (pthread_create(&thread, &attr, callback_thread_main, NULL) != 0)
+        mosaic_debug(__func__, "cannot start the callback thread");
+    pthread_attr_destroy(&attr);
+}
+
+void mosaic_defer(void (*fn)(void *), void *data)
+{
+    pthread_once(&defer_once, start_callback_thread);
+    deferred *d = malloc(sizeof *d);
+    if (!d) { /* out of memory: run it here rather than lose it */
+        fn(data);
+        return;
+    }
+    d->next = NULL;
+    d->fn = fn;
+    d->data = data;
+    pthread_mutex_lock(&defer_lock);
+    if (defer_tail)
+        defer_tail->next = d;
+    else
+        defer_head = d;
+    defer_tail = d;
+    pthread_cond_signal(&defer_ready);
+    pthread_mutex_unlock(&defer_lock);
+}
+
+/* One event callback invocation, queued on the callback thread. */
+typedef struct callback_call {
+    cl_event event;
+    cl_int status;
+    void (CL_CALLBACK *fn)(cl_event, cl_int, void *);
+    void *data;
+} callback_call;
+
+static void run_event_callback(void *p)
+{
+    callback_call *call = p;
+    call->fn(call->event, call->status, call->data);
+    mosaic_release_internal(call->event);
+    free(call);
+}
+
+/* Under graph_lock: queue the callbacks registered for `reached` (or all
+ * remaining ones when the event completed or failed). */
+static void queue_callbacks_locked(cl_event e, cl_int reached)
+{
+    mosaic_callback **link = &e->callbacks;
+    /* callbacks are stored in registration order */
+    while (*link) {
+        mosaic_callback *cb = *link;
+        bool due = reached <= CL_COMPLETE || cb->when == reached;
+        if (!due) {
+            link = &cb->next;
+            continue;
+        }
+        *link = cb->next;
+        callback_call *call = malloc(sizeof *call);
+        if (call) {
+            call->event = e;
+            call->status = reached < 0 ? reached : cb->when;
+            call->fn = (void (CL_CALLBACK *)(cl_event, cl_int, void *))cb->fn;
+            call->data = cb->user_data;
+            mosaic_retain_internal(e);
+            mosaic_defer(run_event_callback, call);
+        }
+        free(cb);
+    }
+}
+
+/* ---- command life cycle -------------------------------------------------- */
+
+static void destroy_event(void *p)
+{
+    cl_event e = p;
+    free(e->dependents);
+    for (mosaic_callback *cb = e->callbacks, *next; cb; cb = next) {
+        next = cb->next;
+        free(cb);
+    }
+    pthread_cond_destroy(&e->completed);
+    if (e->queue)
+        mosaic_release_internal(e->queue);
+    if (e->context)
+        mosaic_release_internal(e->context);
+    free(e);
+}
+
+static cl_event new_event(cl_context context, cl_command_queue queue, cl_command_type type, cl_int status)
+{
+    cl_event e = mosaic_calloc(1, sizeof *e);
+    if (!e)
+        return NULL;
+    mosaic_object_init(e, MOSAIC_EVENT, destroy_event);
+    pthread_cond_init(&e->completed, NULL);
+    e->context = context;
+    mosaic_retain_internal(context);
+    e->queue = queue;
+    if (queue)
+        mosaic_retain_internal(queue);
+    e->command_type = type;
+    e->status = status;
+    e->waiting_for = 1; /* the enqueue guard, dropped once all edges are in */
+    e->time_queued = mosaic_now_ns();
+    return e;
+}
+
+cl_event mosaic_command_new(cl_command_queue queue, cl_command_type type)
+{
+    return new_event(queue->context, queue, type, CL_QUEUED);
+}
+
+void mosaic_command_discard(cl_event command)
+{
+    if (command->cleanup)
+        command->cleanup(command);
+    mosaic_release(command);
+}
+
+cl_int mosaic_check_wait_list(cl_context context, cl_uint num_events, const cl_event *events)
+{
+    if ((num_events == 0) != (events == NULL))
+        return MOSAIC_ERROR(CL_INVALID_EVENT_WAIT_LIST, "num_events_in_wait_list (%u) and event_wait_list (%p) disagree",
+                            num_events, (void *)events);
+    for (cl_uint i = 0; i < num_events; i++) {
+        if (!MOSAIC_IS(events[i], EVENT))
+            return MOSAIC_ERROR(CL_INVALID_EVENT_WAIT_LIST, "event_wait_list[%u] is not a valid event", i);
+        if (context && events[i]->context != context)
+            return MOSAIC_ERROR(CL_INVALID_CONTEXT, "event_wait_list[%u] belongs to another context", i);
+    }
+    return CL_SUCCESS;
+}
+
+/* Under graph_lock: make `to` wait for `from` unless `from` is already done. */
+static bool add_edge_locked(cl_event from, cl_event to, bool propagates_failure)
+{
+    if (from == to)
+        return true;
+    if (from->status <= CL_COMPLETE) {
+        if (from->status < 0 && propagates_failure && !to->dependency_error)
+            to->dependency_error = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+        return true;
+    }
+    void *list = from->dependents;
+    if (!mosaic_grow(&list, &from->cap_dependents, from->num_dependents + 1, sizeof(edge)))
+        return false;
+    from->dependents = list;
+    ((edge *)list)[from->num_dependents++] = (edge){ to, propagates_failure };
+    to->waiting_for++;
+    return true;
+}
+
+static void queue_add_pending_locked(cl_command_queue q, cl_event e)
+{
+    e->pending_prev = q->pending_tail;
+    e->pending_next = NULL;
+    if (q->pending_tail)
+        q->pending_tail->pending_next = e;
+    else
+        q->pending_head = e;
+    q->pending_tail = e;
+    q->num_pending++;
+}
+
+static void queue_remove_pending_locked(cl_command_queue q, cl_event e)
+{
+    if (e->pending_prev)
+        e->pending_prev->pending_next = e->pending_next;
+    else
+        q->pending_head = e->pending_next;
+    if (e->pending_next)
+        e->pending_next->pending_prev = e->pending_prev;
+    else
+        q->pending_tail = e->pending_prev;
+    e->pending_prev = e->pending_next = NULL;
+    q->num_pending--;
+    if (q->last_command == e) {
+        q->last_command = NULL;
+        mosaic_release_internal(e);
+    }
+    if (q->last_barrier == e) {
+        q->last_barrier = NULL;
+        mosaic_release_internal(e);
+    }
+    if (q->num_pending == 0)
+        pthread_cond_broadcast(&q->drained);
+}
+
+/* Commands that became ready on this thread, started one after another
+ * rather than recursively (a long chain of failed commands would otherwise
+ * recurse once per link). */
+static __thread cl_event *ready_stack;
+static __thread size_t ready_count, ready_cap;
+static __thread bool dispatching;
+
+static void start_command(cl_event e);
+
+static void push_ready(cl_event e)
+{
+    void *stack = ready_stack;
+    if (!mosaic_grow(&stack, &ready_cap, ready_count + 1, sizeof(cl_event))) {
+        start_command(e); /* no memory for the list: start it right away */
+        return;
+    }
+    ready_stack = stack;
+    ready_stack[ready_count++] = e;
+}
+
+static void dispatch_ready(void)
+{
+    if (dispatching)
+        return; /* an outer frame on this thread drains the stack */
+    dispatching = true;
+    while (ready_count > 0)
+        start_command(ready_stack[--ready_count]);
+    dispatching = false;
+}
+
+void mosaic_command_running(cl_event e)
+{
+    pthread_mutex_lock(&graph_lock);
+    e->time_start = mosaic_now_ns();
+    e->status = CL_RUNNING;
+    queue_callbacks_locked(e, CL_RUNNING);
+    pthread_mutex_unlock(&graph_lock);
+}
+
+void mosaic_command_complete(cl_event e, cl_int status)
+{
+    if (status > CL_COMPLETE)
+        status = CL_COMPLETE;
+    pthread_mutex_lock(&graph_lock);
+    cl_ulong now = mosaic_now_ns();
+    if (!e->time_submit)
+        e->time_submit = now;
+    if (!e->time_start)
+        e->time_start = now;
+    e->time_end = now;
+    e->time_complete = now;
+    e->status = status;
+    if (e->queue)
+        queue_remove_pending_locked(e->queue, e);
+    edge *edges = e->dependents;
+    for (size_t i = 0; i < e->num_dependents; i++) {
+        cl_event to = edges[i].to;
+        if (status < 0 && edges[i].propagates_failure && !to->dependency_error)
+            to->dependency_error = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+        if (--to->waiting_for == 0)
+            push_ready(to);
+    }
+    free(e->dependents);
+    e->dependents = NULL;
+    e->num_dependents = e->cap_dependents = 0;
+    queue_callbacks_locked(e, status);
+    pthread_cond_broadcast(&e->completed);
+    pthread_mutex_unlock(&graph_lock);
+
+    if (e->cleanup) {
+        e->cleanup(e);
+        e->cleanup = NULL;
+    }
+    mosaic_release_internal(e); /* the graph's hold */
+    dispatch_ready();
+}
+
+/* Called once a command's dependencies are complete. */
+static void start_command(cl_event e)
+{
+    if (e->dependency_error) {
+        mosaic_command_complete(e, e->dependency_error);
+        return;
+    }
+    pthread_mutex_lock(&graph_lock);
+    e->time_submit = mosaic_now_ns();
+    e->status = CL_SUBMITTED;
+    queue_callbacks_locked(e, CL_SUBMITTED);
+    pthread_mutex_unlock(&graph_lock);
+
+    if (!e->run && e->command_type != CL_COMMAND_NDRANGE_KERNEL && e->command_type != CL_COMMAND_TASK) {
+        /* markers, barriers: nothing to run */
+        mosaic_command_running(e);
+        mosaic_command_complete(e, CL_COMPLETE);
+        return;
+    }
+    cl_device_id device = e->queue->device;
+    device->ops->submit(device, e);
+}
+
+/* Runs a command on the calling thread (blocking commands that are ready at
+ * once: no hand-off to a worker and back). */
+static void run_here(cl_event e)
+{
+    if (e->dependency_error) {
+        mosaic_command_complete(e, e->dependency_error);
+        return;
+    }
+    pthread_mutex_lock(&graph_lock);
+    e->time_submit = mosaic_now_ns();
+    e->status = CL_SUBMITTED;
+    queue_callbacks_locked(e, CL_SUBMITTED);
+    pthread_mutex_unlock(&graph_lock);
+    mosaic_command_running(e);
+    mosaic_command_complete(e, e->run(e));
+}
+
+enum {
+    AFTER_ALL_PENDING = 1, /* marker/barrier without a wait list */
+    BECOMES_BARRIER = 2,   /* later commands of the queue wait for this one */
+};
+
+static cl_int wait_on_event(cl_event e);
+
+static cl_int enqueue(cl_event cmd, cl_uint num_events, const cl_event *wait_list,
+                      cl_event *event_out, bool blocking, int flags)
+{
+    cl_command_queue q = cmd->queue;
+    bool in_order = !(q->properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+    bool ok = true;
+
+    pthread_mutex_lock(&graph_lock);
+    for (cl_uint i = 0; i < num_events && ok; i++)
+        ok = add_edge_locked(wait_list[i], cmd, true);
+    if (ok && in_order && q->last_command)
+        ok = add_edge_locked(q->last_command, cmd, false);
+    if (ok && q->last_barrier)
+        ok = add_edge_locked(q->last_barrier, cmd, false);
+    if (ok && (flags & AFTER_ALL_PENDING) && !in_order)
+        for (cl_event p = q->pending_head; p && ok; p = p->pending_next)
+            ok = add_edge_locked(p, cmd, false);
+    /* Out of memory half way: the edges already added point at cmd, so it
+     * stays in the graph as a failed command and completes once they do. */
+    if (!ok)
+        cmd->dependency_error = CL_OUT_OF_HOST_MEMORY;
+    queue_add_pending_locked(q, cmd);
+    if (q->last_command)
+        mosaic_release_internal(q->last_command);
+    q->last_command = cmd;
+    mosaic_retain_internal(cmd);
+    if (flags & BECOMES_BARRIER) {
+        if (q->last_barrier)
+            mosaic_release_internal(q->last_barrier);
+        q->last_barrier = cmd;
+        mosaic_retain_internal(cmd);
+    }
+    mosaic_retain_internal(cmd); /* the graph's hold, dropped at completion */
+    bool ready = --cmd->waiting_for == 0;
+    pthread_mutex_unlock(&graph_lock);
+
+    if (ready) {
+        if (blocking && cmd->run_inline && cmd->run)
+            run_here(cmd);
+        else
+            start_command(cmd);
+        dispatch_ready();
+    }
+
+    cl_int result = ok ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+    if (blocking && ok)
+        result = wait_on_event(cmd);
+    if (event_out)
+        *event_out = cmd; /* the creation reference becomes the user's */
+    else
+        mosaic_release(cmd);
+    return result;
+}
+
+cl_int mosaic_command_enqueue(cl_event command, cl_uint num_events, const cl_event *wait_list,
+                              cl_event *event_out, bool blocking)
+{
+    return enqueue(command, num_events, wait_list, event_out, blocking, 0);
+}
+
+cl_int mosaic_enqueue_marker(cl_command_queue queue, cl_command_type type, bool is_barrier,
+                             cl_uint num_events, const cl_event *wait_list, cl_event *event_out)
+{
+    cl_event cmd = mosaic_command_new(queue, type);
+    if (!cmd)
+        return CL_OUT_OF_HOST_MEMORY;
+    int flags = (num_events == 0 ? AFTER_ALL_PENDING : 0) | (is_barrier ? BECOMES_BARRIER : 0);
+    return enqueue(cmd, num_events, wait_list, event_out, false, flags);
+}
+
+cl_int mosaic_event_status(cl_event e)
+{
+    pthread_mutex_lock(&graph_lock);
+    cl_int status = e->status;
+    pthread_mutex_unlock(&graph_lock);
+    return status;
+}
+
+/* ---- waiting -------------------------------------------------------------- */
+
+static cl_int wait_on_event(cl_event e)
+{
+    pthread_mutex_lock(&graph_lock);
+    while (e->status > CL_COMPLETE)
+        pthread_cond_wait(&e->completed, &graph_lock);
+    cl_int status = e->status;
+    pthread_mutex_unlock(&graph_lock);
+    return status < 0 ? CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST : CL_SUCCESS;
+}
+
+cl_int mosaic_wait_for_events(cl_uint num_events, const cl_event *events)
+{
+    cl_int result = CL_SUCCESS;
+    for (cl_uint i = 0; i < num_events; i++)
+        if (wait_on_event(events[i]) != CL_SUCCESS)
+            result = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+    return result;
+}
+
+cl_int mosaic_queue_finish(cl_command_queue q)
+{
+    pthread_mutex_lock(&graph_lock);
+    while (q->num_pending > 0)
+        pthread_cond_wait(&q->drained, &graph_lock);
+    pthread_mutex_unlock(&graph_lock);
+    return CL_SUCCESS;
+}
+
+/* ---- user events and callbacks --------------------------------------------- */
+
+cl_event mosaic_user_event_new(cl_context context)
+{
+    cl_event e = new_event(context, NULL, CL_COMMAND_USER, CL_SUBMITTED);
+    if (!e)
+        return NULL;
+    e->waiting_for = 0;
+    e->time_submit = e->time_queued;
+    mosaic_retain_internal(e); /* the graph's hold until its status is set */
+    return e;
+}
+
+cl_int mosaic_user_event_set_status(cl_event e, cl_int status)
+{
+    pthread_mutex_lock(&graph_lock);
+    bool already = e->status <= CL_COMPLETE;
+    pthread_mutex_unlock(&graph_lock);
+    if (already)
+        return MOSAIC_ERROR(CL_INVALID_OPERATION, "the status of this user event was already set");
+    mosaic_command_complete(e, status);
+    return CL_SUCCESS;
+}
+
+cl_int mosaic_event_add_callback(cl_event e, cl_int when,
+                                 void (CL_CALLBACK *fn)(cl_event, cl_int, void *), void *data)
+{
+    mosaic_callback *cb = mosaic_calloc(1, sizeof *cb);
+    if (!cb)
+        return CL_OUT_OF_HOST_MEMORY;
+    cb->fn = (void (*)(void))fn;
+    cb->user_data = data;
+    cb->when = when;
+    pthread_mutex_lock(&graph_lock);
+    mosaic_callback **link = &e->callbacks;
+    while (*link)
+        link = &(*link)->next;
+    *link = cb;
+    /* Already there?  Then it is due now. */
+    if (e->status <= when)
+        queue_callbacks_locked(e, e->status < 0 ? e->status : when);
+    pthread_mutex_unlock(&graph_lock);
+    return CL_SUCCESS;
+}

@@ -1,0 +1,15 @@
+/* What the enqueue functions ask of kernels (api/kernel.c). */
+#ifndef MOSAIC_KERNEL_H
+#define MOSAIC_KERNEL_H
+
+#include "core/objects.h"
+
+/* CL_KERNEL_WORK_GROUP_SIZE: the largest work-group this kernel can run with. */
+size_t mosaic_kernel_max_work_group_size(cl_kernel kernel, cl_device_id device);
+
+/* Lays out the kernel's __local memory: static variables first, then each
+ * __local argument 128-byte aligned.  Writes each __local argument's offset
+ * to offsets[i] (if offsets is not NULL) and returns the total size. */
+size_t mosaic_kernel_layout_local_args(cl_kernel kernel, uint64_t *offsets);
+
+#endif

@@ -1,0 +1,21 @@
+/* What clEnqueueNDRangeKernel hands to a device: the launch, with the kernel
+ * arguments captured at enqueue time (later clSetKernelArg calls do not
+ * affect it). */
+#ifndef MOSAIC_NDRANGE_H
+#define MOSAIC_NDRANGE_H
+
+#include "core/objects.h"
+
+typedef struct mosaic_ndrange {
+    cl_kernel kernel;                  /* internal reference */
+    const mosaic_kernel_info *info;
+    cl_uint work_dim;
+    size_t global_offset[3], global_size[3], local_size[3], num_groups[3];
+    size_t total_groups;
+    size_t local_mem_size;             /* static + dynamic __local bytes per work-group */
+    void **args;                       /* args[i] points at argument i's bytes in arg_storage */
+    char *arg_storage;
+    cl_mem *mems; cl_uint num_mems;    /* internal references, dropped at completion */
+} mosaic_ndrange;
+
+#endif

@@ -1,0 +1,373 @@
+/*
+ * The CPU device's executor: a persistent pool of worker threads (one per
+ * core, started once) and a FIFO of jobs.  A job is either a simple command
+ * (a copy, a fill, a native kernel: one worker runs it) or a kernel launch,
+ * whose work-groups every worker claims from an atomic counter.  The worker
+ * that finishes the last work-group completes the command.
+ *
+ * Kernels without barriers run through the compiler's work-group function.
+ * Kernels with barriers run each work-item as a fiber on the worker's thread
+ * (fiber.h); __mosaic_barrier switches to the next work-item.
+ */
+#define _GNU_SOURCE
+#include "devices/cpu/cpu.h"
+#include "devices/cpu/fiber.h"
+#include "core/engine.h"
+#include "core/ndrange.h"
+#include "core/util.h"
+
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+typedef struct job {
+    struct job *next;
+    cl_event command;
+    mosaic_ndrange *ndrange;     /* NULL for a simple command; freed at completion */
+    size_t total_groups;         /* copied: readable after the command completed */
+    atomic_size_t next_group;    /* next work-group to claim */
+    atomic_size_t groups_done;
+    atomic_int holds;            /* the queue's + one per worker inside */
+    atomic_int status;           /* first failure, or CL_COMPLETE */
+} job;
+
+/* Per-worker state for running work-items as fibers. */
+typedef struct fiber_set {
+    char *stacks;        /* count stacks of stack_size bytes, each after a guard page */
+    size_t count, stack_size;
+    void **sp;           /* saved stack pointer of each fiber */
+    unsigned char *state;
+} fiber_set;
+
+enum { FIBER_RUNNING, FIBER_AT_BARRIER, FIBER_DONE };
+
+/* What a worker is running right now (reached from __mosaic_barrier through
+ * ctx->device_private). */
+typedef struct worker {
+    unsigned index;
+    pthread_t thread;
+    char *local_mem;
+    size_t local_mem_size;
+    fiber_set fibers;
+    void *scheduler_sp;
+    size_t current;      /* running fiber */
+    const mosaic_kernel_info *kernel;
+    void *const *args;
+    mosaic_wg_ctx *ctx;
+    bool divergence_reported;
+} worker;
+
+static struct {
+    pthread_mutex_t lock;
+    pthread_cond_t work;
+    job *head, *tail;
+    unsigned num_workers;
+    worker *workers;
+} pool = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER };
+
+static pthread_once_t pool_once = PTHREAD_ONCE_INIT;
+
+unsigned mosaic_cpu_num_workers(void)
+{
+    long n = mosaic_env_long("MOSAIC_NUM_THREADS", 0);
+    if (n > 0)
+        return (unsigned)(n > 1024 ? 1024 : n);
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+        return (unsigned)CPU_COUNT(&set);
+    n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (unsigned)n : 1;
+}
+
+/* ---- fibers --------------------------------------------------------------- */
+
+static size_t page_size(void)
+{
+    static size_t size;
+    if (!size)
+        size = (size_t)sysconf(_SC_PAGESIZE);
+    return size;
+}
+
+static size_t fiber_stack_size(void)
+{
+    long kib = mosaic_env_long("MOSAIC_FIBER_STACK_KIB", 256);
+    size_t bytes = (size_t)(kib < 16 ? 16 : kib) * 1024;
+    return (bytes + page_size() - 1) & ~(page_size() - 1);
+}
+
+/* Makes room for `count` fibers, each stack below a guard page, so a
+ * work-item that overflows its stack faults instead of corrupting another. */
+static bool fibers_reserve(fiber_set *f, size_t count)
+{
+    if (f->count >= count)
+        return true;
+    size_t stack = fiber_stack_size(), slot = stack + page_size();
+    if (f->stacks)
+        munmap(f->stacks, f->count * (f->stack_size + page_size()));
+    free(f->sp);
+    free(f->state);
+    memset(f, 0, sizeof *f);
+    char *mem = mmap(NULL, count * slot, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (mem == MAP_FAILED)
+        return false;
+    for (size_t i = 0; i < count; i++)
+        mprotect(mem + i * slot, page_size(), PROT_NONE);
+    f->sp = calloc(count, sizeof *f->sp);
+    f->state = calloc(count, 1);
+    if (!f->sp || !f->state) {
+        munmap(mem, count * slot);
+        free(f->sp);
+        free(f->state);
+        memset(f, 0, sizeof *f);
+        return false;
+    }
+    f->stacks = mem;
+    f->count = count;
+    f->stack_size = stack;
+    return true;
+}
+
+static __thread worker *current_worker;
+
+static void fiber_main(void *arg)
+{
+    worker *w = current_worker;
+    size_t i = (size_t)(uintptr_t)arg;
+    mosaic_wg_ctx *ctx = w->ctx;
+    size_t lx = ctx->local_size[0], ly = ctx->local_size[1];
+    w->kernel->wi_fn(w->args, ctx, i % lx, (i / lx) % ly, i / (lx * ly));
+    w->fibers.state[i] = FIBER_DONE;
+    mosaic_fiber_switch(&w->fibers.sp[i], w->scheduler_sp);
+}
+
+/* Called by kernels at every work-group barrier. */
+static void cpu_barrier(const mosaic_wg_ctx *ctx)
+{
+    worker *w = ctx->device_private;
+    size_t i = w->current;
+    w->fibers.state[i] = FIBER_AT_BARRIER;
+    mosaic_fiber_switch(&w->fibers.sp[i], w->scheduler_sp);
+}
+
+/* Runs every work-item of the group until all finish, one barrier phase at
+ * a time.  Returns false when the group's work-items disagreed about a
+ * barrier (some finished while others waited): undefined behaviour in
+ * OpenCL, reported rather than left to hang. */
+static bool run_group_as_fibers(worker *w, size_t count)
+{
+    fiber_set *f = &w->fibers;
+    for (size_t i = 0; i < count; i++) {
+        char *top = f->stacks + (i + 1) * (f->stack_size + page_size());
+        f->sp[i] = mosaic_fiber_prepare(top, fiber_main, (void *)(uintptr_t)i);
+        f->state[i] = FIBER_RUNNING;
+    }
+    bool uniform = true;
+    for (;;) {
+        size_t done = 0, waiting = 0;
+        for (size_t i = 0; i < count; i++) {
+            if (f->state[i] == FIBER_DONE) {
+                done++;
+                continue;
+            }
+            w->current = i;
+            f->state[i] = FIBER_RUNNING;
+            mosaic_fiber_switch(&w->scheduler_sp, f->sp[i]);
+            if (f->state[i] == FIBER_DONE)
+                done++;
+            else
+                waiting++;
+        }
+        if (waiting == 0)
+            return uniform;
+        if (done > 0)
+            uniform = false; /* the waiting ones are released to finish anyway */
+    }
+}
+
+/* ---- running work-groups ---------------------------------------------------- */
+
+static bool ensure_local_mem(worker *w, size_t size)
+{
+    if (w->local_mem_size >= size)
+        return true;
+    free(w->local_mem);
+    w->local_mem = aligned_alloc(128, (size + 127) & ~(size_t)127);
+    w->local_mem_size = w->local_mem ? size : 0;
+    return w->local_mem != NULL;
+}
+
+static cl_int run_group(worker *w, mosaic_ndrange *nd, size_t linear)
+{
+    mosaic_wg_ctx ctx;
+    ctx.work_dim = nd->work_dim;
+    size_t g[3] = { linear % nd->num_groups[0], (linear / nd->num_groups[0]) % nd->num_groups[1],
+                    linear / (nd->num_groups[0] * nd->num_groups[1]) };
+    size_t count = 1;
+    for (int d = 0; d < 3; d++) {
+        ctx.global_offset[d] = nd->global_offset[d];
+        ctx.global_size[d] = nd->global_size[d];
+        ctx.enqueued_local_size[d] = nd->local_size[d];
+        ctx.num_groups[d] = nd->num_groups[d];
+        ctx.group_id[d] = g[d];
+        size_t remaining = nd->global_size[d] - g[d] * nd->local_size[d];
+        ctx.local_size[d] = remaining < nd->local_size[d] ? remaining : nd->local_size[d];
+        count *= ctx.local_size[d];
+    }
+    if (!ensure_local_mem(w, nd->local_mem_size))
+        return CL_OUT_OF_RESOURCES;
+    ctx.local_mem = w->local_mem;
+    ctx.device_private = w;
+    const mosaic_kernel_info *k = nd->info;
+    if (k->wg_fn) {
+        k->wg_fn(nd->args, &ctx);
+        return CL_COMPLETE;
+    }
+    if (!fibers_reserve(&w->fibers, count))
+        return CL_OUT_OF_RESOURCES;
+    w->kernel = k;
+    w->args = nd->args;
+    w->ctx = &ctx;
+    if (!run_group_as_fibers(w, count) && !w->divergence_reported) {
+        w->divergence_reported = true;
+        fprintf(stderr, "mosaic: kernel %s: a barrier was reached by only part of work-group (%zu,%zu,%zu); "
+                "this is undefined behaviour in OpenCL\n", k->name, g[0], g[1], g[2]);
+    }
+    return CL_COMPLETE;
+}
+
+static void job_release(job *j)
+{
+    if (atomic_fetch_sub(&j->holds, 1) == 1)
+        free(j);
+}
+
+/* Claims and runs work-groups of `j` until none are left. */
+static void work_on_kernel(worker *w, job *j)
+{
+    mosaic_ndrange *nd = j->ndrange;
+    size_t done_here = 0;
+    for (;;) {
+        size_t g = atomic_fetch_add_explicit(&j->next_group, 1, memory_order_relaxed);
+        if (g >= j->total_groups)
+            break; /* nd may be gone already: the command can complete any time now */
+        if (g == 0) /* before group 0 ends, so the command cannot complete first */
+            mosaic_command_running(j->command);
+        cl_int status = run_group(w, nd, g);
+        if (status != CL_COMPLETE) {
+            int expected = CL_COMPLETE;
+            atomic_compare_exchange_strong(&j->status, &expected, status);
+        }
+        done_here++;
+    }
+    /* The release order makes every work-group's writes visible to whoever
+     * sees the final count: the completion edge of seed 001, rule 9. */
+    if (done_here && atomic_fetch_add_explicit(&j->groups_done, done_here, memory_order_acq_rel) + done_here ==
+                         j->total_groups)
+        mosaic_command_complete(j->command, atomic_load(&j->status));
+}
+
+static void *worker_main(void *arg)
+{
+    worker *w = arg;
+    current_worker = w;
+    for (;;) {
+        pthread_mutex_lock(&pool.lock);
+        while (!pool.head)
+            pthread_cond_wait(&pool.work, &pool.lock);
+        job *j = pool.head;
+        bool exhausted = !j->ndrange || atomic_load(&j->next_group) >= j->total_groups;
+        if (exhausted) { /* nothing more to claim: take it off the list */
+            pool.head = j->next;
+            if (!pool.head)
+                pool.tail = NULL;
+        } else {
+            atomic_fetch_add(&j->holds, 1);
+        }
+        pthread_mutex_unlock(&pool.lock);
+
+        if (!j->ndrange) {
+            cl_event cmd = j->command;
+            mosaic_command_running(cmd);
+            mosaic_command_complete(cmd, cmd->run(cmd));
+            job_release(j);
+        } else if (exhausted) {
+            job_release(j); /* the list's hold */
+        } else {
+            work_on_kernel(w, j);
+            job_release(j);
+        }
+    }
+    return NULL;
+}
+
+static void start_pool(void)
+{
+    pool.num_workers = mosaic_cpu_num_workers();
+    pool.workers = calloc(pool.num_workers, sizeof *pool.workers);
+    if (!pool.workers) {
+        pool.num_workers = 0;
+        return;
+    }
+    for (unsigned i = 0; i < pool.num_workers; i++) {
+        pool.workers[i].index = i;
+        pthread_attr_t attr;
+        pthread_attr_init(&attr);
+        pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+        pthread_attr_setstacksize(&attr, 8u << 20);
+        if (pthread_create(&pool.workers[i].thread, &attr, worker_main, &pool.workers[i]) != 0) {
+            pool.num_workers = i;
+            pthread_attr_destroy(&attr);
+            break;
+        }
+        pthread_attr_destroy(&attr);
+    }
+}
+
+static void cpu_submit(cl_device_id device, cl_event command)
+{
+    pthread_once(&pool_once, start_pool);
+    mosaic_ndrange *nd = command->run ? NULL : command->payload;
+    if (pool.num_workers == 0) {
+        mosaic_command_complete(command, CL_OUT_OF_RESOURCES);
+        return;
+    }
+    if (nd && nd->total_groups == 0) { /* an empty NDRange: nothing to run */
+        mosaic_command_running(command);
+        mosaic_command_complete(command, CL_COMPLETE);
+        return;
+    }
+    job *j = calloc(1, sizeof *j);
+    if (!j) {
+        mosaic_command_complete(command, CL_OUT_OF_HOST_MEMORY);
+        return;
+    }
+    j->command = command;
+    j->ndrange = nd;
+    j->total_groups = nd ? nd->total_groups : 0;
+    atomic_init(&j->holds, 1);
+    atomic_init(&j->status, CL_COMPLETE);
+    pthread_mutex_lock(&pool.lock);
+    if (pool.tail)
+        pool.tail->next = j;
+    else
+        pool.head = j;
+    pool.tail = j;
+    if (nd && nd->total_groups > 1)
+        pthread_cond_broadcast(&pool.work);
+    else
+        pthread_cond_signal(&pool.work);
+    pthread_mutex_unlock(&pool.lock);
+}
+
+const mosaic_device_ops mosaic_cpu_ops = {
+    .submit = cpu_submit,
+};
+
+const struct mosaic_runtime_symbol mosaic_cpu_runtime_symbols[] = {
+    { "__mosaic_barrier", (void *)cpu_barrier },
+};
+const size_t mosaic_cpu_num_runtime_symbols = sizeof mosaic_cpu_runtime_symbols / sizeof mosaic_cpu_runtime_symbols[0];
