@@ -44,6 +44,6 @@ bool mosaic_mem_host_can_write(cl_mem mem);
  * lies inside an SVM allocation made in context.  Declared weak so the
  * library links before SVM exists; clCreateBuffer(CL_MEM_USE_HOST_PTR) calls
  * it to set CL_MEM_USES_SVM_POINTER. */
-bool mosaic_svm_contains(cl_context context, const void *ptr) __attribute__((weak));
+bool mosaic_svm_contains(cl_context context, const void *ptr) __attribute__((weak, visibility("hidden")));
 
 #endif
