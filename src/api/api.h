@@ -1,0 +1,34 @@
+/*
+ * Shared by the API files that describe the platform and its devices
+ * (platform.c, device.c, context.c, sampler.c, icd.c).
+ *
+ * Exports: libmosaic.so exports exactly the cl* entry points.  The build
+ * compiles every source with CL_API_ENTRY defined as default visibility, so
+ * each function declared in CL/cl*.h is exported when it is defined, with no
+ * annotation in the source; everything else keeps the hidden default.  The
+ * version script src/api/exports.map limits the export list to cl*, and
+ * -Bsymbolic binds the library's own references (the dispatch table, internal
+ * calls) to its own functions, never to a libOpenCL.so loaded beside it.
+ * MOSAIC_API is there for a function outside CL/cl*.h that must be exported.
+ */
+#ifndef MOSAIC_API_H
+#define MOSAIC_API_H
+
+#include "core/objects.h"
+
+#define MOSAIC_API __attribute__((visibility("default")))
+
+/* The devices of `platform` matching `type` (clGetDeviceIDs semantics:
+ * CL_INVALID_DEVICE_TYPE, CL_DEVICE_NOT_FOUND; no argument checks). */
+cl_int mosaic_match_devices(cl_platform_id platform, cl_device_type type,
+                            cl_uint num_entries, cl_device_id *devices, cl_uint *num_devices);
+
+/* Whether `device` supports images (CL_DEVICE_IMAGE_SUPPORT). */
+bool mosaic_device_image_support(cl_device_id device);
+
+/* Parses a space-separated extension list into cl_name_version entries
+ * (versions from a table of known extensions).  Returns how many names the
+ * list has; fills at most `max` entries of `out` (which may be NULL). */
+size_t mosaic_extensions_with_version(const char *extensions, cl_name_version *out, size_t max);
+
+#endif

@@ -1,0 +1,510 @@
+/*
+ * Devices: clGetDeviceIDs, clGetDeviceInfo, clRetainDevice, clReleaseDevice,
+ * clCreateSubDevices, clGetDeviceAndHostTimer, clGetHostTimer,
+ * clSetDefaultDeviceCommandQueue.
+ *
+ * clGetDeviceInfo answers every query of OpenCL 3.0 (and the 1.x/2.x ones
+ * still in CL/cl.h) from what the device filled in at start-up
+ * (struct _cl_device_id) and from what Mosaic implements today.  Optional
+ * features Mosaic does not implement are reported as unsupported, with the
+ * values the specification requires for that case: images, pipes,
+ * device-side enqueue, sub-groups, work-group collective functions, SPIR-V,
+ * device partitioning.
+ */
+#include "api/api.h"
+#include "core/util.h"
+
+#include <string.h>
+
+#ifndef MOSAIC_VERSION_STRING
+#define MOSAIC_VERSION_STRING "0.0.0"
+#endif
+
+#define MAX_LISTED 64 /* extensions / features in one *_WITH_VERSION answer */
+
+/* ---- helpers shared with platform.c / context.c / sampler.c -------------- */
+
+cl_int mosaic_match_devices(cl_platform_id platform, cl_device_type type,
+                            cl_uint num_entries, cl_device_id *devices, cl_uint *num_devices)
+{
+    const cl_device_type known = CL_DEVICE_TYPE_DEFAULT | CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU |
+                                 CL_DEVICE_TYPE_ACCELERATOR | CL_DEVICE_TYPE_CUSTOM;
+    if (type != CL_DEVICE_TYPE_ALL && (type == 0 || (type & ~known)))
+        return MOSAIC_ERROR(CL_INVALID_DEVICE_TYPE, "device_type 0x%llx is not valid", (unsigned long long)type);
+
+    cl_uint found = 0;
+    for (cl_uint i = 0; i < platform->num_devices; i++) {
+        cl_device_id d = platform->devices[i];
+        bool match = type == CL_DEVICE_TYPE_ALL || (d->type & type) != 0 ||
+                     ((type & CL_DEVICE_TYPE_DEFAULT) && i == 0); /* the first device is the default */
+        if (!match)
+            continue;
+        if (devices && found < num_entries)
+            devices[found] = d;
+        found++;
+    }
+    if (num_devices)
+        *num_devices = found;
+    if (found == 0)
+        return MOSAIC_ERROR(CL_DEVICE_NOT_FOUND, "no device of type 0x%llx", (unsigned long long)type);
+    return CL_SUCCESS;
+}
+
+bool mosaic_device_image_support(cl_device_id device)
+{
+    (void)device;
+    return false; /* no device implements images yet */
+}
+
+/* Versions of the extensions Mosaic may report; anything else is 1.0.0. */
+static const struct { const char *name; cl_version version; } extension_versions[] = {
+    { "cl_khr_icd", CL_MAKE_VERSION(1, 0, 0) },
+    { "cl_khr_byte_addressable_store", CL_MAKE_VERSION(1, 0, 0) },
+    { "cl_khr_global_int32_base_atomics", CL_MAKE_VERSION(1, 0, 0) },
+    { "cl_khr_global_int32_extended_atomics", CL_MAKE_VERSION(1, 0, 0) },
+    { "cl_khr_local_int32_base_atomics", CL_MAKE_VERSION(1, 0, 0) },
+    { "cl_khr_local_int32_extended_atomics", CL_MAKE_VERSION(1, 0, 0) },
+    { "cl_khr_int64_base_atomics", CL_MAKE_VERSION(1, 0, 0) },
+    { "cl_khr_int64_extended_atomics", CL_MAKE_VERSION(1, 0, 0) },
+    { "cl_khr_fp64", CL_MAKE_VERSION(1, 0, 0) },
+    { "cl_khr_extended_versioning", CL_MAKE_VERSION(1, 0, 0) },
+    { "cl_khr_integer_dot_product", CL_MAKE_VERSION(2, 0, 0) },
+};
+
+size_t mosaic_extensions_with_version(const char *extensions, cl_name_version *out, size_t max)
+{
+    size_t n = 0;
+    for (const char *p = extensions ? extensions : ""; *p;) {
+        while (*p == ' ')
+            p++;
+        const char *end = p;
+        while (*end && *end != ' ')
+            end++;
+        size_t len = (size_t)(end - p);
+        if (len == 0)
+            break;
+        if (out && n < max) {
+            cl_name_version *e = &out[n];
+            memset(e, 0, sizeof *e);
+            size_t copy = len < CL_NAME_VERSION_MAX_NAME_SIZE - 1 ? len : CL_NAME_VERSION_MAX_NAME_SIZE - 1;
+            memcpy(e->name, p, copy);
+            e->version = CL_MAKE_VERSION(1, 0, 0);
+            for (size_t k = 0; k < sizeof extension_versions / sizeof extension_versions[0]; k++)
+                if (strlen(extension_versions[k].name) == len && memcmp(extension_versions[k].name, p, len) == 0)
+                    e->version = extension_versions[k].version;
+        }
+        n++;
+        p = end;
+    }
+    return n;
+}
+
+/* ---- what the device reports ------------------------------------------------ */
+
+static bool has_feature(cl_device_id d, const char *feature)
+{
+    for (cl_uint i = 0; i < d->num_opencl_c_features; i++)
+        if (d->opencl_c_features[i] && strcmp(d->opencl_c_features[i], feature) == 0)
+            return true;
+    return false;
+}
+
+static bool has_extension(cl_device_id d, const char *name)
+{
+    size_t len = strlen(name);
+    for (const char *p = d->extensions ? d->extensions : ""; *p;) {
+        while (*p == ' ')
+            p++;
+        const char *end = p;
+        while (*end && *end != ' ')
+            end++;
+        if ((size_t)(end - p) == len && memcmp(p, name, len) == 0)
+            return true;
+        p = end;
+    }
+    return false;
+}
+
+/* Bytes in one SIMD register of the host CPU: the natural vector width. */
+static unsigned simd_bytes(cl_device_id d)
+{
+    (void)d;
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f"))
+        return 64;
+    if (__builtin_cpu_supports("avx"))
+        return 32;
+#endif
+    return 16;
+}
+
+static cl_uint vector_width(cl_device_id d, size_t element_size, bool supported)
+{
+    return supported ? (cl_uint)(simd_bytes(d) / element_size) : 0;
+}
+
+static cl_device_atomic_capabilities atomic_capabilities(cl_device_id d, bool fences)
+{
+    /* Relaxed order and work-group scope are the mandated minimum; fences
+     * also always have acquire-release order and work-item scope (only
+     * fences take memory_scope_work_item). */
+    cl_device_atomic_capabilities caps = CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP;
+    if (fences)
+        caps |= CL_DEVICE_ATOMIC_ORDER_ACQ_REL | CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM;
+    if (has_feature(d, "__opencl_c_atomic_order_acq_rel"))
+        caps |= CL_DEVICE_ATOMIC_ORDER_ACQ_REL;
+    if (has_feature(d, "__opencl_c_atomic_order_seq_cst"))
+        caps |= CL_DEVICE_ATOMIC_ORDER_SEQ_CST;
+    if (has_feature(d, "__opencl_c_atomic_scope_device"))
+        caps |= CL_DEVICE_ATOMIC_SCOPE_DEVICE;
+    if (has_feature(d, "__opencl_c_atomic_scope_all_devices"))
+        caps |= CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES;
+    return caps;
+}
+
+/* Program-scope global variables: what one program may declare. */
+#define MAX_GLOBAL_VARIABLE_SIZE ((size_t)64 * 1024)
+#define PRINTF_BUFFER_SIZE ((size_t)1024 * 1024)
+
+CL_API_ENTRY cl_int CL_API_CALL
+clGetDeviceIDs(cl_platform_id platform, cl_device_type device_type, cl_uint num_entries,
+               cl_device_id *devices, cl_uint *num_devices)
+{
+    if (!MOSAIC_IS(platform, PLATFORM))
+        return MOSAIC_ERROR(CL_INVALID_PLATFORM, "%p is not a platform", (void *)platform);
+    if (num_entries == 0 && devices)
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "num_entries is 0 but devices is not NULL");
+    if (!devices && !num_devices)
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "devices and num_devices are both NULL");
+    return mosaic_match_devices(platform, device_type, num_entries, devices, num_devices);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL
+clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_value_size,
+                void *param_value, size_t *param_value_size_ret)
+{
+    if (!MOSAIC_IS(device, DEVICE))
+        return MOSAIC_ERROR(CL_INVALID_DEVICE, "%p is not a device", (void *)device);
+    cl_device_id d = device;
+    const bool fp64 = has_extension(d, "cl_khr_fp64");
+    const bool images = mosaic_device_image_support(d);
+
+    switch (param_name) {
+    /* ---- identity ---- */
+    case CL_DEVICE_TYPE:
+        MOSAIC_INFO_SCALAR(cl_device_type, d->type);
+    case CL_DEVICE_VENDOR_ID:
+        MOSAIC_INFO_SCALAR(cl_uint, d->vendor_id);
+    case CL_DEVICE_NAME:
+        MOSAIC_INFO_STRING(d->name);
+    case CL_DEVICE_VENDOR:
+        MOSAIC_INFO_STRING(d->vendor);
+    case CL_DRIVER_VERSION:
+        MOSAIC_INFO_STRING(MOSAIC_VERSION_STRING);
+    case CL_DEVICE_PROFILE:
+        MOSAIC_INFO_STRING("FULL_PROFILE");
+    case CL_DEVICE_VERSION:
+        MOSAIC_INFO_STRING("OpenCL 3.0 Mosaic");
+    case CL_DEVICE_NUMERIC_VERSION:
+        MOSAIC_INFO_SCALAR(cl_version, CL_MAKE_VERSION(3, 0, 0));
+    case CL_DEVICE_OPENCL_C_VERSION:
+        /* For a 3.0 device: the highest OpenCL C version below 3.0. */
+        MOSAIC_INFO_STRING("OpenCL C 1.2 ");
+    case CL_DEVICE_OPENCL_C_ALL_VERSIONS: {
+        static const cl_name_version versions[] = {
+            { CL_MAKE_VERSION(1, 0, 0), "OpenCL C" },
+            { CL_MAKE_VERSION(1, 1, 0), "OpenCL C" },
+            { CL_MAKE_VERSION(1, 2, 0), "OpenCL C" },
+            { CL_MAKE_VERSION(3, 0, 0), "OpenCL C" },
+        };
+        MOSAIC_INFO_ARRAY(versions, sizeof versions / sizeof versions[0]);
+    }
+    case CL_DEVICE_OPENCL_C_FEATURES: {
+        cl_name_version features[MAX_LISTED];
+        size_t n = 0;
+        for (cl_uint i = 0; i < d->num_opencl_c_features && n < MAX_LISTED; i++) {
+            if (!d->opencl_c_features[i])
+                continue;
+            memset(&features[n], 0, sizeof features[n]);
+            strncpy(features[n].name, d->opencl_c_features[i], CL_NAME_VERSION_MAX_NAME_SIZE - 1);
+            features[n].version = CL_MAKE_VERSION(3, 0, 0);
+            n++;
+        }
+        MOSAIC_INFO_ARRAY(features, n);
+    }
+    case CL_DEVICE_EXTENSIONS:
+        MOSAIC_INFO_STRING(d->extensions);
+    case CL_DEVICE_EXTENSIONS_WITH_VERSION: {
+        cl_name_version list[MAX_LISTED];
+        size_t n = mosaic_extensions_with_version(d->extensions, list, MAX_LISTED);
+        MOSAIC_INFO_ARRAY(list, n < MAX_LISTED ? n : MAX_LISTED);
+    }
+    case CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED:
+        /* Mosaic has not passed the conformance tests (yet). */
+        MOSAIC_INFO_STRING("v0000-01-01-00");
+    case CL_DEVICE_PLATFORM:
+        MOSAIC_INFO_SCALAR(cl_platform_id, d->platform);
+    case CL_DEVICE_AVAILABLE:
+    case CL_DEVICE_COMPILER_AVAILABLE:
+    case CL_DEVICE_LINKER_AVAILABLE:
+        MOSAIC_INFO_SCALAR(cl_bool, CL_TRUE);
+    case CL_DEVICE_BUILT_IN_KERNELS:
+        MOSAIC_INFO_STRING("");
+    case CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION:
+    case CL_DEVICE_ILS_WITH_VERSION: {
+        static const cl_name_version none[1];
+        MOSAIC_INFO_ARRAY(none, 0);
+    }
+    case CL_DEVICE_IL_VERSION:
+        MOSAIC_INFO_STRING("");
+
+    /* ---- execution ---- */
+    case CL_DEVICE_MAX_COMPUTE_UNITS:
+        MOSAIC_INFO_SCALAR(cl_uint, d->compute_units);
+    case CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS:
+        MOSAIC_INFO_SCALAR(cl_uint, 3);
+    case CL_DEVICE_MAX_WORK_GROUP_SIZE:
+        MOSAIC_INFO_SCALAR(size_t, d->max_work_group_size);
+    case CL_DEVICE_MAX_WORK_ITEM_SIZES:
+        MOSAIC_INFO_ARRAY(d->max_work_item_sizes, 3);
+    case CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
+        MOSAIC_INFO_SCALAR(size_t, simd_bytes(d) / sizeof(cl_float));
+    case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT:
+        MOSAIC_INFO_SCALAR(cl_bool, CL_TRUE);
+    case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
+        MOSAIC_INFO_SCALAR(cl_bool, has_feature(d, "__opencl_c_work_group_collective_functions"));
+    case CL_DEVICE_MAX_NUM_SUB_GROUPS:
+        MOSAIC_INFO_SCALAR(cl_uint, 0);
+    case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
+        MOSAIC_INFO_SCALAR(cl_bool, CL_FALSE);
+    case CL_DEVICE_MAX_CLOCK_FREQUENCY:
+        MOSAIC_INFO_SCALAR(cl_uint, d->max_clock_frequency);
+    case CL_DEVICE_ADDRESS_BITS:
+        MOSAIC_INFO_SCALAR(cl_uint, sizeof(void *) * 8);
+    case CL_DEVICE_ENDIAN_LITTLE:
+        MOSAIC_INFO_SCALAR(cl_bool, __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__);
+    case CL_DEVICE_ERROR_CORRECTION_SUPPORT:
+        MOSAIC_INFO_SCALAR(cl_bool, CL_FALSE);
+    case CL_DEVICE_EXECUTION_CAPABILITIES:
+        MOSAIC_INFO_SCALAR(cl_device_exec_capabilities, CL_EXEC_KERNEL);
+    case CL_DEVICE_QUEUE_ON_HOST_PROPERTIES:
+        MOSAIC_INFO_SCALAR(cl_command_queue_properties,
+                           CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE);
+    case CL_DEVICE_PROFILING_TIMER_RESOLUTION:
+        MOSAIC_INFO_SCALAR(size_t, 1); /* nanoseconds of a monotonic clock */
+    case CL_DEVICE_PRINTF_BUFFER_SIZE:
+        MOSAIC_INFO_SCALAR(size_t, PRINTF_BUFFER_SIZE);
+    case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC:
+        MOSAIC_INFO_SCALAR(cl_bool, CL_TRUE);
+
+    /* ---- device-side enqueue: not supported ---- */
+    case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES:
+        MOSAIC_INFO_SCALAR(cl_device_device_enqueue_capabilities, 0);
+    case CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES:
+        MOSAIC_INFO_SCALAR(cl_command_queue_properties, 0);
+    case CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE:
+    case CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE:
+    case CL_DEVICE_MAX_ON_DEVICE_QUEUES:
+    case CL_DEVICE_MAX_ON_DEVICE_EVENTS:
+        MOSAIC_INFO_SCALAR(cl_uint, 0);
+
+    /* ---- pipes: not supported ---- */
+    case CL_DEVICE_PIPE_SUPPORT:
+        MOSAIC_INFO_SCALAR(cl_bool, CL_FALSE);
+    case CL_DEVICE_MAX_PIPE_ARGS:
+    case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS:
+    case CL_DEVICE_PIPE_MAX_PACKET_SIZE:
+        MOSAIC_INFO_SCALAR(cl_uint, 0);
+
+    /* ---- memory ---- */
+    case CL_DEVICE_GLOBAL_MEM_SIZE:
+        MOSAIC_INFO_SCALAR(cl_ulong, d->global_mem_size);
+    case CL_DEVICE_MAX_MEM_ALLOC_SIZE:
+        MOSAIC_INFO_SCALAR(cl_ulong, d->max_mem_alloc_size);
+    case CL_DEVICE_GLOBAL_MEM_CACHE_TYPE:
+        MOSAIC_INFO_SCALAR(cl_device_mem_cache_type, d->global_mem_cache_size ? CL_READ_WRITE_CACHE : CL_NONE);
+    case CL_DEVICE_GLOBAL_MEM_CACHE_SIZE:
+        MOSAIC_INFO_SCALAR(cl_ulong, d->global_mem_cache_size);
+    case CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE:
+        MOSAIC_INFO_SCALAR(cl_uint, d->global_mem_cacheline_size);
+    case CL_DEVICE_LOCAL_MEM_TYPE:
+        /* __local is an ordinary per-worker arena in the same memory */
+        MOSAIC_INFO_SCALAR(cl_device_local_mem_type, CL_GLOBAL);
+    case CL_DEVICE_LOCAL_MEM_SIZE:
+        MOSAIC_INFO_SCALAR(cl_ulong, d->local_mem_size);
+    case CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE: {
+        /* __constant is ordinary memory too; cap it at a size that keeps
+         * "allocate the maximum" tests reasonable. */
+        cl_ulong cap = (cl_ulong)64 * 1024 * 1024;
+        MOSAIC_INFO_SCALAR(cl_ulong, d->max_mem_alloc_size < cap ? d->max_mem_alloc_size : cap);
+    }
+    case CL_DEVICE_MAX_CONSTANT_ARGS:
+        MOSAIC_INFO_SCALAR(cl_uint, 16);
+    case CL_DEVICE_MAX_PARAMETER_SIZE:
+        MOSAIC_INFO_SCALAR(size_t, 1024);
+    case CL_DEVICE_MEM_BASE_ADDR_ALIGN:
+        MOSAIC_INFO_SCALAR(cl_uint, d->mem_base_addr_align_bits);
+    case CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE:
+        MOSAIC_INFO_SCALAR(cl_uint, sizeof(cl_long16)); /* the largest built-in type */
+    case CL_DEVICE_HOST_UNIFIED_MEMORY:
+        MOSAIC_INFO_SCALAR(cl_bool, CL_TRUE);
+    case CL_DEVICE_SVM_CAPABILITIES:
+        MOSAIC_INFO_SCALAR(cl_device_svm_capabilities, d->svm_capabilities);
+    case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE:
+    case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE:
+        MOSAIC_INFO_SCALAR(size_t, has_feature(d, "__opencl_c_program_scope_global_variables")
+                                       ? MAX_GLOBAL_VARIABLE_SIZE : 0);
+    case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
+        MOSAIC_INFO_SCALAR(cl_bool, has_feature(d, "__opencl_c_generic_address_space"));
+    case CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT:
+    case CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT:
+    case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT:
+        MOSAIC_INFO_SCALAR(cl_uint, 0); /* natural alignment */
+    case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES:
+        MOSAIC_INFO_SCALAR(cl_device_atomic_capabilities, atomic_capabilities(d, false));
+    case CL_DEVICE_ATOMIC_FENCE_CAPABILITIES:
+        MOSAIC_INFO_SCALAR(cl_device_atomic_capabilities, atomic_capabilities(d, true));
+
+    /* ---- images and samplers: not supported ---- */
+    case CL_DEVICE_IMAGE_SUPPORT:
+        MOSAIC_INFO_SCALAR(cl_bool, images);
+    case CL_DEVICE_MAX_READ_IMAGE_ARGS:
+    case CL_DEVICE_MAX_WRITE_IMAGE_ARGS:
+    case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS:
+    case CL_DEVICE_MAX_SAMPLERS:
+    case CL_DEVICE_IMAGE_PITCH_ALIGNMENT:
+    case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT:
+        MOSAIC_INFO_SCALAR(cl_uint, 0);
+    case CL_DEVICE_IMAGE2D_MAX_WIDTH:
+    case CL_DEVICE_IMAGE2D_MAX_HEIGHT:
+    case CL_DEVICE_IMAGE3D_MAX_WIDTH:
+    case CL_DEVICE_IMAGE3D_MAX_HEIGHT:
+    case CL_DEVICE_IMAGE3D_MAX_DEPTH:
+    case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE:
+    case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE:
+        MOSAIC_INFO_SCALAR(size_t, 0);
+
+    /* ---- floating point ---- */
+    case CL_DEVICE_SINGLE_FP_CONFIG:
+        /* Hardware IEEE single precision: denormals, infinities and NaNs,
+         * round to nearest even by default, fma() exact (hardware or libm),
+         * division and sqrt correctly rounded (divss / sqrtss). */
+        MOSAIC_INFO_SCALAR(cl_device_fp_config, CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST |
+                                                    CL_FP_FMA | CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT);
+    case CL_DEVICE_DOUBLE_FP_CONFIG:
+        MOSAIC_INFO_SCALAR(cl_device_fp_config,
+                           fp64 ? CL_FP_FMA | CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN | CL_FP_DENORM : 0);
+    case CL_DEVICE_HALF_FP_CONFIG:
+        MOSAIC_INFO_SCALAR(cl_device_fp_config, 0); /* no cl_khr_fp16 */
+
+    /* ---- vector widths ---- */
+    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR:
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR:
+        MOSAIC_INFO_SCALAR(cl_uint, vector_width(d, sizeof(cl_char), true));
+    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT:
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT:
+        MOSAIC_INFO_SCALAR(cl_uint, vector_width(d, sizeof(cl_short), true));
+    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT:
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_INT:
+        MOSAIC_INFO_SCALAR(cl_uint, vector_width(d, sizeof(cl_int), true));
+    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG:
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG:
+        MOSAIC_INFO_SCALAR(cl_uint, vector_width(d, sizeof(cl_long), true));
+    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT:
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT:
+        MOSAIC_INFO_SCALAR(cl_uint, vector_width(d, sizeof(cl_float), true));
+    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE:
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE:
+        MOSAIC_INFO_SCALAR(cl_uint, vector_width(d, sizeof(cl_double), fp64));
+    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF:
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF:
+        MOSAIC_INFO_SCALAR(cl_uint, 0);
+
+    /* ---- partitioning: not supported ---- */
+    case CL_DEVICE_PARENT_DEVICE:
+        MOSAIC_INFO_SCALAR(cl_device_id, NULL);
+    case CL_DEVICE_PARTITION_MAX_SUB_DEVICES:
+        MOSAIC_INFO_SCALAR(cl_uint, 0);
+    case CL_DEVICE_PARTITION_PROPERTIES:
+    case CL_DEVICE_PARTITION_TYPE:
+        /* "cannot be partitioned" / "root device": a list holding only 0 */
+        MOSAIC_INFO_SCALAR(cl_device_partition_property, 0);
+    case CL_DEVICE_PARTITION_AFFINITY_DOMAIN:
+        MOSAIC_INFO_SCALAR(cl_device_affinity_domain, 0);
+    case CL_DEVICE_REFERENCE_COUNT:
+        MOSAIC_INFO_SCALAR(cl_uint, 1); /* root devices */
+
+    default:
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "unknown param_name 0x%x", (unsigned)param_name);
+    }
+}
+
+/* Root devices are never destroyed: retain and release only validate. */
+CL_API_ENTRY cl_int CL_API_CALL
+clRetainDevice(cl_device_id device)
+{
+    if (!MOSAIC_IS(device, DEVICE))
+        return MOSAIC_ERROR(CL_INVALID_DEVICE, "%p is not a device", (void *)device);
+    return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL
+clReleaseDevice(cl_device_id device)
+{
+    if (!MOSAIC_IS(device, DEVICE))
+        return MOSAIC_ERROR(CL_INVALID_DEVICE, "%p is not a device", (void *)device);
+    return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL
+clCreateSubDevices(cl_device_id in_device, const cl_device_partition_property *properties,
+                   cl_uint num_devices, cl_device_id *out_devices, cl_uint *num_devices_ret)
+{
+    if (!MOSAIC_IS(in_device, DEVICE))
+        return MOSAIC_ERROR(CL_INVALID_DEVICE, "%p is not a device", (void *)in_device);
+    if (!properties)
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "properties is NULL");
+    /* CL_DEVICE_PARTITION_PROPERTIES lists no partition type. */
+    return MOSAIC_ERROR(CL_INVALID_VALUE, "partition type 0x%llx is not supported (no partitioning)",
+                        (unsigned long long)properties[0]);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL
+clGetDeviceAndHostTimer(cl_device_id device, cl_ulong *device_timestamp, cl_ulong *host_timestamp)
+{
+    if (!MOSAIC_IS(device, DEVICE))
+        return MOSAIC_ERROR(CL_INVALID_DEVICE, "%p is not a device", (void *)device);
+    if (!device_timestamp || !host_timestamp)
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "device_timestamp or host_timestamp is NULL");
+    /* The device and the host share one clock: mosaic_now_ns(), the clock of
+     * profiling too. */
+    cl_ulong now = mosaic_now_ns();
+    *device_timestamp = now;
+    *host_timestamp = now;
+    return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL
+clGetHostTimer(cl_device_id device, cl_ulong *host_timestamp)
+{
+    if (!MOSAIC_IS(device, DEVICE))
+        return MOSAIC_ERROR(CL_INVALID_DEVICE, "%p is not a device", (void *)device);
+    if (!host_timestamp)
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "host_timestamp is NULL");
+    *host_timestamp = mosaic_now_ns();
+    return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL
+clSetDefaultDeviceCommandQueue(cl_context context, cl_device_id device, cl_command_queue command_queue)
+{
+    if (!MOSAIC_IS(context, CONTEXT))
+        return MOSAIC_ERROR(CL_INVALID_CONTEXT, "%p is not a context", (void *)context);
+    bool in_context = false;
+    for (cl_uint i = 0; MOSAIC_IS(device, DEVICE) && i < context->num_devices; i++)
+        in_context |= context->devices[i] == device;
+    if (!in_context)
+        return MOSAIC_ERROR(CL_INVALID_DEVICE, "%p is not a device of the context", (void *)device);
+    return MOSAIC_ERROR(CL_INVALID_OPERATION, "no device supports on-device queues");
+}

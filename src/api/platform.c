@@ -1,0 +1,169 @@
+/*
+ * The one Mosaic platform and its device list, created on first use.
+ *
+ * clGetPlatformIDs, clGetPlatformInfo, clUnloadCompiler,
+ * clUnloadPlatformCompiler.
+ */
+#include "api/api.h"
+#include "core/util.h"
+#include "devices/cpu/cpu.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#ifndef MOSAIC_VERSION_STRING
+#define MOSAIC_VERSION_STRING "0.0.0"
+#endif
+
+#define PLATFORM_VERSION "OpenCL 3.0 Mosaic " MOSAIC_VERSION_STRING
+
+static struct _cl_platform_id the_platform;
+static struct _cl_device_id cpu_device;
+static cl_device_id device_list[1];
+static pthread_once_t platform_once = PTHREAD_ONCE_INIT;
+
+/* Platform extensions: those every device supports (the intersection of
+ * the devices' lists), computed once. */
+static char platform_extensions[2048];
+static cl_name_version platform_extensions_versioned[64];
+static size_t num_platform_extensions;
+
+static bool has_word(const char *list, const char *word, size_t len)
+{
+    for (const char *p = list; p && *p;) {
+        while (*p == ' ')
+            p++;
+        const char *end = p;
+        while (*end && *end != ' ')
+            end++;
+        if ((size_t)(end - p) == len && memcmp(p, word, len) == 0)
+            return true;
+        p = end;
+    }
+    return false;
+}
+
+static void compute_platform_extensions(void)
+{
+    size_t used = 0;
+    const char *first = the_platform.num_devices ? the_platform.devices[0]->extensions : "";
+    for (const char *p = first ? first : ""; *p;) {
+        while (*p == ' ')
+            p++;
+        const char *end = p;
+        while (*end && *end != ' ')
+            end++;
+        size_t len = (size_t)(end - p);
+        bool everywhere = len > 0;
+        for (cl_uint d = 1; everywhere && d < the_platform.num_devices; d++)
+            everywhere = has_word(the_platform.devices[d]->extensions, p, len);
+        if (everywhere && used + len + 2 < sizeof platform_extensions) {
+            if (used)
+                platform_extensions[used++] = ' ';
+            memcpy(platform_extensions + used, p, len);
+            used += len;
+        }
+        p = end;
+    }
+    platform_extensions[used] = '\0';
+    num_platform_extensions = mosaic_extensions_with_version(
+        platform_extensions, platform_extensions_versioned,
+        sizeof platform_extensions_versioned / sizeof platform_extensions_versioned[0]);
+    if (num_platform_extensions > sizeof platform_extensions_versioned / sizeof platform_extensions_versioned[0])
+        num_platform_extensions = sizeof platform_extensions_versioned / sizeof platform_extensions_versioned[0];
+}
+
+static void platform_init(void)
+{
+    mosaic_object_init(&the_platform, MOSAIC_PLATFORM, NULL);
+
+    mosaic_object_init(&cpu_device, MOSAIC_DEVICE, NULL);
+    cpu_device.platform = &the_platform;
+    cpu_device.type = CL_DEVICE_TYPE_CPU;
+    cpu_device.ops = &mosaic_cpu_ops;
+    mosaic_cpu_describe(&cpu_device);
+
+    device_list[0] = &cpu_device;
+    the_platform.devices = device_list;
+    the_platform.num_devices = 1;
+    compute_platform_extensions();
+}
+
+cl_platform_id mosaic_platform(void)
+{
+    pthread_once(&platform_once, platform_init);
+    return &the_platform;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL
+clGetPlatformIDs(cl_uint num_entries, cl_platform_id *platforms, cl_uint *num_platforms)
+{
+    if (num_entries == 0 && platforms)
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "num_entries is 0 but platforms is not NULL");
+    if (!platforms && !num_platforms)
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "platforms and num_platforms are both NULL");
+    cl_platform_id platform = mosaic_platform();
+    if (platforms)
+        platforms[0] = platform;
+    if (num_platforms)
+        *num_platforms = 1;
+    return CL_SUCCESS;
+}
+
+static cl_ulong host_timer_resolution(void)
+{
+    struct timespec res;
+    if (clock_getres(CLOCK_MONOTONIC, &res) != 0)
+        return 1;
+    cl_ulong ns = (cl_ulong)res.tv_sec * 1000000000u + (cl_ulong)res.tv_nsec;
+    return ns ? ns : 1;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL
+clGetPlatformInfo(cl_platform_id platform, cl_platform_info param_name,
+                  size_t param_value_size, void *param_value, size_t *param_value_size_ret)
+{
+    if (!MOSAIC_IS(platform, PLATFORM))
+        return MOSAIC_ERROR(CL_INVALID_PLATFORM, "%p is not a platform", (void *)platform);
+
+    switch (param_name) {
+    case CL_PLATFORM_PROFILE:
+        MOSAIC_INFO_STRING("FULL_PROFILE");
+    case CL_PLATFORM_VERSION:
+        MOSAIC_INFO_STRING(PLATFORM_VERSION);
+    case CL_PLATFORM_NUMERIC_VERSION:
+        MOSAIC_INFO_SCALAR(cl_version, CL_MAKE_VERSION(3, 0, 0));
+    case CL_PLATFORM_NAME:
+        MOSAIC_INFO_STRING("Mosaic");
+    case CL_PLATFORM_VENDOR:
+        MOSAIC_INFO_STRING("The Mosaic project");
+    case CL_PLATFORM_EXTENSIONS:
+        MOSAIC_INFO_STRING(platform_extensions);
+    case CL_PLATFORM_EXTENSIONS_WITH_VERSION:
+        MOSAIC_INFO_ARRAY(platform_extensions_versioned, num_platform_extensions);
+    case CL_PLATFORM_HOST_TIMER_RESOLUTION:
+        MOSAIC_INFO_SCALAR(cl_ulong, host_timer_resolution());
+    case CL_PLATFORM_ICD_SUFFIX_KHR:
+        MOSAIC_INFO_STRING("MOSAIC");
+    default:
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "unknown param_name 0x%x", (unsigned)param_name);
+    }
+}
+
+/* The compiler is a child process per build: there is nothing resident to
+ * unload.  Both calls are hints and always succeed for a valid platform. */
+CL_API_ENTRY cl_int CL_API_CALL
+clUnloadCompiler(void)
+{
+    return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL
+clUnloadPlatformCompiler(cl_platform_id platform)
+{
+    if (!MOSAIC_IS(platform, PLATFORM))
+        return MOSAIC_ERROR(CL_INVALID_PLATFORM, "%p is not a platform", (void *)platform);
+    return CL_SUCCESS;
+}

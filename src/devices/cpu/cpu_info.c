@@ -1,0 +1,274 @@
+/*
+ * What the CPU device reports, read from the machine: /proc/cpuinfo for the
+ * name, vendor and clock, /sys for caches and the maximum clock, sysconf and
+ * the cgroup limit for memory.  Also what it supports: the extension list,
+ * the OpenCL C 3.0 features, and the clang flags that make the compiler
+ * agree with both.
+ */
+#include "devices/cpu/cpu.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#define MIB ((cl_ulong)1024 * 1024)
+
+/* OpenCL C language extensions (each also a clang -cl-ext name). */
+static const char *const language_extensions[] = {
+    "cl_khr_byte_addressable_store",
+    "cl_khr_global_int32_base_atomics",
+    "cl_khr_global_int32_extended_atomics",
+    "cl_khr_local_int32_base_atomics",
+    "cl_khr_local_int32_extended_atomics",
+    "cl_khr_int64_base_atomics",
+    "cl_khr_int64_extended_atomics",
+    "cl_khr_fp64",
+};
+
+/* Extensions of the runtime only (no OpenCL C side). */
+static const char *const runtime_extensions[] = {
+    "cl_khr_icd",
+};
+
+/* OpenCL C 3.0 optional features.  Not here, because Mosaic does not
+ * implement them: images (__opencl_c_images, __opencl_c_3d_image_writes,
+ * __opencl_c_read_write_images), pipes, device-side enqueue, sub-groups,
+ * work-group collective functions, fp16. */
+static const char *const opencl_c_features[] = {
+    "__opencl_c_int64",
+    "__opencl_c_fp64",
+    "__opencl_c_atomic_order_acq_rel",
+    "__opencl_c_atomic_order_seq_cst",
+    "__opencl_c_atomic_scope_device",
+    "__opencl_c_atomic_scope_all_devices",
+    "__opencl_c_program_scope_global_variables",
+    "__opencl_c_generic_address_space",
+};
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+static char extensions_string[1024];
+static char clang_features[2048];
+
+static void append(char *buf, size_t size, const char *sep, const char *word)
+{
+    size_t used = strlen(buf);
+    snprintf(buf + used, size - used, "%s%s", used ? sep : "", word);
+}
+
+/* ---- reading the machine ---------------------------------------------------- */
+
+static void trim(char *s)
+{
+    size_t n = strlen(s);
+    while (n && (s[n - 1] == '\n' || s[n - 1] == ' ' || s[n - 1] == '\t'))
+        s[--n] = '\0';
+    size_t start = strspn(s, " \t");
+    memmove(s, s + start, n - start + 1);
+}
+
+/* The value of the first "key : value" line of /proc/cpuinfo, or false. */
+static bool cpuinfo_field(const char *key, char *out, size_t size)
+{
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f)
+        return false;
+    char line[512];
+    bool found = false;
+    size_t klen = strlen(key);
+    while (!found && fgets(line, sizeof line, f)) {
+        if (strncmp(line, key, klen) != 0)
+            continue;
+        const char *rest = line + klen;
+        while (*rest == ' ' || *rest == '\t')
+            rest++;
+        if (*rest != ':')
+            continue;
+        snprintf(out, size, "%s", rest + 1);
+        trim(out);
+        found = *out != '\0';
+    }
+    fclose(f);
+    return found;
+}
+
+static bool read_line(const char *path, char *out, size_t size)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return false;
+    bool ok = fgets(out, (int)size, f) != NULL;
+    fclose(f);
+    if (ok)
+        trim(out);
+    return ok;
+}
+
+/* "32K", "1024K", "8M", "12345" -> bytes */
+static cl_ulong parse_size(const char *s)
+{
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    switch (*end) {
+    case 'K': case 'k': v *= 1024; break;
+    case 'M': case 'm': v *= 1024 * 1024; break;
+    case 'G': case 'g': v *= 1024ull * 1024 * 1024; break;
+    default: break;
+    }
+    return v;
+}
+
+/* The last-level data (or unified) cache of cpu0: size and line size. */
+static void read_caches(cl_ulong *size, cl_uint *line)
+{
+    int best_level = 0;
+    for (int i = 0; i < 16; i++) {
+        char path[128], buf[64];
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/type", i);
+        if (!read_line(path, buf, sizeof buf))
+            break;
+        if (strcmp(buf, "Instruction") == 0)
+            continue;
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
+        int level = read_line(path, buf, sizeof buf) ? atoi(buf) : 0;
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/coherency_line_size", i);
+        if (read_line(path, buf, sizeof buf) && atoi(buf) > 0 && (*line == 0 || level == 1))
+            *line = (cl_uint)atoi(buf);
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+        if (level > best_level && read_line(path, buf, sizeof buf)) {
+            best_level = level;
+            *size = parse_size(buf);
+        }
+    }
+    if (*line == 0) {
+        long l = sysconf(_SC_LEVEL1_DCACHE_LINESIZE);
+        *line = l > 0 ? (cl_uint)l : 64;
+    }
+    if (*size == 0) {
+        long s = sysconf(_SC_LEVEL3_CACHE_SIZE);
+        if (s <= 0)
+            s = sysconf(_SC_LEVEL2_CACHE_SIZE);
+        *size = s > 0 ? (cl_ulong)s : 0;
+    }
+}
+
+static cl_uint read_max_clock_mhz(void)
+{
+    char buf[128];
+    if (read_line("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq", buf, sizeof buf)) {
+        unsigned long khz = strtoul(buf, NULL, 10);
+        if (khz)
+            return (cl_uint)(khz / 1000);
+    }
+    if (cpuinfo_field("cpu MHz", buf, sizeof buf)) {
+        double mhz = strtod(buf, NULL);
+        if (mhz > 0)
+            return (cl_uint)(mhz + 0.5);
+    }
+    return 0;
+}
+
+/* Physical memory, or less when a cgroup limits this process. */
+static cl_ulong read_memory_size(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    cl_ulong mem = pages > 0 && page > 0 ? (cl_ulong)pages * (cl_ulong)page : 1024 * MIB;
+    static const char *const limits[] = {
+        "/sys/fs/cgroup/memory.max",                   /* cgroup v2 */
+        "/sys/fs/cgroup/memory/memory.limit_in_bytes", /* cgroup v1 */
+    };
+    for (size_t i = 0; i < COUNT(limits); i++) {
+        char buf[64];
+        if (!read_line(limits[i], buf, sizeof buf) || buf[0] < '0' || buf[0] > '9')
+            continue; /* missing or "max" */
+        cl_ulong limit = strtoull(buf, NULL, 10);
+        if (limit > 0 && limit < mem)
+            mem = limit;
+    }
+    return mem;
+}
+
+/* ---- the description -------------------------------------------------------- */
+
+void mosaic_cpu_describe(cl_device_id device)
+{
+    char buf[256];
+
+    if (cpuinfo_field("model name", buf, sizeof buf))
+        snprintf(device->name, sizeof device->name, "%s", buf);
+    else
+        snprintf(device->name, sizeof device->name, "%s", "CPU");
+
+    device->vendor_id = 0;
+    if (cpuinfo_field("vendor_id", buf, sizeof buf)) {
+        if (strcmp(buf, "GenuineIntel") == 0) {
+            snprintf(device->vendor, sizeof device->vendor, "%s", "Intel(R) Corporation");
+            device->vendor_id = 0x8086;
+        } else if (strcmp(buf, "AuthenticAMD") == 0) {
+            snprintf(device->vendor, sizeof device->vendor, "%s", "Advanced Micro Devices, Inc.");
+            device->vendor_id = 0x1022;
+        } else {
+            snprintf(device->vendor, sizeof device->vendor, "%.63s", buf);
+        }
+    } else {
+        snprintf(device->vendor, sizeof device->vendor, "%s", "Unknown");
+    }
+
+    unsigned workers = mosaic_cpu_num_workers();
+    device->compute_units = workers ? workers : 1;
+
+    device->global_mem_size = read_memory_size();
+    cl_ulong alloc = device->global_mem_size / 4;
+    if (alloc < 128 * MIB)
+        alloc = 128 * MIB;
+    if (alloc > device->global_mem_size)
+        alloc = device->global_mem_size;
+    struct rlimit rl; /* an address-space limit bounds what malloc can give */
+    if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && (cl_ulong)rl.rlim_cur / 2 < alloc)
+        alloc = (cl_ulong)rl.rlim_cur / 2;
+    device->max_mem_alloc_size = alloc;
+
+    device->local_mem_size = 512 * 1024; /* an ordinary per-worker arena */
+    device->global_mem_cache_size = 0;
+    device->global_mem_cacheline_size = 0;
+    read_caches(&device->global_mem_cache_size, &device->global_mem_cacheline_size);
+    device->max_clock_frequency = read_max_clock_mhz();
+
+    device->max_work_group_size = 4096;
+    device->max_work_item_sizes[0] = 4096;
+    device->max_work_item_sizes[1] = 4096;
+    device->max_work_item_sizes[2] = 4096;
+    device->mem_base_addr_align_bits = 1024; /* 128 bytes: a long16 */
+    device->svm_capabilities = 0;
+
+    /* Extensions, features, and the compiler flags that agree with them. */
+    extensions_string[0] = '\0';
+    for (size_t i = 0; i < COUNT(runtime_extensions); i++)
+        append(extensions_string, sizeof extensions_string, " ", runtime_extensions[i]);
+    for (size_t i = 0; i < COUNT(language_extensions); i++)
+        append(extensions_string, sizeof extensions_string, " ", language_extensions[i]);
+    device->extensions = extensions_string;
+
+    device->num_opencl_c_features = 0;
+    for (size_t i = 0; i < COUNT(opencl_c_features) && i < COUNT(device->opencl_c_features); i++)
+        device->opencl_c_features[device->num_opencl_c_features++] = opencl_c_features[i];
+
+    /* "-cl-ext=-all,+ext,...,+feature,...": a cc1 option in clang 16 (the
+     * driver ignores it for spir64: pass it after -Xclang). */
+    snprintf(clang_features, sizeof clang_features, "-cl-ext=-all");
+    for (size_t i = 0; i < COUNT(language_extensions); i++) {
+        append(clang_features, sizeof clang_features, ",", "+");
+        strncat(clang_features, language_extensions[i], sizeof clang_features - strlen(clang_features) - 1);
+    }
+    for (size_t i = 0; i < COUNT(opencl_c_features); i++) {
+        append(clang_features, sizeof clang_features, ",", "+");
+        strncat(clang_features, opencl_c_features[i], sizeof clang_features - strlen(clang_features) - 1);
+    }
+    device->compiler_target.clang_features = clang_features;
+    device->compiler_target.cpu_name = NULL;     /* the host */
+    device->compiler_target.cpu_features = NULL; /* the host */
+    device->compiler_target.runtime_symbols = mosaic_cpu_runtime_symbols;
+    device->compiler_target.num_runtime_symbols = mosaic_cpu_num_runtime_symbols;
+}
