@@ -142,7 +142,11 @@ static void copy_rect(char *dst, const endpoint *d, const char *src, const endpo
     bool rows_packed = (h == 1 || (s->row_pitch == w && d->row_pitch == w));
     bool slices_packed = rows_packed && (depth == 1 || (s->slice_pitch == w * h && d->slice_pitch == w * h));
     if (slices_packed) {
-        memcpy(dst, src, w * h * depth); /* one flat copy: the common case */
+        /* One flat copy: the common case.  A read of a USE_HOST_PTR buffer
+         * into its own host_ptr (allowed by the spec) copies a region onto
+         * itself: nothing to do. */
+        if (dst != src)
+            memcpy(dst, src, w * h * depth);
         return;
     }
     for (size_t z = 0; z < depth; z++) {

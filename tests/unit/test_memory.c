@@ -821,6 +821,13 @@ static void test_map(void)
     CHECK_ERR(clEnqueueUnmapMemObject(queue, u, sp, 0, NULL, NULL), CL_INVALID_VALUE);
     OK(clEnqueueUnmapMemObject(queue, us, sp, 0, NULL, NULL));
     OK(clReleaseMemObject(us));
+    /* reading a USE_HOST_PTR buffer into its own host_ptr (and writing from
+     * it) is allowed and changes nothing */
+    unsigned char keep[1000];
+    memcpy(keep, host + 3000, sizeof keep);
+    OK(clEnqueueReadBuffer(queue, u, CL_TRUE, 3000, sizeof keep, host + 3000, 0, NULL, NULL));
+    OK(clEnqueueWriteBuffer(queue, u, CL_TRUE, 3000, sizeof keep, host + 3000, 0, NULL, NULL));
+    CHECK(memcmp(keep, host + 3000, sizeof keep) == 0);
 
     /* errors */
     cl_mem b = buffer(0, N, NULL);
