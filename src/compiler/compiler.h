@@ -36,6 +36,15 @@ typedef struct mosaic_wg_ctx {
     void *device_private;            /* owned by the device (barrier scheduler, printf state) */
 } mosaic_wg_ctx;
 
+/* ctx->local_mem must be aligned to this many bytes.  Static __local variables
+ * take [0, static_local_mem_size); the device places __local arguments after
+ * them, each at an offset that is a multiple of MOSAIC_LOCAL_MEM_ALIGNMENT
+ * (generated code may use aligned vector loads on them).  Dimensions at
+ * or above work_dim must hold global_size = local_size = enqueued_local_size =
+ * num_groups = 1 and global_offset = group_id = 0: the builtins read them
+ * without checking work_dim. */
+#define MOSAIC_LOCAL_MEM_ALIGNMENT 128
+
 /* args[i] points at the bytes of kernel argument i, laid out as the host set them:
  *   global/constant pointer : a void* (the buffer's data pointer, or NULL)
  *   local pointer           : a uint64_t byte offset into ctx->local_mem

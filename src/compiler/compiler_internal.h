@@ -1,0 +1,140 @@
+/*
+ * Internal interfaces of the compiler pipeline (src/compiler).  Nothing here
+ * is seen by the runtime: compiler.h is the whole contract.
+ */
+#ifndef MOSAIC_COMPILER_INTERNAL_H
+#define MOSAIC_COMPILER_INTERNAL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <llvm-c/Core.h>
+#include <llvm-c/Error.h>
+#include <llvm-c/TargetMachine.h>
+
+#include "compiler/compiler.h"
+
+/* ---- growable strings (logs, option lists) ------------------------------- */
+typedef struct mc_str {
+    char *data;
+    size_t len, cap;
+    int oom; /* an allocation failed: the content is truncated */
+} mc_str;
+
+void mc_str_append(mc_str *s, const char *text, size_t n);
+void mc_str_puts(mc_str *s, const char *text);
+void mc_str_printf(mc_str *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Hands the buffer over (never NULL: an empty string when nothing was written). */
+char *mc_str_take(mc_str *s);
+void mc_str_free(mc_str *s);
+
+/* Stores the log for the caller (and echoes it to stderr when MOSAIC_DEBUG is set). */
+void mc_finish_log(mc_str *log, char **out, const char *stage);
+
+/* ---- options ---------------------------------------------------------------- */
+typedef enum mc_option_mode {
+    MC_OPTIONS_COMPILE, /* clCompileProgram, and the source part of clBuildProgram */
+    MC_OPTIONS_LINK,    /* clLinkProgram */
+    MC_OPTIONS_BUILD,   /* mosaic_finalize: clBuildProgram's options, or the link options */
+} mc_option_mode;
+
+typedef struct mc_options {
+    char **clang_args; /* what is passed to clang (compile mode) */
+    size_t num_clang_args;
+    int cl_std;        /* 100, 110, 120, 200, 300; 0 when not given */
+    int opt_disable;
+    int create_library;
+    int enable_link_options;
+    int fast_relaxed_math, unsafe_math, finite_math_only, no_signed_zeros, mad_enable;
+    int denorms_are_zero;
+    int debug_info;
+} mc_options;
+
+/* Returns 0, or -1 with a message in log (the option is invalid). */
+int mc_parse_options(const char *text, mc_option_mode mode, mc_options *out, mc_str *log);
+void mc_free_options(mc_options *opts);
+/* Splits text into words like a POSIX shell (quotes, backslashes).  Returns the
+ * number of words or -1 (unbalanced quote, out of memory). */
+int mc_split_words(const char *text, char ***words);
+void mc_free_words(char **words, int n);
+
+/* ---- binaries ---------------------------------------------------------------- */
+/* A blob is a 32-byte header and LLVM bitcode: "MOSAIC\0\0", format version,
+ * binary type, bitcode size, flags. */
+#define MC_BLOB_MAGIC "MOSAIC\0\0"
+#define MC_BLOB_VERSION 1u
+#define MC_BLOB_HEADER_SIZE 32u
+
+cl_int mc_blob_wrap(cl_program_binary_type type, const void *bitcode, size_t size, mosaic_bitcode *out);
+/* Checks the header only; sets the bitcode pointer and size. */
+cl_int mc_blob_unwrap(const void *data, size_t size, cl_program_binary_type *type,
+                      const void **bitcode, size_t *bitcode_size);
+/* Parses a blob's bitcode into ctx. */
+cl_int mc_blob_load(LLVMContextRef ctx, const mosaic_bitcode *blob, LLVMModuleRef *out, mc_str *log);
+cl_int mc_module_to_blob(LLVMModuleRef m, cl_program_binary_type type, mosaic_bitcode *out);
+
+/* ---- LLVM helpers -------------------------------------------------------------- */
+/* Initialises LLVM's native target once; returns 0 on success. */
+int mc_llvm_init(void);
+/* A context whose diagnostics go to log (which must outlive the context). */
+LLVMContextRef mc_context_create(mc_str *log);
+/* The host target machine (or the one the device names); NULL + log on error. */
+LLVMTargetMachineRef mc_target_machine(const mosaic_compiler_target *target, int opt_disable, mc_str *log);
+/* The host CPU name, features and normalised triple (valid after mc_llvm_init). */
+const char *mc_host_cpu(void);
+const char *mc_host_features(void);
+/* Copies and disposes an LLVM message / error into the log. */
+void mc_log_llvm_error(mc_str *log, const char *what, LLVMErrorRef err);
+/* The builtin library, loaded lazily (function bodies read on demand) into ctx. */
+LLVMModuleRef mc_load_builtins(LLVMContextRef ctx, mc_str *log);
+/* The name a mangled OpenCL C function had in the source: "_Z5fractfPf" -> "fract". */
+void mc_source_name(const char *symbol, char *buf, size_t size);
+/* Handle of the C math library, for symbol checks (never NULL after init). */
+void *mc_libm_handle(void);
+
+/* Reports, in log, every external function or variable of m that nothing will
+ * define: not an LLVM intrinsic, not a runtime symbol of target, not in the
+ * builtin library (when builtins is given), not in the C math library, not
+ * printf.  Returns the number of such symbols. */
+int mc_report_undefined(LLVMModuleRef m, LLVMModuleRef builtins, const mosaic_compiler_target *target,
+                        mc_str *log, const char *prefix);
+
+/* ---- work-group functions (workgroup.c) ---------------------------------------- */
+typedef struct mc_kernel_build {
+    LLVMValueRef kernel;  /* the kernel as clang made it (emptied by mc_build_wi) */
+    LLVMValueRef body;    /* K.body(kernel params..., ctx, lx, ly, lz): K's code, internal */
+    LLVMValueRef wi;      /* K.wi: unpacks args, calls K.body */
+    LLVMValueRef wg;      /* K.wg or NULL: unpacks args once, loops over K.body */
+    unsigned num_args;
+    LLVMTypeRef *arg_types;   /* the kernel's parameter types (+ body's extra ones) */
+    LLVMTypeRef *byval_types; /* per parameter: the struct passed by value, or NULL */
+    size_t static_local_size;
+    int uses_barriers;
+    LLVMMetadataRef access_group; /* of K.wg's work-item loop */
+} mc_kernel_build;
+
+/* Builds K.body from K (moving K's blocks), replacing the magic declarations
+ * and static __local variables, and K.wi around it.  Returns 0 or -1 + log. */
+int mc_build_wi(LLVMModuleRef m, mc_kernel_build *kb, mc_str *log);
+void mc_kernel_build_free(mc_kernel_build *kb);
+/* Builds K.wg around K.body (kernels without barriers). */
+int mc_build_wg(LLVMModuleRef m, mc_kernel_build *kb, mc_str *log);
+/* After K.wi was inlined into K.wg: marks the work-item loop's memory accesses
+ * as parallel (llvm.access.group) where they do not touch private memory. */
+void mc_annotate_wg(LLVMModuleRef m, mc_kernel_build *kb);
+
+/* ---- kernel metadata (kernel_info.c) --------------------------------------------- */
+int mc_kernel_info_from_ir(LLVMModuleRef m, LLVMTargetDataRef td, LLVMValueRef kernel,
+                           mosaic_kernel_info *info, mc_str *log);
+void mc_kernel_info_clear(mosaic_kernel_info *info);
+
+/* ---- the on-disk cache (cache.c) ---------------------------------------------------- */
+typedef struct mc_cache_key { uint8_t bytes[32]; } mc_cache_key;
+void mc_cache_key_compute(mc_cache_key *key, const void *bitcode, size_t size, const char *options,
+                          const char *cpu, const char *features, const mosaic_compiler_target *target);
+/* On a hit, returns 0 and a malloc'd entry (object code + kernel table). */
+int mc_cache_load(const mc_cache_key *key, void **data, size_t *size);
+void mc_cache_store(const mc_cache_key *key, const void *data, size_t size);
+
+#endif

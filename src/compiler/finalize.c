@@ -1,0 +1,491 @@
+/*
+ * mosaic_finalize: executable bitcode -> JIT'd work-group functions.
+ *
+ *   link the builtin library -> retarget to the host -> inline everything ->
+ *   kernel metadata -> K.wi / K.wg -> optimise -> object code -> ORC LLJIT.
+ *
+ * The object code and the kernel table can be kept in the on-disk cache
+ * (cache.c), so a cache hit skips everything but the last step.
+ */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/Error.h>
+#include <llvm-c/LLJIT.h>
+#include <llvm-c/Linker.h>
+#include <llvm-c/Orc.h>
+#include <llvm-c/Target.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+
+#include "compiler/compiler_internal.h"
+
+struct mosaic_executable {
+    LLVMOrcLLJITRef jit;
+    size_t num_kernels;
+    mosaic_kernel_info *kernels;
+    size_t global_variables_size;
+    mc_str *log; /* where JIT session errors go while finalizing */
+};
+
+/* What code generation produces, before it is loaded into a JIT. */
+typedef struct mc_object {
+    void *code;
+    size_t code_size;
+    size_t num_kernels;
+    mosaic_kernel_info *kernels; /* wg_fn/wi_fn not set yet */
+    size_t global_variables_size;
+} mc_object;
+
+static void object_clear(mc_object *o)
+{
+    free(o->code);
+    for (size_t i = 0; i < o->num_kernels; i++)
+        mc_kernel_info_clear(&o->kernels[i]);
+    free(o->kernels);
+    memset(o, 0, sizeof *o);
+}
+
+static int run_passes(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *passes, mc_str *log)
+{
+    LLVMPassBuilderOptionsRef o = LLVMCreatePassBuilderOptions();
+    LLVMPassBuilderOptionsSetLoopVectorization(o, 1);
+    LLVMPassBuilderOptionsSetSLPVectorization(o, 1);
+    LLVMPassBuilderOptionsSetLoopInterleaving(o, 1);
+    LLVMPassBuilderOptionsSetLoopUnrolling(o, 1);
+    LLVMErrorRef err = LLVMRunPasses(m, passes, tm, o);
+    LLVMDisposePassBuilderOptions(o);
+    if (err) {
+        mc_log_llvm_error(log, "optimiser", err);
+        return -1;
+    }
+    return 0;
+}
+
+static void remove_fn_attr(LLVMValueRef f, const char *name)
+{
+    LLVMRemoveEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+                                   LLVMGetEnumAttributeKindForName(name, strlen(name)));
+}
+
+static int is_kernel_name_of(LLVMValueRef f, LLVMValueRef *kernels, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (kernels[i] == f)
+            return 1;
+    return 0;
+}
+
+/* Links the builtin library in: only what the program uses is materialised. */
+static int link_builtins(LLVMContextRef ctx, LLVMModuleRef m, mc_str *log)
+{
+    LLVMModuleRef b = mc_load_builtins(ctx, log);
+    if (!b)
+        return -1;
+    for (LLVMValueRef f = LLVMGetFirstFunction(b); f; f = LLVMGetNextFunction(f))
+        if (!LLVMIsDeclaration(f) && LLVMGetLinkage(f) == LLVMExternalLinkage)
+            LLVMSetLinkage(f, LLVMLinkOnceODRLinkage);
+    for (LLVMValueRef g = LLVMGetFirstGlobal(b); g; g = LLVMGetNextGlobal(g))
+        if (!LLVMIsDeclaration(g) && LLVMGetLinkage(g) == LLVMExternalLinkage)
+            LLVMSetLinkage(g, LLVMLinkOnceODRLinkage);
+    LLVMSetTarget(b, LLVMGetTarget(m));
+    LLVMSetDataLayout(b, LLVMGetDataLayoutStr(m));
+    if (LLVMLinkModules2(m, b)) {
+        mc_str_puts(log, "error: cannot link the builtin library into the program\n");
+        return -1;
+    }
+    return 0;
+}
+
+static size_t global_variables_size(LLVMModuleRef m, LLVMTargetDataRef td)
+{
+    size_t total = 0;
+    for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
+        if (!LLVMIsDeclaration(g) && LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == 1)
+            total += (size_t)LLVMABISizeOfType(td, LLVMGlobalGetValueType(g));
+    return total;
+}
+
+static size_t private_size(LLVMValueRef f, LLVMTargetDataRef td)
+{
+    size_t total = 0;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+            if (LLVMIsAAllocaInst(i))
+                total += (size_t)LLVMABISizeOfType(td, LLVMGetAllocatedType(i));
+    return total;
+}
+
+static int has_runtime_symbol(const mosaic_compiler_target *t, const char *name)
+{
+    for (size_t i = 0; t && i < t->num_runtime_symbols; i++)
+        if (t->runtime_symbols[i].name && !strcmp(t->runtime_symbols[i].name, name))
+            return 1;
+    return 0;
+}
+
+/* Everything from bitcode to object code. */
+static cl_int build_object(const mosaic_compiler_target *target, const mosaic_bitcode *blob, const mc_options *opts,
+                           mc_object *obj, mc_str *log)
+{
+    cl_int r = CL_BUILD_PROGRAM_FAILURE;
+    LLVMContextRef ctx = mc_context_create(log);
+    LLVMModuleRef m = NULL;
+    LLVMTargetMachineRef tm = NULL;
+    LLVMTargetDataRef td = NULL;
+    LLVMValueRef *kernels = NULL;
+    mc_kernel_build *kb = NULL;
+    size_t nk = 0;
+    if (!ctx)
+        return CL_OUT_OF_HOST_MEMORY;
+    r = mc_blob_load(ctx, blob, &m, log);
+    if (r != CL_SUCCESS)
+        goto done;
+    r = CL_BUILD_PROGRAM_FAILURE;
+    tm = mc_target_machine(target, opts->opt_disable, log);
+    if (!tm)
+        goto done;
+
+    /* Kernels are the spir_kernel functions with a body. */
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+        if (!LLVMIsDeclaration(f) && LLVMGetFunctionCallConv(f) == LLVMSPIRKERNELCallConv)
+            nk++;
+    kernels = calloc(nk ? nk : 1, sizeof *kernels);
+    kb = calloc(nk ? nk : 1, sizeof *kb);
+    obj->kernels = calloc(nk ? nk : 1, sizeof *obj->kernels);
+    if (!kernels || !kb || !obj->kernels) {
+        r = CL_OUT_OF_HOST_MEMORY;
+        goto done;
+    }
+    nk = 0;
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+        if (!LLVMIsDeclaration(f) && LLVMGetFunctionCallConv(f) == LLVMSPIRKERNELCallConv)
+            kernels[nk++] = f;
+
+    if (link_builtins(ctx, m, log))
+        goto done;
+
+    /* Retarget: host triple and data layout (same sizes and alignments as
+     * spir64), the C calling convention everywhere. */
+    td = LLVMCreateTargetDataLayout(tm);
+    char *dl = LLVMCopyStringRepOfTargetData(td);
+    LLVMSetDataLayout(m, dl);
+    LLVMDisposeMessage(dl);
+    char *triple = LLVMGetTargetMachineTriple(tm);
+    LLVMSetTarget(m, triple);
+    LLVMDisposeMessage(triple);
+    obj->global_variables_size = global_variables_size(m, td);
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+        LLVMSetFunctionCallConv(f, LLVMCCallConv);
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+            for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+                if (LLVMIsACallInst(i))
+                    LLVMSetInstructionCallConv(i, LLVMCCallConv);
+        if (LLVMIsDeclaration(f))
+            continue;
+        /* Inline everything: each kernel becomes one function. */
+        remove_fn_attr(f, "noinline");
+        remove_fn_attr(f, "optnone");
+        LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+                                LLVMCreateEnumAttribute(ctx, LLVMGetEnumAttributeKindForName("alwaysinline", 12), 0));
+        if (!is_kernel_name_of(f, kernels, nk))
+            LLVMSetLinkage(f, LLVMInternalLinkage);
+    }
+    for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
+        if (!LLVMIsDeclaration(g))
+            LLVMSetLinkage(g, LLVMInternalLinkage);
+    if (run_passes(m, tm, "always-inline,globaldce", log))
+        goto done;
+
+    /* What is left to call must be an intrinsic or an external symbol. */
+    int bad = 0;
+    for (size_t k = 0; k < nk; k++)
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(kernels[k]); bb; bb = LLVMGetNextBasicBlock(bb))
+            for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+                if (!LLVMIsACallInst(i))
+                    continue;
+                LLVMValueRef callee = LLVMGetCalledValue(i);
+                if (!LLVMIsAFunction(callee)) {
+                    mc_str_printf(log, "error: kernel '%s' makes an indirect call, which OpenCL C does not allow\n",
+                                  LLVMGetValueName(kernels[k]));
+                    bad++;
+                } else if (!LLVMIsDeclaration(callee)) {
+                    char name[256];
+                    mc_source_name(LLVMGetValueName(callee), name, sizeof name);
+                    mc_str_printf(log, "error: kernel '%s' calls '%s' recursively, which OpenCL C does not allow\n",
+                                  LLVMGetValueName(kernels[k]), name);
+                    bad++;
+                }
+            }
+    if (bad || mc_report_undefined(m, NULL, target, log, ""))
+        goto done;
+
+    /* Kernel metadata, then the work-item functions. */
+    for (size_t k = 0; k < nk; k++) {
+        if (mc_kernel_info_from_ir(m, td, kernels[k], &obj->kernels[k], log)) {
+            r = CL_OUT_OF_HOST_MEMORY;
+            goto done;
+        }
+        obj->num_kernels = k + 1;
+    }
+    int any_barrier = 0;
+    for (size_t k = 0; k < nk; k++) {
+        kb[k].kernel = kernels[k];
+        if (mc_build_wi(m, &kb[k], log))
+            goto done;
+        any_barrier |= kb[k].uses_barriers;
+    }
+    if (any_barrier && !has_runtime_symbol(target, "__mosaic_barrier")) {
+        mc_str_puts(log, "error: a kernel uses barriers, but the device did not give the compiler its "
+                         "__mosaic_barrier function\n");
+        goto done;
+    }
+    for (size_t k = 0; k < nk; k++) {
+        LLVMDeleteFunction(kernels[k]); /* now an empty shell */
+        kb[k].kernel = NULL;
+    }
+    for (LLVMValueRef g = LLVMGetFirstGlobal(m), next; g; g = next) {
+        next = LLVMGetNextGlobal(g);
+        if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == 3 && !LLVMGetFirstUse(g))
+            LLVMDeleteGlobal(g);
+    }
+    for (size_t k = 0; k < nk; k++) {
+        if (!kb[k].uses_barriers && mc_build_wg(m, &kb[k], log))
+            goto done;
+        obj->kernels[k].static_local_mem_size = kb[k].static_local_size;
+        obj->kernels[k].uses_barriers = kb[k].uses_barriers;
+    }
+    if (run_passes(m, tm, "always-inline", log))
+        goto done;
+    for (size_t k = 0; k < nk; k++)
+        mc_annotate_wg(m, &kb[k]);
+
+    char *msg = NULL;
+    if (LLVMVerifyModule(m, LLVMReturnStatusAction, &msg)) {
+        mc_str_printf(log, "error: internal compiler error (invalid IR after work-group generation):\n%s\n", msg);
+        LLVMDisposeMessage(msg);
+        goto done;
+    }
+    LLVMDisposeMessage(msg);
+    if (getenv("MOSAIC_DUMP_IR"))
+        LLVMDumpModule(m);
+    if (run_passes(m, tm, opts->opt_disable ? "default<O0>" : "default<O3>", log))
+        goto done;
+    if (getenv("MOSAIC_DUMP_IR"))
+        LLVMDumpModule(m);
+    for (size_t k = 0; k < nk; k++)
+        obj->kernels[k].private_mem_size = private_size(kb[k].wi, td);
+
+    char *err = NULL;
+    LLVMMemoryBufferRef code;
+    if (LLVMTargetMachineEmitToMemoryBuffer(tm, m, LLVMObjectFile, &err, &code)) {
+        mc_str_printf(log, "error: code generation failed: %s\n", err ? err : "");
+        LLVMDisposeMessage(err);
+        goto done;
+    }
+    obj->code_size = LLVMGetBufferSize(code);
+    obj->code = malloc(obj->code_size ? obj->code_size : 1);
+    if (obj->code)
+        memcpy(obj->code, LLVMGetBufferStart(code), obj->code_size);
+    LLVMDisposeMemoryBuffer(code);
+    r = obj->code ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+
+done:
+    for (size_t k = 0; kb && k < nk; k++)
+        mc_kernel_build_free(&kb[k]);
+    free(kernels);
+    free(kb);
+    if (td)
+        LLVMDisposeTargetData(td);
+    if (m)
+        LLVMDisposeModule(m);
+    if (tm)
+        LLVMDisposeTargetMachine(tm);
+    LLVMContextDispose(ctx);
+    return r;
+}
+
+static void session_error(void *user, LLVMErrorRef err)
+{
+    mosaic_executable *exe = user;
+    if (exe->log)
+        mc_log_llvm_error(exe->log, "JIT", err);
+    else
+        LLVMConsumeError(err);
+}
+
+/* Loads object code into a fresh LLJIT and looks every kernel up. */
+static cl_int load_object(const mosaic_compiler_target *target, mc_object *obj, mosaic_executable *exe, mc_str *log)
+{
+    LLVMErrorRef err = LLVMOrcCreateLLJIT(&exe->jit, NULL);
+    if (err) {
+        exe->jit = NULL;
+        mc_log_llvm_error(log, "cannot create the JIT", err);
+        return CL_BUILD_PROGRAM_FAILURE;
+    }
+    exe->log = log;
+    LLVMOrcExecutionSessionSetErrorReporter(LLVMOrcLLJITGetExecutionSession(exe->jit), session_error, exe);
+    LLVMOrcJITDylibRef jd = LLVMOrcLLJITGetMainJITDylib(exe->jit);
+    char prefix = LLVMOrcLLJITGetGlobalPrefix(exe->jit);
+
+    /* The device's runtime functions first, then the C library and libm. */
+    size_t n = target ? target->num_runtime_symbols : 0;
+    if (n) {
+        LLVMOrcCSymbolMapPair *pairs = calloc(n, sizeof *pairs);
+        if (!pairs)
+            return CL_OUT_OF_HOST_MEMORY;
+        size_t k = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (!target->runtime_symbols[i].name)
+                continue;
+            pairs[k].Name = LLVMOrcLLJITMangleAndIntern(exe->jit, target->runtime_symbols[i].name);
+            pairs[k].Sym.Address = (LLVMOrcExecutorAddress)(uintptr_t)target->runtime_symbols[i].address;
+            pairs[k].Sym.Flags.GenericFlags = LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable;
+            k++;
+        }
+        err = LLVMOrcJITDylibDefine(jd, LLVMOrcAbsoluteSymbols(pairs, k));
+        free(pairs);
+        if (err) {
+            mc_log_llvm_error(log, "cannot define the runtime symbols", err);
+            return CL_BUILD_PROGRAM_FAILURE;
+        }
+    }
+    LLVMOrcDefinitionGeneratorRef gen;
+    err = LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(&gen, prefix, NULL, NULL);
+    if (err) {
+        mc_log_llvm_error(log, "cannot search the process for symbols", err);
+        return CL_BUILD_PROGRAM_FAILURE;
+    }
+    LLVMOrcJITDylibAddGenerator(jd, gen);
+    if (!LLVMOrcCreateDynamicLibrarySearchGeneratorForPath(&gen, "libm.so.6", prefix, NULL, NULL))
+        LLVMOrcJITDylibAddGenerator(jd, gen);
+
+    LLVMMemoryBufferRef buf =
+        LLVMCreateMemoryBufferWithMemoryRangeCopy(obj->code, obj->code_size, "mosaic-kernels");
+    if (!buf)
+        return CL_OUT_OF_HOST_MEMORY;
+    err = LLVMOrcLLJITAddObjectFile(exe->jit, jd, buf); /* takes the buffer */
+    if (err) {
+        mc_log_llvm_error(log, "cannot load the kernels' object code", err);
+        return CL_BUILD_PROGRAM_FAILURE;
+    }
+
+    exe->kernels = obj->kernels;
+    exe->num_kernels = obj->num_kernels;
+    exe->global_variables_size = obj->global_variables_size;
+    obj->kernels = NULL;
+    obj->num_kernels = 0;
+    cl_int r = CL_SUCCESS;
+    for (size_t k = 0; k < exe->num_kernels && r == CL_SUCCESS; k++) {
+        mosaic_kernel_info *info = &exe->kernels[k];
+        for (int wg = 0; wg < 2; wg++) {
+            if (wg && info->uses_barriers)
+                break;
+            mc_str name = {0};
+            mc_str_printf(&name, "%s.%s", info->name, wg ? "wg" : "wi");
+            if (name.oom)
+                return CL_OUT_OF_HOST_MEMORY;
+            LLVMOrcExecutorAddress addr = 0;
+            err = LLVMOrcLLJITLookup(exe->jit, &addr, name.data);
+            mc_str_free(&name);
+            if (err || !addr) {
+                if (err)
+                    mc_log_llvm_error(log, "cannot link the kernels", err);
+                r = CL_BUILD_PROGRAM_FAILURE;
+                break;
+            }
+            if (wg)
+                info->wg_fn = (mosaic_wg_fn)(uintptr_t)addr;
+            else
+                info->wi_fn = (mosaic_wi_fn)(uintptr_t)addr;
+        }
+    }
+    exe->log = NULL;
+    return r;
+}
+
+cl_int mosaic_finalize(const mosaic_compiler_target *target, const mosaic_bitcode *executable, const char *options,
+                       mosaic_executable **out, char **log_out)
+{
+    mc_str log = {0};
+    mc_options opts;
+    mc_object obj;
+    memset(&obj, 0, sizeof obj);
+    mosaic_executable *exe = NULL;
+    cl_int r;
+    if (out)
+        *out = NULL;
+    int pr = mc_parse_options(options, MC_OPTIONS_BUILD, &opts, &log);
+    if (pr) {
+        mc_finish_log(&log, log_out, "build");
+        return pr == -2 ? CL_OUT_OF_HOST_MEMORY : CL_INVALID_BUILD_OPTIONS;
+    }
+    if (!executable || !out || mc_blob_unwrap(executable->data, executable->size, NULL, NULL, NULL)) {
+        mc_str_puts(&log, "error: not a Mosaic program binary\n");
+        r = CL_INVALID_BINARY;
+        goto done;
+    }
+    if (mc_llvm_init()) {
+        mc_str_puts(&log, "error: LLVM has no native target for this machine\n");
+        r = CL_BUILD_PROGRAM_FAILURE;
+        goto done;
+    }
+    r = build_object(target, executable, &opts, &obj, &log);
+    if (r != CL_SUCCESS)
+        goto done;
+    exe = calloc(1, sizeof *exe);
+    if (!exe) {
+        r = CL_OUT_OF_HOST_MEMORY;
+        goto done;
+    }
+    r = load_object(target, &obj, exe, &log);
+    if (r != CL_SUCCESS) {
+        mosaic_executable_free(exe);
+        exe = NULL;
+        goto done;
+    }
+    *out = exe;
+done:
+    object_clear(&obj);
+    mc_free_options(&opts);
+    if (log.oom && r == CL_SUCCESS)
+        r = CL_OUT_OF_HOST_MEMORY;
+    mc_finish_log(&log, log_out, "build");
+    return r;
+}
+
+size_t mosaic_executable_num_kernels(const mosaic_executable *exe) { return exe ? exe->num_kernels : 0; }
+
+const mosaic_kernel_info *mosaic_executable_kernel(const mosaic_executable *exe, size_t index)
+{
+    return exe && index < exe->num_kernels ? &exe->kernels[index] : NULL;
+}
+
+const mosaic_kernel_info *mosaic_executable_find_kernel(const mosaic_executable *exe, const char *name)
+{
+    for (size_t i = 0; exe && name && i < exe->num_kernels; i++)
+        if (!strcmp(exe->kernels[i].name, name))
+            return &exe->kernels[i];
+    return NULL;
+}
+
+size_t mosaic_executable_global_variables_size(const mosaic_executable *exe)
+{
+    return exe ? exe->global_variables_size : 0;
+}
+
+void mosaic_executable_free(mosaic_executable *exe)
+{
+    if (!exe)
+        return;
+    if (exe->jit) {
+        LLVMErrorRef err = LLVMOrcDisposeLLJIT(exe->jit);
+        if (err)
+            LLVMConsumeError(err);
+    }
+    for (size_t i = 0; i < exe->num_kernels; i++)
+        mc_kernel_info_clear(&exe->kernels[i]);
+    free(exe->kernels);
+    free(exe);
+}

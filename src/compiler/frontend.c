@@ -1,0 +1,287 @@
+/* The front end: OpenCL C source -> spir64 bitcode, by running clang-16 as a
+ * child process in a private temporary directory. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "compiler/compiler_internal.h"
+
+extern char **environ;
+
+#ifndef MOSAIC_CLANG_PATH
+#define MOSAIC_CLANG_PATH "clang-16"
+#endif
+
+static int write_file(const char *path, const char *text, size_t n)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return -1;
+    while (n) {
+        ssize_t w = write(fd, text, n);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            close(fd);
+            return -1;
+        }
+        text += w;
+        n -= (size_t)w;
+    }
+    return close(fd);
+}
+
+static int read_file(const char *path, char **data, size_t *size)
+{
+    *data = NULL;
+    *size = 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    mc_str s = {0};
+    char buf[65536];
+    for (;;) {
+        ssize_t r = read(fd, buf, sizeof buf);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        mc_str_append(&s, buf, (size_t)r);
+    }
+    close(fd);
+    if (s.oom) {
+        mc_str_free(&s);
+        return -1;
+    }
+    *size = s.len;
+    *data = mc_str_take(&s);
+    return 0;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    remove(path);
+    return 0;
+}
+
+/* Writes a header under its include name ("dir/x.h" makes dir/). */
+static int write_header(const char *dir, const mosaic_header *h, mc_str *log)
+{
+    const char *name = h->include_name;
+    if (!name || !*name || !h->source) {
+        mc_str_puts(log, "error: a header has no name or no source\n");
+        return -1;
+    }
+    while (*name == '/')
+        name++;
+    if (!strcmp(name, "..") || !strncmp(name, "../", 3) || strstr(name, "/../") ||
+        (strlen(name) >= 3 && !strcmp(name + strlen(name) - 3, "/.."))) {
+        mc_str_printf(log, "error: header name '%s' leaves the include directory\n", h->include_name);
+        return -1;
+    }
+    mc_str path = {0};
+    mc_str_printf(&path, "%s/%s", dir, name);
+    if (path.oom)
+        return -1;
+    for (char *p = path.data + strlen(dir) + 1; (p = strchr(p, '/')); p++) {
+        *p = 0;
+        mkdir(path.data, 0700);
+        *p = '/';
+    }
+    int r = write_file(path.data, h->source, strlen(h->source));
+    if (r)
+        mc_str_printf(log, "error: cannot write header '%s': %s\n", h->include_name, strerror(errno));
+    mc_str_free(&path);
+    return r;
+}
+
+/* Replaces every occurrence of `from` in s by `to`. */
+static void replace_all(mc_str *s, const char *from, const char *to)
+{
+    if (!s->data || !*from)
+        return;
+    mc_str out = {0};
+    size_t fl = strlen(from);
+    const char *p = s->data, *q;
+    while ((q = strstr(p, from))) {
+        mc_str_append(&out, p, (size_t)(q - p));
+        mc_str_puts(&out, to);
+        p = q + fl;
+    }
+    mc_str_puts(&out, p);
+    if (out.oom) {
+        mc_str_free(&out);
+        return;
+    }
+    mc_str_free(s);
+    *s = out;
+}
+
+cl_int mosaic_compile_source(const mosaic_compiler_target *target, const char *source, const char *options,
+                             size_t num_headers, const mosaic_header *headers, mosaic_bitcode *out, char **log_out)
+{
+    mc_str log = {0};
+    mc_options opts;
+    cl_int r = CL_SUCCESS;
+    char dir[4096] = "";
+    char **feat = NULL;
+    int nfeat = 0;
+    const char **argv = NULL;
+    mc_str clang_log = {0};
+    char *bc = NULL;
+    size_t bc_size = 0;
+
+    if (out)
+        memset(out, 0, sizeof *out);
+    int pr = mc_parse_options(options, MC_OPTIONS_COMPILE, &opts, &log);
+    if (pr) {
+        mc_finish_log(&log, log_out, "compile");
+        return pr == -2 ? CL_OUT_OF_HOST_MEMORY : CL_INVALID_COMPILER_OPTIONS;
+    }
+    if (!source || !out) {
+        mc_str_puts(&log, "error: no source to compile\n");
+        r = CL_COMPILE_PROGRAM_FAILURE;
+        goto done;
+    }
+    /* The device's feature options (-cl-ext=... goes to clang's front end through -Xclang). */
+    if (target && target->clang_features && (nfeat = mc_split_words(target->clang_features, &feat)) < 0) {
+        nfeat = 0;
+        mc_str_puts(&log, "error: the device's clang feature string has unbalanced quotes\n");
+        r = CL_COMPILE_PROGRAM_FAILURE;
+        goto done;
+    }
+
+    const char *tmp = getenv("TMPDIR");
+    snprintf(dir, sizeof dir, "%s/mosaic-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir)) {
+        snprintf(dir, sizeof dir, "/tmp/mosaic-XXXXXX");
+        if (!mkdtemp(dir)) {
+            mc_str_printf(&log, "error: cannot create a temporary directory: %s\n", strerror(errno));
+            dir[0] = 0;
+            r = CL_COMPILE_PROGRAM_FAILURE;
+            goto done;
+        }
+    }
+    char input[4200], output[4200], logpath[4200];
+    snprintf(input, sizeof input, "%s/input.cl", dir);
+    snprintf(output, sizeof output, "%s/out.bc", dir);
+    snprintf(logpath, sizeof logpath, "%s/clang.log", dir);
+    if (write_file(input, source, strlen(source))) {
+        mc_str_printf(&log, "error: cannot write the source to %s: %s\n", input, strerror(errno));
+        r = CL_COMPILE_PROGRAM_FAILURE;
+        goto done;
+    }
+    for (size_t i = 0; i < num_headers; i++)
+        if (write_header(dir, &headers[i], &log)) {
+            r = CL_COMPILE_PROGRAM_FAILURE;
+            goto done;
+        }
+
+    const char *clang = getenv("MOSAIC_CLANG");
+    if (!clang || !*clang)
+        clang = MOSAIC_CLANG_PATH;
+    size_t max = 32 + 2 * (size_t)nfeat + opts.num_clang_args;
+    argv = calloc(max, sizeof *argv);
+    if (!argv) {
+        r = CL_OUT_OF_HOST_MEMORY;
+        goto done;
+    }
+    size_t k = 0;
+    argv[k++] = clang;
+    static const char *const fixed[] = {
+        "-x", "cl", "-target", "spir64-unknown-unknown", "-Xclang", "-finclude-default-header",
+        "-Xclang", "-fdeclare-opencl-builtins", "-cl-kernel-arg-info", "-emit-llvm", "-c",
+        "-fno-color-diagnostics",
+    };
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+        argv[k++] = fixed[i];
+    for (int i = 0; i < nfeat; i++) {
+        if (!strncmp(feat[i], "-cl-ext=", 8))
+            argv[k++] = "-Xclang";
+        argv[k++] = feat[i];
+    }
+    if (!opts.cl_std)
+        argv[k++] = "-cl-std=CL1.2"; /* the OpenCL rule when -cl-std is not given */
+    if (!opts.opt_disable) {
+        /* Optimisation attributes, but no passes: everything is optimised once,
+         * with the builtins, at finalize time. */
+        argv[k++] = "-O2";
+        argv[k++] = "-Xclang";
+        argv[k++] = "-disable-llvm-passes";
+    }
+    for (size_t i = 0; i < opts.num_clang_args; i++)
+        argv[k++] = opts.clang_args[i];
+    argv[k++] = "-I";
+    argv[k++] = dir;
+    argv[k++] = "-o";
+    argv[k++] = output;
+    argv[k++] = input;
+    argv[k] = NULL;
+
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 1, logpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    posix_spawn_file_actions_adddup2(&fa, 1, 2);
+    pid_t pid;
+    int err = posix_spawnp(&pid, clang, &fa, NULL, (char *const *)argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (err) {
+        mc_str_printf(&log, "error: cannot run the OpenCL C compiler '%s': %s (set MOSAIC_CLANG to clang-16)\n",
+                      clang, strerror(err));
+        r = CL_COMPILE_PROGRAM_FAILURE;
+        goto done;
+    }
+    int status = 0;
+    pid_t w;
+    while ((w = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
+        ;
+    char *text;
+    size_t text_size;
+    if (read_file(logpath, &text, &text_size) == 0) {
+        mc_str_append(&clang_log, text, text_size);
+        free(text);
+    }
+    /* Diagnostics name the user's source "<source>" and headers by include name. */
+    {
+        char prefix[4300];
+        snprintf(prefix, sizeof prefix, "%s/input.cl", dir);
+        replace_all(&clang_log, prefix, "<source>");
+        snprintf(prefix, sizeof prefix, "%s/", dir);
+        replace_all(&clang_log, prefix, "");
+    }
+    if (clang_log.len)
+        mc_str_append(&log, clang_log.data, clang_log.len);
+    int exited_ok = (w == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0) || (w < 0 && errno == ECHILD);
+    if (!exited_ok || read_file(output, &bc, &bc_size) || bc_size == 0) {
+        if (w == pid && WIFSIGNALED(status))
+            mc_str_printf(&log, "error: the OpenCL C compiler was killed by signal %d\n", WTERMSIG(status));
+        else if (!clang_log.len)
+            mc_str_puts(&log, "error: the OpenCL C compiler failed without a message\n");
+        r = CL_COMPILE_PROGRAM_FAILURE;
+        goto done;
+    }
+    r = mc_blob_wrap(CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT, bc, bc_size, out);
+
+done:
+    if (dir[0])
+        nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    free(bc);
+    free(argv);
+    mc_str_free(&clang_log);
+    mc_free_words(feat, nfeat);
+    mc_free_options(&opts);
+    if (log.oom && r == CL_SUCCESS)
+        r = CL_OUT_OF_HOST_MEMORY;
+    mc_finish_log(&log, log_out, "compile");
+    return r;
+}

@@ -1,0 +1,286 @@
+/* Shared helpers of the compiler: strings, logs, LLVM set-up, symbol checks. */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/BitReader.h>
+#include <llvm-c/Error.h>
+#include <llvm-c/Target.h>
+
+#include "compiler/compiler_internal.h"
+
+/* ---- strings ------------------------------------------------------------------ */
+void mc_str_append(mc_str *s, const char *text, size_t n)
+{
+    if (s->oom)
+        return;
+    if (s->len + n + 1 > s->cap) {
+        size_t cap = s->cap ? s->cap : 256;
+        while (cap < s->len + n + 1)
+            cap *= 2;
+        char *p = realloc(s->data, cap);
+        if (!p) {
+            s->oom = 1;
+            return;
+        }
+        s->data = p;
+        s->cap = cap;
+    }
+    memcpy(s->data + s->len, text, n);
+    s->len += n;
+    s->data[s->len] = 0;
+}
+
+void mc_str_puts(mc_str *s, const char *text) { mc_str_append(s, text, strlen(text)); }
+
+void mc_str_printf(mc_str *s, const char *fmt, ...)
+{
+    char small[512];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    if ((size_t)n < sizeof small) {
+        mc_str_append(s, small, (size_t)n);
+        return;
+    }
+    char *big = malloc((size_t)n + 1);
+    if (!big) {
+        s->oom = 1;
+        return;
+    }
+    va_start(ap, fmt);
+    vsnprintf(big, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    mc_str_append(s, big, (size_t)n);
+    free(big);
+}
+
+char *mc_str_take(mc_str *s)
+{
+    char *r = s->data;
+    if (!r)
+        r = calloc(1, 1);
+    s->data = NULL;
+    s->len = s->cap = 0;
+    return r;
+}
+
+void mc_str_free(mc_str *s)
+{
+    free(s->data);
+    s->data = NULL;
+    s->len = s->cap = 0;
+}
+
+void mc_finish_log(mc_str *log, char **out, const char *stage)
+{
+    if (log->len && getenv("MOSAIC_DEBUG"))
+        fprintf(stderr, "mosaic: %s log:\n%s%s", stage, log->data,
+                log->data[log->len - 1] == '\n' ? "" : "\n");
+    if (out)
+        *out = mc_str_take(log);
+    else
+        mc_str_free(log);
+}
+
+/* ---- LLVM set-up --------------------------------------------------------------- */
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+static int init_status = -1;
+static char *host_cpu, *host_features, *host_triple;
+static void *libm;
+
+static void do_init(void)
+{
+    if (LLVMInitializeNativeTarget() || LLVMInitializeNativeAsmPrinter())
+        return;
+    host_cpu = LLVMGetHostCPUName();
+    host_features = LLVMGetHostCPUFeatures();
+    char *t = LLVMGetDefaultTargetTriple();
+    host_triple = LLVMNormalizeTargetTriple(t);
+    LLVMDisposeMessage(t);
+    /* The C math library, searched by name for kernels' libm calls even when the
+     * application did not link it (libmosaic may be loaded with RTLD_LOCAL). */
+    libm = dlopen("libm.so.6", RTLD_NOW | RTLD_LOCAL);
+    if (!libm)
+        libm = RTLD_DEFAULT;
+    init_status = 0;
+}
+
+int mc_llvm_init(void)
+{
+    pthread_once(&init_once, do_init);
+    return init_status;
+}
+
+void *mc_libm_handle(void) { return libm; }
+
+static void diag_handler(LLVMDiagnosticInfoRef info, void *user)
+{
+    mc_str *log = user;
+    LLVMDiagnosticSeverity sev = LLVMGetDiagInfoSeverity(info);
+    if (!log || sev == LLVMDSRemark || sev == LLVMDSNote)
+        return;
+    char *text = LLVMGetDiagInfoDescription(info);
+    mc_str_printf(log, "%s: %s\n", sev == LLVMDSError ? "error" : "warning", text);
+    LLVMDisposeMessage(text);
+}
+
+LLVMContextRef mc_context_create(mc_str *log)
+{
+    LLVMContextRef ctx = LLVMContextCreate();
+    /* Always a handler: without one, LLVM exits the process on an error diagnostic. */
+    if (ctx)
+        LLVMContextSetDiagnosticHandler(ctx, diag_handler, log);
+    return ctx;
+}
+
+void mc_log_llvm_error(mc_str *log, const char *what, LLVMErrorRef err)
+{
+    char *msg = LLVMGetErrorMessage(err);
+    mc_str_printf(log, "error: %s: %s\n", what, msg);
+    LLVMDisposeErrorMessage(msg);
+}
+
+LLVMTargetMachineRef mc_target_machine(const mosaic_compiler_target *target, int opt_disable, mc_str *log)
+{
+    if (mc_llvm_init()) {
+        mc_str_puts(log, "error: LLVM has no native target for this machine\n");
+        return NULL;
+    }
+    LLVMTargetRef t;
+    char *err = NULL;
+    if (LLVMGetTargetFromTriple(host_triple, &t, &err)) {
+        mc_str_printf(log, "error: no LLVM target for %s: %s\n", host_triple, err ? err : "");
+        LLVMDisposeMessage(err);
+        return NULL;
+    }
+    const char *cpu = target && target->cpu_name ? target->cpu_name : host_cpu;
+    const char *features = target && target->cpu_features ? target->cpu_features
+                           : target && target->cpu_name ? "" : host_features;
+    return LLVMCreateTargetMachine(t, host_triple, cpu, features,
+                                   opt_disable ? LLVMCodeGenLevelNone : LLVMCodeGenLevelAggressive,
+                                   LLVMRelocPIC, LLVMCodeModelJITDefault);
+}
+
+const char *mc_host_cpu(void) { return host_cpu; }
+const char *mc_host_features(void) { return host_features; }
+
+/* ---- the builtin library ---------------------------------------------------------- */
+extern const char mosaic_builtins_bitcode[];
+extern const char mosaic_builtins_bitcode_end[];
+
+LLVMModuleRef mc_load_builtins(LLVMContextRef ctx, mc_str *log)
+{
+    size_t size = (size_t)(mosaic_builtins_bitcode_end - mosaic_builtins_bitcode);
+    LLVMMemoryBufferRef buf =
+        LLVMCreateMemoryBufferWithMemoryRange(mosaic_builtins_bitcode, size, "mosaic-builtins", 0);
+    LLVMModuleRef m = NULL;
+    /* The module owns the buffer (it reads function bodies from it on demand). */
+    if (!buf || LLVMGetBitcodeModuleInContext2(ctx, buf, &m)) {
+        mc_str_puts(log, "error: the builtin library embedded in libmosaic is unreadable\n");
+        return NULL;
+    }
+    return m;
+}
+
+/* ---- symbols ------------------------------------------------------------------------ */
+void mc_source_name(const char *symbol, char *buf, size_t size)
+{
+    const char *p = symbol;
+    size_t n = strlen(symbol);
+    if (p[0] == '_' && p[1] == 'Z' && isdigit((unsigned char)p[2])) {
+        char *end;
+        unsigned long len = strtoul(p + 2, &end, 10);
+        if (len <= strlen(end)) {
+            p = end;
+            n = len;
+        }
+    }
+    if (n >= size)
+        n = size - 1;
+    memcpy(buf, p, n);
+    buf[n] = 0;
+}
+
+static int is_runtime_symbol(const mosaic_compiler_target *target, const char *name)
+{
+    for (size_t i = 0; target && i < target->num_runtime_symbols; i++)
+        if (target->runtime_symbols[i].name && !strcmp(target->runtime_symbols[i].name, name))
+            return 1;
+    return 0;
+}
+
+static const char *user_of(LLVMValueRef v)
+{
+    for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        if (LLVMIsAInstruction(user))
+            return LLVMGetValueName(LLVMGetBasicBlockParent(LLVMGetInstructionParent(user)));
+    }
+    return NULL;
+}
+
+static int resolvable(LLVMModuleRef builtins, const mosaic_compiler_target *target, const char *name)
+{
+    if (!strncmp(name, "__mosaic_", 9) &&
+        (!strcmp(name, "__mosaic_get_ctx") || !strcmp(name, "__mosaic_get_local_id") ||
+         !strcmp(name, "__mosaic_barrier")))
+        return 1;
+    if (is_runtime_symbol(target, name))
+        return 1;
+    if (builtins) {
+        LLVMValueRef f = LLVMGetNamedFunction(builtins, name);
+        if (f && !LLVMIsDeclaration(f))
+            return 1;
+    }
+    /* OpenCL C's printf binds to the C library's (see docs/compiler.md). */
+    if (!strcmp(name, "printf"))
+        return 1;
+    /* Plain C names of the math library (what llvm.* intrinsics and libm
+     * calls in the builtins become).  Mangled names are never looked up in
+     * the process: a C++ host's functions must not satisfy a kernel's call. */
+    if (strncmp(name, "_Z", 2) && mc_llvm_init() == 0 && dlsym(mc_libm_handle(), name))
+        return 1;
+    return 0;
+}
+
+int mc_report_undefined(LLVMModuleRef m, LLVMModuleRef builtins, const mosaic_compiler_target *target,
+                        mc_str *log, const char *prefix)
+{
+    int count = 0;
+    char src[256], where[256];
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+        if (!LLVMIsDeclaration(f) || !LLVMGetFirstUse(f) || LLVMGetIntrinsicID(f))
+            continue;
+        size_t len;
+        const char *name = LLVMGetValueName2(f, &len);
+        if (resolvable(builtins, target, name))
+            continue;
+        mc_source_name(name, src, sizeof src);
+        const char *user = user_of(f);
+        if (user)
+            mc_source_name(user, where, sizeof where);
+        mc_str_printf(log, "%serror: undefined function '%s'%s%s%s (symbol %s): neither defined in the "
+                      "program nor a builtin function Mosaic implements\n",
+                      prefix ? prefix : "", src, user ? " called from '" : "", user ? where : "",
+                      user ? "'" : "", name);
+        count++;
+    }
+    for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g)) {
+        if (!LLVMIsDeclaration(g) || !LLVMGetFirstUse(g))
+            continue;
+        const char *name = LLVMGetValueName(g);
+        if (is_runtime_symbol(target, name))
+            continue;
+        mc_str_printf(log, "%serror: undefined variable '%s'\n", prefix ? prefix : "", name);
+        count++;
+    }
+    return count;
+}

@@ -1,0 +1,697 @@
+/*
+ * Work-item and work-group functions.
+ *
+ * A kernel K, once every call in it is inlined, becomes
+ *   void K.wi(void *const *args, mosaic_wg_ctx *ctx, u64 lx, u64 ly, u64 lz)
+ * by moving its body into the new function and replacing its parameters (read
+ * from args), the magic declarations of builtins/builtins.h (the ctx and the
+ * local id) and its static __local variables (ctx->local_mem + offset).
+ * Kernels without barriers also get
+ *   void K.wg(void *const *args, mosaic_wg_ctx *ctx)
+ * a loop nest over the work-group that calls K.wi, innermost x, marked as a
+ * parallel loop so the vectoriser needs no dependence checks.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/DebugInfo.h>
+#include <llvm-c/IRReader.h>
+
+#include "compiler/compiler_internal.h"
+
+typedef struct wi_env {
+    LLVMModuleRef m;
+    LLVMContextRef c;
+    LLVMTargetDataRef td;
+    LLVMValueRef body, ctx, lid[3]; /* K.body and its parameters */
+    LLVMValueRef local_mem; /* ctx->local_mem, loaded in the entry block */
+    LLVMTypeRef i8, i32, i64, ptr;
+    unsigned invariant_kind;
+    LLVMValueRef empty_md;
+    /* static __local variables used by the kernel */
+    LLVMValueRef *locals, *repl;
+    size_t num_locals, cap_locals;
+    mc_str *log;
+    int failed;
+} wi_env;
+
+static void set_invariant(wi_env *e, LLVMValueRef load)
+{
+    LLVMSetMetadata(load, e->invariant_kind, e->empty_md);
+}
+
+/* The pointer a load produces can be read (`bytes` of it) without a fault, so
+ * the loads through it may be hoisted out of conditions and loops. */
+static void set_dereferenceable(LLVMContextRef c, LLVMValueRef load, unsigned long long bytes)
+{
+    LLVMMetadataRef n = LLVMValueAsMetadata(LLVMConstInt(LLVMInt64TypeInContext(c), bytes, 0));
+    LLVMSetMetadata(load, LLVMGetMDKindIDInContext(c, "dereferenceable", 15),
+                    LLVMMetadataAsValue(c, LLVMMDNodeInContext2(c, &n, 1)));
+}
+
+static void set_args_attributes(LLVMContextRef c, LLVMValueRef f, unsigned nargs)
+{
+    /* args: a read-only array of nargs pointers that nothing else writes */
+    LLVMAddAttributeAtIndex(f, 1, LLVMCreateEnumAttribute(c, LLVMGetEnumAttributeKindForName("noalias", 7), 0));
+    if (nargs)
+        LLVMAddAttributeAtIndex(f, 1, LLVMCreateEnumAttribute(c, LLVMGetEnumAttributeKindForName("dereferenceable", 15),
+                                                              8ull * nargs));
+    unsigned align = LLVMGetEnumAttributeKindForName("align", 5);
+    LLVMAddAttributeAtIndex(f, 1, LLVMCreateEnumAttribute(c, align, 8));
+    LLVMAddAttributeAtIndex(f, 2, LLVMCreateEnumAttribute(c, align, 8));
+    /* ctx: the whole mosaic_wg_ctx */
+    LLVMAddAttributeAtIndex(f, 2, LLVMCreateEnumAttribute(c, LLVMGetEnumAttributeKindForName("dereferenceable", 15),
+                                                          sizeof(mosaic_wg_ctx)));
+}
+
+static LLVMValueRef ctx_field(wi_env *e, LLVMBuilderRef b, LLVMValueRef ctx, size_t offset, LLVMTypeRef ty,
+                              const char *name)
+{
+    LLVMValueRef off = LLVMConstInt(e->i64, offset, 0);
+    LLVMValueRef p = LLVMBuildInBoundsGEP2(b, e->i8, ctx, &off, 1, "");
+    LLVMValueRef v = LLVMBuildLoad2(b, ty, p, name);
+    LLVMSetAlignment(v, 8);
+    set_invariant(e, v);
+    return v;
+}
+
+static int is_local_global(LLVMValueRef v)
+{
+    return LLVMIsAGlobalVariable(v) && !LLVMIsDeclaration(v) &&
+           LLVMGetPointerAddressSpace(LLVMTypeOf(v)) == 3;
+}
+
+/* Does constant c mention a static __local variable? */
+static int refs_local(LLVMValueRef c, int depth)
+{
+    if (is_local_global(c))
+        return 1;
+    if (depth > 64 || !(LLVMIsAConstantExpr(c) || LLVMIsAConstantStruct(c) || LLVMIsAConstantArray(c) ||
+                        LLVMIsAConstantVector(c)))
+        return 0;
+    int n = LLVMGetNumOperands(c);
+    for (int i = 0; i < n; i++)
+        if (refs_local(LLVMGetOperand(c, i), depth + 1))
+            return 1;
+    return 0;
+}
+
+static void note_local(wi_env *e, LLVMValueRef g)
+{
+    for (size_t i = 0; i < e->num_locals; i++)
+        if (e->locals[i] == g)
+            return;
+    if (e->num_locals == e->cap_locals) {
+        size_t cap = e->cap_locals ? 2 * e->cap_locals : 8;
+        LLVMValueRef *l = realloc(e->locals, cap * sizeof *l);
+        LLVMValueRef *r = l ? realloc(e->repl, cap * sizeof *r) : NULL;
+        if (!l || !r) {
+            if (l)
+                e->locals = l;
+            e->failed = 1;
+            return;
+        }
+        e->locals = l;
+        e->repl = r;
+        e->cap_locals = cap;
+    }
+    e->locals[e->num_locals] = g;
+    e->repl[e->num_locals++] = NULL;
+}
+
+static void collect_locals(wi_env *e, LLVMValueRef c, int depth)
+{
+    if (is_local_global(c)) {
+        note_local(e, c);
+        return;
+    }
+    if (depth > 64 || !LLVMIsAConstant(c) || LLVMIsAGlobalValue(c))
+        return;
+    int n = LLVMGetNumOperands(c);
+    for (int i = 0; i < n; i++)
+        collect_locals(e, LLVMGetOperand(c, i), depth + 1);
+}
+
+static LLVMValueRef replacement_of(wi_env *e, LLVMValueRef g)
+{
+    for (size_t i = 0; i < e->num_locals; i++)
+        if (e->locals[i] == g)
+            return e->repl[i];
+    return NULL;
+}
+
+/* Rebuilds constant c, which mentions static __local variables, as instructions
+ * at the builder's position. */
+static LLVMValueRef materialize(wi_env *e, LLVMBuilderRef b, LLVMValueRef c, int depth)
+{
+    if (is_local_global(c))
+        return replacement_of(e, c);
+    if (!refs_local(c, 0))
+        return c;
+    if (!LLVMIsAConstantExpr(c) || depth > 64) {
+        mc_str_puts(e->log, "error: a __local variable is used inside a constant aggregate, which Mosaic "
+                            "does not support yet\n");
+        e->failed = 1;
+        return c;
+    }
+    int n = LLVMGetNumOperands(c);
+    LLVMValueRef ops[16];
+    if (n > 16) {
+        mc_str_puts(e->log, "error: constant expression too large around a __local variable\n");
+        e->failed = 1;
+        return c;
+    }
+    for (int i = 0; i < n; i++)
+        ops[i] = materialize(e, b, LLVMGetOperand(c, i), depth + 1);
+    LLVMOpcode op = LLVMGetConstOpcode(c);
+    LLVMTypeRef ty = LLVMTypeOf(c);
+    switch (op) {
+    case LLVMGetElementPtr: {
+        LLVMTypeRef src = LLVMGetGEPSourceElementType(c);
+        return LLVMIsInBounds(c) ? LLVMBuildInBoundsGEP2(b, src, ops[0], ops + 1, (unsigned)n - 1, "")
+                                 : LLVMBuildGEP2(b, src, ops[0], ops + 1, (unsigned)n - 1, "");
+    }
+    case LLVMTrunc: case LLVMZExt: case LLVMSExt: case LLVMPtrToInt: case LLVMIntToPtr:
+    case LLVMBitCast: case LLVMAddrSpaceCast:
+        return LLVMBuildCast(b, op, ops[0], ty, "");
+    case LLVMAdd: case LLVMSub: case LLVMMul: case LLVMShl: case LLVMLShr: case LLVMAShr:
+    case LLVMAnd: case LLVMOr: case LLVMXor:
+        return LLVMBuildBinOp(b, op, ops[0], ops[1], "");
+    case LLVMICmp:
+        return LLVMBuildICmp(b, LLVMGetICmpPredicate(c), ops[0], ops[1], "");
+    case LLVMSelect:
+        return LLVMBuildSelect(b, ops[0], ops[1], ops[2], "");
+    case LLVMExtractElement:
+        return LLVMBuildExtractElement(b, ops[0], ops[1], "");
+    default:
+        mc_str_printf(e->log, "error: unsupported constant expression (opcode %d) around a __local variable\n",
+                      (int)op);
+        e->failed = 1;
+        return c;
+    }
+}
+
+static LLVMValueRef called_function(LLVMValueRef call)
+{
+    LLVMValueRef callee = LLVMGetCalledValue(call);
+    return callee && LLVMIsAFunction(callee) ? callee : NULL;
+}
+
+static int called_name_is(LLVMValueRef call, const char *name)
+{
+    LLVMValueRef f = called_function(call);
+    return f && !strcmp(LLVMGetValueName(f), name);
+}
+
+static void mark_ctx_loads(wi_env *e, LLVMValueRef v, int depth)
+{
+    if (depth > 8)
+        return;
+    for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        if (LLVMIsALoadInst(user))
+            set_invariant(e, user);
+        else if (LLVMIsAGetElementPtrInst(user) || LLVMIsAAddrSpaceCastInst(user) || LLVMIsABitCastInst(user))
+            mark_ctx_loads(e, user, depth + 1);
+    }
+}
+
+/* Replaces __mosaic_get_ctx() and __mosaic_get_local_id(d); finds barriers. */
+static void replace_magic_calls(wi_env *e, LLVMBuilderRef b, mc_kernel_build *kb)
+{
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(e->body); bb; bb = LLVMGetNextBasicBlock(bb)) {
+        LLVMValueRef inst = LLVMGetFirstInstruction(bb);
+        while (inst) {
+            LLVMValueRef next = LLVMGetNextInstruction(inst);
+            if (LLVMIsACallInst(inst)) {
+                if (called_name_is(inst, "__mosaic_get_ctx")) {
+                    LLVMPositionBuilderBefore(b, inst);
+                    LLVMValueRef v = e->ctx;
+                    if (LLVMTypeOf(inst) != LLVMTypeOf(v))
+                        v = LLVMBuildAddrSpaceCast(b, v, LLVMTypeOf(inst), "ctx");
+                    LLVMReplaceAllUsesWith(inst, v);
+                    LLVMInstructionEraseFromParent(inst);
+                    mark_ctx_loads(e, v, 0);
+                } else if (called_name_is(inst, "__mosaic_get_local_id")) {
+                    LLVMPositionBuilderBefore(b, inst);
+                    LLVMValueRef d = LLVMGetOperand(inst, 0);
+                    LLVMValueRef v;
+                    if (LLVMIsAConstantInt(d)) {
+                        unsigned long long k = LLVMConstIntGetZExtValue(d);
+                        v = k < 3 ? e->lid[k] : LLVMConstInt(e->i64, 0, 0);
+                    } else {
+                        v = LLVMConstInt(e->i64, 0, 0);
+                        for (int k = 2; k >= 0; k--) {
+                            LLVMValueRef is = LLVMBuildICmp(b, LLVMIntEQ, d, LLVMConstInt(LLVMTypeOf(d), (unsigned)k, 0), "");
+                            v = LLVMBuildSelect(b, is, e->lid[k], v, "");
+                        }
+                    }
+                    if (LLVMTypeOf(v) != LLVMTypeOf(inst))
+                        v = LLVMBuildIntCast2(b, v, LLVMTypeOf(inst), 0, "");
+                    LLVMReplaceAllUsesWith(inst, v);
+                    LLVMInstructionEraseFromParent(inst);
+                } else if (called_name_is(inst, "__mosaic_barrier")) {
+                    kb->uses_barriers = 1;
+                }
+            }
+            inst = next;
+        }
+    }
+}
+
+/* Gives every static __local variable of the kernel its offset in the
+ * kernel's local area and rewrites its uses (constant expressions included). */
+static void replace_static_locals(wi_env *e, LLVMBuilderRef b, LLVMValueRef entry_point, mc_kernel_build *kb)
+{
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(e->body); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst; inst = LLVMGetNextInstruction(inst)) {
+            int n = LLVMGetNumOperands(inst);
+            for (int i = 0; i < n; i++)
+                collect_locals(e, LLVMGetOperand(inst, i), 0);
+        }
+    if (e->failed || !e->num_locals)
+        return;
+
+    /* Layout, in module order for a stable result. */
+    size_t offset = 0;
+    LLVMPositionBuilderBefore(b, entry_point);
+    for (size_t i = 0; i < e->num_locals; i++) {
+        LLVMValueRef g = e->locals[i];
+        LLVMTypeRef vt = LLVMGlobalGetValueType(g);
+        size_t size = (size_t)LLVMABISizeOfType(e->td, vt);
+        size_t align = LLVMABIAlignmentOfType(e->td, vt);
+        if (LLVMGetAlignment(g) > align)
+            align = LLVMGetAlignment(g);
+        if (align > MOSAIC_LOCAL_MEM_ALIGNMENT)
+            align = MOSAIC_LOCAL_MEM_ALIGNMENT;
+        offset = (offset + align - 1) / align * align;
+        LLVMValueRef off = LLVMConstInt(e->i64, offset, 0);
+        LLVMValueRef p = LLVMBuildInBoundsGEP2(b, e->i8, e->local_mem, &off, 1, "");
+        e->repl[i] = LLVMBuildAddrSpaceCast(b, p, LLVMTypeOf(g), LLVMGetValueName(g));
+        offset += size;
+    }
+    kb->static_local_size = offset;
+
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(e->body); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst; inst = LLVMGetNextInstruction(inst)) {
+            int n = LLVMGetNumOperands(inst);
+            for (int i = 0; i < n; i++) {
+                LLVMValueRef op = LLVMGetOperand(inst, i);
+                if (!op || !refs_local(op, 0))
+                    continue;
+                if (LLVMIsAPHINode(inst))
+                    LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(LLVMGetIncomingBlock(inst, (unsigned)i)));
+                else
+                    LLVMPositionBuilderBefore(b, inst);
+                LLVMSetOperand(inst, (unsigned)i, materialize(e, b, op, 0));
+            }
+        }
+}
+
+static void copy_fn_attributes(LLVMValueRef from, LLVMValueRef to)
+{
+    unsigned n = LLVMGetAttributeCountAtIndex(from, LLVMAttributeFunctionIndex);
+    if (!n)
+        return;
+    LLVMAttributeRef *attrs = malloc(n * sizeof *attrs);
+    if (!attrs)
+        return;
+    LLVMGetAttributesAtIndex(from, LLVMAttributeFunctionIndex, attrs);
+    for (unsigned i = 0; i < n; i++) {
+        if (!LLVMIsStringAttribute(attrs[i])) {
+            /* Only semantic enum attributes that still hold for the new function. */
+            unsigned kind = LLVMGetEnumAttributeKind(attrs[i]);
+            if (kind != LLVMGetEnumAttributeKindForName("nounwind", 8) &&
+                kind != LLVMGetEnumAttributeKindForName("mustprogress", 12))
+                continue;
+        }
+        LLVMAddAttributeAtIndex(to, LLVMAttributeFunctionIndex, attrs[i]);
+    }
+    free(attrs);
+}
+
+static void add_enum_attr(LLVMContextRef c, LLVMValueRef f, LLVMAttributeIndex idx, const char *name)
+{
+    unsigned kind = LLVMGetEnumAttributeKindForName(name, strlen(name));
+    LLVMAddAttributeAtIndex(f, idx, LLVMCreateEnumAttribute(c, kind, 0));
+}
+
+static char *suffixed_name(LLVMValueRef f, const char *suffix)
+{
+    mc_str s = {0};
+    mc_str_puts(&s, LLVMGetValueName(f));
+    mc_str_puts(&s, suffix);
+    return s.oom ? (mc_str_free(&s), NULL) : mc_str_take(&s);
+}
+
+/* Loads the kernel's arguments from args (in the builder's block): what the
+ * body takes as its first parameters. */
+static void unpack_args(wi_env *e, LLVMBuilderRef b, mc_kernel_build *kb, LLVMValueRef args, LLVMValueRef ctx,
+                        LLVMValueRef *vals)
+{
+    LLVMValueRef local_mem = NULL;
+    for (unsigned i = 0; i < kb->num_args; i++) {
+        LLVMTypeRef ty = kb->arg_types[i];
+        LLVMValueRef idx = LLVMConstInt(e->i64, i, 0);
+        LLVMValueRef slot = LLVMBuildInBoundsGEP2(b, e->ptr, args, &idx, 1, "");
+        LLVMValueRef argp = LLVMBuildLoad2(b, e->ptr, slot, "");
+        LLVMSetAlignment(argp, 8);
+        set_invariant(e, argp);
+        LLVMTypeRef bytes = kb->byval_types[i] ? kb->byval_types[i] : ty;
+        set_dereferenceable(e->c, argp, LLVMABISizeOfType(e->td, bytes));
+        LLVMValueRef v;
+        if (kb->byval_types[i]) {
+            v = argp; /* the body copies it */
+        } else if (LLVMGetTypeKind(ty) == LLVMPointerTypeKind && LLVMGetPointerAddressSpace(ty) == 3) {
+            if (!local_mem)
+                local_mem = ctx_field(e, b, ctx, offsetof(mosaic_wg_ctx, local_mem), e->ptr, "local_mem");
+            LLVMValueRef off = LLVMBuildLoad2(b, e->i64, argp, "");
+            LLVMSetAlignment(off, 1);
+            set_invariant(e, off);
+            v = LLVMBuildInBoundsGEP2(b, e->i8, local_mem, &off, 1, "");
+            v = LLVMBuildAddrSpaceCast(b, v, ty, "");
+        } else if (LLVMGetTypeKind(ty) == LLVMPointerTypeKind) {
+            v = LLVMBuildLoad2(b, e->ptr, argp, "");
+            LLVMSetAlignment(v, 1);
+            set_invariant(e, v);
+            if (LLVMGetPointerAddressSpace(ty) != 0)
+                v = LLVMBuildAddrSpaceCast(b, v, ty, "");
+        } else {
+            v = LLVMBuildLoad2(b, ty, argp, "");
+            LLVMSetAlignment(v, 1);
+            set_invariant(e, v);
+        }
+        vals[i] = v;
+    }
+}
+
+static void env_init(wi_env *e, LLVMModuleRef m, mc_str *log)
+{
+    memset(e, 0, sizeof *e);
+    e->m = m;
+    e->c = LLVMGetModuleContext(m);
+    e->td = LLVMGetModuleDataLayout(m);
+    e->log = log;
+    e->i8 = LLVMInt8TypeInContext(e->c);
+    e->i32 = LLVMInt32TypeInContext(e->c);
+    e->i64 = LLVMInt64TypeInContext(e->c);
+    e->ptr = LLVMPointerTypeInContext(e->c, 0);
+    e->invariant_kind = LLVMGetMDKindIDInContext(e->c, "invariant.load", 14);
+    e->empty_md = LLVMMetadataAsValue(e->c, LLVMMDNodeInContext2(e->c, NULL, 0));
+}
+
+/* Calls K.body with the unpacked arguments. */
+static void call_body(wi_env *e, LLVMBuilderRef b, mc_kernel_build *kb, LLVMValueRef *vals, LLVMValueRef ctx,
+                      LLVMValueRef lx, LLVMValueRef ly, LLVMValueRef lz)
+{
+    unsigned n = kb->num_args;
+    vals[n] = ctx;
+    vals[n + 1] = lx;
+    vals[n + 2] = ly;
+    vals[n + 3] = lz;
+    LLVMBuildCall2(b, LLVMGlobalGetValueType(kb->body), kb->body, vals, n + 4, "");
+}
+
+void mc_kernel_build_free(mc_kernel_build *kb)
+{
+    free(kb->arg_types);
+    free(kb->byval_types);
+    kb->arg_types = kb->byval_types = NULL;
+}
+
+int mc_build_wi(LLVMModuleRef m, mc_kernel_build *kb, mc_str *log)
+{
+    wi_env e;
+    env_init(&e, m, log);
+    LLVMValueRef k = kb->kernel;
+    unsigned n = LLVMCountParams(k);
+    kb->num_args = n;
+    kb->arg_types = calloc(n + 4, sizeof *kb->arg_types);
+    kb->byval_types = calloc(n + 1, sizeof *kb->byval_types);
+    LLVMValueRef *vals = calloc(n + 4, sizeof *vals);
+    char *body_name = suffixed_name(k, ".body"), *wi_name = suffixed_name(k, ".wi");
+    if (!kb->arg_types || !kb->byval_types || !vals || !body_name || !wi_name) {
+        free(vals), free(body_name), free(wi_name);
+        mc_str_puts(log, "error: out of memory\n");
+        return -1;
+    }
+    unsigned byval_kind = LLVMGetEnumAttributeKindForName("byval", 5);
+    LLVMGetParamTypes(LLVMGlobalGetValueType(k), kb->arg_types);
+    for (unsigned i = 0; i < n; i++) {
+        LLVMAttributeRef byval = LLVMGetEnumAttributeAtIndex(k, i + 1, byval_kind);
+        kb->byval_types[i] = byval ? LLVMGetTypeAttributeValue(byval) : NULL;
+    }
+
+    /* K.body(kernel params..., ctx, lx, ly, lz): K's blocks, moved. */
+    kb->arg_types[n] = e.ptr;
+    kb->arg_types[n + 1] = kb->arg_types[n + 2] = kb->arg_types[n + 3] = e.i64;
+    LLVMTypeRef void_ty = LLVMVoidTypeInContext(e.c);
+    e.body = LLVMAddFunction(m, body_name, LLVMFunctionType(void_ty, kb->arg_types, n + 4, 0));
+    kb->body = e.body;
+    LLVMSetLinkage(e.body, LLVMInternalLinkage);
+    copy_fn_attributes(k, e.body);
+    add_enum_attr(e.c, e.body, LLVMAttributeFunctionIndex, "nounwind");
+    add_enum_attr(e.c, e.body, LLVMAttributeFunctionIndex, "alwaysinline");
+    e.ctx = LLVMGetParam(e.body, n);
+    static const char *const names[4] = {"ctx", "lx", "ly", "lz"};
+    for (unsigned i = 0; i < 4; i++)
+        LLVMSetValueName2(LLVMGetParam(e.body, n + i), names[i], strlen(names[i]));
+    for (int i = 0; i < 3; i++)
+        e.lid[i] = LLVMGetParam(e.body, n + 1 + (unsigned)i);
+    LLVMBasicBlockRef bb;
+    while ((bb = LLVMGetFirstBasicBlock(k))) {
+        LLVMRemoveBasicBlockFromParent(bb);
+        LLVMAppendExistingBasicBlock(e.body, bb);
+    }
+    LLVMBasicBlockRef entry = LLVMGetFirstBasicBlock(e.body);
+    if (!entry) {
+        mc_str_printf(log, "error: kernel '%s' has no body\n", LLVMGetValueName(k));
+        free(vals), free(body_name), free(wi_name);
+        return -1;
+    }
+    LLVMValueRef first = LLVMGetFirstInstruction(entry);
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(e.c);
+    LLVMPositionBuilderBefore(b, first);
+    e.local_mem = ctx_field(&e, b, e.ctx, offsetof(mosaic_wg_ctx, local_mem), e.ptr, "local_mem");
+    for (unsigned i = 0; i < n; i++) {
+        LLVMValueRef p = LLVMGetParam(k, i), q = LLVMGetParam(e.body, i);
+        size_t len;
+        const char *pname = LLVMGetValueName2(p, &len);
+        LLVMSetValueName2(q, pname, len);
+        if (kb->byval_types[i]) {
+            /* Each work-item gets its own copy: it may write it, and args is shared. */
+            LLVMTypeRef st = kb->byval_types[i];
+            LLVMValueRef copy = LLVMBuildAlloca(b, st, "");
+            unsigned align = LLVMABIAlignmentOfType(e.td, st);
+            LLVMSetAlignment(copy, align);
+            LLVMBuildMemCpy(b, copy, align, q, 1, LLVMConstInt(e.i64, LLVMABISizeOfType(e.td, st), 0));
+            LLVMReplaceAllUsesWith(p, copy);
+        } else {
+            LLVMReplaceAllUsesWith(p, q);
+        }
+    }
+    replace_magic_calls(&e, b, kb);
+    mark_ctx_loads(&e, e.ctx, 0);
+    replace_static_locals(&e, b, first, kb);
+
+    /* K.wi(args, ctx, lx, ly, lz) */
+    LLVMTypeRef wi_params[5] = {e.ptr, e.ptr, e.i64, e.i64, e.i64};
+    LLVMValueRef wi = LLVMAddFunction(m, wi_name, LLVMFunctionType(void_ty, wi_params, 5, 0));
+    kb->wi = wi;
+    copy_fn_attributes(k, wi);
+    add_enum_attr(e.c, wi, LLVMAttributeFunctionIndex, "nounwind");
+    set_args_attributes(e.c, wi, n);
+    static const char *const wi_names[5] = {"args", "ctx", "lx", "ly", "lz"};
+    for (unsigned i = 0; i < 5; i++)
+        LLVMSetValueName2(LLVMGetParam(wi, i), wi_names[i], strlen(wi_names[i]));
+    LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(e.c, wi, "entry"));
+    unpack_args(&e, b, kb, LLVMGetParam(wi, 0), LLVMGetParam(wi, 1), vals);
+    call_body(&e, b, kb, vals, LLVMGetParam(wi, 1), LLVMGetParam(wi, 2), LLVMGetParam(wi, 3), LLVMGetParam(wi, 4));
+    LLVMBuildRetVoid(b);
+
+    LLVMDisposeBuilder(b);
+    free(vals), free(body_name), free(wi_name);
+    free(e.locals);
+    free(e.repl);
+    return e.failed ? -1 : 0;
+}
+
+/* A distinct empty node (an access group): the C API cannot make distinct
+ * nodes, so one is parsed from text into the module's context. */
+static LLVMMetadataRef distinct_empty_node(LLVMContextRef c)
+{
+    static const char text[] = "define void @f(ptr %p) {\n  store i8 0, ptr %p, !llvm.access.group !0\n"
+                               "  ret void\n}\n!0 = distinct !{}\n";
+    LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(text, sizeof text - 1, "ag");
+    LLVMModuleRef tmp;
+    char *msg = NULL;
+    if (LLVMParseIRInContext(c, buf, &tmp, &msg)) {
+        LLVMDisposeMessage(msg);
+        return NULL;
+    }
+    LLVMValueRef f = LLVMGetNamedFunction(tmp, "f");
+    LLVMValueRef store = LLVMGetFirstInstruction(LLVMGetFirstBasicBlock(f));
+    LLVMValueRef md = LLVMGetMetadata(store, LLVMGetMDKindIDInContext(c, "llvm.access.group", 17));
+    LLVMMetadataRef node = md ? LLVMValueAsMetadata(md) : NULL;
+    LLVMDisposeModule(tmp); /* metadata nodes belong to the context */
+    return node;
+}
+
+int mc_build_wg(LLVMModuleRef m, mc_kernel_build *kb, mc_str *log)
+{
+    LLVMContextRef c = LLVMGetModuleContext(m);
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(c), i8 = LLVMInt8TypeInContext(c);
+    LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0);
+    /* "K.wi" -> "K.wg" */
+    char *name = suffixed_name(kb->wi, "");
+    LLVMValueRef *vals = calloc(kb->num_args + 4, sizeof *vals);
+    if (!name || !vals) {
+        free(name), free(vals);
+        return -1;
+    }
+    size_t len = strlen(name);
+    if (len >= 3 && !strcmp(name + len - 3, ".wi"))
+        name[len - 1] = 'g';
+    LLVMTypeRef params[2] = {ptr, ptr};
+    LLVMValueRef wg = LLVMAddFunction(m, name, LLVMFunctionType(LLVMVoidTypeInContext(c), params, 2, 0));
+    free(name);
+    kb->wg = wg;
+    copy_fn_attributes(kb->wi, wg);
+    add_enum_attr(c, wg, LLVMAttributeFunctionIndex, "nounwind");
+    add_enum_attr(c, wg, 2, "noalias");
+    set_args_attributes(c, wg, kb->num_args);
+    LLVMValueRef args = LLVMGetParam(wg, 0), ctx = LLVMGetParam(wg, 1);
+    LLVMSetValueName2(args, "args", 4);
+    LLVMSetValueName2(ctx, "ctx", 3);
+
+    LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(c, wg, "entry");
+    LLVMBasicBlockRef zb = LLVMAppendBasicBlockInContext(c, wg, "z");
+    LLVMBasicBlockRef yb = LLVMAppendBasicBlockInContext(c, wg, "y");
+    LLVMBasicBlockRef xb = LLVMAppendBasicBlockInContext(c, wg, "x");
+    LLVMBasicBlockRef ylatch = LLVMAppendBasicBlockInContext(c, wg, "y.latch");
+    LLVMBasicBlockRef zlatch = LLVMAppendBasicBlockInContext(c, wg, "z.latch");
+    LLVMBasicBlockRef exit = LLVMAppendBasicBlockInContext(c, wg, "exit");
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+    unsigned invariant = LLVMGetMDKindIDInContext(c, "invariant.load", 14);
+    LLVMValueRef empty = LLVMMetadataAsValue(c, LLVMMDNodeInContext2(c, NULL, 0));
+
+    LLVMPositionBuilderAtEnd(b, entry);
+    LLVMValueRef n[3];
+    for (int d = 0; d < 3; d++) {
+        LLVMValueRef off = LLVMConstInt(i64, offsetof(mosaic_wg_ctx, local_size) + 8 * (size_t)d, 0);
+        LLVMValueRef p = LLVMBuildInBoundsGEP2(b, i8, ctx, &off, 1, "");
+        n[d] = LLVMBuildLoad2(b, i64, p, d == 0 ? "nx" : d == 1 ? "ny" : "nz");
+        LLVMSetAlignment(n[d], 8);
+        LLVMSetMetadata(n[d], invariant, empty);
+    }
+    wi_env e;
+    env_init(&e, m, log);
+    unpack_args(&e, b, kb, args, ctx, vals);
+    LLVMBuildBr(b, zb);
+    LLVMValueRef zero = LLVMConstInt(i64, 0, 0), one = LLVMConstInt(i64, 1, 0);
+
+    LLVMPositionBuilderAtEnd(b, zb);
+    LLVMValueRef z = LLVMBuildPhi(b, i64, "lz");
+    LLVMBuildBr(b, yb);
+    LLVMPositionBuilderAtEnd(b, yb);
+    LLVMValueRef y = LLVMBuildPhi(b, i64, "ly");
+    LLVMBuildBr(b, xb);
+    LLVMPositionBuilderAtEnd(b, xb);
+    LLVMValueRef x = LLVMBuildPhi(b, i64, "lx");
+    call_body(&e, b, kb, vals, ctx, x, y, z);
+    LLVMValueRef xn = LLVMBuildNUWAdd(b, x, one, "lx.next");
+    LLVMValueRef br = LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, xn, n[0], ""), xb, ylatch);
+
+    /* The work-item loop is parallel: !llvm.loop !{self, !{"llvm.loop.parallel_accesses", group}}. */
+    LLVMMetadataRef ag = distinct_empty_node(c);
+    kb->access_group = ag;
+    if (ag) {
+        LLVMMetadataRef pa[2] = {LLVMMDStringInContext2(c, "llvm.loop.parallel_accesses", 27), ag};
+        LLVMMetadataRef temp = LLVMTemporaryMDNode(c, NULL, 0);
+        LLVMMetadataRef loop_ops[2] = {temp, LLVMMDNodeInContext2(c, pa, 2)};
+        LLVMMetadataRef loop = LLVMMDNodeInContext2(c, loop_ops, 2);
+        LLVMMetadataReplaceAllUsesWith(temp, loop); /* self reference: the node becomes distinct */
+        LLVMSetMetadata(br, LLVMGetMDKindIDInContext(c, "llvm.loop", 9), LLVMMetadataAsValue(c, loop));
+    }
+
+    LLVMPositionBuilderAtEnd(b, ylatch);
+    LLVMValueRef yn = LLVMBuildNUWAdd(b, y, one, "ly.next");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, yn, n[1], ""), yb, zlatch);
+    LLVMPositionBuilderAtEnd(b, zlatch);
+    LLVMValueRef zn = LLVMBuildNUWAdd(b, z, one, "lz.next");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, zn, n[2], ""), zb, exit);
+    LLVMPositionBuilderAtEnd(b, exit);
+    LLVMBuildRetVoid(b);
+
+    LLVMValueRef zin[2] = {zero, zn}, yin[2] = {zero, yn}, xin[2] = {zero, xn};
+    LLVMBasicBlockRef zfrom[2] = {entry, zlatch}, yfrom[2] = {zb, ylatch}, xfrom[2] = {yb, xb};
+    LLVMAddIncoming(z, zin, zfrom, 2);
+    LLVMAddIncoming(y, yin, yfrom, 2);
+    LLVMAddIncoming(x, xin, xfrom, 2);
+    LLVMDisposeBuilder(b);
+    free(vals);
+    return 0;
+}
+
+/* Is p (perhaps) an address in private memory (an alloca)? */
+static int maybe_private(LLVMValueRef p, int depth)
+{
+    if (depth > 16)
+        return 1;
+    if (LLVMIsAAllocaInst(p))
+        return 1;
+    if (LLVMIsAGetElementPtrInst(p) || LLVMIsABitCastInst(p) || LLVMIsAAddrSpaceCastInst(p))
+        return maybe_private(LLVMGetOperand(p, 0), depth + 1);
+    if (LLVMIsAConstantExpr(p)) {
+        LLVMOpcode op = LLVMGetConstOpcode(p);
+        if (op == LLVMGetElementPtr || op == LLVMBitCast || op == LLVMAddrSpaceCast)
+            return maybe_private(LLVMGetOperand(p, 0), depth + 1);
+        return 0;
+    }
+    if (LLVMIsAPHINode(p)) {
+        unsigned n = LLVMCountIncoming(p);
+        for (unsigned i = 0; i < n; i++) {
+            LLVMValueRef v = LLVMGetIncomingValue(p, i);
+            if (v != p && maybe_private(v, depth + 1))
+                return 1;
+        }
+        return 0;
+    }
+    if (LLVMIsASelectInst(p))
+        return maybe_private(LLVMGetOperand(p, 1), depth + 1) || maybe_private(LLVMGetOperand(p, 2), depth + 1);
+    if (LLVMIsAIntToPtrInst(p))
+        return 1;
+    /* arguments, globals, loaded pointers, calls: not a private variable */
+    return 0;
+}
+
+void mc_annotate_wg(LLVMModuleRef m, mc_kernel_build *kb)
+{
+    if (!kb->wg)
+        return;
+    LLVMContextRef c = LLVMGetModuleContext(m);
+    LLVMMetadataRef ag = kb->access_group;
+    if (!ag)
+        return;
+    unsigned kind = LLVMGetMDKindIDInContext(c, "llvm.access.group", 17);
+    LLVMValueRef agv = LLVMMetadataAsValue(c, ag);
+    /* Work-items share nothing between barriers except through atomics (which
+     * the vectoriser leaves alone anyway) and memory they must not race on; a
+     * private variable, though, is one alloca for the whole loop after
+     * inlining, so its accesses stay unmarked. */
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(kb->wg); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+            LLVMValueRef p = NULL;
+            if (LLVMIsALoadInst(i))
+                p = LLVMGetOperand(i, 0);
+            else if (LLVMIsAStoreInst(i))
+                p = LLVMGetOperand(i, 1);
+            else
+                continue;
+            if (LLVMGetVolatile(i) || LLVMGetOrdering(i) != LLVMAtomicOrderingNotAtomic || maybe_private(p, 0))
+                continue;
+            if (LLVMGetMetadata(i, kind))
+                continue; /* keep the user's own access groups */
+            LLVMSetMetadata(i, kind, agv);
+        }
+}

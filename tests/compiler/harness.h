@@ -1,0 +1,44 @@
+/* A small host for compiler tests: builds programs through the contract of
+ * src/compiler/compiler.h and runs kernels over an NDRange on host memory. */
+#ifndef MOSAIC_TEST_COMPILER_HARNESS_H
+#define MOSAIC_TEST_COMPILER_HARNESS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "compiler/compiler.h"
+
+extern int test_failures;
+
+#define CHECK(cond, ...)                                                              \
+    do {                                                                              \
+        if (!(cond)) {                                                                \
+            fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond); \
+            fprintf(stderr, __VA_ARGS__);                                             \
+            fprintf(stderr, "\n");                                                    \
+            test_failures++;                                                          \
+        }                                                                             \
+    } while (0)
+
+/* The device description the tests compile for (barriers through pthreads). */
+extern const mosaic_compiler_target test_target;
+
+/* compile + link + finalize; NULL (and the log printed) on failure. */
+mosaic_executable *build_program(const char *source, const char *options);
+/* Same, returning the error of the first failing stage and its log. */
+cl_int build_program_status(const char *source, const char *options, mosaic_executable **exe, char **log);
+
+typedef struct ndrange {
+    unsigned dim;
+    size_t global[3], local[3], offset[3];
+    size_t local_arg_bytes; /* after the static __local variables */
+    int threads;            /* >1: work-groups spread over this many threads */
+} ndrange;
+
+/* Runs kernel `name` over r: wg_fn when the kernel has one, otherwise one
+ * thread per work-item through wi_fn. args[i] points at argument i's bytes. */
+int run_kernel(const mosaic_executable *exe, const char *name, void **args, const ndrange *r);
+
+char *read_text_file(const char *path);
+
+#endif
