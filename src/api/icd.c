@@ -184,6 +184,79 @@ create_sub_devices_ext(cl_device_id in_device, const cl_device_partition_propert
     return MOSAIC_ERROR(CL_INVALID_OPERATION, "cl_ext_device_fission is not supported");
 }
 
+/* ---- SVM, until the SVM entry points land ------------------------------------------
+ * Weak definitions with the behaviour the specification gives a platform
+ * whose devices report no SVM capability (CL_DEVICE_SVM_CAPABILITIES 0):
+ * clSVMAlloc returns NULL, clSVMFree does nothing, SVM commands are
+ * CL_INVALID_OPERATION.  The strong definitions of the SVM implementation
+ * replace them at link time, in the exports and in this table alike. */
+
+#define MOSAIC_WEAK __attribute__((weak))
+
+static cl_int svm_unsupported(cl_command_queue queue)
+{
+    if (!MOSAIC_IS(queue, QUEUE))
+        return MOSAIC_ERROR(CL_INVALID_COMMAND_QUEUE, "%p is not a command queue", (void *)queue);
+    return MOSAIC_ERROR(CL_INVALID_OPERATION, "the queue's device does not support SVM");
+}
+
+MOSAIC_WEAK CL_API_ENTRY void *CL_API_CALL
+clSVMAlloc(cl_context context, cl_svm_mem_flags flags, size_t size, cl_uint alignment)
+{
+    mosaic_debug(__func__, "no device of context %p supports SVM", (void *)context);
+    return NULL;
+}
+
+MOSAIC_WEAK CL_API_ENTRY void CL_API_CALL
+clSVMFree(cl_context context, void *svm_pointer)
+{
+}
+
+MOSAIC_WEAK CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueSVMFree(cl_command_queue command_queue, cl_uint num_svm_pointers, void *svm_pointers[],
+                 void (CL_CALLBACK *pfn_free_func)(cl_command_queue queue, cl_uint num_svm_pointers,
+                                                   void *svm_pointers[], void *user_data),
+                 void *user_data, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
+{
+    return svm_unsupported(command_queue);
+}
+
+MOSAIC_WEAK CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueSVMMemcpy(cl_command_queue command_queue, cl_bool blocking_copy, void *dst_ptr, const void *src_ptr,
+                   size_t size, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
+{
+    return svm_unsupported(command_queue);
+}
+
+MOSAIC_WEAK CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueSVMMemFill(cl_command_queue command_queue, void *svm_ptr, const void *pattern, size_t pattern_size,
+                    size_t size, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
+{
+    return svm_unsupported(command_queue);
+}
+
+MOSAIC_WEAK CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueSVMMap(cl_command_queue command_queue, cl_bool blocking_map, cl_map_flags flags, void *svm_ptr,
+                size_t size, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
+{
+    return svm_unsupported(command_queue);
+}
+
+MOSAIC_WEAK CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueSVMUnmap(cl_command_queue command_queue, void *svm_ptr, cl_uint num_events_in_wait_list,
+                  const cl_event *event_wait_list, cl_event *event)
+{
+    return svm_unsupported(command_queue);
+}
+
+MOSAIC_WEAK CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueSVMMigrateMem(cl_command_queue command_queue, cl_uint num_svm_pointers, const void **svm_pointers,
+                       const size_t *sizes, cl_mem_migration_flags flags, cl_uint num_events_in_wait_list,
+                       const cl_event *event_wait_list, cl_event *event)
+{
+    return svm_unsupported(command_queue);
+}
+
 /* ---- extension functions by name ------------------------------------------------ */
 
 static const struct { const char *name; void *address; } extension_functions[] = {
