@@ -287,7 +287,8 @@ clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_val
     case CL_DEVICE_ERROR_CORRECTION_SUPPORT:
         MOSAIC_INFO_SCALAR(cl_bool, CL_FALSE);
     case CL_DEVICE_EXECUTION_CAPABILITIES:
-        MOSAIC_INFO_SCALAR(cl_device_exec_capabilities, CL_EXEC_KERNEL);
+        /* clEnqueueNativeKernel runs host functions on the device's queue */
+        MOSAIC_INFO_SCALAR(cl_device_exec_capabilities, CL_EXEC_KERNEL | CL_EXEC_NATIVE_KERNEL);
     case CL_DEVICE_QUEUE_ON_HOST_PROPERTIES:
         MOSAIC_INFO_SCALAR(cl_command_queue_properties,
                            CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE);
