@@ -356,13 +356,14 @@ static void test_sub_buffers(void)
 /* ---- destructor callbacks ---------------------------------------------------------- */
 
 static int order[8];
-static atomic_int norder;
+static atomic_int nslot, norder; /* slots taken; callbacks finished (read after order[]) */
 
 static void CL_CALLBACK record(cl_mem m, void *data)
 {
-    int i = atomic_fetch_add(&norder, 1);
+    int i = atomic_fetch_add(&nslot, 1);
     if (i < 8)
         order[i] = (int)(intptr_t)data;
+    atomic_fetch_add(&norder, 1);
 }
 
 static bool wait_for_count(int n)
@@ -378,6 +379,7 @@ static void test_destructor_callbacks(void)
     CHECK_ERR(clSetMemObjectDestructorCallback(b, NULL, NULL), CL_INVALID_VALUE);
     CHECK_ERR(clSetMemObjectDestructorCallback(NULL, record, NULL), CL_INVALID_MEM_OBJECT);
     atomic_store(&norder, 0);
+    atomic_store(&nslot, 0);
     OK(clSetMemObjectDestructorCallback(b, record, (void *)1));
     OK(clSetMemObjectDestructorCallback(b, record, (void *)2));
     OK(clSetMemObjectDestructorCallback(b, record, (void *)3));
@@ -391,6 +393,7 @@ static void test_destructor_callbacks(void)
 
     /* a parent lives while its sub-buffer does */
     atomic_store(&norder, 0);
+    atomic_store(&nslot, 0);
     cl_mem p = buffer(0, 1024, NULL);
     cl_mem s = sub(p, 0, 128, 128);
     OK(clSetMemObjectDestructorCallback(p, record, (void *)10));
@@ -403,6 +406,7 @@ static void test_destructor_callbacks(void)
 
     /* a pending command holds the memory: the callback waits for it */
     atomic_store(&norder, 0);
+    atomic_store(&nslot, 0);
     cl_int err = 0;
     cl_event gate = clCreateUserEvent(ctx, &err);
     CHECK(err == CL_SUCCESS);
