@@ -667,6 +667,12 @@ static void ref_rect_copy(unsigned char *dst, const size_t *dorigin, size_t drp,
                     src[(sorigin[2] + z) * ssp + (sorigin[1] + y) * srp + sorigin[0] + x];
 }
 
+static size_t rnd(unsigned *seed, size_t n)
+{
+    *seed = *seed * 1103515245u + 12345u;
+    return (size_t)((*seed >> 8) % n);
+}
+
 static void test_rect(void)
 {
     enum { N = 64 * 1024 };
@@ -720,7 +726,7 @@ static void test_rect(void)
     /* random rectangles: read, write, copy against a host reference */
     unsigned seed = 99;
     for (int iter = 0; iter < 200; iter++) {
-#define RND(n) ((seed = seed * 1103515245u + 12345u), (size_t)((seed >> 8) % (n)))
+#define RND(n) rnd(&seed, (n))
         size_t region[3] = { 1 + RND(40), 1 + RND(12), 1 + RND(5) };
         size_t brp = region[0] + RND(3) * RND(20), bsp = region[1] * brp + RND(2) * brp * RND(4);
         size_t hrp = region[0] + RND(30), hsp = (region[1] + RND(3)) * hrp;
