@@ -285,7 +285,8 @@ clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_id *devi
         log = NULL;
         if (err == CL_SUCCESS) {
             mosaic_bitcode linked = { 0 };
-            err = mosaic_link_bitcode(&device->compiler_target, 1, &compiled, options, 0, &linked, &log);
+            /* the build options are compile options: the link step takes none of them */
+            err = mosaic_link_bitcode(&device->compiler_target, 1, &compiled, NULL, 0, &linked, &log);
             append_log(program, log);
             free(log);
             mosaic_bitcode_free(&compiled);
@@ -296,7 +297,7 @@ clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_id *devi
         }
     } else if (program->binary.type == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT) {
         mosaic_bitcode linked = { 0 };
-        err = mosaic_link_bitcode(&device->compiler_target, 1, &program->binary, options, 0, &linked, &log);
+        err = mosaic_link_bitcode(&device->compiler_target, 1, &program->binary, NULL, 0, &linked, &log);
         append_log(program, log);
         free(log);
         if (err == CL_SUCCESS) {
