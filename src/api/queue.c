@@ -168,15 +168,9 @@ clSetCommandQueueProperty(cl_command_queue queue, cl_command_queue_properties pr
         return MOSAIC_ERROR(CL_INVALID_COMMAND_QUEUE, "not a command queue");
     if (properties & ~host_queue_properties)
         return MOSAIC_ERROR(CL_INVALID_VALUE, "only out-of-order and profiling can be changed");
-    if (old_properties)
-        *old_properties = queue->properties;
     /* Changing the mode under running commands would break their ordering:
-     * let everything enqueued so far finish first. */
-    mosaic_queue_finish(queue);
-    if (enable)
-        queue->properties |= properties;
-    else
-        queue->properties &= ~properties;
+     * everything enqueued so far finishes first. */
+    mosaic_queue_set_properties(queue, properties, enable != CL_FALSE, old_properties);
     return CL_SUCCESS;
 }
 

@@ -246,33 +246,39 @@ static void queue_remove_pending_locked(cl_command_queue q, cl_event e)
         pthread_cond_broadcast(&q->drained);
 }
 
-/* Commands that became ready on this thread, started one after another
- * rather than recursively (a long chain of failed commands would otherwise
- * recurse once per link). */
-static __thread cl_event *ready_stack;
-static __thread size_t ready_count, ready_cap;
+/* Commands that became ready on this thread, started one after another in
+ * the order they became ready rather than recursively (a long chain of
+ * failed commands or markers would otherwise recurse once per link).  The
+ * list is threaded through the events themselves (each becomes ready once),
+ * so it needs no memory of its own: nothing to allocate per command, and
+ * nothing left behind when a host thread exits. */
+static __thread cl_event ready_head, ready_tail;
 static __thread bool dispatching;
 
 static void start_command(cl_event e);
 
 static void push_ready(cl_event e)
 {
-    void *stack = ready_stack;
-    if (!mosaic_grow(&stack, &ready_cap, ready_count + 1, sizeof(cl_event))) {
-        start_command(e); /* no memory for the list: start it right away */
-        return;
-    }
-    ready_stack = stack;
-    ready_stack[ready_count++] = e;
+    e->ready_next = NULL;
+    if (ready_tail)
+        ready_tail->ready_next = e;
+    else
+        ready_head = e;
+    ready_tail = e;
 }
 
 static void dispatch_ready(void)
 {
     if (dispatching)
-        return; /* an outer frame on this thread drains the stack */
+        return; /* an outer frame on this thread drains the list */
     dispatching = true;
-    while (ready_count > 0)
-        start_command(ready_stack[--ready_count]);
+    while (ready_head) {
+        cl_event e = ready_head;
+        ready_head = e->ready_next;
+        if (!ready_head)
+            ready_tail = NULL;
+        start_command(e);
+    }
     dispatching = false;
 }
 
@@ -285,11 +291,10 @@ void mosaic_command_running(cl_event e)
     pthread_mutex_unlock(&graph_lock);
 }
 
-void mosaic_command_complete(cl_event e, cl_int status)
+/* Under graph_lock: the command reaches its final status.  Its dependants
+ * whose last edge this was go on this thread's ready list. */
+static void complete_locked(cl_event e, cl_int status)
 {
-    if (status > CL_COMPLETE)
-        status = CL_COMPLETE;
-    pthread_mutex_lock(&graph_lock);
     cl_ulong now = mosaic_now_ns();
     if (!e->time_submit)
         e->time_submit = now;
@@ -313,14 +318,27 @@ void mosaic_command_complete(cl_event e, cl_int status)
     e->num_dependents = e->cap_dependents = 0;
     queue_callbacks_locked(e, status);
     pthread_cond_broadcast(&e->completed);
-    pthread_mutex_unlock(&graph_lock);
+}
 
+/* After complete_locked, with the lock released. */
+static void after_complete(cl_event e)
+{
     if (e->cleanup) {
         e->cleanup(e);
         e->cleanup = NULL;
     }
     mosaic_release_internal(e); /* the graph's hold */
     dispatch_ready();
+}
+
+void mosaic_command_complete(cl_event e, cl_int status)
+{
+    if (status > CL_COMPLETE)
+        status = CL_COMPLETE;
+    pthread_mutex_lock(&graph_lock);
+    complete_locked(e, status);
+    pthread_mutex_unlock(&graph_lock);
+    after_complete(e);
 }
 
 /* Called once a command's dependencies are complete. */
@@ -469,13 +487,43 @@ cl_int mosaic_wait_for_events(cl_uint num_events, const cl_event *events)
     return result;
 }
 
+/* Rule 7: clFinish waits for the commands enqueued before it, and only for
+ * them (commands other threads enqueue meanwhile may wait for something
+ * the caller will do after clFinish returns).  It is an edge in the same
+ * graph: a marker that waits for every pending command of the queue. */
 cl_int mosaic_queue_finish(cl_command_queue q)
 {
     pthread_mutex_lock(&graph_lock);
-    while (q->num_pending > 0)
-        pthread_cond_wait(&q->drained, &graph_lock);
+    bool idle = q->num_pending == 0;
     pthread_mutex_unlock(&graph_lock);
+    if (idle)
+        return CL_SUCCESS;
+    cl_event marker;
+    if (mosaic_enqueue_marker(q, CL_COMMAND_MARKER, false, 0, NULL, &marker) != CL_SUCCESS) {
+        /* out of memory: wait until the queue is empty instead */
+        pthread_mutex_lock(&graph_lock);
+        while (q->num_pending > 0)
+            pthread_cond_wait(&q->drained, &graph_lock);
+        pthread_mutex_unlock(&graph_lock);
+        return CL_SUCCESS;
+    }
+    wait_on_event(marker);
+    mosaic_release(marker);
     return CL_SUCCESS;
+}
+
+void mosaic_queue_set_properties(cl_command_queue q, cl_command_queue_properties properties, bool enable,
+                                 cl_command_queue_properties *old_properties)
+{
+    mosaic_queue_finish(q);
+    pthread_mutex_lock(&graph_lock);
+    if (old_properties)
+        *old_properties = q->properties;
+    if (enable)
+        q->properties |= properties;
+    else
+        q->properties &= ~properties;
+    pthread_mutex_unlock(&graph_lock);
 }
 
 /* ---- user events and callbacks --------------------------------------------- */
@@ -493,12 +541,18 @@ cl_event mosaic_user_event_new(cl_context context)
 
 cl_int mosaic_user_event_set_status(cl_event e, cl_int status)
 {
+    if (status > CL_COMPLETE)
+        status = CL_COMPLETE;
+    /* The check and the change under one lock: of two threads setting the
+     * same user event at once, exactly one succeeds. */
     pthread_mutex_lock(&graph_lock);
-    bool already = e->status <= CL_COMPLETE;
-    pthread_mutex_unlock(&graph_lock);
-    if (already)
+    if (e->status <= CL_COMPLETE) {
+        pthread_mutex_unlock(&graph_lock);
         return MOSAIC_ERROR(CL_INVALID_OPERATION, "the status of this user event was already set");
-    mosaic_command_complete(e, status);
+    }
+    complete_locked(e, status);
+    pthread_mutex_unlock(&graph_lock);
+    after_complete(e);
     return CL_SUCCESS;
 }
 

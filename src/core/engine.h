@@ -53,6 +53,11 @@ cl_int mosaic_event_status(cl_event event);
 cl_int mosaic_wait_for_events(cl_uint num_events, const cl_event *events);
 cl_int mosaic_queue_finish(cl_command_queue queue);
 
+/* clSetCommandQueueProperty: lets every pending command finish, then sets
+ * or clears `properties` under the engine lock (enqueue reads them there). */
+void mosaic_queue_set_properties(cl_command_queue queue, cl_command_queue_properties properties, bool enable,
+                                 cl_command_queue_properties *old_properties);
+
 /* User events (clCreateUserEvent / clSetUserEventStatus). */
 cl_event mosaic_user_event_new(cl_context context);
 cl_int mosaic_user_event_set_status(cl_event event, cl_int status);

@@ -223,6 +223,7 @@ struct _cl_event {
     size_t waiting_for;              /* incomplete dependencies (+1 while being enqueued) */
     void *dependents; size_t num_dependents, cap_dependents; /* outgoing edges (engine.c) */
     cl_event pending_prev, pending_next; /* in queue->pending list */
+    cl_event ready_next;             /* in the starting thread's list of ready commands (engine.c) */
     mosaic_callback *callbacks;
     pthread_cond_t completed;        /* broadcast when status <= CL_COMPLETE */
     /* profiling, nanoseconds of mosaic_now_ns() */
