@@ -287,7 +287,7 @@ clEnqueueNativeKernel(cl_command_queue queue, void (CL_CALLBACK *user_func)(void
         return MOSAIC_ERROR(CL_INVALID_VALUE, "user_func is NULL");
     if ((!args && (cb_args || num_mem_objects)) || (args && !cb_args))
         return MOSAIC_ERROR(CL_INVALID_VALUE, "args and cb_args disagree");
-    if ((num_mem_objects == 0) != (mem_list == NULL) || (num_mem_objects && !args_mem_loc))
+    if ((num_mem_objects == 0) != (mem_list == NULL) || (num_mem_objects == 0) != (args_mem_loc == NULL))
         return MOSAIC_ERROR(CL_INVALID_VALUE, "num_mem_objects, mem_list and args_mem_loc disagree");
     for (cl_uint i = 0; i < num_mem_objects; i++) {
         if (!MOSAIC_IS(mem_list[i], MEM) || mem_list[i]->mem_type != CL_MEM_OBJECT_BUFFER)
