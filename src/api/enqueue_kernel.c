@@ -153,6 +153,11 @@ static cl_int capture_args(cl_kernel kernel, cl_device_id device, mosaic_ndrange
         case MOSAIC_ARG_GLOBAL_PTR:
         case MOSAIC_ARG_CONSTANT_PTR:
             if (arg->mem) {
+                cl_int aligned = mosaic_mem_check_alignment(arg->mem, device);
+                if (aligned != CL_SUCCESS) {
+                    free(local_offsets);
+                    return aligned;
+                }
                 if (info->args[i].kind == MOSAIC_ARG_CONSTANT_PTR && device->max_constant_buffer_size &&
                     arg->mem->size > device->max_constant_buffer_size) {
                     free(local_offsets);

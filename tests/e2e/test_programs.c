@@ -1,0 +1,439 @@
+/*
+ * Programs, kernels and NDRange launches through the ICD loader: building
+ * from source (options, failures and their logs), binaries, separate
+ * compile and link, kernel arguments of every kind, launches in 1, 2 and 3
+ * dimensions with offsets and chosen local sizes, and the error codes the
+ * spec names for bad input.
+ *
+ *   usage: test_programs [case]
+ */
+#define CL_TARGET_OPENCL_VERSION 300
+#include <CL/cl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/check.h"
+
+static cl_context context;
+static cl_device_id device;
+static cl_command_queue queue;
+
+static cl_program build(const char *source, const char *options, cl_int *build_err)
+{
+    cl_int err;
+    cl_program p = clCreateProgramWithSource(context, 1, &source, NULL, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    *build_err = clBuildProgram(p, 1, &device, options, NULL, NULL);
+    return p;
+}
+
+static char *build_log(cl_program p)
+{
+    size_t size = 0;
+    clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_LOG, 0, NULL, &size);
+    char *log = calloc(size + 1, 1);
+    clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_LOG, size, log, NULL);
+    return log;
+}
+
+static cl_mem buffer(size_t size, void *host)
+{
+    cl_int err;
+    cl_mem m = clCreateBuffer(context, CL_MEM_READ_WRITE | (host ? CL_MEM_COPY_HOST_PTR : 0), size, host, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    return m;
+}
+
+/* ---- building ------------------------------------------------------------------ */
+
+static void build_failures(void)
+{
+    cl_int err;
+    /* line 3 has the error: the log must say so */
+    cl_program p = build("__kernel void k(__global int *a)\n{\n  a[0] = undefined_name;\n}\n", NULL, &err);
+    CHECK_ERR(err, CL_BUILD_PROGRAM_FAILURE);
+    char *log = build_log(p);
+    CHECK(strstr(log, ":3:") != NULL);
+    CHECK(strstr(log, "undefined_name") != NULL);
+    free(log);
+    cl_build_status status;
+    clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_STATUS, sizeof status, &status, NULL);
+    CHECK(status == CL_BUILD_ERROR);
+    CHECK(clCreateKernel(p, "k", &err) == NULL);
+    CHECK_ERR(err, CL_INVALID_PROGRAM_EXECUTABLE);
+    clReleaseProgram(p);
+
+    p = build("__kernel void k(void) {}", "-not-an-option", &err);
+    CHECK_ERR(err, CL_INVALID_BUILD_OPTIONS);
+    clReleaseProgram(p);
+
+    /* -D defines reach the source, -Werror turns warnings into failures */
+    p = build("__kernel void k(__global int *a) { a[0] = VALUE; }", "-D VALUE=7 -cl-std=CL1.2", &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    clReleaseProgram(p);
+    p = build("__kernel void k(__global int *a) { int unused; a[0] = 1; }", "-Werror -Wunused-variable", &err);
+    CHECK(err == CL_BUILD_PROGRAM_FAILURE || err == CL_INVALID_BUILD_OPTIONS);
+    clReleaseProgram(p);
+
+    /* bad handles and arguments */
+    CHECK_ERR(clBuildProgram(NULL, 0, NULL, NULL, NULL, NULL), CL_INVALID_PROGRAM);
+    CHECK(clCreateProgramWithSource(context, 0, NULL, NULL, &err) == NULL);
+    CHECK_ERR(err, CL_INVALID_VALUE);
+    const char *null_string = NULL;
+    CHECK(clCreateProgramWithSource(context, 1, &null_string, NULL, &err) == NULL);
+    CHECK_ERR(err, CL_INVALID_VALUE);
+    CHECK(clCreateProgramWithSource(NULL, 1, (const char *[]){ "x" }, NULL, &err) == NULL);
+    CHECK_ERR(err, CL_INVALID_CONTEXT);
+    unsigned char junk[16] = "not a binary";
+    const unsigned char *junk_ptr = junk;
+    size_t junk_len = sizeof junk;
+    cl_int binary_status = 0;
+    CHECK(clCreateProgramWithBinary(context, 1, &device, &junk_len, &junk_ptr, &binary_status, &err) == NULL);
+    CHECK_ERR(err, CL_INVALID_BINARY);
+    CHECK_ERR(binary_status, CL_INVALID_BINARY);
+}
+
+/* A program's binary can be read back and built again. */
+static void binaries(void)
+{
+    cl_int err;
+    cl_program p = build("__kernel void twice(__global int *a) { a[get_global_id(0)] *= 2; }", NULL, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    size_t size = 0;
+    CHECK_ERR(clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL), CL_SUCCESS);
+    CHECK(size > 0);
+    unsigned char *bin = malloc(size);
+    CHECK_ERR(clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL), CL_SUCCESS);
+    const unsigned char *cbin = bin;
+    cl_int status;
+    cl_program q = clCreateProgramWithBinary(context, 1, &device, &size, &cbin, &status, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    CHECK_ERR(status, CL_SUCCESS);
+    CHECK_ERR(clBuildProgram(q, 1, &device, NULL, NULL, NULL), CL_SUCCESS);
+    cl_kernel k = clCreateKernel(q, "twice", &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    int data[4] = { 1, 2, 3, 4 };
+    cl_mem m = buffer(sizeof data, data);
+    clSetKernelArg(k, 0, sizeof m, &m);
+    size_t global = 4;
+    CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, NULL, 0, NULL, NULL), CL_SUCCESS);
+    CHECK_ERR(clEnqueueReadBuffer(queue, m, CL_TRUE, 0, sizeof data, data, 0, NULL, NULL), CL_SUCCESS);
+    CHECK(data[0] == 2 && data[3] == 8);
+    clReleaseMemObject(m);
+    clReleaseKernel(k);
+    clReleaseProgram(q);
+    clReleaseProgram(p);
+    free(bin);
+}
+
+/* clCompileProgram with a header, then clLinkProgram of two objects. */
+static void compile_and_link(void)
+{
+    cl_int err;
+    const char *header_src = "#define OFFSET 5\nint helper(int x);\n";
+    const char *main_src = "#include \"helper.h\"\n__kernel void use(__global int *a) { a[0] = helper(a[0]) + OFFSET; }\n";
+    const char *lib_src = "int helper(int x) { return x * 10; }\n";
+    cl_program header = clCreateProgramWithSource(context, 1, &header_src, NULL, &err);
+    cl_program main_prog = clCreateProgramWithSource(context, 1, &main_src, NULL, &err);
+    cl_program lib_prog = clCreateProgramWithSource(context, 1, &lib_src, NULL, &err);
+    const char *names[] = { "helper.h" };
+    CHECK_ERR(clCompileProgram(main_prog, 1, &device, NULL, 1, &header, names, NULL, NULL), CL_SUCCESS);
+    CHECK_ERR(clCompileProgram(lib_prog, 1, &device, NULL, 0, NULL, NULL, NULL, NULL), CL_SUCCESS);
+    cl_program_binary_type type;
+    clGetProgramBuildInfo(main_prog, device, CL_PROGRAM_BINARY_TYPE, sizeof type, &type, NULL);
+    CHECK(type == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
+    cl_program library = clLinkProgram(context, 1, &device, "-create-library", 1, &lib_prog, NULL, NULL, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    clGetProgramBuildInfo(library, device, CL_PROGRAM_BINARY_TYPE, sizeof type, &type, NULL);
+    CHECK(type == CL_PROGRAM_BINARY_TYPE_LIBRARY);
+    cl_program inputs[] = { main_prog, library };
+    cl_program exe = clLinkProgram(context, 1, &device, NULL, 2, inputs, NULL, NULL, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    cl_kernel k = clCreateKernel(exe, "use", &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    int value = 4;
+    cl_mem m = buffer(sizeof value, &value);
+    clSetKernelArg(k, 0, sizeof m, &m);
+    CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 1, NULL, (size_t[]){ 1 }, NULL, 0, NULL, NULL), CL_SUCCESS);
+    CHECK_ERR(clEnqueueReadBuffer(queue, m, CL_TRUE, 0, sizeof value, &value, 0, NULL, NULL), CL_SUCCESS);
+    CHECK(value == 45);
+    /* linking an object with an unresolved function fails, with a log */
+    cl_program alone = clLinkProgram(context, 1, &device, NULL, 1, &main_prog, NULL, NULL, &err);
+    CHECK_ERR(err, CL_LINK_PROGRAM_FAILURE);
+    if (alone) {
+        char *log = build_log(alone);
+        CHECK(strstr(log, "helper") != NULL);
+        free(log);
+        clReleaseProgram(alone);
+    }
+    /* a source program that was never compiled cannot be linked */
+    cl_program raw = clCreateProgramWithSource(context, 1, &lib_src, NULL, &err);
+    CHECK(clLinkProgram(context, 1, &device, NULL, 1, &raw, NULL, NULL, &err) == NULL);
+    CHECK_ERR(err, CL_INVALID_OPERATION);
+    clReleaseProgram(raw);
+    clReleaseMemObject(m);
+    clReleaseKernel(k);
+    clReleaseProgram(exe);
+    clReleaseProgram(library);
+    clReleaseProgram(header);
+    clReleaseProgram(main_prog);
+    clReleaseProgram(lib_prog);
+}
+
+/* ---- kernels and their arguments ------------------------------------------------- */
+
+static const char *args_source =
+    "typedef struct { int a; float b; long c; } pod;\n"
+    "__kernel void many(__global int *out, __constant int *table, __local int *scratch, int scalar,\n"
+    "                   float4 vec, pod s, uchar small)\n"
+    "{\n"
+    "  size_t l = get_local_id(0);\n"
+    "  scratch[l] = table[l] + scalar;\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  size_t n = get_local_size(0);\n"
+    "  out[get_global_id(0)] = scratch[(l + 1) % n] + (int)vec.z + s.a + (int)s.b + (int)s.c + small;\n"
+    "}\n"
+    "__kernel void other(__global float *x) { x[0] = 1.0f; }\n";
+
+typedef struct { cl_int a; cl_float b; cl_long c; } pod;
+
+static void kernel_args(void)
+{
+    cl_int err;
+    cl_program p = build(args_source, NULL, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    cl_uint n_kernels = 0;
+    CHECK_ERR(clCreateKernelsInProgram(p, 0, NULL, &n_kernels), CL_SUCCESS);
+    CHECK(n_kernels == 2);
+    cl_kernel all[2];
+    CHECK_ERR(clCreateKernelsInProgram(p, 1, all, NULL), CL_INVALID_VALUE);
+    char names[64] = "";
+    CHECK_ERR(clGetProgramInfo(p, CL_PROGRAM_KERNEL_NAMES, sizeof names, names, NULL), CL_SUCCESS);
+    CHECK(strstr(names, "many") && strstr(names, "other") && strchr(names, ';'));
+
+    cl_kernel k = clCreateKernel(p, "many", &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    CHECK(clCreateKernel(p, "nope", &err) == NULL);
+    CHECK_ERR(err, CL_INVALID_KERNEL_NAME);
+    CHECK(clCreateKernel(p, NULL, &err) == NULL);
+    CHECK_ERR(err, CL_INVALID_VALUE);
+    cl_uint nargs = 0;
+    CHECK_ERR(clGetKernelInfo(k, CL_KERNEL_NUM_ARGS, sizeof nargs, &nargs, NULL), CL_SUCCESS);
+    CHECK(nargs == 7);
+
+    /* argument info */
+    cl_kernel_arg_address_qualifier aq;
+    CHECK_ERR(clGetKernelArgInfo(k, 1, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof aq, &aq, NULL), CL_SUCCESS);
+    CHECK(aq == CL_KERNEL_ARG_ADDRESS_CONSTANT);
+    CHECK_ERR(clGetKernelArgInfo(k, 2, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof aq, &aq, NULL), CL_SUCCESS);
+    CHECK(aq == CL_KERNEL_ARG_ADDRESS_LOCAL);
+    char tname[32] = "";
+    CHECK_ERR(clGetKernelArgInfo(k, 4, CL_KERNEL_ARG_TYPE_NAME, sizeof tname, tname, NULL), CL_SUCCESS);
+    CHECK(strcmp(tname, "float4") == 0);
+    CHECK_ERR(clGetKernelArgInfo(k, 3, CL_KERNEL_ARG_NAME, sizeof tname, tname, NULL), CL_SUCCESS);
+    CHECK(strcmp(tname, "scalar") == 0);
+    CHECK_ERR(clGetKernelArgInfo(k, 7, CL_KERNEL_ARG_NAME, sizeof tname, tname, NULL), CL_INVALID_ARG_INDEX);
+
+    /* argument errors */
+    enum { N = 64, L = 16 };
+    int table[L];
+    for (int i = 0; i < L; i++)
+        table[i] = i * 100;
+    cl_mem out = buffer(N * sizeof(int), NULL), tab = buffer(sizeof table, table);
+    int scalar = 3;
+    CHECK_ERR(clSetKernelArg(k, 7, sizeof scalar, &scalar), CL_INVALID_ARG_INDEX);
+    CHECK_ERR(clSetKernelArg(k, 3, 2, &scalar), CL_INVALID_ARG_SIZE);
+    CHECK_ERR(clSetKernelArg(k, 3, sizeof scalar, NULL), CL_INVALID_ARG_VALUE);
+    CHECK_ERR(clSetKernelArg(k, 2, L * sizeof(int), &scalar), CL_INVALID_ARG_VALUE);
+    CHECK_ERR(clSetKernelArg(k, 2, 0, NULL), CL_INVALID_ARG_SIZE);
+    cl_mem not_mem = (cl_mem)k;
+    CHECK_ERR(clSetKernelArg(k, 0, sizeof(cl_mem), &not_mem), CL_INVALID_MEM_OBJECT);
+    CHECK_ERR(clSetKernelArg(k, 0, 4, &out), CL_INVALID_ARG_SIZE);
+    CHECK_ERR(clSetKernelArg(NULL, 0, sizeof out, &out), CL_INVALID_KERNEL);
+
+    size_t global = N, local = L;
+    CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0, NULL, NULL), CL_INVALID_KERNEL_ARGS);
+
+    cl_float4 vec = { { 0.5f, 1.5f, 7.0f, 9.0f } };
+    pod s = { 1000, 20000.0f, 300000 };
+    cl_uchar small = 9;
+    CHECK_ERR(clSetKernelArg(k, 0, sizeof out, &out), CL_SUCCESS);
+    CHECK_ERR(clSetKernelArg(k, 1, sizeof tab, &tab), CL_SUCCESS);
+    CHECK_ERR(clSetKernelArg(k, 2, L * sizeof(int), NULL), CL_SUCCESS);
+    CHECK_ERR(clSetKernelArg(k, 3, sizeof scalar, &scalar), CL_SUCCESS);
+    CHECK_ERR(clSetKernelArg(k, 4, sizeof vec, &vec), CL_SUCCESS);
+    CHECK_ERR(clSetKernelArg(k, 5, sizeof s, &s), CL_SUCCESS);
+    CHECK_ERR(clSetKernelArg(k, 6, sizeof small, &small), CL_SUCCESS);
+    CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0, NULL, NULL), CL_SUCCESS);
+    /* arguments are captured at enqueue: changing them now does not affect the launch */
+    int other_scalar = -1000000;
+    clSetKernelArg(k, 3, sizeof other_scalar, &other_scalar);
+    int result[N];
+    CHECK_ERR(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, sizeof result, result, 0, NULL, NULL), CL_SUCCESS);
+    int bad = 0;
+    for (int i = 0; i < N; i++) {
+        int l = i % L;
+        int expect = table[(l + 1) % L] + scalar + 7 + 1000 + 20000 + 300000 + 9;
+        bad += result[i] != expect;
+    }
+    CHECK(bad == 0);
+
+    /* work-group info */
+    size_t wg = 0;
+    CHECK_ERR(clGetKernelWorkGroupInfo(k, device, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, NULL), CL_SUCCESS);
+    CHECK(wg >= 256);
+    cl_ulong lmem = 0;
+    CHECK_ERR(clGetKernelWorkGroupInfo(k, device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof lmem, &lmem, NULL), CL_SUCCESS);
+    CHECK(lmem >= L * sizeof(int));
+    clReleaseMemObject(out);
+    clReleaseMemObject(tab);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+}
+
+/* ---- launches ------------------------------------------------------------------------ */
+
+static const char *index_source =
+    "__kernel void ids(__global uint *out, uint w, uint h)\n"
+    "{\n"
+    "  size_t x = get_global_id(0) - get_global_offset(0);\n"
+    "  size_t y = get_global_id(1) - get_global_offset(1);\n"
+    "  size_t z = get_global_id(2) - get_global_offset(2);\n"
+    "  size_t i = (z * h + y) * w + x;\n"
+    "  out[i] = (uint)(get_global_id(0) + 1000 * get_global_id(1) + 1000000 * get_global_id(2));\n"
+    "  if (get_work_dim() != WORK_DIM || get_global_size(0) != w) out[i] = 0xffffffffu;\n"
+    "#if __OPENCL_C_VERSION__ >= 200\n" /* a trailing group may be smaller than the enqueued size */
+    "  size_t group_stride = get_enqueued_local_size(0);\n"
+    "#else\n"
+    "  size_t group_stride = get_local_size(0);\n"
+    "#endif\n"
+    "  if (get_group_id(0) * group_stride + get_local_id(0) + get_global_offset(0) != get_global_id(0)) out[i] = 0xfffffffeu;\n"
+    "}\n";
+
+static void launch(cl_uint dims, const size_t *offset, const size_t *global, const size_t *local, const char *std)
+{
+    char options[64];
+    snprintf(options, sizeof options, "-D WORK_DIM=%u %s", dims, std ? std : "");
+    cl_int err;
+    cl_program p = build(index_source, options, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    cl_kernel k = clCreateKernel(p, "ids", &err);
+    size_t g[3] = { 1, 1, 1 }, o[3] = { 0, 0, 0 };
+    for (cl_uint d = 0; d < dims; d++) {
+        g[d] = global[d];
+        o[d] = offset ? offset[d] : 0;
+    }
+    size_t count = g[0] * g[1] * g[2];
+    cl_mem out = buffer(count * sizeof(cl_uint), NULL);
+    cl_uint w = (cl_uint)g[0], h = (cl_uint)g[1];
+    clSetKernelArg(k, 0, sizeof out, &out);
+    clSetKernelArg(k, 1, sizeof w, &w);
+    clSetKernelArg(k, 2, sizeof h, &h);
+    CHECK_ERR(clEnqueueNDRangeKernel(queue, k, dims, offset, global, local, 0, NULL, NULL), CL_SUCCESS);
+    cl_uint *result = malloc(count * sizeof *result);
+    CHECK_ERR(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, count * sizeof *result, result, 0, NULL, NULL), CL_SUCCESS);
+    size_t bad = 0;
+    for (size_t z = 0; z < g[2]; z++)
+        for (size_t y = 0; y < g[1]; y++)
+            for (size_t x = 0; x < g[0]; x++) {
+                cl_uint expect = (cl_uint)((x + o[0]) + 1000 * (y + o[1]) + 1000000 * (z + o[2]));
+                bad += result[(z * g[1] + y) * g[0] + x] != expect;
+            }
+    CHECK(bad == 0);
+    if (bad)
+        fprintf(stderr, "  launch dims=%u global=%zu,%zu,%zu: %zu wrong\n", dims, g[0], g[1], g[2], bad);
+    free(result);
+    clReleaseMemObject(out);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+}
+
+static void launches(void)
+{
+    launch(1, NULL, (size_t[]){ 1000 }, NULL, NULL);
+    launch(1, (size_t[]){ 17 }, (size_t[]){ 96 }, (size_t[]){ 32 }, NULL);
+    launch(2, (size_t[]){ 3, 5 }, (size_t[]){ 64, 48 }, (size_t[]){ 16, 16 }, NULL);
+    launch(2, NULL, (size_t[]){ 37, 23 }, NULL, NULL); /* primes: Mosaic must pick a size that divides */
+    launch(3, (size_t[]){ 1, 2, 3 }, (size_t[]){ 8, 6, 10 }, (size_t[]){ 4, 3, 5 }, NULL);
+    launch(3, NULL, (size_t[]){ 16, 16, 16 }, NULL, NULL);
+    /* non-uniform work-groups with OpenCL C 2.0+ */
+    launch(2, NULL, (size_t[]){ 50, 30 }, (size_t[]){ 16, 8 }, "-cl-std=CL3.0");
+}
+
+static void launch_errors(void)
+{
+    cl_int err;
+    cl_program p = build("__kernel void k(__global int *a) { a[get_global_id(0)] = 1; }\n"
+                         "__kernel __attribute__((reqd_work_group_size(8, 1, 1))) void r(__global int *a) { a[0] = 1; }\n",
+                         NULL, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    cl_kernel k = clCreateKernel(p, "k", &err), r = clCreateKernel(p, "r", &err);
+    cl_mem m = buffer(4096, NULL);
+    clSetKernelArg(k, 0, sizeof m, &m);
+    clSetKernelArg(r, 0, sizeof m, &m);
+    size_t g = 64, l = 16, big = 1u << 20;
+    CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 0, NULL, &g, NULL, 0, NULL, NULL), CL_INVALID_WORK_DIMENSION);
+    CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 4, NULL, &g, NULL, 0, NULL, NULL), CL_INVALID_WORK_DIMENSION);
+    CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 1, NULL, &g, &big, 0, NULL, NULL), CL_INVALID_WORK_ITEM_SIZE);
+    size_t g60 = 60;
+    CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 1, NULL, &g60, &l, 0, NULL, NULL), CL_INVALID_WORK_GROUP_SIZE);
+    size_t huge_offset = SIZE_MAX - 10;
+    CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 1, &huge_offset, &g, NULL, 0, NULL, NULL), CL_INVALID_GLOBAL_OFFSET);
+    CHECK_ERR(clEnqueueNDRangeKernel(queue, r, 1, NULL, &g, &l, 0, NULL, NULL), CL_INVALID_WORK_GROUP_SIZE);
+    CHECK_ERR(clEnqueueNDRangeKernel(queue, r, 1, NULL, &g, NULL, 0, NULL, NULL), CL_SUCCESS);
+    size_t compile_size[3];
+    CHECK_ERR(clGetKernelWorkGroupInfo(r, device, CL_KERNEL_COMPILE_WORK_GROUP_SIZE, sizeof compile_size,
+                                       compile_size, NULL), CL_SUCCESS);
+    CHECK(compile_size[0] == 8 && compile_size[1] == 1 && compile_size[2] == 1);
+    CHECK_ERR(clEnqueueNDRangeKernel(NULL, k, 1, NULL, &g, NULL, 0, NULL, NULL), CL_INVALID_COMMAND_QUEUE);
+    CHECK_ERR(clEnqueueNDRangeKernel(queue, NULL, 1, NULL, &g, NULL, 0, NULL, NULL), CL_INVALID_KERNEL);
+    CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 1, NULL, &g, NULL, 1, NULL, NULL), CL_INVALID_EVENT_WAIT_LIST);
+    /* OpenCL 2.1+: a zero global size is a launch that does nothing */
+    size_t zero = 0;
+    cl_event e;
+    CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 1, NULL, &zero, NULL, 0, NULL, &e), CL_SUCCESS);
+    CHECK_ERR(clWaitForEvents(1, &e), CL_SUCCESS);
+    clReleaseEvent(e);
+    /* a kernel cannot be built again while kernels are attached */
+    CHECK_ERR(clBuildProgram(p, 1, &device, NULL, NULL, NULL), CL_INVALID_OPERATION);
+    CHECK_ERR(clFinish(queue), CL_SUCCESS);
+    clReleaseMemObject(m);
+    clReleaseKernel(k);
+    clReleaseKernel(r);
+    clReleaseProgram(p);
+}
+
+typedef struct named_test {
+    const char *name;
+    void (*run)(void);
+} named_test;
+
+static const named_test tests[] = {
+    { "build_failures", build_failures }, { "binaries", binaries }, { "compile_and_link", compile_and_link },
+    { "kernel_args", kernel_args },       { "launches", launches }, { "launch_errors", launch_errors },
+};
+
+int main(int argc, char **argv)
+{
+    cl_platform_id platform;
+    if (clGetPlatformIDs(1, &platform, NULL) != CL_SUCCESS ||
+        clGetDeviceIDs(platform, CL_DEVICE_TYPE_CPU, 1, &device, NULL) != CL_SUCCESS) {
+        fprintf(stderr, "no OpenCL CPU device\n");
+        return 1;
+    }
+    context = clCreateContext(NULL, 1, &device, NULL, NULL, NULL);
+    queue = clCreateCommandQueueWithProperties(context, device, NULL, NULL);
+    int ran = 0;
+    for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
+        if (argc > 1 && strcmp(tests[i].name, argv[1]) != 0)
+            continue;
+        printf("-- %s\n", tests[i].name);
+        tests[i].run();
+        ran++;
+    }
+    clReleaseCommandQueue(queue);
+    clReleaseContext(context);
+    CHECK(ran > 0);
+    return check_summary();
+}
