@@ -26,4 +26,155 @@ void __mosaic_barrier(const __mosaic_wg_ctx *ctx);
 #define OVLD __attribute__((overloadable))
 #define CONST_FN __attribute__((overloadable, const))
 
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+
+/* ---- element-wise vector variants of scalar functions ------------------------
+ * VEC1(R, F, A)          R##n F(A##n)
+ * VEC2(R, F, A, B)       R##n F(A##n, B##n)
+ * VEC2S(R, F, A, B)      R##n F(A##n, B)        (scalar second operand)
+ * VEC3(R, F, A, B, C)    R##n F(A##n, B##n, C##n)
+ * Wide vectors split into halves, so a 16-wide call is 16 scalar calls after
+ * inlining (which the vectoriser may merge again). */
+#define VEC1(R, F, A)                                                                               \
+    CONST_FN R##2 F(A##2 x) { return (R##2)(F(x.s0), F(x.s1)); }                                   \
+    CONST_FN R##3 F(A##3 x) { return (R##3)(F(x.s0), F(x.s1), F(x.s2)); }                          \
+    CONST_FN R##4 F(A##4 x) { return (R##4)(F(x.lo), F(x.hi)); }                                   \
+    CONST_FN R##8 F(A##8 x) { return (R##8)(F(x.lo), F(x.hi)); }                                   \
+    CONST_FN R##16 F(A##16 x) { return (R##16)(F(x.lo), F(x.hi)); }
+
+#define VEC2(R, F, A, B)                                                                            \
+    CONST_FN R##2 F(A##2 x, B##2 y) { return (R##2)(F(x.s0, y.s0), F(x.s1, y.s1)); }               \
+    CONST_FN R##3 F(A##3 x, B##3 y) { return (R##3)(F(x.s0, y.s0), F(x.s1, y.s1), F(x.s2, y.s2)); } \
+    CONST_FN R##4 F(A##4 x, B##4 y) { return (R##4)(F(x.lo, y.lo), F(x.hi, y.hi)); }               \
+    CONST_FN R##8 F(A##8 x, B##8 y) { return (R##8)(F(x.lo, y.lo), F(x.hi, y.hi)); }               \
+    CONST_FN R##16 F(A##16 x, B##16 y) { return (R##16)(F(x.lo, y.lo), F(x.hi, y.hi)); }
+
+#define VEC2S(R, F, A, B)                                                                           \
+    CONST_FN R##2 F(A##2 x, B y) { return (R##2)(F(x.s0, y), F(x.s1, y)); }                        \
+    CONST_FN R##3 F(A##3 x, B y) { return (R##3)(F(x.s0, y), F(x.s1, y), F(x.s2, y)); }            \
+    CONST_FN R##4 F(A##4 x, B y) { return (R##4)(F(x.lo, y), F(x.hi, y)); }                        \
+    CONST_FN R##8 F(A##8 x, B y) { return (R##8)(F(x.lo, y), F(x.hi, y)); }                        \
+    CONST_FN R##16 F(A##16 x, B y) { return (R##16)(F(x.lo, y), F(x.hi, y)); }
+
+#define VEC3(R, F, A, B, C)                                                                         \
+    CONST_FN R##2 F(A##2 x, B##2 y, C##2 z) { return (R##2)(F(x.s0, y.s0, z.s0), F(x.s1, y.s1, z.s1)); } \
+    CONST_FN R##3 F(A##3 x, B##3 y, C##3 z)                                                        \
+    {                                                                                              \
+        return (R##3)(F(x.s0, y.s0, z.s0), F(x.s1, y.s1, z.s1), F(x.s2, y.s2, z.s2));              \
+    }                                                                                              \
+    CONST_FN R##4 F(A##4 x, B##4 y, C##4 z) { return (R##4)(F(x.lo, y.lo, z.lo), F(x.hi, y.hi, z.hi)); } \
+    CONST_FN R##8 F(A##8 x, B##8 y, C##8 z) { return (R##8)(F(x.lo, y.lo, z.lo), F(x.hi, y.hi, z.hi)); } \
+    CONST_FN R##16 F(A##16 x, B##16 y, C##16 z) { return (R##16)(F(x.lo, y.lo, z.lo), F(x.hi, y.hi, z.hi)); }
+
+/* F(A##n x, B y, C z): scalar second and third operands */
+#define VEC3SS(R, F, A, B, C)                                                                       \
+    CONST_FN R##2 F(A##2 x, B y, C z) { return (R##2)(F(x.s0, y, z), F(x.s1, y, z)); }             \
+    CONST_FN R##3 F(A##3 x, B y, C z) { return (R##3)(F(x.s0, y, z), F(x.s1, y, z), F(x.s2, y, z)); } \
+    CONST_FN R##4 F(A##4 x, B y, C z) { return (R##4)(F(x.lo, y, z), F(x.hi, y, z)); }             \
+    CONST_FN R##8 F(A##8 x, B y, C z) { return (R##8)(F(x.lo, y, z), F(x.hi, y, z)); }             \
+    CONST_FN R##16 F(A##16 x, B y, C z) { return (R##16)(F(x.lo, y, z), F(x.hi, y, z)); }
+
+/* One output through a pointer: R##n F(A##n x, AS P##n *out), from the
+ * scalar R F(A x, __private P *out). */
+#define VEC_OUT(R, F, A, P, AS)                                                                     \
+    OVLD R##2 F(A##2 x, AS P##2 *o)                                                                \
+    {                                                                                              \
+        P a, b;                                                                                    \
+        R##2 r = (R##2)(F(x.s0, &a), F(x.s1, &b));                                                 \
+        *o = (P##2)(a, b);                                                                         \
+        return r;                                                                                  \
+    }                                                                                              \
+    OVLD R##3 F(A##3 x, AS P##3 *o)                                                                \
+    {                                                                                              \
+        P a, b, c;                                                                                 \
+        R##3 r = (R##3)(F(x.s0, &a), F(x.s1, &b), F(x.s2, &c));                                    \
+        *o = (P##3)(a, b, c);                                                                      \
+        return r;                                                                                  \
+    }                                                                                              \
+    OVLD R##4 F(A##4 x, AS P##4 *o)                                                                \
+    {                                                                                              \
+        P##2 a, b;                                                                                 \
+        R##4 r = (R##4)(F(x.lo, &a), F(x.hi, &b));                                                 \
+        *o = (P##4)(a, b);                                                                         \
+        return r;                                                                                  \
+    }                                                                                              \
+    OVLD R##8 F(A##8 x, AS P##8 *o)                                                                \
+    {                                                                                              \
+        P##4 a, b;                                                                                 \
+        R##8 r = (R##8)(F(x.lo, &a), F(x.hi, &b));                                                 \
+        *o = (P##8)(a, b);                                                                         \
+        return r;                                                                                  \
+    }                                                                                              \
+    OVLD R##16 F(A##16 x, AS P##16 *o)                                                             \
+    {                                                                                              \
+        P##8 a, b;                                                                                 \
+        R##16 r = (R##16)(F(x.lo, &a), F(x.hi, &b));                                               \
+        *o = (P##16)(a, b);                                                                        \
+        return r;                                                                                  \
+    }
+
+/* Same with a second value operand: R##n F(A##n x, B##n y, AS P##n *out). */
+#define VEC_OUT2(R, F, A, B, P, AS)                                                                 \
+    OVLD R##2 F(A##2 x, B##2 y, AS P##2 *o)                                                        \
+    {                                                                                              \
+        P a, b;                                                                                    \
+        R##2 r = (R##2)(F(x.s0, y.s0, &a), F(x.s1, y.s1, &b));                                     \
+        *o = (P##2)(a, b);                                                                         \
+        return r;                                                                                  \
+    }                                                                                              \
+    OVLD R##3 F(A##3 x, B##3 y, AS P##3 *o)                                                        \
+    {                                                                                              \
+        P a, b, c;                                                                                 \
+        R##3 r = (R##3)(F(x.s0, y.s0, &a), F(x.s1, y.s1, &b), F(x.s2, y.s2, &c));                  \
+        *o = (P##3)(a, b, c);                                                                      \
+        return r;                                                                                  \
+    }                                                                                              \
+    OVLD R##4 F(A##4 x, B##4 y, AS P##4 *o)                                                        \
+    {                                                                                              \
+        P##2 a, b;                                                                                 \
+        R##4 r = (R##4)(F(x.lo, y.lo, &a), F(x.hi, y.hi, &b));                                     \
+        *o = (P##4)(a, b);                                                                         \
+        return r;                                                                                  \
+    }                                                                                              \
+    OVLD R##8 F(A##8 x, B##8 y, AS P##8 *o)                                                        \
+    {                                                                                              \
+        P##4 a, b;                                                                                 \
+        R##8 r = (R##8)(F(x.lo, y.lo, &a), F(x.hi, y.hi, &b));                                     \
+        *o = (P##8)(a, b);                                                                         \
+        return r;                                                                                  \
+    }                                                                                              \
+    OVLD R##16 F(A##16 x, B##16 y, AS P##16 *o)                                                    \
+    {                                                                                              \
+        P##8 a, b;                                                                                 \
+        R##16 r = (R##16)(F(x.lo, y.lo, &a), F(x.hi, y.hi, &b));                                   \
+        *o = (P##16)(a, b);                                                                        \
+        return r;                                                                                  \
+    }
+
+/* The other address spaces of an output pointer, through a private temporary:
+ * R F(A x, AS P *out) for AS = __global, __local and the generic space. */
+#define OUT_AS_1(R, F, A, P, AS)                                                                    \
+    OVLD R F(A x, AS P *o)                                                                         \
+    {                                                                                              \
+        P t;                                                                                       \
+        R r = F(x, &t);                                                                            \
+        *o = t;                                                                                    \
+        return r;                                                                                  \
+    }
+#define OUT_AS(R, F, A, P)                                                                          \
+    OUT_AS_1(R, F, A, P, __global) OUT_AS_1(R, F, A, P, __local) OUT_AS_1(R, F, A, P, )
+#define OUT2_AS_1(R, F, A, B, P, AS)                                                                \
+    OVLD R F(A x, B y, AS P *o)                                                                    \
+    {                                                                                              \
+        P t;                                                                                       \
+        R r = F(x, y, &t);                                                                         \
+        *o = t;                                                                                    \
+        return r;                                                                                  \
+    }
+#define OUT2_AS(R, F, A, B, P)                                                                      \
+    OUT2_AS_1(R, F, A, B, P, __global) OUT2_AS_1(R, F, A, B, P, __local) OUT2_AS_1(R, F, A, B, P, )
+
+/* Scalar + every vector width: X(T) applied to T, T2, T3, T4, T8, T16. */
+#define ALL_WIDTHS(X, T) X(T) X(T##2) X(T##3) X(T##4) X(T##8) X(T##16)
+
 #endif

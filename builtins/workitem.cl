@@ -68,3 +68,41 @@ OVLD void atomic_work_item_fence(cl_mem_fence_flags flags, memory_order order, m
     default: __c11_atomic_thread_fence(__ATOMIC_SEQ_CST); break;
     }
 }
+
+/* ---- async copies and prefetch (section 6.15.13) --------------------------------
+ * Every work-item copies its share (strided by its local linear id), and
+ * wait_group_events is a work-group barrier, after which the whole copy is
+ * visible to the group.  The event is the one passed in (or 0). */
+#define ASYNC_COPY(T)                                                                              \
+    OVLD event_t async_work_group_strided_copy(__local T *dst, const __global T *src, size_t n,    \
+                                               size_t stride, event_t e)                           \
+    {                                                                                              \
+        size_t step = get_local_size(0) * get_local_size(1) * get_local_size(2);                   \
+        for (size_t i = get_local_linear_id(); i < n; i += step)                                   \
+            dst[i] = src[i * stride];                                                              \
+        return e;                                                                                  \
+    }                                                                                              \
+    OVLD event_t async_work_group_strided_copy(__global T *dst, const __local T *src, size_t n,    \
+                                               size_t stride, event_t e)                           \
+    {                                                                                              \
+        size_t step = get_local_size(0) * get_local_size(1) * get_local_size(2);                   \
+        for (size_t i = get_local_linear_id(); i < n; i += step)                                   \
+            dst[i * stride] = src[i];                                                              \
+        return e;                                                                                  \
+    }                                                                                              \
+    OVLD event_t async_work_group_copy(__local T *dst, const __global T *src, size_t n, event_t e) \
+    {                                                                                              \
+        return async_work_group_strided_copy(dst, src, n, 1, e);                                   \
+    }                                                                                              \
+    OVLD event_t async_work_group_copy(__global T *dst, const __local T *src, size_t n, event_t e) \
+    {                                                                                              \
+        return async_work_group_strided_copy(dst, src, n, 1, e);                                   \
+    }                                                                                              \
+    OVLD void prefetch(const __global T *p, size_t n) {}
+#define ASYNC_ALL(T) ASYNC_COPY(T) ASYNC_COPY(T##2) ASYNC_COPY(T##3) ASYNC_COPY(T##4) ASYNC_COPY(T##8) ASYNC_COPY(T##16)
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+ASYNC_ALL(char) ASYNC_ALL(uchar) ASYNC_ALL(short) ASYNC_ALL(ushort) ASYNC_ALL(int) ASYNC_ALL(uint)
+ASYNC_ALL(long) ASYNC_ALL(ulong) ASYNC_ALL(float) ASYNC_ALL(double) ASYNC_ALL(half)
+
+OVLD void wait_group_events(int n, event_t *events) { __mosaic_barrier(CTX); }
+OVLD void wait_group_events(int n, __private event_t *events) { __mosaic_barrier(CTX); }

@@ -62,5 +62,8 @@ have = {l.split()[-1] for l in out.splitlines() if l.strip()}
 missing = sorted(n for n in wanted - have if not (ignore and ignore.search(n)))
 for n in missing:
     print(n)
+if missing:
+    print(f'{len(missing)} builtin functions are declared by clang but missing from the library', file=sys.stderr)
 print(f'# {len(wanted)} declared, {len(wanted & have)} defined, {len(missing)} missing'
       + (' (after ignoring /%s/)' % ignore.pattern if ignore else ''), file=sys.stderr)
+sys.exit(1 if missing else 0)

@@ -124,6 +124,10 @@ int mc_build_wg(LLVMModuleRef m, mc_kernel_build *kb, mc_str *log);
  * as parallel (llvm.access.group) where they do not touch private memory. */
 void mc_annotate_wg(LLVMModuleRef m, mc_kernel_build *kb);
 
+/* Turns the atomic library calls clang emits for spir64 (__atomic_fetch_add_4,
+ * __opencl_atomic_load_8, ...) into atomic instructions (atomics.c). */
+int mc_lower_atomic_calls(LLVMModuleRef m, mc_str *log);
+
 /* ---- kernel metadata (kernel_info.c) --------------------------------------------- */
 int mc_kernel_info_from_ir(LLVMModuleRef m, LLVMTargetDataRef td, LLVMValueRef kernel,
                            mosaic_kernel_info *info, mc_str *log);

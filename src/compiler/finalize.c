@@ -195,7 +195,7 @@ static cl_int build_object(const mosaic_compiler_target *target, const mosaic_bi
     for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
         if (!LLVMIsDeclaration(g))
             LLVMSetLinkage(g, LLVMInternalLinkage);
-    if (run_passes(m, tm, "always-inline,globaldce", log))
+    if (run_passes(m, tm, "always-inline,globaldce", log) || mc_lower_atomic_calls(m, log))
         goto done;
 
     /* What is left to call must be an intrinsic or an external symbol. */

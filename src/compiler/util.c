@@ -235,6 +235,9 @@ static int resolvable(LLVMModuleRef builtins, const mosaic_compiler_target *targ
         return 1;
     if (is_runtime_symbol(target, name))
         return 1;
+    /* atomic library calls, turned into instructions at finalize (atomics.c) */
+    if (!strncmp(name, "__atomic_", 9) || !strncmp(name, "__opencl_atomic_", 16))
+        return 1;
     if (builtins) {
         LLVMValueRef f = LLVMGetNamedFunction(builtins, name);
         if (f && !LLVMIsDeclaration(f))

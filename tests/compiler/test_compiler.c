@@ -525,6 +525,310 @@ static void test_binary_roundtrip(void)
     free(log);
 }
 
+/* ---- builtin library ----------------------------------------------------------------- */
+static int ulp_diff_f(float a, float b)
+{
+    if (isnan(a) || isnan(b))
+        return isnan(a) && isnan(b) ? 0 : 1 << 30;
+    if (a == b)
+        return 0;
+    int32_t ia, ib;
+    memcpy(&ia, &a, 4);
+    memcpy(&ib, &b, 4);
+    if (ia < 0)
+        ia = INT32_MIN - ia;
+    if (ib < 0)
+        ib = INT32_MIN - ib;
+    long long d = (long long)ia - ib;
+    return d < 0 ? (int)-d : (int)d;
+}
+
+static void test_math(void)
+{
+    const char *src =
+        "#define N 64\n"
+        "kernel void m(global const float *x, global const float *y, global float *o, global int *io,\n"
+        "              global double *od) {\n"
+        "  size_t i = get_global_id(0); float a = x[i], b = y[i]; float ip; int q, e;\n"
+        "  o[0*N+i] = sin(a); o[1*N+i] = cos(a); o[2*N+i] = tan(a); o[3*N+i] = exp(a);\n"
+        "  o[4*N+i] = log(fabs(a) + 1.0f); o[5*N+i] = pow(fabs(a), b); o[6*N+i] = sqrt(fabs(a));\n"
+        "  o[7*N+i] = fma(a, b, 0.5f); o[8*N+i] = atan2(a, b); o[9*N+i] = sinpi(a); o[10*N+i] = cospi(a);\n"
+        "  o[11*N+i] = cbrt(a); o[12*N+i] = fract(a, &ip); o[13*N+i] = ip; o[14*N+i] = rootn(fabs(a), 3);\n"
+        "  o[15*N+i] = hypot(a, b); o[16*N+i] = remquo(a, b, &q); o[17*N+i] = frexp(a, &e);\n"
+        "  o[18*N+i] = exp10(b); o[19*N+i] = rsqrt(fabs(a) + 1.0f); o[20*N+i] = erf(a); o[21*N+i] = tgamma(b);\n"
+        "  o[22*N+i] = acospi(clamp(b, -1.0f, 1.0f)); o[23*N+i] = pown(a, 3); o[24*N+i] = ldexp(a, 3);\n"
+        "  o[25*N+i] = sin((float4)(a)).z; o[26*N+i] = powr(fabs(a), b); o[27*N+i] = maxmag(a, b);\n"
+        "  o[28*N+i] = mix(a, b, 0.25f); o[29*N+i] = smoothstep(-1.0f, 1.0f, a); o[30*N+i] = sign(a);\n"
+        "  o[31*N+i] = length((float3)(a, b, 1.0f)); o[32*N+i] = normalize((float2)(a, b)).x;\n"
+        "  o[33*N+i] = dot((float4)(a, b, 1, 2), (float4)(b, a, 3, 4)); o[34*N+i] = cross((float3)(a, b, 1), (float3)(1, 2, 3)).y;\n"
+        "  o[35*N+i] = native_sin(a); o[36*N+i] = half_exp(a); o[37*N+i] = degrees(a);\n"
+        "  io[0*N+i] = q; io[1*N+i] = e; io[2*N+i] = ilogb(a); io[3*N+i] = isnan(a / b);\n"
+        "  io[4*N+i] = isinf((float4)(a, INFINITY, 0, 0)).y; io[5*N+i] = signbit(a);\n"
+        "  double da = a, db = b; double dip;\n"
+        "  od[0*N+i] = sin(da); od[1*N+i] = exp(da); od[2*N+i] = pow(fabs(da), db); od[3*N+i] = fract(da, &dip);\n"
+        "  od[4*N+i] = cospi(da); od[5*N+i] = sqrt(fabs(da)); od[6*N+i] = length((double2)(da, db));\n"
+        "}\n";
+    mosaic_executable *exe = build_program(src, NULL);
+    if (!exe)
+        return;
+    enum { N = 64, NF = 38, NI = 6, ND = 7 };
+    float x[N], y[N], o[NF * N];
+    int io[NI * N];
+    double od[ND * N];
+    for (int i = 0; i < N; i++) {
+        x[i] = (float)(i - 32) * 0.37f + 0.01f;
+        y[i] = (float)(i % 7) * 0.5f - 1.25f;
+    }
+    x[5] = -7.0f; /* an integer: fract 0, sinpi -0 */
+    x[6] = 2.5f;  /* cospi exactly 0 */
+    float *px = x, *py = y, *po = o;
+    int *pio = io;
+    double *pod = od;
+    ndrange r = {.dim = 1, .global = {N}, .local = {16}};
+    run_kernel(exe, "m", ARGS(&px, &py, &po, &pio, &pod), &r);
+    int bad = 0;
+#define EXPECT_F(k, expr, tol)                                                                     \
+    for (int i = 0; i < N; i++) {                                                                  \
+        float a = x[i], b = y[i];                                                                  \
+        (void)a, (void)b;                                                                          \
+        float want = (float)(expr);                                                                \
+        int d = ulp_diff_f(o[(k) * N + i], want);                                                  \
+        if (d > (tol) && fabsf(o[(k)*N + i] - want) > 1e-6f) {                                     \
+            if (bad++ < 10)                                                                        \
+                fprintf(stderr, "f%d (%s) x=%g y=%g: got %.9g want %.9g (%d ulp)\n", k, #expr, a, b, \
+                        o[(k)*N + i], want, d);                                                    \
+        }                                                                                          \
+    }
+    EXPECT_F(0, sin((double)a), 4);
+    EXPECT_F(1, cos((double)a), 4);
+    EXPECT_F(2, tan((double)a), 5);
+    EXPECT_F(3, exp((double)a), 3);
+    EXPECT_F(4, log(fabs((double)a) + 1.0), 3);
+    EXPECT_F(5, pow(fabs((double)a), b), 16);
+    EXPECT_F(6, sqrt(fabs((double)a)), 3);
+    EXPECT_F(7, fmaf(a, b, 0.5f), 0);
+    EXPECT_F(8, atan2((double)a, b), 6);
+    EXPECT_F(9, sin(M_PI * a), 4);
+    EXPECT_F(10, cos(M_PI * a), 4);
+    EXPECT_F(11, cbrt((double)a), 2);
+    EXPECT_F(12, a - floorf(a), 0);
+    EXPECT_F(13, floorf(a), 0);
+    EXPECT_F(14, cbrt(fabs((double)a)), 16);
+    EXPECT_F(15, hypot((double)a, b), 4);
+    EXPECT_F(16, remainderf(a, b), 0);
+    EXPECT_F(18, pow(10.0, (double)b), 3);
+    EXPECT_F(19, 1.0 / sqrt(fabs((double)a) + 1.0), 2);
+    EXPECT_F(20, erf((double)a), 16);
+    EXPECT_F(21, tgamma((double)b), 16);
+    EXPECT_F(22, acos(fmin(fmax(b, -1.0), 1.0)) / M_PI, 5);
+    EXPECT_F(23, (double)a * a * a, 16);
+    EXPECT_F(24, a * 8.0f, 0);
+    EXPECT_F(25, sin((double)a), 4);
+    EXPECT_F(26, pow(fabs((double)a), b), 16);
+    EXPECT_F(27, fabsf(a) > fabsf(b) ? a : fabsf(b) > fabsf(a) ? b : fmaxf(a, b), 0);
+    EXPECT_F(28, a + (b - a) * 0.25f, 1);
+    EXPECT_F(30, a > 0 ? 1.0f : a < 0 ? -1.0f : a, 0);
+    EXPECT_F(31, sqrt((double)a * a + (double)b * b + 1.0), 3);
+    EXPECT_F(32, a / sqrt((double)a * a + (double)b * b), 3);
+    EXPECT_F(33, (double)a * b + (double)b * a + 3.0 + 8.0, 2);
+    EXPECT_F(34, 1.0 - 3.0 * a, 1);
+    EXPECT_F(35, sin((double)a), 4);
+    EXPECT_F(36, exp((double)a), 8192);
+    EXPECT_F(37, a * (180.0 / M_PI), 2);
+    for (int i = 0; i < N; i++) {
+        int q, e;
+        remquof(x[i], y[i], &q);
+        frexpf(x[i], &e);
+        double t = (x[i] + 1.0) / 2.0, ss = t < 0 ? 0 : t > 1 ? 1 : t;
+        if (fabsf(o[29 * N + i] - (float)(ss * ss * (3 - 2 * ss))) > 1e-6f)
+            bad++;
+        if ((io[i] & 7) != (q & 7) || io[N + i] != e || io[2 * N + i] != ilogbf(x[i]) ||
+            io[3 * N + i] != (isnan(x[i] / y[i]) ? 1 : 0) || io[4 * N + i] != -1 || io[5 * N + i] != (x[i] < 0)) {
+            if (bad++ < 10)
+                fprintf(stderr, "ints x=%g: %d %d %d %d %d %d\n", x[i], io[i], io[N + i], io[2 * N + i],
+                        io[3 * N + i], io[4 * N + i], io[5 * N + i]);
+        }
+        double a = x[i], b = y[i];
+        double want[ND] = {sin(a), exp(a), pow(fabs(a), b), a - floor(a), cos(M_PI * a), sqrt(fabs(a)), hypot(a, b)};
+        for (int k = 0; k < ND; k++)
+            if (fabs(od[k * N + i] - want[k]) > 1e-12 * fmax(1.0, fabs(want[k]))) {
+                if (bad++ < 10)
+                    fprintf(stderr, "double f%d x=%g: got %.17g want %.17g\n", k, a, od[k * N + i], want[k]);
+            }
+    }
+    CHECK(o[9 * N + 5] == 0.0f && signbit(o[9 * N + 5]), "sinpi(-7) should be -0, got %g", o[9 * N + 5]);
+    CHECK(o[10 * N + 6] == 0.0f, "cospi(2.5) should be 0, got %g", o[10 * N + 6]);
+    CHECK(bad == 0, "%d math results out of tolerance", bad);
+    mosaic_executable_free(exe);
+}
+
+static void test_conversions(void)
+{
+    const char *src =
+        "kernel void c(global const float *f, global const double *d, global int *oi, global float *of,\n"
+        "              global long *ol, global uchar *ou) {\n"
+        "  for (int i = 0; i < 8; i++) {\n"
+        "    oi[i] = convert_int_sat_rte(f[i]); oi[8+i] = convert_int_sat(f[i]);\n"
+        "    oi[16+i] = convert_int_rtn(f[i] < 1e9f && f[i] > -1e9f ? f[i] : 0.0f);\n"
+        "    ou[i] = convert_uchar_sat(f[i]); ol[i] = convert_long_sat_rtp(d[i]);\n"
+        "  }\n"
+        "  int4 v = convert_int4_sat_rtz(vload4(0, f)); vstore4(v, 6, oi);\n"
+        "  of[0] = convert_float_rtz(16777217); of[1] = convert_float_rtp(16777217);\n"
+        "  of[2] = convert_float_rtn(-16777217); of[3] = convert_float(0xffffffffffffffffUL);\n"
+        "  of[4] = convert_float_rtz(0xffffffffffffffffUL); of[5] = convert_float_rtz(1.00000001);\n"
+        "  of[6] = convert_float_rtp(1.00000001); of[7] = convert_float_rtn(-1e300); of[8] = convert_float_rtz(1e300);\n"
+        "  ou[8] = convert_uchar_sat(300); ou[9] = convert_uchar_sat(-5); ou[10] = convert_uchar(300);\n"
+        "  ou[11] = (uchar)convert_char_sat(200u); ou[12] = convert_uchar_sat(convert_long(-1.5f));\n"
+        "  float4 g = convert_float4((int4)(1, -2, 3, 16777217)); of[9] = g.w; of[10] = g.y;\n"
+        "  ol[8] = convert_long_sat(convert_double(LONG_MAX) * 2.0); ol[9] = convert_long_sat_rte(-2.5);\n"
+        "  ol[10] = convert_ulong_sat(-1.0f); ol[11] = convert_long(convert_ulong_sat_rtn(1e30));\n"
+        "}\n";
+    mosaic_executable *exe = build_program(src, NULL);
+    if (!exe)
+        return;
+    float f[8] = {2.5f, 3.5f, -2.5f, 1e10f, -1e10f, NAN, 255.7f, -0.6f};
+    double d[8] = {2.1, -2.1, 1e300, -1e300, NAN, 0.5, -0.5, 9.2e18};
+    int oi[32] = {0};
+    float of[16] = {0};
+    long long ol[16] = {0};
+    unsigned char ou[16] = {0};
+    float *pf = f, *pof = of;
+    double *pd = d;
+    int *poi = oi;
+    long long *pol = ol;
+    unsigned char *pou = ou;
+    ndrange r = {.dim = 1, .global = {1}, .local = {1}};
+    run_kernel(exe, "c", ARGS(&pf, &pd, &poi, &pof, &pol, &pou), &r);
+    int ie[8] = {2, 4, -2, INT32_MAX, INT32_MIN, 0, 256, -1};
+    int is[8] = {2, 3, -2, INT32_MAX, INT32_MIN, 0, 255, 0};
+    int in[6] = {2, 3, -3, 0, 0, 0};
+    unsigned char ue[8] = {2, 3, 0, 255, 0, 0, 255, 0};
+    long long le[8] = {3, -2, INT64_MAX, INT64_MIN, 0, 1, 0, 9200000000000000000LL};
+    for (int i = 0; i < 8; i++) {
+        CHECK(oi[i] == ie[i], "convert_int_sat_rte(%g) = %d", f[i], oi[i]);
+        if (i < 6)
+            CHECK(oi[8 + i] == is[i], "convert_int_sat(%g) = %d", f[i], oi[8 + i]);
+        CHECK(ou[i] == ue[i], "convert_uchar_sat(%g) = %d", f[i], ou[i]);
+        CHECK(ol[i] == le[i], "convert_long_sat_rtp(%g) = %lld", d[i], ol[i]);
+    }
+    for (int i = 0; i < 3; i++)
+        CHECK(oi[16 + i] == in[i], "convert_int_rtn(%g) = %d", f[i], oi[16 + i]);
+    CHECK(oi[24] == 2 && oi[25] == 3 && oi[26] == -2 && oi[27] == INT32_MAX, "convert_int4_sat_rtz %d %d %d %d",
+          oi[24], oi[25], oi[26], oi[27]);
+    CHECK(of[0] == 16777216.0f && of[1] == 16777218.0f && of[2] == -16777218.0f, "int->float rounding %.1f %.1f %.1f",
+          of[0], of[1], of[2]);
+    CHECK(of[3] == 0x1p64f && of[4] == 0x1.fffffep63f, "ulong->float %a %a", of[3], of[4]);
+    CHECK(of[5] == 1.0f && of[6] == nextafterf(1.0f, 2.0f), "double->float rtz/rtp %a %a", of[5], of[6]);
+    CHECK(isinf(of[7]) && of[7] < 0 && of[8] == 0x1.fffffep127f, "double->float overflow %a %a", of[7], of[8]);
+    CHECK(ou[8] == 255 && ou[9] == 0 && ou[10] == 44 && ou[11] == 127 && ou[12] == 0, "int sat %d %d %d %d %d", ou[8],
+          ou[9], ou[10], ou[11], ou[12]);
+    CHECK(of[9] == 16777216.0f && of[10] == -2.0f, "convert_float4 %g %g", of[9], of[10]);
+    CHECK(ol[8] == INT64_MAX && ol[9] == -2 && ol[10] == 0 && ol[11] == -1, "long sat %lld %lld %lld %lld", ol[8],
+          ol[9], ol[10], ol[11]);
+    mosaic_executable_free(exe);
+}
+
+static void test_integer_vector_builtins(void)
+{
+    const char *src =
+        "kernel void t(global long *o, global const long *in, global ushort *h, global float *hf) {\n"
+        "  long a = in[0], b = in[1];\n"
+        "  o[0] = mul_hi(a, b); o[1] = (long)mul_hi((ulong)a, (ulong)b); o[2] = mad_sat(a, b, 5L);\n"
+        "  o[3] = rotate(0x80000001u, 1u); o[4] = clz(1); o[5] = popcount(0xF0F0ul); o[6] = add_sat((char)100, (char)100);\n"
+        "  o[7] = abs_diff(-100, 100); o[8] = upsample((short)-1, (ushort)2); o[9] = hadd(7, 4) + 10 * rhadd(7, 4);\n"
+        "  o[10] = ctz(8u) + 100 * clz((ushort)0); o[11] = abs((char)-128);\n"
+        "  int4 s = select((int4)(1, 2, 3, 4), (int4)(5, 6, 7, 8), (int4)(-1, 0, INT_MIN, 1));\n"
+        "  o[12] = s.x * 1000 + s.y * 100 + s.z * 10 + s.w;\n"
+        "  o[13] = any((int4)(0, 0, -1, 0)) + 10 * all((int4)(-1, -1, 0, -1)) + 100 * isnan((float4)(NAN)).z;\n"
+        "  o[14] = bitselect(0xF0F0, 0x0F0F, 0xFF00);\n"
+        "  float8 sh = shuffle2((float4)(1, 2, 3, 4), (float4)(5, 6, 7, 8), (uint8)(7, 0, 6, 1, 5, 2, 4, 3));\n"
+        "  long8 k = convert_long8(sh);\n"
+        "  o[15] = k.s0 * 10000000 + k.s1 * 1000000 + k.s2 * 100000 + k.s3 * 10000 + k.s4 * 1000 + k.s5 * 100 + k.s6 * 10 + k.s7;\n"
+        "  o[16] = mad24(3, 4, 5) + 100 * mul24(-3, 4); o[17] = max((int2)(3, -9), 1).y; o[18] = clamp(300, 0, 255);\n"
+        "  vstore_half(1.0f, 0, (global half *)h); vstore_half_rte(65520.0f, 1, (global half *)h);\n"
+        "  vstore_half_rtz(65520.0f, 2, (global half *)h); vstore_half_rtn(1e-8f, 3, (global half *)h);\n"
+        "  vstore_half_rtp(1e-8f, 4, (global half *)h); vstore_half4((float4)(0.5f, -2.0f, 0.33325195f, 1e-7f), 2, (global half *)h);\n"
+        "  hf[0] = vload_half(0, (global half *)h); float4 l = vload_half4(2, (global half *)h); hf[1] = l.z; hf[2] = l.w;\n"
+        "  hf[3] = vload_half(1, (global half *)h);\n"
+        "}\n";
+    mosaic_executable *exe = build_program(src, "-cl-std=CL2.0");
+    if (!exe)
+        return;
+    long long o[20] = {0}, in[2] = {-123456789012345LL, 987654321098765LL};
+    unsigned short h[16] = {0};
+    float hf[4] = {0};
+    long long *po = o, *pin = in;
+    unsigned short *ph = h;
+    float *phf = hf;
+    ndrange r = {.dim = 1, .global = {1}, .local = {1}};
+    run_kernel(exe, "t", ARGS(&po, &pin, &ph, &phf), &r);
+    __int128 p = (__int128)in[0] * in[1];
+    unsigned __int128 up = (unsigned __int128)(unsigned long long)in[0] * (unsigned long long)in[1];
+    __int128 ps = p + 5;
+    long long sat = ps > INT64_MAX ? INT64_MAX : ps < INT64_MIN ? INT64_MIN : (long long)ps;
+    CHECK(o[0] == (long long)(p >> 64), "mul_hi(long) %lld", o[0]);
+    CHECK(o[1] == (long long)(unsigned long long)(up >> 64), "mul_hi(ulong) %lld", o[1]);
+    CHECK(o[2] == sat, "mad_sat(long) %lld vs %lld", o[2], sat);
+    CHECK(o[3] == 3 && o[4] == 31 && o[5] == 8 && o[6] == 127, "rotate/clz/popcount/add_sat %lld %lld %lld %lld", o[3],
+          o[4], o[5], o[6]);
+    CHECK(o[7] == 200 && o[8] == (int)0xffff0002 && o[9] == 5 + 10 * 6, "abs_diff/upsample/hadd %lld %lld %lld", o[7],
+          o[8], o[9]);
+    CHECK(o[10] == 3 + 1600 && o[11] == 128, "ctz/clz/abs %lld %lld", o[10], o[11]);
+    CHECK(o[12] == 5274 && o[13] == 1 - 100 && o[14] == 0x0FF0, "select/any/all/bitselect %lld %lld %llx", o[12], o[13],
+          o[14]);
+    CHECK(o[15] == 81726354, "shuffle2 %lld", o[15]);
+    CHECK(o[16] == 17 - 1200 && o[17] == 1 && o[18] == 255, "mad24/max/clamp %lld %lld %lld", o[16], o[17], o[18]);
+    CHECK(h[0] == 0x3c00 && h[1] == 0x7c00 && h[2] == 0x7bff && h[3] == 0 && h[4] == 1, "vstore_half %04x %04x %04x %04x %04x",
+          h[0], h[1], h[2], h[3], h[4]);
+    CHECK(h[8] == 0x3800 && h[9] == 0xc000 && h[10] == 0x3555 && h[11] == 2, "vstore_half4 %04x %04x %04x %04x", h[8],
+          h[9], h[10], h[11]);
+    CHECK(hf[0] == 1.0f && hf[1] == 0.33325195f && hf[2] == 0x1p-23f && isinf(hf[3]), "vload_half %g %g %a %g", hf[0],
+          hf[1], hf[2], hf[3]);
+    mosaic_executable_free(exe);
+}
+
+static void test_atomics(void)
+{
+    const char *src =
+        "kernel void at(global int *c, global long *l, global atomic_int *a, global float *f, global uint *m) {\n"
+        "  int id = (int)get_global_id(0);\n"
+        "  atomic_inc(&c[0]); atomic_add(&c[1], id); atomic_max(&c[2], id); atomic_min(&c[3], -id);\n"
+        "  atom_add(&l[0], (long)id << 33); atomic_or(&c[4], 1 << (id % 31));\n"
+        "  atomic_fetch_add_explicit(&a[0], 2, memory_order_relaxed, memory_scope_device);\n"
+        "  atomic_fetch_sub(&a[1], 1);\n"
+        "  int expected = atomic_load(&a[2]);\n"
+        "  while (!atomic_compare_exchange_weak(&a[2], &expected, expected + 3)) ;\n"
+        "  /* a float sum through compare-and-swap on the bits */\n"
+        "  volatile global int *fi = (volatile global int *)f; int old = *fi, seen;\n"
+        "  while ((seen = atomic_cmpxchg(fi, old, as_int(as_float(old) + 1.0f))) != old) old = seen;\n"
+        "  atomic_xchg(&m[0], 7u); atomic_dec(&m[1]);\n"
+        "  if (atomic_flag_test_and_set((global atomic_flag *)&m[2]) == 0) atomic_inc(&m[3]);\n"
+        "}\n";
+    mosaic_executable *exe = build_program(src, "-cl-std=CL2.0");
+    if (!exe)
+        return;
+    enum { N = 4096 };
+    int c[5] = {0, 0, INT32_MIN, 0, 0}, a[3] = {0, 0, 0};
+    long long l[1] = {0};
+    float f[1] = {0};
+    unsigned m[4] = {0, 10000, 0, 0};
+    int *pc = c, *pa = a;
+    long long *pl = l;
+    float *pf = f;
+    unsigned *pm = m;
+    ndrange r = {.dim = 1, .global = {N}, .local = {64}, .threads = 4};
+    run_kernel(exe, "at", ARGS(&pc, &pl, &pa, &pf, &pm), &r);
+    long long sum = (long long)N * (N - 1) / 2;
+    CHECK(c[0] == N && c[1] == (int)sum && c[2] == N - 1 && c[3] == -(N - 1), "1.x atomics %d %d %d %d", c[0], c[1],
+          c[2], c[3]);
+    CHECK(c[4] == 0x7fffffff, "atomic_or %x", c[4]);
+    CHECK(l[0] == sum << 33, "atom_add long %lld", l[0]);
+    CHECK(a[0] == 2 * N && a[1] == -N && a[2] == 3 * N, "C11 atomics %d %d %d", a[0], a[1], a[2]);
+    CHECK(f[0] == (float)N, "float CAS sum %g", f[0]);
+    CHECK(m[0] == 7 && m[1] == 10000 - N && m[2] == 1 && m[3] == 1, "xchg/dec/flag %u %u %u %u", m[0], m[1], m[2], m[3]);
+    mosaic_executable_free(exe);
+}
+
 /* ---- driver ----------------------------------------------------------------------------- */
 typedef struct test_case {
     const char *group, *name;
@@ -545,6 +849,10 @@ static const test_case tests[] = {
     {"programs", "headers", test_headers},
     {"programs", "link_two_objects", test_link_two_objects},
     {"programs", "binary_roundtrip", test_binary_roundtrip},
+    {"builtins", "math", test_math},
+    {"builtins", "conversions", test_conversions},
+    {"builtins", "integer_vector", test_integer_vector_builtins},
+    {"builtins", "atomics", test_atomics},
 };
 
 int main(int argc, char **argv)
