@@ -442,8 +442,10 @@ static void test_unsupported_features(void)
     CHECK(size == 0 || (size == sizeof props[0] && props[0] == 0));
     CHECK_ERR(clGetDeviceInfo(device, CL_DEVICE_PARTITION_TYPE, sizeof props, props, &size), CL_SUCCESS);
     CHECK(size == 0 || (size == sizeof props[0] && props[0] == 0));
-    /* SVM: whatever the device says, 0 for now */
-    CHECK(DEV_ULONG(CL_DEVICE_SVM_CAPABILITIES) == 0);
+    /* SVM: every kind, host and device sharing one memory (api/svm.c) */
+    CHECK(DEV_ULONG(CL_DEVICE_SVM_CAPABILITIES) ==
+          (CL_DEVICE_SVM_COARSE_GRAIN_BUFFER | CL_DEVICE_SVM_FINE_GRAIN_BUFFER | CL_DEVICE_SVM_FINE_GRAIN_SYSTEM |
+           CL_DEVICE_SVM_ATOMICS));
 }
 
 static void test_device_limits(void)

@@ -1,0 +1,512 @@
+/*
+ * Shared virtual memory: clSVMAlloc / clSVMFree, the SVM commands
+ * (free, memcpy, fill, map, unmap, migrate) and the registry of SVM
+ * allocations that clCreateBuffer asks through mosaic_svm_contains().
+ *
+ * On the CPU device the host and the device are the same processor and see
+ * one coherent address space, so every kind of SVM is plain memory:
+ *   - an SVM allocation is an aligned malloc; its address is valid in kernels
+ *     as it is on the host (pointers stored inside it stay valid too);
+ *   - coarse- and fine-grained buffers differ only in what the application
+ *     may rely on: clEnqueueSVMMap / Unmap move nothing and are commands for
+ *     their place in the command graph alone;
+ *   - fine-grained system SVM is any host address (malloc, static, stack);
+ *   - SVM atomics are the processor's atomic instructions, which kernels
+ *     (OpenCL C atomics, compiled to LLVM atomics) and host C11 atomics both
+ *     use, so memory_scope_all_svm_devices needs nothing more.
+ *
+ * The registry maps address ranges to (context, flags) for every live
+ * clSVMAlloc allocation.  Live allocations never overlap, so one table for
+ * the process, sorted by address and guarded by a read-write lock, answers
+ * "which allocation holds this address" for every context; each entry names
+ * its context and lookups match it.  An allocation holds an internal
+ * reference on its context, so a context outlives its SVM memory and an
+ * entry can never name a destroyed context (or a new one at the same
+ * address).
+ */
+#include "core/context.h"
+#include "core/engine.h"
+#include "core/memory.h"
+#include "core/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The default and largest alignment: the size of the largest built-in data
+ * type, long16 (CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE). */
+#define SVM_MAX_ALIGN ((cl_uint)sizeof(cl_long16))
+
+#define SVM_ACCESS_FLAGS (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY)
+#define SVM_FLAGS (SVM_ACCESS_FLAGS | CL_MEM_SVM_FINE_GRAIN_BUFFER | CL_MEM_SVM_ATOMICS)
+
+/* ---- the registry of allocations ------------------------------------------------ */
+
+typedef struct svm_allocation {
+    uintptr_t base;
+    size_t size;               /* as asked for (at least 1) */
+    cl_svm_mem_flags flags;
+    cl_context context;        /* internal reference */
+} svm_allocation;
+
+static pthread_rwlock_t registry_lock = PTHREAD_RWLOCK_INITIALIZER;
+static svm_allocation *registry; /* sorted by base */
+static size_t registry_count, registry_capacity;
+
+/* Index of the first entry whose base is > addr.  Caller holds the lock. */
+static size_t upper_bound_locked(uintptr_t addr)
+{
+    size_t lo = 0, hi = registry_count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (registry[mid].base <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The entry holding addr, or NULL.  Caller holds the lock. */
+static svm_allocation *find_locked(const void *ptr)
+{
+    uintptr_t addr = (uintptr_t)ptr;
+    size_t i = upper_bound_locked(addr);
+    if (i == 0)
+        return NULL;
+    svm_allocation *a = &registry[i - 1];
+    return addr - a->base < a->size ? a : NULL;
+}
+
+static bool registry_add(const svm_allocation *a)
+{
+    pthread_rwlock_wrlock(&registry_lock);
+    bool ok = mosaic_grow((void **)&registry, &registry_capacity, registry_count + 1, sizeof *registry);
+    if (ok) {
+        size_t i = upper_bound_locked(a->base);
+        memmove(&registry[i + 1], &registry[i], (registry_count - i) * sizeof *registry);
+        registry[i] = *a;
+        registry_count++;
+    }
+    pthread_rwlock_unlock(&registry_lock);
+    return ok;
+}
+
+/* Takes the allocation that starts at ptr in context out of the registry.
+ * False when there is none (ptr is not an SVM allocation of context, or was
+ * freed already). */
+static bool registry_remove(cl_context context, const void *ptr, svm_allocation *out)
+{
+    bool found = false;
+    pthread_rwlock_wrlock(&registry_lock);
+    svm_allocation *a = find_locked(ptr);
+    if (a && a->base == (uintptr_t)ptr && a->context == context) {
+        *out = *a;
+        size_t i = (size_t)(a - registry);
+        memmove(&registry[i], &registry[i + 1], (registry_count - i - 1) * sizeof *registry);
+        registry_count--;
+        found = true;
+    }
+    pthread_rwlock_unlock(&registry_lock);
+    return found;
+}
+
+/* Copies out the allocation of context that holds ptr; false if none. */
+static bool registry_lookup(cl_context context, const void *ptr, svm_allocation *out)
+{
+    pthread_rwlock_rdlock(&registry_lock);
+    svm_allocation *a = find_locked(ptr);
+    bool found = a && a->context == context;
+    if (found)
+        *out = *a;
+    pthread_rwlock_unlock(&registry_lock);
+    return found;
+}
+
+bool mosaic_svm_contains(cl_context context, const void *ptr)
+{
+    svm_allocation a;
+    return ptr && registry_lookup(context, ptr, &a);
+}
+
+/* ---- clSVMAlloc and clSVMFree ----------------------------------------------------- */
+
+/* The SVM capabilities every device of the context has (0: some device has
+ * no SVM at all). */
+static cl_device_svm_capabilities context_svm_capabilities(cl_context context)
+{
+    cl_device_svm_capabilities caps = ~(cl_device_svm_capabilities)0;
+    for (cl_uint i = 0; i < context->num_devices; i++)
+        caps &= context->devices[i]->svm_capabilities;
+    return context->num_devices ? caps : 0;
+}
+
+static bool context_has_svm(cl_context context)
+{
+    for (cl_uint i = 0; i < context->num_devices; i++)
+        if (context->devices[i]->svm_capabilities)
+            return true;
+    return false;
+}
+
+/* The smallest CL_DEVICE_MAX_MEM_ALLOC_SIZE of the context's devices. */
+static cl_ulong context_min_alloc(cl_context context)
+{
+    cl_ulong min = (cl_ulong)SIZE_MAX;
+    for (cl_uint i = 0; i < context->num_devices; i++) {
+        cl_ulong m = context->devices[i]->max_mem_alloc_size;
+        if (m && m < min)
+            min = m;
+    }
+    return min;
+}
+
+CL_API_ENTRY void *CL_API_CALL
+clSVMAlloc(cl_context context, cl_svm_mem_flags flags, size_t size, cl_uint alignment)
+{
+    if (!MOSAIC_IS(context, CONTEXT)) {
+        mosaic_debug(__func__, "%p is not a valid context", (void *)context);
+        return NULL;
+    }
+    if (!context_has_svm(context)) {
+        mosaic_debug(__func__, "no device of the context supports SVM");
+        return NULL;
+    }
+    if (flags & ~(cl_svm_mem_flags)SVM_FLAGS) {
+        mosaic_debug(__func__, "unknown bits in flags 0x%llx", (unsigned long long)flags);
+        return NULL;
+    }
+    cl_svm_mem_flags access = flags & SVM_ACCESS_FLAGS;
+    if (access & (access - 1)) {
+        mosaic_debug(__func__, "more than one of READ_WRITE, WRITE_ONLY, READ_ONLY in flags");
+        return NULL;
+    }
+    if ((flags & CL_MEM_SVM_ATOMICS) && !(flags & CL_MEM_SVM_FINE_GRAIN_BUFFER)) {
+        mosaic_debug(__func__, "CL_MEM_SVM_ATOMICS without CL_MEM_SVM_FINE_GRAIN_BUFFER");
+        return NULL;
+    }
+    cl_device_svm_capabilities caps = context_svm_capabilities(context);
+    if (((flags & CL_MEM_SVM_FINE_GRAIN_BUFFER) && !(caps & CL_DEVICE_SVM_FINE_GRAIN_BUFFER)) ||
+        ((flags & CL_MEM_SVM_ATOMICS) && !(caps & CL_DEVICE_SVM_ATOMICS))) {
+        mosaic_debug(__func__, "a device of the context does not support fine-grained buffers or SVM atomics");
+        return NULL;
+    }
+    if (size == 0 || (cl_ulong)size > context_min_alloc(context)) {
+        mosaic_debug(__func__, "size %zu is 0 or above CL_DEVICE_MAX_MEM_ALLOC_SIZE", size);
+        return NULL;
+    }
+    if (alignment == 0)
+        alignment = SVM_MAX_ALIGN;
+    if ((alignment & (alignment - 1)) || alignment > SVM_MAX_ALIGN) {
+        mosaic_debug(__func__, "alignment %u is not a power of two up to %u", alignment, SVM_MAX_ALIGN);
+        return NULL;
+    }
+
+    /* Whole 128-byte blocks: a kernel's vector access at the end stays
+     * inside the allocation, and no two allocations share a cache line. */
+    size_t rounded = (size + SVM_MAX_ALIGN - 1) & ~(size_t)(SVM_MAX_ALIGN - 1);
+    void *p = NULL;
+    if (rounded < size || posix_memalign(&p, SVM_MAX_ALIGN, rounded) != 0) {
+        mosaic_context_notify(context, "clSVMAlloc: out of memory");
+        mosaic_debug(__func__, "cannot allocate %zu bytes", size);
+        return NULL;
+    }
+    svm_allocation a = { (uintptr_t)p, size, flags ? flags : CL_MEM_READ_WRITE, context };
+    if (!registry_add(&a)) {
+        free(p);
+        mosaic_debug(__func__, "out of host memory for the SVM registry");
+        return NULL;
+    }
+    mosaic_retain_internal(context);
+    return p;
+}
+
+/* Frees an SVM allocation of context: false when ptr is not one. */
+static bool svm_free(cl_context context, void *ptr)
+{
+    svm_allocation a;
+    if (!registry_remove(context, ptr, &a))
+        return false;
+    free(ptr);
+    mosaic_release_internal(a.context);
+    return true;
+}
+
+CL_API_ENTRY void CL_API_CALL
+clSVMFree(cl_context context, void *svm_pointer)
+{
+    if (!svm_pointer)
+        return;
+    if (!MOSAIC_IS(context, CONTEXT)) {
+        mosaic_debug(__func__, "%p is not a valid context", (void *)context);
+        return;
+    }
+    if (!svm_free(context, svm_pointer))
+        mosaic_debug(__func__, "%p is not an SVM allocation of context %p (or was freed already): ignored",
+                     svm_pointer, (void *)context);
+}
+
+/* ---- commands -------------------------------------------------------------------- */
+
+static cl_int check_queue(cl_command_queue queue, cl_uint num_events, const cl_event *wait_list)
+{
+    if (!MOSAIC_IS(queue, QUEUE))
+        return MOSAIC_ERROR(CL_INVALID_COMMAND_QUEUE, "%p is not a valid command queue", (void *)queue);
+    if (queue->properties & CL_QUEUE_ON_DEVICE)
+        return MOSAIC_ERROR(CL_INVALID_COMMAND_QUEUE, "a device queue cannot take host commands");
+    if (!queue->device->svm_capabilities)
+        return MOSAIC_ERROR(CL_INVALID_OPERATION, "the queue's device does not support SVM");
+    return mosaic_check_wait_list(queue->context, num_events, wait_list);
+}
+
+/* [p, p + size) does not wrap around the address space. */
+static bool range_fits(const void *p, size_t size)
+{
+    return size <= UINTPTR_MAX - (uintptr_t)p;
+}
+
+static void free_payload(cl_event self)
+{
+    free(self->payload);
+    self->payload = NULL;
+}
+
+/* Creates and enqueues a command.  `payload` (malloc'd, or NULL when the
+ * command has nothing to carry) becomes the command's and is freed after it
+ * completes; `run` NULL makes an ordering-only command. */
+static cl_int submit(cl_command_queue queue, cl_command_type type, void *payload, cl_int (*run)(cl_event),
+                     bool blocking, cl_uint num_events, const cl_event *wait_list, cl_event *event)
+{
+    cl_event cmd = mosaic_command_new(queue, type);
+    if (!cmd) {
+        free(payload);
+        return CL_OUT_OF_HOST_MEMORY;
+    }
+    cmd->run = run;
+    cmd->payload = payload;
+    cmd->cleanup = payload ? free_payload : NULL;
+    cmd->run_inline = blocking && run;
+    return mosaic_command_enqueue(cmd, num_events, wait_list, event, blocking);
+}
+
+/* clEnqueueSVMFree */
+
+typedef struct svm_free_payload {
+    void (CL_CALLBACK *fn)(cl_command_queue, cl_uint, void *[], void *);
+    void *user_data;
+    cl_uint count;
+    void *pointers[];
+} svm_free_payload;
+
+static cl_int run_svm_free(cl_event self)
+{
+    svm_free_payload *f = self->payload;
+    if (f->fn) {
+        f->fn(self->queue, f->count, f->pointers, f->user_data);
+        return CL_COMPLETE;
+    }
+    for (cl_uint i = 0; i < f->count; i++)
+        if (f->pointers[i] && !svm_free(self->context, f->pointers[i]))
+            mosaic_debug("clEnqueueSVMFree", "%p was freed before the command ran: skipped", f->pointers[i]);
+    return CL_COMPLETE;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueSVMFree(cl_command_queue command_queue, cl_uint num_svm_pointers, void *svm_pointers[],
+                 void (CL_CALLBACK *pfn_free_func)(cl_command_queue queue, cl_uint num_svm_pointers,
+                                                   void *svm_pointers[], void *user_data),
+                 void *user_data, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
+{
+    cl_int err = check_queue(command_queue, num_events_in_wait_list, event_wait_list);
+    if (err)
+        return err;
+    if ((num_svm_pointers == 0) != (svm_pointers == NULL))
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "num_svm_pointers (%u) and svm_pointers (%p) disagree",
+                            num_svm_pointers, (void *)svm_pointers);
+    /* Without a callback Mosaic frees the pointers itself, so each must be an
+     * allocation of this context: anything else would reach free() later. */
+    for (cl_uint i = 0; i < num_svm_pointers && !pfn_free_func; i++) {
+        svm_allocation a;
+        if (svm_pointers[i] && (!registry_lookup(command_queue->context, svm_pointers[i], &a) ||
+                                a.base != (uintptr_t)svm_pointers[i]))
+            return MOSAIC_ERROR(CL_INVALID_VALUE, "svm_pointers[%u] = %p is not an SVM allocation of the queue's "
+                                "context, and no pfn_free_func was given", i, svm_pointers[i]);
+    }
+    svm_free_payload *f = malloc(sizeof *f + (size_t)num_svm_pointers * sizeof(void *));
+    if (!f)
+        return CL_OUT_OF_HOST_MEMORY;
+    f->fn = pfn_free_func;
+    f->user_data = user_data;
+    f->count = num_svm_pointers;
+    if (num_svm_pointers) /* the user may reuse the array at once */
+        memcpy(f->pointers, svm_pointers, num_svm_pointers * sizeof(void *));
+    return submit(command_queue, CL_COMMAND_SVM_FREE, f, run_svm_free, false,
+                  num_events_in_wait_list, event_wait_list, event);
+}
+
+/* clEnqueueSVMMemcpy */
+
+typedef struct svm_copy {
+    void *dst;
+    const void *src;
+    size_t size;
+} svm_copy;
+
+static cl_int run_svm_copy(cl_event self)
+{
+    svm_copy *c = self->payload;
+    memcpy(c->dst, c->src, c->size);
+    return CL_COMPLETE;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueSVMMemcpy(cl_command_queue command_queue, cl_bool blocking_copy, void *dst_ptr, const void *src_ptr,
+                   size_t size, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
+{
+    cl_int err = check_queue(command_queue, num_events_in_wait_list, event_wait_list);
+    if (err)
+        return err;
+    if (!dst_ptr || !src_ptr)
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "%s is NULL", dst_ptr ? "src_ptr" : "dst_ptr");
+    if (!range_fits(dst_ptr, size) || !range_fits(src_ptr, size))
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "%zu bytes from %p or %p wrap around the address space",
+                            size, dst_ptr, src_ptr);
+    uintptr_t d = (uintptr_t)dst_ptr, s = (uintptr_t)src_ptr;
+    if (size && d < s + size && s < d + size)
+        return MOSAIC_ERROR(CL_MEM_COPY_OVERLAP, "[%p, +%zu) and [%p, +%zu) overlap", dst_ptr, size, src_ptr, size);
+    svm_copy *c = malloc(sizeof *c);
+    if (!c)
+        return CL_OUT_OF_HOST_MEMORY;
+    *c = (svm_copy){ dst_ptr, src_ptr, size };
+    return submit(command_queue, CL_COMMAND_SVM_MEMCPY, c, run_svm_copy, blocking_copy,
+                  num_events_in_wait_list, event_wait_list, event);
+}
+
+/* clEnqueueSVMMemFill */
+
+typedef struct svm_fill {
+    unsigned char *ptr;
+    size_t size, pattern_size;
+    _Alignas(16) unsigned char pattern[128];
+} svm_fill;
+
+static cl_int run_svm_fill(cl_event self)
+{
+    svm_fill *f = self->payload;
+    size_t ps = f->pattern_size, n = f->size;
+    if (n == 0)
+        return CL_COMPLETE;
+    bool uniform = true;
+    for (size_t i = 1; i < ps && uniform; i++)
+        uniform = f->pattern[i] == f->pattern[0];
+    if (uniform) {
+        memset(f->ptr, f->pattern[0], n);
+        return CL_COMPLETE;
+    }
+    /* Lay down one pattern, then double the filled prefix: every copy
+     * starts at a multiple of the pattern size, so the phase is right. */
+    memcpy(f->ptr, f->pattern, ps);
+    size_t done = ps;
+    while (done < n) {
+        size_t chunk = done < n - done ? done : n - done;
+        memcpy(f->ptr + done, f->ptr, chunk);
+        done += chunk;
+    }
+    return CL_COMPLETE;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueSVMMemFill(cl_command_queue command_queue, void *svm_ptr, const void *pattern, size_t pattern_size,
+                    size_t size, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
+{
+    cl_int err = check_queue(command_queue, num_events_in_wait_list, event_wait_list);
+    if (err)
+        return err;
+    if (!svm_ptr)
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "svm_ptr is NULL");
+    if (!pattern)
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "pattern is NULL");
+    if (pattern_size == 0 || pattern_size > 128 || (pattern_size & (pattern_size - 1)))
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "pattern_size %zu is not 1, 2, 4, ..., 128", pattern_size);
+    if ((uintptr_t)svm_ptr % pattern_size)
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "svm_ptr %p is not aligned to pattern_size %zu", svm_ptr, pattern_size);
+    if (size % pattern_size)
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "size %zu is not a multiple of pattern_size %zu", size, pattern_size);
+    if (!range_fits(svm_ptr, size))
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "%zu bytes from %p wrap around the address space", size, svm_ptr);
+    svm_fill *f = malloc(sizeof *f);
+    if (!f)
+        return CL_OUT_OF_HOST_MEMORY;
+    f->ptr = svm_ptr;
+    f->size = size;
+    f->pattern_size = pattern_size;
+    memcpy(f->pattern, pattern, pattern_size); /* the user may reuse pattern at once */
+    return submit(command_queue, CL_COMMAND_SVM_MEMFILL, f, run_svm_fill, false,
+                  num_events_in_wait_list, event_wait_list, event);
+}
+
+/* clEnqueueSVMMap and clEnqueueSVMUnmap: the region is already in the host's
+ * address space and host and device share caches, so both are ordering-only
+ * commands (synchronisation points, rule 2 of seed 001). */
+
+#define MAP_FLAGS (CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)
+
+CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueSVMMap(cl_command_queue command_queue, cl_bool blocking_map, cl_map_flags flags, void *svm_ptr,
+                size_t size, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
+{
+    cl_int err = check_queue(command_queue, num_events_in_wait_list, event_wait_list);
+    if (err)
+        return err;
+    if (!svm_ptr)
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "svm_ptr is NULL");
+    if (size == 0)
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "size is 0");
+    if ((flags & ~(cl_map_flags)MAP_FLAGS) ||
+        ((flags & CL_MAP_WRITE_INVALIDATE_REGION) && (flags & (CL_MAP_READ | CL_MAP_WRITE))))
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "invalid map_flags 0x%llx", (unsigned long long)flags);
+    if (!range_fits(svm_ptr, size))
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "%zu bytes from %p wrap around the address space", size, svm_ptr);
+    return submit(command_queue, CL_COMMAND_SVM_MAP, NULL, NULL, blocking_map,
+                  num_events_in_wait_list, event_wait_list, event);
+}
+
+CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueSVMUnmap(cl_command_queue command_queue, void *svm_ptr, cl_uint num_events_in_wait_list,
+                  const cl_event *event_wait_list, cl_event *event)
+{
+    cl_int err = check_queue(command_queue, num_events_in_wait_list, event_wait_list);
+    if (err)
+        return err;
+    if (!svm_ptr)
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "svm_ptr is NULL");
+    return submit(command_queue, CL_COMMAND_SVM_UNMAP, NULL, NULL, false,
+                  num_events_in_wait_list, event_wait_list, event);
+}
+
+/* clEnqueueSVMMigrateMem: one memory for host and device, nothing moves. */
+
+CL_API_ENTRY cl_int CL_API_CALL
+clEnqueueSVMMigrateMem(cl_command_queue command_queue, cl_uint num_svm_pointers, const void **svm_pointers,
+                       const size_t *sizes, cl_mem_migration_flags flags, cl_uint num_events_in_wait_list,
+                       const cl_event *event_wait_list, cl_event *event)
+{
+    cl_int err = check_queue(command_queue, num_events_in_wait_list, event_wait_list);
+    if (err)
+        return err;
+    if (num_svm_pointers == 0 || !svm_pointers)
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "no SVM pointers given");
+    if (flags & ~(cl_mem_migration_flags)(CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED))
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "invalid migration flags 0x%llx", (unsigned long long)flags);
+    for (cl_uint i = 0; i < num_svm_pointers; i++) {
+        svm_allocation a;
+        size_t size = sizes ? sizes[i] : 0;
+        if (!svm_pointers[i] || !registry_lookup(command_queue->context, svm_pointers[i], &a))
+            return MOSAIC_ERROR(CL_INVALID_VALUE, "svm_pointers[%u] = %p is not inside an SVM allocation of the "
+                                "queue's context", i, svm_pointers[i]);
+        if (size > a.size - ((uintptr_t)svm_pointers[i] - a.base))
+            return MOSAIC_ERROR(CL_INVALID_VALUE, "svm_pointers[%u] + sizes[%u] (%zu) reaches past the end of its "
+                                "%zu-byte SVM allocation", i, i, size, a.size);
+    }
+    return submit(command_queue, CL_COMMAND_SVM_MIGRATE_MEM, NULL, NULL, false,
+                  num_events_in_wait_list, event_wait_list, event);
+}
