@@ -6,12 +6,13 @@ declarations of clang's opencl-c.h into dummy definitions, for OpenCL C 1.2 and
 3.0 with every extension on, and listing the symbols), then prints the ones the
 builtin library bitcode does not define.
 
-usage: coverage.py CLANG LLVM_NM LIBRARY.bc [IGNORE_REGEX]
+usage: coverage.py CLANG LLVM_NM IGNORE_REGEX LIBRARY.bc...
 """
 import os, re, subprocess, sys, tempfile
 
-clang, nm, library = sys.argv[1:4]
-ignore = re.compile(sys.argv[4]) if len(sys.argv) > 4 else None
+clang, nm = sys.argv[1:3]
+ignore = re.compile(sys.argv[3]) if sys.argv[3] else None
+libraries = sys.argv[4:]
 common = ['-x', 'cl', '-target', 'spir64-unknown-unknown', '-Xclang', '-cl-ext=+all']
 
 
@@ -57,8 +58,10 @@ def declared(std, tmp):
 
 with tempfile.TemporaryDirectory() as tmp:
     wanted = declared('CL1.2', tmp) | declared('CL3.0', tmp)
-out = subprocess.run([nm, '--defined-only', library], check=True, capture_output=True, text=True).stdout
-have = {l.split()[-1] for l in out.splitlines() if l.strip()}
+have = set()
+for library in libraries:
+    out = subprocess.run([nm, '--defined-only', library], check=True, capture_output=True, text=True).stdout
+    have |= {l.split()[-1] for l in out.splitlines() if l.strip()}
 missing = sorted(n for n in wanted - have if not (ignore and ignore.search(n)))
 for n in missing:
     print(n)

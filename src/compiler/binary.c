@@ -165,14 +165,7 @@ cl_int mosaic_link_bitcode(const mosaic_compiler_target *target, size_t count, c
     }
     if (!create_library) {
         /* An executable must not call anything that will not exist. */
-        LLVMModuleRef builtins = mc_load_builtins(ctx, &log);
-        if (!builtins) {
-            r = CL_LINK_PROGRAM_FAILURE;
-            goto done;
-        }
-        int undefined = mc_report_undefined(dst, builtins, target, &log, "");
-        LLVMDisposeModule(builtins);
-        if (undefined) {
+        if (mc_report_undefined(dst, 1, target, &log, "")) {
             r = CL_LINK_PROGRAM_FAILURE;
             goto done;
         }

@@ -86,8 +86,12 @@ const char *mc_host_cpu(void);
 const char *mc_host_features(void);
 /* Copies and disposes an LLVM message / error into the log. */
 void mc_log_llvm_error(mc_str *log, const char *what, LLVMErrorRef err);
-/* The builtin library, loaded lazily (function bodies read on demand) into ctx. */
-LLVMModuleRef mc_load_builtins(LLVMContextRef ctx, mc_str *log);
+/* The builtin library is several bitcode files (one per .cl file of builtins/). */
+size_t mc_builtin_file_count(void);
+/* File `index`, loaded lazily (function bodies read on demand) into ctx. */
+LLVMModuleRef mc_load_builtin_file(LLVMContextRef ctx, size_t index, mc_str *log);
+/* The file defining builtin function `symbol` (a mangled name), or -1. */
+int mc_builtin_file_of(const char *symbol);
 /* The name a mangled OpenCL C function had in the source: "_Z5fractfPf" -> "fract". */
 void mc_source_name(const char *symbol, char *buf, size_t size);
 /* Handle of the C math library, for symbol checks (never NULL after init). */
@@ -95,10 +99,10 @@ void *mc_libm_handle(void);
 
 /* Reports, in log, every external function or variable of m that nothing will
  * define: not an LLVM intrinsic, not a runtime symbol of target, not in the
- * builtin library (when builtins is given), not in the C math library, not
+ * builtin library (when with_builtins), not in the C math library, not
  * printf.  Returns the number of such symbols. */
-int mc_report_undefined(LLVMModuleRef m, LLVMModuleRef builtins, const mosaic_compiler_target *target,
-                        mc_str *log, const char *prefix);
+int mc_report_undefined(LLVMModuleRef m, int with_builtins, const mosaic_compiler_target *target, mc_str *log,
+                        const char *prefix);
 
 /* ---- work-group functions (workgroup.c) ---------------------------------------- */
 typedef struct mc_kernel_build {

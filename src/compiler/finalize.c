@@ -77,25 +77,55 @@ static int is_kernel_name_of(LLVMValueRef f, LLVMValueRef *kernels, size_t n)
     return 0;
 }
 
-/* Links the builtin library in: only what the program uses is materialised. */
+/* Links in the builtin library files the program calls into (and those they
+ * call into): only the functions used are read and linked. */
 static int link_builtins(LLVMContextRef ctx, LLVMModuleRef m, mc_str *log)
 {
-    LLVMModuleRef b = mc_load_builtins(ctx, log);
-    if (!b)
+    size_t nfiles = mc_builtin_file_count();
+    unsigned char *needed = calloc(nfiles ? nfiles : 1, 1);
+    if (!needed)
         return -1;
-    for (LLVMValueRef f = LLVMGetFirstFunction(b); f; f = LLVMGetNextFunction(f))
-        if (!LLVMIsDeclaration(f) && LLVMGetLinkage(f) == LLVMExternalLinkage)
-            LLVMSetLinkage(f, LLVMLinkOnceODRLinkage);
-    for (LLVMValueRef g = LLVMGetFirstGlobal(b); g; g = LLVMGetNextGlobal(g))
-        if (!LLVMIsDeclaration(g) && LLVMGetLinkage(g) == LLVMExternalLinkage)
-            LLVMSetLinkage(g, LLVMLinkOnceODRLinkage);
-    LLVMSetTarget(b, LLVMGetTarget(m));
-    LLVMSetDataLayout(b, LLVMGetDataLayoutStr(m));
-    if (LLVMLinkModules2(m, b)) {
-        mc_str_puts(log, "error: cannot link the builtin library into the program\n");
-        return -1;
+    int r = 0;
+    for (;;) {
+        /* which files define a function that is still only declared? */
+        int any = 0;
+        memset(needed, 0, nfiles);
+        for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+            if (!LLVMIsDeclaration(f) || LLVMGetIntrinsicID(f))
+                continue;
+            int k = mc_builtin_file_of(LLVMGetValueName(f));
+            if (k >= 0)
+                needed[k] = any = 1;
+        }
+        if (!any)
+            break;
+        for (size_t k = 0; k < nfiles && !r; k++) {
+            if (!needed[k])
+                continue;
+            LLVMModuleRef b = mc_load_builtin_file(ctx, k, log);
+            if (!b) {
+                r = -1;
+                break;
+            }
+            /* linkonce_odr: the linker takes only what is referenced */
+            for (LLVMValueRef g = LLVMGetFirstFunction(b); g; g = LLVMGetNextFunction(g))
+                if (!LLVMIsDeclaration(g) && LLVMGetLinkage(g) == LLVMExternalLinkage)
+                    LLVMSetLinkage(g, LLVMLinkOnceODRLinkage);
+            for (LLVMValueRef g = LLVMGetFirstGlobal(b); g; g = LLVMGetNextGlobal(g))
+                if (!LLVMIsDeclaration(g) && LLVMGetLinkage(g) == LLVMExternalLinkage)
+                    LLVMSetLinkage(g, LLVMLinkOnceODRLinkage);
+            LLVMSetTarget(b, LLVMGetTarget(m));
+            LLVMSetDataLayout(b, LLVMGetDataLayoutStr(m));
+            if (LLVMLinkModules2(m, b)) { /* consumes b */
+                mc_str_puts(log, "error: cannot link the builtin library into the program\n");
+                r = -1;
+            }
+        }
+        if (r)
+            break;
     }
-    return 0;
+    free(needed);
+    return r;
 }
 
 static size_t global_variables_size(LLVMModuleRef m, LLVMTargetDataRef td)
@@ -218,7 +248,7 @@ static cl_int build_object(const mosaic_compiler_target *target, const mosaic_bi
                     bad++;
                 }
             }
-    if (bad || mc_report_undefined(m, NULL, target, log, ""))
+    if (bad || mc_report_undefined(m, 0, target, log, ""))
         goto done;
 
     /* Kernel metadata, then the work-item functions. */

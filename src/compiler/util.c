@@ -173,21 +173,85 @@ const char *mc_host_cpu(void) { return host_cpu; }
 const char *mc_host_features(void) { return host_features; }
 
 /* ---- the builtin library ---------------------------------------------------------- */
-extern const char mosaic_builtins_bitcode[];
-extern const char mosaic_builtins_bitcode_end[];
+typedef struct builtin_file {
+    const char *name, *start, *end;
+} builtin_file;
+extern const builtin_file mosaic_builtins_table[];
 
-LLVMModuleRef mc_load_builtins(LLVMContextRef ctx, mc_str *log)
+typedef struct builtin_symbol {
+    char *name;
+    int file;
+} builtin_symbol;
+static pthread_once_t index_once = PTHREAD_ONCE_INIT;
+static builtin_symbol *symbols;
+static size_t num_symbols, num_files;
+
+size_t mc_builtin_file_count(void)
 {
-    size_t size = (size_t)(mosaic_builtins_bitcode_end - mosaic_builtins_bitcode);
+    size_t n = 0;
+    while (mosaic_builtins_table[n].name)
+        n++;
+    return n;
+}
+
+LLVMModuleRef mc_load_builtin_file(LLVMContextRef ctx, size_t index, mc_str *log)
+{
+    const builtin_file *f = &mosaic_builtins_table[index];
     LLVMMemoryBufferRef buf =
-        LLVMCreateMemoryBufferWithMemoryRange(mosaic_builtins_bitcode, size, "mosaic-builtins", 0);
+        LLVMCreateMemoryBufferWithMemoryRange(f->start, (size_t)(f->end - f->start), f->name, 0);
     LLVMModuleRef m = NULL;
     /* The module owns the buffer (it reads function bodies from it on demand). */
     if (!buf || LLVMGetBitcodeModuleInContext2(ctx, buf, &m)) {
-        mc_str_puts(log, "error: the builtin library embedded in libmosaic is unreadable\n");
+        mc_str_printf(log, "error: the builtin library file '%s' embedded in libmosaic is unreadable\n", f->name);
         return NULL;
     }
     return m;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(((const builtin_symbol *)a)->name, ((const builtin_symbol *)b)->name);
+}
+
+/* Which file defines which function: read once per process. */
+static void build_index(void)
+{
+    num_files = mc_builtin_file_count();
+    size_t cap = 0;
+    for (size_t i = 0; i < num_files; i++) {
+        LLVMContextRef ctx = mc_context_create(NULL);
+        LLVMModuleRef m = ctx ? mc_load_builtin_file(ctx, i, NULL) : NULL;
+        for (LLVMValueRef f = m ? LLVMGetFirstFunction(m) : NULL; f; f = LLVMGetNextFunction(f)) {
+            if (LLVMIsDeclaration(f) || LLVMGetLinkage(f) != LLVMExternalLinkage)
+                continue;
+            if (num_symbols == cap) {
+                size_t ncap = cap ? 2 * cap : 4096;
+                builtin_symbol *s = realloc(symbols, ncap * sizeof *s);
+                if (!s)
+                    break;
+                symbols = s;
+                cap = ncap;
+            }
+            symbols[num_symbols].name = strdup(LLVMGetValueName(f));
+            symbols[num_symbols].file = (int)i;
+            if (symbols[num_symbols].name)
+                num_symbols++;
+        }
+        if (m)
+            LLVMDisposeModule(m);
+        if (ctx)
+            LLVMContextDispose(ctx);
+    }
+    if (num_symbols)
+        qsort(symbols, num_symbols, sizeof *symbols, by_name);
+}
+
+int mc_builtin_file_of(const char *symbol)
+{
+    pthread_once(&index_once, build_index);
+    builtin_symbol key = {(char *)symbol, 0};
+    builtin_symbol *hit = num_symbols ? bsearch(&key, symbols, num_symbols, sizeof *symbols, by_name) : NULL;
+    return hit ? hit->file : -1;
 }
 
 /* ---- symbols ------------------------------------------------------------------------ */
@@ -227,7 +291,7 @@ static const char *user_of(LLVMValueRef v)
     return NULL;
 }
 
-static int resolvable(LLVMModuleRef builtins, const mosaic_compiler_target *target, const char *name)
+static int resolvable(int with_builtins, const mosaic_compiler_target *target, const char *name)
 {
     if (!strncmp(name, "__mosaic_", 9) &&
         (!strcmp(name, "__mosaic_get_ctx") || !strcmp(name, "__mosaic_get_local_id") ||
@@ -238,11 +302,8 @@ static int resolvable(LLVMModuleRef builtins, const mosaic_compiler_target *targ
     /* atomic library calls, turned into instructions at finalize (atomics.c) */
     if (!strncmp(name, "__atomic_", 9) || !strncmp(name, "__opencl_atomic_", 16))
         return 1;
-    if (builtins) {
-        LLVMValueRef f = LLVMGetNamedFunction(builtins, name);
-        if (f && !LLVMIsDeclaration(f))
-            return 1;
-    }
+    if (with_builtins && mc_builtin_file_of(name) >= 0)
+        return 1;
     /* OpenCL C's printf binds to the C library's (see docs/compiler.md). */
     if (!strcmp(name, "printf"))
         return 1;
@@ -254,8 +315,8 @@ static int resolvable(LLVMModuleRef builtins, const mosaic_compiler_target *targ
     return 0;
 }
 
-int mc_report_undefined(LLVMModuleRef m, LLVMModuleRef builtins, const mosaic_compiler_target *target,
-                        mc_str *log, const char *prefix)
+int mc_report_undefined(LLVMModuleRef m, int with_builtins, const mosaic_compiler_target *target, mc_str *log,
+                        const char *prefix)
 {
     int count = 0;
     char src[256], where[256];
@@ -264,7 +325,7 @@ int mc_report_undefined(LLVMModuleRef m, LLVMModuleRef builtins, const mosaic_co
             continue;
         size_t len;
         const char *name = LLVMGetValueName2(f, &len);
-        if (resolvable(builtins, target, name))
+        if (resolvable(with_builtins, target, name))
             continue;
         mc_source_name(name, src, sizeof src);
         const char *user = user_of(f);
