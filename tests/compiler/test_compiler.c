@@ -3,7 +3,10 @@
  * usage: test_compiler [group]   (no group: everything) */
 #define _GNU_SOURCE
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -829,6 +832,193 @@ static void test_atomics(void)
     mosaic_executable_free(exe);
 }
 
+/* ---- more kernels ---------------------------------------------------------------------- */
+static void test_private_arrays(void)
+{
+    /* a dynamically indexed private array stays private per work-item even
+     * though the work-item loop is marked parallel */
+    const char *src = "kernel void priv(global int *out, global const int *idx) {\n"
+                      "  int tmp[8]; size_t g = get_global_id(0);\n"
+                      "  for (int i = 0; i < 8; i++) tmp[i] = (int)g * 10 + i;\n"
+                      "  tmp[idx[g] & 7] += 1000;\n"
+                      "  out[g] = tmp[idx[(g + 1) % 256] & 7] + tmp[idx[g] & 7];\n"
+                      "}\n";
+    mosaic_executable *exe = build_program(src, NULL);
+    if (!exe)
+        return;
+    int out[256], idx[256];
+    for (int i = 0; i < 256; i++)
+        idx[i] = (i * 7 + 3) % 11;
+    int *po = out, *pi = idx;
+    ndrange r = {.dim = 1, .global = {256}, .local = {64}};
+    run_kernel(exe, "priv", ARGS(&po, &pi), &r);
+    int bad = 0;
+    for (int g = 0; g < 256; g++) {
+        int tmp[8];
+        for (int i = 0; i < 8; i++)
+            tmp[i] = g * 10 + i;
+        tmp[idx[g] & 7] += 1000;
+        bad += out[g] != tmp[idx[(g + 1) % 256] & 7] + tmp[idx[g] & 7];
+    }
+    CHECK(bad == 0, "%d wrong private-array results", bad);
+    mosaic_executable_free(exe);
+}
+
+static void test_kernel_calls_kernel(void)
+{
+    const char *src = "kernel void inner(global int *o, int v) { o[get_global_id(0)] = v + (int)get_local_id(0); }\n"
+                      "kernel void outer(global int *o) { inner(o, 100); o[get_global_id(0)] *= 2; }\n";
+    mosaic_executable *exe = build_program(src, NULL);
+    if (!exe)
+        return;
+    CHECK(mosaic_executable_num_kernels(exe) == 2, "two kernels");
+    int o[8], *po = o;
+    ndrange r = {.dim = 1, .global = {8}, .local = {4}};
+    run_kernel(exe, "outer", ARGS(&po), &r);
+    CHECK(o[0] == 200 && o[5] == 202, "outer gave %d %d", o[0], o[5]);
+    int v = 7;
+    run_kernel(exe, "inner", ARGS(&po, &v), &r);
+    CHECK(o[0] == 7 && o[7] == 10, "inner gave %d %d", o[0], o[7]);
+    mosaic_executable_free(exe);
+}
+
+static void test_barrier_loop(void)
+{
+    /* barriers in a loop: a tree reduction in local memory */
+    const char *src = "kernel void reduce(global const int *in, global int *out, local int *tmp) {\n"
+                      "  size_t l = get_local_id(0), n = get_local_size(0);\n"
+                      "  tmp[l] = in[get_global_id(0)];\n"
+                      "  for (size_t s = n / 2; s > 0; s /= 2) {\n"
+                      "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                      "    if (l < s) tmp[l] += tmp[l + s];\n"
+                      "  }\n"
+                      "  if (l == 0) out[get_group_id(0)] = tmp[0];\n"
+                      "}\n";
+    mosaic_executable *exe = build_program(src, NULL);
+    if (!exe)
+        return;
+    int in[128], out[4] = {0};
+    for (int i = 0; i < 128; i++)
+        in[i] = i;
+    int *pi = in, *po = out;
+    uint64_t off = 0;
+    ndrange r = {.dim = 1, .global = {128}, .local = {32}, .local_arg_bytes = 32 * sizeof(int)};
+    run_kernel(exe, "reduce", ARGS(&pi, &po, &off), &r);
+    for (int g = 0; g < 4; g++)
+        CHECK(out[g] == 32 * 32 * g + 31 * 32 / 2, "group %d sum %d", g, out[g]);
+    mosaic_executable_free(exe);
+}
+
+static void test_program_scope_globals(void)
+{
+    const char *src = "global int counter = 5;\n"
+                      "global float pair[2];\n"
+                      "constant float table[4] = {1.5f, 2.5f, 3.5f, 4.5f};\n"
+                      "kernel void k(global float *o) { o[0] = table[counter & 3] + pair[0]; counter++; pair[0] += 1.0f; }\n";
+    mosaic_executable *exe = build_program(src, "-cl-std=CL2.0");
+    if (!exe)
+        return;
+    CHECK(mosaic_executable_global_variables_size(exe) == 3 * sizeof(int), "global size %zu",
+          mosaic_executable_global_variables_size(exe));
+    float o[1], *po = o;
+    ndrange r = {.dim = 1, .global = {1}, .local = {1}};
+    run_kernel(exe, "k", ARGS(&po), &r);
+    CHECK(o[0] == 2.5f, "first run %g", o[0]);
+    run_kernel(exe, "k", ARGS(&po), &r); /* program-scope variables keep their values */
+    CHECK(o[0] == 4.5f, "second run %g", o[0]);
+    mosaic_executable_free(exe);
+}
+
+static void test_printf(void)
+{
+    const char *src = "kernel void p(int v) { printf(\"mosaic printf %d %.2f %s\\n\", v, 3.5f, \"ok\"); }\n";
+    mosaic_executable *exe = build_program(src, NULL);
+    if (!exe)
+        return;
+    fflush(stdout);
+    FILE *tmp = tmpfile();
+    int saved = dup(1);
+    dup2(fileno(tmp), 1);
+    int v = 42;
+    ndrange r = {.dim = 1, .global = {1}, .local = {1}};
+    run_kernel(exe, "p", ARGS(&v), &r);
+    fflush(stdout);
+    dup2(saved, 1);
+    close(saved);
+    char buf[256] = {0};
+    rewind(tmp);
+    size_t n = fread(buf, 1, sizeof buf - 1, tmp);
+    buf[n] = 0;
+    fclose(tmp);
+    CHECK(strstr(buf, "mosaic printf 42 3.50 ok") != NULL, "printf wrote '%s'", buf);
+    mosaic_executable_free(exe);
+}
+
+static void test_include_dir(void)
+{
+    /* -I relative to the current directory */
+    mkdir("mosaic_test_inc", 0700);
+    FILE *f = fopen("mosaic_test_inc/mosaic_test_defs.h", "w");
+    if (!f) {
+        CHECK(0, "cannot write a header");
+        return;
+    }
+    fputs("#define FROM_DIR 17\n", f);
+    fclose(f);
+    mosaic_executable *exe = build_program("#include <mosaic_test_defs.h>\n"
+                                           "kernel void k(global int *o) { o[0] = FROM_DIR; }\n",
+                                           "-I mosaic_test_inc");
+    unlink("mosaic_test_inc/mosaic_test_defs.h");
+    rmdir("mosaic_test_inc");
+    if (!exe)
+        return;
+    int o[1] = {0}, *po = o;
+    ndrange r = {.dim = 1, .global = {1}, .local = {1}};
+    run_kernel(exe, "k", ARGS(&po), &r);
+    CHECK(o[0] == 17, "header from -I gave %d", o[0]);
+    mosaic_executable_free(exe);
+}
+
+typedef struct thread_build {
+    int id, result;
+} thread_build;
+
+static void *build_and_run(void *p)
+{
+    thread_build *t = p;
+    char src[256];
+    snprintf(src, sizeof src,
+             "kernel void k(global int *o) { size_t i = get_global_id(0); o[i] = (int)i * %d + (int)sqrt((float)%d); }\n",
+             t->id + 1, (t->id + 1) * (t->id + 1));
+    for (int round = 0; round < 3; round++) {
+        mosaic_executable *exe = build_program(src, round == 1 ? "-cl-opt-disable" : NULL);
+        if (!exe)
+            return NULL;
+        int o[64], *po = o;
+        ndrange r = {.dim = 1, .global = {64}, .local = {16}};
+        run_kernel(exe, "k", ARGS(&po), &r);
+        for (int i = 0; i < 64; i++)
+            t->result += o[i] != i * (t->id + 1) + t->id + 1;
+        mosaic_executable_free(exe);
+    }
+    return NULL;
+}
+
+static void test_concurrent_builds(void)
+{
+    enum { T = 4 };
+    pthread_t th[T];
+    thread_build tb[T];
+    for (int i = 0; i < T; i++) {
+        tb[i] = (thread_build){i, 0};
+        pthread_create(&th[i], NULL, build_and_run, &tb[i]);
+    }
+    for (int i = 0; i < T; i++) {
+        pthread_join(th[i], NULL);
+        CHECK(tb[i].result == 0, "thread %d: %d wrong results", i, tb[i].result);
+    }
+}
+
 /* ---- driver ----------------------------------------------------------------------------- */
 typedef struct test_case {
     const char *group, *name;
@@ -841,6 +1031,10 @@ static const test_case tests[] = {
     {"kernels", "struct_by_value", test_struct_by_value},
     {"kernels", "local_arg", test_local_arg},
     {"kernels", "static_local", test_static_local},
+    {"kernels", "private_arrays", test_private_arrays},
+    {"kernels", "kernel_calls_kernel", test_kernel_calls_kernel},
+    {"kernels", "barrier_loop", test_barrier_loop},
+    {"kernels", "program_scope_globals", test_program_scope_globals},
     {"seeds", "kernel_dot", test_seed_kernel_dot},
     {"seeds", "fill_tiles", test_seed_fill_tiles},
     {"diagnostics", "build_error", test_build_error},
@@ -849,6 +1043,9 @@ static const test_case tests[] = {
     {"programs", "headers", test_headers},
     {"programs", "link_two_objects", test_link_two_objects},
     {"programs", "binary_roundtrip", test_binary_roundtrip},
+    {"programs", "printf", test_printf},
+    {"programs", "include_dir", test_include_dir},
+    {"programs", "concurrent_builds", test_concurrent_builds},
     {"builtins", "math", test_math},
     {"builtins", "conversions", test_conversions},
     {"builtins", "integer_vector", test_integer_vector_builtins},
