@@ -566,6 +566,76 @@ static void enqueue_free_cases(void)
     CHECK(!is_registered(kept));
 }
 
+/* ---- the registry from many threads ------------------------------------------------------------ */
+
+enum { RACE_THREADS = 4, RACE_ROUNDS = 2000 };
+static atomic_int race_errors;
+
+static void *registry_racer(void *arg)
+{
+    unsigned seed = (unsigned)(uintptr_t)arg;
+    char *mine[8] = { 0 };
+    for (int round = 0; round < RACE_ROUNDS; round++) {
+        int slot = (int)(rand_r(&seed) % 8);
+        if (mine[slot]) {
+            /* still ours, byte for byte, and registered at both ends */
+            size_t size = 64 + (size_t)slot * 40;
+            if (mine[slot][0] != (char)slot || mine[slot][size - 1] != (char)slot ||
+                !uses_svm_pointer(mine[slot] + size - 1, 1))
+                atomic_fetch_add(&race_errors, 1);
+            clSVMFree(context, mine[slot]);
+            mine[slot] = NULL;
+        } else {
+            size_t size = 64 + (size_t)slot * 40;
+            mine[slot] = clSVMAlloc(context, slot % 2 ? CL_MEM_SVM_FINE_GRAIN_BUFFER : 0, size, 0);
+            if (!mine[slot]) {
+                atomic_fetch_add(&race_errors, 1);
+                continue;
+            }
+            memset(mine[slot], slot, size);
+        }
+    }
+    for (int i = 0; i < 8; i++)
+        clSVMFree(context, mine[i]);
+    return NULL;
+}
+
+static void registry_threads(void)
+{
+    pthread_t threads[RACE_THREADS];
+    for (int i = 0; i < RACE_THREADS; i++)
+        pthread_create(&threads[i], NULL, registry_racer, (void *)(uintptr_t)(i + 1));
+    for (int i = 0; i < RACE_THREADS; i++)
+        pthread_join(threads[i], NULL);
+    CHECK(atomic_load(&race_errors) == 0);
+}
+
+/* An SVM allocation keeps its context alive: released by the user first, the
+ * context is destroyed by the clSVMFree of its last allocation. */
+static atomic_int context_destroyed;
+static void CL_CALLBACK on_context_destroyed(cl_context c, void *data)
+{
+    atomic_fetch_add(&context_destroyed, 1);
+}
+
+static void context_lifetime(void)
+{
+    cl_int err = 0;
+    cl_context ctx = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    OK(clSetContextDestructorCallback(ctx, on_context_destroyed, NULL));
+    int *p = clSVMAlloc(ctx, CL_MEM_SVM_FINE_GRAIN_BUFFER, 4096, 0);
+    CHECK(p != NULL);
+    OK(clReleaseContext(ctx));
+    usleep(10000);
+    CHECK(atomic_load(&context_destroyed) == 0);
+    p[1023] = 1; /* still memory */
+    clSVMFree(ctx, p);
+    for (int i = 0; i < 2000 && atomic_load(&context_destroyed) == 0; i++)
+        usleep(1000);
+    CHECK(atomic_load(&context_destroyed) == 1);
+}
+
 /* ---- a device without SVM: what the API answers ------------------------------------------------ */
 
 static void no_svm_device(void)
@@ -639,6 +709,12 @@ static void CL_CALLBACK notify(const char *errinfo, const void *info, size_t cb,
     atomic_fetch_add(&notified, 1);
 }
 
+static atomic_int warm_callbacks;
+static void CL_CALLBACK warmed_up(cl_event e, cl_int status, void *data)
+{
+    atomic_fetch_add(&warm_callbacks, 1);
+}
+
 static size_t address_space_in_use(void)
 {
     FILE *f = fopen("/proc/self/status", "r");
@@ -660,6 +736,16 @@ static void alloc_failure(void)
     cl_command_queue q = clCreateCommandQueueWithProperties(ctx, device, NULL, &err);
     CHECK_ERR(err, CL_SUCCESS);
     cl_ulong max_alloc = device_ulong(CL_DEVICE_MAX_MEM_ALLOC_SIZE);
+    /* start the workers and the callback thread before the limit */
+    int warm = 0;
+    cl_event e = NULL;
+    OK(clEnqueueSVMMemFill(q, &warm, &warm, sizeof warm, sizeof warm, 0, NULL, &e));
+    OK(clSetEventCallback(e, CL_COMPLETE, warmed_up, NULL));
+    OK(clWaitForEvents(1, &e));
+    OK(clReleaseEvent(e));
+    for (int i = 0; i < 2000 && atomic_load(&warm_callbacks) == 0; i++)
+        usleep(1000);
+    CHECK(atomic_load(&warm_callbacks) == 1);
     size_t used = address_space_in_use();
     const size_t headroom = (size_t)64 << 20;
     CHECK(used > 0 && max_alloc > 2 * headroom);
@@ -726,6 +812,8 @@ int main(int argc, char **argv)
     map_cases();
     migrate_cases();
     enqueue_free_cases();
+    registry_threads();
+    context_lifetime();
     no_svm_device();
     limits();
 
