@@ -12,15 +12,30 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The launch and everything it captures are one allocation (an enqueue is
+ * on the hot path): the mosaic_ndrange, then args[n], mems[n], and the
+ * argument bytes. */
+static mosaic_ndrange *new_ndrange(cl_kernel kernel)
+{
+    cl_uint n = kernel->info->num_args;
+    /* by-value bytes first (as laid out by the kernel), then one 8-byte slot per pointer argument */
+    size_t storage = ((kernel->arg_bytes_size + 7) & ~(size_t)7) + n * sizeof(uint64_t);
+    size_t head = (sizeof(mosaic_ndrange) + n * (sizeof(void *) + sizeof(cl_mem)) + 15) & ~(size_t)15;
+    mosaic_ndrange *nd = calloc(1, head + storage);
+    if (!nd)
+        return NULL;
+    nd->args = (void **)(nd + 1);
+    nd->mems = (cl_mem *)(nd->args + n);
+    nd->arg_storage = (char *)nd + head;
+    return nd;
+}
+
 static void free_ndrange(mosaic_ndrange *nd)
 {
     for (cl_uint i = 0; i < nd->num_mems; i++)
         mosaic_release_internal(nd->mems[i]);
     if (nd->kernel)
         mosaic_release_internal(nd->kernel);
-    free(nd->mems);
-    free(nd->args);
-    free(nd->arg_storage);
     free(nd);
 }
 
@@ -117,30 +132,25 @@ static cl_int capture_args(cl_kernel kernel, cl_device_id device, mosaic_ndrange
 {
     const mosaic_kernel_info *info = kernel->info;
     cl_uint n = info->num_args;
-    uint64_t *local_offsets = mosaic_calloc(n, sizeof *local_offsets);
-    nd->args = mosaic_calloc(n, sizeof *nd->args);
-    nd->mems = mosaic_calloc(n, sizeof *nd->mems);
-    /* by-value bytes first (as laid out by the kernel), then one 8-byte slot per pointer argument */
-    size_t storage = kernel->arg_bytes_size + n * sizeof(uint64_t);
-    nd->arg_storage = mosaic_calloc(storage, 1);
-    if (!local_offsets || !nd->args || !nd->mems || !nd->arg_storage) {
-        free(local_offsets);
+    uint64_t small[16] = { 0 };
+    uint64_t *local_offsets = n <= 16 ? small : mosaic_calloc(n, sizeof *local_offsets);
+    if (!local_offsets)
         return CL_OUT_OF_HOST_MEMORY;
-    }
+    cl_int err = CL_SUCCESS;
     nd->local_mem_size = mosaic_kernel_layout_local_args(kernel, local_offsets);
     if (nd->local_mem_size > device->local_mem_size) {
-        free(local_offsets);
-        return MOSAIC_ERROR(CL_OUT_OF_RESOURCES, "the kernel needs %zu bytes of __local memory; the device has %llu",
-                            nd->local_mem_size, (unsigned long long)device->local_mem_size);
+        err = MOSAIC_ERROR(CL_OUT_OF_RESOURCES, "the kernel needs %zu bytes of __local memory; the device has %llu",
+                           nd->local_mem_size, (unsigned long long)device->local_mem_size);
+        goto done;
     }
     memcpy(nd->arg_storage, kernel->arg_bytes, kernel->arg_bytes_size);
     uint64_t *slots = (uint64_t *)(nd->arg_storage + ((kernel->arg_bytes_size + 7) & ~(size_t)7));
     for (cl_uint i = 0; i < n; i++) {
         const mosaic_arg_value *arg = &kernel->args[i];
         if (!arg->set) {
-            free(local_offsets);
-            return MOSAIC_ERROR(CL_INVALID_KERNEL_ARGS, "argument %u (%s) of kernel %s is not set", i,
-                                info->args[i].name ? info->args[i].name : "?", info->name);
+            err = MOSAIC_ERROR(CL_INVALID_KERNEL_ARGS, "argument %u (%s) of kernel %s is not set", i,
+                               info->args[i].name ? info->args[i].name : "?", info->name);
+            goto done;
         }
         switch (info->args[i].kind) {
         case MOSAIC_ARG_BY_VALUE:
@@ -153,16 +163,13 @@ static cl_int capture_args(cl_kernel kernel, cl_device_id device, mosaic_ndrange
         case MOSAIC_ARG_GLOBAL_PTR:
         case MOSAIC_ARG_CONSTANT_PTR:
             if (arg->mem) {
-                cl_int aligned = mosaic_mem_check_alignment(arg->mem, device);
-                if (aligned != CL_SUCCESS) {
-                    free(local_offsets);
-                    return aligned;
-                }
+                if ((err = mosaic_mem_check_alignment(arg->mem, device)) != CL_SUCCESS)
+                    goto done;
                 if (info->args[i].kind == MOSAIC_ARG_CONSTANT_PTR && device->max_constant_buffer_size &&
                     arg->mem->size > device->max_constant_buffer_size) {
-                    free(local_offsets);
-                    return MOSAIC_ERROR(CL_OUT_OF_RESOURCES, "argument %u: a __constant buffer of %zu bytes exceeds "
-                                        "CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE", i, arg->mem->size);
+                    err = MOSAIC_ERROR(CL_OUT_OF_RESOURCES, "argument %u: a __constant buffer of %zu bytes exceeds "
+                                       "CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE", i, arg->mem->size);
+                    goto done;
                 }
                 slots[i] = (uint64_t)(uintptr_t)mosaic_mem_data(arg->mem);
                 nd->mems[nd->num_mems++] = arg->mem;
@@ -173,12 +180,14 @@ static cl_int capture_args(cl_kernel kernel, cl_device_id device, mosaic_ndrange
             nd->args[i] = &slots[i];
             break;
         default:
-            free(local_offsets);
-            return MOSAIC_ERROR(CL_INVALID_KERNEL_ARGS, "argument %u has a type this device cannot take", i);
+            err = MOSAIC_ERROR(CL_INVALID_KERNEL_ARGS, "argument %u has a type this device cannot take", i);
+            goto done;
         }
     }
-    free(local_offsets);
-    return CL_SUCCESS;
+done:
+    if (local_offsets != small)
+        free(local_offsets);
+    return err;
 }
 
 static cl_int enqueue_kernel(cl_command_queue queue, cl_kernel kernel, cl_command_type type, cl_uint work_dim,
@@ -200,7 +209,7 @@ static cl_int enqueue_kernel(cl_command_queue queue, cl_kernel kernel, cl_comman
     if (err != CL_SUCCESS)
         return err;
 
-    mosaic_ndrange *nd = mosaic_calloc(1, sizeof *nd);
+    mosaic_ndrange *nd = new_ndrange(kernel);
     if (!nd)
         return CL_OUT_OF_HOST_MEMORY;
     err = capture_args(kernel, queue->device, nd);

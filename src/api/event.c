@@ -65,6 +65,8 @@ clGetEventProfilingInfo(cl_event event, cl_profiling_info param_name, size_t par
                             "or this is a user event");
     if (mosaic_event_status(event) != CL_COMPLETE)
         return MOSAIC_ERROR(CL_PROFILING_INFO_NOT_AVAILABLE, "the command has not completed successfully");
+    if (event->time_queued == 0) /* the engine takes times only while profiling is on */
+        return MOSAIC_ERROR(CL_PROFILING_INFO_NOT_AVAILABLE, "the command was enqueued before profiling was enabled");
     switch (param_name) {
     case CL_PROFILING_COMMAND_QUEUED: MOSAIC_INFO_SCALAR(cl_ulong, event->time_queued);
     case CL_PROFILING_COMMAND_SUBMIT: MOSAIC_INFO_SCALAR(cl_ulong, event->time_submit);

@@ -23,6 +23,26 @@ typedef struct edge {
     bool propagates_failure;
 } edge;
 
+/* Most commands get one or two dependants (the next command of an in-order
+ * queue, a clFinish marker): room for two lies right after the event, in the
+ * same allocation; more move to the heap. */
+enum { INLINE_EDGES = 2 };
+
+static edge *inline_edges(cl_event e) { return (edge *)(e + 1); }
+
+static void free_edges(cl_event e)
+{
+    if (e->dependents != inline_edges(e))
+        free(e->dependents);
+    e->dependents = NULL;
+    e->num_dependents = e->cap_dependents = 0;
+}
+
+/* Profiling times are taken only for commands of a queue with
+ * CL_QUEUE_PROFILING_ENABLE (reading the clock is a visible part of an
+ * enqueue's cost); time_queued is 0 for the others. */
+static bool profiled(cl_event e) { return e->time_queued != 0; }
+
 /* ---- the callback thread ------------------------------------------------ */
 
 typedef struct deferred {
@@ -133,7 +153,7 @@ static void queue_callbacks_locked(cl_event e, cl_int reached)
 static void destroy_event(void *p)
 {
     cl_event e = p;
-    free(e->dependents);
+    free_edges(e);
     for (mosaic_callback *cb = e->callbacks, *next; cb; cb = next) {
         next = cb->next;
         free(cb);
@@ -148,9 +168,11 @@ static void destroy_event(void *p)
 
 static cl_event new_event(cl_context context, cl_command_queue queue, cl_command_type type, cl_int status)
 {
-    cl_event e = mosaic_calloc(1, sizeof *e);
+    cl_event e = calloc(1, sizeof *e + INLINE_EDGES * sizeof(edge));
     if (!e)
         return NULL;
+    e->dependents = inline_edges(e);
+    e->cap_dependents = INLINE_EDGES;
     mosaic_object_init(e, MOSAIC_EVENT, destroy_event);
     pthread_cond_init(&e->completed, NULL);
     e->context = context;
@@ -161,7 +183,8 @@ static cl_event new_event(cl_context context, cl_command_queue queue, cl_command
     e->command_type = type;
     e->status = status;
     e->waiting_for = 1; /* the enqueue guard, dropped once all edges are in */
-    e->time_queued = mosaic_now_ns();
+    if (queue && (queue->properties & CL_QUEUE_PROFILING_ENABLE))
+        e->time_queued = mosaic_now_ns();
     return e;
 }
 
@@ -201,11 +224,18 @@ static bool add_edge_locked(cl_event from, cl_event to, bool propagates_failure)
             to->dependency_error = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
         return true;
     }
-    void *list = from->dependents;
-    if (!mosaic_grow(&list, &from->cap_dependents, from->num_dependents + 1, sizeof(edge)))
-        return false;
-    from->dependents = list;
-    ((edge *)list)[from->num_dependents++] = (edge){ to, propagates_failure };
+    if (from->num_dependents == from->cap_dependents) {
+        bool in_place = from->dependents == inline_edges(from);
+        size_t cap = from->cap_dependents * 2;
+        edge *grown = in_place ? malloc(cap * sizeof(edge)) : realloc(from->dependents, cap * sizeof(edge));
+        if (!grown)
+            return false;
+        if (in_place)
+            memcpy(grown, from->dependents, from->num_dependents * sizeof(edge));
+        from->dependents = grown;
+        from->cap_dependents = cap;
+    }
+    ((edge *)from->dependents)[from->num_dependents++] = (edge){ to, propagates_failure };
     to->waiting_for++;
     return true;
 }
@@ -257,6 +287,18 @@ static __thread bool dispatching;
 
 static void start_command(cl_event e);
 
+/* Under graph_lock: every edge of `e` is complete.  Unless a dependency
+ * failed, it is submitted now, in the same lock hold. */
+static void became_ready_locked(cl_event e)
+{
+    if (e->dependency_error)
+        return; /* it completes with the error without being submitted */
+    if (profiled(e))
+        e->time_submit = mosaic_now_ns();
+    e->status = CL_SUBMITTED;
+    queue_callbacks_locked(e, CL_SUBMITTED);
+}
+
 static void push_ready(cl_event e)
 {
     e->ready_next = NULL;
@@ -285,7 +327,8 @@ static void dispatch_ready(void)
 void mosaic_command_running(cl_event e)
 {
     pthread_mutex_lock(&graph_lock);
-    e->time_start = mosaic_now_ns();
+    if (profiled(e))
+        e->time_start = mosaic_now_ns();
     e->status = CL_RUNNING;
     queue_callbacks_locked(e, CL_RUNNING);
     pthread_mutex_unlock(&graph_lock);
@@ -295,13 +338,15 @@ void mosaic_command_running(cl_event e)
  * whose last edge this was go on this thread's ready list. */
 static void complete_locked(cl_event e, cl_int status)
 {
-    cl_ulong now = mosaic_now_ns();
-    if (!e->time_submit)
-        e->time_submit = now;
-    if (!e->time_start)
-        e->time_start = now;
-    e->time_end = now;
-    e->time_complete = now;
+    if (profiled(e)) {
+        cl_ulong now = mosaic_now_ns();
+        if (!e->time_submit)
+            e->time_submit = now;
+        if (!e->time_start)
+            e->time_start = now;
+        e->time_end = now;
+        e->time_complete = now;
+    }
     e->status = status;
     if (e->queue)
         queue_remove_pending_locked(e->queue, e);
@@ -310,12 +355,12 @@ static void complete_locked(cl_event e, cl_int status)
         cl_event to = edges[i].to;
         if (status < 0 && edges[i].propagates_failure && !to->dependency_error)
             to->dependency_error = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
-        if (--to->waiting_for == 0)
+        if (--to->waiting_for == 0) {
+            became_ready_locked(to);
             push_ready(to);
+        }
     }
-    free(e->dependents);
-    e->dependents = NULL;
-    e->num_dependents = e->cap_dependents = 0;
+    free_edges(e);
     queue_callbacks_locked(e, status);
     pthread_cond_broadcast(&e->completed);
 }
@@ -341,18 +386,14 @@ void mosaic_command_complete(cl_event e, cl_int status)
     after_complete(e);
 }
 
-/* Called once a command's dependencies are complete. */
+/* Called once a command's dependencies are complete (and it was submitted
+ * by became_ready_locked). */
 static void start_command(cl_event e)
 {
     if (e->dependency_error) {
         mosaic_command_complete(e, e->dependency_error);
         return;
     }
-    pthread_mutex_lock(&graph_lock);
-    e->time_submit = mosaic_now_ns();
-    e->status = CL_SUBMITTED;
-    queue_callbacks_locked(e, CL_SUBMITTED);
-    pthread_mutex_unlock(&graph_lock);
 
     if (!e->run && e->command_type != CL_COMMAND_NDRANGE_KERNEL && e->command_type != CL_COMMAND_TASK) {
         /* markers, barriers: nothing to run */
@@ -372,11 +413,6 @@ static void run_here(cl_event e)
         mosaic_command_complete(e, e->dependency_error);
         return;
     }
-    pthread_mutex_lock(&graph_lock);
-    e->time_submit = mosaic_now_ns();
-    e->status = CL_SUBMITTED;
-    queue_callbacks_locked(e, CL_SUBMITTED);
-    pthread_mutex_unlock(&graph_lock);
     mosaic_command_running(e);
     mosaic_command_complete(e, e->run(e));
 }
@@ -422,6 +458,8 @@ static cl_int enqueue(cl_event cmd, cl_uint num_events, const cl_event *wait_lis
     }
     mosaic_retain_internal(cmd); /* the graph's hold, dropped at completion */
     bool ready = --cmd->waiting_for == 0;
+    if (ready)
+        became_ready_locked(cmd);
     pthread_mutex_unlock(&graph_lock);
 
     if (ready) {

@@ -133,6 +133,12 @@ static bool fibers_reserve(fiber_set *f, size_t count)
 
 static __thread worker *current_worker;
 
+/* Set while a worker completes a command: the first job that completion
+ * submits (typically the next command of an in-order queue) is one this
+ * worker takes itself as soon as it returns to its loop, when no other job
+ * is waiting, so no sleeping worker need be woken for it. */
+static __thread bool will_take_next;
+
 static void fiber_main(void *arg)
 {
     worker *w = current_worker;
@@ -292,12 +298,17 @@ static void *worker_main(void *arg)
         if (!j->ndrange) {
             cl_event cmd = j->command;
             mosaic_command_running(cmd);
-            mosaic_command_complete(cmd, cmd->run(cmd));
+            cl_int status = cmd->run(cmd);
+            will_take_next = true;
+            mosaic_command_complete(cmd, status);
+            will_take_next = false;
             job_release(j);
         } else if (exhausted) {
             job_release(j); /* the list's hold */
         } else {
+            will_take_next = true; /* for the worker that completes the kernel */
             work_on_kernel(w, j);
+            will_take_next = false;
             job_release(j);
         }
     }
@@ -350,15 +361,18 @@ static void cpu_submit(cl_device_id device, cl_event command)
     j->total_groups = nd ? nd->total_groups : 0;
     atomic_init(&j->holds, 1);
     atomic_init(&j->status, CL_COMPLETE);
+    bool self = will_take_next;
+    will_take_next = false; /* only the first job of a completion */
     pthread_mutex_lock(&pool.lock);
+    bool was_empty = pool.head == NULL;
     if (pool.tail)
         pool.tail->next = j;
     else
         pool.head = j;
     pool.tail = j;
     if (nd && nd->total_groups > 1)
-        pthread_cond_broadcast(&pool.work);
-    else
+        pthread_cond_broadcast(&pool.work); /* work-groups for everyone */
+    else if (!(self && was_empty))
         pthread_cond_signal(&pool.work);
     pthread_mutex_unlock(&pool.lock);
 }
