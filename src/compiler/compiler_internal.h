@@ -141,6 +141,7 @@ void mc_kernel_info_clear(mosaic_kernel_info *info);
 typedef struct mc_cache_key { uint8_t bytes[32]; } mc_cache_key;
 void mc_cache_key_compute(mc_cache_key *key, const void *bitcode, size_t size, const char *options,
                           const char *cpu, const char *features, const mosaic_compiler_target *target);
+int mc_cache_enabled(void);
 /* On a hit, returns 0 and a malloc'd entry (object code + kernel table). */
 int mc_cache_load(const mc_cache_key *key, void **data, size_t *size);
 void mc_cache_store(const mc_cache_key *key, const void *data, size_t size);

@@ -8,6 +8,7 @@
  * (cache.c), so a cache hit skips everything but the last step.
  */
 #define _GNU_SOURCE
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -336,6 +337,151 @@ done:
     return r;
 }
 
+/* ---- cache entries: the object code and the kernel table ---------------------------- */
+#define ENTRY_MAGIC "MOSAICO1"
+
+static void put_u64(mc_str *s, uint64_t v) { mc_str_append(s, (const char *)&v, sizeof v); }
+static void put_str(mc_str *s, const char *t)
+{
+    size_t n = t ? strlen(t) : 0;
+    put_u64(s, n);
+    mc_str_append(s, t ? t : "", n);
+}
+
+static int object_serialize(const mc_object *o, mc_str *s)
+{
+    mc_str_append(s, ENTRY_MAGIC, 8);
+    put_u64(s, o->code_size);
+    mc_str_append(s, o->code, o->code_size);
+    put_u64(s, o->global_variables_size);
+    put_u64(s, o->num_kernels);
+    for (size_t k = 0; k < o->num_kernels; k++) {
+        const mosaic_kernel_info *i = &o->kernels[k];
+        put_str(s, i->name);
+        put_str(s, i->attributes);
+        put_u64(s, i->num_args);
+        for (cl_uint a = 0; a < i->num_args; a++) {
+            const mosaic_kernel_arg *g = &i->args[a];
+            put_u64(s, (uint64_t)g->kind);
+            put_u64(s, g->size);
+            put_u64(s, g->alignment);
+            put_u64(s, g->address_qualifier);
+            put_u64(s, g->access_qualifier);
+            put_u64(s, g->type_qualifier);
+            put_str(s, g->type_name);
+            put_str(s, g->name);
+        }
+        for (int d = 0; d < 3; d++)
+            put_u64(s, i->reqd_work_group_size[d]);
+        for (int d = 0; d < 3; d++)
+            put_u64(s, i->work_group_size_hint[d]);
+        put_u64(s, i->static_local_mem_size);
+        put_u64(s, i->private_mem_size);
+        put_u64(s, (uint64_t)i->uses_barriers);
+    }
+    return s->oom ? -1 : 0;
+}
+
+typedef struct reader {
+    const char *p, *end;
+    int bad;
+} reader;
+
+static uint64_t get_u64(reader *r)
+{
+    uint64_t v = 0;
+    if ((size_t)(r->end - r->p) < sizeof v) {
+        r->bad = 1;
+        return 0;
+    }
+    memcpy(&v, r->p, sizeof v);
+    r->p += sizeof v;
+    return v;
+}
+
+static char *get_str(reader *r)
+{
+    uint64_t n = get_u64(r);
+    if (r->bad || n > (uint64_t)(r->end - r->p)) {
+        r->bad = 1;
+        return NULL;
+    }
+    char *t = strndup(r->p, (size_t)n);
+    r->p += n;
+    if (!t)
+        r->bad = 1;
+    return t;
+}
+
+static int object_deserialize(const void *data, size_t size, mc_object *o)
+{
+    reader r = {data, (const char *)data + size, 0};
+    memset(o, 0, sizeof *o);
+    if (size < 8 || memcmp(data, ENTRY_MAGIC, 8))
+        return -1;
+    r.p += 8;
+    uint64_t n = get_u64(&r);
+    if (r.bad || n > (uint64_t)(r.end - r.p) || !n)
+        return -1;
+    o->code = malloc((size_t)n);
+    if (!o->code)
+        return -1;
+    memcpy(o->code, r.p, (size_t)n);
+    o->code_size = (size_t)n;
+    r.p += n;
+    o->global_variables_size = (size_t)get_u64(&r);
+    uint64_t nk = get_u64(&r);
+    if (r.bad || nk > 100000) {
+        object_clear(o);
+        return -1;
+    }
+    o->kernels = calloc(nk ? (size_t)nk : 1, sizeof *o->kernels);
+    if (!o->kernels) {
+        object_clear(o);
+        return -1;
+    }
+    for (uint64_t k = 0; k < nk && !r.bad; k++) {
+        mosaic_kernel_info *i = &o->kernels[k];
+        o->num_kernels = (size_t)k + 1;
+        i->name = get_str(&r);
+        i->attributes = get_str(&r);
+        uint64_t na = get_u64(&r);
+        if (r.bad || na > 4096) {
+            r.bad = 1;
+            break;
+        }
+        i->args = na ? calloc((size_t)na, sizeof *i->args) : NULL;
+        if (na && !i->args) {
+            r.bad = 1;
+            break;
+        }
+        i->num_args = (cl_uint)na;
+        for (uint64_t a = 0; a < na && !r.bad; a++) {
+            mosaic_kernel_arg *g = &i->args[a];
+            g->kind = (mosaic_arg_kind)get_u64(&r);
+            g->size = (size_t)get_u64(&r);
+            g->alignment = (size_t)get_u64(&r);
+            g->address_qualifier = (cl_kernel_arg_address_qualifier)get_u64(&r);
+            g->access_qualifier = (cl_kernel_arg_access_qualifier)get_u64(&r);
+            g->type_qualifier = (cl_kernel_arg_type_qualifier)get_u64(&r);
+            g->type_name = get_str(&r);
+            g->name = get_str(&r);
+        }
+        for (int d = 0; d < 3; d++)
+            i->reqd_work_group_size[d] = (size_t)get_u64(&r);
+        for (int d = 0; d < 3; d++)
+            i->work_group_size_hint[d] = (size_t)get_u64(&r);
+        i->static_local_mem_size = (size_t)get_u64(&r);
+        i->private_mem_size = (size_t)get_u64(&r);
+        i->uses_barriers = (int)get_u64(&r);
+    }
+    if (r.bad || r.p != r.end) {
+        object_clear(o);
+        return -1;
+    }
+    return 0;
+}
+
 static void session_error(void *user, LLVMErrorRef err)
 {
     mosaic_executable *exe = user;
@@ -461,19 +607,55 @@ cl_int mosaic_finalize(const mosaic_compiler_target *target, const mosaic_bitcod
         r = CL_BUILD_PROGRAM_FAILURE;
         goto done;
     }
-    r = build_object(target, executable, &opts, &obj, &log);
-    if (r != CL_SUCCESS)
-        goto done;
-    exe = calloc(1, sizeof *exe);
-    if (!exe) {
-        r = CL_OUT_OF_HOST_MEMORY;
-        goto done;
+    /* The cache first: an entry holds what build_object would produce. */
+    mc_cache_key key;
+    int cached = 0, use_cache = mc_cache_enabled();
+    if (use_cache) {
+        const void *bc;
+        size_t bc_size;
+        mc_blob_unwrap(executable->data, executable->size, NULL, &bc, &bc_size);
+        const char *cpu = target && target->cpu_name ? target->cpu_name : mc_host_cpu();
+        const char *features = target && target->cpu_features ? target->cpu_features
+                               : target && target->cpu_name ? "" : mc_host_features();
+        mc_cache_key_compute(&key, bc, bc_size, options, cpu, features, target);
+        void *entry;
+        size_t entry_size;
+        if (mc_cache_load(&key, &entry, &entry_size) == 0) {
+            cached = object_deserialize(entry, entry_size, &obj) == 0;
+            free(entry);
+        }
+        if (getenv("MOSAIC_DEBUG"))
+            fprintf(stderr, "mosaic: kernel cache %s\n", cached ? "hit" : "miss");
     }
-    r = load_object(target, &obj, exe, &log);
-    if (r != CL_SUCCESS) {
+    for (int attempt = 0; attempt < 2; attempt++) {
+        if (!cached) {
+            r = build_object(target, executable, &opts, &obj, &log);
+            if (r != CL_SUCCESS)
+                goto done;
+            if (use_cache) {
+                mc_str entry = {0};
+                if (object_serialize(&obj, &entry) == 0)
+                    mc_cache_store(&key, entry.data, entry.len);
+                mc_str_free(&entry);
+            }
+        }
+        exe = calloc(1, sizeof *exe);
+        if (!exe) {
+            r = CL_OUT_OF_HOST_MEMORY;
+            goto done;
+        }
+        mc_str jit_log = {0};
+        r = load_object(target, &obj, exe, cached ? &jit_log : &log);
+        mc_str_free(&jit_log);
+        if (r == CL_SUCCESS)
+            break;
         mosaic_executable_free(exe);
         exe = NULL;
-        goto done;
+        if (!cached)
+            goto done;
+        /* a cache entry that does not load: build from the bitcode instead */
+        object_clear(&obj);
+        cached = 0;
     }
     *out = exe;
 done:

@@ -220,11 +220,13 @@ cl_int mosaic_compile_source(const mosaic_compiler_target *target, const char *s
     }
     for (size_t i = 0; i < opts.num_clang_args; i++)
         argv[k++] = opts.clang_args[i];
+    /* clang runs in the temporary directory and sees relative names only, so
+     * the bitcode is the same for the same source (the kernel cache's key). */
     argv[k++] = "-I";
-    argv[k++] = dir;
+    argv[k++] = ".";
     argv[k++] = "-o";
-    argv[k++] = output;
-    argv[k++] = input;
+    argv[k++] = "out.bc";
+    argv[k++] = "input.cl";
     argv[k] = NULL;
 
     posix_spawn_file_actions_t fa;
@@ -232,6 +234,7 @@ cl_int mosaic_compile_source(const mosaic_compiler_target *target, const char *s
     posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_addopen(&fa, 1, logpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
     posix_spawn_file_actions_adddup2(&fa, 1, 2);
+    posix_spawn_file_actions_addchdir_np(&fa, dir);
     pid_t pid;
     int err = posix_spawnp(&pid, clang, &fa, NULL, (char *const *)argv, environ);
     posix_spawn_file_actions_destroy(&fa);
@@ -252,12 +255,12 @@ cl_int mosaic_compile_source(const mosaic_compiler_target *target, const char *s
         free(text);
     }
     /* Diagnostics name the user's source "<source>" and headers by include name. */
-    {
-        char prefix[4300];
-        snprintf(prefix, sizeof prefix, "%s/input.cl", dir);
-        replace_all(&clang_log, prefix, "<source>");
-        snprintf(prefix, sizeof prefix, "%s/", dir);
-        replace_all(&clang_log, prefix, "");
+    replace_all(&clang_log, "input.cl:", "<source>:");
+    replace_all(&clang_log, "\n./", "\n");
+    replace_all(&clang_log, "from ./", "from ");
+    if (clang_log.len > 2 && !strncmp(clang_log.data, "./", 2)) {
+        memmove(clang_log.data, clang_log.data + 2, clang_log.len - 1);
+        clang_log.len -= 2;
     }
     if (clang_log.len)
         mc_str_append(&log, clang_log.data, clang_log.len);

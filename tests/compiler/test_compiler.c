@@ -5,6 +5,8 @@
 #include <math.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <dirent.h>
+#include <ftw.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <stdlib.h>
@@ -324,6 +326,13 @@ static void test_build_error(void)
     CHECK(r == CL_COMPILE_PROGRAM_FAILURE, "compile returned %d", r);
     CHECK(log && strstr(log, "<source>:3:") && strstr(log, "undeclared_thing"), "log: %s", log ? log : "(null)");
     CHECK(obj.data == NULL, "no binary on failure");
+    free(log);
+    /* an error in a header names the header by its include name */
+    const mosaic_header h = {"inc/bad.h", "\n#define OK 1\nconstant int x = ;\n"};
+    r = mosaic_compile_source(&test_target, "#include \"inc/bad.h\"\nkernel void k() {}\n", NULL, 1, &h, &obj, &log);
+    CHECK(r == CL_COMPILE_PROGRAM_FAILURE, "header error gave %d", r);
+    CHECK(log && strstr(log, "inc/bad.h:3:") && strstr(log, "<source>:1") && !strstr(log, "/tmp"), "log: %s",
+          log ? log : "");
     free(log);
 }
 
@@ -1019,6 +1028,70 @@ static void test_concurrent_builds(void)
     }
 }
 
+/* ---- the on-disk kernel cache (MOSAIC_CACHE_DIR is a private directory here) ------- */
+static int count_entries(const char *dir, int corrupt)
+{
+    int n = 0;
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        if (e->d_name[0] == '.')
+            continue;
+        char sub[4096];
+        snprintf(sub, sizeof sub, "%s/%s", dir, e->d_name);
+        DIR *d2 = opendir(sub);
+        struct dirent *f;
+        while (d2 && (f = readdir(d2))) {
+            size_t len = strlen(f->d_name);
+            if (len > 4 && !strcmp(f->d_name + len - 4, ".obj")) {
+                n++;
+                if (corrupt) {
+                    char path[8192];
+                    snprintf(path, sizeof path, "%s/%s", sub, f->d_name);
+                    FILE *fp = fopen(path, "r+b");
+                    if (fp) {
+                        fseek(fp, 40, SEEK_SET);
+                        fputs("garbage garbage garbage", fp);
+                        fclose(fp);
+                    }
+                }
+            }
+        }
+        if (d2)
+            closedir(d2);
+    }
+    if (d)
+        closedir(d);
+    return n;
+}
+
+static void test_cache(void)
+{
+    const char *dir = getenv("MOSAIC_CACHE_DIR");
+    const char *src = "kernel void cached(global int *o, int k) { o[get_global_id(0)] = (int)get_global_id(0) * k + 12345; }\n";
+    int before = count_entries(dir, 0);
+    for (int round = 0; round < 3; round++) {
+        if (round == 2)
+            count_entries(dir, 1); /* a damaged entry must not break the build */
+        mosaic_executable *exe = build_program(src, NULL);
+        if (!exe)
+            return;
+        int o[16], *po = o, k = 3 + round;
+        ndrange r = {.dim = 1, .global = {16}, .local = {8}};
+        run_kernel(exe, "cached", ARGS(&po, &k), &r);
+        int bad = 0;
+        for (int i = 0; i < 16; i++)
+            bad += o[i] != i * k + 12345;
+        CHECK(bad == 0, "round %d: %d wrong", round, bad);
+        const mosaic_kernel_info *info = mosaic_executable_find_kernel(exe, "cached");
+        CHECK(info && info->num_args == 2 && !strcmp(info->args[1].name, "k") && info->wg_fn,
+              "round %d: kernel info from the cache", round);
+        mosaic_executable_free(exe);
+        if (round == 0)
+            CHECK(count_entries(dir, 0) == before + 1, "one new cache entry (%d -> %d)", before, count_entries(dir, 0));
+    }
+}
+
 /* ---- driver ----------------------------------------------------------------------------- */
 typedef struct test_case {
     const char *group, *name;
@@ -1046,15 +1119,28 @@ static const test_case tests[] = {
     {"programs", "printf", test_printf},
     {"programs", "include_dir", test_include_dir},
     {"programs", "concurrent_builds", test_concurrent_builds},
+    {"programs", "cache", test_cache},
     {"builtins", "math", test_math},
     {"builtins", "conversions", test_conversions},
     {"builtins", "integer_vector", test_integer_vector_builtins},
     {"builtins", "atomics", test_atomics},
 };
 
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    remove(path);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *only = argc > 1 ? argv[1] : NULL;
+    /* a private kernel cache, removed at the end */
+    char cache[] = "/tmp/mosaic-test-cache-XXXXXX";
+    int own_cache = !getenv("MOSAIC_CACHE_DIR") && mkdtemp(cache);
+    if (own_cache)
+        setenv("MOSAIC_CACHE_DIR", cache, 1);
     int ran = 0;
     for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
         if (only && strcmp(only, tests[i].group) && strcmp(only, tests[i].name))
@@ -1065,6 +1151,8 @@ int main(int argc, char **argv)
         fflush(stdout);
         ran++;
     }
+    if (own_cache)
+        nftw(cache, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
     if (!ran) {
         fprintf(stderr, "no test named %s\n", only);
         return 2;
