@@ -290,7 +290,7 @@ static void memcpy_cases(void)
     CHECK_ERR(clEnqueueSVMMemcpy(queue, CL_TRUE, back, a, 64, 1, &bogus, NULL), CL_INVALID_EVENT_WAIT_LIST);
     cl_event foreign = clCreateUserEvent(other_context, &err);
     CHECK_ERR(clEnqueueSVMMemcpy(queue, CL_TRUE, back, a, 64, 1, &foreign, NULL), CL_INVALID_CONTEXT);
-    OK(clSetUserEventStatus(foreign, CL_COMPLETE));
+    OK(clSetUserEventStatus(foreign, CL_COMPLETE)); /* else the graph keeps it */
     OK(clReleaseEvent(foreign));
 
     clSVMFree(context, a);
@@ -353,6 +353,7 @@ static void fill_cases(void)
     CHECK_ERR(clEnqueueSVMMemFill(queue, p, pattern, 4, 64, 1, NULL, NULL), CL_INVALID_EVENT_WAIT_LIST);
     cl_event foreign = clCreateUserEvent(other_context, &err);
     CHECK_ERR(clEnqueueSVMMemFill(queue, p, pattern, 4, 64, 1, &foreign, NULL), CL_INVALID_CONTEXT);
+    OK(clSetUserEventStatus(foreign, CL_COMPLETE)); /* else the graph keeps it */
     OK(clReleaseEvent(foreign));
     free(host);
     clSVMFree(context, p);
@@ -420,6 +421,7 @@ static void map_cases(void)
     cl_event foreign = clCreateUserEvent(other_context, &err);
     CHECK_ERR(clEnqueueSVMUnmap(queue, p, 1, &foreign, NULL), CL_INVALID_CONTEXT);
     CHECK_ERR(clEnqueueSVMMap(queue, CL_TRUE, CL_MAP_READ, p, 64, 1, &foreign, NULL), CL_INVALID_CONTEXT);
+    OK(clSetUserEventStatus(foreign, CL_COMPLETE)); /* else the graph keeps it */
     OK(clReleaseEvent(foreign));
     free(copy);
     clSVMFree(context, p);
@@ -556,6 +558,7 @@ static void enqueue_free_cases(void)
     CHECK_ERR(clEnqueueSVMFree(queue, 1, &theirs, NULL, NULL, 0, NULL, NULL), CL_INVALID_VALUE);
     cl_event foreign = clCreateUserEvent(other_context, &err);
     CHECK_ERR(clEnqueueSVMFree(queue, 1, &kept, NULL, NULL, 1, &foreign, NULL), CL_INVALID_CONTEXT);
+    OK(clSetUserEventStatus(foreign, CL_COMPLETE)); /* else the graph keeps it */
     OK(clReleaseEvent(foreign));
     CHECK(is_registered(kept));
     free(plain);
