@@ -159,8 +159,15 @@ static void set_property(void)
 {
     cl_command_queue q = new_queue(0);
     cl_command_queue_properties old = 99, now = 0;
+    cl_event unprofiled;
+    CHECK_ERR(clEnqueueMarkerWithWaitList(q, 0, NULL, &unprofiled), CL_SUCCESS);
     CHECK_ERR(clSetCommandQueueProperty(q, CL_QUEUE_PROFILING_ENABLE, CL_TRUE, &old), CL_SUCCESS);
     CHECK(old == 0);
+    /* a command enqueued before profiling was on has no times */
+    cl_ulong none;
+    CHECK_ERR(clGetEventProfilingInfo(unprofiled, CL_PROFILING_COMMAND_END, sizeof none, &none, NULL),
+              CL_PROFILING_INFO_NOT_AVAILABLE);
+    clReleaseEvent(unprofiled);
     CHECK_ERR(clGetCommandQueueInfo(q, CL_QUEUE_PROPERTIES, sizeof now, &now, NULL), CL_SUCCESS);
     CHECK(now == CL_QUEUE_PROFILING_ENABLE);
     cl_event marker;
