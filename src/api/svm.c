@@ -16,10 +16,10 @@
  *     use, so memory_scope_all_svm_devices needs nothing more.
  *
  * The registry maps address ranges to (context, flags) for every live
- * clSVMAlloc allocation.  Live allocations never overlap, so one table for
- * the process, sorted by address and guarded by a read-write lock, answers
- * "which allocation holds this address" for every context; each entry names
- * its context and lookups match it.  An allocation holds an internal
+ * clSVMAlloc allocation.  Live allocations never overlap, so one search tree
+ * for the process, ordered by address and guarded by a read-write lock,
+ * answers "which allocation holds this address" for every context; each
+ * entry names its context and lookups match it.  An allocation holds an internal
  * reference on its context, so a context outlives its SVM memory and an
  * entry can never name a destroyed context (or a new one at the same
  * address).
@@ -29,6 +29,7 @@
 #include "core/memory.h"
 #include "core/util.h"
 
+#include <search.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,46 +49,45 @@ typedef struct svm_allocation {
     cl_context context;        /* internal reference */
 } svm_allocation;
 
+/* A balanced search tree (POSIX tsearch: a red-black tree in glibc) of
+ * svm_allocation entries, ordered by address.  Live allocations never
+ * overlap, so "a ends before b starts" orders them, and a query for one byte
+ * compares equal to the allocation that holds it: lookups of any interior
+ * pointer, insertions and removals all take O(log n), whatever the order of
+ * allocation and freeing. */
 static pthread_rwlock_t registry_lock = PTHREAD_RWLOCK_INITIALIZER;
-static svm_allocation *registry; /* sorted by base */
-static size_t registry_count, registry_capacity;
+static void *registry_root;
 
-/* Index of the first entry whose base is > addr.  Caller holds the lock. */
-static size_t upper_bound_locked(uintptr_t addr)
+static int compare_ranges(const void *pa, const void *pb)
 {
-    size_t lo = 0, hi = registry_count;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (registry[mid].base <= addr)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
+    const svm_allocation *a = pa, *b = pb;
+    if (a->base + a->size <= b->base)
+        return -1;
+    if (b->base + b->size <= a->base)
+        return 1;
+    return 0; /* overlap: the allocation holding the byte looked up */
 }
 
-/* The entry holding addr, or NULL.  Caller holds the lock. */
+/* The entry holding ptr, or NULL.  Caller holds the lock. */
 static svm_allocation *find_locked(const void *ptr)
 {
-    uintptr_t addr = (uintptr_t)ptr;
-    size_t i = upper_bound_locked(addr);
-    if (i == 0)
-        return NULL;
-    svm_allocation *a = &registry[i - 1];
-    return addr - a->base < a->size ? a : NULL;
+    svm_allocation key = { .base = (uintptr_t)ptr, .size = 1 };
+    void **node = tfind(&key, &registry_root, compare_ranges);
+    return node ? *node : NULL;
 }
 
 static bool registry_add(const svm_allocation *a)
 {
+    svm_allocation *entry = malloc(sizeof *entry);
+    if (!entry)
+        return false;
+    *entry = *a;
     pthread_rwlock_wrlock(&registry_lock);
-    bool ok = mosaic_grow((void **)&registry, &registry_capacity, registry_count + 1, sizeof *registry);
-    if (ok) {
-        size_t i = upper_bound_locked(a->base);
-        memmove(&registry[i + 1], &registry[i], (registry_count - i) * sizeof *registry);
-        registry[i] = *a;
-        registry_count++;
-    }
+    void **node = tsearch(entry, &registry_root, compare_ranges);
+    bool ok = node && *node == entry; /* (never an overlap: the memory is new) */
     pthread_rwlock_unlock(&registry_lock);
+    if (!ok)
+        free(entry);
     return ok;
 }
 
@@ -96,18 +96,19 @@ static bool registry_add(const svm_allocation *a)
  * freed already). */
 static bool registry_remove(cl_context context, const void *ptr, svm_allocation *out)
 {
-    bool found = false;
+    svm_allocation *a = NULL;
     pthread_rwlock_wrlock(&registry_lock);
-    svm_allocation *a = find_locked(ptr);
-    if (a && a->base == (uintptr_t)ptr && a->context == context) {
-        *out = *a;
-        size_t i = (size_t)(a - registry);
-        memmove(&registry[i], &registry[i + 1], (registry_count - i - 1) * sizeof *registry);
-        registry_count--;
-        found = true;
+    svm_allocation *found = find_locked(ptr);
+    if (found && found->base == (uintptr_t)ptr && found->context == context) {
+        a = found;
+        tdelete(a, &registry_root, compare_ranges);
     }
     pthread_rwlock_unlock(&registry_lock);
-    return found;
+    if (!a)
+        return false;
+    *out = *a;
+    free(a);
+    return true;
 }
 
 /* Copies out the allocation of context that holds ptr; false if none. */
