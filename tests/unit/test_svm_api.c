@@ -831,6 +831,15 @@ int main(int argc, char **argv)
     OK(clGetPlatformIDs(1, &platform, NULL));
     OK(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, NULL));
     if (!strcmp(which, "alloc_failure")) {
+#if defined(__SANITIZE_ADDRESS__)
+        puts("skipped: AddressSanitizer aborts on a failed allocation");
+        return 77;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+        puts("skipped: AddressSanitizer aborts on a failed allocation");
+        return 77;
+#endif
+#endif
         alloc_failure();
         return check_summary();
     }
