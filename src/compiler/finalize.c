@@ -218,6 +218,8 @@ static cl_int build_object(const mosaic_compiler_target *target, const mosaic_bi
         /* Inline everything: each kernel becomes one function. */
         remove_fn_attr(f, "noinline");
         remove_fn_attr(f, "optnone");
+        /* clang asks SPIR functions to keep frame pointers; the host needs none */
+        LLVMRemoveStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, "frame-pointer", 13);
         LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
                                 LLVMCreateEnumAttribute(ctx, LLVMGetEnumAttributeKindForName("alwaysinline", 12), 0));
         if (!is_kernel_name_of(f, kernels, nk))
