@@ -1,15 +1,17 @@
 /*
  * Work-item and work-group functions.
  *
- * A kernel K, once every call in it is inlined, becomes
+ * A kernel K, once every call in it is inlined, has its blocks moved into
+ *   internal void K.body(K's parameters..., mosaic_wg_ctx *ctx, u64 lx, u64 ly, u64 lz)
+ * where the magic declarations of builtins/builtins.h become ctx and the local
+ * id, and each static __local variable becomes ctx->local_mem + offset.  Then
  *   void K.wi(void *const *args, mosaic_wg_ctx *ctx, u64 lx, u64 ly, u64 lz)
- * by moving its body into the new function and replacing its parameters (read
- * from args), the magic declarations of builtins/builtins.h (the ctx and the
- * local id) and its static __local variables (ctx->local_mem + offset).
- * Kernels without barriers also get
+ * reads the arguments from args and calls K.body, and, for kernels without
+ * barriers,
  *   void K.wg(void *const *args, mosaic_wg_ctx *ctx)
- * a loop nest over the work-group that calls K.wi, innermost x, marked as a
- * parallel loop so the vectoriser needs no dependence checks.
+ * reads them once and loops over the work-group calling K.body, innermost x,
+ * a loop marked parallel so the vectoriser needs no dependence checks.
+ * K.body is inlined into both.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -272,7 +274,7 @@ static void replace_static_locals(wi_env *e, LLVMBuilderRef b, LLVMValueRef entr
     if (e->failed || !e->num_locals)
         return;
 
-    /* Layout, in module order for a stable result. */
+    /* Layout, in order of first use. */
     size_t offset = 0;
     LLVMPositionBuilderBefore(b, entry_point);
     for (size_t i = 0; i < e->num_locals; i++) {
