@@ -64,6 +64,8 @@ static struct {
     pthread_mutex_t lock;
     pthread_cond_t work;
     job *head, *tail;
+    size_t queued;           /* jobs in the list (under lock) */
+    atomic_uint searching;   /* workers done with a job that will look at the list before sleeping */
     unsigned num_workers;
     worker *workers;
 } pool = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER };
@@ -132,12 +134,6 @@ static bool fibers_reserve(fiber_set *f, size_t count)
 }
 
 static __thread worker *current_worker;
-
-/* Set while a worker completes a command: the first job that completion
- * submits (typically the next command of an in-order queue) is one this
- * worker takes itself as soon as it returns to its loop, when no other job
- * is waiting, so no sleeping worker need be woken for it. */
-static __thread bool will_take_next;
 
 static void fiber_main(void *arg)
 {
@@ -251,8 +247,9 @@ static void job_release(job *j)
         free(j);
 }
 
-/* Claims and runs work-groups of `j` until none are left. */
-static void work_on_kernel(worker *w, job *j)
+/* Claims and runs work-groups of `j` until none are left.  Once none are,
+ * the worker counts itself in pool.searching (it goes back to the list). */
+static void work_on_kernel(worker *w, job *j, bool *searching)
 {
     mosaic_ndrange *nd = j->ndrange;
     size_t done_here = 0;
@@ -269,6 +266,8 @@ static void work_on_kernel(worker *w, job *j)
         }
         done_here++;
     }
+    atomic_fetch_add(&pool.searching, 1);
+    *searching = true;
     /* The release order makes every work-group's writes visible to whoever
      * sees the final count: the completion edge of seed 001, rule 9. */
     if (done_here && atomic_fetch_add_explicit(&j->groups_done, done_here, memory_order_acq_rel) + done_here ==
@@ -280,16 +279,31 @@ static void *worker_main(void *arg)
 {
     worker *w = arg;
     current_worker = w;
+    /* A worker that finished a job is counted in pool.searching from just
+     * before it completes the command (which may submit the next one) until
+     * it holds the list's lock again: cpu_submit wakes no sleeping worker for
+     * a job that a searching one is bound to find. */
+    bool searching = false;
     for (;;) {
         pthread_mutex_lock(&pool.lock);
+        if (searching) {
+            atomic_fetch_sub(&pool.searching, 1);
+            searching = false;
+        }
         while (!pool.head)
             pthread_cond_wait(&pool.work, &pool.lock);
         job *j = pool.head;
-        bool exhausted = !j->ndrange || atomic_load(&j->next_group) >= j->total_groups;
-        if (exhausted) { /* nothing more to claim: take it off the list */
+        size_t claimed = j->ndrange ? atomic_load(&j->next_group) : 0;
+        bool exhausted = !j->ndrange || claimed >= j->total_groups;
+        /* A kernel with one group left to claim (a single-group launch) is
+         * this worker's alone: off the list at once, so it is not counted
+         * as waiting work (cpu_submit would wake a worker for nothing). */
+        bool last = !exhausted && j->total_groups - claimed <= 1;
+        if (exhausted || last) { /* nothing more for others to claim: take it off the list */
             pool.head = j->next;
             if (!pool.head)
                 pool.tail = NULL;
+            pool.queued--;
         } else {
             atomic_fetch_add(&j->holds, 1);
         }
@@ -299,17 +313,15 @@ static void *worker_main(void *arg)
             cl_event cmd = j->command;
             mosaic_command_running(cmd);
             cl_int status = cmd->run(cmd);
-            will_take_next = true;
+            atomic_fetch_add(&pool.searching, 1);
+            searching = true;
             mosaic_command_complete(cmd, status);
-            will_take_next = false;
             job_release(j);
         } else if (exhausted) {
             job_release(j); /* the list's hold */
         } else {
-            will_take_next = true; /* for the worker that completes the kernel */
-            work_on_kernel(w, j);
-            will_take_next = false;
-            job_release(j);
+            work_on_kernel(w, j, &searching);
+            job_release(j); /* this worker's hold, or the list's when it took the job off */
         }
     }
     return NULL;
@@ -361,19 +373,17 @@ static void cpu_submit(cl_device_id device, cl_event command)
     j->total_groups = nd ? nd->total_groups : 0;
     atomic_init(&j->holds, 1);
     atomic_init(&j->status, CL_COMPLETE);
-    bool self = will_take_next;
-    will_take_next = false; /* only the first job of a completion */
     pthread_mutex_lock(&pool.lock);
-    bool was_empty = pool.head == NULL;
     if (pool.tail)
         pool.tail->next = j;
     else
         pool.head = j;
     pool.tail = j;
+    pool.queued++;
     if (nd && nd->total_groups > 1)
         pthread_cond_broadcast(&pool.work); /* work-groups for everyone */
-    else if (!(self && was_empty))
-        pthread_cond_signal(&pool.work);
+    else if (atomic_load(&pool.searching) < pool.queued)
+        pthread_cond_signal(&pool.work); /* the searching workers cannot take them all */
     pthread_mutex_unlock(&pool.lock);
 }
 
