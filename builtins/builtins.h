@@ -13,6 +13,10 @@ typedef struct {
     ulong group_id[3];
     char *local_mem;
     void *device_private;
+    ulong local_mem_size;
+    char *private_lo[2];
+    char *private_hi[2];
+    char *wg_scratch;
 } __mosaic_wg_ctx;
 
 /* Replaced by the compiler, after inlining, with the work-group context and

@@ -34,6 +34,25 @@ typedef struct mosaic_wg_ctx {
     uint64_t group_id[3];
     char *local_mem;                 /* this work-group's __local arena: static locals, then __local args */
     void *device_private;            /* owned by the device (barrier scheduler, printf state) */
+    /* Fields below were added after the first layout; new ones go at the end. */
+    uint64_t local_mem_size;         /* bytes of local_mem this group uses (static + __local args) */
+    /* Where work-items' private memory (their stack variables) can be: two
+     * address ranges [private_lo[i], private_hi[i]), empty when lo == hi.
+     * to_private() and get_fence() test generic pointers against them (see
+     * builtins/address.cl): a generic pointer is local if it lies in
+     * [local_mem, local_mem + local_mem_size), private if it lies in one of
+     * these ranges, global otherwise.  The CPU device gives [0] = the worker
+     * thread's stack (work-group loops keep private variables there) and
+     * [1] = its fiber stacks (barrier kernels run as fibers); a device that
+     * keeps private variables elsewhere (per-work-item arrays it allocates)
+     * must cover that memory with a range. */
+    char *private_lo[2];
+    char *private_hi[2];
+    /* Scratch for work-group collective functions (work_group_reduce_add...):
+     * at least 8 bytes per work-item of the group (8 * the product of
+     * enqueued_local_size), 8-byte aligned, owned by this work-group while it
+     * runs, like local_mem. */
+    char *wg_scratch;
 } mosaic_wg_ctx;
 
 /* ctx->local_mem must be aligned to this many bytes.  Static __local variables

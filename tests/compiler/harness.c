@@ -86,14 +86,19 @@ static int run_group(const mosaic_kernel_info *k, void **args, mosaic_wg_ctx *ct
     ctx->device_private = &b;
     wi_job *jobs = calloc(n, sizeof *jobs);
     pthread_t *th = calloc(n, sizeof *th);
+    /* The work-items' stacks in one block: the private range of to_private. */
+    const size_t stack = 256 * 1024;
+    char *stacks = aligned_alloc(4096, n * stack);
+    ctx->private_lo[1] = stacks;
+    ctx->private_hi[1] = stacks + n * stack;
     pthread_attr_t attr;
     pthread_attr_init(&attr);
-    pthread_attr_setstacksize(&attr, 256 * 1024);
     size_t i = 0;
     for (uint64_t z = 0; z < ctx->local_size[2]; z++)
         for (uint64_t y = 0; y < ctx->local_size[1]; y++)
             for (uint64_t x = 0; x < ctx->local_size[0]; x++, i++) {
                 jobs[i] = (wi_job){k, args, ctx, {x, y, z}};
+                pthread_attr_setstack(&attr, stacks + i * stack, stack);
                 if (pthread_create(&th[i], &attr, wi_thread, &jobs[i])) {
                     fprintf(stderr, "cannot create a work-item thread\n");
                     abort();
@@ -103,9 +108,23 @@ static int run_group(const mosaic_kernel_info *k, void **args, mosaic_wg_ctx *ct
         pthread_join(th[i], NULL);
     pthread_attr_destroy(&attr);
     pthread_barrier_destroy(&b);
+    free(stacks);
     free(jobs);
     free(th);
     return 0;
+}
+
+static void thread_stack(char **lo, char **hi)
+{
+    pthread_attr_t attr;
+    void *addr = NULL;
+    size_t size = 0;
+    if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+        pthread_attr_getstack(&attr, &addr, &size);
+        pthread_attr_destroy(&attr);
+    }
+    *lo = addr;
+    *hi = (char *)addr + size;
 }
 
 typedef struct launch {
@@ -142,7 +161,14 @@ static void run_group_index(launch *l, size_t g)
     bytes = (bytes + MOSAIC_LOCAL_MEM_ALIGNMENT - 1) / MOSAIC_LOCAL_MEM_ALIGNMENT * MOSAIC_LOCAL_MEM_ALIGNMENT;
     ctx.local_mem = aligned_alloc(MOSAIC_LOCAL_MEM_ALIGNMENT, bytes ? bytes : MOSAIC_LOCAL_MEM_ALIGNMENT);
     memset(ctx.local_mem, 0xcd, bytes);
+    ctx.local_mem_size = bytes;
+    size_t items = r->dim ? 1 : 0;
+    for (unsigned d = 0; d < r->dim; d++)
+        items *= r->local[d];
+    ctx.wg_scratch = malloc(8 * (items ? items : 1));
+    thread_stack(&ctx.private_lo[0], &ctx.private_hi[0]); /* work-group loops run on this thread */
     run_group(l->k, l->args, &ctx);
+    free(ctx.wg_scratch);
     free(ctx.local_mem);
 }
 

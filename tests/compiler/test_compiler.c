@@ -426,10 +426,10 @@ static void test_unimplemented_function(void)
     free(log);
     /* a builtin clang declares but Mosaic does not implement yet */
     mosaic_executable *exe2 = NULL;
-    r = build_program_status("kernel void k(global int *o) { o[0] = (int)get_fence((generic int *)o); }\n",
+    r = build_program_status("kernel void k(global int *o) { queue_t q = get_default_queue(); o[0] = q != 0; }\n",
                              "-cl-std=CL2.0", &exe2, &log);
-    CHECK(r == CL_LINK_PROGRAM_FAILURE && !exe2, "get_fence gave %d", r);
-    CHECK(log && strstr(log, "undefined function 'get_fence'"), "log: %s", log ? log : "");
+    CHECK(r == CL_LINK_PROGRAM_FAILURE && !exe2, "get_default_queue gave %d", r);
+    CHECK(log && strstr(log, "undefined function 'get_default_queue'"), "log: %s", log ? log : "");
     free(log);
     /* a library may leave it undefined */
     r = mosaic_link_bitcode(&test_target, 1, &obj, "-create-library", 0, &linked, &log);
@@ -1099,6 +1099,76 @@ static void test_cache(void)
     }
 }
 
+/* ---- generic address space ---------------------------------------------------------- */
+/* Pointers to global, local and private memory reach helper functions as
+ * generic pointers; to_global/to_local/to_private and get_fence must tell
+ * them apart, in work-group loops (no barrier) and in barrier kernels. */
+static const char generic_as_source[] =
+    "global int gvar = 7;\n"
+    "int classify(int *p) {\n"
+    "  int r = (to_global(p) != 0) | (to_local(p) != 0) << 1 | (to_private(p) != 0) << 2;\n"
+    "  if (to_global(p) && (global int *)to_global(p) != (global int *)p) r |= 64;\n"
+    "  if (to_local(p)) { *to_local(p) += 1; *p -= 1; }\n" /* writes through the named pointer */
+    "  if (to_private(p)) { *to_private(p) += 1; *p -= 1; }\n"
+    "  return r;\n"
+    "}\n"
+    "uint fence(const int *p) { return get_fence(p); }\n"
+    "uint fence_nc(int *p) { return get_fence(p); }\n"
+    "kernel void k(global int *out, global int *buf, local int *larg) {\n"
+    "  local int lvar[4];\n"
+    "  int pv[3] = {1, 2, 3};\n"
+    "  size_t i = get_global_id(0), l = get_local_id(0);\n"
+    "  if (l == 0) lvar[1] = 11;\n"
+    "  larg[l] = (int)l;\n"
+    "  int *ps[5] = {&buf[i], &lvar[1], &pv[2], &larg[l], &gvar};\n"
+    "  for (int j = 0; j < 5; j++) {\n"
+    "    out[i * 16 + 3 * j] = classify(ps[j]);\n"
+    "    out[i * 16 + 3 * j + 1] = (int)fence(ps[j]);\n"
+    "    out[i * 16 + 3 * j + 2] = (int)fence_nc(ps[j]);\n"
+    "#ifdef BARRIER\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "#endif\n"
+    "  }\n"
+    "  out[i * 16 + 15] = pv[2] * 100 + larg[l];\n"
+    "}\n";
+
+static void test_generic_address_space(void)
+{
+    static const char *const options[] = {"-cl-std=CL2.0", "-cl-std=CL3.0", "-cl-std=CL2.0 -D BARRIER",
+                                          "-cl-std=CL3.0 -D BARRIER -cl-opt-disable"};
+    for (size_t o = 0; o < sizeof options / sizeof options[0]; o++) {
+        mosaic_executable *exe = build_program(generic_as_source, options[o]);
+        if (!exe)
+            continue;
+        const mosaic_kernel_info *k = mosaic_executable_find_kernel(exe, "k");
+        CHECK(k && (k->uses_barriers != 0) == (strstr(options[o], "BARRIER") != NULL), "%s: barriers", options[o]);
+        enum { N = 24 };
+        /* on the heap: this thread's stack is private memory to work-group loops it runs */
+        int *out = calloc(N * 16, sizeof *out), *buf = calloc(N, sizeof *buf);
+        int *po = out, *pb = buf;
+        uint64_t larg = (k ? k->static_local_mem_size + 127 : 0) / 128 * 128;
+        ndrange r = {.dim = 1, .global = {N}, .local = {8}, .local_arg_bytes = 8 * sizeof(int)};
+        run_kernel(exe, "k", ARGS(&po, &pb, &larg), &r);
+        /* global: 1, fence CLK_GLOBAL_MEM_FENCE; local: 2, CLK_LOCAL_MEM_FENCE; private: 4, no flags */
+        static const int want[5][2] = {{1, 2}, {2, 1}, {4, 0}, {2, 1}, {1, 2}};
+        int bad = 0;
+        for (int i = 0; i < N; i++) {
+            for (int j = 0; j < 5; j++) {
+                const int *v = &out[i * 16 + 3 * j];
+                if (v[0] != want[j][0] || v[1] != want[j][1] || v[2] != want[j][1]) {
+                    if (bad++ < 5)
+                        fprintf(stderr, "%s: item %d pointer %d: class %d fence %d/%d, want %d %d\n", options[o], i,
+                                j, v[0], v[1], v[2], want[j][0], want[j][1]);
+                }
+            }
+            bad += out[i * 16 + 15] != 300 + i % 8;
+        }
+        CHECK(bad == 0, "%s: %d wrong answers", options[o], bad);
+        free(out), free(buf);
+        mosaic_executable_free(exe);
+    }
+}
+
 /* ---- driver ----------------------------------------------------------------------------- */
 typedef struct test_case {
     const char *group, *name;
@@ -1115,6 +1185,7 @@ static const test_case tests[] = {
     {"kernels", "kernel_calls_kernel", test_kernel_calls_kernel},
     {"kernels", "barrier_loop", test_barrier_loop},
     {"kernels", "program_scope_globals", test_program_scope_globals},
+    {"kernels", "generic_address_space", test_generic_address_space},
     {"seeds", "kernel_dot", test_seed_kernel_dot},
     {"seeds", "fill_tiles", test_seed_fill_tiles},
     {"diagnostics", "build_error", test_build_error},

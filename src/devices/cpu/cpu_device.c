@@ -12,6 +12,7 @@
 #define _GNU_SOURCE
 #include "devices/cpu/cpu.h"
 #include "devices/cpu/fiber.h"
+#include "devices/cpu/cpu_runtime.h"
 #include "core/engine.h"
 #include "core/ndrange.h"
 #include "core/util.h"
@@ -219,10 +220,18 @@ static cl_int run_group(worker *w, mosaic_ndrange *nd, size_t linear)
         ctx.local_size[d] = remaining < nd->local_size[d] ? remaining : nd->local_size[d];
         count *= ctx.local_size[d];
     }
-    if (!ensure_local_mem(w, nd->local_mem_size))
+    /* The arena holds the group's __local bytes, then the scratch of the
+     * work-group collective functions (8 bytes per work-item). */
+    size_t scratch_at = (nd->local_mem_size + 127) & ~(size_t)127;
+    if (!ensure_local_mem(w, scratch_at + 8 * nd->local_size[0] * nd->local_size[1] * nd->local_size[2]))
         return CL_OUT_OF_RESOURCES;
     ctx.local_mem = w->local_mem;
     ctx.device_private = w;
+    ctx.local_mem_size = nd->local_mem_size;
+    ctx.wg_scratch = w->local_mem + scratch_at;
+    /* Private memory (builtins/address.cl): this thread's stack, and the fiber stacks. */
+    mosaic_cpu_thread_stack(&ctx.private_lo[0], &ctx.private_hi[0]);
+    ctx.private_lo[1] = ctx.private_hi[1] = NULL;
     const mosaic_kernel_info *k = nd->info;
     if (k->wg_fn) {
         k->wg_fn(nd->args, &ctx);
@@ -230,6 +239,8 @@ static cl_int run_group(worker *w, mosaic_ndrange *nd, size_t linear)
     }
     if (!fibers_reserve(&w->fibers, count))
         return CL_OUT_OF_RESOURCES;
+    ctx.private_lo[1] = w->fibers.stacks;
+    ctx.private_hi[1] = w->fibers.stacks + w->fibers.count * (w->fibers.stack_size + page_size());
     w->kernel = k;
     w->args = nd->args;
     w->ctx = &ctx;
