@@ -124,6 +124,19 @@ int mc_build_wi(LLVMModuleRef m, mc_kernel_build *kb, mc_str *log);
 void mc_kernel_build_free(mc_kernel_build *kb);
 /* Builds K.wg around K.body (kernels without barriers). */
 int mc_build_wg(LLVMModuleRef m, mc_kernel_build *kb, mc_str *log);
+/* Starts K.wg(args, ctx): adds the function and its entry block, unpacks the
+ * arguments there into vals[0..num_args) and leaves b at the end of that
+ * block.  NULL when out of memory. */
+LLVMValueRef mc_wg_begin(LLVMModuleRef m, mc_kernel_build *kb, LLVMBuilderRef b, LLVMValueRef *vals, mc_str *log);
+/* A new access group (a distinct empty node). */
+LLVMMetadataRef mc_distinct_empty_node(LLVMContextRef c);
+/* A new loop ID saying the accesses in access group ag are parallel. */
+LLVMValueRef mc_parallel_loop_md(LLVMContextRef c, LLVMMetadataRef ag);
+/* Builds K.wg for a kernel with barriers by cutting K.body into regions
+ * between barriers, each a loop over the work-group (regions.c).  Returns 0
+ * when built, 1 when the kernel has something the transformation does not
+ * handle (K.wg stays NULL: the device runs K.wi as fibers), -1 on error. */
+int mc_build_wg_regions(LLVMModuleRef m, mc_kernel_build *kb, const mosaic_compiler_target *target, mc_str *log);
 /* After K.wi was inlined into K.wg: marks the work-item loop's memory accesses
  * as parallel (llvm.access.group) where they do not touch private memory. */
 void mc_annotate_wg(LLVMModuleRef m, mc_kernel_build *kb);

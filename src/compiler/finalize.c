@@ -36,6 +36,7 @@ typedef struct mc_object {
     size_t code_size;
     size_t num_kernels;
     mosaic_kernel_info *kernels; /* wg_fn/wi_fn not set yet */
+    unsigned char *has_wg;       /* per kernel: K.wg exists */
     size_t global_variables_size;
 } mc_object;
 
@@ -45,6 +46,7 @@ static void object_clear(mc_object *o)
     for (size_t i = 0; i < o->num_kernels; i++)
         mc_kernel_info_clear(&o->kernels[i]);
     free(o->kernels);
+    free(o->has_wg);
     memset(o, 0, sizeof *o);
 }
 
@@ -185,7 +187,8 @@ static cl_int build_object(const mosaic_compiler_target *target, const mosaic_bi
     kernels = calloc(nk ? nk : 1, sizeof *kernels);
     kb = calloc(nk ? nk : 1, sizeof *kb);
     obj->kernels = calloc(nk ? nk : 1, sizeof *obj->kernels);
-    if (!kernels || !kb || !obj->kernels) {
+    obj->has_wg = calloc(nk ? nk : 1, 1);
+    if (!kernels || !kb || !obj->kernels || !obj->has_wg) {
         r = CL_OUT_OF_HOST_MEMORY;
         goto done;
     }
@@ -283,9 +286,16 @@ static cl_int build_object(const mosaic_compiler_target *target, const mosaic_bi
         if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == 3 && !LLVMGetFirstUse(g))
             LLVMDeleteGlobal(g);
     }
+    /* Barrier kernels are cut into regions: scalars first promoted to
+     * registers, so only what lives across a barrier goes to memory. */
+    if (any_barrier && !opts->opt_disable && run_passes(m, tm, "function(sroa,early-cse,simplifycfg,instcombine)", log))
+        goto done;
     for (size_t k = 0; k < nk; k++) {
         if (!kb[k].uses_barriers && mc_build_wg(m, &kb[k], log))
             goto done;
+        if (kb[k].uses_barriers && mc_build_wg_regions(m, &kb[k], target, log) < 0)
+            goto done;
+        obj->has_wg[k] = kb[k].wg != NULL;
         obj->kernels[k].static_local_mem_size = kb[k].static_local_size;
         obj->kernels[k].uses_barriers = kb[k].uses_barriers;
     }
@@ -340,7 +350,7 @@ done:
 }
 
 /* ---- cache entries: the object code and the kernel table ---------------------------- */
-#define ENTRY_MAGIC "MOSAICO1"
+#define ENTRY_MAGIC "MOSAICO2"
 
 static void put_u64(mc_str *s, uint64_t v) { mc_str_append(s, (const char *)&v, sizeof v); }
 static void put_str(mc_str *s, const char *t)
@@ -380,6 +390,7 @@ static int object_serialize(const mc_object *o, mc_str *s)
         put_u64(s, i->static_local_mem_size);
         put_u64(s, i->private_mem_size);
         put_u64(s, (uint64_t)i->uses_barriers);
+        put_u64(s, o->has_wg[k]);
     }
     return s->oom ? -1 : 0;
 }
@@ -438,7 +449,8 @@ static int object_deserialize(const void *data, size_t size, mc_object *o)
         return -1;
     }
     o->kernels = calloc(nk ? (size_t)nk : 1, sizeof *o->kernels);
-    if (!o->kernels) {
+    o->has_wg = calloc(nk ? (size_t)nk : 1, 1);
+    if (!o->kernels || !o->has_wg) {
         object_clear(o);
         return -1;
     }
@@ -476,6 +488,7 @@ static int object_deserialize(const void *data, size_t size, mc_object *o)
         i->static_local_mem_size = (size_t)get_u64(&r);
         i->private_mem_size = (size_t)get_u64(&r);
         i->uses_barriers = (int)get_u64(&r);
+        o->has_wg[k] = get_u64(&r) != 0;
     }
     if (r.bad || r.p != r.end) {
         object_clear(o);
@@ -558,7 +571,7 @@ static cl_int load_object(const mosaic_compiler_target *target, mc_object *obj, 
     for (size_t k = 0; k < exe->num_kernels && r == CL_SUCCESS; k++) {
         mosaic_kernel_info *info = &exe->kernels[k];
         for (int wg = 0; wg < 2; wg++) {
-            if (wg && info->uses_barriers)
+            if (wg && !obj->has_wg[k])
                 break;
             mc_str name = {0};
             mc_str_printf(&name, "%s.%s", info->name, wg ? "wg" : "wi");

@@ -520,7 +520,7 @@ int mc_build_wi(LLVMModuleRef m, mc_kernel_build *kb, mc_str *log)
 
 /* A distinct empty node (an access group): the C API cannot make distinct
  * nodes, so one is parsed from text into the module's context. */
-static LLVMMetadataRef distinct_empty_node(LLVMContextRef c)
+LLVMMetadataRef mc_distinct_empty_node(LLVMContextRef c)
 {
     static const char text[] = "define void @f(ptr %p) {\n  store i8 0, ptr %p, !llvm.access.group !0\n"
                                "  ret void\n}\n!0 = distinct !{}\n";
@@ -539,25 +539,20 @@ static LLVMMetadataRef distinct_empty_node(LLVMContextRef c)
     return node;
 }
 
-int mc_build_wg(LLVMModuleRef m, mc_kernel_build *kb, mc_str *log)
+LLVMValueRef mc_wg_begin(LLVMModuleRef m, mc_kernel_build *kb, LLVMBuilderRef b, LLVMValueRef *vals, mc_str *log)
 {
     LLVMContextRef c = LLVMGetModuleContext(m);
-    LLVMTypeRef i64 = LLVMInt64TypeInContext(c), i8 = LLVMInt8TypeInContext(c);
     LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0);
     /* "K.wi" -> "K.wg" */
     char *name = suffixed_name(kb->wi, "");
-    LLVMValueRef *vals = calloc(kb->num_args + 4, sizeof *vals);
-    if (!name || !vals) {
-        free(name), free(vals);
-        return -1;
-    }
+    if (!name)
+        return NULL;
     size_t len = strlen(name);
     if (len >= 3 && !strcmp(name + len - 3, ".wi"))
         name[len - 1] = 'g';
     LLVMTypeRef params[2] = {ptr, ptr};
     LLVMValueRef wg = LLVMAddFunction(m, name, LLVMFunctionType(LLVMVoidTypeInContext(c), params, 2, 0));
     free(name);
-    kb->wg = wg;
     copy_fn_attributes(kb->wi, wg);
     add_enum_attr(c, wg, LLVMAttributeFunctionIndex, "nounwind");
     add_enum_attr(c, wg, 2, "noalias");
@@ -565,19 +560,48 @@ int mc_build_wg(LLVMModuleRef m, mc_kernel_build *kb, mc_str *log)
     LLVMValueRef args = LLVMGetParam(wg, 0), ctx = LLVMGetParam(wg, 1);
     LLVMSetValueName2(args, "args", 4);
     LLVMSetValueName2(ctx, "ctx", 3);
+    LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(c, wg, "entry"));
+    wi_env e;
+    env_init(&e, m, log);
+    unpack_args(&e, b, kb, args, ctx, vals);
+    return wg;
+}
 
-    LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(c, wg, "entry");
+LLVMValueRef mc_parallel_loop_md(LLVMContextRef c, LLVMMetadataRef ag)
+{
+    /* !llvm.loop !{self, !{"llvm.loop.parallel_accesses", group}} */
+    LLVMMetadataRef pa[2] = {LLVMMDStringInContext2(c, "llvm.loop.parallel_accesses", 27), ag};
+    LLVMMetadataRef temp = LLVMTemporaryMDNode(c, NULL, 0);
+    LLVMMetadataRef loop_ops[2] = {temp, LLVMMDNodeInContext2(c, pa, 2)};
+    LLVMMetadataRef loop = LLVMMDNodeInContext2(c, loop_ops, 2);
+    LLVMMetadataReplaceAllUsesWith(temp, loop); /* self reference: the node becomes distinct */
+    return LLVMMetadataAsValue(c, loop);
+}
+
+int mc_build_wg(LLVMModuleRef m, mc_kernel_build *kb, mc_str *log)
+{
+    LLVMContextRef c = LLVMGetModuleContext(m);
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(c), i8 = LLVMInt8TypeInContext(c);
+    LLVMValueRef *vals = calloc(kb->num_args + 4, sizeof *vals);
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+    LLVMValueRef wg = vals ? mc_wg_begin(m, kb, b, vals, log) : NULL;
+    if (!wg) {
+        free(vals);
+        LLVMDisposeBuilder(b);
+        return -1;
+    }
+    kb->wg = wg;
+    LLVMValueRef ctx = LLVMGetParam(wg, 1);
+    LLVMBasicBlockRef entry = LLVMGetInsertBlock(b);
     LLVMBasicBlockRef zb = LLVMAppendBasicBlockInContext(c, wg, "z");
     LLVMBasicBlockRef yb = LLVMAppendBasicBlockInContext(c, wg, "y");
     LLVMBasicBlockRef xb = LLVMAppendBasicBlockInContext(c, wg, "x");
     LLVMBasicBlockRef ylatch = LLVMAppendBasicBlockInContext(c, wg, "y.latch");
     LLVMBasicBlockRef zlatch = LLVMAppendBasicBlockInContext(c, wg, "z.latch");
     LLVMBasicBlockRef exit = LLVMAppendBasicBlockInContext(c, wg, "exit");
-    LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
     unsigned invariant = LLVMGetMDKindIDInContext(c, "invariant.load", 14);
     LLVMValueRef empty = LLVMMetadataAsValue(c, LLVMMDNodeInContext2(c, NULL, 0));
 
-    LLVMPositionBuilderAtEnd(b, entry);
     LLVMValueRef n[3];
     for (int d = 0; d < 3; d++) {
         LLVMValueRef off = LLVMConstInt(i64, offsetof(mosaic_wg_ctx, local_size) + 8 * (size_t)d, 0);
@@ -588,7 +612,6 @@ int mc_build_wg(LLVMModuleRef m, mc_kernel_build *kb, mc_str *log)
     }
     wi_env e;
     env_init(&e, m, log);
-    unpack_args(&e, b, kb, args, ctx, vals);
     LLVMBuildBr(b, zb);
     LLVMValueRef zero = LLVMConstInt(i64, 0, 0), one = LLVMConstInt(i64, 1, 0);
 
@@ -605,16 +628,10 @@ int mc_build_wg(LLVMModuleRef m, mc_kernel_build *kb, mc_str *log)
     LLVMValueRef br = LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, xn, n[0], ""), xb, ylatch);
 
     /* The work-item loop is parallel: !llvm.loop !{self, !{"llvm.loop.parallel_accesses", group}}. */
-    LLVMMetadataRef ag = distinct_empty_node(c);
+    LLVMMetadataRef ag = mc_distinct_empty_node(c);
     kb->access_group = ag;
-    if (ag) {
-        LLVMMetadataRef pa[2] = {LLVMMDStringInContext2(c, "llvm.loop.parallel_accesses", 27), ag};
-        LLVMMetadataRef temp = LLVMTemporaryMDNode(c, NULL, 0);
-        LLVMMetadataRef loop_ops[2] = {temp, LLVMMDNodeInContext2(c, pa, 2)};
-        LLVMMetadataRef loop = LLVMMDNodeInContext2(c, loop_ops, 2);
-        LLVMMetadataReplaceAllUsesWith(temp, loop); /* self reference: the node becomes distinct */
-        LLVMSetMetadata(br, LLVMGetMDKindIDInContext(c, "llvm.loop", 9), LLVMMetadataAsValue(c, loop));
-    }
+    if (ag)
+        LLVMSetMetadata(br, LLVMGetMDKindIDInContext(c, "llvm.loop", 9), mc_parallel_loop_md(c, ag));
 
     LLVMPositionBuilderAtEnd(b, ylatch);
     LLVMValueRef yn = LLVMBuildNUWAdd(b, y, one, "ly.next");

@@ -160,7 +160,7 @@ static void test_local_arg(void)
     if (!exe)
         return;
     const mosaic_kernel_info *k = mosaic_executable_find_kernel(exe, "rev");
-    CHECK(k && k->uses_barriers && !k->wg_fn && k->wi_fn, "rev uses barriers");
+    CHECK(k && k->uses_barriers && k->wg_fn && k->wi_fn, "rev uses barriers: a work-group function and fibers");
     CHECK(k && k->num_args == 3 && k->args[2].kind == MOSAIC_ARG_LOCAL_PTR && k->args[2].size == 0 &&
               k->args[2].address_qualifier == CL_KERNEL_ARG_ADDRESS_LOCAL,
           "local arg");

@@ -1,0 +1,1327 @@
+/*
+ * Work-group functions for kernels with barriers: K.wg built from K.body by
+ * cutting it into regions at the barriers.
+ *
+ * K.body (one work-item's code, everything inlined) is first split so each
+ * __mosaic_barrier call ends its block ("barrier block" B_i, i = 1..n) and the
+ * code after it starts a new one (E_i).  A region is what a work-item runs
+ * between two barriers: region 0 starts at K.body's entry, region i at E_i,
+ * and each holds every block reachable from its start without crossing a
+ * barrier (a block may belong to several regions: it is then copied into
+ * each).  K.wg is a state machine over the regions:
+ *
+ *   entry:   unpack the arguments; per-work-item storage; region 0
+ *   region r: for z, y, x over ctx->local_size (x innermost, a loop marked
+ *            parallel): run the region's copy of the code for work-item
+ *            (x, y, z) until it reaches barrier i (next state i) or returns
+ *            (next state 0)
+ *   then:    every work-item must have reached the same barrier (OpenCL
+ *            requires it); the next state picks the next region, or returns.
+ *
+ * What must survive a barrier lives in per-work-item storage, one array per
+ * value indexed by the local linear id (so the vectoriser sees consecutive
+ * accesses):
+ *  - an SSA value live at the start of some E_i (liveness on K.body's CFG) is
+ *    stored after its definition and reloaded where the region's copy of its
+ *    definition does not dominate the use;
+ *  - a private variable (alloca) used both before and after some barrier gets
+ *    one copy per work-item; other allocas stay single and shared by the
+ *    work-items of a region, which run one after another.
+ * Pure computations of K.body's entry block that do not depend on the local id
+ * (argument casts, ctx fields, __local addresses) are done once in K.wg's
+ * entry.  The storage is a stack allocation (a heap one when it would exceed
+ * STACK_LIMIT bytes), so private memory stays on the worker's stack.
+ *
+ * Anything this does not handle (an alloca outside the entry block, a token
+ * value, a region with no way out...) leaves K.wg undefined: the device runs
+ * K.wi as fibers.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/Analysis.h>
+
+#include "compiler/compiler_internal.h"
+
+#define STACK_LIMIT (2u << 20)
+
+/* ---- a map from LLVM objects to indices ------------------------------------------ */
+typedef struct pmap {
+    const void **keys;
+    int *vals;
+    size_t mask;
+} pmap;
+
+static size_t phash(const void *p)
+{
+    uint64_t x = (uint64_t)(uintptr_t)p;
+    x ^= x >> 29;
+    x *= 0x9E3779B97F4A7C15ull;
+    return (size_t)(x >> 24);
+}
+
+static int pmap_init(pmap *m, size_t n)
+{
+    size_t cap = 16;
+    while (cap < 2 * n + 16)
+        cap *= 2;
+    m->keys = calloc(cap, sizeof *m->keys);
+    m->vals = malloc(cap * sizeof *m->vals);
+    m->mask = cap - 1;
+    return m->keys && m->vals ? 0 : -1;
+}
+
+static void pmap_free(pmap *m)
+{
+    free(m->keys);
+    free(m->vals);
+}
+
+static void pmap_put(pmap *m, const void *k, int v)
+{
+    size_t i = phash(k) & m->mask;
+    while (m->keys[i] && m->keys[i] != k)
+        i = (i + 1) & m->mask;
+    m->keys[i] = k;
+    m->vals[i] = v;
+}
+
+static int pmap_get(const pmap *m, const void *k)
+{
+    size_t i = phash(k) & m->mask;
+    while (m->keys[i]) {
+        if (m->keys[i] == k)
+            return m->vals[i];
+        i = (i + 1) & m->mask;
+    }
+    return -1;
+}
+
+/* ---- the analysis and the builder's state ------------------------------------------ */
+enum {
+    K_NORMAL, /* copied into each region that holds its block */
+    K_SKIP,   /* not copied: barriers, debug and lifetime intrinsics, unreachable code */
+    K_HOIST,  /* computed once in K.wg's entry */
+    K_SHARED, /* an alloca: one for the whole work-group */
+    K_PERWI,  /* an alloca: one per work-item */
+};
+
+typedef struct rf_phi {
+    int inst, block;
+    LLVMValueRef clone;
+} rf_phi;
+
+typedef struct rf_exit {
+    LLVMBasicBlockRef block;
+    int state;
+} rf_exit;
+
+typedef struct region_fn {
+    LLVMModuleRef m;
+    LLVMContextRef c;
+    LLVMTargetDataRef td;
+    mc_kernel_build *kb;
+    mc_str *log;
+    const char *why; /* set when the transformation gives up */
+    int oom;
+    LLVMValueRef body;
+    unsigned nparams; /* K.body's: the kernel's, then ctx, lx, ly, lz */
+    pmap aidx;        /* K.body's parameters */
+    LLVMTypeRef i1, i8, i32, i64, ptr;
+
+    /* blocks of K.body, in order; block 0 is the entry */
+    int nb;
+    LLVMBasicBlockRef *bbs;
+    pmap bidx;
+    int *npred, **pred, *nsucc, **succ;
+    unsigned char *reach;  /* reachable from the entry */
+    int *bar_of_block;     /* i when the block is B_i, else 0 */
+    int nbar;              /* barriers 1..nbar */
+    int *bar_block, *bar_entry;
+    int nreg;              /* regions 0..nbar: region 0 starts at block 0, region i at bar_entry[i] */
+    unsigned char **inreg; /* [region][block] */
+    unsigned char **from_e, **to_b; /* [barrier]: blocks reachable from E_i / reaching B_i */
+
+    /* instructions of K.body */
+    int ni;
+    LLVMValueRef *insts;
+    int *iblock;
+    pmap iidx;
+    unsigned char *kind;
+    unsigned char *demote; /* live across a barrier */
+    int *slot;             /* per-work-item array of a demoted value or K_PERWI alloca, else -1 */
+    unsigned char **avoid; /* [slot * nreg + region]: blocks the region reaches without the definition */
+
+    /* per-work-item storage: array s holds n64 elements of stride[s] bytes at offset n64 * off[s] */
+    int nslots;
+    int *slot_inst;
+    LLVMTypeRef *slot_type; /* NULL for an alloca's bytes */
+    unsigned long long *slot_stride, *slot_off, slot_total;
+
+    /* K.wg under construction */
+    LLVMValueRef wg, ctx, *vals, *gmap, *slot_base, nxyz[3];
+    LLVMValueRef *vmap;         /* the current region's copies */
+    LLVMBasicBlockRef *bmap;    /* the current region's blocks */
+    LLVMBasicBlockRef *pre;     /* [region]: where it starts */
+    LLVMBasicBlockRef exit;
+    LLVMValueRef lid[3], wi;
+    rf_phi *phis;
+    int nphis;
+    rf_exit *exits;
+    int nexits;
+    unsigned ag_kind;
+    LLVMValueRef ag;
+    LLVMValueRef report_fn, kernel_name;
+} region_fn;
+
+static void give_up(region_fn *rf, const char *why)
+{
+    if (!rf->why)
+        rf->why = why;
+}
+
+static void *rf_calloc(region_fn *rf, size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size);
+    if (!p)
+        rf->oom = 1, give_up(rf, "out of memory");
+    return p;
+}
+
+static LLVMValueRef called_fn(LLVMValueRef call)
+{
+    if (!LLVMIsACallInst(call))
+        return NULL;
+    LLVMValueRef f = LLVMGetCalledValue(call);
+    return f && LLVMIsAFunction(f) ? f : NULL;
+}
+
+static int is_barrier(LLVMValueRef inst)
+{
+    LLVMValueRef f = called_fn(inst);
+    return f && !strcmp(LLVMGetValueName(f), "__mosaic_barrier");
+}
+
+static int intrinsic_prefix(LLVMValueRef inst, const char *prefix)
+{
+    LLVMValueRef f = called_fn(inst);
+    return f && LLVMGetIntrinsicID(f) && !strncmp(LLVMGetValueName(f), prefix, strlen(prefix));
+}
+
+static void set_name_copy(LLVMValueRef to, LLVMValueRef from)
+{
+    size_t len;
+    const char *name = LLVMGetValueName2(from, &len);
+    if (!len)
+        return;
+    char *copy = strndup(name, len);
+    if (copy) {
+        LLVMSetValueName2(to, copy, len);
+        free(copy);
+    }
+}
+
+/* ---- step 1: every barrier ends its block ------------------------------------------- */
+
+/* Phis of succ that came from `from` now come from `to` (the C API cannot
+ * change an incoming block, so such a phi is rebuilt). */
+static void retarget_phis(LLVMBuilderRef b, LLVMBasicBlockRef succ, LLVMBasicBlockRef from, LLVMBasicBlockRef to)
+{
+    LLVMValueRef i = LLVMGetFirstInstruction(succ);
+    while (i && LLVMIsAPHINode(i)) {
+        LLVMValueRef next = LLVMGetNextInstruction(i);
+        unsigned n = LLVMCountIncoming(i);
+        int hit = 0;
+        for (unsigned k = 0; k < n; k++)
+            hit |= LLVMGetIncomingBlock(i, k) == from;
+        if (hit) {
+            LLVMPositionBuilderBefore(b, i);
+            LLVMValueRef np = LLVMBuildPhi(b, LLVMTypeOf(i), "");
+            for (unsigned k = 0; k < n; k++) {
+                LLVMValueRef v = LLVMGetIncomingValue(i, k);
+                LLVMBasicBlockRef bb = LLVMGetIncomingBlock(i, k);
+                if (bb == from)
+                    bb = to;
+                LLVMAddIncoming(np, &v, &bb, 1);
+            }
+            set_name_copy(np, i);
+            LLVMReplaceAllUsesWith(i, np);
+            LLVMInstructionEraseFromParent(i);
+        }
+        i = next;
+    }
+}
+
+static void split_at_barriers(region_fn *rf, LLVMBuilderRef b)
+{
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(rf->body); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst; inst = LLVMGetNextInstruction(inst)) {
+            if (!is_barrier(inst))
+                continue;
+            LLVMValueRef after = LLVMGetNextInstruction(inst);
+            LLVMBasicBlockRef nb = LLVMAppendBasicBlockInContext(rf->c, rf->body, "after.barrier");
+            LLVMMoveBasicBlockAfter(nb, bb);
+            LLVMPositionBuilderAtEnd(b, nb);
+            while (after) {
+                LLVMValueRef next = LLVMGetNextInstruction(after);
+                size_t len;
+                const char *name = LLVMGetValueName2(after, &len);
+                char *copy = len ? strndup(name, len) : NULL;
+                LLVMInstructionRemoveFromParent(after);
+                LLVMInsertIntoBuilderWithName(b, after, copy ? copy : "");
+                free(copy);
+                after = next;
+            }
+            LLVMValueRef term = LLVMGetBasicBlockTerminator(nb);
+            unsigned ns = term ? LLVMGetNumSuccessors(term) : 0;
+            for (unsigned s = 0; s < ns; s++) {
+                LLVMBasicBlockRef succ = LLVMGetSuccessor(term, s);
+                int seen = 0;
+                for (unsigned t = 0; t < s; t++)
+                    seen |= LLVMGetSuccessor(term, t) == succ;
+                if (!seen)
+                    retarget_phis(b, succ, bb, nb);
+            }
+            LLVMPositionBuilderAtEnd(b, bb);
+            LLVMBuildBr(b, nb);
+            break; /* the rest of the block is nb, the next one visited */
+        }
+}
+
+/* ---- step 2: the CFG, regions and reachability ---------------------------------------- */
+
+static int block_of(region_fn *rf, LLVMBasicBlockRef bb) { return pmap_get(&rf->bidx, bb); }
+
+static int number_blocks(region_fn *rf)
+{
+    rf->nb = (int)LLVMCountBasicBlocks(rf->body);
+    rf->bbs = rf_calloc(rf, (size_t)rf->nb, sizeof *rf->bbs);
+    rf->npred = rf_calloc(rf, (size_t)rf->nb, sizeof *rf->npred);
+    rf->nsucc = rf_calloc(rf, (size_t)rf->nb, sizeof *rf->nsucc);
+    rf->pred = rf_calloc(rf, (size_t)rf->nb, sizeof *rf->pred);
+    rf->succ = rf_calloc(rf, (size_t)rf->nb, sizeof *rf->succ);
+    rf->reach = rf_calloc(rf, (size_t)rf->nb, 1);
+    rf->bar_of_block = rf_calloc(rf, (size_t)rf->nb, sizeof *rf->bar_of_block);
+    if (rf->oom || pmap_init(&rf->bidx, (size_t)rf->nb))
+        return give_up(rf, "out of memory"), -1;
+    LLVMGetBasicBlocks(rf->body, rf->bbs);
+    for (int i = 0; i < rf->nb; i++)
+        pmap_put(&rf->bidx, rf->bbs[i], i);
+    for (int i = 0; i < rf->nb; i++) {
+        LLVMValueRef term = LLVMGetBasicBlockTerminator(rf->bbs[i]);
+        if (!term)
+            return give_up(rf, "a block without a terminator"), -1;
+        LLVMOpcode op = LLVMGetInstructionOpcode(term);
+        if (op != LLVMBr && op != LLVMSwitch && op != LLVMRet && op != LLVMUnreachable)
+            return give_up(rf, "a terminator other than br, switch, ret, unreachable"), -1;
+        unsigned n = LLVMGetNumSuccessors(term);
+        rf->succ[i] = rf_calloc(rf, n, sizeof **rf->succ);
+        if (rf->oom)
+            return -1;
+        for (unsigned s = 0; s < n; s++) {
+            int t = block_of(rf, LLVMGetSuccessor(term, s));
+            rf->succ[i][rf->nsucc[i]++] = t;
+            rf->npred[t]++;
+        }
+    }
+    for (int i = 0; i < rf->nb; i++) {
+        rf->pred[i] = rf_calloc(rf, (size_t)rf->npred[i], sizeof **rf->pred);
+        rf->npred[i] = 0;
+    }
+    if (rf->oom)
+        return -1;
+    for (int i = 0; i < rf->nb; i++)
+        for (int s = 0; s < rf->nsucc[i]; s++) {
+            int t = rf->succ[i][s];
+            rf->pred[t][rf->npred[t]++] = i;
+        }
+    return 0;
+}
+
+/* Marks in `set` the blocks reachable from `start` (forward) or reaching it
+ * (backward); in a region walk, barrier blocks have no successors. */
+static void walk(region_fn *rf, int start, unsigned char *set, int backward, int region_walk, int *stack)
+{
+    int sp = 0;
+    if (set[start])
+        return;
+    set[start] = 1;
+    stack[sp++] = start;
+    while (sp) {
+        int x = stack[--sp];
+        if (!backward && region_walk && rf->bar_of_block[x])
+            continue;
+        int n = backward ? rf->npred[x] : rf->nsucc[x];
+        int *next = backward ? rf->pred[x] : rf->succ[x];
+        for (int k = 0; k < n; k++) {
+            int y = next[k];
+            if (!set[y] && rf->reach[y]) {
+                set[y] = 1;
+                stack[sp++] = y;
+            }
+        }
+    }
+}
+
+static int find_regions(region_fn *rf)
+{
+    int *stack = rf_calloc(rf, (size_t)rf->nb, sizeof *stack);
+    if (!stack)
+        return -1;
+    rf->reach[0] = 0;
+    /* reachability from the entry (walk() only enters reachable blocks: seed it by hand) */
+    {
+        int sp = 0;
+        rf->reach[0] = 1;
+        stack[sp++] = 0;
+        while (sp) {
+            int x = stack[--sp];
+            for (int k = 0; k < rf->nsucc[x]; k++)
+                if (!rf->reach[rf->succ[x][k]]) {
+                    rf->reach[rf->succ[x][k]] = 1;
+                    stack[sp++] = rf->succ[x][k];
+                }
+        }
+    }
+    rf->nbar = 0;
+    for (int i = 0; i < rf->nb; i++) {
+        LLVMValueRef term = LLVMGetBasicBlockTerminator(rf->bbs[i]);
+        LLVMValueRef before = LLVMGetPreviousInstruction(term);
+        if (rf->reach[i] && before && is_barrier(before))
+            rf->bar_of_block[i] = ++rf->nbar;
+    }
+    rf->nreg = rf->nbar + 1;
+    rf->bar_block = rf_calloc(rf, (size_t)rf->nreg, sizeof *rf->bar_block);
+    rf->bar_entry = rf_calloc(rf, (size_t)rf->nreg, sizeof *rf->bar_entry);
+    rf->inreg = rf_calloc(rf, (size_t)rf->nreg, sizeof *rf->inreg);
+    rf->from_e = rf_calloc(rf, (size_t)rf->nreg, sizeof *rf->from_e);
+    rf->to_b = rf_calloc(rf, (size_t)rf->nreg, sizeof *rf->to_b);
+    if (rf->oom) {
+        free(stack);
+        return -1;
+    }
+    for (int i = 0; i < rf->nb; i++) {
+        int k = rf->bar_of_block[i];
+        if (k) {
+            rf->bar_block[k] = i;
+            rf->bar_entry[k] = rf->succ[i][0];
+        }
+    }
+    for (int r = 0; r < rf->nreg && !rf->oom; r++) {
+        rf->inreg[r] = rf_calloc(rf, (size_t)rf->nb, 1);
+        if (r) {
+            rf->from_e[r] = rf_calloc(rf, (size_t)rf->nb, 1);
+            rf->to_b[r] = rf_calloc(rf, (size_t)rf->nb, 1);
+        }
+        if (rf->oom)
+            break;
+        walk(rf, r ? rf->bar_entry[r] : 0, rf->inreg[r], 0, 1, stack);
+        if (r) {
+            walk(rf, rf->bar_entry[r], rf->from_e[r], 0, 0, stack);
+            walk(rf, rf->bar_block[r], rf->to_b[r], 1, 0, stack);
+        }
+    }
+    free(stack);
+    return rf->oom ? -1 : 0;
+}
+
+/* ---- step 3: what each instruction becomes ---------------------------------------------- */
+
+static int param_index(region_fn *rf, LLVMValueRef v) { return LLVMIsAArgument(v) ? pmap_get(&rf->aidx, v) : -1; }
+
+/* Can entry-block instruction k be computed once for the work-group? */
+static int hoistable(region_fn *rf, LLVMValueRef inst)
+{
+    LLVMOpcode op = LLVMGetInstructionOpcode(inst);
+    switch (op) {
+    case LLVMGetElementPtr: case LLVMTrunc: case LLVMZExt: case LLVMSExt: case LLVMFPToUI: case LLVMFPToSI:
+    case LLVMUIToFP: case LLVMSIToFP: case LLVMFPTrunc: case LLVMFPExt: case LLVMPtrToInt: case LLVMIntToPtr:
+    case LLVMBitCast: case LLVMAddrSpaceCast: case LLVMAdd: case LLVMFAdd: case LLVMSub: case LLVMFSub:
+    case LLVMMul: case LLVMFMul: case LLVMUDiv: case LLVMSDiv: case LLVMFDiv: case LLVMURem: case LLVMSRem:
+    case LLVMFRem: case LLVMShl: case LLVMLShr: case LLVMAShr: case LLVMAnd: case LLVMOr: case LLVMXor:
+    case LLVMICmp: case LLVMFCmp: case LLVMSelect: case LLVMExtractElement: case LLVMInsertElement:
+    case LLVMShuffleVector: case LLVMExtractValue: case LLVMInsertValue: case LLVMFNeg: case LLVMFreeze:
+        break;
+    case LLVMLoad:
+        /* the work-group context and argument bytes: never written while the kernel runs */
+        if (LLVMGetVolatile(inst) || LLVMGetOrdering(inst) != LLVMAtomicOrderingNotAtomic ||
+            !LLVMGetMetadata(inst, LLVMGetMDKindIDInContext(rf->c, "invariant.load", 14)))
+            return 0;
+        break;
+    default:
+        return 0;
+    }
+    int n = LLVMGetNumOperands(inst);
+    for (int i = 0; i < n; i++) {
+        LLVMValueRef o = LLVMGetOperand(inst, i);
+        if (LLVMIsAInstruction(o)) {
+            int k = pmap_get(&rf->iidx, o);
+            if (k < 0 || rf->kind[k] != K_HOIST)
+                return 0;
+        } else if (LLVMIsAArgument(o)) {
+            int p = param_index(rf, o);
+            if (p < 0 || (unsigned)p > rf->nparams - 4) /* the local id is not uniform */
+                return 0;
+        } else if (LLVMIsABlockAddress(o) || LLVMValueIsBasicBlock(o)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static int number_instructions(region_fn *rf)
+{
+    int n = 0;
+    for (int b = 0; b < rf->nb; b++)
+        for (LLVMValueRef i = LLVMGetFirstInstruction(rf->bbs[b]); i; i = LLVMGetNextInstruction(i))
+            n++;
+    rf->ni = n;
+    rf->insts = rf_calloc(rf, (size_t)n, sizeof *rf->insts);
+    rf->iblock = rf_calloc(rf, (size_t)n, sizeof *rf->iblock);
+    rf->kind = rf_calloc(rf, (size_t)n, 1);
+    rf->demote = rf_calloc(rf, (size_t)n, 1);
+    rf->slot = rf_calloc(rf, (size_t)n, sizeof *rf->slot);
+    if (rf->oom || pmap_init(&rf->iidx, (size_t)n))
+        return give_up(rf, "out of memory"), -1;
+    n = 0;
+    for (int b = 0; b < rf->nb; b++)
+        for (LLVMValueRef i = LLVMGetFirstInstruction(rf->bbs[b]); i; i = LLVMGetNextInstruction(i)) {
+            rf->insts[n] = i;
+            rf->iblock[n] = b;
+            rf->slot[n] = -1;
+            pmap_put(&rf->iidx, i, n);
+            n++;
+        }
+    for (int k = 0; k < rf->ni; k++) {
+        LLVMValueRef i = rf->insts[k];
+        int b = rf->iblock[k];
+        if (!rf->reach[b] || is_barrier(i) || intrinsic_prefix(i, "llvm.dbg.") ||
+            intrinsic_prefix(i, "llvm.lifetime."))
+            rf->kind[k] = K_SKIP;
+        else if (LLVMIsAAllocaInst(i)) {
+            if (b != 0 || !LLVMIsAConstantInt(LLVMGetOperand(i, 0)))
+                return give_up(rf, "a variable-sized alloca or one outside the entry block"), -1;
+            rf->kind[k] = K_SHARED; /* for now */
+        } else if (b == 0 && hoistable(rf, i))
+            rf->kind[k] = K_HOIST;
+        else
+            rf->kind[k] = K_NORMAL;
+        if (LLVMGetTypeKind(LLVMTypeOf(i)) == LLVMTokenTypeKind)
+            return give_up(rf, "a token value"), -1;
+    }
+    return 0;
+}
+
+/* Must this alloca have one copy per work-item?  Yes when it is used (through
+ * any pointer derived from it) both before some barrier and after it, or when
+ * a pointer to it escapes where this cannot follow it. */
+static int needs_copies(region_fn *rf, LLVMValueRef a, unsigned char *used, unsigned char *seen, int *work)
+{
+    memset(used, 0, (size_t)rf->nb);
+    memset(seen, 0, (size_t)rf->ni);
+    int sp = 0;
+    work[sp++] = pmap_get(&rf->iidx, a);
+    seen[work[0]] = 1;
+    while (sp) {
+        LLVMValueRef p = rf->insts[work[--sp]];
+        for (LLVMUseRef u = LLVMGetFirstUse(p); u; u = LLVMGetNextUse(u)) {
+            LLVMValueRef user = LLVMGetUser(u);
+            int k = pmap_get(&rf->iidx, user);
+            if (k < 0)
+                return 1;
+            if (rf->kind[k] == K_SKIP)
+                continue;
+            used[rf->iblock[k]] = 1;
+            LLVMOpcode op = LLVMGetInstructionOpcode(user);
+            switch (op) {
+            case LLVMGetElementPtr:
+            case LLVMBitCast:
+            case LLVMAddrSpaceCast:
+            case LLVMPHI:
+            case LLVMSelect:
+            case LLVMFreeze:
+                if (op == LLVMGetElementPtr && LLVMGetOperand(user, 0) != p)
+                    return 1;
+                if (!seen[k]) {
+                    seen[k] = 1;
+                    work[sp++] = k;
+                }
+                break;
+            case LLVMLoad:
+                break;
+            case LLVMStore:
+                if (LLVMGetOperand(user, 0) == p)
+                    return 1; /* the address itself is stored */
+                break;
+            case LLVMAtomicRMW:
+            case LLVMAtomicCmpXchg:
+                if (LLVMGetOperand(user, 0) != p)
+                    return 1;
+                break;
+            case LLVMCall:
+                if (!intrinsic_prefix(user, "llvm.memcpy") && !intrinsic_prefix(user, "llvm.memmove") &&
+                    !intrinsic_prefix(user, "llvm.memset"))
+                    return 1;
+                break;
+            default:
+                return 1;
+            }
+        }
+    }
+    for (int i = 1; i < rf->nreg; i++) {
+        int before = 0, after = 0;
+        for (int b = 0; b < rf->nb; b++)
+            if (used[b]) {
+                before |= rf->to_b[i][b];
+                after |= rf->from_e[i][b];
+            }
+        if (before && after)
+            return 1;
+    }
+    return 0;
+}
+
+static int add_slot(region_fn *rf, int k, LLVMTypeRef ty, unsigned long long stride)
+{
+    int s = rf->nslots++;
+    rf->slot_inst[s] = k;
+    rf->slot_type[s] = ty;
+    rf->slot_stride[s] = stride;
+    rf->slot_off[s] = rf->slot_total;
+    rf->slot_total += stride;
+    rf->slot[k] = s;
+    return s;
+}
+
+/* Is instruction k's value needed at the start of some E_i?  Walks back from
+ * its uses to its definition. */
+static int live_across(region_fn *rf, int k, unsigned char *live, int *work)
+{
+    LLVMValueRef v = rf->insts[k];
+    int def = rf->iblock[k], sp = 0;
+    memset(live, 0, (size_t)rf->nb);
+    for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        int ku = pmap_get(&rf->iidx, user);
+        if (ku < 0 || rf->kind[ku] == K_SKIP)
+            continue;
+        if (LLVMIsAPHINode(user)) {
+            unsigned n = LLVMCountIncoming(user);
+            for (unsigned j = 0; j < n; j++) {
+                if (LLVMGetIncomingValue(user, j) != v)
+                    continue;
+                int p = block_of(rf, LLVMGetIncomingBlock(user, j));
+                if (p != def && rf->reach[p] && !live[p]) {
+                    live[p] = 1;
+                    work[sp++] = p;
+                }
+            }
+        } else {
+            int b = rf->iblock[ku];
+            if (b != def && !live[b]) {
+                live[b] = 1;
+                work[sp++] = b;
+            }
+        }
+    }
+    while (sp) {
+        int x = work[--sp];
+        for (int j = 0; j < rf->npred[x]; j++) {
+            int y = rf->pred[x][j];
+            if (y != def && rf->reach[y] && !live[y]) {
+                live[y] = 1;
+                work[sp++] = y;
+            }
+        }
+    }
+    for (int i = 1; i < rf->nreg; i++)
+        if (live[rf->bar_entry[i]])
+            return 1;
+    return 0;
+}
+
+static int classify(region_fn *rf)
+{
+    unsigned char *used = rf_calloc(rf, (size_t)rf->nb, 1), *seen = rf_calloc(rf, (size_t)rf->ni, 1);
+    int *work = rf_calloc(rf, (size_t)(rf->ni > rf->nb ? rf->ni : rf->nb) + 1, sizeof *work);
+    rf->slot_inst = rf_calloc(rf, (size_t)rf->ni, sizeof *rf->slot_inst);
+    rf->slot_type = rf_calloc(rf, (size_t)rf->ni, sizeof *rf->slot_type);
+    rf->slot_stride = rf_calloc(rf, (size_t)rf->ni, sizeof *rf->slot_stride);
+    rf->slot_off = rf_calloc(rf, (size_t)rf->ni, sizeof *rf->slot_off);
+    int r = -1;
+    if (rf->oom)
+        goto done;
+    for (int k = 0; k < rf->ni; k++) {
+        LLVMValueRef i = rf->insts[k];
+        if (rf->kind[k] == K_SHARED && needs_copies(rf, i, used, seen, work)) {
+            LLVMTypeRef t = LLVMGetAllocatedType(i);
+            unsigned long long size = LLVMABISizeOfType(rf->td, t) * LLVMConstIntGetZExtValue(LLVMGetOperand(i, 0));
+            unsigned long long align = LLVMGetAlignment(i);
+            if (align < 1)
+                align = 1;
+            if (align > 64) {
+                give_up(rf, "a private variable aligned to more than 64 bytes");
+                goto done;
+            }
+            rf->kind[k] = K_PERWI;
+            add_slot(rf, k, NULL, (size + align - 1) / align * align);
+        } else if (rf->kind[k] == K_NORMAL && LLVMGetTypeKind(LLVMTypeOf(i)) != LLVMVoidTypeKind &&
+                   live_across(rf, k, used, work)) {
+            LLVMTypeRef t = LLVMTypeOf(i);
+            if (!LLVMTypeIsSized(t) || LLVMABIAlignmentOfType(rf->td, t) > 64) {
+                give_up(rf, "a value that cannot be kept in memory");
+                goto done;
+            }
+            rf->demote[k] = 1;
+            add_slot(rf, k, t, LLVMABISizeOfType(rf->td, t));
+        }
+    }
+    rf->avoid = rf_calloc(rf, (size_t)(rf->nslots * rf->nreg), sizeof *rf->avoid);
+    r = rf->oom ? -1 : 0;
+done:
+    free(used);
+    free(seen);
+    free(work);
+    return r;
+}
+
+/* Is block b reached in region r, from its start, without passing the block
+ * that defines slot s's value? (Then a use there must reload the value.) */
+static int reached_without_def(region_fn *rf, int s, int r, int b)
+{
+    unsigned char **set = &rf->avoid[s * rf->nreg + r];
+    if (!*set) {
+        int def = rf->iblock[rf->slot_inst[s]];
+        int start = r ? rf->bar_entry[r] : 0;
+        *set = rf_calloc(rf, (size_t)rf->nb, 1);
+        int *stack = rf_calloc(rf, (size_t)rf->nb, sizeof *stack);
+        if (rf->oom) {
+            free(stack);
+            return 1;
+        }
+        if (start != def) {
+            int sp = 0;
+            (*set)[start] = 1;
+            stack[sp++] = start;
+            while (sp) {
+                int x = stack[--sp];
+                if (rf->bar_of_block[x])
+                    continue;
+                for (int j = 0; j < rf->nsucc[x]; j++) {
+                    int y = rf->succ[x][j];
+                    if (y != def && !(*set)[y]) {
+                        (*set)[y] = 1;
+                        stack[sp++] = y;
+                    }
+                }
+            }
+        }
+        free(stack);
+    }
+    return (*set)[b];
+}
+
+/* ---- step 4: K.wg ----------------------------------------------------------------------- */
+
+static void mark_parallel(region_fn *rf, LLVMValueRef inst)
+{
+    if (rf->ag)
+        LLVMSetMetadata(inst, rf->ag_kind, rf->ag);
+}
+
+static LLVMValueRef slot_ptr(region_fn *rf, LLVMBuilderRef b, int s)
+{
+    return LLVMBuildInBoundsGEP2(b, rf->slot_type[s], rf->slot_base[s], &rf->wi, 1, "");
+}
+
+static LLVMValueRef reload(region_fn *rf, LLVMBuilderRef b, int k)
+{
+    int s = rf->slot[k];
+    LLVMValueRef v = LLVMBuildLoad2(b, rf->slot_type[s], slot_ptr(rf, b, s), "");
+    LLVMSetAlignment(v, LLVMABIAlignmentOfType(rf->td, rf->slot_type[s]));
+    mark_parallel(rf, v);
+    return v;
+}
+
+static void spill(region_fn *rf, LLVMBuilderRef b, int k, LLVMValueRef v)
+{
+    int s = rf->slot[k];
+    LLVMValueRef st = LLVMBuildStore(b, v, slot_ptr(rf, b, s));
+    LLVMSetAlignment(st, LLVMABIAlignmentOfType(rf->td, rf->slot_type[s]));
+    mark_parallel(rf, st);
+}
+
+/* The value operand v of K.body stands for in region r, used in block b (for a
+ * phi: at the end of incoming block b), with b's copy the builder's block. */
+static LLVMValueRef map_value(region_fn *rf, int r, LLVMValueRef v, int b, LLVMBuilderRef bld)
+{
+    if (LLVMIsAInstruction(v)) {
+        int k = pmap_get(&rf->iidx, v);
+        if (k < 0)
+            return give_up(rf, "an instruction of another function"), v;
+        switch (rf->kind[k]) {
+        case K_HOIST:
+        case K_SHARED:
+            return rf->gmap[k];
+        case K_PERWI:
+            return rf->vmap[k];
+        case K_SKIP:
+            return give_up(rf, "a use of a barrier or debug intrinsic"), v;
+        default:
+            break;
+        }
+        if (rf->demote[k] && reached_without_def(rf, rf->slot[k], r, b))
+            return reload(rf, bld, k);
+        if (!rf->vmap[k])
+            return give_up(rf, "a value that does not dominate its use in a region"), v;
+        return rf->vmap[k];
+    }
+    if (LLVMIsAArgument(v)) {
+        int p = param_index(rf, v);
+        if (p < 0)
+            return give_up(rf, "an argument of another function"), v;
+        if ((unsigned)p < rf->nparams - 4)
+            return rf->vals[p];
+        if ((unsigned)p == rf->nparams - 4)
+            return rf->ctx;
+        return rf->lid[p - (int)(rf->nparams - 3)];
+    }
+    if (LLVMValueIsBasicBlock(v)) {
+        int t = block_of(rf, LLVMValueAsBasicBlock(v));
+        if (t < 0 || !rf->inreg[r][t] || !rf->bmap[t])
+            return give_up(rf, "a branch out of a region"), v;
+        return LLVMBasicBlockAsValue(rf->bmap[t]);
+    }
+    if (LLVMIsABlockAddress(v))
+        return give_up(rf, "a block address"), v;
+    return v;
+}
+
+/* Copies instruction `inst` of K.body to the builder's position. */
+static LLVMValueRef copy_inst(region_fn *rf, int r, LLVMValueRef inst, int b, LLVMBuilderRef bld)
+{
+    LLVMValueRef clone = LLVMInstructionClone(inst);
+    int n = LLVMGetNumOperands(inst);
+    for (int i = 0; i < n; i++) {
+        LLVMValueRef o = LLVMGetOperand(inst, i);
+        LLVMValueRef m = map_value(rf, r, o, b, bld);
+        if (m != o)
+            LLVMSetOperand(clone, (unsigned)i, m);
+    }
+    size_t len;
+    const char *name = LLVMGetValueName2(inst, &len);
+    char *copy = len ? strndup(name, len) : NULL;
+    LLVMInsertIntoBuilderWithName(bld, clone, copy ? copy : "");
+    free(copy);
+    return clone;
+}
+
+/* Does pointer p (of K.body) address a per-work-item copy of a private variable? */
+static int perwi_address(region_fn *rf, LLVMValueRef p)
+{
+    for (int depth = 0; depth < 32; depth++) {
+        if (LLVMIsAGetElementPtrInst(p) || LLVMIsABitCastInst(p) || LLVMIsAAddrSpaceCastInst(p)) {
+            p = LLVMGetOperand(p, 0);
+            continue;
+        }
+        if (LLVMIsAAllocaInst(p)) {
+            int k = pmap_get(&rf->iidx, p);
+            return k >= 0 && rf->kind[k] == K_PERWI;
+        }
+        return 0;
+    }
+    return 0;
+}
+
+/* Reverse post-order of region r's blocks (definitions before their uses). */
+static int region_order(region_fn *rf, int r, int *order)
+{
+    int start = r ? rf->bar_entry[r] : 0, n = 0, sp = 0;
+    unsigned char *state = rf_calloc(rf, (size_t)rf->nb, 1);
+    int *stack = rf_calloc(rf, (size_t)rf->nb, sizeof *stack), *pos = rf_calloc(rf, (size_t)rf->nb, sizeof *pos);
+    if (rf->oom) {
+        free(state), free(stack), free(pos);
+        return -1;
+    }
+    stack[sp++] = start;
+    state[start] = 1;
+    while (sp) {
+        int x = stack[sp - 1];
+        int ns = rf->bar_of_block[x] ? 0 : rf->nsucc[x];
+        if (pos[x] < ns) {
+            int y = rf->succ[x][pos[x]++];
+            if (!state[y]) {
+                state[y] = 1;
+                stack[sp++] = y;
+            }
+        } else {
+            order[n++] = x;
+            sp--;
+        }
+    }
+    for (int i = 0; i < n / 2; i++) {
+        int t = order[i];
+        order[i] = order[n - 1 - i];
+        order[n - 1 - i] = t;
+    }
+    free(state), free(stack), free(pos);
+    return n;
+}
+
+static LLVMValueRef const64(region_fn *rf, unsigned long long v) { return LLVMConstInt(rf->i64, v, 0); }
+
+/* Copies region r's blocks into K.wg, between the work-item loops. */
+static int build_region(region_fn *rf, int r, LLVMBuilderRef b, int *order)
+{
+    LLVMContextRef c = rf->c;
+    int n = region_order(rf, r, order);
+    if (n < 0)
+        return -1;
+    char name[48];
+    memset(rf->vmap, 0, (size_t)rf->ni * sizeof *rf->vmap);
+    memset(rf->bmap, 0, (size_t)rf->nb * sizeof *rf->bmap);
+    rf->nphis = rf->nexits = 0;
+
+    LLVMBasicBlockRef pre = rf->pre[r];
+#define BLOCK(var, what)                                                        \
+    snprintf(name, sizeof name, "r%d.%s", r, what);                             \
+    LLVMBasicBlockRef var = LLVMAppendBasicBlockInContext(c, rf->wg, name)
+    BLOCK(zb, "z");
+    BLOCK(yb, "y");
+    BLOCK(xb, "x");
+    for (int i = 0; i < n; i++) {
+        snprintf(name, sizeof name, "r%d.b%d", r, order[i]);
+        rf->bmap[order[i]] = LLVMAppendBasicBlockInContext(c, rf->wg, name);
+    }
+    BLOCK(latch, "latch");
+    BLOCK(ylatch, "y.latch");
+    BLOCK(zlatch, "z.latch");
+    BLOCK(done, "done");
+#undef BLOCK
+
+    /* possible next states */
+    int any_ret = 0, nstates = 0, only = -1;
+    unsigned char *states = rf_calloc(rf, (size_t)rf->nreg, 1);
+    if (!states)
+        return -1;
+    for (int i = 0; i < n; i++) {
+        int x = order[i], st = -1;
+        if (rf->bar_of_block[x])
+            st = rf->bar_of_block[x];
+        else if (LLVMGetInstructionOpcode(LLVMGetBasicBlockTerminator(rf->bbs[x])) == LLVMRet)
+            st = 0, any_ret = 1;
+        if (st >= 0 && !states[st]) {
+            states[st] = 1;
+            nstates++;
+            only = st;
+        }
+    }
+    (void)any_ret;
+    if (!nstates) {
+        free(states);
+        return give_up(rf, "a region that never reaches a barrier or the end"), -1;
+    }
+    int multi = nstates > 1;
+
+    LLVMValueRef zero = const64(rf, 0), one = const64(rf, 1);
+    LLVMPositionBuilderAtEnd(b, pre);
+    LLVMBuildBr(b, zb);
+    LLVMPositionBuilderAtEnd(b, zb);
+    LLVMValueRef z = LLVMBuildPhi(b, rf->i64, "lz");
+    LLVMValueRef mz = multi ? LLVMBuildPhi(b, rf->i64, "") : NULL;
+    LLVMBuildBr(b, yb);
+    LLVMPositionBuilderAtEnd(b, yb);
+    LLVMValueRef y = LLVMBuildPhi(b, rf->i64, "ly");
+    LLVMValueRef my = multi ? LLVMBuildPhi(b, rf->i64, "") : NULL;
+    LLVMValueRef zy = LLVMBuildNUWMul(b, LLVMBuildNUWAdd(b, LLVMBuildNUWMul(b, z, rf->nxyz[1], ""), y, ""),
+                                      rf->nxyz[0], "");
+    LLVMBuildBr(b, xb);
+    LLVMPositionBuilderAtEnd(b, xb);
+    LLVMValueRef x = LLVMBuildPhi(b, rf->i64, "lx");
+    LLVMValueRef mx = multi ? LLVMBuildPhi(b, rf->i64, "") : NULL;
+    rf->lid[0] = x, rf->lid[1] = y, rf->lid[2] = z;
+    rf->wi = LLVMBuildNUWAdd(b, zy, x, "wi");
+    for (int s = 0; s < rf->nslots; s++)
+        if (!rf->slot_type[s]) {
+            LLVMValueRef off = LLVMBuildNUWMul(b, rf->wi, const64(rf, rf->slot_stride[s]), "");
+            rf->vmap[rf->slot_inst[s]] = LLVMBuildInBoundsGEP2(b, rf->i8, rf->slot_base[s], &off, 1, "");
+        }
+    LLVMBuildBr(b, rf->bmap[order[0]]);
+
+    /* the region's blocks, definitions first */
+    for (int oi = 0; oi < n && !rf->why; oi++) {
+        int bi = order[oi];
+        LLVMPositionBuilderAtEnd(b, rf->bmap[bi]);
+        int first_pending = rf->nphis;
+        int flushed = 0;
+        for (LLVMValueRef inst = LLVMGetFirstInstruction(rf->bbs[bi]); inst && !rf->why;
+             inst = LLVMGetNextInstruction(inst)) {
+            int k = pmap_get(&rf->iidx, inst);
+            if (rf->kind[k] != K_NORMAL)
+                continue;
+            if (LLVMIsAPHINode(inst)) {
+                LLVMValueRef np = LLVMBuildPhi(b, LLVMTypeOf(inst), "");
+                set_name_copy(np, inst);
+                rf->vmap[k] = np;
+                rf->phis[rf->nphis++] = (rf_phi){k, bi, np};
+                continue;
+            }
+            if (!flushed) { /* phis' values go to their slots after the last phi */
+                for (int p = first_pending; p < rf->nphis; p++)
+                    if (rf->demote[rf->phis[p].inst])
+                        spill(rf, b, rf->phis[p].inst, rf->phis[p].clone);
+                flushed = 1;
+            }
+            if (LLVMIsATerminatorInst(inst) &&
+                (rf->bar_of_block[bi] || LLVMGetInstructionOpcode(inst) == LLVMRet)) {
+                LLVMBuildBr(b, latch);
+                rf->exits[rf->nexits++] = (rf_exit){rf->bmap[bi], rf->bar_of_block[bi]};
+                continue;
+            }
+            LLVMValueRef clone = copy_inst(rf, r, inst, bi, b);
+            rf->vmap[k] = clone;
+            if ((LLVMIsALoadInst(inst) && perwi_address(rf, LLVMGetOperand(inst, 0))) ||
+                (LLVMIsAStoreInst(inst) && perwi_address(rf, LLVMGetOperand(inst, 1))))
+                if (!LLVMGetVolatile(inst) && LLVMGetOrdering(inst) == LLVMAtomicOrderingNotAtomic)
+                    mark_parallel(rf, clone);
+            if (rf->demote[k])
+                spill(rf, b, k, clone);
+        }
+    }
+    /* phis' incoming values, at the end of each incoming block of the region */
+    for (int p = 0; p < rf->nphis && !rf->why; p++) {
+        LLVMValueRef orig = rf->insts[rf->phis[p].inst];
+        unsigned cnt = LLVMCountIncoming(orig);
+        for (unsigned j = 0; j < cnt; j++) {
+            int from = block_of(rf, LLVMGetIncomingBlock(orig, j));
+            if (!rf->inreg[r][from])
+                continue;
+            LLVMBasicBlockRef fb = rf->bmap[from];
+            LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(fb));
+            LLVMValueRef v = map_value(rf, r, LLVMGetIncomingValue(orig, j), from, b);
+            LLVMAddIncoming(rf->phis[p].clone, &v, &fb, 1);
+        }
+    }
+    if (rf->why) {
+        free(states);
+        return -1;
+    }
+
+    /* the latch: the next state, every work-item's states in a mask */
+    LLVMPositionBuilderAtEnd(b, latch);
+    LLVMValueRef st = LLVMConstInt(rf->i32, (unsigned)only, 0), mnext = NULL;
+    if (multi) {
+        st = LLVMBuildPhi(b, rf->i32, "next");
+        for (int e = 0; e < rf->nexits; e++) {
+            LLVMValueRef v = LLVMConstInt(rf->i32, (unsigned)rf->exits[e].state, 0);
+            LLVMAddIncoming(st, &v, &rf->exits[e].block, 1);
+        }
+        /* bit 0: returned; bits 1..63: barriers (modulo 63 beyond that) */
+        LLVMValueRef pos = st;
+        if (rf->nbar >= 64) {
+            LLVMValueRef m1 = LLVMBuildURem(b, LLVMBuildSub(b, st, LLVMConstInt(rf->i32, 1, 0), ""),
+                                            LLVMConstInt(rf->i32, 63, 0), "");
+            pos = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, st, LLVMConstInt(rf->i32, 0, 0), ""),
+                                  st, LLVMBuildAdd(b, m1, LLVMConstInt(rf->i32, 1, 0), ""), "");
+        }
+        LLVMValueRef bit = LLVMBuildShl(b, one, LLVMBuildZExt(b, pos, rf->i64, ""), "");
+        mnext = LLVMBuildOr(b, mx, bit, "");
+    }
+    LLVMValueRef xn = LLVMBuildNUWAdd(b, x, one, "");
+    LLVMValueRef br = LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, xn, rf->nxyz[0], ""), xb, ylatch);
+    if (rf->kb->access_group)
+        LLVMSetMetadata(br, LLVMGetMDKindIDInContext(c, "llvm.loop", 9),
+                        mc_parallel_loop_md(c, rf->kb->access_group));
+    LLVMPositionBuilderAtEnd(b, ylatch);
+    LLVMValueRef yn = LLVMBuildNUWAdd(b, y, one, "");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, yn, rf->nxyz[1], ""), yb, zlatch);
+    LLVMPositionBuilderAtEnd(b, zlatch);
+    LLVMValueRef zn = LLVMBuildNUWAdd(b, z, one, "");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, zn, rf->nxyz[2], ""), zb, done);
+
+    LLVMValueRef in2[2];
+    LLVMBasicBlockRef from2[2];
+    in2[0] = zero, in2[1] = zn, from2[0] = pre, from2[1] = zlatch;
+    LLVMAddIncoming(z, in2, from2, 2);
+    in2[0] = zero, in2[1] = yn, from2[0] = zb, from2[1] = ylatch;
+    LLVMAddIncoming(y, in2, from2, 2);
+    in2[0] = zero, in2[1] = xn, from2[0] = yb, from2[1] = latch;
+    LLVMAddIncoming(x, in2, from2, 2);
+    if (multi) {
+        in2[0] = zero, in2[1] = mnext, from2[0] = pre, from2[1] = zlatch;
+        LLVMAddIncoming(mz, in2, from2, 2);
+        in2[0] = mz, in2[1] = mnext, from2[0] = zb, from2[1] = ylatch;
+        LLVMAddIncoming(my, in2, from2, 2);
+        in2[0] = my, in2[1] = mnext, from2[0] = yb, from2[1] = latch;
+        LLVMAddIncoming(mx, in2, from2, 2);
+    }
+
+    /* where to go next */
+    LLVMPositionBuilderAtEnd(b, done);
+    if (!multi) {
+        LLVMBuildBr(b, only ? rf->pre[only] : rf->exit);
+        free(states);
+        return 0;
+    }
+    /* The work-items disagreed when the mask has two bits: undefined in
+     * OpenCL; reported, and the group ends if any work-item did. */
+    LLVMValueRef split = LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, mnext, LLVMBuildSub(b, mnext, one, ""), ""),
+                                       zero, "diverged");
+    if (rf->report_fn) {
+        snprintf(name, sizeof name, "r%d.diverged", r);
+        LLVMBasicBlockRef rep = LLVMAppendBasicBlockInContext(c, rf->wg, name);
+        snprintf(name, sizeof name, "r%d.next", r);
+        LLVMBasicBlockRef cont = LLVMAppendBasicBlockInContext(c, rf->wg, name);
+        LLVMBuildCondBr(b, split, rep, cont);
+        LLVMPositionBuilderAtEnd(b, rep);
+        LLVMValueRef args[2] = {rf->ctx, rf->kernel_name};
+        LLVMBuildCall2(b, LLVMGlobalGetValueType(rf->report_fn), rf->report_fn, args, 2, "");
+        LLVMBuildBr(b, cont);
+        LLVMPositionBuilderAtEnd(b, cont);
+    }
+    (void)split;
+    LLVMValueRef ended = LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, mnext, one, ""), zero, "");
+    LLVMValueRef next = LLVMBuildSelect(b, ended, LLVMConstInt(rf->i32, 0, 0), st, "");
+    LLVMValueRef sw = LLVMBuildSwitch(b, next, rf->exit, (unsigned)nstates);
+    for (int s = 1; s < rf->nreg; s++)
+        if (states[s])
+            LLVMAddCase(sw, LLVMConstInt(rf->i32, (unsigned)s, 0), rf->pre[s]);
+    free(states);
+    return 0;
+}
+
+/* K.wg's entry: sizes, hoisted values, shared allocas, per-work-item storage. */
+static int build_entry(region_fn *rf, LLVMBuilderRef b, LLVMBasicBlockRef *exit_free)
+{
+    unsigned invariant = LLVMGetMDKindIDInContext(rf->c, "invariant.load", 14);
+    LLVMValueRef empty = LLVMMetadataAsValue(rf->c, LLVMMDNodeInContext2(rf->c, NULL, 0));
+    static const char *const names[3] = {"nx", "ny", "nz"};
+    for (int d = 0; d < 3; d++) {
+        LLVMValueRef off = const64(rf, offsetof(mosaic_wg_ctx, local_size) + 8 * (size_t)d);
+        LLVMValueRef p = LLVMBuildInBoundsGEP2(b, rf->i8, rf->ctx, &off, 1, "");
+        rf->nxyz[d] = LLVMBuildLoad2(b, rf->i64, p, names[d]);
+        LLVMSetAlignment(rf->nxyz[d], 8);
+        LLVMSetMetadata(rf->nxyz[d], invariant, empty);
+    }
+    for (int k = 0; k < rf->ni && !rf->why; k++) {
+        if (rf->kind[k] == K_SHARED)
+            rf->gmap[k] = copy_inst(rf, 0, rf->insts[k], 0, b);
+        else if (rf->kind[k] == K_HOIST)
+            rf->gmap[k] = copy_inst(rf, 0, rf->insts[k], 0, b);
+    }
+    if (rf->why)
+        return -1;
+    *exit_free = NULL;
+    if (!rf->nslots)
+        return 0;
+    /* n64 elements per array (the group's size rounded up to 64), so every array starts 64-byte aligned */
+    LLVMValueRef n = LLVMBuildNUWMul(b, LLVMBuildNUWMul(b, rf->nxyz[0], rf->nxyz[1], ""), rf->nxyz[2], "");
+    LLVMValueRef n64 = LLVMBuildAnd(b, LLVMBuildNUWAdd(b, n, const64(rf, 63), ""), const64(rf, ~63ull), "n64");
+    LLVMValueRef total = LLVMBuildNUWMul(b, n64, const64(rf, rf->slot_total), "storage.size");
+    LLVMBasicBlockRef here = LLVMGetInsertBlock(b);
+    LLVMBasicBlockRef stack = LLVMAppendBasicBlockInContext(rf->c, rf->wg, "storage.stack");
+    LLVMBasicBlockRef heap = LLVMAppendBasicBlockInContext(rf->c, rf->wg, "storage.heap");
+    LLVMBasicBlockRef fail = LLVMAppendBasicBlockInContext(rf->c, rf->wg, "storage.none");
+    LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(rf->c, rf->wg, "storage");
+    (void)here;
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULE, total, const64(rf, STACK_LIMIT), ""), stack, heap);
+    LLVMPositionBuilderAtEnd(b, stack);
+    LLVMValueRef on_stack = LLVMBuildArrayAlloca(b, rf->i8, total, "storage.stack");
+    LLVMSetAlignment(on_stack, 64);
+    LLVMBuildBr(b, join);
+    LLVMPositionBuilderAtEnd(b, heap);
+    LLVMTypeRef aa_params[2] = {rf->i64, rf->i64};
+    LLVMTypeRef aa_ty = LLVMFunctionType(rf->ptr, aa_params, 2, 0);
+    LLVMValueRef aa = LLVMGetNamedFunction(rf->m, "aligned_alloc");
+    if (!aa)
+        aa = LLVMAddFunction(rf->m, "aligned_alloc", aa_ty);
+    LLVMValueRef aa_args[2] = {const64(rf, 64), total};
+    LLVMValueRef on_heap = LLVMBuildCall2(b, aa_ty, aa, aa_args, 2, "storage.heap");
+    LLVMBuildCondBr(b, LLVMBuildIsNull(b, on_heap, ""), fail, join);
+    LLVMPositionBuilderAtEnd(b, fail);
+    LLVMTypeRef trap_ty = LLVMFunctionType(LLVMVoidTypeInContext(rf->c), NULL, 0, 0);
+    LLVMValueRef trap = LLVMGetNamedFunction(rf->m, "llvm.trap");
+    if (!trap)
+        trap = LLVMAddFunction(rf->m, "llvm.trap", trap_ty);
+    LLVMBuildCall2(b, trap_ty, trap, NULL, 0, "");
+    LLVMBuildUnreachable(b);
+    LLVMPositionBuilderAtEnd(b, join);
+    LLVMValueRef base = LLVMBuildPhi(b, rf->ptr, "storage");
+    LLVMAddIncoming(base, &on_stack, &stack, 1);
+    LLVMAddIncoming(base, &on_heap, &heap, 1);
+    LLVMValueRef is_heap = LLVMBuildPhi(b, rf->i1, "");
+    LLVMValueRef f = LLVMConstInt(rf->i1, 0, 0), t = LLVMConstInt(rf->i1, 1, 0);
+    LLVMAddIncoming(is_heap, &f, &stack, 1);
+    LLVMAddIncoming(is_heap, &t, &heap, 1);
+    for (int s = 0; s < rf->nslots; s++) {
+        LLVMValueRef off = LLVMBuildNUWMul(b, n64, const64(rf, rf->slot_off[s]), "");
+        rf->slot_base[s] = LLVMBuildInBoundsGEP2(b, rf->i8, base, &off, 1, "");
+    }
+    /* the exit frees heap storage */
+    LLVMBasicBlockRef cur = LLVMGetInsertBlock(b);
+    LLVMPositionBuilderAtEnd(b, rf->exit);
+    LLVMBasicBlockRef free_bb = LLVMAppendBasicBlockInContext(rf->c, rf->wg, "storage.free");
+    LLVMBasicBlockRef ret_bb = LLVMAppendBasicBlockInContext(rf->c, rf->wg, "return");
+    LLVMBuildCondBr(b, is_heap, free_bb, ret_bb);
+    LLVMPositionBuilderAtEnd(b, free_bb);
+    LLVMTypeRef free_ty = LLVMFunctionType(LLVMVoidTypeInContext(rf->c), &rf->ptr, 1, 0);
+    LLVMValueRef free_fn = LLVMGetNamedFunction(rf->m, "free");
+    if (!free_fn)
+        free_fn = LLVMAddFunction(rf->m, "free", free_ty);
+    LLVMBuildCall2(b, free_ty, free_fn, &base, 1, "");
+    LLVMBuildBr(b, ret_bb);
+    *exit_free = ret_bb;
+    LLVMPositionBuilderAtEnd(b, cur);
+    return 0;
+}
+
+static void rf_free(region_fn *rf)
+{
+    for (int i = 0; rf->pred && i < rf->nb; i++)
+        free(rf->pred[i]);
+    for (int i = 0; rf->succ && i < rf->nb; i++)
+        free(rf->succ[i]);
+    for (int r = 0; r < rf->nreg; r++) {
+        if (rf->inreg)
+            free(rf->inreg[r]);
+        if (rf->from_e)
+            free(rf->from_e[r]);
+        if (rf->to_b)
+            free(rf->to_b[r]);
+    }
+    for (int i = 0; rf->avoid && i < rf->nslots * rf->nreg; i++)
+        free(rf->avoid[i]);
+    free(rf->pred), free(rf->succ), free(rf->npred), free(rf->nsucc), free(rf->bbs), free(rf->reach);
+    free(rf->bar_of_block), free(rf->bar_block), free(rf->bar_entry), free(rf->inreg), free(rf->from_e);
+    free(rf->to_b), free(rf->insts), free(rf->iblock), free(rf->kind), free(rf->demote), free(rf->slot);
+    free(rf->avoid), free(rf->slot_inst), free(rf->slot_type), free(rf->slot_stride), free(rf->slot_off);
+    free(rf->vals), free(rf->gmap), free(rf->slot_base), free(rf->vmap), free(rf->bmap), free(rf->pre);
+    free(rf->phis), free(rf->exits);
+    pmap_free(&rf->bidx);
+    pmap_free(&rf->iidx);
+    pmap_free(&rf->aidx);
+}
+
+static int has_symbol(const mosaic_compiler_target *t, const char *name)
+{
+    for (size_t i = 0; t && i < t->num_runtime_symbols; i++)
+        if (t->runtime_symbols[i].name && !strcmp(t->runtime_symbols[i].name, name))
+            return 1;
+    return 0;
+}
+
+int mc_build_wg_regions(LLVMModuleRef m, mc_kernel_build *kb, const mosaic_compiler_target *target, mc_str *log)
+{
+    region_fn rf;
+    memset(&rf, 0, sizeof rf);
+    rf.m = m;
+    rf.c = LLVMGetModuleContext(m);
+    rf.td = LLVMGetModuleDataLayout(m);
+    rf.kb = kb;
+    rf.log = log;
+    rf.body = kb->body;
+    rf.nparams = LLVMCountParams(kb->body);
+    rf.i1 = LLVMInt1TypeInContext(rf.c);
+    rf.i8 = LLVMInt8TypeInContext(rf.c);
+    rf.i32 = LLVMInt32TypeInContext(rf.c);
+    rf.i64 = LLVMInt64TypeInContext(rf.c);
+    rf.ptr = LLVMPointerTypeInContext(rf.c, 0);
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(rf.c);
+    int result = 1;
+    if (pmap_init(&rf.aidx, rf.nparams)) {
+        result = -1;
+        goto done;
+    }
+    for (unsigned p = 0; p < rf.nparams; p++)
+        pmap_put(&rf.aidx, LLVMGetParam(rf.body, p), (int)p);
+
+    split_at_barriers(&rf, b);
+    if (number_blocks(&rf) || find_regions(&rf) || number_instructions(&rf) || classify(&rf))
+        goto done;
+
+    rf.vals = rf_calloc(&rf, kb->num_args + 4, sizeof *rf.vals);
+    rf.gmap = rf_calloc(&rf, (size_t)rf.ni, sizeof *rf.gmap);
+    rf.vmap = rf_calloc(&rf, (size_t)rf.ni, sizeof *rf.vmap);
+    rf.bmap = rf_calloc(&rf, (size_t)rf.nb, sizeof *rf.bmap);
+    rf.slot_base = rf_calloc(&rf, (size_t)rf.nslots, sizeof *rf.slot_base);
+    rf.pre = rf_calloc(&rf, (size_t)rf.nreg, sizeof *rf.pre);
+    rf.phis = rf_calloc(&rf, (size_t)rf.ni, sizeof *rf.phis);
+    rf.exits = rf_calloc(&rf, (size_t)rf.nb, sizeof *rf.exits);
+    int *order = rf_calloc(&rf, (size_t)rf.nb, sizeof *order);
+    if (rf.oom) {
+        free(order);
+        goto done;
+    }
+    rf.wg = mc_wg_begin(m, kb, b, rf.vals, log);
+    if (!rf.wg) {
+        free(order);
+        rf.oom = 1;
+        goto done;
+    }
+    rf.ctx = LLVMGetParam(rf.wg, 1);
+    rf.ag_kind = LLVMGetMDKindIDInContext(rf.c, "llvm.access.group", 17);
+    kb->access_group = mc_distinct_empty_node(rf.c);
+    rf.ag = kb->access_group ? LLVMMetadataAsValue(rf.c, kb->access_group) : NULL;
+    if (has_symbol(target, "__mosaic_barrier_divergence")) {
+        LLVMTypeRef params[2] = {rf.ptr, rf.ptr};
+        LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(rf.c), params, 2, 0);
+        rf.report_fn = LLVMGetNamedFunction(m, "__mosaic_barrier_divergence");
+        if (!rf.report_fn)
+            rf.report_fn = LLVMAddFunction(m, "__mosaic_barrier_divergence", fty);
+        const char *wi_name = LLVMGetValueName(kb->wi);
+        size_t len = strlen(wi_name) >= 3 ? strlen(wi_name) - 3 : strlen(wi_name);
+        LLVMValueRef str = LLVMConstStringInContext(rf.c, wi_name, (unsigned)len, 0);
+        LLVMValueRef g = LLVMAddGlobal(m, LLVMTypeOf(str), "__mosaic_kernel_name");
+        LLVMSetInitializer(g, str);
+        LLVMSetGlobalConstant(g, 1);
+        LLVMSetLinkage(g, LLVMPrivateLinkage);
+        LLVMSetUnnamedAddr(g, 1);
+        rf.kernel_name = g;
+    }
+    for (int r = 0; r < rf.nreg; r++) {
+        char name[32];
+        snprintf(name, sizeof name, "r%d", r);
+        rf.pre[r] = LLVMAppendBasicBlockInContext(rf.c, rf.wg, name);
+    }
+    rf.exit = LLVMAppendBasicBlockInContext(rf.c, rf.wg, "exit");
+    LLVMBasicBlockRef ret_bb = NULL;
+    if (build_entry(&rf, b, &ret_bb) == 0) {
+        LLVMBuildBr(b, rf.pre[0]);
+        LLVMPositionBuilderAtEnd(b, ret_bb ? ret_bb : rf.exit);
+        LLVMBuildRetVoid(b);
+        for (int r = 0; r < rf.nreg && !rf.why; r++) {
+            /* a region whose barrier cannot be reached is never entered */
+            if (r && !rf.reach[rf.bar_block[r]]) {
+                LLVMPositionBuilderAtEnd(b, rf.pre[r]);
+                LLVMBuildUnreachable(b);
+                continue;
+            }
+            build_region(&rf, r, b, order);
+        }
+    }
+    free(order);
+    if (!rf.why && LLVMVerifyFunction(rf.wg, LLVMReturnStatusAction))
+        give_up(&rf, "internal error: invalid work-group function");
+    if (!rf.why)
+        result = 0;
+
+done:
+    if (result != 0 && rf.wg) {
+        LLVMDeleteFunction(rf.wg);
+        kb->wg = NULL;
+    } else if (result == 0) {
+        kb->wg = rf.wg;
+    }
+    if (rf.oom)
+        result = -1;
+    if (result == 1 && getenv("MOSAIC_DEBUG"))
+        fprintf(stderr, "mosaic: kernel %s runs its work-items as fibers: %s\n", LLVMGetValueName(kb->wi),
+                rf.why ? rf.why : "?");
+    if (result == -1)
+        mc_str_puts(log, "error: out of memory\n");
+    LLVMDisposeBuilder(b);
+    rf_free(&rf);
+    return result;
+}
