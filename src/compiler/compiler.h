@@ -78,6 +78,21 @@ typedef void (*mosaic_wg_fn)(void *const *args, mosaic_wg_ctx *ctx);
 typedef void (*mosaic_wi_fn)(void *const *args, mosaic_wg_ctx *ctx,
                              uint64_t local_id_x, uint64_t local_id_y, uint64_t local_id_z);
 
+/* OpenCL C printf.  When the device gives the runtime symbol "__mosaic_printf",
+ * every printf call becomes a call to it (src/compiler/printf.c):
+ *   int __mosaic_printf(const char *format, const void *args, const uint32_t *desc, uint32_t nargs)
+ * args holds the arguments (after the default argument promotions) one after
+ * the other, each at an offset that is a multiple of 8 taking its size
+ * (elements * element bytes) rounded up to 8; desc[i] describes argument i.
+ * It returns 0, or -1 when the format cannot be applied to the arguments. */
+#define MOSAIC_PRINTF_INT 1u     /* integer elements (the format says signed or not) */
+#define MOSAIC_PRINTF_FLOAT 2u   /* half, float or double elements */
+#define MOSAIC_PRINTF_POINTER 3u /* a pointer (%s, %p) */
+#define MOSAIC_PRINTF_DESC(kind, bytes, count) ((kind) | (bytes) << 8 | (count) << 16)
+#define MOSAIC_PRINTF_KIND(desc) ((desc)&0xffu)
+#define MOSAIC_PRINTF_BYTES(desc) ((desc) >> 8 & 0xffu)
+#define MOSAIC_PRINTF_COUNT(desc) ((desc) >> 16 & 0xffu)
+
 typedef enum mosaic_arg_kind {
     MOSAIC_ARG_GLOBAL_PTR,   /* __global T*  : cl_mem or NULL */
     MOSAIC_ARG_CONSTANT_PTR, /* __constant T*: cl_mem or NULL */

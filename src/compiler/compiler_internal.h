@@ -141,6 +141,11 @@ int mc_build_wg_regions(LLVMModuleRef m, mc_kernel_build *kb, const mosaic_compi
  * as parallel (llvm.access.group) where they do not touch private memory. */
 void mc_annotate_wg(LLVMModuleRef m, mc_kernel_build *kb);
 
+/* Turns OpenCL C printf calls into calls to the device's __mosaic_printf
+ * with the arguments in a buffer (printf.c, compiler.h).  Does nothing when
+ * the module has no printf; -1 + log for an argument it cannot pass. */
+int mc_lower_printf(LLVMModuleRef m, mc_str *log);
+
 /* Turns the atomic library calls clang emits for spir64 (__atomic_fetch_add_4,
  * __opencl_atomic_load_8, ...) into atomic instructions (atomics.c). */
 int mc_lower_atomic_calls(LLVMModuleRef m, mc_str *log);

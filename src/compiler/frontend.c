@@ -12,6 +12,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <llvm-c/BitReader.h>
+
 #include "compiler/compiler_internal.h"
 
 extern char **environ;
@@ -124,6 +126,40 @@ static void replace_all(mc_str *s, const char *from, const char *to)
     }
     mc_str_free(s);
     *s = out;
+}
+
+/* Does the device take OpenCL C printf through __mosaic_printf (compiler.h)? */
+static int wants_printf_lowering(const mosaic_compiler_target *target)
+{
+    for (size_t i = 0; target && i < target->num_runtime_symbols; i++)
+        if (target->runtime_symbols[i].name && !strcmp(target->runtime_symbols[i].name, "__mosaic_printf"))
+            return 1;
+    return 0;
+}
+
+/* clang's bitcode with its printf calls lowered (printf.c), as a compiled object. */
+static cl_int lower_printf(const char *bc, size_t size, mosaic_bitcode *out, mc_str *log)
+{
+    LLVMContextRef ctx = mc_context_create(log);
+    if (!ctx)
+        return CL_OUT_OF_HOST_MEMORY;
+    cl_int r = CL_COMPILE_PROGRAM_FAILURE;
+    LLVMModuleRef m = NULL;
+    LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRange(bc, size, "input", 0);
+    if (!buf) {
+        r = CL_OUT_OF_HOST_MEMORY;
+    } else if (LLVMParseBitcodeInContext2(ctx, buf, &m)) {
+        m = NULL;
+        mc_str_puts(log, "error: cannot read the OpenCL C compiler's bitcode\n");
+    } else if (mc_lower_printf(m, log) == 0) {
+        r = mc_module_to_blob(m, CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT, out);
+    }
+    if (buf)
+        LLVMDisposeMemoryBuffer(buf);
+    if (m)
+        LLVMDisposeModule(m);
+    LLVMContextDispose(ctx);
+    return r;
 }
 
 cl_int mosaic_compile_source(const mosaic_compiler_target *target, const char *source, const char *options,
@@ -273,7 +309,10 @@ cl_int mosaic_compile_source(const mosaic_compiler_target *target, const char *s
         r = CL_COMPILE_PROGRAM_FAILURE;
         goto done;
     }
-    r = mc_blob_wrap(CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT, bc, bc_size, out);
+    if (wants_printf_lowering(target) && memmem(bc, bc_size, "printf", 6))
+        r = lower_printf(bc, bc_size, out, &log);
+    else
+        r = mc_blob_wrap(CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT, bc, bc_size, out);
 
 done:
     if (dir[0])

@@ -1,6 +1,7 @@
 /* Host side of the compiler tests (see harness.h). */
 #define _GNU_SOURCE
 #include "harness.h"
+#include "devices/cpu/cpu_runtime.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -11,8 +12,10 @@ int test_failures;
 
 static void test_barrier(mosaic_wg_ctx *ctx) { pthread_barrier_wait((pthread_barrier_t *)ctx->device_private); }
 
+/* printf is the CPU device's (its output is flushed when a launch ends) */
 static const struct mosaic_runtime_symbol test_symbols[] = {
     {"__mosaic_barrier", (void *)test_barrier},
+    {"__mosaic_printf", (void *)mosaic_cpu_printf},
 };
 
 const mosaic_compiler_target test_target = {
@@ -25,7 +28,7 @@ const mosaic_compiler_target test_target = {
                       "+__opencl_c_atomic_scope_device,+__opencl_c_atomic_scope_all_devices,"
                       "+__opencl_c_program_scope_global_variables",
     .runtime_symbols = test_symbols,
-    .num_runtime_symbols = 1,
+    .num_runtime_symbols = 2,
 };
 
 cl_int build_program_status(const char *source, const char *options, mosaic_executable **exe, char **log)
@@ -71,6 +74,7 @@ static void *wi_thread(void *p)
 {
     wi_job *j = p;
     j->k->wi_fn((void *const *)j->args, j->ctx, j->id[0], j->id[1], j->id[2]);
+    mosaic_cpu_printf_flush();
     return NULL;
 }
 
@@ -178,6 +182,7 @@ static void *launch_thread(void *p)
     size_t g;
     while ((g = atomic_fetch_add(&l->next, 1)) < l->total)
         run_group_index(l, g);
+    mosaic_cpu_printf_flush();
     return NULL;
 }
 

@@ -970,6 +970,139 @@ static void test_printf(void)
     mosaic_executable_free(exe);
 }
 
+/* ---- OpenCL C printf -------------------------------------------------------------------- */
+/* Runs kernel k over n work-items in groups of l with stdout captured;
+ * returns what the kernel printed (malloc'd). */
+static char *run_captured(mosaic_executable *exe, const char *k, void **args, size_t n, size_t l, int threads)
+{
+    fflush(stdout);
+    FILE *tmp = tmpfile();
+    int saved = dup(1);
+    dup2(fileno(tmp), 1);
+    ndrange r = {.dim = 1, .global = {n}, .local = {l}, .threads = threads};
+    run_kernel(exe, k, args, &r);
+    fflush(stdout);
+    dup2(saved, 1);
+    close(saved);
+    long size = ftell(tmp) > 0 ? ftell(tmp) : lseek(fileno(tmp), 0, SEEK_END);
+    char *text = calloc((size_t)size + 1, 1);
+    lseek(fileno(tmp), 0, SEEK_SET);
+    size_t got = size > 0 ? fread(text, 1, (size_t)size, tmp) : 0;
+    text[got] = 0;
+    fclose(tmp);
+    return text;
+}
+
+/* Does text hold each line of want exactly once, and nothing else? (order free) */
+static int same_lines(const char *text, char **want, size_t n)
+{
+    int bad = 0;
+    size_t lines = 0;
+    for (const char *p = text; *p; lines++) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        size_t i = 0;
+        for (; i < n; i++)
+            if (want[i] && strlen(want[i]) == len && !memcmp(want[i], p, len))
+                break;
+        if (i == n) {
+            if (bad++ < 5)
+                fprintf(stderr, "unexpected line: '%.*s'\n", (int)len, p);
+        } else {
+            free(want[i]);
+            want[i] = NULL;
+        }
+        p += len + (nl ? 1 : 0);
+    }
+    for (size_t i = 0; i < n; i++)
+        if (want[i]) {
+            if (bad++ < 10)
+                fprintf(stderr, "missing line: '%s'\n", want[i]);
+            free(want[i]);
+        }
+    return bad;
+}
+
+static void test_printf_vectors(void)
+{
+    const char *src =
+        "kernel void p(global const float4 *v, int base, global int *ret) {\n"
+        "  int i = (int)get_global_id(0);\n"
+        "  float4 f = v[i];\n"
+        "  ret[i] = printf(\"wi %d: %s %5d|%-4d|%#x|%05.1f|%v4hlf|%v2hhd|%c|%e|%v3d|%lu|%.2v4hlf|%v8lf|%#v4hhx|%v2hu|%%|%hhd\\n\",\n"
+        "      i, \"str\", base + i, i, 255 + i, 2.25f, f, (char2)(-1, 2), 'A' + i % 26, 1.5, (int3)(i, -i, 7),\n"
+        "      (ulong)i * 1000000000000ul, f, (double8)(i, 0.5, 1, 2, 3, 4, 5, -6), (uchar4)(1, 0xab, 255, i),\n"
+        "      (ushort2)(65535, i), 300);\n"
+        "  ret[get_global_size(0) + i] = printf(\"%v4d\\n\", i);\n" /* a scalar for a vector: -1, nothing printed */
+        "}\n";
+    mosaic_executable *exe = build_program(src, NULL);
+    if (!exe)
+        return;
+    enum { N = 200 };
+    float *v = malloc(N * 4 * sizeof *v);
+    int *ret = calloc(2 * N, sizeof *ret);
+    for (int i = 0; i < N * 4; i++)
+        v[i] = (float)i * 0.25f - 3.0f;
+    int base = 1000;
+    char *text = run_captured(exe, "p", ARGS(&v, &base, &ret), N, 16, 2);
+    char **want = calloc(N, sizeof *want);
+    for (int i = 0; i < N; i++) {
+        const float *f = &v[4 * i];
+        char line[1024];
+        snprintf(line, sizeof line,
+                 "wi %d: %s %5d|%-4d|%#x|%05.1f|%f,%f,%f,%f|%hhd,%hhd|%c|%e|%d,%d,%d|%lu|%.2f,%.2f,%.2f,%.2f|"
+                 "%f,%f,%f,%f,%f,%f,%f,%f|%#hhx,%#hhx,%#hhx,%#hhx|%hu,%hu|%%|%hhd",
+                 i, "str", base + i, i, 255 + i, 2.25, f[0], f[1], f[2], f[3], (char)-1, (char)2, 'A' + i % 26, 1.5,
+                 i, -i, 7, (unsigned long)i * 1000000000000ul, f[0], f[1], f[2], f[3], (double)i, 0.5, 1.0, 2.0, 3.0,
+                 4.0, 5.0, -6.0, 1, 0xab, 255, (unsigned char)i, 65535, (unsigned short)i, (char)300);
+        want[i] = strdup(line);
+    }
+    CHECK(same_lines(text, want, N) == 0, "printf output differs");
+    int bad = 0;
+    for (int i = 0; i < N; i++)
+        bad += ret[i] != 0 || ret[N + i] != -1;
+    CHECK(bad == 0, "%d wrong printf return values (%d %d)", bad, ret[0], ret[N]);
+    free(want), free(text), free(v), free(ret);
+    mosaic_executable_free(exe);
+}
+
+/* Much output from many work-items (beyond the buffer's threshold): every
+ * line whole, once; and from a barrier kernel (fibers / threads). */
+static void test_printf_many(void)
+{
+    const char *src = "kernel void p(int tag) {\n"
+                      "  size_t i = get_global_id(0);\n"
+                      "  printf(\"line %6zu of work-item %zu in group %zu, tag %d: \", i, get_local_id(0), get_group_id(0), tag);\n"
+                      "  printf(\"%s\\n\", \"end\");\n"
+                      "#ifdef BARRIER\n"
+                      "  barrier(CLK_GLOBAL_MEM_FENCE);\n"
+                      "  printf(\"after barrier %zu\\n\", i);\n"
+                      "#endif\n"
+                      "}\n";
+    for (int barrier = 0; barrier < 2; barrier++) {
+        mosaic_executable *exe = build_program(src, barrier ? "-D BARRIER" : NULL);
+        if (!exe)
+            return;
+        size_t n = barrier ? 64 : 5000, l = barrier ? 16 : 100;
+        int tag = 77;
+        char *text = run_captured(exe, "p", ARGS(&tag), n, l, 2);
+        size_t count = barrier ? 2 * n : n;
+        char **want = calloc(count, sizeof *want);
+        for (size_t i = 0; i < n; i++) {
+            char line[256];
+            snprintf(line, sizeof line, "line %6zu of work-item %zu in group %zu, tag %d: end", i, i % l, i / l, tag);
+            want[i] = strdup(line);
+            if (barrier) {
+                snprintf(line, sizeof line, "after barrier %zu", i);
+                want[n + i] = strdup(line);
+            }
+        }
+        CHECK(same_lines(text, want, count) == 0, "printf output differs (barrier %d)", barrier);
+        free(want), free(text);
+        mosaic_executable_free(exe);
+    }
+}
+
 static void test_include_dir(void)
 {
     /* -I relative to the current directory */
@@ -1195,6 +1328,8 @@ static const test_case tests[] = {
     {"programs", "link_two_objects", test_link_two_objects},
     {"programs", "binary_roundtrip", test_binary_roundtrip},
     {"programs", "printf", test_printf},
+    {"programs", "printf_vectors", test_printf_vectors},
+    {"programs", "printf_many", test_printf_many},
     {"programs", "include_dir", test_include_dir},
     {"programs", "concurrent_builds", test_concurrent_builds},
     {"programs", "cache", test_cache},

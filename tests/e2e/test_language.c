@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../common/check.h"
 
@@ -120,11 +121,130 @@ static void generic_address_space(void)
     }
 }
 
+/* ---- printf ------------------------------------------------------------------------- */
+/* Is every line of text one of want[0..n), each exactly once? */
+static int same_lines(const char *text, char **want, size_t n)
+{
+    int bad = 0;
+    for (const char *p = text; *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        size_t i = 0;
+        while (i < n && !(want[i] && strlen(want[i]) == len && !memcmp(want[i], p, len)))
+            i++;
+        if (i == n) {
+            if (bad++ < 5)
+                fprintf(stderr, "unexpected line: '%.*s'\n", (int)len, p);
+        } else {
+            free(want[i]);
+            want[i] = NULL;
+        }
+        p += len + (nl ? 1 : 0);
+    }
+    for (size_t i = 0; i < n; i++)
+        if (want[i]) {
+            if (bad++ < 10)
+                fprintf(stderr, "missing line: '%s'\n", want[i]);
+            free(want[i]);
+        }
+    return bad;
+}
+
+/* Runs k over n work-items (groups of l) with fd 1 sent to a file; returns
+ * what reached the file by the time the command completed (no flush by us). */
+static char *run_captured(cl_kernel k, size_t n, size_t l)
+{
+    fflush(stdout);
+    FILE *tmp = tmpfile();
+    int saved = dup(1);
+    dup2(fileno(tmp), 1);
+    cl_event done;
+    CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 1, NULL, &n, &l, 0, NULL, &done), CL_SUCCESS);
+    CHECK_ERR(clWaitForEvents(1, &done), CL_SUCCESS);
+    off_t size = lseek(fileno(tmp), 0, SEEK_END);
+    char *text = calloc((size_t)size + 1, 1);
+    if (size > 0 && pread(fileno(tmp), text, (size_t)size, 0) != size)
+        text[0] = 0;
+    dup2(saved, 1);
+    close(saved);
+    fclose(tmp);
+    clReleaseEvent(done);
+    return text;
+}
+
+static const char printf_source[] =
+    "kernel void p(global const float4 *v, int base, global int *ret) {\n"
+    "  int i = (int)get_global_id(0);\n"
+    "  float4 f = v[i];\n"
+    "  ret[i] = printf(\"wi %d: %s %5d|%-4d|%#x|%05.1f|%v4hlf|%v2hhd|%c|%e|%v3d|%lu|%.2v4hlf|%v8lf|%#v4hhx|%+v2li|%%\\n\",\n"
+    "      i, \"str\", base + i, i, 255 + i, 2.25f, f, (char2)(-1, 2), 'A' + i % 26, 1.5, (int3)(i, -i, 7),\n"
+    "      (ulong)i * 1000000000000ul, f, (double8)(i, 0.5, 1, 2, 3, 4, 5, -6), (uchar4)(1, 0xab, 255, i),\n"
+    "      (long2)(-5000000000l, i));\n"
+    "#ifdef BARRIER\n"
+    "  barrier(CLK_GLOBAL_MEM_FENCE);\n"
+    "  printf(\"after barrier %d\\n\", i);\n"
+    "#endif\n"
+    "}\n";
+
+static void printf_output(void)
+{
+    enum { N = 1000, L = 64 }; /* a trailing group of 40 */
+    for (int barrier = 0; barrier < 2; barrier++) {
+        cl_program p = build(printf_source, barrier ? "-cl-std=CL3.0 -D BARRIER" : "-cl-std=CL3.0");
+        if (!p)
+            continue;
+        cl_int err;
+        cl_kernel k = clCreateKernel(p, "p", &err);
+        CHECK_ERR(err, CL_SUCCESS);
+        float *v = malloc(N * 4 * sizeof *v);
+        for (int i = 0; i < N * 4; i++)
+            v[i] = (float)i * 0.25f - 3.0f;
+        cl_mem vb = buffer(N * 4 * sizeof *v, v), rb = buffer(N * sizeof(cl_int), NULL);
+        cl_int base = 1000;
+        clSetKernelArg(k, 0, sizeof vb, &vb);
+        clSetKernelArg(k, 1, sizeof base, &base);
+        clSetKernelArg(k, 2, sizeof rb, &rb);
+        char *text = run_captured(k, N, L);
+        size_t count = barrier ? 2 * N : N;
+        char **want = calloc(count, sizeof *want);
+        for (int i = 0; i < N; i++) {
+            const float *f = &v[4 * i];
+            char line[1024];
+            snprintf(line, sizeof line,
+                     "wi %d: %s %5d|%-4d|%#x|%05.1f|%f,%f,%f,%f|%hhd,%hhd|%c|%e|%d,%d,%d|%lu|%.2f,%.2f,%.2f,%.2f|"
+                     "%f,%f,%f,%f,%f,%f,%f,%f|%#hhx,%#hhx,%#hhx,%#hhx|%+li,%+li|%%",
+                     i, "str", base + i, i, 255 + i, 2.25, f[0], f[1], f[2], f[3], (char)-1, (char)2, 'A' + i % 26,
+                     1.5, i, -i, 7, (unsigned long)i * 1000000000000ul, f[0], f[1], f[2], f[3], (double)i, 0.5, 1.0,
+                     2.0, 3.0, 4.0, 5.0, -6.0, 1, 0xab, 255, (unsigned char)i, -5000000000l, (long)i);
+            want[i] = strdup(line);
+            if (barrier) {
+                snprintf(line, sizeof line, "after barrier %d", i);
+                want[N + i] = strdup(line);
+            }
+        }
+        CHECK(same_lines(text, want, count) == 0);
+        cl_int ret[N];
+        CHECK_ERR(clEnqueueReadBuffer(queue, rb, CL_TRUE, 0, sizeof ret, ret, 0, NULL, NULL), CL_SUCCESS);
+        int bad = 0;
+        for (int i = 0; i < N; i++)
+            bad += ret[i] != 0;
+        CHECK(bad == 0);
+        free(want);
+        free(text);
+        free(v);
+        clReleaseMemObject(vb);
+        clReleaseMemObject(rb);
+        clReleaseKernel(k);
+        clReleaseProgram(p);
+    }
+}
+
 static const struct {
     const char *name;
     void (*run)(void);
 } tests[] = {
     {"generic_address_space", generic_address_space},
+    {"printf", printf_output},
 };
 
 int main(int argc, char **argv)

@@ -277,6 +277,7 @@ static void work_on_kernel(worker *w, job *j, bool *searching)
         }
         done_here++;
     }
+    mosaic_cpu_printf_flush(); /* the groups' printf output, out before they count as done */
     atomic_fetch_add(&pool.searching, 1);
     *searching = true;
     /* The release order makes every work-group's writes visible to whoever
@@ -404,5 +405,6 @@ const mosaic_device_ops mosaic_cpu_ops = {
 
 const struct mosaic_runtime_symbol mosaic_cpu_runtime_symbols[] = {
     { "__mosaic_barrier", (void *)cpu_barrier },
+    { "__mosaic_printf", (void *)mosaic_cpu_printf },
 };
 const size_t mosaic_cpu_num_runtime_symbols = sizeof mosaic_cpu_runtime_symbols / sizeof mosaic_cpu_runtime_symbols[0];

@@ -10,4 +10,16 @@
 /* The calling thread's stack, [*lo, *hi) (found once per thread). */
 void mosaic_cpu_thread_stack(char **lo, char **hi);
 
+/* The runtime symbol "__mosaic_printf" (see compiler.h): formats one OpenCL C
+ * printf call into the calling thread's output buffer.  Each call's output
+ * stays in one piece; the buffer goes to stdout, in whole lines when it grows
+ * large, and completely at mosaic_cpu_printf_flush. */
+int mosaic_cpu_printf(const char *format, const void *args, const uint32_t *desc, uint32_t nargs);
+
+/* Writes the calling thread's printf output to stdout (and flushes stdout).
+ * A worker calls it when it has run its last work-group of a kernel, before
+ * it counts those groups done, so the output is out when the command
+ * completes. */
+void mosaic_cpu_printf_flush(void);
+
 #endif
