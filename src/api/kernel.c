@@ -11,10 +11,6 @@
 static void destroy_kernel(void *p)
 {
     cl_kernel kernel = p;
-    if (kernel->args)
-        for (cl_uint i = 0; i < kernel->info->num_args; i++)
-            if (kernel->args[i].mem)
-                mosaic_release_internal(kernel->args[i].mem);
     free(kernel->args);
     free(kernel->arg_offsets);
     free(kernel->arg_bytes);
@@ -123,9 +119,6 @@ CL_API_ENTRY cl_kernel CL_API_CALL clCloneKernel(cl_kernel source, cl_int *errco
         return NULL;
     }
     memcpy(kernel->args, source->args, source->info->num_args * sizeof *kernel->args);
-    for (cl_uint i = 0; i < source->info->num_args; i++)
-        if (kernel->args[i].mem)
-            mosaic_retain_internal(kernel->args[i].mem);
     memcpy(kernel->arg_bytes, source->arg_bytes, source->arg_bytes_size);
     if (source->num_svm_pointers) {
         kernel->svm_pointers = malloc(source->num_svm_pointers * sizeof(void *));
@@ -154,14 +147,13 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseKernel(cl_kernel kernel)
     return mosaic_release(kernel) ? CL_SUCCESS : CL_INVALID_KERNEL;
 }
 
-/* Replaces the buffer held by argument `index`. */
+/* Sets the buffer of argument `index`.  A kernel argument holds no reference:
+ * the user may release a buffer that is still set as an argument, and it is
+ * destroyed then (its destructor callbacks run); clEnqueueNDRangeKernel holds
+ * the buffers of each launch until the launch completes. */
 static void hold_mem(cl_kernel kernel, cl_uint index, cl_mem mem)
 {
     mosaic_arg_value *arg = &kernel->args[index];
-    if (mem)
-        mosaic_retain_internal(mem);
-    if (arg->mem)
-        mosaic_release_internal(arg->mem);
     arg->mem = mem;
     arg->svm = NULL;
 }

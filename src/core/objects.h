@@ -191,7 +191,7 @@ struct _cl_program {
 
 typedef struct mosaic_arg_value {
     bool set;
-    cl_mem mem;         /* for buffer args (retained internally while set) */
+    cl_mem mem;         /* for buffer args (not retained: enqueues hold it) */
     void *svm;          /* SVM pointer args */
     size_t local_size;  /* for __local args */
     /* by-value bytes live in kernel->arg_bytes at arg_offsets[i] */

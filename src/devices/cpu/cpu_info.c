@@ -270,6 +270,11 @@ void mosaic_cpu_describe(cl_device_id device)
         append(clang_features, sizeof clang_features, ",", "+");
         strncat(clang_features, opencl_c_features[i], sizeof clang_features - strlen(clang_features) - 1);
     }
+    /* clang 16 defines __IMAGE_SUPPORT__ for every SPIR target, whatever
+     * -cl-ext says; the device has no images (test_basic
+     * kernel_numeric_constants checks the macro agrees with
+     * CL_DEVICE_IMAGE_SUPPORT). */
+    strncat(clang_features, " -U__IMAGE_SUPPORT__", sizeof clang_features - strlen(clang_features) - 1);
     device->compiler_target.clang_features = clang_features;
     device->compiler_target.cpu_name = NULL;     /* the host */
     device->compiler_target.cpu_features = NULL; /* the host */

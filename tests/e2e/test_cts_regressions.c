@@ -1,0 +1,140 @@
+/*
+ * Regressions found by the Khronos conformance tests (OpenCL-CTS), one case
+ * per bug, each named after the CTS test that revealed it.
+ *
+ *   usage: test_cts_regressions [case]
+ */
+#define CL_TARGET_OPENCL_VERSION 300
+#include <CL/cl.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/check.h"
+
+static cl_context context;
+static cl_device_id device;
+static cl_command_queue queue;
+
+static cl_kernel kernel_from(const char *source, const char *name, cl_program *program)
+{
+    cl_int err;
+    *program = clCreateProgramWithSource(context, 1, &source, NULL, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    CHECK_ERR(clBuildProgram(*program, 1, &device, NULL, NULL, NULL), CL_SUCCESS);
+    cl_kernel k = clCreateKernel(*program, name, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    return k;
+}
+
+/* ---- test_api retain_mem_object_set_kernel_arg ------------------------------------
+ * A kernel argument holds no reference to its buffer: releasing the user's last
+ * reference destroys the buffer (and runs its destructor callbacks) at once,
+ * while the buffer is still set as an argument.  A launch holds its buffers. */
+static atomic_int destroyed;
+static void CL_CALLBACK on_destroy(cl_mem m, void *data)
+{
+    (void)m, (void)data;
+    atomic_fetch_add(&destroyed, 1);
+}
+
+static void release_buffer_set_as_arg(void)
+{
+    cl_int err;
+    cl_program p;
+    cl_kernel k = kernel_from("__kernel void k(__global int *a) { a[get_global_id(0)] = 5; }", "k", &p);
+    cl_mem m = clCreateBuffer(context, CL_MEM_READ_WRITE, 64, NULL, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    CHECK_ERR(clSetMemObjectDestructorCallback(m, on_destroy, NULL), CL_SUCCESS);
+    CHECK_ERR(clSetKernelArg(k, 0, sizeof m, &m), CL_SUCCESS);
+    cl_kernel clone = clCloneKernel(k, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    CHECK_ERR(clReleaseMemObject(m), CL_SUCCESS);
+    CHECK(atomic_load(&destroyed) == 1);
+    clReleaseKernel(clone);
+
+    /* a launch keeps its buffer alive until it completes */
+    atomic_store(&destroyed, 0);
+    m = clCreateBuffer(context, CL_MEM_READ_WRITE, 16 * sizeof(int), NULL, &err);
+    CHECK_ERR(clSetMemObjectDestructorCallback(m, on_destroy, NULL), CL_SUCCESS);
+    CHECK_ERR(clSetKernelArg(k, 0, sizeof m, &m), CL_SUCCESS);
+    cl_event user = clCreateUserEvent(context, &err);
+    size_t global = 16;
+    CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, NULL, 1, &user, NULL), CL_SUCCESS);
+    int out[16] = { 0 };
+    cl_event read;
+    CHECK_ERR(clEnqueueReadBuffer(queue, m, CL_FALSE, 0, sizeof out, out, 0, NULL, &read), CL_SUCCESS);
+    CHECK_ERR(clReleaseMemObject(m), CL_SUCCESS);
+    CHECK(atomic_load(&destroyed) == 0);
+    CHECK_ERR(clSetUserEventStatus(user, CL_COMPLETE), CL_SUCCESS);
+    CHECK_ERR(clWaitForEvents(1, &read), CL_SUCCESS);
+    CHECK_ERR(clFinish(queue), CL_SUCCESS);
+    CHECK(out[0] == 5 && out[15] == 5);
+    clReleaseEvent(read);
+    clReleaseEvent(user);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+}
+
+/* ---- test_basic kernel_numeric_constants --------------------------------------------
+ * __IMAGE_SUPPORT__ is defined exactly when CL_DEVICE_IMAGE_SUPPORT is true. */
+static void image_support_macro(void)
+{
+    cl_bool images = CL_TRUE;
+    CHECK_ERR(clGetDeviceInfo(device, CL_DEVICE_IMAGE_SUPPORT, sizeof images, &images, NULL), CL_SUCCESS);
+    const char *options[] = { NULL, "-cl-std=CL1.2", "-cl-std=CL2.0", "-cl-std=CL3.0" };
+    for (size_t i = 0; i < sizeof options / sizeof options[0]; i++) {
+        cl_int err;
+        const char *src = "__kernel void k(__global int *a) {\n"
+                          "#ifdef __IMAGE_SUPPORT__\n a[0] = __IMAGE_SUPPORT__;\n#else\n a[0] = 0;\n#endif\n}\n";
+        cl_program p = clCreateProgramWithSource(context, 1, &src, NULL, &err);
+        CHECK_ERR(clBuildProgram(p, 1, &device, options[i], NULL, NULL), CL_SUCCESS);
+        cl_kernel k = clCreateKernel(p, "k", &err);
+        CHECK_ERR(err, CL_SUCCESS);
+        int out = -1;
+        cl_mem m = clCreateBuffer(context, CL_MEM_WRITE_ONLY, sizeof out, NULL, &err);
+        CHECK_ERR(clSetKernelArg(k, 0, sizeof m, &m), CL_SUCCESS);
+        size_t one = 1;
+        CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 1, NULL, &one, NULL, 0, NULL, NULL), CL_SUCCESS);
+        CHECK_ERR(clEnqueueReadBuffer(queue, m, CL_TRUE, 0, sizeof out, &out, 0, NULL, NULL), CL_SUCCESS);
+        CHECK(out == (images ? 1 : 0));
+        clReleaseMemObject(m);
+        clReleaseKernel(k);
+        clReleaseProgram(p);
+    }
+}
+
+typedef struct named_test {
+    const char *name;
+    void (*run)(void);
+} named_test;
+
+static const named_test tests[] = {
+    { "release_buffer_set_as_arg", release_buffer_set_as_arg },
+    { "image_support_macro", image_support_macro },
+};
+
+int main(int argc, char **argv)
+{
+    cl_platform_id platform;
+    if (clGetPlatformIDs(1, &platform, NULL) != CL_SUCCESS ||
+        clGetDeviceIDs(platform, CL_DEVICE_TYPE_CPU, 1, &device, NULL) != CL_SUCCESS) {
+        fprintf(stderr, "no OpenCL CPU device\n");
+        return 1;
+    }
+    context = clCreateContext(NULL, 1, &device, NULL, NULL, NULL);
+    queue = clCreateCommandQueueWithProperties(context, device, NULL, NULL);
+    int ran = 0;
+    for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
+        if (argc > 1 && strcmp(tests[i].name, argv[1]) != 0)
+            continue;
+        printf("-- %s\n", tests[i].name);
+        tests[i].run();
+        ran++;
+    }
+    clReleaseCommandQueue(queue);
+    clReleaseContext(context);
+    CHECK(ran > 0);
+    return check_summary();
+}
