@@ -1,0 +1,774 @@
+/* Barrier kernels as work-group functions (src/compiler/regions.c): every
+ * kernel runs both through K.wg (regions between barriers, loops over the
+ * work-items) and through K.wi with one thread per work-item and a real
+ * barrier, and the two must agree (and agree with the host where a reference
+ * is simple).  Also: K.wg must exist (no silent fallback to fibers), the
+ * optimised and -cl-opt-disable builds, non-uniform trailing groups, 3D,
+ * large per-work-item storage (on the heap), and barrier divergence reports.
+ * usage: test_regions [name] */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/compiler.h"
+
+static int failures;
+
+#define CHECK(cond, ...)                                                              \
+    do {                                                                              \
+        if (!(cond)) {                                                                \
+            fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond); \
+            fprintf(stderr, __VA_ARGS__);                                             \
+            fprintf(stderr, "\n");                                                    \
+            failures++;                                                               \
+        }                                                                             \
+    } while (0)
+
+#define ARGS(...) ((void *[]){__VA_ARGS__})
+
+static void wi_barrier(mosaic_wg_ctx *ctx) { pthread_barrier_wait((pthread_barrier_t *)ctx->device_private); }
+
+static atomic_int divergence_reports;
+static void divergence(mosaic_wg_ctx *ctx, const char *kernel)
+{
+    (void)ctx;
+    (void)kernel;
+    atomic_fetch_add(&divergence_reports, 1);
+}
+
+static const struct mosaic_runtime_symbol symbols[] = {
+    {"__mosaic_barrier", (void *)wi_barrier},
+    {"__mosaic_barrier_divergence", (void *)divergence},
+};
+
+static const mosaic_compiler_target target = {
+    .clang_features = "-cl-ext=-all,+cl_khr_fp64,+__opencl_c_fp64,+__opencl_c_int64,"
+                      "+cl_khr_global_int32_base_atomics,+cl_khr_global_int32_extended_atomics,"
+                      "+cl_khr_local_int32_base_atomics,+cl_khr_local_int32_extended_atomics,"
+                      "+cl_khr_byte_addressable_store,+__opencl_c_generic_address_space,"
+                      "+__opencl_c_atomic_order_acq_rel,+__opencl_c_atomic_order_seq_cst,"
+                      "+__opencl_c_atomic_scope_device,+__opencl_c_atomic_scope_all_devices",
+    .runtime_symbols = symbols,
+    .num_runtime_symbols = 2,
+};
+
+static mosaic_executable *build(const char *source, const char *options)
+{
+    mosaic_bitcode obj = {0}, linked = {0};
+    mosaic_executable *exe = NULL;
+    char *log = NULL;
+    cl_int r = mosaic_compile_source(&target, source, options, 0, NULL, &obj, &log);
+    if (r == CL_SUCCESS) {
+        free(log);
+        r = mosaic_link_bitcode(&target, 1, &obj, "", 0, &linked, &log);
+    }
+    if (r == CL_SUCCESS) {
+        free(log);
+        r = mosaic_finalize(&target, &linked, options, &exe, &log);
+    }
+    if (r != CL_SUCCESS) {
+        fprintf(stderr, "build failed (%d) with '%s':\n%s\n", r, options ? options : "", log ? log : "");
+        failures++;
+    }
+    free(log);
+    mosaic_bitcode_free(&obj);
+    mosaic_bitcode_free(&linked);
+    return exe;
+}
+
+typedef struct range {
+    unsigned dim;
+    size_t global[3], local[3];
+    size_t local_bytes; /* static __local variables and __local arguments */
+} range;
+
+typedef struct wi_job {
+    const mosaic_kernel_info *k;
+    void **args;
+    mosaic_wg_ctx *ctx;
+    uint64_t id[3];
+} wi_job;
+
+static void *wi_thread(void *p)
+{
+    wi_job *j = p;
+    j->k->wi_fn((void *const *)j->args, j->ctx, j->id[0], j->id[1], j->id[2]);
+    return NULL;
+}
+
+/* Runs every work-group in order: through wg_fn (use_wg) or one thread per work-item. */
+static void run(const mosaic_kernel_info *k, void **args, const range *r, int use_wg)
+{
+    size_t groups[3] = {1, 1, 1};
+    for (unsigned d = 0; d < r->dim; d++)
+        groups[d] = (r->global[d] + r->local[d] - 1) / r->local[d];
+    size_t bytes = (r->local_bytes + 127) / 128 * 128 + 128;
+    char *local_mem = aligned_alloc(128, bytes);
+    for (size_t gz = 0; gz < groups[2]; gz++)
+        for (size_t gy = 0; gy < groups[1]; gy++)
+            for (size_t gx = 0; gx < groups[0]; gx++) {
+                mosaic_wg_ctx ctx;
+                memset(&ctx, 0, sizeof ctx);
+                size_t g[3] = {gx, gy, gz};
+                ctx.work_dim = r->dim;
+                for (int d = 0; d < 3; d++) {
+                    if ((unsigned)d < r->dim) {
+                        ctx.global_size[d] = r->global[d];
+                        ctx.enqueued_local_size[d] = r->local[d];
+                        ctx.num_groups[d] = groups[d];
+                        ctx.group_id[d] = g[d];
+                        size_t left = r->global[d] - g[d] * r->local[d];
+                        ctx.local_size[d] = left < r->local[d] ? left : r->local[d];
+                    } else {
+                        ctx.global_size[d] = ctx.enqueued_local_size[d] = ctx.num_groups[d] = ctx.local_size[d] = 1;
+                    }
+                }
+                memset(local_mem, 0xcd, bytes);
+                ctx.local_mem = local_mem;
+                if (use_wg) {
+                    k->wg_fn((void *const *)args, &ctx);
+                    continue;
+                }
+                size_t n = ctx.local_size[0] * ctx.local_size[1] * ctx.local_size[2], i = 0;
+                pthread_barrier_t b;
+                pthread_barrier_init(&b, NULL, (unsigned)n);
+                ctx.device_private = &b;
+                wi_job *jobs = calloc(n, sizeof *jobs);
+                pthread_t *th = calloc(n, sizeof *th);
+                pthread_attr_t attr;
+                pthread_attr_init(&attr);
+                pthread_attr_setstacksize(&attr, 256 * 1024);
+                for (uint64_t z = 0; z < ctx.local_size[2]; z++)
+                    for (uint64_t y = 0; y < ctx.local_size[1]; y++)
+                        for (uint64_t x = 0; x < ctx.local_size[0]; x++, i++) {
+                            jobs[i] = (wi_job){k, args, &ctx, {x, y, z}};
+                            if (pthread_create(&th[i], &attr, wi_thread, &jobs[i]))
+                                abort();
+                        }
+                for (i = 0; i < n; i++)
+                    pthread_join(th[i], NULL);
+                pthread_attr_destroy(&attr);
+                pthread_barrier_destroy(&b);
+                free(jobs);
+                free(th);
+            }
+    free(local_mem);
+}
+
+/* The two kinds of build every kernel gets. */
+static const char *const builds[] = {"-cl-std=CL2.0", "-cl-std=CL2.0 -cl-opt-disable"};
+enum { NUM_BUILDS = 2 };
+
+/* Runs kernel `name` through K.wg and through K.wi from the same initial
+ * `out` contents; the results must match.  Leaves K.wg's result in out. */
+static void both(const mosaic_executable *exe, const char *opts, const char *name, void **args, const range *r,
+                 void *out, size_t out_bytes)
+{
+    const mosaic_kernel_info *k = mosaic_executable_find_kernel(exe, name);
+    CHECK(k && k->uses_barriers && k->wg_fn && k->wi_fn, "%s (%s): a barrier kernel with a work-group function",
+          name, opts);
+    if (!k || !k->wg_fn)
+        return;
+    void *initial = malloc(out_bytes), *by_wi = malloc(out_bytes);
+    memcpy(initial, out, out_bytes);
+    run(k, args, r, 0);
+    memcpy(by_wi, out, out_bytes);
+    memcpy(out, initial, out_bytes);
+    run(k, args, r, 1);
+    size_t first = 0;
+    while (first < out_bytes && ((char *)by_wi)[first] == ((char *)out)[first])
+        first++;
+    CHECK(first == out_bytes, "%s (%s): the work-group function differs from the work-items at byte %zu", name,
+          opts, first);
+    free(initial);
+    free(by_wi);
+}
+
+/* ---- the kernels -------------------------------------------------------------------- */
+
+static void test_loop_trips(void)
+{
+    /* a barrier loop whose (uniform) trip count changes from group to group,
+     * a non-uniform trailing group, and a count of zero */
+    const char *src =
+        "kernel void k(global const int *in, global int *out, local int *tmp, int iters) {\n"
+        "  size_t l = get_local_id(0), n = get_local_size(0), g = get_group_id(0);\n"
+        "  int acc = in[get_global_id(0)];\n"
+        "  int trips = iters + (int)g;\n"
+        "  for (int t = 0; t < trips; t++) {\n"
+        "    tmp[l] = acc;\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    acc += tmp[(l + 1) % n] * (t + 1);\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "  }\n"
+        "  out[get_global_id(0)] = acc;\n"
+        "}\n";
+    for (int o = 0; o < NUM_BUILDS; o++) {
+        mosaic_executable *exe = build(src, builds[o]);
+        if (!exe)
+            continue;
+        enum { N = 40, L = 16 };
+        int in[N], out[N], ref[N];
+        for (int i = 0; i < N; i++)
+            in[i] = i * 3 - 7;
+        for (int iters = 0; iters < 3; iters += 2) {
+            int *pi = in, *po = out;
+            uint64_t off = 0;
+            range r = {1, {N}, {L}, L * sizeof(int)};
+            memset(out, 0, sizeof out);
+            both(exe, builds[o], "k", ARGS(&pi, &po, &off, &iters), &r, out, sizeof out);
+            for (int g0 = 0; g0 < N; g0 += L) {
+                int n = N - g0 < L ? N - g0 : L, acc[L], tmp[L];
+                for (int l = 0; l < n; l++)
+                    acc[l] = in[g0 + l];
+                for (int t = 0; t < iters + g0 / L; t++) {
+                    for (int l = 0; l < n; l++)
+                        tmp[l] = acc[l];
+                    for (int l = 0; l < n; l++)
+                        acc[l] += tmp[(l + 1) % n] * (t + 1);
+                }
+                for (int l = 0; l < n; l++)
+                    ref[g0 + l] = acc[l];
+            }
+            CHECK(!memcmp(out, ref, sizeof out), "loop_trips (%s, iters %d): out[0] %d, expected %d", builds[o],
+                  iters, out[0], ref[0]);
+        }
+        mosaic_executable_free(exe);
+    }
+}
+
+static void test_if_else(void)
+{
+    /* different barriers on the two sides of a uniform condition */
+    const char *src = "kernel void k(global const int *in, global int *out, local int *tmp) {\n"
+                      "  size_t l = get_local_id(0), n = get_local_size(0);\n"
+                      "  int v = in[get_global_id(0)];\n"
+                      "  if (get_group_id(0) & 1) {\n"
+                      "    tmp[l] = v * 2;\n"
+                      "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                      "    v = tmp[n - 1 - l] + 1;\n"
+                      "  } else {\n"
+                      "    tmp[l] = v * 3;\n"
+                      "    work_group_barrier(CLK_LOCAL_MEM_FENCE);\n"
+                      "    v = tmp[(l + 2) % n] - 1;\n"
+                      "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                      "    tmp[l] = v;\n"
+                      "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                      "    v += tmp[0];\n"
+                      "  }\n"
+                      "  out[get_global_id(0)] = v;\n"
+                      "}\n";
+    for (int o = 0; o < NUM_BUILDS; o++) {
+        mosaic_executable *exe = build(src, builds[o]);
+        if (!exe)
+            continue;
+        enum { N = 60, L = 16 };
+        int in[N], out[N], ref[N];
+        for (int i = 0; i < N; i++)
+            in[i] = i * i - 100;
+        int *pi = in, *po = out;
+        uint64_t off = 0;
+        range r = {1, {N}, {L}, L * sizeof(int)};
+        both(exe, builds[o], "k", ARGS(&pi, &po, &off), &r, out, sizeof out);
+        for (int g0 = 0; g0 < N; g0 += L) {
+            int n = N - g0 < L ? N - g0 : L, tmp[L], v[L];
+            for (int l = 0; l < n; l++)
+                v[l] = in[g0 + l];
+            if ((g0 / L) & 1) {
+                for (int l = 0; l < n; l++)
+                    tmp[l] = v[l] * 2;
+                for (int l = 0; l < n; l++)
+                    v[l] = tmp[n - 1 - l] + 1;
+            } else {
+                for (int l = 0; l < n; l++)
+                    tmp[l] = v[l] * 3;
+                for (int l = 0; l < n; l++)
+                    v[l] = tmp[(l + 2) % n] - 1;
+                for (int l = 0; l < n; l++)
+                    tmp[l] = v[l];
+                for (int l = 0; l < n; l++)
+                    v[l] += tmp[0];
+            }
+            for (int l = 0; l < n; l++)
+                ref[g0 + l] = v[l];
+        }
+        CHECK(!memcmp(out, ref, sizeof out), "if_else (%s)", builds[o]);
+        mosaic_executable_free(exe);
+    }
+}
+
+static void test_nested_loops(void)
+{
+    /* barriers at two loop depths and in a conditional inside the outer loop */
+    const char *src = "kernel void k(global uint *out, local uint *tmp, int a, int b) {\n"
+                      "  size_t l = get_local_id(0), n = get_local_size(0);\n"
+                      "  uint s = (uint)l + 1;\n"
+                      "  for (int i = 0; i < a; i++) {\n"
+                      "    for (int j = 0; j <= i % b; j++) {\n"
+                      "      tmp[l] = s + j;\n"
+                      "      barrier(CLK_LOCAL_MEM_FENCE);\n"
+                      "      s = tmp[(l + j + 1) % n] ^ (s << 1);\n"
+                      "      barrier(CLK_LOCAL_MEM_FENCE);\n"
+                      "    }\n"
+                      "    if (i % 2) {\n"
+                      "      tmp[l] = s;\n"
+                      "      barrier(CLK_LOCAL_MEM_FENCE);\n"
+                      "      s += tmp[n - 1 - l];\n"
+                      "      barrier(CLK_LOCAL_MEM_FENCE);\n"
+                      "    }\n"
+                      "    s = s * 3 + i;\n"
+                      "  }\n"
+                      "  out[get_global_id(0)] = s;\n"
+                      "}\n";
+    for (int o = 0; o < NUM_BUILDS; o++) {
+        mosaic_executable *exe = build(src, builds[o]);
+        if (!exe)
+            continue;
+        enum { N = 24, L = 8 };
+        unsigned out[N], ref[N];
+        int a = 5, b = 3;
+        unsigned *po = out;
+        uint64_t off = 0;
+        range r = {1, {N}, {L}, L * sizeof(int)};
+        both(exe, builds[o], "k", ARGS(&po, &off, &a, &b), &r, out, sizeof out);
+        for (int g0 = 0; g0 < N; g0 += L) {
+            unsigned s[L], tmp[L];
+            for (int l = 0; l < L; l++)
+                s[l] = (unsigned)l + 1;
+            for (int i = 0; i < a; i++) {
+                for (int j = 0; j <= i % b; j++) {
+                    for (int l = 0; l < L; l++)
+                        tmp[l] = s[l] + (unsigned)j;
+                    for (int l = 0; l < L; l++)
+                        s[l] = tmp[(l + j + 1) % L] ^ (s[l] << 1);
+                }
+                if (i % 2) {
+                    for (int l = 0; l < L; l++)
+                        tmp[l] = s[l];
+                    for (int l = 0; l < L; l++)
+                        s[l] += tmp[L - 1 - l];
+                }
+                for (int l = 0; l < L; l++)
+                    s[l] = s[l] * 3 + (unsigned)i;
+            }
+            memcpy(ref + g0, s, sizeof s);
+        }
+        CHECK(!memcmp(out, ref, sizeof out), "nested (%s): out[0] %u, expected %u", builds[o], out[0], ref[0]);
+        mosaic_executable_free(exe);
+    }
+}
+
+static void test_private_array(void)
+{
+    /* a private array indexed at run time, live across barriers */
+    const char *src = "kernel void k(global const float *in, global float *out, local float *tmp) {\n"
+                      "  size_t l = get_local_id(0), n = get_local_size(0);\n"
+                      "  float p[8];\n"
+                      "  for (int i = 0; i < 8; i++) p[i] = in[get_global_id(0)] * i;\n"
+                      "  for (int r = 0; r < 3; r++) {\n"
+                      "    tmp[l] = p[(r + l) % 8];\n"
+                      "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                      "    p[(l + r) % 8] += tmp[(l + 1) % n];\n"
+                      "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                      "  }\n"
+                      "  float s = 0;\n"
+                      "  for (int i = 0; i < 8; i++) s += p[i] * (i + 1);\n"
+                      "  out[get_global_id(0)] = s;\n"
+                      "}\n";
+    for (int o = 0; o < NUM_BUILDS; o++) {
+        mosaic_executable *exe = build(src, builds[o]);
+        if (!exe)
+            continue;
+        enum { N = 48, L = 16 };
+        float in[N], out[N], ref[N];
+        for (int i = 0; i < N; i++)
+            in[i] = (float)i * 0.5f;
+        float *pi = in, *po = out;
+        uint64_t off = 0;
+        range r = {1, {N}, {L}, L * sizeof(float)};
+        both(exe, builds[o], "k", ARGS(&pi, &po, &off), &r, out, sizeof out);
+        for (int g0 = 0; g0 < N; g0 += L) {
+            float p[L][8], tmp[L];
+            for (int l = 0; l < L; l++)
+                for (int i = 0; i < 8; i++)
+                    p[l][i] = in[g0 + l] * (float)i;
+            for (int rr = 0; rr < 3; rr++) {
+                for (int l = 0; l < L; l++)
+                    tmp[l] = p[l][(rr + l) % 8];
+                for (int l = 0; l < L; l++)
+                    p[l][(l + rr) % 8] += tmp[(l + 1) % L];
+            }
+            for (int l = 0; l < L; l++) {
+                float s = 0;
+                for (int i = 0; i < 8; i++)
+                    s += p[l][i] * (float)(i + 1);
+                ref[g0 + l] = s;
+            }
+        }
+        CHECK(!memcmp(out, ref, sizeof out), "private_array (%s): out[1] %g, expected %g", builds[o], out[1], ref[1]);
+        mosaic_executable_free(exe);
+    }
+}
+
+static void test_local_size_loop(void)
+{
+    /* an inclusive scan whose loop runs log2(local size) times: shorter in
+     * the trailing group */
+    const char *src = "kernel void k(global const int *in, global int *out, local int *tmp) {\n"
+                      "  size_t l = get_local_id(0), n = get_local_size(0);\n"
+                      "  tmp[l] = in[get_global_id(0)];\n"
+                      "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+                      "  for (size_t s = 1; s < n; s *= 2) {\n"
+                      "    int v = l >= s ? tmp[l - s] : 0;\n"
+                      "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                      "    tmp[l] += v;\n"
+                      "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                      "  }\n"
+                      "  out[get_global_id(0)] = tmp[l];\n"
+                      "}\n";
+    for (int o = 0; o < NUM_BUILDS; o++) {
+        mosaic_executable *exe = build(src, builds[o]);
+        if (!exe)
+            continue;
+        enum { N = 50, L = 16 };
+        int in[N], out[N], ref[N];
+        for (int i = 0; i < N; i++)
+            in[i] = i % 7 - 2;
+        int *pi = in, *po = out;
+        uint64_t off = 0;
+        range r = {1, {N}, {L}, L * sizeof(int)};
+        both(exe, builds[o], "k", ARGS(&pi, &po, &off), &r, out, sizeof out);
+        for (int i = 0; i < N; i++)
+            ref[i] = (i % L ? ref[i - 1] : 0) + in[i];
+        CHECK(!memcmp(out, ref, sizeof out), "scan (%s): out[49] %d, expected %d", builds[o], out[49], ref[49]);
+        mosaic_executable_free(exe);
+    }
+}
+
+static void test_3d(void)
+{
+    /* 3D groups, non-uniform in every dimension */
+    const char *src = "kernel void k(global int *out, local int *tmp) {\n"
+                      "  size_t x = get_local_id(0), y = get_local_id(1), z = get_local_id(2);\n"
+                      "  size_t nx = get_local_size(0), ny = get_local_size(1), nz = get_local_size(2);\n"
+                      "  size_t li = get_local_linear_id();\n"
+                      "  tmp[li] = (int)(x + 10 * y + 100 * z);\n"
+                      "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+                      "  size_t mirror = ((nz - 1 - z) * ny + (ny - 1 - y)) * nx + (nx - 1 - x);\n"
+                      "  int v = tmp[mirror];\n"
+                      "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+                      "  tmp[li] = v * 2;\n"
+                      "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+                      "  out[get_global_linear_id()] = tmp[mirror] + 1000 * (int)get_group_id(2);\n"
+                      "}\n";
+    for (int o = 0; o < NUM_BUILDS; o++) {
+        mosaic_executable *exe = build(src, builds[o]);
+        if (!exe)
+            continue;
+        enum { GX = 6, GY = 5, GZ = 4, LX = 4, LY = 2, LZ = 3 };
+        int out[GX * GY * GZ], ref[GX * GY * GZ];
+        int *po = out;
+        uint64_t off = 0;
+        range r = {3, {GX, GY, GZ}, {LX, LY, LZ}, LX * LY * LZ * sizeof(int)};
+        memset(out, 0, sizeof out);
+        both(exe, builds[o], "k", ARGS(&po, &off), &r, out, sizeof out);
+        for (int gz = 0; gz < GZ; gz++)
+            for (int gy = 0; gy < GY; gy++)
+                for (int gx = 0; gx < GX; gx++) {
+                    int x = gx % LX, y = gy % LY, z = gz % LZ;
+                    int nx = gx / LX * LX + LX <= GX ? LX : GX % LX, ny = gy / LY * LY + LY <= GY ? LY : GY % LY;
+                    int nz = gz / LZ * LZ + LZ <= GZ ? LZ : GZ % LZ;
+                    /* tmp[mirror] after the second phase = 2 * (value at the mirror of the mirror) */
+                    ref[(gz * GY + gy) * GX + gx] = 2 * (x + 10 * y + 100 * z) + 1000 * (gz / LZ);
+                    (void)nx, (void)ny, (void)nz;
+                }
+        CHECK(!memcmp(out, ref, sizeof out), "3d (%s): out[0] %d, expected %d", builds[o], out[0], ref[0]);
+        mosaic_executable_free(exe);
+    }
+}
+
+static void test_scopes_and_helpers(void)
+{
+    /* work_group_barrier with scopes, global memory exchanged across a
+     * barrier, a helper function with barriers called twice, and a uniform
+     * early return */
+    const char *src =
+        "void exchange(local int *tmp, int *v) {\n"
+        "  size_t l = get_local_id(0);\n"
+        "  tmp[l] = *v;\n"
+        "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "  *v = tmp[get_local_size(0) - 1 - l];\n"
+        "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "}\n"
+        "kernel void k(global int *out, local int *tmp, int skip) {\n"
+        "  size_t l = get_local_id(0), n = get_local_size(0), g = get_group_id(0);\n"
+        "  if ((int)g == skip) return;\n"
+        "  tmp[l] = (int)l;\n"
+        "  work_group_barrier(CLK_LOCAL_MEM_FENCE, memory_scope_work_group);\n"
+        "  int a = tmp[(l + 1) % n];\n"
+        "  work_group_barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE, memory_scope_device);\n"
+        "  out[get_global_id(0)] = a;\n"
+        "  work_group_barrier(CLK_GLOBAL_MEM_FENCE);\n"
+        "  int b = out[g * n + (n - 1 - l)];\n"
+        "  exchange(tmp, &b);\n"
+        "  b = b * 3 + a;\n"
+        "  exchange(tmp, &b);\n"
+        "  out[get_global_id(0)] = b;\n"
+        "}\n";
+    for (int o = 0; o < NUM_BUILDS; o++) {
+        mosaic_executable *exe = build(src, builds[o]);
+        if (!exe)
+            continue;
+        enum { N = 32, L = 8 };
+        int out[N], ref[N];
+        int *po = out, skip = 2;
+        uint64_t off = 0;
+        range r = {1, {N}, {L}, L * sizeof(int)};
+        for (int i = 0; i < N; i++)
+            out[i] = -5;
+        both(exe, builds[o], "k", ARGS(&po, &off, &skip), &r, out, sizeof out);
+        for (int i = 0; i < N; i++) /* 4 * (the neighbour's id) of the mirrored work-item */
+            ref[i] = i / L == skip ? -5 : 4 * ((L - i % L) % L);
+        CHECK(!memcmp(out, ref, sizeof out), "scopes (%s): out[0] %d, expected %d", builds[o], out[0], ref[0]);
+        mosaic_executable_free(exe);
+    }
+}
+
+static void test_async_copy(void)
+{
+    /* async_work_group_copy in both directions and a strided copy: each
+     * wait_group_events is a barrier */
+    const char *src =
+        "kernel void k(global const float *in, global float *out, global float *col, local float *buf) {\n"
+        "  size_t n = get_local_size(0), g = get_group_id(0), l = get_local_id(0);\n"
+        "  event_t e = async_work_group_copy(buf, in + g * n, n, 0);\n"
+        "  wait_group_events(1, &e);\n"
+        "  float v = buf[n - 1 - l] * 2.0f;\n"
+        "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "  buf[l] = v;\n"
+        "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "  e = async_work_group_copy(out + g * n, buf, n, 0);\n"
+        "  wait_group_events(1, &e);\n"
+        "  e = async_work_group_strided_copy(col + g, buf, n, get_num_groups(0), 0);\n"
+        "  wait_group_events(1, &e);\n"
+        "}\n";
+    for (int o = 0; o < NUM_BUILDS; o++) {
+        mosaic_executable *exe = build(src, builds[o]);
+        if (!exe)
+            continue;
+        enum { N = 64, L = 16, G = N / L };
+        float in[N], out[2 * N];
+        for (int i = 0; i < N; i++)
+            in[i] = (float)i;
+        float *pi = in, *po = out, *pc = out + N;
+        uint64_t off = 0;
+        range r = {1, {N}, {L}, L * sizeof(float)};
+        memset(out, 0, sizeof out);
+        both(exe, builds[o], "k", ARGS(&pi, &po, &pc, &off), &r, out, sizeof out);
+        int bad = 0;
+        for (int i = 0; i < N; i++) {
+            int g = i / L, l = i % L;
+            bad += out[i] != 2.0f * in[g * L + L - 1 - l];
+            bad += out[N + l * G + g] != out[i];
+        }
+        CHECK(bad == 0, "async (%s): %d wrong", builds[o], bad);
+        mosaic_executable_free(exe);
+    }
+}
+
+static void test_vectors_structs_switch(void)
+{
+    /* vector and struct values live across barriers; barriers in the cases of
+     * a (uniform) switch */
+    const char *src = "typedef struct { float4 a; int b; } S;\n"
+                      "kernel void k(global const float4 *in, global float4 *out, local float4 *tmp, S s, int mode) {\n"
+                      "  size_t l = get_local_id(0), n = get_local_size(0), gid = get_global_id(0);\n"
+                      "  float4 v = in[gid] * s.a;\n"
+                      "  int k = s.b + (int)l;\n"
+                      "  S mine = s;\n"
+                      "  mine.b += (int)l;\n"
+                      "  switch ((mode + (int)get_group_id(0)) % 3) {\n"
+                      "  case 0:\n"
+                      "    tmp[l] = v;\n"
+                      "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                      "    v = tmp[(l + (size_t)k) % n] + v;\n"
+                      "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                      "    break;\n"
+                      "  case 1:\n"
+                      "    v += 5.0f;\n"
+                      "    break;\n"
+                      "  default:\n"
+                      "    for (int i = 0; i < 2; i++) {\n"
+                      "      tmp[l] = v.wzyx + (float)i;\n"
+                      "      barrier(CLK_LOCAL_MEM_FENCE);\n"
+                      "      v += tmp[(l + 1) % n];\n"
+                      "      barrier(CLK_LOCAL_MEM_FENCE);\n"
+                      "    }\n"
+                      "  }\n"
+                      "  tmp[l] = v.wzyx;\n"
+                      "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+                      "  out[gid] = tmp[(l + 1) % n] + (float4)((float)mine.b, mine.a.x, 0.0f, (float)k);\n"
+                      "}\n";
+    for (int o = 0; o < NUM_BUILDS; o++) {
+        mosaic_executable *exe = build(src, builds[o]);
+        if (!exe)
+            continue;
+        enum { N = 40, L = 8 };
+        float in[N * 4], out[N * 4];
+        for (int i = 0; i < N * 4; i++)
+            in[i] = (float)(i % 13) - 4.0f;
+        struct {
+            float a[4];
+            int b;
+            int pad[3];
+        } s = {{1.0f, 2.0f, -1.0f, 0.5f}, 3, {0}};
+        float *pi = in, *po = out;
+        uint64_t off = 0;
+        int mode = 1;
+        range r = {1, {N}, {L}, L * 4 * sizeof(float)};
+        memset(out, 0, sizeof out);
+        both(exe, builds[o], "k", ARGS(&pi, &po, &off, &s, &mode), &r, out, sizeof out);
+        mosaic_executable_free(exe);
+    }
+}
+
+static void test_local_atomics(void)
+{
+    /* a histogram in __local memory with atomics between barriers */
+    const char *src = "kernel void k(global const int *in, global int *out, local int *bins) {\n"
+                      "  size_t l = get_local_id(0);\n"
+                      "  if (l < 8) bins[l] = 0;\n"
+                      "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+                      "  atomic_add(&bins[in[get_global_id(0)] & 7], 1);\n"
+                      "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+                      "  if (l < 8) out[get_group_id(0) * 8 + l] = bins[l];\n"
+                      "}\n";
+    for (int o = 0; o < NUM_BUILDS; o++) {
+        mosaic_executable *exe = build(src, builds[o]);
+        if (!exe)
+            continue;
+        enum { N = 64, L = 32 };
+        int in[N], out[16] = {0}, ref[16] = {0};
+        for (int i = 0; i < N; i++) {
+            in[i] = i * 5 + i / 3;
+            ref[(i / L) * 8 + (in[i] & 7)]++;
+        }
+        int *pi = in, *po = out;
+        uint64_t off = 0;
+        range r = {1, {N}, {L}, 8 * sizeof(int)};
+        both(exe, builds[o], "k", ARGS(&pi, &po, &off), &r, out, sizeof out);
+        CHECK(!memcmp(out, ref, sizeof out), "histogram (%s)", builds[o]);
+        mosaic_executable_free(exe);
+    }
+}
+
+static void test_large_private(void)
+{
+    /* 2400 bytes per work-item live across a barrier: with 1024 work-items
+     * the storage is on the heap */
+    const char *src = "kernel void k(global const int *in, global int *out, local int *tmp) {\n"
+                      "  size_t l = get_local_id(0), n = get_local_size(0);\n"
+                      "  int p[600];\n"
+                      "  for (int i = 0; i < 600; i++) p[i] = in[get_global_id(0)] + i;\n"
+                      "  tmp[l] = p[l % 600];\n"
+                      "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+                      "  out[get_global_id(0)] = p[(l * 7) % 600] + tmp[(l + 1) % n];\n"
+                      "}\n";
+    for (int o = 0; o < NUM_BUILDS; o++) {
+        mosaic_executable *exe = build(src, builds[o]);
+        if (!exe)
+            continue;
+        const mosaic_kernel_info *k = mosaic_executable_find_kernel(exe, "k");
+        CHECK(k && k->wg_fn, "large_private (%s): a work-group function", builds[o]);
+        enum { N = 2048, L = 1024 };
+        int *in = malloc(N * sizeof *in), *out = malloc(N * sizeof *out);
+        for (int i = 0; i < N; i++)
+            in[i] = i * 11;
+        int *pi = in, *po = out;
+        uint64_t off = 0;
+        range r = {1, {N}, {L}, L * sizeof(int)};
+        if (k && k->wg_fn)
+            run(k, ARGS(&pi, &po, &off), &r, 1);
+        int bad = 0;
+        for (int i = 0; i < N; i++) {
+            int l = i % L, g0 = i - l;
+            bad += out[i] != in[i] + (l * 7) % 600 + in[g0 + (l + 1) % L] + (l + 1) % L % 600;
+        }
+        CHECK(bad == 0, "large_private (%s): %d wrong", builds[o], bad);
+        free(in);
+        free(out);
+        mosaic_executable_free(exe);
+    }
+}
+
+static void test_divergence(void)
+{
+    /* a barrier only some work-items reach: undefined in OpenCL; the
+     * work-group function must end and report it */
+    const char *src = "kernel void k(global int *out, local int *tmp) {\n"
+                      "  size_t l = get_local_id(0);\n"
+                      "  if (l < 3) {\n"
+                      "    tmp[l] = 1;\n"
+                      "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                      "  }\n"
+                      "  out[get_global_id(0)] = 1;\n"
+                      "}\n";
+    for (int o = 0; o < NUM_BUILDS; o++) {
+        mosaic_executable *exe = build(src, builds[o]);
+        if (!exe)
+            continue;
+        const mosaic_kernel_info *k = mosaic_executable_find_kernel(exe, "k");
+        CHECK(k && k->wg_fn, "divergence (%s): a work-group function", builds[o]);
+        int out[16] = {0}, *po = out;
+        uint64_t off = 0;
+        range r = {1, {16}, {8}, 8 * sizeof(int)};
+        atomic_store(&divergence_reports, 0);
+        if (k && k->wg_fn)
+            run(k, ARGS(&po, &off), &r, 1);
+        CHECK(atomic_load(&divergence_reports) == 2, "divergence (%s): %d reports for 2 groups", builds[o],
+              atomic_load(&divergence_reports));
+        mosaic_executable_free(exe);
+    }
+}
+
+typedef struct test_case {
+    const char *name;
+    void (*fn)(void);
+} test_case;
+
+static const test_case tests[] = {
+    {"loop_trips", test_loop_trips},
+    {"if_else", test_if_else},
+    {"nested_loops", test_nested_loops},
+    {"private_array", test_private_array},
+    {"local_size_loop", test_local_size_loop},
+    {"3d", test_3d},
+    {"scopes_and_helpers", test_scopes_and_helpers},
+    {"async_copy", test_async_copy},
+    {"vectors_structs_switch", test_vectors_structs_switch},
+    {"local_atomics", test_local_atomics},
+    {"large_private", test_large_private},
+    {"divergence", test_divergence},
+};
+
+int main(int argc, char **argv)
+{
+    int ran = 0;
+    for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
+        if (argc > 1 && strcmp(argv[1], tests[i].name))
+            continue;
+        int before = failures;
+        tests[i].fn();
+        printf("%s  %s\n", failures == before ? "ok  " : "FAIL", tests[i].name);
+        ran++;
+    }
+    if (!ran) {
+        fprintf(stderr, "no test named %s\n", argc > 1 ? argv[1] : "");
+        return 1;
+    }
+    return failures ? 1 : 0;
+}
