@@ -156,6 +156,21 @@ static void cpu_barrier(const mosaic_wg_ctx *ctx)
     mosaic_fiber_switch(&w->fibers.sp[i], w->scheduler_sp);
 }
 
+/* Called by a barrier kernel's work-group function (regions between
+ * barriers, src/compiler/regions.c) when the group's work-items did not all
+ * reach the same barrier: undefined behaviour in OpenCL, reported once per
+ * worker like the fibers' divergence. */
+static void cpu_barrier_divergence(const mosaic_wg_ctx *ctx, const char *kernel)
+{
+    worker *w = ctx->device_private;
+    if (w->divergence_reported)
+        return;
+    w->divergence_reported = true;
+    fprintf(stderr, "mosaic: kernel %s: a barrier was reached by only part of work-group (%zu,%zu,%zu); "
+            "this is undefined behaviour in OpenCL\n", kernel, (size_t)ctx->group_id[0], (size_t)ctx->group_id[1],
+            (size_t)ctx->group_id[2]);
+}
+
 /* Runs every work-item of the group until all finish, one barrier phase at
  * a time.  Returns false when the group's work-items disagreed about a
  * barrier (some finished while others waited): undefined behaviour in
@@ -405,6 +420,7 @@ const mosaic_device_ops mosaic_cpu_ops = {
 
 const struct mosaic_runtime_symbol mosaic_cpu_runtime_symbols[] = {
     { "__mosaic_barrier", (void *)cpu_barrier },
+    { "__mosaic_barrier_divergence", (void *)cpu_barrier_divergence },
     { "__mosaic_printf", (void *)mosaic_cpu_printf },
 };
 const size_t mosaic_cpu_num_runtime_symbols = sizeof mosaic_cpu_runtime_symbols / sizeof mosaic_cpu_runtime_symbols[0];
