@@ -735,6 +735,56 @@ static void test_divergence(void)
     }
 }
 
+static void test_odd_shapes(void)
+{
+    /* a barrier first and last, two in a row, a loop left by a break after
+     * its barrier, and a loop whose exit is read from __local memory */
+    const char *src = "kernel void k(global int *out, local int *tmp, local int *flag, int limit) {\n"
+                      "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+                      "  size_t l = get_local_id(0), n = get_local_size(0);\n"
+                      "  int v = (int)get_global_id(0);\n"
+                      "  tmp[l] = v;\n"
+                      "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+                      "  barrier(CLK_GLOBAL_MEM_FENCE);\n"
+                      "  v += tmp[(l + 3) % n];\n"
+                      "  int i = 0;\n"
+                      "  while (1) {\n"
+                      "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                      "    tmp[l] = v + i;\n"
+                      "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                      "    if (++i >= limit) break;\n"
+                      "    v ^= tmp[(l + i) % n];\n"
+                      "  }\n"
+                      "  int rounds = 0;\n"
+                      "  do {\n"
+                      "    if (l == 0) *flag = rounds >= 3 || tmp[rounds] > 1000;\n"
+                      "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                      "    rounds++;\n"
+                      "    v += rounds;\n"
+                      "    int stop = *flag;\n"
+                      "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                      "    if (stop) break;\n"
+                      "  } while (1);\n"
+                      "  out[get_global_id(0)] = v * 100 + rounds;\n"
+                      "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+                      "}\n";
+    for (int o = 0; o < NUM_BUILDS; o++) {
+        mosaic_executable *exe = build(src, builds[o]);
+        if (!exe)
+            continue;
+        const mosaic_kernel_info *k = mosaic_executable_find_kernel(exe, "k");
+        enum { N = 36, L = 12 };
+        int out[N], *po = out, limit = 4;
+        uint64_t off = 0, flag = L * sizeof(int) + 128 - L * sizeof(int) % 128;
+        (void)k;
+        range r = {1, {N}, {L}, flag + 4};
+        memset(out, 0, sizeof out);
+        both(exe, builds[o], "k", ARGS(&po, &off, &flag, &limit), &r, out, sizeof out);
+        CHECK(out[0] % 100 == 4, "odd_shapes (%s): out[0] %d", builds[o], out[0]);
+        mosaic_executable_free(exe);
+    }
+}
+
 typedef struct test_case {
     const char *name;
     void (*fn)(void);
@@ -753,6 +803,7 @@ static const test_case tests[] = {
     {"local_atomics", test_local_atomics},
     {"large_private", test_large_private},
     {"divergence", test_divergence},
+    {"odd_shapes", test_odd_shapes},
 };
 
 int main(int argc, char **argv)
