@@ -78,9 +78,9 @@ static void *wi_thread(void *p)
     return NULL;
 }
 
-static int run_group(const mosaic_kernel_info *k, void **args, mosaic_wg_ctx *ctx)
+static int run_group(const mosaic_kernel_info *k, void **args, mosaic_wg_ctx *ctx, int per_item)
 {
-    if (k->wg_fn) {
+    if (k->wg_fn && !per_item) {
         k->wg_fn((void *const *)args, ctx);
         return 0;
     }
@@ -171,7 +171,7 @@ static void run_group_index(launch *l, size_t g)
         items *= r->local[d];
     ctx.wg_scratch = malloc(8 * (items ? items : 1));
     thread_stack(&ctx.private_lo[0], &ctx.private_hi[0]); /* work-group loops run on this thread */
-    run_group(l->k, l->args, &ctx);
+    run_group(l->k, l->args, &ctx, r->per_item);
     free(ctx.wg_scratch);
     free(ctx.local_mem);
 }

@@ -33,10 +33,11 @@ typedef struct ndrange {
     size_t global[3], local[3], offset[3];
     size_t local_arg_bytes; /* after the static __local variables */
     int threads;            /* >1: work-groups spread over this many threads */
+    int per_item;           /* run one thread per work-item (wi_fn) even when there is a wg_fn */
 } ndrange;
 
-/* Runs kernel `name` over r: wg_fn when the kernel has one, otherwise one
- * thread per work-item through wi_fn. args[i] points at argument i's bytes. */
+/* Runs kernel `name` over r: wg_fn when the kernel has one (and not
+ * r->per_item), otherwise one thread per work-item through wi_fn. args[i] points at argument i's bytes. */
 int run_kernel(const mosaic_executable *exe, const char *name, void **args, const ndrange *r);
 
 char *read_text_file(const char *path);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "../common/collectives_ref.h"
 
 #define ARGS(...) ((void *[]){__VA_ARGS__})
 
@@ -1302,6 +1303,56 @@ static void test_generic_address_space(void)
     }
 }
 
+/* ---- work-group collective functions ----------------------------------------------------- */
+/* Every type in 1D; int and double in 3D (the end-to-end tests do 2D and 3D
+ * on the device): through the work-group function and one thread per
+ * work-item. */
+static void test_work_group_collectives(void)
+{
+    static const coll_range ranges[2] = {
+        {1, {100, 1, 1}, {16, 1, 1}}, /* a trailing group of 4 */
+        {3, {5, 4, 3}, {2, 3, 2}},    /* trailing groups in x and z */
+    };
+    for (int d = 0; d < 2; d++) {
+        char opts[64];
+        snprintf(opts, sizeof opts, "-cl-std=CL%s -D DIM=%d %s", d ? "2.0" : "3.0", ranges[d].dim,
+                 d ? "-D WITH_int -D WITH_double" : "-D ALL");
+        mosaic_executable *exe = build_program(collectives_kernels, opts);
+        if (!exe)
+            continue;
+        const coll_range *cr = &ranges[d];
+        size_t n = cr->global[0] * cr->global[1] * cr->global[2];
+        for (int per_item = 0; per_item < 2; per_item++) {
+            ndrange r = {.dim = cr->dim, .per_item = per_item, .threads = 2};
+            for (int i = 0; i < 3; i++)
+                r.global[i] = cr->global[i], r.local[i] = cr->local[i];
+            unsigned k = 7;
+            char what[128];
+            snprintf(what, sizeof what, "%s%s", opts, per_item ? " (threads)" : "");
+            int *flags = calloc(2 * n, sizeof *flags);
+#define RUN(T)                                                                                     \
+    do {                                                                                           \
+        T *in = calloc(n, sizeof *in), *out = calloc(10 * n, sizeof *out);                         \
+        coll_input_##T(in, n);                                                                     \
+        run_kernel(exe, "coll_" #T, ARGS(&in, &out, &flags, &k), &r);                              \
+        CHECK(collectives_check_##T(cr, in, out, flags, k, what) == 0, "%s %s", what, #T);         \
+        free(in), free(out);                                                                       \
+    } while (0)
+            RUN(int);
+            RUN(double);
+            if (!d) {
+                RUN(uint);
+                RUN(long);
+                RUN(ulong);
+                RUN(float);
+            }
+#undef RUN
+            free(flags);
+        }
+        mosaic_executable_free(exe);
+    }
+}
+
 /* ---- driver ----------------------------------------------------------------------------- */
 typedef struct test_case {
     const char *group, *name;
@@ -1337,6 +1388,7 @@ static const test_case tests[] = {
     {"builtins", "conversions", test_conversions},
     {"builtins", "integer_vector", test_integer_vector_builtins},
     {"builtins", "atomics", test_atomics},
+    {"builtins", "work_group_collectives", test_work_group_collectives},
 };
 
 static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "../common/check.h"
+#include "../common/collectives_ref.h"
 
 static cl_context context;
 static cl_device_id device;
@@ -239,12 +240,86 @@ static void printf_output(void)
     }
 }
 
+/* ---- work-group collective functions -------------------------------------------------- */
+/* Every function and type against the host (tests/common/collectives_ref.h),
+ * in 2D with trailing groups in both dimensions, in 3D for two types, and
+ * in 1D as fibers for two types. */
+static void work_group_collectives(void)
+{
+    cl_bool support = CL_FALSE;
+    clGetDeviceInfo(device, CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT, sizeof support, &support, NULL);
+    CHECK(support == CL_TRUE);
+    static const coll_range ranges[3] = {
+        {2, {21, 13, 1}, {8, 4, 1}}, /* groups of 5x1 .. 8x4 */
+        {3, {6, 5, 7}, {4, 2, 3}},
+        {1, {300, 1, 1}, {64, 1, 1}},
+    };
+    /* the last one as fibers (FIBERS keeps it off the barrier regions) */
+    static const char *const options[3] = {"-cl-std=CL3.0 -D DIM=2 -D ALL",
+                                           "-cl-std=CL2.0 -D DIM=3 -D WITH_float -D WITH_long",
+                                           "-cl-std=CL3.0 -D DIM=1 -D FIBERS -D WITH_uint -D WITH_double"};
+    for (int d = 0; d < 3; d++) {
+        cl_program p = build(collectives_kernels, options[d]);
+        if (!p)
+            continue;
+        const coll_range *cr = &ranges[d];
+        size_t n = cr->global[0] * cr->global[1] * cr->global[2];
+        cl_mem fb = buffer(2 * n * sizeof(cl_int), NULL);
+        int *flags = calloc(2 * n, sizeof *flags);
+        cl_uint k = 10;
+#define RUN(T)                                                                                     \
+    do {                                                                                           \
+        cl_int err;                                                                                \
+        cl_kernel kern = clCreateKernel(p, "coll_" #T, &err);                                      \
+        CHECK_ERR(err, CL_SUCCESS);                                                                \
+        T *in = calloc(n, sizeof *in), *out = calloc(10 * n, sizeof *out);                         \
+        coll_input_##T(in, n);                                                                     \
+        cl_mem ib = buffer(n * sizeof *in, in), ob = buffer(10 * n * sizeof *out, NULL);           \
+        clSetKernelArg(kern, 0, sizeof ib, &ib);                                                   \
+        clSetKernelArg(kern, 1, sizeof ob, &ob);                                                   \
+        clSetKernelArg(kern, 2, sizeof fb, &fb);                                                   \
+        clSetKernelArg(kern, 3, sizeof k, &k);                                                     \
+        CHECK_ERR(clEnqueueNDRangeKernel(queue, kern, cr->dim, NULL, cr->global, cr->local, 0, NULL, NULL), \
+                  CL_SUCCESS);                                                                     \
+        CHECK_ERR(clEnqueueReadBuffer(queue, ob, CL_TRUE, 0, 10 * n * sizeof *out, out, 0, NULL, NULL), \
+                  CL_SUCCESS);                                                                     \
+        CHECK_ERR(clEnqueueReadBuffer(queue, fb, CL_TRUE, 0, 2 * n * sizeof *flags, flags, 0, NULL, NULL), \
+                  CL_SUCCESS);                                                                     \
+        CHECK(collectives_check_##T(cr, in, out, flags, k, options[d]) == 0);                      \
+        clReleaseMemObject(ib);                                                                    \
+        clReleaseMemObject(ob);                                                                    \
+        clReleaseKernel(kern);                                                                     \
+        free(in);                                                                                  \
+        free(out);                                                                                 \
+    } while (0)
+        if (d == 0) {
+            RUN(int);
+            RUN(uint);
+            RUN(long);
+            RUN(ulong);
+            RUN(float);
+            RUN(double);
+        } else if (d == 1) {
+            RUN(float);
+            RUN(long);
+        } else {
+            RUN(uint);
+            RUN(double);
+        }
+#undef RUN
+        free(flags);
+        clReleaseMemObject(fb);
+        clReleaseProgram(p);
+    }
+}
+
 static const struct {
     const char *name;
     void (*run)(void);
 } tests[] = {
     {"generic_address_space", generic_address_space},
     {"printf", printf_output},
+    {"work_group_collectives", work_group_collectives},
 };
 
 int main(int argc, char **argv)

@@ -35,7 +35,7 @@ static const char *const runtime_extensions[] = {
 /* OpenCL C 3.0 optional features.  Not here, because Mosaic does not
  * implement them: images (__opencl_c_images, __opencl_c_3d_image_writes,
  * __opencl_c_read_write_images), pipes, device-side enqueue, sub-groups,
- * work-group collective functions, fp16. */
+ * fp16. */
 static const char *const opencl_c_features[] = {
     "__opencl_c_int64",
     "__opencl_c_fp64",
@@ -45,6 +45,7 @@ static const char *const opencl_c_features[] = {
     "__opencl_c_atomic_scope_all_devices",
     "__opencl_c_program_scope_global_variables",
     "__opencl_c_generic_address_space",
+    "__opencl_c_work_group_collective_functions",
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
