@@ -128,6 +128,80 @@ static void replace_all(mc_str *s, const char *from, const char *to)
     *s = out;
 }
 
+/* ---- the feature prelude ------------------------------------------------------
+ * clang 16 defines some feature and extension macros for every SPIR target,
+ * whatever -cl-ext says: __IMAGE_SUPPORT__ (a predefined macro), and in its
+ * default header (opencl-c-base.h) the sub-group, bit-operation, dot-product
+ * and float-atomic extensions for OpenCL C 2.0 and later, every OpenCL C 3.0
+ * feature for 2.0, and the "header-only" 3.0 features (read-write images,
+ * collectives, seq_cst, device and all-devices scopes).  A kernel testing
+ * `#ifdef __IMAGE_SUPPORT__` or `#ifdef cl_khr_subgroup_ballot` must see what
+ * the device reports, so a prelude header, included after the default header
+ * (clang processes -include files after it), undefines each of these the
+ * device's -cl-ext list does not name. */
+static const char *const spir_default_macros[] = {
+    "__IMAGE_SUPPORT__", /* kept when the device has __opencl_c_images */
+    "cl_khr_subgroup_extended_types", "cl_khr_subgroup_non_uniform_vote", "cl_khr_subgroup_ballot",
+    "cl_khr_subgroup_non_uniform_arithmetic", "cl_khr_subgroup_shuffle", "cl_khr_subgroup_shuffle_relative",
+    "cl_khr_subgroup_clustered_reduce", "cl_khr_subgroup_rotate", "cl_khr_extended_bit_ops",
+    "cl_khr_integer_dot_product", "__opencl_c_integer_dot_product_input_4x8bit",
+    "__opencl_c_integer_dot_product_input_4x8bit_packed", "cl_ext_float_atomics",
+    "__opencl_c_ext_fp16_global_atomic_load_store", "__opencl_c_ext_fp16_local_atomic_load_store",
+    "__opencl_c_ext_fp16_global_atomic_add", "__opencl_c_ext_fp16_local_atomic_add",
+    "__opencl_c_ext_fp16_global_atomic_min_max", "__opencl_c_ext_fp16_local_atomic_min_max",
+    "__opencl_c_ext_fp32_global_atomic_add", "__opencl_c_ext_fp32_local_atomic_add",
+    "__opencl_c_ext_fp32_global_atomic_min_max", "__opencl_c_ext_fp32_local_atomic_min_max",
+    "__opencl_c_ext_fp64_global_atomic_add", "__opencl_c_ext_fp64_local_atomic_add",
+    "__opencl_c_ext_fp64_global_atomic_min_max", "__opencl_c_ext_fp64_local_atomic_min_max",
+    "__opencl_c_pipes", "__opencl_c_generic_address_space", "__opencl_c_work_group_collective_functions",
+    "__opencl_c_atomic_order_acq_rel", "__opencl_c_atomic_order_seq_cst", "__opencl_c_atomic_scope_device",
+    "__opencl_c_atomic_scope_all_devices", "__opencl_c_device_enqueue", "__opencl_c_read_write_images",
+    "__opencl_c_program_scope_global_variables", "__opencl_c_images",
+};
+
+#define PRELUDE_NAME "__mosaic_prelude.h" /* a reserved name: no user header has it */
+
+/* Is `name` switched on by the -cl-ext=... words of the device's feature options? */
+static int device_has(char **feat, int nfeat, const char *name)
+{
+    int on = 0;
+    size_t len = strlen(name);
+    for (int i = 0; i < nfeat; i++) {
+        if (strncmp(feat[i], "-cl-ext=", 8))
+            continue;
+        for (const char *p = feat[i] + 8; *p;) {
+            size_t n = strcspn(p, ",");
+            if (n == 4 && !strncmp(p, "-all", 4))
+                on = 0;
+            else if (n == 4 && !strncmp(p, "+all", 4))
+                on = 1;
+            else if (n == len + 1 && (*p == '+' || *p == '-') && !strncmp(p + 1, name, len))
+                on = *p == '+';
+            p += n + (p[n] == ',');
+        }
+    }
+    return on;
+}
+
+/* Writes the prelude (see above) into dir. */
+static int write_prelude(const char *dir, char **feat, int nfeat, mc_str *log)
+{
+    mc_str text = {0}, path = {0};
+    mc_str_puts(&text, "/* Mosaic: feature macros the device does not report */\n");
+    for (size_t i = 0; i < sizeof spir_default_macros / sizeof spir_default_macros[0]; i++) {
+        const char *m = spir_default_macros[i];
+        if (!device_has(feat, nfeat, strcmp(m, "__IMAGE_SUPPORT__") ? m : "__opencl_c_images"))
+            mc_str_printf(&text, "#undef %s\n", m);
+    }
+    mc_str_printf(&path, "%s/" PRELUDE_NAME, dir);
+    int r = text.oom || path.oom ? -1 : write_file(path.data, text.data, text.len);
+    if (r)
+        mc_str_printf(log, "error: cannot write the feature prelude: %s\n", strerror(errno));
+    mc_str_free(&text);
+    mc_str_free(&path);
+    return r;
+}
+
 /* Does the device take OpenCL C printf through __mosaic_printf (compiler.h)? */
 static int wants_printf_lowering(const mosaic_compiler_target *target)
 {
@@ -221,6 +295,10 @@ cl_int mosaic_compile_source(const mosaic_compiler_target *target, const char *s
             r = CL_COMPILE_PROGRAM_FAILURE;
             goto done;
         }
+    if (write_prelude(dir, feat, nfeat, &log)) {
+        r = CL_COMPILE_PROGRAM_FAILURE;
+        goto done;
+    }
 
     const char *clang = getenv("MOSAIC_CLANG");
     if (!clang || !*clang)
@@ -260,6 +338,8 @@ cl_int mosaic_compile_source(const mosaic_compiler_target *target, const char *s
      * the bitcode is the same for the same source (the kernel cache's key). */
     argv[k++] = "-I";
     argv[k++] = ".";
+    argv[k++] = "-include";
+    argv[k++] = PRELUDE_NAME;
     argv[k++] = "-o";
     argv[k++] = "out.bc";
     argv[k++] = "input.cl";

@@ -427,10 +427,12 @@ static void test_unimplemented_function(void)
     free(log);
     /* a builtin clang declares but Mosaic does not implement yet */
     mosaic_executable *exe2 = NULL;
-    r = build_program_status("kernel void k(global int *o) { queue_t q = get_default_queue(); o[0] = q != 0; }\n",
-                             "-cl-std=CL2.0", &exe2, &log);
-    CHECK(r == CL_LINK_PROGRAM_FAILURE && !exe2, "get_default_queue gave %d", r);
-    CHECK(log && strstr(log, "undefined function 'get_default_queue'"), "log: %s", log ? log : "");
+    r = build_program_status("kernel void k(read_only image2d_t im, sampler_t s, global float4 *o) {\n"
+                             "  o[0] = read_imagef(im, s, (int2)(0, 0));\n"
+                             "}\n",
+                             "-cl-std=CL1.2", &exe2, &log);
+    CHECK(r == CL_LINK_PROGRAM_FAILURE && !exe2, "read_imagef gave %d", r);
+    CHECK(log && strstr(log, "undefined function 'read_imagef'"), "log: %s", log ? log : "");
     free(log);
     /* a library may leave it undefined */
     r = mosaic_link_bitcode(&test_target, 1, &obj, "-create-library", 0, &linked, &log);
@@ -1104,6 +1106,36 @@ static void test_printf_many(void)
     }
 }
 
+/* The macros clang defines for every SPIR target are undefined unless the
+ * device's feature list names them (the front end's prelude). */
+static void test_feature_macros(void)
+{
+    const char *src = "kernel void k(global int *o) {\n"
+                      "  int r = 0;\n"
+                      "#ifdef __IMAGE_SUPPORT__\n  r |= 1;\n#endif\n"
+                      "#ifdef cl_khr_subgroup_ballot\n  r |= 2;\n#endif\n"
+                      "#ifdef cl_ext_float_atomics\n  r |= 4;\n#endif\n"
+                      "#ifdef __opencl_c_read_write_images\n  r |= 8;\n#endif\n"
+                      "#ifdef __opencl_c_work_group_collective_functions\n  r |= 16;\n#endif\n"
+                      "#ifdef __opencl_c_generic_address_space\n  r |= 32;\n#endif\n"
+                      "#ifdef cl_khr_fp64\n  r |= 64;\n#endif\n"
+                      "#ifdef __opencl_c_pipes\n  r |= 128;\n#endif\n"
+                      "  o[0] = r;\n"
+                      "}\n";
+    static const struct { const char *options; int want; } cases[] = {
+        {"-cl-std=CL1.2", 64}, {"-cl-std=CL2.0", 16 | 32 | 64}, {"-cl-std=CL3.0", 16 | 32 | 64}};
+    for (int c = 0; c < 3; c++) {
+        mosaic_executable *exe = build_program(src, cases[c].options);
+        if (!exe)
+            continue;
+        int o[1] = {-1}, *po = o;
+        ndrange r = {.dim = 1, .global = {1}, .local = {1}};
+        run_kernel(exe, "k", ARGS(&po), &r);
+        CHECK(o[0] == cases[c].want, "%s: macros %#x, want %#x", cases[c].options, o[0], cases[c].want);
+        mosaic_executable_free(exe);
+    }
+}
+
 static void test_include_dir(void)
 {
     /* -I relative to the current directory */
@@ -1381,6 +1413,7 @@ static const test_case tests[] = {
     {"programs", "printf", test_printf},
     {"programs", "printf_vectors", test_printf_vectors},
     {"programs", "printf_many", test_printf_many},
+    {"programs", "feature_macros", test_feature_macros},
     {"programs", "include_dir", test_include_dir},
     {"programs", "concurrent_builds", test_concurrent_builds},
     {"programs", "cache", test_cache},

@@ -313,6 +313,89 @@ static void work_group_collectives(void)
     }
 }
 
+/* ---- feature macros ----------------------------------------------------------------- */
+/* The macros a kernel sees must agree with what the device reports: every
+ * OpenCL C feature (CL_DEVICE_OPENCL_C_FEATURES) and language extension
+ * defined, __IMAGE_SUPPORT__ as CL_DEVICE_IMAGE_SUPPORT, and nothing else of
+ * the macros clang defines for SPIR by default. */
+static const char *const macro_names[] = {
+    "__IMAGE_SUPPORT__", "cl_khr_subgroup_extended_types", "cl_khr_subgroup_non_uniform_vote",
+    "cl_khr_subgroup_ballot", "cl_khr_subgroup_non_uniform_arithmetic", "cl_khr_subgroup_shuffle",
+    "cl_khr_subgroup_shuffle_relative", "cl_khr_subgroup_clustered_reduce", "cl_khr_subgroup_rotate",
+    "cl_khr_extended_bit_ops", "cl_khr_integer_dot_product", "__opencl_c_integer_dot_product_input_4x8bit",
+    "__opencl_c_integer_dot_product_input_4x8bit_packed", "cl_ext_float_atomics",
+    "__opencl_c_ext_fp32_global_atomic_add", "__opencl_c_ext_fp32_local_atomic_add",
+    "__opencl_c_ext_fp32_global_atomic_min_max", "__opencl_c_ext_fp64_global_atomic_add",
+    "__opencl_c_ext_fp64_local_atomic_min_max", "__opencl_c_pipes", "__opencl_c_generic_address_space",
+    "__opencl_c_work_group_collective_functions", "__opencl_c_atomic_order_acq_rel",
+    "__opencl_c_atomic_order_seq_cst", "__opencl_c_atomic_scope_device", "__opencl_c_atomic_scope_all_devices",
+    "__opencl_c_device_enqueue", "__opencl_c_read_write_images", "__opencl_c_program_scope_global_variables",
+    "__opencl_c_images", "__opencl_c_3d_image_writes", "__opencl_c_subgroups", "__opencl_c_fp64",
+    "__opencl_c_int64", "cl_khr_fp64", "cl_khr_fp16", "cl_khr_subgroups", "cl_khr_3d_image_writes",
+    "cl_khr_depth_images", "cl_khr_mipmap_image", "cl_khr_global_int32_base_atomics",
+    "cl_khr_int64_base_atomics", "cl_khr_byte_addressable_store",
+};
+
+static void feature_macros(void)
+{
+    enum { M = sizeof macro_names / sizeof macro_names[0] };
+    char features[8192] = "", extensions[8192] = "";
+    cl_name_version fv[64];
+    size_t size = 0;
+    CHECK_ERR(clGetDeviceInfo(device, CL_DEVICE_OPENCL_C_FEATURES, sizeof fv, fv, &size), CL_SUCCESS);
+    for (size_t i = 0; i < size / sizeof fv[0]; i++) {
+        strcat(features, " ");
+        strcat(features, fv[i].name);
+    }
+    strcat(features, " ");
+    CHECK_ERR(clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, sizeof extensions - 2, extensions + 1, NULL),
+              CL_SUCCESS);
+    extensions[0] = ' ';
+    strcat(extensions, " ");
+    cl_bool images = CL_FALSE;
+    clGetDeviceInfo(device, CL_DEVICE_IMAGE_SUPPORT, sizeof images, &images, NULL);
+
+    static char src[16384];
+    size_t len = (size_t)snprintf(src, sizeof src, "kernel void m(global int *o) {\n");
+    for (int i = 0; i < M; i++)
+        len += (size_t)snprintf(src + len, sizeof src - len, "#ifdef %s\n  o[%d] = 1;\n#else\n  o[%d] = 0;\n#endif\n",
+                                macro_names[i], i, i);
+    snprintf(src + len, sizeof src - len, "}\n");
+
+    static const char *const stds[] = {"-cl-std=CL1.2", "-cl-std=CL2.0", "-cl-std=CL3.0"};
+    for (int s = 0; s < 3; s++) {
+        cl_program p = build(src, stds[s]);
+        if (!p)
+            continue;
+        cl_int err;
+        cl_kernel k = clCreateKernel(p, "m", &err);
+        CHECK_ERR(err, CL_SUCCESS);
+        cl_mem ob = buffer(M * sizeof(cl_int), NULL);
+        clSetKernelArg(k, 0, sizeof ob, &ob);
+        size_t one = 1;
+        CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 1, NULL, &one, &one, 0, NULL, NULL), CL_SUCCESS);
+        cl_int defined[M];
+        CHECK_ERR(clEnqueueReadBuffer(queue, ob, CL_TRUE, 0, sizeof defined, defined, 0, NULL, NULL), CL_SUCCESS);
+        for (int i = 0; i < M; i++) {
+            char word[256];
+            snprintf(word, sizeof word, " %s ", macro_names[i]);
+            int reported = i == 0 ? images == CL_TRUE : strstr(features, word) || strstr(extensions, word);
+            int is_feature = !strncmp(macro_names[i], "__opencl_c_", 11);
+            /* defined only if reported; in OpenCL C 3.0 every reported one is
+             * defined, before 3.0 every reported extension */
+            int ok = defined[i] ? reported : !reported || (s < 2 && is_feature);
+            if (!ok)
+                fprintf(stderr, "%s: %s is %sdefined, the device %s it\n", stds[s], macro_names[i],
+                        defined[i] ? "" : "not ", reported ? "reports" : "does not report");
+            CHECK(ok);
+        }
+        CHECK(defined[0] == 0); /* no images: #ifdef __IMAGE_SUPPORT__ is false */
+        clReleaseMemObject(ob);
+        clReleaseKernel(k);
+        clReleaseProgram(p);
+    }
+}
+
 static const struct {
     const char *name;
     void (*run)(void);
@@ -320,6 +403,7 @@ static const struct {
     {"generic_address_space", generic_address_space},
     {"printf", printf_output},
     {"work_group_collectives", work_group_collectives},
+    {"feature_macros", feature_macros},
 };
 
 int main(int argc, char **argv)
