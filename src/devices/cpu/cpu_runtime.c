@@ -110,8 +110,9 @@ void mosaic_cpu_printf_flush(void)
 {
     if (out.len)
         write_out(out.data, out.len);
-    out.len = 0;
-    out.oom = false;
+    /* nothing kept between kernels (nor after a thread ends) */
+    free(out.data);
+    memset(&out, 0, sizeof out);
 }
 
 /* One conversion specification. */
