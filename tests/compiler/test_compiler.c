@@ -1106,6 +1106,33 @@ static void test_printf_many(void)
     }
 }
 
+/* '*' widths, no arguments, a format chosen at run time, %s of a NULL
+ * string, too few arguments (-1 and nothing printed), %p. */
+static void test_printf_edge_cases(void)
+{
+    const char *src = "kernel void p(global int *ret, int which) {\n"
+                      "  ret[0] = printf(\"%*d|%-*.*f|%5.2s|\\n\", 5, 42, 8, 2, 3.14159, \"abc\");\n"
+                      "  ret[1] = printf(\"no arguments\\n\");\n"
+                      "  constant char *f = which ? \"one %d\\n\" : \"two %d\\n\";\n"
+                      "  ret[2] = printf(f, which);\n"
+                      "  ret[3] = printf(\"%d %d\\n\", 1);\n"
+                      "  ret[4] = printf(\"%s|%c%c\\n\", (constant char *)0, 'o', 'k');\n"
+                      "  ret[5] = printf(\"%v2d\\n\", (int4)(1, 2, 3, 4));\n" /* the wrong count */
+                      "  ret[6] = printf(\"%hlf\\n\", 1.0f);\n"               /* hl without a vector */
+                      "}\n";
+    mosaic_executable *exe = build_program(src, "-cl-std=CL2.0");
+    if (!exe)
+        return;
+    int *ret = calloc(8, sizeof *ret), which = 1;
+    char *text = run_captured(exe, "p", ARGS(&ret, &which), 1, 1, 1);
+    const char *want = "   42|3.14    |   ab|\nno arguments\none 1\n(null)|ok\n";
+    CHECK(!strcmp(text, want), "printed '%s'", text);
+    CHECK(ret[0] == 0 && ret[1] == 0 && ret[2] == 0 && ret[3] == -1 && ret[4] == 0 && ret[5] == -1 && ret[6] == -1,
+          "returned %d %d %d %d %d %d %d", ret[0], ret[1], ret[2], ret[3], ret[4], ret[5], ret[6]);
+    free(text), free(ret);
+    mosaic_executable_free(exe);
+}
+
 /* The macros clang defines for every SPIR target are undefined unless the
  * device's feature list names them (the front end's prelude). */
 static void test_feature_macros(void)
@@ -1413,6 +1440,7 @@ static const test_case tests[] = {
     {"programs", "printf", test_printf},
     {"programs", "printf_vectors", test_printf_vectors},
     {"programs", "printf_many", test_printf_many},
+    {"programs", "printf_edge_cases", test_printf_edge_cases},
     {"programs", "feature_macros", test_feature_macros},
     {"programs", "include_dir", test_include_dir},
     {"programs", "concurrent_builds", test_concurrent_builds},
