@@ -376,13 +376,16 @@ static void *host_counter(void *arg)
 }
 
 /* Two host threads hammer the counters from before the kernel starts until
- * after it ends; `c` is fine-grained SVM with atomics, or malloc memory. */
-static void counters_race(counters *c, bool system, const char *what, int work_items, int iterations)
+ * after it ends; `c` is fine-grained SVM with atomics, or malloc memory.
+ * The totals must always be exact.  Returns whether the host and the kernel
+ * were seen to overlap: on a loaded machine a host thread may sleep through
+ * the whole kernel, so the caller tries again rather than fail. */
+static bool counters_race(counters *c, bool system, const char *what, int work_items, int iterations)
 {
     memset(c, 0, sizeof *c);
     cl_kernel k = kernel("count");
     if (!k)
-        return;
+        return false;
     cl_bool yes = CL_TRUE;
     if (system)
         OK(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM, sizeof yes, &yes));
@@ -433,6 +436,7 @@ static void counters_race(counters *c, bool system, const char *what, int work_i
     want_longs[1] = 3L * work_items * (iterations / 2);
     want_cas = (long)work_items * ((iterations + 15) / 16);
     long host_total = 0;
+    bool overlapped = true;
     for (int i = 0; i < THREADS; i++) {
         CHECK(!threads[i].timed_out);
         for (int j = 0; j < 4; j++)
@@ -443,7 +447,7 @@ static void counters_race(counters *c, bool system, const char *what, int work_i
         during += threads[i].during_kernel;
         host_total += threads[i].cas;
         /* every host thread incremented while the kernel was part way */
-        CHECK(threads[i].saw_partial);
+        overlapped &= threads[i].saw_partial != 0;
     }
     for (int j = 0; j < 4; j++)
         CHECK(atomic_load(&c->ints[j]) == want_ints[j]);
@@ -452,14 +456,23 @@ static void counters_race(counters *c, bool system, const char *what, int work_i
     CHECK(atomic_load(&c->cas) == want_cas);
     CHECK(atomic_load(&c->done) == work_items);
     CHECK(atomic_load(&c->host_progress) == host_total);
-    CHECK(main_saw_partial);
+    overlapped &= main_saw_partial != 0;
     /* the kernel saw the host's increments while it ran: the host's count
      * moved between the first work-item's end and the last one's */
-    CHECK(atomic_load(&c->watch[0]) > 0);
-    CHECK(atomic_load(&c->watch[1]) > 0);
+    overlapped &= atomic_load(&c->watch[0]) > 0 && atomic_load(&c->watch[1]) > 0;
     printf("%s: kernel %.3f s, %ld host increments (%ld while the kernel ran); the kernel saw %d of them between "
            "its first and last work-item, and %d of %d work-items saw the count move during their own loop\n",
            what, elapsed, host_total, during, atomic_load(&c->watch[1]), atomic_load(&c->watch[2]), work_items);
+    return overlapped;
+}
+
+/* Runs the race until host and kernel overlap (a few tries at most). */
+static void counters_race_overlapping(counters *c, bool system, const char *what, int work_items, int iterations)
+{
+    bool overlapped = false;
+    for (int attempt = 0; attempt < 5 && !overlapped; attempt++)
+        overlapped = counters_race(c, system, what, work_items, iterations);
+    CHECK(overlapped);
 }
 
 static void atomic_counters(void)
@@ -471,10 +484,10 @@ static void atomic_counters(void)
                              sizeof *c, 0);
     CHECK(c != NULL);
     if (c)
-        counters_race(c, false, "fine-grained SVM buffer", 4096, 4000);
+        counters_race_overlapping(c, false, "fine-grained SVM buffer", 4096, 4000);
     clSVMFree(context, c);
     counters *sys = aligned_alloc(64, (sizeof *sys + 63) / 64 * 64);
-    counters_race(sys, true, "malloc (system SVM)", 4096, 2000);
+    counters_race_overlapping(sys, true, "malloc (system SVM)", 4096, 2000);
     free(sys);
 }
 
