@@ -105,6 +105,36 @@ static void image_support_macro(void)
     }
 }
 
+/* ---- test_basic kernel_preprocessor_macros -------------------------------------------
+ * __OPENCL_VERSION__ is defined, to the device's version (300 for OpenCL 3.0),
+ * whatever -cl-std the program asks for; __OPENCL_C_VERSION__ follows -cl-std. */
+static void opencl_version_macro(void)
+{
+    const char *options[] = { NULL, "-cl-std=CL1.2", "-cl-std=CL3.0" };
+    const int c_version[] = { 120, 120, 300 };
+    for (size_t i = 0; i < sizeof options / sizeof options[0]; i++) {
+        cl_int err;
+        const char *src = "__kernel void k(__global int *a) {\n"
+                          "#ifdef __OPENCL_VERSION__\n a[0] = __OPENCL_VERSION__;\n#else\n a[0] = -1;\n#endif\n"
+                          " a[1] = __OPENCL_C_VERSION__;\n}\n";
+        cl_program p = clCreateProgramWithSource(context, 1, &src, NULL, &err);
+        CHECK_ERR(clBuildProgram(p, 1, &device, options[i], NULL, NULL), CL_SUCCESS);
+        cl_kernel k = clCreateKernel(p, "k", &err);
+        CHECK_ERR(err, CL_SUCCESS);
+        int out[2] = { 0, 0 };
+        cl_mem m = clCreateBuffer(context, CL_MEM_WRITE_ONLY, sizeof out, NULL, &err);
+        CHECK_ERR(clSetKernelArg(k, 0, sizeof m, &m), CL_SUCCESS);
+        size_t one = 1;
+        CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 1, NULL, &one, NULL, 0, NULL, NULL), CL_SUCCESS);
+        CHECK_ERR(clEnqueueReadBuffer(queue, m, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL), CL_SUCCESS);
+        CHECK(out[0] == 300);
+        CHECK(out[1] == c_version[i]);
+        clReleaseMemObject(m);
+        clReleaseKernel(k);
+        clReleaseProgram(p);
+    }
+}
+
 typedef struct named_test {
     const char *name;
     void (*run)(void);
@@ -113,6 +143,7 @@ typedef struct named_test {
 static const named_test tests[] = {
     { "release_buffer_set_as_arg", release_buffer_set_as_arg },
     { "image_support_macro", image_support_macro },
+    { "opencl_version_macro", opencl_version_macro },
 };
 
 int main(int argc, char **argv)

@@ -276,6 +276,10 @@ void mosaic_cpu_describe(cl_device_id device)
      * kernel_numeric_constants checks the macro agrees with
      * CL_DEVICE_IMAGE_SUPPORT). */
     strncat(clang_features, " -U__IMAGE_SUPPORT__", sizeof clang_features - strlen(clang_features) - 1);
+    /* __OPENCL_VERSION__ is the device's OpenCL version (CL_DEVICE_VERSION):
+     * the platform defines it, clang does not (test_basic
+     * kernel_preprocessor_macros). */
+    strncat(clang_features, " -D__OPENCL_VERSION__=300", sizeof clang_features - strlen(clang_features) - 1);
     device->compiler_target.clang_features = clang_features;
     device->compiler_target.cpu_name = NULL;     /* the host */
     device->compiler_target.cpu_features = NULL; /* the host */
