@@ -146,6 +146,15 @@ void mc_annotate_wg(LLVMModuleRef m, mc_kernel_build *kb);
  * the module has no printf; -1 + log for an argument it cannot pass. */
 int mc_lower_printf(LLVMModuleRef m, mc_str *log);
 
+/* Vector math (vecmath.c): names libmvec's vector variants on the module's
+ * math calls the target can use (vector-function-abi-variant) for the loop
+ * vectoriser; returns how many calls got them.  After optimisation,
+ * mc_drop_vector_math_uses removes what kept the variants' declarations
+ * alive.  mc_libmvec_available: libmvec.so.1 could be loaded. */
+int mc_add_vector_math(LLVMModuleRef m, LLVMTargetMachineRef tm);
+void mc_drop_vector_math_uses(LLVMModuleRef m);
+int mc_libmvec_available(void);
+
 /* Turns the atomic library calls clang emits for spir64 (__atomic_fetch_add_4,
  * __opencl_atomic_load_8, ...) into atomic instructions (atomics.c). */
 int mc_lower_atomic_calls(LLVMModuleRef m, mc_str *log);

@@ -303,6 +303,8 @@ static cl_int build_object(const mosaic_compiler_target *target, const mosaic_bi
         goto done;
     for (size_t k = 0; k < nk; k++)
         mc_annotate_wg(m, &kb[k]);
+    if (!opts->opt_disable)
+        mc_add_vector_math(m, tm);
 
     char *msg = NULL;
     if (LLVMVerifyModule(m, LLVMReturnStatusAction, &msg)) {
@@ -315,6 +317,7 @@ static cl_int build_object(const mosaic_compiler_target *target, const mosaic_bi
         LLVMDumpModule(m);
     if (run_passes(m, tm, opts->opt_disable ? "default<O0>" : "default<O3>", log))
         goto done;
+    mc_drop_vector_math_uses(m);
     if (getenv("MOSAIC_DUMP_IR"))
         LLVMDumpModule(m);
     for (size_t k = 0; k < nk; k++)
@@ -550,6 +553,10 @@ static cl_int load_object(const mosaic_compiler_target *target, mc_object *obj, 
     }
     LLVMOrcJITDylibAddGenerator(jd, gen);
     if (!LLVMOrcCreateDynamicLibrarySearchGeneratorForPath(&gen, "libm.so.6", prefix, NULL, NULL))
+        LLVMOrcJITDylibAddGenerator(jd, gen);
+    /* vector math (vecmath.c) */
+    if (mc_libmvec_available() &&
+        !LLVMOrcCreateDynamicLibrarySearchGeneratorForPath(&gen, "libmvec.so.1", prefix, NULL, NULL))
         LLVMOrcJITDylibAddGenerator(jd, gen);
 
     LLVMMemoryBufferRef buf =

@@ -1,0 +1,227 @@
+/*
+ * Vector math for the loop vectoriser: glibc's libmvec.
+ *
+ * A math call in a work-item loop (expf, llvm.sin.f32, pow...) stays scalar
+ * unless the vectoriser knows a vector version of it; LLVM would otherwise
+ * widen it to llvm.exp.v16f32, which code generation splits back into
+ * sixteen scalar calls.  This file gives every such call site the
+ * "vector-function-abi-variant" attribute naming libmvec's versions for the
+ * instruction sets the target has (_ZGVeN16v_expf for AVX-512, _ZGVdN8v_expf
+ * for AVX2, _ZGVbN4v_expf for SSE), declares them, and keeps them alive
+ * until the vectoriser has run (llvm.compiler.used, removed afterwards).
+ * The JIT finds them in libmvec.so.1 (finalize.c).
+ *
+ * Only variants whose error is within OpenCL C's limits (OpenCL C 3.0,
+ * section 7.4, full profile) are named.  Float variants were checked on
+ * every float input (glibc 2.36, tools/libmvec_ulp.c; docs/compiler.md has
+ * the table), double ones on millions of random inputs, keeping half an ulp
+ * of margin.  So: no logf (3.9 ulp against 3) and no cbrt (2.9 against 2) at
+ * all; exp10f and log10f without the AVX-512 variants (3.8 and 3.5 against
+ * 3); log1pf without the SSE one (2.1 against 2); no double exp, expm1,
+ * log1p, cbrt (too close to the limit).
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/compiler_internal.h"
+
+enum { ISA_E = 1, ISA_D = 2, ISA_B = 4, ALL = ISA_E | ISA_D | ISA_B };
+
+typedef struct vm_fn {
+    const char *name; /* the double function; the float one adds 'f' */
+    unsigned char args;
+    unsigned char isa_f, isa_d; /* which variants are accurate enough */
+    unsigned char intrinsic;    /* LLVM has llvm.NAME.f32/.f64 */
+} vm_fn;
+
+static const vm_fn fns[] = {
+    {"acos", 1, ALL, ALL, 0},   {"acosh", 1, ALL, ALL, 0}, {"asin", 1, ALL, ALL, 0},
+    {"asinh", 1, ALL, ALL, 0},  {"atan", 1, ALL, ALL, 0},  {"atanh", 1, ALL, ALL, 0},
+    {"cos", 1, ALL, ALL, 1},    {"cosh", 1, ALL, ALL, 0},  {"erf", 1, ALL, ALL, 0},
+    {"erfc", 1, ALL, ALL, 0},   {"exp", 1, ALL, 0, 1},     {"exp2", 1, ALL, ALL, 1},
+    {"exp10", 1, ISA_D | ISA_B, ALL, 0},                   {"expm1", 1, ALL, 0, 0},
+    {"log", 1, 0, ALL, 1},      {"log10", 1, ISA_D | ISA_B, ALL, 1},
+    {"log1p", 1, ISA_E | ISA_D, 0, 0},                     {"log2", 1, ALL, ALL, 1},
+    {"sin", 1, ALL, ALL, 1},    {"sinh", 1, ALL, ALL, 0},  {"tan", 1, ALL, ALL, 0},
+    {"tanh", 1, ALL, ALL, 0},   {"atan2", 2, ALL, ALL, 0}, {"hypot", 2, ALL, ALL, 0},
+    {"pow", 2, ALL, ALL, 1},
+};
+
+static pthread_once_t libmvec_once = PTHREAD_ONCE_INIT;
+static void *libmvec;
+
+static void open_libmvec(void)
+{
+    if (!getenv("MOSAIC_NO_LIBMVEC"))
+        libmvec = dlopen("libmvec.so.1", RTLD_NOW | RTLD_LOCAL);
+}
+
+int mc_libmvec_available(void)
+{
+    pthread_once(&libmvec_once, open_libmvec);
+    return libmvec != NULL;
+}
+
+/* The instruction sets of the target machine that libmvec has variants for. */
+static unsigned target_isas(LLVMTargetMachineRef tm)
+{
+    char *features = LLVMGetTargetMachineFeatureString(tm);
+    unsigned isas = 0;
+    if (features) {
+        if (strstr(features, "+avx512f"))
+            isas |= ISA_E;
+        if (strstr(features, "+avx2"))
+            isas |= ISA_D;
+        if (strstr(features, "+sse2") || isas)
+            isas |= ISA_B;
+    }
+    LLVMDisposeMessage(features);
+    return isas;
+}
+
+/* Which entry of fns (and which type) the function called `name` is. */
+static const vm_fn *lookup(const char *name, int *is_double)
+{
+    char buf[64];
+    for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++) {
+        const vm_fn *f = &fns[i];
+        for (int d = 0; d < 2; d++) {
+            snprintf(buf, sizeof buf, "%s%s", f->name, d ? "" : "f");
+            int hit = !strcmp(name, buf);
+            if (!hit && f->intrinsic) {
+                snprintf(buf, sizeof buf, "llvm.%s.%s", f->name, d ? "f64" : "f32");
+                hit = !strcmp(name, buf);
+            }
+            if (hit) {
+                *is_double = d;
+                return f;
+            }
+        }
+    }
+    return NULL;
+}
+
+typedef struct used_list {
+    LLVMValueRef *fns;
+    size_t n, cap;
+} used_list;
+
+static void note_used(used_list *u, LLVMValueRef f)
+{
+    for (size_t i = 0; i < u->n; i++)
+        if (u->fns[i] == f)
+            return;
+    if (u->n == u->cap) {
+        size_t cap = u->cap ? 2 * u->cap : 16;
+        LLVMValueRef *p = realloc(u->fns, cap * sizeof *p);
+        if (!p)
+            return;
+        u->fns = p;
+        u->cap = cap;
+    }
+    u->fns[u->n++] = f;
+}
+
+int mc_add_vector_math(LLVMModuleRef m, LLVMTargetMachineRef tm)
+{
+    if (!mc_libmvec_available())
+        return 0;
+    unsigned isas = target_isas(tm);
+    if (!isas)
+        return 0;
+    LLVMContextRef c = LLVMGetModuleContext(m);
+    static const struct { unsigned isa; char letter; unsigned lanes_f; } isa_info[] = {
+        {ISA_E, 'e', 16}, {ISA_D, 'd', 8}, {ISA_B, 'b', 4}};
+    used_list used = {0};
+    int count = 0;
+    for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+            for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+                if (!LLVMIsACallInst(i))
+                    continue;
+                LLVMValueRef callee = LLVMGetCalledValue(i);
+                if (!callee || !LLVMIsAFunction(callee) || !LLVMIsDeclaration(callee))
+                    continue;
+                int is_double = 0;
+                const char *callee_name = LLVMGetValueName(callee);
+                const vm_fn *f = lookup(callee_name, &is_double);
+                if (!f)
+                    continue;
+                unsigned allowed = (is_double ? f->isa_d : f->isa_f) & isas;
+                if (!allowed || LLVMGetCallSiteStringAttribute(i, LLVMAttributeFunctionIndex,
+                                                               "vector-function-abi-variant", 27))
+                    continue;
+                LLVMTypeRef elem = is_double ? LLVMDoubleTypeInContext(c) : LLVMFloatTypeInContext(c);
+                mc_str variants = {0};
+                for (size_t k = 0; k < sizeof isa_info / sizeof isa_info[0]; k++) {
+                    if (!(allowed & isa_info[k].isa))
+                        continue;
+                    unsigned lanes = isa_info[k].lanes_f / (is_double ? 2 : 1);
+                    char vname[64];
+                    snprintf(vname, sizeof vname, "_ZGV%cN%u%s_%s%s", isa_info[k].letter, lanes,
+                             f->args == 2 ? "vv" : "v", f->name, is_double ? "" : "f");
+                    LLVMValueRef vf = LLVMGetNamedFunction(m, vname);
+                    if (!vf) {
+                        LLVMTypeRef vt = LLVMVectorType(elem, lanes), params[2] = {vt, vt};
+                        vf = LLVMAddFunction(m, vname, LLVMFunctionType(vt, params, f->args, 0));
+                        LLVMAddAttributeAtIndex(vf, LLVMAttributeFunctionIndex,
+                                                LLVMCreateEnumAttribute(c, LLVMGetEnumAttributeKindForName("nounwind", 8), 0));
+                    }
+                    note_used(&used, vf);
+                    mc_str_printf(&variants, "%s_ZGV_LLVM_N%u%s_%s(%s)", variants.len ? "," : "", lanes,
+                                  f->args == 2 ? "vv" : "v", callee_name, vname);
+                }
+                if (variants.len && !variants.oom) {
+                    LLVMAddCallSiteAttribute(i, LLVMAttributeFunctionIndex,
+                                             LLVMCreateStringAttribute(c, "vector-function-abi-variant", 27,
+                                                                       variants.data, (unsigned)variants.len));
+                    count++;
+                }
+                mc_str_free(&variants);
+            }
+    if (used.n) {
+        /* keep the declarations until the vectoriser has seen them */
+        LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0);
+        LLVMValueRef old = LLVMGetNamedGlobal(m, "llvm.compiler.used");
+        if (old) {
+            LLVMValueRef init = LLVMGetInitializer(old);
+            int n = init ? LLVMGetNumOperands(init) : 0;
+            for (int k = 0; k < n; k++)
+                note_used(&used, LLVMGetOperand(init, (unsigned)k));
+            LLVMDeleteGlobal(old);
+        }
+        LLVMValueRef arr = LLVMConstArray(ptr, used.fns, (unsigned)used.n);
+        LLVMValueRef g = LLVMAddGlobal(m, LLVMTypeOf(arr), "llvm.compiler.used");
+        LLVMSetInitializer(g, arr);
+        LLVMSetLinkage(g, LLVMAppendingLinkage);
+        LLVMSetSection(g, "llvm.metadata");
+    }
+    free(used.fns);
+    return count;
+}
+
+void mc_drop_vector_math_uses(LLVMModuleRef m)
+{
+    LLVMValueRef g = LLVMGetNamedGlobal(m, "llvm.compiler.used");
+    if (!g)
+        return;
+    /* only the vector functions' entries (OpenCL C makes no others) */
+    LLVMValueRef init = LLVMGetInitializer(g);
+    int n = init ? LLVMGetNumOperands(init) : 0;
+    for (int k = 0; k < n; k++) {
+        LLVMValueRef v = LLVMGetOperand(init, (unsigned)k);
+        if (!LLVMIsAFunction(v) || strncmp(LLVMGetValueName(v), "_ZGV", 4))
+            return;
+    }
+    LLVMDeleteGlobal(g);
+    /* declarations the vectoriser did not call */
+    for (LLVMValueRef f = LLVMGetFirstFunction(m), next; f; f = next) {
+        next = LLVMGetNextFunction(f);
+        if (LLVMIsDeclaration(f) && !LLVMGetFirstUse(f) && !strncmp(LLVMGetValueName(f), "_ZGV", 4))
+            LLVMDeleteFunction(f);
+    }
+}
