@@ -158,6 +158,76 @@ static int has_runtime_symbol(const mosaic_compiler_target *t, const char *name)
     return 0;
 }
 
+/* The alignment a scalar of type t needs: vectors, arrays and structs need
+ * only their elements'. */
+static unsigned scalar_alignment(LLVMTargetDataRef td, LLVMTypeRef t, int depth)
+{
+    switch (LLVMGetTypeKind(t)) {
+    case LLVMVectorTypeKind:
+    case LLVMArrayTypeKind:
+        return depth > 8 ? 1 : scalar_alignment(td, LLVMGetElementType(t), depth + 1);
+    case LLVMStructTypeKind: {
+        unsigned n = LLVMCountStructElementTypes(t), a = 1;
+        for (unsigned i = 0; i < n && depth <= 8; i++) {
+            unsigned e = scalar_alignment(td, LLVMStructGetTypeAtIndex(t, i), depth + 1);
+            a = e > a ? e : a;
+        }
+        return a;
+    }
+    default:
+        return LLVMABIAlignmentOfType(td, t);
+    }
+}
+
+static int may_be_user_memory(LLVMValueRef p)
+{
+    unsigned as = LLVMGetPointerAddressSpace(LLVMTypeOf(p));
+    return as == 1 || as == 2 || as == 4;
+}
+
+/* Global, constant and generic memory may be a CL_MEM_USE_HOST_PTR buffer
+ * around memory the application aligned only to 16 bytes (malloc), while
+ * OpenCL C gives a float16 an alignment of 64: loads, stores and memory
+ * intrinsics through such pointers keep only their elements' alignment, so
+ * code generation never uses aligned vector moves on them (unaligned ones
+ * are as fast on aligned data). */
+static void clamp_alignment(LLVMModuleRef m, LLVMTargetDataRef td)
+{
+    LLVMContextRef c = LLVMGetModuleContext(m);
+    unsigned align_kind = LLVMGetEnumAttributeKindForName("align", 5);
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+            for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+                if (LLVMIsALoadInst(i) || LLVMIsAStoreInst(i)) {
+                    LLVMValueRef p = LLVMGetOperand(i, LLVMIsALoadInst(i) ? 0 : 1);
+                    if (!may_be_user_memory(p))
+                        continue;
+                    LLVMTypeRef t = LLVMIsALoadInst(i) ? LLVMTypeOf(i) : LLVMTypeOf(LLVMGetOperand(i, 0));
+                    unsigned want = scalar_alignment(td, t, 0);
+                    if (LLVMGetAlignment(i) > want)
+                        LLVMSetAlignment(i, want);
+                    continue;
+                }
+                LLVMValueRef callee = LLVMIsACallInst(i) ? LLVMGetCalledValue(i) : NULL;
+                if (!callee || !LLVMIsAFunction(callee) || !LLVMGetIntrinsicID(callee))
+                    continue;
+                const char *name = LLVMGetValueName(callee);
+                if (strncmp(name, "llvm.memcpy", 11) && strncmp(name, "llvm.memmove", 12) &&
+                    strncmp(name, "llvm.memset", 11))
+                    continue;
+                for (unsigned a = 0; a < 2; a++) { /* destination, source */
+                    if (a == 1 && !strncmp(name, "llvm.memset", 11))
+                        break;
+                    LLVMValueRef p = LLVMGetOperand(i, a);
+                    LLVMAttributeRef attr = LLVMGetCallSiteEnumAttribute(i, a + 1, align_kind);
+                    if (!may_be_user_memory(p) || !attr || LLVMGetEnumAttributeValue(attr) <= 8)
+                        continue;
+                    LLVMRemoveCallSiteEnumAttribute(i, a + 1, align_kind);
+                    LLVMAddCallSiteAttribute(i, a + 1, LLVMCreateEnumAttribute(c, align_kind, 8));
+                }
+            }
+}
+
 /* Everything from bitcode to object code. */
 static cl_int build_object(const mosaic_compiler_target *target, const mosaic_bitcode *blob, const mc_options *opts,
                            mc_object *obj, mc_str *log)
@@ -305,6 +375,7 @@ static cl_int build_object(const mosaic_compiler_target *target, const mosaic_bi
         mc_annotate_wg(m, &kb[k]);
     if (!opts->opt_disable)
         mc_add_vector_math(m, tm);
+    clamp_alignment(m, td);
 
     char *msg = NULL;
     if (LLVMVerifyModule(m, LLVMReturnStatusAction, &msg)) {
