@@ -235,6 +235,14 @@ clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param_name, size_t par
         return MOSAIC_ERROR(CL_INVALID_KERNEL, "not a kernel");
     if (!kernel->program->devices[0]->svm_capabilities)
         return MOSAIC_ERROR(CL_INVALID_OPERATION, "no device of the kernel's context supports SVM");
+    /* (0, NULL) for CL_KERNEL_EXEC_INFO_SVM_PTRS clears the list (OpenCL 3.0;
+     * test_svm svm_set_kernel_exec_info_svm_ptrs). */
+    if (param_name == CL_KERNEL_EXEC_INFO_SVM_PTRS && param_value_size == 0 && !param_value) {
+        free(kernel->svm_pointers);
+        kernel->svm_pointers = NULL;
+        kernel->num_svm_pointers = 0;
+        return CL_SUCCESS;
+    }
     if (!param_value)
         return MOSAIC_ERROR(CL_INVALID_VALUE, "param_value is NULL");
     switch (param_name) {

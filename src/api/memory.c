@@ -190,6 +190,17 @@ static cl_mem create_buffer(cl_context context, const cl_mem_properties *propert
                                                    : "host_ptr given without USE_HOST_PTR or COPY_HOST_PTR"));
         return NULL;
     }
+    /* A buffer over SVM memory must fit in its allocation (spec:
+     * CL_INVALID_BUFFER_SIZE; test_svm svm_allocate_shared_buffer_negative).
+     * The SVM hook answers only "is this byte in an SVM allocation of
+     * context", so the check is that the last byte is one too: it misses a
+     * buffer that runs on into a neighbouring SVM allocation. */
+    if ((flags & CL_MEM_USE_HOST_PTR) && mosaic_svm_contains && mosaic_svm_contains(context, host_ptr) &&
+        !mosaic_svm_contains(context, (const char *)host_ptr + (size - 1))) {
+        mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_BUFFER_SIZE,
+                                                   "size %zu runs past the SVM allocation holding host_ptr", size));
+        return NULL;
+    }
 
     cl_mem mem = mem_new(context, CL_MEM_OBJECT_BUFFER, flags, size);
     if (!mem) {

@@ -135,6 +135,67 @@ static void opencl_version_macro(void)
     }
 }
 
+/* ---- test_svm svm_allocate_shared_buffer_negative --------------------------------------
+ * A CL_MEM_USE_HOST_PTR buffer over an SVM allocation must fit in it. */
+static void svm_buffer_too_big(void)
+{
+    cl_device_svm_capabilities caps = 0;
+    clGetDeviceInfo(device, CL_DEVICE_SVM_CAPABILITIES, sizeof caps, &caps, NULL);
+    if (!(caps & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER)) {
+        printf("no SVM: nothing to check\n");
+        return;
+    }
+    size_t size = 4096;
+    char *svm = clSVMAlloc(context, CL_MEM_READ_WRITE, size, 0);
+    CHECK(svm != NULL);
+    cl_int err;
+    cl_mem m = clCreateBuffer(context, CL_MEM_USE_HOST_PTR, 2 * size, svm, &err);
+    CHECK_ERR(err, CL_INVALID_BUFFER_SIZE);
+    CHECK(m == NULL);
+    m = clCreateBuffer(context, CL_MEM_USE_HOST_PTR, size / 2 + 1, svm + size / 2, &err);
+    CHECK_ERR(err, CL_INVALID_BUFFER_SIZE);
+    /* what fits is accepted */
+    m = clCreateBuffer(context, CL_MEM_USE_HOST_PTR, size, svm, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    cl_bool uses_svm = CL_FALSE;
+    CHECK_ERR(clGetMemObjectInfo(m, CL_MEM_USES_SVM_POINTER, sizeof uses_svm, &uses_svm, NULL), CL_SUCCESS);
+    CHECK(uses_svm == CL_TRUE);
+    clReleaseMemObject(m);
+    m = clCreateBuffer(context, CL_MEM_USE_HOST_PTR, size / 2, svm + size / 2, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    clReleaseMemObject(m);
+    clSVMFree(context, svm);
+}
+
+/* ---- test_svm svm_set_kernel_exec_info_svm_ptrs ----------------------------------------
+ * clSetKernelExecInfo(CL_KERNEL_EXEC_INFO_SVM_PTRS, 0, NULL) clears the list. */
+static void svm_ptrs_cleared(void)
+{
+    cl_device_svm_capabilities caps = 0;
+    clGetDeviceInfo(device, CL_DEVICE_SVM_CAPABILITIES, sizeof caps, &caps, NULL);
+    if (!(caps & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER)) {
+        printf("no SVM: nothing to check\n");
+        return;
+    }
+    cl_program p;
+    cl_kernel k = kernel_from("__kernel void k(__global int *a) { a[0] = 1; }", "k", &p);
+    int *svm = clSVMAlloc(context, CL_MEM_READ_WRITE, 64, 0);
+    void *ptrs[] = { svm };
+    CHECK_ERR(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SVM_PTRS, sizeof ptrs, ptrs), CL_SUCCESS);
+    CHECK_ERR(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SVM_PTRS, 0, NULL), CL_SUCCESS);
+    /* a size without a value, or a value without a size, is still wrong */
+    CHECK_ERR(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SVM_PTRS, sizeof ptrs, NULL), CL_INVALID_VALUE);
+    CHECK_ERR(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM, 0, NULL), CL_INVALID_VALUE);
+    CHECK_ERR(clSetKernelArgSVMPointer(k, 0, svm), CL_SUCCESS);
+    size_t one = 1;
+    CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 1, NULL, &one, NULL, 0, NULL, NULL), CL_SUCCESS);
+    CHECK_ERR(clFinish(queue), CL_SUCCESS);
+    CHECK(svm[0] == 1);
+    clSVMFree(context, svm);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+}
+
 typedef struct named_test {
     const char *name;
     void (*run)(void);
@@ -144,6 +205,8 @@ static const named_test tests[] = {
     { "release_buffer_set_as_arg", release_buffer_set_as_arg },
     { "image_support_macro", image_support_macro },
     { "opencl_version_macro", opencl_version_macro },
+    { "svm_buffer_too_big", svm_buffer_too_big },
+    { "svm_ptrs_cleared", svm_ptrs_cleared },
 };
 
 int main(int argc, char **argv)
