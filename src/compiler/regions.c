@@ -22,8 +22,11 @@
  * value indexed by the local linear id (so the vectoriser sees consecutive
  * accesses):
  *  - an SSA value live at the start of some E_i (liveness on K.body's CFG) is
- *    stored after its definition and reloaded where the region's copy of its
- *    definition does not dominate the use;
+ *    computed again where the region's copy of its definition does not
+ *    dominate the use when it is a short pure function of what a work-item
+ *    keeps for the whole kernel (arguments, local id, entry values: indices,
+ *    addresses); otherwise it is stored after its definition and reloaded
+ *    there;
  *  - a private variable (alloca) used both before and after some barrier gets
  *    one copy per work-item; other allocas stay single and shared by the
  *    work-items of a region, which run one after another.
@@ -152,7 +155,13 @@ typedef struct region_fn {
     unsigned char *kind;
     unsigned char *demote; /* live across a barrier */
     int *slot;             /* per-work-item array of a demoted value or K_PERWI alloca, else -1 */
-    unsigned char **avoid; /* [slot * nreg + region]: blocks the region reaches without the definition */
+    /* values live across a barrier: kept in a slot (demote) or computed again (remat) */
+    int nlive;
+    int *live_index, *live_inst;
+    unsigned char *remat;
+    unsigned char *remat_state; /* 0 not yet known, 1 can be computed again, 2 cannot, 3 being decided */
+    int *remat_cost;
+    unsigned char **avoid; /* [live index * nreg + region]: blocks the region reaches without the definition */
 
     /* per-work-item storage: array s holds n64 elements of stride[s] bytes at offset n64 * off[s] */
     int nslots;
@@ -642,6 +651,56 @@ static int live_across(region_fn *rf, int k, unsigned char *live, int *work)
     return 0;
 }
 
+/* Can instruction k be computed again anywhere from what every work-item
+ * keeps for the whole kernel (arguments, its local id, values of the entry,
+ * private variables' addresses)?  Pure, non-trapping operations only; the
+ * cost is the number of instructions to copy. */
+#define REMAT_MAX_COST 12
+static int rematerializable(region_fn *rf, int k, int depth)
+{
+    if (rf->remat_state[k] == 1 || rf->remat_state[k] == 2)
+        return rf->remat_state[k] == 1;
+    if (rf->remat_state[k] == 3 || depth > 32)
+        return 0;
+    LLVMValueRef inst = rf->insts[k];
+    int ok = rf->kind[k] == K_NORMAL;
+    switch (ok ? LLVMGetInstructionOpcode(inst) : LLVMUnreachable) {
+    case LLVMGetElementPtr: case LLVMTrunc: case LLVMZExt: case LLVMSExt: case LLVMFPToUI: case LLVMFPToSI:
+    case LLVMUIToFP: case LLVMSIToFP: case LLVMFPTrunc: case LLVMFPExt: case LLVMPtrToInt: case LLVMIntToPtr:
+    case LLVMBitCast: case LLVMAddrSpaceCast: case LLVMAdd: case LLVMFAdd: case LLVMSub: case LLVMFSub:
+    case LLVMMul: case LLVMFMul: case LLVMFDiv: case LLVMShl: case LLVMLShr: case LLVMAShr: case LLVMAnd:
+    case LLVMOr: case LLVMXor: case LLVMICmp: case LLVMFCmp: case LLVMSelect: case LLVMExtractElement:
+    case LLVMInsertElement: case LLVMShuffleVector: case LLVMExtractValue: case LLVMInsertValue: case LLVMFNeg:
+        break;
+    default:
+        ok = 0;
+    }
+    int cost = 1;
+    rf->remat_state[k] = 3;
+    int n = ok ? LLVMGetNumOperands(inst) : 0;
+    for (int i = 0; i < n && ok; i++) {
+        LLVMValueRef o = LLVMGetOperand(inst, i);
+        if (LLVMIsAInstruction(o)) {
+            int ko = pmap_get(&rf->iidx, o);
+            if (ko < 0)
+                ok = 0;
+            else if (rf->kind[ko] == K_NORMAL) {
+                ok = rematerializable(rf, ko, depth + 1);
+                cost += ok ? rf->remat_cost[ko] : 0;
+            } else if (rf->kind[ko] == K_SKIP) {
+                ok = 0;
+            }
+        } else if (LLVMIsABlockAddress(o) || LLVMValueIsBasicBlock(o)) {
+            ok = 0;
+        }
+    }
+    if (cost > REMAT_MAX_COST)
+        ok = 0;
+    rf->remat_cost[k] = cost;
+    rf->remat_state[k] = ok ? 1 : 2;
+    return ok;
+}
+
 static int classify(region_fn *rf)
 {
     unsigned char *used = rf_calloc(rf, (size_t)rf->nb, 1), *seen = rf_calloc(rf, (size_t)rf->ni, 1);
@@ -650,6 +709,11 @@ static int classify(region_fn *rf)
     rf->slot_type = rf_calloc(rf, (size_t)rf->ni, sizeof *rf->slot_type);
     rf->slot_stride = rf_calloc(rf, (size_t)rf->ni, sizeof *rf->slot_stride);
     rf->slot_off = rf_calloc(rf, (size_t)rf->ni, sizeof *rf->slot_off);
+    rf->live_index = rf_calloc(rf, (size_t)rf->ni, sizeof *rf->live_index);
+    rf->live_inst = rf_calloc(rf, (size_t)rf->ni, sizeof *rf->live_inst);
+    rf->remat = rf_calloc(rf, (size_t)rf->ni, 1);
+    rf->remat_state = rf_calloc(rf, (size_t)rf->ni, 1);
+    rf->remat_cost = rf_calloc(rf, (size_t)rf->ni, sizeof *rf->remat_cost);
     int r = -1;
     if (rf->oom)
         goto done;
@@ -669,6 +733,12 @@ static int classify(region_fn *rf)
             add_slot(rf, k, NULL, (size + align - 1) / align * align);
         } else if (rf->kind[k] == K_NORMAL && LLVMGetTypeKind(LLVMTypeOf(i)) != LLVMVoidTypeKind &&
                    live_across(rf, k, used, work)) {
+            rf->live_inst[rf->nlive] = k;
+            rf->live_index[k] = rf->nlive++;
+            if (rematerializable(rf, k, 0)) {
+                rf->remat[k] = 1;
+                continue;
+            }
             LLVMTypeRef t = LLVMTypeOf(i);
             if (!LLVMTypeIsSized(t) || LLVMABIAlignmentOfType(rf->td, t) > 64) {
                 give_up(rf, "a value that cannot be kept in memory");
@@ -678,7 +748,7 @@ static int classify(region_fn *rf)
             add_slot(rf, k, t, LLVMABISizeOfType(rf->td, t));
         }
     }
-    rf->avoid = rf_calloc(rf, (size_t)(rf->nslots * rf->nreg), sizeof *rf->avoid);
+    rf->avoid = rf_calloc(rf, (size_t)(rf->nlive * rf->nreg), sizeof *rf->avoid);
     r = rf->oom ? -1 : 0;
 done:
     free(used);
@@ -688,12 +758,12 @@ done:
 }
 
 /* Is block b reached in region r, from its start, without passing the block
- * that defines slot s's value? (Then a use there must reload the value.) */
-static int reached_without_def(region_fn *rf, int s, int r, int b)
+ * that defines live value li? (Then a use there must reload or recompute it.) */
+static int reached_without_def(region_fn *rf, int li, int r, int b)
 {
-    unsigned char **set = &rf->avoid[s * rf->nreg + r];
+    unsigned char **set = &rf->avoid[li * rf->nreg + r];
     if (!*set) {
-        int def = rf->iblock[rf->slot_inst[s]];
+        int def = rf->iblock[rf->live_inst[li]];
         int start = r ? rf->bar_entry[r] : 0;
         *set = rf_calloc(rf, (size_t)rf->nb, 1);
         int *stack = rf_calloc(rf, (size_t)rf->nb, sizeof *stack);
@@ -753,6 +823,8 @@ static void spill(region_fn *rf, LLVMBuilderRef b, int k, LLVMValueRef v)
     mark_parallel(rf, st);
 }
 
+static LLVMValueRef recompute(region_fn *rf, int r, int k, int b, LLVMBuilderRef bld);
+
 /* The value operand v of K.body stands for in region r, used in block b (for a
  * phi: at the end of incoming block b), with b's copy the builder's block. */
 static LLVMValueRef map_value(region_fn *rf, int r, LLVMValueRef v, int b, LLVMBuilderRef bld)
@@ -772,8 +844,8 @@ static LLVMValueRef map_value(region_fn *rf, int r, LLVMValueRef v, int b, LLVMB
         default:
             break;
         }
-        if (rf->demote[k] && reached_without_def(rf, rf->slot[k], r, b))
-            return reload(rf, bld, k);
+        if ((rf->demote[k] || rf->remat[k]) && reached_without_def(rf, rf->live_index[k], r, b))
+            return rf->demote[k] ? reload(rf, bld, k) : recompute(rf, r, k, b, bld);
         if (!rf->vmap[k])
             return give_up(rf, "a value that does not dominate its use in a region"), v;
         return rf->vmap[k];
@@ -797,6 +869,27 @@ static LLVMValueRef map_value(region_fn *rf, int r, LLVMValueRef v, int b, LLVMB
     if (LLVMIsABlockAddress(v))
         return give_up(rf, "a block address"), v;
     return v;
+}
+
+/* Computes rematerializable instruction k again at the builder's position,
+ * its operands too (their definitions need not dominate it either). */
+static LLVMValueRef recompute(region_fn *rf, int r, int k, int b, LLVMBuilderRef bld)
+{
+    LLVMValueRef inst = rf->insts[k];
+    LLVMValueRef clone = LLVMInstructionClone(inst);
+    int n = LLVMGetNumOperands(inst);
+    for (int i = 0; i < n; i++) {
+        LLVMValueRef o = LLVMGetOperand(inst, i), m;
+        int ko = LLVMIsAInstruction(o) ? pmap_get(&rf->iidx, o) : -1;
+        if (ko >= 0 && rf->kind[ko] == K_NORMAL)
+            m = recompute(rf, r, ko, b, bld);
+        else
+            m = map_value(rf, r, o, b, bld);
+        if (m != o)
+            LLVMSetOperand(clone, (unsigned)i, m);
+    }
+    LLVMInsertIntoBuilderWithName(bld, clone, "");
+    return clone;
 }
 
 /* Copies instruction `inst` of K.body to the builder's position. */
@@ -1191,11 +1284,12 @@ static void rf_free(region_fn *rf)
         if (rf->to_b)
             free(rf->to_b[r]);
     }
-    for (int i = 0; rf->avoid && i < rf->nslots * rf->nreg; i++)
+    for (int i = 0; rf->avoid && i < rf->nlive * rf->nreg; i++)
         free(rf->avoid[i]);
     free(rf->pred), free(rf->succ), free(rf->npred), free(rf->nsucc), free(rf->bbs), free(rf->reach);
     free(rf->bar_of_block), free(rf->bar_block), free(rf->bar_entry), free(rf->inreg), free(rf->from_e);
     free(rf->to_b), free(rf->insts), free(rf->iblock), free(rf->kind), free(rf->demote), free(rf->slot);
+    free(rf->live_index), free(rf->live_inst), free(rf->remat), free(rf->remat_state), free(rf->remat_cost);
     free(rf->avoid), free(rf->slot_inst), free(rf->slot_type), free(rf->slot_stride), free(rf->slot_off);
     free(rf->vals), free(rf->gmap), free(rf->slot_base), free(rf->vmap), free(rf->bmap), free(rf->pre);
     free(rf->phis), free(rf->exits);
