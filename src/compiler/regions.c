@@ -49,6 +49,7 @@
 #include "compiler/compiler_internal.h"
 
 #define STACK_LIMIT (2u << 20)
+#define MAX_COPIED_INSTRUCTIONS 200000
 
 /* ---- a map from LLVM objects to indices ------------------------------------------ */
 typedef struct pmap {
@@ -1332,7 +1333,18 @@ int mc_build_wg_regions(LLVMModuleRef m, mc_kernel_build *kb, const mosaic_compi
         pmap_put(&rf.aidx, LLVMGetParam(rf.body, p), (int)p);
 
     split_at_barriers(&rf, b);
-    if (number_blocks(&rf) || find_regions(&rf) || number_instructions(&rf) || classify(&rf))
+    if (number_blocks(&rf) || find_regions(&rf) || number_instructions(&rf))
+        goto done;
+    /* Each region copies its blocks: refuse what would grow too much. */
+    long copied = 0;
+    for (int k = 0; k < rf.ni; k++)
+        for (int r = 0; r < rf.nreg; r++)
+            copied += rf.inreg[r][rf.iblock[k]];
+    if (copied > MAX_COPIED_INSTRUCTIONS) {
+        give_up(&rf, "too much code to copy into each region");
+        goto done;
+    }
+    if (classify(&rf))
         goto done;
 
     rf.vals = rf_calloc(&rf, kb->num_args + 4, sizeof *rf.vals);
