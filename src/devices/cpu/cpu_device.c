@@ -29,6 +29,7 @@ typedef struct job {
     cl_event command;
     mosaic_ndrange *ndrange;     /* NULL for a simple command; freed at completion */
     size_t total_groups;         /* copied: readable after the command completed */
+    size_t chunk;                /* work-groups claimed at a time */
     atomic_size_t next_group;    /* next work-group to claim */
     atomic_size_t groups_done;
     atomic_int holds;            /* the queue's + one per worker inside */
@@ -280,17 +281,23 @@ static void work_on_kernel(worker *w, job *j, bool *searching)
     mosaic_ndrange *nd = j->ndrange;
     size_t done_here = 0;
     for (;;) {
-        size_t g = atomic_fetch_add_explicit(&j->next_group, 1, memory_order_relaxed);
-        if (g >= j->total_groups)
+        /* Groups are claimed a chunk at a time: with one shared counter per
+         * group, small groups on many cores spend their time fighting over
+         * its cache line. */
+        size_t first = atomic_fetch_add_explicit(&j->next_group, j->chunk, memory_order_relaxed);
+        if (first >= j->total_groups)
             break; /* nd may be gone already: the command can complete any time now */
-        if (g == 0) /* before group 0 ends, so the command cannot complete first */
+        size_t end = first + j->chunk < j->total_groups ? first + j->chunk : j->total_groups;
+        if (first == 0) /* before group 0 ends, so the command cannot complete first */
             mosaic_command_running(j->command);
-        cl_int status = run_group(w, nd, g);
-        if (status != CL_COMPLETE) {
-            int expected = CL_COMPLETE;
-            atomic_compare_exchange_strong(&j->status, &expected, status);
+        for (size_t g = first; g < end; g++) {
+            cl_int status = run_group(w, nd, g);
+            if (status != CL_COMPLETE) {
+                int expected = CL_COMPLETE;
+                atomic_compare_exchange_strong(&j->status, &expected, status);
+            }
         }
-        done_here++;
+        done_here += end - first;
     }
     mosaic_cpu_printf_flush(); /* the groups' printf output, out before they count as done */
     atomic_fetch_add(&pool.searching, 1);
@@ -398,6 +405,11 @@ static void cpu_submit(cl_device_id device, cl_event command)
     j->command = command;
     j->ndrange = nd;
     j->total_groups = nd ? nd->total_groups : 0;
+    /* about 32 claims per worker: few enough to keep the counter cold,
+     * enough to balance groups of uneven cost */
+    j->chunk = j->total_groups / ((size_t)pool.num_workers * 32);
+    if (j->chunk == 0)
+        j->chunk = 1;
     atomic_init(&j->holds, 1);
     atomic_init(&j->status, CL_COMPLETE);
     pthread_mutex_lock(&pool.lock);
