@@ -710,7 +710,14 @@ cl_int mosaic_finalize(const mosaic_compiler_target *target, const mosaic_bitcod
         const char *cpu = target && target->cpu_name ? target->cpu_name : mc_host_cpu();
         const char *features = target && target->cpu_features ? target->cpu_features
                                : target && target->cpu_name ? "" : mc_host_features();
-        mc_cache_key_compute(&key, bc, bc_size, options, cpu, features, target);
+        /* settings that change the code are part of the key */
+        mc_str key_options = {0};
+        const char *fibers = getenv("MOSAIC_BARRIER_FIBERS");
+        mc_str_printf(&key_options, "%s\n%s%s", options ? options : "",
+                      fibers && *fibers && strcmp(fibers, "0") ? "barrier-fibers " : "",
+                      mc_libmvec_available() ? "libmvec" : "");
+        mc_cache_key_compute(&key, bc, bc_size, key_options.data ? key_options.data : "", cpu, features, target);
+        mc_str_free(&key_options);
         void *entry;
         size_t entry_size;
         if (mc_cache_load(&key, &entry, &entry_size) == 0) {

@@ -1325,6 +1325,11 @@ int mc_build_wg_regions(LLVMModuleRef m, mc_kernel_build *kb, const mosaic_compi
     rf.ptr = LLVMPointerTypeInContext(rf.c, 0);
     LLVMBuilderRef b = LLVMCreateBuilderInContext(rf.c);
     int result = 1;
+    const char *fibers = getenv("MOSAIC_BARRIER_FIBERS");
+    if (fibers && *fibers && strcmp(fibers, "0")) {
+        give_up(&rf, "MOSAIC_BARRIER_FIBERS is set");
+        goto done;
+    }
     if (pmap_init(&rf.aidx, rf.nparams)) {
         result = -1;
         goto done;

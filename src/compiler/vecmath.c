@@ -56,7 +56,8 @@ static void *libmvec;
 
 static void open_libmvec(void)
 {
-    if (!getenv("MOSAIC_NO_LIBMVEC"))
+    const char *off = getenv("MOSAIC_NO_LIBMVEC");
+    if (!off || !*off || !strcmp(off, "0"))
         libmvec = dlopen("libmvec.so.1", RTLD_NOW | RTLD_LOCAL);
 }
 
