@@ -120,6 +120,9 @@ typedef struct mc_kernel_build {
 
 /* Builds K.body from K (moving K's blocks), replacing the magic declarations
  * and static __local variables, and K.wi around it.  Returns 0 or -1 + log. */
+/* Integer division and remainder never trap (safe_division.c). */
+void mc_guard_integer_division(LLVMModuleRef m);
+
 int mc_build_wi(LLVMModuleRef m, mc_kernel_build *kb, mc_str *log);
 void mc_kernel_build_free(mc_kernel_build *kb);
 /* Builds K.wg around K.body (kernels without barriers). */

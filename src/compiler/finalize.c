@@ -376,6 +376,7 @@ static cl_int build_object(const mosaic_compiler_target *target, const mosaic_bi
     if (!opts->opt_disable)
         mc_add_vector_math(m, tm);
     clamp_alignment(m, td);
+    mc_guard_integer_division(m);
 
     char *msg = NULL;
     if (LLVMVerifyModule(m, LLVMReturnStatusAction, &msg)) {

@@ -404,6 +404,49 @@ static void launch_errors(void)
     clReleaseProgram(p);
 }
 
+/* Integer division by zero and INT_MIN / -1 are undefined in OpenCL C, but
+ * must not bring the program down (x86 traps on both). */
+static void division_by_zero(void)
+{
+    cl_int err;
+    cl_program p = build("__kernel void divide(__global const int *a, __global const int *b, __global int *q,\n"
+                         "                     __global const long *la, __global const long *lb, __global long *lq)\n"
+                         "{ size_t i = get_global_id(0);\n"
+                         "  q[i] = a[i] / b[i] + a[i] % b[i];\n"
+                         "  lq[i] = la[i] / lb[i] + la[i] % lb[i] + (long)((uint)a[i] / (uint)b[i]);\n"
+                         "  if (i == 0) vstore4(vload4(0, a) / vload4(0, b), 0, q + 4); }\n",
+                         NULL, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    cl_kernel k = clCreateKernel(p, "divide", &err);
+    enum { N = 64 };
+    int a[N], b[N];
+    cl_long la[N], lb[N];
+    for (int i = 0; i < N; i++) {
+        a[i] = i % 3 == 0 ? INT32_MIN : 7 * i;
+        b[i] = i % 2 == 0 ? 0 : -1;
+        la[i] = i % 3 == 0 ? INT64_MIN : 7 * i;
+        lb[i] = i % 2 == 0 ? 0 : -1;
+    }
+    cl_mem ba = buffer(sizeof a, a), bb = buffer(sizeof b, b), bq = buffer(sizeof a, NULL);
+    cl_mem bla = buffer(sizeof la, la), blb = buffer(sizeof lb, lb), blq = buffer(sizeof la, NULL);
+    cl_mem args[] = { ba, bb, bq, bla, blb, blq };
+    for (cl_uint i = 0; i < 6; i++)
+        clSetKernelArg(k, i, sizeof(cl_mem), &args[i]);
+    size_t global = N;
+    cl_event e;
+    CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, NULL, 0, NULL, &e), CL_SUCCESS);
+    CHECK_ERR(clWaitForEvents(1, &e), CL_SUCCESS);
+    /* well-defined lanes still compute the right answer */
+    int q[N];
+    CHECK_ERR(clEnqueueReadBuffer(queue, bq, CL_TRUE, 0, sizeof q, q, 0, NULL, NULL), CL_SUCCESS);
+    CHECK(q[1] == -7 && q[5] == -35);
+    clReleaseEvent(e);
+    for (int i = 0; i < 6; i++)
+        clReleaseMemObject(args[i]);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+}
+
 typedef struct named_test {
     const char *name;
     void (*run)(void);
@@ -412,6 +455,7 @@ typedef struct named_test {
 static const named_test tests[] = {
     { "build_failures", build_failures }, { "binaries", binaries }, { "compile_and_link", compile_and_link },
     { "kernel_args", kernel_args },       { "launches", launches }, { "launch_errors", launch_errors },
+    { "division_by_zero", division_by_zero },
 };
 
 int main(int argc, char **argv)
