@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/check.h"
+#include "../common/runner.h"
 
 static cl_context context;
 static cl_device_id device;
@@ -196,11 +196,6 @@ static void svm_ptrs_cleared(void)
     clReleaseProgram(p);
 }
 
-typedef struct named_test {
-    const char *name;
-    void (*run)(void);
-} named_test;
-
 static const named_test tests[] = {
     { "release_buffer_set_as_arg", release_buffer_set_as_arg },
     { "image_support_macro", image_support_macro },
@@ -212,23 +207,11 @@ static const named_test tests[] = {
 int main(int argc, char **argv)
 {
     cl_platform_id platform;
-    if (clGetPlatformIDs(1, &platform, NULL) != CL_SUCCESS ||
-        clGetDeviceIDs(platform, CL_DEVICE_TYPE_CPU, 1, &device, NULL) != CL_SUCCESS) {
-        fprintf(stderr, "no OpenCL CPU device\n");
+    if (!test_open_cpu_device(&platform, &device, &context))
         return 1;
-    }
-    context = clCreateContext(NULL, 1, &device, NULL, NULL, NULL);
     queue = clCreateCommandQueueWithProperties(context, device, NULL, NULL);
-    int ran = 0;
-    for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
-        if (argc > 1 && strcmp(tests[i].name, argv[1]) != 0)
-            continue;
-        printf("-- %s\n", tests[i].name);
-        tests[i].run();
-        ran++;
-    }
+    test_run_cases(tests, sizeof tests / sizeof tests[0], argc, argv);
     clReleaseCommandQueue(queue);
     clReleaseContext(context);
-    CHECK(ran > 0);
     return check_summary();
 }

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../common/check.h"
+#include "../common/runner.h"
 #include "../common/collectives_ref.h"
 
 static cl_context context;
@@ -396,10 +396,7 @@ static void feature_macros(void)
     }
 }
 
-static const struct {
-    const char *name;
-    void (*run)(void);
-} tests[] = {
+static const named_test tests[] = {
     {"generic_address_space", generic_address_space},
     {"printf", printf_output},
     {"work_group_collectives", work_group_collectives},
@@ -409,24 +406,11 @@ static const struct {
 int main(int argc, char **argv)
 {
     cl_platform_id platform;
-    if (clGetPlatformIDs(1, &platform, NULL) != CL_SUCCESS ||
-        clGetDeviceIDs(platform, CL_DEVICE_TYPE_CPU, 1, &device, NULL) != CL_SUCCESS) {
-        fprintf(stderr, "no OpenCL CPU device\n");
+    if (!test_open_cpu_device(&platform, &device, &context))
         return 1;
-    }
-    context = clCreateContext(NULL, 1, &device, NULL, NULL, NULL);
     queue = clCreateCommandQueueWithProperties(context, device, NULL, NULL);
-    int ran = 0;
-    for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
-        if (argc > 1 && strcmp(tests[i].name, argv[1]) != 0)
-            continue;
-        printf("-- %s\n", tests[i].name);
-        fflush(stdout);
-        tests[i].run();
-        ran++;
-    }
+    test_run_cases(tests, sizeof tests / sizeof tests[0], argc, argv);
     clReleaseCommandQueue(queue);
     clReleaseContext(context);
-    CHECK(ran > 0);
     return check_summary();
 }

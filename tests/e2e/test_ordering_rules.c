@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../common/check.h"
+#include "../common/runner.h"
 
 static cl_context context;
 static cl_device_id device;
@@ -405,11 +405,6 @@ static void callbacks_and_profiling(void)
     clReleaseCommandQueue(q);
 }
 
-typedef struct named_test {
-    const char *name;
-    void (*run)(void);
-} named_test;
-
 static const named_test tests[] = {
     { "rule01_enqueue_synchronizes_with_command", rule01 },
     { "rule02_wait_list", rule02 },
@@ -428,21 +423,9 @@ static const named_test tests[] = {
 int main(int argc, char **argv)
 {
     cl_platform_id platform;
-    if (clGetPlatformIDs(1, &platform, NULL) != CL_SUCCESS ||
-        clGetDeviceIDs(platform, CL_DEVICE_TYPE_CPU, 1, &device, NULL) != CL_SUCCESS) {
-        fprintf(stderr, "no OpenCL CPU device\n");
+    if (!test_open_cpu_device(&platform, &device, &context))
         return 1;
-    }
-    context = clCreateContext(NULL, 1, &device, NULL, NULL, NULL);
-    int ran = 0;
-    for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
-        if (argc > 1 && strncmp(tests[i].name, argv[1], strlen(argv[1])) != 0)
-            continue;
-        printf("-- %s\n", tests[i].name);
-        tests[i].run();
-        ran++;
-    }
+    test_run_cases(tests, sizeof tests / sizeof tests[0], argc, argv);
     clReleaseContext(context);
-    CHECK(ran > 0);
     return check_summary();
 }

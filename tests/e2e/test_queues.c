@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../common/check.h"
+#include "../common/runner.h"
 
 static cl_platform_id platform;
 static cl_context context;
@@ -763,11 +763,6 @@ static void timers(void)
     CHECK_ERR(clGetDeviceAndHostTimer((cl_device_id)context, &dev, &host), CL_INVALID_DEVICE);
 }
 
-typedef struct named_test {
-    const char *name;
-    void (*run)(void);
-} named_test;
-
 static const named_test tests[] = {
     { "release_pending", release_pending },
     { "set_property", set_property },
@@ -782,22 +777,9 @@ static const named_test tests[] = {
 int main(int argc, char **argv)
 {
     alarm(100); /* a deadlock fails the test rather than hanging it */
-    if (clGetPlatformIDs(1, &platform, NULL) != CL_SUCCESS ||
-        clGetDeviceIDs(platform, CL_DEVICE_TYPE_CPU, 1, &device, NULL) != CL_SUCCESS) {
-        fprintf(stderr, "no OpenCL CPU device\n");
+    if (!test_open_cpu_device(&platform, &device, &context))
         return 1;
-    }
-    context = clCreateContext(NULL, 1, &device, NULL, NULL, NULL);
-    int ran = 0;
-    for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
-        if (argc > 1 && strncmp(tests[i].name, argv[1], strlen(argv[1])) != 0)
-            continue;
-        printf("-- %s\n", tests[i].name);
-        fflush(stdout);
-        tests[i].run();
-        ran++;
-    }
+    test_run_cases(tests, sizeof tests / sizeof tests[0], argc, argv);
     clReleaseContext(context);
-    CHECK(ran > 0);
     return check_summary();
 }

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../common/check.h"
+#include "../common/runner.h"
 
 enum { THREADS = 8 };
 
@@ -731,11 +731,6 @@ static void set_status_race(void)
     clReleaseCommandQueue(q);
 }
 
-typedef struct named_test {
-    const char *name;
-    void (*run)(void);
-} named_test;
-
 static const named_test tests[] = {
     { "shared_in_order_queue", shared_in_order },
     { "separate_queues", separate_queues },
@@ -752,22 +747,9 @@ int main(int argc, char **argv)
 {
     alarm(100); /* a deadlock fails the test (SIGALRM) rather than hanging it */
     cl_platform_id platform;
-    if (clGetPlatformIDs(1, &platform, NULL) != CL_SUCCESS ||
-        clGetDeviceIDs(platform, CL_DEVICE_TYPE_CPU, 1, &device, NULL) != CL_SUCCESS) {
-        fprintf(stderr, "no OpenCL CPU device\n");
+    if (!test_open_cpu_device(&platform, &device, &context))
         return 1;
-    }
-    context = clCreateContext(NULL, 1, &device, NULL, NULL, NULL);
-    int ran = 0;
-    for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
-        if (argc > 1 && strncmp(tests[i].name, argv[1], strlen(argv[1])) != 0)
-            continue;
-        printf("-- %s\n", tests[i].name);
-        fflush(stdout);
-        tests[i].run();
-        ran++;
-    }
+    test_run_cases(tests, sizeof tests / sizeof tests[0], argc, argv);
     clReleaseContext(context);
-    CHECK(ran > 0);
     return check_summary();
 }
