@@ -195,7 +195,7 @@ static cl_mem create_buffer(cl_context context, const cl_mem_properties *propert
      * The SVM hook answers only "is this byte in an SVM allocation of
      * context", so the check is that the last byte is one too: it misses a
      * buffer that runs on into a neighbouring SVM allocation. */
-    if ((flags & CL_MEM_USE_HOST_PTR) && mosaic_svm_contains && mosaic_svm_contains(context, host_ptr) &&
+    if ((flags & CL_MEM_USE_HOST_PTR) && mosaic_svm_contains(context, host_ptr) &&
         !mosaic_svm_contains(context, (const char *)host_ptr + (size - 1))) {
         mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_BUFFER_SIZE,
                                                    "size %zu runs past the SVM allocation holding host_ptr", size));
@@ -221,7 +221,7 @@ static cl_mem create_buffer(cl_context context, const cl_mem_properties *propert
         mem->host_ptr = host_ptr;
         mem->data = host_ptr;
         mem->owns_data = false;
-        mem->is_svm_backed = mosaic_svm_contains && mosaic_svm_contains(context, host_ptr);
+        mem->is_svm_backed = mosaic_svm_contains(context, host_ptr);
     } else {
         mem->data = alloc_storage(size);
         if (!mem->data) {

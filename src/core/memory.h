@@ -40,10 +40,8 @@ cl_int mosaic_mem_check_alignment(cl_mem mem, cl_device_id device);
 bool mosaic_mem_host_can_read(cl_mem mem);
 bool mosaic_mem_host_can_write(cl_mem mem);
 
-/* Hook for the SVM module (api/svm.c, a later step): returns true when ptr
- * lies inside an SVM allocation made in context.  Declared weak so the
- * library links before SVM exists; clCreateBuffer(CL_MEM_USE_HOST_PTR) calls
- * it to set CL_MEM_USES_SVM_POINTER. */
-bool mosaic_svm_contains(cl_context context, const void *ptr) __attribute__((weak, visibility("hidden")));
+/* True when ptr lies inside an SVM allocation made in context (api/svm.c);
+ * clCreateBuffer(CL_MEM_USE_HOST_PTR) asks it to set CL_MEM_USES_SVM_POINTER. */
+bool mosaic_svm_contains(cl_context context, const void *ptr);
 
 #endif

@@ -303,34 +303,6 @@ static void test_samplers(void)
     clReleaseContext(ctx);
 }
 
-/* ---- SVM: with CL_DEVICE_SVM_CAPABILITIES 0, no SVM allocation ---------------------- */
-
-static void test_no_svm(void)
-{
-    cl_device_svm_capabilities caps = 1;
-    CHECK_ERR(clGetDeviceInfo(device, CL_DEVICE_SVM_CAPABILITIES, sizeof caps, &caps, NULL), CL_SUCCESS);
-    if (caps != 0)
-        return; /* SVM is on: its own tests cover it */
-    cl_int err;
-    cl_context ctx = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
-    CHECK(clSVMAlloc(ctx, CL_MEM_READ_WRITE, 64, 0) == NULL);
-    clSVMFree(ctx, NULL);
-    cl_command_queue queue = clCreateCommandQueueWithProperties(ctx, device, NULL, &err);
-    CHECK_ERR(err, CL_SUCCESS);
-    cl_uint pattern = 0;
-    void *bogus = (void *)junk;
-    CHECK_ERR(clEnqueueSVMMemFill(queue, bogus, &pattern, sizeof pattern, 64, 0, NULL, NULL), CL_INVALID_OPERATION);
-    CHECK_ERR(clEnqueueSVMMemcpy(queue, CL_TRUE, bogus, bogus, 64, 0, NULL, NULL), CL_INVALID_OPERATION);
-    CHECK_ERR(clEnqueueSVMMap(queue, CL_TRUE, CL_MAP_READ, bogus, 64, 0, NULL, NULL), CL_INVALID_OPERATION);
-    CHECK_ERR(clEnqueueSVMUnmap(queue, bogus, 0, NULL, NULL), CL_INVALID_OPERATION);
-    CHECK_ERR(clEnqueueSVMFree(queue, 1, &bogus, NULL, NULL, 0, NULL, NULL), CL_INVALID_OPERATION);
-    const void *ptrs[1] = { bogus };
-    CHECK_ERR(clEnqueueSVMMigrateMem(queue, 1, ptrs, NULL, 0, 0, NULL, NULL), CL_INVALID_OPERATION);
-    CHECK_ERR(clEnqueueSVMMemcpy(NULL, CL_TRUE, bogus, bogus, 64, 0, NULL, NULL), CL_INVALID_COMMAND_QUEUE);
-    clReleaseCommandQueue(queue);
-    clReleaseContext(ctx);
-}
-
 int main(void)
 {
     memset(junk, 0x5a, sizeof junk);
@@ -344,6 +316,5 @@ int main(void)
     test_handle_errors();
     test_destructor_callbacks();
     test_samplers();
-    test_no_svm();
     return check_summary();
 }
