@@ -64,7 +64,26 @@ double libm_lgamma_r(double, __private int *) __asm__("lgamma_r");
     }                                                                                              \
     OVLD T frexp(T x, __private int *e) { return __builtin_frexp##S(x, e); }                       \
     OVLD T modf(T x, __private T *ip) { return __builtin_modf##S(x, ip); }                         \
-    OVLD T remquo(T x, T y, __private int *q) { return __builtin_remquo##S(x, y, q); }             \
+    /* OpenCL wants 7 bits of the quotient; the C library promises 3.  The low  \
+     * bits come from |x| mod 128|y| (exact), its quotient by |y| rounded as    \
+     * remainder() rounds, checked exactly with an fma. */                     \
+    OVLD T remquo(T x, T y, __private int *q)                                                      \
+    {                                                                                              \
+        T r = __builtin_remainder##S(x, y);                                                        \
+        if (__builtin_isnan(r) || __builtin_isinf(x) || y == 0) {                                  \
+            *q = 0;                                                                                \
+            return r;                                                                              \
+        }                                                                                          \
+        T ax = __builtin_fabs##S(x), ay = __builtin_fabs##S(y), span = ay * 128;                   \
+        T m = __builtin_isinf(span) ? ax : __builtin_fmod##S(ax, span);                            \
+        T rr = __builtin_remainder##S(m, ay);                                                      \
+        T c = __builtin_rint##S(m / ay);                                                           \
+        if (__builtin_fma##S(-c, ay, m) != rr)                                                     \
+            c += __builtin_fma##S(-(c + 1), ay, m) == rr ? 1 : -1;                                 \
+        int k = (int)c & 127;                                                                      \
+        *q = __builtin_signbit(x) != __builtin_signbit(y) ? -k : k;                                \
+        return r;                                                                                  \
+    }                                                                                              \
     OVLD T sincos(T x, __private T *c)                                                             \
     {                                                                                              \
         *c = __builtin_cos##S(x);                                                                  \
@@ -140,7 +159,7 @@ CONST_FN float rootn(float x, int n)
     if (x < 0 && (n & 1) == 0)
         return __builtin_nanf("");
     double r = __builtin_pow(__builtin_fabs((double)x), 1.0 / n);
-    return (float)__builtin_copysign(r, (double)x);
+    return (float)((n & 1) ? __builtin_copysign(r, (double)x) : r); /* even roots are never negative, even of -0 */
 }
 CONST_FN float nan(uint code) { return as_float(0x7fc00000u | (code & 0x003fffffu)); }
 OVLD float lgamma_r(float x, __private int *sign) { return libm_lgammaf_r(x, sign); }
@@ -160,7 +179,7 @@ CONST_FN double rootn(double x, int n)
     if (x < 0 && (n & 1) == 0)
         return __builtin_nan("");
     double r = __builtin_pow(__builtin_fabs(x), 1.0 / n);
-    return __builtin_copysign(r, x);
+    return (n & 1) ? __builtin_copysign(r, x) : r; /* even roots are never negative, even of -0 */
 }
 CONST_FN double nan(ulong code) { return as_double(0x7ff8000000000000ul | (code & 0x0007fffffffffffful)); }
 OVLD double lgamma_r(double x, __private int *sign) { return libm_lgamma_r(x, sign); }

@@ -6,6 +6,7 @@
  */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
+#include <math.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -196,12 +197,59 @@ static void svm_ptrs_cleared(void)
     clReleaseProgram(p);
 }
 
+/* ---- test_bruteforce remquo, rootn ----------------------------------------------------
+ * remquo must give at least 7 bits of the quotient (the C library gives 3), and
+ * rootn of -0 with an even n is +0 or +inf, never negative. */
+static void remquo_and_rootn(void)
+{
+    static const char *source =
+        "__kernel void k(__global const float *x, __global const float *y, __global int *q,\n"
+        "                __global const double *dx, __global const double *dy, __global int *dq, __global float *root)\n"
+        "{ size_t i = get_global_id(0); int t;\n"
+        "  remquo(x[i], y[i], &t); q[i] = t; remquo(dx[i], dy[i], &t); dq[i] = t;\n"
+        "  if (i == 0) { root[0] = rootn(-0.0f, 2); root[1] = rootn(-0.0f, -2); root[2] = rootn(-0.0f, 3);\n"
+        "                root[3] = (float)rootn(-0.0, 4); } }\n";
+    cl_program program;
+    cl_kernel k = kernel_from(source, "k", &program);
+    enum { N = 4 };
+    float x[N] = { 58.5f, -58.5f, 1000.5f, 5.0f }, y[N] = { 1.5f, 1.5f, 1.0f, 2.0f };
+    double dx[N] = { 58.5, -58.5, 1000.5, 5.0 }, dy[N] = { 1.5, 1.5, 1.0, 2.0 };
+    int want[N] = { 39, -39, 1000 % 128, 2 }; /* 1000.5 rounds to the even 1000 */
+    void *init[7] = { x, y, NULL, dx, dy, NULL, NULL };
+    size_t sizes[7] = { sizeof x, sizeof y, sizeof want, sizeof dx, sizeof dy, sizeof want, 4 * sizeof(float) };
+    cl_mem m[7];
+    for (cl_uint i = 0; i < 7; i++) {
+        m[i] = clCreateBuffer(context, CL_MEM_READ_WRITE | (init[i] ? CL_MEM_COPY_HOST_PTR : 0), sizes[i], init[i], NULL);
+        clSetKernelArg(k, i, sizeof m[i], &m[i]);
+    }
+    size_t global = N;
+    CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, NULL, 0, NULL, NULL), CL_SUCCESS);
+    int q[N], dq[N];
+    float root[4];
+    CHECK_ERR(clEnqueueReadBuffer(queue, m[2], CL_TRUE, 0, sizeof q, q, 0, NULL, NULL), CL_SUCCESS);
+    CHECK_ERR(clEnqueueReadBuffer(queue, m[5], CL_TRUE, 0, sizeof dq, dq, 0, NULL, NULL), CL_SUCCESS);
+    CHECK_ERR(clEnqueueReadBuffer(queue, m[6], CL_TRUE, 0, sizeof root, root, 0, NULL, NULL), CL_SUCCESS);
+    for (int i = 0; i < N; i++) {
+        CHECK(q[i] == want[i]);
+        CHECK(dq[i] == want[i]);
+    }
+    CHECK(root[0] == 0.0f && !signbit(root[0]));
+    CHECK(isinf(root[1]) && root[1] > 0);
+    CHECK(root[2] == 0.0f && signbit(root[2]));
+    CHECK(root[3] == 0.0f && !signbit(root[3]));
+    for (int i = 0; i < 7; i++)
+        clReleaseMemObject(m[i]);
+    clReleaseKernel(k);
+    clReleaseProgram(program);
+}
+
 static const named_test tests[] = {
     { "release_buffer_set_as_arg", release_buffer_set_as_arg },
     { "image_support_macro", image_support_macro },
     { "opencl_version_macro", opencl_version_macro },
     { "svm_buffer_too_big", svm_buffer_too_big },
     { "svm_ptrs_cleared", svm_ptrs_cleared },
+    { "remquo_and_rootn", remquo_and_rootn },
 };
 
 int main(int argc, char **argv)
