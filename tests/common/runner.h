@@ -30,6 +30,24 @@ static inline bool test_open_cpu_device(cl_platform_id *platform, cl_device_id *
     return err == CL_SUCCESS;
 }
 
+/* Builds a program from source; NULL (with the log on stderr) if it fails. */
+static inline cl_program test_build_program(cl_context context, cl_device_id device, const char *source,
+                                            const char *options)
+{
+    cl_int err;
+    cl_program program = clCreateProgramWithSource(context, 1, &source, NULL, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    err = clBuildProgram(program, 1, &device, options, NULL, NULL);
+    CHECK_ERR(err, CL_SUCCESS);
+    if (err == CL_SUCCESS)
+        return program;
+    char log[16384] = "";
+    clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
+    fprintf(stderr, "build log:\n%s\n", log);
+    clReleaseProgram(program);
+    return NULL;
+}
+
 /* Runs the selected cases; an argument that selects none is a failure. */
 static inline void test_run_cases(const named_test *tests, size_t count, int argc, char **argv)
 {

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../common/check.h"
+#include "../common/runner.h"
 
 #define OK(expr) CHECK_ERR(expr, CL_SUCCESS)
 
@@ -264,45 +264,19 @@ static void destructor(void)
 
 int main(int argc, char **argv)
 {
-    const char *which = argc > 1 ? argv[1] : "all";
-    cl_uint n = 0;
-    if (clGetPlatformIDs(1, &platform, &n) != CL_SUCCESS || n == 0 ||
-        clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, NULL) != CL_SUCCESS) {
-        fprintf(stderr, "no OpenCL platform or device\n");
+    if (!test_open_cpu_device(&platform, &device, &context))
         return 1;
+    queue = clCreateCommandQueueWithProperties(context, device, NULL, NULL);
+    program = test_build_program(context, device, source, "");
+    if (program) {
+        static const named_test tests[] = {
+            { "subbuffer_kernel", subbuffer_kernel }, { "use_host_ptr", use_host_ptr },
+            { "rect_tile", rect_tile },               { "fill_kernel", fill_kernel },
+            { "map_invalidate", map_invalidate },     { "destructor", destructor },
+        };
+        test_run_cases(tests, sizeof tests / sizeof tests[0], argc, argv);
+        clReleaseProgram(program);
     }
-    cl_int err = 0;
-    context = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
-    CHECK_ERR(err, CL_SUCCESS);
-    queue = clCreateCommandQueueWithProperties(context, device, NULL, &err);
-    CHECK_ERR(err, CL_SUCCESS);
-    program = clCreateProgramWithSource(context, 1, &source, NULL, &err);
-    CHECK_ERR(err, CL_SUCCESS);
-    err = clBuildProgram(program, 1, &device, "", NULL, NULL);
-    CHECK_ERR(err, CL_SUCCESS);
-    if (err != CL_SUCCESS) {
-        char log[8192] = "";
-        clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
-        fprintf(stderr, "build log:\n%s\n", log);
-        return check_summary();
-    }
-
-    static const struct { const char *name; void (*fn)(void); } cases[] = {
-        { "subbuffer_kernel", subbuffer_kernel }, { "use_host_ptr", use_host_ptr },
-        { "rect_tile", rect_tile }, { "fill_kernel", fill_kernel },
-        { "map_invalidate", map_invalidate }, { "destructor", destructor },
-    };
-    bool found = false;
-    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
-        if (!strcmp(which, "all") || !strcmp(which, cases[i].name)) {
-            cases[i].fn();
-            found = true;
-        }
-    if (!found) {
-        fprintf(stderr, "unknown case %s\n", which);
-        return 2;
-    }
-    clReleaseProgram(program);
     clReleaseCommandQueue(queue);
     clReleaseContext(context);
     return check_summary();
