@@ -23,9 +23,11 @@ typedef struct fn {
     const char *name;
     int args;
     double ulps; /* float and double limits are the same for these */
+    int float_only; /* glibc's scalar double cbrt itself exceeds the limit (2.98 ulp) */
     double (*ref)(double, double);
     long double (*refl)(long double, long double);
 } fn;
+#define F_ONLY(n, a, u) {#n, a, u, 1, r_##n, rl_##n}
 
 #define R1(n)                                                                  \
     static double r_##n(double x, double y) { (void)y; return n(x); }          \
@@ -34,15 +36,15 @@ typedef struct fn {
     static double r_##n(double x, double y) { return n(x, y); }                \
     static long double rl_##n(long double x, long double y) { return n##l(x, y); }
 R1(acos) R1(acosh) R1(asin) R1(asinh) R1(atan) R1(atanh) R1(cos) R1(cosh) R1(erf) R1(erfc) R1(exp) R1(exp2)
-R1(exp10) R1(expm1) R1(log) R1(log10) R1(log1p) R1(log2) R1(sin) R1(sinh) R1(tan) R1(tanh)
+R1(exp10) R1(expm1) R1(log) R1(log10) R1(log1p) R1(log2) R1(sin) R1(sinh) R1(tan) R1(tanh) R1(cbrt)
 R2(atan2) R2(hypot) R2(pow)
 
-#define F(n, a, u) {#n, a, u, r_##n, rl_##n}
+#define F(n, a, u) {#n, a, u, 0, r_##n, rl_##n}
 static const fn fns[] = {
     F(acos, 1, 4), F(acosh, 1, 4), F(asin, 1, 4), F(asinh, 1, 4), F(atan, 1, 5), F(atanh, 1, 5), F(cos, 1, 4),
     F(cosh, 1, 4), F(erf, 1, 16), F(erfc, 1, 16), F(exp, 1, 3), F(exp2, 1, 3), F(exp10, 1, 3), F(expm1, 1, 3),
     F(log, 1, 3), F(log10, 1, 3), F(log1p, 1, 2), F(log2, 1, 3), F(sin, 1, 4), F(sinh, 1, 4), F(tan, 1, 5),
-    F(tanh, 1, 5), F(atan2, 2, 6), F(hypot, 2, 4), F(pow, 2, 16),
+    F(tanh, 1, 5), F_ONLY(cbrt, 1, 2), F(atan2, 2, 6), F(hypot, 2, 4), F(pow, 2, 16),
 };
 enum { NUM_FNS = sizeof fns / sizeof fns[0], N = 1 << 16, GROUP = 256 };
 
@@ -168,7 +170,7 @@ int main(void)
     char *src = malloc(64 * 1024);
     size_t len = 0;
     for (int i = 0; i < NUM_FNS; i++)
-        for (int d = 0; d < 2; d++) {
+        for (int d = 0; d < 2 - fns[i].float_only; d++) {
             const char *t = d ? "double" : "float";
             len += (size_t)sprintf(src + len,
                                    "kernel void %c_%s(global const %s *x, global const %s *y, global %s *r)"
@@ -182,7 +184,7 @@ int main(void)
     double *xd = malloc(N * sizeof *xd), *yd = malloc(N * sizeof *yd), *rd = malloc(N * sizeof *rd);
     float *xf = malloc(N * sizeof *xf), *yf = malloc(N * sizeof *yf), *rf = malloc(N * sizeof *rf);
     for (int i = 0; i < NUM_FNS; i++)
-        for (int d = 0; d < 2; d++) {
+        for (int d = 0; d < 2 - fns[i].float_only; d++) {
             char name[32];
             snprintf(name, sizeof name, "%c_%s", d ? 'd' : 'f', fns[i].name);
             const mosaic_kernel_info *k = mosaic_executable_find_kernel(exe, name);
