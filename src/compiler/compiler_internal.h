@@ -155,6 +155,9 @@ int mc_lower_printf(LLVMModuleRef m, mc_str *log);
  * mc_drop_vector_math_uses removes what kept the variants' declarations
  * alive.  mc_libmvec_available: libmvec.so.1 could be loaded. */
 int mc_add_vector_math(LLVMModuleRef m, LLVMTargetMachineRef tm);
+/* After optimisation: vector-typed math intrinsic calls (llvm.log.v4f32...)
+ * become calls of libmvec variants; returns how many. */
+int mc_lower_vector_math_calls(LLVMModuleRef m, LLVMTargetMachineRef tm);
 void mc_drop_vector_math_uses(LLVMModuleRef m);
 int mc_libmvec_available(void);
 

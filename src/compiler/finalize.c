@@ -389,6 +389,8 @@ static cl_int build_object(const mosaic_compiler_target *target, const mosaic_bi
         LLVMDumpModule(m);
     if (run_passes(m, tm, opts->opt_disable ? "default<O0>" : "default<O3>", log))
         goto done;
+    if (!opts->opt_disable)
+        mc_lower_vector_math_calls(m, tm);
     mc_drop_vector_math_uses(m);
     if (getenv("MOSAIC_DUMP_IR"))
         LLVMDumpModule(m);

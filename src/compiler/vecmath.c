@@ -265,6 +265,152 @@ int mc_add_vector_math(LLVMModuleRef m, LLVMTargetMachineRef tm)
     return count;
 }
 
+/* ---- vector-typed math calls ---------------------------------------------------------
+ * The builtins' vector overloads (log(float4)...) and the SLP vectoriser
+ * leave calls like llvm.log.v4f32, which code generation would split into
+ * scalar calls: after optimisation they become calls of the libmvec variant
+ * of the nearest width (lanes padded with copies of the first one, wider
+ * vectors in pieces). */
+typedef struct width_choice {
+    char letter;
+    unsigned lanes;
+} width_choice;
+
+/* The narrowest allowed variant holding n lanes, else the widest. */
+static width_choice choose_width(unsigned allowed, int is_double, unsigned n)
+{
+    static const struct { unsigned isa; char letter; unsigned lanes_f; } order[] = {
+        {ISA_B, 'b', 4}, {ISA_D, 'd', 8}, {ISA_E, 'e', 16}};
+    width_choice best = {0, 0};
+    for (size_t k = 0; k < 3; k++) {
+        if (!(allowed & order[k].isa))
+            continue;
+        unsigned lanes = order[k].lanes_f / (is_double ? 2 : 1);
+        best.letter = order[k].letter;
+        best.lanes = lanes;
+        if (lanes >= n)
+            break;
+    }
+    return best;
+}
+
+/* Lanes [first, first + count) of v (n lanes) as a vector of count lanes;
+ * lanes past n repeat lane `first`. */
+static LLVMValueRef lanes_of(LLVMBuilderRef b, LLVMContextRef c, LLVMValueRef v, unsigned n, unsigned first,
+                             unsigned count)
+{
+    LLVMValueRef mask[32];
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(c);
+    for (unsigned j = 0; j < count; j++)
+        mask[j] = LLVMConstInt(i32, first + j < n ? first + j : first, 0);
+    return LLVMBuildShuffleVector(b, v, LLVMGetPoison(LLVMTypeOf(v)), LLVMConstVector(mask, count), "");
+}
+
+/* Calls variant vf on v (n lanes of elem, and w for two-argument functions). */
+static LLVMValueRef call_in_pieces(LLVMBuilderRef b, LLVMContextRef c, LLVMValueRef vf, unsigned lanes,
+                                   LLVMValueRef v, LLVMValueRef w, unsigned n)
+{
+    LLVMTypeRef fty = LLVMGlobalGetValueType(vf);
+    LLVMValueRef pieces[16];
+    unsigned np = 0;
+    for (unsigned first = 0; first < n && np < 16; first += lanes) {
+        LLVMValueRef args[2] = {lanes_of(b, c, v, n, first, lanes), w ? lanes_of(b, c, w, n, first, lanes) : NULL};
+        pieces[np++] = LLVMBuildCall2(b, fty, vf, args, w ? 2 : 1, "");
+    }
+    /* join pairwise (a power of two of pieces, the last ones repeated) */
+    unsigned width = lanes;
+    while (np > 1) {
+        LLVMValueRef mask[32];
+        LLVMTypeRef i32 = LLVMInt32TypeInContext(c);
+        for (unsigned j = 0; j < 2 * width; j++)
+            mask[j] = LLVMConstInt(i32, j, 0);
+        unsigned out = 0;
+        for (unsigned k = 0; k < np; k += 2) {
+            LLVMValueRef second = k + 1 < np ? pieces[k + 1] : pieces[k];
+            pieces[out++] = LLVMBuildShuffleVector(b, pieces[k], second, LLVMConstVector(mask, 2 * width), "");
+        }
+        np = out;
+        width *= 2;
+    }
+    return width == n ? pieces[0] : lanes_of(b, c, pieces[0], width, 0, n);
+}
+
+int mc_lower_vector_math_calls(LLVMModuleRef m, LLVMTargetMachineRef tm)
+{
+    if (!mc_libmvec_available())
+        return 0;
+    unsigned isas = target_isas(tm);
+    if (!isas)
+        return 0;
+    LLVMContextRef c = LLVMGetModuleContext(m);
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+    LLVMTypeRef f64 = LLVMDoubleTypeInContext(c);
+    int count = 0;
+    for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+            for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i; i = next) {
+                next = LLVMGetNextInstruction(i);
+                if (!LLVMIsACallInst(i) || LLVMGetTypeKind(LLVMTypeOf(i)) != LLVMVectorTypeKind)
+                    continue;
+                LLVMValueRef callee = LLVMGetCalledValue(i);
+                if (!callee || !LLVMIsAFunction(callee) || !LLVMGetIntrinsicID(callee))
+                    continue;
+                /* llvm.NAME.vNf32 / vNf64 */
+                const char *name = LLVMGetValueName(callee);
+                char base[32];
+                const char *dot = strrchr(name, '.');
+                if (strncmp(name, "llvm.", 5) || !dot || dot - name - 5 <= 0 || dot - name - 5 >= (long)sizeof base)
+                    continue;
+                memcpy(base, name + 5, (size_t)(dot - name - 5));
+                base[dot - name - 5] = 0;
+                LLVMTypeRef vt = LLVMTypeOf(i), elem = LLVMGetElementType(vt);
+                unsigned n = LLVMGetVectorSize(vt);
+                int is_double = LLVMGetTypeKind(elem) == LLVMDoubleTypeKind;
+                if ((!is_double && LLVMGetTypeKind(elem) != LLVMFloatTypeKind) || n < 2 || n > 16)
+                    continue;
+                const vm_fn *f = NULL;
+                for (size_t k = 0; k < sizeof fns / sizeof fns[0]; k++)
+                    if (fns[k].intrinsic && !strcmp(fns[k].name, base))
+                        f = &fns[k];
+                if (!f || (unsigned)LLVMGetNumArgOperands(i) != f->args)
+                    continue;
+                int through = 0;
+                unsigned allowed = (is_double ? f->isa_d : f->isa_f) & isas;
+                for (size_t k = 0; k < sizeof through_double / sizeof through_double[0]; k++)
+                    if (!is_double && through_double[k].intrinsic_d && !strcmp(through_double[k].d, f->name))
+                        through = 1, allowed = f->isa_d & isas;
+                if (!allowed)
+                    continue;
+                int dbl = is_double || through;
+                width_choice wc = choose_width(allowed, dbl, n);
+                char vname[64];
+                snprintf(vname, sizeof vname, "_ZGV%cN%u%s_%s%s", wc.letter, wc.lanes, f->args == 2 ? "vv" : "v",
+                         f->name, dbl ? "" : "f");
+                LLVMTypeRef ve = dbl ? f64 : elem;
+                LLVMTypeRef vty = LLVMVectorType(ve, wc.lanes), params[2] = {vty, vty};
+                LLVMValueRef vf = LLVMGetNamedFunction(m, vname);
+                if (!vf) {
+                    vf = LLVMAddFunction(m, vname, LLVMFunctionType(vty, params, f->args, 0));
+                    LLVMAddAttributeAtIndex(vf, LLVMAttributeFunctionIndex,
+                                            LLVMCreateEnumAttribute(c, LLVMGetEnumAttributeKindForName("nounwind", 8), 0));
+                }
+                LLVMPositionBuilderBefore(b, i);
+                LLVMValueRef x = LLVMGetOperand(i, 0), y = f->args == 2 ? LLVMGetOperand(i, 1) : NULL;
+                if (through) {
+                    x = LLVMBuildFPExt(b, x, LLVMVectorType(f64, n), "");
+                    y = y ? LLVMBuildFPExt(b, y, LLVMVectorType(f64, n), "") : NULL;
+                }
+                LLVMValueRef r = call_in_pieces(b, c, vf, wc.lanes, x, y, n);
+                if (through)
+                    r = LLVMBuildFPTrunc(b, r, vt, "");
+                LLVMReplaceAllUsesWith(i, r);
+                LLVMInstructionEraseFromParent(i);
+                count++;
+            }
+    LLVMDisposeBuilder(b);
+    return count;
+}
+
 void mc_drop_vector_math_uses(LLVMModuleRef m)
 {
     LLVMValueRef g = LLVMGetNamedGlobal(m, "llvm.compiler.used");

@@ -149,15 +149,18 @@ static mosaic_executable *build(const char *source)
     return exe;
 }
 
-static void run(const mosaic_kernel_info *k, void **args)
+/* Runs k over `global` work-items in groups of GROUP (the last one smaller). */
+static void run(const mosaic_kernel_info *k, void **args, size_t global)
 {
-    for (size_t g = 0; g < N / GROUP; g++) {
+    size_t groups = (global + GROUP - 1) / GROUP;
+    for (size_t g = 0; g < groups; g++) {
         mosaic_wg_ctx ctx;
         memset(&ctx, 0, sizeof ctx);
         ctx.work_dim = 1;
-        ctx.global_size[0] = N;
-        ctx.enqueued_local_size[0] = ctx.local_size[0] = GROUP;
-        ctx.num_groups[0] = N / GROUP;
+        ctx.global_size[0] = global;
+        ctx.enqueued_local_size[0] = GROUP;
+        ctx.local_size[0] = global - g * GROUP < GROUP ? global - g * GROUP : GROUP;
+        ctx.num_groups[0] = groups;
         ctx.group_id[0] = g;
         for (int d = 1; d < 3; d++)
             ctx.global_size[d] = ctx.enqueued_local_size[d] = ctx.local_size[d] = ctx.num_groups[d] = 1;
@@ -165,18 +168,39 @@ static void run(const mosaic_kernel_info *k, void **args)
     }
 }
 
+/* Vector widths: 1 is the scalar function in a vectorised loop; the others
+ * are OpenCL vector types (vector-typed calls, libmvec variants of a nearby
+ * width after optimisation). */
+static const int widths[] = {1, 2, 3, 4, 8, 16};
+enum { NUM_WIDTHS = sizeof widths / sizeof widths[0] };
+
 int main(void)
 {
-    char *src = malloc(64 * 1024);
+    char *src = malloc(1024 * 1024);
     size_t len = 0;
     for (int i = 0; i < NUM_FNS; i++)
-        for (int d = 0; d < 2 - fns[i].float_only; d++) {
-            const char *t = d ? "double" : "float";
-            len += (size_t)sprintf(src + len,
-                                   "kernel void %c_%s(global const %s *x, global const %s *y, global %s *r)"
-                                   " { size_t i = get_global_id(0); r[i] = %s(x[i]%s); }\n",
-                                   d ? 'd' : 'f', fns[i].name, t, t, t, fns[i].name, fns[i].args == 2 ? ", y[i]" : "");
-        }
+        for (int d = 0; d < 2 - fns[i].float_only; d++)
+            for (int w = 0; w < NUM_WIDTHS; w++) {
+                const char *t = d ? "double" : "float";
+                int n = widths[w];
+                if (n == 1)
+                    len += (size_t)sprintf(src + len,
+                                           "kernel void %c1_%s(global const %s *x, global const %s *y, global %s *r)"
+                                           " { size_t i = get_global_id(0); r[i] = %s(x[i]%s); }\n",
+                                           d ? 'd' : 'f', fns[i].name, t, t, t, fns[i].name,
+                                           fns[i].args == 2 ? ", y[i]" : "");
+                else if (fns[i].args == 2)
+                    len += (size_t)sprintf(src + len,
+                                           "kernel void %c%d_%s(global const %s *x, global const %s *y, global %s *r)"
+                                           " { size_t i = get_global_id(0);"
+                                           " vstore%d(%s(vload%d(i, x), vload%d(i, y)), i, r); }\n",
+                                           d ? 'd' : 'f', n, fns[i].name, t, t, t, n, fns[i].name, n, n);
+                else
+                    len += (size_t)sprintf(src + len,
+                                           "kernel void %c%d_%s(global const %s *x, global const %s *y, global %s *r)"
+                                           " { size_t i = get_global_id(0); vstore%d(%s(vload%d(i, x)), i, r); }\n",
+                                           d ? 'd' : 'f', n, fns[i].name, t, t, t, n, fns[i].name, n);
+            }
     mosaic_executable *exe = build(src);
     free(src);
     if (!exe)
@@ -184,42 +208,46 @@ int main(void)
     double *xd = malloc(N * sizeof *xd), *yd = malloc(N * sizeof *yd), *rd = malloc(N * sizeof *rd);
     float *xf = malloc(N * sizeof *xf), *yf = malloc(N * sizeof *yf), *rf = malloc(N * sizeof *rf);
     for (int i = 0; i < NUM_FNS; i++)
-        for (int d = 0; d < 2 - fns[i].float_only; d++) {
-            char name[32];
-            snprintf(name, sizeof name, "%c_%s", d ? 'd' : 'f', fns[i].name);
-            const mosaic_kernel_info *k = mosaic_executable_find_kernel(exe, name);
-            if (!k || !k->wg_fn) {
-                fprintf(stderr, "%s: no work-group function\n", name);
-                failures++;
-                continue;
+        for (int d = 0; d < 2 - fns[i].float_only; d++)
+            for (int w = 0; w < NUM_WIDTHS; w++) {
+                char name[32];
+                int n = widths[w];
+                snprintf(name, sizeof name, "%c%d_%s", d ? 'd' : 'f', n, fns[i].name);
+                const mosaic_kernel_info *k = mosaic_executable_find_kernel(exe, name);
+                if (!k || !k->wg_fn) {
+                    fprintf(stderr, "%s: no work-group function\n", name);
+                    failures++;
+                    continue;
+                }
+                for (size_t j = 0; j < N; j++) {
+                    xd[j] = input(j, d);
+                    yd[j] = input(j / 7 * 7 + (j * 5) % 7, d);
+                    if (fns[i].args == 2 && j % 5 == 0) /* pow: small integer and half-integer exponents too */
+                        yd[j] = (double)((int)(next() % 41) - 20) * 0.5;
+                    xf[j] = (float)xd[j];
+                    yf[j] = (float)yd[j];
+                }
+                void *px = d ? (void *)xd : (void *)xf, *py = d ? (void *)yd : (void *)yf;
+                void *pr = d ? (void *)rd : (void *)rf;
+                size_t items = N / (size_t)n, count = items * (size_t)n;
+                run(k, (void *[]){&px, &py, &pr}, items);
+                double worst = 0;
+                size_t at = 0;
+                for (size_t j = 0; j < count; j++) {
+                    long double ref = d ? fns[i].refl(xd[j], yd[j]) : (long double)fns[i].ref(xf[j], yf[j]);
+                    double e = error(d ? rd[j] : rf[j], ref, d);
+                    if (e > worst)
+                        worst = e, at = j;
+                }
+                if (worst > fns[i].ulps) {
+                    fprintf(stderr, "%s(%a%s%a) = %a: %.2f ulp, more than %.0f\n", name, d ? xd[at] : xf[at],
+                            fns[i].args == 2 ? ", " : "", fns[i].args == 2 ? (d ? yd[at] : yf[at]) : 0.0,
+                            d ? rd[at] : rf[at], worst, fns[i].ulps);
+                    failures++;
+                }
+                if (getenv("VERBOSE"))
+                    printf("%-10s %.2f ulp (limit %.0f)\n", name, worst, fns[i].ulps);
             }
-            for (size_t j = 0; j < N; j++) {
-                xd[j] = input(j, d);
-                yd[j] = input(j / 7 * 7 + (j * 5) % 7, d);
-                if (fns[i].args == 2 && j % 5 == 0) /* pow: small integer and half-integer exponents too */
-                    yd[j] = (double)((int)(next() % 41) - 20) * 0.5;
-                xf[j] = (float)xd[j];
-                yf[j] = (float)yd[j];
-            }
-            void *px = d ? (void *)xd : (void *)xf, *py = d ? (void *)yd : (void *)yf, *pr = d ? (void *)rd : (void *)rf;
-            run(k, (void *[]){&px, &py, &pr});
-            double worst = 0;
-            size_t at = 0;
-            for (size_t j = 0; j < N; j++) {
-                long double ref = d ? fns[i].refl(xd[j], yd[j]) : (long double)fns[i].ref(xf[j], yf[j]);
-                double e = error(d ? rd[j] : rf[j], ref, d);
-                if (e > worst)
-                    worst = e, at = j;
-            }
-            if (worst > fns[i].ulps) {
-                fprintf(stderr, "%s(%a%s%a) = %a: %.2f ulp, more than %.0f\n", name, d ? xd[at] : xf[at],
-                        fns[i].args == 2 ? ", " : "", fns[i].args == 2 ? (d ? yd[at] : yf[at]) : 0.0,
-                        d ? rd[at] : rf[at], worst, fns[i].ulps);
-                failures++;
-            }
-            if (getenv("VERBOSE"))
-                printf("%-8s %.2f ulp (limit %.0f)\n", name, worst, fns[i].ulps);
-        }
     free(xd), free(yd), free(rd), free(xf), free(yf), free(rf);
     mosaic_executable_free(exe);
     return failures ? 1 : 0;
