@@ -60,7 +60,7 @@ static mosaic_executable *build(const char *options)
 /* bytes at an address that is 16 modulo 128 */
 static void *misaligned(size_t bytes, void **block)
 {
-    *block = aligned_alloc(128, bytes + 128);
+    *block = aligned_alloc(128, (bytes + 255) / 128 * 128);
     return (char *)*block + 16;
 }
 
