@@ -153,13 +153,15 @@ int mc_lower_printf(LLVMModuleRef m, mc_str *log);
  * math calls the target can use (vector-function-abi-variant) for the loop
  * vectoriser; returns how many calls got them.  After optimisation,
  * mc_drop_vector_math_uses removes what kept the variants' declarations
- * alive.  mc_libmvec_available: libmvec.so.1 could be loaded. */
+ * alive.  mc_libmvec_available: vector math is on (MOSAIC_NO_LIBMVEC unset). */
 int mc_add_vector_math(LLVMModuleRef m, LLVMTargetMachineRef tm);
 /* After optimisation: vector-typed math intrinsic calls (llvm.log.v4f32...)
  * become calls of libmvec variants; returns how many. */
 int mc_lower_vector_math_calls(LLVMModuleRef m, LLVMTargetMachineRef tm);
 void mc_drop_vector_math_uses(LLVMModuleRef m);
 int mc_libmvec_available(void);
+/* libmvec's variants (name, address) for the JIT. */
+size_t mc_libmvec_symbols(const struct mosaic_runtime_symbol **symbols);
 
 /* Turns the atomic library calls clang emits for spir64 (__atomic_fetch_add_4,
  * __opencl_atomic_load_8, ...) into atomic instructions (atomics.c). */

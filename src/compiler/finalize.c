@@ -619,6 +619,25 @@ static cl_int load_object(const mosaic_compiler_target *target, mc_object *obj, 
             return CL_BUILD_PROGRAM_FAILURE;
         }
     }
+    /* libmvec's vector math variants (vecmath.c), by address */
+    if (mc_libmvec_available()) {
+        const struct mosaic_runtime_symbol *vs;
+        size_t nv = mc_libmvec_symbols(&vs);
+        LLVMOrcCSymbolMapPair *pairs = calloc(nv, sizeof *pairs);
+        if (!pairs)
+            return CL_OUT_OF_HOST_MEMORY;
+        for (size_t i = 0; i < nv; i++) {
+            pairs[i].Name = LLVMOrcLLJITMangleAndIntern(exe->jit, vs[i].name);
+            pairs[i].Sym.Address = (LLVMOrcExecutorAddress)(uintptr_t)vs[i].address;
+            pairs[i].Sym.Flags.GenericFlags = LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable;
+        }
+        err = LLVMOrcJITDylibDefine(jd, LLVMOrcAbsoluteSymbols(pairs, nv));
+        free(pairs);
+        if (err) {
+            mc_log_llvm_error(log, "cannot define the vector math symbols", err);
+            return CL_BUILD_PROGRAM_FAILURE;
+        }
+    }
     LLVMOrcDefinitionGeneratorRef gen;
     err = LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(&gen, prefix, NULL, NULL);
     if (err) {
@@ -627,10 +646,6 @@ static cl_int load_object(const mosaic_compiler_target *target, mc_object *obj, 
     }
     LLVMOrcJITDylibAddGenerator(jd, gen);
     if (!LLVMOrcCreateDynamicLibrarySearchGeneratorForPath(&gen, "libm.so.6", prefix, NULL, NULL))
-        LLVMOrcJITDylibAddGenerator(jd, gen);
-    /* vector math (vecmath.c) */
-    if (mc_libmvec_available() &&
-        !LLVMOrcCreateDynamicLibrarySearchGeneratorForPath(&gen, "libmvec.so.1", prefix, NULL, NULL))
         LLVMOrcJITDylibAddGenerator(jd, gen);
 
     LLVMMemoryBufferRef buf =

@@ -9,7 +9,8 @@
  * instruction sets the target has (_ZGVeN16v_expf for AVX-512, _ZGVdN8v_expf
  * for AVX2, _ZGVbN4v_expf for SSE), declares them, and keeps them alive
  * until the vectoriser has run (llvm.compiler.used, removed afterwards).
- * The JIT finds them in libmvec.so.1 (finalize.c).
+ * libmosaic links libmvec.so.1 and hands the variants' addresses to the JIT
+ * (mc_libmvec_symbols, finalize.c): no dlopen, nothing in the global scope.
  *
  * Only variants whose error is within OpenCL C's limits (OpenCL C 3.0,
  * section 7.4, full profile) are named.  Float variants were checked on
@@ -24,8 +25,6 @@
  * an ulp and a hair.
  */
 #define _GNU_SOURCE
-#include <dlfcn.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,20 +53,32 @@ static const vm_fn fns[] = {
     {"pow", 2, ALL, ALL, 1},     {"cbrt", 1, 0, 0, 0}, /* cbrtf through double only */
 };
 
-static pthread_once_t libmvec_once = PTHREAD_ONCE_INIT;
-static void *libmvec;
-
-static void open_libmvec(void)
-{
-    const char *off = getenv("MOSAIC_NO_LIBMVEC");
-    if (!off || !*off || !strcmp(off, "0"))
-        libmvec = dlopen("libmvec.so.1", RTLD_NOW | RTLD_LOCAL);
-}
+/* Every variant the table can name: SSE, AVX2 and AVX-512, float and double.
+ * (Declared with a dummy type: only their addresses are taken.) */
+#define ISAS(X, p, name, dname)                                                                        \
+    X(b, 4, p, name) X(d, 8, p, name) X(e, 16, p, name) X(b, 2, p, dname) X(d, 4, p, dname) X(e, 8, p, dname)
+#define ONE(X, n) ISAS(X, v, n##f, n)
+#define TWO(X, n) ISAS(X, vv, n##f, n)
+#define LIBMVEC(X)                                                                                     \
+    ONE(X, acos) ONE(X, acosh) ONE(X, asin) ONE(X, asinh) ONE(X, atan) ONE(X, atanh) ONE(X, cbrt)      \
+    ONE(X, cos) ONE(X, cosh) ONE(X, erf) ONE(X, erfc) ONE(X, exp) ONE(X, exp2) ONE(X, exp10)           \
+    ONE(X, expm1) ONE(X, log) ONE(X, log10) ONE(X, log1p) ONE(X, log2) ONE(X, sin) ONE(X, sinh)        \
+    ONE(X, tan) ONE(X, tanh) TWO(X, atan2) TWO(X, hypot) TWO(X, pow)
+#define DECLARE(isa, lanes, p, name) void _ZGV##isa##N##lanes##p##_##name(void);
+LIBMVEC(DECLARE)
+#define ENTRY(isa, lanes, p, name) {"_ZGV" #isa "N" #lanes #p "_" #name, (void *)_ZGV##isa##N##lanes##p##_##name},
+static const struct mosaic_runtime_symbol libmvec_symbols[] = {LIBMVEC(ENTRY)};
 
 int mc_libmvec_available(void)
 {
-    pthread_once(&libmvec_once, open_libmvec);
-    return libmvec != NULL;
+    const char *off = getenv("MOSAIC_NO_LIBMVEC");
+    return !off || !*off || !strcmp(off, "0");
+}
+
+size_t mc_libmvec_symbols(const struct mosaic_runtime_symbol **symbols)
+{
+    *symbols = libmvec_symbols;
+    return sizeof libmvec_symbols / sizeof libmvec_symbols[0];
 }
 
 /* The instruction sets of the target machine that libmvec has variants for. */
