@@ -785,6 +785,77 @@ static void test_odd_shapes(void)
     }
 }
 
+static void test_classic_kernels(void)
+{
+    /* a work-efficient (Blelloch) exclusive scan and a bitonic sort in
+     * __local memory: nested loops of barriers with uniform bounds */
+    const char *src =
+        "kernel void scan(global const int *in, global int *out, local int *t) {\n"
+        "  size_t l = get_local_id(0), n = get_local_size(0), g = get_group_id(0);\n"
+        "  t[l] = in[g * n + l];\n"
+        "  size_t off = 1;\n"
+        "  for (size_t d = n >> 1; d > 0; d >>= 1) {\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    if (l < d) { size_t a = off * (2 * l + 1) - 1, b = off * (2 * l + 2) - 1; t[b] += t[a]; }\n"
+        "    off *= 2;\n"
+        "  }\n"
+        "  if (l == 0) t[n - 1] = 0;\n"
+        "  for (size_t d = 1; d < n; d *= 2) {\n"
+        "    off >>= 1;\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    if (l < d) { size_t a = off * (2 * l + 1) - 1, b = off * (2 * l + 2) - 1;\n"
+        "      int v = t[a]; t[a] = t[b]; t[b] += v; }\n"
+        "  }\n"
+        "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "  out[g * n + l] = t[l];\n"
+        "}\n"
+        "kernel void bitonic(global int *data, local int *t) {\n"
+        "  size_t l = get_local_id(0), n = get_local_size(0), g = get_group_id(0);\n"
+        "  t[l] = data[g * n + l];\n"
+        "  for (size_t k = 2; k <= n; k <<= 1)\n"
+        "    for (size_t j = k >> 1; j > 0; j >>= 1) {\n"
+        "      barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "      size_t p = l ^ j;\n"
+        "      if (p > l) {\n"
+        "        int a = t[l], b = t[p];\n"
+        "        int up = (l & k) == 0;\n"
+        "        if ((a > b) == up) { t[l] = b; t[p] = a; }\n"
+        "      }\n"
+        "    }\n"
+        "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "  data[g * n + l] = t[l];\n"
+        "}\n";
+    for (int o = 0; o < NUM_BUILDS; o++) {
+        mosaic_executable *exe = build(src, builds[o]);
+        if (!exe)
+            continue;
+        enum { N = 256, L = 64 };
+        int in[N], out[N], data[N];
+        for (int i = 0; i < N; i++) {
+            in[i] = (i * 37) % 11 - 3;
+            data[i] = (i * 7919) % 1000 - 500;
+        }
+        int *pi = in, *po = out, *pd = data;
+        uint64_t off = 0;
+        range r = {1, {N}, {L}, L * sizeof(int)};
+        both(exe, builds[o], "scan", ARGS(&pi, &po, &off), &r, out, sizeof out);
+        int bad = 0;
+        for (int i = 0; i < N; i++) {
+            int want = 0;
+            for (int j = i / L * L; j < i; j++)
+                want += in[j];
+            bad += out[i] != want;
+        }
+        CHECK(bad == 0, "scan (%s): %d wrong", builds[o], bad);
+        both(exe, builds[o], "bitonic", ARGS(&pd, &off), &r, data, sizeof data);
+        bad = 0;
+        for (int i = 0; i < N; i++)
+            bad += i % L && data[i - 1] > data[i];
+        CHECK(bad == 0, "bitonic (%s): %d out of order", builds[o], bad);
+        mosaic_executable_free(exe);
+    }
+}
+
 typedef struct test_case {
     const char *name;
     void (*fn)(void);
@@ -804,6 +875,7 @@ static const test_case tests[] = {
     {"large_private", test_large_private},
     {"divergence", test_divergence},
     {"odd_shapes", test_odd_shapes},
+    {"classic_kernels", test_classic_kernels},
 };
 
 int main(int argc, char **argv)
