@@ -72,9 +72,10 @@ typedef struct mosaic_wg_ctx {
  * nothing here is written by the kernel. */
 typedef void (*mosaic_wg_fn)(void *const *args, mosaic_wg_ctx *ctx);
 
-/* Runs one work-item.  Used by the device for kernels with barriers: it runs
- * each work-item as a fiber and switches fibers when the work-item calls the
- * runtime symbol "__mosaic_barrier"(mosaic_wg_ctx *ctx). */
+/* Runs one work-item.  The fallback for kernels with barriers that have no
+ * work-group function (see wg_fn): the device runs each work-item as a fiber
+ * and switches fibers when the work-item calls the runtime symbol
+ * "__mosaic_barrier"(mosaic_wg_ctx *ctx). */
 typedef void (*mosaic_wi_fn)(void *const *args, mosaic_wg_ctx *ctx,
                              uint64_t local_id_x, uint64_t local_id_y, uint64_t local_id_z);
 
@@ -124,7 +125,8 @@ typedef struct mosaic_kernel_info {
     size_t static_local_mem_size;     /* bytes of __local variables declared in the kernel */
     size_t private_mem_size;          /* estimate of per-work-item stack use */
     int uses_barriers;                /* 1 if any work-group barrier is reachable */
-    mosaic_wg_fn wg_fn;               /* runs a whole work-group; NULL when uses_barriers */
+    mosaic_wg_fn wg_fn;               /* runs a whole work-group, barriers included (regions.c);
+                                         NULL only when a barrier kernel must run as fibers */
     mosaic_wi_fn wi_fn;               /* runs one work-item; always set */
 } mosaic_kernel_info;
 
