@@ -151,7 +151,7 @@ CL_API_ENTRY cl_int CL_API_CALL clReleaseKernel(cl_kernel kernel)
  * the user may release a buffer that is still set as an argument, and it is
  * destroyed then (its destructor callbacks run); clEnqueueNDRangeKernel holds
  * the buffers of each launch until the launch completes. */
-static void hold_mem(cl_kernel kernel, cl_uint index, cl_mem mem)
+static void set_mem_arg(cl_kernel kernel, cl_uint index, cl_mem mem)
 {
     mosaic_arg_value *arg = &kernel->args[index];
     arg->mem = mem;
@@ -181,7 +181,7 @@ clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, const void 
         if (mem && (mem->mem_type != CL_MEM_OBJECT_BUFFER || mem->context != kernel->program->context))
             return MOSAIC_ERROR(CL_INVALID_MEM_OBJECT, "argument %u (%s) must be a buffer of the kernel's context",
                                 arg_index, formal->name);
-        hold_mem(kernel, arg_index, mem);
+        set_mem_arg(kernel, arg_index, mem);
         break;
     }
     case MOSAIC_ARG_LOCAL_PTR:
@@ -222,7 +222,7 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel kernel, cl_ui
     mosaic_arg_kind kind = kernel->info->args[arg_index].kind;
     if (kind != MOSAIC_ARG_GLOBAL_PTR && kind != MOSAIC_ARG_CONSTANT_PTR)
         return MOSAIC_ERROR(CL_INVALID_ARG_VALUE, "argument %u is not a global or constant pointer", arg_index);
-    hold_mem(kernel, arg_index, NULL);
+    set_mem_arg(kernel, arg_index, NULL);
     kernel->args[arg_index].svm = (void *)arg_value;
     kernel->args[arg_index].set = true;
     return CL_SUCCESS;
