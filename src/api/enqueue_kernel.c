@@ -74,6 +74,33 @@ static void choose_local_size(cl_uint dims, const size_t *global, size_t max_tot
     }
 }
 
+/* The largest NDRange a device runs, in work-items rounded up to whole
+ * work-groups: 2^63.  Devices count work-groups and work-items in size_t and
+ * claim groups past the end of the range (a worker's counter may pass the
+ * last group by a chunk), so a count near SIZE_MAX would wrap and run
+ * nothing, or part of the range, while reporting success. */
+#define MAX_WORK_ITEMS ((size_t)1 << 63)
+
+/* The number of work-groups in one dimension, rounded up, without the
+ * overflow of (global + local - 1) / local. */
+static size_t groups_in(size_t global, size_t local)
+{
+    return global / local + (global % local != 0);
+}
+
+static cl_int check_work_item_count(cl_uint work_dim, const size_t *global, const size_t *local)
+{
+    size_t total = 1;
+    for (cl_uint d = 0; d < work_dim && global; d++) {
+        size_t padded;
+        if (__builtin_mul_overflow(groups_in(global[d], local[d]), local[d], &padded) ||
+            __builtin_mul_overflow(total, padded, &total) || total > MAX_WORK_ITEMS)
+            return MOSAIC_ERROR(CL_INVALID_GLOBAL_WORK_SIZE,
+                                "the NDRange has more than 2^63 work-items (rounded up to whole work-groups)");
+    }
+    return CL_SUCCESS;
+}
+
 static cl_int check_launch(cl_command_queue queue, cl_kernel kernel, cl_uint work_dim, const size_t *offset,
                            const size_t *global, const size_t *local, size_t *local_out)
 {
@@ -124,7 +151,7 @@ static cl_int check_launch(cl_command_queue queue, cl_kernel kernel, cl_uint wor
             g[d] = global[d] ? global[d] : 1;
         choose_local_size(work_dim, g, max_wg, device->max_work_item_sizes, local_out);
     }
-    return CL_SUCCESS;
+    return check_work_item_count(work_dim, global, local_out);
 }
 
 /* Copies the kernel's current arguments into the launch. */
@@ -227,7 +254,7 @@ static cl_int enqueue_kernel(cl_command_queue queue, cl_kernel kernel, cl_comman
         /* OpenCL 2.1 and later: a NULL or zero global size is a launch that does nothing */
         nd->global_size[d] = d < work_dim ? (global_work_size ? global_work_size[d] : 0) : 1;
         nd->local_size[d] = local[d];
-        nd->num_groups[d] = (nd->global_size[d] + local[d] - 1) / local[d];
+        nd->num_groups[d] = groups_in(nd->global_size[d], local[d]);
         nd->total_groups *= nd->num_groups[d];
     }
     cl_event command = mosaic_command_new(queue, type);
