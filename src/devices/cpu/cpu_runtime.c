@@ -51,6 +51,12 @@ static __thread outbuf out;
 
 /* Output beyond this is written out (in whole lines) at the end of a call. */
 #define FLUSH_THRESHOLD (64 * 1024)
+/* Output beyond this is written out even without a newline: a thread's
+ * buffer never holds more. */
+#define BUFFER_LIMIT (1024 * 1024)
+/* The largest field width or precision, literal or from an argument: one
+ * conversion of a 16-element vector then makes at most a few MB. */
+#define FIELD_LIMIT 100000
 
 static void put(outbuf *o, const char *s, size_t n)
 {
@@ -251,15 +257,24 @@ static bool convert(outbuf *o, const spec *s, const unsigned char *arg, uint32_t
 }
 #pragma GCC diagnostic pop
 
-/* Reads an int argument (for a '*' width or precision). */
+/* Reads an int argument (for a '*' width or precision), clamped to
+ * +-FIELD_LIMIT: a width taken from data must not print gigabytes.  (A
+ * negative width means '-' and its magnitude; a negative precision, none.) */
 static bool int_arg(const unsigned char *arg, uint32_t d, int *v)
 {
     if (MOSAIC_PRINTF_KIND(d) != MOSAIC_PRINTF_INT || MOSAIC_PRINTF_COUNT(d) != 1 || MOSAIC_PRINTF_BYTES(d) > 8)
         return false;
     int32_t x = 0;
     memcpy(&x, arg, MOSAIC_PRINTF_BYTES(d) < 4 ? MOSAIC_PRINTF_BYTES(d) : 4);
-    *v = x;
+    *v = x > FIELD_LIMIT ? FIELD_LIMIT : x < -FIELD_LIMIT ? -FIELD_LIMIT : x;
     return true;
+}
+
+/* Reads a literal width or precision, clamped to FIELD_LIMIT. */
+static int literal_field(const char **f)
+{
+    long v = strtol(*f, (char **)f, 10);
+    return v > FIELD_LIMIT ? FIELD_LIMIT : (int)v;
 }
 
 static size_t arg_size(uint32_t d)
@@ -310,8 +325,7 @@ static bool format_call(outbuf *o, const char *f, const unsigned char *args, con
             s.has_width = true;
             f++;
         } else if (*f >= '1' && *f <= '9') {
-            long w = strtol(f, (char **)&f, 10);
-            s.width = w > 100000 ? 100000 : (int)w;
+            s.width = literal_field(&f);
             s.has_width = true;
         }
         if (*f == '.') {
@@ -323,8 +337,7 @@ static bool format_call(outbuf *o, const char *f, const unsigned char *args, con
                     return false;
                 f++;
             } else {
-                long v = strtol(f, (char **)&f, 10);
-                s.precision = v > 100000 ? 100000 : (int)v;
+                s.precision = literal_field(&f);
             }
         }
         if (*f == 'v') {
@@ -369,7 +382,10 @@ int mosaic_cpu_printf(const char *format, const void *args, const uint32_t *desc
         o->oom = false;
         return -1;
     }
-    if (o->len > FLUSH_THRESHOLD) {
+    if (o->len > BUFFER_LIMIT) {
+        write_out(o->data, o->len);
+        o->len = 0;
+    } else if (o->len > FLUSH_THRESHOLD) {
         /* whole lines out; the rest waits for its newline or the flush */
         char *nl = memrchr(o->data, '\n', o->len);
         if (nl) {
