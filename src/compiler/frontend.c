@@ -1,5 +1,15 @@
 /* The front end: OpenCL C source -> spir64 bitcode, by running clang-16 as a
- * child process in a private temporary directory. */
+ * child process in a private temporary directory.
+ *
+ * The directory keeps the user's headers apart from the compiler's files, so
+ * that no include name can replace one of them:
+ *   DIR/include/   the embedded headers under their include names; clang's
+ *                  working directory and its only -I
+ *   DIR/           the prelude, clang's arguments (a response file), its
+ *                  log and its output
+ * The source reaches clang on its standard input: a quoted #include looks
+ * first beside the including file, which for standard input is the working
+ * directory, the headers' own. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -106,6 +116,32 @@ static int write_header(const char *dir, const mosaic_header *h, mc_str *log)
     return r;
 }
 
+/* Writes clang's arguments as a response file (clang @file): option
+ * strings of any length, where a command line stops at the kernel's limits
+ * (E2BIG).  Each argument is double-quoted, with \\ and " escaped. */
+static int write_response_file(const char *path, const char *const *args, size_t count, mc_str *log)
+{
+    mc_str text = {0};
+    for (size_t i = 0; i < count; i++) {
+        mc_str_puts(&text, "\"");
+        for (const char *a = args[i]; *a; a++) {
+            size_t n = strcspn(a, "\\\"");
+            mc_str_append(&text, a, n);
+            a += n;
+            if (!*a)
+                break;
+            mc_str_append(&text, "\\", 1);
+            mc_str_append(&text, a, 1);
+        }
+        mc_str_puts(&text, "\"\n");
+    }
+    int r = text.oom ? -1 : write_file(path, text.data, text.len);
+    if (r)
+        mc_str_printf(log, "error: cannot write the compiler's arguments to %s: %s\n", path, strerror(errno));
+    mc_str_free(&text);
+    return r;
+}
+
 /* Replaces every occurrence of `from` in s by `to`. */
 static void replace_all(mc_str *s, const char *from, const char *to)
 {
@@ -159,7 +195,7 @@ static const char *const spir_default_macros[] = {
     "__opencl_c_program_scope_global_variables", "__opencl_c_images",
 };
 
-#define PRELUDE_NAME "__mosaic_prelude.h" /* a reserved name: no user header has it */
+#define PRELUDE_NAME "__mosaic_prelude.h"
 
 /* Is `name` switched on by the -cl-ext=... words of the device's feature options? */
 static int device_has(char **feat, int nfeat, const char *name)
@@ -245,7 +281,7 @@ cl_int mosaic_compile_source(const mosaic_compiler_target *target, const char *s
     char dir[4096] = "";
     char **feat = NULL;
     int nfeat = 0;
-    const char **argv = NULL;
+    const char **args = NULL;
     mc_str clang_log = {0};
     char *bc = NULL;
     size_t bc_size = 0;
@@ -281,17 +317,19 @@ cl_int mosaic_compile_source(const mosaic_compiler_target *target, const char *s
             goto done;
         }
     }
-    char input[4200], output[4200], logpath[4200];
-    snprintf(input, sizeof input, "%s/input.cl", dir);
+    char input[4200], output[4200], logpath[4200], include[4200], args_path[4200];
+    snprintf(input, sizeof input, "%s/source.cl", dir);
     snprintf(output, sizeof output, "%s/out.bc", dir);
     snprintf(logpath, sizeof logpath, "%s/clang.log", dir);
-    if (write_file(input, source, strlen(source))) {
-        mc_str_printf(&log, "error: cannot write the source to %s: %s\n", input, strerror(errno));
+    snprintf(include, sizeof include, "%s/include", dir);
+    snprintf(args_path, sizeof args_path, "%s/clang.args", dir);
+    if (write_file(input, source, strlen(source)) || mkdir(include, 0700)) {
+        mc_str_printf(&log, "error: cannot write the source to %s: %s\n", dir, strerror(errno));
         r = CL_COMPILE_PROGRAM_FAILURE;
         goto done;
     }
     for (size_t i = 0; i < num_headers; i++)
-        if (write_header(dir, &headers[i], &log)) {
+        if (write_header(include, &headers[i], &log)) {
             r = CL_COMPILE_PROGRAM_FAILURE;
             goto done;
         }
@@ -304,55 +342,58 @@ cl_int mosaic_compile_source(const mosaic_compiler_target *target, const char *s
     if (!clang || !*clang)
         clang = MOSAIC_CLANG_PATH;
     size_t max = 32 + 2 * (size_t)nfeat + opts.num_clang_args;
-    argv = calloc(max, sizeof *argv);
-    if (!argv) {
+    args = calloc(max, sizeof *args);
+    if (!args) {
         r = CL_OUT_OF_HOST_MEMORY;
         goto done;
     }
     size_t k = 0;
-    argv[k++] = clang;
     static const char *const fixed[] = {
         "-x", "cl", "-target", "spir64-unknown-unknown", "-Xclang", "-finclude-default-header",
         "-Xclang", "-fdeclare-opencl-builtins", "-cl-kernel-arg-info", "-emit-llvm", "-c",
         "-fno-color-diagnostics",
     };
     for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
-        argv[k++] = fixed[i];
+        args[k++] = fixed[i];
     for (int i = 0; i < nfeat; i++) {
         if (!strncmp(feat[i], "-cl-ext=", 8))
-            argv[k++] = "-Xclang";
-        argv[k++] = feat[i];
+            args[k++] = "-Xclang";
+        args[k++] = feat[i];
     }
     if (!opts.cl_std)
-        argv[k++] = "-cl-std=CL1.2"; /* the OpenCL rule when -cl-std is not given */
+        args[k++] = "-cl-std=CL1.2"; /* the OpenCL rule when -cl-std is not given */
     if (!opts.opt_disable) {
         /* Optimisation attributes, but no passes: everything is optimised once,
          * with the builtins, at finalize time. */
-        argv[k++] = "-O2";
-        argv[k++] = "-Xclang";
-        argv[k++] = "-disable-llvm-passes";
+        args[k++] = "-O2";
+        args[k++] = "-Xclang";
+        args[k++] = "-disable-llvm-passes";
     }
     for (size_t i = 0; i < opts.num_clang_args; i++)
-        argv[k++] = opts.clang_args[i];
-    /* clang runs in the temporary directory and sees relative names only, so
-     * the bitcode is the same for the same source (the kernel cache's key). */
-    argv[k++] = "-I";
-    argv[k++] = ".";
-    argv[k++] = "-include";
-    argv[k++] = PRELUDE_NAME;
-    argv[k++] = "-o";
-    argv[k++] = "out.bc";
-    argv[k++] = "input.cl";
-    argv[k] = NULL;
+        args[k++] = opts.clang_args[i];
+    /* clang runs in DIR/include and sees relative names only, so the bitcode
+     * is the same for the same source (the kernel cache's key). */
+    args[k++] = "-I";
+    args[k++] = ".";
+    args[k++] = "-include";
+    args[k++] = "../" PRELUDE_NAME;
+    args[k++] = "-o";
+    args[k++] = "../out.bc";
+    args[k++] = "-"; /* the source, on standard input */
+    if (write_response_file(args_path, args, k, &log)) {
+        r = CL_COMPILE_PROGRAM_FAILURE;
+        goto done;
+    }
+    char *const clang_argv[] = { (char *)clang, "@../clang.args", NULL };
 
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 0, input, O_RDONLY, 0);
     posix_spawn_file_actions_addopen(&fa, 1, logpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
     posix_spawn_file_actions_adddup2(&fa, 1, 2);
-    posix_spawn_file_actions_addchdir_np(&fa, dir);
+    posix_spawn_file_actions_addchdir_np(&fa, include);
     pid_t pid;
-    int err = posix_spawnp(&pid, clang, &fa, NULL, (char *const *)argv, environ);
+    int err = posix_spawnp(&pid, clang, &fa, NULL, clang_argv, environ);
     posix_spawn_file_actions_destroy(&fa);
     if (err) {
         mc_str_printf(&log, "error: cannot run the OpenCL C compiler '%s': %s (set MOSAIC_CLANG to clang-16)\n",
@@ -371,7 +412,7 @@ cl_int mosaic_compile_source(const mosaic_compiler_target *target, const char *s
         free(text);
     }
     /* Diagnostics name the user's source "<source>" and headers by include name. */
-    replace_all(&clang_log, "input.cl:", "<source>:");
+    replace_all(&clang_log, "<stdin>:", "<source>:");
     replace_all(&clang_log, "\n./", "\n");
     replace_all(&clang_log, "from ./", "from ");
     if (clang_log.len > 2 && !strncmp(clang_log.data, "./", 2)) {
@@ -398,7 +439,7 @@ done:
     if (dir[0])
         nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
     free(bc);
-    free(argv);
+    free(args);
     mc_str_free(&clang_log);
     mc_free_words(feat, nfeat);
     mc_free_options(&opts);
