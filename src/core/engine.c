@@ -54,7 +54,7 @@ typedef struct deferred {
 static pthread_mutex_t defer_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t defer_ready = PTHREAD_COND_INITIALIZER;
 static deferred *defer_head, *defer_tail;
-static pthread_once_t defer_once = PTHREAD_ONCE_INIT;
+static bool defer_thread_started; /* under defer_lock */
 
 static void *callback_thread_main(void *unused)
 {
@@ -73,6 +73,47 @@ static void *callback_thread_main(void *unused)
     return NULL;
 }
 
+/* ---- fork() --------------------------------------------------------------
+ * A child of fork() has only the thread that forked.  The engine's locks are
+ * held across the fork (in their order: graph_lock, then defer_lock), so the
+ * child's copy of the graph is consistent; the child starts a callback thread
+ * of its own, and the callbacks queued at the fork run in the parent only. */
+static void engine_before_fork(void)
+{
+    pthread_mutex_lock(&graph_lock);
+    pthread_mutex_lock(&defer_lock);
+}
+
+static void engine_after_fork_in_parent(void)
+{
+    pthread_mutex_unlock(&defer_lock);
+    pthread_mutex_unlock(&graph_lock);
+}
+
+static void engine_after_fork_in_child(void)
+{
+    pthread_mutex_init(&graph_lock, NULL);
+    pthread_mutex_init(&defer_lock, NULL);
+    pthread_cond_init(&defer_ready, NULL);
+    while (defer_head) {
+        deferred *d = defer_head;
+        defer_head = d->next;
+        free(d);
+    }
+    defer_tail = NULL;
+    defer_thread_started = false;
+}
+
+/* Registered before the first command, with no lock held: fork() holds
+ * glibc's handler list lock while it takes ours. */
+static pthread_once_t fork_handlers_once = PTHREAD_ONCE_INIT;
+
+static void register_fork_handlers(void)
+{
+    pthread_atfork(engine_before_fork, engine_after_fork_in_parent, engine_after_fork_in_child);
+}
+
+/* Under defer_lock: starts the callback thread (once per process). */
 static void start_callback_thread(void)
 {
     pthread_t thread;
@@ -81,12 +122,13 @@ static void start_callback_thread(void)
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
     if (pthread_create(&thread, &attr, callback_thread_main, NULL) != 0)
         mosaic_debug(__func__, "cannot start the callback thread");
+    else
+        defer_thread_started = true;
     pthread_attr_destroy(&attr);
 }
 
 void mosaic_defer(void (*fn)(void *), void *data)
 {
-    pthread_once(&defer_once, start_callback_thread);
     deferred *d = malloc(sizeof *d);
     if (!d) { /* out of memory: run it here rather than lose it */
         fn(data);
@@ -96,6 +138,8 @@ void mosaic_defer(void (*fn)(void *), void *data)
     d->fn = fn;
     d->data = data;
     pthread_mutex_lock(&defer_lock);
+    if (!defer_thread_started)
+        start_callback_thread();
     if (defer_tail)
         defer_tail->next = d;
     else
@@ -168,6 +212,7 @@ static void destroy_event(void *p)
 
 static cl_event new_event(cl_context context, cl_command_queue queue, cl_command_type type, cl_int status)
 {
+    pthread_once(&fork_handlers_once, register_fork_handlers);
     cl_event e = calloc(1, sizeof *e + INLINE_EDGES * sizeof(edge));
     if (!e)
         return NULL;

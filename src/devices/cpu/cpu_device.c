@@ -68,11 +68,11 @@ static struct {
     job *head, *tail;
     size_t queued;           /* jobs in the list (under lock) */
     atomic_uint searching;   /* workers done with a job that will look at the list before sleeping */
+    atomic_bool started;     /* the workers run (set under lock, read without) */
     unsigned num_workers;
     worker *workers;
+    job *orphans;            /* jobs queued when this process was forked: its parent's (under lock) */
 } pool = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER };
-
-static pthread_once_t pool_once = PTHREAD_ONCE_INIT;
 
 unsigned mosaic_cpu_num_workers(void)
 {
@@ -361,6 +361,36 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
+/* ---- fork() ------------------------------------------------------------------
+ * A child of fork() has only the thread that forked: none of the workers.  The
+ * pool's lock is held across the fork, so the child's copy of the pool is
+ * consistent, and the child starts a pool of its own at its first command.
+ * Jobs queued at the fork were the parent's to run: the child fails them
+ * (a command a worker was running at that moment completes in the parent
+ * only, so the child must not wait for it). */
+static void pool_before_fork(void) { pthread_mutex_lock(&pool.lock); }
+static void pool_after_fork_in_parent(void) { pthread_mutex_unlock(&pool.lock); }
+
+static void pool_after_fork_in_child(void)
+{
+    pthread_mutex_init(&pool.lock, NULL);
+    pthread_cond_init(&pool.work, NULL);
+    pool.orphans = pool.head;
+    pool.head = pool.tail = NULL;
+    pool.queued = 0;
+    atomic_store(&pool.searching, 0);
+    atomic_store(&pool.started, false);
+    /* the old workers' arenas and stacks stay mapped: the child cannot tell which are in use */
+    pool.workers = NULL;
+    pool.num_workers = 0;
+}
+
+static void register_fork_handlers(void)
+{
+    pthread_atfork(pool_before_fork, pool_after_fork_in_parent, pool_after_fork_in_child);
+}
+
+/* Under pool.lock: starts the workers. */
 static void start_pool(void)
 {
     pool.num_workers = mosaic_cpu_num_workers();
@@ -384,9 +414,34 @@ static void start_pool(void)
     }
 }
 
+/* Starts the pool at the first command (of this process: a forked child
+ * starts its own), and fails the jobs a fork left behind. */
+static void ensure_pool(void)
+{
+    if (atomic_load_explicit(&pool.started, memory_order_acquire))
+        return;
+    /* with no lock held: fork() holds glibc's handler list lock while it takes ours */
+    static pthread_once_t fork_handlers_once = PTHREAD_ONCE_INIT;
+    pthread_once(&fork_handlers_once, register_fork_handlers);
+    pthread_mutex_lock(&pool.lock);
+    job *orphans = pool.orphans;
+    pool.orphans = NULL;
+    if (!atomic_load_explicit(&pool.started, memory_order_relaxed)) {
+        start_pool();
+        atomic_store_explicit(&pool.started, true, memory_order_release);
+    }
+    pthread_mutex_unlock(&pool.lock);
+    while (orphans) { /* outside the lock: completion may submit more */
+        job *j = orphans;
+        orphans = j->next;
+        mosaic_command_complete(j->command, CL_OUT_OF_RESOURCES);
+        free(j); /* no worker of this process holds it */
+    }
+}
+
 static void cpu_submit(cl_device_id device, cl_event command)
 {
-    pthread_once(&pool_once, start_pool);
+    ensure_pool();
     mosaic_ndrange *nd = command->run ? NULL : command->payload;
     if (pool.num_workers == 0) {
         mosaic_command_complete(command, CL_OUT_OF_RESOURCES);
