@@ -1,0 +1,349 @@
+/* Hostile and careless inputs (issue 7): each case once crashed the host,
+ * exhausted its memory, hung, or reported success for work not done. */
+#define _GNU_SOURCE
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../common/runner.h"
+
+static cl_platform_id platform;
+static cl_device_id device;
+static cl_context context;
+static cl_command_queue queue;
+
+static void open_device(void)
+{
+    if (!test_open_cpu_device(&platform, &device, &context))
+        exit(1);
+    cl_int err;
+    queue = clCreateCommandQueueWithProperties(context, device, NULL, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+}
+
+static long max_rss_kib(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_maxrss;
+}
+
+/* Runs `kernel` on `global` work-items with stdout going to a temporary
+ * file; returns what was printed (malloc'd) and its length. */
+static char *run_capturing_stdout(cl_kernel kernel, size_t global, size_t *length)
+{
+    char path[] = "/tmp/mosaic-printf-XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    if (fd < 0)
+        return NULL;
+    unlink(path);
+    fflush(stdout);
+    int saved = dup(STDOUT_FILENO);
+    dup2(fd, STDOUT_FILENO);
+    CHECK_ERR(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, NULL, 0, NULL, NULL), CL_SUCCESS);
+    CHECK_ERR(clFinish(queue), CL_SUCCESS);
+    fflush(stdout);
+    dup2(saved, STDOUT_FILENO);
+    close(saved);
+    off_t size = lseek(fd, 0, SEEK_END);
+    char *text = malloc((size_t)size + 1);
+    CHECK(text && pread(fd, text, (size_t)size, 0) == size);
+    close(fd);
+    if (text)
+        text[size] = 0;
+    *length = (size_t)size;
+    return text;
+}
+
+/* printf widths and precisions taken from data: "%*d" with 2,000,000,000
+ * once wrote 2 GB and grew the process by 4 GB.  Now a field is at most
+ * 100,000 characters, and a thread's output buffer never holds much more
+ * than 1 MB, newline or not. */
+static void printf_widths_from_data(void)
+{
+    static const char *source =
+        "kernel void fields(global const int *a) {\n"
+        "    if (get_global_id(0) == 0) {\n"
+        "        printf(\"[%*d]\\n\", a[0], 1);\n"
+        "        printf(\"[%.*f]\\n\", a[1], 1.0f);\n"
+        "        printf(\"[%*d]\\n\", a[2], 7);\n"
+        "        printf(\"[%*.*e]\\n\", a[0], a[1], 2.0);\n"
+        "    }\n"
+        "}\n"
+        "kernel void no_newline(global const int *a) { printf(\"%*d\", a[0], 3); }\n";
+    cl_program program = test_build_program(context, device, source, "-cl-std=CL1.2");
+    if (!program)
+        return;
+    cl_int err;
+    int fields[3] = { 2000000000, 2000000000, -2000000000 };
+    cl_mem a = clCreateBuffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof fields, fields, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    long rss_before = max_rss_kib();
+
+    cl_kernel k = clCreateKernel(program, "fields", &err);
+    CHECK_ERR(clSetKernelArg(k, 0, sizeof a, &a), CL_SUCCESS);
+    size_t n;
+    char *text = run_capturing_stdout(k, 1, &n);
+    enum { FIELD = 100000 };
+    CHECK(n < 4 * (FIELD + 200) + 16);
+    if (text) {
+        /* "[", 99,999 spaces, "1", "]" */
+        char *line = text, *nl = strchr(line, '\n');
+        CHECK(nl && nl - line == FIELD + 2 && line[FIELD] == '1' && line[1] == ' ');
+        /* "[1." and 100,000 zeros "]" */
+        line = nl ? nl + 1 : line;
+        nl = strchr(line, '\n');
+        CHECK(nl && nl - line == FIELD + 4 && !strncmp(line, "[1.000", 6));
+        /* a negative width: left-justified, 100,000 wide */
+        line = nl ? nl + 1 : line;
+        nl = strchr(line, '\n');
+        CHECK(nl && nl - line == FIELD + 2 && !strncmp(line, "[7 ", 3));
+        line = nl ? nl + 1 : line;
+        nl = strchr(line, '\n');
+        CHECK(nl && !strncmp(line, "[2.000", 6) && nl - line < FIELD + 16);
+    }
+    free(text);
+    clReleaseKernel(k);
+
+    /* 64 work-items, each 100,000 characters without a newline: all of it
+     * comes out, 6.4 MB, though no thread holds it all */
+    k = clCreateKernel(program, "no_newline", &err);
+    CHECK_ERR(clSetKernelArg(k, 0, sizeof a, &a), CL_SUCCESS);
+    text = run_capturing_stdout(k, 64, &n);
+    CHECK(n == 64 * (size_t)FIELD);
+    size_t threes = 0;
+    for (size_t i = 0; text && i < n; i++)
+        threes += text[i] == '3';
+    CHECK(threes == 64);
+    free(text);
+    clReleaseKernel(k);
+
+    long grown_mib = (max_rss_kib() - rss_before) / 1024;
+    printf("printf: peak memory grew by %ld MiB\n", grown_mib);
+    CHECK(grown_mib < 256);
+    clReleaseMemObject(a);
+    clReleaseProgram(program);
+}
+
+/* NDRanges whose work-group arithmetic overflows: once "completed" having
+ * run nothing (SIZE_MAX) or 2 work-items ({2^63+1, 2}). */
+static void ndrange_overflow(void)
+{
+    static const char *source = "kernel void count(global int *n) { atomic_inc(n); }\n";
+    cl_program program = test_build_program(context, device, source, "-cl-std=CL2.0");
+    if (!program)
+        return;
+    cl_int err;
+    cl_kernel k = clCreateKernel(program, "count", &err);
+    int zero = 0;
+    cl_mem n = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof zero, &zero, &err);
+    CHECK_ERR(clSetKernelArg(k, 0, sizeof n, &n), CL_SUCCESS);
+
+    size_t huge = SIZE_MAX;
+    CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 1, NULL, &huge, NULL, 0, NULL, NULL), CL_INVALID_GLOBAL_WORK_SIZE);
+    size_t wraps[2] = { ((size_t)1 << 63) + 1, 2 }, ones[2] = { 1, 1 };
+    CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 2, NULL, wraps, ones, 0, NULL, NULL), CL_INVALID_GLOBAL_WORK_SIZE);
+    size_t wraps3[3] = { (size_t)1 << 32, (size_t)1 << 32, 2 };
+    CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 3, NULL, wraps3, NULL, 0, NULL, NULL), CL_INVALID_GLOBAL_WORK_SIZE);
+    /* a local size that rounds the range up past SIZE_MAX */
+    size_t odd = SIZE_MAX - 1, local = 3;
+    CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 1, NULL, &odd, &local, 0, NULL, NULL), CL_INVALID_GLOBAL_WORK_SIZE);
+
+    /* the same kernel still runs what it is given */
+    size_t global[2] = { 1000, 3 };
+    CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 2, NULL, global, NULL, 0, NULL, NULL), CL_SUCCESS);
+    int count = 0;
+    CHECK_ERR(clEnqueueReadBuffer(queue, n, CL_TRUE, 0, sizeof count, &count, 0, NULL, NULL), CL_SUCCESS);
+    CHECK(count == 3000);
+    clReleaseMemObject(n);
+    clReleaseKernel(k);
+    clReleaseProgram(program);
+}
+
+/* Runs kernel `name` of `program` on one work-item; returns what it wrote. */
+static int run_one_int(cl_program program, const char *name)
+{
+    cl_int err;
+    cl_kernel k = clCreateKernel(program, name, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    if (!k)
+        return -1;
+    int value = -1;
+    cl_mem out = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof value, &value, &err);
+    CHECK_ERR(clSetKernelArg(k, 0, sizeof out, &out), CL_SUCCESS);
+    size_t one = 1;
+    CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 1, NULL, &one, NULL, 0, NULL, NULL), CL_SUCCESS);
+    CHECK_ERR(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, sizeof value, &value, 0, NULL, NULL), CL_SUCCESS);
+    clReleaseMemObject(out);
+    clReleaseKernel(k);
+    return value;
+}
+
+/* Embedded headers named like the compiler's own files: a header called
+ * "input.cl" once replaced the program's source. */
+static void headers_named_like_internal_files(void)
+{
+    static const char *names[] = { "input.cl", "source.cl", "__mosaic_prelude.h", "clang.log", "clang.args",
+                                   "out.bc", "include/input.cl" };
+    enum { N = sizeof names / sizeof names[0] };
+    cl_program headers[N];
+    cl_int err;
+    for (int i = 0; i < N; i++) {
+        char text[64];
+        snprintf(text, sizeof text, "#define VALUE_%d %d\n", i, 10 + i);
+        const char *t = text;
+        headers[i] = clCreateProgramWithSource(context, 1, &t, NULL, &err);
+        CHECK_ERR(err, CL_SUCCESS);
+    }
+    /* the source includes two of them and leaves the rest alone */
+    static const char *source = "#include \"input.cl\"\n"
+                                "#include <__mosaic_prelude.h>\n"
+                                "kernel void one(global int *o) { *o = 1; }\n"
+                                "kernel void included(global int *o) { *o = VALUE_0 + VALUE_2; }\n";
+    cl_program program = clCreateProgramWithSource(context, 1, &source, NULL, &err);
+    CHECK_ERR(clCompileProgram(program, 1, &device, "", N, headers, names, NULL, NULL), CL_SUCCESS);
+    cl_program linked = clLinkProgram(context, 1, &device, "", 1, &program, NULL, NULL, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    if (linked) {
+        CHECK(run_one_int(linked, "one") == 1);
+        CHECK(run_one_int(linked, "included") == 22);
+        clReleaseProgram(linked);
+    }
+    clReleaseProgram(program);
+    for (int i = 0; i < N; i++)
+        clReleaseProgram(headers[i]);
+}
+
+/* 4 MB of build options: clang's command line once failed with E2BIG. */
+static void long_option_strings(void)
+{
+    size_t cap = 4200000, len = 0;
+    char *options = malloc(cap);
+    len += (size_t)snprintf(options, cap, "-D \"SPACED=(1 + 1)\" -DQUOTED=\\\"q\\\" ");
+    int defines = 0;
+    while (len < 4000000)
+        len += (size_t)snprintf(options + len, cap - len, "-D M%d=%d ", defines, defines), defines++;
+    char source[256];
+    snprintf(source, sizeof source,
+             "kernel void sum(global int *o) { *o = M0 + M1 + M%d + SPACED + sizeof(QUOTED); }\n", defines - 1);
+    const char *s = source;
+    cl_int err;
+    cl_program program = clCreateProgramWithSource(context, 1, &s, NULL, &err);
+    err = clBuildProgram(program, 1, &device, options, NULL, NULL);
+    CHECK_ERR(err, CL_SUCCESS);
+    if (err == CL_SUCCESS)
+        CHECK(run_one_int(program, "sum") == 0 + 1 + (defines - 1) + 2 + 2);
+    else {
+        char log[4096] = "";
+        clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
+        fprintf(stderr, "build log: %.4000s\n", log);
+    }
+    printf("%zu bytes of options, %d macros\n", len, defines);
+    clReleaseProgram(program);
+    free(options);
+}
+
+static void CL_CALLBACK count_callback(cl_event event, cl_int status, void *data)
+{
+    (void)event;
+    if (status == CL_COMPLETE)
+        ++*(volatile int *)data;
+}
+
+/* The child's part of fork_child: a new kernel, the parent's queue, and a
+ * callback, each of which needs the workers and callback thread the fork
+ * did not copy.  Exit status 0: all worked. */
+static int child_after_fork(void)
+{
+    alarm(60); /* a hang fails the test instead of blocking it */
+    int failed_before = check_failed;
+    static const char *source = "kernel void twice(global int *x) { x[get_global_id(0)] *= 2; }\n";
+    cl_program program = test_build_program(context, device, source, "");
+    if (!program)
+        return 2;
+    cl_int err;
+    cl_kernel k = clCreateKernel(program, "twice", &err);
+    int data[256];
+    for (int i = 0; i < 256; i++)
+        data[i] = i;
+    cl_mem buf = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof data, data, &err);
+    CHECK_ERR(clSetKernelArg(k, 0, sizeof buf, &buf), CL_SUCCESS);
+    size_t global = 256;
+    cl_event done;
+    CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, NULL, 0, NULL, &done), CL_SUCCESS);
+    volatile int callbacks = 0;
+    CHECK_ERR(clSetEventCallback(done, CL_COMPLETE, count_callback, (void *)&callbacks), CL_SUCCESS);
+    CHECK_ERR(clEnqueueReadBuffer(queue, buf, CL_TRUE, 0, sizeof data, data, 0, NULL, NULL), CL_SUCCESS);
+    for (int i = 0; i < 256; i++)
+        CHECK(data[i] == 2 * i);
+    for (int i = 0; i < 1000 && !callbacks; i++)
+        usleep(10000);
+    CHECK(callbacks == 1);
+    clReleaseEvent(done);
+    clReleaseMemObject(buf);
+    clReleaseKernel(k);
+    clReleaseProgram(program);
+    return check_failed == failed_before ? 0 : 1;
+}
+
+/* A process that used Mosaic, then forked: the child once hung on its first
+ * kernel (the workers are threads, and fork copies only the caller). */
+static void fork_child(void)
+{
+    /* use everything first: workers, the callback thread, the compiler */
+    static const char *source = "kernel void inc(global int *x) { x[get_global_id(0)] += 1; }\n";
+    cl_program program = test_build_program(context, device, source, "");
+    if (!program)
+        return;
+    cl_int err;
+    cl_kernel k = clCreateKernel(program, "inc", &err);
+    int zero[64] = { 0 };
+    cl_mem buf = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof zero, zero, &err);
+    CHECK_ERR(clSetKernelArg(k, 0, sizeof buf, &buf), CL_SUCCESS);
+    size_t global = 64;
+    cl_event done;
+    CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, NULL, 0, NULL, &done), CL_SUCCESS);
+    static volatile int callbacks; /* static: the callback may run after this function returns */
+    CHECK_ERR(clSetEventCallback(done, CL_COMPLETE, count_callback, (void *)&callbacks), CL_SUCCESS);
+    CHECK_ERR(clFinish(queue), CL_SUCCESS);
+    clReleaseEvent(done);
+
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0)
+        _exit(child_after_fork());
+    CHECK(pid > 0);
+    /* the parent goes on as before, while the child runs */
+    CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, NULL, 0, NULL, NULL), CL_SUCCESS);
+    int out[64];
+    CHECK_ERR(clEnqueueReadBuffer(queue, buf, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL), CL_SUCCESS);
+    CHECK(out[0] == 2 && out[63] == 2);
+    int status = 0;
+    CHECK(waitpid(pid, &status, 0) == pid);
+    if (WIFSIGNALED(status))
+        fprintf(stderr, "the child was killed by signal %d (SIGALRM: it hung)\n", WTERMSIG(status));
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    clReleaseMemObject(buf);
+    clReleaseKernel(k);
+    clReleaseProgram(program);
+}
+
+int main(int argc, char **argv)
+{
+    static const named_test tests[] = {
+        { "printf_widths_from_data", printf_widths_from_data },
+        { "ndrange_overflow", ndrange_overflow },
+        { "headers_named_like_internal_files", headers_named_like_internal_files },
+        { "long_option_strings", long_option_strings },
+        { "fork_child", fork_child },
+    };
+    open_device();
+    test_run_cases(tests, sizeof tests / sizeof tests[0], argc, argv);
+    clReleaseCommandQueue(queue);
+    clReleaseContext(context);
+    return check_summary();
+}
