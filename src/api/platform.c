@@ -84,6 +84,7 @@ static void platform_init(void)
     cpu_device.type = CL_DEVICE_TYPE_CPU;
     cpu_device.ops = &mosaic_cpu_ops;
     mosaic_cpu_describe(&cpu_device);
+    mosaic_cpu_init_root(&cpu_device); /* without it, commands fail with CL_OUT_OF_RESOURCES */
 
     device_list[0] = &cpu_device;
     the_platform.devices = device_list;

@@ -19,4 +19,32 @@ extern const size_t mosaic_cpu_num_runtime_symbols;
 /* Number of worker threads (MOSAIC_NUM_THREADS, default: online cores). */
 unsigned mosaic_cpu_num_workers(void);
 
+/* ---- executors and partitioning (cpu_device.c) ------------------------------
+ * Each CPU device, root or sub-device, has its own worker pool (device->impl):
+ * one worker per compute unit, started at the device's first command.  A
+ * compute unit stands for one CPU: the root device's units are the CPUs this
+ * process may use (spread evenly when MOSAIC_NUM_THREADS asks for another
+ * count) and its workers float over all of them; a sub-device's units are a
+ * subset of its parent's, and its workers are pinned to those units' CPUs. */
+
+/* The root device's executor, over device->compute_units units. */
+cl_int mosaic_cpu_init_root(cl_device_id device);
+/* A sub-device's executor: units[0..count) of parent's compute units (its
+ * compute_units is set to count). */
+cl_int mosaic_cpu_init_sub_device(cl_device_id sub, cl_device_id parent, const cl_uint *units, cl_uint count);
+/* Frees a sub-device's executor (its workers exit; none may be busy for it). */
+void mosaic_cpu_release_executor(cl_device_id device);
+/* The CPU of each of the device's compute units (device->compute_units entries). */
+const unsigned *mosaic_cpu_unit_cpus(cl_device_id device);
+
+/* ---- the machine's layout (cpu_topology.c) -----------------------------------
+ * The key of `cpu`'s affinity domain `domain` (CL_DEVICE_AFFINITY_DOMAIN_NUMA,
+ * _L4_CACHE, _L3_CACHE, _L2_CACHE or _L1_CACHE), as sysfs reports it: the NUMA
+ * node, or the lowest CPU that shares that level of data cache with it.  -1
+ * when sysfs does not say. */
+long mosaic_cpu_domain_key(unsigned cpu, cl_device_affinity_domain domain);
+/* Reads the layout again from a tree shaped like /sys/devices/system (tests
+ * give a made-up one); the first mosaic_cpu_domain_key reads the real one. */
+void mosaic_cpu_topology_load(const char *sysfs_system_dir);
+
 #endif

@@ -1,9 +1,12 @@
 /*
- * The CPU device's executor: a persistent pool of worker threads (one per
- * core, started once) and a FIFO of jobs.  A job is either a simple command
- * (a copy, a fill, a native kernel: one worker runs it) or a kernel launch,
- * whose work-groups every worker claims from an atomic counter.  The worker
- * that finishes the last work-group completes the command.
+ * The CPU device's executor: for each device (the root device and every
+ * sub-device), a persistent pool of worker threads (one per compute unit,
+ * started at the device's first command) and a FIFO of jobs.  A job is either
+ * a simple command (a copy, a fill, a native kernel: one worker runs it) or a
+ * kernel launch, whose work-groups every worker of the pool claims from an
+ * atomic counter.  The worker that finishes the last work-group completes the
+ * command.  A sub-device's workers are pinned to its compute units' CPUs; the
+ * root device's float over every CPU the process could use at start-up.
  *
  * Kernels without barriers run through the compiler's work-group function.
  * Kernels with barriers run each work-item as a fiber on the worker's thread
@@ -17,6 +20,7 @@
 #include "core/ndrange.h"
 #include "core/util.h"
 
+#include <errno.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,10 +50,13 @@ typedef struct fiber_set {
 
 enum { FIBER_RUNNING, FIBER_AT_BARRIER, FIBER_DONE };
 
+struct cpu_pool;
+
 /* What a worker is running right now (reached from __mosaic_barrier through
  * ctx->device_private). */
 typedef struct worker {
     unsigned index;
+    struct cpu_pool *pool;
     pthread_t thread;
     char *local_mem;
     size_t local_mem_size;
@@ -62,7 +69,8 @@ typedef struct worker {
     bool divergence_reported;
 } worker;
 
-static struct {
+/* One device's executor (device->impl). */
+typedef struct cpu_pool {
     pthread_mutex_t lock;
     pthread_cond_t work;
     job *head, *tail;
@@ -72,7 +80,19 @@ static struct {
     unsigned num_workers;
     worker *workers;
     job *orphans;            /* jobs queued when this process was forked: its parent's (under lock) */
-} pool = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER };
+    /* What the device is made of (fixed at creation). */
+    unsigned num_units;      /* compute units: one worker each */
+    unsigned *unit_cpus;     /* the CPU of each compute unit */
+    cpu_set_t cpus;          /* where the workers may run */
+    /* Lifetime: a sub-device's pool outlives its device until its workers exit. */
+    bool closing;            /* the device is gone: idle workers exit (under lock) */
+    unsigned alive;          /* worker threads not exited yet (under lock) */
+    struct cpu_pool *next, *prev; /* in all_pools (under pools_lock) */
+} cpu_pool;
+
+/* Every pool of the process, for fork(): pools_lock, then a pool's lock. */
+static pthread_mutex_t pools_lock = PTHREAD_MUTEX_INITIALIZER;
+static cpu_pool *all_pools;
 
 unsigned mosaic_cpu_num_workers(void)
 {
@@ -275,7 +295,7 @@ static void job_release(job *j)
 }
 
 /* Claims and runs work-groups of `j` until none are left.  Once none are,
- * the worker counts itself in pool.searching (it goes back to the list). */
+ * the worker counts itself in its pool's `searching` (it goes back to the list). */
 static void work_on_kernel(worker *w, job *j, bool *searching)
 {
     mosaic_ndrange *nd = j->ndrange;
@@ -300,7 +320,7 @@ static void work_on_kernel(worker *w, job *j, bool *searching)
         done_here += end - first;
     }
     mosaic_cpu_printf_flush(); /* the groups' printf output, out before they count as done */
-    atomic_fetch_add(&pool.searching, 1);
+    atomic_fetch_add(&w->pool->searching, 1);
     *searching = true;
     /* The release order makes every work-group's writes visible to whoever
      * sees the final count: the completion edge of seed 001, rule 9. */
@@ -309,24 +329,49 @@ static void work_on_kernel(worker *w, job *j, bool *searching)
         mosaic_command_complete(j->command, atomic_load(&j->status));
 }
 
+static void pool_free(cpu_pool *p);
+
+/* A worker leaving its closed pool: its arena and fiber stacks go; the last
+ * one out frees the pool. */
+static void worker_exit(worker *w)
+{
+    cpu_pool *p = w->pool;
+    free(w->local_mem);
+    if (w->fibers.stacks)
+        munmap(w->fibers.stacks, w->fibers.count * (w->fibers.stack_size + page_size()));
+    free(w->fibers.sp);
+    free(w->fibers.state);
+    pthread_mutex_lock(&p->lock);
+    bool last = --p->alive == 0;
+    pthread_mutex_unlock(&p->lock);
+    if (last)
+        pool_free(p);
+}
+
 static void *worker_main(void *arg)
 {
     worker *w = arg;
+    cpu_pool *p = w->pool;
     current_worker = w;
-    /* A worker that finished a job is counted in pool.searching from just
+    /* A worker that finished a job is counted in p->searching from just
      * before it completes the command (which may submit the next one) until
      * it holds the list's lock again: cpu_submit wakes no sleeping worker for
      * a job that a searching one is bound to find. */
     bool searching = false;
     for (;;) {
-        pthread_mutex_lock(&pool.lock);
+        pthread_mutex_lock(&p->lock);
         if (searching) {
-            atomic_fetch_sub(&pool.searching, 1);
+            atomic_fetch_sub(&p->searching, 1);
             searching = false;
         }
-        while (!pool.head)
-            pthread_cond_wait(&pool.work, &pool.lock);
-        job *j = pool.head;
+        while (!p->head && !p->closing)
+            pthread_cond_wait(&p->work, &p->lock);
+        if (!p->head) { /* the device is gone, and its last command done */
+            pthread_mutex_unlock(&p->lock);
+            worker_exit(w);
+            return NULL;
+        }
+        job *j = p->head;
         size_t claimed = j->ndrange ? atomic_load(&j->next_group) : 0;
         bool exhausted = !j->ndrange || claimed >= j->total_groups;
         /* A kernel with one group left to claim (a single-group launch) is
@@ -334,20 +379,20 @@ static void *worker_main(void *arg)
          * as waiting work (cpu_submit would wake a worker for nothing). */
         bool last = !exhausted && j->total_groups - claimed <= 1;
         if (exhausted || last) { /* nothing more for others to claim: take it off the list */
-            pool.head = j->next;
-            if (!pool.head)
-                pool.tail = NULL;
-            pool.queued--;
+            p->head = j->next;
+            if (!p->head)
+                p->tail = NULL;
+            p->queued--;
         } else {
             atomic_fetch_add(&j->holds, 1);
         }
-        pthread_mutex_unlock(&pool.lock);
+        pthread_mutex_unlock(&p->lock);
 
         if (!j->ndrange) {
             cl_event cmd = j->command;
             mosaic_command_running(cmd);
             cl_int status = cmd->run(cmd);
-            atomic_fetch_add(&pool.searching, 1);
+            atomic_fetch_add(&p->searching, 1);
             searching = true;
             mosaic_command_complete(cmd, status);
             job_release(j);
@@ -361,28 +406,123 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
+/* ---- pools: creation and end ---------------------------------------------------- */
+
+/* A pool over `count` compute units on the given CPUs (copied), whose
+ * workers run on `cpus` (NULL: on the units' CPUs); not started. */
+static cpu_pool *pool_new(const unsigned *unit_cpus, unsigned count, const cpu_set_t *cpus_or_null)
+{
+    cpu_pool *p = calloc(1, sizeof *p);
+    unsigned *cpus = malloc((count ? count : 1) * sizeof *cpus);
+    if (!p || !cpus) {
+        free(p);
+        free(cpus);
+        return NULL;
+    }
+    pthread_mutex_init(&p->lock, NULL);
+    pthread_cond_init(&p->work, NULL);
+    memcpy(cpus, unit_cpus, count * sizeof *cpus);
+    p->unit_cpus = cpus;
+    p->num_units = count;
+    CPU_ZERO(&p->cpus);
+    if (cpus_or_null)
+        p->cpus = *cpus_or_null;
+    else
+        for (unsigned i = 0; i < count; i++)
+            if (cpus[i] < CPU_SETSIZE)
+                CPU_SET(cpus[i], &p->cpus);
+    pthread_mutex_lock(&pools_lock);
+    p->next = all_pools;
+    if (all_pools)
+        all_pools->prev = p;
+    all_pools = p;
+    pthread_mutex_unlock(&pools_lock);
+    return p;
+}
+
+static void pool_free(cpu_pool *p)
+{
+    pthread_mutex_lock(&pools_lock);
+    if (p->prev)
+        p->prev->next = p->next;
+    else
+        all_pools = p->next;
+    if (p->next)
+        p->next->prev = p->prev;
+    pthread_mutex_unlock(&pools_lock);
+    pthread_mutex_destroy(&p->lock);
+    pthread_cond_destroy(&p->work);
+    free(p->workers);
+    free(p->unit_cpus);
+    free(p);
+}
+
+/* The device is gone, so no command of it is pending: its workers exit (one
+ * of them may be the caller, completing the command that dropped the last
+ * reference), and the last one out frees the pool. */
+static void pool_close(cpu_pool *p)
+{
+    pthread_mutex_lock(&p->lock);
+    p->closing = true;
+    bool unused = p->alive == 0;
+    pthread_cond_broadcast(&p->work);
+    pthread_mutex_unlock(&p->lock);
+    if (unused)
+        pool_free(p);
+}
+
 /* ---- fork() ------------------------------------------------------------------
- * A child of fork() has only the thread that forked: none of the workers.  The
- * pool's lock is held across the fork, so the child's copy of the pool is
- * consistent, and the child starts a pool of its own at its first command.
- * Jobs queued at the fork were the parent's to run: the child fails them
- * (a command a worker was running at that moment completes in the parent
- * only, so the child must not wait for it). */
-static void pool_before_fork(void) { pthread_mutex_lock(&pool.lock); }
-static void pool_after_fork_in_parent(void) { pthread_mutex_unlock(&pool.lock); }
+ * A child of fork() has only the thread that forked: none of the workers of
+ * any pool.  Every pool's lock is held across the fork (after pools_lock), so
+ * the child's copies are consistent, and the child starts a pool of its own at
+ * each device's first command there.  Jobs queued at the fork were the
+ * parent's to run: the child fails them (a command a worker was running at
+ * that moment completes in the parent only, so the child must not wait for
+ * it).  The pools of devices already gone are freed in the child. */
+static void pool_before_fork(void)
+{
+    pthread_mutex_lock(&pools_lock);
+    for (cpu_pool *p = all_pools; p; p = p->next)
+        pthread_mutex_lock(&p->lock);
+}
+
+static void pool_after_fork_in_parent(void)
+{
+    for (cpu_pool *p = all_pools; p; p = p->next)
+        pthread_mutex_unlock(&p->lock);
+    pthread_mutex_unlock(&pools_lock);
+}
 
 static void pool_after_fork_in_child(void)
 {
-    pthread_mutex_init(&pool.lock, NULL);
-    pthread_cond_init(&pool.work, NULL);
-    pool.orphans = pool.head;
-    pool.head = pool.tail = NULL;
-    pool.queued = 0;
-    atomic_store(&pool.searching, 0);
-    atomic_store(&pool.started, false);
-    /* the old workers' arenas and stacks stay mapped: the child cannot tell which are in use */
-    pool.workers = NULL;
-    pool.num_workers = 0;
+    pthread_mutex_init(&pools_lock, NULL);
+    for (cpu_pool *p = all_pools, *next; p; p = next) {
+        next = p->next;
+        pthread_mutex_init(&p->lock, NULL);
+        pthread_cond_init(&p->work, NULL);
+        if (p->head) { /* after the orphans of an earlier fork not yet failed */
+            p->tail->next = p->orphans;
+            p->orphans = p->head;
+        }
+        p->head = p->tail = NULL;
+        p->queued = 0;
+        atomic_store(&p->searching, 0);
+        atomic_store(&p->started, false);
+        /* the old workers' arenas and stacks stay mapped: the child cannot tell which are in use */
+        p->workers = NULL;
+        p->num_workers = 0;
+        p->alive = 0;
+        if (p->closing && !p->orphans) {
+            if (p->prev)
+                p->prev->next = p->next;
+            else
+                all_pools = p->next;
+            if (p->next)
+                p->next->prev = p->prev;
+            free(p->unit_cpus);
+            free(p);
+        }
+    }
 }
 
 static void register_fork_handlers(void)
@@ -390,47 +530,65 @@ static void register_fork_handlers(void)
     pthread_atfork(pool_before_fork, pool_after_fork_in_parent, pool_after_fork_in_child);
 }
 
-/* Under pool.lock: starts the workers. */
-static void start_pool(void)
+/* Under p->lock: starts the workers on the pool's CPUs (set before a thread
+ * starts, so a worker never runs elsewhere, whatever the mask of the thread
+ * that starts it; should the system refuse that mask, the worker gets the
+ * starting thread's). */
+static void start_pool(cpu_pool *p)
 {
-    pool.num_workers = mosaic_cpu_num_workers();
-    pool.workers = calloc(pool.num_workers, sizeof *pool.workers);
-    if (!pool.workers) {
-        pool.num_workers = 0;
+    p->num_workers = p->num_units;
+    p->workers = calloc(p->num_workers, sizeof *p->workers);
+    if (!p->workers) {
+        p->num_workers = 0;
         return;
     }
-    for (unsigned i = 0; i < pool.num_workers; i++) {
-        pool.workers[i].index = i;
+    for (unsigned i = 0; i < p->num_workers; i++) {
+        worker *w = &p->workers[i];
+        w->index = i;
+        w->pool = p;
         pthread_attr_t attr;
         pthread_attr_init(&attr);
         pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
         pthread_attr_setstacksize(&attr, 8u << 20);
-        if (pthread_create(&pool.workers[i].thread, &attr, worker_main, &pool.workers[i]) != 0) {
-            pool.num_workers = i;
-            pthread_attr_destroy(&attr);
+        int err = EINVAL;
+        if (CPU_COUNT(&p->cpus) > 0 && pthread_attr_setaffinity_np(&attr, sizeof p->cpus, &p->cpus) == 0) {
+            err = pthread_create(&w->thread, &attr, worker_main, w);
+            if (err != 0) {
+                mosaic_debug(__func__, "cannot run a worker on its device's CPUs (error %d)", err);
+                pthread_attr_destroy(&attr);
+                pthread_attr_init(&attr);
+                pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+                pthread_attr_setstacksize(&attr, 8u << 20);
+            }
+        }
+        if (err != 0)
+            err = pthread_create(&w->thread, &attr, worker_main, w);
+        pthread_attr_destroy(&attr);
+        if (err != 0) {
+            p->num_workers = i;
             break;
         }
-        pthread_attr_destroy(&attr);
+        p->alive++;
     }
 }
 
-/* Starts the pool at the first command (of this process: a forked child
- * starts its own), and fails the jobs a fork left behind. */
-static void ensure_pool(void)
+/* Starts the pool at the device's first command (of this process: a forked
+ * child starts its own), and fails the jobs a fork left behind. */
+static void ensure_pool(cpu_pool *p)
 {
-    if (atomic_load_explicit(&pool.started, memory_order_acquire))
+    if (atomic_load_explicit(&p->started, memory_order_acquire))
         return;
     /* with no lock held: fork() holds glibc's handler list lock while it takes ours */
     static pthread_once_t fork_handlers_once = PTHREAD_ONCE_INIT;
     pthread_once(&fork_handlers_once, register_fork_handlers);
-    pthread_mutex_lock(&pool.lock);
-    job *orphans = pool.orphans;
-    pool.orphans = NULL;
-    if (!atomic_load_explicit(&pool.started, memory_order_relaxed)) {
-        start_pool();
-        atomic_store_explicit(&pool.started, true, memory_order_release);
+    pthread_mutex_lock(&p->lock);
+    job *orphans = p->orphans;
+    p->orphans = NULL;
+    if (!atomic_load_explicit(&p->started, memory_order_relaxed)) {
+        start_pool(p);
+        atomic_store_explicit(&p->started, true, memory_order_release);
     }
-    pthread_mutex_unlock(&pool.lock);
+    pthread_mutex_unlock(&p->lock);
     while (orphans) { /* outside the lock: completion may submit more */
         job *j = orphans;
         orphans = j->next;
@@ -441,9 +599,11 @@ static void ensure_pool(void)
 
 static void cpu_submit(cl_device_id device, cl_event command)
 {
-    ensure_pool();
+    cpu_pool *p = device->impl;
+    if (p)
+        ensure_pool(p);
     mosaic_ndrange *nd = command->run ? NULL : command->payload;
-    if (pool.num_workers == 0) {
+    if (!p || p->num_workers == 0) {
         mosaic_command_complete(command, CL_OUT_OF_RESOURCES);
         return;
     }
@@ -462,23 +622,88 @@ static void cpu_submit(cl_device_id device, cl_event command)
     j->total_groups = nd ? nd->total_groups : 0;
     /* about 32 claims per worker: few enough to keep the counter cold,
      * enough to balance groups of uneven cost */
-    j->chunk = j->total_groups / ((size_t)pool.num_workers * 32);
+    j->chunk = j->total_groups / ((size_t)p->num_workers * 32);
     if (j->chunk == 0)
         j->chunk = 1;
     atomic_init(&j->holds, 1);
     atomic_init(&j->status, CL_COMPLETE);
-    pthread_mutex_lock(&pool.lock);
-    if (pool.tail)
-        pool.tail->next = j;
+    pthread_mutex_lock(&p->lock);
+    if (p->tail)
+        p->tail->next = j;
     else
-        pool.head = j;
-    pool.tail = j;
-    pool.queued++;
+        p->head = j;
+    p->tail = j;
+    p->queued++;
     if (nd && nd->total_groups > 1)
-        pthread_cond_broadcast(&pool.work); /* work-groups for everyone */
-    else if (atomic_load(&pool.searching) < pool.queued)
-        pthread_cond_signal(&pool.work); /* the searching workers cannot take them all */
-    pthread_mutex_unlock(&pool.lock);
+        pthread_cond_broadcast(&p->work); /* work-groups for everyone */
+    else if (atomic_load(&p->searching) < p->queued)
+        pthread_cond_signal(&p->work); /* the searching workers cannot take them all */
+    pthread_mutex_unlock(&p->lock);
+}
+
+/* ---- devices (cpu.h) ------------------------------------------------------------ */
+
+cl_int mosaic_cpu_init_root(cl_device_id device)
+{
+    /* the CPUs this process may use, ascending */
+    unsigned allowed[CPU_SETSIZE], ncpus = 0;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) == 0)
+        for (unsigned c = 0; c < CPU_SETSIZE; c++)
+            if (CPU_ISSET(c, &set))
+                allowed[ncpus++] = c;
+    if (ncpus == 0) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        for (ncpus = 0; ncpus < (n > 0 ? (unsigned)n : 1) && ncpus < CPU_SETSIZE; ncpus++) {
+            allowed[ncpus] = ncpus;
+            CPU_SET(ncpus, &set);
+        }
+    }
+    /* one unit per CPU; when MOSAIC_NUM_THREADS asks for another count, the
+     * units spread evenly over the CPUs (neighbours share a CPU) */
+    unsigned n = device->compute_units ? device->compute_units : 1;
+    unsigned *units = malloc(n * sizeof *units);
+    if (!units)
+        return CL_OUT_OF_HOST_MEMORY;
+    for (unsigned i = 0; i < n; i++)
+        units[i] = allowed[(size_t)i * ncpus / n];
+    cpu_pool *p = pool_new(units, n, &set);
+    free(units);
+    if (!p)
+        return CL_OUT_OF_HOST_MEMORY;
+    device->compute_units = n;
+    device->impl = p;
+    return CL_SUCCESS;
+}
+
+cl_int mosaic_cpu_init_sub_device(cl_device_id sub, cl_device_id parent, const cl_uint *units, cl_uint count)
+{
+    const cpu_pool *parent_pool = parent->impl;
+    unsigned *cpus = malloc((count ? count : 1) * sizeof *cpus);
+    if (!cpus)
+        return CL_OUT_OF_HOST_MEMORY;
+    for (cl_uint i = 0; i < count; i++)
+        cpus[i] = parent_pool->unit_cpus[units[i]];
+    cpu_pool *p = pool_new(cpus, count, NULL);
+    free(cpus);
+    if (!p)
+        return CL_OUT_OF_HOST_MEMORY;
+    sub->compute_units = count;
+    sub->impl = p;
+    return CL_SUCCESS;
+}
+
+void mosaic_cpu_release_executor(cl_device_id device)
+{
+    if (device->impl)
+        pool_close(device->impl);
+    device->impl = NULL;
+}
+
+const unsigned *mosaic_cpu_unit_cpus(cl_device_id device)
+{
+    return ((const cpu_pool *)device->impl)->unit_cpus;
 }
 
 const mosaic_device_ops mosaic_cpu_ops = {
