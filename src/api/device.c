@@ -8,12 +8,23 @@
  * (struct _cl_device_id) and from what Mosaic implements today.  Optional
  * features Mosaic does not implement are reported as unsupported, with the
  * values the specification requires for that case: images, pipes,
- * device-side enqueue, sub-groups, work-group collective functions, SPIR-V,
- * device partitioning.
+ * device-side enqueue, sub-groups, work-group collective functions, SPIR-V.
+ *
+ * Sub-devices (clCreateSubDevices): a CPU device's compute units are CPUs
+ * (devices/cpu/cpu.h); a sub-device is a subset of its parent's units with a
+ * worker pool of its own, pinned to their CPUs.  It copies its parent's
+ * description except for its compute units, so programs and kernels built for
+ * one run on the other.  Partitioning a device must split it: a partition
+ * that would give one sub-device with every unit fails with
+ * CL_DEVICE_PARTITION_FAILED, and a device of one compute unit lists no
+ * partition type.  Affinity domains come from sysfs (cpu_topology.c): a
+ * device lists those that split it in two or more.
  */
 #include "api/api.h"
 #include "core/util.h"
+#include "devices/cpu/cpu.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #ifndef MOSAIC_VERSION_STRING
@@ -161,6 +172,269 @@ static cl_device_atomic_capabilities atomic_capabilities(cl_device_id d, bool fe
     if (has_feature(d, "__opencl_c_atomic_scope_all_devices"))
         caps |= CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES;
     return caps;
+}
+
+/* ---- partitioning ---------------------------------------------------------------- */
+
+/* NEXT_PARTITIONABLE looks at the domains in this order. */
+static const cl_device_affinity_domain affinity_order[] = {
+    CL_DEVICE_AFFINITY_DOMAIN_NUMA,     CL_DEVICE_AFFINITY_DOMAIN_L4_CACHE, CL_DEVICE_AFFINITY_DOMAIN_L3_CACHE,
+    CL_DEVICE_AFFINITY_DOMAIN_L2_CACHE, CL_DEVICE_AFFINITY_DOMAIN_L1_CACHE,
+};
+#define NUM_AFFINITY_DOMAINS (sizeof affinity_order / sizeof affinity_order[0])
+
+/* Groups the device's compute units by `domain`: group[i] receives the group
+ * of unit i (groups numbered in order of first appearance).  Returns the
+ * number of groups, or 0 when sysfs does not place every unit in the domain
+ * (or memory runs out). */
+static cl_uint affinity_groups(cl_device_id d, cl_device_affinity_domain domain, cl_uint *group)
+{
+    const unsigned *cpus = mosaic_cpu_unit_cpus(d);
+    cl_uint n = d->compute_units, count = 0;
+    long *keys = malloc((n ? n : 1) * sizeof *keys);
+    if (!keys)
+        return 0;
+    for (cl_uint i = 0; i < n; i++) {
+        long key = mosaic_cpu_domain_key(cpus[i], domain);
+        if (key < 0) {
+            count = 0;
+            break;
+        }
+        cl_uint g = 0;
+        while (g < count && keys[g] != key)
+            g++;
+        if (g == count)
+            keys[count++] = key;
+        if (group)
+            group[i] = g;
+    }
+    free(keys);
+    return count;
+}
+
+/* CL_DEVICE_PARTITION_AFFINITY_DOMAIN: the domains that split the device in
+ * two or more, and NEXT_PARTITIONABLE when there is one. */
+static cl_device_affinity_domain splitting_domains(cl_device_id d)
+{
+    cl_device_affinity_domain domains = 0;
+    if (d->compute_units < 2)
+        return 0;
+    for (size_t i = 0; i < NUM_AFFINITY_DOMAINS; i++)
+        if (affinity_groups(d, affinity_order[i], NULL) >= 2)
+            domains |= affinity_order[i];
+    return domains ? domains | CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE : 0;
+}
+
+/* CL_DEVICE_PARTITION_PROPERTIES: the types that give two sub-devices or more. */
+static size_t partition_types(cl_device_id d, cl_device_partition_property types[3])
+{
+    size_t n = 0;
+    if (d->compute_units >= 2) {
+        types[n++] = CL_DEVICE_PARTITION_EQUALLY;
+        types[n++] = CL_DEVICE_PARTITION_BY_COUNTS;
+        if (splitting_domains(d))
+            types[n++] = CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN;
+    }
+    return n;
+}
+
+/* What a property list asks for: sub-device k gets the parent's units
+ * units[first[k]] .. units[first[k + 1] - 1]. */
+typedef struct partition {
+    cl_uint count;
+    cl_uint *first;                        /* count + 1 entries */
+    cl_uint *units;
+    cl_device_partition_property *type;    /* CL_DEVICE_PARTITION_TYPE of the sub-devices */
+    size_t type_len;
+} partition;
+
+static void partition_free(partition *p)
+{
+    free(p->first);
+    free(p->units);
+    free(p->type);
+}
+
+static bool partition_alloc(partition *p, cl_uint count, cl_uint units, const cl_device_partition_property *type,
+                            size_t type_len)
+{
+    p->count = count;
+    p->first = calloc(count + 1, sizeof *p->first);
+    p->units = calloc(units ? units : 1, sizeof *p->units);
+    p->type = malloc(type_len * sizeof *p->type);
+    p->type_len = type_len;
+    if (!p->first || !p->units || !p->type) {
+        partition_free(p);
+        memset(p, 0, sizeof *p);
+        return false;
+    }
+    memcpy(p->type, type, type_len * sizeof *type);
+    return true;
+}
+
+static cl_int plan_equally(cl_device_id d, const cl_device_partition_property *props, partition *p)
+{
+    cl_uint units = d->compute_units;
+    cl_device_partition_property n = props[1];
+    if (n == 0)
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "CL_DEVICE_PARTITION_EQUALLY needs a number of compute units");
+    if (props[2] != 0)
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "properties name more than one partition scheme");
+    if (n < 0 || n > (cl_device_partition_property)units)
+        return MOSAIC_ERROR(CL_INVALID_DEVICE_PARTITION_COUNT, "%lld compute units per sub-device: the device has %u",
+                            (long long)n, units);
+    if (n == (cl_device_partition_property)units)
+        return MOSAIC_ERROR(CL_DEVICE_PARTITION_FAILED, "%u compute units per sub-device is the whole device", units);
+    cl_uint per = (cl_uint)n, count = units / per;
+    if (!partition_alloc(p, count, count * per, props, 3))
+        return MOSAIC_ERROR(CL_OUT_OF_HOST_MEMORY, "no memory for a partition");
+    for (cl_uint k = 0; k <= count; k++)
+        p->first[k] = k * per;
+    for (cl_uint i = 0; i < count * per; i++)
+        p->units[i] = i;
+    return CL_SUCCESS;
+}
+
+static cl_int plan_by_counts(cl_device_id d, const cl_device_partition_property *props, partition *p)
+{
+    cl_uint units = d->compute_units;
+    size_t k = 1;
+    cl_ulong total = 0;
+    for (; props[k] != CL_DEVICE_PARTITION_BY_COUNTS_LIST_END; k++) {
+        if (k > units) /* more sub-devices than CL_DEVICE_PARTITION_MAX_SUB_DEVICES */
+            return MOSAIC_ERROR(CL_INVALID_DEVICE_PARTITION_COUNT, "more than %u sub-devices requested", units);
+        if (props[k] < 0 || props[k] > (cl_device_partition_property)units)
+            return MOSAIC_ERROR(CL_INVALID_DEVICE_PARTITION_COUNT, "sub-device %zu: %lld compute units of %u",
+                                k - 1, (long long)props[k], units);
+        total += (cl_ulong)props[k];
+    }
+    cl_uint count = (cl_uint)(k - 1);
+    if (props[k + 1] != 0)
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "properties name more than one partition scheme");
+    if (count == 0)
+        return MOSAIC_ERROR(CL_INVALID_DEVICE_PARTITION_COUNT, "CL_DEVICE_PARTITION_BY_COUNTS lists no sub-device");
+    if (total > units)
+        return MOSAIC_ERROR(CL_INVALID_DEVICE_PARTITION_COUNT, "%llu compute units requested; the device has %u",
+                            (unsigned long long)total, units);
+    if (count == 1 && total == units)
+        return MOSAIC_ERROR(CL_DEVICE_PARTITION_FAILED, "one sub-device with every compute unit is the whole device");
+    if (!partition_alloc(p, count, (cl_uint)total, props, k + 2))
+        return MOSAIC_ERROR(CL_OUT_OF_HOST_MEMORY, "no memory for a partition");
+    for (cl_uint i = 0; i < count; i++)
+        p->first[i + 1] = p->first[i] + (cl_uint)props[i + 1];
+    for (cl_uint i = 0; i < total; i++)
+        p->units[i] = i;
+    return CL_SUCCESS;
+}
+
+static cl_int plan_by_affinity(cl_device_id d, const cl_device_partition_property *props, partition *p)
+{
+    cl_device_affinity_domain domain = (cl_device_affinity_domain)props[1];
+    bool next = domain == CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE, known = next;
+    for (size_t i = 0; i < NUM_AFFINITY_DOMAINS; i++)
+        known |= domain == affinity_order[i];
+    if (props[1] <= 0 || !known)
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "0x%llx is not an affinity domain", (unsigned long long)props[1]);
+    if (props[2] != 0)
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "properties name more than one partition scheme");
+    cl_uint units = d->compute_units, count = 0;
+    cl_uint *group = malloc(units * sizeof *group);
+    if (!group)
+        return MOSAIC_ERROR(CL_OUT_OF_HOST_MEMORY, "no memory for a partition");
+    for (size_t i = 0; i < NUM_AFFINITY_DOMAINS && count < 2; i++)
+        if (next || domain == affinity_order[i]) {
+            count = affinity_groups(d, affinity_order[i], group);
+            if (count >= 2)
+                domain = affinity_order[i];
+        }
+    if (count < 2) {
+        free(group);
+        return MOSAIC_ERROR(CL_DEVICE_PARTITION_FAILED, "the device's compute units all share one domain 0x%llx "
+                            "(or sysfs does not describe it)", (unsigned long long)domain);
+    }
+    /* the sub-devices report the domain used, NEXT_PARTITIONABLE or not */
+    const cl_device_partition_property type[3] = { CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN,
+                                                   (cl_device_partition_property)domain, 0 };
+    if (!partition_alloc(p, count, units, type, 3)) {
+        free(group);
+        return MOSAIC_ERROR(CL_OUT_OF_HOST_MEMORY, "no memory for a partition");
+    }
+    cl_uint at = 0;
+    for (cl_uint g = 0; g < count; g++) {
+        p->first[g] = at;
+        for (cl_uint i = 0; i < units; i++)
+            if (group[i] == g)
+                p->units[at++] = i;
+    }
+    p->first[count] = at;
+    free(group);
+    return CL_SUCCESS;
+}
+
+/* Checks a property list against the device (every CL_INVALID_VALUE,
+ * CL_INVALID_DEVICE_PARTITION_COUNT and CL_DEVICE_PARTITION_FAILED case) and
+ * plans the partition. */
+static cl_int plan_partition(cl_device_id d, const cl_device_partition_property *props, partition *p)
+{
+    cl_device_partition_property type = props[0];
+    if (type != CL_DEVICE_PARTITION_EQUALLY && type != CL_DEVICE_PARTITION_BY_COUNTS &&
+        type != CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN)
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "0x%llx is not a partition type", (unsigned long long)type);
+    cl_device_partition_property types[3];
+    size_t num_types = partition_types(d, types);
+    if (num_types == 0)
+        return MOSAIC_ERROR(CL_DEVICE_PARTITION_FAILED, "a device of %u compute unit cannot be partitioned",
+                            d->compute_units);
+    bool listed = false;
+    for (size_t i = 0; i < num_types; i++)
+        listed |= types[i] == type;
+    if (!listed) /* only BY_AFFINITY_DOMAIN can be missing */
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "no affinity domain (as sysfs reports them) splits this device");
+    switch (type) {
+    case CL_DEVICE_PARTITION_EQUALLY:
+        return plan_equally(d, props, p);
+    case CL_DEVICE_PARTITION_BY_COUNTS:
+        return plan_by_counts(d, props, p);
+    default:
+        return plan_by_affinity(d, props, p);
+    }
+}
+
+static void destroy_sub_device(void *self)
+{
+    cl_device_id d = self;
+    cl_device_id parent = d->parent;
+    mosaic_cpu_release_executor(d);
+    free(d->partition_type);
+    free(d);
+    mosaic_release_internal(parent);
+}
+
+/* A sub-device of `parent` over units[0..count) of its compute units. */
+static cl_device_id new_sub_device(cl_device_id parent, const cl_uint *units, cl_uint count,
+                                   const cl_device_partition_property *type, size_t type_len)
+{
+    cl_device_id d = malloc(sizeof *d);
+    cl_device_partition_property *type_copy = malloc(type_len * sizeof *type_copy);
+    if (!d || !type_copy) {
+        free(d);
+        free(type_copy);
+        return NULL;
+    }
+    memcpy(d, parent, sizeof *d); /* the description: name, memory, extensions, compiler target... */
+    mosaic_object_init(d, MOSAIC_DEVICE, destroy_sub_device);
+    d->impl = NULL;
+    d->parent = parent;
+    memcpy(type_copy, type, type_len * sizeof *type);
+    d->partition_type = type_copy;
+    d->partition_type_len = type_len;
+    if (mosaic_cpu_init_sub_device(d, parent, units, count) != CL_SUCCESS) {
+        free(type_copy);
+        free(d);
+        return NULL;
+    }
+    mosaic_retain_internal(parent);
+    return d;
 }
 
 /* Program-scope global variables: what one program may declare. */
@@ -428,39 +702,51 @@ clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_val
     case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF:
         MOSAIC_INFO_SCALAR(cl_uint, 0);
 
-    /* ---- partitioning: not supported ---- */
+    /* ---- partitioning ---- */
     case CL_DEVICE_PARENT_DEVICE:
-        MOSAIC_INFO_SCALAR(cl_device_id, NULL);
+        MOSAIC_INFO_SCALAR(cl_device_id, d->parent);
     case CL_DEVICE_PARTITION_MAX_SUB_DEVICES:
-        MOSAIC_INFO_SCALAR(cl_uint, 0);
-    case CL_DEVICE_PARTITION_PROPERTIES:
-    case CL_DEVICE_PARTITION_TYPE:
-        /* "cannot be partitioned" / "root device": a list holding only 0 */
-        MOSAIC_INFO_SCALAR(cl_device_partition_property, 0);
+        /* one per compute unit; none when the device cannot be split */
+        MOSAIC_INFO_SCALAR(cl_uint, d->compute_units >= 2 ? d->compute_units : 0);
+    case CL_DEVICE_PARTITION_PROPERTIES: {
+        cl_device_partition_property types[3];
+        size_t n = partition_types(d, types);
+        if (n == 0) /* "cannot be partitioned": a list holding only 0 */
+            MOSAIC_INFO_SCALAR(cl_device_partition_property, 0);
+        MOSAIC_INFO_ARRAY(types, n);
+    }
     case CL_DEVICE_PARTITION_AFFINITY_DOMAIN:
-        MOSAIC_INFO_SCALAR(cl_device_affinity_domain, 0);
+        MOSAIC_INFO_SCALAR(cl_device_affinity_domain, splitting_domains(d));
+    case CL_DEVICE_PARTITION_TYPE:
+        if (!d->parent) /* a root device: a list holding only 0 */
+            MOSAIC_INFO_SCALAR(cl_device_partition_property, 0);
+        MOSAIC_INFO_ARRAY(d->partition_type, d->partition_type_len);
     case CL_DEVICE_REFERENCE_COUNT:
-        MOSAIC_INFO_SCALAR(cl_uint, 1); /* root devices */
+        MOSAIC_INFO_SCALAR(cl_uint, d->parent ? mosaic_refcount(d) : 1); /* root devices: always 1 */
 
     default:
         return MOSAIC_ERROR(CL_INVALID_VALUE, "unknown param_name 0x%x", (unsigned)param_name);
     }
 }
 
-/* Root devices are never destroyed: retain and release only validate. */
+/* Root devices are never destroyed: retain and release only validate them.
+ * Sub-devices count references like other objects: the user's, and internal
+ * ones from contexts and from their own sub-devices. */
 CL_API_ENTRY cl_int CL_API_CALL
 clRetainDevice(cl_device_id device)
 {
     if (!MOSAIC_IS(device, DEVICE))
         return MOSAIC_ERROR(CL_INVALID_DEVICE, "%p is not a device", (void *)device);
+    if (device->parent)
+        mosaic_retain(device);
     return CL_SUCCESS;
 }
 
 CL_API_ENTRY cl_int CL_API_CALL
 clReleaseDevice(cl_device_id device)
 {
-    if (!MOSAIC_IS(device, DEVICE))
-        return MOSAIC_ERROR(CL_INVALID_DEVICE, "%p is not a device", (void *)device);
+    if (!MOSAIC_IS(device, DEVICE) || (device->parent && !mosaic_release(device)))
+        return MOSAIC_ERROR(CL_INVALID_DEVICE, "%p is not a device (or was released already)", (void *)device);
     return CL_SUCCESS;
 }
 
@@ -472,9 +758,31 @@ clCreateSubDevices(cl_device_id in_device, const cl_device_partition_property *p
         return MOSAIC_ERROR(CL_INVALID_DEVICE, "%p is not a device", (void *)in_device);
     if (!properties)
         return MOSAIC_ERROR(CL_INVALID_VALUE, "properties is NULL");
-    /* CL_DEVICE_PARTITION_PROPERTIES lists no partition type. */
-    return MOSAIC_ERROR(CL_INVALID_VALUE, "partition type 0x%llx is not supported (no partitioning)",
-                        (unsigned long long)properties[0]);
+    partition p = { 0 };
+    cl_int err = plan_partition(in_device, properties, &p);
+    if (err != CL_SUCCESS)
+        return err;
+    if (out_devices && num_devices < p.count) {
+        partition_free(&p);
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "the partition makes %u sub-devices; out_devices has room for %u",
+                            p.count, num_devices);
+    }
+    if (out_devices) {
+        for (cl_uint k = 0; k < p.count; k++) {
+            out_devices[k] = new_sub_device(in_device, p.units + p.first[k], p.first[k + 1] - p.first[k], p.type,
+                                            p.type_len);
+            if (!out_devices[k]) {
+                while (k > 0)
+                    mosaic_release(out_devices[--k]);
+                partition_free(&p);
+                return MOSAIC_ERROR(CL_OUT_OF_HOST_MEMORY, "no memory for a sub-device");
+            }
+        }
+    }
+    if (num_devices_ret)
+        *num_devices_ret = p.count;
+    partition_free(&p);
+    return CL_SUCCESS;
 }
 
 CL_API_ENTRY cl_int CL_API_CALL

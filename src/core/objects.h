@@ -97,6 +97,13 @@ struct _cl_device_id {
     const char *opencl_c_features[64]; /* __opencl_c_* names the compiler enables */
     cl_uint num_opencl_c_features;
     mosaic_compiler_target compiler_target;
+
+    /* Partitioning (api/device.c).  A sub-device starts as a copy of its
+     * parent's description, with its own compute units and executor (impl);
+     * it holds an internal reference on its parent. */
+    cl_device_id parent;                           /* NULL for a root device */
+    cl_device_partition_property *partition_type;  /* sub-devices: the properties they were made with, 0-terminated */
+    size_t partition_type_len;                     /* entries, the final 0 included */
 };
 
 /* What each kind of device implements (the CPU first, CUDA later). */
