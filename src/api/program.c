@@ -464,10 +464,16 @@ clGetProgramInfo(cl_program program, cl_program_info param_name, size_t param_va
     case CL_PROGRAM_IL:
         return mosaic_info(param_value_size, param_value, param_value_size_ret, program->il, program->il_size);
     case CL_PROGRAM_BINARY_SIZES: {
-        size_t sizes[8] = { 0 };
-        for (cl_uint i = 0; i < program->num_devices && i < 8; i++)
+        /* one binary serves every device (a context may hold many sub-devices) */
+        size_t *sizes = mosaic_calloc(program->num_devices, sizeof *sizes);
+        if (!sizes)
+            return CL_OUT_OF_HOST_MEMORY;
+        for (cl_uint i = 0; i < program->num_devices; i++)
             sizes[i] = program->binary.size;
-        MOSAIC_INFO_ARRAY(sizes, program->num_devices);
+        err = mosaic_info(param_value_size, param_value, param_value_size_ret, sizes,
+                          program->num_devices * sizeof *sizes);
+        free(sizes);
+        return err;
     }
     case CL_PROGRAM_BINARIES: {
         size_t need = program->num_devices * sizeof(unsigned char *);
