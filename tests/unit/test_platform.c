@@ -436,13 +436,19 @@ static void test_unsupported_features(void)
     CHECK(DEV_ULONG(CL_DEVICE_HALF_FP_CONFIG) == 0);
     CHECK(DEV_UINT(CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF) == 0);
     CHECK(DEV_UINT(CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF) == 0);
-    /* partitioning: a list holding 0, no affinity domain, no sub-devices */
-    CHECK(DEV_UINT(CL_DEVICE_PARTITION_MAX_SUB_DEVICES) == 0);
-    CHECK(DEV_ULONG(CL_DEVICE_PARTITION_AFFINITY_DOMAIN) == 0);
+    /* partitioning (tests/e2e/test_subdevices.c goes further): a root
+     * device; with two compute units or more, split equally or by counts */
+    cl_uint units = DEV_UINT(CL_DEVICE_MAX_COMPUTE_UNITS);
+    CHECK(DEV_UINT(CL_DEVICE_PARTITION_MAX_SUB_DEVICES) == (units >= 2 ? units : 0));
     cl_device_partition_property props[4] = { 1, 1, 1, 1 };
     size_t size = 0;
     CHECK_ERR(clGetDeviceInfo(device, CL_DEVICE_PARTITION_PROPERTIES, sizeof props, props, &size), CL_SUCCESS);
-    CHECK(size == 0 || (size == sizeof props[0] && props[0] == 0));
+    if (units >= 2)
+        CHECK(size >= 2 * sizeof props[0] && props[0] == CL_DEVICE_PARTITION_EQUALLY &&
+              props[1] == CL_DEVICE_PARTITION_BY_COUNTS);
+    else
+        CHECK(size == sizeof props[0] && props[0] == 0);
+    CHECK((DEV_ULONG(CL_DEVICE_PARTITION_AFFINITY_DOMAIN) != 0) == (size == 3 * sizeof props[0]));
     CHECK_ERR(clGetDeviceInfo(device, CL_DEVICE_PARTITION_TYPE, sizeof props, props, &size), CL_SUCCESS);
     CHECK(size == 0 || (size == sizeof props[0] && props[0] == 0));
     /* SVM: every kind, host and device sharing one memory (api/svm.c) */
@@ -539,21 +545,29 @@ static void test_device_errors(void)
     CHECK_ERR(clRetainDevice(NULL), CL_INVALID_DEVICE);
     CHECK_ERR(clReleaseDevice((cl_device_id)junk), CL_INVALID_DEVICE);
 
-    /* partitioning is not supported */
+    /* sub-devices: invalid devices and properties (the rest: tests/e2e/test_subdevices.c) */
     cl_device_partition_property equally[] = { CL_DEVICE_PARTITION_EQUALLY, 1, 0 };
-    cl_device_partition_property counts[] = { CL_DEVICE_PARTITION_BY_COUNTS, 1,
-                                              CL_DEVICE_PARTITION_BY_COUNTS_LIST_END, 0 };
-    cl_device_partition_property affinity[] = { CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN,
-                                                CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE, 0 };
+    cl_device_partition_property bogus[] = { 0x4321, 1, 0 };
     cl_device_id out[64];
-    cl_uint n = 77;
+    cl_uint n = 77, units = 0;
+    CHECK_ERR(clGetDeviceInfo(device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, NULL), CL_SUCCESS);
     CHECK_ERR(clCreateSubDevices(NULL, equally, 64, out, &n), CL_INVALID_DEVICE);
     CHECK_ERR(clCreateSubDevices((cl_device_id)junk, equally, 64, out, &n), CL_INVALID_DEVICE);
     CHECK_ERR(clCreateSubDevices(device, NULL, 64, out, &n), CL_INVALID_VALUE);
-    CHECK_ERR(clCreateSubDevices(device, equally, 64, out, &n), CL_INVALID_VALUE);
-    CHECK_ERR(clCreateSubDevices(device, counts, 64, out, &n), CL_INVALID_VALUE);
-    CHECK_ERR(clCreateSubDevices(device, affinity, 64, out, &n), CL_INVALID_VALUE);
+    CHECK_ERR(clCreateSubDevices(device, bogus, 64, out, &n), CL_INVALID_VALUE);
     CHECK(n == 77);
+    if (units >= 2 && units <= 64) {
+        CHECK_ERR(clCreateSubDevices(device, equally, 64, out, &n), CL_SUCCESS);
+        CHECK(n == units);
+        for (cl_uint i = 0; i < n; i++) {
+            cl_device_id parent = NULL;
+            CHECK_ERR(clGetDeviceInfo(out[i], CL_DEVICE_PARENT_DEVICE, sizeof parent, &parent, NULL), CL_SUCCESS);
+            CHECK(parent == device);
+            CHECK_ERR(clReleaseDevice(out[i]), CL_SUCCESS);
+        }
+    } else if (units < 2) {
+        CHECK_ERR(clCreateSubDevices(device, equally, 64, out, &n), CL_DEVICE_PARTITION_FAILED);
+    }
 
     /* timers: one clock for device and host */
     cl_ulong dev_t = 0, host_t = 0, host2 = 0;
