@@ -191,7 +191,7 @@ static cl_uint affinity_groups(cl_device_id d, cl_device_affinity_domain domain,
 {
     const unsigned *cpus = mosaic_cpu_unit_cpus(d);
     cl_uint n = d->compute_units, count = 0;
-    long *keys = malloc((n ? n : 1) * sizeof *keys);
+    long *keys = cpus ? malloc((n ? n : 1) * sizeof *keys) : NULL;
     if (!keys)
         return 0;
     for (cl_uint i = 0; i < n; i++) {

@@ -34,7 +34,8 @@ cl_int mosaic_cpu_init_root(cl_device_id device);
 cl_int mosaic_cpu_init_sub_device(cl_device_id sub, cl_device_id parent, const cl_uint *units, cl_uint count);
 /* Frees a sub-device's executor (its workers exit; none may be busy for it). */
 void mosaic_cpu_release_executor(cl_device_id device);
-/* The CPU of each of the device's compute units (device->compute_units entries). */
+/* The CPU of each of the device's compute units (device->compute_units
+ * entries); NULL if the device has no executor (out of memory at start-up). */
 const unsigned *mosaic_cpu_unit_cpus(cl_device_id device);
 
 /* ---- the machine's layout (cpu_topology.c) -----------------------------------

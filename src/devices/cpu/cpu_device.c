@@ -681,8 +681,10 @@ cl_int mosaic_cpu_init_sub_device(cl_device_id sub, cl_device_id parent, const c
 {
     const cpu_pool *parent_pool = parent->impl;
     unsigned *cpus = malloc((count ? count : 1) * sizeof *cpus);
-    if (!cpus)
+    if (!cpus || !parent_pool) {
+        free(cpus);
         return CL_OUT_OF_HOST_MEMORY;
+    }
     for (cl_uint i = 0; i < count; i++)
         cpus[i] = parent_pool->unit_cpus[units[i]];
     cpu_pool *p = pool_new(cpus, count, NULL);
@@ -703,7 +705,8 @@ void mosaic_cpu_release_executor(cl_device_id device)
 
 const unsigned *mosaic_cpu_unit_cpus(cl_device_id device)
 {
-    return ((const cpu_pool *)device->impl)->unit_cpus;
+    const cpu_pool *p = device->impl;
+    return p ? p->unit_cpus : NULL; /* NULL: the root's executor could not be made */
 }
 
 const mosaic_device_ops mosaic_cpu_ops = {
