@@ -1,14 +1,14 @@
 /*
  * Contexts: clCreateContext, clCreateContextFromType, clRetainContext,
  * clReleaseContext, clGetContextInfo, clSetContextDestructorCallback, and
- * the helpers of core/context.h.
+ * the helpers of api/context.h.
  *
  * A context holds an internal reference on each of its devices.  It is
  * destroyed when its last reference goes, user or internal (queues, memory
  * objects, programs hold internal ones); destruction calls the destructor
  * callbacks, newest first, on the thread that drops the last reference.
  */
-#include "core/context.h"
+#include "api/context.h"
 
 #include "api/api.h"
 #include "core/engine.h"
@@ -96,7 +96,7 @@ static cl_context context_new(const cl_context_properties *properties, size_t nu
         mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_OUT_OF_HOST_MEMORY, "no memory for a context"));
         return NULL;
     }
-    mosaic_object_init(context, MOSAIC_CONTEXT, context_destroy);
+    mosaic_object_init(context, MOSAIC_CONTEXT, &mosaic_dispatch, context_destroy);
 
     /* Duplicated devices are ignored. */
     cl_uint n = 0;
@@ -255,7 +255,7 @@ clSetContextDestructorCallback(cl_context context,
     return CL_SUCCESS;
 }
 
-/* ---- core/context.h ------------------------------------------------------- */
+/* ---- api/context.h -------------------------------------------------------- */
 
 bool mosaic_context_has_device(cl_context context, cl_device_id device)
 {

@@ -1,11 +1,11 @@
 /* clEnqueueNDRangeKernel, clEnqueueTask and clEnqueueNativeKernel: check the
  * launch, capture the kernel's arguments, and hand the command to the engine. */
+#include "api/kernel.h"
+#include "api/memory.h"
+#include "api/program.h"
 #include "core/engine.h"
-#include "core/kernel.h"
-#include "core/memory.h"
 #include "core/ndrange.h"
 #include "core/objects.h"
-#include "core/program.h"
 #include "core/util.h"
 
 #include <stdint.h>

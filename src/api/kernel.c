@@ -1,8 +1,10 @@
 /* Kernels: creation, arguments and queries.  The argument layout comes from
  * the compiler's mosaic_kernel_info (compiler.h). */
-#include "core/kernel.h"
+#include "api/kernel.h"
+
+#include "api/api.h"
+#include "api/program.h"
 #include "core/objects.h"
-#include "core/program.h"
 #include "core/util.h"
 
 #include <stdlib.h>
@@ -49,7 +51,7 @@ static cl_kernel new_kernel(cl_program program, const mosaic_kernel_info *info)
         free(kernel);
         return NULL;
     }
-    mosaic_object_init(kernel, MOSAIC_KERNEL, destroy_kernel);
+    mosaic_object_init(kernel, MOSAIC_KERNEL, &mosaic_dispatch, destroy_kernel);
     kernel->program = program;
     kernel->info = info;
     mosaic_retain_internal(program);

@@ -10,7 +10,8 @@
  * too, so the storage is freed (and the destructor callbacks run, newest
  * first) only when nothing can touch it any more.
  */
-#include "core/memory.h"
+#include "api/memory.h"
+#include "api/api.h"
 #include "core/engine.h"
 #include "core/util.h"
 
@@ -25,7 +26,7 @@
 
 typedef void (CL_CALLBACK *mem_destructor_fn)(cl_mem, void *);
 
-/* ---- helpers others use (core/memory.h) ----------------------------------- */
+/* ---- helpers others use (api/memory.h) ------------------------------------ */
 
 bool mosaic_mem_is_buffer(cl_mem mem)
 {
@@ -119,7 +120,7 @@ static cl_mem mem_new(cl_context context, cl_mem_object_type type, cl_mem_flags 
     cl_mem mem = mosaic_calloc(1, sizeof *mem);
     if (!mem)
         return NULL;
-    mosaic_object_init(mem, MOSAIC_MEM, mem_destroy);
+    mosaic_object_init(mem, MOSAIC_MEM, &mosaic_dispatch, mem_destroy);
     mem->context = context;
     mosaic_retain_internal(context);
     mem->mem_type = type;

@@ -77,9 +77,9 @@ static void compute_platform_extensions(void)
 
 static void platform_init(void)
 {
-    mosaic_object_init(&the_platform, MOSAIC_PLATFORM, NULL);
+    mosaic_object_init(&the_platform, MOSAIC_PLATFORM, &mosaic_dispatch, NULL);
 
-    mosaic_object_init(&cpu_device, MOSAIC_DEVICE, NULL);
+    mosaic_object_init(&cpu_device, MOSAIC_DEVICE, &mosaic_dispatch, NULL);
     cpu_device.platform = &the_platform;
     cpu_device.type = CL_DEVICE_TYPE_CPU;
     cpu_device.ops = &mosaic_cpu_ops;

@@ -1,8 +1,10 @@
 /* Programs: creation from source or binary, build, compile, link, queries.
  * The compiling itself is src/compiler's job (compiler.h). */
-#include "core/context.h"
+#include "api/program.h"
+
+#include "api/api.h"
+#include "api/context.h"
 #include "core/objects.h"
-#include "core/program.h"
 #include "core/util.h"
 
 #include <stdlib.h>
@@ -41,7 +43,7 @@ static cl_program new_program(cl_context context, cl_uint num_devices, const cl_
     }
     memcpy(program->devices, devices, num_devices * sizeof *devices);
     program->num_devices = num_devices;
-    mosaic_object_init(program, MOSAIC_PROGRAM, destroy_program);
+    mosaic_object_init(program, MOSAIC_PROGRAM, &mosaic_dispatch, destroy_program);
     pthread_mutex_init(&program->lock, NULL);
     program->context = context;
     mosaic_retain_internal(context);

@@ -1,5 +1,6 @@
 /* Command queues: clCreateCommandQueue[WithProperties], info, flush, finish. */
-#include "core/context.h"
+#include "api/api.h"
+#include "api/context.h"
 #include "core/engine.h"
 #include "core/objects.h"
 #include "core/util.h"
@@ -63,7 +64,7 @@ static cl_command_queue create_queue(cl_context context, cl_device_id device,
         memcpy(q->property_list, list, list_len * sizeof *list);
         q->num_property_list = list_len;
     }
-    mosaic_object_init(q, MOSAIC_QUEUE, destroy_queue);
+    mosaic_object_init(q, MOSAIC_QUEUE, &mosaic_dispatch, destroy_queue);
     pthread_cond_init(&q->drained, NULL);
     q->context = context;
     mosaic_retain_internal(context);

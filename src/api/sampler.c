@@ -75,7 +75,7 @@ static cl_sampler sampler_create(cl_context context, cl_bool normalized_coords, 
         mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_OUT_OF_HOST_MEMORY, "no memory for a sampler"));
         return NULL;
     }
-    mosaic_object_init(sampler, MOSAIC_SAMPLER, sampler_destroy);
+    mosaic_object_init(sampler, MOSAIC_SAMPLER, &mosaic_dispatch, sampler_destroy);
     sampler->context = context;
     mosaic_retain_internal(context);
     sampler->normalized_coords = normalized_coords;
