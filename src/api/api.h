@@ -1,6 +1,6 @@
 /*
  * Shared by the API files: the platform, the ICD dispatch table, device
- * helpers.
+ * helpers.  (The shape of every entry point is api/entry.h.)
  *
  * Exports: libmosaic.so exports exactly the cl* entry points.  The build
  * compiles every source with CL_API_ENTRY defined as default visibility, so

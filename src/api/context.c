@@ -11,6 +11,7 @@
 #include "api/context.h"
 
 #include "api/api.h"
+#include "api/entry.h"
 #include "core/engine.h"
 #include "core/util.h"
 
@@ -196,29 +197,13 @@ clCreateContextFromType(const cl_context_properties *properties, cl_device_type 
     return context;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL
-clRetainContext(cl_context context)
-{
-    if (!MOSAIC_IS(context, CONTEXT))
-        return MOSAIC_ERROR(CL_INVALID_CONTEXT, "%p is not a context", (void *)context);
-    mosaic_retain(context);
-    return CL_SUCCESS;
-}
-
-CL_API_ENTRY cl_int CL_API_CALL
-clReleaseContext(cl_context context)
-{
-    if (!MOSAIC_IS(context, CONTEXT) || !mosaic_release(context))
-        return MOSAIC_ERROR(CL_INVALID_CONTEXT, "%p is not a context (or was released already)", (void *)context);
-    return CL_SUCCESS;
-}
+MOSAIC_RETAIN_RELEASE(Context, cl_context, CONTEXT)
 
 CL_API_ENTRY cl_int CL_API_CALL
 clGetContextInfo(cl_context context, cl_context_info param_name, size_t param_value_size, void *param_value,
                  size_t *param_value_size_ret)
 {
-    if (!MOSAIC_IS(context, CONTEXT))
-        return MOSAIC_ERROR(CL_INVALID_CONTEXT, "%p is not a context", (void *)context);
+    MOSAIC_CHECK_HANDLE(context, CONTEXT);
     switch (param_name) {
     case CL_CONTEXT_REFERENCE_COUNT:
         MOSAIC_INFO_SCALAR(cl_uint, mosaic_refcount(context));
@@ -230,7 +215,7 @@ clGetContextInfo(cl_context context, cl_context_info param_name, size_t param_va
         /* exactly as given; nothing if NULL was given */
         MOSAIC_INFO_ARRAY(context->properties, context->num_properties);
     default:
-        return MOSAIC_ERROR(CL_INVALID_VALUE, "unknown param_name 0x%x", (unsigned)param_name);
+        MOSAIC_INFO_UNKNOWN(param_name);
     }
 }
 
@@ -239,8 +224,7 @@ clSetContextDestructorCallback(cl_context context,
                                void (CL_CALLBACK *pfn_notify)(cl_context context, void *user_data),
                                void *user_data)
 {
-    if (!MOSAIC_IS(context, CONTEXT))
-        return MOSAIC_ERROR(CL_INVALID_CONTEXT, "%p is not a context", (void *)context);
+    MOSAIC_CHECK_HANDLE(context, CONTEXT);
     if (!pfn_notify)
         return MOSAIC_ERROR(CL_INVALID_VALUE, "pfn_notify is NULL");
     mosaic_callback *cb = mosaic_calloc(1, sizeof *cb);
