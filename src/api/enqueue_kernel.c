@@ -1,13 +1,13 @@
 /* clEnqueueNDRangeKernel, clEnqueueTask and clEnqueueNativeKernel: check the
  * launch, capture the kernel's arguments, and hand the command to the engine. */
-#include "api/entry.h"
+#include "core/engine.h"
 #include "api/kernel.h"
 #include "api/memory.h"
-#include "api/program.h"
-#include "core/engine.h"
 #include "core/ndrange.h"
 #include "core/objects.h"
+#include "api/program.h"
 #include "core/util.h"
+#include "api/entry.h"
 
 #include <stdint.h>
 #include <stdlib.h>

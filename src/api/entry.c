@@ -61,8 +61,8 @@ bool mosaic_in_user_release(void)
 
 /* ---- get-info ---------------------------------------------------------------- */
 
-cl_int mosaic_info_size(const char *function, size_t value_size, const void *value, size_t *value_size_ret,
-                        size_t size)
+cl_int mosaic_info_reply_size(const char *function, size_t value_size, const void *value, size_t *value_size_ret,
+                              size_t size)
 {
     if (value && value_size < size) {
         mosaic_debug(function, "param_value_size %zu is smaller than the %zu bytes of the answer", value_size, size);
@@ -73,24 +73,24 @@ cl_int mosaic_info_size(const char *function, size_t value_size, const void *val
     return CL_SUCCESS;
 }
 
-cl_int mosaic_info(const char *function, size_t value_size, void *value, size_t *value_size_ret,
-                   const void *src, size_t size)
+cl_int mosaic_info_reply(const char *function, size_t value_size, void *value, size_t *value_size_ret,
+                         const void *src, size_t size)
 {
-    cl_int err = mosaic_info_size(function, value_size, value, value_size_ret, size);
+    cl_int err = mosaic_info_reply_size(function, value_size, value, value_size_ret, size);
     if (err == CL_SUCCESS && value && size)
         memcpy(value, src, size);
     return err;
 }
 
-cl_int mosaic_info_string(const char *function, size_t value_size, void *value, size_t *value_size_ret,
-                          const char *s)
+cl_int mosaic_info_reply_string(const char *function, size_t value_size, void *value, size_t *value_size_ret,
+                                const char *s)
 {
     if (!s)
         s = "";
-    return mosaic_info(function, value_size, value, value_size_ret, s, strlen(s) + 1);
+    return mosaic_info_reply(function, value_size, value, value_size_ret, s, strlen(s) + 1);
 }
 
-cl_int mosaic_info_unknown(const char *function, cl_uint param_name)
+cl_int mosaic_info_reply_unknown(const char *function, cl_uint param_name)
 {
     mosaic_debug(function, "unknown param_name 0x%x", param_name);
     return CL_INVALID_VALUE;

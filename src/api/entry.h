@@ -76,30 +76,36 @@ bool mosaic_in_user_release(void);
  * `value` not NULL and `value_size` smaller, CL_INVALID_VALUE; else
  * *value_size_ret (if asked) receives `size`.  mosaic_info copies `src`
  * into `value`; mosaic_info_size only checks and answers the size, for an
- * answer the caller then writes into `value` itself (when not NULL).
- * `function` names the entry point in the message. */
-cl_int mosaic_info(const char *function, size_t value_size, void *value, size_t *value_size_ret,
-                   const void *src, size_t size);
-cl_int mosaic_info_size(const char *function, size_t value_size, const void *value, size_t *value_size_ret,
-                        size_t size);
-/* A string with its terminating 0; NULL answers "". */
-cl_int mosaic_info_string(const char *function, size_t value_size, void *value, size_t *value_size_ret,
-                          const char *s);
-/* CL_INVALID_VALUE for a param_name the function does not know. */
-cl_int mosaic_info_unknown(const char *function, cl_uint param_name);
+ * answer the caller then writes into `value` itself (when not NULL);
+ * mosaic_info_string answers a string with its terminating 0 (NULL answers
+ * ""); mosaic_info_unknown is CL_INVALID_VALUE for a param_name the function
+ * does not know.  Called inside a clGet*Info, they name it in their
+ * messages (the functions behind them take that name). */
+#define mosaic_info(value_size, value, value_size_ret, src, size) \
+    mosaic_info_reply(__func__, (value_size), (value), (value_size_ret), (src), (size))
+#define mosaic_info_size(value_size, value, value_size_ret, size) \
+    mosaic_info_reply_size(__func__, (value_size), (value), (value_size_ret), (size))
+#define mosaic_info_string(value_size, value, value_size_ret, s) \
+    mosaic_info_reply_string(__func__, (value_size), (value), (value_size_ret), (s))
+#define mosaic_info_unknown(param_name) mosaic_info_reply_unknown(__func__, (cl_uint)(param_name))
+
+cl_int mosaic_info_reply(const char *function, size_t value_size, void *value, size_t *value_size_ret,
+                         const void *src, size_t size);
+cl_int mosaic_info_reply_size(const char *function, size_t value_size, const void *value, size_t *value_size_ret,
+                              size_t size);
+cl_int mosaic_info_reply_string(const char *function, size_t value_size, void *value, size_t *value_size_ret,
+                                const char *s);
+cl_int mosaic_info_reply_unknown(const char *function, cl_uint param_name);
 
 /* The answers inside a clGet*Info (they use its parameter names
  * param_value_size, param_value and param_value_size_ret, and return). */
 #define MOSAIC_INFO_SCALAR(T, v) \
     do { T mosaic_tmp_ = (T)(v); \
-         return mosaic_info(__func__, param_value_size, param_value, param_value_size_ret, \
-                            &mosaic_tmp_, sizeof mosaic_tmp_); } while (0)
+         return mosaic_info(param_value_size, param_value, param_value_size_ret, &mosaic_tmp_, sizeof mosaic_tmp_); } while (0)
 #define MOSAIC_INFO_STRING(s) \
-    return mosaic_info_string(__func__, param_value_size, param_value, param_value_size_ret, (s))
+    return mosaic_info_string(param_value_size, param_value, param_value_size_ret, (s))
 #define MOSAIC_INFO_ARRAY(ptr, count) \
-    return mosaic_info(__func__, param_value_size, param_value, param_value_size_ret, (ptr), \
-                       (count) * sizeof *(ptr))
-#define MOSAIC_INFO_UNKNOWN(param_name) \
-    return mosaic_info_unknown(__func__, (cl_uint)(param_name))
+    return mosaic_info(param_value_size, param_value, param_value_size_ret, (ptr), (count) * sizeof *(ptr))
+#define MOSAIC_INFO_UNKNOWN(param_name) return mosaic_info_unknown(param_name)
 
 #endif

@@ -1,12 +1,11 @@
 /* Programs: creation from source or binary, build, compile, link, queries.
  * The compiling itself is src/compiler's job (compiler.h). */
-#include "api/program.h"
-
-#include "api/api.h"
 #include "api/context.h"
-#include "api/entry.h"
 #include "core/objects.h"
+#include "api/program.h"
 #include "core/util.h"
+#include "api/api.h"
+#include "api/entry.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -444,7 +443,7 @@ clGetProgramInfo(cl_program program, cl_program_info param_name, size_t param_va
     case CL_PROGRAM_BINARIES: {
         /* The answer is the array of pointers the application gave: the
          * binaries are written where they point. */
-        err = mosaic_info_size(__func__, param_value_size, param_value, param_value_size_ret,
+        err = mosaic_info_size(param_value_size, param_value, param_value_size_ret,
                                program->num_devices * sizeof(unsigned char *));
         if (err == CL_SUCCESS && param_value) {
             unsigned char **out = param_value;
@@ -472,7 +471,7 @@ clGetProgramInfo(cl_program program, cl_program_info param_name, size_t param_va
                 strcat(names, ";");
             strcat(names, mosaic_executable_kernel(program->executable, i)->name);
         }
-        err = mosaic_info_string(__func__, param_value_size, param_value, param_value_size_ret, names);
+        err = mosaic_info_string(param_value_size, param_value, param_value_size_ret, names);
         free(names);
         return err;
     }
@@ -495,27 +494,27 @@ clGetProgramBuildInfo(cl_program program, cl_device_id device, cl_program_build_
     pthread_mutex_lock(&program->lock);
     switch (param_name) {
     case CL_PROGRAM_BUILD_STATUS:
-        err = mosaic_info(__func__, param_value_size, param_value, param_value_size_ret, &program->build_status,
+        err = mosaic_info(param_value_size, param_value, param_value_size_ret, &program->build_status,
                           sizeof(cl_build_status));
         break;
     case CL_PROGRAM_BUILD_OPTIONS:
-        err = mosaic_info_string(__func__, param_value_size, param_value, param_value_size_ret, program->options);
+        err = mosaic_info_string(param_value_size, param_value, param_value_size_ret, program->options);
         break;
     case CL_PROGRAM_BUILD_LOG:
-        err = mosaic_info_string(__func__, param_value_size, param_value, param_value_size_ret, program->build_log);
+        err = mosaic_info_string(param_value_size, param_value, param_value_size_ret, program->build_log);
         break;
     case CL_PROGRAM_BINARY_TYPE: {
         cl_program_binary_type type = program->binary.type;
-        err = mosaic_info(__func__, param_value_size, param_value, param_value_size_ret, &type, sizeof type);
+        err = mosaic_info(param_value_size, param_value, param_value_size_ret, &type, sizeof type);
         break;
     }
     case CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE: {
         size_t size = program->executable ? mosaic_executable_global_variables_size(program->executable) : 0;
-        err = mosaic_info(__func__, param_value_size, param_value, param_value_size_ret, &size, sizeof size);
+        err = mosaic_info(param_value_size, param_value, param_value_size_ret, &size, sizeof size);
         break;
     }
     default:
-        err = mosaic_info_unknown(__func__, param_name);
+        err = mosaic_info_unknown(param_name);
     }
     pthread_mutex_unlock(&program->lock);
     return err;
