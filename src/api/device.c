@@ -12,6 +12,7 @@
  * device partitioning.
  */
 #include "api/api.h"
+#include "api/entry.h"
 #include "core/util.h"
 
 #include <string.h>
@@ -184,8 +185,7 @@ CL_API_ENTRY cl_int CL_API_CALL
 clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_value_size,
                 void *param_value, size_t *param_value_size_ret)
 {
-    if (!MOSAIC_IS(device, DEVICE))
-        return MOSAIC_ERROR(CL_INVALID_DEVICE, "%p is not a device", (void *)device);
+    MOSAIC_CHECK_HANDLE(device, DEVICE);
     cl_device_id d = device;
     const bool fp64 = has_extension(d, "cl_khr_fp64");
     const bool images = mosaic_device_image_support(d);
@@ -440,29 +440,17 @@ clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_val
     case CL_DEVICE_PARTITION_AFFINITY_DOMAIN:
         MOSAIC_INFO_SCALAR(cl_device_affinity_domain, 0);
     case CL_DEVICE_REFERENCE_COUNT:
-        MOSAIC_INFO_SCALAR(cl_uint, 1); /* root devices */
+        MOSAIC_INFO_SCALAR(cl_uint, mosaic_refcount(d)); /* always 1 for a root device */
 
     default:
-        return MOSAIC_ERROR(CL_INVALID_VALUE, "unknown param_name 0x%x", (unsigned)param_name);
+        MOSAIC_INFO_UNKNOWN(param_name);
     }
 }
 
-/* Root devices are never destroyed: retain and release only validate. */
-CL_API_ENTRY cl_int CL_API_CALL
-clRetainDevice(cl_device_id device)
-{
-    if (!MOSAIC_IS(device, DEVICE))
-        return MOSAIC_ERROR(CL_INVALID_DEVICE, "%p is not a device", (void *)device);
-    return CL_SUCCESS;
-}
-
-CL_API_ENTRY cl_int CL_API_CALL
-clReleaseDevice(cl_device_id device)
-{
-    if (!MOSAIC_IS(device, DEVICE))
-        return MOSAIC_ERROR(CL_INVALID_DEVICE, "%p is not a device", (void *)device);
-    return CL_SUCCESS;
-}
+/* Root devices have no destroy function, so retain and release only check
+ * the handle (core/objects.h); a device made with a destroy function (a
+ * sub-device) is counted like any other object. */
+MOSAIC_RETAIN_RELEASE(Device, cl_device_id, DEVICE)
 
 CL_API_ENTRY cl_int CL_API_CALL
 clCreateSubDevices(cl_device_id in_device, const cl_device_partition_property *properties,

@@ -1,12 +1,13 @@
 /* clEnqueueNDRangeKernel, clEnqueueTask and clEnqueueNativeKernel: check the
  * launch, capture the kernel's arguments, and hand the command to the engine. */
 #include "core/engine.h"
-#include "core/kernel.h"
-#include "core/memory.h"
+#include "api/kernel.h"
+#include "api/memory.h"
 #include "core/ndrange.h"
 #include "core/objects.h"
-#include "core/program.h"
+#include "api/program.h"
 #include "core/util.h"
+#include "api/entry.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -222,10 +223,8 @@ static cl_int enqueue_kernel(cl_command_queue queue, cl_kernel kernel, cl_comman
                              const size_t *local_work_size, cl_uint num_events, const cl_event *wait_list,
                              cl_event *event)
 {
-    if (!MOSAIC_IS(queue, QUEUE))
-        return MOSAIC_ERROR(CL_INVALID_COMMAND_QUEUE, "not a command queue");
-    if (!MOSAIC_IS(kernel, KERNEL))
-        return MOSAIC_ERROR(CL_INVALID_KERNEL, "not a kernel");
+    MOSAIC_CHECK_HANDLE(queue, QUEUE);
+    MOSAIC_CHECK_HANDLE(kernel, KERNEL);
     if (kernel->program->context != queue->context)
         return MOSAIC_ERROR(CL_INVALID_CONTEXT, "the kernel and the queue belong to different contexts");
     cl_int err = mosaic_check_wait_list(queue->context, num_events, wait_list);
@@ -319,8 +318,7 @@ clEnqueueNativeKernel(cl_command_queue queue, void (CL_CALLBACK *user_func)(void
                       cl_uint num_mem_objects, const cl_mem *mem_list, const void **args_mem_loc,
                       cl_uint num_events, const cl_event *wait_list, cl_event *event)
 {
-    if (!MOSAIC_IS(queue, QUEUE))
-        return MOSAIC_ERROR(CL_INVALID_COMMAND_QUEUE, "not a command queue");
+    MOSAIC_CHECK_HANDLE(queue, QUEUE);
     cl_int err = mosaic_check_wait_list(queue->context, num_events, wait_list);
     if (err != CL_SUCCESS)
         return err;

@@ -14,7 +14,7 @@
  * their place in the command graph.
  */
 #include "core/engine.h"
-#include "core/memory.h"
+#include "api/memory.h"
 #include "core/util.h"
 
 #include <stdlib.h>

@@ -10,7 +10,9 @@
  * too, so the storage is freed (and the destructor callbacks run, newest
  * first) only when nothing can touch it any more.
  */
-#include "core/memory.h"
+#include "api/memory.h"
+#include "api/api.h"
+#include "api/entry.h"
 #include "core/engine.h"
 #include "core/util.h"
 
@@ -25,7 +27,7 @@
 
 typedef void (CL_CALLBACK *mem_destructor_fn)(cl_mem, void *);
 
-/* ---- helpers others use (core/memory.h) ----------------------------------- */
+/* ---- helpers others use (api/memory.h) ------------------------------------ */
 
 bool mosaic_mem_is_buffer(cl_mem mem)
 {
@@ -74,12 +76,6 @@ static cl_int check_buffer_flags(cl_mem_flags flags)
     return CL_SUCCESS;
 }
 
-/* Set while the user's own clReleaseMemObject runs on this thread: destructor
- * callbacks may then run right there; anywhere else (a device worker
- * finishing a command, the engine) they go to the callback thread, so user
- * code never runs on a worker or under a runtime lock. */
-static _Thread_local bool in_user_release;
-
 static void mem_finish(void *self)
 {
     cl_mem mem = self;
@@ -105,10 +101,14 @@ static void mem_finish(void *self)
     free(mem);
 }
 
+/* Inside the user's own clReleaseMemObject on this thread, destructor
+ * callbacks run right there; anywhere else (a device worker finishing a
+ * command, the engine) they go to the callback thread, so user code never
+ * runs on a worker or under a runtime lock. */
 static void mem_destroy(void *self)
 {
     cl_mem mem = self;
-    if (mem->destructor_callbacks && !in_user_release)
+    if (mem->destructor_callbacks && !mosaic_in_user_release())
         mosaic_defer(mem_finish, mem);
     else
         mem_finish(mem);
@@ -119,7 +119,7 @@ static cl_mem mem_new(cl_context context, cl_mem_object_type type, cl_mem_flags 
     cl_mem mem = mosaic_calloc(1, sizeof *mem);
     if (!mem)
         return NULL;
-    mosaic_object_init(mem, MOSAIC_MEM, mem_destroy);
+    mosaic_object_init(mem, MOSAIC_MEM, &mosaic_dispatch, mem_destroy);
     mem->context = context;
     mosaic_retain_internal(context);
     mem->mem_type = type;
@@ -331,25 +331,7 @@ clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags, cl_buffer_create_type buffe
     return sub;
 }
 
-cl_int CL_API_CALL clRetainMemObject(cl_mem memobj)
-{
-    if (!MOSAIC_IS(memobj, MEM))
-        return MOSAIC_ERROR(CL_INVALID_MEM_OBJECT, "not a memory object");
-    mosaic_retain(memobj);
-    return CL_SUCCESS;
-}
-
-cl_int CL_API_CALL clReleaseMemObject(cl_mem memobj)
-{
-    if (!MOSAIC_IS(memobj, MEM))
-        return MOSAIC_ERROR(CL_INVALID_MEM_OBJECT, "not a memory object");
-    bool outer = !in_user_release;
-    in_user_release = true;
-    bool ok = mosaic_release(memobj);
-    if (outer)
-        in_user_release = false;
-    return ok ? CL_SUCCESS : MOSAIC_ERROR(CL_INVALID_MEM_OBJECT, "released more often than retained");
-}
+MOSAIC_RETAIN_RELEASE(MemObject, cl_mem, MEM)
 
 cl_int CL_API_CALL
 clSetMemObjectDestructorCallback(cl_mem memobj, void (CL_CALLBACK *pfn_notify)(cl_mem, void *), void *user_data)
@@ -374,8 +356,7 @@ cl_int CL_API_CALL
 clGetMemObjectInfo(cl_mem memobj, cl_mem_info param_name, size_t param_value_size, void *param_value,
                    size_t *param_value_size_ret)
 {
-    if (!MOSAIC_IS(memobj, MEM))
-        return MOSAIC_ERROR(CL_INVALID_MEM_OBJECT, "not a memory object");
+    MOSAIC_CHECK_HANDLE(memobj, MEM);
     switch (param_name) {
     case CL_MEM_TYPE: MOSAIC_INFO_SCALAR(cl_mem_object_type, memobj->mem_type);
     case CL_MEM_FLAGS: MOSAIC_INFO_SCALAR(cl_mem_flags, memobj->flags);
@@ -391,7 +372,7 @@ clGetMemObjectInfo(cl_mem memobj, cl_mem_info param_name, size_t param_value_siz
         /* Nothing (size 0) unless created by ...WithProperties with a list. */
         MOSAIC_INFO_ARRAY(memobj->properties, memobj->num_properties);
     default:
-        return MOSAIC_ERROR(CL_INVALID_VALUE, "unknown cl_mem_info 0x%x", (unsigned)param_name);
+        MOSAIC_INFO_UNKNOWN(param_name);
     }
 }
 

@@ -5,6 +5,7 @@
  * clUnloadPlatformCompiler.
  */
 #include "api/api.h"
+#include "api/entry.h"
 #include "core/util.h"
 #include "devices/cpu/cpu.h"
 
@@ -77,9 +78,9 @@ static void compute_platform_extensions(void)
 
 static void platform_init(void)
 {
-    mosaic_object_init(&the_platform, MOSAIC_PLATFORM, NULL);
+    mosaic_object_init(&the_platform, MOSAIC_PLATFORM, &mosaic_dispatch, NULL);
 
-    mosaic_object_init(&cpu_device, MOSAIC_DEVICE, NULL);
+    mosaic_object_init(&cpu_device, MOSAIC_DEVICE, &mosaic_dispatch, NULL);
     cpu_device.platform = &the_platform;
     cpu_device.type = CL_DEVICE_TYPE_CPU;
     cpu_device.ops = &mosaic_cpu_ops;
@@ -125,8 +126,7 @@ CL_API_ENTRY cl_int CL_API_CALL
 clGetPlatformInfo(cl_platform_id platform, cl_platform_info param_name,
                   size_t param_value_size, void *param_value, size_t *param_value_size_ret)
 {
-    if (!MOSAIC_IS(platform, PLATFORM))
-        return MOSAIC_ERROR(CL_INVALID_PLATFORM, "%p is not a platform", (void *)platform);
+    MOSAIC_CHECK_HANDLE(platform, PLATFORM);
 
     switch (param_name) {
     case CL_PLATFORM_PROFILE:
@@ -148,7 +148,7 @@ clGetPlatformInfo(cl_platform_id platform, cl_platform_info param_name,
     case CL_PLATFORM_ICD_SUFFIX_KHR:
         MOSAIC_INFO_STRING("MOSAIC");
     default:
-        return MOSAIC_ERROR(CL_INVALID_VALUE, "unknown param_name 0x%x", (unsigned)param_name);
+        MOSAIC_INFO_UNKNOWN(param_name);
     }
 }
 
@@ -163,7 +163,6 @@ clUnloadCompiler(void)
 CL_API_ENTRY cl_int CL_API_CALL
 clUnloadPlatformCompiler(cl_platform_id platform)
 {
-    if (!MOSAIC_IS(platform, PLATFORM))
-        return MOSAIC_ERROR(CL_INVALID_PLATFORM, "%p is not a platform", (void *)platform);
+    MOSAIC_CHECK_HANDLE(platform, PLATFORM);
     return CL_SUCCESS;
 }

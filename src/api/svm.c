@@ -24,9 +24,9 @@
  * entry can never name a destroyed context (or a new one at the same
  * address).
  */
-#include "core/context.h"
+#include "api/context.h"
 #include "core/engine.h"
-#include "core/memory.h"
+#include "api/memory.h"
 #include "core/util.h"
 
 #include <search.h>

@@ -218,7 +218,7 @@ static cl_event new_event(cl_context context, cl_command_queue queue, cl_command
         return NULL;
     e->dependents = inline_edges(e);
     e->cap_dependents = INLINE_EDGES;
-    mosaic_object_init(e, MOSAIC_EVENT, destroy_event);
+    mosaic_object_init(e, MOSAIC_EVENT, context->dispatch, destroy_event); /* the ICD table of its context */
     pthread_cond_init(&e->completed, NULL);
     e->context = context;
     mosaic_retain_internal(context);

@@ -1,6 +1,6 @@
 /*
- * Memory objects (api/memory.c): what the rest of the runtime needs to know
- * about buffers and sub-buffers.
+ * Memory objects: where a buffer's bytes are, for every layer (the API
+ * functions that check buffers are in api/memory.h).
  *
  * On the CPU device a buffer's bytes live at one fixed host address for its
  * whole life (`data`): allocated by Mosaic (128-byte aligned), or the user's
@@ -18,9 +18,6 @@
  * reports as CL_DEVICE_MEM_BASE_ADDR_ALIGN (in bits: 1024). */
 #define MOSAIC_MEM_ALIGN 128
 
-/* True for a valid (not released) buffer or sub-buffer handle. */
-bool mosaic_mem_is_buffer(cl_mem mem);
-
 /* The address of the first byte of a buffer or sub-buffer. */
 static inline char *mosaic_mem_data(cl_mem mem) { return mem->data; }
 
@@ -29,19 +26,5 @@ static inline cl_mem mosaic_mem_root(cl_mem mem) { return mem->parent ? mem->par
 
 /* Byte offset of mem's first byte inside its root buffer. */
 static inline size_t mosaic_mem_root_offset(cl_mem mem) { return mem->parent ? mem->offset : 0; }
-
-/* CL_SUCCESS, or CL_MISALIGNED_SUB_BUFFER_OFFSET when mem is a sub-buffer
- * whose origin is not aligned to device's CL_DEVICE_MEM_BASE_ADDR_ALIGN
- * (what clEnqueue* and clSetKernelArg/clEnqueueNDRangeKernel must check). */
-cl_int mosaic_mem_check_alignment(cl_mem mem, cl_device_id device);
-
-/* Host access checks of clEnqueueRead, Write and Map: false when the buffer
- * was created with a CL_MEM_HOST_* flag that forbids it. */
-bool mosaic_mem_host_can_read(cl_mem mem);
-bool mosaic_mem_host_can_write(cl_mem mem);
-
-/* True when ptr lies inside an SVM allocation made in context (api/svm.c);
- * clCreateBuffer(CL_MEM_USE_HOST_PTR) asks it to set CL_MEM_USES_SVM_POINTER. */
-bool mosaic_svm_contains(cl_context context, const void *ptr);
 
 #endif

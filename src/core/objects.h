@@ -51,10 +51,18 @@ typedef struct mosaic_object {
     mosaic_object obj
 
 /* ---- generic helpers (core/object.c) ------------------------------------ */
-void mosaic_object_init(void *object, mosaic_object_type type, void (*destroy)(void *));
+/* Starts an object's life with one user reference.  `dispatch` is the ICD
+ * table its handle carries: the API layer passes its own (api/icd.c); an
+ * object made by core for another (a command's event) takes its parent's.
+ * `destroy` runs when the last reference of either kind goes; NULL marks an
+ * object that lives as long as the library (the platform, root devices):
+ * user retains and releases of it only check the handle, and its count
+ * stays 1. */
+void mosaic_object_init(void *object, mosaic_object_type type, const cl_icd_dispatch *dispatch,
+                        void (*destroy)(void *));
 bool mosaic_object_is(const void *object, mosaic_object_type type);
 void mosaic_retain(void *object);           /* user retain */
-bool mosaic_release(void *object);          /* user release; true if it was valid */
+bool mosaic_release(void *object);          /* user release; false if released more often than retained */
 void mosaic_retain_internal(void *object);
 void mosaic_release_internal(void *object);
 cl_uint mosaic_refcount(const void *object);
@@ -245,9 +253,5 @@ struct _cl_sampler {
     cl_filter_mode filter_mode;
     cl_sampler_properties *properties; size_t num_properties;
 };
-
-/* The one platform (api/platform.c). */
-cl_platform_id mosaic_platform(void);
-extern const cl_icd_dispatch mosaic_dispatch;
 
 #endif
