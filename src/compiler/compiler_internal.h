@@ -59,6 +59,20 @@ void mc_free_options(mc_options *opts);
 int mc_split_words(const char *text, char ***words);
 void mc_free_words(char **words, int n);
 
+/* ---- child processes (child.c) ---------------------------------------------- */
+typedef struct mc_child {
+    const char *dir;     /* working directory, or NULL */
+    int stdin_fd;        /* -1: /dev/null */
+    int timeout_ms;      /* then it is killed; 0: no limit */
+    uint64_t max_memory; /* its address space limit in bytes (and no core file); 0: none */
+    enum { MC_CHILD_UNKNOWN, MC_CHILD_EXITED, MC_CHILD_SIGNALED, MC_CHILD_TIMED_OUT } end;
+    int code;            /* the exit status or signal */
+} mc_child;
+/* Runs argv (argv[0] looked up in PATH), its stdout and stderr appended to
+ * output.  Returns 0 with c->end and c->code set (MC_CHILD_UNKNOWN when the
+ * application ignores SIGCHLD), or an errno when it could not start. */
+int mc_run_child(const char *const *argv, mc_child *c, mc_str *output);
+
 /* ---- binaries ---------------------------------------------------------------- */
 /* A blob is a 32-byte header and LLVM bitcode: "MOSAIC\0\0", format version,
  * binary type, bitcode size, flags. */

@@ -281,10 +281,9 @@ cl_int mosaic_compile_source(const mosaic_compiler_target *target, const char *s
             goto done;
         }
     }
-    char input[4200], output[4200], logpath[4200];
+    char input[4200], output[4200];
     snprintf(input, sizeof input, "%s/input.cl", dir);
     snprintf(output, sizeof output, "%s/out.bc", dir);
-    snprintf(logpath, sizeof logpath, "%s/clang.log", dir);
     if (write_file(input, source, strlen(source))) {
         mc_str_printf(&log, "error: cannot write the source to %s: %s\n", input, strerror(errno));
         r = CL_COMPILE_PROGRAM_FAILURE;
@@ -345,30 +344,13 @@ cl_int mosaic_compile_source(const mosaic_compiler_target *target, const char *s
     argv[k++] = "input.cl";
     argv[k] = NULL;
 
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 1, logpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    posix_spawn_file_actions_adddup2(&fa, 1, 2);
-    posix_spawn_file_actions_addchdir_np(&fa, dir);
-    pid_t pid;
-    int err = posix_spawnp(&pid, clang, &fa, NULL, (char *const *)argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
+    mc_child child = {.dir = dir, .stdin_fd = -1};
+    int err = mc_run_child(argv, &child, &clang_log);
     if (err) {
         mc_str_printf(&log, "error: cannot run the OpenCL C compiler '%s': %s (set MOSAIC_CLANG to clang-16)\n",
                       clang, strerror(err));
         r = CL_COMPILE_PROGRAM_FAILURE;
         goto done;
-    }
-    int status = 0;
-    pid_t w;
-    while ((w = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
-        ;
-    char *text;
-    size_t text_size;
-    if (read_file(logpath, &text, &text_size) == 0) {
-        mc_str_append(&clang_log, text, text_size);
-        free(text);
     }
     /* Diagnostics name the user's source "<source>" and headers by include name. */
     replace_all(&clang_log, "input.cl:", "<source>:");
@@ -380,10 +362,10 @@ cl_int mosaic_compile_source(const mosaic_compiler_target *target, const char *s
     }
     if (clang_log.len)
         mc_str_append(&log, clang_log.data, clang_log.len);
-    int exited_ok = (w == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0) || (w < 0 && errno == ECHILD);
+    int exited_ok = (child.end == MC_CHILD_EXITED && child.code == 0) || child.end == MC_CHILD_UNKNOWN;
     if (!exited_ok || read_file(output, &bc, &bc_size) || bc_size == 0) {
-        if (w == pid && WIFSIGNALED(status))
-            mc_str_printf(&log, "error: the OpenCL C compiler was killed by signal %d\n", WTERMSIG(status));
+        if (child.end == MC_CHILD_SIGNALED)
+            mc_str_printf(&log, "error: the OpenCL C compiler was killed by signal %d\n", child.code);
         else if (!clang_log.len)
             mc_str_puts(&log, "error: the OpenCL C compiler failed without a message\n");
         r = CL_COMPILE_PROGRAM_FAILURE;
