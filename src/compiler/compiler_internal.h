@@ -75,18 +75,20 @@ int mc_run_child(const char *const *argv, mc_child *c, mc_str *output);
 
 /* ---- binaries ---------------------------------------------------------------- */
 /* A blob is a 32-byte header and LLVM bitcode: "MOSAIC\0\0", format version,
- * binary type, bitcode size, flags. */
+ * binary type, bitcode size, checksum (binary.c). */
 #define MC_BLOB_MAGIC "MOSAIC\0\0"
-#define MC_BLOB_VERSION 1u
+#define MC_BLOB_VERSION 2u
 #define MC_BLOB_HEADER_SIZE 32u
 
 cl_int mc_blob_wrap(cl_program_binary_type type, const void *bitcode, size_t size, mosaic_bitcode *out);
-/* Checks the header only; sets the bitcode pointer and size. */
+/* Checks the header and the checksum; sets the bitcode pointer and size. */
 cl_int mc_blob_unwrap(const void *data, size_t size, cl_program_binary_type *type,
                       const void **bitcode, size_t *bitcode_size);
 /* Parses a blob's bitcode into ctx. */
 cl_int mc_blob_load(LLVMContextRef ctx, const mosaic_bitcode *blob, LLVMModuleRef *out, mc_str *log);
 cl_int mc_module_to_blob(LLVMModuleRef m, cl_program_binary_type type, mosaic_bitcode *out);
+/* How long the bitcode checker (opt-16, a child process) may take on a binary: 60 s (tests shorten it). */
+extern int mc_bitcode_check_timeout_ms;
 
 /* ---- LLVM helpers -------------------------------------------------------------- */
 /* Initialises LLVM's native target once; returns 0 on success. */
