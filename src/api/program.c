@@ -7,6 +7,7 @@
 #include "api/api.h"
 #include "api/entry.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -130,13 +131,22 @@ clCreateProgramWithBinary(cl_context context, cl_uint num_devices, const cl_devi
     cl_program_binary_type type = CL_PROGRAM_BINARY_TYPE_NONE;
     for (cl_uint i = 0; i < num_devices; i++) {
         cl_program_binary_type t;
-        cl_int status = mosaic_bitcode_validate(binaries[i], lengths[i], &t);
+        char *log = NULL;
+        cl_int status = mosaic_bitcode_validate(binaries[i], lengths[i], &t, &log);
         if (binary_status)
             binary_status[i] = status;
-        if (status != CL_SUCCESS)
-            result = MOSAIC_ERROR(CL_INVALID_BINARY, "binary %u is not a Mosaic program binary", i);
-        else
+        if (status != CL_SUCCESS) {
+            /* the log's first line, less "error: ", for the context's callback too */
+            const char *why = log && !strncmp(log, "error: ", 7) ? log + 7 : log ? log : "";
+            int len = (int)strcspn(why, "\n");
+            char message[512];
+            snprintf(message, sizeof message, "clCreateProgramWithBinary: binary %u: %.*s", i, len, why);
+            mosaic_context_notify(context, message);
+            result = MOSAIC_ERROR(CL_INVALID_BINARY, "binary %u: %.*s", i, len, why);
+        } else {
             type = t;
+        }
+        free(log);
     }
     if (result != CL_SUCCESS) {
         mosaic_set_error(errcode_ret, result);
