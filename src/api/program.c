@@ -1,7 +1,5 @@
 /* Programs: creation from source or binary, build, compile, link, queries.
- * The compiling itself is src/compiler's job (compiler.h); turning an
- * executable binary into a device's kernels is the device's
- * (ops->finalize, core/device.h). */
+ * The compiling itself is src/compiler's job (compiler.h). */
 #include "core/context.h"
 #include "core/device.h"
 #include "core/objects.h"

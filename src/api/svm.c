@@ -30,7 +30,6 @@
  * address).
  */
 #include "core/context.h"
-#include "core/device.h"
 #include "core/engine.h"
 #include "core/memory.h"
 #include "core/util.h"
