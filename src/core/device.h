@@ -131,6 +131,7 @@ struct mosaic_device_ops {
 
     /* Fills the device's reported properties (struct _cl_device_id: name,
      * limits, memory sizes, extensions, OpenCL C features, compiler target)
+     * and its mem_domain (the device itself when its memory is its own)
      * once, when the platform starts.  clGetDeviceInfo answers from them. */
     void (*describe)(cl_device_id device);
 
@@ -145,12 +146,12 @@ struct mosaic_device_ops {
 
     /* ---- storage ---- */
 
-    /* Gives mem its storage on this device (a memory domain: see
-     * mosaic_device_mem_domain) and fills storage->address (what kernels
-     * receive, fixed for the storage's life) and storage->allocation
-     * (the device's own, for mem_free).  Called once per domain of the
-     * context when the buffer or sub-buffer is created, before any command
-     * can use it.
+    /* Gives mem its storage in this device's memory (called on the
+     * domain's device: see mosaic_device_mem_domain) and fills
+     * storage->address (what kernels receive, fixed for the storage's
+     * life) and storage->allocation (the device's own, for mem_free).
+     * Called once per domain of the context when the buffer or sub-buffer
+     * is created, before any command can use it.
      *   - a buffer (mem->parent NULL): mem->size bytes aligned to the
      *     device's CL_DEVICE_MEM_BASE_ADDR_ALIGN.  `initial` is the bytes it
      *     starts with (host_ptr for CL_MEM_COPY_HOST_PTR and
@@ -219,8 +220,11 @@ struct mosaic_device_ops {
 };
 
 /* The device whose memory `device` uses: itself, or for a sub-device the
- * device it was partitioned from (sub-devices share their parent's memory,
- * so a buffer has one storage for a device and all its sub-devices). */
+ * root device it was partitioned from (sub-devices share their parent's
+ * memory, so a buffer has one storage for a device and all its
+ * sub-devices).  A device's describe op sets device->mem_domain to the
+ * device itself; a sub-device made as a copy of its parent's description
+ * keeps the parent's value, which is what makes it share. */
 static inline cl_device_id mosaic_device_mem_domain(cl_device_id device)
 {
     return device->mem_domain ? device->mem_domain : device;

@@ -77,8 +77,9 @@ struct _cl_device_id {
     cl_device_type type;
     const mosaic_device_ops *ops;
     void *impl; /* the device's own state (devices/cpu) */
-    cl_device_id mem_domain; /* the device whose memory this one uses, NULL: its own
-                                (a sub-device names its root: mosaic_device_mem_domain) */
+    cl_device_id mem_domain; /* the device whose memory this one uses (mosaic_device_mem_domain):
+                                describe sets it (a root device: itself); a sub-device, a copy of
+                                its parent's description, keeps its parent's.  NULL: its own */
 
     /* What the device reports; filled by the device at start-up. */
     char name[256];

@@ -14,7 +14,9 @@
  *     USE_HOST_PTR, a host copy otherwise) and the map and unmap ops move
  *     the bytes (not for CL_MAP_WRITE_INVALIDATE_REGION on the way in);
  *   - migrations, SVM commands, program finalisation reach their ops, and a
- *     device without native kernels refuses clEnqueueNativeKernel.
+ *     device without native kernels refuses clEnqueueNativeKernel;
+ *   - a device made as a copy of the CPU device's description (as
+ *     sub-devices are) finds the same storage (one memory domain).
  */
 #define _GNU_SOURCE
 #include <CL/cl.h>
@@ -272,6 +274,10 @@ static void buffers(void)
     CHECK(atomic_load(&n_alloc) == 1 && last_initial == NULL);
     CHECK(a && (uintptr_t)mosaic_mem_storage_on(a, device)->address >= HANDLE_BASE); /* one storage, ours */
     CHECK(a && a->num_storages == 1);
+    /* a sub-device starts as a copy of its parent's description: it shares the storage */
+    struct _cl_device_id sub_device = *device;
+    CHECK(device->mem_domain == device && mosaic_device_mem_domain(&sub_device) == device);
+    CHECK(a && mosaic_mem_storage_on(a, &sub_device) == mosaic_mem_storage_on(a, device));
     OK(clEnqueueWriteBuffer(queue, a, CL_TRUE, 0, N, in, 0, NULL, NULL));
     memset(out, 0, N);
     read_all(a, N, out);
