@@ -84,7 +84,7 @@ static void platform_init(void)
     cpu_device.platform = &the_platform;
     cpu_device.type = CL_DEVICE_TYPE_CPU;
     cpu_device.ops = &mosaic_cpu_ops;
-    mosaic_cpu_describe(&cpu_device);
+    cpu_device.ops->describe(&cpu_device);
 
     device_list[0] = &cpu_device;
     the_platform.devices = device_list;

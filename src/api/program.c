@@ -1,6 +1,7 @@
 /* Programs: creation from source or binary, build, compile, link, queries.
  * The compiling itself is src/compiler's job (compiler.h). */
 #include "api/context.h"
+#include "core/device.h"
 #include "core/objects.h"
 #include "api/program.h"
 #include "core/util.h"
@@ -224,12 +225,13 @@ static void reset_build(cl_program program, const char *options)
     }
 }
 
-/* Finalizes an executable binary into runnable kernels (program->lock held). */
+/* Finalizes an executable binary into runnable kernels: the device's back
+ * end does (ops->finalize; the CPU: the JIT).  program->lock held. */
 static cl_int finalize(cl_program program, const char *options)
 {
     char *log = NULL;
     cl_device_id device = program->devices[0];
-    cl_int err = mosaic_finalize(&device->compiler_target, &program->binary, options, &program->executable, &log);
+    cl_int err = device->ops->finalize(device, &program->binary, options, &program->executable, &log);
     append_log(program, log);
     free(log);
     return err;

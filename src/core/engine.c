@@ -9,6 +9,7 @@
  * call any OpenCL function, including blocking ones.
  */
 #include "core/engine.h"
+#include "core/device.h"
 #include "core/util.h"
 
 #include <stdlib.h>
@@ -441,7 +442,8 @@ static void start_command(cl_event e)
     }
 
     if (!e->run && e->command_type != CL_COMMAND_NDRANGE_KERNEL && e->command_type != CL_COMMAND_TASK) {
-        /* markers, barriers: nothing to run */
+        /* markers, barriers, and commands the device has nothing to do
+         * for (a NULL op, core/device.h): synchronisation points only */
         mosaic_command_running(e);
         mosaic_command_complete(e, CL_COMPLETE);
         return;
