@@ -1,6 +1,6 @@
 /*
- * Shared by the API files that describe the platform and its devices
- * (platform.c, device.c, context.c, sampler.c, icd.c).
+ * Shared by the API files: the platform, the ICD dispatch table, device
+ * helpers.  (The shape of every entry point is api/entry.h.)
  *
  * Exports: libmosaic.so exports exactly the cl* entry points.  The build
  * compiles every source with CL_API_ENTRY defined as default visibility, so
@@ -17,6 +17,13 @@
 #include "core/objects.h"
 
 #define MOSAIC_API __attribute__((visibility("default")))
+
+/* The one platform (api/platform.c). */
+cl_platform_id mosaic_platform(void);
+
+/* The ICD dispatch table (api/icd.c): every object the API creates passes it
+ * to mosaic_object_init. */
+extern const cl_icd_dispatch mosaic_dispatch;
 
 /* The devices of `platform` matching `type` (clGetDeviceIDs semantics:
  * CL_INVALID_DEVICE_TYPE, CL_DEVICE_NOT_FOUND; no argument checks). */

@@ -1,16 +1,17 @@
 /*
  * Contexts: clCreateContext, clCreateContextFromType, clRetainContext,
  * clReleaseContext, clGetContextInfo, clSetContextDestructorCallback, and
- * the helpers of core/context.h.
+ * the helpers of api/context.h.
  *
  * A context holds an internal reference on each of its devices.  It is
  * destroyed when its last reference goes, user or internal (queues, memory
  * objects, programs hold internal ones); destruction calls the destructor
  * callbacks, newest first, on the thread that drops the last reference.
  */
-#include "core/context.h"
+#include "api/context.h"
 
 #include "api/api.h"
+#include "api/entry.h"
 #include "core/engine.h"
 #include "core/util.h"
 
@@ -96,7 +97,7 @@ static cl_context context_new(const cl_context_properties *properties, size_t nu
         mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_OUT_OF_HOST_MEMORY, "no memory for a context"));
         return NULL;
     }
-    mosaic_object_init(context, MOSAIC_CONTEXT, context_destroy);
+    mosaic_object_init(context, MOSAIC_CONTEXT, &mosaic_dispatch, context_destroy);
 
     /* Duplicated devices are ignored. */
     cl_uint n = 0;
@@ -196,29 +197,13 @@ clCreateContextFromType(const cl_context_properties *properties, cl_device_type 
     return context;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL
-clRetainContext(cl_context context)
-{
-    if (!MOSAIC_IS(context, CONTEXT))
-        return MOSAIC_ERROR(CL_INVALID_CONTEXT, "%p is not a context", (void *)context);
-    mosaic_retain(context);
-    return CL_SUCCESS;
-}
-
-CL_API_ENTRY cl_int CL_API_CALL
-clReleaseContext(cl_context context)
-{
-    if (!MOSAIC_IS(context, CONTEXT) || !mosaic_release(context))
-        return MOSAIC_ERROR(CL_INVALID_CONTEXT, "%p is not a context (or was released already)", (void *)context);
-    return CL_SUCCESS;
-}
+MOSAIC_RETAIN_RELEASE(Context, cl_context, CONTEXT)
 
 CL_API_ENTRY cl_int CL_API_CALL
 clGetContextInfo(cl_context context, cl_context_info param_name, size_t param_value_size, void *param_value,
                  size_t *param_value_size_ret)
 {
-    if (!MOSAIC_IS(context, CONTEXT))
-        return MOSAIC_ERROR(CL_INVALID_CONTEXT, "%p is not a context", (void *)context);
+    MOSAIC_CHECK_HANDLE(context, CONTEXT);
     switch (param_name) {
     case CL_CONTEXT_REFERENCE_COUNT:
         MOSAIC_INFO_SCALAR(cl_uint, mosaic_refcount(context));
@@ -230,7 +215,7 @@ clGetContextInfo(cl_context context, cl_context_info param_name, size_t param_va
         /* exactly as given; nothing if NULL was given */
         MOSAIC_INFO_ARRAY(context->properties, context->num_properties);
     default:
-        return MOSAIC_ERROR(CL_INVALID_VALUE, "unknown param_name 0x%x", (unsigned)param_name);
+        MOSAIC_INFO_UNKNOWN(param_name);
     }
 }
 
@@ -239,8 +224,7 @@ clSetContextDestructorCallback(cl_context context,
                                void (CL_CALLBACK *pfn_notify)(cl_context context, void *user_data),
                                void *user_data)
 {
-    if (!MOSAIC_IS(context, CONTEXT))
-        return MOSAIC_ERROR(CL_INVALID_CONTEXT, "%p is not a context", (void *)context);
+    MOSAIC_CHECK_HANDLE(context, CONTEXT);
     if (!pfn_notify)
         return MOSAIC_ERROR(CL_INVALID_VALUE, "pfn_notify is NULL");
     mosaic_callback *cb = mosaic_calloc(1, sizeof *cb);
@@ -255,7 +239,7 @@ clSetContextDestructorCallback(cl_context context,
     return CL_SUCCESS;
 }
 
-/* ---- core/context.h ------------------------------------------------------- */
+/* ---- api/context.h -------------------------------------------------------- */
 
 bool mosaic_context_has_device(cl_context context, cl_device_id device)
 {

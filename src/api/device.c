@@ -21,6 +21,7 @@
  * device lists those that split it in two or more.
  */
 #include "api/api.h"
+#include "api/entry.h"
 #include "core/util.h"
 #include "devices/cpu/cpu.h"
 
@@ -422,7 +423,7 @@ static cl_device_id new_sub_device(cl_device_id parent, const cl_uint *units, cl
         return NULL;
     }
     memcpy(d, parent, sizeof *d); /* the description: name, memory, extensions, compiler target... */
-    mosaic_object_init(d, MOSAIC_DEVICE, destroy_sub_device);
+    mosaic_object_init(d, MOSAIC_DEVICE, &mosaic_dispatch, destroy_sub_device);
     d->impl = NULL;
     d->parent = parent;
     memcpy(type_copy, type, type_len * sizeof *type);
@@ -458,8 +459,7 @@ CL_API_ENTRY cl_int CL_API_CALL
 clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_value_size,
                 void *param_value, size_t *param_value_size_ret)
 {
-    if (!MOSAIC_IS(device, DEVICE))
-        return MOSAIC_ERROR(CL_INVALID_DEVICE, "%p is not a device", (void *)device);
+    MOSAIC_CHECK_HANDLE(device, DEVICE);
     cl_device_id d = device;
     const bool fp64 = has_extension(d, "cl_khr_fp64");
     const bool images = mosaic_device_image_support(d);
@@ -722,33 +722,17 @@ clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_val
             MOSAIC_INFO_SCALAR(cl_device_partition_property, 0);
         MOSAIC_INFO_ARRAY(d->partition_type, d->partition_type_len);
     case CL_DEVICE_REFERENCE_COUNT:
-        MOSAIC_INFO_SCALAR(cl_uint, d->parent ? mosaic_refcount(d) : 1); /* root devices: always 1 */
+        MOSAIC_INFO_SCALAR(cl_uint, mosaic_refcount(d)); /* always 1 for a root device */
 
     default:
-        return MOSAIC_ERROR(CL_INVALID_VALUE, "unknown param_name 0x%x", (unsigned)param_name);
+        MOSAIC_INFO_UNKNOWN(param_name);
     }
 }
 
-/* Root devices are never destroyed: retain and release only validate them.
- * Sub-devices count references like other objects: the user's, and internal
- * ones from contexts and from their own sub-devices. */
-CL_API_ENTRY cl_int CL_API_CALL
-clRetainDevice(cl_device_id device)
-{
-    if (!MOSAIC_IS(device, DEVICE))
-        return MOSAIC_ERROR(CL_INVALID_DEVICE, "%p is not a device", (void *)device);
-    if (device->parent)
-        mosaic_retain(device);
-    return CL_SUCCESS;
-}
-
-CL_API_ENTRY cl_int CL_API_CALL
-clReleaseDevice(cl_device_id device)
-{
-    if (!MOSAIC_IS(device, DEVICE) || (device->parent && !mosaic_release(device)))
-        return MOSAIC_ERROR(CL_INVALID_DEVICE, "%p is not a device (or was released already)", (void *)device);
-    return CL_SUCCESS;
-}
+/* Root devices have no destroy function, so retain and release only check
+ * the handle (core/objects.h); a device made with a destroy function (a
+ * sub-device) is counted like any other object. */
+MOSAIC_RETAIN_RELEASE(Device, cl_device_id, DEVICE)
 
 CL_API_ENTRY cl_int CL_API_CALL
 clCreateSubDevices(cl_device_id in_device, const cl_device_partition_property *properties,

@@ -1,12 +1,14 @@
 /* clEnqueueNDRangeKernel, clEnqueueTask and clEnqueueNativeKernel: check the
  * launch, capture the kernel's arguments, and hand the command to the engine. */
+#include "core/device.h"
 #include "core/engine.h"
-#include "core/kernel.h"
-#include "core/memory.h"
+#include "api/kernel.h"
+#include "api/memory.h"
 #include "core/ndrange.h"
 #include "core/objects.h"
-#include "core/program.h"
+#include "api/program.h"
 #include "core/util.h"
+#include "api/entry.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -198,7 +200,8 @@ static cl_int capture_args(cl_kernel kernel, cl_device_id device, mosaic_ndrange
                                        "CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE", i, arg->mem->size);
                     goto done;
                 }
-                slots[i] = (uint64_t)(uintptr_t)mosaic_mem_data(arg->mem);
+                /* the address of the buffer's storage on the device (fixed for its life) */
+                slots[i] = (uint64_t)(uintptr_t)mosaic_mem_storage_on(arg->mem, device)->address;
                 nd->mems[nd->num_mems++] = arg->mem;
                 mosaic_retain_internal(arg->mem);
             } else {
@@ -222,10 +225,8 @@ static cl_int enqueue_kernel(cl_command_queue queue, cl_kernel kernel, cl_comman
                              const size_t *local_work_size, cl_uint num_events, const cl_event *wait_list,
                              cl_event *event)
 {
-    if (!MOSAIC_IS(queue, QUEUE))
-        return MOSAIC_ERROR(CL_INVALID_COMMAND_QUEUE, "not a command queue");
-    if (!MOSAIC_IS(kernel, KERNEL))
-        return MOSAIC_ERROR(CL_INVALID_KERNEL, "not a kernel");
+    MOSAIC_CHECK_HANDLE(queue, QUEUE);
+    MOSAIC_CHECK_HANDLE(kernel, KERNEL);
     if (kernel->program->context != queue->context)
         return MOSAIC_ERROR(CL_INVALID_CONTEXT, "the kernel and the queue belong to different contexts");
     cl_int err = mosaic_check_wait_list(queue->context, num_events, wait_list);
@@ -285,25 +286,12 @@ clEnqueueTask(cl_command_queue queue, cl_kernel kernel, cl_uint num_events, cons
 
 /* ---- native kernels ---------------------------------------------------------- */
 
-typedef struct native_call {
-    void (CL_CALLBACK *fn)(void *);
-    void *args;
-    cl_mem *mems;
-    cl_uint num_mems;
-} native_call;
-
-static cl_int run_native(cl_event command)
-{
-    native_call *call = command->payload;
-    call->fn(call->args);
-    return CL_COMPLETE;
-}
-
-static void free_native_call(native_call *call)
+/* The call and its memory-object list are one allocation; the argument
+ * block is a second (when there is one). */
+static void free_native_call(mosaic_native_call *call)
 {
     for (cl_uint i = 0; i < call->num_mems; i++)
         mosaic_release_internal(call->mems[i]);
-    free(call->mems);
     free(call->args);
     free(call);
 }
@@ -319,11 +307,13 @@ clEnqueueNativeKernel(cl_command_queue queue, void (CL_CALLBACK *user_func)(void
                       cl_uint num_mem_objects, const cl_mem *mem_list, const void **args_mem_loc,
                       cl_uint num_events, const cl_event *wait_list, cl_event *event)
 {
-    if (!MOSAIC_IS(queue, QUEUE))
-        return MOSAIC_ERROR(CL_INVALID_COMMAND_QUEUE, "not a command queue");
+    MOSAIC_CHECK_HANDLE(queue, QUEUE);
     cl_int err = mosaic_check_wait_list(queue->context, num_events, wait_list);
     if (err != CL_SUCCESS)
         return err;
+    cl_int (*run)(cl_event) = queue->device->ops->native_kernel;
+    if (!run)
+        return MOSAIC_ERROR(CL_INVALID_OPERATION, "the queue's device cannot run native kernels");
     if (!user_func)
         return MOSAIC_ERROR(CL_INVALID_VALUE, "user_func is NULL");
     if ((!args && (cb_args || num_mem_objects)) || (args && !cb_args))
@@ -337,25 +327,23 @@ clEnqueueNativeKernel(cl_command_queue queue, void (CL_CALLBACK *user_func)(void
         if (loc < (const char *)args || loc + sizeof(void *) > (const char *)args + cb_args)
             return MOSAIC_ERROR(CL_INVALID_VALUE, "args_mem_loc[%u] is outside args", i);
     }
-    native_call *call = mosaic_calloc(1, sizeof *call);
+    mosaic_native_call *call =
+        mosaic_calloc(1, sizeof *call + num_mem_objects * (sizeof *call->mems + sizeof *call->mem_offsets));
     if (!call)
         return CL_OUT_OF_HOST_MEMORY;
     call->fn = user_func;
     call->args = cb_args ? malloc(cb_args) : NULL;
-    call->mems = mosaic_calloc(num_mem_objects, sizeof *call->mems);
-    if ((cb_args && !call->args) || !call->mems) {
-        free(call->args);
-        free(call->mems);
+    if (cb_args && !call->args) {
         free(call);
         return CL_OUT_OF_HOST_MEMORY;
     }
-    if (cb_args)
+    if (cb_args) /* the argument block, not a buffer's bytes: the user may reuse it at once */
         memcpy(call->args, args, cb_args);
-    /* The copy's memory-object slots become pointers to the buffers' bytes. */
+    /* The device writes each buffer's address into the copy's slot when it runs the call. */
+    call->mems = (cl_mem *)(call + 1);
+    call->mem_offsets = (size_t *)(call->mems + num_mem_objects);
     for (cl_uint i = 0; i < num_mem_objects; i++) {
-        size_t at = (size_t)((const char *)args_mem_loc[i] - (const char *)args);
-        void *data = mosaic_mem_data(mem_list[i]);
-        memcpy((char *)call->args + at, &data, sizeof data);
+        call->mem_offsets[i] = (size_t)((const char *)args_mem_loc[i] - (const char *)args);
         call->mems[i] = mem_list[i];
         mosaic_retain_internal(mem_list[i]);
     }
@@ -365,7 +353,7 @@ clEnqueueNativeKernel(cl_command_queue queue, void (CL_CALLBACK *user_func)(void
         free_native_call(call);
         return CL_OUT_OF_HOST_MEMORY;
     }
-    command->run = run_native;
+    command->run = run;
     command->cleanup = cleanup_native;
     command->payload = call;
     return mosaic_command_enqueue(command, num_events, wait_list, event, false);

@@ -3,18 +3,16 @@
  * unmap and migrate.
  *
  * Each entry point checks every argument before anything is created, then
- * builds a payload that holds internal references on the buffers it touches
- * and hands a command to the engine (core/engine.h).  The command's `run`
- * does the work on the device (for the CPU: on a worker thread, or on the
- * calling thread for a blocking command) and `cleanup` drops the references.
- *
- * On the CPU device memory is shared with the host, so every transfer is a
- * memcpy between two fixed addresses, a map returns the buffer's own bytes
- * (zero copy) and a migration moves nothing; what these commands add is
- * their place in the command graph.
+ * builds a payload (core/device.h) that holds internal references on the
+ * buffers it touches and hands a command to the engine (core/engine.h).  The
+ * command's `run` is the queue's device's op for it (ops->read, write, copy,
+ * fill, map, unmap, migrate): the device does the work (the CPU: on a worker
+ * thread, or on the calling thread for a blocking command), and `cleanup`
+ * drops the references.  Nothing here touches a buffer's bytes; where a map
+ * puts them for the host is the device's answer too (ops->map_address).
  */
 #include "core/engine.h"
-#include "core/memory.h"
+#include "api/memory.h"
 #include "core/util.h"
 
 #include <stdlib.h>
@@ -116,61 +114,11 @@ static bool rects_overlap(size_t a, const rect *ra, size_t b, const rect *rb, co
     return false;
 }
 
-/* ---- payloads and what the device runs ----------------------------------------- */
-
-/* One end of a transfer: a buffer (resolved to its bytes when the command
- * runs) or host memory. */
-typedef struct endpoint {
-    cl_mem mem;     /* internal reference, or NULL for host memory */
-    char *host;
-    size_t offset, row_pitch, slice_pitch;
-} endpoint;
-
-typedef struct transfer {
-    endpoint src, dst;
-    size_t region[3];  /* bytes, rows, slices; {size, 1, 1} for flat transfers */
-} transfer;
-
-static char *endpoint_base(const endpoint *e)
-{
-    return (e->mem ? mosaic_mem_data(e->mem) : e->host) + e->offset;
-}
-
-static void copy_rect(char *dst, const endpoint *d, const char *src, const endpoint *s, const size_t *region)
-{
-    size_t w = region[0], h = region[1], depth = region[2];
-    bool rows_packed = (h == 1 || (s->row_pitch == w && d->row_pitch == w));
-    bool slices_packed = rows_packed && (depth == 1 || (s->slice_pitch == w * h && d->slice_pitch == w * h));
-    if (slices_packed) {
-        /* One flat copy: the common case.  A read of a USE_HOST_PTR buffer
-         * into its own host_ptr (allowed by the spec) copies a region onto
-         * itself: nothing to do. */
-        if (dst != src)
-            memcpy(dst, src, w * h * depth);
-        return;
-    }
-    for (size_t z = 0; z < depth; z++) {
-        const char *sz = src + z * s->slice_pitch;
-        char *dz = dst + z * d->slice_pitch;
-        if (rows_packed) {
-            memcpy(dz, sz, w * h);
-            continue;
-        }
-        for (size_t y = 0; y < h; y++)
-            memcpy(dz + y * d->row_pitch, sz + y * s->row_pitch, w);
-    }
-}
-
-static cl_int run_transfer(cl_event self)
-{
-    transfer *t = self->payload;
-    copy_rect(endpoint_base(&t->dst), &t->dst, endpoint_base(&t->src), &t->src, t->region);
-    return CL_COMPLETE;
-}
+/* ---- payloads (core/device.h) and commands ----------------------------------------- */
 
 static void cleanup_transfer(cl_event self)
 {
-    transfer *t = self->payload;
+    mosaic_transfer *t = self->payload;
     if (!t)
         return;
     if (t->src.mem)
@@ -181,46 +129,9 @@ static void cleanup_transfer(cl_event self)
     self->payload = NULL;
 }
 
-typedef struct fill {
-    cl_mem mem;
-    size_t offset, size, pattern_size;
-    unsigned char pattern[128];
-} fill;
-
-static void fill_bytes(char *dst, size_t size, const unsigned char *pattern, size_t pattern_size)
-{
-    bool uniform = true;
-    for (size_t i = 1; i < pattern_size && uniform; i++)
-        uniform = pattern[i] == pattern[0];
-    if (uniform) {
-        memset(dst, pattern[0], size);
-        return;
-    }
-    /* A tile of whole patterns (4096 is a multiple of every pattern size),
-     * copied over the range; offset and size are multiples of the pattern
-     * size, so the tile's phase is right everywhere. */
-    enum { TILE = 4096 };
-    _Alignas(64) unsigned char tile[TILE];
-    for (size_t i = 0; i < TILE; i += pattern_size)
-        memcpy(tile + i, pattern, pattern_size);
-    while (size >= TILE) {
-        memcpy(dst, tile, TILE);
-        dst += TILE;
-        size -= TILE;
-    }
-    memcpy(dst, tile, size);
-}
-
-static cl_int run_fill(cl_event self)
-{
-    fill *f = self->payload;
-    fill_bytes(mosaic_mem_data(f->mem) + f->offset, f->size, f->pattern, f->pattern_size);
-    return CL_COMPLETE;
-}
-
 static void cleanup_fill(cl_event self)
 {
-    fill *f = self->payload;
+    mosaic_fill *f = self->payload;
     if (!f)
         return;
     mosaic_release_internal(f->mem);
@@ -228,43 +139,40 @@ static void cleanup_fill(cl_event self)
     self->payload = NULL;
 }
 
-/* Map, unmap and migrate touch no bytes on the CPU: they hold their memory
- * objects until they complete and order with everything else. */
-typedef struct hold {
-    cl_uint count;
-    cl_mem mems[];
-} hold;
-
-static cl_int run_nothing(cl_event self)
+static void cleanup_map(cl_event self)
 {
-    return CL_COMPLETE;
-}
-
-static void cleanup_hold(cl_event self)
-{
-    hold *h = self->payload;
-    if (!h)
+    mosaic_map *m = self->payload;
+    if (!m)
         return;
-    for (cl_uint i = 0; i < h->count; i++)
-        mosaic_release_internal(h->mems[i]);
-    free(h);
+    mosaic_release_internal(m->mem);
+    free(m);
     self->payload = NULL;
 }
 
-static hold *hold_new(cl_uint count, const cl_mem *mems)
+static mosaic_map *map_new(cl_mem mem, void *pointer, size_t offset, size_t size, cl_map_flags flags)
 {
-    hold *h = mosaic_calloc(1, sizeof *h + count * sizeof(cl_mem));
-    if (!h)
+    mosaic_map *m = mosaic_calloc(1, sizeof *m);
+    if (!m)
         return NULL;
-    h->count = count;
-    for (cl_uint i = 0; i < count; i++) {
-        h->mems[i] = mems[i];
-        mosaic_retain_internal(mems[i]);
-    }
-    return h;
+    *m = (mosaic_map){ mem, pointer, offset, size, flags };
+    mosaic_retain_internal(mem);
+    return m;
 }
 
-/* Creates the command and enqueues it.  The payload's references are
+static void cleanup_migration(cl_event self)
+{
+    mosaic_migration *m = self->payload;
+    if (!m)
+        return;
+    for (cl_uint i = 0; i < m->count; i++)
+        mosaic_release_internal(m->mems[i]);
+    free(m);
+    self->payload = NULL;
+}
+
+/* Creates the command and enqueues it.  `run` is the device's op for it;
+ * NULL (the device has nothing to do) makes the command a synchronisation
+ * point that the engine completes by itself.  The payload's references are
  * dropped here if no command can be made; after that they are the command's
  * (its cleanup runs once it completes). */
 static cl_int submit(cl_command_queue queue, cl_command_type type, void *payload,
@@ -286,23 +194,26 @@ static cl_int submit(cl_command_queue queue, cl_command_type type, void *payload
     return mosaic_command_enqueue(cmd, num_events, wait_list, event, blocking);
 }
 
-static cl_int submit_transfer(cl_command_queue queue, cl_command_type type,
+/* read, write and copy: `run` is the device's ops->read, write or copy. */
+static cl_int submit_transfer(cl_command_queue queue, cl_command_type type, cl_int (*run)(cl_event),
                               cl_mem src_mem, char *src_host, const rect *src,
                               cl_mem dst_mem, char *dst_host, const rect *dst,
                               const size_t *region, bool blocking,
                               cl_uint num_events, const cl_event *wait_list, cl_event *event)
 {
-    transfer *t = mosaic_calloc(1, sizeof *t);
+    mosaic_transfer *t = mosaic_calloc(1, sizeof *t);
     if (t) {
-        t->src = (endpoint){ src_mem, src_host, src->offset, src->row_pitch, src->slice_pitch };
-        t->dst = (endpoint){ dst_mem, dst_host, dst->offset, dst->row_pitch, dst->slice_pitch };
-        memcpy(t->region, region, sizeof t->region);
+        t->src = (mosaic_endpoint){ src_mem, src_host, src->offset, src->row_pitch, src->slice_pitch };
+        t->dst = (mosaic_endpoint){ dst_mem, dst_host, dst->offset, dst->row_pitch, dst->slice_pitch };
+        t->region[0] = region[0];
+        t->region[1] = region[1];
+        t->region[2] = region[2];
         if (src_mem)
             mosaic_retain_internal(src_mem);
         if (dst_mem)
             mosaic_retain_internal(dst_mem);
     }
-    return submit(queue, type, t, run_transfer, cleanup_transfer, blocking, num_events, wait_list, event);
+    return submit(queue, type, t, run, cleanup_transfer, blocking, num_events, wait_list, event);
 }
 
 static rect flat(size_t offset, size_t size)
@@ -342,7 +253,8 @@ clEnqueueReadBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bool block
         return err;
     rect src = flat(offset, size), dst = flat(0, size);
     size_t region[3] = { size, 1, 1 };
-    return submit_transfer(command_queue, CL_COMMAND_READ_BUFFER, buffer, NULL, &src, NULL, ptr, &dst, region,
+    return submit_transfer(command_queue, CL_COMMAND_READ_BUFFER, command_queue->device->ops->read,
+                           buffer, NULL, &src, NULL, ptr, &dst, region,
                            blocking_read, num_events_in_wait_list, event_wait_list, event);
 }
 
@@ -361,7 +273,8 @@ clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bool bloc
         return err;
     rect src = flat(0, size), dst = flat(offset, size);
     size_t region[3] = { size, 1, 1 };
-    return submit_transfer(command_queue, CL_COMMAND_WRITE_BUFFER, NULL, (char *)ptr, &src, buffer, NULL, &dst,
+    return submit_transfer(command_queue, CL_COMMAND_WRITE_BUFFER, command_queue->device->ops->write,
+                           NULL, (char *)ptr, &src, buffer, NULL, &dst,
                            region, blocking_write, num_events_in_wait_list, event_wait_list, event);
 }
 
@@ -385,9 +298,9 @@ static cl_int host_rect(cl_command_queue queue, cl_command_type type, cl_mem buf
     if ((err = mosaic_mem_check_alignment(buffer, queue->device)))
         return err;
     if (reading)
-        return submit_transfer(queue, type, buffer, NULL, &b, NULL, ptr, &h, region, blocking,
+        return submit_transfer(queue, type, queue->device->ops->read, buffer, NULL, &b, NULL, ptr, &h, region, blocking,
                                num_events, wait_list, event);
-    return submit_transfer(queue, type, NULL, ptr, &h, buffer, NULL, &b, region, blocking,
+    return submit_transfer(queue, type, queue->device->ops->write, NULL, ptr, &h, buffer, NULL, &b, region, blocking,
                            num_events, wait_list, event);
 }
 
@@ -452,7 +365,8 @@ clEnqueueCopyBuffer(cl_command_queue command_queue, cl_mem src_buffer, cl_mem ds
     }
     rect src = flat(src_offset, size), dst = flat(dst_offset, size);
     size_t region[3] = { size, 1, 1 };
-    return submit_transfer(command_queue, CL_COMMAND_COPY_BUFFER, src_buffer, NULL, &src, dst_buffer, NULL, &dst,
+    return submit_transfer(command_queue, CL_COMMAND_COPY_BUFFER, command_queue->device->ops->copy,
+                           src_buffer, NULL, &src, dst_buffer, NULL, &dst,
                            region, false, num_events_in_wait_list, event_wait_list, event);
 }
 
@@ -480,7 +394,8 @@ clEnqueueCopyBufferRect(cl_command_queue command_queue, cl_mem src_buffer, cl_me
         rects_overlap(mosaic_mem_root_offset(src_buffer) + s.offset, &s,
                       mosaic_mem_root_offset(dst_buffer) + d.offset, &d, region))
         return MOSAIC_ERROR(CL_MEM_COPY_OVERLAP, "source and destination rectangles overlap");
-    return submit_transfer(command_queue, CL_COMMAND_COPY_BUFFER_RECT, src_buffer, NULL, &s, dst_buffer, NULL, &d,
+    return submit_transfer(command_queue, CL_COMMAND_COPY_BUFFER_RECT, command_queue->device->ops->copy,
+                           src_buffer, NULL, &s, dst_buffer, NULL, &d,
                            region, false, num_events_in_wait_list, event_wait_list, event);
 }
 
@@ -507,7 +422,7 @@ clEnqueueFillBuffer(cl_command_queue command_queue, cl_mem buffer, const void *p
                             offset, size, buffer->size);
     if ((err = mosaic_mem_check_alignment(buffer, command_queue->device)))
         return err;
-    fill *f = mosaic_calloc(1, sizeof *f);
+    mosaic_fill *f = mosaic_calloc(1, sizeof *f);
     if (f) {
         f->mem = buffer;
         mosaic_retain_internal(buffer);
@@ -516,7 +431,7 @@ clEnqueueFillBuffer(cl_command_queue command_queue, cl_mem buffer, const void *p
         f->pattern_size = pattern_size;
         memcpy(f->pattern, pattern, pattern_size); /* the user may reuse pattern at once */
     }
-    return submit(command_queue, CL_COMMAND_FILL_BUFFER, f, run_fill, cleanup_fill, false,
+    return submit(command_queue, CL_COMMAND_FILL_BUFFER, f, command_queue->device->ops->fill, cleanup_fill, false,
                   num_events_in_wait_list, event_wait_list, event);
 }
 
@@ -564,14 +479,20 @@ clEnqueueMapBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bool blocki
     if ((err = mosaic_mem_check_alignment(buffer, command_queue->device)))
         goto fail;
 
-    /* Zero copy: the host sees the buffer's own bytes. */
-    void *pointer = mosaic_mem_data(buffer) + offset;
+    /* Where the host will see the region: the device says (the CPU: the
+     * buffer's own bytes, zero copy). */
+    cl_device_id device = command_queue->device;
+    void *pointer = device->ops->map_address(device, buffer, offset, size, map_flags);
+    if (!pointer) {
+        err = MOSAIC_ERROR(CL_MAP_FAILURE, "the device cannot map %zu bytes of the buffer", size);
+        goto fail;
+    }
     mosaic_mapping *m = mosaic_calloc(1, sizeof *m);
-    hold *h = hold_new(1, &buffer);
-    if (!m || !h) {
+    mosaic_map *payload = map_new(buffer, pointer, offset, size, map_flags);
+    if (!m || !payload) {
         free(m);
-        if (h)
-            cleanup_hold(&(struct _cl_event){ .payload = h });
+        if (payload)
+            cleanup_map(&(struct _cl_event){ .payload = payload });
         err = CL_OUT_OF_HOST_MEMORY;
         goto fail;
     }
@@ -587,7 +508,7 @@ clEnqueueMapBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bool blocki
     atomic_fetch_add(&buffer->map_count, 1);
     pthread_mutex_unlock(&buffer->lock);
 
-    err = submit(command_queue, CL_COMMAND_MAP_BUFFER, h, run_nothing, cleanup_hold, blocking_map,
+    err = submit(command_queue, CL_COMMAND_MAP_BUFFER, payload, device->ops->map, cleanup_map, blocking_map,
                  num_events_in_wait_list, event_wait_list, event);
     if (err != CL_SUCCESS) {
         remove_mapping(buffer, m); /* the map did not happen (or failed: a blocking map returns NULL) */
@@ -629,9 +550,9 @@ clEnqueueUnmapMemObject(cl_command_queue command_queue, cl_mem memobj, void *map
     if (!found)
         return MOSAIC_ERROR(CL_INVALID_VALUE, "%p is not a pointer mapped from this memory object", mapped_ptr);
 
-    hold *h = hold_new(1, &memobj);
-    err = submit(command_queue, CL_COMMAND_UNMAP_MEM_OBJECT, h, run_nothing, cleanup_hold, false,
-                 num_events_in_wait_list, event_wait_list, event);
+    mosaic_map *payload = map_new(memobj, found->pointer, found->offset, found->size, found->flags);
+    err = submit(command_queue, CL_COMMAND_UNMAP_MEM_OBJECT, payload, command_queue->device->ops->unmap,
+                 cleanup_map, false, num_events_in_wait_list, event_wait_list, event);
     if (err != CL_SUCCESS) { /* not unmapped after all */
         pthread_mutex_lock(&memobj->lock);
         found->next = memobj->mappings;
@@ -666,8 +587,16 @@ clEnqueueMigrateMemObjects(cl_command_queue command_queue, cl_uint num_mem_objec
         return MOSAIC_ERROR(CL_INVALID_VALUE, "invalid migration flags 0x%llx", (unsigned long long)flags);
     if ((err = mosaic_check_wait_list(command_queue->context, num_events_in_wait_list, event_wait_list)))
         return err;
-    /* Host and CPU device share memory: nothing moves, and CONTENT_UNDEFINED
-     * may keep the bytes as they are. */
-    return submit(command_queue, CL_COMMAND_MIGRATE_MEM_OBJECTS, hold_new(num_mem_objects, mem_objects),
-                  run_nothing, cleanup_hold, false, num_events_in_wait_list, event_wait_list, event);
+    /* What moves (on the CPU: nothing) is the device's business. */
+    mosaic_migration *m = mosaic_calloc(1, sizeof *m + num_mem_objects * sizeof m->mems[0]);
+    if (m) {
+        m->flags = flags;
+        m->count = num_mem_objects;
+        for (cl_uint i = 0; i < num_mem_objects; i++) {
+            m->mems[i] = mem_objects[i];
+            mosaic_retain_internal(mem_objects[i]);
+        }
+    }
+    return submit(command_queue, CL_COMMAND_MIGRATE_MEM_OBJECTS, m, command_queue->device->ops->migrate,
+                  cleanup_migration, false, num_events_in_wait_list, event_wait_list, event);
 }

@@ -1,12 +1,13 @@
 /* Events, user events, callbacks, markers, barriers and waits: the API face
  * of the event engine (core/engine.c). */
+#include "api/entry.h"
 #include "core/engine.h"
 #include "core/objects.h"
 #include "core/util.h"
 
 static cl_int check_queue(cl_command_queue queue)
 {
-    return MOSAIC_IS(queue, QUEUE) ? CL_SUCCESS : MOSAIC_ERROR(CL_INVALID_COMMAND_QUEUE, "not a command queue");
+    return MOSAIC_IS(queue, QUEUE) ? CL_SUCCESS : mosaic_invalid_handle(__func__, "command_queue", MOSAIC_QUEUE, queue);
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clWaitForEvents(cl_uint num_events, const cl_event *event_list)
@@ -26,8 +27,7 @@ CL_API_ENTRY cl_int CL_API_CALL
 clGetEventInfo(cl_event event, cl_event_info param_name, size_t param_value_size, void *param_value,
                size_t *param_value_size_ret)
 {
-    if (!MOSAIC_IS(event, EVENT))
-        return MOSAIC_ERROR(CL_INVALID_EVENT, "not an event");
+    MOSAIC_CHECK_HANDLE(event, EVENT);
     switch (param_name) {
     case CL_EVENT_COMMAND_QUEUE: MOSAIC_INFO_SCALAR(cl_command_queue, event->queue);
     case CL_EVENT_CONTEXT: MOSAIC_INFO_SCALAR(cl_context, event->context);
@@ -35,31 +35,17 @@ clGetEventInfo(cl_event event, cl_event_info param_name, size_t param_value_size
     case CL_EVENT_COMMAND_EXECUTION_STATUS: MOSAIC_INFO_SCALAR(cl_int, mosaic_event_status(event));
     case CL_EVENT_REFERENCE_COUNT: MOSAIC_INFO_SCALAR(cl_uint, mosaic_refcount(event));
     default:
-        return MOSAIC_ERROR(CL_INVALID_VALUE, "unknown event info 0x%x", param_name);
+        MOSAIC_INFO_UNKNOWN(param_name);
     }
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clRetainEvent(cl_event event)
-{
-    if (!MOSAIC_IS(event, EVENT))
-        return MOSAIC_ERROR(CL_INVALID_EVENT, "not an event");
-    mosaic_retain(event);
-    return CL_SUCCESS;
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clReleaseEvent(cl_event event)
-{
-    if (!MOSAIC_IS(event, EVENT))
-        return MOSAIC_ERROR(CL_INVALID_EVENT, "not an event");
-    return mosaic_release(event) ? CL_SUCCESS : CL_INVALID_EVENT;
-}
+MOSAIC_RETAIN_RELEASE(Event, cl_event, EVENT)
 
 CL_API_ENTRY cl_int CL_API_CALL
 clGetEventProfilingInfo(cl_event event, cl_profiling_info param_name, size_t param_value_size,
                         void *param_value, size_t *param_value_size_ret)
 {
-    if (!MOSAIC_IS(event, EVENT))
-        return MOSAIC_ERROR(CL_INVALID_EVENT, "not an event");
+    MOSAIC_CHECK_HANDLE(event, EVENT);
     if (!event->queue || !(event->queue->properties & CL_QUEUE_PROFILING_ENABLE))
         return MOSAIC_ERROR(CL_PROFILING_INFO_NOT_AVAILABLE, "the queue was created without CL_QUEUE_PROFILING_ENABLE, "
                             "or this is a user event");
@@ -74,7 +60,7 @@ clGetEventProfilingInfo(cl_event event, cl_profiling_info param_name, size_t par
     case CL_PROFILING_COMMAND_END: MOSAIC_INFO_SCALAR(cl_ulong, event->time_end);
     case CL_PROFILING_COMMAND_COMPLETE: MOSAIC_INFO_SCALAR(cl_ulong, event->time_complete);
     default:
-        return MOSAIC_ERROR(CL_INVALID_VALUE, "unknown profiling info 0x%x", param_name);
+        MOSAIC_INFO_UNKNOWN(param_name);
     }
 }
 
@@ -82,8 +68,7 @@ CL_API_ENTRY cl_int CL_API_CALL
 clSetEventCallback(cl_event event, cl_int command_exec_callback_type,
                    void (CL_CALLBACK *pfn_notify)(cl_event, cl_int, void *), void *user_data)
 {
-    if (!MOSAIC_IS(event, EVENT))
-        return MOSAIC_ERROR(CL_INVALID_EVENT, "not an event");
+    MOSAIC_CHECK_HANDLE(event, EVENT);
     if (!pfn_notify)
         return MOSAIC_ERROR(CL_INVALID_VALUE, "pfn_notify is NULL");
     if (command_exec_callback_type != CL_SUBMITTED && command_exec_callback_type != CL_RUNNING &&
@@ -94,10 +79,7 @@ clSetEventCallback(cl_event event, cl_int command_exec_callback_type,
 
 CL_API_ENTRY cl_event CL_API_CALL clCreateUserEvent(cl_context context, cl_int *errcode_ret)
 {
-    if (!MOSAIC_IS(context, CONTEXT)) {
-        mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_CONTEXT, "not a context"));
-        return NULL;
-    }
+    MOSAIC_CHECK_HANDLE_RET(context, CONTEXT, errcode_ret);
     cl_event e = mosaic_user_event_new(context);
     mosaic_set_error(errcode_ret, e ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY);
     return e;

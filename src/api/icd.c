@@ -14,6 +14,7 @@
  * (Windows only) stay NULL.
  */
 #include "api/api.h"
+#include "api/entry.h"
 #include "core/util.h"
 
 #include <CL/cl_egl.h>
@@ -75,8 +76,7 @@ clCreateFromGLRenderbuffer(cl_context context, cl_mem_flags flags, cl_GLuint ren
 CL_API_ENTRY cl_int CL_API_CALL
 clGetGLObjectInfo(cl_mem memobj, cl_gl_object_type *gl_object_type, cl_GLuint *gl_object_name)
 {
-    if (!MOSAIC_IS(memobj, MEM))
-        return MOSAIC_ERROR(CL_INVALID_MEM_OBJECT, "%p is not a memory object", (void *)memobj);
+    MOSAIC_CHECK_HANDLE(memobj, MEM);
     return MOSAIC_ERROR(CL_INVALID_GL_OBJECT, "memory object %p was not created from a GL object", (void *)memobj);
 }
 
@@ -84,15 +84,13 @@ CL_API_ENTRY cl_int CL_API_CALL
 clGetGLTextureInfo(cl_mem memobj, cl_gl_texture_info param_name, size_t param_value_size, void *param_value,
                    size_t *param_value_size_ret)
 {
-    if (!MOSAIC_IS(memobj, MEM))
-        return MOSAIC_ERROR(CL_INVALID_MEM_OBJECT, "%p is not a memory object", (void *)memobj);
+    MOSAIC_CHECK_HANDLE(memobj, MEM);
     return MOSAIC_ERROR(CL_INVALID_GL_OBJECT, "memory object %p was not created from a GL texture", (void *)memobj);
 }
 
 static cl_int gl_acquire_release(cl_command_queue queue)
 {
-    if (!MOSAIC_IS(queue, QUEUE))
-        return MOSAIC_ERROR(CL_INVALID_COMMAND_QUEUE, "%p is not a command queue", (void *)queue);
+    MOSAIC_CHECK_HANDLE(queue, QUEUE);
     return MOSAIC_ERROR(CL_INVALID_CONTEXT, "the queue's context was not created from a GL context");
 }
 
@@ -139,8 +137,7 @@ clCreateFromEGLImageKHR(cl_context context, CLeglDisplayKHR egldisplay, CLeglIma
 
 static cl_int egl_acquire_release(cl_command_queue queue, cl_uint num_objects, const cl_mem *mem_objects)
 {
-    if (!MOSAIC_IS(queue, QUEUE))
-        return MOSAIC_ERROR(CL_INVALID_COMMAND_QUEUE, "%p is not a command queue", (void *)queue);
+    MOSAIC_CHECK_HANDLE(queue, QUEUE);
     if ((num_objects == 0) != (mem_objects == NULL))
         return MOSAIC_ERROR(CL_INVALID_VALUE, "num_objects and mem_objects disagree");
     for (cl_uint i = 0; i < num_objects; i++)
@@ -179,8 +176,7 @@ static cl_int CL_API_CALL
 create_sub_devices_ext(cl_device_id in_device, const cl_device_partition_property_ext *properties,
                        cl_uint num_entries, cl_device_id *out_devices, cl_uint *num_devices)
 {
-    if (!MOSAIC_IS(in_device, DEVICE))
-        return MOSAIC_ERROR(CL_INVALID_DEVICE, "%p is not a device", (void *)in_device);
+    MOSAIC_CHECK_HANDLE(in_device, DEVICE);
     return MOSAIC_ERROR(CL_INVALID_OPERATION, "cl_ext_device_fission is not supported");
 }
 

@@ -1,8 +1,11 @@
 /* Kernels: creation, arguments and queries.  The argument layout comes from
  * the compiler's mosaic_kernel_info (compiler.h). */
-#include "core/kernel.h"
+#include "api/kernel.h"
+
+#include "api/api.h"
+#include "api/entry.h"
+#include "api/program.h"
 #include "core/objects.h"
-#include "core/program.h"
 #include "core/util.h"
 
 #include <stdlib.h>
@@ -49,7 +52,7 @@ static cl_kernel new_kernel(cl_program program, const mosaic_kernel_info *info)
         free(kernel);
         return NULL;
     }
-    mosaic_object_init(kernel, MOSAIC_KERNEL, destroy_kernel);
+    mosaic_object_init(kernel, MOSAIC_KERNEL, &mosaic_dispatch, destroy_kernel);
     kernel->program = program;
     kernel->info = info;
     mosaic_retain_internal(program);
@@ -59,10 +62,7 @@ static cl_kernel new_kernel(cl_program program, const mosaic_kernel_info *info)
 
 CL_API_ENTRY cl_kernel CL_API_CALL clCreateKernel(cl_program program, const char *kernel_name, cl_int *errcode_ret)
 {
-    if (!MOSAIC_IS(program, PROGRAM)) {
-        mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_PROGRAM, "not a program"));
-        return NULL;
-    }
+    MOSAIC_CHECK_HANDLE_RET(program, PROGRAM, errcode_ret);
     if (!mosaic_program_is_executable(program)) {
         mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_PROGRAM_EXECUTABLE, "the program is not built"));
         return NULL;
@@ -84,8 +84,7 @@ CL_API_ENTRY cl_kernel CL_API_CALL clCreateKernel(cl_program program, const char
 CL_API_ENTRY cl_int CL_API_CALL
 clCreateKernelsInProgram(cl_program program, cl_uint num_kernels, cl_kernel *kernels, cl_uint *num_kernels_ret)
 {
-    if (!MOSAIC_IS(program, PROGRAM))
-        return MOSAIC_ERROR(CL_INVALID_PROGRAM, "not a program");
+    MOSAIC_CHECK_HANDLE(program, PROGRAM);
     if (!mosaic_program_is_executable(program))
         return MOSAIC_ERROR(CL_INVALID_PROGRAM_EXECUTABLE, "the program is not built");
     size_t n = mosaic_executable_num_kernels(program->executable);
@@ -109,10 +108,7 @@ clCreateKernelsInProgram(cl_program program, cl_uint num_kernels, cl_kernel *ker
 
 CL_API_ENTRY cl_kernel CL_API_CALL clCloneKernel(cl_kernel source, cl_int *errcode_ret)
 {
-    if (!MOSAIC_IS(source, KERNEL)) {
-        mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_KERNEL, "not a kernel"));
-        return NULL;
-    }
+    MOSAIC_CHECK_HANDLE_RET(source, KERNEL, errcode_ret);
     cl_kernel kernel = new_kernel(source->program, source->info);
     if (!kernel) {
         mosaic_set_error(errcode_ret, CL_OUT_OF_HOST_MEMORY);
@@ -132,20 +128,7 @@ CL_API_ENTRY cl_kernel CL_API_CALL clCloneKernel(cl_kernel source, cl_int *errco
     return kernel;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clRetainKernel(cl_kernel kernel)
-{
-    if (!MOSAIC_IS(kernel, KERNEL))
-        return MOSAIC_ERROR(CL_INVALID_KERNEL, "not a kernel");
-    mosaic_retain(kernel);
-    return CL_SUCCESS;
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clReleaseKernel(cl_kernel kernel)
-{
-    if (!MOSAIC_IS(kernel, KERNEL))
-        return MOSAIC_ERROR(CL_INVALID_KERNEL, "not a kernel");
-    return mosaic_release(kernel) ? CL_SUCCESS : CL_INVALID_KERNEL;
-}
+MOSAIC_RETAIN_RELEASE(Kernel, cl_kernel, KERNEL)
 
 /* Sets the buffer of argument `index`.  A kernel argument holds no reference:
  * the user may release a buffer that is still set as an argument, and it is
@@ -161,8 +144,7 @@ static void set_mem_arg(cl_kernel kernel, cl_uint index, cl_mem mem)
 CL_API_ENTRY cl_int CL_API_CALL
 clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, const void *arg_value)
 {
-    if (!MOSAIC_IS(kernel, KERNEL))
-        return MOSAIC_ERROR(CL_INVALID_KERNEL, "not a kernel");
+    MOSAIC_CHECK_HANDLE(kernel, KERNEL);
     if (arg_index >= kernel->info->num_args)
         return MOSAIC_ERROR(CL_INVALID_ARG_INDEX, "kernel %s has %u arguments, not %u", kernel->info->name,
                             kernel->info->num_args, arg_index + 1);
@@ -213,8 +195,7 @@ clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, const void 
 
 CL_API_ENTRY cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index, const void *arg_value)
 {
-    if (!MOSAIC_IS(kernel, KERNEL))
-        return MOSAIC_ERROR(CL_INVALID_KERNEL, "not a kernel");
+    MOSAIC_CHECK_HANDLE(kernel, KERNEL);
     if (!kernel->program->devices[0]->svm_capabilities)
         return MOSAIC_ERROR(CL_INVALID_OPERATION, "no device of the kernel's context supports SVM");
     if (arg_index >= kernel->info->num_args)
@@ -231,8 +212,7 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel kernel, cl_ui
 CL_API_ENTRY cl_int CL_API_CALL
 clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param_name, size_t param_value_size, const void *param_value)
 {
-    if (!MOSAIC_IS(kernel, KERNEL))
-        return MOSAIC_ERROR(CL_INVALID_KERNEL, "not a kernel");
+    MOSAIC_CHECK_HANDLE(kernel, KERNEL);
     if (!kernel->program->devices[0]->svm_capabilities)
         return MOSAIC_ERROR(CL_INVALID_OPERATION, "no device of the kernel's context supports SVM");
     /* (0, NULL) for CL_KERNEL_EXEC_INFO_SVM_PTRS clears the list (OpenCL 3.0;
@@ -276,8 +256,7 @@ CL_API_ENTRY cl_int CL_API_CALL
 clGetKernelInfo(cl_kernel kernel, cl_kernel_info param_name, size_t param_value_size, void *param_value,
                 size_t *param_value_size_ret)
 {
-    if (!MOSAIC_IS(kernel, KERNEL))
-        return MOSAIC_ERROR(CL_INVALID_KERNEL, "not a kernel");
+    MOSAIC_CHECK_HANDLE(kernel, KERNEL);
     switch (param_name) {
     case CL_KERNEL_FUNCTION_NAME: MOSAIC_INFO_STRING(kernel->info->name);
     case CL_KERNEL_NUM_ARGS: MOSAIC_INFO_SCALAR(cl_uint, kernel->info->num_args);
@@ -286,7 +265,7 @@ clGetKernelInfo(cl_kernel kernel, cl_kernel_info param_name, size_t param_value_
     case CL_KERNEL_PROGRAM: MOSAIC_INFO_SCALAR(cl_program, kernel->program);
     case CL_KERNEL_ATTRIBUTES: MOSAIC_INFO_STRING(kernel->info->attributes ? kernel->info->attributes : "");
     default:
-        return MOSAIC_ERROR(CL_INVALID_VALUE, "unknown kernel info 0x%x", param_name);
+        MOSAIC_INFO_UNKNOWN(param_name);
     }
 }
 
@@ -316,8 +295,7 @@ CL_API_ENTRY cl_int CL_API_CALL
 clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id device, cl_kernel_work_group_info param_name,
                          size_t param_value_size, void *param_value, size_t *param_value_size_ret)
 {
-    if (!MOSAIC_IS(kernel, KERNEL))
-        return MOSAIC_ERROR(CL_INVALID_KERNEL, "not a kernel");
+    MOSAIC_CHECK_HANDLE(kernel, KERNEL);
     cl_program program = kernel->program;
     if (!device && program->num_devices == 1)
         device = program->devices[0];
@@ -335,7 +313,7 @@ clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id device, cl_kernel_work_g
     case CL_KERNEL_GLOBAL_WORK_SIZE:
         return MOSAIC_ERROR(CL_INVALID_VALUE, "CL_KERNEL_GLOBAL_WORK_SIZE is only for custom devices and built-in kernels");
     default:
-        return MOSAIC_ERROR(CL_INVALID_VALUE, "unknown kernel work-group info 0x%x", param_name);
+        MOSAIC_INFO_UNKNOWN(param_name);
     }
 }
 
@@ -343,8 +321,7 @@ CL_API_ENTRY cl_int CL_API_CALL
 clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_index, cl_kernel_arg_info param_name, size_t param_value_size,
                    void *param_value, size_t *param_value_size_ret)
 {
-    if (!MOSAIC_IS(kernel, KERNEL))
-        return MOSAIC_ERROR(CL_INVALID_KERNEL, "not a kernel");
+    MOSAIC_CHECK_HANDLE(kernel, KERNEL);
     if (arg_index >= kernel->info->num_args)
         return MOSAIC_ERROR(CL_INVALID_ARG_INDEX, "kernel %s has %u arguments", kernel->info->name, kernel->info->num_args);
     const mosaic_kernel_arg *arg = &kernel->info->args[arg_index];
@@ -358,7 +335,7 @@ clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_index, cl_kernel_arg_info param
             return MOSAIC_ERROR(CL_KERNEL_ARG_INFO_NOT_AVAILABLE, "no argument names were recorded");
         MOSAIC_INFO_STRING(arg->name);
     default:
-        return MOSAIC_ERROR(CL_INVALID_VALUE, "unknown kernel arg info 0x%x", param_name);
+        MOSAIC_INFO_UNKNOWN(param_name);
     }
 }
 
@@ -367,7 +344,6 @@ clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device, cl_kernel_sub_gro
                         size_t input_value_size, const void *input_value, size_t param_value_size,
                         void *param_value, size_t *param_value_size_ret)
 {
-    if (!MOSAIC_IS(kernel, KERNEL))
-        return MOSAIC_ERROR(CL_INVALID_KERNEL, "not a kernel");
+    MOSAIC_CHECK_HANDLE(kernel, KERNEL);
     return MOSAIC_ERROR(CL_INVALID_OPERATION, "no device of this context supports sub-groups");
 }

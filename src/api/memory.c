@@ -4,13 +4,17 @@
  * validate their context or queue and answer what the spec says for a
  * platform without them).
  *
- * A buffer's bytes sit at one host address for its whole life (see
- * core/memory.h).  Destruction: the user's last clReleaseMemObject drops the
- * "user" internal hold; commands and sub-buffers hold internal references
- * too, so the storage is freed (and the destructor callbacks run, newest
- * first) only when nothing can touch it any more.
+ * A buffer's bytes are its storages, one per memory domain of the context,
+ * which the devices allocate and free (ops->mem_alloc / mem_free, see
+ * core/memory.h and core/device.h); nothing here touches them.
+ * Destruction: the user's last clReleaseMemObject drops the "user" internal
+ * hold; commands and sub-buffers hold internal references too, so the
+ * storage is freed (and the destructor callbacks run, newest first) only
+ * when nothing can touch it any more.
  */
-#include "core/memory.h"
+#include "api/memory.h"
+#include "api/api.h"
+#include "api/entry.h"
 #include "core/engine.h"
 #include "core/util.h"
 
@@ -25,7 +29,7 @@
 
 typedef void (CL_CALLBACK *mem_destructor_fn)(cl_mem, void *);
 
-/* ---- helpers others use (core/memory.h) ----------------------------------- */
+/* ---- helpers others use (api/memory.h) ------------------------------------ */
 
 bool mosaic_mem_is_buffer(cl_mem mem)
 {
@@ -74,12 +78,6 @@ static cl_int check_buffer_flags(cl_mem_flags flags)
     return CL_SUCCESS;
 }
 
-/* Set while the user's own clReleaseMemObject runs on this thread: destructor
- * callbacks may then run right there; anywhere else (a device worker
- * finishing a command, the engine) they go to the callback thread, so user
- * code never runs on a worker or under a runtime lock. */
-static _Thread_local bool in_user_release;
-
 static void mem_finish(void *self)
 {
     cl_mem mem = self;
@@ -94,8 +92,10 @@ static void mem_finish(void *self)
         next = m->next;
         free(m);
     }
-    if (mem->owns_data)
-        free(mem->data);
+    for (cl_uint i = mem->num_storages; i-- > 0;) {
+        mosaic_mem_storage *s = &mem->storages[i];
+        s->device->ops->mem_free(s->device, mem, s);
+    }
     if (mem->parent)
         mosaic_release_internal(mem->parent);
     if (mem->context)
@@ -105,21 +105,27 @@ static void mem_finish(void *self)
     free(mem);
 }
 
+/* Inside the user's own clReleaseMemObject on this thread, destructor
+ * callbacks run right there; anywhere else (a device worker finishing a
+ * command, the engine) they go to the callback thread, so user code never
+ * runs on a worker or under a runtime lock. */
 static void mem_destroy(void *self)
 {
     cl_mem mem = self;
-    if (mem->destructor_callbacks && !in_user_release)
+    if (mem->destructor_callbacks && !mosaic_in_user_release())
         mosaic_defer(mem_finish, mem);
     else
         mem_finish(mem);
 }
 
+/* A memory object with room for a storage per device of the context (one
+ * allocation), none allocated yet. */
 static cl_mem mem_new(cl_context context, cl_mem_object_type type, cl_mem_flags flags, size_t size)
 {
-    cl_mem mem = mosaic_calloc(1, sizeof *mem);
+    cl_mem mem = mosaic_calloc(1, sizeof *mem + context->num_devices * sizeof mem->storages[0]);
     if (!mem)
         return NULL;
-    mosaic_object_init(mem, MOSAIC_MEM, mem_destroy);
+    mosaic_object_init(mem, MOSAIC_MEM, &mosaic_dispatch, mem_destroy);
     mem->context = context;
     mosaic_retain_internal(context);
     mem->mem_type = type;
@@ -143,17 +149,28 @@ static cl_ulong context_max_alloc(cl_context context)
     return max ? max : (cl_ulong)SIZE_MAX;
 }
 
-/* 128-byte aligned storage, the size rounded up to whole 128-byte lines so a
- * kernel's widest vector access at the end stays inside the allocation. */
-static void *alloc_storage(size_t size)
+/* Gives mem (a buffer or a sub-buffer, its fields set) a storage on every
+ * memory domain of its context: devices that share memory (a device and its
+ * sub-devices) share one.  `initial`: the bytes a buffer starts with, or
+ * NULL.  On failure the storages made so far stay counted in
+ * num_storages, for mem_finish to free. */
+static cl_int alloc_storages(cl_mem mem, const void *initial)
 {
-    size_t rounded = (size + MOSAIC_MEM_ALIGN - 1) & ~(size_t)(MOSAIC_MEM_ALIGN - 1);
-    if (rounded < size)
-        return NULL;
-    void *p = NULL;
-    if (posix_memalign(&p, MOSAIC_MEM_ALIGN, rounded) != 0)
-        return NULL;
-    return p;
+    cl_context context = mem->context;
+    for (cl_uint i = 0; i < context->num_devices; i++) {
+        cl_device_id domain = mosaic_device_mem_domain(context->devices[i]);
+        if (mosaic_mem_storage_on(mem, domain))
+            continue;
+        mosaic_mem_storage *s = &mem->storages[mem->num_storages];
+        s->device = domain;
+        cl_int err = domain->ops->mem_alloc(domain, mem, initial, s);
+        if (err != CL_SUCCESS) {
+            *s = (mosaic_mem_storage){ 0 };
+            return MOSAIC_ERROR(err, "device %s cannot allocate %zu bytes (%d)", domain->name, mem->size, err);
+        }
+        mem->num_storages++;
+    }
+    return CL_SUCCESS;
 }
 
 static cl_mem create_buffer(cl_context context, const cl_mem_properties *properties,
@@ -217,22 +234,14 @@ static cl_mem create_buffer(cl_context context, const cl_mem_properties *propert
         mem->num_properties = num_properties; /* calloc wrote the terminator */
     }
     if (flags & CL_MEM_USE_HOST_PTR) {
-        /* Zero copy: the device works on the user's memory. */
-        mem->host_ptr = host_ptr;
-        mem->data = host_ptr;
-        mem->owns_data = false;
+        mem->host_ptr = host_ptr; /* what the devices use (or keep in step with) */
         mem->is_svm_backed = mosaic_svm_contains(context, host_ptr);
-    } else {
-        mem->data = alloc_storage(size);
-        if (!mem->data) {
-            mosaic_release(mem);
-            mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_MEM_OBJECT_ALLOCATION_FAILURE,
-                                                       "cannot allocate %zu bytes", size));
-            return NULL;
-        }
-        mem->owns_data = true;
-        if (flags & CL_MEM_COPY_HOST_PTR)
-            memcpy(mem->data, host_ptr, size);
+    }
+    /* host_ptr (USE or COPY_HOST_PTR) is what the buffer starts with */
+    if ((err = alloc_storages(mem, host_ptr)) != CL_SUCCESS) {
+        mosaic_release(mem);
+        mosaic_set_error(errcode_ret, err);
+        return NULL;
     }
     mosaic_set_error(errcode_ret, CL_SUCCESS);
     return mem;
@@ -323,33 +332,18 @@ clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags, cl_buffer_create_type buffe
     sub->parent = buffer;
     mosaic_retain_internal(buffer);
     sub->offset = region->origin;
-    sub->data = buffer->data + region->origin;
-    sub->owns_data = false;
     sub->host_ptr = buffer->host_ptr ? (char *)buffer->host_ptr + region->origin : NULL;
     sub->is_svm_backed = buffer->is_svm_backed;
+    if ((err = alloc_storages(sub, NULL)) != CL_SUCCESS) { /* views of the parent's */
+        mosaic_release(sub);
+        mosaic_set_error(errcode_ret, err);
+        return NULL;
+    }
     mosaic_set_error(errcode_ret, CL_SUCCESS);
     return sub;
 }
 
-cl_int CL_API_CALL clRetainMemObject(cl_mem memobj)
-{
-    if (!MOSAIC_IS(memobj, MEM))
-        return MOSAIC_ERROR(CL_INVALID_MEM_OBJECT, "not a memory object");
-    mosaic_retain(memobj);
-    return CL_SUCCESS;
-}
-
-cl_int CL_API_CALL clReleaseMemObject(cl_mem memobj)
-{
-    if (!MOSAIC_IS(memobj, MEM))
-        return MOSAIC_ERROR(CL_INVALID_MEM_OBJECT, "not a memory object");
-    bool outer = !in_user_release;
-    in_user_release = true;
-    bool ok = mosaic_release(memobj);
-    if (outer)
-        in_user_release = false;
-    return ok ? CL_SUCCESS : MOSAIC_ERROR(CL_INVALID_MEM_OBJECT, "released more often than retained");
-}
+MOSAIC_RETAIN_RELEASE(MemObject, cl_mem, MEM)
 
 cl_int CL_API_CALL
 clSetMemObjectDestructorCallback(cl_mem memobj, void (CL_CALLBACK *pfn_notify)(cl_mem, void *), void *user_data)
@@ -374,8 +368,7 @@ cl_int CL_API_CALL
 clGetMemObjectInfo(cl_mem memobj, cl_mem_info param_name, size_t param_value_size, void *param_value,
                    size_t *param_value_size_ret)
 {
-    if (!MOSAIC_IS(memobj, MEM))
-        return MOSAIC_ERROR(CL_INVALID_MEM_OBJECT, "not a memory object");
+    MOSAIC_CHECK_HANDLE(memobj, MEM);
     switch (param_name) {
     case CL_MEM_TYPE: MOSAIC_INFO_SCALAR(cl_mem_object_type, memobj->mem_type);
     case CL_MEM_FLAGS: MOSAIC_INFO_SCALAR(cl_mem_flags, memobj->flags);
@@ -391,7 +384,7 @@ clGetMemObjectInfo(cl_mem memobj, cl_mem_info param_name, size_t param_value_siz
         /* Nothing (size 0) unless created by ...WithProperties with a list. */
         MOSAIC_INFO_ARRAY(memobj->properties, memobj->num_properties);
     default:
-        return MOSAIC_ERROR(CL_INVALID_VALUE, "unknown cl_mem_info 0x%x", (unsigned)param_name);
+        MOSAIC_INFO_UNKNOWN(param_name);
     }
 }
 

@@ -5,6 +5,7 @@
  * clUnloadPlatformCompiler.
  */
 #include "api/api.h"
+#include "api/entry.h"
 #include "core/util.h"
 #include "devices/cpu/cpu.h"
 
@@ -77,14 +78,14 @@ static void compute_platform_extensions(void)
 
 static void platform_init(void)
 {
-    mosaic_object_init(&the_platform, MOSAIC_PLATFORM, NULL);
+    mosaic_object_init(&the_platform, MOSAIC_PLATFORM, &mosaic_dispatch, NULL);
 
-    mosaic_object_init(&cpu_device, MOSAIC_DEVICE, NULL);
+    mosaic_object_init(&cpu_device, MOSAIC_DEVICE, &mosaic_dispatch, NULL);
     cpu_device.platform = &the_platform;
     cpu_device.type = CL_DEVICE_TYPE_CPU;
     cpu_device.ops = &mosaic_cpu_ops;
-    mosaic_cpu_describe(&cpu_device);
-    mosaic_cpu_init_root(&cpu_device); /* without it, commands fail with CL_OUT_OF_RESOURCES */
+    cpu_device.ops->describe(&cpu_device);
+    mosaic_cpu_init_root(&cpu_device); /* its worker pool; without it, commands fail with CL_OUT_OF_RESOURCES */
 
     device_list[0] = &cpu_device;
     the_platform.devices = device_list;
@@ -126,8 +127,7 @@ CL_API_ENTRY cl_int CL_API_CALL
 clGetPlatformInfo(cl_platform_id platform, cl_platform_info param_name,
                   size_t param_value_size, void *param_value, size_t *param_value_size_ret)
 {
-    if (!MOSAIC_IS(platform, PLATFORM))
-        return MOSAIC_ERROR(CL_INVALID_PLATFORM, "%p is not a platform", (void *)platform);
+    MOSAIC_CHECK_HANDLE(platform, PLATFORM);
 
     switch (param_name) {
     case CL_PLATFORM_PROFILE:
@@ -149,7 +149,7 @@ clGetPlatformInfo(cl_platform_id platform, cl_platform_info param_name,
     case CL_PLATFORM_ICD_SUFFIX_KHR:
         MOSAIC_INFO_STRING("MOSAIC");
     default:
-        return MOSAIC_ERROR(CL_INVALID_VALUE, "unknown param_name 0x%x", (unsigned)param_name);
+        MOSAIC_INFO_UNKNOWN(param_name);
     }
 }
 
@@ -164,7 +164,6 @@ clUnloadCompiler(void)
 CL_API_ENTRY cl_int CL_API_CALL
 clUnloadPlatformCompiler(cl_platform_id platform)
 {
-    if (!MOSAIC_IS(platform, PLATFORM))
-        return MOSAIC_ERROR(CL_INVALID_PLATFORM, "%p is not a platform", (void *)platform);
+    MOSAIC_CHECK_HANDLE(platform, PLATFORM);
     return CL_SUCCESS;
 }

@@ -1,10 +1,14 @@
 /* Programs: creation from source or binary, build, compile, link, queries.
  * The compiling itself is src/compiler's job (compiler.h). */
-#include "core/context.h"
+#include "api/context.h"
+#include "core/device.h"
 #include "core/objects.h"
-#include "core/program.h"
+#include "api/program.h"
 #include "core/util.h"
+#include "api/api.h"
+#include "api/entry.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,7 +45,7 @@ static cl_program new_program(cl_context context, cl_uint num_devices, const cl_
     }
     memcpy(program->devices, devices, num_devices * sizeof *devices);
     program->num_devices = num_devices;
-    mosaic_object_init(program, MOSAIC_PROGRAM, destroy_program);
+    mosaic_object_init(program, MOSAIC_PROGRAM, &mosaic_dispatch, destroy_program);
     pthread_mutex_init(&program->lock, NULL);
     program->context = context;
     mosaic_retain_internal(context);
@@ -70,10 +74,7 @@ CL_API_ENTRY cl_program CL_API_CALL
 clCreateProgramWithSource(cl_context context, cl_uint count, const char **strings, const size_t *lengths,
                           cl_int *errcode_ret)
 {
-    if (!MOSAIC_IS(context, CONTEXT)) {
-        mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_CONTEXT, "not a context"));
-        return NULL;
-    }
+    MOSAIC_CHECK_HANDLE_RET(context, CONTEXT, errcode_ret);
     if (count == 0 || !strings) {
         mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_VALUE, "no source strings"));
         return NULL;
@@ -112,10 +113,7 @@ clCreateProgramWithBinary(cl_context context, cl_uint num_devices, const cl_devi
                           const size_t *lengths, const unsigned char **binaries, cl_int *binary_status,
                           cl_int *errcode_ret)
 {
-    if (!MOSAIC_IS(context, CONTEXT)) {
-        mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_CONTEXT, "not a context"));
-        return NULL;
-    }
+    MOSAIC_CHECK_HANDLE_RET(context, CONTEXT, errcode_ret);
     if (num_devices == 0 || !device_list || !lengths || !binaries) {
         mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_VALUE, "device_list, lengths and binaries are required"));
         return NULL;
@@ -134,13 +132,22 @@ clCreateProgramWithBinary(cl_context context, cl_uint num_devices, const cl_devi
     cl_program_binary_type type = CL_PROGRAM_BINARY_TYPE_NONE;
     for (cl_uint i = 0; i < num_devices; i++) {
         cl_program_binary_type t;
-        cl_int status = mosaic_bitcode_validate(binaries[i], lengths[i], &t);
+        char *log = NULL;
+        cl_int status = mosaic_bitcode_validate(binaries[i], lengths[i], &t, &log);
         if (binary_status)
             binary_status[i] = status;
-        if (status != CL_SUCCESS)
-            result = MOSAIC_ERROR(CL_INVALID_BINARY, "binary %u is not a Mosaic program binary", i);
-        else
+        if (status != CL_SUCCESS) {
+            /* the log's first line, less "error: ", for the context's callback too */
+            const char *why = log && !strncmp(log, "error: ", 7) ? log + 7 : log ? log : "";
+            int len = (int)strcspn(why, "\n");
+            char message[512];
+            snprintf(message, sizeof message, "clCreateProgramWithBinary: binary %u: %.*s", i, len, why);
+            mosaic_context_notify(context, message);
+            result = MOSAIC_ERROR(CL_INVALID_BINARY, "binary %u: %.*s", i, len, why);
+        } else {
             type = t;
+        }
+        free(log);
     }
     if (result != CL_SUCCESS) {
         mosaic_set_error(errcode_ret, result);
@@ -164,10 +171,7 @@ clCreateProgramWithBinary(cl_context context, cl_uint num_devices, const cl_devi
 CL_API_ENTRY cl_program CL_API_CALL
 clCreateProgramWithIL(cl_context context, const void *il, size_t length, cl_int *errcode_ret)
 {
-    if (!MOSAIC_IS(context, CONTEXT)) {
-        mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_CONTEXT, "not a context"));
-        return NULL;
-    }
+    MOSAIC_CHECK_HANDLE_RET(context, CONTEXT, errcode_ret);
     if (!il || length == 0) {
         mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_VALUE, "il is empty"));
         return NULL;
@@ -180,10 +184,7 @@ CL_API_ENTRY cl_program CL_API_CALL
 clCreateProgramWithBuiltInKernels(cl_context context, cl_uint num_devices, const cl_device_id *device_list,
                                   const char *kernel_names, cl_int *errcode_ret)
 {
-    if (!MOSAIC_IS(context, CONTEXT)) {
-        mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_CONTEXT, "not a context"));
-        return NULL;
-    }
+    MOSAIC_CHECK_HANDLE_RET(context, CONTEXT, errcode_ret);
     if (num_devices == 0 || !device_list || !kernel_names) {
         mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_VALUE, "device_list and kernel_names are required"));
         return NULL;
@@ -197,20 +198,7 @@ clCreateProgramWithBuiltInKernels(cl_context context, cl_uint num_devices, const
     return NULL;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clRetainProgram(cl_program program)
-{
-    if (!MOSAIC_IS(program, PROGRAM))
-        return MOSAIC_ERROR(CL_INVALID_PROGRAM, "not a program");
-    mosaic_retain(program);
-    return CL_SUCCESS;
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clReleaseProgram(cl_program program)
-{
-    if (!MOSAIC_IS(program, PROGRAM))
-        return MOSAIC_ERROR(CL_INVALID_PROGRAM, "not a program");
-    return mosaic_release(program) ? CL_SUCCESS : CL_INVALID_PROGRAM;
-}
+MOSAIC_RETAIN_RELEASE(Program, cl_program, PROGRAM)
 
 /* Appends `text` to the program's build log. */
 static void append_log(cl_program program, const char *text)
@@ -237,12 +225,13 @@ static void reset_build(cl_program program, const char *options)
     }
 }
 
-/* Finalizes an executable binary into runnable kernels (program->lock held). */
+/* Finalizes an executable binary into runnable kernels: the device's back
+ * end does (ops->finalize; the CPU: the JIT).  program->lock held. */
 static cl_int finalize(cl_program program, const char *options)
 {
     char *log = NULL;
     cl_device_id device = program->devices[0];
-    cl_int err = mosaic_finalize(&device->compiler_target, &program->binary, options, &program->executable, &log);
+    cl_int err = device->ops->finalize(device, &program->binary, options, &program->executable, &log);
     append_log(program, log);
     free(log);
     return err;
@@ -258,8 +247,7 @@ CL_API_ENTRY cl_int CL_API_CALL
 clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_id *device_list, const char *options,
                void (CL_CALLBACK *pfn_notify)(cl_program, void *), void *user_data)
 {
-    if (!MOSAIC_IS(program, PROGRAM))
-        return MOSAIC_ERROR(CL_INVALID_PROGRAM, "not a program");
+    MOSAIC_CHECK_HANDLE(program, PROGRAM);
     cl_int err = check_devices(program, num_devices, device_list);
     if (err != CL_SUCCESS)
         return err;
@@ -324,8 +312,7 @@ clCompileProgram(cl_program program, cl_uint num_devices, const cl_device_id *de
                  cl_uint num_input_headers, const cl_program *input_headers, const char **header_include_names,
                  void (CL_CALLBACK *pfn_notify)(cl_program, void *), void *user_data)
 {
-    if (!MOSAIC_IS(program, PROGRAM))
-        return MOSAIC_ERROR(CL_INVALID_PROGRAM, "not a program");
+    MOSAIC_CHECK_HANDLE(program, PROGRAM);
     cl_int err = check_devices(program, num_devices, device_list);
     if (err != CL_SUCCESS)
         return err;
@@ -372,10 +359,7 @@ clLinkProgram(cl_context context, cl_uint num_devices, const cl_device_id *devic
               cl_uint num_input_programs, const cl_program *input_programs,
               void (CL_CALLBACK *pfn_notify)(cl_program, void *), void *user_data, cl_int *errcode_ret)
 {
-    if (!MOSAIC_IS(context, CONTEXT)) {
-        mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_CONTEXT, "not a context"));
-        return NULL;
-    }
+    MOSAIC_CHECK_HANDLE_RET(context, CONTEXT, errcode_ret);
     if ((num_devices == 0) != (device_list == NULL) || num_input_programs == 0 || !input_programs ||
         (!pfn_notify && user_data)) {
         mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_VALUE, "invalid device list, input programs or user_data"));
@@ -452,8 +436,7 @@ CL_API_ENTRY cl_int CL_API_CALL
 clGetProgramInfo(cl_program program, cl_program_info param_name, size_t param_value_size, void *param_value,
                  size_t *param_value_size_ret)
 {
-    if (!MOSAIC_IS(program, PROGRAM))
-        return MOSAIC_ERROR(CL_INVALID_PROGRAM, "not a program");
+    MOSAIC_CHECK_HANDLE(program, PROGRAM);
     cl_int err;
     switch (param_name) {
     case CL_PROGRAM_REFERENCE_COUNT: MOSAIC_INFO_SCALAR(cl_uint, mosaic_refcount(program));
@@ -462,7 +445,7 @@ clGetProgramInfo(cl_program program, cl_program_info param_name, size_t param_va
     case CL_PROGRAM_DEVICES: MOSAIC_INFO_ARRAY(program->devices, program->num_devices);
     case CL_PROGRAM_SOURCE: MOSAIC_INFO_STRING(program->source ? program->source : "");
     case CL_PROGRAM_IL:
-        return mosaic_info(param_value_size, param_value, param_value_size_ret, program->il, program->il_size);
+        MOSAIC_INFO_ARRAY(program->il, program->il_size);
     case CL_PROGRAM_BINARY_SIZES: {
         /* one binary serves every device (a context may hold many sub-devices) */
         size_t *sizes = mosaic_calloc(program->num_devices, sizeof *sizes);
@@ -476,18 +459,17 @@ clGetProgramInfo(cl_program program, cl_program_info param_name, size_t param_va
         return err;
     }
     case CL_PROGRAM_BINARIES: {
-        size_t need = program->num_devices * sizeof(unsigned char *);
-        if (param_value) {
-            if (param_value_size < need)
-                return MOSAIC_ERROR(CL_INVALID_VALUE, "param_value_size too small for the binary pointers");
+        /* The answer is the array of pointers the application gave: the
+         * binaries are written where they point. */
+        err = mosaic_info_size(param_value_size, param_value, param_value_size_ret,
+                               program->num_devices * sizeof(unsigned char *));
+        if (err == CL_SUCCESS && param_value) {
             unsigned char **out = param_value;
             for (cl_uint i = 0; i < program->num_devices; i++)
                 if (out[i] && program->binary.size)
                     memcpy(out[i], program->binary.data, program->binary.size);
         }
-        if (param_value_size_ret)
-            *param_value_size_ret = need;
-        return CL_SUCCESS;
+        return err;
     }
     case CL_PROGRAM_NUM_KERNELS:
         if ((err = check_executable(program)) != CL_SUCCESS)
@@ -515,7 +497,7 @@ clGetProgramInfo(cl_program program, cl_program_info param_name, size_t param_va
     case CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT:
         MOSAIC_INFO_SCALAR(cl_bool, CL_FALSE);
     default:
-        return MOSAIC_ERROR(CL_INVALID_VALUE, "unknown program info 0x%x", param_name);
+        MOSAIC_INFO_UNKNOWN(param_name);
     }
 }
 
@@ -523,8 +505,7 @@ CL_API_ENTRY cl_int CL_API_CALL
 clGetProgramBuildInfo(cl_program program, cl_device_id device, cl_program_build_info param_name,
                       size_t param_value_size, void *param_value, size_t *param_value_size_ret)
 {
-    if (!MOSAIC_IS(program, PROGRAM))
-        return MOSAIC_ERROR(CL_INVALID_PROGRAM, "not a program");
+    MOSAIC_CHECK_HANDLE(program, PROGRAM);
     cl_int err = check_devices(program, 1, &device);
     if (err != CL_SUCCESS)
         return err;
@@ -551,7 +532,7 @@ clGetProgramBuildInfo(cl_program program, cl_device_id device, cl_program_build_
         break;
     }
     default:
-        err = MOSAIC_ERROR(CL_INVALID_VALUE, "unknown program build info 0x%x", param_name);
+        err = mosaic_info_unknown(param_name);
     }
     pthread_mutex_unlock(&program->lock);
     return err;
@@ -560,8 +541,7 @@ clGetProgramBuildInfo(cl_program program, cl_device_id device, cl_program_build_
 CL_API_ENTRY cl_int CL_API_CALL
 clSetProgramReleaseCallback(cl_program program, void (CL_CALLBACK *pfn_notify)(cl_program, void *), void *user_data)
 {
-    if (!MOSAIC_IS(program, PROGRAM))
-        return MOSAIC_ERROR(CL_INVALID_PROGRAM, "not a program");
+    MOSAIC_CHECK_HANDLE(program, PROGRAM);
     if (!pfn_notify)
         return MOSAIC_ERROR(CL_INVALID_VALUE, "pfn_notify is NULL");
     return MOSAIC_ERROR(CL_INVALID_OPERATION, "no device supports destructors of program-scope variables");
@@ -570,8 +550,7 @@ clSetProgramReleaseCallback(cl_program program, void (CL_CALLBACK *pfn_notify)(c
 CL_API_ENTRY cl_int CL_API_CALL
 clSetProgramSpecializationConstant(cl_program program, cl_uint spec_id, size_t spec_size, const void *spec_value)
 {
-    if (!MOSAIC_IS(program, PROGRAM))
-        return MOSAIC_ERROR(CL_INVALID_PROGRAM, "not a program");
+    MOSAIC_CHECK_HANDLE(program, PROGRAM);
     return MOSAIC_ERROR(CL_INVALID_OPERATION, "the program was not created from SPIR-V");
 }
 

@@ -1,5 +1,7 @@
 /* Command queues: clCreateCommandQueue[WithProperties], info, flush, finish. */
-#include "core/context.h"
+#include "api/api.h"
+#include "api/context.h"
+#include "api/entry.h"
 #include "core/engine.h"
 #include "core/objects.h"
 #include "core/util.h"
@@ -26,10 +28,7 @@ static cl_command_queue create_queue(cl_context context, cl_device_id device,
                                      cl_command_queue_properties properties,
                                      const cl_queue_properties *list, size_t list_len, cl_int *errcode_ret)
 {
-    if (!MOSAIC_IS(context, CONTEXT)) {
-        mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_CONTEXT, "context is not a valid context"));
-        return NULL;
-    }
+    MOSAIC_CHECK_HANDLE_RET(context, CONTEXT, errcode_ret);
     if (!MOSAIC_IS(device, DEVICE) || !mosaic_context_has_device(context, device)) {
         mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_DEVICE, "device is not a device of this context"));
         return NULL;
@@ -63,7 +62,7 @@ static cl_command_queue create_queue(cl_context context, cl_device_id device,
         memcpy(q->property_list, list, list_len * sizeof *list);
         q->num_property_list = list_len;
     }
-    mosaic_object_init(q, MOSAIC_QUEUE, destroy_queue);
+    mosaic_object_init(q, MOSAIC_QUEUE, &mosaic_dispatch, destroy_queue);
     pthread_cond_init(&q->drained, NULL);
     q->context = context;
     mosaic_retain_internal(context);
@@ -123,29 +122,15 @@ invalid:
     return NULL;
 }
 
-CL_API_ENTRY cl_int CL_API_CALL clRetainCommandQueue(cl_command_queue queue)
-{
-    if (!MOSAIC_IS(queue, QUEUE))
-        return MOSAIC_ERROR(CL_INVALID_COMMAND_QUEUE, "not a command queue");
-    mosaic_retain(queue);
-    return CL_SUCCESS;
-}
-
-CL_API_ENTRY cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue queue)
-{
-    if (!MOSAIC_IS(queue, QUEUE))
-        return MOSAIC_ERROR(CL_INVALID_COMMAND_QUEUE, "not a command queue");
-    /* Commands are submitted as soon as they are ready (an implicit flush);
-     * pending ones hold the queue until they complete. */
-    return mosaic_release(queue) ? CL_SUCCESS : CL_INVALID_COMMAND_QUEUE;
-}
+/* Commands are submitted as soon as they are ready (an implicit flush);
+ * pending ones hold the queue until they complete, past its last release. */
+MOSAIC_RETAIN_RELEASE(CommandQueue, cl_command_queue, QUEUE)
 
 CL_API_ENTRY cl_int CL_API_CALL
 clGetCommandQueueInfo(cl_command_queue queue, cl_command_queue_info param_name, size_t param_value_size,
                       void *param_value, size_t *param_value_size_ret)
 {
-    if (!MOSAIC_IS(queue, QUEUE))
-        return MOSAIC_ERROR(CL_INVALID_COMMAND_QUEUE, "not a command queue");
+    MOSAIC_CHECK_HANDLE(queue, QUEUE);
     switch (param_name) {
     case CL_QUEUE_CONTEXT: MOSAIC_INFO_SCALAR(cl_context, queue->context);
     case CL_QUEUE_DEVICE: MOSAIC_INFO_SCALAR(cl_device_id, queue->device);
@@ -156,7 +141,7 @@ clGetCommandQueueInfo(cl_command_queue queue, cl_command_queue_info param_name, 
     case CL_QUEUE_SIZE:
         return MOSAIC_ERROR(CL_INVALID_COMMAND_QUEUE, "CL_QUEUE_SIZE is only for device queues");
     default:
-        return MOSAIC_ERROR(CL_INVALID_VALUE, "unknown queue info 0x%x", param_name);
+        MOSAIC_INFO_UNKNOWN(param_name);
     }
 }
 
@@ -164,8 +149,7 @@ CL_API_ENTRY cl_int CL_API_CALL
 clSetCommandQueueProperty(cl_command_queue queue, cl_command_queue_properties properties, cl_bool enable,
                           cl_command_queue_properties *old_properties)
 {
-    if (!MOSAIC_IS(queue, QUEUE))
-        return MOSAIC_ERROR(CL_INVALID_COMMAND_QUEUE, "not a command queue");
+    MOSAIC_CHECK_HANDLE(queue, QUEUE);
     if (properties & ~host_queue_properties)
         return MOSAIC_ERROR(CL_INVALID_VALUE, "only out-of-order and profiling can be changed");
     /* Changing the mode under running commands would break their ordering:
@@ -176,14 +160,12 @@ clSetCommandQueueProperty(cl_command_queue queue, cl_command_queue_properties pr
 
 CL_API_ENTRY cl_int CL_API_CALL clFlush(cl_command_queue queue)
 {
-    if (!MOSAIC_IS(queue, QUEUE))
-        return MOSAIC_ERROR(CL_INVALID_COMMAND_QUEUE, "not a command queue");
+    MOSAIC_CHECK_HANDLE(queue, QUEUE);
     return CL_SUCCESS; /* commands are submitted as soon as they are ready */
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clFinish(cl_command_queue queue)
 {
-    if (!MOSAIC_IS(queue, QUEUE))
-        return MOSAIC_ERROR(CL_INVALID_COMMAND_QUEUE, "not a command queue");
+    MOSAIC_CHECK_HANDLE(queue, QUEUE);
     return mosaic_queue_finish(queue);
 }

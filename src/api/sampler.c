@@ -8,6 +8,7 @@
  * the rest is ready for the day one does.
  */
 #include "api/api.h"
+#include "api/entry.h"
 #include "core/util.h"
 
 #include <stdlib.h>
@@ -75,7 +76,7 @@ static cl_sampler sampler_create(cl_context context, cl_bool normalized_coords, 
         mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_OUT_OF_HOST_MEMORY, "no memory for a sampler"));
         return NULL;
     }
-    mosaic_object_init(sampler, MOSAIC_SAMPLER, sampler_destroy);
+    mosaic_object_init(sampler, MOSAIC_SAMPLER, &mosaic_dispatch, sampler_destroy);
     sampler->context = context;
     mosaic_retain_internal(context);
     sampler->normalized_coords = normalized_coords;
@@ -93,10 +94,7 @@ CL_API_ENTRY cl_sampler CL_API_CALL
 clCreateSampler(cl_context context, cl_bool normalized_coords, cl_addressing_mode addressing_mode,
                 cl_filter_mode filter_mode, cl_int *errcode_ret)
 {
-    if (!MOSAIC_IS(context, CONTEXT)) {
-        mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_CONTEXT, "%p is not a context", (void *)context));
-        return NULL;
-    }
+    MOSAIC_CHECK_HANDLE_RET(context, CONTEXT, errcode_ret);
     return sampler_create(context, normalized_coords, addressing_mode, filter_mode, NULL, 0, errcode_ret);
 }
 
@@ -104,10 +102,7 @@ CL_API_ENTRY cl_sampler CL_API_CALL
 clCreateSamplerWithProperties(cl_context context, const cl_sampler_properties *sampler_properties,
                               cl_int *errcode_ret)
 {
-    if (!MOSAIC_IS(context, CONTEXT)) {
-        mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_CONTEXT, "%p is not a context", (void *)context));
-        return NULL;
-    }
+    MOSAIC_CHECK_HANDLE_RET(context, CONTEXT, errcode_ret);
     cl_bool normalized = CL_TRUE;
     cl_addressing_mode addressing = CL_ADDRESS_CLAMP;
     cl_filter_mode filter = CL_FILTER_NEAREST;
@@ -150,29 +145,13 @@ clCreateSamplerWithProperties(cl_context context, const cl_sampler_properties *s
     return sampler_create(context, normalized, addressing, filter, sampler_properties, count, errcode_ret);
 }
 
-CL_API_ENTRY cl_int CL_API_CALL
-clRetainSampler(cl_sampler sampler)
-{
-    if (!MOSAIC_IS(sampler, SAMPLER))
-        return MOSAIC_ERROR(CL_INVALID_SAMPLER, "%p is not a sampler", (void *)sampler);
-    mosaic_retain(sampler);
-    return CL_SUCCESS;
-}
-
-CL_API_ENTRY cl_int CL_API_CALL
-clReleaseSampler(cl_sampler sampler)
-{
-    if (!MOSAIC_IS(sampler, SAMPLER) || !mosaic_release(sampler))
-        return MOSAIC_ERROR(CL_INVALID_SAMPLER, "%p is not a sampler (or was released already)", (void *)sampler);
-    return CL_SUCCESS;
-}
+MOSAIC_RETAIN_RELEASE(Sampler, cl_sampler, SAMPLER)
 
 CL_API_ENTRY cl_int CL_API_CALL
 clGetSamplerInfo(cl_sampler sampler, cl_sampler_info param_name, size_t param_value_size, void *param_value,
                  size_t *param_value_size_ret)
 {
-    if (!MOSAIC_IS(sampler, SAMPLER))
-        return MOSAIC_ERROR(CL_INVALID_SAMPLER, "%p is not a sampler", (void *)sampler);
+    MOSAIC_CHECK_HANDLE(sampler, SAMPLER);
     switch (param_name) {
     case CL_SAMPLER_REFERENCE_COUNT:
         MOSAIC_INFO_SCALAR(cl_uint, mosaic_refcount(sampler));
@@ -187,6 +166,6 @@ clGetSamplerInfo(cl_sampler sampler, cl_sampler_info param_name, size_t param_va
     case CL_SAMPLER_PROPERTIES:
         MOSAIC_INFO_ARRAY(sampler->properties, sampler->num_properties);
     default:
-        return MOSAIC_ERROR(CL_INVALID_VALUE, "unknown param_name 0x%x", (unsigned)param_name);
+        MOSAIC_INFO_UNKNOWN(param_name);
     }
 }

@@ -3,13 +3,18 @@
  * (free, memcpy, fill, map, unmap, migrate) and the registry of SVM
  * allocations that clCreateBuffer asks through mosaic_svm_contains().
  *
- * On the CPU device the host and the device are the same processor and see
- * one coherent address space, so every kind of SVM is plain memory:
+ * The memory and the commands' work are the devices' (core/device.h):
+ * ops->svm_alloc / svm_free give and take back allocations (the context's
+ * first device with SVM allocates for the whole context), and
+ * ops->svm_copy, svm_fill, svm_map, svm_unmap and svm_migrate run the
+ * commands.  On the CPU device the host and the device are the same
+ * processor and see one coherent address space, so every kind of SVM is
+ * plain memory (devices/cpu/cpu_memory.c):
  *   - an SVM allocation is an aligned malloc; its address is valid in kernels
  *     as it is on the host (pointers stored inside it stay valid too);
  *   - coarse- and fine-grained buffers differ only in what the application
- *     may rely on: clEnqueueSVMMap / Unmap move nothing and are commands for
- *     their place in the command graph alone;
+ *     may rely on: clEnqueueSVMMap / Unmap move nothing (the CPU's ops are
+ *     NULL) and are commands for their place in the command graph alone;
  *   - fine-grained system SVM is any host address (malloc, static, stack);
  *   - SVM atomics are the processor's atomic instructions, which kernels
  *     (OpenCL C atomics, compiled to LLVM atomics) and host C11 atomics both
@@ -24,9 +29,9 @@
  * entry can never name a destroyed context (or a new one at the same
  * address).
  */
-#include "core/context.h"
+#include "api/context.h"
 #include "core/engine.h"
-#include "core/memory.h"
+#include "api/memory.h"
 #include "core/util.h"
 
 #include <search.h>
@@ -47,6 +52,7 @@ typedef struct svm_allocation {
     size_t size;               /* as asked for (at least 1) */
     cl_svm_mem_flags flags;
     cl_context context;        /* internal reference */
+    cl_device_id device;       /* whose ops->svm_alloc made it, and will free it */
 } svm_allocation;
 
 /* A balanced search tree (POSIX tsearch: a red-black tree in glibc) of
@@ -141,12 +147,14 @@ static cl_device_svm_capabilities context_svm_capabilities(cl_context context)
     return context->num_devices ? caps : 0;
 }
 
-static bool context_has_svm(cl_context context)
+/* The device that allocates the context's SVM: its first device with SVM
+ * (NULL: none). */
+static cl_device_id context_svm_device(cl_context context)
 {
     for (cl_uint i = 0; i < context->num_devices; i++)
         if (context->devices[i]->svm_capabilities)
-            return true;
-    return false;
+            return context->devices[i];
+    return NULL;
 }
 
 /* The smallest CL_DEVICE_MAX_MEM_ALLOC_SIZE of the context's devices. */
@@ -168,7 +176,8 @@ clSVMAlloc(cl_context context, cl_svm_mem_flags flags, size_t size, cl_uint alig
         mosaic_debug(__func__, "%p is not a valid context", (void *)context);
         return NULL;
     }
-    if (!context_has_svm(context)) {
+    cl_device_id device = context_svm_device(context);
+    if (!device) {
         mosaic_debug(__func__, "no device of the context supports SVM");
         return NULL;
     }
@@ -202,18 +211,15 @@ clSVMAlloc(cl_context context, cl_svm_mem_flags flags, size_t size, cl_uint alig
         return NULL;
     }
 
-    /* Whole 128-byte blocks: a kernel's vector access at the end stays
-     * inside the allocation, and no two allocations share a cache line. */
-    size_t rounded = (size + SVM_MAX_ALIGN - 1) & ~(size_t)(SVM_MAX_ALIGN - 1);
-    void *p = NULL;
-    if (rounded < size || posix_memalign(&p, SVM_MAX_ALIGN, rounded) != 0) {
+    void *p = device->ops->svm_alloc(device, flags, size, alignment);
+    if (!p) {
         mosaic_context_notify(context, "clSVMAlloc: out of memory");
         mosaic_debug(__func__, "cannot allocate %zu bytes", size);
         return NULL;
     }
-    svm_allocation a = { (uintptr_t)p, size, flags ? flags : CL_MEM_READ_WRITE, context };
+    svm_allocation a = { (uintptr_t)p, size, flags ? flags : CL_MEM_READ_WRITE, context, device };
     if (!registry_add(&a)) {
-        free(p);
+        device->ops->svm_free(device, p);
         mosaic_debug(__func__, "out of host memory for the SVM registry");
         return NULL;
     }
@@ -227,7 +233,7 @@ static bool svm_free(cl_context context, void *ptr)
     svm_allocation a;
     if (!registry_remove(context, ptr, &a))
         return false;
-    free(ptr);
+    a.device->ops->svm_free(a.device, ptr);
     mosaic_release_internal(a.context);
     return true;
 }
@@ -346,19 +352,6 @@ clEnqueueSVMFree(cl_command_queue command_queue, cl_uint num_svm_pointers, void 
 
 /* clEnqueueSVMMemcpy */
 
-typedef struct svm_copy {
-    void *dst;
-    const void *src;
-    size_t size;
-} svm_copy;
-
-static cl_int run_svm_copy(cl_event self)
-{
-    svm_copy *c = self->payload;
-    memcpy(c->dst, c->src, c->size);
-    return CL_COMPLETE;
-}
-
 CL_API_ENTRY cl_int CL_API_CALL
 clEnqueueSVMMemcpy(cl_command_queue command_queue, cl_bool blocking_copy, void *dst_ptr, const void *src_ptr,
                    size_t size, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
@@ -374,46 +367,15 @@ clEnqueueSVMMemcpy(cl_command_queue command_queue, cl_bool blocking_copy, void *
     uintptr_t d = (uintptr_t)dst_ptr, s = (uintptr_t)src_ptr;
     if (size && d < s + size && s < d + size)
         return MOSAIC_ERROR(CL_MEM_COPY_OVERLAP, "[%p, +%zu) and [%p, +%zu) overlap", dst_ptr, size, src_ptr, size);
-    svm_copy *c = malloc(sizeof *c);
+    mosaic_svm_copy *c = malloc(sizeof *c);
     if (!c)
         return CL_OUT_OF_HOST_MEMORY;
-    *c = (svm_copy){ dst_ptr, src_ptr, size };
-    return submit(command_queue, CL_COMMAND_SVM_MEMCPY, c, run_svm_copy, blocking_copy,
+    *c = (mosaic_svm_copy){ dst_ptr, src_ptr, size };
+    return submit(command_queue, CL_COMMAND_SVM_MEMCPY, c, command_queue->device->ops->svm_copy, blocking_copy,
                   num_events_in_wait_list, event_wait_list, event);
 }
 
 /* clEnqueueSVMMemFill */
-
-typedef struct svm_fill {
-    unsigned char *ptr;
-    size_t size, pattern_size;
-    _Alignas(16) unsigned char pattern[128];
-} svm_fill;
-
-static cl_int run_svm_fill(cl_event self)
-{
-    svm_fill *f = self->payload;
-    size_t ps = f->pattern_size, n = f->size;
-    if (n == 0)
-        return CL_COMPLETE;
-    bool uniform = true;
-    for (size_t i = 1; i < ps && uniform; i++)
-        uniform = f->pattern[i] == f->pattern[0];
-    if (uniform) {
-        memset(f->ptr, f->pattern[0], n);
-        return CL_COMPLETE;
-    }
-    /* Lay down one pattern, then double the filled prefix: every copy
-     * starts at a multiple of the pattern size, so the phase is right. */
-    memcpy(f->ptr, f->pattern, ps);
-    size_t done = ps;
-    while (done < n) {
-        size_t chunk = done < n - done ? done : n - done;
-        memcpy(f->ptr + done, f->ptr, chunk);
-        done += chunk;
-    }
-    return CL_COMPLETE;
-}
 
 CL_API_ENTRY cl_int CL_API_CALL
 clEnqueueSVMMemFill(cl_command_queue command_queue, void *svm_ptr, const void *pattern, size_t pattern_size,
@@ -434,20 +396,38 @@ clEnqueueSVMMemFill(cl_command_queue command_queue, void *svm_ptr, const void *p
         return MOSAIC_ERROR(CL_INVALID_VALUE, "size %zu is not a multiple of pattern_size %zu", size, pattern_size);
     if (!range_fits(svm_ptr, size))
         return MOSAIC_ERROR(CL_INVALID_VALUE, "%zu bytes from %p wrap around the address space", size, svm_ptr);
-    svm_fill *f = malloc(sizeof *f);
+    mosaic_svm_fill *f = malloc(sizeof *f);
     if (!f)
         return CL_OUT_OF_HOST_MEMORY;
     f->ptr = svm_ptr;
     f->size = size;
     f->pattern_size = pattern_size;
     memcpy(f->pattern, pattern, pattern_size); /* the user may reuse pattern at once */
-    return submit(command_queue, CL_COMMAND_SVM_MEMFILL, f, run_svm_fill, false,
+    return submit(command_queue, CL_COMMAND_SVM_MEMFILL, f, command_queue->device->ops->svm_fill, false,
                   num_events_in_wait_list, event_wait_list, event);
 }
 
-/* clEnqueueSVMMap and clEnqueueSVMUnmap: the region is already in the host's
- * address space and host and device share caches, so both are ordering-only
- * commands (synchronisation points, rule 2 of seed 001). */
+/* clEnqueueSVMMap and clEnqueueSVMUnmap: on a device whose ops for them are
+ * NULL (the CPU: the region is already in the host's address space and host
+ * and device share caches) both are ordering-only commands
+ * (synchronisation points, rule 2 of seed 001), with no payload. */
+
+/* A mosaic_svm_region for `op`, or NULL when the device has no op (then
+ * *ok stays true; false: out of memory). */
+static mosaic_svm_region *svm_region(cl_int (*op)(cl_event), void *pointer, size_t size, cl_map_flags flags,
+                                     bool *ok)
+{
+    *ok = true;
+    if (!op)
+        return NULL;
+    mosaic_svm_region *r = malloc(sizeof *r);
+    if (!r) {
+        *ok = false;
+        return NULL;
+    }
+    *r = (mosaic_svm_region){ pointer, size, flags };
+    return r;
+}
 
 #define MAP_FLAGS (CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)
 
@@ -467,7 +447,12 @@ clEnqueueSVMMap(cl_command_queue command_queue, cl_bool blocking_map, cl_map_fla
         return MOSAIC_ERROR(CL_INVALID_VALUE, "invalid map_flags 0x%llx", (unsigned long long)flags);
     if (!range_fits(svm_ptr, size))
         return MOSAIC_ERROR(CL_INVALID_VALUE, "%zu bytes from %p wrap around the address space", size, svm_ptr);
-    return submit(command_queue, CL_COMMAND_SVM_MAP, NULL, NULL, blocking_map,
+    cl_int (*op)(cl_event) = command_queue->device->ops->svm_map;
+    bool ok;
+    mosaic_svm_region *r = svm_region(op, svm_ptr, size, flags, &ok);
+    if (!ok)
+        return CL_OUT_OF_HOST_MEMORY;
+    return submit(command_queue, CL_COMMAND_SVM_MAP, r, op, blocking_map,
                   num_events_in_wait_list, event_wait_list, event);
 }
 
@@ -480,11 +465,17 @@ clEnqueueSVMUnmap(cl_command_queue command_queue, void *svm_ptr, cl_uint num_eve
         return err;
     if (!svm_ptr)
         return MOSAIC_ERROR(CL_INVALID_VALUE, "svm_ptr is NULL");
-    return submit(command_queue, CL_COMMAND_SVM_UNMAP, NULL, NULL, false,
+    cl_int (*op)(cl_event) = command_queue->device->ops->svm_unmap;
+    bool ok;
+    mosaic_svm_region *r = svm_region(op, svm_ptr, 0, 0, &ok);
+    if (!ok)
+        return CL_OUT_OF_HOST_MEMORY;
+    return submit(command_queue, CL_COMMAND_SVM_UNMAP, r, op, false,
                   num_events_in_wait_list, event_wait_list, event);
 }
 
-/* clEnqueueSVMMigrateMem: one memory for host and device, nothing moves. */
+/* clEnqueueSVMMigrateMem: what moves is the device's business (the CPU: one
+ * memory for host and device, nothing moves, ordering only). */
 
 CL_API_ENTRY cl_int CL_API_CALL
 clEnqueueSVMMigrateMem(cl_command_queue command_queue, cl_uint num_svm_pointers, const void **svm_pointers,
@@ -508,6 +499,21 @@ clEnqueueSVMMigrateMem(cl_command_queue command_queue, cl_uint num_svm_pointers,
             return MOSAIC_ERROR(CL_INVALID_VALUE, "svm_pointers[%u] + sizes[%u] (%zu) reaches past the end of its "
                                 "%zu-byte SVM allocation", i, i, size, a.size);
     }
-    return submit(command_queue, CL_COMMAND_SVM_MIGRATE_MEM, NULL, NULL, false,
+    cl_int (*op)(cl_event) = command_queue->device->ops->svm_migrate;
+    mosaic_svm_migration *m = NULL;
+    if (op) {
+        m = malloc(sizeof *m + num_svm_pointers * (sizeof *m->pointers + sizeof *m->sizes));
+        if (!m)
+            return CL_OUT_OF_HOST_MEMORY;
+        m->flags = flags;
+        m->count = num_svm_pointers;
+        m->pointers = (const void **)(m + 1);
+        m->sizes = (size_t *)(m->pointers + num_svm_pointers);
+        for (cl_uint i = 0; i < num_svm_pointers; i++) {
+            m->pointers[i] = svm_pointers[i];
+            m->sizes[i] = sizes ? sizes[i] : 0;
+        }
+    }
+    return submit(command_queue, CL_COMMAND_SVM_MIGRATE_MEM, m, op, false,
                   num_events_in_wait_list, event_wait_list, event);
 }

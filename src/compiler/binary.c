@@ -1,22 +1,73 @@
 /* Program binaries (a small header around spir64 LLVM bitcode) and linking. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
+#include <llvm-c/Analysis.h>
 #include <llvm-c/BitReader.h>
 #include <llvm-c/BitWriter.h>
 #include <llvm-c/Linker.h>
+#include <llvm-c/blake3.h>
 
 #include "compiler/compiler_internal.h"
+
+#ifndef MOSAIC_OPT_PATH
+#define MOSAIC_OPT_PATH "opt-16"
+#endif
 
 typedef struct blob_header {
     char magic[8];
     uint32_t version;
     uint32_t type;
     uint64_t bitcode_size;
-    uint64_t reserved;
+    uint8_t checksum[8]; /* the first 8 bytes of blob_digest */
 } blob_header;
 
 _Static_assert(sizeof(blob_header) == MC_BLOB_HEADER_SIZE, "blob header size");
+
+/* BLAKE3 of the header (checksum zero) and the bitcode.  LLVM's bitcode
+ * reader crashes on some damaged input, so no byte reaches it unchecked. */
+static void blob_digest(const blob_header *h, const void *bitcode, size_t size, uint8_t digest[32])
+{
+    blob_header zero = *h;
+    memset(zero.checksum, 0, sizeof zero.checksum);
+    llvm_blake3_hasher b;
+    llvm_blake3_hasher_init(&b);
+    llvm_blake3_hasher_update(&b, &zero, sizeof zero);
+    llvm_blake3_hasher_update(&b, bitcode, size);
+    llvm_blake3_hasher_finalize(&b, digest, 32);
+}
+
+/* ---- blobs safe to parse: made by this process, or checked before -------------------
+ * (mosaic_bitcode_validate checks nothing more for them) */
+#define TRUSTED_MAX 64
+static uint8_t trusted[TRUSTED_MAX][32];
+static unsigned trusted_count, trusted_next;
+static pthread_mutex_t trusted_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void trust(const uint8_t digest[32])
+{
+    pthread_mutex_lock(&trusted_lock);
+    memcpy(trusted[trusted_next], digest, 32);
+    trusted_next = (trusted_next + 1) % TRUSTED_MAX;
+    if (trusted_count < TRUSTED_MAX)
+        trusted_count++;
+    pthread_mutex_unlock(&trusted_lock);
+}
+
+static int is_trusted(const uint8_t digest[32])
+{
+    int found = 0;
+    pthread_mutex_lock(&trusted_lock);
+    for (unsigned i = 0; i < trusted_count && !found; i++)
+        found = !memcmp(trusted[i], digest, 32);
+    pthread_mutex_unlock(&trusted_lock);
+    return found;
+}
 
 cl_int mc_blob_wrap(cl_program_binary_type type, const void *bitcode, size_t size, mosaic_bitcode *out)
 {
@@ -31,33 +82,62 @@ cl_int mc_blob_wrap(cl_program_binary_type type, const void *bitcode, size_t siz
     h.version = MC_BLOB_VERSION;
     h.type = (uint32_t)type;
     h.bitcode_size = size;
+    uint8_t digest[32];
+    blob_digest(&h, bitcode, size, digest);
+    memcpy(h.checksum, digest, sizeof h.checksum);
+    trust(digest); /* LLVM wrote it */
     memcpy(out->data, &h, sizeof h);
     memcpy((char *)out->data + sizeof h, bitcode, size);
     out->size = MC_BLOB_HEADER_SIZE + size;
     return CL_SUCCESS;
 }
 
-cl_int mc_blob_unwrap(const void *data, size_t size, cl_program_binary_type *type,
-                      const void **bitcode, size_t *bitcode_size)
+/* mc_blob_unwrap, with the reason in log and the blob's digest. */
+static cl_int unwrap(const void *data, size_t size, cl_program_binary_type *type, const void **bitcode,
+                     size_t *bitcode_size, uint8_t digest[32], mc_str *log)
 {
     blob_header h;
-    if (!data || size < sizeof h + 4)
+    if (!data || size < sizeof h + 4 || memcmp(data, MC_BLOB_MAGIC, 8)) {
+        mc_str_puts(log, "error: not a Mosaic program binary\n");
         return CL_INVALID_BINARY;
+    }
     memcpy(&h, data, sizeof h);
     const unsigned char *bc = (const unsigned char *)data + sizeof h;
-    if (memcmp(h.magic, MC_BLOB_MAGIC, 8) || h.version != MC_BLOB_VERSION ||
-        h.bitcode_size != size - sizeof h || bc[0] != 'B' || bc[1] != 'C' || bc[2] != 0xC0 || bc[3] != 0xDE)
+    if (h.version != MC_BLOB_VERSION) {
+        mc_str_printf(log, "error: the program binary has format version %u, this Mosaic reads version %u\n",
+                      h.version, MC_BLOB_VERSION);
         return CL_INVALID_BINARY;
-    if (h.type != CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT && h.type != CL_PROGRAM_BINARY_TYPE_LIBRARY &&
-        h.type != CL_PROGRAM_BINARY_TYPE_EXECUTABLE)
+    }
+    uint8_t d[32];
+    blob_digest(&h, bc, size - sizeof h, d);
+    if (memcmp(d, h.checksum, sizeof h.checksum)) {
+        mc_str_puts(log, "error: the program binary is damaged: its checksum does not match its contents\n");
         return CL_INVALID_BINARY;
+    }
+    if (h.bitcode_size != size - sizeof h || bc[0] != 'B' || bc[1] != 'C' || bc[2] != 0xC0 || bc[3] != 0xDE ||
+        (h.type != CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT && h.type != CL_PROGRAM_BINARY_TYPE_LIBRARY &&
+         h.type != CL_PROGRAM_BINARY_TYPE_EXECUTABLE)) {
+        mc_str_puts(log, "error: the program binary's header is inconsistent (size, type or bitcode magic)\n");
+        return CL_INVALID_BINARY;
+    }
     if (type)
         *type = h.type;
     if (bitcode)
         *bitcode = bc;
     if (bitcode_size)
         *bitcode_size = (size_t)h.bitcode_size;
+    if (digest)
+        memcpy(digest, d, 32);
     return CL_SUCCESS;
+}
+
+cl_int mc_blob_unwrap(const void *data, size_t size, cl_program_binary_type *type,
+                      const void **bitcode, size_t *bitcode_size)
+{
+    mc_str ignored = {0};
+    cl_int r = unwrap(data, size, type, bitcode, bitcode_size, NULL, &ignored);
+    mc_str_free(&ignored);
+    return r;
 }
 
 cl_int mc_blob_load(LLVMContextRef ctx, const mosaic_bitcode *blob, LLVMModuleRef *out, mc_str *log)
@@ -65,10 +145,13 @@ cl_int mc_blob_load(LLVMContextRef ctx, const mosaic_bitcode *blob, LLVMModuleRe
     const void *bc;
     size_t n;
     *out = NULL;
-    if (!blob || mc_blob_unwrap(blob->data, blob->size, NULL, &bc, &n) != CL_SUCCESS) {
+    if (!blob) {
         mc_str_puts(log, "error: not a Mosaic program binary\n");
         return CL_INVALID_BINARY;
     }
+    cl_int r = unwrap(blob->data, blob->size, NULL, &bc, &n, NULL, log);
+    if (r != CL_SUCCESS)
+        return r;
     LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRange(bc, n, "program", 0);
     if (!buf)
         return CL_OUT_OF_HOST_MEMORY;
@@ -82,6 +165,91 @@ cl_int mc_blob_load(LLVMContextRef ctx, const mosaic_bitcode *blob, LLVMModuleRe
     return CL_SUCCESS;
 }
 
+/* ---- the bitcode checker --------------------------------------------------------------
+ * A checksum stops damage, not a binary made to hurt: LLVM's bitcode reader
+ * trusts its input (out-of-range metadata and type ids crash it, absurd sizes
+ * abort it with "out of memory").  So a binary from the application is read
+ * and verified by opt-16 in a child process first, with a memory and a time
+ * limit; only bitcode that passed there is parsed in this process (the same
+ * libLLVM-16, so it parses the same way). */
+int mc_bitcode_check_timeout_ms = 60000;
+
+/* What the checker said, for the log: its first error or warning, and its
+ * first line if that came before (the verifier's reason). */
+static void checker_message(const mc_str *out, mc_str *log)
+{
+    const char *text = out->data ? out->data : "", *what = NULL, *line = text;
+    for (; *line && !what; line += strcspn(line, "\n") + (line[strcspn(line, "\n")] != 0)) {
+        size_t n = strcspn(line, "\n");
+        const char *e = memmem(line, n, "error: ", 7), *w = memmem(line, n, "warning: ", 9);
+        what = e ? e + 7 : w ? w + 9 : NULL;
+    }
+    int n = (int)strcspn(text, "\n"), m = what ? (int)strcspn(what, "\n") : 0;
+    n = n > 200 ? 200 : n;
+    m = m > 200 ? 200 : m;
+    if (!what)
+        mc_str_printf(log, "error: the program binary holds invalid bitcode: %.*s\n", n,
+                      n ? text : "(the bitcode checker said nothing)");
+    else if (what < text + n)
+        mc_str_printf(log, "error: the program binary holds invalid bitcode: %.*s\n", m, what);
+    else
+        mc_str_printf(log, "error: the program binary holds invalid bitcode: %.*s (%.*s)\n", m, what, n, text);
+}
+
+static cl_int check_in_child(const void *bitcode, size_t size, mc_str *log)
+{
+    const char *opt = getenv("MOSAIC_OPT");
+    if (!opt || !*opt)
+        opt = MOSAIC_OPT_PATH;
+    /* the bitcode reaches the child's stdin through an unlinked in-memory file */
+    int fd = memfd_create("mosaic-bitcode", MFD_CLOEXEC);
+    size_t done = 0;
+    while (fd >= 0 && done < size) {
+        ssize_t w = write(fd, (const char *)bitcode + done, size - done);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            break;
+        done += (size_t)w;
+    }
+    if (fd < 0 || done < size || lseek(fd, 0, SEEK_SET) != 0) {
+        mc_str_printf(log, "error: cannot hand the program binary to the bitcode checker: %s\n", strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return CL_INVALID_BINARY;
+    }
+    /* -print-pipeline-passes: opt prints "verify,..." once the module parsed
+     * and verified, and stops; that line is the answer even when the exit
+     * status is lost (an application that ignores SIGCHLD). */
+    const char *argv[] = {opt, "--disable-symbolication", "-passes=verify", "-print-pipeline-passes",
+                          "-disable-output", NULL};
+    mc_child child = {.stdin_fd = fd, .timeout_ms = mc_bitcode_check_timeout_ms,
+                      .max_memory = ((uint64_t)1 << 30) + 64 * (uint64_t)size};
+    mc_str out = {0};
+    int err = mc_run_child(argv, &child, &out);
+    close(fd);
+    cl_int r = CL_INVALID_BINARY;
+    if (err) {
+        mc_str_printf(log, "error: cannot run the bitcode checker '%s': %s (set MOSAIC_OPT to opt-16)\n", opt,
+                      strerror(err));
+    } else if (child.end == MC_CHILD_SIGNALED) {
+        mc_str_printf(log, "error: the program binary's bitcode crashed the bitcode checker (%s, signal %d)\n", opt,
+                      child.code);
+    } else if (child.end == MC_CHILD_TIMED_OUT) {
+        mc_str_printf(log, "error: the bitcode checker (%s) took over %d ms on the program binary's bitcode\n", opt,
+                      mc_bitcode_check_timeout_ms);
+    } else if ((child.end == MC_CHILD_EXITED && child.code != 0) || strncmp(out.data ? out.data : "", "verify", 6) ||
+               strcspn(out.data, "\n") + 1 < out.len) {
+        /* anything besides the pipeline line (invalid debug info is only a
+         * warning) is refused: LLVM's reader would print it here on stderr */
+        checker_message(&out, log);
+    } else {
+        r = CL_SUCCESS;
+    }
+    mc_str_free(&out);
+    return r;
+}
+
 cl_int mc_module_to_blob(LLVMModuleRef m, cl_program_binary_type type, mosaic_bitcode *out)
 {
     LLVMMemoryBufferRef buf = LLVMWriteBitcodeToMemoryBuffer(m);
@@ -92,26 +260,65 @@ cl_int mc_module_to_blob(LLVMModuleRef m, cl_program_binary_type type, mosaic_bi
     return r;
 }
 
-cl_int mosaic_bitcode_validate(const void *data, size_t size, cl_program_binary_type *type)
+/* Parses a blob here and runs LLVM's verifier on it. */
+static cl_int load_and_verify(const mosaic_bitcode *blob, mc_str *log)
 {
-    cl_program_binary_type t;
-    cl_int r = mc_blob_unwrap(data, size, &t, NULL, NULL);
-    if (r != CL_SUCCESS)
-        return r;
-    /* The header can lie: make sure the bitcode really parses. */
     LLVMContextRef ctx = mc_context_create(NULL);
     if (!ctx)
         return CL_OUT_OF_HOST_MEMORY;
-    mosaic_bitcode blob = {t, (void *)data, size};
     LLVMModuleRef m;
-    mc_str log = {0};
-    r = mc_blob_load(ctx, &blob, &m, &log);
-    mc_str_free(&log);
+    cl_int r = mc_blob_load(ctx, blob, &m, log);
+    char *msg = NULL;
+    if (m && LLVMVerifyModule(m, LLVMReturnStatusAction, &msg)) {
+        size_t n = msg ? strcspn(msg, "\n") : 0;
+        mc_str_printf(log, "error: the program binary holds an invalid module: %.*s\n", (int)(n > 300 ? 300 : n),
+                      msg ? msg : "");
+        r = CL_INVALID_BINARY;
+    }
+    LLVMDisposeMessage(msg);
     if (m)
         LLVMDisposeModule(m);
     LLVMContextDispose(ctx);
+    return r;
+}
+
+cl_int mosaic_bitcode_validate(const void *data, size_t size, cl_program_binary_type *type, char **log_out)
+{
+    mc_str log = {0};
+    cl_program_binary_type t;
+    uint8_t digest[32];
+    const void *bc;
+    size_t n;
+    cl_int r = unwrap(data, size, &t, &bc, &n, digest, &log);
+    if (r == CL_SUCCESS && !is_trusted(digest)) {
+        /* A marker in the kernel cache (trusted as much as the object code
+         * there) spares the child on the application's next run. */
+        int use_cache = mc_cache_enabled(), known = 0;
+        mc_cache_key key;
+        void *entry;
+        size_t entry_size;
+        if (use_cache) {
+            mc_cache_key_compute(&key, data, size, "bitcode checked by opt", "", "", NULL);
+            known = mc_cache_load(&key, &entry, &entry_size) == 0;
+            if (known)
+                free(entry);
+        }
+        if (!known) {
+            r = check_in_child(bc, n, &log);
+            if (r == CL_SUCCESS)
+                r = load_and_verify(&(mosaic_bitcode){t, (void *)data, size}, &log);
+            if (r == CL_SUCCESS && use_cache)
+                mc_cache_store(&key, "ok", 2);
+        }
+        if (r == CL_SUCCESS)
+            trust(digest);
+    }
     if (r == CL_SUCCESS && type)
         *type = t;
+    if (log_out)
+        *log_out = mc_str_take(&log);
+    else
+        mc_str_free(&log);
     return r;
 }
 

@@ -59,20 +59,36 @@ void mc_free_options(mc_options *opts);
 int mc_split_words(const char *text, char ***words);
 void mc_free_words(char **words, int n);
 
+/* ---- child processes (child.c) ---------------------------------------------- */
+typedef struct mc_child {
+    const char *dir;     /* working directory, or NULL */
+    int stdin_fd;        /* -1: /dev/null */
+    int timeout_ms;      /* then it is killed; 0: no limit */
+    uint64_t max_memory; /* its address space limit in bytes (and no core file); 0: none */
+    enum { MC_CHILD_UNKNOWN, MC_CHILD_EXITED, MC_CHILD_SIGNALED, MC_CHILD_TIMED_OUT } end;
+    int code;            /* the exit status or signal */
+} mc_child;
+/* Runs argv (argv[0] looked up in PATH), its stdout and stderr appended to
+ * output.  Returns 0 with c->end and c->code set (MC_CHILD_UNKNOWN when the
+ * application ignores SIGCHLD), or an errno when it could not start. */
+int mc_run_child(const char *const *argv, mc_child *c, mc_str *output);
+
 /* ---- binaries ---------------------------------------------------------------- */
 /* A blob is a 32-byte header and LLVM bitcode: "MOSAIC\0\0", format version,
- * binary type, bitcode size, flags. */
+ * binary type, bitcode size, checksum (binary.c). */
 #define MC_BLOB_MAGIC "MOSAIC\0\0"
-#define MC_BLOB_VERSION 1u
+#define MC_BLOB_VERSION 2u
 #define MC_BLOB_HEADER_SIZE 32u
 
 cl_int mc_blob_wrap(cl_program_binary_type type, const void *bitcode, size_t size, mosaic_bitcode *out);
-/* Checks the header only; sets the bitcode pointer and size. */
+/* Checks the header and the checksum; sets the bitcode pointer and size. */
 cl_int mc_blob_unwrap(const void *data, size_t size, cl_program_binary_type *type,
                       const void **bitcode, size_t *bitcode_size);
 /* Parses a blob's bitcode into ctx. */
 cl_int mc_blob_load(LLVMContextRef ctx, const mosaic_bitcode *blob, LLVMModuleRef *out, mc_str *log);
 cl_int mc_module_to_blob(LLVMModuleRef m, cl_program_binary_type type, mosaic_bitcode *out);
+/* How long the bitcode checker (opt-16, a child process) may take on a binary: 60 s (tests shorten it). */
+extern int mc_bitcode_check_timeout_ms;
 
 /* ---- LLVM helpers -------------------------------------------------------------- */
 /* Initialises LLVM's native target once; returns 0 on success. */

@@ -5,8 +5,8 @@
  * that no include name can replace one of them:
  *   DIR/include/   the embedded headers under their include names; clang's
  *                  working directory and its only -I
- *   DIR/           the prelude, clang's arguments (a response file), its
- *                  log and its output
+ *   DIR/           the source, the prelude, clang's arguments (a response
+ *                  file) and its output
  * The source reaches clang on its standard input: a quoted #include looks
  * first beside the including file, which for standard input is the working
  * directory, the headers' own. */
@@ -14,19 +14,15 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <llvm-c/BitReader.h>
 
 #include "compiler/compiler_internal.h"
-
-extern char **environ;
 
 #ifndef MOSAIC_CLANG_PATH
 #define MOSAIC_CLANG_PATH "clang-16"
@@ -317,10 +313,9 @@ cl_int mosaic_compile_source(const mosaic_compiler_target *target, const char *s
             goto done;
         }
     }
-    char input[4200], output[4200], logpath[4200], include[4200], args_path[4200];
+    char input[4200], output[4200], include[4200], args_path[4200];
     snprintf(input, sizeof input, "%s/source.cl", dir);
     snprintf(output, sizeof output, "%s/out.bc", dir);
-    snprintf(logpath, sizeof logpath, "%s/clang.log", dir);
     snprintf(include, sizeof include, "%s/include", dir);
     snprintf(args_path, sizeof args_path, "%s/clang.args", dir);
     if (write_file(input, source, strlen(source)) || mkdir(include, 0700)) {
@@ -384,32 +379,16 @@ cl_int mosaic_compile_source(const mosaic_compiler_target *target, const char *s
         r = CL_COMPILE_PROGRAM_FAILURE;
         goto done;
     }
-    char *const clang_argv[] = { (char *)clang, "@../clang.args", NULL };
-
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 0, input, O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 1, logpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    posix_spawn_file_actions_adddup2(&fa, 1, 2);
-    posix_spawn_file_actions_addchdir_np(&fa, include);
-    pid_t pid;
-    int err = posix_spawnp(&pid, clang, &fa, NULL, clang_argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
+    const char *const clang_argv[] = { clang, "@../clang.args", NULL };
+    mc_child child = {.dir = include, .stdin_fd = open(input, O_RDONLY | O_CLOEXEC)};
+    int err = child.stdin_fd < 0 ? errno : mc_run_child(clang_argv, &child, &clang_log);
+    if (child.stdin_fd >= 0)
+        close(child.stdin_fd);
     if (err) {
         mc_str_printf(&log, "error: cannot run the OpenCL C compiler '%s': %s (set MOSAIC_CLANG to clang-16)\n",
                       clang, strerror(err));
         r = CL_COMPILE_PROGRAM_FAILURE;
         goto done;
-    }
-    int status = 0;
-    pid_t w;
-    while ((w = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
-        ;
-    char *text;
-    size_t text_size;
-    if (read_file(logpath, &text, &text_size) == 0) {
-        mc_str_append(&clang_log, text, text_size);
-        free(text);
     }
     /* Diagnostics name the user's source "<source>" and headers by include name. */
     replace_all(&clang_log, "<stdin>:", "<source>:");
@@ -421,10 +400,10 @@ cl_int mosaic_compile_source(const mosaic_compiler_target *target, const char *s
     }
     if (clang_log.len)
         mc_str_append(&log, clang_log.data, clang_log.len);
-    int exited_ok = (w == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0) || (w < 0 && errno == ECHILD);
+    int exited_ok = (child.end == MC_CHILD_EXITED && child.code == 0) || child.end == MC_CHILD_UNKNOWN;
     if (!exited_ok || read_file(output, &bc, &bc_size) || bc_size == 0) {
-        if (w == pid && WIFSIGNALED(status))
-            mc_str_printf(&log, "error: the OpenCL C compiler was killed by signal %d\n", WTERMSIG(status));
+        if (child.end == MC_CHILD_SIGNALED)
+            mc_str_printf(&log, "error: the OpenCL C compiler was killed by signal %d\n", child.code);
         else if (!clang_log.len)
             mc_str_puts(&log, "error: the OpenCL C compiler failed without a message\n");
         r = CL_COMPILE_PROGRAM_FAILURE;

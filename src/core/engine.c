@@ -9,6 +9,7 @@
  * call any OpenCL function, including blocking ones.
  */
 #include "core/engine.h"
+#include "core/device.h"
 #include "core/util.h"
 
 #include <stdlib.h>
@@ -218,7 +219,7 @@ static cl_event new_event(cl_context context, cl_command_queue queue, cl_command
         return NULL;
     e->dependents = inline_edges(e);
     e->cap_dependents = INLINE_EDGES;
-    mosaic_object_init(e, MOSAIC_EVENT, destroy_event);
+    mosaic_object_init(e, MOSAIC_EVENT, context->dispatch, destroy_event); /* the ICD table of its context */
     pthread_cond_init(&e->completed, NULL);
     e->context = context;
     mosaic_retain_internal(context);
@@ -441,7 +442,8 @@ static void start_command(cl_event e)
     }
 
     if (!e->run && e->command_type != CL_COMMAND_NDRANGE_KERNEL && e->command_type != CL_COMMAND_TASK) {
-        /* markers, barriers: nothing to run */
+        /* markers, barriers, and commands the device has nothing to do
+         * for (a NULL op, core/device.h): synchronisation points only */
         mosaic_command_running(e);
         mosaic_command_complete(e, CL_COMPLETE);
         return;

@@ -1,47 +1,46 @@
 /*
- * Memory objects (api/memory.c): what the rest of the runtime needs to know
- * about buffers and sub-buffers.
+ * Memory objects: where a buffer's bytes are, for every layer (the API
+ * functions that check buffers are in api/memory.h).
  *
- * On the CPU device a buffer's bytes live at one fixed host address for its
- * whole life (`data`): allocated by Mosaic (128-byte aligned), or the user's
- * pointer for CL_MEM_USE_HOST_PTR (zero copy; this includes a pointer into
- * an SVM allocation).  A sub-buffer has no storage of its own: its `data`
- * is the parent's data + origin, fixed at creation, and it holds an internal
- * reference on the parent.  Sub-buffers of sub-buffers do not exist.
+ * A buffer has one storage per memory domain of its context (a device and
+ * its sub-devices), given by that device's ops->mem_alloc when the buffer is
+ * created and freed by its ops->mem_free when nothing can use it any more
+ * (core/device.h, docs/devices.md).  On the CPU device the storage is host
+ * memory at one fixed address: allocated by the device (128-byte aligned),
+ * or the user's pointer for CL_MEM_USE_HOST_PTR (zero copy; this includes a
+ * pointer into an SVM allocation).  A sub-buffer's storage is a view of its
+ * parent's at its origin, and it holds an internal reference on the parent.
+ * Sub-buffers of sub-buffers do not exist.
  */
 #ifndef MOSAIC_MEMORY_H
 #define MOSAIC_MEMORY_H
 
-#include "core/objects.h"
+#include "core/device.h"
 
 /* Byte alignment of every buffer Mosaic allocates; also what the CPU device
  * reports as CL_DEVICE_MEM_BASE_ADDR_ALIGN (in bits: 1024). */
 #define MOSAIC_MEM_ALIGN 128
 
-/* True for a valid (not released) buffer or sub-buffer handle. */
-bool mosaic_mem_is_buffer(cl_mem mem);
-
-/* The address of the first byte of a buffer or sub-buffer. */
-static inline char *mosaic_mem_data(cl_mem mem) { return mem->data; }
+/* mem's storage on the memory domain of `device` (a device of mem's
+ * context, not NULL), or NULL when it has none there.  What kernels on
+ * device get for mem is its `address`.  (storages[0] always exists: a
+ * memory object has room for one storage per device of its context, and
+ * a context has at least one; unallocated entries have device NULL.) */
+static inline mosaic_mem_storage *mosaic_mem_storage_on(cl_mem mem, cl_device_id device)
+{
+    if (mem->storages[0].device == device) /* the context's first domain: a command's usual case */
+        return &mem->storages[0];
+    cl_device_id domain = mosaic_device_mem_domain(device);
+    for (cl_uint i = 0; i < mem->num_storages; i++)
+        if (mem->storages[i].device == domain)
+            return &mem->storages[i];
+    return NULL;
+}
 
 /* The buffer that owns the storage: the parent of a sub-buffer, else mem. */
 static inline cl_mem mosaic_mem_root(cl_mem mem) { return mem->parent ? mem->parent : mem; }
 
 /* Byte offset of mem's first byte inside its root buffer. */
 static inline size_t mosaic_mem_root_offset(cl_mem mem) { return mem->parent ? mem->offset : 0; }
-
-/* CL_SUCCESS, or CL_MISALIGNED_SUB_BUFFER_OFFSET when mem is a sub-buffer
- * whose origin is not aligned to device's CL_DEVICE_MEM_BASE_ADDR_ALIGN
- * (what clEnqueue* and clSetKernelArg/clEnqueueNDRangeKernel must check). */
-cl_int mosaic_mem_check_alignment(cl_mem mem, cl_device_id device);
-
-/* Host access checks of clEnqueueRead, Write and Map: false when the buffer
- * was created with a CL_MEM_HOST_* flag that forbids it. */
-bool mosaic_mem_host_can_read(cl_mem mem);
-bool mosaic_mem_host_can_write(cl_mem mem);
-
-/* True when ptr lies inside an SVM allocation made in context (api/svm.c);
- * clCreateBuffer(CL_MEM_USE_HOST_PTR) asks it to set CL_MEM_USES_SVM_POINTER. */
-bool mosaic_svm_contains(cl_context context, const void *ptr);
 
 #endif

@@ -3,10 +3,11 @@
 
 #include <stdlib.h>
 
-void mosaic_object_init(void *object, mosaic_object_type type, void (*destroy)(void *))
+void mosaic_object_init(void *object, mosaic_object_type type, const cl_icd_dispatch *dispatch,
+                        void (*destroy)(void *))
 {
     struct { MOSAIC_OBJECT_HEADER; } *o = object;
-    o->dispatch = &mosaic_dispatch;
+    o->dispatch = dispatch;
     o->obj.type = type;
     atomic_init(&o->obj.refcount, 1);
     atomic_init(&o->obj.internal, 1);
@@ -26,14 +27,19 @@ bool mosaic_object_is(const void *object, mosaic_object_type type)
     return object != NULL && header(object)->type == type;
 }
 
+/* Objects without a destroy function are never freed: no count to keep. */
 void mosaic_retain(void *object)
 {
-    atomic_fetch_add_explicit(&header(object)->refcount, 1, memory_order_relaxed);
+    mosaic_object *h = header(object);
+    if (h->destroy)
+        atomic_fetch_add_explicit(&h->refcount, 1, memory_order_relaxed);
 }
 
 bool mosaic_release(void *object)
 {
     mosaic_object *h = header(object);
+    if (!h->destroy)
+        return true;
     unsigned old = atomic_load(&h->refcount);
     do {
         if (old == 0)

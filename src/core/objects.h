@@ -51,10 +51,18 @@ typedef struct mosaic_object {
     mosaic_object obj
 
 /* ---- generic helpers (core/object.c) ------------------------------------ */
-void mosaic_object_init(void *object, mosaic_object_type type, void (*destroy)(void *));
+/* Starts an object's life with one user reference.  `dispatch` is the ICD
+ * table its handle carries: the API layer passes its own (api/icd.c); an
+ * object made by core for another (a command's event) takes its parent's.
+ * `destroy` runs when the last reference of either kind goes; NULL marks an
+ * object that lives as long as the library (the platform, root devices):
+ * user retains and releases of it only check the handle, and its count
+ * stays 1. */
+void mosaic_object_init(void *object, mosaic_object_type type, const cl_icd_dispatch *dispatch,
+                        void (*destroy)(void *));
 bool mosaic_object_is(const void *object, mosaic_object_type type);
 void mosaic_retain(void *object);           /* user retain */
-bool mosaic_release(void *object);          /* user release; true if it was valid */
+bool mosaic_release(void *object);          /* user release; false if released more often than retained */
 void mosaic_retain_internal(void *object);
 void mosaic_release_internal(void *object);
 cl_uint mosaic_refcount(const void *object);
@@ -62,6 +70,7 @@ cl_uint mosaic_refcount(const void *object);
 #define MOSAIC_IS(handle, TYPE) mosaic_object_is((handle), MOSAIC_##TYPE)
 
 /* ---- devices -------------------------------------------------------------- */
+/* What each kind of device implements: core/device.h. */
 typedef struct mosaic_device_ops mosaic_device_ops;
 
 struct _cl_platform_id {
@@ -76,6 +85,9 @@ struct _cl_device_id {
     cl_device_type type;
     const mosaic_device_ops *ops;
     void *impl; /* the device's own state (devices/cpu) */
+    cl_device_id mem_domain; /* the device whose memory this one uses (mosaic_device_mem_domain):
+                                describe sets it (a root device: itself); a sub-device, a copy of
+                                its parent's description, keeps its parent's.  NULL: its own */
 
     /* What the device reports; filled by the device at start-up. */
     char name[256];
@@ -106,12 +118,6 @@ struct _cl_device_id {
     size_t partition_type_len;                     /* entries, the final 0 included */
 };
 
-/* What each kind of device implements (the CPU first, CUDA later). */
-struct mosaic_device_ops {
-    /* Start running a command whose dependencies are all complete.  The
-     * device must eventually call mosaic_command_complete(). */
-    void (*submit)(cl_device_id device, cl_event command);
-};
 
 /* ---- contexts ------------------------------------------------------------- */
 typedef struct mosaic_callback {
@@ -151,6 +157,17 @@ struct _cl_command_queue {
 };
 
 /* ---- memory objects ---------------------------------------------------------- */
+
+/* A memory object's bytes on one memory domain (a device and its
+ * sub-devices): given by that device's ops->mem_alloc, freed by its
+ * ops->mem_free (core/device.h, docs/devices.md). */
+typedef struct mosaic_mem_storage {
+    cl_device_id device;  /* the domain: mosaic_device_mem_domain() of the context's devices */
+    char *address;        /* the first byte as the device's kernels address it (the CPU: a host
+                             address); fixed for the storage's life */
+    void *allocation;     /* the device's own record of what to free; NULL for a view or the user's memory */
+} mosaic_mem_storage;
+
 struct _cl_mem {
     MOSAIC_OBJECT_HEADER;
     cl_context context;
@@ -158,8 +175,6 @@ struct _cl_mem {
     cl_mem_flags flags;
     size_t size;
     void *host_ptr;      /* what the user passed (USE_HOST_PTR keeps using it) */
-    char *data;          /* where the bytes live on the CPU device */
-    bool owns_data;      /* data was allocated by us */
     cl_mem parent;       /* sub-buffers: the buffer they view */
     size_t offset;       /* sub-buffers: the origin in the parent */
     cl_mem_properties *properties; size_t num_properties;
@@ -168,6 +183,10 @@ struct _cl_mem {
     mosaic_callback *destructor_callbacks;
     struct mosaic_mapping *mappings; /* active maps: pointer -> region */
     bool is_svm_backed;  /* USE_HOST_PTR with an SVM pointer */
+    /* One storage per memory domain of the context, allocated with the
+     * object (core/memory.h: mosaic_mem_storage_on). */
+    cl_uint num_storages;
+    mosaic_mem_storage storages[];
 };
 
 typedef struct mosaic_mapping {
@@ -235,9 +254,10 @@ struct _cl_event {
     pthread_cond_t completed;        /* broadcast when status <= CL_COMPLETE */
     /* profiling, nanoseconds of mosaic_now_ns() */
     cl_ulong time_queued, time_submit, time_start, time_end, time_complete;
-    /* what to run: set by the enqueue function, run by the device */
-    cl_int (*run)(cl_event self);    /* does the work; returns CL_COMPLETE or a negative error.
-                                        NULL: the device knows the command (kernels), or nothing to do (markers) */
+    /* what to run: set by the enqueue function, run by the device (core/device.h) */
+    cl_int (*run)(cl_event self);    /* does the work (usually the device's op for the command);
+                                        returns CL_COMPLETE or a negative error.  NULL: the device
+                                        knows the command (kernels), or nothing to do (markers) */
     void (*cleanup)(cl_event self);  /* frees the payload's holds; called once after completion */
     void *payload;
     bool run_inline;                 /* blocking command: may run on the enqueuing thread */
@@ -252,9 +272,5 @@ struct _cl_sampler {
     cl_filter_mode filter_mode;
     cl_sampler_properties *properties; size_t num_properties;
 };
-
-/* The one platform (api/platform.c). */
-cl_platform_id mosaic_platform(void);
-extern const cl_icd_dispatch mosaic_dispatch;
 
 #endif

@@ -6,28 +6,6 @@
 #include <string.h>
 #include <time.h>
 
-cl_int mosaic_info(size_t value_size, void *value, size_t *value_size_ret,
-                   const void *src, size_t src_size)
-{
-    if (value) {
-        if (value_size < src_size)
-            return MOSAIC_ERROR(CL_INVALID_VALUE, "param_value_size %zu is smaller than the %zu bytes of the answer",
-                                value_size, src_size);
-        if (src_size)
-            memcpy(value, src, src_size);
-    }
-    if (value_size_ret)
-        *value_size_ret = src_size;
-    return CL_SUCCESS;
-}
-
-cl_int mosaic_info_string(size_t value_size, void *value, size_t *value_size_ret, const char *s)
-{
-    if (!s)
-        s = "";
-    return mosaic_info(value_size, value, value_size_ret, s, strlen(s) + 1);
-}
-
 bool mosaic_debug_enabled(void)
 {
     static int enabled = -1;

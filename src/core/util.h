@@ -1,4 +1,5 @@
-/* Small helpers every API file uses: info queries, error reporting, time. */
+/* Small helpers of every layer: error reporting, time, settings, allocation.
+ * (The get-info copy-out of the entry points is api/entry.h.) */
 #ifndef MOSAIC_UTIL_H
 #define MOSAIC_UTIL_H
 
@@ -6,19 +7,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-
-/* The common tail of every clGet*Info: copy `src_size` bytes of `src` out,
- * CL_INVALID_VALUE if the user's buffer is too small. */
-cl_int mosaic_info(size_t value_size, void *value, size_t *value_size_ret,
-                   const void *src, size_t src_size);
-cl_int mosaic_info_string(size_t value_size, void *value, size_t *value_size_ret, const char *s);
-#define MOSAIC_INFO_SCALAR(T, v) \
-    do { T mosaic_tmp_ = (T)(v); \
-         return mosaic_info(param_value_size, param_value, param_value_size_ret, &mosaic_tmp_, sizeof mosaic_tmp_); } while (0)
-#define MOSAIC_INFO_STRING(s) \
-    return mosaic_info_string(param_value_size, param_value, param_value_size_ret, (s))
-#define MOSAIC_INFO_ARRAY(ptr, count) \
-    return mosaic_info(param_value_size, param_value, param_value_size_ret, (ptr), (count) * sizeof *(ptr))
 
 /* MOSAIC_DEBUG=1 prints why a call failed on stderr. */
 bool mosaic_debug_enabled(void);

@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include <math.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <dirent.h>
 #include <ftw.h>
@@ -12,6 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <llvm-c/IRReader.h>
+#include <llvm-c/BitWriter.h>
+#include <llvm-c/blake3.h>
+
+#include "compiler/compiler_internal.h"
 #include "harness.h"
 #include "../common/collectives_ref.h"
 
@@ -501,23 +507,23 @@ static void test_binary_roundtrip(void)
     free(log);
     CHECK(r == CL_SUCCESS, "build %d", r);
     cl_program_binary_type type = 0;
-    CHECK(mosaic_bitcode_validate(exe_bc.data, exe_bc.size, &type) == CL_SUCCESS &&
+    CHECK(mosaic_bitcode_validate(exe_bc.data, exe_bc.size, &type, NULL) == CL_SUCCESS &&
               type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE,
           "valid executable binary");
-    CHECK(mosaic_bitcode_validate(obj.data, obj.size, &type) == CL_SUCCESS &&
+    CHECK(mosaic_bitcode_validate(obj.data, obj.size, &type, NULL) == CL_SUCCESS &&
               type == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT,
           "valid object binary");
     /* garbage, truncation, a flipped byte in the bitcode */
     char garbage[256];
     memset(garbage, 0x5a, sizeof garbage);
-    CHECK(mosaic_bitcode_validate(garbage, sizeof garbage, &type) == CL_INVALID_BINARY, "garbage");
-    CHECK(mosaic_bitcode_validate(exe_bc.data, exe_bc.size / 2, &type) == CL_INVALID_BINARY, "truncated");
-    CHECK(mosaic_bitcode_validate(NULL, 0, &type) == CL_INVALID_BINARY, "null");
+    CHECK(mosaic_bitcode_validate(garbage, sizeof garbage, &type, NULL) == CL_INVALID_BINARY, "garbage");
+    CHECK(mosaic_bitcode_validate(exe_bc.data, exe_bc.size / 2, &type, NULL) == CL_INVALID_BINARY, "truncated");
+    CHECK(mosaic_bitcode_validate(NULL, 0, &type, NULL) == CL_INVALID_BINARY, "null");
     unsigned char *copy = malloc(exe_bc.size);
     memcpy(copy, exe_bc.data, exe_bc.size);
     for (size_t i = 40; i < exe_bc.size; i += 7)
         copy[i] ^= 0xff;
-    CHECK(mosaic_bitcode_validate(copy, exe_bc.size, &type) == CL_INVALID_BINARY, "corrupted bitcode");
+    CHECK(mosaic_bitcode_validate(copy, exe_bc.size, &type, NULL) == CL_INVALID_BINARY, "corrupted bitcode");
     /* a copy of the blob (as clCreateProgramWithBinary gets it) builds */
     memcpy(copy, exe_bc.data, exe_bc.size);
     mosaic_bitcode again = {type, copy, exe_bc.size};
@@ -545,6 +551,131 @@ static void test_binary_roundtrip(void)
     mosaic_bitcode_free(&exe_bc);
     CHECK(mosaic_finalize(&test_target, &(mosaic_bitcode){0}, NULL, &exe, &log) == CL_INVALID_BINARY, "empty");
     free(log);
+}
+
+/* A blob made by hand, as an application could: header, bitcode, and the
+ * checksum (the first 8 bytes of BLAKE3 over both, checksum zero). */
+static mosaic_bitcode hand_made_blob(uint32_t type, const void *bc, size_t n)
+{
+    mosaic_bitcode b = {type, calloc(1, MC_BLOB_HEADER_SIZE + n), MC_BLOB_HEADER_SIZE + n};
+    unsigned char *p = b.data;
+    uint32_t version = MC_BLOB_VERSION;
+    uint64_t size = n;
+    memcpy(p, MC_BLOB_MAGIC, 8);
+    memcpy(p + 8, &version, 4);
+    memcpy(p + 12, &type, 4);
+    memcpy(p + 16, &size, 8);
+    memcpy(p + MC_BLOB_HEADER_SIZE, bc, n);
+    llvm_blake3_hasher h;
+    llvm_blake3_hasher_init(&h);
+    llvm_blake3_hasher_update(&h, p, b.size);
+    llvm_blake3_hasher_finalize(&h, p + 24, 8);
+    return b;
+}
+
+static char *write_script(const char *text)
+{
+    char *path = strdup("/tmp/mosaic-test-opt-XXXXXX");
+    int fd = mkstemp(path);
+    if (fd >= 0) {
+        CHECK(write(fd, text, strlen(text)) == (ssize_t)strlen(text), "script");
+        fchmod(fd, 0755);
+        close(fd);
+    }
+    return path;
+}
+
+/* Binaries that did not come from here are read by opt-16 in a child process
+ * first: its failure, crash or time-out refuses them; what it accepts is
+ * verified here too. */
+static void test_binary_checker(void)
+{
+    const char *saved_cache = getenv("MOSAIC_CACHE");
+    setenv("MOSAIC_CACHE", "0", 1); /* no "checked" markers from earlier runs */
+    mosaic_bitcode obj = {0};
+    char *log = NULL;
+    cl_int r = mosaic_compile_source(&test_target, "kernel void k(global int *a) { a[0] = 1; }", NULL, 0, NULL,
+                                     &obj, &log);
+    free(log);
+    CHECK(r == CL_SUCCESS, "compile %d", r);
+    if (r != CL_SUCCESS)
+        return;
+    /* the same bitcode under other types: blobs this process never made */
+    const char *bc = (const char *)obj.data + MC_BLOB_HEADER_SIZE;
+    size_t n = obj.size - MC_BLOB_HEADER_SIZE;
+    mosaic_bitcode lib = hand_made_blob(CL_PROGRAM_BINARY_TYPE_LIBRARY, bc, n);
+    mosaic_bitcode exe = hand_made_blob(CL_PROGRAM_BINARY_TYPE_EXECUTABLE, bc, n);
+    cl_program_binary_type type;
+    struct { const char *script, *says; } bad[] = {
+        {NULL, "cannot run the bitcode checker"},
+        {"#!/bin/sh\nkill -SEGV $$\n", "crashed the bitcode checker"},
+        {"#!/bin/sh\nexec sleep 30\n", "took over 500 ms"},
+        {"#!/bin/sh\necho 'opt: <stdin>: error: Invalid record'\nexit 1\n", "invalid bitcode: Invalid record"},
+    };
+    mc_bitcode_check_timeout_ms = 500;
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char *path = bad[i].script ? write_script(bad[i].script) : strdup("/nonexistent/opt-16");
+        setenv("MOSAIC_OPT", path, 1);
+        r = mosaic_bitcode_validate(lib.data, lib.size, &type, &log);
+        CHECK(r == CL_INVALID_BINARY && log && strstr(log, bad[i].says), "checker %zu: %d %s", i, r, log);
+        free(log);
+        if (bad[i].script)
+            unlink(path);
+        free(path);
+    }
+    mc_bitcode_check_timeout_ms = 60000;
+    unsetenv("MOSAIC_OPT");
+
+    /* an application that ignores SIGCHLD: the exit status is lost, opt's
+     * last line decides */
+    signal(SIGCHLD, SIG_IGN);
+    r = mosaic_bitcode_validate(lib.data, lib.size, &type, &log);
+    CHECK(r == CL_SUCCESS && type == CL_PROGRAM_BINARY_TYPE_LIBRARY, "SIGCHLD ignored: %d %s", r, log);
+    free(log);
+    signal(SIGCHLD, SIG_DFL);
+    r = mosaic_bitcode_validate(exe.data, exe.size, &type, &log);
+    CHECK(r == CL_SUCCESS && type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE, "checked: %d %s", r, log);
+    free(log);
+
+    /* a module that parses but is invalid: opt refuses it; with a checker
+     * that accepts anything, LLVM's verifier here does */
+    const char *ir = "define i32 @f(i32 %a) {\n  %b = add i32 %c, 1\n  %c = add i32 %a, 1\n  ret i32 %b\n}\n";
+    LLVMContextRef ctx = LLVMContextCreate();
+    LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(ir, strlen(ir), "ir");
+    LLVMModuleRef m = NULL;
+    char *msg = NULL;
+    CHECK(!LLVMParseIRInContext(ctx, buf, &m, &msg), "IR: %s", msg ? msg : "");
+    LLVMDisposeMessage(msg);
+    if (m) {
+        LLVMMemoryBufferRef out = LLVMWriteBitcodeToMemoryBuffer(m);
+        mosaic_bitcode broken = hand_made_blob(CL_PROGRAM_BINARY_TYPE_EXECUTABLE, LLVMGetBufferStart(out),
+                                               LLVMGetBufferSize(out));
+        LLVMDisposeMemoryBuffer(out);
+        LLVMDisposeModule(m);
+        r = mosaic_bitcode_validate(broken.data, broken.size, &type, &log);
+        CHECK(r == CL_INVALID_BINARY && log && strstr(log, "input module is broken") &&
+                  strstr(log, "does not dominate"),
+              "broken module: %d %s", r, log);
+        free(log);
+        char *path = write_script("#!/bin/sh\ncat >/dev/null\necho verify\n");
+        setenv("MOSAIC_OPT", path, 1);
+        r = mosaic_bitcode_validate(broken.data, broken.size, &type, &log);
+        CHECK(r == CL_INVALID_BINARY && log && strstr(log, "invalid module: Instruction does not dominate"),
+              "broken module, in process: %d %s", r, log);
+        free(log);
+        unsetenv("MOSAIC_OPT");
+        unlink(path);
+        free(path);
+        mosaic_bitcode_free(&broken);
+    }
+    LLVMContextDispose(ctx);
+    mosaic_bitcode_free(&lib);
+    mosaic_bitcode_free(&exe);
+    mosaic_bitcode_free(&obj);
+    if (saved_cache)
+        setenv("MOSAIC_CACHE", saved_cache, 1);
+    else
+        unsetenv("MOSAIC_CACHE");
 }
 
 /* ---- builtin library ----------------------------------------------------------------- */
@@ -1437,6 +1568,7 @@ static const test_case tests[] = {
     {"programs", "headers", test_headers},
     {"programs", "link_two_objects", test_link_two_objects},
     {"programs", "binary_roundtrip", test_binary_roundtrip},
+    {"programs", "binary_checker", test_binary_checker},
     {"programs", "printf", test_printf},
     {"programs", "printf_vectors", test_printf_vectors},
     {"programs", "printf_many", test_printf_many},

@@ -6,8 +6,10 @@
  */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
+#include <float.h>
 #include <math.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -243,6 +245,224 @@ static void remquo_and_rootn(void)
     clReleaseProgram(program);
 }
 
+/* ---- test_geometrics geom_length ------------------------------------------------------
+ * length, distance, normalize (float and double) and the fast_ variants at the edges:
+ * denormals, magnitudes near FLT_MAX / DBL_MAX, a huge element beside a tiny one, zeros,
+ * infinities and NaNs, for widths 1 to 4, against a long double reference within the spec's
+ * ulp limits (OpenCL C 3.0, 7.4 and 7.5).  Double length of a denormal was inf: the scaling
+ * by 1 / max|p| overflowed. */
+static const char *geometric_source =
+    "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+    "#define LD1(p) (p)[0]\n#define LD2(p) vload2(0, p)\n#define LD3(p) vload3(0, p)\n#define LD4(p) vload4(0, p)\n"
+    "#define ST1(v, p) ((p)[0] = (v))\n#define ST2(v, p) vstore2(v, 0, p)\n"
+    "#define ST3(v, p) vstore3(v, 0, p)\n#define ST4(v, p) vstore4(v, 0, p)\n"
+    "#define FAST_float(W) o[2] = fast_length(p); o[3] = fast_distance(p, q); ST##W(fast_normalize(p), o + 8);\n"
+    "#define FAST_double(W)\n"
+    "#define GEOM(T, W, VT) __kernel void g_##T##W(__global const T *a, __global const T *b, __global T *out)\\\n"
+    "{ size_t i = get_global_id(0); __global T *o = out + 12 * i;\\\n"
+    "  VT p = LD##W(a + 4 * i), q = LD##W(b + 4 * i);\\\n"
+    "  o[0] = length(p); o[1] = distance(p, q); ST##W(normalize(p), o + 4); FAST_##T(W) }\n"
+    "GEOM(float, 1, float) GEOM(float, 2, float2) GEOM(float, 3, float3) GEOM(float, 4, float4)\n"
+    "GEOM(double, 1, double) GEOM(double, 2, double2) GEOM(double, 3, double3) GEOM(double, 4, double4)\n";
+
+/* The size of one ulp at x in a type with `mant` mantissa bits and smallest denormal 2^`tiny`. */
+static long double ulp_at(long double x, int mant, int tiny)
+{
+    int e = x == 0 ? tiny : ilogbl(x) - (mant - 1);
+    return ldexpl(1.0L, e < tiny ? tiny : e);
+}
+
+/* got is within tol ulps of the exact ref, rounded to the type (max: its largest value). */
+static bool geom_close(long double ref, double got, double tol, int mant, int tiny, long double max)
+{
+    if (isnan(ref))
+        return isnan(got);
+    if (fabsl(ref) > max * (1 + ldexpl(1, -mant - 1))) /* rounds to inf */
+        return isinf(got) && (got > 0) == (ref > 0);
+    return !isnan(got) && fabsl(got - ref) <= tol * ulp_at(ref, mant, tiny);
+}
+
+static long double ref_length(const long double *x, int n)
+{
+    long double s = 0;
+    for (int i = 0; i < n; i++)
+        s += x[i] * x[i];
+    return sqrtl(s); /* long double: no overflow or underflow for float or double inputs */
+}
+
+/* The spec's normalize: v if all zero, NaNs if any NaN, infinities to +-1 and the rest to 0 * v. */
+static void ref_normalize(const long double *x, int n, long double *r)
+{
+    bool inf = false, nan = false, zero = true;
+    for (int i = 0; i < n; i++)
+        inf |= isinf(x[i]), nan |= isnan(x[i]), zero &= x[i] == 0;
+    long double v[4];
+    for (int i = 0; i < n; i++)
+        v[i] = !inf ? x[i] : isinf(x[i]) ? copysignl(1, x[i]) : 0 * x[i];
+    long double l = ref_length(v, n);
+    for (int i = 0; i < n; i++)
+        r[i] = zero ? x[i] : nan ? NAN : v[i] / l;
+}
+
+typedef struct {
+    double a[4], b[4];
+} geom_case;
+
+static void geometric_type(bool is_double, const geom_case *cases, size_t count)
+{
+    int mant = is_double ? 53 : 24, tiny = is_double ? -1074 : -149;
+    long double max = is_double ? DBL_MAX : FLT_MAX;
+    size_t elem = is_double ? sizeof(double) : sizeof(float);
+    cl_int err;
+    cl_program program = test_build_program(context, device, geometric_source, NULL);
+    CHECK(program != NULL);
+    if (!program)
+        return;
+    char in_a[64 * 4 * 8], in_b[64 * 4 * 8], out[64 * 12 * 8];
+    CHECK(count <= 64);
+    for (size_t c = 0; c < count; c++)
+        for (int j = 0; j < 4; j++) {
+            if (is_double) {
+                ((double *)in_a)[4 * c + j] = cases[c].a[j], ((double *)in_b)[4 * c + j] = cases[c].b[j];
+            } else {
+                ((float *)in_a)[4 * c + j] = (float)cases[c].a[j], ((float *)in_b)[4 * c + j] = (float)cases[c].b[j];
+            }
+        }
+    cl_mem ma = clCreateBuffer(context, CL_MEM_COPY_HOST_PTR, count * 4 * elem, in_a, &err);
+    cl_mem mb = clCreateBuffer(context, CL_MEM_COPY_HOST_PTR, count * 4 * elem, in_b, &err);
+    cl_mem mo = clCreateBuffer(context, CL_MEM_READ_WRITE, count * 12 * elem, NULL, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    for (int n = 1; n <= 4; n++) {
+        char name[32];
+        snprintf(name, sizeof name, "g_%s%d", is_double ? "double" : "float", n);
+        cl_kernel k = clCreateKernel(program, name, &err);
+        CHECK_ERR(err, CL_SUCCESS);
+        clSetKernelArg(k, 0, sizeof ma, &ma);
+        clSetKernelArg(k, 1, sizeof mb, &mb);
+        clSetKernelArg(k, 2, sizeof mo, &mo);
+        memset(out, 0, sizeof out);
+        CHECK_ERR(clEnqueueWriteBuffer(queue, mo, CL_TRUE, 0, count * 12 * elem, out, 0, NULL, NULL), CL_SUCCESS);
+        CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 1, NULL, &count, NULL, 0, NULL, NULL), CL_SUCCESS);
+        CHECK_ERR(clEnqueueReadBuffer(queue, mo, CL_TRUE, 0, count * 12 * elem, out, 0, NULL, NULL), CL_SUCCESS);
+        for (size_t c = 0; c < count; c++) {
+            long double a[4], b[4], d[4], r[4], fd[4];
+            bool inf = false, nan = false;
+            float fa[4];
+            for (int j = 0; j < n; j++) {
+                a[j] = is_double ? ((double *)in_a)[4 * c + j] : ((float *)in_a)[4 * c + j];
+                b[j] = is_double ? ((double *)in_b)[4 * c + j] : ((float *)in_b)[4 * c + j];
+                d[j] = a[j] - b[j];
+                inf |= isinf(a[j]), nan |= isnan(a[j]);
+                fa[j] = (float)a[j];
+                fd[j] = (float)((float)a[j] - (float)b[j]); /* fast_distance subtracts in float */
+            }
+            double got[12];
+            for (int j = 0; j < 12; j++)
+                got[j] = is_double ? ((double *)out)[12 * c + j] : ((float *)out)[12 * c + j];
+            bool ok = true;
+            /* with an infinity and a NaN, length may be either (the spec says nothing) */
+            if (!(inf && nan))
+                ok &= geom_close(ref_length(a, n), got[0], is_double ? 5.5 + n : 2.75 + 0.5 * n, mant, tiny, max);
+            bool dnan = false, dinf = false;
+            for (int j = 0; j < n; j++)
+                dnan |= isnan(d[j]), dinf |= isinf(d[j]);
+            if (!(dinf && dnan))
+                ok &= geom_close(ref_length(d, n), got[1], is_double ? 5.5 + 2 * n : 2.5 + 2 * n, mant, tiny, max);
+            ref_normalize(a, n, r);
+            bool zero = true;
+            for (int j = 0; j < n; j++)
+                zero &= a[j] == 0;
+            for (int j = 0; j < n; j++) {
+                ok &= geom_close(r[j], got[4 + j], is_double ? 4.5 + n : 2 + n, mant, tiny, max);
+                if (zero) /* normalize returns p itself, signs of zeros included */
+                    ok &= !signbit(got[4 + j]) == !signbit(a[j]);
+            }
+            if (!is_double) {
+                /* fast_length and fast_distance are sqrt of the float sum of squares: checked where
+                 * that sum neither overflows nor underflows */
+                long double s = ref_length(a, n) * ref_length(a, n), sd = ref_length(fd, n) * ref_length(fd, n);
+                if (!inf && !nan && s >= FLT_MIN && s <= FLT_MAX)
+                    ok &= geom_close(ref_length(a, n), got[2], 8191.5 + n, mant, tiny, max);
+                if (!isnan(sd) && sd >= FLT_MIN && sd <= FLT_MAX)
+                    ok &= geom_close(ref_length(fd, n), got[3], 8191.5 + 2 * n, mant, tiny, max);
+                /* fast_normalize: undefined above FLT_MAX, may return p below FLT_MIN */
+                if (!inf && !nan && s <= FLT_MAX) {
+                    bool near = true, same = true;
+                    for (int j = 0; j < n; j++) {
+                        near &= geom_close(r[j], got[8 + j], 8192 + n, mant, tiny, max);
+                        same &= (float)got[8 + j] == fa[j] && !signbit(got[8 + j]) == !signbit(fa[j]);
+                    }
+                    ok &= zero ? same : near || (s < FLT_MIN && same);
+                }
+            }
+            if (!ok) {
+                fprintf(stderr, "%s case %zu width %d: a = (", name, c, n);
+                for (int j = 0; j < n; j++)
+                    fprintf(stderr, "%s%La", j ? ", " : "", a[j]);
+                fprintf(stderr, "); got length %a distance %a normalize (", got[0], got[1]);
+                for (int j = 0; j < n; j++)
+                    fprintf(stderr, "%s%a", j ? ", " : "", got[4 + j]);
+                if (!is_double) {
+                    fprintf(stderr, "); fast: length %a distance %a normalize (", got[2], got[3]);
+                    for (int j = 0; j < n; j++)
+                        fprintf(stderr, "%s%a", j ? ", " : "", got[8 + j]);
+                }
+                fprintf(stderr, ")\n");
+            }
+            CHECK(ok);
+        }
+        clReleaseKernel(k);
+    }
+    clReleaseMemObject(ma);
+    clReleaseMemObject(mb);
+    clReleaseMemObject(mo);
+    clReleaseProgram(program);
+}
+
+static void geometric_edges(void)
+{
+    cl_device_fp_config fp64 = 0;
+    clGetDeviceInfo(device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp64, &fp64, NULL);
+    CHECK(fp64 != 0);
+    static const geom_case doubles[] = {
+        { { -0x0.28c0ce4bada6p-1022 }, { 0x1p-1074 } }, /* the CTS's sample */
+        { { -0x1p-1074, 0x1p-1074, -0x1p-1074, 0x1p-1074 }, { 0x1p-1074, -0x1p-1074 } },
+        { { 0x1p-1022, 0x1.8p-1023, 0x1p-1060, 0x0.fffffffffffffp-1022 }, { -0x1p-1022, 0, 0x1p-1061 } },
+        { { 0, 0x1p-1074, 0, 0 }, { 0, 0, 0x1p-1074 } },
+        { { DBL_MAX, DBL_MAX, DBL_MAX, DBL_MAX }, { 0 } },
+        { { DBL_MAX / 2, -DBL_MAX / 2, 0x1p1000, 1 }, { -DBL_MAX / 2, DBL_MAX / 2, -0x1p1000 } },
+        { { 0x1p501, 0x1p-480, 3, 0x1p-1074 }, { 0x1p-480, 0x1p501 } },
+        { { 0x1.fffffffffffffp511, 0x1.fffffffffffffp-511, 0x1p-1000, 0x1p512 }, { 0 } },
+        { { 1e300, 1e-300, -1e300, 1e-300 }, { -1e300, 1e300 } },
+        { { 3, 4, 12, 84 }, { 0, 0, 0, 0 } },
+        { { 0.0, -0.0, 0.0, -0.0 }, { -0.0, 0.0 } },
+        { { INFINITY, 1, -INFINITY, NAN }, { 1, INFINITY } },
+        { { -INFINITY, -0.0, 0x1p-1074, DBL_MAX }, { 0 } },
+        { { NAN, 1, 2, 3 }, { 0 } },
+        { { 0.0, NAN, 0.0, 0.0 }, { 0 } },
+    };
+    static const geom_case floats[] = {
+        { { 0x1p-149, 0, 0, 0 }, { -0x1p-149 } },
+        { { -0x1.8p-140, 0x1p-149, -0x1.4p-130, 0x1p-127 }, { 0x1p-149, -0x1p-149 } },
+        { { 0x1.6a09e6p-73, 0, 0x1.2p-75, 0 }, { 0 } }, /* sum of squares denormal: fast_normalize */
+        { { 0x1p-80, -0x1p-81, 0x1p-90, 0 }, { 0 } },   /* sum of squares 0 in float */
+        { { 0, 0x1p-149, 0, 0 }, { 0, 0, 0x1p-149 } },
+        { { FLT_MAX, FLT_MAX, FLT_MAX, FLT_MAX }, { 0 } },
+        { { FLT_MAX / 2, -FLT_MAX / 2, 0x1p100, 1 }, { -FLT_MAX / 2, FLT_MAX / 2, -0x1p100 } },
+        { { 0x1p63, 0x1p-60, 3, 0x1p-149 }, { 0x1p-60, 0x1p63 } },
+        { { 0x1.8p62, -0x1p61, 0x1p-62, 5 }, { 1, 2, 3, 4 } },
+        { { 3, 4, 12, 84 }, { 0, 0, 0, 0 } },
+        { { 0.0, -0.0, 0.0, -0.0 }, { -0.0, 0.0 } },
+        { { INFINITY, 1, -INFINITY, NAN }, { 1, INFINITY } },
+        { { -INFINITY, -0.0, 0x1p-149, FLT_MAX }, { 0 } },
+        { { NAN, 1, 2, 3 }, { 0 } },
+        { { 0.0, NAN, 0.0, 0.0 }, { 0 } },
+    };
+    geometric_type(false, floats, sizeof floats / sizeof floats[0]);
+    if (fp64)
+        geometric_type(true, doubles, sizeof doubles / sizeof doubles[0]);
+}
+
 static const named_test tests[] = {
     { "release_buffer_set_as_arg", release_buffer_set_as_arg },
     { "image_support_macro", image_support_macro },
@@ -250,6 +470,7 @@ static const named_test tests[] = {
     { "svm_buffer_too_big", svm_buffer_too_big },
     { "svm_ptrs_cleared", svm_ptrs_cleared },
     { "remquo_and_rootn", remquo_and_rootn },
+    { "geometric_edges", geometric_edges },
 };
 
 int main(int argc, char **argv)

@@ -1,5 +1,5 @@
 /*
- * The context helpers other files use (core/context.h), linked with
+ * The context helpers other files use (api/context.h), linked with
  * Mosaic's objects: mosaic_context_has_device, and mosaic_context_notify
  * calling the context's pfn_notify on the callback thread with a copy of the
  * message.
@@ -11,7 +11,7 @@
 #include <time.h>
 
 #include "../common/check.h"
-#include "core/context.h"
+#include "api/context.h"
 
 static atomic_int notified;
 static char message[128];

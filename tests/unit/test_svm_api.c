@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 #include "../common/check.h"
-#include "core/memory.h"
+#include "api/memory.h"
 #include "core/objects.h"
 
 #define OK(expr) CHECK_ERR(expr, CL_SUCCESS)

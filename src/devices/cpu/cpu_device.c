@@ -709,8 +709,25 @@ const unsigned *mosaic_cpu_unit_cpus(cl_device_id device)
     return p ? p->unit_cpus : NULL; /* NULL: the root's executor could not be made */
 }
 
+/* Every op of core/device.h; memory ops in cpu_memory.c.  Maps, unmaps and
+ * migrations (of buffers and of SVM) move nothing on the CPU: their ops are
+ * NULL, so those commands are synchronisation points only. */
 const mosaic_device_ops mosaic_cpu_ops = {
+    .describe = mosaic_cpu_describe,
+    .finalize = mosaic_cpu_finalize,
+    .mem_alloc = mosaic_cpu_mem_alloc,
+    .mem_free = mosaic_cpu_mem_free,
+    .map_address = mosaic_cpu_map_address,
+    .svm_alloc = mosaic_cpu_svm_alloc,
+    .svm_free = mosaic_cpu_svm_free,
     .submit = cpu_submit,
+    .read = mosaic_cpu_transfer,
+    .write = mosaic_cpu_transfer,
+    .copy = mosaic_cpu_transfer,
+    .fill = mosaic_cpu_fill,
+    .native_kernel = mosaic_cpu_native_kernel,
+    .svm_copy = mosaic_cpu_svm_copy,
+    .svm_fill = mosaic_cpu_svm_fill,
 };
 
 const struct mosaic_runtime_symbol mosaic_cpu_runtime_symbols[] = {

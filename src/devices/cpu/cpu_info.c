@@ -242,9 +242,13 @@ void mosaic_cpu_describe(cl_device_id device)
     device->max_work_item_sizes[1] = 4096;
     device->max_work_item_sizes[2] = 4096;
     device->mem_base_addr_align_bits = 1024; /* 128 bytes: a long16 */
+    /* Its memory is its own (core/device.h): a buffer has one storage for
+     * this device, and its sub-devices (copies of this description) keep
+     * pointing here, so they share it. */
+    device->mem_domain = device;
     /* Host and device are one processor with coherent caches: every kind of
      * SVM is plain host memory, and SVM atomics are its atomic instructions
-     * (api/svm.c, docs/memory.md). */
+     * (cpu_memory.c, docs/memory.md). */
     device->svm_capabilities = CL_DEVICE_SVM_COARSE_GRAIN_BUFFER | CL_DEVICE_SVM_FINE_GRAIN_BUFFER |
                                CL_DEVICE_SVM_FINE_GRAIN_SYSTEM | CL_DEVICE_SVM_ATOMICS;
 

@@ -1,6 +1,6 @@
-/* What other files may ask of a context (implemented in api/context.c). */
-#ifndef MOSAIC_CONTEXT_H
-#define MOSAIC_CONTEXT_H
+/* What other API files may ask of a context (api/context.c). */
+#ifndef MOSAIC_API_CONTEXT_H
+#define MOSAIC_API_CONTEXT_H
 
 #include "core/objects.h"
 

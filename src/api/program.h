@@ -1,6 +1,6 @@
-/* What other parts of the runtime ask of programs (api/program.c). */
-#ifndef MOSAIC_PROGRAM_H
-#define MOSAIC_PROGRAM_H
+/* What other API files ask of programs (api/program.c). */
+#ifndef MOSAIC_API_PROGRAM_H
+#define MOSAIC_API_PROGRAM_H
 
 #include "core/objects.h"
 

@@ -1,6 +1,6 @@
 /* What the enqueue functions ask of kernels (api/kernel.c). */
-#ifndef MOSAIC_KERNEL_H
-#define MOSAIC_KERNEL_H
+#ifndef MOSAIC_API_KERNEL_H
+#define MOSAIC_API_KERNEL_H
 
 #include "core/objects.h"
 

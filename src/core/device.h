@@ -1,0 +1,233 @@
+/*
+ * The device interface: what each kind of device (the CPU today; a GPU or a
+ * remote device later) implements, what the commands it runs carry, and what
+ * the runtime promises it.  docs/devices.md is the long version.
+ *
+ * Layering: src/api checks arguments and builds commands; it calls a
+ * device only through these ops and never touches the bytes of a buffer.
+ * The engine (core/engine.c) hands ready commands to `submit`.  A device
+ * calls core (mosaic_command_running / mosaic_command_complete, the helpers
+ * of core/memory.h) and the compiler, never src/api.
+ *
+ * Commands.  Every command is a cl_event (objects.h) whose `payload` is one
+ * of the structs below, chosen by its command_type.  The API sets the
+ * command's `run` to the device's op for it (e.g. ops->read), or leaves it
+ * NULL when the op is NULL: such a command is a synchronisation point only
+ * and the engine completes it without the device (markers and barriers are
+ * the same).  Kernels have `run` NULL and a mosaic_ndrange payload.  A few
+ * commands carry a host function of the API's as `run` (clEnqueueSVMFree);
+ * a device runs those like its own ops, on a host thread.
+ *
+ * A command op (`cl_int op(cl_event command)`) carries the command out
+ * synchronously on the calling thread and returns CL_COMPLETE or a negative
+ * error code; it takes no lock of the engine's and may take as long as it
+ * needs.  It is called by the device's executor after `submit`, or by the
+ * engine on the enqueuing thread for a blocking command that is ready at
+ * once (run_inline).  The device is command->queue->device.
+ */
+#ifndef MOSAIC_DEVICE_H
+#define MOSAIC_DEVICE_H
+
+#include "core/objects.h"
+
+/* ---- command payloads -------------------------------------------------------- */
+
+/* One end of a transfer: a region of a buffer (or sub-buffer) or of host
+ * memory.  Offsets are bytes from the buffer's first byte (or from `host`)
+ * to the rectangle's origin. */
+typedef struct mosaic_endpoint {
+    cl_mem mem;      /* internal reference (dropped by the API's cleanup), or NULL for host memory */
+    char *host;      /* host memory when mem is NULL */
+    size_t offset;
+    size_t row_pitch, slice_pitch;
+} mosaic_endpoint;
+
+/* clEnqueueRead/Write/CopyBuffer and their Rect variants (read: buffer to
+ * host, write: host to buffer, copy: buffer to buffer).  Every transfer is a
+ * rectangle: region = {bytes per row, rows, slices}; a flat transfer is
+ * {size, 1, 1} with both pitches = size.  The API checked every bound, and
+ * that two regions of one buffer do not overlap; a read of a
+ * CL_MEM_USE_HOST_PTR buffer into its own host_ptr (which the specification
+ * allows) may have src and dst at the same bytes. */
+typedef struct mosaic_transfer {
+    mosaic_endpoint src, dst;
+    size_t region[3];
+} mosaic_transfer;
+
+/* clEnqueueFillBuffer: size bytes at offset (both multiples of pattern_size,
+ * a power of two up to 128), the pattern repeated. */
+typedef struct mosaic_fill {
+    cl_mem mem;      /* internal reference */
+    size_t offset, size, pattern_size;
+    _Alignas(16) unsigned char pattern[128];
+} mosaic_fill;
+
+/* clEnqueueMapBuffer and clEnqueueUnmapMemObject: the region [offset,
+ * offset + size) of mem mapped at `pointer` (what ops->map_address gave the
+ * map) with `flags`.  An unmap carries the flags of the map it undoes. */
+typedef struct mosaic_map {
+    cl_mem mem;      /* internal reference */
+    void *pointer;
+    size_t offset, size;
+    cl_map_flags flags;
+} mosaic_map;
+
+/* clEnqueueMigrateMemObjects: move `mems` to the queue's device (or to the
+ * host with CL_MIGRATE_MEM_OBJECT_HOST); CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED
+ * allows moving nothing but the ownership. */
+typedef struct mosaic_migration {
+    cl_mem_migration_flags flags;
+    cl_uint count;
+    cl_mem mems[];   /* internal references */
+} mosaic_migration;
+
+/* clEnqueueNativeKernel: fn(args), where args is the API's copy of the
+ * user's argument block; before the call the device writes, at each
+ * mem_offsets[i] of args, the host address of mems[i]'s bytes (a
+ * pointer-sized slot that may be unaligned). */
+typedef struct mosaic_native_call {
+    void (CL_CALLBACK *fn)(void *);
+    void *args;
+    cl_uint num_mems;
+    cl_mem *mems;        /* internal references */
+    size_t *mem_offsets;
+} mosaic_native_call;
+
+/* clEnqueueSVMMemcpy: size bytes, any host or SVM addresses, not overlapping. */
+typedef struct mosaic_svm_copy {
+    void *dst;
+    const void *src;
+    size_t size;
+} mosaic_svm_copy;
+
+/* clEnqueueSVMMemFill: ptr is aligned to pattern_size, size a multiple of it. */
+typedef struct mosaic_svm_fill {
+    unsigned char *ptr;
+    size_t size, pattern_size;
+    _Alignas(16) unsigned char pattern[128];
+} mosaic_svm_fill;
+
+/* clEnqueueSVMMap (flags as given) and clEnqueueSVMUnmap (flags 0, size 0:
+ * the whole region the pointer was mapped with). */
+typedef struct mosaic_svm_region {
+    void *pointer;
+    size_t size;
+    cl_map_flags flags;
+} mosaic_svm_region;
+
+/* clEnqueueSVMMigrateMem: sizes[i] 0 means the whole allocation holding
+ * pointers[i]. */
+typedef struct mosaic_svm_migration {
+    cl_mem_migration_flags flags;
+    cl_uint count;
+    const void **pointers; /* both arrays live in the same allocation as this struct */
+    size_t *sizes;
+} mosaic_svm_migration;
+
+/* ---- the ops ------------------------------------------------------------------ */
+
+struct mosaic_device_ops {
+    /* ---- queries ---- */
+
+    /* Fills the device's reported properties (struct _cl_device_id: name,
+     * limits, memory sizes, extensions, OpenCL C features, compiler target)
+     * and its mem_domain (the device itself when its memory is its own)
+     * once, when the platform starts.  clGetDeviceInfo answers from them. */
+    void (*describe)(cl_device_id device);
+
+    /* ---- programs ---- */
+
+    /* Turns an executable binary (the compiler's bitcode, as clBuildProgram
+     * or clLinkProgram produced it) into kernels this device can run.
+     * Returns CL_SUCCESS or what clBuildProgram must return; *log always
+     * receives a malloc'd log (possibly empty) that the caller frees. */
+    cl_int (*finalize)(cl_device_id device, const mosaic_bitcode *executable, const char *options,
+                       mosaic_executable **out, char **log);
+
+    /* ---- storage ---- */
+
+    /* Gives mem its storage in this device's memory (called on the
+     * domain's device: see mosaic_device_mem_domain) and fills
+     * storage->address (what kernels receive, fixed for the storage's
+     * life) and storage->allocation (the device's own, for mem_free).
+     * Called once per domain of the context when the buffer or sub-buffer
+     * is created, before any command can use it.
+     *   - a buffer (mem->parent NULL): mem->size bytes aligned to the
+     *     device's CL_DEVICE_MEM_BASE_ADDR_ALIGN.  `initial` is the bytes it
+     *     starts with (host_ptr for CL_MEM_COPY_HOST_PTR and
+     *     CL_MEM_USE_HOST_PTR), or NULL (undefined contents).  With
+     *     CL_MEM_USE_HOST_PTR a device that addresses host memory may use
+     *     mem->host_ptr itself as its storage (the CPU does: zero copy).
+     *   - a sub-buffer: a view of its parent's storage on this device at
+     *     mem->offset (the parent's storages exist already).
+     * Returns CL_SUCCESS, CL_MEM_OBJECT_ALLOCATION_FAILURE,
+     * CL_OUT_OF_RESOURCES or CL_OUT_OF_HOST_MEMORY (then nothing is kept). */
+    cl_int (*mem_alloc)(cl_device_id device, cl_mem mem, const void *initial, mosaic_mem_storage *storage);
+
+    /* Frees what mem_alloc (and map_address) kept for mem.  Called once,
+     * when no command and no sub-buffer can use mem any more (sub-buffers
+     * are freed before their parent). */
+    void (*mem_free)(cl_device_id device, cl_mem mem, mosaic_mem_storage *storage);
+
+    /* The host address clEnqueueMapBuffer returns for [offset, offset +
+     * size) of mem; called at enqueue time (the pointer is returned before
+     * the map command runs).  A device whose storage is host memory returns
+     * it (zero copy).  A device with memory of its own returns host memory
+     * that the map command fills and the unmap command writes back:
+     * mem->host_ptr + offset for CL_MEM_USE_HOST_PTR (the specification
+     * requires it), else a host copy it keeps until mem_free.  NULL:
+     * clEnqueueMapBuffer fails with CL_MAP_FAILURE. */
+    void *(*map_address)(cl_device_id device, cl_mem mem, size_t offset, size_t size, cl_map_flags flags);
+
+    /* Shared virtual memory (when the device reports SVM capabilities): an
+     * allocation of size bytes (alignment a power of two up to 128, already
+     * checked) at one address valid on the host and in the kernels of every
+     * device of the context, or NULL.  The API keeps the registry of
+     * allocations and calls svm_free once for each. */
+    void *(*svm_alloc)(cl_device_id device, cl_svm_mem_flags flags, size_t size, cl_uint alignment);
+    void (*svm_free)(cl_device_id device, void *pointer);
+
+    /* ---- commands ---- */
+
+    /* Starts a command whose dependencies are all complete: a kernel
+     * (run NULL, payload mosaic_ndrange) or any command with a run.  The
+     * device must call mosaic_command_complete(command, status) exactly
+     * once, from any thread, with no engine lock held, possibly before
+     * submit returns; it may call mosaic_command_running first (the
+     * profiling START time).  submit must not wait for another command:
+     * it is called with no lock held, from the enqueuing thread or from
+     * whichever thread completed the command's last dependency (a worker,
+     * a callback). */
+    void (*submit)(cl_device_id device, cl_event command);
+
+    /* Command ops (see the top of this file); payload in brackets. */
+    cl_int (*read)(cl_event command);          /* (mosaic_transfer) buffer -> host */
+    cl_int (*write)(cl_event command);         /* (mosaic_transfer) host -> buffer */
+    cl_int (*copy)(cl_event command);          /* (mosaic_transfer) buffer -> buffer */
+    cl_int (*fill)(cl_event command);          /* (mosaic_fill) */
+    cl_int (*map)(cl_event command);           /* (mosaic_map) make the region readable at pointer,
+                                                  unless CL_MAP_WRITE_INVALIDATE_REGION; NULL: nothing to do */
+    cl_int (*unmap)(cl_event command);         /* (mosaic_map) write back a region mapped for writing;
+                                                  NULL: nothing to do */
+    cl_int (*migrate)(cl_event command);       /* (mosaic_migration) NULL: nothing to do */
+    cl_int (*native_kernel)(cl_event command); /* (mosaic_native_call) NULL: no native kernels
+                                                  (clEnqueueNativeKernel fails with CL_INVALID_OPERATION) */
+    cl_int (*svm_copy)(cl_event command);      /* (mosaic_svm_copy) */
+    cl_int (*svm_fill)(cl_event command);      /* (mosaic_svm_fill) */
+    cl_int (*svm_map)(cl_event command);       /* (mosaic_svm_region) NULL: nothing to do */
+    cl_int (*svm_unmap)(cl_event command);     /* (mosaic_svm_region) NULL: nothing to do */
+    cl_int (*svm_migrate)(cl_event command);   /* (mosaic_svm_migration) NULL: nothing to do */
+};
+
+/* The device whose memory `device` uses: itself, or for a sub-device the
+ * root device it was partitioned from (sub-devices share their parent's
+ * memory, so a buffer has one storage for a device and all its
+ * sub-devices).  A device's describe op sets device->mem_domain to the
+ * device itself; a sub-device made as a copy of its parent's description
+ * keeps the parent's value, which is what makes it share. */
+static inline cl_device_id mosaic_device_mem_domain(cl_device_id device)
+{
+    return device->mem_domain ? device->mem_domain : device;
+}
+
+#endif

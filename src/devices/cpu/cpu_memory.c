@@ -1,0 +1,210 @@
+/*
+ * The CPU device's memory ops (core/device.h): storage for buffers,
+ * sub-buffers and SVM, and the commands that move bytes.
+ *
+ * The CPU device *is* the host: same processor, same address space,
+ * coherent caches.  So
+ *   - a buffer's storage is host memory at one address for its whole life:
+ *     a 128-byte aligned allocation, or the user's pointer itself for
+ *     CL_MEM_USE_HOST_PTR (zero copy; CL_MEM_COPY_HOST_PTR copies once, at
+ *     creation); a sub-buffer's is its parent's + origin;
+ *   - read, write and copy are memcpy between two fixed addresses, fill is
+ *     memset or a tiled copy, on a worker (or on the enqueuing thread for a
+ *     blocking command that is ready at once);
+ *   - a map returns the storage itself; map, unmap and migrations move
+ *     nothing (their ops are NULL: the commands are synchronisation points);
+ *   - SVM is an aligned host allocation, valid at the same address in
+ *     kernels.
+ */
+#include "devices/cpu/cpu.h"
+#include "core/memory.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- storage -------------------------------------------------------------------- */
+
+/* 128-byte aligned host memory, the size rounded up to whole 128-byte lines
+ * so a kernel's widest vector access at the end stays inside the
+ * allocation (and no two allocations share a cache line). */
+static void *alloc_lines(size_t size)
+{
+    size_t rounded = (size + MOSAIC_MEM_ALIGN - 1) & ~(size_t)(MOSAIC_MEM_ALIGN - 1);
+    if (rounded < size)
+        return NULL;
+    void *p = NULL;
+    if (posix_memalign(&p, MOSAIC_MEM_ALIGN, rounded) != 0)
+        return NULL;
+    return p;
+}
+
+cl_int mosaic_cpu_mem_alloc(cl_device_id device, cl_mem mem, const void *initial, mosaic_mem_storage *storage)
+{
+    storage->allocation = NULL;
+    if (mem->parent) { /* a view: the parent's bytes from the origin on */
+        mosaic_mem_storage *parent = mosaic_mem_storage_on(mem->parent, device);
+        if (!parent)
+            return CL_OUT_OF_RESOURCES;
+        storage->address = parent->address + mem->offset;
+        return CL_SUCCESS;
+    }
+    if (mem->flags & CL_MEM_USE_HOST_PTR) { /* zero copy: the device works on the user's memory */
+        storage->address = mem->host_ptr;
+        return CL_SUCCESS;
+    }
+    char *p = alloc_lines(mem->size);
+    if (!p)
+        return CL_MEM_OBJECT_ALLOCATION_FAILURE;
+    if (initial)
+        memcpy(p, initial, mem->size);
+    storage->address = p;
+    storage->allocation = p;
+    return CL_SUCCESS;
+}
+
+void mosaic_cpu_mem_free(cl_device_id device, cl_mem mem, mosaic_mem_storage *storage)
+{
+    free(storage->allocation);
+    storage->allocation = NULL;
+    storage->address = NULL;
+}
+
+void *mosaic_cpu_map_address(cl_device_id device, cl_mem mem, size_t offset, size_t size, cl_map_flags flags)
+{
+    mosaic_mem_storage *s = mosaic_mem_storage_on(mem, device);
+    return s ? s->address + offset : NULL;
+}
+
+void *mosaic_cpu_svm_alloc(cl_device_id device, cl_svm_mem_flags flags, size_t size, cl_uint alignment)
+{
+    /* every alignment the API accepts (a power of two up to 128) divides 128 */
+    return alloc_lines(size);
+}
+
+void mosaic_cpu_svm_free(cl_device_id device, void *pointer)
+{
+    free(pointer);
+}
+
+/* ---- transfers ---------------------------------------------------------------------- */
+
+static char *endpoint_address(const mosaic_endpoint *e, cl_device_id device)
+{
+    return (e->mem ? mosaic_mem_storage_on(e->mem, device)->address : e->host) + e->offset;
+}
+
+static void copy_rect(char *dst, const mosaic_endpoint *d, const char *src, const mosaic_endpoint *s,
+                      const size_t *region)
+{
+    size_t w = region[0], h = region[1], depth = region[2];
+    bool rows_packed = (h == 1 || (s->row_pitch == w && d->row_pitch == w));
+    bool slices_packed = rows_packed && (depth == 1 || (s->slice_pitch == w * h && d->slice_pitch == w * h));
+    if (slices_packed) {
+        /* One flat copy: the common case.  A read of a USE_HOST_PTR buffer
+         * into its own host_ptr (allowed by the spec) copies a region onto
+         * itself: nothing to do. */
+        if (dst != src)
+            memcpy(dst, src, w * h * depth);
+        return;
+    }
+    for (size_t z = 0; z < depth; z++) {
+        const char *sz = src + z * s->slice_pitch;
+        char *dz = dst + z * d->slice_pitch;
+        if (rows_packed) {
+            memcpy(dz, sz, w * h);
+            continue;
+        }
+        for (size_t y = 0; y < h; y++)
+            memcpy(dz + y * d->row_pitch, sz + y * s->row_pitch, w);
+    }
+}
+
+/* ops->read, ops->write and ops->copy: host memory on both sides. */
+cl_int mosaic_cpu_transfer(cl_event command)
+{
+    const mosaic_transfer *t = command->payload;
+    cl_device_id device = command->queue->device;
+    copy_rect(endpoint_address(&t->dst, device), &t->dst, endpoint_address(&t->src, device), &t->src, t->region);
+    return CL_COMPLETE;
+}
+
+/* ---- fills ---------------------------------------------------------------------------- */
+
+static bool uniform_pattern(const unsigned char *pattern, size_t pattern_size)
+{
+    for (size_t i = 1; i < pattern_size; i++)
+        if (pattern[i] != pattern[0])
+            return false;
+    return true;
+}
+
+cl_int mosaic_cpu_fill(cl_event command)
+{
+    const mosaic_fill *f = command->payload;
+    char *dst = mosaic_mem_storage_on(f->mem, command->queue->device)->address + f->offset;
+    size_t size = f->size, pattern_size = f->pattern_size;
+    if (uniform_pattern(f->pattern, pattern_size)) {
+        memset(dst, f->pattern[0], size);
+        return CL_COMPLETE;
+    }
+    /* A tile of whole patterns (4096 is a multiple of every pattern size),
+     * copied over the range; offset and size are multiples of the pattern
+     * size, so the tile's phase is right everywhere. */
+    enum { TILE = 4096 };
+    _Alignas(64) unsigned char tile[TILE];
+    for (size_t i = 0; i < TILE; i += pattern_size)
+        memcpy(tile + i, f->pattern, pattern_size);
+    while (size >= TILE) {
+        memcpy(dst, tile, TILE);
+        dst += TILE;
+        size -= TILE;
+    }
+    memcpy(dst, tile, size);
+    return CL_COMPLETE;
+}
+
+/* ---- native kernels ----------------------------------------------------------------- */
+
+cl_int mosaic_cpu_native_kernel(cl_event command)
+{
+    mosaic_native_call *call = command->payload;
+    cl_device_id device = command->queue->device;
+    /* The argument block's memory-object slots become the buffers' host addresses. */
+    for (cl_uint i = 0; i < call->num_mems; i++) {
+        void *address = mosaic_mem_storage_on(call->mems[i], device)->address;
+        memcpy((char *)call->args + call->mem_offsets[i], &address, sizeof address);
+    }
+    call->fn(call->args);
+    return CL_COMPLETE;
+}
+
+/* ---- SVM commands: any host addresses ------------------------------------------------ */
+
+cl_int mosaic_cpu_svm_copy(cl_event command)
+{
+    const mosaic_svm_copy *c = command->payload;
+    memcpy(c->dst, c->src, c->size);
+    return CL_COMPLETE;
+}
+
+cl_int mosaic_cpu_svm_fill(cl_event command)
+{
+    mosaic_svm_fill *f = command->payload;
+    size_t ps = f->pattern_size, n = f->size;
+    if (n == 0)
+        return CL_COMPLETE;
+    if (uniform_pattern(f->pattern, ps)) {
+        memset(f->ptr, f->pattern[0], n);
+        return CL_COMPLETE;
+    }
+    /* Lay down one pattern, then double the filled prefix: every copy
+     * starts at a multiple of the pattern size, so the phase is right. */
+    memcpy(f->ptr, f->pattern, ps);
+    size_t done = ps;
+    while (done < n) {
+        size_t chunk = done < n - done ? done : n - done;
+        memcpy(f->ptr + done, f->ptr, chunk);
+        done += chunk;
+    }
+    return CL_COMPLETE;
+}

@@ -1,0 +1,485 @@
+/*
+ * The device interface (core/device.h), linked with Mosaic's objects: the
+ * CPU device's ops are swapped for those of a pretend device with memory of
+ * its own, whose storage addresses are handles the host cannot dereference
+ * (non-canonical addresses: touching one faults).  Every buffer and SVM
+ * entry point then runs through the public API, and the data must come out
+ * right, so:
+ *   - src/api reaches buffer bytes only through the device's ops (a memcpy
+ *     or memset there on a storage address would crash the test);
+ *   - storage is allocated and freed once per memory object (sub-buffers
+ *     included), with the initial contents of COPY/USE_HOST_PTR given to
+ *     the device;
+ *   - a map returns the device's host address (the user's pointer for
+ *     USE_HOST_PTR, a host copy otherwise) and the map and unmap ops move
+ *     the bytes (not for CL_MAP_WRITE_INVALIDATE_REGION on the way in);
+ *   - migrations, SVM commands, program finalisation reach their ops, and a
+ *     device without native kernels refuses clEnqueueNativeKernel;
+ *   - a device made as a copy of the CPU device's description (as
+ *     sub-devices are) finds the same storage (one memory domain).
+ */
+#define _GNU_SOURCE
+#include <CL/cl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../common/check.h"
+#include "core/device.h"
+#include "core/memory.h"
+
+#define OK(expr) CHECK_ERR(expr, CL_SUCCESS)
+
+/* ---- the pretend device's memory: an arena reached through handles ------------------- */
+
+#define HANDLE_BASE ((uintptr_t)0xdead000000000000ull) /* non-canonical: any access faults */
+#define ARENA_SIZE ((size_t)8 << 20)
+
+static char *arena;
+static size_t arena_used;
+static pthread_mutex_t arena_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static char *bytes_at(const char *handle)
+{
+    uintptr_t h = (uintptr_t)handle;
+    if (h < HANDLE_BASE || h - HANDLE_BASE >= ARENA_SIZE)
+        abort(); /* not one of our handles: the runtime passed something else */
+    return arena + (h - HANDLE_BASE);
+}
+
+static const mosaic_device_ops *cpu;
+static mosaic_device_ops remote;
+
+static atomic_int n_alloc, n_free, n_read, n_write, n_copy, n_fill, n_map, n_map_moved, n_unmap, n_unmap_moved,
+    n_migrate, n_svm_alloc, n_svm_free, n_svm_copy, n_svm_fill, n_svm_map, n_svm_unmap, n_svm_migrate, n_finalize;
+static cl_mem_migration_flags last_migration_flags;
+static cl_uint last_migration_count;
+static const void *last_initial;
+
+/* Host copies handed out by map_address: one per memory object. */
+typedef struct host_copy { cl_mem mem; char *bytes; struct host_copy *next; } host_copy;
+static host_copy *copies;
+
+static cl_int remote_mem_alloc(cl_device_id device, cl_mem mem, const void *initial, mosaic_mem_storage *s)
+{
+    atomic_fetch_add(&n_alloc, 1);
+    s->allocation = NULL;
+    if (mem->parent) {
+        s->address = mosaic_mem_storage_on(mem->parent, device)->address + mem->offset;
+        return CL_SUCCESS;
+    }
+    pthread_mutex_lock(&arena_lock);
+    size_t at = arena_used, size = (mem->size + 127) & ~(size_t)127;
+    bool fits = size <= ARENA_SIZE - at;
+    if (fits)
+        arena_used += size;
+    pthread_mutex_unlock(&arena_lock);
+    if (!fits)
+        return CL_MEM_OBJECT_ALLOCATION_FAILURE;
+    last_initial = initial;
+    s->address = (char *)(HANDLE_BASE + at);
+    s->allocation = s->address;
+    if (initial)
+        memcpy(bytes_at(s->address), initial, mem->size);
+    return CL_SUCCESS;
+}
+
+static void remote_mem_free(cl_device_id device, cl_mem mem, mosaic_mem_storage *s)
+{
+    pthread_mutex_lock(&arena_lock);
+    for (host_copy **p = &copies; *p; p = &(*p)->next)
+        if ((*p)->mem == mem) {
+            host_copy *c = *p;
+            *p = c->next;
+            free(c->bytes);
+            free(c);
+            break;
+        }
+    pthread_mutex_unlock(&arena_lock);
+    atomic_fetch_add(&n_free, 1);
+}
+
+static void *remote_map_address(cl_device_id device, cl_mem mem, size_t offset, size_t size, cl_map_flags flags)
+{
+    if (mem->flags & CL_MEM_USE_HOST_PTR)
+        return (char *)mem->host_ptr + offset;
+    pthread_mutex_lock(&arena_lock);
+    host_copy *c = copies;
+    while (c && c->mem != mem)
+        c = c->next;
+    if (!c && (c = calloc(1, sizeof *c)) != NULL) {
+        c->mem = mem;
+        c->bytes = malloc(mem->size);
+        c->next = copies;
+        copies = c;
+    }
+    pthread_mutex_unlock(&arena_lock);
+    return c && c->bytes ? c->bytes + offset : NULL;
+}
+
+static char *endpoint(const mosaic_endpoint *e, cl_device_id device)
+{
+    return e->mem ? bytes_at(mosaic_mem_storage_on(e->mem, device)->address) + e->offset : e->host + e->offset;
+}
+
+static void transfer(cl_event command)
+{
+    const mosaic_transfer *t = command->payload;
+    cl_device_id device = command->queue->device;
+    char *dst = endpoint(&t->dst, device), *src = endpoint(&t->src, device);
+    for (size_t z = 0; z < t->region[2]; z++)
+        for (size_t y = 0; y < t->region[1]; y++)
+            memmove(dst + z * t->dst.slice_pitch + y * t->dst.row_pitch,
+                    src + z * t->src.slice_pitch + y * t->src.row_pitch, t->region[0]);
+}
+
+static cl_int remote_read(cl_event c) { atomic_fetch_add(&n_read, 1); transfer(c); return CL_COMPLETE; }
+static cl_int remote_write(cl_event c) { atomic_fetch_add(&n_write, 1); transfer(c); return CL_COMPLETE; }
+static cl_int remote_copy(cl_event c) { atomic_fetch_add(&n_copy, 1); transfer(c); return CL_COMPLETE; }
+
+static cl_int remote_fill(cl_event command)
+{
+    atomic_fetch_add(&n_fill, 1);
+    const mosaic_fill *f = command->payload;
+    char *dst = bytes_at(mosaic_mem_storage_on(f->mem, command->queue->device)->address) + f->offset;
+    for (size_t i = 0; i < f->size; i += f->pattern_size)
+        memcpy(dst + i, f->pattern, f->pattern_size);
+    return CL_COMPLETE;
+}
+
+static char *mapped_region(cl_event command, const mosaic_map **m)
+{
+    *m = command->payload;
+    return bytes_at(mosaic_mem_storage_on((*m)->mem, command->queue->device)->address) + (*m)->offset;
+}
+
+static cl_int remote_map(cl_event command)
+{
+    atomic_fetch_add(&n_map, 1);
+    const mosaic_map *m;
+    char *device_bytes = mapped_region(command, &m);
+    if (!(m->flags & CL_MAP_WRITE_INVALIDATE_REGION)) {
+        memcpy(m->pointer, device_bytes, m->size);
+        atomic_fetch_add(&n_map_moved, 1);
+    }
+    return CL_COMPLETE;
+}
+
+static cl_int remote_unmap(cl_event command)
+{
+    atomic_fetch_add(&n_unmap, 1);
+    const mosaic_map *m;
+    char *device_bytes = mapped_region(command, &m);
+    if (m->flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) {
+        memcpy(device_bytes, m->pointer, m->size);
+        atomic_fetch_add(&n_unmap_moved, 1);
+    }
+    return CL_COMPLETE;
+}
+
+static cl_int remote_migrate(cl_event command)
+{
+    const mosaic_migration *m = command->payload;
+    last_migration_flags = m->flags;
+    last_migration_count = m->count;
+    atomic_fetch_add(&n_migrate, 1);
+    return CL_COMPLETE;
+}
+
+static void *remote_svm_alloc(cl_device_id d, cl_svm_mem_flags flags, size_t size, cl_uint alignment)
+{
+    atomic_fetch_add(&n_svm_alloc, 1);
+    return cpu->svm_alloc(d, flags, size, alignment);
+}
+
+static void remote_svm_free(cl_device_id d, void *p)
+{
+    atomic_fetch_add(&n_svm_free, 1);
+    cpu->svm_free(d, p);
+}
+
+static cl_int remote_svm_copy(cl_event c) { atomic_fetch_add(&n_svm_copy, 1); return cpu->svm_copy(c); }
+static cl_int remote_svm_fill(cl_event c) { atomic_fetch_add(&n_svm_fill, 1); return cpu->svm_fill(c); }
+
+static cl_int remote_svm_map(cl_event c)
+{
+    const mosaic_svm_region *r = c->payload;
+    CHECK(r && r->pointer && r->size == 64 && r->flags == CL_MAP_READ);
+    atomic_fetch_add(&n_svm_map, 1);
+    return CL_COMPLETE;
+}
+
+static cl_int remote_svm_unmap(cl_event c)
+{
+    const mosaic_svm_region *r = c->payload;
+    CHECK(r && r->pointer);
+    atomic_fetch_add(&n_svm_unmap, 1);
+    return CL_COMPLETE;
+}
+
+static cl_int remote_svm_migrate(cl_event c)
+{
+    const mosaic_svm_migration *m = c->payload;
+    CHECK(m && m->count == 2 && m->sizes[0] == 16 && m->sizes[1] == 32 && m->pointers[0] && m->pointers[1]);
+    atomic_fetch_add(&n_svm_migrate, 1);
+    return CL_COMPLETE;
+}
+
+static cl_int remote_finalize(cl_device_id d, const mosaic_bitcode *bc, const char *options, mosaic_executable **out,
+                              char **log)
+{
+    atomic_fetch_add(&n_finalize, 1);
+    return cpu->finalize(d, bc, options, out, log);
+}
+
+/* ---- the test ------------------------------------------------------------------------------- */
+
+static cl_device_id device;
+static cl_context context;
+static cl_command_queue queue;
+
+static cl_mem buffer(cl_mem_flags flags, size_t size, void *host_ptr)
+{
+    cl_int err;
+    cl_mem m = clCreateBuffer(context, flags, size, host_ptr, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    return m;
+}
+
+static void read_all(cl_mem m, size_t size, void *out)
+{
+    OK(clEnqueueReadBuffer(queue, m, CL_TRUE, 0, size, out, 0, NULL, NULL));
+}
+
+static bool wait_for(atomic_int *counter, int value)
+{
+    for (int i = 0; i < 5000 && atomic_load(counter) != value; i++)
+        nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
+    return atomic_load(counter) == value;
+}
+
+enum { N = 1024 };
+
+static void buffers(void)
+{
+    unsigned char in[N], out[N], expect[N];
+    for (int i = 0; i < N; i++)
+        in[i] = (unsigned char)(i * 7 + 1);
+
+    /* write and read back */
+    cl_mem a = buffer(CL_MEM_READ_WRITE, N, NULL);
+    CHECK(atomic_load(&n_alloc) == 1 && last_initial == NULL);
+    CHECK(a && (uintptr_t)mosaic_mem_storage_on(a, device)->address >= HANDLE_BASE); /* one storage, ours */
+    CHECK(a && a->num_storages == 1);
+    /* a sub-device starts as a copy of its parent's description: it shares the storage */
+    struct _cl_device_id sub_device = *device;
+    CHECK(device->mem_domain == device && mosaic_device_mem_domain(&sub_device) == device);
+    CHECK(a && mosaic_mem_storage_on(a, &sub_device) == mosaic_mem_storage_on(a, device));
+    OK(clEnqueueWriteBuffer(queue, a, CL_TRUE, 0, N, in, 0, NULL, NULL));
+    memset(out, 0, N);
+    read_all(a, N, out);
+    CHECK(memcmp(in, out, N) == 0);
+    CHECK(atomic_load(&n_write) == 1 && atomic_load(&n_read) == 1);
+
+    /* COPY_HOST_PTR: the device gets the initial bytes */
+    cl_mem b = buffer(CL_MEM_COPY_HOST_PTR, N, in);
+    CHECK(last_initial == in);
+    memset(out, 0, N);
+    read_all(b, N, out);
+    CHECK(memcmp(in, out, N) == 0);
+
+    /* copy, fill and rectangles, compared with the same done on the host */
+    memcpy(expect, in, N);
+    OK(clEnqueueCopyBuffer(queue, a, b, 0, 512, 256, 0, NULL, NULL));
+    memcpy(expect + 512, in, 256);
+    const unsigned char pattern[4] = { 0xa1, 0xb2, 0xc3, 0xd4 };
+    OK(clEnqueueFillBuffer(queue, b, pattern, 4, 64, 128, 0, NULL, NULL));
+    for (int i = 64; i < 192; i++)
+        expect[i] = pattern[i % 4];
+    size_t origin_a[3] = { 3, 2, 0 }, origin_b[3] = { 5, 1, 0 }, region[3] = { 10, 4, 2 };
+    OK(clEnqueueCopyBufferRect(queue, a, b, origin_a, origin_b, region, 32, 256, 16, 128, 0, NULL, NULL));
+    for (size_t z = 0; z < 2; z++)
+        for (size_t y = 0; y < 4; y++)
+            memcpy(expect + (5 + 16 * (1 + y) + 128 * z), in + (3 + 32 * (2 + y) + 256 * z), 10);
+    unsigned char host_rect[200];
+    memset(host_rect, 0xee, sizeof host_rect);
+    size_t host_origin[3] = { 1, 1, 0 }, buffer_origin[3] = { 7, 3, 0 }, region2[3] = { 6, 5, 1 };
+    OK(clEnqueueWriteBufferRect(queue, b, CL_FALSE, buffer_origin, host_origin, region2, 64, 0, 20, 0, in, 0,
+                                NULL, NULL));
+    for (size_t y = 0; y < 5; y++)
+        memcpy(expect + 7 + 64 * (3 + y), in + 1 + 20 * (1 + y), 6);
+    OK(clEnqueueReadBufferRect(queue, b, CL_TRUE, buffer_origin, host_origin, region2, 64, 0, 20, 0, host_rect, 0,
+                               NULL, NULL));
+    for (size_t y = 0; y < 5; y++)
+        CHECK(memcmp(host_rect + 1 + 20 * (1 + y), expect + 7 + 64 * (3 + y), 6) == 0);
+    CHECK(host_rect[0] == 0xee);
+    read_all(b, N, out);
+    CHECK(memcmp(expect, out, N) == 0);
+    CHECK(atomic_load(&n_copy) == 2 && atomic_load(&n_fill) == 1);
+
+    /* a sub-buffer is a view of its parent's storage on the device */
+    cl_int err;
+    cl_buffer_region sub_region = { 256, 128 };
+    cl_mem sub = clCreateSubBuffer(a, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &sub_region, &err);
+    OK(err);
+    CHECK(atomic_load(&n_alloc) == 3);
+    unsigned char ones[128];
+    memset(ones, 1, sizeof ones);
+    OK(clEnqueueWriteBuffer(queue, sub, CL_TRUE, 0, 128, ones, 0, NULL, NULL));
+    read_all(a, N, out);
+    CHECK(memcmp(out, in, 256) == 0 && memcmp(out + 256, ones, 128) == 0 && memcmp(out + 384, in + 384, N - 384) == 0);
+
+    /* a map gives a host copy the map op fills and the unmap op writes back */
+    unsigned char *p = clEnqueueMapBuffer(queue, a, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 256, 256, 0, NULL, NULL,
+                                          &err);
+    OK(err);
+    CHECK(p && (uintptr_t)p < HANDLE_BASE);
+    if (p) {
+        CHECK(memcmp(p, ones, 128) == 0 && memcmp(p + 128, in + 384, 128) == 0);
+        memset(p, 9, 256);
+        OK(clEnqueueUnmapMemObject(queue, a, p, 0, NULL, NULL));
+    }
+    p = clEnqueueMapBuffer(queue, a, CL_TRUE, CL_MAP_WRITE_INVALIDATE_REGION, 0, 16, 0, NULL, NULL, &err);
+    OK(err);
+    if (p) {
+        memset(p, 5, 16);
+        OK(clEnqueueUnmapMemObject(queue, a, p, 0, NULL, NULL));
+    }
+    read_all(a, N, out);
+    bool mapped_ok = true;
+    for (int i = 0; i < N; i++)
+        mapped_ok &= out[i] == (i < 16 ? 5 : i >= 256 && i < 512 ? 9 : in[i]);
+    CHECK(mapped_ok);
+    CHECK(atomic_load(&n_map) == 2 && atomic_load(&n_map_moved) == 1);
+    CHECK(atomic_load(&n_unmap) == 2 && atomic_load(&n_unmap_moved) == 2);
+
+    /* USE_HOST_PTR: the device keeps its own copy; a map returns the user's pointer */
+    unsigned char user[N];
+    memcpy(user, in, N);
+    cl_mem c = buffer(CL_MEM_USE_HOST_PTR, N, user);
+    CHECK(last_initial == user);
+    OK(clEnqueueWriteBuffer(queue, c, CL_TRUE, 100, 4, "abcd", 0, NULL, NULL));
+    p = clEnqueueMapBuffer(queue, c, CL_TRUE, CL_MAP_READ, 96, 16, 0, NULL, NULL, &err);
+    OK(err);
+    CHECK(p == user + 96);
+    CHECK(memcmp(user + 100, "abcd", 4) == 0);
+    if (p)
+        OK(clEnqueueUnmapMemObject(queue, c, p, 0, NULL, NULL));
+
+    /* migration reaches the device with its flags */
+    cl_mem both[2] = { a, b };
+    OK(clEnqueueMigrateMemObjects(queue, 2, both, CL_MIGRATE_MEM_OBJECT_HOST, 0, NULL, NULL));
+    OK(clFinish(queue));
+    CHECK(atomic_load(&n_migrate) == 1 && last_migration_flags == CL_MIGRATE_MEM_OBJECT_HOST &&
+          last_migration_count == 2);
+
+    /* no native kernels on this device */
+    CHECK_ERR(clEnqueueNativeKernel(queue, (void (CL_CALLBACK *)(void *))abort, NULL, 0, 0, NULL, NULL, 0, NULL,
+                                    NULL),
+              CL_INVALID_OPERATION);
+
+    /* every storage is freed once, when nothing uses it any more */
+    OK(clReleaseMemObject(sub));
+    OK(clReleaseMemObject(a));
+    OK(clReleaseMemObject(b));
+    OK(clReleaseMemObject(c));
+    CHECK(wait_for(&n_free, atomic_load(&n_alloc)));
+    CHECK(atomic_load(&n_alloc) == 4);
+    CHECK(copies == NULL);
+}
+
+static void svm(void)
+{
+    char *p = clSVMAlloc(context, CL_MEM_READ_WRITE, 256, 0);
+    CHECK(p != NULL && atomic_load(&n_svm_alloc) == 1);
+    if (!p)
+        return;
+    char src[64];
+    memset(src, 3, sizeof src);
+    OK(clEnqueueSVMMemcpy(queue, CL_TRUE, p, src, 64, 0, NULL, NULL));
+    int pattern = 0x01020304;
+    OK(clEnqueueSVMMemFill(queue, p + 64, &pattern, 4, 64, 0, NULL, NULL));
+    OK(clEnqueueSVMMap(queue, CL_TRUE, CL_MAP_READ, p, 64, 0, NULL, NULL));
+    OK(clEnqueueSVMUnmap(queue, p, 0, NULL, NULL));
+    const void *ptrs[2] = { p, p + 64 };
+    size_t sizes[2] = { 16, 32 };
+    OK(clEnqueueSVMMigrateMem(queue, 2, ptrs, sizes, 0, 0, NULL, NULL));
+    OK(clFinish(queue));
+    CHECK(p[0] == 3 && p[63] == 3 && memcmp(p + 64, &pattern, 4) == 0 && memcmp(p + 124, &pattern, 4) == 0);
+    CHECK(atomic_load(&n_svm_copy) == 1 && atomic_load(&n_svm_fill) == 1);
+    CHECK(atomic_load(&n_svm_map) == 1 && atomic_load(&n_svm_unmap) == 1 && atomic_load(&n_svm_migrate) == 1);
+    clSVMFree(context, p);
+    CHECK(atomic_load(&n_svm_free) == 1);
+}
+
+static void programs(void)
+{
+    const char *source = "__kernel void k(__global int *p) { p[get_global_id(0)] = 1; }";
+    cl_int err;
+    cl_program program = clCreateProgramWithSource(context, 1, &source, NULL, &err);
+    OK(err);
+    OK(clBuildProgram(program, 0, NULL, NULL, NULL, NULL));
+    CHECK(atomic_load(&n_finalize) == 1);
+    cl_kernel kernel = clCreateKernel(program, "k", &err);
+    OK(err);
+    OK(clReleaseKernel(kernel));
+    OK(clReleaseProgram(program));
+}
+
+int main(void)
+{
+    cl_platform_id platform;
+    OK(clGetPlatformIDs(1, &platform, NULL));
+    OK(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, NULL));
+    arena = malloc(ARENA_SIZE);
+    if (!arena)
+        return 1;
+
+    /* The CPU device's ops are complete. */
+    cpu = device->ops;
+    CHECK(cpu->describe && cpu->finalize && cpu->mem_alloc && cpu->mem_free && cpu->map_address &&
+          cpu->svm_alloc && cpu->svm_free && cpu->submit && cpu->read && cpu->write && cpu->copy && cpu->fill &&
+          cpu->native_kernel && cpu->svm_copy && cpu->svm_fill);
+
+    remote = *cpu; /* submit stays the CPU's: its workers run whatever `run` a command has */
+    remote.finalize = remote_finalize;
+    remote.mem_alloc = remote_mem_alloc;
+    remote.mem_free = remote_mem_free;
+    remote.map_address = remote_map_address;
+    remote.svm_alloc = remote_svm_alloc;
+    remote.svm_free = remote_svm_free;
+    remote.read = remote_read;
+    remote.write = remote_write;
+    remote.copy = remote_copy;
+    remote.fill = remote_fill;
+    remote.map = remote_map;
+    remote.unmap = remote_unmap;
+    remote.migrate = remote_migrate;
+    remote.native_kernel = NULL;
+    remote.svm_copy = remote_svm_copy;
+    remote.svm_fill = remote_svm_fill;
+    remote.svm_map = remote_svm_map;
+    remote.svm_unmap = remote_svm_unmap;
+    remote.svm_migrate = remote_svm_migrate;
+    device->ops = &remote;
+
+    cl_int err;
+    context = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
+    OK(err);
+    queue = clCreateCommandQueueWithProperties(context, device, NULL, &err);
+    OK(err);
+    if (context && queue) {
+        buffers();
+        svm();
+        programs();
+        OK(clReleaseCommandQueue(queue));
+    }
+    if (context)
+        OK(clReleaseContext(context));
+    device->ops = cpu;
+    free(arena);
+    return check_summary();
+}
