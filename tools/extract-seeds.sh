@@ -13,8 +13,10 @@ lt=$(printf '\343\200\210')
 sed -n '/^__kernel void kernel_dot/,$p' "$s000" | sed "s/$lt/</g" |
   awk '{ line[NR] = $0; if ($0 == "}") last = NR } END { for (i = 1; i <= last; i++) print line[i] }' > "$out/kernel_dot.cl"
 sed -n '/^__kernel void fill_tiles/,/^}$/p' "$s003" > "$out/fill_tiles.cl"
-sed -n '/^#define PROFILING/,/^  return EXIT_SUCCESS;$/p' "$s003" > "$out/workGroup2D.cpp"
-echo "}" >> "$out/workGroup2D.cpp"
+# written whole, then renamed: two parallel runs of this script must not
+# append the closing brace twice
+{ sed -n '/^#define PROFILING/,/^  return EXIT_SUCCESS;$/p' "$s003"; echo "}"; } > "$out/workGroup2D.cpp.$$"
+mv "$out/workGroup2D.cpp.$$" "$out/workGroup2D.cpp"
 for f in kernel_dot.cl fill_tiles.cl workGroup2D.cpp; do
   [ -s "$out/$f" ] || { echo "extract-seeds: could not find $f in $seeds" >&2; exit 1; }
 done
