@@ -12,7 +12,7 @@
  * llvm-c/blake3.h) of the header with those 8 bytes zero, followed by the
  * bitcode.
  *
- *   usage: test_binary_mutants [case]
+ *   usage: test_binary_mutants [case|--list]   (the cases: test_binary_mutants.list; none: all)
  */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
@@ -23,7 +23,9 @@
 
 #include <llvm-c/blake3.h>
 
-#include "../common/runner.h"
+#define TEST_LIST "test_binary_mutants.list"
+#include "test.h"
+#include "cl_test.h"
 
 #define HEADER_SIZE 32
 #define CHECKSUM_AT 24
@@ -137,7 +139,7 @@ static void offer(const unsigned char *bin, size_t size, outcome *o)
 }
 
 /* The unchanged binaries load and run (so the mutants start from a good one). */
-static void originals(void)
+TEST(originals)
 {
     size_t size;
     unsigned char *bin = get_binary(NULL, &size);
@@ -173,7 +175,7 @@ static void originals(void)
 /* 1,000 mutants with bits flipped in the bitcode (half of them of a binary
  * with debug information: much more metadata), 100 with flips anywhere, the
  * header included: the checksum refuses every one before LLVM reads it. */
-static void flipped_bits(void)
+TEST(flipped_bits)
 {
     const char *options[2] = {NULL, "-g"};
     outcome o = {0};
@@ -199,7 +201,7 @@ static void flipped_bits(void)
 
 /* Mutants whose checksum was recomputed: LLVM's bitcode reader sees them,
  * in the checker's child process first. */
-static void valid_checksum(void)
+TEST(valid_checksum)
 {
     const char *options[2] = {NULL, "-g"};
     outcome o = {0};
@@ -254,7 +256,7 @@ static void CL_CALLBACK notify(const char *errinfo, const void *info, size_t cb,
     __atomic_store_n(&notified_count, 1, __ATOMIC_RELEASE);
 }
 
-static void message(void)
+TEST(message)
 {
     size_t size;
     unsigned char *bin = get_binary(NULL, &size);
@@ -276,12 +278,6 @@ static void message(void)
     free(bin);
 }
 
-static const named_test tests[] = {
-    {"originals", originals},
-    {"flipped_bits", flipped_bits},
-    {"valid_checksum", valid_checksum},
-    {"message", message},
-};
 
 int main(int argc, char **argv)
 {
@@ -289,8 +285,8 @@ int main(int argc, char **argv)
     if (!test_open_cpu_device(&platform, &device, &context))
         return 1;
     queue = clCreateCommandQueueWithProperties(context, device, NULL, NULL);
-    test_run_cases(tests, sizeof tests / sizeof tests[0], argc, argv);
+    test_run(argc, argv);
     clReleaseCommandQueue(queue);
     clReleaseContext(context);
-    return check_summary();
+    return test_summary();
 }

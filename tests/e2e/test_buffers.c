@@ -4,8 +4,7 @@
  * out of a matrix with rectangular copies, fills feeding kernels, and
  * destructor callbacks that wait for the last command using the memory.
  *
- *   usage: test_buffers CASE   (subbuffer_kernel, use_host_ptr, rect_tile,
- *                               fill_kernel, map_invalidate, destructor, all)
+ *   usage: test_buffers [case|--list]   (the cases: test_buffers.list; none: all)
  */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
@@ -17,7 +16,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../common/runner.h"
+#define TEST_LIST "test_buffers.list"
+#include "test.h"
+#include "cl_test.h"
 
 #define OK(expr) CHECK_ERR(expr, CL_SUCCESS)
 
@@ -55,7 +56,7 @@ static cl_mem buffer(cl_mem_flags flags, size_t size, void *host_ptr)
 }
 
 /* A kernel run on two sub-buffers changes exactly their ranges of the parent. */
-static void subbuffer_kernel(void)
+TEST(subbuffer_kernel)
 {
     enum { N = 4096 };
     float host[N], got[N];
@@ -97,7 +98,7 @@ static void subbuffer_kernel(void)
 
 /* USE_HOST_PTR is zero copy: a kernel's writes are in the user's array, and
  * a map returns the user's own pointer. */
-static void use_host_ptr(void)
+TEST(use_host_ptr)
 {
     enum { N = 1 << 14 };
     int *host = aligned_alloc(128, N * sizeof(int));
@@ -126,7 +127,7 @@ static void use_host_ptr(void)
 
 /* Cut a tile out of a matrix (copy rect), run a 2D kernel on it, and write
  * the result back into another matrix at another place (read rect). */
-static void rect_tile(void)
+TEST(rect_tile)
 {
     enum { W = 100, H = 80, TW = 24, TH = 16 };
     static float m[H][W], out[H + 10][W + 20];
@@ -166,7 +167,7 @@ static void rect_tile(void)
 }
 
 /* A fill feeds a kernel: the kernel sees the pattern everywhere. */
-static void fill_kernel(void)
+TEST(fill_kernel)
 {
     enum { N = 10000 };
     cl_mem in = buffer(CL_MEM_HOST_NO_ACCESS, N * sizeof(cl_uint), NULL);
@@ -189,7 +190,7 @@ static void fill_kernel(void)
 }
 
 /* Write a buffer through a WRITE_INVALIDATE_REGION map; a kernel then sees it. */
-static void map_invalidate(void)
+TEST(map_invalidate)
 {
     enum { N = 2048 };
     cl_mem b = buffer(CL_MEM_ALLOC_HOST_PTR | CL_MEM_HOST_WRITE_ONLY, N * sizeof(float), NULL);
@@ -232,7 +233,7 @@ static void CL_CALLBACK on_destroy(cl_mem m, void *data)
     atomic_store(&destroyed, host[0] == 1000 && host[4095] == 1000 + 4095 ? 1 : -1);
 }
 
-static void destructor(void)
+TEST(destructor)
 {
     enum { N = 4096 };
     int *host = aligned_alloc(128, N * sizeof(int));
@@ -269,15 +270,10 @@ int main(int argc, char **argv)
     queue = clCreateCommandQueueWithProperties(context, device, NULL, NULL);
     program = test_build_program(context, device, source, "");
     if (program) {
-        static const named_test tests[] = {
-            { "subbuffer_kernel", subbuffer_kernel }, { "use_host_ptr", use_host_ptr },
-            { "rect_tile", rect_tile },               { "fill_kernel", fill_kernel },
-            { "map_invalidate", map_invalidate },     { "destructor", destructor },
-        };
-        test_run_cases(tests, sizeof tests / sizeof tests[0], argc, argv);
+        test_run(argc, argv);
         clReleaseProgram(program);
     }
     clReleaseCommandQueue(queue);
     clReleaseContext(context);
-    return check_summary();
+    return test_summary();
 }

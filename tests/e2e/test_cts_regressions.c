@@ -2,7 +2,7 @@
  * Regressions found by the Khronos conformance tests (OpenCL-CTS), one case
  * per bug, each named after the CTS test that revealed it.
  *
- *   usage: test_cts_regressions [case]
+ *   usage: test_cts_regressions [case|--list]   (the cases: test_cts_regressions.list; none: all)
  */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
@@ -14,7 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/runner.h"
+#define TEST_LIST "test_cts_regressions.list"
+#include "test.h"
+#include "cl_test.h"
 
 static cl_context context;
 static cl_device_id device;
@@ -42,7 +44,7 @@ static void CL_CALLBACK on_destroy(cl_mem m, void *data)
     atomic_fetch_add(&destroyed, 1);
 }
 
-static void release_buffer_set_as_arg(void)
+TEST(release_buffer_set_as_arg)
 {
     cl_int err;
     cl_program p;
@@ -82,7 +84,7 @@ static void release_buffer_set_as_arg(void)
 
 /* ---- test_basic kernel_numeric_constants --------------------------------------------
  * __IMAGE_SUPPORT__ is defined exactly when CL_DEVICE_IMAGE_SUPPORT is true. */
-static void image_support_macro(void)
+TEST(image_support_macro)
 {
     cl_bool images = CL_TRUE;
     CHECK_ERR(clGetDeviceInfo(device, CL_DEVICE_IMAGE_SUPPORT, sizeof images, &images, NULL), CL_SUCCESS);
@@ -111,7 +113,7 @@ static void image_support_macro(void)
 /* ---- test_basic kernel_preprocessor_macros -------------------------------------------
  * __OPENCL_VERSION__ is defined, to the device's version (300 for OpenCL 3.0),
  * whatever -cl-std the program asks for; __OPENCL_C_VERSION__ follows -cl-std. */
-static void opencl_version_macro(void)
+TEST(opencl_version_macro)
 {
     const char *options[] = { NULL, "-cl-std=CL1.2", "-cl-std=CL3.0" };
     const int c_version[] = { 120, 120, 300 };
@@ -140,7 +142,7 @@ static void opencl_version_macro(void)
 
 /* ---- test_svm svm_allocate_shared_buffer_negative --------------------------------------
  * A CL_MEM_USE_HOST_PTR buffer over an SVM allocation must fit in it. */
-static void svm_buffer_too_big(void)
+TEST(svm_buffer_too_big)
 {
     cl_device_svm_capabilities caps = 0;
     clGetDeviceInfo(device, CL_DEVICE_SVM_CAPABILITIES, sizeof caps, &caps, NULL);
@@ -172,7 +174,7 @@ static void svm_buffer_too_big(void)
 
 /* ---- test_svm svm_set_kernel_exec_info_svm_ptrs ----------------------------------------
  * clSetKernelExecInfo(CL_KERNEL_EXEC_INFO_SVM_PTRS, 0, NULL) clears the list. */
-static void svm_ptrs_cleared(void)
+TEST(svm_ptrs_cleared)
 {
     cl_device_svm_capabilities caps = 0;
     clGetDeviceInfo(device, CL_DEVICE_SVM_CAPABILITIES, sizeof caps, &caps, NULL);
@@ -202,7 +204,7 @@ static void svm_ptrs_cleared(void)
 /* ---- test_bruteforce remquo, rootn ----------------------------------------------------
  * remquo must give at least 7 bits of the quotient (the C library gives 3), and
  * rootn of -0 with an even n is +0 or +inf, never negative. */
-static void remquo_and_rootn(void)
+TEST(remquo_and_rootn)
 {
     static const char *source =
         "__kernel void k(__global const float *x, __global const float *y, __global int *q,\n"
@@ -419,7 +421,7 @@ static void geometric_type(bool is_double, const geom_case *cases, size_t count)
     clReleaseProgram(program);
 }
 
-static void geometric_edges(void)
+TEST(geometric_edges)
 {
     cl_device_fp_config fp64 = 0;
     clGetDeviceInfo(device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp64, &fp64, NULL);
@@ -463,15 +465,6 @@ static void geometric_edges(void)
         geometric_type(true, doubles, sizeof doubles / sizeof doubles[0]);
 }
 
-static const named_test tests[] = {
-    { "release_buffer_set_as_arg", release_buffer_set_as_arg },
-    { "image_support_macro", image_support_macro },
-    { "opencl_version_macro", opencl_version_macro },
-    { "svm_buffer_too_big", svm_buffer_too_big },
-    { "svm_ptrs_cleared", svm_ptrs_cleared },
-    { "remquo_and_rootn", remquo_and_rootn },
-    { "geometric_edges", geometric_edges },
-};
 
 int main(int argc, char **argv)
 {
@@ -479,8 +472,8 @@ int main(int argc, char **argv)
     if (!test_open_cpu_device(&platform, &device, &context))
         return 1;
     queue = clCreateCommandQueueWithProperties(context, device, NULL, NULL);
-    test_run_cases(tests, sizeof tests / sizeof tests[0], argc, argv);
+    test_run(argc, argv);
     clReleaseCommandQueue(queue);
     clReleaseContext(context);
-    return check_summary();
+    return test_summary();
 }

@@ -4,11 +4,14 @@
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../common/runner.h"
+#define TEST_LIST "test_hostile_inputs.list"
+#include "test.h"
+#include "cl_test.h"
 
 static cl_platform_id platform;
 static cl_device_id device;
@@ -63,7 +66,7 @@ static char *run_capturing_stdout(cl_kernel kernel, size_t global, size_t *lengt
  * once wrote 2 GB and grew the process by 4 GB.  Now a field is at most
  * 100,000 characters, and a thread's output buffer never holds much more
  * than 1 MB, newline or not. */
-static void printf_widths_from_data(void)
+TEST(printf_widths_from_data)
 {
     static const char *source =
         "kernel void fields(global const int *a) {\n"
@@ -131,7 +134,7 @@ static void printf_widths_from_data(void)
 
 /* NDRanges whose work-group arithmetic overflows: once "completed" having
  * run nothing (SIZE_MAX) or 2 work-items ({2^63+1, 2}). */
-static void ndrange_overflow(void)
+TEST(ndrange_overflow)
 {
     static const char *source = "kernel void count(global int *n) { atomic_inc(n); }\n";
     cl_program program = test_build_program(context, device, source, "-cl-std=CL2.0");
@@ -185,7 +188,7 @@ static int run_one_int(cl_program program, const char *name)
 
 /* Embedded headers named like the compiler's own files: a header called
  * "input.cl" once replaced the program's source. */
-static void headers_named_like_internal_files(void)
+TEST(headers_named_like_internal_files)
 {
     static const char *names[] = { "input.cl", "source.cl", "__mosaic_prelude.h", "clang.log", "clang.args",
                                    "out.bc", "include/input.cl" };
@@ -219,7 +222,7 @@ static void headers_named_like_internal_files(void)
 }
 
 /* 4 MB of build options: clang's command line once failed with E2BIG. */
-static void long_option_strings(void)
+TEST(long_option_strings)
 {
     size_t cap = 4200000, len = 0;
     char *options = malloc(cap);
@@ -260,7 +263,7 @@ static void CL_CALLBACK count_callback(cl_event event, cl_int status, void *data
 static int child_after_fork(void)
 {
     alarm(60); /* a hang fails the test instead of blocking it */
-    int failed_before = check_failed;
+    int failed_before = test_failed;
     static const char *source = "kernel void twice(global int *x) { x[get_global_id(0)] *= 2; }\n";
     cl_program program = test_build_program(context, device, source, "");
     if (!program)
@@ -287,12 +290,12 @@ static int child_after_fork(void)
     clReleaseMemObject(buf);
     clReleaseKernel(k);
     clReleaseProgram(program);
-    return check_failed == failed_before ? 0 : 1;
+    return test_failed == failed_before ? 0 : 1;
 }
 
 /* A process that used Mosaic, then forked: the child once hung on its first
  * kernel (the workers are threads, and fork copies only the caller). */
-static void fork_child(void)
+TEST(fork_child)
 {
     /* use everything first: workers, the callback thread, the compiler */
     static const char *source = "kernel void inc(global int *x) { x[get_global_id(0)] += 1; }\n";
@@ -334,16 +337,9 @@ static void fork_child(void)
 
 int main(int argc, char **argv)
 {
-    static const named_test tests[] = {
-        { "printf_widths_from_data", printf_widths_from_data },
-        { "ndrange_overflow", ndrange_overflow },
-        { "headers_named_like_internal_files", headers_named_like_internal_files },
-        { "long_option_strings", long_option_strings },
-        { "fork_child", fork_child },
-    };
     open_device();
-    test_run_cases(tests, sizeof tests / sizeof tests[0], argc, argv);
+    test_run(argc, argv);
     clReleaseCommandQueue(queue);
     clReleaseContext(context);
-    return check_summary();
+    return test_summary();
 }

@@ -4,7 +4,7 @@
  * work-group collective functions, and the feature macros the compiler
  * defines.
  *
- *   usage: test_language [case]
+ *   usage: test_language [case|--list]   (the cases: test_language.list; none: all)
  */
 #define _GNU_SOURCE
 #define CL_TARGET_OPENCL_VERSION 300
@@ -14,7 +14,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../common/runner.h"
+#define TEST_LIST "test_language.list"
+#include "test.h"
+#include "cl_test.h"
 #include "../common/collectives_ref.h"
 
 static cl_context context;
@@ -79,7 +81,7 @@ static const char generic_source[] =
     "  out[i * 12 + 10] = pv[2] * 100 + larg[l];\n"
     "}\n";
 
-static void generic_address_space(void)
+TEST(generic_address_space)
 {
     static const char *const options[] = {"-cl-std=CL2.0", "-cl-std=CL3.0", "-cl-std=CL2.0 -D BARRIER",
                                           "-cl-std=CL3.0 -D BARRIER"};
@@ -187,7 +189,7 @@ static const char printf_source[] =
     "#endif\n"
     "}\n";
 
-static void printf_output(void)
+TEST(printf)
 {
     enum { N = 1000, L = 64 }; /* a trailing group of 40 */
     for (int barrier = 0; barrier < 2; barrier++) {
@@ -244,7 +246,7 @@ static void printf_output(void)
 /* Every function and type against the host (tests/common/collectives_ref.h),
  * in 2D with trailing groups in both dimensions, in 3D for two types, and
  * in 1D as fibers for two types. */
-static void work_group_collectives(void)
+TEST(work_group_collectives)
 {
     cl_bool support = CL_FALSE;
     clGetDeviceInfo(device, CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT, sizeof support, &support, NULL);
@@ -336,7 +338,7 @@ static const char *const macro_names[] = {
     "cl_khr_int64_base_atomics", "cl_khr_byte_addressable_store",
 };
 
-static void feature_macros(void)
+TEST(feature_macros)
 {
     enum { M = sizeof macro_names / sizeof macro_names[0] };
     char features[8192] = "", extensions[8192] = "";
@@ -396,12 +398,6 @@ static void feature_macros(void)
     }
 }
 
-static const named_test tests[] = {
-    {"generic_address_space", generic_address_space},
-    {"printf", printf_output},
-    {"work_group_collectives", work_group_collectives},
-    {"feature_macros", feature_macros},
-};
 
 int main(int argc, char **argv)
 {
@@ -409,8 +405,8 @@ int main(int argc, char **argv)
     if (!test_open_cpu_device(&platform, &device, &context))
         return 1;
     queue = clCreateCommandQueueWithProperties(context, device, NULL, NULL);
-    test_run_cases(tests, sizeof tests / sizeof tests[0], argc, argv);
+    test_run(argc, argv);
     clReleaseCommandQueue(queue);
     clReleaseContext(context);
-    return check_summary();
+    return test_summary();
 }

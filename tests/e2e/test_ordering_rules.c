@@ -4,7 +4,7 @@
  * missing: a slow writer is given time to be overtaken by a reader on
  * another worker thread (run with MOSAIC_NUM_THREADS >= 2).
  *
- *   usage: test_ordering_rules RULE     (rule01 ... rule11, user_event_failure, ...)
+ *   usage: test_ordering_rules [case|--list]   (the cases: test_ordering_rules.list; none: all)
  */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
@@ -14,7 +14,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../common/runner.h"
+#define TEST_LIST "test_ordering_rules.list"
+#include "test.h"
+#include "cl_test.h"
 
 static cl_context context;
 static cl_device_id device;
@@ -85,7 +87,7 @@ static cl_mem new_buffer(void)
 
 /* Rule 1: the enqueue call synchronizes-with the command: what the host
  * wrote before enqueuing is what the command sees. */
-static void rule01(void)
+TEST(rule01)
 {
     cl_command_queue q = new_queue(OOO);
     cl_mem buf = new_buffer();
@@ -101,7 +103,7 @@ static void rule01(void)
 }
 
 /* Rule 2: a command waits for the events of its wait list. */
-static void rule02(void)
+TEST(rule02)
 {
     cl_command_queue q = new_queue(OOO);
     cl_mem buf = new_buffer();
@@ -117,7 +119,7 @@ static void rule02(void)
 }
 
 /* Rule 3: a completed event synchronizes-with the host's wait for it. */
-static void rule03(void)
+TEST(rule03)
 {
     cl_command_queue q = new_queue(OOO);
     cl_mem buf = new_buffer();
@@ -134,7 +136,7 @@ static void rule03(void)
 }
 
 /* Rule 4: in an in-order queue each command waits for the one before. */
-static void rule04(void)
+TEST(rule04)
 {
     cl_command_queue q = new_queue(0);
     cl_mem buf = new_buffer();
@@ -151,7 +153,7 @@ static void rule04(void)
 }
 
 /* Rule 5: a marker without a wait list waits for every earlier command. */
-static void rule05(void)
+TEST(rule05)
 {
     cl_command_queue q = new_queue(OOO);
     cl_mem buf = new_buffer();
@@ -180,7 +182,7 @@ static void rule05(void)
 
 /* Rule 6: a barrier without a wait list orders everything before it
  * before everything after it. */
-static void rule06(void)
+TEST(rule06)
 {
     cl_command_queue q = new_queue(OOO);
     cl_mem buf = new_buffer();
@@ -197,7 +199,7 @@ static void rule06(void)
 }
 
 /* Rule 7: clFinish returns after every earlier command completed. */
-static void rule07(void)
+TEST(rule07)
 {
     cl_command_queue q = new_queue(OOO);
     cl_mem buf = new_buffer();
@@ -230,7 +232,7 @@ static cl_kernel build_scale(cl_program *program)
 /* Rule 8: the start of a kernel synchronizes-with its work-items: a write
  * command ordered before the kernel is seen by every work-item. */
 /* Rule 9: every work-item's writes synchronize-with the kernel's completion. */
-static void kernel_rules(void)
+TEST(rule08_09)
 {
     enum { N = 1 << 16 };
     cl_command_queue q = new_queue(0);
@@ -282,7 +284,7 @@ static void CL_CALLBACK on_complete(cl_event e, cl_int status, void *data)
     atomic_fetch_add(&callback_calls, 1);
 }
 
-static void rule10(void)
+TEST(rule10)
 {
     cl_command_queue q = new_queue(OOO);
     cl_mem buf = new_buffer();
@@ -301,7 +303,7 @@ static void rule10(void)
 
 /* Rule 11: setting a user event to CL_COMPLETE synchronizes-with the
  * commands that wait for it; they do not start before. */
-static void rule11(void)
+TEST(rule11)
 {
     cl_command_queue q = new_queue(0);
     cl_mem buf = new_buffer();
@@ -329,7 +331,7 @@ static void rule11(void)
 
 /* A user event set to a negative status fails every command that depends
  * on it, transitively, and those commands have no effect. */
-static void user_event_failure(void)
+TEST(user_event_failure)
 {
     cl_command_queue q = new_queue(OOO);
     cl_mem buf = new_buffer();
@@ -368,7 +370,7 @@ static void CL_CALLBACK log_status(cl_event e, cl_int status, void *data)
         order_log[n] = status;
 }
 
-static void callbacks_and_profiling(void)
+TEST(callbacks_and_profiling)
 {
     cl_command_queue q = new_queue(CL_QUEUE_PROFILING_ENABLE);
     cl_mem buf = new_buffer();
@@ -405,27 +407,13 @@ static void callbacks_and_profiling(void)
     clReleaseCommandQueue(q);
 }
 
-static const named_test tests[] = {
-    { "rule01_enqueue_synchronizes_with_command", rule01 },
-    { "rule02_wait_list", rule02 },
-    { "rule03_event_wait", rule03 },
-    { "rule04_in_order_queue", rule04 },
-    { "rule05_marker", rule05 },
-    { "rule06_barrier", rule06 },
-    { "rule07_finish", rule07 },
-    { "rule08_09_kernel_start_and_completion", kernel_rules },
-    { "rule10_callback", rule10 },
-    { "rule11_user_event", rule11 },
-    { "user_event_failure", user_event_failure },
-    { "callbacks_and_profiling", callbacks_and_profiling },
-};
 
 int main(int argc, char **argv)
 {
     cl_platform_id platform;
     if (!test_open_cpu_device(&platform, &device, &context))
         return 1;
-    test_run_cases(tests, sizeof tests / sizeof tests[0], argc, argv);
+    test_run(argc, argv);
     clReleaseContext(context);
-    return check_summary();
+    return test_summary();
 }

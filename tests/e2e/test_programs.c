@@ -5,7 +5,7 @@
  * dimensions with offsets and chosen local sizes, and the error codes the
  * spec names for bad input.
  *
- *   usage: test_programs [case]
+ *   usage: test_programs [case|--list]   (the cases: test_programs.list; none: all)
  */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
@@ -13,7 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/runner.h"
+#define TEST_LIST "test_programs.list"
+#include "test.h"
+#include "cl_test.h"
 
 static cl_context context;
 static cl_device_id device;
@@ -47,7 +49,7 @@ static cl_mem buffer(size_t size, void *host)
 
 /* ---- building ------------------------------------------------------------------ */
 
-static void build_failures(void)
+TEST(build_failures)
 {
     cl_int err;
     /* line 3 has the error: the log must say so */
@@ -95,7 +97,7 @@ static void build_failures(void)
 }
 
 /* A program's binary can be read back and built again. */
-static void binaries(void)
+TEST(binaries)
 {
     cl_int err;
     cl_program p = build("__kernel void twice(__global int *a) { a[get_global_id(0)] *= 2; }", NULL, &err);
@@ -128,7 +130,7 @@ static void binaries(void)
 }
 
 /* clCompileProgram with a header, then clLinkProgram of two objects. */
-static void compile_and_link(void)
+TEST(compile_and_link)
 {
     cl_int err;
     const char *header_src = "#define OFFSET 5\nint helper(int x);\n";
@@ -198,7 +200,7 @@ static const char *args_source =
 
 typedef struct { cl_int a; cl_float b; cl_long c; } pod;
 
-static void kernel_args(void)
+TEST(kernel_args)
 {
     cl_int err;
     cl_program p = build(args_source, NULL, &err);
@@ -349,7 +351,7 @@ static void launch(cl_uint dims, const size_t *offset, const size_t *global, con
     clReleaseProgram(p);
 }
 
-static void launches(void)
+TEST(launches)
 {
     launch(1, NULL, (size_t[]){ 1000 }, NULL, NULL);
     launch(1, (size_t[]){ 17 }, (size_t[]){ 96 }, (size_t[]){ 32 }, NULL);
@@ -361,7 +363,7 @@ static void launches(void)
     launch(2, NULL, (size_t[]){ 50, 30 }, (size_t[]){ 16, 8 }, "-cl-std=CL3.0");
 }
 
-static void launch_errors(void)
+TEST(launch_errors)
 {
     cl_int err;
     cl_program p = build("__kernel void k(__global int *a) { a[get_global_id(0)] = 1; }\n"
@@ -406,7 +408,7 @@ static void launch_errors(void)
 
 /* Integer division by zero and INT_MIN / -1 are undefined in OpenCL C, but
  * must not bring the program down (x86 traps on both). */
-static void division_by_zero(void)
+TEST(division_by_zero)
 {
     cl_int err;
     cl_program p = build("__kernel void divide(__global const int *a, __global const int *b, __global int *q,\n"
@@ -447,11 +449,6 @@ static void division_by_zero(void)
     clReleaseProgram(p);
 }
 
-static const named_test tests[] = {
-    { "build_failures", build_failures }, { "binaries", binaries }, { "compile_and_link", compile_and_link },
-    { "kernel_args", kernel_args },       { "launches", launches }, { "launch_errors", launch_errors },
-    { "division_by_zero", division_by_zero },
-};
 
 int main(int argc, char **argv)
 {
@@ -459,8 +456,8 @@ int main(int argc, char **argv)
     if (!test_open_cpu_device(&platform, &device, &context))
         return 1;
     queue = clCreateCommandQueueWithProperties(context, device, NULL, NULL);
-    test_run_cases(tests, sizeof tests / sizeof tests[0], argc, argv);
+    test_run(argc, argv);
     clReleaseCommandQueue(queue);
     clReleaseContext(context);
-    return check_summary();
+    return test_summary();
 }

@@ -5,7 +5,7 @@
  * non-blocking reads, writes and maps, clEnqueueTask, clEnqueueNativeKernel's
  * error cases, and the host and device timers against profiling times.
  *
- *   usage: test_queues TEST    (a prefix of a test name; none: all)
+ *   usage: test_queues [case|--list]   (the cases: test_queues.list; none: all)
  */
 #define CL_TARGET_OPENCL_VERSION 300
 #define CL_USE_DEPRECATED_OPENCL_1_0_APIS /* clSetCommandQueueProperty */
@@ -17,7 +17,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../common/runner.h"
+#define TEST_LIST "test_queues.list"
+#include "test.h"
+#include "cl_test.h"
 
 static cl_platform_id platform;
 static cl_context context;
@@ -105,7 +107,7 @@ static cl_mem new_buffer(size_t size)
 
 /* ---- releasing a queue (and its context) with commands pending -------------------------- */
 
-static void release_pending(void)
+TEST(release_pending)
 {
     for (int mode = 0; mode < 2; mode++) {
         cl_int err;
@@ -155,7 +157,7 @@ static void release_pending(void)
 
 /* ---- clSetCommandQueueProperty ------------------------------------------------------------ */
 
-static void set_property(void)
+TEST(set_property)
 {
     cl_command_queue q = new_queue(0);
     cl_command_queue_properties old = 99, now = 0;
@@ -229,7 +231,7 @@ static void set_property(void)
 
 /* ---- clGetCommandQueueInfo (and creation errors) ---------------------------------------------- */
 
-static void queue_info(void)
+TEST(queue_info)
 {
     cl_queue_properties list[] = { CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE | OOO, 0 };
     cl_int err;
@@ -318,7 +320,7 @@ static void queue_info(void)
 
 /* ---- clEnqueueMigrateMemObjects: a command like any other in the graph --------------------- */
 
-static void migrate(void)
+TEST(migrate)
 {
     cl_mem a = new_buffer(64), b = new_buffer(64);
     cl_mem both[2] = { a, b };
@@ -376,7 +378,7 @@ static void migrate(void)
 
 /* ---- blocking and non-blocking reads, writes and maps ---------------------------------------- */
 
-static void blocking_transfers(void)
+TEST(blocking_transfers)
 {
     cl_command_queue in_order = new_queue(0), ooo = new_queue(OOO);
     cl_mem buf = new_buffer(64 * sizeof(int));
@@ -501,7 +503,7 @@ static const char *task_source =
     "                        + (int)get_work_dim() * 1000; }\n"
     "__kernel __attribute__((reqd_work_group_size(4, 1, 1))) void wide(__global int *p) { p[0] = 1; }\n";
 
-static void task(void)
+TEST(task)
 {
     cl_int err;
     cl_program program = clCreateProgramWithSource(context, 1, &task_source, NULL, &err);
@@ -603,7 +605,7 @@ static void CL_CALLBACK no_args(void *p)
         atomic_fetch_add(&no_args_calls, 1);
 }
 
-static void native_kernel(void)
+TEST(native_kernel)
 {
     cl_device_exec_capabilities caps = 0;
     CHECK_ERR(clGetDeviceInfo(device, CL_DEVICE_EXECUTION_CAPABILITIES, sizeof caps, &caps, NULL), CL_SUCCESS);
@@ -676,7 +678,7 @@ static void native_kernel(void)
 
 static void CL_CALLBACK sleep_5ms(void *p) { usleep(5000); }
 
-static void timers(void)
+TEST(timers)
 {
     cl_ulong previous = 0, host = 0, dev = 0;
     int backwards = 0;
@@ -763,23 +765,13 @@ static void timers(void)
     CHECK_ERR(clGetDeviceAndHostTimer((cl_device_id)context, &dev, &host), CL_INVALID_DEVICE);
 }
 
-static const named_test tests[] = {
-    { "release_pending", release_pending },
-    { "set_property", set_property },
-    { "queue_info", queue_info },
-    { "migrate", migrate },
-    { "blocking_transfers", blocking_transfers },
-    { "task", task },
-    { "native_kernel", native_kernel },
-    { "timers", timers },
-};
 
 int main(int argc, char **argv)
 {
     alarm(100); /* a deadlock fails the test rather than hanging it */
     if (!test_open_cpu_device(&platform, &device, &context))
         return 1;
-    test_run_cases(tests, sizeof tests / sizeof tests[0], argc, argv);
+    test_run(argc, argv);
     clReleaseContext(context);
-    return check_summary();
+    return test_summary();
 }

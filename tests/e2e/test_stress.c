@@ -14,7 +14,7 @@
  * wait-list dependency failed; and that every completion callback ran once,
  * after its command, with the right status.  A watchdog fails the test if
  * it stops making progress (deadlock, lost command).  Leaks are found by
- * running it under valgrind or an ASan build (see tests/e2e/CMakeLists.txt).
+ * running it under valgrind or an ASan build (see test_stress.list).
  *
  * Commands of one queue get their sequence number under a per-queue mutex of
  * the test's own, around the enqueue call: that is how the test knows the
@@ -22,7 +22,10 @@
  * Enqueues into different queues, completions, callbacks and waits all run
  * concurrently.
  *
- *   usage: test_stress [commands [watchdog_seconds]]   (default 10000 60)
+ *   usage: test_stress [case|--list]   (the cases: test_stress.list; none: all)
+ *   events_10k       10,000 commands, a watchdog of 60 s
+ *   events_100k      100,000 commands, 300 s
+ *   events_valgrind  10,000 commands, 600 s (for a run under valgrind)
  */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
@@ -35,7 +38,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../common/check.h"
+#define TEST_LIST "test_stress.list"
+#include "test.h"
 
 enum { NUM_THREADS = 8, NUM_QUEUES = 4, MAX_WAIT = 4, RING = 256, MAX_GATES = 2 };
 
@@ -468,14 +472,28 @@ static void check_graph(void)
     free(preds);
 }
 
-int main(int argc, char **argv)
+/* The state of one run, as the process starts. */
+static void reset(int commands, int seconds)
 {
-    num_commands = argc > 1 ? atoi(argv[1]) : 10000;
-    watchdog_seconds = argc > 2 ? atoi(argv[2]) : 60;
-    if (num_commands < 1 || watchdog_seconds < 1) {
-        fprintf(stderr, "usage: %s [commands [watchdog_seconds]]\n", argv[0]);
-        return 2;
-    }
+    num_commands = commands;
+    watchdog_seconds = seconds;
+    atomic_store(&next_id, 0);
+    atomic_store(&ticks, 0);
+    atomic_store(&callbacks_expected, 0);
+    atomic_store(&callbacks_done, 0);
+    atomic_store(&api_errors, 0);
+    memset(queue_length, 0, sizeof queue_length);
+    memset(ring, 0, sizeof ring);
+    ring_next = 0;
+    atomic_store(&sentinel_ran, 0);
+    finished = false;
+    violations = 0;
+}
+
+/* One run: `commands` commands, failed by the watchdog after `watchdog_s` seconds. */
+static void stress(int commands, int watchdog_s)
+{
+    reset(commands, watchdog_s);
     pthread_t dog;
     pthread_create(&dog, NULL, watchdog, NULL);
 
@@ -483,7 +501,8 @@ int main(int argc, char **argv)
     if (clGetPlatformIDs(1, &platform, NULL) != CL_SUCCESS ||
         clGetDeviceIDs(platform, CL_DEVICE_TYPE_CPU, 1, &device, NULL) != CL_SUCCESS) {
         fprintf(stderr, "no OpenCL CPU device\n");
-        return 1;
+        CHECK(!"an OpenCL CPU device");
+        exit(test_summary());
     }
     cl_int err;
     context = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
@@ -537,5 +556,14 @@ int main(int argc, char **argv)
     pthread_cond_signal(&watchdog_cond);
     pthread_mutex_unlock(&watchdog_lock);
     pthread_join(dog, NULL);
-    return check_summary();
+}
+
+TEST(events_10k) { stress(10000, 60); }
+TEST(events_100k) { stress(100000, 300); }
+TEST(events_valgrind) { stress(10000, 600); }
+
+int main(int argc, char **argv)
+{
+    test_run(argc, argv);
+    return test_summary();
 }

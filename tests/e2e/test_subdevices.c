@@ -8,10 +8,10 @@
  * forked child using a sub-device.
  *
  * A device of one compute unit cannot be partitioned: every case but
- * one_unit then exits 77 (skipped), and one_unit (run with
+ * one_unit then skips (exit 77), and one_unit (run with
  * MOSAIC_NUM_THREADS=1) checks what such a device reports.
  *
- *   usage: test_subdevices TEST    (a prefix of a test name; none: all)
+ *   usage: test_subdevices [case|--list]   (the cases: test_subdevices.list; none: all)
  */
 #define _GNU_SOURCE
 #define CL_TARGET_OPENCL_VERSION 300
@@ -24,7 +24,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../common/runner.h"
+#define TEST_LIST "test_subdevices.list"
+#include "test.h"
+#include "cl_test.h"
 
 static cl_platform_id platform;
 static cl_device_id root;
@@ -33,6 +35,13 @@ static cl_uint root_units;
 static cpu_set_t process_cpus; /* the CPUs this process may use */
 
 typedef cl_device_partition_property prop;
+
+/* The first line of every case but one_unit. */
+#define SKIP_UNLESS_PARTITIONABLE()                                                                   \
+    do {                                                                                              \
+        if (root_units < 2)                                                                           \
+            TEST_SKIP("the device has %u compute unit and cannot be partitioned", root_units);       \
+    } while (0)
 
 static cl_uint dev_uint(cl_device_id d, cl_device_info param)
 {
@@ -134,8 +143,9 @@ static void check_sub_device(cl_device_id sub, cl_device_id parent, const prop *
 
 /* ---- queries and one-unit devices ------------------------------------------------ */
 
-static void queries(void)
+TEST(queries)
 {
+    SKIP_UNLESS_PARTITIONABLE();
     /* the root device */
     CHECK(dev_parent(root) == NULL);
     CHECK(dev_uint(root, CL_DEVICE_REFERENCE_COUNT) == 1);
@@ -175,12 +185,10 @@ static void queries(void)
 }
 
 /* Run with MOSAIC_NUM_THREADS=1: a root device of one compute unit. */
-static void one_unit(void)
+TEST(one_unit)
 {
-    if (root_units != 1) {
-        printf("skipped: needs a device of one compute unit (MOSAIC_NUM_THREADS=1)\n");
-        return;
-    }
+    if (root_units != 1)
+        TEST_SKIP("needs a device of one compute unit (MOSAIC_NUM_THREADS=1)");
     CHECK(dev_uint(root, CL_DEVICE_PARTITION_MAX_SUB_DEVICES) == 0);
     prop types[8];
     size_t n = dev_props(root, CL_DEVICE_PARTITION_PROPERTIES, types, 8);
@@ -201,8 +209,9 @@ static void one_unit(void)
 
 /* ---- the partition types ------------------------------------------------------------ */
 
-static void errors(void)
+TEST(errors)
 {
+    SKIP_UNLESS_PARTITIONABLE();
     prop equally[] = { CL_DEVICE_PARTITION_EQUALLY, 1, 0 };
     cl_device_id out[2];
     cl_uint count = 77;
@@ -229,8 +238,9 @@ static void errors(void)
     CHECK(dev_uint(root, CL_DEVICE_REFERENCE_COUNT) == 1);
 }
 
-static void equally(void)
+TEST(equally)
 {
+    SKIP_UNLESS_PARTITIONABLE();
     /* one unit each: as many sub-devices as units */
     prop ones[] = { CL_DEVICE_PARTITION_EQUALLY, 1, 0 };
     cl_device_id *subs = calloc(root_units, sizeof *subs);
@@ -275,8 +285,9 @@ static void equally(void)
     create(root, negative, out, 4, CL_INVALID_DEVICE_PARTITION_COUNT);
 }
 
-static void by_counts(void)
+TEST(by_counts)
 {
+    SKIP_UNLESS_PARTITIONABLE();
     prop split[] = { CL_DEVICE_PARTITION_BY_COUNTS, 1, root_units - 1, CL_DEVICE_PARTITION_BY_COUNTS_LIST_END, 0 };
     cl_device_id subs[2];
     CHECK(create(root, split, subs, 2, CL_SUCCESS) == 2);
@@ -314,8 +325,9 @@ static void by_counts(void)
     create(root, unterminated, out, 4, CL_INVALID_VALUE);
 }
 
-static void by_affinity_domain(void)
+TEST(by_affinity_domain)
 {
+    SKIP_UNLESS_PARTITIONABLE();
     static const cl_device_affinity_domain order[] = {
         CL_DEVICE_AFFINITY_DOMAIN_NUMA,     CL_DEVICE_AFFINITY_DOMAIN_L4_CACHE, CL_DEVICE_AFFINITY_DOMAIN_L3_CACHE,
         CL_DEVICE_AFFINITY_DOMAIN_L2_CACHE, CL_DEVICE_AFFINITY_DOMAIN_L1_CACHE,
@@ -388,8 +400,9 @@ static cl_uint partition_down(cl_device_id d)
     return leaves;
 }
 
-static void nested(void)
+TEST(nested)
 {
+    SKIP_UNLESS_PARTITIONABLE();
     CHECK(partition_down(root) == root_units);
     /* a sub-device's sub-device in one context with both ancestors */
     prop halves[] = { CL_DEVICE_PARTITION_EQUALLY, root_units / 2, 0 };
@@ -473,8 +486,9 @@ static void CL_CALLBACK slow_native(void *args)
     atomic_fetch_add(&native_done, 1);
 }
 
-static void refcounts(void)
+TEST(refcounts)
 {
+    SKIP_UNLESS_PARTITIONABLE();
     /* the root's workers and the callback thread, started before counting */
     cl_int err;
     cl_command_queue rq = clCreateCommandQueueWithProperties(root_context, root, NULL, &err);
@@ -521,8 +535,9 @@ static const char *split_source =
     "    else a[i] = a[i - n / 2] * 2 + (int)get_global_offset(0);\n"
     "}\n";
 
-static void split_kernel(void)
+TEST(split_kernel)
 {
+    SKIP_UNLESS_PARTITIONABLE();
     prop halves[] = { CL_DEVICE_PARTITION_BY_COUNTS, root_units / 2, root_units - root_units / 2,
                       CL_DEVICE_PARTITION_BY_COUNTS_LIST_END, 0 };
     cl_device_id subs[2];
@@ -609,8 +624,9 @@ static cl_build_status build_status(cl_program program, cl_device_id d)
 
 /* Programs built for a parent run on its sub-devices and the other way round;
  * a binary of one device loads on the other. */
-static void programs(void)
+TEST(programs)
 {
+    SKIP_UNLESS_PARTITIONABLE();
     prop ones[] = { CL_DEVICE_PARTITION_EQUALLY, 1, 0 };
     cl_uint n = root_units;
     cl_device_id *all = calloc(n + 1, sizeof *all); /* the sub-devices, then the root */
@@ -706,8 +722,9 @@ static void placements(cl_device_id d, placement *out, int count)
     clReleaseContext(ctx);
 }
 
-static void pinning(void)
+TEST(pinning)
 {
+    SKIP_UNLESS_PARTITIONABLE();
     enum { RUNS = 8 };
     placement r[RUNS];
     /* the root device's workers float over every CPU the process may use */
@@ -749,8 +766,9 @@ static void pinning(void)
 
 /* ---- fork() ---------------------------------------------------------------------------------- */
 
-static void fork_child(void)
+TEST(fork_child)
 {
+    SKIP_UNLESS_PARTITIONABLE();
     prop split[] = { CL_DEVICE_PARTITION_BY_COUNTS, 1, root_units - 1, CL_DEVICE_PARTITION_BY_COUNTS_LIST_END, 0 };
     cl_device_id subs[2];
     if (create(root, split, subs, 2, CL_SUCCESS) != 2)
@@ -765,7 +783,7 @@ static void fork_child(void)
     pid_t pid = fork();
     if (pid == 0) {
         alarm(60); /* a hang fails the test instead of blocking it */
-        int failed = check_failed;
+        int failed = test_failed;
         run_half(ctx, program, q); /* a pool of the child's own */
         cl_command_queue q0 = clCreateCommandQueueWithProperties(ctx, subs[0], NULL, &err);
         run_half(ctx, program, q0); /* a sub-device not used before the fork */
@@ -774,7 +792,7 @@ static void fork_child(void)
         cl_device_id leaf;
         if (root_units >= 3 && create(subs[1], one, &leaf, 1, CL_SUCCESS) >= 1) /* a new one */
             CHECK_ERR(clReleaseDevice(leaf), CL_SUCCESS);
-        _exit(check_failed == failed ? 0 : 1);
+        _exit(test_failed == failed ? 0 : 1);
     }
     CHECK(pid > 0);
     run_half(ctx, program, q); /* the parent goes on */
@@ -791,33 +809,12 @@ static void fork_child(void)
 
 int main(int argc, char **argv)
 {
-    static const named_test tests[] = {
-        { "queries", queries },
-        { "one_unit", one_unit },
-        { "errors", errors },
-        { "equally", equally },
-        { "by_counts", by_counts },
-        { "by_affinity_domain", by_affinity_domain },
-        { "nested", nested },
-        { "refcounts", refcounts },
-        { "split_kernel", split_kernel },
-        { "programs", programs },
-        { "pinning", pinning },
-        { "fork_child", fork_child },
-    };
     CPU_ZERO(&process_cpus);
     sched_getaffinity(0, sizeof process_cpus, &process_cpus);
     if (!test_open_cpu_device(&platform, &root, &root_context))
         return 1;
     root_units = dev_uint(root, CL_DEVICE_MAX_COMPUTE_UNITS);
-    bool want_one_unit = argc > 1 && strcmp(argv[1], "one_unit") == 0;
-    if ((root_units < 2 && !want_one_unit) || (root_units >= 2 && want_one_unit)) {
-        printf("skipped: the device has %u compute unit(s)%s\n", root_units,
-               want_one_unit ? "; one_unit needs 1 (MOSAIC_NUM_THREADS=1)" : " and cannot be partitioned");
-        clReleaseContext(root_context);
-        return 77;
-    }
-    test_run_cases(tests, sizeof tests / sizeof tests[0], argc, argv);
+    test_run(argc, argv);
     clReleaseContext(root_context);
-    return check_summary();
+    return test_summary();
 }

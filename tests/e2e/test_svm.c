@@ -22,7 +22,7 @@
  *                    single-work-item kernel, both ways (seed 002); every
  *                    wait is bounded, so a failure cannot hang
  *
- *   usage: test_svm CASE|all
+ *   usage: test_svm [case|--list]   (the cases: test_svm.list; none: all)
  */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
@@ -35,7 +35,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "../common/runner.h"
+#define TEST_LIST "test_svm.list"
+#include "test.h"
+#include "cl_test.h"
 
 #define OK(expr) CHECK_ERR(expr, CL_SUCCESS)
 
@@ -121,7 +123,7 @@ static double now(void)
 
 /* ---- coarse-grained buffers ---------------------------------------------------------- */
 
-static void coarse_kernel(void)
+TEST(coarse_kernel)
 {
     enum { N = 1 << 16 };
     float *a = clSVMAlloc(context, CL_MEM_READ_WRITE, N * sizeof(float), 0);
@@ -233,7 +235,7 @@ static void check_list(cl_kernel walk, cl_kernel mark, node *head, int count, cl
     CHECK(bad == 0 && seen == count);
 }
 
-static void linked_list(void)
+TEST(linked_list)
 {
     enum { COUNT = 3000, POOLS = 3 };
     node *pools[POOLS];
@@ -271,7 +273,7 @@ static void CL_CALLBACK free_system(cl_command_queue q, cl_uint n, void *pointer
     atomic_fetch_add((atomic_int *)user_data, (int)n);
 }
 
-static void system_svm(void)
+TEST(system_svm)
 {
     enum { COUNT = 2000, POOLS = 4 };
     cl_device_svm_capabilities caps = 0;
@@ -475,7 +477,7 @@ static void counters_race_overlapping(counters *c, bool system, const char *what
     CHECK(overlapped);
 }
 
-static void atomic_counters(void)
+TEST(atomic_counters)
 {
     cl_device_svm_capabilities caps = 0;
     OK(clGetDeviceInfo(device, CL_DEVICE_SVM_CAPABILITIES, sizeof caps, &caps, NULL));
@@ -501,7 +503,7 @@ typedef struct mailbox {
     cl_long result[2];
 } mailbox;
 
-static void message_passing(void)
+TEST(message_passing)
 {
     mailbox *m = clSVMAlloc(context, CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER | CL_MEM_SVM_ATOMICS,
                             sizeof *m, 0);
@@ -559,15 +561,10 @@ int main(int argc, char **argv)
     queue = clCreateCommandQueueWithProperties(context, device, NULL, NULL);
     program = test_build_program(context, device, source, "-cl-std=CL3.0");
     if (program) {
-        static const named_test tests[] = {
-            { "coarse_kernel", coarse_kernel },     { "linked_list", linked_list },
-            { "system_svm", system_svm },           { "atomic_counters", atomic_counters },
-            { "message_passing", message_passing },
-        };
-        test_run_cases(tests, sizeof tests / sizeof tests[0], argc, argv);
+        test_run(argc, argv);
         clReleaseProgram(program);
     }
     clReleaseCommandQueue(queue);
     clReleaseContext(context);
-    return check_summary();
+    return test_summary();
 }

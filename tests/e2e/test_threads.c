@@ -4,7 +4,7 @@
  * barriers, user events, callbacks, waits, clFinish, retain and release),
  * and every result is checked exactly.  Run through the ICD loader.
  *
- *   usage: test_threads TEST    (a prefix of a test name; none: all)
+ *   usage: test_threads [case|--list]   (the cases: test_threads.list; none: all)
  */
 #define CL_TARGET_OPENCL_VERSION 300
 #define CL_USE_DEPRECATED_OPENCL_1_1_APIS /* clEnqueueMarker, clEnqueueBarrier */
@@ -17,7 +17,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../common/runner.h"
+#define TEST_LIST "test_threads.list"
+#include "test.h"
+#include "cl_test.h"
 
 enum { THREADS = 8 };
 
@@ -129,7 +131,7 @@ static void *shared_in_order_thread(void *arg)
     return NULL;
 }
 
-static void shared_in_order(void)
+TEST(shared_in_order_queue)
 {
     shared_queue = new_queue(0);
     shared_buffer = new_buffer(THREADS * 4);
@@ -211,7 +213,7 @@ static void *separate_queue_thread(void *arg)
     return NULL;
 }
 
-static void separate_queues(void)
+TEST(separate_queues)
 {
     run_threads(separate_queue_thread, THREADS);
 }
@@ -289,7 +291,7 @@ static void *markers_barriers_thread(void *arg)
     return NULL;
 }
 
-static void markers_and_barriers(void)
+TEST(markers_and_barriers)
 {
     ooo_queue = new_queue(OOO);
     for (int i = 0; i < THREADS; i++)
@@ -368,7 +370,7 @@ static void *user_event_thread(void *arg)
     return NULL;
 }
 
-static void user_events(void)
+TEST(user_events)
 {
     gate_queues[0] = new_queue(0);
     gate_queues[1] = new_queue(OOO);
@@ -449,7 +451,7 @@ static void *callback_thread(void *arg)
 
 static void CL_CALLBACK nothing(void *p) { (void)p; }
 
-static void callbacks(void)
+TEST(callbacks)
 {
     cl_command_queue q = new_queue(0);
     cl_int err;
@@ -502,7 +504,7 @@ static void *retain_release_thread(void *arg)
     return NULL;
 }
 
-static void retain_release(void)
+TEST(retain_release)
 {
     rr_queue = new_queue(OOO);
     cl_int err;
@@ -602,7 +604,7 @@ static void *finish_thread(void *arg)
     return NULL;
 }
 
-static void finish_and_wait(void)
+TEST(finish_and_wait)
 {
     finish_queues[0] = new_queue(0);
     finish_queues[1] = new_queue(OOO);
@@ -656,7 +658,7 @@ static void *late_enqueuer(void *arg)
     return NULL;
 }
 
-static void finish_only_earlier(void)
+TEST(finish_only_earlier)
 {
     for (int mode = 0; mode < 2; mode++) {
         late_queue = new_queue(mode ? OOO : 0);
@@ -706,7 +708,7 @@ static void *race_thread(void *arg)
     return NULL;
 }
 
-static void set_status_race(void)
+TEST(set_status_race)
 {
     cl_command_queue q = new_queue(OOO);
     cl_event markers[RACE_EVENTS];
@@ -731,17 +733,6 @@ static void set_status_race(void)
     clReleaseCommandQueue(q);
 }
 
-static const named_test tests[] = {
-    { "shared_in_order_queue", shared_in_order },
-    { "separate_queues", separate_queues },
-    { "markers_and_barriers", markers_and_barriers },
-    { "user_events", user_events },
-    { "callbacks", callbacks },
-    { "retain_release", retain_release },
-    { "finish_and_wait", finish_and_wait },
-    { "finish_only_earlier", finish_only_earlier },
-    { "set_status_race", set_status_race },
-};
 
 int main(int argc, char **argv)
 {
@@ -749,7 +740,7 @@ int main(int argc, char **argv)
     cl_platform_id platform;
     if (!test_open_cpu_device(&platform, &device, &context))
         return 1;
-    test_run_cases(tests, sizeof tests / sizeof tests[0], argc, argv);
+    test_run(argc, argv);
     clReleaseContext(context);
-    return check_summary();
+    return test_summary();
 }

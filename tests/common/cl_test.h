@@ -1,0 +1,44 @@
+/* OpenCL helpers of the end-to-end test programs (Mosaic's CPU device
+ * through the ICD loader); the harness itself is test.h. */
+#ifndef MOSAIC_TEST_CL_TEST_H
+#define MOSAIC_TEST_CL_TEST_H
+
+#include <CL/cl.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "test.h"
+
+/* The first platform's CPU device and a context on it; false if there is none. */
+static inline bool test_open_cpu_device(cl_platform_id *platform, cl_device_id *device, cl_context *context)
+{
+    if (clGetPlatformIDs(1, platform, NULL) != CL_SUCCESS ||
+        clGetDeviceIDs(*platform, CL_DEVICE_TYPE_CPU, 1, device, NULL) != CL_SUCCESS) {
+        fprintf(stderr, "no OpenCL CPU device\n");
+        return false;
+    }
+    cl_int err;
+    *context = clCreateContext(NULL, 1, device, NULL, NULL, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    return err == CL_SUCCESS;
+}
+
+/* Builds a program from source; NULL (with the log on stderr) if it fails. */
+static inline cl_program test_build_program(cl_context context, cl_device_id device, const char *source,
+                                            const char *options)
+{
+    cl_int err;
+    cl_program program = clCreateProgramWithSource(context, 1, &source, NULL, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    err = clBuildProgram(program, 1, &device, options, NULL, NULL);
+    CHECK_ERR(err, CL_SUCCESS);
+    if (err == CL_SUCCESS)
+        return program;
+    char log[16384] = "";
+    clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
+    fprintf(stderr, "build log:\n%s\n", log);
+    clReleaseProgram(program);
+    return NULL;
+}
+
+#endif

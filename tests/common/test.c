@@ -1,0 +1,119 @@
+/* The test harness's runner and counters (see test.h). */
+#include "test.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+int test_passed, test_failed;
+
+static const char *current = "";
+static bool current_skipped;
+static int cases_run, cases_skipped;
+
+static void count_failure(void) { __atomic_add_fetch(&test_failed, 1, __ATOMIC_RELAXED); }
+
+void test_check_failed(const char *file, int line, const char *condition, const char *format, ...)
+{
+    count_failure();
+    /* format is ": " followed by the caller's message, if any; no
+     * condition: a TEST_FAIL, the message alone */
+    flockfile(stderr);
+    if (condition)
+        fprintf(stderr, "%s:%d: CHECK failed: %s", file, line, condition);
+    else
+        fprintf(stderr, "%s:%d: ", file, line);
+    if (format[2]) {
+        va_list ap;
+        va_start(ap, format);
+        vfprintf(stderr, condition ? format : format + 2, ap);
+        va_end(ap);
+    }
+    fputc('\n', stderr);
+    funlockfile(stderr);
+}
+
+void test_err_failed(const char *file, int line, const char *expression, long got, const char *expected_text,
+                     long expected)
+{
+    count_failure();
+    fprintf(stderr, "%s:%d: %s returned %ld, expected %s (%ld)\n", file, line, expression, got, expected_text,
+            expected);
+}
+
+void test_skip_case(const char *format, ...)
+{
+    current_skipped = true;
+    printf("skipped: %s: ", current);
+    va_list ap;
+    va_start(ap, format);
+    vprintf(format, ap);
+    va_end(ap);
+    putchar('\n');
+    fflush(stdout);
+}
+
+const char *test_current_case(void) { return current; }
+
+static void run_one(const char *group, const test_case *c)
+{
+    current = c->name;
+    current_skipped = false;
+    int failed_before = __atomic_load_n(&test_failed, __ATOMIC_RELAXED);
+    printf("-- %s%s%s\n", group ? group : "", group ? "/" : "", c->name);
+    fflush(stdout);
+    c->run();
+    cases_run++;
+    if (current_skipped)
+        cases_skipped++;
+    int failed = __atomic_load_n(&test_failed, __ATOMIC_RELAXED) - failed_before;
+    if (failed)
+        printf("-- %s: FAILED (%d check%s)\n", c->name, failed, failed == 1 ? "" : "s");
+    fflush(stdout);
+    fflush(stderr);
+    current = "";
+}
+
+void test_run_cases(const test_case *cases, size_t count, int argc, char **argv)
+{
+    const char *only = argc > 1 ? argv[1] : NULL;
+    if (only && !strcmp(only, "--list")) {
+        const char *group = NULL;
+        for (size_t i = 0; i < count; i++) {
+            if (!cases[i].run)
+                group = cases[i].name;
+            else
+                printf("%s%s%s\n", group ? group : "", group ? "/" : "", cases[i].name);
+        }
+        return;
+    }
+    const char *group = NULL;
+    int selected = 0;
+    for (size_t i = 0; i < count; i++) {
+        if (!cases[i].run) {
+            group = cases[i].name;
+            continue;
+        }
+        if (only && strcmp(only, cases[i].name) && !(group && !strcmp(only, group)))
+            continue;
+        selected++;
+        run_one(group, &cases[i]);
+    }
+    if (!selected) {
+        fprintf(stderr, "no case or group named %s (--list lists them)\n", only ? only : "(any)");
+        count_failure();
+    }
+}
+
+int test_summary(void)
+{
+    int failed = __atomic_load_n(&test_failed, __ATOMIC_RELAXED);
+    printf("%d passed, %d failed\n", __atomic_load_n(&test_passed, __ATOMIC_RELAXED), failed);
+    if (cases_skipped)
+        printf("%d of %d case%s skipped\n", cases_skipped, cases_run, cases_run == 1 ? "" : "s");
+    fflush(stdout);
+    if (failed)
+        return 1;
+    if (cases_run > 0 && cases_skipped == cases_run)
+        return TEST_EXIT_SKIPPED;
+    return 0;
+}
