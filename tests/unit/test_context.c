@@ -13,7 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/check.h"
+#define TEST_LIST "test_context.list"
+#include "test.h"
 
 static cl_platform_id platform;
 static cl_device_id device;
@@ -49,7 +50,7 @@ static void check_devices(cl_context ctx)
     CHECK(size == sizeof d[0] && d[0] == device);
 }
 
-static void test_create_from_list(void)
+TEST(create_from_list)
 {
     cl_int err = 1;
     cl_context ctx = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
@@ -101,7 +102,7 @@ static void test_create_from_list(void)
     }
 }
 
-static void test_create_from_type(void)
+TEST(create_from_type)
 {
     static const cl_device_type found[] = { CL_DEVICE_TYPE_CPU, CL_DEVICE_TYPE_DEFAULT, CL_DEVICE_TYPE_ALL,
                                             CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU };
@@ -157,7 +158,7 @@ static void test_create_from_type(void)
     CHECK_ERR(err, CL_INVALID_PROPERTY);
 }
 
-static void test_create_errors(void)
+TEST(create_errors)
 {
     cl_int err = 1;
     CHECK(clCreateContext(NULL, 1, NULL, NULL, NULL, &err) == NULL);
@@ -199,7 +200,7 @@ static void test_create_errors(void)
     CHECK_ERR(err, CL_INVALID_PROPERTY);
 }
 
-static void test_handle_errors(void)
+TEST(handle_errors)
 {
     cl_uint n;
     CHECK_ERR(clRetainContext(NULL), CL_INVALID_CONTEXT);
@@ -236,7 +237,7 @@ static void CL_CALLBACK destructor(cl_context ctx, void *user_data)
     calls++;
 }
 
-static void test_destructor_callbacks(void)
+TEST(destructor_callbacks)
 {
     cl_int err;
     cl_context ctx = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
@@ -256,7 +257,7 @@ static void test_destructor_callbacks(void)
 
 /* ---- samplers: no device supports images ------------------------------------------- */
 
-static void test_samplers(void)
+TEST(samplers)
 {
     cl_int err;
     cl_context ctx = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
@@ -303,18 +304,13 @@ static void test_samplers(void)
     clReleaseContext(ctx);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     memset(junk, 0x5a, sizeof junk);
     CHECK_ERR(clGetPlatformIDs(1, &platform, NULL), CL_SUCCESS);
     CHECK_ERR(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, NULL), CL_SUCCESS);
     if (!platform || !device)
-        return check_summary();
-    test_create_from_list();
-    test_create_from_type();
-    test_create_errors();
-    test_handle_errors();
-    test_destructor_callbacks();
-    test_samplers();
-    return check_summary();
+        return test_summary();
+    test_run(argc, argv);
+    return test_summary();
 }

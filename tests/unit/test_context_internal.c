@@ -10,7 +10,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "../common/check.h"
+#define TEST_LIST "test_context_internal.list"
+#include "test.h"
 #include "api/context.h"
 
 static atomic_int notified;
@@ -36,7 +37,8 @@ static bool wait_for(int count)
     return atomic_load(&notified) >= count;
 }
 
-int main(void)
+/* mosaic_context_has_device and mosaic_context_notify. */
+TEST(helpers)
 {
     cl_platform_id platform = NULL;
     cl_device_id device = NULL;
@@ -47,7 +49,7 @@ int main(void)
     cl_context ctx = clCreateContext(NULL, 1, &device, notify, &tag, &err);
     CHECK_ERR(err, CL_SUCCESS);
     if (!ctx)
-        return check_summary();
+        return;
 
     CHECK(mosaic_context_has_device(ctx, device));
     CHECK(!mosaic_context_has_device(ctx, NULL));
@@ -76,5 +78,10 @@ int main(void)
 
     clReleaseContext(quiet);
     clReleaseContext(ctx);
-    return check_summary();
+    }
+
+int main(int argc, char **argv)
+{
+    test_run(argc, argv);
+    return test_summary();
 }

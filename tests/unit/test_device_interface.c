@@ -27,7 +27,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "../common/check.h"
+#define TEST_LIST "test_device_interface.list"
+#include "test.h"
 #include "core/device.h"
 #include "core/memory.h"
 
@@ -263,7 +264,7 @@ static bool wait_for(atomic_int *counter, int value)
 
 enum { N = 1024 };
 
-static void buffers(void)
+TEST(buffers)
 {
     unsigned char in[N], out[N], expect[N];
     for (int i = 0; i < N; i++)
@@ -391,7 +392,7 @@ static void buffers(void)
     CHECK(copies == NULL);
 }
 
-static void svm(void)
+TEST(svm)
 {
     char *p = clSVMAlloc(context, CL_MEM_READ_WRITE, 256, 0);
     CHECK(p != NULL && atomic_load(&n_svm_alloc) == 1);
@@ -415,7 +416,7 @@ static void svm(void)
     CHECK(atomic_load(&n_svm_free) == 1);
 }
 
-static void programs(void)
+TEST(programs)
 {
     const char *source = "__kernel void k(__global int *p) { p[get_global_id(0)] = 1; }";
     cl_int err;
@@ -429,7 +430,7 @@ static void programs(void)
     OK(clReleaseProgram(program));
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     cl_platform_id platform;
     OK(clGetPlatformIDs(1, &platform, NULL));
@@ -472,14 +473,12 @@ int main(void)
     queue = clCreateCommandQueueWithProperties(context, device, NULL, &err);
     OK(err);
     if (context && queue) {
-        buffers();
-        svm();
-        programs();
+        test_run(argc, argv);
         OK(clReleaseCommandQueue(queue));
     }
     if (context)
         OK(clReleaseContext(context));
     device->ops = cpu;
     free(arena);
-    return check_summary();
+    return test_summary();
 }

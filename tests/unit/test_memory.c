@@ -16,7 +16,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../common/check.h"
+#define TEST_LIST "test_memory.list"
+#include "test.h"
 
 /* Under AddressSanitizer a failed allocation aborts unless told otherwise;
  * the allocation-failure test needs malloc to return NULL. */
@@ -84,7 +85,7 @@ static void fill_random(void *p, size_t n, unsigned seed)
 
 /* ---- creation ------------------------------------------------------------------ */
 
-static void test_create(void)
+TEST(create)
 {
     cl_ulong max_alloc = 0;
     OK(clGetDeviceInfo(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc, NULL));
@@ -206,7 +207,7 @@ static void test_create(void)
 
 /* Allocation failure is an error code, never a crash: run in a child with a
  * small address-space limit. */
-static void test_allocation_failure(void)
+TEST(allocation_failure)
 {
     cl_ulong max_alloc = 0;
     OK(clGetDeviceInfo(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc, NULL));
@@ -238,7 +239,7 @@ static void test_allocation_failure(void)
 
 /* ---- sub-buffers --------------------------------------------------------------- */
 
-static void test_sub_buffers(void)
+TEST(sub_buffers)
 {
     enum { N = 4096 };
     cl_mem parent = buffer(CL_MEM_READ_WRITE, N, NULL);
@@ -373,7 +374,7 @@ static bool wait_for_count(int n)
     return atomic_load(&norder) >= n;
 }
 
-static void test_destructor_callbacks(void)
+TEST(destructor_callbacks)
 {
     cl_mem b = buffer(0, 64, NULL);
     CHECK_ERR(clSetMemObjectDestructorCallback(b, NULL, NULL), CL_INVALID_VALUE);
@@ -430,7 +431,7 @@ static void test_destructor_callbacks(void)
 
 /* ---- read and write -------------------------------------------------------------- */
 
-static void test_read_write(void)
+TEST(read_write)
 {
     enum { N = 1 << 16 };
     static unsigned char data[N], got[N];
@@ -540,7 +541,7 @@ static void test_read_write(void)
 
 /* ---- copy ----------------------------------------------------------------------------- */
 
-static void test_copy(void)
+TEST(copy)
 {
     enum { N = 8192 };
     static unsigned char data[N], got[N];
@@ -587,7 +588,7 @@ static void test_copy(void)
 
 /* ---- fill ------------------------------------------------------------------------------ */
 
-static void test_fill(void)
+TEST(fill)
 {
     enum { N = 3 * 4096 + 512 };
     static unsigned char got[N], ref[N];
@@ -673,7 +674,7 @@ static size_t rnd(unsigned *seed, size_t n)
     return (size_t)((*seed >> 8) % n);
 }
 
-static void test_rect(void)
+TEST(rect)
 {
     enum { N = 64 * 1024 };
     static unsigned char bufdata[N], host[N], hostref[N], got[N], ref[N];
@@ -793,7 +794,7 @@ static void test_rect(void)
 
 /* ---- map and unmap ---------------------------------------------------------------------------- */
 
-static void test_map(void)
+TEST(map)
 {
     enum { N = 16384 };
     cl_int err = 0;
@@ -926,7 +927,7 @@ static void test_map(void)
 
 /* ---- migration, images, pipes ------------------------------------------------------------------ */
 
-static void test_migrate(void)
+TEST(migrate)
 {
     cl_mem a = buffer(0, 256, NULL), b = buffer(0, 256, NULL);
     cl_mem both[2] = { a, b }, withnull[2] = { a, NULL };
@@ -953,7 +954,7 @@ static void test_migrate(void)
     OK(clReleaseMemObject(b));
 }
 
-static void test_images_and_pipes(void)
+TEST(images_and_pipes)
 {
     cl_int err = 0;
     cl_image_format fmt = { CL_RGBA, CL_UNORM_INT8 };
@@ -992,7 +993,7 @@ static void test_images_and_pipes(void)
     OK(clReleaseMemObject(b));
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     cl_uint n = 0;
     if (clGetPlatformIDs(1, &platform, &n) != CL_SUCCESS || n == 0 ||
@@ -1008,19 +1009,9 @@ int main(void)
     if (err != CL_SUCCESS)
         return fprintf(stderr, "clCreateCommandQueueWithProperties: %d\n", err), 1;
 
-    test_create();
-    test_sub_buffers();
-    test_destructor_callbacks();
-    test_read_write();
-    test_copy();
-    test_fill();
-    test_rect();
-    test_map();
-    test_migrate();
-    test_images_and_pipes();
-    test_allocation_failure();
+    test_run(argc, argv);
 
     clReleaseCommandQueue(queue);
     clReleaseContext(ctx);
-    return check_summary();
+    return test_summary();
 }

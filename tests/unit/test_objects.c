@@ -14,7 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../common/check.h"
+#define TEST_LIST "test_objects.list"
+#include "test.h"
 #include "core/objects.h"
 
 static uint64_t junk[32]; /* readable memory that is no OpenCL object */
@@ -198,7 +199,8 @@ static void check_info_copy_out(const char *fn, cl_int (*info)(void *, cl_uint, 
 
 static const char *source = "kernel void k(global int *p) { p[0] = 1; }";
 
-int main(void)
+/* Every object type through the one pattern. */
+TEST(every_type)
 {
     setenv("MOSAIC_DEBUG", "1", 1); /* before the first call reads it */
 
@@ -251,5 +253,10 @@ int main(void)
     mosaic_release_internal(mem);
     mosaic_release_internal(queue);
     mosaic_release_internal(context);
-    return check_summary();
+    }
+
+int main(int argc, char **argv)
+{
+    test_run(argc, argv);
+    return test_summary();
 }

@@ -25,7 +25,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../common/check.h"
+#define TEST_LIST "test_partition_internal.list"
+#include "test.h"
 #include "devices/cpu/cpu.h"
 
 static unsigned cpus[CPU_SETSIZE], ncpus; /* the CPUs this process may use */
@@ -222,7 +223,8 @@ static int check_device(cl_device_id d, int depth)
     return made;
 }
 
-int main(void)
+/* Layouts A and B, then an empty tree. */
+TEST(layouts)
 {
     cpu_set_t set;
     CPU_ZERO(&set);
@@ -234,10 +236,8 @@ int main(void)
     cl_device_id root;
     CHECK_ERR(clGetPlatformIDs(1, &platform, NULL), CL_SUCCESS);
     CHECK_ERR(clGetDeviceIDs(platform, CL_DEVICE_TYPE_CPU, 1, &root, NULL), CL_SUCCESS);
-    if (ncpus < 2 || root->compute_units < 2) {
-        printf("skipped: %u CPU(s), %u compute unit(s): nothing to partition\n", ncpus, root->compute_units);
-        return 77;
-    }
+    if (ncpus < 2 || root->compute_units < 2)
+        TEST_SKIP("%u CPU(s), %u compute unit(s): nothing to partition", ncpus, root->compute_units);
     for (layout = 'A'; layout <= 'B'; layout++) {
         char dir[] = "/tmp/mosaic-sysfs-XXXXXX";
         CHECK(mkdtemp(dir) != NULL);
@@ -254,5 +254,10 @@ int main(void)
     cl_device_affinity_domain domains = 1;
     CHECK_ERR(clGetDeviceInfo(root, CL_DEVICE_PARTITION_AFFINITY_DOMAIN, sizeof domains, &domains, NULL), CL_SUCCESS);
     CHECK(domains == 0);
-    return check_summary();
+    }
+
+int main(int argc, char **argv)
+{
+    test_run(argc, argv);
+    return test_summary();
 }

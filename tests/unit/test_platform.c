@@ -17,7 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../common/check.h"
+#define TEST_LIST "test_platform.list"
+#include "test.h"
 
 static cl_platform_id platform;
 static cl_device_id device;
@@ -195,7 +196,7 @@ static const struct query device_queries[] = {
     Q(CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED, STRING, 0),
 };
 
-static void test_every_device_query(void)
+TEST(every_device_query)
 {
     for (size_t i = 0; i < sizeof device_queries / sizeof device_queries[0]; i++) {
         const struct query *q = &device_queries[i];
@@ -243,7 +244,7 @@ static void test_every_device_query(void)
 
 /* ---- what the answers say, and whether they agree -------------------------- */
 
-static void test_device_identity(void)
+TEST(device_identity)
 {
     CHECK(DEV_ULONG(CL_DEVICE_TYPE) & CL_DEVICE_TYPE_CPU);
     cl_platform_id p = NULL;
@@ -299,7 +300,7 @@ static void test_device_identity(void)
     free(conformance), free(builtins), free(il);
 }
 
-static void test_extensions_and_features(void)
+TEST(extensions_and_features)
 {
     char *ext = device_string(CL_DEVICE_EXTENSIONS);
     CHECK(ext != NULL);
@@ -403,7 +404,7 @@ static void test_extensions_and_features(void)
     free(ext);
 }
 
-static void test_unsupported_features(void)
+TEST(unsupported_features)
 {
     /* images */
     CHECK(DEV_BOOL(CL_DEVICE_IMAGE_SUPPORT) == CL_FALSE);
@@ -457,7 +458,7 @@ static void test_unsupported_features(void)
            CL_DEVICE_SVM_ATOMICS));
 }
 
-static void test_device_limits(void)
+TEST(device_limits)
 {
     cl_uint dims = DEV_UINT(CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS);
     CHECK(dims >= 3);
@@ -524,7 +525,7 @@ static void test_device_limits(void)
     }
 }
 
-static void test_device_errors(void)
+TEST(device_errors)
 {
     cl_device_type type;
     CHECK_ERR(clGetDeviceInfo(NULL, CL_DEVICE_TYPE, sizeof type, &type, NULL), CL_INVALID_DEVICE);
@@ -595,7 +596,7 @@ static void test_device_errors(void)
     clReleaseContext(ctx);
 }
 
-static void test_get_device_ids(void)
+TEST(get_device_ids)
 {
     cl_device_id d[4] = { NULL };
     cl_uint n = 0;
@@ -642,7 +643,7 @@ static char *platform_string(cl_platform_info param)
     return s;
 }
 
-static void test_platform(void)
+TEST(platform_info)
 {
     cl_platform_id p[3] = { NULL, NULL, NULL };
     cl_uint n = 0;
@@ -707,7 +708,7 @@ static void test_platform(void)
 
 /* ---- ICD ----------------------------------------------------------------- */
 
-static void test_icd(void)
+TEST(icd)
 {
     /* the entry point the loader looks up, exported */
     cl_int (*icd_get)(cl_uint, cl_platform_id *, cl_uint *) =
@@ -771,23 +772,15 @@ static void test_icd(void)
     }
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     memset(junk, 0x5a, sizeof junk);
     cl_uint n = 0;
     CHECK_ERR(clGetPlatformIDs(1, &platform, &n), CL_SUCCESS);
     CHECK_ERR(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, NULL), CL_SUCCESS);
     if (!platform || !device)
-        return check_summary();
+        return test_summary();
 
-    test_platform();
-    test_every_device_query();
-    test_device_identity();
-    test_extensions_and_features();
-    test_unsupported_features();
-    test_device_limits();
-    test_device_errors();
-    test_get_device_ids();
-    test_icd();
-    return check_summary();
+    test_run(argc, argv);
+    return test_summary();
 }

@@ -5,10 +5,12 @@
  * with and without a callback, what a device without SVM answers, and the
  * allocation limits.
  *
- *   usage: test_svm_api              every case but the one below
- *          test_svm_api alloc_failure  clCreateBuffer / clSVMAlloc under an
- *                                    address-space limit (RLIMIT_AS) fail
- *                                    cleanly and the process carries on
+ *   usage: test_svm_api [case|group|--list]   (test_svm_api.list; none: all)
+ *   group svm_api            every case but the one below
+ *   group svm_alloc_failure  alloc_failure: clCreateBuffer / clSVMAlloc
+ *                            under an address-space limit (RLIMIT_AS) fail
+ *                            cleanly and the process carries on (it runs
+ *                            in a process of its own under ctest)
  */
 #define _GNU_SOURCE
 #include <CL/cl.h>
@@ -22,7 +24,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../common/check.h"
+#define TEST_LIST "test_svm_api.list"
+#include "test.h"
 #include "api/memory.h"
 #include "core/objects.h"
 
@@ -85,7 +88,7 @@ static cl_bool uses_svm_pointer(void *host_ptr, size_t size)
 
 /* ---- capabilities ---------------------------------------------------------------------- */
 
-static void capabilities(void)
+TEST(capabilities)
 {
     cl_device_svm_capabilities caps = device_ulong(CL_DEVICE_SVM_CAPABILITIES);
     CHECK(caps & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER);
@@ -102,7 +105,7 @@ static void capabilities(void)
 
 /* ---- clSVMAlloc and clSVMFree ------------------------------------------------------------ */
 
-static void alloc_and_free(void)
+TEST(alloc_and_free)
 {
     cl_ulong max_alloc = device_ulong(CL_DEVICE_MAX_MEM_ALLOC_SIZE);
     cl_uint min_align = 0;
@@ -189,7 +192,7 @@ static void alloc_and_free(void)
 /* Tens of thousands of allocations, freed in the order they were made (the
  * worst order for a sorted array): every byte of each is found while it
  * lives, the bytes just outside are not, and the whole run stays quick. */
-static void many_allocations(void)
+TEST(many_allocations)
 {
     enum { N = 50000 };
     char **p = malloc(N * sizeof *p);
@@ -223,7 +226,7 @@ static void many_allocations(void)
 }
 
 /* The registry behind CL_MEM_USES_SVM_POINTER. */
-static void uses_svm_pointer_flag(void)
+TEST(uses_svm_pointer_flag)
 {
     char *svm = clSVMAlloc(context, CL_MEM_READ_WRITE, 4096, 0);
     char *fine = clSVMAlloc(context, CL_MEM_SVM_FINE_GRAIN_BUFFER, 4096, 0);
@@ -256,7 +259,7 @@ static void uses_svm_pointer_flag(void)
 
 /* ---- clEnqueueSVMMemcpy ---------------------------------------------------------------------- */
 
-static void memcpy_cases(void)
+TEST(memcpy_cases)
 {
     enum { N = 1 << 16 };
     unsigned char *a = clSVMAlloc(context, 0, N, 0);
@@ -338,7 +341,7 @@ static void memcpy_cases(void)
 
 /* ---- clEnqueueSVMMemFill ---------------------------------------------------------------------- */
 
-static void fill_cases(void)
+TEST(fill_cases)
 {
     enum { N = 1 << 14 };
     unsigned char *p = clSVMAlloc(context, 0, N, 0);
@@ -398,7 +401,7 @@ static void fill_cases(void)
 
 /* ---- clEnqueueSVMMap and clEnqueueSVMUnmap ------------------------------------------------------ */
 
-static void map_cases(void)
+TEST(map_cases)
 {
     enum { N = 8192 };
     int *p = clSVMAlloc(context, CL_MEM_READ_WRITE, N * sizeof(int), 0);
@@ -466,7 +469,7 @@ static void map_cases(void)
 
 /* ---- clEnqueueSVMMigrateMem --------------------------------------------------------------------- */
 
-static void migrate_cases(void)
+TEST(migrate_cases)
 {
     char *a = clSVMAlloc(context, 0, 4096, 0);
     char *b = clSVMAlloc(context, CL_MEM_SVM_FINE_GRAIN_BUFFER, 1024, 0);
@@ -537,7 +540,7 @@ static bool is_registered(void *p)
     return clEnqueueSVMMigrateMem(queue, 1, pp, NULL, 0, 0, NULL, NULL) == CL_SUCCESS;
 }
 
-static void enqueue_free_cases(void)
+TEST(enqueue_free_cases)
 {
     /* default free, after a gate */
     cl_int err = 0;
@@ -640,7 +643,7 @@ static void *registry_racer(void *arg)
     return NULL;
 }
 
-static void registry_threads(void)
+TEST(registry_threads)
 {
     pthread_t threads[RACE_THREADS];
     for (int i = 0; i < RACE_THREADS; i++)
@@ -658,7 +661,7 @@ static void CL_CALLBACK on_context_destroyed(cl_context c, void *data)
     atomic_fetch_add(&context_destroyed, 1);
 }
 
-static void context_lifetime(void)
+TEST(context_lifetime)
 {
     cl_int err = 0;
     cl_context ctx = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
@@ -678,7 +681,7 @@ static void context_lifetime(void)
 
 /* ---- a device without SVM: what the API answers ------------------------------------------------ */
 
-static void no_svm_device(void)
+TEST(no_svm_device)
 {
     cl_device_svm_capabilities saved = device->svm_capabilities;
     void *p = clSVMAlloc(context, 0, 64, 0); /* made while SVM is on */
@@ -711,7 +714,7 @@ static void no_svm_device(void)
 
 /* ---- allocation limits ------------------------------------------------------------------------- */
 
-static void limits(void)
+TEST(limits)
 {
     cl_ulong global = device_ulong(CL_DEVICE_GLOBAL_MEM_SIZE);
     cl_ulong max_alloc = device_ulong(CL_DEVICE_MAX_MEM_ALLOC_SIZE);
@@ -768,8 +771,15 @@ static size_t address_space_in_use(void)
     return kib * 1024;
 }
 
-static void alloc_failure(void)
+TEST(alloc_failure)
 {
+#if defined(__SANITIZE_ADDRESS__)
+    TEST_SKIP("AddressSanitizer aborts on a failed allocation");
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+    TEST_SKIP("AddressSanitizer aborts on a failed allocation");
+#endif
+#endif
     cl_int err = 0;
     cl_context ctx = clCreateContext(NULL, 1, &device, notify, NULL, &err);
     CHECK_ERR(err, CL_SUCCESS);
@@ -789,7 +799,10 @@ static void alloc_failure(void)
     size_t used = address_space_in_use();
     const size_t headroom = (size_t)64 << 20;
     CHECK(used > 0 && max_alloc > 2 * headroom);
-    struct rlimit rl = { used + headroom, used + headroom };
+    /* the soft limit only, set back at the end (when the cases run in one process) */
+    struct rlimit old, rl;
+    getrlimit(RLIMIT_AS, &old);
+    rl = (struct rlimit){ used + headroom, old.rlim_max };
     if (setrlimit(RLIMIT_AS, &rl) != 0) {
         perror("setrlimit");
         CHECK(0);
@@ -823,26 +836,13 @@ static void alloc_failure(void)
         OK(clReleaseMemObject(small));
     OK(clReleaseCommandQueue(q));
     OK(clReleaseContext(ctx));
+    CHECK(setrlimit(RLIMIT_AS, &old) == 0);
 }
 
 int main(int argc, char **argv)
 {
-    const char *which = argc > 1 ? argv[1] : "all";
     OK(clGetPlatformIDs(1, &platform, NULL));
     OK(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, NULL));
-    if (!strcmp(which, "alloc_failure")) {
-#if defined(__SANITIZE_ADDRESS__)
-        puts("skipped: AddressSanitizer aborts on a failed allocation");
-        return 77;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-        puts("skipped: AddressSanitizer aborts on a failed allocation");
-        return 77;
-#endif
-#endif
-        alloc_failure();
-        return check_summary();
-    }
     cl_int err = 0;
     context = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
     CHECK_ERR(err, CL_SUCCESS);
@@ -851,24 +851,12 @@ int main(int argc, char **argv)
     queue = clCreateCommandQueueWithProperties(context, device, NULL, &err);
     CHECK_ERR(err, CL_SUCCESS);
     if (!context || !other_context || !queue)
-        return check_summary();
+        return test_summary();
 
-    capabilities();
-    alloc_and_free();
-    many_allocations();
-    uses_svm_pointer_flag();
-    memcpy_cases();
-    fill_cases();
-    map_cases();
-    migrate_cases();
-    enqueue_free_cases();
-    registry_threads();
-    context_lifetime();
-    no_svm_device();
-    limits();
+    test_run(argc, argv);
 
     OK(clReleaseCommandQueue(queue));
     OK(clReleaseContext(context));
     OK(clReleaseContext(other_context));
-    return check_summary();
+    return test_summary();
 }
