@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define TEST_LIST "test_alignment.list"
+#include "test.h"
 #include "compiler/compiler.h"
 
 static void wi_barrier(mosaic_wg_ctx *ctx) { (void)ctx; }
@@ -64,14 +66,15 @@ static void *misaligned(size_t bytes, void **block)
     return (char *)*block + 16;
 }
 
-int main(void)
+TEST(alignment)
 {
-    int failures = 0;
     static const char *const options[] = {"-cl-std=CL2.0", "-cl-std=CL2.0 -cl-opt-disable"};
     for (int o = 0; o < 2; o++) {
         mosaic_executable *exe = build(options[o]);
-        if (!exe)
-            return 1;
+        if (!exe) {
+            TEST_FAIL("%s: the kernel did not build", options[o]);
+            return;
+        }
         const mosaic_kernel_info *k = mosaic_executable_find_kernel(exe, "k");
         enum { N = 64 };
         void *blocks[6];
@@ -124,13 +127,15 @@ int main(void)
             for (int j = 0; j < 8; j++)
                 bad += d[8 * i + j] != (double)(i + j) + 1.0;
         }
-        if (bad) {
-            fprintf(stderr, "%s: %d wrong values\n", options[o], bad);
-            failures++;
-        }
+        CHECK(bad == 0, "%s: %d wrong values", options[o], bad);
         for (int i = 0; i < 6; i++)
             free(blocks[i]);
         mosaic_executable_free(exe);
     }
-    return failures ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+    test_run(argc, argv);
+    return test_summary();
 }

@@ -1,6 +1,6 @@
 /* Compiler pipeline tests: real kernels through compile -> link -> finalize,
  * run on host arrays through the work-group and work-item functions.
- * usage: test_compiler [group]   (no group: everything) */
+ * usage: test_compiler [group|case|--list]   (test_compiler.list; none: all) */
 #define _GNU_SOURCE
 #include <math.h>
 #include <pthread.h>
@@ -18,13 +18,15 @@
 #include <llvm-c/blake3.h>
 
 #include "compiler/compiler_internal.h"
-#include "harness.h"
+#define TEST_LIST "test_compiler.list"
+#include "test.h"
+#include "compiler_host.h"
 #include "../common/collectives_ref.h"
 
 #define ARGS(...) ((void *[]){__VA_ARGS__})
 
 /* ---- basic kernels --------------------------------------------------------------- */
-static void test_vector_add(void)
+TEST(vector_add)
 {
     const char *src = "kernel void vadd(global const float *a, global const float *b, global float *c, uint n) {\n"
                       "  size_t i = get_global_id(0);\n"
@@ -62,7 +64,7 @@ static void test_vector_add(void)
     mosaic_executable_free(exe);
 }
 
-static void test_2d_offsets(void)
+TEST(2d_offsets)
 {
     const char *src =
         "kernel void ids(global ulong *out, int width) {\n"
@@ -107,7 +109,7 @@ static void test_2d_offsets(void)
     mosaic_executable_free(exe);
 }
 
-static void test_struct_by_value(void)
+TEST(struct_by_value)
 {
     const char *src = "typedef struct { int a; float b; double c; char d[3]; float4 v; } S;\n"
                       "kernel void st(S s, global float *out, float4 scale, char tag) {\n"
@@ -149,7 +151,7 @@ static void test_struct_by_value(void)
     mosaic_executable_free(exe);
 }
 
-static void test_local_arg(void)
+TEST(local_arg)
 {
     /* reverse each work-group's slice through a __local argument */
     const char *src = "kernel void rev(global const int *in, global int *out, local int *tmp) {\n"
@@ -193,7 +195,7 @@ static void test_local_arg(void)
     mosaic_executable_free(exe);
 }
 
-static void test_static_local(void)
+TEST(static_local)
 {
     /* two static __local arrays, one used inside a constant expression
      * (tile[0][1]), one reached through a __local argument after them */
@@ -238,7 +240,7 @@ static void test_static_local(void)
 /* ---- the seed kernels -------------------------------------------------------------
  * Transcribed from /work/shared/seeds (000: kernel_dot, its '〈' typeset as '<';
  * 003: fill_tiles), built with the options the seeds' hosts pass. */
-static void test_seed_kernel_dot(void)
+TEST(kernel_dot)
 {
     const char *src = "__kernel void kernel_dot(__global int *pDst, __global int *pSrc1,\n"
                       "__global int *pSrc2)\n"
@@ -274,7 +276,7 @@ static void test_seed_kernel_dot(void)
     mosaic_executable_free(exe);
 }
 
-static void test_seed_fill_tiles(void)
+TEST(fill_tiles)
 {
     const char *src = "__kernel void fill_tiles(__global float* a,\n"
                       "\t\t\t__global float* b,\n"
@@ -321,7 +323,7 @@ static void test_seed_fill_tiles(void)
 }
 
 /* ---- diagnostics and options --------------------------------------------------------- */
-static void test_build_error(void)
+TEST(build_error)
 {
     const char *src = "kernel void k(global int *p) {\n"
                       "  p[0] = 1;\n"
@@ -343,7 +345,7 @@ static void test_build_error(void)
     free(log);
 }
 
-static void test_invalid_options(void)
+TEST(invalid_options)
 {
     static const char *const bad[] = {"-cl-no-such-option", "-cl-std=CL4.0", "-D", "--help", "-O3", "\"-Dx"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -378,7 +380,7 @@ static void test_invalid_options(void)
     }
 }
 
-static void test_headers(void)
+TEST(headers)
 {
     const mosaic_header h[2] = {
         {"defs.h", "#define SCALE 3\n#include \"sub/more.h\"\n"},
@@ -410,7 +412,7 @@ static void test_headers(void)
     mosaic_bitcode_free(&exe_bc);
 }
 
-static void test_unimplemented_function(void)
+TEST(unimplemented_function)
 {
     const char *src = "float not_a_builtin(float x);\n"
                       "kernel void k(global float *o) { o[0] = not_a_builtin(o[1]); }\n";
@@ -448,7 +450,7 @@ static void test_unimplemented_function(void)
     mosaic_bitcode_free(&obj);
 }
 
-static void test_link_two_objects(void)
+TEST(link_two_objects)
 {
     const char *lib_fixed = "constant float offset_value = 0.25f;\n"
                             "float helper(float x) { return x * 2.0f + offset_value; }\n";
@@ -495,7 +497,7 @@ static void test_link_two_objects(void)
     mosaic_bitcode_free(&exe_bc);
 }
 
-static void test_binary_roundtrip(void)
+TEST(binary_roundtrip)
 {
     const char *src = "kernel __attribute__((reqd_work_group_size(4,2,1))) __attribute__((vec_type_hint(float4)))\n"
                       "void sq(global int *o) { size_t i = get_global_id(0); o[i] = (int)(i * i); }\n";
@@ -588,7 +590,7 @@ static char *write_script(const char *text)
 /* Binaries that did not come from here are read by opt-16 in a child process
  * first: its failure, crash or time-out refuses them; what it accepts is
  * verified here too. */
-static void test_binary_checker(void)
+TEST(binary_checker)
 {
     const char *saved_cache = getenv("MOSAIC_CACHE");
     setenv("MOSAIC_CACHE", "0", 1); /* no "checked" markers from earlier runs */
@@ -696,7 +698,7 @@ static int ulp_diff_f(float a, float b)
     return d < 0 ? (int)-d : (int)d;
 }
 
-static void test_math(void)
+TEST(math)
 {
     const char *src =
         "#define N 64\n"
@@ -815,7 +817,7 @@ static void test_math(void)
     mosaic_executable_free(exe);
 }
 
-static void test_conversions(void)
+TEST(conversions)
 {
     const char *src =
         "kernel void c(global const float *f, global const double *d, global int *oi, global float *of,\n"
@@ -881,7 +883,7 @@ static void test_conversions(void)
     mosaic_executable_free(exe);
 }
 
-static void test_integer_vector_builtins(void)
+TEST(integer_vector)
 {
     const char *src =
         "kernel void t(global long *o, global const long *in, global ushort *h, global float *hf) {\n"
@@ -940,7 +942,7 @@ static void test_integer_vector_builtins(void)
     mosaic_executable_free(exe);
 }
 
-static void test_atomics(void)
+TEST(atomics)
 {
     const char *src =
         "kernel void at(global int *c, global long *l, global atomic_int *a, global float *f, global uint *m) {\n"
@@ -983,7 +985,7 @@ static void test_atomics(void)
 }
 
 /* ---- more kernels ---------------------------------------------------------------------- */
-static void test_private_arrays(void)
+TEST(private_arrays)
 {
     /* a dynamically indexed private array stays private per work-item even
      * though the work-item loop is marked parallel */
@@ -1014,7 +1016,7 @@ static void test_private_arrays(void)
     mosaic_executable_free(exe);
 }
 
-static void test_kernel_calls_kernel(void)
+TEST(kernel_calls_kernel)
 {
     const char *src = "kernel void inner(global int *o, int v) { o[get_global_id(0)] = v + (int)get_local_id(0); }\n"
                       "kernel void outer(global int *o) { inner(o, 100); o[get_global_id(0)] *= 2; }\n";
@@ -1032,7 +1034,7 @@ static void test_kernel_calls_kernel(void)
     mosaic_executable_free(exe);
 }
 
-static void test_barrier_loop(void)
+TEST(barrier_loop)
 {
     /* barriers in a loop: a tree reduction in local memory */
     const char *src = "kernel void reduce(global const int *in, global int *out, local int *tmp) {\n"
@@ -1059,7 +1061,7 @@ static void test_barrier_loop(void)
     mosaic_executable_free(exe);
 }
 
-static void test_program_scope_globals(void)
+TEST(program_scope_globals)
 {
     const char *src = "global int counter = 5;\n"
                       "global float pair[2];\n"
@@ -1079,7 +1081,7 @@ static void test_program_scope_globals(void)
     mosaic_executable_free(exe);
 }
 
-static void test_printf(void)
+TEST(printf)
 {
     const char *src = "kernel void p(int v) { printf(\"mosaic printf %d %.2f %s\\n\", v, 3.5f, \"ok\"); }\n";
     mosaic_executable *exe = build_program(src, NULL);
@@ -1157,7 +1159,7 @@ static int same_lines(const char *text, char **want, size_t n)
     return bad;
 }
 
-static void test_printf_vectors(void)
+TEST(printf_vectors)
 {
     const char *src =
         "kernel void p(global const float4 *v, int base, global int *ret) {\n"
@@ -1202,7 +1204,7 @@ static void test_printf_vectors(void)
 
 /* Much output from many work-items (beyond the buffer's threshold): every
  * line whole, once; and from a barrier kernel (fibers / threads). */
-static void test_printf_many(void)
+TEST(printf_many)
 {
     const char *src = "kernel void p(int tag) {\n"
                       "  size_t i = get_global_id(0);\n"
@@ -1239,7 +1241,7 @@ static void test_printf_many(void)
 
 /* '*' widths, no arguments, a format chosen at run time, %s of a NULL
  * string, too few arguments (-1 and nothing printed), %p. */
-static void test_printf_edge_cases(void)
+TEST(printf_edge_cases)
 {
     const char *src = "kernel void p(global int *ret, int which) {\n"
                       "  ret[0] = printf(\"%*d|%-*.*f|%5.2s|\\n\", 5, 42, 8, 2, 3.14159, \"abc\");\n"
@@ -1266,7 +1268,7 @@ static void test_printf_edge_cases(void)
 
 /* The macros clang defines for every SPIR target are undefined unless the
  * device's feature list names them (the front end's prelude). */
-static void test_feature_macros(void)
+TEST(feature_macros)
 {
     const char *src = "kernel void k(global int *o) {\n"
                       "  int r = 0;\n"
@@ -1294,7 +1296,7 @@ static void test_feature_macros(void)
     }
 }
 
-static void test_include_dir(void)
+TEST(include_dir)
 {
     /* -I relative to the current directory */
     mkdir("mosaic_test_inc", 0700);
@@ -1344,7 +1346,7 @@ static void *build_and_run(void *p)
     return NULL;
 }
 
-static void test_concurrent_builds(void)
+TEST(concurrent_builds)
 {
     enum { T = 4 };
     pthread_t th[T];
@@ -1396,7 +1398,7 @@ static int count_entries(const char *dir, int corrupt)
     return n;
 }
 
-static void test_cache(void)
+TEST(cache)
 {
     const char *dir = getenv("MOSAIC_CACHE_DIR");
     const char *src = "kernel void cached(global int *o, int k) { o[get_global_id(0)] = (int)get_global_id(0) * k + 12345; }\n";
@@ -1456,7 +1458,7 @@ static const char generic_as_source[] =
     "  out[i * 16 + 15] = pv[2] * 100 + larg[l];\n"
     "}\n";
 
-static void test_generic_address_space(void)
+TEST(generic_address_space)
 {
     static const char *const options[] = {"-cl-std=CL2.0", "-cl-std=CL3.0", "-cl-std=CL2.0 -D BARRIER",
                                           "-cl-std=CL3.0 -D BARRIER -cl-opt-disable"};
@@ -1497,7 +1499,7 @@ static void test_generic_address_space(void)
 /* Every type in 1D; int and double in 3D (the end-to-end tests do 2D and 3D
  * on the device): through the work-group function and one thread per
  * work-item. */
-static void test_work_group_collectives(void)
+TEST(work_group_collectives)
 {
     static const coll_range ranges[2] = {
         {1, {100, 1, 1}, {16, 1, 1}}, /* a trailing group of 4 */
@@ -1544,46 +1546,6 @@ static void test_work_group_collectives(void)
 }
 
 /* ---- driver ----------------------------------------------------------------------------- */
-typedef struct test_case {
-    const char *group, *name;
-    void (*fn)(void);
-} test_case;
-
-static const test_case tests[] = {
-    {"kernels", "vector_add", test_vector_add},
-    {"kernels", "2d_offsets", test_2d_offsets},
-    {"kernels", "struct_by_value", test_struct_by_value},
-    {"kernels", "local_arg", test_local_arg},
-    {"kernels", "static_local", test_static_local},
-    {"kernels", "private_arrays", test_private_arrays},
-    {"kernels", "kernel_calls_kernel", test_kernel_calls_kernel},
-    {"kernels", "barrier_loop", test_barrier_loop},
-    {"kernels", "program_scope_globals", test_program_scope_globals},
-    {"kernels", "generic_address_space", test_generic_address_space},
-    {"seeds", "kernel_dot", test_seed_kernel_dot},
-    {"seeds", "fill_tiles", test_seed_fill_tiles},
-    {"diagnostics", "build_error", test_build_error},
-    {"diagnostics", "invalid_options", test_invalid_options},
-    {"diagnostics", "unimplemented_function", test_unimplemented_function},
-    {"programs", "headers", test_headers},
-    {"programs", "link_two_objects", test_link_two_objects},
-    {"programs", "binary_roundtrip", test_binary_roundtrip},
-    {"programs", "binary_checker", test_binary_checker},
-    {"programs", "printf", test_printf},
-    {"programs", "printf_vectors", test_printf_vectors},
-    {"programs", "printf_many", test_printf_many},
-    {"programs", "printf_edge_cases", test_printf_edge_cases},
-    {"programs", "feature_macros", test_feature_macros},
-    {"programs", "include_dir", test_include_dir},
-    {"programs", "concurrent_builds", test_concurrent_builds},
-    {"programs", "cache", test_cache},
-    {"builtins", "math", test_math},
-    {"builtins", "conversions", test_conversions},
-    {"builtins", "integer_vector", test_integer_vector_builtins},
-    {"builtins", "atomics", test_atomics},
-    {"builtins", "work_group_collectives", test_work_group_collectives},
-};
-
 static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
     (void)st, (void)flag, (void)ftw;
@@ -1593,27 +1555,13 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
 
 int main(int argc, char **argv)
 {
-    const char *only = argc > 1 ? argv[1] : NULL;
     /* a private kernel cache, removed at the end */
     char cache[] = "/tmp/mosaic-test-cache-XXXXXX";
     int own_cache = !getenv("MOSAIC_CACHE_DIR") && mkdtemp(cache);
     if (own_cache)
         setenv("MOSAIC_CACHE_DIR", cache, 1);
-    int ran = 0;
-    for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
-        if (only && strcmp(only, tests[i].group) && strcmp(only, tests[i].name))
-            continue;
-        int before = test_failures;
-        tests[i].fn();
-        printf("%-5s %s/%s\n", test_failures == before ? "ok" : "FAIL", tests[i].group, tests[i].name);
-        fflush(stdout);
-        ran++;
-    }
+    test_run(argc, argv);
     if (own_cache)
         nftw(cache, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-    if (!ran) {
-        fprintf(stderr, "no test named %s\n", only);
-        return 2;
-    }
-    return test_failures ? 1 : 0;
+    return test_summary();
 }

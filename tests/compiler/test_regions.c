@@ -5,7 +5,7 @@
  * is simple).  Also: K.wg must exist (no silent fallback to fibers), the
  * optimised and -cl-opt-disable builds, non-uniform trailing groups, 3D,
  * large per-work-item storage (on the heap), and barrier divergence reports.
- * usage: test_regions [name] */
+ * usage: test_regions [case|--list]   (test_regions.list; none: all) */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <stdatomic.h>
@@ -14,19 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define TEST_LIST "test_regions.list"
+#include "test.h"
 #include "compiler/compiler.h"
-
-static int failures;
-
-#define CHECK(cond, ...)                                                              \
-    do {                                                                              \
-        if (!(cond)) {                                                                \
-            fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond); \
-            fprintf(stderr, __VA_ARGS__);                                             \
-            fprintf(stderr, "\n");                                                    \
-            failures++;                                                               \
-        }                                                                             \
-    } while (0)
 
 #define ARGS(...) ((void *[]){__VA_ARGS__})
 
@@ -70,10 +60,8 @@ static mosaic_executable *build(const char *source, const char *options)
         free(log);
         r = mosaic_finalize(&target, &linked, options, &exe, &log);
     }
-    if (r != CL_SUCCESS) {
-        fprintf(stderr, "build failed (%d) with '%s':\n%s\n", r, options ? options : "", log ? log : "");
-        failures++;
-    }
+    if (r != CL_SUCCESS)
+        TEST_FAIL("build failed (%d) with '%s':\n%s", r, options ? options : "", log ? log : "");
     free(log);
     mosaic_bitcode_free(&obj);
     mosaic_bitcode_free(&linked);
@@ -190,7 +178,7 @@ static void both(const mosaic_executable *exe, const char *opts, const char *nam
 
 /* ---- the kernels -------------------------------------------------------------------- */
 
-static void test_loop_trips(void)
+TEST(loop_trips)
 {
     /* a barrier loop whose (uniform) trip count changes from group to group,
      * a non-uniform trailing group, and a count of zero */
@@ -241,7 +229,7 @@ static void test_loop_trips(void)
     }
 }
 
-static void test_if_else(void)
+TEST(if_else)
 {
     /* different barriers on the two sides of a uniform condition */
     const char *src = "kernel void k(global const int *in, global int *out, local int *tmp) {\n"
@@ -301,7 +289,7 @@ static void test_if_else(void)
     }
 }
 
-static void test_nested_loops(void)
+TEST(nested_loops)
 {
     /* barriers at two loop depths and in a conditional inside the outer loop */
     const char *src = "kernel void k(global uint *out, local uint *tmp, int a, int b) {\n"
@@ -362,7 +350,7 @@ static void test_nested_loops(void)
     }
 }
 
-static void test_private_array(void)
+TEST(private_array)
 {
     /* a private array indexed at run time, live across barriers */
     const char *src = "kernel void k(global const float *in, global float *out, local float *tmp) {\n"
@@ -414,7 +402,7 @@ static void test_private_array(void)
     }
 }
 
-static void test_local_size_loop(void)
+TEST(local_size_loop)
 {
     /* an inclusive scan whose loop runs log2(local size) times: shorter in
      * the trailing group */
@@ -449,7 +437,7 @@ static void test_local_size_loop(void)
     }
 }
 
-static void test_3d(void)
+TEST(3d)
 {
     /* 3D groups, non-uniform in every dimension */
     const char *src = "kernel void k(global int *out, local int *tmp) {\n"
@@ -491,7 +479,7 @@ static void test_3d(void)
     }
 }
 
-static void test_scopes_and_helpers(void)
+TEST(scopes_and_helpers)
 {
     /* work_group_barrier with scopes, global memory exchanged across a
      * barrier, a helper function with barriers called twice, and a uniform
@@ -538,7 +526,7 @@ static void test_scopes_and_helpers(void)
     }
 }
 
-static void test_async_copy(void)
+TEST(async_copy)
 {
     /* async_work_group_copy in both directions and a strided copy: each
      * wait_group_events is a barrier */
@@ -580,7 +568,7 @@ static void test_async_copy(void)
     }
 }
 
-static void test_vectors_structs_switch(void)
+TEST(vectors_structs_switch)
 {
     /* vector and struct values live across barriers; barriers in the cases of
      * a (uniform) switch */
@@ -636,7 +624,7 @@ static void test_vectors_structs_switch(void)
     }
 }
 
-static void test_local_atomics(void)
+TEST(local_atomics)
 {
     /* a histogram in __local memory with atomics between barriers */
     const char *src = "kernel void k(global const int *in, global int *out, local int *bins) {\n"
@@ -666,7 +654,7 @@ static void test_local_atomics(void)
     }
 }
 
-static void test_large_private(void)
+TEST(large_private)
 {
     /* 2400 bytes per work-item live across a barrier: with 1024 work-items
      * the storage is on the heap */
@@ -705,7 +693,7 @@ static void test_large_private(void)
     }
 }
 
-static void test_divergence(void)
+TEST(divergence)
 {
     /* a barrier only some work-items reach: undefined in OpenCL; the
      * work-group function must end and report it */
@@ -735,7 +723,7 @@ static void test_divergence(void)
     }
 }
 
-static void test_odd_shapes(void)
+TEST(odd_shapes)
 {
     /* a barrier first and last, two in a row, a loop left by a break after
      * its barrier, and a loop whose exit is read from __local memory */
@@ -785,7 +773,7 @@ static void test_odd_shapes(void)
     }
 }
 
-static void test_classic_kernels(void)
+TEST(classic_kernels)
 {
     /* a work-efficient (Blelloch) exclusive scan and a bitonic sort in
      * __local memory: nested loops of barriers with uniform bounds */
@@ -856,42 +844,8 @@ static void test_classic_kernels(void)
     }
 }
 
-typedef struct test_case {
-    const char *name;
-    void (*fn)(void);
-} test_case;
-
-static const test_case tests[] = {
-    {"loop_trips", test_loop_trips},
-    {"if_else", test_if_else},
-    {"nested_loops", test_nested_loops},
-    {"private_array", test_private_array},
-    {"local_size_loop", test_local_size_loop},
-    {"3d", test_3d},
-    {"scopes_and_helpers", test_scopes_and_helpers},
-    {"async_copy", test_async_copy},
-    {"vectors_structs_switch", test_vectors_structs_switch},
-    {"local_atomics", test_local_atomics},
-    {"large_private", test_large_private},
-    {"divergence", test_divergence},
-    {"odd_shapes", test_odd_shapes},
-    {"classic_kernels", test_classic_kernels},
-};
-
 int main(int argc, char **argv)
 {
-    int ran = 0;
-    for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
-        if (argc > 1 && strcmp(argv[1], tests[i].name))
-            continue;
-        int before = failures;
-        tests[i].fn();
-        printf("%s  %s\n", failures == before ? "ok  " : "FAIL", tests[i].name);
-        ran++;
-    }
-    if (!ran) {
-        fprintf(stderr, "no test named %s\n", argc > 1 ? argv[1] : "");
-        return 1;
-    }
-    return failures ? 1 : 0;
+    test_run(argc, argv);
+    return test_summary();
 }

@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define TEST_LIST "test_vecmath.list"
+#include "test.h"
 #include "compiler/compiler.h"
-
-static int failures;
 
 static const mosaic_compiler_target target = {
     .clang_features = "-cl-ext=-all,+cl_khr_fp64,+__opencl_c_fp64,+__opencl_c_int64",
@@ -174,7 +174,7 @@ static void run(const mosaic_kernel_info *k, void **args, size_t global)
 static const int widths[] = {1, 2, 3, 4, 8, 16};
 enum { NUM_WIDTHS = sizeof widths / sizeof widths[0] };
 
-int main(void)
+TEST(vecmath)
 {
     char *src = malloc(1024 * 1024);
     size_t len = 0;
@@ -203,8 +203,10 @@ int main(void)
             }
     mosaic_executable *exe = build(src);
     free(src);
-    if (!exe)
-        return 1;
+    if (!exe) {
+        TEST_FAIL("the kernels did not build");
+        return;
+    }
     double *xd = malloc(N * sizeof *xd), *yd = malloc(N * sizeof *yd), *rd = malloc(N * sizeof *rd);
     float *xf = malloc(N * sizeof *xf), *yf = malloc(N * sizeof *yf), *rf = malloc(N * sizeof *rf);
     for (int i = 0; i < NUM_FNS; i++)
@@ -215,8 +217,7 @@ int main(void)
                 snprintf(name, sizeof name, "%c%d_%s", d ? 'd' : 'f', n, fns[i].name);
                 const mosaic_kernel_info *k = mosaic_executable_find_kernel(exe, name);
                 if (!k || !k->wg_fn) {
-                    fprintf(stderr, "%s: no work-group function\n", name);
-                    failures++;
+                    TEST_FAIL("%s: no work-group function", name);
                     continue;
                 }
                 for (size_t j = 0; j < N; j++) {
@@ -239,16 +240,18 @@ int main(void)
                     if (e > worst)
                         worst = e, at = j;
                 }
-                if (worst > fns[i].ulps) {
-                    fprintf(stderr, "%s(%a%s%a) = %a: %.2f ulp, more than %.0f\n", name, d ? xd[at] : xf[at],
-                            fns[i].args == 2 ? ", " : "", fns[i].args == 2 ? (d ? yd[at] : yf[at]) : 0.0,
-                            d ? rd[at] : rf[at], worst, fns[i].ulps);
-                    failures++;
-                }
+                CHECK(worst <= fns[i].ulps, "%s(%a%s%a) = %a: %.2f ulp, more than %.0f", name,
+                      d ? xd[at] : xf[at], fns[i].args == 2 ? ", " : "",
+                      fns[i].args == 2 ? (d ? yd[at] : yf[at]) : 0.0, d ? rd[at] : rf[at], worst, fns[i].ulps);
                 if (getenv("VERBOSE"))
                     printf("%-10s %.2f ulp (limit %.0f)\n", name, worst, fns[i].ulps);
             }
     free(xd), free(yd), free(rd), free(xf), free(yf), free(rf);
     mosaic_executable_free(exe);
-    return failures ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+    test_run(argc, argv);
+    return test_summary();
 }

@@ -1,24 +1,13 @@
 /* A small host for compiler tests: builds programs through the contract of
  * src/compiler/compiler.h and runs kernels over an NDRange on host memory. */
-#ifndef MOSAIC_TEST_COMPILER_HARNESS_H
-#define MOSAIC_TEST_COMPILER_HARNESS_H
+#ifndef MOSAIC_TEST_COMPILER_HOST_H
+#define MOSAIC_TEST_COMPILER_HOST_H
 
 #include <stddef.h>
 #include <stdio.h>
 
 #include "compiler/compiler.h"
-
-extern int test_failures;
-
-#define CHECK(cond, ...)                                                              \
-    do {                                                                              \
-        if (!(cond)) {                                                                \
-            fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond); \
-            fprintf(stderr, __VA_ARGS__);                                             \
-            fprintf(stderr, "\n");                                                    \
-            test_failures++;                                                          \
-        }                                                                             \
-    } while (0)
+#include "test.h"
 
 /* The device description the tests compile for (barriers through pthreads). */
 extern const mosaic_compiler_target test_target;

@@ -1,14 +1,12 @@
-/* Host side of the compiler tests (see harness.h). */
+/* Host side of the compiler tests (see compiler_host.h). */
 #define _GNU_SOURCE
-#include "harness.h"
+#include "compiler_host.h"
 #include "devices/cpu/cpu_runtime.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-
-int test_failures;
 
 static void test_barrier(mosaic_wg_ctx *ctx) { pthread_barrier_wait((pthread_barrier_t *)ctx->device_private); }
 
@@ -55,10 +53,8 @@ mosaic_executable *build_program(const char *source, const char *options)
     mosaic_executable *exe;
     char *log;
     cl_int r = build_program_status(source, options, &exe, &log);
-    if (r != CL_SUCCESS) {
-        fprintf(stderr, "build failed (%d):\n%s\n", r, log ? log : "");
-        test_failures++;
-    }
+    if (r != CL_SUCCESS)
+        TEST_FAIL("build failed (%d):\n%s", r, log ? log : "");
     free(log);
     return exe;
 }
@@ -190,8 +186,7 @@ int run_kernel(const mosaic_executable *exe, const char *name, void **args, cons
 {
     const mosaic_kernel_info *k = mosaic_executable_find_kernel(exe, name);
     if (!k) {
-        fprintf(stderr, "no kernel %s\n", name);
-        test_failures++;
+        TEST_FAIL("no kernel %s", name);
         return -1;
     }
     launch l = {.k = k, .args = args, .r = r, .total = 1};
