@@ -15,10 +15,6 @@
 
 #include "compiler/compiler_internal.h"
 
-#ifndef MOSAIC_OPT_PATH
-#define MOSAIC_OPT_PATH "opt-16"
-#endif
-
 typedef struct blob_header {
     char magic[8];
     uint32_t version;
@@ -198,9 +194,7 @@ static void checker_message(const mc_str *out, mc_str *log)
 
 static cl_int check_in_child(const void *bitcode, size_t size, mc_str *log)
 {
-    const char *opt = getenv("MOSAIC_OPT");
-    if (!opt || !*opt)
-        opt = MOSAIC_OPT_PATH;
+    const char *opt = mosaic_settings()->opt;
     /* the bitcode reaches the child's stdin through an unlinked in-memory file */
     int fd = memfd_create("mosaic-bitcode", MFD_CLOEXEC);
     size_t done = 0;

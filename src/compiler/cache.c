@@ -4,8 +4,7 @@
  * build options, the CPU, the runtime symbols' names, and the build id of the
  * Mosaic binary itself, so a rebuilt Mosaic never reads an old entry).
  *
- *   $MOSAIC_CACHE_DIR (default $XDG_CACHE_HOME/mosaic, else ~/.cache/mosaic)
- *   MOSAIC_CACHE=0 turns the cache off.
+ * The directory: settings.h (MOSAIC_CACHE_DIR, MOSAIC_CACHE).
  *
  * Entries are written to a temporary file and renamed, so concurrent
  * processes never see half an entry.  Nothing is ever evicted.
@@ -69,24 +68,13 @@ static void read_build_id(void) { dl_iterate_phdr(find_build_id, (void *)(uintpt
 /* ---- where entries live ------------------------------------------------------------------ */
 static int cache_dir(char *buf, size_t size)
 {
-    const char *off = getenv("MOSAIC_CACHE");
-    if (off && !strcmp(off, "0"))
-        return -1;
+    const char *dir = mosaic_settings()->cache_dir;
+    if (!dir)
+        return -1; /* off */
     pthread_once(&build_id_once, read_build_id);
     if (!build_id_len)
         return -1; /* without a build id, an old entry could come from another Mosaic */
-    const char *dir = getenv("MOSAIC_CACHE_DIR");
-    if (dir && *dir)
-        return snprintf(buf, size, "%s", dir) < (int)size ? 0 : -1;
-    if (dir)
-        return -1; /* set but empty: off */
-    const char *xdg = getenv("XDG_CACHE_HOME");
-    if (xdg && *xdg)
-        return snprintf(buf, size, "%s/mosaic", xdg) < (int)size ? 0 : -1;
-    const char *home = getenv("HOME");
-    if (home && *home)
-        return snprintf(buf, size, "%s/.cache/mosaic", home) < (int)size ? 0 : -1;
-    return -1;
+    return snprintf(buf, size, "%s", dir) < (int)size ? 0 : -1;
 }
 
 static int entry_path(const mc_cache_key *key, char *buf, size_t size, char *dir, size_t dsize)

@@ -13,6 +13,8 @@
 #include <llvm-c/Error.h>
 #include <llvm-c/TargetMachine.h>
 
+#include "base/assert.h"
+#include "base/settings.h"
 #include "compiler/compiler.h"
 
 /* ---- growable strings (logs, option lists) ------------------------------- */

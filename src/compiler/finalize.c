@@ -385,14 +385,14 @@ static cl_int build_object(const mosaic_compiler_target *target, const mosaic_bi
         goto done;
     }
     LLVMDisposeMessage(msg);
-    if (getenv("MOSAIC_DUMP_IR"))
+    if (mosaic_settings()->dump_ir)
         LLVMDumpModule(m);
     if (run_passes(m, tm, opts->opt_disable ? "default<O0>" : "default<O3>", log))
         goto done;
     if (!opts->opt_disable)
         mc_lower_vector_math_calls(m, tm);
     mc_drop_vector_math_uses(m);
-    if (getenv("MOSAIC_DUMP_IR"))
+    if (mosaic_settings()->dump_ir)
         LLVMDumpModule(m);
     for (size_t k = 0; k < nk; k++)
         obj->kernels[k].private_mem_size = private_size(kb[k].wi, td);
@@ -730,9 +730,8 @@ cl_int mosaic_finalize(const mosaic_compiler_target *target, const mosaic_bitcod
                                : target && target->cpu_name ? "" : mc_host_features();
         /* settings that change the code are part of the key */
         mc_str key_options = {0};
-        const char *fibers = getenv("MOSAIC_BARRIER_FIBERS");
         mc_str_printf(&key_options, "%s\n%s%s", options ? options : "",
-                      fibers && *fibers && strcmp(fibers, "0") ? "barrier-fibers " : "",
+                      mosaic_settings()->barrier_fibers ? "barrier-fibers " : "",
                       mc_libmvec_available() ? "libmvec" : "");
         mc_cache_key_compute(&key, bc, bc_size, key_options.data ? key_options.data : "", cpu, features, target);
         mc_str_free(&key_options);
@@ -742,7 +741,7 @@ cl_int mosaic_finalize(const mosaic_compiler_target *target, const mosaic_bitcod
             cached = object_deserialize(entry, entry_size, &obj) == 0;
             free(entry);
         }
-        if (getenv("MOSAIC_DEBUG"))
+        if (mosaic_settings()->debug)
             fprintf(stderr, "mosaic: kernel cache %s\n", cached ? "hit" : "miss");
     }
     for (int attempt = 0; attempt < 2; attempt++) {

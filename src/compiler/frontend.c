@@ -302,8 +302,7 @@ cl_int mosaic_compile_source(const mosaic_compiler_target *target, const char *s
         goto done;
     }
 
-    const char *tmp = getenv("TMPDIR");
-    snprintf(dir, sizeof dir, "%s/mosaic-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    snprintf(dir, sizeof dir, "%s/mosaic-XXXXXX", mosaic_settings()->tmpdir);
     if (!mkdtemp(dir)) {
         snprintf(dir, sizeof dir, "/tmp/mosaic-XXXXXX");
         if (!mkdtemp(dir)) {
@@ -333,9 +332,7 @@ cl_int mosaic_compile_source(const mosaic_compiler_target *target, const char *s
         goto done;
     }
 
-    const char *clang = getenv("MOSAIC_CLANG");
-    if (!clang || !*clang)
-        clang = MOSAIC_CLANG_PATH;
+    const char *clang = mosaic_settings()->clang;
     size_t max = 32 + 2 * (size_t)nfeat + opts.num_clang_args;
     args = calloc(max, sizeof *args);
     if (!args) {

@@ -1325,8 +1325,7 @@ int mc_build_wg_regions(LLVMModuleRef m, mc_kernel_build *kb, const mosaic_compi
     rf.ptr = LLVMPointerTypeInContext(rf.c, 0);
     LLVMBuilderRef b = LLVMCreateBuilderInContext(rf.c);
     int result = 1;
-    const char *fibers = getenv("MOSAIC_BARRIER_FIBERS");
-    if (fibers && *fibers && strcmp(fibers, "0")) {
+    if (mosaic_settings()->barrier_fibers) {
         give_up(&rf, "MOSAIC_BARRIER_FIBERS is set");
         goto done;
     }
@@ -1427,7 +1426,7 @@ done:
     }
     if (rf.oom)
         result = -1;
-    if (result == 1 && getenv("MOSAIC_DEBUG"))
+    if (result == 1 && mosaic_settings()->debug)
         fprintf(stderr, "mosaic: kernel %s runs its work-items as fibers: %s\n", LLVMGetValueName(kb->wi),
                 rf.why ? rf.why : "?");
     if (result == -1)

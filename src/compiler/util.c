@@ -81,7 +81,7 @@ void mc_str_free(mc_str *s)
 
 void mc_finish_log(mc_str *log, char **out, const char *stage)
 {
-    if (log->len && getenv("MOSAIC_DEBUG"))
+    if (log->len && mosaic_settings()->debug)
         fprintf(stderr, "mosaic: %s log:\n%s%s", stage, log->data,
                 log->data[log->len - 1] == '\n' ? "" : "\n");
     if (out)

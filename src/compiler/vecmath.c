@@ -71,8 +71,7 @@ static const struct mosaic_runtime_symbol libmvec_symbols[] = {LIBMVEC(ENTRY)};
 
 int mc_libmvec_available(void)
 {
-    const char *off = getenv("MOSAIC_NO_LIBMVEC");
-    return !off || !*off || !strcmp(off, "0");
+    return !mosaic_settings()->no_libmvec;
 }
 
 size_t mc_libmvec_symbols(const struct mosaic_runtime_symbol **symbols)

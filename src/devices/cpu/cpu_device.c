@@ -19,6 +19,7 @@
 #include "core/engine.h"
 #include "core/ndrange.h"
 #include "core/util.h"
+#include "base/settings.h"
 
 #include <errno.h>
 #include <sched.h>
@@ -96,7 +97,7 @@ static cpu_pool *all_pools;
 
 unsigned mosaic_cpu_num_workers(void)
 {
-    long n = mosaic_env_long("MOSAIC_NUM_THREADS", 0);
+    long n = mosaic_settings()->num_threads;
     if (n > 0)
         return (unsigned)(n > 1024 ? 1024 : n);
     cpu_set_t set;
@@ -118,7 +119,7 @@ static size_t page_size(void)
 
 static size_t fiber_stack_size(void)
 {
-    long kib = mosaic_env_long("MOSAIC_FIBER_STACK_KIB", 256);
+    long kib = (long)mosaic_settings()->fiber_stack_kib;
     size_t bytes = (size_t)(kib < 16 ? 16 : kib) * 1024;
     return (bytes + page_size() - 1) & ~(page_size() - 1);
 }
