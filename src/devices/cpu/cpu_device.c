@@ -19,6 +19,7 @@
 #include "core/engine.h"
 #include "core/ndrange.h"
 #include "core/util.h"
+#include "base/assert.h"
 #include "base/settings.h"
 
 #include <errno.h>
@@ -72,7 +73,7 @@ typedef struct worker {
 
 /* One device's executor (device->impl). */
 typedef struct cpu_pool {
-    pthread_mutex_t lock;
+    pthread_mutex_t lock;    /* what it guards: docs/architecture.md, "Locks" */
     pthread_cond_t work;
     job *head, *tail;
     size_t queued;           /* jobs in the list (under lock) */
@@ -537,6 +538,7 @@ static void register_fork_handlers(void)
  * starting thread's). */
 static void start_pool(cpu_pool *p)
 {
+    MOSAIC_ASSERT(mosaic_mutex_held(&p->lock));
     p->num_workers = p->num_units;
     p->workers = calloc(p->num_workers, sizeof *p->workers);
     if (!p->workers) {
