@@ -22,8 +22,9 @@
 /* ---- What a work-group sees at run time ------------------------------------
  * One of these is filled by the device for every work-group it runs.  The
  * builtin library (builtins/workitem.cl) reads it through __mosaic_get_ctx(),
- * so its layout is an ABI: change both sides together. All fields are 64-bit
- * so the OpenCL C mirror (ulong) has the same layout. */
+ * so its layout is an ABI: change both sides together (test_wg_ctx_layout in
+ * tests/compiler checks them). All fields are 64-bit so the OpenCL C mirror
+ * (ulong) has the same layout. */
 typedef struct mosaic_wg_ctx {
     uint64_t work_dim;
     uint64_t global_offset[3];
