@@ -144,7 +144,7 @@ static int lower_call(LLVMBuilderRef b, LLVMValueRef call, const char *op, int o
     return 0;
 }
 
-int mc_lower_atomic_calls(LLVMModuleRef m, mc_str *log)
+int mc_lower_atomic_calls(LLVMModuleRef m, mosaic_strbuf *log)
 {
     LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
     int bad = 0;
@@ -167,7 +167,7 @@ int mc_lower_atomic_calls(LLVMModuleRef m, mc_str *log)
         while ((u = LLVMGetFirstUse(f))) {
             LLVMValueRef call = LLVMGetUser(u);
             if (!LLVMIsACallInst(call) || lower_call(b, call, opname, opencl, size)) {
-                mc_str_printf(log, "error: cannot lower the atomic operation %s\n", name);
+                mosaic_strbuf_printf(log, "error: cannot lower the atomic operation %s\n", name);
                 bad++;
                 break;
             }

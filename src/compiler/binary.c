@@ -90,30 +90,30 @@ cl_int mc_blob_wrap(cl_program_binary_type type, const void *bitcode, size_t siz
 
 /* mc_blob_unwrap, with the reason in log and the blob's digest. */
 static cl_int unwrap(const void *data, size_t size, cl_program_binary_type *type, const void **bitcode,
-                     size_t *bitcode_size, uint8_t digest[32], mc_str *log)
+                     size_t *bitcode_size, uint8_t digest[32], mosaic_strbuf *log)
 {
     blob_header h;
     if (!data || size < sizeof h + 4 || memcmp(data, MC_BLOB_MAGIC, 8)) {
-        mc_str_puts(log, "error: not a Mosaic program binary\n");
+        mosaic_strbuf_puts(log, "error: not a Mosaic program binary\n");
         return CL_INVALID_BINARY;
     }
     memcpy(&h, data, sizeof h);
     const unsigned char *bc = (const unsigned char *)data + sizeof h;
     if (h.version != MC_BLOB_VERSION) {
-        mc_str_printf(log, "error: the program binary has format version %u, this Mosaic reads version %u\n",
-                      h.version, MC_BLOB_VERSION);
+        mosaic_strbuf_printf(log, "error: the program binary has format version %u, this Mosaic reads version %u\n",
+                             h.version, MC_BLOB_VERSION);
         return CL_INVALID_BINARY;
     }
     uint8_t d[32];
     blob_digest(&h, bc, size - sizeof h, d);
     if (memcmp(d, h.checksum, sizeof h.checksum)) {
-        mc_str_puts(log, "error: the program binary is damaged: its checksum does not match its contents\n");
+        mosaic_strbuf_puts(log, "error: the program binary is damaged: its checksum does not match its contents\n");
         return CL_INVALID_BINARY;
     }
     if (h.bitcode_size != size - sizeof h || bc[0] != 'B' || bc[1] != 'C' || bc[2] != 0xC0 || bc[3] != 0xDE ||
         (h.type != CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT && h.type != CL_PROGRAM_BINARY_TYPE_LIBRARY &&
          h.type != CL_PROGRAM_BINARY_TYPE_EXECUTABLE)) {
-        mc_str_puts(log, "error: the program binary's header is inconsistent (size, type or bitcode magic)\n");
+        mosaic_strbuf_puts(log, "error: the program binary's header is inconsistent (size, type or bitcode magic)\n");
         return CL_INVALID_BINARY;
     }
     if (type)
@@ -130,19 +130,19 @@ static cl_int unwrap(const void *data, size_t size, cl_program_binary_type *type
 cl_int mc_blob_unwrap(const void *data, size_t size, cl_program_binary_type *type,
                       const void **bitcode, size_t *bitcode_size)
 {
-    mc_str ignored = {0};
+    mosaic_strbuf ignored = {0};
     cl_int r = unwrap(data, size, type, bitcode, bitcode_size, NULL, &ignored);
-    mc_str_free(&ignored);
+    mosaic_strbuf_free(&ignored);
     return r;
 }
 
-cl_int mc_blob_load(LLVMContextRef ctx, const mosaic_bitcode *blob, LLVMModuleRef *out, mc_str *log)
+cl_int mc_blob_load(LLVMContextRef ctx, const mosaic_bitcode *blob, LLVMModuleRef *out, mosaic_strbuf *log)
 {
     const void *bc;
     size_t n;
     *out = NULL;
     if (!blob) {
-        mc_str_puts(log, "error: not a Mosaic program binary\n");
+        mosaic_strbuf_puts(log, "error: not a Mosaic program binary\n");
         return CL_INVALID_BINARY;
     }
     cl_int r = unwrap(blob->data, blob->size, NULL, &bc, &n, NULL, log);
@@ -155,7 +155,7 @@ cl_int mc_blob_load(LLVMContextRef ctx, const mosaic_bitcode *blob, LLVMModuleRe
     LLVMDisposeMemoryBuffer(buf);
     if (bad) {
         *out = NULL;
-        mc_str_puts(log, "error: the program binary holds unreadable bitcode\n");
+        mosaic_strbuf_puts(log, "error: the program binary holds unreadable bitcode\n");
         return CL_INVALID_BINARY;
     }
     return CL_SUCCESS;
@@ -172,7 +172,7 @@ int mc_bitcode_check_timeout_ms = 60000;
 
 /* What the checker said, for the log: its first error or warning, and its
  * first line if that came before (the verifier's reason). */
-static void checker_message(const mc_str *out, mc_str *log)
+static void checker_message(const mosaic_strbuf *out, mosaic_strbuf *log)
 {
     const char *text = out->data ? out->data : "", *what = NULL, *line = text;
     for (; *line && !what; line += strcspn(line, "\n") + (line[strcspn(line, "\n")] != 0)) {
@@ -184,15 +184,15 @@ static void checker_message(const mc_str *out, mc_str *log)
     n = n > 200 ? 200 : n;
     m = m > 200 ? 200 : m;
     if (!what)
-        mc_str_printf(log, "error: the program binary holds invalid bitcode: %.*s\n", n,
-                      n ? text : "(the bitcode checker said nothing)");
+        mosaic_strbuf_printf(log, "error: the program binary holds invalid bitcode: %.*s\n", n,
+                             n ? text : "(the bitcode checker said nothing)");
     else if (what < text + n)
-        mc_str_printf(log, "error: the program binary holds invalid bitcode: %.*s\n", m, what);
+        mosaic_strbuf_printf(log, "error: the program binary holds invalid bitcode: %.*s\n", m, what);
     else
-        mc_str_printf(log, "error: the program binary holds invalid bitcode: %.*s (%.*s)\n", m, what, n, text);
+        mosaic_strbuf_printf(log, "error: the program binary holds invalid bitcode: %.*s (%.*s)\n", m, what, n, text);
 }
 
-static cl_int check_in_child(const void *bitcode, size_t size, mc_str *log)
+static cl_int check_in_child(const void *bitcode, size_t size, mosaic_strbuf *log)
 {
     const char *opt = mosaic_settings()->opt;
     /* the bitcode reaches the child's stdin through an unlinked in-memory file */
@@ -207,7 +207,7 @@ static cl_int check_in_child(const void *bitcode, size_t size, mc_str *log)
         done += (size_t)w;
     }
     if (fd < 0 || done < size || lseek(fd, 0, SEEK_SET) != 0) {
-        mc_str_printf(log, "error: cannot hand the program binary to the bitcode checker: %s\n", strerror(errno));
+        mosaic_strbuf_printf(log, "error: cannot hand the program binary to the bitcode checker: %s\n", strerror(errno));
         if (fd >= 0)
             close(fd);
         return CL_INVALID_BINARY;
@@ -219,19 +219,19 @@ static cl_int check_in_child(const void *bitcode, size_t size, mc_str *log)
                           "-disable-output", NULL};
     mc_child child = {.stdin_fd = fd, .timeout_ms = mc_bitcode_check_timeout_ms,
                       .max_memory = ((uint64_t)1 << 30) + 64 * (uint64_t)size};
-    mc_str out = {0};
+    mosaic_strbuf out = {0};
     int err = mc_run_child(argv, &child, &out);
     close(fd);
     cl_int r = CL_INVALID_BINARY;
     if (err) {
-        mc_str_printf(log, "error: cannot run the bitcode checker '%s': %s (set MOSAIC_OPT to opt-16)\n", opt,
-                      strerror(err));
+        mosaic_strbuf_printf(log, "error: cannot run the bitcode checker '%s': %s (set MOSAIC_OPT to opt-16)\n", opt,
+                             strerror(err));
     } else if (child.end == MC_CHILD_SIGNALED) {
-        mc_str_printf(log, "error: the program binary's bitcode crashed the bitcode checker (%s, signal %d)\n", opt,
-                      child.code);
+        mosaic_strbuf_printf(log, "error: the program binary's bitcode crashed the bitcode checker (%s, signal %d)\n", opt,
+                             child.code);
     } else if (child.end == MC_CHILD_TIMED_OUT) {
-        mc_str_printf(log, "error: the bitcode checker (%s) took over %d ms on the program binary's bitcode\n", opt,
-                      mc_bitcode_check_timeout_ms);
+        mosaic_strbuf_printf(log, "error: the bitcode checker (%s) took over %d ms on the program binary's bitcode\n", opt,
+                             mc_bitcode_check_timeout_ms);
     } else if ((child.end == MC_CHILD_EXITED && child.code != 0) || strncmp(out.data ? out.data : "", "verify", 6) ||
                strcspn(out.data, "\n") + 1 < out.len) {
         /* anything besides the pipeline line (invalid debug info is only a
@@ -240,7 +240,7 @@ static cl_int check_in_child(const void *bitcode, size_t size, mc_str *log)
     } else {
         r = CL_SUCCESS;
     }
-    mc_str_free(&out);
+    mosaic_strbuf_free(&out);
     return r;
 }
 
@@ -255,7 +255,7 @@ cl_int mc_module_to_blob(LLVMModuleRef m, cl_program_binary_type type, mosaic_bi
 }
 
 /* Parses a blob here and runs LLVM's verifier on it. */
-static cl_int load_and_verify(const mosaic_bitcode *blob, mc_str *log)
+static cl_int load_and_verify(const mosaic_bitcode *blob, mosaic_strbuf *log)
 {
     LLVMContextRef ctx = mc_context_create(NULL);
     if (!ctx)
@@ -265,8 +265,8 @@ static cl_int load_and_verify(const mosaic_bitcode *blob, mc_str *log)
     char *msg = NULL;
     if (m && LLVMVerifyModule(m, LLVMReturnStatusAction, &msg)) {
         size_t n = msg ? strcspn(msg, "\n") : 0;
-        mc_str_printf(log, "error: the program binary holds an invalid module: %.*s\n", (int)(n > 300 ? 300 : n),
-                      msg ? msg : "");
+        mosaic_strbuf_printf(log, "error: the program binary holds an invalid module: %.*s\n", (int)(n > 300 ? 300 : n),
+                             msg ? msg : "");
         r = CL_INVALID_BINARY;
     }
     LLVMDisposeMessage(msg);
@@ -278,7 +278,7 @@ static cl_int load_and_verify(const mosaic_bitcode *blob, mc_str *log)
 
 cl_int mosaic_bitcode_validate(const void *data, size_t size, cl_program_binary_type *type, char **log_out)
 {
-    mc_str log = {0};
+    mosaic_strbuf log = {0};
     cl_program_binary_type t;
     uint8_t digest[32];
     const void *bc;
@@ -310,9 +310,9 @@ cl_int mosaic_bitcode_validate(const void *data, size_t size, cl_program_binary_
     if (r == CL_SUCCESS && type)
         *type = t;
     if (log_out)
-        *log_out = mc_str_take(&log);
+        *log_out = mosaic_strbuf_take(&log);
     else
-        mc_str_free(&log);
+        mosaic_strbuf_free(&log);
     return r;
 }
 
@@ -328,7 +328,7 @@ void mosaic_bitcode_free(mosaic_bitcode *bc)
 cl_int mosaic_link_bitcode(const mosaic_compiler_target *target, size_t count, const mosaic_bitcode *inputs,
                            const char *options, int create_library, mosaic_bitcode *out, char **log_out)
 {
-    mc_str log = {0};
+    mosaic_strbuf log = {0};
     mc_options opts;
     cl_int r = CL_SUCCESS;
     LLVMContextRef ctx = NULL;
@@ -343,7 +343,7 @@ cl_int mosaic_link_bitcode(const mosaic_compiler_target *target, size_t count, c
     create_library |= opts.create_library;
     mc_free_options(&opts);
     if (!count || !inputs || !out) {
-        mc_str_puts(&log, "error: nothing to link\n");
+        mosaic_strbuf_puts(&log, "error: nothing to link\n");
         r = CL_LINK_PROGRAM_FAILURE;
         goto done;
     }

@@ -24,7 +24,7 @@ static int64_t now_ms(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-int mc_run_child(const char *const *argv, mc_child *c, mc_str *output)
+int mc_run_child(const char *const *argv, mc_child *c, mosaic_strbuf *output)
 {
     c->end = MC_CHILD_UNKNOWN;
     c->code = 0;
@@ -83,7 +83,7 @@ int mc_run_child(const char *const *argv, mc_child *c, mc_str *output)
             continue;
         if (r <= 0)
             break;
-        mc_str_append(output, buf, (size_t)r);
+        mosaic_strbuf_append(output, buf, (size_t)r);
     }
     close(out[0]);
     int status = 0;

@@ -15,24 +15,11 @@
 
 #include "base/assert.h"
 #include "base/settings.h"
+#include "base/strbuf.h" /* logs, option lists, clang's arguments */
 #include "compiler/compiler.h"
 
-/* ---- growable strings (logs, option lists) ------------------------------- */
-typedef struct mc_str {
-    char *data;
-    size_t len, cap;
-    int oom; /* an allocation failed: the content is truncated */
-} mc_str;
-
-void mc_str_append(mc_str *s, const char *text, size_t n);
-void mc_str_puts(mc_str *s, const char *text);
-void mc_str_printf(mc_str *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Hands the buffer over (never NULL: an empty string when nothing was written). */
-char *mc_str_take(mc_str *s);
-void mc_str_free(mc_str *s);
-
 /* Stores the log for the caller (and echoes it to stderr when MOSAIC_DEBUG is set). */
-void mc_finish_log(mc_str *log, char **out, const char *stage);
+void mc_finish_log(mosaic_strbuf *log, char **out, const char *stage);
 
 /* ---- options ---------------------------------------------------------------- */
 typedef enum mc_option_mode {
@@ -54,7 +41,7 @@ typedef struct mc_options {
 } mc_options;
 
 /* Returns 0, or -1 with a message in log (the option is invalid). */
-int mc_parse_options(const char *text, mc_option_mode mode, mc_options *out, mc_str *log);
+int mc_parse_options(const char *text, mc_option_mode mode, mc_options *out, mosaic_strbuf *log);
 void mc_free_options(mc_options *opts);
 /* Splits text into words like a POSIX shell (quotes, backslashes).  Returns the
  * number of words or -1 (unbalanced quote, out of memory). */
@@ -73,7 +60,7 @@ typedef struct mc_child {
 /* Runs argv (argv[0] looked up in PATH), its stdout and stderr appended to
  * output.  Returns 0 with c->end and c->code set (MC_CHILD_UNKNOWN when the
  * application ignores SIGCHLD), or an errno when it could not start. */
-int mc_run_child(const char *const *argv, mc_child *c, mc_str *output);
+int mc_run_child(const char *const *argv, mc_child *c, mosaic_strbuf *output);
 
 /* ---- binaries ---------------------------------------------------------------- */
 /* A blob is a 32-byte header and LLVM bitcode: "MOSAIC\0\0", format version,
@@ -87,7 +74,7 @@ cl_int mc_blob_wrap(cl_program_binary_type type, const void *bitcode, size_t siz
 cl_int mc_blob_unwrap(const void *data, size_t size, cl_program_binary_type *type,
                       const void **bitcode, size_t *bitcode_size);
 /* Parses a blob's bitcode into ctx. */
-cl_int mc_blob_load(LLVMContextRef ctx, const mosaic_bitcode *blob, LLVMModuleRef *out, mc_str *log);
+cl_int mc_blob_load(LLVMContextRef ctx, const mosaic_bitcode *blob, LLVMModuleRef *out, mosaic_strbuf *log);
 cl_int mc_module_to_blob(LLVMModuleRef m, cl_program_binary_type type, mosaic_bitcode *out);
 /* How long the bitcode checker (opt-16, a child process) may take on a binary: 60 s (tests shorten it). */
 extern int mc_bitcode_check_timeout_ms;
@@ -96,18 +83,18 @@ extern int mc_bitcode_check_timeout_ms;
 /* Initialises LLVM's native target once; returns 0 on success. */
 int mc_llvm_init(void);
 /* A context whose diagnostics go to log (which must outlive the context). */
-LLVMContextRef mc_context_create(mc_str *log);
+LLVMContextRef mc_context_create(mosaic_strbuf *log);
 /* The host target machine (or the one the device names); NULL + log on error. */
-LLVMTargetMachineRef mc_target_machine(const mosaic_compiler_target *target, int opt_disable, mc_str *log);
+LLVMTargetMachineRef mc_target_machine(const mosaic_compiler_target *target, int opt_disable, mosaic_strbuf *log);
 /* The host CPU name, features and normalised triple (valid after mc_llvm_init). */
 const char *mc_host_cpu(void);
 const char *mc_host_features(void);
 /* Copies and disposes an LLVM message / error into the log. */
-void mc_log_llvm_error(mc_str *log, const char *what, LLVMErrorRef err);
+void mc_log_llvm_error(mosaic_strbuf *log, const char *what, LLVMErrorRef err);
 /* The builtin library is several bitcode files (one per .cl file of builtins/). */
 size_t mc_builtin_file_count(void);
 /* File `index`, loaded lazily (function bodies read on demand) into ctx. */
-LLVMModuleRef mc_load_builtin_file(LLVMContextRef ctx, size_t index, mc_str *log);
+LLVMModuleRef mc_load_builtin_file(LLVMContextRef ctx, size_t index, mosaic_strbuf *log);
 /* The file defining builtin function `symbol` (a mangled name), or -1. */
 int mc_builtin_file_of(const char *symbol);
 /* The name a mangled OpenCL C function had in the source: "_Z5fractfPf" -> "fract". */
@@ -119,7 +106,7 @@ void *mc_libm_handle(void);
  * define: not an LLVM intrinsic, not a runtime symbol of target, not in the
  * builtin library (when with_builtins), not in the C math library, not
  * printf.  Returns the number of such symbols. */
-int mc_report_undefined(LLVMModuleRef m, int with_builtins, const mosaic_compiler_target *target, mc_str *log,
+int mc_report_undefined(LLVMModuleRef m, int with_builtins, const mosaic_compiler_target *target, mosaic_strbuf *log,
                         const char *prefix);
 
 /* ---- work-group functions (workgroup.c) ---------------------------------------- */
@@ -141,14 +128,14 @@ typedef struct mc_kernel_build {
 /* Integer division and remainder never trap (safe_division.c). */
 void mc_guard_integer_division(LLVMModuleRef m);
 
-int mc_build_wi(LLVMModuleRef m, mc_kernel_build *kb, mc_str *log);
+int mc_build_wi(LLVMModuleRef m, mc_kernel_build *kb, mosaic_strbuf *log);
 void mc_kernel_build_free(mc_kernel_build *kb);
 /* Builds K.wg around K.body (kernels without barriers). */
-int mc_build_wg(LLVMModuleRef m, mc_kernel_build *kb, mc_str *log);
+int mc_build_wg(LLVMModuleRef m, mc_kernel_build *kb, mosaic_strbuf *log);
 /* Starts K.wg(args, ctx): adds the function and its entry block, unpacks the
  * arguments there into vals[0..num_args) and leaves b at the end of that
  * block.  NULL when out of memory. */
-LLVMValueRef mc_wg_begin(LLVMModuleRef m, mc_kernel_build *kb, LLVMBuilderRef b, LLVMValueRef *vals, mc_str *log);
+LLVMValueRef mc_wg_begin(LLVMModuleRef m, mc_kernel_build *kb, LLVMBuilderRef b, LLVMValueRef *vals, mosaic_strbuf *log);
 /* A new access group (a distinct empty node). */
 LLVMMetadataRef mc_distinct_empty_node(LLVMContextRef c);
 /* A new loop ID saying the accesses in access group ag are parallel. */
@@ -157,7 +144,7 @@ LLVMValueRef mc_parallel_loop_md(LLVMContextRef c, LLVMMetadataRef ag);
  * between barriers, each a loop over the work-group (regions.c).  Returns 0
  * when built, 1 when the kernel has something the transformation does not
  * handle (K.wg stays NULL: the device runs K.wi as fibers), -1 on error. */
-int mc_build_wg_regions(LLVMModuleRef m, mc_kernel_build *kb, const mosaic_compiler_target *target, mc_str *log);
+int mc_build_wg_regions(LLVMModuleRef m, mc_kernel_build *kb, const mosaic_compiler_target *target, mosaic_strbuf *log);
 /* After K.wi was inlined into K.wg: marks the work-item loop's memory accesses
  * as parallel (llvm.access.group) where they do not touch private memory. */
 void mc_annotate_wg(LLVMModuleRef m, mc_kernel_build *kb);
@@ -165,7 +152,7 @@ void mc_annotate_wg(LLVMModuleRef m, mc_kernel_build *kb);
 /* Turns OpenCL C printf calls into calls to the device's __mosaic_printf
  * with the arguments in a buffer (printf.c, compiler.h).  Does nothing when
  * the module has no printf; -1 + log for an argument it cannot pass. */
-int mc_lower_printf(LLVMModuleRef m, mc_str *log);
+int mc_lower_printf(LLVMModuleRef m, mosaic_strbuf *log);
 
 /* Vector math (vecmath.c): names libmvec's vector variants on the module's
  * math calls the target can use (vector-function-abi-variant) for the loop
@@ -183,11 +170,11 @@ size_t mc_libmvec_symbols(const struct mosaic_runtime_symbol **symbols);
 
 /* Turns the atomic library calls clang emits for spir64 (__atomic_fetch_add_4,
  * __opencl_atomic_load_8, ...) into atomic instructions (atomics.c). */
-int mc_lower_atomic_calls(LLVMModuleRef m, mc_str *log);
+int mc_lower_atomic_calls(LLVMModuleRef m, mosaic_strbuf *log);
 
 /* ---- kernel metadata (kernel_info.c) --------------------------------------------- */
 int mc_kernel_info_from_ir(LLVMModuleRef m, LLVMTargetDataRef td, LLVMValueRef kernel,
-                           mosaic_kernel_info *info, mc_str *log);
+                           mosaic_kernel_info *info, mosaic_strbuf *log);
 void mc_kernel_info_clear(mosaic_kernel_info *info);
 
 /* ---- the on-disk cache (cache.c) ---------------------------------------------------- */

@@ -27,7 +27,7 @@ struct mosaic_executable {
     size_t num_kernels;
     mosaic_kernel_info *kernels;
     size_t global_variables_size;
-    mc_str *log; /* where JIT session errors go while finalizing */
+    mosaic_strbuf *log; /* where JIT session errors go while finalizing */
 };
 
 /* What code generation produces, before it is loaded into a JIT. */
@@ -50,7 +50,7 @@ static void object_clear(mc_object *o)
     memset(o, 0, sizeof *o);
 }
 
-static int run_passes(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *passes, mc_str *log)
+static int run_passes(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *passes, mosaic_strbuf *log)
 {
     LLVMPassBuilderOptionsRef o = LLVMCreatePassBuilderOptions();
     LLVMPassBuilderOptionsSetLoopVectorization(o, 1);
@@ -82,7 +82,7 @@ static int is_kernel_name_of(LLVMValueRef f, LLVMValueRef *kernels, size_t n)
 
 /* Links in the builtin library files the program calls into (and those they
  * call into): only the functions used are read and linked. */
-static int link_builtins(LLVMContextRef ctx, LLVMModuleRef m, mc_str *log)
+static int link_builtins(LLVMContextRef ctx, LLVMModuleRef m, mosaic_strbuf *log)
 {
     size_t nfiles = mc_builtin_file_count();
     unsigned char *needed = calloc(nfiles ? nfiles : 1, 1);
@@ -120,7 +120,7 @@ static int link_builtins(LLVMContextRef ctx, LLVMModuleRef m, mc_str *log)
             LLVMSetTarget(b, LLVMGetTarget(m));
             LLVMSetDataLayout(b, LLVMGetDataLayoutStr(m));
             if (LLVMLinkModules2(m, b)) { /* consumes b */
-                mc_str_puts(log, "error: cannot link the builtin library into the program\n");
+                mosaic_strbuf_puts(log, "error: cannot link the builtin library into the program\n");
                 r = -1;
             }
         }
@@ -230,7 +230,7 @@ static void clamp_alignment(LLVMModuleRef m, LLVMTargetDataRef td)
 
 /* Everything from bitcode to object code. */
 static cl_int build_object(const mosaic_compiler_target *target, const mosaic_bitcode *blob, const mc_options *opts,
-                           mc_object *obj, mc_str *log)
+                           mc_object *obj, mosaic_strbuf *log)
 {
     cl_int r = CL_BUILD_PROGRAM_FAILURE;
     LLVMContextRef ctx = mc_context_create(log);
@@ -313,14 +313,14 @@ static cl_int build_object(const mosaic_compiler_target *target, const mosaic_bi
                     continue;
                 LLVMValueRef callee = LLVMGetCalledValue(i);
                 if (!LLVMIsAFunction(callee)) {
-                    mc_str_printf(log, "error: kernel '%s' makes an indirect call, which OpenCL C does not allow\n",
-                                  LLVMGetValueName(kernels[k]));
+                    mosaic_strbuf_printf(log, "error: kernel '%s' makes an indirect call, which OpenCL C does not allow\n",
+                                         LLVMGetValueName(kernels[k]));
                     bad++;
                 } else if (!LLVMIsDeclaration(callee)) {
                     char name[256];
                     mc_source_name(LLVMGetValueName(callee), name, sizeof name);
-                    mc_str_printf(log, "error: kernel '%s' calls '%s' recursively, which OpenCL C does not allow\n",
-                                  LLVMGetValueName(kernels[k]), name);
+                    mosaic_strbuf_printf(log, "error: kernel '%s' calls '%s' recursively, which OpenCL C does not allow\n",
+                                         LLVMGetValueName(kernels[k]), name);
                     bad++;
                 }
             }
@@ -343,7 +343,7 @@ static cl_int build_object(const mosaic_compiler_target *target, const mosaic_bi
         any_barrier |= kb[k].uses_barriers;
     }
     if (any_barrier && !has_runtime_symbol(target, "__mosaic_barrier")) {
-        mc_str_puts(log, "error: a kernel uses barriers, but the device did not give the compiler its "
+        mosaic_strbuf_puts(log, "error: a kernel uses barriers, but the device did not give the compiler its "
                          "__mosaic_barrier function\n");
         goto done;
     }
@@ -380,7 +380,7 @@ static cl_int build_object(const mosaic_compiler_target *target, const mosaic_bi
 
     char *msg = NULL;
     if (LLVMVerifyModule(m, LLVMReturnStatusAction, &msg)) {
-        mc_str_printf(log, "error: internal compiler error (invalid IR after work-group generation):\n%s\n", msg);
+        mosaic_strbuf_printf(log, "error: internal compiler error (invalid IR after work-group generation):\n%s\n", msg);
         LLVMDisposeMessage(msg);
         goto done;
     }
@@ -400,7 +400,7 @@ static cl_int build_object(const mosaic_compiler_target *target, const mosaic_bi
     char *err = NULL;
     LLVMMemoryBufferRef code;
     if (LLVMTargetMachineEmitToMemoryBuffer(tm, m, LLVMObjectFile, &err, &code)) {
-        mc_str_printf(log, "error: code generation failed: %s\n", err ? err : "");
+        mosaic_strbuf_printf(log, "error: code generation failed: %s\n", err ? err : "");
         LLVMDisposeMessage(err);
         goto done;
     }
@@ -429,19 +429,19 @@ done:
 /* ---- cache entries: the object code and the kernel table ---------------------------- */
 #define ENTRY_MAGIC "MOSAICO2"
 
-static void put_u64(mc_str *s, uint64_t v) { mc_str_append(s, (const char *)&v, sizeof v); }
-static void put_str(mc_str *s, const char *t)
+static void put_u64(mosaic_strbuf *s, uint64_t v) { mosaic_strbuf_append(s, (const char *)&v, sizeof v); }
+static void put_str(mosaic_strbuf *s, const char *t)
 {
     size_t n = t ? strlen(t) : 0;
     put_u64(s, n);
-    mc_str_append(s, t ? t : "", n);
+    mosaic_strbuf_append(s, t ? t : "", n);
 }
 
-static int object_serialize(const mc_object *o, mc_str *s)
+static int object_serialize(const mc_object *o, mosaic_strbuf *s)
 {
-    mc_str_append(s, ENTRY_MAGIC, 8);
+    mosaic_strbuf_append(s, ENTRY_MAGIC, 8);
     put_u64(s, o->code_size);
-    mc_str_append(s, o->code, o->code_size);
+    mosaic_strbuf_append(s, o->code, o->code_size);
     put_u64(s, o->global_variables_size);
     put_u64(s, o->num_kernels);
     for (size_t k = 0; k < o->num_kernels; k++) {
@@ -584,7 +584,7 @@ static void session_error(void *user, LLVMErrorRef err)
 }
 
 /* Loads object code into a fresh LLJIT and looks every kernel up. */
-static cl_int load_object(const mosaic_compiler_target *target, mc_object *obj, mosaic_executable *exe, mc_str *log)
+static cl_int load_object(const mosaic_compiler_target *target, mc_object *obj, mosaic_executable *exe, mosaic_strbuf *log)
 {
     LLVMErrorRef err = LLVMOrcCreateLLJIT(&exe->jit, NULL);
     if (err) {
@@ -669,13 +669,13 @@ static cl_int load_object(const mosaic_compiler_target *target, mc_object *obj, 
         for (int wg = 0; wg < 2; wg++) {
             if (wg && !obj->has_wg[k])
                 break;
-            mc_str name = {0};
-            mc_str_printf(&name, "%s.%s", info->name, wg ? "wg" : "wi");
+            mosaic_strbuf name = {0};
+            mosaic_strbuf_printf(&name, "%s.%s", info->name, wg ? "wg" : "wi");
             if (name.oom)
                 return CL_OUT_OF_HOST_MEMORY;
             LLVMOrcExecutorAddress addr = 0;
             err = LLVMOrcLLJITLookup(exe->jit, &addr, name.data);
-            mc_str_free(&name);
+            mosaic_strbuf_free(&name);
             if (err || !addr) {
                 if (err)
                     mc_log_llvm_error(log, "cannot link the kernels", err);
@@ -695,7 +695,7 @@ static cl_int load_object(const mosaic_compiler_target *target, mc_object *obj, 
 cl_int mosaic_finalize(const mosaic_compiler_target *target, const mosaic_bitcode *executable, const char *options,
                        mosaic_executable **out, char **log_out)
 {
-    mc_str log = {0};
+    mosaic_strbuf log = {0};
     mc_options opts;
     mc_object obj;
     memset(&obj, 0, sizeof obj);
@@ -709,12 +709,12 @@ cl_int mosaic_finalize(const mosaic_compiler_target *target, const mosaic_bitcod
         return pr == -2 ? CL_OUT_OF_HOST_MEMORY : CL_INVALID_BUILD_OPTIONS;
     }
     if (!executable || !out || mc_blob_unwrap(executable->data, executable->size, NULL, NULL, NULL)) {
-        mc_str_puts(&log, "error: not a Mosaic program binary\n");
+        mosaic_strbuf_puts(&log, "error: not a Mosaic program binary\n");
         r = CL_INVALID_BINARY;
         goto done;
     }
     if (mc_llvm_init()) {
-        mc_str_puts(&log, "error: LLVM has no native target for this machine\n");
+        mosaic_strbuf_puts(&log, "error: LLVM has no native target for this machine\n");
         r = CL_BUILD_PROGRAM_FAILURE;
         goto done;
     }
@@ -729,12 +729,12 @@ cl_int mosaic_finalize(const mosaic_compiler_target *target, const mosaic_bitcod
         const char *features = target && target->cpu_features ? target->cpu_features
                                : target && target->cpu_name ? "" : mc_host_features();
         /* settings that change the code are part of the key */
-        mc_str key_options = {0};
-        mc_str_printf(&key_options, "%s\n%s%s", options ? options : "",
-                      mosaic_settings()->barrier_fibers ? "barrier-fibers " : "",
-                      mc_libmvec_available() ? "libmvec" : "");
+        mosaic_strbuf key_options = {0};
+        mosaic_strbuf_printf(&key_options, "%s\n%s%s", options ? options : "",
+                             mosaic_settings()->barrier_fibers ? "barrier-fibers " : "",
+                             mc_libmvec_available() ? "libmvec" : "");
         mc_cache_key_compute(&key, bc, bc_size, key_options.data ? key_options.data : "", cpu, features, target);
-        mc_str_free(&key_options);
+        mosaic_strbuf_free(&key_options);
         void *entry;
         size_t entry_size;
         if (mc_cache_load(&key, &entry, &entry_size) == 0) {
@@ -750,10 +750,10 @@ cl_int mosaic_finalize(const mosaic_compiler_target *target, const mosaic_bitcod
             if (r != CL_SUCCESS)
                 goto done;
             if (use_cache) {
-                mc_str entry = {0};
+                mosaic_strbuf entry = {0};
                 if (object_serialize(&obj, &entry) == 0)
                     mc_cache_store(&key, entry.data, entry.len);
-                mc_str_free(&entry);
+                mosaic_strbuf_free(&entry);
             }
         }
         exe = calloc(1, sizeof *exe);
@@ -761,9 +761,9 @@ cl_int mosaic_finalize(const mosaic_compiler_target *target, const mosaic_bitcod
             r = CL_OUT_OF_HOST_MEMORY;
             goto done;
         }
-        mc_str jit_log = {0};
+        mosaic_strbuf jit_log = {0};
         r = load_object(target, &obj, exe, cached ? &jit_log : &log);
-        mc_str_free(&jit_log);
+        mosaic_strbuf_free(&jit_log);
         if (r == CL_SUCCESS)
             break;
         mosaic_executable_free(exe);

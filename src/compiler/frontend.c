@@ -54,7 +54,7 @@ static int read_file(const char *path, char **data, size_t *size)
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return -1;
-    mc_str s = {0};
+    mosaic_strbuf s = {0};
     char buf[65536];
     for (;;) {
         ssize_t r = read(fd, buf, sizeof buf);
@@ -62,15 +62,15 @@ static int read_file(const char *path, char **data, size_t *size)
             continue;
         if (r <= 0)
             break;
-        mc_str_append(&s, buf, (size_t)r);
+        mosaic_strbuf_append(&s, buf, (size_t)r);
     }
     close(fd);
     if (s.oom) {
-        mc_str_free(&s);
+        mosaic_strbuf_free(&s);
         return -1;
     }
     *size = s.len;
-    *data = mc_str_take(&s);
+    *data = mosaic_strbuf_take(&s);
     return 0;
 }
 
@@ -82,22 +82,22 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
 }
 
 /* Writes a header under its include name ("dir/x.h" makes dir/). */
-static int write_header(const char *dir, const mosaic_header *h, mc_str *log)
+static int write_header(const char *dir, const mosaic_header *h, mosaic_strbuf *log)
 {
     const char *name = h->include_name;
     if (!name || !*name || !h->source) {
-        mc_str_puts(log, "error: a header has no name or no source\n");
+        mosaic_strbuf_puts(log, "error: a header has no name or no source\n");
         return -1;
     }
     while (*name == '/')
         name++;
     if (!strcmp(name, "..") || !strncmp(name, "../", 3) || strstr(name, "/../") ||
         (strlen(name) >= 3 && !strcmp(name + strlen(name) - 3, "/.."))) {
-        mc_str_printf(log, "error: header name '%s' leaves the include directory\n", h->include_name);
+        mosaic_strbuf_printf(log, "error: header name '%s' leaves the include directory\n", h->include_name);
         return -1;
     }
-    mc_str path = {0};
-    mc_str_printf(&path, "%s/%s", dir, name);
+    mosaic_strbuf path = {0};
+    mosaic_strbuf_printf(&path, "%s/%s", dir, name);
     if (path.oom)
         return -1;
     for (char *p = path.data + strlen(dir) + 1; (p = strchr(p, '/')); p++) {
@@ -107,56 +107,56 @@ static int write_header(const char *dir, const mosaic_header *h, mc_str *log)
     }
     int r = write_file(path.data, h->source, strlen(h->source));
     if (r)
-        mc_str_printf(log, "error: cannot write header '%s': %s\n", h->include_name, strerror(errno));
-    mc_str_free(&path);
+        mosaic_strbuf_printf(log, "error: cannot write header '%s': %s\n", h->include_name, strerror(errno));
+    mosaic_strbuf_free(&path);
     return r;
 }
 
 /* Writes clang's arguments as a response file (clang @file): option
  * strings of any length, where a command line stops at the kernel's limits
  * (E2BIG).  Each argument is double-quoted, with \\ and " escaped. */
-static int write_response_file(const char *path, const char *const *args, size_t count, mc_str *log)
+static int write_response_file(const char *path, const char *const *args, size_t count, mosaic_strbuf *log)
 {
-    mc_str text = {0};
+    mosaic_strbuf text = {0};
     for (size_t i = 0; i < count; i++) {
-        mc_str_puts(&text, "\"");
+        mosaic_strbuf_puts(&text, "\"");
         for (const char *a = args[i]; *a; a++) {
             size_t n = strcspn(a, "\\\"");
-            mc_str_append(&text, a, n);
+            mosaic_strbuf_append(&text, a, n);
             a += n;
             if (!*a)
                 break;
-            mc_str_append(&text, "\\", 1);
-            mc_str_append(&text, a, 1);
+            mosaic_strbuf_append(&text, "\\", 1);
+            mosaic_strbuf_append(&text, a, 1);
         }
-        mc_str_puts(&text, "\"\n");
+        mosaic_strbuf_puts(&text, "\"\n");
     }
     int r = text.oom ? -1 : write_file(path, text.data, text.len);
     if (r)
-        mc_str_printf(log, "error: cannot write the compiler's arguments to %s: %s\n", path, strerror(errno));
-    mc_str_free(&text);
+        mosaic_strbuf_printf(log, "error: cannot write the compiler's arguments to %s: %s\n", path, strerror(errno));
+    mosaic_strbuf_free(&text);
     return r;
 }
 
 /* Replaces every occurrence of `from` in s by `to`. */
-static void replace_all(mc_str *s, const char *from, const char *to)
+static void replace_all(mosaic_strbuf *s, const char *from, const char *to)
 {
     if (!s->data || !*from)
         return;
-    mc_str out = {0};
+    mosaic_strbuf out = {0};
     size_t fl = strlen(from);
     const char *p = s->data, *q;
     while ((q = strstr(p, from))) {
-        mc_str_append(&out, p, (size_t)(q - p));
-        mc_str_puts(&out, to);
+        mosaic_strbuf_append(&out, p, (size_t)(q - p));
+        mosaic_strbuf_puts(&out, to);
         p = q + fl;
     }
-    mc_str_puts(&out, p);
+    mosaic_strbuf_puts(&out, p);
     if (out.oom) {
-        mc_str_free(&out);
+        mosaic_strbuf_free(&out);
         return;
     }
-    mc_str_free(s);
+    mosaic_strbuf_free(s);
     *s = out;
 }
 
@@ -216,21 +216,21 @@ static int device_has(char **feat, int nfeat, const char *name)
 }
 
 /* Writes the prelude (see above) into dir. */
-static int write_prelude(const char *dir, char **feat, int nfeat, mc_str *log)
+static int write_prelude(const char *dir, char **feat, int nfeat, mosaic_strbuf *log)
 {
-    mc_str text = {0}, path = {0};
-    mc_str_puts(&text, "/* Mosaic: feature macros the device does not report */\n");
+    mosaic_strbuf text = {0}, path = {0};
+    mosaic_strbuf_puts(&text, "/* Mosaic: feature macros the device does not report */\n");
     for (size_t i = 0; i < sizeof spir_default_macros / sizeof spir_default_macros[0]; i++) {
         const char *m = spir_default_macros[i];
         if (!device_has(feat, nfeat, strcmp(m, "__IMAGE_SUPPORT__") ? m : "__opencl_c_images"))
-            mc_str_printf(&text, "#undef %s\n", m);
+            mosaic_strbuf_printf(&text, "#undef %s\n", m);
     }
-    mc_str_printf(&path, "%s/" PRELUDE_NAME, dir);
+    mosaic_strbuf_printf(&path, "%s/" PRELUDE_NAME, dir);
     int r = text.oom || path.oom ? -1 : write_file(path.data, text.data, text.len);
     if (r)
-        mc_str_printf(log, "error: cannot write the feature prelude: %s\n", strerror(errno));
-    mc_str_free(&text);
-    mc_str_free(&path);
+        mosaic_strbuf_printf(log, "error: cannot write the feature prelude: %s\n", strerror(errno));
+    mosaic_strbuf_free(&text);
+    mosaic_strbuf_free(&path);
     return r;
 }
 
@@ -244,7 +244,7 @@ static int wants_printf_lowering(const mosaic_compiler_target *target)
 }
 
 /* clang's bitcode with its printf calls lowered (printf.c), as a compiled object. */
-static cl_int lower_printf(const char *bc, size_t size, mosaic_bitcode *out, mc_str *log)
+static cl_int lower_printf(const char *bc, size_t size, mosaic_bitcode *out, mosaic_strbuf *log)
 {
     LLVMContextRef ctx = mc_context_create(log);
     if (!ctx)
@@ -256,7 +256,7 @@ static cl_int lower_printf(const char *bc, size_t size, mosaic_bitcode *out, mc_
         r = CL_OUT_OF_HOST_MEMORY;
     } else if (LLVMParseBitcodeInContext2(ctx, buf, &m)) {
         m = NULL;
-        mc_str_puts(log, "error: cannot read the OpenCL C compiler's bitcode\n");
+        mosaic_strbuf_puts(log, "error: cannot read the OpenCL C compiler's bitcode\n");
     } else if (mc_lower_printf(m, log) == 0) {
         r = mc_module_to_blob(m, CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT, out);
     }
@@ -271,14 +271,14 @@ static cl_int lower_printf(const char *bc, size_t size, mosaic_bitcode *out, mc_
 cl_int mosaic_compile_source(const mosaic_compiler_target *target, const char *source, const char *options,
                              size_t num_headers, const mosaic_header *headers, mosaic_bitcode *out, char **log_out)
 {
-    mc_str log = {0};
+    mosaic_strbuf log = {0};
     mc_options opts;
     cl_int r = CL_SUCCESS;
     char dir[4096] = "";
     char **feat = NULL;
     int nfeat = 0;
     const char **args = NULL;
-    mc_str clang_log = {0};
+    mosaic_strbuf clang_log = {0};
     char *bc = NULL;
     size_t bc_size = 0;
 
@@ -290,14 +290,14 @@ cl_int mosaic_compile_source(const mosaic_compiler_target *target, const char *s
         return pr == -2 ? CL_OUT_OF_HOST_MEMORY : CL_INVALID_COMPILER_OPTIONS;
     }
     if (!source || !out) {
-        mc_str_puts(&log, "error: no source to compile\n");
+        mosaic_strbuf_puts(&log, "error: no source to compile\n");
         r = CL_COMPILE_PROGRAM_FAILURE;
         goto done;
     }
     /* The device's feature options (-cl-ext=... goes to clang's front end through -Xclang). */
     if (target && target->clang_features && (nfeat = mc_split_words(target->clang_features, &feat)) < 0) {
         nfeat = 0;
-        mc_str_puts(&log, "error: the device's clang feature string has unbalanced quotes\n");
+        mosaic_strbuf_puts(&log, "error: the device's clang feature string has unbalanced quotes\n");
         r = CL_COMPILE_PROGRAM_FAILURE;
         goto done;
     }
@@ -306,7 +306,7 @@ cl_int mosaic_compile_source(const mosaic_compiler_target *target, const char *s
     if (!mkdtemp(dir)) {
         snprintf(dir, sizeof dir, "/tmp/mosaic-XXXXXX");
         if (!mkdtemp(dir)) {
-            mc_str_printf(&log, "error: cannot create a temporary directory: %s\n", strerror(errno));
+            mosaic_strbuf_printf(&log, "error: cannot create a temporary directory: %s\n", strerror(errno));
             dir[0] = 0;
             r = CL_COMPILE_PROGRAM_FAILURE;
             goto done;
@@ -318,7 +318,7 @@ cl_int mosaic_compile_source(const mosaic_compiler_target *target, const char *s
     snprintf(include, sizeof include, "%s/include", dir);
     snprintf(args_path, sizeof args_path, "%s/clang.args", dir);
     if (write_file(input, source, strlen(source)) || mkdir(include, 0700)) {
-        mc_str_printf(&log, "error: cannot write the source to %s: %s\n", dir, strerror(errno));
+        mosaic_strbuf_printf(&log, "error: cannot write the source to %s: %s\n", dir, strerror(errno));
         r = CL_COMPILE_PROGRAM_FAILURE;
         goto done;
     }
@@ -382,8 +382,8 @@ cl_int mosaic_compile_source(const mosaic_compiler_target *target, const char *s
     if (child.stdin_fd >= 0)
         close(child.stdin_fd);
     if (err) {
-        mc_str_printf(&log, "error: cannot run the OpenCL C compiler '%s': %s (set MOSAIC_CLANG to clang-16)\n",
-                      clang, strerror(err));
+        mosaic_strbuf_printf(&log, "error: cannot run the OpenCL C compiler '%s': %s (set MOSAIC_CLANG to clang-16)\n",
+                             clang, strerror(err));
         r = CL_COMPILE_PROGRAM_FAILURE;
         goto done;
     }
@@ -396,13 +396,13 @@ cl_int mosaic_compile_source(const mosaic_compiler_target *target, const char *s
         clang_log.len -= 2;
     }
     if (clang_log.len)
-        mc_str_append(&log, clang_log.data, clang_log.len);
+        mosaic_strbuf_append(&log, clang_log.data, clang_log.len);
     int exited_ok = (child.end == MC_CHILD_EXITED && child.code == 0) || child.end == MC_CHILD_UNKNOWN;
     if (!exited_ok || read_file(output, &bc, &bc_size) || bc_size == 0) {
         if (child.end == MC_CHILD_SIGNALED)
-            mc_str_printf(&log, "error: the OpenCL C compiler was killed by signal %d\n", child.code);
+            mosaic_strbuf_printf(&log, "error: the OpenCL C compiler was killed by signal %d\n", child.code);
         else if (!clang_log.len)
-            mc_str_puts(&log, "error: the OpenCL C compiler failed without a message\n");
+            mosaic_strbuf_puts(&log, "error: the OpenCL C compiler failed without a message\n");
         r = CL_COMPILE_PROGRAM_FAILURE;
         goto done;
     }
@@ -416,7 +416,7 @@ done:
         nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
     free(bc);
     free(args);
-    mc_str_free(&clang_log);
+    mosaic_strbuf_free(&clang_log);
     mc_free_words(feat, nfeat);
     mc_free_options(&opts);
     if (log.oom && r == CL_SUCCESS)

@@ -122,7 +122,7 @@ void mc_kernel_info_clear(mosaic_kernel_info *info)
 }
 
 int mc_kernel_info_from_ir(LLVMModuleRef m, LLVMTargetDataRef td, LLVMValueRef k, mosaic_kernel_info *info,
-                           mc_str *log)
+                           mosaic_strbuf *log)
 {
     (void)m;
     memset(info, 0, sizeof *info);
@@ -202,36 +202,36 @@ int mc_kernel_info_from_ir(LLVMModuleRef m, LLVMTargetDataRef td, LLVMValueRef k
         goto oom;
 
     /* Attributes. */
-    mc_str attrs = {0};
+    mosaic_strbuf attrs = {0};
     md_list l;
     if (kernel_md(k, "reqd_work_group_size", &l) && l.n >= 3) {
         for (int d = 0; d < 3; d++)
             info->reqd_work_group_size[d] = (size_t)md_int(&l, (unsigned)d);
-        mc_str_printf(&attrs, "reqd_work_group_size(%zu,%zu,%zu)", info->reqd_work_group_size[0],
-                      info->reqd_work_group_size[1], info->reqd_work_group_size[2]);
+        mosaic_strbuf_printf(&attrs, "reqd_work_group_size(%zu,%zu,%zu)", info->reqd_work_group_size[0],
+                             info->reqd_work_group_size[1], info->reqd_work_group_size[2]);
     }
     free(l.ops);
     if (kernel_md(k, "work_group_size_hint", &l) && l.n >= 3) {
         for (int d = 0; d < 3; d++)
             info->work_group_size_hint[d] = (size_t)md_int(&l, (unsigned)d);
-        mc_str_printf(&attrs, "%swork_group_size_hint(%zu,%zu,%zu)", attrs.len ? " " : "",
-                      info->work_group_size_hint[0], info->work_group_size_hint[1], info->work_group_size_hint[2]);
+        mosaic_strbuf_printf(&attrs, "%swork_group_size_hint(%zu,%zu,%zu)", attrs.len ? " " : "",
+                             info->work_group_size_hint[0], info->work_group_size_hint[1], info->work_group_size_hint[2]);
     }
     free(l.ops);
     if (kernel_md(k, "vec_type_hint", &l) && l.n >= 2 && l.ops[0]) {
         char name[32];
         type_name(LLVMTypeOf(l.ops[0]), md_int(&l, 1) != 0, name, sizeof name);
-        mc_str_printf(&attrs, "%svec_type_hint(%s)", attrs.len ? " " : "", name);
+        mosaic_strbuf_printf(&attrs, "%svec_type_hint(%s)", attrs.len ? " " : "", name);
     }
     free(l.ops);
     if (attrs.oom) {
-        mc_str_free(&attrs);
+        mosaic_strbuf_free(&attrs);
         goto oom;
     }
-    info->attributes = mc_str_take(&attrs);
+    info->attributes = mosaic_strbuf_take(&attrs);
     return 0;
 oom:
-    mc_str_puts(log, "error: out of memory\n");
+    mosaic_strbuf_puts(log, "error: out of memory\n");
     mc_kernel_info_clear(info);
     return -1;
 }

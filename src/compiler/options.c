@@ -132,7 +132,7 @@ static int math_option(mc_options *o, const char *w)
     return 0;
 }
 
-int mc_parse_options(const char *text, mc_option_mode mode, mc_options *o, mc_str *log)
+int mc_parse_options(const char *text, mc_option_mode mode, mc_options *o, mosaic_strbuf *log)
 {
     /* Compile-only options clang takes as they are. */
     static const char *const passthrough[] = {
@@ -146,7 +146,7 @@ int mc_parse_options(const char *text, mc_option_mode mode, mc_options *o, mc_st
     char **words;
     int n = mc_split_words(text, &words);
     if (n < 0) {
-        mc_str_printf(log, "error: unbalanced quotes in options \"%s\"\n", text);
+        mosaic_strbuf_printf(log, "error: unbalanced quotes in options \"%s\"\n", text);
         return -1;
     }
     const char *kind = mode == MC_OPTIONS_LINK ? "linker" : mode == MC_OPTIONS_BUILD ? "build" : "compiler";
@@ -156,7 +156,7 @@ int mc_parse_options(const char *text, mc_option_mode mode, mc_options *o, mc_st
         int compile_like = mode != MC_OPTIONS_LINK;
         if (mode != MC_OPTIONS_COMPILE && (!strcmp(w, "-create-library") || !strcmp(w, "-enable-link-options"))) {
             if (mode == MC_OPTIONS_BUILD) {
-                mc_str_printf(log, "error: %s is a link option, not a build option\n", w);
+                mosaic_strbuf_printf(log, "error: %s is a link option, not a build option\n", w);
                 ok = 0;
             } else if (w[1] == 'c') {
                 o->create_library = 1;
@@ -171,14 +171,14 @@ int mc_parse_options(const char *text, mc_option_mode mode, mc_options *o, mc_st
         if (math && (mode == MC_OPTIONS_LINK || !strcmp(w, "-cl-denorms-are-zero")))
             continue; /* clang ignores denorms-are-zero on SPIR; the CPU keeps denormals */
         if (!compile_like) {
-            mc_str_printf(log, "error: invalid %s option '%s'\n", kind, w);
+            mosaic_strbuf_printf(log, "error: invalid %s option '%s'\n", kind, w);
             ok = 0;
             break;
         }
         if (w[0] == '-' && (w[1] == 'D' || w[1] == 'I')) {
             const char *value = w[2] ? w + 2 : (i + 1 < n ? words[++i] : NULL);
             if (!value || !*value || (w[1] == 'D' && value[0] == '=')) {
-                mc_str_printf(log, "error: option '-%c' needs a %s\n", w[1], w[1] == 'D' ? "macro name" : "directory");
+                mosaic_strbuf_printf(log, "error: option '-%c' needs a %s\n", w[1], w[1] == 'D' ? "macro name" : "directory");
                 ok = 0;
                 break;
             }
@@ -189,11 +189,11 @@ int mc_parse_options(const char *text, mc_option_mode mode, mc_options *o, mc_st
                 goto oom;
             if (w[1] == 'I' && value[0] != '/') {
                 char cwd[PATH_MAX];
-                mc_str abs = {0};
+                mosaic_strbuf abs = {0};
                 if (getcwd(cwd, sizeof cwd))
-                    mc_str_printf(&abs, "%s/", cwd);
-                mc_str_puts(&abs, value);
-                char *a = mc_str_take(&abs);
+                    mosaic_strbuf_printf(&abs, "%s/", cwd);
+                mosaic_strbuf_puts(&abs, value);
+                char *a = mosaic_strbuf_take(&abs);
                 int r = push(o, a);
                 free(a);
                 if (r)
@@ -206,8 +206,8 @@ int mc_parse_options(const char *text, mc_option_mode mode, mc_options *o, mc_st
         if (!strncmp(w, "-cl-std=", 8)) {
             int v = parse_std(w + 8);
             if (!v) {
-                mc_str_printf(log, "error: invalid value '%s' in '%s' (this device supports CL1.0, CL1.1, CL1.2, "
-                              "CL2.0 and CL3.0)\n", w + 8, w);
+                mosaic_strbuf_printf(log, "error: invalid value '%s' in '%s' (this device supports CL1.0, CL1.1, CL1.2, "
+                                     "CL2.0 and CL3.0)\n", w + 8, w);
                 ok = 0;
                 break;
             }
@@ -221,7 +221,7 @@ int mc_parse_options(const char *text, mc_option_mode mode, mc_options *o, mc_st
             if (!strcmp(w, passthrough[k]))
                 break;
         if (k == sizeof passthrough / sizeof passthrough[0]) {
-            mc_str_printf(log, "error: invalid %s option '%s'\n", kind, w);
+            mosaic_strbuf_printf(log, "error: invalid %s option '%s'\n", kind, w);
             ok = 0;
             break;
         }
@@ -243,6 +243,6 @@ int mc_parse_options(const char *text, mc_option_mode mode, mc_options *o, mc_st
 oom:
     mc_free_words(words, n);
     mc_free_options(o);
-    mc_str_puts(log, "error: out of memory\n");
+    mosaic_strbuf_puts(log, "error: out of memory\n");
     return -2;
 }

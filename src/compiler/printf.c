@@ -66,7 +66,7 @@ static LLVMValueRef after_allocas(LLVMValueRef f)
     return i;
 }
 
-int mc_lower_printf(LLVMModuleRef m, mc_str *log)
+int mc_lower_printf(LLVMModuleRef m, mosaic_strbuf *log)
 {
     LLVMValueRef printf_fn = LLVMGetNamedFunction(m, "printf");
     if (!printf_fn || !LLVMIsDeclaration(printf_fn) || !LLVMIsFunctionVarArg(LLVMGlobalGetValueType(printf_fn)))
@@ -106,7 +106,7 @@ int mc_lower_printf(LLVMModuleRef m, mc_str *log)
         LLVMValueRef *desc_vals = calloc(nargs ? nargs : 1, sizeof *desc_vals);
         if (!desc || !desc_vals) {
             free(desc), free(desc_vals);
-            mc_str_puts(log, "error: out of memory\n");
+            mosaic_strbuf_puts(log, "error: out of memory\n");
             failed = 1;
             break;
         }
@@ -116,7 +116,7 @@ int mc_lower_printf(LLVMModuleRef m, mc_str *log)
             LLVMTypeRef t = LLVMTypeOf(LLVMGetOperand(call, a + 1));
             if (describe(t, td, &desc[a])) {
                 char *name = LLVMPrintTypeToString(t);
-                mc_str_printf(log, "error: printf argument %u has a type printf cannot print (%s)\n", a + 1, name);
+                mosaic_strbuf_printf(log, "error: printf argument %u has a type printf cannot print (%s)\n", a + 1, name);
                 LLVMDisposeMessage(name);
                 bad = 1;
                 break;

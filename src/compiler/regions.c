@@ -127,7 +127,7 @@ typedef struct region_fn {
     LLVMContextRef c;
     LLVMTargetDataRef td;
     mc_kernel_build *kb;
-    mc_str *log;
+    mosaic_strbuf *log;
     const char *why; /* set when the transformation gives up */
     int oom;
     LLVMValueRef body;
@@ -1307,7 +1307,7 @@ static int has_symbol(const mosaic_compiler_target *t, const char *name)
     return 0;
 }
 
-int mc_build_wg_regions(LLVMModuleRef m, mc_kernel_build *kb, const mosaic_compiler_target *target, mc_str *log)
+int mc_build_wg_regions(LLVMModuleRef m, mc_kernel_build *kb, const mosaic_compiler_target *target, mosaic_strbuf *log)
 {
     region_fn rf;
     memset(&rf, 0, sizeof rf);
@@ -1430,7 +1430,7 @@ done:
         fprintf(stderr, "mosaic: kernel %s runs its work-items as fibers: %s\n", LLVMGetValueName(kb->wi),
                 rf.why ? rf.why : "?");
     if (result == -1)
-        mc_str_puts(log, "error: out of memory\n");
+        mosaic_strbuf_puts(log, "error: out of memory\n");
     LLVMDisposeBuilder(b);
     rf_free(&rf);
     return result;

@@ -1,4 +1,4 @@
-/* Shared helpers of the compiler: strings, logs, LLVM set-up, symbol checks. */
+/* Shared helpers of the compiler: logs, LLVM set-up, the builtin library's index, symbol checks. */
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <dlfcn.h>
@@ -13,81 +13,16 @@
 
 #include "compiler/compiler_internal.h"
 
-/* ---- strings ------------------------------------------------------------------ */
-void mc_str_append(mc_str *s, const char *text, size_t n)
-{
-    if (s->oom)
-        return;
-    if (s->len + n + 1 > s->cap) {
-        size_t cap = s->cap ? s->cap : 256;
-        while (cap < s->len + n + 1)
-            cap *= 2;
-        char *p = realloc(s->data, cap);
-        if (!p) {
-            s->oom = 1;
-            return;
-        }
-        s->data = p;
-        s->cap = cap;
-    }
-    memcpy(s->data + s->len, text, n);
-    s->len += n;
-    s->data[s->len] = 0;
-}
-
-void mc_str_puts(mc_str *s, const char *text) { mc_str_append(s, text, strlen(text)); }
-
-void mc_str_printf(mc_str *s, const char *fmt, ...)
-{
-    char small[512];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(small, sizeof small, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        return;
-    if ((size_t)n < sizeof small) {
-        mc_str_append(s, small, (size_t)n);
-        return;
-    }
-    char *big = malloc((size_t)n + 1);
-    if (!big) {
-        s->oom = 1;
-        return;
-    }
-    va_start(ap, fmt);
-    vsnprintf(big, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    mc_str_append(s, big, (size_t)n);
-    free(big);
-}
-
-char *mc_str_take(mc_str *s)
-{
-    char *r = s->data;
-    if (!r)
-        r = calloc(1, 1);
-    s->data = NULL;
-    s->len = s->cap = 0;
-    return r;
-}
-
-void mc_str_free(mc_str *s)
-{
-    free(s->data);
-    s->data = NULL;
-    s->len = s->cap = 0;
-}
-
-void mc_finish_log(mc_str *log, char **out, const char *stage)
+/* ---- logs ------------------------------------------------------------------------ */
+void mc_finish_log(mosaic_strbuf *log, char **out, const char *stage)
 {
     if (log->len && mosaic_settings()->debug)
         fprintf(stderr, "mosaic: %s log:\n%s%s", stage, log->data,
                 log->data[log->len - 1] == '\n' ? "" : "\n");
     if (out)
-        *out = mc_str_take(log);
+        *out = mosaic_strbuf_take(log);
     else
-        mc_str_free(log);
+        mosaic_strbuf_free(log);
 }
 
 /* ---- LLVM set-up --------------------------------------------------------------- */
@@ -123,16 +58,16 @@ void *mc_libm_handle(void) { return libm; }
 
 static void diag_handler(LLVMDiagnosticInfoRef info, void *user)
 {
-    mc_str *log = user;
+    mosaic_strbuf *log = user;
     LLVMDiagnosticSeverity sev = LLVMGetDiagInfoSeverity(info);
     if (!log || sev == LLVMDSRemark || sev == LLVMDSNote)
         return;
     char *text = LLVMGetDiagInfoDescription(info);
-    mc_str_printf(log, "%s: %s\n", sev == LLVMDSError ? "error" : "warning", text);
+    mosaic_strbuf_printf(log, "%s: %s\n", sev == LLVMDSError ? "error" : "warning", text);
     LLVMDisposeMessage(text);
 }
 
-LLVMContextRef mc_context_create(mc_str *log)
+LLVMContextRef mc_context_create(mosaic_strbuf *log)
 {
     LLVMContextRef ctx = LLVMContextCreate();
     /* Always a handler: without one, LLVM exits the process on an error diagnostic. */
@@ -141,23 +76,23 @@ LLVMContextRef mc_context_create(mc_str *log)
     return ctx;
 }
 
-void mc_log_llvm_error(mc_str *log, const char *what, LLVMErrorRef err)
+void mc_log_llvm_error(mosaic_strbuf *log, const char *what, LLVMErrorRef err)
 {
     char *msg = LLVMGetErrorMessage(err);
-    mc_str_printf(log, "error: %s: %s\n", what, msg);
+    mosaic_strbuf_printf(log, "error: %s: %s\n", what, msg);
     LLVMDisposeErrorMessage(msg);
 }
 
-LLVMTargetMachineRef mc_target_machine(const mosaic_compiler_target *target, int opt_disable, mc_str *log)
+LLVMTargetMachineRef mc_target_machine(const mosaic_compiler_target *target, int opt_disable, mosaic_strbuf *log)
 {
     if (mc_llvm_init()) {
-        mc_str_puts(log, "error: LLVM has no native target for this machine\n");
+        mosaic_strbuf_puts(log, "error: LLVM has no native target for this machine\n");
         return NULL;
     }
     LLVMTargetRef t;
     char *err = NULL;
     if (LLVMGetTargetFromTriple(host_triple, &t, &err)) {
-        mc_str_printf(log, "error: no LLVM target for %s: %s\n", host_triple, err ? err : "");
+        mosaic_strbuf_printf(log, "error: no LLVM target for %s: %s\n", host_triple, err ? err : "");
         LLVMDisposeMessage(err);
         return NULL;
     }
@@ -194,7 +129,7 @@ size_t mc_builtin_file_count(void)
     return n;
 }
 
-LLVMModuleRef mc_load_builtin_file(LLVMContextRef ctx, size_t index, mc_str *log)
+LLVMModuleRef mc_load_builtin_file(LLVMContextRef ctx, size_t index, mosaic_strbuf *log)
 {
     const builtin_file *f = &mosaic_builtins_table[index];
     LLVMMemoryBufferRef buf =
@@ -202,7 +137,7 @@ LLVMModuleRef mc_load_builtin_file(LLVMContextRef ctx, size_t index, mc_str *log
     LLVMModuleRef m = NULL;
     /* The module owns the buffer (it reads function bodies from it on demand). */
     if (!buf || LLVMGetBitcodeModuleInContext2(ctx, buf, &m)) {
-        mc_str_printf(log, "error: the builtin library file '%s' embedded in libmosaic is unreadable\n", f->name);
+        mosaic_strbuf_printf(log, "error: the builtin library file '%s' embedded in libmosaic is unreadable\n", f->name);
         return NULL;
     }
     return m;
@@ -315,7 +250,7 @@ static int resolvable(int with_builtins, const mosaic_compiler_target *target, c
     return 0;
 }
 
-int mc_report_undefined(LLVMModuleRef m, int with_builtins, const mosaic_compiler_target *target, mc_str *log,
+int mc_report_undefined(LLVMModuleRef m, int with_builtins, const mosaic_compiler_target *target, mosaic_strbuf *log,
                         const char *prefix)
 {
     int count = 0;
@@ -331,10 +266,10 @@ int mc_report_undefined(LLVMModuleRef m, int with_builtins, const mosaic_compile
         const char *user = user_of(f);
         if (user)
             mc_source_name(user, where, sizeof where);
-        mc_str_printf(log, "%serror: undefined function '%s'%s%s%s (symbol %s): neither defined in the "
-                      "program nor a builtin function Mosaic implements\n",
-                      prefix ? prefix : "", src, user ? " called from '" : "", user ? where : "",
-                      user ? "'" : "", name);
+        mosaic_strbuf_printf(log, "%serror: undefined function '%s'%s%s%s (symbol %s): neither defined in the "
+                             "program nor a builtin function Mosaic implements\n",
+                             prefix ? prefix : "", src, user ? " called from '" : "", user ? where : "",
+                             user ? "'" : "", name);
         count++;
     }
     for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g)) {
@@ -343,7 +278,7 @@ int mc_report_undefined(LLVMModuleRef m, int with_builtins, const mosaic_compile
         const char *name = LLVMGetValueName(g);
         if (is_runtime_symbol(target, name))
             continue;
-        mc_str_printf(log, "%serror: undefined variable '%s'\n", prefix ? prefix : "", name);
+        mosaic_strbuf_printf(log, "%serror: undefined variable '%s'\n", prefix ? prefix : "", name);
         count++;
     }
     return count;

@@ -228,7 +228,7 @@ int mc_add_vector_math(LLVMModuleRef m, LLVMTargetMachineRef tm)
                                                                "vector-function-abi-variant", 27))
                     continue;
                 LLVMTypeRef elem = is_double ? LLVMDoubleTypeInContext(c) : LLVMFloatTypeInContext(c);
-                mc_str variants = {0};
+                mosaic_strbuf variants = {0};
                 for (size_t k = 0; k < sizeof isa_info / sizeof isa_info[0]; k++) {
                     if (!(allowed & isa_info[k].isa))
                         continue;
@@ -244,8 +244,8 @@ int mc_add_vector_math(LLVMModuleRef m, LLVMTargetMachineRef tm)
                                                 LLVMCreateEnumAttribute(c, LLVMGetEnumAttributeKindForName("nounwind", 8), 0));
                     }
                     note_used(&used, vf);
-                    mc_str_printf(&variants, "%s_ZGV_LLVM_N%u%s_%s(%s)", variants.len ? "," : "", lanes,
-                                  f->args == 2 ? "vv" : "v", callee_name, vname);
+                    mosaic_strbuf_printf(&variants, "%s_ZGV_LLVM_N%u%s_%s(%s)", variants.len ? "," : "", lanes,
+                                         f->args == 2 ? "vv" : "v", callee_name, vname);
                 }
                 if (variants.len && !variants.oom) {
                     LLVMAddCallSiteAttribute(i, LLVMAttributeFunctionIndex,
@@ -253,7 +253,7 @@ int mc_add_vector_math(LLVMModuleRef m, LLVMTargetMachineRef tm)
                                                                        variants.data, (unsigned)variants.len));
                     count++;
                 }
-                mc_str_free(&variants);
+                mosaic_strbuf_free(&variants);
             }
     if (used.n) {
         /* keep the declarations until the vectoriser has seen them */

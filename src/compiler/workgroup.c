@@ -33,7 +33,7 @@ typedef struct wi_env {
     /* static __local variables used by the kernel */
     LLVMValueRef *locals, *repl;
     size_t num_locals, cap_locals;
-    mc_str *log;
+    mosaic_strbuf *log;
     int failed;
 } wi_env;
 
@@ -151,7 +151,7 @@ static LLVMValueRef materialize(wi_env *e, LLVMBuilderRef b, LLVMValueRef c, int
     if (!refs_local(c, 0))
         return c;
     if (!LLVMIsAConstantExpr(c) || depth > 64) {
-        mc_str_puts(e->log, "error: a __local variable is used inside a constant aggregate, which Mosaic "
+        mosaic_strbuf_puts(e->log, "error: a __local variable is used inside a constant aggregate, which Mosaic "
                             "does not support yet\n");
         e->failed = 1;
         return c;
@@ -159,7 +159,7 @@ static LLVMValueRef materialize(wi_env *e, LLVMBuilderRef b, LLVMValueRef c, int
     int n = LLVMGetNumOperands(c);
     LLVMValueRef ops[16];
     if (n > 16) {
-        mc_str_puts(e->log, "error: constant expression too large around a __local variable\n");
+        mosaic_strbuf_puts(e->log, "error: constant expression too large around a __local variable\n");
         e->failed = 1;
         return c;
     }
@@ -186,8 +186,8 @@ static LLVMValueRef materialize(wi_env *e, LLVMBuilderRef b, LLVMValueRef c, int
     case LLVMExtractElement:
         return LLVMBuildExtractElement(b, ops[0], ops[1], "");
     default:
-        mc_str_printf(e->log, "error: unsupported constant expression (opcode %d) around a __local variable\n",
-                      (int)op);
+        mosaic_strbuf_printf(e->log, "error: unsupported constant expression (opcode %d) around a __local variable\n",
+                             (int)op);
         e->failed = 1;
         return c;
     }
@@ -340,10 +340,10 @@ static void add_enum_attr(LLVMContextRef c, LLVMValueRef f, LLVMAttributeIndex i
 
 static char *suffixed_name(LLVMValueRef f, const char *suffix)
 {
-    mc_str s = {0};
-    mc_str_puts(&s, LLVMGetValueName(f));
-    mc_str_puts(&s, suffix);
-    return s.oom ? (mc_str_free(&s), NULL) : mc_str_take(&s);
+    mosaic_strbuf s = {0};
+    mosaic_strbuf_puts(&s, LLVMGetValueName(f));
+    mosaic_strbuf_puts(&s, suffix);
+    return s.oom ? (mosaic_strbuf_free(&s), NULL) : mosaic_strbuf_take(&s);
 }
 
 /* Loads the kernel's arguments from args (in the builder's block): what the
@@ -387,7 +387,7 @@ static void unpack_args(wi_env *e, LLVMBuilderRef b, mc_kernel_build *kb, LLVMVa
     }
 }
 
-static void env_init(wi_env *e, LLVMModuleRef m, mc_str *log)
+static void env_init(wi_env *e, LLVMModuleRef m, mosaic_strbuf *log)
 {
     memset(e, 0, sizeof *e);
     e->m = m;
@@ -421,7 +421,7 @@ void mc_kernel_build_free(mc_kernel_build *kb)
     kb->arg_types = kb->byval_types = NULL;
 }
 
-int mc_build_wi(LLVMModuleRef m, mc_kernel_build *kb, mc_str *log)
+int mc_build_wi(LLVMModuleRef m, mc_kernel_build *kb, mosaic_strbuf *log)
 {
     wi_env e;
     env_init(&e, m, log);
@@ -434,7 +434,7 @@ int mc_build_wi(LLVMModuleRef m, mc_kernel_build *kb, mc_str *log)
     char *body_name = suffixed_name(k, ".body"), *wi_name = suffixed_name(k, ".wi");
     if (!kb->arg_types || !kb->byval_types || !vals || !body_name || !wi_name) {
         free(vals), free(body_name), free(wi_name);
-        mc_str_puts(log, "error: out of memory\n");
+        mosaic_strbuf_puts(log, "error: out of memory\n");
         return -1;
     }
     unsigned byval_kind = LLVMGetEnumAttributeKindForName("byval", 5);
@@ -467,7 +467,7 @@ int mc_build_wi(LLVMModuleRef m, mc_kernel_build *kb, mc_str *log)
     }
     LLVMBasicBlockRef entry = LLVMGetFirstBasicBlock(e.body);
     if (!entry) {
-        mc_str_printf(log, "error: kernel '%s' has no body\n", LLVMGetValueName(k));
+        mosaic_strbuf_printf(log, "error: kernel '%s' has no body\n", LLVMGetValueName(k));
         free(vals), free(body_name), free(wi_name);
         return -1;
     }
@@ -539,7 +539,7 @@ LLVMMetadataRef mc_distinct_empty_node(LLVMContextRef c)
     return node;
 }
 
-LLVMValueRef mc_wg_begin(LLVMModuleRef m, mc_kernel_build *kb, LLVMBuilderRef b, LLVMValueRef *vals, mc_str *log)
+LLVMValueRef mc_wg_begin(LLVMModuleRef m, mc_kernel_build *kb, LLVMBuilderRef b, LLVMValueRef *vals, mosaic_strbuf *log)
 {
     LLVMContextRef c = LLVMGetModuleContext(m);
     LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0);
@@ -578,7 +578,7 @@ LLVMValueRef mc_parallel_loop_md(LLVMContextRef c, LLVMMetadataRef ag)
     return LLVMMetadataAsValue(c, loop);
 }
 
-int mc_build_wg(LLVMModuleRef m, mc_kernel_build *kb, mc_str *log)
+int mc_build_wg(LLVMModuleRef m, mc_kernel_build *kb, mosaic_strbuf *log)
 {
     LLVMContextRef c = LLVMGetModuleContext(m);
     LLVMTypeRef i64 = LLVMInt64TypeInContext(c), i8 = LLVMInt8TypeInContext(c);
