@@ -50,7 +50,7 @@ static void object_clear(mc_object *o)
     memset(o, 0, sizeof *o);
 }
 
-static int run_passes(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *passes, mosaic_strbuf *log)
+static cl_int run_passes(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *passes, mosaic_strbuf *log)
 {
     LLVMPassBuilderOptionsRef o = LLVMCreatePassBuilderOptions();
     LLVMPassBuilderOptionsSetLoopVectorization(o, 1);
@@ -61,9 +61,9 @@ static int run_passes(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *pass
     LLVMDisposePassBuilderOptions(o);
     if (err) {
         mc_log_llvm_error(log, "optimiser", err);
-        return -1;
+        return CL_BUILD_PROGRAM_FAILURE;
     }
-    return 0;
+    return CL_SUCCESS;
 }
 
 static void remove_fn_attr(LLVMValueRef f, const char *name)
@@ -72,44 +72,43 @@ static void remove_fn_attr(LLVMValueRef f, const char *name)
                                    LLVMGetEnumAttributeKindForName(name, strlen(name)));
 }
 
-static int is_kernel_name_of(LLVMValueRef f, LLVMValueRef *kernels, size_t n)
+static bool is_kernel(LLVMValueRef f, LLVMValueRef *kernels, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         if (kernels[i] == f)
-            return 1;
-    return 0;
+            return true;
+    return false;
 }
 
 /* Links in the builtin library files the program calls into (and those they
  * call into): only the functions used are read and linked. */
-static int link_builtins(LLVMContextRef ctx, LLVMModuleRef m, mosaic_strbuf *log)
+static cl_int link_builtins(LLVMContextRef ctx, LLVMModuleRef m, mosaic_strbuf *log)
 {
     size_t nfiles = mc_builtin_file_count();
     unsigned char *needed = calloc(nfiles ? nfiles : 1, 1);
     if (!needed)
-        return -1;
-    int r = 0;
+        return mc_out_of_memory(log);
+    cl_int r = CL_SUCCESS;
     for (;;) {
         /* which files define a function that is still only declared? */
-        int any = 0;
+        bool any = false;
         memset(needed, 0, nfiles);
         for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
             if (!LLVMIsDeclaration(f) || LLVMGetIntrinsicID(f))
                 continue;
             int k = mc_builtin_file_of(LLVMGetValueName(f));
             if (k >= 0)
-                needed[k] = any = 1;
+                needed[k] = any = true;
         }
         if (!any)
             break;
-        for (size_t k = 0; k < nfiles && !r; k++) {
+        for (size_t k = 0; k < nfiles && r == CL_SUCCESS; k++) {
             if (!needed[k])
                 continue;
-            LLVMModuleRef b = mc_load_builtin_file(ctx, k, log);
-            if (!b) {
-                r = -1;
+            LLVMModuleRef b;
+            r = mc_load_builtin_file(ctx, k, &b, log);
+            if (r != CL_SUCCESS)
                 break;
-            }
             /* linkonce_odr: the linker takes only what is referenced */
             for (LLVMValueRef g = LLVMGetFirstFunction(b); g; g = LLVMGetNextFunction(g))
                 if (!LLVMIsDeclaration(g) && LLVMGetLinkage(g) == LLVMExternalLinkage)
@@ -121,10 +120,10 @@ static int link_builtins(LLVMContextRef ctx, LLVMModuleRef m, mosaic_strbuf *log
             LLVMSetDataLayout(b, LLVMGetDataLayoutStr(m));
             if (LLVMLinkModules2(m, b)) { /* consumes b */
                 mosaic_strbuf_puts(log, "error: cannot link the builtin library into the program\n");
-                r = -1;
+                r = CL_BUILD_PROGRAM_FAILURE;
             }
         }
-        if (r)
+        if (r != CL_SUCCESS)
             break;
     }
     free(needed);
@@ -150,14 +149,6 @@ static size_t private_size(LLVMValueRef f, LLVMTargetDataRef td)
     return total;
 }
 
-static int has_runtime_symbol(const mosaic_compiler_target *t, const char *name)
-{
-    for (size_t i = 0; t && i < t->num_runtime_symbols; i++)
-        if (t->runtime_symbols[i].name && !strcmp(t->runtime_symbols[i].name, name))
-            return 1;
-    return 0;
-}
-
 /* The alignment a scalar of type t needs: vectors, arrays and structs need
  * only their elements'. */
 static unsigned scalar_alignment(LLVMTargetDataRef td, LLVMTypeRef t, int depth)
@@ -179,7 +170,7 @@ static unsigned scalar_alignment(LLVMTargetDataRef td, LLVMTypeRef t, int depth)
     }
 }
 
-static int may_be_user_memory(LLVMValueRef p)
+static bool may_be_user_memory(LLVMValueRef p)
 {
     unsigned as = LLVMGetPointerAddressSpace(LLVMTypeOf(p));
     return as == 1 || as == 2 || as == 4;
@@ -232,7 +223,7 @@ static void clamp_alignment(LLVMModuleRef m, LLVMTargetDataRef td)
 static cl_int build_object(const mosaic_compiler_target *target, const mosaic_bitcode *blob, const mc_options *opts,
                            mc_object *obj, mosaic_strbuf *log)
 {
-    cl_int r = CL_BUILD_PROGRAM_FAILURE;
+    cl_int r;
     LLVMContextRef ctx = mc_context_create(log);
     LLVMModuleRef m = NULL;
     LLVMTargetMachineRef tm = NULL;
@@ -241,13 +232,11 @@ static cl_int build_object(const mosaic_compiler_target *target, const mosaic_bi
     mc_kernel_build *kb = NULL;
     size_t nk = 0;
     if (!ctx)
-        return CL_OUT_OF_HOST_MEMORY;
+        return mc_out_of_memory(log);
     r = mc_blob_load(ctx, blob, &m, log);
+    if (r == CL_SUCCESS)
+        r = mc_target_machine(target, opts->opt_disable, &tm, log);
     if (r != CL_SUCCESS)
-        goto done;
-    r = CL_BUILD_PROGRAM_FAILURE;
-    tm = mc_target_machine(target, opts->opt_disable, log);
-    if (!tm)
         goto done;
 
     /* Kernels are the spir_kernel functions with a body. */
@@ -259,7 +248,7 @@ static cl_int build_object(const mosaic_compiler_target *target, const mosaic_bi
     obj->kernels = calloc(nk ? nk : 1, sizeof *obj->kernels);
     obj->has_wg = calloc(nk ? nk : 1, 1);
     if (!kernels || !kb || !obj->kernels || !obj->has_wg) {
-        r = CL_OUT_OF_HOST_MEMORY;
+        r = mc_out_of_memory(log);
         goto done;
     }
     nk = 0;
@@ -267,7 +256,8 @@ static cl_int build_object(const mosaic_compiler_target *target, const mosaic_bi
         if (!LLVMIsDeclaration(f) && LLVMGetFunctionCallConv(f) == LLVMSPIRKERNELCallConv)
             kernels[nk++] = f;
 
-    if (link_builtins(ctx, m, log))
+    r = link_builtins(ctx, m, log);
+    if (r != CL_SUCCESS)
         goto done;
 
     /* Retarget: host triple and data layout (same sizes and alignments as
@@ -295,17 +285,20 @@ static cl_int build_object(const mosaic_compiler_target *target, const mosaic_bi
         LLVMRemoveStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, "frame-pointer", 13);
         LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
                                 LLVMCreateEnumAttribute(ctx, LLVMGetEnumAttributeKindForName("alwaysinline", 12), 0));
-        if (!is_kernel_name_of(f, kernels, nk))
+        if (!is_kernel(f, kernels, nk))
             LLVMSetLinkage(f, LLVMInternalLinkage);
     }
     for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
         if (!LLVMIsDeclaration(g))
             LLVMSetLinkage(g, LLVMInternalLinkage);
-    if (run_passes(m, tm, "always-inline,globaldce", log) || mc_lower_atomic_calls(m, log))
+    r = run_passes(m, tm, "always-inline,globaldce", log);
+    if (r == CL_SUCCESS)
+        r = mc_lower_atomic_calls(m, log);
+    if (r != CL_SUCCESS)
         goto done;
 
     /* What is left to call must be an intrinsic or an external symbol. */
-    int bad = 0;
+    bool bad = false;
     for (size_t k = 0; k < nk; k++)
         for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(kernels[k]); bb; bb = LLVMGetNextBasicBlock(bb))
             for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
@@ -313,38 +306,40 @@ static cl_int build_object(const mosaic_compiler_target *target, const mosaic_bi
                     continue;
                 LLVMValueRef callee = LLVMGetCalledValue(i);
                 if (!LLVMIsAFunction(callee)) {
-                    mosaic_strbuf_printf(log, "error: kernel '%s' makes an indirect call, which OpenCL C does not allow\n",
-                                         LLVMGetValueName(kernels[k]));
-                    bad++;
+                    mosaic_strbuf_printf(log, "error: kernel '%s' makes an indirect call, which OpenCL C does not "
+                                         "allow\n", LLVMGetValueName(kernels[k]));
+                    bad = true;
                 } else if (!LLVMIsDeclaration(callee)) {
                     char name[256];
                     mc_source_name(LLVMGetValueName(callee), name, sizeof name);
-                    mosaic_strbuf_printf(log, "error: kernel '%s' calls '%s' recursively, which OpenCL C does not allow\n",
-                                         LLVMGetValueName(kernels[k]), name);
-                    bad++;
+                    mosaic_strbuf_printf(log, "error: kernel '%s' calls '%s' recursively, which OpenCL C does not "
+                                         "allow\n", LLVMGetValueName(kernels[k]), name);
+                    bad = true;
                 }
             }
-    if (bad || mc_report_undefined(m, 0, target, log, ""))
+    r = bad ? CL_BUILD_PROGRAM_FAILURE : mc_report_undefined(m, false, target, CL_BUILD_PROGRAM_FAILURE, log);
+    if (r != CL_SUCCESS)
         goto done;
 
     /* Kernel metadata, then the work-item functions. */
     for (size_t k = 0; k < nk; k++) {
-        if (mc_kernel_info_from_ir(m, td, kernels[k], &obj->kernels[k], log)) {
-            r = CL_OUT_OF_HOST_MEMORY;
+        r = mc_kernel_info_from_ir(td, kernels[k], &obj->kernels[k], log);
+        if (r != CL_SUCCESS)
             goto done;
-        }
         obj->num_kernels = k + 1;
     }
-    int any_barrier = 0;
+    bool any_barrier = false;
     for (size_t k = 0; k < nk; k++) {
         kb[k].kernel = kernels[k];
-        if (mc_build_wi(m, &kb[k], log))
+        r = mc_build_wi(m, &kb[k], log);
+        if (r != CL_SUCCESS)
             goto done;
         any_barrier |= kb[k].uses_barriers;
     }
-    if (any_barrier && !has_runtime_symbol(target, "__mosaic_barrier")) {
+    if (any_barrier && !mc_target_has_symbol(target, "__mosaic_barrier")) {
         mosaic_strbuf_puts(log, "error: a kernel uses barriers, but the device did not give the compiler its "
-                         "__mosaic_barrier function\n");
+                                "__mosaic_barrier function\n");
+        r = CL_BUILD_PROGRAM_FAILURE;
         goto done;
     }
     for (size_t k = 0; k < nk; k++) {
@@ -358,18 +353,20 @@ static cl_int build_object(const mosaic_compiler_target *target, const mosaic_bi
     }
     /* Barrier kernels are cut into regions: scalars first promoted to
      * registers, so only what lives across a barrier goes to memory. */
-    if (any_barrier && !opts->opt_disable && run_passes(m, tm, "function(sroa,early-cse,simplifycfg,instcombine)", log))
+    if (any_barrier && !opts->opt_disable)
+        r = run_passes(m, tm, "function(sroa,early-cse,simplifycfg,instcombine)", log);
+    if (r != CL_SUCCESS)
         goto done;
     for (size_t k = 0; k < nk; k++) {
-        if (!kb[k].uses_barriers && mc_build_wg(m, &kb[k], log))
-            goto done;
-        if (kb[k].uses_barriers && mc_build_wg_regions(m, &kb[k], target, log) < 0)
+        r = kb[k].uses_barriers ? mc_build_wg_regions(m, &kb[k], target, log) : mc_build_wg(m, &kb[k], log);
+        if (r != CL_SUCCESS)
             goto done;
         obj->has_wg[k] = kb[k].wg != NULL;
         obj->kernels[k].static_local_mem_size = kb[k].static_local_size;
         obj->kernels[k].uses_barriers = kb[k].uses_barriers;
     }
-    if (run_passes(m, tm, "always-inline", log))
+    r = run_passes(m, tm, "always-inline", log);
+    if (r != CL_SUCCESS)
         goto done;
     for (size_t k = 0; k < nk; k++)
         mc_annotate_wg(m, &kb[k]);
@@ -380,14 +377,17 @@ static cl_int build_object(const mosaic_compiler_target *target, const mosaic_bi
 
     char *msg = NULL;
     if (LLVMVerifyModule(m, LLVMReturnStatusAction, &msg)) {
-        mosaic_strbuf_printf(log, "error: internal compiler error (invalid IR after work-group generation):\n%s\n", msg);
+        mosaic_strbuf_printf(log, "error: internal compiler error (invalid IR after work-group generation):\n%s\n",
+                             msg);
         LLVMDisposeMessage(msg);
+        r = CL_BUILD_PROGRAM_FAILURE;
         goto done;
     }
     LLVMDisposeMessage(msg);
     if (mosaic_settings()->dump_ir)
         LLVMDumpModule(m);
-    if (run_passes(m, tm, opts->opt_disable ? "default<O0>" : "default<O3>", log))
+    r = run_passes(m, tm, opts->opt_disable ? "default<O0>" : "default<O3>", log);
+    if (r != CL_SUCCESS)
         goto done;
     if (!opts->opt_disable)
         mc_lower_vector_math_calls(m, tm);
@@ -402,6 +402,7 @@ static cl_int build_object(const mosaic_compiler_target *target, const mosaic_bi
     if (LLVMTargetMachineEmitToMemoryBuffer(tm, m, LLVMObjectFile, &err, &code)) {
         mosaic_strbuf_printf(log, "error: code generation failed: %s\n", err ? err : "");
         LLVMDisposeMessage(err);
+        r = CL_BUILD_PROGRAM_FAILURE;
         goto done;
     }
     obj->code_size = LLVMGetBufferSize(code);
@@ -409,7 +410,7 @@ static cl_int build_object(const mosaic_compiler_target *target, const mosaic_bi
     if (obj->code)
         memcpy(obj->code, LLVMGetBufferStart(code), obj->code_size);
     LLVMDisposeMemoryBuffer(code);
-    r = obj->code ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+    r = obj->code ? CL_SUCCESS : mc_out_of_memory(log);
 
 done:
     for (size_t k = 0; kb && k < nk; k++)
@@ -437,7 +438,8 @@ static void put_str(mosaic_strbuf *s, const char *t)
     mosaic_strbuf_append(s, t ? t : "", n);
 }
 
-static int object_serialize(const mc_object *o, mosaic_strbuf *s)
+/* Appends o as a cache entry to s (s->oom when memory ran out). */
+static void object_serialize(const mc_object *o, mosaic_strbuf *s)
 {
     mosaic_strbuf_append(s, ENTRY_MAGIC, 8);
     put_u64(s, o->code_size);
@@ -469,19 +471,18 @@ static int object_serialize(const mc_object *o, mosaic_strbuf *s)
         put_u64(s, (uint64_t)i->uses_barriers);
         put_u64(s, o->has_wg[k]);
     }
-    return s->oom ? -1 : 0;
 }
 
 typedef struct reader {
     const char *p, *end;
-    int bad;
+    bool bad;
 } reader;
 
 static uint64_t get_u64(reader *r)
 {
     uint64_t v = 0;
     if ((size_t)(r->end - r->p) < sizeof v) {
-        r->bad = 1;
+        r->bad = true;
         return 0;
     }
     memcpy(&v, r->p, sizeof v);
@@ -493,29 +494,31 @@ static char *get_str(reader *r)
 {
     uint64_t n = get_u64(r);
     if (r->bad || n > (uint64_t)(r->end - r->p)) {
-        r->bad = 1;
+        r->bad = true;
         return NULL;
     }
     char *t = strndup(r->p, (size_t)n);
     r->p += n;
     if (!t)
-        r->bad = 1;
+        r->bad = true;
     return t;
 }
 
-static int object_deserialize(const void *data, size_t size, mc_object *o)
+/* Part of a cache lookup: is data a whole cache entry?  Then o holds it.
+ * (A damaged entry, or one memory is lacking for, is a miss.) */
+static bool object_deserialize(const void *data, size_t size, mc_object *o)
 {
-    reader r = {data, (const char *)data + size, 0};
+    reader r = {data, (const char *)data + size, false};
     memset(o, 0, sizeof *o);
     if (size < 8 || memcmp(data, ENTRY_MAGIC, 8))
-        return -1;
+        return false;
     r.p += 8;
     uint64_t n = get_u64(&r);
     if (r.bad || n > (uint64_t)(r.end - r.p) || !n)
-        return -1;
+        return false;
     o->code = malloc((size_t)n);
     if (!o->code)
-        return -1;
+        return false;
     memcpy(o->code, r.p, (size_t)n);
     o->code_size = (size_t)n;
     r.p += n;
@@ -523,13 +526,13 @@ static int object_deserialize(const void *data, size_t size, mc_object *o)
     uint64_t nk = get_u64(&r);
     if (r.bad || nk > 100000) {
         object_clear(o);
-        return -1;
+        return false;
     }
     o->kernels = calloc(nk ? (size_t)nk : 1, sizeof *o->kernels);
     o->has_wg = calloc(nk ? (size_t)nk : 1, 1);
     if (!o->kernels || !o->has_wg) {
         object_clear(o);
-        return -1;
+        return false;
     }
     for (uint64_t k = 0; k < nk && !r.bad; k++) {
         mosaic_kernel_info *i = &o->kernels[k];
@@ -538,12 +541,12 @@ static int object_deserialize(const void *data, size_t size, mc_object *o)
         i->attributes = get_str(&r);
         uint64_t na = get_u64(&r);
         if (r.bad || na > 4096) {
-            r.bad = 1;
+            r.bad = true;
             break;
         }
         i->args = na ? calloc((size_t)na, sizeof *i->args) : NULL;
         if (na && !i->args) {
-            r.bad = 1;
+            r.bad = true;
             break;
         }
         i->num_args = (cl_uint)na;
@@ -564,14 +567,14 @@ static int object_deserialize(const void *data, size_t size, mc_object *o)
             i->work_group_size_hint[d] = (size_t)get_u64(&r);
         i->static_local_mem_size = (size_t)get_u64(&r);
         i->private_mem_size = (size_t)get_u64(&r);
-        i->uses_barriers = (int)get_u64(&r);
+        i->uses_barriers = get_u64(&r) != 0;
         o->has_wg[k] = get_u64(&r) != 0;
     }
     if (r.bad || r.p != r.end) {
         object_clear(o);
-        return -1;
+        return false;
     }
-    return 0;
+    return true;
 }
 
 static void session_error(void *user, LLVMErrorRef err)
@@ -584,7 +587,8 @@ static void session_error(void *user, LLVMErrorRef err)
 }
 
 /* Loads object code into a fresh LLJIT and looks every kernel up. */
-static cl_int load_object(const mosaic_compiler_target *target, mc_object *obj, mosaic_executable *exe, mosaic_strbuf *log)
+static cl_int load_object(const mosaic_compiler_target *target, mc_object *obj, mosaic_executable *exe,
+                          mosaic_strbuf *log)
 {
     LLVMErrorRef err = LLVMOrcCreateLLJIT(&exe->jit, NULL);
     if (err) {
@@ -602,7 +606,7 @@ static cl_int load_object(const mosaic_compiler_target *target, mc_object *obj, 
     if (n) {
         LLVMOrcCSymbolMapPair *pairs = calloc(n, sizeof *pairs);
         if (!pairs)
-            return CL_OUT_OF_HOST_MEMORY;
+            return mc_out_of_memory(log);
         size_t k = 0;
         for (size_t i = 0; i < n; i++) {
             if (!target->runtime_symbols[i].name)
@@ -625,7 +629,7 @@ static cl_int load_object(const mosaic_compiler_target *target, mc_object *obj, 
         size_t nv = mc_libmvec_symbols(&vs);
         LLVMOrcCSymbolMapPair *pairs = calloc(nv, sizeof *pairs);
         if (!pairs)
-            return CL_OUT_OF_HOST_MEMORY;
+            return mc_out_of_memory(log);
         for (size_t i = 0; i < nv; i++) {
             pairs[i].Name = LLVMOrcLLJITMangleAndIntern(exe->jit, vs[i].name);
             pairs[i].Sym.Address = (LLVMOrcExecutorAddress)(uintptr_t)vs[i].address;
@@ -651,7 +655,7 @@ static cl_int load_object(const mosaic_compiler_target *target, mc_object *obj, 
     LLVMMemoryBufferRef buf =
         LLVMCreateMemoryBufferWithMemoryRangeCopy(obj->code, obj->code_size, "mosaic-kernels");
     if (!buf)
-        return CL_OUT_OF_HOST_MEMORY;
+        return mc_out_of_memory(log);
     err = LLVMOrcLLJITAddObjectFile(exe->jit, jd, buf); /* takes the buffer */
     if (err) {
         mc_log_llvm_error(log, "cannot load the kernels' object code", err);
@@ -671,8 +675,10 @@ static cl_int load_object(const mosaic_compiler_target *target, mc_object *obj, 
                 break;
             mosaic_strbuf name = {0};
             mosaic_strbuf_printf(&name, "%s.%s", info->name, wg ? "wg" : "wi");
-            if (name.oom)
-                return CL_OUT_OF_HOST_MEMORY;
+            if (name.oom) {
+                mosaic_strbuf_free(&name);
+                return mc_out_of_memory(log);
+            }
             LLVMOrcExecutorAddress addr = 0;
             err = LLVMOrcLLJITLookup(exe->jit, &addr, name.data);
             mosaic_strbuf_free(&name);
@@ -700,31 +706,27 @@ cl_int mosaic_finalize(const mosaic_compiler_target *target, const mosaic_bitcod
     mc_object obj;
     memset(&obj, 0, sizeof obj);
     mosaic_executable *exe = NULL;
-    cl_int r;
+    const void *bc = NULL;
+    size_t bc_size = 0;
     if (out)
         *out = NULL;
-    int pr = mc_parse_options(options, MC_OPTIONS_BUILD, &opts, &log);
-    if (pr) {
-        mc_finish_log(&log, log_out, "build");
-        return pr == -2 ? CL_OUT_OF_HOST_MEMORY : CL_INVALID_BUILD_OPTIONS;
-    }
-    if (!executable || !out || mc_blob_unwrap(executable->data, executable->size, NULL, NULL, NULL)) {
+    cl_int r = mc_parse_options(options, MC_OPTIONS_BUILD, &opts, &log);
+    if (r != CL_SUCCESS)
+        goto done;
+    if (!executable || !out) {
         mosaic_strbuf_puts(&log, "error: not a Mosaic program binary\n");
         r = CL_INVALID_BINARY;
         goto done;
     }
-    if (mc_llvm_init()) {
-        mosaic_strbuf_puts(&log, "error: LLVM has no native target for this machine\n");
-        r = CL_BUILD_PROGRAM_FAILURE;
+    r = mc_blob_unwrap(executable->data, executable->size, NULL, &bc, &bc_size, NULL, &log);
+    if (r == CL_SUCCESS)
+        r = mc_llvm_init(&log);
+    if (r != CL_SUCCESS)
         goto done;
-    }
     /* The cache first: an entry holds what build_object would produce. */
     mc_cache_key key;
-    int cached = 0, use_cache = mc_cache_enabled();
+    bool cached = false, use_cache = mc_cache_enabled();
     if (use_cache) {
-        const void *bc;
-        size_t bc_size;
-        mc_blob_unwrap(executable->data, executable->size, NULL, &bc, &bc_size);
         const char *cpu = target && target->cpu_name ? target->cpu_name : mc_host_cpu();
         const char *features = target && target->cpu_features ? target->cpu_features
                                : target && target->cpu_name ? "" : mc_host_features();
@@ -737,8 +739,8 @@ cl_int mosaic_finalize(const mosaic_compiler_target *target, const mosaic_bitcod
         mosaic_strbuf_free(&key_options);
         void *entry;
         size_t entry_size;
-        if (mc_cache_load(&key, &entry, &entry_size) == 0) {
-            cached = object_deserialize(entry, entry_size, &obj) == 0;
+        if (mc_cache_load(&key, &entry, &entry_size)) {
+            cached = object_deserialize(entry, entry_size, &obj);
             free(entry);
         }
         if (mosaic_settings()->debug)
@@ -751,14 +753,15 @@ cl_int mosaic_finalize(const mosaic_compiler_target *target, const mosaic_bitcod
                 goto done;
             if (use_cache) {
                 mosaic_strbuf entry = {0};
-                if (object_serialize(&obj, &entry) == 0)
+                object_serialize(&obj, &entry);
+                if (!entry.oom)
                     mc_cache_store(&key, entry.data, entry.len);
                 mosaic_strbuf_free(&entry);
             }
         }
         exe = calloc(1, sizeof *exe);
         if (!exe) {
-            r = CL_OUT_OF_HOST_MEMORY;
+            r = mc_out_of_memory(&log);
             goto done;
         }
         mosaic_strbuf jit_log = {0};
@@ -772,16 +775,13 @@ cl_int mosaic_finalize(const mosaic_compiler_target *target, const mosaic_bitcod
             goto done;
         /* a cache entry that does not load: build from the bitcode instead */
         object_clear(&obj);
-        cached = 0;
+        cached = false;
     }
     *out = exe;
 done:
     object_clear(&obj);
     mc_free_options(&opts);
-    if (log.oom && r == CL_SUCCESS)
-        r = CL_OUT_OF_HOST_MEMORY;
-    mc_finish_log(&log, log_out, "build");
-    return r;
+    return mc_finish_log(&log, r, log_out, "build");
 }
 
 size_t mosaic_executable_num_kernels(const mosaic_executable *exe) { return exe ? exe->num_kernels : 0; }

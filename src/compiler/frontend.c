@@ -194,11 +194,11 @@ static const char *const spir_default_macros[] = {
 #define PRELUDE_NAME "__mosaic_prelude.h"
 
 /* Is `name` switched on by the -cl-ext=... words of the device's feature options? */
-static int device_has(char **feat, int nfeat, const char *name)
+static bool device_has(char **feat, size_t nfeat, const char *name)
 {
     int on = 0;
     size_t len = strlen(name);
-    for (int i = 0; i < nfeat; i++) {
+    for (size_t i = 0; i < nfeat; i++) {
         if (strncmp(feat[i], "-cl-ext=", 8))
             continue;
         for (const char *p = feat[i] + 8; *p;) {
@@ -216,7 +216,7 @@ static int device_has(char **feat, int nfeat, const char *name)
 }
 
 /* Writes the prelude (see above) into dir. */
-static int write_prelude(const char *dir, char **feat, int nfeat, mosaic_strbuf *log)
+static int write_prelude(const char *dir, char **feat, size_t nfeat, mosaic_strbuf *log)
 {
     mosaic_strbuf text = {0}, path = {0};
     mosaic_strbuf_puts(&text, "/* Mosaic: feature macros the device does not report */\n");
@@ -248,17 +248,19 @@ static cl_int lower_printf(const char *bc, size_t size, mosaic_bitcode *out, mos
 {
     LLVMContextRef ctx = mc_context_create(log);
     if (!ctx)
-        return CL_OUT_OF_HOST_MEMORY;
+        return mc_out_of_memory(log);
     cl_int r = CL_COMPILE_PROGRAM_FAILURE;
     LLVMModuleRef m = NULL;
     LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRange(bc, size, "input", 0);
     if (!buf) {
-        r = CL_OUT_OF_HOST_MEMORY;
+        r = mc_out_of_memory(log);
     } else if (LLVMParseBitcodeInContext2(ctx, buf, &m)) {
         m = NULL;
         mosaic_strbuf_puts(log, "error: cannot read the OpenCL C compiler's bitcode\n");
-    } else if (mc_lower_printf(m, log) == 0) {
-        r = mc_module_to_blob(m, CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT, out);
+    } else {
+        r = mc_lower_printf(m, log);
+        if (r == CL_SUCCESS)
+            r = mc_module_to_blob(m, CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT, out, log);
     }
     if (buf)
         LLVMDisposeMemoryBuffer(buf);
@@ -276,7 +278,7 @@ cl_int mosaic_compile_source(const mosaic_compiler_target *target, const char *s
     cl_int r = CL_SUCCESS;
     char dir[4096] = "";
     char **feat = NULL;
-    int nfeat = 0;
+    size_t nfeat = 0;
     const char **args = NULL;
     mosaic_strbuf clang_log = {0};
     char *bc = NULL;
@@ -284,23 +286,19 @@ cl_int mosaic_compile_source(const mosaic_compiler_target *target, const char *s
 
     if (out)
         memset(out, 0, sizeof *out);
-    int pr = mc_parse_options(options, MC_OPTIONS_COMPILE, &opts, &log);
-    if (pr) {
-        mc_finish_log(&log, log_out, "compile");
-        return pr == -2 ? CL_OUT_OF_HOST_MEMORY : CL_INVALID_COMPILER_OPTIONS;
-    }
+    r = mc_parse_options(options, MC_OPTIONS_COMPILE, &opts, &log);
+    if (r != CL_SUCCESS)
+        return mc_finish_log(&log, r, log_out, "compile");
     if (!source || !out) {
         mosaic_strbuf_puts(&log, "error: no source to compile\n");
         r = CL_COMPILE_PROGRAM_FAILURE;
         goto done;
     }
     /* The device's feature options (-cl-ext=... goes to clang's front end through -Xclang). */
-    if (target && target->clang_features && (nfeat = mc_split_words(target->clang_features, &feat)) < 0) {
-        nfeat = 0;
-        mosaic_strbuf_puts(&log, "error: the device's clang feature string has unbalanced quotes\n");
-        r = CL_COMPILE_PROGRAM_FAILURE;
+    r = mc_split_words(target ? target->clang_features : NULL, "the device's clang feature string",
+                       CL_COMPILE_PROGRAM_FAILURE, &feat, &nfeat, &log);
+    if (r != CL_SUCCESS)
         goto done;
-    }
 
     snprintf(dir, sizeof dir, "%s/mosaic-XXXXXX", mosaic_settings()->tmpdir);
     if (!mkdtemp(dir)) {
@@ -336,7 +334,7 @@ cl_int mosaic_compile_source(const mosaic_compiler_target *target, const char *s
     size_t max = 32 + 2 * (size_t)nfeat + opts.num_clang_args;
     args = calloc(max, sizeof *args);
     if (!args) {
-        r = CL_OUT_OF_HOST_MEMORY;
+        r = mc_out_of_memory(&log);
         goto done;
     }
     size_t k = 0;
@@ -347,7 +345,7 @@ cl_int mosaic_compile_source(const mosaic_compiler_target *target, const char *s
     };
     for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
         args[k++] = fixed[i];
-    for (int i = 0; i < nfeat; i++) {
+    for (size_t i = 0; i < nfeat; i++) {
         if (!strncmp(feat[i], "-cl-ext=", 8))
             args[k++] = "-Xclang";
         args[k++] = feat[i];
@@ -378,12 +376,16 @@ cl_int mosaic_compile_source(const mosaic_compiler_target *target, const char *s
     }
     const char *const clang_argv[] = { clang, "@../clang.args", NULL };
     mc_child child = {.dir = include, .stdin_fd = open(input, O_RDONLY | O_CLOEXEC)};
-    int err = child.stdin_fd < 0 ? errno : mc_run_child(clang_argv, &child, &clang_log);
-    if (child.stdin_fd >= 0)
+    if (child.stdin_fd < 0) {
+        child.end = MC_CHILD_NOT_STARTED;
+        child.code = errno;
+    } else {
+        mc_run_child(clang_argv, &child, &clang_log);
         close(child.stdin_fd);
-    if (err) {
-        mosaic_strbuf_printf(&log, "error: cannot run the OpenCL C compiler '%s': %s (set MOSAIC_CLANG to clang-16)\n",
-                             clang, strerror(err));
+    }
+    if (child.end == MC_CHILD_NOT_STARTED) {
+        mosaic_strbuf_printf(&log, "error: cannot run the OpenCL C compiler '%s': %s (set MOSAIC_CLANG to "
+                                   "clang-16)\n", clang, strerror(child.code));
         r = CL_COMPILE_PROGRAM_FAILURE;
         goto done;
     }
@@ -397,7 +399,7 @@ cl_int mosaic_compile_source(const mosaic_compiler_target *target, const char *s
     }
     if (clang_log.len)
         mosaic_strbuf_append(&log, clang_log.data, clang_log.len);
-    int exited_ok = (child.end == MC_CHILD_EXITED && child.code == 0) || child.end == MC_CHILD_UNKNOWN;
+    bool exited_ok = (child.end == MC_CHILD_EXITED && child.code == 0) || child.end == MC_CHILD_UNKNOWN;
     if (!exited_ok || read_file(output, &bc, &bc_size) || bc_size == 0) {
         if (child.end == MC_CHILD_SIGNALED)
             mosaic_strbuf_printf(&log, "error: the OpenCL C compiler was killed by signal %d\n", child.code);
@@ -409,7 +411,7 @@ cl_int mosaic_compile_source(const mosaic_compiler_target *target, const char *s
     if (wants_printf_lowering(target) && memmem(bc, bc_size, "printf", 6))
         r = lower_printf(bc, bc_size, out, &log);
     else
-        r = mc_blob_wrap(CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT, bc, bc_size, out);
+        r = mc_blob_wrap(CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT, bc, bc_size, out, &log);
 
 done:
     if (dir[0])
@@ -419,8 +421,5 @@ done:
     mosaic_strbuf_free(&clang_log);
     mc_free_words(feat, nfeat);
     mc_free_options(&opts);
-    if (log.oom && r == CL_SUCCESS)
-        r = CL_OUT_OF_HOST_MEMORY;
-    mc_finish_log(&log, log_out, "compile");
-    return r;
+    return mc_finish_log(&log, r, log_out, "compile");
 }

@@ -1307,7 +1307,8 @@ static int has_symbol(const mosaic_compiler_target *t, const char *name)
     return 0;
 }
 
-int mc_build_wg_regions(LLVMModuleRef m, mc_kernel_build *kb, const mosaic_compiler_target *target, mosaic_strbuf *log)
+cl_int mc_build_wg_regions(LLVMModuleRef m, mc_kernel_build *kb, const mosaic_compiler_target *target,
+                           mosaic_strbuf *log)
 {
     region_fn rf;
     memset(&rf, 0, sizeof rf);
@@ -1429,9 +1430,8 @@ done:
     if (result == 1 && mosaic_settings()->debug)
         fprintf(stderr, "mosaic: kernel %s runs its work-items as fibers: %s\n", LLVMGetValueName(kb->wi),
                 rf.why ? rf.why : "?");
-    if (result == -1)
-        mosaic_strbuf_puts(log, "error: out of memory\n");
     LLVMDisposeBuilder(b);
     rf_free(&rf);
-    return result;
+    /* a kernel this does not cut is no failure: the device runs it as fibers */
+    return result == -1 ? mc_out_of_memory(log) : CL_SUCCESS;
 }
