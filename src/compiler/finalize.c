@@ -2,10 +2,14 @@
  * mosaic_finalize: executable bitcode -> JIT'd work-group functions.
  *
  *   link the builtin library -> retarget to the host -> inline everything ->
- *   kernel metadata -> K.wi / K.wg -> optimise -> object code -> ORC LLJIT.
+ *   atomic calls become instructions -> check what is called -> kernel
+ *   metadata -> K.wi -> K.wg -> vector math, alignment, safe division ->
+ *   optimise -> object code -> ORC LLJIT
  *
- * The object code and the kernel table can be kept in the on-disk cache
- * (cache.c), so a cache hit skips everything but the last step.
+ * (build_object does all but the last, one static function per step;
+ * docs/compiler.md describes them.)  The object code and the kernel table can
+ * be kept in the on-disk cache (cache.c), so a cache hit skips everything but
+ * the last step.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -219,211 +223,306 @@ static void clamp_alignment(LLVMModuleRef m, LLVMTargetDataRef td)
             }
 }
 
-/* Everything from bitcode to object code. */
-static cl_int build_object(const mosaic_compiler_target *target, const mosaic_bitcode *blob, const mc_options *opts,
-                           mc_object *obj, mosaic_strbuf *log)
-{
-    cl_int r;
-    LLVMContextRef ctx = mc_context_create(log);
-    LLVMModuleRef m = NULL;
-    LLVMTargetMachineRef tm = NULL;
-    LLVMTargetDataRef td = NULL;
-    LLVMValueRef *kernels = NULL;
-    mc_kernel_build *kb = NULL;
-    size_t nk = 0;
-    if (!ctx)
-        return mc_out_of_memory(log);
-    r = mc_blob_load(ctx, blob, &m, log);
-    if (r == CL_SUCCESS)
-        r = mc_target_machine(target, opts->opt_disable, &tm, log);
-    if (r != CL_SUCCESS)
-        goto done;
+/* ---- from bitcode to object code --------------------------------------------------------- */
+/* What build_object works on. */
+typedef struct finalize_job {
+    const mosaic_compiler_target *target;
+    const mc_options *opts;
+    mosaic_strbuf *log;
+    LLVMContextRef ctx;
+    LLVMModuleRef m;
+    LLVMTargetMachineRef tm;
+    LLVMTargetDataRef td;
+    size_t nk;               /* kernels: */
+    LLVMValueRef *kernels;   /* the spir_kernel functions with a body (NULL once K.wi is built) */
+    mc_kernel_build *kb;     /* K.body, K.wi and K.wg of each */
+    bool any_barrier;        /* some kernel calls __mosaic_barrier */
+    mc_object *obj;          /* what it makes */
+} finalize_job;
 
-    /* Kernels are the spir_kernel functions with a body. */
-    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
-        if (!LLVMIsDeclaration(f) && LLVMGetFunctionCallConv(f) == LLVMSPIRKERNELCallConv)
-            nk++;
-    kernels = calloc(nk ? nk : 1, sizeof *kernels);
-    kb = calloc(nk ? nk : 1, sizeof *kb);
+static void finalize_job_free(finalize_job *job)
+{
+    for (size_t k = 0; job->kb && k < job->nk; k++)
+        mc_kernel_build_free(&job->kb[k]);
+    free(job->kernels);
+    free(job->kb);
+    if (job->td)
+        LLVMDisposeTargetData(job->td);
+    if (job->m)
+        LLVMDisposeModule(job->m);
+    if (job->tm)
+        LLVMDisposeTargetMachine(job->tm);
+    if (job->ctx)
+        LLVMContextDispose(job->ctx);
+}
+
+/* The program's module, in a context of its own, and the machine to build for. */
+static cl_int load_program(finalize_job *job, const mosaic_bitcode *blob)
+{
+    job->ctx = mc_context_create(job->log);
+    if (!job->ctx)
+        return mc_out_of_memory(job->log);
+    cl_int r = mc_blob_load(job->ctx, blob, &job->m, job->log);
+    if (r == CL_SUCCESS)
+        r = mc_target_machine(job->target, job->opts->opt_disable, &job->tm, job->log);
+    return r;
+}
+
+/* The kernels are the spir_kernel functions with a body. */
+static bool is_spir_kernel(LLVMValueRef f)
+{
+    return !LLVMIsDeclaration(f) && LLVMGetFunctionCallConv(f) == LLVMSPIRKERNELCallConv;
+}
+
+/* The kernels, and room for what is made of each. */
+static cl_int find_kernels(finalize_job *job)
+{
+    mc_object *obj = job->obj;
+    size_t nk = 0;
+    for (LLVMValueRef f = LLVMGetFirstFunction(job->m); f; f = LLVMGetNextFunction(f))
+        nk += is_spir_kernel(f);
+    job->kernels = calloc(nk ? nk : 1, sizeof *job->kernels);
+    job->kb = calloc(nk ? nk : 1, sizeof *job->kb);
     obj->kernels = calloc(nk ? nk : 1, sizeof *obj->kernels);
     obj->has_wg = calloc(nk ? nk : 1, 1);
-    if (!kernels || !kb || !obj->kernels || !obj->has_wg) {
-        r = mc_out_of_memory(log);
-        goto done;
-    }
-    nk = 0;
-    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
-        if (!LLVMIsDeclaration(f) && LLVMGetFunctionCallConv(f) == LLVMSPIRKERNELCallConv)
-            kernels[nk++] = f;
+    if (!job->kernels || !job->kb || !obj->kernels || !obj->has_wg)
+        return mc_out_of_memory(job->log);
+    for (LLVMValueRef f = LLVMGetFirstFunction(job->m); f; f = LLVMGetNextFunction(f))
+        if (is_spir_kernel(f))
+            job->kernels[job->nk++] = f;
+    return CL_SUCCESS;
+}
 
-    r = link_builtins(ctx, m, log);
-    if (r != CL_SUCCESS)
-        goto done;
-
-    /* Retarget: host triple and data layout (same sizes and alignments as
-     * spir64), the C calling convention everywhere. */
-    td = LLVMCreateTargetDataLayout(tm);
-    char *dl = LLVMCopyStringRepOfTargetData(td);
+/* Host triple and data layout (the same sizes and alignments as spir64), the
+ * C calling convention everywhere. */
+static void retarget(finalize_job *job)
+{
+    LLVMModuleRef m = job->m;
+    job->td = LLVMCreateTargetDataLayout(job->tm);
+    char *dl = LLVMCopyStringRepOfTargetData(job->td);
     LLVMSetDataLayout(m, dl);
     LLVMDisposeMessage(dl);
-    char *triple = LLVMGetTargetMachineTriple(tm);
+    char *triple = LLVMGetTargetMachineTriple(job->tm);
     LLVMSetTarget(m, triple);
     LLVMDisposeMessage(triple);
-    obj->global_variables_size = global_variables_size(m, td);
+    job->obj->global_variables_size = global_variables_size(m, job->td);
     for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
         LLVMSetFunctionCallConv(f, LLVMCCallConv);
         for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
             for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
                 if (LLVMIsACallInst(i))
                     LLVMSetInstructionCallConv(i, LLVMCCallConv);
+    }
+}
+
+/* Every function always inlined and every non-kernel internal: after
+ * always-inline,globaldce each kernel is one function. */
+static cl_int inline_everything(finalize_job *job)
+{
+    for (LLVMValueRef f = LLVMGetFirstFunction(job->m); f; f = LLVMGetNextFunction(f)) {
         if (LLVMIsDeclaration(f))
             continue;
-        /* Inline everything: each kernel becomes one function. */
         remove_fn_attr(f, "noinline");
         remove_fn_attr(f, "optnone");
         /* clang asks SPIR functions to keep frame pointers; the host needs none */
         LLVMRemoveStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, "frame-pointer", 13);
         LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
-                                LLVMCreateEnumAttribute(ctx, LLVMGetEnumAttributeKindForName("alwaysinline", 12), 0));
-        if (!is_kernel(f, kernels, nk))
+                                LLVMCreateEnumAttribute(job->ctx, LLVMGetEnumAttributeKindForName("alwaysinline", 12),
+                                                        0));
+        if (!is_kernel(f, job->kernels, job->nk))
             LLVMSetLinkage(f, LLVMInternalLinkage);
     }
-    for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
+    for (LLVMValueRef g = LLVMGetFirstGlobal(job->m); g; g = LLVMGetNextGlobal(g))
         if (!LLVMIsDeclaration(g))
             LLVMSetLinkage(g, LLVMInternalLinkage);
-    r = run_passes(m, tm, "always-inline,globaldce", log);
-    if (r == CL_SUCCESS)
-        r = mc_lower_atomic_calls(m, log);
-    if (r != CL_SUCCESS)
-        goto done;
+    return run_passes(job->m, job->tm, "always-inline,globaldce", job->log);
+}
 
-    /* What is left to call must be an intrinsic or an external symbol. */
+/* What is left to call must be an intrinsic or an external symbol: no
+ * indirect call, no recursion, nothing undefined. */
+static cl_int check_calls(finalize_job *job)
+{
     bool bad = false;
-    for (size_t k = 0; k < nk; k++)
-        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(kernels[k]); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (size_t k = 0; k < job->nk; k++)
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(job->kernels[k]); bb; bb = LLVMGetNextBasicBlock(bb))
             for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
                 if (!LLVMIsACallInst(i))
                     continue;
                 LLVMValueRef callee = LLVMGetCalledValue(i);
                 if (!LLVMIsAFunction(callee)) {
-                    mosaic_strbuf_printf(log, "error: kernel '%s' makes an indirect call, which OpenCL C does not "
-                                         "allow\n", LLVMGetValueName(kernels[k]));
+                    mosaic_strbuf_printf(job->log, "error: kernel '%s' makes an indirect call, which OpenCL C does "
+                                         "not allow\n", LLVMGetValueName(job->kernels[k]));
                     bad = true;
                 } else if (!LLVMIsDeclaration(callee)) {
                     char name[256];
                     mc_source_name(LLVMGetValueName(callee), name, sizeof name);
-                    mosaic_strbuf_printf(log, "error: kernel '%s' calls '%s' recursively, which OpenCL C does not "
-                                         "allow\n", LLVMGetValueName(kernels[k]), name);
+                    mosaic_strbuf_printf(job->log, "error: kernel '%s' calls '%s' recursively, which OpenCL C does "
+                                         "not allow\n", LLVMGetValueName(job->kernels[k]), name);
                     bad = true;
                 }
             }
-    r = bad ? CL_BUILD_PROGRAM_FAILURE : mc_report_undefined(m, false, target, CL_BUILD_PROGRAM_FAILURE, log);
-    if (r != CL_SUCCESS)
-        goto done;
+    if (bad)
+        return CL_BUILD_PROGRAM_FAILURE;
+    return mc_report_undefined(job->m, false, job->target, CL_BUILD_PROGRAM_FAILURE, job->log);
+}
 
-    /* Kernel metadata, then the work-item functions. */
-    for (size_t k = 0; k < nk; k++) {
-        r = mc_kernel_info_from_ir(td, kernels[k], &obj->kernels[k], log);
+/* What clGetKernelInfo and clGetKernelArgInfo say, from clang's metadata. */
+static cl_int read_kernel_info(finalize_job *job)
+{
+    for (size_t k = 0; k < job->nk; k++) {
+        cl_int r = mc_kernel_info_from_ir(job->td, job->kernels[k], &job->obj->kernels[k], job->log);
         if (r != CL_SUCCESS)
-            goto done;
-        obj->num_kernels = k + 1;
+            return r;
+        job->obj->num_kernels = k + 1;
     }
-    bool any_barrier = false;
-    for (size_t k = 0; k < nk; k++) {
-        kb[k].kernel = kernels[k];
-        r = mc_build_wi(m, &kb[k], log);
+    return CL_SUCCESS;
+}
+
+/* K.body and K.wi of each kernel (workgroup.c); the kernels' emptied shells
+ * and the __local variables nothing uses any more go. */
+static cl_int build_work_item_functions(finalize_job *job)
+{
+    for (size_t k = 0; k < job->nk; k++) {
+        job->kb[k].kernel = job->kernels[k];
+        cl_int r = mc_build_wi(job->m, &job->kb[k], job->log);
         if (r != CL_SUCCESS)
-            goto done;
-        any_barrier |= kb[k].uses_barriers;
+            return r;
+        job->any_barrier |= job->kb[k].uses_barriers;
     }
-    if (any_barrier && !mc_target_has_symbol(target, "__mosaic_barrier")) {
-        mosaic_strbuf_puts(log, "error: a kernel uses barriers, but the device did not give the compiler its "
-                                "__mosaic_barrier function\n");
-        r = CL_BUILD_PROGRAM_FAILURE;
-        goto done;
+    if (job->any_barrier && !mc_target_has_symbol(job->target, "__mosaic_barrier")) {
+        mosaic_strbuf_puts(job->log, "error: a kernel uses barriers, but the device did not give the compiler its "
+                                     "__mosaic_barrier function\n");
+        return CL_BUILD_PROGRAM_FAILURE;
     }
-    for (size_t k = 0; k < nk; k++) {
-        LLVMDeleteFunction(kernels[k]); /* now an empty shell */
-        kb[k].kernel = NULL;
+    for (size_t k = 0; k < job->nk; k++) {
+        LLVMDeleteFunction(job->kernels[k]); /* now an empty shell */
+        job->kernels[k] = job->kb[k].kernel = NULL;
     }
-    for (LLVMValueRef g = LLVMGetFirstGlobal(m), next; g; g = next) {
+    for (LLVMValueRef g = LLVMGetFirstGlobal(job->m), next; g; g = next) {
         next = LLVMGetNextGlobal(g);
         if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == 3 && !LLVMGetFirstUse(g))
             LLVMDeleteGlobal(g);
     }
+    return CL_SUCCESS;
+}
+
+/* K.wg of each kernel: a loop over the work-items, or for a barrier kernel
+ * one loop per region between barriers (regions.c; none when it cannot be
+ * cut: fibers). */
+static cl_int build_work_group_functions(finalize_job *job)
+{
     /* Barrier kernels are cut into regions: scalars first promoted to
      * registers, so only what lives across a barrier goes to memory. */
-    if (any_barrier && !opts->opt_disable)
-        r = run_passes(m, tm, "function(sroa,early-cse,simplifycfg,instcombine)", log);
-    if (r != CL_SUCCESS)
-        goto done;
-    for (size_t k = 0; k < nk; k++) {
-        r = kb[k].uses_barriers ? mc_build_wg_regions(m, &kb[k], target, log) : mc_build_wg(m, &kb[k], log);
-        if (r != CL_SUCCESS)
-            goto done;
-        obj->has_wg[k] = kb[k].wg != NULL;
-        obj->kernels[k].static_local_mem_size = kb[k].static_local_size;
-        obj->kernels[k].uses_barriers = kb[k].uses_barriers;
+    cl_int r = CL_SUCCESS;
+    if (job->any_barrier && !job->opts->opt_disable)
+        r = run_passes(job->m, job->tm, "function(sroa,early-cse,simplifycfg,instcombine)", job->log);
+    for (size_t k = 0; k < job->nk && r == CL_SUCCESS; k++) {
+        mc_kernel_build *kb = &job->kb[k];
+        r = kb->uses_barriers ? mc_build_wg_regions(job->m, kb, job->target, job->log)
+                              : mc_build_wg(job->m, kb, job->log);
+        job->obj->has_wg[k] = kb->wg != NULL;
+        job->obj->kernels[k].static_local_mem_size = kb->static_local_size;
+        job->obj->kernels[k].uses_barriers = kb->uses_barriers;
     }
-    r = run_passes(m, tm, "always-inline", log);
+    return r;
+}
+
+/* Before the optimiser: K.body inlined into K.wi and K.wg, K.wg's work-item
+ * loops marked parallel, libmvec's variants named, alignments clamped,
+ * divisions guarded; the module verified. */
+static cl_int prepare_for_optimiser(finalize_job *job)
+{
+    cl_int r = run_passes(job->m, job->tm, "always-inline", job->log);
     if (r != CL_SUCCESS)
-        goto done;
-    for (size_t k = 0; k < nk; k++)
-        mc_annotate_wg(m, &kb[k]);
-    if (!opts->opt_disable)
-        mc_add_vector_math(m, tm);
-    clamp_alignment(m, td);
-    mc_guard_integer_division(m);
+        return r;
+    for (size_t k = 0; k < job->nk; k++)
+        mc_annotate_wg(job->m, &job->kb[k]);
+    if (!job->opts->opt_disable)
+        mc_add_vector_math(job->m, job->tm);
+    clamp_alignment(job->m, job->td);
+    mc_guard_integer_division(job->m);
 
     char *msg = NULL;
-    if (LLVMVerifyModule(m, LLVMReturnStatusAction, &msg)) {
-        mosaic_strbuf_printf(log, "error: internal compiler error (invalid IR after work-group generation):\n%s\n",
-                             msg);
-        LLVMDisposeMessage(msg);
+    if (LLVMVerifyModule(job->m, LLVMReturnStatusAction, &msg)) {
+        mosaic_strbuf_printf(job->log, "error: internal compiler error (invalid IR after work-group generation):"
+                                       "\n%s\n", msg);
         r = CL_BUILD_PROGRAM_FAILURE;
-        goto done;
     }
     LLVMDisposeMessage(msg);
+    return r;
+}
+
+/* default<O3> (default<O0> with -cl-opt-disable), then vector math calls
+ * the vectoriser made become libmvec calls; the kernels' private memory
+ * is what allocas are left. */
+static cl_int optimise(finalize_job *job)
+{
+    LLVMModuleRef m = job->m;
     if (mosaic_settings()->dump_ir)
         LLVMDumpModule(m);
-    r = run_passes(m, tm, opts->opt_disable ? "default<O0>" : "default<O3>", log);
+    cl_int r = run_passes(m, job->tm, job->opts->opt_disable ? "default<O0>" : "default<O3>", job->log);
     if (r != CL_SUCCESS)
-        goto done;
-    if (!opts->opt_disable)
-        mc_lower_vector_math_calls(m, tm);
+        return r;
+    if (!job->opts->opt_disable)
+        mc_lower_vector_math_calls(m, job->tm);
     mc_drop_vector_math_uses(m);
     if (mosaic_settings()->dump_ir)
         LLVMDumpModule(m);
-    for (size_t k = 0; k < nk; k++)
-        obj->kernels[k].private_mem_size = private_size(kb[k].wi, td);
+    for (size_t k = 0; k < job->nk; k++)
+        job->obj->kernels[k].private_mem_size = private_size(job->kb[k].wi, job->td);
+    return CL_SUCCESS;
+}
 
+/* Code generation, into obj->code. */
+static cl_int emit_object_code(finalize_job *job)
+{
     char *err = NULL;
     LLVMMemoryBufferRef code;
-    if (LLVMTargetMachineEmitToMemoryBuffer(tm, m, LLVMObjectFile, &err, &code)) {
-        mosaic_strbuf_printf(log, "error: code generation failed: %s\n", err ? err : "");
+    if (LLVMTargetMachineEmitToMemoryBuffer(job->tm, job->m, LLVMObjectFile, &err, &code)) {
+        mosaic_strbuf_printf(job->log, "error: code generation failed: %s\n", err ? err : "");
         LLVMDisposeMessage(err);
-        r = CL_BUILD_PROGRAM_FAILURE;
-        goto done;
+        return CL_BUILD_PROGRAM_FAILURE;
     }
+    mc_object *obj = job->obj;
     obj->code_size = LLVMGetBufferSize(code);
     obj->code = malloc(obj->code_size ? obj->code_size : 1);
     if (obj->code)
         memcpy(obj->code, LLVMGetBufferStart(code), obj->code_size);
     LLVMDisposeMemoryBuffer(code);
-    r = obj->code ? CL_SUCCESS : mc_out_of_memory(log);
+    return obj->code ? CL_SUCCESS : mc_out_of_memory(job->log);
+}
 
-done:
-    for (size_t k = 0; kb && k < nk; k++)
-        mc_kernel_build_free(&kb[k]);
-    free(kernels);
-    free(kb);
-    if (td)
-        LLVMDisposeTargetData(td);
-    if (m)
-        LLVMDisposeModule(m);
-    if (tm)
-        LLVMDisposeTargetMachine(tm);
-    LLVMContextDispose(ctx);
+/* Everything from bitcode to object code (what a cache entry keeps). */
+static cl_int build_object(const mosaic_compiler_target *target, const mosaic_bitcode *blob, const mc_options *opts,
+                           mc_object *obj, mosaic_strbuf *log)
+{
+    finalize_job job = {.target = target, .opts = opts, .log = log, .obj = obj};
+    cl_int r = load_program(&job, blob);
+    if (r == CL_SUCCESS)
+        r = find_kernels(&job);
+    if (r == CL_SUCCESS)
+        r = link_builtins(job.ctx, job.m, log);
+    if (r == CL_SUCCESS) {
+        retarget(&job);
+        r = inline_everything(&job);
+    }
+    if (r == CL_SUCCESS)
+        r = mc_lower_atomic_calls(job.m, log);
+    if (r == CL_SUCCESS)
+        r = check_calls(&job);
+    if (r == CL_SUCCESS)
+        r = read_kernel_info(&job);
+    if (r == CL_SUCCESS)
+        r = build_work_item_functions(&job);
+    if (r == CL_SUCCESS)
+        r = build_work_group_functions(&job);
+    if (r == CL_SUCCESS)
+        r = prepare_for_optimiser(&job);
+    if (r == CL_SUCCESS)
+        r = optimise(&job);
+    if (r == CL_SUCCESS)
+        r = emit_object_code(&job);
+    finalize_job_free(&job);
     return r;
 }
 
