@@ -2,7 +2,8 @@
 #ifndef MOSAIC_BUILTINS_H
 #define MOSAIC_BUILTINS_H
 
-/* Mirror of mosaic_wg_ctx in src/compiler/compiler.h: keep the two in step. */
+/* Mirror of mosaic_wg_ctx in src/compiler/compiler.h: keep the two in step
+ * (tests/compiler/test_wg_ctx_layout.c checks every field). */
 typedef struct {
     ulong work_dim;
     ulong global_offset[3];

@@ -7,6 +7,7 @@
 #include "core/util.h"
 #include "api/api.h"
 #include "api/entry.h"
+#include "base/assert.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -200,9 +201,10 @@ clCreateProgramWithBuiltInKernels(cl_context context, cl_uint num_devices, const
 
 MOSAIC_RETAIN_RELEASE(Program, cl_program, PROGRAM)
 
-/* Appends `text` to the program's build log. */
+/* Appends `text` to the program's build log (program->lock held). */
 static void append_log(cl_program program, const char *text)
 {
+    MOSAIC_ASSERT(mosaic_mutex_held(&program->lock));
     if (!text || !*text)
         return;
     size_t old = program->build_log ? strlen(program->build_log) : 0, add = strlen(text);
@@ -213,8 +215,10 @@ static void append_log(cl_program program, const char *text)
     program->build_log = log;
 }
 
+/* (program->lock held) */
 static void reset_build(cl_program program, const char *options)
 {
+    MOSAIC_ASSERT(mosaic_mutex_held(&program->lock));
     free(program->build_log);
     program->build_log = NULL;
     free(program->options);
@@ -229,6 +233,7 @@ static void reset_build(cl_program program, const char *options)
  * end does (ops->finalize; the CPU: the JIT).  program->lock held. */
 static cl_int finalize(cl_program program, const char *options)
 {
+    MOSAIC_ASSERT(mosaic_mutex_held(&program->lock));
     char *log = NULL;
     cl_device_id device = program->devices[0];
     cl_int err = device->ops->finalize(device, &program->binary, options, &program->executable, &log);

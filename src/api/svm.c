@@ -33,6 +33,7 @@
 #include "core/engine.h"
 #include "api/memory.h"
 #include "core/util.h"
+#include "base/assert.h"
 
 #include <search.h>
 #include <stdlib.h>
@@ -77,6 +78,7 @@ static int compare_ranges(const void *pa, const void *pb)
 /* The entry holding ptr, or NULL.  Caller holds the lock. */
 static svm_allocation *find_locked(const void *ptr)
 {
+    MOSAIC_ASSERT(mosaic_rwlock_held(&registry_lock));
     svm_allocation key = { .base = (uintptr_t)ptr, .size = 1 };
     void **node = tfind(&key, &registry_root, compare_ranges);
     return node ? *node : NULL;

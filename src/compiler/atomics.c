@@ -72,14 +72,17 @@ static LLVMValueRef apply_op(LLVMBuilderRef b, LLVMAtomicRMWBinOp op, LLVMValueR
     }
 }
 
-/* Replaces one call; returns 0, or -1 when the call is not understood. */
-static int lower_call(LLVMBuilderRef b, LLVMValueRef call, const char *op, int opencl, unsigned size)
+/* Replaces one use of `callee` (operation op on size bytes, the OpenCL C
+ * flavour or C11's) by instructions; CL_BUILD_PROGRAM_FAILURE when it is not
+ * a call this understands. */
+static cl_int lower_call(LLVMBuilderRef b, LLVMValueRef call, const char *callee, const char *op, bool opencl,
+                         unsigned size, mosaic_strbuf *log)
 {
+    if (!LLVMIsACallInst(call) || LLVMGetNumArgOperands(call) > 8)
+        goto not_understood;
     LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(call));
     unsigned n = LLVMGetNumArgOperands(call);
     LLVMValueRef a[8];
-    if (n > 8)
-        return -1;
     for (unsigned i = 0; i < n; i++)
         a[i] = LLVMGetOperand(call, i);
     LLVMTypeRef ity = LLVMIntTypeInContext(c, size * 8);
@@ -91,7 +94,7 @@ static int lower_call(LLVMBuilderRef b, LLVMValueRef call, const char *op, int o
         orders_at = 3;
     else
         orders_at = 2;
-    int single = opencl && n > orders_at && LLVMIsAConstantInt(a[n - 1]) && LLVMConstIntGetZExtValue(a[n - 1]) == 0;
+    bool single = opencl && n > orders_at && LLVMIsAConstantInt(a[n - 1]) && LLVMConstIntGetZExtValue(a[n - 1]) == 0;
     LLVMAtomicOrdering ord = ordering(n > orders_at ? a[orders_at] : NULL);
     LLVMPositionBuilderBefore(b, call);
     LLVMValueRef r = NULL;
@@ -121,9 +124,9 @@ static int lower_call(LLVMBuilderRef b, LLVMValueRef call, const char *op, int o
         if (rt != LLVMTypeOf(ok))
             r = LLVMBuildZExt(b, ok, rt, "");
     } else {
-        int fetch_first = !strncmp(op, "fetch_", 6);
+        bool fetch_first = !strncmp(op, "fetch_", 6);
         size_t len = strlen(op);
-        int fetch_last = len > 6 && !strcmp(op + len - 6, "_fetch");
+        bool fetch_last = len > 6 && !strcmp(op + len - 6, "_fetch");
         char name[32] = "";
         if (fetch_first)
             snprintf(name, sizeof name, "%s", op + 6);
@@ -136,22 +139,25 @@ static int lower_call(LLVMBuilderRef b, LLVMValueRef call, const char *op, int o
                 break;
             }
         if (!r)
-            return -1;
+            goto not_understood;
     }
     if (r && LLVMGetTypeKind(LLVMTypeOf(call)) != LLVMVoidTypeKind)
         LLVMReplaceAllUsesWith(call, r);
     LLVMInstructionEraseFromParent(call);
-    return 0;
+    return CL_SUCCESS;
+not_understood:
+    mosaic_strbuf_printf(log, "error: cannot lower the atomic operation %s\n", callee);
+    return CL_BUILD_PROGRAM_FAILURE;
 }
 
-int mc_lower_atomic_calls(LLVMModuleRef m, mc_str *log)
+cl_int mc_lower_atomic_calls(LLVMModuleRef m, mosaic_strbuf *log)
 {
     LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
-    int bad = 0;
+    cl_int r = CL_SUCCESS;
     for (LLVMValueRef f = LLVMGetFirstFunction(m), next; f; f = next) {
         next = LLVMGetNextFunction(f);
         const char *name = LLVMGetValueName(f);
-        int opencl = !strncmp(name, "__opencl_atomic_", 16);
+        bool opencl = !strncmp(name, "__opencl_atomic_", 16);
         if (!LLVMIsDeclaration(f) || (!opencl && strncmp(name, "__atomic_", 9)))
             continue;
         const char *op = name + (opencl ? 16 : 9);
@@ -165,10 +171,9 @@ int mc_lower_atomic_calls(LLVMModuleRef m, mc_str *log)
         snprintf(opname, sizeof opname, "%.*s", (int)(us - op), op);
         LLVMUseRef u;
         while ((u = LLVMGetFirstUse(f))) {
-            LLVMValueRef call = LLVMGetUser(u);
-            if (!LLVMIsACallInst(call) || lower_call(b, call, opname, opencl, size)) {
-                mc_str_printf(log, "error: cannot lower the atomic operation %s\n", name);
-                bad++;
+            cl_int lowered = lower_call(b, LLVMGetUser(u), name, opname, opencl, size, log);
+            if (lowered != CL_SUCCESS) {
+                r = lowered; /* the next functions are still lowered, or reported */
                 break;
             }
         }
@@ -176,5 +181,5 @@ int mc_lower_atomic_calls(LLVMModuleRef m, mc_str *log)
             LLVMDeleteFunction(f);
     }
     LLVMDisposeBuilder(b);
-    return bad ? -1 : 0;
+    return r;
 }

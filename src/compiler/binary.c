@@ -15,10 +15,6 @@
 
 #include "compiler/compiler_internal.h"
 
-#ifndef MOSAIC_OPT_PATH
-#define MOSAIC_OPT_PATH "opt-16"
-#endif
-
 typedef struct blob_header {
     char magic[8];
     uint32_t version;
@@ -59,9 +55,9 @@ static void trust(const uint8_t digest[32])
     pthread_mutex_unlock(&trusted_lock);
 }
 
-static int is_trusted(const uint8_t digest[32])
+static bool is_trusted(const uint8_t digest[32])
 {
-    int found = 0;
+    bool found = false;
     pthread_mutex_lock(&trusted_lock);
     for (unsigned i = 0; i < trusted_count && !found; i++)
         found = !memcmp(trusted[i], digest, 32);
@@ -69,13 +65,14 @@ static int is_trusted(const uint8_t digest[32])
     return found;
 }
 
-cl_int mc_blob_wrap(cl_program_binary_type type, const void *bitcode, size_t size, mosaic_bitcode *out)
+cl_int mc_blob_wrap(cl_program_binary_type type, const void *bitcode, size_t size, mosaic_bitcode *out,
+                    mosaic_strbuf *log)
 {
     out->type = type;
     out->size = 0;
     out->data = malloc(MC_BLOB_HEADER_SIZE + size);
     if (!out->data)
-        return CL_OUT_OF_HOST_MEMORY;
+        return mc_out_of_memory(log);
     blob_header h;
     memset(&h, 0, sizeof h);
     memcpy(h.magic, MC_BLOB_MAGIC, 8);
@@ -92,32 +89,31 @@ cl_int mc_blob_wrap(cl_program_binary_type type, const void *bitcode, size_t siz
     return CL_SUCCESS;
 }
 
-/* mc_blob_unwrap, with the reason in log and the blob's digest. */
-static cl_int unwrap(const void *data, size_t size, cl_program_binary_type *type, const void **bitcode,
-                     size_t *bitcode_size, uint8_t digest[32], mc_str *log)
+cl_int mc_blob_unwrap(const void *data, size_t size, cl_program_binary_type *type, const void **bitcode,
+                      size_t *bitcode_size, uint8_t digest[32], mosaic_strbuf *log)
 {
     blob_header h;
     if (!data || size < sizeof h + 4 || memcmp(data, MC_BLOB_MAGIC, 8)) {
-        mc_str_puts(log, "error: not a Mosaic program binary\n");
+        mosaic_strbuf_puts(log, "error: not a Mosaic program binary\n");
         return CL_INVALID_BINARY;
     }
     memcpy(&h, data, sizeof h);
     const unsigned char *bc = (const unsigned char *)data + sizeof h;
     if (h.version != MC_BLOB_VERSION) {
-        mc_str_printf(log, "error: the program binary has format version %u, this Mosaic reads version %u\n",
-                      h.version, MC_BLOB_VERSION);
+        mosaic_strbuf_printf(log, "error: the program binary has format version %u, this Mosaic reads version %u\n",
+                             h.version, MC_BLOB_VERSION);
         return CL_INVALID_BINARY;
     }
     uint8_t d[32];
     blob_digest(&h, bc, size - sizeof h, d);
     if (memcmp(d, h.checksum, sizeof h.checksum)) {
-        mc_str_puts(log, "error: the program binary is damaged: its checksum does not match its contents\n");
+        mosaic_strbuf_puts(log, "error: the program binary is damaged: its checksum does not match its contents\n");
         return CL_INVALID_BINARY;
     }
     if (h.bitcode_size != size - sizeof h || bc[0] != 'B' || bc[1] != 'C' || bc[2] != 0xC0 || bc[3] != 0xDE ||
         (h.type != CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT && h.type != CL_PROGRAM_BINARY_TYPE_LIBRARY &&
          h.type != CL_PROGRAM_BINARY_TYPE_EXECUTABLE)) {
-        mc_str_puts(log, "error: the program binary's header is inconsistent (size, type or bitcode magic)\n");
+        mosaic_strbuf_puts(log, "error: the program binary's header is inconsistent (size, type or bitcode magic)\n");
         return CL_INVALID_BINARY;
     }
     if (type)
@@ -131,35 +127,26 @@ static cl_int unwrap(const void *data, size_t size, cl_program_binary_type *type
     return CL_SUCCESS;
 }
 
-cl_int mc_blob_unwrap(const void *data, size_t size, cl_program_binary_type *type,
-                      const void **bitcode, size_t *bitcode_size)
-{
-    mc_str ignored = {0};
-    cl_int r = unwrap(data, size, type, bitcode, bitcode_size, NULL, &ignored);
-    mc_str_free(&ignored);
-    return r;
-}
-
-cl_int mc_blob_load(LLVMContextRef ctx, const mosaic_bitcode *blob, LLVMModuleRef *out, mc_str *log)
+cl_int mc_blob_load(LLVMContextRef ctx, const mosaic_bitcode *blob, LLVMModuleRef *out, mosaic_strbuf *log)
 {
     const void *bc;
     size_t n;
     *out = NULL;
     if (!blob) {
-        mc_str_puts(log, "error: not a Mosaic program binary\n");
+        mosaic_strbuf_puts(log, "error: not a Mosaic program binary\n");
         return CL_INVALID_BINARY;
     }
-    cl_int r = unwrap(blob->data, blob->size, NULL, &bc, &n, NULL, log);
+    cl_int r = mc_blob_unwrap(blob->data, blob->size, NULL, &bc, &n, NULL, log);
     if (r != CL_SUCCESS)
         return r;
     LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRange(bc, n, "program", 0);
     if (!buf)
-        return CL_OUT_OF_HOST_MEMORY;
-    LLVMBool bad = LLVMParseBitcodeInContext2(ctx, buf, out);
+        return mc_out_of_memory(log);
+    bool unreadable = LLVMParseBitcodeInContext2(ctx, buf, out);
     LLVMDisposeMemoryBuffer(buf);
-    if (bad) {
+    if (unreadable) {
         *out = NULL;
-        mc_str_puts(log, "error: the program binary holds unreadable bitcode\n");
+        mosaic_strbuf_puts(log, "error: the program binary holds unreadable bitcode\n");
         return CL_INVALID_BINARY;
     }
     return CL_SUCCESS;
@@ -176,7 +163,7 @@ int mc_bitcode_check_timeout_ms = 60000;
 
 /* What the checker said, for the log: its first error or warning, and its
  * first line if that came before (the verifier's reason). */
-static void checker_message(const mc_str *out, mc_str *log)
+static void checker_message(const mosaic_strbuf *out, mosaic_strbuf *log)
 {
     const char *text = out->data ? out->data : "", *what = NULL, *line = text;
     for (; *line && !what; line += strcspn(line, "\n") + (line[strcspn(line, "\n")] != 0)) {
@@ -188,19 +175,17 @@ static void checker_message(const mc_str *out, mc_str *log)
     n = n > 200 ? 200 : n;
     m = m > 200 ? 200 : m;
     if (!what)
-        mc_str_printf(log, "error: the program binary holds invalid bitcode: %.*s\n", n,
-                      n ? text : "(the bitcode checker said nothing)");
+        mosaic_strbuf_printf(log, "error: the program binary holds invalid bitcode: %.*s\n", n,
+                             n ? text : "(the bitcode checker said nothing)");
     else if (what < text + n)
-        mc_str_printf(log, "error: the program binary holds invalid bitcode: %.*s\n", m, what);
+        mosaic_strbuf_printf(log, "error: the program binary holds invalid bitcode: %.*s\n", m, what);
     else
-        mc_str_printf(log, "error: the program binary holds invalid bitcode: %.*s (%.*s)\n", m, what, n, text);
+        mosaic_strbuf_printf(log, "error: the program binary holds invalid bitcode: %.*s (%.*s)\n", m, what, n, text);
 }
 
-static cl_int check_in_child(const void *bitcode, size_t size, mc_str *log)
+static cl_int check_in_child(const void *bitcode, size_t size, mosaic_strbuf *log)
 {
-    const char *opt = getenv("MOSAIC_OPT");
-    if (!opt || !*opt)
-        opt = MOSAIC_OPT_PATH;
+    const char *opt = mosaic_settings()->opt;
     /* the bitcode reaches the child's stdin through an unlinked in-memory file */
     int fd = memfd_create("mosaic-bitcode", MFD_CLOEXEC);
     size_t done = 0;
@@ -213,7 +198,8 @@ static cl_int check_in_child(const void *bitcode, size_t size, mc_str *log)
         done += (size_t)w;
     }
     if (fd < 0 || done < size || lseek(fd, 0, SEEK_SET) != 0) {
-        mc_str_printf(log, "error: cannot hand the program binary to the bitcode checker: %s\n", strerror(errno));
+        mosaic_strbuf_printf(log, "error: cannot hand the program binary to the bitcode checker: %s\n",
+                             strerror(errno));
         if (fd >= 0)
             close(fd);
         return CL_INVALID_BINARY;
@@ -225,19 +211,19 @@ static cl_int check_in_child(const void *bitcode, size_t size, mc_str *log)
                           "-disable-output", NULL};
     mc_child child = {.stdin_fd = fd, .timeout_ms = mc_bitcode_check_timeout_ms,
                       .max_memory = ((uint64_t)1 << 30) + 64 * (uint64_t)size};
-    mc_str out = {0};
-    int err = mc_run_child(argv, &child, &out);
+    mosaic_strbuf out = {0};
+    mc_run_child(argv, &child, &out);
     close(fd);
     cl_int r = CL_INVALID_BINARY;
-    if (err) {
-        mc_str_printf(log, "error: cannot run the bitcode checker '%s': %s (set MOSAIC_OPT to opt-16)\n", opt,
-                      strerror(err));
+    if (child.end == MC_CHILD_NOT_STARTED) {
+        mosaic_strbuf_printf(log, "error: cannot run the bitcode checker '%s': %s (set MOSAIC_OPT to opt-16)\n",
+                             opt, strerror(child.code));
     } else if (child.end == MC_CHILD_SIGNALED) {
-        mc_str_printf(log, "error: the program binary's bitcode crashed the bitcode checker (%s, signal %d)\n", opt,
-                      child.code);
+        mosaic_strbuf_printf(log, "error: the program binary's bitcode crashed the bitcode checker (%s, signal %d)\n",
+                             opt, child.code);
     } else if (child.end == MC_CHILD_TIMED_OUT) {
-        mc_str_printf(log, "error: the bitcode checker (%s) took over %d ms on the program binary's bitcode\n", opt,
-                      mc_bitcode_check_timeout_ms);
+        mosaic_strbuf_printf(log, "error: the bitcode checker (%s) took over %d ms on the program binary's bitcode\n",
+                             opt, mc_bitcode_check_timeout_ms);
     } else if ((child.end == MC_CHILD_EXITED && child.code != 0) || strncmp(out.data ? out.data : "", "verify", 6) ||
                strcspn(out.data, "\n") + 1 < out.len) {
         /* anything besides the pipeline line (invalid debug info is only a
@@ -246,33 +232,33 @@ static cl_int check_in_child(const void *bitcode, size_t size, mc_str *log)
     } else {
         r = CL_SUCCESS;
     }
-    mc_str_free(&out);
+    mosaic_strbuf_free(&out);
     return r;
 }
 
-cl_int mc_module_to_blob(LLVMModuleRef m, cl_program_binary_type type, mosaic_bitcode *out)
+cl_int mc_module_to_blob(LLVMModuleRef m, cl_program_binary_type type, mosaic_bitcode *out, mosaic_strbuf *log)
 {
     LLVMMemoryBufferRef buf = LLVMWriteBitcodeToMemoryBuffer(m);
     if (!buf)
-        return CL_OUT_OF_HOST_MEMORY;
-    cl_int r = mc_blob_wrap(type, LLVMGetBufferStart(buf), LLVMGetBufferSize(buf), out);
+        return mc_out_of_memory(log);
+    cl_int r = mc_blob_wrap(type, LLVMGetBufferStart(buf), LLVMGetBufferSize(buf), out, log);
     LLVMDisposeMemoryBuffer(buf);
     return r;
 }
 
 /* Parses a blob here and runs LLVM's verifier on it. */
-static cl_int load_and_verify(const mosaic_bitcode *blob, mc_str *log)
+static cl_int load_and_verify(const mosaic_bitcode *blob, mosaic_strbuf *log)
 {
     LLVMContextRef ctx = mc_context_create(NULL);
     if (!ctx)
-        return CL_OUT_OF_HOST_MEMORY;
+        return mc_out_of_memory(log);
     LLVMModuleRef m;
     cl_int r = mc_blob_load(ctx, blob, &m, log);
     char *msg = NULL;
     if (m && LLVMVerifyModule(m, LLVMReturnStatusAction, &msg)) {
         size_t n = msg ? strcspn(msg, "\n") : 0;
-        mc_str_printf(log, "error: the program binary holds an invalid module: %.*s\n", (int)(n > 300 ? 300 : n),
-                      msg ? msg : "");
+        mosaic_strbuf_printf(log, "error: the program binary holds an invalid module: %.*s\n", (int)(n > 300 ? 300 : n),
+                             msg ? msg : "");
         r = CL_INVALID_BINARY;
     }
     LLVMDisposeMessage(msg);
@@ -284,22 +270,22 @@ static cl_int load_and_verify(const mosaic_bitcode *blob, mc_str *log)
 
 cl_int mosaic_bitcode_validate(const void *data, size_t size, cl_program_binary_type *type, char **log_out)
 {
-    mc_str log = {0};
+    mosaic_strbuf log = {0};
     cl_program_binary_type t;
     uint8_t digest[32];
     const void *bc;
     size_t n;
-    cl_int r = unwrap(data, size, &t, &bc, &n, digest, &log);
+    cl_int r = mc_blob_unwrap(data, size, &t, &bc, &n, digest, &log);
     if (r == CL_SUCCESS && !is_trusted(digest)) {
         /* A marker in the kernel cache (trusted as much as the object code
          * there) spares the child on the application's next run. */
-        int use_cache = mc_cache_enabled(), known = 0;
+        bool use_cache = mc_cache_enabled(), known = false;
         mc_cache_key key;
         void *entry;
         size_t entry_size;
         if (use_cache) {
             mc_cache_key_compute(&key, data, size, "bitcode checked by opt", "", "", NULL);
-            known = mc_cache_load(&key, &entry, &entry_size) == 0;
+            known = mc_cache_load(&key, &entry, &entry_size);
             if (known)
                 free(entry);
         }
@@ -316,9 +302,9 @@ cl_int mosaic_bitcode_validate(const void *data, size_t size, cl_program_binary_
     if (r == CL_SUCCESS && type)
         *type = t;
     if (log_out)
-        *log_out = mc_str_take(&log);
+        *log_out = mosaic_strbuf_take(&log);
     else
-        mc_str_free(&log);
+        mosaic_strbuf_free(&log);
     return r;
 }
 
@@ -332,30 +318,27 @@ void mosaic_bitcode_free(mosaic_bitcode *bc)
 }
 
 cl_int mosaic_link_bitcode(const mosaic_compiler_target *target, size_t count, const mosaic_bitcode *inputs,
-                           const char *options, int create_library, mosaic_bitcode *out, char **log_out)
+                           const char *options, bool create_library, mosaic_bitcode *out, char **log_out)
 {
-    mc_str log = {0};
+    mosaic_strbuf log = {0};
     mc_options opts;
-    cl_int r = CL_SUCCESS;
     LLVMContextRef ctx = NULL;
     LLVMModuleRef dst = NULL;
     if (out)
         memset(out, 0, sizeof *out);
-    int pr = mc_parse_options(options, MC_OPTIONS_LINK, &opts, &log);
-    if (pr) {
-        r = pr == -2 ? CL_OUT_OF_HOST_MEMORY : CL_INVALID_LINKER_OPTIONS;
+    cl_int r = mc_parse_options(options, MC_OPTIONS_LINK, &opts, &log);
+    if (r != CL_SUCCESS)
         goto done;
-    }
     create_library |= opts.create_library;
     mc_free_options(&opts);
     if (!count || !inputs || !out) {
-        mc_str_puts(&log, "error: nothing to link\n");
+        mosaic_strbuf_puts(&log, "error: nothing to link\n");
         r = CL_LINK_PROGRAM_FAILURE;
         goto done;
     }
     ctx = mc_context_create(&log);
     if (!ctx) {
-        r = CL_OUT_OF_HOST_MEMORY;
+        r = mc_out_of_memory(&log);
         goto done;
     }
     for (size_t i = 0; i < count; i++) {
@@ -370,22 +353,18 @@ cl_int mosaic_link_bitcode(const mosaic_compiler_target *target, size_t count, c
             goto done;
         }
     }
+    /* An executable must not call anything that will not exist. */
     if (!create_library) {
-        /* An executable must not call anything that will not exist. */
-        if (mc_report_undefined(dst, 1, target, &log, "")) {
-            r = CL_LINK_PROGRAM_FAILURE;
+        r = mc_report_undefined(dst, true, target, CL_LINK_PROGRAM_FAILURE, &log);
+        if (r != CL_SUCCESS)
             goto done;
-        }
     }
     r = mc_module_to_blob(dst, create_library ? CL_PROGRAM_BINARY_TYPE_LIBRARY : CL_PROGRAM_BINARY_TYPE_EXECUTABLE,
-                          out);
+                          out, &log);
 done:
     if (dst)
         LLVMDisposeModule(dst);
     if (ctx)
         LLVMContextDispose(ctx);
-    if (log.oom)
-        r = CL_OUT_OF_HOST_MEMORY;
-    mc_finish_log(&log, log_out, "link");
-    return r;
+    return mc_finish_log(&log, r, log_out, "link");
 }

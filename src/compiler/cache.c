@@ -4,8 +4,7 @@
  * build options, the CPU, the runtime symbols' names, and the build id of the
  * Mosaic binary itself, so a rebuilt Mosaic never reads an old entry).
  *
- *   $MOSAIC_CACHE_DIR (default $XDG_CACHE_HOME/mosaic, else ~/.cache/mosaic)
- *   MOSAIC_CACHE=0 turns the cache off.
+ * The directory: settings.h (MOSAIC_CACHE_DIR, MOSAIC_CACHE).
  *
  * Entries are written to a temporary file and renamed, so concurrent
  * processes never see half an entry.  Nothing is ever evicted.
@@ -67,45 +66,36 @@ static int find_build_id(struct dl_phdr_info *info, size_t size, void *data)
 static void read_build_id(void) { dl_iterate_phdr(find_build_id, (void *)(uintptr_t)&read_build_id); }
 
 /* ---- where entries live ------------------------------------------------------------------ */
-static int cache_dir(char *buf, size_t size)
+/* Is there a cache?  Then its directory is in buf. */
+static bool cache_dir(char *buf, size_t size)
 {
-    const char *off = getenv("MOSAIC_CACHE");
-    if (off && !strcmp(off, "0"))
-        return -1;
+    const char *dir = mosaic_settings()->cache_dir;
+    if (!dir)
+        return false; /* off */
     pthread_once(&build_id_once, read_build_id);
     if (!build_id_len)
-        return -1; /* without a build id, an old entry could come from another Mosaic */
-    const char *dir = getenv("MOSAIC_CACHE_DIR");
-    if (dir && *dir)
-        return snprintf(buf, size, "%s", dir) < (int)size ? 0 : -1;
-    if (dir)
-        return -1; /* set but empty: off */
-    const char *xdg = getenv("XDG_CACHE_HOME");
-    if (xdg && *xdg)
-        return snprintf(buf, size, "%s/mosaic", xdg) < (int)size ? 0 : -1;
-    const char *home = getenv("HOME");
-    if (home && *home)
-        return snprintf(buf, size, "%s/.cache/mosaic", home) < (int)size ? 0 : -1;
-    return -1;
+        return false; /* without a build id, an old entry could come from another Mosaic */
+    return snprintf(buf, size, "%s", dir) < (int)size;
 }
 
-static int entry_path(const mc_cache_key *key, char *buf, size_t size, char *dir, size_t dsize)
+/* Is there a cache?  Then the entry's file and directory are in buf and dir. */
+static bool entry_path(const mc_cache_key *key, char *buf, size_t size, char *dir, size_t dsize)
 {
     char base[4096];
-    if (cache_dir(base, sizeof base))
-        return -1;
+    if (!cache_dir(base, sizeof base))
+        return false;
     char hex[65];
     for (int i = 0; i < 32; i++)
         snprintf(hex + 2 * i, 3, "%02x", key->bytes[i]);
     if (snprintf(dir, dsize, "%s/%.2s", base, hex) >= (int)dsize)
-        return -1;
-    return snprintf(buf, size, "%s/%s.obj", dir, hex + 2) < (int)size ? 0 : -1;
+        return false;
+    return snprintf(buf, size, "%s/%s.obj", dir, hex + 2) < (int)size;
 }
 
-int mc_cache_enabled(void)
+bool mc_cache_enabled(void)
 {
     char dir[4096];
-    return cache_dir(dir, sizeof dir) == 0;
+    return cache_dir(dir, sizeof dir);
 }
 
 void mc_cache_key_compute(mc_cache_key *key, const void *bitcode, size_t size, const char *options,
@@ -130,20 +120,20 @@ void mc_cache_key_compute(mc_cache_key *key, const void *bitcode, size_t size, c
     llvm_blake3_hasher_finalize(&h, key->bytes, sizeof key->bytes);
 }
 
-int mc_cache_load(const mc_cache_key *key, void **data, size_t *size)
+bool mc_cache_load(const mc_cache_key *key, void **data, size_t *size)
 {
     char path[4300], dir[4200];
     *data = NULL;
     *size = 0;
-    if (entry_path(key, path, sizeof path, dir, sizeof dir))
-        return -1;
+    if (!entry_path(key, path, sizeof path, dir, sizeof dir))
+        return false;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
-        return -1;
+        return false;
     struct stat st;
     if (fstat(fd, &st) || st.st_size <= 0) {
         close(fd);
-        return -1;
+        return false;
     }
     char *buf = malloc((size_t)st.st_size);
     size_t got = 0;
@@ -160,7 +150,7 @@ int mc_cache_load(const mc_cache_key *key, void **data, size_t *size)
     uint8_t sum[32];
     if (!buf || got != (size_t)st.st_size || got <= sizeof sum) {
         free(buf);
-        return -1;
+        return false;
     }
     llvm_blake3_hasher h;
     llvm_blake3_hasher_init(&h);
@@ -168,17 +158,17 @@ int mc_cache_load(const mc_cache_key *key, void **data, size_t *size)
     llvm_blake3_hasher_finalize(&h, sum, sizeof sum);
     if (memcmp(sum, buf + got - sizeof sum, sizeof sum)) {
         free(buf);
-        return -1;
+        return false;
     }
     *data = buf;
     *size = got - sizeof sum;
-    return 0;
+    return true;
 }
 
 void mc_cache_store(const mc_cache_key *key, const void *data, size_t size)
 {
     char path[4300], dir[4200], tmp[4400];
-    if (entry_path(key, path, sizeof path, dir, sizeof dir))
+    if (!entry_path(key, path, sizeof path, dir, sizeof dir))
         return;
     /* mkdir -p */
     for (char *p = dir + 1; *p; p++)

@@ -24,13 +24,15 @@ static int64_t now_ms(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-int mc_run_child(const char *const *argv, mc_child *c, mc_str *output)
+void mc_run_child(const char *const *argv, mc_child *c, mosaic_strbuf *output)
 {
-    c->end = MC_CHILD_UNKNOWN;
+    c->end = MC_CHILD_NOT_STARTED;
     c->code = 0;
     int out[2];
-    if (pipe2(out, O_CLOEXEC)) /* close-on-exec: children other threads spawn must not hold it open */
-        return errno;
+    if (pipe2(out, O_CLOEXEC)) { /* close-on-exec: children other threads spawn must not hold it open */
+        c->code = errno;
+        return;
+    }
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
     if (c->stdin_fd >= 0)
@@ -47,8 +49,10 @@ int mc_run_child(const char *const *argv, mc_child *c, mc_str *output)
     close(out[1]);
     if (err) {
         close(out[0]);
-        return err;
+        c->code = err;
+        return;
     }
+    c->end = MC_CHILD_UNKNOWN;
     if (c->max_memory) {
         /* Set as soon as it runs (it is still loading its libraries): a
          * runaway allocation fails in the child, and a crash leaves no core. */
@@ -58,7 +62,7 @@ int mc_run_child(const char *const *argv, mc_child *c, mc_str *output)
     }
     /* Read until every copy of the pipe is closed (the child ended), or the time is up. */
     int64_t deadline = c->timeout_ms ? now_ms() + c->timeout_ms : 0;
-    int timed_out = 0;
+    bool timed_out = false;
     char buf[4096];
     for (;;) {
         int wait = -1;
@@ -74,7 +78,7 @@ int mc_run_child(const char *const *argv, mc_child *c, mc_str *output)
             if (timed_out)
                 break; /* killed, yet something else holds the pipe open */
             kill(pid, SIGKILL); /* its end of the pipe is open: still running, pid is still ours */
-            timed_out = 1;
+            timed_out = true;
             deadline = now_ms() + 1000;
             continue;
         }
@@ -83,7 +87,7 @@ int mc_run_child(const char *const *argv, mc_child *c, mc_str *output)
             continue;
         if (r <= 0)
             break;
-        mc_str_append(output, buf, (size_t)r);
+        mosaic_strbuf_append(output, buf, (size_t)r);
     }
     close(out[0]);
     int status = 0;
@@ -97,5 +101,4 @@ int mc_run_child(const char *const *argv, mc_child *c, mc_str *output)
         c->end = MC_CHILD_EXITED, c->code = WEXITSTATUS(status);
     else if (w == pid && WIFSIGNALED(status))
         c->end = MC_CHILD_SIGNALED, c->code = WTERMSIG(status);
-    return 0;
 }

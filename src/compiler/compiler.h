@@ -15,6 +15,7 @@
 #ifndef MOSAIC_COMPILER_H
 #define MOSAIC_COMPILER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <CL/cl.h>
@@ -22,8 +23,9 @@
 /* ---- What a work-group sees at run time ------------------------------------
  * One of these is filled by the device for every work-group it runs.  The
  * builtin library (builtins/workitem.cl) reads it through __mosaic_get_ctx(),
- * so its layout is an ABI: change both sides together. All fields are 64-bit
- * so the OpenCL C mirror (ulong) has the same layout. */
+ * so its layout is an ABI: change both sides together (test_wg_ctx_layout in
+ * tests/compiler checks them). All fields are 64-bit so the OpenCL C mirror
+ * (ulong) has the same layout. */
 typedef struct mosaic_wg_ctx {
     uint64_t work_dim;
     uint64_t global_offset[3];
@@ -124,7 +126,7 @@ typedef struct mosaic_kernel_info {
     size_t work_group_size_hint[3];   /* all 0 when not given */
     size_t static_local_mem_size;     /* bytes of __local variables declared in the kernel */
     size_t private_mem_size;          /* estimate of per-work-item stack use */
-    int uses_barriers;                /* 1 if any work-group barrier is reachable */
+    bool uses_barriers;               /* a work-group barrier is reachable */
     mosaic_wg_fn wg_fn;               /* runs a whole work-group, barriers included (regions.c);
                                          NULL only when a barrier kernel must run as fibers */
     mosaic_wi_fn wi_fn;               /* runs one work-item; always set */
@@ -167,7 +169,7 @@ cl_int mosaic_compile_source(const mosaic_compiler_target *target,
 /* create_library: -create-library given, produce a LIBRARY, else an EXECUTABLE binary */
 cl_int mosaic_link_bitcode(const mosaic_compiler_target *target,
                            size_t count, const mosaic_bitcode *inputs,
-                           const char *options, int create_library,
+                           const char *options, bool create_library,
                            mosaic_bitcode *out, char **log);
 
 /* Checks that a blob handed to clCreateProgramWithBinary is one of ours,

@@ -1,11 +1,41 @@
 /*
  * Internal interfaces of the compiler pipeline (src/compiler).  Nothing here
  * is seen by the runtime: compiler.h is the whole contract.
+ *
+ * How a function of the compiler says it failed (one convention, every file):
+ *
+ *  - A function that can fail returns cl_int: CL_SUCCESS, or the OpenCL
+ *    error the API call must return (CL_COMPILE_PROGRAM_FAILURE,
+ *    CL_LINK_PROGRAM_FAILURE, CL_BUILD_PROGRAM_FAILURE,
+ *    CL_INVALID_{COMPILER,LINKER,BUILD}_OPTIONS, CL_INVALID_BINARY,
+ *    CL_OUT_OF_HOST_MEMORY), having appended the reason to its log (a
+ *    mosaic_strbuf: "error: ...\n" lines the user reads).  Callers pass the
+ *    code on as it is; nothing translates codes on the way up.  A helper that
+ *    serves several stages takes the code of its failure as a parameter
+ *    (mc_split_words, mc_report_undefined).  What it makes goes out through
+ *    a pointer parameter.
+ *  - Running out of memory is CL_OUT_OF_HOST_MEMORY, logged by
+ *    mc_out_of_memory(log).  A log that itself ran out of memory turns a
+ *    success into CL_OUT_OF_HOST_MEMORY where the entry point ends
+ *    (mc_finish_log).
+ *  - A function that can fail only for want of memory may return what it
+ *    makes, NULL meaning CL_OUT_OF_HOST_MEMORY, as malloc does
+ *    (mc_context_create, mc_wg_begin).
+ *  - bool is for predicates and flags (has_*, is_*, *_enabled, an option
+ *    given), never for "it worked".  A lookup that finds nothing returns NULL
+ *    or -1 (not found is no failure), a count is a count, and what cannot
+ *    fail returns void.
+ *  - Where a failure has a fallback, the caller that knows the fallback takes
+ *    it: a step of regions.c that meets what it cannot cut returns
+ *    CL_BUILD_PROGRAM_FAILURE, and mc_build_wg_regions answers CL_SUCCESS
+ *    with K.wg NULL (the device runs the kernel as fibers); a damaged cache
+ *    entry is a miss (mc_cache_load is a lookup).
  */
 #ifndef MOSAIC_COMPILER_INTERNAL_H
 #define MOSAIC_COMPILER_INTERNAL_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -13,24 +43,19 @@
 #include <llvm-c/Error.h>
 #include <llvm-c/TargetMachine.h>
 
+#include "base/assert.h"
+#include "base/settings.h"
+#include "base/strbuf.h" /* logs, option lists, clang's arguments */
 #include "compiler/compiler.h"
 
-/* ---- growable strings (logs, option lists) ------------------------------- */
-typedef struct mc_str {
-    char *data;
-    size_t len, cap;
-    int oom; /* an allocation failed: the content is truncated */
-} mc_str;
-
-void mc_str_append(mc_str *s, const char *text, size_t n);
-void mc_str_puts(mc_str *s, const char *text);
-void mc_str_printf(mc_str *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Hands the buffer over (never NULL: an empty string when nothing was written). */
-char *mc_str_take(mc_str *s);
-void mc_str_free(mc_str *s);
-
-/* Stores the log for the caller (and echoes it to stderr when MOSAIC_DEBUG is set). */
-void mc_finish_log(mc_str *log, char **out, const char *stage);
+/* ---- logs ------------------------------------------------------------------- */
+/* Appends "error: out of memory" to log; returns CL_OUT_OF_HOST_MEMORY. */
+cl_int mc_out_of_memory(mosaic_strbuf *log);
+/* How an entry point of compiler.h ends: gives the log to the caller (*out,
+ * when out is not NULL; echoed on stderr when MOSAIC_DEBUG is set) and
+ * returns result, or CL_OUT_OF_HOST_MEMORY for a success whose log ran out
+ * of memory. */
+cl_int mc_finish_log(mosaic_strbuf *log, cl_int result, char **out, const char *stage);
 
 /* ---- options ---------------------------------------------------------------- */
 typedef enum mc_option_mode {
@@ -43,21 +68,26 @@ typedef struct mc_options {
     char **clang_args; /* what is passed to clang (compile mode) */
     size_t num_clang_args;
     int cl_std;        /* 100, 110, 120, 200, 300; 0 when not given */
-    int opt_disable;
-    int create_library;
-    int enable_link_options;
-    int fast_relaxed_math, unsafe_math, finite_math_only, no_signed_zeros, mad_enable;
-    int denorms_are_zero;
-    int debug_info;
+    bool opt_disable;
+    bool create_library;
+    bool enable_link_options;
+    bool fast_relaxed_math, unsafe_math, finite_math_only, no_signed_zeros, mad_enable;
+    bool denorms_are_zero;
+    bool debug_info;
 } mc_options;
 
-/* Returns 0, or -1 with a message in log (the option is invalid). */
-int mc_parse_options(const char *text, mc_option_mode mode, mc_options *out, mc_str *log);
+/* Checks and translates options for mode.  An invalid option is
+ * CL_INVALID_COMPILER_OPTIONS, CL_INVALID_LINKER_OPTIONS or
+ * CL_INVALID_BUILD_OPTIONS (compile, link, build mode); *out is empty then. */
+cl_int mc_parse_options(const char *text, mc_option_mode mode, mc_options *out, mosaic_strbuf *log);
 void mc_free_options(mc_options *opts);
-/* Splits text into words like a POSIX shell (quotes, backslashes).  Returns the
- * number of words or -1 (unbalanced quote, out of memory). */
-int mc_split_words(const char *text, char ***words);
-void mc_free_words(char **words, int n);
+/* Splits text into words like a POSIX shell (quotes, backslashes): *words
+ * gets a NULL-terminated array of *count words (NULL and 0 for NULL text).
+ * Unbalanced quotes are the caller's `malformed` code, logged as being in
+ * `what` ("options"). */
+cl_int mc_split_words(const char *text, const char *what, cl_int malformed, char ***words, size_t *count,
+                      mosaic_strbuf *log);
+void mc_free_words(char **words, size_t count);
 
 /* ---- child processes (child.c) ---------------------------------------------- */
 typedef struct mc_child {
@@ -65,13 +95,14 @@ typedef struct mc_child {
     int stdin_fd;        /* -1: /dev/null */
     int timeout_ms;      /* then it is killed; 0: no limit */
     uint64_t max_memory; /* its address space limit in bytes (and no core file); 0: none */
-    enum { MC_CHILD_UNKNOWN, MC_CHILD_EXITED, MC_CHILD_SIGNALED, MC_CHILD_TIMED_OUT } end;
-    int code;            /* the exit status or signal */
+    enum { MC_CHILD_UNKNOWN, MC_CHILD_EXITED, MC_CHILD_SIGNALED, MC_CHILD_TIMED_OUT, MC_CHILD_NOT_STARTED } end;
+    int code;            /* the exit status, the signal, or (not started) the errno */
 } mc_child;
 /* Runs argv (argv[0] looked up in PATH), its stdout and stderr appended to
- * output.  Returns 0 with c->end and c->code set (MC_CHILD_UNKNOWN when the
- * application ignores SIGCHLD), or an errno when it could not start. */
-int mc_run_child(const char *const *argv, mc_child *c, mc_str *output);
+ * output.  Nothing to fail here: what became of the child, that it could
+ * not start included, is in c->end and c->code (MC_CHILD_UNKNOWN when the
+ * application ignores SIGCHLD and the exit status is lost). */
+void mc_run_child(const char *const *argv, mc_child *c, mosaic_strbuf *output);
 
 /* ---- binaries ---------------------------------------------------------------- */
 /* A blob is a 32-byte header and LLVM bitcode: "MOSAIC\0\0", format version,
@@ -80,45 +111,56 @@ int mc_run_child(const char *const *argv, mc_child *c, mc_str *output);
 #define MC_BLOB_VERSION 2u
 #define MC_BLOB_HEADER_SIZE 32u
 
-cl_int mc_blob_wrap(cl_program_binary_type type, const void *bitcode, size_t size, mosaic_bitcode *out);
-/* Checks the header and the checksum; sets the bitcode pointer and size. */
-cl_int mc_blob_unwrap(const void *data, size_t size, cl_program_binary_type *type,
-                      const void **bitcode, size_t *bitcode_size);
+cl_int mc_blob_wrap(cl_program_binary_type type, const void *bitcode, size_t size, mosaic_bitcode *out,
+                    mosaic_strbuf *log);
+/* Checks the header and the checksum (CL_INVALID_BINARY); sets what is asked
+ * for: the type, the bitcode and its size, the blob's BLAKE3 digest. */
+cl_int mc_blob_unwrap(const void *data, size_t size, cl_program_binary_type *type, const void **bitcode,
+                      size_t *bitcode_size, uint8_t digest[32], mosaic_strbuf *log);
 /* Parses a blob's bitcode into ctx. */
-cl_int mc_blob_load(LLVMContextRef ctx, const mosaic_bitcode *blob, LLVMModuleRef *out, mc_str *log);
-cl_int mc_module_to_blob(LLVMModuleRef m, cl_program_binary_type type, mosaic_bitcode *out);
+cl_int mc_blob_load(LLVMContextRef ctx, const mosaic_bitcode *blob, LLVMModuleRef *out, mosaic_strbuf *log);
+cl_int mc_module_to_blob(LLVMModuleRef m, cl_program_binary_type type, mosaic_bitcode *out, mosaic_strbuf *log);
 /* How long the bitcode checker (opt-16, a child process) may take on a binary: 60 s (tests shorten it). */
 extern int mc_bitcode_check_timeout_ms;
 
 /* ---- LLVM helpers -------------------------------------------------------------- */
-/* Initialises LLVM's native target once; returns 0 on success. */
-int mc_llvm_init(void);
-/* A context whose diagnostics go to log (which must outlive the context). */
-LLVMContextRef mc_context_create(mc_str *log);
-/* The host target machine (or the one the device names); NULL + log on error. */
-LLVMTargetMachineRef mc_target_machine(const mosaic_compiler_target *target, int opt_disable, mc_str *log);
+/* Initialises LLVM's native target once: CL_BUILD_PROGRAM_FAILURE when
+ * this machine has none. */
+cl_int mc_llvm_init(mosaic_strbuf *log);
+/* A context whose diagnostics go to log (which must outlive the context);
+ * NULL: out of memory. */
+LLVMContextRef mc_context_create(mosaic_strbuf *log);
+/* The host's target machine (or the one the device names). */
+cl_int mc_target_machine(const mosaic_compiler_target *target, bool opt_disable, LLVMTargetMachineRef *out,
+                         mosaic_strbuf *log);
 /* The host CPU name, features and normalised triple (valid after mc_llvm_init). */
 const char *mc_host_cpu(void);
 const char *mc_host_features(void);
 /* Copies and disposes an LLVM message / error into the log. */
-void mc_log_llvm_error(mc_str *log, const char *what, LLVMErrorRef err);
+void mc_log_llvm_error(mosaic_strbuf *log, const char *what, LLVMErrorRef err);
 /* The builtin library is several bitcode files (one per .cl file of builtins/). */
 size_t mc_builtin_file_count(void);
-/* File `index`, loaded lazily (function bodies read on demand) into ctx. */
-LLVMModuleRef mc_load_builtin_file(LLVMContextRef ctx, size_t index, mc_str *log);
+/* File `index`, loaded lazily (function bodies read on demand) into ctx;
+ * CL_BUILD_PROGRAM_FAILURE when it cannot be read. */
+cl_int mc_load_builtin_file(LLVMContextRef ctx, size_t index, LLVMModuleRef *out, mosaic_strbuf *log);
 /* The file defining builtin function `symbol` (a mangled name), or -1. */
 int mc_builtin_file_of(const char *symbol);
 /* The name a mangled OpenCL C function had in the source: "_Z5fractfPf" -> "fract". */
 void mc_source_name(const char *symbol, char *buf, size_t size);
-/* Handle of the C math library, for symbol checks (never NULL after init). */
+/* The C math library for dlsym (opened on the first call; RTLD_DEFAULT,
+ * i.e. NULL, when libm.so.6 cannot be opened). */
 void *mc_libm_handle(void);
+/* Does the device give generated code the runtime symbol `name`? */
+bool mc_target_has_symbol(const mosaic_compiler_target *target, const char *name);
+/* The function call instruction `inst` calls directly, or NULL. */
+LLVMValueRef mc_called_function(LLVMValueRef inst);
 
 /* Reports, in log, every external function or variable of m that nothing will
  * define: not an LLVM intrinsic, not a runtime symbol of target, not in the
  * builtin library (when with_builtins), not in the C math library, not
- * printf.  Returns the number of such symbols. */
-int mc_report_undefined(LLVMModuleRef m, int with_builtins, const mosaic_compiler_target *target, mc_str *log,
-                        const char *prefix);
+ * printf.  Any such symbol is `failure` (the stage's *_PROGRAM_FAILURE). */
+cl_int mc_report_undefined(LLVMModuleRef m, bool with_builtins, const mosaic_compiler_target *target, cl_int failure,
+                           mosaic_strbuf *log);
 
 /* ---- work-group functions (workgroup.c) ---------------------------------------- */
 typedef struct mc_kernel_build {
@@ -130,71 +172,81 @@ typedef struct mc_kernel_build {
     LLVMTypeRef *arg_types;   /* the kernel's parameter types (+ body's extra ones) */
     LLVMTypeRef *byval_types; /* per parameter: the struct passed by value, or NULL */
     size_t static_local_size;
-    int uses_barriers;
+    bool uses_barriers;
     LLVMMetadataRef access_group; /* of K.wg's work-item loop */
 } mc_kernel_build;
 
 /* Builds K.body from K (moving K's blocks), replacing the magic declarations
- * and static __local variables, and K.wi around it.  Returns 0 or -1 + log. */
-/* Integer division and remainder never trap (safe_division.c). */
-void mc_guard_integer_division(LLVMModuleRef m);
-
-int mc_build_wi(LLVMModuleRef m, mc_kernel_build *kb, mc_str *log);
+ * and static __local variables, and K.wi around it.  CL_BUILD_PROGRAM_FAILURE
+ * for what it cannot translate (a __local variable in a constant aggregate). */
+cl_int mc_build_wi(LLVMModuleRef m, mc_kernel_build *kb, mosaic_strbuf *log);
 void mc_kernel_build_free(mc_kernel_build *kb);
 /* Builds K.wg around K.body (kernels without barriers). */
-int mc_build_wg(LLVMModuleRef m, mc_kernel_build *kb, mc_str *log);
+cl_int mc_build_wg(LLVMModuleRef m, mc_kernel_build *kb, mosaic_strbuf *log);
 /* Starts K.wg(args, ctx): adds the function and its entry block, unpacks the
  * arguments there into vals[0..num_args) and leaves b at the end of that
  * block.  NULL when out of memory. */
-LLVMValueRef mc_wg_begin(LLVMModuleRef m, mc_kernel_build *kb, LLVMBuilderRef b, LLVMValueRef *vals, mc_str *log);
-/* A new access group (a distinct empty node). */
+LLVMValueRef mc_wg_begin(LLVMModuleRef m, mc_kernel_build *kb, LLVMBuilderRef b, LLVMValueRef *vals,
+                         mosaic_strbuf *log);
+/* A new access group (a distinct empty node); NULL when LLVM made none (the
+ * loop then has no parallel-access annotation, nothing fails). */
 LLVMMetadataRef mc_distinct_empty_node(LLVMContextRef c);
 /* A new loop ID saying the accesses in access group ag are parallel. */
 LLVMValueRef mc_parallel_loop_md(LLVMContextRef c, LLVMMetadataRef ag);
 /* Builds K.wg for a kernel with barriers by cutting K.body into regions
- * between barriers, each a loop over the work-group (regions.c).  Returns 0
- * when built, 1 when the kernel has something the transformation does not
- * handle (K.wg stays NULL: the device runs K.wi as fibers), -1 on error. */
-int mc_build_wg_regions(LLVMModuleRef m, mc_kernel_build *kb, const mosaic_compiler_target *target, mc_str *log);
-/* After K.wi was inlined into K.wg: marks the work-item loop's memory accesses
- * as parallel (llvm.access.group) where they do not touch private memory. */
+ * between barriers, each a loop over the work-group (regions.c).  A kernel
+ * with something the transformation does not handle is no failure: K.wg
+ * stays NULL and the device runs K.wi as fibers. */
+cl_int mc_build_wg_regions(LLVMModuleRef m, mc_kernel_build *kb, const mosaic_compiler_target *target,
+                           mosaic_strbuf *log);
+/* After K.body was inlined into K.wg: marks the work-item loop's memory
+ * accesses as parallel (llvm.access.group) where they do not touch private
+ * memory. */
 void mc_annotate_wg(LLVMModuleRef m, mc_kernel_build *kb);
+/* Integer division and remainder never trap (safe_division.c). */
+void mc_guard_integer_division(LLVMModuleRef m);
 
 /* Turns OpenCL C printf calls into calls to the device's __mosaic_printf
  * with the arguments in a buffer (printf.c, compiler.h).  Does nothing when
- * the module has no printf; -1 + log for an argument it cannot pass. */
-int mc_lower_printf(LLVMModuleRef m, mc_str *log);
+ * the module has no printf; an argument it cannot pass is
+ * CL_COMPILE_PROGRAM_FAILURE (it runs in the front end). */
+cl_int mc_lower_printf(LLVMModuleRef m, mosaic_strbuf *log);
 
 /* Vector math (vecmath.c): names libmvec's vector variants on the module's
  * math calls the target can use (vector-function-abi-variant) for the loop
  * vectoriser; returns how many calls got them.  After optimisation,
  * mc_drop_vector_math_uses removes what kept the variants' declarations
- * alive.  mc_libmvec_available: vector math is on (MOSAIC_NO_LIBMVEC unset). */
-int mc_add_vector_math(LLVMModuleRef m, LLVMTargetMachineRef tm);
+ * alive.  mc_libmvec_available: vector math is on (MOSAIC_NO_LIBMVEC unset,
+ * empty or 0). */
+unsigned mc_add_vector_math(LLVMModuleRef m, LLVMTargetMachineRef tm);
 /* After optimisation: vector-typed math intrinsic calls (llvm.log.v4f32...)
  * become calls of libmvec variants; returns how many. */
-int mc_lower_vector_math_calls(LLVMModuleRef m, LLVMTargetMachineRef tm);
+unsigned mc_lower_vector_math_calls(LLVMModuleRef m, LLVMTargetMachineRef tm);
 void mc_drop_vector_math_uses(LLVMModuleRef m);
-int mc_libmvec_available(void);
+bool mc_libmvec_available(void);
 /* libmvec's variants (name, address) for the JIT. */
 size_t mc_libmvec_symbols(const struct mosaic_runtime_symbol **symbols);
 
 /* Turns the atomic library calls clang emits for spir64 (__atomic_fetch_add_4,
- * __opencl_atomic_load_8, ...) into atomic instructions (atomics.c). */
-int mc_lower_atomic_calls(LLVMModuleRef m, mc_str *log);
+ * __opencl_atomic_load_8, ...) into atomic instructions (atomics.c); a call
+ * it does not understand is CL_BUILD_PROGRAM_FAILURE. */
+cl_int mc_lower_atomic_calls(LLVMModuleRef m, mosaic_strbuf *log);
 
 /* ---- kernel metadata (kernel_info.c) --------------------------------------------- */
-int mc_kernel_info_from_ir(LLVMModuleRef m, LLVMTargetDataRef td, LLVMValueRef kernel,
-                           mosaic_kernel_info *info, mc_str *log);
+cl_int mc_kernel_info_from_ir(LLVMTargetDataRef td, LLVMValueRef kernel, mosaic_kernel_info *info,
+                              mosaic_strbuf *log);
 void mc_kernel_info_clear(mosaic_kernel_info *info);
 
 /* ---- the on-disk cache (cache.c) ---------------------------------------------------- */
 typedef struct mc_cache_key { uint8_t bytes[32]; } mc_cache_key;
 void mc_cache_key_compute(mc_cache_key *key, const void *bitcode, size_t size, const char *options,
                           const char *cpu, const char *features, const mosaic_compiler_target *target);
-int mc_cache_enabled(void);
-/* On a hit, returns 0 and a malloc'd entry (object code + kernel table). */
-int mc_cache_load(const mc_cache_key *key, void **data, size_t *size);
+bool mc_cache_enabled(void);
+/* A lookup: true on a hit, with the malloc'd entry (object code + kernel
+ * table) in *data and *size.  A missing, damaged or unreadable entry is a
+ * miss. */
+bool mc_cache_load(const mc_cache_key *key, void **data, size_t *size);
+/* Best effort: an entry that cannot be written is a miss next time. */
 void mc_cache_store(const mc_cache_key *key, const void *data, size_t size);
 
 #endif

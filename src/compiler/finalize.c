@@ -2,10 +2,14 @@
  * mosaic_finalize: executable bitcode -> JIT'd work-group functions.
  *
  *   link the builtin library -> retarget to the host -> inline everything ->
- *   kernel metadata -> K.wi / K.wg -> optimise -> object code -> ORC LLJIT.
+ *   atomic calls become instructions -> check what is called -> kernel
+ *   metadata -> K.wi -> K.wg -> vector math, alignment, safe division ->
+ *   optimise -> object code -> ORC LLJIT
  *
- * The object code and the kernel table can be kept in the on-disk cache
- * (cache.c), so a cache hit skips everything but the last step.
+ * (build_object does all but the last, one static function per step;
+ * docs/compiler.md describes them.)  The object code and the kernel table can
+ * be kept in the on-disk cache (cache.c), so a cache hit skips everything but
+ * the last step.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -27,7 +31,7 @@ struct mosaic_executable {
     size_t num_kernels;
     mosaic_kernel_info *kernels;
     size_t global_variables_size;
-    mc_str *log; /* where JIT session errors go while finalizing */
+    mosaic_strbuf *log; /* where JIT session errors go while finalizing */
 };
 
 /* What code generation produces, before it is loaded into a JIT. */
@@ -50,7 +54,7 @@ static void object_clear(mc_object *o)
     memset(o, 0, sizeof *o);
 }
 
-static int run_passes(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *passes, mc_str *log)
+static cl_int run_passes(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *passes, mosaic_strbuf *log)
 {
     LLVMPassBuilderOptionsRef o = LLVMCreatePassBuilderOptions();
     LLVMPassBuilderOptionsSetLoopVectorization(o, 1);
@@ -61,9 +65,9 @@ static int run_passes(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *pass
     LLVMDisposePassBuilderOptions(o);
     if (err) {
         mc_log_llvm_error(log, "optimiser", err);
-        return -1;
+        return CL_BUILD_PROGRAM_FAILURE;
     }
-    return 0;
+    return CL_SUCCESS;
 }
 
 static void remove_fn_attr(LLVMValueRef f, const char *name)
@@ -72,44 +76,43 @@ static void remove_fn_attr(LLVMValueRef f, const char *name)
                                    LLVMGetEnumAttributeKindForName(name, strlen(name)));
 }
 
-static int is_kernel_name_of(LLVMValueRef f, LLVMValueRef *kernels, size_t n)
+static bool is_kernel(LLVMValueRef f, LLVMValueRef *kernels, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         if (kernels[i] == f)
-            return 1;
-    return 0;
+            return true;
+    return false;
 }
 
 /* Links in the builtin library files the program calls into (and those they
  * call into): only the functions used are read and linked. */
-static int link_builtins(LLVMContextRef ctx, LLVMModuleRef m, mc_str *log)
+static cl_int link_builtins(LLVMContextRef ctx, LLVMModuleRef m, mosaic_strbuf *log)
 {
     size_t nfiles = mc_builtin_file_count();
     unsigned char *needed = calloc(nfiles ? nfiles : 1, 1);
     if (!needed)
-        return -1;
-    int r = 0;
+        return mc_out_of_memory(log);
+    cl_int r = CL_SUCCESS;
     for (;;) {
         /* which files define a function that is still only declared? */
-        int any = 0;
+        bool any = false;
         memset(needed, 0, nfiles);
         for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
             if (!LLVMIsDeclaration(f) || LLVMGetIntrinsicID(f))
                 continue;
             int k = mc_builtin_file_of(LLVMGetValueName(f));
             if (k >= 0)
-                needed[k] = any = 1;
+                needed[k] = any = true;
         }
         if (!any)
             break;
-        for (size_t k = 0; k < nfiles && !r; k++) {
+        for (size_t k = 0; k < nfiles && r == CL_SUCCESS; k++) {
             if (!needed[k])
                 continue;
-            LLVMModuleRef b = mc_load_builtin_file(ctx, k, log);
-            if (!b) {
-                r = -1;
+            LLVMModuleRef b;
+            r = mc_load_builtin_file(ctx, k, &b, log);
+            if (r != CL_SUCCESS)
                 break;
-            }
             /* linkonce_odr: the linker takes only what is referenced */
             for (LLVMValueRef g = LLVMGetFirstFunction(b); g; g = LLVMGetNextFunction(g))
                 if (!LLVMIsDeclaration(g) && LLVMGetLinkage(g) == LLVMExternalLinkage)
@@ -120,11 +123,11 @@ static int link_builtins(LLVMContextRef ctx, LLVMModuleRef m, mc_str *log)
             LLVMSetTarget(b, LLVMGetTarget(m));
             LLVMSetDataLayout(b, LLVMGetDataLayoutStr(m));
             if (LLVMLinkModules2(m, b)) { /* consumes b */
-                mc_str_puts(log, "error: cannot link the builtin library into the program\n");
-                r = -1;
+                mosaic_strbuf_puts(log, "error: cannot link the builtin library into the program\n");
+                r = CL_BUILD_PROGRAM_FAILURE;
             }
         }
-        if (r)
+        if (r != CL_SUCCESS)
             break;
     }
     free(needed);
@@ -150,14 +153,6 @@ static size_t private_size(LLVMValueRef f, LLVMTargetDataRef td)
     return total;
 }
 
-static int has_runtime_symbol(const mosaic_compiler_target *t, const char *name)
-{
-    for (size_t i = 0; t && i < t->num_runtime_symbols; i++)
-        if (t->runtime_symbols[i].name && !strcmp(t->runtime_symbols[i].name, name))
-            return 1;
-    return 0;
-}
-
 /* The alignment a scalar of type t needs: vectors, arrays and structs need
  * only their elements'. */
 static unsigned scalar_alignment(LLVMTargetDataRef td, LLVMTypeRef t, int depth)
@@ -179,7 +174,7 @@ static unsigned scalar_alignment(LLVMTargetDataRef td, LLVMTypeRef t, int depth)
     }
 }
 
-static int may_be_user_memory(LLVMValueRef p)
+static bool may_be_user_memory(LLVMValueRef p)
 {
     unsigned as = LLVMGetPointerAddressSpace(LLVMTypeOf(p));
     return as == 1 || as == 2 || as == 4;
@@ -228,220 +223,326 @@ static void clamp_alignment(LLVMModuleRef m, LLVMTargetDataRef td)
             }
 }
 
-/* Everything from bitcode to object code. */
-static cl_int build_object(const mosaic_compiler_target *target, const mosaic_bitcode *blob, const mc_options *opts,
-                           mc_object *obj, mc_str *log)
-{
-    cl_int r = CL_BUILD_PROGRAM_FAILURE;
-    LLVMContextRef ctx = mc_context_create(log);
-    LLVMModuleRef m = NULL;
-    LLVMTargetMachineRef tm = NULL;
-    LLVMTargetDataRef td = NULL;
-    LLVMValueRef *kernels = NULL;
-    mc_kernel_build *kb = NULL;
-    size_t nk = 0;
-    if (!ctx)
-        return CL_OUT_OF_HOST_MEMORY;
-    r = mc_blob_load(ctx, blob, &m, log);
-    if (r != CL_SUCCESS)
-        goto done;
-    r = CL_BUILD_PROGRAM_FAILURE;
-    tm = mc_target_machine(target, opts->opt_disable, log);
-    if (!tm)
-        goto done;
+/* ---- from bitcode to object code --------------------------------------------------------- */
+/* What build_object works on. */
+typedef struct finalize_job {
+    const mosaic_compiler_target *target;
+    const mc_options *opts;
+    mosaic_strbuf *log;
+    LLVMContextRef ctx;
+    LLVMModuleRef m;
+    LLVMTargetMachineRef tm;
+    LLVMTargetDataRef td;
+    size_t nk;               /* kernels: */
+    LLVMValueRef *kernels;   /* the spir_kernel functions with a body (NULL once K.wi is built) */
+    mc_kernel_build *kb;     /* K.body, K.wi and K.wg of each */
+    bool any_barrier;        /* some kernel calls __mosaic_barrier */
+    mc_object *obj;          /* what it makes */
+} finalize_job;
 
-    /* Kernels are the spir_kernel functions with a body. */
-    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
-        if (!LLVMIsDeclaration(f) && LLVMGetFunctionCallConv(f) == LLVMSPIRKERNELCallConv)
-            nk++;
-    kernels = calloc(nk ? nk : 1, sizeof *kernels);
-    kb = calloc(nk ? nk : 1, sizeof *kb);
+static void finalize_job_free(finalize_job *job)
+{
+    for (size_t k = 0; job->kb && k < job->nk; k++)
+        mc_kernel_build_free(&job->kb[k]);
+    free(job->kernels);
+    free(job->kb);
+    if (job->td)
+        LLVMDisposeTargetData(job->td);
+    if (job->m)
+        LLVMDisposeModule(job->m);
+    if (job->tm)
+        LLVMDisposeTargetMachine(job->tm);
+    if (job->ctx)
+        LLVMContextDispose(job->ctx);
+}
+
+/* The program's module, in a context of its own, and the machine to build for. */
+static cl_int load_program(finalize_job *job, const mosaic_bitcode *blob)
+{
+    job->ctx = mc_context_create(job->log);
+    if (!job->ctx)
+        return mc_out_of_memory(job->log);
+    cl_int r = mc_blob_load(job->ctx, blob, &job->m, job->log);
+    if (r == CL_SUCCESS)
+        r = mc_target_machine(job->target, job->opts->opt_disable, &job->tm, job->log);
+    return r;
+}
+
+/* The kernels are the spir_kernel functions with a body. */
+static bool is_spir_kernel(LLVMValueRef f)
+{
+    return !LLVMIsDeclaration(f) && LLVMGetFunctionCallConv(f) == LLVMSPIRKERNELCallConv;
+}
+
+/* The kernels, and room for what is made of each. */
+static cl_int find_kernels(finalize_job *job)
+{
+    mc_object *obj = job->obj;
+    size_t nk = 0;
+    for (LLVMValueRef f = LLVMGetFirstFunction(job->m); f; f = LLVMGetNextFunction(f))
+        nk += is_spir_kernel(f);
+    job->kernels = calloc(nk ? nk : 1, sizeof *job->kernels);
+    job->kb = calloc(nk ? nk : 1, sizeof *job->kb);
     obj->kernels = calloc(nk ? nk : 1, sizeof *obj->kernels);
     obj->has_wg = calloc(nk ? nk : 1, 1);
-    if (!kernels || !kb || !obj->kernels || !obj->has_wg) {
-        r = CL_OUT_OF_HOST_MEMORY;
-        goto done;
-    }
-    nk = 0;
-    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
-        if (!LLVMIsDeclaration(f) && LLVMGetFunctionCallConv(f) == LLVMSPIRKERNELCallConv)
-            kernels[nk++] = f;
+    if (!job->kernels || !job->kb || !obj->kernels || !obj->has_wg)
+        return mc_out_of_memory(job->log);
+    for (LLVMValueRef f = LLVMGetFirstFunction(job->m); f; f = LLVMGetNextFunction(f))
+        if (is_spir_kernel(f))
+            job->kernels[job->nk++] = f;
+    return CL_SUCCESS;
+}
 
-    if (link_builtins(ctx, m, log))
-        goto done;
-
-    /* Retarget: host triple and data layout (same sizes and alignments as
-     * spir64), the C calling convention everywhere. */
-    td = LLVMCreateTargetDataLayout(tm);
-    char *dl = LLVMCopyStringRepOfTargetData(td);
+/* Host triple and data layout (the same sizes and alignments as spir64), the
+ * C calling convention everywhere. */
+static void retarget(finalize_job *job)
+{
+    LLVMModuleRef m = job->m;
+    job->td = LLVMCreateTargetDataLayout(job->tm);
+    char *dl = LLVMCopyStringRepOfTargetData(job->td);
     LLVMSetDataLayout(m, dl);
     LLVMDisposeMessage(dl);
-    char *triple = LLVMGetTargetMachineTriple(tm);
+    char *triple = LLVMGetTargetMachineTriple(job->tm);
     LLVMSetTarget(m, triple);
     LLVMDisposeMessage(triple);
-    obj->global_variables_size = global_variables_size(m, td);
+    job->obj->global_variables_size = global_variables_size(m, job->td);
     for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
         LLVMSetFunctionCallConv(f, LLVMCCallConv);
         for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
             for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
                 if (LLVMIsACallInst(i))
                     LLVMSetInstructionCallConv(i, LLVMCCallConv);
+    }
+}
+
+/* Every function always inlined and every non-kernel internal: after
+ * always-inline,globaldce each kernel is one function. */
+static cl_int inline_everything(finalize_job *job)
+{
+    for (LLVMValueRef f = LLVMGetFirstFunction(job->m); f; f = LLVMGetNextFunction(f)) {
         if (LLVMIsDeclaration(f))
             continue;
-        /* Inline everything: each kernel becomes one function. */
         remove_fn_attr(f, "noinline");
         remove_fn_attr(f, "optnone");
         /* clang asks SPIR functions to keep frame pointers; the host needs none */
         LLVMRemoveStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, "frame-pointer", 13);
         LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
-                                LLVMCreateEnumAttribute(ctx, LLVMGetEnumAttributeKindForName("alwaysinline", 12), 0));
-        if (!is_kernel_name_of(f, kernels, nk))
+                                LLVMCreateEnumAttribute(job->ctx, LLVMGetEnumAttributeKindForName("alwaysinline", 12),
+                                                        0));
+        if (!is_kernel(f, job->kernels, job->nk))
             LLVMSetLinkage(f, LLVMInternalLinkage);
     }
-    for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
+    for (LLVMValueRef g = LLVMGetFirstGlobal(job->m); g; g = LLVMGetNextGlobal(g))
         if (!LLVMIsDeclaration(g))
             LLVMSetLinkage(g, LLVMInternalLinkage);
-    if (run_passes(m, tm, "always-inline,globaldce", log) || mc_lower_atomic_calls(m, log))
-        goto done;
+    return run_passes(job->m, job->tm, "always-inline,globaldce", job->log);
+}
 
-    /* What is left to call must be an intrinsic or an external symbol. */
-    int bad = 0;
-    for (size_t k = 0; k < nk; k++)
-        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(kernels[k]); bb; bb = LLVMGetNextBasicBlock(bb))
+/* What is left to call must be an intrinsic or an external symbol: no
+ * indirect call, no recursion, nothing undefined. */
+static cl_int check_calls(finalize_job *job)
+{
+    bool bad = false;
+    for (size_t k = 0; k < job->nk; k++)
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(job->kernels[k]); bb; bb = LLVMGetNextBasicBlock(bb))
             for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
                 if (!LLVMIsACallInst(i))
                     continue;
                 LLVMValueRef callee = LLVMGetCalledValue(i);
                 if (!LLVMIsAFunction(callee)) {
-                    mc_str_printf(log, "error: kernel '%s' makes an indirect call, which OpenCL C does not allow\n",
-                                  LLVMGetValueName(kernels[k]));
-                    bad++;
+                    mosaic_strbuf_printf(job->log, "error: kernel '%s' makes an indirect call, which OpenCL C does "
+                                         "not allow\n", LLVMGetValueName(job->kernels[k]));
+                    bad = true;
                 } else if (!LLVMIsDeclaration(callee)) {
                     char name[256];
                     mc_source_name(LLVMGetValueName(callee), name, sizeof name);
-                    mc_str_printf(log, "error: kernel '%s' calls '%s' recursively, which OpenCL C does not allow\n",
-                                  LLVMGetValueName(kernels[k]), name);
-                    bad++;
+                    mosaic_strbuf_printf(job->log, "error: kernel '%s' calls '%s' recursively, which OpenCL C does "
+                                         "not allow\n", LLVMGetValueName(job->kernels[k]), name);
+                    bad = true;
                 }
             }
-    if (bad || mc_report_undefined(m, 0, target, log, ""))
-        goto done;
+    if (bad)
+        return CL_BUILD_PROGRAM_FAILURE;
+    return mc_report_undefined(job->m, false, job->target, CL_BUILD_PROGRAM_FAILURE, job->log);
+}
 
-    /* Kernel metadata, then the work-item functions. */
-    for (size_t k = 0; k < nk; k++) {
-        if (mc_kernel_info_from_ir(m, td, kernels[k], &obj->kernels[k], log)) {
-            r = CL_OUT_OF_HOST_MEMORY;
-            goto done;
-        }
-        obj->num_kernels = k + 1;
+/* What clGetKernelInfo and clGetKernelArgInfo say, from clang's metadata. */
+static cl_int read_kernel_info(finalize_job *job)
+{
+    for (size_t k = 0; k < job->nk; k++) {
+        cl_int r = mc_kernel_info_from_ir(job->td, job->kernels[k], &job->obj->kernels[k], job->log);
+        if (r != CL_SUCCESS)
+            return r;
+        job->obj->num_kernels = k + 1;
     }
-    int any_barrier = 0;
-    for (size_t k = 0; k < nk; k++) {
-        kb[k].kernel = kernels[k];
-        if (mc_build_wi(m, &kb[k], log))
-            goto done;
-        any_barrier |= kb[k].uses_barriers;
+    return CL_SUCCESS;
+}
+
+/* K.body and K.wi of each kernel (workgroup.c); the kernels' emptied shells
+ * and the __local variables nothing uses any more go. */
+static cl_int build_work_item_functions(finalize_job *job)
+{
+    for (size_t k = 0; k < job->nk; k++) {
+        job->kb[k].kernel = job->kernels[k];
+        cl_int r = mc_build_wi(job->m, &job->kb[k], job->log);
+        if (r != CL_SUCCESS)
+            return r;
+        job->any_barrier |= job->kb[k].uses_barriers;
     }
-    if (any_barrier && !has_runtime_symbol(target, "__mosaic_barrier")) {
-        mc_str_puts(log, "error: a kernel uses barriers, but the device did not give the compiler its "
-                         "__mosaic_barrier function\n");
-        goto done;
+    if (job->any_barrier && !mc_target_has_symbol(job->target, "__mosaic_barrier")) {
+        mosaic_strbuf_puts(job->log, "error: a kernel uses barriers, but the device did not give the compiler its "
+                                     "__mosaic_barrier function\n");
+        return CL_BUILD_PROGRAM_FAILURE;
     }
-    for (size_t k = 0; k < nk; k++) {
-        LLVMDeleteFunction(kernels[k]); /* now an empty shell */
-        kb[k].kernel = NULL;
+    for (size_t k = 0; k < job->nk; k++) {
+        LLVMDeleteFunction(job->kernels[k]); /* now an empty shell */
+        job->kernels[k] = job->kb[k].kernel = NULL;
     }
-    for (LLVMValueRef g = LLVMGetFirstGlobal(m), next; g; g = next) {
+    for (LLVMValueRef g = LLVMGetFirstGlobal(job->m), next; g; g = next) {
         next = LLVMGetNextGlobal(g);
         if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == 3 && !LLVMGetFirstUse(g))
             LLVMDeleteGlobal(g);
     }
+    return CL_SUCCESS;
+}
+
+/* K.wg of each kernel: a loop over the work-items, or for a barrier kernel
+ * one loop per region between barriers (regions.c; none when it cannot be
+ * cut: fibers). */
+static cl_int build_work_group_functions(finalize_job *job)
+{
     /* Barrier kernels are cut into regions: scalars first promoted to
      * registers, so only what lives across a barrier goes to memory. */
-    if (any_barrier && !opts->opt_disable && run_passes(m, tm, "function(sroa,early-cse,simplifycfg,instcombine)", log))
-        goto done;
-    for (size_t k = 0; k < nk; k++) {
-        if (!kb[k].uses_barriers && mc_build_wg(m, &kb[k], log))
-            goto done;
-        if (kb[k].uses_barriers && mc_build_wg_regions(m, &kb[k], target, log) < 0)
-            goto done;
-        obj->has_wg[k] = kb[k].wg != NULL;
-        obj->kernels[k].static_local_mem_size = kb[k].static_local_size;
-        obj->kernels[k].uses_barriers = kb[k].uses_barriers;
+    cl_int r = CL_SUCCESS;
+    if (job->any_barrier && !job->opts->opt_disable)
+        r = run_passes(job->m, job->tm, "function(sroa,early-cse,simplifycfg,instcombine)", job->log);
+    for (size_t k = 0; k < job->nk && r == CL_SUCCESS; k++) {
+        mc_kernel_build *kb = &job->kb[k];
+        r = kb->uses_barriers ? mc_build_wg_regions(job->m, kb, job->target, job->log)
+                              : mc_build_wg(job->m, kb, job->log);
+        job->obj->has_wg[k] = kb->wg != NULL;
+        job->obj->kernels[k].static_local_mem_size = kb->static_local_size;
+        job->obj->kernels[k].uses_barriers = kb->uses_barriers;
     }
-    if (run_passes(m, tm, "always-inline", log))
-        goto done;
-    for (size_t k = 0; k < nk; k++)
-        mc_annotate_wg(m, &kb[k]);
-    if (!opts->opt_disable)
-        mc_add_vector_math(m, tm);
-    clamp_alignment(m, td);
-    mc_guard_integer_division(m);
+    return r;
+}
+
+/* Before the optimiser: K.body inlined into K.wi and K.wg, K.wg's work-item
+ * loops marked parallel, libmvec's variants named, alignments clamped,
+ * divisions guarded; the module verified. */
+static cl_int prepare_for_optimiser(finalize_job *job)
+{
+    cl_int r = run_passes(job->m, job->tm, "always-inline", job->log);
+    if (r != CL_SUCCESS)
+        return r;
+    for (size_t k = 0; k < job->nk; k++)
+        mc_annotate_wg(job->m, &job->kb[k]);
+    if (!job->opts->opt_disable)
+        mc_add_vector_math(job->m, job->tm);
+    clamp_alignment(job->m, job->td);
+    mc_guard_integer_division(job->m);
 
     char *msg = NULL;
-    if (LLVMVerifyModule(m, LLVMReturnStatusAction, &msg)) {
-        mc_str_printf(log, "error: internal compiler error (invalid IR after work-group generation):\n%s\n", msg);
-        LLVMDisposeMessage(msg);
-        goto done;
+    if (LLVMVerifyModule(job->m, LLVMReturnStatusAction, &msg)) {
+        mosaic_strbuf_printf(job->log, "error: internal compiler error (invalid IR after work-group generation):"
+                                       "\n%s\n", msg);
+        r = CL_BUILD_PROGRAM_FAILURE;
     }
     LLVMDisposeMessage(msg);
-    if (getenv("MOSAIC_DUMP_IR"))
-        LLVMDumpModule(m);
-    if (run_passes(m, tm, opts->opt_disable ? "default<O0>" : "default<O3>", log))
-        goto done;
-    if (!opts->opt_disable)
-        mc_lower_vector_math_calls(m, tm);
-    mc_drop_vector_math_uses(m);
-    if (getenv("MOSAIC_DUMP_IR"))
-        LLVMDumpModule(m);
-    for (size_t k = 0; k < nk; k++)
-        obj->kernels[k].private_mem_size = private_size(kb[k].wi, td);
+    return r;
+}
 
+/* default<O3> (default<O0> with -cl-opt-disable), then vector math calls
+ * the vectoriser made become libmvec calls; the kernels' private memory
+ * is what allocas are left. */
+static cl_int optimise(finalize_job *job)
+{
+    LLVMModuleRef m = job->m;
+    if (mosaic_settings()->dump_ir)
+        LLVMDumpModule(m);
+    cl_int r = run_passes(m, job->tm, job->opts->opt_disable ? "default<O0>" : "default<O3>", job->log);
+    if (r != CL_SUCCESS)
+        return r;
+    if (!job->opts->opt_disable)
+        mc_lower_vector_math_calls(m, job->tm);
+    mc_drop_vector_math_uses(m);
+    if (mosaic_settings()->dump_ir)
+        LLVMDumpModule(m);
+    for (size_t k = 0; k < job->nk; k++)
+        job->obj->kernels[k].private_mem_size = private_size(job->kb[k].wi, job->td);
+    return CL_SUCCESS;
+}
+
+/* Code generation, into obj->code. */
+static cl_int emit_object_code(finalize_job *job)
+{
     char *err = NULL;
     LLVMMemoryBufferRef code;
-    if (LLVMTargetMachineEmitToMemoryBuffer(tm, m, LLVMObjectFile, &err, &code)) {
-        mc_str_printf(log, "error: code generation failed: %s\n", err ? err : "");
+    if (LLVMTargetMachineEmitToMemoryBuffer(job->tm, job->m, LLVMObjectFile, &err, &code)) {
+        mosaic_strbuf_printf(job->log, "error: code generation failed: %s\n", err ? err : "");
         LLVMDisposeMessage(err);
-        goto done;
+        return CL_BUILD_PROGRAM_FAILURE;
     }
+    mc_object *obj = job->obj;
     obj->code_size = LLVMGetBufferSize(code);
     obj->code = malloc(obj->code_size ? obj->code_size : 1);
     if (obj->code)
         memcpy(obj->code, LLVMGetBufferStart(code), obj->code_size);
     LLVMDisposeMemoryBuffer(code);
-    r = obj->code ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+    return obj->code ? CL_SUCCESS : mc_out_of_memory(job->log);
+}
 
-done:
-    for (size_t k = 0; kb && k < nk; k++)
-        mc_kernel_build_free(&kb[k]);
-    free(kernels);
-    free(kb);
-    if (td)
-        LLVMDisposeTargetData(td);
-    if (m)
-        LLVMDisposeModule(m);
-    if (tm)
-        LLVMDisposeTargetMachine(tm);
-    LLVMContextDispose(ctx);
+/* Everything from bitcode to object code (what a cache entry keeps). */
+static cl_int build_object(const mosaic_compiler_target *target, const mosaic_bitcode *blob, const mc_options *opts,
+                           mc_object *obj, mosaic_strbuf *log)
+{
+    finalize_job job = {.target = target, .opts = opts, .log = log, .obj = obj};
+    cl_int r = load_program(&job, blob);
+    if (r == CL_SUCCESS)
+        r = find_kernels(&job);
+    if (r == CL_SUCCESS)
+        r = link_builtins(job.ctx, job.m, log);
+    if (r == CL_SUCCESS) {
+        retarget(&job);
+        r = inline_everything(&job);
+    }
+    if (r == CL_SUCCESS)
+        r = mc_lower_atomic_calls(job.m, log);
+    if (r == CL_SUCCESS)
+        r = check_calls(&job);
+    if (r == CL_SUCCESS)
+        r = read_kernel_info(&job);
+    if (r == CL_SUCCESS)
+        r = build_work_item_functions(&job);
+    if (r == CL_SUCCESS)
+        r = build_work_group_functions(&job);
+    if (r == CL_SUCCESS)
+        r = prepare_for_optimiser(&job);
+    if (r == CL_SUCCESS)
+        r = optimise(&job);
+    if (r == CL_SUCCESS)
+        r = emit_object_code(&job);
+    finalize_job_free(&job);
     return r;
 }
 
 /* ---- cache entries: the object code and the kernel table ---------------------------- */
 #define ENTRY_MAGIC "MOSAICO2"
 
-static void put_u64(mc_str *s, uint64_t v) { mc_str_append(s, (const char *)&v, sizeof v); }
-static void put_str(mc_str *s, const char *t)
+static void put_u64(mosaic_strbuf *s, uint64_t v) { mosaic_strbuf_append(s, (const char *)&v, sizeof v); }
+static void put_str(mosaic_strbuf *s, const char *t)
 {
     size_t n = t ? strlen(t) : 0;
     put_u64(s, n);
-    mc_str_append(s, t ? t : "", n);
+    mosaic_strbuf_append(s, t ? t : "", n);
 }
 
-static int object_serialize(const mc_object *o, mc_str *s)
+/* Appends o as a cache entry to s (s->oom when memory ran out). */
+static void object_serialize(const mc_object *o, mosaic_strbuf *s)
 {
-    mc_str_append(s, ENTRY_MAGIC, 8);
+    mosaic_strbuf_append(s, ENTRY_MAGIC, 8);
     put_u64(s, o->code_size);
-    mc_str_append(s, o->code, o->code_size);
+    mosaic_strbuf_append(s, o->code, o->code_size);
     put_u64(s, o->global_variables_size);
     put_u64(s, o->num_kernels);
     for (size_t k = 0; k < o->num_kernels; k++) {
@@ -469,19 +570,18 @@ static int object_serialize(const mc_object *o, mc_str *s)
         put_u64(s, (uint64_t)i->uses_barriers);
         put_u64(s, o->has_wg[k]);
     }
-    return s->oom ? -1 : 0;
 }
 
 typedef struct reader {
     const char *p, *end;
-    int bad;
+    bool bad;
 } reader;
 
 static uint64_t get_u64(reader *r)
 {
     uint64_t v = 0;
     if ((size_t)(r->end - r->p) < sizeof v) {
-        r->bad = 1;
+        r->bad = true;
         return 0;
     }
     memcpy(&v, r->p, sizeof v);
@@ -493,29 +593,31 @@ static char *get_str(reader *r)
 {
     uint64_t n = get_u64(r);
     if (r->bad || n > (uint64_t)(r->end - r->p)) {
-        r->bad = 1;
+        r->bad = true;
         return NULL;
     }
     char *t = strndup(r->p, (size_t)n);
     r->p += n;
     if (!t)
-        r->bad = 1;
+        r->bad = true;
     return t;
 }
 
-static int object_deserialize(const void *data, size_t size, mc_object *o)
+/* Part of a cache lookup: is data a whole cache entry?  Then o holds it.
+ * (A damaged entry, or one memory is lacking for, is a miss.) */
+static bool object_deserialize(const void *data, size_t size, mc_object *o)
 {
-    reader r = {data, (const char *)data + size, 0};
+    reader r = {data, (const char *)data + size, false};
     memset(o, 0, sizeof *o);
     if (size < 8 || memcmp(data, ENTRY_MAGIC, 8))
-        return -1;
+        return false;
     r.p += 8;
     uint64_t n = get_u64(&r);
     if (r.bad || n > (uint64_t)(r.end - r.p) || !n)
-        return -1;
+        return false;
     o->code = malloc((size_t)n);
     if (!o->code)
-        return -1;
+        return false;
     memcpy(o->code, r.p, (size_t)n);
     o->code_size = (size_t)n;
     r.p += n;
@@ -523,13 +625,13 @@ static int object_deserialize(const void *data, size_t size, mc_object *o)
     uint64_t nk = get_u64(&r);
     if (r.bad || nk > 100000) {
         object_clear(o);
-        return -1;
+        return false;
     }
     o->kernels = calloc(nk ? (size_t)nk : 1, sizeof *o->kernels);
     o->has_wg = calloc(nk ? (size_t)nk : 1, 1);
     if (!o->kernels || !o->has_wg) {
         object_clear(o);
-        return -1;
+        return false;
     }
     for (uint64_t k = 0; k < nk && !r.bad; k++) {
         mosaic_kernel_info *i = &o->kernels[k];
@@ -538,12 +640,12 @@ static int object_deserialize(const void *data, size_t size, mc_object *o)
         i->attributes = get_str(&r);
         uint64_t na = get_u64(&r);
         if (r.bad || na > 4096) {
-            r.bad = 1;
+            r.bad = true;
             break;
         }
         i->args = na ? calloc((size_t)na, sizeof *i->args) : NULL;
         if (na && !i->args) {
-            r.bad = 1;
+            r.bad = true;
             break;
         }
         i->num_args = (cl_uint)na;
@@ -564,14 +666,14 @@ static int object_deserialize(const void *data, size_t size, mc_object *o)
             i->work_group_size_hint[d] = (size_t)get_u64(&r);
         i->static_local_mem_size = (size_t)get_u64(&r);
         i->private_mem_size = (size_t)get_u64(&r);
-        i->uses_barriers = (int)get_u64(&r);
+        i->uses_barriers = get_u64(&r) != 0;
         o->has_wg[k] = get_u64(&r) != 0;
     }
     if (r.bad || r.p != r.end) {
         object_clear(o);
-        return -1;
+        return false;
     }
-    return 0;
+    return true;
 }
 
 static void session_error(void *user, LLVMErrorRef err)
@@ -584,7 +686,8 @@ static void session_error(void *user, LLVMErrorRef err)
 }
 
 /* Loads object code into a fresh LLJIT and looks every kernel up. */
-static cl_int load_object(const mosaic_compiler_target *target, mc_object *obj, mosaic_executable *exe, mc_str *log)
+static cl_int load_object(const mosaic_compiler_target *target, mc_object *obj, mosaic_executable *exe,
+                          mosaic_strbuf *log)
 {
     LLVMErrorRef err = LLVMOrcCreateLLJIT(&exe->jit, NULL);
     if (err) {
@@ -602,7 +705,7 @@ static cl_int load_object(const mosaic_compiler_target *target, mc_object *obj, 
     if (n) {
         LLVMOrcCSymbolMapPair *pairs = calloc(n, sizeof *pairs);
         if (!pairs)
-            return CL_OUT_OF_HOST_MEMORY;
+            return mc_out_of_memory(log);
         size_t k = 0;
         for (size_t i = 0; i < n; i++) {
             if (!target->runtime_symbols[i].name)
@@ -625,7 +728,7 @@ static cl_int load_object(const mosaic_compiler_target *target, mc_object *obj, 
         size_t nv = mc_libmvec_symbols(&vs);
         LLVMOrcCSymbolMapPair *pairs = calloc(nv, sizeof *pairs);
         if (!pairs)
-            return CL_OUT_OF_HOST_MEMORY;
+            return mc_out_of_memory(log);
         for (size_t i = 0; i < nv; i++) {
             pairs[i].Name = LLVMOrcLLJITMangleAndIntern(exe->jit, vs[i].name);
             pairs[i].Sym.Address = (LLVMOrcExecutorAddress)(uintptr_t)vs[i].address;
@@ -651,7 +754,7 @@ static cl_int load_object(const mosaic_compiler_target *target, mc_object *obj, 
     LLVMMemoryBufferRef buf =
         LLVMCreateMemoryBufferWithMemoryRangeCopy(obj->code, obj->code_size, "mosaic-kernels");
     if (!buf)
-        return CL_OUT_OF_HOST_MEMORY;
+        return mc_out_of_memory(log);
     err = LLVMOrcLLJITAddObjectFile(exe->jit, jd, buf); /* takes the buffer */
     if (err) {
         mc_log_llvm_error(log, "cannot load the kernels' object code", err);
@@ -669,13 +772,15 @@ static cl_int load_object(const mosaic_compiler_target *target, mc_object *obj, 
         for (int wg = 0; wg < 2; wg++) {
             if (wg && !obj->has_wg[k])
                 break;
-            mc_str name = {0};
-            mc_str_printf(&name, "%s.%s", info->name, wg ? "wg" : "wi");
-            if (name.oom)
-                return CL_OUT_OF_HOST_MEMORY;
+            mosaic_strbuf name = {0};
+            mosaic_strbuf_printf(&name, "%s.%s", info->name, wg ? "wg" : "wi");
+            if (name.oom) {
+                mosaic_strbuf_free(&name);
+                return mc_out_of_memory(log);
+            }
             LLVMOrcExecutorAddress addr = 0;
             err = LLVMOrcLLJITLookup(exe->jit, &addr, name.data);
-            mc_str_free(&name);
+            mosaic_strbuf_free(&name);
             if (err || !addr) {
                 if (err)
                     mc_log_llvm_error(log, "cannot link the kernels", err);
@@ -695,54 +800,49 @@ static cl_int load_object(const mosaic_compiler_target *target, mc_object *obj, 
 cl_int mosaic_finalize(const mosaic_compiler_target *target, const mosaic_bitcode *executable, const char *options,
                        mosaic_executable **out, char **log_out)
 {
-    mc_str log = {0};
+    mosaic_strbuf log = {0};
     mc_options opts;
     mc_object obj;
     memset(&obj, 0, sizeof obj);
     mosaic_executable *exe = NULL;
-    cl_int r;
+    const void *bc = NULL;
+    size_t bc_size = 0;
     if (out)
         *out = NULL;
-    int pr = mc_parse_options(options, MC_OPTIONS_BUILD, &opts, &log);
-    if (pr) {
-        mc_finish_log(&log, log_out, "build");
-        return pr == -2 ? CL_OUT_OF_HOST_MEMORY : CL_INVALID_BUILD_OPTIONS;
-    }
-    if (!executable || !out || mc_blob_unwrap(executable->data, executable->size, NULL, NULL, NULL)) {
-        mc_str_puts(&log, "error: not a Mosaic program binary\n");
+    cl_int r = mc_parse_options(options, MC_OPTIONS_BUILD, &opts, &log);
+    if (r != CL_SUCCESS)
+        goto done;
+    if (!executable || !out) {
+        mosaic_strbuf_puts(&log, "error: not a Mosaic program binary\n");
         r = CL_INVALID_BINARY;
         goto done;
     }
-    if (mc_llvm_init()) {
-        mc_str_puts(&log, "error: LLVM has no native target for this machine\n");
-        r = CL_BUILD_PROGRAM_FAILURE;
+    r = mc_blob_unwrap(executable->data, executable->size, NULL, &bc, &bc_size, NULL, &log);
+    if (r == CL_SUCCESS)
+        r = mc_llvm_init(&log);
+    if (r != CL_SUCCESS)
         goto done;
-    }
     /* The cache first: an entry holds what build_object would produce. */
     mc_cache_key key;
-    int cached = 0, use_cache = mc_cache_enabled();
+    bool cached = false, use_cache = mc_cache_enabled();
     if (use_cache) {
-        const void *bc;
-        size_t bc_size;
-        mc_blob_unwrap(executable->data, executable->size, NULL, &bc, &bc_size);
         const char *cpu = target && target->cpu_name ? target->cpu_name : mc_host_cpu();
         const char *features = target && target->cpu_features ? target->cpu_features
                                : target && target->cpu_name ? "" : mc_host_features();
         /* settings that change the code are part of the key */
-        mc_str key_options = {0};
-        const char *fibers = getenv("MOSAIC_BARRIER_FIBERS");
-        mc_str_printf(&key_options, "%s\n%s%s", options ? options : "",
-                      fibers && *fibers && strcmp(fibers, "0") ? "barrier-fibers " : "",
-                      mc_libmvec_available() ? "libmvec" : "");
+        mosaic_strbuf key_options = {0};
+        mosaic_strbuf_printf(&key_options, "%s\n%s%s", options ? options : "",
+                             mosaic_settings()->barrier_fibers ? "barrier-fibers " : "",
+                             mc_libmvec_available() ? "libmvec" : "");
         mc_cache_key_compute(&key, bc, bc_size, key_options.data ? key_options.data : "", cpu, features, target);
-        mc_str_free(&key_options);
+        mosaic_strbuf_free(&key_options);
         void *entry;
         size_t entry_size;
-        if (mc_cache_load(&key, &entry, &entry_size) == 0) {
-            cached = object_deserialize(entry, entry_size, &obj) == 0;
+        if (mc_cache_load(&key, &entry, &entry_size)) {
+            cached = object_deserialize(entry, entry_size, &obj);
             free(entry);
         }
-        if (getenv("MOSAIC_DEBUG"))
+        if (mosaic_settings()->debug)
             fprintf(stderr, "mosaic: kernel cache %s\n", cached ? "hit" : "miss");
     }
     for (int attempt = 0; attempt < 2; attempt++) {
@@ -751,20 +851,21 @@ cl_int mosaic_finalize(const mosaic_compiler_target *target, const mosaic_bitcod
             if (r != CL_SUCCESS)
                 goto done;
             if (use_cache) {
-                mc_str entry = {0};
-                if (object_serialize(&obj, &entry) == 0)
+                mosaic_strbuf entry = {0};
+                object_serialize(&obj, &entry);
+                if (!entry.oom)
                     mc_cache_store(&key, entry.data, entry.len);
-                mc_str_free(&entry);
+                mosaic_strbuf_free(&entry);
             }
         }
         exe = calloc(1, sizeof *exe);
         if (!exe) {
-            r = CL_OUT_OF_HOST_MEMORY;
+            r = mc_out_of_memory(&log);
             goto done;
         }
-        mc_str jit_log = {0};
+        mosaic_strbuf jit_log = {0};
         r = load_object(target, &obj, exe, cached ? &jit_log : &log);
-        mc_str_free(&jit_log);
+        mosaic_strbuf_free(&jit_log);
         if (r == CL_SUCCESS)
             break;
         mosaic_executable_free(exe);
@@ -773,16 +874,13 @@ cl_int mosaic_finalize(const mosaic_compiler_target *target, const mosaic_bitcod
             goto done;
         /* a cache entry that does not load: build from the bitcode instead */
         object_clear(&obj);
-        cached = 0;
+        cached = false;
     }
     *out = exe;
 done:
     object_clear(&obj);
     mc_free_options(&opts);
-    if (log.oom && r == CL_SUCCESS)
-        r = CL_OUT_OF_HOST_MEMORY;
-    mc_finish_log(&log, log_out, "build");
-    return r;
+    return mc_finish_log(&log, r, log_out, "build");
 }
 
 size_t mosaic_executable_num_kernels(const mosaic_executable *exe) { return exe ? exe->num_kernels : 0; }

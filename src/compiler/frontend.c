@@ -24,37 +24,62 @@
 
 #include "compiler/compiler_internal.h"
 
-#ifndef MOSAIC_CLANG_PATH
-#define MOSAIC_CLANG_PATH "clang-16"
-#endif
+/* What mosaic_compile_source works with, phase after phase. */
+typedef struct compile_job {
+    const mosaic_compiler_target *target;
+    mosaic_strbuf *log;
+    mc_options opts;
+    char **feat;              /* the device's clang feature options */
+    size_t nfeat;
+    char dir[4096];           /* the temporary directory, "" until it exists */
+    char input[4200], output[4200], include[4200], args_path[4200];
+    mc_child child;           /* clang */
+    mosaic_strbuf clang_log;  /* what it printed */
+    char *bc;                 /* what it wrote */
+    size_t bc_size;
+} compile_job;
 
-static int write_file(const char *path, const char *text, size_t n)
+/* Writes n bytes of text to a new file at path.  Failing is
+ * CL_COMPILE_PROGRAM_FAILURE, logged as "cannot write <what>: <errno>". */
+static cl_int write_file(const char *path, const char *text, size_t n, mosaic_strbuf *log, const char *what, ...)
+    __attribute__((format(printf, 5, 6)));
+static cl_int write_file(const char *path, const char *text, size_t n, mosaic_strbuf *log, const char *what, ...)
 {
     int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    if (fd < 0)
-        return -1;
-    while (n) {
+    bool written = fd >= 0;
+    while (written && n) {
         ssize_t w = write(fd, text, n);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            close(fd);
-            return -1;
+        if (w < 0 && errno == EINTR)
+            continue;
+        written = w >= 0;
+        if (written) {
+            text += w;
+            n -= (size_t)w;
         }
-        text += w;
-        n -= (size_t)w;
     }
-    return close(fd);
+    int err = errno;
+    if (fd >= 0 && close(fd) && written)
+        written = false, err = errno;
+    if (written)
+        return CL_SUCCESS;
+    va_list ap;
+    va_start(ap, what);
+    mosaic_strbuf_puts(log, "error: cannot write ");
+    mosaic_strbuf_vprintf(log, what, ap);
+    mosaic_strbuf_printf(log, ": %s\n", strerror(err));
+    va_end(ap);
+    return CL_COMPILE_PROGRAM_FAILURE;
 }
 
-static int read_file(const char *path, char **data, size_t *size)
+/* The contents of the file at path (none, *size 0, when there is no such file). */
+static cl_int read_file(const char *path, char **data, size_t *size, mosaic_strbuf *log)
 {
     *data = NULL;
     *size = 0;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
-        return -1;
-    mc_str s = {0};
+        return CL_SUCCESS;
+    mosaic_strbuf s = {0};
     char buf[65536];
     for (;;) {
         ssize_t r = read(fd, buf, sizeof buf);
@@ -62,16 +87,16 @@ static int read_file(const char *path, char **data, size_t *size)
             continue;
         if (r <= 0)
             break;
-        mc_str_append(&s, buf, (size_t)r);
+        mosaic_strbuf_append(&s, buf, (size_t)r);
     }
     close(fd);
     if (s.oom) {
-        mc_str_free(&s);
-        return -1;
+        mosaic_strbuf_free(&s);
+        return mc_out_of_memory(log);
     }
     *size = s.len;
-    *data = mc_str_take(&s);
-    return 0;
+    *data = mosaic_strbuf_take(&s);
+    return CL_SUCCESS;
 }
 
 static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
@@ -82,82 +107,72 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
 }
 
 /* Writes a header under its include name ("dir/x.h" makes dir/). */
-static int write_header(const char *dir, const mosaic_header *h, mc_str *log)
+static cl_int write_header(const char *dir, const mosaic_header *h, mosaic_strbuf *log)
 {
     const char *name = h->include_name;
     if (!name || !*name || !h->source) {
-        mc_str_puts(log, "error: a header has no name or no source\n");
-        return -1;
+        mosaic_strbuf_puts(log, "error: a header has no name or no source\n");
+        return CL_COMPILE_PROGRAM_FAILURE;
     }
     while (*name == '/')
         name++;
     if (!strcmp(name, "..") || !strncmp(name, "../", 3) || strstr(name, "/../") ||
         (strlen(name) >= 3 && !strcmp(name + strlen(name) - 3, "/.."))) {
-        mc_str_printf(log, "error: header name '%s' leaves the include directory\n", h->include_name);
-        return -1;
+        mosaic_strbuf_printf(log, "error: header name '%s' leaves the include directory\n", h->include_name);
+        return CL_COMPILE_PROGRAM_FAILURE;
     }
-    mc_str path = {0};
-    mc_str_printf(&path, "%s/%s", dir, name);
-    if (path.oom)
-        return -1;
+    mosaic_strbuf path = {0};
+    mosaic_strbuf_printf(&path, "%s/%s", dir, name);
+    if (path.oom) {
+        mosaic_strbuf_free(&path);
+        return mc_out_of_memory(log);
+    }
     for (char *p = path.data + strlen(dir) + 1; (p = strchr(p, '/')); p++) {
         *p = 0;
         mkdir(path.data, 0700);
         *p = '/';
     }
-    int r = write_file(path.data, h->source, strlen(h->source));
-    if (r)
-        mc_str_printf(log, "error: cannot write header '%s': %s\n", h->include_name, strerror(errno));
-    mc_str_free(&path);
-    return r;
-}
-
-/* Writes clang's arguments as a response file (clang @file): option
- * strings of any length, where a command line stops at the kernel's limits
- * (E2BIG).  Each argument is double-quoted, with \\ and " escaped. */
-static int write_response_file(const char *path, const char *const *args, size_t count, mc_str *log)
-{
-    mc_str text = {0};
-    for (size_t i = 0; i < count; i++) {
-        mc_str_puts(&text, "\"");
-        for (const char *a = args[i]; *a; a++) {
-            size_t n = strcspn(a, "\\\"");
-            mc_str_append(&text, a, n);
-            a += n;
-            if (!*a)
-                break;
-            mc_str_append(&text, "\\", 1);
-            mc_str_append(&text, a, 1);
-        }
-        mc_str_puts(&text, "\"\n");
-    }
-    int r = text.oom ? -1 : write_file(path, text.data, text.len);
-    if (r)
-        mc_str_printf(log, "error: cannot write the compiler's arguments to %s: %s\n", path, strerror(errno));
-    mc_str_free(&text);
+    cl_int r = write_file(path.data, h->source, strlen(h->source), log, "header '%s'", h->include_name);
+    mosaic_strbuf_free(&path);
     return r;
 }
 
 /* Replaces every occurrence of `from` in s by `to`. */
-static void replace_all(mc_str *s, const char *from, const char *to)
+static void replace_all(mosaic_strbuf *s, const char *from, const char *to)
 {
     if (!s->data || !*from)
         return;
-    mc_str out = {0};
+    mosaic_strbuf out = {0};
     size_t fl = strlen(from);
     const char *p = s->data, *q;
     while ((q = strstr(p, from))) {
-        mc_str_append(&out, p, (size_t)(q - p));
-        mc_str_puts(&out, to);
+        mosaic_strbuf_append(&out, p, (size_t)(q - p));
+        mosaic_strbuf_puts(&out, to);
         p = q + fl;
     }
-    mc_str_puts(&out, p);
+    mosaic_strbuf_puts(&out, p);
     if (out.oom) {
-        mc_str_free(&out);
+        mosaic_strbuf_free(&out);
         return;
     }
-    mc_str_free(s);
+    mosaic_strbuf_free(s);
     *s = out;
+}
+
+/* Appends arg to a response file's text: double-quoted, with \ and " escaped. */
+static void append_quoted(mosaic_strbuf *text, const char *arg)
+{
+    mosaic_strbuf_puts(text, "\"");
+    for (const char *a = arg; *a; a++) {
+        size_t n = strcspn(a, "\\\"");
+        mosaic_strbuf_append(text, a, n);
+        a += n;
+        if (!*a)
+            break;
+        mosaic_strbuf_append(text, "\\", 1);
+        mosaic_strbuf_append(text, a, 1);
+    }
+    mosaic_strbuf_puts(text, "\"\n");
 }
 
 /* ---- the feature prelude ------------------------------------------------------
@@ -194,19 +209,19 @@ static const char *const spir_default_macros[] = {
 #define PRELUDE_NAME "__mosaic_prelude.h"
 
 /* Is `name` switched on by the -cl-ext=... words of the device's feature options? */
-static int device_has(char **feat, int nfeat, const char *name)
+static bool device_has(char **feat, size_t nfeat, const char *name)
 {
-    int on = 0;
+    bool on = false;
     size_t len = strlen(name);
-    for (int i = 0; i < nfeat; i++) {
+    for (size_t i = 0; i < nfeat; i++) {
         if (strncmp(feat[i], "-cl-ext=", 8))
             continue;
         for (const char *p = feat[i] + 8; *p;) {
             size_t n = strcspn(p, ",");
             if (n == 4 && !strncmp(p, "-all", 4))
-                on = 0;
+                on = false;
             else if (n == 4 && !strncmp(p, "+all", 4))
-                on = 1;
+                on = true;
             else if (n == len + 1 && (*p == '+' || *p == '-') && !strncmp(p + 1, name, len))
                 on = *p == '+';
             p += n + (p[n] == ',');
@@ -215,50 +230,190 @@ static int device_has(char **feat, int nfeat, const char *name)
     return on;
 }
 
-/* Writes the prelude (see above) into dir. */
-static int write_prelude(const char *dir, char **feat, int nfeat, mc_str *log)
+/* ---- the phases of mosaic_compile_source ------------------------------------------- */
+
+/* The device's feature options (-cl-ext=... goes to clang's front end through -Xclang). */
+static cl_int split_device_features(compile_job *job)
 {
-    mc_str text = {0}, path = {0};
-    mc_str_puts(&text, "/* Mosaic: feature macros the device does not report */\n");
+    const char *features = job->target ? job->target->clang_features : NULL;
+    return mc_split_words(features, "the device's clang feature string", CL_COMPILE_PROGRAM_FAILURE, &job->feat,
+                          &job->nfeat, job->log);
+}
+
+/* A private directory under TMPDIR (mosaic_settings; /tmp by default), its
+ * include/ subdirectory, and the names of the files the compiler keeps there. */
+static cl_int make_work_dir(compile_job *job)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/mosaic-XXXXXX", mosaic_settings()->tmpdir);
+    if (!mkdtemp(dir)) {
+        snprintf(dir, sizeof dir, "/tmp/mosaic-XXXXXX");
+        if (!mkdtemp(dir)) {
+            mosaic_strbuf_printf(job->log, "error: cannot create a temporary directory: %s\n", strerror(errno));
+            return CL_COMPILE_PROGRAM_FAILURE;
+        }
+    }
+    memcpy(job->dir, dir, sizeof dir);
+    snprintf(job->input, sizeof job->input, "%s/source.cl", dir);
+    snprintf(job->output, sizeof job->output, "%s/out.bc", dir);
+    snprintf(job->include, sizeof job->include, "%s/include", dir);
+    snprintf(job->args_path, sizeof job->args_path, "%s/clang.args", dir);
+    if (mkdir(job->include, 0700)) {
+        mosaic_strbuf_printf(job->log, "error: cannot create a temporary directory: %s\n", strerror(errno));
+        return CL_COMPILE_PROGRAM_FAILURE;
+    }
+    return CL_SUCCESS;
+}
+
+/* The prelude (see above), in the directory. */
+static cl_int write_prelude(compile_job *job)
+{
+    mosaic_strbuf text = {0}, path = {0};
+    mosaic_strbuf_puts(&text, "/* Mosaic: feature macros the device does not report */\n");
     for (size_t i = 0; i < sizeof spir_default_macros / sizeof spir_default_macros[0]; i++) {
         const char *m = spir_default_macros[i];
-        if (!device_has(feat, nfeat, strcmp(m, "__IMAGE_SUPPORT__") ? m : "__opencl_c_images"))
-            mc_str_printf(&text, "#undef %s\n", m);
+        if (!device_has(job->feat, job->nfeat, strcmp(m, "__IMAGE_SUPPORT__") ? m : "__opencl_c_images"))
+            mosaic_strbuf_printf(&text, "#undef %s\n", m);
     }
-    mc_str_printf(&path, "%s/" PRELUDE_NAME, dir);
-    int r = text.oom || path.oom ? -1 : write_file(path.data, text.data, text.len);
-    if (r)
-        mc_str_printf(log, "error: cannot write the feature prelude: %s\n", strerror(errno));
-    mc_str_free(&text);
-    mc_str_free(&path);
+    mosaic_strbuf_printf(&path, "%s/" PRELUDE_NAME, job->dir);
+    cl_int r = text.oom || path.oom ? mc_out_of_memory(job->log)
+                                    : write_file(path.data, text.data, text.len, job->log, "the feature prelude");
+    mosaic_strbuf_free(&text);
+    mosaic_strbuf_free(&path);
     return r;
 }
 
-/* Does the device take OpenCL C printf through __mosaic_printf (compiler.h)? */
-static int wants_printf_lowering(const mosaic_compiler_target *target)
+/* What clang reads: the source (its standard input), the headers under
+ * include/, the prelude. */
+static cl_int write_inputs(compile_job *job, const char *source, size_t num_headers, const mosaic_header *headers)
 {
-    for (size_t i = 0; target && i < target->num_runtime_symbols; i++)
-        if (target->runtime_symbols[i].name && !strcmp(target->runtime_symbols[i].name, "__mosaic_printf"))
-            return 1;
-    return 0;
+    cl_int r = write_file(job->input, source, strlen(source), job->log, "the source to %s", job->dir);
+    for (size_t i = 0; i < num_headers && r == CL_SUCCESS; i++)
+        r = write_header(job->include, &headers[i], job->log);
+    if (r == CL_SUCCESS)
+        r = write_prelude(job);
+    return r;
+}
+
+/* clang's arguments (docs/compiler.md), written as a response file (clang
+ * @file): option strings of any length, where a command line stops at the
+ * kernel's limits (E2BIG).  Each argument is double-quoted, with \ and "
+ * escaped. */
+static cl_int write_clang_arguments(compile_job *job)
+{
+    static const char *const fixed[] = {
+        "-x", "cl", "-target", "spir64-unknown-unknown", "-Xclang", "-finclude-default-header",
+        "-Xclang", "-fdeclare-opencl-builtins", "-cl-kernel-arg-info", "-emit-llvm", "-c",
+        "-fno-color-diagnostics",
+    };
+    mosaic_strbuf text = {0};
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
+        append_quoted(&text, fixed[i]);
+    for (size_t i = 0; i < job->nfeat; i++) {
+        if (!strncmp(job->feat[i], "-cl-ext=", 8))
+            append_quoted(&text, "-Xclang");
+        append_quoted(&text, job->feat[i]);
+    }
+    if (!job->opts.cl_std)
+        append_quoted(&text, "-cl-std=CL1.2"); /* the OpenCL rule when -cl-std is not given */
+    if (!job->opts.opt_disable) {
+        /* Optimisation attributes, but no passes: everything is optimised once,
+         * with the builtins, at finalize time. */
+        append_quoted(&text, "-O2");
+        append_quoted(&text, "-Xclang");
+        append_quoted(&text, "-disable-llvm-passes");
+    }
+    for (size_t i = 0; i < job->opts.num_clang_args; i++)
+        append_quoted(&text, job->opts.clang_args[i]);
+    /* clang runs in DIR/include and sees relative names only, so the bitcode
+     * is the same for the same source (the kernel cache's key). */
+    append_quoted(&text, "-I");
+    append_quoted(&text, ".");
+    append_quoted(&text, "-include");
+    append_quoted(&text, "../" PRELUDE_NAME);
+    append_quoted(&text, "-o");
+    append_quoted(&text, "../out.bc");
+    append_quoted(&text, "-"); /* the source, on standard input */
+    cl_int r = text.oom ? mc_out_of_memory(job->log)
+                        : write_file(job->args_path, text.data, text.len, job->log, "the compiler's arguments to %s",
+                                     job->args_path);
+    mosaic_strbuf_free(&text);
+    return r;
+}
+
+/* Runs clang in DIR/include with the source on its standard input; what it
+ * prints goes to job->clang_log. */
+static cl_int run_clang(compile_job *job)
+{
+    const char *clang = mosaic_settings()->clang;
+    const char *const clang_argv[] = { clang, "@../clang.args", NULL };
+    job->child = (mc_child){.dir = job->include, .stdin_fd = open(job->input, O_RDONLY | O_CLOEXEC)};
+    if (job->child.stdin_fd < 0) {
+        job->child.end = MC_CHILD_NOT_STARTED;
+        job->child.code = errno;
+    } else {
+        mc_run_child(clang_argv, &job->child, &job->clang_log);
+        close(job->child.stdin_fd);
+    }
+    if (job->child.end == MC_CHILD_NOT_STARTED) {
+        mosaic_strbuf_printf(job->log, "error: cannot run the OpenCL C compiler '%s': %s (set MOSAIC_CLANG to "
+                                       "clang-16)\n", clang, strerror(job->child.code));
+        return CL_COMPILE_PROGRAM_FAILURE;
+    }
+    return CL_SUCCESS;
+}
+
+/* clang's messages into the log, naming the user's source "<source>" and
+ * headers by include name. */
+static void take_clang_messages(compile_job *job)
+{
+    mosaic_strbuf *m = &job->clang_log;
+    replace_all(m, "<stdin>:", "<source>:");
+    replace_all(m, "\n./", "\n");
+    replace_all(m, "from ./", "from ");
+    if (m->len > 2 && !strncmp(m->data, "./", 2))
+        mosaic_strbuf_consume(m, 2);
+    if (m->len)
+        mosaic_strbuf_append(job->log, m->data, m->len);
+}
+
+/* The bitcode clang wrote.  None is a failure that clang's messages explain,
+ * or this one when it said nothing. */
+static cl_int read_clang_output(compile_job *job)
+{
+    const mc_child *c = &job->child;
+    bool exited_ok = (c->end == MC_CHILD_EXITED && c->code == 0) || c->end == MC_CHILD_UNKNOWN;
+    if (exited_ok) {
+        cl_int r = read_file(job->output, &job->bc, &job->bc_size, job->log);
+        if (r != CL_SUCCESS || job->bc_size)
+            return r;
+    }
+    if (c->end == MC_CHILD_SIGNALED)
+        mosaic_strbuf_printf(job->log, "error: the OpenCL C compiler was killed by signal %d\n", c->code);
+    else if (!job->clang_log.len)
+        mosaic_strbuf_puts(job->log, "error: the OpenCL C compiler failed without a message\n");
+    return CL_COMPILE_PROGRAM_FAILURE;
 }
 
 /* clang's bitcode with its printf calls lowered (printf.c), as a compiled object. */
-static cl_int lower_printf(const char *bc, size_t size, mosaic_bitcode *out, mc_str *log)
+static cl_int lower_printf(const char *bc, size_t size, mosaic_bitcode *out, mosaic_strbuf *log)
 {
     LLVMContextRef ctx = mc_context_create(log);
     if (!ctx)
-        return CL_OUT_OF_HOST_MEMORY;
-    cl_int r = CL_COMPILE_PROGRAM_FAILURE;
+        return mc_out_of_memory(log);
+    cl_int r;
     LLVMModuleRef m = NULL;
     LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRange(bc, size, "input", 0);
     if (!buf) {
-        r = CL_OUT_OF_HOST_MEMORY;
+        r = mc_out_of_memory(log);
     } else if (LLVMParseBitcodeInContext2(ctx, buf, &m)) {
         m = NULL;
-        mc_str_puts(log, "error: cannot read the OpenCL C compiler's bitcode\n");
-    } else if (mc_lower_printf(m, log) == 0) {
-        r = mc_module_to_blob(m, CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT, out);
+        mosaic_strbuf_puts(log, "error: cannot read the OpenCL C compiler's bitcode\n");
+        r = CL_COMPILE_PROGRAM_FAILURE;
+    } else {
+        r = mc_lower_printf(m, log);
+        if (r == CL_SUCCESS)
+            r = mc_module_to_blob(m, CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT, out, log);
     }
     if (buf)
         LLVMDisposeMemoryBuffer(buf);
@@ -268,162 +423,53 @@ static cl_int lower_printf(const char *bc, size_t size, mosaic_bitcode *out, mc_
     return r;
 }
 
+/* The compiled object: clang's bitcode, its printf calls lowered when the
+ * device takes them through __mosaic_printf (compiler.h). */
+static cl_int make_compiled_object(compile_job *job, mosaic_bitcode *out)
+{
+    if (mc_target_has_symbol(job->target, "__mosaic_printf") && memmem(job->bc, job->bc_size, "printf", 6))
+        return lower_printf(job->bc, job->bc_size, out, job->log);
+    return mc_blob_wrap(CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT, job->bc, job->bc_size, out, job->log);
+}
+
+static void compile_job_free(compile_job *job)
+{
+    if (job->dir[0])
+        nftw(job->dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    free(job->bc);
+    mosaic_strbuf_free(&job->clang_log);
+    mc_free_words(job->feat, job->nfeat);
+    mc_free_options(&job->opts);
+}
+
 cl_int mosaic_compile_source(const mosaic_compiler_target *target, const char *source, const char *options,
                              size_t num_headers, const mosaic_header *headers, mosaic_bitcode *out, char **log_out)
 {
-    mc_str log = {0};
-    mc_options opts;
-    cl_int r = CL_SUCCESS;
-    char dir[4096] = "";
-    char **feat = NULL;
-    int nfeat = 0;
-    const char **args = NULL;
-    mc_str clang_log = {0};
-    char *bc = NULL;
-    size_t bc_size = 0;
-
+    mosaic_strbuf log = {0};
+    compile_job job = {.target = target, .log = &log};
     if (out)
         memset(out, 0, sizeof *out);
-    int pr = mc_parse_options(options, MC_OPTIONS_COMPILE, &opts, &log);
-    if (pr) {
-        mc_finish_log(&log, log_out, "compile");
-        return pr == -2 ? CL_OUT_OF_HOST_MEMORY : CL_INVALID_COMPILER_OPTIONS;
-    }
-    if (!source || !out) {
-        mc_str_puts(&log, "error: no source to compile\n");
+    cl_int r = mc_parse_options(options, MC_OPTIONS_COMPILE, &job.opts, &log);
+    if (r == CL_SUCCESS && (!source || !out)) {
+        mosaic_strbuf_puts(&log, "error: no source to compile\n");
         r = CL_COMPILE_PROGRAM_FAILURE;
-        goto done;
     }
-    /* The device's feature options (-cl-ext=... goes to clang's front end through -Xclang). */
-    if (target && target->clang_features && (nfeat = mc_split_words(target->clang_features, &feat)) < 0) {
-        nfeat = 0;
-        mc_str_puts(&log, "error: the device's clang feature string has unbalanced quotes\n");
-        r = CL_COMPILE_PROGRAM_FAILURE;
-        goto done;
+    if (r == CL_SUCCESS)
+        r = split_device_features(&job);
+    if (r == CL_SUCCESS)
+        r = make_work_dir(&job);
+    if (r == CL_SUCCESS)
+        r = write_inputs(&job, source, num_headers, headers);
+    if (r == CL_SUCCESS)
+        r = write_clang_arguments(&job);
+    if (r == CL_SUCCESS)
+        r = run_clang(&job);
+    if (r == CL_SUCCESS) {
+        take_clang_messages(&job);
+        r = read_clang_output(&job);
     }
-
-    const char *tmp = getenv("TMPDIR");
-    snprintf(dir, sizeof dir, "%s/mosaic-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(dir)) {
-        snprintf(dir, sizeof dir, "/tmp/mosaic-XXXXXX");
-        if (!mkdtemp(dir)) {
-            mc_str_printf(&log, "error: cannot create a temporary directory: %s\n", strerror(errno));
-            dir[0] = 0;
-            r = CL_COMPILE_PROGRAM_FAILURE;
-            goto done;
-        }
-    }
-    char input[4200], output[4200], include[4200], args_path[4200];
-    snprintf(input, sizeof input, "%s/source.cl", dir);
-    snprintf(output, sizeof output, "%s/out.bc", dir);
-    snprintf(include, sizeof include, "%s/include", dir);
-    snprintf(args_path, sizeof args_path, "%s/clang.args", dir);
-    if (write_file(input, source, strlen(source)) || mkdir(include, 0700)) {
-        mc_str_printf(&log, "error: cannot write the source to %s: %s\n", dir, strerror(errno));
-        r = CL_COMPILE_PROGRAM_FAILURE;
-        goto done;
-    }
-    for (size_t i = 0; i < num_headers; i++)
-        if (write_header(include, &headers[i], &log)) {
-            r = CL_COMPILE_PROGRAM_FAILURE;
-            goto done;
-        }
-    if (write_prelude(dir, feat, nfeat, &log)) {
-        r = CL_COMPILE_PROGRAM_FAILURE;
-        goto done;
-    }
-
-    const char *clang = getenv("MOSAIC_CLANG");
-    if (!clang || !*clang)
-        clang = MOSAIC_CLANG_PATH;
-    size_t max = 32 + 2 * (size_t)nfeat + opts.num_clang_args;
-    args = calloc(max, sizeof *args);
-    if (!args) {
-        r = CL_OUT_OF_HOST_MEMORY;
-        goto done;
-    }
-    size_t k = 0;
-    static const char *const fixed[] = {
-        "-x", "cl", "-target", "spir64-unknown-unknown", "-Xclang", "-finclude-default-header",
-        "-Xclang", "-fdeclare-opencl-builtins", "-cl-kernel-arg-info", "-emit-llvm", "-c",
-        "-fno-color-diagnostics",
-    };
-    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
-        args[k++] = fixed[i];
-    for (int i = 0; i < nfeat; i++) {
-        if (!strncmp(feat[i], "-cl-ext=", 8))
-            args[k++] = "-Xclang";
-        args[k++] = feat[i];
-    }
-    if (!opts.cl_std)
-        args[k++] = "-cl-std=CL1.2"; /* the OpenCL rule when -cl-std is not given */
-    if (!opts.opt_disable) {
-        /* Optimisation attributes, but no passes: everything is optimised once,
-         * with the builtins, at finalize time. */
-        args[k++] = "-O2";
-        args[k++] = "-Xclang";
-        args[k++] = "-disable-llvm-passes";
-    }
-    for (size_t i = 0; i < opts.num_clang_args; i++)
-        args[k++] = opts.clang_args[i];
-    /* clang runs in DIR/include and sees relative names only, so the bitcode
-     * is the same for the same source (the kernel cache's key). */
-    args[k++] = "-I";
-    args[k++] = ".";
-    args[k++] = "-include";
-    args[k++] = "../" PRELUDE_NAME;
-    args[k++] = "-o";
-    args[k++] = "../out.bc";
-    args[k++] = "-"; /* the source, on standard input */
-    if (write_response_file(args_path, args, k, &log)) {
-        r = CL_COMPILE_PROGRAM_FAILURE;
-        goto done;
-    }
-    const char *const clang_argv[] = { clang, "@../clang.args", NULL };
-    mc_child child = {.dir = include, .stdin_fd = open(input, O_RDONLY | O_CLOEXEC)};
-    int err = child.stdin_fd < 0 ? errno : mc_run_child(clang_argv, &child, &clang_log);
-    if (child.stdin_fd >= 0)
-        close(child.stdin_fd);
-    if (err) {
-        mc_str_printf(&log, "error: cannot run the OpenCL C compiler '%s': %s (set MOSAIC_CLANG to clang-16)\n",
-                      clang, strerror(err));
-        r = CL_COMPILE_PROGRAM_FAILURE;
-        goto done;
-    }
-    /* Diagnostics name the user's source "<source>" and headers by include name. */
-    replace_all(&clang_log, "<stdin>:", "<source>:");
-    replace_all(&clang_log, "\n./", "\n");
-    replace_all(&clang_log, "from ./", "from ");
-    if (clang_log.len > 2 && !strncmp(clang_log.data, "./", 2)) {
-        memmove(clang_log.data, clang_log.data + 2, clang_log.len - 1);
-        clang_log.len -= 2;
-    }
-    if (clang_log.len)
-        mc_str_append(&log, clang_log.data, clang_log.len);
-    int exited_ok = (child.end == MC_CHILD_EXITED && child.code == 0) || child.end == MC_CHILD_UNKNOWN;
-    if (!exited_ok || read_file(output, &bc, &bc_size) || bc_size == 0) {
-        if (child.end == MC_CHILD_SIGNALED)
-            mc_str_printf(&log, "error: the OpenCL C compiler was killed by signal %d\n", child.code);
-        else if (!clang_log.len)
-            mc_str_puts(&log, "error: the OpenCL C compiler failed without a message\n");
-        r = CL_COMPILE_PROGRAM_FAILURE;
-        goto done;
-    }
-    if (wants_printf_lowering(target) && memmem(bc, bc_size, "printf", 6))
-        r = lower_printf(bc, bc_size, out, &log);
-    else
-        r = mc_blob_wrap(CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT, bc, bc_size, out);
-
-done:
-    if (dir[0])
-        nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-    free(bc);
-    free(args);
-    mc_str_free(&clang_log);
-    mc_free_words(feat, nfeat);
-    mc_free_options(&opts);
-    if (log.oom && r == CL_SUCCESS)
-        r = CL_OUT_OF_HOST_MEMORY;
-    mc_finish_log(&log, log_out, "compile");
-    return r;
+    if (r == CL_SUCCESS)
+        r = make_compiled_object(&job, out);
+    compile_job_free(&job);
+    return mc_finish_log(&log, r, log_out, "compile");
 }

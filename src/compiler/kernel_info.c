@@ -13,7 +13,7 @@ typedef struct md_list {
 } md_list;
 
 /* Operands of the kernel's metadata node `kind`; n = 0 when absent. */
-static int kernel_md(LLVMValueRef f, const char *kind, md_list *out)
+static cl_int kernel_md(LLVMValueRef f, const char *kind, md_list *out, mosaic_strbuf *log)
 {
     LLVMContextRef c = LLVMGetModuleContext(LLVMGetGlobalParent(f));
     unsigned id = LLVMGetMDKindIDInContext(c, kind, (unsigned)strlen(kind));
@@ -21,26 +21,33 @@ static int kernel_md(LLVMValueRef f, const char *kind, md_list *out)
     LLVMValueMetadataEntry *entries = LLVMGlobalCopyAllMetadata(f, &count);
     out->ops = NULL;
     out->n = 0;
-    int found = 0;
+    cl_int r = CL_SUCCESS;
     for (size_t i = 0; i < count; i++) {
         if (LLVMValueMetadataEntriesGetKind(entries, (unsigned)i) != id)
             continue;
         LLVMValueRef node = LLVMMetadataAsValue(c, LLVMValueMetadataEntriesGetMetadata(entries, (unsigned)i));
-        out->n = LLVMGetMDNodeNumOperands(node);
-        if (out->n) {
-            out->ops = calloc(out->n, sizeof *out->ops);
+        unsigned n = LLVMGetMDNodeNumOperands(node);
+        if (n) {
+            out->ops = calloc(n, sizeof *out->ops);
             if (!out->ops) {
-                out->n = 0;
+                r = mc_out_of_memory(log);
                 break;
             }
+            out->n = n;
             LLVMGetMDNodeOperands(node, out->ops);
         }
-        found = 1;
         break;
     }
     if (entries)
         LLVMDisposeValueMetadataEntries(entries);
-    return found;
+    return r;
+}
+
+static void md_free(md_list *l)
+{
+    free(l->ops);
+    l->ops = NULL;
+    l->n = 0;
 }
 
 static char *md_string(const md_list *l, unsigned i)
@@ -60,7 +67,7 @@ static unsigned long long md_int(const md_list *l, unsigned i)
 }
 
 /* "float4", "uint" ... for vec_type_hint. */
-static void type_name(LLVMTypeRef t, int is_signed, char *buf, size_t size)
+static void type_name(LLVMTypeRef t, bool is_signed, char *buf, size_t size)
 {
     unsigned n = 0;
     if (LLVMGetTypeKind(t) == LLVMVectorTypeKind) {
@@ -102,7 +109,7 @@ static cl_kernel_arg_type_qualifier type_qualifiers(const char *s)
     return q;
 }
 
-static int is_image_type(const char *t)
+static bool is_image_type(const char *t)
 {
     /* image1d_t, image2d_array_depth_t, ... possibly with an access qualifier prefix */
     const char *p = strstr(t, "image");
@@ -121,31 +128,30 @@ void mc_kernel_info_clear(mosaic_kernel_info *info)
     memset(info, 0, sizeof *info);
 }
 
-int mc_kernel_info_from_ir(LLVMModuleRef m, LLVMTargetDataRef td, LLVMValueRef k, mosaic_kernel_info *info,
-                           mc_str *log)
+/* The arguments' kinds, sizes, names and qualifiers. */
+static cl_int read_args(LLVMTargetDataRef td, LLVMValueRef k, mosaic_kernel_info *info, mosaic_strbuf *log)
 {
-    (void)m;
-    memset(info, 0, sizeof *info);
-    info->name = strdup(LLVMGetValueName(k));
     unsigned nparams = LLVMCountParams(k);
     info->num_args = nparams;
     info->args = nparams ? calloc(nparams, sizeof *info->args) : NULL;
-    if (!info->name || (nparams && !info->args))
-        goto oom;
-
-    md_list as, aq, ty, tq, nm;
-    kernel_md(k, "kernel_arg_addr_space", &as);
-    kernel_md(k, "kernel_arg_access_qual", &aq);
-    kernel_md(k, "kernel_arg_type", &ty);
-    kernel_md(k, "kernel_arg_type_qual", &tq);
-    kernel_md(k, "kernel_arg_name", &nm);
+    if (nparams && !info->args)
+        return mc_out_of_memory(log);
+    md_list as = {0}, aq = {0}, ty = {0}, tq = {0}, nm = {0};
+    cl_int r = kernel_md(k, "kernel_arg_addr_space", &as, log);
+    if (r == CL_SUCCESS)
+        r = kernel_md(k, "kernel_arg_access_qual", &aq, log);
+    if (r == CL_SUCCESS)
+        r = kernel_md(k, "kernel_arg_type", &ty, log);
+    if (r == CL_SUCCESS)
+        r = kernel_md(k, "kernel_arg_type_qual", &tq, log);
+    if (r == CL_SUCCESS)
+        r = kernel_md(k, "kernel_arg_name", &nm, log);
     unsigned byval_kind = LLVMGetEnumAttributeKindForName("byval", 5);
-    int failed = 0;
-    for (unsigned i = 0; i < nparams; i++) {
+    for (unsigned i = 0; i < nparams && r == CL_SUCCESS; i++) {
         mosaic_kernel_arg *a = &info->args[i];
         LLVMValueRef p = LLVMGetParam(k, i);
         LLVMTypeRef t = LLVMTypeOf(p);
-        int is_ptr = LLVMGetTypeKind(t) == LLVMPointerTypeKind;
+        bool is_ptr = LLVMGetTypeKind(t) == LLVMPointerTypeKind;
         unsigned space = i < as.n ? (unsigned)md_int(&as, i) : is_ptr ? LLVMGetPointerAddressSpace(t) : 0;
         a->type_name = md_string(&ty, i);
         a->name = md_string(&nm, i);
@@ -154,7 +160,7 @@ int mc_kernel_info_from_ir(LLVMModuleRef m, LLVMTargetDataRef td, LLVMValueRef k
         if (!a->type_name || !a->name || !quals || !access) {
             free(quals);
             free(access);
-            failed = 1;
+            r = mc_out_of_memory(log);
             break;
         }
         a->type_qualifier = type_qualifiers(quals);
@@ -166,7 +172,7 @@ int mc_kernel_info_from_ir(LLVMModuleRef m, LLVMTargetDataRef td, LLVMValueRef k
                                : space == 2 ? CL_KERNEL_ARG_ADDRESS_CONSTANT
                                : space == 3 ? CL_KERNEL_ARG_ADDRESS_LOCAL
                                             : CL_KERNEL_ARG_ADDRESS_PRIVATE;
-        int pipe = (a->type_qualifier & CL_KERNEL_ARG_TYPE_PIPE) != 0;
+        bool pipe = (a->type_qualifier & CL_KERNEL_ARG_TYPE_PIPE) != 0;
         if (!strcmp(a->type_name, "sampler_t")) {
             a->kind = MOSAIC_ARG_SAMPLER;
             a->size = a->alignment = sizeof(cl_sampler);
@@ -193,45 +199,64 @@ int mc_kernel_info_from_ir(LLVMModuleRef m, LLVMTargetDataRef td, LLVMValueRef k
         free(quals);
         free(access);
     }
-    free(as.ops);
-    free(aq.ops);
-    free(ty.ops);
-    free(tq.ops);
-    free(nm.ops);
-    if (failed)
-        goto oom;
+    md_free(&as);
+    md_free(&aq);
+    md_free(&ty);
+    md_free(&tq);
+    md_free(&nm);
+    return r;
+}
 
-    /* Attributes. */
-    mc_str attrs = {0};
-    md_list l;
-    if (kernel_md(k, "reqd_work_group_size", &l) && l.n >= 3) {
+/* reqd_work_group_size, work_group_size_hint and vec_type_hint, and the
+ * CL_KERNEL_ATTRIBUTES text naming them. */
+static cl_int read_attributes(LLVMValueRef k, mosaic_kernel_info *info, mosaic_strbuf *log)
+{
+    mosaic_strbuf attrs = {0};
+    md_list l = {0};
+    cl_int r = kernel_md(k, "reqd_work_group_size", &l, log);
+    if (r == CL_SUCCESS && l.n >= 3) {
         for (int d = 0; d < 3; d++)
             info->reqd_work_group_size[d] = (size_t)md_int(&l, (unsigned)d);
-        mc_str_printf(&attrs, "reqd_work_group_size(%zu,%zu,%zu)", info->reqd_work_group_size[0],
-                      info->reqd_work_group_size[1], info->reqd_work_group_size[2]);
+        mosaic_strbuf_printf(&attrs, "reqd_work_group_size(%zu,%zu,%zu)", info->reqd_work_group_size[0],
+                             info->reqd_work_group_size[1], info->reqd_work_group_size[2]);
     }
-    free(l.ops);
-    if (kernel_md(k, "work_group_size_hint", &l) && l.n >= 3) {
+    md_free(&l);
+    if (r == CL_SUCCESS)
+        r = kernel_md(k, "work_group_size_hint", &l, log);
+    if (r == CL_SUCCESS && l.n >= 3) {
         for (int d = 0; d < 3; d++)
             info->work_group_size_hint[d] = (size_t)md_int(&l, (unsigned)d);
-        mc_str_printf(&attrs, "%swork_group_size_hint(%zu,%zu,%zu)", attrs.len ? " " : "",
-                      info->work_group_size_hint[0], info->work_group_size_hint[1], info->work_group_size_hint[2]);
+        mosaic_strbuf_printf(&attrs, "%swork_group_size_hint(%zu,%zu,%zu)", attrs.len ? " " : "",
+                             info->work_group_size_hint[0], info->work_group_size_hint[1],
+                             info->work_group_size_hint[2]);
     }
-    free(l.ops);
-    if (kernel_md(k, "vec_type_hint", &l) && l.n >= 2 && l.ops[0]) {
+    md_free(&l);
+    if (r == CL_SUCCESS)
+        r = kernel_md(k, "vec_type_hint", &l, log);
+    if (r == CL_SUCCESS && l.n >= 2 && l.ops[0]) {
         char name[32];
         type_name(LLVMTypeOf(l.ops[0]), md_int(&l, 1) != 0, name, sizeof name);
-        mc_str_printf(&attrs, "%svec_type_hint(%s)", attrs.len ? " " : "", name);
+        mosaic_strbuf_printf(&attrs, "%svec_type_hint(%s)", attrs.len ? " " : "", name);
     }
-    free(l.ops);
-    if (attrs.oom) {
-        mc_str_free(&attrs);
-        goto oom;
-    }
-    info->attributes = mc_str_take(&attrs);
-    return 0;
-oom:
-    mc_str_puts(log, "error: out of memory\n");
-    mc_kernel_info_clear(info);
-    return -1;
+    md_free(&l);
+    if (r == CL_SUCCESS && attrs.oom)
+        r = mc_out_of_memory(log);
+    if (r == CL_SUCCESS)
+        info->attributes = mosaic_strbuf_take(&attrs);
+    mosaic_strbuf_free(&attrs);
+    return r;
+}
+
+cl_int mc_kernel_info_from_ir(LLVMTargetDataRef td, LLVMValueRef k, mosaic_kernel_info *info, mosaic_strbuf *log)
+{
+    memset(info, 0, sizeof *info);
+    info->name = strdup(LLVMGetValueName(k));
+    cl_int r = info->name ? read_args(td, k, info, log) : mc_out_of_memory(log);
+    if (r == CL_SUCCESS)
+        r = read_attributes(k, info, log);
+    if (r == CL_SUCCESS && !info->attributes)
+        r = mc_out_of_memory(log);
+    if (r != CL_SUCCESS)
+        mc_kernel_info_clear(info);
+    return r;
 }

@@ -8,14 +8,17 @@
 
 #include "compiler/compiler_internal.h"
 
-int mc_split_words(const char *text, char ***words)
+cl_int mc_split_words(const char *text, const char *what, cl_int malformed, char ***words, size_t *count,
+                      mosaic_strbuf *log)
 {
     *words = NULL;
+    *count = 0;
     if (!text)
-        return 0;
+        return CL_SUCCESS;
     size_t cap = 8, n = 0, len = strlen(text);
     char **w = malloc(cap * sizeof *w);
     char *buf = malloc(len + 1);
+    cl_int r = CL_OUT_OF_HOST_MEMORY;
     if (!w || !buf)
         goto fail;
     const char *p = text;
@@ -29,7 +32,7 @@ int mc_split_words(const char *text, char ***words)
             if (*p == '\'') {
                 const char *end = strchr(p + 1, '\'');
                 if (!end)
-                    goto fail;
+                    goto unbalanced;
                 memcpy(buf + k, p + 1, (size_t)(end - p - 1));
                 k += (size_t)(end - p - 1);
                 p = end + 1;
@@ -41,7 +44,7 @@ int mc_split_words(const char *text, char ***words)
                     buf[k++] = *p++;
                 }
                 if (*p != '"')
-                    goto fail;
+                    goto unbalanced;
                 p++;
             } else if (*p == '\\' && p[1]) {
                 buf[k++] = p[1];
@@ -65,34 +68,38 @@ int mc_split_words(const char *text, char ***words)
     free(buf);
     w[n] = NULL;
     *words = w;
-    return (int)n;
+    *count = n;
+    return CL_SUCCESS;
+unbalanced:
+    mosaic_strbuf_printf(log, "error: unbalanced quotes in %s \"%s\"\n", what, text);
+    r = malformed;
 fail:
-    if (w)
-        mc_free_words(w, (int)n);
+    mc_free_words(w, n);
     free(buf);
-    return -1;
+    return r == CL_OUT_OF_HOST_MEMORY ? mc_out_of_memory(log) : r;
 }
 
-void mc_free_words(char **words, int n)
+void mc_free_words(char **words, size_t count)
 {
     if (!words)
         return;
-    for (int i = 0; i < n; i++)
+    for (size_t i = 0; i < count; i++)
         free(words[i]);
     free(words);
 }
 
-static int push(mc_options *o, const char *arg)
+/* Appends a clang argument. */
+static cl_int push(mc_options *o, const char *arg, mosaic_strbuf *log)
 {
     char **a = realloc(o->clang_args, (o->num_clang_args + 2) * sizeof *a);
     if (!a)
-        return -1;
+        return mc_out_of_memory(log);
     o->clang_args = a;
     a[o->num_clang_args] = strdup(arg);
     if (!a[o->num_clang_args])
-        return -1;
+        return mc_out_of_memory(log);
     a[++o->num_clang_args] = NULL;
-    return 0;
+    return CL_SUCCESS;
 }
 
 void mc_free_options(mc_options *o)
@@ -114,8 +121,9 @@ static int parse_std(const char *v)
     return 0;
 }
 
-/* Options that change floating-point semantics: valid in every mode. */
-static int math_option(mc_options *o, const char *w)
+/* Options that change floating-point semantics: valid in every mode.  Is w
+ * one (then its flag is set)? */
+static bool math_option(mc_options *o, const char *w)
 {
     static const struct { const char *name; size_t off; } opts[] = {
         {"-cl-fast-relaxed-math", offsetof(mc_options, fast_relaxed_math)},
@@ -126,13 +134,28 @@ static int math_option(mc_options *o, const char *w)
     };
     for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
         if (!strcmp(w, opts[i].name)) {
-            *(int *)((char *)o + opts[i].off) = 1;
-            return 1;
+            *(bool *)((char *)o + opts[i].off) = true;
+            return true;
         }
-    return 0;
+    return false;
 }
 
-int mc_parse_options(const char *text, mc_option_mode mode, mc_options *o, mc_str *log)
+/* An -I directory as clang, running in its own directory, needs it: absolute. */
+static cl_int push_include_dir(mc_options *o, const char *dir, mosaic_strbuf *log)
+{
+    if (dir[0] == '/')
+        return push(o, dir, log);
+    char cwd[PATH_MAX];
+    mosaic_strbuf abs = {0};
+    if (getcwd(cwd, sizeof cwd))
+        mosaic_strbuf_printf(&abs, "%s/", cwd);
+    mosaic_strbuf_puts(&abs, dir);
+    cl_int r = abs.oom ? mc_out_of_memory(log) : push(o, abs.data, log);
+    mosaic_strbuf_free(&abs);
+    return r;
+}
+
+cl_int mc_parse_options(const char *text, mc_option_mode mode, mc_options *o, mosaic_strbuf *log)
 {
     /* Compile-only options clang takes as they are. */
     static const char *const passthrough[] = {
@@ -142,78 +165,67 @@ int mc_parse_options(const char *text, mc_option_mode mode, mc_options *o, mc_st
         "-cl-fast-relaxed-math", "-cl-unsafe-math-optimizations", "-cl-finite-math-only",
         "-cl-no-signed-zeros",
     };
+    const char *kind = mode == MC_OPTIONS_LINK ? "linker" : mode == MC_OPTIONS_BUILD ? "build" : "compiler";
+    const cl_int invalid = mode == MC_OPTIONS_LINK    ? CL_INVALID_LINKER_OPTIONS
+                           : mode == MC_OPTIONS_BUILD ? CL_INVALID_BUILD_OPTIONS
+                                                      : CL_INVALID_COMPILER_OPTIONS;
     memset(o, 0, sizeof *o);
     char **words;
-    int n = mc_split_words(text, &words);
-    if (n < 0) {
-        mc_str_printf(log, "error: unbalanced quotes in options \"%s\"\n", text);
-        return -1;
-    }
-    const char *kind = mode == MC_OPTIONS_LINK ? "linker" : mode == MC_OPTIONS_BUILD ? "build" : "compiler";
-    int ok = 1;
-    for (int i = 0; i < n && ok; i++) {
+    size_t n;
+    cl_int r = mc_split_words(text, "options", invalid, &words, &n, log);
+    if (r != CL_SUCCESS)
+        return r;
+    bool compile_like = mode != MC_OPTIONS_LINK;
+    for (size_t i = 0; i < n && r == CL_SUCCESS; i++) {
         const char *w = words[i];
-        int compile_like = mode != MC_OPTIONS_LINK;
         if (mode != MC_OPTIONS_COMPILE && (!strcmp(w, "-create-library") || !strcmp(w, "-enable-link-options"))) {
             if (mode == MC_OPTIONS_BUILD) {
-                mc_str_printf(log, "error: %s is a link option, not a build option\n", w);
-                ok = 0;
+                mosaic_strbuf_printf(log, "error: %s is a link option, not a build option\n", w);
+                r = invalid;
             } else if (w[1] == 'c') {
-                o->create_library = 1;
+                o->create_library = true;
             } else {
-                o->enable_link_options = 1;
+                o->enable_link_options = true;
             }
             continue;
         }
         if (!strcmp(w, "-cl-no-subgroup-ifp") || (compile_like && !strcmp(w, "-cl-strict-aliasing")))
             continue; /* accepted; nothing to do on this device */
-        int math = math_option(o, w);
+        bool math = math_option(o, w);
         if (math && (mode == MC_OPTIONS_LINK || !strcmp(w, "-cl-denorms-are-zero")))
             continue; /* clang ignores denorms-are-zero on SPIR; the CPU keeps denormals */
         if (!compile_like) {
-            mc_str_printf(log, "error: invalid %s option '%s'\n", kind, w);
-            ok = 0;
-            break;
+            mosaic_strbuf_printf(log, "error: invalid %s option '%s'\n", kind, w);
+            r = invalid;
+            continue;
         }
         if (w[0] == '-' && (w[1] == 'D' || w[1] == 'I')) {
             const char *value = w[2] ? w + 2 : (i + 1 < n ? words[++i] : NULL);
             if (!value || !*value || (w[1] == 'D' && value[0] == '=')) {
-                mc_str_printf(log, "error: option '-%c' needs a %s\n", w[1], w[1] == 'D' ? "macro name" : "directory");
-                ok = 0;
-                break;
+                mosaic_strbuf_printf(log, "error: option '-%c' needs a %s\n", w[1],
+                                     w[1] == 'D' ? "macro name" : "directory");
+                r = invalid;
+                continue;
             }
             if (mode == MC_OPTIONS_BUILD)
                 continue;
             char flag[3] = {'-', w[1], 0};
-            if (push(o, flag))
-                goto oom;
-            if (w[1] == 'I' && value[0] != '/') {
-                char cwd[PATH_MAX];
-                mc_str abs = {0};
-                if (getcwd(cwd, sizeof cwd))
-                    mc_str_printf(&abs, "%s/", cwd);
-                mc_str_puts(&abs, value);
-                char *a = mc_str_take(&abs);
-                int r = push(o, a);
-                free(a);
-                if (r)
-                    goto oom;
-            } else if (push(o, value)) {
-                goto oom;
-            }
+            r = push(o, flag, log);
+            if (r == CL_SUCCESS)
+                r = w[1] == 'I' ? push_include_dir(o, value, log) : push(o, value, log);
             continue;
         }
         if (!strncmp(w, "-cl-std=", 8)) {
             int v = parse_std(w + 8);
             if (!v) {
-                mc_str_printf(log, "error: invalid value '%s' in '%s' (this device supports CL1.0, CL1.1, CL1.2, "
-                              "CL2.0 and CL3.0)\n", w + 8, w);
-                ok = 0;
-                break;
+                mosaic_strbuf_printf(log, "error: invalid value '%s' in '%s' (this device supports CL1.0, CL1.1, "
+                                     "CL1.2, CL2.0 and CL3.0)\n", w + 8, w);
+                r = invalid;
+                continue;
             }
             o->cl_std = v;
-            if (mode != MC_OPTIONS_BUILD && push(o, w))
-                goto oom;
+            if (mode != MC_OPTIONS_BUILD)
+                r = push(o, w, log);
             continue;
         }
         size_t k;
@@ -221,28 +233,21 @@ int mc_parse_options(const char *text, mc_option_mode mode, mc_options *o, mc_st
             if (!strcmp(w, passthrough[k]))
                 break;
         if (k == sizeof passthrough / sizeof passthrough[0]) {
-            mc_str_printf(log, "error: invalid %s option '%s'\n", kind, w);
-            ok = 0;
-            break;
+            mosaic_strbuf_printf(log, "error: invalid %s option '%s'\n", kind, w);
+            r = invalid;
+            continue;
         }
         if (!strcmp(w, "-cl-opt-disable"))
-            o->opt_disable = 1;
+            o->opt_disable = true;
         else if (!strcmp(w, "-g"))
-            o->debug_info = 1;
+            o->debug_info = true;
         else if (!strcmp(w, "-cl-mad-enable"))
-            o->mad_enable = 1;
-        if (mode != MC_OPTIONS_BUILD && push(o, w))
-            goto oom;
+            o->mad_enable = true;
+        if (mode != MC_OPTIONS_BUILD)
+            r = push(o, w, log);
     }
     mc_free_words(words, n);
-    if (!ok) {
+    if (r != CL_SUCCESS)
         mc_free_options(o);
-        return -1;
-    }
-    return 0;
-oom:
-    mc_free_words(words, n);
-    mc_free_options(o);
-    mc_str_puts(log, "error: out of memory\n");
-    return -2;
+    return r;
 }

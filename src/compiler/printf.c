@@ -24,7 +24,9 @@
 
 #include "compiler/compiler_internal.h"
 
-static int describe(LLVMTypeRef t, LLVMTargetDataRef td, unsigned *desc)
+/* Can printf pass a value of type t?  Then *desc says how (MOSAIC_PRINTF_DESC,
+ * compiler.h). */
+static bool describe(LLVMTypeRef t, LLVMTargetDataRef td, unsigned *desc)
 {
     unsigned count = 1;
     if (LLVMGetTypeKind(t) == LLVMVectorTypeKind) {
@@ -32,29 +34,29 @@ static int describe(LLVMTypeRef t, LLVMTargetDataRef td, unsigned *desc)
         t = LLVMGetElementType(t);
     }
     if (count < 1 || count > 255)
-        return -1;
+        return false;
     unsigned kind, bytes;
     switch (LLVMGetTypeKind(t)) {
     case LLVMIntegerTypeKind:
         kind = MOSAIC_PRINTF_INT;
         bytes = LLVMGetIntTypeWidth(t) / 8;
         if (LLVMGetIntTypeWidth(t) % 8 || !bytes || bytes > 8)
-            return -1;
+            return false;
         break;
     case LLVMHalfTypeKind: kind = MOSAIC_PRINTF_FLOAT; bytes = 2; break;
     case LLVMFloatTypeKind: kind = MOSAIC_PRINTF_FLOAT; bytes = 4; break;
     case LLVMDoubleTypeKind: kind = MOSAIC_PRINTF_FLOAT; bytes = 8; break;
     case LLVMPointerTypeKind:
         if (count != 1)
-            return -1;
+            return false;
         kind = MOSAIC_PRINTF_POINTER;
         bytes = (unsigned)LLVMStoreSizeOfType(td, t);
         break;
     default:
-        return -1;
+        return false;
     }
     *desc = MOSAIC_PRINTF_DESC(kind, bytes, count);
-    return 0;
+    return true;
 }
 
 /* The first instruction of f's entry block that is not an alloca. */
@@ -66,11 +68,11 @@ static LLVMValueRef after_allocas(LLVMValueRef f)
     return i;
 }
 
-int mc_lower_printf(LLVMModuleRef m, mc_str *log)
+cl_int mc_lower_printf(LLVMModuleRef m, mosaic_strbuf *log)
 {
     LLVMValueRef printf_fn = LLVMGetNamedFunction(m, "printf");
     if (!printf_fn || !LLVMIsDeclaration(printf_fn) || !LLVMIsFunctionVarArg(LLVMGlobalGetValueType(printf_fn)))
-        return 0;
+        return CL_SUCCESS;
     LLVMContextRef c = LLVMGetModuleContext(m);
     LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
     LLVMTypeRef i8 = LLVMInt8TypeInContext(c), i32 = LLVMInt32TypeInContext(c), i64 = LLVMInt64TypeInContext(c);
@@ -78,7 +80,7 @@ int mc_lower_printf(LLVMModuleRef m, mc_str *log)
     LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
     LLVMValueRef runtime = NULL;
     LLVMTypeRef runtime_ty = NULL;
-    int failed = 0;
+    cl_int r = CL_SUCCESS;
 
     LLVMUseRef u = LLVMGetFirstUse(printf_fn);
     while (u) {
@@ -106,27 +108,27 @@ int mc_lower_printf(LLVMModuleRef m, mc_str *log)
         LLVMValueRef *desc_vals = calloc(nargs ? nargs : 1, sizeof *desc_vals);
         if (!desc || !desc_vals) {
             free(desc), free(desc_vals);
-            mc_str_puts(log, "error: out of memory\n");
-            failed = 1;
+            r = mc_out_of_memory(log);
             break;
         }
         unsigned long long size = 0;
-        int bad = 0;
-        for (unsigned a = 0; a < nargs; a++) {
+        bool printable = true;
+        for (unsigned a = 0; a < nargs && printable; a++) {
             LLVMTypeRef t = LLVMTypeOf(LLVMGetOperand(call, a + 1));
-            if (describe(t, td, &desc[a])) {
+            printable = describe(t, td, &desc[a]);
+            if (!printable) {
                 char *name = LLVMPrintTypeToString(t);
-                mc_str_printf(log, "error: printf argument %u has a type printf cannot print (%s)\n", a + 1, name);
+                mosaic_strbuf_printf(log, "error: printf argument %u has a type printf cannot print (%s)\n", a + 1,
+                                     name);
                 LLVMDisposeMessage(name);
-                bad = 1;
                 break;
             }
             size += (LLVMStoreSizeOfType(td, t) + 7) / 8 * 8;
             desc_vals[a] = LLVMConstInt(i32, desc[a], 0);
         }
-        if (bad) {
+        if (!printable) {
             free(desc), free(desc_vals);
-            failed = 1;
+            r = CL_COMPILE_PROGRAM_FAILURE;
             continue;
         }
 
@@ -170,5 +172,5 @@ int mc_lower_printf(LLVMModuleRef m, mc_str *log)
     LLVMDisposeBuilder(b);
     if (!LLVMGetFirstUse(printf_fn))
         LLVMDeleteFunction(printf_fn);
-    return failed ? -1 : 0;
+    return r;
 }

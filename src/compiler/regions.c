@@ -37,7 +37,9 @@
  *
  * Anything this does not handle (an alloca outside the entry block, a token
  * value, a region with no way out...) leaves K.wg undefined: the device runs
- * K.wi as fibers.
+ * K.wi as fibers.  The steps below return CL_BUILD_PROGRAM_FAILURE for it
+ * (give_up records why) and CL_OUT_OF_HOST_MEMORY when memory ran out;
+ * mc_build_wg_regions turns the first into CL_SUCCESS without K.wg.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -66,7 +68,7 @@ static size_t phash(const void *p)
     return (size_t)(x >> 24);
 }
 
-static int pmap_init(pmap *m, size_t n)
+static cl_int pmap_init(pmap *m, size_t n)
 {
     size_t cap = 16;
     while (cap < 2 * n + 16)
@@ -74,7 +76,7 @@ static int pmap_init(pmap *m, size_t n)
     m->keys = calloc(cap, sizeof *m->keys);
     m->vals = malloc(cap * sizeof *m->vals);
     m->mask = cap - 1;
-    return m->keys && m->vals ? 0 : -1;
+    return m->keys && m->vals ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
 }
 
 static void pmap_free(pmap *m)
@@ -127,9 +129,9 @@ typedef struct region_fn {
     LLVMContextRef c;
     LLVMTargetDataRef td;
     mc_kernel_build *kb;
-    mc_str *log;
+    mosaic_strbuf *log;
     const char *why; /* set when the transformation gives up */
-    int oom;
+    bool oom;        /* ... because memory ran out */
     LLVMValueRef body;
     unsigned nparams; /* K.body's: the kernel's, then ctx, lx, ly, lz */
     pmap aidx;        /* K.body's parameters */
@@ -181,42 +183,51 @@ typedef struct region_fn {
     int nphis;
     rf_exit *exits;
     int nexits;
+    int *order;                 /* room for nb block indices (build_region) */
     unsigned ag_kind;
     LLVMValueRef ag;
     LLVMValueRef report_fn, kernel_name;
 } region_fn;
 
-static void give_up(region_fn *rf, const char *why)
+/* The kernel has something this does not handle: the first reason is kept. */
+static cl_int give_up(region_fn *rf, const char *why)
 {
     if (!rf->why)
         rf->why = why;
+    return CL_BUILD_PROGRAM_FAILURE;
+}
+
+static cl_int out_of_memory(region_fn *rf)
+{
+    rf->oom = true;
+    give_up(rf, "out of memory");
+    return CL_OUT_OF_HOST_MEMORY;
+}
+
+/* What the steps so far come to (after those that record a failure in rf
+ * without returning it: copying values, allocating several arrays). */
+static cl_int rf_status(const region_fn *rf)
+{
+    return !rf->why ? CL_SUCCESS : rf->oom ? CL_OUT_OF_HOST_MEMORY : CL_BUILD_PROGRAM_FAILURE;
 }
 
 static void *rf_calloc(region_fn *rf, size_t n, size_t size)
 {
     void *p = calloc(n ? n : 1, size);
     if (!p)
-        rf->oom = 1, give_up(rf, "out of memory");
+        out_of_memory(rf);
     return p;
 }
 
-static LLVMValueRef called_fn(LLVMValueRef call)
+static bool is_barrier(LLVMValueRef inst)
 {
-    if (!LLVMIsACallInst(call))
-        return NULL;
-    LLVMValueRef f = LLVMGetCalledValue(call);
-    return f && LLVMIsAFunction(f) ? f : NULL;
-}
-
-static int is_barrier(LLVMValueRef inst)
-{
-    LLVMValueRef f = called_fn(inst);
+    LLVMValueRef f = mc_called_function(inst);
     return f && !strcmp(LLVMGetValueName(f), "__mosaic_barrier");
 }
 
-static int intrinsic_prefix(LLVMValueRef inst, const char *prefix)
+static bool intrinsic_prefix(LLVMValueRef inst, const char *prefix)
 {
-    LLVMValueRef f = called_fn(inst);
+    LLVMValueRef f = mc_called_function(inst);
     return f && LLVMGetIntrinsicID(f) && !strncmp(LLVMGetValueName(f), prefix, strlen(prefix));
 }
 
@@ -304,7 +315,7 @@ static void split_at_barriers(region_fn *rf, LLVMBuilderRef b)
 
 static int block_of(region_fn *rf, LLVMBasicBlockRef bb) { return pmap_get(&rf->bidx, bb); }
 
-static int number_blocks(region_fn *rf)
+static cl_int number_blocks(region_fn *rf)
 {
     rf->nb = (int)LLVMCountBasicBlocks(rf->body);
     rf->bbs = rf_calloc(rf, (size_t)rf->nb, sizeof *rf->bbs);
@@ -315,21 +326,21 @@ static int number_blocks(region_fn *rf)
     rf->reach = rf_calloc(rf, (size_t)rf->nb, 1);
     rf->bar_of_block = rf_calloc(rf, (size_t)rf->nb, sizeof *rf->bar_of_block);
     if (rf->oom || pmap_init(&rf->bidx, (size_t)rf->nb))
-        return give_up(rf, "out of memory"), -1;
+        return out_of_memory(rf);
     LLVMGetBasicBlocks(rf->body, rf->bbs);
     for (int i = 0; i < rf->nb; i++)
         pmap_put(&rf->bidx, rf->bbs[i], i);
     for (int i = 0; i < rf->nb; i++) {
         LLVMValueRef term = LLVMGetBasicBlockTerminator(rf->bbs[i]);
         if (!term)
-            return give_up(rf, "a block without a terminator"), -1;
+            return give_up(rf, "a block without a terminator");
         LLVMOpcode op = LLVMGetInstructionOpcode(term);
         if (op != LLVMBr && op != LLVMSwitch && op != LLVMRet && op != LLVMUnreachable)
-            return give_up(rf, "a terminator other than br, switch, ret, unreachable"), -1;
+            return give_up(rf, "a terminator other than br, switch, ret, unreachable");
         unsigned n = LLVMGetNumSuccessors(term);
         rf->succ[i] = rf_calloc(rf, n, sizeof **rf->succ);
         if (rf->oom)
-            return -1;
+            return CL_OUT_OF_HOST_MEMORY;
         for (unsigned s = 0; s < n; s++) {
             int t = block_of(rf, LLVMGetSuccessor(term, s));
             rf->succ[i][rf->nsucc[i]++] = t;
@@ -341,18 +352,18 @@ static int number_blocks(region_fn *rf)
         rf->npred[i] = 0;
     }
     if (rf->oom)
-        return -1;
+        return CL_OUT_OF_HOST_MEMORY;
     for (int i = 0; i < rf->nb; i++)
         for (int s = 0; s < rf->nsucc[i]; s++) {
             int t = rf->succ[i][s];
             rf->pred[t][rf->npred[t]++] = i;
         }
-    return 0;
+    return CL_SUCCESS;
 }
 
 /* Marks in `set` the blocks reachable from `start` (forward) or reaching it
  * (backward); in a region walk, barrier blocks have no successors. */
-static void walk(region_fn *rf, int start, unsigned char *set, int backward, int region_walk, int *stack)
+static void walk(region_fn *rf, int start, unsigned char *set, bool backward, bool region_walk, int *stack)
 {
     int sp = 0;
     if (set[start])
@@ -375,11 +386,11 @@ static void walk(region_fn *rf, int start, unsigned char *set, int backward, int
     }
 }
 
-static int find_regions(region_fn *rf)
+static cl_int find_regions(region_fn *rf)
 {
     int *stack = rf_calloc(rf, (size_t)rf->nb, sizeof *stack);
     if (!stack)
-        return -1;
+        return CL_OUT_OF_HOST_MEMORY;
     rf->reach[0] = 0;
     /* reachability from the entry (walk() only enters reachable blocks: seed it by hand) */
     {
@@ -410,7 +421,7 @@ static int find_regions(region_fn *rf)
     rf->to_b = rf_calloc(rf, (size_t)rf->nreg, sizeof *rf->to_b);
     if (rf->oom) {
         free(stack);
-        return -1;
+        return CL_OUT_OF_HOST_MEMORY;
     }
     for (int i = 0; i < rf->nb; i++) {
         int k = rf->bar_of_block[i];
@@ -427,22 +438,22 @@ static int find_regions(region_fn *rf)
         }
         if (rf->oom)
             break;
-        walk(rf, r ? rf->bar_entry[r] : 0, rf->inreg[r], 0, 1, stack);
+        walk(rf, r ? rf->bar_entry[r] : 0, rf->inreg[r], false, true, stack);
         if (r) {
-            walk(rf, rf->bar_entry[r], rf->from_e[r], 0, 0, stack);
-            walk(rf, rf->bar_block[r], rf->to_b[r], 1, 0, stack);
+            walk(rf, rf->bar_entry[r], rf->from_e[r], false, false, stack);
+            walk(rf, rf->bar_block[r], rf->to_b[r], true, false, stack);
         }
     }
     free(stack);
-    return rf->oom ? -1 : 0;
+    return rf_status(rf);
 }
 
 /* ---- step 3: what each instruction becomes ---------------------------------------------- */
 
 static int param_index(region_fn *rf, LLVMValueRef v) { return LLVMIsAArgument(v) ? pmap_get(&rf->aidx, v) : -1; }
 
-/* Can entry-block instruction k be computed once for the work-group? */
-static int hoistable(region_fn *rf, LLVMValueRef inst)
+/* Can entry-block instruction inst be computed once for the work-group? */
+static bool hoistable(region_fn *rf, LLVMValueRef inst)
 {
     LLVMOpcode op = LLVMGetInstructionOpcode(inst);
     switch (op) {
@@ -458,10 +469,10 @@ static int hoistable(region_fn *rf, LLVMValueRef inst)
         /* the work-group context and argument bytes: never written while the kernel runs */
         if (LLVMGetVolatile(inst) || LLVMGetOrdering(inst) != LLVMAtomicOrderingNotAtomic ||
             !LLVMGetMetadata(inst, LLVMGetMDKindIDInContext(rf->c, "invariant.load", 14)))
-            return 0;
+            return false;
         break;
     default:
-        return 0;
+        return false;
     }
     int n = LLVMGetNumOperands(inst);
     for (int i = 0; i < n; i++) {
@@ -469,19 +480,19 @@ static int hoistable(region_fn *rf, LLVMValueRef inst)
         if (LLVMIsAInstruction(o)) {
             int k = pmap_get(&rf->iidx, o);
             if (k < 0 || rf->kind[k] != K_HOIST)
-                return 0;
+                return false;
         } else if (LLVMIsAArgument(o)) {
             int p = param_index(rf, o);
             if (p < 0 || (unsigned)p > rf->nparams - 4) /* the local id is not uniform */
-                return 0;
+                return false;
         } else if (LLVMIsABlockAddress(o) || LLVMValueIsBasicBlock(o)) {
-            return 0;
+            return false;
         }
     }
-    return 1;
+    return true;
 }
 
-static int number_instructions(region_fn *rf)
+static cl_int number_instructions(region_fn *rf)
 {
     int n = 0;
     for (int b = 0; b < rf->nb; b++)
@@ -494,7 +505,7 @@ static int number_instructions(region_fn *rf)
     rf->demote = rf_calloc(rf, (size_t)n, 1);
     rf->slot = rf_calloc(rf, (size_t)n, sizeof *rf->slot);
     if (rf->oom || pmap_init(&rf->iidx, (size_t)n))
-        return give_up(rf, "out of memory"), -1;
+        return out_of_memory(rf);
     n = 0;
     for (int b = 0; b < rf->nb; b++)
         for (LLVMValueRef i = LLVMGetFirstInstruction(rf->bbs[b]); i; i = LLVMGetNextInstruction(i)) {
@@ -512,22 +523,22 @@ static int number_instructions(region_fn *rf)
             rf->kind[k] = K_SKIP;
         else if (LLVMIsAAllocaInst(i)) {
             if (b != 0 || !LLVMIsAConstantInt(LLVMGetOperand(i, 0)))
-                return give_up(rf, "a variable-sized alloca or one outside the entry block"), -1;
+                return give_up(rf, "a variable-sized alloca or one outside the entry block");
             rf->kind[k] = K_SHARED; /* for now */
         } else if (b == 0 && hoistable(rf, i))
             rf->kind[k] = K_HOIST;
         else
             rf->kind[k] = K_NORMAL;
         if (LLVMGetTypeKind(LLVMTypeOf(i)) == LLVMTokenTypeKind)
-            return give_up(rf, "a token value"), -1;
+            return give_up(rf, "a token value");
     }
-    return 0;
+    return CL_SUCCESS;
 }
 
 /* Must this alloca have one copy per work-item?  Yes when it is used (through
  * any pointer derived from it) both before some barrier and after it, or when
  * a pointer to it escapes where this cannot follow it. */
-static int needs_copies(region_fn *rf, LLVMValueRef a, unsigned char *used, unsigned char *seen, int *work)
+static bool needs_copies(region_fn *rf, LLVMValueRef a, unsigned char *used, unsigned char *seen, int *work)
 {
     memset(used, 0, (size_t)rf->nb);
     memset(seen, 0, (size_t)rf->ni);
@@ -540,7 +551,7 @@ static int needs_copies(region_fn *rf, LLVMValueRef a, unsigned char *used, unsi
             LLVMValueRef user = LLVMGetUser(u);
             int k = pmap_get(&rf->iidx, user);
             if (k < 0)
-                return 1;
+                return true;
             if (rf->kind[k] == K_SKIP)
                 continue;
             used[rf->iblock[k]] = 1;
@@ -553,7 +564,7 @@ static int needs_copies(region_fn *rf, LLVMValueRef a, unsigned char *used, unsi
             case LLVMSelect:
             case LLVMFreeze:
                 if (op == LLVMGetElementPtr && LLVMGetOperand(user, 0) != p)
-                    return 1;
+                    return true;
                 if (!seen[k]) {
                     seen[k] = 1;
                     work[sp++] = k;
@@ -563,37 +574,38 @@ static int needs_copies(region_fn *rf, LLVMValueRef a, unsigned char *used, unsi
                 break;
             case LLVMStore:
                 if (LLVMGetOperand(user, 0) == p)
-                    return 1; /* the address itself is stored */
+                    return true; /* the address itself is stored */
                 break;
             case LLVMAtomicRMW:
             case LLVMAtomicCmpXchg:
                 if (LLVMGetOperand(user, 0) != p)
-                    return 1;
+                    return true;
                 break;
             case LLVMCall:
                 if (!intrinsic_prefix(user, "llvm.memcpy") && !intrinsic_prefix(user, "llvm.memmove") &&
                     !intrinsic_prefix(user, "llvm.memset"))
-                    return 1;
+                    return true;
                 break;
             default:
-                return 1;
+                return true;
             }
         }
     }
     for (int i = 1; i < rf->nreg; i++) {
-        int before = 0, after = 0;
+        bool before = false, after = false;
         for (int b = 0; b < rf->nb; b++)
             if (used[b]) {
                 before |= rf->to_b[i][b];
                 after |= rf->from_e[i][b];
             }
         if (before && after)
-            return 1;
+            return true;
     }
-    return 0;
+    return false;
 }
 
-static int add_slot(region_fn *rf, int k, LLVMTypeRef ty, unsigned long long stride)
+/* Gives instruction k a per-work-item array of stride-byte elements. */
+static void add_slot(region_fn *rf, int k, LLVMTypeRef ty, unsigned long long stride)
 {
     int s = rf->nslots++;
     rf->slot_inst[s] = k;
@@ -602,12 +614,11 @@ static int add_slot(region_fn *rf, int k, LLVMTypeRef ty, unsigned long long str
     rf->slot_off[s] = rf->slot_total;
     rf->slot_total += stride;
     rf->slot[k] = s;
-    return s;
 }
 
 /* Is instruction k's value needed at the start of some E_i?  Walks back from
  * its uses to its definition. */
-static int live_across(region_fn *rf, int k, unsigned char *live, int *work)
+static bool live_across(region_fn *rf, int k, unsigned char *live, int *work)
 {
     LLVMValueRef v = rf->insts[k];
     int def = rf->iblock[k], sp = 0;
@@ -648,8 +659,8 @@ static int live_across(region_fn *rf, int k, unsigned char *live, int *work)
     }
     for (int i = 1; i < rf->nreg; i++)
         if (live[rf->bar_entry[i]])
-            return 1;
-    return 0;
+            return true;
+    return false;
 }
 
 /* Can instruction k be computed again anywhere from what every work-item
@@ -657,14 +668,14 @@ static int live_across(region_fn *rf, int k, unsigned char *live, int *work)
  * private variables' addresses)?  Pure, non-trapping operations only; the
  * cost is the number of instructions to copy. */
 #define REMAT_MAX_COST 12
-static int rematerializable(region_fn *rf, int k, int depth)
+static bool rematerializable(region_fn *rf, int k, int depth)
 {
     if (rf->remat_state[k] == 1 || rf->remat_state[k] == 2)
         return rf->remat_state[k] == 1;
     if (rf->remat_state[k] == 3 || depth > 32)
-        return 0;
+        return false;
     LLVMValueRef inst = rf->insts[k];
-    int ok = rf->kind[k] == K_NORMAL;
+    bool ok = rf->kind[k] == K_NORMAL;
     switch (ok ? LLVMGetInstructionOpcode(inst) : LLVMUnreachable) {
     case LLVMGetElementPtr: case LLVMTrunc: case LLVMZExt: case LLVMSExt: case LLVMFPToUI: case LLVMFPToSI:
     case LLVMUIToFP: case LLVMSIToFP: case LLVMFPTrunc: case LLVMFPExt: case LLVMPtrToInt: case LLVMIntToPtr:
@@ -674,7 +685,7 @@ static int rematerializable(region_fn *rf, int k, int depth)
     case LLVMInsertElement: case LLVMShuffleVector: case LLVMExtractValue: case LLVMInsertValue: case LLVMFNeg:
         break;
     default:
-        ok = 0;
+        ok = false;
     }
     int cost = 1;
     rf->remat_state[k] = 3;
@@ -684,25 +695,27 @@ static int rematerializable(region_fn *rf, int k, int depth)
         if (LLVMIsAInstruction(o)) {
             int ko = pmap_get(&rf->iidx, o);
             if (ko < 0)
-                ok = 0;
+                ok = false;
             else if (rf->kind[ko] == K_NORMAL) {
                 ok = rematerializable(rf, ko, depth + 1);
                 cost += ok ? rf->remat_cost[ko] : 0;
             } else if (rf->kind[ko] == K_SKIP) {
-                ok = 0;
+                ok = false;
             }
         } else if (LLVMIsABlockAddress(o) || LLVMValueIsBasicBlock(o)) {
-            ok = 0;
+            ok = false;
         }
     }
     if (cost > REMAT_MAX_COST)
-        ok = 0;
+        ok = false;
     rf->remat_cost[k] = cost;
     rf->remat_state[k] = ok ? 1 : 2;
     return ok;
 }
 
-static int classify(region_fn *rf)
+/* Which allocas need a copy per work-item, which values live across a
+ * barrier and whether each is kept in an array or computed again. */
+static cl_int classify(region_fn *rf)
 {
     unsigned char *used = rf_calloc(rf, (size_t)rf->nb, 1), *seen = rf_calloc(rf, (size_t)rf->ni, 1);
     int *work = rf_calloc(rf, (size_t)(rf->ni > rf->nb ? rf->ni : rf->nb) + 1, sizeof *work);
@@ -715,7 +728,7 @@ static int classify(region_fn *rf)
     rf->remat = rf_calloc(rf, (size_t)rf->ni, 1);
     rf->remat_state = rf_calloc(rf, (size_t)rf->ni, 1);
     rf->remat_cost = rf_calloc(rf, (size_t)rf->ni, sizeof *rf->remat_cost);
-    int r = -1;
+    cl_int r = CL_OUT_OF_HOST_MEMORY;
     if (rf->oom)
         goto done;
     for (int k = 0; k < rf->ni; k++) {
@@ -727,7 +740,7 @@ static int classify(region_fn *rf)
             if (align < 1)
                 align = 1;
             if (align > 64) {
-                give_up(rf, "a private variable aligned to more than 64 bytes");
+                r = give_up(rf, "a private variable aligned to more than 64 bytes");
                 goto done;
             }
             rf->kind[k] = K_PERWI;
@@ -742,7 +755,7 @@ static int classify(region_fn *rf)
             }
             LLVMTypeRef t = LLVMTypeOf(i);
             if (!LLVMTypeIsSized(t) || LLVMABIAlignmentOfType(rf->td, t) > 64) {
-                give_up(rf, "a value that cannot be kept in memory");
+                r = give_up(rf, "a value that cannot be kept in memory");
                 goto done;
             }
             rf->demote[k] = 1;
@@ -750,7 +763,7 @@ static int classify(region_fn *rf)
         }
     }
     rf->avoid = rf_calloc(rf, (size_t)(rf->nlive * rf->nreg), sizeof *rf->avoid);
-    r = rf->oom ? -1 : 0;
+    r = rf_status(rf);
 done:
     free(used);
     free(seen);
@@ -760,7 +773,7 @@ done:
 
 /* Is block b reached in region r, from its start, without passing the block
  * that defines live value li? (Then a use there must reload or recompute it.) */
-static int reached_without_def(region_fn *rf, int li, int r, int b)
+static bool reached_without_def(region_fn *rf, int li, int r, int b)
 {
     unsigned char **set = &rf->avoid[li * rf->nreg + r];
     if (!*set) {
@@ -770,7 +783,7 @@ static int reached_without_def(region_fn *rf, int li, int r, int b)
         int *stack = rf_calloc(rf, (size_t)rf->nb, sizeof *stack);
         if (rf->oom) {
             free(stack);
-            return 1;
+            return true;
         }
         if (start != def) {
             int sp = 0;
@@ -913,7 +926,7 @@ static LLVMValueRef copy_inst(region_fn *rf, int r, LLVMValueRef inst, int b, LL
 }
 
 /* Does pointer p (of K.body) address a per-work-item copy of a private variable? */
-static int perwi_address(region_fn *rf, LLVMValueRef p)
+static bool perwi_address(region_fn *rf, LLVMValueRef p)
 {
     for (int depth = 0; depth < 32; depth++) {
         if (LLVMIsAGetElementPtrInst(p) || LLVMIsABitCastInst(p) || LLVMIsAAddrSpaceCastInst(p)) {
@@ -924,20 +937,40 @@ static int perwi_address(region_fn *rf, LLVMValueRef p)
             int k = pmap_get(&rf->iidx, p);
             return k >= 0 && rf->kind[k] == K_PERWI;
         }
-        return 0;
+        return false;
     }
-    return 0;
+    return false;
 }
 
+/* One region's loops over the work-group while build_region makes them. */
+typedef struct region_loop {
+    int r;                          /* the region */
+    int *order, n;                  /* its blocks, reverse post-order (definitions before uses) */
+    unsigned char *states;          /* [state]: some work-item may leave the region for it */
+    int nstates, only;              /* how many such states; the last one found */
+    bool multi;                     /* more than one: the work-items' choices are gathered in a mask */
+    LLVMBasicBlockRef pre;          /* where the region starts (rf->pre[r]) */
+    LLVMBasicBlockRef zb, yb, xb;   /* the loop headers, z outermost */
+    LLVMBasicBlockRef latch, ylatch, zlatch, done;
+    LLVMValueRef x, y, z;           /* the local id */
+    LLVMValueRef mx, my, mz;        /* the mask so far, per loop (multi) */
+    LLVMValueRef next;              /* at the latch: the work-item's next state */
+    LLVMValueRef mask;              /* at the latch: the mask with that state */
+    LLVMValueRef xn, yn, zn;        /* the next local id */
+} region_loop;
+
+static LLVMValueRef const64(region_fn *rf, unsigned long long v) { return LLVMConstInt(rf->i64, v, 0); }
+
 /* Reverse post-order of region r's blocks (definitions before their uses). */
-static int region_order(region_fn *rf, int r, int *order)
+static cl_int order_region_blocks(region_fn *rf, region_loop *rl)
 {
-    int start = r ? rf->bar_entry[r] : 0, n = 0, sp = 0;
+    int start = rl->r ? rf->bar_entry[rl->r] : 0, n = 0, sp = 0;
+    int *order = rl->order;
     unsigned char *state = rf_calloc(rf, (size_t)rf->nb, 1);
     int *stack = rf_calloc(rf, (size_t)rf->nb, sizeof *stack), *pos = rf_calloc(rf, (size_t)rf->nb, sizeof *pos);
     if (rf->oom) {
         free(state), free(stack), free(pos);
-        return -1;
+        return CL_OUT_OF_HOST_MEMORY;
     }
     stack[sp++] = start;
     state[start] = 1;
@@ -961,95 +994,102 @@ static int region_order(region_fn *rf, int r, int *order)
         order[n - 1 - i] = t;
     }
     free(state), free(stack), free(pos);
-    return n;
+    rl->n = n;
+    return CL_SUCCESS;
 }
 
-static LLVMValueRef const64(region_fn *rf, unsigned long long v) { return LLVMConstInt(rf->i64, v, 0); }
-
-/* Copies region r's blocks into K.wg, between the work-item loops. */
-static int build_region(region_fn *rf, int r, LLVMBuilderRef b, int *order)
+/* The states a work-item may leave the region for: barrier i's region, or 0
+ * when it returns. */
+static cl_int find_next_states(region_fn *rf, region_loop *rl)
 {
-    LLVMContextRef c = rf->c;
-    int n = region_order(rf, r, order);
-    if (n < 0)
-        return -1;
+    rl->states = rf_calloc(rf, (size_t)rf->nreg, 1);
+    if (!rl->states)
+        return CL_OUT_OF_HOST_MEMORY;
+    rl->only = -1;
+    for (int i = 0; i < rl->n; i++) {
+        int x = rl->order[i], st = -1;
+        if (rf->bar_of_block[x])
+            st = rf->bar_of_block[x];
+        else if (LLVMGetInstructionOpcode(LLVMGetBasicBlockTerminator(rf->bbs[x])) == LLVMRet)
+            st = 0;
+        if (st >= 0 && !rl->states[st]) {
+            rl->states[st] = 1;
+            rl->nstates++;
+            rl->only = st;
+        }
+    }
+    if (!rl->nstates)
+        return give_up(rf, "a region that never reaches a barrier or the end");
+    rl->multi = rl->nstates > 1;
+    return CL_SUCCESS;
+}
+
+/* The region's blocks in K.wg: loop headers, a copy of each of its blocks of
+ * K.body, the latches, and where it ends. */
+static void add_region_blocks(region_fn *rf, region_loop *rl)
+{
     char name[48];
     memset(rf->vmap, 0, (size_t)rf->ni * sizeof *rf->vmap);
     memset(rf->bmap, 0, (size_t)rf->nb * sizeof *rf->bmap);
     rf->nphis = rf->nexits = 0;
-
-    LLVMBasicBlockRef pre = rf->pre[r];
+    rl->pre = rf->pre[rl->r];
 #define BLOCK(var, what)                                                        \
-    snprintf(name, sizeof name, "r%d.%s", r, what);                             \
-    LLVMBasicBlockRef var = LLVMAppendBasicBlockInContext(c, rf->wg, name)
+    snprintf(name, sizeof name, "r%d.%s", rl->r, what);                         \
+    rl->var = LLVMAppendBasicBlockInContext(rf->c, rf->wg, name)
     BLOCK(zb, "z");
     BLOCK(yb, "y");
     BLOCK(xb, "x");
-    for (int i = 0; i < n; i++) {
-        snprintf(name, sizeof name, "r%d.b%d", r, order[i]);
-        rf->bmap[order[i]] = LLVMAppendBasicBlockInContext(c, rf->wg, name);
+    for (int i = 0; i < rl->n; i++) {
+        snprintf(name, sizeof name, "r%d.b%d", rl->r, rl->order[i]);
+        rf->bmap[rl->order[i]] = LLVMAppendBasicBlockInContext(rf->c, rf->wg, name);
     }
     BLOCK(latch, "latch");
     BLOCK(ylatch, "y.latch");
     BLOCK(zlatch, "z.latch");
     BLOCK(done, "done");
 #undef BLOCK
+}
 
-    /* possible next states */
-    int any_ret = 0, nstates = 0, only = -1;
-    unsigned char *states = rf_calloc(rf, (size_t)rf->nreg, 1);
-    if (!states)
-        return -1;
-    for (int i = 0; i < n; i++) {
-        int x = order[i], st = -1;
-        if (rf->bar_of_block[x])
-            st = rf->bar_of_block[x];
-        else if (LLVMGetInstructionOpcode(LLVMGetBasicBlockTerminator(rf->bbs[x])) == LLVMRet)
-            st = 0, any_ret = 1;
-        if (st >= 0 && !states[st]) {
-            states[st] = 1;
-            nstates++;
-            only = st;
-        }
-    }
-    (void)any_ret;
-    if (!nstates) {
-        free(states);
-        return give_up(rf, "a region that never reaches a barrier or the end"), -1;
-    }
-    int multi = nstates > 1;
-
-    LLVMValueRef zero = const64(rf, 0), one = const64(rf, 1);
-    LLVMPositionBuilderAtEnd(b, pre);
-    LLVMBuildBr(b, zb);
-    LLVMPositionBuilderAtEnd(b, zb);
-    LLVMValueRef z = LLVMBuildPhi(b, rf->i64, "lz");
-    LLVMValueRef mz = multi ? LLVMBuildPhi(b, rf->i64, "") : NULL;
-    LLVMBuildBr(b, yb);
-    LLVMPositionBuilderAtEnd(b, yb);
-    LLVMValueRef y = LLVMBuildPhi(b, rf->i64, "ly");
-    LLVMValueRef my = multi ? LLVMBuildPhi(b, rf->i64, "") : NULL;
-    LLVMValueRef zy = LLVMBuildNUWMul(b, LLVMBuildNUWAdd(b, LLVMBuildNUWMul(b, z, rf->nxyz[1], ""), y, ""),
+/* The loop headers z, y, x (with the mask of next states when there are
+ * several), the work-item's linear id and its copies of private variables;
+ * then into the region's first block. */
+static void open_work_item_loops(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
+{
+    LLVMPositionBuilderAtEnd(b, rl->pre);
+    LLVMBuildBr(b, rl->zb);
+    LLVMPositionBuilderAtEnd(b, rl->zb);
+    rl->z = LLVMBuildPhi(b, rf->i64, "lz");
+    rl->mz = rl->multi ? LLVMBuildPhi(b, rf->i64, "") : NULL;
+    LLVMBuildBr(b, rl->yb);
+    LLVMPositionBuilderAtEnd(b, rl->yb);
+    rl->y = LLVMBuildPhi(b, rf->i64, "ly");
+    rl->my = rl->multi ? LLVMBuildPhi(b, rf->i64, "") : NULL;
+    LLVMValueRef zy = LLVMBuildNUWMul(b, LLVMBuildNUWAdd(b, LLVMBuildNUWMul(b, rl->z, rf->nxyz[1], ""), rl->y, ""),
                                       rf->nxyz[0], "");
-    LLVMBuildBr(b, xb);
-    LLVMPositionBuilderAtEnd(b, xb);
-    LLVMValueRef x = LLVMBuildPhi(b, rf->i64, "lx");
-    LLVMValueRef mx = multi ? LLVMBuildPhi(b, rf->i64, "") : NULL;
-    rf->lid[0] = x, rf->lid[1] = y, rf->lid[2] = z;
-    rf->wi = LLVMBuildNUWAdd(b, zy, x, "wi");
+    LLVMBuildBr(b, rl->xb);
+    LLVMPositionBuilderAtEnd(b, rl->xb);
+    rl->x = LLVMBuildPhi(b, rf->i64, "lx");
+    rl->mx = rl->multi ? LLVMBuildPhi(b, rf->i64, "") : NULL;
+    rf->lid[0] = rl->x, rf->lid[1] = rl->y, rf->lid[2] = rl->z;
+    rf->wi = LLVMBuildNUWAdd(b, zy, rl->x, "wi");
     for (int s = 0; s < rf->nslots; s++)
         if (!rf->slot_type[s]) {
             LLVMValueRef off = LLVMBuildNUWMul(b, rf->wi, const64(rf, rf->slot_stride[s]), "");
             rf->vmap[rf->slot_inst[s]] = LLVMBuildInBoundsGEP2(b, rf->i8, rf->slot_base[s], &off, 1, "");
         }
-    LLVMBuildBr(b, rf->bmap[order[0]]);
+    LLVMBuildBr(b, rf->bmap[rl->order[0]]);
+}
 
-    /* the region's blocks, definitions first */
-    for (int oi = 0; oi < n && !rf->why; oi++) {
-        int bi = order[oi];
+/* Copies the region's blocks of K.body, definitions first: a barrier or a
+ * return goes to the latch instead, values live across a barrier are stored
+ * in their arrays.  Phis get their incoming values later (fill_region_phis). */
+static void copy_region_code(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
+{
+    for (int oi = 0; oi < rl->n && !rf->why; oi++) {
+        int bi = rl->order[oi];
         LLVMPositionBuilderAtEnd(b, rf->bmap[bi]);
         int first_pending = rf->nphis;
-        int flushed = 0;
+        bool flushed = false;
         for (LLVMValueRef inst = LLVMGetFirstInstruction(rf->bbs[bi]); inst && !rf->why;
              inst = LLVMGetNextInstruction(inst)) {
             int k = pmap_get(&rf->iidx, inst);
@@ -1066,15 +1106,15 @@ static int build_region(region_fn *rf, int r, LLVMBuilderRef b, int *order)
                 for (int p = first_pending; p < rf->nphis; p++)
                     if (rf->demote[rf->phis[p].inst])
                         spill(rf, b, rf->phis[p].inst, rf->phis[p].clone);
-                flushed = 1;
+                flushed = true;
             }
             if (LLVMIsATerminatorInst(inst) &&
                 (rf->bar_of_block[bi] || LLVMGetInstructionOpcode(inst) == LLVMRet)) {
-                LLVMBuildBr(b, latch);
+                LLVMBuildBr(b, rl->latch);
                 rf->exits[rf->nexits++] = (rf_exit){rf->bmap[bi], rf->bar_of_block[bi]};
                 continue;
             }
-            LLVMValueRef clone = copy_inst(rf, r, inst, bi, b);
+            LLVMValueRef clone = copy_inst(rf, rl->r, inst, bi, b);
             rf->vmap[k] = clone;
             if ((LLVMIsALoadInst(inst) && perwi_address(rf, LLVMGetOperand(inst, 0))) ||
                 (LLVMIsAStoreInst(inst) && perwi_address(rf, LLVMGetOperand(inst, 1))))
@@ -1084,90 +1124,101 @@ static int build_region(region_fn *rf, int r, LLVMBuilderRef b, int *order)
                 spill(rf, b, k, clone);
         }
     }
-    /* phis' incoming values, at the end of each incoming block of the region */
+}
+
+/* The copied phis' incoming values, at the end of each incoming block of the region. */
+static void fill_region_phis(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
+{
     for (int p = 0; p < rf->nphis && !rf->why; p++) {
         LLVMValueRef orig = rf->insts[rf->phis[p].inst];
         unsigned cnt = LLVMCountIncoming(orig);
         for (unsigned j = 0; j < cnt; j++) {
             int from = block_of(rf, LLVMGetIncomingBlock(orig, j));
-            if (!rf->inreg[r][from])
+            if (!rf->inreg[rl->r][from])
                 continue;
             LLVMBasicBlockRef fb = rf->bmap[from];
             LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(fb));
-            LLVMValueRef v = map_value(rf, r, LLVMGetIncomingValue(orig, j), from, b);
+            LLVMValueRef v = map_value(rf, rl->r, LLVMGetIncomingValue(orig, j), from, b);
             LLVMAddIncoming(rf->phis[p].clone, &v, &fb, 1);
         }
     }
-    if (rf->why) {
-        free(states);
-        return -1;
-    }
+}
 
-    /* the latch: the next state, every work-item's states in a mask */
-    LLVMPositionBuilderAtEnd(b, latch);
-    LLVMValueRef st = LLVMConstInt(rf->i32, (unsigned)only, 0), mnext = NULL;
-    if (multi) {
-        st = LLVMBuildPhi(b, rf->i32, "next");
+/* The latch: the work-item's next state (OR-ed into the mask when there are
+ * several), then the next x, y and z (the x loop marked parallel). */
+static void close_work_item_loops(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
+{
+    LLVMValueRef zero = const64(rf, 0), one = const64(rf, 1);
+    LLVMPositionBuilderAtEnd(b, rl->latch);
+    rl->next = LLVMConstInt(rf->i32, (unsigned)rl->only, 0);
+    rl->mask = NULL;
+    if (rl->multi) {
+        rl->next = LLVMBuildPhi(b, rf->i32, "next");
         for (int e = 0; e < rf->nexits; e++) {
             LLVMValueRef v = LLVMConstInt(rf->i32, (unsigned)rf->exits[e].state, 0);
-            LLVMAddIncoming(st, &v, &rf->exits[e].block, 1);
+            LLVMAddIncoming(rl->next, &v, &rf->exits[e].block, 1);
         }
         /* bit 0: returned; bits 1..63: barriers (modulo 63 beyond that) */
-        LLVMValueRef pos = st;
+        LLVMValueRef pos = rl->next;
         if (rf->nbar >= 64) {
-            LLVMValueRef m1 = LLVMBuildURem(b, LLVMBuildSub(b, st, LLVMConstInt(rf->i32, 1, 0), ""),
+            LLVMValueRef m1 = LLVMBuildURem(b, LLVMBuildSub(b, rl->next, LLVMConstInt(rf->i32, 1, 0), ""),
                                             LLVMConstInt(rf->i32, 63, 0), "");
-            pos = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, st, LLVMConstInt(rf->i32, 0, 0), ""),
-                                  st, LLVMBuildAdd(b, m1, LLVMConstInt(rf->i32, 1, 0), ""), "");
+            pos = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, rl->next, LLVMConstInt(rf->i32, 0, 0), ""),
+                                  rl->next, LLVMBuildAdd(b, m1, LLVMConstInt(rf->i32, 1, 0), ""), "");
         }
         LLVMValueRef bit = LLVMBuildShl(b, one, LLVMBuildZExt(b, pos, rf->i64, ""), "");
-        mnext = LLVMBuildOr(b, mx, bit, "");
+        rl->mask = LLVMBuildOr(b, rl->mx, bit, "");
     }
-    LLVMValueRef xn = LLVMBuildNUWAdd(b, x, one, "");
-    LLVMValueRef br = LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, xn, rf->nxyz[0], ""), xb, ylatch);
+    rl->xn = LLVMBuildNUWAdd(b, rl->x, one, "");
+    LLVMValueRef br = LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, rl->xn, rf->nxyz[0], ""), rl->xb, rl->ylatch);
     if (rf->kb->access_group)
-        LLVMSetMetadata(br, LLVMGetMDKindIDInContext(c, "llvm.loop", 9),
-                        mc_parallel_loop_md(c, rf->kb->access_group));
-    LLVMPositionBuilderAtEnd(b, ylatch);
-    LLVMValueRef yn = LLVMBuildNUWAdd(b, y, one, "");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, yn, rf->nxyz[1], ""), yb, zlatch);
-    LLVMPositionBuilderAtEnd(b, zlatch);
-    LLVMValueRef zn = LLVMBuildNUWAdd(b, z, one, "");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, zn, rf->nxyz[2], ""), zb, done);
+        LLVMSetMetadata(br, LLVMGetMDKindIDInContext(rf->c, "llvm.loop", 9),
+                        mc_parallel_loop_md(rf->c, rf->kb->access_group));
+    LLVMPositionBuilderAtEnd(b, rl->ylatch);
+    rl->yn = LLVMBuildNUWAdd(b, rl->y, one, "");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, rl->yn, rf->nxyz[1], ""), rl->yb, rl->zlatch);
+    LLVMPositionBuilderAtEnd(b, rl->zlatch);
+    rl->zn = LLVMBuildNUWAdd(b, rl->z, one, "");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, rl->zn, rf->nxyz[2], ""), rl->zb, rl->done);
 
     LLVMValueRef in2[2];
     LLVMBasicBlockRef from2[2];
-    in2[0] = zero, in2[1] = zn, from2[0] = pre, from2[1] = zlatch;
-    LLVMAddIncoming(z, in2, from2, 2);
-    in2[0] = zero, in2[1] = yn, from2[0] = zb, from2[1] = ylatch;
-    LLVMAddIncoming(y, in2, from2, 2);
-    in2[0] = zero, in2[1] = xn, from2[0] = yb, from2[1] = latch;
-    LLVMAddIncoming(x, in2, from2, 2);
-    if (multi) {
-        in2[0] = zero, in2[1] = mnext, from2[0] = pre, from2[1] = zlatch;
-        LLVMAddIncoming(mz, in2, from2, 2);
-        in2[0] = mz, in2[1] = mnext, from2[0] = zb, from2[1] = ylatch;
-        LLVMAddIncoming(my, in2, from2, 2);
-        in2[0] = my, in2[1] = mnext, from2[0] = yb, from2[1] = latch;
-        LLVMAddIncoming(mx, in2, from2, 2);
+    in2[0] = zero, in2[1] = rl->zn, from2[0] = rl->pre, from2[1] = rl->zlatch;
+    LLVMAddIncoming(rl->z, in2, from2, 2);
+    in2[0] = zero, in2[1] = rl->yn, from2[0] = rl->zb, from2[1] = rl->ylatch;
+    LLVMAddIncoming(rl->y, in2, from2, 2);
+    in2[0] = zero, in2[1] = rl->xn, from2[0] = rl->yb, from2[1] = rl->latch;
+    LLVMAddIncoming(rl->x, in2, from2, 2);
+    if (rl->multi) {
+        in2[0] = zero, in2[1] = rl->mask, from2[0] = rl->pre, from2[1] = rl->zlatch;
+        LLVMAddIncoming(rl->mz, in2, from2, 2);
+        in2[0] = rl->mz, in2[1] = rl->mask, from2[0] = rl->zb, from2[1] = rl->ylatch;
+        LLVMAddIncoming(rl->my, in2, from2, 2);
+        in2[0] = rl->my, in2[1] = rl->mask, from2[0] = rl->yb, from2[1] = rl->latch;
+        LLVMAddIncoming(rl->mx, in2, from2, 2);
     }
+}
 
-    /* where to go next */
-    LLVMPositionBuilderAtEnd(b, done);
-    if (!multi) {
-        LLVMBuildBr(b, only ? rf->pre[only] : rf->exit);
-        free(states);
-        return 0;
+/* After the loops: the next region (or K.wg's exit).  With several possible
+ * states, two bits in the mask mean the work-items disagreed about the
+ * barrier: undefined in OpenCL; reported, and the group ends if any
+ * work-item returned. */
+static void branch_to_next_region(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
+{
+    LLVMValueRef zero = const64(rf, 0), one = const64(rf, 1);
+    LLVMPositionBuilderAtEnd(b, rl->done);
+    if (!rl->multi) {
+        LLVMBuildBr(b, rl->only ? rf->pre[rl->only] : rf->exit);
+        return;
     }
-    /* The work-items disagreed when the mask has two bits: undefined in
-     * OpenCL; reported, and the group ends if any work-item did. */
-    LLVMValueRef split = LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, mnext, LLVMBuildSub(b, mnext, one, ""), ""),
-                                       zero, "diverged");
+    LLVMValueRef split = LLVMBuildICmp(
+        b, LLVMIntNE, LLVMBuildAnd(b, rl->mask, LLVMBuildSub(b, rl->mask, one, ""), ""), zero, "diverged");
     if (rf->report_fn) {
-        snprintf(name, sizeof name, "r%d.diverged", r);
-        LLVMBasicBlockRef rep = LLVMAppendBasicBlockInContext(c, rf->wg, name);
-        snprintf(name, sizeof name, "r%d.next", r);
-        LLVMBasicBlockRef cont = LLVMAppendBasicBlockInContext(c, rf->wg, name);
+        char name[48];
+        snprintf(name, sizeof name, "r%d.diverged", rl->r);
+        LLVMBasicBlockRef rep = LLVMAppendBasicBlockInContext(rf->c, rf->wg, name);
+        snprintf(name, sizeof name, "r%d.next", rl->r);
+        LLVMBasicBlockRef cont = LLVMAppendBasicBlockInContext(rf->c, rf->wg, name);
         LLVMBuildCondBr(b, split, rep, cont);
         LLVMPositionBuilderAtEnd(b, rep);
         LLVMValueRef args[2] = {rf->ctx, rf->kernel_name};
@@ -1175,19 +1226,39 @@ static int build_region(region_fn *rf, int r, LLVMBuilderRef b, int *order)
         LLVMBuildBr(b, cont);
         LLVMPositionBuilderAtEnd(b, cont);
     }
-    (void)split;
-    LLVMValueRef ended = LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, mnext, one, ""), zero, "");
-    LLVMValueRef next = LLVMBuildSelect(b, ended, LLVMConstInt(rf->i32, 0, 0), st, "");
-    LLVMValueRef sw = LLVMBuildSwitch(b, next, rf->exit, (unsigned)nstates);
+    LLVMValueRef ended = LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, rl->mask, one, ""), zero, "");
+    LLVMValueRef next = LLVMBuildSelect(b, ended, LLVMConstInt(rf->i32, 0, 0), rl->next, "");
+    LLVMValueRef sw = LLVMBuildSwitch(b, next, rf->exit, (unsigned)rl->nstates);
     for (int s = 1; s < rf->nreg; s++)
-        if (states[s])
+        if (rl->states[s])
             LLVMAddCase(sw, LLVMConstInt(rf->i32, (unsigned)s, 0), rf->pre[s]);
-    free(states);
-    return 0;
 }
 
-/* K.wg's entry: sizes, hoisted values, shared allocas, per-work-item storage. */
-static int build_entry(region_fn *rf, LLVMBuilderRef b, LLVMBasicBlockRef *exit_free)
+/* Region r in K.wg: its code copied between the z, y, x loops over the
+ * work-group, then the next region. */
+static cl_int build_region(region_fn *rf, int r, LLVMBuilderRef b)
+{
+    region_loop rl = {.r = r, .order = rf->order};
+    cl_int err = order_region_blocks(rf, &rl);
+    if (err == CL_SUCCESS)
+        err = find_next_states(rf, &rl);
+    if (err == CL_SUCCESS) {
+        add_region_blocks(rf, &rl);
+        open_work_item_loops(rf, b, &rl);
+        copy_region_code(rf, b, &rl);
+        fill_region_phis(rf, b, &rl);
+        err = rf_status(rf); /* copying gives up on what it cannot map */
+    }
+    if (err == CL_SUCCESS) {
+        close_work_item_loops(rf, b, &rl);
+        branch_to_next_region(rf, b, &rl);
+    }
+    free(rl.states);
+    return err;
+}
+
+/* K.wg's entry, first: the group's size (ctx->local_size). */
+static void load_group_size(region_fn *rf, LLVMBuilderRef b)
 {
     unsigned invariant = LLVMGetMDKindIDInContext(rf->c, "invariant.load", 14);
     LLVMValueRef empty = LLVMMetadataAsValue(rf->c, LLVMMDNodeInContext2(rf->c, NULL, 0));
@@ -1199,27 +1270,34 @@ static int build_entry(region_fn *rf, LLVMBuilderRef b, LLVMBasicBlockRef *exit_
         LLVMSetAlignment(rf->nxyz[d], 8);
         LLVMSetMetadata(rf->nxyz[d], invariant, empty);
     }
-    for (int k = 0; k < rf->ni && !rf->why; k++) {
-        if (rf->kind[k] == K_SHARED)
+}
+
+/* K.wg's entry, then: what is computed once for the group (hoisted values)
+ * and the private variables the work-items share. */
+static cl_int copy_group_values(region_fn *rf, LLVMBuilderRef b)
+{
+    for (int k = 0; k < rf->ni && !rf->why; k++)
+        if (rf->kind[k] == K_SHARED || rf->kind[k] == K_HOIST)
             rf->gmap[k] = copy_inst(rf, 0, rf->insts[k], 0, b);
-        else if (rf->kind[k] == K_HOIST)
-            rf->gmap[k] = copy_inst(rf, 0, rf->insts[k], 0, b);
-    }
-    if (rf->why)
-        return -1;
+    return rf_status(rf);
+}
+
+/* K.wg's entry, last: the per-work-item arrays, on the stack up to
+ * STACK_LIMIT bytes, else on the heap (freed at the exit: *exit_free is then
+ * the block that returns, after the free). */
+static void allocate_storage(region_fn *rf, LLVMBuilderRef b, LLVMBasicBlockRef *exit_free)
+{
     *exit_free = NULL;
     if (!rf->nslots)
-        return 0;
+        return;
     /* n64 elements per array (the group's size rounded up to 64), so every array starts 64-byte aligned */
     LLVMValueRef n = LLVMBuildNUWMul(b, LLVMBuildNUWMul(b, rf->nxyz[0], rf->nxyz[1], ""), rf->nxyz[2], "");
     LLVMValueRef n64 = LLVMBuildAnd(b, LLVMBuildNUWAdd(b, n, const64(rf, 63), ""), const64(rf, ~63ull), "n64");
     LLVMValueRef total = LLVMBuildNUWMul(b, n64, const64(rf, rf->slot_total), "storage.size");
-    LLVMBasicBlockRef here = LLVMGetInsertBlock(b);
     LLVMBasicBlockRef stack = LLVMAppendBasicBlockInContext(rf->c, rf->wg, "storage.stack");
     LLVMBasicBlockRef heap = LLVMAppendBasicBlockInContext(rf->c, rf->wg, "storage.heap");
     LLVMBasicBlockRef fail = LLVMAppendBasicBlockInContext(rf->c, rf->wg, "storage.none");
     LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(rf->c, rf->wg, "storage");
-    (void)here;
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULE, total, const64(rf, STACK_LIMIT), ""), stack, heap);
     LLVMPositionBuilderAtEnd(b, stack);
     LLVMValueRef on_stack = LLVMBuildArrayAlloca(b, rf->i8, total, "storage.stack");
@@ -1268,7 +1346,6 @@ static int build_entry(region_fn *rf, LLVMBuilderRef b, LLVMBasicBlockRef *exit_
     LLVMBuildBr(b, ret_bb);
     *exit_free = ret_bb;
     LLVMPositionBuilderAtEnd(b, cur);
-    return 0;
 }
 
 static void rf_free(region_fn *rf)
@@ -1293,146 +1370,175 @@ static void rf_free(region_fn *rf)
     free(rf->live_index), free(rf->live_inst), free(rf->remat), free(rf->remat_state), free(rf->remat_cost);
     free(rf->avoid), free(rf->slot_inst), free(rf->slot_type), free(rf->slot_stride), free(rf->slot_off);
     free(rf->vals), free(rf->gmap), free(rf->slot_base), free(rf->vmap), free(rf->bmap), free(rf->pre);
-    free(rf->phis), free(rf->exits);
+    free(rf->phis), free(rf->exits), free(rf->order);
     pmap_free(&rf->bidx);
     pmap_free(&rf->iidx);
     pmap_free(&rf->aidx);
 }
 
-static int has_symbol(const mosaic_compiler_target *t, const char *name)
+static void rf_init(region_fn *rf, LLVMModuleRef m, mc_kernel_build *kb, mosaic_strbuf *log)
 {
-    for (size_t i = 0; t && i < t->num_runtime_symbols; i++)
-        if (t->runtime_symbols[i].name && !strcmp(t->runtime_symbols[i].name, name))
-            return 1;
-    return 0;
+    memset(rf, 0, sizeof *rf);
+    rf->m = m;
+    rf->c = LLVMGetModuleContext(m);
+    rf->td = LLVMGetModuleDataLayout(m);
+    rf->kb = kb;
+    rf->log = log;
+    rf->body = kb->body;
+    rf->nparams = LLVMCountParams(kb->body);
+    rf->i1 = LLVMInt1TypeInContext(rf->c);
+    rf->i8 = LLVMInt8TypeInContext(rf->c);
+    rf->i32 = LLVMInt32TypeInContext(rf->c);
+    rf->i64 = LLVMInt64TypeInContext(rf->c);
+    rf->ptr = LLVMPointerTypeInContext(rf->c, 0);
 }
 
-int mc_build_wg_regions(LLVMModuleRef m, mc_kernel_build *kb, const mosaic_compiler_target *target, mc_str *log)
+/* Each region copies its blocks: refuse what would grow too much. */
+static cl_int check_copied_size(region_fn *rf)
 {
-    region_fn rf;
-    memset(&rf, 0, sizeof rf);
-    rf.m = m;
-    rf.c = LLVMGetModuleContext(m);
-    rf.td = LLVMGetModuleDataLayout(m);
-    rf.kb = kb;
-    rf.log = log;
-    rf.body = kb->body;
-    rf.nparams = LLVMCountParams(kb->body);
-    rf.i1 = LLVMInt1TypeInContext(rf.c);
-    rf.i8 = LLVMInt8TypeInContext(rf.c);
-    rf.i32 = LLVMInt32TypeInContext(rf.c);
-    rf.i64 = LLVMInt64TypeInContext(rf.c);
-    rf.ptr = LLVMPointerTypeInContext(rf.c, 0);
-    LLVMBuilderRef b = LLVMCreateBuilderInContext(rf.c);
-    int result = 1;
-    const char *fibers = getenv("MOSAIC_BARRIER_FIBERS");
-    if (fibers && *fibers && strcmp(fibers, "0")) {
-        give_up(&rf, "MOSAIC_BARRIER_FIBERS is set");
-        goto done;
-    }
-    if (pmap_init(&rf.aidx, rf.nparams)) {
-        result = -1;
-        goto done;
-    }
-    for (unsigned p = 0; p < rf.nparams; p++)
-        pmap_put(&rf.aidx, LLVMGetParam(rf.body, p), (int)p);
-
-    split_at_barriers(&rf, b);
-    if (number_blocks(&rf) || find_regions(&rf) || number_instructions(&rf))
-        goto done;
-    /* Each region copies its blocks: refuse what would grow too much. */
     long copied = 0;
-    for (int k = 0; k < rf.ni; k++)
-        for (int r = 0; r < rf.nreg; r++)
-            copied += rf.inreg[r][rf.iblock[k]];
-    if (copied > MAX_COPIED_INSTRUCTIONS) {
-        give_up(&rf, "too much code to copy into each region");
-        goto done;
-    }
-    if (classify(&rf))
-        goto done;
+    for (int k = 0; k < rf->ni; k++)
+        for (int r = 0; r < rf->nreg; r++)
+            copied += rf->inreg[r][rf->iblock[k]];
+    return copied > MAX_COPIED_INSTRUCTIONS ? give_up(rf, "too much code to copy into each region") : CL_SUCCESS;
+}
 
-    rf.vals = rf_calloc(&rf, kb->num_args + 4, sizeof *rf.vals);
-    rf.gmap = rf_calloc(&rf, (size_t)rf.ni, sizeof *rf.gmap);
-    rf.vmap = rf_calloc(&rf, (size_t)rf.ni, sizeof *rf.vmap);
-    rf.bmap = rf_calloc(&rf, (size_t)rf.nb, sizeof *rf.bmap);
-    rf.slot_base = rf_calloc(&rf, (size_t)rf.nslots, sizeof *rf.slot_base);
-    rf.pre = rf_calloc(&rf, (size_t)rf.nreg, sizeof *rf.pre);
-    rf.phis = rf_calloc(&rf, (size_t)rf.ni, sizeof *rf.phis);
-    rf.exits = rf_calloc(&rf, (size_t)rf.nb, sizeof *rf.exits);
-    int *order = rf_calloc(&rf, (size_t)rf.nb, sizeof *order);
-    if (rf.oom) {
-        free(order);
-        goto done;
-    }
-    rf.wg = mc_wg_begin(m, kb, b, rf.vals, log);
-    if (!rf.wg) {
-        free(order);
-        rf.oom = 1;
-        goto done;
-    }
-    rf.ctx = LLVMGetParam(rf.wg, 1);
-    rf.ag_kind = LLVMGetMDKindIDInContext(rf.c, "llvm.access.group", 17);
-    kb->access_group = mc_distinct_empty_node(rf.c);
-    rf.ag = kb->access_group ? LLVMMetadataAsValue(rf.c, kb->access_group) : NULL;
-    if (has_symbol(target, "__mosaic_barrier_divergence")) {
-        LLVMTypeRef params[2] = {rf.ptr, rf.ptr};
-        LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(rf.c), params, 2, 0);
-        rf.report_fn = LLVMGetNamedFunction(m, "__mosaic_barrier_divergence");
-        if (!rf.report_fn)
-            rf.report_fn = LLVMAddFunction(m, "__mosaic_barrier_divergence", fty);
-        const char *wi_name = LLVMGetValueName(kb->wi);
-        size_t len = strlen(wi_name) >= 3 ? strlen(wi_name) - 3 : strlen(wi_name);
-        LLVMValueRef str = LLVMConstStringInContext(rf.c, wi_name, (unsigned)len, 0);
-        LLVMValueRef g = LLVMAddGlobal(m, LLVMTypeOf(str), "__mosaic_kernel_name");
-        LLVMSetInitializer(g, str);
-        LLVMSetGlobalConstant(g, 1);
-        LLVMSetLinkage(g, LLVMPrivateLinkage);
-        LLVMSetUnnamedAddr(g, 1);
-        rf.kernel_name = g;
-    }
-    for (int r = 0; r < rf.nreg; r++) {
+/* Steps 1 to 3: K.body cut at its barriers, its regions, and what each
+ * instruction becomes. */
+static cl_int analyse(region_fn *rf, LLVMBuilderRef b)
+{
+    if (pmap_init(&rf->aidx, rf->nparams) != CL_SUCCESS)
+        return out_of_memory(rf);
+    for (unsigned p = 0; p < rf->nparams; p++)
+        pmap_put(&rf->aidx, LLVMGetParam(rf->body, p), (int)p);
+    split_at_barriers(rf, b);
+    cl_int err = number_blocks(rf);
+    if (err == CL_SUCCESS)
+        err = find_regions(rf);
+    if (err == CL_SUCCESS)
+        err = number_instructions(rf);
+    if (err == CL_SUCCESS)
+        err = check_copied_size(rf);
+    if (err == CL_SUCCESS)
+        err = classify(rf);
+    return err;
+}
+
+/* The device's __mosaic_barrier_divergence and the kernel's name, for
+ * work-items that disagree about a barrier (branch_to_next_region). */
+static void declare_divergence_report(region_fn *rf)
+{
+    LLVMTypeRef params[2] = {rf->ptr, rf->ptr};
+    LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(rf->c), params, 2, 0);
+    rf->report_fn = LLVMGetNamedFunction(rf->m, "__mosaic_barrier_divergence");
+    if (!rf->report_fn)
+        rf->report_fn = LLVMAddFunction(rf->m, "__mosaic_barrier_divergence", fty);
+    const char *wi_name = LLVMGetValueName(rf->kb->wi);
+    size_t len = strlen(wi_name) >= 3 ? strlen(wi_name) - 3 : strlen(wi_name);
+    LLVMValueRef str = LLVMConstStringInContext(rf->c, wi_name, (unsigned)len, 0);
+    LLVMValueRef g = LLVMAddGlobal(rf->m, LLVMTypeOf(str), "__mosaic_kernel_name");
+    LLVMSetInitializer(g, str);
+    LLVMSetGlobalConstant(g, 1);
+    LLVMSetLinkage(g, LLVMPrivateLinkage);
+    LLVMSetUnnamedAddr(g, 1);
+    rf->kernel_name = g;
+}
+
+/* Step 4 begins: the maps from K.body to K.wg, K.wg with its arguments
+ * unpacked (mc_wg_begin), its access group, the block where each region
+ * starts and the exit. */
+static cl_int begin_wg(region_fn *rf, LLVMBuilderRef b, const mosaic_compiler_target *target)
+{
+    rf->vals = rf_calloc(rf, rf->kb->num_args + 4, sizeof *rf->vals);
+    rf->gmap = rf_calloc(rf, (size_t)rf->ni, sizeof *rf->gmap);
+    rf->vmap = rf_calloc(rf, (size_t)rf->ni, sizeof *rf->vmap);
+    rf->bmap = rf_calloc(rf, (size_t)rf->nb, sizeof *rf->bmap);
+    rf->slot_base = rf_calloc(rf, (size_t)rf->nslots, sizeof *rf->slot_base);
+    rf->pre = rf_calloc(rf, (size_t)rf->nreg, sizeof *rf->pre);
+    rf->phis = rf_calloc(rf, (size_t)rf->ni, sizeof *rf->phis);
+    rf->exits = rf_calloc(rf, (size_t)rf->nb, sizeof *rf->exits);
+    rf->order = rf_calloc(rf, (size_t)rf->nb, sizeof *rf->order);
+    if (rf->oom)
+        return CL_OUT_OF_HOST_MEMORY;
+    rf->wg = mc_wg_begin(rf->m, rf->kb, b, rf->vals, rf->log);
+    if (!rf->wg)
+        return out_of_memory(rf);
+    rf->ctx = LLVMGetParam(rf->wg, 1);
+    rf->ag_kind = LLVMGetMDKindIDInContext(rf->c, "llvm.access.group", 17);
+    rf->kb->access_group = mc_distinct_empty_node(rf->c);
+    rf->ag = rf->kb->access_group ? LLVMMetadataAsValue(rf->c, rf->kb->access_group) : NULL;
+    if (mc_target_has_symbol(target, "__mosaic_barrier_divergence"))
+        declare_divergence_report(rf);
+    for (int r = 0; r < rf->nreg; r++) {
         char name[32];
         snprintf(name, sizeof name, "r%d", r);
-        rf.pre[r] = LLVMAppendBasicBlockInContext(rf.c, rf.wg, name);
+        rf->pre[r] = LLVMAppendBasicBlockInContext(rf->c, rf->wg, name);
     }
-    rf.exit = LLVMAppendBasicBlockInContext(rf.c, rf.wg, "exit");
-    LLVMBasicBlockRef ret_bb = NULL;
-    if (build_entry(&rf, b, &ret_bb) == 0) {
-        LLVMBuildBr(b, rf.pre[0]);
-        LLVMPositionBuilderAtEnd(b, ret_bb ? ret_bb : rf.exit);
-        LLVMBuildRetVoid(b);
-        for (int r = 0; r < rf.nreg && !rf.why; r++) {
-            /* a region whose barrier cannot be reached is never entered */
-            if (r && !rf.reach[rf.bar_block[r]]) {
-                LLVMPositionBuilderAtEnd(b, rf.pre[r]);
-                LLVMBuildUnreachable(b);
-                continue;
-            }
-            build_region(&rf, r, b, order);
-        }
-    }
-    free(order);
-    if (!rf.why && LLVMVerifyFunction(rf.wg, LLVMReturnStatusAction))
-        give_up(&rf, "internal error: invalid work-group function");
-    if (!rf.why)
-        result = 0;
+    rf->exit = LLVMAppendBasicBlockInContext(rf->c, rf->wg, "exit");
+    return CL_SUCCESS;
+}
 
-done:
-    if (result != 0 && rf.wg) {
-        LLVMDeleteFunction(rf.wg);
-        kb->wg = NULL;
-    } else if (result == 0) {
-        kb->wg = rf.wg;
+/* K.wg's entry block (after the arguments): the group's size, the values
+ * computed once, the per-work-item storage, then region 0; and the return. */
+static cl_int build_entry(region_fn *rf, LLVMBuilderRef b)
+{
+    load_group_size(rf, b);
+    cl_int err = copy_group_values(rf, b);
+    if (err != CL_SUCCESS)
+        return err;
+    LLVMBasicBlockRef ret_bb;
+    allocate_storage(rf, b, &ret_bb);
+    LLVMBuildBr(b, rf->pre[0]);
+    LLVMPositionBuilderAtEnd(b, ret_bb ? ret_bb : rf->exit);
+    LLVMBuildRetVoid(b);
+    return CL_SUCCESS;
+}
+
+static cl_int build_regions(region_fn *rf, LLVMBuilderRef b)
+{
+    cl_int err = CL_SUCCESS;
+    for (int r = 0; r < rf->nreg && err == CL_SUCCESS; r++) {
+        /* a region whose barrier cannot be reached is never entered */
+        if (r && !rf->reach[rf->bar_block[r]]) {
+            LLVMPositionBuilderAtEnd(b, rf->pre[r]);
+            LLVMBuildUnreachable(b);
+            continue;
+        }
+        err = build_region(rf, r, b);
     }
-    if (rf.oom)
-        result = -1;
-    if (result == 1 && getenv("MOSAIC_DEBUG"))
+    return err;
+}
+
+cl_int mc_build_wg_regions(LLVMModuleRef m, mc_kernel_build *kb, const mosaic_compiler_target *target,
+                           mosaic_strbuf *log)
+{
+    region_fn rf;
+    rf_init(&rf, m, kb, log);
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(rf.c);
+    cl_int err;
+    if (mosaic_settings()->barrier_fibers) {
+        err = give_up(&rf, "MOSAIC_BARRIER_FIBERS is set");
+    } else {
+        err = analyse(&rf, b);
+        if (err == CL_SUCCESS)
+            err = begin_wg(&rf, b, target);
+        if (err == CL_SUCCESS)
+            err = build_entry(&rf, b);
+        if (err == CL_SUCCESS)
+            err = build_regions(&rf, b);
+        if (err == CL_SUCCESS && LLVMVerifyFunction(rf.wg, LLVMReturnStatusAction))
+            err = give_up(&rf, "internal error: invalid work-group function");
+        if (err == CL_SUCCESS)
+            err = rf_status(&rf);
+    }
+    kb->wg = err == CL_SUCCESS ? rf.wg : NULL;
+    if (err != CL_SUCCESS && rf.wg)
+        LLVMDeleteFunction(rf.wg);
+    if (err == CL_BUILD_PROGRAM_FAILURE && mosaic_settings()->debug)
         fprintf(stderr, "mosaic: kernel %s runs its work-items as fibers: %s\n", LLVMGetValueName(kb->wi),
                 rf.why ? rf.why : "?");
-    if (result == -1)
-        mc_str_puts(log, "error: out of memory\n");
     LLVMDisposeBuilder(b);
     rf_free(&rf);
-    return result;
+    /* a kernel this does not cut is no failure: the device runs it as fibers */
+    return err == CL_OUT_OF_HOST_MEMORY ? mc_out_of_memory(log) : CL_SUCCESS;
 }

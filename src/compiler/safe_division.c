@@ -26,12 +26,12 @@ static LLVMValueRef splat(LLVMTypeRef type, unsigned long long value)
 }
 
 /* A constant divisor that can never trap needs no guard. */
-static int safe_constant(LLVMValueRef divisor, int is_signed)
+static bool safe_constant(LLVMValueRef divisor, bool is_signed)
 {
     if (!LLVMIsAConstantInt(divisor))
-        return 0;
+        return false;
     if (LLVMConstIntGetZExtValue(divisor) == 0)
-        return 0;
+        return false;
     return !is_signed || LLVMConstIntGetSExtValue(divisor) != -1;
 }
 
@@ -44,7 +44,7 @@ void mc_guard_integer_division(LLVMModuleRef m)
                 LLVMOpcode op = LLVMGetInstructionOpcode(i);
                 if (op != LLVMSDiv && op != LLVMUDiv && op != LLVMSRem && op != LLVMURem)
                     continue;
-                int is_signed = op == LLVMSDiv || op == LLVMSRem;
+                bool is_signed = op == LLVMSDiv || op == LLVMSRem;
                 LLVMValueRef x = LLVMGetOperand(i, 0), d = LLVMGetOperand(i, 1);
                 if (safe_constant(d, is_signed))
                     continue;

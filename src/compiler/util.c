@@ -1,4 +1,4 @@
-/* Shared helpers of the compiler: strings, logs, LLVM set-up, symbol checks. */
+/* Shared helpers of the compiler: logs, LLVM set-up, the builtin library's index, symbol checks. */
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <dlfcn.h>
@@ -13,88 +13,31 @@
 
 #include "compiler/compiler_internal.h"
 
-/* ---- strings ------------------------------------------------------------------ */
-void mc_str_append(mc_str *s, const char *text, size_t n)
+/* ---- logs ------------------------------------------------------------------------ */
+cl_int mc_out_of_memory(mosaic_strbuf *log)
 {
-    if (s->oom)
-        return;
-    if (s->len + n + 1 > s->cap) {
-        size_t cap = s->cap ? s->cap : 256;
-        while (cap < s->len + n + 1)
-            cap *= 2;
-        char *p = realloc(s->data, cap);
-        if (!p) {
-            s->oom = 1;
-            return;
-        }
-        s->data = p;
-        s->cap = cap;
-    }
-    memcpy(s->data + s->len, text, n);
-    s->len += n;
-    s->data[s->len] = 0;
+    mosaic_strbuf_puts(log, "error: out of memory\n");
+    return CL_OUT_OF_HOST_MEMORY;
 }
 
-void mc_str_puts(mc_str *s, const char *text) { mc_str_append(s, text, strlen(text)); }
-
-void mc_str_printf(mc_str *s, const char *fmt, ...)
+cl_int mc_finish_log(mosaic_strbuf *log, cl_int result, char **out, const char *stage)
 {
-    char small[512];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(small, sizeof small, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        return;
-    if ((size_t)n < sizeof small) {
-        mc_str_append(s, small, (size_t)n);
-        return;
-    }
-    char *big = malloc((size_t)n + 1);
-    if (!big) {
-        s->oom = 1;
-        return;
-    }
-    va_start(ap, fmt);
-    vsnprintf(big, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    mc_str_append(s, big, (size_t)n);
-    free(big);
-}
-
-char *mc_str_take(mc_str *s)
-{
-    char *r = s->data;
-    if (!r)
-        r = calloc(1, 1);
-    s->data = NULL;
-    s->len = s->cap = 0;
-    return r;
-}
-
-void mc_str_free(mc_str *s)
-{
-    free(s->data);
-    s->data = NULL;
-    s->len = s->cap = 0;
-}
-
-void mc_finish_log(mc_str *log, char **out, const char *stage)
-{
-    if (log->len && getenv("MOSAIC_DEBUG"))
+    if (log->len && mosaic_settings()->debug)
         fprintf(stderr, "mosaic: %s log:\n%s%s", stage, log->data,
                 log->data[log->len - 1] == '\n' ? "" : "\n");
+    if (log->oom && result == CL_SUCCESS)
+        result = CL_OUT_OF_HOST_MEMORY;
     if (out)
-        *out = mc_str_take(log);
+        *out = mosaic_strbuf_take(log);
     else
-        mc_str_free(log);
+        mosaic_strbuf_free(log);
+    return result;
 }
 
 /* ---- LLVM set-up --------------------------------------------------------------- */
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
-static int init_status = -1;
+static bool have_native_target;
 static char *host_cpu, *host_features, *host_triple;
-static void *libm;
 
 static void do_init(void)
 {
@@ -105,34 +48,43 @@ static void do_init(void)
     char *t = LLVMGetDefaultTargetTriple();
     host_triple = LLVMNormalizeTargetTriple(t);
     LLVMDisposeMessage(t);
-    /* The C math library, searched by name for kernels' libm calls even when the
-     * application did not link it (libmosaic may be loaded with RTLD_LOCAL). */
-    libm = dlopen("libm.so.6", RTLD_NOW | RTLD_LOCAL);
-    if (!libm)
-        libm = RTLD_DEFAULT;
-    init_status = 0;
+    have_native_target = true;
 }
 
-int mc_llvm_init(void)
+cl_int mc_llvm_init(mosaic_strbuf *log)
 {
     pthread_once(&init_once, do_init);
-    return init_status;
+    if (have_native_target)
+        return CL_SUCCESS;
+    mosaic_strbuf_puts(log, "error: LLVM has no native target for this machine\n");
+    return CL_BUILD_PROGRAM_FAILURE;
 }
 
-void *mc_libm_handle(void) { return libm; }
+static pthread_once_t libm_once = PTHREAD_ONCE_INIT;
+static void *libm;
+
+/* The C math library, searched by name for kernels' libm calls even when the
+ * application did not link it (libmosaic may be loaded with RTLD_LOCAL). */
+static void open_libm(void) { libm = dlopen("libm.so.6", RTLD_NOW | RTLD_LOCAL); }
+
+void *mc_libm_handle(void)
+{
+    pthread_once(&libm_once, open_libm);
+    return libm ? libm : RTLD_DEFAULT;
+}
 
 static void diag_handler(LLVMDiagnosticInfoRef info, void *user)
 {
-    mc_str *log = user;
+    mosaic_strbuf *log = user;
     LLVMDiagnosticSeverity sev = LLVMGetDiagInfoSeverity(info);
     if (!log || sev == LLVMDSRemark || sev == LLVMDSNote)
         return;
     char *text = LLVMGetDiagInfoDescription(info);
-    mc_str_printf(log, "%s: %s\n", sev == LLVMDSError ? "error" : "warning", text);
+    mosaic_strbuf_printf(log, "%s: %s\n", sev == LLVMDSError ? "error" : "warning", text);
     LLVMDisposeMessage(text);
 }
 
-LLVMContextRef mc_context_create(mc_str *log)
+LLVMContextRef mc_context_create(mosaic_strbuf *log)
 {
     LLVMContextRef ctx = LLVMContextCreate();
     /* Always a handler: without one, LLVM exits the process on an error diagnostic. */
@@ -141,32 +93,34 @@ LLVMContextRef mc_context_create(mc_str *log)
     return ctx;
 }
 
-void mc_log_llvm_error(mc_str *log, const char *what, LLVMErrorRef err)
+void mc_log_llvm_error(mosaic_strbuf *log, const char *what, LLVMErrorRef err)
 {
     char *msg = LLVMGetErrorMessage(err);
-    mc_str_printf(log, "error: %s: %s\n", what, msg);
+    mosaic_strbuf_printf(log, "error: %s: %s\n", what, msg);
     LLVMDisposeErrorMessage(msg);
 }
 
-LLVMTargetMachineRef mc_target_machine(const mosaic_compiler_target *target, int opt_disable, mc_str *log)
+cl_int mc_target_machine(const mosaic_compiler_target *target, bool opt_disable, LLVMTargetMachineRef *out,
+                         mosaic_strbuf *log)
 {
-    if (mc_llvm_init()) {
-        mc_str_puts(log, "error: LLVM has no native target for this machine\n");
-        return NULL;
-    }
+    *out = NULL;
+    cl_int r = mc_llvm_init(log);
+    if (r != CL_SUCCESS)
+        return r;
     LLVMTargetRef t;
     char *err = NULL;
     if (LLVMGetTargetFromTriple(host_triple, &t, &err)) {
-        mc_str_printf(log, "error: no LLVM target for %s: %s\n", host_triple, err ? err : "");
+        mosaic_strbuf_printf(log, "error: no LLVM target for %s: %s\n", host_triple, err ? err : "");
         LLVMDisposeMessage(err);
-        return NULL;
+        return CL_BUILD_PROGRAM_FAILURE;
     }
     const char *cpu = target && target->cpu_name ? target->cpu_name : host_cpu;
     const char *features = target && target->cpu_features ? target->cpu_features
                            : target && target->cpu_name ? "" : host_features;
-    return LLVMCreateTargetMachine(t, host_triple, cpu, features,
+    *out = LLVMCreateTargetMachine(t, host_triple, cpu, features,
                                    opt_disable ? LLVMCodeGenLevelNone : LLVMCodeGenLevelAggressive,
                                    LLVMRelocPIC, LLVMCodeModelJITDefault);
+    return *out ? CL_SUCCESS : mc_out_of_memory(log);
 }
 
 const char *mc_host_cpu(void) { return host_cpu; }
@@ -194,18 +148,22 @@ size_t mc_builtin_file_count(void)
     return n;
 }
 
-LLVMModuleRef mc_load_builtin_file(LLVMContextRef ctx, size_t index, mc_str *log)
+cl_int mc_load_builtin_file(LLVMContextRef ctx, size_t index, LLVMModuleRef *out, mosaic_strbuf *log)
 {
     const builtin_file *f = &mosaic_builtins_table[index];
+    *out = NULL;
     LLVMMemoryBufferRef buf =
         LLVMCreateMemoryBufferWithMemoryRange(f->start, (size_t)(f->end - f->start), f->name, 0);
-    LLVMModuleRef m = NULL;
+    if (!buf)
+        return mc_out_of_memory(log);
     /* The module owns the buffer (it reads function bodies from it on demand). */
-    if (!buf || LLVMGetBitcodeModuleInContext2(ctx, buf, &m)) {
-        mc_str_printf(log, "error: the builtin library file '%s' embedded in libmosaic is unreadable\n", f->name);
-        return NULL;
+    if (LLVMGetBitcodeModuleInContext2(ctx, buf, out)) {
+        *out = NULL;
+        mosaic_strbuf_printf(log, "error: the builtin library file '%s' embedded in libmosaic is unreadable\n",
+                             f->name);
+        return CL_BUILD_PROGRAM_FAILURE;
     }
-    return m;
+    return CL_SUCCESS;
 }
 
 static int by_name(const void *a, const void *b)
@@ -218,9 +176,12 @@ static void build_index(void)
 {
     num_files = mc_builtin_file_count();
     size_t cap = 0;
+    mosaic_strbuf ignored = {0}; /* an unreadable file defines nothing: finalize reports it */
     for (size_t i = 0; i < num_files; i++) {
         LLVMContextRef ctx = mc_context_create(NULL);
-        LLVMModuleRef m = ctx ? mc_load_builtin_file(ctx, i, NULL) : NULL;
+        LLVMModuleRef m = NULL;
+        if (ctx)
+            mc_load_builtin_file(ctx, i, &m, &ignored);
         for (LLVMValueRef f = m ? LLVMGetFirstFunction(m) : NULL; f; f = LLVMGetNextFunction(f)) {
             if (LLVMIsDeclaration(f) || LLVMGetLinkage(f) != LLVMExternalLinkage)
                 continue;
@@ -242,6 +203,7 @@ static void build_index(void)
         if (ctx)
             LLVMContextDispose(ctx);
     }
+    mosaic_strbuf_free(&ignored);
     if (num_symbols)
         qsort(symbols, num_symbols, sizeof *symbols, by_name);
 }
@@ -273,12 +235,20 @@ void mc_source_name(const char *symbol, char *buf, size_t size)
     buf[n] = 0;
 }
 
-static int is_runtime_symbol(const mosaic_compiler_target *target, const char *name)
+bool mc_target_has_symbol(const mosaic_compiler_target *target, const char *name)
 {
     for (size_t i = 0; target && i < target->num_runtime_symbols; i++)
         if (target->runtime_symbols[i].name && !strcmp(target->runtime_symbols[i].name, name))
-            return 1;
-    return 0;
+            return true;
+    return false;
+}
+
+LLVMValueRef mc_called_function(LLVMValueRef inst)
+{
+    if (!LLVMIsACallInst(inst))
+        return NULL;
+    LLVMValueRef f = LLVMGetCalledValue(inst);
+    return f && LLVMIsAFunction(f) ? f : NULL;
 }
 
 static const char *user_of(LLVMValueRef v)
@@ -291,32 +261,30 @@ static const char *user_of(LLVMValueRef v)
     return NULL;
 }
 
-static int resolvable(int with_builtins, const mosaic_compiler_target *target, const char *name)
+static bool resolvable(bool with_builtins, const mosaic_compiler_target *target, const char *name)
 {
     if (!strncmp(name, "__mosaic_", 9) &&
         (!strcmp(name, "__mosaic_get_ctx") || !strcmp(name, "__mosaic_get_local_id") ||
          !strcmp(name, "__mosaic_barrier")))
-        return 1;
-    if (is_runtime_symbol(target, name))
-        return 1;
+        return true;
+    if (mc_target_has_symbol(target, name))
+        return true;
     /* atomic library calls, turned into instructions at finalize (atomics.c) */
     if (!strncmp(name, "__atomic_", 9) || !strncmp(name, "__opencl_atomic_", 16))
-        return 1;
+        return true;
     if (with_builtins && mc_builtin_file_of(name) >= 0)
-        return 1;
+        return true;
     /* OpenCL C's printf binds to the C library's (see docs/compiler.md). */
     if (!strcmp(name, "printf"))
-        return 1;
+        return true;
     /* Plain C names of the math library (what llvm.* intrinsics and libm
      * calls in the builtins become).  Mangled names are never looked up in
      * the process: a C++ host's functions must not satisfy a kernel's call. */
-    if (strncmp(name, "_Z", 2) && mc_llvm_init() == 0 && dlsym(mc_libm_handle(), name))
-        return 1;
-    return 0;
+    return strncmp(name, "_Z", 2) && dlsym(mc_libm_handle(), name);
 }
 
-int mc_report_undefined(LLVMModuleRef m, int with_builtins, const mosaic_compiler_target *target, mc_str *log,
-                        const char *prefix)
+cl_int mc_report_undefined(LLVMModuleRef m, bool with_builtins, const mosaic_compiler_target *target, cl_int failure,
+                           mosaic_strbuf *log)
 {
     int count = 0;
     char src[256], where[256];
@@ -331,20 +299,19 @@ int mc_report_undefined(LLVMModuleRef m, int with_builtins, const mosaic_compile
         const char *user = user_of(f);
         if (user)
             mc_source_name(user, where, sizeof where);
-        mc_str_printf(log, "%serror: undefined function '%s'%s%s%s (symbol %s): neither defined in the "
-                      "program nor a builtin function Mosaic implements\n",
-                      prefix ? prefix : "", src, user ? " called from '" : "", user ? where : "",
-                      user ? "'" : "", name);
+        mosaic_strbuf_printf(log, "error: undefined function '%s'%s%s%s (symbol %s): neither defined in the "
+                             "program nor a builtin function Mosaic implements\n",
+                             src, user ? " called from '" : "", user ? where : "", user ? "'" : "", name);
         count++;
     }
     for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g)) {
         if (!LLVMIsDeclaration(g) || !LLVMGetFirstUse(g))
             continue;
         const char *name = LLVMGetValueName(g);
-        if (is_runtime_symbol(target, name))
+        if (mc_target_has_symbol(target, name))
             continue;
-        mc_str_printf(log, "%serror: undefined variable '%s'\n", prefix ? prefix : "", name);
+        mosaic_strbuf_printf(log, "error: undefined variable '%s'\n", name);
         count++;
     }
-    return count;
+    return count ? failure : CL_SUCCESS;
 }

@@ -69,10 +69,9 @@ LIBMVEC(DECLARE)
 #define ENTRY(isa, lanes, p, name) {"_ZGV" #isa "N" #lanes #p "_" #name, (void *)_ZGV##isa##N##lanes##p##_##name},
 static const struct mosaic_runtime_symbol libmvec_symbols[] = {LIBMVEC(ENTRY)};
 
-int mc_libmvec_available(void)
+bool mc_libmvec_available(void)
 {
-    const char *off = getenv("MOSAIC_NO_LIBMVEC");
-    return !off || !*off || !strcmp(off, "0");
+    return !mosaic_settings()->no_libmvec;
 }
 
 size_t mc_libmvec_symbols(const struct mosaic_runtime_symbol **symbols)
@@ -106,20 +105,20 @@ static const struct { const char *f, *intrinsic_f, *d, *intrinsic_d; } through_d
 };
 
 /* Which entry of fns (and which type) the function called `name` is. */
-static const vm_fn *lookup(const char *name, int *is_double)
+static const vm_fn *lookup(const char *name, bool *is_double)
 {
     char buf[64];
     for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++) {
         const vm_fn *f = &fns[i];
         for (int d = 0; d < 2; d++) {
             snprintf(buf, sizeof buf, "%s%s", f->name, d ? "" : "f");
-            int hit = !strcmp(name, buf);
+            bool hit = !strcmp(name, buf);
             if (!hit && f->intrinsic) {
                 snprintf(buf, sizeof buf, "llvm.%s.%s", f->name, d ? "f64" : "f32");
                 hit = !strcmp(name, buf);
             }
             if (hit) {
-                *is_double = d;
+                *is_double = d == 1;
                 return f;
             }
         }
@@ -168,7 +167,7 @@ static void promote_to_double(LLVMModuleRef m, unsigned promoted_kind)
                     continue;
                 const char *name = LLVMGetValueName(callee);
                 for (size_t k = 0; k < sizeof through_double / sizeof through_double[0]; k++) {
-                    int intrinsic = through_double[k].intrinsic_f && !strcmp(name, through_double[k].intrinsic_f);
+                    bool intrinsic = through_double[k].intrinsic_f && !strcmp(name, through_double[k].intrinsic_f);
                     if (!intrinsic && strcmp(name, through_double[k].f))
                         continue;
                     const char *dname = intrinsic ? through_double[k].intrinsic_d : through_double[k].d;
@@ -195,7 +194,7 @@ static void promote_to_double(LLVMModuleRef m, unsigned promoted_kind)
     LLVMDisposeBuilder(b);
 }
 
-int mc_add_vector_math(LLVMModuleRef m, LLVMTargetMachineRef tm)
+unsigned mc_add_vector_math(LLVMModuleRef m, LLVMTargetMachineRef tm)
 {
     if (!mc_libmvec_available())
         return 0;
@@ -208,7 +207,7 @@ int mc_add_vector_math(LLVMModuleRef m, LLVMTargetMachineRef tm)
     static const struct { unsigned isa; char letter; unsigned lanes_f; } isa_info[] = {
         {ISA_E, 'e', 16}, {ISA_D, 'd', 8}, {ISA_B, 'b', 4}};
     used_list used = {0};
-    int count = 0;
+    unsigned count = 0;
     for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
         for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
             for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
@@ -217,7 +216,7 @@ int mc_add_vector_math(LLVMModuleRef m, LLVMTargetMachineRef tm)
                 LLVMValueRef callee = LLVMGetCalledValue(i);
                 if (!callee || !LLVMIsAFunction(callee) || !LLVMIsDeclaration(callee))
                     continue;
-                int is_double = 0;
+                bool is_double = false;
                 const char *callee_name = LLVMGetValueName(callee);
                 const vm_fn *f = lookup(callee_name, &is_double);
                 if (!f)
@@ -229,7 +228,7 @@ int mc_add_vector_math(LLVMModuleRef m, LLVMTargetMachineRef tm)
                                                                "vector-function-abi-variant", 27))
                     continue;
                 LLVMTypeRef elem = is_double ? LLVMDoubleTypeInContext(c) : LLVMFloatTypeInContext(c);
-                mc_str variants = {0};
+                mosaic_strbuf variants = {0};
                 for (size_t k = 0; k < sizeof isa_info / sizeof isa_info[0]; k++) {
                     if (!(allowed & isa_info[k].isa))
                         continue;
@@ -245,8 +244,8 @@ int mc_add_vector_math(LLVMModuleRef m, LLVMTargetMachineRef tm)
                                                 LLVMCreateEnumAttribute(c, LLVMGetEnumAttributeKindForName("nounwind", 8), 0));
                     }
                     note_used(&used, vf);
-                    mc_str_printf(&variants, "%s_ZGV_LLVM_N%u%s_%s(%s)", variants.len ? "," : "", lanes,
-                                  f->args == 2 ? "vv" : "v", callee_name, vname);
+                    mosaic_strbuf_printf(&variants, "%s_ZGV_LLVM_N%u%s_%s(%s)", variants.len ? "," : "", lanes,
+                                         f->args == 2 ? "vv" : "v", callee_name, vname);
                 }
                 if (variants.len && !variants.oom) {
                     LLVMAddCallSiteAttribute(i, LLVMAttributeFunctionIndex,
@@ -254,7 +253,7 @@ int mc_add_vector_math(LLVMModuleRef m, LLVMTargetMachineRef tm)
                                                                        variants.data, (unsigned)variants.len));
                     count++;
                 }
-                mc_str_free(&variants);
+                mosaic_strbuf_free(&variants);
             }
     if (used.n) {
         /* keep the declarations until the vectoriser has seen them */
@@ -289,7 +288,7 @@ typedef struct width_choice {
 } width_choice;
 
 /* The narrowest allowed variant holding n lanes, else the widest. */
-static width_choice choose_width(unsigned allowed, int is_double, unsigned n)
+static width_choice choose_width(unsigned allowed, bool is_double, unsigned n)
 {
     static const struct { unsigned isa; char letter; unsigned lanes_f; } order[] = {
         {ISA_B, 'b', 4}, {ISA_D, 'd', 8}, {ISA_E, 'e', 16}};
@@ -347,7 +346,7 @@ static LLVMValueRef call_in_pieces(LLVMBuilderRef b, LLVMContextRef c, LLVMValue
     return width == n ? pieces[0] : lanes_of(b, c, pieces[0], width, 0, n);
 }
 
-int mc_lower_vector_math_calls(LLVMModuleRef m, LLVMTargetMachineRef tm)
+unsigned mc_lower_vector_math_calls(LLVMModuleRef m, LLVMTargetMachineRef tm)
 {
     if (!mc_libmvec_available())
         return 0;
@@ -357,7 +356,7 @@ int mc_lower_vector_math_calls(LLVMModuleRef m, LLVMTargetMachineRef tm)
     LLVMContextRef c = LLVMGetModuleContext(m);
     LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
     LLVMTypeRef f64 = LLVMDoubleTypeInContext(c);
-    int count = 0;
+    unsigned count = 0;
     for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn))
         for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
             for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i; i = next) {
@@ -377,7 +376,7 @@ int mc_lower_vector_math_calls(LLVMModuleRef m, LLVMTargetMachineRef tm)
                 base[dot - name - 5] = 0;
                 LLVMTypeRef vt = LLVMTypeOf(i), elem = LLVMGetElementType(vt);
                 unsigned n = LLVMGetVectorSize(vt);
-                int is_double = LLVMGetTypeKind(elem) == LLVMDoubleTypeKind;
+                bool is_double = LLVMGetTypeKind(elem) == LLVMDoubleTypeKind;
                 if ((!is_double && LLVMGetTypeKind(elem) != LLVMFloatTypeKind) || n < 2 || n > 16)
                     continue;
                 const vm_fn *f = NULL;
@@ -386,14 +385,14 @@ int mc_lower_vector_math_calls(LLVMModuleRef m, LLVMTargetMachineRef tm)
                         f = &fns[k];
                 if (!f || (unsigned)LLVMGetNumArgOperands(i) != f->args)
                     continue;
-                int through = 0;
+                bool through = false;
                 unsigned allowed = (is_double ? f->isa_d : f->isa_f) & isas;
                 for (size_t k = 0; k < sizeof through_double / sizeof through_double[0]; k++)
                     if (!is_double && through_double[k].intrinsic_d && !strcmp(through_double[k].d, f->name))
-                        through = 1, allowed = f->isa_d & isas;
+                        through = true, allowed = f->isa_d & isas;
                 if (!allowed)
                     continue;
-                int dbl = is_double || through;
+                bool dbl = is_double || through;
                 width_choice wc = choose_width(allowed, dbl, n);
                 char vname[64];
                 snprintf(vname, sizeof vname, "_ZGV%cN%u%s_%s%s", wc.letter, wc.lanes, f->args == 2 ? "vv" : "v",

@@ -33,9 +33,16 @@ typedef struct wi_env {
     /* static __local variables used by the kernel */
     LLVMValueRef *locals, *repl;
     size_t num_locals, cap_locals;
-    mc_str *log;
-    int failed;
+    mosaic_strbuf *log;
+    cl_int err; /* the first failure */
 } wi_env;
+
+/* Records a failure of the translation (the first one is returned). */
+static void fail(wi_env *e, cl_int err)
+{
+    if (e->err == CL_SUCCESS)
+        e->err = err;
+}
 
 static void set_invariant(wi_env *e, LLVMValueRef load)
 {
@@ -77,25 +84,25 @@ static LLVMValueRef ctx_field(wi_env *e, LLVMBuilderRef b, LLVMValueRef ctx, siz
     return v;
 }
 
-static int is_local_global(LLVMValueRef v)
+static bool is_local_global(LLVMValueRef v)
 {
     return LLVMIsAGlobalVariable(v) && !LLVMIsDeclaration(v) &&
            LLVMGetPointerAddressSpace(LLVMTypeOf(v)) == 3;
 }
 
 /* Does constant c mention a static __local variable? */
-static int refs_local(LLVMValueRef c, int depth)
+static bool refs_local(LLVMValueRef c, int depth)
 {
     if (is_local_global(c))
-        return 1;
+        return true;
     if (depth > 64 || !(LLVMIsAConstantExpr(c) || LLVMIsAConstantStruct(c) || LLVMIsAConstantArray(c) ||
                         LLVMIsAConstantVector(c)))
-        return 0;
+        return false;
     int n = LLVMGetNumOperands(c);
     for (int i = 0; i < n; i++)
         if (refs_local(LLVMGetOperand(c, i), depth + 1))
-            return 1;
-    return 0;
+            return true;
+    return false;
 }
 
 static void note_local(wi_env *e, LLVMValueRef g)
@@ -110,7 +117,7 @@ static void note_local(wi_env *e, LLVMValueRef g)
         if (!l || !r) {
             if (l)
                 e->locals = l;
-            e->failed = 1;
+            fail(e, mc_out_of_memory(e->log));
             return;
         }
         e->locals = l;
@@ -151,16 +158,16 @@ static LLVMValueRef materialize(wi_env *e, LLVMBuilderRef b, LLVMValueRef c, int
     if (!refs_local(c, 0))
         return c;
     if (!LLVMIsAConstantExpr(c) || depth > 64) {
-        mc_str_puts(e->log, "error: a __local variable is used inside a constant aggregate, which Mosaic "
-                            "does not support yet\n");
-        e->failed = 1;
+        mosaic_strbuf_puts(e->log, "error: a __local variable is used inside a constant aggregate, which Mosaic "
+                                   "does not support yet\n");
+        fail(e, CL_BUILD_PROGRAM_FAILURE);
         return c;
     }
     int n = LLVMGetNumOperands(c);
     LLVMValueRef ops[16];
     if (n > 16) {
-        mc_str_puts(e->log, "error: constant expression too large around a __local variable\n");
-        e->failed = 1;
+        mosaic_strbuf_puts(e->log, "error: constant expression too large around a __local variable\n");
+        fail(e, CL_BUILD_PROGRAM_FAILURE);
         return c;
     }
     for (int i = 0; i < n; i++)
@@ -186,22 +193,16 @@ static LLVMValueRef materialize(wi_env *e, LLVMBuilderRef b, LLVMValueRef c, int
     case LLVMExtractElement:
         return LLVMBuildExtractElement(b, ops[0], ops[1], "");
     default:
-        mc_str_printf(e->log, "error: unsupported constant expression (opcode %d) around a __local variable\n",
-                      (int)op);
-        e->failed = 1;
+        mosaic_strbuf_printf(e->log, "error: unsupported constant expression (opcode %d) around a __local variable\n",
+                             (int)op);
+        fail(e, CL_BUILD_PROGRAM_FAILURE);
         return c;
     }
 }
 
-static LLVMValueRef called_function(LLVMValueRef call)
+static bool called_name_is(LLVMValueRef call, const char *name)
 {
-    LLVMValueRef callee = LLVMGetCalledValue(call);
-    return callee && LLVMIsAFunction(callee) ? callee : NULL;
-}
-
-static int called_name_is(LLVMValueRef call, const char *name)
-{
-    LLVMValueRef f = called_function(call);
+    LLVMValueRef f = mc_called_function(call);
     return f && !strcmp(LLVMGetValueName(f), name);
 }
 
@@ -253,7 +254,7 @@ static void replace_magic_calls(wi_env *e, LLVMBuilderRef b, mc_kernel_build *kb
                     LLVMReplaceAllUsesWith(inst, v);
                     LLVMInstructionEraseFromParent(inst);
                 } else if (called_name_is(inst, "__mosaic_barrier")) {
-                    kb->uses_barriers = 1;
+                    kb->uses_barriers = true;
                 }
             }
             inst = next;
@@ -271,7 +272,7 @@ static void replace_static_locals(wi_env *e, LLVMBuilderRef b, LLVMValueRef entr
             for (int i = 0; i < n; i++)
                 collect_locals(e, LLVMGetOperand(inst, i), 0);
         }
-    if (e->failed || !e->num_locals)
+    if (e->err != CL_SUCCESS || !e->num_locals)
         return;
 
     /* Layout, in order of first use. */
@@ -340,10 +341,10 @@ static void add_enum_attr(LLVMContextRef c, LLVMValueRef f, LLVMAttributeIndex i
 
 static char *suffixed_name(LLVMValueRef f, const char *suffix)
 {
-    mc_str s = {0};
-    mc_str_puts(&s, LLVMGetValueName(f));
-    mc_str_puts(&s, suffix);
-    return s.oom ? (mc_str_free(&s), NULL) : mc_str_take(&s);
+    mosaic_strbuf s = {0};
+    mosaic_strbuf_puts(&s, LLVMGetValueName(f));
+    mosaic_strbuf_puts(&s, suffix);
+    return s.oom ? (mosaic_strbuf_free(&s), NULL) : mosaic_strbuf_take(&s);
 }
 
 /* Loads the kernel's arguments from args (in the builder's block): what the
@@ -387,7 +388,7 @@ static void unpack_args(wi_env *e, LLVMBuilderRef b, mc_kernel_build *kb, LLVMVa
     }
 }
 
-static void env_init(wi_env *e, LLVMModuleRef m, mc_str *log)
+static void env_init(wi_env *e, LLVMModuleRef m, mosaic_strbuf *log)
 {
     memset(e, 0, sizeof *e);
     e->m = m;
@@ -421,7 +422,7 @@ void mc_kernel_build_free(mc_kernel_build *kb)
     kb->arg_types = kb->byval_types = NULL;
 }
 
-int mc_build_wi(LLVMModuleRef m, mc_kernel_build *kb, mc_str *log)
+cl_int mc_build_wi(LLVMModuleRef m, mc_kernel_build *kb, mosaic_strbuf *log)
 {
     wi_env e;
     env_init(&e, m, log);
@@ -434,8 +435,7 @@ int mc_build_wi(LLVMModuleRef m, mc_kernel_build *kb, mc_str *log)
     char *body_name = suffixed_name(k, ".body"), *wi_name = suffixed_name(k, ".wi");
     if (!kb->arg_types || !kb->byval_types || !vals || !body_name || !wi_name) {
         free(vals), free(body_name), free(wi_name);
-        mc_str_puts(log, "error: out of memory\n");
-        return -1;
+        return mc_out_of_memory(log);
     }
     unsigned byval_kind = LLVMGetEnumAttributeKindForName("byval", 5);
     LLVMGetParamTypes(LLVMGlobalGetValueType(k), kb->arg_types);
@@ -467,9 +467,9 @@ int mc_build_wi(LLVMModuleRef m, mc_kernel_build *kb, mc_str *log)
     }
     LLVMBasicBlockRef entry = LLVMGetFirstBasicBlock(e.body);
     if (!entry) {
-        mc_str_printf(log, "error: kernel '%s' has no body\n", LLVMGetValueName(k));
+        mosaic_strbuf_printf(log, "error: kernel '%s' has no body\n", LLVMGetValueName(k));
         free(vals), free(body_name), free(wi_name);
-        return -1;
+        return CL_BUILD_PROGRAM_FAILURE;
     }
     LLVMValueRef first = LLVMGetFirstInstruction(entry);
     LLVMBuilderRef b = LLVMCreateBuilderInContext(e.c);
@@ -515,7 +515,7 @@ int mc_build_wi(LLVMModuleRef m, mc_kernel_build *kb, mc_str *log)
     free(vals), free(body_name), free(wi_name);
     free(e.locals);
     free(e.repl);
-    return e.failed ? -1 : 0;
+    return e.err;
 }
 
 /* A distinct empty node (an access group): the C API cannot make distinct
@@ -539,7 +539,8 @@ LLVMMetadataRef mc_distinct_empty_node(LLVMContextRef c)
     return node;
 }
 
-LLVMValueRef mc_wg_begin(LLVMModuleRef m, mc_kernel_build *kb, LLVMBuilderRef b, LLVMValueRef *vals, mc_str *log)
+LLVMValueRef mc_wg_begin(LLVMModuleRef m, mc_kernel_build *kb, LLVMBuilderRef b, LLVMValueRef *vals,
+                         mosaic_strbuf *log)
 {
     LLVMContextRef c = LLVMGetModuleContext(m);
     LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0);
@@ -578,7 +579,7 @@ LLVMValueRef mc_parallel_loop_md(LLVMContextRef c, LLVMMetadataRef ag)
     return LLVMMetadataAsValue(c, loop);
 }
 
-int mc_build_wg(LLVMModuleRef m, mc_kernel_build *kb, mc_str *log)
+cl_int mc_build_wg(LLVMModuleRef m, mc_kernel_build *kb, mosaic_strbuf *log)
 {
     LLVMContextRef c = LLVMGetModuleContext(m);
     LLVMTypeRef i64 = LLVMInt64TypeInContext(c), i8 = LLVMInt8TypeInContext(c);
@@ -588,7 +589,7 @@ int mc_build_wg(LLVMModuleRef m, mc_kernel_build *kb, mc_str *log)
     if (!wg) {
         free(vals);
         LLVMDisposeBuilder(b);
-        return -1;
+        return mc_out_of_memory(log);
     }
     kb->wg = wg;
     LLVMValueRef ctx = LLVMGetParam(wg, 1);
@@ -649,39 +650,39 @@ int mc_build_wg(LLVMModuleRef m, mc_kernel_build *kb, mc_str *log)
     LLVMAddIncoming(x, xin, xfrom, 2);
     LLVMDisposeBuilder(b);
     free(vals);
-    return 0;
+    return CL_SUCCESS;
 }
 
 /* Is p (perhaps) an address in private memory (an alloca)? */
-static int maybe_private(LLVMValueRef p, int depth)
+static bool maybe_private(LLVMValueRef p, int depth)
 {
     if (depth > 16)
-        return 1;
+        return true;
     if (LLVMIsAAllocaInst(p))
-        return 1;
+        return true;
     if (LLVMIsAGetElementPtrInst(p) || LLVMIsABitCastInst(p) || LLVMIsAAddrSpaceCastInst(p))
         return maybe_private(LLVMGetOperand(p, 0), depth + 1);
     if (LLVMIsAConstantExpr(p)) {
         LLVMOpcode op = LLVMGetConstOpcode(p);
         if (op == LLVMGetElementPtr || op == LLVMBitCast || op == LLVMAddrSpaceCast)
             return maybe_private(LLVMGetOperand(p, 0), depth + 1);
-        return 0;
+        return false;
     }
     if (LLVMIsAPHINode(p)) {
         unsigned n = LLVMCountIncoming(p);
         for (unsigned i = 0; i < n; i++) {
             LLVMValueRef v = LLVMGetIncomingValue(p, i);
             if (v != p && maybe_private(v, depth + 1))
-                return 1;
+                return true;
         }
-        return 0;
+        return false;
     }
     if (LLVMIsASelectInst(p))
         return maybe_private(LLVMGetOperand(p, 1), depth + 1) || maybe_private(LLVMGetOperand(p, 2), depth + 1);
     if (LLVMIsAIntToPtrInst(p))
-        return 1;
+        return true;
     /* arguments, globals, loaded pointers, calls: not a private variable */
-    return 0;
+    return false;
 }
 
 void mc_annotate_wg(LLVMModuleRef m, mc_kernel_build *kb)

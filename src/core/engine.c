@@ -2,7 +2,9 @@
  * The event engine: one graph of commands for all queues (see engine.h).
  *
  * Locking: `graph_lock` guards every field documented as "guarded by the
- * engine lock" in objects.h (statuses, edges, callbacks, queue pending lists).
+ * engine lock" in objects.h; which lock guards what, and their order, is in
+ * docs/architecture.md ("Locks").  Functions named *_locked, and those
+ * documented "Under graph_lock", assert that it is held.
  * Commands themselves run with the lock released.  Callbacks run on one
  * callback thread, in the order they were queued, so a CL_SUBMITTED callback
  * always runs before the CL_COMPLETE one of the same event, and a callback may
@@ -11,11 +13,17 @@
 #include "core/engine.h"
 #include "core/device.h"
 #include "core/util.h"
+#include "base/assert.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 static pthread_mutex_t graph_lock = PTHREAD_MUTEX_INITIALIZER;
+
+bool mosaic_engine_lock_held(void)
+{
+    return mosaic_mutex_held(&graph_lock);
+}
 
 /* An edge from a command to a dependant.  Only wait-list edges carry a
  * failure forward: an in-order successor of a failed command still runs. */
@@ -117,6 +125,7 @@ static void register_fork_handlers(void)
 /* Under defer_lock: starts the callback thread (once per process). */
 static void start_callback_thread(void)
 {
+    MOSAIC_ASSERT(mosaic_mutex_held(&defer_lock));
     pthread_t thread;
     pthread_attr_t attr;
     pthread_attr_init(&attr);
@@ -170,6 +179,7 @@ static void run_event_callback(void *p)
  * remaining ones when the event completed or failed). */
 static void queue_callbacks_locked(cl_event e, cl_int reached)
 {
+    MOSAIC_ASSERT(mosaic_mutex_held(&graph_lock));
     mosaic_callback **link = &e->callbacks;
     /* callbacks are stored in registration order */
     while (*link) {
@@ -263,6 +273,8 @@ cl_int mosaic_check_wait_list(cl_context context, cl_uint num_events, const cl_e
 /* Under graph_lock: make `to` wait for `from` unless `from` is already done. */
 static bool add_edge_locked(cl_event from, cl_event to, bool propagates_failure)
 {
+    MOSAIC_ASSERT(mosaic_mutex_held(&graph_lock));
+    MOSAIC_ASSERT(to->waiting_for > 0); /* `to` is being enqueued */
     if (from == to)
         return true;
     if (from->status <= CL_COMPLETE) {
@@ -288,6 +300,7 @@ static bool add_edge_locked(cl_event from, cl_event to, bool propagates_failure)
 
 static void queue_add_pending_locked(cl_command_queue q, cl_event e)
 {
+    MOSAIC_ASSERT(mosaic_mutex_held(&graph_lock));
     e->pending_prev = q->pending_tail;
     e->pending_next = NULL;
     if (q->pending_tail)
@@ -300,6 +313,8 @@ static void queue_add_pending_locked(cl_command_queue q, cl_event e)
 
 static void queue_remove_pending_locked(cl_command_queue q, cl_event e)
 {
+    MOSAIC_ASSERT(mosaic_mutex_held(&graph_lock));
+    MOSAIC_ASSERT(q->num_pending > 0);
     if (e->pending_prev)
         e->pending_prev->pending_next = e->pending_next;
     else
@@ -337,6 +352,8 @@ static void start_command(cl_event e);
  * failed, it is submitted now, in the same lock hold. */
 static void became_ready_locked(cl_event e)
 {
+    MOSAIC_ASSERT(mosaic_mutex_held(&graph_lock));
+    MOSAIC_ASSERT(e->waiting_for == 0);
     if (e->dependency_error)
         return; /* it completes with the error without being submitted */
     if (profiled(e))
@@ -373,6 +390,7 @@ static void dispatch_ready(void)
 void mosaic_command_running(cl_event e)
 {
     pthread_mutex_lock(&graph_lock);
+    MOSAIC_ASSERT(e->status == CL_SUBMITTED); /* runs once, after its dependencies */
     if (profiled(e))
         e->time_start = mosaic_now_ns();
     e->status = CL_RUNNING;
@@ -384,6 +402,8 @@ void mosaic_command_running(cl_event e)
  * whose last edge this was go on this thread's ready list. */
 static void complete_locked(cl_event e, cl_int status)
 {
+    MOSAIC_ASSERT(mosaic_mutex_held(&graph_lock));
+    MOSAIC_ASSERT(e->status > CL_COMPLETE && status <= CL_COMPLETE); /* completes once */
     if (profiled(e)) {
         cl_ulong now = mosaic_now_ns();
         if (!e->time_submit)
@@ -401,6 +421,7 @@ static void complete_locked(cl_event e, cl_int status)
         cl_event to = edges[i].to;
         if (status < 0 && edges[i].propagates_failure && !to->dependency_error)
             to->dependency_error = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+        MOSAIC_ASSERT(to->waiting_for > 0);
         if (--to->waiting_for == 0) {
             became_ready_locked(to);
             push_ready(to);
@@ -449,6 +470,7 @@ static void start_command(cl_event e)
         return;
     }
     cl_device_id device = e->queue->device;
+    MOSAIC_ASSERT(!mosaic_engine_lock_held()); /* devices take their own locks: never under graph_lock */
     device->ops->submit(device, e);
 }
 
@@ -475,10 +497,10 @@ static cl_int enqueue(cl_event cmd, cl_uint num_events, const cl_event *wait_lis
                       cl_event *event_out, bool blocking, int flags)
 {
     cl_command_queue q = cmd->queue;
-    bool in_order = !(q->properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
     bool ok = true;
 
     pthread_mutex_lock(&graph_lock);
+    bool in_order = !(q->properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE); /* guarded: clSetCommandQueueProperty */
     for (cl_uint i = 0; i < num_events && ok; i++)
         ok = add_edge_locked(wait_list[i], cmd, true);
     if (ok && in_order && q->last_command)

@@ -70,4 +70,7 @@ cl_int mosaic_event_add_callback(cl_event event, cl_int when,
 /* Runs fn(data) on the callback thread, after every callback queued before it. */
 void mosaic_defer(void (*fn)(void *), void *data);
 
+/* For assertions: whether the calling thread holds the engine lock. */
+bool mosaic_engine_lock_held(void);
+
 #endif

@@ -1,5 +1,7 @@
 /* Handle validation and reference counting shared by every object type. */
 #include "core/objects.h"
+#include "core/engine.h"
+#include "base/assert.h"
 
 #include <stdlib.h>
 
@@ -27,10 +29,18 @@ bool mosaic_object_is(const void *object, mosaic_object_type type)
     return object != NULL && header(object)->type == type;
 }
 
+/* For assertions: one of the tags (they count up from MOSAIC_PLATFORM), not
+ * MOSAIC_DEAD nor garbage, and not destroyed yet. */
+static bool live(const mosaic_object *h)
+{
+    return (unsigned)h->type - MOSAIC_PLATFORM < 64 && atomic_load(&h->internal) > 0;
+}
+
 /* Objects without a destroy function are never freed: no count to keep. */
 void mosaic_retain(void *object)
 {
     mosaic_object *h = header(object);
+    MOSAIC_ASSERT(live(h));
     if (h->destroy)
         atomic_fetch_add_explicit(&h->refcount, 1, memory_order_relaxed);
 }
@@ -38,6 +48,7 @@ void mosaic_retain(void *object)
 bool mosaic_release(void *object)
 {
     mosaic_object *h = header(object);
+    MOSAIC_ASSERT(live(h));
     if (!h->destroy)
         return true;
     unsigned old = atomic_load(&h->refcount);
@@ -52,13 +63,17 @@ bool mosaic_release(void *object)
 
 void mosaic_retain_internal(void *object)
 {
+    MOSAIC_ASSERT(live(header(object)));
     atomic_fetch_add_explicit(&header(object)->internal, 1, memory_order_relaxed);
 }
 
 void mosaic_release_internal(void *object)
 {
     mosaic_object *h = header(object);
+    MOSAIC_ASSERT(live(h)); /* not released below zero */
     if (atomic_fetch_sub_explicit(&h->internal, 1, memory_order_acq_rel) == 1) {
+        /* destructors may run user callbacks: never under the engine lock */
+        MOSAIC_ASSERT(!mosaic_engine_lock_held());
         void (*destroy)(void *) = h->destroy;
         h->type = MOSAIC_DEAD;
         if (destroy)

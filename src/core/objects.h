@@ -135,7 +135,7 @@ struct _cl_context {
     size_t num_properties;              /* entries including the final 0 */
     void (CL_CALLBACK *notify)(const char *, const void *, size_t, void *);
     void *notify_data;
-    pthread_mutex_t lock;
+    pthread_mutex_t lock; /* what it guards: docs/architecture.md, "Locks" */
     mosaic_callback *destructor_callbacks; /* newest first: called in that order */
 };
 
@@ -148,7 +148,7 @@ struct _cl_command_queue {
     cl_queue_properties *property_list; /* as given to ...WithProperties, or NULL */
     size_t num_property_list;
     cl_uint size; /* device queues only */
-    /* Guarded by the engine lock (core/engine.c): */
+    /* Guarded by the engine lock (docs/architecture.md, "Locks"): */
     cl_event last_command;   /* in-order succession edge */
     cl_event last_barrier;   /* every later command waits for it */
     cl_event pending_head, pending_tail; /* commands enqueued and not complete, oldest first */
@@ -179,7 +179,7 @@ struct _cl_mem {
     size_t offset;       /* sub-buffers: the origin in the parent */
     cl_mem_properties *properties; size_t num_properties;
     atomic_uint map_count;
-    pthread_mutex_t lock;
+    pthread_mutex_t lock; /* what it guards: docs/architecture.md, "Locks" */
     mosaic_callback *destructor_callbacks;
     struct mosaic_mapping *mappings; /* active maps: pointer -> region */
     bool is_svm_backed;  /* USE_HOST_PTR with an SVM pointer */
@@ -204,7 +204,7 @@ struct _cl_program {
     cl_device_id *devices;
     char *source;              /* NULL for binaries */
     char *il; size_t il_size;  /* SPIR-V (not yet supported) */
-    pthread_mutex_t lock;
+    pthread_mutex_t lock; /* what it guards: docs/architecture.md, "Locks" */
     /* per program, since Mosaic has one device per context today */
     cl_build_status build_status;
     char *build_log;
@@ -243,7 +243,7 @@ struct _cl_event {
     cl_context context;
     cl_command_queue queue;          /* NULL for user events */
     cl_command_type command_type;
-    /* Guarded by the engine lock: */
+    /* Guarded by the engine lock (docs/architecture.md, "Locks"): */
     cl_int status;                   /* CL_QUEUED..CL_COMPLETE, or negative */
     cl_int dependency_error;         /* a dependency failed: this command fails too */
     size_t waiting_for;              /* incomplete dependencies (+1 while being enqueued) */

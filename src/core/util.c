@@ -1,4 +1,5 @@
 #include "core/util.h"
+#include "base/settings.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -8,12 +9,7 @@
 
 bool mosaic_debug_enabled(void)
 {
-    static int enabled = -1;
-    if (enabled < 0) {
-        const char *v = getenv("MOSAIC_DEBUG");
-        enabled = v && *v && strcmp(v, "0") != 0;
-    }
-    return enabled;
+    return mosaic_settings()->debug;
 }
 
 void mosaic_debug(const char *function, const char *format, ...)
@@ -33,16 +29,6 @@ uint64_t mosaic_now_ns(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-long mosaic_env_long(const char *name, long fallback)
-{
-    const char *v = getenv(name);
-    if (!v || !*v)
-        return fallback;
-    char *end;
-    long n = strtol(v, &end, 0);
-    return *end ? fallback : n;
 }
 
 void *mosaic_calloc(size_t count, size_t size)

@@ -1,5 +1,5 @@
-/* Small helpers of every layer: error reporting, time, settings, allocation.
- * (The get-info copy-out of the entry points is api/entry.h.) */
+/* Small helpers of every layer: error reporting, time, allocation (settings:
+ * base/settings.h; the get-info copy-out of the entry points: api/entry.h). */
 #ifndef MOSAIC_UTIL_H
 #define MOSAIC_UTIL_H
 
@@ -18,9 +18,6 @@ static inline void mosaic_set_error(cl_int *errcode_ret, cl_int code) { if (errc
 
 /* Monotonic nanoseconds: the clock of profiling and clGetHostTimer. */
 uint64_t mosaic_now_ns(void);
-
-/* Environment settings (all MOSAIC_*). */
-long mosaic_env_long(const char *name, long fallback);
 
 /* Allocation that never returns NULL silently: callers map NULL to CL_OUT_OF_HOST_MEMORY. */
 void *mosaic_calloc(size_t count, size_t size);

@@ -587,13 +587,24 @@ static char *write_script(const char *text)
     return path;
 }
 
+/* Settings are read once (src/base/settings.h): a test that changes one
+ * re-reads them. */
+static void set_setting(const char *name, const char *value)
+{
+    if (value)
+        setenv(name, value, 1);
+    else
+        unsetenv(name);
+    mosaic_settings_reload();
+}
+
 /* Binaries that did not come from here are read by opt-16 in a child process
  * first: its failure, crash or time-out refuses them; what it accepts is
  * verified here too. */
 TEST(binary_checker)
 {
-    const char *saved_cache = getenv("MOSAIC_CACHE");
-    setenv("MOSAIC_CACHE", "0", 1); /* no "checked" markers from earlier runs */
+    char *saved_cache = getenv("MOSAIC_CACHE") ? strdup(getenv("MOSAIC_CACHE")) : NULL;
+    set_setting("MOSAIC_CACHE", "0"); /* no "checked" markers from earlier runs */
     mosaic_bitcode obj = {0};
     char *log = NULL;
     cl_int r = mosaic_compile_source(&test_target, "kernel void k(global int *a) { a[0] = 1; }", NULL, 0, NULL,
@@ -617,7 +628,7 @@ TEST(binary_checker)
     mc_bitcode_check_timeout_ms = 500;
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char *path = bad[i].script ? write_script(bad[i].script) : strdup("/nonexistent/opt-16");
-        setenv("MOSAIC_OPT", path, 1);
+        set_setting("MOSAIC_OPT", path);
         r = mosaic_bitcode_validate(lib.data, lib.size, &type, &log);
         CHECK(r == CL_INVALID_BINARY && log && strstr(log, bad[i].says), "checker %zu: %d %s", i, r, log);
         free(log);
@@ -626,7 +637,7 @@ TEST(binary_checker)
         free(path);
     }
     mc_bitcode_check_timeout_ms = 60000;
-    unsetenv("MOSAIC_OPT");
+    set_setting("MOSAIC_OPT", NULL);
 
     /* an application that ignores SIGCHLD: the exit status is lost, opt's
      * last line decides */
@@ -660,12 +671,12 @@ TEST(binary_checker)
               "broken module: %d %s", r, log);
         free(log);
         char *path = write_script("#!/bin/sh\ncat >/dev/null\necho verify\n");
-        setenv("MOSAIC_OPT", path, 1);
+        set_setting("MOSAIC_OPT", path);
         r = mosaic_bitcode_validate(broken.data, broken.size, &type, &log);
         CHECK(r == CL_INVALID_BINARY && log && strstr(log, "invalid module: Instruction does not dominate"),
               "broken module, in process: %d %s", r, log);
         free(log);
-        unsetenv("MOSAIC_OPT");
+        set_setting("MOSAIC_OPT", NULL);
         unlink(path);
         free(path);
         mosaic_bitcode_free(&broken);
@@ -674,10 +685,8 @@ TEST(binary_checker)
     mosaic_bitcode_free(&lib);
     mosaic_bitcode_free(&exe);
     mosaic_bitcode_free(&obj);
-    if (saved_cache)
-        setenv("MOSAIC_CACHE", saved_cache, 1);
-    else
-        unsetenv("MOSAIC_CACHE");
+    set_setting("MOSAIC_CACHE", saved_cache);
+    free(saved_cache);
 }
 
 /* ---- builtin library ----------------------------------------------------------------- */

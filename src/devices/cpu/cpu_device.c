@@ -19,6 +19,8 @@
 #include "core/engine.h"
 #include "core/ndrange.h"
 #include "core/util.h"
+#include "base/assert.h"
+#include "base/settings.h"
 
 #include <errno.h>
 #include <sched.h>
@@ -71,7 +73,7 @@ typedef struct worker {
 
 /* One device's executor (device->impl). */
 typedef struct cpu_pool {
-    pthread_mutex_t lock;
+    pthread_mutex_t lock;    /* what it guards: docs/architecture.md, "Locks" */
     pthread_cond_t work;
     job *head, *tail;
     size_t queued;           /* jobs in the list (under lock) */
@@ -96,7 +98,7 @@ static cpu_pool *all_pools;
 
 unsigned mosaic_cpu_num_workers(void)
 {
-    long n = mosaic_env_long("MOSAIC_NUM_THREADS", 0);
+    long n = mosaic_settings()->num_threads;
     if (n > 0)
         return (unsigned)(n > 1024 ? 1024 : n);
     cpu_set_t set;
@@ -118,7 +120,7 @@ static size_t page_size(void)
 
 static size_t fiber_stack_size(void)
 {
-    long kib = mosaic_env_long("MOSAIC_FIBER_STACK_KIB", 256);
+    long kib = (long)mosaic_settings()->fiber_stack_kib;
     size_t bytes = (size_t)(kib < 16 ? 16 : kib) * 1024;
     return (bytes + page_size() - 1) & ~(page_size() - 1);
 }
@@ -536,6 +538,7 @@ static void register_fork_handlers(void)
  * starting thread's). */
 static void start_pool(cpu_pool *p)
 {
+    MOSAIC_ASSERT(mosaic_mutex_held(&p->lock));
     p->num_workers = p->num_units;
     p->workers = calloc(p->num_workers, sizeof *p->workers);
     if (!p->workers) {

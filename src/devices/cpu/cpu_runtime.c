@@ -1,11 +1,11 @@
 /* Run-time support for generated kernel code (see cpu_runtime.h). */
 #define _GNU_SOURCE
 #include "devices/cpu/cpu_runtime.h"
+#include "base/strbuf.h"
 #include "compiler/compiler.h"
 
 #include <math.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,13 +41,8 @@ void mosaic_cpu_thread_stack(char **lo, char **hi)
  * integer is converted (hh: char, h: short, hl: int, l: long; none: int for a
  * scalar, the element's type for a vector), as C would after promotion. */
 
-typedef struct outbuf {
-    char *data;
-    size_t len, cap;
-    bool oom;
-} outbuf;
-
-static __thread outbuf out;
+/* Each worker thread's output (base/strbuf.h: appending is inline). */
+static __thread mosaic_strbuf out;
 
 /* Output beyond this is written out (in whole lines) at the end of a call. */
 #define FLUSH_THRESHOLD (64 * 1024)
@@ -57,52 +52,6 @@ static __thread outbuf out;
 /* The largest field width or precision, literal or from an argument: one
  * conversion of a 16-element vector then makes at most a few MB. */
 #define FIELD_LIMIT 100000
-
-static void put(outbuf *o, const char *s, size_t n)
-{
-    if (o->oom)
-        return;
-    if (o->len + n + 1 > o->cap) {
-        size_t cap = o->cap ? o->cap : 1024;
-        while (cap < o->len + n + 1)
-            cap *= 2;
-        char *d = realloc(o->data, cap);
-        if (!d) {
-            o->oom = true;
-            return;
-        }
-        o->data = d;
-        o->cap = cap;
-    }
-    memcpy(o->data + o->len, s, n);
-    o->len += n;
-}
-
-static void put_format(outbuf *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put_format(outbuf *o, const char *fmt, ...)
-{
-    char small[256];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(small, sizeof small, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        return;
-    if ((size_t)n < sizeof small) {
-        put(o, small, (size_t)n);
-        return;
-    }
-    char *big = malloc((size_t)n + 1);
-    if (!big) {
-        o->oom = true;
-        return;
-    }
-    va_start(ap, fmt);
-    vsnprintf(big, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    put(o, big, (size_t)n);
-    free(big);
-}
 
 static void write_out(const char *s, size_t n)
 {
@@ -117,8 +66,7 @@ void mosaic_cpu_printf_flush(void)
     if (out.len)
         write_out(out.data, out.len);
     /* nothing kept between kernels (nor after a thread ends) */
-    free(out.data);
-    memset(&out, 0, sizeof out);
+    mosaic_strbuf_free(&out);
 }
 
 /* One conversion specification. */
@@ -166,17 +114,17 @@ static void c_format(const spec *s, const char *length, char *buf)
 #define EMIT(o, s, fmt, value)                                                                     \
     do {                                                                                           \
         if ((s)->has_width && (s)->has_precision)                                                  \
-            put_format(o, fmt, (s)->width, (s)->precision, value);                                 \
+            mosaic_strbuf_printf(o, fmt, (s)->width, (s)->precision, value);                       \
         else if ((s)->has_width)                                                                   \
-            put_format(o, fmt, (s)->width, value);                                                 \
+            mosaic_strbuf_printf(o, fmt, (s)->width, value);                                       \
         else if ((s)->has_precision)                                                               \
-            put_format(o, fmt, (s)->precision, value);                                             \
+            mosaic_strbuf_printf(o, fmt, (s)->precision, value);                                   \
         else                                                                                       \
-            put_format(o, fmt, value);                                                             \
+            mosaic_strbuf_printf(o, fmt, value);                                                   \
     } while (0)
 
 /* Converts argument `arg` (described by d) with s.  Returns false when they do not fit. */
-static bool convert(outbuf *o, const spec *s, const unsigned char *arg, uint32_t d)
+static bool convert(mosaic_strbuf *o, const spec *s, const unsigned char *arg, uint32_t d)
 {
     unsigned kind = MOSAIC_PRINTF_KIND(d), bytes = MOSAIC_PRINTF_BYTES(d), count = MOSAIC_PRINTF_COUNT(d);
     char fmt[32];
@@ -194,7 +142,7 @@ static bool convert(outbuf *o, const spec *s, const unsigned char *arg, uint32_t
             if (as < 8)
                 raw &= ((uint64_t)1 << (8 * as)) - 1;
             if (e)
-                put(o, ",", 1);
+                mosaic_strbuf_append(o, ",", 1);
             if (is_signed) {
                 long long v = as < 8 && raw >> (8 * as - 1) ? (long long)(raw - ((uint64_t)1 << (8 * as)))
                                                             : (long long)raw;
@@ -225,7 +173,7 @@ static bool convert(outbuf *o, const spec *s, const unsigned char *arg, uint32_t
                 return false;
             }
             if (e)
-                put(o, ",", 1);
+                mosaic_strbuf_append(o, ",", 1);
             EMIT(o, s, fmt, v);
         }
         return true;
@@ -283,7 +231,8 @@ static size_t arg_size(uint32_t d)
 }
 
 /* Formats the whole call into o; false when the format does not fit the arguments. */
-static bool format_call(outbuf *o, const char *f, const unsigned char *args, const uint32_t *desc, uint32_t nargs)
+static bool format_call(mosaic_strbuf *o, const char *f, const unsigned char *args, const uint32_t *desc,
+                        uint32_t nargs)
 {
     uint32_t next = 0;
     size_t offset = 0;
@@ -300,13 +249,13 @@ static bool format_call(outbuf *o, const char *f, const unsigned char *args, con
     while (*f) {
         const char *pct = strchr(f, '%');
         if (!pct) {
-            put(o, f, strlen(f));
+            mosaic_strbuf_append(o, f, strlen(f));
             break;
         }
-        put(o, f, (size_t)(pct - f));
+        mosaic_strbuf_append(o, f, (size_t)(pct - f));
         f = pct + 1;
         if (*f == '%') {
-            put(o, "%", 1);
+            mosaic_strbuf_append(o, "%", 1);
             f++;
             continue;
         }
@@ -375,24 +324,23 @@ static bool format_call(outbuf *o, const char *f, const unsigned char *args, con
 
 int mosaic_cpu_printf(const char *format, const void *args, const uint32_t *desc, uint32_t nargs)
 {
-    outbuf *o = &out;
+    mosaic_strbuf *o = &out;
     size_t start = o->len;
     if (!format || !format_call(o, format, args, desc, nargs) || o->oom) {
-        o->len = start; /* nothing of a failed call */
+        mosaic_strbuf_truncate(o, start); /* nothing of a failed call */
         o->oom = false;
         return -1;
     }
     if (o->len > BUFFER_LIMIT) {
         write_out(o->data, o->len);
-        o->len = 0;
+        mosaic_strbuf_truncate(o, 0);
     } else if (o->len > FLUSH_THRESHOLD) {
         /* whole lines out; the rest waits for its newline or the flush */
         char *nl = memrchr(o->data, '\n', o->len);
         if (nl) {
             size_t n = (size_t)(nl - o->data) + 1;
             write_out(o->data, n);
-            memmove(o->data, o->data + n, o->len - n);
-            o->len -= n;
+            mosaic_strbuf_consume(o, n);
         }
     }
     return 0;

@@ -1,0 +1,102 @@
+/* The environment, read once (settings.h). */
+#define _GNU_SOURCE
+#include "base/settings.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef MOSAIC_CLANG_PATH
+#define MOSAIC_CLANG_PATH "clang-16"
+#endif
+#ifndef MOSAIC_OPT_PATH
+#define MOSAIC_OPT_PATH "opt-16"
+#endif
+
+static struct mosaic_settings current;
+static char *owned_clang, *owned_opt, *owned_cache_dir, *owned_tmpdir; /* what `current` points at */
+static pthread_once_t loaded = PTHREAD_ONCE_INIT;
+
+static const char *value(const char *name)
+{
+    const char *v = getenv(name);
+    return v && *v ? v : NULL;
+}
+
+static bool flag(const char *name)
+{
+    const char *v = value(name);
+    return v && strcmp(v, "0") != 0;
+}
+
+static long number(const char *name, long fallback)
+{
+    const char *v = value(name);
+    if (!v)
+        return fallback;
+    char *end;
+    long n = strtol(v, &end, 0);
+    return *end ? fallback : n;
+}
+
+static char *joined(const char *a, const char *b)
+{
+    char *s;
+    return asprintf(&s, "%s%s", a, b) < 0 ? NULL : s;
+}
+
+static void load(void)
+{
+    struct mosaic_settings s = { 0 };
+    s.debug = flag("MOSAIC_DEBUG");
+    long threads = number("MOSAIC_NUM_THREADS", 0);
+    s.num_threads = threads <= 0 ? 0 : threads > 1024 ? 1024 : (unsigned)threads;
+    long kib = number("MOSAIC_FIBER_STACK_KIB", 256);
+    s.fiber_stack_kib = kib < 16 ? 16 : kib > (1l << 30) ? (1ul << 30) : (unsigned long)kib;
+    s.barrier_fibers = flag("MOSAIC_BARRIER_FIBERS");
+    s.no_libmvec = flag("MOSAIC_NO_LIBMVEC");
+    s.dump_ir = flag("MOSAIC_DUMP_IR");
+
+    const char *clang = value("MOSAIC_CLANG");
+    owned_clang = clang ? strdup(clang) : NULL;
+    s.clang = owned_clang ? owned_clang : MOSAIC_CLANG_PATH;
+    const char *opt = value("MOSAIC_OPT");
+    owned_opt = opt ? strdup(opt) : NULL;
+    s.opt = owned_opt ? owned_opt : MOSAIC_OPT_PATH;
+
+    const char *tmp = value("TMPDIR");
+    owned_tmpdir = tmp ? strdup(tmp) : NULL;
+    s.tmpdir = owned_tmpdir ? owned_tmpdir : "/tmp";
+
+    const char *off = getenv("MOSAIC_CACHE"), *dir = getenv("MOSAIC_CACHE_DIR");
+    const char *xdg = value("XDG_CACHE_HOME"), *home = value("HOME");
+    owned_cache_dir = NULL;
+    if (off && !strcmp(off, "0"))
+        ; /* no cache */
+    else if (dir) /* set but empty: no cache */
+        owned_cache_dir = *dir ? strdup(dir) : NULL;
+    else if (xdg)
+        owned_cache_dir = joined(xdg, "/mosaic");
+    else if (home)
+        owned_cache_dir = joined(home, "/.cache/mosaic");
+    s.cache_dir = owned_cache_dir;
+    current = s;
+}
+
+const struct mosaic_settings *mosaic_settings(void)
+{
+    pthread_once(&loaded, load);
+    return &current;
+}
+
+void mosaic_settings_reload(void)
+{
+    pthread_once(&loaded, load);
+    free(owned_clang);
+    free(owned_opt);
+    free(owned_cache_dir);
+    free(owned_tmpdir);
+    owned_clang = owned_opt = owned_cache_dir = owned_tmpdir = NULL;
+    load();
+}

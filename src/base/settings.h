@@ -1,0 +1,64 @@
+/*
+ * Every setting of Mosaic: the environment variables it reads, read once, at
+ * the first call of mosaic_settings() (thread-safe), and nowhere else.
+ * README.md ("Settings") lists them for users; keep the two in step.
+ *
+ * A flag is on when the variable is set, not empty and not "0".  A number is
+ * read like strtol(s, NULL, 0) (so 0x10 is 16); anything else, or an empty
+ * value, gives the default.
+ *
+ * src/base depends on the C library alone, so every layer (api, core,
+ * devices, compiler) may include this header (docs/architecture.md, "Layers").
+ */
+#ifndef MOSAIC_BASE_SETTINGS_H
+#define MOSAIC_BASE_SETTINGS_H
+
+#include <stdbool.h>
+
+struct mosaic_settings {
+    /* MOSAIC_DEBUG (flag, off): print on stderr why an API call failed,
+     * build logs, kernel cache hits and misses, why a barrier kernel runs
+     * as fibers. */
+    bool debug;
+    /* MOSAIC_NUM_THREADS (number, 0): worker threads of the CPU device; 0
+     * (or not a positive number): one per core this process may use.  At
+     * most 1024. */
+    unsigned num_threads;
+    /* MOSAIC_FIBER_STACK_KIB (number, 256): stack of each work-item of a
+     * kernel run as fibers, in KiB; at least 16. */
+    unsigned long fiber_stack_kib;
+    /* MOSAIC_BARRIER_FIBERS (flag, off): kernels with barriers run as fibers
+     * (one work-item at a time) instead of loops cut at the barriers. */
+    bool barrier_fibers;
+    /* MOSAIC_NO_LIBMVEC (flag, off): vectorised kernels do not call glibc's
+     * vector math (libmvec). */
+    bool no_libmvec;
+    /* MOSAIC_DUMP_IR (flag, off): print each program's LLVM IR before and
+     * after optimisation on stderr. */
+    bool dump_ir;
+    /* MOSAIC_CLANG (path, the clang-16 found at build time): the clang that
+     * compiles OpenCL C. */
+    const char *clang;
+    /* MOSAIC_OPT (path, the opt-16 found at build time): the opt that checks
+     * the bitcode of program binaries from the application, in a child
+     * process. */
+    const char *opt;
+    /* Where built kernels are cached, NULL for no cache:
+     *   MOSAIC_CACHE=0                 no cache
+     *   MOSAIC_CACHE_DIR=path          there; set but empty: no cache
+     *   else $XDG_CACHE_HOME/mosaic (when set and not empty),
+     *   else $HOME/.cache/mosaic (when set and not empty), else no cache. */
+    const char *cache_dir;
+    /* TMPDIR (path, /tmp): where the front end makes its temporary
+     * directories. */
+    const char *tmpdir;
+};
+
+/* The settings, read from the environment at the first call. */
+const struct mosaic_settings *mosaic_settings(void);
+
+/* For tests only: reads the environment again.  No other thread may be
+ * using the settings (the strings of the previous reading are freed). */
+void mosaic_settings_reload(void);
+
+#endif
