@@ -8,22 +8,23 @@
  * (struct _cl_device_id) and from what Mosaic implements today.  Optional
  * features Mosaic does not implement are reported as unsupported, with the
  * values the specification requires for that case: images, pipes,
- * device-side enqueue, sub-groups, work-group collective functions, SPIR-V.
+ * device-side enqueue, sub-groups, SPIR-V.
  *
- * Sub-devices (clCreateSubDevices): a CPU device's compute units are CPUs
- * (devices/cpu/cpu.h); a sub-device is a subset of its parent's units with a
- * worker pool of its own, pinned to their CPUs.  It copies its parent's
+ * Sub-devices (clCreateSubDevices): a sub-device is a subset of its parent's
+ * compute units with an executor of its own, made by the device's
+ * ops->init_sub_device (core/device.h; on the CPU device the units are CPUs
+ * and the executor a worker pool pinned to them).  It copies its parent's
  * description except for its compute units, so programs and kernels built for
  * one run on the other.  Partitioning a device must split it: a partition
  * that would give one sub-device with every unit fails with
  * CL_DEVICE_PARTITION_FAILED, and a device of one compute unit lists no
- * partition type.  Affinity domains come from sysfs (cpu_topology.c): a
- * device lists those that split it in two or more.
+ * partition type.  Affinity domains come from ops->unit_domain_key (the CPU
+ * device reads sysfs): a device lists those that split it in two or more.
  */
 #include "api/api.h"
 #include "api/entry.h"
+#include "core/device.h"
 #include "core/util.h"
-#include "devices/cpu/cpu.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -190,13 +191,12 @@ static const cl_device_affinity_domain affinity_order[] = {
  * (or memory runs out). */
 static cl_uint affinity_groups(cl_device_id d, cl_device_affinity_domain domain, cl_uint *group)
 {
-    const unsigned *cpus = mosaic_cpu_unit_cpus(d);
     cl_uint n = d->compute_units, count = 0;
-    long *keys = cpus ? malloc((n ? n : 1) * sizeof *keys) : NULL;
+    long *keys = d->ops->unit_domain_key ? malloc((n ? n : 1) * sizeof *keys) : NULL;
     if (!keys)
         return 0;
     for (cl_uint i = 0; i < n; i++) {
-        long key = mosaic_cpu_domain_key(cpus[i], domain);
+        long key = d->ops->unit_domain_key(d, i, domain);
         if (key < 0) {
             count = 0;
             break;
@@ -405,7 +405,7 @@ static void destroy_sub_device(void *self)
 {
     cl_device_id d = self;
     cl_device_id parent = d->parent;
-    mosaic_cpu_release_executor(d);
+    d->ops->release_sub_device(d);
     free(d->partition_type);
     free(d);
     mosaic_release_internal(parent);
@@ -429,7 +429,7 @@ static cl_device_id new_sub_device(cl_device_id parent, const cl_uint *units, cl
     memcpy(type_copy, type, type_len * sizeof *type);
     d->partition_type = type_copy;
     d->partition_type_len = type_len;
-    if (mosaic_cpu_init_sub_device(d, parent, units, count) != CL_SUCCESS) {
+    if (parent->ops->init_sub_device(d, parent, units, count) != CL_SUCCESS) {
         free(type_copy);
         free(d);
         return NULL;

@@ -187,6 +187,23 @@ struct mosaic_device_ops {
     void *(*svm_alloc)(cl_device_id device, cl_svm_mem_flags flags, size_t size, cl_uint alignment);
     void (*svm_free)(cl_device_id device, void *pointer);
 
+    /* ---- partitioning (clCreateSubDevices; NULL: the device cannot be
+     * partitioned) ---- */
+
+    /* The key of compute unit `unit`'s affinity domain `domain`
+     * (CL_DEVICE_AFFINITY_DOMAIN_NUMA, ..._L1_CACHE): units with the same
+     * key share it.  -1 when the device does not know. */
+    long (*unit_domain_key)(cl_device_id device, cl_uint unit, cl_device_affinity_domain domain);
+
+    /* Makes `sub` (a copy of parent's description, its handle initialised)
+     * run on units[0..count) of parent's compute units: its own executor.
+     * Returns CL_SUCCESS or CL_OUT_OF_HOST_MEMORY / CL_OUT_OF_RESOURCES. */
+    cl_int (*init_sub_device)(cl_device_id sub, cl_device_id parent, const cl_uint *units, cl_uint count);
+
+    /* Ends what init_sub_device started, when the sub-device is destroyed
+     * (its commands have all completed). */
+    void (*release_sub_device)(cl_device_id sub);
+
     /* ---- commands ---- */
 
     /* Starts a command whose dependencies are all complete: a kernel

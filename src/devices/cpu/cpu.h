@@ -54,6 +54,8 @@ void mosaic_cpu_release_executor(cl_device_id device);
 /* The CPU of each of the device's compute units (device->compute_units
  * entries); NULL if the device has no executor (out of memory at start-up). */
 const unsigned *mosaic_cpu_unit_cpus(cl_device_id device);
+/* ops->unit_domain_key: the domain key of the unit's CPU (below). */
+long mosaic_cpu_unit_domain_key(cl_device_id device, cl_uint unit, cl_device_affinity_domain domain);
 
 /* ---- the machine's layout (cpu_topology.c) -----------------------------------
  * The key of `cpu`'s affinity domain `domain` (CL_DEVICE_AFFINITY_DOMAIN_NUMA,

@@ -8,9 +8,11 @@
  * command.  A sub-device's workers are pinned to its compute units' CPUs; the
  * root device's float over every CPU the process could use at start-up.
  *
- * Kernels without barriers run through the compiler's work-group function.
- * Kernels with barriers run each work-item as a fiber on the worker's thread
- * (fiber.h); __mosaic_barrier switches to the next work-item.
+ * A kernel runs through the compiler's work-group function: a loop over the
+ * work-items, cut into regions at its barriers (src/compiler/regions.c).
+ * Kernels the cutting does not handle (and every barrier kernel under
+ * MOSAIC_BARRIER_FIBERS=1) run each work-item as a fiber on the worker's
+ * thread (fiber.h); __mosaic_barrier switches to the next work-item.
  */
 #define _GNU_SOURCE
 #include "devices/cpu/cpu.h"
@@ -712,6 +714,12 @@ const unsigned *mosaic_cpu_unit_cpus(cl_device_id device)
     return p ? p->unit_cpus : NULL; /* NULL: the root's executor could not be made */
 }
 
+long mosaic_cpu_unit_domain_key(cl_device_id device, cl_uint unit, cl_device_affinity_domain domain)
+{
+    const unsigned *cpus = mosaic_cpu_unit_cpus(device);
+    return cpus && unit < device->compute_units ? mosaic_cpu_domain_key(cpus[unit], domain) : -1;
+}
+
 /* Every op of core/device.h; memory ops in cpu_memory.c.  Maps, unmaps and
  * migrations (of buffers and of SVM) move nothing on the CPU: their ops are
  * NULL, so those commands are synchronisation points only. */
@@ -723,6 +731,9 @@ const mosaic_device_ops mosaic_cpu_ops = {
     .map_address = mosaic_cpu_map_address,
     .svm_alloc = mosaic_cpu_svm_alloc,
     .svm_free = mosaic_cpu_svm_free,
+    .unit_domain_key = mosaic_cpu_unit_domain_key,
+    .init_sub_device = mosaic_cpu_init_sub_device,
+    .release_sub_device = mosaic_cpu_release_executor,
     .submit = cpu_submit,
     .read = mosaic_cpu_transfer,
     .write = mosaic_cpu_transfer,
