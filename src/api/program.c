@@ -26,7 +26,7 @@ static void destroy_program(void *p)
     mosaic_bitcode_free(&program->binary);
     free(program->source);
     free(program->il);
-    free(program->build_log);
+    mosaic_strbuf_free(&program->build_log);
     free(program->options);
     free(program->devices);
     pthread_mutex_destroy(&program->lock);
@@ -205,22 +205,15 @@ MOSAIC_RETAIN_RELEASE(Program, cl_program, PROGRAM)
 static void append_log(cl_program program, const char *text)
 {
     MOSAIC_ASSERT(mosaic_mutex_held(&program->lock));
-    if (!text || !*text)
-        return;
-    size_t old = program->build_log ? strlen(program->build_log) : 0, add = strlen(text);
-    char *log = realloc(program->build_log, old + add + 1);
-    if (!log)
-        return;
-    memcpy(log + old, text, add + 1);
-    program->build_log = log;
+    if (text)
+        mosaic_strbuf_puts(&program->build_log, text);
 }
 
 /* (program->lock held) */
 static void reset_build(cl_program program, const char *options)
 {
     MOSAIC_ASSERT(mosaic_mutex_held(&program->lock));
-    free(program->build_log);
-    program->build_log = NULL;
+    mosaic_strbuf_free(&program->build_log);
     free(program->options);
     program->options = mosaic_strdup(options ? options : "");
     if (program->executable) {
@@ -306,7 +299,7 @@ clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_id *devi
         err = CL_INVALID_BUILD_OPTIONS;
     program->build_status = err == CL_SUCCESS ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
     if (err != CL_SUCCESS)
-        mosaic_debug(__func__, "build failed (%d):\n%s", err, program->build_log ? program->build_log : "");
+        mosaic_debug(__func__, "build failed (%d):\n%s", err, program->build_log.data ? program->build_log.data : "");
     pthread_mutex_unlock(&program->lock);
     call_notify(pfn_notify, program, user_data);
     return err;
@@ -524,7 +517,7 @@ clGetProgramBuildInfo(cl_program program, cl_device_id device, cl_program_build_
         err = mosaic_info_string(param_value_size, param_value, param_value_size_ret, program->options);
         break;
     case CL_PROGRAM_BUILD_LOG:
-        err = mosaic_info_string(param_value_size, param_value, param_value_size_ret, program->build_log);
+        err = mosaic_info_string(param_value_size, param_value, param_value_size_ret, program->build_log.data);
         break;
     case CL_PROGRAM_BINARY_TYPE: {
         cl_program_binary_type type = program->binary.type;

@@ -24,6 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/strbuf.h"
 #include "compiler/compiler.h"
 
 typedef enum mosaic_object_type {
@@ -207,7 +208,7 @@ struct _cl_program {
     pthread_mutex_t lock; /* what it guards: docs/architecture.md, "Locks" */
     /* per program, since Mosaic has one device per context today */
     cl_build_status build_status;
-    char *build_log;
+    mosaic_strbuf build_log;
     char *options;
     mosaic_bitcode binary;     /* type NONE when empty */
     mosaic_executable *executable;
