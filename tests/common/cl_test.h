@@ -23,6 +23,22 @@ static inline bool test_open_cpu_device(cl_platform_id *platform, cl_device_id *
     return err == CL_SUCCESS;
 }
 
+/* The main of a test program whose cases share one CPU device, context and
+ * in-order queue: opens them, runs the cases argv selects, releases them and
+ * returns the summary's exit code. */
+static inline int test_main_on_cpu_queue(int argc, char **argv, cl_device_id *device, cl_context *context,
+                                         cl_command_queue *queue)
+{
+    cl_platform_id platform;
+    if (!test_open_cpu_device(&platform, device, context))
+        return 1;
+    *queue = clCreateCommandQueueWithProperties(*context, *device, NULL, NULL);
+    test_run(argc, argv);
+    clReleaseCommandQueue(*queue);
+    clReleaseContext(*context);
+    return test_summary();
+}
+
 /* Builds a program from source; NULL (with the log on stderr) if it fails. */
 static inline cl_program test_build_program(cl_context context, cl_device_id device, const char *source,
                                             const char *options)

@@ -468,12 +468,5 @@ TEST(geometric_edges)
 
 int main(int argc, char **argv)
 {
-    cl_platform_id platform;
-    if (!test_open_cpu_device(&platform, &device, &context))
-        return 1;
-    queue = clCreateCommandQueueWithProperties(context, device, NULL, NULL);
-    test_run(argc, argv);
-    clReleaseCommandQueue(queue);
-    clReleaseContext(context);
-    return test_summary();
+    return test_main_on_cpu_queue(argc, argv, &device, &context, &queue);
 }

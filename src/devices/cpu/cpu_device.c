@@ -444,15 +444,21 @@ static cpu_pool *pool_new(const unsigned *unit_cpus, unsigned count, const cpu_s
     return p;
 }
 
-static void pool_free(cpu_pool *p)
+/* Takes p off the list of all pools (pools_lock held, or in a forked child). */
+static void pool_unlink(cpu_pool *p)
 {
-    pthread_mutex_lock(&pools_lock);
     if (p->prev)
         p->prev->next = p->next;
     else
         all_pools = p->next;
     if (p->next)
         p->next->prev = p->prev;
+}
+
+static void pool_free(cpu_pool *p)
+{
+    pthread_mutex_lock(&pools_lock);
+    pool_unlink(p);
     pthread_mutex_unlock(&pools_lock);
     pthread_mutex_destroy(&p->lock);
     pthread_cond_destroy(&p->work);
@@ -517,12 +523,7 @@ static void pool_after_fork_in_child(void)
         p->num_workers = 0;
         p->alive = 0;
         if (p->closing && !p->orphans) {
-            if (p->prev)
-                p->prev->next = p->next;
-            else
-                all_pools = p->next;
-            if (p->next)
-                p->next->prev = p->prev;
+            pool_unlink(p);
             free(p->unit_cpus);
             free(p);
         }
