@@ -446,8 +446,7 @@ CL_API_ENTRY cl_int CL_API_CALL
 clGetDeviceIDs(cl_platform_id platform, cl_device_type device_type, cl_uint num_entries,
                cl_device_id *devices, cl_uint *num_devices)
 {
-    if (!MOSAIC_IS(platform, PLATFORM))
-        return MOSAIC_ERROR(CL_INVALID_PLATFORM, "%p is not a platform", (void *)platform);
+    MOSAIC_CHECK_HANDLE(platform, PLATFORM);
     if (num_entries == 0 && devices)
         return MOSAIC_ERROR(CL_INVALID_VALUE, "num_entries is 0 but devices is not NULL");
     if (!devices && !num_devices)
@@ -738,8 +737,7 @@ CL_API_ENTRY cl_int CL_API_CALL
 clCreateSubDevices(cl_device_id in_device, const cl_device_partition_property *properties,
                    cl_uint num_devices, cl_device_id *out_devices, cl_uint *num_devices_ret)
 {
-    if (!MOSAIC_IS(in_device, DEVICE))
-        return MOSAIC_ERROR(CL_INVALID_DEVICE, "%p is not a device", (void *)in_device);
+    MOSAIC_CHECK_HANDLE(in_device, DEVICE);
     if (!properties)
         return MOSAIC_ERROR(CL_INVALID_VALUE, "properties is NULL");
     partition p = { 0 };
@@ -772,8 +770,7 @@ clCreateSubDevices(cl_device_id in_device, const cl_device_partition_property *p
 CL_API_ENTRY cl_int CL_API_CALL
 clGetDeviceAndHostTimer(cl_device_id device, cl_ulong *device_timestamp, cl_ulong *host_timestamp)
 {
-    if (!MOSAIC_IS(device, DEVICE))
-        return MOSAIC_ERROR(CL_INVALID_DEVICE, "%p is not a device", (void *)device);
+    MOSAIC_CHECK_HANDLE(device, DEVICE);
     if (!device_timestamp || !host_timestamp)
         return MOSAIC_ERROR(CL_INVALID_VALUE, "device_timestamp or host_timestamp is NULL");
     /* The device and the host share one clock: mosaic_now_ns(), the clock of
@@ -787,8 +784,7 @@ clGetDeviceAndHostTimer(cl_device_id device, cl_ulong *device_timestamp, cl_ulon
 CL_API_ENTRY cl_int CL_API_CALL
 clGetHostTimer(cl_device_id device, cl_ulong *host_timestamp)
 {
-    if (!MOSAIC_IS(device, DEVICE))
-        return MOSAIC_ERROR(CL_INVALID_DEVICE, "%p is not a device", (void *)device);
+    MOSAIC_CHECK_HANDLE(device, DEVICE);
     if (!host_timestamp)
         return MOSAIC_ERROR(CL_INVALID_VALUE, "host_timestamp is NULL");
     *host_timestamp = mosaic_now_ns();
@@ -798,8 +794,7 @@ clGetHostTimer(cl_device_id device, cl_ulong *host_timestamp)
 CL_API_ENTRY cl_int CL_API_CALL
 clSetDefaultDeviceCommandQueue(cl_context context, cl_device_id device, cl_command_queue command_queue)
 {
-    if (!MOSAIC_IS(context, CONTEXT))
-        return MOSAIC_ERROR(CL_INVALID_CONTEXT, "%p is not a context", (void *)context);
+    MOSAIC_CHECK_HANDLE(context, CONTEXT);
     bool in_context = false;
     for (cl_uint i = 0; MOSAIC_IS(device, DEVICE) && i < context->num_devices; i++)
         in_context |= context->devices[i] == device;

@@ -12,6 +12,7 @@
  * puts them for the host is the device's answer too (ops->map_address).
  */
 #include "core/engine.h"
+#include "api/entry.h"
 #include "api/memory.h"
 #include "core/util.h"
 
@@ -23,8 +24,7 @@
 
 static cl_int check_queue(cl_command_queue queue)
 {
-    if (!MOSAIC_IS(queue, QUEUE))
-        return MOSAIC_ERROR(CL_INVALID_COMMAND_QUEUE, "not a valid command queue");
+    MOSAIC_CHECK_HANDLE(queue, QUEUE);
     if (queue->properties & CL_QUEUE_ON_DEVICE)
         return MOSAIC_ERROR(CL_INVALID_COMMAND_QUEUE, "a device queue cannot take host commands");
     return CL_SUCCESS;
@@ -528,8 +528,7 @@ clEnqueueUnmapMemObject(cl_command_queue command_queue, cl_mem memobj, void *map
     cl_int err;
     if ((err = check_queue(command_queue)))
         return err;
-    if (!MOSAIC_IS(memobj, MEM))
-        return MOSAIC_ERROR(CL_INVALID_MEM_OBJECT, "not a valid memory object");
+    MOSAIC_CHECK_HANDLE(memobj, MEM);
     if (memobj->context != command_queue->context)
         return MOSAIC_ERROR(CL_INVALID_CONTEXT, "the memory object and the queue belong to different contexts");
     if ((err = mosaic_check_wait_list(command_queue->context, num_events_in_wait_list, event_wait_list)))

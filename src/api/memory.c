@@ -177,10 +177,7 @@ static cl_mem create_buffer(cl_context context, const cl_mem_properties *propert
                             cl_mem_flags flags, size_t size, void *host_ptr, cl_int *errcode_ret)
 {
     cl_int err;
-    if (!MOSAIC_IS(context, CONTEXT)) {
-        mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_CONTEXT, "not a valid context"));
-        return NULL;
-    }
+    MOSAIC_CHECK_HANDLE_RET(context, CONTEXT, errcode_ret);
     size_t num_properties = 0;
     if (properties) {
         /* OpenCL 3.0 core defines no buffer property: only the terminator. */
@@ -348,8 +345,7 @@ MOSAIC_RETAIN_RELEASE(MemObject, cl_mem, MEM)
 cl_int CL_API_CALL
 clSetMemObjectDestructorCallback(cl_mem memobj, void (CL_CALLBACK *pfn_notify)(cl_mem, void *), void *user_data)
 {
-    if (!MOSAIC_IS(memobj, MEM))
-        return MOSAIC_ERROR(CL_INVALID_MEM_OBJECT, "not a memory object");
+    MOSAIC_CHECK_HANDLE(memobj, MEM);
     if (!pfn_notify)
         return MOSAIC_ERROR(CL_INVALID_VALUE, "pfn_notify is NULL");
     mosaic_callback *cb = mosaic_calloc(1, sizeof *cb);
@@ -439,8 +435,7 @@ cl_int CL_API_CALL
 clGetSupportedImageFormats(cl_context context, cl_mem_flags flags, cl_mem_object_type image_type,
                            cl_uint num_entries, cl_image_format *image_formats, cl_uint *num_image_formats)
 {
-    if (!MOSAIC_IS(context, CONTEXT))
-        return MOSAIC_ERROR(CL_INVALID_CONTEXT, "not a valid context");
+    MOSAIC_CHECK_HANDLE(context, CONTEXT);
     if ((flags & ~(cl_mem_flags)(BUFFER_FLAGS | CL_MEM_KERNEL_READ_AND_WRITE)) ||
         !at_most_one_bit(flags & ACCESS_FLAGS) || !at_most_one_bit(flags & HOST_ACCESS_FLAGS))
         return MOSAIC_ERROR(CL_INVALID_VALUE, "invalid flags");
@@ -463,8 +458,7 @@ clGetImageInfo(cl_mem image, cl_image_info param_name, size_t param_value_size, 
 
 static cl_int no_images_enqueue(cl_command_queue queue)
 {
-    if (!MOSAIC_IS(queue, QUEUE))
-        return MOSAIC_ERROR(CL_INVALID_COMMAND_QUEUE, "not a valid command queue");
+    MOSAIC_CHECK_HANDLE(queue, QUEUE);
     return MOSAIC_ERROR(CL_INVALID_OPERATION, "the queue's device does not support images");
 }
 

@@ -31,6 +31,7 @@
  */
 #include "api/context.h"
 #include "core/engine.h"
+#include "api/entry.h"
 #include "api/memory.h"
 #include "core/util.h"
 #include "base/assert.h"
@@ -258,8 +259,7 @@ clSVMFree(cl_context context, void *svm_pointer)
 
 static cl_int check_queue(cl_command_queue queue, cl_uint num_events, const cl_event *wait_list)
 {
-    if (!MOSAIC_IS(queue, QUEUE))
-        return MOSAIC_ERROR(CL_INVALID_COMMAND_QUEUE, "%p is not a valid command queue", (void *)queue);
+    MOSAIC_CHECK_HANDLE(queue, QUEUE);
     if (queue->properties & CL_QUEUE_ON_DEVICE)
         return MOSAIC_ERROR(CL_INVALID_COMMAND_QUEUE, "a device queue cannot take host commands");
     if (!queue->device->svm_capabilities)
