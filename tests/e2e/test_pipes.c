@@ -143,6 +143,19 @@ static const char source[] =
     "    work_group_commit_read_pipe(p, r);\n"
     "  } else status[g] = -1;\n"
     "}\n"
+    /* each work-item reserves one packet; the group meets at a barrier, then
+     * the work-items commit one by one in reverse order of local id */
+    "kernel void reverse_commit(write_only pipe int p, global int *status) {\n"
+    "  int l = get_local_id(0), n = get_local_size(0);\n"
+    "  reserve_id_t r = reserve_write_pipe(p, 1);\n"
+    "  int v = get_global_id(0);\n"
+    "  status[get_global_id(0)] = is_valid_reserve_id(r) ? write_pipe(p, r, 0, &v) : -1;\n"
+    "  barrier(CLK_GLOBAL_MEM_FENCE);\n"
+    "  for (int i = n - 1; i >= 0; i--) {\n"
+    "    if (i == l && is_valid_reserve_id(r)) commit_write_pipe(p, r);\n"
+    "    barrier(CLK_GLOBAL_MEM_FENCE);\n"
+    "  }\n"
+    "}\n"
     /* concurrency: producers write their packets (retrying while the pipe is
      * full), consumers read until every packet is through (retrying while it
      * is empty); retries are bounded, so a missing partner fails, never hangs */
@@ -742,6 +755,20 @@ TEST(work_group_reservations)
         if (ok)
             seen[wg] = 1;
     }
+    /* commits in reverse order inside a barrier kernel: nobody waits for an earlier reservation */
+    cl_kernel rc = new_kernel(get_program(), "reverse_commit");
+    set_mem(rc, 0, p);
+    set_mem(rc, 1, st);
+    run1d(queue, rc, N, LOCAL);
+    read_back(st, sizeof status, status);
+    for (int i = 0; i < N; i++)
+        CHECK(status[i] == 0, "reverse_commit work-item %d: %d", i, status[i]);
+    /* groups on several workers reserve interleaved: check that every packet came through once */
+    run1d(queue, r, N, LOCAL);
+    read_back(st, sizeof status, status);
+    read_back(d, sizeof dst, dst);
+    check_exactly_once(dst, status, N, 0, N);
+    clReleaseKernel(rc);
     /* empty: every work-item of the group sees the invalid reservation */
     run1d(queue, r, 2 * LOCAL, LOCAL);
     read_back(st, 2 * LOCAL * sizeof(int), status);
