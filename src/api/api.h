@@ -33,6 +33,10 @@ cl_int mosaic_match_devices(cl_platform_id platform, cl_device_type type,
 /* Whether `device` supports images (CL_DEVICE_IMAGE_SUPPORT). */
 bool mosaic_device_image_support(cl_device_id device);
 
+/* Whether `device` supports pipes (CL_DEVICE_PIPE_SUPPORT): it lists the
+ * __opencl_c_pipes feature and a packet size limit. */
+bool mosaic_device_pipe_support(cl_device_id device);
+
 /* Parses a space-separated extension list into cl_name_version entries
  * (versions from a table of known extensions).  Returns how many names the
  * list has; fills at most `max` entries of `out` (which may be NULL). */

@@ -7,7 +7,7 @@
  * still in CL/cl.h) from what the device filled in at start-up
  * (struct _cl_device_id) and from what Mosaic implements today.  Optional
  * features Mosaic does not implement are reported as unsupported, with the
- * values the specification requires for that case: images, pipes,
+ * values the specification requires for that case: images,
  * device-side enqueue, sub-groups, SPIR-V.
  *
  * Sub-devices (clCreateSubDevices): a sub-device is a subset of its parent's
@@ -120,6 +120,11 @@ static bool has_feature(cl_device_id d, const char *feature)
         if (d->opencl_c_features[i] && strcmp(d->opencl_c_features[i], feature) == 0)
             return true;
     return false;
+}
+
+bool mosaic_device_pipe_support(cl_device_id device)
+{
+    return has_feature(device, "__opencl_c_pipes") && device->pipe_max_packet_size > 0;
 }
 
 static bool has_extension(cl_device_id d, const char *name)
@@ -583,13 +588,15 @@ clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_val
     case CL_DEVICE_MAX_ON_DEVICE_EVENTS:
         MOSAIC_INFO_SCALAR(cl_uint, 0);
 
-    /* ---- pipes: not supported ---- */
+    /* ---- pipes: what the device says, all 0 without __opencl_c_pipes ---- */
     case CL_DEVICE_PIPE_SUPPORT:
-        MOSAIC_INFO_SCALAR(cl_bool, CL_FALSE);
+        MOSAIC_INFO_SCALAR(cl_bool, mosaic_device_pipe_support(d) ? CL_TRUE : CL_FALSE);
     case CL_DEVICE_MAX_PIPE_ARGS:
+        MOSAIC_INFO_SCALAR(cl_uint, mosaic_device_pipe_support(d) ? d->max_pipe_args : 0);
     case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS:
+        MOSAIC_INFO_SCALAR(cl_uint, mosaic_device_pipe_support(d) ? d->pipe_max_active_reservations : 0);
     case CL_DEVICE_PIPE_MAX_PACKET_SIZE:
-        MOSAIC_INFO_SCALAR(cl_uint, 0);
+        MOSAIC_INFO_SCALAR(cl_uint, mosaic_device_pipe_support(d) ? d->pipe_max_packet_size : 0);
 
     /* ---- memory ---- */
     case CL_DEVICE_GLOBAL_MEM_SIZE:

@@ -209,6 +209,12 @@ static cl_int capture_args(cl_kernel kernel, cl_device_id device, mosaic_ndrange
             }
             nd->args[i] = &slots[i];
             break;
+        case MOSAIC_ARG_PIPE: /* set only to a pipe (clSetKernelArg): its storage, the device's pipe */
+            slots[i] = (uint64_t)(uintptr_t)mosaic_mem_storage_on(arg->mem, device)->address;
+            nd->mems[nd->num_mems++] = arg->mem;
+            mosaic_retain_internal(arg->mem);
+            nd->args[i] = &slots[i];
+            break;
         default:
             err = MOSAIC_ERROR(CL_INVALID_KERNEL_ARGS, "argument %u has a type this device cannot take", i);
             goto done;

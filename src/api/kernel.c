@@ -183,10 +183,23 @@ clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, const void 
             return MOSAIC_ERROR(CL_INVALID_ARG_VALUE, "argument %u (%s) needs a value", arg_index, formal->name);
         memcpy(kernel->arg_bytes + kernel->arg_offsets[arg_index], arg_value, arg_size);
         break;
+    case MOSAIC_ARG_PIPE: {
+        if (arg_size != sizeof(cl_mem))
+            return MOSAIC_ERROR(CL_INVALID_ARG_SIZE, "argument %u (%s) is a pipe: arg_size must be sizeof(cl_mem)",
+                                arg_index, formal->name);
+        cl_mem mem = arg_value ? *(const cl_mem *)arg_value : NULL;
+        if (!MOSAIC_IS(mem, MEM) || mem->mem_type != CL_MEM_OBJECT_PIPE)
+            return MOSAIC_ERROR(CL_INVALID_MEM_OBJECT, "argument %u (%s) must be a pipe object", arg_index,
+                                formal->name);
+        if (mem->context != kernel->program->context)
+            return MOSAIC_ERROR(CL_INVALID_CONTEXT, "argument %u (%s): the pipe belongs to another context",
+                                arg_index, formal->name);
+        set_mem_arg(kernel, arg_index, mem);
+        break;
+    }
     case MOSAIC_ARG_SAMPLER:
     case MOSAIC_ARG_IMAGE:
-    case MOSAIC_ARG_PIPE:
-        return MOSAIC_ERROR(CL_INVALID_ARG_VALUE, "argument %u (%s): images, samplers and pipes are not supported",
+        return MOSAIC_ERROR(CL_INVALID_ARG_VALUE, "argument %u (%s): images and samplers are not supported",
                             arg_index, formal->name);
     }
     arg->set = true;

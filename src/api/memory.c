@@ -1,8 +1,8 @@
 /*
- * Memory objects: buffers, sub-buffers, their queries and destruction, and
- * the image and pipe entry points (Mosaic's devices support neither, so those
- * validate their context or queue and answer what the spec says for a
- * platform without them).
+ * Memory objects: buffers, sub-buffers, pipes, their queries and
+ * destruction, and the image entry points (Mosaic's devices do not support
+ * images, so those validate their context or queue and answer what the spec
+ * says for a platform without them).
  *
  * A buffer's bytes are its storages, one per memory domain of the context,
  * which the devices allocate and free (ops->mem_alloc / mem_free, see
@@ -384,7 +384,7 @@ clGetMemObjectInfo(cl_mem memobj, cl_mem_info param_name, size_t param_value_siz
     }
 }
 
-/* ---- images and pipes: no Mosaic device supports them ------------------------ */
+/* ---- images: no Mosaic device supports them ----------------------------------- */
 
 #define IMAGE_TYPE_OK(t) ((t) == CL_MEM_OBJECT_IMAGE1D || (t) == CL_MEM_OBJECT_IMAGE1D_BUFFER || \
                           (t) == CL_MEM_OBJECT_IMAGE1D_ARRAY || (t) == CL_MEM_OBJECT_IMAGE2D || \
@@ -520,21 +520,71 @@ clEnqueueMapImage(cl_command_queue command_queue, cl_mem image, cl_bool blocking
     return NULL;
 }
 
+/* ---- pipes ------------------------------------------------------------------ */
+
+/* A pipe's storage is the device's (mem_alloc sees mem_type CL_MEM_OBJECT_PIPE
+ * and lays out its own header and packets, docs/pipes.md); here only the
+ * arguments are checked.  mem->size is the packets' bytes. */
 cl_mem CL_API_CALL
 clCreatePipe(cl_context context, cl_mem_flags flags, cl_uint pipe_packet_size, cl_uint pipe_max_packets,
              const cl_pipe_properties *properties, cl_int *errcode_ret)
 {
-    if (!MOSAIC_IS(context, CONTEXT))
-        mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_CONTEXT, "not a valid context"));
-    else
-        mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_OPERATION, "no device in the context supports pipes"));
-    return NULL;
+    MOSAIC_CHECK_HANDLE_RET(context, CONTEXT, errcode_ret);
+    cl_uint max_packet_size = 0;
+    for (cl_uint i = 0; i < context->num_devices; i++)
+        if (mosaic_device_pipe_support(context->devices[i]) &&
+            context->devices[i]->pipe_max_packet_size > max_packet_size)
+            max_packet_size = context->devices[i]->pipe_max_packet_size;
+    cl_int err = CL_SUCCESS;
+    if (max_packet_size == 0)
+        err = MOSAIC_ERROR(CL_INVALID_OPERATION, "no device in the context supports pipes");
+    else if (flags & ~(cl_mem_flags)(CL_MEM_READ_WRITE | CL_MEM_HOST_NO_ACCESS))
+        err = MOSAIC_ERROR(CL_INVALID_VALUE, "flags 0x%llx: a pipe takes only CL_MEM_READ_WRITE and "
+                           "CL_MEM_HOST_NO_ACCESS", (unsigned long long)flags);
+    else if (properties)
+        err = MOSAIC_ERROR(CL_INVALID_VALUE, "properties must be NULL (no pipe property is defined)");
+    else if (pipe_packet_size == 0 || pipe_packet_size > max_packet_size)
+        err = MOSAIC_ERROR(CL_INVALID_PIPE_SIZE, "pipe_packet_size %u is 0 or above CL_DEVICE_PIPE_MAX_PACKET_SIZE "
+                           "(%u)", pipe_packet_size, max_packet_size);
+    else if (pipe_max_packets == 0)
+        err = MOSAIC_ERROR(CL_INVALID_PIPE_SIZE, "pipe_max_packets is 0");
+    else if ((cl_ulong)pipe_packet_size * pipe_max_packets > context_max_alloc(context))
+        err = MOSAIC_ERROR(CL_MEM_OBJECT_ALLOCATION_FAILURE, "%u packets of %u bytes exceed "
+                           "CL_DEVICE_MAX_MEM_ALLOC_SIZE", pipe_max_packets, pipe_packet_size);
+    if (err != CL_SUCCESS) {
+        mosaic_set_error(errcode_ret, err);
+        return NULL;
+    }
+    cl_mem mem = mem_new(context, CL_MEM_OBJECT_PIPE, flags, (size_t)pipe_packet_size * pipe_max_packets);
+    if (!mem) {
+        mosaic_set_error(errcode_ret, CL_OUT_OF_HOST_MEMORY);
+        return NULL;
+    }
+    mem->pipe_packet_size = pipe_packet_size;
+    mem->pipe_max_packets = pipe_max_packets;
+    if ((err = alloc_storages(mem, NULL)) != CL_SUCCESS) {
+        mosaic_release(mem);
+        mosaic_set_error(errcode_ret, err);
+        return NULL;
+    }
+    mosaic_set_error(errcode_ret, CL_SUCCESS);
+    return mem;
 }
 
 cl_int CL_API_CALL
 clGetPipeInfo(cl_mem pipe, cl_pipe_info param_name, size_t param_value_size, void *param_value,
               size_t *param_value_size_ret)
 {
-    /* No pipe can exist, so no handle is a valid pipe. */
-    return MOSAIC_ERROR(CL_INVALID_MEM_OBJECT, "not a pipe object (Mosaic has no pipe support)");
+    MOSAIC_CHECK_HANDLE(pipe, MEM);
+    if (pipe->mem_type != CL_MEM_OBJECT_PIPE)
+        return MOSAIC_ERROR(CL_INVALID_MEM_OBJECT, "memory object %p is not a pipe", (void *)pipe);
+    switch (param_name) {
+    case CL_PIPE_PACKET_SIZE: MOSAIC_INFO_SCALAR(cl_uint, pipe->pipe_packet_size);
+    case CL_PIPE_MAX_PACKETS: MOSAIC_INFO_SCALAR(cl_uint, pipe->pipe_max_packets);
+    case CL_PIPE_PROPERTIES:
+        /* properties must be NULL at creation: nothing to return (size 0) */
+        MOSAIC_INFO_ARRAY((const cl_pipe_properties *)NULL, 0);
+    default:
+        MOSAIC_INFO_UNKNOWN(param_name);
+    }
 }

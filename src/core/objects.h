@@ -106,6 +106,8 @@ struct _cl_device_id {
     cl_uint max_clock_frequency;
     cl_uint mem_base_addr_align_bits;
     cl_device_svm_capabilities svm_capabilities;
+    /* Pipes (reported when opencl_c_features lists __opencl_c_pipes). */
+    cl_uint pipe_max_packet_size, max_pipe_args, pipe_max_active_reservations;
     const char *extensions;            /* space separated */
     const char *opencl_c_features[64]; /* __opencl_c_* names the compiler enables */
     cl_uint num_opencl_c_features;
@@ -184,6 +186,7 @@ struct _cl_mem {
     mosaic_callback *destructor_callbacks;
     struct mosaic_mapping *mappings; /* active maps: pointer -> region */
     bool is_svm_backed;  /* USE_HOST_PTR with an SVM pointer */
+    cl_uint pipe_packet_size, pipe_max_packets; /* pipes (mem_type CL_MEM_OBJECT_PIPE) */
     /* One storage per memory domain of the context, allocated with the
      * object (core/memory.h: mosaic_mem_storage_on). */
     cl_uint num_storages;

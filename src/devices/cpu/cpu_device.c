@@ -18,6 +18,7 @@
 #include "devices/cpu/cpu.h"
 #include "devices/cpu/fiber.h"
 #include "devices/cpu/cpu_runtime.h"
+#include "devices/cpu/cpu_pipe.h"
 #include "core/engine.h"
 #include "core/ndrange.h"
 #include "core/util.h"
@@ -749,5 +750,18 @@ const struct mosaic_runtime_symbol mosaic_cpu_runtime_symbols[] = {
     { "__mosaic_barrier", (void *)cpu_barrier },
     { "__mosaic_barrier_divergence", (void *)cpu_barrier_divergence },
     { "__mosaic_printf", (void *)mosaic_cpu_printf },
+    /* pipes (cpu_pipe.c): what clang calls for the pipe built-ins */
+    { "__read_pipe_2", (void *)mosaic_cpu_pipe_read },
+    { "__write_pipe_2", (void *)mosaic_cpu_pipe_write },
+    { "__read_pipe_4", (void *)mosaic_cpu_pipe_read_reserved },
+    { "__write_pipe_4", (void *)mosaic_cpu_pipe_write_reserved },
+    { "__reserve_read_pipe", (void *)mosaic_cpu_pipe_reserve_read },
+    { "__reserve_write_pipe", (void *)mosaic_cpu_pipe_reserve_write },
+    { "__commit_read_pipe", (void *)mosaic_cpu_pipe_commit_read },
+    { "__commit_write_pipe", (void *)mosaic_cpu_pipe_commit_write },
+    { "__get_pipe_num_packets_ro", (void *)mosaic_cpu_pipe_num_packets },
+    { "__get_pipe_num_packets_wo", (void *)mosaic_cpu_pipe_num_packets },
+    { "__get_pipe_max_packets_ro", (void *)mosaic_cpu_pipe_max_packets },
+    { "__get_pipe_max_packets_wo", (void *)mosaic_cpu_pipe_max_packets },
 };
 const size_t mosaic_cpu_num_runtime_symbols = sizeof mosaic_cpu_runtime_symbols / sizeof mosaic_cpu_runtime_symbols[0];

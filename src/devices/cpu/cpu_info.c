@@ -34,7 +34,7 @@ static const char *const runtime_extensions[] = {
 
 /* OpenCL C 3.0 optional features.  Not here, because Mosaic does not
  * implement them: images (__opencl_c_images, __opencl_c_3d_image_writes,
- * __opencl_c_read_write_images), pipes, device-side enqueue, sub-groups,
+ * __opencl_c_read_write_images), device-side enqueue, sub-groups,
  * fp16. */
 static const char *const opencl_c_features[] = {
     "__opencl_c_int64",
@@ -46,6 +46,7 @@ static const char *const opencl_c_features[] = {
     "__opencl_c_program_scope_global_variables",
     "__opencl_c_generic_address_space",
     "__opencl_c_work_group_collective_functions",
+    "__opencl_c_pipes", /* cpu_pipe.c, builtins/pipes.cl */
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -251,6 +252,15 @@ void mosaic_cpu_describe(cl_device_id device)
      * (cpu_memory.c, docs/memory.md). */
     device->svm_capabilities = CL_DEVICE_SVM_COARSE_GRAIN_BUFFER | CL_DEVICE_SVM_FINE_GRAIN_BUFFER |
                                CL_DEVICE_SVM_FINE_GRAIN_SYSTEM | CL_DEVICE_SVM_ATOMICS;
+
+    /* Pipes (cpu_pipe.c, docs/pipes.md): a packet is copied under the pipe's
+     * lock by the 2-argument read_pipe/write_pipe, so its size is bounded
+     * (1 MiB); any number of pipe arguments and of open reservations work
+     * (a reservation costs nothing but its packets): report the minimum
+     * OpenCL asks for the first and a round number for the second. */
+    device->pipe_max_packet_size = 1024 * 1024;
+    device->max_pipe_args = 16;
+    device->pipe_max_active_reservations = 65536;
 
     /* Extensions, features, and the compiler flags that agree with them. */
     extensions_string[0] = '\0';

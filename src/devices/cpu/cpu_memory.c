@@ -14,9 +14,11 @@
  *   - a map returns the storage itself; map, unmap and migrations move
  *     nothing (their ops are NULL: the commands are synchronisation points);
  *   - SVM is an aligned host allocation, valid at the same address in
- *     kernels.
+ *     kernels;
+ *   - a pipe's storage is its ring of packets with a header (cpu_pipe.c).
  */
 #include "devices/cpu/cpu.h"
+#include "devices/cpu/cpu_pipe.h"
 #include "core/memory.h"
 
 #include <stdlib.h>
@@ -41,6 +43,8 @@ static void *alloc_lines(size_t size)
 cl_int mosaic_cpu_mem_alloc(cl_device_id device, cl_mem mem, const void *initial, mosaic_mem_storage *storage)
 {
     storage->allocation = NULL;
+    if (mem->mem_type == CL_MEM_OBJECT_PIPE) /* a ring of packets with its header (cpu_pipe.c) */
+        return mosaic_cpu_pipe_alloc(mem, storage);
     if (mem->parent) { /* a view: the parent's bytes from the origin on */
         mosaic_mem_storage *parent = mosaic_mem_storage_on(mem->parent, device);
         if (!parent)
@@ -64,6 +68,10 @@ cl_int mosaic_cpu_mem_alloc(cl_device_id device, cl_mem mem, const void *initial
 
 void mosaic_cpu_mem_free(cl_device_id device, cl_mem mem, mosaic_mem_storage *storage)
 {
+    if (mem->mem_type == CL_MEM_OBJECT_PIPE) {
+        mosaic_cpu_pipe_free(storage);
+        return;
+    }
     free(storage->allocation);
     storage->allocation = NULL;
     storage->address = NULL;
