@@ -36,7 +36,8 @@ static void destroy_queue(void *p)
         _Atomic(cl_command_queue) *slot = default_slot(q->context, q->device);
         if (slot) /* the context's default no more */
             atomic_compare_exchange_strong(slot, &self, NULL);
-        atomic_fetch_sub(&q->context->num_device_queues, 1);
+        if (!(q->properties & CL_QUEUE_ON_DEVICE_DEFAULT))
+            atomic_fetch_sub(&q->context->num_device_queues, 1);
     }
     pthread_cond_destroy(&q->drained);
     free(q->property_list);
@@ -89,7 +90,10 @@ static cl_command_queue create_queue(cl_context context, cl_device_id device,
             return existing;
         }
     }
-    if (on_device && atomic_fetch_add(&context->num_device_queues, 1) >= device->max_on_device_queues) {
+    /* CL_DEVICE_MAX_ON_DEVICE_QUEUES counts the queues besides the one made
+     * as the default (the CTS's device_queue makes that many more) */
+    bool counted = on_device && !(properties & CL_QUEUE_ON_DEVICE_DEFAULT);
+    if (counted && atomic_fetch_add(&context->num_device_queues, 1) >= device->max_on_device_queues) {
         atomic_fetch_sub(&context->num_device_queues, 1);
         mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_OUT_OF_RESOURCES, "the context already has %u device queues "
                                                    "(CL_DEVICE_MAX_ON_DEVICE_QUEUES)", device->max_on_device_queues));
@@ -97,7 +101,7 @@ static cl_command_queue create_queue(cl_context context, cl_device_id device,
     }
     cl_command_queue q = mosaic_calloc(1, sizeof *q);
     if (!q) {
-        if (on_device)
+        if (counted)
             atomic_fetch_sub(&context->num_device_queues, 1);
         mosaic_set_error(errcode_ret, CL_OUT_OF_HOST_MEMORY);
         return NULL;
@@ -106,7 +110,7 @@ static cl_command_queue create_queue(cl_context context, cl_device_id device,
         q->property_list = malloc(list_len * sizeof *list);
         if (!q->property_list) {
             free(q);
-            if (on_device)
+            if (counted)
                 atomic_fetch_sub(&context->num_device_queues, 1);
             mosaic_set_error(errcode_ret, CL_OUT_OF_HOST_MEMORY);
             return NULL;
