@@ -611,7 +611,8 @@ static void ensure_pool(cpu_pool *p)
     while (orphans) { /* outside the lock: completion may submit more */
         job *j = orphans;
         orphans = j->next;
-        mosaic_command_complete(j->command, CL_OUT_OF_RESOURCES);
+        if (j->command) /* a child a kernel enqueued: its host command was the parent process's */
+            mosaic_command_complete(j->command, CL_OUT_OF_RESOURCES);
         free(j); /* no worker of this process holds it */
     }
 }
