@@ -75,6 +75,7 @@ static void context_destroy(void *self)
     for (cl_uint i = 0; i < context->num_devices; i++)
         mosaic_release_internal(context->devices[i]);
     free(context->devices);
+    free(context->default_device_queues);
     free(context->properties);
     pthread_mutex_destroy(&context->lock);
     free(context);
@@ -87,12 +88,14 @@ static cl_context context_new(const cl_context_properties *properties, size_t nu
 {
     cl_context context = mosaic_calloc(1, sizeof *context);
     cl_device_id *list = mosaic_calloc(num_devices, sizeof *list);
+    _Atomic(cl_command_queue) *defaults = mosaic_calloc(num_devices, sizeof *defaults);
     cl_context_properties *props = NULL;
     if (num_properties)
         props = mosaic_calloc(num_properties, sizeof *props);
-    if (!context || !list || (num_properties && !props)) {
+    if (!context || !list || !defaults || (num_properties && !props)) {
         free(context);
         free(list);
+        free(defaults);
         free(props);
         mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_OUT_OF_HOST_MEMORY, "no memory for a context"));
         return NULL;
@@ -112,6 +115,7 @@ static cl_context context_new(const cl_context_properties *properties, size_t nu
     }
     context->devices = list;
     context->num_devices = n;
+    context->default_device_queues = defaults;
     if (num_properties)
         memcpy(props, properties, num_properties * sizeof *props);
     context->properties = props;

@@ -577,16 +577,21 @@ clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_val
     case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC:
         MOSAIC_INFO_SCALAR(cl_bool, CL_TRUE);
 
-    /* ---- device-side enqueue: not supported ---- */
+    /* ---- device-side enqueue: what the device says (0: none) ---- */
     case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES:
-        MOSAIC_INFO_SCALAR(cl_device_device_enqueue_capabilities, 0);
+        MOSAIC_INFO_SCALAR(cl_device_device_enqueue_capabilities,
+                           d->max_on_device_queues ? CL_DEVICE_QUEUE_SUPPORTED | CL_DEVICE_QUEUE_REPLACEABLE_DEFAULT : 0);
     case CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES:
-        MOSAIC_INFO_SCALAR(cl_command_queue_properties, 0);
+        MOSAIC_INFO_SCALAR(cl_command_queue_properties, d->max_on_device_queues ?
+                           CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE : 0);
     case CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE:
+        MOSAIC_INFO_SCALAR(cl_uint, d->queue_on_device_preferred_size);
     case CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE:
+        MOSAIC_INFO_SCALAR(cl_uint, d->queue_on_device_max_size);
     case CL_DEVICE_MAX_ON_DEVICE_QUEUES:
+        MOSAIC_INFO_SCALAR(cl_uint, d->max_on_device_queues);
     case CL_DEVICE_MAX_ON_DEVICE_EVENTS:
-        MOSAIC_INFO_SCALAR(cl_uint, 0);
+        MOSAIC_INFO_SCALAR(cl_uint, d->max_on_device_events);
 
     /* ---- pipes: what the device says, all 0 without __opencl_c_pipes ---- */
     case CL_DEVICE_PIPE_SUPPORT:
@@ -807,5 +812,14 @@ clSetDefaultDeviceCommandQueue(cl_context context, cl_device_id device, cl_comma
         in_context |= context->devices[i] == device;
     if (!in_context)
         return MOSAIC_ERROR(CL_INVALID_DEVICE, "%p is not a device of the context", (void *)device);
-    return MOSAIC_ERROR(CL_INVALID_OPERATION, "no device supports on-device queues");
+    if (!device->max_on_device_queues)
+        return MOSAIC_ERROR(CL_INVALID_OPERATION, "the device has no device queues");
+    if (!MOSAIC_IS(command_queue, QUEUE) || !(command_queue->properties & CL_QUEUE_ON_DEVICE) ||
+        command_queue->device != device || command_queue->context != context)
+        return MOSAIC_ERROR(CL_INVALID_COMMAND_QUEUE, "%p is not a device queue of this device and context",
+                            (void *)command_queue);
+    for (cl_uint i = 0; i < context->num_devices; i++)
+        if (context->devices[i] == device)
+            atomic_store(&context->default_device_queues[i], command_queue);
+    return CL_SUCCESS;
 }

@@ -232,6 +232,8 @@ static cl_int enqueue_kernel(cl_command_queue queue, cl_kernel kernel, cl_comman
                              cl_event *event)
 {
     MOSAIC_CHECK_HANDLE(queue, QUEUE);
+    if (queue->properties & CL_QUEUE_ON_DEVICE)
+        return MOSAIC_ERROR(CL_INVALID_COMMAND_QUEUE, "a device queue takes no host commands");
     MOSAIC_CHECK_HANDLE(kernel, KERNEL);
     if (kernel->program->context != queue->context)
         return MOSAIC_ERROR(CL_INVALID_CONTEXT, "the kernel and the queue belong to different contexts");
@@ -314,6 +316,8 @@ clEnqueueNativeKernel(cl_command_queue queue, void (CL_CALLBACK *user_func)(void
                       cl_uint num_events, const cl_event *wait_list, cl_event *event)
 {
     MOSAIC_CHECK_HANDLE(queue, QUEUE);
+    if (queue->properties & CL_QUEUE_ON_DEVICE)
+        return MOSAIC_ERROR(CL_INVALID_COMMAND_QUEUE, "a device queue takes no host commands");
     cl_int err = mosaic_check_wait_list(queue->context, num_events, wait_list);
     if (err != CL_SUCCESS)
         return err;

@@ -7,7 +7,11 @@
 
 static cl_int check_queue(cl_command_queue queue)
 {
-    return MOSAIC_IS(queue, QUEUE) ? CL_SUCCESS : mosaic_invalid_handle(__func__, "command_queue", MOSAIC_QUEUE, queue);
+    if (!MOSAIC_IS(queue, QUEUE))
+        return mosaic_invalid_handle(__func__, "command_queue", MOSAIC_QUEUE, queue);
+    if (queue->properties & CL_QUEUE_ON_DEVICE)
+        return MOSAIC_ERROR(CL_INVALID_COMMAND_QUEUE, "a device queue takes no host commands");
+    return CL_SUCCESS;
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clWaitForEvents(cl_uint num_events, const cl_event *event_list)

@@ -1,4 +1,6 @@
-/* Command queues: clCreateCommandQueue[WithProperties], info, flush, finish. */
+/* Command queues: clCreateCommandQueue[WithProperties], info, flush, finish,
+ * and device queues (CL_QUEUE_ON_DEVICE: only kernels enqueue on them, see
+ * docs/events.md) with the context's default one of each device. */
 #include "api/api.h"
 #include "api/context.h"
 #include "api/entry.h"
@@ -6,6 +8,7 @@
 #include "core/objects.h"
 #include "core/util.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,9 +18,27 @@ static const cl_command_queue_properties known_properties =
 static const cl_command_queue_properties host_queue_properties =
     CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;
 
+/* The entry of the context's default device queues for `device` (NULL if
+ * the device is not the context's). */
+static _Atomic(cl_command_queue) *default_slot(cl_context context, cl_device_id device)
+{
+    for (cl_uint i = 0; i < context->num_devices; i++)
+        if (context->devices[i] == device)
+            return &context->default_device_queues[i];
+    return NULL;
+}
+
 static void destroy_queue(void *p)
 {
     cl_command_queue q = p;
+    if (q->properties & CL_QUEUE_ON_DEVICE) {
+        cl_command_queue self = q;
+        _Atomic(cl_command_queue) *slot = default_slot(q->context, q->device);
+        if (slot) /* the context's default no more */
+            atomic_compare_exchange_strong(slot, &self, NULL);
+        if (!(q->properties & CL_QUEUE_ON_DEVICE_DEFAULT))
+            atomic_fetch_sub(&q->context->num_device_queues, 1);
+    }
     pthread_cond_destroy(&q->drained);
     free(q->property_list);
     mosaic_release_internal(q->context);
@@ -25,7 +46,7 @@ static void destroy_queue(void *p)
 }
 
 static cl_command_queue create_queue(cl_context context, cl_device_id device,
-                                     cl_command_queue_properties properties,
+                                     cl_command_queue_properties properties, cl_uint size,
                                      const cl_queue_properties *list, size_t list_len, cl_int *errcode_ret)
 {
     MOSAIC_CHECK_HANDLE_RET(context, CONTEXT, errcode_ret);
@@ -42,13 +63,46 @@ static cl_command_queue create_queue(cl_context context, cl_device_id device,
         mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_VALUE, "CL_QUEUE_ON_DEVICE_DEFAULT needs CL_QUEUE_ON_DEVICE"));
         return NULL;
     }
-    if (properties & ~host_queue_properties) {
+    bool on_device = (properties & CL_QUEUE_ON_DEVICE) != 0;
+    if (on_device && !device->max_on_device_queues) {
         mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_QUEUE_PROPERTIES,
                                                    "device-side queues are not supported by this device"));
         return NULL;
     }
+    if (on_device && !(properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)) {
+        mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_VALUE, "a device queue must be out of order "
+                                                   "(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)"));
+        return NULL;
+    }
+    if (on_device && size > device->queue_on_device_max_size) {
+        mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_VALUE, "CL_QUEUE_SIZE %u exceeds "
+                                                   "CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE (%u)", size,
+                                                   device->queue_on_device_max_size));
+        return NULL;
+    }
+    _Atomic(cl_command_queue) *slot = on_device ? default_slot(context, device) : NULL;
+    if (properties & CL_QUEUE_ON_DEVICE_DEFAULT) {
+        /* one default per device: asking again returns it, retained */
+        cl_command_queue existing = atomic_load(slot);
+        if (existing) {
+            mosaic_retain(existing);
+            mosaic_set_error(errcode_ret, CL_SUCCESS);
+            return existing;
+        }
+    }
+    /* CL_DEVICE_MAX_ON_DEVICE_QUEUES counts the queues besides the one made
+     * as the default (the CTS's device_queue makes that many more) */
+    bool counted = on_device && !(properties & CL_QUEUE_ON_DEVICE_DEFAULT);
+    if (counted && atomic_fetch_add(&context->num_device_queues, 1) >= device->max_on_device_queues) {
+        atomic_fetch_sub(&context->num_device_queues, 1);
+        mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_OUT_OF_RESOURCES, "the context already has %u device queues "
+                                                   "(CL_DEVICE_MAX_ON_DEVICE_QUEUES)", device->max_on_device_queues));
+        return NULL;
+    }
     cl_command_queue q = mosaic_calloc(1, sizeof *q);
     if (!q) {
+        if (counted)
+            atomic_fetch_sub(&context->num_device_queues, 1);
         mosaic_set_error(errcode_ret, CL_OUT_OF_HOST_MEMORY);
         return NULL;
     }
@@ -56,6 +110,8 @@ static cl_command_queue create_queue(cl_context context, cl_device_id device,
         q->property_list = malloc(list_len * sizeof *list);
         if (!q->property_list) {
             free(q);
+            if (counted)
+                atomic_fetch_sub(&context->num_device_queues, 1);
             mosaic_set_error(errcode_ret, CL_OUT_OF_HOST_MEMORY);
             return NULL;
         }
@@ -68,6 +124,17 @@ static cl_command_queue create_queue(cl_context context, cl_device_id device,
     mosaic_retain_internal(context);
     q->device = device;
     q->properties = properties;
+    if (on_device)
+        q->size = size ? size : device->queue_on_device_preferred_size;
+    if (properties & CL_QUEUE_ON_DEVICE_DEFAULT) {
+        cl_command_queue none = NULL;
+        if (!atomic_compare_exchange_strong(slot, &none, q)) {
+            /* another thread made the default first: return that one */
+            mosaic_release(q);
+            mosaic_retain(none);
+            q = none;
+        }
+    }
     mosaic_set_error(errcode_ret, CL_SUCCESS);
     return q;
 }
@@ -81,7 +148,7 @@ clCreateCommandQueue(cl_context context, cl_device_id device, cl_command_queue_p
         mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_VALUE, "invalid queue property bits"));
         return NULL;
     }
-    return create_queue(context, device, properties, NULL, 0, errcode_ret);
+    return create_queue(context, device, properties, 0, NULL, 0, errcode_ret);
 }
 
 CL_API_ENTRY cl_command_queue CL_API_CALL
@@ -90,6 +157,7 @@ clCreateCommandQueueWithProperties(cl_context context, cl_device_id device,
 {
     cl_command_queue_properties bits = 0;
     bool seen_properties = false, seen_size = false;
+    cl_uint size = 0;
     size_t len = 0;
     if (properties) {
         for (; properties[len]; len += 2) {
@@ -104,6 +172,12 @@ clCreateCommandQueueWithProperties(cl_context context, cl_device_id device,
                 if (seen_size)
                     goto invalid;
                 seen_size = true;
+                if (properties[len + 1] == 0 || properties[len + 1] > UINT32_MAX) {
+                    mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_VALUE, "CL_QUEUE_SIZE %llu is not a valid size",
+                                                               (unsigned long long)properties[len + 1]));
+                    return NULL;
+                }
+                size = (cl_uint)properties[len + 1];
                 break;
             default:
                 goto invalid;
@@ -115,7 +189,7 @@ clCreateCommandQueueWithProperties(cl_context context, cl_device_id device,
         mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_VALUE, "CL_QUEUE_SIZE is only for device queues"));
         return NULL;
     }
-    return create_queue(context, device, bits, properties, len, errcode_ret);
+    return create_queue(context, device, bits, size, properties, len, errcode_ret);
 invalid:
     mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_VALUE, "unknown or repeated queue property 0x%llx",
                                                (unsigned long long)properties[len]));
@@ -137,9 +211,14 @@ clGetCommandQueueInfo(cl_command_queue queue, cl_command_queue_info param_name, 
     case CL_QUEUE_REFERENCE_COUNT: MOSAIC_INFO_SCALAR(cl_uint, mosaic_refcount(queue));
     case CL_QUEUE_PROPERTIES: MOSAIC_INFO_SCALAR(cl_command_queue_properties, queue->properties);
     case CL_QUEUE_PROPERTIES_ARRAY: MOSAIC_INFO_ARRAY(queue->property_list, queue->num_property_list);
-    case CL_QUEUE_DEVICE_DEFAULT: MOSAIC_INFO_SCALAR(cl_command_queue, NULL);
+    case CL_QUEUE_DEVICE_DEFAULT: {
+        _Atomic(cl_command_queue) *slot = default_slot(queue->context, queue->device);
+        MOSAIC_INFO_SCALAR(cl_command_queue, slot ? atomic_load(slot) : NULL);
+    }
     case CL_QUEUE_SIZE:
-        return MOSAIC_ERROR(CL_INVALID_COMMAND_QUEUE, "CL_QUEUE_SIZE is only for device queues");
+        if (!(queue->properties & CL_QUEUE_ON_DEVICE))
+            return MOSAIC_ERROR(CL_INVALID_COMMAND_QUEUE, "CL_QUEUE_SIZE is only for device queues");
+        MOSAIC_INFO_SCALAR(cl_uint, queue->size);
     default:
         MOSAIC_INFO_UNKNOWN(param_name);
     }
@@ -161,11 +240,15 @@ clSetCommandQueueProperty(cl_command_queue queue, cl_command_queue_properties pr
 CL_API_ENTRY cl_int CL_API_CALL clFlush(cl_command_queue queue)
 {
     MOSAIC_CHECK_HANDLE(queue, QUEUE);
+    if (queue->properties & CL_QUEUE_ON_DEVICE)
+        return MOSAIC_ERROR(CL_INVALID_COMMAND_QUEUE, "a device queue takes no host commands");
     return CL_SUCCESS; /* commands are submitted as soon as they are ready */
 }
 
 CL_API_ENTRY cl_int CL_API_CALL clFinish(cl_command_queue queue)
 {
     MOSAIC_CHECK_HANDLE(queue, QUEUE);
+    if (queue->properties & CL_QUEUE_ON_DEVICE)
+        return MOSAIC_ERROR(CL_INVALID_COMMAND_QUEUE, "a device queue takes no host commands");
     return mosaic_queue_finish(queue);
 }

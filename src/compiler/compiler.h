@@ -185,6 +185,12 @@ cl_int mosaic_finalize(const mosaic_compiler_target *target, const mosaic_bitcod
 size_t mosaic_executable_num_kernels(const mosaic_executable *exe);
 const mosaic_kernel_info *mosaic_executable_kernel(const mosaic_executable *exe, size_t index);
 const mosaic_kernel_info *mosaic_executable_find_kernel(const mosaic_executable *exe, const char *name);
+/* Device-side enqueue: the kernel clang made of a block passed to
+ * enqueue_kernel (or get_kernel_*) is not one of the program's kernels
+ * above; where the code passes its address it passes a handle, this small
+ * integer, which this function turns into the kernel (NULL if it is none). */
+#define MOSAIC_BLOCK_HANDLE(i) ((uint64_t)(i) + 1)
+const mosaic_kernel_info *mosaic_executable_block_kernel(const mosaic_executable *exe, uint64_t handle);
 size_t mosaic_executable_global_variables_size(const mosaic_executable *exe);
 void mosaic_executable_free(mosaic_executable *exe);
 void mosaic_bitcode_free(mosaic_bitcode *bc);

@@ -28,7 +28,8 @@
 
 struct mosaic_executable {
     LLVMOrcLLJITRef jit;
-    size_t num_kernels;
+    size_t num_kernels;        /* the program's kernels, then its block kernels */
+    size_t num_block_kernels;
     mosaic_kernel_info *kernels;
     size_t global_variables_size;
     mosaic_strbuf *log; /* where JIT session errors go while finalizing */
@@ -39,6 +40,7 @@ typedef struct mc_object {
     void *code;
     size_t code_size;
     size_t num_kernels;
+    size_t num_block_kernels;    /* the last ones of kernels[] */
     mosaic_kernel_info *kernels; /* wg_fn/wi_fn not set yet */
     unsigned char *has_wg;       /* per kernel: K.wg exists */
     size_t global_variables_size;
@@ -274,7 +276,67 @@ static bool is_spir_kernel(LLVMValueRef f)
     return !LLVMIsDeclaration(f) && LLVMGetFunctionCallConv(f) == LLVMSPIRKERNELCallConv;
 }
 
-/* The kernels, and room for what is made of each. */
+/* A block kernel: the kernel clang makes of a block given to enqueue_kernel
+ * or get_kernel_* ("__<caller>_block_invoke[_N]_kernel"), whose address the
+ * caller passes.  A kernel the program only calls, or nothing uses, is not. */
+static bool is_block_kernel(LLVMValueRef f)
+{
+    for (LLVMUseRef u = LLVMGetFirstUse(f); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        if (!LLVMIsACallInst(user) || LLVMGetCalledValue(user) != f)
+            return true;
+    }
+    return false;
+}
+
+/* Stores of `value` store NULL instead. */
+static void null_stores_of(LLVMValueRef value)
+{
+    for (LLVMUseRef u = LLVMGetFirstUse(value), next; u; u = next) {
+        next = LLVMGetNextUse(u);
+        LLVMValueRef user = LLVMGetUser(u);
+        if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 0) == value)
+            LLVMSetOperand(user, 0, LLVMConstNull(LLVMTypeOf(value)));
+    }
+}
+
+/* Block kernel i becomes launchable like any kernel, but is not one of the
+ * program's: where the code takes its address, it now passes the handle
+ * MOSAIC_BLOCK_HANDLE(i), which the device's enqueue functions turn back
+ * into the kernel (mosaic_executable_block_kernel).  The block's invoke
+ * function, whose address clang also stores in the block literal, is
+ * called only directly (by the block kernel, and where the block is called
+ * as a function): the stored address becomes NULL, so the function does
+ * not outlive inlining with work-item builtins no kernel context replaces. */
+static cl_int replace_block_addresses(finalize_job *job, LLVMValueRef f, size_t i)
+{
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(job->ctx);
+    LLVMReplaceAllUsesWith(f, LLVMConstIntToPtr(LLVMConstInt(i64, MOSAIC_BLOCK_HANDLE(i), false), LLVMTypeOf(f)));
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
+            LLVMValueRef callee = LLVMIsACallInst(in) ? LLVMGetCalledValue(in) : NULL;
+            if (!callee || !LLVMIsAFunction(callee) || LLVMIsDeclaration(callee) || is_spir_kernel(callee))
+                continue;
+            null_stores_of(callee);
+            size_t n = 0;
+            for (LLVMUseRef u = LLVMGetFirstUse(callee); u; u = LLVMGetNextUse(u))
+                n += LLVMIsAConstantExpr(LLVMGetUser(u)) != NULL;
+            LLVMValueRef *casts = calloc(n ? n : 1, sizeof *casts);
+            if (!casts)
+                return mc_out_of_memory(job->log);
+            n = 0;
+            for (LLVMUseRef u = LLVMGetFirstUse(callee); u; u = LLVMGetNextUse(u))
+                if (LLVMIsAConstantExpr(LLVMGetUser(u)))
+                    casts[n++] = LLVMGetUser(u);
+            for (size_t c = 0; c < n; c++)
+                null_stores_of(casts[c]);
+            free(casts);
+        }
+    return CL_SUCCESS;
+}
+
+/* The kernels (the program's first, then the block kernels), and room for
+ * what is made of each. */
 static cl_int find_kernels(finalize_job *job)
 {
     mc_object *obj = job->obj;
@@ -287,10 +349,17 @@ static cl_int find_kernels(finalize_job *job)
     obj->has_wg = calloc(nk ? nk : 1, 1);
     if (!job->kernels || !job->kb || !obj->kernels || !obj->has_wg)
         return mc_out_of_memory(job->log);
-    for (LLVMValueRef f = LLVMGetFirstFunction(job->m); f; f = LLVMGetNextFunction(f))
-        if (is_spir_kernel(f))
-            job->kernels[job->nk++] = f;
-    return CL_SUCCESS;
+    for (int block = 0; block < 2; block++)
+        for (LLVMValueRef f = LLVMGetFirstFunction(job->m); f; f = LLVMGetNextFunction(f))
+            if (is_spir_kernel(f) && is_block_kernel(f) == block)
+                job->kernels[job->nk++] = f;
+    for (size_t k = 0; k < job->nk; k++)
+        if (is_block_kernel(job->kernels[k]))
+            obj->num_block_kernels++;
+    cl_int r = CL_SUCCESS;
+    for (size_t i = 0; i < obj->num_block_kernels && r == CL_SUCCESS; i++)
+        r = replace_block_addresses(job, job->kernels[job->nk - obj->num_block_kernels + i], i);
+    return r;
 }
 
 /* Host triple and data layout (the same sizes and alignments as spir64), the
@@ -527,7 +596,7 @@ static cl_int build_object(const mosaic_compiler_target *target, const mosaic_bi
 }
 
 /* ---- cache entries: the object code and the kernel table ---------------------------- */
-#define ENTRY_MAGIC "MOSAICO2"
+#define ENTRY_MAGIC "MOSAICO3"
 
 static void put_u64(mosaic_strbuf *s, uint64_t v) { mosaic_strbuf_append(s, (const char *)&v, sizeof v); }
 static void put_str(mosaic_strbuf *s, const char *t)
@@ -545,6 +614,7 @@ static void object_serialize(const mc_object *o, mosaic_strbuf *s)
     mosaic_strbuf_append(s, o->code, o->code_size);
     put_u64(s, o->global_variables_size);
     put_u64(s, o->num_kernels);
+    put_u64(s, o->num_block_kernels);
     for (size_t k = 0; k < o->num_kernels; k++) {
         const mosaic_kernel_info *i = &o->kernels[k];
         put_str(s, i->name);
@@ -623,10 +693,12 @@ static bool object_deserialize(const void *data, size_t size, mc_object *o)
     r.p += n;
     o->global_variables_size = (size_t)get_u64(&r);
     uint64_t nk = get_u64(&r);
-    if (r.bad || nk > 100000) {
+    uint64_t nb = get_u64(&r);
+    if (r.bad || nk > 100000 || nb > nk) {
         object_clear(o);
         return false;
     }
+    o->num_block_kernels = (size_t)nb;
     o->kernels = calloc(nk ? (size_t)nk : 1, sizeof *o->kernels);
     o->has_wg = calloc(nk ? (size_t)nk : 1, 1);
     if (!o->kernels || !o->has_wg) {
@@ -763,6 +835,7 @@ static cl_int load_object(const mosaic_compiler_target *target, mc_object *obj, 
 
     exe->kernels = obj->kernels;
     exe->num_kernels = obj->num_kernels;
+    exe->num_block_kernels = obj->num_block_kernels;
     exe->global_variables_size = obj->global_variables_size;
     obj->kernels = NULL;
     obj->num_kernels = 0;
@@ -883,16 +956,26 @@ done:
     return mc_finish_log(&log, r, log_out, "build");
 }
 
-size_t mosaic_executable_num_kernels(const mosaic_executable *exe) { return exe ? exe->num_kernels : 0; }
+size_t mosaic_executable_num_kernels(const mosaic_executable *exe)
+{
+    return exe ? exe->num_kernels - exe->num_block_kernels : 0;
+}
 
 const mosaic_kernel_info *mosaic_executable_kernel(const mosaic_executable *exe, size_t index)
 {
-    return exe && index < exe->num_kernels ? &exe->kernels[index] : NULL;
+    return index < mosaic_executable_num_kernels(exe) ? &exe->kernels[index] : NULL;
+}
+
+const mosaic_kernel_info *mosaic_executable_block_kernel(const mosaic_executable *exe, uint64_t handle)
+{
+    if (!exe || handle < MOSAIC_BLOCK_HANDLE(0) || handle - MOSAIC_BLOCK_HANDLE(0) >= exe->num_block_kernels)
+        return NULL;
+    return &exe->kernels[mosaic_executable_num_kernels(exe) + (handle - MOSAIC_BLOCK_HANDLE(0))];
 }
 
 const mosaic_kernel_info *mosaic_executable_find_kernel(const mosaic_executable *exe, const char *name)
 {
-    for (size_t i = 0; exe && name && i < exe->num_kernels; i++)
+    for (size_t i = 0; name && i < mosaic_executable_num_kernels(exe); i++)
         if (!strcmp(exe->kernels[i].name, name))
             return &exe->kernels[i];
     return NULL;

@@ -119,6 +119,10 @@ struct _cl_device_id {
     cl_device_id parent;                           /* NULL for a root device */
     cl_device_partition_property *partition_type;  /* sub-devices: the properties they were made with, 0-terminated */
     size_t partition_type_len;                     /* entries, the final 0 included */
+    /* Device-side enqueue (OpenCL 2.x device queues); max_on_device_queues 0: not supported. */
+    cl_uint max_on_device_queues;     /* per context */
+    cl_uint max_on_device_events;     /* live clk_event_t at a time */
+    cl_uint queue_on_device_preferred_size, queue_on_device_max_size; /* bytes */
 };
 
 
@@ -140,6 +144,11 @@ struct _cl_context {
     void *notify_data;
     pthread_mutex_t lock; /* what it guards: docs/architecture.md, "Locks" */
     mosaic_callback *destructor_callbacks; /* newest first: called in that order */
+    /* Device queues: the default one of each device (same index as devices;
+     * not held: a queue clears its entry when it is destroyed), and how many
+     * live (CL_DEVICE_MAX_ON_DEVICE_QUEUES). */
+    _Atomic(cl_command_queue) *default_device_queues;
+    atomic_uint num_device_queues;
 };
 
 /* ---- command queues -------------------------------------------------------- */
@@ -150,7 +159,8 @@ struct _cl_command_queue {
     cl_command_queue_properties properties;
     cl_queue_properties *property_list; /* as given to ...WithProperties, or NULL */
     size_t num_property_list;
-    cl_uint size; /* device queues only */
+    cl_uint size; /* device queues only: CL_QUEUE_SIZE bytes */
+    atomic_size_t device_queue_used; /* device queues: bytes taken by commands kernels enqueued, not complete */
     /* Guarded by the engine lock (docs/architecture.md, "Locks"): */
     cl_event last_command;   /* in-order succession edge */
     cl_event last_barrier;   /* every later command waits for it */

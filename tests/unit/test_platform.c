@@ -423,13 +423,15 @@ TEST(unsupported_features)
     CHECK(DEV_UINT(CL_DEVICE_MAX_PIPE_ARGS) >= 16);
     CHECK(DEV_UINT(CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS) >= 1);
     CHECK(DEV_UINT(CL_DEVICE_PIPE_MAX_PACKET_SIZE) >= 1024);
-    /* device-side enqueue */
-    CHECK(DEV_ULONG(CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES) == 0);
-    CHECK(DEV_ULONG(CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES) == 0);
-    CHECK(DEV_UINT(CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE) == 0);
-    CHECK(DEV_UINT(CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE) == 0);
-    CHECK(DEV_UINT(CL_DEVICE_MAX_ON_DEVICE_QUEUES) == 0);
-    CHECK(DEV_UINT(CL_DEVICE_MAX_ON_DEVICE_EVENTS) == 0);
+    /* device-side enqueue is supported (tests/e2e/test_device_enqueue.c) */
+    CHECK(DEV_ULONG(CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES) ==
+          (CL_DEVICE_QUEUE_SUPPORTED | CL_DEVICE_QUEUE_REPLACEABLE_DEFAULT));
+    CHECK(DEV_ULONG(CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES) ==
+          (CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE));
+    CHECK(DEV_UINT(CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE) >= 16 * 1024);
+    CHECK(DEV_UINT(CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE) >= 256 * 1024);
+    CHECK(DEV_UINT(CL_DEVICE_MAX_ON_DEVICE_QUEUES) >= 1);
+    CHECK(DEV_UINT(CL_DEVICE_MAX_ON_DEVICE_EVENTS) >= 1024);
     /* no sub-groups or half; work-group collective functions */
     CHECK(DEV_UINT(CL_DEVICE_MAX_NUM_SUB_GROUPS) == 0);
     CHECK(DEV_BOOL(CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS) == CL_FALSE);
@@ -586,11 +588,11 @@ TEST(device_errors)
     CHECK_ERR(clGetPlatformInfo(platform, CL_PLATFORM_HOST_TIMER_RESOLUTION, sizeof res, &res, NULL), CL_SUCCESS);
     CHECK(res >= 1);
 
-    /* no on-device queues */
+    /* a default device queue must be a device queue of the device */
     cl_int err;
     cl_context ctx = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
     CHECK_ERR(err, CL_SUCCESS);
-    CHECK_ERR(clSetDefaultDeviceCommandQueue(ctx, device, NULL), CL_INVALID_OPERATION);
+    CHECK_ERR(clSetDefaultDeviceCommandQueue(ctx, device, NULL), CL_INVALID_COMMAND_QUEUE);
     CHECK_ERR(clSetDefaultDeviceCommandQueue(NULL, device, NULL), CL_INVALID_CONTEXT);
     CHECK_ERR(clSetDefaultDeviceCommandQueue(ctx, (cl_device_id)junk, NULL), CL_INVALID_DEVICE);
     clReleaseContext(ctx);

@@ -19,6 +19,7 @@
 #include "devices/cpu/fiber.h"
 #include "devices/cpu/cpu_runtime.h"
 #include "devices/cpu/cpu_pipe.h"
+#include "devices/cpu/cpu_exec.h"
 #include "core/engine.h"
 #include "core/ndrange.h"
 #include "core/util.h"
@@ -33,17 +34,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-typedef struct job {
-    struct job *next;
-    cl_event command;
-    mosaic_ndrange *ndrange;     /* NULL for a simple command; freed at completion */
-    size_t total_groups;         /* copied: readable after the command completed */
-    size_t chunk;                /* work-groups claimed at a time */
-    atomic_size_t next_group;    /* next work-group to claim */
-    atomic_size_t groups_done;
-    atomic_int holds;            /* the queue's + one per worker inside */
-    atomic_int status;           /* first failure, or CL_COMPLETE */
-} job;
+typedef cpu_job job; /* cpu_exec.h */
 
 /* Per-worker state for running work-items as fibers. */
 typedef struct fiber_set {
@@ -72,6 +63,7 @@ typedef struct worker {
     void *const *args;
     mosaic_wg_ctx *ctx;
     bool divergence_reported;
+    cpu_running running; /* the job, for device-side enqueue (cpu_enqueue.c) */
 } worker;
 
 /* One device's executor (device->impl). */
@@ -81,6 +73,8 @@ typedef struct cpu_pool {
     job *head, *tail;
     size_t queued;           /* jobs in the list (under lock) */
     atomic_uint searching;   /* workers done with a job that will look at the list before sleeping */
+    atomic_uint children_pushed; /* jobs kernels enqueued put in front so far: a worker leaves a
+                                    kernel's work-groups for them (work_on_kernel) */
     atomic_bool started;     /* the workers run (set under lock, read without) */
     unsigned num_workers;
     worker *workers;
@@ -299,12 +293,18 @@ static void job_release(job *j)
         free(j);
 }
 
+void mosaic_cpu_job_release(cpu_job *j) { job_release(j); }
+
+cpu_running *mosaic_cpu_running(const mosaic_wg_ctx *ctx) { return &((worker *)ctx->device_private)->running; }
+
 /* Claims and runs work-groups of `j` until none are left.  Once none are,
  * the worker counts itself in its pool's `searching` (it goes back to the list). */
 static void work_on_kernel(worker *w, job *j, bool *searching)
 {
     mosaic_ndrange *nd = j->ndrange;
     size_t done_here = 0;
+    unsigned pushed = atomic_load_explicit(&w->pool->children_pushed, memory_order_relaxed);
+    w->running.job = j;
     for (;;) {
         /* Groups are claimed a chunk at a time: with one shared counter per
          * group, small groups on many cores spend their time fighting over
@@ -313,17 +313,30 @@ static void work_on_kernel(worker *w, job *j, bool *searching)
         if (first >= j->total_groups)
             break; /* nd may be gone already: the command can complete any time now */
         size_t end = first + j->chunk < j->total_groups ? first + j->chunk : j->total_groups;
-        if (first == 0) /* before group 0 ends, so the command cannot complete first */
-            mosaic_command_running(j->command);
+        if (first == 0) { /* before group 0 ends, so the command cannot complete first */
+            if (j->command)
+                mosaic_command_running(j->command);
+            else
+                mosaic_cpu_job_running(j);
+        }
         for (size_t g = first; g < end; g++) {
             cl_int status = run_group(w, nd, g);
             if (status != CL_COMPLETE) {
                 int expected = CL_COMPLETE;
                 atomic_compare_exchange_strong(&j->status, &expected, status);
             }
+            if (w->running.group_waiters)
+                mosaic_cpu_group_end(&w->running);
         }
         done_here += end - first;
+        /* Children a kernel enqueued were put in front of the list: go to
+         * them now (this job stays on the list while it has groups left),
+         * so a child waiting for its work-group runs while the rest of
+         * its parent does (docs/events.md, rule 13). */
+        if (atomic_load_explicit(&w->pool->children_pushed, memory_order_relaxed) != pushed)
+            break;
     }
+    w->running.job = NULL;
     mosaic_cpu_printf_flush(); /* the groups' printf output, out before they count as done */
     atomic_fetch_add(&w->pool->searching, 1);
     *searching = true;
@@ -331,7 +344,7 @@ static void work_on_kernel(worker *w, job *j, bool *searching)
      * sees the final count: the completion edge of seed 001, rule 9. */
     if (done_here && atomic_fetch_add_explicit(&j->groups_done, done_here, memory_order_acq_rel) + done_here ==
                          j->total_groups)
-        mosaic_command_complete(j->command, atomic_load(&j->status));
+        mosaic_cpu_job_groups_done(j); /* completes it, once its children have */
 }
 
 static void pool_free(cpu_pool *p);
@@ -599,7 +612,8 @@ static void ensure_pool(cpu_pool *p)
     while (orphans) { /* outside the lock: completion may submit more */
         job *j = orphans;
         orphans = j->next;
-        mosaic_command_complete(j->command, CL_OUT_OF_RESOURCES);
+        if (j->command) /* a child a kernel enqueued: its host command was the parent process's */
+            mosaic_command_complete(j->command, CL_OUT_OF_RESOURCES);
         free(j); /* no worker of this process holds it */
     }
 }
@@ -627,12 +641,15 @@ static void cpu_submit(cl_device_id device, cl_event command)
     j->command = command;
     j->ndrange = nd;
     j->total_groups = nd ? nd->total_groups : 0;
+    j->context = command->queue->context;
+    j->device = device;
+    atomic_init(&j->outstanding, 1);
     /* about 32 claims per worker: few enough to keep the counter cold,
      * enough to balance groups of uneven cost */
     j->chunk = j->total_groups / ((size_t)p->num_workers * 32);
     if (j->chunk == 0)
         j->chunk = 1;
-    atomic_init(&j->holds, 1);
+    atomic_init(&j->holds, nd ? 2 : 1); /* a kernel's job lives until it completes (its children) */
     atomic_init(&j->status, CL_COMPLETE);
     pthread_mutex_lock(&p->lock);
     if (p->tail)
@@ -646,6 +663,35 @@ static void cpu_submit(cl_device_id device, cl_event command)
     else if (atomic_load(&p->searching) < p->queued)
         pthread_cond_signal(&p->work); /* the searching workers cannot take them all */
     pthread_mutex_unlock(&p->lock);
+}
+
+/* A job a kernel enqueued, ready to run: in front of the list (depth
+ * first: its work-groups before more of its parent's). */
+void mosaic_cpu_push_child(cl_device_id device, cpu_job *j)
+{
+    cpu_pool *p = device->impl;
+    ensure_pool(p);
+    j->chunk = j->total_groups / ((size_t)(p->num_workers ? p->num_workers : 1) * 32);
+    if (j->chunk == 0)
+        j->chunk = 1;
+    pthread_mutex_lock(&p->lock);
+    j->next = p->head;
+    p->head = j;
+    if (!p->tail)
+        p->tail = j;
+    p->queued++;
+    atomic_fetch_add_explicit(&p->children_pushed, 1, memory_order_relaxed);
+    if (j->total_groups > 1)
+        pthread_cond_broadcast(&p->work);
+    else if (atomic_load(&p->searching) < p->queued)
+        pthread_cond_signal(&p->work);
+    pthread_mutex_unlock(&p->lock);
+}
+
+unsigned mosaic_cpu_pool_workers(cl_device_id device)
+{
+    const cpu_pool *p = device->impl;
+    return p && p->num_workers ? p->num_workers : 1;
 }
 
 /* ---- devices (cpu.h) ------------------------------------------------------------ */
@@ -763,5 +809,17 @@ const struct mosaic_runtime_symbol mosaic_cpu_runtime_symbols[] = {
     { "__get_pipe_num_packets_wo", (void *)mosaic_cpu_pipe_num_packets },
     { "__get_pipe_max_packets_ro", (void *)mosaic_cpu_pipe_max_packets },
     { "__get_pipe_max_packets_wo", (void *)mosaic_cpu_pipe_max_packets },
+    /* device-side enqueue (cpu_enqueue.c, builtins/enqueue.cl) */
+    { "__mosaic_enqueue_kernel", (void *)mosaic_cpu_enqueue_kernel },
+    { "__mosaic_enqueue_marker", (void *)mosaic_cpu_enqueue_marker },
+    { "__mosaic_get_default_queue", (void *)mosaic_cpu_get_default_queue },
+    { "__mosaic_retain_event", (void *)mosaic_cpu_retain_event },
+    { "__mosaic_release_event", (void *)mosaic_cpu_release_event },
+    { "__mosaic_create_user_event", (void *)mosaic_cpu_create_user_event },
+    { "__mosaic_set_user_event_status", (void *)mosaic_cpu_set_user_event_status },
+    { "__mosaic_is_valid_event", (void *)mosaic_cpu_is_valid_event },
+    { "__mosaic_capture_event_profiling_info", (void *)mosaic_cpu_capture_event_profiling_info },
+    { "__mosaic_kernel_work_group_size", (void *)mosaic_cpu_kernel_work_group_size },
+    { "__mosaic_kernel_preferred_multiple", (void *)mosaic_cpu_kernel_preferred_multiple },
 };
 const size_t mosaic_cpu_num_runtime_symbols = sizeof mosaic_cpu_runtime_symbols / sizeof mosaic_cpu_runtime_symbols[0];

@@ -34,7 +34,7 @@ static const char *const runtime_extensions[] = {
 
 /* OpenCL C 3.0 optional features.  Not here, because Mosaic does not
  * implement them: images (__opencl_c_images, __opencl_c_3d_image_writes,
- * __opencl_c_read_write_images), device-side enqueue, sub-groups,
+ * __opencl_c_read_write_images), sub-groups,
  * fp16. */
 static const char *const opencl_c_features[] = {
     "__opencl_c_int64",
@@ -47,6 +47,7 @@ static const char *const opencl_c_features[] = {
     "__opencl_c_generic_address_space",
     "__opencl_c_work_group_collective_functions",
     "__opencl_c_pipes", /* cpu_pipe.c, builtins/pipes.cl */
+    "__opencl_c_device_enqueue", /* cpu_enqueue.c, builtins/enqueue.cl */
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -243,6 +244,13 @@ void mosaic_cpu_describe(cl_device_id device)
     device->max_work_item_sizes[1] = 4096;
     device->max_work_item_sizes[2] = 4096;
     device->mem_base_addr_align_bits = 1024; /* 128 bytes: a long16 */
+    /* Device-side enqueue (cpu_enqueue.c): each command a kernel enqueues
+     * takes CPU_DEVICE_QUEUE_ENTRY bytes of its queue's CL_QUEUE_SIZE until
+     * it completes. */
+    device->max_on_device_queues = 4;
+    device->max_on_device_events = 4096;
+    device->queue_on_device_preferred_size = 256 * 1024;
+    device->queue_on_device_max_size = 8 * 1024 * 1024;
     /* Its memory is its own (core/device.h): a buffer has one storage for
      * this device, and its sub-devices (copies of this description) keep
      * pointing here, so they share it. */

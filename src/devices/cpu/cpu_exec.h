@@ -1,0 +1,89 @@
+/* What the CPU device's executor (cpu_device.c) and its device-side enqueue
+ * (cpu_enqueue.c) share: the job a worker pool runs, and what a worker is
+ * running.  docs/events.md ("Device-side enqueue") describes the scheme. */
+#ifndef MOSAIC_CPU_EXEC_H
+#define MOSAIC_CPU_EXEC_H
+
+#include "core/ndrange.h"
+#include "core/objects.h"
+
+#include <stdatomic.h>
+
+struct cpu_event;
+
+/* A waiter: a job that waits for a device event (one per event of its wait list). */
+typedef struct cpu_waiter {
+    struct cpu_waiter *next;
+    struct cpu_job *job;
+} cpu_waiter;
+
+/* One command a pool runs: a host command (`command`), or a command a
+ * kernel enqueued (`parent` set): a kernel launch, or a marker (no ndrange). */
+typedef struct cpu_job {
+    struct cpu_job *next;        /* in the pool's list */
+    cl_event command;            /* the host command; NULL for one a kernel enqueued */
+    mosaic_ndrange *ndrange;     /* NULL for a simple command or a marker; freed at completion */
+    size_t total_groups;         /* copied: readable after the command completed */
+    size_t chunk;                /* work-groups claimed at a time */
+    atomic_size_t next_group;    /* next work-group to claim */
+    atomic_size_t groups_done;
+    atomic_int holds;            /* the list's + one per worker inside + one until complete */
+    atomic_int status;           /* first failure, or CL_COMPLETE */
+    /* Device-side enqueue (cpu_enqueue.c). */
+    cl_context context;          /* where get_default_queue looks */
+    cl_device_id device;
+    atomic_size_t outstanding;   /* 1 until every work-group ran, + 1 per child not complete */
+    struct cpu_job *kernel_waiters; /* children started with WAIT_KERNEL, waiting for the work-groups
+                                       (under the enqueue lock; linked by next_waiter) */
+    /* A command a kernel enqueued: */
+    struct cpu_job *parent;      /* its parent's job: completes after this one */
+    cl_command_queue queue;      /* the device queue (internal reference) */
+    size_t queue_bytes;          /* of queue->size, given back at completion */
+    atomic_int unmet;            /* start conditions not met yet (flag, events), +1 while enqueuing */
+    atomic_bool dependency_failed; /* an event it waited for failed: it does not run */
+    struct cpu_job *next_waiter; /* in kernel_waiters or a worker's group_waiters */
+    struct cpu_event *event;     /* its event (held until completion), or NULL */
+    cpu_waiter *waiters;         /* one per event of its wait list */
+    cl_uint num_waiters;
+} cpu_job;
+
+/* What a worker is running (reached from ctx->device_private). */
+typedef struct cpu_running {
+    cpu_job *job;
+    cpu_job *group_waiters;      /* children started with WAIT_WORK_GROUP by the group now running */
+} cpu_running;
+
+/* ---- cpu_device.c ---- */
+cpu_running *mosaic_cpu_running(const mosaic_wg_ctx *ctx);
+/* Queues a ready job that a kernel enqueued on `device`'s pool, in front of
+ * the host's jobs: a worker that ends a work-group turns to it first. */
+void mosaic_cpu_push_child(cl_device_id device, cpu_job *j);
+void mosaic_cpu_job_release(cpu_job *j);
+unsigned mosaic_cpu_pool_workers(cl_device_id device);
+
+/* ---- cpu_enqueue.c ---- */
+/* A work-group ended: the children it enqueued with WAIT_WORK_GROUP may start. */
+void mosaic_cpu_group_end(cpu_running *r);
+/* The first work-group of a job started. */
+void mosaic_cpu_job_running(cpu_job *j);
+/* Every work-group of a job ran (its status is final): WAIT_KERNEL children
+ * may start, and the job completes once its children have. */
+void mosaic_cpu_job_groups_done(cpu_job *j);
+
+/* The runtime functions builtins/enqueue.cl calls (named there __mosaic_*). */
+int mosaic_cpu_enqueue_kernel(const mosaic_wg_ctx *ctx, cl_command_queue queue, int flags, const void *ndrange,
+                              cl_uint num_events, void *const *wait_list, void **event_ret, const void *kernel,
+                              const void *block, cl_uint num_locals, const size_t *local_sizes);
+int mosaic_cpu_enqueue_marker(const mosaic_wg_ctx *ctx, cl_command_queue queue, cl_uint num_events,
+                              void *const *wait_list, void **event_ret);
+cl_command_queue mosaic_cpu_get_default_queue(const mosaic_wg_ctx *ctx);
+void mosaic_cpu_retain_event(void *event);
+void mosaic_cpu_release_event(void *event);
+void *mosaic_cpu_create_user_event(const mosaic_wg_ctx *ctx);
+void mosaic_cpu_set_user_event_status(void *event, int status);
+int mosaic_cpu_is_valid_event(void *event);
+void mosaic_cpu_capture_event_profiling_info(void *event, int name, void *value);
+cl_uint mosaic_cpu_kernel_work_group_size(const mosaic_wg_ctx *ctx, const void *kernel);
+cl_uint mosaic_cpu_kernel_preferred_multiple(const mosaic_wg_ctx *ctx, const void *kernel);
+
+#endif
