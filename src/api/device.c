@@ -122,6 +122,23 @@ static bool has_feature(cl_device_id d, const char *feature)
     return false;
 }
 
+/* OpenCL C 2.0 has no optional features: a device supports it only with
+ * everything 3.0 made optional in it (images aside, which 2.0 left to
+ * CL_DEVICE_IMAGE_SUPPORT). */
+static bool supports_opencl_c_2_0(cl_device_id d)
+{
+    static const char *const required[] = {
+        "__opencl_c_generic_address_space", "__opencl_c_pipes", "__opencl_c_device_enqueue",
+        "__opencl_c_program_scope_global_variables", "__opencl_c_work_group_collective_functions",
+        "__opencl_c_atomic_order_acq_rel", "__opencl_c_atomic_order_seq_cst",
+        "__opencl_c_atomic_scope_device", "__opencl_c_atomic_scope_all_devices",
+    };
+    for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
+        if (!has_feature(d, required[i]))
+            return false;
+    return !has_feature(d, "__opencl_c_images") || has_feature(d, "__opencl_c_read_write_images");
+}
+
 bool mosaic_device_pipe_support(cl_device_id device)
 {
     return has_feature(device, "__opencl_c_pipes") && device->pipe_max_packet_size > 0;
@@ -488,15 +505,16 @@ clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_val
         MOSAIC_INFO_SCALAR(cl_version, CL_MAKE_VERSION(3, 0, 0));
     case CL_DEVICE_OPENCL_C_VERSION:
         /* For a 3.0 device: the highest OpenCL C version below 3.0. */
-        MOSAIC_INFO_STRING("OpenCL C 1.2 ");
+        MOSAIC_INFO_STRING(supports_opencl_c_2_0(d) ? "OpenCL C 2.0 " : "OpenCL C 1.2 ");
     case CL_DEVICE_OPENCL_C_ALL_VERSIONS: {
-        static const cl_name_version versions[] = {
+        const cl_name_version versions[] = {
             { CL_MAKE_VERSION(1, 0, 0), "OpenCL C" },
             { CL_MAKE_VERSION(1, 1, 0), "OpenCL C" },
             { CL_MAKE_VERSION(1, 2, 0), "OpenCL C" },
             { CL_MAKE_VERSION(3, 0, 0), "OpenCL C" },
+            { CL_MAKE_VERSION(2, 0, 0), "OpenCL C" },
         };
-        MOSAIC_INFO_ARRAY(versions, sizeof versions / sizeof versions[0]);
+        MOSAIC_INFO_ARRAY(versions, sizeof versions / sizeof versions[0] - !supports_opencl_c_2_0(d));
     }
     case CL_DEVICE_OPENCL_C_FEATURES: {
         cl_name_version features[MAX_LISTED];

@@ -268,7 +268,8 @@ TEST(device_identity)
     CHECK(version && strncmp(version, "OpenCL 3.0 ", 11) == 0);
     CHECK(DEV_UINT(CL_DEVICE_NUMERIC_VERSION) == CL_MAKE_VERSION(3, 0, 0));
     char *c_version = device_string(CL_DEVICE_OPENCL_C_VERSION);
-    CHECK(c_version && strncmp(c_version, "OpenCL C 1.2 ", 13) == 0);
+    /* 2.0: the device has every feature OpenCL C 2.0 requires (pipes and device-side enqueue included) */
+    CHECK(c_version && strncmp(c_version, "OpenCL C 2.0 ", 13) == 0);
     char *driver = device_string(CL_DRIVER_VERSION);
     CHECK(driver && driver[0] != '\0');
     char *conformance = device_string(CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED);
@@ -285,17 +286,18 @@ TEST(device_identity)
     CHECK_ERR(clGetDeviceInfo(device, CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION, 0, NULL, &size), CL_SUCCESS);
     CHECK(size == 0);
 
-    /* OpenCL C versions: 1.0, 1.1, 1.2 and 3.0 */
+    /* OpenCL C versions: 1.0, 1.1, 1.2, 2.0 and 3.0 */
     cl_name_version versions[16];
     CHECK_ERR(clGetDeviceInfo(device, CL_DEVICE_OPENCL_C_ALL_VERSIONS, sizeof versions, versions, &size), CL_SUCCESS);
     size_t count = size / sizeof versions[0];
-    bool v12 = false, v30 = false;
+    bool v12 = false, v20 = false, v30 = false;
     for (size_t i = 0; i < count; i++) {
         CHECK(strcmp(versions[i].name, "OpenCL C") == 0);
         v12 |= versions[i].version == CL_MAKE_VERSION(1, 2, 0);
+        v20 |= versions[i].version == CL_MAKE_VERSION(2, 0, 0);
         v30 |= versions[i].version == CL_MAKE_VERSION(3, 0, 0);
     }
-    CHECK(count == 4 && v12 && v30);
+    CHECK(count == 5 && v12 && v20 && v30);
     free(name), free(vendor), free(profile), free(version), free(c_version), free(driver);
     free(conformance), free(builtins), free(il);
 }
