@@ -27,6 +27,14 @@ ulong __mosaic_get_local_id(uint dim);
 /* Provided by the device: returns once every work-item of the group has called
  * it (called as __mosaic_barrier(__mosaic_get_ctx())). */
 void __mosaic_barrier(const __mosaic_wg_ctx *ctx);
+/* Provided by the device: returns once every work-item of the caller's
+ * sub-group has called it (builtins/subgroups.cl). */
+void __mosaic_sub_group_barrier(const __mosaic_wg_ctx *ctx);
+
+/* Mirror of MOSAIC_SUB_GROUP_SIZE and MOSAIC_SUB_GROUP_SCRATCH in
+ * src/compiler/compiler.h (docs/subgroups.md). */
+#define MOSAIC_SUB_GROUP_SIZE 8
+#define MOSAIC_SUB_GROUP_SCRATCH (8 * MOSAIC_SUB_GROUP_SIZE > 128 ? 8 * MOSAIC_SUB_GROUP_SIZE : 128)
 
 #define OVLD __attribute__((overloadable))
 #define CONST_FN __attribute__((overloadable, const))

@@ -173,6 +173,7 @@ typedef struct mc_kernel_build {
     LLVMTypeRef *byval_types; /* per parameter: the struct passed by value, or NULL */
     size_t static_local_size;
     bool uses_barriers;
+    bool uses_sub_groups; /* calls __mosaic_sub_group_barrier (then uses_barriers too) */
     LLVMMetadataRef access_group; /* of K.wg's work-item loop */
 } mc_kernel_build;
 

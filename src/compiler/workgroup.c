@@ -255,6 +255,8 @@ static void replace_magic_calls(wi_env *e, LLVMBuilderRef b, mc_kernel_build *kb
                     LLVMInstructionEraseFromParent(inst);
                 } else if (called_name_is(inst, "__mosaic_barrier")) {
                     kb->uses_barriers = true;
+                } else if (called_name_is(inst, "__mosaic_sub_group_barrier")) {
+                    kb->uses_barriers = kb->uses_sub_groups = true; /* cut into regions like a barrier */
                 }
             }
             inst = next;
