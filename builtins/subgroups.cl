@@ -8,14 +8,16 @@
  * linear id: work-item l is in sub-group l / S with sub-group local id l % S;
  * the last sub-group of a group whose size is not a multiple of S is partial
  * (docs/subgroups.md).  Work-items of a sub-group exchange values through
- * their sub-group's MOSAIC_SUB_GROUP_SCRATCH bytes of ctx->wg_scratch (after
- * the work-group collectives' 8 bytes per work-item) between sub-group
+ * ctx->wg_scratch (__mosaic_sg_values, __mosaic_sg_area) between sub-group
  * barriers (__mosaic_sub_group_barrier, which the compiler cuts into regions
  * run one sub-group at a time, or the device runs as a fiber switch):
- *   1. every work-item stores its value at area[sub-group local id]; barrier
+ *   1. every work-item stores its value at its sub-group's values[sub-group
+ *      local id]; barrier
  *   2. every work-item folds the values it needs in order of sub-group local
- *      id (so all work-items of the sub-group get the same float sum); barrier
- *      (so the next sub-group function may write the area again)
+ *      id (so all work-items of the sub-group get the same float sum), in a
+ *      loop of S steps that skips what it does not need (no trip count of
+ *      its own: unrolled, and vectorised across the sub-group's work-items);
+ *      barrier (so the next sub-group function may write the area again)
  * All work-items of the sub-group must reach the call (the OpenCL rule for
  * these functions). */
 #include "builtins.h"
@@ -44,14 +46,15 @@ static size_t __mosaic_enqueued_items(void)
 }
 
 /* ---- work-item functions ---------------------------------------------------- */
-OVLD uint get_sub_group_local_id(void) { return (uint)(__mosaic_linear() % S); }
-OVLD uint get_sub_group_id(void) { return (uint)(__mosaic_linear() / S); }
+#define FIRST() __mosaic_get_sub_group_first()
+OVLD uint get_sub_group_local_id(void) { return (uint)(__mosaic_linear() - FIRST()); }
+OVLD uint get_sub_group_id(void) { return (uint)(FIRST() / S); }
 OVLD uint get_num_sub_groups(void) { return (uint)((__mosaic_group_items() + S - 1) / S); }
 OVLD uint get_enqueued_num_sub_groups(void) { return (uint)((__mosaic_enqueued_items() + S - 1) / S); }
 
 OVLD uint get_sub_group_size(void)
 {
-    size_t first = __mosaic_linear() / S * S, n = __mosaic_group_items();
+    size_t first = FIRST(), n = __mosaic_group_items();
     return (uint)(n - first < S ? n - first : S);
 }
 
@@ -68,10 +71,16 @@ OVLD uint get_max_sub_group_size(void)
 OVLD void sub_group_barrier(cl_mem_fence_flags flags) { SG_BARRIER(); }
 OVLD void sub_group_barrier(cl_mem_fence_flags flags, memory_scope scope) { SG_BARRIER(); }
 
-/* This sub-group's bytes of the scratch. */
+/* The scratch after the work-group collectives' 8 bytes per work-item:
+ * 8 bytes per work-item for reductions and scans (T values indexed by local
+ * linear id: a sub-group's are consecutive, so are the stores of a vectorised
+ * loop over its work-items), then MOSAIC_SUB_GROUP_SCRATCH bytes per
+ * sub-group for broadcasts. */
+static char *__mosaic_sg_values(void) { return CTX->wg_scratch + 8 * __mosaic_enqueued_items(); }
+
 static char *__mosaic_sg_area(void)
 {
-    return CTX->wg_scratch + 8 * __mosaic_enqueued_items() + MOSAIC_SUB_GROUP_SCRATCH * (__mosaic_linear() / S);
+    return CTX->wg_scratch + 16 * __mosaic_enqueued_items() + MOSAIC_SUB_GROUP_SCRATCH * (FIRST() / S);
 }
 
 #define ADD(a, b) ((a) + (b))
@@ -84,37 +93,37 @@ static char *__mosaic_sg_area(void)
 #define COLLECTIVE(T, NAME, OP, ID)                                                                \
     OVLD T sub_group_reduce_##NAME(T x)                                                            \
     {                                                                                              \
-        T *s = (T *)__mosaic_sg_area();                                                            \
+        T *s = (T *)__mosaic_sg_values() + FIRST();                                                       \
         s[get_sub_group_local_id()] = x;                                                           \
         SG_BARRIER();                                                                              \
         uint n = get_sub_group_size();                                                             \
         T acc = s[0];                                                                              \
-        for (uint j = 1; j < n; j++)                                                               \
-            acc = OP(acc, s[j]);                                                                   \
+        for (uint j = 1; j < S; j++)                                                               \
+            acc = j < n ? OP(acc, s[j]) : acc;                                                     \
         SG_BARRIER();                                                                              \
         return acc;                                                                                \
     }                                                                                              \
     OVLD T sub_group_scan_inclusive_##NAME(T x)                                                    \
     {                                                                                              \
-        T *s = (T *)__mosaic_sg_area();                                                            \
+        T *s = (T *)__mosaic_sg_values() + FIRST();                                                       \
         uint i = get_sub_group_local_id();                                                         \
         s[i] = x;                                                                                  \
         SG_BARRIER();                                                                              \
         T acc = s[0];                                                                              \
-        for (uint j = 1; j <= i; j++)                                                              \
-            acc = OP(acc, s[j]);                                                                   \
+        for (uint j = 1; j < S; j++)                                                               \
+            acc = j <= i ? OP(acc, s[j]) : acc;                                                    \
         SG_BARRIER();                                                                              \
         return acc;                                                                                \
     }                                                                                              \
     OVLD T sub_group_scan_exclusive_##NAME(T x)                                                    \
     {                                                                                              \
-        T *s = (T *)__mosaic_sg_area();                                                            \
+        T *s = (T *)__mosaic_sg_values() + FIRST();                                                       \
         uint i = get_sub_group_local_id();                                                         \
         s[i] = x;                                                                                  \
         SG_BARRIER();                                                                              \
-        T acc = (T)(ID);                                                                           \
-        for (uint j = 0; j < i; j++)                                                               \
-            acc = j ? OP(acc, s[j]) : s[0];                                                        \
+        T acc = i ? s[0] : (T)(ID);                                                                \
+        for (uint j = 1; j < S; j++)                                                               \
+            acc = j < i ? OP(acc, s[j]) : acc;                                                     \
         SG_BARRIER();                                                                              \
         return acc;                                                                                \
     }

@@ -70,11 +70,12 @@ typedef struct mosaic_wg_ctx {
  * sub-group l / MOSAIC_SUB_GROUP_SIZE (the last one partial when the group's
  * size is not a multiple).  builtins/builtins.h mirrors the value. */
 #define MOSAIC_SUB_GROUP_SIZE 8
-/* Bytes each sub-group has in wg_scratch, after the work-group collectives'
- * 8 bytes per work-item: room for 8 bytes per work-item or one double16. */
-#define MOSAIC_SUB_GROUP_SCRATCH (8 * MOSAIC_SUB_GROUP_SIZE > 128 ? 8 * MOSAIC_SUB_GROUP_SIZE : 128)
+/* wg_scratch holds 8 bytes per work-item for the work-group collectives,
+ * 8 more for the sub-group reductions and scans, then this many bytes per
+ * sub-group for broadcasts (one double16; builtins/subgroups.cl). */
+#define MOSAIC_SUB_GROUP_SCRATCH 128
 #define MOSAIC_WG_SCRATCH_SIZE(n)                                                                  \
-    (8 * (size_t)(n) + MOSAIC_SUB_GROUP_SCRATCH * (((size_t)(n) + MOSAIC_SUB_GROUP_SIZE - 1) / MOSAIC_SUB_GROUP_SIZE))
+    (16 * (size_t)(n) + MOSAIC_SUB_GROUP_SCRATCH * (((size_t)(n) + MOSAIC_SUB_GROUP_SIZE - 1) / MOSAIC_SUB_GROUP_SIZE))
 
 /* args[i] points at the bytes of kernel argument i, laid out as the host set them:
  *   global/constant pointer : a void* (the buffer's data pointer, or NULL)

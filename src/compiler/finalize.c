@@ -427,6 +427,7 @@ static cl_int build_work_group_functions(finalize_job *job)
         mc_kernel_build *kb = &job->kb[k];
         r = kb->uses_barriers ? mc_build_wg_regions(job->m, kb, job->target, job->log)
                               : mc_build_wg(job->m, kb, job->log);
+        mc_lower_sub_group_first(job->m, kb);
         job->obj->has_wg[k] = kb->wg != NULL;
         job->obj->kernels[k].static_local_mem_size = kb->static_local_size;
         job->obj->kernels[k].uses_barriers = kb->uses_barriers;

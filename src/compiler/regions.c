@@ -207,8 +207,10 @@ typedef struct region_fn {
     bool sg_mode;
     unsigned char *bar_sub;     /* [barrier]: a sub-group barrier */
     LLVMValueRef sg_var, phase_var, pmask_var, pnext_var; /* allocas: sub-group, phase's state, stops, last stop */
+    LLVMValueRef sgxyz_var[3];  /* alloca: the local id of the sub-group's first work-item (no division) */
     LLVMValueRef nitems, nsg;   /* work-items and sub-groups in the group */
     LLVMBasicBlockRef sg_start, sg_end;
+    LLVMValueRef sg_lo;         /* the current region's sub-group's first linear id */
 } region_fn;
 
 /* The kernel has something this does not handle: the first reason is kept. */
@@ -245,6 +247,14 @@ static bool is_sub_group_barrier(LLVMValueRef inst)
 {
     LLVMValueRef f = mc_called_function(inst);
     return f && !strcmp(LLVMGetValueName(f), "__mosaic_sub_group_barrier");
+}
+
+/* __mosaic_get_sub_group_first(): a pure function of the local id, computed
+ * again in each region (copy_inst) */
+static bool is_sub_group_first(LLVMValueRef inst)
+{
+    LLVMValueRef f = LLVMIsACallInst(inst) ? mc_called_function(inst) : NULL;
+    return f && !strcmp(LLVMGetValueName(f), "__mosaic_get_sub_group_first");
 }
 
 static bool is_barrier(LLVMValueRef inst)
@@ -715,6 +725,9 @@ static bool rematerializable(region_fn *rf, int k, int depth)
     case LLVMOr: case LLVMXor: case LLVMICmp: case LLVMFCmp: case LLVMSelect: case LLVMExtractElement:
     case LLVMInsertElement: case LLVMShuffleVector: case LLVMExtractValue: case LLVMInsertValue: case LLVMFNeg:
         break;
+    case LLVMCall:
+        ok = is_sub_group_first(inst);
+        break;
     default:
         ok = false;
     }
@@ -869,6 +882,7 @@ static void spill(region_fn *rf, LLVMBuilderRef b, int k, LLVMValueRef v)
 }
 
 static LLVMValueRef recompute(region_fn *rf, int r, int k, int b, LLVMBuilderRef bld);
+static LLVMValueRef copy_inst(region_fn *rf, int r, LLVMValueRef inst, int b, LLVMBuilderRef bld);
 
 /* The value operand v of K.body stands for in region r, used in block b (for a
  * phi: at the end of incoming block b), with b's copy the builder's block. */
@@ -921,6 +935,8 @@ static LLVMValueRef map_value(region_fn *rf, int r, LLVMValueRef v, int b, LLVMB
 static LLVMValueRef recompute(region_fn *rf, int r, int k, int b, LLVMBuilderRef bld)
 {
     LLVMValueRef inst = rf->insts[k];
+    if (is_sub_group_first(inst))
+        return copy_inst(rf, r, inst, b, bld);
     LLVMValueRef clone = LLVMInstructionClone(inst);
     int n = LLVMGetNumOperands(inst);
     for (int i = 0; i < n; i++) {
@@ -940,6 +956,11 @@ static LLVMValueRef recompute(region_fn *rf, int r, int k, int b, LLVMBuilderRef
 /* Copies instruction `inst` of K.body to the builder's position. */
 static LLVMValueRef copy_inst(region_fn *rf, int r, LLVMValueRef inst, int b, LLVMBuilderRef bld)
 {
+    if (is_sub_group_first(inst) && rf->wi)
+        /* the region's sub-group's first work-item: the loop's, or from the linear id */
+        return rf->sg_mode ? rf->sg_lo
+                           : LLVMBuildAnd(bld, rf->wi, LLVMConstInt(rf->i64, ~(unsigned long long)(MOSAIC_SUB_GROUP_SIZE - 1), 0),
+                                          "sg.first");
     LLVMValueRef clone = LLVMInstructionClone(inst);
     int n = LLVMGetNumOperands(inst);
     for (int i = 0; i < n; i++) {
@@ -984,6 +1005,7 @@ typedef struct region_loop {
     LLVMBasicBlockRef zb, yb, xb;   /* the loop headers, z outermost (sub-group mode: row, -, x) */
     LLVMBasicBlockRef latch, ylatch, zlatch, done; /* (sub-group mode: x latch, row latch, -, done) */
     LLVMValueRef l, hi, xe, base;   /* sub-group mode: the row's first linear id, the sub-group's end, the row's end, its linear base */
+    LLVMValueRef x0;                /* sub-group mode: the row's first x */
     LLVMValueRef x, y, z;           /* the local id */
     LLVMValueRef mx, my, mz;        /* the mask so far, per loop (multi) */
     LLVMValueRef next;              /* at the latch: the work-item's next state */
@@ -1131,17 +1153,21 @@ static void open_sub_group_loops(region_fn *rf, LLVMBuilderRef b, region_loop *r
 {
     LLVMPositionBuilderAtEnd(b, rl->pre);
     LLVMValueRef sg = LLVMBuildLoad2(b, rf->i64, rf->sg_var, "sg");
-    LLVMValueRef lo = LLVMBuildNUWMul(b, sg, const64(rf, MOSAIC_SUB_GROUP_SIZE), "sg.lo");
+    LLVMValueRef first[3];
+    for (int d = 0; d < 3; d++)
+        first[d] = LLVMBuildLoad2(b, rf->i64, rf->sgxyz_var[d], "");
+    LLVMValueRef lo = rf->sg_lo = LLVMBuildNUWMul(b, sg, const64(rf, MOSAIC_SUB_GROUP_SIZE), "sg.lo");
     LLVMValueRef end = LLVMBuildNUWAdd(b, lo, const64(rf, MOSAIC_SUB_GROUP_SIZE), "");
     rl->hi = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntULT, end, rf->nitems, ""), end, rf->nitems, "sg.hi");
     LLVMBuildBr(b, rl->zb);
     LLVMPositionBuilderAtEnd(b, rl->zb);
     rl->l = LLVMBuildPhi(b, rf->i64, "row");
     rl->mz = rl->multi ? LLVMBuildPhi(b, rf->i64, "") : NULL;
-    LLVMValueRef x0 = LLVMBuildURem(b, rl->l, rf->nxyz[0], "row.x");
-    LLVMValueRef t = LLVMBuildUDiv(b, rl->l, rf->nxyz[0], "");
-    rl->y = LLVMBuildURem(b, t, rf->nxyz[1], "ly");
-    rl->z = LLVMBuildUDiv(b, t, rf->nxyz[1], "lz");
+    /* the row's first (x, y, z): the sub-group's first work-item's, then the next rows' */
+    LLVMValueRef zero = const64(rf, 0);
+    LLVMValueRef x0 = rl->x0 = LLVMBuildPhi(b, rf->i64, "row.x");
+    rl->y = LLVMBuildPhi(b, rf->i64, "ly");
+    rl->z = LLVMBuildPhi(b, rf->i64, "lz");
     LLVMValueRef want = LLVMBuildNUWAdd(b, x0, LLVMBuildNUWSub(b, rl->hi, rl->l, ""), "");
     rl->xe = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntULT, want, rf->nxyz[0], ""), want, rf->nxyz[0], "row.end");
     rl->base = LLVMBuildNUWSub(b, rl->l, x0, "");
@@ -1159,10 +1185,11 @@ static void open_sub_group_loops(region_fn *rf, LLVMBuilderRef b, region_loop *r
     in2[0] = lo;
     from2[0] = rl->pre;
     LLVMAddIncoming(rl->l, in2, from2, 1);
-    if (rl->multi) {
-        LLVMValueRef zero = const64(rf, 0);
+    LLVMAddIncoming(rl->x0, &first[0], &rl->pre, 1);
+    LLVMAddIncoming(rl->y, &first[1], &rl->pre, 1);
+    LLVMAddIncoming(rl->z, &first[2], &rl->pre, 1);
+    if (rl->multi)
         LLVMAddIncoming(rl->mz, &zero, &rl->pre, 1);
-    }
     LLVMPositionBuilderAtEnd(b, rl->yb); /* unused in this mode */
     LLVMBuildUnreachable(b);
     LLVMPositionBuilderAtEnd(b, rl->xb);
@@ -1247,22 +1274,17 @@ static LLVMValueRef state_bit(region_fn *rf, LLVMBuilderRef b, LLVMValueRef stat
     return LLVMBuildShl(b, const64(rf, 1), LLVMBuildZExt(b, pos, rf->i64, ""), "");
 }
 
-/* !llvm.loop of a sub-group's x loop: parallel, and vectorised one
- * sub-group wide (a full row is one vector iteration, no interleaving). */
+/* !llvm.loop of a sub-group's x loop: parallel, not interleaved (it runs at
+ * most one sub-group: an interleaved vector body would never run). */
 static LLVMValueRef sub_group_loop_md(region_fn *rf)
 {
     LLVMContextRef c = rf->c;
-    LLVMMetadataRef i32w = LLVMValueAsMetadata(LLVMConstInt(rf->i32, MOSAIC_SUB_GROUP_SIZE, 0));
     LLVMMetadataRef i32one = LLVMValueAsMetadata(LLVMConstInt(rf->i32, 1, 0));
     LLVMMetadataRef pa[2] = {LLVMMDStringInContext2(c, "llvm.loop.parallel_accesses", 27), rf->kb->access_group};
-    LLVMMetadataRef vw[2] = {LLVMMDStringInContext2(c, "llvm.loop.vectorize.width", 25), i32w};
-    LLVMMetadataRef ve[2] = {LLVMMDStringInContext2(c, "llvm.loop.vectorize.enable", 26),
-                             LLVMValueAsMetadata(LLVMConstInt(rf->i1, 1, 0))};
     LLVMMetadataRef ic[2] = {LLVMMDStringInContext2(c, "llvm.loop.interleave.count", 26), i32one};
     LLVMMetadataRef temp = LLVMTemporaryMDNode(c, NULL, 0);
-    LLVMMetadataRef ops[5] = {temp, LLVMMDNodeInContext2(c, pa, 2), LLVMMDNodeInContext2(c, vw, 2),
-                              LLVMMDNodeInContext2(c, ve, 2), LLVMMDNodeInContext2(c, ic, 2)};
-    LLVMMetadataRef loop = LLVMMDNodeInContext2(c, ops, 5);
+    LLVMMetadataRef ops[3] = {temp, LLVMMDNodeInContext2(c, pa, 2), LLVMMDNodeInContext2(c, ic, 2)};
+    LLVMMetadataRef loop = LLVMMDNodeInContext2(c, ops, 3);
     LLVMMetadataReplaceAllUsesWith(temp, loop);
     return LLVMMetadataAsValue(c, loop);
 }
@@ -1279,8 +1301,16 @@ static void close_sub_group_loops(region_fn *rf, LLVMBuilderRef b, region_loop *
         LLVMAddIncoming(rl->mx, &rl->mask, &rl->latch, 1);
     LLVMPositionBuilderAtEnd(b, rl->ylatch);
     LLVMValueRef ln = LLVMBuildNUWAdd(b, rl->base, rl->xe, "");
+    LLVMValueRef yn = LLVMBuildNUWAdd(b, rl->y, const64(rf, 1), "");
+    LLVMValueRef wrap = LLVMBuildICmp(b, LLVMIntEQ, yn, rf->nxyz[1], "");
+    LLVMValueRef zero = const64(rf, 0);
+    LLVMValueRef y2 = LLVMBuildSelect(b, wrap, zero, yn, "");
+    LLVMValueRef z2 = LLVMBuildSelect(b, wrap, LLVMBuildNUWAdd(b, rl->z, const64(rf, 1), ""), rl->z, "");
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, ln, rl->hi, ""), rl->zb, rl->done);
     LLVMAddIncoming(rl->l, &ln, &rl->ylatch, 1);
+    LLVMAddIncoming(rl->x0, &zero, &rl->ylatch, 1);
+    LLVMAddIncoming(rl->y, &y2, &rl->ylatch, 1);
+    LLVMAddIncoming(rl->z, &z2, &rl->ylatch, 1);
     if (rl->multi)
         LLVMAddIncoming(rl->mz, &rl->mask, &rl->ylatch, 1);
     LLVMPositionBuilderAtEnd(b, rl->zlatch); /* unused in this mode */
@@ -1419,7 +1449,26 @@ static void build_sub_group_phases(region_fn *rf, LLVMBuilderRef b)
     LLVMValueRef sg = LLVMBuildNUWAdd(b, LLVMBuildLoad2(b, rf->i64, rf->sg_var, ""), one, "sg.next");
     LLVMBuildStore(b, sg, rf->sg_var);
     LLVMBasicBlockRef phase_end = LLVMAppendBasicBlockInContext(rf->c, rf->wg, "phase.end");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, sg, rf->nsg, ""), rf->sg_start, phase_end);
+    LLVMBasicBlockRef advance = LLVMAppendBasicBlockInContext(rf->c, rf->wg, "sg.advance");
+    LLVMBasicBlockRef wrap = LLVMAppendBasicBlockInContext(rf->c, rf->wg, "sg.wrap");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, sg, rf->nsg, ""), advance, phase_end);
+    /* the next sub-group's first work-item: x + S, carried into y and z (a loop
+     * only when a row is shorter than a sub-group) */
+    LLVMPositionBuilderAtEnd(b, advance);
+    LLVMValueRef x = LLVMBuildNUWAdd(b, LLVMBuildLoad2(b, rf->i64, rf->sgxyz_var[0], ""),
+                                     const64(rf, MOSAIC_SUB_GROUP_SIZE), "");
+    LLVMBuildStore(b, x, rf->sgxyz_var[0]);
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntUGE, x, rf->nxyz[0], ""), wrap, rf->sg_start);
+    LLVMPositionBuilderAtEnd(b, wrap);
+    LLVMValueRef wx = LLVMBuildLoad2(b, rf->i64, rf->sgxyz_var[0], "");
+    LLVMValueRef wy = LLVMBuildNUWAdd(b, LLVMBuildLoad2(b, rf->i64, rf->sgxyz_var[1], ""), one, "");
+    LLVMValueRef wz = LLVMBuildLoad2(b, rf->i64, rf->sgxyz_var[2], "");
+    LLVMValueRef yw = LLVMBuildICmp(b, LLVMIntEQ, wy, rf->nxyz[1], "");
+    wx = LLVMBuildNUWSub(b, wx, rf->nxyz[0], "");
+    LLVMBuildStore(b, wx, rf->sgxyz_var[0]);
+    LLVMBuildStore(b, LLVMBuildSelect(b, yw, zero, wy, ""), rf->sgxyz_var[1]);
+    LLVMBuildStore(b, LLVMBuildSelect(b, yw, LLVMBuildNUWAdd(b, wz, one, ""), wz, ""), rf->sgxyz_var[2]);
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntUGE, wx, rf->nxyz[0], ""), wrap, rf->sg_start);
     LLVMPositionBuilderAtEnd(b, phase_end);
     LLVMValueRef mask = LLVMBuildLoad2(b, rf->i64, rf->pmask_var, "phase.mask");
     if (rf->report_fn) {
@@ -1441,6 +1490,8 @@ static void build_sub_group_phases(region_fn *rf, LLVMBuilderRef b)
     LLVMBuildStore(b, LLVMBuildLoad2(b, rf->i32, rf->pnext_var, ""), rf->phase_var);
     LLVMBuildStore(b, zero, rf->sg_var);
     LLVMBuildStore(b, zero, rf->pmask_var);
+    for (int d = 0; d < 3; d++)
+        LLVMBuildStore(b, zero, rf->sgxyz_var[d]);
     LLVMBuildBr(b, rf->sg_start);
 }
 
@@ -1697,6 +1748,8 @@ static cl_int build_entry(region_fn *rf, LLVMBuilderRef b)
         rf->pmask_var = LLVMBuildAlloca(b, rf->i64, "phase.mask.var");
         rf->phase_var = LLVMBuildAlloca(b, rf->i32, "phase.var");
         rf->pnext_var = LLVMBuildAlloca(b, rf->i32, "phase.next.var");
+        for (int d = 0; d < 3; d++)
+            rf->sgxyz_var[d] = LLVMBuildAlloca(b, rf->i64, "sg.first.var");
         rf->sg_start = LLVMAppendBasicBlockInContext(rf->c, rf->wg, "sg.start");
         rf->sg_end = LLVMAppendBasicBlockInContext(rf->c, rf->wg, "sg.end");
     }
@@ -1713,6 +1766,8 @@ static cl_int build_entry(region_fn *rf, LLVMBuilderRef b)
                                 const64(rf, MOSAIC_SUB_GROUP_SIZE), "sub_groups");
         LLVMBuildStore(b, zero, rf->sg_var);
         LLVMBuildStore(b, zero, rf->pmask_var);
+        for (int d = 0; d < 3; d++)
+            LLVMBuildStore(b, zero, rf->sgxyz_var[d]);
         LLVMBuildStore(b, LLVMConstInt(rf->i32, 0, 0), rf->phase_var);
         LLVMBuildStore(b, LLVMConstInt(rf->i32, 0, 0), rf->pnext_var);
         LLVMBuildBr(b, rf->sg_start);
