@@ -24,9 +24,21 @@ typedef struct {
  * the work-item's local id (see src/compiler). Never defined. */
 const __mosaic_wg_ctx *__mosaic_get_ctx(void);
 ulong __mosaic_get_local_id(uint dim);
+/* Replaced by the compiler: the local linear id of the first work-item of
+ * the caller's sub-group (a value the work-group function's loop over one
+ * sub-group keeps uniform, so the vectoriser sees it as one). */
+ulong __mosaic_get_sub_group_first(void);
 /* Provided by the device: returns once every work-item of the group has called
  * it (called as __mosaic_barrier(__mosaic_get_ctx())). */
 void __mosaic_barrier(const __mosaic_wg_ctx *ctx);
+/* Provided by the device: returns once every work-item of the caller's
+ * sub-group has called it (builtins/subgroups.cl). */
+void __mosaic_sub_group_barrier(const __mosaic_wg_ctx *ctx);
+
+/* Mirror of MOSAIC_SUB_GROUP_SIZE and MOSAIC_SUB_GROUP_SCRATCH in
+ * src/compiler/compiler.h (docs/subgroups.md). */
+#define MOSAIC_SUB_GROUP_SIZE 8
+#define MOSAIC_SUB_GROUP_SCRATCH 128
 
 #define OVLD __attribute__((overloadable))
 #define CONST_FN __attribute__((overloadable, const))

@@ -358,11 +358,74 @@ clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_index, cl_kernel_arg_info param
     }
 }
 
+/* The work-items of a local size given as the input of a sub-group query
+ * (an array of 1 to 3 size_t): 0 when the input is not one. */
+static size_t sub_group_query_items(size_t input_value_size, const void *input_value)
+{
+    if (!input_value || !input_value_size || input_value_size % sizeof(size_t) || input_value_size > 3 * sizeof(size_t))
+        return 0;
+    size_t local[3], items = 1;
+    memcpy(local, input_value, input_value_size);
+    for (size_t d = 0; d < input_value_size / sizeof(size_t); d++)
+        items *= local[d];
+    return items;
+}
+
 CL_API_ENTRY cl_int CL_API_CALL
 clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device, cl_kernel_sub_group_info param_name,
                         size_t input_value_size, const void *input_value, size_t param_value_size,
                         void *param_value, size_t *param_value_size_ret)
 {
     MOSAIC_CHECK_HANDLE(kernel, KERNEL);
-    return MOSAIC_ERROR(CL_INVALID_OPERATION, "no device of this context supports sub-groups");
+    cl_program program = kernel->program;
+    if (!device && program->num_devices == 1)
+        device = program->devices[0];
+    bool known = false;
+    for (cl_uint i = 0; i < program->num_devices; i++)
+        known |= device && device == program->devices[i];
+    if (!known)
+        return MOSAIC_ERROR(CL_INVALID_DEVICE, device ? "device is not a device of the kernel's program"
+                                                      : "device is NULL and the kernel's program has several devices");
+    size_t sg = device->sub_group_size;
+    if (!sg)
+        return MOSAIC_ERROR(CL_INVALID_OPERATION, "the device does not support sub-groups");
+    switch (param_name) {
+    case CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE:
+    case CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE: {
+        /* sub-groups are sg consecutive work-items in local linear id, the last one partial */
+        size_t items = sub_group_query_items(input_value_size, input_value);
+        if (!input_value)
+            return MOSAIC_ERROR(CL_INVALID_VALUE, "input_value is NULL: it must be the local work size");
+        if (!items && (!input_value_size || input_value_size % sizeof(size_t) || input_value_size > 3 * sizeof(size_t)))
+            return MOSAIC_ERROR(CL_INVALID_VALUE, "input_value_size %zu is not 1, 2 or 3 times sizeof(size_t)",
+                                input_value_size);
+        if (param_name == CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE)
+            MOSAIC_INFO_SCALAR(size_t, items < sg ? items : sg);
+        MOSAIC_INFO_SCALAR(size_t, (items + sg - 1) / sg);
+    }
+    case CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT: {
+        if (!input_value)
+            return MOSAIC_ERROR(CL_INVALID_VALUE, "input_value is NULL: it must be the sub-group count");
+        if (input_value_size != sizeof(size_t))
+            return MOSAIC_ERROR(CL_INVALID_VALUE, "input_value_size %zu is not sizeof(size_t)", input_value_size);
+        if (param_value && (param_value_size < sizeof(size_t) || param_value_size % sizeof(size_t) ||
+                            param_value_size > 3 * sizeof(size_t)))
+            return MOSAIC_ERROR(CL_INVALID_VALUE, "param_value_size %zu is not 1, 2 or 3 times sizeof(size_t)",
+                                param_value_size);
+        size_t count, dims = param_value ? param_value_size / sizeof(size_t) : 1;
+        memcpy(&count, input_value, sizeof count);
+        /* one dimension of count whole sub-groups, the others 1; all 0 when no group can have count */
+        size_t local[3] = {count * sg, 1, 1};
+        if (!count || count > mosaic_kernel_max_work_group_size(kernel, device) / sg ||
+            count * sg > device->max_work_item_sizes[0])
+            local[0] = local[1] = local[2] = 0;
+        MOSAIC_INFO_ARRAY(local, dims);
+    }
+    case CL_KERNEL_MAX_NUM_SUB_GROUPS:
+        MOSAIC_INFO_SCALAR(size_t, (mosaic_kernel_max_work_group_size(kernel, device) + sg - 1) / sg);
+    case CL_KERNEL_COMPILE_NUM_SUB_GROUPS:
+        MOSAIC_INFO_SCALAR(size_t, 0); /* OpenCL C has no attribute that sets it */
+    default:
+        MOSAIC_INFO_UNKNOWN(param_name);
+    }
 }

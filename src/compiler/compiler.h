@@ -50,10 +50,10 @@ typedef struct mosaic_wg_ctx {
      * must cover that memory with a range. */
     char *private_lo[2];
     char *private_hi[2];
-    /* Scratch for work-group collective functions (work_group_reduce_add...):
-     * at least 8 bytes per work-item of the group (8 * the product of
-     * enqueued_local_size), 8-byte aligned, owned by this work-group while it
-     * runs, like local_mem. */
+    /* Scratch for work-group and sub-group collective functions
+     * (work_group_reduce_add, sub_group_broadcast...): MOSAIC_WG_SCRATCH_SIZE(n)
+     * bytes for n = the product of enqueued_local_size, 8-byte aligned, owned
+     * by this work-group while it runs, like local_mem. */
     char *wg_scratch;
 } mosaic_wg_ctx;
 
@@ -65,6 +65,17 @@ typedef struct mosaic_wg_ctx {
  * num_groups = 1 and global_offset = group_id = 0: the builtins read them
  * without checking work_dim. */
 #define MOSAIC_LOCAL_MEM_ALIGNMENT 128
+
+/* Sub-groups (docs/subgroups.md): work-items of local linear id l form
+ * sub-group l / MOSAIC_SUB_GROUP_SIZE (the last one partial when the group's
+ * size is not a multiple).  builtins/builtins.h mirrors the value. */
+#define MOSAIC_SUB_GROUP_SIZE 8
+/* wg_scratch holds 8 bytes per work-item for the work-group collectives,
+ * 8 more for the sub-group reductions and scans, then this many bytes per
+ * sub-group for broadcasts (one double16; builtins/subgroups.cl). */
+#define MOSAIC_SUB_GROUP_SCRATCH 128
+#define MOSAIC_WG_SCRATCH_SIZE(n)                                                                  \
+    (16 * (size_t)(n) + MOSAIC_SUB_GROUP_SCRATCH * (((size_t)(n) + MOSAIC_SUB_GROUP_SIZE - 1) / MOSAIC_SUB_GROUP_SIZE))
 
 /* args[i] points at the bytes of kernel argument i, laid out as the host set them:
  *   global/constant pointer : a void* (the buffer's data pointer, or NULL)

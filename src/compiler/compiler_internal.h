@@ -173,6 +173,7 @@ typedef struct mc_kernel_build {
     LLVMTypeRef *byval_types; /* per parameter: the struct passed by value, or NULL */
     size_t static_local_size;
     bool uses_barriers;
+    bool uses_sub_groups; /* calls __mosaic_sub_group_barrier (then uses_barriers too) */
     LLVMMetadataRef access_group; /* of K.wg's work-item loop */
 } mc_kernel_build;
 
@@ -181,6 +182,8 @@ typedef struct mc_kernel_build {
  * for what it cannot translate (a __local variable in a constant aggregate). */
 cl_int mc_build_wi(LLVMModuleRef m, mc_kernel_build *kb, mosaic_strbuf *log);
 void mc_kernel_build_free(mc_kernel_build *kb);
+/* Replaces __mosaic_get_sub_group_first() in K.body, after K.wg is built. */
+void mc_lower_sub_group_first(LLVMModuleRef m, mc_kernel_build *kb);
 /* Builds K.wg around K.body (kernels without barriers). */
 cl_int mc_build_wg(LLVMModuleRef m, mc_kernel_build *kb, mosaic_strbuf *log);
 /* Starts K.wg(args, ctx): adds the function and its entry block, unpacks the

@@ -239,6 +239,7 @@ typedef struct finalize_job {
     LLVMValueRef *kernels;   /* the spir_kernel functions with a body (NULL once K.wi is built) */
     mc_kernel_build *kb;     /* K.body, K.wi and K.wg of each */
     bool any_barrier;        /* some kernel calls __mosaic_barrier */
+    bool any_sub_group;      /* some kernel calls __mosaic_sub_group_barrier */
     mc_object *obj;          /* what it makes */
 } finalize_job;
 
@@ -457,10 +458,16 @@ static cl_int build_work_item_functions(finalize_job *job)
         if (r != CL_SUCCESS)
             return r;
         job->any_barrier |= job->kb[k].uses_barriers;
+        job->any_sub_group |= job->kb[k].uses_sub_groups;
     }
     if (job->any_barrier && !mc_target_has_symbol(job->target, "__mosaic_barrier")) {
         mosaic_strbuf_puts(job->log, "error: a kernel uses barriers, but the device did not give the compiler its "
                                      "__mosaic_barrier function\n");
+        return CL_BUILD_PROGRAM_FAILURE;
+    }
+    if (job->any_sub_group && !mc_target_has_symbol(job->target, "__mosaic_sub_group_barrier")) {
+        mosaic_strbuf_puts(job->log, "error: a kernel uses sub-group functions, but the device did not give the "
+                                     "compiler its __mosaic_sub_group_barrier function\n");
         return CL_BUILD_PROGRAM_FAILURE;
     }
     for (size_t k = 0; k < job->nk; k++) {
@@ -489,6 +496,7 @@ static cl_int build_work_group_functions(finalize_job *job)
         mc_kernel_build *kb = &job->kb[k];
         r = kb->uses_barriers ? mc_build_wg_regions(job->m, kb, job->target, job->log)
                               : mc_build_wg(job->m, kb, job->log);
+        mc_lower_sub_group_first(job->m, kb);
         job->obj->has_wg[k] = kb->wg != NULL;
         job->obj->kernels[k].static_local_mem_size = kb->static_local_size;
         job->obj->kernels[k].uses_barriers = kb->uses_barriers;

@@ -18,6 +18,20 @@
  *   then:    every work-item must have reached the same barrier (OpenCL
  *            requires it); the next state picks the next region, or returns.
  *
+ * Sub-group barriers (__mosaic_sub_group_barrier: sub-group functions, see
+ * builtins/subgroups.cl) cut regions too, but only the work-items of one
+ * sub-group (MOSAIC_SUB_GROUP_SIZE consecutive local linear ids) must reach
+ * the same one.  A kernel with any runs each region for one sub-group at a
+ * time ("sub-group mode"):
+ *
+ *   phase:   for each sub-group in order, run it from the phase's region:
+ *            region r for the sub-group's work-items (rows of x, the x loop
+ *            parallel and vectorised S wide), and while they all reach the
+ *            same sub-group barrier, on with its region; stop at a
+ *            work-group barrier or the end
+ *   then:    every sub-group must have stopped at the same one; the next
+ *            phase starts at that barrier's region, or K.wg returns.
+ *
  * What must survive a barrier lives in per-work-item storage, one array per
  * value indexed by the local linear id (so the vectoriser sees consecutive
  * accesses):
@@ -47,6 +61,7 @@
 #include <string.h>
 
 #include <llvm-c/Analysis.h>
+#include <llvm-c/DebugInfo.h>
 
 #include "compiler/compiler_internal.h"
 
@@ -187,6 +202,15 @@ typedef struct region_fn {
     unsigned ag_kind;
     LLVMValueRef ag;
     LLVMValueRef report_fn, kernel_name;
+
+    /* sub-group mode (some barrier is a sub-group barrier) */
+    bool sg_mode;
+    unsigned char *bar_sub;     /* [barrier]: a sub-group barrier */
+    LLVMValueRef sg_var, phase_var, pmask_var, pnext_var; /* allocas: sub-group, phase's state, stops, last stop */
+    LLVMValueRef sgxyz_var[3];  /* alloca: the local id of the sub-group's first work-item (no division) */
+    LLVMValueRef nitems, nsg;   /* work-items and sub-groups in the group */
+    LLVMBasicBlockRef sg_start, sg_end;
+    LLVMValueRef sg_lo;         /* the current region's sub-group's first linear id */
 } region_fn;
 
 /* The kernel has something this does not handle: the first reason is kept. */
@@ -219,10 +243,24 @@ static void *rf_calloc(region_fn *rf, size_t n, size_t size)
     return p;
 }
 
+static bool is_sub_group_barrier(LLVMValueRef inst)
+{
+    LLVMValueRef f = mc_called_function(inst);
+    return f && !strcmp(LLVMGetValueName(f), "__mosaic_sub_group_barrier");
+}
+
+/* __mosaic_get_sub_group_first(): a pure function of the local id, computed
+ * again in each region (copy_inst) */
+static bool is_sub_group_first(LLVMValueRef inst)
+{
+    LLVMValueRef f = LLVMIsACallInst(inst) ? mc_called_function(inst) : NULL;
+    return f && !strcmp(LLVMGetValueName(f), "__mosaic_get_sub_group_first");
+}
+
 static bool is_barrier(LLVMValueRef inst)
 {
     LLVMValueRef f = mc_called_function(inst);
-    return f && !strcmp(LLVMGetValueName(f), "__mosaic_barrier");
+    return f && (!strcmp(LLVMGetValueName(f), "__mosaic_barrier") || is_sub_group_barrier(inst));
 }
 
 static bool intrinsic_prefix(LLVMValueRef inst, const char *prefix)
@@ -414,6 +452,7 @@ static cl_int find_regions(region_fn *rf)
             rf->bar_of_block[i] = ++rf->nbar;
     }
     rf->nreg = rf->nbar + 1;
+    rf->bar_sub = rf_calloc(rf, (size_t)rf->nreg, 1);
     rf->bar_block = rf_calloc(rf, (size_t)rf->nreg, sizeof *rf->bar_block);
     rf->bar_entry = rf_calloc(rf, (size_t)rf->nreg, sizeof *rf->bar_entry);
     rf->inreg = rf_calloc(rf, (size_t)rf->nreg, sizeof *rf->inreg);
@@ -428,6 +467,8 @@ static cl_int find_regions(region_fn *rf)
         if (k) {
             rf->bar_block[k] = i;
             rf->bar_entry[k] = rf->succ[i][0];
+            rf->bar_sub[k] = is_sub_group_barrier(LLVMGetPreviousInstruction(LLVMGetBasicBlockTerminator(rf->bbs[i])));
+            rf->sg_mode |= rf->bar_sub[k];
         }
     }
     for (int r = 0; r < rf->nreg && !rf->oom; r++) {
@@ -684,6 +725,9 @@ static bool rematerializable(region_fn *rf, int k, int depth)
     case LLVMOr: case LLVMXor: case LLVMICmp: case LLVMFCmp: case LLVMSelect: case LLVMExtractElement:
     case LLVMInsertElement: case LLVMShuffleVector: case LLVMExtractValue: case LLVMInsertValue: case LLVMFNeg:
         break;
+    case LLVMCall:
+        ok = is_sub_group_first(inst);
+        break;
     default:
         ok = false;
     }
@@ -838,6 +882,7 @@ static void spill(region_fn *rf, LLVMBuilderRef b, int k, LLVMValueRef v)
 }
 
 static LLVMValueRef recompute(region_fn *rf, int r, int k, int b, LLVMBuilderRef bld);
+static LLVMValueRef copy_inst(region_fn *rf, int r, LLVMValueRef inst, int b, LLVMBuilderRef bld);
 
 /* The value operand v of K.body stands for in region r, used in block b (for a
  * phi: at the end of incoming block b), with b's copy the builder's block. */
@@ -890,6 +935,8 @@ static LLVMValueRef map_value(region_fn *rf, int r, LLVMValueRef v, int b, LLVMB
 static LLVMValueRef recompute(region_fn *rf, int r, int k, int b, LLVMBuilderRef bld)
 {
     LLVMValueRef inst = rf->insts[k];
+    if (is_sub_group_first(inst))
+        return copy_inst(rf, r, inst, b, bld);
     LLVMValueRef clone = LLVMInstructionClone(inst);
     int n = LLVMGetNumOperands(inst);
     for (int i = 0; i < n; i++) {
@@ -909,6 +956,11 @@ static LLVMValueRef recompute(region_fn *rf, int r, int k, int b, LLVMBuilderRef
 /* Copies instruction `inst` of K.body to the builder's position. */
 static LLVMValueRef copy_inst(region_fn *rf, int r, LLVMValueRef inst, int b, LLVMBuilderRef bld)
 {
+    if (is_sub_group_first(inst) && rf->wi)
+        /* the region's sub-group's first work-item: the loop's, or from the linear id */
+        return rf->sg_mode ? rf->sg_lo
+                           : LLVMBuildAnd(bld, rf->wi, LLVMConstInt(rf->i64, ~(unsigned long long)(MOSAIC_SUB_GROUP_SIZE - 1), 0),
+                                          "sg.first");
     LLVMValueRef clone = LLVMInstructionClone(inst);
     int n = LLVMGetNumOperands(inst);
     for (int i = 0; i < n; i++) {
@@ -950,8 +1002,10 @@ typedef struct region_loop {
     int nstates, only;              /* how many such states; the last one found */
     bool multi;                     /* more than one: the work-items' choices are gathered in a mask */
     LLVMBasicBlockRef pre;          /* where the region starts (rf->pre[r]) */
-    LLVMBasicBlockRef zb, yb, xb;   /* the loop headers, z outermost */
-    LLVMBasicBlockRef latch, ylatch, zlatch, done;
+    LLVMBasicBlockRef zb, yb, xb;   /* the loop headers, z outermost (sub-group mode: row, -, x) */
+    LLVMBasicBlockRef latch, ylatch, zlatch, done; /* (sub-group mode: x latch, row latch, -, done) */
+    LLVMValueRef l, hi, xe, base;   /* sub-group mode: the row's first linear id, the sub-group's end, the row's end, its linear base */
+    LLVMValueRef x0;                /* sub-group mode: the row's first x */
     LLVMValueRef x, y, z;           /* the local id */
     LLVMValueRef mx, my, mz;        /* the mask so far, per loop (multi) */
     LLVMValueRef next;              /* at the latch: the work-item's next state */
@@ -1053,8 +1107,15 @@ static void add_region_blocks(region_fn *rf, region_loop *rl)
 /* The loop headers z, y, x (with the mask of next states when there are
  * several), the work-item's linear id and its copies of private variables;
  * then into the region's first block. */
+static void open_sub_group_loops(region_fn *rf, LLVMBuilderRef b, region_loop *rl);
+static void enter_region_code(region_fn *rf, LLVMBuilderRef b, region_loop *rl);
+
 static void open_work_item_loops(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
 {
+    if (rf->sg_mode) {
+        open_sub_group_loops(rf, b, rl);
+        return;
+    }
     LLVMPositionBuilderAtEnd(b, rl->pre);
     LLVMBuildBr(b, rl->zb);
     LLVMPositionBuilderAtEnd(b, rl->zb);
@@ -1072,12 +1133,67 @@ static void open_work_item_loops(region_fn *rf, LLVMBuilderRef b, region_loop *r
     rl->mx = rl->multi ? LLVMBuildPhi(b, rf->i64, "") : NULL;
     rf->lid[0] = rl->x, rf->lid[1] = rl->y, rf->lid[2] = rl->z;
     rf->wi = LLVMBuildNUWAdd(b, zy, rl->x, "wi");
+    enter_region_code(rf, b, rl);
+}
+
+/* The work-item's copies of private variables, then into the region's first block. */
+static void enter_region_code(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
+{
     for (int s = 0; s < rf->nslots; s++)
         if (!rf->slot_type[s]) {
             LLVMValueRef off = LLVMBuildNUWMul(b, rf->wi, const64(rf, rf->slot_stride[s]), "");
             rf->vmap[rf->slot_inst[s]] = LLVMBuildInBoundsGEP2(b, rf->i8, rf->slot_base[s], &off, 1, "");
         }
     LLVMBuildBr(b, rf->bmap[rl->order[0]]);
+}
+
+/* Sub-group mode: the work-items of sub-group rf->sg_var, linear ids [lo, hi),
+ * as rows of consecutive x (a row loop, then the x loop). */
+static void open_sub_group_loops(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
+{
+    LLVMPositionBuilderAtEnd(b, rl->pre);
+    LLVMValueRef sg = LLVMBuildLoad2(b, rf->i64, rf->sg_var, "sg");
+    LLVMValueRef first[3];
+    for (int d = 0; d < 3; d++)
+        first[d] = LLVMBuildLoad2(b, rf->i64, rf->sgxyz_var[d], "");
+    LLVMValueRef lo = rf->sg_lo = LLVMBuildNUWMul(b, sg, const64(rf, MOSAIC_SUB_GROUP_SIZE), "sg.lo");
+    LLVMValueRef end = LLVMBuildNUWAdd(b, lo, const64(rf, MOSAIC_SUB_GROUP_SIZE), "");
+    rl->hi = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntULT, end, rf->nitems, ""), end, rf->nitems, "sg.hi");
+    LLVMBuildBr(b, rl->zb);
+    LLVMPositionBuilderAtEnd(b, rl->zb);
+    rl->l = LLVMBuildPhi(b, rf->i64, "row");
+    rl->mz = rl->multi ? LLVMBuildPhi(b, rf->i64, "") : NULL;
+    /* the row's first (x, y, z): the sub-group's first work-item's, then the next rows' */
+    LLVMValueRef zero = const64(rf, 0);
+    LLVMValueRef x0 = rl->x0 = LLVMBuildPhi(b, rf->i64, "row.x");
+    rl->y = LLVMBuildPhi(b, rf->i64, "ly");
+    rl->z = LLVMBuildPhi(b, rf->i64, "lz");
+    LLVMValueRef want = LLVMBuildNUWAdd(b, x0, LLVMBuildNUWSub(b, rl->hi, rl->l, ""), "");
+    rl->xe = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntULT, want, rf->nxyz[0], ""), want, rf->nxyz[0], "row.end");
+    rl->base = LLVMBuildNUWSub(b, rl->l, x0, "");
+    LLVMBuildBr(b, rl->xb);
+    LLVMPositionBuilderAtEnd(b, rl->xb);
+    rl->x = LLVMBuildPhi(b, rf->i64, "lx");
+    rl->mx = rl->multi ? LLVMBuildPhi(b, rf->i64, "") : NULL;
+    rf->lid[0] = rl->x, rf->lid[1] = rl->y, rf->lid[2] = rl->z;
+    rf->wi = LLVMBuildNUWAdd(b, rl->base, rl->x, "wi");
+    LLVMValueRef in2[2] = {x0, NULL};
+    LLVMBasicBlockRef from2[2] = {rl->zb, NULL};
+    LLVMAddIncoming(rl->x, in2, from2, 1);
+    if (rl->multi)
+        LLVMAddIncoming(rl->mx, &rl->mz, &rl->zb, 1);
+    in2[0] = lo;
+    from2[0] = rl->pre;
+    LLVMAddIncoming(rl->l, in2, from2, 1);
+    LLVMAddIncoming(rl->x0, &first[0], &rl->pre, 1);
+    LLVMAddIncoming(rl->y, &first[1], &rl->pre, 1);
+    LLVMAddIncoming(rl->z, &first[2], &rl->pre, 1);
+    if (rl->multi)
+        LLVMAddIncoming(rl->mz, &zero, &rl->pre, 1);
+    LLVMPositionBuilderAtEnd(b, rl->yb); /* unused in this mode */
+    LLVMBuildUnreachable(b);
+    LLVMPositionBuilderAtEnd(b, rl->xb);
+    enter_region_code(rf, b, rl);
 }
 
 /* Copies the region's blocks of K.body, definitions first: a barrier or a
@@ -1144,6 +1260,63 @@ static void fill_region_phis(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
     }
 }
 
+/* A state's bit in a mask of states: bit 0 returned, bits 1..63 barriers
+ * (modulo 63 beyond that). */
+static LLVMValueRef state_bit(region_fn *rf, LLVMBuilderRef b, LLVMValueRef state)
+{
+    LLVMValueRef pos = state;
+    if (rf->nbar >= 64) {
+        LLVMValueRef m1 = LLVMBuildURem(b, LLVMBuildSub(b, state, LLVMConstInt(rf->i32, 1, 0), ""),
+                                        LLVMConstInt(rf->i32, 63, 0), "");
+        pos = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, state, LLVMConstInt(rf->i32, 0, 0), ""), state,
+                              LLVMBuildAdd(b, m1, LLVMConstInt(rf->i32, 1, 0), ""), "");
+    }
+    return LLVMBuildShl(b, const64(rf, 1), LLVMBuildZExt(b, pos, rf->i64, ""), "");
+}
+
+/* !llvm.loop of a sub-group's x loop: parallel, not interleaved (it runs at
+ * most one sub-group: an interleaved vector body would never run). */
+static LLVMValueRef sub_group_loop_md(region_fn *rf)
+{
+    LLVMContextRef c = rf->c;
+    LLVMMetadataRef i32one = LLVMValueAsMetadata(LLVMConstInt(rf->i32, 1, 0));
+    LLVMMetadataRef pa[2] = {LLVMMDStringInContext2(c, "llvm.loop.parallel_accesses", 27), rf->kb->access_group};
+    LLVMMetadataRef ic[2] = {LLVMMDStringInContext2(c, "llvm.loop.interleave.count", 26), i32one};
+    LLVMMetadataRef temp = LLVMTemporaryMDNode(c, NULL, 0);
+    LLVMMetadataRef ops[3] = {temp, LLVMMDNodeInContext2(c, pa, 2), LLVMMDNodeInContext2(c, ic, 2)};
+    LLVMMetadataRef loop = LLVMMDNodeInContext2(c, ops, 3);
+    LLVMMetadataReplaceAllUsesWith(temp, loop);
+    return LLVMMetadataAsValue(c, loop);
+}
+
+/* Sub-group mode's latches: the next x in the row, then the next row. */
+static void close_sub_group_loops(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
+{
+    rl->xn = LLVMBuildNUWAdd(b, rl->x, const64(rf, 1), "");
+    LLVMValueRef br = LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, rl->xn, rl->xe, ""), rl->xb, rl->ylatch);
+    if (rf->kb->access_group)
+        LLVMSetMetadata(br, LLVMGetMDKindIDInContext(rf->c, "llvm.loop", 9), sub_group_loop_md(rf));
+    LLVMAddIncoming(rl->x, &rl->xn, &rl->latch, 1);
+    if (rl->multi)
+        LLVMAddIncoming(rl->mx, &rl->mask, &rl->latch, 1);
+    LLVMPositionBuilderAtEnd(b, rl->ylatch);
+    LLVMValueRef ln = LLVMBuildNUWAdd(b, rl->base, rl->xe, "");
+    LLVMValueRef yn = LLVMBuildNUWAdd(b, rl->y, const64(rf, 1), "");
+    LLVMValueRef wrap = LLVMBuildICmp(b, LLVMIntEQ, yn, rf->nxyz[1], "");
+    LLVMValueRef zero = const64(rf, 0);
+    LLVMValueRef y2 = LLVMBuildSelect(b, wrap, zero, yn, "");
+    LLVMValueRef z2 = LLVMBuildSelect(b, wrap, LLVMBuildNUWAdd(b, rl->z, const64(rf, 1), ""), rl->z, "");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, ln, rl->hi, ""), rl->zb, rl->done);
+    LLVMAddIncoming(rl->l, &ln, &rl->ylatch, 1);
+    LLVMAddIncoming(rl->x0, &zero, &rl->ylatch, 1);
+    LLVMAddIncoming(rl->y, &y2, &rl->ylatch, 1);
+    LLVMAddIncoming(rl->z, &z2, &rl->ylatch, 1);
+    if (rl->multi)
+        LLVMAddIncoming(rl->mz, &rl->mask, &rl->ylatch, 1);
+    LLVMPositionBuilderAtEnd(b, rl->zlatch); /* unused in this mode */
+    LLVMBuildUnreachable(b);
+}
+
 /* The latch: the work-item's next state (OR-ed into the mask when there are
  * several), then the next x, y and z (the x loop marked parallel). */
 static void close_work_item_loops(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
@@ -1158,16 +1331,11 @@ static void close_work_item_loops(region_fn *rf, LLVMBuilderRef b, region_loop *
             LLVMValueRef v = LLVMConstInt(rf->i32, (unsigned)rf->exits[e].state, 0);
             LLVMAddIncoming(rl->next, &v, &rf->exits[e].block, 1);
         }
-        /* bit 0: returned; bits 1..63: barriers (modulo 63 beyond that) */
-        LLVMValueRef pos = rl->next;
-        if (rf->nbar >= 64) {
-            LLVMValueRef m1 = LLVMBuildURem(b, LLVMBuildSub(b, rl->next, LLVMConstInt(rf->i32, 1, 0), ""),
-                                            LLVMConstInt(rf->i32, 63, 0), "");
-            pos = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntEQ, rl->next, LLVMConstInt(rf->i32, 0, 0), ""),
-                                  rl->next, LLVMBuildAdd(b, m1, LLVMConstInt(rf->i32, 1, 0), ""), "");
-        }
-        LLVMValueRef bit = LLVMBuildShl(b, one, LLVMBuildZExt(b, pos, rf->i64, ""), "");
-        rl->mask = LLVMBuildOr(b, rl->mx, bit, "");
+        rl->mask = LLVMBuildOr(b, rl->mx, state_bit(rf, b, rl->next), "");
+    }
+    if (rf->sg_mode) {
+        close_sub_group_loops(rf, b, rl);
+        return;
     }
     rl->xn = LLVMBuildNUWAdd(b, rl->x, one, "");
     LLVMValueRef br = LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, rl->xn, rf->nxyz[0], ""), rl->xb, rl->ylatch);
@@ -1203,12 +1371,17 @@ static void close_work_item_loops(region_fn *rf, LLVMBuilderRef b, region_loop *
  * states, two bits in the mask mean the work-items disagreed about the
  * barrier: undefined in OpenCL; reported, and the group ends if any
  * work-item returned. */
+static void sub_group_next_region(region_fn *rf, LLVMBuilderRef b, region_loop *rl, LLVMValueRef next);
+
 static void branch_to_next_region(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
 {
     LLVMValueRef zero = const64(rf, 0), one = const64(rf, 1);
     LLVMPositionBuilderAtEnd(b, rl->done);
     if (!rl->multi) {
-        LLVMBuildBr(b, rl->only ? rf->pre[rl->only] : rf->exit);
+        if (rf->sg_mode)
+            sub_group_next_region(rf, b, rl, LLVMConstInt(rf->i32, (unsigned)rl->only, 0));
+        else
+            LLVMBuildBr(b, rl->only ? rf->pre[rl->only] : rf->exit);
         return;
     }
     LLVMValueRef split = LLVMBuildICmp(
@@ -1228,10 +1401,98 @@ static void branch_to_next_region(region_fn *rf, LLVMBuilderRef b, region_loop *
     }
     LLVMValueRef ended = LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, rl->mask, one, ""), zero, "");
     LLVMValueRef next = LLVMBuildSelect(b, ended, LLVMConstInt(rf->i32, 0, 0), rl->next, "");
+    if (rf->sg_mode) {
+        sub_group_next_region(rf, b, rl, next);
+        return;
+    }
     LLVMValueRef sw = LLVMBuildSwitch(b, next, rf->exit, (unsigned)rl->nstates);
     for (int s = 1; s < rf->nreg; s++)
         if (rl->states[s])
             LLVMAddCase(sw, LLVMConstInt(rf->i32, (unsigned)s, 0), rf->pre[s]);
+}
+
+/* Sub-group mode, after a sub-group ran a region: on to the region of the
+ * sub-group barrier it reached, else it stops for this phase (its state's bit
+ * in the phase's mask) and the next sub-group starts (sg_end). */
+static void sub_group_next_region(region_fn *rf, LLVMBuilderRef b, region_loop *rl, LLVMValueRef next)
+{
+    char name[48];
+    snprintf(name, sizeof name, "r%d.stop", rl->r);
+    LLVMBasicBlockRef stop = LLVMAppendBasicBlockInContext(rf->c, rf->wg, name);
+    LLVMValueRef sw = LLVMBuildSwitch(b, next, stop, (unsigned)rl->nstates);
+    for (int s = 1; s < rf->nreg; s++)
+        if (rl->states[s] && rf->bar_sub[s])
+            LLVMAddCase(sw, LLVMConstInt(rf->i32, (unsigned)s, 0), rf->pre[s]);
+    LLVMPositionBuilderAtEnd(b, stop);
+    LLVMValueRef mask = LLVMBuildLoad2(b, rf->i64, rf->pmask_var, "");
+    LLVMBuildStore(b, LLVMBuildOr(b, mask, state_bit(rf, b, next), ""), rf->pmask_var);
+    LLVMBuildStore(b, next, rf->pnext_var);
+    LLVMBuildBr(b, rf->sg_end);
+}
+
+/* Sub-group mode: the blocks around the regions.  sg_start enters the
+ * phase's region for the current sub-group; sg_end moves to the next
+ * sub-group, or, after the last, checks that all stopped at the same
+ * work-group barrier (else reports the divergence; any that returned ends the
+ * group) and starts the next phase there. */
+static void build_sub_group_phases(region_fn *rf, LLVMBuilderRef b)
+{
+    LLVMValueRef zero = const64(rf, 0), one = const64(rf, 1);
+    LLVMPositionBuilderAtEnd(b, rf->sg_start);
+    LLVMValueRef phase = LLVMBuildLoad2(b, rf->i32, rf->phase_var, "phase");
+    LLVMValueRef sw = LLVMBuildSwitch(b, phase, rf->pre[0], (unsigned)rf->nreg);
+    for (int s = 1; s < rf->nreg; s++)
+        if (!rf->bar_sub[s] && rf->reach[rf->bar_block[s]])
+            LLVMAddCase(sw, LLVMConstInt(rf->i32, (unsigned)s, 0), rf->pre[s]);
+
+    LLVMPositionBuilderAtEnd(b, rf->sg_end);
+    LLVMValueRef sg = LLVMBuildNUWAdd(b, LLVMBuildLoad2(b, rf->i64, rf->sg_var, ""), one, "sg.next");
+    LLVMBuildStore(b, sg, rf->sg_var);
+    LLVMBasicBlockRef phase_end = LLVMAppendBasicBlockInContext(rf->c, rf->wg, "phase.end");
+    LLVMBasicBlockRef advance = LLVMAppendBasicBlockInContext(rf->c, rf->wg, "sg.advance");
+    LLVMBasicBlockRef wrap = LLVMAppendBasicBlockInContext(rf->c, rf->wg, "sg.wrap");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, sg, rf->nsg, ""), advance, phase_end);
+    /* the next sub-group's first work-item: x + S, carried into y and z (a loop
+     * only when a row is shorter than a sub-group) */
+    LLVMPositionBuilderAtEnd(b, advance);
+    LLVMValueRef x = LLVMBuildNUWAdd(b, LLVMBuildLoad2(b, rf->i64, rf->sgxyz_var[0], ""),
+                                     const64(rf, MOSAIC_SUB_GROUP_SIZE), "");
+    LLVMBuildStore(b, x, rf->sgxyz_var[0]);
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntUGE, x, rf->nxyz[0], ""), wrap, rf->sg_start);
+    LLVMPositionBuilderAtEnd(b, wrap);
+    LLVMValueRef wx = LLVMBuildLoad2(b, rf->i64, rf->sgxyz_var[0], "");
+    LLVMValueRef wy = LLVMBuildNUWAdd(b, LLVMBuildLoad2(b, rf->i64, rf->sgxyz_var[1], ""), one, "");
+    LLVMValueRef wz = LLVMBuildLoad2(b, rf->i64, rf->sgxyz_var[2], "");
+    LLVMValueRef yw = LLVMBuildICmp(b, LLVMIntEQ, wy, rf->nxyz[1], "");
+    wx = LLVMBuildNUWSub(b, wx, rf->nxyz[0], "");
+    LLVMBuildStore(b, wx, rf->sgxyz_var[0]);
+    LLVMBuildStore(b, LLVMBuildSelect(b, yw, zero, wy, ""), rf->sgxyz_var[1]);
+    LLVMBuildStore(b, LLVMBuildSelect(b, yw, LLVMBuildNUWAdd(b, wz, one, ""), wz, ""), rf->sgxyz_var[2]);
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntUGE, wx, rf->nxyz[0], ""), wrap, rf->sg_start);
+    LLVMPositionBuilderAtEnd(b, phase_end);
+    LLVMValueRef mask = LLVMBuildLoad2(b, rf->i64, rf->pmask_var, "phase.mask");
+    if (rf->report_fn) {
+        LLVMValueRef split =
+            LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, mask, LLVMBuildSub(b, mask, one, ""), ""), zero, "diverged");
+        LLVMBasicBlockRef rep = LLVMAppendBasicBlockInContext(rf->c, rf->wg, "phase.diverged");
+        LLVMBasicBlockRef cont = LLVMAppendBasicBlockInContext(rf->c, rf->wg, "phase.next");
+        LLVMBuildCondBr(b, split, rep, cont);
+        LLVMPositionBuilderAtEnd(b, rep);
+        LLVMValueRef args[2] = {rf->ctx, rf->kernel_name};
+        LLVMBuildCall2(b, LLVMGlobalGetValueType(rf->report_fn), rf->report_fn, args, 2, "");
+        LLVMBuildBr(b, cont);
+        LLVMPositionBuilderAtEnd(b, cont);
+    }
+    LLVMValueRef ended = LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, mask, one, ""), zero, "");
+    LLVMBasicBlockRef again = LLVMAppendBasicBlockInContext(rf->c, rf->wg, "phase.again");
+    LLVMBuildCondBr(b, ended, rf->exit, again);
+    LLVMPositionBuilderAtEnd(b, again);
+    LLVMBuildStore(b, LLVMBuildLoad2(b, rf->i32, rf->pnext_var, ""), rf->phase_var);
+    LLVMBuildStore(b, zero, rf->sg_var);
+    LLVMBuildStore(b, zero, rf->pmask_var);
+    for (int d = 0; d < 3; d++)
+        LLVMBuildStore(b, zero, rf->sgxyz_var[d]);
+    LLVMBuildBr(b, rf->sg_start);
 }
 
 /* Region r in K.wg: its code copied between the z, y, x loops over the
@@ -1370,7 +1631,7 @@ static void rf_free(region_fn *rf)
     free(rf->live_index), free(rf->live_inst), free(rf->remat), free(rf->remat_state), free(rf->remat_cost);
     free(rf->avoid), free(rf->slot_inst), free(rf->slot_type), free(rf->slot_stride), free(rf->slot_off);
     free(rf->vals), free(rf->gmap), free(rf->slot_base), free(rf->vmap), free(rf->bmap), free(rf->pre);
-    free(rf->phis), free(rf->exits), free(rf->order);
+    free(rf->phis), free(rf->exits), free(rf->order), free(rf->bar_sub);
     pmap_free(&rf->bidx);
     pmap_free(&rf->iidx);
     pmap_free(&rf->aidx);
@@ -1482,13 +1743,38 @@ static cl_int begin_wg(region_fn *rf, LLVMBuilderRef b, const mosaic_compiler_ta
  * computed once, the per-work-item storage, then region 0; and the return. */
 static cl_int build_entry(region_fn *rf, LLVMBuilderRef b)
 {
+    if (rf->sg_mode) { /* in the entry block: promoted to registers by the optimiser */
+        rf->sg_var = LLVMBuildAlloca(b, rf->i64, "sg.var");
+        rf->pmask_var = LLVMBuildAlloca(b, rf->i64, "phase.mask.var");
+        rf->phase_var = LLVMBuildAlloca(b, rf->i32, "phase.var");
+        rf->pnext_var = LLVMBuildAlloca(b, rf->i32, "phase.next.var");
+        for (int d = 0; d < 3; d++)
+            rf->sgxyz_var[d] = LLVMBuildAlloca(b, rf->i64, "sg.first.var");
+        rf->sg_start = LLVMAppendBasicBlockInContext(rf->c, rf->wg, "sg.start");
+        rf->sg_end = LLVMAppendBasicBlockInContext(rf->c, rf->wg, "sg.end");
+    }
     load_group_size(rf, b);
     cl_int err = copy_group_values(rf, b);
     if (err != CL_SUCCESS)
         return err;
     LLVMBasicBlockRef ret_bb;
     allocate_storage(rf, b, &ret_bb);
-    LLVMBuildBr(b, rf->pre[0]);
+    if (rf->sg_mode) {
+        LLVMValueRef zero = const64(rf, 0);
+        rf->nitems = LLVMBuildNUWMul(b, LLVMBuildNUWMul(b, rf->nxyz[0], rf->nxyz[1], ""), rf->nxyz[2], "items");
+        rf->nsg = LLVMBuildUDiv(b, LLVMBuildNUWAdd(b, rf->nitems, const64(rf, MOSAIC_SUB_GROUP_SIZE - 1), ""),
+                                const64(rf, MOSAIC_SUB_GROUP_SIZE), "sub_groups");
+        LLVMBuildStore(b, zero, rf->sg_var);
+        LLVMBuildStore(b, zero, rf->pmask_var);
+        for (int d = 0; d < 3; d++)
+            LLVMBuildStore(b, zero, rf->sgxyz_var[d]);
+        LLVMBuildStore(b, LLVMConstInt(rf->i32, 0, 0), rf->phase_var);
+        LLVMBuildStore(b, LLVMConstInt(rf->i32, 0, 0), rf->pnext_var);
+        LLVMBuildBr(b, rf->sg_start);
+        build_sub_group_phases(rf, b);
+    } else {
+        LLVMBuildBr(b, rf->pre[0]);
+    }
     LLVMPositionBuilderAtEnd(b, ret_bb ? ret_bb : rf->exit);
     LLVMBuildRetVoid(b);
     return CL_SUCCESS;

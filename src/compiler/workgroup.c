@@ -255,6 +255,8 @@ static void replace_magic_calls(wi_env *e, LLVMBuilderRef b, mc_kernel_build *kb
                     LLVMInstructionEraseFromParent(inst);
                 } else if (called_name_is(inst, "__mosaic_barrier")) {
                     kb->uses_barriers = true;
+                } else if (called_name_is(inst, "__mosaic_sub_group_barrier")) {
+                    kb->uses_barriers = kb->uses_sub_groups = true; /* cut into regions like a barrier */
                 }
             }
             inst = next;
@@ -577,6 +579,39 @@ LLVMValueRef mc_parallel_loop_md(LLVMContextRef c, LLVMMetadataRef ag)
     LLVMMetadataRef loop = LLVMMDNodeInContext2(c, loop_ops, 2);
     LLVMMetadataReplaceAllUsesWith(temp, loop); /* self reference: the node becomes distinct */
     return LLVMMetadataAsValue(c, loop);
+}
+
+/* What is left of __mosaic_get_sub_group_first() in K.body (K.wi, the loop of
+ * K.wg without barriers; regions.c maps its own copies) becomes the local
+ * linear id rounded down to a multiple of MOSAIC_SUB_GROUP_SIZE. */
+void mc_lower_sub_group_first(LLVMModuleRef m, mc_kernel_build *kb)
+{
+    LLVMContextRef c = LLVMGetModuleContext(m);
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(c), i8 = LLVMInt8TypeInContext(c);
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+    unsigned n = LLVMCountParams(kb->body) - 4;
+    LLVMValueRef ctx = LLVMGetParam(kb->body, n);
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(kb->body); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef inst = LLVMGetFirstInstruction(bb), next; inst; inst = next) {
+            next = LLVMGetNextInstruction(inst);
+            if (!called_name_is(inst, "__mosaic_get_sub_group_first"))
+                continue;
+            LLVMPositionBuilderBefore(b, inst);
+            LLVMValueRef size[2];
+            for (int d = 0; d < 2; d++) {
+                LLVMValueRef off = LLVMConstInt(i64, offsetof(mosaic_wg_ctx, local_size) + 8 * (size_t)d, 0);
+                size[d] = LLVMBuildLoad2(b, i64, LLVMBuildInBoundsGEP2(b, i8, ctx, &off, 1, ""), "");
+            }
+            LLVMValueRef lin = LLVMBuildAdd(
+                b, LLVMBuildMul(b, LLVMBuildAdd(b, LLVMBuildMul(b, LLVMGetParam(kb->body, n + 3), size[1], ""),
+                                                 LLVMGetParam(kb->body, n + 2), ""), size[0], ""),
+                LLVMGetParam(kb->body, n + 1), "");
+            LLVMValueRef v = LLVMBuildAnd(b, lin, LLVMConstInt(i64, ~(unsigned long long)(MOSAIC_SUB_GROUP_SIZE - 1), 0),
+                                          "sg.first");
+            LLVMReplaceAllUsesWith(inst, v);
+            LLVMInstructionEraseFromParent(inst);
+        }
+    LLVMDisposeBuilder(b);
 }
 
 cl_int mc_build_wg(LLVMModuleRef m, mc_kernel_build *kb, mosaic_strbuf *log)

@@ -103,6 +103,7 @@ struct _cl_device_id {
     cl_uint global_mem_cacheline_size;
     size_t max_work_group_size;
     size_t max_work_item_sizes[3];
+    size_t sub_group_size;             /* work-items per sub-group; 0: no sub-groups */
     cl_uint max_clock_frequency;
     cl_uint mem_base_addr_align_bits;
     cl_device_svm_capabilities svm_capabilities;

@@ -434,8 +434,8 @@ TEST(unsupported_features)
     CHECK(DEV_UINT(CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE) >= 256 * 1024);
     CHECK(DEV_UINT(CL_DEVICE_MAX_ON_DEVICE_QUEUES) >= 1);
     CHECK(DEV_UINT(CL_DEVICE_MAX_ON_DEVICE_EVENTS) >= 1024);
-    /* no sub-groups or half; work-group collective functions */
-    CHECK(DEV_UINT(CL_DEVICE_MAX_NUM_SUB_GROUPS) == 0);
+    /* sub-groups of 8 without forward progress (docs/subgroups.md); no half; work-group collective functions */
+    CHECK(DEV_UINT(CL_DEVICE_MAX_NUM_SUB_GROUPS) == (DEV_SIZE(CL_DEVICE_MAX_WORK_GROUP_SIZE) + 7) / 8);
     CHECK(DEV_BOOL(CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS) == CL_FALSE);
     CHECK(DEV_BOOL(CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT) == CL_TRUE);
     CHECK(DEV_ULONG(CL_DEVICE_HALF_FP_CONFIG) == 0);

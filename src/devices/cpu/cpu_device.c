@@ -44,7 +44,7 @@ typedef struct fiber_set {
     unsigned char *state;
 } fiber_set;
 
-enum { FIBER_RUNNING, FIBER_AT_BARRIER, FIBER_DONE };
+enum { FIBER_RUNNING, FIBER_AT_BARRIER, FIBER_AT_SUB_GROUP_BARRIER, FIBER_DONE };
 
 struct cpu_pool;
 
@@ -176,6 +176,16 @@ static void cpu_barrier(const mosaic_wg_ctx *ctx)
     mosaic_fiber_switch(&w->fibers.sp[i], w->scheduler_sp);
 }
 
+/* Called by kernels at every sub-group barrier (sub-group functions,
+ * builtins/subgroups.cl): waits for the work-items of the caller's sub-group only. */
+static void cpu_sub_group_barrier(const mosaic_wg_ctx *ctx)
+{
+    worker *w = ctx->device_private;
+    size_t i = w->current;
+    w->fibers.state[i] = FIBER_AT_SUB_GROUP_BARRIER;
+    mosaic_fiber_switch(&w->fibers.sp[i], w->scheduler_sp);
+}
+
 /* Called by a barrier kernel's work-group function (regions between
  * barriers, src/compiler/regions.c) when the group's work-items did not all
  * reach the same barrier: undefined behaviour in OpenCL, reported once per
@@ -191,10 +201,40 @@ static void cpu_barrier_divergence(const mosaic_wg_ctx *ctx, const char *kernel)
             (size_t)ctx->group_id[2]);
 }
 
+/* Runs fibers [lo, hi), one sub-group, until each has finished or waits at a
+ * work-group barrier, releasing them from their sub-group barriers when all
+ * have reached one.  Returns false when some reached a sub-group barrier
+ * that others of the sub-group did not (undefined behaviour; they go on). */
+static bool run_sub_group_as_fibers(worker *w, size_t lo, size_t hi)
+{
+    fiber_set *f = &w->fibers;
+    bool uniform = true;
+    for (;;) {
+        size_t at_sub_group_barrier = 0;
+        for (size_t i = lo; i < hi; i++) {
+            if (f->state[i] != FIBER_RUNNING)
+                continue;
+            w->current = i;
+            mosaic_fiber_switch(&w->scheduler_sp, f->sp[i]);
+        }
+        for (size_t i = lo; i < hi; i++)
+            at_sub_group_barrier += f->state[i] == FIBER_AT_SUB_GROUP_BARRIER;
+        if (!at_sub_group_barrier)
+            return uniform;
+        if (at_sub_group_barrier != hi - lo)
+            uniform = false;
+        for (size_t i = lo; i < hi; i++)
+            if (f->state[i] == FIBER_AT_SUB_GROUP_BARRIER)
+                f->state[i] = FIBER_RUNNING;
+    }
+}
+
 /* Runs every work-item of the group until all finish, one barrier phase at
- * a time.  Returns false when the group's work-items disagreed about a
- * barrier (some finished while others waited): undefined behaviour in
- * OpenCL, reported rather than left to hang. */
+ * a time, each phase one sub-group after another (a sub-group may pass its
+ * sub-group barriers while the others have not started).  Returns false when
+ * the group's work-items disagreed about a barrier (some finished while
+ * others waited): undefined behaviour in OpenCL, reported rather than left to
+ * hang. */
 static bool run_group_as_fibers(worker *w, size_t count)
 {
     fiber_set *f = &w->fibers;
@@ -206,18 +246,16 @@ static bool run_group_as_fibers(worker *w, size_t count)
     bool uniform = true;
     for (;;) {
         size_t done = 0, waiting = 0;
+        for (size_t lo = 0; lo < count; lo += MOSAIC_SUB_GROUP_SIZE)
+            uniform &= run_sub_group_as_fibers(w, lo, count - lo < MOSAIC_SUB_GROUP_SIZE ? count
+                                                                                           : lo + MOSAIC_SUB_GROUP_SIZE);
         for (size_t i = 0; i < count; i++) {
             if (f->state[i] == FIBER_DONE) {
                 done++;
-                continue;
-            }
-            w->current = i;
-            f->state[i] = FIBER_RUNNING;
-            mosaic_fiber_switch(&w->scheduler_sp, f->sp[i]);
-            if (f->state[i] == FIBER_DONE)
-                done++;
-            else
+            } else {
                 waiting++;
+                f->state[i] = FIBER_RUNNING;
+            }
         }
         if (waiting == 0)
             return uniform;
@@ -256,9 +294,10 @@ static cl_int run_group(worker *w, mosaic_ndrange *nd, size_t linear)
         count *= ctx.local_size[d];
     }
     /* The arena holds the group's __local bytes, then the scratch of the
-     * work-group collective functions (8 bytes per work-item). */
+     * work-group and sub-group collective functions. */
     size_t scratch_at = (nd->local_mem_size + 127) & ~(size_t)127;
-    if (!ensure_local_mem(w, scratch_at + 8 * nd->local_size[0] * nd->local_size[1] * nd->local_size[2]))
+    if (!ensure_local_mem(w, scratch_at + MOSAIC_WG_SCRATCH_SIZE(nd->local_size[0] * nd->local_size[1] *
+                                                                 nd->local_size[2])))
         return CL_OUT_OF_RESOURCES;
     ctx.local_mem = w->local_mem;
     ctx.device_private = w;
@@ -794,6 +833,7 @@ const mosaic_device_ops mosaic_cpu_ops = {
 
 const struct mosaic_runtime_symbol mosaic_cpu_runtime_symbols[] = {
     { "__mosaic_barrier", (void *)cpu_barrier },
+    { "__mosaic_sub_group_barrier", (void *)cpu_sub_group_barrier },
     { "__mosaic_barrier_divergence", (void *)cpu_barrier_divergence },
     { "__mosaic_printf", (void *)mosaic_cpu_printf },
     /* pipes (cpu_pipe.c): what clang calls for the pipe built-ins */

@@ -25,6 +25,10 @@ static const char *const language_extensions[] = {
     "cl_khr_int64_base_atomics",
     "cl_khr_int64_extended_atomics",
     "cl_khr_fp64",
+    /* sub-groups are the OpenCL 3.0 feature __opencl_c_subgroups, not
+     * cl_khr_subgroups: that extension requires independent forward progress
+     * of sub-groups, which the device does not give (docs/subgroups.md) */
+    "cl_khr_subgroup_extended_types",
 };
 
 /* Extensions of the runtime only (no OpenCL C side). */
@@ -34,8 +38,7 @@ static const char *const runtime_extensions[] = {
 
 /* OpenCL C 3.0 optional features.  Not here, because Mosaic does not
  * implement them: images (__opencl_c_images, __opencl_c_3d_image_writes,
- * __opencl_c_read_write_images), sub-groups,
- * fp16. */
+ * __opencl_c_read_write_images), fp16. */
 static const char *const opencl_c_features[] = {
     "__opencl_c_int64",
     "__opencl_c_fp64",
@@ -48,6 +51,7 @@ static const char *const opencl_c_features[] = {
     "__opencl_c_work_group_collective_functions",
     "__opencl_c_pipes", /* cpu_pipe.c, builtins/pipes.cl */
     "__opencl_c_device_enqueue", /* cpu_enqueue.c, builtins/enqueue.cl */
+    "__opencl_c_subgroups",
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -240,6 +244,7 @@ void mosaic_cpu_describe(cl_device_id device)
     device->max_clock_frequency = read_max_clock_mhz();
 
     device->max_work_group_size = 4096;
+    device->sub_group_size = MOSAIC_SUB_GROUP_SIZE; /* docs/subgroups.md */
     device->max_work_item_sizes[0] = 4096;
     device->max_work_item_sizes[1] = 4096;
     device->max_work_item_sizes[2] = 4096;

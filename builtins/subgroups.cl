@@ -1,0 +1,185 @@
+/* Sub-group functions (OpenCL C 3.0 section 6.15.17, feature __opencl_c_subgroups
+ * and cl_khr_subgroups) and cl_khr_subgroup_extended_types: work-item
+ * functions, sub_group_barrier, sub_group_all/any, sub_group_broadcast,
+ * sub_group_reduce_<op>, sub_group_scan_inclusive_<op> and
+ * sub_group_scan_exclusive_<op> for op = add, min, max.
+ *
+ * A sub-group is MOSAIC_SUB_GROUP_SIZE (S) work-items consecutive in local
+ * linear id: work-item l is in sub-group l / S with sub-group local id l % S;
+ * the last sub-group of a group whose size is not a multiple of S is partial
+ * (docs/subgroups.md).  Work-items of a sub-group exchange values through
+ * ctx->wg_scratch (__mosaic_sg_values, __mosaic_sg_area) between sub-group
+ * barriers (__mosaic_sub_group_barrier, which the compiler cuts into regions
+ * run one sub-group at a time, or the device runs as a fiber switch):
+ *   1. every work-item stores its value at its sub-group's values[sub-group
+ *      local id]; barrier
+ *   2. every work-item folds the values it needs in order of sub-group local
+ *      id (so all work-items of the sub-group get the same float sum), in a
+ *      loop of S steps that skips what it does not need (no trip count of
+ *      its own: unrolled, and vectorised across the sub-group's work-items);
+ *      barrier (so the next sub-group function may write the area again)
+ * All work-items of the sub-group must reach the call (the OpenCL rule for
+ * these functions). */
+#include "builtins.h"
+
+#define CTX __mosaic_get_ctx()
+#define S MOSAIC_SUB_GROUP_SIZE
+#define SG_BARRIER() __mosaic_sub_group_barrier(CTX)
+
+static size_t __mosaic_linear(void)
+{
+    const __mosaic_wg_ctx *c = CTX;
+    return (__mosaic_get_local_id(2) * c->local_size[1] + __mosaic_get_local_id(1)) * c->local_size[0] +
+           __mosaic_get_local_id(0);
+}
+
+static size_t __mosaic_group_items(void)
+{
+    const __mosaic_wg_ctx *c = CTX;
+    return c->local_size[0] * c->local_size[1] * c->local_size[2];
+}
+
+static size_t __mosaic_enqueued_items(void)
+{
+    const __mosaic_wg_ctx *c = CTX;
+    return c->enqueued_local_size[0] * c->enqueued_local_size[1] * c->enqueued_local_size[2];
+}
+
+/* ---- work-item functions ---------------------------------------------------- */
+#define FIRST() __mosaic_get_sub_group_first()
+OVLD uint get_sub_group_local_id(void) { return (uint)(__mosaic_linear() - FIRST()); }
+OVLD uint get_sub_group_id(void) { return (uint)(FIRST() / S); }
+OVLD uint get_num_sub_groups(void) { return (uint)((__mosaic_group_items() + S - 1) / S); }
+OVLD uint get_enqueued_num_sub_groups(void) { return (uint)((__mosaic_enqueued_items() + S - 1) / S); }
+
+OVLD uint get_sub_group_size(void)
+{
+    size_t first = FIRST(), n = __mosaic_group_items();
+    return (uint)(n - first < S ? n - first : S);
+}
+
+/* Invariant for the dispatch: the enqueued group's (its first sub-group's) size. */
+OVLD uint get_max_sub_group_size(void)
+{
+    size_t n = __mosaic_enqueued_items();
+    return (uint)(n < S ? n : S);
+}
+
+/* ---- barriers ------------------------------------------------------------------
+ * The work-items of a sub-group run on one thread, one after another: the
+ * call orders memory as the work-group barrier does. */
+OVLD void sub_group_barrier(cl_mem_fence_flags flags) { SG_BARRIER(); }
+OVLD void sub_group_barrier(cl_mem_fence_flags flags, memory_scope scope) { SG_BARRIER(); }
+
+/* The scratch after the work-group collectives' 8 bytes per work-item:
+ * 8 bytes per work-item for reductions and scans (T values indexed by local
+ * linear id: a sub-group's are consecutive, so are the stores of a vectorised
+ * loop over its work-items), then MOSAIC_SUB_GROUP_SCRATCH bytes per
+ * sub-group for broadcasts. */
+static char *__mosaic_sg_values(void) { return CTX->wg_scratch + 8 * __mosaic_enqueued_items(); }
+
+static char *__mosaic_sg_area(void)
+{
+    return CTX->wg_scratch + 16 * __mosaic_enqueued_items() + MOSAIC_SUB_GROUP_SCRATCH * (FIRST() / S);
+}
+
+#define ADD(a, b) ((a) + (b))
+#define MIN_I(a, b) ((a) < (b) ? (a) : (b))
+#define MAX_I(a, b) ((a) > (b) ? (a) : (b))
+#define MIN_F(a, b) fmin(a, b)
+#define MAX_F(a, b) fmax(a, b)
+
+/* T's reduce and scans for one operation (OP) with its identity (ID). */
+#define COLLECTIVE(T, NAME, OP, ID)                                                                \
+    OVLD T sub_group_reduce_##NAME(T x)                                                            \
+    {                                                                                              \
+        T *s = (T *)__mosaic_sg_values() + FIRST();                                                       \
+        s[get_sub_group_local_id()] = x;                                                           \
+        SG_BARRIER();                                                                              \
+        uint n = get_sub_group_size();                                                             \
+        T acc = s[0];                                                                              \
+        for (uint j = 1; j < S; j++)                                                               \
+            acc = j < n ? OP(acc, s[j]) : acc;                                                     \
+        SG_BARRIER();                                                                              \
+        return acc;                                                                                \
+    }                                                                                              \
+    OVLD T sub_group_scan_inclusive_##NAME(T x)                                                    \
+    {                                                                                              \
+        T *s = (T *)__mosaic_sg_values() + FIRST();                                                       \
+        uint i = get_sub_group_local_id();                                                         \
+        s[i] = x;                                                                                  \
+        SG_BARRIER();                                                                              \
+        T acc = s[0];                                                                              \
+        for (uint j = 1; j < S; j++)                                                               \
+            acc = j <= i ? OP(acc, s[j]) : acc;                                                    \
+        SG_BARRIER();                                                                              \
+        return acc;                                                                                \
+    }                                                                                              \
+    OVLD T sub_group_scan_exclusive_##NAME(T x)                                                    \
+    {                                                                                              \
+        T *s = (T *)__mosaic_sg_values() + FIRST();                                                       \
+        uint i = get_sub_group_local_id();                                                         \
+        s[i] = x;                                                                                  \
+        SG_BARRIER();                                                                              \
+        T acc = i ? s[0] : (T)(ID);                                                                \
+        for (uint j = 1; j < S; j++)                                                               \
+            acc = j < i ? OP(acc, s[j]) : acc;                                                     \
+        SG_BARRIER();                                                                              \
+        return acc;                                                                                \
+    }
+
+/* sub_group_broadcast from the work-item with sub-group local id `id`
+ * (the same for every work-item: the OpenCL rule). */
+#define BROADCAST(T)                                                                               \
+    OVLD T sub_group_broadcast(T x, uint id)                                                       \
+    {                                                                                              \
+        T *s = (T *)__mosaic_sg_area();                                                            \
+        if (get_sub_group_local_id() == id)                                                        \
+            *s = x;                                                                                \
+        SG_BARRIER();                                                                              \
+        T r = *s;                                                                                  \
+        SG_BARRIER();                                                                              \
+        return r;                                                                                  \
+    }
+
+#define INTEGER_TYPE(T, TMIN, TMAX)                                                                \
+    COLLECTIVE(T, add, ADD, 0)                                                                     \
+    COLLECTIVE(T, min, MIN_I, TMAX)                                                                \
+    COLLECTIVE(T, max, MAX_I, TMIN)                                                                \
+    BROADCAST(T)
+
+#define FLOAT_TYPE(T)                                                                              \
+    COLLECTIVE(T, add, ADD, 0)                                                                     \
+    COLLECTIVE(T, min, MIN_F, INFINITY)                                                            \
+    COLLECTIVE(T, max, MAX_F, -INFINITY)                                                           \
+    BROADCAST(T)
+
+INTEGER_TYPE(int, INT_MIN, INT_MAX)
+INTEGER_TYPE(uint, 0, UINT_MAX)
+INTEGER_TYPE(long, LONG_MIN, LONG_MAX)
+INTEGER_TYPE(ulong, 0, ULONG_MAX)
+FLOAT_TYPE(float)
+FLOAT_TYPE(double)
+
+OVLD int sub_group_all(int predicate) { return sub_group_reduce_min(predicate != 0); }
+OVLD int sub_group_any(int predicate) { return sub_group_reduce_max(predicate != 0); }
+
+/* ---- cl_khr_subgroup_extended_types ----------------------------------------------
+ * reduce and scans for the 8- and 16-bit integers, broadcast for them and for
+ * every vector type (up to a double16: MOSAIC_SUB_GROUP_SCRATCH bytes). */
+INTEGER_TYPE(char, CHAR_MIN, CHAR_MAX)
+INTEGER_TYPE(uchar, 0, UCHAR_MAX)
+INTEGER_TYPE(short, SHRT_MIN, SHRT_MAX)
+INTEGER_TYPE(ushort, 0, USHRT_MAX)
+
+#define BROADCAST_VECTORS(T) BROADCAST(T##2) BROADCAST(T##3) BROADCAST(T##4) BROADCAST(T##8) BROADCAST(T##16)
+BROADCAST_VECTORS(char)
+BROADCAST_VECTORS(uchar)
+BROADCAST_VECTORS(short)
+BROADCAST_VECTORS(ushort)
+BROADCAST_VECTORS(int)
+BROADCAST_VECTORS(uint)
+BROADCAST_VECTORS(long)
+BROADCAST_VECTORS(ulong)
+BROADCAST_VECTORS(float)
+BROADCAST_VECTORS(double)

@@ -1,0 +1,614 @@
+/*
+ * Sub-groups (the OpenCL 3.0 feature __opencl_c_subgroups and
+ * cl_khr_subgroup_extended_types; docs/subgroups.md): the device queries,
+ * clGetKernelSubGroupInfo with every parameter and error,
+ * and kernels checked against the host's answer on 1D, 2D and 3D ranges with
+ * partial sub-groups (groups whose size is not a multiple of the sub-group
+ * size, non-uniform trailing groups, groups smaller than one sub-group):
+ * the work-item functions, sub_group_barrier, all/any/broadcast/reduce/scan
+ * for every type, the extended types, and sub-groups that take different
+ * paths between work-group barriers.  The _fibers runs repeat the kernels
+ * with MOSAIC_BARRIER_FIBERS=1.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TEST_LIST "test_subgroups.list"
+#include "cl_test.h"
+
+static cl_device_id device;
+static cl_context context;
+static cl_command_queue queue;
+static size_t sg_size; /* CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE of a large group */
+
+/* ---- NDRanges and the host's sub-groups ------------------------------------------ */
+typedef struct range {
+    cl_uint dim;
+    size_t global[3], local[3];
+} range;
+
+static const range ranges[] = {
+    {1, {300, 1, 1}, {64, 1, 1}}, /* the last group 44: a partial sub-group */
+    {2, {21, 13, 1}, {8, 4, 1}},  /* groups 8x4, 5x4 (20: 8, 8, 4), 8x1, 5x1 */
+    {3, {6, 5, 7}, {3, 2, 3}},    /* 18 per group: 8, 8, 2; partial groups */
+    {1, {20, 1, 1}, {5, 1, 1}},   /* a group smaller than a sub-group */
+    {2, {32, 4, 1}, {16, 2, 1}},  /* whole sub-groups */
+};
+#define NRANGES (sizeof ranges / sizeof ranges[0])
+
+static size_t items(const range *r) { return r->global[0] * r->global[1] * r->global[2]; }
+
+/* Every work-item (global linear id) with its group's size, local linear id
+ * and the global linear ids of its group in local linear order. */
+typedef struct wi_map {
+    size_t n;
+    size_t *group_items; /* [w]: work-items in w's group */
+    size_t *enq_items;   /* [w]: work-items of an enqueued (full) group */
+    size_t *lin;         /* [w]: local linear id */
+    size_t **members;    /* [w]: the group's work-items by local linear id (shared by the group) */
+} wi_map;
+
+static wi_map map_range(const range *r)
+{
+    wi_map m = {items(r), NULL, NULL, NULL, NULL};
+    m.group_items = calloc(m.n, sizeof *m.group_items);
+    m.enq_items = calloc(m.n, sizeof *m.enq_items);
+    m.lin = calloc(m.n, sizeof *m.lin);
+    m.members = calloc(m.n, sizeof *m.members);
+    const size_t *G = r->global, *L = r->local;
+    size_t ng[3] = {(G[0] + L[0] - 1) / L[0], (G[1] + L[1] - 1) / L[1], (G[2] + L[2] - 1) / L[2]};
+    for (size_t gz = 0; gz < ng[2]; gz++)
+        for (size_t gy = 0; gy < ng[1]; gy++)
+            for (size_t gx = 0; gx < ng[0]; gx++) {
+                size_t a[3], g[3] = {gx, gy, gz};
+                for (int d = 0; d < 3; d++)
+                    a[d] = G[d] - g[d] * L[d] < L[d] ? G[d] - g[d] * L[d] : L[d];
+                size_t cnt = a[0] * a[1] * a[2], *mem = calloc(cnt, sizeof *mem);
+                for (size_t lz = 0; lz < a[2]; lz++)
+                    for (size_t ly = 0; ly < a[1]; ly++)
+                        for (size_t lx = 0; lx < a[0]; lx++) {
+                            size_t l = (lz * a[1] + ly) * a[0] + lx;
+                            size_t w = ((gz * L[2] + lz) * G[1] + gy * L[1] + ly) * G[0] + gx * L[0] + lx;
+                            mem[l] = w;
+                            m.lin[w] = l;
+                            m.group_items[w] = cnt;
+                            m.enq_items[w] = L[0] * L[1] * L[2];
+                            m.members[w] = mem;
+                        }
+            }
+    return m;
+}
+
+static void free_map(wi_map *m)
+{
+    for (size_t w = 0; w < m->n; w++)
+        if (m->members[w] && m->lin[w] == 0)
+            free(m->members[w]);
+    free(m->group_items), free(m->enq_items), free(m->lin), free(m->members);
+}
+
+/* w's sub-group: its first member's local linear id and its size */
+static size_t sg_first(const wi_map *m, size_t w) { return m->lin[w] / sg_size * sg_size; }
+static size_t sg_count(const wi_map *m, size_t w)
+{
+    size_t first = sg_first(m, w), left = m->group_items[w] - first;
+    return left < sg_size ? left : sg_size;
+}
+/* the global linear id of member j of w's sub-group */
+static size_t sg_member(const wi_map *m, size_t w, size_t j) { return m->members[w][sg_first(m, w) + j]; }
+
+static cl_program build(const char *source, const char *options)
+{
+    return test_build_program(context, device, source, options);
+}
+
+static cl_mem buffer(size_t size, const void *data)
+{
+    cl_int err;
+    cl_mem b = clCreateBuffer(context, CL_MEM_READ_WRITE | (data ? CL_MEM_COPY_HOST_PTR : 0), size, (void *)data, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    return b;
+}
+
+/* Runs kernel `name` of p over r with (in, out[, local scratch]) and reads out back. */
+static bool run(cl_program p, const char *name, const range *r, cl_mem in, cl_mem out, void *host_out,
+                size_t out_size, size_t local_bytes)
+{
+    cl_int err;
+    cl_kernel k = clCreateKernel(p, name, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    if (err != CL_SUCCESS)
+        return false;
+    cl_uint a = 0;
+    if (in)
+        clSetKernelArg(k, a++, sizeof in, &in);
+    clSetKernelArg(k, a++, sizeof out, &out);
+    if (local_bytes)
+        clSetKernelArg(k, a++, local_bytes, NULL);
+    err = clEnqueueNDRangeKernel(queue, k, r->dim, NULL, r->global, r->local, 0, NULL, NULL);
+    CHECK_ERR(err, CL_SUCCESS);
+    if (err == CL_SUCCESS)
+        err = clEnqueueReadBuffer(queue, out, CL_TRUE, 0, out_size, host_out, 0, NULL, NULL);
+    CHECK_ERR(err, CL_SUCCESS);
+    clReleaseKernel(k);
+    return err == CL_SUCCESS;
+}
+
+/* ---- queries ---------------------------------------------------------------------- */
+static bool has_word(const char *list, const char *word)
+{
+    size_t len = strlen(word);
+    for (const char *p = strstr(list, word); p; p = strstr(p + 1, word))
+        if ((p == list || p[-1] == ' ') && (p[len] == ' ' || p[len] == '\0'))
+            return true;
+    return false;
+}
+
+TEST(device_queries)
+{
+    cl_uint max_sg = 0;
+    size_t max_wg = 0;
+    cl_bool ifp = CL_TRUE;
+    CHECK_ERR(clGetDeviceInfo(device, CL_DEVICE_MAX_NUM_SUB_GROUPS, sizeof max_sg, &max_sg, NULL), CL_SUCCESS);
+    CHECK_ERR(clGetDeviceInfo(device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof max_wg, &max_wg, NULL), CL_SUCCESS);
+    CHECK_ERR(clGetDeviceInfo(device, CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS, sizeof ifp, &ifp, NULL),
+              CL_SUCCESS);
+    CHECK(max_sg == (max_wg + sg_size - 1) / sg_size, "CL_DEVICE_MAX_NUM_SUB_GROUPS %u", max_sg);
+    CHECK(ifp == CL_FALSE);
+    char ext[8192] = "";
+    CHECK_ERR(clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, sizeof ext, ext, NULL), CL_SUCCESS);
+    /* cl_khr_subgroups requires independent forward progress, which the device does not give */
+    CHECK(!has_word(ext, "cl_khr_subgroups"));
+    CHECK(has_word(ext, "cl_khr_subgroup_extended_types"));
+    /* not reported: their functions may be called by part of a sub-group (docs/subgroups.md) */
+    static const char *const absent[] = {"cl_khr_subgroup_non_uniform_vote", "cl_khr_subgroup_ballot",
+                                         "cl_khr_subgroup_shuffle", "cl_khr_subgroup_shuffle_relative",
+                                         "cl_khr_subgroup_clustered_reduce",
+                                         "cl_khr_subgroup_non_uniform_arithmetic"};
+    for (size_t i = 0; i < sizeof absent / sizeof absent[0]; i++)
+        CHECK(!has_word(ext, absent[i]), "%s reported", absent[i]);
+    size_t size = 0;
+    CHECK_ERR(clGetDeviceInfo(device, CL_DEVICE_OPENCL_C_FEATURES, 0, NULL, &size), CL_SUCCESS);
+    cl_name_version *f = malloc(size);
+    CHECK_ERR(clGetDeviceInfo(device, CL_DEVICE_OPENCL_C_FEATURES, size, f, NULL), CL_SUCCESS);
+    bool found = false;
+    for (size_t i = 0; i < size / sizeof *f; i++)
+        found |= !strcmp(f[i].name, "__opencl_c_subgroups");
+    CHECK(found, "__opencl_c_subgroups is not in CL_DEVICE_OPENCL_C_FEATURES");
+    free(f);
+    /* and the macros a kernel sees agree */
+    cl_program p = build("kernel void k(global int *o) {\n"
+                         "#if defined(__opencl_c_subgroups) && !defined(cl_khr_subgroups) && "
+                         "defined(cl_khr_subgroup_extended_types)\n"
+                         "  o[0] = 1;\n"
+                         "#endif\n"
+                         "#if defined(cl_khr_subgroup_ballot) || defined(cl_khr_subgroup_shuffle) || "
+                         "defined(cl_khr_subgroup_non_uniform_vote)\n"
+                         "  o[1] = 1;\n"
+                         "#endif\n"
+                         "}\n",
+                         "-cl-std=CL3.0");
+    if (p) {
+        int out[2] = {0, 0};
+        cl_mem ob = buffer(sizeof out, out);
+        range one = {1, {1, 1, 1}, {1, 1, 1}};
+        run(p, "k", &one, NULL, ob, out, sizeof out, 0);
+        CHECK(out[0] == 1 && out[1] == 0, "macros %d %d", out[0], out[1]);
+        clReleaseMemObject(ob);
+        clReleaseProgram(p);
+    }
+}
+
+TEST(kernel_sub_group_info)
+{
+    cl_program p = build("kernel void k(global int *o) { o[0] = get_sub_group_size(); }\n"
+                         "__attribute__((reqd_work_group_size(24, 1, 1))) kernel void r(global int *o) { o[0] = 1; }\n",
+                         "-cl-std=CL3.0");
+    if (!p)
+        return;
+    cl_int err;
+    cl_kernel k = clCreateKernel(p, "k", &err), kr = clCreateKernel(p, "r", &err);
+    size_t v = 0, ret = 0, local[3] = {20, 3, 1};
+    /* the local size as 1, 2 or 3 size_t */
+    for (size_t d = 1; d <= 3; d++) {
+        size_t n = d == 1 ? 20 : 60;
+        CHECK_ERR(clGetKernelSubGroupInfo(k, device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, d * sizeof(size_t),
+                                          local, sizeof v, &v, &ret), CL_SUCCESS);
+        CHECK(v == sg_size && ret == sizeof(size_t), "max size %zu for %zu items", v, n);
+        CHECK_ERR(clGetKernelSubGroupInfo(k, device, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, d * sizeof(size_t), local,
+                                          sizeof v, &v, &ret), CL_SUCCESS);
+        CHECK(v == (n + sg_size - 1) / sg_size, "count %zu for %zu items", v, n);
+    }
+    size_t small[1] = {3};
+    CHECK_ERR(clGetKernelSubGroupInfo(k, NULL, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof small, small,
+                                      sizeof v, &v, NULL), CL_SUCCESS);
+    CHECK(v == 3, "a group of 3: max sub-group size %zu", v);
+    /* local size for a sub-group count: one dimension, the others 1; 0s when impossible */
+    size_t count = 5, out3[3] = {9, 9, 9};
+    CHECK_ERR(clGetKernelSubGroupInfo(k, device, CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT, sizeof count, &count,
+                                      sizeof out3, out3, &ret), CL_SUCCESS);
+    CHECK(out3[0] == 5 * sg_size && out3[1] == 1 && out3[2] == 1 && ret == sizeof out3);
+    count = 1u << 30;
+    CHECK_ERR(clGetKernelSubGroupInfo(k, device, CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT, sizeof count, &count,
+                                      sizeof out3, out3, NULL), CL_SUCCESS);
+    CHECK(out3[0] == 0 && out3[1] == 0 && out3[2] == 0);
+    count = 4; /* 4 sub-groups do not fit reqd_work_group_size(24) */
+    CHECK_ERR(clGetKernelSubGroupInfo(kr, device, CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT, sizeof count, &count,
+                                      sizeof(size_t), out3, NULL), CL_SUCCESS);
+    CHECK(out3[0] == 0);
+    CHECK_ERR(clGetKernelSubGroupInfo(k, device, CL_KERNEL_MAX_NUM_SUB_GROUPS, 0, NULL, sizeof v, &v, NULL),
+              CL_SUCCESS);
+    size_t max_wg = 0;
+    clGetKernelWorkGroupInfo(k, device, CL_KERNEL_WORK_GROUP_SIZE, sizeof max_wg, &max_wg, NULL);
+    CHECK(v == (max_wg + sg_size - 1) / sg_size);
+    CHECK_ERR(clGetKernelSubGroupInfo(kr, device, CL_KERNEL_MAX_NUM_SUB_GROUPS, 0, NULL, sizeof v, &v, NULL),
+              CL_SUCCESS);
+    CHECK(v == (24 + sg_size - 1) / sg_size);
+    CHECK_ERR(clGetKernelSubGroupInfo(k, device, CL_KERNEL_COMPILE_NUM_SUB_GROUPS, 0, NULL, sizeof v, &v, NULL),
+              CL_SUCCESS);
+    CHECK(v == 0);
+    /* errors */
+    CHECK_ERR(clGetKernelSubGroupInfo(NULL, device, CL_KERNEL_MAX_NUM_SUB_GROUPS, 0, NULL, sizeof v, &v, NULL),
+              CL_INVALID_KERNEL);
+    CHECK_ERR(clGetKernelSubGroupInfo(k, (cl_device_id)context, CL_KERNEL_MAX_NUM_SUB_GROUPS, 0, NULL, sizeof v, &v,
+                                      NULL), CL_INVALID_DEVICE);
+    CHECK_ERR(clGetKernelSubGroupInfo(k, device, 0x1234, 0, NULL, sizeof v, &v, NULL), CL_INVALID_VALUE);
+    CHECK_ERR(clGetKernelSubGroupInfo(k, device, CL_KERNEL_MAX_NUM_SUB_GROUPS, 0, NULL, 4, &v, NULL),
+              CL_INVALID_VALUE);
+    CHECK_ERR(clGetKernelSubGroupInfo(k, device, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, sizeof local, NULL, sizeof v,
+                                      &v, NULL), CL_INVALID_VALUE);
+    CHECK_ERR(clGetKernelSubGroupInfo(k, device, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, 5, local, sizeof v, &v, NULL),
+              CL_INVALID_VALUE);
+    CHECK_ERR(clGetKernelSubGroupInfo(k, device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, 4 * sizeof(size_t), local,
+                                      sizeof v, &v, NULL), CL_INVALID_VALUE);
+    CHECK_ERR(clGetKernelSubGroupInfo(k, device, CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT, 2 * sizeof(size_t), local,
+                                      sizeof out3, out3, NULL), CL_INVALID_VALUE);
+    CHECK_ERR(clGetKernelSubGroupInfo(k, device, CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT, sizeof count, NULL,
+                                      sizeof out3, out3, NULL), CL_INVALID_VALUE);
+    clReleaseKernel(k);
+    clReleaseKernel(kr);
+    clReleaseProgram(p);
+}
+
+/* ---- work-item functions ------------------------------------------------------------ */
+static const char *const workitem_source =
+    "kernel void wi(global uint *o) {\n"
+    "  size_t w = get_global_linear_id();\n"
+    "  o[6 * w + 0] = get_sub_group_size();\n"
+    "  o[6 * w + 1] = get_sub_group_id();\n"
+    "  o[6 * w + 2] = get_sub_group_local_id();\n"
+    "  o[6 * w + 3] = get_num_sub_groups();\n"
+    "  o[6 * w + 4] = get_enqueued_num_sub_groups();\n"
+    "  o[6 * w + 5] = get_max_sub_group_size();\n"
+    "}\n";
+
+TEST(work_item_functions)
+{
+    {
+        cl_program p = build(workitem_source, "-cl-std=CL3.0");
+        if (!p)
+            return;
+        for (size_t ri = 0; ri < NRANGES; ri++) {
+            const range *r = &ranges[ri];
+            wi_map m = map_range(r);
+            cl_uint *out = calloc(6 * m.n, sizeof *out);
+            cl_mem ob = buffer(6 * m.n * sizeof *out, NULL);
+            if (run(p, "wi", r, NULL, ob, out, 6 * m.n * sizeof *out, 0)) {
+                int bad = 0;
+                for (size_t w = 0; w < m.n && bad < 5; w++) {
+                    size_t n = m.group_items[w], e = m.enq_items[w];
+                    cl_uint want[6] = {(cl_uint)sg_count(&m, w), (cl_uint)(m.lin[w] / sg_size),
+                                       (cl_uint)(m.lin[w] % sg_size), (cl_uint)((n + sg_size - 1) / sg_size),
+                                       (cl_uint)((e + sg_size - 1) / sg_size), (cl_uint)(e < sg_size ? e : sg_size)};
+                    if (memcmp(want, out + 6 * w, sizeof want)) {
+                        bad++;
+                        TEST_FAIL("range %zu work-item %zu: got %u %u %u %u %u %u, want %u %u %u %u %u %u", ri, w,
+                                  out[6 * w], out[6 * w + 1], out[6 * w + 2], out[6 * w + 3], out[6 * w + 4],
+                                  out[6 * w + 5], want[0], want[1], want[2], want[3], want[4], want[5]);
+                    }
+                }
+            }
+            clReleaseMemObject(ob);
+            free(out);
+            free_map(&m);
+        }
+        clReleaseProgram(p);
+    }
+}
+
+/* ---- all, any, broadcast, reduce, scan -------------------------------------------------
+ * 12 answers per work-item: reduce add/min/max, inclusive scans, exclusive
+ * scans, broadcast from a lane that differs per sub-group, all, any. */
+static const char *const collectives_source =
+    "#define COLL(T) kernel void coll_##T(global const T *in, global T *o) {\\\n"
+    "  size_t w = get_global_linear_id(); T x = in[w]; global T *r = o + 12 * w;\\\n"
+    "  r[0] = sub_group_reduce_add(x); r[1] = sub_group_reduce_min(x); r[2] = sub_group_reduce_max(x);\\\n"
+    "  r[3] = sub_group_scan_inclusive_add(x); r[4] = sub_group_scan_inclusive_min(x);\\\n"
+    "  r[5] = sub_group_scan_inclusive_max(x); r[6] = sub_group_scan_exclusive_add(x);\\\n"
+    "  r[7] = sub_group_scan_exclusive_min(x); r[8] = sub_group_scan_exclusive_max(x);\\\n"
+    "  r[9] = sub_group_broadcast(x, (get_sub_group_id() * 5 + 3) % get_sub_group_size());\\\n"
+    "  r[10] = (T)sub_group_all(x != (T)0); r[11] = (T)sub_group_any(x > (T)90);\\\n"
+    "}\n"
+    "COLL(int) COLL(uint) COLL(long) COLL(ulong) COLL(float) COLL(double)\n"
+    "#ifdef EXTENDED\n"
+    "COLL(char) COLL(uchar) COLL(short) COLL(ushort)\n"
+    "#endif\n";
+
+/* the values: small integers (exact in float), with zeros; a group with none */
+#define VALUE(T, w) ((T)((w) % 37 == 5 ? 0 : (T)(((w) * 7919u) % 201u) - (T)((T)-1 > (T)0 ? 0 : 100)))
+#define MIN2(a, b) ((a) < (b) ? (a) : (b))
+#define MAX2(a, b) ((a) > (b) ? (a) : (b))
+
+#define COLL_CHECK(T, TMIN, TMAX)                                                                  \
+    static int check_coll_##T(const range *r, const wi_map *m, const T *in, const T *out, size_t ri) \
+    {                                                                                              \
+        int bad = 0;                                                                               \
+        for (size_t w = 0; w < m->n && bad < 5; w++) {                                             \
+            size_t n = sg_count(m, w), me = m->lin[w] % sg_size, sgid = m->lin[w] / sg_size;       \
+            T want[12];                                                                            \
+            T sum = 0, mn = TMAX, mx = TMIN;                                                       \
+            int all = 1, any = 0;                                                                  \
+            for (size_t j = 0; j < n; j++) {                                                       \
+                T v = in[sg_member(m, w, j)];                                                      \
+                if (j == me) {                                                                     \
+                    want[6] = sum, want[7] = mn, want[8] = mx;                                     \
+                }                                                                                  \
+                sum = (T)(sum + v), mn = MIN2(mn, v), mx = MAX2(mx, v);                            \
+                if (j == me) {                                                                     \
+                    want[3] = sum, want[4] = mn, want[5] = mx;                                     \
+                }                                                                                  \
+                all &= v != 0, any |= v > (T)90;                                                   \
+            }                                                                                      \
+            want[0] = sum, want[1] = mn, want[2] = mx;                                             \
+            want[9] = in[sg_member(m, w, (sgid * 5 + 3) % n)];                                     \
+            want[10] = (T)all, want[11] = (T)any;                                                  \
+            for (int i = 0; i < 12; i++)                                                           \
+                if (want[i] != out[12 * w + i] && bad++ < 5)                                       \
+                    TEST_FAIL(#T " range %zu work-item %zu answer %d: got %.17g, want %.17g", ri, w, i, \
+                              (double)out[12 * w + i], (double)want[i]);                           \
+        }                                                                                          \
+        (void)r;                                                                                   \
+        return bad;                                                                                \
+    }
+COLL_CHECK(cl_int, INT32_MIN, INT32_MAX)
+COLL_CHECK(cl_uint, 0, UINT32_MAX)
+COLL_CHECK(cl_long, INT64_MIN, INT64_MAX)
+COLL_CHECK(cl_ulong, 0, UINT64_MAX)
+COLL_CHECK(cl_float, -INFINITY, INFINITY)
+COLL_CHECK(cl_double, -INFINITY, INFINITY)
+COLL_CHECK(cl_char, INT8_MIN, INT8_MAX)
+COLL_CHECK(cl_uchar, 0, UINT8_MAX)
+COLL_CHECK(cl_short, INT16_MIN, INT16_MAX)
+COLL_CHECK(cl_ushort, 0, UINT16_MAX)
+
+#define RUN_COLL(T)                                                                                \
+    do {                                                                                           \
+        for (size_t ri = 0; ri < NRANGES; ri++) {                                                  \
+            const range *r = &ranges[ri];                                                          \
+            wi_map m = map_range(r);                                                               \
+            cl_##T *in = calloc(m.n, sizeof *in), *out = calloc(12 * m.n, sizeof *out);            \
+            for (size_t w = 0; w < m.n; w++)                                                       \
+                in[w] = VALUE(cl_##T, w);                                                          \
+            cl_mem ib = buffer(m.n * sizeof *in, in), ob = buffer(12 * m.n * sizeof *out, NULL);   \
+            if (run(p, "coll_" #T, r, ib, ob, out, 12 * m.n * sizeof *out, 0))                     \
+                check_coll_cl_##T(r, &m, in, out, ri);                                             \
+            clReleaseMemObject(ib);                                                                \
+            clReleaseMemObject(ob);                                                                \
+            free(in), free(out);                                                                   \
+            free_map(&m);                                                                          \
+        }                                                                                          \
+    } while (0)
+
+TEST(collectives)
+{
+    {
+        cl_program p = build(collectives_source, "-cl-std=CL3.0");
+        if (!p)
+            return;
+        RUN_COLL(int);
+        RUN_COLL(uint);
+        RUN_COLL(long);
+        RUN_COLL(ulong);
+        RUN_COLL(float);
+        RUN_COLL(double);
+        clReleaseProgram(p);
+    }
+}
+
+/* cl_khr_subgroup_extended_types: reduce and scans for 8- and 16-bit
+ * integers (wrapping sums), broadcast for vectors up to a double16. */
+static const char *const vector_source =
+    "kernel void vb(global const double16 *in, global double16 *o) {\n"
+    "  size_t w = get_global_linear_id(); uint id = get_sub_group_size() - 1;\n"
+    "  o[w] = sub_group_broadcast(in[w], id);\n"
+    "  char3 c = sub_group_broadcast(convert_char3(in[w].s012), 0);\n"
+    "  int8 i = sub_group_broadcast(convert_int8(in[w].s01234567), id / 2);\n"
+    "  o[w].s0 = c.x; o[w].s1 = c.z; o[w].s2 = i.s0; o[w].s3 = i.s7;\n"
+    "}\n";
+
+TEST(extended_types)
+{
+    cl_program p = build(collectives_source, "-cl-std=CL3.0 -D EXTENDED");
+    if (!p)
+        return;
+    RUN_COLL(char);
+    RUN_COLL(uchar);
+    RUN_COLL(short);
+    RUN_COLL(ushort);
+    clReleaseProgram(p);
+    p = build(vector_source, "-cl-std=CL3.0");
+    if (!p)
+        return;
+    for (size_t ri = 0; ri < NRANGES; ri++) {
+        const range *r = &ranges[ri];
+        wi_map m = map_range(r);
+        cl_double *in = calloc(16 * m.n, sizeof *in), *out = calloc(16 * m.n, sizeof *out);
+        for (size_t i = 0; i < 16 * m.n; i++)
+            in[i] = (double)((i * 31) % 101);
+        cl_mem ib = buffer(16 * m.n * sizeof *in, in), ob = buffer(16 * m.n * sizeof *out, NULL);
+        if (run(p, "vb", r, ib, ob, out, 16 * m.n * sizeof *out, 0)) {
+            int bad = 0;
+            for (size_t w = 0; w < m.n && bad < 5; w++) {
+                size_t n = sg_count(&m, w);
+                const double *last = in + 16 * sg_member(&m, w, n - 1), *first = in + 16 * sg_member(&m, w, 0);
+                const double *mid = in + 16 * sg_member(&m, w, (n - 1) / 2);
+                double want[16];
+                memcpy(want, last, sizeof want);
+                want[0] = first[0], want[1] = first[2], want[2] = mid[0], want[3] = mid[7];
+                if (memcmp(want, out + 16 * w, sizeof want) && bad++ < 5)
+                    TEST_FAIL("range %zu work-item %zu: vector broadcast differs (%g %g %g %g, want %g %g %g %g)", ri,
+                              w, out[16 * w], out[16 * w + 1], out[16 * w + 2], out[16 * w + 15], want[0], want[1],
+                              want[2], want[15]);
+            }
+        }
+        clReleaseMemObject(ib);
+        clReleaseMemObject(ob);
+        free(in), free(out);
+        free_map(&m);
+    }
+    clReleaseProgram(p);
+}
+
+/* ---- sub_group_barrier: values exchanged through __local memory ------------------------ */
+static const char *const barrier_source =
+    "kernel void sgb(global int *o, local int *t) {\n"
+    "  uint l = get_local_linear_id(), s = get_sub_group_local_id(), n = get_sub_group_size();\n"
+    "  t[l] = (int)(l * 3 + 1);\n"
+    "  sub_group_barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  int v = t[l - s + (s + 1) % n];\n"
+    "  sub_group_barrier(CLK_LOCAL_MEM_FENCE, memory_scope_sub_group);\n"
+    "  t[l] = v * 2;\n"
+    "  sub_group_barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  o[get_global_linear_id()] = t[l - s + (s + n - 1) % n];\n"
+    "}\n";
+
+TEST(sub_group_barrier)
+{
+    cl_program p = build(barrier_source, "-cl-std=CL3.0");
+    if (!p)
+        return;
+    for (size_t ri = 0; ri < NRANGES; ri++) {
+        const range *r = &ranges[ri];
+        wi_map m = map_range(r);
+        cl_int *out = calloc(m.n, sizeof *out);
+        cl_mem ob = buffer(m.n * sizeof *out, NULL);
+        if (run(p, "sgb", r, NULL, ob, out, m.n * sizeof *out, 4 * r->local[0] * r->local[1] * r->local[2])) {
+            int bad = 0;
+            for (size_t w = 0; w < m.n && bad < 5; w++) {
+                size_t n = sg_count(&m, w), s = m.lin[w] % sg_size, first = sg_first(&m, w);
+                size_t prev = first + (s + n - 1) % n;            /* whose t[] is read at the end */
+                size_t src = first + ((prev - first) + 1) % n;    /* what it read first: our own slot */
+                int want = (int)(src * 3 + 1) * 2;
+                if (out[w] != want && bad++ < 5)
+                    TEST_FAIL("range %zu work-item %zu: %d, want %d", ri, w, out[w], want);
+            }
+        }
+        clReleaseMemObject(ob);
+        free(out);
+        free_map(&m);
+    }
+    clReleaseProgram(p);
+}
+
+/* ---- sub-groups on different paths between work-group barriers ----------------------------
+ * Even sub-groups reduce, odd ones scan; each sub-group loops a number of
+ * times of its own over a broadcast; then a work-group barrier, and a
+ * sub-group function of what another sub-group wrote to __local memory. */
+static const char *const divergent_source =
+    "kernel void dv(global const int *in, global int *o, local int *t) {\n"
+    "  size_t w = get_global_linear_id(); int x = in[w]; uint sg = get_sub_group_id();\n"
+    "  uint l = get_local_linear_id(), n = get_local_size(0) * get_local_size(1) * get_local_size(2);\n"
+    "  int r;\n"
+    "  if (sg % 2 == 0)\n"
+    "    r = sub_group_reduce_add(x);\n"
+    "  else\n"
+    "    r = sub_group_scan_inclusive_max(x);\n"
+    "  int acc = 0;\n"
+    "  for (uint i = 0; i <= sg % 3; i++)\n"
+    "    acc += sub_group_broadcast(x + (int)i, i % get_sub_group_size());\n"
+    "  t[l] = r + acc;\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  int other = t[(l + get_max_sub_group_size()) % n];\n"
+    "  o[3 * w] = r; o[3 * w + 1] = acc; o[3 * w + 2] = sub_group_reduce_min(other);\n"
+    "}\n";
+
+TEST(divergent_sub_groups)
+{
+    cl_program p = build(divergent_source, "-cl-std=CL3.0");
+    if (!p)
+        return;
+    for (size_t ri = 0; ri < NRANGES; ri++) {
+        const range *r = &ranges[ri];
+        wi_map m = map_range(r);
+        cl_int *in = calloc(m.n, sizeof *in), *out = calloc(3 * m.n, sizeof *out), *t = calloc(m.n, sizeof *t);
+        for (size_t w = 0; w < m.n; w++)
+            in[w] = VALUE(cl_int, w);
+        cl_mem ib = buffer(m.n * sizeof *in, in), ob = buffer(3 * m.n * sizeof *out, NULL);
+        /* the host: r and acc of every work-item first (t, indexed by global id) */
+        int *rr = calloc(m.n, sizeof *rr), *aa = calloc(m.n, sizeof *aa);
+        for (size_t w = 0; w < m.n; w++) {
+            size_t n = sg_count(&m, w), me = m.lin[w] % sg_size, sg = m.lin[w] / sg_size;
+            int sum = 0, mx = INT32_MIN;
+            for (size_t j = 0; j < n; j++) {
+                int v = in[sg_member(&m, w, j)];
+                sum += v;
+                if (j <= me)
+                    mx = MAX2(mx, v);
+            }
+            rr[w] = sg % 2 == 0 ? sum : mx;
+            for (size_t i = 0; i <= sg % 3; i++)
+                aa[w] += in[sg_member(&m, w, i % n)] + (int)i;
+            t[w] = rr[w] + aa[w];
+        }
+        if (run(p, "dv", r, ib, ob, out, 3 * m.n * sizeof *out, 4 * r->local[0] * r->local[1] * r->local[2])) {
+            int bad = 0;
+            for (size_t w = 0; w < m.n && bad < 5; w++) {
+                size_t n = sg_count(&m, w), gn = m.group_items[w];
+                size_t maxsg = m.enq_items[w] < sg_size ? m.enq_items[w] : sg_size;
+                int mn = INT32_MAX;
+                for (size_t j = 0; j < n; j++) {
+                    size_t u = sg_member(&m, w, j);
+                    mn = MIN2(mn, t[m.members[w][(m.lin[u] + maxsg) % gn]]);
+                }
+                int want[3] = {rr[w], aa[w], mn};
+                if (memcmp(want, out + 3 * w, sizeof want) && bad++ < 5)
+                    TEST_FAIL("range %zu work-item %zu: %d %d %d, want %d %d %d", ri, w, out[3 * w], out[3 * w + 1],
+                              out[3 * w + 2], want[0], want[1], want[2]);
+            }
+        }
+        clReleaseMemObject(ib);
+        clReleaseMemObject(ob);
+        free(in), free(out), free(t), free(rr), free(aa);
+        free_map(&m);
+    }
+    clReleaseProgram(p);
+}
+
+int main(int argc, char **argv)
+{
+    cl_platform_id platform;
+    if (!test_open_cpu_device(&platform, &device, &context))
+        return 1;
+    queue = clCreateCommandQueueWithProperties(context, device, NULL, NULL);
+    /* the device's sub-group size, as the API reports it for a large group */
+    cl_program p = test_build_program(context, device, "kernel void k(global int *o) { o[0] = 0; }", "-cl-std=CL3.0");
+    if (p) {
+        cl_kernel k = clCreateKernel(p, "k", NULL);
+        size_t local = 1024;
+        clGetKernelSubGroupInfo(k, device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof local, &local,
+                                sizeof sg_size, &sg_size, NULL);
+        clReleaseKernel(k);
+        clReleaseProgram(p);
+    }
+    if (!sg_size || sg_size > 128) {
+        fprintf(stderr, "the device reports sub-group size %zu\n", sg_size);
+        sg_size = 8;
+        CHECK(false, "no usable sub-group size");
+    }
+    test_run(argc, argv);
+    clReleaseCommandQueue(queue);
+    clReleaseContext(context);
+    return test_summary();
+}
