@@ -27,6 +27,8 @@ int __mosaic_is_valid_event(clk_event_t event);
 void __mosaic_capture_event_profiling_info(clk_event_t event, int name, __global void *value);
 uint __mosaic_kernel_work_group_size(const __mosaic_wg_ctx *ctx, const void *block_kernel);
 uint __mosaic_kernel_preferred_multiple(const __mosaic_wg_ctx *ctx, const void *block_kernel);
+uint __mosaic_kernel_sub_group_count(const __mosaic_wg_ctx *ctx, const ndrange_t *ndrange, const void *block_kernel);
+uint __mosaic_kernel_max_sub_group_size(const __mosaic_wg_ctx *ctx, const ndrange_t *ndrange, const void *block_kernel);
 
 /* ---- what clang's enqueue_kernel calls ---- */
 
@@ -65,6 +67,20 @@ uint __get_kernel_work_group_size_impl(const void *block_kernel, const void *blo
 uint __get_kernel_preferred_work_group_size_multiple_impl(const void *block_kernel, const void *block)
 {
     return __mosaic_kernel_preferred_multiple(CTX, block_kernel);
+}
+
+/* With sub-groups (clang declares these only then): for the group size a
+ * launch over `ndrange` would get. */
+uint __get_kernel_sub_group_count_for_ndrange_impl(__private const ndrange_t *ndrange, const void *block_kernel,
+                                                  const void *block)
+{
+    return __mosaic_kernel_sub_group_count(CTX, ndrange, block_kernel);
+}
+
+uint __get_kernel_max_sub_group_size_for_ndrange_impl(__private const ndrange_t *ndrange, const void *block_kernel,
+                                                     const void *block)
+{
+    return __mosaic_kernel_max_sub_group_size(CTX, ndrange, block_kernel);
 }
 
 /* ---- ndrange_t: a local size of 0 lets the device choose ---- */

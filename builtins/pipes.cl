@@ -15,7 +15,10 @@
  *     get its id through ctx->wg_scratch between work-group barriers (like
  *     collectives.cl); a commit waits at a barrier for every work-item's
  *     read_pipe/write_pipe, then work-item 0 commits.  After inlining these
- *     are barriers like any other (regions or fibers).
+ *     are barriers like any other (regions or fibers);
+ *   - the sub-group forms, the same within a sub-group (its first work-item
+ *     reserves, sub_group_broadcast hands the id on; a commit waits at a
+ *     sub-group barrier), declared by clang only with sub-groups.
  *
  * clang names these functions without mangling; a reserve_id_t is a private
  * pointer in its IR, which `__private void *` matches. */
@@ -81,3 +84,39 @@ void __work_group_commit_write_pipe(__global void *p, __private void *reserve_id
     if (get_local_linear_id() == 0)
         __commit_write_pipe(p, reserve_id, size, align);
 }
+
+#ifdef __opencl_c_subgroups
+/* The sub-group's first work-item reserves for the sub-group. */
+static __private void *__mosaic_sg_reserve(__global void *p, uint num_packets, uint size, uint align, bool read)
+{
+    ulong mine = NO_RESERVATION;
+    if (get_sub_group_local_id() == 0)
+        mine = (ulong)(read ? __reserve_read_pipe(p, num_packets, size, align)
+                            : __reserve_write_pipe(p, num_packets, size, align));
+    return (__private void *)sub_group_broadcast(mine, 0);
+}
+
+__private void *__sub_group_reserve_read_pipe(__global void *p, uint num_packets, uint size, uint align)
+{
+    return __mosaic_sg_reserve(p, num_packets, size, align, true);
+}
+
+__private void *__sub_group_reserve_write_pipe(__global void *p, uint num_packets, uint size, uint align)
+{
+    return __mosaic_sg_reserve(p, num_packets, size, align, false);
+}
+
+void __sub_group_commit_read_pipe(__global void *p, __private void *reserve_id, uint size, uint align)
+{
+    sub_group_barrier(CLK_GLOBAL_MEM_FENCE); /* every work-item of the sub-group has read its packet */
+    if (get_sub_group_local_id() == 0)
+        __commit_read_pipe(p, reserve_id, size, align);
+}
+
+void __sub_group_commit_write_pipe(__global void *p, __private void *reserve_id, uint size, uint align)
+{
+    sub_group_barrier(CLK_GLOBAL_MEM_FENCE); /* every work-item of the sub-group has written its packet */
+    if (get_sub_group_local_id() == 0)
+        __commit_write_pipe(p, reserve_id, size, align);
+}
+#endif

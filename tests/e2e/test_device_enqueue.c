@@ -522,6 +522,41 @@ TEST(errors)
     clReleaseProgram(p);
 }
 
+/* The sub-group queries on blocks (OpenCL C 3.0 with __opencl_c_subgroups):
+ * sub-groups of 8 (docs/subgroups.md) over the group size the launch would get. */
+static const char sub_group_queries_source[] =
+    "kernel void parent(global int *out, queue_t q) {\n"
+    "    void (^b)(void) = ^{ out[15] = 1; };\n"
+    "    size_t g2[2] = {16, 16}, l2[2] = {4, 4}, g3[3] = {6, 6, 6}, l3[3] = {3, 3, 3};\n"
+    "    out[0] = get_kernel_sub_group_count_for_ndrange(ndrange_1D(64, 20), b);\n"
+    "    out[1] = get_kernel_max_sub_group_size_for_ndrange(ndrange_1D(64, 20), b);\n"
+    "    out[2] = get_kernel_sub_group_count_for_ndrange(ndrange_1D(6, 3), b);\n"
+    "    out[3] = get_kernel_max_sub_group_size_for_ndrange(ndrange_1D(6, 3), b);\n"
+    "    out[4] = get_kernel_sub_group_count_for_ndrange(ndrange_2D(g2, l2), b);\n"
+    "    out[5] = get_kernel_sub_group_count_for_ndrange(ndrange_3D(g3, l3), b);\n"
+    "    out[6] = get_kernel_sub_group_count_for_ndrange(ndrange_1D(0), b);\n"
+    "    out[7] = get_kernel_max_sub_group_size_for_ndrange(ndrange_1D(0), b);\n"
+    "    out[8] = get_kernel_max_sub_group_size_for_ndrange(ndrange_1D(1024), b);\n"
+    "}\n";
+
+TEST(sub_group_queries)
+{
+    cl_program p = test_build_program(context, device, sub_group_queries_source, "-cl-std=CL3.0");
+    if (!p)
+        return;
+    cl_mem out = zeroed(16 * sizeof(int));
+    int r[16];
+    run(p, "parent", out, dev_queue, 1, 1, r, 16);
+    CHECK(r[0] == 3 && r[1] == 8, "20 work-items: %d sub-groups of at most %d", r[0], r[1]);
+    CHECK(r[2] == 1 && r[3] == 3, "3 work-items: %d sub-groups of at most %d", r[2], r[3]);
+    CHECK(r[4] == 2 && r[5] == 4, "4x4: %d sub-groups, 3x3x3: %d", r[4], r[5]);
+    CHECK(r[6] == 0 && r[7] == 0, "an empty ndrange: %d, %d", r[6], r[7]);
+    CHECK(r[8] == 8, "a group the device chooses: sub-groups of at most %d", r[8]);
+    CHECK(r[15] == 0, "the block was only queried, yet it ran");
+    clReleaseMemObject(out);
+    clReleaseProgram(p);
+}
+
 /* The block kernels are not the program's kernels. */
 TEST(block_kernels_hidden)
 {

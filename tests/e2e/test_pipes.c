@@ -143,6 +143,24 @@ static const char source[] =
     "    work_group_commit_read_pipe(p, r);\n"
     "  } else status[g] = -1;\n"
     "}\n"
+    /* sub-group forms: each sub-group reserves get_sub_group_size() packets,
+     * work-item l of the sub-group takes index l */
+    "kernel void sg_write(global const int *src, write_only pipe int p, global int *status) {\n"
+    "  size_t g = get_global_id(0);\n"
+    "  reserve_id_t r = sub_group_reserve_write_pipe(p, get_sub_group_size());\n"
+    "  if (is_valid_reserve_id(r)) {\n"
+    "    status[g] = write_pipe(p, r, get_sub_group_local_id(), &src[g]);\n"
+    "    sub_group_commit_write_pipe(p, r);\n"
+    "  } else status[g] = -1;\n"
+    "}\n"
+    "kernel void sg_read(read_only pipe int p, global int *dst, global int *status) {\n"
+    "  size_t g = get_global_id(0);\n"
+    "  reserve_id_t r = sub_group_reserve_read_pipe(p, get_sub_group_size());\n"
+    "  if (is_valid_reserve_id(r)) {\n"
+    "    status[g] = read_pipe(p, r, get_sub_group_local_id(), &dst[g]);\n"
+    "    sub_group_commit_read_pipe(p, r);\n"
+    "  } else status[g] = -1;\n"
+    "}\n"
     /* each work-item reserves one packet; the group meets at a barrier, then
      * the work-items commit one by one in reverse order of local id */
     "kernel void reverse_commit(write_only pipe int p, global int *status) {\n"
@@ -774,6 +792,66 @@ TEST(work_group_reservations)
     read_back(st, 2 * LOCAL * sizeof(int), status);
     for (int i = 0; i < 2 * LOCAL; i++)
         CHECK(status[i] == -1);
+    clReleaseMemObject(p);
+    clReleaseMemObject(s);
+    clReleaseMemObject(d);
+    clReleaseMemObject(st);
+    clReleaseKernel(w);
+    clReleaseKernel(r);
+}
+
+TEST(sub_group_reservations)
+{
+    if (!get_program())
+        return;
+    /* groups of 60: seven sub-groups of 8 and one of 4 */
+    enum { LOCAL = 60, GROUPS = 20, N = LOCAL * GROUPS };
+    static int src[N], dst[N], status[N];
+    for (int i = 0; i < N; i++)
+        src[i] = i;
+    cl_mem p = new_pipe(sizeof(int), N);
+    cl_mem s = new_buffer(sizeof src, src), d = new_buffer(sizeof dst, NULL), st = new_buffer(sizeof status, NULL);
+    cl_kernel w = new_kernel(get_program(), "sg_write"), r = new_kernel(get_program(), "sg_read");
+    set_mem(w, 0, s);
+    set_mem(w, 1, p);
+    set_mem(w, 2, st);
+    run1d(queue, w, N, LOCAL);
+    read_back(st, sizeof status, status);
+    for (int i = 0; i < N; i++)
+        CHECK(status[i] == 0, "writer %d: %d", i, status[i]);
+    /* full: each sub-group's reservation fails for every work-item of it */
+    run1d(queue, w, LOCAL, LOCAL);
+    read_back(st, LOCAL * sizeof(int), status);
+    for (int i = 0; i < LOCAL; i++)
+        CHECK(status[i] == -1, "writer %d into a full pipe: %d", i, status[i]);
+    set_mem(r, 0, p);
+    set_mem(r, 1, d);
+    set_mem(r, 2, st);
+    run1d(queue, r, N, LOCAL);
+    read_back(st, sizeof status, status);
+    read_back(d, sizeof dst, dst);
+    check_exactly_once(dst, status, N, 0, N);
+    /* a writing sub-group's packets stay together and in order: a reading
+     * sub-group of 8 that starts at a multiple of 8 (a whole writing
+     * sub-group of 8) reads 8 consecutive values */
+    int whole = 0;
+    for (int g = 0; g < GROUPS; g++)
+        for (int sg = 0; sg < 7; sg++) {
+            const int *v = &dst[g * LOCAL + sg * 8];
+            if (v[0] % LOCAL % 8 != 0 || v[0] % LOCAL == 56)
+                continue;
+            bool run = true;
+            for (int l = 1; l < 8; l++)
+                run &= v[l] == v[0] + l;
+            CHECK(run, "group %d sub-group %d read %d %d ... %d", g, sg, v[0], v[1], v[7]);
+            whole++;
+        }
+    CHECK(whole > 0, "no reading sub-group started at a writing sub-group's first packet");
+    /* empty: every work-item of the sub-group sees the invalid reservation */
+    run1d(queue, r, LOCAL, LOCAL);
+    read_back(st, LOCAL * sizeof(int), status);
+    for (int i = 0; i < LOCAL; i++)
+        CHECK(status[i] == -1, "reader %d from an empty pipe: %d", i, status[i]);
     clReleaseMemObject(p);
     clReleaseMemObject(s);
     clReleaseMemObject(d);

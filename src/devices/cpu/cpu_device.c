@@ -861,5 +861,7 @@ const struct mosaic_runtime_symbol mosaic_cpu_runtime_symbols[] = {
     { "__mosaic_capture_event_profiling_info", (void *)mosaic_cpu_capture_event_profiling_info },
     { "__mosaic_kernel_work_group_size", (void *)mosaic_cpu_kernel_work_group_size },
     { "__mosaic_kernel_preferred_multiple", (void *)mosaic_cpu_kernel_preferred_multiple },
+    { "__mosaic_kernel_sub_group_count", (void *)mosaic_cpu_kernel_sub_group_count },
+    { "__mosaic_kernel_max_sub_group_size", (void *)mosaic_cpu_kernel_max_sub_group_size },
 };
 const size_t mosaic_cpu_num_runtime_symbols = sizeof mosaic_cpu_runtime_symbols / sizeof mosaic_cpu_runtime_symbols[0];

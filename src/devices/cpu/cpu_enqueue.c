@@ -571,3 +571,31 @@ cl_uint mosaic_cpu_kernel_preferred_multiple(const mosaic_wg_ctx *ctx, const voi
     /* as CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: the work-item loop's vector width */
     return block_kernel(ctx, kernel) ? 8 : 0;
 }
+
+/* The work-group size a launch of the block kernel over `ndrange` would get
+ * (as mosaic_cpu_enqueue_kernel lays it out), or 0 when it could not run. */
+static size_t block_group_size(const mosaic_wg_ctx *ctx, const void *ndrange, const void *kernel)
+{
+    const cpu_job *j = mosaic_cpu_running(ctx)->job;
+    const mosaic_kernel_info *info = block_kernel(ctx, kernel);
+    if (!info || !j->device->sub_group_size)
+        return 0;
+    const size_t *reqd = info->reqd_work_group_size;
+    size_t max_wg = reqd[0] ? reqd[0] * reqd[1] * reqd[2] : j->device->max_work_group_size;
+    mosaic_ndrange layout = {0};
+    if (layout_ndrange(ndrange, j->device, max_wg, false, &layout) != CLK_SUCCESS)
+        return 0;
+    return layout.local_size[0] * layout.local_size[1] * layout.local_size[2];
+}
+
+cl_uint mosaic_cpu_kernel_sub_group_count(const mosaic_wg_ctx *ctx, const void *ndrange, const void *kernel)
+{
+    size_t items = block_group_size(ctx, ndrange, kernel), size = mosaic_cpu_running(ctx)->job->device->sub_group_size;
+    return items ? (cl_uint)((items + size - 1) / size) : 0;
+}
+
+cl_uint mosaic_cpu_kernel_max_sub_group_size(const mosaic_wg_ctx *ctx, const void *ndrange, const void *kernel)
+{
+    size_t items = block_group_size(ctx, ndrange, kernel), size = mosaic_cpu_running(ctx)->job->device->sub_group_size;
+    return (cl_uint)(items < size ? items : size);
+}

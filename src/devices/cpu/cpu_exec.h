@@ -85,5 +85,9 @@ int mosaic_cpu_is_valid_event(void *event);
 void mosaic_cpu_capture_event_profiling_info(void *event, int name, void *value);
 cl_uint mosaic_cpu_kernel_work_group_size(const mosaic_wg_ctx *ctx, const void *kernel);
 cl_uint mosaic_cpu_kernel_preferred_multiple(const mosaic_wg_ctx *ctx, const void *kernel);
+/* get_kernel_sub_group_count_for_ndrange, get_kernel_max_sub_group_size_for_ndrange:
+ * 0 for an ndrange the block could not be launched over. */
+cl_uint mosaic_cpu_kernel_sub_group_count(const mosaic_wg_ctx *ctx, const void *ndrange, const void *kernel);
+cl_uint mosaic_cpu_kernel_max_sub_group_size(const mosaic_wg_ctx *ctx, const void *ndrange, const void *kernel);
 
 #endif
