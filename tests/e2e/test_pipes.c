@@ -143,8 +143,10 @@ static const char source[] =
     "    work_group_commit_read_pipe(p, r);\n"
     "  } else status[g] = -1;\n"
     "}\n"
-    /* sub-group forms: each sub-group reserves get_sub_group_size() packets,
-     * work-item l of the sub-group takes index l */
+    /* sub-group forms (OpenCL C 3.0 only: the device has no cl_khr_subgroups):
+     * each sub-group reserves get_sub_group_size() packets, work-item l of
+     * the sub-group takes index l */
+    "#if __OPENCL_C_VERSION__ >= 300\n"
     "kernel void sg_write(global const int *src, write_only pipe int p, global int *status) {\n"
     "  size_t g = get_global_id(0);\n"
     "  reserve_id_t r = sub_group_reserve_write_pipe(p, get_sub_group_size());\n"
@@ -161,6 +163,7 @@ static const char source[] =
     "    sub_group_commit_read_pipe(p, r);\n"
     "  } else status[g] = -1;\n"
     "}\n"
+    "#endif\n"
     /* each work-item reserves one packet; the group meets at a barrier, then
      * the work-items commit one by one in reverse order of local id */
     "kernel void reverse_commit(write_only pipe int p, global int *status) {\n"
