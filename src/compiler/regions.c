@@ -21,16 +21,23 @@
  * Sub-group barriers (__mosaic_sub_group_barrier: sub-group functions, see
  * builtins/subgroups.cl) cut regions too, but only the work-items of one
  * sub-group (MOSAIC_SUB_GROUP_SIZE consecutive local linear ids) must reach
- * the same one.  A kernel with any runs each region for one sub-group at a
- * time ("sub-group mode"):
+ * the same one.  A kernel with any gets two copies of each region
+ * ("sub-group mode"):
  *
- *   phase:   for each sub-group in order, run it from the phase's region:
- *            region r for the sub-group's work-items (rows of x, the x loop
- *            parallel and vectorised S wide), and while they all reach the
- *            same sub-group barrier, on with its region; stop at a
- *            work-group barrier or the end
+ *   uniform: (x size a multiple of S) region r for the whole group: z, y,
+ *            the row's sub-groups, then S work-items (a loop of constant
+ *            trip count, one vector iteration); when all reach the same
+ *            barrier (of either kind), on with its uniform copy; else each
+ *            work-item's state is kept and a phase of the fallback starts
+ *   fallback phase: for each sub-group in order, run it from the phase's
+ *            region (or from its work-items' kept state): region r for the
+ *            sub-group's work-items (rows of x, the x loop parallel and
+ *            vectorised S wide), and while they all reach the same
+ *            sub-group barrier, on with its region; stop at a work-group
+ *            barrier or the end
  *   then:    every sub-group must have stopped at the same one; the next
- *            phase starts at that barrier's region, or K.wg returns.
+ *            phase starts at that barrier's region (uniform when it can),
+ *            or K.wg returns.
  *
  * What must survive a barrier lives in per-work-item storage, one array per
  * value indexed by the local linear id (so the vectoriser sees consecutive
