@@ -21,16 +21,23 @@
  * Sub-group barriers (__mosaic_sub_group_barrier: sub-group functions, see
  * builtins/subgroups.cl) cut regions too, but only the work-items of one
  * sub-group (MOSAIC_SUB_GROUP_SIZE consecutive local linear ids) must reach
- * the same one.  A kernel with any runs each region for one sub-group at a
- * time ("sub-group mode"):
+ * the same one.  A kernel with any gets two copies of each region
+ * ("sub-group mode"):
  *
- *   phase:   for each sub-group in order, run it from the phase's region:
- *            region r for the sub-group's work-items (rows of x, the x loop
- *            parallel and vectorised S wide), and while they all reach the
- *            same sub-group barrier, on with its region; stop at a
- *            work-group barrier or the end
+ *   uniform: (x size a multiple of S) region r for the whole group: z, y,
+ *            the row's sub-groups, then S work-items (a loop of constant
+ *            trip count, one vector iteration); when all reach the same
+ *            barrier (of either kind), on with its uniform copy; else each
+ *            work-item's state is kept and a phase of the fallback starts
+ *   fallback phase: for each sub-group in order, run it from the phase's
+ *            region (or from its work-items' kept state): region r for the
+ *            sub-group's work-items (rows of x, the x loop parallel and
+ *            vectorised S wide), and while they all reach the same
+ *            sub-group barrier, on with its region; stop at a work-group
+ *            barrier or the end
  *   then:    every sub-group must have stopped at the same one; the next
- *            phase starts at that barrier's region, or K.wg returns.
+ *            phase starts at that barrier's region (uniform when it can),
+ *            or K.wg returns.
  *
  * What must survive a barrier lives in per-work-item storage, one array per
  * value indexed by the local linear id (so the vectoriser sees consecutive
@@ -66,6 +73,7 @@
 #include "compiler/compiler_internal.h"
 
 #define STACK_LIMIT (2u << 20)
+#define PHASE_DISPATCH 0xffffffffu /* sub-group mode's phase: each sub-group from its work-items' kept state */
 #define MAX_COPIED_INSTRUCTIONS 200000
 
 /* ---- a map from LLVM objects to indices ------------------------------------------ */
@@ -211,6 +219,12 @@ typedef struct region_fn {
     LLVMValueRef nitems, nsg;   /* work-items and sub-groups in the group */
     LLVMBasicBlockRef sg_start, sg_end;
     LLVMValueRef sg_lo;         /* the current region's sub-group's first linear id */
+    /* ... and its uniform copies: every sub-group of the group at the same state */
+    bool uni;                   /* building a region's uniform copy */
+    LLVMBasicBlockRef *upre;    /* [region]: where its uniform copy starts */
+    LLVMValueRef uni_ok;        /* the group's rows are whole sub-groups (x size a multiple of S) */
+    LLVMValueRef state_base;    /* per-work-item i32: the state a uniform copy left it in */
+    LLVMBasicBlockRef fallback, sg_dispatch;
 } region_fn;
 
 /* The kernel has something this does not handle: the first reason is kept. */
@@ -1004,6 +1018,8 @@ typedef struct region_loop {
     LLVMBasicBlockRef pre;          /* where the region starts (rf->pre[r]) */
     LLVMBasicBlockRef zb, yb, xb;   /* the loop headers, z outermost (sub-group mode: row, -, x) */
     LLVMBasicBlockRef latch, ylatch, zlatch, done; /* (sub-group mode: x latch, row latch, -, done) */
+    LLVMBasicBlockRef sb, slatch;   /* uniform copy: the loop over a row's sub-groups (between y and x) */
+    LLVMValueRef xs, i, ms;         /* uniform copy: the sub-group's first x, the sub-group local id, the mask */
     LLVMValueRef l, hi, xe, base;   /* sub-group mode: the row's first linear id, the sub-group's end, the row's end, its linear base */
     LLVMValueRef x0;                /* sub-group mode: the row's first x */
     LLVMValueRef x, y, z;           /* the local id */
@@ -1086,18 +1102,25 @@ static void add_region_blocks(region_fn *rf, region_loop *rl)
     memset(rf->vmap, 0, (size_t)rf->ni * sizeof *rf->vmap);
     memset(rf->bmap, 0, (size_t)rf->nb * sizeof *rf->bmap);
     rf->nphis = rf->nexits = 0;
-    rl->pre = rf->pre[rl->r];
+    rl->pre = rf->uni ? rf->upre[rl->r] : rf->pre[rl->r];
+    const char *fmt = rf->uni ? "u%d.%s" : "r%d.%s";
 #define BLOCK(var, what)                                                        \
-    snprintf(name, sizeof name, "r%d.%s", rl->r, what);                         \
+    snprintf(name, sizeof name, fmt, rl->r, what);                              \
     rl->var = LLVMAppendBasicBlockInContext(rf->c, rf->wg, name)
     BLOCK(zb, "z");
     BLOCK(yb, "y");
+    if (rf->uni) {
+        BLOCK(sb, "sg");
+    }
     BLOCK(xb, "x");
     for (int i = 0; i < rl->n; i++) {
-        snprintf(name, sizeof name, "r%d.b%d", rl->r, rl->order[i]);
+        snprintf(name, sizeof name, rf->uni ? "u%d.b%d" : "r%d.b%d", rl->r, rl->order[i]);
         rf->bmap[rl->order[i]] = LLVMAppendBasicBlockInContext(rf->c, rf->wg, name);
     }
     BLOCK(latch, "latch");
+    if (rf->uni) {
+        BLOCK(slatch, "sg.latch");
+    }
     BLOCK(ylatch, "y.latch");
     BLOCK(zlatch, "z.latch");
     BLOCK(done, "done");
@@ -1108,12 +1131,16 @@ static void add_region_blocks(region_fn *rf, region_loop *rl)
  * several), the work-item's linear id and its copies of private variables;
  * then into the region's first block. */
 static void open_sub_group_loops(region_fn *rf, LLVMBuilderRef b, region_loop *rl);
+static void open_uniform_loops(region_fn *rf, LLVMBuilderRef b, region_loop *rl);
 static void enter_region_code(region_fn *rf, LLVMBuilderRef b, region_loop *rl);
 
 static void open_work_item_loops(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
 {
     if (rf->sg_mode) {
-        open_sub_group_loops(rf, b, rl);
+        if (rf->uni)
+            open_uniform_loops(rf, b, rl);
+        else
+            open_sub_group_loops(rf, b, rl);
         return;
     }
     LLVMPositionBuilderAtEnd(b, rl->pre);
@@ -1193,6 +1220,47 @@ static void open_sub_group_loops(region_fn *rf, LLVMBuilderRef b, region_loop *r
     LLVMPositionBuilderAtEnd(b, rl->yb); /* unused in this mode */
     LLVMBuildUnreachable(b);
     LLVMPositionBuilderAtEnd(b, rl->xb);
+    enter_region_code(rf, b, rl);
+}
+
+/* Uniform copy: z, y, then the row's sub-groups (x size a multiple of S, so
+ * a sub-group is S consecutive x of one row), then its S work-items: a loop
+ * with a constant trip count, which the vectoriser turns into one vector
+ * iteration, with the sub-group's first linear id invariant in it. */
+static void open_uniform_loops(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
+{
+    LLVMPositionBuilderAtEnd(b, rl->pre);
+    LLVMBuildBr(b, rl->zb);
+    LLVMPositionBuilderAtEnd(b, rl->zb);
+    rl->z = LLVMBuildPhi(b, rf->i64, "lz");
+    rl->mz = rl->multi ? LLVMBuildPhi(b, rf->i64, "") : NULL;
+    LLVMBuildBr(b, rl->yb);
+    LLVMPositionBuilderAtEnd(b, rl->yb);
+    rl->y = LLVMBuildPhi(b, rf->i64, "ly");
+    rl->my = rl->multi ? LLVMBuildPhi(b, rf->i64, "") : NULL;
+    LLVMValueRef zy = LLVMBuildNUWMul(b, LLVMBuildNUWAdd(b, LLVMBuildNUWMul(b, rl->z, rf->nxyz[1], ""), rl->y, ""),
+                                      rf->nxyz[0], "");
+    LLVMBuildBr(b, rl->sb);
+    LLVMPositionBuilderAtEnd(b, rl->sb);
+    rl->xs = LLVMBuildPhi(b, rf->i64, "sg.x");
+    rl->ms = rl->multi ? LLVMBuildPhi(b, rf->i64, "") : NULL;
+    rf->sg_lo = LLVMBuildNUWAdd(b, zy, rl->xs, "sg.lo");
+    /* every sub-group is whole here: tells the optimiser get_sub_group_size()
+     * (the builtin's min(S, items - first)) is S */
+    LLVMTypeRef assume_ty = LLVMFunctionType(LLVMVoidTypeInContext(rf->c), &rf->i1, 1, 0);
+    LLVMValueRef assume = LLVMGetNamedFunction(rf->m, "llvm.assume");
+    if (!assume)
+        assume = LLVMAddFunction(rf->m, "llvm.assume", assume_ty);
+    LLVMValueRef whole = LLVMBuildICmp(b, LLVMIntUGE, LLVMBuildSub(b, rf->nitems, rf->sg_lo, ""),
+                                       const64(rf, MOSAIC_SUB_GROUP_SIZE), "sg.whole");
+    LLVMBuildCall2(b, assume_ty, assume, &whole, 1, "");
+    LLVMBuildBr(b, rl->xb);
+    LLVMPositionBuilderAtEnd(b, rl->xb);
+    rl->i = LLVMBuildPhi(b, rf->i64, "sg.lid");
+    rl->mx = rl->multi ? LLVMBuildPhi(b, rf->i64, "") : NULL;
+    rl->x = LLVMBuildNUWAdd(b, rl->xs, rl->i, "lx");
+    rf->lid[0] = rl->x, rf->lid[1] = rl->y, rf->lid[2] = rl->z;
+    rf->wi = LLVMBuildNUWAdd(b, rf->sg_lo, rl->i, "wi");
     enter_region_code(rf, b, rl);
 }
 
@@ -1276,15 +1344,17 @@ static LLVMValueRef state_bit(region_fn *rf, LLVMBuilderRef b, LLVMValueRef stat
 
 /* !llvm.loop of a sub-group's x loop: parallel, not interleaved (it runs at
  * most one sub-group: an interleaved vector body would never run). */
-static LLVMValueRef sub_group_loop_md(region_fn *rf)
+static LLVMValueRef sub_group_loop_md(region_fn *rf, bool no_unroll)
 {
     LLVMContextRef c = rf->c;
     LLVMMetadataRef i32one = LLVMValueAsMetadata(LLVMConstInt(rf->i32, 1, 0));
     LLVMMetadataRef pa[2] = {LLVMMDStringInContext2(c, "llvm.loop.parallel_accesses", 27), rf->kb->access_group};
     LLVMMetadataRef ic[2] = {LLVMMDStringInContext2(c, "llvm.loop.interleave.count", 26), i32one};
+    LLVMMetadataRef ud = LLVMMDStringInContext2(c, "llvm.loop.unroll.disable", 24);
     LLVMMetadataRef temp = LLVMTemporaryMDNode(c, NULL, 0);
-    LLVMMetadataRef ops[3] = {temp, LLVMMDNodeInContext2(c, pa, 2), LLVMMDNodeInContext2(c, ic, 2)};
-    LLVMMetadataRef loop = LLVMMDNodeInContext2(c, ops, 3);
+    LLVMMetadataRef ops[4] = {temp, LLVMMDNodeInContext2(c, pa, 2), LLVMMDNodeInContext2(c, ic, 2),
+                              LLVMMDNodeInContext2(c, &ud, 1)};
+    LLVMMetadataRef loop = LLVMMDNodeInContext2(c, ops, no_unroll ? 4 : 3);
     LLVMMetadataReplaceAllUsesWith(temp, loop);
     return LLVMMetadataAsValue(c, loop);
 }
@@ -1295,7 +1365,7 @@ static void close_sub_group_loops(region_fn *rf, LLVMBuilderRef b, region_loop *
     rl->xn = LLVMBuildNUWAdd(b, rl->x, const64(rf, 1), "");
     LLVMValueRef br = LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, rl->xn, rl->xe, ""), rl->xb, rl->ylatch);
     if (rf->kb->access_group)
-        LLVMSetMetadata(br, LLVMGetMDKindIDInContext(rf->c, "llvm.loop", 9), sub_group_loop_md(rf));
+        LLVMSetMetadata(br, LLVMGetMDKindIDInContext(rf->c, "llvm.loop", 9), sub_group_loop_md(rf, false));
     LLVMAddIncoming(rl->x, &rl->xn, &rl->latch, 1);
     if (rl->multi)
         LLVMAddIncoming(rl->mx, &rl->mask, &rl->latch, 1);
@@ -1317,6 +1387,52 @@ static void close_sub_group_loops(region_fn *rf, LLVMBuilderRef b, region_loop *
     LLVMBuildUnreachable(b);
 }
 
+/* Uniform copy's latches: the next work-item of the sub-group (S of them),
+ * the next sub-group of the row, the next y and z.  With several next
+ * states, each work-item's is kept (the fallback reads it). */
+static void close_uniform_loops(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
+{
+    LLVMValueRef zero = const64(rf, 0), one = const64(rf, 1);
+    if (rl->multi) {
+        LLVMValueRef p = LLVMBuildInBoundsGEP2(b, rf->i32, rf->state_base, &rf->wi, 1, "");
+        mark_parallel(rf, LLVMBuildStore(b, rl->next, p));
+    }
+    LLVMValueRef in = LLVMBuildNUWAdd(b, rl->i, one, "");
+    LLVMValueRef br = LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, in, const64(rf, MOSAIC_SUB_GROUP_SIZE), ""),
+                                      rl->xb, rl->slatch);
+    if (rf->kb->access_group)
+        LLVMSetMetadata(br, LLVMGetMDKindIDInContext(rf->c, "llvm.loop", 9), sub_group_loop_md(rf, true));
+    LLVMPositionBuilderAtEnd(b, rl->slatch);
+    LLVMValueRef xsn = LLVMBuildNUWAdd(b, rl->xs, const64(rf, MOSAIC_SUB_GROUP_SIZE), "");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, xsn, rf->nxyz[0], ""), rl->sb, rl->ylatch);
+    LLVMPositionBuilderAtEnd(b, rl->ylatch);
+    rl->yn = LLVMBuildNUWAdd(b, rl->y, one, "");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, rl->yn, rf->nxyz[1], ""), rl->yb, rl->zlatch);
+    LLVMPositionBuilderAtEnd(b, rl->zlatch);
+    rl->zn = LLVMBuildNUWAdd(b, rl->z, one, "");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, rl->zn, rf->nxyz[2], ""), rl->zb, rl->done);
+    LLVMValueRef in2[2];
+    LLVMBasicBlockRef from2[2];
+    in2[0] = zero, in2[1] = rl->zn, from2[0] = rl->pre, from2[1] = rl->zlatch;
+    LLVMAddIncoming(rl->z, in2, from2, 2);
+    in2[0] = zero, in2[1] = rl->yn, from2[0] = rl->zb, from2[1] = rl->ylatch;
+    LLVMAddIncoming(rl->y, in2, from2, 2);
+    in2[0] = zero, in2[1] = xsn, from2[0] = rl->yb, from2[1] = rl->slatch;
+    LLVMAddIncoming(rl->xs, in2, from2, 2);
+    in2[0] = zero, in2[1] = in, from2[0] = rl->sb, from2[1] = rl->latch;
+    LLVMAddIncoming(rl->i, in2, from2, 2);
+    if (rl->multi) {
+        in2[0] = zero, in2[1] = rl->mask, from2[0] = rl->pre, from2[1] = rl->zlatch;
+        LLVMAddIncoming(rl->mz, in2, from2, 2);
+        in2[0] = rl->mz, in2[1] = rl->mask, from2[0] = rl->zb, from2[1] = rl->ylatch;
+        LLVMAddIncoming(rl->my, in2, from2, 2);
+        in2[0] = rl->my, in2[1] = rl->mask, from2[0] = rl->yb, from2[1] = rl->slatch;
+        LLVMAddIncoming(rl->ms, in2, from2, 2);
+        in2[0] = rl->ms, in2[1] = rl->mask, from2[0] = rl->sb, from2[1] = rl->latch;
+        LLVMAddIncoming(rl->mx, in2, from2, 2);
+    }
+}
+
 /* The latch: the work-item's next state (OR-ed into the mask when there are
  * several), then the next x, y and z (the x loop marked parallel). */
 static void close_work_item_loops(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
@@ -1334,7 +1450,10 @@ static void close_work_item_loops(region_fn *rf, LLVMBuilderRef b, region_loop *
         rl->mask = LLVMBuildOr(b, rl->mx, state_bit(rf, b, rl->next), "");
     }
     if (rf->sg_mode) {
-        close_sub_group_loops(rf, b, rl);
+        if (rf->uni)
+            close_uniform_loops(rf, b, rl);
+        else
+            close_sub_group_loops(rf, b, rl);
         return;
     }
     rl->xn = LLVMBuildNUWAdd(b, rl->x, one, "");
@@ -1372,11 +1491,16 @@ static void close_work_item_loops(region_fn *rf, LLVMBuilderRef b, region_loop *
  * barrier: undefined in OpenCL; reported, and the group ends if any
  * work-item returned. */
 static void sub_group_next_region(region_fn *rf, LLVMBuilderRef b, region_loop *rl, LLVMValueRef next);
+static void uniform_next_region(region_fn *rf, LLVMBuilderRef b, region_loop *rl);
 
 static void branch_to_next_region(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
 {
     LLVMValueRef zero = const64(rf, 0), one = const64(rf, 1);
     LLVMPositionBuilderAtEnd(b, rl->done);
+    if (rf->uni) {
+        uniform_next_region(rf, b, rl);
+        return;
+    }
     if (!rl->multi) {
         if (rf->sg_mode)
             sub_group_next_region(rf, b, rl, LLVMConstInt(rf->i32, (unsigned)rl->only, 0));
@@ -1411,6 +1535,30 @@ static void branch_to_next_region(region_fn *rf, LLVMBuilderRef b, region_loop *
             LLVMAddCase(sw, LLVMConstInt(rf->i32, (unsigned)s, 0), rf->pre[s]);
 }
 
+/* Uniform copy, after the group ran it: when every work-item reached the
+ * same barrier (of either kind), on to its region's uniform copy, as without
+ * sub-groups; else the fallback runs each sub-group from where its
+ * work-items stopped (their states were kept), one at a time. */
+static void uniform_next_region(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
+{
+    if (!rl->multi) {
+        LLVMBuildBr(b, rl->only ? rf->upre[rl->only] : rf->exit);
+        return;
+    }
+    LLVMValueRef zero = const64(rf, 0), one = const64(rf, 1);
+    LLVMValueRef split = LLVMBuildICmp(
+        b, LLVMIntNE, LLVMBuildAnd(b, rl->mask, LLVMBuildSub(b, rl->mask, one, ""), ""), zero, "split");
+    char name[48];
+    snprintf(name, sizeof name, "u%d.next", rl->r);
+    LLVMBasicBlockRef cont = LLVMAppendBasicBlockInContext(rf->c, rf->wg, name);
+    LLVMBuildCondBr(b, split, rf->fallback, cont);
+    LLVMPositionBuilderAtEnd(b, cont);
+    LLVMValueRef sw = LLVMBuildSwitch(b, rl->next, rf->exit, (unsigned)rl->nstates);
+    for (int s = 1; s < rf->nreg; s++)
+        if (rl->states[s])
+            LLVMAddCase(sw, LLVMConstInt(rf->i32, (unsigned)s, 0), rf->upre[s]);
+}
+
 /* Sub-group mode, after a sub-group ran a region: on to the region of the
  * sub-group barrier it reached, else it stops for this phase (its state's bit
  * in the phase's mask) and the next sub-group starts (sg_end). */
@@ -1422,6 +1570,68 @@ static void sub_group_next_region(region_fn *rf, LLVMBuilderRef b, region_loop *
     LLVMValueRef sw = LLVMBuildSwitch(b, next, stop, (unsigned)rl->nstates);
     for (int s = 1; s < rf->nreg; s++)
         if (rl->states[s] && rf->bar_sub[s])
+            LLVMAddCase(sw, LLVMConstInt(rf->i32, (unsigned)s, 0), rf->pre[s]);
+    LLVMPositionBuilderAtEnd(b, stop);
+    LLVMValueRef mask = LLVMBuildLoad2(b, rf->i64, rf->pmask_var, "");
+    LLVMBuildStore(b, LLVMBuildOr(b, mask, state_bit(rf, b, next), ""), rf->pmask_var);
+    LLVMBuildStore(b, next, rf->pnext_var);
+    LLVMBuildBr(b, rf->sg_end);
+}
+
+/* Sub-group mode, after a uniform copy whose work-items stopped at different
+ * places: the fallback runs the phase one sub-group at a time (sg_start with
+ * phase PHASE_DISPATCH), each from the state its work-items were left in:
+ * they must agree (else the divergence is reported and any that returned
+ * ends the sub-group); a sub-group barrier's region goes on, anything else
+ * stops the sub-group for this phase. */
+static void build_fallback(region_fn *rf, LLVMBuilderRef b)
+{
+    LLVMValueRef zero = const64(rf, 0), one = const64(rf, 1);
+    LLVMPositionBuilderAtEnd(b, rf->fallback);
+    LLVMBuildStore(b, LLVMConstInt(rf->i32, PHASE_DISPATCH, 0), rf->phase_var);
+    LLVMBuildStore(b, zero, rf->sg_var);
+    LLVMBuildStore(b, zero, rf->pmask_var);
+    for (int d = 0; d < 3; d++)
+        LLVMBuildStore(b, zero, rf->sgxyz_var[d]);
+    LLVMBuildBr(b, rf->sg_start);
+
+    LLVMPositionBuilderAtEnd(b, rf->sg_dispatch);
+    LLVMValueRef lo = LLVMBuildNUWMul(b, LLVMBuildLoad2(b, rf->i64, rf->sg_var, ""),
+                                      const64(rf, MOSAIC_SUB_GROUP_SIZE), "");
+    LLVMValueRef end = LLVMBuildNUWAdd(b, lo, const64(rf, MOSAIC_SUB_GROUP_SIZE), "");
+    LLVMValueRef hi = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntULT, end, rf->nitems, ""), end, rf->nitems, "");
+    LLVMBasicBlockRef loop = LLVMAppendBasicBlockInContext(rf->c, rf->wg, "sg.dispatch.loop");
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(rf->c, rf->wg, "sg.dispatch.done");
+    LLVMBasicBlockRef stop = LLVMAppendBasicBlockInContext(rf->c, rf->wg, "sg.dispatch.stop");
+    LLVMBuildBr(b, loop);
+    LLVMPositionBuilderAtEnd(b, loop);
+    LLVMValueRef i = LLVMBuildPhi(b, rf->i64, ""), m = LLVMBuildPhi(b, rf->i64, "");
+    LLVMValueRef st = LLVMBuildLoad2(b, rf->i32, LLVMBuildInBoundsGEP2(b, rf->i32, rf->state_base, &i, 1, ""), "");
+    LLVMValueRef m2 = LLVMBuildOr(b, m, state_bit(rf, b, st), "");
+    LLVMValueRef i2 = LLVMBuildNUWAdd(b, i, one, "");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, i2, hi, ""), loop, done);
+    LLVMBasicBlockRef from[2] = {rf->sg_dispatch, loop};
+    LLVMValueRef iv[2] = {lo, i2}, mv[2] = {zero, m2};
+    LLVMAddIncoming(i, iv, from, 2);
+    LLVMAddIncoming(m, mv, from, 2);
+    LLVMPositionBuilderAtEnd(b, done);
+    if (rf->report_fn) {
+        LLVMValueRef split =
+            LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, m2, LLVMBuildSub(b, m2, one, ""), ""), zero, "diverged");
+        LLVMBasicBlockRef rep = LLVMAppendBasicBlockInContext(rf->c, rf->wg, "sg.dispatch.diverged");
+        LLVMBasicBlockRef cont = LLVMAppendBasicBlockInContext(rf->c, rf->wg, "sg.dispatch.next");
+        LLVMBuildCondBr(b, split, rep, cont);
+        LLVMPositionBuilderAtEnd(b, rep);
+        LLVMValueRef args[2] = {rf->ctx, rf->kernel_name};
+        LLVMBuildCall2(b, LLVMGlobalGetValueType(rf->report_fn), rf->report_fn, args, 2, "");
+        LLVMBuildBr(b, cont);
+        LLVMPositionBuilderAtEnd(b, cont);
+    }
+    LLVMValueRef ended = LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, m2, one, ""), zero, "");
+    LLVMValueRef next = LLVMBuildSelect(b, ended, LLVMConstInt(rf->i32, 0, 0), st, "");
+    LLVMValueRef sw = LLVMBuildSwitch(b, next, stop, (unsigned)rf->nreg);
+    for (int s = 1; s < rf->nreg; s++)
+        if (rf->bar_sub[s] && rf->reach[rf->bar_block[s]])
             LLVMAddCase(sw, LLVMConstInt(rf->i32, (unsigned)s, 0), rf->pre[s]);
     LLVMPositionBuilderAtEnd(b, stop);
     LLVMValueRef mask = LLVMBuildLoad2(b, rf->i64, rf->pmask_var, "");
@@ -1444,6 +1654,8 @@ static void build_sub_group_phases(region_fn *rf, LLVMBuilderRef b)
     for (int s = 1; s < rf->nreg; s++)
         if (!rf->bar_sub[s] && rf->reach[rf->bar_block[s]])
             LLVMAddCase(sw, LLVMConstInt(rf->i32, (unsigned)s, 0), rf->pre[s]);
+    LLVMAddCase(sw, LLVMConstInt(rf->i32, PHASE_DISPATCH, 0), rf->sg_dispatch);
+    build_fallback(rf, b);
 
     LLVMPositionBuilderAtEnd(b, rf->sg_end);
     LLVMValueRef sg = LLVMBuildNUWAdd(b, LLVMBuildLoad2(b, rf->i64, rf->sg_var, ""), one, "sg.next");
@@ -1487,12 +1699,20 @@ static void build_sub_group_phases(region_fn *rf, LLVMBuilderRef b)
     LLVMBasicBlockRef again = LLVMAppendBasicBlockInContext(rf->c, rf->wg, "phase.again");
     LLVMBuildCondBr(b, ended, rf->exit, again);
     LLVMPositionBuilderAtEnd(b, again);
-    LLVMBuildStore(b, LLVMBuildLoad2(b, rf->i32, rf->pnext_var, ""), rf->phase_var);
+    LLVMValueRef pnext = LLVMBuildLoad2(b, rf->i32, rf->pnext_var, "");
+    LLVMBuildStore(b, pnext, rf->phase_var);
     LLVMBuildStore(b, zero, rf->sg_var);
     LLVMBuildStore(b, zero, rf->pmask_var);
     for (int d = 0; d < 3; d++)
         LLVMBuildStore(b, zero, rf->sgxyz_var[d]);
-    LLVMBuildBr(b, rf->sg_start);
+    /* the next phase: uniform again when it can be */
+    LLVMBasicBlockRef uni = LLVMAppendBasicBlockInContext(rf->c, rf->wg, "phase.uniform");
+    LLVMBuildCondBr(b, rf->uni_ok, uni, rf->sg_start);
+    LLVMPositionBuilderAtEnd(b, uni);
+    sw = LLVMBuildSwitch(b, pnext, rf->upre[0], (unsigned)rf->nreg);
+    for (int s = 1; s < rf->nreg; s++)
+        if (!rf->bar_sub[s] && rf->reach[rf->bar_block[s]])
+            LLVMAddCase(sw, LLVMConstInt(rf->i32, (unsigned)s, 0), rf->upre[s]);
 }
 
 /* Region r in K.wg: its code copied between the z, y, x loops over the
@@ -1549,12 +1769,14 @@ static cl_int copy_group_values(region_fn *rf, LLVMBuilderRef b)
 static void allocate_storage(region_fn *rf, LLVMBuilderRef b, LLVMBasicBlockRef *exit_free)
 {
     *exit_free = NULL;
-    if (!rf->nslots)
+    /* sub-group mode: 4 more bytes per work-item, the states uniform copies leave */
+    unsigned long long per_item = rf->slot_total + (rf->sg_mode ? 4 : 0);
+    if (!per_item)
         return;
     /* n64 elements per array (the group's size rounded up to 64), so every array starts 64-byte aligned */
     LLVMValueRef n = LLVMBuildNUWMul(b, LLVMBuildNUWMul(b, rf->nxyz[0], rf->nxyz[1], ""), rf->nxyz[2], "");
     LLVMValueRef n64 = LLVMBuildAnd(b, LLVMBuildNUWAdd(b, n, const64(rf, 63), ""), const64(rf, ~63ull), "n64");
-    LLVMValueRef total = LLVMBuildNUWMul(b, n64, const64(rf, rf->slot_total), "storage.size");
+    LLVMValueRef total = LLVMBuildNUWMul(b, n64, const64(rf, per_item), "storage.size");
     LLVMBasicBlockRef stack = LLVMAppendBasicBlockInContext(rf->c, rf->wg, "storage.stack");
     LLVMBasicBlockRef heap = LLVMAppendBasicBlockInContext(rf->c, rf->wg, "storage.heap");
     LLVMBasicBlockRef fail = LLVMAppendBasicBlockInContext(rf->c, rf->wg, "storage.none");
@@ -1591,6 +1813,10 @@ static void allocate_storage(region_fn *rf, LLVMBuilderRef b, LLVMBasicBlockRef 
     for (int s = 0; s < rf->nslots; s++) {
         LLVMValueRef off = LLVMBuildNUWMul(b, n64, const64(rf, rf->slot_off[s]), "");
         rf->slot_base[s] = LLVMBuildInBoundsGEP2(b, rf->i8, base, &off, 1, "");
+    }
+    if (rf->sg_mode) {
+        LLVMValueRef off = LLVMBuildNUWMul(b, n64, const64(rf, rf->slot_total), "");
+        rf->state_base = LLVMBuildInBoundsGEP2(b, rf->i8, base, &off, 1, "states");
     }
     /* the exit frees heap storage */
     LLVMBasicBlockRef cur = LLVMGetInsertBlock(b);
@@ -1632,6 +1858,7 @@ static void rf_free(region_fn *rf)
     free(rf->avoid), free(rf->slot_inst), free(rf->slot_type), free(rf->slot_stride), free(rf->slot_off);
     free(rf->vals), free(rf->gmap), free(rf->slot_base), free(rf->vmap), free(rf->bmap), free(rf->pre);
     free(rf->phis), free(rf->exits), free(rf->order), free(rf->bar_sub);
+    free(rf->upre);
     pmap_free(&rf->bidx);
     pmap_free(&rf->iidx);
     pmap_free(&rf->aidx);
@@ -1716,6 +1943,8 @@ static cl_int begin_wg(region_fn *rf, LLVMBuilderRef b, const mosaic_compiler_ta
     rf->bmap = rf_calloc(rf, (size_t)rf->nb, sizeof *rf->bmap);
     rf->slot_base = rf_calloc(rf, (size_t)rf->nslots, sizeof *rf->slot_base);
     rf->pre = rf_calloc(rf, (size_t)rf->nreg, sizeof *rf->pre);
+    if (rf->sg_mode)
+        rf->upre = rf_calloc(rf, (size_t)rf->nreg, sizeof *rf->upre);
     rf->phis = rf_calloc(rf, (size_t)rf->ni, sizeof *rf->phis);
     rf->exits = rf_calloc(rf, (size_t)rf->nb, sizeof *rf->exits);
     rf->order = rf_calloc(rf, (size_t)rf->nb, sizeof *rf->order);
@@ -1734,6 +1963,10 @@ static cl_int begin_wg(region_fn *rf, LLVMBuilderRef b, const mosaic_compiler_ta
         char name[32];
         snprintf(name, sizeof name, "r%d", r);
         rf->pre[r] = LLVMAppendBasicBlockInContext(rf->c, rf->wg, name);
+        if (rf->sg_mode) {
+            snprintf(name, sizeof name, "u%d", r);
+            rf->upre[r] = LLVMAppendBasicBlockInContext(rf->c, rf->wg, name);
+        }
     }
     rf->exit = LLVMAppendBasicBlockInContext(rf->c, rf->wg, "exit");
     return CL_SUCCESS;
@@ -1752,6 +1985,8 @@ static cl_int build_entry(region_fn *rf, LLVMBuilderRef b)
             rf->sgxyz_var[d] = LLVMBuildAlloca(b, rf->i64, "sg.first.var");
         rf->sg_start = LLVMAppendBasicBlockInContext(rf->c, rf->wg, "sg.start");
         rf->sg_end = LLVMAppendBasicBlockInContext(rf->c, rf->wg, "sg.end");
+        rf->fallback = LLVMAppendBasicBlockInContext(rf->c, rf->wg, "sg.fallback");
+        rf->sg_dispatch = LLVMAppendBasicBlockInContext(rf->c, rf->wg, "sg.dispatch");
     }
     load_group_size(rf, b);
     cl_int err = copy_group_values(rf, b);
@@ -1770,7 +2005,10 @@ static cl_int build_entry(region_fn *rf, LLVMBuilderRef b)
             LLVMBuildStore(b, zero, rf->sgxyz_var[d]);
         LLVMBuildStore(b, LLVMConstInt(rf->i32, 0, 0), rf->phase_var);
         LLVMBuildStore(b, LLVMConstInt(rf->i32, 0, 0), rf->pnext_var);
-        LLVMBuildBr(b, rf->sg_start);
+        /* uniform copies when a row is whole sub-groups, else one sub-group at a time */
+        rf->uni_ok = LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildAnd(b, rf->nxyz[0], const64(rf, MOSAIC_SUB_GROUP_SIZE - 1), ""),
+                                   const64(rf, 0), "uniform");
+        LLVMBuildCondBr(b, rf->uni_ok, rf->upre[0], rf->sg_start);
         build_sub_group_phases(rf, b);
     } else {
         LLVMBuildBr(b, rf->pre[0]);
@@ -1780,18 +2018,23 @@ static cl_int build_entry(region_fn *rf, LLVMBuilderRef b)
     return CL_SUCCESS;
 }
 
+/* Each region; in sub-group mode, its uniform copy too. */
 static cl_int build_regions(region_fn *rf, LLVMBuilderRef b)
 {
     cl_int err = CL_SUCCESS;
-    for (int r = 0; r < rf->nreg && err == CL_SUCCESS; r++) {
-        /* a region whose barrier cannot be reached is never entered */
-        if (r && !rf->reach[rf->bar_block[r]]) {
-            LLVMPositionBuilderAtEnd(b, rf->pre[r]);
-            LLVMBuildUnreachable(b);
-            continue;
+    for (int copy = 0; copy < (rf->sg_mode ? 2 : 1); copy++) {
+        rf->uni = copy == 1;
+        for (int r = 0; r < rf->nreg && err == CL_SUCCESS; r++) {
+            /* a region whose barrier cannot be reached is never entered */
+            if (r && !rf->reach[rf->bar_block[r]]) {
+                LLVMPositionBuilderAtEnd(b, rf->uni ? rf->upre[r] : rf->pre[r]);
+                LLVMBuildUnreachable(b);
+                continue;
+            }
+            err = build_region(rf, r, b);
         }
-        err = build_region(rf, r, b);
     }
+    rf->uni = false;
     return err;
 }
 

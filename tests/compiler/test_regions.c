@@ -723,6 +723,94 @@ TEST(divergence)
     }
 }
 
+/* Sub-groups: K.wg runs each region for the whole group while every
+ * sub-group is at the same place, else one sub-group at a time from where
+ * its work-items stopped.  Sub-groups may reach different sub-group
+ * functions (or none); work-items of one sub-group that disagree are
+ * reported.  Groups of 16 (whole sub-groups in each row: the uniform copies,
+ * then the fallback) and of 12 (a partial sub-group: one at a time). */
+static void sg_barrier(mosaic_wg_ctx *ctx) { (void)ctx; }
+
+static const struct mosaic_runtime_symbol sg_symbols[] = {
+    {"__mosaic_barrier", (void *)wi_barrier},
+    {"__mosaic_sub_group_barrier", (void *)sg_barrier},
+    {"__mosaic_barrier_divergence", (void *)divergence},
+};
+
+TEST(sub_group_divergence)
+{
+    mosaic_compiler_target sg_target = target;
+    sg_target.clang_features = "-cl-ext=-all,+__opencl_c_subgroups,+__opencl_c_int64";
+    sg_target.runtime_symbols = sg_symbols;
+    sg_target.num_runtime_symbols = 3;
+    const char *src = "kernel void k(global int *out, int split) {\n"
+                      "  int v = -1;\n"
+                      "  if (split == 2 || (split ? get_sub_group_local_id() < 3 : get_sub_group_id() == 1))\n"
+                      "    v = sub_group_reduce_add((int)get_local_id(0));\n"
+                      "  out[get_global_id(0)] = v;\n"
+                      "}\n";
+    const char *opts[2] = {"-cl-std=CL3.0", "-cl-std=CL3.0 -cl-opt-disable"};
+    for (int o = 0; o < 2; o++) {
+        mosaic_bitcode obj = {0}, linked = {0};
+        mosaic_executable *exe = NULL;
+        char *log = NULL;
+        cl_int r = mosaic_compile_source(&sg_target, src, opts[o], 0, NULL, &obj, &log);
+        if (r == CL_SUCCESS) {
+            free(log);
+            r = mosaic_link_bitcode(&sg_target, 1, &obj, "", 0, &linked, &log);
+        }
+        if (r == CL_SUCCESS) {
+            free(log);
+            r = mosaic_finalize(&sg_target, &linked, opts[o], &exe, &log);
+        }
+        CHECK(r == CL_SUCCESS, "sub_group_divergence (%s): build failed (%d):\n%s", opts[o], r, log ? log : "");
+        free(log);
+        mosaic_bitcode_free(&obj);
+        mosaic_bitcode_free(&linked);
+        const mosaic_kernel_info *k = exe ? mosaic_executable_find_kernel(exe, "k") : NULL;
+        CHECK(k && k->wg_fn, "sub_group_divergence (%s): a work-group function", opts[o]);
+        for (int split = 0; split < 3 && k && k->wg_fn; split++)
+            for (size_t local = 12; local <= 16; local += 4) {
+                int out[32], *po = out;
+                memset(out, 0x55, sizeof out);
+                char *scratch = malloc(MOSAIC_WG_SCRATCH_SIZE(local));
+                atomic_store(&divergence_reports, 0);
+                for (size_t g = 2; g-- > 0;) { /* the last group first: the first must not write past its own */
+                    mosaic_wg_ctx ctx;
+                    memset(&ctx, 0, sizeof ctx);
+                    ctx.work_dim = 1;
+                    for (int d = 0; d < 3; d++)
+                        ctx.global_size[d] = ctx.enqueued_local_size[d] = ctx.local_size[d] = ctx.num_groups[d] = 1;
+                    ctx.global_size[0] = 2 * local;
+                    ctx.enqueued_local_size[0] = ctx.local_size[0] = local;
+                    ctx.num_groups[0] = 2;
+                    ctx.group_id[0] = g;
+                    ctx.wg_scratch = scratch;
+                    k->wg_fn(ARGS(&po, &split), &ctx);
+                }
+                free(scratch);
+                int reports = atomic_load(&divergence_reports);
+                if (split == 1) {
+                    CHECK(reports >= 2, "sub_group_divergence (%s): groups of %zu, %d reports for 2 groups", opts[o],
+                          local, reports);
+                    continue;
+                }
+                CHECK(reports == 0, "sub_group_divergence (%s): groups of %zu, %d reports", opts[o], local, reports);
+                for (size_t w = 0; w < 2 * local; w++) {
+                    size_t l = w % local;
+                    /* split 0: sub-group 1 reduces, the others keep -1; split 2: all reduce */
+                    int want = 0;
+                    for (size_t j = l / 8 * 8; j < local && j < l / 8 * 8 + 8; j++)
+                        want += (int)j;
+                    want = split == 2 || l / 8 == 1 ? want : -1;
+                    CHECK(out[w] == want, "sub_group_divergence (%s): groups of %zu, work-item %zu: %d, want %d",
+                          opts[o], local, w, out[w], want);
+                }
+            }
+        mosaic_executable_free(exe);
+    }
+}
+
 TEST(odd_shapes)
 {
     /* a barrier first and last, two in a row, a loop left by a break after
