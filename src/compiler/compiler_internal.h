@@ -225,6 +225,9 @@ unsigned mc_add_vector_math(LLVMModuleRef m, LLVMTargetMachineRef tm);
 /* After optimisation: vector-typed math intrinsic calls (llvm.log.v4f32...)
  * become calls of libmvec variants; returns how many. */
 unsigned mc_lower_vector_math_calls(LLVMModuleRef m, LLVMTargetMachineRef tm);
+/* masked_ops.c: masked loads, stores, gathers and scatters whose mask is a
+ * constant with one true lane become scalar accesses; true if any did. */
+bool mc_scalarize_one_lane_masked_ops(LLVMModuleRef m);
 void mc_drop_vector_math_uses(LLVMModuleRef m);
 bool mc_libmvec_available(void);
 /* libmvec's variants (name, address) for the JIT. */

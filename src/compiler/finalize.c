@@ -530,8 +530,8 @@ static cl_int prepare_for_optimiser(finalize_job *job)
 }
 
 /* default<O3> (default<O0> with -cl-opt-disable), then vector math calls
- * the vectoriser made become libmvec calls; the kernels' private memory
- * is what allocas are left. */
+ * the vectoriser made become libmvec calls and one-lane masked accesses
+ * scalar ones; the kernels' private memory is what allocas are left. */
 static cl_int optimise(finalize_job *job)
 {
     LLVMModuleRef m = job->m;
@@ -540,8 +540,13 @@ static cl_int optimise(finalize_job *job)
     cl_int r = run_passes(m, job->tm, job->opts->opt_disable ? "default<O0>" : "default<O3>", job->log);
     if (r != CL_SUCCESS)
         return r;
-    if (!job->opts->opt_disable)
+    if (!job->opts->opt_disable) {
         mc_lower_vector_math_calls(m, job->tm);
+        /* lane-0-only code of sub-group loops; instcombine then narrows what fed the lane */
+        if (mc_scalarize_one_lane_masked_ops(m) &&
+            (r = run_passes(m, job->tm, "function(instcombine,dce)", job->log)) != CL_SUCCESS)
+            return r;
+    }
     mc_drop_vector_math_uses(m);
     if (mosaic_settings()->dump_ir)
         LLVMDumpModule(m);

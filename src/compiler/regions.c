@@ -1351,10 +1351,21 @@ static LLVMValueRef sub_group_loop_md(region_fn *rf, bool no_unroll)
     LLVMMetadataRef pa[2] = {LLVMMDStringInContext2(c, "llvm.loop.parallel_accesses", 27), rf->kb->access_group};
     LLVMMetadataRef ic[2] = {LLVMMDStringInContext2(c, "llvm.loop.interleave.count", 26), i32one};
     LLVMMetadataRef ud = LLVMMDStringInContext2(c, "llvm.loop.unroll.disable", 24);
+    /* The uniform copies' loop of exactly one sub-group is one vector of
+     * MOSAIC_SUB_GROUP_SIZE lanes: left to its cost model, LLVM picks 4 lanes
+     * where 64-bit values are live on a CPU that prefers 256-bit vectors
+     * (Sapphire Rapids), and two iterations with a mask computed per
+     * iteration keep lane-0-only code as masked scatters (masked_ops.c
+     * makes scalar accesses only of constant one-lane masks). */
+    LLVMMetadataRef vw[2] = {LLVMMDStringInContext2(c, "llvm.loop.vectorize.width", 25),
+                             LLVMValueAsMetadata(LLVMConstInt(rf->i32, MOSAIC_SUB_GROUP_SIZE, 0))};
+    LLVMMetadataRef ve[2] = {LLVMMDStringInContext2(c, "llvm.loop.vectorize.enable", 26),
+                             LLVMValueAsMetadata(LLVMConstInt(LLVMInt1TypeInContext(c), 1, 0))};
     LLVMMetadataRef temp = LLVMTemporaryMDNode(c, NULL, 0);
-    LLVMMetadataRef ops[4] = {temp, LLVMMDNodeInContext2(c, pa, 2), LLVMMDNodeInContext2(c, ic, 2),
-                              LLVMMDNodeInContext2(c, &ud, 1)};
-    LLVMMetadataRef loop = LLVMMDNodeInContext2(c, ops, no_unroll ? 4 : 3);
+    LLVMMetadataRef ops[6] = {temp, LLVMMDNodeInContext2(c, pa, 2), LLVMMDNodeInContext2(c, ic, 2),
+                              LLVMMDNodeInContext2(c, &ud, 1), LLVMMDNodeInContext2(c, vw, 2),
+                              LLVMMDNodeInContext2(c, ve, 2)};
+    LLVMMetadataRef loop = LLVMMDNodeInContext2(c, ops, no_unroll ? 6 : 3);
     LLVMMetadataReplaceAllUsesWith(temp, loop);
     return LLVMMetadataAsValue(c, loop);
 }

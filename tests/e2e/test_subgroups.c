@@ -534,6 +534,76 @@ static const char *const divergent_source =
     "  o[3 * w] = r; o[3 * w + 1] = acc; o[3 * w + 2] = sub_group_reduce_min(other);\n"
     "}\n";
 
+/* Code only one work-item of each sub-group runs (lane 0, lane 3), storing
+ * a 64-bit sum at its sub-group's slot: in the uniform copies of the regions
+ * path that is one vector of 8 lanes whose one-lane masked accesses become
+ * scalar ones (src/compiler/masked_ops.c); partial sub-groups and groups
+ * whose x size is not a multiple of 8 take the per-sub-group path. */
+static const char *const one_lane_source =
+    "size_t slot(void) {\n"
+    "  size_t g = (get_group_id(2) * get_num_groups(1) + get_group_id(1)) * get_num_groups(0) + get_group_id(0);\n"
+    "  return g * get_enqueued_num_sub_groups() + get_sub_group_id();\n"
+    "}\n"
+    "kernel void lane0(global const long *in, global long *out) {\n"
+    "  long s = sub_group_reduce_add(in[get_global_linear_id()]);\n"
+    "  if (get_sub_group_local_id() == 0) out[2 * slot()] = s;\n"
+    "}\n"
+    "kernel void lane3(global const long *in, global long *out) {\n"
+    "  long s = sub_group_reduce_add(in[get_global_linear_id()]);\n"
+    "  if (get_sub_group_local_id() == 3) out[2 * slot() + 1] = 3 * s;\n"
+    "}\n";
+
+/* The group linear id of global linear id w in r. */
+static size_t group_of(const range *r, size_t w)
+{
+    size_t x = w % r->global[0], y = w / r->global[0] % r->global[1], z = w / r->global[0] / r->global[1];
+    size_t ngx = (r->global[0] + r->local[0] - 1) / r->local[0], ngy = (r->global[1] + r->local[1] - 1) / r->local[1];
+    return (z / r->local[2] * ngy + y / r->local[1]) * ngx + x / r->local[0];
+}
+
+TEST(one_lane_results)
+{
+    cl_program p = build(one_lane_source, "-cl-std=CL3.0");
+    if (!p)
+        return;
+    for (size_t ri = 0; ri < NRANGES; ri++) {
+        const range *r = &ranges[ri];
+        wi_map m = map_range(r);
+        size_t enq_sgs = (m.enq_items[0] + sg_size - 1) / sg_size, slots = 2 * (group_of(r, m.n - 1) + 1) * enq_sgs;
+        cl_long *in = calloc(m.n, sizeof *in), *out = malloc(slots * sizeof *out), *want = malloc(slots * sizeof *want);
+        for (size_t w = 0; w < m.n; w++)
+            in[w] = VALUE(cl_long, w) * 1000000007LL;
+        for (size_t i = 0; i < slots; i++)
+            out[i] = want[i] = -1;
+        for (size_t w = 0; w < m.n; w++) {
+            size_t n = sg_count(&m, w), me = m.lin[w] % sg_size, slot = group_of(r, w) * enq_sgs + m.lin[w] / sg_size;
+            cl_long sum = 0;
+            for (size_t j = 0; j < n; j++)
+                sum += in[sg_member(&m, w, j)];
+            if (me == 0)
+                want[2 * slot] = sum;
+            if (me == 3)
+                want[2 * slot + 1] = 3 * sum;
+        }
+        cl_mem ib = buffer(m.n * sizeof *in, in), ob = buffer(slots * sizeof *out, out);
+        if (run(p, "lane0", r, ib, ob, out, slots * sizeof *out, 0) &&
+            run(p, "lane3", r, ib, ob, out, slots * sizeof *out, 0)) {
+            int bad = 0;
+            for (size_t i = 0; i < slots; i++)
+                if (out[i] != want[i] && bad++ < 5)
+                    TEST_FAIL("range %zu slot %zu (lane %d): %lld, want %lld", ri, i / 2, i % 2 ? 3 : 0,
+                              (long long)out[i], (long long)want[i]);
+        }
+        clReleaseMemObject(ib);
+        clReleaseMemObject(ob);
+        free(in);
+        free(out);
+        free(want);
+        free_map(&m);
+    }
+    clReleaseProgram(p);
+}
+
 TEST(divergent_sub_groups)
 {
     cl_program p = build(divergent_source, "-cl-std=CL3.0");
