@@ -736,35 +736,73 @@ TEST(reservations)
     clReleaseKernel(r);
 }
 
+/* What the collective forms' tests share: writers (kernel `writer`: src,
+ * pipe, status) fill a pipe of n packets in groups of `local` and every
+ * work-item's status is 0; one more group finds it full and every status is
+ * -1; then readers (kernel `reader`: pipe, dst, status) take all n packets
+ * into dst and status, read back for the caller. */
+typedef struct collective_pipe {
+    cl_mem pipe, src, dst, status;
+    cl_kernel writer, reader;
+    size_t n, local;
+} collective_pipe;
+
+static collective_pipe fill_then_read(const char *writer, const char *reader, size_t n, size_t local, int *dst,
+                                      int *status)
+{
+    collective_pipe c = { .n = n, .local = local };
+    int *src = malloc(n * sizeof *src);
+    for (size_t i = 0; i < n; i++)
+        src[i] = (int)i;
+    c.pipe = new_pipe(sizeof(int), (cl_uint)n);
+    c.src = new_buffer(n * sizeof(int), src);
+    c.dst = new_buffer(n * sizeof(int), NULL);
+    c.status = new_buffer(n * sizeof(int), NULL);
+    free(src);
+    c.writer = new_kernel(get_program(), writer);
+    c.reader = new_kernel(get_program(), reader);
+    set_mem(c.writer, 0, c.src);
+    set_mem(c.writer, 1, c.pipe);
+    set_mem(c.writer, 2, c.status);
+    run1d(queue, c.writer, n, local);
+    read_back(c.status, n * sizeof(int), status);
+    for (size_t i = 0; i < n; i++)
+        CHECK(status[i] == 0, "%s %zu: %d", writer, i, status[i]);
+    run1d(queue, c.writer, local, local); /* into a full pipe: the whole reservation fails */
+    read_back(c.status, local * sizeof(int), status);
+    for (size_t i = 0; i < local; i++)
+        CHECK(status[i] == -1, "%s %zu into a full pipe: %d", writer, i, status[i]);
+    set_mem(c.reader, 0, c.pipe);
+    set_mem(c.reader, 1, c.dst);
+    set_mem(c.reader, 2, c.status);
+    run1d(queue, c.reader, n, local);
+    read_back(c.status, n * sizeof(int), status);
+    read_back(c.dst, n * sizeof(int), dst);
+    return c;
+}
+
+/* The pipe is empty: `groups` groups of readers all see the invalid reservation. */
+static void check_empty_then_release(collective_pipe *c, size_t groups, int *status)
+{
+    run1d(queue, c->reader, groups * c->local, c->local);
+    read_back(c->status, groups * c->local * sizeof(int), status);
+    for (size_t i = 0; i < groups * c->local; i++)
+        CHECK(status[i] == -1, "reader %zu from an empty pipe: %d", i, status[i]);
+    clReleaseMemObject(c->pipe);
+    clReleaseMemObject(c->src);
+    clReleaseMemObject(c->dst);
+    clReleaseMemObject(c->status);
+    clReleaseKernel(c->writer);
+    clReleaseKernel(c->reader);
+}
+
 TEST(work_group_reservations)
 {
     if (!get_program())
         return;
     enum { LOCAL = 64, GROUPS = 40, N = LOCAL * GROUPS };
-    static int src[N], dst[N], status[N];
-    for (int i = 0; i < N; i++)
-        src[i] = i;
-    cl_mem p = new_pipe(sizeof(int), N);
-    cl_mem s = new_buffer(sizeof src, src), d = new_buffer(sizeof dst, NULL), st = new_buffer(sizeof status, NULL);
-    cl_kernel w = new_kernel(get_program(), "wg_write"), r = new_kernel(get_program(), "wg_read");
-    set_mem(w, 0, s);
-    set_mem(w, 1, p);
-    set_mem(w, 2, st);
-    run1d(queue, w, N, LOCAL);
-    read_back(st, sizeof status, status);
-    for (int i = 0; i < N; i++)
-        CHECK(status[i] == 0, "writer %d: %d", i, status[i]);
-    /* full: a whole group's reservation fails for every work-item of it */
-    run1d(queue, w, LOCAL, LOCAL);
-    read_back(st, LOCAL * sizeof(int), status);
-    for (int i = 0; i < LOCAL; i++)
-        CHECK(status[i] == -1);
-    set_mem(r, 0, p);
-    set_mem(r, 1, d);
-    set_mem(r, 2, st);
-    run1d(queue, r, N, LOCAL);
-    read_back(st, sizeof status, status);
-    read_back(d, sizeof dst, dst);
+    static int dst[N], status[N];
+    collective_pipe c = fill_then_read("wg_write", "wg_read", N, LOCAL, dst, status);
     /* each reading group got one writing group's packets, in local-id order */
     char seen[GROUPS] = { 0 };
     for (int g = 0; g < GROUPS; g++) {
@@ -778,29 +816,19 @@ TEST(work_group_reservations)
     }
     /* commits in reverse order inside a barrier kernel: nobody waits for an earlier reservation */
     cl_kernel rc = new_kernel(get_program(), "reverse_commit");
-    set_mem(rc, 0, p);
-    set_mem(rc, 1, st);
+    set_mem(rc, 0, c.pipe);
+    set_mem(rc, 1, c.status);
     run1d(queue, rc, N, LOCAL);
-    read_back(st, sizeof status, status);
+    read_back(c.status, sizeof status, status);
     for (int i = 0; i < N; i++)
         CHECK(status[i] == 0, "reverse_commit work-item %d: %d", i, status[i]);
     /* groups on several workers reserve interleaved: check that every packet came through once */
-    run1d(queue, r, N, LOCAL);
-    read_back(st, sizeof status, status);
-    read_back(d, sizeof dst, dst);
+    run1d(queue, c.reader, N, LOCAL);
+    read_back(c.status, sizeof status, status);
+    read_back(c.dst, sizeof dst, dst);
     check_exactly_once(dst, status, N, 0, N);
     clReleaseKernel(rc);
-    /* empty: every work-item of the group sees the invalid reservation */
-    run1d(queue, r, 2 * LOCAL, LOCAL);
-    read_back(st, 2 * LOCAL * sizeof(int), status);
-    for (int i = 0; i < 2 * LOCAL; i++)
-        CHECK(status[i] == -1);
-    clReleaseMemObject(p);
-    clReleaseMemObject(s);
-    clReleaseMemObject(d);
-    clReleaseMemObject(st);
-    clReleaseKernel(w);
-    clReleaseKernel(r);
+    check_empty_then_release(&c, 2, status);
 }
 
 TEST(sub_group_reservations)
@@ -809,30 +837,8 @@ TEST(sub_group_reservations)
         return;
     /* groups of 60: seven sub-groups of 8 and one of 4 */
     enum { LOCAL = 60, GROUPS = 20, N = LOCAL * GROUPS };
-    static int src[N], dst[N], status[N];
-    for (int i = 0; i < N; i++)
-        src[i] = i;
-    cl_mem p = new_pipe(sizeof(int), N);
-    cl_mem s = new_buffer(sizeof src, src), d = new_buffer(sizeof dst, NULL), st = new_buffer(sizeof status, NULL);
-    cl_kernel w = new_kernel(get_program(), "sg_write"), r = new_kernel(get_program(), "sg_read");
-    set_mem(w, 0, s);
-    set_mem(w, 1, p);
-    set_mem(w, 2, st);
-    run1d(queue, w, N, LOCAL);
-    read_back(st, sizeof status, status);
-    for (int i = 0; i < N; i++)
-        CHECK(status[i] == 0, "writer %d: %d", i, status[i]);
-    /* full: each sub-group's reservation fails for every work-item of it */
-    run1d(queue, w, LOCAL, LOCAL);
-    read_back(st, LOCAL * sizeof(int), status);
-    for (int i = 0; i < LOCAL; i++)
-        CHECK(status[i] == -1, "writer %d into a full pipe: %d", i, status[i]);
-    set_mem(r, 0, p);
-    set_mem(r, 1, d);
-    set_mem(r, 2, st);
-    run1d(queue, r, N, LOCAL);
-    read_back(st, sizeof status, status);
-    read_back(d, sizeof dst, dst);
+    static int dst[N], status[N];
+    collective_pipe c = fill_then_read("sg_write", "sg_read", N, LOCAL, dst, status);
     check_exactly_once(dst, status, N, 0, N);
     /* a writing sub-group's packets stay together and in order: a reading
      * sub-group of 8 that starts at a multiple of 8 (a whole writing
@@ -850,17 +856,7 @@ TEST(sub_group_reservations)
             whole++;
         }
     CHECK(whole > 0, "no reading sub-group started at a writing sub-group's first packet");
-    /* empty: every work-item of the sub-group sees the invalid reservation */
-    run1d(queue, r, LOCAL, LOCAL);
-    read_back(st, LOCAL * sizeof(int), status);
-    for (int i = 0; i < LOCAL; i++)
-        CHECK(status[i] == -1, "reader %d from an empty pipe: %d", i, status[i]);
-    clReleaseMemObject(p);
-    clReleaseMemObject(s);
-    clReleaseMemObject(d);
-    clReleaseMemObject(st);
-    clReleaseKernel(w);
-    clReleaseKernel(r);
+    check_empty_then_release(&c, 1, status);
 }
 
 /* ---- producers and consumers at the same time ----------------------------------------------- */
