@@ -1573,20 +1573,29 @@ static void uniform_next_region(region_fn *rf, LLVMBuilderRef b, region_loop *rl
 /* Sub-group mode, after a sub-group ran a region: on to the region of the
  * sub-group barrier it reached, else it stops for this phase (its state's bit
  * in the phase's mask) and the next sub-group starts (sg_end). */
-static void sub_group_next_region(region_fn *rf, LLVMBuilderRef b, region_loop *rl, LLVMValueRef next)
+/* Goes on with the region of sub-group barrier `next` where that barrier can
+ * be the state (one of rl's states; without rl, any reachable one); else
+ * `stop`: the sub-group stops for this phase, its state joins the phase's
+ * mask, and the next sub-group starts (sg_end). */
+static void continue_or_stop(region_fn *rf, LLVMBuilderRef b, const region_loop *rl, LLVMValueRef next,
+                             LLVMBasicBlockRef stop)
 {
-    char name[48];
-    snprintf(name, sizeof name, "r%d.stop", rl->r);
-    LLVMBasicBlockRef stop = LLVMAppendBasicBlockInContext(rf->c, rf->wg, name);
-    LLVMValueRef sw = LLVMBuildSwitch(b, next, stop, (unsigned)rl->nstates);
+    LLVMValueRef sw = LLVMBuildSwitch(b, next, stop, (unsigned)rf->nreg);
     for (int s = 1; s < rf->nreg; s++)
-        if (rl->states[s] && rf->bar_sub[s])
+        if (rf->bar_sub[s] && (rl ? rl->states[s] != 0 : rf->reach[rf->bar_block[s]] != 0))
             LLVMAddCase(sw, LLVMConstInt(rf->i32, (unsigned)s, 0), rf->pre[s]);
     LLVMPositionBuilderAtEnd(b, stop);
     LLVMValueRef mask = LLVMBuildLoad2(b, rf->i64, rf->pmask_var, "");
     LLVMBuildStore(b, LLVMBuildOr(b, mask, state_bit(rf, b, next), ""), rf->pmask_var);
     LLVMBuildStore(b, next, rf->pnext_var);
     LLVMBuildBr(b, rf->sg_end);
+}
+
+static void sub_group_next_region(region_fn *rf, LLVMBuilderRef b, region_loop *rl, LLVMValueRef next)
+{
+    char name[48];
+    snprintf(name, sizeof name, "r%d.stop", rl->r);
+    continue_or_stop(rf, b, rl, next, LLVMAppendBasicBlockInContext(rf->c, rf->wg, name));
 }
 
 /* Sub-group mode, after a uniform copy whose work-items stopped at different
@@ -1640,15 +1649,7 @@ static void build_fallback(region_fn *rf, LLVMBuilderRef b)
     }
     LLVMValueRef ended = LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, m2, one, ""), zero, "");
     LLVMValueRef next = LLVMBuildSelect(b, ended, LLVMConstInt(rf->i32, 0, 0), st, "");
-    LLVMValueRef sw = LLVMBuildSwitch(b, next, stop, (unsigned)rf->nreg);
-    for (int s = 1; s < rf->nreg; s++)
-        if (rf->bar_sub[s] && rf->reach[rf->bar_block[s]])
-            LLVMAddCase(sw, LLVMConstInt(rf->i32, (unsigned)s, 0), rf->pre[s]);
-    LLVMPositionBuilderAtEnd(b, stop);
-    LLVMValueRef mask = LLVMBuildLoad2(b, rf->i64, rf->pmask_var, "");
-    LLVMBuildStore(b, LLVMBuildOr(b, mask, state_bit(rf, b, next), ""), rf->pmask_var);
-    LLVMBuildStore(b, next, rf->pnext_var);
-    LLVMBuildBr(b, rf->sg_end);
+    continue_or_stop(rf, b, NULL, next, stop);
 }
 
 /* Sub-group mode: the blocks around the regions.  sg_start enters the
