@@ -183,3 +183,76 @@ BROADCAST_VECTORS(long)
 BROADCAST_VECTORS(ulong)
 BROADCAST_VECTORS(float)
 BROADCAST_VECTORS(double)
+
+/* ---- non-uniform functions: cl_khr_subgroup_non_uniform_vote ----------------------
+ * They need not be reached by every work-item of the sub-group: they act on
+ * the active ones, those that reach the call together.  A non-uniform
+ * sub-group barrier (__mosaic_sub_group_active) waits for them and returns
+ * their mask; values go through the work-items' own 8-byte slots (never the
+ * sub-group's broadcast area, which a uniform broadcast of inactive
+ * work-items may be holding), and a second such barrier keeps the slots
+ * until every active work-item has read them. */
+#define NU_BARRIER() __mosaic_sub_group_active(CTX)
+
+OVLD int sub_group_elect(void)
+{
+    uint active = NU_BARRIER();
+    return get_sub_group_local_id() == (uint)ctz(active);
+}
+
+/* T's value from each active work-item, folded with OP in sub-group local id order. */
+#define NU_FOLD(T, x, OP, result)                                                                  \
+    do {                                                                                           \
+        T *s_ = (T *)__mosaic_sg_values() + FIRST();                                               \
+        s_[get_sub_group_local_id()] = (x);                                                        \
+        uint active_ = NU_BARRIER();                                                               \
+        uint first_ = (uint)ctz(active_);                                                          \
+        T acc_ = s_[first_];                                                                       \
+        for (uint j_ = first_ + 1; j_ < S; j_++)                                                   \
+            acc_ = (active_ >> j_) & 1 ? OP(acc_, s_[j_]) : acc_;                                  \
+        NU_BARRIER();                                                                              \
+        result = acc_;                                                                             \
+    } while (0)
+
+#define AND_I(a, b) ((a) & (b))
+#define OR_I(a, b) ((a) | (b))
+
+OVLD int sub_group_non_uniform_all(int predicate)
+{
+    int r;
+    NU_FOLD(int, predicate != 0, AND_I, r);
+    return r;
+}
+
+OVLD int sub_group_non_uniform_any(int predicate)
+{
+    int r;
+    NU_FOLD(int, predicate != 0, OR_I, r);
+    return r;
+}
+
+/* Whether every active work-item's value equals the first active one's. */
+#define ALL_EQUAL(T)                                                                               \
+    OVLD int sub_group_non_uniform_all_equal(T value)                                              \
+    {                                                                                              \
+        T *s = (T *)__mosaic_sg_values() + FIRST();                                                \
+        s[get_sub_group_local_id()] = value;                                                       \
+        uint active = NU_BARRIER();                                                                \
+        T first = s[ctz(active)];                                                                  \
+        int equal = 1;                                                                             \
+        for (uint j = 0; j < S; j++)                                                               \
+            equal &= !((active >> j) & 1) || s[j] == first;                                        \
+        NU_BARRIER();                                                                              \
+        return equal;                                                                              \
+    }
+
+ALL_EQUAL(char)
+ALL_EQUAL(uchar)
+ALL_EQUAL(short)
+ALL_EQUAL(ushort)
+ALL_EQUAL(int)
+ALL_EQUAL(uint)
+ALL_EQUAL(long)
+ALL_EQUAL(ulong)
+ALL_EQUAL(float)
+ALL_EQUAL(double)

@@ -7,7 +7,8 @@
  * size, non-uniform trailing groups, groups smaller than one sub-group):
  * the work-item functions, sub_group_barrier, all/any/broadcast/reduce/scan
  * for every type, the extended types, and sub-groups that take different
- * paths between work-group barriers.  The _fibers runs repeat the kernels
+ * paths between work-group barriers; cl_khr_subgroup_non_uniform_vote with
+ * part of each sub-group calling.  The _fibers runs repeat the kernels
  * with MOSAIC_BARRIER_FIBERS=1.
  */
 #include <math.h>
@@ -162,8 +163,8 @@ TEST(device_queries)
     /* cl_khr_subgroups requires independent forward progress, which the device does not give */
     CHECK(!has_word(ext, "cl_khr_subgroups"));
     CHECK(has_word(ext, "cl_khr_subgroup_extended_types"));
-    /* not reported: their functions may be called by part of a sub-group (docs/subgroups.md) */
-    static const char *const absent[] = {"cl_khr_subgroup_non_uniform_vote", "cl_khr_subgroup_ballot",
+    /* not reported yet (docs/subgroups.md) */
+    static const char *const absent[] = {"cl_khr_subgroup_ballot",
                                          "cl_khr_subgroup_shuffle", "cl_khr_subgroup_shuffle_relative",
                                          "cl_khr_subgroup_clustered_reduce",
                                          "cl_khr_subgroup_non_uniform_arithmetic"};
@@ -185,7 +186,7 @@ TEST(device_queries)
                          "  o[0] = 1;\n"
                          "#endif\n"
                          "#if defined(cl_khr_subgroup_ballot) || defined(cl_khr_subgroup_shuffle) || "
-                         "defined(cl_khr_subgroup_non_uniform_vote)\n"
+                         "!defined(cl_khr_subgroup_non_uniform_vote)\n"
                          "  o[1] = 1;\n"
                          "#endif\n"
                          "}\n",
@@ -651,6 +652,92 @@ TEST(divergent_sub_groups)
         clReleaseMemObject(ib);
         clReleaseMemObject(ob);
         free(in), free(out), free(t), free(rr), free(aa);
+        free_map(&m);
+    }
+    clReleaseProgram(p);
+}
+
+/* ---- cl_khr_subgroup_non_uniform_vote ---------------------------------------------------
+ * Only part of each sub-group calls (a bit of its input picks which), the
+ * rest calls from the other branch, then a loop each work-item runs a
+ * number of times of its own (the active ones of iteration i: those with
+ * more than i), then all together again.  The host's answer for each call:
+ * the active work-items are the sub-group's members that took the branch. */
+static const char *const vote_source =
+    "kernel void vote(global const int *in, global int *o) {\n"
+    "  size_t w = get_global_linear_id(); int x = in[w];\n"
+    "  int a = -1, b = -1, c = -1, d = -1, e = -1, f = -1;\n"
+    "  if ((x >> 4) & 1) {\n"
+    "    a = sub_group_elect();\n"
+    "    b = sub_group_non_uniform_all(x & 1);\n"
+    "    c = sub_group_non_uniform_any(x & 2);\n"
+    "    d = sub_group_non_uniform_all_equal((long)((x >> 6) & 1));\n"
+    "  } else {\n"
+    "    e = sub_group_non_uniform_any(x & 8) + 2 * sub_group_non_uniform_all_equal((double)((x >> 5) & 1));\n"
+    "  }\n"
+    "  int g = 0;\n"
+    "  for (int i = 0; i < (x & 3); i++)\n"
+    "    g += sub_group_elect() << i;\n"
+    "  f = sub_group_elect();\n"
+    "  int *r = o + 7 * w;\n"
+    "  r[0] = a; r[1] = b; r[2] = c; r[3] = d; r[4] = e; r[5] = f; r[6] = g;\n"
+    "}\n";
+
+TEST(non_uniform_vote)
+{
+    char ext[8192] = "";
+    CHECK_ERR(clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, sizeof ext, ext, NULL), CL_SUCCESS);
+    CHECK(has_word(ext, "cl_khr_subgroup_non_uniform_vote"));
+    cl_program p = build(vote_source, "-cl-std=CL3.0");
+    if (!p)
+        return;
+    for (size_t ri = 0; ri < NRANGES; ri++) {
+        const range *r = &ranges[ri];
+        wi_map m = map_range(r);
+        cl_int *in = calloc(m.n, sizeof *in), *out = calloc(7 * m.n, sizeof *out), want[7];
+        for (size_t w = 0; w < m.n; w++)
+            in[w] = (cl_int)((w * 2654435761u) >> 7 & 0x7fff);
+        cl_mem ib = buffer(m.n * sizeof *in, in), ob = buffer(7 * m.n * sizeof *out, NULL);
+        if (run(p, "vote", r, ib, ob, out, 7 * m.n * sizeof *out, 0)) {
+            int bad = 0;
+            for (size_t w = 0; w < m.n && bad < 5; w++) {
+                size_t n = sg_count(&m, w), me = m.lin[w] % sg_size;
+                int x = in[w], side = (x >> 4) & 1;
+                /* over the members on w's side: first one, all/any of bits, all equal */
+                int first = -1, all = 1, any = 0, eq = 1, any8 = 0, eq5 = 1, v6 = -1, v5 = -1;
+                for (size_t j = 0; j < n; j++) {
+                    int y = in[sg_member(&m, w, j)];
+                    if (((y >> 4) & 1) != side)
+                        continue;
+                    if (first < 0)
+                        first = (int)j, v6 = (y >> 6) & 1, v5 = (y >> 5) & 1;
+                    all &= (y & 1) != 0, any |= (y & 2) != 0, eq &= ((y >> 6) & 1) == v6;
+                    any8 |= (y & 8) != 0, eq5 &= ((y >> 5) & 1) == v5;
+                }
+                want[0] = side ? first == (int)me : -1;
+                want[1] = side ? all : -1;
+                want[2] = side ? any : -1;
+                want[3] = side ? eq : -1;
+                want[4] = side ? -1 : any8 + 2 * eq5;
+                want[5] = me == 0;
+                want[6] = 0;
+                for (int i = 0; i < (x & 3); i++) { /* the lowest member with more iterations than i */
+                    size_t j = 0;
+                    while ((in[sg_member(&m, w, j)] & 3) <= i)
+                        j++;
+                    want[6] |= (j == me) << i;
+                }
+                if (memcmp(want, out + 7 * w, sizeof want) && bad++ < 5) {
+                    const cl_int *o = out + 7 * w;
+                    TEST_FAIL("range %zu work-item %zu: %d %d %d %d %d %d %d, want %d %d %d %d %d %d %d", ri, w,
+                              o[0], o[1], o[2], o[3], o[4], o[5], o[6], want[0], want[1], want[2], want[3], want[4],
+                              want[5], want[6]);
+                }
+            }
+        }
+        clReleaseMemObject(ib);
+        clReleaseMemObject(ob);
+        free(in), free(out);
         free_map(&m);
     }
     clReleaseProgram(p);

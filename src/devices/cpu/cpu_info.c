@@ -29,6 +29,7 @@ static const char *const language_extensions[] = {
      * cl_khr_subgroups: that extension requires independent forward progress
      * of sub-groups, which the device does not give (docs/subgroups.md) */
     "cl_khr_subgroup_extended_types",
+    "cl_khr_subgroup_non_uniform_vote", /* fibers find the active work-items (docs/subgroups.md) */
 };
 
 /* Extensions of the runtime only (no OpenCL C side). */
