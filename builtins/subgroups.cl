@@ -256,3 +256,98 @@ ALL_EQUAL(long)
 ALL_EQUAL(ulong)
 ALL_EQUAL(float)
 ALL_EQUAL(double)
+
+/* ---- cl_khr_subgroup_ballot ---------------------------------------------------------
+ * Ballots are uint4 with bit i of .x for sub-group local id i (S <= 32). */
+
+/* 8 bytes from the active work-item with sub-group local id `id`. */
+static ulong __mosaic_nu_exchange(ulong x, uint id)
+{
+    ulong *s = (ulong *)__mosaic_sg_values() + FIRST();
+    s[get_sub_group_local_id()] = x;
+    NU_BARRIER();
+    ulong r = s[id < S ? id : 0];
+    NU_BARRIER();
+    return r;
+}
+
+/* Any type, 8 bytes at a time through the work-items' own slots. */
+#define NU_BROADCAST(T)                                                                            \
+    OVLD T sub_group_non_uniform_broadcast(T x, uint id)                                           \
+    {                                                                                              \
+        union { T v; ulong u[(sizeof(T) + 7) / 8]; } in, out;                                      \
+        in.v = x;                                                                                  \
+        for (uint k = 0; k < (sizeof(T) + 7) / 8; k++)                                             \
+            out.u[k] = __mosaic_nu_exchange(in.u[k], id);                                          \
+        return out.v;                                                                              \
+    }
+
+#define BROADCAST_FIRST(T)                                                                         \
+    OVLD T sub_group_broadcast_first(T x)                                                          \
+    {                                                                                              \
+        T *s = (T *)__mosaic_sg_values() + FIRST();                                                \
+        s[get_sub_group_local_id()] = x;                                                           \
+        uint active = NU_BARRIER();                                                                \
+        T r = s[ctz(active)];                                                                      \
+        NU_BARRIER();                                                                              \
+        return r;                                                                                  \
+    }
+
+#define NU_BROADCAST_ALL(T)                                                                        \
+    NU_BROADCAST(T) NU_BROADCAST(T##2) NU_BROADCAST(T##3) NU_BROADCAST(T##4) NU_BROADCAST(T##8)    \
+    NU_BROADCAST(T##16) BROADCAST_FIRST(T)
+NU_BROADCAST_ALL(char)
+NU_BROADCAST_ALL(uchar)
+NU_BROADCAST_ALL(short)
+NU_BROADCAST_ALL(ushort)
+NU_BROADCAST_ALL(int)
+NU_BROADCAST_ALL(uint)
+NU_BROADCAST_ALL(long)
+NU_BROADCAST_ALL(ulong)
+NU_BROADCAST_ALL(float)
+NU_BROADCAST_ALL(double)
+
+OVLD uint4 sub_group_ballot(int predicate)
+{
+    uint bits;
+    NU_FOLD(uint, (uint)(predicate != 0) << get_sub_group_local_id(), OR_I, bits);
+    return (uint4)(bits, 0, 0, 0);
+}
+
+/* The bits of sub-group local ids below get_max_sub_group_size(). */
+static uint __mosaic_max_mask(void) { return (1u << get_max_sub_group_size()) - 1; }
+
+OVLD int sub_group_inverse_ballot(uint4 value) { return (value.x >> get_sub_group_local_id()) & 1; }
+
+OVLD int sub_group_ballot_bit_extract(uint4 value, uint index)
+{
+    uint w = (index >> 5) & 3, word = w == 0 ? value.x : w == 1 ? value.y : w == 2 ? value.z : value.w;
+    return (word >> (index & 31)) & 1;
+}
+
+OVLD uint sub_group_ballot_bit_count(uint4 value) { return popcount(value.x & __mosaic_max_mask()); }
+
+OVLD uint sub_group_ballot_inclusive_scan(uint4 value)
+{
+    return popcount(value.x & ((2u << get_sub_group_local_id()) - 1));
+}
+
+OVLD uint sub_group_ballot_exclusive_scan(uint4 value)
+{
+    return popcount(value.x & ((1u << get_sub_group_local_id()) - 1));
+}
+
+OVLD uint sub_group_ballot_find_lsb(uint4 value) { return ctz(value.x & __mosaic_max_mask()); }
+OVLD uint sub_group_ballot_find_msb(uint4 value) { return 31 - clz(value.x & __mosaic_max_mask()); }
+
+OVLD uint4 get_sub_group_eq_mask(void) { return (uint4)(1u << get_sub_group_local_id(), 0, 0, 0); }
+OVLD uint4 get_sub_group_ge_mask(void)
+{
+    return (uint4)(__mosaic_max_mask() & ~((1u << get_sub_group_local_id()) - 1), 0, 0, 0);
+}
+OVLD uint4 get_sub_group_gt_mask(void)
+{
+    return (uint4)(__mosaic_max_mask() & ~((2u << get_sub_group_local_id()) - 1), 0, 0, 0);
+}
+OVLD uint4 get_sub_group_le_mask(void) { return (uint4)((2u << get_sub_group_local_id()) - 1, 0, 0, 0); }
+OVLD uint4 get_sub_group_lt_mask(void) { return (uint4)((1u << get_sub_group_local_id()) - 1, 0, 0, 0); }

@@ -7,8 +7,8 @@
  * size, non-uniform trailing groups, groups smaller than one sub-group):
  * the work-item functions, sub_group_barrier, all/any/broadcast/reduce/scan
  * for every type, the extended types, and sub-groups that take different
- * paths between work-group barriers; cl_khr_subgroup_non_uniform_vote with
- * part of each sub-group calling.  The _fibers runs repeat the kernels
+ * paths between work-group barriers; cl_khr_subgroup_non_uniform_vote and
+ * cl_khr_subgroup_ballot with part of each sub-group calling.  The _fibers runs repeat the kernels
  * with MOSAIC_BARRIER_FIBERS=1.
  */
 #include <math.h>
@@ -164,8 +164,7 @@ TEST(device_queries)
     CHECK(!has_word(ext, "cl_khr_subgroups"));
     CHECK(has_word(ext, "cl_khr_subgroup_extended_types"));
     /* not reported yet (docs/subgroups.md) */
-    static const char *const absent[] = {"cl_khr_subgroup_ballot",
-                                         "cl_khr_subgroup_shuffle", "cl_khr_subgroup_shuffle_relative",
+    static const char *const absent[] = {"cl_khr_subgroup_shuffle", "cl_khr_subgroup_shuffle_relative",
                                          "cl_khr_subgroup_clustered_reduce",
                                          "cl_khr_subgroup_non_uniform_arithmetic"};
     for (size_t i = 0; i < sizeof absent / sizeof absent[0]; i++)
@@ -185,7 +184,7 @@ TEST(device_queries)
                          "defined(cl_khr_subgroup_extended_types)\n"
                          "  o[0] = 1;\n"
                          "#endif\n"
-                         "#if defined(cl_khr_subgroup_ballot) || defined(cl_khr_subgroup_shuffle) || "
+                         "#if !defined(cl_khr_subgroup_ballot) || defined(cl_khr_subgroup_shuffle) || "
                          "!defined(cl_khr_subgroup_non_uniform_vote)\n"
                          "  o[1] = 1;\n"
                          "#endif\n"
@@ -732,6 +731,95 @@ TEST(non_uniform_vote)
                     TEST_FAIL("range %zu work-item %zu: %d %d %d %d %d %d %d, want %d %d %d %d %d %d %d", ri, w,
                               o[0], o[1], o[2], o[3], o[4], o[5], o[6], want[0], want[1], want[2], want[3], want[4],
                               want[5], want[6]);
+                }
+            }
+        }
+        clReleaseMemObject(ib);
+        clReleaseMemObject(ob);
+        free(in), free(out);
+        free_map(&m);
+    }
+    clReleaseProgram(p);
+}
+
+/* ---- cl_khr_subgroup_ballot -----------------------------------------------------------
+ * Both branches make the same calls (they must stay two calls: each branch's
+ * work-items are the active ones of its own), a non-uniform broadcast of a
+ * vector from the highest active work-item, then the bit functions and the
+ * masks, which need no active work-items. */
+static const char *const ballot_source =
+    "kernel void ballot(global const int *in, global int *o) {\n"
+    "  size_t w = get_global_linear_id(); int x = in[w]; uint l = get_sub_group_local_id();\n"
+    "  int f; uint4 b; double4 v;\n"
+    "  if ((x >> 4) & 1) {\n"
+    "    f = sub_group_broadcast_first(x); b = sub_group_ballot(x & 1);\n"
+    "    v = sub_group_non_uniform_broadcast((double4)(x, x + 1, x + 2, -x), sub_group_ballot_find_msb(sub_group_ballot(1)));\n"
+    "  } else {\n"
+    "    f = sub_group_broadcast_first(x); b = sub_group_ballot(x & 1);\n"
+    "    v = sub_group_non_uniform_broadcast((double4)(x, x + 1, x + 2, -x), sub_group_ballot_find_msb(sub_group_ballot(1)));\n"
+    "  }\n"
+    "  global int *r = o + 8 * w;\n"
+    "  r[0] = f; r[1] = b.x; r[2] = b.y | b.z | b.w; r[3] = (int)v.s1; r[4] = (int)v.s3;\n"
+    "  r[5] = sub_group_ballot_bit_count(b) | sub_group_ballot_inclusive_scan(b) << 8 |\n"
+    "         sub_group_ballot_exclusive_scan(b) << 16 | sub_group_inverse_ballot(b) << 24;\n"
+    "  r[6] = get_sub_group_ge_mask().x | get_sub_group_gt_mask().x << 8 | get_sub_group_le_mask().x << 16 |\n"
+    "         get_sub_group_lt_mask().x << 24;\n"
+    "  r[7] = get_sub_group_eq_mask().x | sub_group_ballot_bit_extract(b, (l + 1) % 8) << 8 |\n"
+    "         sub_group_ballot_find_lsb(b | get_sub_group_eq_mask()) << 16;\n"
+    "}\n";
+
+static int popcount32(unsigned v)
+{
+    int n = 0;
+    for (; v; v &= v - 1)
+        n++;
+    return n;
+}
+
+TEST(ballot)
+{
+    char ext[8192] = "";
+    CHECK_ERR(clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, sizeof ext, ext, NULL), CL_SUCCESS);
+    CHECK(has_word(ext, "cl_khr_subgroup_ballot"));
+    cl_program p = build(ballot_source, "-cl-std=CL3.0");
+    if (!p)
+        return;
+    for (size_t ri = 0; ri < NRANGES; ri++) {
+        const range *r = &ranges[ri];
+        wi_map m = map_range(r);
+        cl_int *in = calloc(m.n, sizeof *in), *out = calloc(8 * m.n, sizeof *out), want[8];
+        for (size_t w = 0; w < m.n; w++)
+            in[w] = (cl_int)((w * 2654435761u) >> 9 & 0x7fff);
+        cl_mem ib = buffer(m.n * sizeof *in, in), ob = buffer(8 * m.n * sizeof *out, NULL);
+        if (run(p, "ballot", r, ib, ob, out, 8 * m.n * sizeof *out, 0)) {
+            int bad = 0;
+            for (size_t w = 0; w < m.n && bad < 5; w++) {
+                size_t n = sg_count(&m, w), me = m.lin[w] % sg_size;
+                size_t max = m.enq_items[w] < sg_size ? m.enq_items[w] : sg_size;
+                unsigned maxmask = (1u << max) - 1, b = 0;
+                int side = (in[w] >> 4) & 1, first = -1, last = -1;
+                for (size_t j = 0; j < n; j++) {
+                    int y = in[sg_member(&m, w, j)];
+                    if (((y >> 4) & 1) != side)
+                        continue;
+                    first = first < 0 ? y : first;
+                    last = y;
+                    b |= (unsigned)(y & 1) << j;
+                }
+                unsigned eq = 1u << me, lsb = 0;
+                while (!(((b | eq) >> lsb) & 1))
+                    lsb++;
+                want[0] = first, want[1] = (cl_int)b, want[2] = 0, want[3] = last + 1, want[4] = -last;
+                want[5] = popcount32(b & maxmask) | popcount32(b & ((2u << me) - 1)) << 8 |
+                          popcount32(b & (eq - 1)) << 16 | (int)((b >> me) & 1) << 24;
+                want[6] = (int)(maxmask & ~(eq - 1)) | (int)(maxmask & ~((eq << 1) - 1)) << 8 |
+                          (int)((eq << 1) - 1) << 16 | (int)(eq - 1) << 24;
+                want[7] = (int)eq | (int)((b >> ((me + 1) % 8)) & 1) << 8 | (int)lsb << 16;
+                if (memcmp(want, out + 8 * w, sizeof want) && bad++ < 5) {
+                    const cl_int *o = out + 8 * w;
+                    TEST_FAIL("range %zu work-item %zu: %d %x %x %d %d %x %x %x, want %d %x %x %d %d %x %x %x", ri, w,
+                              o[0], o[1], o[2], o[3], o[4], o[5], o[6], o[7], want[0], want[1], want[2], want[3],
+                              want[4], want[5], want[6], want[7]);
                 }
             }
         }

@@ -30,6 +30,7 @@ static const char *const language_extensions[] = {
      * of sub-groups, which the device does not give (docs/subgroups.md) */
     "cl_khr_subgroup_extended_types",
     "cl_khr_subgroup_non_uniform_vote", /* fibers find the active work-items (docs/subgroups.md) */
+    "cl_khr_subgroup_ballot",           /* the same */
 };
 
 /* Extensions of the runtime only (no OpenCL C side). */
