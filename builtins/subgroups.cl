@@ -351,3 +351,117 @@ OVLD uint4 get_sub_group_gt_mask(void)
 }
 OVLD uint4 get_sub_group_le_mask(void) { return (uint4)((2u << get_sub_group_local_id()) - 1, 0, 0, 0); }
 OVLD uint4 get_sub_group_lt_mask(void) { return (uint4)((1u << get_sub_group_local_id()) - 1, 0, 0, 0); }
+
+/* ---- cl_khr_subgroup_shuffle, _shuffle_relative, _rotate ------------------------------
+ * The value of the work-item with sub-group local id `src` (an index beyond
+ * the sub-group gives an undefined value: the spec's rule; masked so it
+ * stays in the sub-group's slots). */
+#define NU_READ(T, x, src)                                                                         \
+    {                                                                                              \
+        T *s = (T *)__mosaic_sg_values() + FIRST();                                                \
+        s[get_sub_group_local_id()] = x;                                                           \
+        NU_BARRIER();                                                                              \
+        T r = s[(src) & (S - 1)];                                                                  \
+        NU_BARRIER();                                                                              \
+        return r;                                                                                  \
+    }
+
+/* a mod b for b > 0, whatever a's sign */
+static uint __mosaic_mod(long a, uint b)
+{
+    long r = a % (long)b;
+    return (uint)(r < 0 ? r + (long)b : r);
+}
+
+#define SHUFFLES(T)                                                                                \
+    OVLD T sub_group_shuffle(T x, uint index) NU_READ(T, x, index)                                 \
+    OVLD T sub_group_shuffle_xor(T x, uint mask) NU_READ(T, x, get_sub_group_local_id() ^ mask)    \
+    OVLD T sub_group_shuffle_up(T x, uint delta) NU_READ(T, x, get_sub_group_local_id() - delta)   \
+    OVLD T sub_group_shuffle_down(T x, uint delta) NU_READ(T, x, get_sub_group_local_id() + delta) \
+    OVLD T sub_group_rotate(T x, int delta)                                                        \
+        NU_READ(T, x, __mosaic_mod((long)get_sub_group_local_id() + delta, get_max_sub_group_size())) \
+    OVLD T sub_group_clustered_rotate(T x, int delta, uint clustersize)                            \
+        NU_READ(T, x, (get_sub_group_local_id() & ~(clustersize - 1)) +                            \
+                          __mosaic_mod((long)(get_sub_group_local_id() & (clustersize - 1)) + delta, \
+                                       clustersize))
+
+SHUFFLES(char)
+SHUFFLES(uchar)
+SHUFFLES(short)
+SHUFFLES(ushort)
+SHUFFLES(int)
+SHUFFLES(uint)
+SHUFFLES(long)
+SHUFFLES(ulong)
+SHUFFLES(float)
+SHUFFLES(double)
+
+/* ---- cl_khr_subgroup_non_uniform_arithmetic, _clustered_reduce ---------------------------
+ * OP folded over the active work-items j for which IN(j) holds, in order of
+ * sub-group local id; ID when there is none (an exclusive scan's first). */
+#define NU_OP(T, x, OP, ID, IN)                                                                    \
+    {                                                                                              \
+        T *s = (T *)__mosaic_sg_values() + FIRST();                                                \
+        uint me = get_sub_group_local_id();                                                        \
+        s[me] = x;                                                                                 \
+        uint active = NU_BARRIER();                                                                \
+        T acc = (T)(ID);                                                                           \
+        bool have = false;                                                                         \
+        for (uint j = 0; j < S; j++)                                                               \
+            if (((active >> j) & 1) && (IN)) {                                                     \
+                acc = have ? OP(acc, s[j]) : s[j];                                                 \
+                have = true;                                                                       \
+            }                                                                                      \
+        NU_BARRIER();                                                                              \
+        return acc;                                                                                \
+    }
+
+#define MUL(a, b) ((a) * (b))
+#define XOR_I(a, b) ((a) ^ (b))
+#define LAND(a, b) ((a) && (b))
+#define LOR(a, b) ((a) || (b))
+#define LXOR(a, b) (!(a) != !(b))
+
+#define NU_ARITH(T, NAME, OP, ID)                                                                  \
+    OVLD T sub_group_non_uniform_reduce_##NAME(T x) NU_OP(T, x, OP, ID, true)                      \
+    OVLD T sub_group_non_uniform_scan_inclusive_##NAME(T x) NU_OP(T, x, OP, ID, j <= me)           \
+    OVLD T sub_group_non_uniform_scan_exclusive_##NAME(T x) NU_OP(T, x, OP, ID, j < me)            \
+    OVLD T sub_group_clustered_reduce_##NAME(T x, uint clustersize)                                \
+        NU_OP(T, x, OP, ID, (j & ~(clustersize - 1)) == (me & ~(clustersize - 1)))
+
+#define NU_INTEGER(T, TMIN, TMAX)                                                                  \
+    NU_ARITH(T, add, ADD, 0)                                                                       \
+    NU_ARITH(T, mul, MUL, 1)                                                                       \
+    NU_ARITH(T, min, MIN_I, TMAX)                                                                  \
+    NU_ARITH(T, max, MAX_I, TMIN)                                                                  \
+    NU_ARITH(T, and, AND_I, ~(T)0)                                                                 \
+    NU_ARITH(T, or, OR_I, 0)                                                                       \
+    NU_ARITH(T, xor, XOR_I, 0)
+
+#define NU_FLOAT(T)                                                                                \
+    NU_ARITH(T, add, ADD, 0)                                                                       \
+    NU_ARITH(T, mul, MUL, 1)                                                                       \
+    NU_ARITH(T, min, MIN_F, INFINITY)                                                              \
+    NU_ARITH(T, max, MAX_F, -INFINITY)
+
+NU_INTEGER(char, CHAR_MIN, CHAR_MAX)
+NU_INTEGER(uchar, 0, UCHAR_MAX)
+NU_INTEGER(short, SHRT_MIN, SHRT_MAX)
+NU_INTEGER(ushort, 0, USHRT_MAX)
+NU_INTEGER(int, INT_MIN, INT_MAX)
+NU_INTEGER(uint, 0, UINT_MAX)
+NU_INTEGER(long, LONG_MIN, LONG_MAX)
+NU_INTEGER(ulong, 0, ULONG_MAX)
+NU_FLOAT(float)
+NU_FLOAT(double)
+
+/* the logical operations: on predicates (0 or not), giving 0 or 1 */
+#define NU_LOGICAL(NAME, OP, ID)                                                                   \
+    OVLD int sub_group_non_uniform_reduce_logical_##NAME(int p) NU_OP(int, p != 0, OP, ID, true)   \
+    OVLD int sub_group_non_uniform_scan_inclusive_logical_##NAME(int p) NU_OP(int, p != 0, OP, ID, j <= me) \
+    OVLD int sub_group_non_uniform_scan_exclusive_logical_##NAME(int p) NU_OP(int, p != 0, OP, ID, j < me) \
+    OVLD int sub_group_clustered_reduce_logical_##NAME(int p, uint clustersize)                    \
+        NU_OP(int, p != 0, OP, ID, (j & ~(clustersize - 1)) == (me & ~(clustersize - 1)))
+NU_LOGICAL(and, LAND, 1)
+NU_LOGICAL(or, LOR, 0)
+NU_LOGICAL(xor, LXOR, 0)

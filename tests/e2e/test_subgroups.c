@@ -7,8 +7,9 @@
  * size, non-uniform trailing groups, groups smaller than one sub-group):
  * the work-item functions, sub_group_barrier, all/any/broadcast/reduce/scan
  * for every type, the extended types, and sub-groups that take different
- * paths between work-group barriers; cl_khr_subgroup_non_uniform_vote and
- * cl_khr_subgroup_ballot with part of each sub-group calling.  The _fibers runs repeat the kernels
+ * paths between work-group barriers; the non-uniform extensions (vote,
+ * ballot, arithmetic, clustered reduce, shuffles, rotate) with part of each
+ * sub-group calling.  The _fibers runs repeat the kernels
  * with MOSAIC_BARRIER_FIBERS=1.
  */
 #include <math.h>
@@ -163,12 +164,7 @@ TEST(device_queries)
     /* cl_khr_subgroups requires independent forward progress, which the device does not give */
     CHECK(!has_word(ext, "cl_khr_subgroups"));
     CHECK(has_word(ext, "cl_khr_subgroup_extended_types"));
-    /* not reported yet (docs/subgroups.md) */
-    static const char *const absent[] = {"cl_khr_subgroup_shuffle", "cl_khr_subgroup_shuffle_relative",
-                                         "cl_khr_subgroup_clustered_reduce",
-                                         "cl_khr_subgroup_non_uniform_arithmetic"};
-    for (size_t i = 0; i < sizeof absent / sizeof absent[0]; i++)
-        CHECK(!has_word(ext, absent[i]), "%s reported", absent[i]);
+    /* the non-uniform ones: tested below */
     size_t size = 0;
     CHECK_ERR(clGetDeviceInfo(device, CL_DEVICE_OPENCL_C_FEATURES, 0, NULL, &size), CL_SUCCESS);
     cl_name_version *f = malloc(size);
@@ -184,7 +180,7 @@ TEST(device_queries)
                          "defined(cl_khr_subgroup_extended_types)\n"
                          "  o[0] = 1;\n"
                          "#endif\n"
-                         "#if !defined(cl_khr_subgroup_ballot) || defined(cl_khr_subgroup_shuffle) || "
+                         "#if !defined(cl_khr_subgroup_ballot) || !defined(cl_khr_subgroup_shuffle) || "
                          "!defined(cl_khr_subgroup_non_uniform_vote)\n"
                          "  o[1] = 1;\n"
                          "#endif\n"
@@ -821,6 +817,102 @@ TEST(ballot)
                               o[0], o[1], o[2], o[3], o[4], o[5], o[6], o[7], want[0], want[1], want[2], want[3],
                               want[4], want[5], want[6], want[7]);
                 }
+            }
+        }
+        clReleaseMemObject(ib);
+        clReleaseMemObject(ob);
+        free(in), free(out);
+        free_map(&m);
+    }
+    clReleaseProgram(p);
+}
+
+/* ---- cl_khr_subgroup_non_uniform_arithmetic, _clustered_reduce, _shuffle,
+ * _shuffle_relative, _rotate ------------------------------------------------------------
+ * Reductions and scans by the work-items a bit of the input picks (the
+ * others scan in the other branch); shuffles and rotations by the even
+ * sub-group local ids, checked where the work-item read from is active (an
+ * inactive or absent one gives an undefined value). */
+static const char *const arith_source =
+    "kernel void arith(global const int *in, global int *o) {\n"
+    "  size_t w = get_global_linear_id(); int x = in[w]; uint l = get_sub_group_local_id();\n"
+    "  global int *r = o + 12 * w;\n"
+    "  if ((x >> 4) & 1) {\n"
+    "    r[0] = sub_group_non_uniform_reduce_add(x);\n"
+    "    r[1] = sub_group_non_uniform_scan_inclusive_max(x);\n"
+    "    r[2] = sub_group_non_uniform_scan_exclusive_xor(x);\n"
+    "    r[3] = sub_group_non_uniform_reduce_logical_or(x & 1);\n"
+    "    r[4] = sub_group_clustered_reduce_min(x, 4);\n"
+    "    r[5] = (int)(sub_group_non_uniform_reduce_mul((long)(x & 7) + 1) % 1000003);\n"
+    "  } else {\n"
+    "    r[0] = sub_group_non_uniform_scan_inclusive_add(x);\n"
+    "    r[1] = r[2] = r[3] = r[4] = r[5] = -1;\n"
+    "  }\n"
+    "  if (l % 2 == 0) {\n"
+    "    r[6] = sub_group_shuffle(x, 0); r[7] = sub_group_shuffle_xor(x, 2);\n"
+    "    r[8] = sub_group_shuffle_up(x, 2); r[9] = sub_group_shuffle_down(x, 2);\n"
+    "    r[10] = sub_group_rotate(x, 2); r[11] = sub_group_clustered_rotate(x, 2, 4);\n"
+    "  } else {\n"
+    "    r[6] = r[7] = r[8] = r[9] = r[10] = r[11] = -1;\n"
+    "  }\n"
+    "}\n";
+
+TEST(non_uniform_arithmetic_and_shuffles)
+{
+    char ext[8192] = "";
+    CHECK_ERR(clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, sizeof ext, ext, NULL), CL_SUCCESS);
+    static const char *const names[] = {"cl_khr_subgroup_non_uniform_arithmetic", "cl_khr_subgroup_clustered_reduce",
+                                        "cl_khr_subgroup_shuffle", "cl_khr_subgroup_shuffle_relative",
+                                        "cl_khr_subgroup_rotate"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        CHECK(has_word(ext, names[i]), "%s not reported", names[i]);
+    cl_program p = build(arith_source, "-cl-std=CL3.0");
+    if (!p)
+        return;
+    for (size_t ri = 0; ri < NRANGES; ri++) {
+        const range *r = &ranges[ri];
+        wi_map m = map_range(r);
+        cl_int *in = calloc(m.n, sizeof *in), *out = calloc(12 * m.n, sizeof *out), want[12];
+        for (size_t w = 0; w < m.n; w++)
+            in[w] = (cl_int)((w * 2654435761u) >> 11 & 0x7fff);
+        cl_mem ib = buffer(m.n * sizeof *in, in), ob = buffer(12 * m.n * sizeof *out, NULL);
+        if (run(p, "arith", r, ib, ob, out, 12 * m.n * sizeof *out, 0)) {
+            int bad = 0;
+            for (size_t w = 0; w < m.n && bad < 5; w++) {
+                size_t n = sg_count(&m, w), me = m.lin[w] % sg_size;
+                size_t max = m.enq_items[w] < sg_size ? m.enq_items[w] : sg_size;
+                int side = (in[w] >> 4) & 1, sum = 0, mx = INT32_MIN, xr = 0, lor = 0, cmin = INT32_MAX;
+                long long mul = 1;
+                for (size_t j = 0; j < n; j++) {
+                    int y = in[sg_member(&m, w, j)];
+                    if (((y >> 4) & 1) != side)
+                        continue;
+                    if (side) {
+                        sum += y, lor |= y & 1, mul *= (y & 7) + 1;
+                        mx = j <= me ? MAX2(mx, y) : mx;
+                        xr ^= j < me ? y : 0;
+                        cmin = j / 4 == me / 4 ? MIN2(cmin, y) : cmin;
+                    } else {
+                        sum += j <= me ? y : 0;
+                    }
+                }
+                bool check[12] = {true, true, true, true, true, true};
+                want[0] = sum;
+                want[1] = side ? mx : -1, want[2] = side ? xr : -1, want[3] = side ? lor : -1;
+                want[4] = side ? cmin : -1, want[5] = side ? (int)(mul % 1000003) : -1;
+                /* the shuffles: from src when it is an even id of the sub-group */
+                long src[6] = {0, (long)(me ^ 2), (long)me - 2, (long)me + 2, (long)((me + 2) % max),
+                               (long)(me / 4 * 4 + (me % 4 + 2) % 4)};
+                for (int k = 0; k < 6; k++) {
+                    bool odd = me % 2 != 0, ok = src[k] >= 0 && (size_t)src[k] < n && src[k] % 2 == 0;
+                    check[6 + k] = odd || ok;
+                    want[6 + k] = odd ? -1 : ok ? in[sg_member(&m, w, (size_t)src[k])] : 0;
+                }
+                const cl_int *o = out + 12 * w;
+                for (int k = 0; k < 12; k++)
+                    if (check[k] && o[k] != want[k] && bad++ < 5)
+                        TEST_FAIL("range %zu work-item %zu (id %zu of %zu): result %d is %d, want %d", ri, w, me, n, k,
+                                  o[k], want[k]);
             }
         }
         clReleaseMemObject(ib);
