@@ -34,6 +34,13 @@ void __mosaic_barrier(const __mosaic_wg_ctx *ctx);
 /* Provided by the device: returns once every work-item of the caller's
  * sub-group has called it (builtins/subgroups.cl). */
 void __mosaic_sub_group_barrier(const __mosaic_wg_ctx *ctx);
+/* Provided by the device: a non-uniform sub-group barrier (the non-uniform
+ * sub-group functions, builtins/subgroups.cl).  Returns once the work-items
+ * of the caller's sub-group that reach this call together (the active ones)
+ * have called it, with their mask (bit i: sub-group local id i).  nomerge:
+ * the calls of two branches must stay two calls (their active work-items
+ * differ), which convergent alone does not keep LLVM from merging. */
+__attribute__((nomerge)) uint __mosaic_sub_group_active(const __mosaic_wg_ctx *ctx);
 
 /* Mirror of MOSAIC_SUB_GROUP_SIZE and MOSAIC_SUB_GROUP_SCRATCH in
  * src/compiler/compiler.h (docs/subgroups.md). */

@@ -183,3 +183,285 @@ BROADCAST_VECTORS(long)
 BROADCAST_VECTORS(ulong)
 BROADCAST_VECTORS(float)
 BROADCAST_VECTORS(double)
+
+/* ---- non-uniform functions: cl_khr_subgroup_non_uniform_vote ----------------------
+ * They need not be reached by every work-item of the sub-group: they act on
+ * the active ones, those that reach the call together.  A non-uniform
+ * sub-group barrier (__mosaic_sub_group_active) waits for them and returns
+ * their mask; values go through the work-items' own 8-byte slots (never the
+ * sub-group's broadcast area, which a uniform broadcast of inactive
+ * work-items may be holding), and a second such barrier keeps the slots
+ * until every active work-item has read them. */
+#define NU_BARRIER() __mosaic_sub_group_active(CTX)
+
+OVLD int sub_group_elect(void)
+{
+    uint active = NU_BARRIER();
+    return get_sub_group_local_id() == (uint)ctz(active);
+}
+
+/* T's value from each active work-item, folded with OP in sub-group local id order. */
+#define NU_FOLD(T, x, OP, result)                                                                  \
+    do {                                                                                           \
+        T *s_ = (T *)__mosaic_sg_values() + FIRST();                                               \
+        s_[get_sub_group_local_id()] = (x);                                                        \
+        uint active_ = NU_BARRIER();                                                               \
+        uint first_ = (uint)ctz(active_);                                                          \
+        T acc_ = s_[first_];                                                                       \
+        for (uint j_ = first_ + 1; j_ < S; j_++)                                                   \
+            acc_ = (active_ >> j_) & 1 ? OP(acc_, s_[j_]) : acc_;                                  \
+        NU_BARRIER();                                                                              \
+        result = acc_;                                                                             \
+    } while (0)
+
+#define AND_I(a, b) ((a) & (b))
+#define OR_I(a, b) ((a) | (b))
+
+OVLD int sub_group_non_uniform_all(int predicate)
+{
+    int r;
+    NU_FOLD(int, predicate != 0, AND_I, r);
+    return r;
+}
+
+OVLD int sub_group_non_uniform_any(int predicate)
+{
+    int r;
+    NU_FOLD(int, predicate != 0, OR_I, r);
+    return r;
+}
+
+/* Whether every active work-item's value equals the first active one's. */
+#define ALL_EQUAL(T)                                                                               \
+    OVLD int sub_group_non_uniform_all_equal(T value)                                              \
+    {                                                                                              \
+        T *s = (T *)__mosaic_sg_values() + FIRST();                                                \
+        s[get_sub_group_local_id()] = value;                                                       \
+        uint active = NU_BARRIER();                                                                \
+        T first = s[ctz(active)];                                                                  \
+        int equal = 1;                                                                             \
+        for (uint j = 0; j < S; j++)                                                               \
+            equal &= !((active >> j) & 1) || s[j] == first;                                        \
+        NU_BARRIER();                                                                              \
+        return equal;                                                                              \
+    }
+
+ALL_EQUAL(char)
+ALL_EQUAL(uchar)
+ALL_EQUAL(short)
+ALL_EQUAL(ushort)
+ALL_EQUAL(int)
+ALL_EQUAL(uint)
+ALL_EQUAL(long)
+ALL_EQUAL(ulong)
+ALL_EQUAL(float)
+ALL_EQUAL(double)
+
+/* ---- cl_khr_subgroup_ballot ---------------------------------------------------------
+ * Ballots are uint4 with bit i of .x for sub-group local id i (S <= 32). */
+
+/* 8 bytes from the active work-item with sub-group local id `id`. */
+static ulong __mosaic_nu_exchange(ulong x, uint id)
+{
+    ulong *s = (ulong *)__mosaic_sg_values() + FIRST();
+    s[get_sub_group_local_id()] = x;
+    NU_BARRIER();
+    ulong r = s[id < S ? id : 0];
+    NU_BARRIER();
+    return r;
+}
+
+/* Any type, 8 bytes at a time through the work-items' own slots. */
+#define NU_BROADCAST(T)                                                                            \
+    OVLD T sub_group_non_uniform_broadcast(T x, uint id)                                           \
+    {                                                                                              \
+        union { T v; ulong u[(sizeof(T) + 7) / 8]; } in, out;                                      \
+        in.v = x;                                                                                  \
+        for (uint k = 0; k < (sizeof(T) + 7) / 8; k++)                                             \
+            out.u[k] = __mosaic_nu_exchange(in.u[k], id);                                          \
+        return out.v;                                                                              \
+    }
+
+#define BROADCAST_FIRST(T)                                                                         \
+    OVLD T sub_group_broadcast_first(T x)                                                          \
+    {                                                                                              \
+        T *s = (T *)__mosaic_sg_values() + FIRST();                                                \
+        s[get_sub_group_local_id()] = x;                                                           \
+        uint active = NU_BARRIER();                                                                \
+        T r = s[ctz(active)];                                                                      \
+        NU_BARRIER();                                                                              \
+        return r;                                                                                  \
+    }
+
+#define NU_BROADCAST_ALL(T)                                                                        \
+    NU_BROADCAST(T) NU_BROADCAST(T##2) NU_BROADCAST(T##3) NU_BROADCAST(T##4) NU_BROADCAST(T##8)    \
+    NU_BROADCAST(T##16) BROADCAST_FIRST(T)
+NU_BROADCAST_ALL(char)
+NU_BROADCAST_ALL(uchar)
+NU_BROADCAST_ALL(short)
+NU_BROADCAST_ALL(ushort)
+NU_BROADCAST_ALL(int)
+NU_BROADCAST_ALL(uint)
+NU_BROADCAST_ALL(long)
+NU_BROADCAST_ALL(ulong)
+NU_BROADCAST_ALL(float)
+NU_BROADCAST_ALL(double)
+
+OVLD uint4 sub_group_ballot(int predicate)
+{
+    uint bits;
+    NU_FOLD(uint, (uint)(predicate != 0) << get_sub_group_local_id(), OR_I, bits);
+    return (uint4)(bits, 0, 0, 0);
+}
+
+/* The bits of sub-group local ids below get_max_sub_group_size(). */
+static uint __mosaic_max_mask(void) { return (1u << get_max_sub_group_size()) - 1; }
+
+OVLD int sub_group_inverse_ballot(uint4 value) { return (value.x >> get_sub_group_local_id()) & 1; }
+
+OVLD int sub_group_ballot_bit_extract(uint4 value, uint index)
+{
+    uint w = (index >> 5) & 3, word = w == 0 ? value.x : w == 1 ? value.y : w == 2 ? value.z : value.w;
+    return (word >> (index & 31)) & 1;
+}
+
+OVLD uint sub_group_ballot_bit_count(uint4 value) { return popcount(value.x & __mosaic_max_mask()); }
+
+OVLD uint sub_group_ballot_inclusive_scan(uint4 value)
+{
+    return popcount(value.x & ((2u << get_sub_group_local_id()) - 1));
+}
+
+OVLD uint sub_group_ballot_exclusive_scan(uint4 value)
+{
+    return popcount(value.x & ((1u << get_sub_group_local_id()) - 1));
+}
+
+OVLD uint sub_group_ballot_find_lsb(uint4 value) { return ctz(value.x & __mosaic_max_mask()); }
+OVLD uint sub_group_ballot_find_msb(uint4 value) { return 31 - clz(value.x & __mosaic_max_mask()); }
+
+OVLD uint4 get_sub_group_eq_mask(void) { return (uint4)(1u << get_sub_group_local_id(), 0, 0, 0); }
+OVLD uint4 get_sub_group_ge_mask(void)
+{
+    return (uint4)(__mosaic_max_mask() & ~((1u << get_sub_group_local_id()) - 1), 0, 0, 0);
+}
+OVLD uint4 get_sub_group_gt_mask(void)
+{
+    return (uint4)(__mosaic_max_mask() & ~((2u << get_sub_group_local_id()) - 1), 0, 0, 0);
+}
+OVLD uint4 get_sub_group_le_mask(void) { return (uint4)((2u << get_sub_group_local_id()) - 1, 0, 0, 0); }
+OVLD uint4 get_sub_group_lt_mask(void) { return (uint4)((1u << get_sub_group_local_id()) - 1, 0, 0, 0); }
+
+/* ---- cl_khr_subgroup_shuffle, _shuffle_relative, _rotate ------------------------------
+ * The value of the work-item with sub-group local id `src` (an index beyond
+ * the sub-group gives an undefined value: the spec's rule; masked so it
+ * stays in the sub-group's slots). */
+#define NU_READ(T, x, src)                                                                         \
+    {                                                                                              \
+        T *s = (T *)__mosaic_sg_values() + FIRST();                                                \
+        s[get_sub_group_local_id()] = x;                                                           \
+        NU_BARRIER();                                                                              \
+        T r = s[(src) & (S - 1)];                                                                  \
+        NU_BARRIER();                                                                              \
+        return r;                                                                                  \
+    }
+
+/* a mod b for b > 0, whatever a's sign */
+static uint __mosaic_mod(long a, uint b)
+{
+    long r = a % (long)b;
+    return (uint)(r < 0 ? r + (long)b : r);
+}
+
+#define SHUFFLES(T)                                                                                \
+    OVLD T sub_group_shuffle(T x, uint index) NU_READ(T, x, index)                                 \
+    OVLD T sub_group_shuffle_xor(T x, uint mask) NU_READ(T, x, get_sub_group_local_id() ^ mask)    \
+    OVLD T sub_group_shuffle_up(T x, uint delta) NU_READ(T, x, get_sub_group_local_id() - delta)   \
+    OVLD T sub_group_shuffle_down(T x, uint delta) NU_READ(T, x, get_sub_group_local_id() + delta) \
+    OVLD T sub_group_rotate(T x, int delta)                                                        \
+        NU_READ(T, x, __mosaic_mod((long)get_sub_group_local_id() + delta, get_max_sub_group_size())) \
+    OVLD T sub_group_clustered_rotate(T x, int delta, uint clustersize)                            \
+        NU_READ(T, x, (get_sub_group_local_id() & ~(clustersize - 1)) +                            \
+                          __mosaic_mod((long)(get_sub_group_local_id() & (clustersize - 1)) + delta, \
+                                       clustersize))
+
+SHUFFLES(char)
+SHUFFLES(uchar)
+SHUFFLES(short)
+SHUFFLES(ushort)
+SHUFFLES(int)
+SHUFFLES(uint)
+SHUFFLES(long)
+SHUFFLES(ulong)
+SHUFFLES(float)
+SHUFFLES(double)
+
+/* ---- cl_khr_subgroup_non_uniform_arithmetic, _clustered_reduce ---------------------------
+ * OP folded over the active work-items j for which IN(j) holds, in order of
+ * sub-group local id; ID when there is none (an exclusive scan's first). */
+#define NU_OP(T, x, OP, ID, IN)                                                                    \
+    {                                                                                              \
+        T *s = (T *)__mosaic_sg_values() + FIRST();                                                \
+        uint me = get_sub_group_local_id();                                                        \
+        s[me] = x;                                                                                 \
+        uint active = NU_BARRIER();                                                                \
+        T acc = (T)(ID);                                                                           \
+        bool have = false;                                                                         \
+        for (uint j = 0; j < S; j++)                                                               \
+            if (((active >> j) & 1) && (IN)) {                                                     \
+                acc = have ? OP(acc, s[j]) : s[j];                                                 \
+                have = true;                                                                       \
+            }                                                                                      \
+        NU_BARRIER();                                                                              \
+        return acc;                                                                                \
+    }
+
+#define MUL(a, b) ((a) * (b))
+#define XOR_I(a, b) ((a) ^ (b))
+#define LAND(a, b) ((a) && (b))
+#define LOR(a, b) ((a) || (b))
+#define LXOR(a, b) (!(a) != !(b))
+
+#define NU_ARITH(T, NAME, OP, ID)                                                                  \
+    OVLD T sub_group_non_uniform_reduce_##NAME(T x) NU_OP(T, x, OP, ID, true)                      \
+    OVLD T sub_group_non_uniform_scan_inclusive_##NAME(T x) NU_OP(T, x, OP, ID, j <= me)           \
+    OVLD T sub_group_non_uniform_scan_exclusive_##NAME(T x) NU_OP(T, x, OP, ID, j < me)            \
+    OVLD T sub_group_clustered_reduce_##NAME(T x, uint clustersize)                                \
+        NU_OP(T, x, OP, ID, (j & ~(clustersize - 1)) == (me & ~(clustersize - 1)))
+
+#define NU_INTEGER(T, TMIN, TMAX)                                                                  \
+    NU_ARITH(T, add, ADD, 0)                                                                       \
+    NU_ARITH(T, mul, MUL, 1)                                                                       \
+    NU_ARITH(T, min, MIN_I, TMAX)                                                                  \
+    NU_ARITH(T, max, MAX_I, TMIN)                                                                  \
+    NU_ARITH(T, and, AND_I, ~(T)0)                                                                 \
+    NU_ARITH(T, or, OR_I, 0)                                                                       \
+    NU_ARITH(T, xor, XOR_I, 0)
+
+#define NU_FLOAT(T)                                                                                \
+    NU_ARITH(T, add, ADD, 0)                                                                       \
+    NU_ARITH(T, mul, MUL, 1)                                                                       \
+    NU_ARITH(T, min, MIN_F, INFINITY)                                                              \
+    NU_ARITH(T, max, MAX_F, -INFINITY)
+
+NU_INTEGER(char, CHAR_MIN, CHAR_MAX)
+NU_INTEGER(uchar, 0, UCHAR_MAX)
+NU_INTEGER(short, SHRT_MIN, SHRT_MAX)
+NU_INTEGER(ushort, 0, USHRT_MAX)
+NU_INTEGER(int, INT_MIN, INT_MAX)
+NU_INTEGER(uint, 0, UINT_MAX)
+NU_INTEGER(long, LONG_MIN, LONG_MAX)
+NU_INTEGER(ulong, 0, ULONG_MAX)
+NU_FLOAT(float)
+NU_FLOAT(double)
+
+/* the logical operations: on predicates (0 or not), giving 0 or 1 */
+#define NU_LOGICAL(NAME, OP, ID)                                                                   \
+    OVLD int sub_group_non_uniform_reduce_logical_##NAME(int p) NU_OP(int, p != 0, OP, ID, true)   \
+    OVLD int sub_group_non_uniform_scan_inclusive_logical_##NAME(int p) NU_OP(int, p != 0, OP, ID, j <= me) \
+    OVLD int sub_group_non_uniform_scan_exclusive_logical_##NAME(int p) NU_OP(int, p != 0, OP, ID, j < me) \
+    OVLD int sub_group_clustered_reduce_logical_##NAME(int p, uint clustersize)                    \
+        NU_OP(int, p != 0, OP, ID, (j & ~(clustersize - 1)) == (me & ~(clustersize - 1)))
+NU_LOGICAL(and, LAND, 1)
+NU_LOGICAL(or, LOR, 0)
+NU_LOGICAL(xor, LXOR, 0)

@@ -240,6 +240,7 @@ typedef struct finalize_job {
     mc_kernel_build *kb;     /* K.body, K.wi and K.wg of each */
     bool any_barrier;        /* some kernel calls __mosaic_barrier */
     bool any_sub_group;      /* some kernel calls __mosaic_sub_group_barrier */
+    bool any_non_uniform;    /* some kernel calls __mosaic_sub_group_active */
     mc_object *obj;          /* what it makes */
 } finalize_job;
 
@@ -459,6 +460,7 @@ static cl_int build_work_item_functions(finalize_job *job)
             return r;
         job->any_barrier |= job->kb[k].uses_barriers;
         job->any_sub_group |= job->kb[k].uses_sub_groups;
+        job->any_non_uniform |= job->kb[k].uses_non_uniform;
     }
     if (job->any_barrier && !mc_target_has_symbol(job->target, "__mosaic_barrier")) {
         mosaic_strbuf_puts(job->log, "error: a kernel uses barriers, but the device did not give the compiler its "
@@ -468,6 +470,11 @@ static cl_int build_work_item_functions(finalize_job *job)
     if (job->any_sub_group && !mc_target_has_symbol(job->target, "__mosaic_sub_group_barrier")) {
         mosaic_strbuf_puts(job->log, "error: a kernel uses sub-group functions, but the device did not give the "
                                      "compiler its __mosaic_sub_group_barrier function\n");
+        return CL_BUILD_PROGRAM_FAILURE;
+    }
+    if (job->any_non_uniform && !mc_target_has_symbol(job->target, "__mosaic_sub_group_active")) {
+        mosaic_strbuf_puts(job->log, "error: a kernel uses non-uniform sub-group functions, but the device did not "
+                                     "give the compiler its __mosaic_sub_group_active function\n");
         return CL_BUILD_PROGRAM_FAILURE;
     }
     for (size_t k = 0; k < job->nk; k++) {

@@ -266,7 +266,7 @@ static bool resolvable(bool with_builtins, const mosaic_compiler_target *target,
     if (!strncmp(name, "__mosaic_", 9) &&
         (!strcmp(name, "__mosaic_get_ctx") || !strcmp(name, "__mosaic_get_local_id") ||
          !strcmp(name, "__mosaic_barrier") || !strcmp(name, "__mosaic_sub_group_barrier") ||
-         !strcmp(name, "__mosaic_get_sub_group_first")))
+         !strcmp(name, "__mosaic_get_sub_group_first") || !strcmp(name, "__mosaic_sub_group_active")))
         return true;
     if (mc_target_has_symbol(target, name))
         return true;

@@ -257,6 +257,8 @@ static void replace_magic_calls(wi_env *e, LLVMBuilderRef b, mc_kernel_build *kb
                     kb->uses_barriers = true;
                 } else if (called_name_is(inst, "__mosaic_sub_group_barrier")) {
                     kb->uses_barriers = kb->uses_sub_groups = true; /* cut into regions like a barrier */
+                } else if (called_name_is(inst, "__mosaic_sub_group_active")) {
+                    kb->uses_barriers = kb->uses_sub_groups = kb->uses_non_uniform = true;
                 }
             }
             inst = next;

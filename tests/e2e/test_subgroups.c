@@ -7,7 +7,9 @@
  * size, non-uniform trailing groups, groups smaller than one sub-group):
  * the work-item functions, sub_group_barrier, all/any/broadcast/reduce/scan
  * for every type, the extended types, and sub-groups that take different
- * paths between work-group barriers.  The _fibers runs repeat the kernels
+ * paths between work-group barriers; the non-uniform extensions (vote,
+ * ballot, arithmetic, clustered reduce, shuffles, rotate) with part of each
+ * sub-group calling.  The _fibers runs repeat the kernels
  * with MOSAIC_BARRIER_FIBERS=1.
  */
 #include <math.h>
@@ -162,13 +164,7 @@ TEST(device_queries)
     /* cl_khr_subgroups requires independent forward progress, which the device does not give */
     CHECK(!has_word(ext, "cl_khr_subgroups"));
     CHECK(has_word(ext, "cl_khr_subgroup_extended_types"));
-    /* not reported: their functions may be called by part of a sub-group (docs/subgroups.md) */
-    static const char *const absent[] = {"cl_khr_subgroup_non_uniform_vote", "cl_khr_subgroup_ballot",
-                                         "cl_khr_subgroup_shuffle", "cl_khr_subgroup_shuffle_relative",
-                                         "cl_khr_subgroup_clustered_reduce",
-                                         "cl_khr_subgroup_non_uniform_arithmetic"};
-    for (size_t i = 0; i < sizeof absent / sizeof absent[0]; i++)
-        CHECK(!has_word(ext, absent[i]), "%s reported", absent[i]);
+    /* the non-uniform ones: tested below */
     size_t size = 0;
     CHECK_ERR(clGetDeviceInfo(device, CL_DEVICE_OPENCL_C_FEATURES, 0, NULL, &size), CL_SUCCESS);
     cl_name_version *f = malloc(size);
@@ -184,8 +180,8 @@ TEST(device_queries)
                          "defined(cl_khr_subgroup_extended_types)\n"
                          "  o[0] = 1;\n"
                          "#endif\n"
-                         "#if defined(cl_khr_subgroup_ballot) || defined(cl_khr_subgroup_shuffle) || "
-                         "defined(cl_khr_subgroup_non_uniform_vote)\n"
+                         "#if !defined(cl_khr_subgroup_ballot) || !defined(cl_khr_subgroup_shuffle) || "
+                         "!defined(cl_khr_subgroup_non_uniform_vote)\n"
                          "  o[1] = 1;\n"
                          "#endif\n"
                          "}\n",
@@ -651,6 +647,277 @@ TEST(divergent_sub_groups)
         clReleaseMemObject(ib);
         clReleaseMemObject(ob);
         free(in), free(out), free(t), free(rr), free(aa);
+        free_map(&m);
+    }
+    clReleaseProgram(p);
+}
+
+/* ---- cl_khr_subgroup_non_uniform_vote ---------------------------------------------------
+ * Only part of each sub-group calls (a bit of its input picks which), the
+ * rest calls from the other branch, then a loop each work-item runs a
+ * number of times of its own (the active ones of iteration i: those with
+ * more than i), then all together again.  The host's answer for each call:
+ * the active work-items are the sub-group's members that took the branch. */
+static const char *const vote_source =
+    "kernel void vote(global const int *in, global int *o) {\n"
+    "  size_t w = get_global_linear_id(); int x = in[w];\n"
+    "  int a = -1, b = -1, c = -1, d = -1, e = -1, f = -1;\n"
+    "  if ((x >> 4) & 1) {\n"
+    "    a = sub_group_elect();\n"
+    "    b = sub_group_non_uniform_all(x & 1);\n"
+    "    c = sub_group_non_uniform_any(x & 2);\n"
+    "    d = sub_group_non_uniform_all_equal((long)((x >> 6) & 1));\n"
+    "  } else {\n"
+    "    e = sub_group_non_uniform_any(x & 8) + 2 * sub_group_non_uniform_all_equal((double)((x >> 5) & 1));\n"
+    "  }\n"
+    "  int g = 0;\n"
+    "  for (int i = 0; i < (x & 3); i++)\n"
+    "    g += sub_group_elect() << i;\n"
+    "  f = sub_group_elect();\n"
+    "  int *r = o + 7 * w;\n"
+    "  r[0] = a; r[1] = b; r[2] = c; r[3] = d; r[4] = e; r[5] = f; r[6] = g;\n"
+    "}\n";
+
+TEST(non_uniform_vote)
+{
+    char ext[8192] = "";
+    CHECK_ERR(clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, sizeof ext, ext, NULL), CL_SUCCESS);
+    CHECK(has_word(ext, "cl_khr_subgroup_non_uniform_vote"));
+    cl_program p = build(vote_source, "-cl-std=CL3.0");
+    if (!p)
+        return;
+    for (size_t ri = 0; ri < NRANGES; ri++) {
+        const range *r = &ranges[ri];
+        wi_map m = map_range(r);
+        cl_int *in = calloc(m.n, sizeof *in), *out = calloc(7 * m.n, sizeof *out), want[7];
+        for (size_t w = 0; w < m.n; w++)
+            in[w] = (cl_int)((w * 2654435761u) >> 7 & 0x7fff);
+        cl_mem ib = buffer(m.n * sizeof *in, in), ob = buffer(7 * m.n * sizeof *out, NULL);
+        if (run(p, "vote", r, ib, ob, out, 7 * m.n * sizeof *out, 0)) {
+            int bad = 0;
+            for (size_t w = 0; w < m.n && bad < 5; w++) {
+                size_t n = sg_count(&m, w), me = m.lin[w] % sg_size;
+                int x = in[w], side = (x >> 4) & 1;
+                /* over the members on w's side: first one, all/any of bits, all equal */
+                int first = -1, all = 1, any = 0, eq = 1, any8 = 0, eq5 = 1, v6 = -1, v5 = -1;
+                for (size_t j = 0; j < n; j++) {
+                    int y = in[sg_member(&m, w, j)];
+                    if (((y >> 4) & 1) != side)
+                        continue;
+                    if (first < 0)
+                        first = (int)j, v6 = (y >> 6) & 1, v5 = (y >> 5) & 1;
+                    all &= (y & 1) != 0, any |= (y & 2) != 0, eq &= ((y >> 6) & 1) == v6;
+                    any8 |= (y & 8) != 0, eq5 &= ((y >> 5) & 1) == v5;
+                }
+                want[0] = side ? first == (int)me : -1;
+                want[1] = side ? all : -1;
+                want[2] = side ? any : -1;
+                want[3] = side ? eq : -1;
+                want[4] = side ? -1 : any8 + 2 * eq5;
+                want[5] = me == 0;
+                want[6] = 0;
+                for (int i = 0; i < (x & 3); i++) { /* the lowest member with more iterations than i */
+                    size_t j = 0;
+                    while ((in[sg_member(&m, w, j)] & 3) <= i)
+                        j++;
+                    want[6] |= (j == me) << i;
+                }
+                if (memcmp(want, out + 7 * w, sizeof want) && bad++ < 5) {
+                    const cl_int *o = out + 7 * w;
+                    TEST_FAIL("range %zu work-item %zu: %d %d %d %d %d %d %d, want %d %d %d %d %d %d %d", ri, w,
+                              o[0], o[1], o[2], o[3], o[4], o[5], o[6], want[0], want[1], want[2], want[3], want[4],
+                              want[5], want[6]);
+                }
+            }
+        }
+        clReleaseMemObject(ib);
+        clReleaseMemObject(ob);
+        free(in), free(out);
+        free_map(&m);
+    }
+    clReleaseProgram(p);
+}
+
+/* ---- cl_khr_subgroup_ballot -----------------------------------------------------------
+ * Both branches make the same calls (they must stay two calls: each branch's
+ * work-items are the active ones of its own), a non-uniform broadcast of a
+ * vector from the highest active work-item, then the bit functions and the
+ * masks, which need no active work-items. */
+static const char *const ballot_source =
+    "kernel void ballot(global const int *in, global int *o) {\n"
+    "  size_t w = get_global_linear_id(); int x = in[w]; uint l = get_sub_group_local_id();\n"
+    "  int f; uint4 b; double4 v;\n"
+    "  if ((x >> 4) & 1) {\n"
+    "    f = sub_group_broadcast_first(x); b = sub_group_ballot(x & 1);\n"
+    "    v = sub_group_non_uniform_broadcast((double4)(x, x + 1, x + 2, -x), sub_group_ballot_find_msb(sub_group_ballot(1)));\n"
+    "  } else {\n"
+    "    f = sub_group_broadcast_first(x); b = sub_group_ballot(x & 1);\n"
+    "    v = sub_group_non_uniform_broadcast((double4)(x, x + 1, x + 2, -x), sub_group_ballot_find_msb(sub_group_ballot(1)));\n"
+    "  }\n"
+    "  global int *r = o + 8 * w;\n"
+    "  r[0] = f; r[1] = b.x; r[2] = b.y | b.z | b.w; r[3] = (int)v.s1; r[4] = (int)v.s3;\n"
+    "  r[5] = sub_group_ballot_bit_count(b) | sub_group_ballot_inclusive_scan(b) << 8 |\n"
+    "         sub_group_ballot_exclusive_scan(b) << 16 | sub_group_inverse_ballot(b) << 24;\n"
+    "  r[6] = get_sub_group_ge_mask().x | get_sub_group_gt_mask().x << 8 | get_sub_group_le_mask().x << 16 |\n"
+    "         get_sub_group_lt_mask().x << 24;\n"
+    "  r[7] = get_sub_group_eq_mask().x | sub_group_ballot_bit_extract(b, (l + 1) % 8) << 8 |\n"
+    "         sub_group_ballot_find_lsb(b | get_sub_group_eq_mask()) << 16;\n"
+    "}\n";
+
+static int popcount32(unsigned v)
+{
+    int n = 0;
+    for (; v; v &= v - 1)
+        n++;
+    return n;
+}
+
+TEST(ballot)
+{
+    char ext[8192] = "";
+    CHECK_ERR(clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, sizeof ext, ext, NULL), CL_SUCCESS);
+    CHECK(has_word(ext, "cl_khr_subgroup_ballot"));
+    cl_program p = build(ballot_source, "-cl-std=CL3.0");
+    if (!p)
+        return;
+    for (size_t ri = 0; ri < NRANGES; ri++) {
+        const range *r = &ranges[ri];
+        wi_map m = map_range(r);
+        cl_int *in = calloc(m.n, sizeof *in), *out = calloc(8 * m.n, sizeof *out), want[8];
+        for (size_t w = 0; w < m.n; w++)
+            in[w] = (cl_int)((w * 2654435761u) >> 9 & 0x7fff);
+        cl_mem ib = buffer(m.n * sizeof *in, in), ob = buffer(8 * m.n * sizeof *out, NULL);
+        if (run(p, "ballot", r, ib, ob, out, 8 * m.n * sizeof *out, 0)) {
+            int bad = 0;
+            for (size_t w = 0; w < m.n && bad < 5; w++) {
+                size_t n = sg_count(&m, w), me = m.lin[w] % sg_size;
+                size_t max = m.enq_items[w] < sg_size ? m.enq_items[w] : sg_size;
+                unsigned maxmask = (1u << max) - 1, b = 0;
+                int side = (in[w] >> 4) & 1, first = -1, last = -1;
+                for (size_t j = 0; j < n; j++) {
+                    int y = in[sg_member(&m, w, j)];
+                    if (((y >> 4) & 1) != side)
+                        continue;
+                    first = first < 0 ? y : first;
+                    last = y;
+                    b |= (unsigned)(y & 1) << j;
+                }
+                unsigned eq = 1u << me, lsb = 0;
+                while (!(((b | eq) >> lsb) & 1))
+                    lsb++;
+                want[0] = first, want[1] = (cl_int)b, want[2] = 0, want[3] = last + 1, want[4] = -last;
+                want[5] = popcount32(b & maxmask) | popcount32(b & ((2u << me) - 1)) << 8 |
+                          popcount32(b & (eq - 1)) << 16 | (int)((b >> me) & 1) << 24;
+                want[6] = (int)(maxmask & ~(eq - 1)) | (int)(maxmask & ~((eq << 1) - 1)) << 8 |
+                          (int)((eq << 1) - 1) << 16 | (int)(eq - 1) << 24;
+                want[7] = (int)eq | (int)((b >> ((me + 1) % 8)) & 1) << 8 | (int)lsb << 16;
+                if (memcmp(want, out + 8 * w, sizeof want) && bad++ < 5) {
+                    const cl_int *o = out + 8 * w;
+                    TEST_FAIL("range %zu work-item %zu: %d %x %x %d %d %x %x %x, want %d %x %x %d %d %x %x %x", ri, w,
+                              o[0], o[1], o[2], o[3], o[4], o[5], o[6], o[7], want[0], want[1], want[2], want[3],
+                              want[4], want[5], want[6], want[7]);
+                }
+            }
+        }
+        clReleaseMemObject(ib);
+        clReleaseMemObject(ob);
+        free(in), free(out);
+        free_map(&m);
+    }
+    clReleaseProgram(p);
+}
+
+/* ---- cl_khr_subgroup_non_uniform_arithmetic, _clustered_reduce, _shuffle,
+ * _shuffle_relative, _rotate ------------------------------------------------------------
+ * Reductions and scans by the work-items a bit of the input picks (the
+ * others scan in the other branch); shuffles and rotations by the even
+ * sub-group local ids, checked where the work-item read from is active (an
+ * inactive or absent one gives an undefined value). */
+static const char *const arith_source =
+    "kernel void arith(global const int *in, global int *o) {\n"
+    "  size_t w = get_global_linear_id(); int x = in[w]; uint l = get_sub_group_local_id();\n"
+    "  global int *r = o + 12 * w;\n"
+    "  if ((x >> 4) & 1) {\n"
+    "    r[0] = sub_group_non_uniform_reduce_add(x);\n"
+    "    r[1] = sub_group_non_uniform_scan_inclusive_max(x);\n"
+    "    r[2] = sub_group_non_uniform_scan_exclusive_xor(x);\n"
+    "    r[3] = sub_group_non_uniform_reduce_logical_or(x & 1);\n"
+    "    r[4] = sub_group_clustered_reduce_min(x, 4);\n"
+    "    r[5] = (int)(sub_group_non_uniform_reduce_mul((long)(x & 7) + 1) % 1000003);\n"
+    "  } else {\n"
+    "    r[0] = sub_group_non_uniform_scan_inclusive_add(x);\n"
+    "    r[1] = r[2] = r[3] = r[4] = r[5] = -1;\n"
+    "  }\n"
+    "  if (l % 2 == 0) {\n"
+    "    r[6] = sub_group_shuffle(x, 0); r[7] = sub_group_shuffle_xor(x, 2);\n"
+    "    r[8] = sub_group_shuffle_up(x, 2); r[9] = sub_group_shuffle_down(x, 2);\n"
+    "    r[10] = sub_group_rotate(x, 2); r[11] = sub_group_clustered_rotate(x, 2, 4);\n"
+    "  } else {\n"
+    "    r[6] = r[7] = r[8] = r[9] = r[10] = r[11] = -1;\n"
+    "  }\n"
+    "}\n";
+
+TEST(non_uniform_arithmetic_and_shuffles)
+{
+    char ext[8192] = "";
+    CHECK_ERR(clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, sizeof ext, ext, NULL), CL_SUCCESS);
+    static const char *const names[] = {"cl_khr_subgroup_non_uniform_arithmetic", "cl_khr_subgroup_clustered_reduce",
+                                        "cl_khr_subgroup_shuffle", "cl_khr_subgroup_shuffle_relative",
+                                        "cl_khr_subgroup_rotate"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        CHECK(has_word(ext, names[i]), "%s not reported", names[i]);
+    cl_program p = build(arith_source, "-cl-std=CL3.0");
+    if (!p)
+        return;
+    for (size_t ri = 0; ri < NRANGES; ri++) {
+        const range *r = &ranges[ri];
+        wi_map m = map_range(r);
+        cl_int *in = calloc(m.n, sizeof *in), *out = calloc(12 * m.n, sizeof *out), want[12];
+        for (size_t w = 0; w < m.n; w++)
+            in[w] = (cl_int)((w * 2654435761u) >> 11 & 0x7fff);
+        cl_mem ib = buffer(m.n * sizeof *in, in), ob = buffer(12 * m.n * sizeof *out, NULL);
+        if (run(p, "arith", r, ib, ob, out, 12 * m.n * sizeof *out, 0)) {
+            int bad = 0;
+            for (size_t w = 0; w < m.n && bad < 5; w++) {
+                size_t n = sg_count(&m, w), me = m.lin[w] % sg_size;
+                size_t max = m.enq_items[w] < sg_size ? m.enq_items[w] : sg_size;
+                int side = (in[w] >> 4) & 1, sum = 0, mx = INT32_MIN, xr = 0, lor = 0, cmin = INT32_MAX;
+                long long mul = 1;
+                for (size_t j = 0; j < n; j++) {
+                    int y = in[sg_member(&m, w, j)];
+                    if (((y >> 4) & 1) != side)
+                        continue;
+                    if (side) {
+                        sum += y, lor |= y & 1, mul *= (y & 7) + 1;
+                        mx = j <= me ? MAX2(mx, y) : mx;
+                        xr ^= j < me ? y : 0;
+                        cmin = j / 4 == me / 4 ? MIN2(cmin, y) : cmin;
+                    } else {
+                        sum += j <= me ? y : 0;
+                    }
+                }
+                bool check[12] = {true, true, true, true, true, true};
+                want[0] = sum;
+                want[1] = side ? mx : -1, want[2] = side ? xr : -1, want[3] = side ? lor : -1;
+                want[4] = side ? cmin : -1, want[5] = side ? (int)(mul % 1000003) : -1;
+                /* the shuffles: from src when it is an even id of the sub-group */
+                long src[6] = {0, (long)(me ^ 2), (long)me - 2, (long)me + 2, (long)((me + 2) % max),
+                               (long)(me / 4 * 4 + (me % 4 + 2) % 4)};
+                for (int k = 0; k < 6; k++) {
+                    bool odd = me % 2 != 0, ok = src[k] >= 0 && (size_t)src[k] < n && src[k] % 2 == 0;
+                    check[6 + k] = odd || ok;
+                    want[6 + k] = odd ? -1 : ok ? in[sg_member(&m, w, (size_t)src[k])] : 0;
+                }
+                const cl_int *o = out + 12 * w;
+                for (int k = 0; k < 12; k++)
+                    if (check[k] && o[k] != want[k] && bad++ < 5)
+                        TEST_FAIL("range %zu work-item %zu (id %zu of %zu): result %d is %d, want %d", ri, w, me, n, k,
+                                  o[k], want[k]);
+            }
+        }
+        clReleaseMemObject(ib);
+        clReleaseMemObject(ob);
+        free(in), free(out);
         free_map(&m);
     }
     clReleaseProgram(p);

@@ -42,9 +42,10 @@ typedef struct fiber_set {
     size_t count, stack_size;
     void **sp;           /* saved stack pointer of each fiber */
     unsigned char *state;
+    void **site;         /* where a fiber at a non-uniform sub-group barrier called it */
 } fiber_set;
 
-enum { FIBER_RUNNING, FIBER_AT_BARRIER, FIBER_AT_SUB_GROUP_BARRIER, FIBER_DONE };
+enum { FIBER_RUNNING, FIBER_AT_BARRIER, FIBER_AT_SUB_GROUP_BARRIER, FIBER_AT_NON_UNIFORM, FIBER_DONE };
 
 struct cpu_pool;
 
@@ -63,6 +64,7 @@ typedef struct worker {
     void *const *args;
     mosaic_wg_ctx *ctx;
     bool divergence_reported;
+    unsigned active;     /* the mask a non-uniform sub-group barrier returns to the fibers it releases */
     cpu_running running; /* the job, for device-side enqueue (cpu_enqueue.c) */
 } worker;
 
@@ -133,6 +135,7 @@ static bool fibers_reserve(fiber_set *f, size_t count)
         munmap(f->stacks, f->count * (f->stack_size + page_size()));
     free(f->sp);
     free(f->state);
+    free(f->site);
     memset(f, 0, sizeof *f);
     char *mem = mmap(NULL, count * slot, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (mem == MAP_FAILED)
@@ -141,10 +144,12 @@ static bool fibers_reserve(fiber_set *f, size_t count)
         mprotect(mem + i * slot, page_size(), PROT_NONE);
     f->sp = calloc(count, sizeof *f->sp);
     f->state = calloc(count, 1);
-    if (!f->sp || !f->state) {
+    f->site = calloc(count, sizeof *f->site);
+    if (!f->sp || !f->state || !f->site) {
         munmap(mem, count * slot);
         free(f->sp);
         free(f->state);
+        free(f->site);
         memset(f, 0, sizeof *f);
         return false;
     }
@@ -186,6 +191,21 @@ static void cpu_sub_group_barrier(const mosaic_wg_ctx *ctx)
     mosaic_fiber_switch(&w->fibers.sp[i], w->scheduler_sp);
 }
 
+/* Called by kernels at every non-uniform sub-group barrier (the non-uniform
+ * sub-group functions, builtins/subgroups.cl): waits until the scheduler
+ * releases the fibers of the caller's sub-group at this call (its return
+ * address: each call of a builtin is a call site of its own after inlining),
+ * and returns their mask. */
+static unsigned cpu_sub_group_active(const mosaic_wg_ctx *ctx)
+{
+    worker *w = ctx->device_private;
+    size_t i = w->current;
+    w->fibers.state[i] = FIBER_AT_NON_UNIFORM;
+    w->fibers.site[i] = __builtin_return_address(0);
+    mosaic_fiber_switch(&w->fibers.sp[i], w->scheduler_sp);
+    return w->active;
+}
+
 /* Called by a barrier kernel's work-group function (regions between
  * barriers, src/compiler/regions.c) when the group's work-items did not all
  * reach the same barrier: undefined behaviour in OpenCL, reported once per
@@ -201,10 +221,35 @@ static void cpu_barrier_divergence(const mosaic_wg_ctx *ctx, const char *kernel)
             (size_t)ctx->group_id[2]);
 }
 
+/* Releases the fibers of [lo, hi) waiting at a non-uniform sub-group barrier
+ * with the lowest call site (in straight-line code without loops back to it,
+ * the earliest in the kernel: the others may yet join the work-items that
+ * reach it later); they are the active work-items.  False when none waits. */
+static bool release_non_uniform(worker *w, size_t lo, size_t hi)
+{
+    fiber_set *f = &w->fibers;
+    void *site = NULL;
+    for (size_t i = lo; i < hi; i++)
+        if (f->state[i] == FIBER_AT_NON_UNIFORM && (!site || (uintptr_t)f->site[i] < (uintptr_t)site))
+            site = f->site[i];
+    if (!site)
+        return false;
+    unsigned active = 0;
+    for (size_t i = lo; i < hi; i++)
+        if (f->state[i] == FIBER_AT_NON_UNIFORM && f->site[i] == site) {
+            active |= 1u << (i - lo);
+            f->state[i] = FIBER_RUNNING;
+        }
+    w->active = active;
+    return true;
+}
+
 /* Runs fibers [lo, hi), one sub-group, until each has finished or waits at a
  * work-group barrier, releasing them from their sub-group barriers when all
- * have reached one.  Returns false when some reached a sub-group barrier
- * that others of the sub-group did not (undefined behaviour; they go on). */
+ * have reached one.  While they do not all wait at the same kind of barrier,
+ * those at a non-uniform one go first (release_non_uniform).  Returns false
+ * when some reached a sub-group barrier that others of the sub-group did not
+ * (undefined behaviour; they go on). */
 static bool run_sub_group_as_fibers(worker *w, size_t lo, size_t hi)
 {
     fiber_set *f = &w->fibers;
@@ -217,6 +262,8 @@ static bool run_sub_group_as_fibers(worker *w, size_t lo, size_t hi)
             w->current = i;
             mosaic_fiber_switch(&w->scheduler_sp, f->sp[i]);
         }
+        if (release_non_uniform(w, lo, hi))
+            continue;
         for (size_t i = lo; i < hi; i++)
             at_sub_group_barrier += f->state[i] == FIBER_AT_SUB_GROUP_BARRIER;
         if (!at_sub_group_barrier)
@@ -398,6 +445,7 @@ static void worker_exit(worker *w)
         munmap(w->fibers.stacks, w->fibers.count * (w->fibers.stack_size + page_size()));
     free(w->fibers.sp);
     free(w->fibers.state);
+    free(w->fibers.site);
     pthread_mutex_lock(&p->lock);
     bool last = --p->alive == 0;
     pthread_mutex_unlock(&p->lock);
@@ -834,6 +882,7 @@ const mosaic_device_ops mosaic_cpu_ops = {
 const struct mosaic_runtime_symbol mosaic_cpu_runtime_symbols[] = {
     { "__mosaic_barrier", (void *)cpu_barrier },
     { "__mosaic_sub_group_barrier", (void *)cpu_sub_group_barrier },
+    { "__mosaic_sub_group_active", (void *)cpu_sub_group_active },
     { "__mosaic_barrier_divergence", (void *)cpu_barrier_divergence },
     { "__mosaic_printf", (void *)mosaic_cpu_printf },
     /* pipes (cpu_pipe.c): what clang calls for the pipe built-ins */

@@ -29,6 +29,14 @@ static const char *const language_extensions[] = {
      * cl_khr_subgroups: that extension requires independent forward progress
      * of sub-groups, which the device does not give (docs/subgroups.md) */
     "cl_khr_subgroup_extended_types",
+    /* the non-uniform ones: fibers find the active work-items (docs/subgroups.md) */
+    "cl_khr_subgroup_non_uniform_vote",
+    "cl_khr_subgroup_ballot",
+    "cl_khr_subgroup_non_uniform_arithmetic",
+    "cl_khr_subgroup_shuffle",
+    "cl_khr_subgroup_shuffle_relative",
+    "cl_khr_subgroup_clustered_reduce",
+    "cl_khr_subgroup_rotate",
 };
 
 /* Extensions of the runtime only (no OpenCL C side). */
