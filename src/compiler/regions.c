@@ -1127,6 +1127,25 @@ static void add_region_blocks(region_fn *rf, region_loop *rl)
 #undef BLOCK
 }
 
+/* The z and y loops of a region's copy (from rl->pre), entering `inner` with
+ * the linear id of the row's first work-item, which it returns. */
+static LLVMValueRef open_z_y_loops(region_fn *rf, LLVMBuilderRef b, region_loop *rl, LLVMBasicBlockRef inner)
+{
+    LLVMPositionBuilderAtEnd(b, rl->pre);
+    LLVMBuildBr(b, rl->zb);
+    LLVMPositionBuilderAtEnd(b, rl->zb);
+    rl->z = LLVMBuildPhi(b, rf->i64, "lz");
+    rl->mz = rl->multi ? LLVMBuildPhi(b, rf->i64, "") : NULL;
+    LLVMBuildBr(b, rl->yb);
+    LLVMPositionBuilderAtEnd(b, rl->yb);
+    rl->y = LLVMBuildPhi(b, rf->i64, "ly");
+    rl->my = rl->multi ? LLVMBuildPhi(b, rf->i64, "") : NULL;
+    LLVMValueRef zy = LLVMBuildNUWMul(b, LLVMBuildNUWAdd(b, LLVMBuildNUWMul(b, rl->z, rf->nxyz[1], ""), rl->y, ""),
+                                      rf->nxyz[0], "");
+    LLVMBuildBr(b, inner);
+    return zy;
+}
+
 /* The loop headers z, y, x (with the mask of next states when there are
  * several), the work-item's linear id and its copies of private variables;
  * then into the region's first block. */
@@ -1143,18 +1162,7 @@ static void open_work_item_loops(region_fn *rf, LLVMBuilderRef b, region_loop *r
             open_sub_group_loops(rf, b, rl);
         return;
     }
-    LLVMPositionBuilderAtEnd(b, rl->pre);
-    LLVMBuildBr(b, rl->zb);
-    LLVMPositionBuilderAtEnd(b, rl->zb);
-    rl->z = LLVMBuildPhi(b, rf->i64, "lz");
-    rl->mz = rl->multi ? LLVMBuildPhi(b, rf->i64, "") : NULL;
-    LLVMBuildBr(b, rl->yb);
-    LLVMPositionBuilderAtEnd(b, rl->yb);
-    rl->y = LLVMBuildPhi(b, rf->i64, "ly");
-    rl->my = rl->multi ? LLVMBuildPhi(b, rf->i64, "") : NULL;
-    LLVMValueRef zy = LLVMBuildNUWMul(b, LLVMBuildNUWAdd(b, LLVMBuildNUWMul(b, rl->z, rf->nxyz[1], ""), rl->y, ""),
-                                      rf->nxyz[0], "");
-    LLVMBuildBr(b, rl->xb);
+    LLVMValueRef zy = open_z_y_loops(rf, b, rl, rl->xb);
     LLVMPositionBuilderAtEnd(b, rl->xb);
     rl->x = LLVMBuildPhi(b, rf->i64, "lx");
     rl->mx = rl->multi ? LLVMBuildPhi(b, rf->i64, "") : NULL;
@@ -1229,18 +1237,7 @@ static void open_sub_group_loops(region_fn *rf, LLVMBuilderRef b, region_loop *r
  * iteration, with the sub-group's first linear id invariant in it. */
 static void open_uniform_loops(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
 {
-    LLVMPositionBuilderAtEnd(b, rl->pre);
-    LLVMBuildBr(b, rl->zb);
-    LLVMPositionBuilderAtEnd(b, rl->zb);
-    rl->z = LLVMBuildPhi(b, rf->i64, "lz");
-    rl->mz = rl->multi ? LLVMBuildPhi(b, rf->i64, "") : NULL;
-    LLVMBuildBr(b, rl->yb);
-    LLVMPositionBuilderAtEnd(b, rl->yb);
-    rl->y = LLVMBuildPhi(b, rf->i64, "ly");
-    rl->my = rl->multi ? LLVMBuildPhi(b, rf->i64, "") : NULL;
-    LLVMValueRef zy = LLVMBuildNUWMul(b, LLVMBuildNUWAdd(b, LLVMBuildNUWMul(b, rl->z, rf->nxyz[1], ""), rl->y, ""),
-                                      rf->nxyz[0], "");
-    LLVMBuildBr(b, rl->sb);
+    LLVMValueRef zy = open_z_y_loops(rf, b, rl, rl->sb);
     LLVMPositionBuilderAtEnd(b, rl->sb);
     rl->xs = LLVMBuildPhi(b, rf->i64, "sg.x");
     rl->ms = rl->multi ? LLVMBuildPhi(b, rf->i64, "") : NULL;
