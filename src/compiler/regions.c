@@ -1494,6 +1494,30 @@ static void close_work_item_loops(region_fn *rf, LLVMBuilderRef b, region_loop *
     }
 }
 
+/* `mask` holds a bit per state the work-items reached: two or more bits set
+ * means they disagreed about a barrier, which the device is told of (when it
+ * has __mosaic_barrier_divergence) in block PREFIX.diverged; the code goes
+ * on in PREFIX.next. */
+static void report_if_diverged(region_fn *rf, LLVMBuilderRef b, LLVMValueRef mask, const char *prefix)
+{
+    if (!rf->report_fn)
+        return;
+    LLVMValueRef zero = const64(rf, 0), one = const64(rf, 1);
+    LLVMValueRef split =
+        LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, mask, LLVMBuildSub(b, mask, one, ""), ""), zero, "diverged");
+    char name[48];
+    snprintf(name, sizeof name, "%s.diverged", prefix);
+    LLVMBasicBlockRef rep = LLVMAppendBasicBlockInContext(rf->c, rf->wg, name);
+    snprintf(name, sizeof name, "%s.next", prefix);
+    LLVMBasicBlockRef cont = LLVMAppendBasicBlockInContext(rf->c, rf->wg, name);
+    LLVMBuildCondBr(b, split, rep, cont);
+    LLVMPositionBuilderAtEnd(b, rep);
+    LLVMValueRef args[2] = {rf->ctx, rf->kernel_name};
+    LLVMBuildCall2(b, LLVMGlobalGetValueType(rf->report_fn), rf->report_fn, args, 2, "");
+    LLVMBuildBr(b, cont);
+    LLVMPositionBuilderAtEnd(b, cont);
+}
+
 /* After the loops: the next region (or K.wg's exit).  With several possible
  * states, two bits in the mask mean the work-items disagreed about the
  * barrier: undefined in OpenCL; reported, and the group ends if any
@@ -1516,21 +1540,9 @@ static void branch_to_next_region(region_fn *rf, LLVMBuilderRef b, region_loop *
             LLVMBuildBr(b, rl->only ? rf->pre[rl->only] : rf->exit);
         return;
     }
-    LLVMValueRef split = LLVMBuildICmp(
-        b, LLVMIntNE, LLVMBuildAnd(b, rl->mask, LLVMBuildSub(b, rl->mask, one, ""), ""), zero, "diverged");
-    if (rf->report_fn) {
-        char name[48];
-        snprintf(name, sizeof name, "r%d.diverged", rl->r);
-        LLVMBasicBlockRef rep = LLVMAppendBasicBlockInContext(rf->c, rf->wg, name);
-        snprintf(name, sizeof name, "r%d.next", rl->r);
-        LLVMBasicBlockRef cont = LLVMAppendBasicBlockInContext(rf->c, rf->wg, name);
-        LLVMBuildCondBr(b, split, rep, cont);
-        LLVMPositionBuilderAtEnd(b, rep);
-        LLVMValueRef args[2] = {rf->ctx, rf->kernel_name};
-        LLVMBuildCall2(b, LLVMGlobalGetValueType(rf->report_fn), rf->report_fn, args, 2, "");
-        LLVMBuildBr(b, cont);
-        LLVMPositionBuilderAtEnd(b, cont);
-    }
+    char prefix[16];
+    snprintf(prefix, sizeof prefix, "r%d", rl->r);
+    report_if_diverged(rf, b, rl->mask, prefix);
     LLVMValueRef ended = LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, rl->mask, one, ""), zero, "");
     LLVMValueRef next = LLVMBuildSelect(b, ended, LLVMConstInt(rf->i32, 0, 0), rl->next, "");
     if (rf->sg_mode) {
@@ -1632,18 +1644,7 @@ static void build_fallback(region_fn *rf, LLVMBuilderRef b)
     LLVMAddIncoming(i, iv, from, 2);
     LLVMAddIncoming(m, mv, from, 2);
     LLVMPositionBuilderAtEnd(b, done);
-    if (rf->report_fn) {
-        LLVMValueRef split =
-            LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, m2, LLVMBuildSub(b, m2, one, ""), ""), zero, "diverged");
-        LLVMBasicBlockRef rep = LLVMAppendBasicBlockInContext(rf->c, rf->wg, "sg.dispatch.diverged");
-        LLVMBasicBlockRef cont = LLVMAppendBasicBlockInContext(rf->c, rf->wg, "sg.dispatch.next");
-        LLVMBuildCondBr(b, split, rep, cont);
-        LLVMPositionBuilderAtEnd(b, rep);
-        LLVMValueRef args[2] = {rf->ctx, rf->kernel_name};
-        LLVMBuildCall2(b, LLVMGlobalGetValueType(rf->report_fn), rf->report_fn, args, 2, "");
-        LLVMBuildBr(b, cont);
-        LLVMPositionBuilderAtEnd(b, cont);
-    }
+    report_if_diverged(rf, b, m2, "sg.dispatch");
     LLVMValueRef ended = LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, m2, one, ""), zero, "");
     LLVMValueRef next = LLVMBuildSelect(b, ended, LLVMConstInt(rf->i32, 0, 0), st, "");
     continue_or_stop(rf, b, NULL, next, stop);
@@ -1692,18 +1693,7 @@ static void build_sub_group_phases(region_fn *rf, LLVMBuilderRef b)
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntUGE, wx, rf->nxyz[0], ""), wrap, rf->sg_start);
     LLVMPositionBuilderAtEnd(b, phase_end);
     LLVMValueRef mask = LLVMBuildLoad2(b, rf->i64, rf->pmask_var, "phase.mask");
-    if (rf->report_fn) {
-        LLVMValueRef split =
-            LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, mask, LLVMBuildSub(b, mask, one, ""), ""), zero, "diverged");
-        LLVMBasicBlockRef rep = LLVMAppendBasicBlockInContext(rf->c, rf->wg, "phase.diverged");
-        LLVMBasicBlockRef cont = LLVMAppendBasicBlockInContext(rf->c, rf->wg, "phase.next");
-        LLVMBuildCondBr(b, split, rep, cont);
-        LLVMPositionBuilderAtEnd(b, rep);
-        LLVMValueRef args[2] = {rf->ctx, rf->kernel_name};
-        LLVMBuildCall2(b, LLVMGlobalGetValueType(rf->report_fn), rf->report_fn, args, 2, "");
-        LLVMBuildBr(b, cont);
-        LLVMPositionBuilderAtEnd(b, cont);
-    }
+    report_if_diverged(rf, b, mask, "phase");
     LLVMValueRef ended = LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, mask, one, ""), zero, "");
     LLVMBasicBlockRef again = LLVMAppendBasicBlockInContext(rf->c, rf->wg, "phase.again");
     LLVMBuildCondBr(b, ended, rf->exit, again);
