@@ -198,6 +198,22 @@ __attribute__((nomerge)) uint __mosaic_sub_group_active(const __mosaic_wg_ctx *c
 #define OUT2_AS(R, F, A, B, P)                                                                      \
     OUT2_AS_1(R, F, A, B, P, __global) OUT2_AS_1(R, F, A, B, P, __local) OUT2_AS_1(R, F, A, B, P, )
 
+/* ---- the operations of the collective functions ------------------------------
+ * work_group_ and sub_group_ reduce/scan and their non-uniform forms share
+ * them: COLLECTIVE_INTEGER_OPS(X, T, TMIN, TMAX) and COLLECTIVE_FLOAT_OPS(X, T)
+ * expand X(T, name, operation, identity) for add, min and max;
+ * COLLECTIVE_TYPES(I, F) applies I(T, TMIN, TMAX) to int, uint, long, ulong
+ * and F(T) to float, double (the types of the OpenCL 3.0 core functions). */
+#define ADD(a, b) ((a) + (b))
+#define MIN_I(a, b) ((a) < (b) ? (a) : (b))
+#define MAX_I(a, b) ((a) > (b) ? (a) : (b))
+#define MIN_F(a, b) fmin(a, b)
+#define MAX_F(a, b) fmax(a, b)
+#define COLLECTIVE_INTEGER_OPS(X, T, TMIN, TMAX) X(T, add, ADD, 0) X(T, min, MIN_I, TMAX) X(T, max, MAX_I, TMIN)
+#define COLLECTIVE_FLOAT_OPS(X, T) X(T, add, ADD, 0) X(T, min, MIN_F, INFINITY) X(T, max, MAX_F, -INFINITY)
+#define COLLECTIVE_TYPES(I, F)                                                                      \
+    I(int, INT_MIN, INT_MAX) I(uint, 0, UINT_MAX) I(long, LONG_MIN, LONG_MAX) I(ulong, 0, ULONG_MAX) F(float) F(double)
+
 /* Scalar + every vector width: X(T) applied to T, T2, T3, T4, T8, T16. */
 #define ALL_WIDTHS(X, T) X(T) X(T##2) X(T##3) X(T##4) X(T##8) X(T##16)
 

@@ -27,11 +27,6 @@ static size_t __mosaic_wg_items(void)
     return c->local_size[0] * c->local_size[1] * c->local_size[2];
 }
 
-#define ADD(a, b) ((a) + (b))
-#define MIN_I(a, b) ((a) < (b) ? (a) : (b))
-#define MAX_I(a, b) ((a) > (b) ? (a) : (b))
-#define MIN_F(a, b) fmin(a, b)
-#define MAX_F(a, b) fmax(a, b)
 
 /* T's reduce/scan for one operation (OP), with its identity ID. */
 #define COLLECTIVE(T, NAME, OP, ID)                                                                \
@@ -114,24 +109,9 @@ static size_t __mosaic_wg_items(void)
             x, get_local_id(0) == lx && get_local_id(1) == ly && get_local_id(2) == lz);           \
     }
 
-#define INTEGER_TYPE(T, TMIN, TMAX)                                                                \
-    COLLECTIVE(T, add, ADD, 0)                                                                     \
-    COLLECTIVE(T, min, MIN_I, TMAX)                                                                \
-    COLLECTIVE(T, max, MAX_I, TMIN)                                                                \
-    BROADCAST(T)
-
-#define FLOAT_TYPE(T)                                                                              \
-    COLLECTIVE(T, add, ADD, 0)                                                                     \
-    COLLECTIVE(T, min, MIN_F, INFINITY)                                                            \
-    COLLECTIVE(T, max, MAX_F, -INFINITY)                                                           \
-    BROADCAST(T)
-
-INTEGER_TYPE(int, INT_MIN, INT_MAX)
-INTEGER_TYPE(uint, 0, UINT_MAX)
-INTEGER_TYPE(long, LONG_MIN, LONG_MAX)
-INTEGER_TYPE(ulong, 0, ULONG_MAX)
-FLOAT_TYPE(float)
-FLOAT_TYPE(double)
+#define INTEGER_TYPE(T, TMIN, TMAX) COLLECTIVE_INTEGER_OPS(COLLECTIVE, T, TMIN, TMAX) BROADCAST(T)
+#define FLOAT_TYPE(T) COLLECTIVE_FLOAT_OPS(COLLECTIVE, T) BROADCAST(T)
+COLLECTIVE_TYPES(INTEGER_TYPE, FLOAT_TYPE)
 
 OVLD int work_group_all(int predicate) { return work_group_reduce_min(predicate != 0); }
 OVLD int work_group_any(int predicate) { return work_group_reduce_max(predicate != 0); }

@@ -83,11 +83,6 @@ static char *__mosaic_sg_area(void)
     return CTX->wg_scratch + 16 * __mosaic_enqueued_items() + MOSAIC_SUB_GROUP_SCRATCH * (FIRST() / S);
 }
 
-#define ADD(a, b) ((a) + (b))
-#define MIN_I(a, b) ((a) < (b) ? (a) : (b))
-#define MAX_I(a, b) ((a) > (b) ? (a) : (b))
-#define MIN_F(a, b) fmin(a, b)
-#define MAX_F(a, b) fmax(a, b)
 
 /* T's reduce and scans for one operation (OP) with its identity (ID). */
 #define COLLECTIVE(T, NAME, OP, ID)                                                                \
@@ -142,24 +137,9 @@ static char *__mosaic_sg_area(void)
         return r;                                                                                  \
     }
 
-#define INTEGER_TYPE(T, TMIN, TMAX)                                                                \
-    COLLECTIVE(T, add, ADD, 0)                                                                     \
-    COLLECTIVE(T, min, MIN_I, TMAX)                                                                \
-    COLLECTIVE(T, max, MAX_I, TMIN)                                                                \
-    BROADCAST(T)
-
-#define FLOAT_TYPE(T)                                                                              \
-    COLLECTIVE(T, add, ADD, 0)                                                                     \
-    COLLECTIVE(T, min, MIN_F, INFINITY)                                                            \
-    COLLECTIVE(T, max, MAX_F, -INFINITY)                                                           \
-    BROADCAST(T)
-
-INTEGER_TYPE(int, INT_MIN, INT_MAX)
-INTEGER_TYPE(uint, 0, UINT_MAX)
-INTEGER_TYPE(long, LONG_MIN, LONG_MAX)
-INTEGER_TYPE(ulong, 0, ULONG_MAX)
-FLOAT_TYPE(float)
-FLOAT_TYPE(double)
+#define INTEGER_TYPE(T, TMIN, TMAX) COLLECTIVE_INTEGER_OPS(COLLECTIVE, T, TMIN, TMAX) BROADCAST(T)
+#define FLOAT_TYPE(T) COLLECTIVE_FLOAT_OPS(COLLECTIVE, T) BROADCAST(T)
+COLLECTIVE_TYPES(INTEGER_TYPE, FLOAT_TYPE)
 
 OVLD int sub_group_all(int predicate) { return sub_group_reduce_min(predicate != 0); }
 OVLD int sub_group_any(int predicate) { return sub_group_reduce_max(predicate != 0); }
