@@ -172,23 +172,23 @@ static void fiber_main(void *arg)
     mosaic_fiber_switch(&w->fibers.sp[i], w->scheduler_sp);
 }
 
-/* Called by kernels at every work-group barrier. */
-static void cpu_barrier(const mosaic_wg_ctx *ctx)
+/* The running fiber stops in `state` (a FIBER_AT_*) until the scheduler
+ * sets it running again. */
+static void fiber_wait(worker *w, int state)
 {
-    worker *w = ctx->device_private;
     size_t i = w->current;
-    w->fibers.state[i] = FIBER_AT_BARRIER;
+    w->fibers.state[i] = state;
     mosaic_fiber_switch(&w->fibers.sp[i], w->scheduler_sp);
 }
+
+/* Called by kernels at every work-group barrier. */
+static void cpu_barrier(const mosaic_wg_ctx *ctx) { fiber_wait(ctx->device_private, FIBER_AT_BARRIER); }
 
 /* Called by kernels at every sub-group barrier (sub-group functions,
  * builtins/subgroups.cl): waits for the work-items of the caller's sub-group only. */
 static void cpu_sub_group_barrier(const mosaic_wg_ctx *ctx)
 {
-    worker *w = ctx->device_private;
-    size_t i = w->current;
-    w->fibers.state[i] = FIBER_AT_SUB_GROUP_BARRIER;
-    mosaic_fiber_switch(&w->fibers.sp[i], w->scheduler_sp);
+    fiber_wait(ctx->device_private, FIBER_AT_SUB_GROUP_BARRIER);
 }
 
 /* Called by kernels at every non-uniform sub-group barrier (the non-uniform
@@ -199,10 +199,8 @@ static void cpu_sub_group_barrier(const mosaic_wg_ctx *ctx)
 static unsigned cpu_sub_group_active(const mosaic_wg_ctx *ctx)
 {
     worker *w = ctx->device_private;
-    size_t i = w->current;
-    w->fibers.state[i] = FIBER_AT_NON_UNIFORM;
-    w->fibers.site[i] = __builtin_return_address(0);
-    mosaic_fiber_switch(&w->fibers.sp[i], w->scheduler_sp);
+    w->fibers.site[w->current] = __builtin_return_address(0);
+    fiber_wait(w, FIBER_AT_NON_UNIFORM);
     return w->active;
 }
 
