@@ -107,6 +107,39 @@ typedef void (*mosaic_wi_fn)(void *const *args, mosaic_wg_ctx *ctx,
 #define MOSAIC_PRINTF_BYTES(desc) ((desc) >> 8 & 0xffu)
 #define MOSAIC_PRINTF_COUNT(desc) ((desc) >> 16 & 0xffu)
 
+/* Images and samplers in kernels (an ABI between the runtime and the
+ * builtins, like mosaic_wg_ctx; builtins/builtins.h mirrors it).
+ *
+ * An image argument is a pointer to a mosaic_image_desc that the runtime
+ * fills when the kernel is enqueued (the image's storage address and its
+ * layout); builtins/images.cl reads and writes pixels through it.  Pixels
+ * are stored row after row, rows slice after slice (or layer after layer),
+ * each pixel `pixel_size` bytes in the layout cl_image_format names. */
+typedef struct mosaic_image_desc {
+    char *data;             /* pixel (0,0,0): of layer 0 for an array image */
+    uint64_t width;         /* in pixels */
+    uint64_t height;        /* 1 for 1D images (and 1D arrays) */
+    uint64_t depth;         /* 1 for everything but 3D images */
+    uint64_t array_size;    /* layers of a 1D or 2D array image; 0 otherwise */
+    uint64_t row_pitch;     /* bytes from one row to the next */
+    uint64_t slice_pitch;   /* bytes from one slice (3D) or layer (arrays) to the next; 0 for 1D and 2D */
+    uint32_t image_type;    /* CL_MEM_OBJECT_IMAGE1D ... IMAGE3D */
+    uint32_t channel_order; /* cl_image_format.image_channel_order */
+    uint32_t channel_data_type; /* cl_image_format.image_channel_data_type */
+    uint32_t pixel_size;    /* bytes per pixel */
+    uint32_t num_channels;  /* channels stored per pixel (CL_RGBA: 4, CL_INTENSITY: 1, ...) */
+    uint32_t reserved[3];   /* 0 */
+} mosaic_image_desc;        /* 88 bytes */
+
+/* A sampler argument is this bit set passed as a pointer-sized value (the
+ * kernel's `sampler_t`); the encoding is OpenCL C's own CLK_* sampler
+ * constants, so samplers declared in kernel source
+ * (__translate_sampler_initializer) and cl_sampler objects agree. */
+#define MOSAIC_SAMPLER_NORMALIZED_COORDS 0x1u  /* CLK_NORMALIZED_COORDS_TRUE */
+#define MOSAIC_SAMPLER_ADDRESS_MASK 0xeu       /* CLK_ADDRESS_NONE 0, CLAMP_TO_EDGE 2, CLAMP 4, REPEAT 6, MIRRORED_REPEAT 8 */
+#define MOSAIC_SAMPLER_FILTER_NEAREST 0x10u    /* CLK_FILTER_NEAREST */
+#define MOSAIC_SAMPLER_FILTER_LINEAR 0x20u     /* CLK_FILTER_LINEAR */
+
 typedef enum mosaic_arg_kind {
     MOSAIC_ARG_GLOBAL_PTR,   /* __global T*  : cl_mem or NULL */
     MOSAIC_ARG_CONSTANT_PTR, /* __constant T*: cl_mem or NULL */
