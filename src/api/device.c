@@ -573,9 +573,7 @@ clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_val
     case CL_DEVICE_MAX_NUM_SUB_GROUPS:
         MOSAIC_INFO_SCALAR(cl_uint, d->sub_group_size ? (d->max_work_group_size + d->sub_group_size - 1) / d->sub_group_size : 0);
     case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
-        /* the sub-groups of a group run one after another on one thread, each
-         * until it waits at a work-group barrier: none progresses on its own */
-        MOSAIC_INFO_SCALAR(cl_bool, CL_FALSE);
+        MOSAIC_INFO_SCALAR(cl_bool, d->sub_group_forward_progress ? CL_TRUE : CL_FALSE);
     case CL_DEVICE_MAX_CLOCK_FREQUENCY:
         MOSAIC_INFO_SCALAR(cl_uint, d->max_clock_frequency);
     case CL_DEVICE_ADDRESS_BITS:

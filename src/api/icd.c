@@ -184,6 +184,8 @@ create_sub_devices_ext(cl_device_id in_device, const cl_device_partition_propert
 
 static const struct { const char *name; void *address; } extension_functions[] = {
     { "clIcdGetPlatformIDsKHR", (void *)clIcdGetPlatformIDsKHR },
+    /* cl_khr_subgroups: the same function as the OpenCL 2.1 core one */
+    { "clGetKernelSubGroupInfoKHR", (void *)clGetKernelSubGroupInfo },
 };
 
 static void *find_extension_function(const char *name)

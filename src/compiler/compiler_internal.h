@@ -175,6 +175,8 @@ typedef struct mc_kernel_build {
     bool uses_barriers;
     bool uses_sub_groups; /* calls __mosaic_sub_group_barrier (then uses_barriers too) */
     bool uses_non_uniform; /* calls __mosaic_sub_group_active (then uses_sub_groups too): runs as fibers */
+    bool may_spin;        /* mc_may_spin: reads shared memory a loop could wait on */
+    bool spins;           /* a loop waits for other work-items (spin_loops.c): runs as fibers */
     LLVMMetadataRef access_group; /* of K.wg's work-item loop */
 } mc_kernel_build;
 
@@ -185,6 +187,14 @@ cl_int mc_build_wi(LLVMModuleRef m, mc_kernel_build *kb, mosaic_strbuf *log);
 void mc_kernel_build_free(mc_kernel_build *kb);
 /* Replaces __mosaic_get_sub_group_first() in K.body, after K.wg is built. */
 void mc_lower_sub_group_first(LLVMModuleRef m, mc_kernel_build *kb);
+/* Might K.body wait for another work-item: does it read shared memory in a
+ * way a loop could wait on (an atomic read, a volatile load, a pipe built-in)?
+ * A quick test before mc_mark_spin_loops needs the IR cleaned up. */
+bool mc_may_spin(LLVMValueRef body);
+/* Finds K.body's spin loops (spin_loops.c), makes each iteration that goes
+ * round again call __mosaic_yield(ctx), and sets kb->spins if it found any.
+ * any_read (for IR not cleaned up): every loop that reads shared memory. */
+cl_int mc_mark_spin_loops(LLVMModuleRef m, mc_kernel_build *kb, bool any_read, mosaic_strbuf *log);
 /* Builds K.wg around K.body (kernels without barriers). */
 cl_int mc_build_wg(LLVMModuleRef m, mc_kernel_build *kb, mosaic_strbuf *log);
 /* Starts K.wg(args, ctx): adds the function and its entry block, unpacks the

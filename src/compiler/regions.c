@@ -2046,6 +2046,9 @@ cl_int mc_build_wg_regions(LLVMModuleRef m, mc_kernel_build *kb, const mosaic_co
     cl_int err;
     if (mosaic_settings()->barrier_fibers) {
         err = give_up(&rf, "MOSAIC_BARRIER_FIBERS is set");
+    } else if (kb->spins) {
+        /* each iteration lets the other fibers run (spin_loops.c) */
+        err = give_up(&rf, "a loop waits for other work-items");
     } else if (kb->uses_non_uniform) {
         /* the fibers' scheduler finds the active work-items (docs/subgroups.md) */
         err = give_up(&rf, "it calls non-uniform sub-group functions");

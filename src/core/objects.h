@@ -104,6 +104,7 @@ struct _cl_device_id {
     size_t max_work_group_size;
     size_t max_work_item_sizes[3];
     size_t sub_group_size;             /* work-items per sub-group; 0: no sub-groups */
+    bool sub_group_forward_progress;   /* CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS */
     cl_uint max_clock_frequency;
     cl_uint mem_base_addr_align_bits;
     cl_device_svm_capabilities svm_capabilities;

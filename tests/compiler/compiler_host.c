@@ -4,16 +4,20 @@
 #include "devices/cpu/cpu_runtime.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 static void test_barrier(mosaic_wg_ctx *ctx) { pthread_barrier_wait((pthread_barrier_t *)ctx->device_private); }
+/* kernels with spin loops run a thread per work-item here (no wg_fn) */
+static void test_yield(mosaic_wg_ctx *ctx) { (void)ctx; sched_yield(); }
 
 /* printf is the CPU device's (its output is flushed when a launch ends) */
 static const struct mosaic_runtime_symbol test_symbols[] = {
     {"__mosaic_barrier", (void *)test_barrier},
     {"__mosaic_printf", (void *)mosaic_cpu_printf},
+    {"__mosaic_yield", (void *)test_yield},
 };
 
 const mosaic_compiler_target test_target = {
@@ -26,7 +30,7 @@ const mosaic_compiler_target test_target = {
                       "+__opencl_c_atomic_scope_device,+__opencl_c_atomic_scope_all_devices,"
                       "+__opencl_c_program_scope_global_variables,+__opencl_c_work_group_collective_functions",
     .runtime_symbols = test_symbols,
-    .num_runtime_symbols = 2,
+    .num_runtime_symbols = sizeof test_symbols / sizeof test_symbols[0],
 };
 
 cl_int build_program_status(const char *source, const char *options, mosaic_executable **exe, char **log)

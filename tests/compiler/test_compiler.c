@@ -1562,6 +1562,67 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
     return 0;
 }
 
+/* ---- spin loops (spin_loops.c) ------------------------------------------------------ */
+/* Loops that wait for other work-items lose the work-group function (the
+ * device runs them as fibers that yield); loops that only use atomics keep it. */
+TEST(spin_loops)
+{
+    const char *src =
+        "kernel void wait_flag(global atomic_int *flag, global int *out) {\n"
+        "  if (get_global_id(0) == 0) {\n"
+        "    while (atomic_load(flag) != (int)get_global_size(0) - 1)\n"
+        "      ;\n"
+        "    out[0] = 1;\n"
+        "  } else {\n"
+        "    atomic_fetch_add(flag, 1);\n"
+        "  }\n"
+        "}\n"
+        "kernel void wait_volatile(volatile global int *flag) {\n"
+        "  while (*flag == 0)\n"
+        "    ;\n"
+        "}\n"
+        "kernel void lock(global int *lock, global int *count) {\n"
+        "  while (atomic_cmpxchg(lock, 0, 1) != 0)\n"
+        "    ;\n"
+        "  *count += 1;\n"
+        "  atomic_xchg(lock, 0);\n"
+        "}\n"
+        "kernel void histogram(global const uchar *in, global atomic_int *bins, int n) {\n"
+        "  for (int i = (int)get_global_id(0) * 16; i < n && i < (int)get_global_id(0) * 16 + 16; i++)\n"
+        "    atomic_fetch_add_explicit(&bins[in[i]], 1, memory_order_relaxed);\n"
+        "}\n"
+        "kernel void sum_until(global atomic_int *total, global const int *in, global int *out) {\n"
+        "  int s = 0;\n"
+        "  for (int i = 0; i < 8; i++)\n"
+        "    s += atomic_fetch_add(total, in[i]);\n"
+        "  out[get_global_id(0)] = s;\n"
+        "}\n";
+    for (int o = 0; o < 2; o++) {
+        const char *opts = o ? "-cl-std=CL3.0 -cl-opt-disable" : "-cl-std=CL3.0";
+        mosaic_executable *exe = build_program(src, opts);
+        if (!exe)
+            continue;
+        static const char *const spinning[] = {"wait_flag", "wait_volatile", "lock"};
+        for (size_t i = 0; i < 3; i++) {
+            const mosaic_kernel_info *k = mosaic_executable_find_kernel(exe, spinning[i]);
+            CHECK(k && !k->wg_fn && k->wi_fn, "%s (%s) should run as fibers", spinning[i], opts);
+        }
+        if (!o) /* (with -cl-opt-disable, any loop that reads atomically counts) */
+            for (size_t i = 0; i < 2; i++) {
+                const char *name = i ? "sum_until" : "histogram";
+                const mosaic_kernel_info *k = mosaic_executable_find_kernel(exe, name);
+                CHECK(k && k->wg_fn, "%s should keep its work-group function", name);
+            }
+        /* and the waiting one finishes, its work-items on threads that yield */
+        int flag = 0, out = 0;
+        int *pf = &flag, *po = &out;
+        ndrange r = {.dim = 1, .global = {16}, .local = {16}};
+        run_kernel(exe, "wait_flag", ARGS(&pf, &po), &r);
+        CHECK(flag == 15 && out == 1, "wait_flag (%s): flag %d out %d", opts, flag, out);
+        mosaic_executable_free(exe);
+    }
+}
+
 int main(int argc, char **argv)
 {
     /* a private kernel cache, removed at the end */

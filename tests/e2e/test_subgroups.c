@@ -9,7 +9,8 @@
  * for every type, the extended types, and sub-groups that take different
  * paths between work-group barriers; the non-uniform extensions (vote,
  * ballot, arithmetic, clustered reduce, shuffles, rotate) with part of each
- * sub-group calling.  The _fibers runs repeat the kernels
+ * sub-group calling; forward progress: sub-groups and work-items that wait
+ * in loops for others of their group, later in it.  The _fibers runs repeat the kernels
  * with MOSAIC_BARRIER_FIBERS=1.
  */
 #include <math.h>
@@ -158,11 +159,14 @@ TEST(device_queries)
     CHECK_ERR(clGetDeviceInfo(device, CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS, sizeof ifp, &ifp, NULL),
               CL_SUCCESS);
     CHECK(max_sg == (max_wg + sg_size - 1) / sg_size, "CL_DEVICE_MAX_NUM_SUB_GROUPS %u", max_sg);
-    CHECK(ifp == CL_FALSE);
+    CHECK(ifp == CL_TRUE); /* spin loops yield (forward_progress below) */
     char ext[8192] = "";
     CHECK_ERR(clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, sizeof ext, ext, NULL), CL_SUCCESS);
-    /* cl_khr_subgroups requires independent forward progress, which the device does not give */
-    CHECK(!has_word(ext, "cl_khr_subgroups"));
+    /* cl_khr_subgroups requires independent forward progress */
+    CHECK(has_word(ext, "cl_khr_subgroups"));
+    cl_platform_id platform;
+    CHECK_ERR(clGetDeviceInfo(device, CL_DEVICE_PLATFORM, sizeof platform, &platform, NULL), CL_SUCCESS);
+    CHECK(clGetExtensionFunctionAddressForPlatform(platform, "clGetKernelSubGroupInfoKHR") != NULL);
     CHECK(has_word(ext, "cl_khr_subgroup_extended_types"));
     /* the non-uniform ones: tested below */
     size_t size = 0;
@@ -176,7 +180,7 @@ TEST(device_queries)
     free(f);
     /* and the macros a kernel sees agree */
     cl_program p = build("kernel void k(global int *o) {\n"
-                         "#if defined(__opencl_c_subgroups) && !defined(cl_khr_subgroups) && "
+                         "#if defined(__opencl_c_subgroups) && defined(cl_khr_subgroups) && "
                          "defined(cl_khr_subgroup_extended_types)\n"
                          "  o[0] = 1;\n"
                          "#endif\n"
@@ -948,4 +952,94 @@ int main(int argc, char **argv)
     clReleaseCommandQueue(queue);
     clReleaseContext(context);
     return test_summary();
+}
+
+/* ---- independent forward progress ---------------------------------------------------- */
+/* Each waits for work-items that come later in its group: run one after
+ * another without yielding, they would spin forever (src/compiler/spin_loops.c). */
+static const char *const progress_source =
+    /* sub-groups pass a local counter down from the last to the first, with
+     * work-group and sub-group barriers around (the CTS's ifp pattern) */
+    "kernel void relay(global int *out, local atomic_int *flag) {\n"
+    "  if (get_local_id(0) == 0) atomic_init(flag, 0);\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  int sg = (int)get_sub_group_id(), n = (int)get_num_sub_groups();\n"
+    "  int order = -1;\n"
+    "  if (get_sub_group_local_id() == 0) {\n"
+    "    while (atomic_load(flag) != n - 1 - sg)\n"
+    "      ;\n"
+    "    order = atomic_fetch_add(flag, 1);\n"
+    "  }\n"
+    "  sub_group_barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  order = sub_group_broadcast(order, 0);\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  out[get_global_id(0)] = order * 1000 + atomic_load(flag);\n"
+    "}\n"
+    /* no barrier at all: work-item 0 waits on a global counter the others raise */
+    "kernel void gather(global atomic_int *count, global int *out) {\n"
+    "  int lid = (int)get_local_id(0), n = (int)get_local_size(0);\n"
+    "  global atomic_int *c = count + get_group_id(0);\n"
+    "  if (lid == 0) {\n"
+    "    while (atomic_load_explicit(c, memory_order_acquire) != n - 1)\n"
+    "      ;\n"
+    "    out[get_global_id(0)] = -1;\n"
+    "  } else {\n"
+    "    out[get_global_id(0)] = lid;\n"
+    "    atomic_fetch_add_explicit(c, 1, memory_order_release);\n"
+    "  }\n"
+    "}\n"
+    /* a lock taken with compare-exchange, released by the work-item after it */
+    "kernel void handoff(global int *out, local int *turn) {\n"
+    "  int lid = (int)get_local_id(0), n = (int)get_local_size(0);\n"
+    "  if (lid == 0) *turn = n - 1;\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  while (atomic_cmpxchg((volatile local int *)turn, lid, -2) != lid)\n"
+    "    ;\n"
+    "  out[get_global_id(0)] = n - 1 - lid;\n"
+    "  atomic_xchg((volatile local int *)turn, lid - 1);\n"
+    "}\n";
+
+TEST(forward_progress)
+{
+    cl_program p = build(progress_source, "-cl-std=CL3.0");
+    if (!p)
+        return;
+    enum { G = 960, L = 96 }; /* 12 sub-groups per group */
+    int *out = malloc(G * sizeof *out);
+    cl_mem ob = buffer(G * sizeof *out, NULL);
+    range r = {1, {G, 1, 1}, {L, 1, 1}};
+    if (run(p, "relay", &r, NULL, ob, out, G * sizeof *out, sizeof(cl_int))) {
+        int bad = 0, n = L / (int)sg_size;
+        for (int i = 0; i < G; i++) {
+            int sg = (i % L) / (int)sg_size;
+            bad += out[i] != (n - 1 - sg) * 1000 + n;
+        }
+        CHECK(bad == 0, "relay: %d wrong, out[0] = %d", bad, out[0]);
+    }
+    int *zeros = calloc(G, sizeof *zeros);
+    cl_mem counts = buffer(G * sizeof *zeros, zeros);
+    cl_int err;
+    cl_kernel k = clCreateKernel(p, "gather", &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    clSetKernelArg(k, 0, sizeof counts, &counts);
+    clSetKernelArg(k, 1, sizeof ob, &ob);
+    size_t g = G, l = L;
+    CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 1, NULL, &g, &l, 0, NULL, NULL), CL_SUCCESS);
+    CHECK_ERR(clEnqueueReadBuffer(queue, ob, CL_TRUE, 0, G * sizeof *out, out, 0, NULL, NULL), CL_SUCCESS);
+    int bad = 0;
+    for (int i = 0; i < G; i++)
+        bad += out[i] != (i % L ? i % L : -1);
+    CHECK(bad == 0, "gather: %d wrong", bad);
+    clReleaseKernel(k);
+    if (run(p, "handoff", &r, NULL, ob, out, G * sizeof *out, sizeof(cl_int))) {
+        bad = 0;
+        for (int i = 0; i < G; i++)
+            bad += out[i] != L - 1 - i % L;
+        CHECK(bad == 0, "handoff: %d wrong", bad);
+    }
+    clReleaseMemObject(counts);
+    clReleaseMemObject(ob);
+    clReleaseProgram(p);
+    free(zeros);
+    free(out);
 }

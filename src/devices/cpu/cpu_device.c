@@ -45,7 +45,7 @@ typedef struct fiber_set {
     void **site;         /* where a fiber at a non-uniform sub-group barrier called it */
 } fiber_set;
 
-enum { FIBER_RUNNING, FIBER_AT_BARRIER, FIBER_AT_SUB_GROUP_BARRIER, FIBER_AT_NON_UNIFORM, FIBER_DONE };
+enum { FIBER_RUNNING, FIBER_AT_BARRIER, FIBER_AT_SUB_GROUP_BARRIER, FIBER_AT_NON_UNIFORM, FIBER_YIELDED, FIBER_DONE };
 
 struct cpu_pool;
 
@@ -204,6 +204,12 @@ static unsigned cpu_sub_group_active(const mosaic_wg_ctx *ctx)
     return w->active;
 }
 
+/* Called by kernels on every iteration of a loop that waits for other
+ * work-items (src/compiler/spin_loops.c): the fiber lets the rest of its
+ * group run before it tests again (the sub-groups' independent forward
+ * progress). */
+static void cpu_yield(const mosaic_wg_ctx *ctx) { fiber_wait(ctx->device_private, FIBER_YIELDED); }
+
 /* Called by a barrier kernel's work-group function (regions between
  * barriers, src/compiler/regions.c) when the group's work-items did not all
  * reach the same barrier: undefined behaviour in OpenCL, reported once per
@@ -242,13 +248,15 @@ static bool release_non_uniform(worker *w, size_t lo, size_t hi)
     return true;
 }
 
-/* Runs fibers [lo, hi), one sub-group, until each has finished or waits at a
- * work-group barrier, releasing them from their sub-group barriers when all
- * have reached one.  While they do not all wait at the same kind of barrier,
- * those at a non-uniform one go first (release_non_uniform).  Returns false
- * when some reached a sub-group barrier that others of the sub-group did not
- * (undefined behaviour; they go on). */
-static bool run_sub_group_as_fibers(worker *w, size_t lo, size_t hi)
+/* Runs fibers [lo, hi), one sub-group, until each has finished, waits at a
+ * work-group barrier or yielded (cpu_yield: then the sub-group lets the
+ * others run, and *yielded says so), releasing them from their sub-group
+ * barriers when all have reached one.  While they do not all wait at the
+ * same kind of barrier, those at a non-uniform one go first
+ * (release_non_uniform).  Returns false when some reached a sub-group
+ * barrier that others of the sub-group did not (undefined behaviour; they
+ * go on). */
+static bool run_sub_group_as_fibers(worker *w, size_t lo, size_t hi, bool *yielded)
 {
     fiber_set *f = &w->fibers;
     bool uniform = true;
@@ -260,6 +268,11 @@ static bool run_sub_group_as_fibers(worker *w, size_t lo, size_t hi)
             w->current = i;
             mosaic_fiber_switch(&w->scheduler_sp, f->sp[i]);
         }
+        for (size_t i = lo; i < hi; i++)
+            if (f->state[i] == FIBER_YIELDED) {
+                *yielded = true; /* the others wait for it where they are */
+                return uniform;
+            }
         if (release_non_uniform(w, lo, hi))
             continue;
         for (size_t i = lo; i < hi; i++)
@@ -276,7 +289,9 @@ static bool run_sub_group_as_fibers(worker *w, size_t lo, size_t hi)
 
 /* Runs every work-item of the group until all finish, one barrier phase at
  * a time, each phase one sub-group after another (a sub-group may pass its
- * sub-group barriers while the others have not started).  Returns false when
+ * sub-group barriers while the others have not started).  While fibers
+ * yield (a loop waiting for another work-item) the sub-groups take turns
+ * until none does: each progresses whatever the others wait for.  Returns false when
  * the group's work-items disagreed about a barrier (some finished while
  * others waited): undefined behaviour in OpenCL, reported rather than left to
  * hang. */
@@ -291,9 +306,17 @@ static bool run_group_as_fibers(worker *w, size_t count)
     bool uniform = true;
     for (;;) {
         size_t done = 0, waiting = 0;
+        bool yielded = false;
         for (size_t lo = 0; lo < count; lo += MOSAIC_SUB_GROUP_SIZE)
             uniform &= run_sub_group_as_fibers(w, lo, count - lo < MOSAIC_SUB_GROUP_SIZE ? count
-                                                                                           : lo + MOSAIC_SUB_GROUP_SIZE);
+                                                                                           : lo + MOSAIC_SUB_GROUP_SIZE,
+                                               &yielded);
+        if (yielded) { /* another turn before any barrier is released */
+            for (size_t i = 0; i < count; i++)
+                if (f->state[i] == FIBER_YIELDED)
+                    f->state[i] = FIBER_RUNNING;
+            continue;
+        }
         for (size_t i = 0; i < count; i++) {
             if (f->state[i] == FIBER_DONE) {
                 done++;
@@ -882,6 +905,7 @@ const struct mosaic_runtime_symbol mosaic_cpu_runtime_symbols[] = {
     { "__mosaic_sub_group_barrier", (void *)cpu_sub_group_barrier },
     { "__mosaic_sub_group_active", (void *)cpu_sub_group_active },
     { "__mosaic_barrier_divergence", (void *)cpu_barrier_divergence },
+    { "__mosaic_yield", (void *)cpu_yield },
     { "__mosaic_printf", (void *)mosaic_cpu_printf },
     /* pipes (cpu_pipe.c): what clang calls for the pipe built-ins */
     { "__read_pipe_2", (void *)mosaic_cpu_pipe_read },

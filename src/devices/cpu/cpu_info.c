@@ -25,9 +25,9 @@ static const char *const language_extensions[] = {
     "cl_khr_int64_base_atomics",
     "cl_khr_int64_extended_atomics",
     "cl_khr_fp64",
-    /* sub-groups are the OpenCL 3.0 feature __opencl_c_subgroups, not
-     * cl_khr_subgroups: that extension requires independent forward progress
-     * of sub-groups, which the device does not give (docs/subgroups.md) */
+    /* also the OpenCL 3.0 feature __opencl_c_subgroups; the extension
+     * requires independent forward progress of sub-groups (docs/subgroups.md) */
+    "cl_khr_subgroups",
     "cl_khr_subgroup_extended_types",
     /* the non-uniform ones: fibers find the active work-items (docs/subgroups.md) */
     "cl_khr_subgroup_non_uniform_vote",
@@ -253,6 +253,8 @@ void mosaic_cpu_describe(cl_device_id device)
 
     device->max_work_group_size = 4096;
     device->sub_group_size = MOSAIC_SUB_GROUP_SIZE; /* docs/subgroups.md */
+    /* loops that wait for other work-items yield (src/compiler/spin_loops.c) */
+    device->sub_group_forward_progress = true;
     device->max_work_item_sizes[0] = 4096;
     device->max_work_item_sizes[1] = 4096;
     device->max_work_item_sizes[2] = 4096;
