@@ -199,6 +199,21 @@ TEST(device_queries)
         clReleaseMemObject(ob);
         clReleaseProgram(p);
     }
+    /* OpenCL C 2.0 has the sub-group functions through cl_khr_subgroups */
+    p = build("#pragma OPENCL EXTENSION cl_khr_subgroups : enable\n"
+              "kernel void k(global int *o) {\n"
+              "  o[get_global_id(0)] = sub_group_reduce_add(1) * 100 + (int)get_sub_group_size();\n"
+              "}\n",
+              "-cl-std=CL2.0");
+    if (p) {
+        int out[16] = {0};
+        cl_mem ob = buffer(sizeof out, out);
+        range r16 = {1, {16, 1, 1}, {16, 1, 1}};
+        run(p, "k", &r16, NULL, ob, out, sizeof out, 0);
+        CHECK(out[0] == (int)(sg_size * 100 + sg_size) && out[15] == out[0], "CL2.0: %d %d", out[0], out[15]);
+        clReleaseMemObject(ob);
+        clReleaseProgram(p);
+    }
 }
 
 TEST(kernel_sub_group_info)
