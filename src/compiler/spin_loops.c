@@ -29,19 +29,31 @@
 
 #include "compiler/compiler_internal.h"
 
+typedef struct block_ref {
+    LLVMBasicBlockRef bb;
+    size_t index;
+} block_ref;
+
 typedef struct cfg {
     LLVMBasicBlockRef *blocks;
     size_t n;
-    size_t **preds; /* preds[i]: indices of i's predecessors, npreds[i] of them */
+    block_ref *by_address; /* the blocks sorted by address, for block_index */
+    size_t **preds;        /* preds[i]: indices of i's predecessors, npreds[i] of them */
     size_t *npreds;
 } cfg;
 
+static int compare_block_refs(const void *a, const void *b)
+{
+    uintptr_t x = (uintptr_t)((const block_ref *)a)->bb, y = (uintptr_t)((const block_ref *)b)->bb;
+    return x < y ? -1 : x > y;
+}
+
+/* bb's index in g->blocks (g->n when it is not there). */
 static size_t block_index(const cfg *g, LLVMBasicBlockRef bb)
 {
-    for (size_t i = 0; i < g->n; i++)
-        if (g->blocks[i] == bb)
-            return i;
-    return g->n;
+    block_ref key = {bb, 0};
+    block_ref *found = bsearch(&key, g->by_address, g->n, sizeof key, compare_block_refs);
+    return found ? found->index : g->n;
 }
 
 static void cfg_free(cfg *g)
@@ -50,6 +62,7 @@ static void cfg_free(cfg *g)
         free(g->preds[i]);
     free(g->preds);
     free(g->npreds);
+    free(g->by_address);
     free(g->blocks);
 }
 
@@ -60,14 +73,20 @@ static bool cfg_build(cfg *g, LLVMValueRef f)
     g->blocks = calloc(g->n ? g->n : 1, sizeof *g->blocks);
     g->preds = calloc(g->n ? g->n : 1, sizeof *g->preds);
     g->npreds = calloc(g->n ? g->n : 1, sizeof *g->npreds);
-    if (!g->blocks || !g->preds || !g->npreds)
+    g->by_address = calloc(g->n ? g->n : 1, sizeof *g->by_address);
+    if (!g->blocks || !g->preds || !g->npreds || !g->by_address)
         return false;
     LLVMGetBasicBlocks(f, g->blocks);
+    for (size_t i = 0; i < g->n; i++)
+        g->by_address[i] = (block_ref){g->blocks[i], i};
+    qsort(g->by_address, g->n, sizeof *g->by_address, compare_block_refs);
     for (size_t i = 0; i < g->n; i++) {
         LLVMValueRef term = LLVMGetBasicBlockTerminator(g->blocks[i]);
         unsigned ns = term ? LLVMGetNumSuccessors(term) : 0;
         for (unsigned s = 0; s < ns; s++) {
             size_t j = block_index(g, LLVMGetSuccessor(term, s));
+            if (j == g->n)
+                continue;
             size_t *p = realloc(g->preds[j], (g->npreds[j] + 1) * sizeof *p);
             if (!p)
                 return false;
