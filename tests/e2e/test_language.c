@@ -385,8 +385,11 @@ TEST(feature_macros)
             int is_feature = !strncmp(macro_names[i], "__opencl_c_", 11);
             /* defined only if reported; in OpenCL C 3.0 every reported one is
              * defined, before 3.0 every reported extension */
-            /* the sub-group extensions need sub-groups: before 3.0 only cl_khr_subgroups gives them */
-            int needs_sub_groups = !strncmp(macro_names[i], "cl_khr_subgroup_", 16) && !strstr(extensions, " cl_khr_subgroups ");
+            /* the sub-group extensions (cl_khr_subgroups and the cl_khr_subgroup_ ones)
+             * are OpenCL C 2.0 ones: clang has them from 2.0 on, and before 3.0 only
+             * with cl_khr_subgroups */
+            int needs_sub_groups = !strncmp(macro_names[i], "cl_khr_subgroup", 15) &&
+                                   (s == 0 || !strstr(extensions, " cl_khr_subgroups "));
             int ok = defined[i] ? reported : !reported || (s < 2 && (is_feature || needs_sub_groups));
             if (!ok)
                 fprintf(stderr, "%s: %s is %sdefined, the device %s it\n", stds[s], macro_names[i],

@@ -325,7 +325,7 @@ TEST(extensions_and_features)
     CHECK(!has_word(ext, "cl_khr_3d_image_writes"));
     CHECK(!has_word(ext, "cl_khr_fp16"));
     CHECK(!has_word(ext, "cl_khr_gl_sharing"));
-    CHECK(!has_word(ext, "cl_khr_subgroups"));
+    CHECK(has_word(ext, "cl_khr_subgroups")); /* with forward progress (docs/subgroups.md) */
     CHECK(!has_word(ext, "cl_khr_il_program"));
 
     /* features */
@@ -434,9 +434,9 @@ TEST(unsupported_features)
     CHECK(DEV_UINT(CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE) >= 256 * 1024);
     CHECK(DEV_UINT(CL_DEVICE_MAX_ON_DEVICE_QUEUES) >= 1);
     CHECK(DEV_UINT(CL_DEVICE_MAX_ON_DEVICE_EVENTS) >= 1024);
-    /* sub-groups of 8 without forward progress (docs/subgroups.md); no half; work-group collective functions */
+    /* sub-groups of 8 with forward progress (docs/subgroups.md); no half; work-group collective functions */
     CHECK(DEV_UINT(CL_DEVICE_MAX_NUM_SUB_GROUPS) == (DEV_SIZE(CL_DEVICE_MAX_WORK_GROUP_SIZE) + 7) / 8);
-    CHECK(DEV_BOOL(CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS) == CL_FALSE);
+    CHECK(DEV_BOOL(CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS) == CL_TRUE);
     CHECK(DEV_BOOL(CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT) == CL_TRUE);
     CHECK(DEV_ULONG(CL_DEVICE_HALF_FP_CONFIG) == 0);
     CHECK(DEV_UINT(CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF) == 0);
