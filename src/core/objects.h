@@ -257,9 +257,9 @@ struct _cl_program {
 
 typedef struct mosaic_arg_value {
     bool set;
-    cl_mem mem;         /* for buffer args (not retained: enqueues hold it) */
+    cl_mem mem;         /* for buffer, image and pipe args (not retained: enqueues hold it) */
     void *svm;          /* SVM pointer args */
-    cl_sampler sampler; /* sampler args (not retained: its bits are taken at enqueue) */
+    uint64_t sampler_bits; /* sampler args: the cl_sampler's MOSAIC_SAMPLER_* bits, taken by clSetKernelArg */
     size_t local_size;  /* for __local args */
     /* by-value bytes live in kernel->arg_bytes at arg_offsets[i] */
 } mosaic_arg_value;
