@@ -304,8 +304,10 @@ void mosaic_image_pack_color(const cl_image_format *format, const void *color, u
         switch (type) {
         case CL_UNORM_INT8: { uint8_t v = (uint8_t)sat_rte(f[s] * 255.0f, 0, 255); put(p, &v, 1); break; }
         case CL_UNORM_INT16: { uint16_t v = (uint16_t)sat_rte(f[s] * 65535.0f, 0, 65535); put(p, &v, 2); break; }
-        case CL_SNORM_INT8: { int8_t v = (int8_t)sat_rte(f[s] * 127.0f, -128, 127); put(p, &v, 1); break; }
-        case CL_SNORM_INT16: { int16_t v = (int16_t)sat_rte(f[s] * 32767.0f, -32768, 32767); put(p, &v, 2); break; }
+        /* SNORM saturates at -127 / -32767, the codes of -1.0 (the CTS's reference does the same; the
+         * spec's convert_char_sat_rte would give -128 below -1.0, which reads back as -1.0 too) */
+        case CL_SNORM_INT8: { int8_t v = (int8_t)sat_rte(f[s] * 127.0f, -127, 127); put(p, &v, 1); break; }
+        case CL_SNORM_INT16: { int16_t v = (int16_t)sat_rte(f[s] * 32767.0f, -32767, 32767); put(p, &v, 2); break; }
         case CL_HALF_FLOAT: { uint16_t v = float_to_half(f[s]); put(p, &v, 2); break; }
         case CL_FLOAT: put(p, &f[s], 4); break;
         case CL_SIGNED_INT8: {

@@ -732,8 +732,8 @@ static void expected_pixel(const cl_image_format *f, const void *color, unsigned
         switch (f->image_channel_data_type) {
         case CL_UNORM_INT8: out[c] = (uint8_t)clampl(rintf(fv * 255.0f), 0, 255); break;
         case CL_UNORM_INT16: { uint16_t v = (uint16_t)clampl(rintf(fv * 65535.0f), 0, 65535); memcpy(out + 2 * c, &v, 2); break; }
-        case CL_SNORM_INT8: out[c] = (uint8_t)(int8_t)clampl(rintf(fv * 127.0f), -128, 127); break;
-        case CL_SNORM_INT16: { int16_t v = (int16_t)clampl(rintf(fv * 32767.0f), -32768, 32767); memcpy(out + 2 * c, &v, 2); break; }
+        case CL_SNORM_INT8: out[c] = (uint8_t)(int8_t)clampl(rintf(fv * 127.0f), -127, 127); break;
+        case CL_SNORM_INT16: { int16_t v = (int16_t)clampl(rintf(fv * 32767.0f), -32767, 32767); memcpy(out + 2 * c, &v, 2); break; }
         case CL_HALF_FLOAT: { uint16_t v = half_of(fc[s]); memcpy(out + 2 * c, &v, 2); break; }
         case CL_FLOAT: memcpy(out + 4 * c, &fc[s], 4); break;
         case CL_SIGNED_INT8: out[c] = (uint8_t)(int8_t)clampl(ic[s], -128, 127); break;
