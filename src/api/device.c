@@ -7,8 +7,7 @@
  * still in CL/cl.h) from what the device filled in at start-up
  * (struct _cl_device_id) and from what Mosaic implements today.  Optional
  * features Mosaic does not implement are reported as unsupported, with the
- * values the specification requires for that case: images,
- * device-side enqueue, sub-groups, SPIR-V.
+ * values the specification requires for that case (SPIR-V, fp16...).
  *
  * Sub-devices (clCreateSubDevices): a sub-device is a subset of its parent's
  * compute units with an executor of its own, made by the device's
@@ -65,8 +64,7 @@ cl_int mosaic_match_devices(cl_platform_id platform, cl_device_type type,
 
 bool mosaic_device_image_support(cl_device_id device)
 {
-    (void)device;
-    return false; /* no device implements images yet */
+    return device->image_support; /* the device's describe op says (docs/images.md) */
 }
 
 /* Versions of the extensions Mosaic may report; anything else is 1.0.0. */
@@ -670,24 +668,35 @@ clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_val
     case CL_DEVICE_ATOMIC_FENCE_CAPABILITIES:
         MOSAIC_INFO_SCALAR(cl_device_atomic_capabilities, atomic_capabilities(d, true));
 
-    /* ---- images and samplers: not supported ---- */
+    /* ---- images and samplers (0 for a device without images) ---- */
     case CL_DEVICE_IMAGE_SUPPORT:
         MOSAIC_INFO_SCALAR(cl_bool, images);
     case CL_DEVICE_MAX_READ_IMAGE_ARGS:
+        MOSAIC_INFO_SCALAR(cl_uint, images ? d->max_read_image_args : 0);
     case CL_DEVICE_MAX_WRITE_IMAGE_ARGS:
+        MOSAIC_INFO_SCALAR(cl_uint, images ? d->max_write_image_args : 0);
     case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS:
+        MOSAIC_INFO_SCALAR(cl_uint, images ? d->max_read_write_image_args : 0);
     case CL_DEVICE_MAX_SAMPLERS:
+        MOSAIC_INFO_SCALAR(cl_uint, images ? d->max_samplers : 0);
     case CL_DEVICE_IMAGE_PITCH_ALIGNMENT:
+        MOSAIC_INFO_SCALAR(cl_uint, images ? d->image_pitch_alignment : 0);
     case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT:
-        MOSAIC_INFO_SCALAR(cl_uint, 0);
+        MOSAIC_INFO_SCALAR(cl_uint, images ? d->image_base_address_alignment : 0);
     case CL_DEVICE_IMAGE2D_MAX_WIDTH:
+        MOSAIC_INFO_SCALAR(size_t, images ? d->image2d_max_width : 0);
     case CL_DEVICE_IMAGE2D_MAX_HEIGHT:
+        MOSAIC_INFO_SCALAR(size_t, images ? d->image2d_max_height : 0);
     case CL_DEVICE_IMAGE3D_MAX_WIDTH:
+        MOSAIC_INFO_SCALAR(size_t, images ? d->image3d_max_width : 0);
     case CL_DEVICE_IMAGE3D_MAX_HEIGHT:
+        MOSAIC_INFO_SCALAR(size_t, images ? d->image3d_max_height : 0);
     case CL_DEVICE_IMAGE3D_MAX_DEPTH:
+        MOSAIC_INFO_SCALAR(size_t, images ? d->image3d_max_depth : 0);
     case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE:
+        MOSAIC_INFO_SCALAR(size_t, images ? d->image_max_buffer_size : 0);
     case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE:
-        MOSAIC_INFO_SCALAR(size_t, 0);
+        MOSAIC_INFO_SCALAR(size_t, images ? d->image_max_array_size : 0);
 
     /* ---- floating point ---- */
     case CL_DEVICE_SINGLE_FP_CONFIG:

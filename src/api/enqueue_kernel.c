@@ -19,9 +19,13 @@
  * argument bytes. */
 static mosaic_ndrange *new_ndrange(cl_kernel kernel)
 {
-    cl_uint n = kernel->info->num_args;
-    /* by-value bytes first (as laid out by the kernel), then one 8-byte slot per pointer argument */
-    size_t storage = ((kernel->arg_bytes_size + 7) & ~(size_t)7) + n * sizeof(uint64_t);
+    cl_uint n = kernel->info->num_args, images = 0;
+    for (cl_uint i = 0; i < n; i++)
+        images += kernel->info->args[i].kind == MOSAIC_ARG_IMAGE;
+    /* by-value bytes first (as laid out by the kernel), then one 8-byte slot per pointer argument, then
+     * the descriptors of the image arguments (docs/images.md) */
+    size_t storage = ((kernel->arg_bytes_size + 7) & ~(size_t)7) + n * sizeof(uint64_t) +
+                     images * sizeof(mosaic_image_desc);
     size_t head = (sizeof(mosaic_ndrange) + n * (sizeof(void *) + sizeof(cl_mem)) + 15) & ~(size_t)15;
     mosaic_ndrange *nd = calloc(1, head + storage);
     if (!nd)
@@ -156,6 +160,31 @@ static cl_int check_launch(cl_command_queue queue, cl_kernel kernel, cl_uint wor
     return check_work_item_count(work_dim, global, local_out);
 }
 
+/* What a kernel receives for an image (compiler.h): its storage on the
+ * device and its layout, with height 1 for 1D images and 1D arrays, depth 1
+ * unless 3D, array_size 0 unless an array, slice_pitch 0 for 1D and 2D
+ * images (for a 1D array, the step between layers). */
+static void image_desc(cl_mem mem, cl_device_id device, mosaic_image_desc *d)
+{
+    const mosaic_image *img = &mem->image;
+    cl_mem_object_type t = mem->mem_type;
+    bool is_array = t == CL_MEM_OBJECT_IMAGE1D_ARRAY || t == CL_MEM_OBJECT_IMAGE2D_ARRAY;
+    *d = (mosaic_image_desc){
+        .data = mosaic_mem_storage_on(mem, device)->address,
+        .width = img->width,
+        .height = img->height ? img->height : 1,
+        .depth = t == CL_MEM_OBJECT_IMAGE3D ? img->depth : 1,
+        .array_size = is_array ? img->array_size : 0,
+        .row_pitch = img->row_pitch,
+        .slice_pitch = img->slice_pitch,
+        .image_type = (uint32_t)t,
+        .channel_order = img->format.image_channel_order,
+        .channel_data_type = img->format.image_channel_data_type,
+        .pixel_size = (uint32_t)img->pixel_size,
+        .num_channels = img->num_channels,
+    };
+}
+
 /* Copies the kernel's current arguments into the launch. */
 static cl_int capture_args(cl_kernel kernel, cl_device_id device, mosaic_ndrange *nd)
 {
@@ -174,6 +203,7 @@ static cl_int capture_args(cl_kernel kernel, cl_device_id device, mosaic_ndrange
     }
     memcpy(nd->arg_storage, kernel->arg_bytes, kernel->arg_bytes_size);
     uint64_t *slots = (uint64_t *)(nd->arg_storage + ((kernel->arg_bytes_size + 7) & ~(size_t)7));
+    mosaic_image_desc *descs = (mosaic_image_desc *)(slots + n);
     for (cl_uint i = 0; i < n; i++) {
         const mosaic_arg_value *arg = &kernel->args[i];
         if (!arg->set) {
@@ -213,6 +243,19 @@ static cl_int capture_args(cl_kernel kernel, cl_device_id device, mosaic_ndrange
             slots[i] = (uint64_t)(uintptr_t)mosaic_mem_storage_on(arg->mem, device)->address;
             nd->mems[nd->num_mems++] = arg->mem;
             mosaic_retain_internal(arg->mem);
+            nd->args[i] = &slots[i];
+            break;
+        case MOSAIC_ARG_IMAGE: { /* a pointer to its descriptor, which lives as long as the launch */
+            mosaic_image_desc *desc = descs++;
+            image_desc(arg->mem, device, desc);
+            slots[i] = (uint64_t)(uintptr_t)desc;
+            nd->mems[nd->num_mems++] = arg->mem;
+            mosaic_retain_internal(arg->mem);
+            nd->args[i] = &slots[i];
+            break;
+        }
+        case MOSAIC_ARG_SAMPLER: /* its bits, a pointer-sized integer */
+            slots[i] = arg->sampler_bits;
             nd->args[i] = &slots[i];
             break;
         default:

@@ -14,6 +14,7 @@
 #include "core/engine.h"
 #include "api/entry.h"
 #include "api/memory.h"
+#include "api/enqueue.h"
 #include "core/util.h"
 
 #include <stdlib.h>
@@ -22,7 +23,7 @@
 
 /* ---- argument checks ---------------------------------------------------------- */
 
-static cl_int check_queue(cl_command_queue queue)
+cl_int mosaic_check_host_queue(cl_command_queue queue)
 {
     MOSAIC_CHECK_HANDLE(queue, QUEUE);
     if (queue->properties & CL_QUEUE_ON_DEVICE)
@@ -175,9 +176,9 @@ static void cleanup_migration(cl_event self)
  * point that the engine completes by itself.  The payload's references are
  * dropped here if no command can be made; after that they are the command's
  * (its cleanup runs once it completes). */
-static cl_int submit(cl_command_queue queue, cl_command_type type, void *payload,
-                     cl_int (*run)(cl_event), void (*cleanup)(cl_event), bool blocking,
-                     cl_uint num_events, const cl_event *wait_list, cl_event *event)
+cl_int mosaic_submit_command(cl_command_queue queue, cl_command_type type, void *payload,
+                             cl_int (*run)(cl_event), void (*cleanup)(cl_event), bool blocking,
+                             cl_uint num_events, const cl_event *wait_list, cl_event *event)
 {
     cl_event cmd = payload ? mosaic_command_new(queue, type) : NULL;
     if (!cmd) {
@@ -213,7 +214,17 @@ static cl_int submit_transfer(cl_command_queue queue, cl_command_type type, cl_i
         if (dst_mem)
             mosaic_retain_internal(dst_mem);
     }
-    return submit(queue, type, t, run, cleanup_transfer, blocking, num_events, wait_list, event);
+    return mosaic_submit_command(queue, type, t, run, cleanup_transfer, blocking, num_events, wait_list, event);
+}
+
+cl_int mosaic_submit_transfer(cl_command_queue queue, cl_command_type type, cl_int (*run)(cl_event),
+                              const mosaic_endpoint *src, const mosaic_endpoint *dst, const size_t *region,
+                              bool blocking, cl_uint num_events, const cl_event *wait_list, cl_event *event)
+{
+    rect s = { src->row_pitch, src->slice_pitch, src->offset, 0 };
+    rect d = { dst->row_pitch, dst->slice_pitch, dst->offset, 0 };
+    return submit_transfer(queue, type, run, src->mem, src->host, &s, dst->mem, dst->host, &d, region, blocking,
+                           num_events, wait_list, event);
 }
 
 static rect flat(size_t offset, size_t size)
@@ -227,7 +238,7 @@ static cl_int check_host_transfer(cl_command_queue queue, cl_mem buffer, const v
                                   cl_uint num_events, const cl_event *wait_list)
 {
     cl_int err;
-    if ((err = check_queue(queue)) || (err = check_buffer(queue, buffer)) ||
+    if ((err = mosaic_check_host_queue(queue)) || (err = check_buffer(queue, buffer)) ||
         (err = mosaic_check_wait_list(queue->context, num_events, wait_list)))
         return err;
     if (!ptr)
@@ -334,7 +345,7 @@ static cl_int check_two_buffers(cl_command_queue queue, cl_mem src, cl_mem dst,
                                 cl_uint num_events, const cl_event *wait_list)
 {
     cl_int err;
-    if ((err = check_queue(queue)))
+    if ((err = mosaic_check_host_queue(queue)))
         return err;
     if (!mosaic_mem_is_buffer(src) || !mosaic_mem_is_buffer(dst))
         return MOSAIC_ERROR(CL_INVALID_MEM_OBJECT, "not a valid buffer");
@@ -407,7 +418,7 @@ clEnqueueFillBuffer(cl_command_queue command_queue, cl_mem buffer, const void *p
                     cl_event *event)
 {
     cl_int err;
-    if ((err = check_queue(command_queue)) || (err = check_buffer(command_queue, buffer)) ||
+    if ((err = mosaic_check_host_queue(command_queue)) || (err = check_buffer(command_queue, buffer)) ||
         (err = mosaic_check_wait_list(command_queue->context, num_events_in_wait_list, event_wait_list)))
         return err;
     if (!pattern)
@@ -431,7 +442,7 @@ clEnqueueFillBuffer(cl_command_queue command_queue, cl_mem buffer, const void *p
         f->pattern_size = pattern_size;
         memcpy(f->pattern, pattern, pattern_size); /* the user may reuse pattern at once */
     }
-    return submit(command_queue, CL_COMMAND_FILL_BUFFER, f, command_queue->device->ops->fill, cleanup_fill, false,
+    return mosaic_submit_command(command_queue, CL_COMMAND_FILL_BUFFER, f, command_queue->device->ops->fill, cleanup_fill, false,
                   num_events_in_wait_list, event_wait_list, event);
 }
 
@@ -452,13 +463,60 @@ static void remove_mapping(cl_mem mem, mosaic_mapping *m)
     free(m);
 }
 
+void *mosaic_enqueue_map(cl_command_queue queue, cl_mem mem, cl_command_type type, bool blocking,
+                         cl_map_flags map_flags, size_t offset, size_t size, cl_uint num_events,
+                         const cl_event *wait_list, cl_event *event, cl_int *errcode_ret)
+{
+    cl_int err;
+    /* Where the host will see the region: the device says (the CPU: the
+     * object's own bytes, zero copy). */
+    cl_device_id device = queue->device;
+    void *pointer = device->ops->map_address(device, mem, offset, size, map_flags);
+    if (!pointer) {
+        err = MOSAIC_ERROR(CL_MAP_FAILURE, "the device cannot map %zu bytes of the memory object", size);
+        goto fail;
+    }
+    mosaic_mapping *m = mosaic_calloc(1, sizeof *m);
+    mosaic_map *payload = map_new(mem, pointer, offset, size, map_flags);
+    if (!m || !payload) {
+        free(m);
+        if (payload)
+            cleanup_map(&(struct _cl_event){ .payload = payload });
+        err = CL_OUT_OF_HOST_MEMORY;
+        goto fail;
+    }
+    m->pointer = pointer;
+    m->offset = offset;
+    m->size = size;
+    m->flags = map_flags;
+    /* Recorded now, so the pointer can be unmapped by a command enqueued
+     * right after this one, before the map has run. */
+    pthread_mutex_lock(&mem->lock);
+    m->next = mem->mappings;
+    mem->mappings = m;
+    atomic_fetch_add(&mem->map_count, 1);
+    pthread_mutex_unlock(&mem->lock);
+
+    err = mosaic_submit_command(queue, type, payload, device->ops->map, cleanup_map, blocking, num_events, wait_list,
+                                event);
+    if (err != CL_SUCCESS) {
+        remove_mapping(mem, m); /* the map did not happen (or failed: a blocking map returns NULL) */
+        goto fail;
+    }
+    mosaic_set_error(errcode_ret, err);
+    return pointer;
+fail:
+    mosaic_set_error(errcode_ret, err);
+    return NULL;
+}
+
 void *CL_API_CALL
 clEnqueueMapBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_map, cl_map_flags map_flags,
                    size_t offset, size_t size, cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
                    cl_event *event, cl_int *errcode_ret)
 {
     cl_int err;
-    if ((err = check_queue(command_queue)) || (err = check_buffer(command_queue, buffer)) ||
+    if ((err = mosaic_check_host_queue(command_queue)) || (err = check_buffer(command_queue, buffer)) ||
         (err = mosaic_check_wait_list(command_queue->context, num_events_in_wait_list, event_wait_list)))
         goto fail;
     if ((map_flags & ~(cl_map_flags)MAP_FLAGS) ||
@@ -479,43 +537,8 @@ clEnqueueMapBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bool blocki
     if ((err = mosaic_mem_check_alignment(buffer, command_queue->device)))
         goto fail;
 
-    /* Where the host will see the region: the device says (the CPU: the
-     * buffer's own bytes, zero copy). */
-    cl_device_id device = command_queue->device;
-    void *pointer = device->ops->map_address(device, buffer, offset, size, map_flags);
-    if (!pointer) {
-        err = MOSAIC_ERROR(CL_MAP_FAILURE, "the device cannot map %zu bytes of the buffer", size);
-        goto fail;
-    }
-    mosaic_mapping *m = mosaic_calloc(1, sizeof *m);
-    mosaic_map *payload = map_new(buffer, pointer, offset, size, map_flags);
-    if (!m || !payload) {
-        free(m);
-        if (payload)
-            cleanup_map(&(struct _cl_event){ .payload = payload });
-        err = CL_OUT_OF_HOST_MEMORY;
-        goto fail;
-    }
-    m->pointer = pointer;
-    m->offset = offset;
-    m->size = size;
-    m->flags = map_flags;
-    /* Recorded now, so the pointer can be unmapped by a command enqueued
-     * right after this one, before the map has run. */
-    pthread_mutex_lock(&buffer->lock);
-    m->next = buffer->mappings;
-    buffer->mappings = m;
-    atomic_fetch_add(&buffer->map_count, 1);
-    pthread_mutex_unlock(&buffer->lock);
-
-    err = submit(command_queue, CL_COMMAND_MAP_BUFFER, payload, device->ops->map, cleanup_map, blocking_map,
-                 num_events_in_wait_list, event_wait_list, event);
-    if (err != CL_SUCCESS) {
-        remove_mapping(buffer, m); /* the map did not happen (or failed: a blocking map returns NULL) */
-        goto fail;
-    }
-    mosaic_set_error(errcode_ret, err);
-    return pointer;
+    return mosaic_enqueue_map(command_queue, buffer, CL_COMMAND_MAP_BUFFER, blocking_map, map_flags, offset, size,
+                              num_events_in_wait_list, event_wait_list, event, errcode_ret);
 fail:
     mosaic_set_error(errcode_ret, err);
     return NULL;
@@ -526,7 +549,7 @@ clEnqueueUnmapMemObject(cl_command_queue command_queue, cl_mem memobj, void *map
                         cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
 {
     cl_int err;
-    if ((err = check_queue(command_queue)))
+    if ((err = mosaic_check_host_queue(command_queue)))
         return err;
     MOSAIC_CHECK_HANDLE(memobj, MEM);
     if (memobj->context != command_queue->context)
@@ -550,7 +573,7 @@ clEnqueueUnmapMemObject(cl_command_queue command_queue, cl_mem memobj, void *map
         return MOSAIC_ERROR(CL_INVALID_VALUE, "%p is not a pointer mapped from this memory object", mapped_ptr);
 
     mosaic_map *payload = map_new(memobj, found->pointer, found->offset, found->size, found->flags);
-    err = submit(command_queue, CL_COMMAND_UNMAP_MEM_OBJECT, payload, command_queue->device->ops->unmap,
+    err = mosaic_submit_command(command_queue, CL_COMMAND_UNMAP_MEM_OBJECT, payload, command_queue->device->ops->unmap,
                  cleanup_map, false, num_events_in_wait_list, event_wait_list, event);
     if (err != CL_SUCCESS) { /* not unmapped after all */
         pthread_mutex_lock(&memobj->lock);
@@ -572,7 +595,7 @@ clEnqueueMigrateMemObjects(cl_command_queue command_queue, cl_uint num_mem_objec
                            const cl_event *event_wait_list, cl_event *event)
 {
     cl_int err;
-    if ((err = check_queue(command_queue)))
+    if ((err = mosaic_check_host_queue(command_queue)))
         return err;
     if (num_mem_objects == 0 || !mem_objects)
         return MOSAIC_ERROR(CL_INVALID_VALUE, "no memory objects given");
@@ -596,6 +619,6 @@ clEnqueueMigrateMemObjects(cl_command_queue command_queue, cl_uint num_mem_objec
             mosaic_retain_internal(mem_objects[i]);
         }
     }
-    return submit(command_queue, CL_COMMAND_MIGRATE_MEM_OBJECTS, m, command_queue->device->ops->migrate,
+    return mosaic_submit_command(command_queue, CL_COMMAND_MIGRATE_MEM_OBJECTS, m, command_queue->device->ops->migrate,
                   cleanup_migration, false, num_events_in_wait_list, event_wait_list, event);
 }

@@ -4,6 +4,7 @@
 
 #include "api/api.h"
 #include "api/entry.h"
+#include "api/memory.h"
 #include "api/program.h"
 #include "core/objects.h"
 #include "core/util.h"
@@ -141,6 +142,56 @@ static void set_mem_arg(cl_kernel kernel, cl_uint index, cl_mem mem)
     arg->svm = NULL;
 }
 
+/* The image type a kernel argument's type name declares (image2d_t,
+ * image2d_array_depth_t...; 0 for one Mosaic does not know, such as the
+ * MSAA images), and whether it is a depth image. */
+static cl_mem_object_type declared_image_type(const char *type_name, bool *depth)
+{
+    static const struct { const char *name; cl_mem_object_type type; bool depth; } types[] = {
+        { "image1d_t", CL_MEM_OBJECT_IMAGE1D, false },
+        { "image1d_buffer_t", CL_MEM_OBJECT_IMAGE1D_BUFFER, false },
+        { "image1d_array_t", CL_MEM_OBJECT_IMAGE1D_ARRAY, false },
+        { "image2d_t", CL_MEM_OBJECT_IMAGE2D, false },
+        { "image2d_depth_t", CL_MEM_OBJECT_IMAGE2D, true },
+        { "image2d_array_t", CL_MEM_OBJECT_IMAGE2D_ARRAY, false },
+        { "image2d_array_depth_t", CL_MEM_OBJECT_IMAGE2D_ARRAY, true },
+        { "image3d_t", CL_MEM_OBJECT_IMAGE3D, false },
+    };
+    const char *name = strstr(type_name, "image"); /* past an access qualifier, if the name has one */
+    for (size_t i = 0; name && i < sizeof types / sizeof types[0]; i++)
+        if (!strcmp(name, types[i].name)) {
+            *depth = types[i].depth;
+            return types[i].type;
+        }
+    return 0;
+}
+
+/* clSetKernelArg's rules for an image argument: an image of the kernel's
+ * context, of the declared type (a depth image for image2d_depth_t...),
+ * and not WRITE_ONLY for a read_only argument nor READ_ONLY for a
+ * write_only one. */
+static cl_int check_image_arg(cl_kernel kernel, const mosaic_kernel_arg *formal, cl_mem mem)
+{
+    if (!mosaic_mem_is_image(mem))
+        return MOSAIC_ERROR(CL_INVALID_MEM_OBJECT, "argument %s (%s) needs a valid image", formal->name,
+                            formal->type_name);
+    if (mem->context != kernel->program->context)
+        return MOSAIC_ERROR(CL_INVALID_CONTEXT, "argument %s: the image belongs to another context", formal->name);
+    bool depth = false;
+    cl_mem_object_type type = declared_image_type(formal->type_name, &depth);
+    if (type != mem->mem_type || depth != (mem->image.format.image_channel_order == CL_DEPTH))
+        return MOSAIC_ERROR(CL_INVALID_MEM_OBJECT, "argument %s is a %s: the image (type 0x%x, channel order 0x%x) "
+                            "does not match", formal->name, formal->type_name, mem->mem_type,
+                            mem->image.format.image_channel_order);
+    if (formal->access_qualifier == CL_KERNEL_ARG_ACCESS_READ_ONLY && (mem->flags & CL_MEM_WRITE_ONLY))
+        return MOSAIC_ERROR(CL_INVALID_ARG_VALUE, "argument %s is read_only: the image is CL_MEM_WRITE_ONLY",
+                            formal->name);
+    if (formal->access_qualifier == CL_KERNEL_ARG_ACCESS_WRITE_ONLY && (mem->flags & CL_MEM_READ_ONLY))
+        return MOSAIC_ERROR(CL_INVALID_ARG_VALUE, "argument %s is write_only: the image is CL_MEM_READ_ONLY",
+                            formal->name);
+    return CL_SUCCESS;
+}
+
 CL_API_ENTRY cl_int CL_API_CALL
 clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, const void *arg_value)
 {
@@ -203,10 +254,31 @@ clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, const void 
         set_mem_arg(kernel, arg_index, mem);
         break;
     }
-    case MOSAIC_ARG_SAMPLER:
-    case MOSAIC_ARG_IMAGE:
-        return MOSAIC_ERROR(CL_INVALID_ARG_VALUE, "argument %u (%s): images and samplers are not supported",
-                            arg_index, formal->name);
+    case MOSAIC_ARG_IMAGE: {
+        if (arg_size != sizeof(cl_mem))
+            return MOSAIC_ERROR(CL_INVALID_ARG_SIZE, "argument %u (%s) is an image: arg_size must be sizeof(cl_mem)",
+                                arg_index, formal->name);
+        cl_mem mem = arg_value ? *(const cl_mem *)arg_value : NULL;
+        cl_int err = check_image_arg(kernel, formal, mem);
+        if (err != CL_SUCCESS)
+            return err;
+        set_mem_arg(kernel, arg_index, mem);
+        break;
+    }
+    case MOSAIC_ARG_SAMPLER: {
+        if (arg_size != sizeof(cl_sampler))
+            return MOSAIC_ERROR(CL_INVALID_ARG_SIZE, "argument %u (%s) is a sampler: arg_size must be "
+                                "sizeof(cl_sampler)", arg_index, formal->name);
+        cl_sampler sampler = arg_value ? *(const cl_sampler *)arg_value : NULL;
+        if (!MOSAIC_IS(sampler, SAMPLER))
+            return MOSAIC_ERROR(CL_INVALID_SAMPLER, "argument %u (%s) needs a valid sampler", arg_index,
+                                formal->name);
+        if (sampler->context != kernel->program->context)
+            return MOSAIC_ERROR(CL_INVALID_CONTEXT, "argument %u (%s): the sampler belongs to another context",
+                                arg_index, formal->name);
+        arg->sampler_bits = sampler->bits; /* what the kernel receives (docs/images.md) */
+        break;
+    }
     }
     arg->set = true;
     return CL_SUCCESS;

@@ -1,8 +1,7 @@
 /*
  * Memory objects: buffers, sub-buffers, pipes, their queries and
- * destruction, and the image entry points (Mosaic's devices do not support
- * images, so those validate their context or queue and answer what the spec
- * says for a platform without them).
+ * destruction (images: api/image.c, which makes them with the helpers of
+ * api/memory.h defined here).
  *
  * A buffer's bytes are its storages, one per memory domain of the context,
  * which the devices allocate and free (ops->mem_alloc / mem_free, see
@@ -65,7 +64,7 @@ bool mosaic_mem_host_can_write(cl_mem mem)
 
 static bool at_most_one_bit(cl_mem_flags f) { return (f & (f - 1)) == 0; }
 
-static cl_int check_buffer_flags(cl_mem_flags flags)
+cl_int mosaic_mem_check_flags(cl_mem_flags flags)
 {
     if (flags & ~(cl_mem_flags)BUFFER_FLAGS)
         return MOSAIC_ERROR(CL_INVALID_VALUE, "unknown bits in flags 0x%llx", (unsigned long long)flags);
@@ -120,7 +119,7 @@ static void mem_destroy(void *self)
 
 /* A memory object with room for a storage per device of the context (one
  * allocation), none allocated yet. */
-static cl_mem mem_new(cl_context context, cl_mem_object_type type, cl_mem_flags flags, size_t size)
+cl_mem mosaic_mem_new(cl_context context, cl_mem_object_type type, cl_mem_flags flags, size_t size)
 {
     cl_mem mem = mosaic_calloc(1, sizeof *mem + context->num_devices * sizeof mem->storages[0]);
     if (!mem)
@@ -136,7 +135,7 @@ static cl_mem mem_new(cl_context context, cl_mem_object_type type, cl_mem_flags 
     return mem;
 }
 
-static cl_ulong context_max_alloc(cl_context context)
+cl_ulong mosaic_context_max_alloc(cl_context context)
 {
     cl_ulong max = 0;
     for (cl_uint i = 0; i < context->num_devices; i++) {
@@ -154,7 +153,7 @@ static cl_ulong context_max_alloc(cl_context context)
  * sub-devices) share one.  `initial`: the bytes a buffer starts with, or
  * NULL.  On failure the storages made so far stay counted in
  * num_storages, for mem_finish to free. */
-static cl_int alloc_storages(cl_mem mem, const void *initial)
+cl_int mosaic_mem_alloc_storages(cl_mem mem, const void *initial)
 {
     cl_context context = mem->context;
     for (cl_uint i = 0; i < context->num_devices; i++) {
@@ -188,11 +187,11 @@ static cl_mem create_buffer(cl_context context, const cl_mem_properties *propert
         }
         num_properties = 1;
     }
-    if ((err = check_buffer_flags(flags)) != CL_SUCCESS) {
+    if ((err = mosaic_mem_check_flags(flags)) != CL_SUCCESS) {
         mosaic_set_error(errcode_ret, err);
         return NULL;
     }
-    if (size == 0 || (cl_ulong)size > context_max_alloc(context)) {
+    if (size == 0 || (cl_ulong)size > mosaic_context_max_alloc(context)) {
         mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_BUFFER_SIZE,
                                                    "size %zu is 0 or above CL_DEVICE_MAX_MEM_ALLOC_SIZE", size));
         return NULL;
@@ -216,7 +215,7 @@ static cl_mem create_buffer(cl_context context, const cl_mem_properties *propert
         return NULL;
     }
 
-    cl_mem mem = mem_new(context, CL_MEM_OBJECT_BUFFER, flags, size);
+    cl_mem mem = mosaic_mem_new(context, CL_MEM_OBJECT_BUFFER, flags, size);
     if (!mem) {
         mosaic_set_error(errcode_ret, CL_OUT_OF_HOST_MEMORY);
         return NULL;
@@ -235,7 +234,7 @@ static cl_mem create_buffer(cl_context context, const cl_mem_properties *propert
         mem->is_svm_backed = mosaic_svm_contains(context, host_ptr);
     }
     /* host_ptr (USE or COPY_HOST_PTR) is what the buffer starts with */
-    if ((err = alloc_storages(mem, host_ptr)) != CL_SUCCESS) {
+    if ((err = mosaic_mem_alloc_storages(mem, host_ptr)) != CL_SUCCESS) {
         mosaic_release(mem);
         mosaic_set_error(errcode_ret, err);
         return NULL;
@@ -257,24 +256,24 @@ clCreateBufferWithProperties(cl_context context, const cl_mem_properties *proper
     return create_buffer(context, properties, flags, size, host_ptr, errcode_ret);
 }
 
-static cl_int sub_buffer_flags(cl_mem parent, cl_mem_flags flags, cl_mem_flags *out)
+cl_int mosaic_mem_inherit_flags(cl_mem parent, cl_mem_flags flags, cl_mem_flags *out)
 {
     if (flags & ~(cl_mem_flags)BUFFER_FLAGS)
         return MOSAIC_ERROR(CL_INVALID_VALUE, "unknown bits in flags 0x%llx", (unsigned long long)flags);
     if (flags & HOST_PTR_FLAGS)
-        return MOSAIC_ERROR(CL_INVALID_VALUE, "USE/ALLOC/COPY_HOST_PTR are inherited, not given, for sub-buffers");
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "USE/ALLOC/COPY_HOST_PTR are inherited, not given, for a sub-buffer or an image made from a memory object");
     if (!at_most_one_bit(flags & ACCESS_FLAGS) || !at_most_one_bit(flags & HOST_ACCESS_FLAGS))
         return MOSAIC_ERROR(CL_INVALID_VALUE, "conflicting access flags");
 
     cl_mem_flags pa = parent->flags & ACCESS_FLAGS, a = flags & ACCESS_FLAGS;
     if ((pa == CL_MEM_WRITE_ONLY && (a & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY))) ||
         (pa == CL_MEM_READ_ONLY && (a & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY))))
-        return MOSAIC_ERROR(CL_INVALID_VALUE, "sub-buffer access flags wider than the parent's");
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "access flags wider than those of the buffer or image it is made from");
     cl_mem_flags ph = parent->flags & HOST_ACCESS_FLAGS, h = flags & HOST_ACCESS_FLAGS;
     if ((ph == CL_MEM_HOST_WRITE_ONLY && h == CL_MEM_HOST_READ_ONLY) ||
         (ph == CL_MEM_HOST_READ_ONLY && h == CL_MEM_HOST_WRITE_ONLY) ||
         (ph == CL_MEM_HOST_NO_ACCESS && (h & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY))))
-        return MOSAIC_ERROR(CL_INVALID_VALUE, "sub-buffer host access flags wider than the parent's");
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "host access flags wider than those of the buffer or image it is made from");
 
     *out = (a ? a : pa) | (h ? h : ph) | (parent->flags & HOST_PTR_FLAGS);
     return CL_SUCCESS;
@@ -291,7 +290,7 @@ clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags, cl_buffer_create_type buffe
         return NULL;
     }
     cl_mem_flags sub_flags;
-    if ((err = sub_buffer_flags(buffer, flags, &sub_flags)) != CL_SUCCESS) {
+    if ((err = mosaic_mem_inherit_flags(buffer, flags, &sub_flags)) != CL_SUCCESS) {
         mosaic_set_error(errcode_ret, err);
         return NULL;
     }
@@ -321,7 +320,7 @@ clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags, cl_buffer_create_type buffe
         return NULL;
     }
 
-    cl_mem sub = mem_new(context, CL_MEM_OBJECT_BUFFER, sub_flags, region->size);
+    cl_mem sub = mosaic_mem_new(context, CL_MEM_OBJECT_BUFFER, sub_flags, region->size);
     if (!sub) {
         mosaic_set_error(errcode_ret, CL_OUT_OF_HOST_MEMORY);
         return NULL;
@@ -331,7 +330,7 @@ clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags, cl_buffer_create_type buffe
     sub->offset = region->origin;
     sub->host_ptr = buffer->host_ptr ? (char *)buffer->host_ptr + region->origin : NULL;
     sub->is_svm_backed = buffer->is_svm_backed;
-    if ((err = alloc_storages(sub, NULL)) != CL_SUCCESS) { /* views of the parent's */
+    if ((err = mosaic_mem_alloc_storages(sub, NULL)) != CL_SUCCESS) { /* views of the parent's */
         mosaic_release(sub);
         mosaic_set_error(errcode_ret, err);
         return NULL;
@@ -384,142 +383,6 @@ clGetMemObjectInfo(cl_mem memobj, cl_mem_info param_name, size_t param_value_siz
     }
 }
 
-/* ---- images: no Mosaic device supports them ----------------------------------- */
-
-#define IMAGE_TYPE_OK(t) ((t) == CL_MEM_OBJECT_IMAGE1D || (t) == CL_MEM_OBJECT_IMAGE1D_BUFFER || \
-                          (t) == CL_MEM_OBJECT_IMAGE1D_ARRAY || (t) == CL_MEM_OBJECT_IMAGE2D || \
-                          (t) == CL_MEM_OBJECT_IMAGE2D_ARRAY || (t) == CL_MEM_OBJECT_IMAGE3D)
-
-static cl_mem no_images(cl_context context, cl_int *errcode_ret)
-{
-    if (!MOSAIC_IS(context, CONTEXT))
-        mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_CONTEXT, "not a valid context"));
-    else
-        mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_OPERATION,
-                                                   "no device in the context supports images"));
-    return NULL;
-}
-
-cl_mem CL_API_CALL
-clCreateImage(cl_context context, cl_mem_flags flags, const cl_image_format *image_format,
-              const cl_image_desc *image_desc, void *host_ptr, cl_int *errcode_ret)
-{
-    return no_images(context, errcode_ret);
-}
-
-cl_mem CL_API_CALL
-clCreateImageWithProperties(cl_context context, const cl_mem_properties *properties, cl_mem_flags flags,
-                            const cl_image_format *image_format, const cl_image_desc *image_desc,
-                            void *host_ptr, cl_int *errcode_ret)
-{
-    return no_images(context, errcode_ret);
-}
-
-cl_mem CL_API_CALL
-clCreateImage2D(cl_context context, cl_mem_flags flags, const cl_image_format *image_format,
-                size_t image_width, size_t image_height, size_t image_row_pitch, void *host_ptr,
-                cl_int *errcode_ret)
-{
-    return no_images(context, errcode_ret);
-}
-
-cl_mem CL_API_CALL
-clCreateImage3D(cl_context context, cl_mem_flags flags, const cl_image_format *image_format,
-                size_t image_width, size_t image_height, size_t image_depth, size_t image_row_pitch,
-                size_t image_slice_pitch, void *host_ptr, cl_int *errcode_ret)
-{
-    return no_images(context, errcode_ret);
-}
-
-cl_int CL_API_CALL
-clGetSupportedImageFormats(cl_context context, cl_mem_flags flags, cl_mem_object_type image_type,
-                           cl_uint num_entries, cl_image_format *image_formats, cl_uint *num_image_formats)
-{
-    MOSAIC_CHECK_HANDLE(context, CONTEXT);
-    if ((flags & ~(cl_mem_flags)(BUFFER_FLAGS | CL_MEM_KERNEL_READ_AND_WRITE)) ||
-        !at_most_one_bit(flags & ACCESS_FLAGS) || !at_most_one_bit(flags & HOST_ACCESS_FLAGS))
-        return MOSAIC_ERROR(CL_INVALID_VALUE, "invalid flags");
-    if (!IMAGE_TYPE_OK(image_type))
-        return MOSAIC_ERROR(CL_INVALID_VALUE, "not an image type");
-    if (num_entries == 0 && image_formats)
-        return MOSAIC_ERROR(CL_INVALID_VALUE, "num_entries is 0 with an image_formats array");
-    if (num_image_formats)
-        *num_image_formats = 0;
-    return CL_SUCCESS;
-}
-
-cl_int CL_API_CALL
-clGetImageInfo(cl_mem image, cl_image_info param_name, size_t param_value_size, void *param_value,
-               size_t *param_value_size_ret)
-{
-    /* No image can exist, so no handle is a valid image. */
-    return MOSAIC_ERROR(CL_INVALID_MEM_OBJECT, "not an image object (Mosaic has no image support)");
-}
-
-static cl_int no_images_enqueue(cl_command_queue queue)
-{
-    MOSAIC_CHECK_HANDLE(queue, QUEUE);
-    return MOSAIC_ERROR(CL_INVALID_OPERATION, "the queue's device does not support images");
-}
-
-cl_int CL_API_CALL
-clEnqueueReadImage(cl_command_queue command_queue, cl_mem image, cl_bool blocking_read, const size_t *origin,
-                   const size_t *region, size_t row_pitch, size_t slice_pitch, void *ptr,
-                   cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
-{
-    return no_images_enqueue(command_queue);
-}
-
-cl_int CL_API_CALL
-clEnqueueWriteImage(cl_command_queue command_queue, cl_mem image, cl_bool blocking_write, const size_t *origin,
-                    const size_t *region, size_t input_row_pitch, size_t input_slice_pitch, const void *ptr,
-                    cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
-{
-    return no_images_enqueue(command_queue);
-}
-
-cl_int CL_API_CALL
-clEnqueueFillImage(cl_command_queue command_queue, cl_mem image, const void *fill_color, const size_t *origin,
-                   const size_t *region, cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
-                   cl_event *event)
-{
-    return no_images_enqueue(command_queue);
-}
-
-cl_int CL_API_CALL
-clEnqueueCopyImage(cl_command_queue command_queue, cl_mem src_image, cl_mem dst_image, const size_t *src_origin,
-                   const size_t *dst_origin, const size_t *region, cl_uint num_events_in_wait_list,
-                   const cl_event *event_wait_list, cl_event *event)
-{
-    return no_images_enqueue(command_queue);
-}
-
-cl_int CL_API_CALL
-clEnqueueCopyImageToBuffer(cl_command_queue command_queue, cl_mem src_image, cl_mem dst_buffer,
-                           const size_t *src_origin, const size_t *region, size_t dst_offset,
-                           cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
-{
-    return no_images_enqueue(command_queue);
-}
-
-cl_int CL_API_CALL
-clEnqueueCopyBufferToImage(cl_command_queue command_queue, cl_mem src_buffer, cl_mem dst_image,
-                           size_t src_offset, const size_t *dst_origin, const size_t *region,
-                           cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
-{
-    return no_images_enqueue(command_queue);
-}
-
-void *CL_API_CALL
-clEnqueueMapImage(cl_command_queue command_queue, cl_mem image, cl_bool blocking_map, cl_map_flags map_flags,
-                  const size_t *origin, const size_t *region, size_t *image_row_pitch, size_t *image_slice_pitch,
-                  cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event,
-                  cl_int *errcode_ret)
-{
-    mosaic_set_error(errcode_ret, no_images_enqueue(command_queue));
-    return NULL;
-}
-
 /* ---- pipes ------------------------------------------------------------------ */
 
 /* A pipe's storage is the device's (mem_alloc sees mem_type CL_MEM_OBJECT_PIPE
@@ -548,21 +411,21 @@ clCreatePipe(cl_context context, cl_mem_flags flags, cl_uint pipe_packet_size, c
                            "(%u)", pipe_packet_size, max_packet_size);
     else if (pipe_max_packets == 0)
         err = MOSAIC_ERROR(CL_INVALID_PIPE_SIZE, "pipe_max_packets is 0");
-    else if ((cl_ulong)pipe_packet_size * pipe_max_packets > context_max_alloc(context))
+    else if ((cl_ulong)pipe_packet_size * pipe_max_packets > mosaic_context_max_alloc(context))
         err = MOSAIC_ERROR(CL_MEM_OBJECT_ALLOCATION_FAILURE, "%u packets of %u bytes exceed "
                            "CL_DEVICE_MAX_MEM_ALLOC_SIZE", pipe_max_packets, pipe_packet_size);
     if (err != CL_SUCCESS) {
         mosaic_set_error(errcode_ret, err);
         return NULL;
     }
-    cl_mem mem = mem_new(context, CL_MEM_OBJECT_PIPE, flags, (size_t)pipe_packet_size * pipe_max_packets);
+    cl_mem mem = mosaic_mem_new(context, CL_MEM_OBJECT_PIPE, flags, (size_t)pipe_packet_size * pipe_max_packets);
     if (!mem) {
         mosaic_set_error(errcode_ret, CL_OUT_OF_HOST_MEMORY);
         return NULL;
     }
     mem->pipe_packet_size = pipe_packet_size;
     mem->pipe_max_packets = pipe_max_packets;
-    if ((err = alloc_storages(mem, NULL)) != CL_SUCCESS) {
+    if ((err = mosaic_mem_alloc_storages(mem, NULL)) != CL_SUCCESS) {
         mosaic_release(mem);
         mosaic_set_error(errcode_ret, err);
         return NULL;

@@ -3,9 +3,10 @@
  * clRetainSampler, clReleaseSampler, clGetSamplerInfo.
  *
  * Samplers exist for images; a context none of whose devices supports
- * images cannot create one (CL_INVALID_OPERATION).  No Mosaic device
- * supports images yet, so creation fails after the arguments are checked;
- * the rest is ready for the day one does.
+ * images cannot create one (CL_INVALID_OPERATION).  A sampler is passed to
+ * a kernel as its bits (sampler->bits, the CLK_* encoding of OpenCL C that
+ * compiler.h names MOSAIC_SAMPLER_*), taken when the kernel is enqueued, so
+ * a kernel argument holds no reference on it (docs/images.md).
  */
 #include "api/api.h"
 #include "api/entry.h"
@@ -39,6 +40,20 @@ static bool valid_addressing(cl_addressing_mode mode)
 static bool valid_filter(cl_filter_mode mode)
 {
     return mode == CL_FILTER_NEAREST || mode == CL_FILTER_LINEAR;
+}
+
+/* The sampler_t value a kernel receives for these settings. */
+static uint32_t sampler_bits(cl_bool normalized, cl_addressing_mode addressing, cl_filter_mode filter)
+{
+    uint32_t bits = normalized ? MOSAIC_SAMPLER_NORMALIZED_COORDS : 0;
+    switch (addressing) { /* CLK_ADDRESS_*: none 0, clamp to edge 2, clamp 4, repeat 6, mirrored repeat 8 */
+    case CL_ADDRESS_CLAMP_TO_EDGE: bits |= 2; break;
+    case CL_ADDRESS_CLAMP: bits |= 4; break;
+    case CL_ADDRESS_REPEAT: bits |= 6; break;
+    case CL_ADDRESS_MIRRORED_REPEAT: bits |= 8; break;
+    default: break; /* CL_ADDRESS_NONE */
+    }
+    return bits | (filter == CL_FILTER_LINEAR ? MOSAIC_SAMPLER_FILTER_LINEAR : MOSAIC_SAMPLER_FILTER_NEAREST);
 }
 
 static cl_sampler sampler_create(cl_context context, cl_bool normalized_coords, cl_addressing_mode addressing_mode,
@@ -82,6 +97,7 @@ static cl_sampler sampler_create(cl_context context, cl_bool normalized_coords, 
     sampler->normalized_coords = normalized_coords;
     sampler->addressing_mode = addressing_mode;
     sampler->filter_mode = filter_mode;
+    sampler->bits = sampler_bits(normalized_coords, addressing_mode, filter_mode);
     if (num_properties)
         memcpy(props, properties, num_properties * sizeof *props);
     sampler->properties = props;

@@ -62,9 +62,26 @@ typedef struct mosaic_fill {
     _Alignas(16) unsigned char pattern[128];
 } mosaic_fill;
 
-/* clEnqueueMapBuffer and clEnqueueUnmapMemObject: the region [offset,
- * offset + size) of mem mapped at `pointer` (what ops->map_address gave the
- * map) with `flags`.  An unmap carries the flags of the map it undoes. */
+/* clEnqueueFillImage: a rectangle of mem's storage, region = {bytes per
+ * row, rows, slices} from `offset` with the image's row and slice pitches
+ * (like one end of a mosaic_transfer), filled with `pattern` (one pixel,
+ * pattern_size = 1, 2, 4, 8 or 16 bytes) repeated; region[0] is a multiple
+ * of pattern_size and `offset` and the pitches are too. */
+typedef struct mosaic_fill_rect {
+    cl_mem mem;      /* internal reference */
+    size_t offset, row_pitch, slice_pitch;
+    size_t region[3];
+    size_t pattern_size;
+    _Alignas(16) unsigned char pattern[16];
+} mosaic_fill_rect;
+
+/* clEnqueueMapBuffer, clEnqueueMapImage and clEnqueueUnmapMemObject: the
+ * region [offset, offset + size) of mem mapped at `pointer` (what
+ * ops->map_address gave the map) with `flags`.  For an image the range is
+ * the bytes from the mapped rectangle's first pixel to its last, laid out
+ * with the image's own row and slice pitches (what clEnqueueMapImage
+ * returns as the pitches).  An unmap carries the flags of the map it
+ * undoes. */
 typedef struct mosaic_map {
     cl_mem mem;      /* internal reference */
     void *pointer;
@@ -222,6 +239,8 @@ struct mosaic_device_ops {
     cl_int (*write)(cl_event command);         /* (mosaic_transfer) host -> buffer */
     cl_int (*copy)(cl_event command);          /* (mosaic_transfer) buffer -> buffer */
     cl_int (*fill)(cl_event command);          /* (mosaic_fill) */
+    cl_int (*fill_rect)(cl_event command);     /* (mosaic_fill_rect) clEnqueueFillImage; required
+                                                  with image_support */
     cl_int (*map)(cl_event command);           /* (mosaic_map) make the region readable at pointer,
                                                   unless CL_MAP_WRITE_INVALIDATE_REGION; NULL: nothing to do */
     cl_int (*unmap)(cl_event command);         /* (mosaic_map) write back a region mapped for writing;

@@ -125,6 +125,15 @@ struct _cl_device_id {
     cl_uint max_on_device_queues;     /* per context */
     cl_uint max_on_device_events;     /* live clk_event_t at a time */
     cl_uint queue_on_device_preferred_size, queue_on_device_max_size; /* bytes */
+    /* Images (docs/images.md); image_support false: none, and the limits are 0. */
+    bool image_support;
+    size_t image2d_max_width, image2d_max_height;
+    size_t image3d_max_width, image3d_max_height, image3d_max_depth;
+    size_t image_max_buffer_size;  /* pixels of a 1D buffer image */
+    size_t image_max_array_size;
+    cl_uint max_read_image_args, max_write_image_args, max_read_write_image_args, max_samplers;
+    cl_uint image_pitch_alignment;        /* pixels (2D images from buffers) */
+    cl_uint image_base_address_alignment; /* pixels (2D images from buffers) */
 };
 
 
@@ -183,6 +192,21 @@ typedef struct mosaic_mem_storage {
     void *allocation;     /* the device's own record of what to free; NULL for a view or the user's memory */
 } mosaic_mem_storage;
 
+/* An image's shape and layout (docs/images.md).  Its bytes are its
+ * storage, like a buffer's: rows of row_pitch bytes, slices (3D) or layers
+ * (arrays) of slice_pitch bytes; the pitches are the ones the application
+ * gave (USE_HOST_PTR: zero copy; COPY_HOST_PTR: one flat copy; an image
+ * from a buffer), else packed.  An image made from a buffer or another image
+ * is a view of its storage: mem->parent is that object (offset 0). */
+typedef struct mosaic_image {
+    cl_image_format format;
+    size_t width, height, depth, array_size; /* as clGetImageInfo reports them: 0 where unused */
+    size_t row_pitch, slice_pitch;           /* slice_pitch 0 for 1D, 1D buffer and 2D images */
+    size_t pixel_size;
+    cl_uint num_channels;
+    cl_mem buffer;                           /* CL_IMAGE_BUFFER: the buffer it was made from, or NULL */
+} mosaic_image;
+
 struct _cl_mem {
     MOSAIC_OBJECT_HEADER;
     cl_context context;
@@ -199,6 +223,7 @@ struct _cl_mem {
     struct mosaic_mapping *mappings; /* active maps: pointer -> region */
     bool is_svm_backed;  /* USE_HOST_PTR with an SVM pointer */
     cl_uint pipe_packet_size, pipe_max_packets; /* pipes (mem_type CL_MEM_OBJECT_PIPE) */
+    mosaic_image image;  /* images (mem_type CL_MEM_OBJECT_IMAGE*) */
     /* One storage per memory domain of the context, allocated with the
      * object (core/memory.h: mosaic_mem_storage_on). */
     cl_uint num_storages;
@@ -233,8 +258,9 @@ struct _cl_program {
 
 typedef struct mosaic_arg_value {
     bool set;
-    cl_mem mem;         /* for buffer args (not retained: enqueues hold it) */
+    cl_mem mem;         /* for buffer, image and pipe args (not retained: enqueues hold it) */
     void *svm;          /* SVM pointer args */
+    uint64_t sampler_bits; /* sampler args: the cl_sampler's MOSAIC_SAMPLER_* bits, taken by clSetKernelArg */
     size_t local_size;  /* for __local args */
     /* by-value bytes live in kernel->arg_bytes at arg_offsets[i] */
 } mosaic_arg_value;
@@ -287,6 +313,7 @@ struct _cl_sampler {
     cl_addressing_mode addressing_mode;
     cl_filter_mode filter_mode;
     cl_sampler_properties *properties; size_t num_properties;
+    uint32_t bits; /* what a kernel's sampler_t argument receives: MOSAIC_SAMPLER_* (compiler.h) */
 };
 
 #endif

@@ -31,6 +31,7 @@
 #include "test.h"
 #include "core/device.h"
 #include "core/memory.h"
+#include "core/ndrange.h"
 
 #define OK(expr) CHECK_ERR(expr, CL_SUCCESS)
 
@@ -54,6 +55,7 @@ static char *bytes_at(const char *handle)
 static const mosaic_device_ops *cpu;
 static mosaic_device_ops remote;
 
+static atomic_int n_fill_rect, n_kernels;
 static atomic_int n_alloc, n_free, n_read, n_write, n_copy, n_fill, n_map, n_map_moved, n_unmap, n_unmap_moved,
     n_migrate, n_svm_alloc, n_svm_free, n_svm_copy, n_svm_fill, n_svm_map, n_svm_unmap, n_svm_migrate, n_finalize;
 static cl_mem_migration_flags last_migration_flags;
@@ -149,6 +151,37 @@ static cl_int remote_fill(cl_event command)
     for (size_t i = 0; i < f->size; i += f->pattern_size)
         memcpy(dst + i, f->pattern, f->pattern_size);
     return CL_COMPLETE;
+}
+
+static cl_int remote_fill_rect(cl_event command)
+{
+    atomic_fetch_add(&n_fill_rect, 1);
+    const mosaic_fill_rect *f = command->payload;
+    char *base = bytes_at(mosaic_mem_storage_on(f->mem, command->queue->device)->address) + f->offset;
+    for (size_t z = 0; z < f->region[2]; z++)
+        for (size_t y = 0; y < f->region[1]; y++)
+            for (size_t x = 0; x < f->region[0]; x += f->pattern_size)
+                memcpy(base + z * f->slice_pitch + y * f->row_pitch + x, f->pattern, f->pattern_size);
+    return CL_COMPLETE;
+}
+
+/* Kernel launches pass by here: the image and sampler arguments of the
+ * last one are kept for the test to look at. */
+static mosaic_image_desc seen_desc[2];
+static uint64_t seen_sampler;
+
+static void remote_submit(cl_device_id device, cl_event command)
+{
+    if (command->command_type == CL_COMMAND_NDRANGE_KERNEL && !command->run) {
+        const mosaic_ndrange *nd = command->payload;
+        if (nd->info->num_args == 3) {
+            seen_desc[0] = **(mosaic_image_desc *const *)nd->args[0];
+            seen_desc[1] = **(mosaic_image_desc *const *)nd->args[1];
+            seen_sampler = *(const uint64_t *)nd->args[2];
+            atomic_fetch_add(&n_kernels, 1);
+        }
+    }
+    cpu->submit(device, command);
 }
 
 static char *mapped_region(cl_event command, const mosaic_map **m)
@@ -430,6 +463,118 @@ TEST(programs)
     OK(clReleaseProgram(program));
 }
 
+/* Images: the commands reach the ops with the image's rectangles (the
+ * storage is device memory here, so a byte touched on the host side would
+ * fault), and a kernel receives their descriptors and the sampler's bits. */
+TEST(images)
+{
+    cl_int err;
+    cl_image_format f = { CL_RGBA, CL_UNSIGNED_INT16 }; /* 8-byte pixels */
+    unsigned char host[4 * 8 * 8 * 3], got[sizeof host];
+    for (size_t i = 0; i < sizeof host; i++)
+        host[i] = (unsigned char)(i * 7 + 1);
+    cl_image_desc d3 = { .image_type = CL_MEM_OBJECT_IMAGE2D_ARRAY, .image_width = 4, .image_height = 8,
+                         .image_array_size = 3, .image_row_pitch = 32, .image_slice_pitch = 256 };
+    cl_mem img3 = clCreateImage(context, CL_MEM_COPY_HOST_PTR, &f, &d3, host, &err);
+    OK(err);
+    CHECK(last_initial == host); /* the device starts from host_ptr, laid out with its pitches */
+    size_t o[3] = { 0 }, r[3] = { 4, 8, 3 };
+    OK(clEnqueueReadImage(queue, img3, CL_TRUE, o, r, 0, 0, got, 0, NULL, NULL));
+    CHECK(memcmp(got, host, sizeof host) == 0);
+    /* fill a sub-box, read it back */
+    cl_uint colour[4] = { 1, 2, 3, 70000 };
+    size_t fo[3] = { 1, 2, 1 }, fr[3] = { 2, 3, 2 };
+    OK(clEnqueueFillImage(queue, img3, colour, fo, fr, 0, NULL, NULL));
+    OK(clEnqueueReadImage(queue, img3, CL_TRUE, o, r, 0, 0, got, 0, NULL, NULL));
+    CHECK(atomic_load(&n_fill_rect) == 1);
+    const uint16_t pixel[4] = { 1, 2, 3, 65535 };
+    for (size_t z = 0; z < 3; z++)
+        for (size_t y = 0; y < 8; y++)
+            for (size_t x = 0; x < 4; x++) {
+                size_t at = z * 256 + y * 32 + x * 8;
+                bool inside = x >= 1 && x < 3 && y >= 2 && y < 5 && z >= 1;
+                CHECK(memcmp(got + at, inside ? (const void *)pixel : host + at, 8) == 0, "pixel %zu %zu %zu", x, y, z);
+                if (inside)
+                    memcpy(host + at, pixel, 8);
+            }
+    /* a map gets the host copy, filled by the map op and written back by the unmap op */
+    size_t rp = 0, sp = 0;
+    unsigned char *p = clEnqueueMapImage(queue, img3, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, fo, fr, &rp, &sp, 0, NULL,
+                                         NULL, &err);
+    OK(err);
+    CHECK(p && rp == 32 && sp == 256);
+    if (p) {
+        CHECK(memcmp(p, pixel, 8) == 0);
+        p[sp + rp + 8] = 0x55; /* pixel (2, 3, 2) */
+        host[2 * 256 + 3 * 32 + 2 * 8] = 0x55;
+        OK(clEnqueueUnmapMemObject(queue, img3, p, 0, NULL, NULL));
+    }
+    /* copy to a 2D image and to a buffer */
+    cl_image_desc d2 = { .image_type = CL_MEM_OBJECT_IMAGE2D, .image_width = 4, .image_height = 8 };
+    cl_mem img2 = clCreateImage(context, CL_MEM_READ_ONLY, &f, &d2, NULL, &err);
+    OK(err);
+    cl_mem buf = buffer(0, 256, NULL);
+    size_t src[3] = { 0, 0, 2 }, r2[3] = { 4, 8, 1 };
+    OK(clEnqueueCopyImage(queue, img3, img2, src, o, r2, 0, NULL, NULL));
+    OK(clEnqueueCopyImageToBuffer(queue, img2, buf, o, r2, 0, 0, NULL, NULL));
+    read_all(buf, 256, got);
+    CHECK(memcmp(got, host + 2 * 256, 256) == 0);
+
+    /* a kernel's image and sampler arguments */
+    const char *source = "kernel void k(read_only image2d_t a, write_only image2d_array_t b, sampler_t s) { }";
+    cl_program program = clCreateProgramWithSource(context, 1, &source, NULL, &err);
+    OK(err);
+    OK(clBuildProgram(program, 0, NULL, "-cl-std=CL1.2", NULL, NULL));
+    cl_kernel kernel = clCreateKernel(program, "k", &err);
+    OK(err);
+    cl_sampler sampler = clCreateSampler(context, CL_TRUE, CL_ADDRESS_MIRRORED_REPEAT, CL_FILTER_LINEAR, &err);
+    OK(err);
+    OK(clSetKernelArg(kernel, 0, sizeof img2, &img2));
+    CHECK_ERR(clSetKernelArg(kernel, 1, sizeof img2, &img2), CL_INVALID_MEM_OBJECT); /* not a 2D array */
+    CHECK_ERR(clSetKernelArg(kernel, 1, sizeof img3, &buf), CL_INVALID_MEM_OBJECT);
+    CHECK_ERR(clSetKernelArg(kernel, 1, 4, &img3), CL_INVALID_ARG_SIZE);
+    OK(clSetKernelArg(kernel, 1, sizeof img3, &img3));
+    CHECK_ERR(clSetKernelArg(kernel, 2, sizeof sampler, &buf), CL_INVALID_SAMPLER);
+    CHECK_ERR(clSetKernelArg(kernel, 2, 4, &sampler), CL_INVALID_ARG_SIZE);
+    OK(clSetKernelArg(kernel, 2, sizeof sampler, &sampler));
+    OK(clReleaseSampler(sampler)); /* its bits were taken */
+    size_t one = 1;
+    OK(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &one, NULL, 0, NULL, NULL));
+    OK(clFinish(queue));
+    CHECK(atomic_load(&n_kernels) == 1);
+    const mosaic_image_desc *a = &seen_desc[0], *b = &seen_desc[1];
+    CHECK(a->data == mosaic_mem_storage_on(img2, device)->address && a->width == 4 && a->height == 8 &&
+          a->depth == 1 && a->array_size == 0 && a->row_pitch == 32 && a->slice_pitch == 0 &&
+          a->image_type == CL_MEM_OBJECT_IMAGE2D && a->channel_order == CL_RGBA &&
+          a->channel_data_type == CL_UNSIGNED_INT16 && a->pixel_size == 8 && a->num_channels == 4);
+    CHECK(b->data == mosaic_mem_storage_on(img3, device)->address && b->width == 4 && b->height == 8 &&
+          b->depth == 1 && b->array_size == 3 && b->row_pitch == 32 && b->slice_pitch == 256 &&
+          b->image_type == CL_MEM_OBJECT_IMAGE2D_ARRAY);
+    CHECK(seen_sampler == (MOSAIC_SAMPLER_NORMALIZED_COORDS | 8 | MOSAIC_SAMPLER_FILTER_LINEAR),
+          "sampler bits 0x%llx", (unsigned long long)seen_sampler);
+    /* access qualifiers: a read_only argument refuses a WRITE_ONLY image, a write_only one a READ_ONLY image */
+    cl_mem wo = clCreateImage(context, CL_MEM_WRITE_ONLY, &f, &d2, NULL, &err);
+    CHECK_ERR(clSetKernelArg(kernel, 0, sizeof wo, &wo), CL_INVALID_ARG_VALUE);
+    cl_mem ro3 = clCreateImage(context, CL_MEM_READ_ONLY, &f, &d3, NULL, &err);
+    CHECK_ERR(err, CL_INVALID_IMAGE_DESCRIPTOR); /* pitches without host_ptr */
+    d3.image_row_pitch = d3.image_slice_pitch = 0;
+    ro3 = clCreateImage(context, CL_MEM_READ_ONLY, &f, &d3, NULL, &err);
+    OK(err);
+    CHECK_ERR(clSetKernelArg(kernel, 1, sizeof ro3, &ro3), CL_INVALID_ARG_VALUE);
+    cl_uint aq = 0;
+    char type[32] = "";
+    OK(clGetKernelArgInfo(kernel, 1, CL_KERNEL_ARG_ACCESS_QUALIFIER, sizeof aq, &aq, NULL));
+    OK(clGetKernelArgInfo(kernel, 1, CL_KERNEL_ARG_TYPE_NAME, sizeof type, type, NULL));
+    CHECK(aq == CL_KERNEL_ARG_ACCESS_WRITE_ONLY && strcmp(type, "image2d_array_t") == 0, "%u %s", aq, type);
+    OK(clReleaseMemObject(wo));
+    OK(clReleaseMemObject(ro3));
+    OK(clReleaseKernel(kernel));
+    OK(clReleaseProgram(program));
+    OK(clReleaseMemObject(buf));
+    OK(clReleaseMemObject(img2));
+    OK(clReleaseMemObject(img3));
+}
+
 int main(int argc, char **argv)
 {
     cl_platform_id platform;
@@ -442,10 +587,10 @@ int main(int argc, char **argv)
     /* The CPU device's ops are complete. */
     cpu = device->ops;
     CHECK(cpu->describe && cpu->finalize && cpu->mem_alloc && cpu->mem_free && cpu->map_address &&
-          cpu->svm_alloc && cpu->svm_free && cpu->submit && cpu->read && cpu->write && cpu->copy && cpu->fill &&
+          cpu->svm_alloc && cpu->svm_free && cpu->submit && cpu->read && cpu->write && cpu->copy && cpu->fill && cpu->fill_rect &&
           cpu->native_kernel && cpu->svm_copy && cpu->svm_fill);
 
-    remote = *cpu; /* submit stays the CPU's: its workers run whatever `run` a command has */
+    remote = *cpu; /* submit goes on to the CPU's: its workers run whatever `run` a command has */
     remote.finalize = remote_finalize;
     remote.mem_alloc = remote_mem_alloc;
     remote.mem_free = remote_mem_free;
@@ -456,6 +601,8 @@ int main(int argc, char **argv)
     remote.write = remote_write;
     remote.copy = remote_copy;
     remote.fill = remote_fill;
+    remote.fill_rect = remote_fill_rect;
+    remote.submit = remote_submit;
     remote.map = remote_map;
     remote.unmap = remote_unmap;
     remote.migrate = remote_migrate;

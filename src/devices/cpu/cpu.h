@@ -25,6 +25,7 @@ void *mosaic_cpu_svm_alloc(cl_device_id device, cl_svm_mem_flags flags, size_t s
 void mosaic_cpu_svm_free(cl_device_id device, void *pointer);
 cl_int mosaic_cpu_transfer(cl_event command);      /* ops->read, write and copy */
 cl_int mosaic_cpu_fill(cl_event command);
+cl_int mosaic_cpu_fill_rect(cl_event command); /* ops->fill_rect (images) */
 cl_int mosaic_cpu_native_kernel(cl_event command);
 cl_int mosaic_cpu_svm_copy(cl_event command);
 cl_int mosaic_cpu_svm_fill(cl_event command);

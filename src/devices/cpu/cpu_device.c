@@ -895,6 +895,7 @@ const mosaic_device_ops mosaic_cpu_ops = {
     .write = mosaic_cpu_transfer,
     .copy = mosaic_cpu_transfer,
     .fill = mosaic_cpu_fill,
+    .fill_rect = mosaic_cpu_fill_rect,
     .native_kernel = mosaic_cpu_native_kernel,
     .svm_copy = mosaic_cpu_svm_copy,
     .svm_fill = mosaic_cpu_svm_fill,

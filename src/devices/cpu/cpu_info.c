@@ -25,6 +25,7 @@ static const char *const language_extensions[] = {
     "cl_khr_int64_base_atomics",
     "cl_khr_int64_extended_atomics",
     "cl_khr_fp64",
+    "cl_khr_depth_images", /* CL_DEPTH images (docs/images.md) */
     /* also the OpenCL 3.0 feature __opencl_c_subgroups; the extension
      * requires independent forward progress of sub-groups (docs/subgroups.md) */
     "cl_khr_subgroups",
@@ -42,6 +43,7 @@ static const char *const language_extensions[] = {
 /* Extensions of the runtime only (no OpenCL C side). */
 static const char *const runtime_extensions[] = {
     "cl_khr_icd",
+    "cl_khr_image2d_from_buffer", /* api/image.c */
 };
 
 /* OpenCL C 3.0 optional features.  Not here, because Mosaic does not
@@ -266,6 +268,22 @@ void mosaic_cpu_describe(cl_device_id device)
     device->max_on_device_events = 4096;
     device->queue_on_device_preferred_size = 256 * 1024;
     device->queue_on_device_max_size = 8 * 1024 * 1024;
+
+    /* Images (docs/images.md): the full-profile minimums of OpenCL 3.0,
+     * except 1D buffer images, whose only limit on a CPU is memory (2^27
+     * pixels: 2 GiB of RGBA floats).  Rows and base addresses need no
+     * alignment beyond a pixel's. */
+    device->image_support = true;
+    device->image2d_max_width = device->image2d_max_height = 16384;
+    device->image3d_max_width = device->image3d_max_height = device->image3d_max_depth = 2048;
+    device->image_max_buffer_size = (size_t)1 << 27;
+    device->image_max_array_size = 2048;
+    device->max_read_image_args = 128;
+    device->max_write_image_args = 64;
+    device->max_read_write_image_args = 64;
+    device->max_samplers = 16;
+    device->image_pitch_alignment = 1;
+    device->image_base_address_alignment = 1;
     /* Its memory is its own (core/device.h): a buffer has one storage for
      * this device, and its sub-devices (copies of this description) keep
      * pointing here, so they share it. */

@@ -9,7 +9,8 @@
  *     CL_MEM_USE_HOST_PTR (zero copy; CL_MEM_COPY_HOST_PTR copies once, at
  *     creation); a sub-buffer's is its parent's + origin;
  *   - read, write and copy are memcpy between two fixed addresses, fill is
- *     memset or a tiled copy, on a worker (or on the enqueuing thread for a
+ *     memset or a tiled copy, an image fill one row of pixels copied to
+ *     every row of the rectangle, on a worker (or on the enqueuing thread for a
  *     blocking command that is ready at once);
  *   - a map returns the storage itself; map, unmap and migrations move
  *     nothing (their ops are NULL: the commands are synchronisation points);
@@ -168,6 +169,29 @@ cl_int mosaic_cpu_fill(cl_event command)
         size -= TILE;
     }
     memcpy(dst, tile, size);
+    return CL_COMPLETE;
+}
+
+/* An image fill: one row of pixels is built once (doubling copies of the
+ * pixel), then copied to every row of the rectangle. */
+cl_int mosaic_cpu_fill_rect(cl_event command)
+{
+    const mosaic_fill_rect *f = command->payload;
+    char *base = mosaic_mem_storage_on(f->mem, command->queue->device)->address + f->offset;
+    size_t w = f->region[0], ps = f->pattern_size;
+    char *row = malloc(w);
+    if (!row)
+        return CL_OUT_OF_HOST_MEMORY;
+    memcpy(row, f->pattern, ps);
+    for (size_t done = ps; done < w;) {
+        size_t chunk = done < w - done ? done : w - done;
+        memcpy(row + done, row, chunk);
+        done += chunk;
+    }
+    for (size_t z = 0; z < f->region[2]; z++)
+        for (size_t y = 0; y < f->region[1]; y++)
+            memcpy(base + z * f->slice_pitch + y * f->row_pitch, row, w);
+    free(row);
     return CL_COMPLETE;
 }
 
