@@ -309,7 +309,7 @@ static int ref_layer(float c, int n)
 }
 
 /* read_imagef(image, sampler, float coordinates c) */
-__attribute__((unused)) static void ref_sample(const image *im, unsigned s, const float *c, double *out)
+static void ref_sample(const image *im, unsigned s, const float *c, double *out)
 {
     geometry g = geometry_of(im);
     int linear = (s & F_LINEAR) != 0;
@@ -558,6 +558,377 @@ TEST(unorm_exact)
     }
 }
 
+/* Random coordinates along an axis of n texels: inside and outside, and on
+ * texel centres and edges (where a linear filter changes texels). */
+static float axis_coord(int n, int normalized, int i)
+{
+    float u;
+    switch (i % 4) {
+    case 0: u = (float)(int)(rnd() % (unsigned)(n + 4)) - 2.0f; break;         /* an edge */
+    case 1: u = (float)(int)(rnd() % (unsigned)(n + 4)) - 2.0f + 0.5f; break;  /* a centre */
+    default: u = rndf(-2.5f, (float)n + 2.5f); break;
+    }
+    return normalized ? u / (float)n : u;
+}
+
+static mosaic_executable *exe_by_type[6];
+static const cl_mem_object_type sampled_types[] = {CL_MEM_OBJECT_IMAGE1D, CL_MEM_OBJECT_IMAGE1D_ARRAY,
+                                                   CL_MEM_OBJECT_IMAGE2D, CL_MEM_OBJECT_IMAGE2D_ARRAY,
+                                                   CL_MEM_OBJECT_IMAGE3D};
+
+/* Every addressing mode, both filters, normalized and not, on every image
+ * type that takes a sampler, against ref_sample: float coordinates. */
+TEST(samplers)
+{
+    static const format fmts[] = {{CL_RGBA, CL_FLOAT}, {CL_BGRA, CL_UNORM_INT8}, {CL_R, CL_UNORM_INT16}};
+    enum { N = 96 };
+    for (size_t t = 0; t < COUNT(sampled_types); t++) {
+        mosaic_executable *exe = exe_by_type[t];
+        if (!exe)
+            continue;
+        for (size_t f = 0; f < COUNT(fmts); f++) {
+            image *im = image_new(sampled_types[t], fmts[f].order, fmts[f].type, 5, 4, 3, 3);
+            if (sampled_types[t] == CL_MEM_OBJECT_IMAGE1D_ARRAY || sampled_types[t] == CL_MEM_OBJECT_IMAGE1D)
+                im->d.height = 1;
+            if (sampled_types[t] != CL_MEM_OBJECT_IMAGE3D)
+                im->d.depth = 1;
+            if (sampled_types[t] != CL_MEM_OBJECT_IMAGE1D_ARRAY && sampled_types[t] != CL_MEM_OBJECT_IMAGE2D_ARRAY)
+                im->d.array_size = 0;
+            image_fill(im);
+            geometry g = geometry_of(im);
+            int nc = coord_count(sampled_types[t]);
+            for (unsigned norm = 0; norm < 2; norm++)
+                for (unsigned addr = 0; addr <= 8; addr += 2)
+                    for (unsigned filt = 0x10; filt <= 0x20; filt += 0x10) {
+                        if (!norm && (addr == A_REPEAT || addr == A_MIRROR))
+                            continue; /* undefined */
+                        uint64_t s = norm | addr | filt;
+                        float c[4 * N] = {0}, out[4 * N];
+                        for (int i = 0; i < N; i++) {
+                            for (int k = 0; k < g.dims; k++)
+                                c[nc * i + k] = axis_coord(g.n[k], (int)norm, i + k);
+                            if (g.arr)
+                                c[nc * i + g.dims] = rndf(-1.4f, (float)g.n[2] + 0.4f);
+                        }
+                        void *pc = c, *po = out;
+                        void *args[] = {&im->dp, &s, &pc, &po};
+                        run1d(exe, "samp_f", args, N);
+                        int bad = 0;
+                        for (int i = 0; i < N && !bad; i++) {
+                            double want[4];
+                            ref_sample(im, (unsigned)s, &c[nc * i], want);
+                            for (int k = 0; k < 4; k++)
+                                if (!near(out[4 * i + k], want[k], 2e-5) && !bad++)
+                                    CHECK(0, "%s %#x/%#x sampler %#llx at (%g, %g, %g): channel %d %.7g, want %.7g",
+                                          type_name(sampled_types[t]), fmts[f].order, fmts[f].type,
+                                          (unsigned long long)s, c[nc * i], g.dims > 1 || g.arr ? c[nc * i + 1] : 0,
+                                          nc > 2 ? c[nc * i + 2] : 0, k, out[4 * i + k], want[k]);
+                        }
+                        CHECK(!bad);
+                    }
+            image_free(im);
+        }
+    }
+}
+
+/* Integer coordinates with a sampler (unnormalized, nearest): clamp to the
+ * edge, or the border colour outside for CLAMP and NONE. */
+TEST(int_coords)
+{
+    enum { N = 64 };
+    for (size_t t = 0; t < COUNT(sampled_types); t++) {
+        mosaic_executable *exe = exe_by_type[t];
+        if (!exe)
+            continue;
+        image *im = image_new(sampled_types[t], CL_RG, CL_UNORM_INT8, 6, 3, 2, 2);
+        if (sampled_types[t] == CL_MEM_OBJECT_IMAGE1D_ARRAY || sampled_types[t] == CL_MEM_OBJECT_IMAGE1D)
+            im->d.height = 1;
+        if (sampled_types[t] != CL_MEM_OBJECT_IMAGE3D)
+            im->d.depth = 1;
+        if (sampled_types[t] != CL_MEM_OBJECT_IMAGE1D_ARRAY && sampled_types[t] != CL_MEM_OBJECT_IMAGE2D_ARRAY)
+            im->d.array_size = 0;
+        image_fill(im);
+        geometry g = geometry_of(im);
+        int nc = coord_count(sampled_types[t]);
+        for (unsigned addr = 0; addr <= 4; addr += 2) {
+            uint64_t s = 0x10 | addr;
+            int c[4 * N] = {0};
+            float out[4 * N];
+            for (int i = 0; i < N; i++)
+                for (int k = 0; k < g.dims + g.arr; k++)
+                    c[nc * i + k] = (int)(rnd() % (unsigned)(g.n[k < g.dims ? k : 2] + 4)) - 2;
+            void *pc = c, *po = out;
+            void *args[] = {&im->dp, &s, &pc, &po};
+            run1d(exe, "samp_fi", args, N);
+            int bad = 0;
+            for (int i = 0; i < N && !bad; i++) {
+                float fc[4];
+                for (int k = 0; k < 4; k++)
+                    fc[k] = (float)c[nc * i + k] + (k < g.dims ? 0.5f : 0.0f); /* the texel's centre */
+                double want[4];
+                ref_sample(im, (unsigned)s, fc, want);
+                for (int k = 0; k < 4; k++)
+                    if (!near(out[4 * i + k], want[k], 1e-6) && !bad++)
+                        CHECK(0, "%s addressing %u at (%d, %d, %d): channel %d %g, want %g", type_name(sampled_types[t]),
+                              addr, c[nc * i], c[nc * i + 1], nc > 2 ? c[nc * i + 2] : 0, k, out[4 * i + k], want[k]);
+            }
+            CHECK(!bad);
+        }
+        image_free(im);
+    }
+}
+
+/* ---- writes: the reference encoder (the spec's conversions) --------------------------------- */
+static double clampd(double x, double lo, double hi) { return x < lo ? lo : x > hi ? hi : x; }
+static uint32_t ref_norm(float f, float scale, int is_signed)
+{
+    if (isnan(f))
+        return 0;
+    float x = f * scale; /* in float, as convert_*_sat_rte(f * scale) */
+    return (uint32_t)(int32_t)nearbyint(clampd(x, is_signed ? -scale - 1 : 0, scale));
+}
+static double srgb_encode(double c)
+{
+    if (isnan(c) || c <= 0)
+        return 0;
+    if (c >= 1)
+        return 1;
+    return c < 0.0031308 ? 12.92 * c : 1.055 * pow(c, 1.0 / 2.4) - 0.055;
+}
+
+/* The bytes write_imagef/i/ui must store for rgba value v (ints in vi). */
+static void ref_encode(const image *im, const float *v, const int32_t *vi, int kind, uint8_t *p)
+{
+    cl_channel_order o = im->d.channel_order;
+    cl_channel_type t = im->d.channel_data_type;
+    int idx[4] = {0, 1, 2, 3}; /* the rgba component each stored channel takes */
+    switch (o) {
+    case CL_A: idx[0] = 3; break;
+    case CL_RA: idx[1] = 3; break;
+    case CL_BGRA: case CL_sBGRA: idx[0] = 2, idx[2] = 0; break;
+    case CL_ARGB: idx[0] = 3, idx[1] = 0, idx[2] = 1, idx[3] = 2; break;
+    case CL_ABGR: idx[0] = 3, idx[1] = 2, idx[2] = 1, idx[3] = 0; break;
+    default: break;
+    }
+    int srgb = o == CL_sRGBA || o == CL_sBGRA;
+    for (unsigned c = 0; c < (is_packed(t) ? 0 : im->d.num_channels); c++) {
+        float f = v[idx[c]];
+        int32_t i = vi[idx[c]];
+        uint32_t u = (uint32_t)i;
+        if (srgb && idx[c] != 3) {
+            p[c] = (uint8_t)floor(srgb_encode(f) * 255 + 0.5);
+            continue;
+        }
+        switch (t) {
+        case CL_UNORM_INT8: p[c] = (uint8_t)ref_norm(f, 255.0f, 0); break;
+        case CL_SNORM_INT8: p[c] = (uint8_t)ref_norm(f, 127.0f, 1); break;
+        case CL_UNORM_INT16: { uint16_t w = (uint16_t)ref_norm(f, 65535.0f, 0); memcpy(p + 2 * c, &w, 2); break; }
+        case CL_SNORM_INT16: { uint16_t w = (uint16_t)ref_norm(f, 32767.0f, 1); memcpy(p + 2 * c, &w, 2); break; }
+        case CL_HALF_FLOAT: { _Float16 h = (_Float16)f; memcpy(p + 2 * c, &h, 2); break; }
+        case CL_FLOAT: memcpy(p + 4 * c, &f, 4); break;
+        case CL_SIGNED_INT8: p[c] = (uint8_t)(int8_t)clampd(i, -128, 127); break;
+        case CL_SIGNED_INT16: { int16_t w = (int16_t)clampd(i, -32768, 32767); memcpy(p + 2 * c, &w, 2); break; }
+        case CL_SIGNED_INT32: memcpy(p + 4 * c, &i, 4); break;
+        case CL_UNSIGNED_INT8: p[c] = (uint8_t)(u > 255 ? 255 : u); break;
+        case CL_UNSIGNED_INT16: { uint16_t w = (uint16_t)(u > 65535 ? 65535 : u); memcpy(p + 2 * c, &w, 2); break; }
+        default: memcpy(p + 4 * c, &u, 4); break;
+        }
+    }
+    if (is_packed(t)) {
+        uint32_t w;
+        if (t == CL_UNORM_SHORT_565)
+            w = ref_norm(v[0], 31, 0) << 11 | ref_norm(v[1], 63, 0) << 5 | ref_norm(v[2], 31, 0);
+        else if (t == CL_UNORM_SHORT_555)
+            w = ref_norm(v[0], 31, 0) << 10 | ref_norm(v[1], 31, 0) << 5 | ref_norm(v[2], 31, 0);
+        else
+            w = ref_norm(v[0], 1023, 0) << 20 | ref_norm(v[1], 1023, 0) << 10 | ref_norm(v[2], 1023, 0);
+        memcpy(p, &w, t == CL_UNORM_INT_101010 ? 4 : 2);
+    }
+    (void)kind;
+}
+
+/* write_imagef/i/ui of every format: each pixel once, plus writes outside
+ * the image that must change nothing (rows' padding included). */
+TEST(encode)
+{
+    const size_t W = 6, H = 3;
+    enum { N = 6 * 3 + 4 };
+    for (size_t f = 0; f < COUNT(float_formats) + COUNT(int_formats); f++) {
+        int isint = f >= COUNT(float_formats);
+        format fm = isint ? int_formats[f - COUNT(float_formats)] : float_formats[f];
+        image *im = image_new(CL_MEM_OBJECT_IMAGE2D, fm.order, fm.type, W, H, 1, 0);
+        image *want = image_new(CL_MEM_OBJECT_IMAGE2D, fm.order, fm.type, W, H, 1, 0);
+        memset(im->mem, 0xa5, im->bytes);
+        memset(want->mem, 0xa5, want->bytes);
+        int c[2 * N];
+        float v[4 * N];
+        int32_t vi[4 * N];
+        for (int i = 0; i < N; i++) {
+            c[2 * i] = i < (int)(W * H) ? i % (int)W : (i % 2 ? -1 : (int)W);
+            c[2 * i + 1] = i < (int)(W * H) ? i / (int)W : i % (int)H;
+            for (int k = 0; k < 4; k++) {
+                v[4 * i + k] = fm.type == CL_FLOAT || fm.type == CL_HALF_FLOAT ? rndf(-70000, 70000) : rndf(-1.3f, 1.3f);
+                vi[4 * i + k] = (int32_t)rnd() >> (rnd() % 24);
+            }
+            if (i == 1)
+                v[4] = v[5] = NAN; /* NaN becomes 0 in normalized formats */
+            if (i == 2)
+                v[8] = 0.5f / 255.0f, v[9] = 1.5f / 255.0f; /* ties to even */
+            if (i < (int)(W * H))
+                ref_encode(want, &v[4 * i], &vi[4 * i], isint, pixel(want, (size_t)c[2 * i], (size_t)c[2 * i + 1], 0));
+        }
+        void *pc = c, *pv = isint ? (void *)vi : (void *)v;
+        void *args[] = {&im->dp, &pc, &pv};
+        run1d(exe2d, isint ? (is_signed_int(fm.type) ? "write_i" : "write_ui") : "write_f", args, N);
+        int bad = 0;
+        int srgb = fm.order == CL_sRGBA || fm.order == CL_sBGRA;
+        for (size_t b = 0; b < im->bytes && bad < 2; b++) {
+            int d = (int)im->mem[b] - (int)want->mem[b];
+            if (d && !(srgb && (d == 1 || d == -1)))
+                CHECK(!bad++, "format %#x/%#x: byte %zu is %#x, want %#x", fm.order, fm.type, b, im->mem[b],
+                      want->mem[b]);
+        }
+        image_free(im);
+        image_free(want);
+    }
+}
+
+/* get_image_* of every image type. */
+TEST(queries)
+{
+    static const char src[] =
+        "kernel void q1(read_only image1d_t a, write_only image1d_buffer_t b, read_write image1d_array_t c,"
+        "               global int *o) {\n"
+        "  o[0] = get_image_width(a); o[1] = get_image_channel_order(a); o[2] = get_image_channel_data_type(a);\n"
+        "  o[3] = get_image_width(b); o[4] = get_image_width(c); o[5] = (int)get_image_array_size(c);\n"
+        "}\n"
+        "kernel void q2(read_only image2d_t a, write_only image2d_array_t b, read_only image3d_t c,"
+        "               read_only image2d_depth_t d, read_only image2d_array_depth_t e, global int *o) {\n"
+        "  int2 ad = get_image_dim(a); int4 cd = get_image_dim(c);\n"
+        "  o[0] = get_image_width(a); o[1] = get_image_height(a); o[2] = ad.x; o[3] = ad.y;\n"
+        "  o[4] = get_image_height(b); o[5] = (int)get_image_array_size(b);\n"
+        "  o[6] = get_image_depth(c); o[7] = cd.x; o[8] = cd.y; o[9] = cd.z; o[10] = cd.w;\n"
+        "  o[11] = get_image_channel_order(d); o[12] = get_image_width(e); o[13] = (int)get_image_array_size(e);\n"
+        "  o[14] = get_image_channel_data_type(c);\n"
+        "}\n";
+    mosaic_executable *exe = build_program(src, "-cl-std=CL3.0");
+    if (!exe)
+        return;
+    image *a = image_new(CL_MEM_OBJECT_IMAGE1D, CL_BGRA, CL_UNORM_INT8, 13, 1, 1, 0);
+    image *b = image_new(CL_MEM_OBJECT_IMAGE1D_BUFFER, CL_R, CL_FLOAT, 17, 1, 1, 0);
+    image *c = image_new(CL_MEM_OBJECT_IMAGE1D_ARRAY, CL_RG, CL_SIGNED_INT8, 11, 1, 1, 7);
+    int o[16] = {0}, *po = o;
+    void *args1[] = {&a->dp, &b->dp, &c->dp, &po};
+    run1d(exe, "q1", args1, 1);
+    int want1[] = {13, CL_BGRA, CL_UNORM_INT8, 17, 11, 7};
+    for (int i = 0; i < 6; i++)
+        CHECK(o[i] == want1[i], "q1 value %d: %d, want %d", i, o[i], want1[i]);
+    image *d2 = image_new(CL_MEM_OBJECT_IMAGE2D, CL_RGBA, CL_FLOAT, 9, 8, 1, 0);
+    image *a2 = image_new(CL_MEM_OBJECT_IMAGE2D_ARRAY, CL_RGBA, CL_FLOAT, 3, 5, 1, 4);
+    image *d3 = image_new(CL_MEM_OBJECT_IMAGE3D, CL_R, CL_HALF_FLOAT, 6, 7, 2, 0);
+    image *dd = image_new(CL_MEM_OBJECT_IMAGE2D, CL_DEPTH, CL_FLOAT, 4, 4, 1, 0);
+    image *da = image_new(CL_MEM_OBJECT_IMAGE2D_ARRAY, CL_DEPTH, CL_UNORM_INT16, 10, 2, 1, 3);
+    void *args2[] = {&d2->dp, &a2->dp, &d3->dp, &dd->dp, &da->dp, &po};
+    run1d(exe, "q2", args2, 1);
+    int want2[] = {9, 8, 9, 8, 5, 4, 2, 6, 7, 2, 0, CL_DEPTH, 10, 3, CL_HALF_FLOAT};
+    for (int i = 0; i < 15; i++)
+        CHECK(o[i] == want2[i], "q2 value %d: %d, want %d", i, o[i], want2[i]);
+    image_free(a), image_free(b), image_free(c), image_free(d2), image_free(a2), image_free(d3), image_free(dd),
+        image_free(da);
+    mosaic_executable_free(exe);
+}
+
+/* Samplers declared in the source (program scope and in a kernel) give
+ * what the same bits passed as an argument give; read-write images see
+ * their own writes after atomic_work_item_fence; depth images. */
+TEST(source_samplers)
+{
+    static const char src[] =
+        "constant sampler_t ps = CLK_NORMALIZED_COORDS_TRUE | CLK_ADDRESS_MIRRORED_REPEAT | CLK_FILTER_LINEAR;\n"
+        "kernel void k(read_only image2d_t img, sampler_t s, global const float2 *c, global float4 *o) {\n"
+        "  const sampler_t ks = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP | CLK_FILTER_NEAREST;\n"
+        "  size_t i = get_global_id(0);\n"
+        "  o[3 * i] = read_imagef(img, ps, c[i]);\n"
+        "  o[3 * i + 1] = read_imagef(img, ks, c[i] * 8.0f);\n"
+        "  o[3 * i + 2] = read_imagef(img, s, c[i]);\n"
+        "}\n"
+        "kernel void rw(read_write image2d_t img, global float4 *o) {\n"
+        "  int2 p = (int2)(get_global_id(0), 0);\n"
+        "  float4 v = read_imagef(img, p);\n"
+        "  write_imagef(img, p, v * 2.0f + 1.0f);\n"
+        "  atomic_work_item_fence(CLK_IMAGE_MEM_FENCE, memory_order_acq_rel, memory_scope_work_item);\n"
+        "  o[p.x] = read_imagef(img, p);\n"
+        "}\n"
+        "kernel void depth(read_only image2d_depth_t d, write_only image2d_array_depth_t e, sampler_t s,\n"
+        "                  global float *o) {\n"
+        "  int i = get_global_id(0);\n"
+        "  o[i] = read_imagef(d, s, (float2)(i + 0.25f, 0.5f));\n"
+        "  write_imagef(e, (int4)(i, 1, 1, 0), o[i] * 0.5f);\n"
+        "}\n";
+    mosaic_executable *exe = build_program(src, "-cl-std=CL3.0");
+    if (!exe)
+        return;
+    image *im = image_new(CL_MEM_OBJECT_IMAGE2D, CL_RGBA, CL_FLOAT, 8, 8, 1, 0);
+    image_fill(im);
+    enum { N = 32 };
+    float c[2 * N], o[12 * N];
+    for (int i = 0; i < 2 * N; i++)
+        c[i] = rndf(-1.5f, 2.5f);
+    uint64_t s = 0x1 | A_EDGE | F_LINEAR;
+    void *pc = c, *po = o;
+    void *args[] = {&im->dp, &s, &pc, &po};
+    run1d(exe, "k", args, N);
+    int bad = 0;
+    for (int i = 0; i < N && !bad; i++) {
+        double w[3][4];
+        float c8[2] = {c[2 * i] * 8.0f, c[2 * i + 1] * 8.0f};
+        ref_sample(im, 0x1 | A_MIRROR | F_LINEAR, &c[2 * i], w[0]);
+        ref_sample(im, A_CLAMP | F_NEAREST, c8, w[1]);
+        ref_sample(im, (unsigned)s, &c[2 * i], w[2]);
+        for (int j = 0; j < 3; j++)
+            for (int k = 0; k < 4; k++)
+                if (!near(o[12 * i + 4 * j + k], w[j][k], 2e-5) && !bad++)
+                    CHECK(0, "sampler %d at (%g, %g): %g, want %g", j, c[2 * i], c[2 * i + 1], o[12 * i + 4 * j + k],
+                          w[j][k]);
+    }
+    CHECK(!bad);
+
+    /* read-write */
+    image *rw = image_new(CL_MEM_OBJECT_IMAGE2D, CL_RGBA, CL_UNORM_INT16, 16, 1, 1, 0);
+    for (size_t b = 0; b < rw->bytes; b++)
+        rw->mem[b] = (uint8_t)(b * 7);
+    double before[16][4];
+    for (int x = 0; x < 16; x++)
+        ref_pixel_f(rw, (size_t)x, 0, 0, before[x]);
+    void *args_rw[] = {&rw->dp, &po};
+    run1d(exe, "rw", args_rw, 16);
+    for (int x = 0; x < 16; x++)
+        for (int k = 0; k < 4; k++) {
+            double want = round(clampd(before[x][k] * 2 + 1, 0, 1) * 65535) / 65535;
+            CHECK(near(o[4 * x + k], want, 1e-6), "read-write pixel %d channel %d: %g, want %g", x, k, o[4 * x + k],
+                  want);
+        }
+
+    /* depth: a nearest read at texel centres, a write into layer 1 */
+    image *d = image_new(CL_MEM_OBJECT_IMAGE2D, CL_DEPTH, CL_FLOAT, 8, 2, 1, 0);
+    image *e = image_new(CL_MEM_OBJECT_IMAGE2D_ARRAY, CL_DEPTH, CL_UNORM_INT16, 8, 2, 1, 2);
+    for (int x = 0; x < 8; x++) {
+        float v = (float)x / 8.0f;
+        memcpy(pixel(d, (size_t)x, 0, 0), &v, 4);
+    }
+    uint64_t near_s = F_NEAREST | A_EDGE;
+    void *args_d[] = {&d->dp, &e->dp, &near_s, &po};
+    run1d(exe, "depth", args_d, 8);
+    for (int x = 0; x < 8; x++) {
+        uint16_t got;
+        memcpy(&got, pixel(e, (size_t)x, 1, 1), 2);
+        CHECK(o[x] == (float)x / 8.0f, "depth read %d: %g", x, o[x]);
+        CHECK(got == (uint16_t)nearbyint(x / 16.0 * 65535), "depth write %d: %u", x, got);
+    }
+    image_free(im), image_free(rw), image_free(d), image_free(e);
+    mosaic_executable_free(exe);
+}
+
 /* The copy kernel of docs/image_builtins.md ("What vectorises"): a sampled
  * read and a write per work-item, for RGBA UNORM_INT8 and FLOAT, with a
  * sampler from the source and one from an argument (MOSAIC_DUMP_IR=1 shows
@@ -612,8 +983,11 @@ TEST(copy)
 
 int main(int argc, char **argv)
 {
-    exe2d = build_for(CL_MEM_OBJECT_IMAGE2D);
+    for (size_t t = 0; t < COUNT(sampled_types); t++)
+        exe_by_type[t] = build_for(sampled_types[t]);
+    exe2d = exe_by_type[2];
     test_run(argc, argv);
-    mosaic_executable_free(exe2d);
+    for (size_t t = 0; t < COUNT(sampled_types); t++)
+        mosaic_executable_free(exe_by_type[t]);
     return test_summary();
 }
