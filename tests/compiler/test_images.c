@@ -929,6 +929,42 @@ TEST(source_samplers)
     mosaic_executable_free(exe);
 }
 
+/* What clGetKernelArgInfo reports for image and sampler arguments. */
+TEST(arg_info)
+{
+    mosaic_executable *exe = build_program(
+        "kernel void k(read_only image2d_t a, write_only image3d_t b, read_write image1d_buffer_t c,\n"
+        "              sampler_t s, image2d_array_depth_t d) {}\n",
+        "-cl-std=CL3.0");
+    if (!exe)
+        return;
+    const mosaic_kernel_info *k = mosaic_executable_find_kernel(exe, "k");
+    static const struct {
+        mosaic_arg_kind kind;
+        size_t size;
+        const char *type;
+        cl_kernel_arg_access_qualifier access;
+        cl_kernel_arg_address_qualifier space;
+    } want[] = {
+        {MOSAIC_ARG_IMAGE, sizeof(cl_mem), "image2d_t", CL_KERNEL_ARG_ACCESS_READ_ONLY, CL_KERNEL_ARG_ADDRESS_GLOBAL},
+        {MOSAIC_ARG_IMAGE, sizeof(cl_mem), "image3d_t", CL_KERNEL_ARG_ACCESS_WRITE_ONLY, CL_KERNEL_ARG_ADDRESS_GLOBAL},
+        {MOSAIC_ARG_IMAGE, sizeof(cl_mem), "image1d_buffer_t", CL_KERNEL_ARG_ACCESS_READ_WRITE,
+         CL_KERNEL_ARG_ADDRESS_GLOBAL},
+        {MOSAIC_ARG_SAMPLER, sizeof(cl_sampler), "sampler_t", CL_KERNEL_ARG_ACCESS_NONE, CL_KERNEL_ARG_ADDRESS_PRIVATE},
+        {MOSAIC_ARG_IMAGE, sizeof(cl_mem), "image2d_array_depth_t", CL_KERNEL_ARG_ACCESS_READ_ONLY,
+         CL_KERNEL_ARG_ADDRESS_GLOBAL},
+    };
+    CHECK(k && k->num_args == COUNT(want));
+    for (size_t i = 0; k && i < COUNT(want) && i < k->num_args; i++) {
+        const mosaic_kernel_arg *a = &k->args[i];
+        CHECK(a->kind == want[i].kind && a->size == want[i].size && !strcmp(a->type_name, want[i].type) &&
+                  a->access_qualifier == want[i].access && a->address_qualifier == want[i].space,
+              "argument %zu: kind %d size %zu type %s access %#x space %#x", i, a->kind, a->size, a->type_name,
+              a->access_qualifier, a->address_qualifier);
+    }
+    mosaic_executable_free(exe);
+}
+
 /* The copy kernel of docs/image_builtins.md ("What vectorises"): a sampled
  * read and a write per work-item, for RGBA UNORM_INT8 and FLOAT, with a
  * sampler from the source and one from an argument (MOSAIC_DUMP_IR=1 shows
