@@ -42,6 +42,32 @@ void __mosaic_sub_group_barrier(const __mosaic_wg_ctx *ctx);
  * differ), which convergent alone does not keep LLVM from merging. */
 __attribute__((nomerge)) uint __mosaic_sub_group_active(const __mosaic_wg_ctx *ctx);
 
+/* Mirror of mosaic_image_desc in src/compiler/compiler.h (the ABI of image
+ * arguments: a kernel receives a pointer to one of these for each image;
+ * tests/compiler/test_wg_ctx_layout.c checks every field). */
+typedef struct {
+    __global uchar *data;
+    ulong width;
+    ulong height;
+    ulong depth;
+    ulong array_size;
+    ulong row_pitch;
+    ulong slice_pitch;
+    uint image_type;
+    uint channel_order;
+    uint channel_data_type;
+    uint pixel_size;
+    uint num_channels;
+    uint reserved[3];
+} __mosaic_image_desc;
+
+/* Replaced by the compiler with its argument (an image, which is a pointer
+ * to its descriptor), marking the loads through it invariant: the runtime
+ * fills the descriptor before the kernel starts and nothing writes it, so
+ * the optimiser may hoist its fields out of the work-item loop (and unswitch
+ * the loop on the image's format).  Never defined. */
+const __global __mosaic_image_desc *__mosaic_image(const __global void *image);
+
 /* Mirror of MOSAIC_SUB_GROUP_SIZE and MOSAIC_SUB_GROUP_SCRATCH in
  * src/compiler/compiler.h (docs/subgroups.md). */
 #define MOSAIC_SUB_GROUP_SIZE 8

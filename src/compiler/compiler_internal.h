@@ -180,6 +180,12 @@ typedef struct mc_kernel_build {
     LLVMMetadataRef access_group; /* of K.wg's work-item loop */
 } mc_kernel_build;
 
+/* A builtin kept out of line (never inlined: "__mosaic_outlined_*"): the
+ * rare paths of the image functions (builtins/images.cl), so the loop
+ * around a common-format read stays small enough to unswitch and vectorise.
+ * It calls nothing that needs the work-group context. */
+bool mc_is_outlined_builtin(LLVMValueRef f);
+
 /* Builds K.body from K (moving K's blocks), replacing the magic declarations
  * and static __local variables, and K.wi around it.  CL_BUILD_PROGRAM_FAILURE
  * for what it cannot translate (a __local variable in a constant aggregate). */

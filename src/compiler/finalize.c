@@ -387,16 +387,28 @@ static void retarget(finalize_job *job)
 }
 
 /* Every function always inlined and every non-kernel internal: after
- * always-inline,globaldce each kernel is one function. */
+ * always-inline,globaldce each kernel is one function (and the outlined
+ * builtins it calls, mc_is_outlined_builtin). */
 static cl_int inline_everything(finalize_job *job)
 {
     for (LLVMValueRef f = LLVMGetFirstFunction(job->m); f; f = LLVMGetNextFunction(f)) {
         if (LLVMIsDeclaration(f))
             continue;
-        remove_fn_attr(f, "noinline");
-        remove_fn_attr(f, "optnone");
         /* clang asks SPIR functions to keep frame pointers; the host needs none */
         LLVMRemoveStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, "frame-pointer", 13);
+        if (mc_is_outlined_builtin(f)) {
+            /* clang makes every OpenCL function convergent, and a loop with
+             * a convergent call is never unswitched; these have no barrier */
+            unsigned convergent = LLVMGetEnumAttributeKindForName("convergent", 10);
+            remove_fn_attr(f, "convergent");
+            for (LLVMUseRef u = LLVMGetFirstUse(f); u; u = LLVMGetNextUse(u))
+                if (LLVMIsACallInst(LLVMGetUser(u)))
+                    LLVMRemoveCallSiteEnumAttribute(LLVMGetUser(u), LLVMAttributeFunctionIndex, convergent);
+            LLVMSetLinkage(f, LLVMInternalLinkage);
+            continue;
+        }
+        remove_fn_attr(f, "noinline");
+        remove_fn_attr(f, "optnone");
         LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
                                 LLVMCreateEnumAttribute(job->ctx, LLVMGetEnumAttributeKindForName("alwaysinline", 12),
                                                         0));
@@ -424,7 +436,7 @@ static cl_int check_calls(finalize_job *job)
                     mosaic_strbuf_printf(job->log, "error: kernel '%s' makes an indirect call, which OpenCL C does "
                                          "not allow\n", LLVMGetValueName(job->kernels[k]));
                     bad = true;
-                } else if (!LLVMIsDeclaration(callee)) {
+                } else if (!LLVMIsDeclaration(callee) && !mc_is_outlined_builtin(callee)) {
                     char name[256];
                     mc_source_name(LLVMGetValueName(callee), name, sizeof name);
                     mosaic_strbuf_printf(job->log, "error: kernel '%s' calls '%s' recursively, which OpenCL C does "

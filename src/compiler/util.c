@@ -265,6 +265,7 @@ static bool resolvable(bool with_builtins, const mosaic_compiler_target *target,
 {
     if (!strncmp(name, "__mosaic_", 9) &&
         (!strcmp(name, "__mosaic_get_ctx") || !strcmp(name, "__mosaic_get_local_id") ||
+         !strcmp(name, "__mosaic_image") ||
          !strcmp(name, "__mosaic_barrier") || !strcmp(name, "__mosaic_sub_group_barrier") ||
          !strcmp(name, "__mosaic_get_sub_group_first") || !strcmp(name, "__mosaic_sub_group_active")))
         return true;
@@ -315,4 +316,9 @@ cl_int mc_report_undefined(LLVMModuleRef m, bool with_builtins, const mosaic_com
         count++;
     }
     return count ? failure : CL_SUCCESS;
+}
+
+bool mc_is_outlined_builtin(LLVMValueRef f)
+{
+    return !strncmp(LLVMGetValueName(f), "__mosaic_outlined_", 18);
 }

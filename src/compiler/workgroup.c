@@ -219,7 +219,8 @@ static void mark_ctx_loads(wi_env *e, LLVMValueRef v, int depth)
     }
 }
 
-/* Replaces __mosaic_get_ctx() and __mosaic_get_local_id(d); finds barriers. */
+/* Replaces __mosaic_get_ctx(), __mosaic_image(image) and
+ * __mosaic_get_local_id(d); finds barriers. */
 static void replace_magic_calls(wi_env *e, LLVMBuilderRef b, mc_kernel_build *kb)
 {
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(e->body); bb; bb = LLVMGetNextBasicBlock(bb)) {
@@ -232,6 +233,12 @@ static void replace_magic_calls(wi_env *e, LLVMBuilderRef b, mc_kernel_build *kb
                     LLVMValueRef v = e->ctx;
                     if (LLVMTypeOf(inst) != LLVMTypeOf(v))
                         v = LLVMBuildAddrSpaceCast(b, v, LLVMTypeOf(inst), "ctx");
+                    LLVMReplaceAllUsesWith(inst, v);
+                    LLVMInstructionEraseFromParent(inst);
+                    mark_ctx_loads(e, v, 0);
+                } else if (called_name_is(inst, "__mosaic_image")) {
+                    /* an image is a pointer to its descriptor, which no work-item writes */
+                    LLVMValueRef v = LLVMGetOperand(inst, 0);
                     LLVMReplaceAllUsesWith(inst, v);
                     LLVMInstructionEraseFromParent(inst);
                     mark_ctx_loads(e, v, 0);

@@ -28,7 +28,9 @@ const mosaic_compiler_target test_target = {
                       "+cl_khr_byte_addressable_store,+__opencl_c_generic_address_space,"
                       "+__opencl_c_atomic_order_acq_rel,+__opencl_c_atomic_order_seq_cst,"
                       "+__opencl_c_atomic_scope_device,+__opencl_c_atomic_scope_all_devices,"
-                      "+__opencl_c_program_scope_global_variables,+__opencl_c_work_group_collective_functions",
+                      "+__opencl_c_program_scope_global_variables,+__opencl_c_work_group_collective_functions,"
+                      "+__opencl_c_images,+__opencl_c_read_write_images,+__opencl_c_3d_image_writes,"
+                      "+cl_khr_3d_image_writes,+cl_khr_depth_images",
     .runtime_symbols = test_symbols,
     .num_runtime_symbols = sizeof test_symbols / sizeof test_symbols[0],
 };

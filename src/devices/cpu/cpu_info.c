@@ -25,7 +25,9 @@ static const char *const language_extensions[] = {
     "cl_khr_int64_base_atomics",
     "cl_khr_int64_extended_atomics",
     "cl_khr_fp64",
-    "cl_khr_depth_images", /* CL_DEPTH images (docs/images.md) */
+    /* images (builtins/images.cl): writes to 3D images, CL_DEPTH images (docs/images.md) */
+    "cl_khr_3d_image_writes",
+    "cl_khr_depth_images",
     /* also the OpenCL 3.0 feature __opencl_c_subgroups; the extension
      * requires independent forward progress of sub-groups (docs/subgroups.md) */
     "cl_khr_subgroups",
@@ -47,8 +49,7 @@ static const char *const runtime_extensions[] = {
 };
 
 /* OpenCL C 3.0 optional features.  Not here, because Mosaic does not
- * implement them: images (__opencl_c_images, __opencl_c_3d_image_writes,
- * __opencl_c_read_write_images), fp16. */
+ * implement it: fp16. */
 static const char *const opencl_c_features[] = {
     "__opencl_c_int64",
     "__opencl_c_fp64",
@@ -62,6 +63,9 @@ static const char *const opencl_c_features[] = {
     "__opencl_c_pipes", /* cpu_pipe.c, builtins/pipes.cl */
     "__opencl_c_device_enqueue", /* cpu_enqueue.c, builtins/enqueue.cl */
     "__opencl_c_subgroups",
+    "__opencl_c_images", /* builtins/images.cl (docs/image_builtins.md) */
+    "__opencl_c_3d_image_writes",
+    "__opencl_c_read_write_images",
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -326,11 +330,6 @@ void mosaic_cpu_describe(cl_device_id device)
         append(clang_features, sizeof clang_features, ",", "+");
         strncat(clang_features, opencl_c_features[i], sizeof clang_features - strlen(clang_features) - 1);
     }
-    /* clang 16 defines __IMAGE_SUPPORT__ for every SPIR target, whatever
-     * -cl-ext says; the device has no images (test_basic
-     * kernel_numeric_constants checks the macro agrees with
-     * CL_DEVICE_IMAGE_SUPPORT). */
-    strncat(clang_features, " -U__IMAGE_SUPPORT__", sizeof clang_features - strlen(clang_features) - 1);
     /* __OPENCL_VERSION__ is the device's OpenCL version (CL_DEVICE_VERSION):
      * the platform defines it, clang does not (test_basic
      * kernel_preprocessor_macros). */
