@@ -956,7 +956,7 @@ TEST(migrate)
 
 TEST(images_and_pipes)
 {
-    /* A buffer is not an image (tests/unit/test_images.c has the images). */
+    /* A buffer is not an image (tests/unit/test_image_objects.c has the images). */
     cl_int err = 0;
     cl_mem b = buffer(0, 64, NULL);
     size_t o[3] = { 0 }, r[3] = { 1, 1, 1 };

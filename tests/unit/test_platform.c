@@ -409,7 +409,7 @@ TEST(extensions_and_features)
 
 TEST(unsupported_features)
 {
-    /* images (supported: at least OpenCL 3.0's full-profile minimums; tests/unit/test_images.c) */
+    /* images (supported: at least OpenCL 3.0's full-profile minimums; tests/unit/test_image_objects.c) */
     CHECK(DEV_BOOL(CL_DEVICE_IMAGE_SUPPORT) == CL_TRUE);
     CHECK(DEV_UINT(CL_DEVICE_MAX_READ_IMAGE_ARGS) >= 128);
     CHECK(DEV_UINT(CL_DEVICE_MAX_WRITE_IMAGE_ARGS) >= 64);

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TEST_LIST "test_images.list"
+#define TEST_LIST "test_image_objects.list"
 #include "test.h"
 
 #define OK(expr) CHECK_ERR(expr, CL_SUCCESS)
