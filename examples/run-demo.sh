@@ -7,6 +7,9 @@ export OCL_ICD_VENDORS="$(cd "$build" && pwd)/mosaic.icd"
 
 echo "== Mosaic, as clinfo sees it"
 clinfo -l
+echo
+echo "== Images and samplers: Gaussian blur and bilinear resize of a test pattern (PPM files)"
+"$build/examples/image_blur_resize" - "$build/examples"
 if [ ! -x "$build/seeds/workGroup2D" ]; then
   echo "The seed texts (../shared/seeds) were not found at build time: nothing more to run." >&2
   exit 1
