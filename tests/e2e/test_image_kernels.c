@@ -11,7 +11,11 @@
  * every image type; read_write images; 1D buffer images and 2D images made
  * from a buffer; samplers declared in the source; get_image_*; argument
  * info and clSetKernelArg's errors; every 2D format the device lists, read
- * three ways.  The _fibers runs repeat kernels with MOSAIC_BARRIER_FIBERS=1.
+ * three ways and written by a kernel; CL_MEM_USE_HOST_PTR images with row
+ * and slice pitches; depth arrays; objects released while a launch waits;
+ * an sRGB view; fills; eight images in one kernel and a clone; an image over
+ * many work-groups.  The _fibers runs repeat kernels with
+ * MOSAIC_BARRIER_FIBERS=1.
  */
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 #include <math.h>
@@ -108,6 +112,31 @@ static const char kernels_src[] =
     " int x = get_global_id(0), y = get_global_id(1); size_t i = 3 * (y * get_global_size(0) + x);"
     " o[i] = read_imageui(im, (int2)(x, y)); o[i + 1] = read_imageui(im, sn, (float2)(x + 0.5f, y + 0.5f));"
     " o[i + 2] = read_imageui(im, sn, (int2)(x, y)); }\n"
+    /* the write sweep: one value per pixel from a buffer */
+    "#define WSW(name, F, V, T) kernel void name(write_only T im, global const V *v) {"
+    " int x = get_global_id(0), y = get_global_id(1); F(im, (int2)(x, y), v[y * get_global_size(0) + x]); }\n"
+    "WSW(wsw_f, write_imagef, float4, image2d_t) WSW(wsw_i, write_imagei, int4, image2d_t)"
+    " WSW(wsw_u, write_imageui, uint4, image2d_t) WSW(wsw_d, write_imagef, float, image2d_depth_t)\n"
+    /* copies between two images of one type (pitches of host pointers) */
+    "#define CP(name, T, cd) kernel void name(read_only T a, write_only T b) {"
+    " int x = get_global_id(0), y = get_global_id(1), z = get_global_id(2); write_imagef(b, cd, read_imagef(a, cd)); }\n"
+    "CP(cp_1da, image1d_array_t, (int2)(x, y)) CP(cp_2d, image2d_t, (int2)(x, y))"
+    " CP(cp_2da, image2d_array_t, (int4)(x, y, z, 0)) CP(cp_3d, image3d_t, (int4)(x, y, z, 0))\n"
+    /* depth arrays */
+    "kernel void rdepth_2da(read_only image2d_array_depth_t im, sampler_t s, global const float4 *c, global float *o)"
+    " { size_t i = get_global_id(0); o[i] = read_imagef(im, s, c[i]); }\n"
+    "kernel void wdepth_2da(write_only image2d_array_depth_t im) {"
+    " int x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);"
+    " write_imagef(im, (int4)(x, y, z, 0), (x + y * 8 + z * 64) * (1.0f / 1024)); }\n"
+    /* many image and sampler arguments, through a helper function */
+    "float4 rd(read_only image2d_t im, sampler_t s, float2 c) { return read_imagef(im, s, c); }\n"
+    "kernel void many(read_only image2d_t a, read_only image2d_t b, read_only image2d_t c, read_only image2d_t d,"
+    " sampler_t s0, read_only image2d_t e, read_only image2d_t f, read_only image2d_t g, read_only image2d_t h,"
+    " sampler_t s1, global const float4 *co, write_only image2d_t out, global float4 *o) {"
+    " size_t i = get_global_id(0); float2 p = co[i].xy, q = co[i].zw;"
+    " float4 r = rd(a, s0, p) + 2 * rd(b, s1, q) + 4 * rd(c, s0, q) + 8 * rd(d, s1, p)"
+    " + 16 * rd(e, s0, p) + 32 * rd(f, s1, q) + 64 * rd(g, s0, q) + 128 * rd(h, s1, p);"
+    " o[i] = r; write_imagef(out, (int2)(i % 16, i / 16), r * (1.0f / 256)); }\n"
     /* a tile in local memory: reads before a barrier, another work-item's value after it */
     "kernel void tile(read_only image2d_t im, sampler_t s, global float4 *o, local float4 *t) {"
     " int lx = get_local_id(0), ly = get_local_id(1), W = get_local_size(0), H = get_local_size(1);"
@@ -1362,6 +1391,497 @@ TEST(format_sweep)
     clReleaseSampler(sn), clReleaseSampler(sl);
     clReleaseMemObject(ob);
     free(formats);
+}
+
+/* ---- every 2D format the device lists for writing, written by a kernel ---------------- */
+static uint16_t half_rte(float f)
+{
+    uint32_t x;
+    memcpy(&x, &f, 4);
+    uint32_t sign = (x >> 16) & 0x8000, ax = x & 0x7fffffff;
+    if (ax >= 0x7f800000)
+        return (uint16_t)(sign | 0x7c00 | (ax > 0x7f800000 ? 0x200 : 0));
+    if (ax >= 0x477ff000) /* 65520 and above round to infinity */
+        return (uint16_t)(sign | 0x7c00);
+    if (ax < 0x38800000) { /* below 2^-14: a denormal half, in units of 2^-24 */
+        float a;
+        memcpy(&a, &ax, 4);
+        return (uint16_t)(sign | (uint32_t)rintf(a * 16777216.0f));
+    }
+    uint32_t h = ((((ax >> 23) - 127 + 15) << 10) | ((ax & 0x7fffff) >> 13)), rest = ax & 0x1fff;
+    if (rest > 0x1000 || (rest == 0x1000 && (h & 1)))
+        h++;
+    return (uint16_t)(sign | h);
+}
+
+/* OpenCL C's conversion of one value for a write: round to nearest even and saturate. */
+static void encode_any(cl_channel_type t, double v, uint8_t *p, size_t k)
+{
+    float f = (float)v;
+    switch (t) {
+    case CL_SNORM_INT8: {
+        float q = rintf(f * 127.0f);
+        int8_t c = (int8_t)(q < -128 ? -128 : q > 127 ? 127 : q);
+        memcpy(p + k, &c, 1);
+        break;
+    }
+    case CL_SNORM_INT16: {
+        float q = rintf(f * 32767.0f);
+        int16_t c = (int16_t)(q < -32768 ? -32768 : q > 32767 ? 32767 : q);
+        memcpy(p + 2 * k, &c, 2);
+        break;
+    }
+    case CL_HALF_FLOAT: { uint16_t h = half_rte(f); memcpy(p + 2 * k, &h, 2); break; }
+    case CL_UNSIGNED_INT32: { uint32_t c = (uint32_t)v; memcpy(p + 4 * k, &c, 4); break; }
+    default: encode_channel(t, v, p, k); break;
+    }
+}
+
+static uint32_t unorm_bits(double v, float scale)
+{
+    float q = rintf((float)v * scale);
+    return (uint32_t)(q < 0 ? 0 : q > scale ? scale : q);
+}
+
+static void encode_pixel(cl_image_format f, const double rgba[4], uint8_t *p)
+{
+    cl_channel_type t = f.image_channel_data_type;
+    if (t == CL_UNORM_SHORT_565 || t == CL_UNORM_SHORT_555) {
+        bool g6 = t == CL_UNORM_SHORT_565;
+        uint16_t v = (uint16_t)(unorm_bits(rgba[0], 31) << (g6 ? 11 : 10) | unorm_bits(rgba[1], g6 ? 63 : 31) << 5 |
+                                unorm_bits(rgba[2], 31));
+        memcpy(p, &v, 2);
+        return;
+    }
+    if (t == CL_UNORM_INT_101010) {
+        uint32_t v = unorm_bits(rgba[0], 1023) << 20 | unorm_bits(rgba[1], 1023) << 10 | unorm_bits(rgba[2], 1023);
+        memcpy(p, &v, 4);
+        return;
+    }
+    static const int r[] = {0}, a[] = {3}, rg[] = {0, 1}, rgba_[] = {0, 1, 2, 3}, bgra[] = {2, 1, 0, 3},
+                     argb[] = {3, 0, 1, 2};
+    cl_channel_order o = f.image_channel_order;
+    const int *map = o == CL_A ? a : o == CL_RG ? rg : o == CL_RGBA ? rgba_ : o == CL_BGRA ? bgra
+                     : o == CL_ARGB ? argb : r; /* R, INTENSITY, LUMINANCE, DEPTH: the first component */
+    for (size_t k = 0; k < channels(o); k++)
+        encode_any(t, rgba[map[k]], p, k);
+}
+
+TEST(write_format_sweep)
+{
+    cl_uint n = 0;
+    CHECK_ERR(clGetSupportedImageFormats(context, CL_MEM_WRITE_ONLY, CL_MEM_OBJECT_IMAGE2D, 0, NULL, &n), CL_SUCCESS);
+    cl_image_format *formats = calloc(n ? n : 1, sizeof *formats);
+    CHECK_ERR(clGetSupportedImageFormats(context, CL_MEM_WRITE_ONLY, CL_MEM_OBJECT_IMAGE2D, n, formats, NULL),
+              CL_SUCCESS);
+    enum { W = 17, H = 5 };
+    cl_kernel kf = kern("wsw_f"), ki = kern("wsw_i"), ku = kern("wsw_u"), kd = kern("wsw_d");
+    int tested = 0;
+    for (cl_uint fi = 0; fi < n; fi++) {
+        cl_image_format f = formats[fi];
+        cl_channel_type t = f.image_channel_data_type;
+        bool depth = f.image_channel_order == CL_DEPTH, ints = is_int_type(t), sgn = is_signed_int(t);
+        size_t ps = pixel_size(f);
+        /* the values: out of range too, where the conversion saturates */
+        double (*v)[4] = calloc(W * H, sizeof *v);
+        uint32_t *dev = calloc(W * H, 16); /* what the kernel takes: float4, int4 or uint4 (float for depth) */
+        for (size_t i = 0; i < W * H; i++)
+            for (int c = 0; c < 4; c++) {
+                if (ints) {
+                    uint32_t r = rnd() >> (rnd() % 32);
+                    v[i][c] = sgn ? (double)(int32_t)(rnd() & 1 ? r : (uint32_t)-(int64_t)r) : (double)r;
+                    if (sgn) {
+                        int32_t x = (int32_t)v[i][c];
+                        memcpy(&dev[4 * i + c], &x, 4);
+                    } else {
+                        dev[4 * i + c] = (uint32_t)v[i][c];
+                    }
+                    continue;
+                }
+                float x = t == CL_FLOAT ? rndf(-100, 100)
+                          : t == CL_HALF_FLOAT ? (i % 3 ? rndf(-1000, 1000) : rndf(-1e-4f, 1e-4f))
+                          : t == CL_SNORM_INT8 || t == CL_SNORM_INT16 ? rndf(-1.0f, 1.1f)
+                                                                       : rndf(-0.1f, 1.1f);
+                if (depth)
+                    x = rndf(0.0f, 1.0f);
+                v[i][c] = x;
+                if (depth && c == 0)
+                    memcpy(&dev[i], &x, 4); /* a float per pixel */
+                else if (!depth)
+                    memcpy(&dev[4 * i + c], &x, 4);
+            }
+        cl_image_desc desc = {0};
+        desc.image_type = CL_MEM_OBJECT_IMAGE2D, desc.image_width = W, desc.image_height = H;
+        cl_int err;
+        cl_mem im = clCreateImage(context, CL_MEM_WRITE_ONLY, &f, &desc, NULL, &err);
+        CHECK_ERR(err, CL_SUCCESS);
+        cl_mem vb = buffer(W * H * 16, dev);
+        cl_kernel k = depth ? kd : !ints ? kf : sgn ? ki : ku;
+        const void *args[] = {&im, &vb};
+        size_t sizes[] = {sizeof(cl_mem), sizeof(cl_mem)}, global[2] = {W, H};
+        int bad = 0;
+        if (err == CL_SUCCESS && launch(k, 2, global, NULL, 2, args, sizes)) {
+            tested++;
+            uint8_t *got = calloc(W * H, ps), want[16];
+            size_t origin[3] = {0, 0, 0}, region[3] = {W, H, 1};
+            CHECK_ERR(clEnqueueReadImage(queue, im, CL_TRUE, origin, region, 0, 0, got, 0, NULL, NULL), CL_SUCCESS);
+            for (size_t i = 0; i < W * H; i++) {
+                double val[4] = {v[i][0], v[i][1], v[i][2], v[i][3]}; /* depth: val[0] */
+                encode_pixel(f, val, want);
+                if (memcmp(got + i * ps, want, ps) && bad++ < 3) {
+                    uint64_t g = 0, e = 0;
+                    memcpy(&g, got + i * ps, ps < 8 ? ps : 8), memcpy(&e, want, ps < 8 ? ps : 8);
+                    TEST_FAIL("write sweep, order 0x%x type 0x%x, pixel %zu = (%.9g, %.9g, %.9g, %.9g): bytes "
+                              "0x%llx, not 0x%llx (first 8, little-endian)", f.image_channel_order, t, i, val[0],
+                              val[1], val[2], val[3], (unsigned long long)g, (unsigned long long)e);
+                }
+            }
+            free(got);
+        }
+        CHECK(bad == 0, "write sweep, order 0x%x type 0x%x: %d wrong pixels", f.image_channel_order, t, bad);
+        clReleaseMemObject(vb), clReleaseMemObject(im);
+        free(v), free(dev);
+    }
+    printf("%d formats written\n", tested);
+    CHECK(tested == (int)n && n > 0);
+    clReleaseKernel(kf), clReleaseKernel(ki), clReleaseKernel(ku), clReleaseKernel(kd);
+    free(formats);
+}
+
+/* ---- host pointers with row and slice pitches, zero copy, read and written by kernels -- */
+TEST(host_pointer_pitches)
+{
+    static const struct { const char *kernel; cl_mem_object_type type; size_t w, h, d; cl_image_format f; } c[] = {
+        {"cp_2d", CL_MEM_OBJECT_IMAGE2D, 9, 5, 1, {CL_RGBA, CL_UNORM_INT8}},
+        {"cp_3d", CL_MEM_OBJECT_IMAGE3D, 5, 4, 3, {CL_RGBA, CL_FLOAT}},
+        {"cp_2da", CL_MEM_OBJECT_IMAGE2D_ARRAY, 6, 3, 4, {CL_RG, CL_UNORM_INT16}},
+        {"cp_1da", CL_MEM_OBJECT_IMAGE1D_ARRAY, 7, 5, 1, {CL_R, CL_FLOAT}},
+    };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        size_t ps = pixel_size(c[i].f), layers_ = c[i].type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? c[i].h : c[i].d;
+        bool arr1 = c[i].type == CL_MEM_OBJECT_IMAGE1D_ARRAY;
+        /* input and output with different paddings (pitches: multiples of the pixel, slices of the row) */
+        size_t rp[2] = {arr1 ? c[i].w * ps : c[i].w * ps + 2 * ps, arr1 ? c[i].w * ps : c[i].w * ps + 5 * ps};
+        size_t sp[2] = {arr1 ? 2 * rp[0] : rp[0] * (c[i].h + 1), arr1 ? 3 * rp[1] : rp[1] * (c[i].h + 2)};
+        size_t bytes[2] = {arr1 ? sp[0] * c[i].h : sp[0] * layers_, arr1 ? sp[1] * c[i].h : sp[1] * layers_};
+        uint8_t *host[2];
+        cl_mem im[2];
+        for (int j = 0; j < 2; j++) {
+            host[j] = malloc(bytes[j]);
+            if (j == 0)
+                random_pixels(c[i].f, host[j], bytes[j]);
+            else
+                memset(host[j], 0x5a, bytes[j]);
+            cl_image_desc desc = {0};
+            desc.image_type = c[i].type, desc.image_width = c[i].w, desc.image_row_pitch = arr1 ? 0 : rp[j];
+            if (arr1)
+                desc.image_array_size = c[i].h, desc.image_slice_pitch = sp[j];
+            else if (c[i].type == CL_MEM_OBJECT_IMAGE2D)
+                desc.image_height = c[i].h;
+            else if (c[i].type == CL_MEM_OBJECT_IMAGE3D)
+                desc.image_height = c[i].h, desc.image_depth = c[i].d, desc.image_slice_pitch = sp[j];
+            else
+                desc.image_height = c[i].h, desc.image_array_size = c[i].d, desc.image_slice_pitch = sp[j];
+            cl_int err;
+            im[j] = clCreateImage(context, (j ? CL_MEM_WRITE_ONLY : CL_MEM_READ_ONLY) | CL_MEM_USE_HOST_PTR, &c[i].f,
+                                  &desc, host[j], &err);
+            CHECK_ERR(err, CL_SUCCESS);
+        }
+        uint8_t *expect = malloc(bytes[1]);
+        memcpy(expect, host[1], bytes[1]);
+        cl_kernel k = kern(c[i].kernel);
+        const void *args[] = {&im[0], &im[1]};
+        size_t sizes[] = {sizeof(cl_mem), sizeof(cl_mem)}, global[3] = {c[i].w, c[i].h, c[i].d};
+        if (im[0] && im[1] && launch(k, 3, global, NULL, 2, args, sizes)) {
+            /* the host sees the kernel's writes through a map of the output */
+            size_t origin[3] = {0, 0, 0}, region[3] = {c[i].w, c[i].h, c[i].d}, row = 0, slice = 0;
+            cl_int err;
+            void *map = clEnqueueMapImage(queue, im[1], CL_TRUE, CL_MAP_READ, origin, region, &row, &slice, 0, NULL,
+                                          NULL, &err);
+            CHECK_ERR(err, CL_SUCCESS);
+            CHECK(map == host[1], "the map of a CL_MEM_USE_HOST_PTR image is %p, not the host pointer %p", map,
+                  (void *)host[1]);
+            CHECK(row == rp[1], "%s: mapped row pitch %zu, not %zu", c[i].kernel, row, rp[1]);
+            for (size_t z = 0; z < c[i].d; z++)
+                for (size_t y = 0; y < c[i].h; y++) {
+                    size_t in_off = arr1 ? y * sp[0] : y * rp[0] + z * sp[0];
+                    size_t out_off = arr1 ? y * sp[1] : y * rp[1] + z * sp[1];
+                    memcpy(expect + out_off, host[0] + in_off, c[i].w * ps);
+                }
+            int bad = 0;
+            for (size_t b = 0; b < bytes[1]; b++)
+                if (host[1][b] != expect[b] && bad++ < 3)
+                    TEST_FAIL("%s with pitches: byte %zu of the output's host memory is 0x%02x, not 0x%02x%s",
+                              c[i].kernel, b, host[1][b], expect[b], expect[b] == 0x5a ? " (padding)" : "");
+            if (map)
+                CHECK_ERR(clEnqueueUnmapMemObject(queue, im[1], map, 0, NULL, NULL), CL_SUCCESS);
+            CHECK_ERR(clFinish(queue), CL_SUCCESS);
+        }
+        clReleaseKernel(k);
+        for (int j = 0; j < 2; j++) {
+            if (im[j])
+                clReleaseMemObject(im[j]);
+            free(host[j]);
+        }
+        free(expect);
+    }
+}
+
+/* ---- depth image arrays: sampler reads and writes ------------------------------------- */
+TEST(depth_arrays)
+{
+    himg im = make_image(CL_MEM_OBJECT_IMAGE2D_ARRAY, CL_DEPTH, CL_FLOAT, 7, 6, 3, CL_MEM_READ_ONLY);
+    enum { N = 200 };
+    float c[4 * N];
+    for (int i = 0; i < N; i++)
+        c[4 * i] = rndf(-1.0f, 8.0f), c[4 * i + 1] = rndf(-1.0f, 7.0f), c[4 * i + 2] = rndf(-0.8f, 3.3f), c[4 * i + 3] = 0;
+    const samp modes[] = {{CL_FALSE, CL_ADDRESS_CLAMP, CL_FILTER_LINEAR}, {CL_FALSE, CL_ADDRESS_CLAMP_TO_EDGE,
+                                                                         CL_FILTER_NEAREST}};
+    cl_kernel k = kern("rdepth_2da");
+    cl_mem cb = buffer(sizeof c, c), ob = buffer(N * 4, NULL);
+    for (int m = 0; m < 2; m++) {
+        cl_sampler s = sampler(modes[m].norm, modes[m].am, modes[m].fm);
+        const void *args[] = {&im.mem, &s, &cb, &ob};
+        size_t sizes[] = {sizeof(cl_mem), sizeof(cl_sampler), sizeof(cl_mem), sizeof(cl_mem)}, global = N;
+        if (launch(k, 1, &global, NULL, 4, args, sizes)) {
+            float o[N];
+            CHECK_ERR(clEnqueueReadBuffer(queue, ob, CL_TRUE, 0, sizeof o, o, 0, NULL, NULL), CL_SUCCESS);
+            int bad = 0;
+            for (int i = 0; i < N; i++) {
+                double want[4];
+                sample(&im, modes[m], c + 4 * i, want); /* a depth image's border is 0 */
+                if (!close_to(o[i], want[0], 2e-6) && bad++ < 4)
+                    TEST_FAIL("image2d_array_depth_t, filter 0x%x, at (%.9g, %.9g, %.9g): %.9g, not %.9g", modes[m].fm,
+                              c[4 * i], c[4 * i + 1], c[4 * i + 2], o[i], want[0]);
+            }
+        }
+        clReleaseSampler(s);
+    }
+    clReleaseKernel(k);
+    clReleaseMemObject(cb), clReleaseMemObject(ob);
+    free_image(&im);
+    /* writes, UNORM_INT16 */
+    cl_image_format f = {CL_DEPTH, CL_UNORM_INT16};
+    cl_image_desc desc = {0};
+    desc.image_type = CL_MEM_OBJECT_IMAGE2D_ARRAY, desc.image_width = 8, desc.image_height = 5,
+    desc.image_array_size = 3;
+    cl_int err;
+    cl_mem w = clCreateImage(context, CL_MEM_WRITE_ONLY, &f, &desc, NULL, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    cl_kernel kw = kern("wdepth_2da");
+    const void *args[] = {&w};
+    size_t sizes[] = {sizeof(cl_mem)}, global[3] = {8, 5, 3};
+    if (launch(kw, 3, global, NULL, 1, args, sizes)) {
+        uint16_t got[8 * 5 * 3];
+        size_t origin[3] = {0, 0, 0}, region[3] = {8, 5, 3};
+        CHECK_ERR(clEnqueueReadImage(queue, w, CL_TRUE, origin, region, 0, 0, got, 0, NULL, NULL), CL_SUCCESS);
+        for (int z = 0; z < 3; z++)
+            for (int y = 0; y < 5; y++)
+                for (int x = 0; x < 8; x++) {
+                    float v = (float)(x + y * 8 + z * 64) * (1.0f / 1024);
+                    uint16_t want = (uint16_t)rintf(v * 65535.0f);
+                    CHECK(got[(z * 5 + y) * 8 + x] == want, "write to image2d_array_depth_t at (%d, %d, %d): %u, not %u",
+                          x, y, z, got[(z * 5 + y) * 8 + x], want);
+                }
+    }
+    clReleaseKernel(kw);
+    clReleaseMemObject(w);
+}
+
+/* ---- objects released while a launch that uses them waits ---------------------------- */
+TEST(release_while_pending)
+{
+    himg im = make_image(CL_MEM_OBJECT_IMAGE2D, CL_RGBA, CL_FLOAT, 8, 8, 1, CL_MEM_READ_ONLY);
+    samp sp = {CL_TRUE, CL_ADDRESS_REPEAT, CL_FILTER_LINEAR};
+    cl_sampler s = sampler(sp.norm, sp.am, sp.fm);
+    enum { N = 64 };
+    float c[4 * N];
+    for (int i = 0; i < N; i++)
+        c[4 * i] = rndf(-1, 2), c[4 * i + 1] = rndf(-1, 2), c[4 * i + 2] = c[4 * i + 3] = 0;
+    cl_mem cb = buffer(sizeof c, c), ob = buffer(N * 16, NULL);
+    cl_kernel k = kern("sf_2d");
+    CHECK_ERR(clSetKernelArg(k, 0, sizeof(cl_mem), &im.mem), CL_SUCCESS);
+    CHECK_ERR(clSetKernelArg(k, 1, sizeof(cl_sampler), &s), CL_SUCCESS);
+    CHECK_ERR(clSetKernelArg(k, 2, sizeof(cl_mem), &cb), CL_SUCCESS);
+    CHECK_ERR(clSetKernelArg(k, 3, sizeof(cl_mem), &ob), CL_SUCCESS);
+    cl_int err;
+    cl_event gate = clCreateUserEvent(context, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    size_t global = N;
+    CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, NULL, 1, &gate, NULL), CL_SUCCESS);
+    /* the image, the sampler and the kernel go before the launch runs */
+    clReleaseMemObject(im.mem);
+    im.mem = NULL;
+    clReleaseSampler(s);
+    clReleaseKernel(k);
+    CHECK_ERR(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
+    float o[4 * N];
+    CHECK_ERR(clEnqueueReadBuffer(queue, ob, CL_TRUE, 0, sizeof o, o, 0, NULL, NULL), CL_SUCCESS);
+    int bad = 0;
+    for (int i = 0; i < N; i++) {
+        double want[4];
+        sample(&im, sp, c + 4 * i, want);
+        for (int ch = 0; ch < 4; ch++)
+            if (!close_to(o[4 * i + ch], want[ch], 2e-6) && bad++ < 4)
+                TEST_FAIL("after the release: (%g, %g) channel %d is %.9g, not %.9g", c[4 * i], c[4 * i + 1], ch,
+                          o[4 * i + ch], want[ch]);
+    }
+    clReleaseEvent(gate);
+    clReleaseMemObject(cb), clReleaseMemObject(ob);
+    free_image(&im);
+}
+
+/* ---- an sRGB view of an RGBA image, and a fill, read by a kernel ------------------------- */
+TEST(views_and_fills)
+{
+    himg lin = make_image(CL_MEM_OBJECT_IMAGE2D, CL_RGBA, CL_UNORM_INT8, 6, 4, 1, CL_MEM_READ_ONLY);
+    cl_image_format sf = {CL_sRGBA, CL_UNORM_INT8};
+    cl_image_desc desc = {0};
+    desc.image_type = CL_MEM_OBJECT_IMAGE2D, desc.image_width = 6, desc.image_height = 4, desc.mem_object = lin.mem;
+    cl_int err;
+    cl_mem view = clCreateImage(context, 0, &sf, &desc, NULL, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    enum { N = 24 };
+    cl_int c[4 * N] = {0};
+    for (int i = 0; i < N; i++)
+        c[4 * i] = i % 6, c[4 * i + 1] = i / 6;
+    cl_mem cb = buffer(sizeof c, c), ob = buffer(N * 16, NULL);
+    cl_kernel k = kern("nf_2d");
+    const void *args[] = {&view, &cb, &ob};
+    size_t sizes[] = {sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_mem)}, global = N;
+    if (view && launch(k, 1, &global, NULL, 3, args, sizes)) {
+        float o[4 * N];
+        CHECK_ERR(clEnqueueReadBuffer(queue, ob, CL_TRUE, 0, sizeof o, o, 0, NULL, NULL), CL_SUCCESS);
+        for (int i = 0; i < N; i++) {
+            double want[4];
+            decode(sf, lin.bytes + 4 * i, want);
+            for (int ch = 0; ch < 4; ch++)
+                CHECK(close_to(o[4 * i + ch], want[ch], 2e-6), "sRGBA view at (%d, %d) channel %d: %.9g, not %.9g",
+                      i % 6, i / 6, ch, o[4 * i + ch], want[ch]);
+        }
+    }
+    if (view)
+        clReleaseMemObject(view);
+    free_image(&lin);
+    /* a fill of part of a float image, then a kernel's read */
+    himg im = make_image(CL_MEM_OBJECT_IMAGE2D, CL_RGBA, CL_FLOAT, 6, 4, 1, CL_MEM_READ_ONLY);
+    float colour[4] = {0.25f, -2.0f, 7.5f, 1.0f};
+    size_t origin[3] = {1, 1, 0}, region[3] = {3, 2, 1};
+    CHECK_ERR(clEnqueueFillImage(queue, im.mem, colour, origin, region, 0, NULL, NULL), CL_SUCCESS);
+    const void *args2[] = {&im.mem, &cb, &ob};
+    if (launch(k, 1, &global, NULL, 3, args2, sizes)) {
+        float o[4 * N];
+        CHECK_ERR(clEnqueueReadBuffer(queue, ob, CL_TRUE, 0, sizeof o, o, 0, NULL, NULL), CL_SUCCESS);
+        for (int i = 0; i < N; i++) {
+            int x = i % 6, y = i / 6;
+            bool filled = x >= 1 && x < 4 && y >= 1 && y < 3;
+            for (int ch = 0; ch < 4; ch++) {
+                double want = filled ? colour[ch] : im.val[4 * i + ch];
+                CHECK(o[4 * i + ch] == (float)want, "after the fill, (%d, %d) channel %d: %.9g, not %.9g", x, y, ch,
+                      o[4 * i + ch], want);
+            }
+        }
+    }
+    clReleaseKernel(k);
+    clReleaseMemObject(cb), clReleaseMemObject(ob);
+    free_image(&im);
+}
+
+/* ---- eight images and two samplers in one kernel, through a helper function; a clone ---- */
+TEST(many_arguments)
+{
+    himg im[8];
+    for (int j = 0; j < 8; j++)
+        im[j] = make_image(CL_MEM_OBJECT_IMAGE2D, j % 2 ? CL_RGBA : j % 3 ? CL_BGRA : CL_RG,
+                           j % 3 ? CL_UNORM_INT8 : CL_UNORM_INT16, 5 + (size_t)j, 9 - (size_t)j, 1, CL_MEM_READ_ONLY);
+    samp s0p = {CL_TRUE, CL_ADDRESS_MIRRORED_REPEAT, CL_FILTER_LINEAR}, s1p = {CL_FALSE, CL_ADDRESS_CLAMP, CL_FILTER_LINEAR};
+    cl_sampler s0 = sampler(s0p.norm, s0p.am, s0p.fm), s1 = sampler(s1p.norm, s1p.am, s1p.fm);
+    enum { N = 64 };
+    float c[4 * N];
+    for (int i = 0; i < N; i++)
+        c[4 * i] = rndf(-1.5f, 2.5f), c[4 * i + 1] = rndf(-1.5f, 2.5f), c[4 * i + 2] = rndf(-1, 10), c[4 * i + 3] = rndf(-1, 10);
+    cl_mem cb = buffer(sizeof c, c), ob = buffer(N * 16, NULL);
+    cl_image_format of = {CL_RGBA, CL_FLOAT};
+    cl_image_desc desc = {0};
+    desc.image_type = CL_MEM_OBJECT_IMAGE2D, desc.image_width = 16, desc.image_height = N / 16;
+    cl_int err;
+    cl_mem out = clCreateImage(context, CL_MEM_WRITE_ONLY, &of, &desc, NULL, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    cl_kernel k = kern("many");
+    const void *args[] = {&im[0].mem, &im[1].mem, &im[2].mem, &im[3].mem, &s0, &im[4].mem, &im[5].mem, &im[6].mem,
+                          &im[7].mem, &s1, &cb, &out, &ob};
+    size_t sizes[13];
+    for (int a = 0; a < 13; a++)
+        sizes[a] = a == 4 || a == 9 ? sizeof(cl_sampler) : sizeof(cl_mem);
+    size_t global = N;
+    for (int a = 0; a < 13; a++)
+        CHECK_ERR(clSetKernelArg(k, (cl_uint)a, sizes[a], args[a]), CL_SUCCESS);
+    cl_kernel clone = clCloneKernel(k, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    clReleaseKernel(k); /* the clone keeps the arguments */
+    if (clone) {
+        CHECK_ERR(clEnqueueNDRangeKernel(queue, clone, 1, NULL, &global, NULL, 0, NULL, NULL), CL_SUCCESS);
+        float o[4 * N], oi[4 * N];
+        CHECK_ERR(clEnqueueReadBuffer(queue, ob, CL_TRUE, 0, sizeof o, o, 0, NULL, NULL), CL_SUCCESS);
+        size_t origin[3] = {0, 0, 0}, region[3] = {16, N / 16, 1};
+        CHECK_ERR(clEnqueueReadImage(queue, out, CL_TRUE, origin, region, 0, 0, oi, 0, NULL, NULL), CL_SUCCESS);
+        int bad = 0;
+        for (int i = 0; i < N; i++) {
+            float p[4] = {c[4 * i], c[4 * i + 1], 0, 0}, q[4] = {c[4 * i + 2], c[4 * i + 3], 0, 0};
+            double want[4] = {0, 0, 0, 0}, mag = 0;
+            for (int j = 0; j < 8; j++) {
+                double t[4], m;
+                bool use_p = j == 0 || j == 3 || j == 4 || j == 7;
+                samp sp = j % 2 ? s1p : s0p;
+                sample_mag(&im[j], sp, use_p ? p : q, t, &m);
+                for (int ch = 0; ch < 4; ch++)
+                    want[ch] += (1 << j) * t[ch];
+                mag += (1 << j) * m;
+            }
+            for (int ch = 0; ch < 4; ch++) {
+                if (!close_to(o[4 * i + ch], want[ch], 4e-6 * (1 + mag)) && bad++ < 4)
+                    TEST_FAIL("many: item %d channel %d is %.9g, not %.9g", i, ch, o[4 * i + ch], want[ch]);
+                if (oi[4 * i + ch] != o[4 * i + ch] * (1.0f / 256) && bad++ < 4)
+                    TEST_FAIL("many: the image's pixel %d channel %d is %.9g, not %.9g", i, ch, oi[4 * i + ch],
+                              o[4 * i + ch] / 256);
+            }
+        }
+        CHECK(bad == 0);
+        clReleaseKernel(clone);
+    }
+    clReleaseSampler(s0), clReleaseSampler(s1);
+    clReleaseMemObject(cb), clReleaseMemObject(ob), clReleaseMemObject(out);
+    for (int j = 0; j < 8; j++)
+        free_image(&im[j]);
+}
+
+/* ---- a larger image over many work-groups and threads, uniform and not ------------------ */
+TEST(large_images)
+{
+    enum { W = 1031, H = 517 };
+    himg in = make_image(CL_MEM_OBJECT_IMAGE2D, CL_RGBA, CL_UNORM_INT8, W, H, 1, CL_MEM_READ_ONLY);
+    cl_image_desc desc = {0};
+    desc.image_type = CL_MEM_OBJECT_IMAGE2D, desc.image_width = W, desc.image_height = H;
+    cl_int err;
+    cl_mem out = clCreateImage(context, CL_MEM_WRITE_ONLY, &in.fmt, &desc, NULL, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    cl_kernel k = kern("cp_2d");
+    const void *args[] = {&in.mem, &out};
+    size_t sizes[] = {sizeof(cl_mem), sizeof(cl_mem)}, global[3] = {W, H, 1}, local[3] = {16, 8, 1};
+    uint8_t *got = malloc(W * H * 4);
+    for (int nonuniform = 0; nonuniform < 2; nonuniform++) {
+        size_t origin[3] = {0, 0, 0}, region[3] = {W, H, 1};
+        CHECK_ERR(clEnqueueFillImage(queue, out, (float[4]){0, 0, 0, 0}, origin, region, 0, NULL, NULL), CL_SUCCESS);
+        if (!launch(k, 3, global, nonuniform ? local : NULL, 2, args, sizes))
+            break;
+        CHECK_ERR(clEnqueueReadImage(queue, out, CL_TRUE, origin, region, 0, 0, got, 0, NULL, NULL), CL_SUCCESS);
+        CHECK(!memcmp(got, in.bytes, W * H * 4), "the copy of a %dx%d image differs (local size %s)", W, H,
+              nonuniform ? "16x8, partial groups" : "the platform's");
+    }
+    free(got);
+    clReleaseKernel(k);
+    clReleaseMemObject(out);
+    free_image(&in);
 }
 
 /* ---- a barrier between image reads and their use (fibers, MOSAIC_BARRIER_FIBERS=1) ---- */
