@@ -137,6 +137,12 @@ static const char kernels_src[] =
     " float4 r = rd(a, s0, p) + 2 * rd(b, s1, q) + 4 * rd(c, s0, q) + 8 * rd(d, s1, p)"
     " + 16 * rd(e, s0, p) + 32 * rd(f, s1, q) + 64 * rd(g, s0, q) + 128 * rd(h, s1, p);"
     " o[i] = r; write_imagef(out, (int2)(i % 16, i / 16), r * (1.0f / 256)); }\n"
+    /* a read_write image shared by a work-group across a barrier */
+    "kernel void rw_barrier(read_write image2d_t im, global float4 *o) {"
+    " int2 p = (int2)(get_global_id(0), get_global_id(1)); int W = get_local_size(0), H = get_local_size(1);"
+    " int2 g = (int2)(get_group_id(0) * W, get_group_id(1) * H), l = (int2)(get_local_id(0), get_local_id(1));"
+    " write_imagef(im, p, (float4)(p.x, p.y, p.x * p.y, 1)); barrier(CLK_IMAGE_MEM_FENCE);"
+    " o[p.y * get_global_size(0) + p.x] = read_imagef(im, g + (int2)(W - 1 - l.x, H - 1 - l.y)); }\n"
     /* a tile in local memory: reads before a barrier, another work-item's value after it */
     "kernel void tile(read_only image2d_t im, sampler_t s, global float4 *o, local float4 *t) {"
     " int lx = get_local_id(0), ly = get_local_id(1), W = get_local_size(0), H = get_local_size(1);"
@@ -1081,13 +1087,22 @@ TEST(sampler_objects)
     cl_context ctx = NULL;
     CHECK_ERR(clGetSamplerInfo(with, CL_SAMPLER_CONTEXT, sizeof ctx, &ctx, NULL), CL_SUCCESS);
     CHECK(ctx == context);
+    /* no properties: normalized coordinates, CL_ADDRESS_CLAMP, nearest */
+    cl_sampler dflt = clCreateSamplerWithProperties(context, NULL, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    CHECK_ERR(clGetSamplerInfo(dflt, CL_SAMPLER_NORMALIZED_COORDS, sizeof norm, &norm, NULL), CL_SUCCESS);
+    CHECK_ERR(clGetSamplerInfo(dflt, CL_SAMPLER_ADDRESSING_MODE, sizeof am, &am, NULL), CL_SUCCESS);
+    CHECK_ERR(clGetSamplerInfo(dflt, CL_SAMPLER_FILTER_MODE, sizeof fm, &fm, NULL), CL_SUCCESS);
+    CHECK(norm == CL_TRUE && am == CL_ADDRESS_CLAMP && fm == CL_FILTER_NEAREST,
+          "default sampler: normalized %u, address 0x%x, filter 0x%x", norm, am, fm);
 
     cl_kernel k = kern("src_samplers");
     cl_mem cb = buffer(sizeof c, c), ob = buffer(3 * N * 16, NULL);
     size_t sizes[] = {sizeof(cl_mem), sizeof(cl_sampler), sizeof(cl_mem), sizeof(cl_mem)}, global = N;
     samp rep = {CL_TRUE, CL_ADDRESS_REPEAT, CL_FILTER_LINEAR}, clamp = {CL_FALSE, CL_ADDRESS_CLAMP, CL_FILTER_NEAREST};
-    for (int which = 0; which < 2; which++) {
-        cl_sampler s = which ? with : old;
+    for (int which = 0; which < 3; which++) {
+        cl_sampler s = which == 2 ? dflt : which ? with : old;
+        samp mine = which == 2 ? (samp){CL_TRUE, CL_ADDRESS_CLAMP, CL_FILTER_NEAREST} : rep;
         const void *args[] = {&im.mem, &s, &cb, &ob};
         if (!launch(k, 1, &global, NULL, 4, args, sizes))
             break;
@@ -1095,8 +1110,9 @@ TEST(sampler_objects)
         CHECK_ERR(clEnqueueReadBuffer(queue, ob, CL_TRUE, 0, sizeof o, o, 0, NULL, NULL), CL_SUCCESS);
         int bad = 0;
         for (int i = 0; i < N; i++) {
-            double w_rep[4], w_clamp[4];
+            double w_rep[4], w_clamp[4], w_mine[4];
             sample(&im, rep, c + 4 * i, w_rep);
+            sample(&im, mine, c + 4 * i, w_mine);
             float cc[4] = {c[4 * i + 2], c[4 * i + 3], 0, 0};
             sample(&im, clamp, cc, w_clamp);
             for (int ch = 0; ch < 4; ch++) {
@@ -1106,17 +1122,20 @@ TEST(sampler_objects)
                 if (!close_to(o[12 * i + 4 + ch], w_clamp[ch], 1e-6) && bad++ < 4)
                     TEST_FAIL("kernel-scope sampler at (%.9g, %.9g): channel %d %.9g, not %.9g", cc[0], cc[1], ch,
                               o[12 * i + 4 + ch], w_clamp[ch]);
-                if (o[12 * i + 8 + ch] != o[12 * i + ch] && bad++ < 4)
+                if (which < 2 && o[12 * i + 8 + ch] != o[12 * i + ch] && bad++ < 4)
                     TEST_FAIL("%s's sampler at (%.9g, %.9g): channel %d %.9g, the source's sampler %.9g",
                               which ? "clCreateSamplerWithProperties" : "clCreateSampler", c[4 * i], c[4 * i + 1], ch,
                               o[12 * i + 8 + ch], o[12 * i + ch]);
+                if (which == 2 && !close_to(o[12 * i + 8 + ch], w_mine[ch], 1e-6) && bad++ < 4)
+                    TEST_FAIL("the default sampler at (%.9g, %.9g): channel %d %.9g, not %.9g", c[4 * i], c[4 * i + 1],
+                              ch, o[12 * i + 8 + ch], w_mine[ch]);
             }
         }
         CHECK(bad == 0, "%d wrong", bad);
     }
     clReleaseKernel(k);
     clReleaseMemObject(cb), clReleaseMemObject(ob);
-    clReleaseSampler(old), clReleaseSampler(with);
+    clReleaseSampler(old), clReleaseSampler(with), clReleaseSampler(dflt);
     free_image(&im);
 }
 
@@ -1297,6 +1316,17 @@ TEST(set_kernel_arg_errors)
     CHECK_ERR(clSetKernelArg(k, 3, sizeof(cl_sampler), &i2d), CL_INVALID_SAMPLER);
     CHECK_ERR(clSetKernelArg(k, 3, sizeof(cl_sampler), NULL), CL_INVALID_SAMPLER);
     CHECK_ERR(clSetKernelArg(k, 8, sizeof(cl_mem), &i2d), CL_INVALID_ARG_INDEX);
+    /* a launch with an argument never set */
+    cl_kernel unset = clCreateKernel(p, "args", &err);
+    CHECK_ERR(clSetKernelArg(unset, 0, sizeof(cl_mem), &i2d), CL_SUCCESS);
+    CHECK_ERR(clSetKernelArg(unset, 1, sizeof(cl_mem), &i3d), CL_SUCCESS);
+    CHECK_ERR(clSetKernelArg(unset, 2, sizeof(cl_mem), &i2da), CL_SUCCESS);
+    CHECK_ERR(clSetKernelArg(unset, 4, sizeof(cl_mem), &i1db), CL_SUCCESS);
+    CHECK_ERR(clSetKernelArg(unset, 5, sizeof(cl_mem), &i2d_depth), CL_SUCCESS);
+    CHECK_ERR(clSetKernelArg(unset, 6, sizeof(cl_mem), &i1d), CL_INVALID_MEM_OBJECT);
+    size_t one = 1;
+    CHECK_ERR(clEnqueueNDRangeKernel(queue, unset, 1, NULL, &one, NULL, 0, NULL, NULL), CL_INVALID_KERNEL_ARGS);
+    clReleaseKernel(unset);
     clReleaseSampler(s);
     cl_mem all[] = {i2d, i2d_wo, i2d_depth, i3d, i3d_ro, i2da, i1d, i1db, i1da_ro, buf};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
@@ -1882,6 +1912,115 @@ TEST(large_images)
     clReleaseKernel(k);
     clReleaseMemObject(out);
     free_image(&in);
+}
+
+/* ---- a read_write image written and read by a work-group across barrier(CLK_IMAGE_MEM_FENCE) ---- */
+TEST(read_write_barrier)
+{
+    enum { W = 24, H = 12, LW = 8, LH = 4 };
+    cl_image_format f = {CL_RGBA, CL_FLOAT};
+    cl_image_desc desc = {0};
+    desc.image_type = CL_MEM_OBJECT_IMAGE2D, desc.image_width = W, desc.image_height = H;
+    cl_int err;
+    cl_mem im = clCreateImage(context, CL_MEM_READ_WRITE, &f, &desc, NULL, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    cl_mem ob = buffer(W * H * 16, NULL);
+    cl_kernel k = kern("rw_barrier");
+    const void *args[] = {&im, &ob};
+    size_t sizes[] = {sizeof(cl_mem), sizeof(cl_mem)}, global[2] = {W, H}, local[2] = {LW, LH};
+    if (launch(k, 2, global, local, 2, args, sizes)) {
+        float o[W * H * 4];
+        CHECK_ERR(clEnqueueReadBuffer(queue, ob, CL_TRUE, 0, sizeof o, o, 0, NULL, NULL), CL_SUCCESS);
+        int bad = 0;
+        for (int y = 0; y < H; y++)
+            for (int x = 0; x < W; x++) {
+                int sx = x / LW * LW + LW - 1 - x % LW, sy = y / LH * LH + LH - 1 - y % LH;
+                float want[4] = {(float)sx, (float)sy, (float)(sx * sy), 1};
+                if (memcmp(&o[4 * (y * W + x)], want, 16) && bad++ < 4)
+                    TEST_FAIL("rw_barrier: (%d, %d) read (%g, %g, %g, %g), the write of (%d, %d) after the barrier", x,
+                              y, o[4 * (y * W + x)], o[4 * (y * W + x) + 1], o[4 * (y * W + x) + 2],
+                              o[4 * (y * W + x) + 3], sx, sy);
+            }
+        CHECK(bad == 0);
+    }
+    clReleaseKernel(k);
+    clReleaseMemObject(ob), clReleaseMemObject(im);
+}
+
+/* ---- images over sub-buffers (an offset into the buffer) and over host memory --------- */
+TEST(over_sub_buffers)
+{
+    cl_uint align_bits = 0;
+    CHECK_ERR(clGetDeviceInfo(device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits, NULL), CL_SUCCESS);
+    size_t off = align_bits / 8 * 3;
+    enum { N = 50, W = 6, H = 5 };
+    size_t total = off + 4 * N + 64;
+    uint8_t *host = malloc(total), *back = malloc(total);
+    for (size_t i = 0; i < total; i++)
+        host[i] = (uint8_t)rnd();
+    cl_int err;
+    cl_mem parent = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, total, host, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    cl_buffer_region region = {off, 4 * N};
+    cl_mem sub = clCreateSubBuffer(parent, 0, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    cl_image_format f = {CL_RGBA, CL_UNSIGNED_INT8};
+    cl_image_desc desc = {0};
+    desc.image_type = CL_MEM_OBJECT_IMAGE1D_BUFFER, desc.image_width = N, desc.buffer = sub;
+    cl_mem im = clCreateImage(context, CL_MEM_READ_ONLY, &f, &desc, NULL, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    /* a kernel reads pixels of the 1D buffer image: the sub-buffer's bytes */
+    cl_int c[4 * 4] = {0, 0, 0, 0, 1, 0, 0, 0, N - 1, 0, 0, 0, 17, 0, 0, 0};
+    cl_mem cb = buffer(sizeof c, c), ob = buffer(4 * 16, NULL);
+    cl_kernel r = kern("nu_1db");
+    const void *rargs[] = {&im, &cb, &ob};
+    size_t rsizes[] = {sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_mem)}, rglobal = 4;
+    if (im && launch(r, 1, &rglobal, NULL, 3, rargs, rsizes)) {
+        cl_uint o[16];
+        CHECK_ERR(clEnqueueReadBuffer(queue, ob, CL_TRUE, 0, sizeof o, o, 0, NULL, NULL), CL_SUCCESS);
+        for (int i = 0; i < 4; i++)
+            for (int ch = 0; ch < 4; ch++)
+                CHECK(o[4 * i + ch] == host[off + 4 * (size_t)c[4 * i] + (size_t)ch], "image over a sub-buffer at "
+                      "offset %zu: pixel %d channel %d is %u, not %u (the byte at the sub-buffer's offset)", off,
+                      c[4 * i], ch, o[4 * i + ch], host[off + 4 * (size_t)c[4 * i] + (size_t)ch]);
+    }
+    /* a 2D image over another sub-buffer, written by a kernel, seen in the parent */
+    cl_buffer_region region2 = {off, 4 * W * H};
+    cl_mem sub2 = clCreateSubBuffer(parent, 0, CL_BUFFER_CREATE_TYPE_REGION, &region2, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    cl_image_format f2 = {CL_RGBA, CL_UNORM_INT8};
+    cl_image_desc d2 = {0};
+    d2.image_type = CL_MEM_OBJECT_IMAGE2D, d2.image_width = W, d2.image_height = H, d2.buffer = sub2;
+    cl_mem im2 = clCreateImage(context, CL_MEM_WRITE_ONLY, &f2, &d2, NULL, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    cl_kernel w = kern("from_buf");
+    const void *wargs[] = {&im2};
+    size_t wsizes[] = {sizeof(cl_mem)}, wglobal[2] = {W, H};
+    if (im2 && launch(w, 2, wglobal, NULL, 1, wargs, wsizes)) {
+        memcpy(back, host, total); /* what the parent should hold after it: only the sub-buffer's bytes changed */
+        for (int y = 0; y < H; y++)
+            for (int x = 0; x < W; x++)
+                for (int ch = 0; ch < 4; ch++) {
+                    float v = ch == 0 ? (float)x : ch == 1 ? (float)y : ch == 2 ? (float)(x + y) : 3.0f;
+                    back[off + (size_t)(4 * (y * W + x) + ch)] = (uint8_t)rintf(v * (1.0f / 32) * 255.0f);
+                }
+        uint8_t *got = malloc(total);
+        CHECK_ERR(clEnqueueReadBuffer(queue, parent, CL_TRUE, 0, total, got, 0, NULL, NULL), CL_SUCCESS);
+        int bad = 0;
+        for (size_t i = 0; i < total; i++)
+            if (got[i] != back[i] && bad++ < 4)
+                TEST_FAIL("2D image over a sub-buffer at offset %zu: byte %zu of the parent is %u, not %u", off, i,
+                          got[i], back[i]);
+        free(got);
+    }
+    clReleaseKernel(r), clReleaseKernel(w);
+    if (im)
+        clReleaseMemObject(im);
+    if (im2)
+        clReleaseMemObject(im2);
+    clReleaseMemObject(cb), clReleaseMemObject(ob), clReleaseMemObject(sub), clReleaseMemObject(sub2);
+    clReleaseMemObject(parent);
+    free(host), free(back);
 }
 
 /* ---- a barrier between image reads and their use (fibers, MOSAIC_BARRIER_FIBERS=1) ---- */
