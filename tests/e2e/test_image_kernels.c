@@ -143,6 +143,11 @@ static const char kernels_src[] =
     " int2 g = (int2)(get_group_id(0) * W, get_group_id(1) * H), l = (int2)(get_local_id(0), get_local_id(1));"
     " write_imagef(im, p, (float4)(p.x, p.y, p.x * p.y, 1)); barrier(CLK_IMAGE_MEM_FENCE);"
     " o[p.y * get_global_size(0) + p.x] = read_imagef(im, g + (int2)(W - 1 - l.x, H - 1 - l.y)); }\n"
+    /* samplers as literals: a non-const kernel variable, and the constant in the call */
+    "kernel void literal_samplers(read_only image2d_t im, global const float4 *c, global float4 *o) {"
+    " sampler_t s = CLK_NORMALIZED_COORDS_TRUE | CLK_ADDRESS_REPEAT | CLK_FILTER_LINEAR; size_t i = get_global_id(0);"
+    " o[2 * i] = read_imagef(im, s, c[i].xy);"
+    " o[2 * i + 1] = read_imagef(im, CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP | CLK_FILTER_NEAREST, c[i].zw); }\n"
     /* a tile in local memory: reads before a barrier, another work-item's value after it */
     "kernel void tile(read_only image2d_t im, sampler_t s, global float4 *o, local float4 *t) {"
     " int lx = get_local_id(0), ly = get_local_id(1), W = get_local_size(0), H = get_local_size(1);"
@@ -2021,6 +2026,139 @@ TEST(over_sub_buffers)
     clReleaseMemObject(cb), clReleaseMemObject(ob), clReleaseMemObject(sub), clReleaseMemObject(sub2);
     clReleaseMemObject(parent);
     free(host), free(back);
+}
+
+/* ---- image kernels from a program binary, and from separately compiled units ----------- */
+static const char unit_helper[] =
+    "float4 fetch(read_only image2d_t im, sampler_t s, float2 c) { return read_imagef(im, s, c) * 2.0f; }\n";
+static const char unit_kernel[] =
+    "float4 fetch(read_only image2d_t im, sampler_t s, float2 c);\n"
+    "constant sampler_t ps = CLK_NORMALIZED_COORDS_TRUE | CLK_ADDRESS_MIRRORED_REPEAT | CLK_FILTER_LINEAR;\n"
+    "float4 local_fetch(read_only image2d_t im, float2 c) { return read_imagef(im, ps, c); }\n"
+    "kernel void k(read_only image2d_t im, sampler_t s, global const float4 *c, global float4 *o) {"
+    " size_t i = get_global_id(0); o[2 * i] = fetch(im, s, c[i].xy); o[2 * i + 1] = local_fetch(im, c[i].zw); }\n";
+
+static void check_unit_program(cl_program p, const char *how)
+{
+    himg im = make_image(CL_MEM_OBJECT_IMAGE2D, CL_RGBA, CL_FLOAT, 9, 6, 1, CL_MEM_READ_ONLY);
+    samp sa = {CL_FALSE, CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_LINEAR}, sb = {CL_TRUE, CL_ADDRESS_MIRRORED_REPEAT,
+                                                                           CL_FILTER_LINEAR};
+    cl_sampler s = sampler(sa.norm, sa.am, sa.fm);
+    enum { N = 100 };
+    float c[4 * N];
+    for (int i = 0; i < N; i++)
+        c[4 * i] = rndf(-2, 11), c[4 * i + 1] = rndf(-2, 8), c[4 * i + 2] = rndf(-2, 3), c[4 * i + 3] = rndf(-2, 3);
+    cl_mem cb = buffer(sizeof c, c), ob = buffer(2 * N * 16, NULL);
+    cl_int err;
+    cl_kernel k = clCreateKernel(p, "k", &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    const void *args[] = {&im.mem, &s, &cb, &ob};
+    size_t sizes[] = {sizeof(cl_mem), sizeof(cl_sampler), sizeof(cl_mem), sizeof(cl_mem)}, global = N;
+    if (k && launch(k, 1, &global, NULL, 4, args, sizes)) {
+        float o[2 * 4 * N];
+        CHECK_ERR(clEnqueueReadBuffer(queue, ob, CL_TRUE, 0, sizeof o, o, 0, NULL, NULL), CL_SUCCESS);
+        int bad = 0;
+        for (int i = 0; i < N; i++) {
+            double wa[4], wb[4];
+            sample(&im, sa, c + 4 * i, wa);
+            sample(&im, sb, c + 4 * i + 2, wb);
+            for (int ch = 0; ch < 4; ch++) {
+                if (!close_to(o[8 * i + ch], 2 * wa[ch], 2e-6) && bad++ < 4)
+                    TEST_FAIL("%s: the other unit's read at (%g, %g) channel %d: %.9g, not %.9g", how, c[4 * i],
+                              c[4 * i + 1], ch, o[8 * i + ch], 2 * wa[ch]);
+                if (!close_to(o[8 * i + 4 + ch], wb[ch], 2e-6) && bad++ < 4)
+                    TEST_FAIL("%s: the program-scope sampler's read at (%g, %g) channel %d: %.9g, not %.9g", how,
+                              c[4 * i + 2], c[4 * i + 3], ch, o[8 * i + 4 + ch], wb[ch]);
+            }
+        }
+        CHECK(bad == 0, "%s", how);
+    }
+    if (k)
+        clReleaseKernel(k);
+    clReleaseSampler(s);
+    clReleaseMemObject(cb), clReleaseMemObject(ob);
+    free_image(&im);
+}
+
+TEST(binaries_and_linking)
+{
+    /* compiled separately, then linked */
+    cl_int err;
+    const char *h = unit_helper, *kk = unit_kernel;
+    cl_program ph = clCreateProgramWithSource(context, 1, &h, NULL, &err);
+    cl_program pk = clCreateProgramWithSource(context, 1, &kk, NULL, &err);
+    CHECK_ERR(clCompileProgram(ph, 1, &device, "", 0, NULL, NULL, NULL, NULL), CL_SUCCESS);
+    CHECK_ERR(clCompileProgram(pk, 1, &device, "", 0, NULL, NULL, NULL, NULL), CL_SUCCESS);
+    cl_program units[2] = {pk, ph};
+    cl_program linked = clLinkProgram(context, 1, &device, "", 2, units, NULL, NULL, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    if (linked)
+        check_unit_program(linked, "clLinkProgram");
+    /* the linked program's binary, loaded again */
+    size_t size = 0;
+    if (linked)
+        CHECK_ERR(clGetProgramInfo(linked, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL), CL_SUCCESS);
+    if (size) {
+        unsigned char *bin = malloc(size);
+        CHECK_ERR(clGetProgramInfo(linked, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL), CL_SUCCESS);
+        cl_int status;
+        cl_program fromb = clCreateProgramWithBinary(context, 1, &device, &size, (const unsigned char **)&bin, &status,
+                                                     &err);
+        CHECK_ERR(err, CL_SUCCESS);
+        CHECK_ERR(status, CL_SUCCESS);
+        if (fromb) {
+            CHECK_ERR(clBuildProgram(fromb, 1, &device, "", NULL, NULL), CL_SUCCESS);
+            check_unit_program(fromb, "clCreateProgramWithBinary");
+            clReleaseProgram(fromb);
+        }
+        free(bin);
+    }
+    if (linked)
+        clReleaseProgram(linked);
+    clReleaseProgram(ph), clReleaseProgram(pk);
+}
+
+/* ---- images of one texel per axis (every sampler), and samplers written as literals ------ */
+TEST(tiny_images_and_literal_samplers)
+{
+    himg one[3] = {make_image(CL_MEM_OBJECT_IMAGE1D, CL_RGBA, CL_FLOAT, 1, 1, 1, CL_MEM_READ_ONLY),
+                   make_image(CL_MEM_OBJECT_IMAGE2D, CL_RG, CL_UNORM_INT8, 1, 1, 1, CL_MEM_READ_ONLY),
+                   make_image(CL_MEM_OBJECT_IMAGE3D, CL_RGBA, CL_UNORM_INT16, 1, 2, 1, CL_MEM_READ_ONLY)};
+    for (int i = 0; i < 3; i++) {
+        every_sampler(&one[i], 2e-6);
+        free_image(&one[i]);
+    }
+    himg im = make_image(CL_MEM_OBJECT_IMAGE2D, CL_RGBA, CL_UNORM_INT8, 7, 5, 1, CL_MEM_READ_ONLY);
+    enum { N = 100 };
+    float c[4 * N];
+    for (int i = 0; i < N; i++)
+        c[4 * i] = rndf(-2, 3), c[4 * i + 1] = rndf(-2, 3), c[4 * i + 2] = rndf(-2, 9), c[4 * i + 3] = rndf(-2, 7);
+    cl_mem cb = buffer(sizeof c, c), ob = buffer(2 * N * 16, NULL);
+    cl_kernel k = kern("literal_samplers");
+    const void *args[] = {&im.mem, &cb, &ob};
+    size_t sizes[] = {sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_mem)}, global = N;
+    if (launch(k, 1, &global, NULL, 3, args, sizes)) {
+        float o[2 * 4 * N];
+        CHECK_ERR(clEnqueueReadBuffer(queue, ob, CL_TRUE, 0, sizeof o, o, 0, NULL, NULL), CL_SUCCESS);
+        int bad = 0;
+        for (int i = 0; i < N; i++) {
+            double wa[4], wb[4];
+            sample(&im, (samp){CL_TRUE, CL_ADDRESS_REPEAT, CL_FILTER_LINEAR}, c + 4 * i, wa);
+            sample(&im, (samp){CL_FALSE, CL_ADDRESS_CLAMP, CL_FILTER_NEAREST}, c + 4 * i + 2, wb);
+            for (int ch = 0; ch < 4; ch++) {
+                if (!close_to(o[8 * i + ch], wa[ch], 2e-6) && bad++ < 4)
+                    TEST_FAIL("a sampler variable at (%g, %g) channel %d: %.9g, not %.9g", c[4 * i], c[4 * i + 1], ch,
+                              o[8 * i + ch], wa[ch]);
+                if (!close_to(o[8 * i + 4 + ch], wb[ch], 1e-6) && bad++ < 4)
+                    TEST_FAIL("a literal sampler at (%g, %g) channel %d: %.9g, not %.9g", c[4 * i + 2], c[4 * i + 3], ch,
+                              o[8 * i + 4 + ch], wb[ch]);
+            }
+        }
+        CHECK(bad == 0);
+    }
+    clReleaseKernel(k);
+    clReleaseMemObject(cb), clReleaseMemObject(ob);
+    free_image(&im);
 }
 
 /* ---- a barrier between image reads and their use (fibers, MOSAIC_BARRIER_FIBERS=1) ---- */
