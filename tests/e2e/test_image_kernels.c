@@ -2017,6 +2017,20 @@ TEST(over_sub_buffers)
                 TEST_FAIL("2D image over a sub-buffer at offset %zu: byte %zu of the parent is %u, not %u", off, i,
                           got[i], back[i]);
         free(got);
+        /* a map of the image: inside the parent's host memory (CL_MEM_USE_HOST_PTR), at the sub-buffer's offset */
+        size_t origin[3] = {1, 2, 0}, mregion[3] = {2, 2, 1}, row = 0;
+        uint8_t *map = clEnqueueMapImage(queue, im2, CL_TRUE, CL_MAP_READ, origin, mregion, &row, NULL, 0, NULL, NULL,
+                                         &err);
+        CHECK_ERR(err, CL_SUCCESS);
+        CHECK(map == host + off + 2 * 4 * W + 4, "the map of an image over a sub-buffer of a CL_MEM_USE_HOST_PTR "
+              "buffer is %p, not %p (host pointer + offset %zu + the origin)", (void *)map,
+              (void *)(host + off + 2 * 4 * W + 4), off);
+        CHECK(row == 4 * W);
+        if (map) {
+            CHECK(!memcmp(map, back + off + 2 * 4 * W + 4, 8), "the mapped bytes differ from the kernel's");
+            CHECK_ERR(clEnqueueUnmapMemObject(queue, im2, map, 0, NULL, NULL), CL_SUCCESS);
+        }
+        CHECK_ERR(clFinish(queue), CL_SUCCESS);
     }
     clReleaseKernel(r), clReleaseKernel(w);
     if (im)
@@ -2159,6 +2173,101 @@ TEST(tiny_images_and_literal_samplers)
     clReleaseKernel(k);
     clReleaseMemObject(cb), clReleaseMemObject(ob);
     free_image(&im);
+}
+
+/* ---- arguments are taken at enqueue: a launch keeps its image and sampler when the
+ * kernel's arguments change before it runs ---------------------------------------------- */
+TEST(arguments_at_enqueue)
+{
+    himg a = make_image(CL_MEM_OBJECT_IMAGE2D, CL_RGBA, CL_FLOAT, 5, 5, 1, CL_MEM_READ_ONLY);
+    himg b = make_image(CL_MEM_OBJECT_IMAGE2D, CL_RGBA, CL_FLOAT, 7, 3, 1, CL_MEM_READ_ONLY);
+    samp sa = {CL_TRUE, CL_ADDRESS_REPEAT, CL_FILTER_LINEAR}, sb = {CL_FALSE, CL_ADDRESS_CLAMP, CL_FILTER_NEAREST};
+    cl_sampler s1 = sampler(sa.norm, sa.am, sa.fm), s2 = sampler(sb.norm, sb.am, sb.fm);
+    enum { N = 64 };
+    float c[4 * N];
+    for (int i = 0; i < N; i++)
+        c[4 * i] = rndf(-1, 8), c[4 * i + 1] = rndf(-1, 6), c[4 * i + 2] = c[4 * i + 3] = 0;
+    cl_mem cb = buffer(sizeof c, c), o1 = buffer(N * 16, NULL), o2 = buffer(N * 16, NULL);
+    cl_kernel k = kern("sf_2d");
+    cl_int err;
+    cl_event gate = clCreateUserEvent(context, &err);
+    size_t global = N;
+    CHECK_ERR(clSetKernelArg(k, 0, sizeof(cl_mem), &a.mem), CL_SUCCESS);
+    CHECK_ERR(clSetKernelArg(k, 1, sizeof(cl_sampler), &s1), CL_SUCCESS);
+    CHECK_ERR(clSetKernelArg(k, 2, sizeof(cl_mem), &cb), CL_SUCCESS);
+    CHECK_ERR(clSetKernelArg(k, 3, sizeof(cl_mem), &o1), CL_SUCCESS);
+    CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, NULL, 1, &gate, NULL), CL_SUCCESS);
+    CHECK_ERR(clSetKernelArg(k, 0, sizeof(cl_mem), &b.mem), CL_SUCCESS);
+    CHECK_ERR(clSetKernelArg(k, 1, sizeof(cl_sampler), &s2), CL_SUCCESS);
+    CHECK_ERR(clSetKernelArg(k, 3, sizeof(cl_mem), &o2), CL_SUCCESS);
+    CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, NULL, 0, NULL, NULL), CL_SUCCESS);
+    CHECK_ERR(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
+    float r1[4 * N], r2[4 * N];
+    CHECK_ERR(clEnqueueReadBuffer(queue, o1, CL_TRUE, 0, sizeof r1, r1, 0, NULL, NULL), CL_SUCCESS);
+    CHECK_ERR(clEnqueueReadBuffer(queue, o2, CL_TRUE, 0, sizeof r2, r2, 0, NULL, NULL), CL_SUCCESS);
+    int bad = 0;
+    for (int i = 0; i < N; i++) {
+        double w1[4], w2[4];
+        sample(&a, sa, c + 4 * i, w1);
+        sample(&b, sb, c + 4 * i, w2);
+        for (int ch = 0; ch < 4; ch++) {
+            if (!close_to(r1[4 * i + ch], w1[ch], 2e-6) && bad++ < 4)
+                TEST_FAIL("the first launch (image a, a linear sampler) at (%g, %g) channel %d: %.9g, not %.9g",
+                          c[4 * i], c[4 * i + 1], ch, r1[4 * i + ch], w1[ch]);
+            if (!close_to(r2[4 * i + ch], w2[ch], 1e-6) && bad++ < 4)
+                TEST_FAIL("the second launch (image b, a nearest sampler) at (%g, %g) channel %d: %.9g, not %.9g",
+                          c[4 * i], c[4 * i + 1], ch, r2[4 * i + ch], w2[ch]);
+        }
+    }
+    CHECK(bad == 0);
+    clReleaseEvent(gate);
+    clReleaseKernel(k);
+    clReleaseSampler(s1), clReleaseSampler(s2);
+    clReleaseMemObject(cb), clReleaseMemObject(o1), clReleaseMemObject(o2);
+    free_image(&a), free_image(&b);
+}
+
+/* ---- an image over shared virtual memory (CL_MEM_USE_HOST_PTR on an SVM allocation) -------- */
+TEST(image_over_svm)
+{
+    cl_device_svm_capabilities caps = 0;
+    clGetDeviceInfo(device, CL_DEVICE_SVM_CAPABILITIES, sizeof caps, &caps, NULL);
+    if (!(caps & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER))
+        TEST_SKIP("no SVM");
+    enum { W = 8, H = 6 };
+    float *svm = clSVMAlloc(context, CL_MEM_READ_WRITE, W * H * 16, 0);
+    CHECK(svm != NULL);
+    if (!svm)
+        return;
+    CHECK_ERR(clEnqueueSVMMap(queue, CL_TRUE, CL_MAP_WRITE, svm, W * H * 16, 0, NULL, NULL), CL_SUCCESS);
+    for (int i = 0; i < W * H * 4; i++)
+        svm[i] = (float)i * 0.25f;
+    CHECK_ERR(clEnqueueSVMUnmap(queue, svm, 0, NULL, NULL), CL_SUCCESS);
+    cl_image_format f = {CL_RGBA, CL_FLOAT};
+    cl_image_desc desc = {0};
+    desc.image_type = CL_MEM_OBJECT_IMAGE2D, desc.image_width = W, desc.image_height = H;
+    cl_int err;
+    cl_mem im = clCreateImage(context, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, &f, &desc, svm, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    cl_mem ob = buffer(W * H * 16, NULL);
+    cl_kernel k = kern("rw_2d");
+    const void *args[] = {&im, &ob};
+    size_t sizes[] = {sizeof(cl_mem), sizeof(cl_mem)}, global[2] = {W, H};
+    if (im && launch(k, 2, global, NULL, 2, args, sizes)) {
+        CHECK_ERR(clEnqueueSVMMap(queue, CL_TRUE, CL_MAP_READ, svm, W * H * 16, 0, NULL, NULL), CL_SUCCESS);
+        int bad = 0;
+        for (int i = 0; i < W * H * 4; i++)
+            if (svm[i] != (float)i * 0.25f * 0.5f + 0.25f && bad++ < 4)
+                TEST_FAIL("the SVM memory under the image: float %d is %g, not %g", i, svm[i],
+                          (float)i * 0.25f * 0.5f + 0.25f);
+        CHECK_ERR(clEnqueueSVMUnmap(queue, svm, 0, NULL, NULL), CL_SUCCESS);
+        CHECK_ERR(clFinish(queue), CL_SUCCESS);
+    }
+    clReleaseKernel(k);
+    clReleaseMemObject(ob);
+    if (im)
+        clReleaseMemObject(im);
+    clSVMFree(context, svm);
 }
 
 /* ---- a barrier between image reads and their use (fibers, MOSAIC_BARRIER_FIBERS=1) ---- */
