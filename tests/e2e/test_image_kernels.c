@@ -2270,6 +2270,37 @@ TEST(image_over_svm)
     clSVMFree(context, svm);
 }
 
+/* ---- every format of every other image type, through a sampler --------------------------- */
+TEST(format_sweep_all_types)
+{
+    static const struct { cl_mem_object_type type; size_t w, h, d; } t[] = {
+        {CL_MEM_OBJECT_IMAGE1D, 7, 1, 1}, {CL_MEM_OBJECT_IMAGE1D_ARRAY, 5, 3, 1},
+        {CL_MEM_OBJECT_IMAGE2D_ARRAY, 4, 3, 3}, {CL_MEM_OBJECT_IMAGE3D, 4, 3, 3},
+    };
+    int tested = 0;
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        cl_uint n = 0;
+        CHECK_ERR(clGetSupportedImageFormats(context, CL_MEM_READ_ONLY, t[i].type, 0, NULL, &n), CL_SUCCESS);
+        cl_image_format *formats = calloc(n ? n : 1, sizeof *formats);
+        CHECK_ERR(clGetSupportedImageFormats(context, CL_MEM_READ_ONLY, t[i].type, n, formats, NULL), CL_SUCCESS);
+        CHECK(n > 0);
+        for (cl_uint f = 0; f < n; f++) {
+            if (formats[f].image_channel_order == CL_DEPTH) /* image2d_array_depth_t: depth_arrays */
+                continue;
+            himg im = make_image(t[i].type, formats[f].image_channel_order, formats[f].image_channel_data_type, t[i].w,
+                                 t[i].h, t[i].d, CL_MEM_READ_ONLY);
+            bool ints = is_int_type(formats[f].image_channel_data_type);
+            /* float formats: linear across the borders (the border colour blended in); integers: nearest */
+            check_sampler_reads(&im, ints ? (samp){CL_FALSE, CL_ADDRESS_CLAMP, CL_FILTER_NEAREST}
+                                          : (samp){CL_TRUE, CL_ADDRESS_CLAMP, CL_FILTER_LINEAR}, 2e-6);
+            free_image(&im);
+            tested++;
+        }
+        free(formats);
+    }
+    printf("%d image types and formats read\n", tested);
+}
+
 /* ---- a barrier between image reads and their use (fibers, MOSAIC_BARRIER_FIBERS=1) ---- */
 TEST(local_tile)
 {
