@@ -112,12 +112,52 @@ static bool gep_offset(LLVMTargetDataRef td, LLVMValueRef gep, unsigned long lon
     return true;
 }
 
+static bool is_lifetime_marker(LLVMValueRef i)
+{
+    LLVMValueRef f = LLVMIsACallInst(i) ? mc_called_function(i) : NULL;
+    return f && !strncmp(LLVMGetValueName(f), "llvm.lifetime.", 14);
+}
+
+/* store v -> a private variable stored nothing else (a parameter of the
+ * unoptimised kernel code): its loads are v, and become v. */
+static bool forward_store(LLVMValueRef store, LLVMValueRef v)
+{
+    LLVMValueRef a = LLVMGetOperand(store, 1);
+    if (LLVMGetOperand(store, 0) != v || !LLVMIsAAllocaInst(a) || LLVMGetVolatile(store))
+        return false;
+    for (LLVMUseRef u = LLVMGetFirstUse(a); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        if (user != store && !is_lifetime_marker(user) &&
+            (!LLVMIsALoadInst(user) || LLVMGetVolatile(user) || LLVMTypeOf(user) != LLVMTypeOf(v)))
+            return false;
+    }
+    bool forwarded = false;
+    LLVMUseRef u = LLVMGetFirstUse(a);
+    while (u) {
+        LLVMUseRef next = LLVMGetNextUse(u);
+        LLVMValueRef user = LLVMGetUser(u);
+        if (LLVMIsALoadInst(user)) {
+            LLVMReplaceAllUsesWith(user, v);
+            LLVMInstructionEraseFromParent(user);
+            forwarded = true;
+        }
+        u = next;
+    }
+    return forwarded;
+}
+
 /* Loads of v + offset that read a format field become the class's value. */
 static void fold_fields(LLVMTargetDataRef td, LLVMValueRef v, unsigned long long offset, const struct image_class *ic,
                         int depth)
 {
     if (depth > 8)
         return;
+    for (bool again = true; again;) {
+        again = false;
+        for (LLVMUseRef u = LLVMGetFirstUse(v); u && !again; u = LLVMGetNextUse(u))
+            if (LLVMIsAStoreInst(LLVMGetUser(u)))
+                again = forward_store(LLVMGetUser(u), v);
+    }
     LLVMUseRef u = LLVMGetFirstUse(v);
     while (u) {
         LLVMUseRef next = LLVMGetNextUse(u);

@@ -390,8 +390,12 @@ static void unpack_args(wi_env *e, LLVMBuilderRef b, mc_kernel_build *kb, LLVMVa
             set_invariant(e, v);
             /* an image's descriptor is always there: its fields can be read
              * ahead of the code that needs them (hoisted out of the loop) */
-            if (kb->arg_info && kb->arg_info[i].kind == MOSAIC_ARG_IMAGE)
+            if (kb->arg_info && kb->arg_info[i].kind == MOSAIC_ARG_IMAGE) {
                 set_dereferenceable(e->c, v, sizeof(mosaic_image_desc));
+                LLVMMetadataRef a = LLVMValueAsMetadata(LLVMConstInt(e->i64, _Alignof(mosaic_image_desc), 0));
+                LLVMSetMetadata(v, LLVMGetMDKindIDInContext(e->c, "align", 5),
+                                LLVMMetadataAsValue(e->c, LLVMMDNodeInContext2(e->c, &a, 1)));
+            }
             if (LLVMGetPointerAddressSpace(ty) != 0)
                 v = LLVMBuildAddrSpaceCast(b, v, ty, "");
         } else {
