@@ -178,6 +178,8 @@ typedef struct mc_kernel_build {
     bool may_spin;        /* mc_may_spin: reads shared memory a loop could wait on */
     bool spins;           /* a loop waits for other work-items (spin_loops.c): runs as fibers */
     LLVMMetadataRef access_group; /* of K.wg's work-item loop */
+    const mosaic_kernel_arg *arg_info; /* the kernel's arguments (kinds), or NULL */
+    bool specialise_images; /* K.wg gets a loop nest per common image format (image_formats.c) */
 } mc_kernel_build;
 
 /* A builtin kept out of line (never inlined: "__mosaic_outlined_*"): the
@@ -219,6 +221,19 @@ LLVMValueRef mc_parallel_loop_md(LLVMContextRef c, LLVMMetadataRef ag);
  * stays NULL and the device runs K.wi as fibers. */
 cl_int mc_build_wg_regions(LLVMModuleRef m, mc_kernel_build *kb, const mosaic_compiler_target *target,
                            mosaic_strbuf *log);
+/* ---- K.wg specialised on image formats (image_formats.c) ------------------------- */
+#define MC_IMAGE_CLASSES 2 /* RGBA UNORM_INT8, RGBA FLOAT */
+/* Has the kernel an image argument (kb->arg_info set)? */
+bool mc_has_image_args(const mc_kernel_build *kb);
+/* At b: is every image argument (vals[i], its descriptor) of format class cls? */
+LLVMValueRef mc_images_have_class(LLVMBuilderRef b, const mc_kernel_build *kb, LLVMValueRef *vals, unsigned cls);
+/* At b: replaces each image argument in vals by a marker saying its format is class cls. */
+void mc_mark_image_class(LLVMModuleRef m, LLVMBuilderRef b, const mc_kernel_build *kb, LLVMValueRef *vals,
+                         unsigned cls);
+/* Once K.body is inlined: the format fields read through a marker become
+ * the class's constants, and the markers go. */
+void mc_fold_image_classes(LLVMModuleRef m);
+
 /* After K.body was inlined into K.wg: marks the work-item loop's memory
  * accesses as parallel (llvm.access.group) where they do not touch private
  * memory. */

@@ -517,6 +517,8 @@ static cl_int build_work_group_functions(finalize_job *job)
         r = run_passes(job->m, job->tm, "function(sroa,early-cse,simplifycfg,instcombine)", job->log);
     for (size_t k = 0; k < job->nk && r == CL_SUCCESS; k++) {
         mc_kernel_build *kb = &job->kb[k];
+        kb->arg_info = job->obj->kernels[k].args;
+        kb->specialise_images = !job->opts->opt_disable;
         if (kb->may_spin)
             r = mc_mark_spin_loops(job->m, kb, job->opts->opt_disable, job->log);
         if (r != CL_SUCCESS)
@@ -539,6 +541,7 @@ static cl_int prepare_for_optimiser(finalize_job *job)
     cl_int r = run_passes(job->m, job->tm, "always-inline", job->log);
     if (r != CL_SUCCESS)
         return r;
+    mc_fold_image_classes(job->m);
     for (size_t k = 0; k < job->nk; k++)
         mc_annotate_wg(job->m, &job->kb[k]);
     if (!job->opts->opt_disable)

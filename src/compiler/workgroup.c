@@ -388,6 +388,14 @@ static void unpack_args(wi_env *e, LLVMBuilderRef b, mc_kernel_build *kb, LLVMVa
             v = LLVMBuildLoad2(b, e->ptr, argp, "");
             LLVMSetAlignment(v, 1);
             set_invariant(e, v);
+            /* an image's descriptor is always there: its fields can be read
+             * ahead of the code that needs them (hoisted out of the loop) */
+            if (kb->arg_info && kb->arg_info[i].kind == MOSAIC_ARG_IMAGE) {
+                set_dereferenceable(e->c, v, sizeof(mosaic_image_desc));
+                LLVMMetadataRef a = LLVMValueAsMetadata(LLVMConstInt(e->i64, _Alignof(mosaic_image_desc), 0));
+                LLVMSetMetadata(v, LLVMGetMDKindIDInContext(e->c, "align", 5),
+                                LLVMMetadataAsValue(e->c, LLVMMDNodeInContext2(e->c, &a, 1)));
+            }
             if (LLVMGetPointerAddressSpace(ty) != 0)
                 v = LLVMBuildAddrSpaceCast(b, v, ty, "");
         } else {
@@ -623,6 +631,65 @@ void mc_lower_sub_group_first(LLVMModuleRef m, mc_kernel_build *kb)
     LLVMDisposeBuilder(b);
 }
 
+/* One z, y, x loop nest over the work-group calling K.body with vals, from
+ * the end of block pre (no terminator yet) to exit; image arguments marked
+ * as of format class cls unless cls is MC_IMAGE_CLASSES.  Every nest's x
+ * loop is parallel with the same access group. */
+static void build_loop_nest(wi_env *e, LLVMBuilderRef b, mc_kernel_build *kb, LLVMValueRef *vals, LLVMValueRef ctx,
+                            LLVMValueRef *n, LLVMBasicBlockRef pre, LLVMBasicBlockRef exit, unsigned cls)
+{
+    LLVMContextRef c = e->c;
+    LLVMTypeRef i64 = e->i64;
+    LLVMBasicBlockRef zb = LLVMInsertBasicBlockInContext(c, exit, "z");
+    LLVMBasicBlockRef yb = LLVMInsertBasicBlockInContext(c, exit, "y");
+    LLVMBasicBlockRef xb = LLVMInsertBasicBlockInContext(c, exit, "x");
+    LLVMBasicBlockRef ylatch = LLVMInsertBasicBlockInContext(c, exit, "y.latch");
+    LLVMBasicBlockRef zlatch = LLVMInsertBasicBlockInContext(c, exit, "z.latch");
+    LLVMValueRef zero = LLVMConstInt(i64, 0, 0), one = LLVMConstInt(i64, 1, 0);
+
+    LLVMPositionBuilderAtEnd(b, pre);
+    LLVMValueRef *args = vals;
+    LLVMValueRef *marked = NULL;
+    if (cls < MC_IMAGE_CLASSES) {
+        marked = malloc((kb->num_args + 4) * sizeof *marked);
+        if (marked) {
+            memcpy(marked, vals, kb->num_args * sizeof *marked);
+            mc_mark_image_class(e->m, b, kb, marked, cls);
+            args = marked;
+        }
+    }
+    LLVMBuildBr(b, zb);
+    LLVMPositionBuilderAtEnd(b, zb);
+    LLVMValueRef z = LLVMBuildPhi(b, i64, "lz");
+    LLVMBuildBr(b, yb);
+    LLVMPositionBuilderAtEnd(b, yb);
+    LLVMValueRef y = LLVMBuildPhi(b, i64, "ly");
+    LLVMBuildBr(b, xb);
+    LLVMPositionBuilderAtEnd(b, xb);
+    LLVMValueRef x = LLVMBuildPhi(b, i64, "lx");
+    call_body(e, b, kb, args, ctx, x, y, z);
+    free(marked);
+    LLVMValueRef xn = LLVMBuildNUWAdd(b, x, one, "lx.next");
+    LLVMValueRef br = LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, xn, n[0], ""), xb, ylatch);
+
+    /* The work-item loop is parallel: !llvm.loop !{self, !{"llvm.loop.parallel_accesses", group}}. */
+    if (kb->access_group)
+        LLVMSetMetadata(br, LLVMGetMDKindIDInContext(c, "llvm.loop", 9), mc_parallel_loop_md(c, kb->access_group));
+
+    LLVMPositionBuilderAtEnd(b, ylatch);
+    LLVMValueRef yn = LLVMBuildNUWAdd(b, y, one, "ly.next");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, yn, n[1], ""), yb, zlatch);
+    LLVMPositionBuilderAtEnd(b, zlatch);
+    LLVMValueRef zn = LLVMBuildNUWAdd(b, z, one, "lz.next");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, zn, n[2], ""), zb, exit);
+
+    LLVMValueRef zin[2] = {zero, zn}, yin[2] = {zero, yn}, xin[2] = {zero, xn};
+    LLVMBasicBlockRef zfrom[2] = {pre, zlatch}, yfrom[2] = {zb, ylatch}, xfrom[2] = {yb, xb};
+    LLVMAddIncoming(z, zin, zfrom, 2);
+    LLVMAddIncoming(y, yin, yfrom, 2);
+    LLVMAddIncoming(x, xin, xfrom, 2);
+}
+
 cl_int mc_build_wg(LLVMModuleRef m, mc_kernel_build *kb, mosaic_strbuf *log)
 {
     LLVMContextRef c = LLVMGetModuleContext(m);
@@ -638,11 +705,6 @@ cl_int mc_build_wg(LLVMModuleRef m, mc_kernel_build *kb, mosaic_strbuf *log)
     kb->wg = wg;
     LLVMValueRef ctx = LLVMGetParam(wg, 1);
     LLVMBasicBlockRef entry = LLVMGetInsertBlock(b);
-    LLVMBasicBlockRef zb = LLVMAppendBasicBlockInContext(c, wg, "z");
-    LLVMBasicBlockRef yb = LLVMAppendBasicBlockInContext(c, wg, "y");
-    LLVMBasicBlockRef xb = LLVMAppendBasicBlockInContext(c, wg, "x");
-    LLVMBasicBlockRef ylatch = LLVMAppendBasicBlockInContext(c, wg, "y.latch");
-    LLVMBasicBlockRef zlatch = LLVMAppendBasicBlockInContext(c, wg, "z.latch");
     LLVMBasicBlockRef exit = LLVMAppendBasicBlockInContext(c, wg, "exit");
     unsigned invariant = LLVMGetMDKindIDInContext(c, "invariant.load", 14);
     LLVMValueRef empty = LLVMMetadataAsValue(c, LLVMMDNodeInContext2(c, NULL, 0));
@@ -657,41 +719,26 @@ cl_int mc_build_wg(LLVMModuleRef m, mc_kernel_build *kb, mosaic_strbuf *log)
     }
     wi_env e;
     env_init(&e, m, log);
-    LLVMBuildBr(b, zb);
-    LLVMValueRef zero = LLVMConstInt(i64, 0, 0), one = LLVMConstInt(i64, 1, 0);
+    kb->access_group = mc_distinct_empty_node(c);
 
-    LLVMPositionBuilderAtEnd(b, zb);
-    LLVMValueRef z = LLVMBuildPhi(b, i64, "lz");
-    LLVMBuildBr(b, yb);
-    LLVMPositionBuilderAtEnd(b, yb);
-    LLVMValueRef y = LLVMBuildPhi(b, i64, "ly");
-    LLVMBuildBr(b, xb);
-    LLVMPositionBuilderAtEnd(b, xb);
-    LLVMValueRef x = LLVMBuildPhi(b, i64, "lx");
-    call_body(&e, b, kb, vals, ctx, x, y, z);
-    LLVMValueRef xn = LLVMBuildNUWAdd(b, x, one, "lx.next");
-    LLVMValueRef br = LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, xn, n[0], ""), xb, ylatch);
-
-    /* The work-item loop is parallel: !llvm.loop !{self, !{"llvm.loop.parallel_accesses", group}}. */
-    LLVMMetadataRef ag = mc_distinct_empty_node(c);
-    kb->access_group = ag;
-    if (ag)
-        LLVMSetMetadata(br, LLVMGetMDKindIDInContext(c, "llvm.loop", 9), mc_parallel_loop_md(c, ag));
-
-    LLVMPositionBuilderAtEnd(b, ylatch);
-    LLVMValueRef yn = LLVMBuildNUWAdd(b, y, one, "ly.next");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, yn, n[1], ""), yb, zlatch);
-    LLVMPositionBuilderAtEnd(b, zlatch);
-    LLVMValueRef zn = LLVMBuildNUWAdd(b, z, one, "lz.next");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, zn, n[2], ""), zb, exit);
+    if (kb->specialise_images && mc_has_image_args(kb)) {
+        /* a nest per common image format, tested once per work-group (image_formats.c) */
+        LLVMBasicBlockRef test = entry;
+        for (unsigned cls = 0; cls < MC_IMAGE_CLASSES; cls++) {
+            LLVMPositionBuilderAtEnd(b, test);
+            LLVMValueRef is = mc_images_have_class(b, kb, vals, cls);
+            LLVMBasicBlockRef nest = LLVMInsertBasicBlockInContext(c, exit, "format.nest");
+            LLVMBasicBlockRef next = LLVMInsertBasicBlockInContext(c, exit, "format.test");
+            LLVMBuildCondBr(b, is, nest, next);
+            build_loop_nest(&e, b, kb, vals, ctx, n, nest, exit, cls);
+            test = next;
+        }
+        build_loop_nest(&e, b, kb, vals, ctx, n, test, exit, MC_IMAGE_CLASSES);
+    } else {
+        build_loop_nest(&e, b, kb, vals, ctx, n, entry, exit, MC_IMAGE_CLASSES);
+    }
     LLVMPositionBuilderAtEnd(b, exit);
     LLVMBuildRetVoid(b);
-
-    LLVMValueRef zin[2] = {zero, zn}, yin[2] = {zero, yn}, xin[2] = {zero, xn};
-    LLVMBasicBlockRef zfrom[2] = {entry, zlatch}, yfrom[2] = {zb, ylatch}, xfrom[2] = {yb, xb};
-    LLVMAddIncoming(z, zin, zfrom, 2);
-    LLVMAddIncoming(y, yin, yfrom, 2);
-    LLVMAddIncoming(x, xin, xfrom, 2);
     LLVMDisposeBuilder(b);
     free(vals);
     return CL_SUCCESS;

@@ -1017,6 +1017,59 @@ TEST(copy)
     mosaic_executable_free(exe);
 }
 
+/* K.wg runs a loop nest specialised per common format when every image has
+ * it (image_formats.c) and the general one otherwise: a copy between RGBA
+ * UNORM_INT8 and RGBA FLOAT (either way) must convert, and a query must
+ * see each image's own format in every nest. */
+static const char mixed_source[] =
+    "const sampler_t near = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;\n"
+    "kernel void copy(read_only image2d_t in, write_only image2d_t out, global int *q) {\n"
+    "  int2 p = (int2)(get_global_id(0), get_global_id(1));\n"
+    "  write_imagef(out, p, read_imagef(in, near, p));\n"
+    "  if (p.x == 0 && p.y == 0) { q[0] = get_image_channel_data_type(in); q[1] = get_image_channel_data_type(out); }\n"
+    "}\n";
+
+TEST(mixed_formats)
+{
+    mosaic_executable *exe = build_program(mixed_source, "-cl-std=CL3.0");
+    if (!exe)
+        return;
+    static const cl_channel_type types[][2] = {
+        {CL_UNORM_INT8, CL_FLOAT}, {CL_FLOAT, CL_UNORM_INT8}, {CL_UNORM_INT8, CL_UNORM_INT8}, {CL_FLOAT, CL_FLOAT}};
+    for (size_t t = 0; t < COUNT(types); t++) {
+        const size_t W = 21, H = 5;
+        image *in = image_new(CL_MEM_OBJECT_IMAGE2D, CL_RGBA, types[t][0], W, H, 1, 0);
+        image *out = image_new(CL_MEM_OBJECT_IMAGE2D, CL_RGBA, types[t][1], W, H, 1, 0);
+        image_fill(in);
+        memset(out->mem, 0, out->bytes);
+        int32_t q[2] = {0, 0};
+        int32_t *qp = q;
+        void *args[] = {&in->dp, &out->dp, &qp};
+        ndrange r = {.dim = 2, .global = {W, H}, .local = {7, 1}};
+        CHECK(run_kernel(exe, "copy", args, &r) == 0);
+        CHECK(q[0] == (int32_t)types[t][0] && q[1] == (int32_t)types[t][1], "types %#x -> %#x: queries %#x %#x",
+              types[t][0], types[t][1], q[0], q[1]);
+        int bad = 0;
+        for (size_t y = 0; y < H; y++)
+            for (size_t x = 0; x < W; x++)
+                for (unsigned c = 0; c < 4; c++) {
+                    float f = types[t][0] == CL_FLOAT ? ((const float *)pixel(in, x, y, 0))[c]
+                                                      : (float)pixel(in, x, y, 0)[c] * (1.0f / 255.0f);
+                    if (types[t][1] == CL_FLOAT) {
+                        float got;
+                        memcpy(&got, pixel(out, x, y, 0) + 4 * c, 4);
+                        bad += got != f;
+                    } else {
+                        bad += pixel(out, x, y, 0)[c] != ref_norm(f, 255.0f, 0);
+                    }
+                }
+        CHECK(!bad, "types %#x -> %#x: %d channels wrong", types[t][0], types[t][1], bad);
+        image_free(in);
+        image_free(out);
+    }
+    mosaic_executable_free(exe);
+}
+
 int main(int argc, char **argv)
 {
     for (size_t t = 0; t < COUNT(sampled_types); t++)
