@@ -616,25 +616,19 @@ static int4 load_i(desc_t *d, int4 c, int dims, int arr)
     OVLD int4 read_imagei(Q TYPE img, IC c) { return load_i(DESC(img), WI(c), DIMS, ARR); }       \
     OVLD uint4 read_imageui(Q TYPE img, IC c) { return as_uint4(load_i(DESC(img), WI(c), DIMS, ARR)); }
 
-#define WRITES(Q, TYPE, DIMS, ARR, IC, WI)                                                         \
-    OVLD void write_imagef(Q TYPE img, IC c, float4 v)                                             \
+/* write_imagef/i/ui: the same steps with each one's value type and store */
+#define WRITE_FN(Q, TYPE, DIMS, ARR, IC, WI, NAME, VT, STORE)                                      \
+    OVLD void NAME(Q TYPE img, IC c, VT v)                                                         \
     {                                                                                              \
         desc_t *d = DESC(img);                                                                     \
         int4 w = WI(c);                                                                            \
-        WRITE_AT(d, w, DIMS, ARR, store_f, v);                                                     \
-    }                                                                                              \
-    OVLD void write_imagei(Q TYPE img, IC c, int4 v)                                               \
-    {                                                                                              \
-        desc_t *d = DESC(img);                                                                     \
-        int4 w = WI(c);                                                                            \
-        WRITE_AT(d, w, DIMS, ARR, __mosaic_outlined_store_i, v);                                                     \
-    }                                                                                              \
-    OVLD void write_imageui(Q TYPE img, IC c, uint4 v)                                             \
-    {                                                                                              \
-        desc_t *d = DESC(img);                                                                     \
-        int4 w = WI(c);                                                                            \
-        WRITE_AT(d, w, DIMS, ARR, __mosaic_outlined_store_ui, v);                                                    \
+        WRITE_AT(d, w, DIMS, ARR, STORE, v);                                                       \
     }
+
+#define WRITES(Q, TYPE, DIMS, ARR, IC, WI)                                                         \
+    WRITE_FN(Q, TYPE, DIMS, ARR, IC, WI, write_imagef, float4, store_f)                            \
+    WRITE_FN(Q, TYPE, DIMS, ARR, IC, WI, write_imagei, int4, __mosaic_outlined_store_i)            \
+    WRITE_FN(Q, TYPE, DIMS, ARR, IC, WI, write_imageui, uint4, __mosaic_outlined_store_ui)
 
 /* depth images: one float channel */
 #define DEPTH_FNS(Q, TYPE, DIMS, ARR, IC, FC, WI, WF)                                              \

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #define TEST_LIST "test_image_objects.list"
-#include "test.h"
+#include "cl_test.h"
 
 #define OK(expr) CHECK_ERR(expr, CL_SUCCESS)
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -1014,24 +1014,4 @@ TEST(from_memory_objects)
     free(data);
 }
 
-int main(int argc, char **argv)
-{
-    cl_platform_id platform;
-    cl_uint n = 0;
-    if (clGetPlatformIDs(1, &platform, &n) != CL_SUCCESS || n == 0 ||
-        clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, NULL) != CL_SUCCESS) {
-        fprintf(stderr, "no Mosaic platform or device\n");
-        return 1;
-    }
-    cl_int err = 0;
-    ctx = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
-    if (err != CL_SUCCESS)
-        return fprintf(stderr, "clCreateContext: %d\n", err), 1;
-    queue = clCreateCommandQueueWithProperties(ctx, device, NULL, &err);
-    if (err != CL_SUCCESS)
-        return fprintf(stderr, "clCreateCommandQueueWithProperties: %d\n", err), 1;
-    test_run(argc, argv);
-    clReleaseCommandQueue(queue);
-    clReleaseContext(ctx);
-    return test_summary();
-}
+int main(int argc, char **argv) { return test_main_on_cpu_queue(argc, argv, &device, &ctx, &queue); }
