@@ -468,6 +468,22 @@ static mosaic_executable *exe2d;
 /* Every pixel of a 2D image of each format, through a sampler-less read
  * and a nearest sampler at integer coordinates (clamp-to-edge, so the
  * coordinates beyond the right edge read the last column). */
+/* An image of `type` filled with test data: the sizes its type does not
+ * have are 1 (height, depth) or 0 (layers). */
+static image *sampled_image(cl_mem_object_type type, cl_channel_order order, cl_channel_type dtype, size_t w,
+                            size_t h, size_t depth, size_t layers)
+{
+    image *im = image_new(type, order, dtype, w, h, depth, layers);
+    if (type == CL_MEM_OBJECT_IMAGE1D_ARRAY || type == CL_MEM_OBJECT_IMAGE1D)
+        im->d.height = 1;
+    if (type != CL_MEM_OBJECT_IMAGE3D)
+        im->d.depth = 1;
+    if (type != CL_MEM_OBJECT_IMAGE1D_ARRAY && type != CL_MEM_OBJECT_IMAGE2D_ARRAY)
+        im->d.array_size = 0;
+    image_fill(im);
+    return im;
+}
+
 TEST(decode)
 {
     const size_t W = 7, H = 5, N = (W + 2) * H;
@@ -587,14 +603,7 @@ TEST(samplers)
         if (!exe)
             continue;
         for (size_t f = 0; f < COUNT(fmts); f++) {
-            image *im = image_new(sampled_types[t], fmts[f].order, fmts[f].type, 5, 4, 3, 3);
-            if (sampled_types[t] == CL_MEM_OBJECT_IMAGE1D_ARRAY || sampled_types[t] == CL_MEM_OBJECT_IMAGE1D)
-                im->d.height = 1;
-            if (sampled_types[t] != CL_MEM_OBJECT_IMAGE3D)
-                im->d.depth = 1;
-            if (sampled_types[t] != CL_MEM_OBJECT_IMAGE1D_ARRAY && sampled_types[t] != CL_MEM_OBJECT_IMAGE2D_ARRAY)
-                im->d.array_size = 0;
-            image_fill(im);
+            image *im = sampled_image(sampled_types[t], fmts[f].order, fmts[f].type, 5, 4, 3, 3);
             geometry g = geometry_of(im);
             int nc = coord_count(sampled_types[t]);
             for (unsigned norm = 0; norm < 2; norm++)
@@ -640,14 +649,7 @@ TEST(int_coords)
         mosaic_executable *exe = exe_by_type[t];
         if (!exe)
             continue;
-        image *im = image_new(sampled_types[t], CL_RG, CL_UNORM_INT8, 6, 3, 2, 2);
-        if (sampled_types[t] == CL_MEM_OBJECT_IMAGE1D_ARRAY || sampled_types[t] == CL_MEM_OBJECT_IMAGE1D)
-            im->d.height = 1;
-        if (sampled_types[t] != CL_MEM_OBJECT_IMAGE3D)
-            im->d.depth = 1;
-        if (sampled_types[t] != CL_MEM_OBJECT_IMAGE1D_ARRAY && sampled_types[t] != CL_MEM_OBJECT_IMAGE2D_ARRAY)
-            im->d.array_size = 0;
-        image_fill(im);
+        image *im = sampled_image(sampled_types[t], CL_RG, CL_UNORM_INT8, 6, 3, 2, 2);
         geometry g = geometry_of(im);
         int nc = coord_count(sampled_types[t]);
         for (unsigned addr = 0; addr <= 4; addr += 2) {
