@@ -1395,6 +1395,32 @@ static void close_sub_group_loops(region_fn *rf, LLVMBuilderRef b, region_loop *
     LLVMBuildUnreachable(b);
 }
 
+/* After a row: the y and z latches, and the incoming values of the z and y
+ * loops' phis (and of their state masks when there are several states);
+ * the row's own loops are the caller's. */
+static void close_y_z_loops(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
+{
+    LLVMValueRef zero = const64(rf, 0), one = const64(rf, 1);
+    LLVMPositionBuilderAtEnd(b, rl->ylatch);
+    rl->yn = LLVMBuildNUWAdd(b, rl->y, one, "");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, rl->yn, rf->nxyz[1], ""), rl->yb, rl->zlatch);
+    LLVMPositionBuilderAtEnd(b, rl->zlatch);
+    rl->zn = LLVMBuildNUWAdd(b, rl->z, one, "");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, rl->zn, rf->nxyz[2], ""), rl->zb, rl->done);
+    LLVMValueRef in2[2];
+    LLVMBasicBlockRef from2[2];
+    in2[0] = zero, in2[1] = rl->zn, from2[0] = rl->pre, from2[1] = rl->zlatch;
+    LLVMAddIncoming(rl->z, in2, from2, 2);
+    in2[0] = zero, in2[1] = rl->yn, from2[0] = rl->zb, from2[1] = rl->ylatch;
+    LLVMAddIncoming(rl->y, in2, from2, 2);
+    if (rl->multi) {
+        in2[0] = zero, in2[1] = rl->mask, from2[0] = rl->pre, from2[1] = rl->zlatch;
+        LLVMAddIncoming(rl->mz, in2, from2, 2);
+        in2[0] = rl->mz, in2[1] = rl->mask, from2[0] = rl->zb, from2[1] = rl->ylatch;
+        LLVMAddIncoming(rl->my, in2, from2, 2);
+    }
+}
+
 /* Uniform copy's latches: the next work-item of the sub-group (S of them),
  * the next sub-group of the row, the next y and z.  With several next
  * states, each work-item's is kept (the fallback reads it). */
@@ -1413,27 +1439,14 @@ static void close_uniform_loops(region_fn *rf, LLVMBuilderRef b, region_loop *rl
     LLVMPositionBuilderAtEnd(b, rl->slatch);
     LLVMValueRef xsn = LLVMBuildNUWAdd(b, rl->xs, const64(rf, MOSAIC_SUB_GROUP_SIZE), "");
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, xsn, rf->nxyz[0], ""), rl->sb, rl->ylatch);
-    LLVMPositionBuilderAtEnd(b, rl->ylatch);
-    rl->yn = LLVMBuildNUWAdd(b, rl->y, one, "");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, rl->yn, rf->nxyz[1], ""), rl->yb, rl->zlatch);
-    LLVMPositionBuilderAtEnd(b, rl->zlatch);
-    rl->zn = LLVMBuildNUWAdd(b, rl->z, one, "");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, rl->zn, rf->nxyz[2], ""), rl->zb, rl->done);
+    close_y_z_loops(rf, b, rl);
     LLVMValueRef in2[2];
     LLVMBasicBlockRef from2[2];
-    in2[0] = zero, in2[1] = rl->zn, from2[0] = rl->pre, from2[1] = rl->zlatch;
-    LLVMAddIncoming(rl->z, in2, from2, 2);
-    in2[0] = zero, in2[1] = rl->yn, from2[0] = rl->zb, from2[1] = rl->ylatch;
-    LLVMAddIncoming(rl->y, in2, from2, 2);
     in2[0] = zero, in2[1] = xsn, from2[0] = rl->yb, from2[1] = rl->slatch;
     LLVMAddIncoming(rl->xs, in2, from2, 2);
     in2[0] = zero, in2[1] = in, from2[0] = rl->sb, from2[1] = rl->latch;
     LLVMAddIncoming(rl->i, in2, from2, 2);
     if (rl->multi) {
-        in2[0] = zero, in2[1] = rl->mask, from2[0] = rl->pre, from2[1] = rl->zlatch;
-        LLVMAddIncoming(rl->mz, in2, from2, 2);
-        in2[0] = rl->mz, in2[1] = rl->mask, from2[0] = rl->zb, from2[1] = rl->ylatch;
-        LLVMAddIncoming(rl->my, in2, from2, 2);
         in2[0] = rl->my, in2[1] = rl->mask, from2[0] = rl->yb, from2[1] = rl->slatch;
         LLVMAddIncoming(rl->ms, in2, from2, 2);
         in2[0] = rl->ms, in2[1] = rl->mask, from2[0] = rl->sb, from2[1] = rl->latch;
@@ -1469,26 +1482,12 @@ static void close_work_item_loops(region_fn *rf, LLVMBuilderRef b, region_loop *
     if (rf->kb->access_group)
         LLVMSetMetadata(br, LLVMGetMDKindIDInContext(rf->c, "llvm.loop", 9),
                         mc_parallel_loop_md(rf->c, rf->kb->access_group));
-    LLVMPositionBuilderAtEnd(b, rl->ylatch);
-    rl->yn = LLVMBuildNUWAdd(b, rl->y, one, "");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, rl->yn, rf->nxyz[1], ""), rl->yb, rl->zlatch);
-    LLVMPositionBuilderAtEnd(b, rl->zlatch);
-    rl->zn = LLVMBuildNUWAdd(b, rl->z, one, "");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, rl->zn, rf->nxyz[2], ""), rl->zb, rl->done);
-
+    close_y_z_loops(rf, b, rl);
     LLVMValueRef in2[2];
     LLVMBasicBlockRef from2[2];
-    in2[0] = zero, in2[1] = rl->zn, from2[0] = rl->pre, from2[1] = rl->zlatch;
-    LLVMAddIncoming(rl->z, in2, from2, 2);
-    in2[0] = zero, in2[1] = rl->yn, from2[0] = rl->zb, from2[1] = rl->ylatch;
-    LLVMAddIncoming(rl->y, in2, from2, 2);
     in2[0] = zero, in2[1] = rl->xn, from2[0] = rl->yb, from2[1] = rl->latch;
     LLVMAddIncoming(rl->x, in2, from2, 2);
     if (rl->multi) {
-        in2[0] = zero, in2[1] = rl->mask, from2[0] = rl->pre, from2[1] = rl->zlatch;
-        LLVMAddIncoming(rl->mz, in2, from2, 2);
-        in2[0] = rl->mz, in2[1] = rl->mask, from2[0] = rl->zb, from2[1] = rl->ylatch;
-        LLVMAddIncoming(rl->my, in2, from2, 2);
         in2[0] = rl->my, in2[1] = rl->mask, from2[0] = rl->yb, from2[1] = rl->latch;
         LLVMAddIncoming(rl->mx, in2, from2, 2);
     }
