@@ -57,4 +57,25 @@ static inline cl_program test_build_program(cl_context context, cl_device_id dev
     return NULL;
 }
 
+/* The main of a test program whose cases share one CPU device, context,
+ * in-order queue and program built from `source`: as test_main_on_cpu_queue,
+ * running no case when the program does not build (its log is on stderr). */
+static inline int test_main_with_program(int argc, char **argv, const char *source, const char *options,
+                                         cl_device_id *device, cl_context *context, cl_command_queue *queue,
+                                         cl_program *program)
+{
+    cl_platform_id platform;
+    if (!test_open_cpu_device(&platform, device, context))
+        return 1;
+    *queue = clCreateCommandQueueWithProperties(*context, *device, NULL, NULL);
+    *program = test_build_program(*context, *device, source, options);
+    if (*program) {
+        test_run(argc, argv);
+        clReleaseProgram(*program);
+    }
+    clReleaseCommandQueue(*queue);
+    clReleaseContext(*context);
+    return test_summary();
+}
+
 #endif

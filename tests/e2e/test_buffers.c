@@ -22,7 +22,6 @@
 
 #define OK(expr) CHECK_ERR(expr, CL_SUCCESS)
 
-static cl_platform_id platform;
 static cl_device_id device;
 static cl_context context;
 static cl_command_queue queue;
@@ -265,15 +264,5 @@ TEST(destructor)
 
 int main(int argc, char **argv)
 {
-    if (!test_open_cpu_device(&platform, &device, &context))
-        return 1;
-    queue = clCreateCommandQueueWithProperties(context, device, NULL, NULL);
-    program = test_build_program(context, device, source, "");
-    if (program) {
-        test_run(argc, argv);
-        clReleaseProgram(program);
-    }
-    clReleaseCommandQueue(queue);
-    clReleaseContext(context);
-    return test_summary();
+    return test_main_with_program(argc, argv, source, "", &device, &context, &queue, &program);
 }

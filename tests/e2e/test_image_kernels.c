@@ -1211,6 +1211,13 @@ static const char args_src[] =
     "kernel void args(read_only image2d_t a, write_only image3d_t b, read_write image2d_array_t c, sampler_t s,"
     " image1d_buffer_t d, read_only image2d_depth_t e, write_only image1d_array_t f, global float *g) { }\n";
 
+TEST(image_support)
+{
+    cl_bool images = CL_FALSE;
+    CHECK_ERR(clGetDeviceInfo(device, CL_DEVICE_IMAGE_SUPPORT, sizeof images, &images, NULL), CL_SUCCESS);
+    CHECK(images == CL_TRUE, "the CPU device reports no image support");
+}
+
 TEST(kernel_arg_info)
 {
     cl_program p = test_build_program(context, device, args_src, "-cl-std=CL3.0 -cl-kernel-arg-info");
@@ -2337,19 +2344,5 @@ TEST(local_tile)
 
 int main(int argc, char **argv)
 {
-    cl_platform_id platform;
-    if (!test_open_cpu_device(&platform, &device, &context))
-        return 1;
-    cl_bool images = CL_FALSE;
-    clGetDeviceInfo(device, CL_DEVICE_IMAGE_SUPPORT, sizeof images, &images, NULL);
-    CHECK(images == CL_TRUE, "the CPU device reports no image support");
-    queue = clCreateCommandQueueWithProperties(context, device, NULL, NULL);
-    program = test_build_program(context, device, kernels_src, "-cl-std=CL3.0");
-    if (program) {
-        test_run(argc, argv);
-        clReleaseProgram(program);
-    }
-    clReleaseCommandQueue(queue);
-    clReleaseContext(context);
-    return test_summary();
+    return test_main_with_program(argc, argv, kernels_src, "-cl-std=CL3.0", &device, &context, &queue, &program);
 }

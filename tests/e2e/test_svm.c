@@ -555,16 +555,5 @@ TEST(message_passing)
 
 int main(int argc, char **argv)
 {
-    cl_platform_id platform;
-    if (!test_open_cpu_device(&platform, &device, &context))
-        return 1;
-    queue = clCreateCommandQueueWithProperties(context, device, NULL, NULL);
-    program = test_build_program(context, device, source, "-cl-std=CL3.0");
-    if (program) {
-        test_run(argc, argv);
-        clReleaseProgram(program);
-    }
-    clReleaseCommandQueue(queue);
-    clReleaseContext(context);
-    return test_summary();
+    return test_main_with_program(argc, argv, source, "-cl-std=CL3.0", &device, &context, &queue, &program);
 }
