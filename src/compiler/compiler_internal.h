@@ -232,7 +232,12 @@ void mc_mark_image_class(LLVMModuleRef m, LLVMBuilderRef b, const mc_kernel_buil
                          unsigned cls);
 /* Once K.body is inlined: the format fields read through a marker become
  * the class's constants, and the markers go. */
-void mc_fold_image_classes(LLVMModuleRef m);
+/* Folds the format fields in the class nests; true if there were any. */
+bool mc_fold_image_classes(LLVMModuleRef m);
+/* Rows whose image accesses stay inside: a version of each x loop (image_rows.c). */
+cl_int mc_version_image_rows(LLVMModuleRef m, LLVMTargetMachineRef tm, mc_kernel_build *kbs, size_t nk,
+                             bool specialised, mosaic_strbuf *log);
+cl_int mc_run_passes(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *passes, mosaic_strbuf *log);
 
 /* After K.body was inlined into K.wg: marks the work-item loop's memory
  * accesses as parallel (llvm.access.group) where they do not touch private

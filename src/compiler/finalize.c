@@ -56,7 +56,7 @@ static void object_clear(mc_object *o)
     memset(o, 0, sizeof *o);
 }
 
-static cl_int run_passes(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *passes, mosaic_strbuf *log)
+cl_int mc_run_passes(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *passes, mosaic_strbuf *log)
 {
     LLVMPassBuilderOptionsRef o = LLVMCreatePassBuilderOptions();
     LLVMPassBuilderOptionsSetLoopVectorization(o, 1);
@@ -418,7 +418,7 @@ static cl_int inline_everything(finalize_job *job)
     for (LLVMValueRef g = LLVMGetFirstGlobal(job->m); g; g = LLVMGetNextGlobal(g))
         if (!LLVMIsDeclaration(g))
             LLVMSetLinkage(g, LLVMInternalLinkage);
-    return run_passes(job->m, job->tm, "always-inline,globaldce", job->log);
+    return mc_run_passes(job->m, job->tm, "always-inline,globaldce", job->log);
 }
 
 /* What is left to call must be an intrinsic or an external symbol: no
@@ -514,7 +514,7 @@ static cl_int build_work_group_functions(finalize_job *job)
         for (size_t k = 0; k < job->nk; k++)
             may_spin |= job->kb[k].may_spin = mc_may_spin(job->kb[k].body);
     if ((job->any_barrier || may_spin) && !job->opts->opt_disable)
-        r = run_passes(job->m, job->tm, "function(sroa,early-cse,simplifycfg,instcombine)", job->log);
+        r = mc_run_passes(job->m, job->tm, "function(sroa,early-cse,simplifycfg,instcombine)", job->log);
     for (size_t k = 0; k < job->nk && r == CL_SUCCESS; k++) {
         mc_kernel_build *kb = &job->kb[k];
         kb->arg_info = job->obj->kernels[k].args;
@@ -538,10 +538,12 @@ static cl_int build_work_group_functions(finalize_job *job)
  * divisions guarded; the module verified. */
 static cl_int prepare_for_optimiser(finalize_job *job)
 {
-    cl_int r = run_passes(job->m, job->tm, "always-inline", job->log);
+    cl_int r = mc_run_passes(job->m, job->tm, "always-inline", job->log);
     if (r != CL_SUCCESS)
         return r;
-    mc_fold_image_classes(job->m);
+    bool specialised = mc_fold_image_classes(job->m);
+    if ((r = mc_version_image_rows(job->m, job->tm, job->kb, job->nk, specialised, job->log)) != CL_SUCCESS)
+        return r;
     for (size_t k = 0; k < job->nk; k++)
         mc_annotate_wg(job->m, &job->kb[k]);
     if (!job->opts->opt_disable)
@@ -567,14 +569,14 @@ static cl_int optimise(finalize_job *job)
     LLVMModuleRef m = job->m;
     if (mosaic_settings()->dump_ir)
         LLVMDumpModule(m);
-    cl_int r = run_passes(m, job->tm, job->opts->opt_disable ? "default<O0>" : "default<O3>", job->log);
+    cl_int r = mc_run_passes(m, job->tm, job->opts->opt_disable ? "default<O0>" : "default<O3>", job->log);
     if (r != CL_SUCCESS)
         return r;
     if (!job->opts->opt_disable) {
         mc_lower_vector_math_calls(m, job->tm);
         /* lane-0-only code of sub-group loops; instcombine then narrows what fed the lane */
         if (mc_scalarize_one_lane_masked_ops(m) &&
-            (r = run_passes(m, job->tm, "function(instcombine,dce)", job->log)) != CL_SUCCESS)
+            (r = mc_run_passes(m, job->tm, "function(instcombine,dce)", job->log)) != CL_SUCCESS)
             return r;
     }
     mc_drop_vector_math_uses(m);

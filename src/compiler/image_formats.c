@@ -192,11 +192,11 @@ static void fold_fields(LLVMTargetDataRef td, LLVMValueRef v, unsigned long long
     }
 }
 
-void mc_fold_image_classes(LLVMModuleRef m)
+bool mc_fold_image_classes(LLVMModuleRef m)
 {
     LLVMValueRef f = LLVMGetNamedFunction(m, MARKER);
     if (!f)
-        return;
+        return false;
     LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
     LLVMUseRef u = LLVMGetFirstUse(f);
     while (u) {
@@ -214,4 +214,5 @@ void mc_fold_image_classes(LLVMModuleRef m)
     }
     if (!LLVMGetFirstUse(f))
         LLVMDeleteFunction(f);
+    return true;
 }

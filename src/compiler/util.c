@@ -265,7 +265,8 @@ static bool resolvable(bool with_builtins, const mosaic_compiler_target *target,
 {
     if (!strncmp(name, "__mosaic_", 9) &&
         (!strcmp(name, "__mosaic_get_ctx") || !strcmp(name, "__mosaic_get_local_id") ||
-         !strcmp(name, "__mosaic_image") ||
+         !strcmp(name, "__mosaic_image") || !strcmp(name, "__mosaic_edge_clamp_x") ||
+         !strcmp(name, "__mosaic_inside_x") ||
          !strcmp(name, "__mosaic_barrier") || !strcmp(name, "__mosaic_sub_group_barrier") ||
          !strcmp(name, "__mosaic_get_sub_group_first") || !strcmp(name, "__mosaic_sub_group_active")))
         return true;
