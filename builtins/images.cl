@@ -371,16 +371,16 @@ static int size_x(desc_t *d) { return (int)d->width; }
 static int size_y(desc_t *d, int dims) { return dims >= 2 ? (int)d->height : 1; }
 static int size_z(desc_t *d, int dims, int arr) { return arr ? (int)d->array_size : dims == 3 ? (int)d->depth : 1; }
 
-/* x coordinate tests the compiler knows (image_formats.c): where a work-group
- * row's reads and writes cannot leave the image it makes them the identity
- * and true, so addresses are affine in x; elsewhere clamp(i, 0, n - 1) and
- * (uint)i < (uint)n. */
+/* Coordinate clamps and tests the compiler knows (src/compiler/image_rows.c):
+ * where a work-group row's reads and writes cannot leave the image it makes
+ * them the identity and true, so addresses are affine in x; elsewhere they are
+ * clamp(i, 0, n - 1) and (uint)i < (uint)n. */
 int __mosaic_edge_clamp_x(int i, int n) __attribute__((const));
-int __mosaic_inside_x(int i, int n) __attribute__((const));
+int __mosaic_inside(int i, int n) __attribute__((const));
 
 static int in_image(desc_t *d, int dims, int arr, int x, int y, int z)
 {
-    return __mosaic_inside_x(x, size_x(d)) && (uint)y < (uint)size_y(d, dims) && (uint)z < (uint)size_z(d, dims, arr);
+    return __mosaic_inside(x, size_x(d)) && __mosaic_inside(y, size_y(d, dims)) && __mosaic_inside(z, size_z(d, dims, arr));
 }
 
 /* A layer index from a sampled read: clamp(rint(c), 0, layers - 1). */

@@ -187,6 +187,9 @@ typedef struct mc_kernel_build {
  * around a common-format read stays small enough to unswitch and vectorise.
  * It calls nothing that needs the work-group context. */
 bool mc_is_outlined_builtin(LLVMValueRef f);
+/* Work-item loops of f (after the optimiser) that the loop vectoriser
+ * widened: parallel loops whose induction steps by more than one. */
+unsigned mc_count_vector_loops(LLVMValueRef f);
 
 /* Builds K.body from K (moving K's blocks), replacing the magic declarations
  * and static __local variables, and K.wi around it.  CL_BUILD_PROGRAM_FAILURE
@@ -225,11 +228,15 @@ cl_int mc_build_wg_regions(LLVMModuleRef m, mc_kernel_build *kb, const mosaic_co
 #define MC_IMAGE_CLASSES 2 /* RGBA UNORM_INT8, RGBA FLOAT */
 /* Has the kernel an image argument (kb->arg_info set)? */
 bool mc_has_image_args(const mc_kernel_build *kb);
-/* At b: is every image argument (vals[i], its descriptor) of format class cls? */
-LLVMValueRef mc_images_have_class(LLVMBuilderRef b, const mc_kernel_build *kb, LLVMValueRef *vals, unsigned cls);
-/* At b: replaces each image argument in vals by a marker saying its format is class cls. */
+/* How many specialised nests: with one or two image arguments one per
+ * combination of their classes (so a copy from RGBA UNORM_INT8 to RGBA FLOAT
+ * has one), with more one per class that every image has. */
+unsigned mc_image_nests(const mc_kernel_build *kb);
+/* At b: are the image arguments (vals[i], their descriptors) of nest's classes? */
+LLVMValueRef mc_images_have_class(LLVMBuilderRef b, const mc_kernel_build *kb, LLVMValueRef *vals, unsigned nest);
+/* At b: replaces each image argument in vals by a marker saying its class in nest. */
 void mc_mark_image_class(LLVMModuleRef m, LLVMBuilderRef b, const mc_kernel_build *kb, LLVMValueRef *vals,
-                         unsigned cls);
+                         unsigned nest);
 /* Once K.body is inlined: the format fields read through a marker become
  * the class's constants, and the markers go. */
 /* Folds the format fields in the class nests; true if there were any. */

@@ -582,8 +582,17 @@ static cl_int optimise(finalize_job *job)
     mc_drop_vector_math_uses(m);
     if (mosaic_settings()->dump_ir)
         LLVMDumpModule(m);
-    for (size_t k = 0; k < job->nk; k++)
-        job->obj->kernels[k].private_mem_size = private_size(job->kb[k].wi, job->td);
+    for (size_t k = 0; k < job->nk; k++) {
+        mosaic_kernel_info *info = &job->obj->kernels[k];
+        info->private_mem_size = private_size(job->kb[k].wi, job->td);
+        info->vectorised_loops = job->kb[k].wg ? mc_count_vector_loops(job->kb[k].wg) : 0;
+        if (mosaic_settings()->debug)
+            fprintf(stderr, "mosaic: kernel %s: %s, %u loop%s over work-items vectorised\n", info->name,
+                    !job->kb[k].wg ? "fibers (one work-item function per work-item)"
+                    : info->uses_barriers ? "work-group function in regions between barriers"
+                                          : "work-group function",
+                    info->vectorised_loops, info->vectorised_loops == 1 ? "" : "s");
+    }
     return CL_SUCCESS;
 }
 
@@ -683,6 +692,7 @@ static void object_serialize(const mc_object *o, mosaic_strbuf *s)
         put_u64(s, i->static_local_mem_size);
         put_u64(s, i->private_mem_size);
         put_u64(s, (uint64_t)i->uses_barriers);
+        put_u64(s, i->vectorised_loops);
         put_u64(s, o->has_wg[k]);
     }
 }
@@ -784,6 +794,7 @@ static bool object_deserialize(const void *data, size_t size, mc_object *o)
         i->static_local_mem_size = (size_t)get_u64(&r);
         i->private_mem_size = (size_t)get_u64(&r);
         i->uses_barriers = get_u64(&r) != 0;
+        i->vectorised_loops = (unsigned)get_u64(&r);
         o->has_wg[k] = get_u64(&r) != 0;
     }
     if (r.bad || r.p != r.end) {

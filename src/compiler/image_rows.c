@@ -3,7 +3,7 @@
  *
  * builtins/images.cl computes a clamp-to-edge read's x index as
  * __mosaic_edge_clamp_x(i, n) and the in-image test of a write or a
- * sampler-less read as __mosaic_inside_x(i, n).  With clamped indices every
+ * sampler-less read as __mosaic_inside(i, n).  With clamped indices every
  * channel of every work-item is a gather, so the loop vectoriser declines the
  * work-item loop.  Here, for K.wg of an image kernel, each x loop where such
  * an index is the loop's x plus something invariant in the loop gets a second
@@ -26,7 +26,7 @@
 #include "compiler/compiler_internal.h"
 
 #define CLAMP_X "__mosaic_edge_clamp_x"
-#define INSIDE_X "__mosaic_inside_x"
+#define INSIDE "__mosaic_inside"
 #define FAIL 1000
 
 typedef struct {
@@ -88,6 +88,9 @@ static int slope(const block_set *s, LLVMValueRef x, LLVMValueRef v, int depth)
     case LLVMSExt:
     case LLVMZExt:
         return slope(s, x, LLVMGetOperand(v, 0), depth + 1);
+    case LLVMAddrSpaceCast:
+    case LLVMBitCast:
+        return slope(s, x, LLVMGetOperand(v, 0), depth + 1) == 0 ? 0 : FAIL;
     case LLVMMul:
     case LLVMShl:
     case LLVMAnd:
@@ -124,12 +127,13 @@ static LLVMValueRef at_zero(LLVMBuilderRef b, const block_set *s, LLVMValueRef x
     return c;
 }
 
-/* Is 0 <= i(x) < n for every x < nx?  (i has slope 1, n slope 0.) */
+/* Is 0 <= i(x) < n for every x < nx?  (i has slope 1, n slope 0.)  *start
+ * gets i(0), widened to 64 bits. */
 static LLVMValueRef row_inside(LLVMBuilderRef b, const block_set *s, LLVMValueRef x, LLVMValueRef i, LLVMValueRef n,
-                               LLVMValueRef nx)
+                               LLVMValueRef nx, LLVMValueRef *start)
 {
     LLVMTypeRef i64 = LLVMTypeOf(nx);
-    LLVMValueRef i0 = LLVMBuildSExt(b, at_zero(b, s, x, i), i64, "");
+    LLVMValueRef i0 = *start = LLVMBuildSExt(b, at_zero(b, s, x, i), i64, "");
     LLVMValueRef n0 = LLVMBuildSExt(b, at_zero(b, s, x, n), i64, "");
     LLVMValueRef lo = LLVMBuildICmp(b, LLVMIntSGE, i0, LLVMConstInt(i64, 0, 0), "");
     LLVMValueRef hi = LLVMBuildICmp(b, LLVMIntSLE, LLVMBuildAdd(b, i0, nx, ""), n0, "");
@@ -168,7 +172,40 @@ static bool map_add(value_map *m, LLVMValueRef from, LLVMValueRef to)
     return true;
 }
 
-/* Vector loads and stores of the block become one per element. */
+/* A vector load or store of small integers (an RGBA UNORM_INT8 pixel) as one
+ * integer access: the lanes are shifts of it (the target is little-endian),
+ * so across work-items the vectoriser loads whole words instead of bytes it
+ * must then shuffle apart. */
+static void pack_integer_access(LLVMBuilderRef b, LLVMValueRef i, bool load, LLVMTypeRef vt, LLVMValueRef group,
+                                unsigned ag)
+{
+    LLVMContextRef c = LLVMGetTypeContext(vt);
+    LLVMTypeRef et = LLVMGetElementType(vt);
+    unsigned lanes = LLVMGetVectorSize(vt), bits = LLVMGetIntTypeWidth(et);
+    LLVMTypeRef wt = LLVMIntTypeInContext(c, lanes * bits), i32 = LLVMInt32TypeInContext(c);
+    LLVMValueRef ptr = LLVMGetOperand(i, load ? 0 : 1), e;
+    if (load) {
+        LLVMValueRef w = e = LLVMBuildLoad2(b, wt, ptr, ""), v = LLVMGetUndef(vt);
+        for (unsigned k = 0; k < lanes; k++) {
+            LLVMValueRef lane = LLVMBuildTrunc(b, LLVMBuildLShr(b, w, LLVMConstInt(wt, k * bits, 0), ""), et, "");
+            v = LLVMBuildInsertElement(b, v, lane, LLVMConstInt(i32, k, 0), "");
+        }
+        LLVMReplaceAllUsesWith(i, v);
+    } else {
+        LLVMValueRef v = LLVMGetOperand(i, 0), w = LLVMConstInt(wt, 0, 0);
+        for (unsigned k = 0; k < lanes; k++) {
+            LLVMValueRef lane = LLVMBuildZExt(b, LLVMBuildExtractElement(b, v, LLVMConstInt(i32, k, 0), ""), wt, "");
+            w = LLVMBuildOr(b, w, LLVMBuildShl(b, lane, LLVMConstInt(wt, k * bits, 0), ""), "");
+        }
+        e = LLVMBuildStore(b, w, ptr);
+    }
+    LLVMSetAlignment(e, LLVMGetAlignment(i));
+    if (group)
+        LLVMSetMetadata(e, ag, group);
+}
+
+/* Vector loads and stores of the block become one per element, or one
+ * integer access for small integer lanes. */
 static void scalarise_memory(LLVMBuilderRef b, LLVMBasicBlockRef bb)
 {
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i; i = next) {
@@ -187,6 +224,11 @@ static void scalarise_memory(LLVMBuilderRef b, LLVMBasicBlockRef bb)
         unsigned ag = LLVMGetMDKindIDInContext(c, "llvm.access.group", 17);
         LLVMValueRef group = LLVMGetMetadata(i, ag);
         LLVMPositionBuilderBefore(b, i);
+        if (LLVMGetTypeKind(et) == LLVMIntegerTypeKind && lanes * LLVMGetIntTypeWidth(et) <= 64) {
+            pack_integer_access(b, i, load, vt, group, ag);
+            LLVMInstructionEraseFromParent(i);
+            continue;
+        }
         LLVMValueRef v = load ? LLVMGetUndef(vt) : LLVMGetOperand(i, 0);
         for (unsigned k = 0; k < lanes; k++) {
             LLVMValueRef idx = LLVMConstInt(i32, k, 0);
@@ -208,11 +250,110 @@ static void scalarise_memory(LLVMBuilderRef b, LLVMBasicBlockRef bb)
     }
 }
 
-/* The header of a work-item x loop (workgroup.c names its phi lx). */
-static bool is_x_header(LLVMBasicBlockRef bb)
+/* How the copy of a row that stays inside treats marker call i: ROW_INDEX,
+ * an index x + invariant whose range the guard checks (the clamp is the
+ * identity, the test true); ROW_TEST, an in-image test of an index invariant
+ * in the loop (y or z: the guard checks it, the copy takes it as true);
+ * NOT_GUARDED otherwise. */
+enum { NOT_GUARDED, ROW_INDEX, ROW_TEST };
+
+static int guarded_marker(const block_set *s, LLVMValueRef x, LLVMValueRef i)
 {
-    LLVMValueRef i = LLVMGetFirstInstruction(bb);
-    return i && LLVMIsAPHINode(i) && !strcmp(LLVMGetValueName(i), "lx");
+    bool clamp = is_call_to(i, CLAMP_X);
+    if (!clamp && !is_call_to(i, INSIDE))
+        return NOT_GUARDED;
+    if (slope(s, x, LLVMGetOperand(i, 1), 0) != 0)
+        return NOT_GUARDED;
+    int di = slope(s, x, LLVMGetOperand(i, 0), 0);
+    return di == 1 ? ROW_INDEX : di == 0 && !clamp ? ROW_TEST : NOT_GUARDED;
+}
+
+/* The widened index w of a guarded 32-bit index, if v is one (in the copy):
+ * sext(i), or what instcombine makes of sext(i) << k when i = trunc(g):
+ * ashr exact (shl g, 32), 32 - k.  Returns k, or -1. */
+static int widened_index(LLVMValueRef v, LLVMValueRef i)
+{
+    if (LLVMIsASExtInst(v))
+        return LLVMGetOperand(v, 0) == i ? 0 : -1;
+    if (!LLVMIsATruncInst(i) || LLVMGetInstructionOpcode(v) != LLVMAShr || !LLVMIsAConstantInt(LLVMGetOperand(v, 1)))
+        return -1;
+    LLVMValueRef shl = LLVMGetOperand(v, 0);
+    if (LLVMGetInstructionOpcode(shl) != LLVMShl || LLVMGetOperand(shl, 0) != LLVMGetOperand(i, 0) ||
+        !LLVMIsAConstantInt(LLVMGetOperand(shl, 1)) || LLVMConstIntGetZExtValue(LLVMGetOperand(shl, 1)) != 32)
+        return -1;
+    long long right = LLVMConstIntGetSExtValue(LLVMGetOperand(v, 1));
+    return right >= 0 && right <= 32 ? (int)(32 - right) : -1;
+}
+
+/* In the copy (blocks s mapped by map), each widening of a guarded index
+ * becomes (i(0) + x) << k, from starts (index -> i(0) in 64 bits). */
+static void widen_guarded_indices(LLVMBuilderRef b, const value_map *map, const value_map *starts, const block_set *s,
+                                  LLVMValueRef x)
+{
+    for (unsigned k = 0; k < s->n; k++) {
+        LLVMBasicBlockRef nb = LLVMValueAsBasicBlock(mapped(map, LLVMBasicBlockAsValue(s->blocks[k])));
+        for (LLVMValueRef v = LLVMGetFirstInstruction(nb), next; v; v = next) {
+            next = LLVMGetNextInstruction(v);
+            if (LLVMTypeOf(v) != LLVMTypeOf(x))
+                continue;
+            for (unsigned j = 0; j < starts->n; j++) {
+                int shift = widened_index(v, mapped(map, starts->from[j]));
+                if (shift < 0)
+                    continue;
+                LLVMPositionBuilderBefore(b, v);
+                LLVMValueRef w = LLVMBuildNSWAdd(b, starts->to[j], x, "");
+                if (shift)
+                    w = LLVMBuildNSWMul(b, w, LLVMConstInt(LLVMTypeOf(x), 1ull << shift, 0), "");
+                LLVMReplaceAllUsesWith(v, w);
+                LLVMInstructionEraseFromParent(v);
+                break;
+            }
+        }
+    }
+}
+
+/* Is br the latch of a work-item x loop?  workgroup.c marks those alone
+ * parallel on the kernel's access group (agv). */
+static bool is_x_latch(LLVMValueRef br, LLVMValueRef agv)
+{
+    LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(agv));
+    LLVMValueRef md = br && LLVMIsABranchInst(br) && LLVMIsConditional(br)
+                          ? LLVMGetMetadata(br, LLVMGetMDKindIDInContext(c, "llvm.loop", 9))
+                          : NULL;
+    if (!md)
+        return false;
+    unsigned n = LLVMGetMDNodeNumOperands(md);
+    LLVMValueRef ops[8];
+    if (n > 8)
+        return false;
+    LLVMGetMDNodeOperands(md, ops);
+    for (unsigned i = 0; i < n; i++) {
+        LLVMValueRef pair[2];
+        if (!ops[i] || !LLVMIsAMDNode(ops[i]) || LLVMGetMDNodeNumOperands(ops[i]) != 2)
+            continue;
+        LLVMGetMDNodeOperands(ops[i], pair);
+        unsigned len = 0;
+        const char *name = pair[0] ? LLVMGetMDString(pair[0], &len) : NULL;
+        if (name && len == 27 && !memcmp(name, "llvm.loop.parallel_accesses", 27) && pair[1] == agv)
+            return true;
+    }
+    return false;
+}
+
+/* The x phi of the loop with this header and latch: 0, then x + 1 from the latch. */
+static LLVMValueRef x_phi(LLVMBasicBlockRef header, LLVMBasicBlockRef latch)
+{
+    for (LLVMValueRef i = LLVMGetFirstInstruction(header); i && LLVMIsAPHINode(i); i = LLVMGetNextInstruction(i)) {
+        if (LLVMCountIncoming(i) != 2)
+            continue;
+        unsigned from_latch = LLVMGetIncomingBlock(i, 0) == latch ? 0 : 1;
+        LLVMValueRef next = LLVMGetIncomingValue(i, from_latch), init = LLVMGetIncomingValue(i, 1 - from_latch);
+        if (LLVMIsAConstantInt(init) && !LLVMConstIntGetZExtValue(init) && LLVMGetInstructionOpcode(next) == LLVMAdd &&
+            LLVMGetOperand(next, 0) == i && LLVMIsAConstantInt(LLVMGetOperand(next, 1)) &&
+            LLVMConstIntGetZExtValue(LLVMGetOperand(next, 1)) == 1)
+            return i;
+    }
+    return NULL;
 }
 
 /* Versions the x loop whose latch is latch (branch to header or exit). */
@@ -220,10 +361,10 @@ static void version_loop(LLVMBuilderRef b, LLVMValueRef wg, LLVMBasicBlockRef la
 {
     LLVMValueRef br = LLVMGetBasicBlockTerminator(latch);
     LLVMBasicBlockRef s0 = LLVMGetSuccessor(br, 0), s1 = LLVMGetSuccessor(br, 1);
-    LLVMBasicBlockRef header = is_x_header(s0) ? s0 : s1;
+    LLVMBasicBlockRef header = x_phi(s0, latch) ? s0 : s1;
     LLVMBasicBlockRef exit = header == s0 ? s1 : s0;
-    LLVMValueRef x = LLVMGetFirstInstruction(header);
-    if (!LLVMIsAPHINode(x) || LLVMIsAPHINode(LLVMGetFirstInstruction(exit)) || LLVMCountIncoming(x) != 2)
+    LLVMValueRef x = x_phi(header, latch);
+    if (!x || LLVMIsAPHINode(LLVMGetFirstInstruction(exit)))
         return;
     LLVMBasicBlockRef pre = LLVMGetIncomingBlock(x, 0) == latch ? LLVMGetIncomingBlock(x, 1) : LLVMGetIncomingBlock(x, 0);
     LLVMValueRef pbr = LLVMGetBasicBlockTerminator(pre);
@@ -232,6 +373,7 @@ static void version_loop(LLVMBuilderRef b, LLVMValueRef wg, LLVMBasicBlockRef la
 
     block_set s = {0};
     value_map map = {0};
+    value_map starts = {0}; /* guarded index -> its value at x = 0, 64 bits */
     if (!add_block(&s, header))
         goto out;
     for (unsigned k = 0; k < s.n; k++) {
@@ -256,17 +398,24 @@ static void version_loop(LLVMBuilderRef b, LLVMValueRef wg, LLVMBasicBlockRef la
             LLVMValueRef f = LLVMIsACallInst(i) ? mc_called_function(i) : NULL;
             if (f && mc_is_outlined_builtin(f))
                 goto out;
-            if (!is_call_to(i, CLAMP_X) && !is_call_to(i, INSIDE_X))
+            int kind = guarded_marker(&s, x, i);
+            if (kind == NOT_GUARDED)
                 continue;
             LLVMValueRef iv = LLVMGetOperand(i, 0), n = LLVMGetOperand(i, 1);
-            if (slope(&s, x, iv, 0) != 1 || slope(&s, x, n, 0) != 0)
+            if (kind == ROW_TEST) {
+                LLVMValueRef in = LLVMBuildICmp(b, LLVMIntULT, at_zero(b, &s, x, iv), at_zero(b, &s, x, n), "");
+                guard = guard ? LLVMBuildAnd(b, guard, in, "") : in;
                 continue;
+            }
             if (!nx) {
                 LLVMValueRef off = LLVMConstInt(i64, offsetof(mosaic_wg_ctx, local_size), 0);
                 nx = LLVMBuildLoad2(b, i64, LLVMBuildInBoundsGEP2(b, i8, LLVMGetParam(wg, 1), &off, 1, ""), "nx");
             }
-            LLVMValueRef in = row_inside(b, &s, x, iv, n, nx);
+            LLVMValueRef start;
+            LLVMValueRef in = row_inside(b, &s, x, iv, n, nx, &start);
             guard = guard ? LLVMBuildAnd(b, guard, in, "") : in;
+            if (!map_add(&starts, iv, start))
+                goto out;
         }
     if (!guard)
         goto out;
@@ -324,19 +473,23 @@ static void version_loop(LLVMBuilderRef b, LLVMValueRef wg, LLVMBasicBlockRef la
         LLVMBasicBlockRef nb = LLVMValueAsBasicBlock(mapped(&map, LLVMBasicBlockAsValue(s.blocks[k])));
         for (LLVMValueRef i = LLVMGetFirstInstruction(s.blocks[k]); i; i = LLVMGetNextInstruction(i)) {
             bool clamp = is_call_to(i, CLAMP_X);
-            if ((!clamp && !is_call_to(i, INSIDE_X)) || slope(&s, x, LLVMGetOperand(i, 0), 0) != 1 ||
-                slope(&s, x, LLVMGetOperand(i, 1), 0) != 0)
+            if (guarded_marker(&s, x, i) == NOT_GUARDED)
                 continue;
             LLVMValueRef ni = mapped(&map, i);
             LLVMReplaceAllUsesWith(ni, clamp ? LLVMGetOperand(ni, 0) : LLVMConstInt(LLVMTypeOf(ni), 1, 0));
         }
         scalarise_memory(b, nb);
     }
+    /* A guarded index i(x) is i(0) + x without overflow in the copy, so its
+     * widening, the pixel address's index, becomes that 64-bit sum: an
+     * affine address the vectoriser sees as consecutive, where
+     * sext(trunc(x + c)) was not. */
+    widen_guarded_indices(b, &map, &starts, &s, mapped(&map, x));
     for (unsigned k = 0; k < s.n; k++) {
         LLVMBasicBlockRef nb = LLVMValueAsBasicBlock(mapped(&map, LLVMBasicBlockAsValue(s.blocks[k])));
         for (LLVMValueRef i = LLVMGetFirstInstruction(nb), next; i; i = next) {
             next = LLVMGetNextInstruction(i);
-            if ((is_call_to(i, CLAMP_X) || is_call_to(i, INSIDE_X)) && !LLVMGetFirstUse(i))
+            if ((is_call_to(i, CLAMP_X) || is_call_to(i, INSIDE)) && !LLVMGetFirstUse(i))
                 LLVMInstructionEraseFromParent(i);
         }
     }
@@ -345,6 +498,8 @@ static void version_loop(LLVMBuilderRef b, LLVMValueRef wg, LLVMBasicBlockRef la
     LLVMBuildCondBr(b, guard, LLVMValueAsBasicBlock(mapped(&map, LLVMBasicBlockAsValue(header))), header);
     LLVMInstructionEraseFromParent(pbr);
 out:
+    free(starts.from);
+    free(starts.to);
     free(s.blocks);
     free(map.from);
     free(map.to);
@@ -393,7 +548,7 @@ static cl_int run_on(LLVMModuleRef m, LLVMTargetMachineRef tm, LLVMValueRef *fs,
 /* The markers left: clamp(i, 0, n - 1) and (uint)i < (uint)n. */
 static void lower_markers(LLVMModuleRef m, LLVMBuilderRef b)
 {
-    const char *names[2] = {CLAMP_X, INSIDE_X};
+    const char *names[2] = {CLAMP_X, INSIDE};
     for (int k = 0; k < 2; k++) {
         LLVMValueRef f = LLVMGetNamedFunction(m, names[k]);
         if (!f)
@@ -429,29 +584,31 @@ cl_int mc_version_image_rows(LLVMModuleRef m, LLVMTargetMachineRef tm, mc_kernel
 {
     LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
     LLVMValueRef *fs = calloc(nk ? nk : 1, sizeof *fs);
+    LLVMMetadataRef *groups = calloc(nk ? nk : 1, sizeof *groups);
     size_t n = 0;
     cl_int r = CL_SUCCESS;
-    if (!fs) {
+    if (!fs || !groups) {
+        free(fs);
+        free(groups);
         LLVMDisposeBuilder(b);
         return mc_out_of_memory(log);
     }
-    if (specialised && (LLVMGetNamedFunction(m, CLAMP_X) || LLVMGetNamedFunction(m, INSIDE_X)))
+    if (specialised && (LLVMGetNamedFunction(m, CLAMP_X) || LLVMGetNamedFunction(m, INSIDE)))
         for (size_t k = 0; k < nk; k++)
-            if (kbs[k].wg && kbs[k].specialise_images && !kbs[k].uses_barriers && !kbs[k].spins &&
-                mc_has_image_args(&kbs[k]))
+            if (kbs[k].wg && kbs[k].access_group && kbs[k].specialise_images && !kbs[k].uses_barriers &&
+                !kbs[k].spins && mc_has_image_args(&kbs[k])) {
+                groups[n] = kbs[k].access_group;
                 fs[n++] = kbs[k].wg;
+            }
     if (n)
-        r = run_on(m, tm, fs, n, "function(sroa,early-cse,instcombine,loop(loop-unroll-full),instcombine)", log);
+        r = run_on(m, tm, fs, n, "function(sroa,early-cse,simplifycfg,instcombine,scalarizer,instcombine,loop(loop-rotate),loop-unroll<O3;no-partial;no-runtime;no-upperbound;no-peeling;no-profile-peeling>,simplifycfg,instcombine)", log);
     for (size_t k = 0; k < n && r == CL_SUCCESS; k++) {
-        unsigned loop_md = LLVMGetMDKindIDInContext(LLVMGetModuleContext(m), "llvm.loop", 9);
+        LLVMValueRef agv = LLVMMetadataAsValue(LLVMGetModuleContext(m), groups[k]);
         LLVMBasicBlockRef latches[16];
         unsigned nl = 0;
-        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fs[k]); bb && nl < 16; bb = LLVMGetNextBasicBlock(bb)) {
-            LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
-            if (t && LLVMIsABranchInst(t) && LLVMIsConditional(t) && LLVMGetMetadata(t, loop_md) &&
-                (is_x_header(LLVMGetSuccessor(t, 0)) || is_x_header(LLVMGetSuccessor(t, 1))))
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fs[k]); bb && nl < 16; bb = LLVMGetNextBasicBlock(bb))
+            if (is_x_latch(LLVMGetBasicBlockTerminator(bb), agv))
                 latches[nl++] = bb;
-        }
         for (unsigned i = 0; i < nl; i++)
             version_loop(b, fs[k], latches[i]);
     }
@@ -459,6 +616,7 @@ cl_int mc_version_image_rows(LLVMModuleRef m, LLVMTargetMachineRef tm, mc_kernel
     if (n && r == CL_SUCCESS)
         r = run_on(m, tm, fs, n, "function(scalarizer,instcombine)", log);
     free(fs);
+    free(groups);
     LLVMDisposeBuilder(b);
     return r;
 }
