@@ -118,7 +118,8 @@ void mc_cache_key_compute(mc_cache_key *key, const void *bitcode, size_t size, c
 /* ---- the directory, checked ---------------------------------------------------------- */
 static pthread_mutex_t dir_lock = PTHREAD_MUTEX_INITIALIZER;
 static char *dir_setting; /* the MOSAIC_CACHE_DIR root_fd was opened for */
-static int root_fd = -1;  /* the cache directory; -1: no cache */
+static int root_fd = -1;  /* the cache directory, or -1 */
+static bool refused;      /* it, or a subdirectory, is not safe: no cache */
 static bool warned;
 
 /* Is the directory open as fd the user's and writable by no one else? */
@@ -128,15 +129,15 @@ static bool is_private_dir(int fd)
     return !fstat(fd, &st) && S_ISDIR(st.st_mode) && st.st_uid == geteuid() && !(st.st_mode & (S_IWGRP | S_IWOTH));
 }
 
-/* Says once why there is no cache; dir_lock held. */
+/* No cache from now on, and once why; dir_lock held.  root_fd stays open:
+ * another thread may be using it (closed, its number could name another
+ * file). */
 static void refuse(const char *dir, const char *why)
 {
     if (!warned)
         fprintf(stderr, "mosaic: warning: not using the kernel cache %s: %s; building without it\n", dir, why);
     warned = true;
-    if (root_fd >= 0)
-        close(root_fd);
-    root_fd = -1;
+    refused = true;
 }
 
 /* mkdir -p, each new directory private (mode 0700). */
@@ -166,7 +167,8 @@ static int cache_root(void)
         free(dir_setting);
         dir_setting = strdup(dir);
         if (root_fd >= 0)
-            close(root_fd);
+            close(root_fd); /* a new setting: no other thread builds (mosaic_settings_reload) */
+        refused = false;
         make_dirs(dir);
         root_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         if (root_fd < 0) {
@@ -177,7 +179,7 @@ static int cache_root(void)
             refuse(dir, "it is not your directory, or others may write to it");
         }
     }
-    int fd = root_fd;
+    int fd = refused ? -1 : root_fd;
     pthread_mutex_unlock(&dir_lock);
     return fd;
 }
