@@ -34,6 +34,7 @@ typedef struct compile_job {
     char **feat;              /* the device's clang feature options */
     size_t nfeat;
     char dir[4096];           /* the temporary directory, "" until it exists */
+    int dir_lock;             /* held while it is in use (work_dir.c) */
     char input[4200], output[4200], include[4200], args_path[4200], deps_path[4200];
     mosaic_strbuf prelude;    /* the prelude's text */
     mosaic_strbuf args;       /* clang's arguments: the response file's text */
@@ -245,11 +246,13 @@ static cl_int split_device_features(compile_job *job)
 static cl_int make_work_dir(compile_job *job)
 {
     char dir[4096];
-    if (mc_work_dir_create(dir, sizeof dir)) {
+    int lock = mc_work_dir_create(dir, sizeof dir);
+    if (lock < 0) {
         mosaic_strbuf_printf(job->log, "error: cannot create a temporary directory: %s\n", strerror(errno));
         return CL_COMPILE_PROGRAM_FAILURE;
     }
     memcpy(job->dir, dir, sizeof dir);
+    job->dir_lock = lock;
     snprintf(job->input, sizeof job->input, "%s/source.cl", dir);
     snprintf(job->output, sizeof job->output, "%s/out.bc", dir);
     snprintf(job->include, sizeof job->include, "%s/include", dir);
@@ -492,7 +495,7 @@ static void store(compile_job *job, const mosaic_bitcode *out, size_t messages_a
 static void compile_job_free(compile_job *job)
 {
     if (job->dir[0])
-        mc_work_dir_remove(job->dir);
+        mc_work_dir_remove(job->dir, job->dir_lock);
     free(job->bc);
     mosaic_strbuf_free(&job->clang_log);
     mosaic_strbuf_free(&job->prelude);

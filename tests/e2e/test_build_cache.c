@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -608,8 +609,20 @@ TEST(killed_host)
     CHECK(no_process_in(tmp, 5000), "clang (pid %d) died with its host", (int)clang);
     snprintf(prefix, sizeof prefix, "mosaic-%d-", (int)h.pid);
     CHECK(count_named(tmp, prefix) == 1, "the killed host's work directory is there until the next build");
+    /* a directory whose lock is held (its process lives, in another pid
+     * namespace, say: no process here has its pid) stays */
+    char other[128], lock_path[160];
+    snprintf(other, sizeof other, "%s/mosaic-2147483000-abcdef", tmp);
+    snprintf(lock_path, sizeof lock_path, "%s/lock", other);
+    CHECK(mkdir(other, 0700) == 0);
+    int lock = open(lock_path, O_RDONLY | O_CREAT, 0600);
+    CHECK(lock >= 0 && flock(lock, LOCK_EX) == 0);
     CHECK(run_host(&h, ENV(env_tmp, "MOSAIC_CACHE=0"), "build", 1, "", src1, NULL) == 0, "%s", h.text);
-    CHECK(count_named(tmp, "mosaic-") == 0, "the next build removed it");
+    CHECK(count_named(tmp, prefix) == 0, "the next build removed the killed host's directory");
+    CHECK(count_named(tmp, "mosaic-") == 1, "a directory still locked stays");
+    close(lock);
+    CHECK(run_host(&h, ENV(env_tmp, "MOSAIC_CACHE=0"), "build", 1, "", src1, NULL) == 0, "%s", h.text);
+    CHECK(count_named(tmp, "mosaic-") == 0, "unlocked, it goes");
     remove_tree(tmp);
 }
 
