@@ -967,7 +967,7 @@ cl_int mosaic_finalize(const mosaic_compiler_target *target, const mosaic_bitcod
         mosaic_strbuf_free(&key_options);
         void *entry;
         size_t entry_size;
-        if (mc_cache_load(&key, &entry, &entry_size)) {
+        if (mc_cache_load(MC_CACHE_OBJECT, &key, &entry, &entry_size)) {
             cached = object_deserialize(entry, entry_size, &obj);
             free(entry);
         }
@@ -983,7 +983,7 @@ cl_int mosaic_finalize(const mosaic_compiler_target *target, const mosaic_bitcod
                 mosaic_strbuf entry = {0};
                 object_serialize(&obj, &entry);
                 if (!entry.oom)
-                    mc_cache_store(&key, entry.data, entry.len);
+                    mc_cache_store(MC_CACHE_OBJECT, &key, entry.data, entry.len);
                 mosaic_strbuf_free(&entry);
             }
         }
