@@ -210,6 +210,7 @@ cl_int mc_prepare_calls(LLVMModuleRef m, LLVMValueRef *kernels, size_t nk, mosai
             remove_fn_attr(f, "noinline");
             add_fn_attr(f, "alwaysinline");
         }
+        LLVMRemoveStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, PROGRAM_ATTR, sizeof PROGRAM_ATTR - 1);
     }
     for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
         if (!LLVMIsDeclaration(g))
