@@ -272,8 +272,8 @@ static bool needs_kernel(LLVMValueRef f, bool spin_matters)
     return false;
 }
 
-cl_int mc_mark_must_inline(LLVMModuleRef m, LLVMValueRef *kernels, size_t nk, bool spin_matters, bool *any_left,
-                           mosaic_strbuf *log)
+cl_int mc_mark_must_inline(LLVMModuleRef m, LLVMValueRef *kernels, size_t nk, bool spin_matters, bool *any_must,
+                           bool *any_left, mosaic_strbuf *log)
 {
     call_graph g;
     size_t from, to;
@@ -286,7 +286,7 @@ cl_int mc_mark_must_inline(LLVMModuleRef m, LLVMValueRef *kernels, size_t nk, bo
         free(must);
         return must ? CL_SUCCESS : mc_out_of_memory(log); /* (acyclic: checked before) */
     }
-    *any_left = false;
+    *any_must = *any_left = false;
     for (size_t p = 0; p < g.n; p++) { /* callees first */
         size_t i = g.post[p];
         LLVMValueRef f = g.fns[i];
@@ -296,11 +296,14 @@ cl_int mc_mark_must_inline(LLVMModuleRef m, LLVMValueRef *kernels, size_t nk, bo
         for (size_t e = g.first[i]; e < g.first[i + 1] && !must[i]; e++)
             must[i] = must[g.edge[e]];
         if (must[i]) {
+            *any_must = true;
             remove_fn_attr(f, "noinline");
             add_fn_attr(f, "alwaysinline");
         } else if (LLVMGetFirstUse(f)) {
             drop_convergent(f);
             *any_left = true;
+        } else {
+            *any_must = true; /* nothing calls it: globaldce must still run */
         }
     }
     graph_free(&g);

@@ -195,9 +195,9 @@ void mc_mark_program_functions(LLVMModuleRef m);
 cl_int mc_prepare_calls(LLVMModuleRef m, LLVMValueRef *kernels, size_t nk, mosaic_strbuf *log);
 /* Functions the kernel's own code must see always inlined (barriers, sub-group
  * functions, static __local variables, spin loops when spin_matters);
- * any_left: some program function may stay a call. */
-cl_int mc_mark_must_inline(LLVMModuleRef m, LLVMValueRef *kernels, size_t nk, bool spin_matters, bool *any_left,
-                           mosaic_strbuf *log);
+ * any_must: some were marked (or are dead); any_left: some program function may stay a call. */
+cl_int mc_mark_must_inline(LLVMModuleRef m, LLVMValueRef *kernels, size_t nk, bool spin_matters, bool *any_must,
+                           bool *any_left, mosaic_strbuf *log);
 /* Functions left as calls that read the work-item context get it as four
  * more parameters (ctx, lx, ly, lz); __mosaic_image(x) becomes x in them. */
 cl_int mc_pass_context(LLVMModuleRef m, LLVMValueRef *kernels, size_t nk, mosaic_strbuf *log);

@@ -375,19 +375,19 @@ static cl_int inline_calls(finalize_job *job)
         r = run_passes(job->m, job->tm, "always-inline", job->log);
     if (r == CL_SUCCESS)
         r = mc_lower_atomic_calls(job->m, job->log);
-    bool any_left = false;
+    bool any_must = false, any_left = false;
     if (r == CL_SUCCESS)
         r = mc_mark_must_inline(job->m, job->kernels, job->nk, mc_target_has_symbol(job->target, "__mosaic_yield"),
-                                &any_left, job->log);
-    if (r == CL_SUCCESS)
-        r = run_passes(job->m, job->tm,
-                       any_left && !job->opts->opt_disable
-                           ? "always-inline,cgscc(inline,function(sroa,early-cse,simplifycfg,instcombine))"
-                           : "always-inline",
+                                &any_must, &any_left, job->log);
+    /* (a program of kernels and builtins alone skips the rest) */
+    if (r == CL_SUCCESS && any_left && !job->opts->opt_disable)
+        r = run_passes(job->m, job->tm, "always-inline,cgscc(inline,function(sroa,early-cse,simplifycfg,instcombine))",
                        job->log);
-    if (r == CL_SUCCESS)
+    else if (r == CL_SUCCESS && any_must)
+        r = run_passes(job->m, job->tm, "always-inline", job->log);
+    if (r == CL_SUCCESS && any_left)
         r = mc_pass_context(job->m, job->kernels, job->nk, job->log);
-    if (r == CL_SUCCESS)
+    if (r == CL_SUCCESS && (any_must || any_left))
         r = run_passes(job->m, job->tm, "globaldce", job->log);
     return r;
 }
