@@ -194,6 +194,23 @@ bool mc_is_outlined_builtin(LLVMValueRef f);
 /* Work-item loops of f (after the optimiser) that the loop vectoriser
  * widened: parallel loops whose induction steps by more than one. */
 unsigned mc_count_vector_loops(LLVMValueRef f);
+/* calls.c: which calls finalize inlines, and the work-item context for the
+ * functions left as calls (docs/compiler.md, "Finalize"). */
+/* Marks the program's own functions (before the builtins are linked). */
+void mc_mark_program_functions(LLVMModuleRef m);
+/* Builtins and kernels always inlined, non-kernels internal; recursion refused. */
+cl_int mc_prepare_calls(LLVMModuleRef m, LLVMValueRef *kernels, size_t nk, mosaic_strbuf *log);
+/* Functions the kernel's own code must see always inlined (barriers, sub-group
+ * functions, static __local variables, spin loops when spin_matters);
+ * any_must: some were marked (or are dead); any_left: some program function may stay a call. */
+cl_int mc_mark_must_inline(LLVMModuleRef m, LLVMValueRef *kernels, size_t nk, bool spin_matters, bool *any_must,
+                           bool *any_left, mosaic_strbuf *log);
+/* Functions left as calls that read the work-item context get it as four
+ * more parameters (ctx, lx, ly, lz); __mosaic_image(x) becomes x in them. */
+cl_int mc_pass_context(LLVMModuleRef m, LLVMValueRef *kernels, size_t nk, mosaic_strbuf *log);
+/* Private memory of each of fns: its allocas and its deepest chain of calls'. */
+void mc_private_sizes(LLVMModuleRef m, LLVMTargetDataRef td, LLVMValueRef *fns, size_t n, size_t *sizes);
+
 
 /* Builds K.body from K (moving K's blocks), replacing the magic declarations
  * and static __local variables, and K.wi around it.  CL_BUILD_PROGRAM_FAILURE

@@ -1,7 +1,7 @@
 /*
  * Work-item and work-group functions.
  *
- * A kernel K, once every call in it is inlined, has its blocks moved into
+ * A kernel K, once what must be inlined is (calls.c), has its blocks moved into
  *   internal void K.body(K's parameters..., mosaic_wg_ctx *ctx, u64 lx, u64 ly, u64 lz)
  * where the magic declarations of builtins/builtins.h become ctx and the local
  * id, and each static __local variable becomes ctx->local_mem + offset.  Then
