@@ -322,14 +322,8 @@ void mosaic_bitcode_free(mosaic_bitcode *bc)
 static void link_key(mc_cache_key *key, const mosaic_compiler_target *target, size_t count,
                      const mosaic_bitcode *inputs, const char *options, bool create_library)
 {
-    const uint8_t *id;
-    size_t id_len;
-    mc_cache_build_id(&id, &id_len);
     llvm_blake3_hasher h;
-    llvm_blake3_hasher_init(&h);
-    static const char tag[] = "mosaic link cache 1";
-    llvm_blake3_hasher_update(&h, tag, sizeof tag);
-    llvm_blake3_hasher_update(&h, id, id_len);
+    mc_cache_hasher_start(&h, "mosaic link cache 1");
     uint64_t n[2] = {count, create_library};
     llvm_blake3_hasher_update(&h, n, sizeof n);
     const char *o = options ? options : "";

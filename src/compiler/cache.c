@@ -86,22 +86,21 @@ static int find_build_id(struct dl_phdr_info *info, size_t size, void *data)
 
 static void read_build_id(void) { dl_iterate_phdr(find_build_id, (void *)(uintptr_t)&read_build_id); }
 
-void mc_cache_build_id(const uint8_t **id, size_t *size)
+void mc_cache_hasher_start(llvm_blake3_hasher *h, const char *tag)
 {
     pthread_once(&build_id_once, read_build_id);
-    *id = build_id;
-    *size = build_id_len;
+    llvm_blake3_hasher_init(h);
+    llvm_blake3_hasher_update(h, tag, strlen(tag) + 1);
+    uint64_t n = build_id_len;
+    llvm_blake3_hasher_update(h, &n, sizeof n);
+    llvm_blake3_hasher_update(h, build_id, build_id_len);
 }
 
 void mc_cache_key_compute(mc_cache_key *key, const void *bitcode, size_t size, const char *options,
                           const char *cpu, const char *features, const mosaic_compiler_target *target)
 {
     llvm_blake3_hasher h;
-    llvm_blake3_hasher_init(&h);
-    static const char tag[] = "mosaic kernel cache 1";
-    llvm_blake3_hasher_update(&h, tag, sizeof tag);
-    pthread_once(&build_id_once, read_build_id);
-    llvm_blake3_hasher_update(&h, build_id, build_id_len);
+    mc_cache_hasher_start(&h, "mosaic kernel cache 1");
     uint64_t n = size;
     llvm_blake3_hasher_update(&h, &n, sizeof n);
     llvm_blake3_hasher_update(&h, bitcode, size);

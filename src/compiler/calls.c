@@ -382,27 +382,23 @@ static void replace_magic(ctx_env *e, LLVMBuilderRef b, LLVMValueRef f, bool has
     }
 }
 
-static void copy_attributes(LLVMValueRef from, LLVMValueRef to, LLVMAttributeIndex idx)
+/* The attributes of from at idx onto to: functions, or call sites when calls. */
+static void copy_attributes(LLVMValueRef from, LLVMValueRef to, LLVMAttributeIndex idx, bool calls)
 {
-    unsigned n = LLVMGetAttributeCountAtIndex(from, idx);
+    unsigned n = calls ? LLVMGetCallSiteAttributeCount(from, idx) : LLVMGetAttributeCountAtIndex(from, idx);
     LLVMAttributeRef *a = n ? malloc(n * sizeof *a) : NULL;
     if (!a)
         return;
-    LLVMGetAttributesAtIndex(from, idx, a);
-    for (unsigned i = 0; i < n; i++)
-        LLVMAddAttributeAtIndex(to, idx, a[i]);
-    free(a);
-}
-
-static void copy_call_attributes(LLVMValueRef from, LLVMValueRef to, LLVMAttributeIndex idx)
-{
-    unsigned n = LLVMGetCallSiteAttributeCount(from, idx);
-    LLVMAttributeRef *a = n ? malloc(n * sizeof *a) : NULL;
-    if (!a)
-        return;
-    LLVMGetCallSiteAttributes(from, idx, a);
-    for (unsigned i = 0; i < n; i++)
-        LLVMAddCallSiteAttribute(to, idx, a[i]);
+    if (calls)
+        LLVMGetCallSiteAttributes(from, idx, a);
+    else
+        LLVMGetAttributesAtIndex(from, idx, a);
+    for (unsigned i = 0; i < n; i++) {
+        if (calls)
+            LLVMAddCallSiteAttribute(to, idx, a[i]);
+        else
+            LLVMAddAttributeAtIndex(to, idx, a[i]);
+    }
     free(a);
 }
 
@@ -431,10 +427,10 @@ static LLVMValueRef with_context(ctx_env *e, LLVMValueRef f)
     free(params);
     LLVMSetLinkage(nf, LLVMInternalLinkage);
     LLVMSetFunctionCallConv(nf, LLVMGetFunctionCallConv(f));
-    copy_attributes(f, nf, LLVMAttributeFunctionIndex);
-    copy_attributes(f, nf, LLVMAttributeReturnIndex);
+    copy_attributes(f, nf, LLVMAttributeFunctionIndex, false);
+    copy_attributes(f, nf, LLVMAttributeReturnIndex, false);
     for (unsigned i = 0; i < n; i++)
-        copy_attributes(f, nf, i + 1);
+        copy_attributes(f, nf, i + 1, false);
     LLVMMetadataRef sp = LLVMGetSubprogram(f);
     if (sp)
         LLVMSetSubprogram(nf, sp); /* f is deleted once its calls are nf's */
@@ -478,10 +474,10 @@ static void retarget_call(ctx_env *e, LLVMBuilderRef b, LLVMValueRef call, LLVMV
     }
     LLVMValueRef nc = LLVMBuildCall2(b, LLVMGlobalGetValueType(nf), nf, args, n + 4, "");
     LLVMSetInstructionCallConv(nc, LLVMGetInstructionCallConv(call));
-    copy_call_attributes(call, nc, LLVMAttributeFunctionIndex);
-    copy_call_attributes(call, nc, LLVMAttributeReturnIndex);
+    copy_attributes(call, nc, LLVMAttributeFunctionIndex, true);
+    copy_attributes(call, nc, LLVMAttributeReturnIndex, true);
     for (unsigned i = 0; i < n; i++)
-        copy_call_attributes(call, nc, i + 1);
+        copy_attributes(call, nc, i + 1, true);
     LLVMSetCurrentDebugLocation2(b, NULL);
     LLVMReplaceAllUsesWith(call, nc);
     LLVMInstructionEraseFromParent(call);

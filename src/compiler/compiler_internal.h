@@ -40,6 +40,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include <llvm-c/blake3.h>
 #include <llvm-c/Core.h>
 #include <llvm-c/Error.h>
 #include <llvm-c/TargetMachine.h>
@@ -315,8 +316,9 @@ typedef struct mc_cache_key { uint8_t bytes[32]; } mc_cache_key;
 typedef enum mc_cache_kind { MC_CACHE_OBJECT, MC_CACHE_SOURCE, MC_CACHE_CHECKED, MC_CACHE_LINKED } mc_cache_kind;
 void mc_cache_key_compute(mc_cache_key *key, const void *bitcode, size_t size, const char *options,
                           const char *cpu, const char *features, const mosaic_compiler_target *target);
-/* The GNU build id of the Mosaic binary (size 0 when it has none). */
-void mc_cache_build_id(const uint8_t **id, size_t *size);
+/* Starts h for a cache key of one kind: the kind's tag, then the GNU build id
+ * of the Mosaic binary, so a rebuilt Mosaic never reads an old entry. */
+void mc_cache_hasher_start(llvm_blake3_hasher *h, const char *tag);
 /* Is there a cache (set, and a directory that is safe to use)? */
 bool mc_cache_enabled(void);
 /* A lookup: true on a hit, with the malloc'd payload in *data and *size.

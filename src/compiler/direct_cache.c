@@ -51,14 +51,8 @@ static bool uses_the_clock(const char *text, size_t n)
 
 bool mc_direct_key(const mc_direct_inputs *in, mc_cache_key *key)
 {
-    const uint8_t *id;
-    size_t id_len;
-    mc_cache_build_id(&id, &id_len);
     llvm_blake3_hasher h;
-    llvm_blake3_hasher_init(&h);
-    static const char tag[] = "mosaic front end cache 1";
-    llvm_blake3_hasher_update(&h, tag, sizeof tag);
-    hash_text(&h, id, id_len);
+    mc_cache_hasher_start(&h, "mosaic front end cache 1");
     hash_text(&h, in->args, in->args_len);
     hash_text(&h, in->prelude, in->prelude_len);
     size_t n = strlen(in->source);
