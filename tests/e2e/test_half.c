@@ -42,6 +42,9 @@ static const char kernels_src[] =
     "  vstore##n(convert_half##n##_rtz(v), 5 * i + 2, o); vstore##n(convert_half##n##_rtp(v), 5 * i + 3, o);\\\n"
     "  vstore##n(convert_half##n##_rtn(v), 5 * i + 4, o); }\n"
     "TO_HALFV(float, 4) TO_HALFV(float, 8) TO_HALFV(double, 4) TO_HALFV(int, 8) TO_HALFV(long, 4)\n"
+    /* casts, which the code generator turns into a call for double -> half (cpu_half.c) */
+    "kernel void casts(global const double *d, global const long *l, global half *o, global double *back) {\n"
+    "  size_t i = get_global_id(0); o[2 * i] = (half)d[i]; o[2 * i + 1] = (half)l[i]; back[i] = (double)o[2 * i]; }\n"
     /* from half: int and char with and without _sat, each mode; float and double */
     "kernel void from_half(global const half *x, global int *oi, global char *oc, global uchar *ou,"
     " global float *of, global double *od) {\n"
@@ -302,7 +305,7 @@ static int check_to_half(const char *what, long double x, const uint16_t *got, i
 static size_t float_inputs(float *x, size_t max)
 {
     size_t n = 0;
-    for (int e = -30; e <= 17 && n + 64 <= max; e++)
+    for (int e = -30; e <= 17 && n + 128 <= max; e++)
         for (int k = 0; k < 16; k++) {
             float base = ldexpf(1.0f + k / 16.0f, e);
             float vals[4] = {base, nextafterf(base, 0), nextafterf(base, INFINITY), base + ldexpf(1, e - 11)};
@@ -382,6 +385,39 @@ static long double round_mode(long double x, int mode)
 static long double saturate(long double x, long double lo, long double hi)
 {
     return isnan(x) ? 0 : x < lo ? lo : x > hi ? hi : x;
+}
+
+TEST(casts)
+{
+    enum { N = 8192 };
+    static double d[N], back[N];
+    static cl_long l[N];
+    static uint16_t o[2 * N];
+    static float f[N];
+    size_t n = float_inputs(f, N - 64);
+    for (size_t i = 0; i < n; i++) {
+        d[i] = (double)f[i] * (1.0 + ((i % 3) - 1.0) * 0x1p-40);
+        l[i] = (cl_long)(i * 0x9e3779b97f4a7c15ull) >> (i % 60);
+    }
+    cl_mem bd = buf(n * 8, d), bl = buf(n * 8, l), bo = buf(n * 4, NULL), bb = buf(n * 8, NULL);
+    const void *args[] = {&bd, &bl, &bo, &bb};
+    if (run("casts", n, 0, 4, args, NULL)) {
+        read_buf(bo, n * 4, o);
+        read_buf(bb, n * 8, back);
+        int bad = 0;
+        for (size_t i = 0; i < n; i++) {
+            uint16_t wd = to_half(d[i], 0), wl = to_half((long double)l[i], 0);
+            if ((!same_half(o[2 * i], wd) || !same_half(o[2 * i + 1], wl) ||
+                 !(back[i] == half_value(o[2 * i]) || (isnan(back[i]) && half_is_nan(o[2 * i])))) &&
+                bad++ < 8)
+                TEST_FAIL("(half)%a = 0x%04x (want 0x%04x), (half)%lld = 0x%04x (want 0x%04x), back %a", d[i],
+                          o[2 * i], wd, (long long)l[i], o[2 * i + 1], wl, back[i]);
+        }
+        CHECK(bad == 0, "%d wrong", bad);
+    }
+    cl_mem all[] = {bd, bl, bo, bb};
+    for (int i = 0; i < 4; i++)
+        clReleaseMemObject(all[i]);
 }
 
 TEST(conversions_from_half)
