@@ -7,7 +7,7 @@
  * still in CL/cl.h) from what the device filled in at start-up
  * (struct _cl_device_id) and from what Mosaic implements today.  Optional
  * features Mosaic does not implement are reported as unsupported, with the
- * values the specification requires for that case (SPIR-V, fp16...).
+ * values the specification requires for that case (SPIR-V...).
  *
  * Sub-devices (clCreateSubDevices): a sub-device is a subset of its parent's
  * compute units with an executor of its own, made by the device's
