@@ -115,3 +115,9 @@ COLLECTIVE_TYPES(INTEGER_TYPE, FLOAT_TYPE)
 
 OVLD int work_group_all(int predicate) { return work_group_reduce_min(predicate != 0); }
 OVLD int work_group_any(int predicate) { return work_group_reduce_max(predicate != 0); }
+
+/* half (cl_khr_fp16): folded in half, as the spec's types say */
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+CONST_FN half fmin(half x, half y);
+CONST_FN half fmax(half x, half y);
+FLOAT_TYPE(half)

@@ -335,6 +335,13 @@ static void store_f(desc_t *d, int x, int y, int z, float4 v)
     __mosaic_outlined_encode_f(d, p, v);
 }
 
+/* write_imageh: a half is exactly a float, so write_imagef's conversions
+ * (a CL_HALF_FLOAT image gets the same bits back) */
+static void store_h(desc_t *d, int x, int y, int z, half4 v) { store_f(d, x, y, z, __builtin_convertvector(v, float4)); }
+
+/* read_imageh: read_imagef's value rounded to half (to nearest even) */
+#define TO_HALF4(v) __builtin_convertvector((v), half4)
+
 /* write_imagei / write_imageui: saturated to the channel type */
 #define SAT_CHAR(i) clamp(i, -128, 127)
 #define SAT_SHORT(i) clamp(i, -32768, 32767)
@@ -616,12 +623,15 @@ static int4 load_i(desc_t *d, int4 c, int dims, int arr)
     OVLD uint4 read_imageui(Q TYPE img, sampler_t s, FC c)                                         \
     {                                                                                              \
         return as_uint4(sample_i(DESC(img), SAMPLER(s), WF(c), DIMS, ARR));                        \
-    }
+    }                                                                                              \
+    OVLD half4 read_imageh(Q TYPE img, sampler_t s, IC c) { return TO_HALF4(read_imagef(img, s, c)); } \
+    OVLD half4 read_imageh(Q TYPE img, sampler_t s, FC c) { return TO_HALF4(read_imagef(img, s, c)); }
 
 #define PLAIN_READS(Q, TYPE, DIMS, ARR, IC, WI)                                                    \
     OVLD float4 read_imagef(Q TYPE img, IC c) { return load_f(DESC(img), WI(c), DIMS, ARR); }     \
     OVLD int4 read_imagei(Q TYPE img, IC c) { return load_i(DESC(img), WI(c), DIMS, ARR); }       \
-    OVLD uint4 read_imageui(Q TYPE img, IC c) { return as_uint4(load_i(DESC(img), WI(c), DIMS, ARR)); }
+    OVLD uint4 read_imageui(Q TYPE img, IC c) { return as_uint4(load_i(DESC(img), WI(c), DIMS, ARR)); } \
+    OVLD half4 read_imageh(Q TYPE img, IC c) { return TO_HALF4(load_f(DESC(img), WI(c), DIMS, ARR)); }
 
 /* write_imagef/i/ui: the same steps with each one's value type and store */
 #define WRITE_FN(Q, TYPE, DIMS, ARR, IC, WI, NAME, VT, STORE)                                      \
@@ -635,7 +645,8 @@ static int4 load_i(desc_t *d, int4 c, int dims, int arr)
 #define WRITES(Q, TYPE, DIMS, ARR, IC, WI)                                                         \
     WRITE_FN(Q, TYPE, DIMS, ARR, IC, WI, write_imagef, float4, store_f)                            \
     WRITE_FN(Q, TYPE, DIMS, ARR, IC, WI, write_imagei, int4, __mosaic_outlined_store_i)            \
-    WRITE_FN(Q, TYPE, DIMS, ARR, IC, WI, write_imageui, uint4, __mosaic_outlined_store_ui)
+    WRITE_FN(Q, TYPE, DIMS, ARR, IC, WI, write_imageui, uint4, __mosaic_outlined_store_ui)         \
+    WRITE_FN(Q, TYPE, DIMS, ARR, IC, WI, write_imageh, half4, store_h)
 
 /* depth images: one float channel */
 #define DEPTH_FNS(Q, TYPE, DIMS, ARR, IC, FC, WI, WF)                                              \

@@ -70,8 +70,8 @@ double libm_lgamma_r(double, __private int *) __asm__("lgamma_r");
     OVLD T remquo(T x, T y, __private int *q)                                                      \
     {                                                                                              \
         T r = __builtin_remainder##S(x, y);                                                        \
-        if (__builtin_isnan(r) || __builtin_isinf(x) || y == 0) {                                  \
-            *q = 0;                                                                                \
+        if (__builtin_isnan(r) || __builtin_isinf(x) || __builtin_isinf(y) || y == 0) {            \
+            *q = 0; /* (an infinite y: x / y rounds to 0; the fma test below would see a NaN) */   \
             return r;                                                                              \
         }                                                                                          \
         T ax = __builtin_fabs##S(x), ay = __builtin_fabs##S(y), span = ay * 128;                   \

@@ -445,3 +445,14 @@ NU_FLOAT(double)
 NU_LOGICAL(and, LAND, 1)
 NU_LOGICAL(or, LOR, 0)
 NU_LOGICAL(xor, LXOR, 0)
+
+/* ---- half (cl_khr_fp16): the float functions' forms ------------------------------------ */
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+CONST_FN half fmin(half x, half y);
+CONST_FN half fmax(half x, half y);
+FLOAT_TYPE(half)
+BROADCAST_VECTORS(half)
+ALL_EQUAL(half)
+NU_BROADCAST_ALL(half)
+SHUFFLES(half)
+NU_FLOAT(half)

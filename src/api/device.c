@@ -7,7 +7,7 @@
  * still in CL/cl.h) from what the device filled in at start-up
  * (struct _cl_device_id) and from what Mosaic implements today.  Optional
  * features Mosaic does not implement are reported as unsupported, with the
- * values the specification requires for that case (SPIR-V, fp16...).
+ * values the specification requires for that case (SPIR-V...).
  *
  * Sub-devices (clCreateSubDevices): a sub-device is a subset of its parent's
  * compute units with an executor of its own, made by the device's
@@ -78,6 +78,7 @@ static const struct { const char *name; cl_version version; } extension_versions
     { "cl_khr_int64_base_atomics", CL_MAKE_VERSION(1, 0, 0) },
     { "cl_khr_int64_extended_atomics", CL_MAKE_VERSION(1, 0, 0) },
     { "cl_khr_fp64", CL_MAKE_VERSION(1, 0, 0) },
+    { "cl_khr_fp16", CL_MAKE_VERSION(1, 0, 0) },
     { "cl_khr_extended_versioning", CL_MAKE_VERSION(1, 0, 0) },
     { "cl_khr_integer_dot_product", CL_MAKE_VERSION(2, 0, 0) },
 };
@@ -481,6 +482,7 @@ clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_val
     MOSAIC_CHECK_HANDLE(device, DEVICE);
     cl_device_id d = device;
     const bool fp64 = has_extension(d, "cl_khr_fp64");
+    const bool fp16 = has_extension(d, "cl_khr_fp16");
     const bool images = mosaic_device_image_support(d);
 
     switch (param_name) {
@@ -715,7 +717,12 @@ clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_val
                                       CL_FP_INF_NAN | CL_FP_DENORM
                                 : 0);
     case CL_DEVICE_HALF_FP_CONFIG:
-        MOSAIC_INFO_SCALAR(cl_device_fp_config, 0); /* no cl_khr_fp16 */
+        /* cl_khr_fp16 (docs/half.md): each operation rounds once to nearest
+         * even (computed in float, whose 24 bits make that one rounding),
+         * denormals and infinities kept, fma() correctly rounded.  Only
+         * round to nearest: no directed rounding of arithmetic. */
+        MOSAIC_INFO_SCALAR(cl_device_fp_config,
+                           fp16 ? CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_FMA : 0);
 
     /* ---- vector widths ---- */
     case CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR:
@@ -738,7 +745,8 @@ clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_val
         MOSAIC_INFO_SCALAR(cl_uint, vector_width(d, sizeof(cl_double), fp64));
     case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF:
     case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF:
-        MOSAIC_INFO_SCALAR(cl_uint, 0);
+        /* half arithmetic runs in float lanes (no AVX-512 FP16 code yet) */
+        MOSAIC_INFO_SCALAR(cl_uint, vector_width(d, sizeof(cl_float), fp16));
 
     /* ---- partitioning ---- */
     case CL_DEVICE_PARENT_DEVICE:

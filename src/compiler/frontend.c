@@ -207,6 +207,13 @@ static const char *const spir_default_macros[] = {
     "__opencl_c_program_scope_global_variables", "__opencl_c_images",
 };
 
+/* OpenCL C 3.0 features clang 16 takes in -cl-ext but defines no macro for:
+ * the prelude defines them (OpenCL C 3.0 only, as the spec says) when the
+ * device has them. */
+static const char *const undefined_feature_macros[] = {
+    "__opencl_c_fp16",
+};
+
 #define PRELUDE_NAME "__mosaic_prelude.h"
 
 /* Is `name` switched on by the -cl-ext=... words of the device's feature options? */
@@ -275,6 +282,10 @@ static cl_int make_prelude(compile_job *job)
         if (!device_has(job->feat, job->nfeat, strcmp(m, "__IMAGE_SUPPORT__") ? m : "__opencl_c_images"))
             mosaic_strbuf_printf(text, "#undef %s\n", m);
     }
+    for (size_t i = 0; i < sizeof undefined_feature_macros / sizeof undefined_feature_macros[0]; i++)
+        if (device_has(job->feat, job->nfeat, undefined_feature_macros[i]))
+            mosaic_strbuf_printf(text, "#if __OPENCL_C_VERSION__ >= 300\n#define %s 1\n#endif\n",
+                                 undefined_feature_macros[i]);
     return text->oom ? mc_out_of_memory(job->log) : CL_SUCCESS;
 }
 

@@ -153,7 +153,14 @@ static const char kernels_src[] =
     " int lx = get_local_id(0), ly = get_local_id(1), W = get_local_size(0), H = get_local_size(1);"
     " int x = get_global_id(0), y = get_global_id(1);"
     " t[ly * W + lx] = read_imagef(im, s, (float2)(x + 0.25f, y + 0.75f)); barrier(CLK_LOCAL_MEM_FENCE);"
-    " o[y * get_global_size(0) + x] = t[(H - 1 - ly) * W + (W - 1 - lx)]; }\n";
+    " o[y * get_global_size(0) + x] = t[(H - 1 - ly) * W + (W - 1 - lx)]; }\n"
+    /* read_imageh / write_imageh (cl_khr_fp16): the forms of every image type */
+    "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
+    "ALL(RDS, read_imageh, half4, hs) ALL(RDN, read_imageh, half4, hn) RDN(hn_1db, image1d_buffer_t, read_imageh, half4, .x)\n"
+    "#define WH(name, T, cd)"
+    " kernel void wh_##name(write_only T im) { WV write_imageh(im, cd, convert_half4(convert_float4(n - 8) * (1.0f / 64))); }\n"
+    "WH(1d, image1d_t, x) WH(1db, image1d_buffer_t, x) WH(1da, image1d_array_t, (int2)(x, y))"
+    " WH(2d, image2d_t, (int2)(x, y)) WH(2da, image2d_array_t, (int4)(x, y, z, 0)) WH(3d, image3d_t, (int4)(x, y, z, 0))\n";
 
 /* ---- small helpers ------------------------------------------------------------------ */
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
@@ -556,13 +563,14 @@ static bool close_to(float got, double want, double tol)
 
 /* read_imagef / read_imagei / read_imageui (by the image's type) with
  * sampler sp at NCOORDS float coordinates; checks against sample(). */
-static void check_sampler_reads(const himg *im, samp sp, double tol)
+static void check_reads(const himg *im, samp sp, double tol, bool half)
 {
     bool ints = is_int_type(im->fmt.image_channel_data_type);
     if (ints && sp.fm == CL_FILTER_LINEAR)
         return; /* integer reads take nearest samplers only */
     char name[16];
-    snprintf(name, sizeof name, "s%s_%s", !ints ? "f" : is_signed_int(im->fmt.image_channel_data_type) ? "i" : "u",
+    snprintf(name, sizeof name, "%s%s_%s", half ? "h" : "s",
+             half ? "s" : !ints ? "f" : is_signed_int(im->fmt.image_channel_data_type) ? "i" : "u",
              type_suffix(im->type));
     int n = spatial_axes(im);
     bool none = sp.am == CL_ADDRESS_NONE, lin = sp.fm == CL_FILTER_LINEAR;
@@ -594,9 +602,11 @@ static void check_sampler_reads(const himg *im, samp sp, double tol)
             for (int ch = 0; ch < 4; ch++) {
                 float gf;
                 memcpy(&gf, &o[4 * i + ch], 4);
+                if (half) /* read_imagef's value rounded to half: 2^-11 relative more */
+                    gf = (float)half_to_double(((const uint16_t *)o)[4 * i + ch]);
                 double got = !ints ? gf : is_signed_int(im->fmt.image_channel_data_type) ? (double)(int32_t)o[4 * i + ch]
                                                                                            : (double)o[4 * i + ch];
-                bool ok = !ints ? close_to(gf, want[ch], tol * (1 + mag)) : got == want[ch];
+                bool ok = !ints ? close_to(gf, want[ch], tol * (1 + mag) + (half ? 0x1p-11 : 0)) : got == want[ch];
                 if (!ok && bad++ < 4)
                     TEST_FAIL("%s, order 0x%x type 0x%x, sampler norm %u address 0x%x filter 0x%x, coordinates "
                               "(%.9g, %.9g, %.9g): channel %d is %.9g, not %.9g",
@@ -613,18 +623,21 @@ static void check_sampler_reads(const himg *im, samp sp, double tol)
     free(c);
 }
 
+static void check_sampler_reads(const himg *im, samp sp, double tol) { check_reads(im, sp, tol, false); }
+
 /* Every sampler the specification defines: unnormalized with NONE, CLAMP and
  * CLAMP_TO_EDGE, normalized with all five modes, each nearest and linear. */
-static void every_sampler(const himg *im, double tol)
+static void every_sampler_as(const himg *im, double tol, bool half)
 {
     const cl_addressing_mode modes[] = {CL_ADDRESS_NONE, CL_ADDRESS_CLAMP_TO_EDGE, CL_ADDRESS_CLAMP,
                                         CL_ADDRESS_REPEAT, CL_ADDRESS_MIRRORED_REPEAT};
     for (int norm = 0; norm < 2; norm++)
         for (int m = 0; m < (norm ? 5 : 3); m++)
             for (int f = 0; f < 2; f++)
-                check_sampler_reads(im, (samp){(cl_bool)norm, modes[m], f ? CL_FILTER_LINEAR : CL_FILTER_NEAREST},
-                                    tol);
+                check_reads(im, (samp){(cl_bool)norm, modes[m], f ? CL_FILTER_LINEAR : CL_FILTER_NEAREST}, tol,
+                            half);
 }
+static void every_sampler(const himg *im, double tol) { every_sampler_as(im, tol, false); }
 
 static void sampler_reads(cl_mem_object_type type, size_t w, size_t h, size_t d, cl_channel_order o2,
                           cl_channel_type t2)
@@ -754,6 +767,21 @@ static void encode_channel(cl_channel_type t, double v, uint8_t *p, size_t k)
         break;
     }
     case CL_FLOAT: { float f = (float)v; memcpy(p + 4 * k, &f, 4); break; }
+    case CL_SNORM_INT16: {
+        float s = (float)v * 32767.0f;
+        int16_t c = (int16_t)rintf(s < -32768 ? -32768 : s > 32767 ? 32767 : s);
+        memcpy(p + 2 * k, &c, 2);
+        break;
+    }
+    case CL_HALF_FLOAT: { /* finite values, to nearest even */
+        double a = fabs(v);
+        int e = a < 0x1p-14 ? -15 : ilogb(a);
+        uint16_t h = a < 0x1p-14 ? (uint16_t)rint(a * 0x1p24)
+                                 : (uint16_t)(((e + 15) << 10) + (uint16_t)rint(ldexp(a, 10 - e)) - 1024);
+        h |= signbit(v) ? 0x8000 : 0;
+        memcpy(p + 2 * k, &h, 2);
+        break;
+    }
     case CL_SIGNED_INT8: { int8_t c = (int8_t)(v < -128 ? -128 : v > 127 ? 127 : v); memcpy(p + k, &c, 1); break; }
     case CL_SIGNED_INT16: {
         int16_t c = (int16_t)(v < -32768 ? -32768 : v > 32767 ? 32767 : v);
@@ -784,7 +812,8 @@ static void written_value(char fn, long x, long y, long z, double v[4])
 {
     for (int k = 0; k < 4; k++) {
         int n = (int)((x * 7 + y * 13 + z * 29 + 5 * k) % 97);
-        v[k] = fn == 'f' ? (double)((float)(n - 8) * (1.0f / 64)) : fn == 'i' ? (n - 48) * 1000.0 : n * 5.0;
+        /* write_imageh writes the same values as write_imagef: (n - 8) / 64 is a half */
+        v[k] = fn == 'f' || fn == 'h' ? (double)((float)(n - 8) * (1.0f / 64)) : fn == 'i' ? (n - 48) * 1000.0 : n * 5.0;
     }
 }
 
@@ -859,6 +888,60 @@ TEST(writes)
     for (size_t s = 0; s < sizeof wshapes / sizeof wshapes[0]; s++)
         for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
             check_writes(wshapes[s].type, wshapes[s].w, wshapes[s].h, wshapes[s].d, cases[c].fn, cases[c].f);
+}
+
+/* read_imageh with every sampler and without one, write_imageh, on every image
+ * type (cl_khr_fp16; docs/half.md) */
+TEST(half_reads_and_writes)
+{
+    static const cl_image_format rfmts[] = {{CL_RGBA, CL_HALF_FLOAT}, {CL_BGRA, CL_UNORM_INT8}, {CL_RG, CL_FLOAT}};
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+        for (size_t f = 0; f < sizeof rfmts / sizeof rfmts[0]; f++) {
+            himg im = make_image(shapes[s].type, rfmts[f].image_channel_order, rfmts[f].image_channel_data_type,
+                                 shapes[s].w, shapes[s].h, shapes[s].d, CL_MEM_READ_ONLY);
+            every_sampler_as(&im, 2e-6, true);
+            /* no sampler: each texel, rounded to half */
+            size_t n = shapes[s].w * shapes[s].h * shapes[s].d;
+            cl_int *c = calloc(n * 4, sizeof(cl_int));
+            for (size_t i = 0; i < n; i++) {
+                c[4 * i] = (cl_int)(i % shapes[s].w);
+                c[4 * i + 1] = (cl_int)(i / shapes[s].w % shapes[s].h);
+                c[4 * i + 2] = (cl_int)(i / (shapes[s].w * shapes[s].h));
+                if (shapes[s].type == CL_MEM_OBJECT_IMAGE1D_ARRAY)
+                    c[4 * i + 1] = (cl_int)(i / shapes[s].w); /* the layer */
+            }
+            char name[16];
+            snprintf(name, sizeof name, "hn_%s", type_suffix(shapes[s].type));
+            cl_kernel k = kern(name);
+            cl_mem cb = buffer(n * 16, c), ob = buffer(n * 8, NULL);
+            const void *args[] = {&im.mem, &cb, &ob};
+            size_t sizes[] = {sizeof(cl_mem), sizeof(cl_mem), sizeof(cl_mem)};
+            uint16_t *o = calloc(n * 4, 2);
+            int bad = 0;
+            if (launch(k, 1, &n, NULL, 3, args, sizes)) {
+                CHECK_ERR(clEnqueueReadBuffer(queue, ob, CL_TRUE, 0, n * 8, o, 0, NULL, NULL), CL_SUCCESS);
+                for (size_t i = 0; i < n * 4; i++)
+                    if (!close_to((float)half_to_double(o[i]), im.val[i], 0x1p-11) && bad++ < 4)
+                        TEST_FAIL("%s format 0x%x/0x%x texel %zu channel %zu: %g, not %g", name,
+                                  rfmts[f].image_channel_order, rfmts[f].image_channel_data_type, i / 4, i % 4,
+                                  half_to_double(o[i]), im.val[i]);
+            }
+            CHECK(bad == 0);
+            free(o), free(c);
+            clReleaseMemObject(cb), clReleaseMemObject(ob);
+            clReleaseKernel(k);
+            free_image(&im);
+        }
+    static const cl_image_format wfmts[] = {{CL_RGBA, CL_HALF_FLOAT}, {CL_RGBA, CL_UNORM_INT8}, {CL_R, CL_FLOAT},
+                                            {CL_RG, CL_SNORM_INT16}};
+    static const struct { cl_mem_object_type type; size_t w, h, d; } wshapes[] = {
+        {CL_MEM_OBJECT_IMAGE1D, 37, 1, 1},       {CL_MEM_OBJECT_IMAGE1D_BUFFER, 37, 1, 1},
+        {CL_MEM_OBJECT_IMAGE1D_ARRAY, 11, 5, 1}, {CL_MEM_OBJECT_IMAGE2D, 13, 9, 1},
+        {CL_MEM_OBJECT_IMAGE2D_ARRAY, 7, 5, 3},  {CL_MEM_OBJECT_IMAGE3D, 7, 5, 4},
+    };
+    for (size_t s = 0; s < sizeof wshapes / sizeof wshapes[0]; s++)
+        for (size_t f = 0; f < sizeof wfmts / sizeof wfmts[0]; f++)
+            check_writes(wshapes[s].type, wshapes[s].w, wshapes[s].h, wshapes[s].d, 'h', wfmts[f]);
 }
 
 /* ---- read_write images ------------------------------------------------------------------ */

@@ -333,7 +333,7 @@ static const char *const macro_names[] = {
     "__opencl_c_atomic_order_seq_cst", "__opencl_c_atomic_scope_device", "__opencl_c_atomic_scope_all_devices",
     "__opencl_c_device_enqueue", "__opencl_c_read_write_images", "__opencl_c_program_scope_global_variables",
     "__opencl_c_images", "__opencl_c_3d_image_writes", "__opencl_c_subgroups", "__opencl_c_fp64",
-    "__opencl_c_int64", "cl_khr_fp64", "cl_khr_fp16", "cl_khr_subgroups", "cl_khr_3d_image_writes",
+    "__opencl_c_int64", "__opencl_c_fp16", "cl_khr_fp64", "cl_khr_fp16", "cl_khr_subgroups", "cl_khr_3d_image_writes",
     "cl_khr_depth_images", "cl_khr_mipmap_image", "cl_khr_global_int32_base_atomics",
     "cl_khr_int64_base_atomics", "cl_khr_byte_addressable_store",
 };

@@ -324,7 +324,7 @@ TEST(extensions_and_features)
     CHECK(has_word(ext, "cl_khr_local_int32_extended_atomics"));
     /* 3D image writes come with images (builtins/images.cl) */
     CHECK(has_word(ext, "cl_khr_3d_image_writes") == (DEV_BOOL(CL_DEVICE_IMAGE_SUPPORT) == CL_TRUE));
-    CHECK(!has_word(ext, "cl_khr_fp16"));
+    CHECK(has_word(ext, "cl_khr_fp16")); /* docs/half.md */
     CHECK(!has_word(ext, "cl_khr_gl_sharing"));
     CHECK(has_word(ext, "cl_khr_subgroups")); /* with forward progress (docs/subgroups.md) */
     CHECK(!has_word(ext, "cl_khr_il_program"));
@@ -336,12 +336,13 @@ TEST(extensions_and_features)
     size_t nf = size / sizeof *features;
     bool f_fp64 = false, f_int64 = false, f_generic = false, f_globals = false, f_acq_rel = false;
     bool f_seq_cst = false, f_scope_device = false, f_scope_all = false, f_images = false, f_pipes = false;
-    bool f_subgroups = false, f_enqueue = false, f_collective = false, f_rw_images = false;
+    bool f_subgroups = false, f_enqueue = false, f_collective = false, f_rw_images = false, f_fp16 = false;
     for (size_t i = 0; i < nf; i++) {
         const char *f = features[i].name;
         CHECK(strncmp(f, "__opencl_c_", 11) == 0);
         CHECK(features[i].version == CL_MAKE_VERSION(3, 0, 0));
         f_fp64 |= !strcmp(f, "__opencl_c_fp64");
+        f_fp16 |= !strcmp(f, "__opencl_c_fp16");
         f_int64 |= !strcmp(f, "__opencl_c_int64");
         f_generic |= !strcmp(f, "__opencl_c_generic_address_space");
         f_globals |= !strcmp(f, "__opencl_c_program_scope_global_variables");
@@ -363,6 +364,7 @@ TEST(extensions_and_features)
     cl_device_fp_config dbl = DEV_ULONG(CL_DEVICE_DOUBLE_FP_CONFIG);
     CHECK(f_fp64 == has_word(ext, "cl_khr_fp64"));
     CHECK(f_fp64 == (dbl != 0));
+    CHECK(f_fp16 && f_fp16 == has_word(ext, "cl_khr_fp16") && DEV_ULONG(CL_DEVICE_HALF_FP_CONFIG) != 0);
     if (dbl) {
         /* the spec's minimum plus OpenCL 1.0's rounding modes, which the CTS
          * requires (test_api min_max_double_fp_config) */
@@ -435,13 +437,16 @@ TEST(unsupported_features)
     CHECK(DEV_UINT(CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE) >= 256 * 1024);
     CHECK(DEV_UINT(CL_DEVICE_MAX_ON_DEVICE_QUEUES) >= 1);
     CHECK(DEV_UINT(CL_DEVICE_MAX_ON_DEVICE_EVENTS) >= 1024);
-    /* sub-groups of 8 with forward progress (docs/subgroups.md); no half; work-group collective functions */
+    /* sub-groups of 8 with forward progress (docs/subgroups.md); work-group collective functions */
     CHECK(DEV_UINT(CL_DEVICE_MAX_NUM_SUB_GROUPS) == (DEV_SIZE(CL_DEVICE_MAX_WORK_GROUP_SIZE) + 7) / 8);
     CHECK(DEV_BOOL(CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS) == CL_TRUE);
     CHECK(DEV_BOOL(CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT) == CL_TRUE);
-    CHECK(DEV_ULONG(CL_DEVICE_HALF_FP_CONFIG) == 0);
-    CHECK(DEV_UINT(CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF) == 0);
-    CHECK(DEV_UINT(CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF) == 0);
+    /* half (docs/half.md): the spec's minimum is INF_NAN and one of nearest
+     * or toward zero; Mosaic adds denormals and a correctly rounded fma */
+    CHECK(DEV_ULONG(CL_DEVICE_HALF_FP_CONFIG) ==
+          (CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_FMA));
+    CHECK(DEV_UINT(CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF) == DEV_UINT(CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT));
+    CHECK(DEV_UINT(CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF) == DEV_UINT(CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT));
     /* partitioning (tests/e2e/test_subdevices.c goes further): a root
      * device; with two compute units or more, split equally or by counts */
     cl_uint units = DEV_UINT(CL_DEVICE_MAX_COMPUTE_UNITS);

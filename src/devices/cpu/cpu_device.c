@@ -908,6 +908,11 @@ const struct mosaic_runtime_symbol mosaic_cpu_runtime_symbols[] = {
     { "__mosaic_barrier_divergence", (void *)cpu_barrier_divergence },
     { "__mosaic_yield", (void *)cpu_yield },
     { "__mosaic_printf", (void *)mosaic_cpu_printf },
+    /* half conversions the code generator calls by libgcc's names (cpu_half.c) */
+    { "__truncdfhf2", (void *)mosaic_cpu_truncdfhf2 },
+    { "__truncsfhf2", (void *)mosaic_cpu_truncsfhf2 },
+    { "__extendhfsf2", (void *)mosaic_cpu_extendhfsf2 },
+    { "__extendhfdf2", (void *)mosaic_cpu_extendhfdf2 },
     /* pipes (cpu_pipe.c): what clang calls for the pipe built-ins */
     { "__read_pipe_2", (void *)mosaic_cpu_pipe_read },
     { "__write_pipe_2", (void *)mosaic_cpu_pipe_write },

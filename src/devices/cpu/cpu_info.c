@@ -25,6 +25,8 @@ static const char *const language_extensions[] = {
     "cl_khr_int64_base_atomics",
     "cl_khr_int64_extended_atomics",
     "cl_khr_fp64",
+    /* half arithmetic and built-ins (builtins/half*.cl, docs/half.md) */
+    "cl_khr_fp16",
     /* images (builtins/images.cl): writes to 3D images, CL_DEPTH images (docs/images.md) */
     "cl_khr_3d_image_writes",
     "cl_khr_depth_images",
@@ -48,11 +50,11 @@ static const char *const runtime_extensions[] = {
     "cl_khr_image2d_from_buffer", /* api/image.c */
 };
 
-/* OpenCL C 3.0 optional features.  Not here, because Mosaic does not
- * implement it: fp16. */
+/* OpenCL C 3.0 optional features. */
 static const char *const opencl_c_features[] = {
     "__opencl_c_int64",
     "__opencl_c_fp64",
+    "__opencl_c_fp16", /* with cl_khr_fp16 (docs/half.md) */
     "__opencl_c_atomic_order_acq_rel",
     "__opencl_c_atomic_order_seq_cst",
     "__opencl_c_atomic_scope_device",

@@ -1,6 +1,6 @@
 /* Run-time support the CPU device gives generated kernel code besides
  * barriers (cpu_runtime.c): where the worker's stack is (for to_private),
- * and OpenCL C's printf. */
+ * OpenCL C's printf, and the half conversions (cpu_half.c). */
 #ifndef MOSAIC_CPU_RUNTIME_H
 #define MOSAIC_CPU_RUNTIME_H
 
@@ -21,5 +21,13 @@ int mosaic_cpu_printf(const char *format, const void *args, const uint32_t *desc
  * it counts those groups done, so the output is out when the command
  * completes. */
 void mosaic_cpu_printf_flush(void);
+
+/* The runtime symbols __truncdfhf2, __truncsfhf2, __extendhfsf2 and
+ * __extendhfdf2: the half conversions LLVM's code generator calls where the
+ * CPU has no instruction for them (cpu_half.c). */
+_Float16 mosaic_cpu_truncdfhf2(double d);
+_Float16 mosaic_cpu_truncsfhf2(float f);
+float mosaic_cpu_extendhfsf2(_Float16 h);
+double mosaic_cpu_extendhfdf2(_Float16 h);
 
 #endif
