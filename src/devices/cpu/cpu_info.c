@@ -46,6 +46,7 @@ static const char *const language_extensions[] = {
 static const char *const runtime_extensions[] = {
     "cl_khr_icd",
     "cl_khr_image2d_from_buffer", /* api/image.c */
+    "cl_khr_il_program", /* SPIR-V programs (compiler/spirv.c, docs/spirv.md) */
 };
 
 /* OpenCL C 3.0 optional features.  Not here, because Mosaic does not
@@ -314,6 +315,8 @@ void mosaic_cpu_describe(cl_device_id device)
     for (size_t i = 0; i < COUNT(language_extensions); i++)
         append(extensions_string, sizeof extensions_string, " ", language_extensions[i]);
     device->extensions = extensions_string;
+    /* the versions llvm-spirv-15 reads (MOSAIC_SPIRV_MAX_MINOR) */
+    device->il_version = "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3 SPIR-V_1.4";
 
     device->num_opencl_c_features = 0;
     for (size_t i = 0; i < COUNT(opencl_c_features) && i < COUNT(device->opencl_c_features); i++)
