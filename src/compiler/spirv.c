@@ -429,6 +429,33 @@ static cl_int translate(const uint32_t *w, size_t size, mosaic_strbuf *bitcode, 
     return r;
 }
 
+/* A function or variable SPIR-V left without a name (no OpName) is
+ * anonymous in the translator's module (@0); the rest of the compiler finds
+ * functions by name, so each gets one (LLVM makes them unique). */
+static void name_anonymous_symbols(LLVMModuleRef m)
+{
+    size_t len;
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+        if (LLVMGetValueName2(f, &len), !len)
+            LLVMSetValueName2(f, "__mosaic_spirv_function", strlen("__mosaic_spirv_function"));
+    for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
+        if (LLVMGetValueName2(g, &len), !len)
+            LLVMSetValueName2(g, "__mosaic_spirv_variable", strlen("__mosaic_spirv_variable"));
+}
+
+/* SPIR-V's DontInline function control becomes noinline on the function
+ * and on each call of it; finalize takes it off functions (clang puts it on
+ * no call), so the calls lose it here. */
+static void drop_call_noinline(LLVMModuleRef m)
+{
+    unsigned noinline = LLVMGetEnumAttributeKindForName("noinline", 8);
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+            for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+                if (LLVMIsACallInst(i))
+                    LLVMRemoveCallSiteEnumAttribute(i, LLVMAttributeFunctionIndex, noinline);
+}
+
 /* The translator's bitcode, verified, its printf calls lowered (as clang's
  * are in the front end), as a compiled object. */
 static cl_int make_object(const mosaic_compiler_target *target, const mosaic_strbuf *bc, mosaic_bitcode *out,
@@ -454,6 +481,10 @@ static cl_int make_object(const mosaic_compiler_target *target, const mosaic_str
         r = CL_COMPILE_PROGRAM_FAILURE;
     }
     LLVMDisposeMessage(msg);
+    if (r == CL_SUCCESS) {
+        name_anonymous_symbols(m);
+        drop_call_noinline(m);
+    }
     if (r == CL_SUCCESS && mc_target_has_symbol(target, "__mosaic_printf"))
         r = mc_lower_printf(m, log);
     if (r == CL_SUCCESS)

@@ -119,11 +119,11 @@ TEST(device_queries)
 {
     char text[8192] = "";
     CHECK_ERR(clGetDeviceInfo(device, CL_DEVICE_IL_VERSION, sizeof text, text, NULL), CL_SUCCESS);
-    CHECK(!strcmp(text, "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3 SPIR-V_1.4"), "IL version '%s'", text);
+    CHECK(!strcmp(text, "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3"), "IL version '%s'", text);
     cl_name_version ils[16];
     size_t size = 0;
     CHECK_ERR(clGetDeviceInfo(device, CL_DEVICE_ILS_WITH_VERSION, sizeof ils, ils, &size), CL_SUCCESS);
-    CHECK(size == 5 * sizeof(cl_name_version), "%zu bytes", size);
+    CHECK(size == 4 * sizeof(cl_name_version), "%zu bytes", size);
     for (unsigned i = 0; i < size / sizeof *ils; i++) {
         CHECK(!strcmp(ils[i].name, "SPIR-V"), "%s", ils[i].name);
         CHECK(ils[i].version == CL_MAKE_VERSION(1, i, 0), "entry %u: %x", i, ils[i].version);
@@ -283,6 +283,27 @@ TEST(atomics)
     CHECK(c11 == 5 + 2 * N, "atomic_fetch_add_explicit: %d", c11);
     clReleaseMemObject(cb);
     clReleaseMemObject(c11b);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+}
+
+/* a function SPIR-V says not to inline (DontInline) */
+TEST(noinline_function)
+{
+    cl_program p = build_module("kernels", NULL);
+    if (!p)
+        return;
+    int a[8] = {0, 1, 2, 3, 4, 5, 6, -7};
+    cl_mem ab = buffer(sizeof a, a);
+    cl_kernel k = kernel(p, "use_helper");
+    clSetKernelArg(k, 0, sizeof ab, &ab);
+    size_t global = 8;
+    CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, NULL, 0, NULL, NULL), CL_SUCCESS);
+    int out[8];
+    CHECK_ERR(clEnqueueReadBuffer(queue, ab, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL), CL_SUCCESS);
+    for (int i = 0; i < 8; i++)
+        CHECK(out[i] == a[i] * 3 + 1, "helper(%d) = %d", a[i], out[i]);
+    clReleaseMemObject(ab);
     clReleaseKernel(k);
     clReleaseProgram(p);
 }
@@ -591,7 +612,8 @@ TEST(versions)
             clReleaseProgram(p);
         }
     }
-    /* a real 1.4 module (llvm-spirv-15's default) */
+    /* a real 1.4 module (llvm-spirv-15's default): accepted, though 1.4 is
+     * not reported (the translator lacks some of its instructions) */
     module m14 = load("kernels14");
     CHECK(m14.size > 8 && m14.data[4] == 0 && m14.data[5] == 4 && m14.data[6] == 1, "kernels14.spv is not 1.4");
     cl_program p14 = create(m14.data, m14.size, &err14);

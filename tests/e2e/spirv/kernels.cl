@@ -47,3 +47,14 @@ kernel void say(global int *x)
 {
     printf("spirv printf %d %.2f %s %v4d\n", x[0], 1.5f, "ok", (int4)(1, 2, 3, 4));
 }
+
+/* DontInline: the translator puts noinline on the call too */
+__attribute__((noinline)) int helper(int x)
+{
+    return x * 3 + 1;
+}
+
+kernel void use_helper(global int *a)
+{
+    a[get_global_id(0)] = helper(a[get_global_id(0)]);
+}
