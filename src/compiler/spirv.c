@@ -157,10 +157,10 @@ static cl_int validate(const uint32_t *w, size_t size, mosaic_strbuf *log)
 /* ---- specialization constants ---------------------------------------------------- */
 
 /* Visits the instructions after the header: fn(words of one instruction,
- * its word count, arg).  The module passed spirv-val, yet the counts are
- * checked: nothing is read past the end. */
-static void each_instruction(const uint32_t *w, size_t nwords, void (*fn)(const uint32_t *, uint32_t, void *),
-                             void *arg)
+ * its word count, arg), which may change the words (w is always our copy).
+ * The module passed spirv-val, yet the counts are checked: nothing is read
+ * past the end. */
+static void each_instruction(uint32_t *w, size_t nwords, void (*fn)(uint32_t *, uint32_t, void *), void *arg)
 {
     for (size_t i = HEADER_WORDS; i < nwords;) {
         uint32_t count = w[i] >> 16;
@@ -178,7 +178,7 @@ typedef struct spec_scan {
     bool oom;
 } spec_scan;
 
-static void find_spec_ids(const uint32_t *ins, uint32_t count, void *arg)
+static void find_spec_ids(uint32_t *ins, uint32_t count, void *arg)
 {
     spec_scan *s = arg;
     if ((ins[0] & 0xffffu) != OP_DECORATE || count < 4 || ins[2] != DECORATION_SPEC_ID || s->oom)
@@ -200,11 +200,12 @@ static void find_spec_ids(const uint32_t *ins, uint32_t count, void *arg)
     s->specs[s->count++] = (mosaic_spec_constant){.id = ins[3]};
 }
 
-/* The scalar types (OpTypeBool/Int/Float) a constant may have. */
+/* The scalar types (OpTypeBool/Int/Float) a constant may have: a module
+ * declares each width and signedness once, a handful in all. */
 typedef struct scalar_type { uint32_t id, bytes; bool is_bool, is_signed; } scalar_type;
 typedef struct type_scan { const spec_scan *s; scalar_type types[64]; size_t ntypes; } type_scan;
 
-static void find_types(const uint32_t *ins, uint32_t count, void *arg)
+static void find_types(uint32_t *ins, uint32_t count, void *arg)
 {
     type_scan *t = arg;
     uint32_t op = ins[0] & 0xffffu;
@@ -235,7 +236,7 @@ static long spec_index(const spec_scan *s, uint32_t target)
 }
 
 /* The size of each decorated constant: 1 for a boolean, else its type's. */
-static void find_sizes(const uint32_t *ins, uint32_t count, void *arg)
+static void find_sizes(uint32_t *ins, uint32_t count, void *arg)
 {
     type_scan *t = arg;
     uint32_t op = ins[0] & 0xffffu;
@@ -258,10 +259,9 @@ static const mosaic_spec_constant *value_of(const spec_patch *p, uint32_t spec_i
     return NULL;
 }
 
-static void patch_value(const uint32_t *cins, uint32_t count, void *arg)
+static void patch_value(uint32_t *ins, uint32_t count, void *arg)
 {
     spec_patch *p = arg;
-    uint32_t *ins = (uint32_t *)cins; /* the caller's own copy */
     uint32_t op = ins[0] & 0xffffu;
     if ((op != OP_SPEC_CONSTANT_TRUE && op != OP_SPEC_CONSTANT_FALSE && op != OP_SPEC_CONSTANT) || count < 3)
         return;
@@ -288,7 +288,7 @@ static void patch_value(const uint32_t *cins, uint32_t count, void *arg)
 }
 
 /* Lists the module's specialization constants (words already checked). */
-static cl_int list_spec_constants(const uint32_t *w, size_t nwords, mosaic_spec_constant **out, size_t *nout,
+static cl_int list_spec_constants(uint32_t *w, size_t nwords, mosaic_spec_constant **out, size_t *nout,
                                   mosaic_strbuf *log)
 {
     spec_scan s = {0};
