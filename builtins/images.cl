@@ -371,9 +371,16 @@ static int size_x(desc_t *d) { return (int)d->width; }
 static int size_y(desc_t *d, int dims) { return dims >= 2 ? (int)d->height : 1; }
 static int size_z(desc_t *d, int dims, int arr) { return arr ? (int)d->array_size : dims == 3 ? (int)d->depth : 1; }
 
+/* Coordinate clamps and tests the compiler knows (src/compiler/image_rows.c):
+ * where a work-group row's reads and writes cannot leave the image it makes
+ * them the identity and true, so addresses are affine in x; elsewhere they are
+ * clamp(i, 0, n - 1) and (uint)i < (uint)n. */
+int __mosaic_edge_clamp_x(int i, int n) __attribute__((const));
+int __mosaic_inside(int i, int n) __attribute__((const));
+
 static int in_image(desc_t *d, int dims, int arr, int x, int y, int z)
 {
-    return (uint)x < (uint)size_x(d) && (uint)y < (uint)size_y(d, dims) && (uint)z < (uint)size_z(d, dims, arr);
+    return __mosaic_inside(x, size_x(d)) && __mosaic_inside(y, size_y(d, dims)) && __mosaic_inside(z, size_z(d, dims, arr));
 }
 
 /* A layer index from a sampled read: clamp(rint(c), 0, layers - 1). */
@@ -548,7 +555,7 @@ static float4 sample_f_int(desc_t *d, uint s, int4 c, int dims, int arr)
     if ((s & S_ADDRESS) != S_CLAMP_TO_EDGE)
         return __mosaic_outlined_sample_f_int(d, s, c, dims, arr);
     int cz = arr && dims == 1 ? c.y : c.z;
-    int x = clamp(c.x, 0, size_x(d) - 1);
+    int x = __mosaic_edge_clamp_x(c.x, size_x(d));
     int y = dims >= 2 ? clamp(c.y, 0, size_y(d, dims) - 1) : 0;
     int z = arr || dims == 3 ? clamp(cz, 0, size_z(d, dims, arr) - 1) : 0;
     return fetch_f(d, x, y, z);

@@ -19,7 +19,7 @@ double libm_lgamma_r(double, __private int *) __asm__("lgamma_r");
 
 #define SIMPLE_MATH(T, S)                                                                          \
     UNARY(T, S, acos) UNARY(T, S, acosh) UNARY(T, S, asin) UNARY(T, S, asinh) UNARY(T, S, atan)    \
-    UNARY(T, S, atanh) UNARY(T, S, cbrt) UNARY(T, S, ceil) UNARY(T, S, cos) UNARY(T, S, cosh)      \
+    UNARY(T, S, atanh) UNARY(T, S, ceil) UNARY(T, S, cos) UNARY(T, S, cosh)      \
     UNARY(T, S, erf) UNARY(T, S, erfc) UNARY(T, S, exp) UNARY(T, S, exp2) UNARY(T, S, expm1)      \
     UNARY(T, S, fabs) UNARY(T, S, floor) UNARY(T, S, lgamma) UNARY(T, S, log) UNARY(T, S, log10)  \
     UNARY(T, S, log1p) UNARY(T, S, log2) UNARY(T, S, logb) UNARY(T, S, rint) UNARY(T, S, round)   \
@@ -161,6 +161,7 @@ CONST_FN float rootn(float x, int n)
     double r = __builtin_pow(__builtin_fabs((double)x), 1.0 / n);
     return (float)((n & 1) ? __builtin_copysign(r, (double)x) : r); /* even roots are never negative, even of -0 */
 }
+CONST_FN float cbrt(float x) { return __builtin_cbrtf(x); } /* through double: vecmath.c */
 CONST_FN float nan(uint code) { return as_float(0x7fc00000u | (code & 0x003fffffu)); }
 OVLD float lgamma_r(float x, __private int *sign) { return libm_lgammaf_r(x, sign); }
 
@@ -172,15 +173,9 @@ CONST_FN double atan2pi(double y, double x) { return __builtin_atan2(y, x) / PI_
 CONST_FN double rsqrt(double x) { return 1.0 / __builtin_sqrt(x); }
 CONST_FN double exp10(double x) { return libm_exp10(x); }
 CONST_FN double pown(double x, int n) { return __builtin_pow(x, (double)n); }
-CONST_FN double rootn(double x, int n)
-{
-    if (n == 0)
-        return __builtin_nan("");
-    if (x < 0 && (n & 1) == 0)
-        return __builtin_nan("");
-    double r = __builtin_pow(__builtin_fabs(x), 1.0 / n);
-    return (n & 1) ? __builtin_copysign(r, x) : r; /* even roots are never negative, even of -0 */
-}
+/* double rootn and cbrt are in roots.cl; declared here for the vector variants below */
+CONST_FN double rootn(double x, int n);
+CONST_FN double cbrt(double x);
 CONST_FN double nan(ulong code) { return as_double(0x7ff8000000000000ul | (code & 0x0007fffffffffffful)); }
 OVLD double lgamma_r(double x, __private int *sign) { return libm_lgamma_r(x, sign); }
 

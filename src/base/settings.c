@@ -94,6 +94,10 @@ static void load(void)
     else if (home)
         owned_cache_dir = joined(home, "/.cache/mosaic");
     s.cache_dir = owned_cache_dir;
+    long mb = number("MOSAIC_CACHE_MAX_MB", 1024);
+    s.cache_max_mb = mb < 0 ? 1024 : mb > (1l << 40) ? (1ul << 40) : (unsigned long)mb;
+    long seconds = number("MOSAIC_BUILD_TIMEOUT_S", 120);
+    s.build_timeout_s = seconds < 0 ? 120 : seconds > 1000000 ? 1000000 : (unsigned long)seconds;
     current = s;
 }
 

@@ -55,6 +55,13 @@ struct mosaic_settings {
      *   else $XDG_CACHE_HOME/mosaic (when set and not empty),
      *   else $HOME/.cache/mosaic (when set and not empty), else no cache. */
     const char *cache_dir;
+    /* MOSAIC_CACHE_MAX_MB (number, 1024): the cache's size limit in MiB;
+     * the least recently used entries go beyond it.  0: no limit. */
+    unsigned long cache_max_mb;
+    /* MOSAIC_BUILD_TIMEOUT_S (number, 120): seconds the OpenCL C compiler
+     * (a child process) may take on one program before it is killed and
+     * the build fails.  0: no limit. */
+    unsigned long build_timeout_s;
     /* TMPDIR (path, /tmp): where the front end makes its temporary
      * directories. */
     const char *tmpdir;

@@ -285,7 +285,7 @@ cl_int mosaic_bitcode_validate(const void *data, size_t size, cl_program_binary_
         size_t entry_size;
         if (use_cache) {
             mc_cache_key_compute(&key, data, size, "bitcode checked by opt", "", "", NULL);
-            known = mc_cache_load(&key, &entry, &entry_size);
+            known = mc_cache_load(MC_CACHE_CHECKED, &key, &entry, &entry_size);
             if (known)
                 free(entry);
         }
@@ -294,7 +294,7 @@ cl_int mosaic_bitcode_validate(const void *data, size_t size, cl_program_binary_
             if (r == CL_SUCCESS)
                 r = load_and_verify(&(mosaic_bitcode){t, (void *)data, size}, &log);
             if (r == CL_SUCCESS && use_cache)
-                mc_cache_store(&key, "ok", 2);
+                mc_cache_store(MC_CACHE_CHECKED, &key, "ok", 2);
         }
         if (r == CL_SUCCESS)
             trust(digest);
@@ -317,6 +317,55 @@ void mosaic_bitcode_free(mosaic_bitcode *bc)
     bc->size = 0;
 }
 
+/* The cache key of a link: what decides its result (the builtins and the
+ * checks are Mosaic's own, under its build id). */
+static void link_key(mc_cache_key *key, const mosaic_compiler_target *target, size_t count,
+                     const mosaic_bitcode *inputs, const char *options, bool create_library)
+{
+    const uint8_t *id;
+    size_t id_len;
+    mc_cache_build_id(&id, &id_len);
+    llvm_blake3_hasher h;
+    llvm_blake3_hasher_init(&h);
+    static const char tag[] = "mosaic link cache 1";
+    llvm_blake3_hasher_update(&h, tag, sizeof tag);
+    llvm_blake3_hasher_update(&h, id, id_len);
+    uint64_t n[2] = {count, create_library};
+    llvm_blake3_hasher_update(&h, n, sizeof n);
+    const char *o = options ? options : "";
+    llvm_blake3_hasher_update(&h, o, strlen(o) + 1);
+    for (size_t i = 0; target && i < target->num_runtime_symbols; i++) {
+        const char *s = target->runtime_symbols[i].name ? target->runtime_symbols[i].name : "";
+        llvm_blake3_hasher_update(&h, s, strlen(s) + 1);
+    }
+    for (size_t i = 0; i < count; i++) {
+        uint64_t size = inputs[i].size;
+        llvm_blake3_hasher_update(&h, &size, sizeof size);
+        llvm_blake3_hasher_update(&h, inputs[i].data, inputs[i].size);
+    }
+    llvm_blake3_hasher_finalize(&h, key->bytes, sizeof key->bytes);
+}
+
+/* A link done before, from the cache: true with its result in *out. */
+static bool cached_link(const mc_cache_key *key, bool create_library, mosaic_bitcode *out)
+{
+    void *data;
+    size_t size;
+    if (!mc_cache_load(MC_CACHE_LINKED, key, &data, &size))
+        return false;
+    cl_program_binary_type type;
+    mosaic_strbuf ignored = {0};
+    bool ok = mc_blob_unwrap(data, size, &type, NULL, NULL, NULL, &ignored) == CL_SUCCESS &&
+              type == (create_library ? CL_PROGRAM_BINARY_TYPE_LIBRARY : CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
+    mosaic_strbuf_free(&ignored);
+    if (!ok) {
+        free(data);
+        return false;
+    }
+    *out = (mosaic_bitcode){type, data, size};
+    return true;
+}
+
 cl_int mosaic_link_bitcode(const mosaic_compiler_target *target, size_t count, const mosaic_bitcode *inputs,
                            const char *options, bool create_library, mosaic_bitcode *out, char **log_out)
 {
@@ -335,6 +384,13 @@ cl_int mosaic_link_bitcode(const mosaic_compiler_target *target, size_t count, c
         mosaic_strbuf_puts(&log, "error: nothing to link\n");
         r = CL_LINK_PROGRAM_FAILURE;
         goto done;
+    }
+    mc_cache_key key;
+    bool use_cache = mc_cache_enabled();
+    if (use_cache) {
+        link_key(&key, target, count, inputs, options, create_library);
+        if (cached_link(&key, create_library, out))
+            goto done;
     }
     ctx = mc_context_create(&log);
     if (!ctx) {
@@ -361,6 +417,9 @@ cl_int mosaic_link_bitcode(const mosaic_compiler_target *target, size_t count, c
     }
     r = mc_module_to_blob(dst, create_library ? CL_PROGRAM_BINARY_TYPE_LIBRARY : CL_PROGRAM_BINARY_TYPE_EXECUTABLE,
                           out, &log);
+    /* a link that printed nothing is stored: a warning would be lost on a hit */
+    if (r == CL_SUCCESS && use_cache && !log.len)
+        mc_cache_store(MC_CACHE_LINKED, &key, out->data, out->size);
 done:
     if (dst)
         LLVMDisposeModule(dst);

@@ -1,14 +1,34 @@
 /* Child processes of the compiler: clang-16 (the front end) and opt-16 (the
- * bitcode checker of program binaries).  posix_spawn only: the process is
- * multithreaded, so never fork() without exec. */
+ * bitcode checker of program binaries).
+ *
+ * The process is multithreaded, so never fork() without exec.  The child is
+ * started the way posix_spawn starts one (clone with CLONE_VM | CLONE_VFORK,
+ * on a stack of its own, every signal blocked across it), because it must do
+ * one thing posix_spawn cannot: ask to be killed when its parent dies
+ * (PR_SET_PDEATHSIG), so that a host process killed mid-build leaves no
+ * compiler running.  The death signal follows the thread that started the
+ * child; mc_run_child waits for the child before it returns, so that thread
+ * outlives it.  Between clone and execve the child shares the caller's memory
+ * and runs on its thread's TLS: it calls only system-call wrappers and writes
+ * nothing but its spawn_args.
+ *
+ * The child leads a process group of its own, so a time-out kills whatever it
+ * started too. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -24,46 +44,165 @@ static int64_t now_ms(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/* What the child needs, prepared by the parent: nothing is looked up or
+ * allocated after clone. */
+struct spawn_args {
+    const char *path;          /* the program, PATH already searched */
+    char *const *argv;
+    int in, out;               /* its stdin (-1: /dev/null) and stdout/stderr, as file descriptors here */
+    const char *dir;
+    uint64_t max_memory;
+    pid_t parent;              /* this process */
+    int err;                   /* set by the child when it could not exec */
+};
+
+/* The kernel's signal mask: every bit, glibc's own signals included. */
+static void block_all_signals(sigset_t *old)
+{
+    uint64_t all = ~(uint64_t)0;
+    syscall(SYS_rt_sigprocmask, SIG_SETMASK, &all, old, sizeof all);
+}
+
+/* The kernel's struct sigaction (x86-64 and AArch64 alike). */
+struct kernel_sigaction {
+    void (*handler)(int);
+    unsigned long flags;
+    void (*restorer)(void);
+    uint64_t mask;
+};
+
+/* Raw system calls only: no wrapper that an interceptor (a sanitizer) or
+ * glibc itself (its internal signals) could step into. */
+__attribute__((no_sanitize_address)) static int child_main(void *p)
+{
+    struct spawn_args *a = p;
+    /* Handlers of the application must not run here (this is its memory):
+     * every signal back to its default, still blocked.  The handler table is
+     * this process's own copy (no CLONE_SIGHAND). */
+    struct kernel_sigaction dfl = {SIG_DFL, 0, NULL, 0};
+    for (long s = 1; s <= 64; s++)
+        if (s != SIGKILL && s != SIGSTOP)
+            syscall(SYS_rt_sigaction, s, &dfl, NULL, sizeof dfl.mask);
+    long r;
+    /* Dies with the host; and if the host is already gone, starts nothing. */
+    if (syscall(SYS_prctl, PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) || syscall(SYS_getppid) != a->parent) {
+        a->err = ESRCH;
+        syscall(SYS_exit_group, 127);
+    }
+    syscall(SYS_setpgid, 0, 0);
+    /* Copies above 2 first: the pipe or the input may be 0, 1 or 2 themselves. */
+    long in = a->in >= 0 ? syscall(SYS_fcntl, a->in, F_DUPFD_CLOEXEC, 3)
+                         : syscall(SYS_openat, AT_FDCWD, "/dev/null", O_RDONLY | O_CLOEXEC);
+    long out = syscall(SYS_fcntl, a->out, F_DUPFD_CLOEXEC, 3);
+    if (in < 0 || out < 0 || syscall(SYS_dup3, in, 0, 0) < 0 || syscall(SYS_dup3, out, 1, 0) < 0 ||
+        syscall(SYS_dup3, out, 2, 0) < 0)
+        goto fail;
+    if (a->dir && syscall(SYS_chdir, a->dir))
+        goto fail;
+    if (a->max_memory) {
+        /* a runaway allocation fails in the child, and a crash leaves no core */
+        struct rlimit as = {a->max_memory, a->max_memory}, core = {0, 0};
+        if (syscall(SYS_prlimit64, 0, RLIMIT_AS, &as, NULL) || syscall(SYS_prlimit64, 0, RLIMIT_CORE, &core, NULL))
+            goto fail;
+    }
+    uint64_t none = 0;
+    syscall(SYS_rt_sigprocmask, SIG_SETMASK, &none, NULL, sizeof none);
+    r = syscall(SYS_execve, a->path, a->argv, environ);
+    (void)r;
+fail:
+    a->err = errno ? errno : EINVAL;
+    syscall(SYS_exit_group, 127);
+    return 127;
+}
+
+/* argv0 as execvp would find it, in *path (malloc'd); an errno if it cannot be. */
+static int find_program(const char *argv0, char **path)
+{
+    *path = NULL;
+    if (strchr(argv0, '/'))
+        return (*path = strdup(argv0)) ? 0 : ENOMEM;
+    const char *dirs = getenv("PATH");
+    if (!dirs)
+        dirs = "/bin:/usr/bin";
+    int err = ENOENT;
+    for (const char *d = dirs;; d++) {
+        size_t n = strcspn(d, ":");
+        char *candidate;
+        if (asprintf(&candidate, "%.*s%s%s", (int)n, d, n ? "/" : "", argv0) < 0)
+            return ENOMEM;
+        struct stat st;
+        if (!stat(candidate, &st) && S_ISREG(st.st_mode)) {
+            if (!access(candidate, X_OK)) {
+                *path = candidate;
+                return 0;
+            }
+            err = EACCES;
+        }
+        free(candidate);
+        d += n;
+        if (!*d)
+            return err;
+    }
+}
+
+/* Starts the child; its pid, or -1 with the errno in *err. */
+static pid_t spawn(struct spawn_args *a, int *err)
+{
+    const size_t stack_size = 256 * 1024;
+    char *stack = mmap(NULL, stack_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+    if (stack == MAP_FAILED) {
+        *err = errno;
+        return -1;
+    }
+    a->parent = getpid();
+    a->err = 0;
+    sigset_t old;
+    block_all_signals(&old);
+    /* CLONE_VFORK: this thread waits until the child has exec'd or exited. */
+    pid_t pid = clone(child_main, stack + stack_size, CLONE_VM | CLONE_VFORK | SIGCHLD, a);
+    *err = pid < 0 ? errno : a->err;
+    syscall(SYS_rt_sigprocmask, SIG_SETMASK, &old, NULL, sizeof(uint64_t));
+    munmap(stack, stack_size);
+    if (pid > 0 && a->err) {
+        while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+            ;
+        return -1;
+    }
+    return pid;
+}
+
 void mc_run_child(const char *const *argv, mc_child *c, mosaic_strbuf *output)
 {
     c->end = MC_CHILD_NOT_STARTED;
     c->code = 0;
+    char *path;
+    int err = find_program(argv[0], &path);
+    if (err) {
+        c->code = err;
+        return;
+    }
     int out[2];
     if (pipe2(out, O_CLOEXEC)) { /* close-on-exec: children other threads spawn must not hold it open */
         c->code = errno;
+        free(path);
         return;
     }
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    if (c->stdin_fd >= 0)
-        posix_spawn_file_actions_adddup2(&fa, c->stdin_fd, 0);
-    else
-        posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_adddup2(&fa, out[1], 1);
-    posix_spawn_file_actions_adddup2(&fa, out[1], 2);
-    if (c->dir)
-        posix_spawn_file_actions_addchdir_np(&fa, c->dir);
-    pid_t pid;
-    int err = posix_spawnp(&pid, argv[0], &fa, NULL, (char *const *)argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
+    struct spawn_args a = {.path = path, .argv = (char *const *)argv, .in = c->stdin_fd, .out = out[1],
+                           .dir = c->dir, .max_memory = c->max_memory};
+    pid_t pid = spawn(&a, &err);
+    free(path);
     close(out[1]);
-    if (err) {
+    if (pid < 0) {
         close(out[0]);
         c->code = err;
         return;
     }
     c->end = MC_CHILD_UNKNOWN;
-    if (c->max_memory) {
-        /* Set as soon as it runs (it is still loading its libraries): a
-         * runaway allocation fails in the child, and a crash leaves no core. */
-        struct rlimit as = {c->max_memory, c->max_memory}, core = {0, 0};
-        prlimit(pid, RLIMIT_AS, &as, NULL);
-        prlimit(pid, RLIMIT_CORE, &core, NULL);
-    }
     /* Read until every copy of the pipe is closed (the child ended), or the time is up. */
     int64_t deadline = c->timeout_ms ? now_ms() + c->timeout_ms : 0;
     bool timed_out = false;
-    char buf[4096];
+    size_t kept = 0, dropped = 0, cap = c->max_output ? c->max_output : MC_CHILD_MAX_OUTPUT;
+    char buf[65536];
     for (;;) {
         int wait = -1;
         if (deadline) {
@@ -77,7 +216,9 @@ void mc_run_child(const char *const *argv, mc_child *c, mosaic_strbuf *output)
         if (n == 0) {
             if (timed_out)
                 break; /* killed, yet something else holds the pipe open */
-            kill(pid, SIGKILL); /* its end of the pipe is open: still running, pid is still ours */
+            /* its end of the pipe is open: still running, pid is still ours */
+            kill(-pid, SIGKILL);
+            kill(pid, SIGKILL);
             timed_out = true;
             deadline = now_ms() + 1000;
             continue;
@@ -87,9 +228,17 @@ void mc_run_child(const char *const *argv, mc_child *c, mosaic_strbuf *output)
             continue;
         if (r <= 0)
             break;
-        mosaic_strbuf_append(output, buf, (size_t)r);
+        /* a person reads the log: keep its beginning, count the rest */
+        size_t keep = kept < cap ? cap - kept : 0;
+        if (keep > (size_t)r)
+            keep = (size_t)r;
+        mosaic_strbuf_append(output, buf, keep);
+        kept += keep;
+        dropped += (size_t)r - keep;
     }
     close(out[0]);
+    if (dropped)
+        mosaic_strbuf_printf(output, "\n[output cut after %zu bytes: %zu more bytes not kept]\n", kept, dropped);
     int status = 0;
     pid_t w;
     while ((w = waitpid(pid, &status, 0)) < 0 && errno == EINTR)

@@ -171,6 +171,8 @@ typedef struct mosaic_kernel_info {
     size_t static_local_mem_size;     /* bytes of __local variables declared in the kernel */
     size_t private_mem_size;          /* estimate of per-work-item stack use */
     bool uses_barriers;               /* a work-group barrier is reachable */
+    unsigned vectorised_loops;        /* loops over work-items in wg_fn that run as vectors of
+                                         work-items (0: one work-item at a time) */
     mosaic_wg_fn wg_fn;               /* runs a whole work-group, barriers included (regions.c);
                                          NULL only when a barrier kernel must run as fibers */
     mosaic_wi_fn wi_fn;               /* runs one work-item; always set */

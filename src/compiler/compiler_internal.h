@@ -38,6 +38,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include <llvm-c/Core.h>
 #include <llvm-c/Error.h>
@@ -95,11 +96,14 @@ typedef struct mc_child {
     int stdin_fd;        /* -1: /dev/null */
     int timeout_ms;      /* then it is killed; 0: no limit */
     uint64_t max_memory; /* its address space limit in bytes (and no core file); 0: none */
+    size_t max_output;   /* bytes of its output kept (a line says how much more there was); 0: MC_CHILD_MAX_OUTPUT */
     enum { MC_CHILD_UNKNOWN, MC_CHILD_EXITED, MC_CHILD_SIGNALED, MC_CHILD_TIMED_OUT, MC_CHILD_NOT_STARTED } end;
     int code;            /* the exit status, the signal, or (not started) the errno */
 } mc_child;
+#define MC_CHILD_MAX_OUTPUT ((size_t)1 << 20)
 /* Runs argv (argv[0] looked up in PATH), its stdout and stderr appended to
- * output.  Nothing to fail here: what became of the child, that it could
+ * output.  The child dies with this process (SIGKILL), and a time-out kills
+ * its process group.  Nothing to fail here: what became of the child, that it could
  * not start included, is in c->end and c->code (MC_CHILD_UNKNOWN when the
  * application ignores SIGCHLD and the exit status is lost). */
 void mc_run_child(const char *const *argv, mc_child *c, mosaic_strbuf *output);
@@ -187,6 +191,26 @@ typedef struct mc_kernel_build {
  * around a common-format read stays small enough to unswitch and vectorise.
  * It calls nothing that needs the work-group context. */
 bool mc_is_outlined_builtin(LLVMValueRef f);
+/* Work-item loops of f (after the optimiser) that the loop vectoriser
+ * widened: parallel loops whose induction steps by more than one. */
+unsigned mc_count_vector_loops(LLVMValueRef f);
+/* calls.c: which calls finalize inlines, and the work-item context for the
+ * functions left as calls (docs/compiler.md, "Finalize"). */
+/* Marks the program's own functions (before the builtins are linked). */
+void mc_mark_program_functions(LLVMModuleRef m);
+/* Builtins and kernels always inlined, non-kernels internal; recursion refused. */
+cl_int mc_prepare_calls(LLVMModuleRef m, LLVMValueRef *kernels, size_t nk, mosaic_strbuf *log);
+/* Functions the kernel's own code must see always inlined (barriers, sub-group
+ * functions, static __local variables, spin loops when spin_matters);
+ * any_must: some were marked (or are dead); any_left: some program function may stay a call. */
+cl_int mc_mark_must_inline(LLVMModuleRef m, LLVMValueRef *kernels, size_t nk, bool spin_matters, bool *any_must,
+                           bool *any_left, mosaic_strbuf *log);
+/* Functions left as calls that read the work-item context get it as four
+ * more parameters (ctx, lx, ly, lz); __mosaic_image(x) becomes x in them. */
+cl_int mc_pass_context(LLVMModuleRef m, LLVMValueRef *kernels, size_t nk, mosaic_strbuf *log);
+/* Private memory of each of fns: its allocas and its deepest chain of calls'. */
+void mc_private_sizes(LLVMModuleRef m, LLVMTargetDataRef td, LLVMValueRef *fns, size_t n, size_t *sizes);
+
 
 /* Builds K.body from K (moving K's blocks), replacing the magic declarations
  * and static __local variables, and K.wi around it.  CL_BUILD_PROGRAM_FAILURE
@@ -225,14 +249,23 @@ cl_int mc_build_wg_regions(LLVMModuleRef m, mc_kernel_build *kb, const mosaic_co
 #define MC_IMAGE_CLASSES 2 /* RGBA UNORM_INT8, RGBA FLOAT */
 /* Has the kernel an image argument (kb->arg_info set)? */
 bool mc_has_image_args(const mc_kernel_build *kb);
-/* At b: is every image argument (vals[i], its descriptor) of format class cls? */
-LLVMValueRef mc_images_have_class(LLVMBuilderRef b, const mc_kernel_build *kb, LLVMValueRef *vals, unsigned cls);
-/* At b: replaces each image argument in vals by a marker saying its format is class cls. */
+/* How many specialised nests: with one or two image arguments one per
+ * combination of their classes (so a copy from RGBA UNORM_INT8 to RGBA FLOAT
+ * has one), with more one per class that every image has. */
+unsigned mc_image_nests(const mc_kernel_build *kb);
+/* At b: are the image arguments (vals[i], their descriptors) of nest's classes? */
+LLVMValueRef mc_images_have_class(LLVMBuilderRef b, const mc_kernel_build *kb, LLVMValueRef *vals, unsigned nest);
+/* At b: replaces each image argument in vals by a marker saying its class in nest. */
 void mc_mark_image_class(LLVMModuleRef m, LLVMBuilderRef b, const mc_kernel_build *kb, LLVMValueRef *vals,
-                         unsigned cls);
+                         unsigned nest);
 /* Once K.body is inlined: the format fields read through a marker become
  * the class's constants, and the markers go. */
-void mc_fold_image_classes(LLVMModuleRef m);
+/* Folds the format fields in the class nests; true if there were any. */
+bool mc_fold_image_classes(LLVMModuleRef m);
+/* Rows whose image accesses stay inside: a version of each x loop (image_rows.c). */
+cl_int mc_version_image_rows(LLVMModuleRef m, LLVMTargetMachineRef tm, mc_kernel_build *kbs, size_t nk,
+                             bool specialised, mosaic_strbuf *log);
+cl_int mc_run_passes(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *passes, mosaic_strbuf *log);
 
 /* After K.body was inlined into K.wg: marks the work-item loop's memory
  * accesses as parallel (llvm.access.group) where they do not touch private
@@ -277,14 +310,55 @@ void mc_kernel_info_clear(mosaic_kernel_info *info);
 
 /* ---- the on-disk cache (cache.c) ---------------------------------------------------- */
 typedef struct mc_cache_key { uint8_t bytes[32]; } mc_cache_key;
+/* What an entry holds: finalized code (finalize.c), the front end's result
+ * (direct_cache.c), a marker of a checked binary, a link's result (binary.c). */
+typedef enum mc_cache_kind { MC_CACHE_OBJECT, MC_CACHE_SOURCE, MC_CACHE_CHECKED, MC_CACHE_LINKED } mc_cache_kind;
 void mc_cache_key_compute(mc_cache_key *key, const void *bitcode, size_t size, const char *options,
                           const char *cpu, const char *features, const mosaic_compiler_target *target);
+/* The GNU build id of the Mosaic binary (size 0 when it has none). */
+void mc_cache_build_id(const uint8_t **id, size_t *size);
+/* Is there a cache (set, and a directory that is safe to use)? */
 bool mc_cache_enabled(void);
-/* A lookup: true on a hit, with the malloc'd entry (object code + kernel
- * table) in *data and *size.  A missing, damaged or unreadable entry is a
- * miss. */
-bool mc_cache_load(const mc_cache_key *key, void **data, size_t *size);
-/* Best effort: an entry that cannot be written is a miss next time. */
-void mc_cache_store(const mc_cache_key *key, const void *data, size_t size);
+/* A lookup: true on a hit, with the malloc'd payload in *data and *size.
+ * A missing, damaged, unreadable or foreign entry (stored under another key
+ * or kind) is a miss. */
+bool mc_cache_load(mc_cache_kind kind, const mc_cache_key *key, void **data, size_t *size);
+/* Best effort: an entry that cannot be written is a miss next time.  May
+ * evict the least recently used entries (MOSAIC_CACHE_MAX_MB). */
+void mc_cache_store(mc_cache_kind kind, const mc_cache_key *key, const void *data, size_t size);
+
+/* ---- the front end's cache (direct_cache.c) ---------------------------------------------- */
+typedef struct mc_direct_inputs {
+    const char *args;             /* clang's arguments, as the response file has them */
+    size_t args_len;
+    const char *prelude;          /* the feature prelude's text */
+    size_t prelude_len;
+    const char *source;
+    size_t num_headers;           /* the embedded headers */
+    const mosaic_header *headers;
+    bool lower_printf;            /* printf calls become __mosaic_printf calls */
+} mc_direct_inputs;
+/* The key of a compilation; false when it cannot be cached (the source asks for the time). */
+bool mc_direct_key(const mc_direct_inputs *in, mc_cache_key *key);
+/* A lookup: true on a hit, with the compiled object in *out (owned) and the
+ * messages clang printed then appended to log. */
+bool mc_direct_lookup(const mc_cache_key *key, mosaic_bitcode *out, mosaic_strbuf *log);
+/* Stores the compiled object of a successful build with the files clang read
+ * (deps_text: its make-style dependency file; names relative to
+ * work_dir/include are the work directory's own).  started: when the build
+ * began (a file changed since is not trusted). */
+void mc_direct_store(const mc_cache_key *key, const char *work_dir, const char *deps_text,
+                     const struct timespec *started, const mosaic_bitcode *obj, const char *messages,
+                     size_t messages_len);
+
+/* ---- the front end's work directories (work_dir.c) ------------------------------------------ */
+/* A new private directory TMPDIR/mosaic-<pid>-XXXXXX (TMPDIR from
+ * mosaic_settings, else /tmp) in dir, and the descriptor that holds its lock
+ * (to close with mc_work_dir_remove); -1 with errno if none can be made.
+ * The first call of a process removes the work directories of this user's
+ * processes that no longer run (killed mid-build). */
+int mc_work_dir_create(char *dir, size_t size);
+/* Removes a work directory and everything in it, then closes lock (if not -1). */
+void mc_work_dir_remove(const char *dir, int lock);
 
 #endif

@@ -56,7 +56,7 @@ static void object_clear(mc_object *o)
     memset(o, 0, sizeof *o);
 }
 
-static cl_int run_passes(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *passes, mosaic_strbuf *log)
+cl_int mc_run_passes(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *passes, mosaic_strbuf *log)
 {
     LLVMPassBuilderOptionsRef o = LLVMCreatePassBuilderOptions();
     LLVMPassBuilderOptionsSetLoopVectorization(o, 1);
@@ -70,20 +70,6 @@ static cl_int run_passes(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *p
         return CL_BUILD_PROGRAM_FAILURE;
     }
     return CL_SUCCESS;
-}
-
-static void remove_fn_attr(LLVMValueRef f, const char *name)
-{
-    LLVMRemoveEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex,
-                                   LLVMGetEnumAttributeKindForName(name, strlen(name)));
-}
-
-static bool is_kernel(LLVMValueRef f, LLVMValueRef *kernels, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (kernels[i] == f)
-            return true;
-    return false;
 }
 
 /* Links in the builtin library files the program calls into (and those they
@@ -142,16 +128,6 @@ static size_t global_variables_size(LLVMModuleRef m, LLVMTargetDataRef td)
     for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
         if (!LLVMIsDeclaration(g) && LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == 1)
             total += (size_t)LLVMABISizeOfType(td, LLVMGlobalGetValueType(g));
-    return total;
-}
-
-static size_t private_size(LLVMValueRef f, LLVMTargetDataRef td)
-{
-    size_t total = 0;
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
-        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
-            if (LLVMIsAAllocaInst(i))
-                total += (size_t)LLVMABISizeOfType(td, LLVMGetAllocatedType(i));
     return total;
 }
 
@@ -386,63 +362,53 @@ static void retarget(finalize_job *job)
     }
 }
 
-/* Every function always inlined and every non-kernel internal: after
- * always-inline,globaldce each kernel is one function (and the outlined
- * builtins it calls, mc_is_outlined_builtin). */
-static cl_int inline_everything(finalize_job *job)
+/* Builtins (and kernels other kernels call) are always inlined, and so is
+ * whatever the kernel's own code must see (barriers, sub-group functions,
+ * static __local variables, spin loops); the program's other functions are
+ * optimised callees first and inlined where LLVM's cost model says it pays,
+ * and those left as calls get the work-item context as parameters (calls.c).
+ * Every non-kernel becomes internal. */
+static cl_int inline_calls(finalize_job *job)
 {
-    for (LLVMValueRef f = LLVMGetFirstFunction(job->m); f; f = LLVMGetNextFunction(f)) {
-        if (LLVMIsDeclaration(f))
-            continue;
-        /* clang asks SPIR functions to keep frame pointers; the host needs none */
-        LLVMRemoveStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, "frame-pointer", 13);
-        if (mc_is_outlined_builtin(f)) {
-            /* clang makes every OpenCL function convergent, and a loop with
-             * a convergent call is never unswitched; these have no barrier */
-            unsigned convergent = LLVMGetEnumAttributeKindForName("convergent", 10);
-            remove_fn_attr(f, "convergent");
-            for (LLVMUseRef u = LLVMGetFirstUse(f); u; u = LLVMGetNextUse(u))
-                if (LLVMIsACallInst(LLVMGetUser(u)))
-                    LLVMRemoveCallSiteEnumAttribute(LLVMGetUser(u), LLVMAttributeFunctionIndex, convergent);
-            LLVMSetLinkage(f, LLVMInternalLinkage);
-            continue;
-        }
-        remove_fn_attr(f, "noinline");
-        remove_fn_attr(f, "optnone");
-        LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
-                                LLVMCreateEnumAttribute(job->ctx, LLVMGetEnumAttributeKindForName("alwaysinline", 12),
-                                                        0));
-        if (!is_kernel(f, job->kernels, job->nk))
-            LLVMSetLinkage(f, LLVMInternalLinkage);
-    }
-    for (LLVMValueRef g = LLVMGetFirstGlobal(job->m); g; g = LLVMGetNextGlobal(g))
-        if (!LLVMIsDeclaration(g))
-            LLVMSetLinkage(g, LLVMInternalLinkage);
-    return run_passes(job->m, job->tm, "always-inline,globaldce", job->log);
+    cl_int r = mc_prepare_calls(job->m, job->kernels, job->nk, job->log);
+    if (r == CL_SUCCESS)
+        r = mc_run_passes(job->m, job->tm, "always-inline", job->log);
+    if (r == CL_SUCCESS)
+        r = mc_lower_atomic_calls(job->m, job->log);
+    bool any_must = false, any_left = false;
+    if (r == CL_SUCCESS)
+        r = mc_mark_must_inline(job->m, job->kernels, job->nk, mc_target_has_symbol(job->target, "__mosaic_yield"),
+                                &any_must, &any_left, job->log);
+    /* (a program of kernels and builtins alone skips the rest) */
+    if (r == CL_SUCCESS && any_left && !job->opts->opt_disable)
+        r = mc_run_passes(job->m, job->tm, "always-inline,cgscc(inline,function(sroa,early-cse,simplifycfg,instcombine))",
+                       job->log);
+    else if (r == CL_SUCCESS && any_must)
+        r = mc_run_passes(job->m, job->tm, "always-inline", job->log);
+    if (r == CL_SUCCESS && any_left)
+        r = mc_pass_context(job->m, job->kernels, job->nk, job->log);
+    if (r == CL_SUCCESS && (any_must || any_left))
+        r = mc_run_passes(job->m, job->tm, "globaldce", job->log);
+    return r;
 }
 
-/* What is left to call must be an intrinsic or an external symbol: no
- * indirect call, no recursion, nothing undefined. */
+/* What is left to call must be an intrinsic, a function of the program or
+ * an external symbol: no indirect call (recursion was refused before
+ * inlining), nothing undefined. */
 static cl_int check_calls(finalize_job *job)
 {
     bool bad = false;
-    for (size_t k = 0; k < job->nk; k++)
-        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(job->kernels[k]); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef f = LLVMGetFirstFunction(job->m); f; f = LLVMGetNextFunction(f))
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
             for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
-                if (!LLVMIsACallInst(i))
+                if (!LLVMIsACallInst(i) || LLVMIsAFunction(LLVMGetCalledValue(i)) ||
+                    LLVMIsAInlineAsm(LLVMGetCalledValue(i)))
                     continue;
-                LLVMValueRef callee = LLVMGetCalledValue(i);
-                if (!LLVMIsAFunction(callee)) {
-                    mosaic_strbuf_printf(job->log, "error: kernel '%s' makes an indirect call, which OpenCL C does "
-                                         "not allow\n", LLVMGetValueName(job->kernels[k]));
-                    bad = true;
-                } else if (!LLVMIsDeclaration(callee) && !mc_is_outlined_builtin(callee)) {
-                    char name[256];
-                    mc_source_name(LLVMGetValueName(callee), name, sizeof name);
-                    mosaic_strbuf_printf(job->log, "error: kernel '%s' calls '%s' recursively, which OpenCL C does "
-                                         "not allow\n", LLVMGetValueName(job->kernels[k]), name);
-                    bad = true;
-                }
+                char name[256];
+                mc_source_name(LLVMGetValueName(f), name, sizeof name);
+                mosaic_strbuf_printf(job->log, "error: '%s' makes an indirect call, which OpenCL C does not allow\n",
+                                     name);
+                bad = true;
             }
     if (bad)
         return CL_BUILD_PROGRAM_FAILURE;
@@ -514,7 +480,7 @@ static cl_int build_work_group_functions(finalize_job *job)
         for (size_t k = 0; k < job->nk; k++)
             may_spin |= job->kb[k].may_spin = mc_may_spin(job->kb[k].body);
     if ((job->any_barrier || may_spin) && !job->opts->opt_disable)
-        r = run_passes(job->m, job->tm, "function(sroa,early-cse,simplifycfg,instcombine)", job->log);
+        r = mc_run_passes(job->m, job->tm, "function(sroa,early-cse,simplifycfg,instcombine)", job->log);
     for (size_t k = 0; k < job->nk && r == CL_SUCCESS; k++) {
         mc_kernel_build *kb = &job->kb[k];
         kb->arg_info = job->obj->kernels[k].args;
@@ -538,10 +504,12 @@ static cl_int build_work_group_functions(finalize_job *job)
  * divisions guarded; the module verified. */
 static cl_int prepare_for_optimiser(finalize_job *job)
 {
-    cl_int r = run_passes(job->m, job->tm, "always-inline", job->log);
+    cl_int r = mc_run_passes(job->m, job->tm, "always-inline", job->log);
     if (r != CL_SUCCESS)
         return r;
-    mc_fold_image_classes(job->m);
+    bool specialised = mc_fold_image_classes(job->m);
+    if ((r = mc_version_image_rows(job->m, job->tm, job->kb, job->nk, specialised, job->log)) != CL_SUCCESS)
+        return r;
     for (size_t k = 0; k < job->nk; k++)
         mc_annotate_wg(job->m, &job->kb[k]);
     if (!job->opts->opt_disable)
@@ -567,21 +535,41 @@ static cl_int optimise(finalize_job *job)
     LLVMModuleRef m = job->m;
     if (mosaic_settings()->dump_ir)
         LLVMDumpModule(m);
-    cl_int r = run_passes(m, job->tm, job->opts->opt_disable ? "default<O0>" : "default<O3>", job->log);
+    cl_int r = mc_run_passes(m, job->tm, job->opts->opt_disable ? "default<O0>" : "default<O3>", job->log);
     if (r != CL_SUCCESS)
         return r;
     if (!job->opts->opt_disable) {
         mc_lower_vector_math_calls(m, job->tm);
         /* lane-0-only code of sub-group loops; instcombine then narrows what fed the lane */
         if (mc_scalarize_one_lane_masked_ops(m) &&
-            (r = run_passes(m, job->tm, "function(instcombine,dce)", job->log)) != CL_SUCCESS)
+            (r = mc_run_passes(m, job->tm, "function(instcombine,dce)", job->log)) != CL_SUCCESS)
             return r;
     }
     mc_drop_vector_math_uses(m);
     if (mosaic_settings()->dump_ir)
         LLVMDumpModule(m);
+    /* K.wi's allocas and those of the deepest chain of calls it makes */
+    LLVMValueRef *wi = calloc(job->nk ? job->nk : 1, sizeof *wi);
+    size_t *sizes = calloc(job->nk ? job->nk : 1, sizeof *sizes);
+    if (!wi || !sizes) {
+        free(wi), free(sizes);
+        return mc_out_of_memory(job->log);
+    }
     for (size_t k = 0; k < job->nk; k++)
-        job->obj->kernels[k].private_mem_size = private_size(job->kb[k].wi, job->td);
+        wi[k] = job->kb[k].wi;
+    mc_private_sizes(m, job->td, wi, job->nk, sizes);
+    for (size_t k = 0; k < job->nk; k++) {
+        mosaic_kernel_info *info = &job->obj->kernels[k];
+        info->private_mem_size = sizes[k];
+        info->vectorised_loops = job->kb[k].wg ? mc_count_vector_loops(job->kb[k].wg) : 0;
+        if (mosaic_settings()->debug)
+            fprintf(stderr, "mosaic: kernel %s: %s, %u loop%s over work-items vectorised\n", info->name,
+                    !job->kb[k].wg ? "fibers (one work-item function per work-item)"
+                    : info->uses_barriers ? "work-group function in regions between barriers"
+                                          : "work-group function",
+                    info->vectorised_loops, info->vectorised_loops == 1 ? "" : "s");
+    }
+    free(wi), free(sizes);
     return CL_SUCCESS;
 }
 
@@ -612,14 +600,14 @@ static cl_int build_object(const mosaic_compiler_target *target, const mosaic_bi
     cl_int r = load_program(&job, blob);
     if (r == CL_SUCCESS)
         r = find_kernels(&job);
-    if (r == CL_SUCCESS)
+    if (r == CL_SUCCESS) {
+        mc_mark_program_functions(job.m); /* (not the builtins) */
         r = link_builtins(job.ctx, job.m, log);
+    }
     if (r == CL_SUCCESS) {
         retarget(&job);
-        r = inline_everything(&job);
+        r = inline_calls(&job);
     }
-    if (r == CL_SUCCESS)
-        r = mc_lower_atomic_calls(job.m, log);
     if (r == CL_SUCCESS)
         r = check_calls(&job);
     if (r == CL_SUCCESS)
@@ -681,6 +669,7 @@ static void object_serialize(const mc_object *o, mosaic_strbuf *s)
         put_u64(s, i->static_local_mem_size);
         put_u64(s, i->private_mem_size);
         put_u64(s, (uint64_t)i->uses_barriers);
+        put_u64(s, i->vectorised_loops);
         put_u64(s, o->has_wg[k]);
     }
 }
@@ -782,6 +771,7 @@ static bool object_deserialize(const void *data, size_t size, mc_object *o)
         i->static_local_mem_size = (size_t)get_u64(&r);
         i->private_mem_size = (size_t)get_u64(&r);
         i->uses_barriers = get_u64(&r) != 0;
+        i->vectorised_loops = (unsigned)get_u64(&r);
         o->has_wg[k] = get_u64(&r) != 0;
     }
     if (r.bad || r.p != r.end) {
@@ -954,7 +944,7 @@ cl_int mosaic_finalize(const mosaic_compiler_target *target, const mosaic_bitcod
         mosaic_strbuf_free(&key_options);
         void *entry;
         size_t entry_size;
-        if (mc_cache_load(&key, &entry, &entry_size)) {
+        if (mc_cache_load(MC_CACHE_OBJECT, &key, &entry, &entry_size)) {
             cached = object_deserialize(entry, entry_size, &obj);
             free(entry);
         }
@@ -970,7 +960,7 @@ cl_int mosaic_finalize(const mosaic_compiler_target *target, const mosaic_bitcod
                 mosaic_strbuf entry = {0};
                 object_serialize(&obj, &entry);
                 if (!entry.oom)
-                    mc_cache_store(&key, entry.data, entry.len);
+                    mc_cache_store(MC_CACHE_OBJECT, &key, entry.data, entry.len);
                 mosaic_strbuf_free(&entry);
             }
         }

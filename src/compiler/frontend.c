@@ -9,11 +9,13 @@
  *                  file) and its output
  * The source reaches clang on its standard input: a quoted #include looks
  * first beside the including file, which for standard input is the working
- * directory, the headers' own. */
+ * directory, the headers' own.
+ *
+ * Before any of this, the front end's cache (direct_cache.c) may have the
+ * compiled object already: then clang does not run. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +34,13 @@ typedef struct compile_job {
     char **feat;              /* the device's clang feature options */
     size_t nfeat;
     char dir[4096];           /* the temporary directory, "" until it exists */
-    char input[4200], output[4200], include[4200], args_path[4200];
+    int dir_lock;             /* held while it is in use (work_dir.c) */
+    char input[4200], output[4200], include[4200], args_path[4200], deps_path[4200];
+    mosaic_strbuf prelude;    /* the prelude's text */
+    mosaic_strbuf args;       /* clang's arguments: the response file's text */
+    bool cached;              /* the front end's cache is on for this compilation */
+    mc_cache_key key;         /* its key there */
+    struct timespec started;
     mc_child child;           /* clang */
     mosaic_strbuf clang_log;  /* what it printed */
     char *bc;                 /* what it wrote */
@@ -97,13 +105,6 @@ static cl_int read_file(const char *path, char **data, size_t *size, mosaic_strb
     *size = s.len;
     *data = mosaic_strbuf_take(&s);
     return CL_SUCCESS;
-}
-
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st, (void)flag, (void)ftw;
-    remove(path);
-    return 0;
 }
 
 /* Writes a header under its include name ("dir/x.h" makes dir/). */
@@ -245,19 +246,18 @@ static cl_int split_device_features(compile_job *job)
 static cl_int make_work_dir(compile_job *job)
 {
     char dir[4096];
-    snprintf(dir, sizeof dir, "%s/mosaic-XXXXXX", mosaic_settings()->tmpdir);
-    if (!mkdtemp(dir)) {
-        snprintf(dir, sizeof dir, "/tmp/mosaic-XXXXXX");
-        if (!mkdtemp(dir)) {
-            mosaic_strbuf_printf(job->log, "error: cannot create a temporary directory: %s\n", strerror(errno));
-            return CL_COMPILE_PROGRAM_FAILURE;
-        }
+    int lock = mc_work_dir_create(dir, sizeof dir);
+    if (lock < 0) {
+        mosaic_strbuf_printf(job->log, "error: cannot create a temporary directory: %s\n", strerror(errno));
+        return CL_COMPILE_PROGRAM_FAILURE;
     }
     memcpy(job->dir, dir, sizeof dir);
+    job->dir_lock = lock;
     snprintf(job->input, sizeof job->input, "%s/source.cl", dir);
     snprintf(job->output, sizeof job->output, "%s/out.bc", dir);
     snprintf(job->include, sizeof job->include, "%s/include", dir);
     snprintf(job->args_path, sizeof job->args_path, "%s/clang.args", dir);
+    snprintf(job->deps_path, sizeof job->deps_path, "%s/deps.d", dir);
     if (mkdir(job->include, 0700)) {
         mosaic_strbuf_printf(job->log, "error: cannot create a temporary directory: %s\n", strerror(errno));
         return CL_COMPILE_PROGRAM_FAILURE;
@@ -265,20 +265,26 @@ static cl_int make_work_dir(compile_job *job)
     return CL_SUCCESS;
 }
 
-/* The prelude (see above), in the directory. */
-static cl_int write_prelude(compile_job *job)
+/* The prelude's text (see above). */
+static cl_int make_prelude(compile_job *job)
 {
-    mosaic_strbuf text = {0}, path = {0};
-    mosaic_strbuf_puts(&text, "/* Mosaic: feature macros the device does not report */\n");
+    mosaic_strbuf *text = &job->prelude;
+    mosaic_strbuf_puts(text, "/* Mosaic: feature macros the device does not report */\n");
     for (size_t i = 0; i < sizeof spir_default_macros / sizeof spir_default_macros[0]; i++) {
         const char *m = spir_default_macros[i];
         if (!device_has(job->feat, job->nfeat, strcmp(m, "__IMAGE_SUPPORT__") ? m : "__opencl_c_images"))
-            mosaic_strbuf_printf(&text, "#undef %s\n", m);
+            mosaic_strbuf_printf(text, "#undef %s\n", m);
     }
+    return text->oom ? mc_out_of_memory(job->log) : CL_SUCCESS;
+}
+
+/* The prelude, in the directory. */
+static cl_int write_prelude(compile_job *job)
+{
+    mosaic_strbuf path = {0};
     mosaic_strbuf_printf(&path, "%s/" PRELUDE_NAME, job->dir);
-    cl_int r = text.oom || path.oom ? mc_out_of_memory(job->log)
-                                    : write_file(path.data, text.data, text.len, job->log, "the feature prelude");
-    mosaic_strbuf_free(&text);
+    cl_int r = path.oom ? mc_out_of_memory(job->log)
+                        : write_file(path.data, job->prelude.data, job->prelude.len, job->log, "the feature prelude");
     mosaic_strbuf_free(&path);
     return r;
 }
@@ -295,11 +301,11 @@ static cl_int write_inputs(compile_job *job, const char *source, size_t num_head
     return r;
 }
 
-/* clang's arguments (docs/compiler.md), written as a response file (clang
+/* clang's arguments (docs/compiler.md), the text of a response file (clang
  * @file): option strings of any length, where a command line stops at the
  * kernel's limits (E2BIG).  Each argument is double-quoted, with \ and "
  * escaped. */
-static cl_int write_clang_arguments(compile_job *job)
+static cl_int make_clang_arguments(compile_job *job)
 {
     static const char *const fixed[] = {
         "-x", "cl", "-target", "spir64-unknown-unknown", "-Xclang", "-finclude-default-header",
@@ -309,6 +315,10 @@ static cl_int write_clang_arguments(compile_job *job)
     mosaic_strbuf text = {0};
     for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
         append_quoted(&text, fixed[i]);
+    /* the files it read, for the front end's cache */
+    append_quoted(&text, "-MD");
+    append_quoted(&text, "-MF");
+    append_quoted(&text, "../deps.d");
     for (size_t i = 0; i < job->nfeat; i++) {
         if (!strncmp(job->feat[i], "-cl-ext=", 8))
             append_quoted(&text, "-Xclang");
@@ -334,11 +344,15 @@ static cl_int write_clang_arguments(compile_job *job)
     append_quoted(&text, "-o");
     append_quoted(&text, "../out.bc");
     append_quoted(&text, "-"); /* the source, on standard input */
-    cl_int r = text.oom ? mc_out_of_memory(job->log)
-                        : write_file(job->args_path, text.data, text.len, job->log, "the compiler's arguments to %s",
-                                     job->args_path);
-    mosaic_strbuf_free(&text);
-    return r;
+    job->args = text;
+    return text.oom ? mc_out_of_memory(job->log) : CL_SUCCESS;
+}
+
+/* The arguments, as the response file. */
+static cl_int write_clang_arguments(compile_job *job)
+{
+    return write_file(job->args_path, job->args.data, job->args.len, job->log, "the compiler's arguments to %s",
+                      job->args_path);
 }
 
 /* Runs clang in DIR/include with the source on its standard input; what it
@@ -347,7 +361,9 @@ static cl_int run_clang(compile_job *job)
 {
     const char *clang = mosaic_settings()->clang;
     const char *const clang_argv[] = { clang, "@../clang.args", NULL };
-    job->child = (mc_child){.dir = job->include, .stdin_fd = open(job->input, O_RDONLY | O_CLOEXEC)};
+    unsigned long timeout_s = mosaic_settings()->build_timeout_s;
+    job->child = (mc_child){.dir = job->include, .stdin_fd = open(job->input, O_RDONLY | O_CLOEXEC),
+                            .timeout_ms = (int)(timeout_s * 1000)};
     if (job->child.stdin_fd < 0) {
         job->child.end = MC_CHILD_NOT_STARTED;
         job->child.code = errno;
@@ -388,15 +404,21 @@ static cl_int read_clang_output(compile_job *job)
         if (r != CL_SUCCESS || job->bc_size)
             return r;
     }
-    if (c->end == MC_CHILD_SIGNALED)
+    if (c->end == MC_CHILD_TIMED_OUT)
+        mosaic_strbuf_printf(job->log, "error: the OpenCL C compiler did not finish in %lu s and was stopped "
+                                       "(MOSAIC_BUILD_TIMEOUT_S sets the limit)\n",
+                             mosaic_settings()->build_timeout_s);
+    else if (c->end == MC_CHILD_SIGNALED)
         mosaic_strbuf_printf(job->log, "error: the OpenCL C compiler was killed by signal %d\n", c->code);
     else if (!job->clang_log.len)
         mosaic_strbuf_puts(job->log, "error: the OpenCL C compiler failed without a message\n");
     return CL_COMPILE_PROGRAM_FAILURE;
 }
 
-/* clang's bitcode with its printf calls lowered (printf.c), as a compiled object. */
-static cl_int lower_printf(const char *bc, size_t size, mosaic_bitcode *out, mosaic_strbuf *log)
+/* clang's bitcode, read (what is not bitcode fails the compilation, not a
+ * later step), with its printf calls lowered (printf.c) when `lower`, as a
+ * compiled object. */
+static cl_int read_bitcode(const char *bc, size_t size, bool lower, mosaic_bitcode *out, mosaic_strbuf *log)
 {
     LLVMContextRef ctx = mc_context_create(log);
     if (!ctx)
@@ -408,12 +430,14 @@ static cl_int lower_printf(const char *bc, size_t size, mosaic_bitcode *out, mos
         r = mc_out_of_memory(log);
     } else if (LLVMParseBitcodeInContext2(ctx, buf, &m)) {
         m = NULL;
-        mosaic_strbuf_puts(log, "error: cannot read the OpenCL C compiler's bitcode\n");
+        mosaic_strbuf_puts(log, "error: the OpenCL C compiler's output is not LLVM bitcode that can be read\n");
         r = CL_COMPILE_PROGRAM_FAILURE;
-    } else {
+    } else if (lower) {
         r = mc_lower_printf(m, log);
         if (r == CL_SUCCESS)
             r = mc_module_to_blob(m, CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT, out, log);
+    } else {
+        r = mc_blob_wrap(CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT, bc, size, out, log);
     }
     if (buf)
         LLVMDisposeMemoryBuffer(buf);
@@ -423,21 +447,59 @@ static cl_int lower_printf(const char *bc, size_t size, mosaic_bitcode *out, mos
     return r;
 }
 
+/* Does the device take printf calls through __mosaic_printf (compiler.h)? */
+static bool lowers_printf(const compile_job *job)
+{
+    return mc_target_has_symbol(job->target, "__mosaic_printf");
+}
+
 /* The compiled object: clang's bitcode, its printf calls lowered when the
- * device takes them through __mosaic_printf (compiler.h). */
+ * device wants it. */
 static cl_int make_compiled_object(compile_job *job, mosaic_bitcode *out)
 {
-    if (mc_target_has_symbol(job->target, "__mosaic_printf") && memmem(job->bc, job->bc_size, "printf", 6))
-        return lower_printf(job->bc, job->bc_size, out, job->log);
-    return mc_blob_wrap(CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT, job->bc, job->bc_size, out, job->log);
+    bool lower = lowers_printf(job) && memmem(job->bc, job->bc_size, "printf", 6);
+    return read_bitcode(job->bc, job->bc_size, lower, out, job->log);
+}
+
+/* The front end's cache (direct_cache.c): true when it had the compiled
+ * object (and clang's messages went to the log). */
+static bool look_up(compile_job *job, const char *source, size_t num_headers, const mosaic_header *headers,
+                    mosaic_bitcode *out)
+{
+    if (!mc_cache_enabled())
+        return false;
+    mc_direct_inputs in = {job->args.data, job->args.len, job->prelude.data, job->prelude.len, source,
+                           num_headers, headers, lowers_printf(job)};
+    job->cached = mc_direct_key(&in, &job->key);
+    clock_gettime(CLOCK_REALTIME, &job->started);
+    bool hit = job->cached && mc_direct_lookup(&job->key, out, job->log);
+    if (mosaic_settings()->debug)
+        fprintf(stderr, "mosaic: front end cache %s\n", hit ? "hit" : "miss");
+    return hit;
+}
+
+/* After a successful compilation: the entry for the next one. */
+static void store(compile_job *job, const mosaic_bitcode *out, size_t messages_at)
+{
+    if (!job->cached)
+        return;
+    char *deps;
+    size_t n;
+    if (read_file(job->deps_path, &deps, &n, job->log) != CL_SUCCESS || !deps)
+        return;
+    mc_direct_store(&job->key, job->dir, deps, &job->started, out, job->log->data + messages_at,
+                    job->log->len - messages_at);
+    free(deps);
 }
 
 static void compile_job_free(compile_job *job)
 {
     if (job->dir[0])
-        nftw(job->dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+        mc_work_dir_remove(job->dir, job->dir_lock);
     free(job->bc);
     mosaic_strbuf_free(&job->clang_log);
+    mosaic_strbuf_free(&job->prelude);
+    mosaic_strbuf_free(&job->args);
     mc_free_words(job->feat, job->nfeat);
     mc_free_options(&job->opts);
 }
@@ -457,6 +519,15 @@ cl_int mosaic_compile_source(const mosaic_compiler_target *target, const char *s
     if (r == CL_SUCCESS)
         r = split_device_features(&job);
     if (r == CL_SUCCESS)
+        r = make_prelude(&job);
+    if (r == CL_SUCCESS)
+        r = make_clang_arguments(&job);
+    if (r == CL_SUCCESS && look_up(&job, source, num_headers, headers, out)) {
+        compile_job_free(&job);
+        return mc_finish_log(&log, r, log_out, "compile");
+    }
+    size_t messages_at = log.len; /* clang's messages: kept with the cache entry */
+    if (r == CL_SUCCESS)
         r = make_work_dir(&job);
     if (r == CL_SUCCESS)
         r = write_inputs(&job, source, num_headers, headers);
@@ -470,6 +541,8 @@ cl_int mosaic_compile_source(const mosaic_compiler_target *target, const char *s
     }
     if (r == CL_SUCCESS)
         r = make_compiled_object(&job, out);
+    if (r == CL_SUCCESS)
+        store(&job, out, messages_at);
     compile_job_free(&job);
     return mc_finish_log(&log, r, log_out, "compile");
 }

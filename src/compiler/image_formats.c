@@ -50,12 +50,36 @@ static LLVMValueRef load_field(LLVMBuilderRef b, LLVMValueRef desc, size_t offse
     return v;
 }
 
-LLVMValueRef mc_images_have_class(LLVMBuilderRef b, const mc_kernel_build *kb, LLVMValueRef *vals, unsigned cls)
+static unsigned image_args(const mc_kernel_build *kb)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < kb->num_args; i++)
+        n += kb->arg_info[i].kind == MOSAIC_ARG_IMAGE;
+    return n;
+}
+
+#define MAX_COMBINED 2 /* image arguments whose classes combine freely: 2^2 nests */
+
+unsigned mc_image_nests(const mc_kernel_build *kb)
+{
+    unsigned n = image_args(kb);
+    return n <= MAX_COMBINED ? 1u << n : MC_IMAGE_CLASSES;
+}
+
+/* The class of the image-th image argument in nest. */
+static unsigned class_in_nest(const mc_kernel_build *kb, unsigned nest, unsigned image)
+{
+    _Static_assert(MC_IMAGE_CLASSES == 2, "nests combine classes as bits");
+    return image_args(kb) <= MAX_COMBINED ? (nest >> image) & 1 : nest;
+}
+
+LLVMValueRef mc_images_have_class(LLVMBuilderRef b, const mc_kernel_build *kb, LLVMValueRef *vals, unsigned nest)
 {
     LLVMValueRef all = NULL;
-    for (unsigned i = 0; i < kb->num_args; i++) {
+    for (unsigned i = 0, image = 0; i < kb->num_args; i++) {
         if (kb->arg_info[i].kind != MOSAIC_ARG_IMAGE)
             continue;
+        unsigned cls = class_in_nest(kb, nest, image++);
         LLVMTypeRef i32 = LLVMInt32TypeInContext(LLVMGetTypeContext(LLVMTypeOf(vals[i])));
         LLVMValueRef order = load_field(b, vals[i], offsetof(mosaic_image_desc, channel_order));
         LLVMValueRef type = load_field(b, vals[i], offsetof(mosaic_image_desc, channel_data_type));
@@ -67,11 +91,12 @@ LLVMValueRef mc_images_have_class(LLVMBuilderRef b, const mc_kernel_build *kb, L
 }
 
 void mc_mark_image_class(LLVMModuleRef m, LLVMBuilderRef b, const mc_kernel_build *kb, LLVMValueRef *vals,
-                         unsigned cls)
+                         unsigned nest)
 {
-    for (unsigned i = 0; i < kb->num_args; i++) {
+    for (unsigned i = 0, image = 0; i < kb->num_args; i++) {
         if (kb->arg_info[i].kind != MOSAIC_ARG_IMAGE)
             continue;
+        unsigned cls = class_in_nest(kb, nest, image++);
         LLVMTypeRef pt = LLVMTypeOf(vals[i]);
         LLVMContextRef c = LLVMGetTypeContext(pt);
         LLVMTypeRef params[2] = {pt, LLVMInt32TypeInContext(c)};
@@ -192,11 +217,11 @@ static void fold_fields(LLVMTargetDataRef td, LLVMValueRef v, unsigned long long
     }
 }
 
-void mc_fold_image_classes(LLVMModuleRef m)
+bool mc_fold_image_classes(LLVMModuleRef m)
 {
     LLVMValueRef f = LLVMGetNamedFunction(m, MARKER);
     if (!f)
-        return;
+        return false;
     LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
     LLVMUseRef u = LLVMGetFirstUse(f);
     while (u) {
@@ -214,4 +239,5 @@ void mc_fold_image_classes(LLVMModuleRef m)
     }
     if (!LLVMGetFirstUse(f))
         LLVMDeleteFunction(f);
+    return true;
 }

@@ -31,7 +31,8 @@
 
 #define SPIRV_MAGIC 0x07230203u
 #define HEADER_WORDS 5u
-/* How long a tool may take on one module, and how much memory it may map. */
+/* How long the validator may take on one module (the translator has
+ * MOSAIC_BUILD_TIMEOUT_S), and how much memory a tool may map. */
 #define TOOL_TIMEOUT_MS 60000
 #define TOOL_MEMORY(size) (((uint64_t)1 << 30) + 64 * (uint64_t)(size))
 
@@ -123,8 +124,8 @@ static void tool_failure(mosaic_strbuf *log, const char *what, const char *tool,
     else if (c->end == MC_CHILD_SIGNALED)
         mosaic_strbuf_printf(log, "error: the %s (%s) crashed on the module (signal %d)\n", what, tool, c->code);
     else if (c->end == MC_CHILD_TIMED_OUT)
-        mosaic_strbuf_printf(log, "error: the %s (%s) took over %d s on the module\n", what, tool,
-                             TOOL_TIMEOUT_MS / 1000);
+        mosaic_strbuf_printf(log, "error: the %s (%s) took over %d s on the module and was stopped\n", what,
+                             tool, c->timeout_ms / 1000);
     else
         mosaic_strbuf_printf(log, "error: the %s (%s) refused the module:\n", what, tool);
     append_tool_output(log, out);
@@ -408,7 +409,9 @@ static cl_int translate(const uint32_t *w, size_t size, mosaic_strbuf *bitcode, 
         r = CL_OUT_OF_HOST_MEMORY;
     } else {
         const char *argv[] = {tool, "-r", "--spirv-target-env=CL2.0", "/dev/stdin", "-o", "out.bc", NULL};
-        mc_child c = {.dir = dir, .stdin_fd = fd, .timeout_ms = TOOL_TIMEOUT_MS, .max_memory = TOOL_MEMORY(size)};
+        /* a build step: MOSAIC_BUILD_TIMEOUT_S, as clang */
+        int timeout_ms = (int)(mosaic_settings()->build_timeout_s * 1000);
+        mc_child c = {.dir = dir, .stdin_fd = fd, .timeout_ms = timeout_ms, .max_memory = TOOL_MEMORY(size)};
         mosaic_strbuf out = {0};
         mc_run_child(argv, &c, &out);
         close(fd);

@@ -265,7 +265,8 @@ static bool resolvable(bool with_builtins, const mosaic_compiler_target *target,
 {
     if (!strncmp(name, "__mosaic_", 9) &&
         (!strcmp(name, "__mosaic_get_ctx") || !strcmp(name, "__mosaic_get_local_id") ||
-         !strcmp(name, "__mosaic_image") ||
+         !strcmp(name, "__mosaic_image") || !strcmp(name, "__mosaic_edge_clamp_x") ||
+         !strcmp(name, "__mosaic_inside") ||
          !strcmp(name, "__mosaic_barrier") || !strcmp(name, "__mosaic_sub_group_barrier") ||
          !strcmp(name, "__mosaic_get_sub_group_first") || !strcmp(name, "__mosaic_sub_group_active")))
         return true;
@@ -321,4 +322,57 @@ cl_int mc_report_undefined(LLVMModuleRef m, bool with_builtins, const mosaic_com
 bool mc_is_outlined_builtin(LLVMValueRef f)
 {
     return !strncmp(LLVMGetValueName(f), "__mosaic_outlined_", 18);
+}
+
+/* Does the !llvm.loop node md hold a node {"<name>", ...}? */
+static bool loop_has(LLVMValueRef md, const char *want)
+{
+    unsigned n = LLVMGetMDNodeNumOperands(md);
+    LLVMValueRef *ops = calloc(n ? n : 1, sizeof *ops);
+    bool found = false;
+    if (!ops)
+        return false;
+    LLVMGetMDNodeOperands(md, ops);
+    for (unsigned i = 0; i < n && !found; i++) {
+        if (!ops[i] || !LLVMIsAMDNode(ops[i]) || LLVMGetMDNodeNumOperands(ops[i]) < 1)
+            continue;
+        LLVMValueRef first[2] = {NULL, NULL};
+        if (LLVMGetMDNodeNumOperands(ops[i]) > 2)
+            continue;
+        LLVMGetMDNodeOperands(ops[i], first);
+        unsigned len = 0;
+        const char *name = first[0] ? LLVMGetMDString(first[0], &len) : NULL;
+        found = name && len == strlen(want) && !memcmp(name, want, len);
+    }
+    free(ops);
+    return found;
+}
+
+unsigned mc_count_vector_loops(LLVMValueRef f)
+{
+    unsigned kind = LLVMGetMDKindIDInContext(LLVMGetTypeContext(LLVMTypeOf(f)), "llvm.loop", 9), count = 0;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb)) {
+        LLVMValueRef br = LLVMGetBasicBlockTerminator(bb);
+        LLVMValueRef md = br ? LLVMGetMetadata(br, kind) : NULL;
+        /* work-item loops are the parallel ones (workgroup.c, regions.c) */
+        if (!md || !loop_has(md, "llvm.loop.isvectorized") || !loop_has(md, "llvm.loop.parallel_accesses"))
+            continue;
+        /* the vector loop and its scalar remainder are both marked: the
+         * vector one's induction steps by the vector width */
+        bool wide = false;
+        for (unsigned s = 0; s < LLVMGetNumSuccessors(br) && !wide; s++)
+            for (LLVMValueRef p = LLVMGetFirstInstruction(LLVMGetSuccessor(br, s)); p && LLVMIsAPHINode(p) && !wide;
+                 p = LLVMGetNextInstruction(p))
+                for (unsigned i = 0; i < LLVMCountIncoming(p) && !wide; i++) {
+                    LLVMValueRef next = LLVMGetIncomingValue(p, i);
+                    if (LLVMGetIncomingBlock(p, i) != bb || !LLVMIsAInstruction(next) ||
+                        LLVMGetInstructionOpcode(next) != LLVMAdd || LLVMGetOperand(next, 0) != p)
+                        continue;
+                    LLVMValueRef step = LLVMGetOperand(next, 1);
+                    wide = LLVMIsAConstantInt(step) && LLVMGetIntTypeWidth(LLVMTypeOf(step)) <= 64 &&
+                           LLVMConstIntGetZExtValue(step) > 1;
+                }
+        count += wide;
+    }
+    return count;
 }

@@ -1,7 +1,7 @@
 /*
  * Work-item and work-group functions.
  *
- * A kernel K, once every call in it is inlined, has its blocks moved into
+ * A kernel K, once what must be inlined is (calls.c), has its blocks moved into
  *   internal void K.body(K's parameters..., mosaic_wg_ctx *ctx, u64 lx, u64 ly, u64 lz)
  * where the magic declarations of builtins/builtins.h become ctx and the local
  * id, and each static __local variable becomes ctx->local_mem + offset.  Then
@@ -13,6 +13,7 @@
  * a loop marked parallel so the vectoriser needs no dependence checks.
  * K.body is inlined into both.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -633,12 +634,14 @@ void mc_lower_sub_group_first(LLVMModuleRef m, mc_kernel_build *kb)
     LLVMDisposeBuilder(b);
 }
 
+#define GENERAL_NEST UINT_MAX /* the nest for any formats */
+
 /* One z, y, x loop nest over the work-group calling K.body with vals, from
  * the end of block pre (no terminator yet) to exit; image arguments marked
- * as of format class cls unless cls is MC_IMAGE_CLASSES.  Every nest's x
+ * with their format classes in nest, unless nest is GENERAL_NEST.  Every nest's x
  * loop is parallel with the same access group. */
 static void build_loop_nest(wi_env *e, LLVMBuilderRef b, mc_kernel_build *kb, LLVMValueRef *vals, LLVMValueRef ctx,
-                            LLVMValueRef *n, LLVMBasicBlockRef pre, LLVMBasicBlockRef exit, unsigned cls)
+                            LLVMValueRef *n, LLVMBasicBlockRef pre, LLVMBasicBlockRef exit, unsigned nest)
 {
     LLVMContextRef c = e->c;
     LLVMTypeRef i64 = e->i64;
@@ -652,11 +655,11 @@ static void build_loop_nest(wi_env *e, LLVMBuilderRef b, mc_kernel_build *kb, LL
     LLVMPositionBuilderAtEnd(b, pre);
     LLVMValueRef *args = vals;
     LLVMValueRef *marked = NULL;
-    if (cls < MC_IMAGE_CLASSES) {
+    if (nest != GENERAL_NEST) {
         marked = malloc((kb->num_args + 4) * sizeof *marked);
         if (marked) {
             memcpy(marked, vals, kb->num_args * sizeof *marked);
-            mc_mark_image_class(e->m, b, kb, marked, cls);
+            mc_mark_image_class(e->m, b, kb, marked, nest);
             args = marked;
         }
     }
@@ -726,18 +729,18 @@ cl_int mc_build_wg(LLVMModuleRef m, mc_kernel_build *kb, mosaic_strbuf *log)
     if (kb->specialise_images && mc_has_image_args(kb)) {
         /* a nest per common image format, tested once per work-group (image_formats.c) */
         LLVMBasicBlockRef test = entry;
-        for (unsigned cls = 0; cls < MC_IMAGE_CLASSES; cls++) {
+        for (unsigned nest = 0; nest < mc_image_nests(kb); nest++) {
             LLVMPositionBuilderAtEnd(b, test);
-            LLVMValueRef is = mc_images_have_class(b, kb, vals, cls);
-            LLVMBasicBlockRef nest = LLVMInsertBasicBlockInContext(c, exit, "format.nest");
+            LLVMValueRef is = mc_images_have_class(b, kb, vals, nest);
+            LLVMBasicBlockRef nest_bb = LLVMInsertBasicBlockInContext(c, exit, "format.nest");
             LLVMBasicBlockRef next = LLVMInsertBasicBlockInContext(c, exit, "format.test");
-            LLVMBuildCondBr(b, is, nest, next);
-            build_loop_nest(&e, b, kb, vals, ctx, n, nest, exit, cls);
+            LLVMBuildCondBr(b, is, nest_bb, next);
+            build_loop_nest(&e, b, kb, vals, ctx, n, nest_bb, exit, nest);
             test = next;
         }
-        build_loop_nest(&e, b, kb, vals, ctx, n, test, exit, MC_IMAGE_CLASSES);
+        build_loop_nest(&e, b, kb, vals, ctx, n, test, exit, GENERAL_NEST);
     } else {
-        build_loop_nest(&e, b, kb, vals, ctx, n, entry, exit, MC_IMAGE_CLASSES);
+        build_loop_nest(&e, b, kb, vals, ctx, n, entry, exit, GENERAL_NEST);
     }
     LLVMPositionBuilderAtEnd(b, exit);
     LLVMBuildRetVoid(b);

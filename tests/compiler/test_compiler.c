@@ -1446,6 +1446,114 @@ TEST(cache)
     }
 }
 
+/* MOSAIC_CACHE_MAX_MB: a store that takes the cache over the limit removes the
+ * least recently used entries (a hit counts as a use), down to 90% of it. */
+static mc_cache_key test_key(int i)
+{
+    mc_cache_key k;
+    memset(&k, 0, sizeof k);
+    k.bytes[0] = (uint8_t)(0x10 * i); /* other subdirectories */
+    k.bytes[31] = (uint8_t)i;
+    return k;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw);
+
+/* Is entry i there (its payload 300000 bytes, the last one fill)? */
+static bool cached_as(int i, int fill)
+{
+    mc_cache_key k = test_key(i);
+    void *data;
+    size_t size;
+    bool hit = mc_cache_load(MC_CACHE_OBJECT, &k, &data, &size);
+    if (hit) {
+        CHECK(size == 300000 && ((unsigned char *)data)[299999] == (unsigned char)fill, "entry %d's payload", i);
+        free(data);
+    }
+    return hit;
+}
+
+static bool cached(int i) { return cached_as(i, i); }
+
+typedef struct eviction_thread { int first; char *payload; } eviction_thread;
+
+static void *store_many(void *arg)
+{
+    eviction_thread *t = arg;
+    for (int i = t->first; i < t->first + 8; i++) {
+        mc_cache_key k = test_key(i);
+        mc_cache_store(MC_CACHE_OBJECT, &k, t->payload, 300000);
+        cached_as(i, t->payload[299999]); /* or gone already */
+    }
+    return NULL;
+}
+
+static long long entries_size(const char *dir)
+{
+    long long total = 0;
+    for (int d = 0; d < 256; d++) {
+        char sub[4200];
+        snprintf(sub, sizeof sub, "%s/%02x", dir, d);
+        DIR *listing = opendir(sub);
+        struct dirent *e;
+        while (listing && (e = readdir(listing))) {
+            char path[8400];
+            struct stat st;
+            snprintf(path, sizeof path, "%s/%s", sub, e->d_name);
+            if (e->d_name[0] != '.' && !stat(path, &st))
+                total += st.st_size;
+        }
+        if (listing)
+            closedir(listing);
+    }
+    return total;
+}
+
+TEST(cache_eviction)
+{
+    char dir[] = "/tmp/mosaic-test-lru-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char *saved_dir = getenv("MOSAIC_CACHE_DIR") ? strdup(getenv("MOSAIC_CACHE_DIR")) : NULL;
+    setenv("MOSAIC_CACHE_MAX_MB", "1", 1);
+    set_setting("MOSAIC_CACHE_DIR", dir);
+    char *payload = malloc(300000);
+    /* 1, 2, 3 fit in 1 MiB (3 x 300 KB and headers); 1 is used again; 4 is one too many */
+    for (int i = 1; i <= 4; i++) {
+        memset(payload, i, 300000);
+        mc_cache_key k = test_key(i);
+        mc_cache_store(MC_CACHE_OBJECT, &k, payload, 300000);
+        usleep(30000); /* file times are coarse (a clock tick) */
+        if (i == 3) {
+            CHECK(cached(1) && cached(2) && cached(3), "three entries fit");
+            usleep(30000);
+            CHECK(cached(1));
+            usleep(30000);
+        }
+    }
+    CHECK(!cached(2), "the least recently used entry goes");
+    CHECK(cached(1) && cached(3) && cached(4), "the others stay");
+    CHECK(entries_size(dir) <= (1 << 20), "%lld bytes in a cache of 1 MiB", entries_size(dir));
+    /* many writers at once (each store locks DIR/size; readers do not) */
+    pthread_t th[4];
+    eviction_thread t[4];
+    for (int i = 0; i < 4; i++) {
+        t[i] = (eviction_thread){16 + 8 * i, payload};
+        pthread_create(&th[i], NULL, store_many, &t[i]);
+    }
+    for (int i = 0; i < 4; i++)
+        pthread_join(th[i], NULL);
+    CHECK(entries_size(dir) <= (1 << 20) + 4 * 300100, "%lld bytes after concurrent stores", entries_size(dir));
+    /* the next store brings it under the limit again */
+    mc_cache_key k = test_key(99);
+    mc_cache_store(MC_CACHE_OBJECT, &k, payload, 300000);
+    CHECK(entries_size(dir) <= (1 << 20), "%lld bytes", entries_size(dir));
+    free(payload);
+    unsetenv("MOSAIC_CACHE_MAX_MB");
+    set_setting("MOSAIC_CACHE_DIR", saved_dir);
+    free(saved_dir);
+    nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 /* ---- generic address space ---------------------------------------------------------- */
 /* Pointers to global, local and private memory reach helper functions as
  * generic pointers; to_global/to_local/to_private and get_fence must tell

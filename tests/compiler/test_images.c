@@ -1072,6 +1072,116 @@ TEST(mixed_formats)
     mosaic_executable_free(exe);
 }
 
+/* Rows that stay inside the image (src/compiler/image_rows.c): x loops get a
+ * version without clamps or in-image tests, taken for a work-group row only
+ * when every such coordinate of the row is inside.  Rows partly outside (the
+ * global size is wider than the image, an offset, taps reaching past either
+ * edge, a write shifted out of the image) take the other version; both must
+ * give the host's answer, and the kernels must run as vectors of work-items. */
+static const char rows_source[] =
+    "const sampler_t edge = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;\n"
+    "kernel void taps(read_only image2d_t in, write_only image2d_t out, int dx, int dy) {\n"
+    "  int2 p = (int2)(get_global_id(0), get_global_id(1)), d = (int2)(dx, dy);\n"
+    "  float4 s = read_imagef(in, edge, p);\n"
+    "  for (int i = 1; i <= 3; i++)\n"
+    "    s += (float)i * (read_imagef(in, edge, p + i * d) - 0.5f * read_imagef(in, edge, p - i * d));\n"
+    "  write_imagef(out, p, s * 0.125f);\n"
+    "}\n"
+    "kernel void shift(read_only image2d_t in, write_only image2d_t out, int dx) {\n"
+    "  int2 p = (int2)(get_global_id(0), get_global_id(1));\n"
+    "  write_imagef(out, (int2)(p.x + dx, p.y), read_imagef(in, (int2)(p.x - dx, p.y)));\n"
+    "}\n";
+
+static int clampi(int i, int n) { return i < 0 ? 0 : i >= n ? n - 1 : i; }
+
+/* Compares the pixel out(x, y) with the value v (4 channels, before encoding). */
+static int pixel_is(const image *out, size_t x, size_t y, const double *v)
+{
+    for (unsigned c = 0; c < 4; c++) {
+        if (out->d.channel_data_type == CL_FLOAT) {
+            float got;
+            memcpy(&got, pixel(out, x, y, 0) + 4 * c, 4);
+            if (!near(got, v[c], 1e-5))
+                return 0;
+        } else {
+            int want = (int)ref_norm((float)v[c], 255.0f, 0), got = pixel(out, x, y, 0)[c];
+            if (abs(got - want) > 1)
+                return 0;
+        }
+    }
+    return 1;
+}
+
+TEST(inside_rows)
+{
+    mosaic_executable *exe = build_program(rows_source, "-cl-std=CL3.0");
+    if (!exe)
+        return;
+    for (int k = 0; k < 2; k++) {
+        const mosaic_kernel_info *info = mosaic_executable_find_kernel(exe, k ? "shift" : "taps");
+        CHECK(info && info->vectorised_loops >= 4,
+              "%s: %u loops over work-items vectorised, want one per combination of the two images' classes",
+              k ? "shift" : "taps", info ? info->vectorised_loops : 0);
+    }
+    static const cl_channel_type types[] = {CL_UNORM_INT8, CL_FLOAT};
+    static const int steps[][2] = {{1, 0}, {0, 1}, {-2, 1}, {5, 0}};
+    const int W = 53, H = 7;
+    for (size_t t = 0; t < COUNT(types); t++) {
+        image *in = image_new(CL_MEM_OBJECT_IMAGE2D, CL_RGBA, types[t], (size_t)W, (size_t)H, 1, 0);
+        image *out = image_new(CL_MEM_OBJECT_IMAGE2D, CL_RGBA, types[t], (size_t)W, (size_t)H, 1, 0);
+        image_fill(in);
+        for (size_t st = 0; st < COUNT(steps); st++) {
+            int dx = steps[st][0], dy = steps[st][1];
+            /* taps: every pixel, from work-groups of 16 that overhang the right edge */
+            memset(out->mem, 0, out->bytes);
+            void *a1[] = {&in->dp, &out->dp, &dx, &dy};
+            ndrange r = {.dim = 2, .global = {64, (size_t)H}, .local = {16, 1}};
+            CHECK(run_kernel(exe, "taps", a1, &r) == 0);
+            int bad = 0;
+            for (int y = 0; y < H; y++)
+                for (int x = 0; x < W; x++) {
+                    double s[4], a[4], b[4];
+                    ref_pixel_f(in, (size_t)x, (size_t)y, 0, s);
+                    for (int i = 1; i <= 3; i++) {
+                        ref_pixel_f(in, (size_t)clampi(x + i * dx, W), (size_t)clampi(y + i * dy, H), 0, a);
+                        ref_pixel_f(in, (size_t)clampi(x - i * dx, W), (size_t)clampi(y - i * dy, H), 0, b);
+                        for (int c = 0; c < 4; c++)
+                            s[c] += i * (a[c] - 0.5 * b[c]);
+                    }
+                    for (int c = 0; c < 4; c++)
+                        s[c] *= 0.125;
+                    if (!pixel_is(out, (size_t)x, (size_t)y, s) && !bad++)
+                        CHECK(0, "taps, type %#x, step (%d, %d): pixel (%d, %d) wrong", types[t], dx, dy, x, y);
+                }
+            CHECK(!bad);
+            /* shift: sampler-less reads and writes, from an offset, leaving the image */
+            memset(out->mem, 0x5a, out->bytes);
+            void *a2[] = {&in->dp, &out->dp, &dx};
+            ndrange r2 = {.dim = 2, .global = {48, (size_t)H - 2}, .local = {8, 1}, .offset = {3, 1}};
+            CHECK(run_kernel(exe, "shift", a2, &r2) == 0);
+            bad = 0;
+            for (int y = 0; y < H; y++)
+                for (int x = 0; x < W; x++) {
+                    int gx = x - dx; /* the work-item that wrote here, if any */
+                    int written = y >= 1 && y < H - 1 && gx >= 3 && gx < 3 + 48;
+                    double v[4] = {0, 0, 0, 0};
+                    if (!written) {
+                        bad += memcmp(pixel(out, (size_t)x, (size_t)y, 0), "\x5a\x5a\x5a\x5a", 4) != 0;
+                        continue;
+                    }
+                    if (gx - dx >= 0 && gx - dx < W)
+                        ref_pixel_f(in, (size_t)(gx - dx), (size_t)y, 0, v);
+                    if (!pixel_is(out, (size_t)x, (size_t)y, v) && !bad++)
+                        CHECK(0, "shift, type %#x, dx %d: pixel (%d, %d) wrong", types[t], dx, x, y);
+                }
+            CHECK(!bad, "shift, type %#x, dx %d: %d pixels wrong", types[t], dx, bad);
+        }
+        image_free(in);
+        image_free(out);
+    }
+    mosaic_executable_free(exe);
+}
+
 int main(int argc, char **argv)
 {
     for (size_t t = 0; t < COUNT(sampled_types); t++)

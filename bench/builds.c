@@ -1,0 +1,327 @@
+/*
+ * Build times: how long a program takes from source to its first results, on
+ * every CPU device the ICD loader finds (Mosaic and PoCL side by side in one
+ * run; a platform that is not installed is simply not listed).
+ *
+ *   OCL_ICD_VENDORS=$PWD/build/bench/vendors build/bench/builds [max_depth] [reps]
+ *
+ * Programs: one small kernel, 50 kernels, and a fan-out call graph: the
+ * kernel calls f<d>, each f<k> calls f<k-1> four times (different
+ * arguments) and f0 is an 80-iteration loop, for depths 4 to max_depth
+ * (default 7).  A build is clCreateProgramWithSource, clBuildProgram,
+ * clCreateKernel and one small launch of every kernel (PoCL generates code
+ * at the first launch), results checked against the host.
+ *   cold:   the source has a constant no earlier build had (a salt), so no
+ *           cache has it;
+ *   cached: the same source again, right after a cold build of it.
+ * Both caches start empty: MOSAIC_CACHE_DIR and POCL_CACHE_DIR point at a
+ * fresh directory unless they are set.  Prints the median of `reps` builds
+ * (default 5; 1 for the fan-out at depth 6 and more) in ms, and each
+ * platform's time relative to Mosaic's (above 1.00 = Mosaic is faster).
+ */
+#define _GNU_SOURCE
+#define CL_TARGET_OPENCL_VERSION 300
+#include <CL/cl.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum { MAX_PLATFORMS = 8, MAX_CASES = 16, MAX_REPS = 64, FANOUT_ITEMS = 16, SMALL_ITEMS = 64 };
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* ---- the programs ---------------------------------------------------------------------- */
+typedef enum { ONE, FIFTY, FANOUT } kind;
+
+typedef struct {
+    kind kind;
+    int depth;
+    char name[32];
+} bench_case;
+
+static char *printf_alloc(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *printf_alloc(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = NULL;
+    if (vasprintf(&s, fmt, ap) < 0)
+        s = NULL;
+    va_end(ap);
+    return s;
+}
+
+static void append(char **s, size_t *len, const char *t)
+{
+    size_t n = strlen(t);
+    *s = realloc(*s, *len + n + 1);
+    memcpy(*s + *len, t, n + 1);
+    *len += n;
+}
+
+/* The fan-out functions, in OpenCL C and (the same text) in C on the host. */
+#define F0_BODY                                                                                                       \
+    "{ for (int i = 0; i < 80; i++) x = (x * 1664525u + 1013904223u) ^ (x >> 7); return x; }\n"
+static uint32_t host_f(int d, uint32_t x)
+{
+    if (d == 0) {
+        for (int i = 0; i < 80; i++)
+            x = (x * 1664525u + 1013904223u) ^ (x >> 7);
+        return x;
+    }
+    return host_f(d - 1, x) + 3u * host_f(d - 1, x + 1u) + (host_f(d - 1, x ^ 5u) ^ host_f(d - 1, x + (uint32_t)d));
+}
+
+static char *make_source(const bench_case *c, unsigned salt)
+{
+    char *s = NULL, *t;
+    size_t len = 0;
+    switch (c->kind) {
+    case ONE:
+        t = printf_alloc("__kernel void k(__global uint *out)\n"
+                         "{ size_t i = get_global_id(0); out[i] = (uint)i * 3u + %uu; }\n", salt);
+        append(&s, &len, t);
+        free(t);
+        break;
+    case FIFTY:
+        for (int k = 0; k < 50; k++) {
+            t = printf_alloc("__kernel void k%d(__global uint *out, float scale)\n"
+                             "{ size_t i = get_global_id(0); float v = (float)i * scale;\n"
+                             "  out[i] = (uint)(v + %d.0f) + (uint)i * %du + %uu; }\n",
+                             k, k, k + 1, salt);
+            append(&s, &len, t);
+            free(t);
+        }
+        break;
+    case FANOUT:
+        append(&s, &len, "uint f0(uint x)\n" F0_BODY);
+        for (int d = 1; d <= c->depth; d++) {
+            t = printf_alloc("uint f%d(uint x)\n{ return f%d(x) + 3u * f%d(x + 1u) + (f%d(x ^ 5u) ^ f%d(x + %du)); }\n",
+                             d, d - 1, d - 1, d - 1, d - 1, d);
+            append(&s, &len, t);
+            free(t);
+        }
+        t = printf_alloc("__kernel void k(__global uint *out)\n"
+                         "{ size_t i = get_global_id(0); out[i] = f%d((uint)i + %uu); }\n", c->depth, salt);
+        append(&s, &len, t);
+        free(t);
+        break;
+    }
+    return s;
+}
+
+static uint32_t expected(const bench_case *c, int kernel, unsigned salt, uint32_t i)
+{
+    switch (c->kind) {
+    case ONE:
+        return i * 3u + salt;
+    case FIFTY:
+        return (uint32_t)((float)i * 1.0f + (float)kernel) + i * (uint32_t)(kernel + 1) + salt;
+    default:
+        return host_f(c->depth, i + salt);
+    }
+}
+
+/* ---- one build ------------------------------------------------------------------------- */
+typedef struct {
+    cl_device_id dev;
+    cl_context ctx;
+    cl_command_queue q;
+    cl_mem out;
+} device_run;
+
+/* Builds and launches c with this salt; the time in s, or a negative value
+ * on failure (wrong results included). */
+static double build_once(device_run *r, const bench_case *c, unsigned salt, uint32_t **reference)
+{
+    char *src = make_source(c, salt);
+    int nk = c->kind == FIFTY ? 50 : 1;
+    size_t items = c->kind == FANOUT ? FANOUT_ITEMS : SMALL_ITEMS;
+    double t0 = now();
+    cl_int err;
+    const char *srcs[1] = {src};
+    cl_program p = clCreateProgramWithSource(r->ctx, 1, srcs, NULL, &err);
+    if (err == CL_SUCCESS)
+        err = clBuildProgram(p, 1, &r->dev, "", NULL, NULL);
+    if (err != CL_SUCCESS) {
+        char log[4096] = "";
+        clGetProgramBuildInfo(p, r->dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
+        fprintf(stderr, "%s: build failed (%d): %s\n", c->name, err, log);
+    }
+    uint32_t *host = malloc(items * sizeof *host);
+    for (int k = 0; k < nk && err == CL_SUCCESS; k++) {
+        char name[16];
+        snprintf(name, sizeof name, c->kind == FIFTY ? "k%d" : "k", k);
+        cl_kernel kern = clCreateKernel(p, name, &err);
+        if (err != CL_SUCCESS)
+            break;
+        float scale = 1.0f;
+        err = clSetKernelArg(kern, 0, sizeof r->out, &r->out);
+        if (err == CL_SUCCESS && c->kind == FIFTY)
+            err = clSetKernelArg(kern, 1, sizeof scale, &scale);
+        if (err == CL_SUCCESS)
+            err = clEnqueueNDRangeKernel(r->q, kern, 1, NULL, &items, NULL, 0, NULL, NULL);
+        if (err == CL_SUCCESS)
+            err = clEnqueueReadBuffer(r->q, r->out, CL_TRUE, 0, items * sizeof *host, host, 0, NULL, NULL);
+        clReleaseKernel(kern);
+        /* the check is outside the time when it is the host's fan-out */
+        double h0 = now();
+        for (size_t i = 0; i < items && err == CL_SUCCESS; i++) {
+            uint32_t want = c->kind == FANOUT && reference && *reference ? (*reference)[i]
+                                                                          : expected(c, k, salt, (uint32_t)i);
+            if (host[i] != want) {
+                fprintf(stderr, "%s: kernel %d, item %zu: %u, expected %u\n", c->name, k, i, host[i], want);
+                err = -9999;
+            }
+        }
+        t0 += now() - h0;
+    }
+    double t = now() - t0;
+    free(host);
+    if (p)
+        clReleaseProgram(p);
+    free(src);
+    return err == CL_SUCCESS ? t : -1.0;
+}
+
+static int compare_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, compare_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Median cold and cached times of case c on one device (ms; -1: failed). */
+static void time_case(device_run *r, const bench_case *c, int reps, unsigned *salt, double *cold, double *cached)
+{
+    double tc[MAX_REPS], th[MAX_REPS];
+    *cold = *cached = -1;
+    for (int i = 0; i < reps; i++) {
+        unsigned s = (*salt)++;
+        /* the fan-out's reference is computed once per salt, outside the timing */
+        uint32_t *ref = NULL;
+        if (c->kind == FANOUT) {
+            ref = malloc(FANOUT_ITEMS * sizeof *ref);
+            for (uint32_t w = 0; w < FANOUT_ITEMS; w++)
+                ref[w] = host_f(c->depth, w + s);
+        }
+        tc[i] = build_once(r, c, s, &ref);
+        th[i] = tc[i] < 0 ? -1 : build_once(r, c, s, &ref);
+        free(ref);
+        if (tc[i] < 0 || th[i] < 0)
+            return;
+    }
+    *cold = median(tc, reps) * 1e3;
+    *cached = median(th, reps) * 1e3;
+}
+
+static void fresh_cache_dir(const char *var)
+{
+    if (getenv(var))
+        return;
+    char tmpl[] = "/tmp/mosaic-bench-builds-XXXXXX";
+    if (mkdtemp(tmpl))
+        setenv(var, tmpl, 1);
+}
+
+int main(int argc, char **argv)
+{
+    int max_depth = argc > 1 ? atoi(argv[1]) : 7, reps = argc > 2 ? atoi(argv[2]) : 5;
+    if (reps < 1)
+        reps = 1;
+    if (reps > MAX_REPS)
+        reps = MAX_REPS;
+    fresh_cache_dir("MOSAIC_CACHE_DIR");
+    fresh_cache_dir("POCL_CACHE_DIR");
+
+    bench_case cases[MAX_CASES];
+    int nc = 0;
+    cases[nc++] = (bench_case){ONE, 0, "one kernel"};
+    cases[nc++] = (bench_case){FIFTY, 0, "50 kernels"};
+    for (int d = 4; d <= max_depth && nc < MAX_CASES; d++) {
+        cases[nc] = (bench_case){FANOUT, d, ""};
+        snprintf(cases[nc].name, sizeof cases[nc].name, "fan-out depth %d", d);
+        nc++;
+    }
+
+    cl_platform_id platforms[MAX_PLATFORMS];
+    cl_uint np = 0;
+    clGetPlatformIDs(MAX_PLATFORMS, platforms, &np);
+    char names[MAX_PLATFORMS][64];
+    double cold[MAX_PLATFORMS][MAX_CASES], cached[MAX_PLATFORMS][MAX_CASES], first[MAX_PLATFORMS];
+    int mosaic = -1, count = 0;
+    unsigned salt = (unsigned)time(NULL) * 1000u; /* no earlier run's cache entry matches */
+    for (cl_uint p = 0; p < np && p < MAX_PLATFORMS; p++) {
+        device_run r;
+        if (clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_CPU, 1, &r.dev, NULL) != CL_SUCCESS)
+            continue;
+        clGetPlatformInfo(platforms[p], CL_PLATFORM_NAME, sizeof names[count], names[count], NULL);
+        if (strstr(names[count], "Mosaic"))
+            mosaic = count;
+        r.ctx = clCreateContext(NULL, 1, &r.dev, NULL, NULL, NULL);
+        r.q = clCreateCommandQueueWithProperties(r.ctx, r.dev, NULL, NULL);
+        r.out = clCreateBuffer(r.ctx, CL_MEM_READ_WRITE, SMALL_ITEMS * sizeof(uint32_t), NULL, NULL);
+        /* the first build of the process: what starting up costs on top */
+        first[count] = build_once(&r, &cases[0], salt++, NULL) * 1e3;
+        for (int c = 0; c < nc; c++) {
+            int n = cases[c].kind == FANOUT && cases[c].depth >= 6 ? 1 : reps;
+            time_case(&r, &cases[c], n, &salt, &cold[count][c], &cached[count][c]);
+            fprintf(stderr, "%s: %s: cold %.1f ms, cached %.1f ms\n", names[count], cases[c].name, cold[count][c],
+                    cached[count][c]);
+        }
+        clReleaseMemObject(r.out);
+        clReleaseCommandQueue(r.q);
+        clReleaseContext(r.ctx);
+        count++;
+    }
+
+    printf("%-18s", "build (ms)");
+    for (int p = 0; p < count; p++)
+        printf(" %10.10s cold %10.10s cached", names[p], names[p]);
+    if (mosaic >= 0 && count > 1)
+        printf("  ratio cold  ratio cached");
+    printf("\n");
+    printf("%-18s", "first in process");
+    for (int p = 0; p < count; p++)
+        printf(" %15.1f %17s", first[p], "");
+    printf("\n");
+    for (int c = 0; c < nc; c++) {
+        printf("%-18s", cases[c].name);
+        for (int p = 0; p < count; p++) {
+            for (int h = 0; h < 2; h++) {
+                double v = h ? cached[p][c] : cold[p][c];
+                if (v < 0)
+                    printf(h ? " %17s" : " %15s", "FAILED");
+                else
+                    printf(h ? " %17.1f" : " %15.1f", v);
+            }
+        }
+        if (mosaic >= 0)
+            for (int p = 0; p < count; p++)
+                if (p != mosaic)
+                    for (int h = 0; h < 2; h++) {
+                        double m = h ? cached[mosaic][c] : cold[mosaic][c], o = h ? cached[p][c] : cold[p][c];
+                        if (m > 0 && o > 0)
+                            printf(" %12.2f", o / m);
+                        else
+                            printf(" %12s", "-");
+                    }
+        printf("\n");
+    }
+    if (mosaic >= 0 && count > 1)
+        printf("ratio = other platform's time / Mosaic's time (above 1: Mosaic is faster)\n");
+    return 0;
+}

@@ -1,0 +1,672 @@
+/* Builds that cost milliseconds, and a compiler child process that cannot
+ * hurt the host (issue 11): the front end's cache proven by builds that
+ * succeed while MOSAIC_CLANG is /bin/false, its safety (a foreign entry, a
+ * FIFO, a directory others may write to), and clang hung, flooding its log,
+ * writing garbage, or orphaned by a host killed mid-build.
+ *
+ * Settings are read once per process, so every build here runs in a host
+ * process of its own: this program again, as `test_build_cache --host ...`
+ * (see host_main), with the environment the case gives it. */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define TEST_LIST "test_build_cache.list"
+#include "test.h"
+#include "cl_test.h"
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+/* ---- the host process ------------------------------------------------------------------
+ * --host build|compile EXPECT OPTIONS SOURCE [HEADER]
+ * builds SOURCE (clBuildProgram; or, for compile, clCompileProgram with
+ * HEADER as the embedded header "val.h", then clLinkProgram) and runs its
+ * kernel k(global int *o) on 16 work-items, which must all write EXPECT.
+ * It builds the same source 5 more times (new program objects; none with
+ * TEST_HOST_ONCE=1 in its environment) and prints "first <ms> again <ms>"
+ * (the first build, the fastest of the others).
+ * Exit status: 0 right, 10 the build failed (its error code and log
+ * printed), 11 wrong results, 12 no device. */
+static cl_program host_build(cl_context context, cl_device_id device, const char *mode, const char *options,
+                             const char *source, const char *header, cl_int *err)
+{
+    cl_program p = clCreateProgramWithSource(context, 1, &source, NULL, err);
+    if (!strcmp(mode, "build")) {
+        *err = clBuildProgram(p, 1, &device, options, NULL, NULL);
+        return p;
+    }
+    cl_program h = clCreateProgramWithSource(context, 1, &header, NULL, err);
+    const char *name = "val.h";
+    *err = clCompileProgram(p, 1, &device, options, 1, &h, &name, NULL, NULL);
+    clReleaseProgram(h);
+    if (*err != CL_SUCCESS)
+        return p;
+    cl_program linked = clLinkProgram(context, 1, &device, NULL, 1, &p, NULL, NULL, err);
+    if (linked) {
+        clReleaseProgram(p);
+        p = linked;
+    }
+    return p;
+}
+
+static int host_main(int argc, char **argv)
+{
+    if (argc < 4)
+        return 2;
+    const char *mode = argv[0], *options = argv[2], *source = argv[3], *header = argc > 4 ? argv[4] : "";
+    int expect = atoi(argv[1]);
+    cl_platform_id platform;
+    cl_device_id device;
+    cl_context context;
+    if (!test_open_cpu_device(&platform, &device, &context))
+        return 12;
+    cl_int err;
+    double t0 = now_ms();
+    cl_program p = host_build(context, device, mode, options, source, header, &err);
+    double first = now_ms() - t0;
+    if (err != CL_SUCCESS) {
+        size_t size = 0;
+        clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_LOG, 0, NULL, &size);
+        char *log = calloc(1, size + 1);
+        clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_LOG, size, log, NULL);
+        struct rusage ru;
+        getrusage(RUSAGE_SELF, &ru);
+        printf("err %d log-size %zu max-rss-kib %ld\nlog:\n%.4000s\n", err, size, ru.ru_maxrss, log);
+        free(log);
+        return 10;
+    }
+    cl_command_queue q = clCreateCommandQueueWithProperties(context, device, NULL, &err);
+    cl_kernel k = clCreateKernel(p, "k", &err);
+    int out[16];
+    cl_mem buf = clCreateBuffer(context, CL_MEM_WRITE_ONLY, sizeof out, NULL, &err);
+    clSetKernelArg(k, 0, sizeof buf, &buf);
+    size_t global = 16;
+    err = clEnqueueNDRangeKernel(q, k, 1, NULL, &global, NULL, 0, NULL, NULL);
+    if (err == CL_SUCCESS)
+        err = clEnqueueReadBuffer(q, buf, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL);
+    int wrong = err != CL_SUCCESS;
+    for (int i = 0; i < 16 && !wrong; i++)
+        wrong = out[i] != expect;
+    if (wrong)
+        printf("wrong: err %d, o[0] = %d, expected %d\n", err, out[0], expect);
+    double again = 1e9;
+    for (int i = 0; i < 5 && !wrong && !getenv("TEST_HOST_ONCE"); i++) {
+        double t = now_ms();
+        cl_program p2 = host_build(context, device, mode, options, source, header, &err);
+        t = now_ms() - t;
+        again = err == CL_SUCCESS && t < again ? t : again;
+        clReleaseProgram(p2);
+    }
+    printf("first %.3f again %.3f\n", first, again);
+    clReleaseMemObject(buf);
+    clReleaseKernel(k);
+    clReleaseCommandQueue(q);
+    clReleaseProgram(p);
+    clReleaseContext(context);
+    return wrong ? 11 : 0;
+}
+
+/* ---- running hosts ---------------------------------------------------------------------- */
+typedef struct host {
+    pid_t pid;
+    int out;           /* its stdout and stderr */
+    int status;        /* its exit status; -1 killed (it ran over its time), -2 not started */
+    char text[65536];  /* what it printed (the beginning) */
+    double ms;         /* how long it ran */
+} host;
+
+/* Starts this program as a host with env ("NAME=value" or "NAME" to unset, NULL-terminated). */
+static void host_start(host *h, const char *const *env, const char *mode, int expect, const char *options,
+                       const char *source, const char *header)
+{
+    memset(h, 0, sizeof *h);
+    h->status = -2;
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC))
+        return;
+    char expect_text[16];
+    snprintf(expect_text, sizeof expect_text, "%d", expect);
+    fflush(NULL);
+    h->ms = now_ms();
+    h->pid = fork();
+    if (h->pid == 0) {
+        for (const char *const *e = env; e && *e; e++) {
+            const char *eq = strchr(*e, '=');
+            if (!eq) {
+                unsetenv(*e);
+                continue;
+            }
+            char name[256];
+            snprintf(name, sizeof name, "%.*s", (int)(eq - *e), *e);
+            setenv(name, eq + 1, 1);
+        }
+        dup2(fds[1], 1);
+        dup2(fds[1], 2);
+        const char *argv[] = {"test_build_cache", "--host", mode, expect_text, options, source, header, NULL};
+        execv("/proc/self/exe", (char *const *)argv);
+        _exit(127);
+    }
+    close(fds[1]);
+    h->out = fds[0];
+    if (h->pid < 0)
+        close(h->out);
+}
+
+/* Waits for a host at most timeout_s seconds (then kills it), keeping what it printed. */
+static void host_wait(host *h, int timeout_s)
+{
+    if (h->pid <= 0)
+        return;
+    size_t len = 0;
+    double deadline = now_ms() + timeout_s * 1000.0;
+    bool killed = false;
+    for (;;) {
+        struct pollfd p = {h->out, POLLIN, 0};
+        int left = (int)(deadline - now_ms());
+        int n = poll(&p, 1, left > 0 ? left : 0);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n == 0) {
+            kill(h->pid, SIGKILL);
+            killed = true;
+            break;
+        }
+        char buf[65536];
+        ssize_t r = read(h->out, buf, sizeof buf);
+        if (r <= 0)
+            break;
+        size_t keep = (size_t)r < sizeof h->text - 1 - len ? (size_t)r : sizeof h->text - 1 - len;
+        memcpy(h->text + len, buf, keep);
+        len += keep;
+    }
+    h->text[len] = 0;
+    close(h->out);
+    int status;
+    waitpid(h->pid, &status, 0);
+    h->ms = now_ms() - h->ms;
+    h->status = killed ? -1 : WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    if (h->status != 0 && h->status != 10)
+        fprintf(stderr, "host: status %d after %.0f ms:\n%s\n", h->status, h->ms, h->text);
+}
+
+static int run_host(host *h, const char *const *env, const char *mode, int expect, const char *options,
+                    const char *source, const char *header)
+{
+    host_start(h, env, mode, expect, options, source, header);
+    host_wait(h, 120);
+    return h->status;
+}
+
+#define ENV(...) ((const char *const[]){__VA_ARGS__, NULL})
+
+static const char src1[] = "kernel void k(global int *o) { o[get_global_id(0)] = 1; }\n";
+static const char src2[] = "kernel void k(global int *o) { o[get_global_id(0)] = 2; }\n";
+static const char src_val[] = "#include \"val.h\"\nkernel void k(global int *o) { o[get_global_id(0)] = VAL; }\n";
+
+/* ---- files ------------------------------------------------------------------------------- */
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    remove(path);
+    return 0;
+}
+
+static void remove_tree(const char *dir) { nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS); }
+
+/* A new private directory; its name in dir (of size 64). */
+static void make_dir(char *dir, const char *what)
+{
+    snprintf(dir, 64, "/tmp/mosaic-test-%s-XXXXXX", what);
+    CHECK(mkdtemp(dir) != NULL);
+}
+
+static void write_text(const char *path, const char *text, mode_t mode)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, mode);
+    CHECK(fd >= 0 && write(fd, text, strlen(text)) == (ssize_t)strlen(text), "writing %s", path);
+    if (fd >= 0)
+        close(fd);
+    chmod(path, mode);
+}
+
+/* Sets a file's modification time seconds back: the cache does not trust a
+ * header changed less than a second before a build. */
+static void age(const char *path, int seconds)
+{
+    struct timespec t[2];
+    clock_gettime(CLOCK_REALTIME, &t[0]);
+    t[0].tv_sec -= seconds;
+    t[1] = t[0];
+    CHECK(utimensat(AT_FDCWD, path, t, 0) == 0);
+}
+
+/* Calls fn(path) for each cache entry (DIR/xx/<hash>.<suffix>) with this suffix; how many. */
+static int each_entry(const char *cache, const char *suffix, void (*fn)(const char *path, void *data), void *data)
+{
+    int n = 0;
+    DIR *d = opendir(cache);
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        if (strlen(e->d_name) != 2)
+            continue;
+        char sub[256];
+        snprintf(sub, sizeof sub, "%s/%s", cache, e->d_name);
+        DIR *d2 = opendir(sub);
+        struct dirent *f;
+        while (d2 && (f = readdir(d2))) {
+            size_t len = strlen(f->d_name);
+            if (len > 4 && f->d_name[len - 4] == '.' && !strcmp(f->d_name + len - 3, suffix)) {
+                char path[600];
+                snprintf(path, sizeof path, "%s/%s", sub, f->d_name);
+                if (fn)
+                    fn(path, data);
+                n++;
+            }
+        }
+        if (d2)
+            closedir(d2);
+    }
+    if (d)
+        closedir(d);
+    return n;
+}
+
+static void save_path(const char *path, void *data) { snprintf(data, 600, "%s", path); }
+
+static int count_files(const char *cache)
+{
+    return each_entry(cache, "obj", NULL, NULL) + each_entry(cache, "src", NULL, NULL) +
+           each_entry(cache, "lnk", NULL, NULL);
+}
+
+/* ---- processes ---------------------------------------------------------------------------- */
+/* A live (not zombie) process whose working directory is under dir: its pid, or 0. */
+static pid_t process_in(const char *dir)
+{
+    DIR *d = opendir("/proc");
+    struct dirent *e;
+    pid_t found = 0;
+    size_t n = strlen(dir);
+    while (d && !found && (e = readdir(d))) {
+        pid_t pid = (pid_t)atoi(e->d_name);
+        if (pid <= 0)
+            continue;
+        char link[64], cwd[4096], stat[512];
+        snprintf(link, sizeof link, "/proc/%d/cwd", pid);
+        ssize_t len = readlink(link, cwd, sizeof cwd - 1);
+        if (len < (ssize_t)n)
+            continue;
+        cwd[len] = 0;
+        if (strncmp(cwd, dir, n))
+            continue;
+        snprintf(link, sizeof link, "/proc/%d/stat", pid);
+        int fd = open(link, O_RDONLY);
+        ssize_t r = fd >= 0 ? read(fd, stat, sizeof stat - 1) : -1;
+        if (fd >= 0)
+            close(fd);
+        if (r <= 0)
+            continue;
+        stat[r] = 0;
+        const char *close_paren = strrchr(stat, ')');
+        if (close_paren && close_paren[1] == ' ' && close_paren[2] != 'Z' && close_paren[2] != 'X')
+            found = pid;
+    }
+    if (d)
+        closedir(d);
+    return found;
+}
+
+/* Waits up to ms milliseconds for no live process under dir; true if there is none. */
+static bool no_process_in(const char *dir, int ms)
+{
+    for (double end = now_ms() + ms; process_in(dir); usleep(20000))
+        if (now_ms() > end)
+            return false;
+    return true;
+}
+
+/* Entries of dir whose name starts with prefix. */
+static int count_named(const char *dir, const char *prefix)
+{
+    int n = 0;
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    while (d && (e = readdir(d)))
+        n += !strncmp(e->d_name, prefix, strlen(prefix));
+    if (d)
+        closedir(d);
+    return n;
+}
+
+/* A program clang takes forever on (and ever more memory): a macro that expands 2^32 times. */
+static char *slow_source(void)
+{
+    static char text[4096];
+    size_t n = (size_t)snprintf(text, sizeof text, "#define E0(x) x\n");
+    for (int i = 1; i <= 32; i++)
+        n += (size_t)snprintf(text + n, sizeof text - n, "#define E%d(x) E%d(x) E%d(x)\n", i, i - 1, i - 1);
+    snprintf(text + n, sizeof text - n, "kernel void k(global int *o) { o[0] = 0 E32(+1); }\n");
+    return text;
+}
+
+/* ---- the cases ------------------------------------------------------------------------------ */
+
+/* A second build of the same program, in a new process, does not start clang. */
+TEST(direct_hit)
+{
+    char cache[64], env_dir[128];
+    make_dir(cache, "cache");
+    snprintf(env_dir, sizeof env_dir, "MOSAIC_CACHE_DIR=%s", cache);
+    host h;
+    CHECK(run_host(&h, ENV(env_dir), "build", 1, "", src1, NULL) == 0, "a first build: %s", h.text);
+    /* the same program, with a compiler that only fails */
+    CHECK(run_host(&h, ENV(env_dir, "MOSAIC_CLANG=/bin/false"), "build", 1, "", src1, NULL) == 0,
+          "a cache hit must not run clang: %s", h.text);
+    double first = -1, again = -1;
+    sscanf(h.text, "first %lf again %lf", &first, &again);
+    fprintf(stderr, "cache hit: %.3f ms the first build of a process, %.3f ms later ones\n", first, again);
+    CHECK(again >= 0 && again < 3.0, "a hit took %.3f ms", again);
+    /* and that compiler fails indeed: a program built by no one before */
+    CHECK(run_host(&h, ENV(env_dir, "MOSAIC_CLANG=/bin/false"), "build", 2, "", src2, NULL) == 10,
+          "/bin/false cannot build a new program");
+    /* other options are another program */
+    CHECK(run_host(&h, ENV(env_dir, "MOSAIC_CLANG=/bin/false"), "build", 1, "-DX=1", src1, NULL) == 10,
+          "other options must miss");
+    remove_tree(cache);
+}
+
+/* A header the earlier build read is part of the key: changed, it misses. */
+TEST(header_changes)
+{
+    char cache[64], inc[64], env_dir[128], opt[128], path[128];
+    make_dir(cache, "cache");
+    make_dir(inc, "include");
+    snprintf(env_dir, sizeof env_dir, "MOSAIC_CACHE_DIR=%s", cache);
+    snprintf(opt, sizeof opt, "-I %s", inc);
+    snprintf(path, sizeof path, "%s/val.h", inc);
+    write_text(path, "#define VAL 5\n", 0644);
+    age(path, 10);
+    host h;
+    CHECK(run_host(&h, ENV(env_dir), "build", 5, opt, src_val, NULL) == 0, "%s", h.text);
+    CHECK(run_host(&h, ENV(env_dir, "MOSAIC_CLANG=/bin/false"), "build", 5, opt, src_val, NULL) == 0,
+          "the same header: a hit (%s)", h.text);
+    write_text(path, "#define VAL 6\n", 0644);
+    age(path, 10);
+    CHECK(run_host(&h, ENV(env_dir, "MOSAIC_CLANG=/bin/false"), "build", 6, opt, src_val, NULL) == 10,
+          "a changed header must miss (status %d: %s)", h.status, h.text);
+    CHECK(run_host(&h, ENV(env_dir), "build", 6, opt, src_val, NULL) == 0, "%s", h.text);
+    CHECK(run_host(&h, ENV(env_dir, "MOSAIC_CLANG=/bin/false"), "build", 6, opt, src_val, NULL) == 0,
+          "the new header's entry: %s", h.text);
+    /* a header changed just before the build is not trusted for the entry */
+    write_text(path, "#define VAL 7\n", 0644);
+    CHECK(run_host(&h, ENV(env_dir, "TEST_HOST_ONCE=1"), "build", 7, opt, src_val, NULL) == 0, "%s", h.text);
+    CHECK(run_host(&h, ENV(env_dir, "MOSAIC_CLANG=/bin/false"), "build", 7, opt, src_val, NULL) == 10,
+          "a header younger than a second is not cached");
+    /* embedded headers (clCompileProgram's input_headers) */
+    CHECK(run_host(&h, ENV(env_dir), "compile", 8, "", src_val, "#define VAL 8\n") == 0, "%s", h.text);
+    CHECK(run_host(&h, ENV(env_dir, "MOSAIC_CLANG=/bin/false"), "compile", 8, "", src_val, "#define VAL 8\n") == 0,
+          "the same embedded header: a hit (%s)", h.text);
+    CHECK(run_host(&h, ENV(env_dir, "MOSAIC_CLANG=/bin/false"), "compile", 9, "", src_val, "#define VAL 9\n") == 10,
+          "another embedded header must miss");
+    remove_tree(cache);
+    remove_tree(inc);
+}
+
+static void copy_over(const char *from, const char *to)
+{
+    int in = open(from, O_RDONLY), out = open(to, O_WRONLY | O_TRUNC);
+    char buf[1 << 16];
+    ssize_t r;
+    while (in >= 0 && out >= 0 && (r = read(in, buf, sizeof buf)) > 0)
+        CHECK(write(out, buf, (size_t)r) == r);
+    CHECK(in >= 0 && out >= 0, "copying %s over %s", from, to);
+    if (in >= 0)
+        close(in);
+    if (out >= 0)
+        close(out);
+}
+
+/* Another program's entries, copied under this program's keys, are not run. */
+TEST(swapped_entry)
+{
+    char a[64], b[64], env_a[128], env_b[128];
+    make_dir(a, "cache-a");
+    make_dir(b, "cache-b");
+    snprintf(env_a, sizeof env_a, "MOSAIC_CACHE_DIR=%s", a);
+    snprintf(env_b, sizeof env_b, "MOSAIC_CACHE_DIR=%s", b);
+    host h;
+    CHECK(run_host(&h, ENV(env_a), "build", 1, "", src1, NULL) == 0, "%s", h.text);
+    CHECK(run_host(&h, ENV(env_b), "build", 2, "", src2, NULL) == 0, "%s", h.text);
+    static const char *const kinds[] = {"src", "lnk", "obj"};
+    for (int i = 0; i < 3; i++) {
+        char from[600] = "", to[600] = "";
+        CHECK(each_entry(a, kinds[i], save_path, from) == 1 && each_entry(b, kinds[i], save_path, to) == 1,
+              "one .%s entry in each cache", kinds[i]);
+        if (*from && *to)
+            copy_over(from, to);
+    }
+    /* program 2 with program 1's entries: rejected, so clang must run (and fails) */
+    int status = run_host(&h, ENV(env_b, "MOSAIC_CLANG=/bin/false"), "build", 2, "", src2, NULL);
+    CHECK(status == 10, "foreign entries must be rejected (status %d: 11 is program 1's code run)", status);
+    CHECK(run_host(&h, ENV(env_b), "build", 2, "", src2, NULL) == 0, "rebuilt: %s", h.text);
+    remove_tree(a);
+    remove_tree(b);
+}
+
+/* A cache directory, or a subdirectory, that others may write to is not used. */
+TEST(group_writable_dir)
+{
+    char cache[64], env_dir[128];
+    make_dir(cache, "cache");
+    snprintf(env_dir, sizeof env_dir, "MOSAIC_CACHE_DIR=%s", cache);
+    CHECK(chmod(cache, 0770) == 0);
+    host h;
+    CHECK(run_host(&h, ENV(env_dir), "build", 1, "", src1, NULL) == 0, "%s", h.text);
+    const char *w = strstr(h.text, "not using the kernel cache");
+    CHECK(w && !strstr(w + 1, "not using the kernel cache"), "one warning: %s", h.text);
+    CHECK(count_files(cache) == 0, "nothing written to a group-writable cache");
+    /* the directory is private again, but every subdirectory is not */
+    CHECK(chmod(cache, 0700) == 0);
+    for (int i = 0; i < 256; i++) {
+        char sub[128];
+        snprintf(sub, sizeof sub, "%s/%02x", cache, i);
+        mkdir(sub, 0777);
+        chmod(sub, 0777);
+    }
+    CHECK(run_host(&h, ENV(env_dir), "build", 1, "", src1, NULL) == 0, "%s", h.text);
+    w = strstr(h.text, "not using the kernel cache");
+    CHECK(w && !strstr(w + 1, "not using the kernel cache"), "one warning: %s", h.text);
+    CHECK(count_files(cache) == 0, "nothing written to a world-writable subdirectory");
+    CHECK(run_host(&h, ENV(env_dir, "MOSAIC_CLANG=/bin/false"), "build", 1, "", src1, NULL) == 10,
+          "nothing read from one");
+    remove_tree(cache);
+}
+
+static void make_fifo(const char *path, void *data)
+{
+    (void)data;
+    CHECK(unlink(path) == 0 && mkfifo(path, 0600) == 0, "a FIFO at %s", path);
+}
+
+/* A FIFO where an entry should be neither blocks the build nor counts as an entry. */
+TEST(fifo_entry)
+{
+    char cache[64], env_dir[128];
+    make_dir(cache, "cache");
+    snprintf(env_dir, sizeof env_dir, "MOSAIC_CACHE_DIR=%s", cache);
+    host h;
+    CHECK(run_host(&h, ENV(env_dir), "build", 1, "", src1, NULL) == 0, "%s", h.text);
+    int n = each_entry(cache, "src", make_fifo, NULL) + each_entry(cache, "lnk", make_fifo, NULL) +
+            each_entry(cache, "obj", make_fifo, NULL);
+    CHECK(n == 3, "%d entries", n);
+    host_start(&h, ENV(env_dir, "MOSAIC_CLANG=/bin/false"), "build", 1, "", src1, NULL);
+    host_wait(&h, 60);
+    CHECK(h.status == 10, "FIFOs are no entries (status %d, -1: it hung)", h.status);
+    host_start(&h, ENV(env_dir), "build", 1, "", src1, NULL);
+    host_wait(&h, 60);
+    CHECK(h.status == 0, "FIFOs replaced by entries (status %d, -1: it hung)", h.status);
+    remove_tree(cache);
+}
+
+/* A fake clang: a shell script in a new private directory (in dir). */
+static void fake_clang(char *dir, char *script, const char *body)
+{
+    make_dir(dir, "fake-clang");
+    snprintf(script, 128, "%s/clang", dir);
+    char text[2048];
+    snprintf(text, sizeof text, "#!/bin/sh\n%s\n", body);
+    write_text(script, text, 0755);
+}
+
+/* A clang that hangs (and whatever it started) is killed after MOSAIC_BUILD_TIMEOUT_S. */
+TEST(build_timeout)
+{
+    char dir[64], script[128], env_clang[160], body[512], pidfile[128];
+    snprintf(pidfile, sizeof pidfile, "/tmp/mosaic-test-sleep-%d", (int)getpid());
+    snprintf(body, sizeof body, "sleep 300 &\necho $! > %s\nwait", pidfile);
+    fake_clang(dir, script, body);
+    snprintf(env_clang, sizeof env_clang, "MOSAIC_CLANG=%s", script);
+    host h;
+    int status = run_host(&h, ENV(env_clang, "MOSAIC_BUILD_TIMEOUT_S=1", "MOSAIC_CACHE=0"), "build", 1, "", src1, NULL);
+    CHECK(status == 10 && strstr(h.text, "err -11") && strstr(h.text, "MOSAIC_BUILD_TIMEOUT_S"),
+          "CL_BUILD_PROGRAM_FAILURE with the reason (status %d): %s", status, h.text);
+    CHECK(h.ms < 15000, "the build took %.0f ms", h.ms);
+    FILE *f = fopen(pidfile, "r");
+    int sleeper = 0;
+    CHECK(f && fscanf(f, "%d", &sleeper) == 1, "the fake compiler's child");
+    if (f)
+        fclose(f);
+    unlink(pidfile);
+    if (sleeper > 0) {
+        char stat_path[64], stat[512] = "";
+        snprintf(stat_path, sizeof stat_path, "/proc/%d/stat", sleeper);
+        bool alive = false;
+        for (int i = 0; i < 100; i++, usleep(20000)) {
+            FILE *s = fopen(stat_path, "r");
+            alive = s && fgets(stat, sizeof stat, s) && strrchr(stat, ')') && strrchr(stat, ')')[2] != 'Z';
+            if (s)
+                fclose(s);
+            if (!alive)
+                break;
+        }
+        CHECK(!alive, "what the compiler started is killed too (pid %d)", sleeper);
+        if (alive)
+            kill(sleeper, SIGKILL);
+    }
+    remove_tree(dir);
+}
+
+/* The real clang, hung on a program (2^32 macro expansions): stopped, with a clear log. */
+TEST(hung_compiler)
+{
+    char tmp[64], env_tmp[128];
+    make_dir(tmp, "tmpdir");
+    snprintf(env_tmp, sizeof env_tmp, "TMPDIR=%s", tmp);
+    host h;
+    int status = run_host(&h, ENV(env_tmp, "MOSAIC_BUILD_TIMEOUT_S=2", "MOSAIC_CACHE=0"), "build", 1, "",
+                          slow_source(), NULL);
+    CHECK(status == 10 && strstr(h.text, "err -11") && strstr(h.text, "did not finish in 2 s"),
+          "stopped after 2 s (status %d): %s", status, h.text);
+    CHECK(h.ms < 20000, "the build took %.0f ms", h.ms);
+    CHECK(no_process_in(tmp, 2000), "no clang left running");
+    CHECK(count_named(tmp, "mosaic-") == 0, "no work directory left");
+    remove_tree(tmp);
+}
+
+/* A host killed mid-build leaves no clang running and, by the next build, no work directory. */
+TEST(killed_host)
+{
+    char tmp[64], env_tmp[128], prefix[64];
+    make_dir(tmp, "tmpdir");
+    snprintf(env_tmp, sizeof env_tmp, "TMPDIR=%s", tmp);
+    host h;
+    host_start(&h, ENV(env_tmp, "MOSAIC_CACHE=0"), "build", 1, "", slow_source(), NULL);
+    pid_t clang = 0;
+    for (double end = now_ms() + 60000; !clang && now_ms() < end; usleep(20000))
+        clang = process_in(tmp);
+    CHECK(clang > 0, "clang started");
+    usleep(300000); /* let it grow a little */
+    kill(h.pid, SIGKILL);
+    host_wait(&h, 10);
+    CHECK(no_process_in(tmp, 5000), "clang (pid %d) died with its host", (int)clang);
+    snprintf(prefix, sizeof prefix, "mosaic-%d-", (int)h.pid);
+    CHECK(count_named(tmp, prefix) == 1, "the killed host's work directory is there until the next build");
+    /* a directory whose lock is held (its process lives, in another pid
+     * namespace, say: no process here has its pid) stays */
+    char other[128], lock_path[160];
+    snprintf(other, sizeof other, "%s/mosaic-2147483000-abcdef", tmp);
+    snprintf(lock_path, sizeof lock_path, "%s/lock", other);
+    CHECK(mkdir(other, 0700) == 0);
+    int lock = open(lock_path, O_RDONLY | O_CREAT, 0600);
+    CHECK(lock >= 0 && flock(lock, LOCK_EX) == 0);
+    CHECK(run_host(&h, ENV(env_tmp, "MOSAIC_CACHE=0"), "build", 1, "", src1, NULL) == 0, "%s", h.text);
+    CHECK(count_named(tmp, prefix) == 0, "the next build removed the killed host's directory");
+    CHECK(count_named(tmp, "mosaic-") == 1, "a directory still locked stays");
+    close(lock);
+    CHECK(run_host(&h, ENV(env_tmp, "MOSAIC_CACHE=0"), "build", 1, "", src1, NULL) == 0, "%s", h.text);
+    CHECK(count_named(tmp, "mosaic-") == 0, "unlocked, it goes");
+    remove_tree(tmp);
+}
+
+/* A compiler that prints 300 MB: the log keeps 1 MiB and says so; the host does not hold the rest. */
+TEST(log_cap)
+{
+    char dir[64], script[128], env_clang[160];
+    fake_clang(dir, script, "yes 'error: the same line again and again, a compiler gone mad' | head -c 300000000\n"
+                            "exit 1");
+    snprintf(env_clang, sizeof env_clang, "MOSAIC_CLANG=%s", script);
+    host h;
+    int status = run_host(&h, ENV(env_clang, "MOSAIC_CACHE=0"), "build", 1, "", src1, NULL);
+    size_t log_size = 0;
+    long rss = 0;
+    const char *e = strstr(h.text, "log-size");
+    CHECK(status == 10 && e && sscanf(e, "log-size %zu max-rss-kib %ld", &log_size, &rss) == 2, "status %d: %.300s",
+          status, h.text);
+    CHECK(log_size > 1000000 && log_size < (1u << 20) + 4096, "a log of %zu bytes", log_size);
+    CHECK(rss < 200000, "the host grew to %ld KiB", rss);
+    remove_tree(dir);
+}
+
+/* Output that is not bitcode: the build fails (CL_BUILD_PROGRAM_FAILURE), the binary is not "invalid". */
+TEST(garbage_output)
+{
+    static const char *const garbage[] = {"printf 'this is not bitcode'", "printf 'BC\\300\\336 and then junk'"};
+    for (int i = 0; i < 2; i++) {
+        char dir[64], script[128], env_clang[160], body[512];
+        snprintf(body, sizeof body,
+                 "out=$(sed -n '/^\"-o\"$/{n;p;}' \"${1#@}\" | tr -d '\"')\n%s > \"$out\"\nexit 0", garbage[i]);
+        fake_clang(dir, script, body);
+        snprintf(env_clang, sizeof env_clang, "MOSAIC_CLANG=%s", script);
+        host h;
+        int status = run_host(&h, ENV(env_clang, "MOSAIC_CACHE=0"), "build", 1, "", src1, NULL);
+        CHECK(status == 10 && strstr(h.text, "err -11 ") && strstr(h.text, "not LLVM bitcode"),
+              "garbage %d: status %d: %s", i, status, h.text);
+        remove_tree(dir);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && !strcmp(argv[1], "--host"))
+        return host_main(argc - 2, argv + 2);
+    test_run(argc, argv);
+    return test_summary();
+}
