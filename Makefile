@@ -4,7 +4,8 @@
 BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 APT_PACKAGES = cmake make gcc g++ clang-16 llvm-16 llvm-16-dev libclang-16-dev \
-               opencl-headers opencl-clhpp-headers ocl-icd-opencl-dev clinfo valgrind
+               opencl-headers opencl-clhpp-headers ocl-icd-opencl-dev clinfo valgrind \
+               llvm-spirv-15 clang-15 spirv-tools
 
 .PHONY: all deps build demo test check conformance clean
 

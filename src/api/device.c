@@ -25,6 +25,7 @@
 #include "core/device.h"
 #include "core/util.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -82,6 +83,30 @@ static const struct { const char *name; cl_version version; } extension_versions
     { "cl_khr_extended_versioning", CL_MAKE_VERSION(1, 0, 0) },
     { "cl_khr_integer_dot_product", CL_MAKE_VERSION(2, 0, 0) },
 };
+
+/* CL_DEVICE_ILS_WITH_VERSION from the IL_VERSION string ("SPIR-V_1.0 SPIR-V_1.4"):
+ * each word "NAME_MAJOR.MINOR" becomes {NAME, MAJOR.MINOR.0}. */
+static size_t il_versions(const char *text, cl_name_version *out, size_t max)
+{
+    size_t n = 0;
+    for (const char *p = text ? text : ""; *p && n < max;) {
+        size_t len = strcspn(p, " ");
+        const char *us = NULL;
+        for (const char *q = p; q < p + len; q++)
+            us = *q == '_' ? q : us;
+        unsigned major = 0, minor = 0;
+        if (us && sscanf(us + 1, "%u.%u", &major, &minor) == 2) {
+            memset(&out[n], 0, sizeof out[n]);
+            size_t name_len = (size_t)(us - p) < CL_NAME_VERSION_MAX_NAME_SIZE - 1 ? (size_t)(us - p)
+                                                                                  : CL_NAME_VERSION_MAX_NAME_SIZE - 1;
+            memcpy(out[n].name, p, name_len);
+            out[n++].version = CL_MAKE_VERSION(major, minor, 0);
+        }
+        p += len;
+        p += strspn(p, " ");
+    }
+    return n;
+}
 
 size_t mosaic_extensions_with_version(const char *extensions, cl_name_version *out, size_t max)
 {
@@ -547,13 +572,17 @@ clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_val
         MOSAIC_INFO_SCALAR(cl_bool, CL_TRUE);
     case CL_DEVICE_BUILT_IN_KERNELS:
         MOSAIC_INFO_STRING("");
-    case CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION:
-    case CL_DEVICE_ILS_WITH_VERSION: {
+    case CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION: {
         static const cl_name_version none[1];
         MOSAIC_INFO_ARRAY(none, 0);
     }
+    case CL_DEVICE_ILS_WITH_VERSION: {
+        cl_name_version list[MAX_LISTED];
+        size_t n = il_versions(d->il_version, list, MAX_LISTED);
+        MOSAIC_INFO_ARRAY(list, n);
+    }
     case CL_DEVICE_IL_VERSION:
-        MOSAIC_INFO_STRING("");
+        MOSAIC_INFO_STRING(d->il_version ? d->il_version : "");
 
     /* ---- execution ---- */
     case CL_DEVICE_MAX_COMPUTE_UNITS:

@@ -186,6 +186,8 @@ static const struct { const char *name; void *address; } extension_functions[] =
     { "clIcdGetPlatformIDsKHR", (void *)clIcdGetPlatformIDsKHR },
     /* cl_khr_subgroups: the same function as the OpenCL 2.1 core one */
     { "clGetKernelSubGroupInfoKHR", (void *)clGetKernelSubGroupInfo },
+    /* cl_khr_il_program: the OpenCL 2.1 core function */
+    { "clCreateProgramWithILKHR", (void *)clCreateProgramWithIL },
 };
 
 static void *find_extension_function(const char *name)

@@ -416,6 +416,10 @@ clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_index, cl_kernel_arg_info param
     if (arg_index >= kernel->info->num_args)
         return MOSAIC_ERROR(CL_INVALID_ARG_INDEX, "kernel %s has %u arguments", kernel->info->name, kernel->info->num_args);
     const mosaic_kernel_arg *arg = &kernel->info->args[arg_index];
+    /* only a program built from source has it (the spec); the SPIR-V
+     * translator's type names are not the source's */
+    if (kernel->program->il)
+        return MOSAIC_ERROR(CL_KERNEL_ARG_INFO_NOT_AVAILABLE, "the program was created from SPIR-V");
     switch (param_name) {
     case CL_KERNEL_ARG_ADDRESS_QUALIFIER: MOSAIC_INFO_SCALAR(cl_kernel_arg_address_qualifier, arg->address_qualifier);
     case CL_KERNEL_ARG_ACCESS_QUALIFIER: MOSAIC_INFO_SCALAR(cl_kernel_arg_access_qualifier, arg->access_qualifier);

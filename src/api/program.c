@@ -26,6 +26,7 @@ static void destroy_program(void *p)
     mosaic_bitcode_free(&program->binary);
     free(program->source);
     free(program->il);
+    free(program->spec_constants);
     mosaic_strbuf_free(&program->build_log);
     free(program->options);
     free(program->devices);
@@ -169,16 +170,59 @@ clCreateProgramWithBinary(cl_context context, cl_uint num_devices, const cl_devi
     return program;
 }
 
+/* Does a device of the context take IL programs (CL_DEVICE_IL_VERSION)? */
+static bool context_takes_il(cl_context context)
+{
+    for (cl_uint i = 0; i < context->num_devices; i++)
+        if (context->devices[i]->il_version && context->devices[i]->il_version[0])
+            return true;
+    return false;
+}
+
 CL_API_ENTRY cl_program CL_API_CALL
 clCreateProgramWithIL(cl_context context, const void *il, size_t length, cl_int *errcode_ret)
 {
     MOSAIC_CHECK_HANDLE_RET(context, CONTEXT, errcode_ret);
     if (!il || length == 0) {
-        mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_VALUE, "il is empty"));
+        mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_VALUE, "il is NULL or length is 0"));
         return NULL;
     }
-    mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_OPERATION, "no device of this context accepts SPIR-V yet"));
-    return NULL;
+    if (!context_takes_il(context)) {
+        mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_OPERATION, "no device of this context takes SPIR-V"));
+        return NULL;
+    }
+    /* spirv-val checks the module now: one that is not well-formed is
+     * CL_INVALID_VALUE here, as the spec says, not a build failure later */
+    mosaic_spec_constant *specs = NULL;
+    size_t num_specs = 0;
+    char *log = NULL;
+    cl_int err = mosaic_spirv_check(il, length, &specs, &num_specs, &log);
+    if (err != CL_SUCCESS) {
+        const char *why = log && !strncmp(log, "error: ", 7) ? log + 7 : log ? log : "";
+        char message[1024];
+        snprintf(message, sizeof message, "clCreateProgramWithIL: %s", why);
+        mosaic_context_notify(context, message);
+        mosaic_set_error(errcode_ret, MOSAIC_ERROR(err, "%s", why));
+        free(log);
+        return NULL;
+    }
+    free(log);
+    cl_program program = new_program(context, context->num_devices, context->devices);
+    void *copy = program ? malloc(length) : NULL;
+    if (!copy) {
+        if (program)
+            mosaic_release(program);
+        free(specs);
+        mosaic_set_error(errcode_ret, CL_OUT_OF_HOST_MEMORY);
+        return NULL;
+    }
+    memcpy(copy, il, length);
+    program->il = copy;
+    program->il_size = length;
+    program->spec_constants = specs;
+    program->num_spec_constants = num_specs;
+    mosaic_set_error(errcode_ret, CL_SUCCESS);
+    return program;
 }
 
 CL_API_ENTRY cl_program CL_API_CALL
@@ -235,6 +279,23 @@ static cl_int finalize(cl_program program, const char *options)
     return err;
 }
 
+/* The program's source or IL (with the specialization constants set) as a
+ * compiled object; the log goes to the program's.  program->lock held. */
+static cl_int compile(cl_program program, const char *options, size_t num_headers, const mosaic_header *headers,
+                      mosaic_bitcode *out)
+{
+    MOSAIC_ASSERT(mosaic_mutex_held(&program->lock));
+    const mosaic_compiler_target *target = &program->devices[0]->compiler_target;
+    char *log = NULL;
+    cl_int err = program->source
+                     ? mosaic_compile_source(target, program->source, options, num_headers, headers, out, &log)
+                     : mosaic_compile_spirv(target, program->il, program->il_size, options,
+                                            program->num_spec_constants, program->spec_constants, out, &log);
+    append_log(program, log);
+    free(log);
+    return err;
+}
+
 static void call_notify(void (CL_CALLBACK *notify)(cl_program, void *), cl_program program, void *data)
 {
     if (notify)
@@ -253,9 +314,9 @@ clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_id *devi
         return MOSAIC_ERROR(CL_INVALID_VALUE, "user_data without pfn_notify");
     if (atomic_load(&program->num_kernels) > 0)
         return MOSAIC_ERROR(CL_INVALID_OPERATION, "kernels are attached to this program");
-    if (!program->source && program->binary.type == CL_PROGRAM_BINARY_TYPE_NONE)
+    if (!program->source && !program->il && program->binary.type == CL_PROGRAM_BINARY_TYPE_NONE)
         return MOSAIC_ERROR(CL_INVALID_OPERATION, "the program has neither source nor binary");
-    if (!program->source && program->binary.type == CL_PROGRAM_BINARY_TYPE_LIBRARY)
+    if (!program->source && !program->il && program->binary.type == CL_PROGRAM_BINARY_TYPE_LIBRARY)
         return MOSAIC_ERROR(CL_INVALID_BINARY, "a library binary cannot be built into an executable; link it");
 
     pthread_mutex_lock(&program->lock);
@@ -263,12 +324,9 @@ clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_id *devi
     program->build_status = CL_BUILD_IN_PROGRESS;
     cl_device_id device = program->devices[0];
     char *log = NULL;
-    if (program->source) {
+    if (program->source || program->il) {
         mosaic_bitcode compiled = { 0 };
-        err = mosaic_compile_source(&device->compiler_target, program->source, options, 0, NULL, &compiled, &log);
-        append_log(program, log);
-        free(log);
-        log = NULL;
+        err = compile(program, options, 0, NULL, &compiled);
         if (err == CL_SUCCESS) {
             mosaic_bitcode linked = { 0 };
             /* the build options are compile options: the link step takes none of them */
@@ -321,8 +379,8 @@ clCompileProgram(cl_program program, cl_uint num_devices, const cl_device_id *de
     for (cl_uint i = 0; i < num_input_headers; i++)
         if (!MOSAIC_IS(input_headers[i], PROGRAM) || !input_headers[i]->source)
             return MOSAIC_ERROR(CL_INVALID_PROGRAM, "input_headers[%u] is not a program created from source", i);
-    if (!program->source)
-        return MOSAIC_ERROR(CL_INVALID_OPERATION, "only programs created from source can be compiled");
+    if (!program->source && !program->il)
+        return MOSAIC_ERROR(CL_INVALID_OPERATION, "only programs created from source or IL can be compiled");
     if (atomic_load(&program->num_kernels) > 0)
         return MOSAIC_ERROR(CL_INVALID_OPERATION, "kernels are attached to this program");
 
@@ -335,12 +393,8 @@ clCompileProgram(cl_program program, cl_uint num_devices, const cl_device_id *de
     pthread_mutex_lock(&program->lock);
     reset_build(program, options);
     program->build_status = CL_BUILD_IN_PROGRESS;
-    char *log = NULL;
     mosaic_bitcode compiled = { 0 };
-    err = mosaic_compile_source(&program->devices[0]->compiler_target, program->source, options,
-                                num_input_headers, headers, &compiled, &log);
-    append_log(program, log);
-    free(log);
+    err = compile(program, options, num_input_headers, headers, &compiled);
     if (err == CL_SUCCESS) {
         mosaic_bitcode_free(&program->binary);
         program->binary = compiled;
@@ -493,6 +547,9 @@ clGetProgramInfo(cl_program program, cl_program_info param_name, size_t param_va
     }
     case CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT:
     case CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT:
+        /* no device runs constructors or destructors of program-scope variables */
+        if ((err = check_executable(program)) != CL_SUCCESS)
+            return err;
         MOSAIC_INFO_SCALAR(cl_bool, CL_FALSE);
     default:
         MOSAIC_INFO_UNKNOWN(param_name);
@@ -549,7 +606,26 @@ CL_API_ENTRY cl_int CL_API_CALL
 clSetProgramSpecializationConstant(cl_program program, cl_uint spec_id, size_t spec_size, const void *spec_value)
 {
     MOSAIC_CHECK_HANDLE(program, PROGRAM);
-    return MOSAIC_ERROR(CL_INVALID_OPERATION, "the program was not created from SPIR-V");
+    if (!program->il)
+        return MOSAIC_ERROR(CL_INVALID_PROGRAM, "the program was not created from SPIR-V");
+    mosaic_spec_constant *c = NULL;
+    for (size_t i = 0; i < program->num_spec_constants; i++)
+        if (program->spec_constants[i].id == spec_id)
+            c = &program->spec_constants[i];
+    if (!c)
+        return MOSAIC_ERROR(CL_INVALID_SPEC_ID, "the module has no specialization constant %u", spec_id);
+    if (!spec_value)
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "spec_value is NULL");
+    if (spec_size != c->size)
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "specialization constant %u takes %u bytes, not %zu", spec_id,
+                            c->size, spec_size);
+    uint64_t value = 0;
+    memcpy(&value, spec_value, spec_size); /* little-endian, as the host */
+    pthread_mutex_lock(&program->lock);
+    c->value = value;
+    c->set = true;
+    pthread_mutex_unlock(&program->lock);
+    return CL_SUCCESS;
 }
 
 /* The value of -cl-std= in the options, or NULL. */

@@ -13,9 +13,16 @@
 #ifndef MOSAIC_OPT_PATH
 #define MOSAIC_OPT_PATH "opt-16"
 #endif
+#ifndef MOSAIC_LLVM_SPIRV_PATH
+#define MOSAIC_LLVM_SPIRV_PATH "llvm-spirv-15"
+#endif
+#ifndef MOSAIC_SPIRV_VAL_PATH
+#define MOSAIC_SPIRV_VAL_PATH "spirv-val"
+#endif
 
 static struct mosaic_settings current;
 static char *owned_clang, *owned_opt, *owned_cache_dir, *owned_tmpdir; /* what `current` points at */
+static char *owned_llvm_spirv, *owned_spirv_val;
 static pthread_once_t loaded = PTHREAD_ONCE_INIT;
 
 static const char *value(const char *name)
@@ -64,6 +71,12 @@ static void load(void)
     const char *opt = value("MOSAIC_OPT");
     owned_opt = opt ? strdup(opt) : NULL;
     s.opt = owned_opt ? owned_opt : MOSAIC_OPT_PATH;
+    const char *llvm_spirv = value("MOSAIC_LLVM_SPIRV");
+    owned_llvm_spirv = llvm_spirv ? strdup(llvm_spirv) : NULL;
+    s.llvm_spirv = owned_llvm_spirv ? owned_llvm_spirv : MOSAIC_LLVM_SPIRV_PATH;
+    const char *spirv_val = value("MOSAIC_SPIRV_VAL");
+    owned_spirv_val = spirv_val ? strdup(spirv_val) : NULL;
+    s.spirv_val = owned_spirv_val ? owned_spirv_val : MOSAIC_SPIRV_VAL_PATH;
 
     const char *tmp = value("TMPDIR");
     owned_tmpdir = tmp ? strdup(tmp) : NULL;
@@ -101,6 +114,9 @@ void mosaic_settings_reload(void)
     free(owned_opt);
     free(owned_cache_dir);
     free(owned_tmpdir);
+    free(owned_llvm_spirv);
+    free(owned_spirv_val);
+    owned_llvm_spirv = owned_spirv_val = NULL;
     owned_clang = owned_opt = owned_cache_dir = owned_tmpdir = NULL;
     load();
 }

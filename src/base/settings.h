@@ -43,6 +43,12 @@ struct mosaic_settings {
      * the bitcode of program binaries from the application, in a child
      * process. */
     const char *opt;
+    /* MOSAIC_LLVM_SPIRV (path, the llvm-spirv-15 found at build time): the
+     * translator from SPIR-V to LLVM bitcode (docs/spirv.md). */
+    const char *llvm_spirv;
+    /* MOSAIC_SPIRV_VAL (path, the spirv-val found at build time): the
+     * SPIR-V validator that checks modules given to clCreateProgramWithIL. */
+    const char *spirv_val;
     /* Where built kernels are cached, NULL for no cache:
      *   MOSAIC_CACHE=0                 no cache
      *   MOSAIC_CACHE_DIR=path          there; set but empty: no cache

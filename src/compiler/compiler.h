@@ -212,6 +212,36 @@ cl_int mosaic_compile_source(const mosaic_compiler_target *target,
                              size_t num_headers, const mosaic_header *headers,
                              mosaic_bitcode *out, char **log);
 
+/* ---- SPIR-V programs (spirv.c, docs/spirv.md) -------------------------------------
+ * clCreateProgramWithIL takes SPIR-V 1.0 to 1.MOSAIC_SPIRV_MAX_MINOR, what
+ * Debian's translator, llvm-spirv-15, reads.  Devices report 1.0 to 1.3
+ * only: the translator aborts on some 1.4 instructions (OpPtrEqual,
+ * OpPtrDiff, OpCopyLogical, OpDecorateString, OpCopyMemory with two memory
+ * operands), so a 1.4 module builds when it does without them (the
+ * translator's own output does).  A specialization constant of a module:
+ * its SpecId, its size in bytes (1 for a boolean) and the value the
+ * application set (little-endian bytes of `size`), if it set one. */
+#define MOSAIC_SPIRV_MAX_MINOR 4
+typedef struct mosaic_spec_constant {
+    uint32_t id;
+    uint32_t size;
+    bool set;
+    uint64_t value;
+} mosaic_spec_constant;
+
+/* Checks that il is a SPIR-V module Mosaic can build (its header, then
+ * spirv-val in a child process) and lists its specialization constants
+ * (*specs malloc'd, NULL when none): CL_SUCCESS, or CL_INVALID_VALUE with
+ * why in *log (when log is not NULL; the caller frees it). */
+cl_int mosaic_spirv_check(const void *il, size_t size, mosaic_spec_constant **specs, size_t *num_specs, char **log);
+
+/* SPIR-V (checked by mosaic_spirv_check) -> a COMPILED_OBJECT blob, like
+ * mosaic_compile_source: the specialization constants set are applied, then
+ * llvm-spirv-15 translates the module to bitcode (CL_COMPILE_PROGRAM_FAILURE
+ * when it cannot). */
+cl_int mosaic_compile_spirv(const mosaic_compiler_target *target, const void *il, size_t size, const char *options,
+                            size_t num_specs, const mosaic_spec_constant *specs, mosaic_bitcode *out, char **log);
+
 /* create_library: -create-library given, produce a LIBRARY, else an EXECUTABLE binary */
 cl_int mosaic_link_bitcode(const mosaic_compiler_target *target,
                            size_t count, const mosaic_bitcode *inputs,

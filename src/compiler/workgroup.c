@@ -514,7 +514,9 @@ cl_int mc_build_wi(LLVMModuleRef m, mc_kernel_build *kb, mosaic_strbuf *log)
     }
     replace_magic_calls(&e, b, kb);
     mark_ctx_loads(&e, e.ctx, 0);
-    replace_static_locals(&e, b, first, kb);
+    /* not before `first`: replace_magic_calls may have erased it (the
+     * SPIR-V translator's kernels begin with get_global_id calls) */
+    replace_static_locals(&e, b, LLVMGetNextInstruction(e.local_mem), kb);
 
     /* K.wi(args, ctx, lx, ly, lz) */
     LLVMTypeRef wi_params[5] = {e.ptr, e.ptr, e.i64, e.i64, e.i64};

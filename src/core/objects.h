@@ -111,6 +111,7 @@ struct _cl_device_id {
     /* Pipes (reported when opencl_c_features lists __opencl_c_pipes). */
     cl_uint pipe_max_packet_size, max_pipe_args, pipe_max_active_reservations;
     const char *extensions;            /* space separated */
+    const char *il_version;            /* CL_DEVICE_IL_VERSION: "SPIR-V_1.0 ..."; "" or NULL: no IL programs */
     const char *opencl_c_features[64]; /* __opencl_c_* names the compiler enables */
     cl_uint num_opencl_c_features;
     mosaic_compiler_target compiler_target;
@@ -244,7 +245,9 @@ struct _cl_program {
     cl_uint num_devices;
     cl_device_id *devices;
     char *source;              /* NULL for binaries */
-    char *il; size_t il_size;  /* SPIR-V (not yet supported) */
+    char *il; size_t il_size;  /* SPIR-V (clCreateProgramWithIL), NULL otherwise */
+    mosaic_spec_constant *spec_constants; /* the module's; their values set under lock */
+    size_t num_spec_constants;
     pthread_mutex_t lock; /* what it guards: docs/architecture.md, "Locks" */
     /* per program, since Mosaic has one device per context today */
     cl_build_status build_status;

@@ -278,11 +278,12 @@ TEST(device_identity)
     CHECK(conformance && sscanf(conformance, "v%4d-%2d-%2d-%2d%c", &y, &m, &d, &n, &tail) == 4);
     char *builtins = device_string(CL_DEVICE_BUILT_IN_KERNELS);
     CHECK(builtins && builtins[0] == '\0');
+    /* SPIR-V 1.0 to 1.3 (docs/spirv.md) */
     char *il = device_string(CL_DEVICE_IL_VERSION);
-    CHECK(il && il[0] == '\0');
+    CHECK(il && !strcmp(il, "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3"));
     size_t size = 1;
     CHECK_ERR(clGetDeviceInfo(device, CL_DEVICE_ILS_WITH_VERSION, 0, NULL, &size), CL_SUCCESS);
-    CHECK(size == 0);
+    CHECK(size == 4 * sizeof(cl_name_version));
     CHECK_ERR(clGetDeviceInfo(device, CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION, 0, NULL, &size), CL_SUCCESS);
     CHECK(size == 0);
 
@@ -327,7 +328,7 @@ TEST(extensions_and_features)
     CHECK(has_word(ext, "cl_khr_fp16")); /* docs/half.md */
     CHECK(!has_word(ext, "cl_khr_gl_sharing"));
     CHECK(has_word(ext, "cl_khr_subgroups")); /* with forward progress (docs/subgroups.md) */
-    CHECK(!has_word(ext, "cl_khr_il_program"));
+    CHECK(has_word(ext, "cl_khr_il_program")); /* docs/spirv.md */
 
     /* features */
     CHECK_ERR(clGetDeviceInfo(device, CL_DEVICE_OPENCL_C_FEATURES, 0, NULL, &size), CL_SUCCESS);

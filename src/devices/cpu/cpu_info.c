@@ -48,6 +48,10 @@ static const char *const language_extensions[] = {
 static const char *const runtime_extensions[] = {
     "cl_khr_icd",
     "cl_khr_image2d_from_buffer", /* api/image.c */
+    "cl_khr_il_program", /* SPIR-V programs (compiler/spirv.c, docs/spirv.md) */
+    /* SPIR-V extensions llvm-spirv-15 translates */
+    "cl_khr_spirv_no_integer_wrap_decoration",
+    "cl_khr_spirv_linkonce_odr",
 };
 
 /* OpenCL C 3.0 optional features. */
@@ -316,6 +320,8 @@ void mosaic_cpu_describe(cl_device_id device)
     for (size_t i = 0; i < COUNT(language_extensions); i++)
         append(extensions_string, sizeof extensions_string, " ", language_extensions[i]);
     device->extensions = extensions_string;
+    /* the versions llvm-spirv-15 reads whole (1.4 in part: compiler.h) */
+    device->il_version = "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3";
 
     device->num_opencl_c_features = 0;
     for (size_t i = 0; i < COUNT(opencl_c_features) && i < COUNT(device->opencl_c_features); i++)
