@@ -243,4 +243,12 @@ const __global __mosaic_image_desc *__mosaic_image(const __global void *image);
 /* Scalar + every vector width: X(T) applied to T, T2, T3, T4, T8, T16. */
 #define ALL_WIDTHS(X, T) X(T) X(T##2) X(T##3) X(T##4) X(T##8) X(T##16)
 
+/* A value of W lanes (none: a scalar) as float: TOF_##W(x) (half.cl, half_convert.cl). */
+#define TOF_(x) ((float)(x))
+#define TOF_2(x) __builtin_convertvector((x), float2)
+#define TOF_3(x) __builtin_convertvector((x), float3)
+#define TOF_4(x) __builtin_convertvector((x), float4)
+#define TOF_8(x) __builtin_convertvector((x), float8)
+#define TOF_16(x) __builtin_convertvector((x), float16)
+
 #endif

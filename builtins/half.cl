@@ -19,12 +19,6 @@
 
 /* Widening is exact; narrowing rounds to nearest even (vcvtph2ps and
  * vcvtps2ph where the CPU has F16C). */
-#define TOF_(x) ((float)(x))
-#define TOF_2(x) __builtin_convertvector((x), float2)
-#define TOF_3(x) __builtin_convertvector((x), float3)
-#define TOF_4(x) __builtin_convertvector((x), float4)
-#define TOF_8(x) __builtin_convertvector((x), float8)
-#define TOF_16(x) __builtin_convertvector((x), float16)
 #define TOH_(x) ((half)(x))
 #define TOH_2(x) __builtin_convertvector((x), half2)
 #define TOH_3(x) __builtin_convertvector((x), half3)

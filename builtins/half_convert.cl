@@ -21,12 +21,6 @@
     X(char, __VA_ARGS__) X(uchar, __VA_ARGS__) X(short, __VA_ARGS__) X(ushort, __VA_ARGS__)        \
     X(int, __VA_ARGS__) X(uint, __VA_ARGS__) X(long, __VA_ARGS__) X(ulong, __VA_ARGS__)
 
-#define TOF_(x) ((float)(x))
-#define TOF_2(x) __builtin_convertvector((x), float2)
-#define TOF_3(x) __builtin_convertvector((x), float3)
-#define TOF_4(x) __builtin_convertvector((x), float4)
-#define TOF_8(x) __builtin_convertvector((x), float8)
-#define TOF_16(x) __builtin_convertvector((x), float16)
 #define TOD_(x) ((double)(x))
 #define TOD_2(x) __builtin_convertvector((x), double2)
 #define TOD_3(x) __builtin_convertvector((x), double3)

@@ -195,6 +195,8 @@ bool mc_is_outlined_builtin(LLVMValueRef f);
 /* Work-item loops of f (after the optimiser) that the loop vectoriser
  * widened: parallel loops whose induction steps by more than one. */
 unsigned mc_count_vector_loops(LLVMValueRef f);
+/* Appends the bytes of the file at path to out (nothing when it cannot be opened). */
+void mc_read_whole_file(const char *path, mosaic_strbuf *out);
 /* calls.c: which calls finalize inlines, and the work-item context for the
  * functions left as calls (docs/compiler.md, "Finalize"). */
 /* Marks the program's own functions (before the builtins are linked). */

@@ -84,20 +84,8 @@ static cl_int read_file(const char *path, char **data, size_t *size, mosaic_strb
 {
     *data = NULL;
     *size = 0;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return CL_SUCCESS;
     mosaic_strbuf s = {0};
-    char buf[65536];
-    for (;;) {
-        ssize_t r = read(fd, buf, sizeof buf);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            break;
-        mosaic_strbuf_append(&s, buf, (size_t)r);
-    }
-    close(fd);
+    mc_read_whole_file(path, &s);
     if (s.oom) {
         mosaic_strbuf_free(&s);
         return mc_out_of_memory(log);

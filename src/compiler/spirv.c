@@ -370,23 +370,6 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
     return 0;
 }
 
-/* The bytes of the file at path (NULL, 0 when there is none). */
-static void read_whole_file(const char *path, mosaic_strbuf *out)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return;
-    char buf[65536];
-    for (;;) {
-        ssize_t n = read(fd, buf, sizeof buf);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        mosaic_strbuf_append(out, buf, (size_t)n);
-    }
-    close(fd);
-}
 
 /* llvm-spirv-15 -r in a private directory: the module (its stdin, read as
  * /dev/stdin: it reads no standard input of its own) to out.bc there. */
@@ -419,7 +402,7 @@ static cl_int translate(const uint32_t *w, size_t size, mosaic_strbuf *bitcode, 
         char path[4200];
         snprintf(path, sizeof path, "%s/out.bc", dir);
         if (exited_ok)
-            read_whole_file(path, bitcode);
+            mc_read_whole_file(path, bitcode);
         if (!exited_ok || !bitcode->len) {
             tool_failure(log, "SPIR-V translator", tool, "MOSAIC_LLVM_SPIRV to llvm-spirv-15", &c, &out);
             r = CL_COMPILE_PROGRAM_FAILURE;

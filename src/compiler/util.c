@@ -2,10 +2,13 @@
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <llvm-c/BitReader.h>
 #include <llvm-c/Error.h>
@@ -375,4 +378,21 @@ unsigned mc_count_vector_loops(LLVMValueRef f)
         count += wide;
     }
     return count;
+}
+
+void mc_read_whole_file(const char *path, mosaic_strbuf *out)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    char buf[65536];
+    for (;;) {
+        ssize_t n = read(fd, buf, sizeof buf);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        mosaic_strbuf_append(out, buf, (size_t)n);
+    }
+    close(fd);
 }
