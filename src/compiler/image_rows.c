@@ -614,7 +614,7 @@ cl_int mc_version_image_rows(LLVMModuleRef m, LLVMTargetMachineRef tm, mc_kernel
     }
     lower_markers(m, b);
     if (n && r == CL_SUCCESS)
-        r = run_on(m, tm, fs, n, "function(scalarizer,instcombine)", log);
+        r = run_on(m, tm, fs, n, "function(instcombine)", log);
     free(fs);
     free(groups);
     LLVMDisposeBuilder(b);
