@@ -64,6 +64,7 @@ static void load(void)
     s.barrier_fibers = flag("MOSAIC_BARRIER_FIBERS");
     s.no_libmvec = flag("MOSAIC_NO_LIBMVEC");
     s.dump_ir = flag("MOSAIC_DUMP_IR");
+    s.no_fork_server = flag("MOSAIC_NO_FORK_SERVER");
 
     const char *clang = value("MOSAIC_CLANG");
     owned_clang = clang ? strdup(clang) : NULL;

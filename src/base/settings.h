@@ -39,6 +39,10 @@ struct mosaic_settings {
     /* MOSAIC_CLANG (path, the clang-16 found at build time): the clang that
      * compiles OpenCL C. */
     const char *clang;
+    /* MOSAIC_NO_FORK_SERVER (flag, off): start clang afresh for every build
+     * instead of forking it from one started once per process
+     * (docs/compiler.md, "The compiler process"). */
+    bool no_fork_server;
     /* MOSAIC_OPT (path, the opt-16 found at build time): the opt that checks
      * the bitcode of program binaries from the application, in a child
      * process. */

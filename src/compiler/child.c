@@ -49,7 +49,10 @@ static int64_t now_ms(void)
 struct spawn_args {
     const char *path;          /* the program, PATH already searched */
     char *const *argv;
+    char *const *envp;         /* NULL: this process's environment */
     int in, out;               /* its stdin (-1: /dev/null) and stdout/stderr, as file descriptors here */
+    int pass;                  /* a descriptor it gets as MC_PASSED_FD; -1: none */
+    bool detached;             /* outlives the thread that starts it (no death signal) */
     const char *dir;
     uint64_t max_memory;
     pid_t parent;              /* this process */
@@ -85,7 +88,7 @@ __attribute__((no_sanitize_address)) static int child_main(void *p)
             syscall(SYS_rt_sigaction, s, &dfl, NULL, sizeof dfl.mask);
     long r;
     /* Dies with the host; and if the host is already gone, starts nothing. */
-    if (syscall(SYS_prctl, PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) || syscall(SYS_getppid) != a->parent) {
+    if ((!a->detached && syscall(SYS_prctl, PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0)) || syscall(SYS_getppid) != a->parent) {
         a->err = ESRCH;
         syscall(SYS_exit_group, 127);
     }
@@ -94,8 +97,9 @@ __attribute__((no_sanitize_address)) static int child_main(void *p)
     long in = a->in >= 0 ? syscall(SYS_fcntl, a->in, F_DUPFD_CLOEXEC, 3)
                          : syscall(SYS_openat, AT_FDCWD, "/dev/null", O_RDONLY | O_CLOEXEC);
     long out = syscall(SYS_fcntl, a->out, F_DUPFD_CLOEXEC, 3);
-    if (in < 0 || out < 0 || syscall(SYS_dup3, in, 0, 0) < 0 || syscall(SYS_dup3, out, 1, 0) < 0 ||
-        syscall(SYS_dup3, out, 2, 0) < 0)
+    long pass = a->pass >= 0 ? syscall(SYS_fcntl, a->pass, F_DUPFD_CLOEXEC, MC_PASSED_FD + 1) : 0;
+    if (in < 0 || out < 0 || pass < 0 || syscall(SYS_dup3, in, 0, 0) < 0 || syscall(SYS_dup3, out, 1, 0) < 0 ||
+        syscall(SYS_dup3, out, 2, 0) < 0 || (a->pass >= 0 && syscall(SYS_dup3, pass, MC_PASSED_FD, 0) < 0))
         goto fail;
     if (a->dir && syscall(SYS_chdir, a->dir))
         goto fail;
@@ -105,9 +109,11 @@ __attribute__((no_sanitize_address)) static int child_main(void *p)
         if (syscall(SYS_prlimit64, 0, RLIMIT_AS, &as, NULL) || syscall(SYS_prlimit64, 0, RLIMIT_CORE, &core, NULL))
             goto fail;
     }
+    if (a->detached) /* a long-lived process keeps none of the application's files open */
+        syscall(SYS_close_range, MC_PASSED_FD + 1, ~0u, 0);
     uint64_t none = 0;
     syscall(SYS_rt_sigprocmask, SIG_SETMASK, &none, NULL, sizeof none);
-    r = syscall(SYS_execve, a->path, a->argv, environ);
+    r = syscall(SYS_execve, a->path, a->argv, a->envp ? a->envp : environ);
     (void)r;
 fail:
     a->err = errno ? errno : EINVAL;
@@ -171,6 +177,58 @@ static pid_t spawn(struct spawn_args *a, int *err)
     return pid;
 }
 
+/* A time-out in mc_run_child: its end of the pipe is open, so it is still
+ * running and pid is still ours. */
+static void kill_group(void *p)
+{
+    pid_t pid = *(pid_t *)p;
+    kill(-pid, SIGKILL);
+    kill(pid, SIGKILL);
+}
+
+bool mc_collect_output(int fd, const mc_child *c, mosaic_strbuf *output, void (*stop)(void *), void *stop_arg)
+{
+    /* Read until every copy of the pipe is closed (the child ended), or the time is up. */
+    int64_t deadline = c->timeout_ms ? now_ms() + c->timeout_ms : 0;
+    bool timed_out = false;
+    size_t kept = 0, dropped = 0, cap = c->max_output ? c->max_output : MC_CHILD_MAX_OUTPUT;
+    char buf[65536];
+    for (;;) {
+        int wait = -1;
+        if (deadline) {
+            int64_t left = deadline - now_ms();
+            wait = left > 0 ? (int)left : 0;
+        }
+        struct pollfd p = {fd, POLLIN, 0};
+        int n = poll(&p, 1, wait);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n == 0) {
+            if (timed_out)
+                break; /* stopped, yet something else holds the pipe open */
+            stop(stop_arg);
+            timed_out = true;
+            deadline = now_ms() + 1000;
+            continue;
+        }
+        ssize_t r = read(fd, buf, sizeof buf);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        /* a person reads the log: keep its beginning, count the rest */
+        size_t keep = kept < cap ? cap - kept : 0;
+        if (keep > (size_t)r)
+            keep = (size_t)r;
+        mosaic_strbuf_append(output, buf, keep);
+        kept += keep;
+        dropped += (size_t)r - keep;
+    }
+    if (dropped)
+        mosaic_strbuf_printf(output, "\n[output cut after %zu bytes: %zu more bytes not kept]\n", kept, dropped);
+    return timed_out;
+}
+
 void mc_run_child(const char *const *argv, mc_child *c, mosaic_strbuf *output)
 {
     c->end = MC_CHILD_NOT_STARTED;
@@ -188,7 +246,7 @@ void mc_run_child(const char *const *argv, mc_child *c, mosaic_strbuf *output)
         return;
     }
     struct spawn_args a = {.path = path, .argv = (char *const *)argv, .in = c->stdin_fd, .out = out[1],
-                           .dir = c->dir, .max_memory = c->max_memory};
+                           .pass = -1, .dir = c->dir, .max_memory = c->max_memory};
     pid_t pid = spawn(&a, &err);
     free(path);
     close(out[1]);
@@ -198,56 +256,43 @@ void mc_run_child(const char *const *argv, mc_child *c, mosaic_strbuf *output)
         return;
     }
     c->end = MC_CHILD_UNKNOWN;
-    /* Read until every copy of the pipe is closed (the child ended), or the time is up. */
-    int64_t deadline = c->timeout_ms ? now_ms() + c->timeout_ms : 0;
-    bool timed_out = false;
-    size_t kept = 0, dropped = 0, cap = c->max_output ? c->max_output : MC_CHILD_MAX_OUTPUT;
-    char buf[65536];
-    for (;;) {
-        int wait = -1;
-        if (deadline) {
-            int64_t left = deadline - now_ms();
-            wait = left > 0 ? (int)left : 0;
-        }
-        struct pollfd p = {out[0], POLLIN, 0};
-        int n = poll(&p, 1, wait);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n == 0) {
-            if (timed_out)
-                break; /* killed, yet something else holds the pipe open */
-            /* its end of the pipe is open: still running, pid is still ours */
-            kill(-pid, SIGKILL);
-            kill(pid, SIGKILL);
-            timed_out = true;
-            deadline = now_ms() + 1000;
-            continue;
-        }
-        ssize_t r = read(out[0], buf, sizeof buf);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            break;
-        /* a person reads the log: keep its beginning, count the rest */
-        size_t keep = kept < cap ? cap - kept : 0;
-        if (keep > (size_t)r)
-            keep = (size_t)r;
-        mosaic_strbuf_append(output, buf, keep);
-        kept += keep;
-        dropped += (size_t)r - keep;
-    }
+    bool timed_out = mc_collect_output(out[0], c, output, kill_group, &pid);
     close(out[0]);
-    if (dropped)
-        mosaic_strbuf_printf(output, "\n[output cut after %zu bytes: %zu more bytes not kept]\n", kept, dropped);
     int status = 0;
     pid_t w;
     while ((w = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
         ;
     /* w < 0 (ECHILD): the application ignores SIGCHLD, the exit status is lost */
+    mc_child_ended(c, timed_out, w == pid, status);
+}
+
+void mc_child_ended(mc_child *c, bool timed_out, bool status_known, int status)
+{
+    c->end = MC_CHILD_UNKNOWN;
     if (timed_out)
         c->end = MC_CHILD_TIMED_OUT;
-    else if (w == pid && WIFEXITED(status))
+    else if (status_known && WIFEXITED(status))
         c->end = MC_CHILD_EXITED, c->code = WEXITSTATUS(status);
-    else if (w == pid && WIFSIGNALED(status))
+    else if (status_known && WIFSIGNALED(status))
         c->end = MC_CHILD_SIGNALED, c->code = WTERMSIG(status);
+}
+
+pid_t mc_start_detached(const char *const *argv, char *const *envp, int pass, int *err)
+{
+    char *path;
+    *err = find_program(argv[0], &path);
+    if (*err)
+        return -1;
+    int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (null < 0) {
+        *err = errno;
+        free(path);
+        return -1;
+    }
+    struct spawn_args a = {.path = path, .argv = (char *const *)argv, .envp = envp, .in = -1, .out = null,
+                           .pass = pass, .detached = true, .dir = "/"};
+    pid_t pid = spawn(&a, err);
+    close(null);
+    free(path);
+    return pid;
 }

@@ -38,6 +38,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <time.h>
 
 #include <llvm-c/blake3.h>
@@ -108,6 +109,26 @@ typedef struct mc_child {
  * not start included, is in c->end and c->code (MC_CHILD_UNKNOWN when the
  * application ignores SIGCHLD and the exit status is lost). */
 void mc_run_child(const char *const *argv, mc_child *c, mosaic_strbuf *output);
+/* Reads a child's output from fd into output (as mc_run_child keeps it) until
+ * every copy of the pipe is closed; when c->timeout_ms runs out first, calls
+ * stop(stop_arg), reads what is left for up to a second more, and returns
+ * true. */
+bool mc_collect_output(int fd, const mc_child *c, mosaic_strbuf *output, void (*stop)(void *), void *stop_arg);
+/* c->end and c->code from how the child ended: timed out, or its wait status
+ * (when known). */
+void mc_child_ended(mc_child *c, bool timed_out, bool status_known, int status);
+/* Starts argv in / with envp, its output discarded, and descriptor pass
+ * (-1: none) as its MC_PASSED_FD; it outlives the calling thread (no death
+ * signal) and leads a process group.  Its pid, or -1 with the errno in *err. */
+#define MC_PASSED_FD 3
+pid_t mc_start_detached(const char *const *argv, char *const *envp, int pass, int *err);
+
+/* ---- the compiler's fork server (fork_server.c) ------------------------------- */
+/* Runs argv as mc_run_child does, through a fork server started from the same
+ * argv (docs/compiler.md, "The compiler process"); false, having done
+ * nothing, when no server can serve it (then run it with mc_run_child).
+ * c->dir must be an absolute path. */
+bool mc_fork_server_run(const char *const *argv, mc_child *c, mosaic_strbuf *output);
 
 /* ---- binaries ---------------------------------------------------------------- */
 /* A blob is a 32-byte header and LLVM bitcode: "MOSAIC\0\0", format version,

@@ -367,7 +367,8 @@ static cl_int run_clang(compile_job *job)
         job->child.end = MC_CHILD_NOT_STARTED;
         job->child.code = errno;
     } else {
-        mc_run_child(clang_argv, &job->child, &job->clang_log);
+        if (!mc_fork_server_run(clang_argv, &job->child, &job->clang_log))
+            mc_run_child(clang_argv, &job->child, &job->clang_log);
         close(job->child.stdin_fd);
     }
     if (job->child.end == MC_CHILD_NOT_STARTED) {

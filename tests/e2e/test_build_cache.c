@@ -41,7 +41,7 @@ static double now_ms(void)
  * HEADER as the embedded header "val.h", then clLinkProgram) and runs its
  * kernel k(global int *o) on 16 work-items, which must all write EXPECT.
  * It builds the same source 5 more times (new program objects; none with
- * TEST_HOST_ONCE=1 in its environment) and prints "first <ms> again <ms>"
+ * TEST_HOST_ONCE=1 in its environment; after TEST_HOST_PAUSE_MS) and prints "first <ms> again <ms>"
  * (the first build, the fastest of the others).
  * Exit status: 0 right, 10 the build failed (its error code and log
  * printed), 11 wrong results, 12 no device. */
@@ -108,6 +108,9 @@ static int host_main(int argc, char **argv)
     if (wrong)
         printf("wrong: err %d, o[0] = %d, expected %d\n", err, out[0], expect);
     double again = 1e9;
+    const char *pause = getenv("TEST_HOST_PAUSE_MS"); /* between the first build and the others */
+    if (pause)
+        usleep((useconds_t)atoi(pause) * 1000);
     for (int i = 0; i < 5 && !wrong && !getenv("TEST_HOST_ONCE"); i++) {
         double t = now_ms();
         cl_program p2 = host_build(context, device, mode, options, source, header, &err);
@@ -642,6 +645,86 @@ TEST(log_cap)
           status, h.text);
     CHECK(log_size > 1000000 && log_size < (1u << 20) + 4096, "a log of %zu bytes", log_size);
     CHECK(rss < 200000, "the host grew to %ld KiB", rss);
+    remove_tree(dir);
+}
+
+/* A fake clang (in a new directory dir) that appends "<its parent> <its
+ * grandparent> <the grandparent's parent>" to dir/starts (in log) and then
+ * runs the real clang; with kill_server, its first run also kills the fork
+ * server (its grandparent) 300 ms later. */
+static void recording_clang(char *dir, char *script, char *log, bool kill_server)
+{
+    char body[1024];
+    snprintf(body, sizeof body,
+             "log=\"$(dirname \"$0\")/starts\"\n"
+             "parent_of() { sed 's/.*) . \\([0-9]*\\) .*/\\1/' /proc/$1/stat; }\n"
+             "gp=$(parent_of $PPID)\n"
+             "echo \"$PPID $gp $(parent_of $gp)\" >> \"$log\"\n"
+             "if [ %d = 1 ] && [ $(wc -l < \"$log\") = 1 ]; then (sleep 0.3; kill -9 $gp) >/dev/null 2>&1 & fi\n"
+             "exec %s \"$@\"",
+             kill_server, TEST_CLANG);
+    fake_clang(dir, script, body);
+    snprintf(log, 128, "%s/starts", dir);
+}
+
+/* Reads the lines recording_clang wrote: how many, into pids[n][3]. */
+static int read_records(const char *log, long pids[8][3])
+{
+    FILE *f = fopen(log, "r");
+    int n = 0;
+    while (f && n < 8 && fscanf(f, "%ld %ld %ld", &pids[n][0], &pids[n][1], &pids[n][2]) == 3)
+        n++;
+    if (f)
+        fclose(f);
+    return n;
+}
+
+/* Builds fork clang from a server started once per host (fork_server.c):
+ * clang's parent is the server's watcher, and one server, the host's child,
+ * serves every build; with MOSAIC_NO_FORK_SERVER=1 the host starts clang. */
+TEST(fork_server)
+{
+    char dir[64], script[128], env_clang[160], log[128];
+    recording_clang(dir, script, log, false);
+    snprintf(env_clang, sizeof env_clang, "MOSAIC_CLANG=%s", script);
+    host h;
+    CHECK(run_host(&h, ENV(env_clang, "MOSAIC_CACHE=0"), "build", 1, "", src1, NULL) == 0, "%s", h.text);
+    long pids[8][3];
+    int n = read_records(log, pids);
+    CHECK(n == 6, "six builds, six compilations (%d)", n);
+    for (int i = 0; i < n; i++) {
+        CHECK(pids[i][0] != h.pid && pids[i][1] == pids[0][1] && pids[i][2] == h.pid,
+              "build %d: clang's parent %ld, its parent %ld (the first's: %ld), whose parent %ld (the host: %ld)",
+              i, pids[i][0], pids[i][1], pids[0][1], pids[i][2], (long)h.pid);
+        CHECK(i == 0 || pids[i][0] != pids[i - 1][0], "a watcher per build");
+    }
+    unlink(log);
+    CHECK(run_host(&h, ENV(env_clang, "MOSAIC_CACHE=0", "MOSAIC_NO_FORK_SERVER=1"), "build", 1, "", src1, NULL) == 0,
+          "%s", h.text);
+    n = read_records(log, pids);
+    CHECK(n == 6, "six builds, six compilations (%d)", n);
+    for (int i = 0; i < n; i++)
+        CHECK(pids[i][0] == h.pid, "without the server, the host starts clang (%ld, host %ld)", pids[i][0],
+              (long)h.pid);
+    remove_tree(dir);
+}
+
+/* A server killed between builds is started again, and no build fails. */
+TEST(fork_server_killed)
+{
+    char dir[64], script[128], env_clang[160], log[128];
+    recording_clang(dir, script, log, true);
+    snprintf(env_clang, sizeof env_clang, "MOSAIC_CLANG=%s", script);
+    host h;
+    CHECK(run_host(&h, ENV(env_clang, "MOSAIC_CACHE=0", "TEST_HOST_PAUSE_MS=1500"), "build", 1, "", src1, NULL) == 0,
+          "%s", h.text);
+    long pids[8][3];
+    int n = read_records(log, pids);
+    CHECK(n == 6, "six builds, six compilations (%d)", n);
+    for (int i = 1; i < n; i++)
+        CHECK(pids[i][1] != pids[0][1] && pids[i][1] == pids[1][1] && pids[i][2] == h.pid,
+              "build %d: server %ld (the first, killed: %ld), whose parent %ld (the host: %ld)", i, pids[i][1],
+              pids[0][1], pids[i][2], (long)h.pid);
     remove_tree(dir);
 }
 

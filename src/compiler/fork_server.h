@@ -1,0 +1,32 @@
+/* The protocol between the host and the compiler's fork server
+ * (fork_server_preload.c runs in the compiler, fork_server.c in the host).
+ *
+ * The host makes a socket pair (SOCK_SEQPACKET) and starts the compiler with
+ * one end as MC_FORK_SERVER_FD_VARIABLE; the server sends
+ * MC_FORK_SERVER_READY once.  A build is one mc_fork_request on that socket
+ * with MC_FORK_REQUEST_FDS descriptors; the reply, one mc_fork_reply, comes
+ * on the request's own socket (MC_FORK_REPLY), whose closing by the host
+ * stops the build. */
+#ifndef MOSAIC_COMPILER_FORK_SERVER_H
+#define MOSAIC_COMPILER_FORK_SERVER_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#define MC_FORK_SERVER_FD_VARIABLE "MOSAIC_FORK_SERVER_FD"
+#define MC_FORK_SERVER_READY 0x4d6f7331u /* "Mos1": this protocol's version */
+
+enum { MC_FORK_REPLY, MC_FORK_STDIN, MC_FORK_OUTPUT, MC_FORK_REQUEST_FDS };
+
+typedef struct mc_fork_request {
+    uint64_t max_memory; /* RLIMIT_AS of the build; 0: none */
+    char dir[4096];      /* its working directory */
+} mc_fork_request;
+
+typedef struct mc_fork_reply {
+    int32_t started; /* 0: the build could not be started (error) */
+    int32_t error;
+    int32_t status;  /* waitpid's */
+} mc_fork_reply;
+
+#endif
