@@ -651,7 +651,7 @@ TEST(log_cap)
 /* A fake clang (in a new directory dir) that appends "<its parent> <its
  * grandparent> <the grandparent's parent>" to dir/starts (in log) and then
  * runs the real clang; with kill_server, its first run also kills the fork
- * server (its grandparent) 300 ms later. */
+ * server (its grandparent) once that build has ended. */
 static void recording_clang(char *dir, char *script, char *log, bool kill_server)
 {
     char body[1024];
@@ -660,7 +660,9 @@ static void recording_clang(char *dir, char *script, char *log, bool kill_server
              "parent_of() { sed 's/.*) . \\([0-9]*\\) .*/\\1/' /proc/$1/stat; }\n"
              "gp=$(parent_of $PPID)\n"
              "echo \"$PPID $gp $(parent_of $gp)\" >> \"$log\"\n"
-             "if [ %d = 1 ] && [ $(wc -l < \"$log\") = 1 ]; then (sleep 0.3; kill -9 $gp) >/dev/null 2>&1 & fi\n"
+             "if [ %d = 1 ] && [ $(wc -l < \"$log\") = 1 ]; then\n"
+             "  (while kill -0 $$; do sleep 0.05; done; kill -9 $gp) >/dev/null 2>&1 &\n"
+             "fi\n"
              "exec %s \"$@\"",
              kill_server, TEST_CLANG);
     fake_clang(dir, script, body);
