@@ -33,3 +33,5 @@ BENCH(reduce, local, MEMORY, reduce_ops, 0, "work-group tree sum in __local memo
 BENCH(scan, local, MEMORY, scan_ops, 0, "exclusive scan: work-group scans, block sums, offsets")
 BENCH(stencil, local, MEMORY, stencil_ops, 0, "2D 5-point stencil through 18x18 __local tiles")
 BENCH(histogram, local, MEMORY, histogram_ops, 0, "256-bin histogram: __local atomics, then global atomics")
+BENCH(empty_kernel, launch, LATENCY, empty_ops, 0, "latency of one empty kernel: enqueue and wait (twin: empty omp parallel)")
+BENCH(enqueue_10k, launch, LATENCY, enqueues_ops, 0, "10,000 small kernels in a row, one wait (twin: omp parallel for)")
