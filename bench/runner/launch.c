@@ -25,7 +25,7 @@ static const char *source = "__kernel void empty(void)\n"
  * run returned CL_SUCCESS (a failed run is a FAIL). */
 static int empty_setup(bench_ctx *b)
 {
-    b->ops = BY_SIZE(b, 20, 200, 1000);
+    b->ops = BY_SIZE(b, 20, 100, 1000);
     return 0;
 }
 

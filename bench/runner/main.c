@@ -17,7 +17,7 @@
  * round so none always runs right after another; check every result again;
  * report the median of the rounds.  An implementation whose run fails or
  * whose result is wrong is a FAIL from then on and is not timed.  No round
- * starts once a benchmark's rounds have taken 3 s (quick; full: 15 s), so a
+ * starts once a benchmark's rounds have taken 2 s (quick; full: 15 s), so a
  * slow implementation or a loaded machine cannot make the run last hours.
  */
 #define _GNU_SOURCE
@@ -282,7 +282,7 @@ static void fail(bench_ctx *b, impl_result *x)
  * cores from the next implementation. */
 static void settle(const run_info *run)
 {
-    struct timespec ts = { 0, run->size == SIZE_TINY ? 1000000 : 20000000 };
+    struct timespec ts = { 0, run->size == SIZE_TINY ? 1000000 : run->size == SIZE_QUICK ? 10000000 : 20000000 };
     nanosleep(&ts, NULL);
 }
 
@@ -343,7 +343,7 @@ static void run_bench(const run_info *run, const bench_entry *e, int fault, benc
     }
     /* Timed rounds, the order rotating. */
     int last_host = -1; /* the twin or the alternative, whichever ran last */
-    double start = bench_now(), budget = run->size == SIZE_TINY ? 1 : run->size == SIZE_QUICK ? 3 : 15;
+    double start = bench_now(), budget = run->size == SIZE_TINY ? 1 : run->size == SIZE_QUICK ? 2 : 15;
     for (int rep = 0; rep < run->reps && (rep == 0 || bench_now() - start < budget); rep++)
         for (int j = 0; j < nimpl; j++) {
             int i = (j + rep) % nimpl;
