@@ -323,8 +323,10 @@ static void run_bench(const run_info *run, const bench_entry *e, int fault, benc
         r->impl[i].status = STATUS_OK;
 
     if (ops->setup(&b)) {
-        for (int i = 0; i < nimpl; i++)
-            snprintf(r->impl[i].why, sizeof r->impl[i].why, "setup: %s", b.why), r->impl[i].status = STATUS_FAIL;
+        for (int i = 0; i < nimpl; i++) {
+            r->impl[i].status = STATUS_FAIL;
+            snprintf(r->impl[i].why, sizeof r->impl[i].why, "setup: %s", b.why);
+        }
         ops->teardown(&b);
         return;
     }
@@ -389,7 +391,7 @@ int main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    if (o.only && unknown_names(o.only))
+    if ((o.only && unknown_names(o.only)) || (o.fault && unknown_names(o.fault)))
         return 2;
 
     /* One thread count for all: set before any platform starts its workers. */

@@ -51,19 +51,25 @@ void report_header(const run_info *run)
         printf("platform %d: %s (%s; %s, %u compute units)\n", p, run->platforms[p].name, run->platforms[p].version,
                run->platforms[p].device_name, run->platforms[p].compute_units);
     const char *base = run->nplatforms ? run->platforms[run->base].name : "-";
-    printf("time: per run (latency rows: per launch); X/%.1s: X's time / %s's (above 1: %s is faster); "
-           "roof: share of the triad bandwidth (mem) or FMA peak (fp)\n\n",
-           base, base, base);
+    if (run->nplatforms)
+        printf("time: per run (latency rows: per launch); X/%.1s: X's time / %s's (above 1: %s is faster); "
+               "roof: share of the triad bandwidth (mem) or FMA peak (fp)\n\n",
+               base, base, base);
+    else
+        printf("no OpenCL platform: the twins alone; time: per run (latency rows: per launch); "
+               "roof: share of the triad bandwidth (mem) or FMA peak (fp)\n\n");
     printf("%-15s", "benchmark");
     for (int i = 0; i < table_impls(run); i++)
         printf(" %8.8s", short_name(run, i));
-    printf(" |");
-    for (int i = 0; i < table_impls(run); i++)
-        if (i != run->base) {
-            char h[16];
-            snprintf(h, sizeof h, "%.5s/%.1s", short_name(run, i), base);
-            printf(" %7s", h);
-        }
+    if (run->nplatforms) {
+        printf(" |");
+        for (int i = 0; i < table_impls(run); i++)
+            if (i != run->base) {
+                char h[16];
+                snprintf(h, sizeof h, "%.5s/%.1s", short_name(run, i), base);
+                printf(" %7s", h);
+            }
+    }
     printf(" | roof");
     for (int i = 0; i < table_impls(run); i++)
         printf(" %6.6s", short_name(run, i));
@@ -78,15 +84,17 @@ void report_row(const run_info *run, const bench_result *r)
         const impl_result *x = &r->impl[i];
         printf(" %8s", x->status == STATUS_FAIL ? "FAIL" : fmt_time(buf, sizeof buf, result_per_op(r, x)));
     }
-    printf(" |");
-    for (int i = 0; i < table_impls(run); i++)
-        if (i != run->base) {
-            double ratio = result_ratio(&r->impl[i], &r->impl[run->base]);
-            if (ratio < 0)
-                printf(" %7s", "-");
-            else
-                printf(ratio < 10 ? " %7.2f" : " %7.1f", ratio);
-        }
+    if (run->nplatforms) {
+        printf(" |");
+        for (int i = 0; i < table_impls(run); i++)
+            if (i != run->base) {
+                double ratio = result_ratio(&r->impl[i], &r->impl[run->base]);
+                if (ratio < 0)
+                    printf(" %7s", "-");
+                else
+                    printf(ratio < 10 ? " %7.2f" : " %7.1f", ratio);
+            }
+    }
     printf(" | %-4s", r->bound == BOUND_MEMORY ? "mem" : r->bound == BOUND_COMPUTE ? "fp" : "-");
     for (int i = 0; i < table_impls(run); i++) {
         double share = result_share(run, r, &r->impl[i]);
