@@ -7,7 +7,7 @@ APT_PACKAGES = cmake make gcc g++ clang-16 llvm-16 llvm-16-dev libclang-16-dev \
                opencl-headers opencl-clhpp-headers ocl-icd-opencl-dev clinfo valgrind \
                llvm-spirv-15 clang-15 spirv-tools
 
-.PHONY: all deps build demo test check conformance clean
+.PHONY: all deps build demo test check conformance bench bench-quick clean
 
 all: build
 
@@ -29,6 +29,20 @@ test: build
 # Long-running conformance and stress runs (not part of CI's quick run).
 check: build
 	cd $(BUILD_DIR) && ctest --output-on-failure -L long
+
+# The benchmark runner (bench/runner/, README "Benchmark runner"): every benchmark on Mosaic and on
+# every other OpenCL CPU platform installed, beside C + OpenMP and the machine's roofs; a table, a
+# CSV file and an SVG chart in $(BENCH_OUT).  bench-quick: small sizes, under a minute on 2 cores;
+# bench: the full sizes, for a machine with many cores.  BENCH_THREADS=1 runs everything on one
+# thread; BENCH_ONLY, BENCH_PLATFORMS, BENCH_REPS choose what runs.
+BENCH_OUT ?= $(BUILD_DIR)/bench-results
+BENCH_RUN = mkdir -p $(BENCH_OUT) && OCL_ICD_VENDORS=$(abspath $(BUILD_DIR))/bench/vendors $(BUILD_DIR)/bench/bench_runner
+
+bench: build
+	$(BENCH_RUN) --size full --csv $(BENCH_OUT)/bench.csv --svg $(BENCH_OUT)/bench.svg
+
+bench-quick: build
+	$(BENCH_RUN) --size quick --csv $(BENCH_OUT)/bench-quick.csv --svg $(BENCH_OUT)/bench-quick.svg
 
 clean:
 	rm -rf $(BUILD_DIR)

@@ -1,0 +1,37 @@
+/*
+ * Every benchmark of the runner, in the order it runs them: one row each.
+ * The runner includes this file with BENCH() defined to build its table
+ * (main.c) and runner.h with BENCH() defined to declare the ops.
+ *
+ *   BENCH(name, group, bound, ops, variant, what)
+ *
+ * name     the row's name in the table, the CSV and the chart
+ * group    the file its ops are in (bench/runner/<group>.c)
+ * bound    MEMORY: its share is of the triad bandwidth; COMPUTE: of the FMA
+ *          peak; LATENCY: its time is per operation, no roof
+ * ops      the bench_ops of the group (runner.h)
+ * variant  an int the ops read from b->variant (copy or triad, float or float4...)
+ * what     one line for the reader
+ *
+ * To add a benchmark: write its ops in a group file (or a new file of
+ * bench/runner/, listed in bench/CMakeLists.txt) and add its row here.
+ */
+BENCH(stream_copy, stream, MEMORY, stream_ops, 0, "c[i] = a[i]")
+BENCH(stream_scale, stream, MEMORY, stream_ops, 1, "c[i] = s * a[i]")
+BENCH(stream_add, stream, MEMORY, stream_ops, 2, "c[i] = a[i] + b[i]")
+BENCH(stream_triad, stream, MEMORY, stream_ops, 3, "c[i] = a[i] + s * b[i]")
+BENCH(buffer_copy, copy, MEMORY, copy_ops, 0, "clEnqueueCopyBuffer of a large buffer (twin: OpenMP copy; alt: memcpy)")
+BENCH(sgemm_naive, sgemm, COMPUTE, sgemm_ops, 0, "C = A B, one work-item per element, no local memory")
+BENCH(sgemm_tiled, sgemm, COMPUTE, sgemm_ops, 1, "C = A B, 16x16 __local tiles, two barriers per tile step")
+BENCH(chain_float, chains, COMPUTE, chains_ops, 1, "per work-item loop of 2048 dependent x = x*x + c on float")
+BENCH(chain_float4, chains, COMPUTE, chains_ops, 4, "the same on float4")
+BENCH(chain_float16, chains, COMPUTE, chains_ops, 16, "the same on float16")
+BENCH(mandelbrot, compute, COMPUTE, mandel_ops, 0, "Mandelbrot, 256 iterations at most, per-pixel while loop")
+BENCH(nbody, compute, COMPUTE, nbody_ops, 0, "all-pairs N-body accelerations, float4 positions, rsqrt")
+BENCH(math_mix, compute, COMPUTE, math_ops, 0, "sin, exp, log and pow per element")
+BENCH(reduce, local, MEMORY, reduce_ops, 0, "work-group tree sum in __local memory, barrier in the loop (seed 000)")
+BENCH(scan, local, MEMORY, scan_ops, 0, "exclusive scan: work-group scans, block sums, offsets")
+BENCH(stencil, local, MEMORY, stencil_ops, 0, "2D 5-point stencil through 18x18 __local tiles")
+BENCH(histogram, local, MEMORY, histogram_ops, 0, "256-bin histogram: __local atomics, then global atomics")
+BENCH(empty_kernel, launch, LATENCY, empty_ops, 0, "latency of one empty kernel: enqueue and wait (twin: empty omp parallel)")
+BENCH(enqueue_10k, launch, LATENCY, enqueues_ops, 0, "10,000 small kernels in a row, one wait (twin: omp parallel for)")

@@ -1,0 +1,475 @@
+/*
+ * The benchmark runner: every benchmark of bench_list.h on every OpenCL
+ * platform's CPU device the ICD loader finds (Mosaic and PoCL side by
+ * side), beside its C + OpenMP twin, with the machine's two roofs measured
+ * in the same run.  Prints a table, writes a CSV file and an SVG chart.
+ *
+ *   OCL_ICD_VENDORS=$PWD/build/bench/vendors build/bench/bench_runner [options]
+ *
+ * (`make bench` and `make bench-quick` run it; README.md, "Benchmark
+ * runner", lists the options and what the columns mean;
+ * docs/performance.md says how it measures.)
+ *
+ * For each benchmark: set up the inputs and the host's reference; prepare
+ * every implementation and run it once (warm-up: PoCL compiles at the first
+ * launch, pages are touched) and check its result; then `reps` rounds in
+ * which every implementation runs once, the order rotating from round to
+ * round so none always runs right after another; check every result again;
+ * report the median of the rounds.  An implementation whose run fails or
+ * whose result is wrong is a FAIL from then on and is not timed.  No round
+ * starts once a benchmark's rounds have taken 2 s (quick; full: 15 s), so a
+ * slow implementation or a loaded machine cannot make the run last hours.
+ */
+#define _GNU_SOURCE
+#include "report.h"
+
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#ifndef BENCH_MARCH
+#define BENCH_MARCH "native"
+#endif
+
+typedef struct bench_entry {
+    const char *name, *group, *what;
+    bench_bound bound;
+    const bench_ops *ops;
+    int variant;
+} bench_entry;
+
+static const bench_entry table[] = {
+#define BENCH(name, group, bound, ops, variant, what) { #name, #group, what, BOUND_##bound, &ops, variant },
+#include "bench_list.h"
+#undef BENCH
+};
+enum { NUM_BENCH = sizeof table / sizeof *table };
+
+typedef struct options {
+    bench_size size;
+    int reps, threads; /* threads 0: all the cores */
+    const char *only, *platforms, *csv, *svg, *fault;
+} options;
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: bench_runner [--size tiny|quick|full] [--reps N] [--threads N] [--only NAMES]\n"
+               "                    [--platforms NAMES] [--csv FILE] [--svg FILE] [--inject-fault NAME] [--list]\n"
+               "  --size       problem sizes: tiny (a test), quick (default), full (a 16-core machine)\n"
+               "  --reps       timed runs of each implementation; the median is reported (quick: 5, full: 7)\n"
+               "  --threads    OpenMP threads, Mosaic's workers and PoCL's compute units (default: all cores)\n"
+               "  --only       comma-separated benchmarks or groups (bench_list.h) to run\n"
+               "  --platforms  comma-separated platforms to run (Mosaic, PoCL...; default: every CPU platform)\n"
+               "  --csv, --svg where to write the results (default: none)\n"
+               "  --inject-fault NAME  corrupt NAME's results as read back, to show the checks catch it\n"
+               "  --list       list the benchmarks\n"
+               "The same from the environment: BENCH_SIZE, BENCH_REPS, BENCH_THREADS, BENCH_ONLY,\n"
+               "BENCH_PLATFORMS, BENCH_CSV, BENCH_SVG (an option wins over its variable).\n"
+               "Exit status: 0 if every result was right, 1 if any FAIL, 2 on bad usage.\n");
+}
+
+static int parse_size(const char *s, bench_size *out)
+{
+    if (!strcmp(s, "tiny"))
+        *out = SIZE_TINY;
+    else if (!strcmp(s, "quick"))
+        *out = SIZE_QUICK;
+    else if (!strcmp(s, "full"))
+        *out = SIZE_FULL;
+    else
+        return -1;
+    return 0;
+}
+
+static int parse_int(const char *s, int lo, int hi, int *out)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (!*s || *end || v < lo || v > hi)
+        return -1;
+    *out = (int)v;
+    return 0;
+}
+
+static int parse_options(int argc, char **argv, options *o)
+{
+    const char *size = getenv("BENCH_SIZE"), *reps = getenv("BENCH_REPS"), *threads = getenv("BENCH_THREADS");
+    o->only = getenv("BENCH_ONLY");
+    o->platforms = getenv("BENCH_PLATFORMS");
+    o->csv = getenv("BENCH_CSV");
+    o->svg = getenv("BENCH_SVG");
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            exit(0);
+        } else if (!strcmp(a, "--list")) {
+            for (int k = 0; k < NUM_BENCH; k++)
+                printf("%-15s %-8s %s\n", table[k].name, table[k].group, table[k].what);
+            exit(0);
+        } else if (!v) {
+            fprintf(stderr, "bench_runner: %s needs a value\n", a);
+            return -1;
+        } else if (!strcmp(a, "--size"))
+            size = v;
+        else if (!strcmp(a, "--reps"))
+            reps = v;
+        else if (!strcmp(a, "--threads"))
+            threads = v;
+        else if (!strcmp(a, "--only"))
+            o->only = v;
+        else if (!strcmp(a, "--platforms"))
+            o->platforms = v;
+        else if (!strcmp(a, "--csv"))
+            o->csv = v;
+        else if (!strcmp(a, "--svg"))
+            o->svg = v;
+        else if (!strcmp(a, "--inject-fault"))
+            o->fault = v;
+        else {
+            fprintf(stderr, "bench_runner: unknown option %s\n", a);
+            return -1;
+        }
+        i++;
+    }
+    o->size = SIZE_QUICK;
+    if (size && *size && parse_size(size, &o->size)) {
+        fprintf(stderr, "bench_runner: size must be tiny, quick or full, not %s\n", size);
+        return -1;
+    }
+    o->reps = o->size == SIZE_TINY ? 3 : o->size == SIZE_QUICK ? 5 : 7;
+    if (reps && *reps && parse_int(reps, 1, MAX_REPS, &o->reps)) {
+        fprintf(stderr, "bench_runner: repetitions must be 1 to %d, not %s\n", MAX_REPS, reps);
+        return -1;
+    }
+    o->threads = 0;
+    if (threads && *threads && parse_int(threads, 1, 1024, &o->threads)) {
+        fprintf(stderr, "bench_runner: threads must be 1 to 1024, not %s\n", threads);
+        return -1;
+    }
+    return 0;
+}
+
+/* Is `name` (or `group`) in the comma-separated list?  No list: yes. */
+static int listed(const char *list, const char *name, const char *group)
+{
+    if (!list || !*list)
+        return 1;
+    size_t n = strlen(name), g = group ? strlen(group) : 0;
+    for (const char *s = list; *s;) {
+        size_t len = strcspn(s, ",");
+        if ((len == n && !strncasecmp(s, name, n)) || (group && len == g && !strncasecmp(s, group, g)))
+            return 1;
+        s += len + (s[len] == ',');
+    }
+    return 0;
+}
+
+/* Names a list gives that are no benchmark's and no group's. */
+static int unknown_names(const char *list)
+{
+    int unknown = 0;
+    for (const char *s = list; *s;) {
+        size_t len = strcspn(s, ",");
+        char name[64];
+        snprintf(name, sizeof name, "%.*s", (int)len, s);
+        int found = 0;
+        for (int k = 0; k < NUM_BENCH; k++)
+            found |= listed(name, table[k].name, table[k].group);
+        if (len && !found) {
+            fprintf(stderr, "bench_runner: no benchmark or group %s (--list lists them)\n", name);
+            unknown = 1;
+        }
+        s += len + (s[len] == ',');
+    }
+    return unknown;
+}
+
+static void short_platform_name(const char *full, char *out, size_t len)
+{
+    if (strstr(full, "Mosaic"))
+        snprintf(out, len, "Mosaic");
+    else if (strstr(full, "Portable Computing Language") || strstr(full, "PoCL") || strstr(full, "pocl"))
+        snprintf(out, len, "PoCL");
+    else
+        snprintf(out, len, "%.*s", (int)strcspn(full, " "), full);
+}
+
+/* Every platform with a CPU device (GPU platforms are skipped), in the
+ * loader's order. */
+static int open_platforms(const options *o, bench_platform *out)
+{
+    cl_platform_id ids[16];
+    cl_uint count = 0;
+    cl_int err = clGetPlatformIDs(16, ids, &count);
+    if (err != CL_SUCCESS) {
+        fprintf(stderr, "bench_runner: no OpenCL platform (clGetPlatformIDs: %d); running the C twins only\n", err);
+        return 0;
+    }
+    int n = 0;
+    for (cl_uint i = 0; i < count && i < 16 && n < MAX_PLATFORMS; i++) {
+        bench_platform *p = &out[n];
+        memset(p, 0, sizeof *p);
+        p->platform = ids[i];
+        clGetPlatformInfo(ids[i], CL_PLATFORM_NAME, sizeof p->full_name, p->full_name, NULL);
+        clGetPlatformInfo(ids[i], CL_PLATFORM_VERSION, sizeof p->version, p->version, NULL);
+        short_platform_name(p->full_name, p->name, sizeof p->name);
+        if (!listed(o->platforms, p->name, NULL))
+            continue;
+        if (clGetDeviceIDs(ids[i], CL_DEVICE_TYPE_CPU, 1, &p->device, NULL) != CL_SUCCESS) {
+            fprintf(stderr, "bench_runner: %s has no CPU device: skipped\n", p->full_name);
+            continue;
+        }
+        clGetDeviceInfo(p->device, CL_DEVICE_NAME, sizeof p->device_name, p->device_name, NULL);
+        clGetDeviceInfo(p->device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof p->compute_units, &p->compute_units, NULL);
+        clGetDeviceInfo(p->device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof p->max_work_group, &p->max_work_group, NULL);
+        p->ctx = clCreateContext(NULL, 1, &p->device, NULL, NULL, &err);
+        if (err == CL_SUCCESS)
+            p->queue = clCreateCommandQueueWithProperties(p->ctx, p->device, NULL, &err);
+        if (err != CL_SUCCESS) {
+            fprintf(stderr, "bench_runner: %s: no context or queue (%d): skipped\n", p->full_name, err);
+            if (p->ctx)
+                clReleaseContext(p->ctx);
+            continue;
+        }
+        n++;
+    }
+    return n;
+}
+
+static void close_platforms(bench_platform *p, int n)
+{
+    for (int i = 0; i < n; i++) {
+        for (int k = 0; k < p[i].nprograms; k++)
+            if (p[i].programs[k].program)
+                clReleaseProgram(p[i].programs[k].program);
+        clReleaseCommandQueue(p[i].queue);
+        clReleaseContext(p[i].ctx);
+    }
+}
+
+static void cpu_model(char *out, size_t len)
+{
+    snprintf(out, len, "unknown CPU");
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f)
+        return;
+    char line[512];
+    while (fgets(line, sizeof line, f))
+        if (!strncmp(line, "model name", 10) && strchr(line, ':')) {
+            char *s = strchr(line, ':') + 1;
+            s += strspn(s, " \t");
+            s[strcspn(s, "\n")] = 0;
+            snprintf(out, len, "%s", s);
+            break;
+        }
+    fclose(f);
+}
+
+static void fail(bench_ctx *b, impl_result *x)
+{
+    x->status = STATUS_FAIL;
+    snprintf(x->why, sizeof x->why, "%s", b->why[0] ? b->why : "failed");
+    b->why[0] = 0;
+}
+
+/* A pause before each timed run, so the threads of the implementation
+ * that ran before have gone to sleep: OpenMP's threads spin for some
+ * milliseconds after a parallel region (GOMP_SPINCOUNT) and would take
+ * cores from the next implementation. */
+static void settle(const run_info *run)
+{
+    struct timespec ts = { 0, run->size == SIZE_TINY ? 1000000 : run->size == SIZE_QUICK ? 10000000 : 20000000 };
+    nanosleep(&ts, NULL);
+}
+
+/* One run of implementation i (a platform, the twin or the alternative). */
+static int run_impl(const run_info *run, const bench_ops *ops, bench_ctx *b, void **dev, int i)
+{
+    if (i < run->nplatforms)
+        return ops->cl_run(b, &run->platforms[i], dev[i]);
+    return i == run->twin ? ops->twin(b) : ops->alt(b);
+}
+
+static int check_impl(const run_info *run, const bench_ops *ops, bench_ctx *b, void **dev, int i, int fault)
+{
+    if (i >= run->nplatforms) /* the twin and the alternative write the same output */
+        return ops->twin_check(b);
+    b->fault = fault;
+    int r = ops->cl_check(b, &run->platforms[i], dev[i]);
+    b->fault = 0;
+    return r;
+}
+
+static void run_bench(const run_info *run, const bench_entry *e, int fault, bench_result *r)
+{
+    const bench_ops *ops = e->ops;
+    bench_ctx b = { .size = run->size, .variant = e->variant };
+    void *dev[MAX_PLATFORMS] = { 0 };
+    static double times[MAX_IMPLS][MAX_REPS];
+    int ntimes[MAX_IMPLS] = { 0 };
+
+    memset(r, 0, sizeof *r);
+    r->name = e->name;
+    r->group = e->group;
+    r->what = e->what;
+    r->bound = e->bound;
+    r->alt_name = ops->alt ? ops->alt_name : NULL;
+    int nimpl = run->twin + 1 + (ops->alt != NULL);
+    for (int i = 0; i < nimpl; i++)
+        r->impl[i].status = STATUS_OK;
+
+    if (ops->setup(&b)) {
+        for (int i = 0; i < nimpl; i++) {
+            r->impl[i].status = STATUS_FAIL;
+            snprintf(r->impl[i].why, sizeof r->impl[i].why, "setup: %s", b.why);
+        }
+        ops->teardown(&b);
+        return;
+    }
+    r->bytes = b.bytes;
+    r->flops = b.flops;
+    r->ops = b.ops;
+
+    /* Prepare, warm up and check every implementation. */
+    for (int i = 0; i < nimpl; i++) {
+        if (i < run->nplatforms && ops->cl_prepare(&b, &run->platforms[i], &dev[i])) {
+            fail(&b, &r->impl[i]);
+            continue;
+        }
+        if (run_impl(run, ops, &b, dev, i) || check_impl(run, ops, &b, dev, i, fault))
+            fail(&b, &r->impl[i]);
+    }
+    /* Timed rounds, the order rotating. */
+    int last_host = -1; /* the twin or the alternative, whichever ran last */
+    double start = bench_now(), budget = run->size == SIZE_TINY ? 1 : run->size == SIZE_QUICK ? 2 : 15;
+    for (int rep = 0; rep < run->reps && (rep == 0 || bench_now() - start < budget); rep++)
+        for (int j = 0; j < nimpl; j++) {
+            int i = (j + rep) % nimpl;
+            if (r->impl[i].status != STATUS_OK)
+                continue;
+            settle(run);
+            double t0 = bench_now();
+            int rc = run_impl(run, ops, &b, dev, i);
+            double t = bench_now() - t0;
+            if (rc)
+                fail(&b, &r->impl[i]);
+            else
+                times[i][ntimes[i]++] = t;
+            if (i >= run->twin)
+                last_host = i;
+        }
+    /* The results of the timed runs must be right too.  The host's output
+     * first: the platforms' checks read theirs back into the same arrays. */
+    if (last_host >= 0 && r->impl[last_host].status == STATUS_OK && check_impl(run, ops, &b, dev, last_host, 0))
+        fail(&b, &r->impl[last_host]);
+    for (int i = 0; i < run->nplatforms; i++)
+        if (r->impl[i].status == STATUS_OK && check_impl(run, ops, &b, dev, i, fault))
+            fail(&b, &r->impl[i]);
+    for (int i = 0; i < nimpl; i++) {
+        impl_result *x = &r->impl[i];
+        if (x->status != STATUS_OK)
+            continue;
+        x->runs = ntimes[i];
+        x->min = stats_min(times[i], ntimes[i]);
+        x->max = stats_max(times[i], ntimes[i]);
+        x->median = stats_median(times[i], ntimes[i]);
+    }
+    for (int i = 0; i < run->nplatforms; i++)
+        if (dev[i])
+            ops->cl_release(&b, &run->platforms[i], dev[i]);
+    ops->teardown(&b);
+}
+
+int main(int argc, char **argv)
+{
+    options o = { 0 };
+    if (parse_options(argc, argv, &o)) {
+        usage(stderr);
+        return 2;
+    }
+    if ((o.only && unknown_names(o.only)) || (o.fault && unknown_names(o.fault)))
+        return 2;
+
+    /* One thread count for all: set before any platform starts its workers. */
+    if (o.threads) {
+        char n[16];
+        snprintf(n, sizeof n, "%d", o.threads);
+        setenv("MOSAIC_NUM_THREADS", n, 1);
+        setenv("POCL_CPU_MAX_CU_COUNT", n, 1);  /* PoCL 4 and later */
+        setenv("POCL_MAX_PTHREAD_COUNT", n, 1); /* PoCL 3 */
+        omp_set_num_threads(o.threads);
+    }
+
+    static bench_platform platforms[MAX_PLATFORMS];
+    run_info run = { .size = o.size, .reps = o.reps, .march = BENCH_MARCH, .isa = roofs_isa() };
+    run.threads = omp_get_max_threads();
+    cpu_model(run.cpu, sizeof run.cpu);
+    time_t now = time(NULL);
+    strftime(run.date, sizeof run.date, "%Y-%m-%d %H:%M", localtime(&now));
+
+    long fma_iters = o.size == SIZE_TINY ? 200000 : o.size == SIZE_QUICK ? 4000000 : 20000000;
+    run.triad_gbs = roofs_triad_gbs(stream_length(o.size), 10);
+    run.fma_gflops = roofs_fma_gflops(fma_iters, 5);
+
+    run.platforms = platforms;
+    run.nplatforms = open_platforms(&o, platforms);
+    if (o.platforms && *o.platforms && !run.nplatforms) {
+        fprintf(stderr, "bench_runner: none of the platforms %s was found\n", o.platforms);
+        return 2;
+    }
+    for (int i = 0; i < run.nplatforms; i++)
+        if (!strcmp(platforms[i].name, "Mosaic")) {
+            run.base = i;
+            break;
+        }
+    run.twin = run.nplatforms;
+    run.alt = run.nplatforms + 1;
+
+    static bench_result results[NUM_BENCH];
+    int n = 0;
+    for (int k = 0; k < NUM_BENCH; k++) {
+        if (!listed(o.only, table[k].name, table[k].group))
+            continue;
+        double t0 = bench_now();
+        fprintf(stderr, "bench_runner: %-15s", table[k].name);
+        run_bench(&run, &table[k], o.fault && listed(o.fault, table[k].name, NULL), &results[n]);
+        fprintf(stderr, " %.1f s\n", bench_now() - t0);
+        n++;
+    }
+    /* The roofs again: the best of both is the machine's (a figure much
+     * lower at one end shows a disturbed machine: other processes). */
+    double triad_end = roofs_triad_gbs(stream_length(o.size), 10), fma_end = roofs_fma_gflops(fma_iters, 5);
+    double triad_start = run.triad_gbs, fma_start = run.fma_gflops;
+    run.triad_gbs = triad_end > triad_start ? triad_end : triad_start;
+    run.fma_gflops = fma_end > fma_start ? fma_end : fma_start;
+
+    report_header(&run);
+    for (int k = 0; k < n; k++)
+        report_row(&run, &results[k]);
+    report_summary(&run, results, n);
+    printf("roofs at the start and at the end: triad %.1f and %.1f GB/s, FMA peak %.0f and %.0f GFLOP/s\n",
+           triad_start, triad_end, fma_start, fma_end);
+
+    int status = 0;
+    for (int k = 0; k < n; k++)
+        for (int i = 0; i < MAX_IMPLS; i++)
+            status |= results[k].impl[i].status == STATUS_FAIL;
+    if (o.csv && *o.csv) {
+        if (report_csv(o.csv, &run, results, n))
+            status = 1;
+        else
+            printf("CSV: %s\n", o.csv);
+    }
+    if (o.svg && *o.svg) {
+        if (svg_write(o.svg, &run, results, n))
+            status = 1;
+        else
+            printf("chart: %s\n", o.svg);
+    }
+    close_platforms(platforms, run.nplatforms);
+    return status;
+}

@@ -1,0 +1,68 @@
+/*
+ * Results of a run, and what is made of them: the statistics (stats.c),
+ * the table and the CSV file (report.c), the chart (svg.c).
+ */
+#ifndef BENCH_REPORT_H
+#define BENCH_REPORT_H
+
+#include "runner.h"
+
+/* The implementations of a row: the platforms first, then the twin, then
+ * the row's alternative (memcpy) where it has one. */
+enum { MAX_IMPLS = MAX_PLATFORMS + 2, MAX_REPS = 101 };
+
+typedef enum { STATUS_NONE, STATUS_OK, STATUS_FAIL } run_status;
+
+typedef struct impl_result {
+    run_status status; /* NONE: not run (no such alternative) */
+    char why[256];     /* FAIL: why */
+    double median, min, max; /* seconds per run */
+    int runs;
+} impl_result;
+
+typedef struct bench_result {
+    const char *name, *group, *what;
+    bench_bound bound;
+    double bytes, flops; /* per run */
+    long ops;            /* per run (latency rows) */
+    const char *alt_name;
+    impl_result impl[MAX_IMPLS];
+} bench_result;
+
+typedef struct run_info {
+    bench_size size;
+    int reps, threads;
+    const char *march; /* the twins' -march */
+    const char *isa;   /* the FMA roof's vectors */
+    char cpu[128], date[32];
+    double triad_gbs, fma_gflops;
+    bench_platform *platforms;
+    int nplatforms;
+    int base; /* the platform the ratios are to: Mosaic where it runs */
+    int twin, alt; /* indexes of the twin and the alternative in impl[] */
+} run_info;
+
+const char *impl_name(const run_info *run, int i);
+
+/* stats.c */
+double stats_median(double *v, int n); /* sorts v */
+double stats_min(const double *v, int n);
+double stats_max(const double *v, int n);
+
+/* Derived figures of one implementation's result; negative where they do not apply. */
+double result_per_op(const bench_result *r, const impl_result *x); /* seconds per operation */
+double result_gbs(const bench_result *r, const impl_result *x);
+double result_gflops(const bench_result *r, const impl_result *x);
+double result_share(const run_info *run, const bench_result *r, const impl_result *x); /* of the roof, 0..1 */
+double result_ratio(const impl_result *x, const impl_result *to); /* time of x / time of `to` */
+
+/* report.c */
+void report_header(const run_info *run);
+void report_row(const run_info *run, const bench_result *r);
+void report_summary(const run_info *run, const bench_result *results, int n);
+int report_csv(const char *path, const run_info *run, const bench_result *results, int n);
+
+/* svg.c */
+int svg_write(const char *path, const run_info *run, const bench_result *results, int n);
+
+#endif

@@ -1,0 +1,143 @@
+/*
+ * The benchmark runner: what a benchmark is, and the helpers its functions
+ * use.  README.md ("Benchmark runner") says how to run it, docs/performance.md
+ * how it measures.
+ *
+ * A benchmark is one row of bench_list.h.  Its functions (bench_ops) live in
+ * the file of its group (stream.c, sgemm.c...), are shared by the rows of
+ * the group that differ only by `variant`, and come in three parts:
+ *   - setup: host inputs, the host's reference result, the work of one run
+ *     (bytes moved, flops) for the share of the roof;
+ *   - twin: the same computation in plain C with OpenMP, as a user would
+ *     write it instead of OpenCL, and its check;
+ *   - cl_*: the OpenCL version on one platform: prepare (program, buffers,
+ *     arguments), run (enqueue and wait: what is timed), check (read back
+ *     and compare with the reference), release.
+ * Every function returns 0 on success; on failure it writes why into
+ * b->why (bench_fail) and returns -1.  A run that fails or a result that is
+ * wrong makes the implementation FAIL: it is never timed as a success.
+ */
+#ifndef BENCH_RUNNER_H
+#define BENCH_RUNNER_H
+
+#include <CL/cl.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum { MAX_PLATFORMS = 6, MAX_PROGRAMS = 16 };
+
+/* How big a run is: tiny for the ctest, quick for `make bench-quick` (2
+ * cores, under a minute), full for `make bench` (a 16-core machine). */
+typedef enum { SIZE_TINY, SIZE_QUICK, SIZE_FULL } bench_size;
+#define BY_SIZE(b, tiny, quick, full) ((b)->size == SIZE_TINY ? (tiny) : (b)->size == SIZE_QUICK ? (quick) : (full))
+
+/* What bounds a benchmark, and so which roof its share is of. */
+typedef enum { BOUND_MEMORY, BOUND_COMPUTE, BOUND_LATENCY } bench_bound;
+
+/* One OpenCL platform's CPU device, with a context and an in-order queue. */
+typedef struct bench_platform {
+    char name[32];       /* short: "Mosaic", "PoCL" */
+    char full_name[128]; /* CL_PLATFORM_NAME */
+    char version[128];   /* CL_PLATFORM_VERSION */
+    char device_name[128];
+    cl_platform_id platform;
+    cl_device_id device;
+    cl_context ctx;
+    cl_command_queue queue;
+    cl_uint compute_units;
+    size_t max_work_group;
+    struct {
+        const char *source; /* programs are built once per source (a group's) */
+        cl_program program; /* NULL: the build failed */
+        double build_ms;
+    } programs[MAX_PROGRAMS];
+    int nprograms;
+} bench_platform;
+
+/* A benchmark while it runs: its row's parameters and its host state. */
+typedef struct bench_ctx {
+    bench_size size;
+    int variant;     /* from the row of bench_list.h */
+    void *host;      /* the benchmark's host state: inputs, reference, twin's output */
+    double bytes;    /* memory traffic of one run (STREAM's counting: reads + writes) */
+    double flops;    /* floating-point operations of one run (0: not counted) */
+    long ops;        /* operations per run, for latency rows (time shown per op) */
+    int fault;       /* --inject-fault: corrupt a result so the check must catch it */
+    char why[256];   /* why it failed */
+} bench_ctx;
+
+typedef struct bench_ops {
+    int (*setup)(bench_ctx *b);
+    void (*teardown)(bench_ctx *b);
+    int (*twin)(bench_ctx *b);
+    int (*twin_check)(bench_ctx *b);
+    int (*cl_prepare)(bench_ctx *b, bench_platform *p, void **dev);
+    int (*cl_run)(bench_ctx *b, bench_platform *p, void *dev);
+    int (*cl_check)(bench_ctx *b, bench_platform *p, void *dev);
+    void (*cl_release)(bench_ctx *b, bench_platform *p, void *dev);
+    /* An optional second host reference timed beside the twin (memcpy). */
+    const char *alt_name;
+    int (*alt)(bench_ctx *b);
+} bench_ops;
+
+/* ---- helpers (common.c) ---- */
+
+double bench_now(void); /* seconds, monotonic */
+int bench_fail(bench_ctx *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+const char *bench_cl_error(cl_int err);
+
+/* Host memory: 64-byte aligned, pages touched in parallel as OpenMP will use them. */
+void *bench_alloc(bench_ctx *b, size_t bytes);
+/* Deterministic inputs: uniform in [lo, hi), or small integers in [lo, hi]. */
+void bench_fill_uniform(float *x, size_t n, uint32_t seed, float lo, float hi);
+void bench_fill_int_floats(float *x, size_t n, uint32_t seed, int lo, int hi);
+uint64_t bench_hash(uint64_t i, uint32_t seed);
+
+/* Checks: the first mismatch goes into b->why. */
+int bench_check_floats(bench_ctx *b, const char *what, const float *got, const float *want, size_t n, float abs_tol,
+                       float rel_tol);
+int bench_check_u32(bench_ctx *b, const char *what, const uint32_t *got, const uint32_t *want, size_t n);
+
+/* OpenCL: the program of `source` (built once per platform, "-cl-std=CL1.2"),
+ * kernels, buffers, arguments, launches.  Errors name the call and code. */
+cl_kernel bench_kernel(bench_ctx *b, bench_platform *p, const char *source, const char *name);
+cl_mem bench_buffer(bench_ctx *b, bench_platform *p, cl_mem_flags flags, size_t bytes, const void *host);
+typedef struct bench_arg {
+    size_t size;
+    const void *value; /* NULL: __local memory of `size` bytes */
+} bench_arg;
+#define ARG(v) ((bench_arg){ sizeof(v), &(v) })
+#define ARG_LOCAL(bytes) ((bench_arg){ (bytes), NULL })
+int bench_args(bench_ctx *b, cl_kernel k, const bench_arg *args, int n);
+#define BENCH_ARGS(b, k, ...) \
+    bench_args(b, k, (bench_arg[]){ __VA_ARGS__ }, (int)(sizeof((bench_arg[]){ __VA_ARGS__ }) / sizeof(bench_arg)))
+int bench_launch(bench_ctx *b, bench_platform *p, cl_kernel k, cl_uint dims, const size_t *global,
+                 const size_t *local);
+int bench_finish(bench_ctx *b, bench_platform *p);
+int bench_read(bench_ctx *b, bench_platform *p, cl_mem m, size_t bytes, void *dst);
+int bench_needs_group(bench_ctx *b, bench_platform *p, size_t size);
+
+/* The device state most benchmarks need: a few kernels and buffers, all
+ * released by bench_simple_release. */
+typedef struct bench_simple {
+    cl_kernel k[4];
+    cl_mem m[8];
+    long runs;    /* runs since prepare (benchmarks whose result accumulates) */
+    double value; /* a result the run computed on the host (reduce's total) */
+} bench_simple;
+bench_simple *bench_simple_new(bench_ctx *b);
+void bench_simple_release(bench_ctx *b, bench_platform *p, void *dev);
+
+/* ---- the roofs (roofs.c), on the OpenMP threads ---- */
+
+double roofs_triad_gbs(size_t floats, int reps); /* best triad bandwidth, GB/s; 0 if it failed */
+double roofs_fma_gflops(long iters, int reps);   /* best FMA rate, GFLOP/s */
+const char *roofs_isa(void);                     /* the vectors it used: "AVX-512", "AVX2" */
+size_t stream_length(bench_size size);           /* floats per array of STREAM and the triad roof */
+
+/* ---- the benchmarks' ops, one per group file; the table is bench_list.h ---- */
+#define BENCH(name, group, bound, ops, variant, what) extern const bench_ops ops;
+#include "bench_list.h"
+#undef BENCH
+
+#endif

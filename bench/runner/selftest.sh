@@ -1,0 +1,48 @@
+#!/bin/sh
+# The benchmark runner end to end (ctest bench_runner_tiny): tiny sizes, on
+# the platforms the loader shows (the test environment: Mosaic alone).
+#   selftest.sh path/to/bench_runner output-folder
+# Passes if the runner exits 0, the CSV has a right ("ok") result for Mosaic
+# and for the C twin of every benchmark, the SVG chart is whole and names
+# every benchmark, and a wrong result injected into one benchmark comes out
+# as FAIL with exit status 1 while the others stay ok.
+set -u
+runner=$1
+out=$2
+rm -rf "$out" && mkdir -p "$out" || exit 1
+failed=0
+fail() { echo "selftest: $*"; failed=1; }
+
+"$runner" --size tiny --threads 2 --csv "$out/bench.csv" --svg "$out/bench.svg" >"$out/run.txt" 2>&1
+rc=$?
+cat "$out/run.txt"
+[ "$rc" -eq 0 ] || fail "the runner exited with $rc"
+[ -s "$out/bench.csv" ] || fail "no CSV"
+[ -s "$out/bench.svg" ] || fail "no SVG"
+
+names=$("$runner" --list | awk '{ print $1 }')
+[ -n "$names" ] || fail "--list lists nothing"
+for name in $names; do
+    for impl in Mosaic C+OpenMP; do
+        status=$(awk -F, -v b="$name" -v i="$impl" '$1 == b && $4 == i { print $5 }' "$out/bench.csv")
+        [ "$status" = ok ] || fail "$name on $impl: '${status:-no row}' in the CSV, not ok"
+    done
+    grep -q ">$name</text>" "$out/bench.svg" || fail "the chart does not name $name"
+done
+awk -F, '$1 == "roof_triad" && $12 > 0 { found = 1 } END { exit !found }' "$out/bench.csv" || fail "no triad roof in the CSV"
+awk -F, '$1 == "roof_fma" && $13 > 0 { found = 1 } END { exit !found }' "$out/bench.csv" || fail "no FMA roof in the CSV"
+head -n 1 "$out/bench.svg" | grep -q '^<svg ' || fail "the chart does not start with <svg"
+tail -n 1 "$out/bench.svg" | grep -q '^</svg>$' || fail "the chart does not end with </svg>"
+
+# A wrong result must be a FAIL, never a time.
+"$runner" --size tiny --threads 2 --reps 1 --only stream_triad,reduce --inject-fault reduce \
+    --csv "$out/fault.csv" >"$out/fault.txt" 2>&1
+rc=$?
+[ "$rc" -eq 1 ] || { cat "$out/fault.txt"; fail "with a wrong result the runner exited with $rc, not 1"; }
+awk -F, '$1 == "reduce" && $4 == "Mosaic" && $5 == "FAIL" && $8 == "" { found = 1 } END { exit !found }' \
+    "$out/fault.csv" || fail "the injected wrong result of reduce is not a FAIL without a time"
+awk -F, '$1 == "stream_triad" && $4 == "Mosaic" && $5 == "ok" { found = 1 } END { exit !found }' \
+    "$out/fault.csv" || fail "stream_triad failed beside the injected fault"
+
+[ "$failed" -eq 0 ] && echo "selftest: passed"
+exit "$failed"

@@ -1,0 +1,73 @@
+/*
+ * The few statistics the runner reports: median, minimum and maximum of the
+ * repetitions, and the figures derived from a median time (rates, shares
+ * of the roofs, ratios).
+ */
+#include "report.h"
+
+#include <stdlib.h>
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double stats_median(double *v, int n)
+{
+    if (n <= 0)
+        return 0;
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+double stats_min(const double *v, int n)
+{
+    double m = n > 0 ? v[0] : 0;
+    for (int i = 1; i < n; i++)
+        m = v[i] < m ? v[i] : m;
+    return m;
+}
+
+double stats_max(const double *v, int n)
+{
+    double m = n > 0 ? v[0] : 0;
+    for (int i = 1; i < n; i++)
+        m = v[i] > m ? v[i] : m;
+    return m;
+}
+
+static int timed(const impl_result *x) { return x->status == STATUS_OK && x->median > 0; }
+
+double result_per_op(const bench_result *r, const impl_result *x)
+{
+    return timed(x) ? x->median / (double)(r->ops > 0 ? r->ops : 1) : -1;
+}
+
+double result_gbs(const bench_result *r, const impl_result *x)
+{
+    return timed(x) && r->bytes > 0 ? r->bytes / x->median / 1e9 : -1;
+}
+
+double result_gflops(const bench_result *r, const impl_result *x)
+{
+    return timed(x) && r->flops > 0 ? r->flops / x->median / 1e9 : -1;
+}
+
+double result_share(const run_info *run, const bench_result *r, const impl_result *x)
+{
+    if (r->bound == BOUND_MEMORY && run->triad_gbs > 0) {
+        double gbs = result_gbs(r, x);
+        return gbs < 0 ? -1 : gbs / run->triad_gbs;
+    }
+    if (r->bound == BOUND_COMPUTE && run->fma_gflops > 0) {
+        double gflops = result_gflops(r, x);
+        return gflops < 0 ? -1 : gflops / run->fma_gflops;
+    }
+    return -1;
+}
+
+double result_ratio(const impl_result *x, const impl_result *to)
+{
+    return timed(x) && timed(to) ? x->median / to->median : -1;
+}
