@@ -171,6 +171,10 @@ static void cleanup_migration(cl_event self)
     self->payload = NULL;
 }
 
+static cl_int submit_moving(cl_command_queue queue, cl_command_type type, void *payload, cl_int (*run)(cl_event),
+                            void (*cleanup)(cl_event), bool blocking, size_t bytes, cl_uint num_events,
+                            const cl_event *wait_list, cl_event *event);
+
 /* Creates the command and enqueues it.  `run` is the device's op for it;
  * NULL (the device has nothing to do) makes the command a synchronisation
  * point that the engine completes by itself.  The payload's references are
@@ -179,6 +183,17 @@ static void cleanup_migration(cl_event self)
 cl_int mosaic_submit_command(cl_command_queue queue, cl_command_type type, void *payload,
                              cl_int (*run)(cl_event), void (*cleanup)(cl_event), bool blocking,
                              cl_uint num_events, const cl_event *wait_list, cl_event *event)
+{
+    return submit_moving(queue, type, payload, run, cleanup, blocking, 0, num_events, wait_list, event);
+}
+
+/* mosaic_submit_command for a command that moves `bytes`: a blocking one runs
+ * on the calling thread (no hand-off to a worker) unless it moves at least
+ * INLINE_MAX bytes, which the device may share among its workers. */
+#define INLINE_MAX ((size_t)4 << 20)
+static cl_int submit_moving(cl_command_queue queue, cl_command_type type, void *payload, cl_int (*run)(cl_event),
+                            void (*cleanup)(cl_event), bool blocking, size_t bytes, cl_uint num_events,
+                            const cl_event *wait_list, cl_event *event)
 {
     cl_event cmd = payload ? mosaic_command_new(queue, type) : NULL;
     if (!cmd) {
@@ -191,7 +206,7 @@ cl_int mosaic_submit_command(cl_command_queue queue, cl_command_type type, void 
     cmd->run = run;
     cmd->cleanup = cleanup;
     cmd->payload = payload;
-    cmd->run_inline = blocking;
+    cmd->run_inline = blocking && bytes < INLINE_MAX;
     return mosaic_command_enqueue(cmd, num_events, wait_list, event, blocking);
 }
 
@@ -214,7 +229,8 @@ static cl_int submit_transfer(cl_command_queue queue, cl_command_type type, cl_i
         if (dst_mem)
             mosaic_retain_internal(dst_mem);
     }
-    return mosaic_submit_command(queue, type, t, run, cleanup_transfer, blocking, num_events, wait_list, event);
+    return submit_moving(queue, type, t, run, cleanup_transfer, blocking, region[0] * region[1] * region[2],
+                         num_events, wait_list, event);
 }
 
 cl_int mosaic_submit_transfer(cl_command_queue queue, cl_command_type type, cl_int (*run)(cl_event),

@@ -262,6 +262,73 @@ TEST(destructor)
     free(host);
 }
 
+/* Transfers and fills large enough for the CPU device to cut into parts that
+ * several workers run (cpu_memory.c): every byte where it belongs, at
+ * offsets that are not multiples of the parts' 4 KiB alignment, blocking
+ * and not, and a rectangle copy (not cut) beside them. */
+TEST(large_transfers_in_parts)
+{
+    enum { SIZE = 40 << 20 };
+    unsigned char *host = malloc(SIZE), *got = malloc(SIZE);
+    CHECK(host && got);
+    if (!host || !got)
+        return;
+    for (size_t i = 0; i < SIZE; i++)
+        host[i] = (unsigned char)(i * 7 + (i >> 12) * 13 + (i >> 20));
+    cl_mem a = buffer(CL_MEM_COPY_HOST_PTR, SIZE, host), b = buffer(0, SIZE, NULL);
+    /* a copy from offset 12345 to 777 of SIZE - 20000 bytes */
+    const size_t so = 12345, dof = 777, n = SIZE - 20000;
+    OK(clEnqueueFillBuffer(queue, b, (unsigned char[]){0xa5}, 1, 0, SIZE, 0, NULL, NULL));
+    OK(clEnqueueCopyBuffer(queue, a, b, so, dof, n, 0, NULL, NULL));
+    OK(clEnqueueReadBuffer(queue, b, CL_TRUE, 0, SIZE, got, 0, NULL, NULL));
+    size_t bad = 0, first = SIZE;
+    for (size_t i = 0; i < SIZE; i++) {
+        unsigned char want = i >= dof && i < dof + n ? host[i - dof + so] : 0xa5;
+        if (got[i] != want && bad++ == 0)
+            first = i;
+    }
+    CHECK(bad == 0, "copy: %zu wrong bytes, the first at %zu", bad, first);
+    /* a blocking write and read at odd offsets */
+    OK(clEnqueueWriteBuffer(queue, b, CL_TRUE, 3, SIZE - 9, host + 1, 0, NULL, NULL));
+    memset(got, 0, SIZE);
+    OK(clEnqueueReadBuffer(queue, b, CL_TRUE, 5, SIZE - 11, got + 2, 0, NULL, NULL));
+    bad = 0;
+    for (size_t i = 2; i < SIZE - 9; i++)
+        if (got[i] != host[i + 1] && bad++ == 0)
+            first = i;
+    CHECK(bad == 0, "write and read: %zu wrong bytes, the first at %zu", bad, first);
+    /* a 16-byte pattern from offset 48 */
+    unsigned char pattern[16];
+    for (int i = 0; i < 16; i++)
+        pattern[i] = (unsigned char)(0x30 + i);
+    const size_t fo = 48, fn = SIZE - 4096;
+    OK(clEnqueueFillBuffer(queue, a, pattern, sizeof pattern, fo, fn, 0, NULL, NULL));
+    OK(clEnqueueReadBuffer(queue, a, CL_TRUE, 0, SIZE, got, 0, NULL, NULL));
+    bad = 0;
+    for (size_t i = 0; i < SIZE; i++) {
+        unsigned char want = i >= fo && i < fo + fn ? pattern[(i - fo) % 16] : host[i];
+        if (got[i] != want && bad++ == 0)
+            first = i;
+    }
+    CHECK(bad == 0, "fill: %zu wrong bytes, the first at %zu", bad, first);
+    /* a rectangle: rows of 4000 of every 4096 bytes */
+    size_t origin[3] = {0, 0, 0}, region[3] = {4000, SIZE / 4096, 1};
+    OK(clEnqueueCopyBufferRect(queue, b, a, origin, origin, region, 4096, 0, 4096, 0, 0, NULL, NULL));
+    OK(clEnqueueReadBuffer(queue, a, CL_TRUE, 0, SIZE, got, 0, NULL, NULL));
+    bad = 0;
+    for (size_t i = 0; i < SIZE; i++) {
+        unsigned char want = i % 4096 < 4000 ? (i >= 3 && i < SIZE - 6 ? host[i - 2] : 0xa5)
+                                             : (i >= fo && i < fo + fn ? pattern[(i - fo) % 16] : host[i]);
+        if (got[i] != want && bad++ == 0)
+            first = i;
+    }
+    CHECK(bad == 0, "rectangle: %zu wrong bytes, the first at %zu", bad, first);
+    clReleaseMemObject(a);
+    clReleaseMemObject(b);
+    free(host);
+    free(got);
+}
+
 int main(int argc, char **argv)
 {
     return test_main_with_program(argc, argv, source, "", &device, &context, &queue, &program);

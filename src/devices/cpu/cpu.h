@@ -25,6 +25,11 @@ void *mosaic_cpu_svm_alloc(cl_device_id device, cl_svm_mem_flags flags, size_t s
 void mosaic_cpu_svm_free(cl_device_id device, void *pointer);
 cl_int mosaic_cpu_transfer(cl_event command);      /* ops->read, write and copy */
 cl_int mosaic_cpu_fill(cl_event command);
+/* Part `part` of `parts` of a command that several workers run at once. */
+typedef cl_int (*mosaic_cpu_part_fn)(cl_event command, size_t part, size_t parts);
+/* For a transfer or fill large enough to be worth it: the function that runs
+ * one part, and how many parts for `workers` (*parts); else NULL. */
+mosaic_cpu_part_fn mosaic_cpu_command_parts(cl_event command, unsigned workers, size_t *parts);
 cl_int mosaic_cpu_fill_rect(cl_event command); /* ops->fill_rect (images) */
 cl_int mosaic_cpu_native_kernel(cl_event command);
 cl_int mosaic_cpu_svm_copy(cl_event command);

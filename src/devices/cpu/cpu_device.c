@@ -404,7 +404,7 @@ void mosaic_cpu_job_release(cpu_job *j) { job_release(j); }
 
 cpu_running *mosaic_cpu_running(const mosaic_wg_ctx *ctx) { return &((worker *)ctx->device_private)->running; }
 
-/* Claims and runs work-groups of `j` until none are left.  Once none are,
+/* Claims and runs work-groups (or parts) of `j` until none are left.  Once none are,
  * the worker counts itself in its pool's `searching` (it goes back to the list). */
 static void work_on_kernel(worker *w, job *j, bool *searching)
 {
@@ -427,7 +427,7 @@ static void work_on_kernel(worker *w, job *j, bool *searching)
                 mosaic_cpu_job_running(j);
         }
         for (size_t g = first; g < end; g++) {
-            cl_int status = run_group(w, nd, g);
+            cl_int status = j->run_part ? j->run_part(j->command, g, j->total_groups) : run_group(w, nd, g);
             if (status != CL_COMPLETE) {
                 int expected = CL_COMPLETE;
                 atomic_compare_exchange_strong(&j->status, &expected, status);
@@ -498,8 +498,9 @@ static void *worker_main(void *arg)
             return NULL;
         }
         job *j = p->head;
-        size_t claimed = j->ndrange ? atomic_load(&j->next_group) : 0;
-        bool exhausted = !j->ndrange || claimed >= j->total_groups;
+        bool shared = j->ndrange || j->run_part; /* several workers claim its groups or parts */
+        size_t claimed = shared ? atomic_load(&j->next_group) : 0;
+        bool exhausted = !shared || claimed >= j->total_groups;
         /* A kernel with one group left to claim (a single-group launch) is
          * this worker's alone: off the list at once, so it is not counted
          * as waiting work (cpu_submit would wake a worker for nothing). */
@@ -514,7 +515,7 @@ static void *worker_main(void *arg)
         }
         pthread_mutex_unlock(&p->lock);
 
-        if (!j->ndrange) {
+        if (!shared) {
             cl_event cmd = j->command;
             mosaic_command_running(cmd);
             cl_int status = cmd->run(cmd);
@@ -749,6 +750,8 @@ static void cpu_submit(cl_device_id device, cl_event command)
     j->command = command;
     j->ndrange = nd;
     j->total_groups = nd ? nd->total_groups : 0;
+    if (!nd)
+        j->run_part = mosaic_cpu_command_parts(command, p->num_workers, &j->total_groups);
     j->context = command->queue->context;
     j->device = device;
     atomic_init(&j->outstanding, 1);
@@ -757,7 +760,8 @@ static void cpu_submit(cl_device_id device, cl_event command)
     j->chunk = j->total_groups / ((size_t)p->num_workers * 32);
     if (j->chunk == 0)
         j->chunk = 1;
-    atomic_init(&j->holds, nd ? 2 : 1); /* a kernel's job lives until it completes (its children) */
+    /* a kernel's job lives until it completes (its children), as one in parts does */
+    atomic_init(&j->holds, nd || j->run_part ? 2 : 1);
     atomic_init(&j->status, CL_COMPLETE);
     pthread_mutex_lock(&p->lock);
     if (p->tail)
@@ -766,8 +770,8 @@ static void cpu_submit(cl_device_id device, cl_event command)
         p->head = j;
     p->tail = j;
     p->queued++;
-    if (nd && nd->total_groups > 1)
-        pthread_cond_broadcast(&p->work); /* work-groups for everyone */
+    if (j->total_groups > 1)
+        pthread_cond_broadcast(&p->work); /* work-groups or parts for everyone */
     else if (atomic_load(&p->searching) < p->queued)
         pthread_cond_signal(&p->work); /* the searching workers cannot take them all */
     pthread_mutex_unlock(&p->lock);

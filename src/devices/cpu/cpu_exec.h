@@ -18,12 +18,15 @@ typedef struct cpu_waiter {
 } cpu_waiter;
 
 /* One command a pool runs: a host command (`command`), or a command a
- * kernel enqueued (`parent` set): a kernel launch, or a marker (no ndrange). */
+ * kernel enqueued (`parent` set): a kernel launch, or a marker (no ndrange).
+ * A kernel's work-groups, or a large transfer's parts (`run_part`), are
+ * claimed by any worker; other commands run once, on one. */
 typedef struct cpu_job {
     struct cpu_job *next;        /* in the pool's list */
     cl_event command;            /* the host command; NULL for one a kernel enqueued */
     mosaic_ndrange *ndrange;     /* NULL for a simple command or a marker; freed at completion */
-    size_t total_groups;         /* copied: readable after the command completed */
+    cl_int (*run_part)(cl_event command, size_t part, size_t parts); /* a host command in parts, or NULL */
+    size_t total_groups;         /* work-groups or parts; copied: readable after the command completed */
     size_t chunk;                /* work-groups claimed at a time */
     atomic_size_t next_group;    /* next work-group to claim */
     atomic_size_t groups_done;

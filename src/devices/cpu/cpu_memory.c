@@ -11,7 +11,9 @@
  *   - read, write and copy are memcpy between two fixed addresses, fill is
  *     memset or a tiled copy, an image fill one row of pixels copied to
  *     every row of the rectangle, on a worker (or on the enqueuing thread for a
- *     blocking command that is ready at once);
+ *     blocking command that is ready at once); a large flat transfer or fill
+ *     is cut into parts that several workers run (one core's memcpy reaches
+ *     a fraction of the machine's bandwidth);
  *   - a map returns the storage itself; map, unmap and migrations move
  *     nothing (their ops are NULL: the commands are synchronisation points);
  *   - SVM is an aligned host allocation, valid at the same address in
@@ -147,11 +149,11 @@ static bool uniform_pattern(const unsigned char *pattern, size_t pattern_size)
     return true;
 }
 
-cl_int mosaic_cpu_fill(cl_event command)
+/* size bytes of f's pattern at dst, which is in phase (a multiple of the
+ * pattern size from the pattern's start). */
+static cl_int fill_range(char *dst, size_t size, const mosaic_fill *f)
 {
-    const mosaic_fill *f = command->payload;
-    char *dst = mosaic_mem_storage_on(f->mem, command->queue->device)->address + f->offset;
-    size_t size = f->size, pattern_size = f->pattern_size;
+    size_t pattern_size = f->pattern_size;
     if (uniform_pattern(f->pattern, pattern_size)) {
         memset(dst, f->pattern[0], size);
         return CL_COMPLETE;
@@ -170,6 +172,78 @@ cl_int mosaic_cpu_fill(cl_event command)
     }
     memcpy(dst, tile, size);
     return CL_COMPLETE;
+}
+
+cl_int mosaic_cpu_fill(cl_event command)
+{
+    const mosaic_fill *f = command->payload;
+    return fill_range(mosaic_mem_storage_on(f->mem, command->queue->device)->address + f->offset, f->size, f);
+}
+
+/* ---- large transfers and fills in parts ------------------------------------------------ */
+
+/* How many parts `size` bytes make for `workers`: at least SPLIT_MIN bytes
+ * each (below that, waking workers costs more than it saves). */
+enum { SPLIT_MIN = 4u << 20, SPLIT_ALIGN = 4096 };
+
+static size_t parts_for(size_t size, unsigned workers)
+{
+    size_t parts = size / SPLIT_MIN;
+    return parts < 2 || workers < 2 ? 0 : parts < workers ? parts : workers;
+}
+
+/* Part `part` of `parts` of [0, size): whole SPLIT_ALIGN blocks, the last
+ * one to the end. */
+static void part_range(size_t size, size_t part, size_t parts, size_t *begin, size_t *end)
+{
+    size_t blocks = (size + SPLIT_ALIGN - 1) / SPLIT_ALIGN;
+    *begin = blocks * part / parts * SPLIT_ALIGN;
+    *end = part + 1 == parts ? size : blocks * (part + 1) / parts * SPLIT_ALIGN;
+}
+
+/* A transfer is one flat memcpy when its rows and slices are packed. */
+static bool flat_transfer(const mosaic_transfer *t, size_t *size)
+{
+    const size_t *r = t->region;
+    bool rows = r[1] == 1 || (t->src.row_pitch == r[0] && t->dst.row_pitch == r[0]);
+    bool slices = r[2] == 1 || (t->src.slice_pitch == r[0] * r[1] && t->dst.slice_pitch == r[0] * r[1]);
+    *size = r[0] * r[1] * r[2];
+    return rows && slices;
+}
+
+static cl_int transfer_part(cl_event command, size_t part, size_t parts)
+{
+    const mosaic_transfer *t = command->payload;
+    cl_device_id device = command->queue->device;
+    char *dst = endpoint_address(&t->dst, device);
+    const char *src = endpoint_address(&t->src, device);
+    size_t size, begin, end;
+    flat_transfer(t, &size);
+    part_range(size, part, parts, &begin, &end);
+    if (dst != src) /* a region copied onto itself (see copy_rect) */
+        memcpy(dst + begin, src + begin, end - begin);
+    return CL_COMPLETE;
+}
+
+static cl_int fill_part(cl_event command, size_t part, size_t parts)
+{
+    const mosaic_fill *f = command->payload;
+    char *dst = mosaic_mem_storage_on(f->mem, command->queue->device)->address + f->offset;
+    size_t begin, end;
+    part_range(f->size, part, parts, &begin, &end);
+    /* SPLIT_ALIGN is a multiple of every pattern size: each part starts in phase */
+    return fill_range(dst + begin, end - begin, f);
+}
+
+mosaic_cpu_part_fn mosaic_cpu_command_parts(cl_event command, unsigned workers, size_t *parts)
+{
+    size_t size;
+    if (command->run == mosaic_cpu_transfer && flat_transfer(command->payload, &size) &&
+        (*parts = parts_for(size, workers)))
+        return transfer_part;
+    if (command->run == mosaic_cpu_fill && (*parts = parts_for(((const mosaic_fill *)command->payload)->size, workers)))
+        return fill_part;
+    return NULL;
 }
 
 /* An image fill: one row of pixels is built once (doubling copies of the
