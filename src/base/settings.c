@@ -59,6 +59,8 @@ static void load(void)
     s.debug = flag("MOSAIC_DEBUG");
     long threads = number("MOSAIC_NUM_THREADS", 0);
     s.num_threads = threads <= 0 ? 0 : threads > 1024 ? 1024 : (unsigned)threads;
+    long spin = number("MOSAIC_SPIN_US", 50);
+    s.spin_us = spin < 0 ? 50 : spin > 100000 ? 100000 : (unsigned)spin;
     long kib = number("MOSAIC_FIBER_STACK_KIB", 256);
     s.fiber_stack_kib = kib < 16 ? 16 : kib > (1l << 30) ? (1ul << 30) : (unsigned long)kib;
     s.barrier_fibers = flag("MOSAIC_BARRIER_FIBERS");

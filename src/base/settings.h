@@ -24,6 +24,10 @@ struct mosaic_settings {
      * (or not a positive number): one per core this process may use.  At
      * most 1024. */
     unsigned num_threads;
+    /* MOSAIC_SPIN_US (number, 50): microseconds an idle CPU worker, and a
+     * thread waiting for an event, spin before they sleep; 0: they sleep at
+     * once.  At most 100000. */
+    unsigned spin_us;
     /* MOSAIC_FIBER_STACK_KIB (number, 256): stack of each work-item of a
      * kernel run as fibers, in KiB; at least 16. */
     unsigned long fiber_stack_kib;

@@ -237,7 +237,7 @@ static cl_event new_event(cl_context context, cl_command_queue queue, cl_command
     if (queue)
         mosaic_retain_internal(queue);
     e->command_type = type;
-    e->status = status;
+    __atomic_store_n(&e->status, status, __ATOMIC_RELEASE);
     e->waiting_for = 1; /* the enqueue guard, dropped once all edges are in */
     if (queue && (queue->properties & CL_QUEUE_PROFILING_ENABLE))
         e->time_queued = mosaic_now_ns();
@@ -358,7 +358,7 @@ static void became_ready_locked(cl_event e)
         return; /* it completes with the error without being submitted */
     if (profiled(e))
         e->time_submit = mosaic_now_ns();
-    e->status = CL_SUBMITTED;
+    __atomic_store_n(&e->status, CL_SUBMITTED, __ATOMIC_RELEASE);
     queue_callbacks_locked(e, CL_SUBMITTED);
 }
 
@@ -393,7 +393,7 @@ void mosaic_command_running(cl_event e)
     MOSAIC_ASSERT(e->status == CL_SUBMITTED); /* runs once, after its dependencies */
     if (profiled(e))
         e->time_start = mosaic_now_ns();
-    e->status = CL_RUNNING;
+    __atomic_store_n(&e->status, CL_RUNNING, __ATOMIC_RELEASE);
     queue_callbacks_locked(e, CL_RUNNING);
     pthread_mutex_unlock(&graph_lock);
 }
@@ -413,7 +413,7 @@ static void complete_locked(cl_event e, cl_int status)
         e->time_end = now;
         e->time_complete = now;
     }
-    e->status = status;
+    __atomic_store_n(&e->status, status, __ATOMIC_RELEASE);
     if (e->queue)
         queue_remove_pending_locked(e->queue, e);
     edge *edges = e->dependents;
@@ -575,8 +575,16 @@ cl_int mosaic_event_status(cl_event e)
 
 /* ---- waiting -------------------------------------------------------------- */
 
+static bool event_ended(const void *e)
+{
+    return __atomic_load_n(&((const struct _cl_event *)e)->status, __ATOMIC_ACQUIRE) <= CL_COMPLETE;
+}
+
 static cl_int wait_on_event(cl_event e)
 {
+    /* A short command ends within microseconds: spin before sleeping on the
+     * condition (its status is stored atomically, under the lock as well). */
+    mosaic_spin_until(event_ended, e);
     pthread_mutex_lock(&graph_lock);
     while (e->status > CL_COMPLETE)
         pthread_cond_wait(&e->completed, &graph_lock);

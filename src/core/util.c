@@ -31,6 +31,25 @@ uint64_t mosaic_now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+bool mosaic_spin_until(bool (*done)(const void *arg), const void *arg)
+{
+    uint64_t limit = (uint64_t)mosaic_settings()->spin_us * 1000u;
+    if (!limit)
+        return done(arg);
+    uint64_t end = mosaic_now_ns() + limit;
+    for (unsigned i = 1;; i++) {
+        if (done(arg))
+            return true;
+        if (i % 64 == 0 && mosaic_now_ns() >= end)
+            return false;
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#elif defined(__aarch64__)
+        __asm__ volatile("yield");
+#endif
+    }
+}
+
 void *mosaic_calloc(size_t count, size_t size)
 {
     return calloc(count ? count : 1, size ? size : 1);

@@ -19,6 +19,13 @@ static inline void mosaic_set_error(cl_int *errcode_ret, cl_int code) { if (errc
 /* Monotonic nanoseconds: the clock of profiling and clGetHostTimer. */
 uint64_t mosaic_now_ns(void);
 
+/* Spins (a pause instruction at a time) until done(arg) is true or
+ * MOSAIC_SPIN_US has passed; done's last answer.  Before a thread sleeps on
+ * something that usually comes within microseconds (a worker waiting for
+ * the next command, the host for a short one), so that neither pays a
+ * futex wake-up. */
+bool mosaic_spin_until(bool (*done)(const void *arg), const void *arg);
+
 /* Allocation that never returns NULL silently: callers map NULL to CL_OUT_OF_HOST_MEMORY. */
 void *mosaic_calloc(size_t count, size_t size);
 char *mosaic_strdup(const char *s);

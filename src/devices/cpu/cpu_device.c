@@ -75,6 +75,7 @@ typedef struct cpu_pool {
     job *head, *tail;
     size_t queued;           /* jobs in the list (under lock) */
     atomic_uint searching;   /* workers done with a job that will look at the list before sleeping */
+    atomic_uint submitted;   /* jobs put on the list so far: an idle worker spins on it before it sleeps */
     atomic_uint children_pushed; /* jobs kernels enqueued put in front so far: a worker leaves a
                                     kernel's work-groups for them (work_on_kernel) */
     atomic_bool started;     /* the workers run (set under lock, read without) */
@@ -474,6 +475,18 @@ static void worker_exit(worker *w)
         pool_free(p);
 }
 
+/* What an idle worker spins on: the pool's count of submissions, and what it was. */
+typedef struct spin_target {
+    atomic_uint *count;
+    unsigned seen;
+} spin_target;
+
+static bool submitted_since(const void *arg)
+{
+    const spin_target *t = arg;
+    return atomic_load_explicit(t->count, memory_order_relaxed) != t->seen;
+}
+
 static void *worker_main(void *arg)
 {
     worker *w = arg;
@@ -489,6 +502,14 @@ static void *worker_main(void *arg)
         if (searching) {
             atomic_fetch_sub(&p->searching, 1);
             searching = false;
+        }
+        if (!p->head && !p->closing) {
+            /* Spin a little first: the next command of a host that enqueues
+             * one after another comes within microseconds. */
+            spin_target t = {&p->submitted, atomic_load(&p->submitted)};
+            pthread_mutex_unlock(&p->lock);
+            mosaic_spin_until(submitted_since, &t);
+            pthread_mutex_lock(&p->lock);
         }
         while (!p->head && !p->closing)
             pthread_cond_wait(&p->work, &p->lock);
@@ -770,6 +791,7 @@ static void cpu_submit(cl_device_id device, cl_event command)
         p->head = j;
     p->tail = j;
     p->queued++;
+    atomic_fetch_add_explicit(&p->submitted, 1, memory_order_relaxed);
     if (j->total_groups > 1)
         pthread_cond_broadcast(&p->work); /* work-groups or parts for everyone */
     else if (atomic_load(&p->searching) < p->queued)
@@ -792,6 +814,7 @@ void mosaic_cpu_push_child(cl_device_id device, cpu_job *j)
     if (!p->tail)
         p->tail = j;
     p->queued++;
+    atomic_fetch_add_explicit(&p->submitted, 1, memory_order_relaxed);
     atomic_fetch_add_explicit(&p->children_pushed, 1, memory_order_relaxed);
     if (j->total_groups > 1)
         pthread_cond_broadcast(&p->work);
