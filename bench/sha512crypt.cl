@@ -7,8 +7,9 @@
  * compression fully unrolled by #pragma unroll, small
  * helpers called from many places, and the 5000-round loop of crypt
  * alternating the digest, the password and the salt.  (Compiled with every
- * function inlined into the kernel, as Mosaic once did, this took over 15
- * minutes and 700 MB.)
+ * function inlined into the kernel, as Mosaic once did, clLinkProgram took
+ * 87 s and 300 MB on 2 loaded cores; with the byte loop unrolled 8 times
+ * by a pragma too, over 15 minutes and 700 MB.)
  *
  *   kernel sha512crypt(passwords, lengths, salt, salt_length, rounds, hashes)
  *   passwords: PASSWORD_MAX bytes per work-item, lengths[i] of them used;

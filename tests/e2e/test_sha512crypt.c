@@ -146,7 +146,7 @@ TEST(compile_and_link)
     if (err != CL_SUCCESS)
         print_log(linked ? linked : p);
     fprintf(stderr, "sha512crypt: clCompileProgram %.2f s, clLinkProgram %.2f s\n", t1 - t0, t2 - t1);
-    /* every function inlined into the kernel, it took over 15 minutes */
+    /* with every function inlined into the kernel it took 87 s (2 loaded cores) */
     CHECK(t2 - t1 < 60, "clLinkProgram took %.0f s", t2 - t1);
     if (linked)
         check_hashes(linked);
