@@ -208,6 +208,13 @@ cl_int mc_prepare_calls(LLVMModuleRef m, LLVMValueRef *kernels, size_t nk, mosai
  * any_must: some were marked (or are dead); any_left: some program function may stay a call. */
 cl_int mc_mark_must_inline(LLVMModuleRef m, LLVMValueRef *kernels, size_t nk, bool spin_matters, bool *any_must,
                            bool *any_left, mosaic_strbuf *log);
+/* The inliner finalize runs over the program's functions (callees first,
+ * each simplified before its callers decide). */
+#define MC_INLINE_PIPELINE "always-inline,cgscc(inline,function(sroa,early-cse,simplifycfg,instcombine))"
+/* After the inliner: functions mc_mark_must_inline kept external while it
+ * ran (called once, from a function that runs from several places) are
+ * internal again. */
+void mc_end_inlining(LLVMModuleRef m);
 /* Functions left as calls that read the work-item context get it as four
  * more parameters (ctx, lx, ly, lz); __mosaic_image(x) becomes x in them. */
 cl_int mc_pass_context(LLVMModuleRef m, LLVMValueRef *kernels, size_t nk, mosaic_strbuf *log);
