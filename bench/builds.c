@@ -5,19 +5,23 @@
  *
  *   OCL_ICD_VENDORS=$PWD/build/bench/vendors build/bench/builds [max_depth] [reps]
  *
- * Programs: one small kernel, 50 kernels, and a fan-out call graph: the
+ * Programs: one small kernel, 50 kernels, a fan-out call graph (the
  * kernel calls f<d>, each f<k> calls f<k-1> four times (different
  * arguments) and f0 is an 80-iteration loop, for depths 4 to max_depth
- * (default 7).  A build is clCreateProgramWithSource, clBuildProgram,
- * clCreateKernel and one small launch of every kernel (PoCL generates code
- * at the first launch), results checked against the host.
- *   cold:   the source has a constant no earlier build had (a salt), so no
- *           cache has it;
+ * (default 7)), and a password cracker's sha512crypt kernel
+ * (bench/sha512crypt.cl, built as such programs build it: clCompileProgram,
+ * then clLinkProgram).  A build is clCreateProgramWithSource, clBuildProgram
+ * (or compile and link), clCreateKernel and one small launch of every kernel
+ * (PoCL generates code at the first launch), results checked against the
+ * host.
+ *   cold:   the source has a constant no earlier build had (a salt; the
+ *           sha512crypt kernel's name), so no cache has it;
  *   cached: the same source again, right after a cold build of it.
  * Both caches start empty: MOSAIC_CACHE_DIR and POCL_CACHE_DIR point at a
  * fresh directory unless they are set.  Prints the median of `reps` builds
  * (default 5; 1 for the fan-out at depth 6 and more) in ms, and each
  * platform's time relative to Mosaic's (above 1.00 = Mosaic is faster).
+ * `builds 7 5 sha512crypt` runs the sha512crypt case alone.
  */
 #define _GNU_SOURCE
 #define CL_TARGET_OPENCL_VERSION 300
@@ -29,6 +33,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "sha512crypt.h"
+
 enum { MAX_PLATFORMS = 8, MAX_CASES = 16, MAX_REPS = 64, FANOUT_ITEMS = 16, SMALL_ITEMS = 64 };
 
 static double now(void)
@@ -39,7 +45,7 @@ static double now(void)
 }
 
 /* ---- the programs ---------------------------------------------------------------------- */
-typedef enum { ONE, FIFTY, FANOUT } kind;
+typedef enum { ONE, FIFTY, FANOUT, SHA512CRYPT } kind;
 
 typedef struct {
     kind kind;
@@ -114,6 +120,8 @@ static char *make_source(const bench_case *c, unsigned salt)
         append(&s, &len, t);
         free(t);
         break;
+    case SHA512CRYPT: /* build_crypt */
+        break;
     }
     return s;
 }
@@ -130,6 +138,97 @@ static uint32_t expected(const bench_case *c, int kernel, unsigned salt, uint32_
     }
 }
 
+/* ---- sha512crypt: 8 passwords of 0 to 63 bytes, rounds=1000, a 16-byte salt ------------- */
+enum { CRYPT_ITEMS = 8, CRYPT_ROUNDS = 1000 };
+static const char crypt_salt[] = "0123456789abcdef";
+
+static void crypt_password(int i, char *pw, unsigned *len)
+{
+    *len = (unsigned)(i * 9) % SHA512CRYPT_PASSWORD_MAX;
+    for (unsigned k = 0; k < *len; k++)
+        pw[k] = (char)('!' + (i * 31 + (int)k * 7) % 90);
+}
+
+/* The host's hashes, once. */
+static const char *crypt_reference(void)
+{
+    static char ref[CRYPT_ITEMS][SHA512CRYPT_HASH_CHARS + 1];
+    static int done;
+    for (int i = 0; i < CRYPT_ITEMS && !done; i++) {
+        char pw[SHA512CRYPT_PASSWORD_MAX];
+        unsigned len;
+        crypt_password(i, pw, &len);
+        host_sha512crypt(pw, len, crypt_salt, 16, CRYPT_ROUNDS, ref[i]);
+    }
+    done = 1;
+    return ref[0];
+}
+
+/* Compiles and links the kernel (named sha512crypt_<salt>), runs it once
+ * and checks the hashes: CL_SUCCESS or the first error. */
+static cl_int build_crypt(cl_context ctx, cl_device_id dev, cl_command_queue q, unsigned salt)
+{
+    char options[96], name[48];
+    snprintf(name, sizeof name, "sha512crypt_%u", salt);
+    snprintf(options, sizeof options, "-DSHA512CRYPT_KERNEL=%s", name);
+    const char *src = sha512crypt_cl;
+    cl_int err;
+    cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err), linked = NULL;
+    if (err == CL_SUCCESS)
+        err = clCompileProgram(p, 1, &dev, options, 0, NULL, NULL, NULL, NULL);
+    if (err == CL_SUCCESS)
+        linked = clLinkProgram(ctx, 1, &dev, "", 1, &p, NULL, NULL, &err);
+    if (err != CL_SUCCESS) {
+        char log[4096] = "";
+        clGetProgramBuildInfo(linked ? linked : p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
+        fprintf(stderr, "sha512crypt: compile or link failed (%d): %s\n", err, log);
+    }
+    cl_kernel k = err == CL_SUCCESS ? clCreateKernel(linked, name, &err) : NULL;
+    unsigned char pw[CRYPT_ITEMS * SHA512CRYPT_PASSWORD_MAX] = {0};
+    cl_uint len[CRYPT_ITEMS], salt_len = 16, rounds = CRYPT_ROUNDS;
+    for (int i = 0; i < CRYPT_ITEMS; i++) {
+        unsigned n;
+        crypt_password(i, (char *)pw + i * SHA512CRYPT_PASSWORD_MAX, &n);
+        len[i] = n;
+    }
+    cl_mem b[4] = {NULL};
+    b[0] = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, sizeof pw, pw, NULL);
+    b[1] = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, sizeof len, len, NULL);
+    b[2] = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, 16, (void *)crypt_salt, NULL);
+    b[3] = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, CRYPT_ITEMS * SHA512CRYPT_HASH_CHARS, NULL, NULL);
+    char out[CRYPT_ITEMS * SHA512CRYPT_HASH_CHARS];
+    size_t items = CRYPT_ITEMS;
+    for (cl_uint a = 0; a < 3 && err == CL_SUCCESS; a++)
+        err = clSetKernelArg(k, a, sizeof b[a], &b[a]);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(k, 3, sizeof salt_len, &salt_len);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(k, 4, sizeof rounds, &rounds);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(k, 5, sizeof b[3], &b[3]);
+    if (err == CL_SUCCESS)
+        err = clEnqueueNDRangeKernel(q, k, 1, NULL, &items, NULL, 0, NULL, NULL);
+    if (err == CL_SUCCESS)
+        err = clEnqueueReadBuffer(q, b[3], CL_TRUE, 0, sizeof out, out, 0, NULL, NULL);
+    const char *ref = crypt_reference();
+    for (int i = 0; i < CRYPT_ITEMS && err == CL_SUCCESS; i++)
+        if (memcmp(out + i * SHA512CRYPT_HASH_CHARS, ref + i * (SHA512CRYPT_HASH_CHARS + 1), SHA512CRYPT_HASH_CHARS)) {
+            fprintf(stderr, "sha512crypt: password %d: %.86s, expected %s\n", i, out + i * SHA512CRYPT_HASH_CHARS,
+                    ref + i * (SHA512CRYPT_HASH_CHARS + 1));
+            err = -9999;
+        }
+    for (int i = 0; i < 4; i++)
+        if (b[i])
+            clReleaseMemObject(b[i]);
+    if (k)
+        clReleaseKernel(k);
+    if (linked)
+        clReleaseProgram(linked);
+    if (p)
+        clReleaseProgram(p);
+    return err;
+}
+
 /* ---- one build ------------------------------------------------------------------------- */
 typedef struct {
     cl_device_id dev;
@@ -142,6 +241,11 @@ typedef struct {
  * on failure (wrong results included). */
 static double build_once(device_run *r, const bench_case *c, unsigned salt, uint32_t **reference)
 {
+    if (c->kind == SHA512CRYPT) {
+        double t = now();
+        cl_int e = build_crypt(r->ctx, r->dev, r->q, salt);
+        return e == CL_SUCCESS ? now() - t : -1.0;
+    }
     char *src = make_source(c, salt);
     int nk = c->kind == FIFTY ? 50 : 1;
     size_t items = c->kind == FANOUT ? FANOUT_ITEMS : SMALL_ITEMS;
@@ -240,6 +344,7 @@ static void fresh_cache_dir(const char *var)
 int main(int argc, char **argv)
 {
     int max_depth = argc > 1 ? atoi(argv[1]) : 7, reps = argc > 2 ? atoi(argv[2]) : 5;
+    const char *only = argc > 3 ? argv[3] : NULL;
     if (reps < 1)
         reps = 1;
     if (reps > MAX_REPS)
@@ -249,13 +354,16 @@ int main(int argc, char **argv)
 
     bench_case cases[MAX_CASES];
     int nc = 0;
-    cases[nc++] = (bench_case){ONE, 0, "one kernel"};
-    cases[nc++] = (bench_case){FIFTY, 0, "50 kernels"};
-    for (int d = 4; d <= max_depth && nc < MAX_CASES; d++) {
-        cases[nc] = (bench_case){FANOUT, d, ""};
-        snprintf(cases[nc].name, sizeof cases[nc].name, "fan-out depth %d", d);
-        nc++;
+    if (!only) {
+        cases[nc++] = (bench_case){ONE, 0, "one kernel"};
+        cases[nc++] = (bench_case){FIFTY, 0, "50 kernels"};
+        for (int d = 4; d <= max_depth && nc < MAX_CASES - 1; d++) {
+            cases[nc] = (bench_case){FANOUT, d, ""};
+            snprintf(cases[nc].name, sizeof cases[nc].name, "fan-out depth %d", d);
+            nc++;
+        }
     }
+    cases[nc++] = (bench_case){SHA512CRYPT, 0, "sha512crypt"};
 
     cl_platform_id platforms[MAX_PLATFORMS];
     cl_uint np = 0;
@@ -278,6 +386,8 @@ int main(int argc, char **argv)
         first[count] = build_once(&r, &cases[0], salt++, NULL) * 1e3;
         for (int c = 0; c < nc; c++) {
             int n = cases[c].kind == FANOUT && cases[c].depth >= 6 ? 1 : reps;
+            if (cases[c].kind == SHA512CRYPT && n > 3)
+                n = 3; /* about 1 to 3 s a cold build */
             time_case(&r, &cases[c], n, &salt, &cold[count][c], &cached[count][c]);
             fprintf(stderr, "%s: %s: cold %.1f ms, cached %.1f ms\n", names[count], cases[c].name, cold[count][c],
                     cached[count][c]);

@@ -205,7 +205,7 @@ bool mc_cache_enabled(void) { return cache_root() >= 0; }
 /* ---- entries ---------------------------------------------------------------------------- */
 #define ENTRY_MAGIC "MOSAICE1"
 #define ENTRY_HEADER 48 /* magic, kind, 0, key */
-static const char *const kind_suffix[] = {"obj", "src", "chk", "lnk"};
+static const char *const kind_suffix[] = {"obj", "src", "chk", "lnk", "spv"};
 
 static void entry_names(mc_cache_kind kind, const mc_cache_key *key, char hex[3], char name[80])
 {

@@ -272,6 +272,68 @@ static bool needs_kernel(LLVMValueRef f, bool spin_matters)
     return false;
 }
 
+/* ---- called once, copied many times --------------------------------------------------
+ * LLVM's inliner gives a function with one call site (and local linkage) a
+ * large bonus: inlining it only moves it.  But when its caller is called
+ * from many places, the caller, now large, stays a call from all of them,
+ * and the small code around the call is what loses: sha512crypt's
+ * compression (called once, from the function adding one byte to the
+ * buffer) inlined into that function kept every byte of every update a call
+ * (1.6 times PoCL's run time).  So a function called once from a function
+ * that runs from several places (counted over the call graph, kernels 1)
+ * keeps external linkage while the inliner runs, which takes the bonus
+ * away: the usual cost model decides, and mc_end_inlining makes it internal
+ * again. */
+#define SHARED_ONCE_ATTR "mosaic-called-once-shared"
+
+static size_t saturating_add(size_t a, size_t b) { return a + b < a ? (size_t)-1 : a + b; }
+
+/* copies[i]: how many times fns[i] would be copied were everything inlined. */
+static void count_copies(const call_graph *g, LLVMValueRef *kernels, size_t nk, size_t *copies)
+{
+    for (size_t i = 0; i < g->n; i++)
+        copies[i] = in_list(g->fns[i], kernels, nk);
+    for (size_t p = g->n; p-- > 0;) { /* callers first */
+        size_t i = g->post[p];
+        for (size_t e = g->first[i]; e < g->first[i + 1]; e++)
+            copies[g->edge[e]] = saturating_add(copies[g->edge[e]], copies[i]);
+    }
+}
+
+/* Is f's only use one call of it? */
+static bool called_once(LLVMValueRef f)
+{
+    LLVMUseRef u = LLVMGetFirstUse(f);
+    return u && !LLVMGetNextUse(u) && direct_callee(LLVMGetUser(u)) == f;
+}
+
+static void unshare_once_called(const call_graph *g, const unsigned char *must, const size_t *copies)
+{
+    for (size_t i = 0; i < g->n; i++) {
+        LLVMValueRef f = g->fns[i];
+        if (must[i] || mc_is_outlined_builtin(f) || !called_once(f) || LLVMGetLinkage(f) != LLVMInternalLinkage)
+            continue;
+        long caller = graph_index(g, LLVMGetBasicBlockParent(LLVMGetInstructionParent(LLVMGetUser(LLVMGetFirstUse(f)))));
+        if (caller < 0 || copies[caller] < 2)
+            continue;
+        LLVMSetLinkage(f, LLVMExternalLinkage);
+        LLVMContextRef c = LLVMGetModuleContext(LLVMGetGlobalParent(f));
+        LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+                                LLVMCreateStringAttribute(c, SHARED_ONCE_ATTR, sizeof SHARED_ONCE_ATTR - 1, "", 0));
+    }
+}
+
+void mc_end_inlining(LLVMModuleRef m)
+{
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+        if (LLVMGetStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, SHARED_ONCE_ATTR,
+                                          sizeof SHARED_ONCE_ATTR - 1)) {
+            LLVMRemoveStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, SHARED_ONCE_ATTR,
+                                             sizeof SHARED_ONCE_ATTR - 1);
+            LLVMSetLinkage(f, LLVMInternalLinkage);
+        }
+}
+
 cl_int mc_mark_must_inline(LLVMModuleRef m, LLVMValueRef *kernels, size_t nk, bool spin_matters, bool *any_must,
                            bool *any_left, mosaic_strbuf *log)
 {
@@ -306,6 +368,12 @@ cl_int mc_mark_must_inline(LLVMModuleRef m, LLVMValueRef *kernels, size_t nk, bo
             *any_must = true; /* nothing calls it: globaldce must still run */
         }
     }
+    size_t *copies = calloc(g.n + 1, sizeof *copies);
+    if (copies) { /* (without memory for it, only the inliner's bonus stays) */
+        count_copies(&g, kernels, nk, copies);
+        unshare_once_called(&g, must, copies);
+    }
+    free(copies);
     graph_free(&g);
     free(must);
     return CL_SUCCESS;

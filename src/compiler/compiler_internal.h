@@ -229,6 +229,13 @@ cl_int mc_prepare_calls(LLVMModuleRef m, LLVMValueRef *kernels, size_t nk, mosai
  * any_must: some were marked (or are dead); any_left: some program function may stay a call. */
 cl_int mc_mark_must_inline(LLVMModuleRef m, LLVMValueRef *kernels, size_t nk, bool spin_matters, bool *any_must,
                            bool *any_left, mosaic_strbuf *log);
+/* The inliner finalize runs over the program's functions (callees first,
+ * each simplified before its callers decide). */
+#define MC_INLINE_PIPELINE "always-inline,cgscc(inline,function(sroa,early-cse,simplifycfg,instcombine))"
+/* After the inliner: functions mc_mark_must_inline kept external while it
+ * ran (called once, from a function that runs from several places) are
+ * internal again. */
+void mc_end_inlining(LLVMModuleRef m);
 /* Functions left as calls that read the work-item context get it as four
  * more parameters (ctx, lx, ly, lz); __mosaic_image(x) becomes x in them. */
 cl_int mc_pass_context(LLVMModuleRef m, LLVMValueRef *kernels, size_t nk, mosaic_strbuf *log);
@@ -335,8 +342,11 @@ void mc_kernel_info_clear(mosaic_kernel_info *info);
 /* ---- the on-disk cache (cache.c) ---------------------------------------------------- */
 typedef struct mc_cache_key { uint8_t bytes[32]; } mc_cache_key;
 /* What an entry holds: finalized code (finalize.c), the front end's result
- * (direct_cache.c), a marker of a checked binary, a link's result (binary.c). */
-typedef enum mc_cache_kind { MC_CACHE_OBJECT, MC_CACHE_SOURCE, MC_CACHE_CHECKED, MC_CACHE_LINKED } mc_cache_kind;
+ * (direct_cache.c), a marker of a checked binary or validated SPIR-V module,
+ * a link's result (binary.c), a SPIR-V module's translation (spirv_cache.c). */
+typedef enum mc_cache_kind {
+    MC_CACHE_OBJECT, MC_CACHE_SOURCE, MC_CACHE_CHECKED, MC_CACHE_LINKED, MC_CACHE_SPIRV
+} mc_cache_kind;
 void mc_cache_key_compute(mc_cache_key *key, const void *bitcode, size_t size, const char *options,
                           const char *cpu, const char *features, const mosaic_compiler_target *target);
 /* Starts h for a cache key of one kind: the kind's tag, then the GNU build id
@@ -375,6 +385,28 @@ bool mc_direct_lookup(const mc_cache_key *key, mosaic_bitcode *out, mosaic_strbu
 void mc_direct_store(const mc_cache_key *key, const char *work_dir, const char *deps_text,
                      const struct timespec *started, const mosaic_bitcode *obj, const char *messages,
                      size_t messages_len);
+
+/* ---- the tools' files (tool_files.c) and SPIR-V in the cache (spirv_cache.c) ------------------- */
+/* Appends the records of the files tool (a path, or a name PATH finds) is
+ * made of: its executable and the libraries the dynamic loader gives it,
+ * each with its stat identity; how many (0, nothing appended: it cannot be
+ * found, nothing may be cached for it). */
+size_t mc_tool_files(const char *tool, mosaic_strbuf *records);
+/* Reads records at p: where they end when every file is as recorded; NULL
+ * when one changed, is gone, or the records are damaged. */
+const char *mc_tool_files_unchanged(const char *p, const char *end);
+/* Has the module (little-endian words) passed this validator before? */
+bool mc_spirv_validated(const uint32_t *w, size_t size);
+/* It passed the validator whose records (mc_tool_files, taken before it ran) are given. */
+void mc_spirv_store_validated(const uint32_t *w, size_t size, const mosaic_strbuf *validator);
+/* The key of a translation: the words to translate (specialization constants
+ * written in), printf lowering, the device. */
+void mc_spirv_object_key(const mosaic_compiler_target *target, const uint32_t *w, size_t size, bool lower_printf,
+                         mc_cache_key *key);
+/* A lookup: true on a hit, with the compiled object in *out (owned). */
+bool mc_spirv_cached_object(const mc_cache_key *key, mosaic_bitcode *out);
+/* Stores a translation's compiled object with the translator's records. */
+void mc_spirv_store_object(const mc_cache_key *key, const mosaic_strbuf *translator, const mosaic_bitcode *obj);
 
 /* ---- the front end's work directories (work_dir.c) ------------------------------------------ */
 /* A new private directory TMPDIR/mosaic-<pid>-XXXXXX (TMPDIR from

@@ -381,10 +381,10 @@ static cl_int inline_calls(finalize_job *job)
                                 &any_must, &any_left, job->log);
     /* (a program of kernels and builtins alone skips the rest) */
     if (r == CL_SUCCESS && any_left && !job->opts->opt_disable)
-        r = mc_run_passes(job->m, job->tm, "always-inline,cgscc(inline,function(sroa,early-cse,simplifycfg,instcombine))",
-                       job->log);
+        r = mc_run_passes(job->m, job->tm, MC_INLINE_PIPELINE, job->log);
     else if (r == CL_SUCCESS && any_must)
         r = mc_run_passes(job->m, job->tm, "always-inline", job->log);
+    mc_end_inlining(job->m);
     if (r == CL_SUCCESS && any_left)
         r = mc_pass_context(job->m, job->kernels, job->nk, job->log);
     if (r == CL_SUCCESS && (any_must || any_left))

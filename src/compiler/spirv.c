@@ -143,7 +143,9 @@ static cl_int validate(const uint32_t *w, size_t size, mosaic_strbuf *log)
     }
     const char *argv[] = {tool, "-", NULL};
     mc_child c = {.stdin_fd = fd, .timeout_ms = TOOL_TIMEOUT_MS, .max_memory = TOOL_MEMORY(size)};
-    mosaic_strbuf out = {0};
+    mosaic_strbuf out = {0}, records = {0};
+    if (mc_cache_enabled())
+        mc_tool_files(tool, &records); /* what this validator is, before it runs */
     mc_run_child(argv, &c, &out);
     close(fd);
     /* silence is success: spirv-val prints nothing for a valid module (the
@@ -151,7 +153,10 @@ static cl_int validate(const uint32_t *w, size_t size, mosaic_strbuf *log)
     bool ok = (c.end == MC_CHILD_EXITED && c.code == 0) || (c.end == MC_CHILD_UNKNOWN && !out.len);
     if (!ok)
         tool_failure(log, "SPIR-V validator", tool, "MOSAIC_SPIRV_VAL to spirv-val", &c, &out);
+    else
+        mc_spirv_store_validated(w, size, &records);
     mosaic_strbuf_free(&out);
+    mosaic_strbuf_free(&records);
     return ok ? CL_SUCCESS : CL_INVALID_VALUE;
 }
 
@@ -353,7 +358,11 @@ cl_int mosaic_spirv_check(const void *il, size_t size, mosaic_spec_constant **sp
         r = mc_out_of_memory(&log);
     if (r == CL_SUCCESS)
         r = check_header(w, size, &log);
-    if (r == CL_SUCCESS)
+    /* a module that passed this validator before (spirv_cache.c) is not validated again */
+    bool known = r == CL_SUCCESS && mc_spirv_validated(w, size);
+    if (mosaic_settings()->debug && r == CL_SUCCESS && mc_cache_enabled())
+        fprintf(stderr, "mosaic: SPIR-V validation cache %s\n", known ? "hit" : "miss");
+    if (r == CL_SUCCESS && !known)
         r = validate(w, size, &log);
     if (r == CL_SUCCESS)
         r = list_spec_constants(w, size / 4, specs, num_specs, &log);
@@ -506,12 +515,26 @@ cl_int mosaic_compile_spirv(const mosaic_compiler_target *target, const void *il
         r = CL_COMPILE_PROGRAM_FAILURE;
     if (r == CL_SUCCESS)
         r = apply_spec_constants(w, size / 4, num_specs, specs, &log);
-    mosaic_strbuf bc = {0};
-    if (r == CL_SUCCESS)
+    /* the same words translated before, by the same translator (spirv_cache.c) */
+    mc_cache_key key;
+    bool cached = r == CL_SUCCESS && mc_cache_enabled(), hit = false;
+    if (cached) {
+        mc_spirv_object_key(target, w, size, mc_target_has_symbol(target, "__mosaic_printf"), &key);
+        hit = mc_spirv_cached_object(&key, out);
+        if (mosaic_settings()->debug)
+            fprintf(stderr, "mosaic: SPIR-V translation cache %s\n", hit ? "hit" : "miss");
+    }
+    mosaic_strbuf bc = {0}, records = {0};
+    if (cached && !hit)
+        mc_tool_files(mosaic_settings()->llvm_spirv, &records); /* what this translator is, before it runs */
+    if (r == CL_SUCCESS && !hit)
         r = translate(w, size, &bc, &log);
-    if (r == CL_SUCCESS)
+    if (r == CL_SUCCESS && !hit)
         r = make_object(target, &bc, out, &log);
+    if (r == CL_SUCCESS && cached && !hit)
+        mc_spirv_store_object(&key, &records, out);
     mosaic_strbuf_free(&bc);
+    mosaic_strbuf_free(&records);
     free(w);
     return mc_finish_log(&log, r, log_out, "compile");
 }

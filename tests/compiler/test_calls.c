@@ -3,7 +3,9 @@
  * left as calls read the work-item context (ids, sizes) of their caller's
  * work-item, through the work-group loop (wg_fn) and per work-item (wi_fn);
  * a barrier or a work-group collective inside a called function still
- * synchronises the group; recursion is refused with a clear log.
+ * synchronises the group; a function called once from a function called from
+ * many places is not what makes its caller a call; recursion is refused
+ * with a clear log.
  * usage: test_calls [case|--list]   (test_calls.list; none: all) */
 #define _GNU_SOURCE
 #include <stdint.h>
@@ -13,8 +15,11 @@
 #include <time.h>
 
 #define TEST_LIST "test_calls.list"
+#include <llvm-c/IRReader.h>
+
 #include "compiler_host.h"
 #include "base/strbuf.h"
+#include "compiler/compiler_internal.h"
 
 #define ARGS(...) ((void *[]){__VA_ARGS__})
 
@@ -302,6 +307,77 @@ TEST(private_memory_of_calls)
     run_kernel(exe, "k", ARGS(&po, &n), &r);
     CHECK(out[0] == 3 && out[1] == 6 && out[2] == 3 && out[3] == 15, "%d %d %d %d", out[0], out[1], out[2], out[3]);
     mosaic_executable_free(exe);
+}
+
+/* ---- called once, from a function called from many places ----------------------------------
+ * add(acc, x) adds x and, every 128, calls big(): big has one call site, so
+ * LLVM's inliner would move it into add (its bonus for a function called
+ * once), and add, now large, would stay a call at each of the kernel's
+ * calls (sha512crypt's byte-wise updates: every byte a call).  Run as
+ * finalize runs it: big stays a call, add is inlined into the kernel. */
+static int calls_to(LLVMValueRef in, const char *callee)
+{
+    int n = 0;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(in); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+            LLVMValueRef f = mc_called_function(i);
+            n += f && !strcmp(LLVMGetValueName(f), callee);
+        }
+    return n;
+}
+
+TEST(called_once_from_shared)
+{
+    mosaic_strbuf ir = {0}, log = {0};
+    /* big: 100 steps of an LCG and a shift, nothing the optimiser folds */
+    mosaic_strbuf_puts(&ir, "define internal i32 @big(i32 %x) {\n  %v0 = add i32 %x, 1\n");
+    for (int i = 1; i <= 100; i++)
+        mosaic_strbuf_printf(&ir, "  %%m%d = mul i32 %%v%d, %d\n  %%s%d = lshr i32 %%m%d, %d\n"
+                                  "  %%v%d = xor i32 %%m%d, %%s%d\n",
+                             i, i - 1, 1664525 + 2 * i, i, i, 3 + i % 11, i, i, i);
+    mosaic_strbuf_puts(&ir, "  ret i32 %v100\n}\n"
+                            "define internal void @add(ptr %acc, i32 %x) {\n"
+                            "  %v = load i32, ptr %acc\n  %s = add i32 %v, %x\n  store i32 %s, ptr %acc\n"
+                            "  %m = and i32 %s, 127\n  %z = icmp eq i32 %m, 0\n  br i1 %z, label %full, label %done\n"
+                            "full:\n  %b = call i32 @big(i32 %s)\n  store i32 %b, ptr %acc\n  br label %done\n"
+                            "done:\n  ret void\n}\n"
+                            "define spir_kernel void @k(ptr addrspace(1) %o) {\n"
+                            "  %acc = alloca i32\n  %v = load i32, ptr addrspace(1) %o\n  store i32 %v, ptr %acc\n");
+    for (int i = 1; i <= 6; i++)
+        mosaic_strbuf_printf(&ir, "  call void @add(ptr %%acc, i32 %d)\n", i * 37);
+    mosaic_strbuf_puts(&ir, "  %r = load i32, ptr %acc\n  store i32 %r, ptr addrspace(1) %o\n  ret void\n}\n");
+    CHECK(!ir.oom);
+    CHECK_ERR(mc_llvm_init(&log), CL_SUCCESS);
+    LLVMContextRef ctx = LLVMContextCreate();
+    LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(ir.data, ir.len, "test");
+    LLVMModuleRef m = NULL;
+    char *msg = NULL;
+    CHECK(!LLVMParseIRInContext(ctx, buf, &m, &msg), "the test's IR: %s", msg ? msg : "");
+    LLVMDisposeMessage(msg);
+    LLVMTargetMachineRef tm = NULL;
+    CHECK_ERR(mc_target_machine(&test_target, false, &tm, &log), CL_SUCCESS);
+    if (m && tm) {
+        LLVMValueRef k = LLVMGetNamedFunction(m, "k");
+        bool any_must = false, any_left = false;
+        mc_mark_program_functions(m);
+        CHECK_ERR(mc_prepare_calls(m, &k, 1, &log), CL_SUCCESS);
+        CHECK_ERR(mc_mark_must_inline(m, &k, 1, false, &any_must, &any_left, &log), CL_SUCCESS);
+        CHECK(any_left, "add and big may stay calls");
+        CHECK_ERR(mc_run_passes(m, tm, MC_INLINE_PIPELINE, &log), CL_SUCCESS);
+        mc_end_inlining(m);
+        LLVMValueRef big = LLVMGetNamedFunction(m, "big");
+        CHECK(calls_to(k, "add") == 0, "add is inlined into the kernel (%d calls left)", calls_to(k, "add"));
+        CHECK(big && !LLVMIsDeclaration(big) && calls_to(k, "big") == 6,
+              "big stays a function, called from the kernel 6 times (%d)", big ? calls_to(k, "big") : -1);
+        CHECK(big && LLVMGetLinkage(big) == LLVMInternalLinkage, "big is internal again");
+    }
+    if (tm)
+        LLVMDisposeTargetMachine(tm);
+    if (m)
+        LLVMDisposeModule(m);
+    LLVMContextDispose(ctx);
+    mosaic_strbuf_free(&ir);
+    mosaic_strbuf_free(&log);
 }
 
 /* ---- recursion: a build error naming the functions, not a hang in the inliner --------------- */

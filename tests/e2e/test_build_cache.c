@@ -1,7 +1,8 @@
 /* Builds that cost milliseconds, and a compiler child process that cannot
  * hurt the host (issue 11): the front end's cache proven by builds that
- * succeed while MOSAIC_CLANG is /bin/false, its safety (a foreign entry, a
- * FIFO, a directory others may write to), and clang hung, flooding its log,
+ * succeed while MOSAIC_CLANG is /bin/false (and SPIR-V programs' while the
+ * translator and the validator are), its safety (a foreign entry, a FIFO, a
+ * directory others may write to), and clang hung, flooding its log,
  * writing garbage, or orphaned by a host killed mid-build.
  *
  * Settings are read once per process, so every build here runs in a host
@@ -36,18 +37,66 @@ static double now_ms(void)
 }
 
 /* ---- the host process ------------------------------------------------------------------
- * --host build|compile EXPECT OPTIONS SOURCE [HEADER]
+ * --host build|compile|il EXPECT OPTIONS SOURCE [HEADER]
  * builds SOURCE (clBuildProgram; or, for compile, clCompileProgram with
- * HEADER as the embedded header "val.h", then clLinkProgram) and runs its
+ * HEADER as the embedded header "val.h", then clLinkProgram; for il, see
+ * host_build_il) and runs its
  * kernel k(global int *o) on 16 work-items, which must all write EXPECT.
  * It builds the same source 5 more times (new program objects; none with
  * TEST_HOST_ONCE=1 in its environment; after TEST_HOST_PAUSE_MS) and prints "first <ms> again <ms>"
  * (the first build, the fastest of the others).
  * Exit status: 0 right, 10 the build failed (its error code and log
  * printed), 11 wrong results, 12 no device. */
+/* The bytes of the file at path (a SPIR-V module); NULL when it cannot be read. */
+static unsigned char *read_module(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    unsigned char *data = NULL;
+    if (f && !fseek(f, 0, SEEK_END) && ftell(f) > 0) {
+        *size = (size_t)ftell(f);
+        data = malloc(*size);
+        fseek(f, 0, SEEK_SET);
+        if (data && fread(data, 1, *size, f) != *size) {
+            free(data);
+            data = NULL;
+        }
+    }
+    if (f)
+        fclose(f);
+    return data;
+}
+
+/* il: SOURCE is a SPIR-V file, HEADER the value of its specialization
+ * constant 1 (an int; "" leaves the default): clCreateProgramWithIL,
+ * clSetProgramSpecializationConstant, clBuildProgram. */
+static cl_program host_build_il(cl_context context, cl_device_id device, const char *options, const char *path,
+                                const char *spec, cl_int *err)
+{
+    size_t size = 0;
+    unsigned char *il = read_module(path, &size);
+    if (!il) {
+        printf("cannot read %s\n", path);
+        *err = CL_INVALID_VALUE;
+        return NULL;
+    }
+    cl_program p = clCreateProgramWithIL(context, il, size, err);
+    free(il);
+    if (*err != CL_SUCCESS) {
+        printf("clCreateProgramWithIL: %d\n", *err);
+        return NULL;
+    }
+    cl_int value = atoi(spec);
+    if (*spec && (*err = clSetProgramSpecializationConstant(p, 1, sizeof value, &value)) != CL_SUCCESS)
+        return p;
+    *err = clBuildProgram(p, 1, &device, options, NULL, NULL);
+    return p;
+}
+
 static cl_program host_build(cl_context context, cl_device_id device, const char *mode, const char *options,
                              const char *source, const char *header, cl_int *err)
 {
+    if (!strcmp(mode, "il"))
+        return host_build_il(context, device, options, source, header, err);
     cl_program p = clCreateProgramWithSource(context, 1, &source, NULL, err);
     if (!strcmp(mode, "build")) {
         *err = clBuildProgram(p, 1, &device, options, NULL, NULL);
@@ -84,9 +133,11 @@ static int host_main(int argc, char **argv)
     double first = now_ms() - t0;
     if (err != CL_SUCCESS) {
         size_t size = 0;
-        clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_LOG, 0, NULL, &size);
+        if (p)
+            clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_LOG, 0, NULL, &size);
         char *log = calloc(1, size + 1);
-        clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_LOG, size, log, NULL);
+        if (p)
+            clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_LOG, size, log, NULL);
         struct rusage ru;
         getrusage(RUSAGE_SELF, &ru);
         printf("err %d log-size %zu max-rss-kib %ld\nlog:\n%.4000s\n", err, size, ru.ru_maxrss, log);
@@ -359,6 +410,18 @@ static int count_named(const char *dir, const char *prefix)
     return n;
 }
 
+/* Lines of the file at path (0 when there is none). */
+static int count_lines(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    int n = 0, c;
+    while (f && (c = getc(f)) != EOF)
+        n += c == '\n';
+    if (f)
+        fclose(f);
+    return n;
+}
+
 /* A program clang takes forever on (and ever more memory): a macro that expands 2^32 times. */
 static char *slow_source(void)
 {
@@ -433,6 +496,108 @@ TEST(header_changes)
     remove_tree(inc);
 }
 
+/* ---- SPIR-V programs ----------------------------------------------------------------------
+ * cache_a.spv writes its specialization constant 1 (default 1), cache_b.spv
+ * the constant plus 100.  With these settings neither the translator nor the
+ * validator can run: only a cache hit builds. */
+#define NO_SPIRV_TOOLS "MOSAIC_LLVM_SPIRV=/bin/false", "MOSAIC_SPIRV_VAL=/bin/false"
+
+static const char *module_path(const char *name)
+{
+    static char paths[2][256];
+    static int turn;
+    char *p = paths[turn++ % 2];
+    snprintf(p, 256, "%s/%s.spv", SPIRV_DIR, name);
+    return p;
+}
+
+/* An IL program built again, in a new process, starts neither spirv-val nor llvm-spirv. */
+TEST(il_hit)
+{
+    char cache[64], env_dir[128];
+    make_dir(cache, "cache");
+    snprintf(env_dir, sizeof env_dir, "MOSAIC_CACHE_DIR=%s", cache);
+    const char *a = module_path("cache_a"), *b = module_path("cache_b");
+    host h;
+    double first = -1, again = -1;
+    CHECK(run_host(&h, ENV(env_dir), "il", 5, "", a, "5") == 0, "a first build: %s", h.text);
+    sscanf(h.text, "first %lf again %lf", &first, &again);
+    fprintf(stderr, "IL, first build: %.3f ms; again in the same process: %.3f ms\n", first, again);
+    CHECK(run_host(&h, ENV(env_dir, NO_SPIRV_TOOLS), "il", 5, "", a, "5") == 0,
+          "a cache hit must run neither the translator nor the validator: %s", h.text);
+    first = again = -1;
+    sscanf(h.text, "first %lf again %lf", &first, &again);
+    fprintf(stderr, "IL cache hit: %.3f ms the first build of a process, %.3f ms later ones\n", first, again);
+    CHECK(again >= 0 && again < 3.0, "a hit took %.3f ms", again);
+    /* the tools fail indeed: another value is another program, and so is another module */
+    CHECK(run_host(&h, ENV(env_dir, NO_SPIRV_TOOLS), "il", 7, "", a, "7") == 10 &&
+              strstr(h.text, "SPIR-V translator"),
+          "/bin/false cannot translate: %s", h.text);
+    CHECK(run_host(&h, ENV(env_dir, NO_SPIRV_TOOLS), "il", 105, "", b, "5") == 10 &&
+              strstr(h.text, "clCreateProgramWithIL: -30"),
+          "/bin/false cannot validate: %s", h.text);
+    remove_tree(cache);
+}
+
+/* The specialization constants' values and the module are the key; the
+ * build options are not (they act at finalize, which has its own entry),
+ * yet they are still checked. */
+TEST(il_keys)
+{
+    char cache[64], env_dir[128];
+    make_dir(cache, "cache");
+    snprintf(env_dir, sizeof env_dir, "MOSAIC_CACHE_DIR=%s", cache);
+    const char *a = module_path("cache_a"), *b = module_path("cache_b");
+    host h;
+    /* each must be built from its own translation: one keyed without the
+     * values or the module would give an earlier program's (status 11) */
+    CHECK(run_host(&h, ENV(env_dir, "TEST_HOST_ONCE=1"), "il", 5, "", a, "5") == 0, "%s", h.text);
+    CHECK(run_host(&h, ENV(env_dir, "TEST_HOST_ONCE=1"), "il", 6, "", a, "6") == 0,
+          "another value of the constant: %s", h.text);
+    CHECK(run_host(&h, ENV(env_dir, "TEST_HOST_ONCE=1"), "il", 1, "", a, "") == 0, "the default: %s", h.text);
+    CHECK(run_host(&h, ENV(env_dir, "TEST_HOST_ONCE=1"), "il", 105, "", b, "5") == 0, "another module: %s", h.text);
+    /* and each is in the cache under its own key */
+    CHECK(run_host(&h, ENV(env_dir, NO_SPIRV_TOOLS, "TEST_HOST_ONCE=1"), "il", 5, "", a, "5") == 0, "%s", h.text);
+    CHECK(run_host(&h, ENV(env_dir, NO_SPIRV_TOOLS, "TEST_HOST_ONCE=1"), "il", 6, "", a, "6") == 0, "%s", h.text);
+    CHECK(run_host(&h, ENV(env_dir, NO_SPIRV_TOOLS, "TEST_HOST_ONCE=1"), "il", 1, "", a, "") == 0, "%s", h.text);
+    CHECK(run_host(&h, ENV(env_dir, NO_SPIRV_TOOLS, "TEST_HOST_ONCE=1"), "il", 105, "", b, "5") == 0, "%s", h.text);
+    CHECK(run_host(&h, ENV(env_dir, NO_SPIRV_TOOLS, "TEST_HOST_ONCE=1"), "il", 5, "-cl-opt-disable", a, "5") == 0,
+          "code generation options act after the translation: %s", h.text);
+    CHECK(run_host(&h, ENV(env_dir, NO_SPIRV_TOOLS, "TEST_HOST_ONCE=1"), "il", 5, "-no-such-option", a, "5") == 10 &&
+              strstr(h.text, "err -43"),
+          "a bad option is CL_INVALID_BUILD_OPTIONS, cached or not: %s", h.text);
+    remove_tree(cache);
+}
+
+/* A translator that changed is another translator: its entries miss. */
+TEST(il_translator_changed)
+{
+    char dir[64], script[128], env_tool[160], body[512], runs[160], cache[64], env_dir[128];
+    make_dir(cache, "cache");
+    snprintf(env_dir, sizeof env_dir, "MOSAIC_CACHE_DIR=%s", cache);
+    make_dir(dir, "translator");
+    snprintf(runs, sizeof runs, "%s/runs", dir);
+    snprintf(script, sizeof script, "%s/llvm-spirv", dir);
+    snprintf(body, sizeof body, "#!/bin/sh\necho run >> %s\nexec %s \"$@\"\n", runs, MOSAIC_TEST_LLVM_SPIRV);
+    write_text(script, body, 0755);
+    age(script, 10);
+    snprintf(env_tool, sizeof env_tool, "MOSAIC_LLVM_SPIRV=%s", script);
+    const char *a = module_path("cache_a");
+    host h;
+    CHECK(run_host(&h, ENV(env_dir, env_tool, "TEST_HOST_ONCE=1"), "il", 5, "", a, "5") == 0, "%s", h.text);
+    CHECK(count_lines(runs) == 1, "the translator ran once (%d)", count_lines(runs));
+    CHECK(run_host(&h, ENV(env_dir, env_tool, "TEST_HOST_ONCE=1"), "il", 5, "", a, "5") == 0, "%s", h.text);
+    CHECK(count_lines(runs) == 1, "the same translator: a hit (%d runs)", count_lines(runs));
+    /* the same path, another program */
+    snprintf(body, sizeof body, "#!/bin/sh\necho run >> %s\n# another version\nexec %s \"$@\"\n", runs,
+             MOSAIC_TEST_LLVM_SPIRV);
+    write_text(script, body, 0755);
+    CHECK(run_host(&h, ENV(env_dir, env_tool, "TEST_HOST_ONCE=1"), "il", 5, "", a, "5") == 0, "%s", h.text);
+    CHECK(count_lines(runs) == 2, "a changed translator: a miss (%d runs)", count_lines(runs));
+    remove_tree(dir);
+    remove_tree(cache);
+}
+
 static void copy_over(const char *from, const char *to)
 {
     int in = open(from, O_RDONLY), out = open(to, O_WRONLY | O_TRUNC);
@@ -470,6 +635,41 @@ TEST(swapped_entry)
     int status = run_host(&h, ENV(env_b, "MOSAIC_CLANG=/bin/false"), "build", 2, "", src2, NULL);
     CHECK(status == 10, "foreign entries must be rejected (status %d: 11 is program 1's code run)", status);
     CHECK(run_host(&h, ENV(env_b), "build", 2, "", src2, NULL) == 0, "rebuilt: %s", h.text);
+    remove_tree(a);
+    remove_tree(b);
+}
+
+/* Another IL program's entries, copied under this program's keys, are not used. */
+TEST(il_swapped_entry)
+{
+    char a[64], b[64], env_a[128], env_b[128];
+    make_dir(a, "cache-a");
+    make_dir(b, "cache-b");
+    snprintf(env_a, sizeof env_a, "MOSAIC_CACHE_DIR=%s", a);
+    snprintf(env_b, sizeof env_b, "MOSAIC_CACHE_DIR=%s", b);
+    host h;
+    CHECK(run_host(&h, ENV(env_a, "TEST_HOST_ONCE=1"), "il", 5, "", module_path("cache_a"), "5") == 0, "%s", h.text);
+    CHECK(run_host(&h, ENV(env_b, "TEST_HOST_ONCE=1"), "il", 105, "", module_path("cache_b"), "5") == 0, "%s",
+          h.text);
+    /* the translation: rejected, so the translator must run (and fails) */
+    char from[600] = "", to[600] = "";
+    CHECK(each_entry(a, "spv", save_path, from) == 1 && each_entry(b, "spv", save_path, to) == 1,
+          "one .spv entry in each cache");
+    if (*from && *to)
+        copy_over(from, to);
+    int status = run_host(&h, ENV(env_b, "MOSAIC_LLVM_SPIRV=/bin/false", "TEST_HOST_ONCE=1"), "il", 105, "",
+                          module_path("cache_b"), "5");
+    CHECK(status == 10, "a foreign translation must be rejected (status %d: 11 is program a's code run)", status);
+    /* the validator's marker: rejected, so the validator must run (and fails) */
+    *from = *to = 0;
+    CHECK(each_entry(a, "chk", save_path, from) == 1 && each_entry(b, "chk", save_path, to) == 1,
+          "one .chk entry in each cache");
+    if (*from && *to)
+        copy_over(from, to);
+    status = run_host(&h, ENV(env_b, "MOSAIC_SPIRV_VAL=/bin/false", "TEST_HOST_ONCE=1"), "il", 105, "",
+                      module_path("cache_b"), "5");
+    CHECK(status == 10 && strstr(h.text, "clCreateProgramWithIL: -30"),
+          "a foreign validation marker must be rejected (status %d): %s", status, h.text);
     remove_tree(a);
     remove_tree(b);
 }
@@ -526,6 +726,14 @@ TEST(fifo_entry)
     host_start(&h, ENV(env_dir), "build", 1, "", src1, NULL);
     host_wait(&h, 60);
     CHECK(h.status == 0, "FIFOs replaced by entries (status %d, -1: it hung)", h.status);
+    /* an IL program's translation and validation marker */
+    const char *a = module_path("cache_a");
+    CHECK(run_host(&h, ENV(env_dir, "TEST_HOST_ONCE=1"), "il", 5, "", a, "5") == 0, "%s", h.text);
+    n = each_entry(cache, "spv", make_fifo, NULL) + each_entry(cache, "chk", make_fifo, NULL);
+    CHECK(n == 2, "%d entries", n);
+    host_start(&h, ENV(env_dir, NO_SPIRV_TOOLS, "TEST_HOST_ONCE=1"), "il", 5, "", a, "5");
+    host_wait(&h, 60);
+    CHECK(h.status == 10, "FIFOs are no IL entries (status %d, -1: it hung)", h.status);
     remove_tree(cache);
 }
 
