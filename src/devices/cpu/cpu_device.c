@@ -505,11 +505,15 @@ static void *worker_main(void *arg)
         }
         if (!p->head && !p->closing) {
             /* Spin a little first: the next command of a host that enqueues
-             * one after another comes within microseconds. */
+             * one after another comes within microseconds.  Meanwhile this
+             * worker counts as searching (it looks at the list again before
+             * it sleeps), so that command wakes no sleeping worker. */
             spin_target t = {&p->submitted, atomic_load(&p->submitted)};
+            atomic_fetch_add(&p->searching, 1);
             pthread_mutex_unlock(&p->lock);
             mosaic_spin_until(submitted_since, &t);
             pthread_mutex_lock(&p->lock);
+            atomic_fetch_sub(&p->searching, 1);
         }
         while (!p->head && !p->closing)
             pthread_cond_wait(&p->work, &p->lock);
