@@ -71,62 +71,12 @@
 #include <llvm-c/DebugInfo.h>
 
 #include "compiler/compiler_internal.h"
+#include "compiler/ptr_map.h"
+#include "compiler/uniformity.h"
 
 #define STACK_LIMIT (2u << 20)
 #define PHASE_DISPATCH 0xffffffffu /* sub-group mode's phase: each sub-group from its work-items' kept state */
 #define MAX_COPIED_INSTRUCTIONS 200000
-
-/* ---- a map from LLVM objects to indices ------------------------------------------ */
-typedef struct pmap {
-    const void **keys;
-    int *vals;
-    size_t mask;
-} pmap;
-
-static size_t phash(const void *p)
-{
-    uint64_t x = (uint64_t)(uintptr_t)p;
-    x ^= x >> 29;
-    x *= 0x9E3779B97F4A7C15ull;
-    return (size_t)(x >> 24);
-}
-
-static cl_int pmap_init(pmap *m, size_t n)
-{
-    size_t cap = 16;
-    while (cap < 2 * n + 16)
-        cap *= 2;
-    m->keys = calloc(cap, sizeof *m->keys);
-    m->vals = malloc(cap * sizeof *m->vals);
-    m->mask = cap - 1;
-    return m->keys && m->vals ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
-}
-
-static void pmap_free(pmap *m)
-{
-    free(m->keys);
-    free(m->vals);
-}
-
-static void pmap_put(pmap *m, const void *k, int v)
-{
-    size_t i = phash(k) & m->mask;
-    while (m->keys[i] && m->keys[i] != k)
-        i = (i + 1) & m->mask;
-    m->keys[i] = k;
-    m->vals[i] = v;
-}
-
-static int pmap_get(const pmap *m, const void *k)
-{
-    size_t i = phash(k) & m->mask;
-    while (m->keys[i]) {
-        if (m->keys[i] == k)
-            return m->vals[i];
-        i = (i + 1) & m->mask;
-    }
-    return -1;
-}
 
 /* ---- the analysis and the builder's state ------------------------------------------ */
 enum {
@@ -188,6 +138,16 @@ typedef struct region_fn {
     unsigned char *remat_state; /* 0 not yet known, 1 can be computed again, 2 cannot, 3 being decided */
     int *remat_cost;
     unsigned char **avoid; /* [live index * nreg + region]: blocks the region reaches without the definition */
+
+    /* uniformity (uniformity.c) of K.body once cut */
+    mc_uniformity *ua;
+    unsigned char *uniform_def;   /* [inst]: uniform, defined under uniform control */
+    unsigned char *all_slots;     /* [inst]: uniform, but some region reloads it per work-item */
+    unsigned char *scalar_reg;    /* [region]: runs once for the group (scalar_region) */
+    unsigned char **def_reach;    /* [live index * nreg + region]: blocks the region reaches from the definition */
+    LLVMValueRef *hoisted;        /* [inst]: the current region's one load of a uniform value */
+    LLVMBasicBlockRef cur_pre;    /* the current region's block before its loops */
+    bool scalar;                  /* building a region that runs once */
 
     /* per-work-item storage: array s holds n64 elements of stride[s] bytes at offset n64 * off[s] */
     int nslots;
@@ -271,10 +231,21 @@ static bool is_sub_group_first(LLVMValueRef inst)
     return f && !strcmp(LLVMGetValueName(f), "__mosaic_get_sub_group_first");
 }
 
+/* A cut: where uniform control leaves the loops over work-items for a while
+ * (cut_uniform_loops), ending a region as a barrier does; removed from
+ * K.body once K.wg is built. */
+#define CUT_NAME "__mosaic_region_cut"
+
+static bool is_cut(LLVMValueRef inst)
+{
+    LLVMValueRef f = LLVMIsACallInst(inst) ? mc_called_function(inst) : NULL;
+    return f && !strcmp(LLVMGetValueName(f), CUT_NAME);
+}
+
 static bool is_barrier(LLVMValueRef inst)
 {
     LLVMValueRef f = mc_called_function(inst);
-    return f && (!strcmp(LLVMGetValueName(f), "__mosaic_barrier") || is_sub_group_barrier(inst));
+    return f && (!strcmp(LLVMGetValueName(f), "__mosaic_barrier") || is_sub_group_barrier(inst) || is_cut(inst));
 }
 
 static bool intrinsic_prefix(LLVMValueRef inst, const char *prefix)
@@ -327,6 +298,26 @@ static void retarget_phis(LLVMBuilderRef b, LLVMBasicBlockRef succ, LLVMBasicBlo
     }
 }
 
+/* Is `after` (what follows a barrier) a branch to a block entered from the
+ * barrier's block only, with no phis: split before (split_at_barriers runs
+ * again after cut_uniform_loops)? */
+static bool ends_region_already(LLVMValueRef after)
+{
+    if (!after || !LLVMIsABranchInst(after) || LLVMIsConditional(after))
+        return false;
+    LLVMBasicBlockRef next = LLVMGetSuccessor(after, 0);
+    LLVMValueRef first = LLVMGetFirstInstruction(next);
+    if (first && LLVMIsAPHINode(first))
+        return false;
+    LLVMBasicBlockRef self = LLVMGetInstructionParent(after);
+    for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(next)); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        if (!LLVMIsAInstruction(user) || LLVMGetInstructionParent(user) != self)
+            return false;
+    }
+    return true;
+}
+
 static void split_at_barriers(region_fn *rf, LLVMBuilderRef b)
 {
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(rf->body); bb; bb = LLVMGetNextBasicBlock(bb))
@@ -334,6 +325,8 @@ static void split_at_barriers(region_fn *rf, LLVMBuilderRef b)
             if (!is_barrier(inst))
                 continue;
             LLVMValueRef after = LLVMGetNextInstruction(inst);
+            if (ends_region_already(after))
+                break;
             LLVMBasicBlockRef nb = LLVMAppendBasicBlockInContext(rf->c, rf->body, "after.barrier");
             LLVMMoveBasicBlockAfter(nb, bb);
             LLVMPositionBuilderAtEnd(b, nb);
@@ -363,6 +356,146 @@ static void split_at_barriers(region_fn *rf, LLVMBuilderRef b)
         }
 }
 
+/* ---- step 1b: cuts where uniform loops decide ------------------------------------------- */
+
+/* Can inst run once for the whole group, in place of every work-item running
+ * it: uniform, and without effects on memory? */
+static bool group_once(const mc_uniformity *ua, LLVMValueRef inst)
+{
+    switch (LLVMGetInstructionOpcode(inst)) {
+    case LLVMStore: case LLVMFence: case LLVMAtomicRMW: case LLVMAtomicCmpXchg: case LLVMAlloca:
+    case LLVMInvoke: case LLVMCallBr: case LLVMVAArg:
+        return false;
+    case LLVMCall: /* the uniformity analysis knows pure intrinsics only */
+    default:
+        return mc_uniform_value(ua, inst);
+    }
+}
+
+static LLVMValueRef cut_function(region_fn *rf)
+{
+    LLVMValueRef f = LLVMGetNamedFunction(rf->m, CUT_NAME);
+    if (!f)
+        f = LLVMAddFunction(rf->m, CUT_NAME, LLVMFunctionType(LLVMVoidTypeInContext(rf->c), NULL, 0, 0));
+    return f;
+}
+
+static void build_cut(region_fn *rf, LLVMBuilderRef b)
+{
+    LLVMValueRef f = cut_function(rf);
+    LLVMBuildCall2(b, LLVMGlobalGetValueType(f), f, NULL, 0, "");
+}
+
+/* Does block bb start with a barrier or a cut (a region ends on entering it)? */
+static bool starts_with_barrier(LLVMBasicBlockRef bb)
+{
+    LLVMValueRef first = LLVMGetFirstInstruction(bb);
+    return first && LLVMIsACallInst(first) && is_barrier(first);
+}
+
+/* Does branch condition cond count a loop's induction variable to a constant
+ * in a few steps (at most SMALL_TRIP_COUNT)?  Such a loop is left to LLVM,
+ * which unrolls it whole inside the loop over work-items. */
+#define SMALL_TRIP_COUNT 32
+static bool small_constant_trip_count(LLVMValueRef cond)
+{
+    if (!LLVMIsAICmpInst(cond))
+        return false;
+    LLVMValueRef a = LLVMGetOperand(cond, 0), limit = LLVMGetOperand(cond, 1);
+    if (!LLVMIsAConstantInt(limit)) {
+        LLVMValueRef t = a;
+        a = limit, limit = t;
+    }
+    if (!LLVMIsAConstantInt(limit) || LLVMGetIntTypeWidth(LLVMTypeOf(limit)) > 64)
+        return false;
+    /* a: the phi, or the phi plus its step */
+    LLVMValueRef phi = a;
+    if (LLVMIsABinaryOperator(a) && LLVMGetInstructionOpcode(a) == LLVMAdd)
+        phi = LLVMGetOperand(a, 0);
+    if (!LLVMIsAPHINode(phi) || LLVMCountIncoming(phi) != 2)
+        return false;
+    long long start = 0, step = 0;
+    bool has_start = false, has_step = false;
+    for (unsigned i = 0; i < 2; i++) {
+        LLVMValueRef v = LLVMGetIncomingValue(phi, i);
+        if (LLVMIsAConstantInt(v)) {
+            start = LLVMConstIntGetSExtValue(v);
+            has_start = true;
+        } else if (LLVMIsABinaryOperator(v) && LLVMGetInstructionOpcode(v) == LLVMAdd &&
+                   LLVMGetOperand(v, 0) == phi && LLVMIsAConstantInt(LLVMGetOperand(v, 1))) {
+            step = LLVMConstIntGetSExtValue(LLVMGetOperand(v, 1));
+            has_step = true;
+        }
+    }
+    if (!has_start || !has_step || !step)
+        return false;
+    long long distance = LLVMConstIntGetSExtValue(limit) - start;
+    long long trips = distance / step;
+    return trips >= 0 && trips <= SMALL_TRIP_COUNT;
+}
+
+/* A loop whose work-items all stay or all leave together (a uniform exit
+ * branch under uniform control) decides that once for the group: a cut goes
+ * before the uniform end of the deciding block (the branch and what only it
+ * needs), and on both edges out of it.  The deciding code becomes a region of
+ * its own that runs once (scalar_region), and the loop's body runs as loops
+ * over the work-items between cuts: the uniform loop outside, the work-items
+ * inside, where the vectoriser wants them.  Returns whether it cut. */
+static bool cut_uniform_loops(region_fn *rf, LLVMBuilderRef b, const mc_uniformity *ua)
+{
+    int n = (int)LLVMCountBasicBlocks(rf->body), nx = 0;
+    LLVMBasicBlockRef *exits = malloc((size_t)(n ? n : 1) * sizeof *exits);
+    if (!exits)
+        return false;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(rf->body); bb; bb = LLVMGetNextBasicBlock(bb))
+        if (mc_uniform_loop_exit(ua, bb) && !small_constant_trip_count(LLVMGetCondition(LLVMGetBasicBlockTerminator(bb))))
+            exits[nx++] = bb;
+    for (int i = 0; i < nx; i++) {
+        LLVMBasicBlockRef x = exits[i];
+        LLVMValueRef term = LLVMGetBasicBlockTerminator(x);
+        /* the cut before the block's uniform end */
+        LLVMValueRef at = term;
+        for (LLVMValueRef p = LLVMGetPreviousInstruction(term); p && !LLVMIsAPHINode(p) && group_once(ua, p);
+             p = LLVMGetPreviousInstruction(p))
+            at = p;
+        LLVMValueRef before = LLVMGetPreviousInstruction(at);
+        if (!(before && LLVMIsACallInst(before) && is_barrier(before))) {
+            LLVMPositionBuilderBefore(b, at);
+            build_cut(rf, b);
+        }
+        /* and on each way out */
+        for (unsigned s = 0; s < 2; s++) {
+            LLVMBasicBlockRef succ = LLVMGetSuccessor(term, s);
+            if (starts_with_barrier(succ))
+                continue;
+            LLVMBasicBlockRef edge = LLVMInsertBasicBlockInContext(rf->c, succ, "cut");
+            LLVMPositionBuilderAtEnd(b, edge);
+            build_cut(rf, b);
+            LLVMBuildBr(b, succ);
+            retarget_phis(b, succ, x, edge);
+            LLVMSetSuccessor(term, s, edge);
+        }
+    }
+    free(exits);
+    return nx > 0;
+}
+
+/* The cuts go once K.wg is built: K.body stays what the kernel says. */
+static void remove_cuts(region_fn *rf)
+{
+    LLVMValueRef f = LLVMGetNamedFunction(rf->m, CUT_NAME);
+    if (!f)
+        return;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(rf->body); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i; i = next) {
+            next = LLVMGetNextInstruction(i);
+            if (is_cut(i))
+                LLVMInstructionEraseFromParent(i);
+        }
+    if (!LLVMGetFirstUse(f))
+        LLVMDeleteFunction(f);
+}
+
 /* ---- step 2: the CFG, regions and reachability ---------------------------------------- */
 
 static int block_of(region_fn *rf, LLVMBasicBlockRef bb) { return pmap_get(&rf->bidx, bb); }
@@ -377,7 +510,7 @@ static cl_int number_blocks(region_fn *rf)
     rf->succ = rf_calloc(rf, (size_t)rf->nb, sizeof *rf->succ);
     rf->reach = rf_calloc(rf, (size_t)rf->nb, 1);
     rf->bar_of_block = rf_calloc(rf, (size_t)rf->nb, sizeof *rf->bar_of_block);
-    if (rf->oom || pmap_init(&rf->bidx, (size_t)rf->nb))
+    if (rf->oom || !pmap_init(&rf->bidx, (size_t)rf->nb))
         return out_of_memory(rf);
     LLVMGetBasicBlocks(rf->body, rf->bbs);
     for (int i = 0; i < rf->nb; i++)
@@ -559,7 +692,7 @@ static cl_int number_instructions(region_fn *rf)
     rf->kind = rf_calloc(rf, (size_t)n, 1);
     rf->demote = rf_calloc(rf, (size_t)n, 1);
     rf->slot = rf_calloc(rf, (size_t)n, sizeof *rf->slot);
-    if (rf->oom || pmap_init(&rf->iidx, (size_t)n))
+    if (rf->oom || !pmap_init(&rf->iidx, (size_t)n))
         return out_of_memory(rf);
     n = 0;
     for (int b = 0; b < rf->nb; b++)
@@ -865,6 +998,112 @@ static bool reached_without_def(region_fn *rf, int li, int r, int b)
     return (*set)[b];
 }
 
+/* Is block b reached in region r from the definition of live value li
+ * (after it, without crossing a barrier)?  Where it is, and also reached
+ * without the definition, a work-item's value there is the region's or the
+ * one it had before, so it is read from that work-item's own storage. */
+static bool def_reaches(region_fn *rf, int li, int r, int b)
+{
+    unsigned char **set = &rf->def_reach[li * rf->nreg + r];
+    if (!*set) {
+        int def = rf->iblock[rf->live_inst[li]];
+        *set = rf_calloc(rf, (size_t)rf->nb, 1);
+        int *stack = rf_calloc(rf, (size_t)rf->nb, sizeof *stack), sp = 0;
+        if (rf->oom) {
+            free(stack);
+            return true;
+        }
+        if (rf->inreg[r][def] && !rf->bar_of_block[def])
+            for (int j = 0; j < rf->nsucc[def]; j++)
+                if (!(*set)[rf->succ[def][j]])
+                    (*set)[rf->succ[def][j]] = 1, stack[sp++] = rf->succ[def][j];
+        while (sp) {
+            int x = stack[--sp];
+            if (rf->bar_of_block[x])
+                continue;
+            for (int j = 0; j < rf->nsucc[x]; j++) {
+                int y = rf->succ[x][j];
+                if (!(*set)[y])
+                    (*set)[y] = 1, stack[sp++] = y;
+            }
+        }
+        free(stack);
+    }
+    return (*set)[b];
+}
+
+/* Can instruction k of a region run once for the whole group? */
+static bool runs_once(region_fn *rf, int k)
+{
+    LLVMValueRef i = rf->insts[k];
+    if (rf->kind[k] != K_NORMAL)
+        return true; /* skipped, or computed in K.wg's entry */
+    if (!mc_uniform_control(rf->ua, rf->bbs[rf->iblock[k]]))
+        return false;
+    switch (LLVMGetInstructionOpcode(i)) {
+    case LLVMRet:
+    case LLVMUnreachable:
+        return true;
+    case LLVMBr:
+        return !LLVMIsConditional(i) || mc_uniform_value(rf->ua, LLVMGetCondition(i));
+    case LLVMSwitch:
+        return mc_uniform_value(rf->ua, LLVMGetOperand(i, 0));
+    default:
+        return group_once(rf->ua, i);
+    }
+}
+
+/* Might some work-item of a region that loops over them read uniform value
+ * k from its own storage (def_reaches)?  Then every work-item's copy must be
+ * written, which a region run once does not do. */
+static bool read_per_item(region_fn *rf, int k)
+{
+    int li = rf->live_index[k], def = rf->iblock[k];
+    for (int r = 0; r < rf->nreg; r++) {
+        if (rf->scalar_reg[r] || !rf->inreg[r][def])
+            continue;
+        for (int b = 0; b < rf->nb; b++)
+            if (rf->inreg[r][b] && reached_without_def(rf, li, r, b) && def_reaches(rf, li, r, b))
+                return true;
+    }
+    return false;
+}
+
+/* Which values are uniform (uniformity.c), and which regions run once for
+ * the group: those whose every instruction can (the control of a uniform
+ * loop, cut_uniform_loops).  Not in sub-group mode. */
+static cl_int find_scalar_regions(region_fn *rf)
+{
+    rf->uniform_def = rf_calloc(rf, (size_t)rf->ni, 1);
+    rf->all_slots = rf_calloc(rf, (size_t)rf->ni, 1);
+    rf->scalar_reg = rf_calloc(rf, (size_t)rf->nreg, 1);
+    rf->hoisted = rf_calloc(rf, (size_t)rf->ni, sizeof *rf->hoisted);
+    rf->def_reach = rf_calloc(rf, (size_t)(rf->nlive * rf->nreg), sizeof *rf->def_reach);
+    if (rf->oom || rf->sg_mode)
+        return rf_status(rf);
+    for (int k = 0; k < rf->ni; k++)
+        rf->uniform_def[k] = rf->kind[k] == K_NORMAL && mc_uniform_value(rf->ua, rf->insts[k]) &&
+                             mc_uniform_control(rf->ua, rf->bbs[rf->iblock[k]]);
+    for (int r = 0; r < rf->nreg; r++) {
+        bool once = r == 0 || rf->reach[rf->bar_block[r]];
+        for (int k = 0; k < rf->ni && once; k++)
+            if (rf->inreg[r][rf->iblock[k]])
+                once = runs_once(rf, k);
+        rf->scalar_reg[r] = once;
+    }
+    for (bool changed = true; changed && !rf->oom;) {
+        changed = false;
+        for (int k = 0; k < rf->ni; k++)
+            if (rf->demote[k] && rf->uniform_def[k] && !rf->all_slots[k] && read_per_item(rf, k))
+                rf->all_slots[k] = 1, changed = true;
+        for (int r = 0; r < rf->nreg; r++)
+            for (int k = 0; k < rf->ni && rf->scalar_reg[r]; k++)
+                if (rf->all_slots[k] && rf->inreg[r][rf->iblock[k]])
+                    rf->scalar_reg[r] = 0, changed = true;
+    }
+    return rf_status(rf);
+}
+
 /* ---- step 4: K.wg ----------------------------------------------------------------------- */
 
 static void mark_parallel(region_fn *rf, LLVMValueRef inst)
@@ -885,6 +1124,23 @@ static LLVMValueRef reload(region_fn *rf, LLVMBuilderRef b, int k)
     LLVMSetAlignment(v, LLVMABIAlignmentOfType(rf->td, rf->slot_type[s]));
     mark_parallel(rf, v);
     return v;
+}
+
+/* A uniform value at the region's start: every work-item's copy is the
+ * same, so work-item 0's is read once, before the loops over them. */
+static LLVMValueRef reload_uniform(region_fn *rf, int k)
+{
+    if (!rf->hoisted[k]) {
+        LLVMBuilderRef h = LLVMCreateBuilderInContext(rf->c);
+        LLVMPositionBuilderBefore(h, LLVMGetBasicBlockTerminator(rf->cur_pre));
+        int s = rf->slot[k];
+        LLVMValueRef v = LLVMBuildLoad2(h, rf->slot_type[s], rf->slot_base[s], "uniform");
+        LLVMSetAlignment(v, LLVMABIAlignmentOfType(rf->td, rf->slot_type[s]));
+        set_name_copy(v, rf->insts[k]);
+        rf->hoisted[k] = v;
+        LLVMDisposeBuilder(h);
+    }
+    return rf->hoisted[k];
 }
 
 static void spill(region_fn *rf, LLVMBuilderRef b, int k, LLVMValueRef v)
@@ -917,8 +1173,11 @@ static LLVMValueRef map_value(region_fn *rf, int r, LLVMValueRef v, int b, LLVMB
         default:
             break;
         }
-        if ((rf->demote[k] || rf->remat[k]) && reached_without_def(rf, rf->live_index[k], r, b))
+        if ((rf->demote[k] || rf->remat[k]) && reached_without_def(rf, rf->live_index[k], r, b)) {
+            if (rf->demote[k] && rf->uniform_def[k] && !rf->scalar && !def_reaches(rf, rf->live_index[k], r, b))
+                return reload_uniform(rf, k);
             return rf->demote[k] ? reload(rf, bld, k) : recompute(rf, r, k, b, bld);
+        }
         if (!rf->vmap[k])
             return give_up(rf, "a value that does not dominate its use in a region"), v;
         return rf->vmap[k];
@@ -1101,8 +1360,10 @@ static void add_region_blocks(region_fn *rf, region_loop *rl)
     char name[48];
     memset(rf->vmap, 0, (size_t)rf->ni * sizeof *rf->vmap);
     memset(rf->bmap, 0, (size_t)rf->nb * sizeof *rf->bmap);
+    memset(rf->hoisted, 0, (size_t)rf->ni * sizeof *rf->hoisted);
     rf->nphis = rf->nexits = 0;
     rl->pre = rf->uni ? rf->upre[rl->r] : rf->pre[rl->r];
+    rf->cur_pre = rl->pre;
     const char *fmt = rf->uni ? "u%d.%s" : "r%d.%s";
 #define BLOCK(var, what)                                                        \
     snprintf(name, sizeof name, fmt, rl->r, what);                              \
@@ -1291,6 +1552,11 @@ static void copy_region_code(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
             }
             if (LLVMIsATerminatorInst(inst) &&
                 (rf->bar_of_block[bi] || LLVMGetInstructionOpcode(inst) == LLVMRet)) {
+                if (rf->scalar) { /* straight on to the next region */
+                    int st = rf->bar_of_block[bi];
+                    LLVMBuildBr(b, st ? rf->pre[st] : rf->exit);
+                    continue;
+                }
                 LLVMBuildBr(b, rl->latch);
                 rf->exits[rf->nexits++] = (rf_exit){rf->bmap[bi], rf->bar_of_block[bi]};
                 continue;
@@ -1713,6 +1979,37 @@ static void build_sub_group_phases(region_fn *rf, LLVMBuilderRef b)
             LLVMAddCase(sw, LLVMConstInt(rf->i32, (unsigned)s, 0), rf->upre[s]);
 }
 
+/* A region that runs once for the group (find_scalar_regions): its code,
+ * as work-item 0's, straight from its start to the next region. */
+static cl_int build_scalar_region(region_fn *rf, int r, LLVMBuilderRef b)
+{
+    region_loop rl = {.r = r, .order = rf->order};
+    cl_int err = order_region_blocks(rf, &rl);
+    if (err == CL_SUCCESS)
+        err = find_next_states(rf, &rl);
+    if (err == CL_SUCCESS) {
+        memset(rf->vmap, 0, (size_t)rf->ni * sizeof *rf->vmap);
+        memset(rf->bmap, 0, (size_t)rf->nb * sizeof *rf->bmap);
+        rf->nphis = rf->nexits = 0;
+        rl.pre = rf->cur_pre = rf->pre[r];
+        for (int i = 0; i < rl.n; i++) {
+            char name[48];
+            snprintf(name, sizeof name, "s%d.b%d", r, rl.order[i]);
+            rf->bmap[rl.order[i]] = LLVMAppendBasicBlockInContext(rf->c, rf->wg, name);
+        }
+        rf->scalar = true;
+        rf->wi = rf->lid[0] = rf->lid[1] = rf->lid[2] = const64(rf, 0);
+        LLVMPositionBuilderAtEnd(b, rl.pre);
+        LLVMBuildBr(b, rf->bmap[rl.order[0]]);
+        copy_region_code(rf, b, &rl);
+        fill_region_phis(rf, b, &rl);
+        rf->scalar = false;
+        err = rf_status(rf);
+    }
+    free(rl.states);
+    return err;
+}
+
 /* Region r in K.wg: its code copied between the z, y, x loops over the
  * work-group, then the next region. */
 static cl_int build_region(region_fn *rf, int r, LLVMBuilderRef b)
@@ -1849,6 +2146,10 @@ static void rf_free(region_fn *rf)
     }
     for (int i = 0; rf->avoid && i < rf->nlive * rf->nreg; i++)
         free(rf->avoid[i]);
+    for (int i = 0; rf->def_reach && i < rf->nlive * rf->nreg; i++)
+        free(rf->def_reach[i]);
+    free(rf->def_reach), free(rf->uniform_def), free(rf->all_slots), free(rf->scalar_reg), free(rf->hoisted);
+    mc_uniformity_free(rf->ua);
     free(rf->pred), free(rf->succ), free(rf->npred), free(rf->nsucc), free(rf->bbs), free(rf->reach);
     free(rf->bar_of_block), free(rf->bar_block), free(rf->bar_entry), free(rf->inreg), free(rf->from_e);
     free(rf->to_b), free(rf->insts), free(rf->iblock), free(rf->kind), free(rf->demote), free(rf->slot);
@@ -1893,11 +2194,22 @@ static cl_int check_copied_size(region_fn *rf)
  * instruction becomes. */
 static cl_int analyse(region_fn *rf, LLVMBuilderRef b)
 {
-    if (pmap_init(&rf->aidx, rf->nparams) != CL_SUCCESS)
+    if (!pmap_init(&rf->aidx, rf->nparams))
         return out_of_memory(rf);
     for (unsigned p = 0; p < rf->nparams; p++)
         pmap_put(&rf->aidx, LLVMGetParam(rf->body, p), (int)p);
     split_at_barriers(rf, b);
+    unsigned first_lid = rf->nparams - 3;
+    if (!rf->kb->uses_sub_groups) {
+        mc_uniformity *before_cuts = mc_uniformity_new(rf->body, first_lid);
+        if (!before_cuts)
+            return out_of_memory(rf);
+        if (cut_uniform_loops(rf, b, before_cuts))
+            split_at_barriers(rf, b);
+        mc_uniformity_free(before_cuts);
+    }
+    if (!(rf->ua = mc_uniformity_new(rf->body, first_lid)))
+        return out_of_memory(rf);
     cl_int err = number_blocks(rf);
     if (err == CL_SUCCESS)
         err = find_regions(rf);
@@ -1907,6 +2219,8 @@ static cl_int analyse(region_fn *rf, LLVMBuilderRef b)
         err = check_copied_size(rf);
     if (err == CL_SUCCESS)
         err = classify(rf);
+    if (err == CL_SUCCESS)
+        err = find_scalar_regions(rf);
     return err;
 }
 
@@ -2029,7 +2343,7 @@ static cl_int build_regions(region_fn *rf, LLVMBuilderRef b)
                 LLVMBuildUnreachable(b);
                 continue;
             }
-            err = build_region(rf, r, b);
+            err = rf->scalar_reg[r] ? build_scalar_region(rf, r, b) : build_region(rf, r, b);
         }
     }
     rf->uni = false;
@@ -2064,7 +2378,15 @@ cl_int mc_build_wg_regions(LLVMModuleRef m, mc_kernel_build *kb, const mosaic_co
         if (err == CL_SUCCESS)
             err = rf_status(&rf);
     }
+    remove_cuts(&rf);
     kb->wg = err == CL_SUCCESS ? rf.wg : NULL;
+    if (err == CL_SUCCESS && mosaic_settings()->debug) {
+        int once = 0;
+        for (int r = 0; r < rf.nreg; r++)
+            once += rf.scalar_reg[r];
+        fprintf(stderr, "mosaic: kernel %s: %d regions, %d of them run once for the group (uniform control)\n",
+                LLVMGetValueName(kb->wi), rf.nreg, once);
+    }
     if (err != CL_SUCCESS && rf.wg)
         LLVMDeleteFunction(rf.wg);
     if (err == CL_BUILD_PROGRAM_FAILURE && mosaic_settings()->debug)

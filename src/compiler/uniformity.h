@@ -1,0 +1,28 @@
+/*
+ * Uniformity of a work-item function's values and blocks (uniformity.c).
+ */
+#ifndef MOSAIC_COMPILER_UNIFORMITY_H
+#define MOSAIC_COMPILER_UNIFORMITY_H
+
+#include <stdbool.h>
+
+#include <llvm-c/Core.h>
+
+typedef struct mc_uniformity mc_uniformity;
+
+/* Analyses fn, whose parameters from first_varying on differ between
+ * work-items (K.body: the local id).  NULL when memory ran out.  The answers
+ * are about fn as it was: blocks and instructions added later are unknown
+ * (varying, not uniform control). */
+mc_uniformity *mc_uniformity_new(LLVMValueRef fn, unsigned first_varying);
+void mc_uniformity_free(mc_uniformity *u);
+
+/* Is v the same for every work-item of a group, whenever they compute it? */
+bool mc_uniform_value(const mc_uniformity *u, LLVMValueRef v);
+/* Does every work-item run bb as often as the others (all of them or none)? */
+bool mc_uniform_control(const mc_uniformity *u, LLVMBasicBlockRef bb);
+/* Does bb leave a loop by a two-way branch on a uniform condition, under
+ * uniform control (so all work-items stay in the loop, or all leave)? */
+bool mc_uniform_loop_exit(const mc_uniformity *u, LLVMBasicBlockRef bb);
+
+#endif
