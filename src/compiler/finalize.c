@@ -472,14 +472,15 @@ static cl_int build_work_item_functions(finalize_job *job)
  * cut, or when a loop waits for other work-items (spin_loops.c): fibers). */
 static cl_int build_work_group_functions(finalize_job *job)
 {
-    /* Barrier kernels are cut into regions: scalars first promoted to
-     * registers, so only what lives across a barrier goes to memory. */
+    /* Barrier kernels, and kernels with uniform loops, are cut into regions:
+     * scalars first promoted to registers, so only what lives across a
+     * barrier goes to memory, and the uniformity analysis sees values. */
     cl_int r = CL_SUCCESS;
     bool may_spin = false; /* spin loops are found on the same cleaned-up IR */
     if (mc_target_has_symbol(job->target, "__mosaic_yield"))
         for (size_t k = 0; k < job->nk; k++)
             may_spin |= job->kb[k].may_spin = mc_may_spin(job->kb[k].body);
-    if ((job->any_barrier || may_spin) && !job->opts->opt_disable)
+    if (!job->opts->opt_disable)
         r = mc_run_passes(job->m, job->tm, "function(sroa,early-cse,simplifycfg,instcombine)", job->log);
     for (size_t k = 0; k < job->nk && r == CL_SUCCESS; k++) {
         mc_kernel_build *kb = &job->kb[k];
@@ -489,8 +490,16 @@ static cl_int build_work_group_functions(finalize_job *job)
             r = mc_mark_spin_loops(job->m, kb, job->opts->opt_disable, job->log);
         if (r != CL_SUCCESS)
             break;
-        r = kb->uses_barriers || kb->spins ? mc_build_wg_regions(job->m, kb, job->target, job->log)
-                                           : mc_build_wg(job->m, kb, job->log);
+        if (kb->uses_barriers || kb->spins) {
+            r = mc_build_wg_regions(job->m, kb, job->target, job->log);
+        } else if (!job->opts->opt_disable && !mc_has_image_args(kb) && mc_has_uniform_loop(kb)) {
+            /* uniform loops outside the loops over work-items; else as usual */
+            r = mc_build_wg_regions(job->m, kb, job->target, job->log);
+            if (r == CL_SUCCESS && !kb->wg)
+                r = mc_build_wg(job->m, kb, job->log);
+        } else {
+            r = mc_build_wg(job->m, kb, job->log);
+        }
         mc_lower_sub_group_first(job->m, kb);
         job->obj->has_wg[k] = kb->wg != NULL;
         job->obj->kernels[k].static_local_mem_size = kb->static_local_size;

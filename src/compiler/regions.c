@@ -2350,6 +2350,17 @@ static cl_int build_regions(region_fn *rf, LLVMBuilderRef b)
     return err;
 }
 
+bool mc_has_uniform_loop(const mc_kernel_build *kb)
+{
+    mc_uniformity *ua = mc_uniformity_new(kb->body, LLVMCountParams(kb->body) - 3);
+    bool any = false;
+    for (LLVMBasicBlockRef bb = ua ? LLVMGetFirstBasicBlock(kb->body) : NULL; bb && !any; bb = LLVMGetNextBasicBlock(bb))
+        any = mc_uniform_loop_exit(ua, bb) &&
+              !small_constant_trip_count(LLVMGetCondition(LLVMGetBasicBlockTerminator(bb)));
+    mc_uniformity_free(ua);
+    return any;
+}
+
 cl_int mc_build_wg_regions(LLVMModuleRef m, mc_kernel_build *kb, const mosaic_compiler_target *target,
                            mosaic_strbuf *log)
 {
@@ -2390,7 +2401,8 @@ cl_int mc_build_wg_regions(LLVMModuleRef m, mc_kernel_build *kb, const mosaic_co
     if (err != CL_SUCCESS && rf.wg)
         LLVMDeleteFunction(rf.wg);
     if (err == CL_BUILD_PROGRAM_FAILURE && mosaic_settings()->debug)
-        fprintf(stderr, "mosaic: kernel %s runs its work-items as fibers: %s\n", LLVMGetValueName(kb->wi),
+        fprintf(stderr, "mosaic: kernel %s %s: %s\n", LLVMGetValueName(kb->wi),
+                kb->uses_barriers ? "runs its work-items as fibers" : "keeps its loops inside the work-item loop",
                 rf.why ? rf.why : "?");
     LLVMDisposeBuilder(b);
     rf_free(&rf);

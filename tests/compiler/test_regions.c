@@ -7,6 +7,7 @@
  * large per-work-item storage (on the heap), and barrier divergence reports.
  * usage: test_regions [case|--list]   (test_regions.list; none: all) */
 #define _GNU_SOURCE
+#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -153,12 +154,12 @@ enum { NUM_BUILDS = 2 };
 
 /* Runs kernel `name` through K.wg and through K.wi from the same initial
  * `out` contents; the results must match.  Leaves K.wg's result in out. */
-static void both(const mosaic_executable *exe, const char *opts, const char *name, void **args, const range *r,
-                 void *out, size_t out_bytes)
+static void compare_wg_wi(const mosaic_executable *exe, const char *opts, const char *name, void **args,
+                          const range *r, void *out, size_t out_bytes, bool barriers)
 {
     const mosaic_kernel_info *k = mosaic_executable_find_kernel(exe, name);
-    CHECK(k && k->uses_barriers && k->wg_fn && k->wi_fn, "%s (%s): a barrier kernel with a work-group function",
-          name, opts);
+    CHECK(k && k->uses_barriers == barriers && k->wg_fn && k->wi_fn, "%s (%s): a %s kernel with a work-group function",
+          name, opts, barriers ? "barrier" : "barrier-free");
     if (!k || !k->wg_fn)
         return;
     void *initial = malloc(out_bytes), *by_wi = malloc(out_bytes);
@@ -174,6 +175,12 @@ static void both(const mosaic_executable *exe, const char *opts, const char *nam
           opts, first);
     free(initial);
     free(by_wi);
+}
+
+static void both(const mosaic_executable *exe, const char *opts, const char *name, void **args, const range *r,
+                 void *out, size_t out_bytes)
+{
+    compare_wg_wi(exe, opts, name, args, r, out, out_bytes, true);
 }
 
 /* ---- the kernels -------------------------------------------------------------------- */
@@ -857,6 +864,146 @@ TEST(odd_shapes)
         memset(out, 0, sizeof out);
         both(exe, builds[o], "k", ARGS(&po, &off, &flag, &limit), &r, out, sizeof out);
         CHECK(out[0] % 100 == 4, "odd_shapes (%s): out[0] %d", builds[o], out[0]);
+        mosaic_executable_free(exe);
+    }
+}
+
+TEST(uniform_loops)
+{
+    /* Loops every work-item of a group stays in or leaves together, without
+     * barriers: their control runs once per group (regions.c cuts), their
+     * bodies as loops over the work-items.  Trip counts from an argument
+     * (zero too), from the group id, nested, a uniform break, a divergent
+     * branch inside, the counter used after the loop, a private array. */
+    const char *src =
+        "kernel void k(global const float *in, global float *out, int iters, int stop) {\n"
+        "  size_t i = get_global_id(0), l = get_local_id(0);\n"
+        "  float v = in[i], c = 0.25f + 0.001f * (float)l, acc[3] = {0, 0, 0};\n"
+        "  int t = 0;\n"
+        "  for (; t < iters + (int)get_group_id(0); t++) {\n"
+        "    if (t == stop) break;\n"
+        "    v = v * 0.5f + c;\n"
+        "    if (l & 1) v += 1.0f;\n"
+        "    for (int u = 0; u < iters; u++)\n"
+        "      acc[u % 3] += v * (float)u;\n"
+        "  }\n"
+        "  out[i] = v + (float)t + acc[0] - acc[1] + 2.0f * acc[2];\n"
+        "}\n";
+    for (int o = 0; o < NUM_BUILDS; o++) {
+        mosaic_executable *exe = build(src, builds[o]);
+        if (!exe)
+            continue;
+        const mosaic_kernel_info *k = mosaic_executable_find_kernel(exe, "k");
+        /* cut, the loop over work-items is innermost and vectorised (without -cl-opt-disable) */
+        CHECK(o == 1 || (k && k->vectorised_loops > 0), "uniform_loops (%s): %u loops vectorised", builds[o],
+              k ? k->vectorised_loops : 0);
+        enum { N = 53, L = 20 };
+        float in[N], out[N], ref[N];
+        for (int i = 0; i < N; i++)
+            in[i] = (float)(i % 7) - 3.0f;
+        int cases[][2] = {{0, 100}, {5, 100}, {37, 100}, {37, 9}, {3, 0}};
+        for (unsigned c = 0; c < sizeof cases / sizeof *cases; c++) {
+            int iters = cases[c][0], stop = cases[c][1];
+            float *pi = in, *po = out;
+            range r = {1, {N}, {L}, 0};
+            memset(out, 0, sizeof out);
+            compare_wg_wi(exe, builds[o], "k", ARGS(&pi, &po, &iters, &stop), &r, out, sizeof out, false);
+            for (int i = 0; i < N; i++) {
+                int l = i % L, t = 0;
+                float v = in[i], cc = 0.25f + 0.001f * (float)l, acc[3] = {0, 0, 0};
+                for (; t < iters + i / L; t++) {
+                    if (t == stop)
+                        break;
+                    v = v * 0.5f + cc;
+                    if (l & 1)
+                        v += 1.0f;
+                    for (int u = 0; u < iters; u++)
+                        acc[u % 3] += v * (float)u;
+                }
+                ref[i] = v + (float)t + acc[0] - acc[1] + 2.0f * acc[2];
+            }
+            int bad = -1;
+            for (int i = 0; i < N && bad < 0; i++)
+                if (fabsf(out[i] - ref[i]) > 1e-3f * (1.0f + fabsf(ref[i])))
+                    bad = i;
+            CHECK(bad < 0, "uniform_loops (%s, iters %d, stop %d): out[%d] %g, expected %g", builds[o], iters, stop,
+                  bad, bad < 0 ? 0.0 : (double)out[bad], bad < 0 ? 0.0 : (double)ref[bad]);
+        }
+        mosaic_executable_free(exe);
+    }
+}
+
+TEST(uniform_loops_with_barriers)
+{
+    /* A tree reduction and a doubling scan whose step lives across barriers
+     * (read once per region), the step and a uniform sum used after the
+     * loops, a uniform loop without barriers between two barriers, and a
+     * 2D group with a partial last one. */
+    const char *src =
+        "kernel void k(global const int *in, global int *out, local int *tmp, int rounds) {\n"
+        "  size_t lx = get_local_id(0), ly = get_local_id(1), nx = get_local_size(0), ny = get_local_size(1);\n"
+        "  size_t l = ly * nx + lx, n = nx * ny;\n"
+        "  int v = in[get_global_id(1) * get_global_size(0) + get_global_id(0)], s = 1, total = 0;\n"
+        "  for (int r = 0; r < rounds; r++) {\n"
+        "    tmp[l] = v;\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    for (s = 1; s < (int)n; s *= 2) {\n"
+        "      int x = l >= (size_t)s ? tmp[l - s] : 0;\n"
+        "      barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "      tmp[l] += x;\n"
+        "      barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    }\n"
+        "    int sum = 0;\n"
+        "    for (int j = 0; j < rounds * 3 + 1; j++)\n"
+        "      sum += tmp[(l + (size_t)j) % n];\n"
+        "    total += r;\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    v = sum - tmp[l];\n"
+        "  }\n"
+        "  out[get_global_id(1) * get_global_size(0) + get_global_id(0)] = v * 8 + s + total;\n"
+        "}\n";
+    for (int o = 0; o < NUM_BUILDS; o++) {
+        mosaic_executable *exe = build(src, builds[o]);
+        if (!exe)
+            continue;
+        enum { W = 12, H = 7, LX = 4, LY = 3 };
+        int in[W * H], out[W * H], ref[W * H];
+        for (int i = 0; i < W * H; i++)
+            in[i] = (i * 5) % 11 - 4;
+        for (int rounds = 0; rounds < 4; rounds += 3) {
+            int *pi = in, *po = out;
+            uint64_t off = 0;
+            range r = {2, {W, H}, {LX, LY}, LX * LY * sizeof(int)};
+            memset(out, 0, sizeof out);
+            both(exe, builds[o], "k", ARGS(&pi, &po, &off, &rounds), &r, out, sizeof out);
+            for (int gy = 0; gy < H; gy += LY)
+                for (int gx = 0; gx < W; gx += LX) {
+                    int ny = H - gy < LY ? H - gy : LY, nx = LX, n = nx * ny, s = 1, total = 0;
+                    int v[LX * LY], tmp[LX * LY], next[LX * LY];
+                    for (int l = 0; l < n; l++)
+                        v[l] = in[(gy + l / nx) * W + gx + l % nx];
+                    for (int rr = 0; rr < rounds; rr++) {
+                        memcpy(tmp, v, sizeof tmp);
+                        for (s = 1; s < n; s *= 2) {
+                            memcpy(next, tmp, sizeof next);
+                            for (int l = s; l < n; l++)
+                                next[l] += tmp[l - s];
+                            memcpy(tmp, next, sizeof tmp);
+                        }
+                        for (int l = 0; l < n; l++) {
+                            int sum = 0;
+                            for (int j = 0; j < rr * 0 + rounds * 3 + 1; j++)
+                                sum += tmp[(l + j) % n];
+                            v[l] = sum - tmp[l];
+                        }
+                        total += rr;
+                    }
+                    for (int l = 0; l < n; l++)
+                        ref[(gy + l / nx) * W + gx + l % nx] = v[l] * 8 + s + total;
+                }
+            CHECK(!memcmp(out, ref, sizeof out), "uniform_loops_with_barriers (%s, rounds %d): out[0] %d, expected %d",
+                  builds[o], rounds, out[0], ref[0]);
+        }
         mosaic_executable_free(exe);
     }
 }
