@@ -307,6 +307,9 @@ cl_int mc_run_passes(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *passe
  * accesses as parallel (llvm.access.group) where they do not touch private
  * memory. */
 void mc_annotate_wg(LLVMModuleRef m, mc_kernel_build *kb);
+/* Atomics on __local memory in K.wg (one thread runs the group) become plain
+ * loads and stores (local_atomics.c); after mc_annotate_wg.  How many. */
+unsigned mc_plain_local_atomics(LLVMValueRef wg);
 /* Integer division and remainder never trap (safe_division.c). */
 void mc_guard_integer_division(LLVMModuleRef m);
 

@@ -519,8 +519,10 @@ static cl_int prepare_for_optimiser(finalize_job *job)
     bool specialised = mc_fold_image_classes(job->m);
     if ((r = mc_version_image_rows(job->m, job->tm, job->kb, job->nk, specialised, job->log)) != CL_SUCCESS)
         return r;
-    for (size_t k = 0; k < job->nk; k++)
+    for (size_t k = 0; k < job->nk; k++) {
         mc_annotate_wg(job->m, &job->kb[k]);
+        mc_plain_local_atomics(job->kb[k].wg);
+    }
     if (!job->opts->opt_disable)
         mc_add_vector_math(job->m, job->tm);
     clamp_alignment(job->m, job->td);
