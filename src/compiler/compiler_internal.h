@@ -274,11 +274,11 @@ LLVMValueRef mc_parallel_loop_md(LLVMContextRef c, LLVMMetadataRef ag);
  * between barriers, each a loop over the work-group (regions.c).  A kernel
  * with something the transformation does not handle is no failure: K.wg
  * stays NULL and the device runs K.wi as fibers. */
-/* Has K.body a loop that all work-items stay in or leave together, with more
- * than a few iterations?  K.wg is then built by mc_build_wg_regions even
- * without barriers: the loop's control runs once for the group, its body as
- * loops over the work-items. */
-bool mc_has_uniform_loop(const mc_kernel_build *kb);
+/* Has K.body a loop of more than a few iterations?  K.wg is then built by
+ * mc_build_wg_regions even without barriers: the loop's control runs
+ * between loops over the work-items (once for the group when all leave the
+ * loop together, else for those still in it), its body inside them. */
+bool mc_has_loop_to_cut(const mc_kernel_build *kb);
 cl_int mc_build_wg_regions(LLVMModuleRef m, mc_kernel_build *kb, const mosaic_compiler_target *target,
                            mosaic_strbuf *log);
 /* ---- K.wg specialised on image formats (image_formats.c) ------------------------- */

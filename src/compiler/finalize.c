@@ -492,8 +492,8 @@ static cl_int build_work_group_functions(finalize_job *job)
             break;
         if (kb->uses_barriers || kb->spins) {
             r = mc_build_wg_regions(job->m, kb, job->target, job->log);
-        } else if (!job->opts->opt_disable && !mc_has_image_args(kb) && mc_has_uniform_loop(kb)) {
-            /* uniform loops outside the loops over work-items; else as usual */
+        } else if (!job->opts->opt_disable && !mc_has_image_args(kb) && mc_has_loop_to_cut(kb)) {
+            /* loops outside the loops over work-items; else as usual */
             r = mc_build_wg_regions(job->m, kb, job->target, job->log);
             if (r == CL_SUCCESS && !kb->wg)
                 r = mc_build_wg(job->m, kb, job->log);

@@ -95,6 +95,7 @@ typedef struct rf_phi {
 typedef struct rf_exit {
     LLVMBasicBlockRef block;
     int state;
+    LLVMValueRef value; /* the state when it is only known as the code runs (masked regions), else NULL */
 } rf_exit;
 
 typedef struct region_fn {
@@ -148,6 +149,10 @@ typedef struct region_fn {
     LLVMValueRef *hoisted;        /* [inst]: the current region's one load of a uniform value */
     LLVMBasicBlockRef cur_pre;    /* the current region's block before its loops */
     bool scalar;                  /* building a region that runs once */
+    /* masked mode (some cut is divergent: work-items leave a loop in different iterations) */
+    bool masked;
+    unsigned char *bar_div;       /* [barrier]: 2 a divergent cut, 1 a uniform one, 0 a barrier */
+    int *prio, nprio;             /* the cuts' states, the one to run first first */
 
     /* per-work-item storage: array s holds n64 elements of stride[s] bytes at offset n64 * off[s] */
     int nslots;
@@ -235,11 +240,20 @@ static bool is_sub_group_first(LLVMValueRef inst)
  * (cut_uniform_loops), ending a region as a barrier does; removed from
  * K.body once K.wg is built. */
 #define CUT_NAME "__mosaic_region_cut"
+/* ... where work-items may arrive in different iterations of a loop
+ * (masked mode: each region runs the work-items waiting for it). */
+#define DIVERGENT_CUT_NAME "__mosaic_region_cut_divergent"
+
+static bool is_divergent_cut(LLVMValueRef inst)
+{
+    LLVMValueRef f = LLVMIsACallInst(inst) ? mc_called_function(inst) : NULL;
+    return f && !strcmp(LLVMGetValueName(f), DIVERGENT_CUT_NAME);
+}
 
 static bool is_cut(LLVMValueRef inst)
 {
     LLVMValueRef f = LLVMIsACallInst(inst) ? mc_called_function(inst) : NULL;
-    return f && !strcmp(LLVMGetValueName(f), CUT_NAME);
+    return f && (!strcmp(LLVMGetValueName(f), CUT_NAME) || is_divergent_cut(inst));
 }
 
 static bool is_barrier(LLVMValueRef inst)
@@ -372,25 +386,90 @@ static bool group_once(const mc_uniformity *ua, LLVMValueRef inst)
     }
 }
 
-static LLVMValueRef cut_function(region_fn *rf)
-{
-    LLVMValueRef f = LLVMGetNamedFunction(rf->m, CUT_NAME);
-    if (!f)
-        f = LLVMAddFunction(rf->m, CUT_NAME, LLVMFunctionType(LLVMVoidTypeInContext(rf->c), NULL, 0, 0));
-    return f;
-}
-
-static void build_cut(region_fn *rf, LLVMBuilderRef b)
-{
-    LLVMValueRef f = cut_function(rf);
-    LLVMBuildCall2(b, LLVMGlobalGetValueType(f), f, NULL, 0, "");
-}
-
 /* Does block bb start with a barrier or a cut (a region ends on entering it)? */
 static bool starts_with_barrier(LLVMBasicBlockRef bb)
 {
     LLVMValueRef first = LLVMGetFirstInstruction(bb);
     return first && LLVMIsACallInst(first) && is_barrier(first);
+}
+
+static void build_cut(region_fn *rf, LLVMBuilderRef b, bool divergent)
+{
+    const char *name = divergent ? DIVERGENT_CUT_NAME : CUT_NAME;
+    LLVMValueRef f = LLVMGetNamedFunction(rf->m, name);
+    if (!f)
+        f = LLVMAddFunction(rf->m, name, LLVMFunctionType(LLVMVoidTypeInContext(rf->c), NULL, 0, 0));
+    LLVMBuildCall2(b, LLVMGlobalGetValueType(f), f, NULL, 0, "");
+}
+
+/* Cuts on both edges out of x (a loop's exit branch), except into a block
+ * that starts with a barrier or a cut already. */
+static void cut_edges_out(region_fn *rf, LLVMBuilderRef b, LLVMBasicBlockRef x, bool divergent)
+{
+    LLVMValueRef term = LLVMGetBasicBlockTerminator(x);
+    for (unsigned s = 0; s < 2; s++) {
+        LLVMBasicBlockRef succ = LLVMGetSuccessor(term, s);
+        if (starts_with_barrier(succ))
+            continue;
+        LLVMBasicBlockRef edge = LLVMInsertBasicBlockInContext(rf->c, succ, "cut");
+        LLVMPositionBuilderAtEnd(b, edge);
+        build_cut(rf, b, divergent);
+        LLVMBuildBr(b, succ);
+        retarget_phis(b, succ, x, edge);
+        LLVMSetSuccessor(term, s, edge);
+    }
+}
+
+/* Does a cycle through block x (without leaving the function) hold a barrier? */
+static bool barrier_in_cycle(LLVMValueRef fn, LLVMBasicBlockRef x)
+{
+    /* blocks reachable from x, then those of them that reach x back */
+    int n = (int)LLVMCountBasicBlocks(fn), sp = 0;
+    LLVMBasicBlockRef *bbs = malloc((size_t)n * sizeof *bbs), *stack = malloc((size_t)n * sizeof *stack);
+    unsigned char *fwd = calloc((size_t)n, 1), *back = calloc((size_t)n, 1);
+    pmap idx = {0};
+    bool found = true; /* when memory runs out: no cut */
+    if (bbs && stack && fwd && back && pmap_init(&idx, (size_t)n)) {
+        LLVMGetBasicBlocks(fn, bbs);
+        for (int i = 0; i < n; i++)
+            pmap_put(&idx, bbs[i], i);
+        stack[sp++] = x;
+        fwd[pmap_get(&idx, x)] = 1;
+        while (sp) {
+            LLVMValueRef term = LLVMGetBasicBlockTerminator(stack[--sp]);
+            for (unsigned k = 0, ns = term ? LLVMGetNumSuccessors(term) : 0; k < ns; k++) {
+                LLVMBasicBlockRef y = LLVMGetSuccessor(term, k);
+                if (!fwd[pmap_get(&idx, y)])
+                    fwd[pmap_get(&idx, y)] = 1, stack[sp++] = y;
+            }
+        }
+        found = false;
+        for (int i = 0; i < n && !found; i++) { /* y in the cycle: reachable from x and reaching x */
+            if (!fwd[i])
+                continue;
+            memset(back, 0, (size_t)n);
+            sp = 0;
+            stack[sp++] = bbs[i];
+            back[i] = 1;
+            bool reaches = false;
+            while (sp && !reaches) {
+                LLVMValueRef term = LLVMGetBasicBlockTerminator(stack[--sp]);
+                for (unsigned k = 0, ns = term ? LLVMGetNumSuccessors(term) : 0; k < ns; k++) {
+                    LLVMBasicBlockRef y = LLVMGetSuccessor(term, k);
+                    reaches |= y == x;
+                    if (!back[pmap_get(&idx, y)])
+                        back[pmap_get(&idx, y)] = 1, stack[sp++] = y;
+                }
+            }
+            if (!reaches)
+                continue;
+            for (LLVMValueRef inst = LLVMGetFirstInstruction(bbs[i]); inst && !found; inst = LLVMGetNextInstruction(inst))
+                found = LLVMIsACallInst(inst) && is_barrier(inst) && !is_cut(inst);
+        }
+    }
+    free(bbs), free(stack), free(fwd), free(back);
+    pmap_free(&idx);
+    return found;
 }
 
 /* Does branch condition cond count a loop's induction variable to a constant
@@ -434,6 +513,35 @@ static bool small_constant_trip_count(LLVMValueRef cond)
     return trips >= 0 && trips <= SMALL_TRIP_COUNT;
 }
 
+/* Does branch condition cond end a loop in which each work-item strides over
+ * a range from its own start ("for (i = lid; i < n; i += size)")?  Each then
+ * runs a few iterations, one more or less than the others: cheaper inside
+ * the loop over work-items than with a pass over the group per iteration. */
+static bool strided_over_items(const mc_uniformity *ua, LLVMValueRef cond)
+{
+    if (!LLVMIsAICmpInst(cond))
+        return false;
+    for (int side = 0; side < 2; side++) {
+        LLVMValueRef a = LLVMGetOperand(cond, (unsigned)side), phi = a;
+        if (LLVMIsABinaryOperator(a) && LLVMGetInstructionOpcode(a) == LLVMAdd)
+            phi = LLVMGetOperand(a, 0);
+        if (!LLVMIsAPHINode(phi) || LLVMCountIncoming(phi) != 2 ||
+            !mc_uniform_value(ua, LLVMGetOperand(cond, (unsigned)!side)))
+            continue;
+        bool varying_start = false, uniform_step = false;
+        for (unsigned i = 0; i < 2; i++) {
+            LLVMValueRef v = LLVMGetIncomingValue(phi, i);
+            if (LLVMIsABinaryOperator(v) && LLVMGetInstructionOpcode(v) == LLVMAdd && LLVMGetOperand(v, 0) == phi)
+                uniform_step |= mc_uniform_value(ua, LLVMGetOperand(v, 1));
+            else
+                varying_start |= !mc_uniform_value(ua, v);
+        }
+        if (varying_start && uniform_step)
+            return true;
+    }
+    return false;
+}
+
 /* A loop whose work-items all stay or all leave together (a uniform exit
  * branch under uniform control) decides that once for the group: a cut goes
  * before the uniform end of the deciding block (the branch and what only it
@@ -447,12 +555,47 @@ static bool cut_uniform_loops(region_fn *rf, LLVMBuilderRef b, const mc_uniformi
     LLVMBasicBlockRef *exits = malloc((size_t)(n ? n : 1) * sizeof *exits);
     if (!exits)
         return false;
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(rf->body); bb; bb = LLVMGetNextBasicBlock(bb))
-        if (mc_uniform_loop_exit(ua, bb) && !small_constant_trip_count(LLVMGetCondition(LLVMGetBasicBlockTerminator(bb))))
+    unsigned char *divergent = calloc((size_t)(n ? n : 1), 1);
+    if (!divergent) {
+        free(exits);
+        return false;
+    }
+    /* regions: one per barrier and cut, at most 63 when some cut is divergent (masks of states) */
+    int barriers = 0, cuts = 0;
+    bool any_divergent = false;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(rf->body); bb; bb = LLVMGetNextBasicBlock(bb)) {
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+            barriers += LLVMIsACallInst(i) && is_barrier(i);
+        LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
+        if (!term || !LLVMIsABranchInst(term) || !LLVMIsConditional(term) ||
+            small_constant_trip_count(LLVMGetCondition(term)))
+            continue;
+        if (mc_uniform_loop_exit(ua, bb)) {
             exits[nx++] = bb;
+            cuts += 3;
+        } else if (mc_divergent_loop_exit(ua, bb) && !strided_over_items(ua, LLVMGetCondition(term)) &&
+                   !barrier_in_cycle(rf->body, bb)) {
+            divergent[nx] = 1;
+            exits[nx++] = bb;
+            cuts += 2;
+            any_divergent = true;
+        }
+    }
+    if (any_divergent && barriers + cuts + 1 > 63) { /* keep the uniform ones only */
+        int k = 0;
+        for (int i = 0; i < nx; i++)
+            if (!divergent[i])
+                exits[k++] = exits[i];
+        nx = k;
+        memset(divergent, 0, (size_t)(n ? n : 1));
+    }
     for (int i = 0; i < nx; i++) {
         LLVMBasicBlockRef x = exits[i];
         LLVMValueRef term = LLVMGetBasicBlockTerminator(x);
+        if (divergent[i]) { /* each work-item's own way: cuts after the branch only */
+            cut_edges_out(rf, b, x, true);
+            continue;
+        }
         /* the cut before the block's uniform end */
         LLVMValueRef at = term;
         for (LLVMValueRef p = LLVMGetPreviousInstruction(term); p && !LLVMIsAPHINode(p) && group_once(ua, p);
@@ -461,30 +604,20 @@ static bool cut_uniform_loops(region_fn *rf, LLVMBuilderRef b, const mc_uniformi
         LLVMValueRef before = LLVMGetPreviousInstruction(at);
         if (!(before && LLVMIsACallInst(before) && is_barrier(before))) {
             LLVMPositionBuilderBefore(b, at);
-            build_cut(rf, b);
+            build_cut(rf, b, false);
         }
-        /* and on each way out */
-        for (unsigned s = 0; s < 2; s++) {
-            LLVMBasicBlockRef succ = LLVMGetSuccessor(term, s);
-            if (starts_with_barrier(succ))
-                continue;
-            LLVMBasicBlockRef edge = LLVMInsertBasicBlockInContext(rf->c, succ, "cut");
-            LLVMPositionBuilderAtEnd(b, edge);
-            build_cut(rf, b);
-            LLVMBuildBr(b, succ);
-            retarget_phis(b, succ, x, edge);
-            LLVMSetSuccessor(term, s, edge);
-        }
+        cut_edges_out(rf, b, x, false); /* and on each way out */
     }
     free(exits);
+    free(divergent);
     return nx > 0;
 }
 
 /* The cuts go once K.wg is built: K.body stays what the kernel says. */
 static void remove_cuts(region_fn *rf)
 {
-    LLVMValueRef f = LLVMGetNamedFunction(rf->m, CUT_NAME);
-    if (!f)
+    LLVMValueRef f = LLVMGetNamedFunction(rf->m, CUT_NAME), fd = LLVMGetNamedFunction(rf->m, DIVERGENT_CUT_NAME);
+    if (!f && !fd)
         return;
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(rf->body); bb; bb = LLVMGetNextBasicBlock(bb))
         for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i; i = next) {
@@ -492,8 +625,10 @@ static void remove_cuts(region_fn *rf)
             if (is_cut(i))
                 LLVMInstructionEraseFromParent(i);
         }
-    if (!LLVMGetFirstUse(f))
+    if (f && !LLVMGetFirstUse(f))
         LLVMDeleteFunction(f);
+    if (fd && !LLVMGetFirstUse(fd))
+        LLVMDeleteFunction(fd);
 }
 
 /* ---- step 2: the CFG, regions and reachability ---------------------------------------- */
@@ -600,6 +735,7 @@ static cl_int find_regions(region_fn *rf)
     }
     rf->nreg = rf->nbar + 1;
     rf->bar_sub = rf_calloc(rf, (size_t)rf->nreg, 1);
+    rf->bar_div = rf_calloc(rf, (size_t)rf->nreg, 1);
     rf->bar_block = rf_calloc(rf, (size_t)rf->nreg, sizeof *rf->bar_block);
     rf->bar_entry = rf_calloc(rf, (size_t)rf->nreg, sizeof *rf->bar_entry);
     rf->inreg = rf_calloc(rf, (size_t)rf->nreg, sizeof *rf->inreg);
@@ -614,7 +750,10 @@ static cl_int find_regions(region_fn *rf)
         if (k) {
             rf->bar_block[k] = i;
             rf->bar_entry[k] = rf->succ[i][0];
-            rf->bar_sub[k] = is_sub_group_barrier(LLVMGetPreviousInstruction(LLVMGetBasicBlockTerminator(rf->bbs[i])));
+            LLVMValueRef call = LLVMGetPreviousInstruction(LLVMGetBasicBlockTerminator(rf->bbs[i]));
+            rf->bar_sub[k] = is_sub_group_barrier(call);
+            rf->bar_div[k] = is_divergent_cut(call) ? 2 : is_cut(call) ? 1 : 0;
+            rf->masked |= rf->bar_div[k] == 2;
             rf->sg_mode |= rf->bar_sub[k];
         }
     }
@@ -1069,6 +1208,51 @@ static bool read_per_item(region_fn *rf, int k)
     return false;
 }
 
+/* Masked mode: which region to run next when the work-items wait at several
+ * cuts: a state that no other waiting one leads to before it is led back to
+ * it (so the work-items still in a loop finish it before those that left it
+ * go on), the deeper loop first where they lead to each other.  Any order is
+ * correct (work-items are independent between barriers); this one lets them
+ * meet again soonest.  No uniform reads or regions run once in this mode:
+ * work-item 0 may be ahead of the others. */
+static cl_int find_schedule(region_fn *rf)
+{
+    uint64_t *reach = rf_calloc(rf, (size_t)rf->nreg, sizeof *reach);
+    int *key = rf_calloc(rf, (size_t)rf->nreg, sizeof *key);
+    rf->prio = rf_calloc(rf, (size_t)rf->nreg, sizeof *rf->prio);
+    if (rf->oom) {
+        free(reach), free(key);
+        return CL_OUT_OF_HOST_MEMORY;
+    }
+    for (int r = 0; r < rf->nreg; r++) /* the states region r leads to */
+        for (int x = 0; x < rf->nb; x++)
+            if (rf->inreg[r][x] && rf->bar_of_block[x])
+                reach[r] |= 1ull << rf->bar_of_block[x];
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (int r = 0; r < rf->nreg; r++)
+            for (int t = 1; t < rf->nreg; t++)
+                if ((reach[r] >> t & 1) && (reach[r] | reach[t]) != reach[r])
+                    reach[r] |= reach[t], changed = true;
+    }
+    for (int st = 1; st < rf->nreg; st++) {
+        if (!rf->bar_div[st])
+            continue;
+        int before = 0; /* states that lead to st but not back */
+        for (int t = 1; t < rf->nreg; t++)
+            before += t != st && (reach[t] >> st & 1) && !(reach[st] >> t & 1);
+        key[st] = before * 64 - mc_loop_depth(rf->ua, rf->bbs[rf->bar_block[st]]);
+        int i = rf->nprio++;
+        while (i > 0 && key[rf->prio[i - 1]] > key[st]) {
+            rf->prio[i] = rf->prio[i - 1];
+            i--;
+        }
+        rf->prio[i] = st;
+    }
+    free(reach), free(key);
+    return rf_status(rf);
+}
+
 /* Which values are uniform (uniformity.c), and which regions run once for
  * the group: those whose every instruction can (the control of a uniform
  * loop, cut_uniform_loops).  Not in sub-group mode. */
@@ -1079,6 +1263,10 @@ static cl_int find_scalar_regions(region_fn *rf)
     rf->scalar_reg = rf_calloc(rf, (size_t)rf->nreg, 1);
     rf->hoisted = rf_calloc(rf, (size_t)rf->ni, sizeof *rf->hoisted);
     rf->def_reach = rf_calloc(rf, (size_t)(rf->nlive * rf->nreg), sizeof *rf->def_reach);
+    if (rf->masked && !rf->sg_mode && rf->nreg <= 63)
+        return find_schedule(rf);
+    if (rf->masked)
+        return give_up(rf, "internal error: divergent cuts in sub-group mode or beyond 63 regions");
     if (rf->oom || rf->sg_mode)
         return rf_status(rf);
     for (int k = 0; k < rf->ni; k++)
@@ -1349,7 +1537,7 @@ static cl_int find_next_states(region_fn *rf, region_loop *rl)
     }
     if (!rl->nstates)
         return give_up(rf, "a region that never reaches a barrier or the end");
-    rl->multi = rl->nstates > 1;
+    rl->multi = rl->nstates > 1 || rf->masked; /* masked: the waiting work-items' states join the mask */
     return CL_SUCCESS;
 }
 
@@ -1440,6 +1628,21 @@ static void enter_region_code(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
             LLVMValueRef off = LLVMBuildNUWMul(b, rf->wi, const64(rf, rf->slot_stride[s]), "");
             rf->vmap[rf->slot_inst[s]] = LLVMBuildInBoundsGEP2(b, rf->i8, rf->slot_base[s], &off, 1, "");
         }
+    if (rf->masked && rl->r && !rf->sg_mode) {
+        /* the work-items waiting at another cut go through with their state */
+        LLVMValueRef p = LLVMBuildInBoundsGEP2(b, rf->i32, rf->state_base, &rf->wi, 1, "");
+        LLVMValueRef st = LLVMBuildLoad2(b, rf->i32, p, "state");
+        mark_parallel(rf, st);
+        char name[32];
+        snprintf(name, sizeof name, "r%d.waits", rl->r);
+        LLVMBasicBlockRef waits = LLVMAppendBasicBlockInContext(rf->c, rf->wg, name);
+        LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, st, LLVMConstInt(rf->i32, (unsigned)rl->r, 0), ""),
+                        rf->bmap[rl->order[0]], waits);
+        LLVMPositionBuilderAtEnd(b, waits);
+        LLVMBuildBr(b, rl->latch);
+        rf->exits[rf->nexits++] = (rf_exit){waits, 0, st};
+        return;
+    }
     LLVMBuildBr(b, rf->bmap[rl->order[0]]);
 }
 
@@ -1558,7 +1761,7 @@ static void copy_region_code(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
                     continue;
                 }
                 LLVMBuildBr(b, rl->latch);
-                rf->exits[rf->nexits++] = (rf_exit){rf->bmap[bi], rf->bar_of_block[bi]};
+                rf->exits[rf->nexits++] = (rf_exit){rf->bmap[bi], rf->bar_of_block[bi], NULL};
                 continue;
             }
             LLVMValueRef clone = copy_inst(rf, rl->r, inst, bi, b);
@@ -1731,7 +1934,8 @@ static void close_work_item_loops(region_fn *rf, LLVMBuilderRef b, region_loop *
     if (rl->multi) {
         rl->next = LLVMBuildPhi(b, rf->i32, "next");
         for (int e = 0; e < rf->nexits; e++) {
-            LLVMValueRef v = LLVMConstInt(rf->i32, (unsigned)rf->exits[e].state, 0);
+            LLVMValueRef v = rf->exits[e].value ? rf->exits[e].value
+                                                : LLVMConstInt(rf->i32, (unsigned)rf->exits[e].state, 0);
             LLVMAddIncoming(rl->next, &v, &rf->exits[e].block, 1);
         }
         rl->mask = LLVMBuildOr(b, rl->mx, state_bit(rf, b, rl->next), "");
@@ -1742,6 +1946,10 @@ static void close_work_item_loops(region_fn *rf, LLVMBuilderRef b, region_loop *
         else
             close_sub_group_loops(rf, b, rl);
         return;
+    }
+    if (rf->masked) {
+        LLVMValueRef p = LLVMBuildInBoundsGEP2(b, rf->i32, rf->state_base, &rf->wi, 1, "");
+        mark_parallel(rf, LLVMBuildStore(b, rl->next, p));
     }
     rl->xn = LLVMBuildNUWAdd(b, rl->x, one, "");
     LLVMValueRef br = LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, rl->xn, rf->nxyz[0], ""), rl->xb, rl->ylatch);
@@ -1790,6 +1998,41 @@ static void report_if_diverged(region_fn *rf, LLVMBuilderRef b, LLVMValueRef mas
 static void sub_group_next_region(region_fn *rf, LLVMBuilderRef b, region_loop *rl, LLVMValueRef next);
 static void uniform_next_region(region_fn *rf, LLVMBuilderRef b, region_loop *rl);
 
+/* Masked mode, after a region: the work-items waiting at divergent cuts go
+ * first, in the schedule's order (find_schedule); then, as without cuts, all
+ * must be at the same barrier or cut (else the divergence is reported, and
+ * the group ends if any returned), or all returned. */
+static void masked_next_region(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
+{
+    LLVMValueRef zero = const64(rf, 0), one = const64(rf, 1);
+    for (int i = 0; i < rf->nprio; i++) {
+        int st = rf->prio[i];
+        char name[48];
+        snprintf(name, sizeof name, "r%d.not%d", rl->r, st);
+        LLVMBasicBlockRef no = LLVMAppendBasicBlockInContext(rf->c, rf->wg, name);
+        LLVMValueRef waiting = LLVMBuildAnd(b, rl->mask, const64(rf, 1ull << st), "");
+        LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, waiting, zero, ""), rf->pre[st], no);
+        LLVMPositionBuilderAtEnd(b, no);
+    }
+    char prefix[16];
+    snprintf(prefix, sizeof prefix, "r%d", rl->r);
+    report_if_diverged(rf, b, rl->mask, prefix);
+    LLVMValueRef ended = LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, rl->mask, one, ""), zero, "");
+    /* the lowest state waited at: the mask's lowest bit */
+    LLVMTypeRef cttz_args[2] = {rf->i64, rf->i1};
+    LLVMTypeRef cttz_ty = LLVMFunctionType(rf->i64, cttz_args, 2, 0);
+    LLVMValueRef cttz = LLVMGetNamedFunction(rf->m, "llvm.cttz.i64");
+    if (!cttz)
+        cttz = LLVMAddFunction(rf->m, "llvm.cttz.i64", cttz_ty);
+    LLVMValueRef args[2] = {rl->mask, LLVMConstInt(rf->i1, 0, 0)};
+    LLVMValueRef lowest = LLVMBuildTrunc(b, LLVMBuildCall2(b, cttz_ty, cttz, args, 2, ""), rf->i32, "");
+    LLVMValueRef next = LLVMBuildSelect(b, ended, LLVMConstInt(rf->i32, 0, 0), lowest, "");
+    LLVMValueRef sw = LLVMBuildSwitch(b, next, rf->exit, (unsigned)rf->nreg);
+    for (int st = 1; st < rf->nreg; st++)
+        if (rf->reach[rf->bar_block[st]])
+            LLVMAddCase(sw, LLVMConstInt(rf->i32, (unsigned)st, 0), rf->pre[st]);
+}
+
 static void branch_to_next_region(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
 {
     LLVMValueRef zero = const64(rf, 0), one = const64(rf, 1);
@@ -1803,6 +2046,10 @@ static void branch_to_next_region(region_fn *rf, LLVMBuilderRef b, region_loop *
             sub_group_next_region(rf, b, rl, LLVMConstInt(rf->i32, (unsigned)rl->only, 0));
         else
             LLVMBuildBr(b, rl->only ? rf->pre[rl->only] : rf->exit);
+        return;
+    }
+    if (rf->masked) {
+        masked_next_region(rf, b, rl);
         return;
     }
     char prefix[16];
@@ -2065,7 +2312,7 @@ static void allocate_storage(region_fn *rf, LLVMBuilderRef b, LLVMBasicBlockRef 
 {
     *exit_free = NULL;
     /* sub-group mode: 4 more bytes per work-item, the states uniform copies leave */
-    unsigned long long per_item = rf->slot_total + (rf->sg_mode ? 4 : 0);
+    unsigned long long per_item = rf->slot_total + (rf->sg_mode || rf->masked ? 4 : 0);
     if (!per_item)
         return;
     /* n64 elements per array (the group's size rounded up to 64), so every array starts 64-byte aligned */
@@ -2109,7 +2356,7 @@ static void allocate_storage(region_fn *rf, LLVMBuilderRef b, LLVMBasicBlockRef 
         LLVMValueRef off = LLVMBuildNUWMul(b, n64, const64(rf, rf->slot_off[s]), "");
         rf->slot_base[s] = LLVMBuildInBoundsGEP2(b, rf->i8, base, &off, 1, "");
     }
-    if (rf->sg_mode) {
+    if (rf->sg_mode || rf->masked) {
         LLVMValueRef off = LLVMBuildNUWMul(b, n64, const64(rf, rf->slot_total), "");
         rf->state_base = LLVMBuildInBoundsGEP2(b, rf->i8, base, &off, 1, "states");
     }
@@ -2148,6 +2395,7 @@ static void rf_free(region_fn *rf)
         free(rf->avoid[i]);
     for (int i = 0; rf->def_reach && i < rf->nlive * rf->nreg; i++)
         free(rf->def_reach[i]);
+    free(rf->bar_div), free(rf->prio);
     free(rf->def_reach), free(rf->uniform_def), free(rf->all_slots), free(rf->scalar_reg), free(rf->hoisted);
     mc_uniformity_free(rf->ua);
     free(rf->pred), free(rf->succ), free(rf->npred), free(rf->nsucc), free(rf->bbs), free(rf->reach);
@@ -2258,7 +2506,7 @@ static cl_int begin_wg(region_fn *rf, LLVMBuilderRef b, const mosaic_compiler_ta
     if (rf->sg_mode)
         rf->upre = rf_calloc(rf, (size_t)rf->nreg, sizeof *rf->upre);
     rf->phis = rf_calloc(rf, (size_t)rf->ni, sizeof *rf->phis);
-    rf->exits = rf_calloc(rf, (size_t)rf->nb, sizeof *rf->exits);
+    rf->exits = rf_calloc(rf, (size_t)rf->nb + 1, sizeof *rf->exits);
     rf->order = rf_calloc(rf, (size_t)rf->nb, sizeof *rf->order);
     if (rf->oom)
         return CL_OUT_OF_HOST_MEMORY;
@@ -2350,12 +2598,14 @@ static cl_int build_regions(region_fn *rf, LLVMBuilderRef b)
     return err;
 }
 
-bool mc_has_uniform_loop(const mc_kernel_build *kb)
+bool mc_has_loop_to_cut(const mc_kernel_build *kb)
 {
     mc_uniformity *ua = mc_uniformity_new(kb->body, LLVMCountParams(kb->body) - 3);
     bool any = false;
     for (LLVMBasicBlockRef bb = ua ? LLVMGetFirstBasicBlock(kb->body) : NULL; bb && !any; bb = LLVMGetNextBasicBlock(bb))
-        any = mc_uniform_loop_exit(ua, bb) &&
+        any = (mc_uniform_loop_exit(ua, bb) ||
+               (mc_divergent_loop_exit(ua, bb) &&
+                !strided_over_items(ua, LLVMGetCondition(LLVMGetBasicBlockTerminator(bb))))) &&
               !small_constant_trip_count(LLVMGetCondition(LLVMGetBasicBlockTerminator(bb)));
     mc_uniformity_free(ua);
     return any;

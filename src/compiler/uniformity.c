@@ -37,6 +37,7 @@ struct mc_uniformity {
     int *ipdom;                  /* [block] immediate post-dominator; nb: the virtual exit */
     int *idom;                   /* [block] immediate dominator (the entry: itself) */
     unsigned char *loop_exit;    /* [block] leaves a natural loop it is in */
+    int *depth;                  /* [block] how many natural loops hold it */
     unsigned char *parted;       /* [block] runs for some work-items only */
     unsigned char *split_done;   /* [block] its varying branch was accounted for */
     int ni;
@@ -61,10 +62,11 @@ static bool number_blocks(mc_uniformity *u, LLVMValueRef fn)
     u->ipdom = calloc(n, sizeof *u->ipdom);
     u->idom = calloc(n, sizeof *u->idom);
     u->loop_exit = calloc(n, 1);
+    u->depth = calloc(n, sizeof *u->depth);
     u->parted = calloc(n, 1);
     u->split_done = calloc(n, 1);
     if (!u->bbs || !u->succ || !u->pred || !u->nsucc || !u->npred || !u->reach || !u->ipdom || !u->idom ||
-        !u->loop_exit || !u->parted || !u->split_done || !pmap_init(&u->bidx, n))
+        !u->loop_exit || !u->depth || !u->parted || !u->split_done || !pmap_init(&u->bidx, n))
         return false;
     LLVMGetBasicBlocks(fn, u->bbs);
     for (int i = 0; i < u->nb; i++)
@@ -258,6 +260,8 @@ static bool find_loop_exits(mc_uniformity *u)
                 }
             }
         }
+        for (int x = 0; x < u->nb; x++)
+            u->depth[x] += body[x];
         for (int x = 0; x < u->nb; x++)
             if (body[x])
                 for (int k = 0; k < u->nsucc[x]; k++)
@@ -460,7 +464,7 @@ void mc_uniformity_free(mc_uniformity *u)
             free(u->pred[i]);
     }
     free(u->bbs), free(u->succ), free(u->pred), free(u->nsucc), free(u->npred), free(u->reach);
-    free(u->ipdom), free(u->idom), free(u->loop_exit), free(u->parted), free(u->split_done);
+    free(u->ipdom), free(u->idom), free(u->loop_exit), free(u->depth), free(u->parted), free(u->split_done);
     free(u->insts), free(u->iblock), free(u->varying);
     pmap_free(&u->aidx), pmap_free(&u->bidx), pmap_free(&u->iidx);
     free(u);
@@ -526,4 +530,20 @@ bool mc_uniform_loop_exit(const mc_uniformity *u, LLVMBasicBlockRef bb)
     LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
     return LLVMIsABranchInst(term) && LLVMIsConditional(term) && mc_uniform_value(u, LLVMGetCondition(term)) &&
            LLVMGetSuccessor(term, 0) != LLVMGetSuccessor(term, 1);
+}
+
+bool mc_divergent_loop_exit(const mc_uniformity *u, LLVMBasicBlockRef bb)
+{
+    int b = pmap_get(&u->bidx, bb);
+    if (b < 0 || !u->reach[b] || !u->loop_exit[b])
+        return false;
+    LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
+    return LLVMIsABranchInst(term) && LLVMIsConditional(term) && !mc_uniform_value(u, LLVMGetCondition(term)) &&
+           LLVMGetSuccessor(term, 0) != LLVMGetSuccessor(term, 1);
+}
+
+int mc_loop_depth(const mc_uniformity *u, LLVMBasicBlockRef bb)
+{
+    int b = pmap_get(&u->bidx, bb);
+    return b < 0 ? 0 : u->depth[b];
 }

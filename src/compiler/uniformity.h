@@ -25,4 +25,10 @@ bool mc_uniform_control(const mc_uniformity *u, LLVMBasicBlockRef bb);
  * uniform control (so all work-items stay in the loop, or all leave)? */
 bool mc_uniform_loop_exit(const mc_uniformity *u, LLVMBasicBlockRef bb);
 
+/* Does bb leave a loop by a two-way branch on a varying condition (the
+ * work-items leave it in different iterations)? */
+bool mc_divergent_loop_exit(const mc_uniformity *u, LLVMBasicBlockRef bb);
+/* How many natural loops hold bb (0 for a block that is not known). */
+int mc_loop_depth(const mc_uniformity *u, LLVMBasicBlockRef bb);
+
 #endif

@@ -1008,6 +1008,147 @@ TEST(uniform_loops_with_barriers)
     }
 }
 
+/* Host twin of the divergent_loops kernel. */
+static int divergent_ref(int v, int l, int limit, int *extra)
+{
+    int n = 0, x = v;
+    while (n < limit && x != 1) { /* Collatz steps: a different count per work-item */
+        x = (x & 1) ? 3 * x + 1 : x / 2;
+        n++;
+        if (x == 40)
+            break;
+    }
+    int e = 0;
+    for (int r = 0; r < 3; r++) /* a uniform loop around a divergent one */
+        for (int k = 0; k < (l + r) % 5; k++)
+            e += k * r;
+    *extra = e;
+    return n * 100 + x;
+}
+
+TEST(divergent_loops)
+{
+    /* Loops that work-items leave in different iterations run in masked
+     * mode: each pass over the group runs the work-items still in the loop.
+     * A while loop with a data-dependent count and a break, a divergent loop
+     * inside a uniform one, an early return, zero iterations; 2D groups
+     * whose rows are not a multiple of the vector width. */
+    const char *src =
+        "kernel void k(global const int *in, global int *out, global int *extra, int limit) {\n"
+        "  size_t i = get_global_id(1) * get_global_size(0) + get_global_id(0);\n"
+        "  int l = (int)(get_local_id(1) * get_local_size(0) + get_local_id(0));\n"
+        "  int v = in[i];\n"
+        "  if (v < 0) { out[i] = -1; return; }\n"
+        "  int n = 0, x = v;\n"
+        "  while (n < limit && x != 1) {\n"
+        "    x = (x & 1) ? 3 * x + 1 : x / 2;\n"
+        "    n++;\n"
+        "    if (x == 40) break;\n"
+        "  }\n"
+        "  int e = 0;\n"
+        "  for (int r = 0; r < 3; r++)\n"
+        "    for (int k = 0; k < (l + r) % 5; k++)\n"
+        "      e += k * r;\n"
+        "  extra[i] = e;\n"
+        "  out[i] = n * 100 + x;\n"
+        "}\n";
+    for (int o = 0; o < NUM_BUILDS; o++) {
+        mosaic_executable *exe = build(src, builds[o]);
+        if (!exe)
+            continue;
+        enum { W = 21, H = 5, LX = 7, LY = 5, N = W * H };
+        int in[N], out[N], extra[N], ref[N], ref_extra[N];
+        for (int i = 0; i < N; i++)
+            in[i] = i % 13 == 5 ? -3 : (i * 37) % 97 + 1;
+        for (int limit = 0; limit < 200; limit += 150) {
+            int *pi = in, *po = out, *pe = extra;
+            range r = {2, {W, H}, {LX, LY}, 0};
+            memset(out, 0, sizeof out);
+            memset(extra, 0, sizeof extra);
+            compare_wg_wi(exe, builds[o], "k", ARGS(&pi, &po, &pe, &limit), &r, out, sizeof out, false);
+            /* extra[] too, from the K.wg run that compare_wg_wi left */
+            for (int i = 0; i < N; i++) {
+                int gx = i % W, gy = i / W, l = (gy % LY) * LX + gx % LX, e = 0;
+                if (in[i] < 0) {
+                    ref[i] = -1;
+                    ref_extra[i] = 0;
+                    continue;
+                }
+                int lim = limit, v = in[i];
+                ref[i] = divergent_ref(v, l, lim, &e);
+                ref_extra[i] = e;
+            }
+            CHECK(!memcmp(out, ref, sizeof out), "divergent_loops (%s, limit %d): out[0] %d, expected %d", builds[o],
+                  limit, out[0], ref[0]);
+            CHECK(!memcmp(extra, ref_extra, sizeof extra), "divergent_loops (%s, limit %d): extra differs", builds[o],
+                  limit);
+        }
+        mosaic_executable_free(exe);
+    }
+}
+
+TEST(divergent_loops_with_barriers)
+{
+    /* Divergent loops between barriers, with values that live across both
+     * the barriers and the loops, inside a uniform loop. */
+    const char *src =
+        "kernel void k(global const int *in, global int *out, local int *tmp, int rounds) {\n"
+        "  size_t l = get_local_id(0), n = get_local_size(0);\n"
+        "  int v = in[get_global_id(0)], acc = 0;\n"
+        "  for (int r = 0; r < rounds; r++) {\n"
+        "    int x = v + r, steps = 0;\n"
+        "    while (x > 1 && steps < 60) { x = (x & 1) ? 3 * x + 1 : x / 2; steps++; }\n"
+        "    tmp[l] = steps;\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    int m = tmp[(l + 1) % n];\n"
+        "    for (int k = (int)l; k < m; k += 3) acc += k;\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    acc += m * 2 + steps;\n"
+        "  }\n"
+        "  out[get_global_id(0)] = acc;\n"
+        "}\n";
+    for (int o = 0; o < NUM_BUILDS; o++) {
+        mosaic_executable *exe = build(src, builds[o]);
+        if (!exe)
+            continue;
+        enum { N = 45, L = 15 };
+        int in[N], out[N], ref[N];
+        for (int i = 0; i < N; i++)
+            in[i] = (i * 29) % 53;
+        for (int rounds = 0; rounds < 5; rounds += 4) {
+            int *pi = in, *po = out;
+            uint64_t off = 0;
+            range r = {1, {N}, {L}, L * sizeof(int)};
+            memset(out, 0, sizeof out);
+            both(exe, builds[o], "k", ARGS(&pi, &po, &off, &rounds), &r, out, sizeof out);
+            for (int g0 = 0; g0 < N; g0 += L) {
+                int acc[L] = {0}, steps[L];
+                for (int rr = 0; rr < rounds; rr++) {
+                    for (int l = 0; l < L; l++) {
+                        int x = in[g0 + l] + rr, s = 0;
+                        while (x > 1 && s < 60) {
+                            x = (x & 1) ? 3 * x + 1 : x / 2;
+                            s++;
+                        }
+                        steps[l] = s;
+                    }
+                    for (int l = 0; l < L; l++) {
+                        int m = steps[(l + 1) % L];
+                        for (int k = l; k < m; k += 3)
+                            acc[l] += k;
+                        acc[l] += m * 2 + steps[l];
+                    }
+                }
+                for (int l = 0; l < L; l++)
+                    ref[g0 + l] = acc[l];
+            }
+            CHECK(!memcmp(out, ref, sizeof out), "divergent_loops_with_barriers (%s, rounds %d): out[0] %d, expected %d",
+                  builds[o], rounds, out[0], ref[0]);
+        }
+        mosaic_executable_free(exe);
+    }
+}
+
 TEST(classic_kernels)
 {
     /* a work-efficient (Blelloch) exclusive scan and a bitonic sort in
