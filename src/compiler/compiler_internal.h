@@ -307,6 +307,9 @@ cl_int mc_run_passes(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *passe
  * accesses as parallel (llvm.access.group) where they do not touch private
  * memory. */
 void mc_annotate_wg(LLVMModuleRef m, mc_kernel_build *kb);
+/* zext(a - b) where a >= b is known becomes zext(a) - zext(b), so the
+ * vectoriser sees consecutive addresses (guarded_index.c).  How many. */
+unsigned mc_widen_guarded_indices(LLVMValueRef fn);
 /* Atomics on __local memory in K.wg (one thread runs the group) become plain
  * loads and stores (local_atomics.c); after mc_annotate_wg.  How many. */
 unsigned mc_plain_local_atomics(LLVMValueRef wg);

@@ -486,6 +486,8 @@ static cl_int build_work_group_functions(finalize_job *job)
         mc_kernel_build *kb = &job->kb[k];
         kb->arg_info = job->obj->kernels[k].args;
         kb->specialise_images = !job->opts->opt_disable;
+        if (!job->opts->opt_disable)
+            mc_widen_guarded_indices(kb->body);
         if (kb->may_spin)
             r = mc_mark_spin_loops(job->m, kb, job->opts->opt_disable, job->log);
         if (r != CL_SUCCESS)

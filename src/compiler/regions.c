@@ -154,6 +154,9 @@ typedef struct region_fn {
     unsigned char *bar_div;       /* [barrier]: 2 a divergent cut, 1 a uniform one, 0 a barrier */
     int *prio, nprio;             /* the cuts' states, the one to run first first */
 
+    unsigned long long *soa;      /* [inst]: a K_PERWI array stored element-major (soa_element), its element's size */
+    LLVMValueRef n64;             /* the group's size rounded up to 64 (K.wg's entry) */
+
     /* per-work-item storage: array s holds n64 elements of stride[s] bytes at offset n64 * off[s] */
     int nslots;
     int *slot_inst;
@@ -931,6 +934,52 @@ static bool needs_copies(region_fn *rf, LLVMValueRef a, unsigned char *used, uns
     return false;
 }
 
+/* Can private array `a` (one copy per work-item) be stored element-major,
+ * element i of every work-item's copy side by side, so work-items reading
+ * the same element read consecutive addresses?  Yes when it is only read and
+ * written whole elements at a time: directly, or through a GEP that indexes
+ * it as an array.  Returns the element's size, or 0. */
+static unsigned long long soa_element(region_fn *rf, LLVMValueRef a)
+{
+    LLVMTypeRef t = LLVMGetAllocatedType(a);
+    LLVMTypeRef elem = LLVMGetTypeKind(t) == LLVMArrayTypeKind ? LLVMGetElementType(t) : t;
+    LLVMTypeKind ek = LLVMGetTypeKind(elem);
+    if ((ek != LLVMIntegerTypeKind && ek != LLVMFloatTypeKind && ek != LLVMDoubleTypeKind &&
+         ek != LLVMHalfTypeKind && ek != LLVMPointerTypeKind) ||
+        LLVMConstIntGetZExtValue(LLVMGetOperand(a, 0)) != 1)
+        return 0;
+    unsigned long long e = LLVMABISizeOfType(rf->td, elem);
+    if (e != LLVMStoreSizeOfType(rf->td, elem))
+        return 0;
+    for (LLVMUseRef u = LLVMGetFirstUse(a); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        int k = pmap_get(&rf->iidx, user);
+        if (k >= 0 && rf->kind[k] == K_SKIP)
+            continue;
+        if (LLVMIsALoadInst(user) && LLVMTypeOf(user) == elem)
+            continue;
+        if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == a && LLVMGetOperand(user, 0) != a &&
+            LLVMTypeOf(LLVMGetOperand(user, 0)) == elem)
+            continue;
+        if (!LLVMIsAGetElementPtrInst(user) || LLVMGetOperand(user, 0) != a || LLVMGetNumOperands(user) != 3 ||
+            LLVMGetGEPSourceElementType(user) != t || LLVMGetTypeKind(t) != LLVMArrayTypeKind ||
+            !LLVMIsAConstantInt(LLVMGetOperand(user, 1)) || LLVMConstIntGetZExtValue(LLVMGetOperand(user, 1)))
+            return 0;
+        for (LLVMUseRef g = LLVMGetFirstUse(user); g; g = LLVMGetNextUse(g)) {
+            LLVMValueRef acc = LLVMGetUser(g);
+            int ka = pmap_get(&rf->iidx, acc);
+            if (ka >= 0 && rf->kind[ka] == K_SKIP)
+                continue;
+            bool ok = (LLVMIsALoadInst(acc) && LLVMTypeOf(acc) == elem) ||
+                      (LLVMIsAStoreInst(acc) && LLVMGetOperand(acc, 1) == user && LLVMGetOperand(acc, 0) != user &&
+                       LLVMTypeOf(LLVMGetOperand(acc, 0)) == elem);
+            if (!ok)
+                return 0;
+        }
+    }
+    return e;
+}
+
 /* Gives instruction k a per-work-item array of stride-byte elements. */
 static void add_slot(region_fn *rf, int k, LLVMTypeRef ty, unsigned long long stride)
 {
@@ -1058,6 +1107,7 @@ static cl_int classify(region_fn *rf)
     rf->remat = rf_calloc(rf, (size_t)rf->ni, 1);
     rf->remat_state = rf_calloc(rf, (size_t)rf->ni, 1);
     rf->remat_cost = rf_calloc(rf, (size_t)rf->ni, sizeof *rf->remat_cost);
+    rf->soa = rf_calloc(rf, (size_t)rf->ni, sizeof *rf->soa);
     cl_int r = CL_OUT_OF_HOST_MEMORY;
     if (rf->oom)
         goto done;
@@ -1075,6 +1125,8 @@ static cl_int classify(region_fn *rf)
             }
             rf->kind[k] = K_PERWI;
             add_slot(rf, k, NULL, (size + align - 1) / align * align);
+            if ((rf->soa[k] = soa_element(rf, i)))
+                rf->slot_stride[rf->slot[k]] = size; /* the same bytes in all, element-major */
         } else if (rf->kind[k] == K_NORMAL && LLVMGetTypeKind(LLVMTypeOf(i)) != LLVMVoidTypeKind &&
                    live_across(rf, k, used, work)) {
             rf->live_inst[rf->nlive] = k;
@@ -1334,7 +1386,10 @@ static LLVMValueRef reload_uniform(region_fn *rf, int k)
 static void spill(region_fn *rf, LLVMBuilderRef b, int k, LLVMValueRef v)
 {
     int s = rf->slot[k];
-    LLVMValueRef st = LLVMBuildStore(b, v, slot_ptr(rf, b, s));
+    /* a uniform value nothing reads per work-item: work-item 0's copy is
+     * the one read (reload_uniform), and every work-item stores the same */
+    bool first_only = rf->uniform_def[k] && !rf->all_slots[k];
+    LLVMValueRef st = LLVMBuildStore(b, v, first_only ? rf->slot_base[s] : slot_ptr(rf, b, s));
     LLVMSetAlignment(st, LLVMABIAlignmentOfType(rf->td, rf->slot_type[s]));
     mark_parallel(rf, st);
 }
@@ -1438,6 +1493,25 @@ static LLVMValueRef copy_inst(region_fn *rf, int r, LLVMValueRef inst, int b, LL
     return clone;
 }
 
+static LLVMValueRef const64(region_fn *rf, unsigned long long v) { return LLVMConstInt(rf->i64, v, 0); }
+
+/* An element of a private array stored element-major (soa_element): element
+ * i of this work-item's copy is i * n64 elements after element 0 (the
+ * region's vmap of the array).  NULL for any other instruction. */
+static LLVMValueRef soa_index(region_fn *rf, int r, LLVMValueRef inst, int b, LLVMBuilderRef bld)
+{
+    if (!LLVMIsAGetElementPtrInst(inst))
+        return NULL;
+    int ka = pmap_get(&rf->iidx, LLVMGetOperand(inst, 0));
+    if (ka < 0 || rf->kind[ka] != K_PERWI || !rf->soa[ka])
+        return NULL;
+    LLVMValueRef idx = map_value(rf, r, LLVMGetOperand(inst, 2), b, bld);
+    idx = LLVMBuildSExtOrBitCast(bld, idx, rf->i64, "");
+    LLVMValueRef row = LLVMBuildNUWMul(bld, rf->n64, const64(rf, rf->soa[ka]), "");
+    LLVMValueRef off = LLVMBuildMul(bld, idx, row, "");
+    return LLVMBuildInBoundsGEP2(bld, rf->i8, rf->vmap[ka], &off, 1, "");
+}
+
 /* Does pointer p (of K.body) address a per-work-item copy of a private variable? */
 static bool perwi_address(region_fn *rf, LLVMValueRef p)
 {
@@ -1476,7 +1550,6 @@ typedef struct region_loop {
     LLVMValueRef xn, yn, zn;        /* the next local id */
 } region_loop;
 
-static LLVMValueRef const64(region_fn *rf, unsigned long long v) { return LLVMConstInt(rf->i64, v, 0); }
 
 /* Reverse post-order of region r's blocks (definitions before their uses). */
 static cl_int order_region_blocks(region_fn *rf, region_loop *rl)
@@ -1625,7 +1698,8 @@ static void enter_region_code(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
 {
     for (int s = 0; s < rf->nslots; s++)
         if (!rf->slot_type[s]) {
-            LLVMValueRef off = LLVMBuildNUWMul(b, rf->wi, const64(rf, rf->slot_stride[s]), "");
+            unsigned long long e = rf->soa[rf->slot_inst[s]];
+            LLVMValueRef off = LLVMBuildNUWMul(b, rf->wi, const64(rf, e ? e : rf->slot_stride[s]), "");
             rf->vmap[rf->slot_inst[s]] = LLVMBuildInBoundsGEP2(b, rf->i8, rf->slot_base[s], &off, 1, "");
         }
     if (rf->masked && rl->r && !rf->sg_mode) {
@@ -1764,7 +1838,9 @@ static void copy_region_code(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
                 rf->exits[rf->nexits++] = (rf_exit){rf->bmap[bi], rf->bar_of_block[bi], NULL};
                 continue;
             }
-            LLVMValueRef clone = copy_inst(rf, rl->r, inst, bi, b);
+            LLVMValueRef clone = soa_index(rf, rl->r, inst, bi, b);
+            if (!clone)
+                clone = copy_inst(rf, rl->r, inst, bi, b);
             rf->vmap[k] = clone;
             if ((LLVMIsALoadInst(inst) && perwi_address(rf, LLVMGetOperand(inst, 0))) ||
                 (LLVMIsAStoreInst(inst) && perwi_address(rf, LLVMGetOperand(inst, 1))))
@@ -2318,6 +2394,7 @@ static void allocate_storage(region_fn *rf, LLVMBuilderRef b, LLVMBasicBlockRef 
     /* n64 elements per array (the group's size rounded up to 64), so every array starts 64-byte aligned */
     LLVMValueRef n = LLVMBuildNUWMul(b, LLVMBuildNUWMul(b, rf->nxyz[0], rf->nxyz[1], ""), rf->nxyz[2], "");
     LLVMValueRef n64 = LLVMBuildAnd(b, LLVMBuildNUWAdd(b, n, const64(rf, 63), ""), const64(rf, ~63ull), "n64");
+    rf->n64 = n64;
     LLVMValueRef total = LLVMBuildNUWMul(b, n64, const64(rf, per_item), "storage.size");
     LLVMBasicBlockRef stack = LLVMAppendBasicBlockInContext(rf->c, rf->wg, "storage.stack");
     LLVMBasicBlockRef heap = LLVMAppendBasicBlockInContext(rf->c, rf->wg, "storage.heap");
@@ -2395,7 +2472,7 @@ static void rf_free(region_fn *rf)
         free(rf->avoid[i]);
     for (int i = 0; rf->def_reach && i < rf->nlive * rf->nreg; i++)
         free(rf->def_reach[i]);
-    free(rf->bar_div), free(rf->prio);
+    free(rf->bar_div), free(rf->prio), free(rf->soa);
     free(rf->def_reach), free(rf->uniform_def), free(rf->all_slots), free(rf->scalar_reg), free(rf->hoisted);
     mc_uniformity_free(rf->ua);
     free(rf->pred), free(rf->succ), free(rf->npred), free(rf->nsucc), free(rf->bbs), free(rf->reach);
