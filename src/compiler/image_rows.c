@@ -505,45 +505,6 @@ out:
     free(map.to);
 }
 
-/* Runs passes on the functions fs only: every other definition is optnone meanwhile. */
-static cl_int run_on(LLVMModuleRef m, LLVMTargetMachineRef tm, LLVMValueRef *fs, size_t n, const char *passes,
-                     mosaic_strbuf *log)
-{
-    LLVMContextRef c = LLVMGetModuleContext(m);
-    unsigned optnone = LLVMGetEnumAttributeKindForName("optnone", 7);
-    unsigned noinline = LLVMGetEnumAttributeKindForName("noinline", 8);
-    size_t cap = 0, k = 0;
-    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
-        cap++;
-    LLVMValueRef *marked = calloc(cap ? cap : 1, sizeof *marked);
-    bool *had_noinline = calloc(cap ? cap : 1, sizeof *had_noinline);
-    if (!marked || !had_noinline) {
-        free(marked);
-        free(had_noinline);
-        return mc_out_of_memory(log);
-    }
-    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
-        bool chosen = false;
-        for (size_t i = 0; i < n; i++)
-            chosen |= fs[i] == f;
-        if (chosen || LLVMIsDeclaration(f) || LLVMGetEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, optnone))
-            continue;
-        had_noinline[k] = LLVMGetEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, noinline) != NULL;
-        marked[k++] = f;
-        LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(c, optnone, 0));
-        if (!had_noinline[k - 1])
-            LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(c, noinline, 0));
-    }
-    cl_int r = mc_run_passes(m, tm, passes, log);
-    for (size_t i = 0; i < k; i++) {
-        LLVMRemoveEnumAttributeAtIndex(marked[i], LLVMAttributeFunctionIndex, optnone);
-        if (!had_noinline[i])
-            LLVMRemoveEnumAttributeAtIndex(marked[i], LLVMAttributeFunctionIndex, noinline);
-    }
-    free(marked);
-    free(had_noinline);
-    return r;
-}
 
 /* The markers left: clamp(i, 0, n - 1) and (uint)i < (uint)n. */
 static void lower_markers(LLVMModuleRef m, LLVMBuilderRef b)
@@ -601,7 +562,7 @@ cl_int mc_version_image_rows(LLVMModuleRef m, LLVMTargetMachineRef tm, mc_kernel
                 fs[n++] = kbs[k].wg;
             }
     if (n)
-        r = run_on(m, tm, fs, n, "function(sroa,early-cse,simplifycfg,instcombine,scalarizer,instcombine,loop(loop-rotate),loop-unroll<O3;no-partial;no-runtime;no-upperbound;no-peeling;no-profile-peeling>,simplifycfg,instcombine)", log);
+        r = mc_run_passes_on(m, tm, fs, n, "function(sroa,early-cse,simplifycfg,instcombine,scalarizer,instcombine,loop(loop-rotate),loop-unroll<O3;no-partial;no-runtime;no-upperbound;no-peeling;no-profile-peeling>,simplifycfg,instcombine)", log);
     for (size_t k = 0; k < n && r == CL_SUCCESS; k++) {
         LLVMValueRef agv = LLVMMetadataAsValue(LLVMGetModuleContext(m), groups[k]);
         LLVMBasicBlockRef latches[16];
@@ -614,7 +575,7 @@ cl_int mc_version_image_rows(LLVMModuleRef m, LLVMTargetMachineRef tm, mc_kernel
     }
     lower_markers(m, b);
     if (n && r == CL_SUCCESS)
-        r = run_on(m, tm, fs, n, "function(instcombine)", log);
+        r = mc_run_passes_on(m, tm, fs, n, "function(instcombine)", log);
     free(fs);
     free(groups);
     LLVMDisposeBuilder(b);
