@@ -1548,6 +1548,7 @@ typedef struct region_loop {
     LLVMValueRef next;              /* at the latch: the work-item's next state */
     LLVMValueRef mask;              /* at the latch: the mask with that state */
     LLVMValueRef xn, yn, zn;        /* the next local id */
+    LLVMValueRef xend;              /* the x loop's end when narrower than the group (narrow_x_range), else NULL */
 } region_loop;
 
 
@@ -2028,7 +2029,8 @@ static void close_work_item_loops(region_fn *rf, LLVMBuilderRef b, region_loop *
         mark_parallel(rf, LLVMBuildStore(b, rl->next, p));
     }
     rl->xn = LLVMBuildNUWAdd(b, rl->x, one, "");
-    LLVMValueRef br = LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, rl->xn, rf->nxyz[0], ""), rl->xb, rl->ylatch);
+    LLVMValueRef br = LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, rl->xn, rl->xend ? rl->xend : rf->nxyz[0], ""),
+                                      rl->xb, rl->ylatch);
     if (rf->kb->access_group)
         LLVMSetMetadata(br, LLVMGetMDKindIDInContext(rf->c, "llvm.loop", 9),
                         mc_parallel_loop_md(rf->c, rf->kb->access_group));
@@ -2333,6 +2335,97 @@ static cl_int build_scalar_region(region_fn *rf, int r, LLVMBuilderRef b)
     return err;
 }
 
+/* Is block x of K.body nothing but what a work-item leaving the region does:
+ * its barrier (or return), no other code? */
+static bool only_leaves(region_fn *rf, int x)
+{
+    for (LLVMValueRef i = LLVMGetFirstInstruction(rf->bbs[x]); i; i = LLVMGetNextInstruction(i)) {
+        int k = pmap_get(&rf->iidx, i);
+        if (rf->kind[k] == K_SKIP)
+            continue;
+        if (!LLVMIsATerminatorInst(i))
+            return false;
+        return rf->bar_of_block[x] || LLVMGetInstructionOpcode(i) == LLVMRet;
+    }
+    return false;
+}
+
+/* `v` of K.body as a value known before the region's loops (in rl->pre), or NULL. */
+static LLVMValueRef value_before_loops(region_fn *rf, int r, LLVMValueRef v, int b)
+{
+    if (LLVMIsAConstantInt(v))
+        return v;
+    int p = param_index(rf, v);
+    if (p >= 0)
+        return (unsigned)p < rf->nparams - 4 ? rf->vals[p] : NULL;
+    int k = LLVMIsAInstruction(v) ? pmap_get(&rf->iidx, v) : -1;
+    if (k < 0)
+        return NULL;
+    if (rf->kind[k] == K_HOIST)
+        return rf->gmap[k];
+    if (rf->demote[k] && rf->uniform_def[k] && reached_without_def(rf, rf->live_index[k], r, b) &&
+        !def_reaches(rf, rf->live_index[k], r, b))
+        return reload_uniform(rf, k);
+    return NULL;
+}
+
+/* A region whose code starts with "if (get_local_id(0) < u)", u uniform and
+ * known before the loops, where the other work-items only leave the region
+ * (a tree reduction's "if (l < s)"): its x loops stop at min(size, u), and
+ * the region is skipped when that is 0.  Single-state regions only (the
+ * skipped work-items' state is the one the others reach), not in masked or
+ * sub-group mode (every work-item's state is kept there). */
+static void narrow_x_range(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
+{
+    if (rl->multi || rf->masked || rf->sg_mode)
+        return;
+    int x = rl->order[0];
+    for (int hops = 0; hops < 4; hops++) { /* through blocks of nothing but a branch */
+        LLVMValueRef first = NULL;
+        for (LLVMValueRef i = LLVMGetFirstInstruction(rf->bbs[x]); i && !first; i = LLVMGetNextInstruction(i))
+            if (rf->kind[pmap_get(&rf->iidx, i)] != K_SKIP)
+                first = i;
+        if (!first || !LLVMIsABranchInst(first) || LLVMIsConditional(first) || rf->bar_of_block[x] ||
+            rf->nsucc[x] != 1)
+            break;
+        x = rf->succ[x][0];
+    }
+    LLVMValueRef term = LLVMGetBasicBlockTerminator(rf->bbs[x]);
+    if (!rf->inreg[rl->r][x] || rf->bar_of_block[x] || !LLVMIsABranchInst(term) || !LLVMIsConditional(term))
+        return;
+    LLVMValueRef cond = LLVMGetCondition(term);
+    if (!LLVMIsAICmpInst(cond) || LLVMGetInstructionParent(cond) != rf->bbs[x] ||
+        LLVMGetFirstInstruction(rf->bbs[x]) != cond)
+        return; /* the test must be all the block does */
+    LLVMIntPredicate pred = LLVMGetICmpPredicate(cond);
+    LLVMValueRef a = LLVMGetOperand(cond, 0), u = LLVMGetOperand(cond, 1);
+    if (pred == LLVMIntUGT) { /* u > lx */
+        LLVMValueRef t = a;
+        a = u, u = t;
+        pred = LLVMIntULT;
+    }
+    if (pred != LLVMIntULT)
+        return;
+    LLVMValueRef lx = LLVMGetParam(rf->body, rf->nparams - 3);
+    if (LLVMIsATruncInst(a) && LLVMGetOperand(a, 0) == lx)
+        a = lx;
+    int out = block_of(rf, LLVMGetSuccessor(term, 1));
+    if (a != lx || !only_leaves(rf, out))
+        return;
+    LLVMValueRef pre_term = LLVMGetBasicBlockTerminator(rl->pre);
+    LLVMValueRef bound = value_before_loops(rf, rl->r, u, x);
+    if (!bound)
+        return;
+    LLVMPositionBuilderBefore(b, pre_term);
+    if (LLVMTypeOf(bound) != rf->i64)
+        bound = LLVMBuildZExt(b, bound, rf->i64, "");
+    LLVMValueRef nx = rf->nxyz[0];
+    rl->xend = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntULT, bound, nx, ""), bound, nx, "x.end");
+    LLVMInstructionEraseFromParent(pre_term);
+    LLVMPositionBuilderAtEnd(b, rl->pre);
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, rl->xend, const64(rf, 0), ""), rl->done, rl->zb);
+}
+
 /* Region r in K.wg: its code copied between the z, y, x loops over the
  * work-group, then the next region. */
 static cl_int build_region(region_fn *rf, int r, LLVMBuilderRef b)
@@ -2344,6 +2437,7 @@ static cl_int build_region(region_fn *rf, int r, LLVMBuilderRef b)
     if (err == CL_SUCCESS) {
         add_region_blocks(rf, &rl);
         open_work_item_loops(rf, b, &rl);
+        narrow_x_range(rf, b, &rl);
         copy_region_code(rf, b, &rl);
         fill_region_phis(rf, b, &rl);
         err = rf_status(rf); /* copying gives up on what it cannot map */

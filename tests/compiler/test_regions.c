@@ -1149,6 +1149,67 @@ TEST(divergent_loops_with_barriers)
     }
 }
 
+TEST(narrowed_x_range)
+{
+    /* "if (lx < u)" at a region's start, u uniform: the region's x loops
+     * stop at min(size, u) (regions.c, narrow_x_range); u of 0, inside the
+     * group and beyond it, on groups of 2D rows, the tree reduction too. */
+    const char *src =
+        "kernel void k(global const int *in, global int *out, local int *tmp, int extra) {\n"
+        "  size_t lx = get_local_id(0), ly = get_local_id(1), nx = get_local_size(0);\n"
+        "  size_t l = ly * nx + lx;\n"
+        "  size_t gid = get_global_id(1) * get_global_size(0) + get_global_id(0);\n"
+        "  uint u = (uint)get_group_id(0) * 2 + (uint)extra;\n"
+        "  tmp[l] = in[gid];\n"
+        "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "  if (lx < u)\n"
+        "    tmp[l] += 100 * (int)u;\n"
+        "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "  for (size_t s = nx / 2; s > 0; s /= 2) {\n"
+        "    if (lx < s)\n"
+        "      tmp[l] += tmp[l + s];\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "  }\n"
+        "  out[gid] = tmp[l] + (l == 0 ? 7 : 0);\n"
+        "}\n";
+    for (int o = 0; o < NUM_BUILDS; o++) {
+        mosaic_executable *exe = build(src, builds[o]);
+        if (!exe)
+            continue;
+        enum { W = 24, H = 4, LX = 8, LY = 2, N = W * H };
+        int in[N], out[N], ref[N];
+        for (int i = 0; i < N; i++)
+            in[i] = (i * 7) % 19 - 9;
+        for (int extra = 0; extra < 12; extra += 5) {
+            int *pi = in, *po = out;
+            uint64_t off = 0;
+            range r = {2, {W, H}, {LX, LY}, LX * LY * sizeof(int)};
+            memset(out, 0, sizeof out);
+            both(exe, builds[o], "k", ARGS(&pi, &po, &off, &extra), &r, out, sizeof out);
+            for (int gy = 0; gy < H / LY; gy++)
+                for (int gx = 0; gx < W / LX; gx++) {
+                    int tmp[LX * LY], n = LX * LY;
+                    unsigned u = (unsigned)gx * 2 + (unsigned)extra;
+                    for (int l = 0; l < n; l++) {
+                        int x = gx * LX + l % LX, y = gy * LY + l / LX;
+                        tmp[l] = in[y * W + x] + ((unsigned)(l % LX) < u ? 100 * (int)u : 0);
+                    }
+                    for (int s2 = LX / 2; s2 > 0; s2 /= 2)
+                        for (int l = 0; l < n; l++)
+                            if (l % LX < s2)
+                                tmp[l] += tmp[l + s2];
+                    for (int l = 0; l < n; l++) {
+                        int x = gx * LX + l % LX, y = gy * LY + l / LX;
+                        ref[y * W + x] = tmp[l] + (l == 0 ? 7 : 0);
+                    }
+                }
+            CHECK(!memcmp(out, ref, sizeof out), "narrowed_x_range (%s, extra %d): out[0] %d, expected %d",
+                  builds[o], extra, out[0], ref[0]);
+        }
+        mosaic_executable_free(exe);
+    }
+}
+
 TEST(classic_kernels)
 {
     /* a work-efficient (Blelloch) exclusive scan and a bitonic sort in
