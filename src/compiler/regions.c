@@ -2816,8 +2816,9 @@ cl_int mc_build_wg_regions(LLVMModuleRef m, mc_kernel_build *kb, const mosaic_co
         int once = 0;
         for (int r = 0; r < rf.nreg; r++)
             once += rf.scalar_reg[r];
-        fprintf(stderr, "mosaic: kernel %s: %d regions, %d of them run once for the group (uniform control)\n",
-                LLVMGetValueName(kb->wi), rf.nreg, once);
+        fprintf(stderr, "mosaic: kernel %s: %d regions, %d of them run once for the group (uniform control)%s\n",
+                LLVMGetValueName(kb->wi), rf.nreg, once,
+                rf.masked ? ", masked (work-items leave a loop in different iterations)" : "");
     }
     if (err != CL_SUCCESS && rf.wg)
         LLVMDeleteFunction(rf.wg);
