@@ -54,10 +54,10 @@ static const struct {
     {"umax", LLVMAtomicRMWBinOpUMax},
 };
 
-/* The value op_fetch returns, from fetch_op's old value. */
-static LLVMValueRef apply_op(LLVMBuilderRef b, LLVMAtomicRMWBinOp op, LLVMValueRef old, LLVMValueRef v)
+LLVMValueRef mc_rmw_result(LLVMBuilderRef b, LLVMAtomicRMWBinOp op, LLVMValueRef old, LLVMValueRef v)
 {
     switch (op) {
+    case LLVMAtomicRMWBinOpXchg: return v;
     case LLVMAtomicRMWBinOpAdd: return LLVMBuildAdd(b, old, v, "");
     case LLVMAtomicRMWBinOpSub: return LLVMBuildSub(b, old, v, "");
     case LLVMAtomicRMWBinOpAnd: return LLVMBuildAnd(b, old, v, "");
@@ -68,7 +68,9 @@ static LLVMValueRef apply_op(LLVMBuilderRef b, LLVMAtomicRMWBinOp op, LLVMValueR
     case LLVMAtomicRMWBinOpMax: return LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, old, v, ""), old, v, "");
     case LLVMAtomicRMWBinOpUMin: return LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntULT, old, v, ""), old, v, "");
     case LLVMAtomicRMWBinOpUMax: return LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntUGT, old, v, ""), old, v, "");
-    default: return old;
+    case LLVMAtomicRMWBinOpFAdd: return LLVMBuildFAdd(b, old, v, "");
+    case LLVMAtomicRMWBinOpFSub: return LLVMBuildFSub(b, old, v, "");
+    default: return NULL;
     }
 }
 
@@ -135,7 +137,7 @@ static cl_int lower_call(LLVMBuilderRef b, LLVMValueRef call, const char *callee
         for (size_t i = 0; name[0] && i < sizeof rmw_ops / sizeof rmw_ops[0]; i++)
             if (!strcmp(name, rmw_ops[i].name) && n >= 3) {
                 LLVMValueRef old = LLVMBuildAtomicRMW(b, rmw_ops[i].op, a[0], a[1], ord, single);
-                r = fetch_first ? old : apply_op(b, rmw_ops[i].op, old, a[1]);
+                r = fetch_first ? old : mc_rmw_result(b, rmw_ops[i].op, old, a[1]);
                 break;
             }
         if (!r)

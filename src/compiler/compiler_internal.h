@@ -316,6 +316,9 @@ unsigned mc_widen_guarded_indices(LLVMValueRef fn);
 /* Atomics on __local memory in K.wg (one thread runs the group) become plain
  * loads and stores (local_atomics.c); after mc_annotate_wg.  How many. */
 unsigned mc_plain_local_atomics(LLVMValueRef wg);
+/* What atomic operation op stores, from the old value and its operand
+ * (atomics.c); NULL for the operations it does not know (fmax, fmin...). */
+LLVMValueRef mc_rmw_result(LLVMBuilderRef b, LLVMAtomicRMWBinOp op, LLVMValueRef old, LLVMValueRef v);
 /* Integer division and remainder never trap (safe_division.c). */
 void mc_guard_integer_division(LLVMModuleRef m);
 

@@ -48,27 +48,6 @@ static bool local_address(LLVMValueRef p, int depth)
     return false;
 }
 
-/* The new value of an atomicrmw, from the old one; NULL for an operation left atomic. */
-static LLVMValueRef combine(LLVMBuilderRef b, LLVMAtomicRMWBinOp op, LLVMValueRef old, LLVMValueRef v)
-{
-    switch (op) {
-    case LLVMAtomicRMWBinOpXchg: return v;
-    case LLVMAtomicRMWBinOpAdd: return LLVMBuildAdd(b, old, v, "");
-    case LLVMAtomicRMWBinOpSub: return LLVMBuildSub(b, old, v, "");
-    case LLVMAtomicRMWBinOpAnd: return LLVMBuildAnd(b, old, v, "");
-    case LLVMAtomicRMWBinOpOr: return LLVMBuildOr(b, old, v, "");
-    case LLVMAtomicRMWBinOpXor: return LLVMBuildXor(b, old, v, "");
-    case LLVMAtomicRMWBinOpNand: return LLVMBuildNot(b, LLVMBuildAnd(b, old, v, ""), "");
-    case LLVMAtomicRMWBinOpMax: return LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, old, v, ""), old, v, "");
-    case LLVMAtomicRMWBinOpMin: return LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, old, v, ""), old, v, "");
-    case LLVMAtomicRMWBinOpUMax: return LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntUGT, old, v, ""), old, v, "");
-    case LLVMAtomicRMWBinOpUMin: return LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntULT, old, v, ""), old, v, "");
-    case LLVMAtomicRMWBinOpFAdd: return LLVMBuildFAdd(b, old, v, "");
-    case LLVMAtomicRMWBinOpFSub: return LLVMBuildFSub(b, old, v, "");
-    default: return NULL; /* fmax, fmin and the wrapping ones: rare, kept */
-    }
-}
-
 static LLVMValueRef plain_load(LLVMBuilderRef b, LLVMValueRef inst, LLVMTypeRef t, LLVMValueRef p)
 {
     LLVMValueRef v = LLVMBuildLoad2(b, t, p, "");
@@ -97,7 +76,7 @@ static LLVMValueRef make_plain(LLVMBuilderRef b, LLVMValueRef inst)
             return NULL;
         LLVMPositionBuilderBefore(b, inst);
         LLVMValueRef old = plain_load(b, inst, LLVMTypeOf(inst), p);
-        LLVMValueRef nv = combine(b, op, old, v);
+        LLVMValueRef nv = mc_rmw_result(b, op, old, v);
         if (!nv) {
             LLVMInstructionEraseFromParent(old);
             return NULL;

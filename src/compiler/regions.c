@@ -934,6 +934,19 @@ static bool needs_copies(region_fn *rf, LLVMValueRef a, unsigned char *used, uns
     return false;
 }
 
+/* Is `user` of address p a load or store of one whole element of type elem
+ * through it (or something the regions skip)? */
+static bool whole_element_access(region_fn *rf, LLVMValueRef user, LLVMValueRef p, LLVMTypeRef elem)
+{
+    int k = pmap_get(&rf->iidx, user);
+    if (k >= 0 && rf->kind[k] == K_SKIP)
+        return true;
+    if (LLVMIsALoadInst(user))
+        return LLVMTypeOf(user) == elem;
+    return LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == p && LLVMGetOperand(user, 0) != p &&
+           LLVMTypeOf(LLVMGetOperand(user, 0)) == elem;
+}
+
 /* Can private array `a` (one copy per work-item) be stored element-major,
  * element i of every work-item's copy side by side, so work-items reading
  * the same element read consecutive addresses?  Yes when it is only read and
@@ -953,29 +966,15 @@ static unsigned long long soa_element(region_fn *rf, LLVMValueRef a)
         return 0;
     for (LLVMUseRef u = LLVMGetFirstUse(a); u; u = LLVMGetNextUse(u)) {
         LLVMValueRef user = LLVMGetUser(u);
-        int k = pmap_get(&rf->iidx, user);
-        if (k >= 0 && rf->kind[k] == K_SKIP)
-            continue;
-        if (LLVMIsALoadInst(user) && LLVMTypeOf(user) == elem)
-            continue;
-        if (LLVMIsAStoreInst(user) && LLVMGetOperand(user, 1) == a && LLVMGetOperand(user, 0) != a &&
-            LLVMTypeOf(LLVMGetOperand(user, 0)) == elem)
+        if (whole_element_access(rf, user, a, elem))
             continue;
         if (!LLVMIsAGetElementPtrInst(user) || LLVMGetOperand(user, 0) != a || LLVMGetNumOperands(user) != 3 ||
             LLVMGetGEPSourceElementType(user) != t || LLVMGetTypeKind(t) != LLVMArrayTypeKind ||
             !LLVMIsAConstantInt(LLVMGetOperand(user, 1)) || LLVMConstIntGetZExtValue(LLVMGetOperand(user, 1)))
             return 0;
-        for (LLVMUseRef g = LLVMGetFirstUse(user); g; g = LLVMGetNextUse(g)) {
-            LLVMValueRef acc = LLVMGetUser(g);
-            int ka = pmap_get(&rf->iidx, acc);
-            if (ka >= 0 && rf->kind[ka] == K_SKIP)
-                continue;
-            bool ok = (LLVMIsALoadInst(acc) && LLVMTypeOf(acc) == elem) ||
-                      (LLVMIsAStoreInst(acc) && LLVMGetOperand(acc, 1) == user && LLVMGetOperand(acc, 0) != user &&
-                       LLVMTypeOf(LLVMGetOperand(acc, 0)) == elem);
-            if (!ok)
+        for (LLVMUseRef g = LLVMGetFirstUse(user); g; g = LLVMGetNextUse(g))
+            if (!whole_element_access(rf, LLVMGetUser(g), user, elem))
                 return 0;
-        }
     }
     return e;
 }
@@ -1153,6 +1152,24 @@ done:
     return r;
 }
 
+/* Adds to `set` the blocks a region reaches from the sp blocks on the stack
+ * (marked already), not going past barrier blocks nor into block `avoid`. */
+static void walk_in_region(region_fn *rf, unsigned char *set, int *stack, int sp, int avoid)
+{
+    while (sp) {
+        int x = stack[--sp];
+        if (rf->bar_of_block[x])
+            continue;
+        for (int j = 0; j < rf->nsucc[x]; j++) {
+            int y = rf->succ[x][j];
+            if (y != avoid && !set[y]) {
+                set[y] = 1;
+                stack[sp++] = y;
+            }
+        }
+    }
+}
+
 /* Is block b reached in region r, from its start, without passing the block
  * that defines live value li? (Then a use there must reload or recompute it.) */
 static bool reached_without_def(region_fn *rf, int li, int r, int b)
@@ -1168,21 +1185,9 @@ static bool reached_without_def(region_fn *rf, int li, int r, int b)
             return true;
         }
         if (start != def) {
-            int sp = 0;
             (*set)[start] = 1;
-            stack[sp++] = start;
-            while (sp) {
-                int x = stack[--sp];
-                if (rf->bar_of_block[x])
-                    continue;
-                for (int j = 0; j < rf->nsucc[x]; j++) {
-                    int y = rf->succ[x][j];
-                    if (y != def && !(*set)[y]) {
-                        (*set)[y] = 1;
-                        stack[sp++] = y;
-                    }
-                }
-            }
+            stack[0] = start;
+            walk_in_region(rf, *set, stack, 1, def);
         }
         free(stack);
     }
@@ -1208,16 +1213,7 @@ static bool def_reaches(region_fn *rf, int li, int r, int b)
             for (int j = 0; j < rf->nsucc[def]; j++)
                 if (!(*set)[rf->succ[def][j]])
                     (*set)[rf->succ[def][j]] = 1, stack[sp++] = rf->succ[def][j];
-        while (sp) {
-            int x = stack[--sp];
-            if (rf->bar_of_block[x])
-                continue;
-            for (int j = 0; j < rf->nsucc[x]; j++) {
-                int y = rf->succ[x][j];
-                if (!(*set)[y])
-                    (*set)[y] = 1, stack[sp++] = y;
-            }
-        }
+        walk_in_region(rf, *set, stack, sp, -1);
         free(stack);
     }
     return (*set)[b];
@@ -2304,14 +2300,19 @@ static void build_sub_group_phases(region_fn *rf, LLVMBuilderRef b)
             LLVMAddCase(sw, LLVMConstInt(rf->i32, (unsigned)s, 0), rf->upre[s]);
 }
 
+/* Region rl->r's blocks in order, and the states it may leave for. */
+static cl_int plan_region(region_fn *rf, region_loop *rl)
+{
+    cl_int err = order_region_blocks(rf, rl);
+    return err == CL_SUCCESS ? find_next_states(rf, rl) : err;
+}
+
 /* A region that runs once for the group (find_scalar_regions): its code,
  * as work-item 0's, straight from its start to the next region. */
 static cl_int build_scalar_region(region_fn *rf, int r, LLVMBuilderRef b)
 {
     region_loop rl = {.r = r, .order = rf->order};
-    cl_int err = order_region_blocks(rf, &rl);
-    if (err == CL_SUCCESS)
-        err = find_next_states(rf, &rl);
+    cl_int err = plan_region(rf, &rl);
     if (err == CL_SUCCESS) {
         memset(rf->vmap, 0, (size_t)rf->ni * sizeof *rf->vmap);
         memset(rf->bmap, 0, (size_t)rf->nb * sizeof *rf->bmap);
@@ -2431,9 +2432,7 @@ static void narrow_x_range(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
 static cl_int build_region(region_fn *rf, int r, LLVMBuilderRef b)
 {
     region_loop rl = {.r = r, .order = rf->order};
-    cl_int err = order_region_blocks(rf, &rl);
-    if (err == CL_SUCCESS)
-        err = find_next_states(rf, &rl);
+    cl_int err = plan_region(rf, &rl);
     if (err == CL_SUCCESS) {
         add_region_blocks(rf, &rl);
         open_work_item_loops(rf, b, &rl);
