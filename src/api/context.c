@@ -13,6 +13,7 @@
 #include "api/api.h"
 #include "api/entry.h"
 #include "core/engine.h"
+#include "core/trace.h"
 #include "core/util.h"
 
 #include <stdio.h>
@@ -79,6 +80,7 @@ static void context_destroy(void *self)
     free(context->properties);
     pthread_mutex_destroy(&context->lock);
     free(context);
+    mosaic_trace_context_destroyed(); /* the last one completes the trace file */
 }
 
 /* Creates the context once every argument has been checked. */
@@ -124,6 +126,7 @@ static cl_context context_new(const cl_context_properties *properties, size_t nu
     context->notify_data = user_data;
     pthread_mutex_init(&context->lock, NULL);
     context->destructor_callbacks = NULL;
+    mosaic_trace_context_created(); /* the first one opens the trace file (MOSAIC_TRACE) */
     mosaic_set_error(errcode_ret, CL_SUCCESS);
     return context;
 }

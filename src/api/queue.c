@@ -6,6 +6,7 @@
 #include "api/entry.h"
 #include "core/engine.h"
 #include "core/objects.h"
+#include "core/trace.h"
 #include "core/util.h"
 
 #include <stdint.h>
@@ -40,6 +41,7 @@ static void destroy_queue(void *p)
             atomic_fetch_sub(&q->context->num_device_queues, 1);
     }
     pthread_cond_destroy(&q->drained);
+    mosaic_trace_queue_destroyed(q);
     free(q->property_list);
     mosaic_release_internal(q->context);
     free(q);
@@ -126,6 +128,8 @@ static cl_command_queue create_queue(cl_context context, cl_device_id device,
     q->properties = properties;
     if (on_device)
         q->size = size ? size : device->queue_on_device_preferred_size;
+    else if (mosaic_tracing()) /* a host queue: a track of the timeline */
+        mosaic_trace_queue_created(q);
     if (properties & CL_QUEUE_ON_DEVICE_DEFAULT) {
         cl_command_queue none = NULL;
         if (!atomic_compare_exchange_strong(slot, &none, q)) {

@@ -22,7 +22,7 @@
 
 static struct mosaic_settings current;
 static char *owned_clang, *owned_opt, *owned_cache_dir, *owned_tmpdir; /* what `current` points at */
-static char *owned_llvm_spirv, *owned_spirv_val;
+static char *owned_llvm_spirv, *owned_spirv_val, *owned_trace;
 static pthread_once_t loaded = PTHREAD_ONCE_INIT;
 
 static const char *value(const char *name)
@@ -81,6 +81,10 @@ static void load(void)
     owned_spirv_val = spirv_val ? strdup(spirv_val) : NULL;
     s.spirv_val = owned_spirv_val ? owned_spirv_val : MOSAIC_SPIRV_VAL_PATH;
 
+    const char *trace = value("MOSAIC_TRACE");
+    owned_trace = trace ? strdup(trace) : NULL;
+    s.trace = owned_trace;
+
     const char *tmp = value("TMPDIR");
     owned_tmpdir = tmp ? strdup(tmp) : NULL;
     s.tmpdir = owned_tmpdir ? owned_tmpdir : "/tmp";
@@ -119,7 +123,8 @@ void mosaic_settings_reload(void)
     free(owned_tmpdir);
     free(owned_llvm_spirv);
     free(owned_spirv_val);
-    owned_llvm_spirv = owned_spirv_val = NULL;
+    free(owned_trace);
+    owned_llvm_spirv = owned_spirv_val = owned_trace = NULL;
     owned_clang = owned_opt = owned_cache_dir = owned_tmpdir = NULL;
     load();
 }

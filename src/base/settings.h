@@ -73,6 +73,10 @@ struct mosaic_settings {
     /* TMPDIR (path, /tmp): where the front end makes its temporary
      * directories. */
     const char *tmpdir;
+    /* MOSAIC_TRACE (path, none): write a timeline of every command and of
+     * the CPU workers' work-group chunks there, in the Chrome trace event
+     * format (docs/trace.md).  Unset or empty: no trace. */
+    const char *trace;
 };
 
 /* The settings, read from the environment at the first call. */

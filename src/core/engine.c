@@ -12,6 +12,7 @@
  */
 #include "core/engine.h"
 #include "core/device.h"
+#include "core/trace.h"
 #include "core/util.h"
 #include "base/assert.h"
 
@@ -48,8 +49,9 @@ static void free_edges(cl_event e)
 }
 
 /* Profiling times are taken only for commands of a queue with
- * CL_QUEUE_PROFILING_ENABLE (reading the clock is a visible part of an
- * enqueue's cost); time_queued is 0 for the others. */
+ * CL_QUEUE_PROFILING_ENABLE, or of every queue while a trace is written
+ * (reading the clock is a visible part of an enqueue's cost); time_queued
+ * is 0 for the others.  A traced command also has a trace_id. */
 static bool profiled(cl_event e) { return e->time_queued != 0; }
 
 /* ---- the callback thread ------------------------------------------------ */
@@ -239,8 +241,13 @@ static cl_event new_event(cl_context context, cl_command_queue queue, cl_command
     e->command_type = type;
     __atomic_store_n(&e->status, status, __ATOMIC_RELEASE);
     e->waiting_for = 1; /* the enqueue guard, dropped once all edges are in */
-    if (queue && (queue->properties & CL_QUEUE_PROFILING_ENABLE))
+    if (queue && ((queue->properties & CL_QUEUE_PROFILING_ENABLE) || mosaic_tracing())) {
         e->time_queued = mosaic_now_ns();
+        if (mosaic_tracing() && queue->trace_id) {
+            e->trace_id = mosaic_trace_command_id();
+            e->trace_lane = -1;
+        }
+    }
     return e;
 }
 
@@ -387,15 +394,23 @@ static void dispatch_ready(void)
     dispatching = false;
 }
 
-void mosaic_command_running(cl_event e)
+void mosaic_command_running_at(cl_event e, uint64_t start_ns)
 {
     pthread_mutex_lock(&graph_lock);
     MOSAIC_ASSERT(e->status == CL_SUBMITTED); /* runs once, after its dependencies */
-    if (profiled(e))
-        e->time_start = mosaic_now_ns();
+    if (profiled(e)) {
+        e->time_start = start_ns ? start_ns : mosaic_now_ns();
+        if (e->trace_id)
+            mosaic_trace_start_locked(e);
+    }
     __atomic_store_n(&e->status, CL_RUNNING, __ATOMIC_RELEASE);
     queue_callbacks_locked(e, CL_RUNNING);
     pthread_mutex_unlock(&graph_lock);
+}
+
+void mosaic_command_running(cl_event e)
+{
+    mosaic_command_running_at(e, 0);
 }
 
 /* Under graph_lock: the command reaches its final status.  Its dependants
@@ -412,6 +427,8 @@ static void complete_locked(cl_event e, cl_int status)
             e->time_start = now;
         e->time_end = now;
         e->time_complete = now;
+        if (e->trace_id)
+            mosaic_trace_complete_locked(e);
     }
     __atomic_store_n(&e->status, status, __ATOMIC_RELEASE);
     if (e->queue)
@@ -435,6 +452,8 @@ static void complete_locked(cl_event e, cl_int status)
 /* After complete_locked, with the lock released. */
 static void after_complete(cl_event e)
 {
+    if (e->trace_id)
+        mosaic_trace_command(e); /* before the cleanup: it reads the payload */
     if (e->cleanup) {
         e->cleanup(e);
         e->cleanup = NULL;

@@ -44,6 +44,9 @@ cl_int mosaic_enqueue_marker(cl_command_queue queue, cl_command_type type, bool 
 
 /* Called by devices. */
 void mosaic_command_running(cl_event command);               /* CL_RUNNING, start time */
+/* The same with the start time read by the device (nanoseconds of
+ * mosaic_now_ns(), taken after the command was submitted; 0: now). */
+void mosaic_command_running_at(cl_event command, uint64_t start_ns);
 void mosaic_command_complete(cl_event command, cl_int status); /* CL_COMPLETE or < 0 */
 
 /* The execution status, read under the engine lock. */

@@ -179,6 +179,12 @@ struct _cl_command_queue {
     cl_event pending_head, pending_tail; /* commands enqueued and not complete, oldest first */
     size_t num_pending;
     pthread_cond_t drained;  /* broadcast when num_pending drops to 0 */
+    /* MOSAIC_TRACE (core/trace.c): the queue's number in the timeline (0:
+     * not traced), and when each of its lanes is free again (the engine
+     * lock guards them; UINT64_MAX: a command runs there). */
+    unsigned trace_id;
+    uint64_t *trace_lane_end;
+    unsigned trace_num_lanes;
 };
 
 /* ---- memory objects ---------------------------------------------------------- */
@@ -306,6 +312,11 @@ struct _cl_event {
     void (*cleanup)(cl_event self);  /* frees the payload's holds; called once after completion */
     void *payload;
     bool run_inline;                 /* blocking command: may run on the enqueuing thread */
+    /* MOSAIC_TRACE (core/trace.c): the command's number in the timeline (0:
+     * not traced) and its lane on its queue's track (-1: none yet; the
+     * engine lock guards it). */
+    uint64_t trace_id;
+    int trace_lane;
 };
 
 /* ---- samplers ------------------------------------------------------------------ */

@@ -22,6 +22,7 @@
 #include "devices/cpu/cpu_exec.h"
 #include "core/engine.h"
 #include "core/ndrange.h"
+#include "core/trace.h"
 #include "core/util.h"
 #include "base/assert.h"
 #include "base/settings.h"
@@ -90,6 +91,7 @@ typedef struct cpu_pool {
     bool closing;            /* the device is gone: idle workers exit (under lock) */
     unsigned alive;          /* worker threads not exited yet (under lock) */
     struct cpu_pool *next, *prev; /* in all_pools (under pools_lock) */
+    unsigned number;         /* in the order pools were made: 0 is the root device's (MOSAIC_TRACE's names) */
 } cpu_pool;
 
 /* Every pool of the process, for fork(): pools_lock, then a pool's lock. */
@@ -413,7 +415,12 @@ static void work_on_kernel(worker *w, job *j, bool *searching)
     size_t done_here = 0;
     unsigned pushed = atomic_load_explicit(&w->pool->children_pushed, memory_order_relaxed);
     w->running.job = j;
+    bool tracing = mosaic_tracing();
     for (;;) {
+        /* MOSAIC_TRACE: read before the claim, this is the command's START
+         * if the claim gets group 0; any other chunk's begin is read after
+         * its claim, so no chunk seems to begin before its command. */
+        uint64_t began = tracing ? mosaic_now_ns() : 0;
         /* Groups are claimed a chunk at a time: with one shared counter per
          * group, small groups on many cores spend their time fighting over
          * its cache line. */
@@ -423,9 +430,11 @@ static void work_on_kernel(worker *w, job *j, bool *searching)
         size_t end = first + j->chunk < j->total_groups ? first + j->chunk : j->total_groups;
         if (first == 0) { /* before group 0 ends, so the command cannot complete first */
             if (j->command)
-                mosaic_command_running(j->command);
+                mosaic_command_running_at(j->command, began);
             else
                 mosaic_cpu_job_running(j);
+        } else if (tracing) {
+            began = mosaic_now_ns();
         }
         for (size_t g = first; g < end; g++) {
             cl_int status = j->run_part ? j->run_part(j->command, g, j->total_groups) : run_group(w, nd, g);
@@ -436,6 +445,10 @@ static void work_on_kernel(worker *w, job *j, bool *searching)
             if (w->running.group_waiters)
                 mosaic_cpu_group_end(&w->running);
         }
+        if (tracing) /* before the groups count as done: the command is not complete yet */
+            mosaic_trace_work(j->command ? j->command->trace_id : 0,
+                              j->run_part ? j->command->command_type : CL_COMMAND_NDRANGE_KERNEL,
+                              j->run_part ? NULL : nd->info->name, first, end, began, mosaic_now_ns());
         done_here += end - first;
         /* Children a kernel enqueued were put in front of the list: go to
          * them now (this job stays on the list while it has groups left),
@@ -497,6 +510,14 @@ static void *worker_main(void *arg)
      * it holds the list's lock again: cpu_submit wakes no sleeping worker for
      * a job that a searching one is bound to find. */
     bool searching = false;
+    if (mosaic_tracing()) {
+        char name[64];
+        if (p->number == 0)
+            snprintf(name, sizeof name, "CPU worker %u", w->index);
+        else
+            snprintf(name, sizeof name, "CPU sub-device %u, worker %u", p->number, w->index);
+        mosaic_trace_thread_name(name, (int)(1u << 24) + (int)(p->number % 4096) * 1024 + (int)(w->index % 1024));
+    }
     for (;;) {
         pthread_mutex_lock(&p->lock);
         if (searching) {
@@ -542,8 +563,11 @@ static void *worker_main(void *arg)
 
         if (!shared) {
             cl_event cmd = j->command;
-            mosaic_command_running(cmd);
+            uint64_t began = cmd->trace_id ? mosaic_now_ns() : 0;
+            mosaic_command_running_at(cmd, began);
             cl_int status = cmd->run(cmd);
+            if (cmd->trace_id)
+                mosaic_trace_work(cmd->trace_id, cmd->command_type, NULL, 0, 0, began, mosaic_now_ns());
             atomic_fetch_add(&p->searching, 1);
             searching = true;
             mosaic_command_complete(cmd, status);
@@ -571,6 +595,8 @@ static cpu_pool *pool_new(const unsigned *unit_cpus, unsigned count, const cpu_s
         free(cpus);
         return NULL;
     }
+    static atomic_uint pools_made;
+    p->number = atomic_fetch_add(&pools_made, 1);
     pthread_mutex_init(&p->lock, NULL);
     pthread_cond_init(&p->work, NULL);
     memcpy(cpus, unit_cpus, count * sizeof *cpus);
