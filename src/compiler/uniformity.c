@@ -16,6 +16,8 @@
  * post-dominator varies (work-items may arrive from different sides), and so
  * does every value defined there and used after (a loop that work-items
  * leave in different iterations).  All of that is iterated to a fixed point.
+ * A block that ends in `unreachable` is never left: no work-item goes there,
+ * so a branch into it parts none (post-dominators ignore such paths).
  * Post-dominators and dominators are computed with the iterative algorithm
  * of Cooper, Harvey and Kennedy.
  */
@@ -34,12 +36,15 @@ struct mc_uniformity {
     pmap bidx;
     int **succ, *nsucc, **pred, *npred;
     unsigned char *reach;        /* [block] reachable from the entry */
+    unsigned char *returns;      /* [block] ends in `ret` (a block ending in `unreachable` is never left) */
     int *ipdom;                  /* [block] immediate post-dominator; nb: the virtual exit */
     int *idom;                   /* [block] immediate dominator (the entry: itself) */
     unsigned char *loop_exit;    /* [block] leaves a natural loop it is in */
     int *depth;                  /* [block] how many natural loops hold it */
     unsigned char *parted;       /* [block] runs for some work-items only */
     unsigned char *split_done;   /* [block] its varying branch was accounted for */
+    unsigned char *barrier;      /* [block] calls __mosaic_barrier */
+    unsigned char *convergent;   /* [block] a branch on a varying value that barriers make uniform */
     int ni;
     LLVMValueRef *insts;
     int *iblock;
@@ -59,14 +64,17 @@ static bool number_blocks(mc_uniformity *u, LLVMValueRef fn)
     u->nsucc = calloc(n, sizeof *u->nsucc);
     u->npred = calloc(n, sizeof *u->npred);
     u->reach = calloc(n, 1);
+    u->returns = calloc(n, 1);
     u->ipdom = calloc(n, sizeof *u->ipdom);
     u->idom = calloc(n, sizeof *u->idom);
     u->loop_exit = calloc(n, 1);
     u->depth = calloc(n, sizeof *u->depth);
     u->parted = calloc(n, 1);
     u->split_done = calloc(n, 1);
-    if (!u->bbs || !u->succ || !u->pred || !u->nsucc || !u->npred || !u->reach || !u->ipdom || !u->idom ||
-        !u->loop_exit || !u->depth || !u->parted || !u->split_done || !pmap_init(&u->bidx, n))
+    u->barrier = calloc(n, 1);
+    u->convergent = calloc(n, 1);
+    if (!u->bbs || !u->succ || !u->pred || !u->nsucc || !u->npred || !u->reach || !u->returns || !u->ipdom || !u->idom ||
+        !u->loop_exit || !u->depth || !u->parted || !u->split_done || !u->barrier || !u->convergent || !pmap_init(&u->bidx, n))
         return false;
     LLVMGetBasicBlocks(fn, u->bbs);
     for (int i = 0; i < u->nb; i++)
@@ -74,6 +82,7 @@ static bool number_blocks(mc_uniformity *u, LLVMValueRef fn)
     for (int i = 0; i < u->nb; i++) {
         LLVMValueRef term = LLVMGetBasicBlockTerminator(u->bbs[i]);
         unsigned ns = term ? LLVMGetNumSuccessors(term) : 0;
+        u->returns[i] = term && LLVMGetInstructionOpcode(term) == LLVMRet;
         u->succ[i] = calloc(ns ? ns : 1, sizeof **u->succ);
         if (!u->succ[i])
             return false;
@@ -115,7 +124,7 @@ static int out_degree(direction d, int x)
     if (x == u->nb) {
         int n = 0;
         for (int i = 0; i < u->nb; i++)
-            n += u->reach[i] && !u->nsucc[i];
+            n += u->reach[i] && u->returns[i];
         return n;
     }
     return u->npred[x];
@@ -129,7 +138,7 @@ static int out_edge(direction d, int x, int k)
         return u->succ[x][k];
     if (x == u->nb) {
         for (int i = 0; i < u->nb; i++)
-            if (u->reach[i] && !u->nsucc[i] && !k--)
+            if (u->reach[i] && u->returns[i] && !k--)
                 return i;
         return -1;
     }
@@ -146,7 +155,7 @@ static int in_edges(direction d, int x, int *buf)
     }
     memcpy(buf, u->succ[x], (size_t)u->nsucc[x] * sizeof *buf);
     int n = u->nsucc[x];
-    if (!n)
+    if (u->returns[x])
         buf[n++] = u->nb;
     return n;
 }
@@ -292,6 +301,9 @@ static bool number_instructions(mc_uniformity *u)
             u->insts[n] = i;
             u->iblock[n] = b;
             pmap_put(&u->iidx, i, n++);
+            LLVMValueRef f = LLVMIsACallInst(i) ? mc_called_function(i) : NULL;
+            if (f && !strcmp(LLVMGetValueName(f), "__mosaic_barrier"))
+                u->barrier[b] = 1;
         }
     return true;
 }
@@ -384,8 +396,43 @@ static LLVMValueRef branch_condition(LLVMBasicBlockRef bb)
 /* Block b branches on a varying condition: the blocks before its immediate
  * post-dominator run for some work-items only; phis there and at the
  * post-dominator, and values defined there and used after, vary. */
+/* Does every way out of block b meet a work-group barrier before join
+ * (reached again, or the end)?  Then OpenCL's rule that all work-items of a
+ * group reach the same barriers says they all take the same way: the branch
+ * is treated as uniform, whatever its condition looks like (a kernel that
+ * chooses between two barrier loops on a test of the local id). */
+static bool barrier_on_every_way(const mc_uniformity *u, int b, unsigned char *seen, int *stack)
+{
+    int join = u->ipdom[b];
+    for (int k = 0; k < u->nsucc[b]; k++) {
+        int s = u->succ[b][k], sp = 0;
+        bool met = false;
+        if (s == join)
+            return false;
+        memset(seen, 0, (size_t)u->nb);
+        seen[s] = 1;
+        stack[sp++] = s;
+        while (sp && !met) {
+            int x = stack[--sp];
+            met = u->barrier[x];
+            for (int j = 0; j < u->nsucc[x] && !met; j++) {
+                int y = u->succ[x][j];
+                if (y != join && y != b && !seen[y])
+                    seen[y] = 1, stack[sp++] = y;
+            }
+        }
+        if (!met)
+            return false;
+    }
+    return u->nsucc[b] > 0;
+}
+
 static bool account_for_split(mc_uniformity *u, int b, unsigned char *inside, int *stack)
 {
+    if (barrier_on_every_way(u, b, inside, stack)) {
+        u->convergent[b] = 1;
+        return false;
+    }
     int join = u->ipdom[b], sp = 0;
     memset(inside, 0, (size_t)u->nb);
     for (int k = 0; k < u->nsucc[b]; k++) {
@@ -463,8 +510,9 @@ void mc_uniformity_free(mc_uniformity *u)
         if (u->pred)
             free(u->pred[i]);
     }
-    free(u->bbs), free(u->succ), free(u->pred), free(u->nsucc), free(u->npred), free(u->reach);
+    free(u->bbs), free(u->succ), free(u->pred), free(u->nsucc), free(u->npred), free(u->reach), free(u->returns);
     free(u->ipdom), free(u->idom), free(u->loop_exit), free(u->depth), free(u->parted), free(u->split_done);
+    free(u->barrier), free(u->convergent);
     free(u->insts), free(u->iblock), free(u->varying);
     pmap_free(&u->aidx), pmap_free(&u->bidx), pmap_free(&u->iidx);
     free(u);
@@ -528,7 +576,8 @@ bool mc_uniform_loop_exit(const mc_uniformity *u, LLVMBasicBlockRef bb)
     if (b < 0 || !u->loop_exit[b] || !mc_uniform_control(u, bb))
         return false;
     LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
-    return LLVMIsABranchInst(term) && LLVMIsConditional(term) && mc_uniform_value(u, LLVMGetCondition(term)) &&
+    return LLVMIsABranchInst(term) && LLVMIsConditional(term) &&
+           (u->convergent[b] || mc_uniform_value(u, LLVMGetCondition(term))) &&
            LLVMGetSuccessor(term, 0) != LLVMGetSuccessor(term, 1);
 }
 
@@ -538,8 +587,8 @@ bool mc_divergent_loop_exit(const mc_uniformity *u, LLVMBasicBlockRef bb)
     if (b < 0 || !u->reach[b] || !u->loop_exit[b])
         return false;
     LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
-    return LLVMIsABranchInst(term) && LLVMIsConditional(term) && !mc_uniform_value(u, LLVMGetCondition(term)) &&
-           LLVMGetSuccessor(term, 0) != LLVMGetSuccessor(term, 1);
+    return LLVMIsABranchInst(term) && LLVMIsConditional(term) && !u->convergent[b] &&
+           !mc_uniform_value(u, LLVMGetCondition(term)) && LLVMGetSuccessor(term, 0) != LLVMGetSuccessor(term, 1);
 }
 
 int mc_loop_depth(const mc_uniformity *u, LLVMBasicBlockRef bb)

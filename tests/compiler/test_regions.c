@@ -1210,6 +1210,67 @@ TEST(narrowed_x_range)
     }
 }
 
+TEST(barriers_make_uniform)
+{
+    /* A branch on a test of the local id whose both ways hold barriers: the
+     * work-items must all take the same way (OpenCL), so the loops behind it
+     * are uniform (uniformity.c, barrier_on_every_way) and their control runs
+     * once.  The test holds for the whole group here, as such kernels ensure
+     * (a tile-size check). */
+    const char *src =
+        "kernel void k(global const int *in, global int *out, local int *tmp, int limit, int rounds) {\n"
+        "  size_t l = get_local_id(0), n = get_local_size(0);\n"
+        "  int v = in[get_global_id(0)];\n"
+        "  if ((int)l < limit) {\n"
+        "    for (int r = 0; r < rounds; r++) {\n"
+        "      tmp[l] = v;\n"
+        "      barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "      v += tmp[(l + 1) % n] * (r + 1);\n"
+        "      barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    }\n"
+        "  } else {\n"
+        "    for (int r = 0; r < rounds; r++) {\n"
+        "      tmp[l] = v;\n"
+        "      barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "      v -= tmp[(l + n - 1) % n];\n"
+        "      barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    }\n"
+        "  }\n"
+        "  out[get_global_id(0)] = v;\n"
+        "}\n";
+    for (int o = 0; o < NUM_BUILDS; o++) {
+        mosaic_executable *exe = build(src, builds[o]);
+        if (!exe)
+            continue;
+        enum { N = 48, L = 16 };
+        int in[N], out[N], ref[N];
+        for (int i = 0; i < N; i++)
+            in[i] = (i * 5) % 17 - 6;
+        for (int c = 0; c < 2; c++) {
+            int limit = c ? 0 : 1000, rounds = 37; /* every work-item one way, then the other */
+            int *pi = in, *po = out;
+            uint64_t off = 0;
+            range r = {1, {N}, {L}, L * sizeof(int)};
+            memset(out, 0, sizeof out);
+            both(exe, builds[o], "k", ARGS(&pi, &po, &off, &limit, &rounds), &r, out, sizeof out);
+            for (int g0 = 0; g0 < N; g0 += L) {
+                int v[L], tmp[L];
+                for (int l = 0; l < L; l++)
+                    v[l] = in[g0 + l];
+                for (int rr = 0; rr < rounds; rr++) {
+                    memcpy(tmp, v, sizeof tmp);
+                    for (int l = 0; l < L; l++)
+                        v[l] += c ? -tmp[(l + L - 1) % L] : tmp[(l + 1) % L] * (rr + 1);
+                }
+                memcpy(&ref[g0], v, sizeof v);
+            }
+            CHECK(!memcmp(out, ref, sizeof out), "barriers_make_uniform (%s, limit %d): out[0] %d, expected %d",
+                  builds[o], limit, out[0], ref[0]);
+        }
+        mosaic_executable_free(exe);
+    }
+}
+
 TEST(classic_kernels)
 {
     /* a work-efficient (Blelloch) exclusive scan and a bitonic sort in
