@@ -29,6 +29,5 @@ typedef struct ndrange {
  * r->per_item), otherwise one thread per work-item through wi_fn. args[i] points at argument i's bytes. */
 int run_kernel(const mosaic_executable *exe, const char *name, void **args, const ndrange *r);
 
-char *read_text_file(const char *path);
 
 #endif

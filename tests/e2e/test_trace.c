@@ -401,6 +401,22 @@ static void check_trace(const char *path, const expectation *want)
     free(ev);
 }
 
+/* Runs child(arg) with a trace, then checks the trace against want. */
+static void traced(const char *what, bool (*child)(void *), void *arg, expectation want)
+{
+    char path[256];
+    trace_path(path, sizeof path, what);
+    CHECK(in_child(path, child, arg), "the traced program failed (%s)", what);
+    check_trace(path, &want);
+    unlink(path);
+}
+
+static void env_close(cl_env *env)
+{
+    clReleaseProgram(env->program);
+    clReleaseContext(env->context);
+}
+
 /* ---- the cases ------------------------------------------------------------------------- */
 
 static bool child_two_queues(void *arg)
@@ -414,19 +430,14 @@ static bool child_two_queues(void *arg)
     bool ok = run_commands(&env, q1, false) && run_commands(&env, q2, true);
     clReleaseCommandQueue(q1);
     clReleaseCommandQueue(q2);
-    clReleaseProgram(env.program);
-    clReleaseContext(env.context);
+    env_close(&env);
     return ok;
 }
 
 TEST(two_queues)
 {
     /* q1: a write and a kernel; q2: the same, a 16 MiB fill and copy (in parts) */
-    char path[256];
-    trace_path(path, sizeof path, "two");
-    CHECK(in_child(path, child_two_queues, NULL), "the traced program failed");
-    check_trace(path, &(expectation){.commands = 6, .kernels = 2, .queues = 2, .parts = true});
-    unlink(path);
+    traced("two", child_two_queues, NULL, (expectation){.commands = 6, .kernels = 2, .queues = 2, .parts = true});
 }
 
 static bool child_no_release(void *arg)
@@ -442,11 +453,7 @@ static bool child_no_release(void *arg)
 TEST(no_release)
 {
     /* a program that never releases its objects: the exit handler completes the file */
-    char path[256];
-    trace_path(path, sizeof path, "norelease");
-    CHECK(in_child(path, child_no_release, NULL), "the traced program failed");
-    check_trace(path, &(expectation){.commands = 2, .kernels = 1, .queues = 1});
-    unlink(path);
+    traced("norelease", child_no_release, NULL, (expectation){.commands = 2, .kernels = 1, .queues = 1});
 }
 
 static bool child_reopen(void *arg)
@@ -459,8 +466,7 @@ static bool child_reopen(void *arg)
         cl_command_queue q = clCreateCommandQueueWithProperties(env.context, env.device, NULL, NULL);
         bool ok = run_commands(&env, q, false);
         clReleaseCommandQueue(q);
-        clReleaseProgram(env.program);
-        clReleaseContext(env.context);
+        env_close(&env);
         if (!ok)
             return false;
     }
@@ -469,11 +475,7 @@ static bool child_reopen(void *arg)
 
 TEST(reopen)
 {
-    char path[256];
-    trace_path(path, sizeof path, "reopen");
-    CHECK(in_child(path, child_reopen, NULL), "the traced program failed");
-    check_trace(path, &(expectation){.commands = 4, .kernels = 2, .queues = 2});
-    unlink(path);
+    traced("reopen", child_reopen, NULL, (expectation){.commands = 4, .kernels = 2, .queues = 2});
 }
 
 typedef struct thread_arg {
@@ -510,19 +512,14 @@ static bool child_threads(void *arg)
         pthread_join(th[i], NULL);
         ok &= args[i].ok;
     }
-    clReleaseProgram(env.program);
-    clReleaseContext(env.context);
+    env_close(&env);
     return ok;
 }
 
 TEST(threads)
 {
     /* four host threads, a queue each, five rounds of a write and a kernel */
-    char path[256];
-    trace_path(path, sizeof path, "threads");
-    CHECK(in_child(path, child_threads, NULL), "the traced program failed");
-    check_trace(path, &(expectation){.commands = 40, .kernels = 20, .queues = 4});
-    unlink(path);
+    traced("threads", child_threads, NULL, (expectation){.commands = 40, .kernels = 20, .queues = 4});
 }
 
 TEST(unwritable)
