@@ -2395,9 +2395,11 @@ static void narrow_x_range(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
     if (!rf->inreg[rl->r][x] || rf->bar_of_block[x] || !LLVMIsABranchInst(term) || !LLVMIsConditional(term))
         return;
     LLVMValueRef cond = LLVMGetCondition(term);
-    if (!LLVMIsAICmpInst(cond) || LLVMGetInstructionParent(cond) != rf->bbs[x] ||
-        LLVMGetFirstInstruction(rf->bbs[x]) != cond)
-        return; /* the test must be all the block does */
+    if (!LLVMIsAICmpInst(cond) || LLVMGetInstructionParent(cond) != rf->bbs[x])
+        return;
+    for (LLVMValueRef i = LLVMGetFirstInstruction(rf->bbs[x]); i != term; i = LLVMGetNextInstruction(i))
+        if (i != cond && rf->kind[pmap_get(&rf->iidx, i)] != K_SKIP)
+            return; /* the test must be all the block does: the skipped work-items run none of it */
     LLVMIntPredicate pred = LLVMGetICmpPredicate(cond);
     LLVMValueRef a = LLVMGetOperand(cond, 0), u = LLVMGetOperand(cond, 1);
     if (pred == LLVMIntUGT) { /* u > lx */
