@@ -2372,7 +2372,8 @@ static LLVMValueRef value_before_loops(region_fn *rf, int r, LLVMValueRef v, int
 
 /* A region whose code starts with "if (get_local_id(0) < u)", u uniform and
  * known before the loops, where the other work-items only leave the region
- * (a tree reduction's "if (l < s)"): its x loops stop at min(size, u), and
+ * (a tree reduction's "if (l < s)"; "== 0" is "< 1"): its x loops stop at
+ * min(size, u), and
  * the region is skipped when that is 0.  Single-state regions only (the
  * skipped work-items' state is the one the others reach), not in masked or
  * sub-group mode (every work-item's state is kept there). */
@@ -2402,11 +2403,13 @@ static void narrow_x_range(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
             return; /* the test must be all the block does: the skipped work-items run none of it */
     LLVMIntPredicate pred = LLVMGetICmpPredicate(cond);
     LLVMValueRef a = LLVMGetOperand(cond, 0), u = LLVMGetOperand(cond, 1);
-    if (pred == LLVMIntUGT) { /* u > lx */
+    if (pred == LLVMIntUGT || (pred == LLVMIntEQ && LLVMIsAConstantInt(a))) { /* u > lx, 0 == lx */
         LLVMValueRef t = a;
         a = u, u = t;
-        pred = LLVMIntULT;
+        pred = pred == LLVMIntEQ ? LLVMIntEQ : LLVMIntULT;
     }
+    if (pred == LLVMIntEQ && LLVMIsAConstantInt(u) && !LLVMConstIntGetZExtValue(u)) /* lx == 0: lx < 1 */
+        u = LLVMConstInt(LLVMTypeOf(u), 1, 0), pred = LLVMIntULT;
     if (pred != LLVMIntULT)
         return;
     LLVMValueRef lx = LLVMGetParam(rf->body, rf->nparams - 3);

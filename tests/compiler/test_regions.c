@@ -1153,7 +1153,8 @@ TEST(narrowed_x_range)
 {
     /* "if (lx < u)" at a region's start, u uniform: the region's x loops
      * stop at min(size, u) (regions.c, narrow_x_range); u of 0, inside the
-     * group and beyond it, on groups of 2D rows, the tree reduction too. */
+     * group and beyond it, on groups of 2D rows, the tree reduction, and
+     * "if (lx == 0)" too. */
     const char *src =
         "kernel void k(global const int *in, global int *out, local int *tmp, int extra) {\n"
         "  size_t lx = get_local_id(0), ly = get_local_id(1), nx = get_local_size(0);\n"
@@ -1170,6 +1171,9 @@ TEST(narrowed_x_range)
         "      tmp[l] += tmp[l + s];\n"
         "    barrier(CLK_LOCAL_MEM_FENCE);\n"
         "  }\n"
+        "  if (lx == 0)\n"
+        "    tmp[l] = tmp[l] * 3 + 1;\n"
+        "  barrier(CLK_LOCAL_MEM_FENCE);\n"
         "  out[gid] = tmp[l] + (l == 0 ? 7 : 0);\n"
         "}\n";
     for (int o = 0; o < NUM_BUILDS; o++) {
@@ -1198,6 +1202,8 @@ TEST(narrowed_x_range)
                         for (int l = 0; l < n; l++)
                             if (l % LX < s2)
                                 tmp[l] += tmp[l + s2];
+                    for (int l = 0; l < n; l += LX)
+                        tmp[l] = tmp[l] * 3 + 1;
                     for (int l = 0; l < n; l++) {
                         int x = gx * LX + l % LX, y = gy * LY + l / LX;
                         ref[y * W + x] = tmp[l] + (l == 0 ? 7 : 0);
