@@ -475,6 +475,11 @@ static bool barrier_in_cycle(LLVMValueRef fn, LLVMBasicBlockRef x)
     return found;
 }
 
+/* At most this many regions with the cuts (masks of states hold 63): a
+ * kernel of many loops (a hash's byte loops) would otherwise take seconds to
+ * build for little gain; it keeps its loops inside the work-item loops. */
+#define MAX_CUT_REGIONS 32
+
 /* Does branch condition cond count a loop's induction variable to a constant
  * in a few steps (at most SMALL_TRIP_COUNT)?  Such a loop is left to LLVM,
  * which unrolls it whole inside the loop over work-items. */
@@ -545,6 +550,33 @@ static bool strided_over_items(const mc_uniformity *ua, LLVMValueRef cond)
     return false;
 }
 
+/* The exit branches of fn's loops that get cuts (cut_uniform_loops), in
+ * exits (divergent[i]: work-items leave that loop in different iterations);
+ * how many.  None when the cuts would make more than MAX_CUT_REGIONS regions. */
+static int loops_to_cut(LLVMValueRef fn, const mc_uniformity *ua, LLVMBasicBlockRef *exits, unsigned char *divergent)
+{
+    int nx = 0, barriers = 0, cuts = 0;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+            barriers += LLVMIsACallInst(i) && is_barrier(i);
+        LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
+        if (!term || !LLVMIsABranchInst(term) || !LLVMIsConditional(term) ||
+            small_constant_trip_count(LLVMGetCondition(term)))
+            continue;
+        if (mc_uniform_loop_exit(ua, bb)) {
+            divergent[nx] = 0;
+            exits[nx++] = bb;
+            cuts += 3; /* before the branch and on both ways out */
+        } else if (mc_divergent_loop_exit(ua, bb) && !strided_over_items(ua, LLVMGetCondition(term)) &&
+                   !barrier_in_cycle(fn, bb)) {
+            divergent[nx] = 1;
+            exits[nx++] = bb;
+            cuts += 2;
+        }
+    }
+    return barriers + cuts + 1 > MAX_CUT_REGIONS ? 0 : nx;
+}
+
 /* A loop whose work-items all stay or all leave together (a uniform exit
  * branch under uniform control) decides that once for the group: a cut goes
  * before the uniform end of the deciding block (the branch and what only it
@@ -563,35 +595,7 @@ static bool cut_uniform_loops(region_fn *rf, LLVMBuilderRef b, const mc_uniformi
         free(exits);
         return false;
     }
-    /* regions: one per barrier and cut, at most 63 when some cut is divergent (masks of states) */
-    int barriers = 0, cuts = 0;
-    bool any_divergent = false;
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(rf->body); bb; bb = LLVMGetNextBasicBlock(bb)) {
-        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
-            barriers += LLVMIsACallInst(i) && is_barrier(i);
-        LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
-        if (!term || !LLVMIsABranchInst(term) || !LLVMIsConditional(term) ||
-            small_constant_trip_count(LLVMGetCondition(term)))
-            continue;
-        if (mc_uniform_loop_exit(ua, bb)) {
-            exits[nx++] = bb;
-            cuts += 3;
-        } else if (mc_divergent_loop_exit(ua, bb) && !strided_over_items(ua, LLVMGetCondition(term)) &&
-                   !barrier_in_cycle(rf->body, bb)) {
-            divergent[nx] = 1;
-            exits[nx++] = bb;
-            cuts += 2;
-            any_divergent = true;
-        }
-    }
-    if (any_divergent && barriers + cuts + 1 > 63) { /* keep the uniform ones only */
-        int k = 0;
-        for (int i = 0; i < nx; i++)
-            if (!divergent[i])
-                exits[k++] = exits[i];
-        nx = k;
-        memset(divergent, 0, (size_t)(n ? n : 1));
-    }
+    nx = loops_to_cut(rf->body, ua, exits, divergent);
     for (int i = 0; i < nx; i++) {
         LLVMBasicBlockRef x = exits[i];
         LLVMValueRef term = LLVMGetBasicBlockTerminator(x);
@@ -2776,12 +2780,11 @@ static cl_int build_regions(region_fn *rf, LLVMBuilderRef b)
 bool mc_has_loop_to_cut(const mc_kernel_build *kb)
 {
     mc_uniformity *ua = mc_uniformity_new(kb->body, LLVMCountParams(kb->body) - 3);
-    bool any = false;
-    for (LLVMBasicBlockRef bb = ua ? LLVMGetFirstBasicBlock(kb->body) : NULL; bb && !any; bb = LLVMGetNextBasicBlock(bb))
-        any = (mc_uniform_loop_exit(ua, bb) ||
-               (mc_divergent_loop_exit(ua, bb) &&
-                !strided_over_items(ua, LLVMGetCondition(LLVMGetBasicBlockTerminator(bb))))) &&
-              !small_constant_trip_count(LLVMGetCondition(LLVMGetBasicBlockTerminator(bb)));
+    int n = (int)LLVMCountBasicBlocks(kb->body);
+    LLVMBasicBlockRef *exits = malloc((size_t)(n ? n : 1) * sizeof *exits);
+    unsigned char *divergent = malloc((size_t)(n ? n : 1));
+    bool any = ua && exits && divergent && loops_to_cut(kb->body, ua, exits, divergent) > 0;
+    free(exits), free(divergent);
     mc_uniformity_free(ua);
     return any;
 }
