@@ -248,6 +248,11 @@ void mc_private_sizes(LLVMModuleRef m, LLVMTargetDataRef td, LLVMValueRef *fns, 
  * for what it cannot translate (a __local variable in a constant aggregate). */
 cl_int mc_build_wi(LLVMModuleRef m, mc_kernel_build *kb, mosaic_strbuf *log);
 void mc_kernel_build_free(mc_kernel_build *kb);
+/* `to` gets `from`'s name (util.c). */
+void mc_copy_name(LLVMValueRef to, LLVMValueRef from);
+/* Phis of succ that came from `from` now come from `to`: the C API cannot
+ * change an incoming block, so such a phi is rebuilt (util.c). */
+void mc_retarget_phis(LLVMBuilderRef b, LLVMBasicBlockRef succ, LLVMBasicBlockRef from, LLVMBasicBlockRef to);
 /* Replaces __mosaic_get_sub_group_first() in K.body, after K.wg is built. */
 void mc_lower_sub_group_first(LLVMModuleRef m, mc_kernel_build *kb);
 /* Might K.body wait for another work-item: does it read shared memory in a

@@ -73,6 +73,7 @@
 #include "compiler/compiler_internal.h"
 #include "compiler/ptr_map.h"
 #include "compiler/uniformity.h"
+#include "compiler/cuts.h"
 
 #define STACK_LIMIT (2u << 20)
 #define PHASE_DISPATCH 0xffffffffu /* sub-group mode's phase: each sub-group from its work-items' kept state */
@@ -239,31 +240,8 @@ static bool is_sub_group_first(LLVMValueRef inst)
     return f && !strcmp(LLVMGetValueName(f), "__mosaic_get_sub_group_first");
 }
 
-/* A cut: where uniform control leaves the loops over work-items for a while
- * (cut_uniform_loops), ending a region as a barrier does; removed from
- * K.body once K.wg is built. */
-#define CUT_NAME "__mosaic_region_cut"
-/* ... where work-items may arrive in different iterations of a loop
- * (masked mode: each region runs the work-items waiting for it). */
-#define DIVERGENT_CUT_NAME "__mosaic_region_cut_divergent"
-
-static bool is_divergent_cut(LLVMValueRef inst)
-{
-    LLVMValueRef f = LLVMIsACallInst(inst) ? mc_called_function(inst) : NULL;
-    return f && !strcmp(LLVMGetValueName(f), DIVERGENT_CUT_NAME);
-}
-
-static bool is_cut(LLVMValueRef inst)
-{
-    LLVMValueRef f = LLVMIsACallInst(inst) ? mc_called_function(inst) : NULL;
-    return f && (!strcmp(LLVMGetValueName(f), CUT_NAME) || is_divergent_cut(inst));
-}
-
-static bool is_barrier(LLVMValueRef inst)
-{
-    LLVMValueRef f = mc_called_function(inst);
-    return f && (!strcmp(LLVMGetValueName(f), "__mosaic_barrier") || is_sub_group_barrier(inst) || is_cut(inst));
-}
+/* Where a region ends: a work-group or sub-group barrier, or a cut (cuts.c). */
+static bool is_barrier(LLVMValueRef inst) { return mc_ends_region(inst); }
 
 static bool intrinsic_prefix(LLVMValueRef inst, const char *prefix)
 {
@@ -271,53 +249,11 @@ static bool intrinsic_prefix(LLVMValueRef inst, const char *prefix)
     return f && LLVMGetIntrinsicID(f) && !strncmp(LLVMGetValueName(f), prefix, strlen(prefix));
 }
 
-static void set_name_copy(LLVMValueRef to, LLVMValueRef from)
-{
-    size_t len;
-    const char *name = LLVMGetValueName2(from, &len);
-    if (!len)
-        return;
-    char *copy = strndup(name, len);
-    if (copy) {
-        LLVMSetValueName2(to, copy, len);
-        free(copy);
-    }
-}
-
 /* ---- step 1: every barrier ends its block ------------------------------------------- */
-
-/* Phis of succ that came from `from` now come from `to` (the C API cannot
- * change an incoming block, so such a phi is rebuilt). */
-static void retarget_phis(LLVMBuilderRef b, LLVMBasicBlockRef succ, LLVMBasicBlockRef from, LLVMBasicBlockRef to)
-{
-    LLVMValueRef i = LLVMGetFirstInstruction(succ);
-    while (i && LLVMIsAPHINode(i)) {
-        LLVMValueRef next = LLVMGetNextInstruction(i);
-        unsigned n = LLVMCountIncoming(i);
-        int hit = 0;
-        for (unsigned k = 0; k < n; k++)
-            hit |= LLVMGetIncomingBlock(i, k) == from;
-        if (hit) {
-            LLVMPositionBuilderBefore(b, i);
-            LLVMValueRef np = LLVMBuildPhi(b, LLVMTypeOf(i), "");
-            for (unsigned k = 0; k < n; k++) {
-                LLVMValueRef v = LLVMGetIncomingValue(i, k);
-                LLVMBasicBlockRef bb = LLVMGetIncomingBlock(i, k);
-                if (bb == from)
-                    bb = to;
-                LLVMAddIncoming(np, &v, &bb, 1);
-            }
-            set_name_copy(np, i);
-            LLVMReplaceAllUsesWith(i, np);
-            LLVMInstructionEraseFromParent(i);
-        }
-        i = next;
-    }
-}
 
 /* Is `after` (what follows a barrier) a branch to a block entered from the
  * barrier's block only, with no phis: split before (split_at_barriers runs
- * again after cut_uniform_loops)? */
+ * again after mc_cut_loops, cuts.c)? */
 static bool ends_region_already(LLVMValueRef after)
 {
     if (!after || !LLVMIsABranchInst(after) || LLVMIsConditional(after))
@@ -365,277 +301,12 @@ static void split_at_barriers(region_fn *rf, LLVMBuilderRef b)
                 for (unsigned t = 0; t < s; t++)
                     seen |= LLVMGetSuccessor(term, t) == succ;
                 if (!seen)
-                    retarget_phis(b, succ, bb, nb);
+                    mc_retarget_phis(b, succ, bb, nb);
             }
             LLVMPositionBuilderAtEnd(b, bb);
             LLVMBuildBr(b, nb);
             break; /* the rest of the block is nb, the next one visited */
         }
-}
-
-/* ---- step 1b: cuts where uniform loops decide ------------------------------------------- */
-
-/* Can inst run once for the whole group, in place of every work-item running
- * it: uniform, and without effects on memory? */
-static bool group_once(const mc_uniformity *ua, LLVMValueRef inst)
-{
-    switch (LLVMGetInstructionOpcode(inst)) {
-    case LLVMStore: case LLVMFence: case LLVMAtomicRMW: case LLVMAtomicCmpXchg: case LLVMAlloca:
-    case LLVMInvoke: case LLVMCallBr: case LLVMVAArg:
-        return false;
-    case LLVMCall: /* the uniformity analysis knows pure intrinsics only */
-    default:
-        return mc_uniform_value(ua, inst);
-    }
-}
-
-/* Does block bb start with a barrier or a cut (a region ends on entering it)? */
-static bool starts_with_barrier(LLVMBasicBlockRef bb)
-{
-    LLVMValueRef first = LLVMGetFirstInstruction(bb);
-    return first && LLVMIsACallInst(first) && is_barrier(first);
-}
-
-static void build_cut(region_fn *rf, LLVMBuilderRef b, bool divergent)
-{
-    const char *name = divergent ? DIVERGENT_CUT_NAME : CUT_NAME;
-    LLVMValueRef f = LLVMGetNamedFunction(rf->m, name);
-    if (!f)
-        f = LLVMAddFunction(rf->m, name, LLVMFunctionType(LLVMVoidTypeInContext(rf->c), NULL, 0, 0));
-    LLVMBuildCall2(b, LLVMGlobalGetValueType(f), f, NULL, 0, "");
-}
-
-/* Cuts on both edges out of x (a loop's exit branch), except into a block
- * that starts with a barrier or a cut already. */
-static void cut_edges_out(region_fn *rf, LLVMBuilderRef b, LLVMBasicBlockRef x, bool divergent)
-{
-    LLVMValueRef term = LLVMGetBasicBlockTerminator(x);
-    for (unsigned s = 0; s < 2; s++) {
-        LLVMBasicBlockRef succ = LLVMGetSuccessor(term, s);
-        if (starts_with_barrier(succ))
-            continue;
-        LLVMBasicBlockRef edge = LLVMInsertBasicBlockInContext(rf->c, succ, "cut");
-        LLVMPositionBuilderAtEnd(b, edge);
-        build_cut(rf, b, divergent);
-        LLVMBuildBr(b, succ);
-        retarget_phis(b, succ, x, edge);
-        LLVMSetSuccessor(term, s, edge);
-    }
-}
-
-/* Does a cycle through block x (without leaving the function) hold a barrier? */
-static bool barrier_in_cycle(LLVMValueRef fn, LLVMBasicBlockRef x)
-{
-    /* blocks reachable from x, then those of them that reach x back */
-    int n = (int)LLVMCountBasicBlocks(fn), sp = 0;
-    LLVMBasicBlockRef *bbs = malloc((size_t)n * sizeof *bbs), *stack = malloc((size_t)n * sizeof *stack);
-    unsigned char *fwd = calloc((size_t)n, 1), *back = calloc((size_t)n, 1);
-    pmap idx = {0};
-    bool found = true; /* when memory runs out: no cut */
-    if (bbs && stack && fwd && back && pmap_init(&idx, (size_t)n)) {
-        LLVMGetBasicBlocks(fn, bbs);
-        for (int i = 0; i < n; i++)
-            pmap_put(&idx, bbs[i], i);
-        stack[sp++] = x;
-        fwd[pmap_get(&idx, x)] = 1;
-        while (sp) {
-            LLVMValueRef term = LLVMGetBasicBlockTerminator(stack[--sp]);
-            for (unsigned k = 0, ns = term ? LLVMGetNumSuccessors(term) : 0; k < ns; k++) {
-                LLVMBasicBlockRef y = LLVMGetSuccessor(term, k);
-                if (!fwd[pmap_get(&idx, y)])
-                    fwd[pmap_get(&idx, y)] = 1, stack[sp++] = y;
-            }
-        }
-        found = false;
-        for (int i = 0; i < n && !found; i++) { /* y in the cycle: reachable from x and reaching x */
-            if (!fwd[i])
-                continue;
-            memset(back, 0, (size_t)n);
-            sp = 0;
-            stack[sp++] = bbs[i];
-            back[i] = 1;
-            bool reaches = false;
-            while (sp && !reaches) {
-                LLVMValueRef term = LLVMGetBasicBlockTerminator(stack[--sp]);
-                for (unsigned k = 0, ns = term ? LLVMGetNumSuccessors(term) : 0; k < ns; k++) {
-                    LLVMBasicBlockRef y = LLVMGetSuccessor(term, k);
-                    reaches |= y == x;
-                    if (!back[pmap_get(&idx, y)])
-                        back[pmap_get(&idx, y)] = 1, stack[sp++] = y;
-                }
-            }
-            if (!reaches)
-                continue;
-            for (LLVMValueRef inst = LLVMGetFirstInstruction(bbs[i]); inst && !found; inst = LLVMGetNextInstruction(inst))
-                found = LLVMIsACallInst(inst) && is_barrier(inst) && !is_cut(inst);
-        }
-    }
-    free(bbs), free(stack), free(fwd), free(back);
-    pmap_free(&idx);
-    return found;
-}
-
-/* At most this many regions with the cuts (masks of states hold 63): a
- * kernel of many loops (a hash's byte loops) would otherwise take seconds to
- * build for little gain; it keeps its loops inside the work-item loops. */
-#define MAX_CUT_REGIONS 32
-
-/* Does branch condition cond count a loop's induction variable to a constant
- * in a few steps (at most SMALL_TRIP_COUNT)?  Such a loop is left to LLVM,
- * which unrolls it whole inside the loop over work-items. */
-#define SMALL_TRIP_COUNT 32
-static bool small_constant_trip_count(LLVMValueRef cond)
-{
-    if (!LLVMIsAICmpInst(cond))
-        return false;
-    LLVMValueRef a = LLVMGetOperand(cond, 0), limit = LLVMGetOperand(cond, 1);
-    if (!LLVMIsAConstantInt(limit)) {
-        LLVMValueRef t = a;
-        a = limit, limit = t;
-    }
-    if (!LLVMIsAConstantInt(limit) || LLVMGetIntTypeWidth(LLVMTypeOf(limit)) > 64)
-        return false;
-    /* a: the phi, or the phi plus its step */
-    LLVMValueRef phi = a;
-    if (LLVMIsABinaryOperator(a) && LLVMGetInstructionOpcode(a) == LLVMAdd)
-        phi = LLVMGetOperand(a, 0);
-    if (!LLVMIsAPHINode(phi) || LLVMCountIncoming(phi) != 2)
-        return false;
-    long long start = 0, step = 0;
-    bool has_start = false, has_step = false;
-    for (unsigned i = 0; i < 2; i++) {
-        LLVMValueRef v = LLVMGetIncomingValue(phi, i);
-        if (LLVMIsAConstantInt(v)) {
-            start = LLVMConstIntGetSExtValue(v);
-            has_start = true;
-        } else if (LLVMIsABinaryOperator(v) && LLVMGetInstructionOpcode(v) == LLVMAdd &&
-                   LLVMGetOperand(v, 0) == phi && LLVMIsAConstantInt(LLVMGetOperand(v, 1))) {
-            step = LLVMConstIntGetSExtValue(LLVMGetOperand(v, 1));
-            has_step = true;
-        }
-    }
-    if (!has_start || !has_step || !step)
-        return false;
-    long long distance = LLVMConstIntGetSExtValue(limit) - start;
-    long long trips = distance / step;
-    return trips >= 0 && trips <= SMALL_TRIP_COUNT;
-}
-
-/* Does branch condition cond end a loop in which each work-item strides over
- * a range from its own start ("for (i = lid; i < n; i += size)")?  Each then
- * runs a few iterations, one more or less than the others: cheaper inside
- * the loop over work-items than with a pass over the group per iteration. */
-static bool strided_over_items(const mc_uniformity *ua, LLVMValueRef cond)
-{
-    if (!LLVMIsAICmpInst(cond))
-        return false;
-    for (int side = 0; side < 2; side++) {
-        LLVMValueRef a = LLVMGetOperand(cond, (unsigned)side), phi = a;
-        if (LLVMIsABinaryOperator(a) && LLVMGetInstructionOpcode(a) == LLVMAdd)
-            phi = LLVMGetOperand(a, 0);
-        if (!LLVMIsAPHINode(phi) || LLVMCountIncoming(phi) != 2 ||
-            !mc_uniform_value(ua, LLVMGetOperand(cond, (unsigned)!side)))
-            continue;
-        bool varying_start = false, uniform_step = false;
-        for (unsigned i = 0; i < 2; i++) {
-            LLVMValueRef v = LLVMGetIncomingValue(phi, i);
-            if (LLVMIsABinaryOperator(v) && LLVMGetInstructionOpcode(v) == LLVMAdd && LLVMGetOperand(v, 0) == phi)
-                uniform_step |= mc_uniform_value(ua, LLVMGetOperand(v, 1));
-            else
-                varying_start |= !mc_uniform_value(ua, v);
-        }
-        if (varying_start && uniform_step)
-            return true;
-    }
-    return false;
-}
-
-/* The exit branches of fn's loops that get cuts (cut_uniform_loops), in
- * exits (divergent[i]: work-items leave that loop in different iterations);
- * how many.  None when the cuts would make more than MAX_CUT_REGIONS regions. */
-static int loops_to_cut(LLVMValueRef fn, const mc_uniformity *ua, LLVMBasicBlockRef *exits, unsigned char *divergent)
-{
-    int nx = 0, barriers = 0, cuts = 0;
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
-        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
-            barriers += LLVMIsACallInst(i) && is_barrier(i);
-        LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
-        if (!term || !LLVMIsABranchInst(term) || !LLVMIsConditional(term) ||
-            small_constant_trip_count(LLVMGetCondition(term)))
-            continue;
-        if (mc_uniform_loop_exit(ua, bb)) {
-            divergent[nx] = 0;
-            exits[nx++] = bb;
-            cuts += 3; /* before the branch and on both ways out */
-        } else if (mc_divergent_loop_exit(ua, bb) && !strided_over_items(ua, LLVMGetCondition(term)) &&
-                   !barrier_in_cycle(fn, bb)) {
-            divergent[nx] = 1;
-            exits[nx++] = bb;
-            cuts += 2;
-        }
-    }
-    return barriers + cuts + 1 > MAX_CUT_REGIONS ? 0 : nx;
-}
-
-/* A loop whose work-items all stay or all leave together (a uniform exit
- * branch under uniform control) decides that once for the group: a cut goes
- * before the uniform end of the deciding block (the branch and what only it
- * needs), and on both edges out of it.  The deciding code becomes a region of
- * its own that runs once (scalar_region), and the loop's body runs as loops
- * over the work-items between cuts: the uniform loop outside, the work-items
- * inside, where the vectoriser wants them.  Returns whether it cut. */
-static bool cut_uniform_loops(region_fn *rf, LLVMBuilderRef b, const mc_uniformity *ua)
-{
-    int n = (int)LLVMCountBasicBlocks(rf->body), nx = 0;
-    LLVMBasicBlockRef *exits = malloc((size_t)(n ? n : 1) * sizeof *exits);
-    if (!exits)
-        return false;
-    unsigned char *divergent = calloc((size_t)(n ? n : 1), 1);
-    if (!divergent) {
-        free(exits);
-        return false;
-    }
-    nx = loops_to_cut(rf->body, ua, exits, divergent);
-    for (int i = 0; i < nx; i++) {
-        LLVMBasicBlockRef x = exits[i];
-        LLVMValueRef term = LLVMGetBasicBlockTerminator(x);
-        if (divergent[i]) { /* each work-item's own way: cuts after the branch only */
-            cut_edges_out(rf, b, x, true);
-            continue;
-        }
-        /* the cut before the block's uniform end */
-        LLVMValueRef at = term;
-        for (LLVMValueRef p = LLVMGetPreviousInstruction(term); p && !LLVMIsAPHINode(p) && group_once(ua, p);
-             p = LLVMGetPreviousInstruction(p))
-            at = p;
-        LLVMValueRef before = LLVMGetPreviousInstruction(at);
-        if (!(before && LLVMIsACallInst(before) && is_barrier(before))) {
-            LLVMPositionBuilderBefore(b, at);
-            build_cut(rf, b, false);
-        }
-        cut_edges_out(rf, b, x, false); /* and on each way out */
-    }
-    free(exits);
-    free(divergent);
-    return nx > 0;
-}
-
-/* The cuts go once K.wg is built: K.body stays what the kernel says. */
-static void remove_cuts(region_fn *rf)
-{
-    LLVMValueRef f = LLVMGetNamedFunction(rf->m, CUT_NAME), fd = LLVMGetNamedFunction(rf->m, DIVERGENT_CUT_NAME);
-    if (!f && !fd)
-        return;
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(rf->body); bb; bb = LLVMGetNextBasicBlock(bb))
-        for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i; i = next) {
-            next = LLVMGetNextInstruction(i);
-            if (is_cut(i))
-                LLVMInstructionEraseFromParent(i);
-        }
-    if (f && !LLVMGetFirstUse(f))
-        LLVMDeleteFunction(f);
-    if (fd && !LLVMGetFirstUse(fd))
-        LLVMDeleteFunction(fd);
 }
 
 /* ---- step 2: the CFG, regions and reachability ---------------------------------------- */
@@ -759,7 +430,7 @@ static cl_int find_regions(region_fn *rf)
             rf->bar_entry[k] = rf->succ[i][0];
             LLVMValueRef call = LLVMGetPreviousInstruction(LLVMGetBasicBlockTerminator(rf->bbs[i]));
             rf->bar_sub[k] = is_sub_group_barrier(call);
-            rf->bar_div[k] = is_divergent_cut(call) ? 2 : is_cut(call) ? 1 : 0;
+            rf->bar_div[k] = mc_is_divergent_cut(call) ? 2 : mc_is_cut(call) ? 1 : 0;
             rf->masked |= rf->bar_div[k] == 2;
             rf->sg_mode |= rf->bar_sub[k];
         }
@@ -1240,7 +911,7 @@ static bool runs_once(region_fn *rf, int k)
     case LLVMSwitch:
         return mc_uniform_value(rf->ua, LLVMGetOperand(i, 0));
     default:
-        return group_once(rf->ua, i);
+        return mc_group_once(rf->ua, i);
     }
 }
 
@@ -1307,7 +978,7 @@ static cl_int find_schedule(region_fn *rf)
 
 /* Which values are uniform (uniformity.c), and which regions run once for
  * the group: those whose every instruction can (the control of a uniform
- * loop, cut_uniform_loops).  Not in sub-group mode. */
+ * loop, cuts.c).  Not in sub-group mode. */
 static cl_int find_scalar_regions(region_fn *rf)
 {
     rf->uniform_def = rf_calloc(rf, (size_t)rf->ni, 1);
@@ -1376,7 +1047,7 @@ static LLVMValueRef reload_uniform(region_fn *rf, int k)
         int s = rf->slot[k];
         LLVMValueRef v = LLVMBuildLoad2(h, rf->slot_type[s], rf->slot_base[s], "uniform");
         LLVMSetAlignment(v, LLVMABIAlignmentOfType(rf->td, rf->slot_type[s]));
-        set_name_copy(v, rf->insts[k]);
+        mc_copy_name(v, rf->insts[k]);
         rf->hoisted[k] = v;
         LLVMDisposeBuilder(h);
     }
@@ -1817,7 +1488,7 @@ static void copy_region_code(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
                 continue;
             if (LLVMIsAPHINode(inst)) {
                 LLVMValueRef np = LLVMBuildPhi(b, LLVMTypeOf(inst), "");
-                set_name_copy(np, inst);
+                mc_copy_name(np, inst);
                 rf->vmap[k] = np;
                 rf->phis[rf->nphis++] = (rf_phi){k, bi, np};
                 continue;
@@ -2631,7 +2302,7 @@ static cl_int analyse(region_fn *rf, LLVMBuilderRef b)
         mc_uniformity *before_cuts = mc_uniformity_new(rf->body, first_lid);
         if (!before_cuts)
             return out_of_memory(rf);
-        if (cut_uniform_loops(rf, b, before_cuts))
+        if (mc_cut_loops(rf->m, rf->body, b, before_cuts))
             split_at_barriers(rf, b);
         mc_uniformity_free(before_cuts);
     }
@@ -2777,18 +2448,6 @@ static cl_int build_regions(region_fn *rf, LLVMBuilderRef b)
     return err;
 }
 
-bool mc_has_loop_to_cut(const mc_kernel_build *kb)
-{
-    mc_uniformity *ua = mc_uniformity_new(kb->body, LLVMCountParams(kb->body) - 3);
-    int n = (int)LLVMCountBasicBlocks(kb->body);
-    LLVMBasicBlockRef *exits = malloc((size_t)(n ? n : 1) * sizeof *exits);
-    unsigned char *divergent = malloc((size_t)(n ? n : 1));
-    bool any = ua && exits && divergent && loops_to_cut(kb->body, ua, exits, divergent) > 0;
-    free(exits), free(divergent);
-    mc_uniformity_free(ua);
-    return any;
-}
-
 cl_int mc_build_wg_regions(LLVMModuleRef m, mc_kernel_build *kb, const mosaic_compiler_target *target,
                            mosaic_strbuf *log)
 {
@@ -2817,7 +2476,7 @@ cl_int mc_build_wg_regions(LLVMModuleRef m, mc_kernel_build *kb, const mosaic_co
         if (err == CL_SUCCESS)
             err = rf_status(&rf);
     }
-    remove_cuts(&rf);
+    mc_remove_cuts(rf.m, rf.body);
     kb->wg = err == CL_SUCCESS ? rf.wg : NULL;
     if (err == CL_SUCCESS && mosaic_settings()->debug) {
         int once = 0;

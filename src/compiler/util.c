@@ -396,3 +396,45 @@ void mc_read_whole_file(const char *path, mosaic_strbuf *out)
     }
     close(fd);
 }
+
+void mc_copy_name(LLVMValueRef to, LLVMValueRef from)
+{
+    size_t len;
+    const char *name = LLVMGetValueName2(from, &len);
+    if (!len)
+        return;
+    char *copy = strndup(name, len);
+    if (copy) {
+        LLVMSetValueName2(to, copy, len);
+        free(copy);
+    }
+}
+
+/* Phis of succ that came from `from` now come from `to` (the C API cannot
+ * change an incoming block, so such a phi is rebuilt). */
+void mc_retarget_phis(LLVMBuilderRef b, LLVMBasicBlockRef succ, LLVMBasicBlockRef from, LLVMBasicBlockRef to)
+{
+    LLVMValueRef i = LLVMGetFirstInstruction(succ);
+    while (i && LLVMIsAPHINode(i)) {
+        LLVMValueRef next = LLVMGetNextInstruction(i);
+        unsigned n = LLVMCountIncoming(i);
+        int hit = 0;
+        for (unsigned k = 0; k < n; k++)
+            hit |= LLVMGetIncomingBlock(i, k) == from;
+        if (hit) {
+            LLVMPositionBuilderBefore(b, i);
+            LLVMValueRef np = LLVMBuildPhi(b, LLVMTypeOf(i), "");
+            for (unsigned k = 0; k < n; k++) {
+                LLVMValueRef v = LLVMGetIncomingValue(i, k);
+                LLVMBasicBlockRef bb = LLVMGetIncomingBlock(i, k);
+                if (bb == from)
+                    bb = to;
+                LLVMAddIncoming(np, &v, &bb, 1);
+            }
+            mc_copy_name(np, i);
+            LLVMReplaceAllUsesWith(i, np);
+            LLVMInstructionEraseFromParent(i);
+        }
+        i = next;
+    }
+}
