@@ -554,10 +554,11 @@ static cl_int build_work_group_functions(finalize_job *job)
     if (mc_target_has_symbol(job->target, "__mosaic_yield"))
         for (size_t k = 0; k < job->nk; k++)
             may_spin |= job->kb[k].may_spin = mc_may_spin(job->kb[k].body);
-    if (!job->opts->opt_disable)
+    if (!job->opts->opt_disable) {
         r = mc_run_passes(job->m, job->tm, "function(sroa,early-cse,simplifycfg,instcombine)", job->log);
-    if (!job->opts->opt_disable && r == CL_SUCCESS)
-        r = scalarize_short_vectors(job);
+        if (r == CL_SUCCESS)
+            r = scalarize_short_vectors(job);
+    }
     for (size_t k = 0; k < job->nk && r == CL_SUCCESS; k++) {
         mc_kernel_build *kb = &job->kb[k];
         kb->arg_info = job->obj->kernels[k].args;

@@ -47,14 +47,13 @@ static bool edge_implies_uge(LLVMBasicBlockRef from, LLVMBasicBlockRef to, LLVMV
 static bool guarded_uge(LLVMBasicBlockRef bb, LLVMValueRef a, LLVMValueRef b)
 {
     for (int depth = 0; depth < 8; depth++) {
-        LLVMValueRef first_use = NULL;
         LLVMBasicBlockRef pred = NULL;
         int preds = 0;
         for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(bb)); u; u = LLVMGetNextUse(u)) {
-            first_use = LLVMGetUser(u);
-            if (!LLVMIsATerminatorInst(first_use))
+            LLVMValueRef user = LLVMGetUser(u);
+            if (!LLVMIsATerminatorInst(user))
                 return false;
-            LLVMBasicBlockRef p = LLVMGetInstructionParent(first_use);
+            LLVMBasicBlockRef p = LLVMGetInstructionParent(user);
             if (p != pred)
                 preds++, pred = p;
         }

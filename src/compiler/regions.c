@@ -240,9 +240,6 @@ static bool is_sub_group_first(LLVMValueRef inst)
     return f && !strcmp(LLVMGetValueName(f), "__mosaic_get_sub_group_first");
 }
 
-/* Where a region ends: a work-group or sub-group barrier, or a cut (cuts.c). */
-static bool is_barrier(LLVMValueRef inst) { return mc_ends_region(inst); }
-
 static bool intrinsic_prefix(LLVMValueRef inst, const char *prefix)
 {
     LLVMValueRef f = mc_called_function(inst);
@@ -275,7 +272,7 @@ static void split_at_barriers(region_fn *rf, LLVMBuilderRef b)
 {
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(rf->body); bb; bb = LLVMGetNextBasicBlock(bb))
         for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst; inst = LLVMGetNextInstruction(inst)) {
-            if (!is_barrier(inst))
+            if (!mc_ends_region(inst))
                 continue;
             LLVMValueRef after = LLVMGetNextInstruction(inst);
             if (ends_region_already(after))
@@ -408,7 +405,7 @@ static cl_int find_regions(region_fn *rf)
     for (int i = 0; i < rf->nb; i++) {
         LLVMValueRef term = LLVMGetBasicBlockTerminator(rf->bbs[i]);
         LLVMValueRef before = LLVMGetPreviousInstruction(term);
-        if (rf->reach[i] && before && is_barrier(before))
+        if (rf->reach[i] && before && mc_ends_region(before))
             rf->bar_of_block[i] = ++rf->nbar;
     }
     rf->nreg = rf->nbar + 1;
@@ -523,7 +520,7 @@ static cl_int number_instructions(region_fn *rf)
     for (int k = 0; k < rf->ni; k++) {
         LLVMValueRef i = rf->insts[k];
         int b = rf->iblock[k];
-        if (!rf->reach[b] || is_barrier(i) || intrinsic_prefix(i, "llvm.dbg.") ||
+        if (!rf->reach[b] || mc_ends_region(i) || intrinsic_prefix(i, "llvm.dbg.") ||
             intrinsic_prefix(i, "llvm.lifetime."))
             rf->kind[k] = K_SKIP;
         else if (LLVMIsAAllocaInst(i)) {
