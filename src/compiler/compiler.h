@@ -66,6 +66,12 @@ typedef struct mosaic_wg_ctx {
  * without checking work_dim. */
 #define MOSAIC_LOCAL_MEM_ALIGNMENT 128
 
+/* A work-group is at most this many work-items in each dimension, and in
+ * all (the CPU device reports it).  K.wg's loads of the group's size say so
+ * to LLVM (!range), which then knows that a local id fits in an int and
+ * that int indices made from it, widened, stay consecutive. */
+#define MOSAIC_MAX_LOCAL_SIZE 4096
+
 /* Sub-groups (docs/subgroups.md): work-items of local linear id l form
  * sub-group l / MOSAIC_SUB_GROUP_SIZE (the last one partial when the group's
  * size is not a multiple).  builtins/builtins.h mirrors the value. */

@@ -216,6 +216,13 @@ bool mc_is_outlined_builtin(LLVMValueRef f);
 /* Work-item loops of f (after the optimiser) that the loop vectoriser
  * widened: parallel loops whose induction steps by more than one. */
 unsigned mc_count_vector_loops(LLVMValueRef f);
+/* With MOSAIC_DEBUG (remarks.c): LLVM's loop vectoriser says why it left a
+ * loop alone (once, at LLVM's set-up); K.wg's instructions get a location
+ * naming the kernel (before the optimiser); a remark about a K.wg's loop is
+ * printed on stderr (from the diagnostic handler: true when it was one). */
+void mc_enable_vectoriser_remarks(void);
+void mc_locate_work_group_functions(LLVMModuleRef m, const mc_kernel_build *kbs, size_t nk);
+bool mc_print_vectoriser_remark(const char *text);
 /* Appends the bytes of the file at path to out (nothing when it cannot be opened). */
 void mc_read_whole_file(const char *path, mosaic_strbuf *out);
 /* calls.c: which calls finalize inlines, and the work-item context for the
@@ -250,6 +257,9 @@ cl_int mc_build_wi(LLVMModuleRef m, mc_kernel_build *kb, mosaic_strbuf *log);
 void mc_kernel_build_free(mc_kernel_build *kb);
 /* `to` gets `from`'s name (util.c). */
 void mc_copy_name(LLVMValueRef to, LLVMValueRef from);
+/* K.wg's load of the group's size in dimension d from ctx (its parameter),
+ * invariant and in [1, MOSAIC_MAX_LOCAL_SIZE]. */
+LLVMValueRef mc_load_local_size(LLVMBuilderRef b, LLVMValueRef ctx, int d);
 /* Phis of succ that came from `from` now come from `to`: the C API cannot
  * change an incoming block, so such a phi is rebuilt (util.c). */
 void mc_retarget_phis(LLVMBuilderRef b, LLVMBasicBlockRef succ, LLVMBasicBlockRef from, LLVMBasicBlockRef to);
@@ -318,6 +328,11 @@ void mc_annotate_wg(LLVMModuleRef m, mc_kernel_build *kb);
 /* zext(a - b) where a >= b is known becomes zext(a) - zext(b), so the
  * vectoriser sees consecutive addresses (guarded_index.c).  How many. */
 unsigned mc_widen_guarded_indices(LLVMValueRef fn);
+/* Loops in which each work-item strides from its own start ("for (i = lid;
+ * i < n; i += size)") go round as often as the first work-item's, each
+ * work-item running the body while its own test holds, so their exits are
+ * uniform (strided_loops.c).  How many. */
+unsigned mc_run_strided_loops_in_step(LLVMValueRef body);
 /* Atomics on __local memory in K.wg (one thread runs the group) become plain
  * loads and stores (local_atomics.c); after mc_annotate_wg.  How many. */
 unsigned mc_plain_local_atomics(LLVMValueRef wg);

@@ -563,8 +563,10 @@ static cl_int build_work_group_functions(finalize_job *job)
         mc_kernel_build *kb = &job->kb[k];
         kb->arg_info = job->obj->kernels[k].args;
         kb->specialise_images = !job->opts->opt_disable;
-        if (!job->opts->opt_disable)
+        if (!job->opts->opt_disable) {
             mc_widen_guarded_indices(kb->body);
+            mc_run_strided_loops_in_step(kb->body);
+        }
         if (kb->may_spin)
             r = mc_mark_spin_loops(job->m, kb, job->opts->opt_disable, job->log);
         if (r != CL_SUCCESS)
@@ -606,6 +608,7 @@ static cl_int prepare_for_optimiser(finalize_job *job)
         mc_add_vector_math(job->m, job->tm);
     clamp_alignment(job->m, job->td);
     mc_guard_integer_division(job->m);
+    mc_locate_work_group_functions(job->m, job->kb, job->nk);
 
     char *msg = NULL;
     if (LLVMVerifyModule(job->m, LLVMReturnStatusAction, &msg)) {

@@ -388,7 +388,6 @@ static void version_loop(LLVMBuilderRef b, LLVMValueRef wg, LLVMBasicBlockRef la
     LLVMValueRef guard = NULL;
     LLVMValueRef nx = NULL;
     LLVMContextRef c = LLVMGetModuleContext(LLVMGetGlobalParent(wg));
-    LLVMTypeRef i64 = LLVMInt64TypeInContext(c), i8 = LLVMInt8TypeInContext(c);
     LLVMPositionBuilderBefore(b, pbr);
     for (unsigned k = 0; k < s.n; k++)
         for (LLVMValueRef i = LLVMGetFirstInstruction(s.blocks[k]); i; i = LLVMGetNextInstruction(i)) {
@@ -407,10 +406,8 @@ static void version_loop(LLVMBuilderRef b, LLVMValueRef wg, LLVMBasicBlockRef la
                 guard = guard ? LLVMBuildAnd(b, guard, in, "") : in;
                 continue;
             }
-            if (!nx) {
-                LLVMValueRef off = LLVMConstInt(i64, offsetof(mosaic_wg_ctx, local_size), 0);
-                nx = LLVMBuildLoad2(b, i64, LLVMBuildInBoundsGEP2(b, i8, LLVMGetParam(wg, 1), &off, 1, ""), "nx");
-            }
+            if (!nx)
+                nx = mc_load_local_size(b, LLVMGetParam(wg, 1), 0);
             LLVMValueRef start;
             LLVMValueRef in = row_inside(b, &s, x, iv, n, nx, &start);
             guard = guard ? LLVMBuildAnd(b, guard, in, "") : in;

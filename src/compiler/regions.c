@@ -2129,16 +2129,8 @@ static cl_int build_region(region_fn *rf, int r, LLVMBuilderRef b)
 /* K.wg's entry, first: the group's size (ctx->local_size). */
 static void load_group_size(region_fn *rf, LLVMBuilderRef b)
 {
-    unsigned invariant = LLVMGetMDKindIDInContext(rf->c, "invariant.load", 14);
-    LLVMValueRef empty = LLVMMetadataAsValue(rf->c, LLVMMDNodeInContext2(rf->c, NULL, 0));
-    static const char *const names[3] = {"nx", "ny", "nz"};
-    for (int d = 0; d < 3; d++) {
-        LLVMValueRef off = const64(rf, offsetof(mosaic_wg_ctx, local_size) + 8 * (size_t)d);
-        LLVMValueRef p = LLVMBuildInBoundsGEP2(b, rf->i8, rf->ctx, &off, 1, "");
-        rf->nxyz[d] = LLVMBuildLoad2(b, rf->i64, p, names[d]);
-        LLVMSetAlignment(rf->nxyz[d], 8);
-        LLVMSetMetadata(rf->nxyz[d], invariant, empty);
-    }
+    for (int d = 0; d < 3; d++)
+        rf->nxyz[d] = mc_load_local_size(b, rf->ctx, d);
 }
 
 /* K.wg's entry, then: what is computed once for the group (hoisted values)

@@ -51,6 +51,7 @@ static void do_init(void)
     char *t = LLVMGetDefaultTargetTriple();
     host_triple = LLVMNormalizeTargetTriple(t);
     LLVMDisposeMessage(t);
+    mc_enable_vectoriser_remarks();
     have_native_target = true;
 }
 
@@ -80,7 +81,13 @@ static void diag_handler(LLVMDiagnosticInfoRef info, void *user)
 {
     mosaic_strbuf *log = user;
     LLVMDiagnosticSeverity sev = LLVMGetDiagInfoSeverity(info);
-    if (!log || sev == LLVMDSRemark || sev == LLVMDSNote)
+    if (sev == LLVMDSRemark) { /* only asked for with MOSAIC_DEBUG */
+        char *text = LLVMGetDiagInfoDescription(info);
+        mc_print_vectoriser_remark(text);
+        LLVMDisposeMessage(text);
+        return;
+    }
+    if (!log || sev == LLVMDSNote)
         return;
     char *text = LLVMGetDiagInfoDescription(info);
     mosaic_strbuf_printf(log, "%s: %s\n", sev == LLVMDSError ? "error" : "warning", text);
@@ -395,6 +402,24 @@ void mc_read_whole_file(const char *path, mosaic_strbuf *out)
         mosaic_strbuf_append(out, buf, (size_t)n);
     }
     close(fd);
+}
+
+LLVMValueRef mc_load_local_size(LLVMBuilderRef b, LLVMValueRef ctx, int d)
+{
+    static const char *const names[3] = {"nx", "ny", "nz"};
+    LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(ctx));
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(c);
+    LLVMValueRef off = LLVMConstInt(i64, offsetof(mosaic_wg_ctx, local_size) + 8 * (size_t)d, 0);
+    LLVMValueRef p = LLVMBuildInBoundsGEP2(b, LLVMInt8TypeInContext(c), ctx, &off, 1, "");
+    LLVMValueRef n = LLVMBuildLoad2(b, i64, p, names[d]);
+    LLVMSetAlignment(n, 8);
+    LLVMSetMetadata(n, LLVMGetMDKindIDInContext(c, "invariant.load", 14),
+                    LLVMMetadataAsValue(c, LLVMMDNodeInContext2(c, NULL, 0)));
+    LLVMMetadataRef range[2] = {LLVMValueAsMetadata(LLVMConstInt(i64, 1, 0)),
+                                LLVMValueAsMetadata(LLVMConstInt(i64, MOSAIC_MAX_LOCAL_SIZE + 1, 0))};
+    LLVMSetMetadata(n, LLVMGetMDKindIDInContext(c, "range", 5),
+                    LLVMMetadataAsValue(c, LLVMMDNodeInContext2(c, range, 2)));
+    return n;
 }
 
 void mc_copy_name(LLVMValueRef to, LLVMValueRef from)

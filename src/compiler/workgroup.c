@@ -698,7 +698,6 @@ static void build_loop_nest(wi_env *e, LLVMBuilderRef b, mc_kernel_build *kb, LL
 cl_int mc_build_wg(LLVMModuleRef m, mc_kernel_build *kb, mosaic_strbuf *log)
 {
     LLVMContextRef c = LLVMGetModuleContext(m);
-    LLVMTypeRef i64 = LLVMInt64TypeInContext(c), i8 = LLVMInt8TypeInContext(c);
     LLVMValueRef *vals = calloc(kb->num_args + 4, sizeof *vals);
     LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
     LLVMValueRef wg = vals ? mc_wg_begin(m, kb, b, vals, log) : NULL;
@@ -711,17 +710,10 @@ cl_int mc_build_wg(LLVMModuleRef m, mc_kernel_build *kb, mosaic_strbuf *log)
     LLVMValueRef ctx = LLVMGetParam(wg, 1);
     LLVMBasicBlockRef entry = LLVMGetInsertBlock(b);
     LLVMBasicBlockRef exit = LLVMAppendBasicBlockInContext(c, wg, "exit");
-    unsigned invariant = LLVMGetMDKindIDInContext(c, "invariant.load", 14);
-    LLVMValueRef empty = LLVMMetadataAsValue(c, LLVMMDNodeInContext2(c, NULL, 0));
 
     LLVMValueRef n[3];
-    for (int d = 0; d < 3; d++) {
-        LLVMValueRef off = LLVMConstInt(i64, offsetof(mosaic_wg_ctx, local_size) + 8 * (size_t)d, 0);
-        LLVMValueRef p = LLVMBuildInBoundsGEP2(b, i8, ctx, &off, 1, "");
-        n[d] = LLVMBuildLoad2(b, i64, p, d == 0 ? "nx" : d == 1 ? "ny" : "nz");
-        LLVMSetAlignment(n[d], 8);
-        LLVMSetMetadata(n[d], invariant, empty);
-    }
+    for (int d = 0; d < 3; d++)
+        n[d] = mc_load_local_size(b, ctx, d);
     wi_env e;
     env_init(&e, m, log);
     kb->access_group = mc_distinct_empty_node(c);

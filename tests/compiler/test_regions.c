@@ -1277,6 +1277,124 @@ TEST(barriers_make_uniform)
     }
 }
 
+TEST(strided_loops)
+{
+    /* Loops in which each work-item strides from its own start (strided_loops.c)
+     * go round as often as the first work-item's, each running the body
+     * while its own test holds.  A group loading a tile from a 2D linear id
+     * plus an offset (some work-items never enter), with a count carried
+     * round; a grid-stride loop whose index is used after it; an unsigned
+     * loop over bins.  Groups that are not full, bounds below the group. */
+    const char *src =
+        "kernel void tile(global const int *in, global int *out, local int *t, int n, int off) {\n"
+        "  int lx = get_local_id(0), ly = get_local_id(1), sx = get_local_size(0), sy = get_local_size(1);\n"
+        "  int g = get_group_id(1) * get_num_groups(0) + get_group_id(0), l = ly * sx + lx, count = 0;\n"
+        "  for (int i = ly * sx + lx + off; i < n; i += sx * sy) {\n"
+        "    t[i - off] = in[(g * 7 + i) % 101] * 3 + i;\n"
+        "    count++;\n"
+        "  }\n"
+        "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "  int s = 0;\n"
+        "  for (int j = 0; j < n - off; j++)\n"
+        "    s += t[j] * (j + 1);\n"
+        "  out[g * sx * sy + l] = s + count * 100000;\n"
+        "}\n"
+        "kernel void grid(global const float *in, global float *out, global int *last, int n) {\n"
+        "  int i = get_global_id(0);\n"
+        "  float acc = 0.0f;\n"
+        "  for (; i < n; i += get_global_size(0))\n"
+        "    acc += in[i] * 0.5f;\n"
+        "  out[get_global_id(0)] = acc;\n"
+        "  last[get_global_id(0)] = i;\n"
+        "}\n"
+        "kernel void bins(global uint *out, uint n) {\n"
+        "  uint l = get_local_id(0), base = get_group_id(0) * n;\n"
+        "  for (uint b = l; b < n; b += get_local_size(0))\n"
+        "    out[base + b] = b * b + l;\n"
+        "}\n";
+    for (int o = 0; o < NUM_BUILDS; o++) {
+        mosaic_executable *exe = build(src, builds[o]);
+        if (!exe)
+            continue;
+        /* in step, the loops over work-items are innermost and vectorised */
+        const char *names[] = {"tile", "grid", "bins"};
+        for (int k = 0; k < 3; k++) {
+            const mosaic_kernel_info *ki = mosaic_executable_find_kernel(exe, names[k]);
+            CHECK(o == 1 || (ki && ki->vectorised_loops > 0), "strided_loops %s (%s): %u loops vectorised", names[k],
+                  builds[o], ki ? ki->vectorised_loops : 0);
+        }
+        int in[101];
+        for (int i = 0; i < 101; i++)
+            in[i] = (i * 37) % 23 - 11;
+        /* tile: 2D groups of 5x3 (the last row of groups 2 high) */
+        int cases[][2] = {{40, 0}, {40, 7}, {9, 4}, {15, 0}, {3, 5}};
+        for (unsigned c = 0; c < sizeof cases / sizeof *cases; c++) {
+            enum { W = 10, H = 8, LX = 5, LY = 3, GX = 2, GY = 3 };
+            int n = cases[c][0], off = cases[c][1], out[GX * GY * LX * LY], ref[GX * GY * LX * LY];
+            int *pi = in, *po = out;
+            uint64_t t_offset = 0; /* the __local argument's place in the group's local memory */
+            range r = {2, {W, H}, {LX, LY}, 64 * sizeof(int)};
+            memset(out, 0, sizeof out);
+            memset(ref, 0, sizeof ref);
+            both(exe, builds[o], "tile", ARGS(&pi, &po, &t_offset, &n, &off), &r, out, sizeof out);
+            for (int gy = 0; gy < GY; gy++)
+                for (int gx = 0; gx < GX; gx++) {
+                    int sy = gy == GY - 1 ? H - gy * LY : LY, g = gy * GX + gx, t[64] = {0}, count[LX * LY] = {0};
+                    for (int l = 0; l < LX * sy; l++)
+                        for (int i = l + off; i < n; i += LX * sy)
+                            t[i - off] = in[(g * 7 + i) % 101] * 3 + i, count[l]++;
+                    int s = 0;
+                    for (int j = 0; j < n - off; j++)
+                        s += t[j] * (j + 1);
+                    for (int l = 0; l < LX * sy; l++)
+                        ref[g * LX * sy + l] = s + count[l] * 100000;
+                }
+            CHECK(!memcmp(out, ref, sizeof out), "strided_loops tile (%s, n %d, off %d): out[0] %d, expected %d",
+                  builds[o], n, off, out[0], ref[0]);
+        }
+        /* grid: 3 groups of 8, the last of 5 */
+        for (int n = 0; n < 120; n += 37) {
+            enum { N = 21, L = 8 };
+            float fin[120], out[N], ref[N];
+            int last[N], ref_last[N];
+            for (int i = 0; i < 120; i++)
+                fin[i] = (float)(i % 9) - 4.0f;
+            float *pi = fin, *po = out;
+            int *pl = last;
+            range r = {1, {N}, {L}, 0};
+            memset(last, 0, sizeof last);
+            compare_wg_wi(exe, builds[o], "grid", ARGS(&pi, &po, &pl, &n), &r, out, sizeof out, false);
+            for (int g = 0; g < N; g++) {
+                int i = g;
+                ref[g] = 0.0f;
+                for (; i < n; i += N)
+                    ref[g] += fin[i] * 0.5f;
+                ref_last[g] = i;
+            }
+            CHECK(!memcmp(out, ref, sizeof out), "strided_loops grid (%s, n %d): out[0] %g, expected %g", builds[o], n,
+                  (double)out[0], (double)ref[0]);
+            CHECK(!memcmp(last, ref_last, sizeof last), "strided_loops grid (%s, n %d): last[0] %d, expected %d",
+                  builds[o], n, last[0], ref_last[0]);
+        }
+        /* bins: groups of 6, bounds below, at and above the group */
+        for (unsigned n = 0; n < 30; n += 7) {
+            enum { N = 18, L = 6 };
+            unsigned out[3 * 30], ref[3 * 30];
+            unsigned *po = out;
+            range r = {1, {N}, {L}, 0};
+            memset(out, 0, sizeof out);
+            memset(ref, 0, sizeof ref);
+            compare_wg_wi(exe, builds[o], "bins", ARGS(&po, &n), &r, out, sizeof out, false);
+            for (unsigned g = 0; g < N / L; g++)
+                for (unsigned b = 0; b < n; b++)
+                    ref[g * n + b] = b * b + b % L;
+            CHECK(!memcmp(out, ref, sizeof out), "strided_loops bins (%s, n %u): out[1] %u, expected %u", builds[o], n,
+                  out[1], ref[1]);
+        }
+        mosaic_executable_free(exe);
+    }
+}
+
 TEST(classic_kernels)
 {
     /* a work-efficient (Blelloch) exclusive scan and a bitonic sort in

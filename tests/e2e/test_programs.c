@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define TEST_LIST "test_programs.list"
 #include "test.h"
@@ -449,6 +450,48 @@ TEST(division_by_zero)
     clReleaseProgram(p);
 }
 
+
+/* MOSAIC_DEBUG (set for this case by its list entry) says for each kernel
+ * built how it runs, and why LLVM left a loop of its work-group function
+ * scalar (src/compiler/remarks.c).  Kernels of this process's own (its pid
+ * in their code): the cache's hits print no build's output. */
+TEST(debug_says_why)
+{
+    const char *debug = getenv("MOSAIC_DEBUG");
+    if (!debug || !*debug || !strcmp(debug, "0"))
+        TEST_SKIP("runs with MOSAIC_DEBUG=1");
+    char source[512], path[] = "/tmp/mosaic-debug-XXXXXX";
+    snprintf(source, sizeof source,
+             "kernel void calls(global int *a) { int i = get_global_id(0); printf(\"%%d\\n\", a[i] + %d); }\n"
+             "kernel void scales(global float *a) { size_t i = get_global_id(0); a[i] = a[i] * 2.0f + %d.0f; }\n",
+             (int)getpid(), (int)getpid());
+    int fd = mkstemp(path), saved = dup(2);
+    CHECK(fd >= 0 && saved >= 0, "a file for stderr");
+    if (fd < 0 || saved < 0)
+        return;
+    unlink(path);
+    fflush(stderr);
+    dup2(fd, 2);
+    cl_int err;
+    cl_program p = build(source, "", &err);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    CHECK_ERR(err, CL_SUCCESS);
+    char text[65536];
+    ssize_t n = pread(fd, text, sizeof text - 1, 0);
+    close(fd);
+    text[n > 0 ? n : 0] = 0;
+    CHECK(strstr(text, "mosaic: kernel calls: a loop of its work-group function: loop not vectorized: call instruction "
+                       "cannot be vectorized"),
+          "no reason for the kernel that calls printf in:\n%s", text);
+    CHECK(strstr(text, "mosaic: kernel calls: work-group function, 0 loops over work-items vectorised"),
+          "no summary for kernel calls in:\n%s", text);
+    CHECK(strstr(text, "mosaic: kernel scales: work-group function, 2 loops over work-items vectorised"),
+          "no summary for kernel scales in:\n%s", text);
+    CHECK(!strstr(text, "kernel scales: a loop"), "a reason for a vectorised kernel in:\n%s", text);
+    clReleaseProgram(p);
+}
 
 int main(int argc, char **argv)
 {

@@ -263,13 +263,13 @@ void mosaic_cpu_describe(cl_device_id device)
     read_caches(&device->global_mem_cache_size, &device->global_mem_cacheline_size);
     device->max_clock_frequency = read_max_clock_mhz();
 
-    device->max_work_group_size = 4096;
+    device->max_work_group_size = MOSAIC_MAX_LOCAL_SIZE;
     device->sub_group_size = MOSAIC_SUB_GROUP_SIZE; /* docs/subgroups.md */
     /* loops that wait for other work-items yield (src/compiler/spin_loops.c) */
     device->sub_group_forward_progress = true;
-    device->max_work_item_sizes[0] = 4096;
-    device->max_work_item_sizes[1] = 4096;
-    device->max_work_item_sizes[2] = 4096;
+    device->max_work_item_sizes[0] = MOSAIC_MAX_LOCAL_SIZE;
+    device->max_work_item_sizes[1] = MOSAIC_MAX_LOCAL_SIZE;
+    device->max_work_item_sizes[2] = MOSAIC_MAX_LOCAL_SIZE;
     device->mem_base_addr_align_bits = 1024; /* 128 bytes: a long16 */
     /* Device-side enqueue (cpu_enqueue.c): each command a kernel enqueues
      * takes CPU_DEVICE_QUEUE_ENTRY bytes of its queue's CL_QUEUE_SIZE until
