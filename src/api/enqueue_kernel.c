@@ -61,18 +61,20 @@ static size_t largest_divisor(size_t n, size_t limit)
 }
 
 /* A local size when the user gave none: uniform (it divides the global
- * size), long in dimension 0 so the work-item loop can be vectorised, and
- * leaving enough work-groups to keep every worker busy. */
+ * size), long in dimension 0 so the work-item loop can be vectorised (up to
+ * 64, or `row`, what a widened kernel runs at once), and leaving enough
+ * work-groups to keep every worker busy. */
 static void choose_local_size(cl_uint dims, const size_t *global, size_t max_total, const size_t *max_sizes,
-                              size_t *local)
+                              size_t row, size_t *local)
 {
     size_t budget = max_total < 256 ? max_total : 256;
     for (cl_uint d = 0; d < 3; d++)
         local[d] = 1;
     for (cl_uint d = 0; d < dims; d++) {
         size_t limit = budget < max_sizes[d] ? budget : max_sizes[d];
-        if (d == 0 && limit > 64)
-            limit = 64;
+        size_t longest = row > 64 ? row : 64;
+        if (d == 0 && limit > longest)
+            limit = longest;
         local[d] = largest_divisor(global[d], limit);
         budget /= local[d];
         if (budget <= 1)
@@ -155,7 +157,7 @@ static cl_int check_launch(cl_command_queue queue, cl_kernel kernel, cl_uint wor
         size_t g[3] = { 1, 1, 1 };
         for (cl_uint d = 0; d < work_dim && global; d++)
             g[d] = global[d] ? global[d] : 1;
-        choose_local_size(work_dim, g, max_wg, device->max_work_item_sizes, local_out);
+        choose_local_size(work_dim, g, max_wg, device->max_work_item_sizes, kernel->info->widened_lanes, local_out);
     }
     return check_work_item_count(work_dim, global, local_out);
 }

@@ -64,6 +64,7 @@ static void load(void)
     long kib = number("MOSAIC_FIBER_STACK_KIB", 256);
     s.fiber_stack_kib = kib < 16 ? 16 : kib > (1l << 30) ? (1ul << 30) : (unsigned long)kib;
     s.barrier_fibers = flag("MOSAIC_BARRIER_FIBERS");
+    s.no_widen = flag("MOSAIC_NO_WIDEN");
     s.no_libmvec = flag("MOSAIC_NO_LIBMVEC");
     s.dump_ir = flag("MOSAIC_DUMP_IR");
     s.no_fork_server = flag("MOSAIC_NO_FORK_SERVER");

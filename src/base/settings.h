@@ -34,6 +34,9 @@ struct mosaic_settings {
     /* MOSAIC_BARRIER_FIBERS (flag, off): kernels with barriers run as fibers
      * (one work-item at a time) instead of loops cut at the barriers. */
     bool barrier_fibers;
+    /* MOSAIC_NO_WIDEN (flag, off): kernels with loops of their own are not
+     * widened whole (src/compiler/widen.c); their loops get cuts instead */
+    bool no_widen;
     /* MOSAIC_NO_LIBMVEC (flag, off): vectorised kernels do not call glibc's
      * vector math (libmvec). */
     bool no_libmvec;

@@ -179,6 +179,8 @@ typedef struct mosaic_kernel_info {
     bool uses_barriers;               /* a work-group barrier is reachable */
     unsigned vectorised_loops;        /* loops over work-items in wg_fn that run as vectors of
                                          work-items (0: one work-item at a time) */
+    unsigned widened_lanes;           /* K.wg runs this many work-items of a row at once, K.body
+                                         widened whole (src/compiler/widen.c); 0: not widened */
     mosaic_wg_fn wg_fn;               /* runs a whole work-group, barriers included (regions.c);
                                          NULL only when a barrier kernel must run as fibers */
     mosaic_wi_fn wi_fn;               /* runs one work-item; always set */

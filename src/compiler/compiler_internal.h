@@ -204,6 +204,10 @@ typedef struct mc_kernel_build {
     bool may_spin;        /* mc_may_spin: reads shared memory a loop could wait on */
     bool spins;           /* a loop waits for other work-items (spin_loops.c): runs as fibers */
     LLVMMetadataRef access_group; /* of K.wg's work-item loop */
+    LLVMValueRef vec;     /* K.vec or NULL: K.body for vec_lanes work-items of a row at once (widen.c) */
+    unsigned vec_lanes;
+    LLVMValueRef vec1;    /* K.vec1 or NULL: the same, one machine vector (vec1_lanes) at a time */
+    unsigned vec1_lanes;
     const mosaic_kernel_arg *arg_info; /* the kernel's arguments (kinds), or NULL */
     bool specialise_images; /* K.wg gets a loop nest per common image format (image_formats.c) */
 } mc_kernel_build;
@@ -274,6 +278,11 @@ bool mc_may_spin(LLVMValueRef body);
  * any_read (for IR not cleaned up): every loop that reads shared memory. */
 cl_int mc_mark_spin_loops(LLVMModuleRef m, mc_kernel_build *kb, bool any_read, mosaic_strbuf *log);
 /* Builds K.wg around K.body (kernels without barriers). */
+/* K.vec (and K.vec1): K.body for a row of work-items at once, each varying
+ * value a vector (widen.c); false, and MOSAIC_DEBUG says why, for kernels it
+ * does not take: barriers, control flow that differs between work-items,
+ * private arrays, atomics, calls, no loop of the kernel's own. */
+bool mc_widen_kernel(LLVMModuleRef m, mc_kernel_build *kb);
 cl_int mc_build_wg(LLVMModuleRef m, mc_kernel_build *kb, mosaic_strbuf *log);
 /* Starts K.wg(args, ctx): adds the function and its entry block, unpacks the
  * arguments there into vals[0..num_args) and leaves b at the end of that
@@ -285,6 +294,8 @@ LLVMValueRef mc_wg_begin(LLVMModuleRef m, mc_kernel_build *kb, LLVMBuilderRef b,
 LLVMMetadataRef mc_distinct_empty_node(LLVMContextRef c);
 /* A new loop ID saying the accesses in access group ag are parallel. */
 LLVMValueRef mc_parallel_loop_md(LLVMContextRef c, LLVMMetadataRef ag);
+/* ... and already vectors (K.wg's loop over rows of K.vec): not vectorised again. */
+LLVMValueRef mc_vectorised_loop_md(LLVMContextRef c, LLVMMetadataRef ag);
 /* Builds K.wg for a kernel with barriers by cutting K.body into regions
  * between barriers, each a loop over the work-group (regions.c).  A kernel
  * with something the transformation does not handle is no failure: K.wg

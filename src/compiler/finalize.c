@@ -573,6 +573,9 @@ static cl_int build_work_group_functions(finalize_job *job)
             break;
         if (kb->uses_barriers || kb->spins) {
             r = mc_build_wg_regions(job->m, kb, job->target, job->log);
+        } else if (!job->opts->opt_disable && !mosaic_settings()->no_widen &&
+                   mc_widen_kernel(job->m, kb)) {
+            r = mc_build_wg(job->m, kb, job->log); /* rows of K.vec, then K.body for the rest */
         } else if (!job->opts->opt_disable && !mc_has_image_args(kb) && mc_has_loop_to_cut(kb)) {
             /* loops outside the loops over work-items; else as usual */
             r = mc_build_wg_regions(job->m, kb, job->target, job->log);
@@ -585,6 +588,7 @@ static cl_int build_work_group_functions(finalize_job *job)
         job->obj->has_wg[k] = kb->wg != NULL;
         job->obj->kernels[k].static_local_mem_size = kb->static_local_size;
         job->obj->kernels[k].uses_barriers = kb->uses_barriers;
+        job->obj->kernels[k].widened_lanes = kb->vec ? kb->vec_lanes : 0;
     }
     return r;
 }
@@ -763,6 +767,7 @@ static void object_serialize(const mc_object *o, mosaic_strbuf *s)
         put_u64(s, i->private_mem_size);
         put_u64(s, (uint64_t)i->uses_barriers);
         put_u64(s, i->vectorised_loops);
+        put_u64(s, i->widened_lanes);
         put_u64(s, o->has_wg[k]);
     }
 }
@@ -865,6 +870,7 @@ static bool object_deserialize(const void *data, size_t size, mc_object *o)
         i->private_mem_size = (size_t)get_u64(&r);
         i->uses_barriers = get_u64(&r) != 0;
         i->vectorised_loops = (unsigned)get_u64(&r);
+        i->widened_lanes = (unsigned)get_u64(&r);
         o->has_wg[k] = get_u64(&r) != 0;
     }
     if (r.bad || r.p != r.end) {

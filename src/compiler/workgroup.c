@@ -590,6 +590,19 @@ LLVMValueRef mc_wg_begin(LLVMModuleRef m, mc_kernel_build *kb, LLVMBuilderRef b,
     return wg;
 }
 
+LLVMValueRef mc_vectorised_loop_md(LLVMContextRef c, LLVMMetadataRef ag)
+{
+    /* !llvm.loop !{self, !{"llvm.loop.parallel_accesses", group}, !{"llvm.loop.isvectorized", i32 1}} */
+    LLVMMetadataRef pa[2] = {LLVMMDStringInContext2(c, "llvm.loop.parallel_accesses", 27), ag};
+    LLVMMetadataRef done[2] = {LLVMMDStringInContext2(c, "llvm.loop.isvectorized", 22),
+                               LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(c), 1, 0))};
+    LLVMMetadataRef temp = LLVMTemporaryMDNode(c, NULL, 0);
+    LLVMMetadataRef loop_ops[3] = {temp, LLVMMDNodeInContext2(c, pa, 2), LLVMMDNodeInContext2(c, done, 2)};
+    LLVMMetadataRef loop = LLVMMDNodeInContext2(c, loop_ops, 3);
+    LLVMMetadataReplaceAllUsesWith(temp, loop);
+    return LLVMMetadataAsValue(c, loop);
+}
+
 LLVMValueRef mc_parallel_loop_md(LLVMContextRef c, LLVMMetadataRef ag)
 {
     /* !llvm.loop !{self, !{"llvm.loop.parallel_accesses", group}} */
@@ -640,6 +653,41 @@ void mc_lower_sub_group_first(LLVMModuleRef m, mc_kernel_build *kb)
  * the end of block pre (no terminator yet) to exit; image arguments marked
  * with their format classes in nest, unless nest is GENERAL_NEST.  Every nest's x
  * loop is parallel with the same access group. */
+/* fn (K.vec or K.vec1: `lanes` work-items a call) over the row y, z of a
+ * group nx wide, from *x while whole blocks fit (from the builder's place);
+ * *x becomes where they end, and the builder is left after the loop. */
+static void build_row_blocks(wi_env *e, LLVMBuilderRef b, mc_kernel_build *kb, LLVMValueRef *vals, LLVMValueRef ctx,
+                             LLVMValueRef nx, LLVMValueRef y, LLVMValueRef z, LLVMValueRef fn, unsigned lanes,
+                             LLVMValueRef *x)
+{
+    LLVMContextRef c = e->c;
+    LLVMValueRef wg = LLVMGetBasicBlockParent(LLVMGetInsertBlock(b));
+    LLVMBasicBlockRef from = LLVMGetInsertBlock(b);
+    LLVMBasicBlockRef test = LLVMAppendBasicBlockInContext(c, wg, "row.test");
+    LLVMBasicBlockRef block = LLVMAppendBasicBlockInContext(c, wg, "row.block");
+    LLVMBasicBlockRef after = LLVMAppendBasicBlockInContext(c, wg, "row.after");
+    LLVMValueRef n_lanes = LLVMConstInt(e->i64, lanes, 0);
+    LLVMBuildBr(b, test);
+    LLVMPositionBuilderAtEnd(b, test);
+    LLVMValueRef x0 = LLVMBuildPhi(b, e->i64, "row.x");
+    LLVMValueRef room = LLVMBuildSub(b, nx, x0, ""); /* x0 <= nx */
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntUGE, room, n_lanes, ""), block, after);
+    LLVMPositionBuilderAtEnd(b, block);
+    unsigned n = kb->num_args;
+    vals[n] = ctx, vals[n + 1] = x0, vals[n + 2] = y, vals[n + 3] = z;
+    LLVMBuildCall2(b, LLVMGlobalGetValueType(fn), fn, vals, n + 4, "");
+    LLVMValueRef x1 = LLVMBuildNUWAdd(b, x0, n_lanes, "row.x.next");
+    LLVMValueRef br = LLVMBuildBr(b, test);
+    /* parallel like the work-item loop, and already vectors: not again */
+    if (kb->access_group)
+        LLVMSetMetadata(br, LLVMGetMDKindIDInContext(c, "llvm.loop", 9), mc_vectorised_loop_md(c, kb->access_group));
+    LLVMValueRef in[2] = {*x, x1};
+    LLVMBasicBlockRef in_from[2] = {from, block};
+    LLVMAddIncoming(x0, in, in_from, 2);
+    LLVMPositionBuilderAtEnd(b, after);
+    *x = x0;
+}
+
 static void build_loop_nest(wi_env *e, LLVMBuilderRef b, mc_kernel_build *kb, LLVMValueRef *vals, LLVMValueRef ctx,
                             LLVMValueRef *n, LLVMBasicBlockRef pre, LLVMBasicBlockRef exit, unsigned nest)
 {
@@ -669,7 +717,18 @@ static void build_loop_nest(wi_env *e, LLVMBuilderRef b, mc_kernel_build *kb, LL
     LLVMBuildBr(b, yb);
     LLVMPositionBuilderAtEnd(b, yb);
     LLVMValueRef y = LLVMBuildPhi(b, i64, "ly");
-    LLVMBuildBr(b, xb);
+    LLVMValueRef x_start = zero;
+    LLVMBasicBlockRef x_from = yb;
+    if (kb->vec && nest == GENERAL_NEST) {
+        /* rows of K.vec, then of K.vec1, then K.body for what is left */
+        build_row_blocks(e, b, kb, args, ctx, n[0], y, z, kb->vec, kb->vec_lanes, &x_start);
+        if (kb->vec1)
+            build_row_blocks(e, b, kb, args, ctx, n[0], y, z, kb->vec1, kb->vec1_lanes, &x_start);
+        x_from = LLVMGetInsertBlock(b);
+        LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, x_start, n[0], ""), xb, ylatch);
+    } else {
+        LLVMBuildBr(b, xb);
+    }
     LLVMPositionBuilderAtEnd(b, xb);
     LLVMValueRef x = LLVMBuildPhi(b, i64, "lx");
     call_body(e, b, kb, args, ctx, x, y, z);
@@ -688,8 +747,8 @@ static void build_loop_nest(wi_env *e, LLVMBuilderRef b, mc_kernel_build *kb, LL
     LLVMValueRef zn = LLVMBuildNUWAdd(b, z, one, "lz.next");
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, zn, n[2], ""), zb, exit);
 
-    LLVMValueRef zin[2] = {zero, zn}, yin[2] = {zero, yn}, xin[2] = {zero, xn};
-    LLVMBasicBlockRef zfrom[2] = {pre, zlatch}, yfrom[2] = {zb, ylatch}, xfrom[2] = {yb, xb};
+    LLVMValueRef zin[2] = {zero, zn}, yin[2] = {zero, yn}, xin[2] = {x_start, xn};
+    LLVMBasicBlockRef zfrom[2] = {pre, zlatch}, yfrom[2] = {zb, ylatch}, xfrom[2] = {x_from, xb};
     LLVMAddIncoming(z, zin, zfrom, 2);
     LLVMAddIncoming(y, yin, yfrom, 2);
     LLVMAddIncoming(x, xin, xfrom, 2);

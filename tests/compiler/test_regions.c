@@ -1395,6 +1395,112 @@ TEST(strided_loops)
     }
 }
 
+TEST(widened)
+{
+    /* Kernels with loops of their own and control flow the work-items of a
+     * row share are widened whole (widen.c): K.vec runs a row's work-items
+     * as lanes, K.vec1 a machine vector of them, K.body the rest.  Rows of 5,
+     * 21, 128 and 130 work-items (every path, and a row K.vec ends); consecutive, strided, gathered and
+     * scattered accesses; a store of all lanes to one place; uniform branches
+     * in the loop; selects and compares on varying values; float, double,
+     * int and long; intrinsics. */
+    const char *src =
+        "typedef struct { float x, y; } pair;\n"
+        "kernel void k(global const float *in, global const int *idx, global float *out, global double *dout,\n"
+        "              global long *lout, global pair *pairs, global float *last, int iters) {\n"
+        "  size_t i = get_global_id(1) * get_global_size(0) + get_global_id(0);\n"
+        "  int l = (int)get_local_id(0);\n"
+        "  float v = in[i], k = 0.25f + 0.001f * (float)l, g = 0.0f;\n"
+        "  double d = (double)v;\n"
+        "  long acc = (long)i * 3;\n"
+        "  for (int n = 0; n < iters; n++) {\n"
+        "    v = fma(v, 0.5f, k) + sqrt(fabs(v)) * 0.125f;\n"
+        "    if (n % 3 == 1) v = fmin(v, 4.0f) - 0.5f;\n"
+        "    g += in[idx[i] + n % 4] * (float)(n + 1);\n"
+        "    d = d * 0.75 + (double)in[(2 * i + (size_t)n) % 64];\n"
+        "    acc += abs(l - 7) + ((acc >> 2) & 15) * (n + 1);\n"
+        "    v = v > 2.0f ? v * 0.5f : v;\n"
+        "  }\n"
+        "  out[i] = v + g;\n"
+        "  dout[i] = d;\n"
+        "  lout[i] = min(acc, (long)1000000);\n"
+        "  pairs[i].y = v - pairs[i].x;\n"
+        "  last[(i * 7) % 64 + 64] = (float)l;\n"
+        "  if (iters > 2) last[0] = v;\n"
+        "}\n";
+    for (int o = 0; o < NUM_BUILDS; o++) {
+        mosaic_executable *exe = build(src, builds[o]);
+        if (!exe)
+            continue;
+        const mosaic_kernel_info *ki = mosaic_executable_find_kernel(exe, "k");
+        CHECK(o == 1 || (ki && ki->widened_lanes >= 16), "widened (%s): %u lanes", builds[o],
+              ki ? ki->widened_lanes : 0);
+        int rows[] = {5, 21, 128, 130};
+        for (int c = 0; c < 4; c++)
+            for (int iters = 0; iters < 8; iters += 7) {
+                enum { MAXN = 2 * 130 };
+                int lx = rows[c], n = 2 * lx;
+                float in[MAXN + 64], out[MAXN], last[128], ref[MAXN], ref_last[128];
+                int idx[MAXN];
+                double dout[MAXN], ref_d[MAXN];
+                long long lout[MAXN], ref_l[MAXN];
+                float pairs[2 * MAXN], ref_pairs[2 * MAXN];
+                for (int i = 0; i < MAXN + 64; i++)
+                    in[i] = (float)((i * 37) % 19) * 0.25f - 2.0f;
+                for (int i = 0; i < MAXN; i++) {
+                    idx[i] = (i * 13) % 50;
+                    pairs[2 * i] = ref_pairs[2 * i] = (float)i;
+                    pairs[2 * i + 1] = ref_pairs[2 * i + 1] = 0.0f;
+                }
+                memset(last, 0, sizeof last);
+                memset(ref_last, 0, sizeof ref_last);
+                const float *pi = in;
+                const int *px = idx;
+                float *po = out, *pp = pairs, *pl = last;
+                double *pd = dout;
+                long long *pn = lout;
+                range r = {2, {(size_t)lx, 2}, {(size_t)lx, 1}, 0};
+                compare_wg_wi(exe, builds[o], "k", ARGS(&pi, &px, &po, &pd, &pn, &pp, &pl, &iters), &r, out,
+                              sizeof out, false);
+                for (int i = 0; i < n; i++) {
+                    int l = i % lx;
+                    float v = in[i], k = 0.25f + 0.001f * (float)l, g = 0.0f;
+                    double d = (double)v;
+                    long long acc = (long long)i * 3;
+                    for (int t = 0; t < iters; t++) {
+                        v = fmaf(v, 0.5f, k) + sqrtf(fabsf(v)) * 0.125f;
+                        if (t % 3 == 1)
+                            v = fminf(v, 4.0f) - 0.5f;
+                        g += in[idx[i] + t % 4] * (float)(t + 1);
+                        d = d * 0.75 + (double)in[(2 * i + t) % 64];
+                        acc += abs(l - 7) + ((acc >> 2) & 15) * (t + 1);
+                        v = v > 2.0f ? v * 0.5f : v;
+                    }
+                    ref[i] = v + g;
+                    ref_d[i] = d;
+                    ref_l[i] = acc < 1000000 ? acc : 1000000;
+                    ref_pairs[2 * i + 1] = v - ref_pairs[2 * i];
+                    ref_last[(i * 7) % 64 + 64] = (float)l;
+                    if (iters > 2)
+                        ref_last[0] = v;
+                }
+                int bad = -1;
+                for (int i = 0; i < n && bad < 0; i++)
+                    if (fabsf(out[i] - ref[i]) > 1e-4f * (1.0f + fabsf(ref[i])) || fabs(dout[i] - ref_d[i]) > 1e-9 ||
+                        lout[i] != ref_l[i] || pairs[2 * i + 1] != ref_pairs[2 * i + 1])
+                        bad = i;
+                CHECK(bad < 0, "widened (%s, row %d, iters %d): work-item %d: %g %g %lld %g, expected %g %g %lld %g",
+                      builds[o], lx, iters, bad, bad < 0 ? 0.0 : (double)out[bad], bad < 0 ? 0.0 : dout[bad],
+                      bad < 0 ? 0LL : lout[bad], bad < 0 ? 0.0 : (double)pairs[2 * bad + 1],
+                      bad < 0 ? 0.0 : (double)ref[bad], bad < 0 ? 0.0 : ref_d[bad], bad < 0 ? 0LL : ref_l[bad],
+                      bad < 0 ? 0.0 : (double)ref_pairs[2 * bad + 1]);
+                CHECK(!memcmp(last, ref_last, sizeof last), "widened (%s, row %d, iters %d): last[0] %g, expected %g",
+                      builds[o], lx, iters, (double)last[0], (double)ref_last[0]);
+            }
+        mosaic_executable_free(exe);
+    }
+}
+
 TEST(classic_kernels)
 {
     /* a work-efficient (Blelloch) exclusive scan and a bitonic sort in

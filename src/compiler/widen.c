@@ -1,0 +1,795 @@
+/*
+ * Whole-function vectorisation: K.body for a row of work-items at once.
+ *
+ * LLVM's loop vectoriser widens innermost loops only.  The loop over
+ * work-items in K.wg is innermost when the kernel has no loop of its own;
+ * when it has one (a chain of multiply-adds, a k loop, a loop over bodies),
+ * cuts.c interchanges them, but then every iteration is a pass over the
+ * group that loads and stores each work-item's values.  Here K.body itself
+ * is widened instead: K.vec(args, ctx, lx0, ly, lz) runs work-items lx0 ..
+ * lx0 + lanes - 1 of a row, each varying value a vector of one lane per
+ * work-item, so the kernel's loops run once for all of them and their values
+ * stay in registers.  Several machine vectors per value (lanes is 4 to 8 of
+ * them) give the FMA units independent chains.  K.wg calls K.vec while a
+ * whole row block fits, then K.body for the rest (workgroup.c).
+ *
+ * What it takes: no barriers, control flow that depends on uniform values
+ * only (work-items of a row never part ways), no private arrays, atomics,
+ * calls other than intrinsics with vector forms, or vector-typed values.
+ * Each value has a shape:
+ *   UNIFORM       the same for every work-item of the row: kept scalar;
+ *   CONSECUTIVE   lane i is the first lane's value plus i * stride (a local
+ *                 id, an address indexed by it): kept as its first lane, so
+ *                 a load or store whose stride is its size is one vector
+ *                 access;
+ *   VARYING       a vector; loads and stores at varying addresses are
+ *                 gathers and scatters.
+ * Assumed, as elsewhere (strided_loops.c): the local ids, and the sums and
+ * multiples that make indices from them, do not wrap within a row.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/Analysis.h>
+
+#include "base/settings.h"
+#include "compiler/compiler_internal.h"
+#include "compiler/ptr_map.h"
+
+enum shape { UNIFORM, CONSECUTIVE, VARYING };
+
+/* Lanes: this many bits of the widest varying value make a machine vector
+ * (AVX-512); a value is 8 of them (8 independent chains keep two FMA units
+ * of latency 4 busy) when few values live across the kernel's loops, else 4. */
+#define VECTOR_BITS 512
+#define MAX_VECTORS_PER_VALUE 8
+#define FEW_LIVE_VALUES 4
+
+typedef struct widener {
+    LLVMModuleRef m;
+    LLVMContextRef c;
+    LLVMValueRef body, vec;
+    LLVMBuilderRef b;
+    LLVMTypeRef i64, i32;
+    unsigned lanes;
+    int n;                 /* instructions of K.body */
+    LLVMValueRef *insts;
+    unsigned char *shape;  /* per instruction */
+    long long *stride;     /* CONSECUTIVE: lane i = lane 0 + i * stride (bytes for pointers) */
+    LLVMValueRef *scalar;  /* UNIFORM: the value; CONSECUTIVE: lane 0 */
+    LLVMValueRef *vector;  /* VARYING: the vector */
+    pmap iidx, bidx;
+    LLVMBasicBlockRef *blocks; /* K.vec's block for each of K.body's */
+    LLVMBasicBlockRef *order;  /* K.body's blocks, reverse post-order */
+    int nb;
+    const char *why;       /* why not, when it cannot */
+} widener;
+
+/* ---- which kernels ----------------------------------------------------------------- */
+
+/* Intrinsics with vector forms that code generation keeps as vector
+ * instructions (transcendental ones would become a call per lane). */
+static bool widenable_intrinsic(LLVMValueRef f)
+{
+    static const char *const names[] = {
+        "llvm.fmuladd.", "llvm.fma.", "llvm.fabs.", "llvm.sqrt.", "llvm.minnum.", "llvm.maxnum.", "llvm.minimum.",
+        "llvm.maximum.", "llvm.copysign.", "llvm.floor.", "llvm.ceil.", "llvm.trunc.", "llvm.rint.",
+        "llvm.nearbyint.", "llvm.round.", "llvm.smin.", "llvm.smax.", "llvm.umin.", "llvm.umax.", "llvm.abs.",
+        "llvm.ctpop.", "llvm.ctlz.", "llvm.cttz.", "llvm.fshl.", "llvm.fshr.", "llvm.bswap.", "llvm.bitreverse.",
+        "llvm.sadd.sat.", "llvm.uadd.sat.", "llvm.ssub.sat.", "llvm.usub.sat.",
+    };
+    if (!f || !LLVMGetIntrinsicID(f))
+        return false;
+    const char *name = LLVMGetValueName(f);
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (!strncmp(name, names[i], strlen(names[i])))
+            return true;
+    return false;
+}
+
+/* Intrinsics that K.vec leaves out (hints, debug information). */
+static bool dropped_intrinsic(LLVMValueRef f)
+{
+    static const char *const names[] = {"llvm.dbg.", "llvm.assume", "llvm.experimental.noalias.scope.decl",
+                                        "llvm.lifetime.", "llvm.invariant."};
+    if (!f || !LLVMGetIntrinsicID(f))
+        return false;
+    const char *name = LLVMGetValueName(f);
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (!strncmp(name, names[i], strlen(names[i])))
+            return true;
+    return false;
+}
+
+static bool scalar_type(LLVMTypeRef t)
+{
+    switch (LLVMGetTypeKind(t)) {
+    case LLVMIntegerTypeKind: return LLVMGetIntTypeWidth(t) <= 64;
+    case LLVMFloatTypeKind: case LLVMDoubleTypeKind: case LLVMHalfTypeKind: case LLVMPointerTypeKind:
+    case LLVMVoidTypeKind: case LLVMLabelTypeKind:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* Can inst be part of K.vec (before knowing shapes)?  Sets w->why if not. */
+static bool allowed(widener *w, LLVMValueRef inst)
+{
+    if (!scalar_type(LLVMTypeOf(inst)))
+        return w->why = "a vector or aggregate value", false;
+    for (int k = 0, n = LLVMGetNumOperands(inst); k < n; k++) {
+        LLVMValueRef op = LLVMGetOperand(inst, (unsigned)k);
+        if (!LLVMIsABasicBlock(op) && !LLVMIsAFunction(op) && LLVMGetValueKind(op) != LLVMMetadataAsValueValueKind &&
+            !scalar_type(LLVMTypeOf(op)))
+            return w->why = "a vector or aggregate value", false;
+    }
+    switch (LLVMGetInstructionOpcode(inst)) {
+    case LLVMAlloca: return w->why = "a private variable in memory", false;
+    case LLVMAtomicRMW: case LLVMAtomicCmpXchg: case LLVMFence: return w->why = "atomics", false;
+    case LLVMInvoke: case LLVMCallBr: case LLVMIndirectBr: case LLVMVAArg: case LLVMLandingPad:
+    case LLVMExtractValue: case LLVMInsertValue: case LLVMExtractElement: case LLVMInsertElement:
+    case LLVMShuffleVector: case LLVMFreeze:
+        return w->why = "an instruction it does not widen", false;
+    case LLVMLoad: case LLVMStore:
+        if (LLVMGetVolatile(inst) || LLVMGetOrdering(inst) != LLVMAtomicOrderingNotAtomic)
+            return w->why = "a volatile or atomic access", false;
+        return true;
+    case LLVMCall: {
+        LLVMValueRef f = mc_called_function(inst);
+        if (dropped_intrinsic(f) || widenable_intrinsic(f))
+            return true;
+        return w->why = "a call", false;
+    }
+    default:
+        return true;
+    }
+}
+
+/* ---- shapes ------------------------------------------------------------------------- */
+
+static int inst_index(const widener *w, LLVMValueRef v) { return LLVMIsAInstruction(v) ? pmap_get(&w->iidx, v) : -1; }
+
+static enum shape shape_of(const widener *w, LLVMValueRef v, long long *stride)
+{
+    unsigned np = LLVMCountParams(w->body);
+    if (LLVMIsAArgument(v) && v == LLVMGetParam(w->body, np - 3)) { /* lx */
+        *stride = 1;
+        return CONSECUTIVE;
+    }
+    int k = inst_index(w, v);
+    if (k < 0)
+        return UNIFORM; /* arguments (ly, lz: one row), constants, globals */
+    *stride = w->stride[k];
+    return (enum shape)w->shape[k];
+}
+
+static long long type_bytes(widener *w, LLVMTypeRef t)
+{
+    LLVMTargetDataRef td = LLVMGetModuleDataLayout(w->m);
+    return (long long)LLVMABISizeOfType(td, t);
+}
+
+/* The shape of inst from its operands' (phis: joined over their incomings). */
+static enum shape infer(widener *w, LLVMValueRef inst, long long *stride)
+{
+    LLVMOpcode op = LLVMGetInstructionOpcode(inst);
+    int n = LLVMGetNumOperands(inst);
+    enum shape s[3] = {UNIFORM, UNIFORM, UNIFORM};
+    long long st[3] = {0, 0, 0};
+    bool all_uniform = true;
+    for (int k = 0; k < n; k++) {
+        LLVMValueRef o = LLVMGetOperand(inst, (unsigned)k);
+        long long t = 0;
+        enum shape x = LLVMIsABasicBlock(o) ? UNIFORM : shape_of(w, o, &t);
+        if (k < 3)
+            s[k] = x, st[k] = t;
+        all_uniform &= x == UNIFORM;
+    }
+    *stride = 0;
+    switch (op) {
+    case LLVMPHI:
+        return all_uniform ? UNIFORM : VARYING;
+    case LLVMLoad:
+        return s[0] == UNIFORM ? UNIFORM : VARYING;
+    case LLVMStore: case LLVMBr: case LLVMSwitch: case LLVMRet: case LLVMUnreachable:
+        return UNIFORM; /* no value */
+    case LLVMAdd: case LLVMSub:
+        if (all_uniform)
+            return UNIFORM;
+        if (s[0] != VARYING && s[1] == UNIFORM) {
+            *stride = st[0];
+            return CONSECUTIVE;
+        }
+        if (op == LLVMAdd && s[0] == UNIFORM && s[1] == CONSECUTIVE) {
+            *stride = st[1];
+            return CONSECUTIVE;
+        }
+        if (op == LLVMAdd && s[0] == CONSECUTIVE && s[1] == CONSECUTIVE) {
+            *stride = st[0] + st[1];
+            return CONSECUTIVE;
+        }
+        return VARYING;
+    case LLVMMul: case LLVMShl:
+        if (all_uniform)
+            return UNIFORM;
+        if (s[0] == CONSECUTIVE && LLVMIsAConstantInt(LLVMGetOperand(inst, 1)) &&
+            LLVMGetIntTypeWidth(LLVMTypeOf(inst)) <= 64) {
+            long long c = LLVMConstIntGetSExtValue(LLVMGetOperand(inst, 1));
+            if (op == LLVMShl && (c < 0 || c > 20))
+                return VARYING;
+            *stride = op == LLVMMul ? st[0] * c : st[0] << c;
+            return CONSECUTIVE;
+        }
+        return VARYING;
+    case LLVMTrunc: case LLVMZExt: case LLVMSExt: case LLVMAddrSpaceCast: case LLVMBitCast:
+        *stride = st[0];
+        if (s[0] == CONSECUTIVE && op == LLVMBitCast &&
+            LLVMGetTypeKind(LLVMTypeOf(inst)) != LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(inst, 0))))
+            return VARYING;
+        return s[0];
+    case LLVMGetElementPtr: {
+        if (all_uniform)
+            return UNIFORM;
+        /* a consecutive base and uniform indices, or a uniform base and one
+         * consecutive index (its element's size times its stride) */
+        long long total = s[0] == CONSECUTIVE ? st[0] : 0;
+        if (s[0] == VARYING)
+            return VARYING;
+        LLVMTypeRef t = LLVMGetGEPSourceElementType(inst);
+        for (int k = 1; k < n; k++) {
+            LLVMValueRef idx = LLVMGetOperand(inst, (unsigned)k);
+            long long ist = 0;
+            enum shape x = shape_of(w, idx, &ist);
+            if (x == VARYING)
+                return VARYING;
+            LLVMTypeRef elem = k == 1 ? t : NULL;
+            if (k > 1) { /* into an array or struct */
+                if (LLVMGetTypeKind(t) == LLVMStructTypeKind) {
+                    if (x != UNIFORM)
+                        return VARYING;
+                    t = LLVMStructGetTypeAtIndex(t, (unsigned)LLVMConstIntGetZExtValue(idx));
+                    continue;
+                }
+                if (LLVMGetTypeKind(t) != LLVMArrayTypeKind)
+                    return VARYING;
+                t = LLVMGetElementType(t);
+                elem = t;
+            }
+            if (x == CONSECUTIVE)
+                total += ist * type_bytes(w, elem);
+        }
+        *stride = total;
+        return total ? CONSECUTIVE : VARYING;
+    }
+    default:
+        return all_uniform ? UNIFORM : VARYING;
+    }
+}
+
+/* Shapes until nothing changes (loops' phis see their back edges). */
+static void find_shapes(widener *w)
+{
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (int k = 0; k < w->n; k++) {
+            long long st = 0;
+            enum shape s = infer(w, w->insts[k], &st);
+            if (s < (enum shape)w->shape[k])
+                s = (enum shape)w->shape[k]; /* shapes only rise */
+            if (s == CONSECUTIVE && w->shape[k] == CONSECUTIVE && st != w->stride[k])
+                s = VARYING;
+            if (s != w->shape[k] || (s == CONSECUTIVE && st != w->stride[k])) {
+                w->shape[k] = (unsigned char)s;
+                w->stride[k] = st;
+                changed = true;
+            }
+        }
+    }
+}
+
+/* ---- building K.vec --------------------------------------------------------------- */
+
+static LLVMTypeRef vector_of(widener *w, LLVMTypeRef t) { return LLVMVectorType(t, w->lanes); }
+
+static LLVMValueRef splat(widener *w, LLVMValueRef v)
+{
+    LLVMTypeRef vt = vector_of(w, LLVMTypeOf(v));
+    LLVMValueRef one = LLVMBuildInsertElement(w->b, LLVMGetPoison(vt), v, LLVMConstInt(w->i32, 0, 0), "");
+    return LLVMBuildShuffleVector(w->b, one, LLVMGetPoison(vt), LLVMConstNull(LLVMVectorType(w->i32, w->lanes)), "");
+}
+
+/* <0, s, 2s, ...> of integer type t. */
+static LLVMValueRef steps(widener *w, LLVMTypeRef t, long long s)
+{
+    LLVMValueRef *e = malloc(w->lanes * sizeof *e), v;
+    if (!e)
+        return NULL;
+    for (unsigned i = 0; i < w->lanes; i++)
+        e[i] = LLVMConstInt(t, (unsigned long long)(s * (long long)i), 1);
+    v = LLVMConstVector(e, w->lanes);
+    free(e);
+    return v;
+}
+
+static LLVMValueRef scalar_of(widener *w, LLVMValueRef v);
+
+/* v as a vector, at the builder's place. */
+static LLVMValueRef vector_value(widener *w, LLVMValueRef v)
+{
+    long long st = 0;
+    enum shape s = shape_of(w, v, &st);
+    if (s == VARYING)
+        return w->vector[inst_index(w, v)];
+    LLVMValueRef first = scalar_of(w, v), all = splat(w, first);
+    if (s == UNIFORM)
+        return all;
+    if (LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMPointerTypeKind) {
+        LLVMTypeRef i8 = LLVMInt8TypeInContext(w->c);
+        LLVMValueRef idx = steps(w, w->i64, st);
+        return LLVMBuildGEP2(w->b, i8, all, &idx, 1, "");
+    }
+    return LLVMBuildAdd(w->b, all, steps(w, LLVMTypeOf(v), st), "");
+}
+
+/* v's first lane (uniform or consecutive v). */
+static LLVMValueRef scalar_of(widener *w, LLVMValueRef v)
+{
+    if (LLVMIsAArgument(v)) {
+        for (unsigned i = 0, np = LLVMCountParams(w->body); i < np; i++)
+            if (LLVMGetParam(w->body, i) == v)
+                return LLVMGetParam(w->vec, i);
+    }
+    if (LLVMIsABasicBlock(v))
+        return LLVMBasicBlockAsValue(w->blocks[pmap_get(&w->bidx, LLVMValueAsBasicBlock(v))]);
+    int k = inst_index(w, v);
+    return k < 0 ? v : w->scalar[k];
+}
+
+/* v's last lane (for a store to one address: the last work-item's wins). */
+static LLVMValueRef last_lane(widener *w, LLVMValueRef v)
+{
+    long long st = 0;
+    enum shape s = shape_of(w, v, &st);
+    if (s == VARYING)
+        return LLVMBuildExtractElement(w->b, w->vector[inst_index(w, v)], LLVMConstInt(w->i32, w->lanes - 1, 0), "");
+    LLVMValueRef first = scalar_of(w, v);
+    if (s == UNIFORM)
+        return first;
+    LLVMValueRef off = LLVMConstInt(w->i64, (unsigned long long)(st * (long long)(w->lanes - 1)), 1);
+    if (LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMPointerTypeKind)
+        return LLVMBuildGEP2(w->b, LLVMInt8TypeInContext(w->c), first, &off, 1, "");
+    return LLVMBuildAdd(w->b, first, LLVMConstInt(LLVMTypeOf(v), (unsigned long long)(st * (long long)(w->lanes - 1)), 1),
+                        "");
+}
+
+static void copy_tbaa(widener *w, LLVMValueRef from, LLVMValueRef to)
+{
+    unsigned kind = LLVMGetMDKindIDInContext(w->c, "tbaa", 4);
+    LLVMValueRef md = LLVMGetMetadata(from, kind);
+    if (md)
+        LLVMSetMetadata(to, kind, md);
+}
+
+static LLVMValueRef all_lanes_mask(widener *w)
+{
+    LLVMValueRef t = LLVMConstInt(LLVMInt1TypeInContext(w->c), 1, 0);
+    LLVMValueRef *e = malloc(w->lanes * sizeof *e), v = NULL;
+    if (!e)
+        return NULL;
+    for (unsigned i = 0; i < w->lanes; i++)
+        e[i] = t;
+    v = LLVMConstVector(e, w->lanes);
+    free(e);
+    return v;
+}
+
+static LLVMValueRef call_intrinsic(widener *w, const char *name, LLVMTypeRef *types, unsigned ntypes,
+                                   LLVMValueRef *args, unsigned nargs)
+{
+    unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+    LLVMValueRef f = LLVMGetIntrinsicDeclaration(w->m, id, types, ntypes);
+    return LLVMBuildCall2(w->b, LLVMGlobalGetValueType(f), f, args, nargs, "");
+}
+
+/* A load (k: its index) at a varying or consecutive address. */
+static LLVMValueRef widen_load(widener *w, LLVMValueRef inst)
+{
+    LLVMTypeRef t = LLVMTypeOf(inst);
+    LLVMValueRef p = LLVMGetOperand(inst, 0), r;
+    long long st = 0;
+    unsigned align = LLVMGetAlignment(inst);
+    if (shape_of(w, p, &st) == CONSECUTIVE && st == type_bytes(w, t)) {
+        r = LLVMBuildLoad2(w->b, vector_of(w, t), scalar_of(w, p), "");
+    } else {
+        LLVMTypeRef types[2] = {vector_of(w, t), LLVMVectorType(LLVMTypeOf(p), w->lanes)};
+        LLVMValueRef args[4] = {vector_value(w, p), LLVMConstInt(w->i32, align, 0), all_lanes_mask(w),
+                                LLVMGetPoison(vector_of(w, t))};
+        return call_intrinsic(w, "llvm.masked.gather", types, 2, args, 4);
+    }
+    LLVMSetAlignment(r, align);
+    copy_tbaa(w, inst, r);
+    return r;
+}
+
+static void widen_store(widener *w, LLVMValueRef inst)
+{
+    LLVMValueRef v = LLVMGetOperand(inst, 0), p = LLVMGetOperand(inst, 1), r;
+    LLVMTypeRef t = LLVMTypeOf(v);
+    long long st = 0;
+    unsigned align = LLVMGetAlignment(inst);
+    enum shape ps = shape_of(w, p, &st);
+    if (ps == UNIFORM) {
+        r = LLVMBuildStore(w->b, last_lane(w, v), scalar_of(w, p));
+    } else if (ps == CONSECUTIVE && st == type_bytes(w, t)) {
+        r = LLVMBuildStore(w->b, vector_value(w, v), scalar_of(w, p));
+    } else {
+        LLVMTypeRef types[2] = {vector_of(w, t), LLVMVectorType(LLVMTypeOf(p), w->lanes)};
+        LLVMValueRef args[4] = {vector_value(w, v), vector_value(w, p), LLVMConstInt(w->i32, align, 0),
+                                all_lanes_mask(w)};
+        call_intrinsic(w, "llvm.masked.scatter", types, 2, args, 4);
+        return;
+    }
+    LLVMSetAlignment(r, align);
+    copy_tbaa(w, inst, r);
+}
+
+/* inst with some varying operand, as vector code. */
+static LLVMValueRef widen_varying(widener *w, LLVMValueRef inst)
+{
+    LLVMOpcode op = LLVMGetInstructionOpcode(inst);
+    LLVMTypeRef t = LLVMTypeOf(inst);
+    switch (op) {
+    case LLVMPHI:
+        return LLVMBuildPhi(w->b, vector_of(w, t), ""); /* incomings once every block is built */
+    case LLVMLoad:
+        return widen_load(w, inst);
+    case LLVMICmp:
+        return LLVMBuildICmp(w->b, LLVMGetICmpPredicate(inst), vector_value(w, LLVMGetOperand(inst, 0)),
+                             vector_value(w, LLVMGetOperand(inst, 1)), "");
+    case LLVMFCmp:
+        return LLVMBuildFCmp(w->b, LLVMGetFCmpPredicate(inst), vector_value(w, LLVMGetOperand(inst, 0)),
+                             vector_value(w, LLVMGetOperand(inst, 1)), "");
+    case LLVMSelect: {
+        LLVMValueRef cond = LLVMGetOperand(inst, 0);
+        long long st;
+        cond = shape_of(w, cond, &st) == UNIFORM ? scalar_of(w, cond) : vector_value(w, cond);
+        return LLVMBuildSelect(w->b, cond, vector_value(w, LLVMGetOperand(inst, 1)),
+                               vector_value(w, LLVMGetOperand(inst, 2)), "");
+    }
+    case LLVMGetElementPtr: {
+        int n = LLVMGetNumOperands(inst);
+        LLVMValueRef *idx = malloc((size_t)n * sizeof *idx), r;
+        if (!idx)
+            return NULL;
+        for (int k = 1; k < n; k++) {
+            LLVMValueRef o = LLVMGetOperand(inst, (unsigned)k);
+            long long st;
+            /* struct field numbers stay constants */
+            idx[k - 1] = shape_of(w, o, &st) == UNIFORM ? scalar_of(w, o) : vector_value(w, o);
+        }
+        LLVMValueRef base = LLVMGetOperand(inst, 0);
+        long long st;
+        base = shape_of(w, base, &st) == UNIFORM ? scalar_of(w, base) : vector_value(w, base);
+        if (LLVMGetTypeKind(LLVMTypeOf(base)) != LLVMVectorTypeKind)
+            base = splat(w, base); /* a vector of addresses from the start */
+        r = LLVMBuildGEP2(w->b, LLVMGetGEPSourceElementType(inst), base, idx, (unsigned)n - 1, "");
+        free(idx);
+        return r;
+    }
+    case LLVMCall: {
+        LLVMValueRef f = mc_called_function(inst);
+        size_t len;
+        const char *name = LLVMGetValueName2(f, &len);
+        int n = LLVMGetNumArgOperands(inst);
+        LLVMValueRef args[4];
+        if (n > 4)
+            return NULL;
+        /* operands of the overloaded type widen; flags (abs's i1) stay */
+        for (int k = 0; k < n; k++) {
+            LLVMValueRef o = LLVMGetOperand(inst, (unsigned)k);
+            args[k] = LLVMTypeOf(o) == t ? vector_value(w, o) : scalar_of(w, o);
+        }
+        char base[64];
+        const char *dot = strrchr(name, '.');
+        if (!dot || (size_t)(dot - name) >= sizeof base)
+            return NULL;
+        memcpy(base, name, (size_t)(dot - name));
+        base[dot - name] = 0;
+        LLVMTypeRef vt = vector_of(w, t);
+        return call_intrinsic(w, base, &vt, 1, args, (unsigned)n);
+    }
+    default:
+        break;
+    }
+    if (LLVMIsACastInst(inst))
+        return LLVMBuildCast(w->b, op, vector_value(w, LLVMGetOperand(inst, 0)), vector_of(w, t), "");
+    if (LLVMIsABinaryOperator(inst))
+        return LLVMBuildBinOp(w->b, op, vector_value(w, LLVMGetOperand(inst, 0)),
+                              vector_value(w, LLVMGetOperand(inst, 1)), "");
+    if (op == LLVMFNeg)
+        return LLVMBuildFNeg(w->b, vector_value(w, LLVMGetOperand(inst, 0)), "");
+    return NULL;
+}
+
+/* inst computed once for the row (uniform), or its first lane (consecutive). */
+static LLVMValueRef copy_scalar(widener *w, LLVMValueRef inst)
+{
+    if (LLVMIsAPHINode(inst))
+        return LLVMBuildPhi(w->b, LLVMTypeOf(inst), "");
+    LLVMValueRef c = LLVMInstructionClone(inst);
+    for (int k = 0, n = LLVMGetNumOperands(c); k < n; k++) {
+        LLVMValueRef o = LLVMGetOperand(c, (unsigned)k);
+        if (!LLVMIsAFunction(o) && LLVMGetValueKind(o) != LLVMMetadataAsValueValueKind)
+            LLVMSetOperand(c, (unsigned)k, scalar_of(w, o));
+    }
+    LLVMInsertIntoBuilder(w->b, c);
+    return c;
+}
+
+static bool build_block(widener *w, LLVMBasicBlockRef bb)
+{
+    LLVMPositionBuilderAtEnd(w->b, w->blocks[pmap_get(&w->bidx, bb)]);
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+        int k = inst_index(w, i);
+        if (LLVMIsACallInst(i) && dropped_intrinsic(mc_called_function(i)))
+            continue;
+        if (LLVMIsAStoreInst(i)) {
+            long long st;
+            if (shape_of(w, LLVMGetOperand(i, 1), &st) == UNIFORM && shape_of(w, LLVMGetOperand(i, 0), &st) == UNIFORM)
+                copy_scalar(w, i);
+            else
+                widen_store(w, i);
+            continue;
+        }
+        if (LLVMIsAReturnInst(i)) {
+            LLVMBuildRetVoid(w->b);
+            continue;
+        }
+        if (w->shape[k] == VARYING) {
+            if (!(w->vector[k] = widen_varying(w, i)))
+                return w->why = "an instruction it does not widen", false;
+        } else {
+            w->scalar[k] = copy_scalar(w, i);
+        }
+    }
+    return true;
+}
+
+static void fill_phis(widener *w)
+{
+    for (int k = 0; k < w->n; k++) {
+        LLVMValueRef p = w->insts[k];
+        if (!LLVMIsAPHINode(p))
+            continue;
+        LLVMValueRef np = w->shape[k] == VARYING ? w->vector[k] : w->scalar[k];
+        if (!w->blocks[pmap_get(&w->bidx, LLVMGetInstructionParent(p))])
+            continue; /* in a block never reached */
+        for (unsigned i = 0, n = LLVMCountIncoming(p); i < n; i++) {
+            LLVMBasicBlockRef from = LLVMGetIncomingBlock(p, i), nfrom = w->blocks[pmap_get(&w->bidx, from)];
+            LLVMValueRef v = LLVMGetIncomingValue(p, i);
+            if (!nfrom)
+                continue; /* from a block never reached */
+            /* a vector built at the end of the incoming block */
+            LLVMValueRef term = LLVMGetBasicBlockTerminator(nfrom);
+            LLVMPositionBuilderBefore(w->b, term);
+            LLVMValueRef nv = w->shape[k] == VARYING ? vector_value(w, v) : scalar_of(w, v);
+            LLVMAddIncoming(np, &nv, &nfrom, 1);
+        }
+    }
+}
+
+/* K.body's blocks in reverse post-order (definitions before uses but phis'). */
+static int reverse_post_order(widener *w)
+{
+    int n = w->nb, top = 0, count = 0;
+    LLVMBasicBlockRef *stack = malloc((size_t)n * sizeof *stack);
+    unsigned *next = calloc((size_t)n, sizeof *next);
+    unsigned char *seen = calloc((size_t)n, 1);
+    if (!stack || !next || !seen) {
+        free(stack), free(next), free(seen);
+        return -1;
+    }
+    LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(w->body);
+    stack[top++] = entry;
+    seen[pmap_get(&w->bidx, entry)] = 1;
+    int filled = n;
+    while (top) {
+        LLVMBasicBlockRef bb = stack[top - 1];
+        int b = pmap_get(&w->bidx, bb);
+        LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
+        unsigned ns = term ? LLVMGetNumSuccessors(term) : 0;
+        if (next[b] < ns) {
+            LLVMBasicBlockRef s = LLVMGetSuccessor(term, next[b]++);
+            int j = pmap_get(&w->bidx, s);
+            if (!seen[j])
+                seen[j] = 1, stack[top++] = s;
+        } else {
+            w->order[--filled] = bb;
+            top--;
+            count++;
+        }
+    }
+    /* unreachable blocks are not copied: K.vec's order starts at filled */
+    memmove(w->order, w->order + filled, (size_t)count * sizeof *w->order);
+    free(stack), free(next), free(seen);
+    return count;
+}
+
+static void widener_free(widener *w)
+{
+    free(w->insts), free(w->shape), free(w->stride), free(w->scalar), free(w->vector);
+    free(w->blocks), free(w->order);
+    pmap_free(&w->iidx);
+    pmap_free(&w->bidx);
+    if (w->b)
+        LLVMDisposeBuilder(w->b);
+}
+
+/* Does body have a loop (an edge back to a block already on the path)? */
+static bool has_loop(widener *w)
+{
+    for (int i = 0; i < w->n; i++) {
+        LLVMValueRef p = w->insts[i];
+        if (!LLVMIsAPHINode(p))
+            continue;
+        /* a phi with an incoming block after its own in the order: a back edge */
+        LLVMBasicBlockRef bb = LLVMGetInstructionParent(p);
+        int at = -1;
+        for (int k = 0; k < w->nb; k++)
+            if (w->order[k] == bb)
+                at = k;
+        for (unsigned j = 0, n = LLVMCountIncoming(p); j < n; j++)
+            for (int k = at; k >= 0 && k < w->nb; k++)
+                if (w->order[k] == LLVMGetIncomingBlock(p, j))
+                    return true;
+    }
+    return false;
+}
+
+/* The widest varying value's bits, 0 when there is none. */
+static unsigned widest_varying(widener *w)
+{
+    unsigned bits = 0;
+    for (int k = 0; k < w->n; k++) {
+        LLVMTypeRef t = LLVMTypeOf(w->insts[k]);
+        if (w->shape[k] != VARYING || LLVMGetTypeKind(t) == LLVMVoidTypeKind)
+            continue;
+        if (LLVMGetTypeKind(t) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) == 1)
+            continue; /* masks: as wide as what they compare */
+        unsigned b = LLVMGetTypeKind(t) == LLVMPointerTypeKind ? 64 : (unsigned)type_bytes(w, t) * 8;
+        bits = b > bits ? b : bits;
+    }
+    return bits;
+}
+
+/* Machine vectors per value, from the values that vary and live across
+ * the kernel's loops (its phis) or come from memory (its loads). */
+static unsigned vectors_per_value(widener *w)
+{
+    int live = 0;
+    for (int k = 0; k < w->n; k++)
+        live += w->shape[k] == VARYING && (LLVMIsAPHINode(w->insts[k]) || LLVMIsALoadInst(w->insts[k]));
+    return live <= FEW_LIVE_VALUES ? MAX_VECTORS_PER_VALUE : MAX_VECTORS_PER_VALUE / 2;
+}
+
+static bool analyse(widener *w, const mc_kernel_build *kb, unsigned vectors)
+{
+    if (kb->uses_barriers || kb->spins || kb->may_spin || mc_has_image_args(kb))
+        return w->why = "barriers, images or loops that wait", false;
+    w->nb = (int)LLVMCountBasicBlocks(w->body);
+    int n = 0;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(w->body); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+            n++;
+    w->n = n;
+    w->insts = calloc((size_t)n + 1, sizeof *w->insts);
+    w->shape = calloc((size_t)n + 1, 1);
+    w->stride = calloc((size_t)n + 1, sizeof *w->stride);
+    w->scalar = calloc((size_t)n + 1, sizeof *w->scalar);
+    w->vector = calloc((size_t)n + 1, sizeof *w->vector);
+    w->blocks = calloc((size_t)w->nb + 1, sizeof *w->blocks);
+    w->order = calloc((size_t)w->nb + 1, sizeof *w->order);
+    if (!w->insts || !w->shape || !w->stride || !w->scalar || !w->vector || !w->blocks || !w->order ||
+        !pmap_init(&w->iidx, (size_t)n) || !pmap_init(&w->bidx, (size_t)w->nb))
+        return w->why = "out of memory", false;
+    int k = 0, b = 0;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(w->body); bb; bb = LLVMGetNextBasicBlock(bb)) {
+        pmap_put(&w->bidx, bb, b++);
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+            if (!allowed(w, i))
+                return false;
+            w->insts[k] = i;
+            pmap_put(&w->iidx, i, k++);
+        }
+    }
+    int reached = reverse_post_order(w);
+    if (reached < 0)
+        return w->why = "out of memory", false;
+    w->nb = reached;
+    if (!has_loop(w))
+        return w->why = "no loop of its own (the loop over work-items is innermost)", false;
+    find_shapes(w);
+    for (int j = 0; j < w->n; j++) {
+        LLVMValueRef i = w->insts[j];
+        long long st;
+        if ((LLVMIsABranchInst(i) && LLVMIsConditional(i)) || LLVMIsASwitchInst(i)) {
+            if (shape_of(w, LLVMGetOperand(i, 0), &st) != UNIFORM)
+                return w->why = "control flow that differs between work-items", false;
+        }
+    }
+    unsigned bits = widest_varying(w);
+    if (!bits)
+        return w->why = "no value that differs between work-items", false;
+    w->lanes = VECTOR_BITS * (vectors ? vectors : vectors_per_value(w)) / (bits < 32 ? 32 : bits);
+    return true;
+}
+
+/* K.body widened to `vectors` machine vectors a value (0: as its live values
+ * allow), named K.wi + suffix; NULL and *why when it cannot be. */
+static LLVMValueRef widen(LLVMModuleRef m, mc_kernel_build *kb, unsigned vectors, const char *suffix,
+                          unsigned *lanes, const char **why)
+{
+    widener w = {.m = m, .c = LLVMGetModuleContext(m), .body = kb->body};
+    w.i64 = LLVMInt64TypeInContext(w.c);
+    w.i32 = LLVMInt32TypeInContext(w.c);
+    LLVMValueRef vec = NULL;
+    if (analyse(&w, kb, vectors)) {
+        char name[256];
+        snprintf(name, sizeof name, "%s%s", LLVMGetValueName(kb->wi), suffix);
+        vec = w.vec = LLVMAddFunction(m, name, LLVMGlobalGetValueType(kb->body));
+        LLVMSetLinkage(vec, LLVMInternalLinkage);
+        /* the body's attributes: alwaysinline, nounwind, its parameters' noalias... */
+        for (unsigned k = 0; k <= LLVMCountParams(kb->body); k++) {
+            LLVMAttributeIndex idx = k == 0 ? (LLVMAttributeIndex)LLVMAttributeFunctionIndex : (LLVMAttributeIndex)k;
+            unsigned na = LLVMGetAttributeCountAtIndex(kb->body, idx);
+            LLVMAttributeRef *attrs = malloc((na ? na : 1) * sizeof *attrs);
+            if (!attrs)
+                continue;
+            LLVMGetAttributesAtIndex(kb->body, idx, attrs);
+            for (unsigned a = 0; a < na; a++)
+                LLVMAddAttributeAtIndex(vec, idx, attrs[a]);
+            free(attrs);
+        }
+        w.b = LLVMCreateBuilderInContext(w.c);
+        for (int i = 0; i < w.nb; i++)
+            w.blocks[pmap_get(&w.bidx, w.order[i])] = LLVMAppendBasicBlockInContext(w.c, vec, "");
+        bool ok = true;
+        for (int i = 0; i < w.nb && ok; i++)
+            ok = build_block(&w, w.order[i]);
+        if (ok) {
+            fill_phis(&w);
+            ok = !LLVMVerifyFunction(vec, LLVMReturnStatusAction);
+            if (!ok)
+                w.why = "internal error: invalid vector function";
+        }
+        if (!ok) {
+            LLVMDeleteFunction(vec);
+            vec = NULL;
+        }
+    }
+    *lanes = vec ? w.lanes : 0;
+    *why = w.why;
+    widener_free(&w);
+    return vec;
+}
+
+bool mc_widen_kernel(LLVMModuleRef m, mc_kernel_build *kb)
+{
+    const char *why = NULL;
+    kb->vec = widen(m, kb, 0, ".vec", &kb->vec_lanes, &why);
+    /* rows shorter than that, or what is left of them, a machine vector at a time */
+    if (kb->vec)
+        kb->vec1 = widen(m, kb, 1, ".vec1", &kb->vec1_lanes, &why);
+    if (kb->vec1 && kb->vec1_lanes >= kb->vec_lanes) {
+        LLVMDeleteFunction(kb->vec1);
+        kb->vec1 = NULL, kb->vec1_lanes = 0;
+    }
+    if (mosaic_settings()->debug && kb->vec)
+        fprintf(stderr, "mosaic: kernel %s: widened whole, %u work-items of a row at once (then %u)\n",
+                LLVMGetValueName(kb->wi), kb->vec_lanes, kb->vec1 ? kb->vec1_lanes : 1);
+    else if (mosaic_settings()->debug)
+        fprintf(stderr, "mosaic: kernel %s: not widened whole: %s\n", LLVMGetValueName(kb->wi), why);
+    return kb->vec != NULL;
+}
