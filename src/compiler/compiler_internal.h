@@ -221,10 +221,11 @@ bool mc_is_outlined_builtin(LLVMValueRef f);
  * widened: parallel loops whose induction steps by more than one. */
 unsigned mc_count_vector_loops(LLVMValueRef f);
 /* With MOSAIC_DEBUG (remarks.c): LLVM's loop vectoriser says why it left a
- * loop alone (once, at LLVM's set-up); K.wg's instructions get a location
+ * loop alone (the options that ask it, stored in argv: how many, at LLVM's
+ * set-up); K.wg's instructions get a location
  * naming the kernel (before the optimiser); a remark about a K.wg's loop is
  * printed on stderr (from the diagnostic handler: true when it was one). */
-void mc_enable_vectoriser_remarks(void);
+int mc_vectoriser_remark_options(const char **argv);
 void mc_locate_work_group_functions(LLVMModuleRef m, const mc_kernel_build *kbs, size_t nk);
 bool mc_print_vectoriser_remark(const char *text);
 /* Appends the bytes of the file at path to out (nothing when it cannot be opened). */

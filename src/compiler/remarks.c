@@ -14,7 +14,6 @@
 #include <string.h>
 
 #include <llvm-c/DebugInfo.h>
-#include <llvm-c/Support.h>
 
 #include "base/settings.h"
 #include "compiler/compiler_internal.h"
@@ -22,12 +21,13 @@
 /* The suffix of K.wg's name, the file name its code is said to come from. */
 #define WG_FILE_SUFFIX ".wg"
 
-void mc_enable_vectoriser_remarks(void)
+int mc_vectoriser_remark_options(const char **argv)
 {
     if (!mosaic_settings()->debug)
-        return;
-    const char *argv[] = {"mosaic", "-pass-remarks-missed=loop-vectorize", "-pass-remarks-analysis=loop-vectorize"};
-    LLVMParseCommandLineOptions(3, argv, NULL);
+        return 0;
+    argv[0] = "-pass-remarks-missed=loop-vectorize";
+    argv[1] = "-pass-remarks-analysis=loop-vectorize";
+    return 2;
 }
 
 void mc_locate_work_group_functions(LLVMModuleRef m, const mc_kernel_build *kbs, size_t nk)

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <llvm-c/BitReader.h>
+#include <llvm-c/Support.h>
 #include <llvm-c/Error.h>
 #include <llvm-c/Target.h>
 
@@ -51,7 +52,12 @@ static void do_init(void)
     char *t = LLVMGetDefaultTargetTriple();
     host_triple = LLVMNormalizeTargetTriple(t);
     LLVMDisposeMessage(t);
-    mc_enable_vectoriser_remarks();
+    /* LLVM's options, once: the scalarizer splits vector loads and stores too
+     * (scalarize_short_vectors in finalize.c, image_rows.c), and the
+     * vectoriser's remarks with MOSAIC_DEBUG */
+    const char *argv[4] = {"mosaic", "-scalarize-load-store"};
+    int argc = 2 + mc_vectoriser_remark_options(argv + 2);
+    LLVMParseCommandLineOptions(argc, argv, NULL);
     have_native_target = true;
 }
 

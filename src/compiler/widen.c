@@ -61,8 +61,23 @@ typedef struct widener {
     LLVMValueRef *vector;  /* VARYING: the vector */
     pmap iidx, bidx;
     LLVMBasicBlockRef *blocks; /* K.vec's block for each of K.body's */
-    LLVMBasicBlockRef *order;  /* K.body's blocks, reverse post-order */
-    int nb;
+    LLVMBasicBlockRef *order;  /* K.body's blocks reached, reverse post-order */
+    int nb;                    /* how many are reached */
+    int nall;                  /* K.body's blocks */
+    LLVMBasicBlockRef *bbs;    /* K.body's blocks, by index */
+    int *rpo;                  /* per block: its place in order, -1 if never reached */
+    /* loops that work-items leave in different iterations (masked_loop) */
+    int *loop_of;              /* per block of K.body: its masked loop's header, or -1 */
+    LLVMBasicBlockRef *latch;  /* per header: the block that goes round again */
+    LLVMValueRef *go_on;       /* per header (K.vec): the lanes still in the loop this iteration */
+    LLVMValueRef *mask_phi;    /* per header (K.vec): the lanes that entered this iteration */
+    /* ifs whose arms work-items take differently (divergent_if): both arms
+     * run, one after the other, each under its lanes' mask */
+    int *if_of;                /* per arm and join block: its branch's block, or -1 */
+    int *first_arm, *second_arm; /* per branch block: the arm run first, and second (-1: none) */
+    int *true_way;             /* per branch block: the block its true edge leads to */
+    LLVMValueRef *if_test;     /* per branch block (K.vec): the test, a vector */
+    LLVMValueRef *arm_mask;    /* per arm (K.vec): the lanes that take it */
     const char *why;       /* why not, when it cannot */
 } widener;
 
@@ -393,18 +408,49 @@ static LLVMValueRef call_intrinsic(widener *w, const char *name, LLVMTypeRef *ty
     return LLVMBuildCall2(w->b, LLVMGlobalGetValueType(f), f, args, nargs, "");
 }
 
-/* A load (k: its index) at a varying or consecutive address. */
+/* The lanes that run inst's block: those still in its masked loop, or NULL (all). */
+static LLVMValueRef lanes_running(widener *w, LLVMValueRef inst)
+{
+    int b = pmap_get(&w->bidx, LLVMGetInstructionParent(inst)), h = w->loop_of[b];
+    if (w->arm_mask[b])
+        return w->arm_mask[b];
+    return h < 0 ? NULL : w->go_on[h];
+}
+
+/* The end of an if's branch block a: the test as a vector, the arms' masks
+ * (within the lanes running a), and on to the first arm. */
+static void build_divergent_branch(widener *w, LLVMValueRef term, int a)
+{
+    LLVMValueRef test = vector_value(w, LLVMGetCondition(term)), running = lanes_running(w, term);
+    LLVMValueRef yes = running ? LLVMBuildAnd(w->b, running, test, "") : test;
+    LLVMValueRef no = LLVMBuildNot(w->b, test, "");
+    no = running ? LLVMBuildAnd(w->b, running, no, "") : no;
+    w->if_test[a] = test;
+    int first = w->first_arm[a], second = w->second_arm[a];
+    w->arm_mask[first] = first == w->true_way[a] ? yes : no;
+    if (second >= 0)
+        w->arm_mask[second] = second == w->true_way[a] ? yes : no;
+    LLVMBuildBr(w->b, w->blocks[first]);
+}
+
+/* A load at a varying or consecutive address (only the running lanes'). */
 static LLVMValueRef widen_load(widener *w, LLVMValueRef inst)
 {
     LLVMTypeRef t = LLVMTypeOf(inst);
-    LLVMValueRef p = LLVMGetOperand(inst, 0), r;
+    LLVMValueRef p = LLVMGetOperand(inst, 0), r, mask = lanes_running(w, inst);
     long long st = 0;
     unsigned align = LLVMGetAlignment(inst);
     if (shape_of(w, p, &st) == CONSECUTIVE && st == type_bytes(w, t)) {
+        if (mask) {
+            LLVMTypeRef types[2] = {vector_of(w, t), LLVMTypeOf(p)};
+            LLVMValueRef args[4] = {scalar_of(w, p), LLVMConstInt(w->i32, align, 0), mask,
+                                    LLVMGetPoison(vector_of(w, t))};
+            return call_intrinsic(w, "llvm.masked.load", types, 2, args, 4);
+        }
         r = LLVMBuildLoad2(w->b, vector_of(w, t), scalar_of(w, p), "");
     } else {
         LLVMTypeRef types[2] = {vector_of(w, t), LLVMVectorType(LLVMTypeOf(p), w->lanes)};
-        LLVMValueRef args[4] = {vector_value(w, p), LLVMConstInt(w->i32, align, 0), all_lanes_mask(w),
+        LLVMValueRef args[4] = {vector_value(w, p), LLVMConstInt(w->i32, align, 0), mask ? mask : all_lanes_mask(w),
                                 LLVMGetPoison(vector_of(w, t))};
         return call_intrinsic(w, "llvm.masked.gather", types, 2, args, 4);
     }
@@ -415,19 +461,24 @@ static LLVMValueRef widen_load(widener *w, LLVMValueRef inst)
 
 static void widen_store(widener *w, LLVMValueRef inst)
 {
-    LLVMValueRef v = LLVMGetOperand(inst, 0), p = LLVMGetOperand(inst, 1), r;
+    LLVMValueRef v = LLVMGetOperand(inst, 0), p = LLVMGetOperand(inst, 1), r, mask = lanes_running(w, inst);
     LLVMTypeRef t = LLVMTypeOf(v);
     long long st = 0;
     unsigned align = LLVMGetAlignment(inst);
     enum shape ps = shape_of(w, p, &st);
-    if (ps == UNIFORM) {
+    if (ps == UNIFORM) { /* not in a masked loop (analyse) */
         r = LLVMBuildStore(w->b, last_lane(w, v), scalar_of(w, p));
+    } else if (ps == CONSECUTIVE && st == type_bytes(w, t) && mask) {
+        LLVMTypeRef types[2] = {vector_of(w, t), LLVMTypeOf(p)};
+        LLVMValueRef args[4] = {vector_value(w, v), scalar_of(w, p), LLVMConstInt(w->i32, align, 0), mask};
+        call_intrinsic(w, "llvm.masked.store", types, 2, args, 4);
+        return;
     } else if (ps == CONSECUTIVE && st == type_bytes(w, t)) {
         r = LLVMBuildStore(w->b, vector_value(w, v), scalar_of(w, p));
     } else {
         LLVMTypeRef types[2] = {vector_of(w, t), LLVMVectorType(LLVMTypeOf(p), w->lanes)};
         LLVMValueRef args[4] = {vector_value(w, v), vector_value(w, p), LLVMConstInt(w->i32, align, 0),
-                                all_lanes_mask(w)};
+                                mask ? mask : all_lanes_mask(w)};
         call_intrinsic(w, "llvm.masked.scatter", types, 2, args, 4);
         return;
     }
@@ -528,13 +579,47 @@ static LLVMValueRef copy_scalar(widener *w, LLVMValueRef inst)
     return c;
 }
 
+/* The end of a masked loop's header: the lanes that go on (still in the
+ * loop and their test holds), and round again while any does. */
+static void build_masked_exit(widener *w, LLVMValueRef term, int h)
+{
+    LLVMBasicBlockRef in = LLVMGetSuccessor(term, 0), out = LLVMGetSuccessor(term, 1);
+    LLVMValueRef test = vector_value(w, LLVMGetCondition(term));
+    if (w->loop_of[pmap_get(&w->bidx, in)] != h) { /* the loop goes on when the test fails */
+        LLVMBasicBlockRef t = in;
+        in = out, out = t;
+        test = LLVMBuildNot(w->b, test, "");
+    }
+    w->go_on[h] = LLVMBuildAnd(w->b, w->mask_phi[h], test, "lanes.go_on");
+    LLVMTypeRef mt = LLVMTypeOf(w->go_on[h]);
+    LLVMValueRef any = call_intrinsic(w, "llvm.vector.reduce.or", &mt, 1, &w->go_on[h], 1);
+    LLVMBuildCondBr(w->b, any, w->blocks[pmap_get(&w->bidx, in)], w->blocks[pmap_get(&w->bidx, out)]);
+}
+
 static bool build_block(widener *w, LLVMBasicBlockRef bb)
 {
-    LLVMPositionBuilderAtEnd(w->b, w->blocks[pmap_get(&w->bidx, bb)]);
+    int self = pmap_get(&w->bidx, bb);
+    LLVMPositionBuilderAtEnd(w->b, w->blocks[self]);
+    bool header = w->loop_of[self] == self;
+    if (header)
+        w->mask_phi[self] = LLVMBuildPhi(w->b, LLVMVectorType(LLVMInt1TypeInContext(w->c), w->lanes), "lanes.in");
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
         int k = inst_index(w, i);
         if (LLVMIsACallInst(i) && dropped_intrinsic(mc_called_function(i)))
             continue;
+        if (header && i == LLVMGetBasicBlockTerminator(bb)) {
+            build_masked_exit(w, i, self);
+            continue;
+        }
+        if (w->first_arm[self] >= 0 && i == LLVMGetBasicBlockTerminator(bb)) {
+            build_divergent_branch(w, i, self);
+            continue;
+        }
+        if (w->if_of[self] >= 0 && w->first_arm[w->if_of[self]] == self && w->second_arm[w->if_of[self]] >= 0 &&
+            i == LLVMGetBasicBlockTerminator(bb)) { /* the first arm goes on to the second */
+            LLVMBuildBr(w->b, w->blocks[w->second_arm[w->if_of[self]]]);
+            continue;
+        }
         if (LLVMIsAStoreInst(i)) {
             long long st;
             if (shape_of(w, LLVMGetOperand(i, 1), &st) == UNIFORM && shape_of(w, LLVMGetOperand(i, 0), &st) == UNIFORM)
@@ -563,19 +648,52 @@ static void fill_phis(widener *w)
         LLVMValueRef p = w->insts[k];
         if (!LLVMIsAPHINode(p))
             continue;
-        LLVMValueRef np = w->shape[k] == VARYING ? w->vector[k] : w->scalar[k];
-        if (!w->blocks[pmap_get(&w->bidx, LLVMGetInstructionParent(p))])
+        int self = pmap_get(&w->bidx, LLVMGetInstructionParent(p));
+        if (!w->blocks[self])
             continue; /* in a block never reached */
+        LLVMValueRef np = w->shape[k] == VARYING ? w->vector[k] : w->scalar[k];
+        bool header = w->loop_of[self] == self;
+        int a = w->if_of[self];
+        if (a >= 0 && w->first_arm[a] != self && w->second_arm[a] != self) { /* an if's join: a select */
+            int last = w->second_arm[a] >= 0 ? w->second_arm[a] : w->first_arm[a];
+            LLVMValueRef yes = NULL, no = NULL;
+            for (unsigned i = 0, n = LLVMCountIncoming(p); i < n; i++) {
+                int from = pmap_get(&w->bidx, LLVMGetIncomingBlock(p, i));
+                /* the true way: its arm, or straight from the branch when it has none */
+                bool true_way = from == w->true_way[a] || (from == a && w->true_way[a] == self);
+                *(true_way ? &yes : &no) = LLVMGetIncomingValue(p, i);
+            }
+            LLVMBasicBlockRef nlast = w->blocks[last];
+            LLVMPositionBuilderBefore(w->b, LLVMGetBasicBlockTerminator(nlast));
+            LLVMValueRef sel = LLVMBuildSelect(w->b, w->if_test[a], vector_value(w, yes), vector_value(w, no), "");
+            LLVMAddIncoming(np, &sel, &nlast, 1);
+            continue;
+        }
         for (unsigned i = 0, n = LLVMCountIncoming(p); i < n; i++) {
             LLVMBasicBlockRef from = LLVMGetIncomingBlock(p, i), nfrom = w->blocks[pmap_get(&w->bidx, from)];
             LLVMValueRef v = LLVMGetIncomingValue(p, i);
             if (!nfrom)
                 continue; /* from a block never reached */
             /* a vector built at the end of the incoming block */
-            LLVMValueRef term = LLVMGetBasicBlockTerminator(nfrom);
-            LLVMPositionBuilderBefore(w->b, term);
+            LLVMPositionBuilderBefore(w->b, LLVMGetBasicBlockTerminator(nfrom));
             LLVMValueRef nv = w->shape[k] == VARYING ? vector_value(w, v) : scalar_of(w, v);
+            if (header && from == w->latch[self]) /* lanes that left the loop keep their values */
+                nv = LLVMBuildSelect(w->b, w->go_on[self], nv, np, "");
             LLVMAddIncoming(np, &nv, &nfrom, 1);
+        }
+    }
+    /* the lanes entering a masked loop: all from outside it, from its latch those that went on */
+    for (int h = 0; h < w->nall; h++) {
+        if (!w->mask_phi[h])
+            continue;
+        LLVMBasicBlockRef head = w->blocks[h];
+        for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(head)); u; u = LLVMGetNextUse(u)) {
+            LLVMValueRef user = LLVMGetUser(u);
+            if (!LLVMIsATerminatorInst(user))
+                continue;
+            LLVMBasicBlockRef from = LLVMGetInstructionParent(user);
+            LLVMValueRef v = from == w->blocks[pmap_get(&w->bidx, w->latch[h])] ? w->go_on[h] : all_lanes_mask(w);
+            LLVMAddIncoming(w->mask_phi[h], &v, &from, 1);
         }
     }
 }
@@ -620,7 +738,9 @@ static int reverse_post_order(widener *w)
 static void widener_free(widener *w)
 {
     free(w->insts), free(w->shape), free(w->stride), free(w->scalar), free(w->vector);
-    free(w->blocks), free(w->order);
+    free(w->blocks), free(w->order), free(w->bbs), free(w->rpo);
+    free(w->loop_of), free(w->latch), free(w->go_on), free(w->mask_phi);
+    free(w->if_of), free(w->first_arm), free(w->second_arm), free(w->true_way), free(w->if_test), free(w->arm_mask);
     pmap_free(&w->iidx);
     pmap_free(&w->bidx);
     if (w->b)
@@ -656,9 +776,10 @@ static unsigned widest_varying(widener *w)
         LLVMTypeRef t = LLVMTypeOf(w->insts[k]);
         if (w->shape[k] != VARYING || LLVMGetTypeKind(t) == LLVMVoidTypeKind)
             continue;
-        if (LLVMGetTypeKind(t) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) == 1)
-            continue; /* masks: as wide as what they compare */
-        unsigned b = LLVMGetTypeKind(t) == LLVMPointerTypeKind ? 64 : (unsigned)type_bytes(w, t) * 8;
+        if ((LLVMGetTypeKind(t) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) == 1) ||
+            LLVMGetTypeKind(t) == LLVMPointerTypeKind)
+            continue; /* masks, and the addresses of gathers: as wide as what they serve */
+        unsigned b = (unsigned)type_bytes(w, t) * 8;
         bits = b > bits ? b : bits;
     }
     return bits;
@@ -672,6 +793,151 @@ static unsigned vectors_per_value(widener *w)
     for (int k = 0; k < w->n; k++)
         live += w->shape[k] == VARYING && (LLVMIsAPHINode(w->insts[k]) || LLVMIsALoadInst(w->insts[k]));
     return live <= FEW_LIVE_VALUES ? MAX_VECTORS_PER_VALUE : MAX_VECTORS_PER_VALUE / 2;
+}
+
+/* Is block i an arm of the if that block a ends: its only way in is from a,
+ * its only way out one unconditional branch, no phis? */
+static bool is_arm(widener *w, int i, int a)
+{
+    LLVMBasicBlockRef bb = w->bbs[i];
+    int uses = 0;
+    for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(bb)); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        if (!LLVMIsATerminatorInst(user) || pmap_get(&w->bidx, LLVMGetInstructionParent(user)) != a)
+            return false;
+        uses++;
+    }
+    LLVMValueRef first = LLVMGetFirstInstruction(bb), term = LLVMGetBasicBlockTerminator(bb);
+    return uses == 1 && w->if_of[i] < 0 && w->first_arm[i] < 0 && w->loop_of[i] != i && !LLVMIsAPHINode(first) &&
+           LLVMIsABranchInst(term) && !LLVMIsConditional(term);
+}
+
+static int successor_of_arm(widener *w, int i)
+{
+    return pmap_get(&w->bidx, LLVMGetSuccessor(LLVMGetBasicBlockTerminator(w->bbs[i]), 0));
+}
+
+/* Does the varying branch that ends block a start an if whose arms are one
+ * block each (a diamond, or a triangle of one arm), joined right after?
+ * K.vec runs the arms one after the other, each under its lanes' mask, and
+ * the join's phis select per lane.  Marks the blocks; the join's phis vary,
+ * and loads at one address in an arm become gathers under its mask (the
+ * address may only be valid when the arm is taken). */
+static bool divergent_if(widener *w, int a)
+{
+    LLVMValueRef term = LLVMGetBasicBlockTerminator(w->bbs[a]);
+    int t = pmap_get(&w->bidx, LLVMGetSuccessor(term, 0)), f = pmap_get(&w->bidx, LLVMGetSuccessor(term, 1));
+    if (t == f || w->if_of[a] >= 0)
+        return false;
+    bool arm_t = is_arm(w, t, a), arm_f = is_arm(w, f, a);
+    int first, second = -1, join;
+    if (arm_t && arm_f && successor_of_arm(w, t) == successor_of_arm(w, f))
+        first = t, second = f, join = successor_of_arm(w, t);
+    else if (arm_t && successor_of_arm(w, t) == f)
+        first = t, join = f;
+    else if (arm_f && successor_of_arm(w, f) == t)
+        first = f, join = t;
+    else
+        return false;
+    /* the join: entered from the if alone, not a loop's header, not another if's */
+    int preds = 0;
+    for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(w->bbs[join])); u; u = LLVMGetNextUse(u))
+        preds++;
+    if (preds != 2 || w->if_of[join] >= 0 || w->loop_of[join] == join || join == a)
+        return false;
+    /* arms: no store to one place (it would happen once all lanes skip it) */
+    int arms[2] = {first, second};
+    for (int k = 0; k < 2; k++)
+        for (LLVMValueRef i = arms[k] >= 0 ? LLVMGetFirstInstruction(w->bbs[arms[k]]) : NULL; i;
+             i = LLVMGetNextInstruction(i)) {
+            long long st;
+            if (LLVMIsAStoreInst(i) && shape_of(w, LLVMGetOperand(i, 1), &st) == UNIFORM)
+                return false;
+        }
+    w->first_arm[a] = first;
+    w->second_arm[a] = second;
+    w->true_way[a] = t;
+    w->if_of[first] = w->if_of[join] = a;
+    if (second >= 0)
+        w->if_of[second] = a;
+    for (int k = 0; k < 2; k++)
+        for (LLVMValueRef i = arms[k] >= 0 ? LLVMGetFirstInstruction(w->bbs[arms[k]]) : NULL; i;
+             i = LLVMGetNextInstruction(i)) {
+            long long st;
+            if (LLVMIsALoadInst(i) && shape_of(w, LLVMGetOperand(i, 0), &st) == UNIFORM)
+                w->shape[inst_index(w, i)] = VARYING;
+        }
+    for (LLVMValueRef i = LLVMGetFirstInstruction(w->bbs[join]); i && LLVMIsAPHINode(i); i = LLVMGetNextInstruction(i))
+        w->shape[inst_index(w, i)] = VARYING;
+    return true;
+}
+
+/* Does the varying branch that ends block h leave a loop (h its header, one
+ * latch, no other exit, a header that touches no memory), which K.vec runs
+ * while any lane is still in it, each lane's carried values kept once it
+ * left?  Marks its blocks and makes its header's phis varying. */
+static bool masked_loop(widener *w, int h)
+{
+    LLVMBasicBlockRef head = w->bbs[h];
+    if (w->rpo[h] < 0 || w->loop_of[h] >= 0)
+        return false;
+    int latch = -1;
+    for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(head)); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        if (!LLVMIsATerminatorInst(user))
+            return false;
+        int from = pmap_get(&w->bidx, LLVMGetInstructionParent(user));
+        if (w->rpo[from] >= w->rpo[h]) { /* a back edge */
+            if (latch >= 0)
+                return false;
+            latch = from;
+        }
+    }
+    if (latch < 0)
+        return false;
+    /* the loop's blocks: back from the latch to the header */
+    int *stack = malloc((size_t)w->nall * sizeof *stack), sp = 0;
+    unsigned char *in = calloc((size_t)w->nall, 1);
+    bool ok = stack && in;
+    if (ok) {
+        in[h] = 1;
+        if (!in[latch])
+            in[latch] = 1, stack[sp++] = latch;
+    }
+    while (ok && sp) {
+        LLVMBasicBlockRef bb = w->bbs[stack[--sp]];
+        for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(bb)); u && ok; u = LLVMGetNextUse(u)) {
+            LLVMValueRef user = LLVMGetUser(u);
+            ok = LLVMIsATerminatorInst(user);
+            int from = ok ? pmap_get(&w->bidx, LLVMGetInstructionParent(user)) : 0;
+            if (ok && !in[from] && w->rpo[from] >= 0)
+                in[from] = 1, stack[sp++] = from;
+        }
+    }
+    /* one exit, the header's; no block in another masked loop; a header without memory accesses */
+    LLVMValueRef term = LLVMGetBasicBlockTerminator(head);
+    ok = ok && in[pmap_get(&w->bidx, LLVMGetSuccessor(term, 0))] != in[pmap_get(&w->bidx, LLVMGetSuccessor(term, 1))];
+    for (int b = 0; ok && b < w->nall; b++) {
+        if (!in[b])
+            continue;
+        ok = w->loop_of[b] < 0;
+        LLVMValueRef t = LLVMGetBasicBlockTerminator(w->bbs[b]);
+        for (unsigned k = 0, ns = t ? LLVMGetNumSuccessors(t) : 0; ok && b != h && k < ns; k++)
+            ok = in[pmap_get(&w->bidx, LLVMGetSuccessor(t, k))];
+    }
+    for (LLVMValueRef i = LLVMGetFirstInstruction(head); ok && i; i = LLVMGetNextInstruction(i))
+        ok = !LLVMIsALoadInst(i) && !LLVMIsAStoreInst(i) &&
+             !(LLVMIsACallInst(i) && !widenable_intrinsic(mc_called_function(i)));
+    for (int b = 0; ok && b < w->nall; b++)
+        if (in[b])
+            w->loop_of[b] = h;
+    if (ok) {
+        w->latch[h] = w->bbs[latch];
+        for (LLVMValueRef i = LLVMGetFirstInstruction(head); i && LLVMIsAPHINode(i); i = LLVMGetNextInstruction(i))
+            w->shape[inst_index(w, i)] = VARYING;
+    }
+    free(stack), free(in);
+    return ok;
 }
 
 static bool analyse(widener *w, const mc_kernel_build *kb, unsigned vectors)
@@ -689,13 +955,32 @@ static bool analyse(widener *w, const mc_kernel_build *kb, unsigned vectors)
     w->stride = calloc((size_t)n + 1, sizeof *w->stride);
     w->scalar = calloc((size_t)n + 1, sizeof *w->scalar);
     w->vector = calloc((size_t)n + 1, sizeof *w->vector);
+    w->nall = w->nb;
     w->blocks = calloc((size_t)w->nb + 1, sizeof *w->blocks);
     w->order = calloc((size_t)w->nb + 1, sizeof *w->order);
-    if (!w->insts || !w->shape || !w->stride || !w->scalar || !w->vector || !w->blocks || !w->order ||
+    w->bbs = calloc((size_t)w->nb + 1, sizeof *w->bbs);
+    w->rpo = malloc(((size_t)w->nb + 1) * sizeof *w->rpo);
+    w->loop_of = malloc(((size_t)w->nb + 1) * sizeof *w->loop_of);
+    w->latch = calloc((size_t)w->nb + 1, sizeof *w->latch);
+    w->go_on = calloc((size_t)w->nb + 1, sizeof *w->go_on);
+    w->mask_phi = calloc((size_t)w->nb + 1, sizeof *w->mask_phi);
+    w->if_of = malloc(((size_t)w->nb + 1) * sizeof *w->if_of);
+    w->first_arm = malloc(((size_t)w->nb + 1) * sizeof *w->first_arm);
+    w->second_arm = malloc(((size_t)w->nb + 1) * sizeof *w->second_arm);
+    w->true_way = malloc(((size_t)w->nb + 1) * sizeof *w->true_way);
+    w->if_test = calloc((size_t)w->nb + 1, sizeof *w->if_test);
+    w->arm_mask = calloc((size_t)w->nb + 1, sizeof *w->arm_mask);
+    if (!w->insts || !w->shape || !w->stride || !w->scalar || !w->vector || !w->blocks || !w->order || !w->bbs ||
+        !w->rpo || !w->loop_of || !w->latch || !w->go_on || !w->mask_phi || !w->if_of || !w->first_arm ||
+        !w->second_arm || !w->true_way || !w->if_test || !w->arm_mask ||
         !pmap_init(&w->iidx, (size_t)n) || !pmap_init(&w->bidx, (size_t)w->nb))
         return w->why = "out of memory", false;
     int k = 0, b = 0;
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(w->body); bb; bb = LLVMGetNextBasicBlock(bb)) {
+        w->bbs[b] = bb;
+        w->rpo[b] = -1;
+        w->loop_of[b] = -1;
+        w->if_of[b] = w->first_arm[b] = w->second_arm[b] = w->true_way[b] = -1;
         pmap_put(&w->bidx, bb, b++);
         for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
             if (!allowed(w, i))
@@ -708,16 +993,42 @@ static bool analyse(widener *w, const mc_kernel_build *kb, unsigned vectors)
     if (reached < 0)
         return w->why = "out of memory", false;
     w->nb = reached;
+    for (int i = 0; i < reached; i++)
+        w->rpo[pmap_get(&w->bidx, w->order[i])] = i;
     if (!has_loop(w))
         return w->why = "no loop of its own (the loop over work-items is innermost)", false;
     find_shapes(w);
+    /* branches on varying values: only the exits of masked loops, whose
+     * carried values then vary (the work-items leave in different
+     * iterations); shapes again with those */
+    for (bool found = true; found;) { /* until no branch on a varying value is left to place */
+        found = false;
+        for (int j = 0; j < w->n; j++) {
+            LLVMValueRef i = w->insts[j];
+            long long st;
+            int bb = pmap_get(&w->bidx, LLVMGetInstructionParent(i));
+            if (LLVMIsASwitchInst(i) && shape_of(w, LLVMGetCondition(i), &st) != UNIFORM)
+                return w->why = "a switch on a value that differs between work-items", false;
+            if (!LLVMIsABranchInst(i) || !LLVMIsConditional(i) || shape_of(w, LLVMGetCondition(i), &st) == UNIFORM ||
+                w->loop_of[bb] == bb || w->first_arm[bb] >= 0)
+                continue;
+            if (!divergent_if(w, bb) && !masked_loop(w, bb))
+                return w->why = "control flow that differs between work-items, other than one-block ifs and loops "
+                                "with one exit",
+                       false;
+            found = true;
+        }
+        if (found)
+            find_shapes(w);
+    }
     for (int j = 0; j < w->n; j++) {
         LLVMValueRef i = w->insts[j];
         long long st;
-        if ((LLVMIsABranchInst(i) && LLVMIsConditional(i)) || LLVMIsASwitchInst(i)) {
-            if (shape_of(w, LLVMGetOperand(i, 0), &st) != UNIFORM)
-                return w->why = "control flow that differs between work-items", false;
-        }
+        int bb = pmap_get(&w->bidx, LLVMGetInstructionParent(i));
+        if (LLVMIsAStoreInst(i) && w->loop_of[bb] >= 0 && shape_of(w, LLVMGetOperand(i, 1), &st) == UNIFORM &&
+            shape_of(w, LLVMGetOperand(i, 0), &st) != UNIFORM)
+            return w->why = "a store of differing values to one place inside a masked loop", false;
+
     }
     unsigned bits = widest_varying(w);
     if (!bits)

@@ -1501,6 +1501,77 @@ TEST(widened)
     }
 }
 
+TEST(widened_masked_loops)
+{
+    /* A loop that work-items leave in different iterations, in a widened
+     * kernel (widen.c): it goes round while any lane is in it, each lane's
+     * carried values kept from its last iteration, its loads and stores
+     * masked.  A while loop with a data-dependent count whose counter is
+     * used after it, gathered loads and a store in it, a uniform loop inside
+     * it, the whole entered again by a uniform loop around it, lanes that
+     * never enter it. */
+    const char *src =
+        "kernel void k(global const int *in, global int *out, global int *trace, int rounds, int limit) {\n"
+        "  size_t i = get_global_id(0);\n"
+        "  int total = 0;\n"
+        "  for (int r = 0; r < rounds; r++) {\n"
+        "    int x = in[i] + r, n = 0;\n"
+        "    while (x != 1 && n < limit) {\n"
+        "      x = (x & 1) ? 3 * x + 1 : x / 2;\n"
+        "      for (int u = 0; u < 2; u++)\n"
+        "        x += in[(x + u) & 63] & u;\n"
+        "      trace[i * 4 + (n & 3)] = x;\n"
+        "      n++;\n"
+        "    }\n"
+        "    total += n * 1000 + x;\n"
+        "  }\n"
+        "  out[i] = total;\n"
+        "}\n";
+    for (int o = 0; o < NUM_BUILDS; o++) {
+        mosaic_executable *exe = build(src, builds[o]);
+        if (!exe)
+            continue;
+        const mosaic_kernel_info *ki = mosaic_executable_find_kernel(exe, "k");
+        CHECK(o == 1 || (ki && ki->widened_lanes >= 16), "widened_masked_loops (%s): %u lanes", builds[o],
+              ki ? ki->widened_lanes : 0);
+        int rows[] = {5, 21, 128, 130};
+        for (int c = 0; c < 4; c++)
+            for (int rounds = 1; rounds < 4; rounds += 2) {
+                enum { MAXN = 130 };
+                int n = rows[c], limit = 40, in[MAXN + 64], out[MAXN], trace[4 * MAXN], ref[MAXN], ref_trace[4 * MAXN];
+                for (int i = 0; i < MAXN + 64; i++)
+                    in[i] = i % 7 == 3 ? 1 : (i * 29) % 97 + 1; /* some start at 1: no iteration */
+                memset(trace, 0, sizeof trace);
+                memset(ref_trace, 0, sizeof ref_trace);
+                const int *pi = in;
+                int *po = out, *pt = trace;
+                range r = {1, {(size_t)n}, {(size_t)n}, 0};
+                compare_wg_wi(exe, builds[o], "k", ARGS(&pi, &po, &pt, &rounds, &limit), &r, out, sizeof out, false);
+                for (int i = 0; i < n; i++) {
+                    int total = 0;
+                    for (int rr = 0; rr < rounds; rr++) {
+                        int x = in[i] + rr, cnt = 0;
+                        while (x != 1 && cnt < limit) {
+                            x = (x & 1) ? 3 * x + 1 : x / 2;
+                            for (int u = 0; u < 2; u++)
+                                x += in[(x + u) & 63] & u;
+                            ref_trace[i * 4 + (cnt & 3)] = x;
+                            cnt++;
+                        }
+                        total += cnt * 1000 + x;
+                    }
+                    ref[i] = total;
+                }
+                CHECK(!memcmp(out, ref, (size_t)n * sizeof *out),
+                      "widened_masked_loops (%s, row %d, rounds %d): out[0] %d, expected %d", builds[o], n, rounds,
+                      out[0], ref[0]);
+                CHECK(!memcmp(trace, ref_trace, sizeof trace), "widened_masked_loops (%s, row %d, rounds %d): trace",
+                      builds[o], n, rounds);
+            }
+        mosaic_executable_free(exe);
+    }
+}
+
 TEST(classic_kernels)
 {
     /* a work-efficient (Blelloch) exclusive scan and a bitonic sort in
