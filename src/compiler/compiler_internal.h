@@ -206,8 +206,9 @@ typedef struct mc_kernel_build {
     LLVMMetadataRef access_group; /* of K.wg's work-item loop */
     LLVMValueRef vec;     /* K.vec or NULL: K.body for vec_lanes work-items of a row at once (widen.c) */
     unsigned vec_lanes;
-    LLVMValueRef vec1;    /* K.vec1 or NULL: the same, one machine vector (vec1_lanes) at a time */
-    unsigned vec1_lanes;
+    LLVMValueRef tail;    /* K.tail: the same, one machine vector (tail_lanes), its first `count` lanes
+                             (an extra parameter) only: the rest of the row */
+    unsigned tail_lanes;
     const mosaic_kernel_arg *arg_info; /* the kernel's arguments (kinds), or NULL */
     bool specialise_images; /* K.wg gets a loop nest per common image format (image_formats.c) */
 } mc_kernel_build;
@@ -279,7 +280,7 @@ bool mc_may_spin(LLVMValueRef body);
  * any_read (for IR not cleaned up): every loop that reads shared memory. */
 cl_int mc_mark_spin_loops(LLVMModuleRef m, mc_kernel_build *kb, bool any_read, mosaic_strbuf *log);
 /* Builds K.wg around K.body (kernels without barriers). */
-/* K.vec (and K.vec1): K.body for a row of work-items at once, each varying
+/* K.vec and K.tail: K.body for a row of work-items at once, each varying
  * value a vector (widen.c); false, and MOSAIC_DEBUG says why, for kernels it
  * does not take: barriers, control flow that differs between work-items,
  * private arrays, atomics, calls, no loop of the kernel's own. */

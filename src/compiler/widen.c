@@ -79,6 +79,10 @@ typedef struct widener {
     LLVMValueRef *if_test;     /* per branch block (K.vec): the test, a vector */
     LLVMValueRef *arm_mask;    /* per arm (K.vec): the lanes that take it */
     const char *why;       /* why not, when it cannot */
+    /* a tail: K.tail(args, ctx, lx0, ly, lz, count) runs the first count lanes only */
+    bool tail;
+    LLVMValueRef tail_mask;    /* (K.vec) lanes below count, or NULL */
+    LLVMValueRef last;         /* (K.vec) the last lane's number, i32 */
 } widener;
 
 /* ---- which kernels ----------------------------------------------------------------- */
@@ -368,15 +372,15 @@ static LLVMValueRef last_lane(widener *w, LLVMValueRef v)
     long long st = 0;
     enum shape s = shape_of(w, v, &st);
     if (s == VARYING)
-        return LLVMBuildExtractElement(w->b, w->vector[inst_index(w, v)], LLVMConstInt(w->i32, w->lanes - 1, 0), "");
+        return LLVMBuildExtractElement(w->b, w->vector[inst_index(w, v)], w->last, "");
     LLVMValueRef first = scalar_of(w, v);
     if (s == UNIFORM)
         return first;
-    LLVMValueRef off = LLVMConstInt(w->i64, (unsigned long long)(st * (long long)(w->lanes - 1)), 1);
+    LLVMTypeRef t = LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMPointerTypeKind ? w->i64 : LLVMTypeOf(v);
+    LLVMValueRef off = LLVMBuildMul(w->b, LLVMBuildZExt(w->b, w->last, t, ""), LLVMConstInt(t, (unsigned long long)st, 1), "");
     if (LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMPointerTypeKind)
         return LLVMBuildGEP2(w->b, LLVMInt8TypeInContext(w->c), first, &off, 1, "");
-    return LLVMBuildAdd(w->b, first, LLVMConstInt(LLVMTypeOf(v), (unsigned long long)(st * (long long)(w->lanes - 1)), 1),
-                        "");
+    return LLVMBuildAdd(w->b, first, off, "");
 }
 
 static void copy_tbaa(widener *w, LLVMValueRef from, LLVMValueRef to)
@@ -414,7 +418,7 @@ static LLVMValueRef lanes_running(widener *w, LLVMValueRef inst)
     int b = pmap_get(&w->bidx, LLVMGetInstructionParent(inst)), h = w->loop_of[b];
     if (w->arm_mask[b])
         return w->arm_mask[b];
-    return h < 0 ? NULL : w->go_on[h];
+    return h < 0 ? w->tail_mask : w->go_on[h];
 }
 
 /* The end of an if's branch block a: the test as a vector, the arms' masks
@@ -692,7 +696,9 @@ static void fill_phis(widener *w)
             if (!LLVMIsATerminatorInst(user))
                 continue;
             LLVMBasicBlockRef from = LLVMGetInstructionParent(user);
-            LLVMValueRef v = from == w->blocks[pmap_get(&w->bidx, w->latch[h])] ? w->go_on[h] : all_lanes_mask(w);
+            LLVMValueRef v = from == w->blocks[pmap_get(&w->bidx, w->latch[h])] ? w->go_on[h]
+                             : w->tail_mask                                              ? w->tail_mask
+                                                                                         : all_lanes_mask(w);
             LLVMAddIncoming(w->mask_phi[h], &v, &from, 1);
         }
     }
@@ -1039,17 +1045,28 @@ static bool analyse(widener *w, const mc_kernel_build *kb, unsigned vectors)
 
 /* K.body widened to `vectors` machine vectors a value (0: as its live values
  * allow), named K.wi + suffix; NULL and *why when it cannot be. */
-static LLVMValueRef widen(LLVMModuleRef m, mc_kernel_build *kb, unsigned vectors, const char *suffix,
+static LLVMValueRef widen(LLVMModuleRef m, mc_kernel_build *kb, unsigned vectors, bool tail, const char *suffix,
                           unsigned *lanes, const char **why)
 {
-    widener w = {.m = m, .c = LLVMGetModuleContext(m), .body = kb->body};
+    widener w = {.m = m, .c = LLVMGetModuleContext(m), .body = kb->body, .tail = tail};
     w.i64 = LLVMInt64TypeInContext(w.c);
     w.i32 = LLVMInt32TypeInContext(w.c);
     LLVMValueRef vec = NULL;
     if (analyse(&w, kb, vectors)) {
         char name[256];
         snprintf(name, sizeof name, "%s%s", LLVMGetValueName(kb->wi), suffix);
-        vec = w.vec = LLVMAddFunction(m, name, LLVMGlobalGetValueType(kb->body));
+        /* K.body's parameters, and for a tail the number of lanes to run */
+        unsigned np = LLVMCountParams(kb->body);
+        LLVMTypeRef *params = malloc((np + 1) * sizeof *params);
+        if (!params) {
+            *lanes = 0, *why = "out of memory";
+            widener_free(&w);
+            return NULL;
+        }
+        LLVMGetParamTypes(LLVMGlobalGetValueType(kb->body), params);
+        params[np] = w.i64;
+        vec = w.vec = LLVMAddFunction(m, name, LLVMFunctionType(LLVMVoidTypeInContext(w.c), params, np + tail, 0));
+        free(params);
         LLVMSetLinkage(vec, LLVMInternalLinkage);
         /* the body's attributes: alwaysinline, nounwind, its parameters' noalias... */
         for (unsigned k = 0; k <= LLVMCountParams(kb->body); k++) {
@@ -1066,7 +1083,22 @@ static LLVMValueRef widen(LLVMModuleRef m, mc_kernel_build *kb, unsigned vectors
         w.b = LLVMCreateBuilderInContext(w.c);
         for (int i = 0; i < w.nb; i++)
             w.blocks[pmap_get(&w.bidx, w.order[i])] = LLVMAppendBasicBlockInContext(w.c, vec, "");
-        bool ok = true;
+        LLVMPositionBuilderAtEnd(w.b, w.blocks[pmap_get(&w.bidx, w.order[0])]);
+        if (tail) { /* lanes 0 .. count - 1 run */
+            LLVMValueRef count = LLVMGetParam(vec, np);
+            LLVMValueRef *lane = malloc(w.lanes * sizeof *lane);
+            if (lane) {
+                for (unsigned i = 0; i < w.lanes; i++)
+                    lane[i] = LLVMConstInt(w.i64, i, 0);
+                w.tail_mask = LLVMBuildICmp(w.b, LLVMIntULT, LLVMConstVector(lane, w.lanes), splat(&w, count),
+                                            "lanes.tail");
+                free(lane);
+            }
+            w.last = LLVMBuildTrunc(w.b, LLVMBuildSub(w.b, count, LLVMConstInt(w.i64, 1, 0), ""), w.i32, "");
+        } else {
+            w.last = LLVMConstInt(w.i32, w.lanes - 1, 0);
+        }
+        bool ok = !tail || w.tail_mask;
         for (int i = 0; i < w.nb && ok; i++)
             ok = build_block(&w, w.order[i]);
         if (ok) {
@@ -1089,17 +1121,18 @@ static LLVMValueRef widen(LLVMModuleRef m, mc_kernel_build *kb, unsigned vectors
 bool mc_widen_kernel(LLVMModuleRef m, mc_kernel_build *kb)
 {
     const char *why = NULL;
-    kb->vec = widen(m, kb, 0, ".vec", &kb->vec_lanes, &why);
-    /* rows shorter than that, or what is left of them, a machine vector at a time */
+    kb->vec = widen(m, kb, 0, false, ".vec", &kb->vec_lanes, &why);
+    /* rows shorter than that, or what is left of them, a machine vector at a
+     * time, the last one masked */
     if (kb->vec)
-        kb->vec1 = widen(m, kb, 1, ".vec1", &kb->vec1_lanes, &why);
-    if (kb->vec1 && kb->vec1_lanes >= kb->vec_lanes) {
-        LLVMDeleteFunction(kb->vec1);
-        kb->vec1 = NULL, kb->vec1_lanes = 0;
+        kb->tail = widen(m, kb, 1, true, ".tail", &kb->tail_lanes, &why);
+    if (kb->vec && !kb->tail) { /* no tail: nothing widened */
+        LLVMDeleteFunction(kb->vec);
+        kb->vec = NULL, kb->vec_lanes = 0;
     }
     if (mosaic_settings()->debug && kb->vec)
-        fprintf(stderr, "mosaic: kernel %s: widened whole, %u work-items of a row at once (then %u)\n",
-                LLVMGetValueName(kb->wi), kb->vec_lanes, kb->vec1 ? kb->vec1_lanes : 1);
+        fprintf(stderr, "mosaic: kernel %s: widened whole, %u work-items of a row at once (the rest %u at a time)\n",
+                LLVMGetValueName(kb->wi), kb->vec_lanes, kb->tail_lanes);
     else if (mosaic_settings()->debug)
         fprintf(stderr, "mosaic: kernel %s: not widened whole: %s\n", LLVMGetValueName(kb->wi), why);
     return kb->vec != NULL;

@@ -653,12 +653,13 @@ void mc_lower_sub_group_first(LLVMModuleRef m, mc_kernel_build *kb)
  * the end of block pre (no terminator yet) to exit; image arguments marked
  * with their format classes in nest, unless nest is GENERAL_NEST.  Every nest's x
  * loop is parallel with the same access group. */
-/* fn (K.vec or K.vec1: `lanes` work-items a call) over the row y, z of a
- * group nx wide, from *x while whole blocks fit (from the builder's place);
- * *x becomes where they end, and the builder is left after the loop. */
+/* fn (K.vec or K.tail: `lanes` work-items a call) over the row y, z of a
+ * group nx wide, from *x while whole blocks fit, or for K.tail (tail) while
+ * any work-item is left, passing how many (from the builder's place); *x
+ * becomes where they end, and the builder is left after the loop. */
 static void build_row_blocks(wi_env *e, LLVMBuilderRef b, mc_kernel_build *kb, LLVMValueRef *vals, LLVMValueRef ctx,
                              LLVMValueRef nx, LLVMValueRef y, LLVMValueRef z, LLVMValueRef fn, unsigned lanes,
-                             LLVMValueRef *x)
+                             bool tail, LLVMValueRef *x)
 {
     LLVMContextRef c = e->c;
     LLVMValueRef wg = LLVMGetBasicBlockParent(LLVMGetInsertBlock(b));
@@ -671,12 +672,15 @@ static void build_row_blocks(wi_env *e, LLVMBuilderRef b, mc_kernel_build *kb, L
     LLVMPositionBuilderAtEnd(b, test);
     LLVMValueRef x0 = LLVMBuildPhi(b, e->i64, "row.x");
     LLVMValueRef room = LLVMBuildSub(b, nx, x0, ""); /* x0 <= nx */
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntUGE, room, n_lanes, ""), block, after);
+    LLVMValueRef go = tail ? LLVMBuildICmp(b, LLVMIntNE, room, LLVMConstInt(e->i64, 0, 0), "")
+                           : LLVMBuildICmp(b, LLVMIntUGE, room, n_lanes, "");
+    LLVMBuildCondBr(b, go, block, after);
     LLVMPositionBuilderAtEnd(b, block);
     unsigned n = kb->num_args;
     vals[n] = ctx, vals[n + 1] = x0, vals[n + 2] = y, vals[n + 3] = z;
-    LLVMBuildCall2(b, LLVMGlobalGetValueType(fn), fn, vals, n + 4, "");
-    LLVMValueRef x1 = LLVMBuildNUWAdd(b, x0, n_lanes, "row.x.next");
+    vals[n + 4] = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntULT, room, n_lanes, ""), room, n_lanes, "");
+    LLVMBuildCall2(b, LLVMGlobalGetValueType(fn), fn, vals, n + 4 + tail, "");
+    LLVMValueRef x1 = LLVMBuildAdd(b, x0, tail ? vals[n + 4] : n_lanes, "row.x.next");
     LLVMValueRef br = LLVMBuildBr(b, test);
     /* parallel like the work-item loop, and already vectors: not again */
     if (kb->access_group)
@@ -720,10 +724,9 @@ static void build_loop_nest(wi_env *e, LLVMBuilderRef b, mc_kernel_build *kb, LL
     LLVMValueRef x_start = zero;
     LLVMBasicBlockRef x_from = yb;
     if (kb->vec && nest == GENERAL_NEST) {
-        /* rows of K.vec, then of K.vec1, then K.body for what is left */
-        build_row_blocks(e, b, kb, args, ctx, n[0], y, z, kb->vec, kb->vec_lanes, &x_start);
-        if (kb->vec1)
-            build_row_blocks(e, b, kb, args, ctx, n[0], y, z, kb->vec1, kb->vec1_lanes, &x_start);
+        /* rows of K.vec, then K.tail for what is left (K.body's loop runs no more) */
+        build_row_blocks(e, b, kb, args, ctx, n[0], y, z, kb->vec, kb->vec_lanes, false, &x_start);
+        build_row_blocks(e, b, kb, args, ctx, n[0], y, z, kb->tail, kb->tail_lanes, true, &x_start);
         x_from = LLVMGetInsertBlock(b);
         LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, x_start, n[0], ""), xb, ylatch);
     } else {
@@ -757,7 +760,7 @@ static void build_loop_nest(wi_env *e, LLVMBuilderRef b, mc_kernel_build *kb, LL
 cl_int mc_build_wg(LLVMModuleRef m, mc_kernel_build *kb, mosaic_strbuf *log)
 {
     LLVMContextRef c = LLVMGetModuleContext(m);
-    LLVMValueRef *vals = calloc(kb->num_args + 4, sizeof *vals);
+    LLVMValueRef *vals = calloc(kb->num_args + 5, sizeof *vals);
     LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
     LLVMValueRef wg = vals ? mc_wg_begin(m, kb, b, vals, log) : NULL;
     if (!wg) {
