@@ -78,6 +78,11 @@ typedef struct widener {
     int *true_way;             /* per branch block: the block its true edge leads to */
     LLVMValueRef *if_test;     /* per branch block (K.vec): the test, a vector */
     LLVMValueRef *arm_mask;    /* per arm (K.vec): the lanes that take it */
+    /* guards: a branch outside loops whose one way is the block that only
+     * returns ("if (i >= n) return;"): the lanes that stay run the rest */
+    int *guarded;              /* per guard's block: the block the lanes that stay go on to, or -1 */
+    unsigned char *in_loop;    /* per block: in some loop */
+    LLVMValueRef *block_mask;  /* per block outside masked loops and arms (K.vec): its lanes, NULL: all */
     const char *why;       /* why not, when it cannot */
     /* a tail: K.tail(args, ctx, lx0, ly, lz, count) runs the first count lanes only */
     bool tail;
@@ -230,15 +235,23 @@ static enum shape infer(widener *w, LLVMValueRef inst, long long *stride)
             return CONSECUTIVE;
         }
         return VARYING;
-    case LLVMMul: case LLVMShl:
+    case LLVMMul: case LLVMShl: case LLVMAShr: case LLVMLShr:
         if (all_uniform)
             return UNIFORM;
         if (s[0] == CONSECUTIVE && LLVMIsAConstantInt(LLVMGetOperand(inst, 1)) &&
             LLVMGetIntTypeWidth(LLVMTypeOf(inst)) <= 64) {
-            long long c = LLVMConstIntGetSExtValue(LLVMGetOperand(inst, 1));
-            if (op == LLVMShl && (c < 0 || c > 20))
+            long long c = LLVMConstIntGetSExtValue(LLVMGetOperand(inst, 1)), a = st[0] < 0 ? -st[0] : st[0];
+            if (op == LLVMMul && (c > (1 << 20) || c < -(1 << 20) || a > (1LL << 40)))
                 return VARYING;
-            *stride = op == LLVMMul ? st[0] * c : st[0] << c;
+            if (op != LLVMMul && (c < 0 || c > 62))
+                return VARYING;
+            if (op == LLVMShl && a >= (1LL << (62 - c)))
+                return VARYING;
+            /* a shift right keeps lanes apart only when the stride's low bits
+             * are zero (sext(trunc(x)) is ashr(shl(x, 32), 32)) */
+            if (op != LLVMMul && op != LLVMShl && (a & ((1LL << c) - 1)))
+                return VARYING;
+            *stride = op == LLVMMul ? st[0] * c : op == LLVMShl ? st[0] * (1LL << c) : st[0] / (1LL << c);
             return CONSECUTIVE;
         }
         return VARYING;
@@ -418,7 +431,7 @@ static LLVMValueRef lanes_running(widener *w, LLVMValueRef inst)
     int b = pmap_get(&w->bidx, LLVMGetInstructionParent(inst)), h = w->loop_of[b];
     if (w->arm_mask[b])
         return w->arm_mask[b];
-    return h < 0 ? w->tail_mask : w->go_on[h];
+    return h < 0 ? w->block_mask[b] : w->go_on[h];
 }
 
 /* The end of an if's branch block a: the test as a vector, the arms' masks
@@ -600,6 +613,35 @@ static void build_masked_exit(widener *w, LLVMValueRef term, int h)
     LLVMBuildCondBr(w->b, any, w->blocks[pmap_get(&w->bidx, in)], w->blocks[pmap_get(&w->bidx, out)]);
 }
 
+/* The end of a guard's block g: the lanes that stay go on, and the rest of
+ * the kernel runs if any does, else straight to the return. */
+static void build_guard(widener *w, LLVMValueRef term, int g)
+{
+    int stay = w->guarded[g];
+    LLVMValueRef test = vector_value(w, LLVMGetCondition(term));
+    LLVMBasicBlockRef ret = LLVMGetSuccessor(term, 0);
+    if (pmap_get(&w->bidx, LLVMGetSuccessor(term, 0)) == stay)
+        ret = LLVMGetSuccessor(term, 1);
+    else
+        test = LLVMBuildNot(w->b, test, "");
+    LLVMValueRef m = w->block_mask[g] ? LLVMBuildAnd(w->b, w->block_mask[g], test, "") : test;
+    w->block_mask[stay] = m;
+    LLVMTypeRef mt = LLVMTypeOf(m);
+    LLVMValueRef any = call_intrinsic(w, "llvm.vector.reduce.or", &mt, 1, &m, 1);
+    LLVMBuildCondBr(w->b, any, w->blocks[stay], w->blocks[pmap_get(&w->bidx, ret)]);
+}
+
+/* Block b's successors run the lanes b runs (a guard's stay block has its own). */
+static void pass_lanes_on(widener *w, int b)
+{
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(w->bbs[b]);
+    for (unsigned k = 0, ns = t ? LLVMGetNumSuccessors(t) : 0; k < ns; k++) {
+        int s = pmap_get(&w->bidx, LLVMGetSuccessor(t, k));
+        if (s != w->guarded[b] && w->rpo[s] > w->rpo[b])
+            w->block_mask[s] = w->block_mask[b];
+    }
+}
+
 static bool build_block(widener *w, LLVMBasicBlockRef bb)
 {
     int self = pmap_get(&w->bidx, bb);
@@ -617,6 +659,10 @@ static bool build_block(widener *w, LLVMBasicBlockRef bb)
         }
         if (w->first_arm[self] >= 0 && i == LLVMGetBasicBlockTerminator(bb)) {
             build_divergent_branch(w, i, self);
+            continue;
+        }
+        if (w->guarded[self] >= 0 && i == LLVMGetBasicBlockTerminator(bb)) {
+            build_guard(w, i, self);
             continue;
         }
         if (w->if_of[self] >= 0 && w->first_arm[w->if_of[self]] == self && w->second_arm[w->if_of[self]] >= 0 &&
@@ -643,6 +689,7 @@ static bool build_block(widener *w, LLVMBasicBlockRef bb)
             w->scalar[k] = copy_scalar(w, i);
         }
     }
+    pass_lanes_on(w, self);
     return true;
 }
 
@@ -697,7 +744,7 @@ static void fill_phis(widener *w)
                 continue;
             LLVMBasicBlockRef from = LLVMGetInstructionParent(user);
             LLVMValueRef v = from == w->blocks[pmap_get(&w->bidx, w->latch[h])] ? w->go_on[h]
-                             : w->tail_mask                                              ? w->tail_mask
+                             : w->block_mask[h]                                          ? w->block_mask[h]
                                                                                          : all_lanes_mask(w);
             LLVMAddIncoming(w->mask_phi[h], &v, &from, 1);
         }
@@ -746,6 +793,7 @@ static void widener_free(widener *w)
     free(w->insts), free(w->shape), free(w->stride), free(w->scalar), free(w->vector);
     free(w->blocks), free(w->order), free(w->bbs), free(w->rpo);
     free(w->loop_of), free(w->latch), free(w->go_on), free(w->mask_phi);
+    free(w->guarded), free(w->in_loop), free(w->block_mask);
     free(w->if_of), free(w->first_arm), free(w->second_arm), free(w->true_way), free(w->if_test), free(w->arm_mask);
     pmap_free(&w->iidx);
     pmap_free(&w->bidx);
@@ -799,6 +847,66 @@ static unsigned vectors_per_value(widener *w)
     for (int k = 0; k < w->n; k++)
         live += w->shape[k] == VARYING && (LLVMIsAPHINode(w->insts[k]) || LLVMIsALoadInst(w->insts[k]));
     return live <= FEW_LIVE_VALUES ? MAX_VECTORS_PER_VALUE : MAX_VECTORS_PER_VALUE / 2;
+}
+
+/* Marks in_loop for every block of every loop: back from each back edge's
+ * source to its header. */
+static bool find_loops(widener *w)
+{
+    int *stack = malloc(((size_t)w->nall + 1) * sizeof *stack);
+    if (!stack)
+        return false;
+    for (int u = 0; u < w->nall; u++) {
+        LLVMValueRef t = w->rpo[u] >= 0 ? LLVMGetBasicBlockTerminator(w->bbs[u]) : NULL;
+        for (unsigned k = 0, ns = t ? LLVMGetNumSuccessors(t) : 0; k < ns; k++) {
+            int h = pmap_get(&w->bidx, LLVMGetSuccessor(t, k)), sp = 0;
+            if (w->rpo[h] > w->rpo[u])
+                continue; /* not a back edge */
+            unsigned char *seen = calloc((size_t)w->nall, 1);
+            if (!seen) {
+                free(stack);
+                return false;
+            }
+            seen[h] = 1;
+            w->in_loop[h] = 1;
+            if (!seen[u])
+                seen[u] = 1, stack[sp++] = u;
+            while (sp) {
+                int b = stack[--sp];
+                w->in_loop[b] = 1;
+                for (LLVMUseRef use = LLVMGetFirstUse(LLVMBasicBlockAsValue(w->bbs[b])); use; use = LLVMGetNextUse(use)) {
+                    LLVMValueRef user = LLVMGetUser(use);
+                    if (!LLVMIsATerminatorInst(user))
+                        continue;
+                    int p = pmap_get(&w->bidx, LLVMGetInstructionParent(user));
+                    if (!seen[p] && w->rpo[p] >= 0)
+                        seen[p] = 1, stack[sp++] = p;
+                }
+            }
+            free(seen);
+        }
+    }
+    free(stack);
+    return true;
+}
+
+/* Does the varying branch that ends block g, outside every loop, have a
+ * block that only returns as one way ("if (i >= n) return;", or an if
+ * around the rest of the kernel)?  The lanes that take the other way run
+ * the rest of the kernel, the others are done. */
+static bool guard(widener *w, int g)
+{
+    LLVMValueRef term = LLVMGetBasicBlockTerminator(w->bbs[g]);
+    if (w->in_loop[g] || w->if_of[g] >= 0 || w->loop_of[g] >= 0)
+        return false;
+    for (unsigned k = 0; k < 2; k++) {
+        LLVMBasicBlockRef ret = LLVMGetSuccessor(term, k), stay = LLVMGetSuccessor(term, 1 - k);
+        if (ret != stay && LLVMIsAReturnInst(LLVMGetFirstInstruction(ret))) {
+            w->guarded[g] = pmap_get(&w->bidx, stay);
+            return true;
+        }
+    }
+    return false;
 }
 
 /* Is block i an arm of the if that block a ends: its only way in is from a,
@@ -976,7 +1084,10 @@ static bool analyse(widener *w, const mc_kernel_build *kb, unsigned vectors)
     w->true_way = malloc(((size_t)w->nb + 1) * sizeof *w->true_way);
     w->if_test = calloc((size_t)w->nb + 1, sizeof *w->if_test);
     w->arm_mask = calloc((size_t)w->nb + 1, sizeof *w->arm_mask);
-    if (!w->insts || !w->shape || !w->stride || !w->scalar || !w->vector || !w->blocks || !w->order || !w->bbs ||
+    w->guarded = malloc(((size_t)w->nb + 1) * sizeof *w->guarded);
+    w->in_loop = calloc((size_t)w->nb + 1, 1);
+    w->block_mask = calloc((size_t)w->nb + 1, sizeof *w->block_mask);
+    if (!w->guarded || !w->in_loop || !w->block_mask ||!w->insts || !w->shape || !w->stride || !w->scalar || !w->vector || !w->blocks || !w->order || !w->bbs ||
         !w->rpo || !w->loop_of || !w->latch || !w->go_on || !w->mask_phi || !w->if_of || !w->first_arm ||
         !w->second_arm || !w->true_way || !w->if_test || !w->arm_mask ||
         !pmap_init(&w->iidx, (size_t)n) || !pmap_init(&w->bidx, (size_t)w->nb))
@@ -986,7 +1097,7 @@ static bool analyse(widener *w, const mc_kernel_build *kb, unsigned vectors)
         w->bbs[b] = bb;
         w->rpo[b] = -1;
         w->loop_of[b] = -1;
-        w->if_of[b] = w->first_arm[b] = w->second_arm[b] = w->true_way[b] = -1;
+        w->if_of[b] = w->first_arm[b] = w->second_arm[b] = w->true_way[b] = w->guarded[b] = -1;
         pmap_put(&w->bidx, bb, b++);
         for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
             if (!allowed(w, i))
@@ -1001,6 +1112,8 @@ static bool analyse(widener *w, const mc_kernel_build *kb, unsigned vectors)
     w->nb = reached;
     for (int i = 0; i < reached; i++)
         w->rpo[pmap_get(&w->bidx, w->order[i])] = i;
+    if (!find_loops(w))
+        return w->why = "out of memory", false;
     if (!has_loop(w))
         return w->why = "no loop of its own (the loop over work-items is innermost)", false;
     find_shapes(w);
@@ -1016,24 +1129,28 @@ static bool analyse(widener *w, const mc_kernel_build *kb, unsigned vectors)
             if (LLVMIsASwitchInst(i) && shape_of(w, LLVMGetCondition(i), &st) != UNIFORM)
                 return w->why = "a switch on a value that differs between work-items", false;
             if (!LLVMIsABranchInst(i) || !LLVMIsConditional(i) || shape_of(w, LLVMGetCondition(i), &st) == UNIFORM ||
-                w->loop_of[bb] == bb || w->first_arm[bb] >= 0)
+                w->loop_of[bb] == bb || w->first_arm[bb] >= 0 || w->guarded[bb] >= 0)
                 continue;
-            if (!divergent_if(w, bb) && !masked_loop(w, bb))
-                return w->why = "control flow that differs between work-items, other than one-block ifs and loops "
-                                "with one exit",
+            if (!guard(w, bb) && !divergent_if(w, bb) && !masked_loop(w, bb))
+                return w->why = "control flow that differs between work-items, other than early returns, one-block "
+                                "ifs and loops with one exit",
                        false;
             found = true;
         }
         if (found)
             find_shapes(w);
     }
+    bool any_guard = false;
+    for (int b = 0; b < w->nall; b++)
+        any_guard |= w->guarded[b] >= 0;
     for (int j = 0; j < w->n; j++) {
         LLVMValueRef i = w->insts[j];
         long long st;
         int bb = pmap_get(&w->bidx, LLVMGetInstructionParent(i));
-        if (LLVMIsAStoreInst(i) && w->loop_of[bb] >= 0 && shape_of(w, LLVMGetOperand(i, 1), &st) == UNIFORM &&
-            shape_of(w, LLVMGetOperand(i, 0), &st) != UNIFORM)
-            return w->why = "a store of differing values to one place inside a masked loop", false;
+        if (LLVMIsAStoreInst(i) && (w->loop_of[bb] >= 0 || any_guard) &&
+            shape_of(w, LLVMGetOperand(i, 1), &st) == UNIFORM && shape_of(w, LLVMGetOperand(i, 0), &st) != UNIFORM)
+            return w->why = "a store of differing values to one place in a masked loop or a kernel with a guard",
+                   false;
 
     }
     unsigned bits = widest_varying(w);
@@ -1098,6 +1215,7 @@ static LLVMValueRef widen(LLVMModuleRef m, mc_kernel_build *kb, unsigned vectors
         } else {
             w.last = LLVMConstInt(w.i32, w.lanes - 1, 0);
         }
+        w.block_mask[pmap_get(&w.bidx, w.order[0])] = w.tail_mask;
         bool ok = !tail || w.tail_mask;
         for (int i = 0; i < w.nb && ok; i++)
             ok = build_block(&w, w.order[i]);

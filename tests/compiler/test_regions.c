@@ -1572,6 +1572,94 @@ TEST(widened_masked_loops)
     }
 }
 
+TEST(widened_guards)
+{
+    /* Early returns in a widened kernel (widen.c): the lanes that stay run
+     * the rest of the kernel, the others write nothing.  "if (i >= n)
+     * return;" and an if around the rest, with a loop, a masked loop and a
+     * one-block if after the guard, and a store of one value to one place. */
+    const char *src =
+        "kernel void ret(global const float *in, global float *out, global int *flag, int n, int iters) {\n"
+        "  int i = get_global_id(0);\n"
+        "  if (i >= n) return;\n"
+        "  float v = in[i];\n"
+        "  for (int k = 0; k < iters; k++)\n"
+        "    v = v * 0.5f + (float)k;\n"
+        "  int m = 0;\n"
+        "  while (v > 1.0f && m < 20) { v = v * 0.75f; m++; }\n"
+        "  out[i] = (m & 1) ? v + 100.0f : v;\n"
+        "  flag[0] = 7;\n"
+        "}\n"
+        "kernel void around(global const float *in, global float *out, int n, int iters) {\n"
+        "  int i = get_global_id(0);\n"
+        "  if (i < n) {\n"
+        "    float v = in[i];\n"
+        "    for (int k = 0; k < iters; k++)\n"
+        "      v = fma(v, 0.25f, 1.0f);\n"
+        "    out[i] = v;\n"
+        "  }\n"
+        "}\n";
+    for (int o = 0; o < NUM_BUILDS; o++) {
+        mosaic_executable *exe = build(src, builds[o]);
+        if (!exe)
+            continue;
+        const char *names[] = {"ret", "around"};
+        for (int k = 0; k < 2; k++) {
+            const mosaic_kernel_info *ki = mosaic_executable_find_kernel(exe, names[k]);
+            CHECK(o == 1 || (ki && ki->widened_lanes >= 16), "widened_guards %s (%s): %u lanes", names[k],
+                  builds[o], ki ? ki->widened_lanes : 0);
+        }
+        int rows[] = {5, 21, 128, 130};
+        for (int c = 0; c < 4; c++)
+            for (int n = 0; n <= rows[c] + 1; n += rows[c] / 3 + 1) {
+                enum { MAXN = 130 };
+                int lx = rows[c], iters = 5, flag = 0;
+                float in[MAXN], out[MAXN], ref[MAXN];
+                for (int i = 0; i < MAXN; i++)
+                    in[i] = (float)((i * 37) % 23) - 4.0f;
+                const float *pi = in;
+                float *po = out;
+                int *pf = &flag;
+                range r = {1, {(size_t)lx}, {(size_t)lx}, 0};
+                for (int i = 0; i < MAXN; i++)
+                    out[i] = -1.0f;
+                compare_wg_wi(exe, builds[o], "ret", ARGS(&pi, &po, &pf, &n, &iters), &r, out, sizeof out, false);
+                for (int i = 0; i < MAXN; i++) {
+                    ref[i] = -1.0f;
+                    if (i >= n || i >= lx)
+                        continue;
+                    float v = in[i];
+                    for (int t = 0; t < iters; t++)
+                        v = v * 0.5f + (float)t;
+                    int m = 0;
+                    while (v > 1.0f && m < 20) {
+                        v = v * 0.75f;
+                        m++;
+                    }
+                    ref[i] = (m & 1) ? v + 100.0f : v;
+                }
+                CHECK(!memcmp(out, ref, sizeof out), "widened_guards ret (%s, row %d, n %d): out[0] %g, expected %g",
+                      builds[o], lx, n, (double)out[0], (double)ref[0]);
+                CHECK(flag == ((n > 0) ? 7 : 0), "widened_guards ret (%s, row %d, n %d): flag %d", builds[o], lx, n, flag);
+                for (int i = 0; i < MAXN; i++)
+                    out[i] = -1.0f;
+                compare_wg_wi(exe, builds[o], "around", ARGS(&pi, &po, &n, &iters), &r, out, sizeof out, false);
+                for (int i = 0; i < MAXN; i++) {
+                    ref[i] = -1.0f;
+                    if (i >= n || i >= lx)
+                        continue;
+                    float v = in[i];
+                    for (int t = 0; t < iters; t++)
+                        v = fmaf(v, 0.25f, 1.0f);
+                    ref[i] = v;
+                }
+                CHECK(!memcmp(out, ref, sizeof out), "widened_guards around (%s, row %d, n %d): out[0] %g, expected %g",
+                      builds[o], lx, n, (double)out[0], (double)ref[0]);
+            }
+        mosaic_executable_free(exe);
+    }
+}
+
 TEST(classic_kernels)
 {
     /* a work-efficient (Blelloch) exclusive scan and a bitonic sort in
