@@ -721,27 +721,28 @@ static void build_loop_nest(wi_env *e, LLVMBuilderRef b, mc_kernel_build *kb, LL
     LLVMBuildBr(b, yb);
     LLVMPositionBuilderAtEnd(b, yb);
     LLVMValueRef y = LLVMBuildPhi(b, i64, "ly");
-    LLVMValueRef x_start = zero;
-    LLVMBasicBlockRef x_from = yb;
     if (kb->vec && nest == GENERAL_NEST) {
-        /* rows of K.vec, then K.tail for what is left (K.body's loop runs no more) */
-        build_row_blocks(e, b, kb, args, ctx, n[0], y, z, kb->vec, kb->vec_lanes, false, &x_start);
-        build_row_blocks(e, b, kb, args, ctx, n[0], y, z, kb->tail, kb->tail_lanes, true, &x_start);
-        x_from = LLVMGetInsertBlock(b);
-        LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, x_start, n[0], ""), xb, ylatch);
+        /* rows of K.vec, then K.tail for what is left: no loop of K.body */
+        LLVMValueRef x0 = zero;
+        build_row_blocks(e, b, kb, args, ctx, n[0], y, z, kb->vec, kb->vec_lanes, false, &x0);
+        build_row_blocks(e, b, kb, args, ctx, n[0], y, z, kb->tail, kb->tail_lanes, true, &x0);
+        LLVMBuildBr(b, ylatch);
+        LLVMDeleteBasicBlock(xb);
     } else {
         LLVMBuildBr(b, xb);
+        LLVMPositionBuilderAtEnd(b, xb);
+        LLVMValueRef x = LLVMBuildPhi(b, i64, "lx");
+        call_body(e, b, kb, args, ctx, x, y, z);
+        LLVMValueRef xn = LLVMBuildNUWAdd(b, x, one, "lx.next");
+        LLVMValueRef br = LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, xn, n[0], ""), xb, ylatch);
+        /* The work-item loop is parallel: !llvm.loop !{self, !{"llvm.loop.parallel_accesses", group}}. */
+        if (kb->access_group)
+            LLVMSetMetadata(br, LLVMGetMDKindIDInContext(c, "llvm.loop", 9), mc_parallel_loop_md(c, kb->access_group));
+        LLVMValueRef xin[2] = {zero, xn};
+        LLVMBasicBlockRef xfrom[2] = {yb, xb};
+        LLVMAddIncoming(x, xin, xfrom, 2);
     }
-    LLVMPositionBuilderAtEnd(b, xb);
-    LLVMValueRef x = LLVMBuildPhi(b, i64, "lx");
-    call_body(e, b, kb, args, ctx, x, y, z);
     free(marked);
-    LLVMValueRef xn = LLVMBuildNUWAdd(b, x, one, "lx.next");
-    LLVMValueRef br = LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, xn, n[0], ""), xb, ylatch);
-
-    /* The work-item loop is parallel: !llvm.loop !{self, !{"llvm.loop.parallel_accesses", group}}. */
-    if (kb->access_group)
-        LLVMSetMetadata(br, LLVMGetMDKindIDInContext(c, "llvm.loop", 9), mc_parallel_loop_md(c, kb->access_group));
 
     LLVMPositionBuilderAtEnd(b, ylatch);
     LLVMValueRef yn = LLVMBuildNUWAdd(b, y, one, "ly.next");
@@ -750,11 +751,10 @@ static void build_loop_nest(wi_env *e, LLVMBuilderRef b, mc_kernel_build *kb, LL
     LLVMValueRef zn = LLVMBuildNUWAdd(b, z, one, "lz.next");
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, zn, n[2], ""), zb, exit);
 
-    LLVMValueRef zin[2] = {zero, zn}, yin[2] = {zero, yn}, xin[2] = {x_start, xn};
-    LLVMBasicBlockRef zfrom[2] = {pre, zlatch}, yfrom[2] = {zb, ylatch}, xfrom[2] = {x_from, xb};
+    LLVMValueRef zin[2] = {zero, zn}, yin[2] = {zero, yn};
+    LLVMBasicBlockRef zfrom[2] = {pre, zlatch}, yfrom[2] = {zb, ylatch};
     LLVMAddIncoming(z, zin, zfrom, 2);
     LLVMAddIncoming(y, yin, yfrom, 2);
-    LLVMAddIncoming(x, xin, xfrom, 2);
 }
 
 cl_int mc_build_wg(LLVMModuleRef m, mc_kernel_build *kb, mosaic_strbuf *log)
