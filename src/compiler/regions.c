@@ -1217,6 +1217,7 @@ typedef struct region_loop {
     LLVMValueRef mask;              /* at the latch: the mask with that state */
     LLVMValueRef xn, yn, zn;        /* the next local id */
     LLVMValueRef xend;              /* the x loop's end when narrower than the group (narrow_x_range), else NULL */
+    LLVMValueRef narrowed_test;     /* the test that narrowed it (of K.body): true in the region's copy */
 } region_loop;
 
 
@@ -2099,6 +2100,7 @@ static void narrow_x_range(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
         bound = LLVMBuildZExt(b, bound, rf->i64, "");
     LLVMValueRef nx = rf->nxyz[0];
     rl->xend = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntULT, bound, nx, ""), bound, nx, "x.end");
+    rl->narrowed_test = cond;
     LLVMInstructionEraseFromParent(pre_term);
     LLVMPositionBuilderAtEnd(b, rl->pre);
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, rl->xend, const64(rf, 0), ""), rl->done, rl->zb);
@@ -2115,6 +2117,11 @@ static cl_int build_region(region_fn *rf, int r, LLVMBuilderRef b)
         open_work_item_loops(rf, b, &rl);
         narrow_x_range(rf, b, &rl);
         copy_region_code(rf, b, &rl);
+        if (rl.narrowed_test) { /* every work-item the narrowed loop runs passes it: no masks */
+            LLVMValueRef copy = rf->vmap[pmap_get(&rf->iidx, rl.narrowed_test)];
+            if (copy && LLVMIsAInstruction(copy))
+                LLVMReplaceAllUsesWith(copy, LLVMConstInt(LLVMInt1TypeInContext(rf->c), 1, 0));
+        }
         fill_region_phis(rf, b, &rl);
         err = rf_status(rf); /* copying gives up on what it cannot map */
     }
