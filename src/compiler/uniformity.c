@@ -333,13 +333,7 @@ static bool pure_intrinsic(LLVMValueRef f)
         "llvm.usub.sat.", "llvm.umul.with.overflow.", "llvm.smul.with.overflow.", "llvm.uadd.with.overflow.",
         "llvm.sadd.with.overflow.", "llvm.usub.with.overflow.", "llvm.ssub.with.overflow.",
     };
-    if (!f || !LLVMGetIntrinsicID(f))
-        return false;
-    const char *name = LLVMGetValueName(f);
-    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-        if (!strncmp(name, names[i], strlen(names[i])))
-            return true;
-    return false;
+    return mc_intrinsic_named(f, names, sizeof names / sizeof *names);
 }
 
 /* Does instruction k vary, given what is known of its operands? */

@@ -335,6 +335,17 @@ cl_int mc_report_undefined(LLVMModuleRef m, bool with_builtins, const mosaic_com
     return count ? failure : CL_SUCCESS;
 }
 
+bool mc_intrinsic_named(LLVMValueRef f, const char *const *prefixes, size_t n)
+{
+    if (!f || !LLVMGetIntrinsicID(f))
+        return false;
+    const char *name = LLVMGetValueName(f);
+    for (size_t i = 0; i < n; i++)
+        if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
+            return true;
+    return false;
+}
+
 bool mc_is_outlined_builtin(LLVMValueRef f)
 {
     return !strncmp(LLVMGetValueName(f), "__mosaic_outlined_", 18);

@@ -103,13 +103,7 @@ static bool widenable_intrinsic(LLVMValueRef f)
         "llvm.ctpop.", "llvm.ctlz.", "llvm.cttz.", "llvm.fshl.", "llvm.fshr.", "llvm.bswap.", "llvm.bitreverse.",
         "llvm.sadd.sat.", "llvm.uadd.sat.", "llvm.ssub.sat.", "llvm.usub.sat.",
     };
-    if (!f || !LLVMGetIntrinsicID(f))
-        return false;
-    const char *name = LLVMGetValueName(f);
-    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-        if (!strncmp(name, names[i], strlen(names[i])))
-            return true;
-    return false;
+    return mc_intrinsic_named(f, names, sizeof names / sizeof *names);
 }
 
 /* Intrinsics that K.vec leaves out (hints, debug information). */
@@ -117,13 +111,7 @@ static bool dropped_intrinsic(LLVMValueRef f)
 {
     static const char *const names[] = {"llvm.dbg.", "llvm.assume", "llvm.experimental.noalias.scope.decl",
                                         "llvm.lifetime.", "llvm.invariant."};
-    if (!f || !LLVMGetIntrinsicID(f))
-        return false;
-    const char *name = LLVMGetValueName(f);
-    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-        if (!strncmp(name, names[i], strlen(names[i])))
-            return true;
-    return false;
+    return mc_intrinsic_named(f, names, sizeof names / sizeof *names);
 }
 
 static bool scalar_type(LLVMTypeRef t)
