@@ -71,13 +71,14 @@ typedef struct widener {
     LLVMBasicBlockRef *latch;  /* per header: the block that goes round again */
     LLVMValueRef *go_on;       /* per header (K.vec): the lanes still in the loop this iteration */
     LLVMValueRef *mask_phi;    /* per header (K.vec): the lanes that entered this iteration */
-    /* ifs whose arms work-items take differently (divergent_if): both arms
-     * run, one after the other, each under its lanes' mask */
-    int *if_of;                /* per arm and join block: its branch's block, or -1 */
-    int *first_arm, *second_arm; /* per branch block: the arm run first, and second (-1: none) */
-    int *true_way;             /* per branch block: the block its true edge leads to */
-    LLVMValueRef *if_test;     /* per branch block (K.vec): the test, a vector */
-    LLVMValueRef *arm_mask;    /* per arm (K.vec): the lanes that take it */
+    /* ifs that work-items take different ways through (divergent_region):
+     * the blocks between the branch and where the ways meet run one after
+     * the other, each under the mask of the lanes that reach it */
+    int *region_of;            /* per block inside such an if: its branch's block, or -1 */
+    int *join_of;              /* per block where the ways meet: the branch's block, or -1 */
+    int *next_block;           /* per branch block and block inside: the block K.vec runs next */
+    LLVMValueRef **edge;       /* per branch block and block inside (K.vec): the lanes taking each way out */
+    LLVMValueRef *region_mask; /* per block inside (K.vec): the lanes that reach it */
     /* guards: a branch outside loops whose one way is the block that only
      * returns ("if (i >= n) return;"): the lanes that stay run the rest */
     int *guarded;              /* per guard's block: the block the lanes that stay go on to, or -1 */
@@ -417,25 +418,67 @@ static LLVMValueRef call_intrinsic(widener *w, const char *name, LLVMTypeRef *ty
 static LLVMValueRef lanes_running(widener *w, LLVMValueRef inst)
 {
     int b = pmap_get(&w->bidx, LLVMGetInstructionParent(inst)), h = w->loop_of[b];
-    if (w->arm_mask[b])
-        return w->arm_mask[b];
+    if (w->region_mask[b])
+        return w->region_mask[b];
     return h < 0 ? w->block_mask[b] : w->go_on[h];
 }
 
-/* The end of an if's branch block a: the test as a vector, the arms' masks
- * (within the lanes running a), and on to the first arm. */
-static void build_divergent_branch(widener *w, LLVMValueRef term, int a)
+/* The end of block b, an if's branch or a block inside it: the lanes
+ * taking each way out (within those running b), and on to the next block
+ * in K.vec's order. */
+static bool build_region_branch(widener *w, LLVMValueRef term, int b)
 {
-    LLVMValueRef test = vector_value(w, LLVMGetCondition(term)), running = lanes_running(w, term);
-    LLVMValueRef yes = running ? LLVMBuildAnd(w->b, running, test, "") : test;
-    LLVMValueRef no = LLVMBuildNot(w->b, test, "");
-    no = running ? LLVMBuildAnd(w->b, running, no, "") : no;
-    w->if_test[a] = test;
-    int first = w->first_arm[a], second = w->second_arm[a];
-    w->arm_mask[first] = first == w->true_way[a] ? yes : no;
-    if (second >= 0)
-        w->arm_mask[second] = second == w->true_way[a] ? yes : no;
-    LLVMBuildBr(w->b, w->blocks[first]);
+    LLVMValueRef running = lanes_running(w, term);
+    unsigned ns = LLVMGetNumSuccessors(term);
+    if (!(w->edge[b] = calloc(ns, sizeof *w->edge[b])))
+        return w->why = "out of memory", false;
+    LLVMValueRef *e = w->edge[b];
+    if (LLVMIsASwitchInst(term) || LLVMIsConditional(term)) {
+        LLVMValueRef c = LLVMGetOperand(term, 0);
+        long long st;
+        c = shape_of(w, c, &st) == UNIFORM ? splat(w, scalar_of(w, c)) : vector_value(w, c);
+        if (LLVMIsASwitchInst(term)) { /* way k >= 1: case k - 1; way 0, the default: none of them */
+            LLVMValueRef any = NULL;
+            for (unsigned k = 1; k < ns; k++) {
+                e[k] = LLVMBuildICmp(w->b, LLVMIntEQ, c, splat(w, LLVMGetOperand(term, 2 * k)), "");
+                any = any ? LLVMBuildOr(w->b, any, e[k], "") : e[k];
+            }
+            e[0] = any ? LLVMBuildNot(w->b, any, "") : all_lanes_mask(w);
+        } else {
+            e[0] = c;
+            e[1] = LLVMBuildNot(w->b, c, "");
+        }
+        for (unsigned k = 0; running && k < ns; k++)
+            e[k] = LLVMBuildAnd(w->b, running, e[k], "");
+    } else {
+        e[0] = running ? running : all_lanes_mask(w);
+    }
+    LLVMBuildBr(w->b, w->blocks[w->next_block[b]]);
+    return true;
+}
+
+/* The lanes that come from block p to block b (p's edges into b). */
+static LLVMValueRef edge_into(widener *w, int p, int b)
+{
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(w->bbs[p]), m = NULL;
+    for (unsigned k = 0, ns = LLVMGetNumSuccessors(t); k < ns; k++)
+        if (pmap_get(&w->bidx, LLVMGetSuccessor(t, k)) == b)
+            m = m ? LLVMBuildOr(w->b, m, w->edge[p][k], "") : w->edge[p][k];
+    return m;
+}
+
+/* Phi p of a block inside an if or where its ways meet: each lane's value
+ * from the way it came (the ways are exclusive per lane). */
+static LLVMValueRef select_by_way(widener *w, LLVMValueRef p)
+{
+    int b = pmap_get(&w->bidx, LLVMGetInstructionParent(p));
+    LLVMValueRef v = NULL;
+    for (unsigned i = 0, n = LLVMCountIncoming(p); i < n; i++) {
+        int from = pmap_get(&w->bidx, LLVMGetIncomingBlock(p, i));
+        LLVMValueRef x = vector_value(w, LLVMGetIncomingValue(p, i));
+        v = v ? LLVMBuildSelect(w->b, edge_into(w, from, b), x, v, "") : x;
+    }
+    return v;
 }
 
 /* A load at a varying or consecutive address (only the running lanes'). */
@@ -637,25 +680,33 @@ static bool build_block(widener *w, LLVMBasicBlockRef bb)
     bool header = w->loop_of[self] == self;
     if (header)
         w->mask_phi[self] = LLVMBuildPhi(w->b, LLVMVectorType(LLVMInt1TypeInContext(w->c), w->lanes), "lanes.in");
+    if (w->region_of[self] >= 0) { /* the lanes that reach it, from the blocks before it */
+        for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(bb)); u; u = LLVMGetNextUse(u)) {
+            int from = pmap_get(&w->bidx, LLVMGetInstructionParent(LLVMGetUser(u)));
+            LLVMValueRef m = edge_into(w, from, self);
+            w->region_mask[self] = w->region_mask[self] ? LLVMBuildOr(w->b, w->region_mask[self], m, "") : m;
+        }
+    }
+    bool merges = w->region_of[self] >= 0 || w->join_of[self] >= 0;
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
         int k = inst_index(w, i);
         if (LLVMIsACallInst(i) && dropped_intrinsic(mc_called_function(i)))
             continue;
+        if (merges && LLVMIsAPHINode(i)) {
+            w->vector[k] = select_by_way(w, i);
+            continue;
+        }
         if (header && i == LLVMGetBasicBlockTerminator(bb)) {
             build_masked_exit(w, i, self);
             continue;
         }
-        if (w->first_arm[self] >= 0 && i == LLVMGetBasicBlockTerminator(bb)) {
-            build_divergent_branch(w, i, self);
+        if (w->next_block[self] >= 0 && i == LLVMGetBasicBlockTerminator(bb)) {
+            if (!build_region_branch(w, i, self))
+                return false;
             continue;
         }
         if (w->guarded[self] >= 0 && i == LLVMGetBasicBlockTerminator(bb)) {
             build_guard(w, i, self);
-            continue;
-        }
-        if (w->if_of[self] >= 0 && w->first_arm[w->if_of[self]] == self && w->second_arm[w->if_of[self]] >= 0 &&
-            i == LLVMGetBasicBlockTerminator(bb)) { /* the first arm goes on to the second */
-            LLVMBuildBr(w->b, w->blocks[w->second_arm[w->if_of[self]]]);
             continue;
         }
         if (LLVMIsAStoreInst(i)) {
@@ -692,22 +743,8 @@ static void fill_phis(widener *w)
             continue; /* in a block never reached */
         LLVMValueRef np = w->shape[k] == VARYING ? w->vector[k] : w->scalar[k];
         bool header = w->loop_of[self] == self;
-        int a = w->if_of[self];
-        if (a >= 0 && w->first_arm[a] != self && w->second_arm[a] != self) { /* an if's join: a select */
-            int last = w->second_arm[a] >= 0 ? w->second_arm[a] : w->first_arm[a];
-            LLVMValueRef yes = NULL, no = NULL;
-            for (unsigned i = 0, n = LLVMCountIncoming(p); i < n; i++) {
-                int from = pmap_get(&w->bidx, LLVMGetIncomingBlock(p, i));
-                /* the true way: its arm, or straight from the branch when it has none */
-                bool true_way = from == w->true_way[a] || (from == a && w->true_way[a] == self);
-                *(true_way ? &yes : &no) = LLVMGetIncomingValue(p, i);
-            }
-            LLVMBasicBlockRef nlast = w->blocks[last];
-            LLVMPositionBuilderBefore(w->b, LLVMGetBasicBlockTerminator(nlast));
-            LLVMValueRef sel = LLVMBuildSelect(w->b, w->if_test[a], vector_value(w, yes), vector_value(w, no), "");
-            LLVMAddIncoming(np, &sel, &nlast, 1);
-            continue;
-        }
+        if (w->region_of[self] >= 0 || w->join_of[self] >= 0)
+            continue; /* selects already (select_by_way) */
         for (unsigned i = 0, n = LLVMCountIncoming(p); i < n; i++) {
             LLVMBasicBlockRef from = LLVMGetIncomingBlock(p, i), nfrom = w->blocks[pmap_get(&w->bidx, from)];
             LLVMValueRef v = LLVMGetIncomingValue(p, i);
@@ -782,7 +819,9 @@ static void widener_free(widener *w)
     free(w->blocks), free(w->order), free(w->bbs), free(w->rpo);
     free(w->loop_of), free(w->latch), free(w->go_on), free(w->mask_phi);
     free(w->guarded), free(w->in_loop), free(w->block_mask);
-    free(w->if_of), free(w->first_arm), free(w->second_arm), free(w->true_way), free(w->if_test), free(w->arm_mask);
+    for (int b = 0; w->edge && b < w->nall; b++)
+        free(w->edge[b]);
+    free(w->region_of), free(w->join_of), free(w->next_block), free(w->edge), free(w->region_mask);
     pmap_free(&w->iidx);
     pmap_free(&w->bidx);
     if (w->b)
@@ -885,7 +924,7 @@ static bool find_loops(widener *w)
 static bool guard(widener *w, int g)
 {
     LLVMValueRef term = LLVMGetBasicBlockTerminator(w->bbs[g]);
-    if (w->in_loop[g] || w->if_of[g] >= 0 || w->loop_of[g] >= 0)
+    if (w->in_loop[g] || w->region_of[g] >= 0 || w->loop_of[g] >= 0)
         return false;
     for (unsigned k = 0; k < 2; k++) {
         LLVMBasicBlockRef ret = LLVMGetSuccessor(term, k), stay = LLVMGetSuccessor(term, 1 - k);
@@ -897,81 +936,94 @@ static bool guard(widener *w, int g)
     return false;
 }
 
-/* Is block i an arm of the if that block a ends: its only way in is from a,
- * its only way out one unconditional branch, no phis? */
-static bool is_arm(widener *w, int i, int a)
+/* Does the varying branch that ends block a start an if whose ways meet
+ * again at one block j (the first after a that every way from a reaches,
+ * with no loop or return between), entered from those ways only?  K.vec
+ * runs the blocks between one after the other in reverse post-order, each
+ * under the mask of the lanes that reach it, and the phis where ways meet
+ * select per lane.  Marks the blocks; those phis vary, and loads at one
+ * address between become gathers under the mask (the address may only be
+ * valid on the way that has it). */
+static bool divergent_region(widener *w, int a)
 {
-    LLVMBasicBlockRef bb = w->bbs[i];
-    int uses = 0;
-    for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(bb)); u; u = LLVMGetNextUse(u)) {
-        LLVMValueRef user = LLVMGetUser(u);
-        if (!LLVMIsATerminatorInst(user) || pmap_get(&w->bidx, LLVMGetInstructionParent(user)) != a)
-            return false;
-        uses++;
-    }
-    LLVMValueRef first = LLVMGetFirstInstruction(bb), term = LLVMGetBasicBlockTerminator(bb);
-    return uses == 1 && w->if_of[i] < 0 && w->first_arm[i] < 0 && w->loop_of[i] != i && !LLVMIsAPHINode(first) &&
-           LLVMIsABranchInst(term) && !LLVMIsConditional(term);
-}
-
-static int successor_of_arm(widener *w, int i)
-{
-    return pmap_get(&w->bidx, LLVMGetSuccessor(LLVMGetBasicBlockTerminator(w->bbs[i]), 0));
-}
-
-/* Does the varying branch that ends block a start an if whose arms are one
- * block each (a diamond, or a triangle of one arm), joined right after?
- * K.vec runs the arms one after the other, each under its lanes' mask, and
- * the join's phis select per lane.  Marks the blocks; the join's phis vary,
- * and loads at one address in an arm become gathers under its mask (the
- * address may only be valid when the arm is taken). */
-static bool divergent_if(widener *w, int a)
-{
+    int *inside = malloc(((size_t)w->nb + 1) * sizeof *inside), *stack = malloc(((size_t)w->nall + 1) * sizeof *stack);
+    unsigned char *seen = malloc((size_t)w->nall + 1);
     LLVMValueRef term = LLVMGetBasicBlockTerminator(w->bbs[a]);
-    int t = pmap_get(&w->bidx, LLVMGetSuccessor(term, 0)), f = pmap_get(&w->bidx, LLVMGetSuccessor(term, 1));
-    if (t == f || w->if_of[a] >= 0)
-        return false;
-    bool arm_t = is_arm(w, t, a), arm_f = is_arm(w, f, a);
-    int first, second = -1, join;
-    if (arm_t && arm_f && successor_of_arm(w, t) == successor_of_arm(w, f))
-        first = t, second = f, join = successor_of_arm(w, t);
-    else if (arm_t && successor_of_arm(w, t) == f)
-        first = t, join = f;
-    else if (arm_f && successor_of_arm(w, f) == t)
-        first = f, join = t;
-    else
-        return false;
-    /* the join: entered from the if alone, not a loop's header, not another if's */
-    int preds = 0;
-    for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(w->bbs[join])); u; u = LLVMGetNextUse(u))
-        preds++;
-    if (preds != 2 || w->if_of[join] >= 0 || w->loop_of[join] == join || join == a)
-        return false;
-    /* arms: no store to one place (it would happen once all lanes skip it) */
-    int arms[2] = {first, second};
-    for (int k = 0; k < 2; k++)
-        for (LLVMValueRef i = arms[k] >= 0 ? LLVMGetFirstInstruction(w->bbs[arms[k]]) : NULL; i;
-             i = LLVMGetNextInstruction(i)) {
-            long long st;
-            if (LLVMIsAStoreInst(i) && shape_of(w, LLVMGetOperand(i, 1), &st) == UNIFORM)
-                return false;
+    int join = -1, n = 0;
+    for (int c = w->rpo[a] + 1; inside && stack && seen && c < w->nb && join < 0; c++) {
+        int j = pmap_get(&w->bidx, w->order[c]), sp = 0;
+        bool ok = true;
+        n = 0;
+        memset(seen, 0, (size_t)w->nall);
+        for (unsigned k = 0, ns = LLVMGetNumSuccessors(term); k < ns; k++) {
+            int s = pmap_get(&w->bidx, LLVMGetSuccessor(term, k));
+            if (s != j && !seen[s])
+                seen[s] = 1, stack[sp++] = s;
         }
-    w->first_arm[a] = first;
-    w->second_arm[a] = second;
-    w->true_way[a] = t;
-    w->if_of[first] = w->if_of[join] = a;
-    if (second >= 0)
-        w->if_of[second] = a;
-    for (int k = 0; k < 2; k++)
-        for (LLVMValueRef i = arms[k] >= 0 ? LLVMGetFirstInstruction(w->bbs[arms[k]]) : NULL; i;
-             i = LLVMGetNextInstruction(i)) {
-            long long st;
-            if (LLVMIsALoadInst(i) && shape_of(w, LLVMGetOperand(i, 0), &st) == UNIFORM)
-                w->shape[inst_index(w, i)] = VARYING;
+        while (ok && sp) {
+            int b = stack[--sp];
+            LLVMValueRef t = LLVMGetBasicBlockTerminator(w->bbs[b]);
+            /* between a and j in order (no loop, no way past j), no return, two ways at most */
+            ok = w->rpo[b] > w->rpo[a] && w->rpo[b] < w->rpo[j] && (LLVMIsABranchInst(t) || LLVMIsASwitchInst(t)) &&
+                 w->region_of[b] < 0 &&
+                 w->loop_of[b] != b && w->guarded[b] < 0;
+            inside[n++] = b;
+            for (unsigned k = 0, ns = ok ? LLVMGetNumSuccessors(t) : 0; ok && k < ns; k++) {
+                int s = pmap_get(&w->bidx, LLVMGetSuccessor(t, k));
+                ok = w->rpo[s] > w->rpo[b]; /* forward: no loop between */
+                if (s != j && !seen[s])
+                    seen[s] = 1, stack[sp++] = s;
+            }
         }
-    for (LLVMValueRef i = LLVMGetFirstInstruction(w->bbs[join]); i && LLVMIsAPHINode(i); i = LLVMGetNextInstruction(i))
-        w->shape[inst_index(w, i)] = VARYING;
-    return true;
+        /* the blocks between entered from a and each other only */
+        for (int i = 0; ok && i < n; i++)
+            for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(w->bbs[inside[i]])); u && ok;
+                 u = LLVMGetNextUse(u)) {
+                int from = pmap_get(&w->bidx, LLVMGetInstructionParent(LLVMGetUser(u)));
+                ok = from == a || seen[from];
+            }
+        if (!ok)
+            continue;
+        /* j entered from a and the blocks between only */
+        for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(w->bbs[j])); u && ok; u = LLVMGetNextUse(u)) {
+            int from = pmap_get(&w->bidx, LLVMGetInstructionParent(LLVMGetUser(u)));
+            ok = from == a || seen[from];
+        }
+        if (ok && w->join_of[j] < 0 && w->region_of[j] < 0)
+            join = j;
+    }
+    bool ok = join >= 0;
+    /* no store to one place between (it would happen when no lane goes that way) */
+    for (int i = 0; ok && i < n; i++)
+        for (LLVMValueRef x = LLVMGetFirstInstruction(w->bbs[inside[i]]); x && ok; x = LLVMGetNextInstruction(x)) {
+            long long st;
+            ok = !(LLVMIsAStoreInst(x) && shape_of(w, LLVMGetOperand(x, 1), &st) == UNIFORM);
+        }
+    if (ok) {
+        /* K.vec's order: a, the blocks between by reverse post-order, j */
+        for (int i = 1; i < n; i++)
+            for (int k = i; k > 0 && w->rpo[inside[k]] < w->rpo[inside[k - 1]]; k--) {
+                int t = inside[k];
+                inside[k] = inside[k - 1], inside[k - 1] = t;
+            }
+        int prev = a;
+        for (int i = 0; i < n; i++) {
+            w->region_of[inside[i]] = a;
+            w->next_block[prev] = inside[i];
+            prev = inside[i];
+            for (LLVMValueRef x = LLVMGetFirstInstruction(w->bbs[inside[i]]); x; x = LLVMGetNextInstruction(x)) {
+                long long st;
+                if (LLVMIsAPHINode(x) || (LLVMIsALoadInst(x) && shape_of(w, LLVMGetOperand(x, 0), &st) == UNIFORM))
+                    w->shape[inst_index(w, x)] = VARYING;
+            }
+        }
+        w->next_block[prev] = join;
+        w->join_of[join] = a;
+        for (LLVMValueRef x = LLVMGetFirstInstruction(w->bbs[join]); x && LLVMIsAPHINode(x); x = LLVMGetNextInstruction(x))
+            w->shape[inst_index(w, x)] = VARYING;
+    }
+    free(inside), free(stack), free(seen);
+    return ok;
 }
 
 /* Does the varying branch that ends block h leave a loop (h its header, one
@@ -1066,18 +1118,17 @@ static bool analyse(widener *w, const mc_kernel_build *kb, unsigned vectors)
     w->latch = calloc((size_t)w->nb + 1, sizeof *w->latch);
     w->go_on = calloc((size_t)w->nb + 1, sizeof *w->go_on);
     w->mask_phi = calloc((size_t)w->nb + 1, sizeof *w->mask_phi);
-    w->if_of = malloc(((size_t)w->nb + 1) * sizeof *w->if_of);
-    w->first_arm = malloc(((size_t)w->nb + 1) * sizeof *w->first_arm);
-    w->second_arm = malloc(((size_t)w->nb + 1) * sizeof *w->second_arm);
-    w->true_way = malloc(((size_t)w->nb + 1) * sizeof *w->true_way);
-    w->if_test = calloc((size_t)w->nb + 1, sizeof *w->if_test);
-    w->arm_mask = calloc((size_t)w->nb + 1, sizeof *w->arm_mask);
+    w->region_of = malloc(((size_t)w->nb + 1) * sizeof *w->region_of);
+    w->join_of = malloc(((size_t)w->nb + 1) * sizeof *w->join_of);
+    w->next_block = malloc(((size_t)w->nb + 1) * sizeof *w->next_block);
+    w->edge = calloc((size_t)w->nb + 1, sizeof *w->edge);
+    w->region_mask = calloc((size_t)w->nb + 1, sizeof *w->region_mask);
     w->guarded = malloc(((size_t)w->nb + 1) * sizeof *w->guarded);
     w->in_loop = calloc((size_t)w->nb + 1, 1);
     w->block_mask = calloc((size_t)w->nb + 1, sizeof *w->block_mask);
     if (!w->guarded || !w->in_loop || !w->block_mask ||!w->insts || !w->shape || !w->stride || !w->scalar || !w->vector || !w->blocks || !w->order || !w->bbs ||
-        !w->rpo || !w->loop_of || !w->latch || !w->go_on || !w->mask_phi || !w->if_of || !w->first_arm ||
-        !w->second_arm || !w->true_way || !w->if_test || !w->arm_mask ||
+        !w->rpo || !w->loop_of || !w->latch || !w->go_on || !w->mask_phi || !w->region_of || !w->join_of ||
+        !w->next_block || !w->edge || !w->region_mask ||
         !pmap_init(&w->iidx, (size_t)n) || !pmap_init(&w->bidx, (size_t)w->nb))
         return w->why = "out of memory", false;
     int k = 0, b = 0;
@@ -1085,7 +1136,7 @@ static bool analyse(widener *w, const mc_kernel_build *kb, unsigned vectors)
         w->bbs[b] = bb;
         w->rpo[b] = -1;
         w->loop_of[b] = -1;
-        w->if_of[b] = w->first_arm[b] = w->second_arm[b] = w->true_way[b] = w->guarded[b] = -1;
+        w->region_of[b] = w->join_of[b] = w->next_block[b] = w->guarded[b] = -1;
         pmap_put(&w->bidx, bb, b++);
         for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
             if (!allowed(w, i))
@@ -1105,23 +1156,23 @@ static bool analyse(widener *w, const mc_kernel_build *kb, unsigned vectors)
     if (!has_loop(w))
         return w->why = "no loop of its own (the loop over work-items is innermost)", false;
     find_shapes(w);
-    /* branches on varying values: only the exits of masked loops, whose
-     * carried values then vary (the work-items leave in different
-     * iterations); shapes again with those */
+    /* branches on varying values: guards, ifs whose ways meet again, exits
+     * of masked loops; each makes some values vary (phis where ways meet,
+     * values carried round a loop the lanes leave in different iterations):
+     * shapes again, until no new branch on a varying value turns up */
     for (bool found = true; found;) { /* until no branch on a varying value is left to place */
         found = false;
         for (int j = 0; j < w->n; j++) {
             LLVMValueRef i = w->insts[j];
             long long st;
             int bb = pmap_get(&w->bidx, LLVMGetInstructionParent(i));
-            if (LLVMIsASwitchInst(i) && shape_of(w, LLVMGetCondition(i), &st) != UNIFORM)
-                return w->why = "a switch on a value that differs between work-items", false;
-            if (!LLVMIsABranchInst(i) || !LLVMIsConditional(i) || shape_of(w, LLVMGetCondition(i), &st) == UNIFORM ||
-                w->loop_of[bb] == bb || w->first_arm[bb] >= 0 || w->guarded[bb] >= 0)
+            bool branch = LLVMIsABranchInst(i) && LLVMIsConditional(i), sw = LLVMIsASwitchInst(i);
+            if ((!branch && !sw) || shape_of(w, LLVMGetOperand(i, 0), &st) == UNIFORM || w->loop_of[bb] == bb ||
+                w->next_block[bb] >= 0 || w->region_of[bb] >= 0 || w->guarded[bb] >= 0)
                 continue;
-            if (!guard(w, bb) && !divergent_if(w, bb) && !masked_loop(w, bb))
-                return w->why = "control flow that differs between work-items, other than early returns, one-block "
-                                "ifs and loops with one exit",
+            if (sw ? !divergent_region(w, bb) : (!guard(w, bb) && !divergent_region(w, bb) && !masked_loop(w, bb)))
+                return w->why = "control flow that differs between work-items, other than early returns, ifs "
+                                "without loops or returns inside, and loops with one exit",
                        false;
             found = true;
         }

@@ -1660,6 +1660,97 @@ TEST(widened_guards)
     }
 }
 
+TEST(widened_ifs)
+{
+    /* ifs that work-items take different ways through, in a widened kernel
+     * (widen.c): the blocks between run one after the other under masks.
+     * Nested ifs, an else-if chain whose ways meet in one phi, a uniform
+     * branch between, stores and gathers on some ways only, all inside a
+     * loop the lanes leave in different iterations and after a uniform one. */
+    const char *src =
+        "kernel void k(global const int *in, global int *out, global int *side, int rounds, int mode) {\n"
+        "  size_t i = get_global_id(0);\n"
+        "  int acc = 0;\n"
+        "  for (int r = 0; r < rounds; r++) {\n"
+        "    int x = in[i] + r, n = 0;\n"
+        "    while (x > 3 && n < 30) {\n"
+        "      int y;\n"
+        "      if (x % 3 == 0) {\n"
+        "        y = x / 3;\n"
+        "        if (y & 1) { y += in[(y + 5) & 63]; side[i] = y; }\n"
+        "      } else if (x % 3 == 1) {\n"
+        "        y = x - 1;\n"
+        "        if (mode) y ^= 2;\n"
+        "      } else {\n"
+        "        y = x * 2 - (x >> 2);\n"
+        "      }\n"
+        "      x = y;\n"
+        "      n++;\n"
+        "    }\n"
+        "    acc += x * 100 + n;\n"
+        "  }\n"
+        "  if (acc & 4) acc = -acc; else if (acc & 8) acc += in[acc & 63];\n"
+        "  out[i] = acc;\n"
+        "}\n";
+    for (int o = 0; o < NUM_BUILDS; o++) {
+        mosaic_executable *exe = build(src, builds[o]);
+        if (!exe)
+            continue;
+        const mosaic_kernel_info *ki = mosaic_executable_find_kernel(exe, "k");
+        CHECK(o == 1 || (ki && ki->widened_lanes >= 16), "widened_ifs (%s): %u lanes", builds[o],
+              ki ? ki->widened_lanes : 0);
+        int rows[] = {5, 21, 128, 130};
+        for (int c = 0; c < 4; c++)
+            for (int mode = 0; mode < 2; mode++) {
+                enum { MAXN = 130 };
+                int n = rows[c], rounds = 2, in[MAXN + 64], out[MAXN], side[MAXN], ref[MAXN], ref_side[MAXN];
+                for (int i = 0; i < MAXN + 64; i++)
+                    in[i] = (i * 53) % 211 + (i % 9 == 4 ? -300 : 0);
+                memset(side, 0, sizeof side);
+                memset(ref_side, 0, sizeof ref_side);
+                const int *pi = in;
+                int *po = out, *ps = side;
+                range r = {1, {(size_t)n}, {(size_t)n}, 0};
+                compare_wg_wi(exe, builds[o], "k", ARGS(&pi, &po, &ps, &rounds, &mode), &r, out, sizeof out, false);
+                for (int i = 0; i < n; i++) {
+                    int acc = 0;
+                    for (int rr = 0; rr < rounds; rr++) {
+                        int x = in[i] + rr, cnt = 0;
+                        while (x > 3 && cnt < 30) {
+                            int y;
+                            if (x % 3 == 0) {
+                                y = x / 3;
+                                if (y & 1) {
+                                    y += in[(y + 5) & 63];
+                                    ref_side[i] = y;
+                                }
+                            } else if (x % 3 == 1) {
+                                y = x - 1;
+                                if (mode)
+                                    y ^= 2;
+                            } else {
+                                y = x * 2 - (x >> 2);
+                            }
+                            x = y;
+                            cnt++;
+                        }
+                        acc += x * 100 + cnt;
+                    }
+                    if (acc & 4)
+                        acc = -acc;
+                    else if (acc & 8)
+                        acc += in[acc & 63];
+                    ref[i] = acc;
+                }
+                CHECK(!memcmp(out, ref, (size_t)n * sizeof *out),
+                      "widened_ifs (%s, row %d, mode %d): out[0] %d, expected %d", builds[o], n, mode, out[0], ref[0]);
+                CHECK(!memcmp(side, ref_side, sizeof side), "widened_ifs (%s, row %d, mode %d): side", builds[o], n,
+                      mode);
+            }
+        mosaic_executable_free(exe);
+    }
+}
+
 TEST(classic_kernels)
 {
     /* a work-efficient (Blelloch) exclusive scan and a bitonic sort in
