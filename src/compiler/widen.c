@@ -11,11 +11,14 @@
  * work-item, so the kernel's loops run once for all of them and their values
  * stay in registers.  Several machine vectors per value (lanes is 4 to 8 of
  * them) give the FMA units independent chains.  K.wg calls K.vec while a
- * whole row block fits, then K.body for the rest (workgroup.c).
+ * whole row block fits, then K.tail, one machine vector with only its
+ * first `count` lanes on, for the rest (workgroup.c).
  *
- * What it takes: no barriers, control flow that depends on uniform values
- * only (work-items of a row never part ways), no private arrays, atomics,
- * calls other than intrinsics with vector forms, or vector-typed values.
+ * What it takes: no barriers, no private arrays, atomics, calls other than
+ * intrinsics with vector forms, or vector-typed values; control flow that
+ * depends on values the row shares, or on others in the ways
+ * widen_control.c runs under lane masks (guards, ifs whose ways meet again,
+ * loops with one exit).
  * Each value has a shape:
  *   UNIFORM       the same for every work-item of the row: kept scalar;
  *   CONSECUTIVE   lane i is the first lane's value plus i * stride (a local
@@ -36,8 +39,7 @@
 #include "base/settings.h"
 #include "compiler/compiler_internal.h"
 #include "compiler/ptr_map.h"
-
-enum shape { UNIFORM, CONSECUTIVE, VARYING };
+#include "compiler/widen_internal.h"
 
 /* Lanes: this many bits of the widest varying value make a machine vector
  * (AVX-512); a value is 8 of them (8 independent chains keep two FMA units
@@ -46,56 +48,11 @@ enum shape { UNIFORM, CONSECUTIVE, VARYING };
 #define MAX_VECTORS_PER_VALUE 8
 #define FEW_LIVE_VALUES 4
 
-typedef struct widener {
-    LLVMModuleRef m;
-    LLVMContextRef c;
-    LLVMValueRef body, vec;
-    LLVMBuilderRef b;
-    LLVMTypeRef i64, i32;
-    unsigned lanes;
-    int n;                 /* instructions of K.body */
-    LLVMValueRef *insts;
-    unsigned char *shape;  /* per instruction */
-    long long *stride;     /* CONSECUTIVE: lane i = lane 0 + i * stride (bytes for pointers) */
-    LLVMValueRef *scalar;  /* UNIFORM: the value; CONSECUTIVE: lane 0 */
-    LLVMValueRef *vector;  /* VARYING: the vector */
-    pmap iidx, bidx;
-    LLVMBasicBlockRef *blocks; /* K.vec's block for each of K.body's */
-    LLVMBasicBlockRef *order;  /* K.body's blocks reached, reverse post-order */
-    int nb;                    /* how many are reached */
-    int nall;                  /* K.body's blocks */
-    LLVMBasicBlockRef *bbs;    /* K.body's blocks, by index */
-    int *rpo;                  /* per block: its place in order, -1 if never reached */
-    /* loops that work-items leave in different iterations (masked_loop) */
-    int *loop_of;              /* per block of K.body: its masked loop's header, or -1 */
-    LLVMBasicBlockRef *latch;  /* per header: the block that goes round again */
-    LLVMValueRef *go_on;       /* per header (K.vec): the lanes still in the loop this iteration */
-    LLVMValueRef *mask_phi;    /* per header (K.vec): the lanes that entered this iteration */
-    /* ifs that work-items take different ways through (divergent_region):
-     * the blocks between the branch and where the ways meet run one after
-     * the other, each under the mask of the lanes that reach it */
-    int *region_of;            /* per block inside such an if: its branch's block, or -1 */
-    int *join_of;              /* per block where the ways meet: the branch's block, or -1 */
-    int *next_block;           /* per branch block and block inside: the block K.vec runs next */
-    LLVMValueRef **edge;       /* per branch block and block inside (K.vec): the lanes taking each way out */
-    LLVMValueRef *region_mask; /* per block inside (K.vec): the lanes that reach it */
-    /* guards: a branch outside loops whose one way is the block that only
-     * returns ("if (i >= n) return;"): the lanes that stay run the rest */
-    int *guarded;              /* per guard's block: the block the lanes that stay go on to, or -1 */
-    unsigned char *in_loop;    /* per block: in some loop */
-    LLVMValueRef *block_mask;  /* per block outside masked loops and arms (K.vec): its lanes, NULL: all */
-    const char *why;       /* why not, when it cannot */
-    /* a tail: K.tail(args, ctx, lx0, ly, lz, count) runs the first count lanes only */
-    bool tail;
-    LLVMValueRef tail_mask;    /* (K.vec) lanes below count, or NULL */
-    LLVMValueRef last;         /* (K.vec) the last lane's number, i32 */
-} widener;
-
 /* ---- which kernels ----------------------------------------------------------------- */
 
 /* Intrinsics with vector forms that code generation keeps as vector
  * instructions (transcendental ones would become a call per lane). */
-static bool widenable_intrinsic(LLVMValueRef f)
+bool wd_widenable_intrinsic(LLVMValueRef f)
 {
     static const char *const names[] = {
         "llvm.fmuladd.", "llvm.fma.", "llvm.fabs.", "llvm.sqrt.", "llvm.minnum.", "llvm.maxnum.", "llvm.minimum.",
@@ -151,7 +108,7 @@ static bool allowed(widener *w, LLVMValueRef inst)
         return true;
     case LLVMCall: {
         LLVMValueRef f = mc_called_function(inst);
-        if (dropped_intrinsic(f) || widenable_intrinsic(f))
+        if (dropped_intrinsic(f) || wd_widenable_intrinsic(f))
             return true;
         return w->why = "a call", false;
     }
@@ -162,16 +119,16 @@ static bool allowed(widener *w, LLVMValueRef inst)
 
 /* ---- shapes ------------------------------------------------------------------------- */
 
-static int inst_index(const widener *w, LLVMValueRef v) { return LLVMIsAInstruction(v) ? pmap_get(&w->iidx, v) : -1; }
+int wd_inst_index(const widener *w, LLVMValueRef v) { return LLVMIsAInstruction(v) ? pmap_get(&w->iidx, v) : -1; }
 
-static enum shape shape_of(const widener *w, LLVMValueRef v, long long *stride)
+enum shape wd_shape_of(const widener *w, LLVMValueRef v, long long *stride)
 {
     unsigned np = LLVMCountParams(w->body);
     if (LLVMIsAArgument(v) && v == LLVMGetParam(w->body, np - 3)) { /* lx */
         *stride = 1;
         return CONSECUTIVE;
     }
-    int k = inst_index(w, v);
+    int k = wd_inst_index(w, v);
     if (k < 0)
         return UNIFORM; /* arguments (ly, lz: one row), constants, globals */
     *stride = w->stride[k];
@@ -195,7 +152,7 @@ static enum shape infer(widener *w, LLVMValueRef inst, long long *stride)
     for (int k = 0; k < n; k++) {
         LLVMValueRef o = LLVMGetOperand(inst, (unsigned)k);
         long long t = 0;
-        enum shape x = LLVMIsABasicBlock(o) ? UNIFORM : shape_of(w, o, &t);
+        enum shape x = LLVMIsABasicBlock(o) ? UNIFORM : wd_shape_of(w, o, &t);
         if (k < 3)
             s[k] = x, st[k] = t;
         all_uniform &= x == UNIFORM;
@@ -262,7 +219,7 @@ static enum shape infer(widener *w, LLVMValueRef inst, long long *stride)
         for (int k = 1; k < n; k++) {
             LLVMValueRef idx = LLVMGetOperand(inst, (unsigned)k);
             long long ist = 0;
-            enum shape x = shape_of(w, idx, &ist);
+            enum shape x = wd_shape_of(w, idx, &ist);
             if (x == VARYING)
                 return VARYING;
             LLVMTypeRef elem = k == 1 ? t : NULL;
@@ -314,7 +271,7 @@ static void find_shapes(widener *w)
 
 static LLVMTypeRef vector_of(widener *w, LLVMTypeRef t) { return LLVMVectorType(t, w->lanes); }
 
-static LLVMValueRef splat(widener *w, LLVMValueRef v)
+LLVMValueRef wd_splat(widener *w, LLVMValueRef v)
 {
     LLVMTypeRef vt = vector_of(w, LLVMTypeOf(v));
     LLVMValueRef one = LLVMBuildInsertElement(w->b, LLVMGetPoison(vt), v, LLVMConstInt(w->i32, 0, 0), "");
@@ -334,16 +291,14 @@ static LLVMValueRef steps(widener *w, LLVMTypeRef t, long long s)
     return v;
 }
 
-static LLVMValueRef scalar_of(widener *w, LLVMValueRef v);
-
 /* v as a vector, at the builder's place. */
-static LLVMValueRef vector_value(widener *w, LLVMValueRef v)
+LLVMValueRef wd_vector_value(widener *w, LLVMValueRef v)
 {
     long long st = 0;
-    enum shape s = shape_of(w, v, &st);
+    enum shape s = wd_shape_of(w, v, &st);
     if (s == VARYING)
-        return w->vector[inst_index(w, v)];
-    LLVMValueRef first = scalar_of(w, v), all = splat(w, first);
+        return w->vector[wd_inst_index(w, v)];
+    LLVMValueRef first = wd_scalar_of(w, v), all = wd_splat(w, first);
     if (s == UNIFORM)
         return all;
     if (LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMPointerTypeKind) {
@@ -355,7 +310,7 @@ static LLVMValueRef vector_value(widener *w, LLVMValueRef v)
 }
 
 /* v's first lane (uniform or consecutive v). */
-static LLVMValueRef scalar_of(widener *w, LLVMValueRef v)
+LLVMValueRef wd_scalar_of(widener *w, LLVMValueRef v)
 {
     if (LLVMIsAArgument(v)) {
         for (unsigned i = 0, np = LLVMCountParams(w->body); i < np; i++)
@@ -364,7 +319,7 @@ static LLVMValueRef scalar_of(widener *w, LLVMValueRef v)
     }
     if (LLVMIsABasicBlock(v))
         return LLVMBasicBlockAsValue(w->blocks[pmap_get(&w->bidx, LLVMValueAsBasicBlock(v))]);
-    int k = inst_index(w, v);
+    int k = wd_inst_index(w, v);
     return k < 0 ? v : w->scalar[k];
 }
 
@@ -372,10 +327,10 @@ static LLVMValueRef scalar_of(widener *w, LLVMValueRef v)
 static LLVMValueRef last_lane(widener *w, LLVMValueRef v)
 {
     long long st = 0;
-    enum shape s = shape_of(w, v, &st);
+    enum shape s = wd_shape_of(w, v, &st);
     if (s == VARYING)
-        return LLVMBuildExtractElement(w->b, w->vector[inst_index(w, v)], w->last, "");
-    LLVMValueRef first = scalar_of(w, v);
+        return LLVMBuildExtractElement(w->b, w->vector[wd_inst_index(w, v)], w->last, "");
+    LLVMValueRef first = wd_scalar_of(w, v);
     if (s == UNIFORM)
         return first;
     LLVMTypeRef t = LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMPointerTypeKind ? w->i64 : LLVMTypeOf(v);
@@ -393,7 +348,7 @@ static void copy_tbaa(widener *w, LLVMValueRef from, LLVMValueRef to)
         LLVMSetMetadata(to, kind, md);
 }
 
-static LLVMValueRef all_lanes_mask(widener *w)
+LLVMValueRef wd_all_lanes(widener *w)
 {
     LLVMValueRef t = LLVMConstInt(LLVMInt1TypeInContext(w->c), 1, 0);
     LLVMValueRef *e = malloc(w->lanes * sizeof *e), v = NULL;
@@ -406,7 +361,7 @@ static LLVMValueRef all_lanes_mask(widener *w)
     return v;
 }
 
-static LLVMValueRef call_intrinsic(widener *w, const char *name, LLVMTypeRef *types, unsigned ntypes,
+LLVMValueRef wd_call_intrinsic(widener *w, const char *name, LLVMTypeRef *types, unsigned ntypes,
                                    LLVMValueRef *args, unsigned nargs)
 {
     unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
@@ -414,93 +369,26 @@ static LLVMValueRef call_intrinsic(widener *w, const char *name, LLVMTypeRef *ty
     return LLVMBuildCall2(w->b, LLVMGlobalGetValueType(f), f, args, nargs, "");
 }
 
-/* The lanes that run inst's block: those still in its masked loop, or NULL (all). */
-static LLVMValueRef lanes_running(widener *w, LLVMValueRef inst)
-{
-    int b = pmap_get(&w->bidx, LLVMGetInstructionParent(inst)), h = w->loop_of[b];
-    if (w->region_mask[b])
-        return w->region_mask[b];
-    return h < 0 ? w->block_mask[b] : w->go_on[h];
-}
-
-/* The end of block b, an if's branch or a block inside it: the lanes
- * taking each way out (within those running b), and on to the next block
- * in K.vec's order. */
-static bool build_region_branch(widener *w, LLVMValueRef term, int b)
-{
-    LLVMValueRef running = lanes_running(w, term);
-    unsigned ns = LLVMGetNumSuccessors(term);
-    if (!(w->edge[b] = calloc(ns, sizeof *w->edge[b])))
-        return w->why = "out of memory", false;
-    LLVMValueRef *e = w->edge[b];
-    if (LLVMIsASwitchInst(term) || LLVMIsConditional(term)) {
-        LLVMValueRef c = LLVMGetOperand(term, 0);
-        long long st;
-        c = shape_of(w, c, &st) == UNIFORM ? splat(w, scalar_of(w, c)) : vector_value(w, c);
-        if (LLVMIsASwitchInst(term)) { /* way k >= 1: case k - 1; way 0, the default: none of them */
-            LLVMValueRef any = NULL;
-            for (unsigned k = 1; k < ns; k++) {
-                e[k] = LLVMBuildICmp(w->b, LLVMIntEQ, c, splat(w, LLVMGetOperand(term, 2 * k)), "");
-                any = any ? LLVMBuildOr(w->b, any, e[k], "") : e[k];
-            }
-            e[0] = any ? LLVMBuildNot(w->b, any, "") : all_lanes_mask(w);
-        } else {
-            e[0] = c;
-            e[1] = LLVMBuildNot(w->b, c, "");
-        }
-        for (unsigned k = 0; running && k < ns; k++)
-            e[k] = LLVMBuildAnd(w->b, running, e[k], "");
-    } else {
-        e[0] = running ? running : all_lanes_mask(w);
-    }
-    LLVMBuildBr(w->b, w->blocks[w->next_block[b]]);
-    return true;
-}
-
-/* The lanes that come from block p to block b (p's edges into b). */
-static LLVMValueRef edge_into(widener *w, int p, int b)
-{
-    LLVMValueRef t = LLVMGetBasicBlockTerminator(w->bbs[p]), m = NULL;
-    for (unsigned k = 0, ns = LLVMGetNumSuccessors(t); k < ns; k++)
-        if (pmap_get(&w->bidx, LLVMGetSuccessor(t, k)) == b)
-            m = m ? LLVMBuildOr(w->b, m, w->edge[p][k], "") : w->edge[p][k];
-    return m;
-}
-
-/* Phi p of a block inside an if or where its ways meet: each lane's value
- * from the way it came (the ways are exclusive per lane). */
-static LLVMValueRef select_by_way(widener *w, LLVMValueRef p)
-{
-    int b = pmap_get(&w->bidx, LLVMGetInstructionParent(p));
-    LLVMValueRef v = NULL;
-    for (unsigned i = 0, n = LLVMCountIncoming(p); i < n; i++) {
-        int from = pmap_get(&w->bidx, LLVMGetIncomingBlock(p, i));
-        LLVMValueRef x = vector_value(w, LLVMGetIncomingValue(p, i));
-        v = v ? LLVMBuildSelect(w->b, edge_into(w, from, b), x, v, "") : x;
-    }
-    return v;
-}
-
 /* A load at a varying or consecutive address (only the running lanes'). */
 static LLVMValueRef widen_load(widener *w, LLVMValueRef inst)
 {
     LLVMTypeRef t = LLVMTypeOf(inst);
-    LLVMValueRef p = LLVMGetOperand(inst, 0), r, mask = lanes_running(w, inst);
+    LLVMValueRef p = LLVMGetOperand(inst, 0), r, mask = wd_lanes_running(w, inst);
     long long st = 0;
     unsigned align = LLVMGetAlignment(inst);
-    if (shape_of(w, p, &st) == CONSECUTIVE && st == type_bytes(w, t)) {
+    if (wd_shape_of(w, p, &st) == CONSECUTIVE && st == type_bytes(w, t)) {
         if (mask) {
             LLVMTypeRef types[2] = {vector_of(w, t), LLVMTypeOf(p)};
-            LLVMValueRef args[4] = {scalar_of(w, p), LLVMConstInt(w->i32, align, 0), mask,
+            LLVMValueRef args[4] = {wd_scalar_of(w, p), LLVMConstInt(w->i32, align, 0), mask,
                                     LLVMGetPoison(vector_of(w, t))};
-            return call_intrinsic(w, "llvm.masked.load", types, 2, args, 4);
+            return wd_call_intrinsic(w, "llvm.masked.load", types, 2, args, 4);
         }
-        r = LLVMBuildLoad2(w->b, vector_of(w, t), scalar_of(w, p), "");
+        r = LLVMBuildLoad2(w->b, vector_of(w, t), wd_scalar_of(w, p), "");
     } else {
         LLVMTypeRef types[2] = {vector_of(w, t), LLVMVectorType(LLVMTypeOf(p), w->lanes)};
-        LLVMValueRef args[4] = {vector_value(w, p), LLVMConstInt(w->i32, align, 0), mask ? mask : all_lanes_mask(w),
+        LLVMValueRef args[4] = {wd_vector_value(w, p), LLVMConstInt(w->i32, align, 0), mask ? mask : wd_all_lanes(w),
                                 LLVMGetPoison(vector_of(w, t))};
-        return call_intrinsic(w, "llvm.masked.gather", types, 2, args, 4);
+        return wd_call_intrinsic(w, "llvm.masked.gather", types, 2, args, 4);
     }
     LLVMSetAlignment(r, align);
     copy_tbaa(w, inst, r);
@@ -509,25 +397,25 @@ static LLVMValueRef widen_load(widener *w, LLVMValueRef inst)
 
 static void widen_store(widener *w, LLVMValueRef inst)
 {
-    LLVMValueRef v = LLVMGetOperand(inst, 0), p = LLVMGetOperand(inst, 1), r, mask = lanes_running(w, inst);
+    LLVMValueRef v = LLVMGetOperand(inst, 0), p = LLVMGetOperand(inst, 1), r, mask = wd_lanes_running(w, inst);
     LLVMTypeRef t = LLVMTypeOf(v);
     long long st = 0;
     unsigned align = LLVMGetAlignment(inst);
-    enum shape ps = shape_of(w, p, &st);
+    enum shape ps = wd_shape_of(w, p, &st);
     if (ps == UNIFORM) { /* not in a masked loop (analyse) */
-        r = LLVMBuildStore(w->b, last_lane(w, v), scalar_of(w, p));
+        r = LLVMBuildStore(w->b, last_lane(w, v), wd_scalar_of(w, p));
     } else if (ps == CONSECUTIVE && st == type_bytes(w, t) && mask) {
         LLVMTypeRef types[2] = {vector_of(w, t), LLVMTypeOf(p)};
-        LLVMValueRef args[4] = {vector_value(w, v), scalar_of(w, p), LLVMConstInt(w->i32, align, 0), mask};
-        call_intrinsic(w, "llvm.masked.store", types, 2, args, 4);
+        LLVMValueRef args[4] = {wd_vector_value(w, v), wd_scalar_of(w, p), LLVMConstInt(w->i32, align, 0), mask};
+        wd_call_intrinsic(w, "llvm.masked.store", types, 2, args, 4);
         return;
     } else if (ps == CONSECUTIVE && st == type_bytes(w, t)) {
-        r = LLVMBuildStore(w->b, vector_value(w, v), scalar_of(w, p));
+        r = LLVMBuildStore(w->b, wd_vector_value(w, v), wd_scalar_of(w, p));
     } else {
         LLVMTypeRef types[2] = {vector_of(w, t), LLVMVectorType(LLVMTypeOf(p), w->lanes)};
-        LLVMValueRef args[4] = {vector_value(w, v), vector_value(w, p), LLVMConstInt(w->i32, align, 0),
-                                mask ? mask : all_lanes_mask(w)};
-        call_intrinsic(w, "llvm.masked.scatter", types, 2, args, 4);
+        LLVMValueRef args[4] = {wd_vector_value(w, v), wd_vector_value(w, p), LLVMConstInt(w->i32, align, 0),
+                                mask ? mask : wd_all_lanes(w)};
+        wd_call_intrinsic(w, "llvm.masked.scatter", types, 2, args, 4);
         return;
     }
     LLVMSetAlignment(r, align);
@@ -545,17 +433,17 @@ static LLVMValueRef widen_varying(widener *w, LLVMValueRef inst)
     case LLVMLoad:
         return widen_load(w, inst);
     case LLVMICmp:
-        return LLVMBuildICmp(w->b, LLVMGetICmpPredicate(inst), vector_value(w, LLVMGetOperand(inst, 0)),
-                             vector_value(w, LLVMGetOperand(inst, 1)), "");
+        return LLVMBuildICmp(w->b, LLVMGetICmpPredicate(inst), wd_vector_value(w, LLVMGetOperand(inst, 0)),
+                             wd_vector_value(w, LLVMGetOperand(inst, 1)), "");
     case LLVMFCmp:
-        return LLVMBuildFCmp(w->b, LLVMGetFCmpPredicate(inst), vector_value(w, LLVMGetOperand(inst, 0)),
-                             vector_value(w, LLVMGetOperand(inst, 1)), "");
+        return LLVMBuildFCmp(w->b, LLVMGetFCmpPredicate(inst), wd_vector_value(w, LLVMGetOperand(inst, 0)),
+                             wd_vector_value(w, LLVMGetOperand(inst, 1)), "");
     case LLVMSelect: {
         LLVMValueRef cond = LLVMGetOperand(inst, 0);
         long long st;
-        cond = shape_of(w, cond, &st) == UNIFORM ? scalar_of(w, cond) : vector_value(w, cond);
-        return LLVMBuildSelect(w->b, cond, vector_value(w, LLVMGetOperand(inst, 1)),
-                               vector_value(w, LLVMGetOperand(inst, 2)), "");
+        cond = wd_shape_of(w, cond, &st) == UNIFORM ? wd_scalar_of(w, cond) : wd_vector_value(w, cond);
+        return LLVMBuildSelect(w->b, cond, wd_vector_value(w, LLVMGetOperand(inst, 1)),
+                               wd_vector_value(w, LLVMGetOperand(inst, 2)), "");
     }
     case LLVMGetElementPtr: {
         int n = LLVMGetNumOperands(inst);
@@ -566,13 +454,13 @@ static LLVMValueRef widen_varying(widener *w, LLVMValueRef inst)
             LLVMValueRef o = LLVMGetOperand(inst, (unsigned)k);
             long long st;
             /* struct field numbers stay constants */
-            idx[k - 1] = shape_of(w, o, &st) == UNIFORM ? scalar_of(w, o) : vector_value(w, o);
+            idx[k - 1] = wd_shape_of(w, o, &st) == UNIFORM ? wd_scalar_of(w, o) : wd_vector_value(w, o);
         }
         LLVMValueRef base = LLVMGetOperand(inst, 0);
         long long st;
-        base = shape_of(w, base, &st) == UNIFORM ? scalar_of(w, base) : vector_value(w, base);
+        base = wd_shape_of(w, base, &st) == UNIFORM ? wd_scalar_of(w, base) : wd_vector_value(w, base);
         if (LLVMGetTypeKind(LLVMTypeOf(base)) != LLVMVectorTypeKind)
-            base = splat(w, base); /* a vector of addresses from the start */
+            base = wd_splat(w, base); /* a vector of addresses from the start */
         r = LLVMBuildGEP2(w->b, LLVMGetGEPSourceElementType(inst), base, idx, (unsigned)n - 1, "");
         free(idx);
         return r;
@@ -588,7 +476,7 @@ static LLVMValueRef widen_varying(widener *w, LLVMValueRef inst)
         /* operands of the overloaded type widen; flags (abs's i1) stay */
         for (int k = 0; k < n; k++) {
             LLVMValueRef o = LLVMGetOperand(inst, (unsigned)k);
-            args[k] = LLVMTypeOf(o) == t ? vector_value(w, o) : scalar_of(w, o);
+            args[k] = LLVMTypeOf(o) == t ? wd_vector_value(w, o) : wd_scalar_of(w, o);
         }
         char base[64];
         const char *dot = strrchr(name, '.');
@@ -597,18 +485,18 @@ static LLVMValueRef widen_varying(widener *w, LLVMValueRef inst)
         memcpy(base, name, (size_t)(dot - name));
         base[dot - name] = 0;
         LLVMTypeRef vt = vector_of(w, t);
-        return call_intrinsic(w, base, &vt, 1, args, (unsigned)n);
+        return wd_call_intrinsic(w, base, &vt, 1, args, (unsigned)n);
     }
     default:
         break;
     }
     if (LLVMIsACastInst(inst))
-        return LLVMBuildCast(w->b, op, vector_value(w, LLVMGetOperand(inst, 0)), vector_of(w, t), "");
+        return LLVMBuildCast(w->b, op, wd_vector_value(w, LLVMGetOperand(inst, 0)), vector_of(w, t), "");
     if (LLVMIsABinaryOperator(inst))
-        return LLVMBuildBinOp(w->b, op, vector_value(w, LLVMGetOperand(inst, 0)),
-                              vector_value(w, LLVMGetOperand(inst, 1)), "");
+        return LLVMBuildBinOp(w->b, op, wd_vector_value(w, LLVMGetOperand(inst, 0)),
+                              wd_vector_value(w, LLVMGetOperand(inst, 1)), "");
     if (op == LLVMFNeg)
-        return LLVMBuildFNeg(w->b, vector_value(w, LLVMGetOperand(inst, 0)), "");
+        return LLVMBuildFNeg(w->b, wd_vector_value(w, LLVMGetOperand(inst, 0)), "");
     return NULL;
 }
 
@@ -621,56 +509,10 @@ static LLVMValueRef copy_scalar(widener *w, LLVMValueRef inst)
     for (int k = 0, n = LLVMGetNumOperands(c); k < n; k++) {
         LLVMValueRef o = LLVMGetOperand(c, (unsigned)k);
         if (!LLVMIsAFunction(o) && LLVMGetValueKind(o) != LLVMMetadataAsValueValueKind)
-            LLVMSetOperand(c, (unsigned)k, scalar_of(w, o));
+            LLVMSetOperand(c, (unsigned)k, wd_scalar_of(w, o));
     }
     LLVMInsertIntoBuilder(w->b, c);
     return c;
-}
-
-/* The end of a masked loop's header: the lanes that go on (still in the
- * loop and their test holds), and round again while any does. */
-static void build_masked_exit(widener *w, LLVMValueRef term, int h)
-{
-    LLVMBasicBlockRef in = LLVMGetSuccessor(term, 0), out = LLVMGetSuccessor(term, 1);
-    LLVMValueRef test = vector_value(w, LLVMGetCondition(term));
-    if (w->loop_of[pmap_get(&w->bidx, in)] != h) { /* the loop goes on when the test fails */
-        LLVMBasicBlockRef t = in;
-        in = out, out = t;
-        test = LLVMBuildNot(w->b, test, "");
-    }
-    w->go_on[h] = LLVMBuildAnd(w->b, w->mask_phi[h], test, "lanes.go_on");
-    LLVMTypeRef mt = LLVMTypeOf(w->go_on[h]);
-    LLVMValueRef any = call_intrinsic(w, "llvm.vector.reduce.or", &mt, 1, &w->go_on[h], 1);
-    LLVMBuildCondBr(w->b, any, w->blocks[pmap_get(&w->bidx, in)], w->blocks[pmap_get(&w->bidx, out)]);
-}
-
-/* The end of a guard's block g: the lanes that stay go on, and the rest of
- * the kernel runs if any does, else straight to the return. */
-static void build_guard(widener *w, LLVMValueRef term, int g)
-{
-    int stay = w->guarded[g];
-    LLVMValueRef test = vector_value(w, LLVMGetCondition(term));
-    LLVMBasicBlockRef ret = LLVMGetSuccessor(term, 0);
-    if (pmap_get(&w->bidx, LLVMGetSuccessor(term, 0)) == stay)
-        ret = LLVMGetSuccessor(term, 1);
-    else
-        test = LLVMBuildNot(w->b, test, "");
-    LLVMValueRef m = w->block_mask[g] ? LLVMBuildAnd(w->b, w->block_mask[g], test, "") : test;
-    w->block_mask[stay] = m;
-    LLVMTypeRef mt = LLVMTypeOf(m);
-    LLVMValueRef any = call_intrinsic(w, "llvm.vector.reduce.or", &mt, 1, &m, 1);
-    LLVMBuildCondBr(w->b, any, w->blocks[stay], w->blocks[pmap_get(&w->bidx, ret)]);
-}
-
-/* Block b's successors run the lanes b runs (a guard's stay block has its own). */
-static void pass_lanes_on(widener *w, int b)
-{
-    LLVMValueRef t = LLVMGetBasicBlockTerminator(w->bbs[b]);
-    for (unsigned k = 0, ns = t ? LLVMGetNumSuccessors(t) : 0; k < ns; k++) {
-        int s = pmap_get(&w->bidx, LLVMGetSuccessor(t, k));
-        if (s != w->guarded[b] && w->rpo[s] > w->rpo[b])
-            w->block_mask[s] = w->block_mask[b];
-    }
 }
 
 static bool build_block(widener *w, LLVMBasicBlockRef bb)
@@ -683,35 +525,35 @@ static bool build_block(widener *w, LLVMBasicBlockRef bb)
     if (w->region_of[self] >= 0) { /* the lanes that reach it, from the blocks before it */
         for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(bb)); u; u = LLVMGetNextUse(u)) {
             int from = pmap_get(&w->bidx, LLVMGetInstructionParent(LLVMGetUser(u)));
-            LLVMValueRef m = edge_into(w, from, self);
+            LLVMValueRef m = wd_edge_into(w, from, self);
             w->region_mask[self] = w->region_mask[self] ? LLVMBuildOr(w->b, w->region_mask[self], m, "") : m;
         }
     }
     bool merges = w->region_of[self] >= 0 || w->join_of[self] >= 0;
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
-        int k = inst_index(w, i);
+        int k = wd_inst_index(w, i);
         if (LLVMIsACallInst(i) && dropped_intrinsic(mc_called_function(i)))
             continue;
         if (merges && LLVMIsAPHINode(i)) {
-            w->vector[k] = select_by_way(w, i);
+            w->vector[k] = wd_select_by_way(w, i);
             continue;
         }
         if (header && i == LLVMGetBasicBlockTerminator(bb)) {
-            build_masked_exit(w, i, self);
+            wd_build_masked_exit(w, i, self);
             continue;
         }
         if (w->next_block[self] >= 0 && i == LLVMGetBasicBlockTerminator(bb)) {
-            if (!build_region_branch(w, i, self))
+            if (!wd_build_region_branch(w, i, self))
                 return false;
             continue;
         }
         if (w->guarded[self] >= 0 && i == LLVMGetBasicBlockTerminator(bb)) {
-            build_guard(w, i, self);
+            wd_build_guard(w, i, self);
             continue;
         }
         if (LLVMIsAStoreInst(i)) {
             long long st;
-            if (shape_of(w, LLVMGetOperand(i, 1), &st) == UNIFORM && shape_of(w, LLVMGetOperand(i, 0), &st) == UNIFORM)
+            if (wd_shape_of(w, LLVMGetOperand(i, 1), &st) == UNIFORM && wd_shape_of(w, LLVMGetOperand(i, 0), &st) == UNIFORM)
                 copy_scalar(w, i);
             else
                 widen_store(w, i);
@@ -728,7 +570,7 @@ static bool build_block(widener *w, LLVMBasicBlockRef bb)
             w->scalar[k] = copy_scalar(w, i);
         }
     }
-    pass_lanes_on(w, self);
+    wd_pass_lanes_on(w, self);
     return true;
 }
 
@@ -752,7 +594,7 @@ static void fill_phis(widener *w)
                 continue; /* from a block never reached */
             /* a vector built at the end of the incoming block */
             LLVMPositionBuilderBefore(w->b, LLVMGetBasicBlockTerminator(nfrom));
-            LLVMValueRef nv = w->shape[k] == VARYING ? vector_value(w, v) : scalar_of(w, v);
+            LLVMValueRef nv = w->shape[k] == VARYING ? wd_vector_value(w, v) : wd_scalar_of(w, v);
             if (header && from == w->latch[self]) /* lanes that left the loop keep their values */
                 nv = LLVMBuildSelect(w->b, w->go_on[self], nv, np, "");
             LLVMAddIncoming(np, &nv, &nfrom, 1);
@@ -770,7 +612,7 @@ static void fill_phis(widener *w)
             LLVMBasicBlockRef from = LLVMGetInstructionParent(user);
             LLVMValueRef v = from == w->blocks[pmap_get(&w->bidx, w->latch[h])] ? w->go_on[h]
                              : w->block_mask[h]                                          ? w->block_mask[h]
-                                                                                         : all_lanes_mask(w);
+                                                                                         : wd_all_lanes(w);
             LLVMAddIncoming(w->mask_phi[h], &v, &from, 1);
         }
     }
@@ -876,224 +718,6 @@ static unsigned vectors_per_value(widener *w)
     return live <= FEW_LIVE_VALUES ? MAX_VECTORS_PER_VALUE : MAX_VECTORS_PER_VALUE / 2;
 }
 
-/* Marks in_loop for every block of every loop: back from each back edge's
- * source to its header. */
-static bool find_loops(widener *w)
-{
-    int *stack = malloc(((size_t)w->nall + 1) * sizeof *stack);
-    if (!stack)
-        return false;
-    for (int u = 0; u < w->nall; u++) {
-        LLVMValueRef t = w->rpo[u] >= 0 ? LLVMGetBasicBlockTerminator(w->bbs[u]) : NULL;
-        for (unsigned k = 0, ns = t ? LLVMGetNumSuccessors(t) : 0; k < ns; k++) {
-            int h = pmap_get(&w->bidx, LLVMGetSuccessor(t, k)), sp = 0;
-            if (w->rpo[h] > w->rpo[u])
-                continue; /* not a back edge */
-            unsigned char *seen = calloc((size_t)w->nall, 1);
-            if (!seen) {
-                free(stack);
-                return false;
-            }
-            seen[h] = 1;
-            w->in_loop[h] = 1;
-            if (!seen[u])
-                seen[u] = 1, stack[sp++] = u;
-            while (sp) {
-                int b = stack[--sp];
-                w->in_loop[b] = 1;
-                for (LLVMUseRef use = LLVMGetFirstUse(LLVMBasicBlockAsValue(w->bbs[b])); use; use = LLVMGetNextUse(use)) {
-                    LLVMValueRef user = LLVMGetUser(use);
-                    if (!LLVMIsATerminatorInst(user))
-                        continue;
-                    int p = pmap_get(&w->bidx, LLVMGetInstructionParent(user));
-                    if (!seen[p] && w->rpo[p] >= 0)
-                        seen[p] = 1, stack[sp++] = p;
-                }
-            }
-            free(seen);
-        }
-    }
-    free(stack);
-    return true;
-}
-
-/* Does the varying branch that ends block g, outside every loop, have a
- * block that only returns as one way ("if (i >= n) return;", or an if
- * around the rest of the kernel)?  The lanes that take the other way run
- * the rest of the kernel, the others are done. */
-static bool guard(widener *w, int g)
-{
-    LLVMValueRef term = LLVMGetBasicBlockTerminator(w->bbs[g]);
-    if (w->in_loop[g] || w->region_of[g] >= 0 || w->loop_of[g] >= 0)
-        return false;
-    for (unsigned k = 0; k < 2; k++) {
-        LLVMBasicBlockRef ret = LLVMGetSuccessor(term, k), stay = LLVMGetSuccessor(term, 1 - k);
-        if (ret != stay && LLVMIsAReturnInst(LLVMGetFirstInstruction(ret))) {
-            w->guarded[g] = pmap_get(&w->bidx, stay);
-            return true;
-        }
-    }
-    return false;
-}
-
-/* Does the varying branch that ends block a start an if whose ways meet
- * again at one block j (the first after a that every way from a reaches,
- * with no loop or return between), entered from those ways only?  K.vec
- * runs the blocks between one after the other in reverse post-order, each
- * under the mask of the lanes that reach it, and the phis where ways meet
- * select per lane.  Marks the blocks; those phis vary, and loads at one
- * address between become gathers under the mask (the address may only be
- * valid on the way that has it). */
-static bool divergent_region(widener *w, int a)
-{
-    int *inside = malloc(((size_t)w->nb + 1) * sizeof *inside), *stack = malloc(((size_t)w->nall + 1) * sizeof *stack);
-    unsigned char *seen = malloc((size_t)w->nall + 1);
-    LLVMValueRef term = LLVMGetBasicBlockTerminator(w->bbs[a]);
-    int join = -1, n = 0;
-    for (int c = w->rpo[a] + 1; inside && stack && seen && c < w->nb && join < 0; c++) {
-        int j = pmap_get(&w->bidx, w->order[c]), sp = 0;
-        bool ok = true;
-        n = 0;
-        memset(seen, 0, (size_t)w->nall);
-        for (unsigned k = 0, ns = LLVMGetNumSuccessors(term); k < ns; k++) {
-            int s = pmap_get(&w->bidx, LLVMGetSuccessor(term, k));
-            if (s != j && !seen[s])
-                seen[s] = 1, stack[sp++] = s;
-        }
-        while (ok && sp) {
-            int b = stack[--sp];
-            LLVMValueRef t = LLVMGetBasicBlockTerminator(w->bbs[b]);
-            /* between a and j in order (no loop, no way past j), no return, two ways at most */
-            ok = w->rpo[b] > w->rpo[a] && w->rpo[b] < w->rpo[j] && (LLVMIsABranchInst(t) || LLVMIsASwitchInst(t)) &&
-                 w->region_of[b] < 0 &&
-                 w->loop_of[b] != b && w->guarded[b] < 0;
-            inside[n++] = b;
-            for (unsigned k = 0, ns = ok ? LLVMGetNumSuccessors(t) : 0; ok && k < ns; k++) {
-                int s = pmap_get(&w->bidx, LLVMGetSuccessor(t, k));
-                ok = w->rpo[s] > w->rpo[b]; /* forward: no loop between */
-                if (s != j && !seen[s])
-                    seen[s] = 1, stack[sp++] = s;
-            }
-        }
-        /* the blocks between entered from a and each other only */
-        for (int i = 0; ok && i < n; i++)
-            for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(w->bbs[inside[i]])); u && ok;
-                 u = LLVMGetNextUse(u)) {
-                int from = pmap_get(&w->bidx, LLVMGetInstructionParent(LLVMGetUser(u)));
-                ok = from == a || seen[from];
-            }
-        if (!ok)
-            continue;
-        /* j entered from a and the blocks between only */
-        for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(w->bbs[j])); u && ok; u = LLVMGetNextUse(u)) {
-            int from = pmap_get(&w->bidx, LLVMGetInstructionParent(LLVMGetUser(u)));
-            ok = from == a || seen[from];
-        }
-        if (ok && w->join_of[j] < 0 && w->region_of[j] < 0)
-            join = j;
-    }
-    bool ok = join >= 0;
-    /* no store to one place between (it would happen when no lane goes that way) */
-    for (int i = 0; ok && i < n; i++)
-        for (LLVMValueRef x = LLVMGetFirstInstruction(w->bbs[inside[i]]); x && ok; x = LLVMGetNextInstruction(x)) {
-            long long st;
-            ok = !(LLVMIsAStoreInst(x) && shape_of(w, LLVMGetOperand(x, 1), &st) == UNIFORM);
-        }
-    if (ok) {
-        /* K.vec's order: a, the blocks between by reverse post-order, j */
-        for (int i = 1; i < n; i++)
-            for (int k = i; k > 0 && w->rpo[inside[k]] < w->rpo[inside[k - 1]]; k--) {
-                int t = inside[k];
-                inside[k] = inside[k - 1], inside[k - 1] = t;
-            }
-        int prev = a;
-        for (int i = 0; i < n; i++) {
-            w->region_of[inside[i]] = a;
-            w->next_block[prev] = inside[i];
-            prev = inside[i];
-            for (LLVMValueRef x = LLVMGetFirstInstruction(w->bbs[inside[i]]); x; x = LLVMGetNextInstruction(x)) {
-                long long st;
-                if (LLVMIsAPHINode(x) || (LLVMIsALoadInst(x) && shape_of(w, LLVMGetOperand(x, 0), &st) == UNIFORM))
-                    w->shape[inst_index(w, x)] = VARYING;
-            }
-        }
-        w->next_block[prev] = join;
-        w->join_of[join] = a;
-        for (LLVMValueRef x = LLVMGetFirstInstruction(w->bbs[join]); x && LLVMIsAPHINode(x); x = LLVMGetNextInstruction(x))
-            w->shape[inst_index(w, x)] = VARYING;
-    }
-    free(inside), free(stack), free(seen);
-    return ok;
-}
-
-/* Does the varying branch that ends block h leave a loop (h its header, one
- * latch, no other exit, a header that touches no memory), which K.vec runs
- * while any lane is still in it, each lane's carried values kept once it
- * left?  Marks its blocks and makes its header's phis varying. */
-static bool masked_loop(widener *w, int h)
-{
-    LLVMBasicBlockRef head = w->bbs[h];
-    if (w->rpo[h] < 0 || w->loop_of[h] >= 0)
-        return false;
-    int latch = -1;
-    for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(head)); u; u = LLVMGetNextUse(u)) {
-        LLVMValueRef user = LLVMGetUser(u);
-        if (!LLVMIsATerminatorInst(user))
-            return false;
-        int from = pmap_get(&w->bidx, LLVMGetInstructionParent(user));
-        if (w->rpo[from] >= w->rpo[h]) { /* a back edge */
-            if (latch >= 0)
-                return false;
-            latch = from;
-        }
-    }
-    if (latch < 0)
-        return false;
-    /* the loop's blocks: back from the latch to the header */
-    int *stack = malloc((size_t)w->nall * sizeof *stack), sp = 0;
-    unsigned char *in = calloc((size_t)w->nall, 1);
-    bool ok = stack && in;
-    if (ok) {
-        in[h] = 1;
-        if (!in[latch])
-            in[latch] = 1, stack[sp++] = latch;
-    }
-    while (ok && sp) {
-        LLVMBasicBlockRef bb = w->bbs[stack[--sp]];
-        for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(bb)); u && ok; u = LLVMGetNextUse(u)) {
-            LLVMValueRef user = LLVMGetUser(u);
-            ok = LLVMIsATerminatorInst(user);
-            int from = ok ? pmap_get(&w->bidx, LLVMGetInstructionParent(user)) : 0;
-            if (ok && !in[from] && w->rpo[from] >= 0)
-                in[from] = 1, stack[sp++] = from;
-        }
-    }
-    /* one exit, the header's; no block in another masked loop; a header without memory accesses */
-    LLVMValueRef term = LLVMGetBasicBlockTerminator(head);
-    ok = ok && in[pmap_get(&w->bidx, LLVMGetSuccessor(term, 0))] != in[pmap_get(&w->bidx, LLVMGetSuccessor(term, 1))];
-    for (int b = 0; ok && b < w->nall; b++) {
-        if (!in[b])
-            continue;
-        ok = w->loop_of[b] < 0;
-        LLVMValueRef t = LLVMGetBasicBlockTerminator(w->bbs[b]);
-        for (unsigned k = 0, ns = t ? LLVMGetNumSuccessors(t) : 0; ok && b != h && k < ns; k++)
-            ok = in[pmap_get(&w->bidx, LLVMGetSuccessor(t, k))];
-    }
-    for (LLVMValueRef i = LLVMGetFirstInstruction(head); ok && i; i = LLVMGetNextInstruction(i))
-        ok = !LLVMIsALoadInst(i) && !LLVMIsAStoreInst(i) &&
-             !(LLVMIsACallInst(i) && !widenable_intrinsic(mc_called_function(i)));
-    for (int b = 0; ok && b < w->nall; b++)
-        if (in[b])
-            w->loop_of[b] = h;
-    if (ok) {
-        w->latch[h] = w->bbs[latch];
-        for (LLVMValueRef i = LLVMGetFirstInstruction(head); i && LLVMIsAPHINode(i); i = LLVMGetNextInstruction(i))
-            w->shape[inst_index(w, i)] = VARYING;
-    }
-    free(stack), free(in);
-    return ok;
-}
-
 static bool analyse(widener *w, const mc_kernel_build *kb, unsigned vectors)
 {
     if (kb->uses_barriers || kb->spins || kb->may_spin || mc_has_image_args(kb))
@@ -1151,7 +775,7 @@ static bool analyse(widener *w, const mc_kernel_build *kb, unsigned vectors)
     w->nb = reached;
     for (int i = 0; i < reached; i++)
         w->rpo[pmap_get(&w->bidx, w->order[i])] = i;
-    if (!find_loops(w))
+    if (!wd_find_loops(w))
         return w->why = "out of memory", false;
     if (!has_loop(w))
         return w->why = "no loop of its own (the loop over work-items is innermost)", false;
@@ -1167,10 +791,10 @@ static bool analyse(widener *w, const mc_kernel_build *kb, unsigned vectors)
             long long st;
             int bb = pmap_get(&w->bidx, LLVMGetInstructionParent(i));
             bool branch = LLVMIsABranchInst(i) && LLVMIsConditional(i), sw = LLVMIsASwitchInst(i);
-            if ((!branch && !sw) || shape_of(w, LLVMGetOperand(i, 0), &st) == UNIFORM || w->loop_of[bb] == bb ||
+            if ((!branch && !sw) || wd_shape_of(w, LLVMGetOperand(i, 0), &st) == UNIFORM || w->loop_of[bb] == bb ||
                 w->next_block[bb] >= 0 || w->region_of[bb] >= 0 || w->guarded[bb] >= 0)
                 continue;
-            if (sw ? !divergent_region(w, bb) : (!guard(w, bb) && !divergent_region(w, bb) && !masked_loop(w, bb)))
+            if (sw ? !wd_divergent_region(w, bb) : (!wd_guard(w, bb) && !wd_divergent_region(w, bb) && !wd_masked_loop(w, bb)))
                 return w->why = "control flow that differs between work-items, other than early returns, ifs "
                                 "without loops or returns inside, and loops with one exit",
                        false;
@@ -1187,7 +811,7 @@ static bool analyse(widener *w, const mc_kernel_build *kb, unsigned vectors)
         long long st;
         int bb = pmap_get(&w->bidx, LLVMGetInstructionParent(i));
         if (LLVMIsAStoreInst(i) && (w->loop_of[bb] >= 0 || any_guard) &&
-            shape_of(w, LLVMGetOperand(i, 1), &st) == UNIFORM && shape_of(w, LLVMGetOperand(i, 0), &st) != UNIFORM)
+            wd_shape_of(w, LLVMGetOperand(i, 1), &st) == UNIFORM && wd_shape_of(w, LLVMGetOperand(i, 0), &st) != UNIFORM)
             return w->why = "a store of differing values to one place in a masked loop or a kernel with a guard",
                    false;
 
@@ -1246,7 +870,7 @@ static LLVMValueRef widen(LLVMModuleRef m, mc_kernel_build *kb, unsigned vectors
             if (lane) {
                 for (unsigned i = 0; i < w.lanes; i++)
                     lane[i] = LLVMConstInt(w.i64, i, 0);
-                w.tail_mask = LLVMBuildICmp(w.b, LLVMIntULT, LLVMConstVector(lane, w.lanes), splat(&w, count),
+                w.tail_mask = LLVMBuildICmp(w.b, LLVMIntULT, LLVMConstVector(lane, w.lanes), wd_splat(&w, count),
                                             "lanes.tail");
                 free(lane);
             }
