@@ -568,8 +568,10 @@ cl_uint mosaic_cpu_kernel_work_group_size(const mosaic_wg_ctx *ctx, const void *
 
 cl_uint mosaic_cpu_kernel_preferred_multiple(const mosaic_wg_ctx *ctx, const void *kernel)
 {
-    /* as CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: the work-item loop's vector width */
-    return block_kernel(ctx, kernel) ? 8 : 0;
+    /* as CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE (api/kernel.c): the row a widened
+     * kernel runs at once, else the work-item loop's vector width */
+    const mosaic_kernel_info *info = block_kernel(ctx, kernel);
+    return !info ? 0 : info->widened_lanes ? info->widened_lanes : 8;
 }
 
 /* The work-group size a launch of the block kernel over `ndrange` would get
