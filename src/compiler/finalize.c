@@ -575,7 +575,7 @@ static cl_int build_work_group_functions(finalize_job *job)
             r = mc_build_wg_regions(job->m, kb, job->target, job->log);
         } else if (!job->opts->opt_disable && !mosaic_settings()->no_widen &&
                    mc_widen_kernel(job->m, kb)) {
-            r = mc_build_wg(job->m, kb, job->log); /* rows of K.vec, then K.body for the rest */
+            r = mc_build_wg(job->m, kb, job->log); /* rows of K.vec, then K.tail for the rest */
         } else if (!job->opts->opt_disable && !mc_has_image_args(kb) && mc_has_loop_to_cut(kb)) {
             /* loops outside the loops over work-items; else as usual */
             r = mc_build_wg_regions(job->m, kb, job->target, job->log);
