@@ -218,6 +218,9 @@ typedef struct mc_kernel_build {
  * around a common-format read stays small enough to unswitch and vectorise.
  * It calls nothing that needs the work-group context. */
 bool mc_is_outlined_builtin(LLVMValueRef f);
+/* The predicate of !(x p y), and the one of (y q x) == (x p y) (the C API has neither). */
+LLVMIntPredicate mc_inverse_predicate(LLVMIntPredicate p);
+LLVMIntPredicate mc_swapped_predicate(LLVMIntPredicate p);
 /* Is f an intrinsic whose name starts with one of the n prefixes ("llvm.fma.")? */
 bool mc_intrinsic_named(LLVMValueRef f, const char *const *prefixes, size_t n);
 /* Work-item loops of f (after the optimiser) that the loop vectoriser

@@ -28,13 +28,7 @@ static bool edge_implies_uge(LLVMBasicBlockRef from, LLVMBasicBlockRef to, LLVMV
     LLVMIntPredicate p = LLVMGetICmpPredicate(cond);
     LLVMValueRef x = LLVMGetOperand(cond, 0), y = LLVMGetOperand(cond, 1);
     if (!taken) /* the false edge: the opposite predicate */
-        switch (p) {
-        case LLVMIntULT: p = LLVMIntUGE; break;
-        case LLVMIntULE: p = LLVMIntUGT; break;
-        case LLVMIntUGT: p = LLVMIntULE; break;
-        case LLVMIntUGE: p = LLVMIntULT; break;
-        default: return false;
-        }
+        p = mc_inverse_predicate(p);
     if ((p == LLVMIntUGE || p == LLVMIntUGT) && x == a && y == b)
         return true;
     if ((p == LLVMIntULE || p == LLVMIntULT) && x == b && y == a)

@@ -204,21 +204,9 @@ static LLVMIntPredicate going_on(LLVMValueRef cond, LLVMValueRef index, unsigned
 {
     LLVMIntPredicate p = LLVMGetICmpPredicate(cond);
     if (inside_way == 1) /* the loop goes on when cond is false */
-        switch (p) {
-        case LLVMIntSGE: p = LLVMIntSLT; break;
-        case LLVMIntSGT: p = LLVMIntSLE; break;
-        case LLVMIntUGE: p = LLVMIntULT; break;
-        case LLVMIntUGT: p = LLVMIntULE; break;
-        default: return LLVMIntEQ;
-        }
+        p = mc_inverse_predicate(p);
     if (LLVMGetOperand(cond, 1) == index) /* n > i is i < n */
-        switch (p) {
-        case LLVMIntSGT: p = LLVMIntSLT; break;
-        case LLVMIntSGE: p = LLVMIntSLE; break;
-        case LLVMIntUGT: p = LLVMIntULT; break;
-        case LLVMIntUGE: p = LLVMIntULE; break;
-        default: return LLVMIntEQ;
-        }
+        p = mc_swapped_predicate(p);
     return p;
 }
 

@@ -335,6 +335,38 @@ cl_int mc_report_undefined(LLVMModuleRef m, bool with_builtins, const mosaic_com
     return count ? failure : CL_SUCCESS;
 }
 
+LLVMIntPredicate mc_inverse_predicate(LLVMIntPredicate p)
+{
+    switch (p) {
+    case LLVMIntEQ: return LLVMIntNE;
+    case LLVMIntNE: return LLVMIntEQ;
+    case LLVMIntUGT: return LLVMIntULE;
+    case LLVMIntUGE: return LLVMIntULT;
+    case LLVMIntULT: return LLVMIntUGE;
+    case LLVMIntULE: return LLVMIntUGT;
+    case LLVMIntSGT: return LLVMIntSLE;
+    case LLVMIntSGE: return LLVMIntSLT;
+    case LLVMIntSLT: return LLVMIntSGE;
+    case LLVMIntSLE: return LLVMIntSGT;
+    default: return p;
+    }
+}
+
+LLVMIntPredicate mc_swapped_predicate(LLVMIntPredicate p)
+{
+    switch (p) {
+    case LLVMIntUGT: return LLVMIntULT;
+    case LLVMIntUGE: return LLVMIntULE;
+    case LLVMIntULT: return LLVMIntUGT;
+    case LLVMIntULE: return LLVMIntUGE;
+    case LLVMIntSGT: return LLVMIntSLT;
+    case LLVMIntSGE: return LLVMIntSLE;
+    case LLVMIntSLT: return LLVMIntSGT;
+    case LLVMIntSLE: return LLVMIntSGE;
+    default: return p; /* EQ, NE */
+    }
+}
+
 bool mc_intrinsic_named(LLVMValueRef f, const char *const *prefixes, size_t n)
 {
     if (!f || !LLVMGetIntrinsicID(f))
