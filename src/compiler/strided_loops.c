@@ -300,7 +300,7 @@ static bool find_stride_loop(const stepper *st, const pmap *idx, int nb, unsigne
     return true;
 }
 
-/* A copy of inst before `before`, with operand `from` replaced by `to`. */
+/* A copy of inst at the builder's place, with operand `from` replaced by `to`. */
 static LLVMValueRef copy_with(LLVMBuilderRef b, LLVMValueRef inst, LLVMValueRef from, LLVMValueRef to)
 {
     LLVMValueRef c = LLVMInstructionClone(inst);

@@ -129,6 +129,33 @@ void wd_pass_lanes_on(widener *w, int b)
     }
 }
 
+/* Marks in[] (zeroed by the caller) for the blocks of the loop of back edge
+ * latch -> h: back from the latch to the header, over reached blocks; stack
+ * has room for every block.  False when some block is used other than by a
+ * terminator (the walk goes on past it). */
+static bool loop_blocks(widener *w, int h, int latch, unsigned char *in, int *stack)
+{
+    int sp = 0;
+    bool only_branches = true;
+    in[h] = 1;
+    if (!in[latch])
+        in[latch] = 1, stack[sp++] = latch;
+    while (sp) {
+        LLVMBasicBlockRef bb = w->bbs[stack[--sp]];
+        for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(bb)); u; u = LLVMGetNextUse(u)) {
+            LLVMValueRef user = LLVMGetUser(u);
+            if (!LLVMIsATerminatorInst(user)) {
+                only_branches = false;
+                continue;
+            }
+            int from = pmap_get(&w->bidx, LLVMGetInstructionParent(user));
+            if (!in[from] && w->rpo[from] >= 0)
+                in[from] = 1, stack[sp++] = from;
+        }
+    }
+    return only_branches;
+}
+
 /* Marks in_loop for every block of every loop: back from each back edge's
  * source to its header. */
 bool wd_find_loops(widener *w)
@@ -139,7 +166,7 @@ bool wd_find_loops(widener *w)
     for (int u = 0; u < w->nall; u++) {
         LLVMValueRef t = w->rpo[u] >= 0 ? LLVMGetBasicBlockTerminator(w->bbs[u]) : NULL;
         for (unsigned k = 0, ns = t ? LLVMGetNumSuccessors(t) : 0; k < ns; k++) {
-            int h = pmap_get(&w->bidx, LLVMGetSuccessor(t, k)), sp = 0;
+            int h = pmap_get(&w->bidx, LLVMGetSuccessor(t, k));
             if (w->rpo[h] > w->rpo[u])
                 continue; /* not a back edge */
             unsigned char *seen = calloc((size_t)w->nall, 1);
@@ -147,22 +174,9 @@ bool wd_find_loops(widener *w)
                 free(stack);
                 return false;
             }
-            seen[h] = 1;
-            w->in_loop[h] = 1;
-            if (!seen[u])
-                seen[u] = 1, stack[sp++] = u;
-            while (sp) {
-                int b = stack[--sp];
-                w->in_loop[b] = 1;
-                for (LLVMUseRef use = LLVMGetFirstUse(LLVMBasicBlockAsValue(w->bbs[b])); use; use = LLVMGetNextUse(use)) {
-                    LLVMValueRef user = LLVMGetUser(use);
-                    if (!LLVMIsATerminatorInst(user))
-                        continue;
-                    int p = pmap_get(&w->bidx, LLVMGetInstructionParent(user));
-                    if (!seen[p] && w->rpo[p] >= 0)
-                        seen[p] = 1, stack[sp++] = p;
-                }
-            }
+            loop_blocks(w, h, u, seen, stack);
+            for (int b = 0; b < w->nall; b++)
+                w->in_loop[b] |= seen[b];
             free(seen);
         }
     }
@@ -303,24 +317,9 @@ bool wd_masked_loop(widener *w, int h)
     if (latch < 0)
         return false;
     /* the loop's blocks: back from the latch to the header */
-    int *stack = malloc((size_t)w->nall * sizeof *stack), sp = 0;
+    int *stack = malloc(((size_t)w->nall + 1) * sizeof *stack);
     unsigned char *in = calloc((size_t)w->nall, 1);
-    bool ok = stack && in;
-    if (ok) {
-        in[h] = 1;
-        if (!in[latch])
-            in[latch] = 1, stack[sp++] = latch;
-    }
-    while (ok && sp) {
-        LLVMBasicBlockRef bb = w->bbs[stack[--sp]];
-        for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(bb)); u && ok; u = LLVMGetNextUse(u)) {
-            LLVMValueRef user = LLVMGetUser(u);
-            ok = LLVMIsATerminatorInst(user);
-            int from = ok ? pmap_get(&w->bidx, LLVMGetInstructionParent(user)) : 0;
-            if (ok && !in[from] && w->rpo[from] >= 0)
-                in[from] = 1, stack[sp++] = from;
-        }
-    }
+    bool ok = stack && in && loop_blocks(w, h, latch, in, stack);
     /* one exit, the header's; no block in another masked loop; a header without memory accesses */
     LLVMValueRef term = LLVMGetBasicBlockTerminator(head);
     ok = ok && in[pmap_get(&w->bidx, LLVMGetSuccessor(term, 0))] != in[pmap_get(&w->bidx, LLVMGetSuccessor(term, 1))];
