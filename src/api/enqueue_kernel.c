@@ -6,6 +6,7 @@
 #include "api/memory.h"
 #include "core/ndrange.h"
 #include "core/objects.h"
+#include "core/recycle.h"
 #include "api/program.h"
 #include "core/util.h"
 #include "api/entry.h"
@@ -27,7 +28,7 @@ static mosaic_ndrange *new_ndrange(cl_kernel kernel)
     size_t storage = ((kernel->arg_bytes_size + 7) & ~(size_t)7) + n * sizeof(uint64_t) +
                      images * sizeof(mosaic_image_desc);
     size_t head = (sizeof(mosaic_ndrange) + n * (sizeof(void *) + sizeof(cl_mem)) + 15) & ~(size_t)15;
-    mosaic_ndrange *nd = calloc(1, head + storage);
+    mosaic_ndrange *nd = mosaic_recycled_calloc(head + storage);
     if (!nd)
         return NULL;
     nd->args = (void **)(nd + 1);
@@ -42,7 +43,7 @@ static void free_ndrange(mosaic_ndrange *nd)
         mosaic_release_internal(nd->mems[i]);
     if (nd->kernel)
         mosaic_release_internal(nd->kernel);
-    free(nd);
+    mosaic_recycle(nd);
 }
 
 static void cleanup_ndrange(cl_event command)

@@ -10,8 +10,10 @@
  * always runs before the CL_COMPLETE one of the same event, and a callback may
  * call any OpenCL function, including blocking ones.
  */
+#define _GNU_SOURCE /* PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP */
 #include "core/engine.h"
 #include "core/device.h"
+#include "core/recycle.h"
 #include "core/trace.h"
 #include "core/util.h"
 #include "base/assert.h"
@@ -19,7 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static pthread_mutex_t graph_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Spins a little before sleeping (mosaic_mutex_init_spinning): the host's
+ * enqueue and a worker's completion take it in turn, briefly. */
+static pthread_mutex_t graph_lock = PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP;
 
 bool mosaic_engine_lock_held(void)
 {
@@ -103,7 +107,7 @@ static void engine_after_fork_in_parent(void)
 
 static void engine_after_fork_in_child(void)
 {
-    pthread_mutex_init(&graph_lock, NULL);
+    mosaic_mutex_init_spinning(&graph_lock);
     pthread_mutex_init(&defer_lock, NULL);
     pthread_cond_init(&defer_ready, NULL);
     while (defer_head) {
@@ -220,13 +224,13 @@ static void destroy_event(void *p)
         mosaic_release_internal(e->queue);
     if (e->context)
         mosaic_release_internal(e->context);
-    free(e);
+    mosaic_recycle(e);
 }
 
 static cl_event new_event(cl_context context, cl_command_queue queue, cl_command_type type, cl_int status)
 {
     pthread_once(&fork_handlers_once, register_fork_handlers);
-    cl_event e = calloc(1, sizeof *e + INLINE_EDGES * sizeof(edge));
+    cl_event e = mosaic_recycled_calloc(sizeof *e + INLINE_EDGES * sizeof(edge));
     if (!e)
         return NULL;
     e->dependents = inline_edges(e);
@@ -446,7 +450,6 @@ static void complete_locked(cl_event e, cl_int status)
     }
     free_edges(e);
     queue_callbacks_locked(e, status);
-    pthread_cond_broadcast(&e->completed);
 }
 
 /* After complete_locked, with the lock released. */
@@ -457,6 +460,17 @@ static void after_complete(cl_event e)
     if (e->cleanup) {
         e->cleanup(e);
         e->cleanup = NULL;
+    }
+    /* A wait returns once this is set: the command's holds on its kernel
+     * and buffers are gone by then (a clFinish followed by releases frees
+     * them at once).  Only a thread asleep in wait_on_event needs the lock
+     * and a broadcast; the order of these two atomics and the sleeper's
+     * makes one of them see the other. */
+    __atomic_store_n(&e->settled, true, __ATOMIC_SEQ_CST);
+    if (__atomic_load_n(&e->sleepers, __ATOMIC_SEQ_CST)) {
+        pthread_mutex_lock(&graph_lock);
+        pthread_cond_broadcast(&e->completed);
+        pthread_mutex_unlock(&graph_lock);
     }
     mosaic_release_internal(e); /* the graph's hold */
     dispatch_ready();
@@ -594,21 +608,27 @@ cl_int mosaic_event_status(cl_event e)
 
 /* ---- waiting -------------------------------------------------------------- */
 
-static bool event_ended(const void *e)
+static bool event_settled(const void *e)
 {
-    return __atomic_load_n(&((const struct _cl_event *)e)->status, __ATOMIC_ACQUIRE) <= CL_COMPLETE;
+    return __atomic_load_n(&((const struct _cl_event *)e)->settled, __ATOMIC_ACQUIRE);
 }
 
 static cl_int wait_on_event(cl_event e)
 {
     /* A short command ends within microseconds: spin before sleeping on the
-     * condition (its status is stored atomically, under the lock as well). */
-    mosaic_spin_until(event_ended, e);
-    pthread_mutex_lock(&graph_lock);
-    while (e->status > CL_COMPLETE)
-        pthread_cond_wait(&e->completed, &graph_lock);
-    cl_int status = e->status;
-    pthread_mutex_unlock(&graph_lock);
+     * condition.  `settled` is stored after the final status and the
+     * payload's cleanup (after_complete), so once the spin sees it the
+     * results are visible and the lock is not needed: taking it would wait
+     * for the completing thread's bookkeeping, a futex round trip each way. */
+    if (!mosaic_spin_until(event_settled, e)) {
+        pthread_mutex_lock(&graph_lock);
+        __atomic_add_fetch(&e->sleepers, 1, __ATOMIC_SEQ_CST);
+        while (!__atomic_load_n(&e->settled, __ATOMIC_SEQ_CST))
+            pthread_cond_wait(&e->completed, &graph_lock);
+        __atomic_sub_fetch(&e->sleepers, 1, __ATOMIC_SEQ_CST);
+        pthread_mutex_unlock(&graph_lock);
+    }
+    cl_int status = __atomic_load_n(&e->status, __ATOMIC_ACQUIRE);
     return status < 0 ? CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST : CL_SUCCESS;
 }
 
@@ -627,9 +647,21 @@ cl_int mosaic_wait_for_events(cl_uint num_events, const cl_event *events)
  * graph: a marker that waits for every pending command of the queue. */
 cl_int mosaic_queue_finish(cl_command_queue q)
 {
+    /* In an in-order queue every earlier command ends before the last one
+     * (the succession edges), so waiting for it is enough: no marker to
+     * allocate, link, and complete on the worker while the host waits. */
     pthread_mutex_lock(&graph_lock);
     bool idle = q->num_pending == 0;
+    bool in_order = !(q->properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+    cl_event last = in_order ? q->last_command : NULL;
+    if (last)
+        mosaic_retain_internal(last);
     pthread_mutex_unlock(&graph_lock);
+    if (last) {
+        wait_on_event(last);
+        mosaic_release_internal(last);
+        return CL_SUCCESS;
+    }
     if (idle)
         return CL_SUCCESS;
     cl_event marker;

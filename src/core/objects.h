@@ -302,7 +302,9 @@ struct _cl_event {
     cl_event pending_prev, pending_next; /* in queue->pending list */
     cl_event ready_next;             /* in the starting thread's list of ready commands (engine.c) */
     mosaic_callback *callbacks;
-    pthread_cond_t completed;        /* broadcast when status <= CL_COMPLETE */
+    pthread_cond_t completed;        /* broadcast when settled, if there are sleepers */
+    int sleepers;                    /* threads waiting on `completed` (atomic; changed under the lock) */
+    bool settled;                    /* (atomic) complete, and done with its payload: what a wait waits for */
     /* profiling, nanoseconds of mosaic_now_ns() */
     cl_ulong time_queued, time_submit, time_start, time_end, time_complete;
     /* what to run: set by the enqueue function, run by the device (core/device.h) */

@@ -1,3 +1,4 @@
+#define _GNU_SOURCE /* PTHREAD_MUTEX_ADAPTIVE_NP */
 #include "core/util.h"
 #include "base/settings.h"
 
@@ -48,6 +49,15 @@ bool mosaic_spin_until(bool (*done)(const void *arg), const void *arg)
         __asm__ volatile("yield");
 #endif
     }
+}
+
+void mosaic_mutex_init_spinning(pthread_mutex_t *m)
+{
+    pthread_mutexattr_t attr;
+    pthread_mutexattr_init(&attr);
+    pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_ADAPTIVE_NP);
+    pthread_mutex_init(m, &attr);
+    pthread_mutexattr_destroy(&attr);
 }
 
 void *mosaic_calloc(size_t count, size_t size)

@@ -4,6 +4,7 @@
 #define MOSAIC_UTIL_H
 
 #include <CL/cl.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -25,6 +26,12 @@ uint64_t mosaic_now_ns(void);
  * the next command, the host for a short one), so that neither pays a
  * futex wake-up. */
 bool mosaic_spin_until(bool (*done)(const void *arg), const void *arg);
+
+/* Initialises a mutex that spins a little before it sleeps: for locks that
+ * a host thread and a worker take in turn for a few hundred nanoseconds
+ * each (the engine's graph, a pool's job list), where sleeping costs a
+ * futex wake-up on each side. */
+void mosaic_mutex_init_spinning(pthread_mutex_t *m);
 
 /* Allocation that never returns NULL silently: callers map NULL to CL_OUT_OF_HOST_MEMORY. */
 void *mosaic_calloc(size_t count, size_t size);

@@ -28,6 +28,7 @@
 #define _GNU_SOURCE
 #include <CL/cl.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -579,6 +580,52 @@ TEST(host_waits)
     for (int i = 0; i < N; i++)
         release(c[i]);
     release(bar), release(after), release(out), release(u), release(d);
+}
+
+/* A command's cleanup (releasing its payload's holds) runs on the thread
+ * that completes it, after its status is final.  A wait, whether clFinish
+ * of an in-order queue (which waits for the last command), clWaitForEvents
+ * or a spin that sees the status, returns only once the cleanup is done:
+ * a program that releases its buffers after clFinish must find them free. */
+static atomic_int cleanups_done;
+
+static void slow_cleanup(cl_event e)
+{
+    usleep(3000);
+    atomic_fetch_add(&cleanups_done, 1);
+}
+
+static void *complete_after(void *command)
+{
+    struct timespec pause = { 0, 5 * 1000 * 1000 };
+    nanosleep(&pause, NULL);
+    finish(command, CL_COMPLETE);
+    return NULL;
+}
+
+static void *complete_now(void *command)
+{
+    finish(command, CL_COMPLETE);
+    return NULL;
+}
+
+TEST(waits_after_cleanup)
+{
+    reset_device(false, 0);
+    cl_command_queue q = new_queue(true);
+    atomic_store(&cleanups_done, 0);
+    /* completed at once (the waiter spins) or after 5 ms (it sleeps); waited
+     * for by clFinish or by clWaitForEvents */
+    for (int way = 0; way < 4; way++) {
+        cl_event c = command(q, 0, NULL);
+        c->cleanup = slow_cleanup;
+        pthread_t completer;
+        pthread_create(&completer, NULL, way % 2 ? complete_after : complete_now, c);
+        CHECK_ERR(way < 2 ? mosaic_queue_finish(q) : mosaic_wait_for_events(1, &c), CL_SUCCESS);
+        CHECK(atomic_load(&cleanups_done) == way + 1, "way %d: the wait returned before the cleanup", way);
+        pthread_join(completer, NULL);
+        release(c);
+    }
 }
 
 /* A chain of markers, each waiting for the one before, fails at once: the

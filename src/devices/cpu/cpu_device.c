@@ -22,6 +22,7 @@
 #include "devices/cpu/cpu_exec.h"
 #include "core/engine.h"
 #include "core/ndrange.h"
+#include "core/recycle.h"
 #include "core/trace.h"
 #include "core/util.h"
 #include "base/assert.h"
@@ -397,10 +398,18 @@ static cl_int run_group(worker *w, mosaic_ndrange *nd, size_t linear)
     return CL_COMPLETE;
 }
 
+static void job_free(job *j)
+{
+    if (j->recycled)
+        mosaic_recycle(j);
+    else
+        free(j);
+}
+
 static void job_release(job *j)
 {
     if (atomic_fetch_sub(&j->holds, 1) == 1)
-        free(j);
+        job_free(j);
 }
 
 void mosaic_cpu_job_release(cpu_job *j) { job_release(j); }
@@ -597,7 +606,7 @@ static cpu_pool *pool_new(const unsigned *unit_cpus, unsigned count, const cpu_s
     }
     static atomic_uint pools_made;
     p->number = atomic_fetch_add(&pools_made, 1);
-    pthread_mutex_init(&p->lock, NULL);
+    mosaic_mutex_init_spinning(&p->lock);
     pthread_cond_init(&p->work, NULL);
     memcpy(cpus, unit_cpus, count * sizeof *cpus);
     p->unit_cpus = cpus;
@@ -682,7 +691,7 @@ static void pool_after_fork_in_child(void)
     pthread_mutex_init(&pools_lock, NULL);
     for (cpu_pool *p = all_pools, *next; p; p = next) {
         next = p->next;
-        pthread_mutex_init(&p->lock, NULL);
+        mosaic_mutex_init_spinning(&p->lock);
         pthread_cond_init(&p->work, NULL);
         if (p->head) { /* after the orphans of an earlier fork not yet failed */
             p->tail->next = p->orphans;
@@ -774,7 +783,7 @@ static void ensure_pool(cpu_pool *p)
         orphans = j->next;
         if (j->command) /* a child a kernel enqueued: its host command was the parent process's */
             mosaic_command_complete(j->command, CL_OUT_OF_RESOURCES);
-        free(j); /* no worker of this process holds it */
+        job_free(j); /* no worker of this process holds it */
     }
 }
 
@@ -793,11 +802,12 @@ static void cpu_submit(cl_device_id device, cl_event command)
         mosaic_command_complete(command, CL_COMPLETE);
         return;
     }
-    job *j = calloc(1, sizeof *j);
+    job *j = mosaic_recycled_calloc(sizeof *j);
     if (!j) {
         mosaic_command_complete(command, CL_OUT_OF_HOST_MEMORY);
         return;
     }
+    j->recycled = true;
     j->command = command;
     j->ndrange = nd;
     j->total_groups = nd ? nd->total_groups : 0;
