@@ -299,8 +299,10 @@ LLVMValueRef mc_wg_begin(LLVMModuleRef m, mc_kernel_build *kb, LLVMBuilderRef b,
 /* A new access group (a distinct empty node); NULL when LLVM made none (the
  * loop then has no parallel-access annotation, nothing fails). */
 LLVMMetadataRef mc_distinct_empty_node(LLVMContextRef c);
-/* A new loop ID saying the accesses in access group ag are parallel. */
-LLVMValueRef mc_parallel_loop_md(LLVMContextRef c, LLVMMetadataRef ag);
+/* A new loop ID saying the accesses in access group ag are parallel, and,
+ * unless interleave is 0, that the vectoriser interleaves that many
+ * vectors per iteration (its own choice otherwise). */
+LLVMValueRef mc_parallel_loop_md(LLVMContextRef c, LLVMMetadataRef ag, unsigned interleave);
 /* ... and already vectors (K.wg's loop over rows of K.vec): not vectorised again. */
 LLVMValueRef mc_vectorised_loop_md(LLVMContextRef c, LLVMMetadataRef ag);
 /* Builds K.wg for a kernel with barriers by cutting K.body into regions

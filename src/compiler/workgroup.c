@@ -603,13 +603,15 @@ LLVMValueRef mc_vectorised_loop_md(LLVMContextRef c, LLVMMetadataRef ag)
     return LLVMMetadataAsValue(c, loop);
 }
 
-LLVMValueRef mc_parallel_loop_md(LLVMContextRef c, LLVMMetadataRef ag)
+LLVMValueRef mc_parallel_loop_md(LLVMContextRef c, LLVMMetadataRef ag, unsigned interleave)
 {
-    /* !llvm.loop !{self, !{"llvm.loop.parallel_accesses", group}} */
+    /* !llvm.loop !{self, !{"llvm.loop.parallel_accesses", group}[, !{"llvm.loop.interleave.count", i32 n}]} */
     LLVMMetadataRef pa[2] = {LLVMMDStringInContext2(c, "llvm.loop.parallel_accesses", 27), ag};
+    LLVMMetadataRef ic[2] = {LLVMMDStringInContext2(c, "llvm.loop.interleave.count", 26),
+                             LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(c), interleave, 0))};
     LLVMMetadataRef temp = LLVMTemporaryMDNode(c, NULL, 0);
-    LLVMMetadataRef loop_ops[2] = {temp, LLVMMDNodeInContext2(c, pa, 2)};
-    LLVMMetadataRef loop = LLVMMDNodeInContext2(c, loop_ops, 2);
+    LLVMMetadataRef loop_ops[3] = {temp, LLVMMDNodeInContext2(c, pa, 2), LLVMMDNodeInContext2(c, ic, 2)};
+    LLVMMetadataRef loop = LLVMMDNodeInContext2(c, loop_ops, interleave ? 3 : 2);
     LLVMMetadataReplaceAllUsesWith(temp, loop); /* self reference: the node becomes distinct */
     return LLVMMetadataAsValue(c, loop);
 }
@@ -737,7 +739,7 @@ static void build_loop_nest(wi_env *e, LLVMBuilderRef b, mc_kernel_build *kb, LL
         LLVMValueRef br = LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, xn, n[0], ""), xb, ylatch);
         /* The work-item loop is parallel: !llvm.loop !{self, !{"llvm.loop.parallel_accesses", group}}. */
         if (kb->access_group)
-            LLVMSetMetadata(br, LLVMGetMDKindIDInContext(c, "llvm.loop", 9), mc_parallel_loop_md(c, kb->access_group));
+            LLVMSetMetadata(br, LLVMGetMDKindIDInContext(c, "llvm.loop", 9), mc_parallel_loop_md(c, kb->access_group, 0));
         LLVMValueRef xin[2] = {zero, xn};
         LLVMBasicBlockRef xfrom[2] = {yb, xb};
         LLVMAddIncoming(x, xin, xfrom, 2);
