@@ -156,6 +156,7 @@ typedef struct region_fn {
     int *prio, nprio;             /* the cuts' states, the one to run first first */
 
     unsigned long long *soa;      /* [inst]: a K_PERWI array stored element-major (soa_element), its element's size */
+    int vector_rows;              /* regions with a copy for rows of ROW_WIDTH work-items (build_vector_rows) */
     LLVMValueRef n64;             /* the group's size rounded up to 64 (K.wg's entry) */
 
     /* per-work-item storage: array s holds n64 elements of stride[s] bytes at offset n64 * off[s] */
@@ -2111,6 +2112,114 @@ static void narrow_x_range(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, rl->xend, const64(rf, 0), ""), rl->done, rl->zb);
 }
 
+/* ---- rows of one vector ----------------------------------------------------------------
+ * A region whose code has a loop carrying a floating-point value (a tiled
+ * GEMM's "s += a[ly][k] * b[k][lx]" over k) gets a second copy for groups
+ * whose rows are ROW_WIDTH work-items, one machine vector of floats (16x16
+ * tiles): its x loop has that constant trip count, so the vectoriser makes
+ * it one vector pass with no loop around it (no run-time checks, no
+ * epilogue, nothing hoisted out of a loop that runs once and spilled), and
+ * what a row reads from __local memory stays where it is used (a broadcast
+ * load folded into each multiply-add).  Tiled SGEMM on one core: 46 -> 35
+ * ms.  Single-state regions in the plain mode only (not narrowed, masked
+ * or in sub-group mode).  Other regions keep one copy: a second copy of
+ * every region made the tile loads of the same kernel slower. */
+#define ROW_WIDTH 16
+
+/* Does region rl have a loop (a back edge among its blocks) with a
+ * floating-point phi at its header? */
+static bool carries_fp_chain(region_fn *rf, region_loop *rl)
+{
+    int *pos = rf_calloc(rf, (size_t)rf->nb, sizeof *pos);
+    if (!pos)
+        return false;
+    for (int i = 0; i < rf->nb; i++)
+        pos[i] = -1;
+    for (int i = 0; i < rl->n; i++)
+        pos[rl->order[i]] = i;
+    bool found = false;
+    for (int i = 0; i < rl->n && !found; i++) {
+        LLVMBasicBlockRef bb = rf->bbs[rl->order[i]];
+        for (LLVMValueRef phi = LLVMGetFirstInstruction(bb); phi && LLVMIsAPHINode(phi) && !found;
+             phi = LLVMGetNextInstruction(phi)) {
+            LLVMTypeRef t = LLVMTypeOf(phi);
+            if (LLVMGetTypeKind(t) == LLVMVectorTypeKind)
+                t = LLVMGetElementType(t);
+            LLVMTypeKind kind = LLVMGetTypeKind(t);
+            if (kind != LLVMFloatTypeKind && kind != LLVMDoubleTypeKind && kind != LLVMHalfTypeKind)
+                continue;
+            for (unsigned j = 0; j < LLVMCountIncoming(phi) && !found; j++) {
+                int from = block_of(rf, LLVMGetIncomingBlock(phi, j));
+                found = from >= 0 && pos[from] >= i; /* a back edge, from within the region */
+            }
+        }
+    }
+    free(pos);
+    return found;
+}
+
+static bool runs_vector_rows(region_fn *rf, region_loop *rl)
+{
+    return !rl->multi && !rf->masked && !rf->sg_mode && !rf->uni && !rl->xend && !rf->scalar &&
+           carries_fp_chain(rf, rl);
+}
+
+/* The region's z loop goes on, when the group's rows are ROW_WIDTH long,
+ * to a y loop of its own whose x loop runs ROW_WIDTH work-items (a second
+ * copy of the region's code), and from there to the next z. */
+static void build_vector_rows(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
+{
+    char name[48];
+#define BLOCK(what) (snprintf(name, sizeof name, "r%d.%s", rl->r, what), LLVMAppendBasicBlockInContext(rf->c, rf->wg, name))
+    LLVMBasicBlockRef yb = BLOCK("rows"), xb = BLOCK("rows.x"), latch = BLOCK("rows.latch"), ylatch = BLOCK("rows.next");
+#undef BLOCK
+    LLVMValueRef zero = const64(rf, 0), one = const64(rf, 1), width = const64(rf, ROW_WIDTH);
+    LLVMInstructionEraseFromParent(LLVMGetBasicBlockTerminator(rl->zb));
+    LLVMPositionBuilderAtEnd(b, rl->zb);
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, rf->nxyz[0], width, ""), yb, rl->yb);
+
+    LLVMPositionBuilderAtEnd(b, yb);
+    LLVMValueRef y = LLVMBuildPhi(b, rf->i64, "rows.y");
+    LLVMValueRef zy = LLVMBuildNUWMul(b, LLVMBuildNUWAdd(b, LLVMBuildNUWMul(b, rl->z, rf->nxyz[1], ""), y, ""),
+                                      width, "");
+    LLVMBuildBr(b, xb);
+    LLVMPositionBuilderAtEnd(b, xb);
+    LLVMValueRef x = LLVMBuildPhi(b, rf->i64, "rows.x");
+    /* the region's code once more, for work-item (x, y, z) */
+    memset(rf->vmap, 0, (size_t)rf->ni * sizeof *rf->vmap);
+    memset(rf->bmap, 0, (size_t)rf->nb * sizeof *rf->bmap);
+    rf->nphis = rf->nexits = 0;
+    for (int i = 0; i < rl->n; i++) {
+        snprintf(name, sizeof name, "r%d.rows.b%d", rl->r, rl->order[i]);
+        rf->bmap[rl->order[i]] = LLVMAppendBasicBlockInContext(rf->c, rf->wg, name);
+    }
+    rf->lid[0] = x, rf->lid[1] = y, rf->lid[2] = rl->z;
+    rf->wi = LLVMBuildNUWAdd(b, zy, x, "wi");
+    enter_region_code(rf, b, rl);
+    LLVMBasicBlockRef region_latch = rl->latch;
+    rl->latch = latch;
+    copy_region_code(rf, b, rl);
+    rl->latch = region_latch;
+    fill_region_phis(rf, b, rl);
+
+    LLVMPositionBuilderAtEnd(b, latch);
+    LLVMValueRef xn = LLVMBuildNUWAdd(b, x, one, "");
+    LLVMValueRef br = LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, xn, width, ""), xb, ylatch);
+    if (rf->kb->access_group)
+        LLVMSetMetadata(br, LLVMGetMDKindIDInContext(rf->c, "llvm.loop", 9),
+                        mc_parallel_loop_md(rf->c, rf->kb->access_group, 1));
+    LLVMPositionBuilderAtEnd(b, ylatch);
+    LLVMValueRef yn = LLVMBuildNUWAdd(b, y, one, "");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, yn, rf->nxyz[1], ""), yb, rl->zlatch);
+
+    LLVMValueRef in2[2] = {zero, yn};
+    LLVMBasicBlockRef from2[2] = {rl->zb, ylatch};
+    LLVMAddIncoming(y, in2, from2, 2);
+    in2[1] = xn, from2[0] = yb, from2[1] = latch;
+    LLVMAddIncoming(x, in2, from2, 2);
+    rf->vector_rows++;
+}
+
 /* Region r in K.wg: its code copied between the z, y, x loops over the
  * work-group, then the next region. */
 static cl_int build_region(region_fn *rf, int r, LLVMBuilderRef b)
@@ -2129,6 +2238,10 @@ static cl_int build_region(region_fn *rf, int r, LLVMBuilderRef b)
         }
         fill_region_phis(rf, b, &rl);
         err = rf_status(rf); /* copying gives up on what it cannot map */
+    }
+    if (err == CL_SUCCESS && runs_vector_rows(rf, &rl)) {
+        build_vector_rows(rf, b, &rl);
+        err = rf_status(rf);
     }
     if (err == CL_SUCCESS) {
         close_work_item_loops(rf, b, &rl);
@@ -2483,8 +2596,9 @@ cl_int mc_build_wg_regions(LLVMModuleRef m, mc_kernel_build *kb, const mosaic_co
         int once = 0;
         for (int r = 0; r < rf.nreg; r++)
             once += rf.scalar_reg[r];
-        fprintf(stderr, "mosaic: kernel %s: %d regions, %d of them run once for the group (uniform control)%s\n",
-                LLVMGetValueName(kb->wi), rf.nreg, once,
+        fprintf(stderr, "mosaic: kernel %s: %d regions, %d of them run once for the group (uniform control), "
+                "%d with a copy for rows of %d%s\n",
+                LLVMGetValueName(kb->wi), rf.nreg, once, rf.vector_rows, ROW_WIDTH,
                 rf.masked ? ", masked (work-items leave a loop in different iterations)" : "");
     }
     if (err != CL_SUCCESS && rf.wg)

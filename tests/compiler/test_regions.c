@@ -1277,6 +1277,74 @@ TEST(barriers_make_uniform)
     }
 }
 
+TEST(vector_rows)
+{
+    /* A region with a floating-point chain in a loop (regions.c,
+     * build_vector_rows) has a second copy for groups whose rows are 16
+     * work-items: 16x4 and 16x1 groups take it, 8x2 and 5x3 groups the
+     * ordinary loops.  The chain reads other work-items' __local values, its
+     * result crosses two more barriers; the loop's trip count is a constant
+     * (a loop of the kernel's own would be cut at its iterations).  The
+     * values are small integers and halves, exact in float whether or not
+     * the multiply-add is fused. */
+    const char *src =
+        "kernel void rows(global const float *in, global float *out, local float *t, int k) {\n"
+        "  int lx = get_local_id(0), ly = get_local_id(1), sx = get_local_size(0), sy = get_local_size(1);\n"
+        "  int g = get_group_id(1) * get_num_groups(0) + get_group_id(0), l = ly * sx + lx;\n"
+        "  t[l] = in[(g * 13 + l) % 97];\n"
+        "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "  float s = 1.0f;\n"
+        "  for (int j = 0; j < 7; j++)\n"
+        "    s = s * 0.5f + t[ly * sx + (lx + j) % sx] * t[((ly + j) % sy) * sx + lx] * k;\n"
+        "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "  t[l] = s;\n"
+        "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "  out[g * sx * sy + l] = s + t[((ly + 1) % sy) * sx + lx];\n"
+        "}\n";
+    float in[97];
+    for (int i = 0; i < 97; i++)
+        in[i] = (float)((i * 29) % 21 - 10);
+    for (int o = 0; o < NUM_BUILDS; o++) {
+        mosaic_executable *exe = build(src, builds[o]);
+        if (!exe)
+            continue;
+        size_t shapes[][4] = {{16, 4, 32, 8}, {16, 1, 32, 3}, {8, 2, 32, 8}, {5, 3, 15, 9}};
+        for (unsigned c = 0; c < sizeof shapes / sizeof *shapes; c++)
+            for (int k = 1; k <= 3; k += 2) {
+                enum { MAX = 32 * 9 };
+                size_t lx = shapes[c][0], ly = shapes[c][1], gx = shapes[c][2], gy = shapes[c][3];
+                float out[MAX], ref[MAX];
+                memset(out, 0, sizeof out);
+                memset(ref, 0, sizeof ref);
+                const float *pi = in;
+                float *po = out;
+                uint64_t t_offset = 0;
+                int kk = k;
+                range r = {2, {gx, gy}, {lx, ly}, lx * ly * sizeof(float)};
+                both(exe, builds[o], "rows", ARGS(&pi, &po, &t_offset, &kk), &r, out, sizeof out);
+                size_t ngx = gx / lx, ngy = gy / ly;
+                for (size_t g = 0; g < ngx * ngy; g++) {
+                    float t[64], s[64];
+                    for (size_t l = 0; l < lx * ly; l++)
+                        t[l] = in[(g * 13 + l) % 97];
+                    for (size_t y = 0; y < ly; y++)
+                        for (size_t x = 0; x < lx; x++) {
+                            float v = 1.0f;
+                            for (int j = 0; j < 7; j++)
+                                v = v * 0.5f + t[y * lx + (x + j) % lx] * t[((y + j) % ly) * lx + x] * k;
+                            s[y * lx + x] = v;
+                        }
+                    for (size_t y = 0; y < ly; y++)
+                        for (size_t x = 0; x < lx; x++)
+                            ref[g * lx * ly + y * lx + x] = s[y * lx + x] + s[((y + 1) % ly) * lx + x];
+                }
+                CHECK(!memcmp(out, ref, sizeof out), "vector_rows (%s, %zux%zu groups, k %d): out[1] %g, expected %g",
+                      builds[o], lx, ly, k, out[1], ref[1]);
+            }
+        mosaic_executable_free(exe);
+    }
+}
+
 TEST(strided_loops)
 {
     /* Loops in which each work-item strides from its own start (strided_loops.c)
