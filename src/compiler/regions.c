@@ -156,7 +156,7 @@ typedef struct region_fn {
     int *prio, nprio;             /* the cuts' states, the one to run first first */
 
     unsigned long long *soa;      /* [inst]: a K_PERWI array stored element-major (soa_element), its element's size */
-    int vector_rows;              /* regions with a copy for rows of ROW_WIDTH work-items (build_vector_rows) */
+    int vector_rows;              /* regions with copies for rows of row_widths[] work-items (build_vector_rows) */
     LLVMValueRef n64;             /* the group's size rounded up to 64 (K.wg's entry) */
 
     /* per-work-item storage: array s holds n64 elements of stride[s] bytes at offset n64 * off[s] */
@@ -1219,6 +1219,7 @@ typedef struct region_loop {
     LLVMValueRef xn, yn, zn;        /* the next local id */
     LLVMValueRef xend;              /* the x loop's end when narrower than the group (narrow_x_range), else NULL */
     LLVMValueRef narrowed_test;     /* the test that narrowed it (of K.body): true in the region's copy */
+    LLVMBasicBlockRef y_entry;      /* where the y loop is entered from: zb, or the last test of build_vector_rows */
 } region_loop;
 
 
@@ -1470,11 +1471,81 @@ static void open_uniform_loops(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
     enter_region_code(rf, b, rl);
 }
 
+/* A phi at the header of a loop inside the region (an edge comes back to
+ * it from a block after it in the region's order, and no barrier is on the
+ * way) changes every iteration.  Spilled where it is, each iteration's
+ * value is stored; LLVM's LICM turns those stores into one after the loop,
+ * which has lost the loop's parallel-access marks, and the vectoriser then
+ * has to check the x loop's accesses at run time, which it cannot always
+ * do (with build_vector_rows's copies it gave up on two of them).  Such a
+ * phi is stored once instead, at the start of each block the loop exits
+ * to, when only the loop leads there: the slot ends up with the last
+ * iteration's value either way.  Fills
+ * targets[] with those blocks and returns how many, or 0 when the phi must
+ * be stored where it is.  pos[]: each block's place in the region's order,
+ * -1 outside it. */
+static int loop_exit_targets(region_fn *rf, region_loop *rl, const int *pos, int h, int *targets)
+{
+    unsigned char *in = rf_calloc(rf, (size_t)rf->nb, 1);
+    int *stack = rf_calloc(rf, (size_t)rf->nb, sizeof *stack), sp = 0, n = 0;
+    bool ok = in && stack;
+    if (ok) {
+        in[h] = 1;
+        for (int j = 0; j < rf->npred[h]; j++) {
+            int p = rf->pred[h][j];
+            if (pos[p] >= pos[h] && !in[p])
+                in[p] = 1, stack[sp++] = p;
+        }
+        ok = sp > 0;
+    }
+    while (ok && sp) { /* the loop's blocks: back from its latches to the header */
+        int x = stack[--sp];
+        if (rf->bar_of_block[x] || x == rl->order[0])
+            ok = false; /* a barrier on the way round, or entered from the region's start */
+        for (int j = 0; ok && j < rf->npred[x]; j++) {
+            int p = rf->pred[x][j];
+            if (pos[p] >= 0 && !in[p])
+                in[p] = 1, stack[sp++] = p;
+        }
+    }
+    for (int x = 0; ok && x < rf->nb; x++) {
+        if (!in[x])
+            continue;
+        for (int j = 0; ok && j < rf->nsucc[x]; j++) {
+            int y = rf->succ[x][j];
+            if (in[y] || pos[y] < 0)
+                continue;
+            bool seen = false;
+            for (int t = 0; t < n; t++)
+                seen |= targets[t] == y;
+            if (seen)
+                continue;
+            for (int k = 0; ok && k < rf->npred[y]; k++) /* only the loop leads there */
+                ok = pos[rf->pred[y][k]] < 0 || in[rf->pred[y][k]];
+            targets[n++] = y;
+        }
+    }
+    free(in), free(stack);
+    return ok ? n : 0;
+}
+
 /* Copies the region's blocks of K.body, definitions first: a barrier or a
  * return goes to the latch instead, values live across a barrier are stored
  * in their arrays.  Phis get their incoming values later (fill_region_phis). */
 static void copy_region_code(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
 {
+    /* where each block is in the region's order; phis stored on the way out of their loops */
+    int *pos = rf_calloc(rf, (size_t)rf->nb, sizeof *pos), *targets = rf_calloc(rf, (size_t)rf->nb, sizeof *targets);
+    int *later_inst = rf_calloc(rf, (size_t)rf->ni, sizeof *later_inst);
+    int *later_block = rf_calloc(rf, (size_t)rf->ni, sizeof *later_block), nlater = 0;
+    if (!pos || !targets || !later_inst || !later_block) {
+        free(pos), free(targets), free(later_inst), free(later_block);
+        return;
+    }
+    for (int i = 0; i < rf->nb; i++)
+        pos[i] = -1;
+    for (int i = 0; i < rl->n; i++)
+        pos[rl->order[i]] = i;
     for (int oi = 0; oi < rl->n && !rf->why; oi++) {
         int bi = rl->order[oi];
         LLVMPositionBuilderAtEnd(b, rf->bmap[bi]);
@@ -1493,9 +1564,18 @@ static void copy_region_code(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
                 continue;
             }
             if (!flushed) { /* phis' values go to their slots after the last phi */
-                for (int p = first_pending; p < rf->nphis; p++)
-                    if (rf->demote[rf->phis[p].inst])
-                        spill(rf, b, rf->phis[p].inst, rf->phis[p].clone);
+                for (int p = first_pending; p < rf->nphis; p++) {
+                    int k = rf->phis[p].inst;
+                    if (!rf->demote[k])
+                        continue;
+                    int nt = loop_exit_targets(rf, rl, pos, bi, targets);
+                    if (nt > 0 && nlater + nt <= rf->ni) {
+                        for (int t = 0; t < nt; t++)
+                            later_inst[nlater] = k, later_block[nlater++] = targets[t];
+                        continue;
+                    }
+                    spill(rf, b, k, rf->phis[p].clone);
+                }
                 flushed = true;
             }
             if (LLVMIsATerminatorInst(inst) &&
@@ -1521,6 +1601,17 @@ static void copy_region_code(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
                 spill(rf, b, k, clone);
         }
     }
+    for (int l = 0; l < nlater && !rf->why; l++) { /* at the start of the blocks the loops exit to */
+        LLVMValueRef at = LLVMGetFirstInstruction(rf->bmap[later_block[l]]);
+        while (at && LLVMIsAPHINode(at))
+            at = LLVMGetNextInstruction(at);
+        if (at)
+            LLVMPositionBuilderBefore(b, at);
+        else
+            LLVMPositionBuilderAtEnd(b, rf->bmap[later_block[l]]);
+        spill(rf, b, later_inst[l], rf->vmap[later_inst[l]]);
+    }
+    free(pos), free(targets), free(later_inst), free(later_block);
 }
 
 /* The copied phis' incoming values, at the end of each incoming block of the region. */
@@ -1627,7 +1718,7 @@ static void close_y_z_loops(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
     LLVMBasicBlockRef from2[2];
     in2[0] = zero, in2[1] = rl->zn, from2[0] = rl->pre, from2[1] = rl->zlatch;
     LLVMAddIncoming(rl->z, in2, from2, 2);
-    in2[0] = zero, in2[1] = rl->yn, from2[0] = rl->zb, from2[1] = rl->ylatch;
+    in2[0] = zero, in2[1] = rl->yn, from2[0] = rl->y_entry ? rl->y_entry : rl->zb, from2[1] = rl->ylatch;
     LLVMAddIncoming(rl->y, in2, from2, 2);
     if (rl->multi) {
         in2[0] = zero, in2[1] = rl->mask, from2[0] = rl->pre, from2[1] = rl->zlatch;
@@ -2114,17 +2205,18 @@ static void narrow_x_range(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
 
 /* ---- rows of one vector ----------------------------------------------------------------
  * A region whose code has a loop carrying a floating-point value (a tiled
- * GEMM's "s += a[ly][k] * b[k][lx]" over k) gets a second copy for groups
- * whose rows are ROW_WIDTH work-items, one machine vector of floats (16x16
- * tiles): its x loop has that constant trip count, so the vectoriser makes
- * it one vector pass with no loop around it (no run-time checks, no
- * epilogue, nothing hoisted out of a loop that runs once and spilled), and
- * what a row reads from __local memory stays where it is used (a broadcast
- * load folded into each multiply-add).  Tiled SGEMM on one core: 46 -> 35
- * ms.  Single-state regions in the plain mode only (not narrowed, masked
- * or in sub-group mode).  Other regions keep one copy: a second copy of
- * every region made the tile loads of the same kernel slower. */
-#define ROW_WIDTH 16
+ * GEMM's "s += a[ly][k] * b[k][lx]" over k) gets a copy for groups whose
+ * rows are 8 work-items and one for rows of 16 (8x8 and 16x16 tiles; 16
+ * floats are one AVX-512 vector): its x loop has that constant trip count,
+ * so the vectoriser makes it one vector pass with no loop around it (no
+ * run-time checks, no epilogue, nothing hoisted out of a loop that runs
+ * once and spilled), and what a row reads from __local memory stays where
+ * it is used (a broadcast load folded into each multiply-add).  Tiled
+ * SGEMM on one core: 46 -> 33 ms with 16x16 tiles, 122 -> 104 ms with 8x8.
+ * Single-state regions in the plain mode only (not narrowed, masked or in
+ * sub-group mode).  Other regions keep one copy: copies of every region
+ * made the tile loads of the same kernel slower. */
+static const unsigned row_widths[] = {8, 16};
 
 /* Does region rl have a loop (a back edge among its blocks) with a
  * floating-point phi at its header? */
@@ -2164,19 +2256,46 @@ static bool runs_vector_rows(region_fn *rf, region_loop *rl)
            carries_fp_chain(rf, rl);
 }
 
-/* The region's z loop goes on, when the group's rows are ROW_WIDTH long,
- * to a y loop of its own whose x loop runs ROW_WIDTH work-items (a second
- * copy of the region's code), and from there to the next z. */
-static void build_vector_rows(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
+/* !llvm.loop of a copy's x loop: parallel, one vector pass of `width`
+ * lanes, forced (LLVM leaves a loop of fewer than 16 iterations scalar),
+ * and not unrolled first (fully unrolled, 8 work-items would become
+ * straight code, and the vectoriser would take the y loop instead). */
+static LLVMValueRef vector_row_loop_md(region_fn *rf, unsigned width)
+{
+    LLVMContextRef c = rf->c;
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(c);
+    LLVMMetadataRef pa[2] = {LLVMMDStringInContext2(c, "llvm.loop.parallel_accesses", 27), rf->kb->access_group};
+    LLVMMetadataRef ic[2] = {LLVMMDStringInContext2(c, "llvm.loop.interleave.count", 26),
+                             LLVMValueAsMetadata(LLVMConstInt(i32, 1, 0))};
+    LLVMMetadataRef on[2] = {LLVMMDStringInContext2(c, "llvm.loop.vectorize.enable", 26),
+                             LLVMValueAsMetadata(LLVMConstInt(LLVMInt1TypeInContext(c), 1, 0))};
+    LLVMMetadataRef vw[2] = {LLVMMDStringInContext2(c, "llvm.loop.vectorize.width", 25),
+                             LLVMValueAsMetadata(LLVMConstInt(i32, width, 0))};
+    LLVMMetadataRef no_unroll = LLVMMDStringInContext2(c, "llvm.loop.unroll.disable", 24);
+    LLVMMetadataRef temp = LLVMTemporaryMDNode(c, NULL, 0);
+    LLVMMetadataRef ops[6] = {temp, LLVMMDNodeInContext2(c, pa, 2), LLVMMDNodeInContext2(c, ic, 2),
+                              LLVMMDNodeInContext2(c, on, 2), LLVMMDNodeInContext2(c, vw, 2),
+                              LLVMMDNodeInContext2(c, &no_unroll, 1)};
+    LLVMMetadataRef loop = LLVMMDNodeInContext2(c, ops, 6);
+    LLVMMetadataReplaceAllUsesWith(temp, loop); /* self reference: the node becomes distinct */
+    return LLVMMetadataAsValue(c, loop);
+}
+
+/* A test of the group's row length and, when it is `w`, a y loop of its
+ * own whose x loop runs w work-items (another copy of the region's code),
+ * going on to the next z; `otherwise` where the test sends other lengths.
+ * Returns the test's block. */
+static LLVMBasicBlockRef build_vector_rows(region_fn *rf, LLVMBuilderRef b, region_loop *rl, unsigned w,
+                                           LLVMBasicBlockRef otherwise)
 {
     char name[48];
-#define BLOCK(what) (snprintf(name, sizeof name, "r%d.%s", rl->r, what), LLVMAppendBasicBlockInContext(rf->c, rf->wg, name))
-    LLVMBasicBlockRef yb = BLOCK("rows"), xb = BLOCK("rows.x"), latch = BLOCK("rows.latch"), ylatch = BLOCK("rows.next");
+#define BLOCK(what) (snprintf(name, sizeof name, "r%d.rows%u.%s", rl->r, w, what), LLVMAppendBasicBlockInContext(rf->c, rf->wg, name))
+    LLVMBasicBlockRef test = BLOCK("test"), yb = BLOCK("y"), xb = BLOCK("x"), latch = BLOCK("latch"),
+                      ylatch = BLOCK("next");
 #undef BLOCK
-    LLVMValueRef zero = const64(rf, 0), one = const64(rf, 1), width = const64(rf, ROW_WIDTH);
-    LLVMInstructionEraseFromParent(LLVMGetBasicBlockTerminator(rl->zb));
-    LLVMPositionBuilderAtEnd(b, rl->zb);
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, rf->nxyz[0], width, ""), yb, rl->yb);
+    LLVMValueRef zero = const64(rf, 0), one = const64(rf, 1), width = const64(rf, w);
+    LLVMPositionBuilderAtEnd(b, test);
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, rf->nxyz[0], width, ""), yb, otherwise);
 
     LLVMPositionBuilderAtEnd(b, yb);
     LLVMValueRef y = LLVMBuildPhi(b, rf->i64, "rows.y");
@@ -2190,7 +2309,7 @@ static void build_vector_rows(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
     memset(rf->bmap, 0, (size_t)rf->nb * sizeof *rf->bmap);
     rf->nphis = rf->nexits = 0;
     for (int i = 0; i < rl->n; i++) {
-        snprintf(name, sizeof name, "r%d.rows.b%d", rl->r, rl->order[i]);
+        snprintf(name, sizeof name, "r%d.rows%u.b%d", rl->r, w, rl->order[i]);
         rf->bmap[rl->order[i]] = LLVMAppendBasicBlockInContext(rf->c, rf->wg, name);
     }
     rf->lid[0] = x, rf->lid[1] = y, rf->lid[2] = rl->z;
@@ -2206,18 +2325,17 @@ static void build_vector_rows(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
     LLVMValueRef xn = LLVMBuildNUWAdd(b, x, one, "");
     LLVMValueRef br = LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, xn, width, ""), xb, ylatch);
     if (rf->kb->access_group)
-        LLVMSetMetadata(br, LLVMGetMDKindIDInContext(rf->c, "llvm.loop", 9),
-                        mc_parallel_loop_md(rf->c, rf->kb->access_group, 1));
+        LLVMSetMetadata(br, LLVMGetMDKindIDInContext(rf->c, "llvm.loop", 9), vector_row_loop_md(rf, w));
     LLVMPositionBuilderAtEnd(b, ylatch);
     LLVMValueRef yn = LLVMBuildNUWAdd(b, y, one, "");
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, yn, rf->nxyz[1], ""), yb, rl->zlatch);
 
     LLVMValueRef in2[2] = {zero, yn};
-    LLVMBasicBlockRef from2[2] = {rl->zb, ylatch};
+    LLVMBasicBlockRef from2[2] = {test, ylatch};
     LLVMAddIncoming(y, in2, from2, 2);
     in2[1] = xn, from2[0] = yb, from2[1] = latch;
     LLVMAddIncoming(x, in2, from2, 2);
-    rf->vector_rows++;
+    return test;
 }
 
 /* Region r in K.wg: its code copied between the z, y, x loops over the
@@ -2240,7 +2358,17 @@ static cl_int build_region(region_fn *rf, int r, LLVMBuilderRef b)
         err = rf_status(rf); /* copying gives up on what it cannot map */
     }
     if (err == CL_SUCCESS && runs_vector_rows(rf, &rl)) {
-        build_vector_rows(rf, b, &rl);
+        /* z goes on to the tests of the row's length, then the ordinary y loop */
+        LLVMBasicBlockRef first = rl.yb;
+        for (size_t w = 0; w < sizeof row_widths / sizeof *row_widths; w++) {
+            first = build_vector_rows(rf, b, &rl, row_widths[w], first);
+            if (!w)
+                rl.y_entry = first;
+        }
+        LLVMInstructionEraseFromParent(LLVMGetBasicBlockTerminator(rl.zb));
+        LLVMPositionBuilderAtEnd(b, rl.zb);
+        LLVMBuildBr(b, first);
+        rf->vector_rows++;
         err = rf_status(rf);
     }
     if (err == CL_SUCCESS) {
@@ -2597,8 +2725,8 @@ cl_int mc_build_wg_regions(LLVMModuleRef m, mc_kernel_build *kb, const mosaic_co
         for (int r = 0; r < rf.nreg; r++)
             once += rf.scalar_reg[r];
         fprintf(stderr, "mosaic: kernel %s: %d regions, %d of them run once for the group (uniform control), "
-                "%d with a copy for rows of %d%s\n",
-                LLVMGetValueName(kb->wi), rf.nreg, once, rf.vector_rows, ROW_WIDTH,
+                "%d with copies for rows of 8 and 16%s\n",
+                LLVMGetValueName(kb->wi), rf.nreg, once, rf.vector_rows,
                 rf.masked ? ", masked (work-items leave a loop in different iterations)" : "");
     }
     if (err != CL_SUCCESS && rf.wg)

@@ -1280,9 +1280,9 @@ TEST(barriers_make_uniform)
 TEST(vector_rows)
 {
     /* A region with a floating-point chain in a loop (regions.c,
-     * build_vector_rows) has a second copy for groups whose rows are 16
-     * work-items: 16x4 and 16x1 groups take it, 8x2 and 5x3 groups the
-     * ordinary loops.  The chain reads other work-items' __local values, its
+     * build_vector_rows) has copies for groups whose rows are 8 or 16
+     * work-items: 16x4 and 16x1 groups take one, 8x2 groups the other, 5x3
+     * groups the ordinary loops.  The chain reads other work-items' __local values, its
      * result crosses two more barriers; the loop's trip count is a constant
      * (a loop of the kernel's own would be cut at its iterations).  The
      * values are small integers and halves, exact in float whether or not
