@@ -1471,6 +1471,20 @@ static void open_uniform_loops(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
     enter_region_code(rf, b, rl);
 }
 
+/* Each block's place in region rl's order (reverse post-order), -1 for
+ * blocks outside it; NULL when memory ran out. */
+static int *region_positions(region_fn *rf, const region_loop *rl)
+{
+    int *pos = rf_calloc(rf, (size_t)rf->nb, sizeof *pos);
+    if (!pos)
+        return NULL;
+    for (int i = 0; i < rf->nb; i++)
+        pos[i] = -1;
+    for (int i = 0; i < rl->n; i++)
+        pos[rl->order[i]] = i;
+    return pos;
+}
+
 /* A phi at the header of a loop inside the region (an edge comes back to
  * it from a block after it in the region's order, and no barrier is on the
  * way) changes every iteration.  Spilled where it is, each iteration's
@@ -1480,12 +1494,13 @@ static void open_uniform_loops(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
  * do (with build_vector_rows's copies it gave up on two of them).  Such a
  * phi is stored once instead, at the start of each block the loop exits
  * to, when only the loop leads there: the slot ends up with the last
- * iteration's value either way.  Fills
- * targets[] with those blocks and returns how many, or 0 when the phi must
- * be stored where it is.  pos[]: each block's place in the region's order,
- * -1 outside it. */
+ * iteration's value either way.  Fills targets[] with those blocks and
+ * returns how many, or 0 when the phi must be stored where it is.  pos[]:
+ * each block's place in the region's order (region_positions). */
 static int loop_exit_targets(region_fn *rf, region_loop *rl, const int *pos, int h, int *targets)
 {
+    if (rf->bar_of_block[h])
+        return 0;
     unsigned char *in = rf_calloc(rf, (size_t)rf->nb, 1);
     int *stack = rf_calloc(rf, (size_t)rf->nb, sizeof *stack), sp = 0, n = 0;
     bool ok = in && stack;
@@ -1535,17 +1550,13 @@ static int loop_exit_targets(region_fn *rf, region_loop *rl, const int *pos, int
 static void copy_region_code(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
 {
     /* where each block is in the region's order; phis stored on the way out of their loops */
-    int *pos = rf_calloc(rf, (size_t)rf->nb, sizeof *pos), *targets = rf_calloc(rf, (size_t)rf->nb, sizeof *targets);
+    int *pos = region_positions(rf, rl), *targets = rf_calloc(rf, (size_t)rf->nb, sizeof *targets);
     int *later_inst = rf_calloc(rf, (size_t)rf->ni, sizeof *later_inst);
     int *later_block = rf_calloc(rf, (size_t)rf->ni, sizeof *later_block), nlater = 0;
     if (!pos || !targets || !later_inst || !later_block) {
         free(pos), free(targets), free(later_inst), free(later_block);
         return;
     }
-    for (int i = 0; i < rf->nb; i++)
-        pos[i] = -1;
-    for (int i = 0; i < rl->n; i++)
-        pos[rl->order[i]] = i;
     for (int oi = 0; oi < rl->n && !rf->why; oi++) {
         int bi = rl->order[oi];
         LLVMPositionBuilderAtEnd(b, rf->bmap[bi]);
@@ -2222,13 +2233,9 @@ static const unsigned row_widths[] = {8, 16};
  * floating-point phi at its header? */
 static bool carries_fp_chain(region_fn *rf, region_loop *rl)
 {
-    int *pos = rf_calloc(rf, (size_t)rf->nb, sizeof *pos);
+    int *pos = region_positions(rf, rl);
     if (!pos)
         return false;
-    for (int i = 0; i < rf->nb; i++)
-        pos[i] = -1;
-    for (int i = 0; i < rl->n; i++)
-        pos[rl->order[i]] = i;
     bool found = false;
     for (int i = 0; i < rl->n && !found; i++) {
         LLVMBasicBlockRef bb = rf->bbs[rl->order[i]];
