@@ -3,7 +3,8 @@
  * variant 0 is the naive kernel (one work-item per element of C, its k-loop
  * reading A and B from global memory), variant 1 the classic 16x16 tiled
  * kernel (each work-group stages a tile of A and of B in __local memory,
- * two barriers per step of k).  The twin is the loop a C programmer writes:
+ * two barriers per step of k), variant 2 the same with 8x8 tiles (half a
+ * vector of floats per row, four times the groups).  The twin is the loop a C programmer writes:
  * rows over the threads, i-k-j order so the inner loop runs along rows of B
  * and C and vectorises.  2 n^3 flops per run.
  */
@@ -23,23 +24,29 @@ static const char *source =
     "    c[row * n + col] = s;\n"
     "}\n"
     "\n"
-    "#define T 16\n"
-    "__kernel void sgemm_tiled(__global const float *a, __global const float *b, __global float *c, int n)\n"
-    "{\n"
-    "    __local float ta[T][T], tb[T][T];\n"
-    "    int lx = get_local_id(0), ly = get_local_id(1);\n"
-    "    int col = get_global_id(0), row = get_global_id(1);\n"
-    "    float s = 0.0f;\n"
-    "    for (int t = 0; t < n; t += T) {\n"
-    "        ta[ly][lx] = a[row * n + t + lx];\n"
-    "        tb[ly][lx] = b[(t + ly) * n + col];\n"
-    "        barrier(CLK_LOCAL_MEM_FENCE);\n"
-    "        for (int k = 0; k < T; k++)\n"
-    "            s += ta[ly][k] * tb[k][lx];\n"
-    "        barrier(CLK_LOCAL_MEM_FENCE);\n"
-    "    }\n"
-    "    c[row * n + col] = s;\n"
-    "}\n";
+    "#define SGEMM_TILED(name, T)                                                              \\\n"
+    "__kernel void name(__global const float *a, __global const float *b, __global float *c, int n) \\\n"
+    "{                                                                                         \\\n"
+    "    __local float ta[T][T], tb[T][T];                                                     \\\n"
+    "    int lx = get_local_id(0), ly = get_local_id(1);                                       \\\n"
+    "    int col = get_global_id(0), row = get_global_id(1);                                   \\\n"
+    "    float s = 0.0f;                                                                       \\\n"
+    "    for (int t = 0; t < n; t += T) {                                                      \\\n"
+    "        ta[ly][lx] = a[row * n + t + lx];                                                 \\\n"
+    "        tb[ly][lx] = b[(t + ly) * n + col];                                               \\\n"
+    "        barrier(CLK_LOCAL_MEM_FENCE);                                                     \\\n"
+    "        for (int k = 0; k < T; k++)                                                       \\\n"
+    "            s += ta[ly][k] * tb[k][lx];                                                   \\\n"
+    "        barrier(CLK_LOCAL_MEM_FENCE);                                                     \\\n"
+    "    }                                                                                     \\\n"
+    "    c[row * n + col] = s;                                                                 \\\n"
+    "}\n"
+    "SGEMM_TILED(sgemm_tiled, 16)\n"
+    "SGEMM_TILED(sgemm_tiled8, 8)\n";
+
+/* variant: the kernel and the side of its work-groups (0: none given) */
+static const char *const kernel_names[] = {"sgemm_naive", "sgemm_tiled", "sgemm_tiled8"};
+static const size_t group_sides[] = {0, 16, 8};
 
 typedef struct sgemm_host {
     int n;
@@ -141,8 +148,9 @@ static int cl_prepare(bench_ctx *b, bench_platform *p, void **dev)
     if (!(*dev = s))
         return -1;
     size_t bytes = (size_t)h->n * h->n * sizeof(float);
-    if ((b->variant == 1 && bench_needs_group(b, p, 256)) ||
-        !(s->k[0] = bench_kernel(b, p, source, b->variant ? "sgemm_tiled" : "sgemm_naive")) ||
+    size_t side = group_sides[b->variant];
+    if ((side && bench_needs_group(b, p, side * side)) ||
+        !(s->k[0] = bench_kernel(b, p, source, kernel_names[b->variant])) ||
         !(s->m[0] = bench_buffer(b, p, CL_MEM_READ_ONLY, bytes, h->a)) ||
         !(s->m[1] = bench_buffer(b, p, CL_MEM_READ_ONLY, bytes, h->b)) ||
         !(s->m[2] = bench_buffer(b, p, CL_MEM_WRITE_ONLY, bytes, NULL)))
@@ -153,8 +161,9 @@ static int cl_prepare(bench_ctx *b, bench_platform *p, void **dev)
 static int cl_run(bench_ctx *b, bench_platform *p, void *dev)
 {
     bench_simple *s = dev;
-    size_t n = (size_t)((sgemm_host *)b->host)->n, global[2] = { n, n }, local[2] = { 16, 16 };
-    if (bench_launch(b, p, s->k[0], 2, global, b->variant ? local : NULL))
+    size_t n = (size_t)((sgemm_host *)b->host)->n, side = group_sides[b->variant];
+    size_t global[2] = { n, n }, local[2] = { side, side };
+    if (bench_launch(b, p, s->k[0], 2, global, side ? local : NULL))
         return -1;
     return bench_finish(b, p);
 }
