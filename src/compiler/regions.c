@@ -1657,31 +1657,35 @@ static LLVMValueRef state_bit(region_fn *rf, LLVMBuilderRef b, LLVMValueRef stat
     return LLVMBuildShl(b, const64(rf, 1), LLVMBuildZExt(b, pos, rf->i64, ""), "");
 }
 
-/* !llvm.loop of a sub-group's x loop: parallel, not interleaved (it runs at
- * most one sub-group: an interleaved vector body would never run). */
-static LLVMValueRef sub_group_loop_md(region_fn *rf, bool no_unroll)
+/* !llvm.loop of an x loop that runs one vector of `lanes` work-items (a
+ * sub-group, or a row of build_vector_rows's copies): parallel, not
+ * interleaved (an interleaved vector body would never run), the vector
+ * width forced, and not unrolled before the vectoriser sees it.
+ *  - Sub-groups: left to its cost model, LLVM picks 4 lanes where 64-bit
+ *    values are live on a CPU that prefers 256-bit vectors (Sapphire
+ *    Rapids), and two iterations with a mask computed per iteration keep
+ *    lane-0-only code as masked scatters (masked_ops.c makes scalar
+ *    accesses only of constant one-lane masks).
+ *  - Rows: LLVM leaves a loop of fewer than 16 iterations scalar, and fully
+ *    unrolled, 8 work-items became straight code and the vectoriser took
+ *    the y loop instead. */
+static LLVMValueRef one_vector_loop_md(region_fn *rf, unsigned lanes)
 {
     LLVMContextRef c = rf->c;
-    LLVMMetadataRef i32one = LLVMValueAsMetadata(LLVMConstInt(rf->i32, 1, 0));
     LLVMMetadataRef pa[2] = {LLVMMDStringInContext2(c, "llvm.loop.parallel_accesses", 27), rf->kb->access_group};
-    LLVMMetadataRef ic[2] = {LLVMMDStringInContext2(c, "llvm.loop.interleave.count", 26), i32one};
+    LLVMMetadataRef ic[2] = {LLVMMDStringInContext2(c, "llvm.loop.interleave.count", 26),
+                             LLVMValueAsMetadata(LLVMConstInt(rf->i32, 1, 0))};
     LLVMMetadataRef ud = LLVMMDStringInContext2(c, "llvm.loop.unroll.disable", 24);
-    /* The uniform copies' loop of exactly one sub-group is one vector of
-     * MOSAIC_SUB_GROUP_SIZE lanes: left to its cost model, LLVM picks 4 lanes
-     * where 64-bit values are live on a CPU that prefers 256-bit vectors
-     * (Sapphire Rapids), and two iterations with a mask computed per
-     * iteration keep lane-0-only code as masked scatters (masked_ops.c
-     * makes scalar accesses only of constant one-lane masks). */
     LLVMMetadataRef vw[2] = {LLVMMDStringInContext2(c, "llvm.loop.vectorize.width", 25),
-                             LLVMValueAsMetadata(LLVMConstInt(rf->i32, MOSAIC_SUB_GROUP_SIZE, 0))};
+                             LLVMValueAsMetadata(LLVMConstInt(rf->i32, lanes, 0))};
     LLVMMetadataRef ve[2] = {LLVMMDStringInContext2(c, "llvm.loop.vectorize.enable", 26),
                              LLVMValueAsMetadata(LLVMConstInt(LLVMInt1TypeInContext(c), 1, 0))};
     LLVMMetadataRef temp = LLVMTemporaryMDNode(c, NULL, 0);
     LLVMMetadataRef ops[6] = {temp, LLVMMDNodeInContext2(c, pa, 2), LLVMMDNodeInContext2(c, ic, 2),
                               LLVMMDNodeInContext2(c, &ud, 1), LLVMMDNodeInContext2(c, vw, 2),
                               LLVMMDNodeInContext2(c, ve, 2)};
-    LLVMMetadataRef loop = LLVMMDNodeInContext2(c, ops, no_unroll ? 6 : 3);
-    LLVMMetadataReplaceAllUsesWith(temp, loop);
+    LLVMMetadataRef loop = LLVMMDNodeInContext2(c, ops, 6);
+    LLVMMetadataReplaceAllUsesWith(temp, loop); /* self reference: the node becomes distinct */
     return LLVMMetadataAsValue(c, loop);
 }
 
@@ -1690,8 +1694,9 @@ static void close_sub_group_loops(region_fn *rf, LLVMBuilderRef b, region_loop *
 {
     rl->xn = LLVMBuildNUWAdd(b, rl->x, const64(rf, 1), "");
     LLVMValueRef br = LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, rl->xn, rl->xe, ""), rl->xb, rl->ylatch);
-    if (rf->kb->access_group)
-        LLVMSetMetadata(br, LLVMGetMDKindIDInContext(rf->c, "llvm.loop", 9), sub_group_loop_md(rf, false));
+    if (rf->kb->access_group) /* not interleaved: it runs at most one sub-group */
+        LLVMSetMetadata(br, LLVMGetMDKindIDInContext(rf->c, "llvm.loop", 9),
+                        mc_parallel_loop_md(rf->c, rf->kb->access_group, 1));
     LLVMAddIncoming(rl->x, &rl->xn, &rl->latch, 1);
     if (rl->multi)
         LLVMAddIncoming(rl->mx, &rl->mask, &rl->latch, 1);
@@ -1753,7 +1758,8 @@ static void close_uniform_loops(region_fn *rf, LLVMBuilderRef b, region_loop *rl
     LLVMValueRef br = LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, in, const64(rf, MOSAIC_SUB_GROUP_SIZE), ""),
                                       rl->xb, rl->slatch);
     if (rf->kb->access_group)
-        LLVMSetMetadata(br, LLVMGetMDKindIDInContext(rf->c, "llvm.loop", 9), sub_group_loop_md(rf, true));
+        LLVMSetMetadata(br, LLVMGetMDKindIDInContext(rf->c, "llvm.loop", 9),
+                        one_vector_loop_md(rf, MOSAIC_SUB_GROUP_SIZE));
     LLVMPositionBuilderAtEnd(b, rl->slatch);
     LLVMValueRef xsn = LLVMBuildNUWAdd(b, rl->xs, const64(rf, MOSAIC_SUB_GROUP_SIZE), "");
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, xsn, rf->nxyz[0], ""), rl->sb, rl->ylatch);
@@ -2263,31 +2269,6 @@ static bool runs_vector_rows(region_fn *rf, region_loop *rl)
            carries_fp_chain(rf, rl);
 }
 
-/* !llvm.loop of a copy's x loop: parallel, one vector pass of `width`
- * lanes, forced (LLVM leaves a loop of fewer than 16 iterations scalar),
- * and not unrolled first (fully unrolled, 8 work-items would become
- * straight code, and the vectoriser would take the y loop instead). */
-static LLVMValueRef vector_row_loop_md(region_fn *rf, unsigned width)
-{
-    LLVMContextRef c = rf->c;
-    LLVMTypeRef i32 = LLVMInt32TypeInContext(c);
-    LLVMMetadataRef pa[2] = {LLVMMDStringInContext2(c, "llvm.loop.parallel_accesses", 27), rf->kb->access_group};
-    LLVMMetadataRef ic[2] = {LLVMMDStringInContext2(c, "llvm.loop.interleave.count", 26),
-                             LLVMValueAsMetadata(LLVMConstInt(i32, 1, 0))};
-    LLVMMetadataRef on[2] = {LLVMMDStringInContext2(c, "llvm.loop.vectorize.enable", 26),
-                             LLVMValueAsMetadata(LLVMConstInt(LLVMInt1TypeInContext(c), 1, 0))};
-    LLVMMetadataRef vw[2] = {LLVMMDStringInContext2(c, "llvm.loop.vectorize.width", 25),
-                             LLVMValueAsMetadata(LLVMConstInt(i32, width, 0))};
-    LLVMMetadataRef no_unroll = LLVMMDStringInContext2(c, "llvm.loop.unroll.disable", 24);
-    LLVMMetadataRef temp = LLVMTemporaryMDNode(c, NULL, 0);
-    LLVMMetadataRef ops[6] = {temp, LLVMMDNodeInContext2(c, pa, 2), LLVMMDNodeInContext2(c, ic, 2),
-                              LLVMMDNodeInContext2(c, on, 2), LLVMMDNodeInContext2(c, vw, 2),
-                              LLVMMDNodeInContext2(c, &no_unroll, 1)};
-    LLVMMetadataRef loop = LLVMMDNodeInContext2(c, ops, 6);
-    LLVMMetadataReplaceAllUsesWith(temp, loop); /* self reference: the node becomes distinct */
-    return LLVMMetadataAsValue(c, loop);
-}
-
 /* A test of the group's row length and, when it is `w`, a y loop of its
  * own whose x loop runs w work-items (another copy of the region's code),
  * going on to the next z; `otherwise` where the test sends other lengths.
@@ -2332,7 +2313,7 @@ static LLVMBasicBlockRef build_vector_rows(region_fn *rf, LLVMBuilderRef b, regi
     LLVMValueRef xn = LLVMBuildNUWAdd(b, x, one, "");
     LLVMValueRef br = LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, xn, width, ""), xb, ylatch);
     if (rf->kb->access_group)
-        LLVMSetMetadata(br, LLVMGetMDKindIDInContext(rf->c, "llvm.loop", 9), vector_row_loop_md(rf, w));
+        LLVMSetMetadata(br, LLVMGetMDKindIDInContext(rf->c, "llvm.loop", 9), one_vector_loop_md(rf, w));
     LLVMPositionBuilderAtEnd(b, ylatch);
     LLVMValueRef yn = LLVMBuildNUWAdd(b, y, one, "");
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, yn, rf->nxyz[1], ""), yb, rl->zlatch);
