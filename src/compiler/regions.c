@@ -1286,15 +1286,26 @@ static cl_int find_next_states(region_fn *rf, region_loop *rl)
     return CL_SUCCESS;
 }
 
+/* A fresh copy of region rl's code: nothing of it mapped yet, and a new
+ * block for each of its blocks of K.body, named PREFIX.bN. */
+static void new_region_copy(region_fn *rf, const region_loop *rl, const char *prefix)
+{
+    char name[64];
+    memset(rf->vmap, 0, (size_t)rf->ni * sizeof *rf->vmap);
+    memset(rf->bmap, 0, (size_t)rf->nb * sizeof *rf->bmap);
+    rf->nphis = rf->nexits = 0;
+    for (int i = 0; i < rl->n; i++) {
+        snprintf(name, sizeof name, "%s.b%d", prefix, rl->order[i]);
+        rf->bmap[rl->order[i]] = LLVMAppendBasicBlockInContext(rf->c, rf->wg, name);
+    }
+}
+
 /* The region's blocks in K.wg: loop headers, a copy of each of its blocks of
  * K.body, the latches, and where it ends. */
 static void add_region_blocks(region_fn *rf, region_loop *rl)
 {
     char name[48];
-    memset(rf->vmap, 0, (size_t)rf->ni * sizeof *rf->vmap);
-    memset(rf->bmap, 0, (size_t)rf->nb * sizeof *rf->bmap);
     memset(rf->hoisted, 0, (size_t)rf->ni * sizeof *rf->hoisted);
-    rf->nphis = rf->nexits = 0;
     rl->pre = rf->uni ? rf->upre[rl->r] : rf->pre[rl->r];
     rf->cur_pre = rl->pre;
     const char *fmt = rf->uni ? "u%d.%s" : "r%d.%s";
@@ -1307,10 +1318,8 @@ static void add_region_blocks(region_fn *rf, region_loop *rl)
         BLOCK(sb, "sg");
     }
     BLOCK(xb, "x");
-    for (int i = 0; i < rl->n; i++) {
-        snprintf(name, sizeof name, rf->uni ? "u%d.b%d" : "r%d.b%d", rl->r, rl->order[i]);
-        rf->bmap[rl->order[i]] = LLVMAppendBasicBlockInContext(rf->c, rf->wg, name);
-    }
+    snprintf(name, sizeof name, rf->uni ? "u%d" : "r%d", rl->r);
+    new_region_copy(rf, rl, name);
     BLOCK(latch, "latch");
     if (rf->uni) {
         BLOCK(slatch, "sg.latch");
@@ -2101,15 +2110,10 @@ static cl_int build_scalar_region(region_fn *rf, int r, LLVMBuilderRef b)
     region_loop rl = {.r = r, .order = rf->order};
     cl_int err = plan_region(rf, &rl);
     if (err == CL_SUCCESS) {
-        memset(rf->vmap, 0, (size_t)rf->ni * sizeof *rf->vmap);
-        memset(rf->bmap, 0, (size_t)rf->nb * sizeof *rf->bmap);
-        rf->nphis = rf->nexits = 0;
+        char prefix[16];
+        snprintf(prefix, sizeof prefix, "s%d", r);
+        new_region_copy(rf, &rl, prefix);
         rl.pre = rf->cur_pre = rf->pre[r];
-        for (int i = 0; i < rl.n; i++) {
-            char name[48];
-            snprintf(name, sizeof name, "s%d.b%d", r, rl.order[i]);
-            rf->bmap[rl.order[i]] = LLVMAppendBasicBlockInContext(rf->c, rf->wg, name);
-        }
         rf->scalar = true;
         rf->wi = rf->lid[0] = rf->lid[1] = rf->lid[2] = const64(rf, 0);
         LLVMPositionBuilderAtEnd(b, rl.pre);
@@ -2293,13 +2297,8 @@ static LLVMBasicBlockRef build_vector_rows(region_fn *rf, LLVMBuilderRef b, regi
     LLVMPositionBuilderAtEnd(b, xb);
     LLVMValueRef x = LLVMBuildPhi(b, rf->i64, "rows.x");
     /* the region's code once more, for work-item (x, y, z) */
-    memset(rf->vmap, 0, (size_t)rf->ni * sizeof *rf->vmap);
-    memset(rf->bmap, 0, (size_t)rf->nb * sizeof *rf->bmap);
-    rf->nphis = rf->nexits = 0;
-    for (int i = 0; i < rl->n; i++) {
-        snprintf(name, sizeof name, "r%d.rows%u.b%d", rl->r, w, rl->order[i]);
-        rf->bmap[rl->order[i]] = LLVMAppendBasicBlockInContext(rf->c, rf->wg, name);
-    }
+    snprintf(name, sizeof name, "r%d.rows%u", rl->r, w);
+    new_region_copy(rf, rl, name);
     rf->lid[0] = x, rf->lid[1] = y, rf->lid[2] = rl->z;
     rf->wi = LLVMBuildNUWAdd(b, zy, x, "wi");
     enter_region_code(rf, b, rl);
