@@ -1,13 +1,11 @@
 /* Blocks kept for reuse (recycle.h).  Each block has a 16-byte header that
  * names its size class; larger blocks, and every block in builds with
  * AddressSanitizer (reuse would hide a use after free), go to malloc. */
-#define _GNU_SOURCE
 #include "core/recycle.h"
 #include "core/util.h"
 #include "base/assert.h"
 
 #include <pthread.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
