@@ -10,6 +10,7 @@
 #include "api/program.h"
 #include "core/util.h"
 #include "api/entry.h"
+#include "base/settings.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -302,6 +303,9 @@ static cl_int enqueue_kernel(cl_command_queue queue, cl_kernel kernel, cl_comman
     nd->kernel = kernel;
     mosaic_retain_internal(kernel);
     nd->info = kernel->info;
+    /* a barrier kernel launched often with this local size gets a K.wg built for it */
+    nd->wg_whole = mosaic_executable_wg_for_size(kernel->program->executable, kernel->info, local,
+                                                 mosaic_settings()->specialise_after);
     nd->work_dim = work_dim;
     nd->total_groups = 1;
     for (cl_uint d = 0; d < 3; d++) {

@@ -64,6 +64,8 @@ static void load(void)
     long kib = number("MOSAIC_FIBER_STACK_KIB", 256);
     s.fiber_stack_kib = kib < 16 ? 16 : kib > (1l << 30) ? (1ul << 30) : (unsigned long)kib;
     s.barrier_fibers = flag("MOSAIC_BARRIER_FIBERS");
+    long after = number("MOSAIC_SPECIALISE_AFTER", 3);
+    s.specialise_after = after < 0 ? 3 : after > 1000000 ? 1000000 : (unsigned)after;
     s.no_widen = flag("MOSAIC_NO_WIDEN");
     s.no_libmvec = flag("MOSAIC_NO_LIBMVEC");
     s.dump_ir = flag("MOSAIC_DUMP_IR");

@@ -34,6 +34,11 @@ struct mosaic_settings {
     /* MOSAIC_BARRIER_FIBERS (flag, off): kernels with barriers run as fibers
      * (one work-item at a time) instead of loops cut at the barriers. */
     bool barrier_fibers;
+    /* MOSAIC_SPECIALISE_AFTER (number, 3): a kernel with barriers launched
+     * this many times with one local size gets a work-group function built
+     * for that size (docs/compiler.md, "Work-groups of one size"); 0: never.
+     * At most 1000000. */
+    unsigned specialise_after;
     /* MOSAIC_NO_WIDEN (flag, off): kernels with loops of their own are not
      * widened whole (src/compiler/widen.c); their loops get cuts instead */
     bool no_widen;

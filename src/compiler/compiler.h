@@ -276,6 +276,18 @@ const mosaic_kernel_info *mosaic_executable_find_kernel(const mosaic_executable 
 #define MOSAIC_BLOCK_HANDLE(i) ((uint64_t)(i) + 1)
 const mosaic_kernel_info *mosaic_executable_block_kernel(const mosaic_executable *exe, uint64_t handle);
 size_t mosaic_executable_global_variables_size(const mosaic_executable *exe);
+/* Kernel `kernel` (one of exe's) built again for work-groups of exactly
+ * local_size: the group's size is a constant in that K.wg, so its loops
+ * over work-items, and loops counted with get_local_size, have constant
+ * trip counts.  Only for kernels with barriers run as regions, in programs
+ * without program-scope variables or block kernels, at most 4 sizes a
+ * kernel.  The build happens at the `after`-th request for the size (0:
+ * never), on the calling thread, and stays with exe (and in the kernel
+ * cache).  Before that, and when the build failed: NULL (run kernel->wg_fn).
+ * What it returns may run only groups whose local size and enqueued local
+ * size are both local_size.  Thread-safe. */
+mosaic_wg_fn mosaic_executable_wg_for_size(mosaic_executable *exe, const mosaic_kernel_info *kernel,
+                                           const size_t local_size[3], unsigned after);
 void mosaic_executable_free(mosaic_executable *exe);
 void mosaic_bitcode_free(mosaic_bitcode *bc);
 

@@ -353,6 +353,28 @@ unsigned mc_widen_guarded_indices(LLVMValueRef fn);
  * work-item running the body while its own test holds, so their exits are
  * uniform (strided_loops.c).  How many. */
 unsigned mc_run_strided_loops_in_step(LLVMValueRef body);
+/* ---- kernels built for one local size (one_size.c, local_size.c) ------------ */
+/* K.wg (after K.body was inlined) for groups of exactly size[]: its loads
+ * of the group's size and enqueued size from the context become constants,
+ * and for rows of at most 32 work-items its loops over a row stay loops,
+ * vectorised.  How many loads. */
+unsigned mc_fix_local_size(LLVMValueRef wg, LLVMTargetDataRef td, const size_t size[3]);
+typedef struct mc_one_size {
+    const char *kernel; /* the kernel built (the others are dropped) */
+    size_t size[3];     /* the local size its K.wg is built for */
+} mc_one_size;
+/* mosaic_finalize, or with one_size a build of that kernel alone for that
+ * local size (cached under its own key). */
+cl_int mc_finalize_one_size(const mosaic_compiler_target *target, const mosaic_bitcode *executable,
+                            const char *options, const mc_one_size *one_size, mosaic_executable **out, char **log);
+/* What an executable keeps to build its kernels again (a copy of the
+ * bitcode and options), or NULL when none of them would gain or may be
+ * built apart from the others. */
+typedef struct mc_one_size_builds mc_one_size_builds;
+mc_one_size_builds *mc_one_size_builds_new(const mosaic_compiler_target *target, const mosaic_bitcode *blob,
+                                           const char *options, const mosaic_executable *exe);
+void mc_one_size_builds_free(mc_one_size_builds *b);
+mc_one_size_builds *mc_executable_one_size_builds(const mosaic_executable *exe);
 /* Atomics on __local memory in K.wg (one thread runs the group) become plain
  * loads and stores (local_atomics.c); after mc_annotate_wg.  How many. */
 unsigned mc_plain_local_atomics(LLVMValueRef wg);

@@ -33,6 +33,7 @@ struct mosaic_executable {
     mosaic_kernel_info *kernels;
     size_t global_variables_size;
     mosaic_strbuf *log; /* where JIT session errors go while finalizing */
+    mc_one_size_builds *one_size; /* its barrier kernels built for one local size, or NULL (one_size.c) */
 };
 
 /* What code generation produces, before it is loaded into a JIT. */
@@ -257,6 +258,7 @@ typedef struct finalize_job {
     bool any_barrier;        /* some kernel calls __mosaic_barrier */
     bool any_sub_group;      /* some kernel calls __mosaic_sub_group_barrier */
     bool any_non_uniform;    /* some kernel calls __mosaic_sub_group_active */
+    const mc_one_size *one_size; /* a build of one kernel for one local size, or NULL */
     mc_object *obj;          /* what it makes */
 } finalize_job;
 
@@ -353,10 +355,26 @@ static cl_int replace_block_addresses(finalize_job *job, LLVMValueRef f, size_t 
     return CL_SUCCESS;
 }
 
+/* A build for one local size makes only its kernel (and the kernels it
+ * calls): the others go before anything is done with them. */
+static void drop_other_kernels(finalize_job *job)
+{
+    for (LLVMValueRef f = LLVMGetFirstFunction(job->m), next; f; f = next) {
+        next = LLVMGetNextFunction(f);
+        size_t len;
+        const char *name = LLVMGetValueName2(f, &len);
+        if (is_spir_kernel(f) && !LLVMGetFirstUse(f) &&
+            (len != strlen(job->one_size->kernel) || memcmp(name, job->one_size->kernel, len)))
+            LLVMDeleteFunction(f);
+    }
+}
+
 /* The kernels (the program's first, then the block kernels), and room for
  * what is made of each. */
 static cl_int find_kernels(finalize_job *job)
 {
+    if (job->one_size)
+        drop_other_kernels(job);
     mc_object *obj = job->obj;
     size_t nk = 0;
     for (LLVMValueRef f = LLVMGetFirstFunction(job->m); f; f = LLVMGetNextFunction(f))
@@ -605,6 +623,8 @@ static cl_int prepare_for_optimiser(finalize_job *job)
     if ((r = mc_version_image_rows(job->m, job->tm, job->kb, job->nk, specialised, job->log)) != CL_SUCCESS)
         return r;
     for (size_t k = 0; k < job->nk; k++) {
+        if (job->one_size && job->kb[k].wg && !strcmp(job->obj->kernels[k].name, job->one_size->kernel))
+            mc_fix_local_size(job->kb[k].wg, job->td, job->one_size->size);
         mc_annotate_wg(job->m, &job->kb[k]);
         mc_plain_local_atomics(job->kb[k].wg);
     }
@@ -691,9 +711,9 @@ static cl_int emit_object_code(finalize_job *job)
 
 /* Everything from bitcode to object code (what a cache entry keeps). */
 static cl_int build_object(const mosaic_compiler_target *target, const mosaic_bitcode *blob, const mc_options *opts,
-                           mc_object *obj, mosaic_strbuf *log)
+                           const mc_one_size *one_size, mc_object *obj, mosaic_strbuf *log)
 {
-    finalize_job job = {.target = target, .opts = opts, .log = log, .obj = obj};
+    finalize_job job = {.target = target, .opts = opts, .log = log, .one_size = one_size, .obj = obj};
     cl_int r = load_program(&job, blob);
     if (r == CL_SUCCESS)
         r = find_kernels(&job);
@@ -1005,6 +1025,15 @@ static cl_int load_object(const mosaic_compiler_target *target, mc_object *obj, 
 cl_int mosaic_finalize(const mosaic_compiler_target *target, const mosaic_bitcode *executable, const char *options,
                        mosaic_executable **out, char **log_out)
 {
+    cl_int r = mc_finalize_one_size(target, executable, options, NULL, out, log_out);
+    if (r == CL_SUCCESS)
+        (*out)->one_size = mc_one_size_builds_new(target, executable, options, *out);
+    return r;
+}
+
+cl_int mc_finalize_one_size(const mosaic_compiler_target *target, const mosaic_bitcode *executable,
+                            const char *options, const mc_one_size *one_size, mosaic_executable **out, char **log_out)
+{
     mosaic_strbuf log = {0};
     mc_options opts;
     mc_object obj;
@@ -1039,6 +1068,9 @@ cl_int mosaic_finalize(const mosaic_compiler_target *target, const mosaic_bitcod
         mosaic_strbuf_printf(&key_options, "%s\n%s%s", options ? options : "",
                              mosaic_settings()->barrier_fibers ? "barrier-fibers " : "",
                              mc_libmvec_available() ? "libmvec" : "");
+        if (one_size)
+            mosaic_strbuf_printf(&key_options, "\nkernel %s for groups of %zux%zux%zu", one_size->kernel,
+                                 one_size->size[0], one_size->size[1], one_size->size[2]);
         mc_cache_key_compute(&key, bc, bc_size, key_options.data ? key_options.data : "", cpu, features, target);
         mosaic_strbuf_free(&key_options);
         void *entry;
@@ -1052,7 +1084,7 @@ cl_int mosaic_finalize(const mosaic_compiler_target *target, const mosaic_bitcod
     }
     for (int attempt = 0; attempt < 2; attempt++) {
         if (!cached) {
-            r = build_object(target, executable, &opts, &obj, &log);
+            r = build_object(target, executable, &opts, one_size, &obj, &log);
             if (r != CL_SUCCESS)
                 goto done;
             if (use_cache) {
@@ -1113,6 +1145,11 @@ const mosaic_kernel_info *mosaic_executable_find_kernel(const mosaic_executable 
     return NULL;
 }
 
+mc_one_size_builds *mc_executable_one_size_builds(const mosaic_executable *exe)
+{
+    return exe ? exe->one_size : NULL;
+}
+
 size_t mosaic_executable_global_variables_size(const mosaic_executable *exe)
 {
     return exe ? exe->global_variables_size : 0;
@@ -1122,6 +1159,7 @@ void mosaic_executable_free(mosaic_executable *exe)
 {
     if (!exe)
         return;
+    mc_one_size_builds_free(exe->one_size);
     if (exe->jit) {
         LLVMErrorRef err = LLVMOrcDisposeLLJIT(exe->jit);
         if (err)

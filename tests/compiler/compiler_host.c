@@ -80,9 +80,16 @@ static void *wi_thread(void *p)
     return NULL;
 }
 
-static int run_group(const mosaic_kernel_info *k, void **args, mosaic_wg_ctx *ctx, int per_item)
+static int run_group(const mosaic_kernel_info *k, void **args, mosaic_wg_ctx *ctx, const ndrange *r)
 {
-    if (k->wg_fn && !per_item) {
+    bool whole = true;
+    for (int d = 0; d < 3; d++)
+        whole &= ctx->local_size[d] == ((unsigned)d < r->dim ? r->local[d] : 1);
+    if (r->whole && whole && !r->per_item) {
+        r->whole((void *const *)args, ctx);
+        return 0;
+    }
+    if (k->wg_fn && !r->per_item) {
         k->wg_fn((void *const *)args, ctx);
         return 0;
     }
@@ -173,7 +180,7 @@ static void run_group_index(launch *l, size_t g)
         items *= r->local[d];
     ctx.wg_scratch = malloc(8 * (items ? items : 1));
     thread_stack(&ctx.private_lo[0], &ctx.private_hi[0]); /* work-group loops run on this thread */
-    run_group(l->k, l->args, &ctx, r->per_item);
+    run_group(l->k, l->args, &ctx, r);
     free(ctx.wg_scratch);
     free(ctx.local_mem);
 }

@@ -23,6 +23,8 @@ typedef struct ndrange {
     size_t local_arg_bytes; /* after the static __local variables */
     int threads;            /* >1: work-groups spread over this many threads */
     int per_item;           /* run one thread per work-item (wi_fn) even when there is a wg_fn */
+    mosaic_wg_fn whole;     /* when set, runs the groups of exactly local[] (a K.wg built for that
+                               size, mosaic_executable_wg_for_size) instead of wg_fn */
 } ndrange;
 
 /* Runs kernel `name` over r: wg_fn when the kernel has one (and not

@@ -404,6 +404,70 @@ TEST(feature_macros)
 }
 
 
+/* ---- barrier kernels built for their local size ----------------------------------- */
+/* A tree reduction launched again and again: from the third launch with one
+ * local size (MOSAIC_SPECIALISE_AFTER's default) its whole groups run a
+ * K.wg built for that size, and a trailing smaller group the general one.
+ * Each group writes its sum and the sizes it read; every launch is checked. */
+static const char tree_source[] =
+    "kernel void tree(global const int *x, global int *out, local int *t) {\n"
+    "  size_t l = get_local_id(0), n = get_local_size(0), g = get_group_id(0);\n"
+    "  t[l] = x[get_global_id(0)];\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  for (size_t s = 1; s < n; s *= 2) {\n"
+    "    int v = (l % (2 * s) == 0 && l + s < n) ? t[l + s] : 0;\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    t[l] += v;\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  }\n"
+    "  if (l == 0) {\n"
+    "    out[2 * g] = t[0];\n"
+    "    out[2 * g + 1] = (int)(n * 1000 + get_enqueued_local_size(0));\n"
+    "  }\n"
+    "}\n";
+
+TEST(barrier_kernel_sizes)
+{
+    enum { N = 1000, LAUNCHES = 5 };
+    cl_program p = build(tree_source, "-cl-std=CL2.0");
+    if (!p)
+        return;
+    cl_int err;
+    cl_kernel k = clCreateKernel(p, "tree", &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    int x[N], out[2 * N];
+    for (int i = 0; i < N; i++)
+        x[i] = i % 13 - 6;
+    cl_mem in = buffer(sizeof x, x), res = buffer(sizeof out, NULL);
+    const size_t locals[] = {64, 16, 128}; /* 1000 = 15 x 64 + 40, 62 x 16 + 8, 7 x 128 + 104 */
+    for (unsigned s = 0; s < sizeof locals / sizeof *locals; s++) {
+        size_t local = locals[s], global = N, groups = (N + local - 1) / local;
+        CHECK_ERR(clSetKernelArg(k, 0, sizeof in, &in), CL_SUCCESS);
+        CHECK_ERR(clSetKernelArg(k, 1, sizeof res, &res), CL_SUCCESS);
+        CHECK_ERR(clSetKernelArg(k, 2, local * sizeof(int), NULL), CL_SUCCESS);
+        for (int launch = 0; launch < LAUNCHES; launch++) {
+            memset(out, 0, sizeof out);
+            CHECK_ERR(clEnqueueWriteBuffer(queue, res, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL), CL_SUCCESS);
+            CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0, NULL, NULL), CL_SUCCESS);
+            CHECK_ERR(clEnqueueReadBuffer(queue, res, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL), CL_SUCCESS);
+            int bad = 0;
+            for (size_t g = 0; g < groups; g++) {
+                size_t n = N - g * local < local ? N - g * local : local;
+                int sum = 0;
+                for (size_t i = 0; i < n; i++)
+                    sum += x[g * local + i];
+                bad += out[2 * g] != sum || out[2 * g + 1] != (int)(n * 1000 + local);
+            }
+            CHECK(!bad, "groups of %zu, launch %d: %d of %zu groups wrong (group 0: %d, %d)", local, launch + 1, bad,
+                  groups, out[0], out[1]);
+        }
+    }
+    clReleaseMemObject(in);
+    clReleaseMemObject(res);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+}
+
 int main(int argc, char **argv)
 {
     return test_main_on_cpu_queue(argc, argv, &device, &context, &queue);

@@ -379,6 +379,12 @@ static cl_int run_group(worker *w, mosaic_ndrange *nd, size_t linear)
     mosaic_cpu_thread_stack(&ctx.private_lo[0], &ctx.private_hi[0]);
     ctx.private_lo[1] = ctx.private_hi[1] = NULL;
     const mosaic_kernel_info *k = nd->info;
+    /* a whole group (each ctx.local_size[d] is at most local_size[d]) may run
+     * the K.wg built for the launch's local size */
+    if (nd->wg_whole && count == nd->local_size[0] * nd->local_size[1] * nd->local_size[2]) {
+        nd->wg_whole(nd->args, &ctx);
+        return CL_COMPLETE;
+    }
     if (k->wg_fn) {
         k->wg_fn(nd->args, &ctx);
         return CL_COMPLETE;

@@ -1,0 +1,224 @@
+/* Barrier kernels built again for one local size
+ * (mosaic_executable_wg_for_size; src/compiler/one_size.c, local_size.c):
+ * the request count, which kernels and programs get such a build, and that
+ * the built K.wg computes what the general one does, for 1D, 2D and 3D
+ * groups, rows of 8 and 16 work-items, non-square groups (a size read from
+ * the wrong dimension shows) and launches whose trailing groups are
+ * smaller (those run the general K.wg).
+ * usage: test_one_size [case|--list]   (test_one_size.list; none: all) */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TEST_LIST "test_one_size.list"
+#include "compiler_host.h"
+
+#define ARGS(...) ((void *[]){__VA_ARGS__})
+
+/* The K.wg built for `local` at the second request (the first gives NULL). */
+static mosaic_wg_fn built_for(mosaic_executable *exe, const char *name, const size_t local[3])
+{
+    const mosaic_kernel_info *k = mosaic_executable_find_kernel(exe, name);
+    CHECK(k && k->uses_barriers && k->wg_fn, "%s: a barrier kernel with a work-group function", name);
+    if (!k || !k->wg_fn)
+        return NULL;
+    CHECK(!mosaic_executable_wg_for_size(exe, k, local, 2), "%s: no build at the first of two requests", name);
+    mosaic_wg_fn fn = mosaic_executable_wg_for_size(exe, k, local, 2);
+    CHECK(fn && fn != k->wg_fn, "%s: a build of its own for %zux%zux%zu at the second request", name, local[0],
+          local[1], local[2]);
+    CHECK(mosaic_executable_wg_for_size(exe, k, local, 2) == fn, "%s: the same build at the third request", name);
+    return fn;
+}
+
+TEST(tree_reduce)
+{
+    /* The tree reduction of the benchmarks; each group also writes the sizes
+     * it read (get_local_size and get_enqueued_local_size, which differ in
+     * a trailing group). */
+    const char *src =
+        "kernel void reduce(global const float *x, global float *partial, global int *sizes, local float *t) {\n"
+        "  size_t l = get_local_id(0), n = get_local_size(0);\n"
+        "  t[l] = x[get_global_id(0)];\n"
+        "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "  for (size_t s = n / 2; s > 0; s /= 2) {\n"
+        "    if (l < s && l + s < n)\n"
+        "      t[l] += t[l + s];\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "  }\n"
+        "  if (l == 0) {\n"
+        "    partial[get_group_id(0)] = t[0];\n"
+        "    sizes[get_group_id(0)] = (int)(n * 1000 + get_enqueued_local_size(0));\n"
+        "  }\n"
+        "}\n";
+    mosaic_executable *exe = build_program(src, "-cl-std=CL2.0");
+    if (!exe)
+        return;
+    enum { N = 1000 };
+    static float x[N];
+    for (int i = 0; i < N; i++)
+        x[i] = (float)(i % 17);
+    /* 256 (3 whole groups and one of 232), 64, 16 and 8 (whole groups only) */
+    size_t shapes[][2] = {{256, 1000}, {64, 960}, {16, 1000}, {8, 1000}};
+    for (unsigned c = 0; c < 4; c++) {
+        size_t l = shapes[c][0], g = shapes[c][1], groups = (g + l - 1) / l;
+        size_t local[3] = {l, 1, 1};
+        mosaic_wg_fn fn = built_for(exe, "reduce", local);
+        float partial[N];
+        int sizes[N];
+        memset(partial, 0, sizeof partial);
+        memset(sizes, 0, sizeof sizes);
+        const float *px = x;
+        float *pp = partial;
+        int *ps = sizes;
+        uint64_t t_offset = 0;
+        ndrange r = {.dim = 1, .global = {g}, .local = {l}, .local_arg_bytes = l * sizeof(float), .whole = fn};
+        run_kernel(exe, "reduce", ARGS(&px, &pp, &ps, &t_offset), &r);
+        for (size_t grp = 0; grp < groups; grp++) {
+            size_t n = g - grp * l < l ? g - grp * l : l;
+            /* the tree adds in its own order; small integers are exact in float */
+            float ref = 0;
+            for (size_t i = 0; i < n; i++)
+                ref += x[grp * l + i];
+            if (n & (n - 1)) /* a trailing group of 232: the tree leaves out what no pair reaches */
+                continue;
+            CHECK(partial[grp] == ref, "reduce, groups of %zu: group %zu sums to %g, expected %g", l, grp,
+                  partial[grp], ref);
+        }
+        for (size_t grp = 0; grp < groups; grp++) {
+            size_t n = g - grp * l < l ? g - grp * l : l;
+            CHECK(sizes[grp] == (int)(n * 1000 + l), "reduce, groups of %zu: group %zu read sizes %d, expected %zu",
+                  l, grp, sizes[grp], n * 1000 + l);
+        }
+    }
+    mosaic_executable_free(exe);
+}
+
+TEST(tiles)
+{
+    /* A tiled matrix product whose tile is the group (get_local_size), and
+     * a 3D kernel that reads every dimension's size: 16x16, 8x8, 16x4 and
+     * 4x2 groups; 4x2x3 groups. */
+    const char *src =
+        "kernel void mm(global const float *a, global const float *b, global float *c, int n,\n"
+        "               local float *ta, local float *tb) {\n"
+        "  int lx = get_local_id(0), ly = get_local_id(1), sx = get_local_size(0), sy = get_local_size(1);\n"
+        "  int col = get_global_id(0), row = get_global_id(1);\n"
+        "  float s = 0.0f;\n"
+        "  for (int t = 0; t < n; t += sx) {\n"
+        "    for (int k = ly; k < sx; k += sy) {\n"
+        "      ta[ly * sx + lx] = a[row * n + t + lx];\n"
+        "      tb[k * sx + lx] = b[(t + k) * n + col];\n"
+        "    }\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    for (int k = 0; k < sx; k++)\n"
+        "      s += ta[ly * sx + k] * tb[k * sx + lx];\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "  }\n"
+        "  c[row * n + col] = s;\n"
+        "}\n"
+        "kernel void cube(global int *out, local int *t) {\n"
+        "  size_t x = get_local_id(0), y = get_local_id(1), z = get_local_id(2);\n"
+        "  size_t sx = get_local_size(0), sy = get_local_size(1), sz = get_local_size(2);\n"
+        "  size_t l = (z * sy + y) * sx + x, n = sx * sy * sz;\n"
+        "  t[l] = (int)(x + 10 * y + 100 * z);\n"
+        "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "  size_t g = (get_group_id(2) * get_num_groups(1) + get_group_id(1)) * get_num_groups(0) + get_group_id(0);\n"
+        "  out[g * n + l] = t[n - 1 - l] + (int)(1000 * sx + 10000 * sy + 100000 * sz);\n"
+        "}\n";
+    mosaic_executable *exe = build_program(src, "-cl-std=CL2.0");
+    if (!exe)
+        return;
+    enum { N = 32 };
+    static float a[N * N], b[N * N], c[N * N], ref[N * N];
+    for (int i = 0; i < N * N; i++) {
+        a[i] = (float)(i % 7 - 3);
+        b[i] = (float)(i % 5 - 2) * 0.5f;
+    }
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < N; j++) {
+            float s = 0;
+            for (int k = 0; k < N; k++)
+                s += a[i * N + k] * b[k * N + j];
+            ref[i * N + j] = s;
+        }
+    size_t shapes[][2] = {{16, 16}, {8, 8}, {16, 4}, {4, 2}};
+    for (unsigned s = 0; s < 4; s++) {
+        size_t local[3] = {shapes[s][0], shapes[s][1], 1};
+        mosaic_wg_fn fn = built_for(exe, "mm", local);
+        memset(c, 0, sizeof c);
+        const float *pa = a, *pb = b;
+        float *pc = c;
+        int n = N;
+        uint64_t ta = 0, tb = local[0] * local[0] * sizeof(float);
+        ndrange r = {.dim = 2, .global = {N, N}, .local = {local[0], local[1]}, .local_arg_bytes = 2 * tb,
+                     .whole = fn};
+        run_kernel(exe, "mm", ARGS(&pa, &pb, &pc, &n, &ta, &tb), &r);
+        int bad = 0;
+        for (int i = 0; i < N * N; i++)
+            bad += c[i] != ref[i];
+        CHECK(!bad, "mm, %zux%zu groups: %d wrong of %d (c[1] %g, expected %g)", local[0], local[1], bad, N * N, c[1],
+              ref[1]);
+    }
+    size_t local[3] = {4, 2, 3};
+    mosaic_wg_fn fn = built_for(exe, "cube", local);
+    enum { ITEMS = 8 * 4 * 6 };
+    int out[ITEMS];
+    memset(out, 0, sizeof out);
+    int *po = out;
+    uint64_t t_offset = 0;
+    ndrange r = {.dim = 3, .global = {8, 4, 6}, .local = {4, 2, 3}, .local_arg_bytes = 24 * sizeof(int), .whole = fn};
+    run_kernel(exe, "cube", ARGS(&po, &t_offset), &r);
+    int bad = 0;
+    for (int g = 0; g < ITEMS / 24; g++)
+        for (int l = 0; l < 24; l++) {
+            int m = 23 - l, x = m % 4, y = m / 4 % 2, z = m / 8;
+            bad += out[g * 24 + l] != x + 10 * y + 100 * z + 1000 * 4 + 10000 * 2 + 100000 * 3;
+        }
+    CHECK(!bad, "cube, 4x2x3 groups: %d wrong of %d (out[0] %d)", bad, ITEMS, out[0]);
+    mosaic_executable_free(exe);
+}
+
+TEST(which_kernels)
+{
+    /* Never built: a kernel without barriers, a size past the fourth of a
+     * kernel, any request with `after` 0; nor anything of a program with
+     * a program-scope variable (a second build would have its own copy). */
+    const char *src = "kernel void plain(global int *o) { o[get_global_id(0)] = 1; }\n"
+                      "kernel void bar(global int *o, local int *t) {\n"
+                      "  t[get_local_id(0)] = 1;\n"
+                      "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+                      "  o[get_global_id(0)] = t[0];\n"
+                      "}\n";
+    mosaic_executable *exe = build_program(src, "-cl-std=CL2.0");
+    if (!exe)
+        return;
+    const mosaic_kernel_info *plain = mosaic_executable_find_kernel(exe, "plain");
+    const mosaic_kernel_info *bar = mosaic_executable_find_kernel(exe, "bar");
+    size_t sizes[5][3] = {{8, 1, 1}, {16, 1, 1}, {32, 1, 1}, {64, 1, 1}, {128, 1, 1}};
+    CHECK(plain && !mosaic_executable_wg_for_size(exe, plain, sizes[0], 1), "no build for a kernel without barriers");
+    CHECK(bar && !mosaic_executable_wg_for_size(exe, bar, sizes[0], 0), "no build when `after` is 0");
+    for (int i = 0; i < 4; i++)
+        CHECK(mosaic_executable_wg_for_size(exe, bar, sizes[i], 1) != NULL, "a build for the size %zu", sizes[i][0]);
+    CHECK(!mosaic_executable_wg_for_size(exe, bar, sizes[4], 1), "no build for a fifth size");
+    mosaic_executable_free(exe);
+
+    const char *globals = "global int counter;\n"
+                          "kernel void bar(global int *o, local int *t) {\n"
+                          "  t[get_local_id(0)] = counter;\n"
+                          "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+                          "  o[get_global_id(0)] = t[0];\n"
+                          "}\n";
+    exe = build_program(globals, "-cl-std=CL2.0");
+    if (!exe)
+        return;
+    bar = mosaic_executable_find_kernel(exe, "bar");
+    CHECK(bar && bar->wg_fn && !mosaic_executable_wg_for_size(exe, bar, sizes[0], 1),
+          "no build in a program with a program-scope variable");
+    mosaic_executable_free(exe);
+}
+
+int main(int argc, char **argv)
+{
+    test_run(argc, argv);
+    return test_summary();
+}
