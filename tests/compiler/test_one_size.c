@@ -181,8 +181,9 @@ TEST(tiles)
 TEST(which_kernels)
 {
     /* Never built: a kernel without barriers, a size past the fourth of a
-     * kernel, any request with `after` 0; nor anything of a program with
-     * a program-scope variable (a second build would have its own copy). */
+     * kernel, any request with `after` 0; nor anything of a program built
+     * with -cl-opt-disable, or with a program-scope variable (a second
+     * build would have its own copy). */
     const char *src = "kernel void plain(global int *o) { o[get_global_id(0)] = 1; }\n"
                       "kernel void bar(global int *o, local int *t) {\n"
                       "  t[get_local_id(0)] = 1;\n"
@@ -200,6 +201,14 @@ TEST(which_kernels)
     for (int i = 0; i < 4; i++)
         CHECK(mosaic_executable_wg_for_size(exe, bar, sizes[i], 1) != NULL, "a build for the size %zu", sizes[i][0]);
     CHECK(!mosaic_executable_wg_for_size(exe, bar, sizes[4], 1), "no build for a fifth size");
+    mosaic_executable_free(exe);
+
+    exe = build_program(src, "-cl-std=CL2.0 -cl-opt-disable"); /* nothing to gain */
+    if (!exe)
+        return;
+    bar = mosaic_executable_find_kernel(exe, "bar");
+    CHECK(bar && bar->wg_fn && !mosaic_executable_wg_for_size(exe, bar, sizes[0], 1),
+          "no build for a program built with -cl-opt-disable");
     mosaic_executable_free(exe);
 
     const char *globals = "global int counter;\n"

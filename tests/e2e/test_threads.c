@@ -744,3 +744,69 @@ int main(int argc, char **argv)
     clReleaseContext(context);
     return test_summary();
 }
+
+/* ---- 10. one barrier kernel launched from every thread ------------------------------------- */
+/* Each thread has its own queue and kernel object of one program and
+ * launches a barrier kernel (each group reverses its values in __local
+ * memory) again and again, threads with different local sizes: six sizes
+ * race for the kernel's four builds for one local size, and launches run
+ * while another thread builds (src/compiler/one_size.c).  Every result is
+ * checked. */
+static const char reverse_source[] =
+    "kernel void reverse(global const int *in, global int *out, local int *t) {\n"
+    "  size_t l = get_local_id(0), n = get_local_size(0);\n"
+    "  t[l] = in[get_global_id(0)];\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  out[get_global_id(0)] = t[n - 1 - l] * 3 + (int)n;\n"
+    "}\n";
+
+static cl_program reverse_program;
+enum { REVERSE_N = 4096, REVERSE_LAUNCHES = 8 };
+static int reverse_in[REVERSE_N]; /* written before the threads start */
+
+static void *reverse_thread(void *arg)
+{
+    int self = (int)(intptr_t)arg;
+    static const size_t locals[] = {8, 16, 32, 64, 128, 256};
+    size_t local = locals[self % 6], global = REVERSE_N;
+    cl_int err;
+    cl_command_queue q = new_queue(0);
+    cl_kernel k = clCreateKernel(reverse_program, "reverse", &err);
+    TCHECK(err == CL_SUCCESS);
+    const int *in = reverse_in;
+    int *out = malloc(sizeof reverse_in);
+    cl_mem bin = clCreateBuffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof reverse_in, reverse_in, &err);
+    cl_mem bout = new_buffer(sizeof reverse_in);
+    TCHECK(clSetKernelArg(k, 0, sizeof bin, &bin) == CL_SUCCESS);
+    TCHECK(clSetKernelArg(k, 1, sizeof bout, &bout) == CL_SUCCESS);
+    TCHECK(clSetKernelArg(k, 2, local * sizeof(int), NULL) == CL_SUCCESS);
+    for (int launch = 0; launch < REVERSE_LAUNCHES; launch++) {
+        TCHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, NULL) == CL_SUCCESS);
+        TCHECK(clEnqueueReadBuffer(q, bout, CL_TRUE, 0, sizeof reverse_in, out, 0, NULL, NULL) == CL_SUCCESS);
+        int bad = 0;
+        for (size_t i = 0; i < REVERSE_N; i++) {
+            size_t g = i / local, l = i % local;
+            bad += out[i] != in[g * local + local - 1 - l] * 3 + (int)local;
+        }
+        TCHECK(bad == 0);
+    }
+    clReleaseMemObject(bin);
+    clReleaseMemObject(bout);
+    clReleaseKernel(k);
+    clReleaseCommandQueue(q);
+    free(out);
+    return NULL;
+}
+
+TEST(barrier_kernel_from_threads)
+{
+    cl_int err;
+    for (int i = 0; i < REVERSE_N; i++)
+        reverse_in[i] = i * 7 % 1000;
+    const char *src = reverse_source;
+    reverse_program = clCreateProgramWithSource(context, 1, &src, NULL, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    CHECK_ERR(clBuildProgram(reverse_program, 1, &device, "", NULL, NULL), CL_SUCCESS);
+    run_threads(reverse_thread, THREADS);
+    clReleaseProgram(reverse_program);
+}
