@@ -181,6 +181,9 @@ typedef struct mosaic_kernel_info {
                                          work-items (0: one work-item at a time) */
     unsigned widened_lanes;           /* K.wg runs this many work-items of a row at once, K.body
                                          widened whole (src/compiler/widen.c); 0: not widened */
+    bool keeps_item_state;            /* K.wg runs in regions (barriers, or cuts at the kernel's
+                                         loops) and keeps per-work-item values between them: its
+                                         memory grows with the group */
     mosaic_wg_fn wg_fn;               /* runs a whole work-group, barriers included (regions.c);
                                          NULL only when a barrier kernel must run as fibers */
     mosaic_wi_fn wi_fn;               /* runs one work-item; always set */

@@ -597,6 +597,7 @@ static cl_int build_work_group_functions(finalize_job *job)
         } else if (!job->opts->opt_disable && !mc_has_image_args(kb) && mc_has_loop_to_cut(kb)) {
             /* loops outside the loops over work-items; else as usual */
             r = mc_build_wg_regions(job->m, kb, job->target, job->log);
+            job->obj->kernels[k].keeps_item_state = kb->wg != NULL;
             if (r == CL_SUCCESS && !kb->wg)
                 r = mc_build_wg(job->m, kb, job->log);
         } else {
@@ -606,6 +607,7 @@ static cl_int build_work_group_functions(finalize_job *job)
         job->obj->has_wg[k] = kb->wg != NULL;
         job->obj->kernels[k].static_local_mem_size = kb->static_local_size;
         job->obj->kernels[k].uses_barriers = kb->uses_barriers;
+        job->obj->kernels[k].keeps_item_state |= kb->uses_barriers || kb->spins;
         job->obj->kernels[k].widened_lanes = kb->vec ? kb->vec_lanes : 0;
     }
     return r;
@@ -744,7 +746,7 @@ static cl_int build_object(const mosaic_compiler_target *target, const mosaic_bi
 }
 
 /* ---- cache entries: the object code and the kernel table ---------------------------- */
-#define ENTRY_MAGIC "MOSAICO3"
+#define ENTRY_MAGIC "MOSAICO4"
 
 static void put_u64(mosaic_strbuf *s, uint64_t v) { mosaic_strbuf_append(s, (const char *)&v, sizeof v); }
 static void put_str(mosaic_strbuf *s, const char *t)
@@ -788,6 +790,7 @@ static void object_serialize(const mc_object *o, mosaic_strbuf *s)
         put_u64(s, (uint64_t)i->uses_barriers);
         put_u64(s, i->vectorised_loops);
         put_u64(s, i->widened_lanes);
+        put_u64(s, (uint64_t)i->keeps_item_state);
         put_u64(s, o->has_wg[k]);
     }
 }
@@ -891,6 +894,7 @@ static bool object_deserialize(const void *data, size_t size, mc_object *o)
         i->uses_barriers = get_u64(&r) != 0;
         i->vectorised_loops = (unsigned)get_u64(&r);
         i->widened_lanes = (unsigned)get_u64(&r);
+        i->keeps_item_state = get_u64(&r) != 0;
         o->has_wg[k] = get_u64(&r) != 0;
     }
     if (r.bad || r.p != r.end) {
