@@ -18,6 +18,7 @@
 #include "core/util.h"
 #include "base/assert.h"
 
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -435,8 +436,10 @@ static void complete_locked(cl_event e, cl_int status)
             mosaic_trace_complete_locked(e);
     }
     __atomic_store_n(&e->status, status, __ATOMIC_RELEASE);
-    if (e->queue)
+    if (e->queue) {
         queue_remove_pending_locked(e->queue, e);
+        atomic_fetch_add(&e->queue->settling, 1); /* until after_complete's cleanup is done */
+    }
     edge *edges = e->dependents;
     for (size_t i = 0; i < e->num_dependents; i++) {
         cl_event to = edges[i].to;
@@ -472,6 +475,8 @@ static void after_complete(cl_event e)
         pthread_cond_broadcast(&e->completed);
         pthread_mutex_unlock(&graph_lock);
     }
+    if (e->queue) /* (the event holds its queue until the release below) */
+        atomic_fetch_sub(&e->queue->settling, 1);
     mosaic_release_internal(e); /* the graph's hold */
     dispatch_ready();
 }
@@ -645,6 +650,23 @@ cl_int mosaic_wait_for_events(cl_uint num_events, const cl_event *events)
  * them (commands other threads enqueue meanwhile may wait for something
  * the caller will do after clFinish returns).  It is an edge in the same
  * graph: a marker that waits for every pending command of the queue. */
+static bool queue_settled(const void *q)
+{
+    return atomic_load(&((struct _cl_command_queue *)q)->settling) == 0;
+}
+
+/* The queue's completed commands' cleanups are done: a command that
+ * completed (its status final, so nothing left for clFinish to wait for in
+ * the graph) may still be releasing its holds on the thread that completed
+ * it.  Those end without anything from outside, so this wait is short even
+ * when other threads' commands complete meanwhile. */
+static void wait_for_cleanups(cl_command_queue q)
+{
+    if (!mosaic_spin_until(queue_settled, q))
+        while (!queue_settled(q))
+            sched_yield();
+}
+
 cl_int mosaic_queue_finish(cl_command_queue q)
 {
     /* In an in-order queue every earlier command ends before the last one
@@ -660,10 +682,13 @@ cl_int mosaic_queue_finish(cl_command_queue q)
     if (last) {
         wait_on_event(last);
         mosaic_release_internal(last);
+        wait_for_cleanups(q);
         return CL_SUCCESS;
     }
-    if (idle)
+    if (idle) {
+        wait_for_cleanups(q);
         return CL_SUCCESS;
+    }
     cl_event marker;
     if (mosaic_enqueue_marker(q, CL_COMMAND_MARKER, false, 0, NULL, &marker) != CL_SUCCESS) {
         /* out of memory: wait until the queue is empty instead */
@@ -671,10 +696,12 @@ cl_int mosaic_queue_finish(cl_command_queue q)
         while (q->num_pending > 0)
             pthread_cond_wait(&q->drained, &graph_lock);
         pthread_mutex_unlock(&graph_lock);
+        wait_for_cleanups(q);
         return CL_SUCCESS;
     }
     wait_on_event(marker);
     mosaic_release(marker);
+    wait_for_cleanups(q);
     return CL_SUCCESS;
 }
 

@@ -179,6 +179,10 @@ struct _cl_command_queue {
     cl_event pending_head, pending_tail; /* commands enqueued and not complete, oldest first */
     size_t num_pending;
     pthread_cond_t drained;  /* broadcast when num_pending drops to 0 */
+    /* Commands of the queue whose status is final and whose cleanup still
+     * runs on the thread that completed them (engine.c): clFinish waits for
+     * these too.  Atomic, not under the lock. */
+    atomic_size_t settling;
     /* MOSAIC_TRACE (core/trace.c): the queue's number in the timeline (0:
      * not traced), and when each of its lanes is free again (the engine
      * lock guards them; UINT64_MAX: a command runs there). */

@@ -28,6 +28,7 @@
 #define _GNU_SOURCE
 #include <CL/cl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -623,6 +624,24 @@ TEST(waits_after_cleanup)
         pthread_create(&completer, NULL, way % 2 ? complete_after : complete_now, c);
         CHECK_ERR(way < 2 ? mosaic_queue_finish(q) : mosaic_wait_for_events(1, &c), CL_SUCCESS);
         CHECK(atomic_load(&cleanups_done) == way + 1, "way %d: the wait returned before the cleanup", way);
+        pthread_join(completer, NULL);
+        release(c);
+    }
+    /* clFinish once the command's status is final but its cleanup still
+     * runs (nothing left in the graph to wait for), of an in-order queue and
+     * of an out-of-order one */
+    for (int ooo = 0; ooo < 2; ooo++) {
+        cl_command_queue fq = ooo ? new_queue(false) : q;
+        cl_event c = command(fq, 0, NULL);
+        c->cleanup = slow_cleanup;
+        int before = atomic_load(&cleanups_done);
+        pthread_t completer;
+        pthread_create(&completer, NULL, complete_now, c);
+        while (status(c) > CL_COMPLETE)
+            sched_yield();
+        CHECK_ERR(mosaic_queue_finish(fq), CL_SUCCESS);
+        CHECK(atomic_load(&cleanups_done) == before + 1, "%s queue: clFinish returned before the cleanup of a "
+              "completed command", ooo ? "an out-of-order" : "an in-order");
         pthread_join(completer, NULL);
         release(c);
     }
