@@ -363,8 +363,9 @@ typedef struct mc_one_size {
     const char *kernel; /* the kernel built (the others are dropped) */
     size_t size[3];     /* the local size its K.wg is built for */
 } mc_one_size;
-/* mosaic_finalize, or with one_size a build of that kernel alone for that
- * local size (cached under its own key). */
+/* mosaic_finalize (which also makes the executable's mc_one_size_builds
+ * unless -cl-opt-disable), or with one_size a build of that kernel alone
+ * for that local size (cached under its own key). */
 cl_int mc_finalize_one_size(const mosaic_compiler_target *target, const mosaic_bitcode *executable,
                             const char *options, const mc_one_size *one_size, mosaic_executable **out, char **log);
 /* What an executable keeps to build its kernels again (a copy of the

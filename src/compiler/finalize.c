@@ -1029,10 +1029,7 @@ static cl_int load_object(const mosaic_compiler_target *target, mc_object *obj, 
 cl_int mosaic_finalize(const mosaic_compiler_target *target, const mosaic_bitcode *executable, const char *options,
                        mosaic_executable **out, char **log_out)
 {
-    cl_int r = mc_finalize_one_size(target, executable, options, NULL, out, log_out);
-    if (r == CL_SUCCESS)
-        (*out)->one_size = mc_one_size_builds_new(target, executable, options, *out);
-    return r;
+    return mc_finalize_one_size(target, executable, options, NULL, out, log_out);
 }
 
 cl_int mc_finalize_one_size(const mosaic_compiler_target *target, const mosaic_bitcode *executable,
@@ -1118,6 +1115,8 @@ cl_int mc_finalize_one_size(const mosaic_compiler_target *target, const mosaic_b
         cached = false;
     }
     *out = exe;
+    if (!one_size && !opts.opt_disable) /* (an optimised build for one size could gain) */
+        exe->one_size = mc_one_size_builds_new(target, executable, options, exe);
 done:
     object_clear(&obj);
     mc_free_options(&opts);

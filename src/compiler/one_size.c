@@ -36,22 +36,11 @@ struct mc_one_size_builds {
     one_size_entry (*entries)[MAX_SIZES]; /* per kernel; size[0] == 0: unused */
 };
 
-/* Does `options` ask for no optimisation (a build for one size would then
- * gain nothing)? */
-static bool opt_disabled(const char *options)
-{
-    mc_options opts;
-    mosaic_strbuf log = {0};
-    bool disabled = mc_parse_options(options, MC_OPTIONS_BUILD, &opts, &log) != CL_SUCCESS || opts.opt_disable;
-    mc_free_options(&opts); /* (zeroed by the parser first, whatever it returns) */
-    mosaic_strbuf_free(&log);
-    return disabled;
-}
-
 /* Only kernels cut into regions at their barriers gain, and only programs
  * whose kernels share nothing but their arguments: a second build has its
  * own copy of program-scope variables, and block kernels are numbered per
- * executable (device-side enqueue looks them up in the first). */
+ * executable (device-side enqueue looks them up in the first).  (A build
+ * with -cl-opt-disable would gain nothing: finalize.c does not ask.) */
 mc_one_size_builds *mc_one_size_builds_new(const mosaic_compiler_target *target, const mosaic_bitcode *blob,
                                            const char *options, const mosaic_executable *exe)
 {
@@ -62,7 +51,7 @@ mc_one_size_builds *mc_one_size_builds_new(const mosaic_compiler_target *target,
         any |= info->uses_barriers && info->wg_fn;
     }
     if (!any || mosaic_executable_global_variables_size(exe) ||
-        mosaic_executable_block_kernel(exe, MOSAIC_BLOCK_HANDLE(0)) || opt_disabled(options))
+        mosaic_executable_block_kernel(exe, MOSAIC_BLOCK_HANDLE(0)))
         return NULL;
     mc_one_size_builds *b = calloc(1, sizeof *b);
     if (!b)

@@ -646,10 +646,6 @@ cl_int mosaic_wait_for_events(cl_uint num_events, const cl_event *events)
     return result;
 }
 
-/* Rule 7: clFinish waits for the commands enqueued before it, and only for
- * them (commands other threads enqueue meanwhile may wait for something
- * the caller will do after clFinish returns).  It is an edge in the same
- * graph: a marker that waits for every pending command of the queue. */
 static bool queue_settled(const void *q)
 {
     return atomic_load(&((struct _cl_command_queue *)q)->settling) == 0;
@@ -667,7 +663,14 @@ static void wait_for_cleanups(cl_command_queue q)
             sched_yield();
 }
 
-cl_int mosaic_queue_finish(cl_command_queue q)
+/* Rule 7: clFinish waits for the commands enqueued before it, and only for
+ * them (commands other threads enqueue meanwhile may wait for something
+ * the caller will do after clFinish returns).  It is an edge in the same
+ * graph: a marker that waits for every pending command of the queue (or,
+ * in an in-order queue, a wait for its last command).  This is the graph's
+ * part: those commands reach their final status; wait_for_cleanups does the
+ * rest. */
+static void wait_for_earlier_commands(cl_command_queue q)
 {
     /* In an in-order queue every earlier command ends before the last one
      * (the succession edges), so waiting for it is enough: no marker to
@@ -682,13 +685,10 @@ cl_int mosaic_queue_finish(cl_command_queue q)
     if (last) {
         wait_on_event(last);
         mosaic_release_internal(last);
-        wait_for_cleanups(q);
-        return CL_SUCCESS;
+        return;
     }
-    if (idle) {
-        wait_for_cleanups(q);
-        return CL_SUCCESS;
-    }
+    if (idle)
+        return;
     cl_event marker;
     if (mosaic_enqueue_marker(q, CL_COMMAND_MARKER, false, 0, NULL, &marker) != CL_SUCCESS) {
         /* out of memory: wait until the queue is empty instead */
@@ -696,11 +696,15 @@ cl_int mosaic_queue_finish(cl_command_queue q)
         while (q->num_pending > 0)
             pthread_cond_wait(&q->drained, &graph_lock);
         pthread_mutex_unlock(&graph_lock);
-        wait_for_cleanups(q);
-        return CL_SUCCESS;
+        return;
     }
     wait_on_event(marker);
     mosaic_release(marker);
+}
+
+cl_int mosaic_queue_finish(cl_command_queue q)
+{
+    wait_for_earlier_commands(q);
     wait_for_cleanups(q);
     return CL_SUCCESS;
 }
