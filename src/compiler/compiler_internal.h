@@ -336,6 +336,9 @@ bool mc_fold_image_classes(LLVMModuleRef m);
 /* Rows whose image accesses stay inside: a version of each x loop (image_rows.c). */
 cl_int mc_version_image_rows(LLVMModuleRef m, LLVMTargetMachineRef tm, mc_kernel_build *kbs, size_t nk,
                              bool specialised, mosaic_strbuf *log);
+/* Rows that pass a kernel's bounds checks whole: a version of each x loop
+ * holding such checks, without them (guarded_rows.c). */
+void mc_version_guarded_rows(mc_kernel_build *kbs, size_t nk);
 cl_int mc_run_passes(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *passes, mosaic_strbuf *log);
 /* The same on functions fs only (the others marked optnone while it runs). */
 cl_int mc_run_passes_on(LLVMModuleRef m, LLVMTargetMachineRef tm, LLVMValueRef *fs, size_t n, const char *passes,

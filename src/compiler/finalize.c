@@ -624,6 +624,8 @@ static cl_int prepare_for_optimiser(finalize_job *job)
     bool specialised = mc_fold_image_classes(job->m);
     if ((r = mc_version_image_rows(job->m, job->tm, job->kb, job->nk, specialised, job->log)) != CL_SUCCESS)
         return r;
+    if (!job->opts->opt_disable)
+        mc_version_guarded_rows(job->kb, job->nk);
     for (size_t k = 0; k < job->nk; k++) {
         if (job->one_size && job->kb[k].wg && !strcmp(job->obj->kernels[k].name, job->one_size->kernel))
             mc_fix_local_size(job->kb[k].wg, job->td, job->one_size->size);

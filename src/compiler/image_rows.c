@@ -24,42 +24,10 @@
 #include <string.h>
 
 #include "compiler/compiler_internal.h"
+#include "compiler/row_versions.h"
 
 #define CLAMP_X "__mosaic_edge_clamp_x"
 #define INSIDE "__mosaic_inside"
-#define FAIL 1000
-
-typedef struct {
-    LLVMBasicBlockRef *blocks;
-    unsigned n, cap;
-} block_set;
-
-static bool in_set(const block_set *s, LLVMBasicBlockRef b)
-{
-    for (unsigned i = 0; i < s->n; i++)
-        if (s->blocks[i] == b)
-            return true;
-    return false;
-}
-
-static bool add_block(block_set *s, LLVMBasicBlockRef b)
-{
-    if (s->n == s->cap) {
-        unsigned cap = s->cap ? 2 * s->cap : 16;
-        LLVMBasicBlockRef *p = realloc(s->blocks, cap * sizeof *p);
-        if (!p)
-            return false;
-        s->blocks = p;
-        s->cap = cap;
-    }
-    s->blocks[s->n++] = b;
-    return true;
-}
-
-static bool in_loop(const block_set *s, LLVMValueRef v)
-{
-    return LLVMIsAInstruction(v) && in_set(s, LLVMGetInstructionParent(v));
-}
 
 static bool is_call_to(LLVMValueRef i, const char *name)
 {
@@ -67,74 +35,15 @@ static bool is_call_to(LLVMValueRef i, const char *name)
     return f && !strcmp(LLVMGetValueName(f), name);
 }
 
-/* The slope of v in the loop's x (phi x): 0 invariant, 1 x plus invariant... */
-static int slope(const block_set *s, LLVMValueRef x, LLVMValueRef v, int depth)
-{
-    if (v == x)
-        return 1;
-    if (!in_loop(s, v))
-        return 0;
-    if (depth > 24 || LLVMIsAPHINode(v))
-        return FAIL;
-    LLVMOpcode op = LLVMGetInstructionOpcode(v);
-    int a, b;
-    switch (op) {
-    case LLVMAdd:
-    case LLVMSub:
-        a = slope(s, x, LLVMGetOperand(v, 0), depth + 1);
-        b = slope(s, x, LLVMGetOperand(v, 1), depth + 1);
-        return a == FAIL || b == FAIL ? FAIL : op == LLVMAdd ? a + b : a - b;
-    case LLVMTrunc:
-    case LLVMSExt:
-    case LLVMZExt:
-        return slope(s, x, LLVMGetOperand(v, 0), depth + 1);
-    case LLVMAddrSpaceCast:
-    case LLVMBitCast:
-        return slope(s, x, LLVMGetOperand(v, 0), depth + 1) == 0 ? 0 : FAIL;
-    case LLVMMul:
-    case LLVMShl:
-    case LLVMAnd:
-    case LLVMOr:
-    case LLVMXor:
-    case LLVMGetElementPtr:
-    case LLVMICmp:
-    case LLVMSelect:
-        for (unsigned k = 0; k < (unsigned)LLVMGetNumOperands(v); k++)
-            if (slope(s, x, LLVMGetOperand(v, k), depth + 1) != 0)
-                return FAIL;
-        return 0;
-    case LLVMLoad:
-        if (!LLVMGetMetadata(v, LLVMGetMDKindIDInContext(LLVMGetTypeContext(LLVMTypeOf(v)), "invariant.load", 14)) ||
-            LLVMGetVolatile(v))
-            return FAIL;
-        return slope(s, x, LLVMGetOperand(v, 0), depth + 1) == 0 ? 0 : FAIL;
-    default:
-        return FAIL;
-    }
-}
-
-/* v at x = 0, built before the builder's position (v's chain passed slope()). */
-static LLVMValueRef at_zero(LLVMBuilderRef b, const block_set *s, LLVMValueRef x, LLVMValueRef v)
-{
-    if (v == x)
-        return LLVMConstInt(LLVMTypeOf(x), 0, 0);
-    if (!in_loop(s, v))
-        return v;
-    LLVMValueRef c = LLVMInstructionClone(v);
-    for (unsigned k = 0; k < (unsigned)LLVMGetNumOperands(v); k++)
-        LLVMSetOperand(c, k, at_zero(b, s, x, LLVMGetOperand(v, k)));
-    LLVMInsertIntoBuilder(b, c);
-    return c;
-}
-
 /* Is 0 <= i(x) < n for every x < nx?  (i has slope 1, n slope 0.)  *start
  * gets i(0), widened to 64 bits. */
-static LLVMValueRef row_inside(LLVMBuilderRef b, const block_set *s, LLVMValueRef x, LLVMValueRef i, LLVMValueRef n,
+static LLVMValueRef row_inside(LLVMBuilderRef b, const mc_row_loop *rl, LLVMValueRef i, LLVMValueRef n,
                                LLVMValueRef nx, LLVMValueRef *start)
 {
     LLVMTypeRef i64 = LLVMTypeOf(nx);
-    LLVMValueRef i0 = *start = LLVMBuildSExt(b, at_zero(b, s, x, i), i64, "");
-    LLVMValueRef n0 = LLVMBuildSExt(b, at_zero(b, s, x, n), i64, "");
+    LLVMValueRef zero = LLVMConstInt(LLVMTypeOf(rl->x), 0, 0);
+    LLVMValueRef i0 = *start = LLVMBuildSExt(b, mc_row_at(b, rl, i, zero), i64, "");
+    LLVMValueRef n0 = LLVMBuildSExt(b, mc_row_at(b, rl, n, zero), i64, "");
     LLVMValueRef lo = LLVMBuildICmp(b, LLVMIntSGE, i0, LLVMConstInt(i64, 0, 0), "");
     LLVMValueRef hi = LLVMBuildICmp(b, LLVMIntSLE, LLVMBuildAdd(b, i0, nx, ""), n0, "");
     return LLVMBuildAnd(b, lo, hi, "");
@@ -144,14 +53,6 @@ typedef struct {
     LLVMValueRef *from, *to;
     unsigned n, cap;
 } value_map;
-
-static LLVMValueRef mapped(const value_map *m, LLVMValueRef v)
-{
-    for (unsigned i = 0; i < m->n; i++)
-        if (m->from[i] == v)
-            return m->to[i];
-    return v;
-}
 
 static bool map_add(value_map *m, LLVMValueRef from, LLVMValueRef to)
 {
@@ -257,14 +158,14 @@ static void scalarise_memory(LLVMBuilderRef b, LLVMBasicBlockRef bb)
  * NOT_GUARDED otherwise. */
 enum { NOT_GUARDED, ROW_INDEX, ROW_TEST };
 
-static int guarded_marker(const block_set *s, LLVMValueRef x, LLVMValueRef i)
+static int guarded_marker(const mc_row_loop *rl, LLVMValueRef i)
 {
     bool clamp = is_call_to(i, CLAMP_X);
     if (!clamp && !is_call_to(i, INSIDE))
         return NOT_GUARDED;
-    if (slope(s, x, LLVMGetOperand(i, 1), 0) != 0)
+    if (mc_row_slope(rl, LLVMGetOperand(i, 1)) != 0)
         return NOT_GUARDED;
-    int di = slope(s, x, LLVMGetOperand(i, 0), 0);
+    long long di = mc_row_slope(rl, LLVMGetOperand(i, 0));
     return di == 1 ? ROW_INDEX : di == 0 && !clamp ? ROW_TEST : NOT_GUARDED;
 }
 
@@ -285,19 +186,19 @@ static int widened_index(LLVMValueRef v, LLVMValueRef i)
     return right >= 0 && right <= 32 ? (int)(32 - right) : -1;
 }
 
-/* In the copy (blocks s mapped by map), each widening of a guarded index
- * becomes (i(0) + x) << k, from starts (index -> i(0) in 64 bits). */
-static void widen_guarded_indices(LLVMBuilderRef b, const value_map *map, const value_map *starts, const block_set *s,
-                                  LLVMValueRef x)
+/* In the copy, each widening of a guarded index becomes (i(0) + x) << k,
+ * from starts (index -> i(0) in 64 bits). */
+static void widen_guarded_indices(LLVMBuilderRef b, const mc_row_loop *rl, const value_map *starts)
 {
-    for (unsigned k = 0; k < s->n; k++) {
-        LLVMBasicBlockRef nb = LLVMValueAsBasicBlock(mapped(map, LLVMBasicBlockAsValue(s->blocks[k])));
+    LLVMValueRef x = mc_row_copy_of(rl, rl->x);
+    for (unsigned k = 0; k < rl->nblocks; k++) {
+        LLVMBasicBlockRef nb = mc_row_copy_of_block(rl, rl->blocks[k]);
         for (LLVMValueRef v = LLVMGetFirstInstruction(nb), next; v; v = next) {
             next = LLVMGetNextInstruction(v);
             if (LLVMTypeOf(v) != LLVMTypeOf(x))
                 continue;
             for (unsigned j = 0; j < starts->n; j++) {
-                int shift = widened_index(v, mapped(map, starts->from[j]));
+                int shift = widened_index(v, mc_row_copy_of(rl, starts->from[j]));
                 if (shift < 0)
                     continue;
                 LLVMPositionBuilderBefore(b, v);
@@ -312,167 +213,47 @@ static void widen_guarded_indices(LLVMBuilderRef b, const value_map *map, const 
     }
 }
 
-/* Is br the latch of a work-item x loop?  workgroup.c marks those alone
- * parallel on the kernel's access group (agv). */
-static bool is_x_latch(LLVMValueRef br, LLVMValueRef agv)
-{
-    LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(agv));
-    LLVMValueRef md = br && LLVMIsABranchInst(br) && LLVMIsConditional(br)
-                          ? LLVMGetMetadata(br, LLVMGetMDKindIDInContext(c, "llvm.loop", 9))
-                          : NULL;
-    if (!md)
-        return false;
-    unsigned n = LLVMGetMDNodeNumOperands(md);
-    LLVMValueRef ops[8];
-    if (n > 8)
-        return false;
-    LLVMGetMDNodeOperands(md, ops);
-    for (unsigned i = 0; i < n; i++) {
-        LLVMValueRef pair[2];
-        if (!ops[i] || !LLVMIsAMDNode(ops[i]) || LLVMGetMDNodeNumOperands(ops[i]) != 2)
-            continue;
-        LLVMGetMDNodeOperands(ops[i], pair);
-        unsigned len = 0;
-        const char *name = pair[0] ? LLVMGetMDString(pair[0], &len) : NULL;
-        if (name && len == 27 && !memcmp(name, "llvm.loop.parallel_accesses", 27) && pair[1] == agv)
-            return true;
-    }
-    return false;
-}
-
-/* The x phi of the loop with this header and latch: 0, then x + 1 from the latch. */
-static LLVMValueRef x_phi(LLVMBasicBlockRef header, LLVMBasicBlockRef latch)
-{
-    for (LLVMValueRef i = LLVMGetFirstInstruction(header); i && LLVMIsAPHINode(i); i = LLVMGetNextInstruction(i)) {
-        if (LLVMCountIncoming(i) != 2)
-            continue;
-        unsigned from_latch = LLVMGetIncomingBlock(i, 0) == latch ? 0 : 1;
-        LLVMValueRef next = LLVMGetIncomingValue(i, from_latch), init = LLVMGetIncomingValue(i, 1 - from_latch);
-        if (LLVMIsAConstantInt(init) && !LLVMConstIntGetZExtValue(init) && LLVMGetInstructionOpcode(next) == LLVMAdd &&
-            LLVMGetOperand(next, 0) == i && LLVMIsAConstantInt(LLVMGetOperand(next, 1)) &&
-            LLVMConstIntGetZExtValue(LLVMGetOperand(next, 1)) == 1)
-            return i;
-    }
-    return NULL;
-}
-
-/* Versions the x loop whose latch is latch (branch to header or exit). */
+/* Versions the x loop whose latch is latch. */
 static void version_loop(LLVMBuilderRef b, LLVMValueRef wg, LLVMBasicBlockRef latch)
 {
-    LLVMValueRef br = LLVMGetBasicBlockTerminator(latch);
-    LLVMBasicBlockRef s0 = LLVMGetSuccessor(br, 0), s1 = LLVMGetSuccessor(br, 1);
-    LLVMBasicBlockRef header = x_phi(s0, latch) ? s0 : s1;
-    LLVMBasicBlockRef exit = header == s0 ? s1 : s0;
-    LLVMValueRef x = x_phi(header, latch);
-    if (!x || LLVMIsAPHINode(LLVMGetFirstInstruction(exit)))
-        return;
-    LLVMBasicBlockRef pre = LLVMGetIncomingBlock(x, 0) == latch ? LLVMGetIncomingBlock(x, 1) : LLVMGetIncomingBlock(x, 0);
-    LLVMValueRef pbr = LLVMGetBasicBlockTerminator(pre);
-    if (!pbr || LLVMGetNumSuccessors(pbr) != 1)
-        return;
-
-    block_set s = {0};
-    value_map map = {0};
+    mc_row_loop rl;
     value_map starts = {0}; /* guarded index -> its value at x = 0, 64 bits */
-    if (!add_block(&s, header))
+    if (!mc_row_loop_open(&rl, wg, latch))
         goto out;
-    for (unsigned k = 0; k < s.n; k++) {
-        LLVMValueRef t = LLVMGetBasicBlockTerminator(s.blocks[k]);
-        for (unsigned j = 0; t && j < LLVMGetNumSuccessors(t); j++) {
-            LLVMBasicBlockRef succ = LLVMGetSuccessor(t, j);
-            if (succ != exit && !in_set(&s, succ) && !add_block(&s, succ))
-                goto out;
-        }
-    }
-    /* the markers of this loop that are x + invariant; nothing used outside, no outlined call */
+    /* the markers of this loop that are x + invariant */
     LLVMValueRef guard = NULL;
     LLVMValueRef nx = NULL;
-    LLVMContextRef c = LLVMGetModuleContext(LLVMGetGlobalParent(wg));
-    LLVMPositionBuilderBefore(b, pbr);
-    for (unsigned k = 0; k < s.n; k++)
-        for (LLVMValueRef i = LLVMGetFirstInstruction(s.blocks[k]); i; i = LLVMGetNextInstruction(i)) {
-            for (LLVMUseRef u = LLVMGetFirstUse(i); u; u = LLVMGetNextUse(u))
-                if (!in_loop(&s, LLVMGetUser(u)))
-                    goto out;
-            LLVMValueRef f = LLVMIsACallInst(i) ? mc_called_function(i) : NULL;
-            if (f && mc_is_outlined_builtin(f))
-                goto out;
-            int kind = guarded_marker(&s, x, i);
+    mc_row_before_loop(&rl, b);
+    for (unsigned k = 0; k < rl.nblocks; k++)
+        for (LLVMValueRef i = LLVMGetFirstInstruction(rl.blocks[k]); i; i = LLVMGetNextInstruction(i)) {
+            int kind = guarded_marker(&rl, i);
             if (kind == NOT_GUARDED)
                 continue;
             LLVMValueRef iv = LLVMGetOperand(i, 0), n = LLVMGetOperand(i, 1);
             if (kind == ROW_TEST) {
-                LLVMValueRef in = LLVMBuildICmp(b, LLVMIntULT, at_zero(b, &s, x, iv), at_zero(b, &s, x, n), "");
+                LLVMValueRef zero = LLVMConstInt(LLVMTypeOf(rl.x), 0, 0);
+                LLVMValueRef in = LLVMBuildICmp(b, LLVMIntULT, mc_row_at(b, &rl, iv, zero), mc_row_at(b, &rl, n, zero), "");
                 guard = guard ? LLVMBuildAnd(b, guard, in, "") : in;
                 continue;
             }
             if (!nx)
                 nx = mc_load_local_size(b, LLVMGetParam(wg, 1), 0);
             LLVMValueRef start;
-            LLVMValueRef in = row_inside(b, &s, x, iv, n, nx, &start);
+            LLVMValueRef in = row_inside(b, &rl, iv, n, nx, &start);
             guard = guard ? LLVMBuildAnd(b, guard, in, "") : in;
             if (!map_add(&starts, iv, start))
                 goto out;
         }
-    if (!guard)
+    if (!guard || !mc_row_copy(&rl, b))
         goto out;
-
-    /* the copy: blocks, then instructions, then operands, phis and successors */
-    for (unsigned k = 0; k < s.n; k++) {
-        LLVMBasicBlockRef nb = LLVMInsertBasicBlockInContext(c, exit, "x.inside");
-        if (!map_add(&map, LLVMBasicBlockAsValue(s.blocks[k]), LLVMBasicBlockAsValue(nb)))
-            goto out;
-    }
-    for (unsigned k = 0; k < s.n; k++) {
-        LLVMPositionBuilderAtEnd(b, LLVMValueAsBasicBlock(mapped(&map, LLVMBasicBlockAsValue(s.blocks[k]))));
-        for (LLVMValueRef i = LLVMGetFirstInstruction(s.blocks[k]); i; i = LLVMGetNextInstruction(i)) {
-            LLVMValueRef ni;
-            if (LLVMIsAPHINode(i)) {
-                ni = LLVMBuildPhi(b, LLVMTypeOf(i), "");
-            } else {
-                ni = LLVMInstructionClone(i);
-                LLVMInsertIntoBuilder(b, ni);
-            }
-            if (!map_add(&map, i, ni))
-                goto out;
-        }
-    }
-    for (unsigned k = 0; k < s.n; k++)
-        for (LLVMValueRef i = LLVMGetFirstInstruction(s.blocks[k]); i; i = LLVMGetNextInstruction(i)) {
-            LLVMValueRef ni = mapped(&map, i);
-            if (LLVMIsAPHINode(i)) {
-                for (unsigned j = 0; j < LLVMCountIncoming(i); j++) {
-                    LLVMValueRef v = mapped(&map, LLVMGetIncomingValue(i, j));
-                    LLVMBasicBlockRef from = LLVMGetIncomingBlock(i, j);
-                    LLVMBasicBlockRef nf = LLVMValueAsBasicBlock(mapped(&map, LLVMBasicBlockAsValue(from)));
-                    LLVMAddIncoming(ni, &v, &nf, 1);
-                }
-                continue;
-            }
-            if (LLVMIsATerminatorInst(i)) {
-                for (unsigned j = 0; j < LLVMGetNumSuccessors(i); j++)
-                    LLVMSetSuccessor(ni, j, LLVMValueAsBasicBlock(
-                                                mapped(&map, LLVMBasicBlockAsValue(LLVMGetSuccessor(i, j)))));
-                if (LLVMIsABranchInst(i) && LLVMIsConditional(i))
-                    LLVMSetCondition(ni, mapped(&map, LLVMGetCondition(i)));
-                else if (!LLVMIsABranchInst(i))
-                    for (unsigned j = 0; j < (unsigned)LLVMGetNumOperands(i); j++)
-                        if (!LLVMValueIsBasicBlock(LLVMGetOperand(i, j)))
-                            LLVMSetOperand(ni, j, mapped(&map, LLVMGetOperand(i, j)));
-                continue;
-            }
-            unsigned nops = (unsigned)LLVMGetNumOperands(i);
-            for (unsigned j = 0; j < nops; j++)
-                LLVMSetOperand(ni, j, mapped(&map, LLVMGetOperand(i, j)));
-        }
     /* in the copy the x markers with slope 1 are the identity and true */
-    for (unsigned k = 0; k < s.n; k++) {
-        LLVMBasicBlockRef nb = LLVMValueAsBasicBlock(mapped(&map, LLVMBasicBlockAsValue(s.blocks[k])));
-        for (LLVMValueRef i = LLVMGetFirstInstruction(s.blocks[k]); i; i = LLVMGetNextInstruction(i)) {
+    for (unsigned k = 0; k < rl.nblocks; k++) {
+        LLVMBasicBlockRef nb = mc_row_copy_of_block(&rl, rl.blocks[k]);
+        for (LLVMValueRef i = LLVMGetFirstInstruction(rl.blocks[k]); i; i = LLVMGetNextInstruction(i)) {
             bool clamp = is_call_to(i, CLAMP_X);
-            if (guarded_marker(&s, x, i) == NOT_GUARDED)
+            if (guarded_marker(&rl, i) == NOT_GUARDED)
                 continue;
-            LLVMValueRef ni = mapped(&map, i);
+            LLVMValueRef ni = mc_row_copy_of(&rl, i);
             LLVMReplaceAllUsesWith(ni, clamp ? LLVMGetOperand(ni, 0) : LLVMConstInt(LLVMTypeOf(ni), 1, 0));
         }
         scalarise_memory(b, nb);
@@ -481,9 +262,9 @@ static void version_loop(LLVMBuilderRef b, LLVMValueRef wg, LLVMBasicBlockRef la
      * widening, the pixel address's index, becomes that 64-bit sum: an
      * affine address the vectoriser sees as consecutive, where
      * sext(trunc(x + c)) was not. */
-    widen_guarded_indices(b, &map, &starts, &s, mapped(&map, x));
-    for (unsigned k = 0; k < s.n; k++) {
-        LLVMBasicBlockRef nb = LLVMValueAsBasicBlock(mapped(&map, LLVMBasicBlockAsValue(s.blocks[k])));
+    widen_guarded_indices(b, &rl, &starts);
+    for (unsigned k = 0; k < rl.nblocks; k++) {
+        LLVMBasicBlockRef nb = mc_row_copy_of_block(&rl, rl.blocks[k]);
         for (LLVMValueRef i = LLVMGetFirstInstruction(nb), next; i; i = next) {
             next = LLVMGetNextInstruction(i);
             if ((is_call_to(i, CLAMP_X) || is_call_to(i, INSIDE)) && !LLVMGetFirstUse(i))
@@ -491,17 +272,12 @@ static void version_loop(LLVMBuilderRef b, LLVMValueRef wg, LLVMBasicBlockRef la
         }
     }
     /* the row goes to the copy when every such index stays inside */
-    LLVMPositionBuilderBefore(b, pbr);
-    LLVMBuildCondBr(b, guard, LLVMValueAsBasicBlock(mapped(&map, LLVMBasicBlockAsValue(header))), header);
-    LLVMInstructionEraseFromParent(pbr);
+    mc_row_choose(&rl, b, guard);
 out:
     free(starts.from);
     free(starts.to);
-    free(s.blocks);
-    free(map.from);
-    free(map.to);
+    mc_row_loop_close(&rl);
 }
-
 
 /* The markers left: clamp(i, 0, n - 1) and (uint)i < (uint)n. */
 static void lower_markers(LLVMModuleRef m, LLVMBuilderRef b)
@@ -561,14 +337,11 @@ cl_int mc_version_image_rows(LLVMModuleRef m, LLVMTargetMachineRef tm, mc_kernel
     if (n)
         r = mc_run_passes_on(m, tm, fs, n, "function(sroa,early-cse,simplifycfg,instcombine,scalarizer,instcombine,loop(loop-rotate),loop-unroll<O3;no-partial;no-runtime;no-upperbound;no-peeling;no-profile-peeling>,simplifycfg,instcombine)", log);
     for (size_t k = 0; k < n && r == CL_SUCCESS; k++) {
-        LLVMValueRef agv = LLVMMetadataAsValue(LLVMGetModuleContext(m), groups[k]);
-        LLVMBasicBlockRef latches[16];
-        unsigned nl = 0;
-        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fs[k]); bb && nl < 16; bb = LLVMGetNextBasicBlock(bb))
-            if (is_x_latch(LLVMGetBasicBlockTerminator(bb), agv))
-                latches[nl++] = bb;
+        LLVMBasicBlockRef *latches;
+        unsigned nl = mc_row_latches(fs[k], groups[k], &latches);
         for (unsigned i = 0; i < nl; i++)
             version_loop(b, fs[k], latches[i]);
+        free(latches);
     }
     lower_markers(m, b);
     if (n && r == CL_SUCCESS)

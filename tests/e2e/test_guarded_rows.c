@@ -1,0 +1,335 @@
+/*
+ * Kernels that check their index against a bound (`if (i < n)`), through the
+ * ICD loader.  The compiler runs a row of work-items without the check when
+ * the check passes at the row's two ends and the index cannot wrap between
+ * them (src/compiler/guarded_rows.c); here bounds fall inside rows, at their
+ * ends and outside them, and indices wrap inside a row (global offsets near
+ * 2^31 and 2^32), and every element written or left alone is checked.
+ *
+ *   usage: test_guarded_rows [case|--list]   (the cases: test_guarded_rows.list; none: all)
+ */
+#define CL_TARGET_OPENCL_VERSION 300
+#include <CL/cl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TEST_LIST "test_guarded_rows.list"
+#include "test.h"
+#include "cl_test.h"
+
+static cl_context context;
+static cl_device_id device;
+static cl_command_queue queue;
+static cl_program program;
+
+static const char source[] =
+    "kernel void below(global int *out, uint n)\n"
+    "{\n"
+    "    size_t i = get_global_id(0);\n"
+    "    if (i < n)\n"
+    "        out[i] = (int)i * 3 + 1;\n"
+    "}\n"
+    "kernel void bound_first(global int *out, uint n)\n"
+    "{\n"
+    "    size_t i = get_global_id(0);\n"
+    "    if (n > i)\n"
+    "        out[i] += 1;\n"
+    "    if (i <= (size_t)n + 2)\n"
+    "        out[i] += 10;\n"
+    "}\n"
+    "kernel void early_return(global int *out, int n)\n"
+    "{\n"
+    "    int i = get_global_id(0);\n"
+    "    if (i >= n)\n"
+    "        return;\n"
+    "    out[i] = i - 7;\n"
+    "}\n"
+    "kernel void wraps_unsigned(global uint *out, uint n, uint first)\n"
+    "{\n"
+    "    uint i = get_global_id(0);\n"
+    "    if (i < n)\n"
+    "        out[i - first] = i;\n"
+    "}\n"
+    "kernel void wraps_signed(global int *out, int n, uint first)\n"
+    "{\n"
+    "    int i = get_global_id(0);\n"
+    "    if (i < n)\n"
+    "        out[(uint)i - first] = i;\n"
+    "}\n"
+    "kernel void wraps_times_four(global uint *out, ulong n, uint first)\n"
+    "{\n"
+    "    uint i = get_global_id(0);\n"
+    "    size_t j = i * 4u;\n"
+    "    if (j < n)\n"
+    "        out[i - first] = 1;\n"
+    "}\n"
+    /* the scan's pattern: four elements a work-item, each checked, around a barrier */
+    "kernel void four_each(global const uint *in, global uint *out, uint n, local uint *s)\n"
+    "{\n"
+    "    uint l = get_local_id(0);\n"
+    "    size_t base = get_group_id(0) * get_enqueued_local_size(0) * 4 + l * 4;\n"
+    "    uint t = 0;\n"
+    "    for (int k = 0; k < 4; k++)\n"
+    "        t += base + k < n ? in[base + k] : 0;\n"
+    "    s[l] = t;\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    uint left = l ? s[l - 1] : 0;\n"
+    "    for (int k = 0; k < 4; k++)\n"
+    "        if (base + k < n)\n"
+    "            out[base + k] = in[base + k] + left;\n"
+    "}\n"
+    "kernel void two_dims(global int *out, int w, int h, int pitch)\n"
+    "{\n"
+    "    int x = get_global_id(0), y = get_global_id(1);\n"
+    "    if (x < w && y < h)\n"
+    "        out[y * pitch + x] = x * 1000 + y;\n"
+    "}\n";
+
+#define UNTOUCHED 0x5a5a5a5a
+
+static cl_kernel kernel(const char *name)
+{
+    cl_int err;
+    cl_kernel k = clCreateKernel(program, name, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    return k;
+}
+
+static cl_mem filled_buffer(size_t count)
+{
+    cl_int err, fill = UNTOUCHED;
+    cl_mem m = clCreateBuffer(context, CL_MEM_READ_WRITE, count * sizeof(cl_int), NULL, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    CHECK_ERR(clEnqueueFillBuffer(queue, m, &fill, sizeof fill, 0, count * sizeof(cl_int), 0, NULL, NULL),
+              CL_SUCCESS);
+    return m;
+}
+
+/* Runs k (its arguments set) three times, so that its groups' size gets a
+ * build of its own (MOSAIC_SPECIALISE_AFTER), over dims dimensions, and
+ * reads count ints of out (filled with UNTOUCHED before each run). */
+static void run(cl_kernel k, cl_uint dims, const size_t *offset, const size_t *global, const size_t *local,
+                cl_mem out, size_t count, cl_int *result)
+{
+    cl_int fill = UNTOUCHED;
+    for (int launch = 0; launch < 3; launch++) {
+        CHECK_ERR(clEnqueueFillBuffer(queue, out, &fill, sizeof fill, 0, count * sizeof(cl_int), 0, NULL, NULL),
+                  CL_SUCCESS);
+        CHECK_ERR(clEnqueueNDRangeKernel(queue, k, dims, offset, global, local, 0, NULL, NULL), CL_SUCCESS);
+    }
+    CHECK_ERR(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, count * sizeof(cl_int), result, 0, NULL, NULL),
+              CL_SUCCESS);
+}
+
+/* How many of count elements differ from want; the first one reported. */
+static int count_wrong(const char *what, const cl_int *got, const cl_int *want, size_t count)
+{
+    int bad = 0;
+    for (size_t i = 0; i < count; i++)
+        if (got[i] != want[i] && !bad++)
+            CHECK(0, "%s: element %zu is %d, expected %d", what, i, got[i], want[i]);
+    return bad;
+}
+
+enum { N = 1000 };
+
+TEST(unsigned_index)
+{
+    cl_kernel below = kernel("below"), bound_first = kernel("bound_first");
+    cl_mem out = filled_buffer(N);
+    cl_int got[N], want[N];
+    const size_t locals[] = {64, 16, 200, 1};
+    const cl_uint bounds[] = {0, 1, 63, 64, 65, 500, 937, 997, 1000};
+    for (unsigned s = 0; s < sizeof locals / sizeof *locals; s++)
+        for (unsigned b = 0; b < sizeof bounds / sizeof *bounds; b++) {
+            size_t global = N, local = locals[s];
+            cl_uint n = bounds[b];
+            char what[64];
+            snprintf(what, sizeof what, "below, n %u, groups of %zu", n, local);
+            CHECK_ERR(clSetKernelArg(below, 0, sizeof out, &out), CL_SUCCESS);
+            CHECK_ERR(clSetKernelArg(below, 1, sizeof n, &n), CL_SUCCESS);
+            run(below, 1, NULL, &global, &local, out, N, got);
+            for (size_t i = 0; i < N; i++)
+                want[i] = i < n ? (cl_int)i * 3 + 1 : UNTOUCHED;
+            count_wrong(what, got, want, N);
+
+            if (n + 3 > N)
+                continue;
+            snprintf(what, sizeof what, "bound_first, n %u, groups of %zu", n, local);
+            CHECK_ERR(clSetKernelArg(bound_first, 0, sizeof out, &out), CL_SUCCESS);
+            CHECK_ERR(clSetKernelArg(bound_first, 1, sizeof n, &n), CL_SUCCESS);
+            run(bound_first, 1, NULL, &global, &local, out, N, got);
+            for (size_t i = 0; i < N; i++)
+                want[i] = UNTOUCHED + (i < n ? 1 : 0) + (i <= n + 2 ? 10 : 0);
+            count_wrong(what, got, want, N);
+        }
+    clReleaseMemObject(out);
+    clReleaseKernel(below);
+    clReleaseKernel(bound_first);
+}
+
+TEST(signed_early_return)
+{
+    cl_kernel k = kernel("early_return");
+    cl_mem out = filled_buffer(N);
+    cl_int got[N], want[N];
+    const cl_int bounds[] = {-5, 0, 31, 32, 33, 999, 1000, 5000};
+    for (unsigned b = 0; b < sizeof bounds / sizeof *bounds; b++) {
+        size_t global = N, local = 32;
+        cl_int n = bounds[b];
+        char what[64];
+        snprintf(what, sizeof what, "early_return, n %d", n);
+        CHECK_ERR(clSetKernelArg(k, 0, sizeof out, &out), CL_SUCCESS);
+        CHECK_ERR(clSetKernelArg(k, 1, sizeof n, &n), CL_SUCCESS);
+        run(k, 1, NULL, &global, &local, out, N, got);
+        for (int i = 0; i < N; i++)
+            want[i] = i < n ? i - 7 : UNTOUCHED;
+        count_wrong(what, got, want, N);
+    }
+    clReleaseMemObject(out);
+    clReleaseKernel(k);
+}
+
+/* 256 work-items from `offset`, groups of 64: the index wraps inside the
+ * second group (rows of 64 whose ends both pass the check while work-items
+ * between them do not). */
+enum { WRAP_ITEMS = 256 };
+
+TEST(index_wraps_in_row)
+{
+    cl_kernel ku = kernel("wraps_unsigned"), ks = kernel("wraps_signed"), k4 = kernel("wraps_times_four");
+    cl_mem out = filled_buffer(WRAP_ITEMS);
+    cl_int got[WRAP_ITEMS], want[WRAP_ITEMS];
+    size_t global = WRAP_ITEMS, local = 64;
+    char what[80];
+
+    /* uint: 2^32 - 96 + j wraps to 0 at j = 96 */
+    size_t offset = ((size_t)1 << 32) - 96;
+    cl_uint first = (cl_uint)offset;
+    const cl_uint ubounds[] = {UINT32_MAX - 9, 50, UINT32_MAX};
+    for (unsigned b = 0; b < sizeof ubounds / sizeof *ubounds; b++) {
+        cl_uint n = ubounds[b];
+        CHECK_ERR(clSetKernelArg(ku, 0, sizeof out, &out), CL_SUCCESS);
+        CHECK_ERR(clSetKernelArg(ku, 1, sizeof n, &n), CL_SUCCESS);
+        CHECK_ERR(clSetKernelArg(ku, 2, sizeof first, &first), CL_SUCCESS);
+        run(ku, 1, &offset, &global, &local, out, WRAP_ITEMS, got);
+        for (size_t j = 0; j < WRAP_ITEMS; j++) {
+            cl_uint i = (cl_uint)(offset + j);
+            want[j] = i < n ? (cl_int)i : UNTOUCHED;
+        }
+        snprintf(what, sizeof what, "wraps_unsigned, n %u", n);
+        count_wrong(what, got, want, WRAP_ITEMS);
+    }
+
+    /* int: 2^31 - 32 + j becomes negative at j = 32 */
+    offset = ((size_t)1 << 31) - 32;
+    first = (cl_uint)offset;
+    const cl_int sbounds[] = {INT32_MAX - 9, 5, INT32_MIN + 100};
+    for (unsigned b = 0; b < sizeof sbounds / sizeof *sbounds; b++) {
+        cl_int n = sbounds[b];
+        CHECK_ERR(clSetKernelArg(ks, 0, sizeof out, &out), CL_SUCCESS);
+        CHECK_ERR(clSetKernelArg(ks, 1, sizeof n, &n), CL_SUCCESS);
+        CHECK_ERR(clSetKernelArg(ks, 2, sizeof first, &first), CL_SUCCESS);
+        run(ks, 1, &offset, &global, &local, out, WRAP_ITEMS, got);
+        for (size_t j = 0; j < WRAP_ITEMS; j++) {
+            cl_int i = (cl_int)(cl_uint)(offset + j);
+            want[j] = i < n ? i : UNTOUCHED;
+        }
+        snprintf(what, sizeof what, "wraps_signed, n %d", n);
+        count_wrong(what, got, want, WRAP_ITEMS);
+    }
+
+    /* (size_t)(i * 4u): 4 (2^30 - 32 + j) wraps to 0 at j = 32 */
+    offset = ((size_t)1 << 30) - 32;
+    first = (cl_uint)offset;
+    const cl_ulong lbounds[] = {((cl_ulong)1 << 32) - 40, 100};
+    for (unsigned b = 0; b < sizeof lbounds / sizeof *lbounds; b++) {
+        cl_ulong n = lbounds[b];
+        CHECK_ERR(clSetKernelArg(k4, 0, sizeof out, &out), CL_SUCCESS);
+        CHECK_ERR(clSetKernelArg(k4, 1, sizeof n, &n), CL_SUCCESS);
+        CHECK_ERR(clSetKernelArg(k4, 2, sizeof first, &first), CL_SUCCESS);
+        run(k4, 1, &offset, &global, &local, out, WRAP_ITEMS, got);
+        for (size_t j = 0; j < WRAP_ITEMS; j++) {
+            cl_uint i = (cl_uint)(offset + j);
+            want[j] = (cl_ulong)(cl_uint)(i * 4u) < n ? 1 : UNTOUCHED;
+        }
+        snprintf(what, sizeof what, "wraps_times_four, n %llu", (unsigned long long)n);
+        count_wrong(what, got, want, WRAP_ITEMS);
+    }
+    clReleaseMemObject(out);
+    clReleaseKernel(ku);
+    clReleaseKernel(ks);
+    clReleaseKernel(k4);
+}
+
+TEST(checks_in_a_loop)
+{
+    enum { ITEMS = 4 * N };
+    cl_kernel k = kernel("four_each");
+    static cl_uint in[ITEMS];
+    static cl_int got[ITEMS], want[ITEMS];
+    for (int i = 0; i < ITEMS; i++)
+        in[i] = (cl_uint)(i % 17 + 1);
+    cl_int err;
+    cl_mem src = clCreateBuffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof in, in, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    cl_mem out = filled_buffer(ITEMS);
+    const size_t locals[] = {64, 8};
+    const cl_uint bounds[] = {0, 3, 255, 256, 257, 258, 2050, 3999, ITEMS};
+    for (unsigned s = 0; s < sizeof locals / sizeof *locals; s++)
+        for (unsigned b = 0; b < sizeof bounds / sizeof *bounds; b++) {
+            size_t global = N, local = locals[s];
+            cl_uint n = bounds[b];
+            CHECK_ERR(clSetKernelArg(k, 0, sizeof src, &src), CL_SUCCESS);
+            CHECK_ERR(clSetKernelArg(k, 1, sizeof out, &out), CL_SUCCESS);
+            CHECK_ERR(clSetKernelArg(k, 2, sizeof n, &n), CL_SUCCESS);
+            CHECK_ERR(clSetKernelArg(k, 3, local * sizeof(cl_uint), NULL), CL_SUCCESS);
+            run(k, 1, NULL, &global, &local, out, ITEMS, got);
+            for (size_t item = 0; item < N; item++) {
+                size_t l = item % local, left_base = (item - 1) * 4;
+                cl_uint left = 0;
+                for (int j = 0; l && j < 4; j++)
+                    left += left_base + j < n ? in[left_base + j] : 0;
+                for (size_t j = item * 4; j < item * 4 + 4; j++)
+                    want[j] = j < n ? (cl_int)(in[j] + left) : UNTOUCHED;
+            }
+            char what[64];
+            snprintf(what, sizeof what, "four_each, n %u, groups of %zu", n, local);
+            count_wrong(what, got, want, ITEMS);
+        }
+    clReleaseMemObject(src);
+    clReleaseMemObject(out);
+    clReleaseKernel(k);
+}
+
+TEST(two_dimensions)
+{
+    enum { W = 40, H = 24 };
+    cl_kernel k = kernel("two_dims");
+    cl_mem out = filled_buffer(W * H);
+    cl_int got[W * H], want[W * H];
+    const cl_int sizes[][2] = {{40, 24}, {33, 17}, {16, 8}, {1, 24}, {0, 5}};
+    for (unsigned s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+        cl_int w = sizes[s][0], h = sizes[s][1], pitch = W;
+        size_t global[2] = {W, H}, local[2] = {16, 4};
+        CHECK_ERR(clSetKernelArg(k, 0, sizeof out, &out), CL_SUCCESS);
+        CHECK_ERR(clSetKernelArg(k, 1, sizeof w, &w), CL_SUCCESS);
+        CHECK_ERR(clSetKernelArg(k, 2, sizeof h, &h), CL_SUCCESS);
+        CHECK_ERR(clSetKernelArg(k, 3, sizeof pitch, &pitch), CL_SUCCESS);
+        run(k, 2, NULL, global, local, out, W * H, got);
+        for (int y = 0; y < H; y++)
+            for (int x = 0; x < W; x++)
+                want[y * W + x] = x < w && y < h ? x * 1000 + y : UNTOUCHED;
+        char what[64];
+        snprintf(what, sizeof what, "two_dims, %d x %d", w, h);
+        count_wrong(what, got, want, W * H);
+    }
+    clReleaseMemObject(out);
+    clReleaseKernel(k);
+}
+
+int main(int argc, char **argv)
+{
+    return test_main_with_program(argc, argv, source, "-cl-std=CL2.0", &device, &context, &queue, &program);
+}
