@@ -1,5 +1,6 @@
 /*
- * Rows that pass a kernel's bounds checks whole.
+ * Rows that pass a kernel's bounds checks whole, and rows inside one
+ * multiple of a divisor.
  *
  * A kernel launched over more work-items than it has data checks its index:
  * `if (i < n) out[i] = ...`, or returns when i >= n.  In K.wg's loop over a
@@ -27,11 +28,20 @@
  * and of the index itself in the compare's reading, in order, the index is
  * its first value plus slope times x at every x, and the compare's answer
  * changes at most once along the row.
+ *
+ * The same copy takes quotients of a growing index by something invariant
+ * (`g / w`, `g % w`, `i >> 4`, `i & 15`: a flattened 2D index, a block's
+ * offset): for a row whose first and last index have one quotient, every
+ * index between has it, so the quotient is that value, computed once, and
+ * the remainder the index minus it times the divisor, affine in x.
  */
 #include <stdlib.h>
 
 #include "compiler/compiler_internal.h"
 #include "compiler/row_versions.h"
+
+/* Quotients a loop's copy replaces at most. */
+#define MAX_QUOTIENTS 8
 
 /* A counter of a loop inside the row's loop: phi from 0 by 1, whose loop
  * runs its body (from block body on) while phi < limit, a constant. */
@@ -290,13 +300,114 @@ static void corners_init(LLVMBuilderRef b, const checks *ck, corners *at)
     }
 }
 
-/* Versions the x loop whose latch is latch when it holds checks. */
+/* ---- quotients ---------------------------------------------------------------------- */
+
+/* Is inst a quotient or remainder of a growing index by something
+ * invariant (X / d, X % d, X >> k, X & (2^k - 1))?  Those are the same over
+ * a row that stays inside one multiple of d: the quotient is its value at
+ * x = 0, the remainder X minus that times d.  Not inside counted loops (the
+ * index must not depend on their counters). */
+static bool is_quotient(const checks *ck, LLVMValueRef inst)
+{
+    if (!LLVMIsABinaryOperator(inst))
+        return false;
+    LLVMOpcode op = LLVMGetInstructionOpcode(inst);
+    LLVMValueRef x = LLVMGetOperand(inst, 0), d = LLVMGetOperand(inst, 1);
+    LLVMTypeRef t = LLVMTypeOf(inst);
+    if (LLVMGetTypeKind(t) != LLVMIntegerTypeKind || LLVMGetIntTypeWidth(t) < 32)
+        return false;
+    switch (op) {
+    case LLVMUDiv: case LLVMURem: case LLVMSDiv: case LLVMSRem: case LLVMLShr:
+        break;
+    case LLVMAnd: { /* X & (2^k - 1) */
+        if (!LLVMIsAConstantInt(d))
+            return false;
+        unsigned long long m = LLVMConstIntGetZExtValue(d);
+        if (m == 0 || (m & (m + 1)) || m > (1ull << 40))
+            return false;
+        break;
+    }
+    default:
+        return false;
+    }
+    long long s = mc_row_slope(&ck->rl, x);
+    if (s <= 0 || s == MC_ROW_NOT_AFFINE || !invariant(ck, d))
+        return false;
+    for (unsigned i = 0; i < ck->ncounters; i++)
+        if (mc_row_slope_in(&ck->rl, x, ck->counters[i].phi) != 0)
+            return false;
+    return true;
+}
+
+/* The divisor of quotient inst as a number to divide by (2^k for a shift or
+ * a mask), built before the loop. */
+static LLVMValueRef divisor(LLVMBuilderRef b, const checks *ck, LLVMValueRef inst, const corners *at)
+{
+    LLVMValueRef d = mc_row_at_all(b, &ck->rl, LLVMGetOperand(inst, 1), at->low);
+    LLVMTypeRef t = LLVMTypeOf(inst);
+    switch (LLVMGetInstructionOpcode(inst)) {
+    case LLVMLShr:
+        return LLVMBuildShl(b, LLVMConstInt(t, 1, 0), d, "");
+    case LLVMAnd:
+        return LLVMBuildAdd(b, d, LLVMConstInt(t, 1, 0), "");
+    default:
+        return d;
+    }
+}
+
+static bool signed_quotient(LLVMValueRef inst)
+{
+    LLVMOpcode op = LLVMGetInstructionOpcode(inst);
+    return op == LLVMSDiv || op == LLVMSRem;
+}
+
+/* Does quotient inst keep one value over the whole row?  *q0 gets it. */
+static LLVMValueRef row_in_one_multiple(LLVMBuilderRef b, const checks *ck, LLVMValueRef inst, const corners *at,
+                                        LLVMValueRef *q0)
+{
+    LLVMValueRef index = LLVMGetOperand(inst, 0);
+    LLVMTypeRef t = LLVMTypeOf(inst);
+    LLVMValueRef zero = LLVMConstInt(t, 0, 0), one = LLVMConstInt(t, 1, 0);
+    bool sgn = signed_quotient(inst);
+    LLVMValueRef d = divisor(b, ck, inst, at);
+    LLVMOpcode sh = LLVMGetInstructionOpcode(inst);
+    /* a shift by its width or more gives poison: the row takes the original loop */
+    LLVMValueRef ok = sh == LLVMLShr ? LLVMBuildICmp(b, LLVMIntULT, mc_row_at_all(b, &ck->rl, LLVMGetOperand(inst, 1), at->low),
+                                                     LLVMConstInt(t, LLVMGetIntTypeWidth(t), 0), "")
+                                     : NULL;
+    /* a divisor above 0, and for a signed one an index at or above 0: then signed is unsigned */
+    ok = both(b, ok, LLVMBuildICmp(b, sgn ? LLVMIntSGT : LLVMIntNE, d, zero, ""));
+    LLVMValueRef lo = mc_row_at_all(b, &ck->rl, index, at->low), hi = mc_row_at_all(b, &ck->rl, index, at->high);
+    if (sgn)
+        ok = LLVMBuildAnd(b, ok, LLVMBuildICmp(b, LLVMIntSGE, lo, zero, ""), "");
+    ok = LLVMBuildAnd(b, ok, ends_in_order(b, ck, index, sgn, at), "");
+    ok = casts_in_order(b, ck, index, at, ok);
+    LLVMValueRef safe = LLVMBuildSelect(b, ok, d, one, ""); /* no division by 0 before the test */
+    *q0 = LLVMBuildUDiv(b, lo, safe, "row.quotient");
+    return LLVMBuildAnd(b, ok, LLVMBuildICmp(b, LLVMIntEQ, *q0, LLVMBuildUDiv(b, hi, safe, ""), ""), "");
+}
+
+/* In the copy: quotient inst (the original's copy) becomes q0, a remainder X - q0 d. */
+static void replace_quotient(LLVMBuilderRef b, const checks *ck, LLVMValueRef inst, LLVMValueRef q0, LLVMValueRef d)
+{
+    LLVMValueRef copy = mc_row_copy_of(&ck->rl, inst), v = q0;
+    LLVMOpcode op = LLVMGetInstructionOpcode(inst);
+    if (op == LLVMURem || op == LLVMSRem || op == LLVMAnd) {
+        LLVMPositionBuilderBefore(b, copy);
+        v = LLVMBuildSub(b, LLVMGetOperand(copy, 0), LLVMBuildMul(b, q0, d, ""), "");
+    }
+    LLVMReplaceAllUsesWith(copy, v);
+}
+
+/* Versions the x loop whose latch is latch when it holds checks or quotients. */
 static void version_loop(LLVMBuilderRef b, LLVMValueRef wg, LLVMBasicBlockRef latch)
 {
     checks ck = {0};
     LLVMValueRef pass = NULL;
     corners at;
     bool have_corners = false;
+    unsigned nq = 0;
+    LLVMValueRef quotients[MAX_QUOTIENTS], q0[MAX_QUOTIENTS], divisors[MAX_QUOTIENTS];
     if (!mc_row_loop_open(&ck.rl, wg, latch) || !ck.rl.bound)
         goto out;
     for (unsigned k = 1; k < ck.rl.nblocks; k++)
@@ -305,14 +416,21 @@ static void version_loop(LLVMBuilderRef b, LLVMValueRef wg, LLVMBasicBlockRef la
             note_counter(&ck, ck.rl.blocks[k], i);
     for (unsigned k = 0; k < ck.rl.nblocks; k++)
         for (LLVMValueRef i = LLVMGetFirstInstruction(ck.rl.blocks[k]); i; i = LLVMGetNextInstruction(i)) {
-            if (!is_check(&ck, i))
+            bool check = is_check(&ck, i), quotient = !check && nq < MAX_QUOTIENTS && is_quotient(&ck, i);
+            if (!check && !quotient)
                 continue;
             if (!have_corners) {
                 mc_row_before_loop(&ck.rl, b);
                 corners_init(b, &ck, &at);
                 have_corners = true;
             }
-            pass = both(b, pass, row_passes(b, &ck, i, &at));
+            if (check) {
+                pass = both(b, pass, row_passes(b, &ck, i, &at));
+            } else {
+                divisors[nq] = divisor(b, &ck, i, &at);
+                pass = both(b, pass, row_in_one_multiple(b, &ck, i, &at, &q0[nq]));
+                quotients[nq++] = i;
+            }
         }
     if (!pass || !mc_row_copy(&ck.rl, b))
         goto out;
@@ -322,6 +440,8 @@ static void version_loop(LLVMBuilderRef b, LLVMValueRef wg, LLVMBasicBlockRef la
                 LLVMValueRef copy = mc_row_copy_of(&ck.rl, i);
                 LLVMReplaceAllUsesWith(copy, LLVMConstInt(LLVMTypeOf(copy), below_answer(&ck, i), 0));
             }
+    for (unsigned j = 0; j < nq; j++)
+        replace_quotient(b, &ck, quotients[j], q0[j], divisors[j]);
     mc_row_choose(&ck.rl, b, pass);
 out:
     mc_row_loop_close(&ck.rl);

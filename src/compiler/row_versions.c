@@ -272,6 +272,8 @@ static long long slope_at(const mc_row_loop *rl, LLVMValueRef v, LLVMValueRef va
     case LLVMAddrSpaceCast:
     case LLVMBitCast:
         return slope_at(rl, LLVMGetOperand(v, 0), var, budget) == 0 ? 0 : MC_ROW_NOT_AFFINE;
+    case LLVMFreeze: /* instcombine's, around a divided index: the index is never poison */
+        return slope_at(rl, LLVMGetOperand(v, 0), var, budget);
     case LLVMAnd: { /* zext(trunc(a)) as instcombine writes it, a's low zero bits cleared too */
         unsigned width, zeros;
         a = slope_at(rl, LLVMGetOperand(v, 0), var, budget);

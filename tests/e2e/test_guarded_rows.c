@@ -79,6 +79,23 @@ static const char source[] =
     "        if (base + k < n)\n"
     "            out[base + k] = in[base + k] + left;\n"
     "}\n"
+    /* quotients and remainders that are the same over rows inside one multiple */
+    "kernel void flatten(global int *out, int w, uint first)\n"
+    "{\n"
+    "    int g = get_global_id(0);\n"
+    "    out[(uint)g - first] = (g % w) * 10000 + g / w;\n"
+    "}\n"
+    "kernel void flatten_by_16(global uint *out, uint first)\n"
+    "{\n"
+    "    uint g = get_global_id(0);\n"
+    "    out[g - first] = (g % 16) * 100000 + g / 16;\n"
+    "}\n"
+    "kernel void block_offsets(global uint *out, global const uint *offsets, uint n, uint per)\n"
+    "{\n"
+    "    size_t i = get_global_id(0);\n"
+    "    if (i < n)\n"
+    "        out[i] += offsets[i / per] + i % per;\n"
+    "}\n"
     "kernel void two_dims(global int *out, int w, int h, int pitch)\n"
     "{\n"
     "    int x = get_global_id(0), y = get_global_id(1);\n"
@@ -327,6 +344,68 @@ TEST(two_dimensions)
     }
     clReleaseMemObject(out);
     clReleaseKernel(k);
+}
+
+TEST(quotients)
+{
+    enum { ITEMS = 512 };
+    cl_kernel kf = kernel("flatten"), k16 = kernel("flatten_by_16"), kb = kernel("block_offsets");
+    cl_mem out = filled_buffer(ITEMS);
+    cl_int got[ITEMS], want[ITEMS];
+    char what[80];
+    /* from 0, and from 2^31 - 32: g turns negative in the second group */
+    const size_t offsets[] = {0, ((size_t)1 << 31) - 32, 100000};
+    const cl_int widths[] = {37, 64, 16, 1, 5000, 48};
+    for (unsigned o = 0; o < sizeof offsets / sizeof *offsets; o++) {
+        size_t global = ITEMS, local = 64, offset = offsets[o];
+        cl_uint first = (cl_uint)offset;
+        for (unsigned w = 0; w < sizeof widths / sizeof *widths; w++) {
+            CHECK_ERR(clSetKernelArg(kf, 0, sizeof out, &out), CL_SUCCESS);
+            CHECK_ERR(clSetKernelArg(kf, 1, sizeof widths[w], &widths[w]), CL_SUCCESS);
+            CHECK_ERR(clSetKernelArg(kf, 2, sizeof first, &first), CL_SUCCESS);
+            run(kf, 1, &offset, &global, &local, out, ITEMS, got);
+            for (size_t j = 0; j < ITEMS; j++) {
+                cl_int g = (cl_int)(cl_uint)(offset + j);
+                want[j] = (cl_int)((cl_uint)(g % widths[w]) * 10000u + (cl_uint)(g / widths[w]));
+            }
+            snprintf(what, sizeof what, "flatten, width %d, offset %zu", widths[w], offset);
+            count_wrong(what, got, want, ITEMS);
+        }
+        CHECK_ERR(clSetKernelArg(k16, 0, sizeof out, &out), CL_SUCCESS);
+        CHECK_ERR(clSetKernelArg(k16, 1, sizeof first, &first), CL_SUCCESS);
+        run(k16, 1, &offset, &global, &local, out, ITEMS, got);
+        for (size_t j = 0; j < ITEMS; j++) {
+            cl_uint g = (cl_uint)(offset + j);
+            want[j] = (cl_int)((g % 16) * 100000u + g / 16);
+        }
+        snprintf(what, sizeof what, "flatten_by_16, offset %zu", offset);
+        count_wrong(what, got, want, ITEMS);
+    }
+    cl_uint offs[ITEMS];
+    for (int i = 0; i < ITEMS; i++)
+        offs[i] = (cl_uint)(i * 1000);
+    cl_int err;
+    cl_mem table = clCreateBuffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof offs, offs, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    const cl_uint pers[] = {64, 100, 7, 1, 1024, 0};
+    for (unsigned p = 0; p < sizeof pers / sizeof *pers; p++) {
+        size_t global = ITEMS, local = 32;
+        cl_uint n = pers[p] ? ITEMS - 3 : 0, per = pers[p];
+        CHECK_ERR(clSetKernelArg(kb, 0, sizeof out, &out), CL_SUCCESS);
+        CHECK_ERR(clSetKernelArg(kb, 1, sizeof table, &table), CL_SUCCESS);
+        CHECK_ERR(clSetKernelArg(kb, 2, sizeof n, &n), CL_SUCCESS);
+        CHECK_ERR(clSetKernelArg(kb, 3, sizeof per, &per), CL_SUCCESS);
+        run(kb, 1, NULL, &global, &local, out, ITEMS, got);
+        for (cl_uint i = 0; i < ITEMS; i++)
+            want[i] = i < n ? (cl_int)(UNTOUCHED + offs[i / per] + i % per) : UNTOUCHED;
+        snprintf(what, sizeof what, "block_offsets, per %u", per);
+        count_wrong(what, got, want, ITEMS);
+    }
+    clReleaseMemObject(table);
+    clReleaseMemObject(out);
+    clReleaseKernel(kf);
+    clReleaseKernel(k16);
+    clReleaseKernel(kb);
 }
 
 int main(int argc, char **argv)
