@@ -179,6 +179,10 @@ typedef struct region_fn {
     int *order;                 /* room for nb block indices (build_region) */
     unsigned ag_kind;
     LLVMValueRef ag;
+    /* alias scopes: Mosaic's per-work-item storage (storage_scope), which no
+     * __global, __constant or __local access of the kernel's can reach */
+    unsigned scope_kind, noalias_kind;
+    LLVMValueRef storage_scope;
     LLVMValueRef report_fn, kernel_name;
 
     /* sub-group mode (some barrier is a sub-group barrier) */
@@ -1021,6 +1025,53 @@ static void mark_parallel(region_fn *rf, LLVMValueRef inst)
         LLVMSetMetadata(inst, rf->ag_kind, rf->ag);
 }
 
+/* A node !{self, ops...} (an alias scope or its domain): the cycle makes it
+ * one of its kind. */
+static LLVMMetadataRef self_node(LLVMContextRef c, LLVMMetadataRef *ops, unsigned n)
+{
+    LLVMMetadataRef all[3], temp = LLVMTemporaryMDNode(c, NULL, 0);
+    all[0] = temp;
+    for (unsigned i = 0; i < n && i < 2; i++)
+        all[i + 1] = ops[i];
+    LLVMMetadataRef node = LLVMMDNodeInContext2(c, all, n + 1);
+    LLVMMetadataReplaceAllUsesWith(temp, node);
+    return node;
+}
+
+/* The storage's alias scope: with it LLVM knows that a spill to the storage
+ * does not change a tile in __local memory, so a tiled product's loads of a
+ * tile row stay in registers across the rows of the group (LICM, GVN). */
+static void make_storage_scope(region_fn *rf)
+{
+    LLVMContextRef c = rf->c;
+    LLVMMetadataRef name = LLVMMDStringInContext2(c, "mosaic.storage", 14);
+    LLVMMetadataRef domain = self_node(c, &name, 1);
+    LLVMMetadataRef ops[2] = {domain, name};
+    LLVMMetadataRef scope = self_node(c, ops, 2);
+    rf->storage_scope = LLVMMetadataAsValue(c, LLVMMDNodeInContext2(c, &scope, 1));
+    rf->scope_kind = LLVMGetMDKindIDInContext(c, "alias.scope", 11);
+    rf->noalias_kind = LLVMGetMDKindIDInContext(c, "noalias", 7);
+}
+
+/* A load or store of the per-work-item storage. */
+static void in_storage(region_fn *rf, LLVMValueRef inst)
+{
+    LLVMSetMetadata(inst, rf->scope_kind, rf->storage_scope);
+}
+
+/* A copied load or store of the kernel's that cannot reach the storage: its
+ * address is __global, __constant or __local (address spaces 1 to 3), and
+ * the storage is private memory. */
+static void beside_storage(region_fn *rf, LLVMValueRef inst)
+{
+    LLVMValueRef p = LLVMIsALoadInst(inst)    ? LLVMGetOperand(inst, 0)
+                     : LLVMIsAStoreInst(inst) ? LLVMGetOperand(inst, 1)
+                                              : NULL;
+    unsigned as = p ? LLVMGetPointerAddressSpace(LLVMTypeOf(p)) : 0;
+    if (as >= 1 && as <= 3)
+        LLVMSetMetadata(inst, rf->noalias_kind, rf->storage_scope);
+}
+
 static LLVMValueRef slot_ptr(region_fn *rf, LLVMBuilderRef b, int s)
 {
     return LLVMBuildInBoundsGEP2(b, rf->slot_type[s], rf->slot_base[s], &rf->wi, 1, "");
@@ -1032,6 +1083,7 @@ static LLVMValueRef reload(region_fn *rf, LLVMBuilderRef b, int k)
     LLVMValueRef v = LLVMBuildLoad2(b, rf->slot_type[s], slot_ptr(rf, b, s), "");
     LLVMSetAlignment(v, LLVMABIAlignmentOfType(rf->td, rf->slot_type[s]));
     mark_parallel(rf, v);
+    in_storage(rf, v);
     return v;
 }
 
@@ -1045,6 +1097,7 @@ static LLVMValueRef reload_uniform(region_fn *rf, int k)
         int s = rf->slot[k];
         LLVMValueRef v = LLVMBuildLoad2(h, rf->slot_type[s], rf->slot_base[s], "uniform");
         LLVMSetAlignment(v, LLVMABIAlignmentOfType(rf->td, rf->slot_type[s]));
+        in_storage(rf, v);
         mc_copy_name(v, rf->insts[k]);
         rf->hoisted[k] = v;
         LLVMDisposeBuilder(h);
@@ -1061,6 +1114,7 @@ static void spill(region_fn *rf, LLVMBuilderRef b, int k, LLVMValueRef v)
     LLVMValueRef st = LLVMBuildStore(b, v, first_only ? rf->slot_base[s] : slot_ptr(rf, b, s));
     LLVMSetAlignment(st, LLVMABIAlignmentOfType(rf->td, rf->slot_type[s]));
     mark_parallel(rf, st);
+    in_storage(rf, st);
 }
 
 static LLVMValueRef recompute(region_fn *rf, int r, int k, int b, LLVMBuilderRef bld);
@@ -1613,6 +1667,7 @@ static void copy_region_code(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
             if (!clone)
                 clone = copy_inst(rf, rl->r, inst, bi, b);
             rf->vmap[k] = clone;
+            beside_storage(rf, clone);
             if ((LLVMIsALoadInst(inst) && perwi_address(rf, LLVMGetOperand(inst, 0))) ||
                 (LLVMIsAStoreInst(inst) && perwi_address(rf, LLVMGetOperand(inst, 1))))
                 if (!LLVMGetVolatile(inst) && LLVMGetOrdering(inst) == LLVMAtomicOrderingNotAtomic)
@@ -2596,6 +2651,7 @@ static cl_int begin_wg(region_fn *rf, LLVMBuilderRef b, const mosaic_compiler_ta
     rf->ag_kind = LLVMGetMDKindIDInContext(rf->c, "llvm.access.group", 17);
     rf->kb->access_group = mc_distinct_empty_node(rf->c);
     rf->ag = rf->kb->access_group ? LLVMMetadataAsValue(rf->c, rf->kb->access_group) : NULL;
+    make_storage_scope(rf);
     if (mc_target_has_symbol(target, "__mosaic_barrier_divergence"))
         declare_divergence_report(rf);
     for (int r = 0; r < rf->nreg; r++) {
