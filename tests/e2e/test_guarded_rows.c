@@ -213,71 +213,57 @@ TEST(signed_early_return)
  * between them do not). */
 enum { WRAP_ITEMS = 256 };
 
+/* What wraps_unsigned (kind 0), wraps_signed (1) and wraps_times_four (2)
+ * write for work-item `offset + j` with bound n. */
+static cl_int wrap_want(int kind, size_t offset, size_t j, long long n)
+{
+    cl_uint i = (cl_uint)(offset + j);
+    switch (kind) {
+    case 0: return i < (cl_uint)n ? (cl_int)i : UNTOUCHED;
+    case 1: return (cl_int)i < (cl_int)n ? (cl_int)i : UNTOUCHED;
+    default: return (cl_ulong)(cl_uint)(i * 4u) < (cl_ulong)n ? 1 : UNTOUCHED;
+    }
+}
+
 TEST(index_wraps_in_row)
 {
-    cl_kernel ku = kernel("wraps_unsigned"), ks = kernel("wraps_signed"), k4 = kernel("wraps_times_four");
+    static const struct {
+        const char *kernel;
+        size_t offset; /* where the index wraps: 2^32 - 96 + j at j = 96, the int 2^31 - 32 + j
+                          at j = 32, (size_t)(i * 4u) of 2^30 - 32 + j at j = 32 */
+        size_t n_size;
+        long long bounds[3];
+        int nbounds;
+    } cases[] = {
+        {"wraps_unsigned", ((size_t)1 << 32) - 96, sizeof(cl_uint), {UINT32_MAX - 9, 50, UINT32_MAX}, 3},
+        {"wraps_signed", ((size_t)1 << 31) - 32, sizeof(cl_int), {INT32_MAX - 9, 5, INT32_MIN + 100}, 3},
+        {"wraps_times_four", ((size_t)1 << 30) - 32, sizeof(cl_ulong), {((long long)1 << 32) - 40, 100}, 2},
+    };
     cl_mem out = filled_buffer(WRAP_ITEMS);
     cl_int got[WRAP_ITEMS], want[WRAP_ITEMS];
     size_t global = WRAP_ITEMS, local = 64;
-    char what[80];
-
-    /* uint: 2^32 - 96 + j wraps to 0 at j = 96 */
-    size_t offset = ((size_t)1 << 32) - 96;
-    cl_uint first = (cl_uint)offset;
-    const cl_uint ubounds[] = {UINT32_MAX - 9, 50, UINT32_MAX};
-    for (unsigned b = 0; b < sizeof ubounds / sizeof *ubounds; b++) {
-        cl_uint n = ubounds[b];
-        CHECK_ERR(clSetKernelArg(ku, 0, sizeof out, &out), CL_SUCCESS);
-        CHECK_ERR(clSetKernelArg(ku, 1, sizeof n, &n), CL_SUCCESS);
-        CHECK_ERR(clSetKernelArg(ku, 2, sizeof first, &first), CL_SUCCESS);
-        run(ku, 1, &offset, &global, &local, out, WRAP_ITEMS, got);
-        for (size_t j = 0; j < WRAP_ITEMS; j++) {
-            cl_uint i = (cl_uint)(offset + j);
-            want[j] = i < n ? (cl_int)i : UNTOUCHED;
+    for (int c = 0; c < 3; c++) {
+        cl_kernel k = kernel(cases[c].kernel);
+        size_t offset = cases[c].offset;
+        cl_uint first = (cl_uint)offset;
+        for (int b = 0; b < cases[c].nbounds; b++) {
+            long long n = cases[c].bounds[b];
+            cl_uint n32 = (cl_uint)n;
+            cl_ulong n64 = (cl_ulong)n;
+            CHECK_ERR(clSetKernelArg(k, 0, sizeof out, &out), CL_SUCCESS);
+            CHECK_ERR(clSetKernelArg(k, 1, cases[c].n_size, cases[c].n_size == 4 ? (void *)&n32 : (void *)&n64),
+                      CL_SUCCESS);
+            CHECK_ERR(clSetKernelArg(k, 2, sizeof first, &first), CL_SUCCESS);
+            run(k, 1, &offset, &global, &local, out, WRAP_ITEMS, got);
+            for (size_t j = 0; j < WRAP_ITEMS; j++)
+                want[j] = wrap_want(c, offset, j, n);
+            char what[80];
+            snprintf(what, sizeof what, "%s, n %lld", cases[c].kernel, n);
+            count_wrong(what, got, want, WRAP_ITEMS);
         }
-        snprintf(what, sizeof what, "wraps_unsigned, n %u", n);
-        count_wrong(what, got, want, WRAP_ITEMS);
-    }
-
-    /* int: 2^31 - 32 + j becomes negative at j = 32 */
-    offset = ((size_t)1 << 31) - 32;
-    first = (cl_uint)offset;
-    const cl_int sbounds[] = {INT32_MAX - 9, 5, INT32_MIN + 100};
-    for (unsigned b = 0; b < sizeof sbounds / sizeof *sbounds; b++) {
-        cl_int n = sbounds[b];
-        CHECK_ERR(clSetKernelArg(ks, 0, sizeof out, &out), CL_SUCCESS);
-        CHECK_ERR(clSetKernelArg(ks, 1, sizeof n, &n), CL_SUCCESS);
-        CHECK_ERR(clSetKernelArg(ks, 2, sizeof first, &first), CL_SUCCESS);
-        run(ks, 1, &offset, &global, &local, out, WRAP_ITEMS, got);
-        for (size_t j = 0; j < WRAP_ITEMS; j++) {
-            cl_int i = (cl_int)(cl_uint)(offset + j);
-            want[j] = i < n ? i : UNTOUCHED;
-        }
-        snprintf(what, sizeof what, "wraps_signed, n %d", n);
-        count_wrong(what, got, want, WRAP_ITEMS);
-    }
-
-    /* (size_t)(i * 4u): 4 (2^30 - 32 + j) wraps to 0 at j = 32 */
-    offset = ((size_t)1 << 30) - 32;
-    first = (cl_uint)offset;
-    const cl_ulong lbounds[] = {((cl_ulong)1 << 32) - 40, 100};
-    for (unsigned b = 0; b < sizeof lbounds / sizeof *lbounds; b++) {
-        cl_ulong n = lbounds[b];
-        CHECK_ERR(clSetKernelArg(k4, 0, sizeof out, &out), CL_SUCCESS);
-        CHECK_ERR(clSetKernelArg(k4, 1, sizeof n, &n), CL_SUCCESS);
-        CHECK_ERR(clSetKernelArg(k4, 2, sizeof first, &first), CL_SUCCESS);
-        run(k4, 1, &offset, &global, &local, out, WRAP_ITEMS, got);
-        for (size_t j = 0; j < WRAP_ITEMS; j++) {
-            cl_uint i = (cl_uint)(offset + j);
-            want[j] = (cl_ulong)(cl_uint)(i * 4u) < n ? 1 : UNTOUCHED;
-        }
-        snprintf(what, sizeof what, "wraps_times_four, n %llu", (unsigned long long)n);
-        count_wrong(what, got, want, WRAP_ITEMS);
+        clReleaseKernel(k);
     }
     clReleaseMemObject(out);
-    clReleaseKernel(ku);
-    clReleaseKernel(ks);
-    clReleaseKernel(k4);
 }
 
 TEST(checks_in_a_loop)
