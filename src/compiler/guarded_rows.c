@@ -40,8 +40,6 @@
 #include "compiler/compiler_internal.h"
 #include "compiler/row_versions.h"
 
-/* Quotients a loop's copy replaces at most. */
-#define MAX_QUOTIENTS 8
 
 /* A counter of a loop inside the row's loop: phi from 0 by 1, whose loop
  * runs its body (from block body on) while phi < limit, a constant. */
@@ -198,11 +196,11 @@ static LLVMIntPredicate swapped(LLVMIntPredicate p)
     }
 }
 
-/* The answer of check inst for an index below its bound. */
-static bool below_answer(const checks *ck, LLVMValueRef inst)
+/* The answer of check inst (its index operand `side`) for an index below its bound. */
+static bool below_answer(LLVMValueRef inst, int side)
 {
     LLVMIntPredicate p = LLVMGetICmpPredicate(inst);
-    if (index_side(ck, inst) == 1)
+    if (side == 1)
         p = swapped(p);
     return p == LLVMIntULT || p == LLVMIntULE || p == LLVMIntSLT || p == LLVMIntSLE;
 }
@@ -267,17 +265,17 @@ static LLVMValueRef casts_in_order(LLVMBuilderRef b, const checks *ck, LLVMValue
     return ok;
 }
 
-/* Does check inst give its below-the-bound answer over the whole row? */
-static LLVMValueRef row_passes(LLVMBuilderRef b, const checks *ck, LLVMValueRef inst, const corners *at)
+/* Does check inst (its index operand `side`) give its below-the-bound
+ * answer over the whole row? */
+static LLVMValueRef row_passes(LLVMBuilderRef b, const checks *ck, LLVMValueRef inst, int side, const corners *at)
 {
-    int side = index_side(ck, inst);
     LLVMValueRef index = LLVMGetOperand(inst, (unsigned)side), bound = LLVMGetOperand(inst, (unsigned)!side);
     LLVMIntPredicate p = LLVMGetICmpPredicate(inst);
     LLVMValueRef n = mc_row_at_all(b, &ck->rl, bound, at->low);
     LLVMValueRef ends[2] = {mc_row_at_all(b, &ck->rl, index, at->low), mc_row_at_all(b, &ck->rl, index, at->high)};
     LLVMValueRef ok = ends_in_order(b, ck, index, signed_predicate(p), at);
     ok = casts_in_order(b, ck, index, at, ok);
-    bool want = below_answer(ck, inst);
+    bool want = below_answer(inst, side);
     for (int e = 0; e < 2; e++) {
         LLVMValueRef c = side ? LLVMBuildICmp(b, p, n, ends[e], "") : LLVMBuildICmp(b, p, ends[e], n, "");
         ok = LLVMBuildAnd(b, ok, want ? c : LLVMBuildNot(b, c, ""), "");
@@ -285,10 +283,11 @@ static LLVMValueRef row_passes(LLVMBuilderRef b, const checks *ck, LLVMValueRef 
     return ok;
 }
 
-static bool is_check(const checks *ck, LLVMValueRef inst)
+/* Is inst a check: its index operand (0 or 1), else -1. */
+static int check_side(const checks *ck, LLVMValueRef inst)
 {
     int side = index_side(ck, inst);
-    return side >= 0 && starts_anywhere(&ck->rl, LLVMGetOperand(inst, (unsigned)side));
+    return side >= 0 && starts_anywhere(&ck->rl, LLVMGetOperand(inst, (unsigned)side)) ? side : -1;
 }
 
 static void corners_init(LLVMBuilderRef b, const checks *ck, corners *at)
@@ -361,15 +360,15 @@ static bool signed_quotient(LLVMValueRef inst)
     return op == LLVMSDiv || op == LLVMSRem;
 }
 
-/* Does quotient inst keep one value over the whole row?  *q0 gets it. */
-static LLVMValueRef row_in_one_multiple(LLVMBuilderRef b, const checks *ck, LLVMValueRef inst, const corners *at,
-                                        LLVMValueRef *q0)
+/* Does quotient inst (divisor d, built before the loop) keep one value over
+ * the whole row?  *q0 gets it. */
+static LLVMValueRef row_in_one_multiple(LLVMBuilderRef b, const checks *ck, LLVMValueRef inst, LLVMValueRef d,
+                                        const corners *at, LLVMValueRef *q0)
 {
     LLVMValueRef index = LLVMGetOperand(inst, 0);
     LLVMTypeRef t = LLVMTypeOf(inst);
     LLVMValueRef zero = LLVMConstInt(t, 0, 0), one = LLVMConstInt(t, 1, 0);
     bool sgn = signed_quotient(inst);
-    LLVMValueRef d = divisor(b, ck, inst, at);
     LLVMOpcode sh = LLVMGetInstructionOpcode(inst);
     /* a shift by its width or more gives poison: the row takes the original loop */
     LLVMValueRef ok = sh == LLVMLShr ? LLVMBuildICmp(b, LLVMIntULT, mc_row_at_all(b, &ck->rl, LLVMGetOperand(inst, 1), at->low),
@@ -387,14 +386,24 @@ static LLVMValueRef row_in_one_multiple(LLVMBuilderRef b, const checks *ck, LLVM
     return LLVMBuildAnd(b, ok, LLVMBuildICmp(b, LLVMIntEQ, *q0, LLVMBuildUDiv(b, hi, safe, ""), ""), "");
 }
 
-/* In the copy: quotient inst (the original's copy) becomes q0, a remainder X - q0 d. */
-static void replace_quotient(LLVMBuilderRef b, const checks *ck, LLVMValueRef inst, LLVMValueRef q0, LLVMValueRef d)
+/* What a row's copy takes as known: a check's answer, or a quotient's value
+ * (computed before the loop) and its divisor. */
+typedef struct fact {
+    LLVMValueRef inst, value, divisor;
+} fact;
+
+/* Checks and quotients a loop's copy takes at most. */
+#define MAX_FACTS 16
+
+/* In the copy: fact f's instruction (its copy) becomes its value, a
+ * remainder X - q0 d. */
+static void replace_fact(LLVMBuilderRef b, const checks *ck, const fact *f)
 {
-    LLVMValueRef copy = mc_row_copy_of(&ck->rl, inst), v = q0;
-    LLVMOpcode op = LLVMGetInstructionOpcode(inst);
-    if (op == LLVMURem || op == LLVMSRem || op == LLVMAnd) {
+    LLVMValueRef copy = mc_row_copy_of(&ck->rl, f->inst), v = f->value;
+    LLVMOpcode op = LLVMGetInstructionOpcode(f->inst);
+    if (f->divisor && (op == LLVMURem || op == LLVMSRem || op == LLVMAnd)) {
         LLVMPositionBuilderBefore(b, copy);
-        v = LLVMBuildSub(b, LLVMGetOperand(copy, 0), LLVMBuildMul(b, q0, d, ""), "");
+        v = LLVMBuildSub(b, LLVMGetOperand(copy, 0), LLVMBuildMul(b, f->value, f->divisor, ""), "");
     }
     LLVMReplaceAllUsesWith(copy, v);
 }
@@ -405,43 +414,39 @@ static void version_loop(LLVMBuilderRef b, LLVMValueRef wg, LLVMBasicBlockRef la
     checks ck = {0};
     LLVMValueRef pass = NULL;
     corners at;
-    bool have_corners = false;
-    unsigned nq = 0;
-    LLVMValueRef quotients[MAX_QUOTIENTS], q0[MAX_QUOTIENTS], divisors[MAX_QUOTIENTS];
+    fact facts[MAX_FACTS];
+    unsigned nf = 0;
     if (!mc_row_loop_open(&ck.rl, wg, latch) || !ck.rl.bound)
         goto out;
     for (unsigned k = 1; k < ck.rl.nblocks; k++)
         for (LLVMValueRef i = LLVMGetFirstInstruction(ck.rl.blocks[k]); i && LLVMIsAPHINode(i);
              i = LLVMGetNextInstruction(i))
             note_counter(&ck, ck.rl.blocks[k], i);
-    for (unsigned k = 0; k < ck.rl.nblocks; k++)
-        for (LLVMValueRef i = LLVMGetFirstInstruction(ck.rl.blocks[k]); i; i = LLVMGetNextInstruction(i)) {
-            bool check = is_check(&ck, i), quotient = !check && nq < MAX_QUOTIENTS && is_quotient(&ck, i);
-            if (!check && !quotient)
+    for (unsigned k = 0; k < ck.rl.nblocks && nf < MAX_FACTS; k++)
+        for (LLVMValueRef i = LLVMGetFirstInstruction(ck.rl.blocks[k]); i && nf < MAX_FACTS;
+             i = LLVMGetNextInstruction(i)) {
+            int side = check_side(&ck, i);
+            if (side < 0 && !is_quotient(&ck, i))
                 continue;
-            if (!have_corners) {
+            if (!nf) {
                 mc_row_before_loop(&ck.rl, b);
                 corners_init(b, &ck, &at);
-                have_corners = true;
             }
-            if (check) {
-                pass = both(b, pass, row_passes(b, &ck, i, &at));
+            fact *f = &facts[nf++];
+            f->inst = i;
+            if (side >= 0) {
+                f->value = LLVMConstInt(LLVMTypeOf(i), below_answer(i, side), 0);
+                f->divisor = NULL;
+                pass = both(b, pass, row_passes(b, &ck, i, side, &at));
             } else {
-                divisors[nq] = divisor(b, &ck, i, &at);
-                pass = both(b, pass, row_in_one_multiple(b, &ck, i, &at, &q0[nq]));
-                quotients[nq++] = i;
+                f->divisor = divisor(b, &ck, i, &at);
+                pass = both(b, pass, row_in_one_multiple(b, &ck, i, f->divisor, &at, &f->value));
             }
         }
     if (!pass || !mc_row_copy(&ck.rl, b))
         goto out;
-    for (unsigned k = 0; k < ck.rl.nblocks; k++)
-        for (LLVMValueRef i = LLVMGetFirstInstruction(ck.rl.blocks[k]); i; i = LLVMGetNextInstruction(i))
-            if (is_check(&ck, i)) {
-                LLVMValueRef copy = mc_row_copy_of(&ck.rl, i);
-                LLVMReplaceAllUsesWith(copy, LLVMConstInt(LLVMTypeOf(copy), below_answer(&ck, i), 0));
-            }
-    for (unsigned j = 0; j < nq; j++)
-        replace_quotient(b, &ck, quotients[j], q0[j], divisors[j]);
+    for (unsigned j = 0; j < nf; j++)
+        replace_fact(b, &ck, &facts[j]);
     mc_row_choose(&ck.rl, b, pass);
 out:
     mc_row_loop_close(&ck.rl);
