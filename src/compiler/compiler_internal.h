@@ -211,6 +211,7 @@ typedef struct mc_kernel_build {
     unsigned tail_lanes;
     const mosaic_kernel_arg *arg_info; /* the kernel's arguments (kinds), or NULL */
     bool specialise_images; /* K.wg gets a loop nest per common image format (image_formats.c) */
+    unsigned checked_rows;  /* x loops with a copy for rows that pass their checks whole (guarded_rows.c) */
 } mc_kernel_build;
 
 /* A builtin kept out of line (never inlined: "__mosaic_outlined_*"): the

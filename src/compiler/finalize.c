@@ -683,12 +683,17 @@ static cl_int optimise(finalize_job *job)
         mosaic_kernel_info *info = &job->obj->kernels[k];
         info->private_mem_size = sizes[k];
         info->vectorised_loops = job->kb[k].wg ? mc_count_vector_loops(job->kb[k].wg) : 0;
-        if (mosaic_settings()->debug)
-            fprintf(stderr, "mosaic: kernel %s: %s, %u loop%s over work-items vectorised\n", info->name,
+        if (mosaic_settings()->debug) {
+            char checked[96] = "";
+            if (job->kb[k].checked_rows)
+                snprintf(checked, sizeof checked, ", %u with a copy for rows that pass their bounds checks",
+                         job->kb[k].checked_rows);
+            fprintf(stderr, "mosaic: kernel %s: %s, %u loop%s over work-items vectorised%s\n", info->name,
                     !job->kb[k].wg ? "fibers (one work-item function per work-item)"
                     : info->uses_barriers ? "work-group function in regions between barriers"
                                           : "work-group function",
-                    info->vectorised_loops, info->vectorised_loops == 1 ? "" : "s");
+                    info->vectorised_loops, info->vectorised_loops == 1 ? "" : "s", checked);
+        }
     }
     free(wi), free(sizes);
     return CL_SUCCESS;

@@ -408,9 +408,11 @@ static void replace_fact(LLVMBuilderRef b, const checks *ck, const fact *f)
     LLVMReplaceAllUsesWith(copy, v);
 }
 
-/* Versions the x loop whose latch is latch when it holds checks or quotients. */
-static void version_loop(LLVMBuilderRef b, LLVMValueRef wg, LLVMBasicBlockRef latch)
+/* Versions the x loop whose latch is latch when it holds checks or quotients;
+ * whether it did. */
+static bool version_loop(LLVMBuilderRef b, LLVMValueRef wg, LLVMBasicBlockRef latch)
 {
+    bool versioned = false;
     checks ck = {0};
     LLVMValueRef pass = NULL;
     corners at;
@@ -448,8 +450,10 @@ static void version_loop(LLVMBuilderRef b, LLVMValueRef wg, LLVMBasicBlockRef la
     for (unsigned j = 0; j < nf; j++)
         replace_fact(b, &ck, &facts[j]);
     mc_row_choose(&ck.rl, b, pass);
+    versioned = true;
 out:
     mc_row_loop_close(&ck.rl);
+    return versioned;
 }
 
 void mc_version_guarded_rows(mc_kernel_build *kbs, size_t nk)
@@ -462,7 +466,7 @@ void mc_version_guarded_rows(mc_kernel_build *kbs, size_t nk)
         LLVMBasicBlockRef *latches;
         unsigned nl = mc_row_latches(kb->wg, kb->access_group, &latches);
         for (unsigned i = 0; i < nl; i++)
-            version_loop(b, kb->wg, latches[i]);
+            kb->checked_rows += version_loop(b, kb->wg, latches[i]);
         free(latches);
         LLVMDisposeBuilder(b);
     }
