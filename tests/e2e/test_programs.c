@@ -460,11 +460,13 @@ TEST(debug_says_why)
     const char *debug = getenv("MOSAIC_DEBUG");
     if (!debug || !*debug || !strcmp(debug, "0"))
         TEST_SKIP("runs with MOSAIC_DEBUG=1");
-    char source[512], path[] = "/tmp/mosaic-debug-XXXXXX";
+    char source[768], path[] = "/tmp/mosaic-debug-XXXXXX";
     snprintf(source, sizeof source,
              "kernel void calls(global int *a) { int i = get_global_id(0); printf(\"%%d\\n\", a[i] + %d); }\n"
-             "kernel void scales(global float *a) { size_t i = get_global_id(0); a[i] = a[i] * 2.0f + %d.0f; }\n",
-             (int)getpid(), (int)getpid());
+             "kernel void scales(global float *a) { size_t i = get_global_id(0); a[i] = a[i] * 2.0f + %d.0f; }\n"
+             "kernel void checks(global float *a, uint n)\n"
+             "{ size_t i = get_global_id(0); if (i < n) a[i] = a[i] * 3.0f + %d.0f; }\n",
+             (int)getpid(), (int)getpid(), (int)getpid());
     int fd = mkstemp(path), saved = dup(2);
     CHECK(fd >= 0 && saved >= 0, "a file for stderr");
     if (fd < 0 || saved < 0)
@@ -490,6 +492,10 @@ TEST(debug_says_why)
     CHECK(strstr(text, "mosaic: kernel scales: work-group function, 2 loops over work-items vectorised"),
           "no summary for kernel scales in:\n%s", text);
     CHECK(!strstr(text, "kernel scales: a loop"), "a reason for a vectorised kernel in:\n%s", text);
+    const char *checks = strstr(text, "mosaic: kernel checks: work-group function, ");
+    const char *end = checks ? strchr(checks, '\n') : NULL;
+    const char *copies = checks ? strstr(checks, ", 1 with a copy for rows that pass their bounds checks\n") : NULL;
+    CHECK(copies && copies < end, "no copy for the rows of kernel checks in:\n%s", text);
     clReleaseProgram(p);
 }
 
