@@ -24,7 +24,7 @@ typedef struct mc_row_loop {
     LLVMValueRef wg;
     LLVMValueRef x;            /* the x phi: 0, then x + 1 from the latch */
     LLVMBasicBlockRef header, latch, exit, pre;
-    LLVMValueRef bound;        /* the latch goes round while x + 1 < bound (invariant) */
+    LLVMValueRef bound;        /* the latch goes round while x + 1 < bound; NULL unless invariant */
     LLVMBasicBlockRef *blocks; /* the loop's blocks, header first */
     unsigned nblocks, cap;
     pmap index;                /* the loop's blocks and instructions -> index into copy */
@@ -48,17 +48,18 @@ bool mc_row_loop_open(mc_row_loop *rl, LLVMValueRef wg, LLVMBasicBlockRef latch)
 void mc_row_loop_close(mc_row_loop *rl);
 bool mc_row_in_loop(const mc_row_loop *rl, LLVMValueRef v);
 /* How much v grows per step of x: 0 for a value invariant in the loop, s
- * for x * s plus something invariant (sums, constant multiples and integer
- * casts of at least 32 bits of x and invariant values, loads marked
- * invariant), MC_ROW_NOT_AFFINE otherwise. */
+ * for x * s plus something invariant (sums, constant multiples, integer
+ * casts of at least 32 bits and truncating masks (mc_row_truncating_mask)
+ * of x and invariant values, freezes, loads marked invariant),
+ * MC_ROW_NOT_AFFINE otherwise. */
 long long mc_row_slope(const mc_row_loop *rl, LLVMValueRef v);
+/* The same per step of variable var (x or one mc_row_add_var gave), the
+ * other variables taken as invariant. */
+long long mc_row_slope_in(const mc_row_loop *rl, LLVMValueRef v, LLVMValueRef var);
 /* Is v `a & m` with m's ones bits zeros .. width - 1 (width at least 32,
  * below v's width; zeros at most 16)?  That is zext(trunc(a)) when a's low
  * zeros bits are 0. */
 bool mc_row_truncating_mask(LLVMValueRef v, unsigned *width, unsigned *zeros);
-/* The same per step of variable var (x or one mc_row_add_var gave), the
- * other variables taken as invariant. */
-long long mc_row_slope_in(const mc_row_loop *rl, LLVMValueRef v, LLVMValueRef var);
 /* Phi p of the loop counts as a variable too; false when there are too many. */
 bool mc_row_add_var(mc_row_loop *rl, LLVMValueRef p);
 /* v (affine in the variables) with x replaced by xv, computed at the
