@@ -40,7 +40,6 @@
 #include "compiler/compiler_internal.h"
 #include "compiler/row_versions.h"
 
-
 /* A counter of a loop inside the row's loop: phi from 0 by 1, whose loop
  * runs its body (from block body on) while phi < limit, a constant. */
 typedef struct counter {
@@ -170,9 +169,8 @@ static int index_side(const checks *ck, LLVMValueRef inst)
  * chain passed mc_row_slope, so the walk is short)? */
 static bool starts_anywhere(const mc_row_loop *rl, LLVMValueRef v)
 {
-    for (unsigned i = 0; i < rl->nvars; i++)
-        if (v == rl->vars[i])
-            return false;
+    if (mc_row_is_var(rl, v))
+        return false;
     if (!mc_row_in_loop(rl, v))
         return !LLVMIsAConstant(v);
     for (unsigned k = 0; k < (unsigned)LLVMGetNumOperands(v); k++)
@@ -181,27 +179,12 @@ static bool starts_anywhere(const mc_row_loop *rl, LLVMValueRef v)
     return false;
 }
 
-static LLVMIntPredicate swapped(LLVMIntPredicate p)
-{
-    switch (p) {
-    case LLVMIntULT: return LLVMIntUGT;
-    case LLVMIntULE: return LLVMIntUGE;
-    case LLVMIntUGT: return LLVMIntULT;
-    case LLVMIntUGE: return LLVMIntULE;
-    case LLVMIntSLT: return LLVMIntSGT;
-    case LLVMIntSLE: return LLVMIntSGE;
-    case LLVMIntSGT: return LLVMIntSLT;
-    case LLVMIntSGE: return LLVMIntSLE;
-    default: return p;
-    }
-}
-
 /* The answer of check inst (its index operand `side`) for an index below its bound. */
 static bool below_answer(LLVMValueRef inst, int side)
 {
     LLVMIntPredicate p = LLVMGetICmpPredicate(inst);
     if (side == 1)
-        p = swapped(p);
+        p = mc_swapped_predicate(p);
     return p == LLVMIntULT || p == LLVMIntULE || p == LLVMIntSLT || p == LLVMIntSLE;
 }
 
@@ -249,11 +232,8 @@ static LLVMValueRef masked_in_order(LLVMBuilderRef b, const checks *ck, LLVMValu
 static LLVMValueRef casts_in_order(LLVMBuilderRef b, const checks *ck, LLVMValueRef v, const corners *at,
                                    LLVMValueRef ok)
 {
-    if (!mc_row_in_loop(&ck->rl, v) || invariant(ck, v))
+    if (!mc_row_in_loop(&ck->rl, v) || invariant(ck, v) || mc_row_is_var(&ck->rl, v))
         return ok;
-    for (unsigned i = 0; i < ck->rl.nvars; i++)
-        if (v == ck->rl.vars[i])
-            return ok;
     LLVMOpcode op = LLVMGetInstructionOpcode(v);
     unsigned width, zeros;
     if (op == LLVMZExt || op == LLVMSExt)

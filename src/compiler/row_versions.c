@@ -310,6 +310,8 @@ long long mc_row_slope_in(const mc_row_loop *rl, LLVMValueRef v, LLVMValueRef va
 
 long long mc_row_slope(const mc_row_loop *rl, LLVMValueRef v) { return mc_row_slope_in(rl, v, rl->x); }
 
+bool mc_row_is_var(const mc_row_loop *rl, LLVMValueRef v) { return var_index(rl, v) >= 0; }
+
 bool mc_row_add_var(mc_row_loop *rl, LLVMValueRef p)
 {
     if (var_index(rl, p) >= 0)

@@ -62,6 +62,8 @@ long long mc_row_slope_in(const mc_row_loop *rl, LLVMValueRef v, LLVMValueRef va
 bool mc_row_truncating_mask(LLVMValueRef v, unsigned *width, unsigned *zeros);
 /* Phi p of the loop counts as a variable too; false when there are too many. */
 bool mc_row_add_var(mc_row_loop *rl, LLVMValueRef p);
+/* Is v one of the variables (x, or one mc_row_add_var gave)? */
+bool mc_row_is_var(const mc_row_loop *rl, LLVMValueRef v);
 /* v (affine in the variables) with x replaced by xv, computed at the
  * builder's position (before the loop); v must not depend on other variables. */
 LLVMValueRef mc_row_at(LLVMBuilderRef b, const mc_row_loop *rl, LLVMValueRef v, LLVMValueRef xv);
