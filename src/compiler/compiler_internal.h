@@ -306,6 +306,11 @@ LLVMMetadataRef mc_distinct_empty_node(LLVMContextRef c);
 LLVMValueRef mc_parallel_loop_md(LLVMContextRef c, LLVMMetadataRef ag, unsigned interleave);
 /* ... and already vectors (K.wg's loop over rows of K.vec): not vectorised again. */
 LLVMValueRef mc_vectorised_loop_md(LLVMContextRef c, LLVMMetadataRef ag);
+/* Does loop ID md have a property named name (true, to be safe, for an ID
+ * of more than 16 properties)? */
+bool mc_loop_md_has(LLVMValueRef md, const char *name);
+/* A new loop ID: old's properties (none when old is NULL) and n more. */
+LLVMValueRef mc_loop_md_plus(LLVMContextRef c, LLVMValueRef old, const LLVMMetadataRef *more, unsigned n);
 /* Builds K.wg for a kernel with barriers by cutting K.body into regions
  * between barriers, each a loop over the work-group (regions.c).  A kernel
  * with something the transformation does not handle is no failure: K.wg
@@ -357,6 +362,13 @@ unsigned mc_widen_guarded_indices(LLVMValueRef fn);
  * work-item running the body while its own test holds, so their exits are
  * uniform (strided_loops.c).  How many. */
 unsigned mc_run_strided_loops_in_step(LLVMValueRef body);
+/* Unrolls the loops of fs[0..n) that carry `#pragma unroll` (a count known,
+ * LLVM's limit on size for pragmas), then promotes what they made
+ * promotable (a private array indexed by their counters) to values: before
+ * the loops over work-items are built, so that widening and regions see
+ * registers, not memory (pragma_unroll.c). */
+cl_int mc_unroll_pragma_loops(LLVMModuleRef m, LLVMTargetMachineRef tm, LLVMValueRef *fs, size_t n, mosaic_strbuf *log);
+
 /* ---- kernels built for one local size (one_size.c, local_size.c) ------------ */
 /* K.wg (after K.body was inlined) for groups of exactly size[]: its loads
  * of the group's size and enqueued size from the context become constants,

@@ -559,6 +559,19 @@ static cl_int scalarize_short_vectors(finalize_job *job)
     return r;
 }
 
+/* The kernels' loops under `#pragma unroll` (pragma_unroll.c). */
+static cl_int unroll_pragma_loops(finalize_job *job)
+{
+    LLVMValueRef *fs = calloc(job->nk ? job->nk : 1, sizeof *fs);
+    if (!fs)
+        return mc_out_of_memory(job->log);
+    for (size_t k = 0; k < job->nk; k++)
+        fs[k] = job->kb[k].body;
+    cl_int r = job->nk ? mc_unroll_pragma_loops(job->m, job->tm, fs, job->nk, job->log) : CL_SUCCESS;
+    free(fs);
+    return r;
+}
+
 /* K.wg of each kernel: a loop over the work-items, or for a barrier kernel
  * one loop per region between barriers (regions.c; none when it cannot be
  * cut, or when a loop waits for other work-items (spin_loops.c): fibers). */
@@ -574,6 +587,8 @@ static cl_int build_work_group_functions(finalize_job *job)
             may_spin |= job->kb[k].may_spin = mc_may_spin(job->kb[k].body);
     if (!job->opts->opt_disable) {
         r = mc_run_passes(job->m, job->tm, "function(sroa,early-cse,simplifycfg,instcombine)", job->log);
+        if (r == CL_SUCCESS)
+            r = unroll_pragma_loops(job);
         if (r == CL_SUCCESS)
             r = scalarize_short_vectors(job);
     }

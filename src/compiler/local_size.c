@@ -11,8 +11,6 @@
  */
 #include <string.h>
 
-#include <llvm-c/DebugInfo.h> /* LLVMTemporaryMDNode */
-
 #include "compiler/compiler_internal.h"
 
 /* The byte offset of p from base, when p is base seen through casts and
@@ -56,29 +54,6 @@ static int64_t offset_from(LLVMValueRef p, LLVMValueRef base, LLVMTargetDataRef 
     return off;
 }
 
-/* Does loop ID `md` (a metadata value) have an operand !{"name", ...}? */
-static bool loop_md_has(LLVMValueRef md, const char *name)
-{
-    unsigned n = LLVMGetMDNodeNumOperands(md);
-    LLVMValueRef ops[16];
-    if (n > 16)
-        return true; /* not one of ours: leave it */
-    LLVMGetMDNodeOperands(md, ops);
-    for (unsigned i = 1; i < n; i++) {
-        if (!ops[i] || !LLVMIsAMDNode(ops[i]) || LLVMGetMDNodeNumOperands(ops[i]) < 1)
-            continue;
-        LLVMValueRef first[4];
-        if (LLVMGetMDNodeNumOperands(ops[i]) > 4)
-            continue;
-        LLVMGetMDNodeOperands(ops[i], first);
-        unsigned len;
-        const char *s = first[0] ? LLVMGetMDString(first[0], &len) : NULL;
-        if (s && len == strlen(name) && !memcmp(s, name, len))
-            return true;
-    }
-    return false;
-}
-
 /* A loop over a row of work-items: its trip count is now a constant, and
  * LLVM unrolls a short loop fully before the vectoriser sees it (tiled
  * SGEMM's 16 work-items became straight code, its loops stayed scalar).  It
@@ -86,31 +61,22 @@ static bool loop_md_has(LLVMValueRef md, const char *name)
 static void keep_row_loop(LLVMContextRef c, LLVMValueRef br, unsigned kind, unsigned lanes)
 {
     LLVMValueRef md = LLVMGetMetadata(br, kind);
-    if (!md || !loop_md_has(md, "llvm.loop.parallel_accesses") || loop_md_has(md, "llvm.loop.unroll.disable") ||
-        loop_md_has(md, "llvm.loop.isvectorized"))
+    if (!md || !mc_loop_md_has(md, "llvm.loop.parallel_accesses") || mc_loop_md_has(md, "llvm.loop.unroll.disable") ||
+        mc_loop_md_has(md, "llvm.loop.isvectorized"))
         return;
-    unsigned n = LLVMGetMDNodeNumOperands(md);
-    LLVMValueRef old[16];
-    LLVMGetMDNodeOperands(md, old);
     LLVMTypeRef i32 = LLVMInt32TypeInContext(c);
-    LLVMMetadataRef ops[20];
-    LLVMMetadataRef temp = LLVMTemporaryMDNode(c, NULL, 0);
-    ops[0] = temp;
-    for (unsigned i = 1; i < n; i++)
-        ops[i] = LLVMValueAsMetadata(old[i]);
-    ops[n] = LLVMMDNodeInContext2(c, (LLVMMetadataRef[]){LLVMMDStringInContext2(c, "llvm.loop.unroll.disable", 24)}, 1);
-    unsigned k = n + 1;
+    LLVMMetadataRef more[3];
+    unsigned k = 0;
+    more[k++] = LLVMMDNodeInContext2(c, (LLVMMetadataRef[]){LLVMMDStringInContext2(c, "llvm.loop.unroll.disable", 24)}, 1);
     if (lanes > 1) {
         LLVMMetadataRef vw[2] = {LLVMMDStringInContext2(c, "llvm.loop.vectorize.width", 25),
                                  LLVMValueAsMetadata(LLVMConstInt(i32, lanes, 0))};
         LLVMMetadataRef ve[2] = {LLVMMDStringInContext2(c, "llvm.loop.vectorize.enable", 26),
                                  LLVMValueAsMetadata(LLVMConstInt(LLVMInt1TypeInContext(c), 1, 0))};
-        ops[k++] = LLVMMDNodeInContext2(c, vw, 2);
-        ops[k++] = LLVMMDNodeInContext2(c, ve, 2);
+        more[k++] = LLVMMDNodeInContext2(c, vw, 2);
+        more[k++] = LLVMMDNodeInContext2(c, ve, 2);
     }
-    LLVMMetadataRef loop = LLVMMDNodeInContext2(c, ops, k);
-    LLVMMetadataReplaceAllUsesWith(temp, loop); /* self reference: the node becomes distinct */
-    LLVMSetMetadata(br, kind, LLVMMetadataAsValue(c, loop));
+    LLVMSetMetadata(br, kind, mc_loop_md_plus(c, md, more, k));
 }
 
 unsigned mc_fix_local_size(LLVMValueRef wg, LLVMTargetDataRef td, const size_t size[3])

@@ -603,6 +603,50 @@ LLVMValueRef mc_vectorised_loop_md(LLVMContextRef c, LLVMMetadataRef ag)
     return LLVMMetadataAsValue(c, loop);
 }
 
+bool mc_loop_md_has(LLVMValueRef md, const char *name)
+{
+    unsigned n = LLVMGetMDNodeNumOperands(md);
+    LLVMValueRef ops[16];
+    if (n > 16)
+        return true; /* not one of ours: leave it */
+    LLVMGetMDNodeOperands(md, ops);
+    for (unsigned i = 1; i < n; i++) {
+        if (!ops[i] || !LLVMIsAMDNode(ops[i]) || LLVMGetMDNodeNumOperands(ops[i]) < 1 ||
+            LLVMGetMDNodeNumOperands(ops[i]) > 4)
+            continue;
+        LLVMValueRef first[4];
+        LLVMGetMDNodeOperands(ops[i], first);
+        unsigned len;
+        const char *s = first[0] ? LLVMGetMDString(first[0], &len) : NULL;
+        if (s && len == strlen(name) && !memcmp(s, name, len))
+            return true;
+    }
+    return false;
+}
+
+LLVMValueRef mc_loop_md_plus(LLVMContextRef c, LLVMValueRef old, const LLVMMetadataRef *more, unsigned n)
+{
+    unsigned k = old ? LLVMGetMDNodeNumOperands(old) : 1;
+    LLVMValueRef *was = calloc(k, sizeof *was);
+    LLVMMetadataRef *ops = calloc(k + n, sizeof *ops);
+    if (!was || !ops) {
+        free(was), free(ops);
+        return old;
+    }
+    if (old)
+        LLVMGetMDNodeOperands(old, was);
+    LLVMMetadataRef temp = LLVMTemporaryMDNode(c, NULL, 0);
+    ops[0] = temp;
+    for (unsigned i = 1; i < k; i++)
+        ops[i] = LLVMValueAsMetadata(was[i]);
+    for (unsigned i = 0; i < n; i++)
+        ops[k + i] = more[i];
+    LLVMMetadataRef loop = LLVMMDNodeInContext2(c, ops, k + n);
+    LLVMMetadataReplaceAllUsesWith(temp, loop); /* self reference: the node becomes distinct */
+    free(was), free(ops);
+    return LLVMMetadataAsValue(c, loop);
+}
+
 LLVMValueRef mc_parallel_loop_md(LLVMContextRef c, LLVMMetadataRef ag, unsigned interleave)
 {
     /* !llvm.loop !{self, !{"llvm.loop.parallel_accesses", group}[, !{"llvm.loop.interleave.count", i32 n}]} */

@@ -9,6 +9,7 @@
  */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -450,6 +451,117 @@ TEST(division_by_zero)
     clReleaseProgram(p);
 }
 
+/* Kernels that keep a tile in a private array indexed by the counters of
+ * loops under `#pragma unroll` (CLBlast's GEMMs): the compiler unrolls
+ * those loops before it builds the loops over work-items, so the array is
+ * values (src/compiler/pragma_unroll.c).  A register-tiled product with
+ * barriers in its k loop (each work-item 4x4 outputs of a 32x32 tile, groups
+ * of 8x8) and one without barriers; every element checked. */
+static const char tiled_source[] =
+    "#define T 32\n"
+    "kernel void tiles(int n, global const float *a, global const float *b, global float *c)\n"
+    "{\n"
+    "    local float at[T * (T + 1)], bt[T * (T + 1)];\n"
+    "    float acc[16];\n"
+    "    #pragma unroll\n"
+    "    for (int i = 0; i < 16; i++) acc[i] = 0.0f;\n"
+    "    int lx = get_local_id(0), ly = get_local_id(1), gx = get_group_id(0), gy = get_group_id(1);\n"
+    "    for (int k0 = 0; k0 < n; k0 += T) {\n"
+    "        #pragma unroll\n"
+    "        for (int u = 0; u < 16; u++) {\n"
+    "            int t = ly * 8 + lx + u * 64, row = t / T, col = t % T;\n"
+    "            at[row * (T + 1) + col] = a[(gx * T + row) * n + k0 + col];\n"
+    "            bt[row * (T + 1) + col] = b[(k0 + row) * n + gy * T + col];\n"
+    "        }\n"
+    "        barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "        for (int k = 0; k < T; k++) {\n"
+    "            float ap[4], bp[4];\n"
+    "            #pragma unroll\n"
+    "            for (int m = 0; m < 4; m++) ap[m] = at[(lx * 4 + m) * (T + 1) + k];\n"
+    "            #pragma unroll\n"
+    "            for (int j = 0; j < 4; j++) bp[j] = bt[k * (T + 1) + ly * 4 + j];\n"
+    "            #pragma unroll\n"
+    "            for (int j = 0; j < 4; j++)\n"
+    "                #pragma unroll\n"
+    "                for (int m = 0; m < 4; m++) acc[j * 4 + m] += ap[m] * bp[j];\n"
+    "        }\n"
+    "        barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    }\n"
+    "    #pragma unroll\n"
+    "    for (int j = 0; j < 4; j++)\n"
+    "        #pragma unroll\n"
+    "        for (int m = 0; m < 4; m++) c[(gx * T + lx * 4 + m) * n + gy * T + ly * 4 + j] = acc[j * 4 + m];\n"
+    "}\n"
+    "kernel void columns(int n, global const float *a, global const float *b, global float *c)\n"
+    "{\n"
+    "    int col = get_global_id(0), row = get_global_id(1) * 4;\n"
+    "    float acc[4];\n"
+    "    #pragma unroll\n"
+    "    for (int m = 0; m < 4; m++) acc[m] = 0.0f;\n"
+    "    for (int k = 0; k < n; k++) {\n"
+    "        #pragma unroll\n"
+    "        for (int m = 0; m < 4; m++) acc[m] += a[(row + m) * n + k] * b[k * n + col];\n"
+    "    }\n"
+    "    #pragma unroll\n"
+    "    for (int m = 0; m < 4; m++) c[(row + m) * n + col] = acc[m];\n"
+    "}\n";
+
+TEST(unrolled_tiles)
+{
+    enum { N = 96 };
+    static float a[N * N], b[N * N], got[N * N], want[N * N];
+    for (int i = 0; i < N * N; i++) {
+        a[i] = (float)(i % 7) * 0.5f - 1.0f;
+        b[i] = (float)(i % 5) * 0.25f - 0.5f;
+    }
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < N; j++) {
+            float s = 0.0f;
+            for (int k = 0; k < N; k++)
+                s += a[i * N + k] * b[k * N + j];
+            want[i * N + j] = s;
+        }
+    cl_int err;
+    cl_program p = build(tiled_source, "", &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    cl_mem ma = clCreateBuffer(context, CL_MEM_COPY_HOST_PTR, sizeof a, a, &err);
+    cl_mem mb = clCreateBuffer(context, CL_MEM_COPY_HOST_PTR, sizeof b, b, &err);
+    cl_mem mc = clCreateBuffer(context, CL_MEM_READ_WRITE, sizeof got, NULL, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    static const struct {
+        const char *name;
+        size_t global[2], local[2];
+    } runs[] = {{"tiles", {N / 4, N / 4}, {8, 8}}, {"columns", {N, N / 4}, {16, 4}}};
+    for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
+        cl_kernel k = clCreateKernel(p, runs[r].name, &err);
+        CHECK_ERR(err, CL_SUCCESS);
+        cl_int n = N;
+        CHECK_ERR(clSetKernelArg(k, 0, sizeof n, &n), CL_SUCCESS);
+        CHECK_ERR(clSetKernelArg(k, 1, sizeof ma, &ma), CL_SUCCESS);
+        CHECK_ERR(clSetKernelArg(k, 2, sizeof mb, &mb), CL_SUCCESS);
+        CHECK_ERR(clSetKernelArg(k, 3, sizeof mc, &mc), CL_SUCCESS);
+        /* four launches: the last ones run the build for the local size (one_size.c) */
+        for (int launch = 0; launch < 4; launch++) {
+            float zero = 0.0f;
+            CHECK_ERR(clEnqueueFillBuffer(queue, mc, &zero, sizeof zero, 0, sizeof got, 0, NULL, NULL), CL_SUCCESS);
+            CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 2, NULL, runs[r].global, runs[r].local, 0, NULL, NULL),
+                      CL_SUCCESS);
+            CHECK_ERR(clEnqueueReadBuffer(queue, mc, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL), CL_SUCCESS);
+            int wrong = 0;
+            for (int i = 0; i < N * N && wrong < 3; i++)
+                if (fabsf(got[i] - want[i]) > 1e-3f * (1.0f + fabsf(want[i]))) {
+                    CHECK(0, "%s, launch %d: element %d is %g, expected %g", runs[r].name, launch, i, got[i], want[i]);
+                    wrong++;
+                }
+        }
+        clReleaseKernel(k);
+    }
+    clReleaseMemObject(ma);
+    clReleaseMemObject(mb);
+    clReleaseMemObject(mc);
+    clReleaseProgram(p);
+}
+
 
 /* MOSAIC_DEBUG (set for this case by its list entry) says for each kernel
  * built how it runs, and why LLVM left a loop of its work-group function
@@ -496,6 +608,32 @@ TEST(debug_says_why)
     const char *end = checks ? strchr(checks, '\n') : NULL;
     const char *copies = checks ? strstr(checks, ", 1 with a copy for rows that pass their bounds checks\n") : NULL;
     CHECK(copies && copies < end, "no copy for the rows of kernel checks in:\n%s", text);
+    clReleaseProgram(p);
+
+    /* loops under #pragma unroll are unrolled before the work-item loops
+     * are built: the private tiles are values (the pid again: a build of
+     * its own, not unrolled_tiles' from the cache) */
+    static char tiled[sizeof tiled_source + 64];
+    snprintf(tiled, sizeof tiled, "kernel void seed(global int *x) { x[0] = %d; }\n%s", (int)getpid(), tiled_source);
+    char path2[] = "/tmp/mosaic-debug-XXXXXX";
+    fd = mkstemp(path2), saved = dup(2);
+    CHECK(fd >= 0 && saved >= 0, "a file for stderr");
+    if (fd < 0 || saved < 0)
+        return;
+    unlink(path2);
+    fflush(stderr);
+    dup2(fd, 2);
+    p = build(tiled, "", &err);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    CHECK_ERR(err, CL_SUCCESS);
+    n = pread(fd, text, sizeof text - 1, 0);
+    close(fd);
+    text[n > 0 ? n : 0] = 0;
+    CHECK(strstr(text, "mosaic: kernel columns.wi: widened whole"), "kernel columns not widened in:\n%s", text);
+    CHECK(strstr(text, "mosaic: kernel tiles.wi: ") && strstr(text, ", 1 with copies for rows of 8 and 16"),
+          "no copies for rows of one vector in kernel tiles in:\n%s", text);
     clReleaseProgram(p);
 }
 
