@@ -563,26 +563,15 @@ TEST(unrolled_tiles)
 }
 
 
-/* MOSAIC_DEBUG (set for this case by its list entry) says for each kernel
- * built how it runs, and why LLVM left a loop of its work-group function
- * scalar (src/compiler/remarks.c).  Kernels of this process's own (its pid
- * in their code): the cache's hits print no build's output. */
-TEST(debug_says_why)
+/* Builds source with stderr going to a file, whose text (what MOSAIC_DEBUG
+ * printed) ends up in text; whether it built. */
+static bool build_saying(const char *source, char *text, size_t size)
 {
-    const char *debug = getenv("MOSAIC_DEBUG");
-    if (!debug || !*debug || !strcmp(debug, "0"))
-        TEST_SKIP("runs with MOSAIC_DEBUG=1");
-    char source[768], path[] = "/tmp/mosaic-debug-XXXXXX";
-    snprintf(source, sizeof source,
-             "kernel void calls(global int *a) { int i = get_global_id(0); printf(\"%%d\\n\", a[i] + %d); }\n"
-             "kernel void scales(global float *a) { size_t i = get_global_id(0); a[i] = a[i] * 2.0f + %d.0f; }\n"
-             "kernel void checks(global float *a, uint n)\n"
-             "{ size_t i = get_global_id(0); if (i < n) a[i] = a[i] * 3.0f + %d.0f; }\n",
-             (int)getpid(), (int)getpid(), (int)getpid());
+    char path[] = "/tmp/mosaic-debug-XXXXXX";
     int fd = mkstemp(path), saved = dup(2);
     CHECK(fd >= 0 && saved >= 0, "a file for stderr");
     if (fd < 0 || saved < 0)
-        return;
+        return false;
     unlink(path);
     fflush(stderr);
     dup2(fd, 2);
@@ -592,10 +581,33 @@ TEST(debug_says_why)
     dup2(saved, 2);
     close(saved);
     CHECK_ERR(err, CL_SUCCESS);
-    char text[65536];
-    ssize_t n = pread(fd, text, sizeof text - 1, 0);
+    ssize_t n = pread(fd, text, size - 1, 0);
     close(fd);
     text[n > 0 ? n : 0] = 0;
+    if (p)
+        clReleaseProgram(p);
+    return err == CL_SUCCESS;
+}
+
+/* MOSAIC_DEBUG (set for this case by its list entry) says for each kernel
+ * built how it runs, and why LLVM left a loop of its work-group function
+ * scalar (src/compiler/remarks.c).  Kernels of this process's own (its pid
+ * in their code): the cache's hits print no build's output. */
+TEST(debug_says_why)
+{
+    const char *debug = getenv("MOSAIC_DEBUG");
+    if (!debug || !*debug || !strcmp(debug, "0"))
+        TEST_SKIP("runs with MOSAIC_DEBUG=1");
+    char source[768];
+    snprintf(source, sizeof source,
+             "kernel void calls(global int *a) { int i = get_global_id(0); printf(\"%%d\\n\", a[i] + %d); }\n"
+             "kernel void scales(global float *a) { size_t i = get_global_id(0); a[i] = a[i] * 2.0f + %d.0f; }\n"
+             "kernel void checks(global float *a, uint n)\n"
+             "{ size_t i = get_global_id(0); if (i < n) a[i] = a[i] * 3.0f + %d.0f; }\n",
+             (int)getpid(), (int)getpid(), (int)getpid());
+    static char text[65536];
+    if (!build_saying(source, text, sizeof text))
+        return;
     CHECK(strstr(text, "mosaic: kernel calls: a loop of its work-group function: loop not vectorized: call instruction "
                        "cannot be vectorized"),
           "no reason for the kernel that calls printf in:\n%s", text);
@@ -608,33 +620,17 @@ TEST(debug_says_why)
     const char *end = checks ? strchr(checks, '\n') : NULL;
     const char *copies = checks ? strstr(checks, ", 1 with a copy for rows that pass their bounds checks\n") : NULL;
     CHECK(copies && copies < end, "no copy for the rows of kernel checks in:\n%s", text);
-    clReleaseProgram(p);
 
     /* loops under #pragma unroll are unrolled before the work-item loops
      * are built: the private tiles are values (the pid again: a build of
      * its own, not unrolled_tiles' from the cache) */
     static char tiled[sizeof tiled_source + 64];
     snprintf(tiled, sizeof tiled, "kernel void seed(global int *x) { x[0] = %d; }\n%s", (int)getpid(), tiled_source);
-    char path2[] = "/tmp/mosaic-debug-XXXXXX";
-    fd = mkstemp(path2), saved = dup(2);
-    CHECK(fd >= 0 && saved >= 0, "a file for stderr");
-    if (fd < 0 || saved < 0)
+    if (!build_saying(tiled, text, sizeof text))
         return;
-    unlink(path2);
-    fflush(stderr);
-    dup2(fd, 2);
-    p = build(tiled, "", &err);
-    fflush(stderr);
-    dup2(saved, 2);
-    close(saved);
-    CHECK_ERR(err, CL_SUCCESS);
-    n = pread(fd, text, sizeof text - 1, 0);
-    close(fd);
-    text[n > 0 ? n : 0] = 0;
     CHECK(strstr(text, "mosaic: kernel columns.wi: widened whole"), "kernel columns not widened in:\n%s", text);
     CHECK(strstr(text, "mosaic: kernel tiles.wi: ") && strstr(text, ", 1 with copies for rows of 8 and 16"),
           "no copies for rows of one vector in kernel tiles in:\n%s", text);
-    clReleaseProgram(p);
 }
 
 int main(int argc, char **argv)
