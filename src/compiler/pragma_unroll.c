@@ -32,7 +32,7 @@ static int back_edges(LLVMValueRef fn, LLVMValueRef **out)
     LLVMBasicBlockRef *bbs = malloc((size_t)(n ? n : 1) * sizeof *bbs);
     int *stack = malloc((size_t)(n ? n : 1) * sizeof *stack);
     unsigned *next = calloc((size_t)(n ? n : 1), sizeof *next);
-    unsigned char *state = calloc((size_t)(n ? n : 1), 1); /* 1: on the walk's path, 2: done */
+    unsigned char *state = calloc((size_t)(n ? n : 1), 1); /* 1: on the walk's path, 2: done; 4: recorded */
     LLVMValueRef *found = malloc((size_t)(n ? n : 1) * sizeof *found);
     pmap idx = {0};
     if (!bbs || !stack || !next || !state || !found || !pmap_init(&idx, (size_t)(n ? n : 1))) {
@@ -50,13 +50,13 @@ static int back_edges(LLVMValueRef fn, LLVMValueRef **out)
         LLVMValueRef t = LLVMGetBasicBlockTerminator(bbs[b]);
         unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
         if (next[b] == ns) {
-            state[b] = 2, sp--;
+            state[b] = (unsigned char)(2 | (state[b] & 4)), sp--;
             continue;
         }
         int s = pmap_get(&idx, LLVMGetSuccessor(t, next[b]++));
-        if (state[s] == 1 && (nb == 0 || found[nb - 1] != t))
-            found[nb++] = t;
-        else if (!state[s])
+        if ((state[s] & 3) == 1 && !(state[b] & 4)) /* each block's branch once: at most n */
+            found[nb++] = t, state[b] |= 4;
+        else if (!(state[s] & 3))
             state[s] = 1, stack[sp++] = s;
     }
     free(bbs), free(stack), free(next), free(state);
