@@ -1118,6 +1118,7 @@ static void spill(region_fn *rf, LLVMBuilderRef b, int k, LLVMValueRef v)
 }
 
 static LLVMValueRef recompute(region_fn *rf, int r, int k, int b, LLVMBuilderRef bld);
+static LLVMValueRef soa_index(region_fn *rf, int r, LLVMValueRef inst, int b, LLVMBuilderRef bld);
 static LLVMValueRef copy_inst(region_fn *rf, int r, LLVMValueRef inst, int b, LLVMBuilderRef bld);
 
 /* The value operand v of K.body stands for in region r, used in block b (for a
@@ -1176,6 +1177,11 @@ static LLVMValueRef recompute(region_fn *rf, int r, int k, int b, LLVMBuilderRef
     LLVMValueRef inst = rf->insts[k];
     if (is_sub_group_first(inst))
         return copy_inst(rf, r, inst, b, bld);
+    /* an element of an element-major private array: its place, not the
+     * array type's (which would be the next work-item's element) */
+    LLVMValueRef element = soa_index(rf, r, inst, b, bld);
+    if (element)
+        return element;
     LLVMValueRef clone = LLVMInstructionClone(inst);
     int n = LLVMGetNumOperands(inst);
     for (int i = 0; i < n; i++) {

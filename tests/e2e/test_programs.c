@@ -450,6 +450,64 @@ TEST(division_by_zero)
     clReleaseKernel(k);
     clReleaseProgram(p);
 }
+/* A private array that stays in memory (indexed by a run-time count) and
+ * whose element's address, computed before a barrier, is used after it:
+ * regions.c computes the address again in the later region, where the
+ * array is stored element-major; the copy took the next work-item's
+ * element (all but 2 of 1024 results were wrong). */
+TEST(private_array_across_barrier)
+{
+    static const char source[] =
+        "kernel void keeps(global const float *in, global float *out, int k)\n"
+        "{\n"
+        "    local float t[64];\n"
+        "    int l = get_local_id(0), g = get_global_id(0);\n"
+        "    float p[4];\n"
+        "    p[0] = in[g]; p[1] = in[g] * 2.0f; p[2] = in[g] + 1.0f; p[3] = -in[g];\n"
+        "    t[l] = p[1];\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    float s = t[(l + 1) % 64];\n"
+        "    for (int i = 0; i < k; i++) s += p[i];\n"
+        "    out[g] = s * p[1] + p[2];\n"
+        "}\n";
+    enum { N = 1024 };
+    static float in[N], out[N];
+    for (int i = 0; i < N; i++)
+        in[i] = (float)(i % 7) - 3.0f;
+    cl_int err;
+    cl_program p = build(source, "", &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    cl_kernel k = clCreateKernel(p, "keeps", &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    cl_mem mi = clCreateBuffer(context, CL_MEM_COPY_HOST_PTR, sizeof in, in, &err);
+    cl_mem mo = clCreateBuffer(context, CL_MEM_READ_WRITE, sizeof out, NULL, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    for (cl_int count = 0; count <= 4; count++) {
+        CHECK_ERR(clSetKernelArg(k, 0, sizeof mi, &mi), CL_SUCCESS);
+        CHECK_ERR(clSetKernelArg(k, 1, sizeof mo, &mo), CL_SUCCESS);
+        CHECK_ERR(clSetKernelArg(k, 2, sizeof count, &count), CL_SUCCESS);
+        size_t global = N, local = 64;
+        CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0, NULL, NULL), CL_SUCCESS);
+        CHECK_ERR(clEnqueueReadBuffer(queue, mo, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL), CL_SUCCESS);
+        int wrong = 0;
+        for (int i = 0; i < N && wrong < 3; i++) {
+            float x = in[i], pp[4] = {x, x * 2.0f, x + 1.0f, -x};
+            float s = in[i - i % 64 + (i % 64 + 1) % 64] * 2.0f;
+            for (int j = 0; j < count; j++)
+                s += pp[j];
+            float want = s * pp[1] + pp[2];
+            if (fabsf(out[i] - want) > 1e-3f) {
+                CHECK(0, "k = %d: element %d is %g, expected %g", count, i, out[i], want);
+                wrong++;
+            }
+        }
+    }
+    clReleaseMemObject(mi);
+    clReleaseMemObject(mo);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+}
+
 
 /* Kernels that keep a tile in a private array indexed by the counters of
  * loops under `#pragma unroll` (CLBlast's GEMMs): the compiler unrolls
