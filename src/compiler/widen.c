@@ -369,6 +369,43 @@ LLVMValueRef wd_call_intrinsic(widener *w, const char *name, LLVMTypeRef *types,
     return LLVMBuildCall2(w->b, LLVMGlobalGetValueType(f), f, args, nargs, "");
 }
 
+/* Lanes k elements apart (a float4 per work-item, scalarised: its .x of
+ * each lane 16 bytes from the last) are read as one masked load of k times
+ * the lanes, element j on for j a multiple of k whose lane runs (so nothing
+ * past the last lane's element is touched), and every k-th element taken:
+ * wide loads and permutes, not a gather (CLBlast's Xgemm reads A as float4). */
+#define MAX_INTERLEAVE 4
+static LLVMValueRef interleaved_load(widener *w, LLVMValueRef inst, unsigned k, LLVMValueRef lanes_on)
+{
+    LLVMTypeRef t = LLVMTypeOf(inst), wide = LLVMVectorType(t, w->lanes * k);
+    unsigned n = w->lanes * k;
+    LLVMValueRef *e = malloc(n * sizeof *e), *pick = malloc(w->lanes * sizeof *pick);
+    if (!e || !pick) { /* out of memory: a gather */
+        free(e), free(pick);
+        return NULL;
+    }
+    LLVMTypeRef i1 = LLVMInt1TypeInContext(w->c);
+    LLVMValueRef mask;
+    if (lanes_on) { /* lane j / k's bit, where j is a multiple of k */
+        for (unsigned j = 0; j < n; j++)
+            e[j] = LLVMConstInt(w->i32, j % k == 0 ? j / k : w->lanes, 0);
+        mask = LLVMBuildShuffleVector(w->b, lanes_on, LLVMConstNull(LLVMTypeOf(lanes_on)), LLVMConstVector(e, n), "");
+    } else {
+        for (unsigned j = 0; j < n; j++)
+            e[j] = LLVMConstInt(i1, j % k == 0, 0);
+        mask = LLVMConstVector(e, n);
+    }
+    LLVMTypeRef types[2] = {wide, LLVMTypeOf(LLVMGetOperand(inst, 0))};
+    LLVMValueRef args[4] = {wd_scalar_of(w, LLVMGetOperand(inst, 0)), LLVMConstInt(w->i32, LLVMGetAlignment(inst), 0),
+                            mask, LLVMGetPoison(wide)};
+    LLVMValueRef all = wd_call_intrinsic(w, "llvm.masked.load", types, 2, args, 4);
+    for (unsigned i = 0; i < w->lanes; i++)
+        pick[i] = LLVMConstInt(w->i32, i * k, 0);
+    LLVMValueRef r = LLVMBuildShuffleVector(w->b, all, LLVMGetPoison(wide), LLVMConstVector(pick, w->lanes), "");
+    free(e), free(pick);
+    return r;
+}
+
 /* A load at a varying or consecutive address (only the running lanes'). */
 static LLVMValueRef widen_load(widener *w, LLVMValueRef inst)
 {
@@ -384,6 +421,10 @@ static LLVMValueRef widen_load(widener *w, LLVMValueRef inst)
             return wd_call_intrinsic(w, "llvm.masked.load", types, 2, args, 4);
         }
         r = LLVMBuildLoad2(w->b, vector_of(w, t), wd_scalar_of(w, p), "");
+    } else if (wd_shape_of(w, p, &st) == CONSECUTIVE && st > 0 && st % (long long)type_bytes(w, t) == 0 &&
+               st / (long long)type_bytes(w, t) <= MAX_INTERLEAVE &&
+               (r = interleaved_load(w, inst, (unsigned)(st / (long long)type_bytes(w, t)), mask))) {
+        return r;
     } else {
         LLVMTypeRef types[2] = {vector_of(w, t), LLVMVectorType(LLVMTypeOf(p), w->lanes)};
         LLVMValueRef args[4] = {wd_vector_value(w, p), LLVMConstInt(w->i32, align, 0), mask ? mask : wd_all_lanes(w),

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #define TEST_LIST "test_programs.list"
@@ -504,6 +505,71 @@ TEST(private_array_across_barrier)
     }
     clReleaseMemObject(mi);
     clReleaseMemObject(mo);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+}
+
+/* A widened kernel (a loop of its own) reads a float4 per work-item: each
+ * component's lanes are 16 bytes apart, read as one wide masked load and
+ * every fourth element (src/compiler/widen.c, interleaved_load).  The
+ * buffer ends where an inaccessible page starts, and the rows are partial
+ * (37, 5 and 1 work-items; 64 and 69, where the widest pass runs too), so
+ * a load touching anything past the last work-item's float4 would fault;
+ * every result is checked. */
+TEST(float4_lanes_at_buffer_end)
+{
+    static const char source[] =
+        "kernel void sums(global const float4 *v, global float *out, int n)\n"
+        "{\n"
+        "    int g = get_global_id(0), size = get_global_size(0);\n"
+        "    float s = 0.0f;\n"
+        "    for (int k = 0; k < n; k++) {\n"
+        "        float4 x = v[g + k * size];\n"
+        "        s += x.x + x.y * 2.0f + x.z * 3.0f + x.w * 4.0f;\n"
+        "    }\n"
+        "    out[g] = s;\n"
+        "}\n";
+    long page = sysconf(_SC_PAGESIZE);
+    cl_int err;
+    cl_program p = build(source, "", &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    cl_kernel k = clCreateKernel(p, "sums", &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    static const size_t sizes[] = {37, 5, 1, 64, 69};
+    for (size_t c = 0; c < sizeof sizes / sizeof sizes[0]; c++) {
+        size_t items = sizes[c], rounds = 3, bytes = items * rounds * 4 * sizeof(float);
+        size_t span = (bytes + (size_t)page - 1) / (size_t)page * (size_t)page;
+        char *map = mmap(NULL, span + (size_t)page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        CHECK(map != MAP_FAILED, "mmap");
+        if (map == MAP_FAILED)
+            continue;
+        CHECK(mprotect(map + span, (size_t)page, PROT_NONE) == 0, "mprotect");
+        float *v = (float *)(map + span - bytes); /* its last float4 ends at the guard page */
+        for (size_t i = 0; i < items * rounds * 4; i++)
+            v[i] = (float)(i % 11) - 5.0f;
+        cl_mem mv = clCreateBuffer(context, CL_MEM_USE_HOST_PTR | CL_MEM_READ_ONLY, bytes, v, &err);
+        CHECK_ERR(err, CL_SUCCESS);
+        float out[128];
+        cl_mem mo = clCreateBuffer(context, CL_MEM_WRITE_ONLY, items * sizeof(float), NULL, &err);
+        CHECK_ERR(err, CL_SUCCESS);
+        cl_int n = (cl_int)rounds;
+        CHECK_ERR(clSetKernelArg(k, 0, sizeof mv, &mv), CL_SUCCESS);
+        CHECK_ERR(clSetKernelArg(k, 1, sizeof mo, &mo), CL_SUCCESS);
+        CHECK_ERR(clSetKernelArg(k, 2, sizeof n, &n), CL_SUCCESS);
+        CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 1, NULL, &items, &items, 0, NULL, NULL), CL_SUCCESS);
+        CHECK_ERR(clEnqueueReadBuffer(queue, mo, CL_TRUE, 0, items * sizeof(float), out, 0, NULL, NULL), CL_SUCCESS);
+        for (size_t g = 0; g < items; g++) {
+            float want = 0.0f;
+            for (size_t r = 0; r < rounds; r++) {
+                const float *x = v + (g + r * items) * 4;
+                want += x[0] + x[1] * 2.0f + x[2] * 3.0f + x[3] * 4.0f;
+            }
+            CHECK(fabsf(out[g] - want) < 1e-3f, "%zu work-items: %zu is %g, expected %g", items, g, out[g], want);
+        }
+        clReleaseMemObject(mv);
+        clReleaseMemObject(mo);
+        munmap(map, span + (size_t)page);
+    }
     clReleaseKernel(k);
     clReleaseProgram(p);
 }
