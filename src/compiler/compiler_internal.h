@@ -366,7 +366,8 @@ unsigned mc_run_strided_loops_in_step(LLVMValueRef body);
  * LLVM's limit on size for pragmas), then promotes what they made
  * promotable (a private array indexed by their counters) to values: before
  * the loops over work-items are built, so that widening and regions see
- * registers, not memory (pragma_unroll.c). */
+ * registers, not memory (pragma_unroll.c).  Only the functions with such a
+ * loop go through the passes; fs is reordered. */
 cl_int mc_unroll_pragma_loops(LLVMModuleRef m, LLVMTargetMachineRef tm, LLVMValueRef *fs, size_t n, mosaic_strbuf *log);
 
 /* ---- kernels built for one local size (one_size.c, local_size.c) ------------ */

@@ -65,31 +65,35 @@ static int back_edges(LLVMValueRef fn, LLVMValueRef **out)
     return nb;
 }
 
-static bool has_unroll_pragma(LLVMValueRef md)
+/* Does loop ID md ask for unrolling (`#pragma unroll`, with or without a count)? */
+static bool asks_unrolling(LLVMValueRef md)
 {
     return md && (mc_loop_md_has(md, "llvm.loop.unroll.enable") || mc_loop_md_has(md, "llvm.loop.unroll.full") ||
-                  mc_loop_md_has(md, "llvm.loop.unroll.count") || mc_loop_md_has(md, "llvm.loop.unroll.disable"));
+                  mc_loop_md_has(md, "llvm.loop.unroll.count"));
 }
 
-/* Marks each loop of fn without an unroll pragma to wait (unrolling
- * disabled, and WAITS).  False when memory runs out. */
-static bool mark_waiting(LLVMValueRef fn, unsigned kind)
+/* When some loop of fn asks for unrolling, marks each loop without an
+ * unroll pragma (`#pragma unroll 1` is one) to wait: unrolling disabled,
+ * and WAITS.  How many loops ask, -1 when memory runs out. */
+static int mark_waiting(LLVMValueRef fn, unsigned kind)
 {
     LLVMValueRef *latches;
-    int nb = back_edges(fn, &latches);
+    int nb = back_edges(fn, &latches), asking = 0;
     if (nb < 0)
-        return false;
+        return -1;
+    for (int i = 0; i < nb; i++)
+        asking += asks_unrolling(LLVMGetMetadata(latches[i], kind));
     LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(fn));
     LLVMMetadataRef more[2] = {
         LLVMMDNodeInContext2(c, (LLVMMetadataRef[]){LLVMMDStringInContext2(c, "llvm.loop.unroll.disable", 24)}, 1),
         LLVMMDNodeInContext2(c, (LLVMMetadataRef[]){LLVMMDStringInContext2(c, WAITS, strlen(WAITS))}, 1)};
-    for (int i = 0; i < nb; i++) {
+    for (int i = 0; i < nb && asking; i++) {
         LLVMValueRef md = LLVMGetMetadata(latches[i], kind);
-        if (!has_unroll_pragma(md))
+        if (!asks_unrolling(md) && !(md && mc_loop_md_has(md, "llvm.loop.unroll.disable")))
             LLVMSetMetadata(latches[i], kind, mc_loop_md_plus(c, md, more, 2));
     }
     free(latches);
-    return true;
+    return asking;
 }
 
 /* Takes the two properties mark_waiting added off every branch of fn
@@ -121,17 +125,28 @@ static void unmark_waiting(LLVMValueRef fn, unsigned kind)
 cl_int mc_unroll_pragma_loops(LLVMModuleRef m, LLVMTargetMachineRef tm, LLVMValueRef *fs, size_t n, mosaic_strbuf *log)
 {
     unsigned kind = LLVMGetMDKindIDInContext(LLVMGetModuleContext(m), "llvm.loop", 9);
-    for (size_t i = 0; i < n; i++)
-        if (!mark_waiting(fs[i], kind))
+    size_t asking = 0; /* the functions with a loop that asks, first in fs */
+    for (size_t i = 0; i < n; i++) {
+        int a = mark_waiting(fs[i], kind);
+        if (a < 0) {
+            for (size_t j = 0; j < asking; j++)
+                unmark_waiting(fs[j], kind);
             return mc_out_of_memory(log);
+        }
+        if (a > 0) {
+            LLVMValueRef f = fs[asking];
+            fs[asking++] = fs[i], fs[i] = f;
+        }
+    }
     /* sroa again after instcombine: the unrolled copies' indices into a
      * private array fold to constants only then (with one sroa, CLBlast's
      * accumulators stayed an array in per-work-item storage) */
-    cl_int r = mc_run_passes_on(m, tm, fs, n,
-                                "function(loop-unroll<O3;no-partial;no-runtime;no-upperbound;no-peeling;no-profile-peeling>),"
-                                "function(sroa,early-cse,simplifycfg,instcombine,sroa)",
-                                log);
-    for (size_t i = 0; i < n; i++)
+    cl_int r = asking ? mc_run_passes_on(m, tm, fs, asking,
+                                         "function(loop-unroll<O3;no-partial;no-runtime;no-upperbound;no-peeling;"
+                                         "no-profile-peeling>),function(sroa,early-cse,simplifycfg,instcombine,sroa)",
+                                         log)
+                      : CL_SUCCESS;
+    for (size_t i = 0; i < asking; i++)
         unmark_waiting(fs[i], kind);
     return r;
 }

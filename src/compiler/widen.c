@@ -411,9 +411,10 @@ static LLVMValueRef widen_load(widener *w, LLVMValueRef inst)
 {
     LLVMTypeRef t = LLVMTypeOf(inst);
     LLVMValueRef p = LLVMGetOperand(inst, 0), r, mask = wd_lanes_running(w, inst);
-    long long st = 0;
+    long long st = 0, size = type_bytes(w, t);
     unsigned align = LLVMGetAlignment(inst);
-    if (wd_shape_of(w, p, &st) == CONSECUTIVE && st == type_bytes(w, t)) {
+    enum shape ps = wd_shape_of(w, p, &st);
+    if (ps == CONSECUTIVE && st == size) {
         if (mask) {
             LLVMTypeRef types[2] = {vector_of(w, t), LLVMTypeOf(p)};
             LLVMValueRef args[4] = {wd_scalar_of(w, p), LLVMConstInt(w->i32, align, 0), mask,
@@ -421,9 +422,8 @@ static LLVMValueRef widen_load(widener *w, LLVMValueRef inst)
             return wd_call_intrinsic(w, "llvm.masked.load", types, 2, args, 4);
         }
         r = LLVMBuildLoad2(w->b, vector_of(w, t), wd_scalar_of(w, p), "");
-    } else if (wd_shape_of(w, p, &st) == CONSECUTIVE && st > 0 && st % (long long)type_bytes(w, t) == 0 &&
-               st / (long long)type_bytes(w, t) <= MAX_INTERLEAVE &&
-               (r = interleaved_load(w, inst, (unsigned)(st / (long long)type_bytes(w, t)), mask))) {
+    } else if (ps == CONSECUTIVE && st > 0 && st % size == 0 && st / size <= MAX_INTERLEAVE &&
+               (r = interleaved_load(w, inst, (unsigned)(st / size), mask))) {
         return r;
     } else {
         LLVMTypeRef types[2] = {vector_of(w, t), LLVMVectorType(LLVMTypeOf(p), w->lanes)};
