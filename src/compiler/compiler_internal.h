@@ -212,6 +212,7 @@ typedef struct mc_kernel_build {
     const mosaic_kernel_arg *arg_info; /* the kernel's arguments (kinds), or NULL */
     bool specialise_images; /* K.wg gets a loop nest per common image format (image_formats.c) */
     unsigned checked_rows;  /* x loops with a copy for rows that pass their checks whole (guarded_rows.c) */
+    unsigned uniform_rows;  /* x loops with a version per answer of their uniform branches (uniform_rows.c) */
 } mc_kernel_build;
 
 /* A builtin kept out of line (never inlined: "__mosaic_outlined_*"): the
@@ -345,6 +346,9 @@ cl_int mc_version_image_rows(LLVMModuleRef m, LLVMTargetMachineRef tm, mc_kernel
 /* Rows that pass a kernel's bounds checks whole: a version of each x loop
  * holding such checks, without them (guarded_rows.c). */
 void mc_version_guarded_rows(mc_kernel_build *kbs, size_t nk);
+/* Branches the same for a whole row: a version of each x loop holding
+ * them per answer, the branches constants in it (uniform_rows.c). */
+void mc_version_uniform_rows(mc_kernel_build *kbs, size_t nk);
 cl_int mc_run_passes(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *passes, mosaic_strbuf *log);
 /* The same on functions fs only (the others marked optnone while it runs). */
 cl_int mc_run_passes_on(LLVMModuleRef m, LLVMTargetMachineRef tm, LLVMValueRef *fs, size_t n, const char *passes,

@@ -639,8 +639,10 @@ static cl_int prepare_for_optimiser(finalize_job *job)
     bool specialised = mc_fold_image_classes(job->m);
     if ((r = mc_version_image_rows(job->m, job->tm, job->kb, job->nk, specialised, job->log)) != CL_SUCCESS)
         return r;
-    if (!job->opts->opt_disable)
+    if (!job->opts->opt_disable) {
+        mc_version_uniform_rows(job->kb, job->nk);
         mc_version_guarded_rows(job->kb, job->nk);
+    }
     for (size_t k = 0; k < job->nk; k++) {
         if (job->one_size && job->kb[k].wg && !strcmp(job->obj->kernels[k].name, job->one_size->kernel))
             mc_fix_local_size(job->kb[k].wg, job->td, job->one_size->size);
@@ -699,15 +701,18 @@ static cl_int optimise(finalize_job *job)
         info->private_mem_size = sizes[k];
         info->vectorised_loops = job->kb[k].wg ? mc_count_vector_loops(job->kb[k].wg) : 0;
         if (mosaic_settings()->debug) {
-            char checked[96] = "";
+            char checked[96] = "", uniform[96] = "";
             if (job->kb[k].checked_rows)
                 snprintf(checked, sizeof checked, ", %u with a copy for rows that pass their bounds checks",
                          job->kb[k].checked_rows);
-            fprintf(stderr, "mosaic: kernel %s: %s, %u loop%s over work-items vectorised%s\n", info->name,
+            if (job->kb[k].uniform_rows)
+                snprintf(uniform, sizeof uniform, ", %u with a version per answer of their uniform branches",
+                         job->kb[k].uniform_rows);
+            fprintf(stderr, "mosaic: kernel %s: %s, %u loop%s over work-items vectorised%s%s\n", info->name,
                     !job->kb[k].wg ? "fibers (one work-item function per work-item)"
                     : info->uses_barriers ? "work-group function in regions between barriers"
                                           : "work-group function",
-                    info->vectorised_loops, info->vectorised_loops == 1 ? "" : "s", checked);
+                    info->vectorised_loops, info->vectorised_loops == 1 ? "" : "s", uniform, checked);
         }
     }
     free(wi), free(sizes);

@@ -5,6 +5,10 @@
  * them (src/compiler/guarded_rows.c); here bounds fall inside rows, at their
  * ends and outside them, and indices wrap inside a row (global offsets near
  * 2^31 and 2^32), and every element written or left alone is checked.
+ * Kernels that branch on their arguments and group get a version of each
+ * row's loop per answer (src/compiler/uniform_rows.c): here every answer of
+ * each branch is taken, in a kernel with barriers and without, beside a
+ * branch on the row (which stays a branch).
  *
  *   usage: test_guarded_rows [case|--list]   (the cases: test_guarded_rows.list; none: all)
  */
@@ -101,6 +105,37 @@ static const char source[] =
     "    int x = get_global_id(0), y = get_global_id(1);\n"
     "    if (x < w && y < h)\n"
     "        out[y * pitch + x] = x * 1000 + y;\n"
+    "}\n"
+    /* branches the same for a whole row: CLBlast's test for vector loads, a flag */
+    "kernel void modes(global int *out, global const int *in, int ld, int off, int flip)\n"
+    "{\n"
+    "    int i = get_global_id(0);\n"
+    "    int v;\n"
+    "    if (ld % 4 == 0 && off % 4 == 0)\n"
+    "        v = in[off + i] * 2;\n"
+    "    else\n"
+    "        v = in[off + 2 * i] + 5;\n"
+    "    if (flip)\n"
+    "        out[i] = -v;\n"
+    "    else\n"
+    "        out[2 * i + 1] = v;\n"
+    "}\n"
+    /* the same around barriers, a branch on the group, and one on the row */
+    "kernel void tile_modes(global const int *a, global int *out, int ld, int off, int transpose)\n"
+    "{\n"
+    "    local int t[16 * 17];\n"
+    "    int lx = get_local_id(0), ly = get_local_id(1), gx = get_global_id(0), gy = get_global_id(1);\n"
+    "    if (ld % 4 == 0 && off % 4 == 0)\n"
+    "        t[ly * 17 + lx] = a[off + gy * ld + gx];\n"
+    "    else\n"
+    "        t[ly * 17 + lx] = a[off + gy * ld + gx] + 1000;\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    int v = transpose ? t[lx * 17 + ly] : t[ly * 17 + lx];\n"
+    "    if (get_group_id(0) & 1)\n"
+    "        v = -v;\n"
+    "    if (ly & 1)\n"
+    "        v += t[ly * 17] * 3;\n"
+    "    out[gy * get_global_size(0) + gx] = v;\n"
     "}\n";
 
 #define UNTOUCHED 0x5a5a5a5a
@@ -392,6 +427,97 @@ TEST(quotients)
     clReleaseKernel(kf);
     clReleaseKernel(k16);
     clReleaseKernel(kb);
+}
+
+/* The arguments of modes and tile_modes: two buffers, then ld, off and a flag. */
+static void set_mode_args(cl_kernel k, cl_mem first, cl_mem second, cl_int ld, cl_int off, cl_int flag)
+{
+    CHECK_ERR(clSetKernelArg(k, 0, sizeof first, &first), CL_SUCCESS);
+    CHECK_ERR(clSetKernelArg(k, 1, sizeof second, &second), CL_SUCCESS);
+    CHECK_ERR(clSetKernelArg(k, 2, sizeof ld, &ld), CL_SUCCESS);
+    CHECK_ERR(clSetKernelArg(k, 3, sizeof off, &off), CL_SUCCESS);
+    CHECK_ERR(clSetKernelArg(k, 4, sizeof flag, &flag), CL_SUCCESS);
+}
+
+/* 1000 work-items, in groups of 64, 16, 200 and 1, with every answer of
+ * each uniform branch; every element of out checked, written or not. */
+TEST(uniform_branches)
+{
+    enum { IN = 2 * N + 8, OUT = 2 * N + 2 };
+    cl_kernel k = kernel("modes");
+    static cl_int in[IN], got[OUT], want[OUT];
+    for (int i = 0; i < IN; i++)
+        in[i] = i * 7 - 300;
+    cl_int err;
+    cl_mem src = clCreateBuffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof in, in, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    cl_mem out = filled_buffer(OUT);
+    const size_t locals[] = {64, 16, 200, 1};
+    const cl_int lds[] = {8, 6}, offs[] = {0, 4, 3};
+    for (unsigned s = 0; s < sizeof locals / sizeof *locals; s++)
+        for (int mode = 0; mode < 12; mode++) {
+            cl_int ld = lds[mode % 2], off = offs[mode / 2 % 3], flip = mode / 6;
+            size_t global = N, local = locals[s];
+            set_mode_args(k, out, src, ld, off, flip);
+            run(k, 1, NULL, &global, &local, out, OUT, got);
+            for (int i = 0; i < OUT; i++)
+                want[i] = UNTOUCHED;
+            for (int i = 0; i < N; i++) {
+                cl_int v = ld % 4 == 0 && off % 4 == 0 ? in[off + i] * 2 : in[off + 2 * i] + 5;
+                want[flip ? i : 2 * i + 1] = flip ? -v : v;
+            }
+            char what[80];
+            snprintf(what, sizeof what, "modes, ld %d, off %d, flip %d, groups of %zu", ld, off, flip, local);
+            count_wrong(what, got, want, OUT);
+        }
+    clReleaseMemObject(src);
+    clReleaseMemObject(out);
+    clReleaseKernel(k);
+}
+
+/* 48 x 32 work-items in square groups of 16 and 8 (and 4 x 4), each branch
+ * both ways. */
+TEST(uniform_branches_in_regions)
+{
+    enum { W = 48, H = 32, LD = 52, A = LD * H + 8 };
+    cl_kernel k = kernel("tile_modes");
+    static cl_int a[A], got[W * H], want[W * H];
+    for (int i = 0; i < A; i++)
+        a[i] = (i * 37) % 1001 - 500;
+    cl_int err;
+    cl_mem src = clCreateBuffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof a, a, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    cl_mem out = filled_buffer(W * H);
+    const size_t sides[] = {16, 8, 4};
+    const cl_int lds[] = {LD, LD - 1}, offs[] = {0, 4, 5};
+    for (unsigned s = 0; s < sizeof sides / sizeof *sides; s++)
+        for (int mode = 0; mode < 12; mode++) {
+            cl_int ld = lds[mode % 2], off = offs[mode / 2 % 3], transpose = mode / 6;
+            size_t global[2] = {W, H}, local[2] = {sides[s], sides[s]};
+            set_mode_args(k, src, out, ld, off, transpose);
+            run(k, 2, NULL, global, local, out, W * H, got);
+            int side = (int)sides[s];
+            for (int gy = 0; gy < H; gy++)
+                for (int gx = 0; gx < W; gx++) {
+                    int lx = gx % side, ly = gy % side, x0 = gx - lx, y0 = gy - ly;
+                    /* what work-item (x, y) of this group put in its tile */
+#define TILE(x, y) (a[off + (y0 + (y)) * ld + x0 + (x)] + (ld % 4 == 0 && off % 4 == 0 ? 0 : 1000))
+                    cl_int v = transpose ? TILE(ly, lx) : TILE(lx, ly);
+                    if (gx / side & 1)
+                        v = -v;
+                    if (ly & 1)
+                        v += TILE(0, ly) * 3;
+#undef TILE
+                    want[gy * W + gx] = v;
+                }
+            char what[96];
+            snprintf(what, sizeof what, "tile_modes, ld %d, off %d, transpose %d, groups of %d", ld, off, transpose,
+                     side);
+            count_wrong(what, got, want, W * H);
+        }
+    clReleaseMemObject(src);
+    clReleaseMemObject(out);
+    clReleaseKernel(k);
 }
 
 int main(int argc, char **argv)

@@ -722,13 +722,15 @@ TEST(debug_says_why)
     const char *debug = getenv("MOSAIC_DEBUG");
     if (!debug || !*debug || !strcmp(debug, "0"))
         TEST_SKIP("runs with MOSAIC_DEBUG=1");
-    char source[768];
+    char source[1024];
     snprintf(source, sizeof source,
              "kernel void calls(global int *a) { int i = get_global_id(0); printf(\"%%d\\n\", a[i] + %d); }\n"
              "kernel void scales(global float *a) { size_t i = get_global_id(0); a[i] = a[i] * 2.0f + %d.0f; }\n"
              "kernel void checks(global float *a, uint n)\n"
-             "{ size_t i = get_global_id(0); if (i < n) a[i] = a[i] * 3.0f + %d.0f; }\n",
-             (int)getpid(), (int)getpid(), (int)getpid());
+             "{ size_t i = get_global_id(0); if (i < n) a[i] = a[i] * 3.0f + %d.0f; }\n"
+             "kernel void flags(global float *a, int f)\n"
+             "{ size_t i = get_global_id(0); if (f & 1) a[i] = a[i] + %d.0f; else a[2 * i] = 1.0f; }\n",
+             (int)getpid(), (int)getpid(), (int)getpid(), (int)getpid());
     static char text[65536];
     if (!build_saying(source, text, sizeof text))
         return;
@@ -744,6 +746,9 @@ TEST(debug_says_why)
     const char *end = checks ? strchr(checks, '\n') : NULL;
     const char *copies = checks ? strstr(checks, ", 1 with a copy for rows that pass their bounds checks\n") : NULL;
     CHECK(copies && copies < end, "no copy for the rows of kernel checks in:\n%s", text);
+    CHECK(strstr(text, "mosaic: kernel flags: work-group function, ") &&
+              strstr(text, ", 1 with a version per answer of their uniform branches"),
+          "no versions for the rows of kernel flags in:\n%s", text);
 
     /* loops under #pragma unroll are unrolled before the work-item loops
      * are built: the private tiles are values (the pid again: a build of
