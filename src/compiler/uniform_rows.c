@@ -32,9 +32,11 @@
 
 /* Conditions a loop is versioned on at most: 2^MAX_CONDITIONS versions. */
 #define MAX_CONDITIONS 2
-/* Blocks and instructions of a loop beyond which it is not copied (the
- * build's time grows with the code). */
+/* Blocks and instructions of a loop beyond which it is not copied, and
+ * what the copies may add to one kernel in all: the build's time grows with
+ * the code (CLBlast's XgemmDirectTN adds about 1900). */
 #define MAX_LOOP_SIZE 6000
+#define MAX_KERNEL_COPIES 24000
 
 static bool in_loop_block(const mc_row_loop *rl, LLVMBasicBlockRef bb)
 {
@@ -134,18 +136,21 @@ static LLVMBasicBlockRef entry_block(LLVMBuilderRef b, const mc_row_loop *rl, LL
 }
 
 /* Versions the x loop whose latch is latch on its first uniform condition,
- * then each version on its next one, depth conditions in all; how many
- * versions it made beyond the loop. */
-static unsigned version_loop(LLVMBuilderRef b, LLVMValueRef wg, LLVMBasicBlockRef latch, unsigned depth)
+ * then each version on its next one, depth conditions in all, while the
+ * copies fit in *budget (blocks and instructions); how many versions it
+ * made beyond the loop. */
+static unsigned version_loop(LLVMBuilderRef b, LLVMValueRef wg, LLVMBasicBlockRef latch, unsigned depth,
+                             unsigned *budget)
 {
     mc_row_loop rl;
     LLVMValueRef cond = NULL;
-    if (mc_row_loop_open(&rl, wg, latch) && rl.ncopy <= MAX_LOOP_SIZE)
+    if (mc_row_loop_open(&rl, wg, latch) && rl.ncopy <= MAX_LOOP_SIZE && rl.ncopy <= *budget)
         cond = first_uniform_condition(&rl);
     if (!cond || !mc_row_copy(&rl, b)) {
         mc_row_loop_close(&rl);
         return 0;
     }
+    *budget -= rl.ncopy;
     /* the copy for rows where cond holds, the loop for the others; the
      * condition computed once, before the loop */
     fix_condition(&rl, true, cond, true);
@@ -162,7 +167,7 @@ static unsigned version_loop(LLVMBuilderRef b, LLVMValueRef wg, LLVMBasicBlockRe
     mc_row_loop_close(&rl);
     unsigned made = 1;
     if (depth > 1)
-        made += version_loop(b, wg, latch, depth - 1) + version_loop(b, wg, copy_latch, depth - 1);
+        made += version_loop(b, wg, latch, depth - 1, budget) + version_loop(b, wg, copy_latch, depth - 1, budget);
     return made;
 }
 
@@ -174,9 +179,9 @@ void mc_version_uniform_rows(mc_kernel_build *kbs, size_t nk)
             continue;
         LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(LLVMGetGlobalParent(kb->wg)));
         LLVMBasicBlockRef *latches;
-        unsigned nl = mc_row_latches(kb->wg, kb->access_group, &latches);
+        unsigned nl = mc_row_latches(kb->wg, kb->access_group, &latches), budget = MAX_KERNEL_COPIES;
         for (unsigned i = 0; i < nl; i++)
-            kb->uniform_rows += version_loop(b, kb->wg, latches[i], MAX_CONDITIONS) > 0;
+            kb->uniform_rows += version_loop(b, kb->wg, latches[i], MAX_CONDITIONS, &budget) > 0;
         free(latches);
         LLVMDisposeBuilder(b);
     }
