@@ -13,13 +13,14 @@
  *
  * Here each x loop with a branch on a condition the same for the whole
  * group (arguments, group ids, constants and what is computed from them,
- * group_invariant) gets a version for each answer of its first such
- * condition, each branch on it a constant in each version, and each version
- * the same again for its next condition, up to MAX_CONDITIONS; the loop's
- * entry computes a condition once a row and takes the version for its
- * answer.  The optimiser then drops each version's dead side.  Each version
- * is entered through a block of its own, so guarded_rows.c (which runs
- * after) can version it again.
+ * group_invariant), or a select of an index or address on one, gets a
+ * version for each answer of its first such condition, each branch and
+ * select on it a constant in each version, and each version the same
+ * again for its next condition, up to MAX_CONDITIONS; the loop's entry
+ * computes a condition once a row and takes the version for its answer.
+ * The optimiser then drops each version's dead side.  Each version is
+ * entered through a block of its own, so guarded_rows.c (which runs after)
+ * can version it again.
  *
  * Conditions the same along a row only (on the local y id: a tile's bounds
  * check in y) are left alone: on CLBlast's GEMM program they made the cold
@@ -79,6 +80,25 @@ static LLVMValueRef uniform_condition(const mc_row_loop *rl, LLVMValueRef t)
     return mc_row_slope(rl, c) == 0 && group_invariant(c, &budget) ? c : NULL;
 }
 
+/* The condition of select s when it picks between two integers or pointers
+ * (an index, an address: `t ? i * ld + k : k * ld + i`) on something the
+ * same for every work-item of the group: a version per answer turns a
+ * gather into a vector access.  A select of floats is a blend, cheap, and
+ * one of i1 a logical and or or (its condition's branch is versioned). */
+static LLVMValueRef uniform_select_condition(const mc_row_loop *rl, LLVMValueRef s)
+{
+    if (!LLVMIsASelectInst(s))
+        return NULL;
+    LLVMValueRef c = LLVMGetOperand(s, 0);
+    LLVMTypeRef t = LLVMTypeOf(s);
+    int budget = 64;
+    if (LLVMGetTypeKind(LLVMTypeOf(c)) != LLVMIntegerTypeKind || LLVMIsAConstant(c) ||
+        !(LLVMGetTypeKind(t) == LLVMPointerTypeKind ||
+          (LLVMGetTypeKind(t) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) >= 8)))
+        return NULL;
+    return mc_row_slope(rl, c) == 0 && group_invariant(c, &budget) ? c : NULL;
+}
+
 /* The first uniform condition of a block the loop can reach from its
  * header, not through the side a constant branch leaves (a side an earlier
  * version took away); NULL if none or memory ran out. */
@@ -92,8 +112,11 @@ static LLVMValueRef first_uniform_condition(const mc_row_loop *rl)
     seen[0] = 1;
     stack[sp++] = 0;
     while (sp && !cond) {
-        LLVMValueRef t = LLVMGetBasicBlockTerminator(rl->blocks[stack[--sp]]);
-        if ((cond = uniform_condition(rl, t)))
+        LLVMBasicBlockRef bb = rl->blocks[stack[--sp]];
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && !cond; i = LLVMGetNextInstruction(i))
+            cond = uniform_select_condition(rl, i);
+        LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+        if (cond || (cond = uniform_condition(rl, t)))
             break;
         unsigned n = LLVMGetNumSuccessors(t);
         for (unsigned j = 0; j < n; j++) {
@@ -113,15 +136,28 @@ out:
     return cond;
 }
 
-/* Every branch of the loop (copy: of its copy) on cond branches on answer. */
+/* Is c cond, or the same compare of the same operands (inlining leaves one
+ * per call: CLBlast's `beta == 0` for each element a work-item stores)? */
+static bool same_condition(LLVMValueRef c, LLVMValueRef cond)
+{
+    return c == cond || (LLVMIsAICmpInst(c) && LLVMIsAICmpInst(cond) &&
+                         LLVMGetICmpPredicate(c) == LLVMGetICmpPredicate(cond) &&
+                         LLVMGetOperand(c, 0) == LLVMGetOperand(cond, 0) &&
+                         LLVMGetOperand(c, 1) == LLVMGetOperand(cond, 1));
+}
+
+/* Every branch and select of the loop (copy: of its copy) on cond takes answer. */
 static void fix_condition(const mc_row_loop *rl, bool copy, LLVMValueRef cond, bool answer)
 {
-    LLVMTypeRef i1 = LLVMTypeOf(cond);
-    for (unsigned k = 0; k < rl->nblocks; k++) {
-        LLVMValueRef t = LLVMGetBasicBlockTerminator(rl->blocks[k]);
-        if (LLVMIsABranchInst(t) && LLVMIsConditional(t) && LLVMGetCondition(t) == cond)
-            LLVMSetCondition(copy ? mc_row_copy_of(rl, t) : t, LLVMConstInt(i1, answer, 0));
-    }
+    LLVMValueRef constant = LLVMConstInt(LLVMTypeOf(cond), answer, 0);
+    for (unsigned k = 0; k < rl->nblocks; k++)
+        for (LLVMValueRef i = LLVMGetFirstInstruction(rl->blocks[k]); i; i = LLVMGetNextInstruction(i)) {
+            LLVMValueRef mine = copy ? mc_row_copy_of(rl, i) : i;
+            if (LLVMIsASelectInst(i) && same_condition(LLVMGetOperand(i, 0), cond))
+                LLVMSetOperand(mine, 0, constant);
+            else if (LLVMIsABranchInst(i) && LLVMIsConditional(i) && same_condition(LLVMGetCondition(i), cond))
+                LLVMSetCondition(mine, constant);
+        }
 }
 
 /* A block of its own before header, entered instead of it from rl's preheader. */

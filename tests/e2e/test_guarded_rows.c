@@ -120,6 +120,13 @@ static const char source[] =
     "    else\n"
     "        out[2 * i + 1] = v;\n"
     "}\n"
+    /* an index picked by a flag: a gather in one answer, a vector load in the other */
+    "kernel void picks(global int *out, global const int *in, int ld, int off, int flip)\n"
+    "{\n"
+    "    int i = get_global_id(0);\n"
+    "    int j = flip ? i * ld : i + off;\n"
+    "    out[i] = in[j] - j;\n"
+    "}\n"
     /* the same around barriers, a branch on the group, and one on the row */
     "kernel void tile_modes(global const int *a, global int *out, int ld, int off, int transpose)\n"
     "{\n"
@@ -440,11 +447,12 @@ static void set_mode_args(cl_kernel k, cl_mem first, cl_mem second, cl_int ld, c
 }
 
 /* 1000 work-items, in groups of 64, 16, 200 and 1, with every answer of
- * each uniform branch; every element of out checked, written or not. */
+ * each uniform branch (modes) and select (picks); every element of out
+ * checked, written or not. */
 TEST(uniform_branches)
 {
-    enum { IN = 2 * N + 8, OUT = 2 * N + 2 };
-    cl_kernel k = kernel("modes");
+    enum { IN = 8 * N + 8, OUT = 2 * N + 2 };
+    cl_kernel modes = kernel("modes"), picks = kernel("picks");
     static cl_int in[IN], got[OUT], want[OUT];
     for (int i = 0; i < IN; i++)
         in[i] = i * 7 - 300;
@@ -458,21 +466,31 @@ TEST(uniform_branches)
         for (int mode = 0; mode < 12; mode++) {
             cl_int ld = lds[mode % 2], off = offs[mode / 2 % 3], flip = mode / 6;
             size_t global = N, local = locals[s];
-            set_mode_args(k, out, src, ld, off, flip);
-            run(k, 1, NULL, &global, &local, out, OUT, got);
+            char what[80];
+            set_mode_args(modes, out, src, ld, off, flip);
+            run(modes, 1, NULL, &global, &local, out, OUT, got);
             for (int i = 0; i < OUT; i++)
                 want[i] = UNTOUCHED;
             for (int i = 0; i < N; i++) {
                 cl_int v = ld % 4 == 0 && off % 4 == 0 ? in[off + i] * 2 : in[off + 2 * i] + 5;
                 want[flip ? i : 2 * i + 1] = flip ? -v : v;
             }
-            char what[80];
             snprintf(what, sizeof what, "modes, ld %d, off %d, flip %d, groups of %zu", ld, off, flip, local);
             count_wrong(what, got, want, OUT);
+
+            set_mode_args(picks, out, src, ld, off, flip);
+            run(picks, 1, NULL, &global, &local, out, OUT, got);
+            for (int i = 0; i < N; i++) {
+                int j = flip ? i * ld : i + off;
+                want[i] = in[j] - j;
+            }
+            snprintf(what, sizeof what, "picks, ld %d, off %d, flip %d, groups of %zu", ld, off, flip, local);
+            count_wrong(what, got, want, N);
         }
     clReleaseMemObject(src);
     clReleaseMemObject(out);
-    clReleaseKernel(k);
+    clReleaseKernel(modes);
+    clReleaseKernel(picks);
 }
 
 /* 48 x 32 work-items in square groups of 16 and 8 (and 4 x 4), each branch
