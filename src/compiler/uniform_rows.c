@@ -65,6 +65,14 @@ static bool group_invariant(LLVMValueRef v, int *budget)
     return true;
 }
 
+/* Is condition c worth a version: not a constant, invariant in the loop,
+ * and the same for the whole group? */
+static bool group_wide(const mc_row_loop *rl, LLVMValueRef c)
+{
+    int budget = 64;
+    return !LLVMIsAConstant(c) && mc_row_slope(rl, c) == 0 && group_invariant(c, &budget);
+}
+
 /* The condition of t when t is a branch between two blocks of the loop on
  * something the same for every work-item of the group (not a constant).
  * Conditions the same along a row only (`ly < s`, a bounds check of y) are
@@ -74,10 +82,9 @@ static LLVMValueRef uniform_condition(const mc_row_loop *rl, LLVMValueRef t)
     if (!t || !LLVMIsABranchInst(t) || !LLVMIsConditional(t))
         return NULL;
     LLVMValueRef c = LLVMGetCondition(t);
-    int budget = 64;
-    if (LLVMIsAConstant(c) || !in_loop_block(rl, LLVMGetSuccessor(t, 0)) || !in_loop_block(rl, LLVMGetSuccessor(t, 1)))
+    if (!in_loop_block(rl, LLVMGetSuccessor(t, 0)) || !in_loop_block(rl, LLVMGetSuccessor(t, 1)))
         return NULL;
-    return mc_row_slope(rl, c) == 0 && group_invariant(c, &budget) ? c : NULL;
+    return group_wide(rl, c) ? c : NULL;
 }
 
 /* The condition of select s when it picks between two integers or pointers
@@ -91,12 +98,11 @@ static LLVMValueRef uniform_select_condition(const mc_row_loop *rl, LLVMValueRef
         return NULL;
     LLVMValueRef c = LLVMGetOperand(s, 0);
     LLVMTypeRef t = LLVMTypeOf(s);
-    int budget = 64;
-    if (LLVMGetTypeKind(LLVMTypeOf(c)) != LLVMIntegerTypeKind || LLVMIsAConstant(c) ||
+    if (LLVMGetTypeKind(LLVMTypeOf(c)) != LLVMIntegerTypeKind ||
         !(LLVMGetTypeKind(t) == LLVMPointerTypeKind ||
           (LLVMGetTypeKind(t) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) >= 8)))
         return NULL;
-    return mc_row_slope(rl, c) == 0 && group_invariant(c, &budget) ? c : NULL;
+    return group_wide(rl, c) ? c : NULL;
 }
 
 /* The first uniform condition of a block the loop can reach from its
