@@ -209,6 +209,9 @@ typedef struct mc_kernel_build {
     LLVMValueRef tail;    /* K.tail: the same, one machine vector (tail_lanes), its first `count` lanes
                              (an extra parameter) only: the rest of the row */
     unsigned tail_lanes;
+    LLVMValueRef row;     /* K.row or NULL: a barrier kernel's K.body for row_lanes work-items of a row at
+                             once (widen.c), which regions.c cuts instead of K.body (a one-size build) */
+    unsigned row_lanes;
     const mosaic_kernel_arg *arg_info; /* the kernel's arguments (kinds), or NULL */
     bool specialise_images; /* K.wg gets a loop nest per common image format (image_formats.c) */
     unsigned checked_rows;  /* x loops with a copy for rows that pass their checks whole (guarded_rows.c) */
@@ -292,6 +295,10 @@ cl_int mc_mark_spin_loops(LLVMModuleRef m, mc_kernel_build *kb, bool any_read, m
  * does not take: barriers, control flow that differs between work-items,
  * private arrays, atomics, calls, no loop of the kernel's own. */
 bool mc_widen_kernel(LLVMModuleRef m, mc_kernel_build *kb);
+/* A barrier kernel built for groups whose rows are `row` work-items:
+ * kb->row, K.body for kb->row_lanes of them at once (a power of two that
+ * divides the row), when every barrier is where all of them are. */
+bool mc_widen_rows(LLVMModuleRef m, mc_kernel_build *kb, size_t row, bool report_divergence);
 cl_int mc_build_wg(LLVMModuleRef m, mc_kernel_build *kb, mosaic_strbuf *log);
 /* Starts K.wg(args, ctx): adds the function and its entry block, unpacks the
  * arguments there into vals[0..num_args) and leaves b at the end of that

@@ -572,6 +572,14 @@ static cl_int unroll_pragma_loops(finalize_job *job)
     return r;
 }
 
+/* A barrier kernel built for one local size is cut into regions from K.row,
+ * its code for a row's work-items at once (widen.c), when it can be. */
+static bool widens_rows(const finalize_job *job, size_t k)
+{
+    return job->one_size && !job->opts->opt_disable && !mosaic_settings()->no_widen && job->kb[k].uses_barriers &&
+           !strcmp(job->obj->kernels[k].name, job->one_size->kernel);
+}
+
 /* K.wg of each kernel: a loop over the work-items, or for a barrier kernel
  * one loop per region between barriers (regions.c; none when it cannot be
  * cut, or when a loop waits for other work-items (spin_loops.c): fibers). */
@@ -605,7 +613,15 @@ static cl_int build_work_group_functions(finalize_job *job)
         if (r != CL_SUCCESS)
             break;
         if (kb->uses_barriers || kb->spins) {
+            if (widens_rows(job, k))
+                mc_widen_rows(job->m, kb, job->one_size->size[0],
+                              mc_target_has_symbol(job->target, "__mosaic_barrier_divergence"));
             r = mc_build_wg_regions(job->m, kb, job->target, job->log);
+            if (r == CL_SUCCESS && kb->row && !kb->wg) { /* the regions of K.body, then */
+                LLVMDeleteFunction(kb->row);
+                kb->row = NULL;
+                r = mc_build_wg_regions(job->m, kb, job->target, job->log);
+            }
         } else if (!job->opts->opt_disable && !mosaic_settings()->no_widen &&
                    mc_widen_kernel(job->m, kb)) {
             r = mc_build_wg(job->m, kb, job->log); /* rows of K.vec, then K.tail for the rest */

@@ -109,6 +109,10 @@ typedef struct region_fn {
     bool oom;        /* ... because memory ran out */
     LLVMValueRef body;
     unsigned nparams; /* K.body's: the kernel's, then ctx, lx, ly, lz */
+    /* work-items a pass of a region's x loop: 1, or kb->row_lanes when body
+     * is K.row (widen.c), whose lx is its first lane's and whose values are
+     * vectors of a lane per work-item (stored at their first lane's place) */
+    unsigned lanes;
     pmap aidx;        /* K.body's parameters */
     LLVMTypeRef i1, i8, i32, i64, ptr;
 
@@ -656,6 +660,12 @@ static unsigned long long soa_element(region_fn *rf, LLVMValueRef a)
     return e;
 }
 
+/* A value of K.row with a lane per work-item (its element is the work-item's). */
+static bool lane_vector(const region_fn *rf, LLVMTypeRef t)
+{
+    return rf->lanes > 1 && LLVMGetTypeKind(t) == LLVMVectorTypeKind;
+}
+
 /* Gives instruction k a per-work-item array of stride-byte elements. */
 static void add_slot(region_fn *rf, int k, LLVMTypeRef ty, unsigned long long stride)
 {
@@ -812,12 +822,12 @@ static cl_int classify(region_fn *rf)
                 continue;
             }
             LLVMTypeRef t = LLVMTypeOf(i);
-            if (!LLVMTypeIsSized(t) || LLVMABIAlignmentOfType(rf->td, t) > 64) {
+            if (!LLVMTypeIsSized(t) || (!lane_vector(rf, t) && LLVMABIAlignmentOfType(rf->td, t) > 64)) {
                 r = give_up(rf, "a value that cannot be kept in memory");
                 goto done;
             }
             rf->demote[k] = 1;
-            add_slot(rf, k, t, LLVMABISizeOfType(rf->td, t));
+            add_slot(rf, k, t, LLVMABISizeOfType(rf->td, lane_vector(rf, t) ? LLVMGetElementType(t) : t));
         }
     }
     rf->avoid = rf_calloc(rf, (size_t)(rf->nlive * rf->nreg), sizeof *rf->avoid);
@@ -1074,14 +1084,26 @@ static void beside_storage(region_fn *rf, LLVMValueRef inst)
 
 static LLVMValueRef slot_ptr(region_fn *rf, LLVMBuilderRef b, int s)
 {
-    return LLVMBuildInBoundsGEP2(b, rf->slot_type[s], rf->slot_base[s], &rf->wi, 1, "");
+    LLVMTypeRef t = rf->slot_type[s];
+    return LLVMBuildInBoundsGEP2(b, lane_vector(rf, t) ? LLVMGetElementType(t) : t, rf->slot_base[s], &rf->wi, 1, "");
+}
+
+/* A K.row vector is stored at its first lane's element: a multiple of the
+ * lanes in a 64-byte aligned array. */
+static unsigned slot_align(region_fn *rf, int s)
+{
+    LLVMTypeRef t = rf->slot_type[s];
+    if (!lane_vector(rf, t))
+        return LLVMABIAlignmentOfType(rf->td, t);
+    unsigned long long a = rf->slot_stride[s] * rf->lanes;
+    return a < 64 ? (unsigned)a : 64;
 }
 
 static LLVMValueRef reload(region_fn *rf, LLVMBuilderRef b, int k)
 {
     int s = rf->slot[k];
     LLVMValueRef v = LLVMBuildLoad2(b, rf->slot_type[s], slot_ptr(rf, b, s), "");
-    LLVMSetAlignment(v, LLVMABIAlignmentOfType(rf->td, rf->slot_type[s]));
+    LLVMSetAlignment(v, slot_align(rf, s));
     mark_parallel(rf, v);
     in_storage(rf, v);
     return v;
@@ -1096,7 +1118,7 @@ static LLVMValueRef reload_uniform(region_fn *rf, int k)
         LLVMPositionBuilderBefore(h, LLVMGetBasicBlockTerminator(rf->cur_pre));
         int s = rf->slot[k];
         LLVMValueRef v = LLVMBuildLoad2(h, rf->slot_type[s], rf->slot_base[s], "uniform");
-        LLVMSetAlignment(v, LLVMABIAlignmentOfType(rf->td, rf->slot_type[s]));
+        LLVMSetAlignment(v, slot_align(rf, s));
         in_storage(rf, v);
         mc_copy_name(v, rf->insts[k]);
         rf->hoisted[k] = v;
@@ -1112,7 +1134,7 @@ static void spill(region_fn *rf, LLVMBuilderRef b, int k, LLVMValueRef v)
      * the one read (reload_uniform), and every work-item stores the same */
     bool first_only = rf->uniform_def[k] && !rf->all_slots[k];
     LLVMValueRef st = LLVMBuildStore(b, v, first_only ? rf->slot_base[s] : slot_ptr(rf, b, s));
-    LLVMSetAlignment(st, LLVMABIAlignmentOfType(rf->td, rf->slot_type[s]));
+    LLVMSetAlignment(st, slot_align(rf, s));
     mark_parallel(rf, st);
     in_storage(rf, st);
 }
@@ -1852,7 +1874,7 @@ static void close_uniform_loops(region_fn *rf, LLVMBuilderRef b, region_loop *rl
  * several), then the next x, y and z (the x loop marked parallel). */
 static void close_work_item_loops(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
 {
-    LLVMValueRef zero = const64(rf, 0), one = const64(rf, 1);
+    LLVMValueRef zero = const64(rf, 0);
     LLVMPositionBuilderAtEnd(b, rl->latch);
     rl->next = LLVMConstInt(rf->i32, (unsigned)rl->only, 0);
     rl->mask = NULL;
@@ -1876,7 +1898,7 @@ static void close_work_item_loops(region_fn *rf, LLVMBuilderRef b, region_loop *
         LLVMValueRef p = LLVMBuildInBoundsGEP2(b, rf->i32, rf->state_base, &rf->wi, 1, "");
         mark_parallel(rf, LLVMBuildStore(b, rl->next, p));
     }
-    rl->xn = LLVMBuildNUWAdd(b, rl->x, one, "");
+    rl->xn = LLVMBuildNUWAdd(b, rl->x, const64(rf, rf->lanes), "");
     LLVMValueRef br = LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, rl->xn, rl->xend ? rl->xend : rf->nxyz[0], ""),
                                       rl->xb, rl->ylatch);
     /* Not interleaved: a row of a group with barriers is usually 8 to 256
@@ -1886,7 +1908,8 @@ static void close_work_item_loops(region_fn *rf, LLVMBuilderRef b, region_loop *
      * 12 -> 8 ms on one AMD core). */
     if (rf->kb->access_group)
         LLVMSetMetadata(br, LLVMGetMDKindIDInContext(rf->c, "llvm.loop", 9),
-                        mc_parallel_loop_md(rf->c, rf->kb->access_group, 1));
+                        rf->lanes > 1 ? mc_vectorised_loop_md(rf->c, rf->kb->access_group)
+                                      : mc_parallel_loop_md(rf->c, rf->kb->access_group, 1));
     close_y_z_loops(rf, b, rl);
     LLVMValueRef in2[2];
     LLVMBasicBlockRef from2[2];
@@ -2231,7 +2254,7 @@ static LLVMValueRef value_before_loops(region_fn *rf, int r, LLVMValueRef v, int
  * sub-group mode (every work-item's state is kept there). */
 static void narrow_x_range(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
 {
-    if (rl->multi || rf->masked || rf->sg_mode)
+    if (rl->multi || rf->masked || rf->sg_mode || rf->lanes > 1)
         return;
     int x = rl->order[0];
     for (int hops = 0; hops < 4; hops++) { /* through blocks of nothing but a branch */
@@ -2330,7 +2353,7 @@ static bool carries_fp_chain(region_fn *rf, region_loop *rl)
 
 static bool runs_vector_rows(region_fn *rf, region_loop *rl)
 {
-    return !rl->multi && !rf->masked && !rf->sg_mode && !rf->uni && !rl->xend && !rf->scalar &&
+    return !rl->multi && !rf->masked && !rf->sg_mode && !rf->uni && !rl->xend && !rf->scalar && rf->lanes == 1 &&
            carries_fp_chain(rf, rl);
 }
 
@@ -2559,8 +2582,9 @@ static void rf_init(region_fn *rf, LLVMModuleRef m, mc_kernel_build *kb, mosaic_
     rf->td = LLVMGetModuleDataLayout(m);
     rf->kb = kb;
     rf->log = log;
-    rf->body = kb->body;
-    rf->nparams = LLVMCountParams(kb->body);
+    rf->body = kb->row ? kb->row : kb->body;
+    rf->lanes = kb->row ? kb->row_lanes : 1;
+    rf->nparams = LLVMCountParams(rf->body);
     rf->i1 = LLVMInt1TypeInContext(rf->c);
     rf->i8 = LLVMInt8TypeInContext(rf->c);
     rf->i32 = LLVMInt32TypeInContext(rf->c);
@@ -2588,7 +2612,7 @@ static cl_int analyse(region_fn *rf, LLVMBuilderRef b)
         pmap_put(&rf->aidx, LLVMGetParam(rf->body, p), (int)p);
     split_at_barriers(rf, b);
     unsigned first_lid = rf->nparams - 3;
-    if (!rf->kb->uses_sub_groups) {
+    if (!rf->kb->uses_sub_groups && rf->lanes == 1) { /* K.row's loops run for a row already */
         mc_uniformity *before_cuts = mc_uniformity_new(rf->body, first_lid);
         if (!before_cuts)
             return out_of_memory(rf);
@@ -2774,9 +2798,10 @@ cl_int mc_build_wg_regions(LLVMModuleRef m, mc_kernel_build *kb, const mosaic_co
         for (int r = 0; r < rf.nreg; r++)
             once += rf.scalar_reg[r];
         fprintf(stderr, "mosaic: kernel %s: %d regions, %d of them run once for the group (uniform control), "
-                "%d with copies for rows of 8 and 16%s\n",
+                "%d with copies for rows of 8 and 16%s%s\n",
                 LLVMGetValueName(kb->wi), rf.nreg, once, rf.vector_rows,
-                rf.masked ? ", masked (work-items leave a loop in different iterations)" : "");
+                rf.masked ? ", masked (work-items leave a loop in different iterations)" : "",
+                rf.lanes > 1 ? ", cut from the widened rows" : "");
     }
     if (err != CL_SUCCESS && rf.wg)
         LLVMDeleteFunction(rf.wg);

@@ -575,6 +575,12 @@ bool mc_uniform_loop_exit(const mc_uniformity *u, LLVMBasicBlockRef bb)
            LLVMGetSuccessor(term, 0) != LLVMGetSuccessor(term, 1);
 }
 
+bool mc_barriers_decide(const mc_uniformity *u, LLVMBasicBlockRef bb)
+{
+    int b = pmap_get(&u->bidx, bb);
+    return b >= 0 && u->reach[b] && u->convergent[b];
+}
+
 bool mc_divergent_loop_exit(const mc_uniformity *u, LLVMBasicBlockRef bb)
 {
     int b = pmap_get(&u->bidx, bb);

@@ -25,6 +25,10 @@ bool mc_uniform_control(const mc_uniformity *u, LLVMBasicBlockRef bb);
  * uniform control (so all work-items stay in the loop, or all leave)? */
 bool mc_uniform_loop_exit(const mc_uniformity *u, LLVMBasicBlockRef bb);
 
+/* Does bb branch on a varying condition that OpenCL's barrier rule makes
+ * the same for every work-item of a valid kernel (a barrier on every way
+ * out before the ways meet)? */
+bool mc_barriers_decide(const mc_uniformity *u, LLVMBasicBlockRef bb);
 /* Does bb leave a loop by a two-way branch on a varying condition (the
  * work-items leave it in different iterations)? */
 bool mc_divergent_loop_exit(const mc_uniformity *u, LLVMBasicBlockRef bb);

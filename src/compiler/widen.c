@@ -39,6 +39,7 @@
 #include "base/settings.h"
 #include "compiler/compiler_internal.h"
 #include "compiler/ptr_map.h"
+#include "compiler/uniformity.h"
 #include "compiler/widen_internal.h"
 
 /* Lanes: this many bits of the widest varying value make a machine vector
@@ -84,6 +85,12 @@ static bool scalar_type(LLVMTypeRef t)
     }
 }
 
+static bool is_barrier(LLVMValueRef inst)
+{
+    LLVMValueRef f = mc_called_function(inst);
+    return f && !strcmp(LLVMGetValueName(f), "__mosaic_barrier");
+}
+
 /* Can inst be part of K.vec (before knowing shapes)?  Sets w->why if not. */
 static bool allowed(widener *w, LLVMValueRef inst)
 {
@@ -108,7 +115,7 @@ static bool allowed(widener *w, LLVMValueRef inst)
         return true;
     case LLVMCall: {
         LLVMValueRef f = mc_called_function(inst);
-        if (dropped_intrinsic(f) || wd_widenable_intrinsic(f))
+        if (dropped_intrinsic(f) || wd_widenable_intrinsic(f) || (w->row && is_barrier(inst)))
             return true;
         return w->why = "a call", false;
     }
@@ -556,6 +563,31 @@ static LLVMValueRef copy_scalar(widener *w, LLVMValueRef inst)
     return c;
 }
 
+/* A branch that barriers decide: lane 0's way for the row; when the lanes
+ * disagree (undefined in OpenCL) the device is told, as regions.c does. */
+static void build_decided_branch(widener *w, LLVMValueRef term, int self)
+{
+    LLVMValueRef cond = wd_vector_value(w, LLVMGetCondition(term));
+    if (w->report_fn) {
+        LLVMTypeRef bits = LLVMIntTypeInContext(w->c, w->lanes);
+        LLVMValueRef all = LLVMBuildBitCast(w->b, cond, bits, "");
+        LLVMValueRef split = LLVMBuildAnd(w->b, LLVMBuildICmp(w->b, LLVMIntNE, all, LLVMConstNull(bits), ""),
+                                          LLVMBuildICmp(w->b, LLVMIntNE, all, LLVMConstAllOnes(bits), ""), "diverged");
+        LLVMBasicBlockRef rep = LLVMAppendBasicBlockInContext(w->c, w->vec, "diverged");
+        LLVMBasicBlockRef on = LLVMAppendBasicBlockInContext(w->c, w->vec, "decided");
+        LLVMBuildCondBr(w->b, split, rep, on);
+        LLVMPositionBuilderAtEnd(w->b, rep);
+        LLVMValueRef args[2] = {LLVMGetParam(w->vec, LLVMCountParams(w->vec) - 4), w->kernel_name};
+        LLVMBuildCall2(w->b, LLVMGlobalGetValueType(w->report_fn), w->report_fn, args, 2, "");
+        LLVMBuildBr(w->b, on);
+        LLVMPositionBuilderAtEnd(w->b, on);
+        w->out_block[self] = on;
+    }
+    LLVMBuildCondBr(w->b, LLVMBuildExtractElement(w->b, cond, LLVMConstInt(w->i32, 0, 0), ""),
+                    w->blocks[pmap_get(&w->bidx, LLVMGetSuccessor(term, 0))],
+                    w->blocks[pmap_get(&w->bidx, LLVMGetSuccessor(term, 1))]);
+}
+
 static bool build_block(widener *w, LLVMBasicBlockRef bb)
 {
     int self = pmap_get(&w->bidx, bb);
@@ -590,6 +622,12 @@ static bool build_block(widener *w, LLVMBasicBlockRef bb)
         }
         if (w->guarded[self] >= 0 && i == LLVMGetBasicBlockTerminator(bb)) {
             wd_build_guard(w, i, self);
+            continue;
+        }
+        long long st;
+        if (w->decided[self] && i == LLVMGetBasicBlockTerminator(bb) &&
+            wd_shape_of(w, LLVMGetCondition(i), &st) != UNIFORM) {
+            build_decided_branch(w, i, self);
             continue;
         }
         if (LLVMIsAStoreInst(i)) {
@@ -629,7 +667,8 @@ static void fill_phis(widener *w)
         if (w->region_of[self] >= 0 || w->join_of[self] >= 0)
             continue; /* selects already (select_by_way) */
         for (unsigned i = 0, n = LLVMCountIncoming(p); i < n; i++) {
-            LLVMBasicBlockRef from = LLVMGetIncomingBlock(p, i), nfrom = w->blocks[pmap_get(&w->bidx, from)];
+            int fi = pmap_get(&w->bidx, LLVMGetIncomingBlock(p, i));
+            LLVMBasicBlockRef from = LLVMGetIncomingBlock(p, i), nfrom = w->out_block[fi] ? w->out_block[fi] : w->blocks[fi];
             LLVMValueRef v = LLVMGetIncomingValue(p, i);
             if (!nfrom)
                 continue; /* from a block never reached */
@@ -701,7 +740,7 @@ static void widener_free(widener *w)
     free(w->insts), free(w->shape), free(w->stride), free(w->scalar), free(w->vector);
     free(w->blocks), free(w->order), free(w->bbs), free(w->rpo);
     free(w->loop_of), free(w->latch), free(w->go_on), free(w->mask_phi);
-    free(w->guarded), free(w->in_loop), free(w->block_mask);
+    free(w->guarded), free(w->in_loop), free(w->block_mask), free(w->decided), free(w->out_block);
     for (int b = 0; w->edge && b < w->nall; b++)
         free(w->edge[b]);
     free(w->region_of), free(w->join_of), free(w->next_block), free(w->edge), free(w->region_mask);
@@ -711,12 +750,15 @@ static void widener_free(widener *w)
         LLVMDisposeBuilder(w->b);
 }
 
-/* Does body have a loop (an edge back to a block already on the path)? */
-static bool has_loop(widener *w)
+/* Does body have a loop (an edge back to a block already on the path),
+ * with fp_only one that carries a floating-point value? */
+static bool has_loop(widener *w, bool fp_only)
 {
     for (int i = 0; i < w->n; i++) {
         LLVMValueRef p = w->insts[i];
-        if (!LLVMIsAPHINode(p))
+        LLVMTypeKind kind = LLVMGetTypeKind(LLVMTypeOf(p));
+        if (!LLVMIsAPHINode(p) ||
+            (fp_only && kind != LLVMFloatTypeKind && kind != LLVMDoubleTypeKind && kind != LLVMHalfTypeKind))
             continue;
         /* a phi with an incoming block after its own in the order: a back edge */
         LLVMBasicBlockRef bb = LLVMGetInstructionParent(p);
@@ -759,10 +801,83 @@ static unsigned vectors_per_value(widener *w)
     return live <= FEW_LIVE_VALUES ? MAX_VECTORS_PER_VALUE : MAX_VECTORS_PER_VALUE / 2;
 }
 
+static bool has_barrier(LLVMBasicBlockRef bb)
+{
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+        if (LLVMIsACallInst(i) && is_barrier(i))
+            return true;
+    return false;
+}
+
+/* Is a barrier reachable from block b? */
+static bool barrier_after(widener *w, int b)
+{
+    unsigned char *seen = calloc((size_t)w->nall, 1);
+    int *stack = malloc((size_t)w->nall * sizeof *stack), sp = 0;
+    bool found = !seen || !stack; /* out of memory: as if there were one */
+    if (!found)
+        seen[b] = 1, stack[sp++] = b;
+    while (sp && !found) {
+        LLVMBasicBlockRef bb = w->bbs[stack[--sp]];
+        found = has_barrier(bb);
+        LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
+        for (unsigned k = 0, n = term ? LLVMGetNumSuccessors(term) : 0; k < n && !found; k++) {
+            int x = pmap_get(&w->bidx, LLVMGetSuccessor(term, k));
+            if (!seen[x])
+                seen[x] = 1, stack[sp++] = x;
+        }
+    }
+    free(seen), free(stack);
+    return found;
+}
+
+/* K.row: every barrier where all the row's lanes are (not under a lane
+ * mask), and no lane returning early before one (it would miss it). */
+static bool barriers_row_wide(widener *w)
+{
+    for (int b = 0; b < w->nall; b++)
+        if (w->guarded[b] >= 0 && barrier_after(w, b))
+            return w->why = "a work-item may return before a barrier", false;
+    for (int j = 0; j < w->n; j++) {
+        LLVMValueRef i = w->insts[j];
+        int bb = pmap_get(&w->bidx, LLVMGetInstructionParent(i));
+        if (LLVMIsACallInst(i) && is_barrier(i) && (w->loop_of[bb] >= 0 || w->region_of[bb] >= 0))
+            return w->why = "a barrier under control flow that differs between work-items", false;
+    }
+    return true;
+}
+
+/* K.row: the two-way branches that barriers decide (uniformity.c). */
+static bool find_decided_branches(widener *w)
+{
+    mc_uniformity *ua = mc_uniformity_new(w->body, LLVMCountParams(w->body) - 3);
+    if (!ua)
+        return false;
+    for (int b = 0; b < w->nall; b++) {
+        LLVMValueRef term = LLVMGetBasicBlockTerminator(w->bbs[b]);
+        w->decided[b] = term && LLVMIsABranchInst(term) && LLVMIsConditional(term) &&
+                        mc_barriers_decide(ua, w->bbs[b]);
+    }
+    mc_uniformity_free(ua);
+    return true;
+}
+
+/* K.row's lanes: the largest power of two that divides the row, at most
+ * `most`; 0 when that is under MIN_ROW_LANES. */
+#define MIN_ROW_LANES 4
+static unsigned row_lanes(unsigned row, unsigned most)
+{
+    unsigned lanes = 1;
+    while (lanes * 2 <= most && row % (lanes * 2) == 0)
+        lanes *= 2;
+    return lanes >= MIN_ROW_LANES ? lanes : 0;
+}
+
 static bool analyse(widener *w, const mc_kernel_build *kb, unsigned vectors)
 {
-    if (kb->uses_barriers || kb->spins || kb->may_spin || mc_has_image_args(kb))
-        return w->why = "barriers, images or loops that wait", false;
+    if (w->row ? kb->spins || kb->uses_sub_groups || mc_has_image_args(kb)
+               : kb->uses_barriers || kb->spins || kb->may_spin || mc_has_image_args(kb))
+        return w->why = w->row ? "sub-groups, images or loops that wait" : "barriers, images or loops that wait", false;
     w->nb = (int)LLVMCountBasicBlocks(w->body);
     int n = 0;
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(w->body); bb; bb = LLVMGetNextBasicBlock(bb))
@@ -791,7 +906,9 @@ static bool analyse(widener *w, const mc_kernel_build *kb, unsigned vectors)
     w->guarded = malloc(((size_t)w->nb + 1) * sizeof *w->guarded);
     w->in_loop = calloc((size_t)w->nb + 1, 1);
     w->block_mask = calloc((size_t)w->nb + 1, sizeof *w->block_mask);
-    if (!w->guarded || !w->in_loop || !w->block_mask ||!w->insts || !w->shape || !w->stride || !w->scalar || !w->vector || !w->blocks || !w->order || !w->bbs ||
+    w->decided = calloc((size_t)w->nb + 1, 1);
+    w->out_block = calloc((size_t)w->nb + 1, sizeof *w->out_block);
+    if (!w->decided || !w->out_block || !w->guarded || !w->in_loop || !w->block_mask ||!w->insts || !w->shape || !w->stride || !w->scalar || !w->vector || !w->blocks || !w->order || !w->bbs ||
         !w->rpo || !w->loop_of || !w->latch || !w->go_on || !w->mask_phi || !w->region_of || !w->join_of ||
         !w->next_block || !w->edge || !w->region_mask ||
         !pmap_init(&w->iidx, (size_t)n) || !pmap_init(&w->bidx, (size_t)w->nb))
@@ -818,9 +935,17 @@ static bool analyse(widener *w, const mc_kernel_build *kb, unsigned vectors)
         w->rpo[pmap_get(&w->bidx, w->order[i])] = i;
     if (!wd_find_loops(w))
         return w->why = "out of memory", false;
-    if (!has_loop(w))
+    /* a barrier kernel's regions without such a loop are vectorised well
+     * as they are (their x loops are innermost), and K.row would lose
+     * guarded_rows.c's versions of them (a stencil's tile loads: 3.6 ->
+     * 5.2 ms on 2 cores) */
+    if (w->row && !has_loop(w, true))
+        return w->why = "no loop carrying a floating-point value", false;
+    if (!has_loop(w, false))
         return w->why = "no loop of its own (the loop over work-items is innermost)", false;
     find_shapes(w);
+    if (w->row && !find_decided_branches(w))
+        return w->why = "out of memory", false;
     /* branches on varying values: guards, ifs whose ways meet again, exits
      * of masked loops; each makes some values vary (phis where ways meet,
      * values carried round a loop the lanes leave in different iterations):
@@ -833,7 +958,7 @@ static bool analyse(widener *w, const mc_kernel_build *kb, unsigned vectors)
             int bb = pmap_get(&w->bidx, LLVMGetInstructionParent(i));
             bool branch = LLVMIsABranchInst(i) && LLVMIsConditional(i), sw = LLVMIsASwitchInst(i);
             if ((!branch && !sw) || wd_shape_of(w, LLVMGetOperand(i, 0), &st) == UNIFORM || w->loop_of[bb] == bb ||
-                w->next_block[bb] >= 0 || w->region_of[bb] >= 0 || w->guarded[bb] >= 0)
+                w->next_block[bb] >= 0 || w->region_of[bb] >= 0 || w->guarded[bb] >= 0 || w->decided[bb])
                 continue;
             if (sw ? !wd_divergent_region(w, bb) : (!wd_guard(w, bb) && !wd_divergent_region(w, bb) && !wd_masked_loop(w, bb)))
                 return w->why = "control flow that differs between work-items, other than early returns, ifs "
@@ -857,19 +982,44 @@ static bool analyse(widener *w, const mc_kernel_build *kb, unsigned vectors)
                    false;
 
     }
+    if (w->row && !barriers_row_wide(w))
+        return false;
     unsigned bits = widest_varying(w);
     if (!bits)
         return w->why = "no value that differs between work-items", false;
     w->lanes = VECTOR_BITS * (vectors ? vectors : vectors_per_value(w)) / (bits < 32 ? 32 : bits);
+    if (w->row && !(w->lanes = row_lanes(w->row, w->lanes)))
+        return w->why = "rows shorter than 4 work-items, or not a multiple of 4", false;
     return true;
+}
+
+/* The device's __mosaic_barrier_divergence(ctx, kernel name), for a row
+ * whose lanes disagree about a branch that barriers decide. */
+static void declare_divergence_report(widener *w, const mc_kernel_build *kb)
+{
+    LLVMTypeRef ptr = LLVMPointerTypeInContext(w->c, 0), params[2] = {ptr, ptr};
+    w->report_fn = LLVMGetNamedFunction(w->m, "__mosaic_barrier_divergence");
+    if (!w->report_fn)
+        w->report_fn = LLVMAddFunction(w->m, "__mosaic_barrier_divergence",
+                                       LLVMFunctionType(LLVMVoidTypeInContext(w->c), params, 2, 0));
+    size_t len;
+    const char *name = LLVMGetValueName2(kb->wi, &len); /* "K.wi" */
+    LLVMValueRef str = LLVMConstStringInContext(w->c, name, (unsigned)(len >= 3 ? len - 3 : len), 0);
+    w->kernel_name = LLVMAddGlobal(w->m, LLVMTypeOf(str), "__mosaic_kernel_name");
+    LLVMSetInitializer(w->kernel_name, str);
+    LLVMSetGlobalConstant(w->kernel_name, 1);
+    LLVMSetLinkage(w->kernel_name, LLVMPrivateLinkage);
+    LLVMSetUnnamedAddr(w->kernel_name, 1);
 }
 
 /* K.body widened to `vectors` machine vectors a value (0: as its live values
  * allow), named K.wi + suffix; NULL and *why when it cannot be. */
-static LLVMValueRef widen(LLVMModuleRef m, mc_kernel_build *kb, unsigned vectors, bool tail, const char *suffix,
-                          unsigned *lanes, const char **why)
+static LLVMValueRef widen(LLVMModuleRef m, mc_kernel_build *kb, unsigned vectors, bool tail, unsigned row,
+                          bool report, const char *suffix, unsigned *lanes, const char **why)
 {
-    widener w = {.m = m, .c = LLVMGetModuleContext(m), .body = kb->body, .tail = tail};
+    widener w = {.m = m, .c = LLVMGetModuleContext(m), .body = kb->body, .tail = tail, .row = row};
+    if (row && report)
+        declare_divergence_report(&w, kb);
     w.i64 = LLVMInt64TypeInContext(w.c);
     w.i32 = LLVMInt32TypeInContext(w.c);
     LLVMValueRef vec = NULL;
@@ -943,11 +1093,11 @@ static LLVMValueRef widen(LLVMModuleRef m, mc_kernel_build *kb, unsigned vectors
 bool mc_widen_kernel(LLVMModuleRef m, mc_kernel_build *kb)
 {
     const char *why = NULL;
-    kb->vec = widen(m, kb, 0, false, ".vec", &kb->vec_lanes, &why);
+    kb->vec = widen(m, kb, 0, false, 0, false, ".vec", &kb->vec_lanes, &why);
     /* rows shorter than that, or what is left of them, a machine vector at a
      * time, the last one masked */
     if (kb->vec)
-        kb->tail = widen(m, kb, 1, true, ".tail", &kb->tail_lanes, &why);
+        kb->tail = widen(m, kb, 1, true, 0, false, ".tail", &kb->tail_lanes, &why);
     if (kb->vec && !kb->tail) { /* no tail: nothing widened */
         LLVMDeleteFunction(kb->vec);
         kb->vec = NULL, kb->vec_lanes = 0;
@@ -958,4 +1108,17 @@ bool mc_widen_kernel(LLVMModuleRef m, mc_kernel_build *kb)
     else if (mosaic_settings()->debug)
         fprintf(stderr, "mosaic: kernel %s: not widened whole: %s\n", LLVMGetValueName(kb->wi), why);
     return kb->vec != NULL;
+}
+
+bool mc_widen_rows(LLVMModuleRef m, mc_kernel_build *kb, size_t row, bool report_divergence)
+{
+    const char *why = "rows longer than 4096 work-items";
+    kb->row = row <= 4096 ? widen(m, kb, 0, false, (unsigned)row, report_divergence, ".row", &kb->row_lanes, &why)
+                          : NULL;
+    if (mosaic_settings()->debug && kb->row)
+        fprintf(stderr, "mosaic: kernel %s: rows of %zu widened, %u work-items at once between barriers\n",
+                LLVMGetValueName(kb->wi), row, kb->row_lanes);
+    else if (mosaic_settings()->debug)
+        fprintf(stderr, "mosaic: kernel %s: rows of %zu not widened: %s\n", LLVMGetValueName(kb->wi), row, why);
+    return kb->row != NULL;
 }

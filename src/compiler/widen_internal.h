@@ -23,6 +23,7 @@ typedef struct widener {
     LLVMBuilderRef b;
     LLVMTypeRef i64, i32;
     unsigned lanes;
+    unsigned row;          /* mc_widen_rows: the group's row length (a barrier kernel's K.row), else 0 */
     int n;                 /* instructions of K.body */
     LLVMValueRef *insts;
     unsigned char *shape;  /* per instruction */
@@ -54,6 +55,11 @@ typedef struct widener {
     int *guarded;              /* per guard's block: the block the lanes that stay go on to, or -1 */
     unsigned char *in_loop;    /* per block: in some loop */
     LLVMValueRef *block_mask;  /* per block outside masked loops and arms (K.vec): its lanes, NULL: all */
+    /* K.row: branches on a varying value that barriers decide (every lane
+     * takes lane 0's way; a row whose lanes disagree is reported) */
+    unsigned char *decided;    /* per block: its branch is one */
+    LLVMBasicBlockRef *out_block; /* per such block (K.vec): the block its branch ends up in */
+    LLVMValueRef report_fn, kernel_name; /* __mosaic_barrier_divergence and its argument, or NULL */
     const char *why;       /* why not, when it cannot */
     /* a tail: K.tail(args, ctx, lx0, ly, lz, count) runs the first count lanes only */
     bool tail;

@@ -183,6 +183,18 @@ static void both(const mosaic_executable *exe, const char *opts, const char *nam
     compare_wg_wi(exe, opts, name, args, r, out, out_bytes, true);
 }
 
+/* The K.wg built for r's local size (mosaic_executable_wg_for_size), or NULL. */
+static mosaic_wg_fn wg_for_range(mosaic_executable *exe, const char *name, const range *r)
+{
+    const mosaic_kernel_info *k = mosaic_executable_find_kernel(exe, name);
+    size_t local[3] = {1, 1, 1};
+    for (unsigned d = 0; d < r->dim; d++)
+        local[d] = r->local[d];
+    mosaic_wg_fn fn = k ? mosaic_executable_wg_for_size(exe, k, local, 1) : NULL;
+    CHECK(fn, "%s: a work-group function for groups of %zux%zux%zu", name, local[0], local[1], local[2]);
+    return fn;
+}
+
 /* ---- the kernels -------------------------------------------------------------------- */
 
 TEST(loop_trips)
@@ -1888,6 +1900,122 @@ TEST(classic_kernels)
         CHECK(bad == 0, "bitonic (%s): %d out of order", builds[o], bad);
         mosaic_executable_free(exe);
     }
+}
+
+TEST(widened_rows)
+{
+    /* A barrier kernel built for one local size whose rows are a multiple
+     * of 4 work-items runs between barriers as K.row, a row's work-items as
+     * the lanes of vectors (widen.c, mc_widen_rows), when it has a loop that
+     * carries a floating-point value.  Here: a branch on a test of the
+     * global id with barriers on both ways, which the group takes as one
+     * (barriers decide it); a tile loop whose sum crosses its barriers; an
+     * inner loop with an if that only odd work-items take (masked lanes);
+     * an early return after the last barrier.  Rows of 8, 16, 4, 32, 64
+     * and 12 (4 lanes at a time); rows of 6 keep the scalar regions.  Every
+     * value is a small integer, exact in float. */
+    const char *src =
+        "kernel void rows(global const float *a, global float *out, local float *t, int n, int split) {\n"
+        "  int lx = get_local_id(0), ly = get_local_id(1), sx = get_local_size(0);\n"
+        "  int gx = get_global_id(0), gy = get_global_id(1);\n"
+        "  float s = 0.0f, m = -1.0f;\n"
+        "  if (gx < split) {\n"
+        "    for (int t0 = 0; t0 < n; t0 += sx) {\n"
+        "      t[ly * sx + lx] = a[(gy * n + t0 + lx) % 61];\n"
+        "      barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "      for (int k = 0; k < sx; k++) {\n"
+        "        float v = t[ly * sx + k] * (float)(lx + 1);\n"
+        "        s += v;\n"
+        "        if (lx & 1)\n"
+        "          m = fmax(m, v);\n"
+        "      }\n"
+        "      barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    }\n"
+        "  } else {\n"
+        "    t[ly * sx + lx] = (float)(lx * 3 + ly);\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    s = t[ly * sx + (sx - 1 - lx)];\n"
+        "  }\n"
+        "  if (gx >= n)\n"
+        "    return;\n"
+        "  out[gy * n + gx] = s + 1000.0f * m;\n"
+        "}\n";
+    float a[61];
+    for (int i = 0; i < 61; i++)
+        a[i] = (float)((i * 7) % 9 - 4);
+    /* local x, y; global x, y */
+    size_t shapes[][4] = {{8, 2, 32, 4}, {16, 2, 48, 4}, {4, 4, 16, 8}, {32, 1, 64, 2},
+                          {64, 1, 128, 2}, {12, 2, 36, 4}, {6, 2, 36, 4}};
+    for (unsigned c = 0; c < sizeof shapes / sizeof *shapes; c++) {
+        enum { MAX = 128 * 8 };
+        size_t lx = shapes[c][0], ly = shapes[c][1], gx = shapes[c][2], gy = shapes[c][3];
+        int n = (int)(gx - lx), split = (int)(gx / lx / 2 * lx); /* the last column of groups returns early */
+        float out[MAX];
+        for (int i = 0; i < MAX; i++)
+            out[i] = -7.0f;
+        const float *pa = a;
+        float *po = out;
+        uint64_t t_offset = 0;
+        range r = {2, {gx, gy}, {lx, ly}, lx * ly * sizeof(float)};
+        mosaic_executable *exe = build(src, builds[0]); /* a build for each size (at most 4 a kernel) */
+        mosaic_wg_fn fn = exe ? wg_for_range(exe, "rows", &r) : NULL;
+        if (!fn) {
+            mosaic_executable_free(exe);
+            continue;
+        }
+        mosaic_kernel_info one = *mosaic_executable_find_kernel(exe, "rows");
+        one.wg_fn = fn;
+        float by_wi[MAX];
+        void **args = ARGS(&pa, &po, &t_offset, &n, &split);
+        run(&one, args, &r, 0);
+        memcpy(by_wi, out, sizeof out);
+        for (int i = 0; i < MAX; i++)
+            out[i] = -7.0f;
+        run(&one, args, &r, 1);
+        int bad = 0, first = -1;
+        for (int i = 0; i < MAX; i++)
+            if (out[i] != by_wi[i] && !bad++)
+                first = i;
+        CHECK(!bad, "widened_rows, groups of %zux%zu: %d of %d differ from the work-items' (first %d: %g, want %g)",
+              lx, ly, bad, MAX, first, first >= 0 ? out[first] : 0.0, first >= 0 ? by_wi[first] : 0.0);
+        CHECK(by_wi[0] != -7.0f && by_wi[n - 1] != -7.0f && by_wi[n] != -7.0f && out[n] != -7.0f,
+              "widened_rows, groups of %zux%zu: rows not written", lx, ly);
+        mosaic_executable_free(exe);
+    }
+
+    /* A row whose work-items disagree about such a branch (undefined in
+     * OpenCL) takes its first work-item's way and is reported. */
+    const char *disagree = "kernel void k(global float *out, local float *t) {\n"
+                           "  int lx = get_local_id(0);\n"
+                           "  float s = 0.0f;\n"
+                           "  for (int k = 0; k < 5; k++)\n"
+                           "    s += (float)(k * lx);\n"
+                           "  if (lx < 3) {\n"
+                           "    t[lx] = s;\n"
+                           "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                           "    s += t[0];\n"
+                           "  } else {\n"
+                           "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                           "    s -= 1.0f;\n"
+                           "  }\n"
+                           "  out[get_global_id(0)] = s;\n"
+                           "}\n";
+    mosaic_executable *exe = build(disagree, builds[0]);
+    if (!exe)
+        return;
+    range r = {1, {16}, {8}, 8 * sizeof(float)};
+    mosaic_wg_fn fn = wg_for_range(exe, "k", &r);
+    if (fn) {
+        mosaic_kernel_info one = *mosaic_executable_find_kernel(exe, "k");
+        one.wg_fn = fn;
+        float out[16], *po = out;
+        uint64_t off = 0;
+        atomic_store(&divergence_reports, 0);
+        run(&one, ARGS(&po, &off), &r, 1);
+        CHECK(atomic_load(&divergence_reports) == 2, "widened_rows: %d divergence reports for 2 groups",
+              atomic_load(&divergence_reports));
+    }
+    mosaic_executable_free(exe);
 }
 
 int main(int argc, char **argv)
