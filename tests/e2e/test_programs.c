@@ -689,28 +689,77 @@ TEST(unrolled_tiles)
 
 /* Builds source with stderr going to a file, whose text (what MOSAIC_DEBUG
  * printed) ends up in text; whether it built. */
-static bool build_saying(const char *source, char *text, size_t size)
+/* stderr into a file between capture_begin and capture_end, which reads it into text. */
+typedef struct stderr_capture {
+    int fd, saved;
+} stderr_capture;
+
+static bool capture_begin(stderr_capture *c)
 {
     char path[] = "/tmp/mosaic-debug-XXXXXX";
-    int fd = mkstemp(path), saved = dup(2);
-    CHECK(fd >= 0 && saved >= 0, "a file for stderr");
-    if (fd < 0 || saved < 0)
+    c->fd = mkstemp(path), c->saved = dup(2);
+    CHECK(c->fd >= 0 && c->saved >= 0, "a file for stderr");
+    if (c->fd < 0 || c->saved < 0)
         return false;
     unlink(path);
     fflush(stderr);
-    dup2(fd, 2);
+    dup2(c->fd, 2);
+    return true;
+}
+
+static void capture_end(stderr_capture *c, char *text, size_t size)
+{
+    fflush(stderr);
+    dup2(c->saved, 2);
+    close(c->saved);
+    ssize_t n = pread(c->fd, text, size - 1, 0);
+    close(c->fd);
+    text[n > 0 ? n : 0] = 0;
+}
+
+static bool build_saying(const char *source, char *text, size_t size)
+{
+    stderr_capture c;
+    if (!capture_begin(&c))
+        return false;
     cl_int err;
     cl_program p = build(source, "", &err);
-    fflush(stderr);
-    dup2(saved, 2);
-    close(saved);
+    capture_end(&c, text, size);
     CHECK_ERR(err, CL_SUCCESS);
-    ssize_t n = pread(fd, text, size - 1, 0);
-    close(fd);
-    text[n > 0 ? n : 0] = 0;
     if (p)
         clReleaseProgram(p);
     return err == CL_SUCCESS;
+}
+
+/* Kernel `tiles` of `source` launched three times over 96x96 floats in 8x8
+ * groups (the third launch builds it for that size, one_size.c), saying. */
+static void launch_tiles_saying(const char *source, char *text, size_t size)
+{
+    enum { N = 96 };
+    cl_int err;
+    cl_program p = build(source, "", &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    cl_kernel k = p ? clCreateKernel(p, "tiles", &err) : NULL;
+    cl_mem m = clCreateBuffer(context, CL_MEM_READ_WRITE, N * N * sizeof(float), NULL, &err);
+    cl_int n = N;
+    CHECK(k && m, "a kernel and a buffer");
+    stderr_capture c;
+    if (k && m && capture_begin(&c)) {
+        CHECK_ERR(clSetKernelArg(k, 0, sizeof n, &n), CL_SUCCESS);
+        for (cl_uint a = 1; a <= 3; a++)
+            CHECK_ERR(clSetKernelArg(k, a, sizeof m, &m), CL_SUCCESS);
+        size_t global[2] = {N / 4, N / 4}, local[2] = {8, 8};
+        for (int launch = 0; launch < 3; launch++)
+            CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 2, NULL, global, local, 0, NULL, NULL), CL_SUCCESS);
+        CHECK_ERR(clFinish(queue), CL_SUCCESS);
+        capture_end(&c, text, size);
+    }
+    if (m)
+        clReleaseMemObject(m);
+    if (k)
+        clReleaseKernel(k);
+    if (p)
+        clReleaseProgram(p);
 }
 
 /* MOSAIC_DEBUG (set for this case by its list entry) says for each kernel
@@ -760,6 +809,12 @@ TEST(debug_says_why)
     CHECK(strstr(text, "mosaic: kernel columns.wi: widened whole"), "kernel columns not widened in:\n%s", text);
     CHECK(strstr(text, "mosaic: kernel tiles.wi: ") && strstr(text, ", 1 with copies for rows of 8 and 16"),
           "no copies for rows of one vector in kernel tiles in:\n%s", text);
+    /* its build for 8x8 groups runs a row's work-items as vector lanes
+     * between barriers (widen.c, mc_widen_rows) */
+    launch_tiles_saying(tiled, text, sizeof text);
+    CHECK(strstr(text, "mosaic: kernel tiles.wi: rows of 8 widened, 8 work-items at once between barriers") &&
+              strstr(text, ", cut from the widened rows"),
+          "kernel tiles' rows not widened in its build for 8x8 groups:\n%s", text);
 }
 
 int main(int argc, char **argv)
