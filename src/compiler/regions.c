@@ -2807,7 +2807,9 @@ cl_int mc_build_wg_regions(LLVMModuleRef m, mc_kernel_build *kb, const mosaic_co
         LLVMDeleteFunction(rf.wg);
     if (err == CL_BUILD_PROGRAM_FAILURE && mosaic_settings()->debug)
         fprintf(stderr, "mosaic: kernel %s %s: %s\n", LLVMGetValueName(kb->wi),
-                kb->uses_barriers ? "runs its work-items as fibers" : "keeps its loops inside the work-item loop",
+                kb->row              ? "is not cut from its widened rows (its regions come from K.body)"
+                : kb->uses_barriers ? "runs its work-items as fibers"
+                                    : "keeps its loops inside the work-item loop",
                 rf.why ? rf.why : "?");
     LLVMDisposeBuilder(b);
     rf_free(&rf);
