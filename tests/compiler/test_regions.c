@@ -195,6 +195,14 @@ static mosaic_wg_fn wg_for_range(mosaic_executable *exe, const char *name, const
     return fn;
 }
 
+/* x[i] = (i * mul) % mod - mod / 2: small integers of both signs, exact in
+ * float through products and sums, whether or not a multiply-add is fused. */
+static void small_integers(float *x, int n, int mul, int mod)
+{
+    for (int i = 0; i < n; i++)
+        x[i] = (float)((i * mul) % mod - mod / 2);
+}
+
 /* ---- the kernels -------------------------------------------------------------------- */
 
 TEST(loop_trips)
@@ -1314,8 +1322,7 @@ TEST(vector_rows)
         "  out[g * sx * sy + l] = s + t[((ly + 1) % sy) * sx + lx];\n"
         "}\n";
     float in[97];
-    for (int i = 0; i < 97; i++)
-        in[i] = (float)((i * 29) % 21 - 10);
+    small_integers(in, 97, 29, 21);
     for (int o = 0; o < NUM_BUILDS; o++) {
         mosaic_executable *exe = build(src, builds[o]);
         if (!exe)
@@ -1941,8 +1948,7 @@ TEST(widened_rows)
         "  out[gy * n + gx] = s + 1000.0f * m;\n"
         "}\n";
     float a[61];
-    for (int i = 0; i < 61; i++)
-        a[i] = (float)((i * 7) % 9 - 4);
+    small_integers(a, 61, 7, 9);
     /* local x, y; global x, y */
     size_t shapes[][4] = {{8, 2, 32, 4}, {16, 2, 48, 4}, {4, 4, 16, 8}, {32, 1, 64, 2},
                           {64, 1, 128, 2}, {12, 2, 36, 4}, {6, 2, 36, 4}};
