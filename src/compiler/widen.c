@@ -14,11 +14,17 @@
  * whole row block fits, then K.tail, one machine vector with only its
  * first `count` lanes on, for the rest (workgroup.c).
  *
- * What it takes: no barriers, no private arrays, atomics, calls other than
- * intrinsics with vector forms, or vector-typed values; control flow that
- * depends on values the row shares, or on others in the ways
- * widen_control.c runs under lane masks (guards, ifs whose ways meet again,
- * loops with one exit).
+ * A barrier kernel built for one local size gets K.row the same way
+ * (mc_widen_rows): the row's work-items, or a power-of-two part of them, as
+ * lanes, with its barriers where every lane is; regions.c then cuts K.row
+ * instead of K.body.  A branch that barriers decide (uniformity.c) takes
+ * lane 0's way there, and a row whose lanes disagree is reported.
+ *
+ * What it takes: no barriers (but in K.row), no private arrays, atomics,
+ * calls other than intrinsics with vector forms, or vector-typed values;
+ * control flow that depends on values the row shares, or on others in the
+ * ways widen_control.c runs under lane masks (guards, ifs whose ways meet
+ * again, loops with one exit).
  * Each value has a shape:
  *   UNIFORM       the same for every work-item of the row: kept scalar;
  *   CONSECUTIVE   lane i is the first lane's value plus i * stride (a local
