@@ -279,6 +279,10 @@ LLVMValueRef mc_load_local_size(LLVMBuilderRef b, LLVMValueRef ctx, int d);
 /* Phis of succ that came from `from` now come from `to`: the C API cannot
  * change an incoming block, so such a phi is rebuilt (util.c). */
 void mc_retarget_phis(LLVMBuilderRef b, LLVMBasicBlockRef succ, LLVMBasicBlockRef from, LLVMBasicBlockRef to);
+/* The device's __mosaic_barrier_divergence(ctx, kernel name), declared in m,
+ * and in *name a private constant string of K's name (wi is K.wi): what a
+ * work-group function calls when work-items disagree about a barrier. */
+LLVMValueRef mc_divergence_report(LLVMModuleRef m, LLVMValueRef wi, LLVMValueRef *name);
 /* Replaces __mosaic_get_sub_group_first() in K.body, after K.wg is built. */
 void mc_lower_sub_group_first(LLVMModuleRef m, mc_kernel_build *kb);
 /* Might K.body wait for another work-item: does it read shared memory in a

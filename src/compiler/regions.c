@@ -2636,26 +2636,6 @@ static cl_int analyse(region_fn *rf, LLVMBuilderRef b)
     return err;
 }
 
-/* The device's __mosaic_barrier_divergence and the kernel's name, for
- * work-items that disagree about a barrier (branch_to_next_region). */
-static void declare_divergence_report(region_fn *rf)
-{
-    LLVMTypeRef params[2] = {rf->ptr, rf->ptr};
-    LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(rf->c), params, 2, 0);
-    rf->report_fn = LLVMGetNamedFunction(rf->m, "__mosaic_barrier_divergence");
-    if (!rf->report_fn)
-        rf->report_fn = LLVMAddFunction(rf->m, "__mosaic_barrier_divergence", fty);
-    const char *wi_name = LLVMGetValueName(rf->kb->wi);
-    size_t len = strlen(wi_name) >= 3 ? strlen(wi_name) - 3 : strlen(wi_name);
-    LLVMValueRef str = LLVMConstStringInContext(rf->c, wi_name, (unsigned)len, 0);
-    LLVMValueRef g = LLVMAddGlobal(rf->m, LLVMTypeOf(str), "__mosaic_kernel_name");
-    LLVMSetInitializer(g, str);
-    LLVMSetGlobalConstant(g, 1);
-    LLVMSetLinkage(g, LLVMPrivateLinkage);
-    LLVMSetUnnamedAddr(g, 1);
-    rf->kernel_name = g;
-}
-
 /* Step 4 begins: the maps from K.body to K.wg, K.wg with its arguments
  * unpacked (mc_wg_begin), its access group, the block where each region
  * starts and the exit. */
@@ -2682,8 +2662,8 @@ static cl_int begin_wg(region_fn *rf, LLVMBuilderRef b, const mosaic_compiler_ta
     rf->kb->access_group = mc_distinct_empty_node(rf->c);
     rf->ag = rf->kb->access_group ? LLVMMetadataAsValue(rf->c, rf->kb->access_group) : NULL;
     make_storage_scope(rf);
-    if (mc_target_has_symbol(target, "__mosaic_barrier_divergence"))
-        declare_divergence_report(rf);
+    if (mc_target_has_symbol(target, "__mosaic_barrier_divergence")) /* for branch_to_next_region */
+        rf->report_fn = mc_divergence_report(rf->m, rf->kb->wi, &rf->kernel_name);
     for (int r = 0; r < rf->nreg; r++) {
         char name[32];
         snprintf(name, sizeof name, "r%d", r);

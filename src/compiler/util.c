@@ -512,3 +512,22 @@ void mc_retarget_phis(LLVMBuilderRef b, LLVMBasicBlockRef succ, LLVMBasicBlockRe
         i = next;
     }
 }
+
+LLVMValueRef mc_divergence_report(LLVMModuleRef m, LLVMValueRef wi, LLVMValueRef *name)
+{
+    LLVMContextRef c = LLVMGetModuleContext(m);
+    LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0), params[2] = {ptr, ptr};
+    LLVMValueRef fn = LLVMGetNamedFunction(m, "__mosaic_barrier_divergence");
+    if (!fn)
+        fn = LLVMAddFunction(m, "__mosaic_barrier_divergence",
+                             LLVMFunctionType(LLVMVoidTypeInContext(c), params, 2, 0));
+    size_t len;
+    const char *wi_name = LLVMGetValueName2(wi, &len); /* "K.wi" */
+    LLVMValueRef str = LLVMConstStringInContext(c, wi_name, (unsigned)(len >= 3 ? len - 3 : len), 0);
+    *name = LLVMAddGlobal(m, LLVMTypeOf(str), "__mosaic_kernel_name");
+    LLVMSetInitializer(*name, str);
+    LLVMSetGlobalConstant(*name, 1);
+    LLVMSetLinkage(*name, LLVMPrivateLinkage);
+    LLVMSetUnnamedAddr(*name, 1);
+    return fn;
+}

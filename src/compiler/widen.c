@@ -999,33 +999,14 @@ static bool analyse(widener *w, const mc_kernel_build *kb, unsigned vectors)
     return true;
 }
 
-/* The device's __mosaic_barrier_divergence(ctx, kernel name), for a row
- * whose lanes disagree about a branch that barriers decide. */
-static void declare_divergence_report(widener *w, const mc_kernel_build *kb)
-{
-    LLVMTypeRef ptr = LLVMPointerTypeInContext(w->c, 0), params[2] = {ptr, ptr};
-    w->report_fn = LLVMGetNamedFunction(w->m, "__mosaic_barrier_divergence");
-    if (!w->report_fn)
-        w->report_fn = LLVMAddFunction(w->m, "__mosaic_barrier_divergence",
-                                       LLVMFunctionType(LLVMVoidTypeInContext(w->c), params, 2, 0));
-    size_t len;
-    const char *name = LLVMGetValueName2(kb->wi, &len); /* "K.wi" */
-    LLVMValueRef str = LLVMConstStringInContext(w->c, name, (unsigned)(len >= 3 ? len - 3 : len), 0);
-    w->kernel_name = LLVMAddGlobal(w->m, LLVMTypeOf(str), "__mosaic_kernel_name");
-    LLVMSetInitializer(w->kernel_name, str);
-    LLVMSetGlobalConstant(w->kernel_name, 1);
-    LLVMSetLinkage(w->kernel_name, LLVMPrivateLinkage);
-    LLVMSetUnnamedAddr(w->kernel_name, 1);
-}
-
 /* K.body widened to `vectors` machine vectors a value (0: as its live values
  * allow), named K.wi + suffix; NULL and *why when it cannot be. */
 static LLVMValueRef widen(LLVMModuleRef m, mc_kernel_build *kb, unsigned vectors, bool tail, unsigned row,
                           bool report, const char *suffix, unsigned *lanes, const char **why)
 {
     widener w = {.m = m, .c = LLVMGetModuleContext(m), .body = kb->body, .tail = tail, .row = row};
-    if (row && report)
-        declare_divergence_report(&w, kb);
+    if (row && report) /* for a row whose lanes disagree about a branch that barriers decide */
+        w.report_fn = mc_divergence_report(m, kb->wi, &w.kernel_name);
     w.i64 = LLVMInt64TypeInContext(w.c);
     w.i32 = LLVMInt32TypeInContext(w.c);
     LLVMValueRef vec = NULL;
