@@ -216,6 +216,7 @@ typedef struct mc_kernel_build {
     bool specialise_images; /* K.wg gets a loop nest per common image format (image_formats.c) */
     unsigned checked_rows;  /* x loops with a copy for rows that pass their checks whole (guarded_rows.c) */
     unsigned uniform_rows;  /* x loops with a version per answer of their uniform branches (uniform_rows.c) */
+    unsigned skipped_gathers; /* gathers and scatters of K.wg under a test for an active lane (masked_ops.c) */
 } mc_kernel_build;
 
 /* A builtin kept out of line (never inlined: "__mosaic_outlined_*"): the
@@ -228,6 +229,8 @@ LLVMIntPredicate mc_inverse_predicate(LLVMIntPredicate p);
 LLVMIntPredicate mc_swapped_predicate(LLVMIntPredicate p);
 /* Is f an intrinsic whose name starts with one of the n prefixes ("llvm.fma.")? */
 bool mc_intrinsic_named(LLVMValueRef f, const char *const *prefixes, size_t n);
+/* Is f an intrinsic that computes from its operands only (llvm.smax., llvm.fma., ...)? */
+bool mc_pure_intrinsic(LLVMValueRef f);
 /* Work-item loops of f (after the optimiser) that the loop vectoriser
  * widened: parallel loops whose induction steps by more than one. */
 unsigned mc_count_vector_loops(LLVMValueRef f);
@@ -436,6 +439,10 @@ unsigned mc_lower_vector_math_calls(LLVMModuleRef m, LLVMTargetMachineRef tm);
 /* masked_ops.c: masked loads, stores, gathers and scatters whose mask is a
  * constant with one true lane become scalar accesses; true if any did. */
 bool mc_scalarize_one_lane_masked_ops(LLVMModuleRef m);
+/* masked_ops.c: each gather and scatter of f whose mask is not a constant
+ * runs under a branch on "any lane active", with the operations of the same
+ * mask after it; returns how many. */
+unsigned mc_skip_empty_gathers(LLVMValueRef f);
 void mc_drop_vector_math_uses(LLVMModuleRef m);
 bool mc_libmvec_available(void);
 /* libmvec's variants (name, address) for the JIT. */

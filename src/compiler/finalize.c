@@ -694,6 +694,12 @@ static cl_int optimise(finalize_job *job)
         return r;
     if (!job->opts->opt_disable) {
         mc_lower_vector_math_calls(m, job->tm);
+        for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+            unsigned n = mc_skip_empty_gathers(f);
+            for (size_t k = 0; k < job->nk; k++)
+                if (job->kb[k].wg == f)
+                    job->kb[k].skipped_gathers = n;
+        }
         /* lane-0-only code of sub-group loops; instcombine then narrows what fed the lane */
         if (mc_scalarize_one_lane_masked_ops(m) &&
             (r = mc_run_passes(m, job->tm, "function(instcombine,dce)", job->log)) != CL_SUCCESS)
@@ -717,18 +723,22 @@ static cl_int optimise(finalize_job *job)
         info->private_mem_size = sizes[k];
         info->vectorised_loops = job->kb[k].wg ? mc_count_vector_loops(job->kb[k].wg) : 0;
         if (mosaic_settings()->debug) {
-            char checked[96] = "", uniform[96] = "";
+            char checked[96] = "", uniform[96] = "", skipped[96] = "";
             if (job->kb[k].checked_rows)
                 snprintf(checked, sizeof checked, ", %u with a copy for rows that pass their bounds checks",
                          job->kb[k].checked_rows);
             if (job->kb[k].uniform_rows)
                 snprintf(uniform, sizeof uniform, ", %u with a version per answer of their uniform branches",
                          job->kb[k].uniform_rows);
-            fprintf(stderr, "mosaic: kernel %s: %s, %u loop%s over work-items vectorised%s%s\n", info->name,
+            if (job->kb[k].skipped_gathers)
+                snprintf(skipped, sizeof skipped, ", %u gather%s or scatter%s skipped when no lane is active",
+                         job->kb[k].skipped_gathers, job->kb[k].skipped_gathers == 1 ? "" : "s",
+                         job->kb[k].skipped_gathers == 1 ? "" : "s");
+            fprintf(stderr, "mosaic: kernel %s: %s, %u loop%s over work-items vectorised%s%s%s\n", info->name,
                     !job->kb[k].wg ? "fibers (one work-item function per work-item)"
                     : info->uses_barriers ? "work-group function in regions between barriers"
                                           : "work-group function",
-                    info->vectorised_loops, info->vectorised_loops == 1 ? "" : "s", uniform, checked);
+                    info->vectorised_loops, info->vectorised_loops == 1 ? "" : "s", uniform, checked, skipped);
         }
     }
     free(wi), free(sizes);

@@ -321,21 +321,6 @@ static bool value_varies(const mc_uniformity *u, LLVMValueRef v)
     return false; /* constants, globals, blocks, metadata */
 }
 
-/* Intrinsics that compute from their operands only. */
-static bool pure_intrinsic(LLVMValueRef f)
-{
-    static const char *const names[] = {
-        "llvm.fmuladd.", "llvm.fma.", "llvm.smin.", "llvm.smax.", "llvm.umin.", "llvm.umax.", "llvm.abs.",
-        "llvm.fabs.", "llvm.minnum.", "llvm.maxnum.", "llvm.minimum.", "llvm.maximum.", "llvm.sqrt.",
-        "llvm.floor.", "llvm.ceil.", "llvm.trunc.", "llvm.rint.", "llvm.round.", "llvm.nearbyint.",
-        "llvm.copysign.", "llvm.ctpop.", "llvm.ctlz.", "llvm.cttz.", "llvm.fshl.", "llvm.fshr.",
-        "llvm.bswap.", "llvm.bitreverse.", "llvm.sadd.sat.", "llvm.uadd.sat.", "llvm.ssub.sat.",
-        "llvm.usub.sat.", "llvm.umul.with.overflow.", "llvm.smul.with.overflow.", "llvm.uadd.with.overflow.",
-        "llvm.sadd.with.overflow.", "llvm.usub.with.overflow.", "llvm.ssub.with.overflow.",
-    };
-    return mc_intrinsic_named(f, names, sizeof names / sizeof *names);
-}
-
 /* Does instruction k vary, given what is known of its operands? */
 static bool computes_varying(const mc_uniformity *u, int k)
 {
@@ -352,7 +337,7 @@ static bool computes_varying(const mc_uniformity *u, int k)
     case LLVMInvoke: case LLVMCallBr:
         return true;
     case LLVMCall:
-        if (!pure_intrinsic(mc_called_function(i)))
+        if (!mc_pure_intrinsic(mc_called_function(i)))
             return true;
         ops--; /* the callee */
         break;

@@ -378,6 +378,20 @@ bool mc_intrinsic_named(LLVMValueRef f, const char *const *prefixes, size_t n)
     return false;
 }
 
+bool mc_pure_intrinsic(LLVMValueRef f)
+{
+    static const char *const names[] = {
+        "llvm.fmuladd.", "llvm.fma.", "llvm.smin.", "llvm.smax.", "llvm.umin.", "llvm.umax.", "llvm.abs.",
+        "llvm.fabs.", "llvm.minnum.", "llvm.maxnum.", "llvm.minimum.", "llvm.maximum.", "llvm.sqrt.",
+        "llvm.floor.", "llvm.ceil.", "llvm.trunc.", "llvm.rint.", "llvm.round.", "llvm.nearbyint.",
+        "llvm.copysign.", "llvm.ctpop.", "llvm.ctlz.", "llvm.cttz.", "llvm.fshl.", "llvm.fshr.",
+        "llvm.bswap.", "llvm.bitreverse.", "llvm.sadd.sat.", "llvm.uadd.sat.", "llvm.ssub.sat.",
+        "llvm.usub.sat.", "llvm.umul.with.overflow.", "llvm.smul.with.overflow.", "llvm.uadd.with.overflow.",
+        "llvm.sadd.with.overflow.", "llvm.usub.with.overflow.", "llvm.ssub.with.overflow.",
+    };
+    return mc_intrinsic_named(f, names, sizeof names / sizeof *names);
+}
+
 bool mc_is_outlined_builtin(LLVMValueRef f)
 {
     return !strncmp(LLVMGetValueName(f), "__mosaic_outlined_", 18);

@@ -1909,6 +1909,111 @@ TEST(classic_kernels)
     }
 }
 
+TEST(empty_masks)
+{
+    /* Gathers and scatters under a mask that is not a constant run under a
+     * test for an active lane (masked_ops.c, mc_skip_empty_gathers).  A
+     * halo tile loaded by `for (i = l; i < (sx+2)*(sy+2); i += sx*sy)`: in
+     * a build for one size the vectoriser unrolls the two rounds, and the
+     * second round's gathers have no active lane in most rows (groups of
+     * 16x16, 8x8, 4x4, 16x4, 8x2).  Clamped reads at the image's edges. */
+    const char *halo =
+        "kernel void halo(global const float *in, global float *out, int w, int h) {\n"
+        "  local float t[TY + 2][TX + 2];\n"
+        "  int lx = get_local_id(0), ly = get_local_id(1);\n"
+        "  int x0 = get_group_id(0) * TX - 1, y0 = get_group_id(1) * TY - 1;\n"
+        "  for (int i = ly * TX + lx; i < (TX + 2) * (TY + 2); i += TX * TY) {\n"
+        "    int x = clamp(x0 + i % (TX + 2), 0, w - 1), y = clamp(y0 + i / (TX + 2), 0, h - 1);\n"
+        "    t[i / (TX + 2)][i % (TX + 2)] = in[y * w + x];\n"
+        "  }\n"
+        "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "  out[get_global_id(1) * w + get_global_id(0)] = 4.0f * t[ly + 1][lx + 1] + t[ly][lx + 1] +\n"
+        "                                                t[ly + 2][lx + 1] + t[ly + 1][lx] + t[ly + 1][lx + 2];\n"
+        "}\n";
+    enum { W = 32, H = 32 };
+    float in[W * H];
+    small_integers(in, W * H, 5, 13);
+    size_t shapes[][2] = {{16, 16}, {8, 8}, {4, 4}, {16, 4}, {8, 2}};
+    for (unsigned c = 0; c < sizeof shapes / sizeof *shapes; c++) {
+        size_t lx = shapes[c][0], ly = shapes[c][1];
+        range r = {2, {W, H}, {lx, ly}, (lx + 2) * (ly + 2) * sizeof(float)};
+        char options[64];
+        snprintf(options, sizeof options, "%s -DTX=%zu -DTY=%zu", builds[0], lx, ly);
+        mosaic_executable *exe = build(halo, options);
+        mosaic_wg_fn fn = exe ? wg_for_range(exe, "halo", &r) : NULL;
+        if (!fn) {
+            mosaic_executable_free(exe);
+            continue;
+        }
+        mosaic_kernel_info one = *mosaic_executable_find_kernel(exe, "halo");
+        one.wg_fn = fn;
+        float out[W * H], ref[W * H];
+        const float *pi = in;
+        float *po = out;
+        int w = W, h = H;
+        for (int y = 0; y < H; y++)
+            for (int x = 0; x < W; x++) {
+#define AT(xx, yy) in[((yy) < 0 ? 0 : (yy) >= H ? H - 1 : (yy)) * W + ((xx) < 0 ? 0 : (xx) >= W ? W - 1 : (xx))]
+                ref[y * W + x] = 4.0f * AT(x, y) + AT(x, y - 1) + AT(x, y + 1) + AT(x - 1, y) + AT(x + 1, y);
+#undef AT
+            }
+        memset(out, 0, sizeof out);
+        run(&one, ARGS(&pi, &po, &w, &h), &r, 1);
+        int bad = 0, first = -1;
+        for (int i = 0; i < W * H; i++)
+            if (out[i] != ref[i] && !bad++)
+                first = i;
+        CHECK(!bad, "empty_masks halo, groups of %zux%zu: %d differ (first %d: %g, want %g)", lx, ly, bad, first,
+              first >= 0 ? out[first] : 0.0, first >= 0 ? ref[first] : 0.0);
+        mosaic_executable_free(exe);
+    }
+
+    /* Gathers and scatters under data-dependent masks: rows where every
+     * work-item takes the branch, none does, or some do; a gathered value
+     * used after the branch, where the lanes that did not load keep theirs. */
+    const char *picks =
+        "kernel void picks(global const int *sel, global const float *in, global const int *idx,\n"
+        "                  global float *out, global float *spill) {\n"
+        "  int i = get_global_id(0);\n"
+        "  float v = (float)i;\n"
+        "  if (sel[i] > 0) {\n"
+        "    v = in[idx[i]] * 2.0f;\n"
+        "    spill[idx[i]] = v + 1.0f;\n"
+        "  }\n"
+        "  out[i] = v;\n"
+        "}\n";
+    enum { N = 256 };
+    int sel[N], idx[N];
+    float src[N], out[N], spill[N];
+    for (int i = 0; i < N; i++) {
+        int row = i / 32; /* whole rows on, whole rows off, rows in part */
+        sel[i] = row % 3 == 0 ? 1 : row % 3 == 1 ? 0 : (i * 7) % 5 == 0;
+        idx[i] = (i * 37) % N; /* a permutation: no two work-items store to one place */
+        src[i] = (float)((i * 11) % 17);
+    }
+    for (int o = 0; o < NUM_BUILDS; o++) {
+        mosaic_executable *exe = build(picks, builds[o]);
+        if (!exe)
+            continue;
+        const int *ps = sel, *px = idx;
+        const float *pi = src;
+        float *po = out, *pp = spill;
+        for (int i = 0; i < N; i++)
+            out[i] = spill[i] = -1.0f;
+        range r = {1, {N}, {32}, 0};
+        const mosaic_kernel_info *k = mosaic_executable_find_kernel(exe, "picks");
+        CHECK(k && k->wg_fn, "empty_masks picks (%s): a work-group function", builds[o]);
+        if (k && k->wg_fn)
+            run(k, ARGS(&ps, &pi, &px, &po, &pp), &r, 1);
+        int bad = 0;
+        for (int i = 0; i < N; i++)
+            bad += out[i] != (sel[i] > 0 ? src[idx[i]] * 2.0f : (float)i) ||
+                   spill[idx[i]] != (sel[i] > 0 ? src[idx[i]] * 2.0f + 1.0f : -1.0f);
+        CHECK(!bad, "empty_masks picks (%s): %d of %d wrong", builds[o], bad, N);
+        mosaic_executable_free(exe);
+    }
+}
+
 TEST(widened_rows)
 {
     /* A barrier kernel built for one local size whose rows are a multiple
