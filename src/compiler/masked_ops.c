@@ -197,6 +197,10 @@ static void move_before(LLVMBuilderRef b, LLVMValueRef inst, LLVMValueRef where)
     LLVMInsertIntoBuilder(b, inst);
 }
 
+/* How far a guard reaches past its gather: what it looks at below is
+ * quadratic in this (a block of an unrolled loop may hold thousands). */
+enum { MAX_GUARDED = 64 };
+
 /* The last instruction under gather's guard: the last operation under its
  * mask before anything with a side effect, reached through instructions
  * that compute only.  One of those whose value is needed after the guard
@@ -204,7 +208,9 @@ static void move_before(LLVMBuilderRef b, LLVMValueRef inst, LLVMValueRef where)
 static LLVMValueRef guarded_end(LLVMBuilderRef b, LLVMValueRef gather, LLVMValueRef mask)
 {
     LLVMValueRef last = gather;
-    for (LLVMValueRef i = LLVMGetNextInstruction(gather); i && !LLVMIsATerminatorInst(i); i = LLVMGetNextInstruction(i)) {
+    int seen = 0;
+    for (LLVMValueRef i = LLVMGetNextInstruction(gather); i && !LLVMIsATerminatorInst(i) && seen++ < MAX_GUARDED;
+         i = LLVMGetNextInstruction(i)) {
         if (under_mask(i, mask))
             last = i;
         else if (!computes_only(i))
