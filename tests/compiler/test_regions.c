@@ -195,6 +195,20 @@ static mosaic_wg_fn wg_for_range(mosaic_executable *exe, const char *name, const
     return fn;
 }
 
+/* Kernel `name` of exe with its K.wg for r's local size in *one; false
+ * (exe freed) when there is none. */
+static bool one_size_kernel(mosaic_executable *exe, const char *name, const range *r, mosaic_kernel_info *one)
+{
+    mosaic_wg_fn fn = exe ? wg_for_range(exe, name, r) : NULL;
+    if (!fn) {
+        mosaic_executable_free(exe);
+        return false;
+    }
+    *one = *mosaic_executable_find_kernel(exe, name);
+    one->wg_fn = fn;
+    return true;
+}
+
 /* x[i] = (i * mul) % mod - mod / 2: small integers of both signs, exact in
  * float through products and sums, whether or not a multiply-add is fused. */
 static void small_integers(float *x, int n, int mul, int mod)
@@ -1940,13 +1954,9 @@ TEST(empty_masks)
         char options[64];
         snprintf(options, sizeof options, "%s -DTX=%zu -DTY=%zu", builds[0], lx, ly);
         mosaic_executable *exe = build(halo, options);
-        mosaic_wg_fn fn = exe ? wg_for_range(exe, "halo", &r) : NULL;
-        if (!fn) {
-            mosaic_executable_free(exe);
+        mosaic_kernel_info one;
+        if (!one_size_kernel(exe, "halo", &r, &one))
             continue;
-        }
-        mosaic_kernel_info one = *mosaic_executable_find_kernel(exe, "halo");
-        one.wg_fn = fn;
         float out[W * H], ref[W * H];
         const float *pi = in;
         float *po = out;
@@ -2069,13 +2079,9 @@ TEST(widened_rows)
         uint64_t t_offset = 0;
         range r = {2, {gx, gy}, {lx, ly}, lx * ly * sizeof(float)};
         mosaic_executable *exe = build(src, builds[0]); /* a build for each size (at most 4 a kernel) */
-        mosaic_wg_fn fn = exe ? wg_for_range(exe, "rows", &r) : NULL;
-        if (!fn) {
-            mosaic_executable_free(exe);
+        mosaic_kernel_info one;
+        if (!one_size_kernel(exe, "rows", &r, &one))
             continue;
-        }
-        mosaic_kernel_info one = *mosaic_executable_find_kernel(exe, "rows");
-        one.wg_fn = fn;
         float by_wi[MAX];
         void **args = ARGS(&pa, &po, &t_offset, &n, &split);
         run(&one, args, &r, 0);
