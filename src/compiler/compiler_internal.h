@@ -217,6 +217,7 @@ typedef struct mc_kernel_build {
     unsigned checked_rows;  /* x loops with a copy for rows that pass their checks whole (guarded_rows.c) */
     unsigned uniform_rows;  /* x loops with a version per answer of their uniform branches (uniform_rows.c) */
     unsigned skipped_gathers; /* gathers and scatters of K.wg under a test for an active lane (masked_ops.c) */
+    unsigned interleaved_rows; /* y loops of K.row's regions that run several rows interleaved */
 } mc_kernel_build;
 
 /* A builtin kept out of line (never inlined: "__mosaic_outlined_*"): the
@@ -443,6 +444,12 @@ bool mc_scalarize_one_lane_masked_ops(LLVMModuleRef m);
  * runs under a branch on "any lane active", with the operations of the same
  * mask after it; returns how many. */
 unsigned mc_skip_empty_gathers(LLVMValueRef f);
+/* interleave_rows.c: the loop ID regions.c gives the y loops of K.row's
+ * regions; after optimisation, mc_interleave_rows runs 2 or 4 rows of such
+ * a loop an iteration, their instructions interleaved, where a row is one
+ * block with a long floating-point chain; returns how many loops. */
+LLVMValueRef mc_row_loop_md(LLVMContextRef c);
+unsigned mc_interleave_rows(LLVMValueRef f);
 void mc_drop_vector_math_uses(LLVMModuleRef m);
 bool mc_libmvec_available(void);
 /* libmvec's variants (name, address) for the JIT. */

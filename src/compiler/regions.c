@@ -1818,7 +1818,9 @@ static void close_y_z_loops(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
     LLVMValueRef zero = const64(rf, 0), one = const64(rf, 1);
     LLVMPositionBuilderAtEnd(b, rl->ylatch);
     rl->yn = LLVMBuildNUWAdd(b, rl->y, one, "");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, rl->yn, rf->nxyz[1], ""), rl->yb, rl->zlatch);
+    LLVMValueRef ybr = LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, rl->yn, rf->nxyz[1], ""), rl->yb, rl->zlatch);
+    if (rf->lanes > 1) /* rows of K.row: interleaved after optimisation (interleave_rows.c) */
+        LLVMSetMetadata(ybr, LLVMGetMDKindIDInContext(rf->c, "llvm.loop", 9), mc_row_loop_md(rf->c));
     LLVMPositionBuilderAtEnd(b, rl->zlatch);
     rl->zn = LLVMBuildNUWAdd(b, rl->z, one, "");
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, rl->zn, rf->nxyz[2], ""), rl->zb, rl->done);

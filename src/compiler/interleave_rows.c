@@ -1,0 +1,218 @@
+/*
+ * The rows of a widened region, interleaved.
+ *
+ * In a barrier kernel built with K.row (widen.c, regions.c), a region runs
+ * a row's work-items as the lanes of vectors, one row after another: the y
+ * loop.  After optimisation a tiled SGEMM's row is one block, a chain of 16
+ * dependent multiply-adds.  Rows are independent, but an out-of-order core
+ * overlaps only as many of them as its scheduler holds: a model of that
+ * region on the lent Xeon (two FMA units of 4 cycles' latency) ran at 47
+ * GFLOP/s a core one row at a time and at 85 with four rows' chains
+ * interleaved (docs/performance.md).
+ *
+ * So after optimisation a y loop that regions.c marked (mc_row_loop_md)
+ * and that is one block, counts from a constant by one to a constant that
+ * the unroll factor R (4, or 2) divides, carries nothing but its counter,
+ * and holds a chain of at least MIN_CHAIN floating-point operations, runs R
+ * rows an iteration: each instruction is followed by its copies for rows
+ * y+1..y+R-1, so the R chains interleave instruction by instruction.  The
+ * rows are different work-items between barriers: what one writes another
+ * may not read there (a data race in OpenCL), and a row's own instructions
+ * keep their order, so reordering across rows is allowed; loops with calls
+ * other than pure intrinsics and masked memory operations, atomics,
+ * fences or volatile accesses are left alone.
+ */
+#include <string.h>
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/DebugInfo.h>
+
+#include "base/assert.h"
+#include "compiler/compiler_internal.h"
+#include "compiler/ptr_map.h"
+
+enum {
+    MIN_CHAIN = 8,     /* floating-point operations in a row of one dependent chain */
+    MAX_BODY = 600,    /* instructions in the interleaved body */
+};
+
+static const char ROWS[] = "mosaic.rows";
+
+LLVMValueRef mc_row_loop_md(LLVMContextRef c)
+{
+    LLVMMetadataRef name = LLVMMDStringInContext2(c, ROWS, sizeof ROWS - 1);
+    LLVMMetadataRef temp = LLVMTemporaryMDNode(c, NULL, 0);
+    LLVMMetadataRef ops[2] = {temp, LLVMMDNodeInContext2(c, &name, 1)};
+    LLVMMetadataRef loop = LLVMMDNodeInContext2(c, ops, 2);
+    LLVMMetadataReplaceAllUsesWith(temp, loop);
+    return LLVMMetadataAsValue(c, loop);
+}
+
+static bool is_fp_arith(LLVMValueRef i)
+{
+    switch (LLVMGetInstructionOpcode(i)) {
+    case LLVMFAdd: case LLVMFSub: case LLVMFMul: case LLVMFDiv: case LLVMFNeg: return true;
+    case LLVMCall: {
+        static const char *const names[] = {"llvm.fmuladd.", "llvm.fma."};
+        return mc_intrinsic_named(mc_called_function(i), names, 2);
+    }
+    default: return false;
+    }
+}
+
+/* May copies of i for other rows run between i and what follows it? */
+static bool reorderable(LLVMValueRef i)
+{
+    switch (LLVMGetInstructionOpcode(i)) {
+    case LLVMLoad: case LLVMStore:
+        return !LLVMGetVolatile(i) && LLVMGetOrdering(i) == LLVMAtomicOrderingNotAtomic;
+    case LLVMCall: {
+        static const char *const masked[] = {"llvm.masked."};
+        LLVMValueRef f = mc_called_function(i);
+        return mc_pure_intrinsic(f) || mc_intrinsic_named(f, masked, 1);
+    }
+    case LLVMFence: case LLVMAtomicRMW: case LLVMAtomicCmpXchg: case LLVMVAArg: case LLVMAlloca:
+    case LLVMPHI: case LLVMInvoke: case LLVMCallBr: case LLVMLandingPad:
+        return false;
+    default:
+        return true;
+    }
+}
+
+typedef struct row_loop {
+    LLVMBasicBlockRef block;
+    LLVMValueRef iv, next, cmp; /* the counter, its step, the exit test */
+    unsigned rows;              /* R */
+} row_loop;
+
+/* Is bb a marked y loop of the shape above?  Fills *rl. */
+static bool interleavable(LLVMBasicBlockRef bb, unsigned md_kind, row_loop *rl)
+{
+    LLVMValueRef br = LLVMGetBasicBlockTerminator(bb);
+    LLVMValueRef md = br ? LLVMGetMetadata(br, md_kind) : NULL;
+    if (!md || !LLVMIsConditional(br) || !mc_loop_md_has(md, ROWS) ||
+        (LLVMGetSuccessor(br, 0) != bb && LLVMGetSuccessor(br, 1) != bb))
+        return false;
+    LLVMValueRef iv = LLVMGetFirstInstruction(bb);
+    if (!LLVMIsAPHINode(iv) || LLVMIsAPHINode(LLVMGetNextInstruction(iv)) || LLVMCountIncoming(iv) != 2)
+        return false;
+    int from_self = LLVMGetIncomingBlock(iv, 0) == bb ? 0 : 1;
+    LLVMValueRef next = LLVMGetIncomingValue(iv, (unsigned)from_self);
+    LLVMValueRef start = LLVMGetIncomingValue(iv, (unsigned)!from_self);
+    LLVMValueRef cmp = LLVMGetCondition(br);
+    if (LLVMGetIncomingBlock(iv, (unsigned)from_self) != bb || !LLVMIsAConstantInt(start) ||
+        !LLVMIsAInstruction(next) || LLVMGetInstructionOpcode(next) != LLVMAdd || LLVMGetOperand(next, 0) != iv ||
+        !LLVMIsAConstantInt(LLVMGetOperand(next, 1)) || LLVMConstIntGetZExtValue(LLVMGetOperand(next, 1)) != 1 ||
+        !LLVMIsAICmpInst(cmp) || LLVMGetOperand(cmp, 0) != next || !LLVMIsAConstantInt(LLVMGetOperand(cmp, 1)))
+        return false;
+    LLVMIntPredicate p = LLVMGetICmpPredicate(cmp);
+    bool stays = LLVMGetSuccessor(br, 0) == bb; /* the loop goes on when the test holds */
+    if (!((stays && (p == LLVMIntULT || p == LLVMIntNE)) || (!stays && p == LLVMIntEQ)))
+        return false;
+    long long first = LLVMConstIntGetSExtValue(start), end = LLVMConstIntGetSExtValue(LLVMGetOperand(cmp, 1));
+    long long trips = end - first;
+    rl->rows = trips > 0 && trips % 4 == 0 ? 4 : trips > 0 && trips % 2 == 0 ? 2 : 0;
+    if (!rl->rows)
+        return false;
+    /* the step and the test are used by the loop's control only */
+    for (LLVMUseRef u = LLVMGetFirstUse(next); u; u = LLVMGetNextUse(u))
+        if (LLVMGetUser(u) != iv && LLVMGetUser(u) != cmp)
+            return false;
+    if (LLVMGetNextUse(LLVMGetFirstUse(cmp)))
+        return false;
+
+    /* nothing that rows must not reorder, nothing used after the loop, and a chain */
+    size_t n = 0;
+    for (LLVMValueRef i = iv; i; i = LLVMGetNextInstruction(i))
+        n++;
+    if (n * rl->rows > MAX_BODY)
+        rl->rows = 2;
+    if (n * rl->rows > MAX_BODY || trips % rl->rows)
+        return false;
+    pmap depth;
+    if (!pmap_init(&depth, n))
+        return pmap_free(&depth), false;
+    int longest = 0;
+    bool ok = true;
+    for (LLVMValueRef i = LLVMGetNextInstruction(iv); i && ok && i != br; i = LLVMGetNextInstruction(i)) {
+        ok = reorderable(i);
+        for (LLVMUseRef u = LLVMGetFirstUse(i); u && ok; u = LLVMGetNextUse(u))
+            ok = LLVMGetInstructionParent(LLVMGetUser(u)) == bb;
+        int d = 0;
+        for (int k = 0; k < LLVMGetNumOperands(i); k++) {
+            int od = pmap_get(&depth, LLVMGetOperand(i, k));
+            d = od > d ? od : d;
+        }
+        d += is_fp_arith(i);
+        pmap_put(&depth, i, d);
+        longest = d > longest ? d : longest;
+    }
+    pmap_free(&depth);
+    if (!ok || longest < MIN_CHAIN)
+        return false;
+    rl->block = bb, rl->iv = iv, rl->next = next, rl->cmp = cmp;
+    return true;
+}
+
+static void interleave(LLVMBuilderRef b, const row_loop *rl)
+{
+    unsigned R = rl->rows;
+    LLVMTypeRef t = LLVMTypeOf(rl->iv);
+    LLVMValueRef first = LLVMGetNextInstruction(rl->iv);
+    size_t n = 0;
+    for (LLVMValueRef i = first; i; i = LLVMGetNextInstruction(i))
+        n++;
+    pmap index;                                             /* original instruction -> its place */
+    LLVMValueRef *copies = calloc(n * R, sizeof *copies);  /* [place * R + r] */
+    if (!copies || !pmap_init(&index, n)) {
+        free(copies);
+        return;
+    }
+    /* the counters of rows y+1 .. y+R-1 */
+    LLVMValueRef ivs[4] = {rl->iv};
+    LLVMPositionBuilderBefore(b, first);
+    for (unsigned r = 1; r < R; r++)
+        ivs[r] = LLVMBuildNUWAdd(b, rl->iv, LLVMConstInt(t, r, 0), "row");
+    LLVMValueRef br = LLVMGetBasicBlockTerminator(rl->block);
+    int place = 0;
+    for (LLVMValueRef i = first, next; i != br; i = next, place++) {
+        next = LLVMGetNextInstruction(i);
+        if (i == rl->next || i == rl->cmp)
+            continue;
+        pmap_put(&index, i, place);
+        for (unsigned r = 1; r < R; r++) {
+            LLVMValueRef c = LLVMInstructionClone(i);
+            for (int k = 0; k < LLVMGetNumOperands(c); k++) {
+                LLVMValueRef v = LLVMGetOperand(c, k);
+                int at = v == rl->iv ? -2 : pmap_get(&index, v);
+                if (at == -2)
+                    LLVMSetOperand(c, (unsigned)k, ivs[r]);
+                else if (at >= 0)
+                    LLVMSetOperand(c, (unsigned)k, copies[(size_t)at * R + r]);
+            }
+            LLVMPositionBuilderBefore(b, next);
+            LLVMInsertIntoBuilder(b, c);
+            copies[(size_t)place * R + r] = c;
+        }
+    }
+    LLVMSetOperand(rl->next, 1, LLVMConstInt(t, R, 0));
+    pmap_free(&index);
+    free(copies);
+}
+
+unsigned mc_interleave_rows(LLVMValueRef f)
+{
+    LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(f));
+    unsigned kind = LLVMGetMDKindIDInContext(c, "llvm.loop", 9), done = 0;
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb)) {
+        row_loop rl;
+        if (interleavable(bb, kind, &rl)) {
+            interleave(b, &rl);
+            done++;
+        }
+    }
+    LLVMDisposeBuilder(b);
+    MOSAIC_ASSERT(!done || !LLVMVerifyFunction(f, LLVMReturnStatusAction));
+    return done;
+}
