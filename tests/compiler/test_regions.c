@@ -2024,6 +2024,70 @@ TEST(empty_masks)
     }
 }
 
+TEST(interleaved_rows)
+{
+    /* The y loop of a widened region whose row is one block with a long
+     * floating-point chain runs 4 (or 2) rows an iteration, interleaved
+     * (interleave_rows.c): the classic tiled SGEMM, whose k loop is 16 (or
+     * 8) dependent multiply-adds once unrolled.  Groups of 16x16, 16x4, 8x8
+     * and 16x8 (4 rows an iteration), 16x2 and 16x6 (2), 16x3 and 16x1
+     * (odd: left alone); every result exact and the same as the
+     * work-items'. */
+    const char *src =
+        "kernel void tiled(global const float *a, global const float *b, global float *c, int n) {\n"
+        "  local float ta[TY][TX], tb[TX][TX];\n"
+        "  int lx = get_local_id(0), ly = get_local_id(1), col = get_global_id(0), row = get_global_id(1);\n"
+        "  float s = 0.0f;\n"
+        "  for (int t = 0; t < n; t += TX) {\n"
+        "    ta[ly][lx] = a[row * n + t + lx];\n"
+        "    for (int r = ly; r < TX; r += TY)\n"
+        "      tb[r][lx] = b[(t + r) * n + col];\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    for (int k = 0; k < TX; k++)\n"
+        "      s += ta[ly][k] * tb[k][lx];\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "  }\n"
+        "  c[row * n + col] = s;\n"
+        "}\n";
+    enum { N = 48 };
+    float a[N * N], bm[N * N];
+    small_integers(a, N * N, 7, 9);
+    small_integers(bm, N * N, 5, 7);
+    size_t shapes[][2] = {{16, 16}, {16, 4}, {8, 8}, {16, 8}, {16, 2}, {16, 6}, {16, 3}, {16, 1}};
+    for (unsigned c = 0; c < sizeof shapes / sizeof *shapes; c++) {
+        size_t lx = shapes[c][0], ly = shapes[c][1];
+        range r = {2, {N, N / ly * ly}, {lx, ly}, (ly * lx + lx * lx) * sizeof(float)};
+        char options[64];
+        snprintf(options, sizeof options, "%s -DTX=%zu -DTY=%zu", builds[0], lx, ly);
+        mosaic_kernel_info one;
+        mosaic_executable *exe = build(src, options);
+        if (!one_size_kernel(exe, "tiled", &r, &one))
+            continue;
+        static float out[N * N], by_wi[N * N];
+        const float *pa = a, *pb = bm;
+        float *po = out;
+        int n = N;
+        void **args = ARGS(&pa, &pb, &po, &n);
+        memset(out, 0, sizeof out);
+        run(&one, args, &r, 0);
+        memcpy(by_wi, out, sizeof out);
+        memset(out, 0, sizeof out);
+        run(&one, args, &r, 1);
+        int bad = 0, first = -1;
+        for (size_t i = 0; i < (size_t)N * r.global[1]; i++) {
+            size_t y = i / N, x = i % N;
+            float want = 0.0f;
+            for (int k = 0; k < N; k++)
+                want += a[y * N + k] * bm[k * N + x];
+            if ((out[i] != want || by_wi[i] != want) && !bad++)
+                first = (int)i;
+        }
+        CHECK(!bad, "interleaved_rows, groups of %zux%zu: %d wrong (first %d: %g, work-items %g)", lx, ly, bad, first,
+              first >= 0 ? out[first] : 0.0, first >= 0 ? by_wi[first] : 0.0);
+        mosaic_executable_free(exe);
+    }
+}
+
 TEST(widened_rows)
 {
     /* A barrier kernel built for one local size whose rows are a multiple

@@ -731,9 +731,10 @@ static bool build_saying(const char *source, char *text, size_t size)
     return err == CL_SUCCESS;
 }
 
-/* Kernel `tiles` of `source` launched three times over 96x96 floats in 8x8
- * groups (the third launch builds it for that size, one_size.c), saying. */
-static void launch_tiles_saying(const char *source, char *text, size_t size)
+/* Kernel `tiles` of `source` launched three times on 96x96 floats in 3x3
+ * groups of group x group (the third launch builds it for that size,
+ * one_size.c), saying. */
+static void launch_tiles_saying(const char *source, size_t group, char *text, size_t size)
 {
     enum { N = 96 };
     cl_int err;
@@ -748,7 +749,7 @@ static void launch_tiles_saying(const char *source, char *text, size_t size)
         CHECK_ERR(clSetKernelArg(k, 0, sizeof n, &n), CL_SUCCESS);
         for (cl_uint a = 1; a <= 3; a++)
             CHECK_ERR(clSetKernelArg(k, a, sizeof m, &m), CL_SUCCESS);
-        size_t global[2] = {N / 4, N / 4}, local[2] = {8, 8};
+        size_t global[2] = {3 * group, 3 * group}, local[2] = {group, group};
         for (int launch = 0; launch < 3; launch++)
             CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 2, NULL, global, local, 0, NULL, NULL), CL_SUCCESS);
         CHECK_ERR(clFinish(queue), CL_SUCCESS);
@@ -811,10 +812,32 @@ TEST(debug_says_why)
           "no copies for rows of one vector in kernel tiles in:\n%s", text);
     /* its build for 8x8 groups runs a row's work-items as vector lanes
      * between barriers (widen.c, mc_widen_rows) */
-    launch_tiles_saying(tiled, text, sizeof text);
+    launch_tiles_saying(tiled, 8, text, sizeof text);
     CHECK(strstr(text, "mosaic: kernel tiles.wi: rows of 8 widened, 8 work-items at once between barriers") &&
               strstr(text, ", cut from the widened rows"),
           "kernel tiles' rows not widened in its build for 8x8 groups:\n%s", text);
+    /* the classic tiled SGEMM in 16x16 groups: a row's k loop is a chain
+     * of 16 multiply-adds, and 4 rows run interleaved (interleave_rows.c) */
+    static const char classic[] =
+        "kernel void tiles(int n, global const float *a, global const float *b, global float *c) {\n"
+        "  local float ta[16][16], tb[16][16];\n"
+        "  int lx = get_local_id(0), ly = get_local_id(1), col = get_global_id(0), row = get_global_id(1);\n"
+        "  float s = 0.0f;\n"
+        "  for (int t = 0; t < n; t += 16) {\n"
+        "    ta[ly][lx] = a[row * n + t + lx];\n"
+        "    tb[ly][lx] = b[(t + ly) * n + col];\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    for (int k = 0; k < 16; k++)\n"
+        "      s += ta[ly][k] * tb[k][lx];\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "  }\n"
+        "  c[row * n + col] = s + %d.0f;\n"
+        "}\n";
+    snprintf(tiled, sizeof tiled, classic, (int)getpid());
+    launch_tiles_saying(tiled, 16, text, sizeof text);
+    CHECK(strstr(text, "mosaic: kernel tiles: work-group function in regions between barriers, ") &&
+              strstr(text, ", 1 row loop interleaved"),
+          "kernel tiles' rows not interleaved in its build for 16x16 groups:\n%s", text);
 }
 
 int main(int argc, char **argv)
