@@ -18,9 +18,11 @@
  * y+1..y+R-1, so the R chains interleave instruction by instruction.  The
  * rows are different work-items between barriers: what one writes another
  * may not read there (a data race in OpenCL), and a row's own instructions
- * keep their order, so reordering across rows is allowed; loops with calls
- * other than pure intrinsics and masked memory operations, atomics,
- * fences or volatile accesses are left alone.
+ * keep their order, so reordering across rows is allowed.  (K.wg turns
+ * atomics on __local memory into plain accesses, which rows would then
+ * interleave; but the widener refuses kernels with atomics, so K.row has
+ * none.)  Loops with calls other than pure intrinsics and masked memory
+ * operations, atomics, fences or volatile accesses are left alone.
  */
 #include <string.h>
 
