@@ -24,7 +24,7 @@
  * none.)  Loops with calls other than pure intrinsics and masked memory
  * operations, atomics, fences or volatile accesses are left alone.
  */
-#include <string.h>
+#include <stdlib.h>
 
 #include <llvm-c/Analysis.h>
 #include <llvm-c/DebugInfo.h>
