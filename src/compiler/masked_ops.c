@@ -57,6 +57,16 @@ static bool masked_call(LLVMValueRef inst, masked_kind *kind)
     return false;
 }
 
+/* Does a call of this kind load (masked load, gather)?  Its mask is then
+ * operand 2 and its pass-through operand 3; a store's or scatter's mask is
+ * operand 3. */
+static bool loads_through(masked_kind kind) { return kind == M_LOAD || kind == M_GATHER; }
+
+static LLVMValueRef mask_of(LLVMValueRef call, masked_kind kind)
+{
+    return LLVMGetOperand(call, loads_through(kind) ? 2 : 3);
+}
+
 /* The one true lane of a constant mask, or -1 (not constant, none or several). */
 static int one_true_lane(LLVMValueRef mask)
 {
@@ -92,7 +102,7 @@ static void scalarize(LLVMBuilderRef b, LLVMTargetDataRef td, LLVMValueRef call,
     LLVMPositionBuilderBefore(b, call);
     /* operands: load (ptr, align, mask, passthru), store (value, ptr, align, mask),
      * gather (ptrs, align, mask, passthru), scatter (values, ptrs, align, mask) */
-    bool loads = kind == M_LOAD || kind == M_GATHER;
+    bool loads = loads_through(kind);
     LLVMValueRef value = loads ? NULL : LLVMGetOperand(call, 0);
     LLVMValueRef where = LLVMGetOperand(call, loads ? 0 : 1);
     unsigned align = (unsigned)LLVMConstIntGetZExtValue(LLVMGetOperand(call, loads ? 1 : 2));
@@ -128,7 +138,7 @@ bool mc_scalarize_one_lane_masked_ops(LLVMModuleRef m)
                 masked_kind kind;
                 if (!LLVMIsACallInst(inst) || !masked_call(inst, &kind))
                     continue;
-                int lane = one_true_lane(LLVMGetOperand(inst, kind == M_LOAD || kind == M_GATHER ? 2 : 3));
+                int lane = one_true_lane(mask_of(inst, kind));
                 if (lane < 0)
                     continue;
                 scalarize(b, td, inst, kind, lane);
@@ -140,14 +150,11 @@ bool mc_scalarize_one_lane_masked_ops(LLVMModuleRef m)
 
 /* ---- no active lane ---------------------------------------------------------- */
 
-static bool loads_through(masked_kind kind) { return kind == M_LOAD || kind == M_GATHER; }
-
 /* Is inst a masked memory operation whose mask is `mask`? */
 static bool under_mask(LLVMValueRef inst, LLVMValueRef mask)
 {
     masked_kind kind;
-    return inst && LLVMIsACallInst(inst) && masked_call(inst, &kind) &&
-           LLVMGetOperand(inst, loads_through(kind) ? 2 : 3) == mask;
+    return inst && LLVMIsACallInst(inst) && masked_call(inst, &kind) && mask_of(inst, kind) == mask;
 }
 
 /* An instruction that computes from its operands only, so it may run on one
@@ -343,7 +350,7 @@ unsigned mc_skip_empty_gathers(LLVMValueRef f)
             masked_kind kind;
             if (!LLVMIsACallInst(i) || !masked_call(i, &kind) || (kind != M_GATHER && kind != M_SCATTER))
                 continue;
-            LLVMValueRef mask = LLVMGetOperand(i, kind == M_GATHER ? 2 : 3);
+            LLVMValueRef mask = mask_of(i, kind);
             if (LLVMIsConstant(mask) || LLVMGetTypeKind(LLVMTypeOf(mask)) != LLVMVectorTypeKind)
                 continue;
             next = guard(b, i, guarded_end(b, i, mask), mask);
