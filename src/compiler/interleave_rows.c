@@ -84,6 +84,7 @@ static bool reorderable(LLVMValueRef i)
 typedef struct row_loop {
     LLVMBasicBlockRef block;
     LLVMValueRef iv, next, cmp; /* the counter, its step, the exit test */
+    size_t size;                /* instructions of the block, its counter included */
     unsigned rows;              /* R */
 } row_loop;
 
@@ -152,23 +153,23 @@ static bool interleavable(LLVMBasicBlockRef bb, unsigned md_kind, row_loop *rl)
     pmap_free(&depth);
     if (!ok || longest < MIN_CHAIN)
         return false;
-    rl->block = bb, rl->iv = iv, rl->next = next, rl->cmp = cmp;
+    rl->block = bb, rl->iv = iv, rl->next = next, rl->cmp = cmp, rl->size = n;
     return true;
 }
 
-static void interleave(LLVMBuilderRef b, const row_loop *rl)
+/* false (nothing changed) when memory ran out */
+static bool interleave(LLVMBuilderRef b, const row_loop *rl)
 {
     unsigned R = rl->rows;
     LLVMTypeRef t = LLVMTypeOf(rl->iv);
     LLVMValueRef first = LLVMGetNextInstruction(rl->iv);
-    size_t n = 0;
-    for (LLVMValueRef i = first; i; i = LLVMGetNextInstruction(i))
-        n++;
-    pmap index;                                             /* original instruction -> its place */
+    size_t n = rl->size;
+    pmap index = {0};                                       /* original instruction -> its place */
     LLVMValueRef *copies = calloc(n * R, sizeof *copies);  /* [place * R + r] */
     if (!copies || !pmap_init(&index, n)) {
         free(copies);
-        return;
+        pmap_free(&index);
+        return false;
     }
     /* the counters of rows y+1 .. y+R-1 */
     LLVMValueRef ivs[4] = {rl->iv};
@@ -200,6 +201,7 @@ static void interleave(LLVMBuilderRef b, const row_loop *rl)
     LLVMSetOperand(rl->next, 1, LLVMConstInt(t, R, 0));
     pmap_free(&index);
     free(copies);
+    return true;
 }
 
 unsigned mc_interleave_rows(LLVMValueRef f)
@@ -209,10 +211,8 @@ unsigned mc_interleave_rows(LLVMValueRef f)
     LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb)) {
         row_loop rl;
-        if (interleavable(bb, kind, &rl)) {
-            interleave(b, &rl);
+        if (interleavable(bb, kind, &rl) && interleave(b, &rl))
             done++;
-        }
     }
     LLVMDisposeBuilder(b);
     MOSAIC_ASSERT(!done || !LLVMVerifyFunction(f, LLVMReturnStatusAction));
