@@ -18,6 +18,7 @@ typedef struct {
     char *private_lo[2];
     char *private_hi[2];
     char *wg_scratch;
+    ulong stream_stores;
 } __mosaic_wg_ctx;
 
 /* Replaced by the compiler, after inlining, with the work-group context and

@@ -42,6 +42,13 @@ struct mosaic_settings {
     /* MOSAIC_NO_WIDEN (flag, off): kernels with loops of their own are not
      * widened whole (src/compiler/widen.c); their loops get cuts instead */
     bool no_widen;
+    /* MOSAIC_STREAM_STORES (unset, 0 or 1): whether a kernel's stores of
+     * whole cache lines to global memory may bypass the caches
+     * (non-temporal stores, src/compiler/stream_stores.c).  Unset or empty:
+     * for launches whose memory objects together are at least half the
+     * last-level cache; 0: never; any other value: in every launch.
+     * -1 here when unset. */
+    int stream_stores;
     /* MOSAIC_NO_LIBMVEC (flag, off): vectorised kernels do not call glibc's
      * vector math (libmvec). */
     bool no_libmvec;

@@ -55,6 +55,12 @@ typedef struct mosaic_wg_ctx {
      * bytes for n = the product of enqueued_local_size, 8-byte aligned, owned
      * by this work-group while it runs, like local_mem. */
     char *wg_scratch;
+    /* Nonzero: K.wg may write whole 64-byte lines of global memory with
+     * non-temporal stores, which bypass the caches and are weakly ordered
+     * (src/compiler/stream_stores.c).  A device that sets it runs a store
+     * fence (x86 sfence) after the group and before anything says that the
+     * group has ended: before another thread may read what it wrote. */
+    uint64_t stream_stores;
 } mosaic_wg_ctx;
 
 /* ctx->local_mem must be aligned to this many bytes.  Static __local variables

@@ -218,6 +218,7 @@ typedef struct mc_kernel_build {
     unsigned uniform_rows;  /* x loops with a version per answer of their uniform branches (uniform_rows.c) */
     unsigned skipped_gathers; /* gathers and scatters of K.wg under a test for an active lane (masked_ops.c) */
     unsigned interleaved_rows; /* y loops of K.row's regions that run several rows interleaved */
+    unsigned streamed_stores;  /* stores of K.wg with a non-temporal version (stream_stores.c) */
 } mc_kernel_build;
 
 /* A builtin kept out of line (never inlined: "__mosaic_outlined_*"): the
@@ -232,6 +233,22 @@ LLVMIntPredicate mc_swapped_predicate(LLVMIntPredicate p);
 bool mc_intrinsic_named(LLVMValueRef f, const char *const *prefixes, size_t n);
 /* Is f an intrinsic that computes from its operands only (llvm.smax., llvm.fma., ...)? */
 bool mc_pure_intrinsic(LLVMValueRef f);
+/* Instructions in blocks, for the passes that move code after optimisation
+ * (masked_ops.c, stream_stores.c):
+ *   mc_computes_only: inst computes from its operands only (no memory, no
+ *     trap), so it may move, or run on one way of a branch;
+ *   mc_in_range: v is one of the instructions first..last of one block;
+ *   mc_used_outside: v has a user that is not one of first..last;
+ *   mc_move_before: inst moves to just before `where`;
+ *   mc_replace_uses_outside: uses of v outside block `in` become uses of `to`;
+ *   mc_move_to_end: the instructions from `first` up to `until` (not
+ *     included; NULL: the end of the block) move to the end of block `to`. */
+bool mc_computes_only(LLVMValueRef inst);
+bool mc_in_range(LLVMValueRef v, LLVMValueRef first, LLVMValueRef last);
+bool mc_used_outside(LLVMValueRef v, LLVMValueRef first, LLVMValueRef last);
+void mc_move_before(LLVMBuilderRef b, LLVMValueRef inst, LLVMValueRef where);
+void mc_replace_uses_outside(LLVMValueRef v, LLVMBasicBlockRef in, LLVMValueRef to);
+void mc_move_to_end(LLVMBuilderRef b, LLVMValueRef first, LLVMValueRef until, LLVMBasicBlockRef to);
 /* Work-item loops of f (after the optimiser) that the loop vectoriser
  * widened: parallel loops whose induction steps by more than one. */
 unsigned mc_count_vector_loops(LLVMValueRef f);
@@ -450,6 +467,12 @@ unsigned mc_skip_empty_gathers(LLVMValueRef f);
  * block with a long floating-point chain; returns how many loops. */
 LLVMValueRef mc_row_loop_md(LLVMContextRef c);
 unsigned mc_interleave_rows(LLVMValueRef f);
+/* stream_stores.c: after optimisation, the stores of whole 64-byte lines to
+ * global memory in K.wg (wg) get a second version, non-temporal, that runs
+ * when ctx->stream_stores is set and the lines are aligned; returns how
+ * many stores.  Nothing on targets other than x86, nor in a function with
+ * atomics, fences or calls that may synchronise. */
+unsigned mc_stream_stores(LLVMValueRef wg);
 void mc_drop_vector_math_uses(LLVMModuleRef m);
 bool mc_libmvec_available(void);
 /* libmvec's variants (name, address) for the JIT. */

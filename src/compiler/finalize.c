@@ -698,8 +698,10 @@ static cl_int optimise(finalize_job *job)
             unsigned rows = mc_interleave_rows(f); /* first: a guard makes a row more than one block */
             unsigned n = mc_skip_empty_gathers(f);
             for (size_t k = 0; k < job->nk; k++)
-                if (job->kb[k].wg == f)
+                if (job->kb[k].wg == f) {
                     job->kb[k].skipped_gathers = n, job->kb[k].interleaved_rows = rows;
+                    job->kb[k].streamed_stores = mc_stream_stores(f); /* last: it splits blocks */
+                }
         }
         /* lane-0-only code of sub-group loops; instcombine then narrows what fed the lane */
         if (mc_scalarize_one_lane_masked_ops(m) &&
@@ -724,7 +726,7 @@ static cl_int optimise(finalize_job *job)
         info->private_mem_size = sizes[k];
         info->vectorised_loops = job->kb[k].wg ? mc_count_vector_loops(job->kb[k].wg) : 0;
         if (mosaic_settings()->debug) {
-            char checked[96] = "", uniform[96] = "", skipped[96] = "", rows[96] = "";
+            char checked[96] = "", uniform[96] = "", skipped[96] = "", rows[96] = "", streamed[96] = "";
             if (job->kb[k].checked_rows)
                 snprintf(checked, sizeof checked, ", %u with a copy for rows that pass their bounds checks",
                          job->kb[k].checked_rows);
@@ -738,11 +740,15 @@ static cl_int optimise(finalize_job *job)
             if (job->kb[k].interleaved_rows)
                 snprintf(rows, sizeof rows, ", %u row loop%s interleaved", job->kb[k].interleaved_rows,
                          job->kb[k].interleaved_rows == 1 ? "" : "s");
-            fprintf(stderr, "mosaic: kernel %s: %s, %u loop%s over work-items vectorised%s%s%s%s\n", info->name,
+            if (job->kb[k].streamed_stores)
+                snprintf(streamed, sizeof streamed, ", %u store%s of whole lines that may stream past the cache",
+                         job->kb[k].streamed_stores, job->kb[k].streamed_stores == 1 ? "" : "s");
+            fprintf(stderr, "mosaic: kernel %s: %s, %u loop%s over work-items vectorised%s%s%s%s%s\n", info->name,
                     !job->kb[k].wg ? "fibers (one work-item function per work-item)"
                     : info->uses_barriers ? "work-group function in regions between barriers"
                                           : "work-group function",
-                    info->vectorised_loops, info->vectorised_loops == 1 ? "" : "s", uniform, checked, skipped, rows);
+                    info->vectorised_loops, info->vectorised_loops == 1 ? "" : "s", uniform, checked, skipped, rows,
+                    streamed);
         }
     }
     free(wi), free(sizes);

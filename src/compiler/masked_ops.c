@@ -157,53 +157,6 @@ static bool under_mask(LLVMValueRef inst, LLVMValueRef mask)
     return inst && LLVMIsACallInst(inst) && masked_call(inst, &kind) && mask_of(inst, kind) == mask;
 }
 
-/* An instruction that computes from its operands only, so it may run on one
- * way of a branch when its value is only used there. */
-static bool computes_only(LLVMValueRef inst)
-{
-    switch (LLVMGetInstructionOpcode(inst)) {
-    case LLVMCall: return mc_pure_intrinsic(mc_called_function(inst));
-    case LLVMAdd: case LLVMFAdd: case LLVMSub: case LLVMFSub: case LLVMMul: case LLVMFMul:
-    case LLVMShl: case LLVMLShr: case LLVMAShr: case LLVMAnd: case LLVMOr: case LLVMXor:
-    case LLVMFNeg: case LLVMFDiv: case LLVMFRem:
-    case LLVMTrunc: case LLVMZExt: case LLVMSExt: case LLVMFPToUI: case LLVMFPToSI: case LLVMUIToFP:
-    case LLVMSIToFP: case LLVMFPTrunc: case LLVMFPExt: case LLVMPtrToInt: case LLVMIntToPtr:
-    case LLVMBitCast: case LLVMAddrSpaceCast: case LLVMGetElementPtr: case LLVMICmp: case LLVMFCmp:
-    case LLVMSelect: case LLVMExtractElement: case LLVMInsertElement: case LLVMShuffleVector:
-    case LLVMExtractValue: case LLVMInsertValue: case LLVMFreeze:
-        return true;
-    default: return false; /* memory, phis, terminators, integer divisions (they may trap) */
-    }
-}
-
-/* Is v one of the instructions first..last of one block? */
-static bool in_range(LLVMValueRef v, LLVMValueRef first, LLVMValueRef last)
-{
-    if (!v || !LLVMIsAInstruction(v) || LLVMGetInstructionParent(v) != LLVMGetInstructionParent(first))
-        return false;
-    for (LLVMValueRef i = first;; i = LLVMGetNextInstruction(i)) {
-        if (i == v)
-            return true;
-        if (i == last)
-            return false;
-    }
-}
-
-static bool used_outside(LLVMValueRef v, LLVMValueRef first, LLVMValueRef last)
-{
-    for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u))
-        if (!in_range(LLVMGetUser(u), first, last))
-            return true;
-    return false;
-}
-
-static void move_before(LLVMBuilderRef b, LLVMValueRef inst, LLVMValueRef where)
-{
-    LLVMInstructionRemoveFromParent(inst);
-    LLVMPositionBuilderBefore(b, where);
-    LLVMInsertIntoBuilder(b, inst);
-}
-
 /* How far a guard reaches past its gather: what it looks at below is
  * quadratic in this (a block of an unrolled loop may hold thousands). */
 enum { MAX_GUARDED = 64 };
@@ -220,21 +173,21 @@ static LLVMValueRef guarded_end(LLVMBuilderRef b, LLVMValueRef gather, LLVMValue
          i = LLVMGetNextInstruction(i)) {
         if (under_mask(i, mask))
             last = i;
-        else if (!computes_only(i))
+        else if (!mc_computes_only(i))
             break;
     }
     /* a shorter guard leaves more values needed after it: look again */
     for (bool shortened = true; shortened;) {
         shortened = false;
-        for (LLVMValueRef i = LLVMGetNextInstruction(gather), next; i && in_range(i, gather, last); i = next) {
+        for (LLVMValueRef i = LLVMGetNextInstruction(gather), next; i && mc_in_range(i, gather, last); i = next) {
             next = LLVMGetNextInstruction(i);
-            if (under_mask(i, mask) || !used_outside(i, gather, last))
+            if (under_mask(i, mask) || !mc_used_outside(i, gather, last))
                 continue;
             bool needs_guarded = false;
             for (int k = 0; k < LLVMGetNumOperands(i); k++)
-                needs_guarded |= in_range(LLVMGetOperand(i, k), gather, last);
+                needs_guarded |= mc_in_range(LLVMGetOperand(i, k), gather, last);
             if (!needs_guarded) {
-                move_before(b, i, gather);
+                mc_move_before(b, i, gather);
                 continue;
             }
             while (!under_mask(LLVMGetPreviousInstruction(i), mask))
@@ -245,21 +198,6 @@ static LLVMValueRef guarded_end(LLVMBuilderRef b, LLVMValueRef gather, LLVMValue
         }
     }
     return last;
-}
-
-/* Uses of v outside block `in` become uses of `to`. */
-static void replace_uses_outside(LLVMValueRef v, LLVMBasicBlockRef in, LLVMValueRef to)
-{
-    LLVMUseRef u = LLVMGetFirstUse(v);
-    while (u) {
-        LLVMUseRef next = LLVMGetNextUse(u);
-        LLVMValueRef user = LLVMGetUser(u);
-        if (user != to && LLVMGetInstructionParent(user) != in)
-            for (int k = 0; k < LLVMGetNumOperands(user); k++)
-                if (LLVMGetOperand(user, k) == v)
-                    LLVMSetOperand(user, k, to);
-        u = next;
-    }
 }
 
 /* head: ..., gather..last, rest  becomes
@@ -278,18 +216,8 @@ static LLVMBasicBlockRef guard(LLVMBuilderRef b, LLVMValueRef gather, LLVMValueR
     LLVMMoveBasicBlockAfter(join, body);
 
     LLVMValueRef after = LLVMGetNextInstruction(last);
-    for (LLVMValueRef i = gather, next; i != after; i = next) {
-        next = LLVMGetNextInstruction(i);
-        LLVMInstructionRemoveFromParent(i);
-        LLVMPositionBuilderAtEnd(b, body);
-        LLVMInsertIntoBuilder(b, i);
-    }
-    for (LLVMValueRef i = after, next; i; i = next) {
-        next = LLVMGetNextInstruction(i);
-        LLVMInstructionRemoveFromParent(i);
-        LLVMPositionBuilderAtEnd(b, join);
-        LLVMInsertIntoBuilder(b, i);
-    }
+    mc_move_to_end(b, gather, after, body);
+    mc_move_to_end(b, after, NULL, join);
     LLVMPositionBuilderAtEnd(b, body);
     LLVMBuildBr(b, join);
     LLVMPositionBuilderAtEnd(b, head);
@@ -320,20 +248,20 @@ static LLVMBasicBlockRef guard(LLVMBuilderRef b, LLVMValueRef gather, LLVMValueR
         LLVMValueRef values[2] = {i, LLVMGetOperand(i, 3)};
         LLVMBasicBlockRef from[2] = {body, head};
         LLVMAddIncoming(phi, values, from, 2);
-        replace_uses_outside(i, body, phi);
+        mc_replace_uses_outside(i, body, phi);
     }
 
     /* what only the guarded operations use goes under the guard with them */
     LLVMValueRef stop = LLVMGetFirstInstruction(body);
     for (LLVMValueRef i = LLVMGetPreviousInstruction(LLVMGetBasicBlockTerminator(head)), prev; i; i = prev) {
         prev = LLVMGetPreviousInstruction(i);
-        if (LLVMIsAPHINode(i) || !computes_only(i) || !LLVMGetFirstUse(i))
+        if (LLVMIsAPHINode(i) || !mc_computes_only(i) || !LLVMGetFirstUse(i))
             continue;
         bool only_body = true;
         for (LLVMUseRef u = LLVMGetFirstUse(i); u && only_body; u = LLVMGetNextUse(u))
             only_body = LLVMGetInstructionParent(LLVMGetUser(u)) == body;
         if (only_body) {
-            move_before(b, i, stop);
+            mc_move_before(b, i, stop);
             stop = i;
         }
     }

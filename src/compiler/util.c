@@ -545,3 +545,75 @@ LLVMValueRef mc_divergence_report(LLVMModuleRef m, LLVMValueRef wi, LLVMValueRef
     LLVMSetUnnamedAddr(*name, 1);
     return fn;
 }
+
+/* An instruction that computes from its operands only, so it may run on one
+ * way of a branch when its value is only used there. */
+bool mc_computes_only(LLVMValueRef inst)
+{
+    switch (LLVMGetInstructionOpcode(inst)) {
+    case LLVMCall: return mc_pure_intrinsic(mc_called_function(inst));
+    case LLVMAdd: case LLVMFAdd: case LLVMSub: case LLVMFSub: case LLVMMul: case LLVMFMul:
+    case LLVMShl: case LLVMLShr: case LLVMAShr: case LLVMAnd: case LLVMOr: case LLVMXor:
+    case LLVMFNeg: case LLVMFDiv: case LLVMFRem:
+    case LLVMTrunc: case LLVMZExt: case LLVMSExt: case LLVMFPToUI: case LLVMFPToSI: case LLVMUIToFP:
+    case LLVMSIToFP: case LLVMFPTrunc: case LLVMFPExt: case LLVMPtrToInt: case LLVMIntToPtr:
+    case LLVMBitCast: case LLVMAddrSpaceCast: case LLVMGetElementPtr: case LLVMICmp: case LLVMFCmp:
+    case LLVMSelect: case LLVMExtractElement: case LLVMInsertElement: case LLVMShuffleVector:
+    case LLVMExtractValue: case LLVMInsertValue: case LLVMFreeze:
+        return true;
+    default: return false; /* memory, phis, terminators, integer divisions (they may trap) */
+    }
+}
+
+/* Is v one of the instructions first..last of one block? */
+bool mc_in_range(LLVMValueRef v, LLVMValueRef first, LLVMValueRef last)
+{
+    if (!v || !LLVMIsAInstruction(v) || LLVMGetInstructionParent(v) != LLVMGetInstructionParent(first))
+        return false;
+    for (LLVMValueRef i = first;; i = LLVMGetNextInstruction(i)) {
+        if (i == v)
+            return true;
+        if (i == last)
+            return false;
+    }
+}
+
+bool mc_used_outside(LLVMValueRef v, LLVMValueRef first, LLVMValueRef last)
+{
+    for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u))
+        if (!mc_in_range(LLVMGetUser(u), first, last))
+            return true;
+    return false;
+}
+
+void mc_move_before(LLVMBuilderRef b, LLVMValueRef inst, LLVMValueRef where)
+{
+    LLVMInstructionRemoveFromParent(inst);
+    LLVMPositionBuilderBefore(b, where);
+    LLVMInsertIntoBuilder(b, inst);
+}
+
+/* Uses of v outside block `in` become uses of `to`. */
+void mc_replace_uses_outside(LLVMValueRef v, LLVMBasicBlockRef in, LLVMValueRef to)
+{
+    LLVMUseRef u = LLVMGetFirstUse(v);
+    while (u) {
+        LLVMUseRef next = LLVMGetNextUse(u);
+        LLVMValueRef user = LLVMGetUser(u);
+        if (user != to && LLVMGetInstructionParent(user) != in)
+            for (int k = 0; k < LLVMGetNumOperands(user); k++)
+                if (LLVMGetOperand(user, k) == v)
+                    LLVMSetOperand(user, k, to);
+        u = next;
+    }
+}
+
+void mc_move_to_end(LLVMBuilderRef b, LLVMValueRef first, LLVMValueRef until, LLVMBasicBlockRef to)
+{
+    for (LLVMValueRef i = first, next; i && i != until; i = next) {
+        next = LLVMGetNextInstruction(i);
+        LLVMInstructionRemoveFromParent(i);
+        LLVMPositionBuilderAtEnd(b, to);
+        LLVMInsertIntoBuilder(b, i);
+    }
+}

@@ -38,6 +38,17 @@
 
 typedef cpu_job job; /* cpu_exec.h */
 
+/* Orders this thread's non-temporal stores (ctx->stream_stores) before its
+ * later stores, one of which will say that the group ended. */
+static inline void store_fence(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_sfence();
+#else
+    atomic_thread_fence(memory_order_seq_cst);
+#endif
+}
+
 /* Per-worker state for running work-items as fibers. */
 typedef struct fiber_set {
     char *stacks;        /* count stacks of stack_size bytes, each after a guard page */
@@ -348,10 +359,12 @@ static bool ensure_local_mem(worker *w, size_t size)
     return w->local_mem != NULL;
 }
 
-static cl_int run_group(worker *w, mosaic_ndrange *nd, size_t linear)
+static cl_int run_group(worker *w, const job *j, size_t linear)
 {
+    mosaic_ndrange *nd = j->ndrange;
     mosaic_wg_ctx ctx;
     ctx.work_dim = nd->work_dim;
+    ctx.stream_stores = j->stream_stores;
     size_t g[3] = { linear % nd->num_groups[0], (linear / nd->num_groups[0]) % nd->num_groups[1],
                     linear / (nd->num_groups[0] * nd->num_groups[1]) };
     size_t count = 1;
@@ -452,13 +465,16 @@ static void work_on_kernel(worker *w, job *j, bool *searching)
             began = mosaic_now_ns();
         }
         for (size_t g = first; g < end; g++) {
-            cl_int status = j->run_part ? j->run_part(j->command, g, j->total_groups) : run_group(w, nd, g);
+            cl_int status = j->run_part ? j->run_part(j->command, g, j->total_groups) : run_group(w, j, g);
             if (status != CL_COMPLETE) {
                 int expected = CL_COMPLETE;
                 atomic_compare_exchange_strong(&j->status, &expected, status);
             }
-            if (w->running.group_waiters)
+            if (w->running.group_waiters) {
+                if (j->stream_stores) /* the children may read what the group wrote */
+                    store_fence();
                 mosaic_cpu_group_end(&w->running);
+            }
         }
         if (tracing) /* before the groups count as done: the command is not complete yet */
             mosaic_trace_work(j->command ? j->command->trace_id : 0,
@@ -473,6 +489,8 @@ static void work_on_kernel(worker *w, job *j, bool *searching)
             break;
     }
     w->running.job = NULL;
+    if (j->stream_stores) /* before the groups count as done */
+        store_fence();
     mosaic_cpu_printf_flush(); /* the groups' printf output, out before they count as done */
     atomic_fetch_add(&w->pool->searching, 1);
     *searching = true;
@@ -793,6 +811,23 @@ static void ensure_pool(cpu_pool *p)
     }
 }
 
+/* Do the launch's stores of whole lines stream past the cache (compiler.h,
+ * stream_stores)?  When its memory objects together are at least
+ * mosaic_cpu_streaming_bytes: what it writes would mostly not be in the
+ * cache for the next command anyway, and reading each line before writing
+ * it costs a quarter of a triad's bandwidth.  MOSAIC_STREAM_STORES, when
+ * set, decides instead. */
+static bool streams_stores(cl_device_id device, const mosaic_ndrange *nd)
+{
+    int setting = mosaic_settings()->stream_stores;
+    if (setting >= 0)
+        return setting;
+    size_t bytes = 0;
+    for (cl_uint i = 0; i < nd->num_mems; i++)
+        bytes += nd->mems[i]->size;
+    return bytes >= mosaic_cpu_streaming_bytes(device);
+}
+
 static void cpu_submit(cl_device_id device, cl_event command)
 {
     cpu_pool *p = device->impl;
@@ -816,6 +851,7 @@ static void cpu_submit(cl_device_id device, cl_event command)
     j->recycled = true;
     j->command = command;
     j->ndrange = nd;
+    j->stream_stores = nd && streams_stores(device, nd);
     j->total_groups = nd ? nd->total_groups : 0;
     if (!nd)
         j->run_part = mosaic_cpu_command_parts(command, p->num_workers, &j->total_groups);

@@ -33,6 +33,7 @@ typedef struct cpu_job {
     atomic_int holds;            /* the list's + one per worker inside + one until complete */
     atomic_int status;           /* first failure, or CL_COMPLETE */
     bool recycled;               /* a host command's (core/recycle.h); one a kernel enqueued is aligned_alloc's */
+    bool stream_stores;          /* its groups' ctx->stream_stores (compiler.h): fence after them */
     /* Device-side enqueue (cpu_enqueue.c). */
     cl_context context;          /* where get_default_queue looks */
     cl_device_id device;

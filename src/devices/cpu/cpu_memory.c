@@ -13,7 +13,8 @@
  *     every row of the rectangle, on a worker (or on the enqueuing thread for a
  *     blocking command that is ready at once); a large flat transfer or fill
  *     is cut into parts that several workers run (one core's memcpy reaches
- *     a fraction of the machine's bandwidth);
+ *     a fraction of the machine's bandwidth), with non-temporal stores
+ *     when it is larger than the caches (copy_streaming);
  *   - a map returns the storage itself; map, unmap and migrations move
  *     nothing (their ops are NULL: the commands are synchronisation points);
  *   - SVM is an aligned host allocation, valid at the same address in
@@ -23,9 +24,14 @@
 #include "devices/cpu/cpu.h"
 #include "devices/cpu/cpu_pipe.h"
 #include "core/memory.h"
+#include "base/settings.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* ---- storage -------------------------------------------------------------------- */
 
@@ -201,6 +207,15 @@ static void part_range(size_t size, size_t part, size_t parts, size_t *begin, si
     *end = part + 1 == parts ? size : blocks * (part + 1) / parts * SPLIT_ALIGN;
 }
 
+/* Do `size` bytes written stream past the caches?  Twice the bytes count
+ * (read and written) against mosaic_cpu_streaming_bytes, as a launch's
+ * memory objects do; MOSAIC_STREAM_STORES decides instead when set. */
+static bool streams(cl_device_id device, size_t size)
+{
+    int setting = mosaic_settings()->stream_stores;
+    return setting >= 0 ? setting : size >= mosaic_cpu_streaming_bytes(device) / 2;
+}
+
 /* A transfer is one flat memcpy when its rows and slices are packed. */
 static bool flat_transfer(const mosaic_transfer *t, size_t *size)
 {
@@ -209,6 +224,31 @@ static bool flat_transfer(const mosaic_transfer *t, size_t *size)
     bool slices = r[2] == 1 || (t->src.slice_pitch == r[0] * r[1] && t->dst.slice_pitch == r[0] * r[1]);
     *size = r[0] * r[1] * r[2];
     return rows && slices;
+}
+
+/* memcpy with non-temporal stores: the destination's lines are written
+ * without being read first, and not kept in the cache (for copies larger
+ * than the caches: mosaic_cpu_streaming_bytes).  Fenced at the end, since
+ * such stores are weakly ordered and a later store will say the part is done. */
+static void copy_streaming(char *dst, const char *src, size_t n)
+{
+#if defined(__SSE2__)
+    size_t head = (16 - ((uintptr_t)dst & 15)) & 15;
+    if (head > n)
+        head = n;
+    memcpy(dst, src, head);
+    dst += head, src += head, n -= head;
+    for (; n >= 64; dst += 64, src += 64, n -= 64) {
+        __m128i a = _mm_loadu_si128((const __m128i *)src), b = _mm_loadu_si128((const __m128i *)(src + 16));
+        __m128i c = _mm_loadu_si128((const __m128i *)(src + 32)), d = _mm_loadu_si128((const __m128i *)(src + 48));
+        _mm_stream_si128((__m128i *)dst, a);
+        _mm_stream_si128((__m128i *)(dst + 16), b);
+        _mm_stream_si128((__m128i *)(dst + 32), c);
+        _mm_stream_si128((__m128i *)(dst + 48), d);
+    }
+    _mm_sfence();
+#endif
+    memcpy(dst, src, n);
 }
 
 static cl_int transfer_part(cl_event command, size_t part, size_t parts)
@@ -220,7 +260,11 @@ static cl_int transfer_part(cl_event command, size_t part, size_t parts)
     size_t size, begin, end;
     flat_transfer(t, &size);
     part_range(size, part, parts, &begin, &end);
-    if (dst != src) /* a region copied onto itself (see copy_rect) */
+    if (dst == src) /* a region copied onto itself (see copy_rect) */
+        return CL_COMPLETE;
+    if (streams(device, size))
+        copy_streaming(dst + begin, src + begin, end - begin);
+    else
         memcpy(dst + begin, src + begin, end - begin);
     return CL_COMPLETE;
 }
