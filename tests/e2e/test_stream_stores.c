@@ -142,7 +142,7 @@ TEST(rows_at_every_offset)
 TEST(host_memory_off_a_line)
 {
     static float a[N], b[N], want[N];
-    float *raw = aligned_alloc(64, (N + 16) * sizeof(float)), *c = raw + 1;
+    float *raw = aligned_alloc(64, ((N + 16) * sizeof(float) + 63) & ~(size_t)63), *c = raw + 1;
     CHECK(raw != NULL, "host memory");
     if (!raw)
         return;
