@@ -4,16 +4,18 @@
  * A plain store to a line that is not in the cache first reads the line
  * from memory (read for ownership), then writes it back when it is evicted:
  * STREAM's triad moves 4 bytes for every 3 it counts.  A non-temporal
- * store writes a whole line to memory without reading it.  On the lent
- * Xeon, 16 threads, the triad went from 86-104 to 113-140 GB/s with them
- * and a copy from 72-96 to 129-136 GB/s (docs/performance.md).  But the
+ * store writes a whole line to memory without reading it.  In a C model on
+ * the lent Xeon, 16 threads, a triad went from 82-109 to 105-140 GB/s with
+ * them and a copy from 70-96 to 118-137 GB/s (docs/performance.md).  But the
  * line is then not in the cache: a kernel whose output fits in the cache
  * and is read next would lose.  So the choice is the launch's: the device
  * sets ctx->stream_stores for launches larger than its caches, and the code
  * has both versions.
  *
- * After optimisation, in K.wg, each block's stores of whole 64-byte lines
- * to global memory (a widened row of 16 floats), first..last, become
+ * After optimisation, in K.wg, each block's vector stores to global memory
+ * that together write whole 64-byte lines (a widened row of 16 floats; the
+ * loop vectoriser's 256-bit stores of one iteration, as LLVM vectorises for
+ * Intel server cores), first..last, become
  *   head:  ...; streams = ctx->stream_stores != 0 && every line aligned
  *          br streams, nt, plain
  *   plain: first..last as they were; br join
@@ -30,7 +32,6 @@
  * them) gets no streaming version.
  */
 #include <stddef.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include <llvm-c/Analysis.h>
@@ -209,9 +210,6 @@ static LLVMBasicBlockRef split(LLVMBuilderRef b, const span *s, LLVMValueRef str
     LLVMMoveBasicBlockAfter(nt, plain);
     LLVMMoveBasicBlockAfter(join, nt);
     LLVMValueRef after = LLVMGetNextInstruction(s->last);
-    size_t n = 1;
-    for (LLVMValueRef i = s->first; i != s->last; i = LLVMGetNextInstruction(i))
-        n++;
     mc_move_to_end(b, s->first, after, plain);
     mc_move_to_end(b, after, NULL, join);
     LLVMPositionBuilderAtEnd(b, head);
@@ -220,14 +218,16 @@ static LLVMBasicBlockRef split(LLVMBuilderRef b, const span *s, LLVMValueRef str
     for (unsigned k = 0; term && k < LLVMGetNumSuccessors(term); k++)
         mc_retarget_phis(b, LLVMGetSuccessor(term, k), head, join);
 
-    /* nt: plain's instructions again, operands of plain's own mapped to theirs */
-    LLVMValueRef *orig = calloc(2 * n, sizeof *orig), *copy = orig ? orig + n : NULL;
+    /* nt: plain's instructions again, operands of plain's own mapped to
+     * theirs (find_span keeps first..last within MAX_SPAN instructions) */
+    LLVMValueRef orig[MAX_SPAN], copy[MAX_SPAN];
     unsigned md_kind = LLVMGetMDKindIDInContext(c, "nontemporal", 11);
     LLVMValueRef one = LLVMConstInt(LLVMInt32TypeInContext(c), 1, 0);
     LLVMValueRef nontemporal = LLVMMDNodeInContext(c, &one, 1);
     size_t at = 0;
     unsigned next_store = 0;
-    for (LLVMValueRef i = LLVMGetFirstInstruction(plain); i && orig; i = LLVMGetNextInstruction(i), at++) {
+    for (LLVMValueRef i = LLVMGetFirstInstruction(plain); i; i = LLVMGetNextInstruction(i), at++) {
+        MOSAIC_ASSERT(at < MAX_SPAN);
         LLVMValueRef k = LLVMInstructionClone(i);
         for (int op = 0; op < LLVMGetNumOperands(k); op++)
             for (size_t j = 0; j < at; j++)
@@ -266,7 +266,6 @@ static LLVMBasicBlockRef split(LLVMBuilderRef b, const span *s, LLVMValueRef str
         LLVMAddIncoming(phi, values, from, 2);
         mc_replace_uses_outside(orig[j], plain, phi);
     }
-    free(orig);
     return join;
 }
 
