@@ -44,10 +44,11 @@ struct mosaic_settings {
     bool no_widen;
     /* MOSAIC_STREAM_STORES (unset, 0 or 1): whether a kernel's stores of
      * whole cache lines to global memory may bypass the caches
-     * (non-temporal stores, src/compiler/stream_stores.c).  Unset or empty:
-     * for launches whose memory objects together are at least half the
-     * last-level cache; 0: never; any other value: in every launch.
-     * -1 here when unset. */
+     * (non-temporal stores, src/compiler/stream_stores.c), and large
+     * buffer copies too.  Unset or empty: for launches whose memory objects
+     * together are at least half the last-level cache or 4 MiB a compute
+     * unit, whichever is less (a copy: twice its size); 0: never; any other
+     * value: always.  -1 here when unset. */
     int stream_stores;
     /* MOSAIC_NO_LIBMVEC (flag, off): vectorised kernels do not call glibc's
      * vector math (libmvec). */

@@ -11,9 +11,10 @@ extern const mosaic_device_ops mosaic_cpu_ops;
  * the machine: name, caches, memory sizes, extensions, OpenCL C features,
  * and the compiler target (clang -cl-ext flags, runtime symbols). */
 void mosaic_cpu_describe(cl_device_id device);
-/* From how many bytes of memory objects a launch's stores of whole lines
- * stream past the caches (cpu_info.c). */
-size_t mosaic_cpu_streaming_bytes(cl_device_id device);
+/* Does a command that touches `bytes` of memory write with non-temporal
+ * stores, which bypass the caches (cpu_info.c)?  Kernel launches count
+ * their memory objects (compiler.h, stream_stores), copies twice their size. */
+bool mosaic_cpu_streams(cl_device_id device, size_t bytes);
 
 /* ops->finalize (cpu_program.c): the JIT (mosaic_finalize). */
 cl_int mosaic_cpu_finalize(cl_device_id device, const mosaic_bitcode *executable, const char *options,

@@ -812,20 +812,16 @@ static void ensure_pool(cpu_pool *p)
 }
 
 /* Do the launch's stores of whole lines stream past the cache (compiler.h,
- * stream_stores)?  When its memory objects together are at least
- * mosaic_cpu_streaming_bytes: what it writes would mostly not be in the
- * cache for the next command anyway, and reading each line before writing
- * it costs a quarter of a triad's bandwidth.  MOSAIC_STREAM_STORES, when
- * set, decides instead. */
+ * stream_stores)?  When its memory objects together are large
+ * (mosaic_cpu_streams): what it writes would mostly not be in the cache
+ * for the next command anyway, and reading each line before writing it
+ * costs a quarter of a triad's bandwidth. */
 static bool streams_stores(cl_device_id device, const mosaic_ndrange *nd)
 {
-    int setting = mosaic_settings()->stream_stores;
-    if (setting >= 0)
-        return setting;
     size_t bytes = 0;
     for (cl_uint i = 0; i < nd->num_mems; i++)
         bytes += nd->mems[i]->size;
-    return bytes >= mosaic_cpu_streaming_bytes(device);
+    return mosaic_cpu_streams(device, bytes);
 }
 
 static void cpu_submit(cl_device_id device, cl_event command)

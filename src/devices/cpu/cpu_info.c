@@ -6,6 +6,7 @@
  * agree with both.
  */
 #include "devices/cpu/cpu.h"
+#include "base/settings.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -181,16 +182,20 @@ static void read_caches(cl_ulong *size, cl_uint *line)
     }
 }
 
-/* Half the last-level cache, and no more than 4 MiB a compute unit (about
- * the L2 and L3 of one core of a current server): a virtual machine of a
- * few cores reports its host's whole cache (532 MB on a 2-core one here).
- * No cache known: 4 MiB a unit. */
-size_t mosaic_cpu_streaming_bytes(cl_device_id device)
+/* From half the last-level cache, and no more than 4 MiB a compute unit
+ * (about the L2 and L3 of one core of a current server): a virtual machine
+ * of a few cores reports its host's whole cache (532 MB on a 2-core one
+ * here).  No cache known: 4 MiB a unit.  MOSAIC_STREAM_STORES, when set,
+ * decides instead. */
+bool mosaic_cpu_streams(cl_device_id device, size_t bytes)
 {
+    int setting = mosaic_settings()->stream_stores;
+    if (setting >= 0)
+        return setting;
     size_t per_units = (size_t)4 << 20;
     per_units *= device->compute_units ? device->compute_units : 1;
     size_t half_cache = (size_t)(device->global_mem_cache_size / 2);
-    return half_cache && half_cache < per_units ? half_cache : per_units;
+    return bytes >= (half_cache && half_cache < per_units ? half_cache : per_units);
 }
 
 static cl_uint read_max_clock_mhz(void)

@@ -24,7 +24,6 @@
 #include "devices/cpu/cpu.h"
 #include "devices/cpu/cpu_pipe.h"
 #include "core/memory.h"
-#include "base/settings.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -207,15 +206,6 @@ static void part_range(size_t size, size_t part, size_t parts, size_t *begin, si
     *end = part + 1 == parts ? size : blocks * (part + 1) / parts * SPLIT_ALIGN;
 }
 
-/* Do `size` bytes written stream past the caches?  Twice the bytes count
- * (read and written) against mosaic_cpu_streaming_bytes, as a launch's
- * memory objects do; MOSAIC_STREAM_STORES decides instead when set. */
-static bool streams(cl_device_id device, size_t size)
-{
-    int setting = mosaic_settings()->stream_stores;
-    return setting >= 0 ? setting : size >= mosaic_cpu_streaming_bytes(device) / 2;
-}
-
 /* A transfer is one flat memcpy when its rows and slices are packed. */
 static bool flat_transfer(const mosaic_transfer *t, size_t *size)
 {
@@ -228,7 +218,7 @@ static bool flat_transfer(const mosaic_transfer *t, size_t *size)
 
 /* memcpy with non-temporal stores: the destination's lines are written
  * without being read first, and not kept in the cache (for copies larger
- * than the caches: mosaic_cpu_streaming_bytes).  Fenced at the end, since
+ * than the caches: mosaic_cpu_streams).  Fenced at the end, since
  * such stores are weakly ordered and a later store will say the part is done. */
 static void copy_streaming(char *dst, const char *src, size_t n)
 {
@@ -262,7 +252,7 @@ static cl_int transfer_part(cl_event command, size_t part, size_t parts)
     part_range(size, part, parts, &begin, &end);
     if (dst == src) /* a region copied onto itself (see copy_rect) */
         return CL_COMPLETE;
-    if (streams(device, size))
+    if (mosaic_cpu_streams(device, 2 * size)) /* read and written, as a launch's buffers count */
         copy_streaming(dst + begin, src + begin, end - begin);
     else
         memcpy(dst + begin, src + begin, end - begin);
