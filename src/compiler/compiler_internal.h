@@ -178,6 +178,8 @@ void mc_source_name(const char *symbol, char *buf, size_t size);
 void *mc_libm_handle(void);
 /* Does the device give generated code the runtime symbol `name`? */
 bool mc_target_has_symbol(const mosaic_compiler_target *target, const char *name);
+/* How many vector registers the target machine's code has (16 or 32). */
+unsigned mc_vector_registers(LLVMTargetMachineRef tm);
 /* The function call instruction `inst` calls directly, or NULL. */
 LLVMValueRef mc_called_function(LLVMValueRef inst);
 
@@ -462,11 +464,12 @@ bool mc_scalarize_one_lane_masked_ops(LLVMModuleRef m);
  * mask after it; returns how many. */
 unsigned mc_skip_empty_gathers(LLVMValueRef f);
 /* interleave_rows.c: the loop ID regions.c gives the y loops of K.row's
- * regions; after optimisation, mc_interleave_rows runs 2 or 4 rows of such
- * a loop an iteration, their instructions interleaved, where a row is one
- * block with a long floating-point chain; returns how many loops. */
+ * regions; after optimisation, mc_interleave_rows runs 2, 4 or (with 32
+ * vector registers) 8 rows of such a loop an iteration, their instructions
+ * interleaved, where a row is one block with a long floating-point chain;
+ * returns how many loops. */
 LLVMValueRef mc_row_loop_md(LLVMContextRef c);
-unsigned mc_interleave_rows(LLVMValueRef f);
+unsigned mc_interleave_rows(LLVMValueRef f, unsigned vector_registers);
 /* stream_stores.c: after optimisation, the stores of whole 64-byte lines to
  * global memory in K.wg (wg) get a second version, non-temporal, that runs
  * when ctx->stream_stores is set and the lines are aligned; returns how

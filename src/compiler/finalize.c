@@ -694,8 +694,9 @@ static cl_int optimise(finalize_job *job)
         return r;
     if (!job->opts->opt_disable) {
         mc_lower_vector_math_calls(m, job->tm);
+        unsigned registers = mc_vector_registers(job->tm);
         for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
-            unsigned rows = mc_interleave_rows(f); /* first: a guard makes a row more than one block */
+            unsigned rows = mc_interleave_rows(f, registers); /* first: a guard makes a row more than one block */
             unsigned n = mc_skip_empty_gathers(f);
             for (size_t k = 0; k < job->nk; k++)
                 if (job->kb[k].wg == f) {

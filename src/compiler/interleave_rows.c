@@ -12,9 +12,12 @@
  *
  * So after optimisation a y loop that regions.c marked (mc_row_loop_md)
  * and that is one block, counts from a constant by one to a constant that
- * the unroll factor R (4, or 2) divides, carries nothing but its counter,
+ * the unroll factor R divides, carries nothing but its counter,
  * and holds a chain of at least MIN_CHAIN floating-point operations, runs R
- * rows an iteration: each instruction is followed by its copies for rows
+ * rows an iteration.  R is 8 on a target of 32 vector registers (8 chains
+ * fill two FMA units of 4 cycles), when the rows' chains and the vectors
+ * they all read fit in them; else 4, or 2 where 4 does not divide the
+ * count.  Each instruction is followed by its copies for rows
  * y+1..y+R-1, so the R chains interleave instruction by instruction.  The
  * rows are different work-items between barriers: what one writes another
  * may not read there (a data race in OpenCL), and a row's own instructions
@@ -35,7 +38,11 @@
 
 enum {
     MIN_CHAIN = 8,     /* floating-point operations in a row of one dependent chain */
-    MAX_BODY = 600,    /* instructions in the interleaved body */
+    MAX_BODY = 1024,   /* instructions in the interleaved body */
+    MAX_ROWS = 8,
+    /* vector registers that R chains and the vectors the row reads from
+     * outside the loop (an SGEMM's 16 rows of B) may fill on a target of 32 */
+    REGISTERS_FOR_ROWS = 28,
 };
 
 static const char ROWS[] = "mosaic.rows";
@@ -88,8 +95,31 @@ typedef struct row_loop {
     unsigned rows;              /* R */
 } row_loop;
 
-/* Is bb a marked y loop of the shape above?  Fills *rl. */
-static bool interleavable(LLVMBasicBlockRef bb, unsigned md_kind, row_loop *rl)
+/* The vector values defined outside bb that its instructions use: values
+ * every row reads, live in registers through the loop. */
+static unsigned outside_vectors(LLVMBasicBlockRef bb)
+{
+    unsigned n = 0;
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+        for (int k = 0; k < LLVMGetNumOperands(i); k++) {
+            LLVMValueRef v = LLVMGetOperand(i, k);
+            if (LLVMGetTypeKind(LLVMTypeOf(v)) != LLVMVectorTypeKind || LLVMIsConstant(v) ||
+                (LLVMIsAInstruction(v) && LLVMGetInstructionParent(v) == bb))
+                continue;
+            bool seen = false; /* counted at an earlier use? */
+            for (LLVMValueRef j = LLVMGetFirstInstruction(bb); j != i && !seen; j = LLVMGetNextInstruction(j))
+                for (int l = 0; l < LLVMGetNumOperands(j) && !seen; l++)
+                    seen = LLVMGetOperand(j, l) == v;
+            for (int l = 0; l < k && !seen; l++)
+                seen = LLVMGetOperand(i, l) == v;
+            n += !seen;
+        }
+    return n;
+}
+
+/* Is bb a marked y loop of the shape above?  Fills *rl.  max_rows: 8 on
+ * a target of 32 vector registers, else 4. */
+static bool interleavable(LLVMBasicBlockRef bb, unsigned md_kind, unsigned max_rows, row_loop *rl)
 {
     LLVMValueRef br = LLVMGetBasicBlockTerminator(bb);
     LLVMValueRef md = br ? LLVMGetMetadata(br, md_kind) : NULL;
@@ -114,7 +144,10 @@ static bool interleavable(LLVMBasicBlockRef bb, unsigned md_kind, row_loop *rl)
         return false;
     long long first = LLVMConstIntGetSExtValue(start), end = LLVMConstIntGetSExtValue(LLVMGetOperand(cmp, 1));
     long long trips = end - first;
-    rl->rows = trips > 0 && trips % 4 == 0 ? 4 : trips > 0 && trips % 2 == 0 ? 2 : 0;
+    rl->rows = 0;
+    for (unsigned r = max_rows; r >= 2 && !rl->rows; r /= 2)
+        if (trips > 0 && trips % r == 0)
+            rl->rows = r;
     if (!rl->rows)
         return false;
     /* the step and the test are used by the loop's control only */
@@ -128,8 +161,10 @@ static bool interleavable(LLVMBasicBlockRef bb, unsigned md_kind, row_loop *rl)
     size_t n = 0;
     for (LLVMValueRef i = iv; i; i = LLVMGetNextInstruction(i))
         n++;
-    if (n * rl->rows > MAX_BODY)
-        rl->rows = 2;
+    if (rl->rows == 8 && outside_vectors(bb) + 8 > REGISTERS_FOR_ROWS)
+        rl->rows = 4;
+    while (rl->rows > 2 && n * rl->rows > MAX_BODY)
+        rl->rows /= 2;
     if (n * rl->rows > MAX_BODY || trips % rl->rows)
         return false;
     pmap depth;
@@ -172,7 +207,7 @@ static bool interleave(LLVMBuilderRef b, const row_loop *rl)
         return false;
     }
     /* the counters of rows y+1 .. y+R-1 */
-    LLVMValueRef ivs[4] = {rl->iv};
+    LLVMValueRef ivs[MAX_ROWS] = {rl->iv};
     LLVMPositionBuilderBefore(b, first);
     for (unsigned r = 1; r < R; r++)
         ivs[r] = LLVMBuildNUWAdd(b, rl->iv, LLVMConstInt(t, r, 0), "row");
@@ -204,14 +239,15 @@ static bool interleave(LLVMBuilderRef b, const row_loop *rl)
     return true;
 }
 
-unsigned mc_interleave_rows(LLVMValueRef f)
+unsigned mc_interleave_rows(LLVMValueRef f, unsigned vector_registers)
 {
+    unsigned max_rows = vector_registers >= 32 ? 8 : 4;
     LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(f));
     unsigned kind = LLVMGetMDKindIDInContext(c, "llvm.loop", 9), done = 0;
     LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb)) {
         row_loop rl;
-        if (interleavable(bb, kind, &rl) && interleave(b, &rl))
+        if (interleavable(bb, kind, max_rows, &rl) && interleave(b, &rl))
             done++;
     }
     LLVMDisposeBuilder(b);

@@ -259,6 +259,17 @@ bool mc_target_has_symbol(const mosaic_compiler_target *target, const char *name
     return false;
 }
 
+unsigned mc_vector_registers(LLVMTargetMachineRef tm)
+{
+    char *features = LLVMGetTargetMachineFeatureString(tm);
+    char *triple = LLVMGetTargetMachineTriple(tm);
+    /* AVX-512 and AArch64 have 32; SSE and AVX 16 */
+    unsigned n = (features && strstr(features, "+avx512f")) || (triple && !strncmp(triple, "aarch64", 7)) ? 32 : 16;
+    LLVMDisposeMessage(features);
+    LLVMDisposeMessage(triple);
+    return n;
+}
+
 LLVMValueRef mc_called_function(LLVMValueRef inst)
 {
     if (!LLVMIsACallInst(inst))

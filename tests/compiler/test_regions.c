@@ -2027,12 +2027,12 @@ TEST(empty_masks)
 TEST(interleaved_rows)
 {
     /* The y loop of a widened region whose row is one block with a long
-     * floating-point chain runs 4 (or 2) rows an iteration, interleaved
+     * floating-point chain runs 8, 4 or 2 rows an iteration, interleaved
      * (interleave_rows.c): the classic tiled SGEMM, whose k loop is 16 (or
-     * 8) dependent multiply-adds once unrolled.  Groups of 16x16, 16x4, 8x8
-     * and 16x8 (4 rows an iteration), 16x2 and 16x6 (2), 16x3 and 16x1
-     * (odd: left alone); every result exact and the same as the
-     * work-items'. */
+     * 8) dependent multiply-adds once unrolled.  Groups of 16x16, 16x24,
+     * 16x8 and 8x8 (8 rows an iteration with 32 vector registers, else 4),
+     * 16x12 and 16x4 (4), 16x2 and 16x6 (2), 16x3 and 16x1 (odd: left
+     * alone); every result exact and the same as the work-items'. */
     const char *src =
         "kernel void tiled(global const float *a, global const float *b, global float *c, int n) {\n"
         "  local float ta[TY][TX], tb[TX][TX];\n"
@@ -2053,7 +2053,7 @@ TEST(interleaved_rows)
     float a[N * N], bm[N * N];
     small_integers(a, N * N, 7, 9);
     small_integers(bm, N * N, 5, 7);
-    size_t shapes[][2] = {{16, 16}, {16, 4}, {8, 8}, {16, 8}, {16, 2}, {16, 6}, {16, 3}, {16, 1}};
+    size_t shapes[][2] = {{16, 16}, {16, 24}, {16, 12}, {16, 4}, {8, 8}, {16, 8}, {16, 2}, {16, 6}, {16, 3}, {16, 1}};
     for (unsigned c = 0; c < sizeof shapes / sizeof *shapes; c++) {
         size_t lx = shapes[c][0], ly = shapes[c][1];
         range r = {2, {N, N / ly * ly}, {lx, ly}, (ly * lx + lx * lx) * sizeof(float)};
