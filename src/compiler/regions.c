@@ -165,6 +165,7 @@ typedef struct region_fn {
 
     /* per-work-item storage: array s holds n64 elements of stride[s] bytes at offset n64 * off[s] */
     int nslots;
+    int shared_phis;        /* phis in the array of the value that comes round their loop (share_phi_slots) */
     int *slot_inst;
     LLVMTypeRef *slot_type; /* NULL for an alloca's bytes */
     unsigned long long *slot_stride, *slot_off, slot_total;
@@ -2604,6 +2605,157 @@ static cl_int check_copied_size(region_fn *rf)
     return copied > MAX_COPIED_INSTRUCTIONS ? give_up(rf, "too much code to copy into each region") : CL_SUCCESS;
 }
 
+/* ---- a loop's sum and its next value in one array ---------------------- */
+
+/* Does a way from block `from` reach block `to` without entering block
+ * `avoid` (nor, with stop_at_barriers, a barrier's block)?  With from ==
+ * to: a way round, back to it.  seen[]: room for nb; stack[]: for as many
+ * entries as there are edges. */
+static bool reaches_without(region_fn *rf, int from, int to, int avoid, bool stop_at_barriers, unsigned char *seen,
+                            int *stack)
+{
+    memset(seen, 0, (size_t)rf->nb);
+    int sp = 0;
+    for (int j = 0; j < rf->nsucc[from]; j++)
+        stack[sp++] = rf->succ[from][j];
+    while (sp) {
+        int x = stack[--sp];
+        if (x == to)
+            return true;
+        if (seen[x] || x == avoid || (stop_at_barriers && rf->bar_of_block[x]))
+            continue;
+        seen[x] = 1;
+        for (int j = 0; j < rf->nsucc[x]; j++)
+            stack[sp++] = rf->succ[x][j];
+    }
+    return false;
+}
+
+/* Where instruction `user` uses value `val`: its block, for a phi the
+ * incoming blocks that bring val (at their ends).  Fills at[] (room for
+ * the phi's incoming count) and returns how many. */
+static unsigned use_blocks(region_fn *rf, LLVMValueRef user, LLVMValueRef val, int ku, int *at)
+{
+    if (!LLVMIsAPHINode(user))
+        return at[0] = rf->iblock[ku], 1;
+    unsigned n = 0;
+    for (unsigned j = 0; j < LLVMCountIncoming(user); j++)
+        if (LLVMGetIncomingValue(user, j) == val)
+            at[n++] = block_of(rf, LLVMGetIncomingBlock(user, j));
+    return n;
+}
+
+/* The value of phi p that comes round its loop, when that value (v) and p
+ * may share one array, or -1.  v is stored once defined (a phi of an inner
+ * loop: at that loop's exits), p where it is defined, and either is
+ * reloaded where used, so they may share when neither is live where the
+ * other is stored:
+ *  - no use of p is reached from v's block without passing p's block (a
+ *    use in v's block itself comes before v, v not being a phi);
+ *  - v is not live in p's block: v dominates its uses, so a way from p's
+ *    block to one passes v's block, unless the use is another phi of p's
+ *    block (refused);
+ *  - no way comes round to p's block without a barrier (a region would
+ *    store p at its loop's exits instead, loop_exit_targets);
+ *  - neither is uniform (work-item 0's copy stands for all).
+ * use_at[]: room for the largest phi's incoming count. */
+static int phi_partner(region_fn *rf, int p, unsigned char *seen, int *stack, int *use_at)
+{
+    LLVMValueRef phi = rf->insts[p];
+    int h = rf->iblock[p], v = -1;
+    for (unsigned j = 0; j < LLVMCountIncoming(phi); j++) {
+        int k = pmap_get(&rf->iidx, LLVMGetIncomingValue(phi, j));
+        if (k < 0 || !rf->demote[k])
+            continue;
+        if (v >= 0 && v != k)
+            return -1; /* two values come round */
+        v = k;
+    }
+    if (v < 0 || v == p || rf->uniform_def[v] || rf->uniform_def[p] || rf->kind[v] != K_NORMAL ||
+        rf->slot_type[rf->slot[v]] != rf->slot_type[rf->slot[p]])
+        return -1;
+    int b = rf->iblock[v];
+    bool v_phi = LLVMIsAPHINode(rf->insts[v]);
+    if (reaches_without(rf, h, h, -1, true, seen, stack))
+        return -1;
+    for (LLVMUseRef u = LLVMGetFirstUse(phi); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        int ku = pmap_get(&rf->iidx, user);
+        if (ku < 0 || rf->kind[ku] == K_SKIP)
+            continue;
+        unsigned n = use_blocks(rf, user, phi, ku, use_at);
+        for (unsigned j = 0; j < n; j++) {
+            if (use_at[j] < 0)
+                return -1;
+            if (use_at[j] == b && (LLVMIsAPHINode(user) || v_phi || ku > v))
+                return -1;
+            if (reaches_without(rf, b, use_at[j], h, false, seen, stack))
+                return -1;
+        }
+    }
+    for (LLVMUseRef u = LLVMGetFirstUse(rf->insts[v]); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        int ku = pmap_get(&rf->iidx, user);
+        if (ku < 0 || ku == p || rf->kind[ku] == K_SKIP)
+            continue;
+        unsigned n = use_blocks(rf, user, rf->insts[v], ku, use_at);
+        for (unsigned j = 0; j < n; j++)
+            if (use_at[j] < 0 || use_at[j] == h)
+                return -1;
+    }
+    return v;
+}
+
+/* A value that crosses a barrier is stored after its definition and
+ * reloaded where a region uses it.  A loop's phi and the value that comes
+ * round to it (a sum, s += ...) each had an array, so the region with the
+ * loop's back edge copied one into the other every iteration: a load and a
+ * store a work-item.  Where they may share one (phi_partner), the phi's
+ * store stores what was just loaded there, which LLVM drops.  The arrays
+ * are then laid out again without those no value uses.  Not in masked or
+ * sub-group mode. */
+static cl_int share_phi_slots(region_fn *rf)
+{
+    if (rf->masked || rf->sg_mode || !rf->nslots)
+        return CL_SUCCESS;
+    size_t edges = 1;
+    for (int x = 0; x < rf->nb; x++)
+        edges += (size_t)rf->nsucc[x];
+    unsigned char *seen = rf_calloc(rf, (size_t)rf->nb, 1), *taken = rf_calloc(rf, (size_t)rf->nslots, 1);
+    unsigned most = 1; /* incoming values of the largest phi */
+    for (int k = 0; k < rf->ni; k++)
+        if (LLVMIsAPHINode(rf->insts[k]) && LLVMCountIncoming(rf->insts[k]) > most)
+            most = LLVMCountIncoming(rf->insts[k]);
+    int *stack = rf_calloc(rf, edges, sizeof *stack), *use_at = rf_calloc(rf, most, sizeof *use_at);
+    bool changed = false;
+    for (int p = 0; p < rf->ni && !rf->oom; p++) {
+        if (!rf->demote[p] || rf->kind[p] != K_NORMAL || !LLVMIsAPHINode(rf->insts[p]))
+            continue;
+        int v = phi_partner(rf, p, seen, stack, use_at);
+        if (v >= 0 && !taken[rf->slot[v]]) {
+            taken[rf->slot[v]] = 1;
+            rf->slot[p] = rf->slot[v];
+            rf->shared_phis++;
+            changed = true;
+        }
+    }
+    if (changed && !rf->oom) {
+        memset(taken, 0, (size_t)rf->nslots);
+        for (int k = 0; k < rf->ni; k++)
+            if (rf->slot[k] >= 0)
+                taken[rf->slot[k]] = 1;
+        rf->slot_total = 0;
+        for (int t = 0; t < rf->nslots; t++) {
+            if (!taken[t])
+                rf->slot_stride[t] = 0; /* the phi's own array, now unused */
+            rf->slot_off[t] = rf->slot_total;
+            rf->slot_total += rf->slot_stride[t];
+        }
+    }
+    free(seen), free(taken), free(stack), free(use_at);
+    return rf_status(rf);
+}
+
 /* Steps 1 to 3: K.body cut at its barriers, its regions, and what each
  * instruction becomes. */
 static cl_int analyse(region_fn *rf, LLVMBuilderRef b)
@@ -2635,6 +2787,8 @@ static cl_int analyse(region_fn *rf, LLVMBuilderRef b)
         err = classify(rf);
     if (err == CL_SUCCESS)
         err = find_scalar_regions(rf);
+    if (err == CL_SUCCESS)
+        err = share_phi_slots(rf);
     return err;
 }
 
@@ -2780,10 +2934,10 @@ cl_int mc_build_wg_regions(LLVMModuleRef m, mc_kernel_build *kb, const mosaic_co
         for (int r = 0; r < rf.nreg; r++)
             once += rf.scalar_reg[r];
         fprintf(stderr, "mosaic: kernel %s: %d regions, %d of them run once for the group (uniform control), "
-                "%d with copies for rows of 8 and 16%s%s\n",
+                "%d with copies for rows of 8 and 16%s%s, %d loop phi%s in the array of the value that comes round\n",
                 LLVMGetValueName(kb->wi), rf.nreg, once, rf.vector_rows,
                 rf.masked ? ", masked (work-items leave a loop in different iterations)" : "",
-                rf.lanes > 1 ? ", cut from the widened rows" : "");
+                rf.lanes > 1 ? ", cut from the widened rows" : "", rf.shared_phis, rf.shared_phis == 1 ? "" : "s");
     }
     if (err != CL_SUCCESS && rf.wg)
         LLVMDeleteFunction(rf.wg);

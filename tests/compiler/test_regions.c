@@ -2024,6 +2024,120 @@ TEST(empty_masks)
     }
 }
 
+TEST(phis_sharing_arrays)
+{
+    /* A loop's phi that crosses a barrier and the value that comes round to
+     * it share one per-work-item array where neither is live while the
+     * other is stored (regions.c, share_phi_slots): a sum (shared), the
+     * same with its value also read after the next barrier (shared), an
+     * inner loop's sum (shared, the value coming round is a phi), two
+     * values that swap every iteration, and an old value read after the
+     * new one is stored (neither may share).  Through the general K.wg,
+     * against the work-items run as threads, and (optimised) the K.wg
+     * built for groups of 16, whose rows are widened. */
+    const char *src =
+        "#define L 16\n"
+        "kernel void sum(global const float *a, global float *out, local float *t, int n) {\n"
+        "  int l = get_local_id(0), g = get_global_id(0);\n"
+        "  float s = 0.0f;\n"
+        "  for (int i = 0; i < n; i++) {\n"
+        "    t[l] = a[(g * n + i) % 61];\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    s += t[(l + 1) % L] * (float)(i + 1);\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "  }\n"
+        "  out[g] = s;\n"
+        "}\n"
+        "kernel void sum_read(global const float *a, global float *out, local float *t, int n) {\n"
+        "  int l = get_local_id(0), g = get_global_id(0);\n"
+        "  float s = 1.0f;\n"
+        "  for (int i = 0; i < n; i++) {\n"
+        "    t[l] = a[(g + i) % 61];\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    s = s * 0.5f + t[(l + 3) % L];\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    out[g + 64 * (i % 2)] += s;\n"
+        "  }\n"
+        "  out[g] += 2.0f * s;\n"
+        "}\n"
+        "kernel void inner(global const float *a, global float *out, local float *t, int n) {\n"
+        "  int l = get_local_id(0), g = get_global_id(0);\n"
+        "  float s = (float)l;\n"
+        "  for (int i = 0; i < 3; i++) {\n"
+        "    t[l] = a[(g * 3 + i) % 61];\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    for (int k = 0; k < n; k++)\n"
+        "      s += t[(l + k) % L];\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "  }\n"
+        "  out[g] = s;\n"
+        "}\n"
+        "kernel void swap(global const float *a, global float *out, local float *t, int n) {\n"
+        "  int l = get_local_id(0), g = get_global_id(0);\n"
+        "  float x = a[g % 61], y = -a[(g + 5) % 61];\n"
+        "  for (int i = 0; i < n; i++) {\n"
+        "    t[l] = x;\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    float old = x;\n"
+        "    x = y + t[(l + 3) % L];\n"
+        "    y = old;\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "  }\n"
+        "  out[g] = x * 3.0f + y;\n"
+        "}\n"
+        "kernel void old_after(global const float *a, global float *out, local float *t, int n) {\n"
+        "  int l = get_local_id(0), g = get_global_id(0);\n"
+        "  float s = a[g % 61], acc = 0.0f;\n"
+        "  for (int i = 0; i < n; i++) {\n"
+        "    t[l] = s;\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    float next = t[(l + 1) % L] + s;\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    acc += s * 2.0f;\n"
+        "    s = next;\n"
+        "  }\n"
+        "  out[g] = acc + s;\n"
+        "}\n";
+    enum { N = 48, L = 16, OUT = 128 };
+    static const char *const names[] = {"sum", "sum_read", "inner", "swap", "old_after"};
+    float a[61];
+    small_integers(a, 61, 7, 9);
+    for (int o = 0; o < NUM_BUILDS; o++)
+        for (unsigned kn = 0; kn < sizeof names / sizeof *names; kn++)
+            for (int n = 1; n <= 5; n += 4) {
+                mosaic_executable *exe = build(src, builds[o]);
+                if (!exe)
+                    continue;
+                float out[OUT], general[OUT];
+                const float *pa = a;
+                float *po = out;
+                uint64_t off = 0;
+                range r = {1, {N}, {L}, L * sizeof(float)};
+                void **args = ARGS(&pa, &po, &off, &n);
+                for (int i = 0; i < OUT; i++)
+                    out[i] = (float)(i % 5);
+                both(exe, builds[o], names[kn], args, &r, out, sizeof out);
+                memcpy(general, out, sizeof out);
+                mosaic_kernel_info one;
+                if (o > 0) { /* no builds for one size without optimisation */
+                    mosaic_executable_free(exe);
+                    continue;
+                }
+                if (!one_size_kernel(exe, names[kn], &r, &one))
+                    continue;
+                for (int i = 0; i < OUT; i++)
+                    out[i] = (float)(i % 5);
+                run(&one, args, &r, 1);
+                int bad = 0, first = -1;
+                for (int i = 0; i < OUT; i++)
+                    if (out[i] != general[i] && !bad++)
+                        first = i;
+                CHECK(!bad, "phis_sharing_arrays, %s (%s), n = %d, built for groups of 16: %d wrong (first %d: %g, not %g)",
+                      names[kn], builds[o], n, bad, first, first >= 0 ? out[first] : 0.0, first >= 0 ? general[first] : 0.0);
+                mosaic_executable_free(exe);
+            }
+}
+
 TEST(interleaved_rows)
 {
     /* The y loop of a widened region whose row is one block with a long

@@ -835,7 +835,7 @@ TEST(debug_says_why)
               strstr(text, ", cut from the widened rows"),
           "kernel tiles' rows not widened in its build for 8x8 groups:\n%s", text);
     /* the classic tiled SGEMM in 16x16 groups: a row's k loop is a chain
-     * of 16 multiply-adds, and 4 rows run interleaved (interleave_rows.c) */
+     * of 16 multiply-adds, and 8 or 4 rows run interleaved (interleave_rows.c) */
     static const char classic[] =
         "kernel void tiles(int n, global const float *a, global const float *b, global float *c) {\n"
         "  local float ta[16][16], tb[16][16];\n"
@@ -856,6 +856,9 @@ TEST(debug_says_why)
     CHECK(strstr(text, "mosaic: kernel tiles: work-group function in regions between barriers, ") &&
               strstr(text, ", 1 row loop interleaved"),
           "kernel tiles' rows not interleaved in its build for 16x16 groups:\n%s", text);
+    /* and its sum and the sum's next value share one array (regions.c, share_phi_slots) */
+    CHECK(strstr(text, ", cut from the widened rows, 1 loop phi in the array of the value that comes round"),
+          "kernel tiles' sum has two arrays in its build for 16x16 groups:\n%s", text);
 }
 
 int main(int argc, char **argv)
