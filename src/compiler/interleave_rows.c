@@ -27,6 +27,7 @@
  * none.)  Loops with calls other than pure intrinsics and masked memory
  * operations, atomics, fences or volatile accesses are left alone.
  */
+#include <limits.h>
 #include <stdlib.h>
 
 #include <llvm-c/Analysis.h>
@@ -96,24 +97,27 @@ typedef struct row_loop {
 } row_loop;
 
 /* The vector values defined outside bb that its instructions use: values
- * every row reads, live in registers through the loop. */
+ * every row reads, live in registers through the loop.  UINT_MAX when
+ * memory ran out (then they do not fit). */
 static unsigned outside_vectors(LLVMBasicBlockRef bb)
 {
+    size_t size = 0;
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+        size += (size_t)LLVMGetNumOperands(i);
+    pmap seen;
+    if (!pmap_init(&seen, size + 1))
+        return pmap_free(&seen), UINT_MAX;
     unsigned n = 0;
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
         for (int k = 0; k < LLVMGetNumOperands(i); k++) {
             LLVMValueRef v = LLVMGetOperand(i, k);
             if (LLVMGetTypeKind(LLVMTypeOf(v)) != LLVMVectorTypeKind || LLVMIsConstant(v) ||
-                (LLVMIsAInstruction(v) && LLVMGetInstructionParent(v) == bb))
+                (LLVMIsAInstruction(v) && LLVMGetInstructionParent(v) == bb) || pmap_get(&seen, v) >= 0)
                 continue;
-            bool seen = false; /* counted at an earlier use? */
-            for (LLVMValueRef j = LLVMGetFirstInstruction(bb); j != i && !seen; j = LLVMGetNextInstruction(j))
-                for (int l = 0; l < LLVMGetNumOperands(j) && !seen; l++)
-                    seen = LLVMGetOperand(j, l) == v;
-            for (int l = 0; l < k && !seen; l++)
-                seen = LLVMGetOperand(i, l) == v;
-            n += !seen;
+            pmap_put(&seen, v, 1);
+            n++;
         }
+    pmap_free(&seen);
     return n;
 }
 
@@ -161,7 +165,7 @@ static bool interleavable(LLVMBasicBlockRef bb, unsigned md_kind, unsigned max_r
     size_t n = 0;
     for (LLVMValueRef i = iv; i; i = LLVMGetNextInstruction(i))
         n++;
-    if (rl->rows == 8 && outside_vectors(bb) + 8 > REGISTERS_FOR_ROWS)
+    if (rl->rows == 8 && outside_vectors(bb) > REGISTERS_FOR_ROWS - 8)
         rl->rows = 4;
     while (rl->rows > 2 && n * rl->rows > MAX_BODY)
         rl->rows /= 2;

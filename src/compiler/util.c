@@ -259,15 +259,21 @@ bool mc_target_has_symbol(const mosaic_compiler_target *target, const char *name
     return false;
 }
 
-unsigned mc_vector_registers(LLVMTargetMachineRef tm)
+bool mc_target_has_feature(LLVMTargetMachineRef tm, const char *feature)
 {
     char *features = LLVMGetTargetMachineFeatureString(tm);
-    char *triple = LLVMGetTargetMachineTriple(tm);
-    /* AVX-512 and AArch64 have 32; SSE and AVX 16 */
-    unsigned n = (features && strstr(features, "+avx512f")) || (triple && !strncmp(triple, "aarch64", 7)) ? 32 : 16;
+    bool has = features && strstr(features, feature);
     LLVMDisposeMessage(features);
+    return has;
+}
+
+unsigned mc_vector_registers(LLVMTargetMachineRef tm)
+{
+    char *triple = LLVMGetTargetMachineTriple(tm);
+    bool aarch64 = triple && !strncmp(triple, "aarch64", 7);
     LLVMDisposeMessage(triple);
-    return n;
+    /* AVX-512 and AArch64 have 32; SSE and AVX 16 */
+    return aarch64 || mc_target_has_feature(tm, "+avx512f") ? 32 : 16;
 }
 
 LLVMValueRef mc_called_function(LLVMValueRef inst)

@@ -83,17 +83,13 @@ size_t mc_libmvec_symbols(const struct mosaic_runtime_symbol **symbols)
 /* The instruction sets of the target machine that libmvec has variants for. */
 static unsigned target_isas(LLVMTargetMachineRef tm)
 {
-    char *features = LLVMGetTargetMachineFeatureString(tm);
     unsigned isas = 0;
-    if (features) {
-        if (strstr(features, "+avx512f"))
-            isas |= ISA_E;
-        if (strstr(features, "+avx2"))
-            isas |= ISA_D;
-        if (strstr(features, "+sse2") || isas)
-            isas |= ISA_B;
-    }
-    LLVMDisposeMessage(features);
+    if (mc_target_has_feature(tm, "+avx512f"))
+        isas |= ISA_E;
+    if (mc_target_has_feature(tm, "+avx2"))
+        isas |= ISA_D;
+    if (mc_target_has_feature(tm, "+sse2") || isas)
+        isas |= ISA_B;
     return isas;
 }
 
