@@ -223,6 +223,7 @@ typedef struct mc_kernel_build {
     unsigned skipped_gathers; /* gathers and scatters of K.wg under a test for an active lane (masked_ops.c) */
     unsigned interleaved_rows; /* y loops of K.row's regions that run several rows interleaved */
     unsigned streamed_stores;  /* stores of K.wg with a non-temporal version (stream_stores.c) */
+    unsigned joined_accesses;  /* gathers and scatters of K.wg joined with their neighbours (neighbour_gathers.c) */
 } mc_kernel_build;
 
 /* A builtin kept out of line (never inlined: "__mosaic_outlined_*"): the
@@ -237,6 +238,13 @@ LLVMIntPredicate mc_swapped_predicate(LLVMIntPredicate p);
 bool mc_intrinsic_named(LLVMValueRef f, const char *const *prefixes, size_t n);
 /* Is f an intrinsic that computes from its operands only (llvm.smax., llvm.fma., ...)? */
 bool mc_pure_intrinsic(LLVMValueRef f);
+/* Integer facts the C API does not give (util.c):
+ *   mc_splat_scalar: the scalar a vector splats, or NULL;
+ *   mc_known_trailing_zeros: low bits of v known zero (in every lane);
+ *   mc_or_is_add: `or x, c` adds c, its bits below x's known zeros. */
+LLVMValueRef mc_splat_scalar(LLVMValueRef v);
+unsigned mc_known_trailing_zeros(LLVMValueRef v);
+bool mc_or_is_add(LLVMValueRef inst);
 /* Instructions in blocks, for the passes that move code after optimisation
  * (masked_ops.c, stream_stores.c):
  *   mc_computes_only: inst computes from its operands only (no memory, no
@@ -455,6 +463,10 @@ cl_int mc_lower_printf(LLVMModuleRef m, mosaic_strbuf *log);
  * alive.  mc_libmvec_available: vector math is on (MOSAIC_NO_LIBMVEC unset,
  * empty or 0). */
 unsigned mc_add_vector_math(LLVMModuleRef m, LLVMTargetMachineRef tm);
+/* After optimisation: gathers, scatters and strided loads of one block
+ * whose lanes touch neighbouring elements become wide loads and stores or
+ * gathers of twice the width (neighbour_gathers.c).  How many went. */
+unsigned mc_join_neighbour_gathers(LLVMValueRef f);
 /* After optimisation: vector-typed math intrinsic calls (llvm.log.v4f32...)
  * become calls of libmvec variants; returns how many. */
 unsigned mc_lower_vector_math_calls(LLVMModuleRef m, LLVMTargetMachineRef tm);

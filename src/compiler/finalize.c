@@ -681,6 +681,38 @@ static cl_int prepare_for_optimiser(finalize_job *job)
     return r;
 }
 
+/* Neighbouring gathers joined, then InstCombine on the functions that had
+ * some: a tile copy's deinterleaving and interleaving shuffles cancel. */
+static cl_int join_neighbour_gathers(finalize_job *job)
+{
+    size_t n = 0, cap = 8;
+    LLVMValueRef *changed = malloc(cap * sizeof *changed);
+    if (!changed)
+        return mc_out_of_memory(job->log);
+    for (LLVMValueRef f = LLVMGetFirstFunction(job->m); f; f = LLVMGetNextFunction(f)) {
+        if (LLVMIsDeclaration(f))
+            continue;
+        unsigned joined = mc_join_neighbour_gathers(f);
+        for (size_t k = 0; k < job->nk; k++)
+            if (job->kb[k].wg == f)
+                job->kb[k].joined_accesses = joined;
+        if (!joined)
+            continue;
+        if (n == cap) {
+            LLVMValueRef *bigger = realloc(changed, (cap *= 2) * sizeof *changed);
+            if (!bigger) {
+                free(changed);
+                return mc_out_of_memory(job->log);
+            }
+            changed = bigger;
+        }
+        changed[n++] = f;
+    }
+    cl_int r = n ? mc_run_passes_on(job->m, job->tm, changed, n, "function(instcombine,dce)", job->log) : CL_SUCCESS;
+    free(changed);
+    return r;
+}
+
 /* default<O3> (default<O0> with -cl-opt-disable), then vector math calls
  * the vectoriser made become libmvec calls and one-lane masked accesses
  * scalar ones; the kernels' private memory is what allocas are left. */
@@ -694,6 +726,8 @@ static cl_int optimise(finalize_job *job)
         return r;
     if (!job->opts->opt_disable) {
         mc_lower_vector_math_calls(m, job->tm);
+        if ((r = join_neighbour_gathers(job)) != CL_SUCCESS)
+            return r;
         unsigned registers = mc_vector_registers(job->tm);
         for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
             unsigned rows = mc_interleave_rows(f, registers); /* first: a guard makes a row more than one block */
@@ -727,7 +761,8 @@ static cl_int optimise(finalize_job *job)
         info->private_mem_size = sizes[k];
         info->vectorised_loops = job->kb[k].wg ? mc_count_vector_loops(job->kb[k].wg) : 0;
         if (mosaic_settings()->debug) {
-            char checked[96] = "", uniform[96] = "", skipped[96] = "", rows[96] = "", streamed[96] = "";
+            char checked[96] = "", uniform[96] = "", skipped[96] = "", rows[96] = "", streamed[96] = "",
+                 joined[96] = "";
             if (job->kb[k].checked_rows)
                 snprintf(checked, sizeof checked, ", %u with a copy for rows that pass their bounds checks",
                          job->kb[k].checked_rows);
@@ -741,15 +776,18 @@ static cl_int optimise(finalize_job *job)
             if (job->kb[k].interleaved_rows)
                 snprintf(rows, sizeof rows, ", %u row loop%s interleaved", job->kb[k].interleaved_rows,
                          job->kb[k].interleaved_rows == 1 ? "" : "s");
+            if (job->kb[k].joined_accesses)
+                snprintf(joined, sizeof joined, ", %u gathers, scatters or strided loads joined with their neighbours",
+                         job->kb[k].joined_accesses);
             if (job->kb[k].streamed_stores)
                 snprintf(streamed, sizeof streamed, ", %u store%s of whole lines that may stream past the cache",
                          job->kb[k].streamed_stores, job->kb[k].streamed_stores == 1 ? "" : "s");
-            fprintf(stderr, "mosaic: kernel %s: %s, %u loop%s over work-items vectorised%s%s%s%s%s\n", info->name,
+            fprintf(stderr, "mosaic: kernel %s: %s, %u loop%s over work-items vectorised%s%s%s%s%s%s\n", info->name,
                     !job->kb[k].wg ? "fibers (one work-item function per work-item)"
                     : info->uses_barriers ? "work-group function in regions between barriers"
                                           : "work-group function",
-                    info->vectorised_loops, info->vectorised_loops == 1 ? "" : "s", uniform, checked, skipped, rows,
-                    streamed);
+                    info->vectorised_loops, info->vectorised_loops == 1 ? "" : "s", uniform, checked, joined, skipped,
+                    rows, streamed);
         }
     }
     free(wi), free(sizes);

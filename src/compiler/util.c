@@ -284,6 +284,126 @@ LLVMValueRef mc_called_function(LLVMValueRef inst)
     return f && LLVMIsAFunction(f) ? f : NULL;
 }
 
+/* The scalar a vector splats (shufflevector of an insertelement into lane 0,
+ * all mask elements 0), or NULL. */
+LLVMValueRef mc_splat_scalar(LLVMValueRef v)
+{
+    if (!LLVMIsAShuffleVectorInst(v))
+        return NULL;
+    LLVMValueRef ins = LLVMGetOperand(v, 0);
+    if (!LLVMIsAInsertElementInst(ins) || !LLVMIsAConstantInt(LLVMGetOperand(ins, 2)) ||
+        LLVMConstIntGetZExtValue(LLVMGetOperand(ins, 2)) != 0)
+        return NULL;
+    for (unsigned i = 0, n = LLVMGetNumMaskElements(v); i < n; i++)
+        if (LLVMGetMaskValue(v, i) != 0)
+            return NULL;
+    return LLVMGetOperand(ins, 1);
+}
+
+/* How many low bits of integer v are known to be zero (for a vector, in
+ * every lane): constants, splats, shifts and multiples, sums, and loop phis
+ * whose every incoming keeps them (the phi asked about is assumed to while
+ * its incomings are looked at: each step keeps at least the smaller of its
+ * operands' zeros, so the assumption holds by induction). */
+static unsigned trailing_zeros(LLVMValueRef v, LLVMValueRef assumed, int depth)
+{
+    LLVMTypeRef t = LLVMTypeOf(v);
+    if (LLVMGetTypeKind(t) == LLVMVectorTypeKind)
+        t = LLVMGetElementType(t);
+    if (LLVMGetTypeKind(t) != LLVMIntegerTypeKind)
+        return 0;
+    unsigned width = LLVMGetIntTypeWidth(t);
+    if (LLVMIsAConstantInt(v)) {
+        unsigned long long c = LLVMConstIntGetZExtValue(v);
+        return !c || width > 64 ? width : (unsigned)__builtin_ctzll(c) < width ? (unsigned)__builtin_ctzll(c) : width;
+    }
+    if (LLVMIsAConstantDataVector(v) || LLVMIsAConstantVector(v) || LLVMIsAConstantAggregateZero(v)) {
+        unsigned least = width, n = LLVMGetVectorSize(LLVMTypeOf(v));
+        for (unsigned i = 0; i < n; i++) {
+            LLVMValueRef e = LLVMGetAggregateElement(v, i);
+            unsigned z = e && LLVMIsAConstantInt(e) ? trailing_zeros(e, assumed, depth) : 0;
+            least = z < least ? z : least;
+        }
+        return least;
+    }
+    if (v == assumed)
+        return width;
+    if (!LLVMIsAInstruction(v) || depth > 8)
+        return 0;
+    LLVMValueRef s = mc_splat_scalar(v);
+    if (s)
+        return trailing_zeros(s, assumed, depth + 1);
+    unsigned a, b;
+    switch (LLVMGetInstructionOpcode(v)) {
+    case LLVMShl:
+        if (!LLVMIsAConstantInt(LLVMGetOperand(v, 1)) && !mc_splat_scalar(LLVMGetOperand(v, 1)) &&
+            !LLVMIsAConstantDataVector(LLVMGetOperand(v, 1)))
+            return 0;
+        a = trailing_zeros(LLVMGetOperand(v, 0), assumed, depth + 1);
+        b = LLVMIsAConstantInt(LLVMGetOperand(v, 1)) ? (unsigned)LLVMConstIntGetZExtValue(LLVMGetOperand(v, 1)) : 0;
+        return a + b < width ? a + b : width;
+    case LLVMMul:
+        a = trailing_zeros(LLVMGetOperand(v, 0), assumed, depth + 1);
+        b = trailing_zeros(LLVMGetOperand(v, 1), assumed, depth + 1);
+        return a + b < width ? a + b : width;
+    case LLVMAdd: case LLVMSub: case LLVMOr: case LLVMXor:
+        a = trailing_zeros(LLVMGetOperand(v, 0), assumed, depth + 1);
+        b = trailing_zeros(LLVMGetOperand(v, 1), assumed, depth + 1);
+        return a < b ? a : b;
+    case LLVMAnd:
+        a = trailing_zeros(LLVMGetOperand(v, 0), assumed, depth + 1);
+        b = trailing_zeros(LLVMGetOperand(v, 1), assumed, depth + 1);
+        return a > b ? a : b;
+    case LLVMSelect:
+        a = trailing_zeros(LLVMGetOperand(v, 1), assumed, depth + 1);
+        b = trailing_zeros(LLVMGetOperand(v, 2), assumed, depth + 1);
+        return a < b ? a : b;
+    case LLVMZExt: case LLVMSExt: case LLVMTrunc:
+        a = trailing_zeros(LLVMGetOperand(v, 0), assumed, depth + 1);
+        return a < width ? a : width;
+    case LLVMPHI: {
+        if (assumed) /* one phi at a time: nested ones are not assumed */
+            return 0;
+        unsigned least = width;
+        for (unsigned i = 0, n = LLVMCountIncoming(v); i < n && least; i++) {
+            a = trailing_zeros(LLVMGetIncomingValue(v, i), v, depth + 1);
+            least = a < least ? a : least;
+        }
+        return least;
+    }
+    default:
+        return 0;
+    }
+}
+
+unsigned mc_known_trailing_zeros(LLVMValueRef v) { return trailing_zeros(v, NULL, 0); }
+
+/* Is `or x, c` (c a constant, or a constant splat) x + c: c below x's known zero bits? */
+bool mc_or_is_add(LLVMValueRef inst)
+{
+    if (!LLVMIsAInstruction(inst) || LLVMGetInstructionOpcode(inst) != LLVMOr)
+        return false;
+    LLVMValueRef c = LLVMGetOperand(inst, 1);
+    unsigned long long bits = 0;
+    if (LLVMIsAConstantInt(c)) {
+        bits = LLVMConstIntGetZExtValue(c);
+    } else if (LLVMIsAConstantDataVector(c) || LLVMIsAConstantVector(c)) {
+        for (unsigned i = 0, n = LLVMGetVectorSize(LLVMTypeOf(c)); i < n; i++) {
+            LLVMValueRef e = LLVMGetAggregateElement(c, i);
+            if (!e || !LLVMIsAConstantInt(e))
+                return false;
+            bits |= LLVMConstIntGetZExtValue(e);
+        }
+    } else {
+        return false;
+    }
+    LLVMTypeRef t = LLVMTypeOf(inst);
+    unsigned width = LLVMGetIntTypeWidth(LLVMGetTypeKind(t) == LLVMVectorTypeKind ? LLVMGetElementType(t) : t);
+    unsigned z = mc_known_trailing_zeros(LLVMGetOperand(inst, 0));
+    z = z < width - 1 ? z : width - 1; /* c's bits leave the sign bit alone */
+    return z >= 64 || bits < (1ULL << z);
+}
+
 static const char *user_of(LLVMValueRef v)
 {
     for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {

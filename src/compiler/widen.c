@@ -194,6 +194,14 @@ static enum shape infer(widener *w, LLVMValueRef inst, long long *stride)
             return CONSECUTIVE;
         }
         return VARYING;
+    case LLVMOr: /* mg * 4 | 1, instcombine's form of mg * 4 + 1, is a sum */
+        if (all_uniform)
+            return UNIFORM;
+        if (s[0] == CONSECUTIVE && LLVMIsAConstantInt(LLVMGetOperand(inst, 1)) && mc_or_is_add(inst)) {
+            *stride = st[0];
+            return CONSECUTIVE;
+        }
+        return VARYING;
     case LLVMMul: case LLVMShl: case LLVMAShr: case LLVMLShr:
         if (all_uniform)
             return UNIFORM;

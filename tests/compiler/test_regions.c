@@ -209,6 +209,18 @@ static bool one_size_kernel(mosaic_executable *exe, const char *name, const rang
     return true;
 }
 
+/* Runs `one` as work-items (threads) and as its K.wg, each from a zeroed
+ * out (which args point to): the work-items' result is left in by_wi. */
+static void run_wi_and_wg(const mosaic_kernel_info *one, void **args, const range *r, float *out, float *by_wi,
+                          size_t bytes)
+{
+    memset(out, 0, bytes);
+    run(one, args, r, 0);
+    memcpy(by_wi, out, bytes);
+    memset(out, 0, bytes);
+    run(one, args, r, 1);
+}
+
 /* x[i] = (i * mul) % mod - mod / 2: small integers of both signs, exact in
  * float through products and sums, whether or not a multiply-add is fused. */
 static void small_integers(float *x, int n, int mul, int mod)
@@ -2182,11 +2194,7 @@ TEST(interleaved_rows)
         float *po = out;
         int n = N;
         void **args = ARGS(&pa, &pb, &po, &n);
-        memset(out, 0, sizeof out);
-        run(&one, args, &r, 0);
-        memcpy(by_wi, out, sizeof out);
-        memset(out, 0, sizeof out);
-        run(&one, args, &r, 1);
+        run_wi_and_wg(&one, args, &r, out, by_wi, sizeof out);
         int bad = 0, first = -1;
         for (size_t i = 0; i < (size_t)N * r.global[1]; i++) {
             size_t y = i / N, x = i % N;
@@ -2198,6 +2206,150 @@ TEST(interleaved_rows)
         }
         CHECK(!bad, "interleaved_rows, groups of %zux%zu: %d wrong (first %d: %g, work-items %g)", lx, ly, bad, first,
               first >= 0 ? out[first] : 0.0, first >= 0 ? by_wi[first] : 0.0);
+        mosaic_executable_free(exe);
+    }
+}
+
+TEST(neighbour_gathers)
+{
+    /* Accesses of neighbouring elements joined after optimisation
+     * (neighbour_gathers.c), in the shape of CLBlast's XgemmDirectTN built
+     * for its groups: tiles copied from float4 (or float2) loads into a
+     * local tile, component by component (strided loads and scatters whose
+     * lanes are a vector apart: one wide load and one wide store); A's tile
+     * stored transposed and read by a k loop unrolled by two (two gathers
+     * one element apart: one gather of pairs); the result stored with each
+     * work-item's values side by side (scatters: one interleaved store).
+     * Groups of 8x8 with 4x4 and 2x2 values a work-item, and 4x4 with 4x4;
+     * every result exact and the same as the work-items'. */
+    const char *tn =
+        "kernel void tn(int n, global const VT *a, global const VT *b, global float *c) {\n"
+        "  local float at[WG][WG + 1], bt[WG][WG + 1];\n"
+        "  int lx = get_local_id(0), ly = get_local_id(1), v = WG / L; /* values a work-item, each way */\n"
+        "  float acc[WG / L][WG / L];\n"
+        "  #pragma unroll\n"
+        "  for (int i = 0; i < WG / L; i++)\n"
+        "    #pragma unroll\n"
+        "    for (int j = 0; j < WG / L; j++)\n"
+        "      acc[i][j] = 0.0f;\n"
+        "  for (int kw = 0; kw < n; kw += WG) {\n"
+        "    #pragma unroll\n"
+        "    for (int r = 0; r < WG / L; r++) {\n"
+        "      int kk = ly * v + r;\n"
+        "      VT x = a[(get_group_id(0) * WG + kk) * (n / W) + kw / W + lx];\n"
+        "      VT y = b[(kw + kk) * (n / W) + get_group_id(1) * (WG / W) + lx];\n"
+        "      at[kk][lx * W + 0] = x.s0; at[kk][lx * W + 1] = x.s1;\n"
+        "      bt[kk][lx * W + 0] = y.s0; bt[kk][lx * W + 1] = y.s1;\n"
+        "#if W == 4\n"
+        "      at[kk][lx * W + 2] = x.s2; at[kk][lx * W + 3] = x.s3;\n"
+        "      bt[kk][lx * W + 2] = y.s2; bt[kk][lx * W + 3] = y.s3;\n"
+        "#endif\n"
+        "    }\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    for (int k = 0; k < WG; k += 2) {\n"
+        "      #pragma unroll\n"
+        "      for (int p = 0; p < 2; p++) {\n"
+        "        float ap[WG / L], bp[WG / L];\n"
+        "        #pragma unroll\n"
+        "        for (int i = 0; i < WG / L; i++) {\n"
+        "          ap[i] = at[lx * v + i][k + p];\n"
+        "          bp[i] = bt[k + p][ly * v + i];\n"
+        "        }\n"
+        "        #pragma unroll\n"
+        "        for (int j = 0; j < WG / L; j++)\n"
+        "          #pragma unroll\n"
+        "          for (int i = 0; i < WG / L; i++)\n"
+        "            acc[j][i] += ap[i] * bp[j];\n"
+        "      }\n"
+        "    }\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "  }\n"
+        "  #pragma unroll\n"
+        "  for (int j = 0; j < WG / L; j++)\n"
+        "    #pragma unroll\n"
+        "    for (int i = 0; i < WG / L; i++)\n"
+        "      c[(get_group_id(1) * WG + ly * v + j) * n + get_group_id(0) * WG + lx * v + i] = acc[j][i];\n"
+        "}\n";
+    enum { N = 64 };
+    float a[N * N], bm[N * N];
+    small_integers(a, N * N, 7, 9);
+    small_integers(bm, N * N, 5, 7);
+    static const struct { int group, tile, width; } shapes[] = {{8, 32, 4}, {8, 16, 2}, {4, 16, 4}};
+    for (unsigned c = 0; c < sizeof shapes / sizeof *shapes; c++) {
+        int l = shapes[c].group, wg = shapes[c].tile, w = shapes[c].width;
+        range r = {2, {(size_t)(N / wg * l), (size_t)(N / wg * l)}, {(size_t)l, (size_t)l},
+                   2 * (size_t)wg * (wg + 1) * sizeof(float)};
+        char options[96];
+        snprintf(options, sizeof options, "%s -DL=%d -DWG=%d -DW=%d -DVT=float%d", builds[0], l, wg, w, w);
+        mosaic_kernel_info one;
+        mosaic_executable *exe = build(tn, options);
+        if (!one_size_kernel(exe, "tn", &r, &one))
+            continue;
+        static float out[N * N], by_wi[N * N];
+        const float *pa = a, *pb = bm;
+        float *po = out;
+        int n = N;
+        void **args = ARGS(&n, &pa, &pb, &po);
+        run_wi_and_wg(&one, args, &r, out, by_wi, sizeof out);
+        int bad = 0, first = -1;
+        for (int i = 0; i < N * N; i++) { /* c[col][row] = (a b)[row][col] */
+            int col = i / N, row = i % N;
+            float want = 0.0f;
+            for (int k = 0; k < N; k++)
+                want += a[row * N + k] * bm[k * N + col];
+            if ((out[i] != want || by_wi[i] != want) && !bad++)
+                first = i;
+        }
+        CHECK(!bad, "neighbour_gathers tn, groups of %dx%d, tile %d, float%d: %d wrong (first %d: %g, work-items %g)",
+              l, l, wg, w, bad, first, first >= 0 ? out[first] : 0.0, first >= 0 ? by_wi[first] : 0.0);
+        mosaic_executable_free(exe);
+    }
+
+    /* Accesses that must not be joined: a work-item's .y read back (at an
+     * index only known when it runs) between its .y and .z stores, which
+     * would move past the load; and a load of .z after a store there, which
+     * would move before it.  The loop that carries a float makes the build
+     * for one size widen its rows, so the accesses are gathers and scatters. */
+    const char *order =
+        "kernel void order(global const float4 *in, global float *out, int n, int m) {\n"
+        "  local float t[4 * 64];\n"
+        "  int l = get_local_id(0);\n"
+        "  float4 v = in[get_global_id(0)];\n"
+        "  float s = 0.0f;\n"
+        "  for (int k = 0; k < n; k++)\n"
+        "    s = s * 0.5f + v.x;\n"
+        "  t[l * 4 + 0] = -1.0f; t[l * 4 + 1] = -1.0f; t[l * 4 + 2] = -1.0f; t[l * 4 + 3] = -1.0f;\n"
+        "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "  t[l * 4 + 0] = v.x + s; t[l * 4 + 1] = v.y;\n"
+        "  float peek = t[l * 4 + m];\n"
+        "  t[l * 4 + 2] = v.z + peek; t[l * 4 + 3] = v.w;\n"
+        "  float y = t[l * 4 + n];\n"
+        "  t[l * 4 + n + m] = y * 3.0f;\n"
+        "  float q = t[l * 4 + n + 1];\n"
+        "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "  out[get_global_id(0)] = t[l * 4] + 10.0f * peek + 100.0f * q + 1000.0f * t[(l + 1) % (int)get_local_size(0) * 4 + 3];\n"
+        "}\n";
+    enum { M = 128 };
+    float in[4 * M], out[M], by_wi[M];
+    small_integers(in, 4 * M, 3, 5);
+    for (size_t group = 16; group <= 64; group *= 2) {
+        range r = {1, {M}, {group}, 4 * 64 * sizeof(float)};
+        mosaic_kernel_info one;
+        mosaic_executable *exe = build(order, builds[0]);
+        if (!one_size_kernel(exe, "order", &r, &one))
+            continue;
+        const float *pi = in;
+        float *po = out;
+        int n = 1, m = 1;
+        run_wi_and_wg(&one, ARGS(&pi, &po, &n, &m), &r, out, by_wi, sizeof out);
+        int bad = 0;
+        for (int i = 0; i < M; i++) {
+            const float *v = &in[4 * i];
+            int next = i / (int)group * (int)group + (i % (int)group + 1) % (int)group;
+            float want = 2.0f * v[0] + 10.0f * v[1] + 100.0f * (3.0f * v[1]) + 1000.0f * in[4 * next + 3];
+            bad += out[i] != want || by_wi[i] != want;
+        }
+        CHECK(!bad, "neighbour_gathers order, groups of %zu: %d wrong", group, bad);
         mosaic_executable_free(exe);
     }
 }
