@@ -24,6 +24,7 @@ BENCH(buffer_copy, copy, MEMORY, copy_ops, 0, "clEnqueueCopyBuffer of a large bu
 BENCH(sgemm_naive, sgemm, COMPUTE, sgemm_ops, 0, "C = A B, one work-item per element, no local memory")
 BENCH(sgemm_tiled, sgemm, COMPUTE, sgemm_ops, 1, "C = A B, 16x16 __local tiles, two barriers per tile step")
 BENCH(sgemm_tiled8, sgemm, COMPUTE, sgemm_ops, 2, "the same with 8x8 tiles")
+BENCH(sgemm_regtile, sgemm, COMPUTE, sgemm_ops, 3, "C = A B register-tiled: 4x4 a work-item, 32x32 __local tiles, A's transposed")
 BENCH(chain_float, chains, COMPUTE, chains_ops, 1, "per work-item loop of 2048 dependent x = x*x + c on float")
 BENCH(chain_float4, chains, COMPUTE, chains_ops, 4, "the same on float4")
 BENCH(chain_float16, chains, COMPUTE, chains_ops, 16, "the same on float16")

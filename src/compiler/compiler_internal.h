@@ -224,6 +224,7 @@ typedef struct mc_kernel_build {
     unsigned interleaved_rows; /* y loops of K.row's regions that run several rows interleaved */
     unsigned streamed_stores;  /* stores of K.wg with a non-temporal version (stream_stores.c) */
     unsigned joined_accesses;  /* gathers and scatters of K.wg joined with their neighbours (neighbour_gathers.c) */
+    unsigned shared_row_loads; /* values of K.wg's row loops that row 0 reads for all rows (shared_row_loads.c) */
 } mc_kernel_build;
 
 /* A builtin kept out of line (never inlined: "__mosaic_outlined_*"): the
@@ -467,6 +468,11 @@ unsigned mc_add_vector_math(LLVMModuleRef m, LLVMTargetMachineRef tm);
  * whose lanes touch neighbouring elements become wide loads and stores or
  * gathers of twice the width (neighbour_gathers.c).  How many went. */
 unsigned mc_join_neighbour_gathers(LLVMValueRef f);
+/* After optimisation: in a row loop of a widened region, what an inner
+ * loop reads alike in every row is read by row 0 into arrays, and the
+ * other rows run a copy of the loop that loads it (shared_row_loads.c).
+ * How many values. */
+unsigned mc_share_row_loads(LLVMValueRef f);
 /* After optimisation: vector-typed math intrinsic calls (llvm.log.v4f32...)
  * become calls of libmvec variants; returns how many. */
 unsigned mc_lower_vector_math_calls(LLVMModuleRef m, LLVMTargetMachineRef tm);

@@ -681,8 +681,10 @@ static cl_int prepare_for_optimiser(finalize_job *job)
     return r;
 }
 
-/* Neighbouring gathers joined, then InstCombine on the functions that had
- * some: a tile copy's deinterleaving and interleaving shuffles cancel. */
+/* Neighbouring gathers joined and what rows read alike shared, then
+ * InstCombine on the functions that had some: a tile copy's deinterleaving
+ * and interleaving shuffles cancel, the rows' copies drop what they no
+ * longer use. */
 static cl_int join_neighbour_gathers(finalize_job *job)
 {
     size_t n = 0, cap = 8;
@@ -692,11 +694,11 @@ static cl_int join_neighbour_gathers(finalize_job *job)
     for (LLVMValueRef f = LLVMGetFirstFunction(job->m); f; f = LLVMGetNextFunction(f)) {
         if (LLVMIsDeclaration(f))
             continue;
-        unsigned joined = mc_join_neighbour_gathers(f);
+        unsigned joined = mc_join_neighbour_gathers(f), shared = mc_share_row_loads(f);
         for (size_t k = 0; k < job->nk; k++)
             if (job->kb[k].wg == f)
-                job->kb[k].joined_accesses = joined;
-        if (!joined)
+                job->kb[k].joined_accesses = joined, job->kb[k].shared_row_loads = shared;
+        if (!joined && !shared)
             continue;
         if (n == cap) {
             LLVMValueRef *bigger = realloc(changed, (cap *= 2) * sizeof *changed);
@@ -762,7 +764,7 @@ static cl_int optimise(finalize_job *job)
         info->vectorised_loops = job->kb[k].wg ? mc_count_vector_loops(job->kb[k].wg) : 0;
         if (mosaic_settings()->debug) {
             char checked[96] = "", uniform[96] = "", skipped[96] = "", rows[96] = "", streamed[96] = "",
-                 joined[96] = "";
+                 joined[96] = "", shared[96] = "";
             if (job->kb[k].checked_rows)
                 snprintf(checked, sizeof checked, ", %u with a copy for rows that pass their bounds checks",
                          job->kb[k].checked_rows);
@@ -779,15 +781,18 @@ static cl_int optimise(finalize_job *job)
             if (job->kb[k].joined_accesses)
                 snprintf(joined, sizeof joined, ", %u gathers, scatters or strided loads joined with their neighbours",
                          job->kb[k].joined_accesses);
+            if (job->kb[k].shared_row_loads)
+                snprintf(shared, sizeof shared, ", %u value%s that every row reads alike read by the first row",
+                         job->kb[k].shared_row_loads, job->kb[k].shared_row_loads == 1 ? "" : "s");
             if (job->kb[k].streamed_stores)
                 snprintf(streamed, sizeof streamed, ", %u store%s of whole lines that may stream past the cache",
                          job->kb[k].streamed_stores, job->kb[k].streamed_stores == 1 ? "" : "s");
-            fprintf(stderr, "mosaic: kernel %s: %s, %u loop%s over work-items vectorised%s%s%s%s%s%s\n", info->name,
+            fprintf(stderr, "mosaic: kernel %s: %s, %u loop%s over work-items vectorised%s%s%s%s%s%s%s\n", info->name,
                     !job->kb[k].wg ? "fibers (one work-item function per work-item)"
                     : info->uses_barriers ? "work-group function in regions between barriers"
                                           : "work-group function",
-                    info->vectorised_loops, info->vectorised_loops == 1 ? "" : "s", uniform, checked, joined, skipped,
-                    rows, streamed);
+                    info->vectorised_loops, info->vectorised_loops == 1 ? "" : "s", uniform, checked, joined, shared,
+                    skipped, rows, streamed);
         }
     }
     free(wi), free(sizes);

@@ -2220,6 +2220,9 @@ TEST(neighbour_gathers)
      * stored transposed and read by a k loop unrolled by two (two gathers
      * one element apart: one gather of pairs); the result stored with each
      * work-item's values side by side (scatters: one interleaved store).
+     * A's columns are the same for every row of the group, so row 0 reads
+     * them for all rows (shared_row_loads.c: the other rows load row 0's
+     * copy; those that depend on the row, B's, each row reads itself).
      * Groups of 8x8 with 4x4 and 2x2 values a work-item, and 4x4 with 4x4;
      * every result exact and the same as the work-items'. */
     const char *tn =
