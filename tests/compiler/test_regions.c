@@ -221,6 +221,25 @@ static void run_wi_and_wg(const mosaic_kernel_info *one, void **args, const rang
     run(one, args, r, 1);
 }
 
+/* How many of the first `count` elements of out and by_wi differ from the
+ * product of n x n matrices a b (element i at row i / n, column i % n, or
+ * the other way round when `transposed`); the first in *first, else -1. */
+static int sgemm_wrong(const float *a, const float *b, int n, const float *out, const float *by_wi, size_t count,
+                       bool transposed, int *first)
+{
+    int bad = 0;
+    *first = -1;
+    for (size_t i = 0; i < count; i++) {
+        size_t row = transposed ? i % (size_t)n : i / (size_t)n, col = transposed ? i / (size_t)n : i % (size_t)n;
+        float want = 0.0f;
+        for (int k = 0; k < n; k++)
+            want += a[row * (size_t)n + (size_t)k] * b[(size_t)k * (size_t)n + col];
+        if ((out[i] != want || by_wi[i] != want) && !bad++)
+            *first = (int)i;
+    }
+    return bad;
+}
+
 /* x[i] = (i * mul) % mod - mod / 2: small integers of both signs, exact in
  * float through products and sums, whether or not a multiply-add is fused. */
 static void small_integers(float *x, int n, int mul, int mod)
@@ -2195,15 +2214,7 @@ TEST(interleaved_rows)
         int n = N;
         void **args = ARGS(&pa, &pb, &po, &n);
         run_wi_and_wg(&one, args, &r, out, by_wi, sizeof out);
-        int bad = 0, first = -1;
-        for (size_t i = 0; i < (size_t)N * r.global[1]; i++) {
-            size_t y = i / N, x = i % N;
-            float want = 0.0f;
-            for (int k = 0; k < N; k++)
-                want += a[y * N + k] * bm[k * N + x];
-            if ((out[i] != want || by_wi[i] != want) && !bad++)
-                first = (int)i;
-        }
+        int first, bad = sgemm_wrong(a, bm, N, out, by_wi, (size_t)N * r.global[1], false, &first);
         CHECK(!bad, "interleaved_rows, groups of %zux%zu: %d wrong (first %d: %g, work-items %g)", lx, ly, bad, first,
               first >= 0 ? out[first] : 0.0, first >= 0 ? by_wi[first] : 0.0);
         mosaic_executable_free(exe);
@@ -2294,15 +2305,7 @@ TEST(neighbour_gathers)
         int n = N;
         void **args = ARGS(&n, &pa, &pb, &po);
         run_wi_and_wg(&one, args, &r, out, by_wi, sizeof out);
-        int bad = 0, first = -1;
-        for (int i = 0; i < N * N; i++) { /* c[col][row] = (a b)[row][col] */
-            int col = i / N, row = i % N;
-            float want = 0.0f;
-            for (int k = 0; k < N; k++)
-                want += a[row * N + k] * bm[k * N + col];
-            if ((out[i] != want || by_wi[i] != want) && !bad++)
-                first = i;
-        }
+        int first, bad = sgemm_wrong(a, bm, N, out, by_wi, N * N, true, &first); /* c[col][row] */
         CHECK(!bad, "neighbour_gathers tn, groups of %dx%d, tile %d, float%d: %d wrong (first %d: %g, work-items %g)",
               l, l, wg, w, bad, first, first >= 0 ? out[first] : 0.0, first >= 0 ? by_wi[first] : 0.0);
         mosaic_executable_free(exe);
