@@ -489,6 +489,8 @@ unsigned mc_skip_empty_gathers(LLVMValueRef f);
  * interleaved, where a row is one block with a long floating-point chain;
  * returns how many loops. */
 LLVMValueRef mc_row_loop_md(LLVMContextRef c);
+/* Is md (a branch's llvm.loop) that mark? */
+bool mc_is_row_loop_md(LLVMValueRef md);
 unsigned mc_interleave_rows(LLVMValueRef f, unsigned vector_registers);
 /* stream_stores.c: after optimisation, the stores of whole 64-byte lines to
  * global memory in K.wg (wg) get a second version, non-temporal, that runs

@@ -48,6 +48,8 @@ enum {
 
 static const char ROWS[] = "mosaic.rows";
 
+bool mc_is_row_loop_md(LLVMValueRef md) { return md && mc_loop_md_has(md, ROWS); }
+
 LLVMValueRef mc_row_loop_md(LLVMContextRef c)
 {
     LLVMMetadataRef name = LLVMMDStringInContext2(c, ROWS, sizeof ROWS - 1);
@@ -127,7 +129,7 @@ static bool interleavable(LLVMBasicBlockRef bb, unsigned md_kind, unsigned max_r
 {
     LLVMValueRef br = LLVMGetBasicBlockTerminator(bb);
     LLVMValueRef md = br ? LLVMGetMetadata(br, md_kind) : NULL;
-    if (!md || !LLVMIsConditional(br) || !mc_loop_md_has(md, ROWS) ||
+    if (!mc_is_row_loop_md(md) || !LLVMIsConditional(br) ||
         (LLVMGetSuccessor(br, 0) != bb && LLVMGetSuccessor(br, 1) != bb))
         return false;
     LLVMValueRef iv = LLVMGetFirstInstruction(bb);

@@ -243,11 +243,7 @@ static bool all_true(LLVMValueRef mask)
     return true;
 }
 
-static bool called(LLVMValueRef inst, const char *prefix)
-{
-    LLVMValueRef f = mc_called_function(inst);
-    return f && !strncmp(LLVMGetValueName(f), prefix, strlen(prefix));
-}
+static bool called(LLVMValueRef inst, const char *prefix) { return mc_intrinsic_named(mc_called_function(inst), &prefix, 1); }
 
 /* A masked load whose mask is on exactly at multiples of k, all lanes, read
  * only by a shuffle of those elements: its k. */

@@ -31,8 +31,6 @@
 
 enum { MAX_TRIPS = 1024, MAX_INSTS = 4096 };
 
-static const char ROWS[] = "mosaic.rows";
-
 static bool is_block_user(LLVMValueRef user) { return LLVMIsATerminatorInst(user) != NULL; }
 
 /* How many terminators name bb as a successor (each once per use). */
@@ -209,7 +207,7 @@ static bool find(LLVMBasicBlockRef latch, unsigned md_kind, row_loop *rl)
 {
     LLVMValueRef br = LLVMGetBasicBlockTerminator(latch);
     LLVMValueRef md = br ? LLVMGetMetadata(br, md_kind) : NULL;
-    if (!md || !mc_loop_md_has(md, ROWS))
+    if (!mc_is_row_loop_md(md))
         return false;
     rl->row = NULL; /* the header: the successor with the row counter */
     for (unsigned s = 0; s < LLVMGetNumSuccessors(br) && !rl->row; s++) {

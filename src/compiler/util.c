@@ -335,10 +335,7 @@ static unsigned trailing_zeros(LLVMValueRef v, LLVMValueRef assumed, int depth)
         return trailing_zeros(s, assumed, depth + 1);
     unsigned a, b;
     switch (LLVMGetInstructionOpcode(v)) {
-    case LLVMShl:
-        if (!LLVMIsAConstantInt(LLVMGetOperand(v, 1)) && !mc_splat_scalar(LLVMGetOperand(v, 1)) &&
-            !LLVMIsAConstantDataVector(LLVMGetOperand(v, 1)))
-            return 0;
+    case LLVMShl: /* by any amount: the zeros stay, a constant adds its own */
         a = trailing_zeros(LLVMGetOperand(v, 0), assumed, depth + 1);
         b = LLVMIsAConstantInt(LLVMGetOperand(v, 1)) ? (unsigned)LLVMConstIntGetZExtValue(LLVMGetOperand(v, 1)) : 0;
         return a + b < width ? a + b : width;
