@@ -685,7 +685,7 @@ static cl_int prepare_for_optimiser(finalize_job *job)
  * InstCombine on the functions that had some: a tile copy's deinterleaving
  * and interleaving shuffles cancel, the rows' copies drop what they no
  * longer use. */
-static cl_int join_neighbour_gathers(finalize_job *job)
+static cl_int join_and_share_reads(finalize_job *job)
 {
     size_t n = 0, cap = 8;
     LLVMValueRef *changed = malloc(cap * sizeof *changed);
@@ -728,7 +728,7 @@ static cl_int optimise(finalize_job *job)
         return r;
     if (!job->opts->opt_disable) {
         mc_lower_vector_math_calls(m, job->tm);
-        if ((r = join_neighbour_gathers(job)) != CL_SUCCESS)
+        if ((r = join_and_share_reads(job)) != CL_SUCCESS)
             return r;
         unsigned registers = mc_vector_registers(job->tm);
         for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {

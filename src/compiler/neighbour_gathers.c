@@ -506,11 +506,12 @@ static unsigned join_runs(rewriter *r, access *acc, unsigned n, bool stores)
     for (unsigned s = 0; s < n; s++) {
         if (acc[s].group >= 0)
             continue;
-        /* s starts a run when nothing lies one element before it */
+        /* s starts a run when nothing lies one element before it (one
+         * element apart is never the same access, nor one already in the run) */
         bool has_before = false;
         for (unsigned t = 0; t < n && !has_before; t++) {
             long long d;
-            has_before = t != s && acc[t].group < 0 && lies_after(&acc[t], &acc[s], &d) && d == acc[s].size;
+            has_before = acc[t].group < 0 && lies_after(&acc[t], &acc[s], &d) && d == acc[s].size;
         }
         if (has_before)
             continue;
@@ -520,14 +521,8 @@ static unsigned join_runs(rewriter *r, access *acc, unsigned n, bool stores)
             grew = false;
             for (unsigned t = 0; t < n && !grew; t++) {
                 long long d;
-                if (acc[t].group < 0 && &acc[t] != members[k - 1] && lies_after(members[k - 1], &acc[t], &d) &&
-                    d == acc[s].size) {
-                    bool seen = false;
-                    for (unsigned j = 0; j < k; j++)
-                        seen |= members[j] == &acc[t];
-                    if (!seen)
-                        members[k++] = &acc[t], grew = true;
-                }
+                if (acc[t].group < 0 && lies_after(members[k - 1], &acc[t], &d) && d == acc[s].size)
+                    members[k++] = &acc[t], grew = true;
             }
         }
         if (k < 2)

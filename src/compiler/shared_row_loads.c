@@ -114,7 +114,7 @@ typedef struct {
     LLVMValueRef f;
     size_t nblocks;
     LLVMBasicBlockRef header, loop, exit;
-    LLVMValueRef row, iv, step, test;
+    LLVMValueRef row, iv;
     unsigned trips;
     pmap place;     /* instruction of the loop -> its index */
     LLVMValueRef *insts;
@@ -192,7 +192,7 @@ static unsigned count_trips(row_loop *rl)
             default: return 0;
             }
             if (holds != stays) {
-                rl->iv = p, rl->step = next, rl->test = test;
+                rl->iv = p;
                 return trips;
             }
         }

@@ -209,16 +209,24 @@ static bool one_size_kernel(mosaic_executable *exe, const char *name, const rang
     return true;
 }
 
-/* Runs `one` as work-items (threads) and as its K.wg, each from a zeroed
- * out (which args point to): the work-items' result is left in by_wi. */
-static void run_wi_and_wg(const mosaic_kernel_info *one, void **args, const range *r, float *out, float *by_wi,
-                          size_t bytes)
+/* Kernel `name` of source built with options, for r's local size: run as
+ * work-items (threads) and as its K.wg, each from a zeroed out (which args
+ * point to), the work-items' result left in by_wi.  false when there is no
+ * such build (a check has failed). */
+static bool build_and_run(const char *source, const char *options, const char *name, const range *r, void **args,
+                          float *out, float *by_wi, size_t bytes)
 {
+    mosaic_kernel_info one;
+    mosaic_executable *exe = build(source, options);
+    if (!one_size_kernel(exe, name, r, &one))
+        return false;
     memset(out, 0, bytes);
-    run(one, args, r, 0);
+    run(&one, args, r, 0);
     memcpy(by_wi, out, bytes);
     memset(out, 0, bytes);
-    run(one, args, r, 1);
+    run(&one, args, r, 1);
+    mosaic_executable_free(exe);
+    return true;
 }
 
 /* How many of the first `count` elements of out and by_wi differ from the
@@ -2204,20 +2212,15 @@ TEST(interleaved_rows)
         range r = {2, {N, N / ly * ly}, {lx, ly}, (ly * lx + lx * lx) * sizeof(float)};
         char options[64];
         snprintf(options, sizeof options, "%s -DTX=%zu -DTY=%zu", builds[0], lx, ly);
-        mosaic_kernel_info one;
-        mosaic_executable *exe = build(src, options);
-        if (!one_size_kernel(exe, "tiled", &r, &one))
-            continue;
         static float out[N * N], by_wi[N * N];
         const float *pa = a, *pb = bm;
         float *po = out;
         int n = N;
-        void **args = ARGS(&pa, &pb, &po, &n);
-        run_wi_and_wg(&one, args, &r, out, by_wi, sizeof out);
+        if (!build_and_run(src, options, "tiled", &r, ARGS(&pa, &pb, &po, &n), out, by_wi, sizeof out))
+            continue;
         int first, bad = sgemm_wrong(a, bm, N, out, by_wi, (size_t)N * r.global[1], false, &first);
         CHECK(!bad, "interleaved_rows, groups of %zux%zu: %d wrong (first %d: %g, work-items %g)", lx, ly, bad, first,
               first >= 0 ? out[first] : 0.0, first >= 0 ? by_wi[first] : 0.0);
-        mosaic_executable_free(exe);
     }
 }
 
@@ -2295,20 +2298,15 @@ TEST(neighbour_gathers)
                    2 * (size_t)wg * (wg + 1) * sizeof(float)};
         char options[96];
         snprintf(options, sizeof options, "%s -DL=%d -DWG=%d -DW=%d -DVT=float%d", builds[0], l, wg, w, w);
-        mosaic_kernel_info one;
-        mosaic_executable *exe = build(tn, options);
-        if (!one_size_kernel(exe, "tn", &r, &one))
-            continue;
         static float out[N * N], by_wi[N * N];
         const float *pa = a, *pb = bm;
         float *po = out;
         int n = N;
-        void **args = ARGS(&n, &pa, &pb, &po);
-        run_wi_and_wg(&one, args, &r, out, by_wi, sizeof out);
+        if (!build_and_run(tn, options, "tn", &r, ARGS(&n, &pa, &pb, &po), out, by_wi, sizeof out))
+            continue;
         int first, bad = sgemm_wrong(a, bm, N, out, by_wi, N * N, true, &first); /* c[col][row] */
         CHECK(!bad, "neighbour_gathers tn, groups of %dx%d, tile %d, float%d: %d wrong (first %d: %g, work-items %g)",
               l, l, wg, w, bad, first, first >= 0 ? out[first] : 0.0, first >= 0 ? by_wi[first] : 0.0);
-        mosaic_executable_free(exe);
     }
 
     /* Accesses that must not be joined: a work-item's .y read back (at an
@@ -2340,14 +2338,11 @@ TEST(neighbour_gathers)
     small_integers(in, 4 * M, 3, 5);
     for (size_t group = 16; group <= 64; group *= 2) {
         range r = {1, {M}, {group}, 4 * 64 * sizeof(float)};
-        mosaic_kernel_info one;
-        mosaic_executable *exe = build(order, builds[0]);
-        if (!one_size_kernel(exe, "order", &r, &one))
-            continue;
         const float *pi = in;
         float *po = out;
         int n = 1, m = 1;
-        run_wi_and_wg(&one, ARGS(&pi, &po, &n, &m), &r, out, by_wi, sizeof out);
+        if (!build_and_run(order, builds[0], "order", &r, ARGS(&pi, &po, &n, &m), out, by_wi, sizeof out))
+            continue;
         int bad = 0;
         for (int i = 0; i < M; i++) {
             const float *v = &in[4 * i];
@@ -2356,7 +2351,6 @@ TEST(neighbour_gathers)
             bad += out[i] != want || by_wi[i] != want;
         }
         CHECK(!bad, "neighbour_gathers order, groups of %zu: %d wrong", group, bad);
-        mosaic_executable_free(exe);
     }
 }
 
