@@ -6,7 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <time.h>
+
+enum { SPIN_YIELD_NS = 1000 }; /* how long a spin runs before it lets another thread on its CPU run */
 
 bool mosaic_debug_enabled(void)
 {
@@ -37,12 +40,22 @@ bool mosaic_spin_until(bool (*done)(const void *arg), const void *arg)
     uint64_t limit = (uint64_t)mosaic_settings()->spin_us * 1000u;
     if (!limit)
         return done(arg);
-    uint64_t end = mosaic_now_ns() + limit;
+    uint64_t now = mosaic_now_ns(), end = now + limit, yield_at = now + SPIN_YIELD_NS;
     for (unsigned i = 1;; i++) {
         if (done(arg))
             return true;
-        if (i % 64 == 0 && mosaic_now_ns() >= end)
-            return false;
+        if (i % 64 == 0) {
+            now = mosaic_now_ns();
+            if (now >= end)
+                return false;
+            if (now >= yield_at) {
+                /* Another thread runnable here (the worker this host
+                 * thread waits for, placed on its CPU by the scheduler)
+                 * runs now; alone, the call returns at once. */
+                sched_yield();
+                yield_at = mosaic_now_ns() + SPIN_YIELD_NS;
+            }
+        }
 #if defined(__x86_64__) || defined(__i386__)
         __builtin_ia32_pause();
 #elif defined(__aarch64__)

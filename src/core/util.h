@@ -24,7 +24,9 @@ uint64_t mosaic_now_ns(void);
  * MOSAIC_SPIN_US has passed; done's last answer.  Before a thread sleeps on
  * something that usually comes within microseconds (a worker waiting for
  * the next command, the host for a short one), so that neither pays a
- * futex wake-up. */
+ * futex wake-up.  It yields its CPU every few microseconds: the thread it
+ * waits for may have been woken onto this CPU, and would otherwise wait for
+ * the whole spin. */
 bool mosaic_spin_until(bool (*done)(const void *arg), const void *arg);
 
 /* Initialises a mutex that spins a little before it sleeps: for locks that
