@@ -24,6 +24,7 @@
 #include "report.h"
 
 #include <omp.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -294,6 +295,16 @@ static int run_impl(const run_info *run, const bench_ops *ops, bench_ctx *b, voi
     return i == run->twin ? ops->twin(b) : ops->alt(b);
 }
 
+/* One reading of the roof of a row's bound, in its round: shorter than the
+ * readings at the start and the end (three runs, a tenth of the FMA
+ * loop), so every round can have one. */
+static double read_roof(const run_info *run, bench_bound bound)
+{
+    if (bound == BOUND_MEMORY)
+        return run->roofs ? roofs_triad_gbs(run->roofs, 3) : 0;
+    return bound == BOUND_COMPUTE ? roofs_fma_gflops(run->row_fma_iters, 3) : 0;
+}
+
 static int check_impl(const run_info *run, const bench_ops *ops, bench_ctx *b, void **dev, int i, int fault)
 {
     if (i >= run->nplatforms) /* the twin and the alternative write the same output */
@@ -343,12 +354,24 @@ static void run_bench(const run_info *run, const bench_entry *e, int fault, benc
         if (run_impl(run, ops, &b, dev, i) || check_impl(run, ops, &b, dev, i, fault))
             fail(&b, &r->impl[i]);
     }
-    /* Timed rounds, the order rotating. */
+    /* Timed rounds, the order rotating; the roof of a row that has a share
+     * is read in each round as one more slot of the rotation (slot nimpl). */
     int last_host = -1; /* the twin or the alternative, whichever ran last */
+    bool has_share = (e->bound == BOUND_MEMORY && r->bytes > 0) || (e->bound == BOUND_COMPUTE && r->flops > 0);
+    int slots = nimpl + has_share;
+    static double readings[MAX_REPS];
+    int nreadings = 0;
     double start = bench_now(), budget = run->size == SIZE_TINY ? 1 : run->size == SIZE_QUICK ? 2 : 15;
     for (int rep = 0; rep < run->reps && (rep == 0 || bench_now() - start < budget); rep++)
-        for (int j = 0; j < nimpl; j++) {
-            int i = (j + rep) % nimpl;
+        for (int j = 0; j < slots; j++) {
+            int i = (j + rep) % slots;
+            if (i == nimpl) {
+                settle(run);
+                double v = read_roof(run, e->bound);
+                if (v > 0)
+                    readings[nreadings++] = v;
+                continue;
+            }
             if (r->impl[i].status != STATUS_OK)
                 continue;
             settle(run);
@@ -378,10 +401,24 @@ static void run_bench(const run_info *run, const bench_entry *e, int fault, benc
         x->max = stats_max(times[i], ntimes[i]);
         x->median = stats_median(times[i], ntimes[i]);
     }
+    if (nreadings) {
+        r->roof_low = stats_min(readings, nreadings);
+        r->roof_high = stats_max(readings, nreadings);
+        r->roof = stats_median(readings, nreadings);
+    }
     for (int i = 0; i < run->nplatforms; i++)
         if (dev[i])
             ops->cl_release(&b, &run->platforms[i], dev[i]);
     ops->teardown(&b);
+}
+
+/* [low, high] widened to take in the readings lo..hi (0: none). */
+static void widen_range(double *low, double *high, double lo, double hi)
+{
+    if (lo > 0 && (*low <= 0 || lo < *low))
+        *low = lo;
+    if (hi > *high)
+        *high = hi;
 }
 
 int main(int argc, char **argv)
@@ -412,8 +449,14 @@ int main(int argc, char **argv)
     strftime(run.date, sizeof run.date, "%Y-%m-%d %H:%M", localtime(&now));
 
     long fma_iters = o.size == SIZE_TINY ? 200000 : o.size == SIZE_QUICK ? 4000000 : 20000000;
-    run.triad_gbs = roofs_triad_gbs(stream_length(o.size), 10);
-    run.fma_gflops = roofs_fma_gflops(fma_iters, 5);
+    static roofs arrays;
+    if (roofs_open(&arrays, stream_length(o.size)) == 0)
+        run.roofs = &arrays;
+    else
+        fprintf(stderr, "bench_runner: no memory for the triad's arrays: no bandwidth roof\n");
+    run.row_fma_iters = fma_iters / 10;
+    double triad_start = run.roofs ? roofs_triad_gbs(run.roofs, 10) : 0;
+    double fma_start = roofs_fma_gflops(fma_iters, 5);
 
     run.platforms = platforms;
     run.nplatforms = open_platforms(&o, platforms);
@@ -440,12 +483,21 @@ int main(int argc, char **argv)
         fprintf(stderr, " %.1f s\n", bench_now() - t0);
         n++;
     }
-    /* The roofs again: the best of both is the machine's (a figure much
-     * lower at one end shows a disturbed machine: other processes). */
-    double triad_end = roofs_triad_gbs(stream_length(o.size), 10), fma_end = roofs_fma_gflops(fma_iters, 5);
-    double triad_start = run.triad_gbs, fma_start = run.fma_gflops;
-    run.triad_gbs = triad_end > triad_start ? triad_end : triad_start;
-    run.fma_gflops = fma_end > fma_start ? fma_end : fma_start;
+    /* The roofs again.  The readings' range over the run shows how much the
+     * machine's speed moved (other processes, other guests of a host). */
+    double triad_end = run.roofs ? roofs_triad_gbs(run.roofs, 10) : 0, fma_end = roofs_fma_gflops(fma_iters, 5);
+    roofs_close(&arrays);
+    run.triad_low = run.triad_gbs = triad_start;
+    run.fma_low = run.fma_gflops = fma_start;
+    widen_range(&run.triad_low, &run.triad_gbs, triad_end, triad_end);
+    widen_range(&run.fma_low, &run.fma_gflops, fma_end, fma_end);
+    for (int k = 0; k < n; k++) {
+        const bench_result *r = &results[k];
+        if (r->bound == BOUND_MEMORY)
+            widen_range(&run.triad_low, &run.triad_gbs, r->roof_low, r->roof_high);
+        else if (r->bound == BOUND_COMPUTE)
+            widen_range(&run.fma_low, &run.fma_gflops, r->roof_low, r->roof_high);
+    }
 
     report_header(&run);
     for (int k = 0; k < n; k++)

@@ -45,19 +45,20 @@ void report_header(const run_info *run)
     printf("Mosaic benchmark runner: %s size, median of %d runs, %d thread%s\n", size_name(run->size), run->reps,
            run->threads, run->threads == 1 ? "" : "s");
     printf("CPU: %s; C twins built with -O3 -march=%s; %s\n", run->cpu, run->march, run->date);
-    printf("roofs (best of the start and the end): triad %.1f GB/s, FMA peak %.0f GFLOP/s (%s)\n", run->triad_gbs,
-           run->fma_gflops, run->isa);
+    printf("roofs, read at the start, at the end and in every round of a row: triad %.1f-%.1f GB/s, "
+           "FMA peak %.0f-%.0f GFLOP/s (%s)\n",
+           run->triad_low, run->triad_gbs, run->fma_low, run->fma_gflops, run->isa);
     for (int p = 0; p < run->nplatforms; p++)
         printf("platform %d: %s (%s; %s, %u compute units)\n", p, run->platforms[p].name, run->platforms[p].version,
                run->platforms[p].device_name, run->platforms[p].compute_units);
     const char *base = run->nplatforms ? run->platforms[run->base].name : "-";
     if (run->nplatforms)
         printf("time: per run (latency rows: per launch); X/%.1s: X's time / %s's (above 1: %s is faster); "
-               "roof: share of the triad bandwidth (mem) or FMA peak (fp)\n\n",
+               "roof: share of the triad bandwidth (mem) or FMA peak (fp) read in the row's rounds (median: of)\n\n",
                base, base, base);
     else
         printf("no OpenCL platform: the twins alone; time: per run (latency rows: per launch); "
-               "roof: share of the triad bandwidth (mem) or FMA peak (fp)\n\n");
+               "roof: share of the triad bandwidth (mem) or FMA peak (fp) read in the row's rounds (median: of)\n\n");
     printf("%-15s", "benchmark");
     for (int i = 0; i < table_impls(run); i++)
         printf(" %8.8s", short_name(run, i));
@@ -73,7 +74,7 @@ void report_header(const run_info *run)
     printf(" | roof");
     for (int i = 0; i < table_impls(run); i++)
         printf(" %6.6s", short_name(run, i));
-    printf("\n");
+    printf(" %9s\n", "of");
 }
 
 void report_row(const run_info *run, const bench_result *r)
@@ -103,6 +104,8 @@ void report_row(const run_info *run, const bench_result *r)
         else
             printf(" %5.0f%%", share * 100);
     }
+    if (r->roof > 0)
+        printf(r->bound == BOUND_MEMORY ? " %5.1f GB/s" : " %4.0f GF/s", r->roof);
     printf("\n");
     const impl_result *alt = &r->impl[run->alt];
     if (r->alt_name && alt->status != STATUS_NONE) {
@@ -179,10 +182,13 @@ int report_csv(const char *path, const run_info *run, const bench_result *result
         return -1;
     }
     fprintf(f, "benchmark,group,bound,implementation,status,threads,runs,median_ms,min_ms,max_ms,per_op_us,"
-               "gb_per_s,gflop_per_s,roof_share,time_over_%s,time_over_c,note\n",
+               "gb_per_s,gflop_per_s,roof_share,time_over_%s,time_over_c,roof,note\n",
             run->nplatforms ? impl_name(run, run->base) : "base");
-    fprintf(f, "roof_triad,roof,memory,C+OpenMP,ok,%d,%d,,,,,%.3f,,,,,\n", run->threads, run->reps, run->triad_gbs);
-    fprintf(f, "roof_fma,roof,compute,C+OpenMP,ok,%d,%d,,,,,,%.3f,,,,", run->threads, run->reps, run->fma_gflops);
+    /* The roofs' highest readings, and in the roof column their lowest. */
+    fprintf(f, "roof_triad,roof,memory,C+OpenMP,ok,%d,%d,,,,,%.3f,,,,,%.3f,\n", run->threads, run->reps,
+            run->triad_gbs, run->triad_low);
+    fprintf(f, "roof_fma,roof,compute,C+OpenMP,ok,%d,%d,,,,,,%.3f,,,,%.3f,", run->threads, run->reps,
+            run->fma_gflops, run->fma_low);
     csv_text(f, run->isa);
     fputc('\n', f);
     for (int k = 0; k < n; k++) {
@@ -204,6 +210,7 @@ int report_csv(const char *path, const run_info *run, const bench_result *result
             csv_num(f, result_share(run, r, x), "%.4f");
             csv_num(f, run->nplatforms ? result_ratio(x, &r->impl[run->base]) : -1, "%.4f");
             csv_num(f, result_ratio(x, &r->impl[run->twin]), "%.4f");
+            csv_num(f, r->roof > 0 ? r->roof : -1, "%.3f");
             fputc(',', f);
             if (x->status == STATUS_FAIL)
                 csv_text(f, x->why);

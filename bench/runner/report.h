@@ -27,6 +27,10 @@ typedef struct bench_result {
     long ops;            /* per run (latency rows) */
     const char *alt_name;
     impl_result impl[MAX_IMPLS];
+    /* The roof of a memory- or compute-bound row, read in each of its
+     * rounds beside its runs (GB/s or GFLOP/s): its shares are of the
+     * median reading.  0: no reading. */
+    double roof, roof_low, roof_high;
 } bench_result;
 
 typedef struct run_info {
@@ -35,7 +39,10 @@ typedef struct run_info {
     const char *march; /* the twins' -march */
     const char *isa;   /* the FMA roof's vectors */
     char cpu[128], date[32];
-    double triad_gbs, fma_gflops;
+    double triad_gbs, fma_gflops; /* the highest readings of the run */
+    double triad_low, fma_low;    /* the lowest */
+    const roofs *roofs;           /* the triad's arrays, for the rows' readings */
+    long row_fma_iters;           /* the FMA roof's length in a row's reading */
     bench_platform *platforms;
     int nplatforms;
     int base; /* the platform the ratios are to: Mosaic where it runs */
@@ -53,7 +60,7 @@ double stats_max(const double *v, int n);
 double result_per_op(const bench_result *r, const impl_result *x); /* seconds per operation */
 double result_gbs(const bench_result *r, const impl_result *x);
 double result_gflops(const bench_result *r, const impl_result *x);
-double result_share(const run_info *run, const bench_result *r, const impl_result *x); /* of the roof, 0..1 */
+double result_share(const run_info *run, const bench_result *r, const impl_result *x); /* of the row's roof */
 double result_ratio(const impl_result *x, const impl_result *to); /* time of x / time of `to` */
 
 /* report.c */

@@ -130,8 +130,14 @@ void bench_simple_release(bench_ctx *b, bench_platform *p, void *dev);
 
 /* ---- the roofs (roofs.c), on the OpenMP threads ---- */
 
-double roofs_triad_gbs(size_t floats, int reps); /* best triad bandwidth, GB/s; 0 if it failed */
-double roofs_fma_gflops(long iters, int reps);   /* best FMA rate, GFLOP/s */
+typedef struct roofs {
+    float *a, *b, *c; /* the triad's arrays */
+    size_t n;         /* floats per array */
+} roofs;
+int roofs_open(roofs *r, size_t floats); /* allocates and touches the arrays; -1: out of memory */
+void roofs_close(roofs *r);
+double roofs_triad_gbs(const roofs *r, int reps); /* best triad bandwidth, GB/s; 0 if it failed */
+double roofs_fma_gflops(long iters, int reps);    /* best FMA rate, GFLOP/s */
 const char *roofs_isa(void);                     /* the vectors it used: "AVX-512", "AVX2" */
 size_t stream_length(bench_size size);           /* floats per array of STREAM and the triad roof */
 

@@ -54,15 +54,17 @@ double result_gflops(const bench_result *r, const impl_result *x)
     return timed(x) && r->flops > 0 ? r->flops / x->median / 1e9 : -1;
 }
 
+/* Of the roof read beside the row's runs; a row without a reading (none of
+ * its rounds ran) falls back to the run's highest. */
 double result_share(const run_info *run, const bench_result *r, const impl_result *x)
 {
-    if (r->bound == BOUND_MEMORY && run->triad_gbs > 0) {
-        double gbs = result_gbs(r, x);
-        return gbs < 0 ? -1 : gbs / run->triad_gbs;
+    if (r->bound == BOUND_MEMORY) {
+        double gbs = result_gbs(r, x), roof = r->roof > 0 ? r->roof : run->triad_gbs;
+        return gbs < 0 || roof <= 0 ? -1 : gbs / roof;
     }
-    if (r->bound == BOUND_COMPUTE && run->fma_gflops > 0) {
-        double gflops = result_gflops(r, x);
-        return gflops < 0 ? -1 : gflops / run->fma_gflops;
+    if (r->bound == BOUND_COMPUTE) {
+        double gflops = result_gflops(r, x), roof = r->roof > 0 ? r->roof : run->fma_gflops;
+        return gflops < 0 || roof <= 0 ? -1 : gflops / roof;
     }
     return -1;
 }

@@ -94,9 +94,9 @@ int svg_write(const char *path, const run_info *run, const bench_result *results
              run->threads == 1 ? "" : "s", run->date);
     text(f, LABEL_X, 22, "start", "font-size=\"15\" font-weight=\"bold\"", buf);
     snprintf(buf, sizeof buf,
-             "median of %d runs; roofs measured in the same run: triad %.1f GB/s, FMA peak %.0f GFLOP/s (%s); "
-             "C twins -O3 -march=%s",
-             run->reps, run->triad_gbs, run->fma_gflops, run->isa, run->march);
+             "median of %d runs; roofs read in every round of a row: triad %.1f-%.1f GB/s, FMA peak %.0f-%.0f "
+             "GFLOP/s (%s); C twins -O3 -march=%s",
+             run->reps, run->triad_low, run->triad_gbs, run->fma_low, run->fma_gflops, run->isa, run->march);
     text(f, LABEL_X, 40, "start", "fill=\"#444\"", buf);
 
     /* Legend. */
