@@ -359,56 +359,87 @@ static bool ensure_local_mem(worker *w, size_t size)
     return w->local_mem != NULL;
 }
 
-static cl_int run_group(worker *w, const job *j, size_t linear)
+/* What a worker's groups of one launch have in common: the context's
+ * launch fields and its arena, set up once for all the groups it claims (a
+ * launch of many small groups paid three divisions and some thirty stores
+ * a group).  False if the arena cannot be had. */
+static bool group_ctx_init(worker *w, const job *j, mosaic_wg_ctx *ctx)
 {
-    mosaic_ndrange *nd = j->ndrange;
-    mosaic_wg_ctx ctx;
-    ctx.work_dim = nd->work_dim;
-    ctx.stream_stores = j->stream_stores;
-    size_t g[3] = { linear % nd->num_groups[0], (linear / nd->num_groups[0]) % nd->num_groups[1],
-                    linear / (nd->num_groups[0] * nd->num_groups[1]) };
-    size_t count = 1;
+    const mosaic_ndrange *nd = j->ndrange;
+    ctx->work_dim = nd->work_dim;
+    ctx->stream_stores = j->stream_stores;
     for (int d = 0; d < 3; d++) {
-        ctx.global_offset[d] = nd->global_offset[d];
-        ctx.global_size[d] = nd->global_size[d];
-        ctx.enqueued_local_size[d] = nd->local_size[d];
-        ctx.num_groups[d] = nd->num_groups[d];
-        ctx.group_id[d] = g[d];
-        size_t remaining = nd->global_size[d] - g[d] * nd->local_size[d];
-        ctx.local_size[d] = remaining < nd->local_size[d] ? remaining : nd->local_size[d];
-        count *= ctx.local_size[d];
+        ctx->global_offset[d] = nd->global_offset[d];
+        ctx->global_size[d] = nd->global_size[d];
+        ctx->enqueued_local_size[d] = nd->local_size[d];
+        ctx->num_groups[d] = nd->num_groups[d];
     }
     /* The arena holds the group's __local bytes, then the scratch of the
      * work-group and sub-group collective functions. */
     size_t scratch_at = (nd->local_mem_size + 127) & ~(size_t)127;
     if (!ensure_local_mem(w, scratch_at + MOSAIC_WG_SCRATCH_SIZE(nd->local_size[0] * nd->local_size[1] *
                                                                  nd->local_size[2])))
-        return CL_OUT_OF_RESOURCES;
-    ctx.local_mem = w->local_mem;
-    ctx.device_private = w;
-    ctx.local_mem_size = nd->local_mem_size;
-    ctx.wg_scratch = w->local_mem + scratch_at;
+        return false;
+    ctx->local_mem = w->local_mem;
+    ctx->device_private = w;
+    ctx->local_mem_size = nd->local_mem_size;
+    ctx->wg_scratch = w->local_mem + scratch_at;
     /* Private memory (builtins/address.cl): this thread's stack, and the fiber stacks. */
-    mosaic_cpu_thread_stack(&ctx.private_lo[0], &ctx.private_hi[0]);
-    ctx.private_lo[1] = ctx.private_hi[1] = NULL;
+    mosaic_cpu_thread_stack(&ctx->private_lo[0], &ctx->private_hi[0]);
+    return true;
+}
+
+/* The coordinates of the group with linear index `linear` (x fastest). */
+static void group_coords(const mosaic_ndrange *nd, size_t linear, size_t g[3])
+{
+    g[0] = linear % nd->num_groups[0];
+    g[1] = (linear / nd->num_groups[0]) % nd->num_groups[1];
+    g[2] = linear / (nd->num_groups[0] * nd->num_groups[1]);
+}
+
+/* g moved on to the next group in linear order. */
+static void next_group_coords(const mosaic_ndrange *nd, size_t g[3])
+{
+    if (++g[0] < nd->num_groups[0])
+        return;
+    g[0] = 0;
+    if (++g[1] < nd->num_groups[1])
+        return;
+    g[1] = 0;
+    g[2]++;
+}
+
+/* Runs the group at g of j with a context group_ctx_init set up for j. */
+static cl_int run_group(worker *w, const job *j, mosaic_wg_ctx *ctx, const size_t g[3])
+{
+    MOSAIC_ASSERT(ctx->device_private == w && ctx->local_mem == w->local_mem);
+    const mosaic_ndrange *nd = j->ndrange;
+    size_t count = 1;
+    for (int d = 0; d < 3; d++) {
+        ctx->group_id[d] = g[d];
+        size_t remaining = nd->global_size[d] - g[d] * nd->local_size[d];
+        ctx->local_size[d] = remaining < nd->local_size[d] ? remaining : nd->local_size[d];
+        count *= ctx->local_size[d];
+    }
+    ctx->private_lo[1] = ctx->private_hi[1] = NULL;
     const mosaic_kernel_info *k = nd->info;
-    /* a whole group (each ctx.local_size[d] is at most local_size[d]) may run
+    /* a whole group (each ctx->local_size[d] is at most local_size[d]) may run
      * the K.wg built for the launch's local size */
     if (nd->wg_whole && count == nd->local_size[0] * nd->local_size[1] * nd->local_size[2]) {
-        nd->wg_whole(nd->args, &ctx);
+        nd->wg_whole(nd->args, ctx);
         return CL_COMPLETE;
     }
     if (k->wg_fn) {
-        k->wg_fn(nd->args, &ctx);
+        k->wg_fn(nd->args, ctx);
         return CL_COMPLETE;
     }
     if (!fibers_reserve(&w->fibers, count))
         return CL_OUT_OF_RESOURCES;
-    ctx.private_lo[1] = w->fibers.stacks;
-    ctx.private_hi[1] = w->fibers.stacks + w->fibers.count * (w->fibers.stack_size + page_size());
+    ctx->private_lo[1] = w->fibers.stacks;
+    ctx->private_hi[1] = w->fibers.stacks + w->fibers.count * (w->fibers.stack_size + page_size());
     w->kernel = k;
     w->args = nd->args;
-    w->ctx = &ctx;
+    w->ctx = ctx;
     if (!run_group_as_fibers(w, count) && !w->divergence_reported) {
         w->divergence_reported = true;
         fprintf(stderr, "mosaic: kernel %s: a barrier was reached by only part of work-group (%zu,%zu,%zu); "
@@ -444,6 +475,8 @@ static void work_on_kernel(worker *w, job *j, bool *searching)
     unsigned pushed = atomic_load_explicit(&w->pool->children_pushed, memory_order_relaxed);
     w->running.job = j;
     bool tracing = mosaic_tracing();
+    mosaic_wg_ctx ctx;
+    int ctx_state = 0; /* 0: not set up yet (nd is only sure to live while a claim holds groups), 1: ready, -1: no arena */
     for (;;) {
         /* MOSAIC_TRACE: read before the claim, this is the command's START
          * if the claim gets group 0; any other chunk's begin is read after
@@ -464,8 +497,20 @@ static void work_on_kernel(worker *w, job *j, bool *searching)
         } else if (tracing) {
             began = mosaic_now_ns();
         }
+        size_t coords[3] = { 0, 0, 0 };
+        if (!j->run_part) {
+            if (ctx_state == 0)
+                ctx_state = group_ctx_init(w, j, &ctx) ? 1 : -1;
+            group_coords(nd, first, coords);
+        }
         for (size_t g = first; g < end; g++) {
-            cl_int status = j->run_part ? j->run_part(j->command, g, j->total_groups) : run_group(w, j, g);
+            cl_int status;
+            if (j->run_part) {
+                status = j->run_part(j->command, g, j->total_groups);
+            } else {
+                status = ctx_state > 0 ? run_group(w, j, &ctx, coords) : CL_OUT_OF_RESOURCES;
+                next_group_coords(nd, coords);
+            }
             if (status != CL_COMPLETE) {
                 int expected = CL_COMPLETE;
                 atomic_compare_exchange_strong(&j->status, &expected, status);
