@@ -333,6 +333,11 @@ cl_int mc_mark_spin_loops(LLVMModuleRef m, mc_kernel_build *kb, bool any_read, m
  * does not take: barriers, control flow that differs between work-items,
  * private arrays, atomics, calls, no loop of the kernel's own. */
 bool mc_widen_kernel(LLVMModuleRef m, mc_kernel_build *kb);
+/* Would K.body's float8 and float16 values, split into their elements, let
+ * mc_widen_kernel take it: a loop of the kernel's own, and no calls but
+ * intrinsics with vector forms (a split vector math call would be one call
+ * per element).  Whatever else the widener needs, it still checks. */
+bool mc_widening_takes_wide_vectors(LLVMValueRef body);
 /* A barrier kernel built for groups whose rows are `row` work-items:
  * kb->row, K.body for kb->row_lanes of them at once (a power of two that
  * divides the row), when every barrier is where all of them are. */

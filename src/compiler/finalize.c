@@ -542,7 +542,11 @@ static unsigned widest_vector(LLVMValueRef f)
  * into their elements: the loop vectoriser widens scalar code across
  * work-items but gives up on vector-typed values (N-body on float4 runs about
  * 8 times faster).  Wider vectors (float8, float16) already fill the
- * machine's registers per work-item and stay. */
+ * machine's registers per work-item and stay, except in a kernel the widener
+ * may then take whole (a loop of its own, no calls): one work-item's float16
+ * chain is one dependent chain at a time, its 16 elements over a row's
+ * work-items are 16 (the runner's chain_float16 at 24% of the FMA roof on a
+ * Zen 4 core before, 80% after). */
 static cl_int scalarize_short_vectors(finalize_job *job)
 {
     LLVMValueRef *fs = calloc(job->nk ? job->nk : 1, sizeof *fs);
@@ -551,7 +555,8 @@ static cl_int scalarize_short_vectors(finalize_job *job)
         return mc_out_of_memory(job->log);
     for (size_t k = 0; k < job->nk; k++) {
         unsigned w = widest_vector(job->kb[k].body);
-        if (w > 0 && w <= 4)
+        if (w > 0 && (w <= 4 || (w <= 16 && !job->kb[k].uses_barriers && !mosaic_settings()->no_widen &&
+                                 mc_widening_takes_wide_vectors(job->kb[k].body))))
             fs[n++] = job->kb[k].body;
     }
     cl_int r = n ? mc_run_passes_on(job->m, job->tm, fs, n, "function(scalarizer,instcombine)", job->log) : CL_SUCCESS;

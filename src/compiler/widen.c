@@ -50,10 +50,13 @@
 
 /* Lanes: this many bits of the widest varying value make a machine vector
  * (AVX-512); a value is 8 of them (8 independent chains keep two FMA units
- * of latency 4 busy) when few values live across the kernel's loops, else 4. */
+ * of latency 4 busy) when few values live across the kernel's loops, 4 when
+ * more do, and one when so many do that one vector each fills the registers
+ * (a float16 chain split into its 16 elements: as many chains). */
 #define VECTOR_BITS 512
 #define MAX_VECTORS_PER_VALUE 8
 #define FEW_LIVE_VALUES 4
+#define MANY_LIVE_VALUES 12
 
 /* ---- which kernels ----------------------------------------------------------------- */
 
@@ -812,7 +815,7 @@ static unsigned vectors_per_value(widener *w)
     int live = 0;
     for (int k = 0; k < w->n; k++)
         live += w->shape[k] == VARYING && (LLVMIsAPHINode(w->insts[k]) || LLVMIsALoadInst(w->insts[k]));
-    return live <= FEW_LIVE_VALUES ? MAX_VECTORS_PER_VALUE : MAX_VECTORS_PER_VALUE / 2;
+    return live <= FEW_LIVE_VALUES ? MAX_VECTORS_PER_VALUE : live <= MANY_LIVE_VALUES ? MAX_VECTORS_PER_VALUE / 2 : 1;
 }
 
 static bool has_barrier(LLVMBasicBlockRef bb)
@@ -1083,6 +1086,54 @@ static LLVMValueRef widen(LLVMModuleRef m, mc_kernel_build *kb, unsigned vectors
     *why = w.why;
     widener_free(&w);
     return vec;
+}
+
+/* Is there a cycle of blocks in f (a loop)?  Depth first, block colours. */
+static bool has_cycle(LLVMValueRef f)
+{
+    unsigned n = LLVMCountBasicBlocks(f);
+    LLVMBasicBlockRef *bbs = malloc((n ? n : 1) * sizeof *bbs);
+    unsigned char *colour = calloc(n ? n : 1, 1); /* 0 unseen, 1 on the path, 2 done */
+    struct frame {
+        unsigned block, next_succ;
+    } *stack = malloc((n ? n : 1) * sizeof *stack);
+    pmap index;
+    bool cycle = !pmap_init(&index, n) || !bbs || !colour || !stack; /* out of memory: as if there were one */
+    unsigned k = 0;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb && !cycle; bb = LLVMGetNextBasicBlock(bb), k++) {
+        bbs[k] = bb;
+        pmap_put(&index, bb, (int)k);
+    }
+    int sp = 0;
+    if (!cycle && n)
+        colour[0] = 1, stack[sp++] = (struct frame){0, 0};
+    while (sp && !cycle) {
+        struct frame *top = &stack[sp - 1];
+        LLVMValueRef term = LLVMGetBasicBlockTerminator(bbs[top->block]);
+        if (!term || top->next_succ >= LLVMGetNumSuccessors(term)) {
+            colour[top->block] = 2, sp--;
+            continue;
+        }
+        unsigned s = (unsigned)pmap_get(&index, LLVMGetSuccessor(term, top->next_succ++));
+        if (colour[s] == 1)
+            cycle = true;
+        else if (colour[s] == 0)
+            colour[s] = 1, stack[sp++] = (struct frame){s, 0};
+    }
+    pmap_free(&index);
+    free(bbs), free(colour), free(stack);
+    return cycle;
+}
+
+bool mc_widening_takes_wide_vectors(LLVMValueRef body)
+{
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(body); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+            LLVMValueRef f = LLVMIsACallInst(i) ? mc_called_function(i) : NULL;
+            if (LLVMIsACallInst(i) && !(f && (dropped_intrinsic(f) || wd_widenable_intrinsic(f))))
+                return false; /* barriers, builtins, math the widener leaves as calls */
+        }
+    return has_cycle(body);
 }
 
 bool mc_widen_kernel(LLVMModuleRef m, mc_kernel_build *kb)

@@ -1641,6 +1641,84 @@ TEST(widened)
     }
 }
 
+TEST(widened_wide_vectors)
+{
+    /* A kernel whose loop carries a float16 and a float8 is widened whole
+     * once they are split into their elements (finalize.c,
+     * scalarize_short_vectors): halves, odd elements, a swizzle, a select
+     * and vload/vstore of both widths, run through K.wg and against the
+     * host.  Rows of 5, 21 and 128 work-items. */
+    const char *src =
+        "kernel void k(global const float *in, global float *out, int iters) {\n"
+        "  size_t i = get_global_id(0);\n"
+        "  float16 v = vload16(i, in);\n"
+        "  float8 h = v.lo * 0.5f + v.hi;\n"
+        "  float16 c = (float16)(0.25f + (float)(i % 7) * 0.01f);\n"
+        "  for (int n = 0; n < iters; n++) {\n"
+        "    v = v * v * 0.5f + c;\n"
+        "    v.s0 = v.s0 + v.sf * 0.125f;\n"
+        "    h = fmax(h, v.odd) - 0.0625f;\n"
+        "    h = select(h, -h, h > (float8)(0.5f));\n"
+        "    if (n % 2) v = v.s1032547698badcfe;\n"
+        "  }\n"
+        "  vstore16(v, 0, out + 24 * i);\n"
+        "  vstore8(h, 0, out + 24 * i + 16);\n"
+        "}\n";
+    for (int o = 0; o < NUM_BUILDS; o++) {
+        mosaic_executable *exe = build(src, builds[o]);
+        if (!exe)
+            continue;
+        const mosaic_kernel_info *ki = mosaic_executable_find_kernel(exe, "k");
+        CHECK(o == 1 || (ki && ki->widened_lanes >= 8), "wide vectors (%s): %u lanes", builds[o],
+              ki ? ki->widened_lanes : 0);
+        int rows[] = {5, 21, 128};
+        for (int c = 0; c < 3; c++)
+            for (int iters = 0; iters < 8; iters += 7) {
+                enum { MAXN = 128 };
+                int n = rows[c];
+                float in[16 * MAXN], out[24 * MAXN], ref[24 * MAXN];
+                for (int i = 0; i < 16 * n; i++)
+                    in[i] = (float)((i * 37) % 19) * 0.1f - 0.9f;
+                memset(out, 0, sizeof out);
+                const float *pi = in;
+                float *po = out;
+                range r = {1, {(size_t)n, 1, 1}, {(size_t)n, 1, 1}, 0};
+                compare_wg_wi(exe, builds[o], "k", ARGS(&pi, &po, &iters), &r, out, sizeof out, false);
+                for (int i = 0; i < n; i++) {
+                    float v[16], h[8], cc = 0.25f + (float)(i % 7) * 0.01f;
+                    for (int j = 0; j < 16; j++)
+                        v[j] = in[16 * i + j];
+                    for (int j = 0; j < 8; j++)
+                        h[j] = v[j] * 0.5f + v[8 + j];
+                    for (int t = 0; t < iters; t++) {
+                        for (int j = 0; j < 16; j++)
+                            v[j] = v[j] * v[j] * 0.5f + cc;
+                        v[0] += v[15] * 0.125f;
+                        for (int j = 0; j < 8; j++) {
+                            h[j] = fmaxf(h[j], v[2 * j + 1]) - 0.0625f;
+                            h[j] = h[j] > 0.5f ? -h[j] : h[j];
+                        }
+                        if (t % 2)
+                            for (int j = 0; j < 16; j += 2) {
+                                float x = v[j];
+                                v[j] = v[j + 1], v[j + 1] = x;
+                            }
+                    }
+                    memcpy(ref + 24 * i, v, sizeof v);
+                    memcpy(ref + 24 * i + 16, h, sizeof h);
+                }
+                int bad = -1;
+                for (int i = 0; i < 24 * n && bad < 0; i++)
+                    if (fabsf(out[i] - ref[i]) > 1e-5f * (1.0f + fabsf(ref[i])))
+                        bad = i;
+                CHECK(bad < 0, "wide vectors (%s, row %d, iters %d): element %d of work-item %d: %g, expected %g",
+                      builds[o], n, iters, bad % 24, bad / 24, bad < 0 ? 0.0 : (double)out[bad],
+                      bad < 0 ? 0.0 : (double)ref[bad]);
+            }
+        mosaic_executable_free(exe);
+    }
+}
+
 TEST(widened_masked_loops)
 {
     /* A loop that work-items leave in different iterations, in a widened
