@@ -1114,11 +1114,13 @@ static bool has_cycle(LLVMValueRef f)
             colour[top->block] = 2, sp--;
             continue;
         }
-        unsigned s = (unsigned)pmap_get(&index, LLVMGetSuccessor(term, top->next_succ++));
+        int s = pmap_get(&index, LLVMGetSuccessor(term, top->next_succ++));
+        if (s < 0) /* not a block of f: cannot happen in verified IR */
+            continue;
         if (colour[s] == 1)
             cycle = true;
         else if (colour[s] == 0)
-            colour[s] = 1, stack[sp++] = (struct frame){s, 0};
+            colour[s] = 1, stack[sp++] = (struct frame){(unsigned)s, 0};
     }
     pmap_free(&index);
     free(bbs), free(colour), free(stack);

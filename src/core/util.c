@@ -2,11 +2,11 @@
 #include "core/util.h"
 #include "base/settings.h"
 
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sched.h>
 #include <time.h>
 
 enum { SPIN_YIELD_NS = 1000 }; /* how long a spin runs before it lets another thread on its CPU run */
