@@ -154,6 +154,16 @@ enum { NUM_BUILDS = 2 };
 
 /* Runs kernel `name` through K.wg and through K.wi from the same initial
  * `out` contents; the results must match.  Leaves K.wg's result in out. */
+/* Build o (builds[]) of a kernel the widener must take whole runs at least
+ * min_lanes work-items at once; the unoptimised build widens nothing. */
+static void check_widened(const mosaic_executable *exe, int o, const char *kernel, unsigned min_lanes,
+                          const char *what)
+{
+    const mosaic_kernel_info *ki = mosaic_executable_find_kernel(exe, kernel);
+    CHECK(o == 1 || (ki && ki->widened_lanes >= min_lanes), "%s (%s): %u lanes", what, builds[o],
+          ki ? ki->widened_lanes : 0);
+}
+
 static void compare_wg_wi(const mosaic_executable *exe, const char *opts, const char *name, void **args,
                           const range *r, void *out, size_t out_bytes, bool barriers)
 {
@@ -1572,9 +1582,7 @@ TEST(widened)
         mosaic_executable *exe = build(src, builds[o]);
         if (!exe)
             continue;
-        const mosaic_kernel_info *ki = mosaic_executable_find_kernel(exe, "k");
-        CHECK(o == 1 || (ki && ki->widened_lanes >= 16), "widened (%s): %u lanes", builds[o],
-              ki ? ki->widened_lanes : 0);
+        check_widened(exe, o, "k", 16, "widened");
         int rows[] = {5, 21, 128, 130};
         for (int c = 0; c < 4; c++)
             for (int iters = 0; iters < 8; iters += 7) {
@@ -1668,9 +1676,7 @@ TEST(widened_wide_vectors)
         mosaic_executable *exe = build(src, builds[o]);
         if (!exe)
             continue;
-        const mosaic_kernel_info *ki = mosaic_executable_find_kernel(exe, "k");
-        CHECK(o == 1 || (ki && ki->widened_lanes >= 8), "wide vectors (%s): %u lanes", builds[o],
-              ki ? ki->widened_lanes : 0);
+        check_widened(exe, o, "k", 8, "wide vectors");
         int rows[] = {5, 21, 128};
         for (int c = 0; c < 3; c++)
             for (int iters = 0; iters < 8; iters += 7) {
@@ -1749,9 +1755,7 @@ TEST(widened_masked_loops)
         mosaic_executable *exe = build(src, builds[o]);
         if (!exe)
             continue;
-        const mosaic_kernel_info *ki = mosaic_executable_find_kernel(exe, "k");
-        CHECK(o == 1 || (ki && ki->widened_lanes >= 16), "widened_masked_loops (%s): %u lanes", builds[o],
-              ki ? ki->widened_lanes : 0);
+        check_widened(exe, o, "k", 16, "widened_masked_loops");
         int rows[] = {5, 21, 128, 130};
         for (int c = 0; c < 4; c++)
             for (int rounds = 1; rounds < 4; rounds += 2) {
@@ -1823,9 +1827,9 @@ TEST(widened_guards)
             continue;
         const char *names[] = {"ret", "around"};
         for (int k = 0; k < 2; k++) {
-            const mosaic_kernel_info *ki = mosaic_executable_find_kernel(exe, names[k]);
-            CHECK(o == 1 || (ki && ki->widened_lanes >= 16), "widened_guards %s (%s): %u lanes", names[k],
-                  builds[o], ki ? ki->widened_lanes : 0);
+            char what[64];
+            snprintf(what, sizeof what, "widened_guards %s", names[k]);
+            check_widened(exe, o, names[k], 16, what);
         }
         int rows[] = {5, 21, 128, 130};
         for (int c = 0; c < 4; c++)
@@ -1914,9 +1918,7 @@ TEST(widened_ifs)
         mosaic_executable *exe = build(src, builds[o]);
         if (!exe)
             continue;
-        const mosaic_kernel_info *ki = mosaic_executable_find_kernel(exe, "k");
-        CHECK(o == 1 || (ki && ki->widened_lanes >= 16), "widened_ifs (%s): %u lanes", builds[o],
-              ki ? ki->widened_lanes : 0);
+        check_widened(exe, o, "k", 16, "widened_ifs");
         int rows[] = {5, 21, 128, 130};
         for (int c = 0; c < 4; c++)
             for (int mode = 0; mode < 2; mode++) {
