@@ -413,7 +413,7 @@ static void run_bench(const run_info *run, const bench_entry *e, int fault, benc
 }
 
 /* [low, high] widened to take in the readings lo..hi (0: none). */
-static void widen_range(double *low, double *high, double lo, double hi)
+static void extend_range(double *low, double *high, double lo, double hi)
 {
     if (lo > 0 && (*low <= 0 || lo < *low))
         *low = lo;
@@ -489,14 +489,14 @@ int main(int argc, char **argv)
     roofs_close(&arrays);
     run.triad_low = run.triad_gbs = triad_start;
     run.fma_low = run.fma_gflops = fma_start;
-    widen_range(&run.triad_low, &run.triad_gbs, triad_end, triad_end);
-    widen_range(&run.fma_low, &run.fma_gflops, fma_end, fma_end);
+    extend_range(&run.triad_low, &run.triad_gbs, triad_end, triad_end);
+    extend_range(&run.fma_low, &run.fma_gflops, fma_end, fma_end);
     for (int k = 0; k < n; k++) {
         const bench_result *r = &results[k];
         if (r->bound == BOUND_MEMORY)
-            widen_range(&run.triad_low, &run.triad_gbs, r->roof_low, r->roof_high);
+            extend_range(&run.triad_low, &run.triad_gbs, r->roof_low, r->roof_high);
         else if (r->bound == BOUND_COMPUTE)
-            widen_range(&run.fma_low, &run.fma_gflops, r->roof_low, r->roof_high);
+            extend_range(&run.fma_low, &run.fma_gflops, r->roof_low, r->roof_high);
     }
 
     report_header(&run);

@@ -87,6 +87,7 @@ double roofs_fma_gflops(long iters, int reps)
         {
 #pragma omp master
             t0 = omp_get_wtime();
+#pragma omp barrier /* no part starts before the clock */
             float s = 0;
 #pragma omp for schedule(dynamic, 1)
             for (int k = 0; k < parts; k++)
