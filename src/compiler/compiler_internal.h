@@ -423,6 +423,9 @@ unsigned mc_run_strided_loops_in_step(LLVMValueRef body);
  * registers, not memory (pragma_unroll.c).  Only the functions with such a
  * loop go through the passes; fs is reordered. */
 cl_int mc_unroll_pragma_loops(LLVMModuleRef m, LLVMTargetMachineRef tm, LLVMValueRef *fs, size_t n, mosaic_strbuf *log);
+/* Each branch of fn that closes a cycle (a back edge of a depth-first walk
+ * from the entry) in *out (malloc'd); how many, -1 when memory runs out. */
+int mc_back_edges(LLVMValueRef fn, LLVMValueRef **out);
 
 /* ---- kernels built for one local size (one_size.c, local_size.c) ------------ */
 /* K.wg (after K.body was inlined) for groups of exactly size[]: its loads

@@ -24,9 +24,7 @@
 /* The property that says a loop waits: LLVM ignores what it does not know. */
 #define WAITS "mosaic.unroll.later"
 
-/* Each branch of fn that closes a cycle (a back edge of a depth-first walk)
- * in *out (malloc'd); how many, -1 when memory runs out. */
-static int back_edges(LLVMValueRef fn, LLVMValueRef **out)
+int mc_back_edges(LLVMValueRef fn, LLVMValueRef **out)
 {
     int n = (int)LLVMCountBasicBlocks(fn), sp = 0, nb = 0;
     LLVMBasicBlockRef *bbs = malloc((size_t)(n ? n : 1) * sizeof *bbs);
@@ -78,7 +76,7 @@ static bool asks_unrolling(LLVMValueRef md)
 static int mark_waiting(LLVMValueRef fn, unsigned kind)
 {
     LLVMValueRef *latches;
-    int nb = back_edges(fn, &latches), asking = 0;
+    int nb = mc_back_edges(fn, &latches), asking = 0;
     if (nb < 0)
         return -1;
     for (int i = 0; i < nb; i++)

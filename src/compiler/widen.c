@@ -1088,45 +1088,6 @@ static LLVMValueRef widen(LLVMModuleRef m, mc_kernel_build *kb, unsigned vectors
     return vec;
 }
 
-/* Is there a cycle of blocks in f (a loop)?  Depth first, block colours. */
-static bool has_cycle(LLVMValueRef f)
-{
-    unsigned n = LLVMCountBasicBlocks(f);
-    LLVMBasicBlockRef *bbs = malloc((n ? n : 1) * sizeof *bbs);
-    unsigned char *colour = calloc(n ? n : 1, 1); /* 0 unseen, 1 on the path, 2 done */
-    struct frame {
-        unsigned block, next_succ;
-    } *stack = malloc((n ? n : 1) * sizeof *stack);
-    pmap index;
-    bool cycle = !pmap_init(&index, n) || !bbs || !colour || !stack; /* out of memory: as if there were one */
-    unsigned k = 0;
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb && !cycle; bb = LLVMGetNextBasicBlock(bb), k++) {
-        bbs[k] = bb;
-        pmap_put(&index, bb, (int)k);
-    }
-    int sp = 0;
-    if (!cycle && n)
-        colour[0] = 1, stack[sp++] = (struct frame){0, 0};
-    while (sp && !cycle) {
-        struct frame *top = &stack[sp - 1];
-        LLVMValueRef term = LLVMGetBasicBlockTerminator(bbs[top->block]);
-        if (!term || top->next_succ >= LLVMGetNumSuccessors(term)) {
-            colour[top->block] = 2, sp--;
-            continue;
-        }
-        int s = pmap_get(&index, LLVMGetSuccessor(term, top->next_succ++));
-        if (s < 0) /* not a block of f: cannot happen in verified IR */
-            continue;
-        if (colour[s] == 1)
-            cycle = true;
-        else if (colour[s] == 0)
-            colour[s] = 1, stack[sp++] = (struct frame){(unsigned)s, 0};
-    }
-    pmap_free(&index);
-    free(bbs), free(colour), free(stack);
-    return cycle;
-}
-
 bool mc_widening_takes_wide_vectors(LLVMValueRef body)
 {
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(body); bb; bb = LLVMGetNextBasicBlock(bb))
@@ -1135,7 +1096,10 @@ bool mc_widening_takes_wide_vectors(LLVMValueRef body)
             if (LLVMIsACallInst(i) && !(f && (dropped_intrinsic(f) || wd_widenable_intrinsic(f))))
                 return false; /* barriers, builtins, math the widener leaves as calls */
         }
-    return has_cycle(body);
+    LLVMValueRef *latches = NULL;
+    int loops = mc_back_edges(body, &latches); /* -1, out of memory: as if there were one */
+    free(latches);
+    return loops != 0;
 }
 
 bool mc_widen_kernel(LLVMModuleRef m, mc_kernel_build *kb)
