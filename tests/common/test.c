@@ -3,6 +3,7 @@
 
 #include <stdarg.h>
 #include <string.h>
+#include <time.h>
 
 int test_passed, test_failed;
 
@@ -116,4 +117,11 @@ int test_summary(void)
     if (cases_run > 0 && cases_skipped == cases_run)
         return TEST_EXIT_SKIPPED;
     return 0;
+}
+
+double test_now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }

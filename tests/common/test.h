@@ -107,6 +107,9 @@ int test_summary(void);
 /* The case running now ("" outside cases). */
 const char *test_current_case(void);
 
+/* Milliseconds of the monotonic clock. */
+double test_now_ms(void);
+
 /* ---- the program's list ------------------------------------------------------ */
 #ifdef TEST_LIST
 #define TEST_CASE(name, ...) static void test_case_##name(void);

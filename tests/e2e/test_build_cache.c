@@ -29,13 +29,6 @@
 #include "test.h"
 #include "cl_test.h"
 
-static double now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
-
 /* ---- the host process ------------------------------------------------------------------
  * --host build|compile|il EXPECT OPTIONS SOURCE [HEADER]
  * builds SOURCE (clBuildProgram; or, for compile, clCompileProgram with
@@ -128,9 +121,9 @@ static int host_main(int argc, char **argv)
     if (!test_open_cpu_device(&platform, &device, &context))
         return 12;
     cl_int err;
-    double t0 = now_ms();
+    double t0 = test_now_ms();
     cl_program p = host_build(context, device, mode, options, source, header, &err);
-    double first = now_ms() - t0;
+    double first = test_now_ms() - t0;
     if (err != CL_SUCCESS) {
         size_t size = 0;
         if (p)
@@ -163,9 +156,9 @@ static int host_main(int argc, char **argv)
     if (pause)
         usleep((useconds_t)atoi(pause) * 1000);
     for (int i = 0; i < 5 && !wrong && !getenv("TEST_HOST_ONCE"); i++) {
-        double t = now_ms();
+        double t = test_now_ms();
         cl_program p2 = host_build(context, device, mode, options, source, header, &err);
-        t = now_ms() - t;
+        t = test_now_ms() - t;
         again = err == CL_SUCCESS && t < again ? t : again;
         clReleaseProgram(p2);
     }
@@ -199,7 +192,7 @@ static void host_start(host *h, const char *const *env, const char *mode, int ex
     char expect_text[16];
     snprintf(expect_text, sizeof expect_text, "%d", expect);
     fflush(NULL);
-    h->ms = now_ms();
+    h->ms = test_now_ms();
     h->pid = fork();
     if (h->pid == 0) {
         for (const char *const *e = env; e && *e; e++) {
@@ -230,11 +223,11 @@ static void host_wait(host *h, int timeout_s)
     if (h->pid <= 0)
         return;
     size_t len = 0;
-    double deadline = now_ms() + timeout_s * 1000.0;
+    double deadline = test_now_ms() + timeout_s * 1000.0;
     bool killed = false;
     for (;;) {
         struct pollfd p = {h->out, POLLIN, 0};
-        int left = (int)(deadline - now_ms());
+        int left = (int)(deadline - test_now_ms());
         int n = poll(&p, 1, left > 0 ? left : 0);
         if (n < 0 && errno == EINTR)
             continue;
@@ -255,7 +248,7 @@ static void host_wait(host *h, int timeout_s)
     close(h->out);
     int status;
     waitpid(h->pid, &status, 0);
-    h->ms = now_ms() - h->ms;
+    h->ms = test_now_ms() - h->ms;
     h->status = killed ? -1 : WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     if (h->status != 0 && h->status != 10)
         fprintf(stderr, "host: status %d after %.0f ms:\n%s\n", h->status, h->ms, h->text);
@@ -391,8 +384,8 @@ static pid_t process_in(const char *dir)
 /* Waits up to ms milliseconds for no live process under dir; true if there is none. */
 static bool no_process_in(const char *dir, int ms)
 {
-    for (double end = now_ms() + ms; process_in(dir); usleep(20000))
-        if (now_ms() > end)
+    for (double end = test_now_ms() + ms; process_in(dir); usleep(20000))
+        if (test_now_ms() > end)
             return false;
     return true;
 }
@@ -811,7 +804,7 @@ TEST(killed_host)
     host h;
     host_start(&h, ENV(env_tmp, "MOSAIC_CACHE=0"), "build", 1, "", slow_source(), NULL);
     pid_t clang = 0;
-    for (double end = now_ms() + 60000; !clang && now_ms() < end; usleep(20000))
+    for (double end = test_now_ms() + 60000; !clang && test_now_ms() < end; usleep(20000))
         clang = process_in(tmp);
     CHECK(clang > 0, "clang started");
     usleep(300000); /* let it grow a little */

@@ -19,7 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #define TEST_LIST "test_queues.list"
@@ -783,13 +782,6 @@ enum { ONE_CPU_COMMANDS = 100 };
 
 static void CL_CALLBACK count_one(void *p) { atomic_fetch_add((atomic_int *)*(void **)p, 1); }
 
-static double now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
-
 /* The child: ONE_CPU_COMMANDS native kernels, each waited for; exit 0 if
  * they took under 50 ms (a few microseconds each when the waits let the
  * other thread run; a time slice of at least 0.75 ms each way if not). */
@@ -802,12 +794,12 @@ static int one_cpu_child(void)
     void *arg = &counted;
     double best = 1e9;
     for (int round = 0; round < 3; round++) { /* the best of three: a busy machine may take the CPU once */
-        double t0 = now_ms();
+        double t0 = test_now_ms();
         for (int i = 0; i < ONE_CPU_COMMANDS; i++) {
             CHECK_ERR(clEnqueueNativeKernel(q, count_one, &arg, sizeof arg, 0, NULL, NULL, 0, NULL, NULL), CL_SUCCESS);
             CHECK_ERR(clFinish(q), CL_SUCCESS);
         }
-        double ms = now_ms() - t0;
+        double ms = test_now_ms() - t0;
         best = ms < best ? ms : best;
     }
     CHECK(atomic_load(&counted) == 3 * ONE_CPU_COMMANDS, "%d commands ran", atomic_load(&counted));
