@@ -801,7 +801,10 @@ TEST(debug_says_why)
           "no reason for the kernel that calls printf in:\n%s", text);
     CHECK(strstr(text, "mosaic: kernel calls: work-group function, 0 loops over work-items vectorised"),
           "no summary for kernel calls in:\n%s", text);
-    CHECK(strstr(text, "mosaic: kernel scales: work-group function, 2 loops over work-items vectorised"),
+    /* how many loops: the vector loop, and an epilogue where LLVM's cost
+     * model for the host's CPU vectorises one (2 on Zen 4; 1 on a Xeon that
+     * LLVM 16 takes for a Rocket Lake) */
+    CHECK(summary_says(text, "scales", " over work-items vectorised") && !summary_says(text, "scales", " 0 loops"),
           "no summary for kernel scales in:\n%s", text);
     CHECK(!strstr(text, "kernel scales: a loop"), "a reason for a vectorised kernel in:\n%s", text);
     CHECK(summary_says(text, "checks", ", 1 with a copy for rows that pass their bounds checks"),
