@@ -42,6 +42,10 @@ struct mosaic_settings {
     /* MOSAIC_NO_WIDEN (flag, off): kernels with loops of their own are not
      * widened whole (src/compiler/widen.c); their loops get cuts instead */
     bool no_widen;
+    /* MOSAIC_NO_PREFETCH (flag, off): barrier kernels do not prefetch what
+     * the group two ahead reads before its first barrier
+     * (src/compiler/group_prefetch.c) */
+    bool no_prefetch;
     /* MOSAIC_STREAM_STORES (unset, 0 or 1): whether a kernel's stores of
      * whole cache lines to global memory may bypass the caches
      * (non-temporal stores, src/compiler/stream_stores.c), and large

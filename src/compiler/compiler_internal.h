@@ -225,6 +225,8 @@ typedef struct mc_kernel_build {
     unsigned streamed_stores;  /* stores of K.wg with a non-temporal version (stream_stores.c) */
     unsigned joined_accesses;  /* gathers and scatters of K.wg joined with their neighbours (neighbour_gathers.c) */
     unsigned shared_row_loads; /* values of K.wg's row loops that row 0 reads for all rows (shared_row_loads.c) */
+    bool prefetch_ahead;       /* K.wg's entry may prefetch what the group two ahead reads first (group_prefetch.c) */
+    unsigned prefetched_reads; /* reads before the first barrier so prefetched */
 } mc_kernel_build;
 
 /* A builtin kept out of line (never inlined: "__mosaic_outlined_*"): the
@@ -310,6 +312,15 @@ void mc_copy_name(LLVMValueRef to, LLVMValueRef from);
 /* K.wg's load of the group's size in dimension d from ctx (its parameter),
  * invariant and in [1, MOSAIC_MAX_LOCAL_SIZE]. */
 LLVMValueRef mc_load_local_size(LLVMBuilderRef b, LLVMValueRef ctx, int d);
+/* In K.wg's entry (regions.c; args: the kernel's arguments there, ctx its
+ * context, group_size the group's size): prefetches of the lines that
+ * K.body's reads before its first barrier cover in the group two ahead in
+ * x; returns how many reads (group_prefetch.c). */
+unsigned mc_prefetch_groups_ahead(LLVMModuleRef m, const mc_kernel_build *kb, LLVMBuilderRef b,
+                                  const LLVMValueRef *args, LLVMValueRef ctx, const LLVMValueRef group_size[3]);
+/* The byte offset of p from base, when p is base seen through casts and
+ * GEPs with constant indices; -1 otherwise (util.c). */
+int64_t mc_offset_from(LLVMValueRef p, LLVMValueRef base, LLVMTargetDataRef td);
 /* Phis of succ that came from `from` now come from `to`: the C API cannot
  * change an incoming block, so such a phi is rebuilt (util.c). */
 void mc_retarget_phis(LLVMBuilderRef b, LLVMBasicBlockRef succ, LLVMBasicBlockRef from, LLVMBasicBlockRef to);

@@ -609,6 +609,7 @@ static cl_int build_work_group_functions(finalize_job *job)
         mc_kernel_build *kb = &job->kb[k];
         kb->arg_info = job->obj->kernels[k].args;
         kb->specialise_images = !job->opts->opt_disable;
+        kb->prefetch_ahead = !job->opts->opt_disable && !mosaic_settings()->no_prefetch;
         if (!job->opts->opt_disable) {
             mc_widen_guarded_indices(kb->body);
             mc_run_strided_loops_in_step(kb->body);
@@ -769,7 +770,7 @@ static cl_int optimise(finalize_job *job)
         info->vectorised_loops = job->kb[k].wg ? mc_count_vector_loops(job->kb[k].wg) : 0;
         if (mosaic_settings()->debug) {
             char checked[96] = "", uniform[96] = "", skipped[96] = "", rows[96] = "", streamed[96] = "",
-                 joined[96] = "", shared[96] = "";
+                 joined[96] = "", shared[96] = "", ahead[96] = "";
             if (job->kb[k].checked_rows)
                 snprintf(checked, sizeof checked, ", %u with a copy for rows that pass their bounds checks",
                          job->kb[k].checked_rows);
@@ -792,12 +793,15 @@ static cl_int optimise(finalize_job *job)
             if (job->kb[k].streamed_stores)
                 snprintf(streamed, sizeof streamed, ", %u store%s of whole lines that may stream past the cache",
                          job->kb[k].streamed_stores, job->kb[k].streamed_stores == 1 ? "" : "s");
-            fprintf(stderr, "mosaic: kernel %s: %s, %u loop%s over work-items vectorised%s%s%s%s%s%s%s\n", info->name,
+            if (job->kb[k].prefetched_reads && job->kb[k].wg)
+                snprintf(ahead, sizeof ahead, ", %u read%s before the first barrier prefetched two groups ahead",
+                         job->kb[k].prefetched_reads, job->kb[k].prefetched_reads == 1 ? "" : "s");
+            fprintf(stderr, "mosaic: kernel %s: %s, %u loop%s over work-items vectorised%s%s%s%s%s%s%s%s\n", info->name,
                     !job->kb[k].wg ? "fibers (one work-item function per work-item)"
                     : info->uses_barriers ? "work-group function in regions between barriers"
                                           : "work-group function",
                     info->vectorised_loops, info->vectorised_loops == 1 ? "" : "s", uniform, checked, joined, shared,
-                    skipped, rows, streamed);
+                    skipped, rows, streamed, ahead);
         }
     }
     free(wi), free(sizes);
@@ -1178,8 +1182,10 @@ cl_int mc_finalize_one_size(const mosaic_compiler_target *target, const mosaic_b
                                : target && target->cpu_name ? "" : mc_host_features();
         /* settings that change the code are part of the key */
         mosaic_strbuf key_options = {0};
-        mosaic_strbuf_printf(&key_options, "%s\n%s%s", options ? options : "",
+        mosaic_strbuf_printf(&key_options, "%s\n%s%s%s%s", options ? options : "",
                              mosaic_settings()->barrier_fibers ? "barrier-fibers " : "",
+                             mosaic_settings()->no_widen ? "no-widen " : "",
+                             mosaic_settings()->no_prefetch ? "no-prefetch " : "",
                              mc_libmvec_available() ? "libmvec" : "");
         if (one_size)
             mosaic_strbuf_printf(&key_options, "\nkernel %s for groups of %zux%zux%zu", one_size->kernel,

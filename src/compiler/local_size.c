@@ -13,47 +13,6 @@
 
 #include "compiler/compiler_internal.h"
 
-/* The byte offset of p from base, when p is base seen through casts and
- * GEPs with constant indices; -1 otherwise. */
-static int64_t offset_from(LLVMValueRef p, LLVMValueRef base, LLVMTargetDataRef td, int depth)
-{
-    if (p == base)
-        return 0;
-    if (depth > 8)
-        return -1;
-    LLVMOpcode op = LLVMIsAInstruction(p) ? LLVMGetInstructionOpcode(p)
-                    : LLVMIsAConstantExpr(p) ? LLVMGetConstOpcode(p)
-                                             : (LLVMOpcode)0;
-    if (op == LLVMAddrSpaceCast || op == LLVMBitCast)
-        return offset_from(LLVMGetOperand(p, 0), base, td, depth + 1);
-    if (op != LLVMGetElementPtr)
-        return -1;
-    int64_t inner = offset_from(LLVMGetOperand(p, 0), base, td, depth + 1);
-    if (inner < 0)
-        return -1;
-    LLVMTypeRef t = LLVMGetGEPSourceElementType(p);
-    int64_t off = inner;
-    unsigned n = (unsigned)LLVMGetNumOperands(p);
-    for (unsigned i = 1; i < n; i++) {
-        LLVMValueRef index = LLVMGetOperand(p, i);
-        if (!LLVMIsAConstantInt(index))
-            return -1;
-        long long k = LLVMConstIntGetSExtValue(index);
-        if (i == 1) {
-            off += k * (int64_t)LLVMABISizeOfType(td, t);
-        } else if (LLVMGetTypeKind(t) == LLVMStructTypeKind) {
-            off += (int64_t)LLVMOffsetOfElement(td, t, (unsigned)k);
-            t = LLVMStructGetTypeAtIndex(t, (unsigned)k);
-        } else if (LLVMGetTypeKind(t) == LLVMArrayTypeKind || LLVMGetTypeKind(t) == LLVMVectorTypeKind) {
-            t = LLVMGetElementType(t);
-            off += k * (int64_t)LLVMABISizeOfType(td, t);
-        } else {
-            return -1;
-        }
-    }
-    return off;
-}
-
 /* A loop over a row of work-items: its trip count is now a constant, and
  * LLVM unrolls a short loop fully before the vectoriser sees it (tiled
  * SGEMM's 16 work-items became straight code, its loops stayed scalar).  It
@@ -99,7 +58,7 @@ unsigned mc_fix_local_size(LLVMValueRef wg, LLVMTargetDataRef td, const size_t s
             }
             if (!LLVMIsALoadInst(inst) || LLVMTypeOf(inst) != i64 || LLVMGetVolatile(inst))
                 continue;
-            int64_t off = offset_from(LLVMGetOperand(inst, 0), ctx, td, 0);
+            int64_t off = mc_offset_from(LLVMGetOperand(inst, 0), ctx, td);
             int64_t field = off >= actual ? off - actual : off - enqueued;
             if (off < enqueued || field >= 24 || field % 8)
                 continue;

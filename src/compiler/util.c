@@ -531,6 +531,52 @@ bool mc_is_outlined_builtin(LLVMValueRef f)
     return !strncmp(LLVMGetValueName(f), "__mosaic_outlined_", 18);
 }
 
+/* The byte offset of p from base, when p is base seen through casts and
+ * GEPs with constant indices; -1 otherwise. */
+static int64_t offset_within(LLVMValueRef p, LLVMValueRef base, LLVMTargetDataRef td, int depth)
+{
+    if (p == base)
+        return 0;
+    if (depth > 8)
+        return -1;
+    LLVMOpcode op = LLVMIsAInstruction(p) ? LLVMGetInstructionOpcode(p)
+                    : LLVMIsAConstantExpr(p) ? LLVMGetConstOpcode(p)
+                                             : (LLVMOpcode)0;
+    if (op == LLVMAddrSpaceCast || op == LLVMBitCast)
+        return offset_within(LLVMGetOperand(p, 0), base, td, depth + 1);
+    if (op != LLVMGetElementPtr)
+        return -1;
+    int64_t inner = offset_within(LLVMGetOperand(p, 0), base, td, depth + 1);
+    if (inner < 0)
+        return -1;
+    LLVMTypeRef t = LLVMGetGEPSourceElementType(p);
+    int64_t off = inner;
+    unsigned n = (unsigned)LLVMGetNumOperands(p);
+    for (unsigned i = 1; i < n; i++) {
+        LLVMValueRef index = LLVMGetOperand(p, i);
+        if (!LLVMIsAConstantInt(index))
+            return -1;
+        long long k = LLVMConstIntGetSExtValue(index);
+        if (i == 1) {
+            off += k * (int64_t)LLVMABISizeOfType(td, t);
+        } else if (LLVMGetTypeKind(t) == LLVMStructTypeKind) {
+            off += (int64_t)LLVMOffsetOfElement(td, t, (unsigned)k);
+            t = LLVMStructGetTypeAtIndex(t, (unsigned)k);
+        } else if (LLVMGetTypeKind(t) == LLVMArrayTypeKind || LLVMGetTypeKind(t) == LLVMVectorTypeKind) {
+            t = LLVMGetElementType(t);
+            off += k * (int64_t)LLVMABISizeOfType(td, t);
+        } else {
+            return -1;
+        }
+    }
+    return off;
+}
+
+int64_t mc_offset_from(LLVMValueRef p, LLVMValueRef base, LLVMTargetDataRef td)
+{
+    return offset_within(p, base, td, 0);
+}
+
 /* Does the !llvm.loop node md hold a node {"<name>", ...}? */
 static bool loop_has(LLVMValueRef md, const char *want)
 {

@@ -864,6 +864,143 @@ TEST(debug_says_why)
           "kernel tiles' sum has two arrays in its build for 16x16 groups:\n%s", text);
 }
 
+/* Kernel `name` of p on `items` work-items in groups of `group`, its
+ * arguments the buffers m[0..n) and then, when `local_bytes`, a __local one. */
+static void launch_1d(cl_program p, const char *name, cl_mem *m, int n, size_t local_bytes, size_t items, size_t group)
+{
+    cl_int err;
+    cl_kernel k = clCreateKernel(p, name, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    if (!k)
+        return;
+    for (int a = 0; a < n; a++)
+        CHECK_ERR(clSetKernelArg(k, (cl_uint)a, sizeof m[a], &m[a]), CL_SUCCESS);
+    if (local_bytes)
+        CHECK_ERR(clSetKernelArg(k, (cl_uint)n, local_bytes, NULL), CL_SUCCESS);
+    CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 1, NULL, &items, &group, 0, NULL, NULL), CL_SUCCESS);
+    CHECK_ERR(clFinish(queue), CL_SUCCESS);
+    clReleaseKernel(k);
+}
+
+/* Barrier kernels prefetch, at a group's start, the lines that the group
+ * two ahead reads before its first barrier, when the addresses come from
+ * the arguments and the ids (src/compiler/group_prefetch.c): a tree sum's
+ * element per work-item, a work-item's block read in a short loop, the
+ * indices of a gather (not the gathered values: their addresses come from
+ * memory), no tile of a tile loop.  MOSAIC_DEBUG says which; with
+ * MOSAIC_NO_PREFETCH (the second run of this case) none.  The results are
+ * the same either way, the last groups' included, whose group two ahead
+ * lies past the buffers. */
+TEST(prefetch_ahead)
+{
+    enum { GROUP = 64, GROUPS = 37, N = GROUP * GROUPS };
+    bool off = getenv("MOSAIC_NO_PREFETCH") && strcmp(getenv("MOSAIC_NO_PREFETCH"), "0");
+    static char source[2048];
+    snprintf(source, sizeof source,
+             "kernel void seed(global int *x) { x[0] = %d; }\n" /* a build of this process's own */
+             "kernel void sums(global const float *x, global float *out, local float *s)\n"
+             "{\n"
+             "    size_t l = get_local_id(0);\n"
+             "    s[l] = x[get_global_id(0)];\n"
+             "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+             "    for (size_t k = get_local_size(0) / 2; k > 0; k /= 2) {\n"
+             "        if (l < k)\n"
+             "            s[l] += s[l + k];\n"
+             "        barrier(CLK_LOCAL_MEM_FENCE);\n"
+             "    }\n"
+             "    if (l == 0)\n"
+             "        out[get_group_id(0)] = s[0];\n"
+             "}\n"
+             "kernel void blocks(global const uint *in, global uint *out)\n"
+             "{\n"
+             "    local uint t[%d];\n"
+             "    size_t l = get_local_id(0), base = get_global_id(0) * 4;\n"
+             "    uint v = 0;\n"
+             "    for (int k = 0; k < 4; k++)\n"
+             "        v += in[base + k] * (k + 1);\n"
+             "    t[l] = v;\n"
+             "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+             "    out[get_global_id(0)] = t[(l + 1) %% get_local_size(0)];\n"
+             "}\n"
+             "kernel void gathers(global const int *idx, global const float *x, global float *out)\n"
+             "{\n"
+             "    local float t[%d];\n"
+             "    size_t l = get_local_id(0);\n"
+             "    t[l] = x[idx[get_global_id(0)]];\n"
+             "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+             "    out[get_global_id(0)] = t[get_local_size(0) - 1 - l];\n"
+             "}\n"
+             "kernel void tiles(global const float *a, global float *out, int n)\n"
+             "{\n"
+             "    local float t[%d];\n"
+             "    size_t l = get_local_id(0);\n"
+             "    float s = 0.0f;\n"
+             "    for (int k = 0; k < n; k += get_local_size(0)) {\n"
+             "        t[l] = a[k + l];\n"
+             "        barrier(CLK_LOCAL_MEM_FENCE);\n"
+             "        s += t[get_local_size(0) - 1 - l] * (float)get_group_id(0);\n"
+             "        barrier(CLK_LOCAL_MEM_FENCE);\n"
+             "    }\n"
+             "    out[get_global_id(0)] = s;\n"
+             "}\n",
+             (int)getpid(), GROUP, GROUP, GROUP);
+    static char text[65536];
+    if (!build_saying(source, text, sizeof text))
+        return;
+    static const char said[] = ", 1 read before the first barrier prefetched two groups ahead";
+    if (off) {
+        CHECK(!strstr(text, "prefetched"), "prefetches with MOSAIC_NO_PREFETCH set:\n%s", text);
+    } else {
+        CHECK(summary_says(text, "sums", said), "the tree sum's read not prefetched:\n%s", text);
+        CHECK(summary_says(text, "blocks", " before the first barrier prefetched two groups ahead"),
+              "the block's reads not prefetched:\n%s", text);
+        CHECK(summary_says(text, "gathers", said), "the indices not prefetched, or the values too:\n%s", text);
+        CHECK(summary_says(text, "tiles", "vectorised") && !summary_says(text, "tiles", "prefetched"),
+              "a tile loop's first tile prefetched:\n%s", text);
+    }
+
+    cl_int err;
+    cl_program p = build(source, "", &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    static float x[N], sums[GROUPS], gathered[N];
+    static cl_uint in[4 * N], blocks[N];
+    static cl_int idx[N];
+    for (int i = 0; i < N; i++) {
+        x[i] = (float)(i % 97);
+        idx[i] = (int)(((unsigned)i * 7919u) % N);
+    }
+    for (int i = 0; i < 4 * N; i++)
+        in[i] = (cl_uint)(i * 2654435761u >> 7);
+    cl_mem mx = buffer(sizeof x, x), ms = buffer(sizeof sums, NULL), min = buffer(sizeof in, in);
+    cl_mem mb = buffer(sizeof blocks, NULL), mi = buffer(sizeof idx, idx), mg = buffer(sizeof gathered, NULL);
+    launch_1d(p, "sums", (cl_mem[]){mx, ms}, 2, GROUP * sizeof(float), N, GROUP);
+    launch_1d(p, "blocks", (cl_mem[]){min, mb}, 2, 0, N, GROUP);
+    launch_1d(p, "gathers", (cl_mem[]){mi, mx, mg}, 3, 0, N, GROUP);
+    CHECK_ERR(clEnqueueReadBuffer(queue, ms, CL_TRUE, 0, sizeof sums, sums, 0, NULL, NULL), CL_SUCCESS);
+    CHECK_ERR(clEnqueueReadBuffer(queue, mb, CL_TRUE, 0, sizeof blocks, blocks, 0, NULL, NULL), CL_SUCCESS);
+    CHECK_ERR(clEnqueueReadBuffer(queue, mg, CL_TRUE, 0, sizeof gathered, gathered, 0, NULL, NULL), CL_SUCCESS);
+    int wrong = 0;
+    for (int g = 0; g < GROUPS; g++) { /* small integers: exact in any order */
+        float want = 0.0f;
+        for (int l = 0; l < GROUP; l++)
+            want += x[g * GROUP + l];
+        wrong += sums[g] != want;
+    }
+    for (int i = 0; i < N; i++) {
+        int g = i / GROUP, l = i % GROUP, from = g * GROUP + (l + 1) % GROUP, mirror = g * GROUP + GROUP - 1 - l;
+        cl_uint v = 0;
+        for (int k = 0; k < 4; k++)
+            v += in[4 * from + k] * (cl_uint)(k + 1);
+        wrong += blocks[i] != v;
+        wrong += gathered[i] != x[idx[mirror]];
+    }
+    CHECK(wrong == 0, "%d results wrong", wrong);
+    cl_mem ms_all[] = {mx, ms, min, mb, mi, mg};
+    for (size_t i = 0; i < sizeof ms_all / sizeof *ms_all; i++)
+        clReleaseMemObject(ms_all[i]);
+    clReleaseProgram(p);
+}
+
 int main(int argc, char **argv)
 {
     return test_main_on_cpu_queue(argc, argv, &device, &context, &queue);
