@@ -301,8 +301,9 @@ static int run_impl(const run_info *run, const bench_ops *ops, bench_ctx *b, voi
  * on the lent Xeon's 16 threads the first triad after the pause reached
  * 84-90% of the best of three).  The FMA loop: the best of three runs a
  * tenth as long as at the start and the end (read once after the pause it
- * came out below what chain_float reaches, 105-113% of it, so it would not
- * be a roof). */
+ * read 5-9% lower still, and the chains, timed after the pause too, already
+ * reach it: chain_float at 105% of a single reading, 96% of the best of
+ * three). */
 static double read_roof(const run_info *run, bench_bound bound)
 {
     if (bound == BOUND_MEMORY)
