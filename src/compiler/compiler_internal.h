@@ -314,8 +314,9 @@ void mc_copy_name(LLVMValueRef to, LLVMValueRef from);
 LLVMValueRef mc_load_local_size(LLVMBuilderRef b, LLVMValueRef ctx, int d);
 /* In K.wg's entry (regions.c; args: the kernel's arguments there, ctx its
  * context, group_size the group's size): prefetches of the lines that
- * K.body's reads before its first barrier cover in the group two ahead in
- * x; returns how many reads (group_prefetch.c). */
+ * K.body's reads before its first barrier, at addresses that do not depend
+ * on the row, cover in the group two ahead in x; returns how many reads
+ * (group_prefetch.c). */
 unsigned mc_prefetch_groups_ahead(LLVMModuleRef m, const mc_kernel_build *kb, LLVMBuilderRef b,
                                   const LLVMValueRef *args, LLVMValueRef ctx, const LLVMValueRef group_size[3]);
 /* The byte offset of p from base, when p is base seen through casts and

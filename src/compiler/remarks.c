@@ -73,6 +73,9 @@ bool mc_print_vectoriser_remark(const char *text)
     if (strncmp(why, "loop not vectorized: ", 21) &&
         strcmp(why, "the cost-model indicates that vectorization is not beneficial"))
         return false;
+    /* a loop the compiler marked itself (rows already vectors, prefetches: group_prefetch.c) */
+    if (strstr(why, "or the loop has already been vectorized"))
+        return true;
     fprintf(stderr, "mosaic: kernel %.*s: a loop of its work-group function: %s\n", (int)(suffix - text), text, why);
     return true;
 }

@@ -887,7 +887,7 @@ static void launch_1d(cl_program p, const char *name, cl_mem *m, int n, size_t l
  * the arguments and the ids (src/compiler/group_prefetch.c): a tree sum's
  * element per work-item, a work-item's block read in a short loop, the
  * indices of a gather (not the gathered values: their addresses come from
- * memory), no tile of a tile loop.  MOSAIC_DEBUG says which; with
+ * memory), no tile of a tile loop, no row of a 2D group.  MOSAIC_DEBUG says which; with
  * MOSAIC_NO_PREFETCH (the second run of this case) none.  The results are
  * the same either way, the last groups' included, whose group two ahead
  * lies past the buffers. */
@@ -895,7 +895,7 @@ TEST(prefetch_ahead)
 {
     enum { GROUP = 64, GROUPS = 37, N = GROUP * GROUPS };
     bool off = getenv("MOSAIC_NO_PREFETCH") && strcmp(getenv("MOSAIC_NO_PREFETCH"), "0");
-    static char source[2048];
+    static char source[4096];
     snprintf(source, sizeof source,
              "kernel void seed(global int *x) { x[0] = %d; }\n" /* a build of this process's own */
              "kernel void sums(global const float *x, global float *out, local float *s)\n"
@@ -930,6 +930,14 @@ TEST(prefetch_ahead)
              "    barrier(CLK_LOCAL_MEM_FENCE);\n"
              "    out[get_global_id(0)] = t[get_local_size(0) - 1 - l];\n"
              "}\n"
+             "kernel void rows(global const float *in, global float *out, int w)\n"
+             "{\n"
+             "    local float t[8][8];\n"
+             "    size_t lx = get_local_id(0), ly = get_local_id(1), i = get_global_id(1) * w + get_global_id(0);\n"
+             "    t[ly][lx] = in[i];\n"
+             "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+             "    out[i] = t[lx][ly];\n"
+             "}\n"
              "kernel void tiles(global const float *a, global float *out, int n)\n"
              "{\n"
              "    local float t[%d];\n"
@@ -957,6 +965,8 @@ TEST(prefetch_ahead)
         CHECK(summary_says(text, "gathers", said), "the indices not prefetched, or the values too:\n%s", text);
         CHECK(summary_says(text, "tiles", "vectorised") && !summary_says(text, "tiles", "prefetched"),
               "a tile loop's first tile prefetched:\n%s", text);
+        CHECK(summary_says(text, "rows", "vectorised") && !summary_says(text, "rows", "prefetched"),
+              "the rows of a 2D group prefetched:\n%s", text);
     }
 
     cl_int err;
