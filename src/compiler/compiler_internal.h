@@ -313,12 +313,12 @@ void mc_copy_name(LLVMValueRef to, LLVMValueRef from);
  * invariant and in [1, MOSAIC_MAX_LOCAL_SIZE]. */
 LLVMValueRef mc_load_local_size(LLVMBuilderRef b, LLVMValueRef ctx, int d);
 /* In K.wg's entry (regions.c; args: the kernel's arguments there, ctx its
- * context, group_size the group's size): prefetches of the lines that
+ * context, group_width the group's size in x): prefetches of the lines that
  * K.body's reads before its first barrier, at addresses that do not depend
  * on the row, cover in the group two ahead in x; returns how many reads
  * (group_prefetch.c). */
 unsigned mc_prefetch_groups_ahead(LLVMModuleRef m, const mc_kernel_build *kb, LLVMBuilderRef b,
-                                  const LLVMValueRef *args, LLVMValueRef ctx, const LLVMValueRef group_size[3]);
+                                  const LLVMValueRef *args, LLVMValueRef ctx, LLVMValueRef group_width);
 /* The byte offset of p from base, when p is base seen through casts and
  * GEPs with constant indices; -1 otherwise (util.c). */
 int64_t mc_offset_from(LLVMValueRef p, LLVMValueRef base, LLVMTargetDataRef td);

@@ -375,7 +375,7 @@ static int find_reads(ahead *a, LLVMValueRef *reads, int *deps)
 }
 
 unsigned mc_prefetch_groups_ahead(LLVMModuleRef m, const mc_kernel_build *kb, LLVMBuilderRef b,
-                                  const LLVMValueRef *args, LLVMValueRef ctx, const LLVMValueRef group_size[3])
+                                  const LLVMValueRef *args, LLVMValueRef ctx, LLVMValueRef group_width)
 {
     if (!kb->body || LLVMCountParams(kb->body) != kb->num_args + 4) /* not K.body(params..., ctx, lx, ly, lz) */
         return 0;
@@ -387,7 +387,7 @@ unsigned mc_prefetch_groups_ahead(LLVMModuleRef m, const mc_kernel_build *kb, LL
     int n = find_reads(&a, reads, deps);
     if (!n)
         return 0;
-    LLVMValueRef last_x = LLVMBuildSub(b, group_size[0], LLVMConstInt(a.i64, 1, 0), "x.last");
+    LLVMValueRef last_x = LLVMBuildSub(b, group_width, LLVMConstInt(a.i64, 1, 0), "x.last");
     bool taken[MAX_READS] = {false};
     for (int i = 0; i < n; i++) {
         LLVMValueRef lo, hi;

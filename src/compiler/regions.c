@@ -2856,7 +2856,7 @@ static cl_int build_entry(region_fn *rf, LLVMBuilderRef b)
     LLVMBasicBlockRef ret_bb;
     allocate_storage(rf, b, &ret_bb);
     if (rf->kb->prefetch_ahead && rf->kb->uses_barriers)
-        rf->kb->prefetched_reads = mc_prefetch_groups_ahead(rf->m, rf->kb, b, rf->vals, rf->ctx, rf->nxyz);
+        rf->kb->prefetched_reads = mc_prefetch_groups_ahead(rf->m, rf->kb, b, rf->vals, rf->ctx, rf->nxyz[0]);
     if (rf->sg_mode) {
         LLVMValueRef zero = const64(rf, 0);
         rf->nitems = LLVMBuildNUWMul(b, LLVMBuildNUWMul(b, rf->nxyz[0], rf->nxyz[1], ""), rf->nxyz[2], "items");
