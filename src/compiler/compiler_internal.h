@@ -322,6 +322,10 @@ unsigned mc_prefetch_groups_ahead(LLVMModuleRef m, const mc_kernel_build *kb, LL
 /* The byte offset of p from base, when p is base seen through casts and
  * GEPs with constant indices; -1 otherwise (util.c). */
 int64_t mc_offset_from(LLVMValueRef p, LLVMValueRef base, LLVMTargetDataRef td);
+/* The variable or buffer p points into: through casts (the generic address
+ * space comes and goes as ptrtoint/inttoptr pairs) and element addresses
+ * (util.c). */
+LLVMValueRef mc_base_of(LLVMValueRef p);
 /* Phis of succ that came from `from` now come from `to`: the C API cannot
  * change an incoming block, so such a phi is rebuilt (util.c). */
 void mc_retarget_phis(LLVMBuilderRef b, LLVMBasicBlockRef succ, LLVMBasicBlockRef from, LLVMBasicBlockRef to);

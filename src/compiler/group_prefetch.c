@@ -301,24 +301,16 @@ static void prefetch_lines(ahead *a, LLVMBuilderRef b, LLVMValueRef lo, LLVMValu
     LLVMPositionBuilderAtEnd(b, done);
 }
 
-/* The buffer an address is into: its base through GEPs and casts. */
-static LLVMValueRef root_of(LLVMValueRef p)
-{
-    while (LLVMIsAGetElementPtrInst(p) || LLVMIsAAddrSpaceCastInst(p) || LLVMIsABitCastInst(p))
-        p = LLVMGetOperand(p, 0);
-    return p;
-}
-
 /* The range [*lo, *hi] that the reads of one buffer, reads[first] and the
  * later ones into the same buffer not yet taken, cover in group x + AHEAD;
  * marks them taken. */
 static void buffer_range(ahead *a, LLVMBuilderRef b, LLVMValueRef *reads, const int *deps, int n, int first,
                          bool *taken, LLVMValueRef last_x, LLVMValueRef *lo, LLVMValueRef *hi)
 {
-    LLVMValueRef zero = LLVMConstInt(a->i64, 0, 0), root = root_of(LLVMGetOperand(reads[first], 0));
+    LLVMValueRef zero = LLVMConstInt(a->i64, 0, 0), root = mc_base_of(LLVMGetOperand(reads[first], 0));
     *lo = *hi = NULL;
     for (int j = first; j < n; j++) {
-        if (taken[j] || root_of(LLVMGetOperand(reads[j], 0)) != root)
+        if (taken[j] || mc_base_of(LLVMGetOperand(reads[j], 0)) != root)
             continue;
         taken[j] = true;
         LLVMValueRef p0 = address_ahead(a, b, reads[j], zero);
@@ -346,7 +338,7 @@ static int find_reads(ahead *a, LLVMValueRef *reads, int *deps)
     while (sp && n < MAX_READS) {
         LLVMBasicBlockRef bb = stack[--sp];
         bool stopped = false;
-        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && !stopped && n < MAX_READS; i = LLVMGetNextInstruction(i)) {
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && n < MAX_READS; i = LLVMGetNextInstruction(i)) {
             if (LLVMIsACallInst(i) && mc_ends_region(i)) {
                 stopped = true;
                 break;

@@ -115,25 +115,6 @@ static bool reads_shared(LLVMValueRef v)
     return false;
 }
 
-/* The variable p points into: through casts (the generic address space
- * comes and goes as ptrtoint/inttoptr pairs) and element addresses. */
-static LLVMValueRef base_of(LLVMValueRef p)
-{
-    for (int depth = 0; depth < 32; depth++) {
-        bool cast = LLVMIsAGetElementPtrInst(p) || LLVMIsAAddrSpaceCastInst(p) || LLVMIsABitCastInst(p) ||
-                    LLVMIsAIntToPtrInst(p) || LLVMIsAPtrToIntInst(p);
-        if (LLVMIsAConstantExpr(p)) {
-            LLVMOpcode op = LLVMGetConstOpcode(p);
-            cast = op == LLVMGetElementPtr || op == LLVMAddrSpaceCast || op == LLVMBitCast || op == LLVMIntToPtr ||
-                   op == LLVMPtrToInt;
-        }
-        if (!cast)
-            return p;
-        p = LLVMGetOperand(p, 0);
-    }
-    return p;
-}
-
 typedef struct walk {
     const cfg *g;
     const bool *in_loop;
@@ -151,7 +132,7 @@ static bool stored_value_depends(walk *w, LLVMValueRef variable)
         if (!w->in_loop[b])
             continue;
         for (LLVMValueRef i = LLVMGetFirstInstruction(w->g->blocks[b]); i; i = LLVMGetNextInstruction(i))
-            if (LLVMIsAStoreInst(i) && base_of(LLVMGetOperand(i, 1)) == variable &&
+            if (LLVMIsAStoreInst(i) && mc_base_of(LLVMGetOperand(i, 1)) == variable &&
                 depends_on_shared_read(w, LLVMGetOperand(i, 0)))
                 return true;
     }
@@ -176,7 +157,7 @@ static bool depends_on_shared_read(walk *w, LLVMValueRef v)
         return false;
     w->seen[w->nseen++] = v;
     if (LLVMIsALoadInst(v)) {
-        LLVMValueRef variable = base_of(LLVMGetOperand(v, 0));
+        LLVMValueRef variable = mc_base_of(LLVMGetOperand(v, 0));
         return LLVMIsAAllocaInst(variable) && stored_value_depends(w, variable);
     }
     if (LLVMIsACallInst(v))

@@ -577,6 +577,25 @@ int64_t mc_offset_from(LLVMValueRef p, LLVMValueRef base, LLVMTargetDataRef td)
     return offset_within(p, base, td, 0);
 }
 
+/* The variable p points into: through casts (the generic address space
+ * comes and goes as ptrtoint/inttoptr pairs) and element addresses. */
+LLVMValueRef mc_base_of(LLVMValueRef p)
+{
+    for (int depth = 0; depth < 32; depth++) {
+        bool cast = LLVMIsAGetElementPtrInst(p) || LLVMIsAAddrSpaceCastInst(p) || LLVMIsABitCastInst(p) ||
+                    LLVMIsAIntToPtrInst(p) || LLVMIsAPtrToIntInst(p);
+        if (LLVMIsAConstantExpr(p)) {
+            LLVMOpcode op = LLVMGetConstOpcode(p);
+            cast = op == LLVMGetElementPtr || op == LLVMAddrSpaceCast || op == LLVMBitCast || op == LLVMIntToPtr ||
+                   op == LLVMPtrToInt;
+        }
+        if (!cast)
+            return p;
+        p = LLVMGetOperand(p, 0);
+    }
+    return p;
+}
+
 /* Does the !llvm.loop node md hold a node {"<name>", ...}? */
 static bool loop_has(LLVMValueRef md, const char *want)
 {
