@@ -15,7 +15,11 @@
  * launch, pages are touched) and check its result; then `reps` rounds in
  * which every implementation runs once, the order rotating from round to
  * round so none always runs right after another; check every result again;
- * report the median of the rounds.  An implementation whose run fails or
+ * report the median of the rounds.  In a round, each implementation (and
+ * the triad roof) starts after a pause in which the others' threads fall
+ * asleep, then runs twice, and the second run is timed: its threads are
+ * awake, as STREAM and the roofs read a machine (--timing cold times the
+ * first run after the pause instead: thread wake-ups included).  An implementation whose run fails or
  * whose result is wrong is a FAIL from then on and is not timed.  No round
  * starts once a benchmark's rounds have taken 2 s (quick; full: 15 s), so a
  * slow implementation or a loaded machine cannot make the run last hours.
@@ -52,23 +56,27 @@ enum { NUM_BENCH = sizeof table / sizeof *table };
 typedef struct options {
     bench_size size;
     int reps, threads; /* threads 0: all the cores */
+    bool cold;         /* time the first run after the pause, not the second */
     const char *only, *platforms, *csv, *svg, *fault;
 } options;
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: bench_runner [--size tiny|quick|full] [--reps N] [--threads N] [--only NAMES]\n"
-               "                    [--platforms NAMES] [--csv FILE] [--svg FILE] [--inject-fault NAME] [--list]\n"
+    fprintf(f, "usage: bench_runner [--size tiny|quick|full] [--reps N] [--threads N] [--timing warm|cold]\n"
+               "                    [--only NAMES] [--platforms NAMES] [--csv FILE] [--svg FILE]\n"
+               "                    [--inject-fault NAME] [--list]\n"
                "  --size       problem sizes: tiny (a test), quick (default), full (a 16-core machine)\n"
                "  --reps       timed runs of each implementation; the median is reported (quick: 5, full: 7)\n"
                "  --threads    OpenMP threads, Mosaic's workers and PoCL's compute units (default: all cores)\n"
+               "  --timing     warm (default): time the second of two runs after each pause, threads awake;\n"
+               "               cold: time the first, the threads' wake-up included\n"
                "  --only       comma-separated benchmarks or groups (bench_list.h) to run\n"
                "  --platforms  comma-separated platforms to run (Mosaic, PoCL...; default: every CPU platform)\n"
                "  --csv, --svg where to write the results (default: none)\n"
                "  --inject-fault NAME  corrupt NAME's results as read back, to show the checks catch it\n"
                "  --list       list the benchmarks\n"
-               "The same from the environment: BENCH_SIZE, BENCH_REPS, BENCH_THREADS, BENCH_ONLY,\n"
-               "BENCH_PLATFORMS, BENCH_CSV, BENCH_SVG (an option wins over its variable).\n"
+               "The same from the environment: BENCH_SIZE, BENCH_REPS, BENCH_THREADS, BENCH_TIMING,\n"
+               "BENCH_ONLY, BENCH_PLATFORMS, BENCH_CSV, BENCH_SVG (an option wins over its variable).\n"
                "Exit status: 0 if every result was right, 1 if any FAIL, 2 on bad usage.\n");
 }
 
@@ -98,6 +106,7 @@ static int parse_int(const char *s, int lo, int hi, int *out)
 static int parse_options(int argc, char **argv, options *o)
 {
     const char *size = getenv("BENCH_SIZE"), *reps = getenv("BENCH_REPS"), *threads = getenv("BENCH_THREADS");
+    const char *timing = getenv("BENCH_TIMING");
     o->only = getenv("BENCH_ONLY");
     o->platforms = getenv("BENCH_PLATFORMS");
     o->csv = getenv("BENCH_CSV");
@@ -120,6 +129,8 @@ static int parse_options(int argc, char **argv, options *o)
             reps = v;
         else if (!strcmp(a, "--threads"))
             threads = v;
+        else if (!strcmp(a, "--timing"))
+            timing = v;
         else if (!strcmp(a, "--only"))
             o->only = v;
         else if (!strcmp(a, "--platforms"))
@@ -149,6 +160,11 @@ static int parse_options(int argc, char **argv, options *o)
     o->threads = 0;
     if (threads && *threads && parse_int(threads, 1, 1024, &o->threads)) {
         fprintf(stderr, "bench_runner: threads must be 1 to 1024, not %s\n", threads);
+        return -1;
+    }
+    o->cold = false;
+    if (timing && *timing && strcmp(timing, "warm") && !(o->cold = !strcmp(timing, "cold"))) {
+        fprintf(stderr, "bench_runner: timing must be warm or cold, not %s\n", timing);
         return -1;
     }
     return 0;
@@ -295,15 +311,14 @@ static int run_impl(const run_info *run, const bench_ops *ops, bench_ctx *b, voi
     return i == run->twin ? ops->twin(b) : ops->alt(b);
 }
 
-/* One reading of the roof of a row's bound, in its round.  The triad: one
- * run after the same pause as every implementation's run, so the roof and
- * the row are read alike (the best of runs back to back is a warm reading:
- * on the lent Xeon's 16 threads the first triad after the pause reached
- * 84-90% of the best of three).  The FMA loop: the best of three runs a
- * tenth as long as at the start and the end (read once after the pause it
- * read 5-9% lower still, and the chains, timed after the pause too, already
- * reach it: chain_float at 105% of a single reading, 96% of the best of
- * three). */
+/* One reading of the roof of a row's bound, in its round, after the same
+ * pause as every implementation's run.  The triad: the second of two runs,
+ * as a row's run is timed (roofs.c: the first wakes OpenMP's threads; on
+ * the lent Xeon's 16 threads a first run after the pause reads 84-90% of
+ * the best of three).  The FMA loop: the
+ * best of three runs a tenth as long as at the start and the end (one run
+ * read 5-9% lower).  With --timing cold the roofs are read the same way:
+ * they stay the machine's, while the rows pay their wake-ups. */
 static double read_roof(const run_info *run, bench_bound bound)
 {
     if (bound == BOUND_MEMORY)
@@ -381,8 +396,10 @@ static void run_bench(const run_info *run, const bench_entry *e, int fault, benc
             if (r->impl[i].status != STATUS_OK)
                 continue;
             settle(run);
+            /* warm: an untimed run first wakes this implementation's threads */
+            int rc = run->cold ? 0 : run_impl(run, ops, &b, dev, i);
             double t0 = bench_now();
-            int rc = run_impl(run, ops, &b, dev, i);
+            rc = rc ? rc : run_impl(run, ops, &b, dev, i);
             double t = bench_now() - t0;
             if (rc)
                 fail(&b, &r->impl[i]);
@@ -410,7 +427,10 @@ static void run_bench(const run_info *run, const bench_entry *e, int fault, benc
     if (nreadings) {
         r->roof_low = stats_min(readings, nreadings);
         r->roof_high = stats_max(readings, nreadings);
-        r->roof = stats_median(readings, nreadings);
+        /* the highest: a reading can only be lowered (by a thread of the
+         * implementation before still running, or the host's neighbours),
+         * and a lowered roof would flatter every share of the row */
+        r->roof = r->roof_high;
     }
     for (int i = 0; i < run->nplatforms; i++)
         if (dev[i])
@@ -448,7 +468,7 @@ int main(int argc, char **argv)
     }
 
     static bench_platform platforms[MAX_PLATFORMS];
-    run_info run = { .size = o.size, .reps = o.reps, .march = BENCH_MARCH, .isa = roofs_isa() };
+    run_info run = { .size = o.size, .reps = o.reps, .cold = o.cold, .march = BENCH_MARCH, .isa = roofs_isa() };
     run.threads = omp_get_max_threads();
     cpu_model(run.cpu, sizeof run.cpu);
     time_t now = time(NULL);

@@ -42,8 +42,9 @@ static int table_impls(const run_info *run) { return run->nplatforms + 1; }
 
 void report_header(const run_info *run)
 {
-    printf("Mosaic benchmark runner: %s size, median of %d runs, %d thread%s\n", size_name(run->size), run->reps,
-           run->threads, run->threads == 1 ? "" : "s");
+    printf("Mosaic benchmark runner: %s size, median of %d runs, %d thread%s; timing %s\n", size_name(run->size),
+           run->reps, run->threads, run->threads == 1 ? "" : "s",
+           run->cold ? "cold (the first run after each pause)" : "warm (the second of two runs after each pause)");
     printf("CPU: %s; C twins built with -O3 -march=%s; %s\n", run->cpu, run->march, run->date);
     printf("roofs, read at the start, at the end and in every round of a row: triad %.1f-%.1f GB/s, "
            "FMA peak %.0f-%.0f GFLOP/s (%s)\n",
@@ -54,11 +55,11 @@ void report_header(const run_info *run)
     const char *base = run->nplatforms ? run->platforms[run->base].name : "-";
     if (run->nplatforms)
         printf("time: per run (latency rows: per launch); X/%.1s: X's time / %s's (above 1: %s is faster); "
-               "roof: share of the triad bandwidth (mem) or FMA peak (fp) read in the row's rounds (median: of)\n\n",
+               "roof: share of the triad bandwidth (mem) or FMA peak (fp) read in the row's rounds (highest: of)\n\n",
                base, base, base);
     else
         printf("no OpenCL platform: the twins alone; time: per run (latency rows: per launch); "
-               "roof: share of the triad bandwidth (mem) or FMA peak (fp) read in the row's rounds (median: of)\n\n");
+               "roof: share of the triad bandwidth (mem) or FMA peak (fp) read in the row's rounds (highest: of)\n\n");
     printf("%-15s", "benchmark");
     for (int i = 0; i < table_impls(run); i++)
         printf(" %8.8s", short_name(run, i));

@@ -7,6 +7,8 @@
 
 #include "runner.h"
 
+#include <stdbool.h>
+
 /* The implementations of a row: the platforms first, then the twin, then
  * the row's alternative (memcpy) where it has one. */
 enum { MAX_IMPLS = MAX_PLATFORMS + 2, MAX_REPS = 101 };
@@ -29,13 +31,14 @@ typedef struct bench_result {
     impl_result impl[MAX_IMPLS];
     /* The roof of a memory- or compute-bound row, read in each of its
      * rounds beside its runs (GB/s or GFLOP/s): its shares are of the
-     * median reading.  0: no reading. */
+     * highest reading.  0: no reading. */
     double roof, roof_low, roof_high;
 } bench_result;
 
 typedef struct run_info {
     bench_size size;
     int reps, threads;
+    bool cold;         /* --timing cold: each row's first run after the pause timed */
     const char *march; /* the twins' -march */
     const char *isa;   /* the FMA roof's vectors */
     char cpu[128], date[32];

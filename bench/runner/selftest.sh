@@ -5,7 +5,8 @@
 # Passes if the runner exits 0, the CSV has a right ("ok") result for Mosaic
 # and for the C twin of every benchmark, the SVG chart is whole and names
 # every benchmark, and a wrong result injected into one benchmark comes out
-# as FAIL with exit status 1 while the others stay ok.
+# as FAIL with exit status 1 while the others stay ok; --timing cold runs and
+# a timing that is neither warm nor cold is bad usage (exit status 2).
 set -u
 runner=$1
 out=$2
@@ -43,6 +44,17 @@ awk -F, '$1 == "reduce" && $4 == "Mosaic" && $5 == "FAIL" && $8 == "" { found = 
     "$out/fault.csv" || fail "the injected wrong result of reduce is not a FAIL without a time"
 awk -F, '$1 == "stream_triad" && $4 == "Mosaic" && $5 == "ok" { found = 1 } END { exit !found }' \
     "$out/fault.csv" || fail "stream_triad failed beside the injected fault"
+
+# Cold timing (the first run after each pause) runs and says so; a timing
+# that is neither is bad usage.
+"$runner" --size tiny --threads 2 --reps 1 --only stream_copy --timing cold >"$out/cold.txt" 2>&1
+rc=$?
+[ "$rc" -eq 0 ] || { cat "$out/cold.txt"; fail "--timing cold exited with $rc"; }
+grep -q "timing cold" "$out/cold.txt" || fail "--timing cold: the header does not say cold"
+BENCH_TIMING=lukewarm "$runner" --size tiny --only stream_copy >"$out/bad.txt" 2>&1
+rc=$?
+[ "$rc" -eq 2 ] || fail "BENCH_TIMING=lukewarm exited with $rc, not 2 (bad usage)"
+grep -q "timing must be warm or cold" "$out/bad.txt" || fail "BENCH_TIMING=lukewarm: no message saying why"
 
 [ "$failed" -eq 0 ] && echo "selftest: passed"
 exit "$failed"
