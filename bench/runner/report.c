@@ -185,9 +185,10 @@ int report_csv(const char *path, const run_info *run, const bench_result *result
     fprintf(f, "benchmark,group,bound,implementation,status,threads,runs,median_ms,min_ms,max_ms,per_op_us,"
                "gb_per_s,gflop_per_s,roof_share,time_over_%s,time_over_c,roof,note\n",
             run->nplatforms ? impl_name(run, run->base) : "base");
-    /* The roofs' highest readings, and in the roof column their lowest. */
-    fprintf(f, "roof_triad,roof,memory,C+OpenMP,ok,%d,%d,,,,,%.3f,,,,,%.3f,\n", run->threads, run->reps,
-            run->triad_gbs, run->triad_low);
+    /* The roofs' highest readings, and in the roof column their lowest;
+     * the triad's note says how the rows were timed. */
+    fprintf(f, "roof_triad,roof,memory,C+OpenMP,ok,%d,%d,,,,,%.3f,,,,,%.3f,%s\n", run->threads, run->reps,
+            run->triad_gbs, run->triad_low, run->cold ? "rows timed cold" : "rows timed warm");
     fprintf(f, "roof_fma,roof,compute,C+OpenMP,ok,%d,%d,,,,,,%.3f,,,,%.3f,", run->threads, run->reps,
             run->fma_gflops, run->fma_low);
     csv_text(f, run->isa);

@@ -47,10 +47,12 @@ awk -F, '$1 == "stream_triad" && $4 == "Mosaic" && $5 == "ok" { found = 1 } END 
 
 # Cold timing (the first run after each pause) runs and says so; a timing
 # that is neither is bad usage.
-"$runner" --size tiny --threads 2 --reps 1 --only stream_copy --timing cold >"$out/cold.txt" 2>&1
+"$runner" --size tiny --threads 2 --reps 1 --only stream_copy --timing cold --csv "$out/cold.csv" >"$out/cold.txt" 2>&1
 rc=$?
 [ "$rc" -eq 0 ] || { cat "$out/cold.txt"; fail "--timing cold exited with $rc"; }
 grep -q "timing cold" "$out/cold.txt" || fail "--timing cold: the header does not say cold"
+grep -q '^roof_triad,.*,rows timed warm$' "$out/bench.csv" || fail "the CSV's triad row does not say the rows were timed warm"
+grep -q '^roof_triad,.*,rows timed cold$' "$out/cold.csv" || fail "--timing cold: the CSV's triad row does not say cold"
 BENCH_TIMING=lukewarm "$runner" --size tiny --only stream_copy >"$out/bad.txt" 2>&1
 rc=$?
 [ "$rc" -eq 2 ] || fail "BENCH_TIMING=lukewarm exited with $rc, not 2 (bad usage)"
