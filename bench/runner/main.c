@@ -19,10 +19,11 @@
  * the triad roof) starts after a pause in which the others' threads fall
  * asleep, then runs twice, and the second run is timed: its threads are
  * awake, as STREAM and the roofs read a machine (--timing cold times the
- * first run after the pause instead: thread wake-ups included).  An implementation whose run fails or
- * whose result is wrong is a FAIL from then on and is not timed.  No round
- * starts once a benchmark's rounds have taken 2 s (quick; full: 15 s), so a
- * slow implementation or a loaded machine cannot make the run last hours.
+ * first run after the pause instead: thread wake-ups included).  An
+ * implementation whose run fails or whose result is wrong is a FAIL from
+ * then on and is not timed.  No round starts once a benchmark's rounds
+ * have taken 2 s (quick; full: 15 s), so a slow implementation or a loaded
+ * machine cannot make the run last hours.
  */
 #define _GNU_SOURCE
 #include "report.h"
@@ -162,8 +163,8 @@ static int parse_options(int argc, char **argv, options *o)
         fprintf(stderr, "bench_runner: threads must be 1 to 1024, not %s\n", threads);
         return -1;
     }
-    o->cold = false;
-    if (timing && *timing && strcmp(timing, "warm") && !(o->cold = !strcmp(timing, "cold"))) {
+    o->cold = timing && !strcmp(timing, "cold");
+    if (timing && *timing && !o->cold && strcmp(timing, "warm")) {
         fprintf(stderr, "bench_runner: timing must be warm or cold, not %s\n", timing);
         return -1;
     }
@@ -315,9 +316,8 @@ static int run_impl(const run_info *run, const bench_ops *ops, bench_ctx *b, voi
  * pause as every implementation's run.  The triad: the second of two runs,
  * as a row's run is timed (roofs.c: the first wakes OpenMP's threads; on
  * the lent Xeon's 16 threads a first run after the pause reads 84-90% of
- * the best of three).  The FMA loop: the
- * best of three runs a tenth as long as at the start and the end (one run
- * read 5-9% lower).  With --timing cold the roofs are read the same way:
+ * the best of three).  The FMA loop: the best of three runs a tenth as
+ * long as at the start and the end (one run read 5-9% lower).  With --timing cold the roofs are read the same way:
  * they stay the machine's, while the rows pay their wake-ups. */
 static double read_roof(const run_info *run, bench_bound bound)
 {
@@ -399,7 +399,8 @@ static void run_bench(const run_info *run, const bench_entry *e, int fault, benc
             /* warm: an untimed run first wakes this implementation's threads */
             int rc = run->cold ? 0 : run_impl(run, ops, &b, dev, i);
             double t0 = bench_now();
-            rc = rc ? rc : run_impl(run, ops, &b, dev, i);
+            if (!rc)
+                rc = run_impl(run, ops, &b, dev, i);
             double t = bench_now() - t0;
             if (rc)
                 fail(&b, &r->impl[i]);
@@ -427,10 +428,6 @@ static void run_bench(const run_info *run, const bench_entry *e, int fault, benc
     if (nreadings) {
         r->roof_low = stats_min(readings, nreadings);
         r->roof_high = stats_max(readings, nreadings);
-        /* the highest: a reading can only be lowered (by a thread of the
-         * implementation before still running, or the host's neighbours),
-         * and a lowered roof would flatter every share of the row */
-        r->roof = r->roof_high;
     }
     for (int i = 0; i < run->nplatforms; i++)
         if (dev[i])

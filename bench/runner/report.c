@@ -105,8 +105,8 @@ void report_row(const run_info *run, const bench_result *r)
         else
             printf(" %5.0f%%", share * 100);
     }
-    if (r->roof > 0)
-        printf(r->bound == BOUND_MEMORY ? " %5.1f GB/s" : " %4.0f GF/s", r->roof);
+    if (r->roof_high > 0)
+        printf(r->bound == BOUND_MEMORY ? " %5.1f GB/s" : " %4.0f GF/s", r->roof_high);
     printf("\n");
     const impl_result *alt = &r->impl[run->alt];
     if (r->alt_name && alt->status != STATUS_NONE) {
@@ -212,7 +212,7 @@ int report_csv(const char *path, const run_info *run, const bench_result *result
             csv_num(f, result_share(run, r, x), "%.4f");
             csv_num(f, run->nplatforms ? result_ratio(x, &r->impl[run->base]) : -1, "%.4f");
             csv_num(f, result_ratio(x, &r->impl[run->twin]), "%.4f");
-            csv_num(f, r->roof > 0 ? r->roof : -1, "%.3f");
+            csv_num(f, r->roof_high > 0 ? r->roof_high : -1, "%.3f");
             fputc(',', f);
             if (x->status == STATUS_FAIL)
                 csv_text(f, x->why);

@@ -31,8 +31,10 @@ typedef struct bench_result {
     impl_result impl[MAX_IMPLS];
     /* The roof of a memory- or compute-bound row, read in each of its
      * rounds beside its runs (GB/s or GFLOP/s): its shares are of the
-     * highest reading.  0: no reading. */
-    double roof, roof_low, roof_high;
+     * highest reading, as a reading can only be lowered (by a thread of
+     * the implementation before still running, or the host's neighbours)
+     * and a lowered roof would flatter the row.  0: no reading. */
+    double roof_low, roof_high;
 } bench_result;
 
 typedef struct run_info {

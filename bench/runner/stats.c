@@ -59,11 +59,11 @@ double result_gflops(const bench_result *r, const impl_result *x)
 double result_share(const run_info *run, const bench_result *r, const impl_result *x)
 {
     if (r->bound == BOUND_MEMORY) {
-        double gbs = result_gbs(r, x), roof = r->roof > 0 ? r->roof : run->triad_gbs;
+        double gbs = result_gbs(r, x), roof = r->roof_high > 0 ? r->roof_high : run->triad_gbs;
         return gbs < 0 || roof <= 0 ? -1 : gbs / roof;
     }
     if (r->bound == BOUND_COMPUTE) {
-        double gflops = result_gflops(r, x), roof = r->roof > 0 ? r->roof : run->fma_gflops;
+        double gflops = result_gflops(r, x), roof = r->roof_high > 0 ? r->roof_high : run->fma_gflops;
         return gflops < 0 || roof <= 0 ? -1 : gflops / roof;
     }
     return -1;
