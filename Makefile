@@ -34,7 +34,8 @@ check: build
 # every other OpenCL CPU platform installed, beside C + OpenMP and the machine's roofs; a table, a
 # CSV file and an SVG chart in $(BENCH_OUT).  bench-quick: small sizes, under a minute on 2 cores;
 # bench: the full sizes, for a machine with many cores.  BENCH_THREADS=1 runs everything on one
-# thread; BENCH_ONLY, BENCH_PLATFORMS, BENCH_REPS choose what runs.
+# thread; BENCH_ONLY, BENCH_PLATFORMS, BENCH_REPS choose what runs; BENCH_TIMING=cold times each
+# implementation's first run after a pause (threads asleep) instead of its second.
 BENCH_OUT ?= $(BUILD_DIR)/bench-results
 BENCH_RUN = mkdir -p $(BENCH_OUT) && OCL_ICD_VENDORS=$(abspath $(BUILD_DIR))/bench/vendors $(BUILD_DIR)/bench/bench_runner
 
