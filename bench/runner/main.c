@@ -317,8 +317,9 @@ static int run_impl(const run_info *run, const bench_ops *ops, bench_ctx *b, voi
  * as a row's run is timed (roofs.c: the first wakes OpenMP's threads; on
  * the lent Xeon's 16 threads a first run after the pause reads 84-90% of
  * the best of three).  The FMA loop: the best of three runs a tenth as
- * long as at the start and the end (one run read 5-9% lower).  With --timing cold the roofs are read the same way:
- * they stay the machine's, while the rows pay their wake-ups. */
+ * long as at the start and the end (one run read 5-9% lower).  With
+ * --timing cold the roofs are read the same way: they stay the machine's,
+ * while the rows pay their wake-ups. */
 static double read_roof(const run_info *run, bench_bound bound)
 {
     if (bound == BOUND_MEMORY)
