@@ -466,6 +466,22 @@ void mosaic_cpu_job_release(cpu_job *j) { job_release(j); }
 
 cpu_running *mosaic_cpu_running(const mosaic_wg_ctx *ctx) { return &((worker *)ctx->device_private)->running; }
 
+/* Claims the next work-groups (or parts) of j, as many as
+ * mosaic_cpu_claim_size allows for what is left.  Returns how many, from
+ * *first; 0 when none are left. */
+static size_t claim_groups(cpu_job *j, size_t *first)
+{
+    size_t next = atomic_load_explicit(&j->next_group, memory_order_relaxed), n;
+    do {
+        if (next >= j->total_groups)
+            return 0;
+        n = mosaic_cpu_claim_size(j->total_groups - next, j->chunk, j->split);
+    } while (!atomic_compare_exchange_weak_explicit(&j->next_group, &next, next + n, memory_order_relaxed,
+                                                    memory_order_relaxed));
+    *first = next;
+    return n;
+}
+
 /* Claims and runs work-groups (or parts) of `j` until none are left.  Once none are,
  * the worker counts itself in its pool's `searching` (it goes back to the list). */
 static void work_on_kernel(worker *w, job *j, bool *searching)
@@ -482,13 +498,13 @@ static void work_on_kernel(worker *w, job *j, bool *searching)
          * if the claim gets group 0; any other chunk's begin is read after
          * its claim, so no chunk seems to begin before its command. */
         uint64_t began = tracing ? mosaic_now_ns() : 0;
-        /* Groups are claimed a chunk at a time: with one shared counter per
-         * group, small groups on many cores spend their time fighting over
-         * its cache line. */
-        size_t first = atomic_fetch_add_explicit(&j->next_group, j->chunk, memory_order_relaxed);
-        if (first >= j->total_groups)
+        /* Groups are claimed several at a time: with one claim per group,
+         * small groups on many cores spend their time fighting over the
+         * counter's cache line. */
+        size_t first, claimed = claim_groups(j, &first);
+        if (!claimed)
             break; /* nd may be gone already: the command can complete any time now */
-        size_t end = first + j->chunk < j->total_groups ? first + j->chunk : j->total_groups;
+        size_t end = first + claimed;
         if (first == 0) { /* before group 0 ends, so the command cannot complete first */
             if (j->command)
                 mosaic_command_running_at(j->command, began);
@@ -856,6 +872,19 @@ static void ensure_pool(cpu_pool *p)
     }
 }
 
+/* How j's groups are claimed by `workers` (mosaic_cpu_claim_size): chunks
+ * of about a 32nd of a worker's share, few enough claims to keep the
+ * counter cold, enough to balance groups of uneven cost; the last ones
+ * smaller. */
+static void set_claims(cpu_job *j, unsigned workers)
+{
+    size_t w = workers ? workers : 1;
+    j->chunk = j->total_groups / (w * 32);
+    if (j->chunk == 0)
+        j->chunk = 1;
+    j->split = w * 4;
+}
+
 /* Do the launch's stores of whole lines stream past the cache (compiler.h,
  * stream_stores)?  When its memory objects together are large
  * (mosaic_cpu_streams): what it writes would mostly not be in the cache
@@ -899,11 +928,7 @@ static void cpu_submit(cl_device_id device, cl_event command)
     j->context = command->queue->context;
     j->device = device;
     atomic_init(&j->outstanding, 1);
-    /* about 32 claims per worker: few enough to keep the counter cold,
-     * enough to balance groups of uneven cost */
-    j->chunk = j->total_groups / ((size_t)p->num_workers * 32);
-    if (j->chunk == 0)
-        j->chunk = 1;
+    set_claims(j, p->num_workers);
     /* a kernel's job lives until it completes (its children), as one in parts does */
     atomic_init(&j->holds, nd || j->run_part ? 2 : 1);
     atomic_init(&j->status, CL_COMPLETE);
@@ -928,9 +953,7 @@ void mosaic_cpu_push_child(cl_device_id device, cpu_job *j)
 {
     cpu_pool *p = device->impl;
     ensure_pool(p);
-    j->chunk = j->total_groups / ((size_t)(p->num_workers ? p->num_workers : 1) * 32);
-    if (j->chunk == 0)
-        j->chunk = 1;
+    set_claims(j, p->num_workers);
     pthread_mutex_lock(&p->lock);
     j->next = p->head;
     p->head = j;
