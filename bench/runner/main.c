@@ -29,6 +29,7 @@
 #include "report.h"
 
 #include <omp.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -464,6 +465,14 @@ int main(int argc, char **argv)
         setenv("POCL_MAX_PTHREAD_COUNT", n, 1); /* PoCL 3 */
         omp_set_num_threads(o.threads);
     }
+
+    /* OMP_PROC_BIND makes the OpenMP runtime bind this thread to one core
+     * at start-up, and a CPU device that takes its cores from the thread
+     * creating it (Mosaic's does: README, MOSAIC_NUM_THREADS) runs there. */
+    cpu_set_t mine;
+    if (sched_getaffinity(0, sizeof mine, &mine) == 0 && CPU_COUNT(&mine) < omp_get_num_procs())
+        fprintf(stderr, "bench_runner: this thread may run on %d of the %d cores OpenMP has (OMP_PROC_BIND?); "
+                "OpenCL CPU devices made from it may use only those\n", CPU_COUNT(&mine), omp_get_num_procs());
 
     static bench_platform platforms[MAX_PLATFORMS];
     run_info run = { .size = o.size, .reps = o.reps, .cold = o.cold, .march = BENCH_MARCH, .isa = roofs_isa() };
