@@ -10,34 +10,36 @@
 #define TEST_LIST "test_claims.list"
 #include "test.h"
 
-/* chunk and split as cpu_device.c's set_claims picks them */
-static void claims_for(size_t total, size_t workers, size_t *chunk, size_t *split)
+/* chunk and split as the device picks them for `total` groups */
+static void claims_for(size_t total, unsigned workers, size_t *chunk, size_t *split)
 {
-    *chunk = total / (workers * 32) ? total / (workers * 32) : 1;
-    *split = workers * 4;
+    cpu_job j = { .total_groups = total };
+    mosaic_cpu_set_claims(&j, workers);
+    *chunk = j.chunk;
+    *split = j.split;
 }
 
 TEST(claims_cover_the_launch_once)
 {
     static const size_t totals[] = {1, 2, 7, 31, 100, 511, 4096, 65537, 131072, 1000003};
-    static const size_t workers[] = {1, 2, 3, 16, 64};
+    static const unsigned workers[] = {1, 2, 3, 16, 64};
     for (size_t t = 0; t < sizeof totals / sizeof *totals; t++)
         for (size_t w = 0; w < sizeof workers / sizeof *workers; w++) {
             size_t total = totals[t], chunk, split, next = 0, claims = 0;
             claims_for(total, workers[w], &chunk, &split);
             while (next < total) {
                 size_t n = mosaic_cpu_claim_size(total - next, chunk, split);
-                CHECK(n >= 1 && n <= chunk && n <= total - next, "%zu groups, %zu workers: claim of %zu at %zu",
+                CHECK(n >= 1 && n <= chunk && n <= total - next, "%zu groups, %u workers: claim of %zu at %zu",
                       total, workers[w], n, next);
                 if (n == 0)
                     break;
                 next += n;
                 claims++;
             }
-            CHECK(next == total, "%zu groups, %zu workers: claims end at %zu", total, workers[w], next);
+            CHECK(next == total, "%zu groups, %u workers: claims end at %zu", total, workers[w], next);
             /* whole chunks, then a tail of at most split x 8 claims (each at
              * least an eighth of a chunk), then the rest */
-            CHECK(claims <= total / chunk + split * 8 + 1, "%zu groups, %zu workers: %zu claims", total, workers[w],
+            CHECK(claims <= total / chunk + split * 8 + 1, "%zu groups, %u workers: %zu claims", total, workers[w],
                   claims);
         }
 }

@@ -872,19 +872,6 @@ static void ensure_pool(cpu_pool *p)
     }
 }
 
-/* How j's groups are claimed by `workers` (mosaic_cpu_claim_size): chunks
- * of about a 32nd of a worker's share, few enough claims to keep the
- * counter cold, enough to balance groups of uneven cost; the last ones
- * smaller. */
-static void set_claims(cpu_job *j, unsigned workers)
-{
-    size_t w = workers ? workers : 1;
-    j->chunk = j->total_groups / (w * 32);
-    if (j->chunk == 0)
-        j->chunk = 1;
-    j->split = w * 4;
-}
-
 /* Do the launch's stores of whole lines stream past the cache (compiler.h,
  * stream_stores)?  When its memory objects together are large
  * (mosaic_cpu_streams): what it writes would mostly not be in the cache
@@ -928,7 +915,7 @@ static void cpu_submit(cl_device_id device, cl_event command)
     j->context = command->queue->context;
     j->device = device;
     atomic_init(&j->outstanding, 1);
-    set_claims(j, p->num_workers);
+    mosaic_cpu_set_claims(j, p->num_workers);
     /* a kernel's job lives until it completes (its children), as one in parts does */
     atomic_init(&j->holds, nd || j->run_part ? 2 : 1);
     atomic_init(&j->status, CL_COMPLETE);
@@ -953,7 +940,7 @@ void mosaic_cpu_push_child(cl_device_id device, cpu_job *j)
 {
     cpu_pool *p = device->impl;
     ensure_pool(p);
-    set_claims(j, p->num_workers);
+    mosaic_cpu_set_claims(j, p->num_workers);
     pthread_mutex_lock(&p->lock);
     j->next = p->head;
     p->head = j;

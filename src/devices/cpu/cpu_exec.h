@@ -4,6 +4,7 @@
 #ifndef MOSAIC_CPU_EXEC_H
 #define MOSAIC_CPU_EXEC_H
 
+#include "base/assert.h"
 #include "core/ndrange.h"
 #include "core/objects.h"
 
@@ -61,15 +62,29 @@ typedef struct cpu_job {
  * workers on the lent Xeon ended 45-100 us apart.  The floor keeps a launch
  * of many tiny groups (the runner's tree sum: 131,072 groups of 0.2 us)
  * from ending in a storm of one-group claims on one counter.
- * cpu_device.c's set_claims picks chunk and split. */
+ * mosaic_cpu_set_claims picks chunk and split. */
 static inline size_t mosaic_cpu_claim_size(size_t left, size_t chunk, size_t split)
 {
+    MOSAIC_ASSERT(left > 0 && chunk > 0 && split > 0);
     size_t least = chunk / 8 ? chunk / 8 : 1, n = left / split;
     if (n > chunk)
         n = chunk;
     if (n < least)
         n = least;
     return n < left ? n : left;
+}
+
+/* How j's groups (j->total_groups set) are claimed by `workers`: chunks of
+ * about a 32nd of a worker's share, few enough claims to keep the counter
+ * cold, enough to balance groups of uneven cost; the last claims smaller
+ * (mosaic_cpu_claim_size). */
+static inline void mosaic_cpu_set_claims(cpu_job *j, unsigned workers)
+{
+    size_t w = workers ? workers : 1;
+    j->chunk = j->total_groups / (w * 32);
+    if (j->chunk == 0)
+        j->chunk = 1;
+    j->split = w * 4;
 }
 
 /* What a worker is running (reached from ctx->device_private). */
