@@ -68,6 +68,7 @@ static void load(void)
     s.specialise_after = after < 0 ? 3 : after > 1000000 ? 1000000 : (unsigned)after;
     s.no_widen = flag("MOSAIC_NO_WIDEN");
     s.no_prefetch = flag("MOSAIC_NO_PREFETCH");
+    s.no_fuse = flag("MOSAIC_NO_FUSE");
     s.stream_stores = value("MOSAIC_STREAM_STORES") ? flag("MOSAIC_STREAM_STORES") : -1;
     s.no_libmvec = flag("MOSAIC_NO_LIBMVEC");
     s.dump_ir = flag("MOSAIC_DUMP_IR");

@@ -46,6 +46,9 @@ struct mosaic_settings {
      * the group two ahead reads before its first barrier
      * (src/compiler/group_prefetch.c) */
     bool no_prefetch;
+    /* MOSAIC_NO_FUSE (flag, off): barrier kernels built for their local size
+     * do not run groups of one column together (src/compiler/fused_groups.c) */
+    bool no_fuse;
     /* MOSAIC_STREAM_STORES (unset, 0 or 1): whether a kernel's stores of
      * whole cache lines to global memory may bypass the caches
      * (non-temporal stores, src/compiler/stream_stores.c), and large

@@ -193,7 +193,17 @@ typedef struct mosaic_kernel_info {
     mosaic_wg_fn wg_fn;               /* runs a whole work-group, barriers included (regions.c);
                                          NULL only when a barrier kernel must run as fibers */
     mosaic_wi_fn wi_fn;               /* runs one work-item; always set */
+    /* Only in a build for one local size (mosaic_executable_wg_for_size):
+     * runs fused_groups whole work-groups of one column at once (group ids
+     * (x, y + i, z) for i < fused_groups), given their contexts one after
+     * another in memory, each with its own arena (local_mem and wg_scratch),
+     * the arenas equally spaced (src/compiler/fused_groups.c); NULL and 0
+     * when the kernel gains nothing from it or it cannot. */
+    mosaic_wg_fn fused_fn;
+    unsigned fused_groups;            /* at most MOSAIC_MAX_FUSED_GROUPS */
 } mosaic_kernel_info;
+
+#define MOSAIC_MAX_FUSED_GROUPS 4
 
 /* What the device tells the compiler about itself. */
 typedef struct mosaic_compiler_target {
@@ -294,9 +304,16 @@ size_t mosaic_executable_global_variables_size(const mosaic_executable *exe);
  * never), on the calling thread, and stays with exe (and in the kernel
  * cache).  Before that, and when the build failed: NULL (run kernel->wg_fn).
  * What it returns may run only groups whose local size and enqueued local
- * size are both local_size.  Thread-safe. */
-mosaic_wg_fn mosaic_executable_wg_for_size(mosaic_executable *exe, const mosaic_kernel_info *kernel,
-                                           const size_t local_size[3], unsigned after);
+ * size are both local_size: `whole` one group, `fused` (when not NULL)
+ * fused_groups groups of one column (mosaic_kernel_info's fused_fn).
+ * Thread-safe. */
+typedef struct mosaic_sized_wg {
+    mosaic_wg_fn whole;
+    mosaic_wg_fn fused;
+    unsigned fused_groups;
+} mosaic_sized_wg;
+mosaic_sized_wg mosaic_executable_wg_for_size(mosaic_executable *exe, const mosaic_kernel_info *kernel,
+                                              const size_t local_size[3], unsigned after);
 void mosaic_executable_free(mosaic_executable *exe);
 void mosaic_bitcode_free(mosaic_bitcode *bc);
 

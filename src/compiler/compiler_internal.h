@@ -259,6 +259,12 @@ bool mc_or_is_add(LLVMValueRef inst);
  *   mc_move_to_end: the instructions from `first` up to `until` (not
  *     included; NULL: the end of the block) move to the end of block `to`. */
 bool mc_computes_only(LLVMValueRef inst);
+/* copy, an LLVMInstructionClone of inst (or a new phi of its type), made
+ * to use counterpart(arg, v) for each operand, incoming value and block,
+ * and successor v of inst (the passes that copy blocks: row_versions.c,
+ * fused_groups.c). */
+void mc_remap_copy(LLVMValueRef inst, LLVMValueRef copy, LLVMValueRef (*counterpart)(const void *, LLVMValueRef),
+                   const void *arg);
 bool mc_in_range(LLVMValueRef v, LLVMValueRef first, LLVMValueRef last);
 bool mc_used_outside(LLVMValueRef v, LLVMValueRef first, LLVMValueRef last);
 void mc_move_before(LLVMBuilderRef b, LLVMValueRef inst, LLVMValueRef where);
@@ -389,6 +395,18 @@ LLVMValueRef mc_loop_md_plus(LLVMContextRef c, LLVMValueRef old, const LLVMMetad
 bool mc_has_loop_to_cut(const mc_kernel_build *kb);
 cl_int mc_build_wg_regions(LLVMModuleRef m, mc_kernel_build *kb, const mosaic_compiler_target *target,
                            mosaic_strbuf *log);
+/* ---- Work-groups of one column run together (fused_groups.c) --------------------- */
+/* Groups run at a time by K.fused. */
+#define MC_FUSED_GROUPS MOSAIC_MAX_FUSED_GROUPS
+/* How many groups of one column K.fused may run at a time for kernel kb
+ * (K.body as finalize has it before widening and regions) built for groups
+ * of size[]: MC_FUSED_GROUPS, or 0 with *why saying why not. */
+unsigned mc_fused_groups(const mc_kernel_build *kb, LLVMTargetDataRef td, const size_t size[3], const char **why);
+/* K.fbody: a copy of K.body for groups of size[], whose work-item
+ * (lx, ly, lz) is work-item (lx, ly, lz % size[2]) of group lz / size[2]
+ * of the column (the contexts one after another from ctx); NULL when memory
+ * ran out. */
+LLVMValueRef mc_fused_body(LLVMModuleRef m, const mc_kernel_build *kb, LLVMTargetDataRef td, const size_t size[3]);
 /* ---- K.wg specialised on image formats (image_formats.c) ------------------------- */
 #define MC_IMAGE_CLASSES 2 /* RGBA UNORM_INT8, RGBA FLOAT */
 /* Has the kernel an image argument (kb->arg_info set)? */

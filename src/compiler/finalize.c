@@ -44,6 +44,7 @@ typedef struct mc_object {
     size_t num_block_kernels;    /* the last ones of kernels[] */
     mosaic_kernel_info *kernels; /* wg_fn/wi_fn not set yet */
     unsigned char *has_wg;       /* per kernel: K.wg exists */
+    unsigned char *fused_groups; /* per kernel: K.fused exists and runs this many groups (fused_groups.c), or 0 */
     size_t global_variables_size;
 } mc_object;
 
@@ -54,6 +55,7 @@ static void object_clear(mc_object *o)
         mc_kernel_info_clear(&o->kernels[i]);
     free(o->kernels);
     free(o->has_wg);
+    free(o->fused_groups);
     memset(o, 0, sizeof *o);
 }
 
@@ -255,6 +257,7 @@ typedef struct finalize_job {
     size_t nk;               /* kernels: */
     LLVMValueRef *kernels;   /* the spir_kernel functions with a body (NULL once K.wi is built) */
     mc_kernel_build *kb;     /* K.body, K.wi and K.wg of each */
+    mc_kernel_build *fused;  /* per kernel: K.fused as .wg (NULL when none), its K.fbody as .body */
     bool any_barrier;        /* some kernel calls __mosaic_barrier */
     bool any_sub_group;      /* some kernel calls __mosaic_sub_group_barrier */
     bool any_non_uniform;    /* some kernel calls __mosaic_sub_group_active */
@@ -268,6 +271,7 @@ static void finalize_job_free(finalize_job *job)
         mc_kernel_build_free(&job->kb[k]);
     free(job->kernels);
     free(job->kb);
+    free(job->fused); /* (its arrays are the kernel's) */
     if (job->td)
         LLVMDisposeTargetData(job->td);
     if (job->m)
@@ -383,7 +387,9 @@ static cl_int find_kernels(finalize_job *job)
     job->kb = calloc(nk ? nk : 1, sizeof *job->kb);
     obj->kernels = calloc(nk ? nk : 1, sizeof *obj->kernels);
     obj->has_wg = calloc(nk ? nk : 1, 1);
-    if (!job->kernels || !job->kb || !obj->kernels || !obj->has_wg)
+    obj->fused_groups = calloc(nk ? nk : 1, 1);
+    job->fused = calloc(nk ? nk : 1, sizeof *job->fused);
+    if (!job->kernels || !job->kb || !obj->kernels || !obj->has_wg || !obj->fused_groups || !job->fused)
         return mc_out_of_memory(job->log);
     for (int block = 0; block < 2; block++)
         for (LLVMValueRef f = LLVMGetFirstFunction(job->m); f; f = LLVMGetNextFunction(f))
@@ -585,6 +591,56 @@ static bool widens_rows(const finalize_job *job, size_t k)
            !strcmp(job->obj->kernels[k].name, job->one_size->kernel);
 }
 
+/* The kernel built for one size, when K.fused may run groups of a column
+ * together (fused_groups.c): K.fbody, copied from K.body before widening
+ * and regions change it; NULL otherwise. */
+static LLVMValueRef fused_body(finalize_job *job, size_t k, unsigned *groups)
+{
+    mc_kernel_build *kb = &job->kb[k];
+    *groups = 0;
+    if (!job->one_size || job->opts->opt_disable || mosaic_settings()->no_fuse ||
+        strcmp(job->obj->kernels[k].name, job->one_size->kernel))
+        return NULL;
+    const char *why = NULL;
+    *groups = mc_fused_groups(kb, job->td, job->one_size->size, &why);
+    if (mosaic_settings()->debug && !*groups)
+        fprintf(stderr, "mosaic: kernel %s: groups of a column not run together: %s\n", job->obj->kernels[k].name, why);
+    return *groups ? mc_fused_body(job->m, kb, job->td, job->one_size->size) : NULL;
+}
+
+/* K.fused from K.fbody, as K.wg is built from K.body: its rows widened,
+ * then cut into regions.  None when that fails: K.wg runs every group. */
+static cl_int build_fused(finalize_job *job, size_t k, LLVMValueRef fbody, unsigned groups)
+{
+    mc_kernel_build *kb = &job->kb[k], *fk = &job->fused[k];
+    *fk = *kb;
+    fk->body = fbody;
+    fk->wg = fk->row = fk->vec = fk->tail = NULL;
+    fk->access_group = NULL;
+    fk->prefetch_ahead = false; /* its addresses come from the groups' contexts, which it reads per row */
+    fk->checked_rows = fk->uniform_rows = fk->skipped_gathers = fk->interleaved_rows = 0;
+    fk->streamed_stores = fk->joined_accesses = fk->shared_row_loads = fk->prefetched_reads = 0;
+    if (widens_rows(job, k))
+        mc_widen_rows(job->m, fk, job->one_size->size[0],
+                      mc_target_has_symbol(job->target, "__mosaic_barrier_divergence"));
+    cl_int r = mc_build_wg_regions(job->m, fk, job->target, job->log);
+    if (r == CL_SUCCESS && fk->row && !fk->wg) {
+        LLVMDeleteFunction(fk->row);
+        fk->row = NULL;
+        r = mc_build_wg_regions(job->m, fk, job->target, job->log);
+    }
+    if (r != CL_SUCCESS || !fk->wg)
+        return r;
+    mosaic_strbuf name = {0};
+    mosaic_strbuf_printf(&name, "%s.fused", job->obj->kernels[k].name);
+    if (name.oom)
+        return mc_out_of_memory(job->log);
+    LLVMSetValueName2(fk->wg, name.data, strlen(name.data));
+    mosaic_strbuf_free(&name);
+    job->obj->fused_groups[k] = (unsigned char)groups;
+    return CL_SUCCESS;
+}
+
 /* K.wg of each kernel: a loop over the work-items, or for a barrier kernel
  * one loop per region between barriers (regions.c; none when it cannot be
  * cut, or when a loop waits for other work-items (spin_loops.c): fibers). */
@@ -619,6 +675,8 @@ static cl_int build_work_group_functions(finalize_job *job)
         if (r != CL_SUCCESS)
             break;
         if (kb->uses_barriers || kb->spins) {
+            unsigned groups;
+            LLVMValueRef fbody = fused_body(job, k, &groups);
             if (widens_rows(job, k))
                 mc_widen_rows(job->m, kb, job->one_size->size[0],
                               mc_target_has_symbol(job->target, "__mosaic_barrier_divergence"));
@@ -628,6 +686,8 @@ static cl_int build_work_group_functions(finalize_job *job)
                 kb->row = NULL;
                 r = mc_build_wg_regions(job->m, kb, job->target, job->log);
             }
+            if (r == CL_SUCCESS && fbody && kb->wg)
+                r = build_fused(job, k, fbody, groups);
         } else if (!job->opts->opt_disable && !mosaic_settings()->no_widen &&
                    mc_widen_kernel(job->m, kb)) {
             r = mc_build_wg(job->m, kb, job->log); /* rows of K.vec, then K.tail for the rest */
@@ -664,18 +724,33 @@ static cl_int prepare_for_optimiser(finalize_job *job)
     if (!job->opts->opt_disable) {
         mc_version_uniform_rows(job->kb, job->nk);
         mc_version_guarded_rows(job->kb, job->nk);
+        mc_version_uniform_rows(job->fused, job->nk);
+        mc_version_guarded_rows(job->fused, job->nk);
     }
     for (size_t k = 0; k < job->nk; k++) {
         if (job->one_size && job->kb[k].wg && !strcmp(job->obj->kernels[k].name, job->one_size->kernel))
             mc_fix_local_size(job->kb[k].wg, job->td, job->one_size->size);
         mc_annotate_wg(job->m, &job->kb[k]);
         mc_plain_local_atomics(job->kb[k].wg);
+        if (job->fused[k].wg) { /* one group F times deeper */
+            const size_t *size = job->one_size->size;
+            size_t tall[3] = {size[0], size[1], size[2] * job->obj->fused_groups[k]};
+            mc_fix_local_size(job->fused[k].wg, job->td, tall);
+            mc_annotate_wg(job->m, &job->fused[k]);
+            mc_plain_local_atomics(job->fused[k].wg);
+        }
     }
     if (!job->opts->opt_disable)
         mc_add_vector_math(job->m, job->tm);
     clamp_alignment(job->m, job->td);
     mc_guard_integer_division(job->m);
-    mc_locate_work_group_functions(job->m, job->kb, job->nk);
+    mc_kernel_build *all = calloc(2 * job->nk + 1, sizeof *all); /* (one compile unit for all) */
+    if (!all)
+        return mc_out_of_memory(job->log);
+    memcpy(all, job->kb, job->nk * sizeof *all);
+    memcpy(all + job->nk, job->fused, job->nk * sizeof *all);
+    mc_locate_work_group_functions(job->m, all, 2 * job->nk);
+    free(all);
 
     char *msg = NULL;
     if (LLVMVerifyModule(job->m, LLVMReturnStatusAction, &msg)) {
@@ -685,6 +760,18 @@ static cl_int prepare_for_optimiser(finalize_job *job)
     }
     LLVMDisposeMessage(msg);
     return r;
+}
+
+/* The kernel whose K.wg or K.fused f is, or NULL. */
+static mc_kernel_build *build_of(finalize_job *job, LLVMValueRef f)
+{
+    for (size_t k = 0; k < job->nk; k++) {
+        if (job->kb[k].wg == f)
+            return &job->kb[k];
+        if (job->fused[k].wg == f)
+            return &job->fused[k];
+    }
+    return NULL;
 }
 
 /* Neighbouring gathers joined and what rows read alike shared, then
@@ -701,9 +788,9 @@ static cl_int join_and_share_reads(finalize_job *job)
         if (LLVMIsDeclaration(f))
             continue;
         unsigned joined = mc_join_neighbour_gathers(f), shared = mc_share_row_loads(f);
-        for (size_t k = 0; k < job->nk; k++)
-            if (job->kb[k].wg == f)
-                job->kb[k].joined_accesses = joined, job->kb[k].shared_row_loads = shared;
+        mc_kernel_build *kb = build_of(job, f);
+        if (kb)
+            kb->joined_accesses = joined, kb->shared_row_loads = shared;
         if (!joined && !shared)
             continue;
         if (n == cap) {
@@ -740,11 +827,11 @@ static cl_int optimise(finalize_job *job)
         for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
             unsigned rows = mc_interleave_rows(f, registers); /* first: a guard makes a row more than one block */
             unsigned n = mc_skip_empty_gathers(f);
-            for (size_t k = 0; k < job->nk; k++)
-                if (job->kb[k].wg == f) {
-                    job->kb[k].skipped_gathers = n, job->kb[k].interleaved_rows = rows;
-                    job->kb[k].streamed_stores = mc_stream_stores(f); /* last: it splits blocks */
-                }
+            mc_kernel_build *kb = build_of(job, f);
+            if (kb) {
+                kb->skipped_gathers = n, kb->interleaved_rows = rows;
+                kb->streamed_stores = mc_stream_stores(f); /* last: it splits blocks */
+            }
         }
         /* lane-0-only code of sub-group loops; instcombine then narrows what fed the lane */
         if (mc_scalarize_one_lane_masked_ops(m) &&
@@ -796,6 +883,10 @@ static cl_int optimise(finalize_job *job)
             if (job->kb[k].prefetched_reads && job->kb[k].wg)
                 snprintf(ahead, sizeof ahead, ", %u read%s before the first barrier prefetched two groups ahead",
                          job->kb[k].prefetched_reads, job->kb[k].prefetched_reads == 1 ? "" : "s");
+            if (job->obj->fused_groups[k])
+                fprintf(stderr, "mosaic: kernel %s: groups of a column run %u at a time (K.fused: %u loops over "
+                        "work-items vectorised, %u row loops interleaved)\n", info->name, job->obj->fused_groups[k],
+                        mc_count_vector_loops(job->fused[k].wg), job->fused[k].interleaved_rows);
             fprintf(stderr, "mosaic: kernel %s: %s, %u loop%s over work-items vectorised%s%s%s%s%s%s%s%s\n", info->name,
                     !job->kb[k].wg ? "fibers (one work-item function per work-item)"
                     : info->uses_barriers ? "work-group function in regions between barriers"
@@ -862,7 +953,7 @@ static cl_int build_object(const mosaic_compiler_target *target, const mosaic_bi
 }
 
 /* ---- cache entries: the object code and the kernel table ---------------------------- */
-#define ENTRY_MAGIC "MOSAICO4"
+#define ENTRY_MAGIC "MOSAICO5"
 
 static void put_u64(mosaic_strbuf *s, uint64_t v) { mosaic_strbuf_append(s, (const char *)&v, sizeof v); }
 static void put_str(mosaic_strbuf *s, const char *t)
@@ -908,6 +999,7 @@ static void object_serialize(const mc_object *o, mosaic_strbuf *s)
         put_u64(s, i->widened_lanes);
         put_u64(s, (uint64_t)i->keeps_item_state);
         put_u64(s, o->has_wg[k]);
+        put_u64(s, o->fused_groups[k]);
     }
 }
 
@@ -970,7 +1062,8 @@ static bool object_deserialize(const void *data, size_t size, mc_object *o)
     o->num_block_kernels = (size_t)nb;
     o->kernels = calloc(nk ? (size_t)nk : 1, sizeof *o->kernels);
     o->has_wg = calloc(nk ? (size_t)nk : 1, 1);
-    if (!o->kernels || !o->has_wg) {
+    o->fused_groups = calloc(nk ? (size_t)nk : 1, 1);
+    if (!o->kernels || !o->has_wg || !o->fused_groups) {
         object_clear(o);
         return false;
     }
@@ -1012,6 +1105,8 @@ static bool object_deserialize(const void *data, size_t size, mc_object *o)
         i->widened_lanes = (unsigned)get_u64(&r);
         i->keeps_item_state = get_u64(&r) != 0;
         o->has_wg[k] = get_u64(&r) != 0;
+        uint64_t fused = get_u64(&r);
+        o->fused_groups[k] = fused <= MC_FUSED_GROUPS ? (unsigned char)fused : 0;
     }
     if (r.bad || r.p != r.end) {
         object_clear(o);
@@ -1114,11 +1209,12 @@ static cl_int load_object(const mosaic_compiler_target *target, mc_object *obj, 
     cl_int r = CL_SUCCESS;
     for (size_t k = 0; k < exe->num_kernels && r == CL_SUCCESS; k++) {
         mosaic_kernel_info *info = &exe->kernels[k];
-        for (int wg = 0; wg < 2; wg++) {
-            if (wg && !obj->has_wg[k])
-                break;
+        for (int wg = 0; wg < 3; wg++) {
+            if ((wg == 1 && !obj->has_wg[k]) || (wg == 2 && !obj->fused_groups[k]))
+                continue;
+            static const char *const suffix[3] = {"wi", "wg", "fused"};
             mosaic_strbuf name = {0};
-            mosaic_strbuf_printf(&name, "%s.%s", info->name, wg ? "wg" : "wi");
+            mosaic_strbuf_printf(&name, "%s.%s", info->name, suffix[wg]);
             if (name.oom) {
                 mosaic_strbuf_free(&name);
                 return mc_out_of_memory(log);
@@ -1132,10 +1228,14 @@ static cl_int load_object(const mosaic_compiler_target *target, mc_object *obj, 
                 r = CL_BUILD_PROGRAM_FAILURE;
                 break;
             }
-            if (wg)
+            if (wg == 2) {
+                info->fused_fn = (mosaic_wg_fn)(uintptr_t)addr;
+                info->fused_groups = obj->fused_groups[k];
+            } else if (wg) {
                 info->wg_fn = (mosaic_wg_fn)(uintptr_t)addr;
-            else
+            } else {
                 info->wi_fn = (mosaic_wi_fn)(uintptr_t)addr;
+            }
         }
     }
     exe->log = NULL;
@@ -1182,10 +1282,11 @@ cl_int mc_finalize_one_size(const mosaic_compiler_target *target, const mosaic_b
                                : target && target->cpu_name ? "" : mc_host_features();
         /* settings that change the code are part of the key */
         mosaic_strbuf key_options = {0};
-        mosaic_strbuf_printf(&key_options, "%s\n%s%s%s%s", options ? options : "",
+        mosaic_strbuf_printf(&key_options, "%s\n%s%s%s%s%s", options ? options : "",
                              mosaic_settings()->barrier_fibers ? "barrier-fibers " : "",
                              mosaic_settings()->no_widen ? "no-widen " : "",
                              mosaic_settings()->no_prefetch ? "no-prefetch " : "",
+                             mosaic_settings()->no_fuse ? "no-fuse " : "",
                              mc_libmvec_available() ? "libmvec" : "");
         if (one_size)
             mosaic_strbuf_printf(&key_options, "\nkernel %s for groups of %zux%zux%zu", one_size->kernel,

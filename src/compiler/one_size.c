@@ -24,7 +24,7 @@ typedef struct one_size_entry {
     unsigned asks;            /* requests so far (stops counting at `after`) */
     bool building, failed;
     mosaic_executable *exe;   /* the kernel built for this size */
-    mosaic_wg_fn wg_fn;       /* its K.wg */
+    mosaic_sized_wg fns;      /* its K.wg and K.fused */
 } one_size_entry;
 
 struct mc_one_size_builds {
@@ -122,6 +122,7 @@ static void build(mc_one_size_builds *b, const mosaic_kernel_info *info, one_siz
     cl_int r = mc_finalize_one_size(b->target, &b->blob, b->options, &one, &exe, &log);
     const mosaic_kernel_info *built = r == CL_SUCCESS ? mosaic_executable_find_kernel(exe, info->name) : NULL;
     mosaic_wg_fn fn = built && built->uses_barriers ? built->wg_fn : NULL;
+    mosaic_sized_wg fns = {fn, fn ? built->fused_fn : NULL, fn && built->fused_fn ? built->fused_groups : 0};
     if (mosaic_settings()->debug) {
         if (fn)
             fprintf(stderr, "mosaic: kernel %s: built for work-groups of %zux%zux%zu (%.0f ms)\n", info->name,
@@ -137,29 +138,30 @@ static void build(mc_one_size_builds *b, const mosaic_kernel_info *info, one_siz
     }
     pthread_mutex_lock(&b->lock);
     e->exe = exe;
-    e->wg_fn = fn;
+    e->fns = fns;
     e->failed = !fn;
     e->building = false;
     pthread_mutex_unlock(&b->lock);
 }
 
-mosaic_wg_fn mosaic_executable_wg_for_size(mosaic_executable *exe, const mosaic_kernel_info *kernel,
-                                           const size_t local_size[3], unsigned after)
+mosaic_sized_wg mosaic_executable_wg_for_size(mosaic_executable *exe, const mosaic_kernel_info *kernel,
+                                              const size_t local_size[3], unsigned after)
 {
     mc_one_size_builds *b = mc_executable_one_size_builds(exe);
+    mosaic_sized_wg none = {NULL, NULL, 0};
     if (!b || !after || !kernel || !kernel->uses_barriers || !kernel->wg_fn || !local_size[0])
-        return NULL;
+        return none;
     const mosaic_kernel_info *first = mosaic_executable_kernel(exe, 0);
     MOSAIC_ASSERT(first && kernel >= first && (size_t)(kernel - first) < b->num_kernels);
     pthread_mutex_lock(&b->lock);
     one_size_entry *e = find_entry(b, (size_t)(kernel - first), local_size);
-    mosaic_wg_fn fn = e ? e->wg_fn : NULL;
-    bool start = e && !fn && !e->building && !e->failed && ++e->asks >= after;
+    mosaic_sized_wg fns = e ? e->fns : none;
+    bool start = e && !fns.whole && !e->building && !e->failed && ++e->asks >= after;
     if (start)
         e->building = true;
     pthread_mutex_unlock(&b->lock);
     if (!start)
-        return fn;
+        return fns;
     build(b, kernel, e);
-    return e->wg_fn; /* written by this thread; an entry is never reused */
+    return e->fns; /* written by this thread; an entry is never reused */
 }

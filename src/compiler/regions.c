@@ -46,8 +46,8 @@
  *    computed again where the region's copy of its definition does not
  *    dominate the use when it is a short pure function of what a work-item
  *    keeps for the whole kernel (arguments, local id, entry values: indices,
- *    addresses); otherwise it is stored after its definition and reloaded
- *    there;
+ *    addresses, invariant loads of the context); otherwise it is stored
+ *    after its definition and reloaded there;
  *  - a private variable (alloca) used both before and after some barrier gets
  *    one copy per work-item; other allocas stay single and shared by the
  *    work-items of a region, which run one after another.
@@ -749,6 +749,10 @@ static bool rematerializable(region_fn *rf, int k, int depth)
         break;
     case LLVMCall:
         ok = is_sub_group_first(inst);
+        break;
+    case LLVMLoad: /* a field of a work-group context (fused_groups.c: one per group of a column) */
+        ok = !LLVMGetVolatile(inst) && LLVMGetOrdering(inst) == LLVMAtomicOrderingNotAtomic &&
+             LLVMGetMetadata(inst, LLVMGetMDKindIDInContext(rf->c, "invariant.load", 14));
         break;
     default:
         ok = false;

@@ -366,6 +366,8 @@ LLVMBasicBlockRef mc_row_copy_of_block(const mc_row_loop *rl, LLVMBasicBlockRef 
     return LLVMValueAsBasicBlock(mc_row_copy_of(rl, LLVMBasicBlockAsValue(bb)));
 }
 
+static LLVMValueRef row_counterpart(const void *rl, LLVMValueRef v) { return mc_row_copy_of(rl, v); }
+
 bool mc_row_copy(mc_row_loop *rl, LLVMBuilderRef b)
 {
     LLVMContextRef c = LLVMGetModuleContext(LLVMGetGlobalParent(rl->wg));
@@ -388,31 +390,8 @@ bool mc_row_copy(mc_row_loop *rl, LLVMBuilderRef b)
         }
     }
     for (unsigned k = 0; k < rl->nblocks; k++)
-        for (LLVMValueRef i = LLVMGetFirstInstruction(rl->blocks[k]); i; i = LLVMGetNextInstruction(i)) {
-            LLVMValueRef ni = mc_row_copy_of(rl, i);
-            if (LLVMIsAPHINode(i)) {
-                for (unsigned j = 0; j < LLVMCountIncoming(i); j++) {
-                    LLVMValueRef v = mc_row_copy_of(rl, LLVMGetIncomingValue(i, j));
-                    LLVMBasicBlockRef from = mc_row_copy_of_block(rl, LLVMGetIncomingBlock(i, j));
-                    LLVMAddIncoming(ni, &v, &from, 1);
-                }
-                continue;
-            }
-            if (LLVMIsATerminatorInst(i)) {
-                for (unsigned j = 0; j < LLVMGetNumSuccessors(i); j++)
-                    LLVMSetSuccessor(ni, j, mc_row_copy_of_block(rl, LLVMGetSuccessor(i, j)));
-                if (LLVMIsABranchInst(i) && LLVMIsConditional(i))
-                    LLVMSetCondition(ni, mc_row_copy_of(rl, LLVMGetCondition(i)));
-                else if (!LLVMIsABranchInst(i))
-                    for (unsigned j = 0; j < (unsigned)LLVMGetNumOperands(i); j++)
-                        if (!LLVMValueIsBasicBlock(LLVMGetOperand(i, j)))
-                            LLVMSetOperand(ni, j, mc_row_copy_of(rl, LLVMGetOperand(i, j)));
-                continue;
-            }
-            unsigned nops = (unsigned)LLVMGetNumOperands(i);
-            for (unsigned j = 0; j < nops; j++)
-                LLVMSetOperand(ni, j, mc_row_copy_of(rl, LLVMGetOperand(i, j)));
-        }
+        for (LLVMValueRef i = LLVMGetFirstInstruction(rl->blocks[k]); i; i = LLVMGetNextInstruction(i))
+            mc_remap_copy(i, mc_row_copy_of(rl, i), row_counterpart, rl);
     return true;
 }
 

@@ -816,3 +816,30 @@ void mc_move_to_end(LLVMBuilderRef b, LLVMValueRef first, LLVMValueRef until, LL
         LLVMInsertIntoBuilder(b, i);
     }
 }
+
+void mc_remap_copy(LLVMValueRef inst, LLVMValueRef copy, LLVMValueRef (*counterpart)(const void *, LLVMValueRef),
+                   const void *arg)
+{
+    if (LLVMIsAPHINode(inst)) {
+        for (unsigned j = 0; j < LLVMCountIncoming(inst); j++) {
+            LLVMValueRef v = counterpart(arg, LLVMGetIncomingValue(inst, j));
+            LLVMBasicBlockRef from =
+                LLVMValueAsBasicBlock(counterpart(arg, LLVMBasicBlockAsValue(LLVMGetIncomingBlock(inst, j))));
+            LLVMAddIncoming(copy, &v, &from, 1);
+        }
+        return;
+    }
+    if (LLVMIsATerminatorInst(inst)) {
+        for (unsigned j = 0; j < LLVMGetNumSuccessors(inst); j++)
+            LLVMSetSuccessor(copy, j,
+                             LLVMValueAsBasicBlock(counterpart(arg, LLVMBasicBlockAsValue(LLVMGetSuccessor(inst, j)))));
+        if (LLVMIsABranchInst(inst)) { /* (its operands are not in the order of its successors) */
+            if (LLVMIsConditional(inst))
+                LLVMSetCondition(copy, counterpart(arg, LLVMGetCondition(inst)));
+            return;
+        }
+    }
+    for (unsigned j = 0; j < (unsigned)LLVMGetNumOperands(inst); j++)
+        if (!LLVMValueIsBasicBlock(LLVMGetOperand(inst, j)))
+            LLVMSetOperand(copy, j, counterpart(arg, LLVMGetOperand(inst, j)));
+}

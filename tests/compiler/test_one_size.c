@@ -22,11 +22,11 @@ static mosaic_wg_fn built_for(mosaic_executable *exe, const char *name, const si
     CHECK(k && k->uses_barriers && k->wg_fn, "%s: a barrier kernel with a work-group function", name);
     if (!k || !k->wg_fn)
         return NULL;
-    CHECK(!mosaic_executable_wg_for_size(exe, k, local, 2), "%s: no build at the first of two requests", name);
-    mosaic_wg_fn fn = mosaic_executable_wg_for_size(exe, k, local, 2);
+    CHECK(!mosaic_executable_wg_for_size(exe, k, local, 2).whole, "%s: no build at the first of two requests", name);
+    mosaic_wg_fn fn = mosaic_executable_wg_for_size(exe, k, local, 2).whole;
     CHECK(fn && fn != k->wg_fn, "%s: a build of its own for %zux%zux%zu at the second request", name, local[0],
           local[1], local[2]);
-    CHECK(mosaic_executable_wg_for_size(exe, k, local, 2) == fn, "%s: the same build at the third request", name);
+    CHECK(mosaic_executable_wg_for_size(exe, k, local, 2).whole == fn, "%s: the same build at the third request", name);
     return fn;
 }
 
@@ -196,18 +196,18 @@ TEST(which_kernels)
     const mosaic_kernel_info *plain = mosaic_executable_find_kernel(exe, "plain");
     const mosaic_kernel_info *bar = mosaic_executable_find_kernel(exe, "bar");
     size_t sizes[5][3] = {{8, 1, 1}, {16, 1, 1}, {32, 1, 1}, {64, 1, 1}, {128, 1, 1}};
-    CHECK(plain && !mosaic_executable_wg_for_size(exe, plain, sizes[0], 1), "no build for a kernel without barriers");
-    CHECK(bar && !mosaic_executable_wg_for_size(exe, bar, sizes[0], 0), "no build when `after` is 0");
+    CHECK(plain && !mosaic_executable_wg_for_size(exe, plain, sizes[0], 1).whole, "no build for a kernel without barriers");
+    CHECK(bar && !mosaic_executable_wg_for_size(exe, bar, sizes[0], 0).whole, "no build when `after` is 0");
     for (int i = 0; i < 4; i++)
-        CHECK(mosaic_executable_wg_for_size(exe, bar, sizes[i], 1) != NULL, "a build for the size %zu", sizes[i][0]);
-    CHECK(!mosaic_executable_wg_for_size(exe, bar, sizes[4], 1), "no build for a fifth size");
+        CHECK(mosaic_executable_wg_for_size(exe, bar, sizes[i], 1).whole != NULL, "a build for the size %zu", sizes[i][0]);
+    CHECK(!mosaic_executable_wg_for_size(exe, bar, sizes[4], 1).whole, "no build for a fifth size");
     mosaic_executable_free(exe);
 
     exe = build_program(src, "-cl-std=CL2.0 -cl-opt-disable"); /* nothing to gain */
     if (!exe)
         return;
     bar = mosaic_executable_find_kernel(exe, "bar");
-    CHECK(bar && bar->wg_fn && !mosaic_executable_wg_for_size(exe, bar, sizes[0], 1),
+    CHECK(bar && bar->wg_fn && !mosaic_executable_wg_for_size(exe, bar, sizes[0], 1).whole,
           "no build for a program built with -cl-opt-disable");
     mosaic_executable_free(exe);
 
@@ -221,7 +221,7 @@ TEST(which_kernels)
     if (!exe)
         return;
     bar = mosaic_executable_find_kernel(exe, "bar");
-    CHECK(bar && bar->wg_fn && !mosaic_executable_wg_for_size(exe, bar, sizes[0], 1),
+    CHECK(bar && bar->wg_fn && !mosaic_executable_wg_for_size(exe, bar, sizes[0], 1).whole,
           "no build in a program with a program-scope variable");
     mosaic_executable_free(exe);
 }

@@ -42,7 +42,8 @@ static const mosaic_compiler_target target = {
                       "+cl_khr_local_int32_base_atomics,+cl_khr_local_int32_extended_atomics,"
                       "+cl_khr_byte_addressable_store,+__opencl_c_generic_address_space,"
                       "+__opencl_c_atomic_order_acq_rel,+__opencl_c_atomic_order_seq_cst,"
-                      "+__opencl_c_atomic_scope_device,+__opencl_c_atomic_scope_all_devices",
+                      "+__opencl_c_atomic_scope_device,+__opencl_c_atomic_scope_all_devices,"
+                      "+__opencl_c_work_group_collective_functions",
     .runtime_symbols = symbols,
     .num_runtime_symbols = 2,
 };
@@ -200,7 +201,7 @@ static mosaic_wg_fn wg_for_range(mosaic_executable *exe, const char *name, const
     size_t local[3] = {1, 1, 1};
     for (unsigned d = 0; d < r->dim; d++)
         local[d] = r->local[d];
-    mosaic_wg_fn fn = k ? mosaic_executable_wg_for_size(exe, k, local, 1) : NULL;
+    mosaic_wg_fn fn = k ? mosaic_executable_wg_for_size(exe, k, local, 1).whole : NULL;
     CHECK(fn, "%s: a work-group function for groups of %zux%zux%zu", name, local[0], local[1], local[2]);
     return fn;
 }
@@ -2549,4 +2550,226 @@ int main(int argc, char **argv)
 {
     test_run(argc, argv);
     return test_summary();
+}
+
+/* ---- groups of a column run together (src/compiler/fused_groups.c) --------------------------- */
+
+/* ctx for group g of r's launch, its arena at local_mem (scratch after r->local_bytes). */
+static void group_ctx(const range *r, const size_t groups[3], const size_t g[3], char *local_mem,
+                      mosaic_wg_ctx *ctx)
+{
+    memset(ctx, 0, sizeof *ctx);
+    ctx->work_dim = r->dim;
+    for (int d = 0; d < 3; d++) {
+        bool in = (unsigned)d < r->dim;
+        ctx->global_size[d] = in ? r->global[d] : 1;
+        ctx->enqueued_local_size[d] = in ? r->local[d] : 1;
+        ctx->num_groups[d] = groups[d];
+        ctx->group_id[d] = g[d];
+        size_t left = ctx->global_size[d] - g[d] * ctx->enqueued_local_size[d];
+        ctx->local_size[d] = left < ctx->enqueued_local_size[d] ? left : ctx->enqueued_local_size[d];
+    }
+    ctx->local_mem = local_mem;
+    ctx->local_mem_size = r->local_bytes;
+    ctx->wg_scratch = local_mem + (r->local_bytes + 127) / 128 * 128;
+}
+
+/* Runs r's launch as the CPU device does a job whose groups run fused_groups
+ * at a time: each whole column of that many groups through sized.fused
+ * (arenas equally spaced, a byte pattern in each), the others one by one
+ * through sized.whole or k->wg_fn.  How many columns went through K.fused. */
+static int run_fused(const mosaic_kernel_info *k, mosaic_sized_wg sized, void **args, const range *r)
+{
+    size_t groups[3] = {1, 1, 1}, items = 1;
+    for (unsigned d = 0; d < r->dim; d++) {
+        groups[d] = (r->global[d] + r->local[d] - 1) / r->local[d];
+        items *= r->local[d];
+    }
+    unsigned f = sized.fused_groups;
+    size_t arena = ((r->local_bytes + 127) / 128 * 128 + MOSAIC_WG_SCRATCH_SIZE(items) + 127) / 128 * 128;
+    char *mem = aligned_alloc(128, f * arena);
+    mosaic_wg_ctx ctx[MOSAIC_MAX_FUSED_GROUPS];
+    int fused = 0;
+    for (size_t gz = 0; gz < groups[2]; gz++)
+        for (size_t gy = 0; gy < groups[1]; gy += f)
+            for (size_t gx = 0; gx < groups[0]; gx++) {
+                bool whole = gy + f <= groups[1];
+                for (unsigned i = 0; i < f && whole; i++) {
+                    size_t g[3] = {gx, gy + i, gz};
+                    group_ctx(r, groups, g, mem + i * arena, &ctx[i]);
+                    for (int d = 0; d < 3; d++)
+                        whole &= ctx[i].local_size[d] == ctx[i].enqueued_local_size[d];
+                }
+                memset(mem, 0xcd, f * arena);
+                if (whole) {
+                    sized.fused((void *const *)args, ctx);
+                    fused++;
+                    continue;
+                }
+                for (size_t i = 0; i < f && gy + i < groups[1]; i++) {
+                    size_t g[3] = {gx, gy + i, gz};
+                    group_ctx(r, groups, g, mem, &ctx[0]);
+                    bool one = true;
+                    for (int d = 0; d < 3; d++)
+                        one &= ctx[0].local_size[d] == ctx[0].enqueued_local_size[d];
+                    (one ? sized.whole : k->wg_fn)((void *const *)args, &ctx[0]);
+                }
+            }
+    free(mem);
+    return fused;
+}
+
+/* Kernel `name` built for r's local size: K.fused, checked to be there (or
+ * not, as `want` says). */
+static mosaic_sized_wg sized_for(mosaic_executable *exe, const char *name, const range *r, bool want)
+{
+    const mosaic_kernel_info *k = mosaic_executable_find_kernel(exe, name);
+    size_t local[3] = {1, 1, 1};
+    for (unsigned d = 0; d < r->dim; d++)
+        local[d] = r->local[d];
+    mosaic_sized_wg none = {NULL, NULL, 0};
+    mosaic_sized_wg s = k ? mosaic_executable_wg_for_size(exe, k, local, 1) : none;
+    CHECK(s.whole && !!s.fused == want && (!want || s.fused_groups > 1), "%s: %s K.fused (groups %u)", name,
+          want ? "a" : "no", s.fused_groups);
+    return s;
+}
+
+TEST(fused_columns)
+{
+    /* Tiled matrix product with a static __local tile and a __local
+     * argument (both moved to each group's arena), what each work-item sees
+     * of its group written beside it; 8 columns of 8x8 groups, 5 groups a
+     * column: one column of 4 through K.fused, the fifth group alone. */
+    const char *mm = "kernel void mm(global const float *a, global const float *b, global float *c,\n"
+                     "               global int *seen, int n, local float *tb) {\n"
+                     "  local float ta[8][8];\n"
+                     "  int lx = get_local_id(0), ly = get_local_id(1);\n"
+                     "  int col = get_global_id(0), row = get_global_id(1);\n"
+                     "  float s = 0.0f;\n"
+                     "  for (int t = 0; t < n; t += 8) {\n"
+                     "    ta[ly][lx] = a[row * n + t + lx];\n"
+                     "    tb[ly * 8 + lx] = b[(t + ly) * n + col];\n"
+                     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                     "    for (int k = 0; k < 8; k++) s += ta[ly][k] * tb[k * 8 + lx];\n"
+                     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                     "  }\n"
+                     "  c[row * n + col] = s;\n"
+                     "  seen[row * n + col] = (int)get_group_id(1) * 100000 + (int)get_local_size(1) * 1000 +\n"
+                     "      (int)get_enqueued_local_size(1) * 10 + (int)get_local_id(1) +\n"
+                     "      (int)get_num_groups(1) * 1000000;\n"
+                     "}\n";
+    for (int o = 0; o < NUM_BUILDS; o++) {
+        mosaic_executable *exe = build(mm, builds[o]);
+        if (!exe)
+            continue;
+        if (o == 1) { /* -cl-opt-disable: no builds for one size, so none for columns */
+            const mosaic_kernel_info *k = mosaic_executable_find_kernel(exe, "mm");
+            size_t local[3] = {8, 8, 1};
+            CHECK(k && !mosaic_executable_wg_for_size(exe, k, local, 1).fused, "mm: K.fused with -cl-opt-disable");
+            mosaic_executable_free(exe);
+            continue;
+        }
+        enum { N = 64, ROWS = 40 };
+        float *a = malloc(sizeof(float) * N * N), *b = malloc(sizeof(float) * N * N);
+        float *c = calloc(N * N, sizeof(float));
+        int *seen = calloc(N * N, sizeof(int));
+        small_integers(a, N * N, 7, 9);
+        small_integers(b, N * N, 5, 7);
+        int n = N;
+        uint64_t tb_at = 256; /* after ta */
+        range r = {2, {N, ROWS}, {8, 8}, 512};
+        mosaic_sized_wg s = sized_for(exe, "mm", &r, true);
+        if (s.fused) {
+            int columns =
+                run_fused(mosaic_executable_find_kernel(exe, "mm"), s, ARGS(&a, &b, &c, &seen, &n, &tb_at), &r);
+            CHECK(columns == 8, "mm: %d columns through K.fused, expected 8", columns);
+            int first, bad = sgemm_wrong(a, b, N, c, c, (size_t)N * ROWS, false, &first);
+            CHECK(!bad, "mm: %d wrong elements of C, the first at %d (%g)", bad, first, first >= 0 ? c[first] : 0.0);
+            int wrong = 0;
+            for (int i = 0; i < N * ROWS; i++)
+                wrong += seen[i] != (i / N) / 8 * 100000 + 8 * 1000 + 80 + (i / N) % 8 + 5 * 1000000;
+            CHECK(!wrong, "mm: %d work-items saw the wrong group or size", wrong);
+        }
+        free(a), free(b), free(c), free(seen);
+        mosaic_executable_free(exe);
+    }
+
+    /* 3D groups of 4x2x2 (the deep group is 4x2x8), a work-group reduction
+     * (its scratch moved too), and reads down the columns of a table the
+     * groups of a column share */
+    const char *k3 = "kernel void k3(global const int *in, global int *out, int w) {\n"
+                     "  int x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);\n"
+                     "  int acc = 0;\n"
+                     "  for (int t = 0; t < 3; t++) {\n"
+                     "    int v = in[(t * 4 + (int)get_local_id(0)) * w + z];\n"
+                     "    acc += work_group_reduce_add(v + (int)get_local_id(1) + 10 * (int)get_local_id(2));\n"
+                     "  }\n"
+                     "  out[(z * 16 + y) * 8 + x] = acc * 1000 + (int)get_group_id(1) * 100 +\n"
+                     "      (int)get_local_size(2) * 10 + (int)get_local_id(2);\n"
+                     "}\n";
+    mosaic_executable *exe = build(k3, builds[0]);
+    if (exe) {
+        int in[64], out[8 * 16 * 4], want[8 * 16 * 4];
+        for (int i = 0; i < 64; i++)
+            in[i] = i * 3 - 50;
+        range r = {3, {8, 16, 4}, {4, 2, 2}, 0};
+        mosaic_sized_wg s = sized_for(exe, "k3", &r, true);
+        int *pi = in, *po = out, w = 4;
+        if (s.fused) {
+            memset(out, 0, sizeof out);
+            int columns = run_fused(mosaic_executable_find_kernel(exe, "k3"), s, ARGS(&pi, &po, &w), &r);
+            CHECK(columns == 2 * 2 * 2, "k3: %d columns through K.fused, expected 8", columns);
+            for (int z = 0; z < 4; z++)
+                for (int y = 0; y < 16; y++)
+                    for (int x = 0; x < 8; x++) {
+                        int acc = 0, gx = x / 4 * 4, gz = z / 2 * 2;
+                        for (int t = 0; t < 3; t++)
+                            for (int lz = 0; lz < 2; lz++)
+                                for (int ly = 0; ly < 2; ly++)
+                                    for (int lx = 0; lx < 4; lx++)
+                                        acc += in[(t * 4 + lx) * 4 + gz + lz] + ly + 10 * lz;
+                        (void)gx;
+                        want[(z * 16 + y) * 8 + x] = acc * 1000 + y / 2 * 100 + 20 + z % 2;
+                    }
+            int first = -1;
+            for (int i = 0; i < 8 * 16 * 4 && first < 0; i++)
+                if (out[i] != want[i])
+                    first = i;
+            CHECK(first < 0, "k3: out[%d] = %d, expected %d", first, first >= 0 ? out[first] : 0,
+                  first >= 0 ? want[first] : 0);
+        }
+        mosaic_executable_free(exe);
+    }
+
+    /* Not run together: the number of barriers a group reaches depends on
+     * its y; no read the groups of a column share */
+    const char *no = "kernel void trips(global int *out, local int *tmp) {\n"
+                     "  size_t l = get_local_id(0);\n"
+                     "  int acc = out[get_global_id(1) * get_global_size(0) + get_global_id(0)];\n"
+                     "  for (int t = 0; t < (int)get_group_id(1); t++) {\n"
+                     "    tmp[l] = acc + out[t];\n"
+                     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                     "    acc += tmp[(l + 1) % get_local_size(0)];\n"
+                     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                     "  }\n"
+                     "  out[get_global_id(1) * get_global_size(0) + get_global_id(0)] = acc;\n"
+                     "}\n"
+                     "kernel void own(global int *out, local int *tmp) {\n"
+                     "  size_t l = get_local_id(0), i = get_global_id(1) * get_global_size(0) + get_global_id(0);\n"
+                     "  int acc = 0;\n"
+                     "  for (int t = 0; t < 4; t++) {\n"
+                     "    tmp[l] = out[i] + t;\n"
+                     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                     "    acc += tmp[(l + 1) % get_local_size(0)];\n"
+                     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                     "  }\n"
+                     "  out[i] = acc;\n"
+                     "}\n";
+    exe = build(no, builds[0]);
+    if (exe) {
+        range r = {2, {16, 16}, {8, 2}, 64};
+        sized_for(exe, "trips", &r, false);
+        sized_for(exe, "own", &r, false);
+        mosaic_executable_free(exe);
+    }
 }

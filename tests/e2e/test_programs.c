@@ -1011,6 +1011,80 @@ TEST(prefetch_ahead)
     clReleaseProgram(p);
 }
 
+/* Groups of a column run four at a time (src/compiler/fused_groups.c): a
+ * kernel whose groups all read tiles down one table's columns between
+ * barriers, launched three
+ * times over 60x68 work-items in 8x8 groups (the third launch builds it
+ * for that size); the last column of groups is 4 wide and the last row 4
+ * tall, so each column runs groups 0-3 and 4-7 together and group 8
+ * alone, and the narrow column one group at a time.  MOSAIC_DEBUG says it
+ * runs them together; with MOSAIC_NO_FUSE (the second run of this case)
+ * it does not, and the results are the same. */
+TEST(fused_columns)
+{
+    enum { W = 60, H = 68, N = 32 };
+    bool off = getenv("MOSAIC_NO_FUSE") && strcmp(getenv("MOSAIC_NO_FUSE"), "0");
+    static char source[2048];
+    snprintf(source, sizeof source,
+             "kernel void table_rows(global const float *table, global float *out, int n)\n"
+             "{\n"
+             "    local float t[64];\n"
+             "    size_t lx = get_local_id(0), ly = get_local_id(1);\n"
+             "    float s = %d.0f;\n" /* this process's own build */
+             "    for (int k = 0; k < n; k += 8) {\n"
+             "        t[ly * 8 + lx] = table[(k + ly) * n + lx];\n"
+             "        barrier(CLK_LOCAL_MEM_FENCE);\n"
+             "        s += t[(ly + 1) %% get_local_size(1) * 8 + (lx + 1) %% get_local_size(0)] *\n"
+             "             (float)(get_global_id(1) + 1);\n"
+             "        barrier(CLK_LOCAL_MEM_FENCE);\n"
+             "    }\n"
+             "    out[get_global_id(1) * get_global_size(0) + get_global_id(0)] = s;\n"
+             "}\n",
+             (int)getpid() % 1000);
+    cl_int err;
+    cl_program p = build(source, "-cl-std=CL2.0", &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    cl_kernel k = p ? clCreateKernel(p, "table_rows", &err) : NULL;
+    static float table[N * N], out[W * H];
+    for (int i = 0; i < N * N; i++)
+        table[i] = (float)(i % 11 - 5);
+    cl_mem mt = buffer(sizeof table, table), mo = buffer(sizeof out, NULL);
+    cl_int n = N;
+    stderr_capture c;
+    static char text[65536];
+    if (k && capture_begin(&c)) {
+        CHECK_ERR(clSetKernelArg(k, 0, sizeof mt, &mt), CL_SUCCESS);
+        CHECK_ERR(clSetKernelArg(k, 1, sizeof mo, &mo), CL_SUCCESS);
+        CHECK_ERR(clSetKernelArg(k, 2, sizeof n, &n), CL_SUCCESS);
+        size_t global[2] = {W, H}, local[2] = {8, 8};
+        for (int launch = 0; launch < 3; launch++)
+            CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 2, NULL, global, local, 0, NULL, NULL), CL_SUCCESS);
+        CHECK_ERR(clFinish(queue), CL_SUCCESS);
+        capture_end(&c, text, sizeof text);
+    }
+    bool said = strstr(text, "mosaic: kernel table_rows: groups of a column run 4 at a time") != NULL;
+    CHECK(said != off, "MOSAIC_DEBUG %s that groups of a column run together:\n%s", said ? "says" : "does not say",
+          text);
+    CHECK_ERR(clEnqueueReadBuffer(queue, mo, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL), CL_SUCCESS);
+    int wrong = 0;
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            int width = x / 8 * 8 + 8 <= W ? 8 : W % 8, height = y / 8 * 8 + 8 <= H ? 8 : H % 8;
+            int lx = x % 8, ly = y % 8;
+            float s = (float)((int)getpid() % 1000);
+            for (int kk = 0; kk < N; kk += 8)
+                s += table[(kk + (ly + 1) % height) * N + (lx + 1) % width] * (float)(y + 1);
+            wrong += out[y * W + x] != s;
+        }
+    CHECK(wrong == 0, "%d results wrong", wrong);
+    clReleaseMemObject(mt);
+    clReleaseMemObject(mo);
+    if (k)
+        clReleaseKernel(k);
+    if (p)
+        clReleaseProgram(p);
+}
+
 int main(int argc, char **argv)
 {
     return test_main_on_cpu_queue(argc, argv, &device, &context, &queue);

@@ -362,30 +362,38 @@ static bool ensure_local_mem(worker *w, size_t size)
 /* What a worker's groups of one launch have in common: the context's
  * launch fields and its arena, set up once for all the groups it claims (a
  * launch of many small groups paid three divisions and some thirty stores
- * a group).  False if the arena cannot be had. */
-static bool group_ctx_init(worker *w, const job *j, mosaic_wg_ctx *ctx)
+ * a group).  A job whose groups run `count` at a time (fused_groups) gets
+ * `count` contexts, one after another, each with an arena of its own.
+ * False if the arenas cannot be had. */
+static bool group_ctx_init(worker *w, const job *j, mosaic_wg_ctx *ctx, unsigned count)
 {
+    MOSAIC_ASSERT(count >= 1 && count <= MOSAIC_MAX_FUSED_GROUPS);
     const mosaic_ndrange *nd = j->ndrange;
-    ctx->work_dim = nd->work_dim;
-    ctx->stream_stores = j->stream_stores;
-    for (int d = 0; d < 3; d++) {
-        ctx->global_offset[d] = nd->global_offset[d];
-        ctx->global_size[d] = nd->global_size[d];
-        ctx->enqueued_local_size[d] = nd->local_size[d];
-        ctx->num_groups[d] = nd->num_groups[d];
-    }
-    /* The arena holds the group's __local bytes, then the scratch of the
+    /* An arena holds the group's __local bytes, then the scratch of the
      * work-group and sub-group collective functions. */
     size_t scratch_at = (nd->local_mem_size + 127) & ~(size_t)127;
-    if (!ensure_local_mem(w, scratch_at + MOSAIC_WG_SCRATCH_SIZE(nd->local_size[0] * nd->local_size[1] *
-                                                                 nd->local_size[2])))
+    size_t arena = (scratch_at + MOSAIC_WG_SCRATCH_SIZE(nd->local_size[0] * nd->local_size[1] * nd->local_size[2]) +
+                    127) & ~(size_t)127;
+    if (!ensure_local_mem(w, count * arena))
         return false;
-    ctx->local_mem = w->local_mem;
-    ctx->device_private = w;
-    ctx->local_mem_size = nd->local_mem_size;
-    ctx->wg_scratch = w->local_mem + scratch_at;
-    /* Private memory (builtins/address.cl): this thread's stack, and the fiber stacks. */
-    mosaic_cpu_thread_stack(&ctx->private_lo[0], &ctx->private_hi[0]);
+    for (unsigned i = 0; i < count; i++) {
+        mosaic_wg_ctx *c = &ctx[i];
+        c->work_dim = nd->work_dim;
+        c->stream_stores = j->stream_stores;
+        for (int d = 0; d < 3; d++) {
+            c->global_offset[d] = nd->global_offset[d];
+            c->global_size[d] = nd->global_size[d];
+            c->enqueued_local_size[d] = nd->local_size[d];
+            c->num_groups[d] = nd->num_groups[d];
+        }
+        c->local_mem = w->local_mem + i * arena;
+        c->device_private = w;
+        c->local_mem_size = nd->local_mem_size;
+        c->wg_scratch = c->local_mem + scratch_at;
+        /* Private memory (builtins/address.cl): this thread's stack, and the fiber stacks. */
+        mosaic_cpu_thread_stack(&c->private_lo[0], &c->private_hi[0]);
+        c->private_lo[1] = c->private_hi[1] = NULL;
+    }
     return true;
 }
 
@@ -448,6 +456,39 @@ static cl_int run_group(worker *w, const job *j, mosaic_wg_ctx *ctx, const size_
     return CL_COMPLETE;
 }
 
+/* Runs unit u of a job whose groups run fused_groups at a time: the
+ * groups (x, y .. y + F - 1, z) of one column, through K.fused when they
+ * are all there and whole, else one by one.  ctx: F contexts from
+ * group_ctx_init. */
+static cl_int run_unit(worker *w, const job *j, mosaic_wg_ctx *ctx, size_t u)
+{
+    const mosaic_ndrange *nd = j->ndrange;
+    unsigned f = j->fused_groups;
+    size_t rows = (nd->num_groups[1] + f - 1) / f;
+    size_t g[3] = {u % nd->num_groups[0], (u / nd->num_groups[0]) % rows * f, u / (nd->num_groups[0] * rows)};
+    size_t count = nd->num_groups[1] - g[1] < f ? nd->num_groups[1] - g[1] : f;
+    bool whole = count == f;
+    for (int d = 0; d < 3; d++)
+        whole &= (g[d] + (d == 1 ? f : 1)) * nd->local_size[d] <= nd->global_size[d];
+    if (whole) {
+        for (unsigned i = 0; i < f; i++) {
+            ctx[i].group_id[0] = g[0], ctx[i].group_id[1] = g[1] + i, ctx[i].group_id[2] = g[2];
+            for (int d = 0; d < 3; d++)
+                ctx[i].local_size[d] = nd->local_size[d];
+            ctx[i].private_lo[1] = ctx[i].private_hi[1] = NULL;
+        }
+        nd->wg_fused(nd->args, ctx);
+        return CL_COMPLETE;
+    }
+    for (size_t i = 0; i < count; i++) {
+        size_t gi[3] = {g[0], g[1] + i, g[2]};
+        cl_int status = run_group(w, j, ctx, gi);
+        if (status != CL_COMPLETE)
+            return status;
+    }
+    return CL_COMPLETE;
+}
+
 static void job_free(job *j)
 {
     if (j->recycled)
@@ -491,7 +532,7 @@ static void work_on_kernel(worker *w, job *j, bool *searching)
     unsigned pushed = atomic_load_explicit(&w->pool->children_pushed, memory_order_relaxed);
     w->running.job = j;
     bool tracing = mosaic_tracing();
-    mosaic_wg_ctx ctx;
+    mosaic_wg_ctx ctx[MOSAIC_MAX_FUSED_GROUPS];
     int ctx_state = 0; /* 0: not set up yet (nd is only sure to live while a claim holds groups), 1: ready, -1: no arena */
     for (;;) {
         /* MOSAIC_TRACE: read before the claim, this is the command's START
@@ -516,15 +557,17 @@ static void work_on_kernel(worker *w, job *j, bool *searching)
         size_t coords[3] = { 0, 0, 0 };
         if (!j->run_part) {
             if (ctx_state == 0)
-                ctx_state = group_ctx_init(w, j, &ctx) ? 1 : -1;
+                ctx_state = group_ctx_init(w, j, ctx, j->fused_groups ? j->fused_groups : 1) ? 1 : -1;
             group_coords(nd, first, coords);
         }
         for (size_t g = first; g < end; g++) {
             cl_int status;
             if (j->run_part) {
                 status = j->run_part(j->command, g, j->total_groups);
+            } else if (j->fused_groups) {
+                status = ctx_state > 0 ? run_unit(w, j, ctx, g) : CL_OUT_OF_RESOURCES;
             } else {
-                status = ctx_state > 0 ? run_group(w, j, &ctx, coords) : CL_OUT_OF_RESOURCES;
+                status = ctx_state > 0 ? run_group(w, j, ctx, coords) : CL_OUT_OF_RESOURCES;
                 next_group_coords(nd, coords);
             }
             if (status != CL_COMPLETE) {
@@ -910,6 +953,13 @@ static void cpu_submit(cl_device_id device, cl_event command)
     j->ndrange = nd;
     j->stream_stores = nd && streams_stores(device, nd);
     j->total_groups = nd ? nd->total_groups : 0;
+    /* groups of a column run together (src/compiler/fused_groups.c) when a
+     * column has enough of them: claims are then of units of that many */
+    if (nd && nd->wg_fused && nd->fused_groups > 1 && nd->num_groups[1] >= nd->fused_groups) {
+        j->fused_groups = nd->fused_groups;
+        j->total_groups = nd->num_groups[0] * ((nd->num_groups[1] + j->fused_groups - 1) / j->fused_groups) *
+                          nd->num_groups[2];
+    }
     if (!nd)
         j->run_part = mosaic_cpu_command_parts(command, p->num_workers, &j->total_groups);
     j->context = command->queue->context;
