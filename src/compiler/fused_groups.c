@@ -63,8 +63,11 @@ typedef struct fuse_scan {
     unsigned char *tainted;  /* [inst]: may differ between groups of one column */
     unsigned char *barrier;  /* [block]: calls __mosaic_barrier */
     int **succ, *nsucc;
-    const char *why;
 } fuse_scan;
+
+/* Kernels with more blocks are not looked at: the reachability below
+ * takes blocks^2 bytes. */
+#define MAX_BLOCKS 2048
 
 static bool is_barrier_call(LLVMValueRef inst)
 {
@@ -292,8 +295,10 @@ static const char *check(fuse_scan *s)
             !copyable_context_load(s, s->insts[k]))
             return "it reads the work-group's context in a way this does not follow";
     find_taint(s);
+    if (s->nb > MAX_BLOCKS)
+        return "it has too many blocks to look at";
     unsigned char *reach = calloc((size_t)s->nb * (size_t)s->nb, 1); /* [b * nb + c]: c after b */
-    int *stack = calloc((size_t)s->nb * (size_t)s->nb + 1, sizeof *stack);
+    int *stack = calloc((size_t)s->nb + 1, sizeof *stack); /* (each block goes on it once a walk) */
     if (!reach || !stack) {
         free(reach), free(stack);
         return "out of memory";
