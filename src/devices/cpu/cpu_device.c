@@ -458,16 +458,16 @@ static cl_int run_group(worker *w, const job *j, mosaic_wg_ctx *ctx, const size_
 
 /* Runs unit u of a job whose groups run fused_groups at a time: the
  * groups (x, y .. y + F - 1, z) of one column, through K.fused when they
- * are all there and whole, else one by one.  ctx: F contexts from
- * group_ctx_init. */
-static cl_int run_unit(worker *w, const job *j, mosaic_wg_ctx *ctx, size_t u)
+ * are all there and whole and `together` (ctx: F contexts from
+ * group_ctx_init), else one by one (ctx: at least one). */
+static cl_int run_unit(worker *w, const job *j, mosaic_wg_ctx *ctx, size_t u, bool together)
 {
     const mosaic_ndrange *nd = j->ndrange;
     unsigned f = j->fused_groups;
     size_t rows = (nd->num_groups[1] + f - 1) / f;
     size_t g[3] = {u % nd->num_groups[0], (u / nd->num_groups[0]) % rows * f, u / (nd->num_groups[0] * rows)};
     size_t count = nd->num_groups[1] - g[1] < f ? nd->num_groups[1] - g[1] : f;
-    bool whole = count == f;
+    bool whole = together && count == f;
     for (int d = 0; d < 3; d++)
         whole &= (g[d] + (d == 1 ? f : 1)) * nd->local_size[d] <= nd->global_size[d];
     if (whole) {
@@ -533,7 +533,9 @@ static void work_on_kernel(worker *w, job *j, bool *searching)
     w->running.job = j;
     bool tracing = mosaic_tracing();
     mosaic_wg_ctx ctx[MOSAIC_MAX_FUSED_GROUPS];
-    int ctx_state = 0; /* 0: not set up yet (nd is only sure to live while a claim holds groups), 1: ready, -1: no arena */
+    /* 0: not set up yet (nd is only sure to live while a claim holds groups), 1: ready, 2: ready for
+     * one group at a time only (no memory for the arenas of a unit's groups), -1: no arena */
+    int ctx_state = 0;
     for (;;) {
         /* MOSAIC_TRACE: read before the claim, this is the command's START
          * if the claim gets group 0; any other chunk's begin is read after
@@ -557,7 +559,9 @@ static void work_on_kernel(worker *w, job *j, bool *searching)
         size_t coords[3] = { 0, 0, 0 };
         if (!j->run_part) {
             if (ctx_state == 0)
-                ctx_state = group_ctx_init(w, j, ctx, j->fused_groups ? j->fused_groups : 1) ? 1 : -1;
+                ctx_state = group_ctx_init(w, j, ctx, j->fused_groups ? j->fused_groups : 1) ? 1
+                            : j->fused_groups && group_ctx_init(w, j, ctx, 1)               ? 2
+                                                                                             : -1;
             group_coords(nd, first, coords);
         }
         for (size_t g = first; g < end; g++) {
@@ -565,7 +569,7 @@ static void work_on_kernel(worker *w, job *j, bool *searching)
             if (j->run_part) {
                 status = j->run_part(j->command, g, j->total_groups);
             } else if (j->fused_groups) {
-                status = ctx_state > 0 ? run_unit(w, j, ctx, g) : CL_OUT_OF_RESOURCES;
+                status = ctx_state > 0 ? run_unit(w, j, ctx, g, ctx_state == 1) : CL_OUT_OF_RESOURCES;
             } else {
                 status = ctx_state > 0 ? run_group(w, j, ctx, coords) : CL_OUT_OF_RESOURCES;
                 next_group_coords(nd, coords);
