@@ -467,6 +467,9 @@ int mc_back_edges(LLVMValueRef fn, LLVMValueRef **out);
  * and for rows of at most 32 work-items its loops over a row stay loops,
  * vectorised.  How many loads. */
 unsigned mc_fix_local_size(LLVMValueRef wg, LLVMTargetDataRef td, const size_t size[3]);
+/* The dimension d when byte offset off into a mosaic_wg_ctx is that of
+ * local_size[d] or enqueued_local_size[d], else -1. */
+int mc_local_size_field(int64_t off);
 typedef struct mc_one_size {
     const char *kernel; /* the kernel built (the others are dropped) */
     size_t size[3];     /* the local size its K.wg is built for */

@@ -591,6 +591,22 @@ static bool widens_rows(const finalize_job *job, size_t k)
            !strcmp(job->obj->kernels[k].name, job->one_size->kernel);
 }
 
+/* kb's K.wg (kernel k's, or its K.fused) cut into regions: from its widened
+ * rows when it is built for one size and they can be, else from its body. */
+static cl_int cut_into_regions(finalize_job *job, size_t k, mc_kernel_build *kb)
+{
+    if (widens_rows(job, k))
+        mc_widen_rows(job->m, kb, job->one_size->size[0],
+                      mc_target_has_symbol(job->target, "__mosaic_barrier_divergence"));
+    cl_int r = mc_build_wg_regions(job->m, kb, job->target, job->log);
+    if (r == CL_SUCCESS && kb->row && !kb->wg) { /* the regions of K.body, then */
+        LLVMDeleteFunction(kb->row);
+        kb->row = NULL;
+        r = mc_build_wg_regions(job->m, kb, job->target, job->log);
+    }
+    return r;
+}
+
 /* The kernel built for one size, when K.fused may run groups of a column
  * together (fused_groups.c): K.fbody, copied from K.body before widening
  * and regions change it; NULL otherwise. */
@@ -620,15 +636,7 @@ static cl_int build_fused(finalize_job *job, size_t k, LLVMValueRef fbody, unsig
     fk->prefetch_ahead = false; /* its addresses come from the groups' contexts, which it reads per row */
     fk->checked_rows = fk->uniform_rows = fk->skipped_gathers = fk->interleaved_rows = 0;
     fk->streamed_stores = fk->joined_accesses = fk->shared_row_loads = fk->prefetched_reads = 0;
-    if (widens_rows(job, k))
-        mc_widen_rows(job->m, fk, job->one_size->size[0],
-                      mc_target_has_symbol(job->target, "__mosaic_barrier_divergence"));
-    cl_int r = mc_build_wg_regions(job->m, fk, job->target, job->log);
-    if (r == CL_SUCCESS && fk->row && !fk->wg) {
-        LLVMDeleteFunction(fk->row);
-        fk->row = NULL;
-        r = mc_build_wg_regions(job->m, fk, job->target, job->log);
-    }
+    cl_int r = cut_into_regions(job, k, fk);
     if (r != CL_SUCCESS || !fk->wg)
         return r;
     mosaic_strbuf name = {0};
@@ -677,15 +685,7 @@ static cl_int build_work_group_functions(finalize_job *job)
         if (kb->uses_barriers || kb->spins) {
             unsigned groups;
             LLVMValueRef fbody = fused_body(job, k, &groups);
-            if (widens_rows(job, k))
-                mc_widen_rows(job->m, kb, job->one_size->size[0],
-                              mc_target_has_symbol(job->target, "__mosaic_barrier_divergence"));
-            r = mc_build_wg_regions(job->m, kb, job->target, job->log);
-            if (r == CL_SUCCESS && kb->row && !kb->wg) { /* the regions of K.body, then */
-                LLVMDeleteFunction(kb->row);
-                kb->row = NULL;
-                r = mc_build_wg_regions(job->m, kb, job->target, job->log);
-            }
+            r = cut_into_regions(job, k, kb);
             if (r == CL_SUCCESS && fbody && kb->wg)
                 r = build_fused(job, k, fbody, groups);
         } else if (!job->opts->opt_disable && !mosaic_settings()->no_widen &&

@@ -453,10 +453,10 @@ static void map_parameters(fuse_copy *fc, LLVMBuilderRef b, const mc_kernel_buil
  * all).  NULL: an ordinary copy will do. */
 static LLVMValueRef context_field(fuse_copy *fc, LLVMBuilderRef b, LLVMValueRef load, int64_t off)
 {
-    const int64_t enqueued = offsetof(mosaic_wg_ctx, enqueued_local_size), actual = offsetof(mosaic_wg_ctx, local_size);
     LLVMTypeRef ty = LLVMTypeOf(load);
-    if ((off >= enqueued && off < enqueued + 24) || (off >= actual && off < actual + 24))
-        return LLVMConstInt(ty, fc->size[(off - (off >= actual ? actual : enqueued)) / 8], 0);
+    int d = mc_local_size_field(off);
+    if (d >= 0)
+        return LLVMConstInt(ty, fc->size[d], 0);
     if (off == (int64_t)GROUP_Y_OFFSET)
         return LLVMBuildAdd(b, invariant_load(b, ty, copy_of(fc, fc->ctx), (size_t)off, "group_y"), fc->group,
                             "group_y.column");

@@ -38,11 +38,17 @@ static void keep_row_loop(LLVMContextRef c, LLVMValueRef br, unsigned kind, unsi
     LLVMSetMetadata(br, kind, mc_loop_md_plus(c, md, more, k));
 }
 
+int mc_local_size_field(int64_t off)
+{
+    const int64_t enqueued = offsetof(mosaic_wg_ctx, enqueued_local_size), actual = offsetof(mosaic_wg_ctx, local_size);
+    int64_t field = off >= actual ? off - actual : off - enqueued;
+    return off < enqueued || field >= 24 || field % 8 ? -1 : (int)(field / 8);
+}
+
 unsigned mc_fix_local_size(LLVMValueRef wg, LLVMTargetDataRef td, const size_t size[3])
 {
     LLVMValueRef ctx = LLVMGetParam(wg, 1);
     LLVMTypeRef i64 = LLVMInt64TypeInContext(LLVMGetTypeContext(LLVMTypeOf(wg)));
-    const int64_t enqueued = offsetof(mosaic_wg_ctx, enqueued_local_size), actual = offsetof(mosaic_wg_ctx, local_size);
     unsigned fixed = 0;
     LLVMContextRef c = LLVMGetTypeContext(i64);
     unsigned kind = LLVMGetMDKindIDInContext(c, "llvm.loop", 9);
@@ -58,11 +64,10 @@ unsigned mc_fix_local_size(LLVMValueRef wg, LLVMTargetDataRef td, const size_t s
             }
             if (!LLVMIsALoadInst(inst) || LLVMTypeOf(inst) != i64 || LLVMGetVolatile(inst))
                 continue;
-            int64_t off = mc_offset_from(LLVMGetOperand(inst, 0), ctx, td);
-            int64_t field = off >= actual ? off - actual : off - enqueued;
-            if (off < enqueued || field >= 24 || field % 8)
+            int d = mc_local_size_field(mc_offset_from(LLVMGetOperand(inst, 0), ctx, td));
+            if (d < 0)
                 continue;
-            LLVMReplaceAllUsesWith(inst, LLVMConstInt(i64, size[field / 8], 0));
+            LLVMReplaceAllUsesWith(inst, LLVMConstInt(i64, size[d], 0));
             LLVMInstructionEraseFromParent(inst);
             fixed++;
         }
