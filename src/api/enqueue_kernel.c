@@ -331,11 +331,8 @@ static cl_int enqueue_kernel(cl_command_queue queue, cl_kernel kernel, cl_comman
     mosaic_retain_internal(kernel);
     nd->info = kernel->info;
     /* a barrier kernel launched often with this local size gets a K.wg built for it */
-    mosaic_sized_wg sized = mosaic_executable_wg_for_size(kernel->program->executable, kernel->info, local,
-                                                          mosaic_settings()->specialise_after);
-    nd->wg_whole = sized.whole;
-    nd->wg_fused = sized.fused;
-    nd->fused_groups = sized.fused ? sized.fused_groups : 0;
+    nd->sized = mosaic_executable_wg_for_size(kernel->program->executable, kernel->info, local,
+                                              mosaic_settings()->specialise_after);
     nd->work_dim = work_dim;
     nd->total_groups = 1;
     for (cl_uint d = 0; d < 3; d++) {

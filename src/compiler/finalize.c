@@ -257,7 +257,7 @@ typedef struct finalize_job {
     size_t nk;               /* kernels: */
     LLVMValueRef *kernels;   /* the spir_kernel functions with a body (NULL once K.wi is built) */
     mc_kernel_build *kb;     /* K.body, K.wi and K.wg of each */
-    mc_kernel_build *fused;  /* per kernel: K.fused as .wg (NULL when none), its K.fbody as .body */
+    mc_kernel_build *fused;  /* kb + nk, per kernel: K.fused as .wg (NULL when none), K.fbody as .body */
     bool any_barrier;        /* some kernel calls __mosaic_barrier */
     bool any_sub_group;      /* some kernel calls __mosaic_sub_group_barrier */
     bool any_non_uniform;    /* some kernel calls __mosaic_sub_group_active */
@@ -270,8 +270,7 @@ static void finalize_job_free(finalize_job *job)
     for (size_t k = 0; job->kb && k < job->nk; k++)
         mc_kernel_build_free(&job->kb[k]);
     free(job->kernels);
-    free(job->kb);
-    free(job->fused); /* (its arrays are the kernel's) */
+    free(job->kb); /* (and job->fused, whose arrays are the kernels') */
     if (job->td)
         LLVMDisposeTargetData(job->td);
     if (job->m)
@@ -384,13 +383,13 @@ static cl_int find_kernels(finalize_job *job)
     for (LLVMValueRef f = LLVMGetFirstFunction(job->m); f; f = LLVMGetNextFunction(f))
         nk += is_spir_kernel(f);
     job->kernels = calloc(nk ? nk : 1, sizeof *job->kernels);
-    job->kb = calloc(nk ? nk : 1, sizeof *job->kb);
+    job->kb = calloc(2 * nk + 1, sizeof *job->kb); /* the kernels', then their K.fused */
     obj->kernels = calloc(nk ? nk : 1, sizeof *obj->kernels);
     obj->has_wg = calloc(nk ? nk : 1, 1);
     obj->fused_groups = calloc(nk ? nk : 1, 1);
-    job->fused = calloc(nk ? nk : 1, sizeof *job->fused);
-    if (!job->kernels || !job->kb || !obj->kernels || !obj->has_wg || !obj->fused_groups || !job->fused)
+    if (!job->kernels || !job->kb || !obj->kernels || !obj->has_wg || !obj->fused_groups)
         return mc_out_of_memory(job->log);
+    job->fused = job->kb + nk;
     for (int block = 0; block < 2; block++)
         for (LLVMValueRef f = LLVMGetFirstFunction(job->m); f; f = LLVMGetNextFunction(f))
             if (is_spir_kernel(f) && is_block_kernel(f) == block)
@@ -722,10 +721,8 @@ static cl_int prepare_for_optimiser(finalize_job *job)
     if ((r = mc_version_image_rows(job->m, job->tm, job->kb, job->nk, specialised, job->log)) != CL_SUCCESS)
         return r;
     if (!job->opts->opt_disable) {
-        mc_version_uniform_rows(job->kb, job->nk);
-        mc_version_guarded_rows(job->kb, job->nk);
-        mc_version_uniform_rows(job->fused, job->nk);
-        mc_version_guarded_rows(job->fused, job->nk);
+        mc_version_uniform_rows(job->kb, 2 * job->nk); /* K.wg and K.fused */
+        mc_version_guarded_rows(job->kb, 2 * job->nk);
     }
     for (size_t k = 0; k < job->nk; k++) {
         if (job->one_size && job->kb[k].wg && !strcmp(job->obj->kernels[k].name, job->one_size->kernel))
@@ -744,13 +741,7 @@ static cl_int prepare_for_optimiser(finalize_job *job)
         mc_add_vector_math(job->m, job->tm);
     clamp_alignment(job->m, job->td);
     mc_guard_integer_division(job->m);
-    mc_kernel_build *all = calloc(2 * job->nk + 1, sizeof *all); /* (one compile unit for all) */
-    if (!all)
-        return mc_out_of_memory(job->log);
-    memcpy(all, job->kb, job->nk * sizeof *all);
-    memcpy(all + job->nk, job->fused, job->nk * sizeof *all);
-    mc_locate_work_group_functions(job->m, all, 2 * job->nk);
-    free(all);
+    mc_locate_work_group_functions(job->m, job->kb, 2 * job->nk);
 
     char *msg = NULL;
     if (LLVMVerifyModule(job->m, LLVMReturnStatusAction, &msg)) {
@@ -765,12 +756,9 @@ static cl_int prepare_for_optimiser(finalize_job *job)
 /* The kernel whose K.wg or K.fused f is, or NULL. */
 static mc_kernel_build *build_of(finalize_job *job, LLVMValueRef f)
 {
-    for (size_t k = 0; k < job->nk; k++) {
+    for (size_t k = 0; k < 2 * job->nk; k++)
         if (job->kb[k].wg == f)
             return &job->kb[k];
-        if (job->fused[k].wg == f)
-            return &job->fused[k];
-    }
     return NULL;
 }
 

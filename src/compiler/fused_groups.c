@@ -155,30 +155,43 @@ static void scan_free(fuse_scan *s)
     pmap_free(&s->iidx);
 }
 
-/* What may differ between the groups of a column, to a fixed point (loops). */
-static void find_taint(fuse_scan *s)
+static int inst_index(const fuse_scan *s, LLVMValueRef v)
+{
+    return LLVMIsAInstruction(v) ? pmap_get(&s->iidx, v) : -1;
+}
+
+static bool marked(const fuse_scan *s, const unsigned char *mark, LLVMValueRef v)
+{
+    int j = inst_index(s, v);
+    return j >= 0 && mark[j];
+}
+
+/* mark[] spread from the instructions marked to those that use them, to
+ * a fixed point (loops). */
+static void spread(const fuse_scan *s, unsigned char *mark)
 {
     for (bool changed = true; changed;) {
         changed = false;
         for (int k = 0; k < s->ni; k++) {
-            if (s->tainted[k])
-                continue;
-            LLVMValueRef i = s->insts[k];
-            bool t = false;
-            if (LLVMIsALoadInst(i))
-                t = load_taints(s, i);
-            else if (LLVMIsACallInst(i))
-                t = !mc_pure_intrinsic(mc_called_function(i));
-            int n = LLVMGetNumOperands(i);
-            for (int o = 0; o < n && !t; o++) {
-                LLVMValueRef v = LLVMGetOperand(i, o);
-                int j = LLVMIsAInstruction(v) ? pmap_get(&s->iidx, v) : -1;
-                t = j >= 0 && s->tainted[j];
-            }
-            if (t)
-                s->tainted[k] = changed = true;
+            int n = mark[k] ? 0 : LLVMGetNumOperands(s->insts[k]);
+            for (int o = 0; o < n && !mark[k]; o++)
+                if (marked(s, mark, LLVMGetOperand(s->insts[k], o)))
+                    mark[k] = changed = true;
         }
     }
+}
+
+/* What may differ between the groups of a column: the group's y id, what
+ * memory holds, what calls return, and what is computed from them. */
+static void find_taint(fuse_scan *s)
+{
+    for (int k = 0; k < s->ni; k++) {
+        LLVMValueRef i = s->insts[k];
+        s->tainted[k] = LLVMIsALoadInst(i)   ? load_taints(s, i)
+                        : LLVMIsACallInst(i) ? !mc_pure_intrinsic(mc_called_function(i))
+                                             : false;
+    }
+    spread(s, s->tainted);
 }
 
 /* seen[] := the blocks reachable from block `from`'s successors. */
@@ -197,32 +210,28 @@ static void reach_from(const fuse_scan *s, int from, unsigned char *seen, int *s
     }
 }
 
-static int inst_index(const fuse_scan *s, LLVMValueRef v)
+/* reach[b * nb + c]: block c comes after block b (reach_from). */
+static bool after(const fuse_scan *s, const unsigned char *reach, int b, int c)
 {
-    return LLVMIsAInstruction(v) ? pmap_get(&s->iidx, v) : -1;
+    return reach[(size_t)b * (size_t)s->nb + (size_t)c];
+}
+
+/* Is block b in a loop through a barrier (a barrier block after it that it comes after)? */
+static bool in_barrier_loop(const fuse_scan *s, const unsigned char *reach, int b)
+{
+    for (int c = 0; c < s->nb; c++)
+        if (s->barrier[c] && after(s, reach, b, c) && after(s, reach, c, b))
+            return true;
+    return false;
 }
 
 /* varies[k] := instruction k depends on a phi of a loop through a barrier
- * (a tile loop's counter), to a fixed point. */
+ * (a tile loop's counter). */
 static void find_varying(const fuse_scan *s, const unsigned char *reach, unsigned char *varies)
 {
-    size_t nb = (size_t)s->nb;
-    for (int k = 0; k < s->ni; k++) {
-        int b = s->iblock[k];
-        for (int c = 0; c < s->nb && LLVMIsAPHINode(s->insts[k]) && !varies[k]; c++)
-            varies[k] = s->barrier[c] && reach[(size_t)b * nb + (size_t)c] && reach[(size_t)c * nb + (size_t)b];
-    }
-    for (bool changed = true; changed;) {
-        changed = false;
-        for (int k = 0; k < s->ni; k++) {
-            int n = varies[k] ? 0 : LLVMGetNumOperands(s->insts[k]);
-            for (int o = 0; o < n && !varies[k]; o++) {
-                int j = inst_index(s, LLVMGetOperand(s->insts[k], o));
-                if (j >= 0 && varies[j])
-                    varies[k] = changed = true;
-            }
-        }
-    }
+    for (int k = 0; k < s->ni; k++)
+        varies[k] = LLVMIsAPHINode(s->insts[k]) && in_barrier_loop(s, reach, s->iblock[k]);
+    spread(s, varies);
 }
 
 /* Does address or index v step, with such a loop, by a stride known only
@@ -231,15 +240,13 @@ static void find_varying(const fuse_scan *s, const unsigned char *reach, unsigne
  * b[(t + ly) * n + col] does; its a[row * n + t + lx] reads on along a row. */
 static bool strided(const fuse_scan *s, const unsigned char *varies, LLVMValueRef v, int depth)
 {
-    int k = inst_index(s, v);
-    if (k < 0 || !varies[k] || depth > 12)
+    if (!marked(s, varies, v) || depth > 12)
         return false;
     LLVMOpcode op = LLVMGetInstructionOpcode(v);
     if (op == LLVMMul) {
         for (int o = 0; o < 2; o++) {
             LLVMValueRef a = LLVMGetOperand(v, (unsigned)o), m = LLVMGetOperand(v, (unsigned)(1 - o));
-            int ja = inst_index(s, a), jm = inst_index(s, m);
-            if (ja >= 0 && varies[ja] && !LLVMIsAConstant(m) && (jm < 0 || !varies[jm]))
+            if (marked(s, varies, a) && !LLVMIsAConstant(m) && !marked(s, varies, m))
                 return true;
         }
     }
@@ -319,24 +326,15 @@ static const char *check(fuse_scan *s)
         if (LLVMIsATerminatorInst(i) && LLVMGetNumSuccessors(i) > 1) {
             bool to_barrier = false;
             for (int c = 0; c < s->nb && !to_barrier; c++)
-                to_barrier = s->barrier[c] && reach[(size_t)b * (size_t)s->nb + (size_t)c];
+                to_barrier = s->barrier[c] && after(s, reach, b, c);
             int n = LLVMGetNumOperands(i);
-            for (int o = 0; o < n && to_barrier && !why; o++) {
-                LLVMValueRef v = LLVMGetOperand(i, o);
-                int j = LLVMIsAInstruction(v) ? pmap_get(&s->iidx, v) : -1;
-                if (j >= 0 && s->tainted[j])
+            for (int o = 0; o < n && to_barrier && !why; o++)
+                if (marked(s, s->tainted, LLVMGetOperand(i, o)))
                     why = "which barrier comes next depends on the group's y or on memory";
-            }
         }
         if (LLVMIsALoadInst(i) && reads_shared_memory(i) && !shared_read) {
             LLVMValueRef p = LLVMGetOperand(i, 0);
-            int j = LLVMIsAInstruction(p) ? pmap_get(&s->iidx, p) : -1;
-            if ((j >= 0 && s->tainted[j]) || !strided(s, varies, p, 0))
-                continue;
-            /* in a loop through a barrier: a barrier block after it that it comes after */
-            for (int c = 0; c < s->nb && !shared_read; c++)
-                shared_read = s->barrier[c] && reach[(size_t)b * (size_t)s->nb + (size_t)c] &&
-                              reach[(size_t)c * (size_t)s->nb + (size_t)b];
+            shared_read = !marked(s, s->tainted, p) && strided(s, varies, p, 0) && in_barrier_loop(s, reach, b);
         }
     }
     free(reach), free(stack), free(varies);

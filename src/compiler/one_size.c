@@ -122,7 +122,7 @@ static void build(mc_one_size_builds *b, const mosaic_kernel_info *info, one_siz
     cl_int r = mc_finalize_one_size(b->target, &b->blob, b->options, &one, &exe, &log);
     const mosaic_kernel_info *built = r == CL_SUCCESS ? mosaic_executable_find_kernel(exe, info->name) : NULL;
     mosaic_wg_fn fn = built && built->uses_barriers ? built->wg_fn : NULL;
-    mosaic_sized_wg fns = {fn, fn ? built->fused_fn : NULL, fn && built->fused_fn ? built->fused_groups : 0};
+    mosaic_sized_wg fns = {fn, fn ? built->fused_fn : NULL, fn ? built->fused_groups : 0};
     if (mosaic_settings()->debug) {
         if (fn)
             fprintf(stderr, "mosaic: kernel %s: built for work-groups of %zux%zux%zu (%.0f ms)\n", info->name,

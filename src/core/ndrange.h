@@ -9,10 +9,8 @@
 typedef struct mosaic_ndrange {
     cl_kernel kernel;                  /* internal reference */
     const mosaic_kernel_info *info;
-    mosaic_wg_fn wg_whole;             /* info's K.wg built for groups of local_size, for the
-                                          whole ones (not a trailing smaller group), or NULL */
-    mosaic_wg_fn wg_fused;             /* ... that runs fused_groups whole groups of one column, or NULL */
-    unsigned fused_groups;
+    mosaic_sized_wg sized;             /* info built for groups of local_size, for the whole ones
+                                          (not a trailing smaller group): K.wg, K.fused, or NULL */
     cl_uint work_dim;
     size_t global_offset[3], global_size[3], local_size[3], num_groups[3];
     size_t total_groups;

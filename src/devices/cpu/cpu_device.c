@@ -433,8 +433,8 @@ static cl_int run_group(worker *w, const job *j, mosaic_wg_ctx *ctx, const size_
     const mosaic_kernel_info *k = nd->info;
     /* a whole group (each ctx->local_size[d] is at most local_size[d]) may run
      * the K.wg built for the launch's local size */
-    if (nd->wg_whole && count == nd->local_size[0] * nd->local_size[1] * nd->local_size[2]) {
-        nd->wg_whole(nd->args, ctx);
+    if (nd->sized.whole && count == nd->local_size[0] * nd->local_size[1] * nd->local_size[2]) {
+        nd->sized.whole(nd->args, ctx);
         return CL_COMPLETE;
     }
     if (k->wg_fn) {
@@ -475,9 +475,8 @@ static cl_int run_unit(worker *w, const job *j, mosaic_wg_ctx *ctx, size_t u, bo
             ctx[i].group_id[0] = g[0], ctx[i].group_id[1] = g[1] + i, ctx[i].group_id[2] = g[2];
             for (int d = 0; d < 3; d++)
                 ctx[i].local_size[d] = nd->local_size[d];
-            ctx[i].private_lo[1] = ctx[i].private_hi[1] = NULL;
         }
-        nd->wg_fused(nd->args, ctx);
+        nd->sized.fused(nd->args, ctx);
         return CL_COMPLETE;
     }
     for (size_t i = 0; i < count; i++) {
@@ -959,8 +958,9 @@ static void cpu_submit(cl_device_id device, cl_event command)
     j->total_groups = nd ? nd->total_groups : 0;
     /* groups of a column run together (src/compiler/fused_groups.c) when a
      * column has enough of them: claims are then of units of that many */
-    if (nd && nd->wg_fused && nd->fused_groups > 1 && nd->num_groups[1] >= nd->fused_groups) {
-        j->fused_groups = nd->fused_groups;
+    if (nd && nd->sized.fused && nd->num_groups[1] >= nd->sized.fused_groups) {
+        MOSAIC_ASSERT(nd->sized.fused_groups > 1);
+        j->fused_groups = nd->sized.fused_groups;
         j->total_groups = nd->num_groups[0] * ((nd->num_groups[1] + j->fused_groups - 1) / j->fused_groups) *
                           nd->num_groups[2];
     }

@@ -30,7 +30,7 @@ typedef struct cpu_job {
     size_t total_groups;         /* work-groups, units of fused_groups, or parts; copied: readable after
                                     the command completed */
     unsigned fused_groups;       /* >1: its groups are claimed by units of this many groups of one
-                                    column, run by ndrange->wg_fused when whole (cpu_device.c) */
+                                    column, run by ndrange->sized.fused when whole (cpu_device.c) */
     size_t chunk;                /* work-groups claimed at a time while many are left */
     size_t split;                /* the workers x 4: a claim takes at most what is left / split */
     atomic_size_t next_group;    /* next work-group to claim */
