@@ -325,13 +325,14 @@ static cl_int make_clang_arguments(compile_job *job)
     }
     if (!job->opts.cl_std)
         append_quoted(&text, "-cl-std=CL1.2"); /* the OpenCL rule when -cl-std is not given */
-    if (!job->opts.opt_disable) {
-        /* Optimisation attributes, but no passes: everything is optimised once,
-         * with the builtins, at finalize time. */
-        append_quoted(&text, "-O2");
-        append_quoted(&text, "-Xclang");
-        append_quoted(&text, "-disable-llvm-passes");
-    }
+    /* Optimisation attributes, but no passes: everything is optimised once,
+     * with the builtins, at finalize time, or not at all (-cl-opt-disable).
+     * Not -O0 for -cl-opt-disable: at -O0 clang leaves out the bodies of C99
+     * inline definitions (a function declared `inline` only, as libraries'
+     * kernels often are), and their calls could not be resolved. */
+    append_quoted(&text, "-O2");
+    append_quoted(&text, "-Xclang");
+    append_quoted(&text, "-disable-llvm-passes");
     for (size_t i = 0; i < job->opts.num_clang_args; i++)
         append_quoted(&text, job->opts.clang_args[i]);
     /* clang runs in DIR/include and sees relative names only, so the bitcode

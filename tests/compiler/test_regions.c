@@ -2043,6 +2043,290 @@ TEST(classic_kernels)
     }
 }
 
+/* ---- barrier kernels in the shapes of public libraries' ------------------------------ */
+
+/* Kernels written here in the shapes of the barrier kernels of public
+ * OpenCL libraries and SDK samples (docs/compiler.md, "Barrier kernels of
+ * libraries"): each must run as regions, in both builds and as built for
+ * its local size, and agree with the work-items and with the host.  The
+ * shapes: FFTs (a Stockham radix-2 loop of stages; clFFT's generated
+ * radix-4 passes, functions with barriers inside, several transforms a
+ * group and a guard for the last group's missing ones), a radix sort's
+ * split by bits (a scan of barriers inside a loop of barriers), a
+ * transpose through a padded tile, an N-body step over tiles of bodies.
+ * The scan, the bitonic sort (classic_kernels) and CLBlast's GEMMs
+ * (neighbour_gathers, widened_rows) are the corpus's other shapes. */
+
+/* Runs kernel `name` as library_shapes asks: through K.wg against K.wi
+ * (both), and for the optimised build through its K.wg for r's local size
+ * from the same initial `out`, which must give the same bytes. */
+static void corpus_kernel(mosaic_executable *exe, int o, const char *name, void **args, const range *r, void *out,
+                          size_t bytes)
+{
+    void *initial = malloc(bytes), *general = malloc(bytes);
+    memcpy(initial, out, bytes);
+    both(exe, builds[o], name, args, r, out, bytes);
+    memcpy(general, out, bytes);
+    if (o == 0) {
+        mosaic_kernel_info one = *mosaic_executable_find_kernel(exe, name);
+        if ((one.wg_fn = wg_for_range(exe, name, r))) {
+            memcpy(out, initial, bytes);
+            run(&one, args, r, 1);
+            CHECK(!memcmp(out, general, bytes), "%s: its build for groups of %zu differs", name, r->local[0]);
+        }
+    }
+    free(initial);
+    free(general);
+}
+
+/* exp(-2 pi i m / n), m < n, as (re, im) pairs. */
+static void twiddles(float *tw, int n)
+{
+    for (int m = 0; m < n; m++) {
+        tw[2 * m] = (float)cos(-2.0 * M_PI * m / n);
+        tw[2 * m + 1] = (float)sin(-2.0 * M_PI * m / n);
+    }
+}
+
+/* How many of `count` transforms of n points (re, im pairs) differ from
+ * the DFT of in by more than a rounding error's worth. */
+static int dft_wrong(const float *in, const float *out, int n, int count)
+{
+    int bad = 0;
+    for (int t = 0; t < count; t++) {
+        const float *x = in + 2 * t * n, *y = out + 2 * t * n;
+        double err = 0;
+        for (int k = 0; k < n; k++) {
+            double re = 0, im = 0;
+            for (int j = 0; j < n; j++) {
+                double a = -2.0 * M_PI * (double)((long)j * k % n) / n;
+                re += x[2 * j] * cos(a) - x[2 * j + 1] * sin(a);
+                im += x[2 * j] * sin(a) + x[2 * j + 1] * cos(a);
+            }
+            err = fmax(err, fmax(fabs(re - y[2 * k]), fabs(im - y[2 * k + 1])));
+        }
+        bad += err > 1e-3 * n;
+    }
+    return bad;
+}
+
+TEST(library_shapes_fft)
+{
+    const char *src =
+        /* Stockham radix 2, 256 points a group, a butterfly a work-item per stage */
+        "#define N 256\n"
+        "kernel void fft_stockham(global const float2 *in, global float2 *out, constant float2 *tw) {\n"
+        "  local float2 buf[2][N];\n"
+        "  int l = get_local_id(0), g = get_group_id(0), src = 0;\n"
+        "  buf[0][l] = in[g * N + l];\n"
+        "  buf[0][l + N / 2] = in[g * N + l + N / 2];\n"
+        "  for (int ns = 1; ns < N; ns *= 2) {\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    int k = l & (ns - 1);\n"
+        "    float2 a = buf[src][l], b = buf[src][l + N / 2], w = tw[k * (N / (2 * ns))];\n"
+        "    float2 bw = (float2)(b.x * w.x - b.y * w.y, b.x * w.y + b.y * w.x);\n"
+        "    int at = (l - k) * 2 + k;\n"
+        "    buf[src ^ 1][at] = a + bw;\n"
+        "    buf[src ^ 1][at + ns] = a - bw;\n"
+        "    src ^= 1;\n"
+        "  }\n"
+        "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "  out[g * N + l] = buf[src][l];\n"
+        "  out[g * N + l + N / 2] = buf[src][l + N / 2];\n"
+        "}\n"
+        /* clFFT's shape: 64 points by radix 4, 16 work-items a transform, 4
+         * transforms a group, each pass a function that reads __local
+         * memory, waits, writes it back in place and waits; `rw` guards the
+         * memory of the last group's missing transforms, never a barrier */
+        "#define M 64\n"
+        "inline float2 cmul(float2 a, float2 b) { return (float2)(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }\n"
+        "inline void bfly4(float2 *r) {\n"
+        "  float2 t0 = r[0] + r[2], t1 = r[0] - r[2], t2 = r[1] + r[3], t3 = r[1] - r[3];\n"
+        "  float2 mj = (float2)(t3.y, -t3.x);\n"
+        "  r[0] = t0 + t2; r[1] = t1 + mj; r[2] = t0 - t2; r[3] = t1 - mj;\n"
+        "}\n"
+        "void fwd_pass(uint p, uint me, local float2 *b, constant float2 *tw, bool rw) {\n"
+        "  float2 x[4];\n"
+        "  uint k = me & (p - 1);\n"
+        "  if (rw)\n"
+        "    for (int r = 0; r < 4; r++) x[r] = cmul(b[me + r * (M / 4)], tw[r * k * (M / (4 * p))]);\n"
+        "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "  if (rw) {\n"
+        "    bfly4(x);\n"
+        "    for (int r = 0; r < 4; r++) b[(me - k) * 4 + k + r * p] = x[r];\n"
+        "  }\n"
+        "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "}\n"
+        "kernel void fft_clfft(global const float2 *in, global float2 *out, constant float2 *tw, uint count) {\n"
+        "  local float2 lds[4 * M];\n"
+        "  uint me = get_local_id(0) % 16, t = get_local_id(0) / 16, batch = get_group_id(0) * 4 + t;\n"
+        "  bool rw = batch < count;\n"
+        "  local float2 *b = lds + t * M;\n"
+        "  float2 x[4];\n"
+        "  if (rw) {\n"
+        "    for (int r = 0; r < 4; r++) x[r] = in[batch * M + me + r * (M / 4)];\n"
+        "    bfly4(x);\n"
+        "    for (int r = 0; r < 4; r++) b[me * 4 + r] = x[r];\n"
+        "  }\n"
+        "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "  fwd_pass(4, me, b, tw, rw);\n"
+        "  fwd_pass(16, me, b, tw, rw);\n"
+        "  if (rw)\n"
+        "    for (int r = 0; r < 4; r++) out[batch * M + me + r * (M / 4)] = b[me + r * (M / 4)];\n"
+        "}\n";
+    enum { N = 256, GROUPS = 3, M = 64, COUNT = 9, BATCH_GROUPS = (COUNT + 3) / 4 };
+    float *in = malloc(sizeof(float) * 2 * N * GROUPS), *out = malloc(sizeof(float) * 2 * N * GROUPS);
+    float tw[2 * N], tw64[2 * M];
+    small_integers(in, 2 * N * GROUPS, 13, 17);
+    twiddles(tw, N);
+    twiddles(tw64, M);
+    for (int o = 0; o < NUM_BUILDS; o++) {
+        mosaic_executable *exe = build(src, builds[o]);
+        if (!exe)
+            continue;
+        float *pi = in, *po = out, *pt = tw, *pt64 = tw64;
+        memset(out, 0, sizeof(float) * 2 * N * GROUPS);
+        range r = {1, {N / 2 * GROUPS}, {N / 2}, 2 * N * 8};
+        corpus_kernel(exe, o, "fft_stockham", ARGS(&pi, &po, &pt), &r, out, sizeof(float) * 2 * N * GROUPS);
+        int bad = dft_wrong(in, out, N, GROUPS);
+        CHECK(!bad, "fft_stockham (%s): %d of %d transforms wrong", builds[o], bad, GROUPS);
+        uint32_t count = COUNT;
+        memset(out, 0, sizeof(float) * 2 * N * GROUPS);
+        range rc = {1, {64 * BATCH_GROUPS}, {64}, 4 * M * 8};
+        corpus_kernel(exe, o, "fft_clfft", ARGS(&pi, &po, &pt64, &count), &rc, out, sizeof(float) * 2 * M * 12);
+        bad = dft_wrong(in, out, M, COUNT);
+        CHECK(!bad, "fft_clfft (%s): %d of %d transforms wrong", builds[o], bad, COUNT);
+        int stray = 0;
+        for (int i = 2 * M * COUNT; i < 2 * M * 12; i++)
+            stray += out[i] != 0.0f;
+        CHECK(!stray, "fft_clfft (%s): %d values written for the missing transforms", builds[o], stray);
+        mosaic_executable_free(exe);
+    }
+    free(in);
+    free(out);
+}
+
+static int compare_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+TEST(library_shapes_sort_transpose_nbody)
+{
+    const char *src =
+        /* a radix sort's split by bits (GPU Gems 3, CUDPP, vendors' samples):
+         * each bit a Hillis-Steele scan of the zeros, then a scatter */
+        "#define B 128\n"
+        "kernel void radix_split(global uint *keys) {\n"
+        "  local uint k[B], s[2][B];\n"
+        "  uint l = get_local_id(0), g = get_group_id(0);\n"
+        "  k[l] = keys[g * B + l];\n"
+        "  for (uint bit = 0; bit < 16; bit++) {\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    uint key = k[l], zero = ((key >> bit) & 1) == 0;\n"
+        "    int cur = 0;\n"
+        "    s[0][l] = zero;\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    for (uint off = 1; off < B; off <<= 1) {\n"
+        "      uint v = s[cur][l] + (l >= off ? s[cur][l - off] : 0);\n"
+        "      s[cur ^ 1][l] = v;\n"
+        "      cur ^= 1;\n"
+        "      barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    }\n"
+        "    uint before = s[cur][l] - zero, zeros = s[cur][B - 1];\n"
+        "    k[zero ? before : zeros + l - before] = key;\n"
+        "  }\n"
+        "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "  keys[g * B + l] = k[l];\n"
+        "}\n"
+        /* a transpose through a tile padded by a column (the SDKs' sample) */
+        "#define T 16\n"
+        "kernel void transpose(global float *out, global const float *in, int w, int h) {\n"
+        "  local float tile[T][T + 1];\n"
+        "  int x = get_global_id(0), y = get_global_id(1), lx = get_local_id(0), ly = get_local_id(1);\n"
+        "  if (x < w && y < h) tile[ly][lx] = in[y * w + x];\n"
+        "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "  x = get_group_id(1) * T + lx;\n"
+        "  y = get_group_id(0) * T + ly;\n"
+        "  if (x < h && y < w) out[y * h + x] = tile[lx][ly];\n"
+        "}\n"
+        /* an N-body step over tiles of bodies in a __local argument (the SDKs' sample) */
+        "kernel void nbody(global const float4 *pos, global float4 *acc, int n, float eps2, local float4 *tile) {\n"
+        "  int i = get_global_id(0), l = get_local_id(0), L = get_local_size(0);\n"
+        "  float4 p = pos[i], a = (float4)(0.0f);\n"
+        "  for (int t = 0; t < n; t += L) {\n"
+        "    tile[l] = pos[t + l];\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    for (int j = 0; j < L; j++) {\n"
+        "      float4 d = tile[j] - p;\n"
+        "      float r2 = d.x * d.x + d.y * d.y + d.z * d.z + eps2, inv = 1.0f / sqrt(r2);\n"
+        "      float s = tile[j].w * inv * inv * inv;\n"
+        "      a.xyz += s * d.xyz;\n"
+        "    }\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "  }\n"
+        "  acc[i] = a;\n"
+        "}\n";
+    enum { B = 128, SORT_GROUPS = 3, W = 40, H = 24, BODIES = 128, L = 32 };
+    uint32_t keys[B * SORT_GROUPS], want[B * SORT_GROUPS];
+    float in[W * H], out[W * H], pos[4 * BODIES], acc[4 * BODIES];
+    for (int i = 0; i < B * SORT_GROUPS; i++)
+        keys[i] = (uint32_t)(i * 2654435761u) >> 16;
+    memcpy(want, keys, sizeof keys);
+    for (int g = 0; g < SORT_GROUPS; g++)
+        qsort(want + g * B, B, sizeof *want, compare_u32);
+    small_integers(in, W * H, 7, 101);
+    for (int i = 0; i < BODIES; i++) {
+        pos[4 * i] = (float)(i % 7) - 3.0f;
+        pos[4 * i + 1] = (float)(i % 5) * 0.5f;
+        pos[4 * i + 2] = (float)(i % 11) * 0.25f - 1.0f;
+        pos[4 * i + 3] = 1.0f + (float)(i % 3);
+    }
+    for (int o = 0; o < NUM_BUILDS; o++) {
+        mosaic_executable *exe = build(src, builds[o]);
+        if (!exe)
+            continue;
+        uint32_t sorted[B * SORT_GROUPS], *ps = sorted;
+        memcpy(sorted, keys, sizeof keys);
+        range rs = {1, {B * SORT_GROUPS}, {B}, B * 4 * 3};
+        corpus_kernel(exe, o, "radix_split", ARGS(&ps), &rs, sorted, sizeof sorted);
+        CHECK(!memcmp(sorted, want, sizeof want), "radix_split (%s): blocks not sorted", builds[o]);
+
+        float *po = out, *pi = in;
+        int w = W, h = H;
+        memset(out, 0, sizeof out);
+        range rt = {2, {48, 32}, {16, 16}, 16 * 17 * 4};
+        corpus_kernel(exe, o, "transpose", ARGS(&po, &pi, &w, &h), &rt, out, sizeof out);
+        int bad = 0;
+        for (int y = 0; y < H; y++)
+            for (int x = 0; x < W; x++)
+                bad += out[x * H + y] != in[y * W + x];
+        CHECK(!bad, "transpose (%s): %d wrong", builds[o], bad);
+
+        float *pp = pos, *pa = acc, eps2 = 0.01f;
+        int n = BODIES;
+        uint64_t tile_at = 0;
+        memset(acc, 0, sizeof acc);
+        range rn = {1, {BODIES}, {L}, L * 16};
+        corpus_kernel(exe, o, "nbody", ARGS(&pp, &pa, &n, &eps2, &tile_at), &rn, acc, sizeof acc);
+        bad = 0;
+        for (int i = 0; i < BODIES; i++)
+            for (int c = 0; c < 3; c++) {
+                double a = 0;
+                for (int j = 0; j < BODIES; j++) {
+                    double d[3], r2 = eps2;
+                    for (int e = 0; e < 3; e++)
+                        d[e] = (double)pos[4 * j + e] - pos[4 * i + e], r2 += d[e] * d[e];
+                    a += pos[4 * j + 3] / (r2 * sqrt(r2)) * d[c];
+                }
+                bad += fabs(a - acc[4 * i + c]) > 1e-3 * (1.0 + fabs(a));
+            }
+        CHECK(!bad, "nbody (%s): %d wrong components", builds[o], bad);
+        mosaic_executable_free(exe);
+    }
+}
+
 TEST(empty_masks)
 {
     /* Gathers and scatters under a mask that is not a constant run under a

@@ -468,6 +468,84 @@ TEST(barrier_kernel_sizes)
     clReleaseProgram(p);
 }
 
+/* ---- inline functions ------------------------------------------------------------------ */
+/* A function declared `inline` only is a C99 inline definition: no
+ * external definition comes with it, and a call may use the inline one.
+ * Libraries' kernels are written so (CLBlast's INLINE_FUNC, FFT
+ * generators).  It must build and run with and without -cl-opt-disable,
+ * and two units that share it from a header must link without a clash. */
+static const char inline_header[] = "inline int twice_plus(int x, int y) { return 2 * x + y; }\n";
+
+TEST(inline_functions)
+{
+    static const char *const options[] = {"", "-cl-opt-disable", "-cl-std=CL2.0 -cl-opt-disable",
+                                          "-cl-std=CL3.0"};
+    static const char src[] = "inline int twice_plus(int x, int y) { return 2 * x + y; }\n"
+                              "kernel void k(global int *p) { size_t i = get_global_id(0); p[i] = twice_plus(p[i], (int)i); }\n";
+    for (size_t o = 0; o < sizeof options / sizeof *options; o++) {
+        cl_program p = build(src, options[o]);
+        if (!p)
+            continue;
+        cl_int err;
+        cl_kernel k = clCreateKernel(p, "k", &err);
+        CHECK_ERR(err, CL_SUCCESS);
+        int v[64];
+        for (int i = 0; i < 64; i++)
+            v[i] = i - 20;
+        cl_mem m = buffer(sizeof v, v);
+        size_t global = 64;
+        CHECK_ERR(clSetKernelArg(k, 0, sizeof m, &m), CL_SUCCESS);
+        CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, NULL, 0, NULL, NULL), CL_SUCCESS);
+        CHECK_ERR(clEnqueueReadBuffer(queue, m, CL_TRUE, 0, sizeof v, v, 0, NULL, NULL), CL_SUCCESS);
+        int bad = 0;
+        for (int i = 0; i < 64; i++)
+            bad += v[i] != 2 * (i - 20) + i;
+        CHECK(!bad, "'%s': %d wrong", options[o], bad);
+        clReleaseMemObject(m);
+        clReleaseKernel(k);
+        clReleaseProgram(p);
+    }
+    /* two units, each with the header's inline function, linked */
+    static const char *const units_src[] = {
+        "#include \"twice.h\"\nint first(int x) { return twice_plus(x, 1); }\n",
+        "#include \"twice.h\"\nint first(int x);\n"
+        "kernel void both(global int *p) { p[0] = first(p[0]) + twice_plus(p[1], 0); }\n",
+    };
+    for (int o = 0; o < 2; o++) {
+        cl_int err;
+        const char *header = inline_header, *name = "twice.h";
+        cl_program h = clCreateProgramWithSource(context, 1, &header, NULL, &err);
+        CHECK_ERR(err, CL_SUCCESS);
+        cl_program units[2];
+        for (int u = 0; u < 2; u++) {
+            const char *text = units_src[u];
+            units[u] = clCreateProgramWithSource(context, 1, &text, NULL, &err);
+            CHECK_ERR(err, CL_SUCCESS);
+            CHECK_ERR(clCompileProgram(units[u], 1, &device, o ? "-cl-opt-disable" : "", 1, &h, &name, NULL, NULL),
+                      CL_SUCCESS);
+        }
+        cl_program linked = clLinkProgram(context, 1, &device, "", 2, units, NULL, NULL, &err);
+        CHECK_ERR(err, CL_SUCCESS);
+        if (linked) {
+            cl_kernel k = clCreateKernel(linked, "both", &err);
+            CHECK_ERR(err, CL_SUCCESS);
+            int v[2] = {5, 7};
+            cl_mem m = buffer(sizeof v, v);
+            size_t one = 1;
+            CHECK_ERR(clSetKernelArg(k, 0, sizeof m, &m), CL_SUCCESS);
+            CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 1, NULL, &one, NULL, 0, NULL, NULL), CL_SUCCESS);
+            CHECK_ERR(clEnqueueReadBuffer(queue, m, CL_TRUE, 0, sizeof v, v, 0, NULL, NULL), CL_SUCCESS);
+            CHECK(v[0] == 11 + 14, "linked units (%s): %d, expected 25", o ? "-cl-opt-disable" : "optimised", v[0]);
+            clReleaseMemObject(m);
+            clReleaseKernel(k);
+            clReleaseProgram(linked);
+        }
+        for (int u = 0; u < 2; u++)
+            clReleaseProgram(units[u]);
+        clReleaseProgram(h);
+    }
+}
+
 int main(int argc, char **argv)
 {
     return test_main_on_cpu_queue(argc, argv, &device, &context, &queue);
