@@ -269,6 +269,12 @@ bool mc_in_range(LLVMValueRef v, LLVMValueRef first, LLVMValueRef last);
 bool mc_used_outside(LLVMValueRef v, LLVMValueRef first, LLVMValueRef last);
 void mc_move_before(LLVMBuilderRef b, LLVMValueRef inst, LLVMValueRef where);
 void mc_replace_uses_outside(LLVMValueRef v, LLVMBasicBlockRef in, LLVMValueRef to);
+/* The one use u (an operand of its user) becomes a use of `to`; its user's
+ * other operands stay.  A walk of a value's uses replaces them with this:
+ * setting every operand of a user that equals the value would also move
+ * the walk's next use, when the same user holds it (`x * x`), to `to`'s
+ * list, and the walk would go on there (util.c). */
+void mc_replace_use(LLVMUseRef u, LLVMValueRef to);
 void mc_move_to_end(LLVMBuilderRef b, LLVMValueRef first, LLVMValueRef until, LLVMBasicBlockRef to);
 /* Work-item loops of f (after the optimiser) that the loop vectoriser
  * widened: parallel loops whose induction steps by more than one. */

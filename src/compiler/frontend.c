@@ -4,18 +4,21 @@
  * The directory keeps the user's headers apart from the compiler's files, so
  * that no include name can replace one of them:
  *   DIR/include/   the embedded headers under their include names; clang's
- *                  working directory and its only -I
+ *                  working directory and its first -I after the user's
  *   DIR/           the source, the prelude, clang's arguments (a response
  *                  file) and its output
  * The source reaches clang on its standard input: a quoted #include looks
  * first beside the including file, which for standard input is the working
- * directory, the headers' own.
+ * directory, the headers' own.  The application's working directory comes
+ * last (make_clang_arguments), as a compiler running inside the
+ * application would search it.
  *
  * Before any of this, the front end's cache (direct_cache.c) may have the
  * compiled object already: then clang does not run. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -304,7 +307,7 @@ static cl_int write_inputs(compile_job *job, const char *source, size_t num_head
  * @file): option strings of any length, where a command line stops at the
  * kernel's limits (E2BIG).  Each argument is double-quoted, with \ and "
  * escaped. */
-static cl_int make_clang_arguments(compile_job *job)
+static cl_int make_clang_arguments(compile_job *job, const char *source)
 {
     static const char *const fixed[] = {
         "-x", "cl", "-target", "spir64-unknown-unknown", "-Xclang", "-finclude-default-header",
@@ -339,6 +342,17 @@ static cl_int make_clang_arguments(compile_job *job)
      * is the same for the same source (the kernel cache's key). */
     append_quoted(&text, "-I");
     append_quoted(&text, ".");
+    /* Last, the application's working directory: compilers that run inside
+     * the application (PoCL, clang as a library) find headers there, and
+     * programs written for them rely on it (Rodinia's heartwall includes
+     * "./main.h" from where it runs).  Only for a source that mentions
+     * `include` at all: any other builds the same from every directory and
+     * keeps one cache entry (the path is part of the key). */
+    char cwd[PATH_MAX];
+    if (strstr(source, "include") && getcwd(cwd, sizeof cwd)) {
+        append_quoted(&text, "-I");
+        append_quoted(&text, cwd);
+    }
     append_quoted(&text, "-include");
     append_quoted(&text, "../" PRELUDE_NAME);
     append_quoted(&text, "-o");
@@ -522,7 +536,7 @@ cl_int mosaic_compile_source(const mosaic_compiler_target *target, const char *s
     if (r == CL_SUCCESS)
         r = make_prelude(&job);
     if (r == CL_SUCCESS)
-        r = make_clang_arguments(&job);
+        r = make_clang_arguments(&job, source);
     if (r == CL_SUCCESS && look_up(&job, source, num_headers, headers, out)) {
         compile_job_free(&job);
         return mc_finish_log(&log, r, log_out, "compile");

@@ -407,9 +407,7 @@ static void share(row_loop *rl, LLVMBuilderRef b)
                 LLVMBasicBlockRef froms[2] = {rl->loop, other};
                 LLVMAddIncoming(joined, vals, froms, 2);
             }
-            for (int o = 0; o < LLVMGetNumOperands(user); o++)
-                if (LLVMGetOperand(user, (unsigned)o) == i)
-                    LLVMSetOperand(user, (unsigned)o, joined);
+            mc_replace_use(u, joined);
         }
     }
 

@@ -793,17 +793,23 @@ void mc_move_before(LLVMBuilderRef b, LLVMValueRef inst, LLVMValueRef where)
 }
 
 /* Uses of v outside block `in` become uses of `to`. */
+void mc_replace_use(LLVMUseRef u, LLVMValueRef to)
+{
+    LLVMValueRef user = LLVMGetUser(u);
+    for (unsigned k = 0, n = (unsigned)LLVMGetNumOperands(user); k < n; k++)
+        if (LLVMGetOperandUse(user, k) == u) {
+            LLVMSetOperand(user, k, to);
+            return;
+        }
+}
+
 void mc_replace_uses_outside(LLVMValueRef v, LLVMBasicBlockRef in, LLVMValueRef to)
 {
-    LLVMUseRef u = LLVMGetFirstUse(v);
-    while (u) {
-        LLVMUseRef next = LLVMGetNextUse(u);
+    for (LLVMUseRef u = LLVMGetFirstUse(v), next; u; u = next) {
+        next = LLVMGetNextUse(u);
         LLVMValueRef user = LLVMGetUser(u);
         if (user != to && LLVMGetInstructionParent(user) != in)
-            for (int k = 0; k < LLVMGetNumOperands(user); k++)
-                if (LLVMGetOperand(user, k) == v)
-                    LLVMSetOperand(user, k, to);
-        u = next;
+            mc_replace_use(u, to);
     }
 }
 

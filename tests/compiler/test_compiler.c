@@ -1342,6 +1342,67 @@ TEST(include_dir)
     mosaic_executable_free(exe);
 }
 
+TEST(include_from_working_dir)
+{
+    /* a header in the application's working directory, no -I: found there,
+     * as by compilers that run inside the application (frontend.c) */
+    FILE *f = fopen("mosaic_test_cwd.h", "w");
+    if (!f) {
+        CHECK(0, "cannot write a header");
+        return;
+    }
+    fputs("#define FROM_CWD 23\n", f);
+    fclose(f);
+    mosaic_executable *exe = build_program("#include \"./mosaic_test_cwd.h\"\n"
+                                           "kernel void k(global int *o) { o[0] = FROM_CWD; }\n",
+                                           NULL);
+    unlink("mosaic_test_cwd.h");
+    if (!exe)
+        return;
+    int o[1] = {0}, *po = o;
+    ndrange r = {.dim = 1, .global = {1}, .local = {1}};
+    run_kernel(exe, "k", ARGS(&po), &r);
+    CHECK(o[0] == 23, "header from the working directory gave %d", o[0]);
+    mosaic_executable_free(exe);
+}
+
+TEST(replace_uses)
+{
+    /* v's uses outside its block become uses of `to`, a user that holds v
+     * twice (x * x) among them, wherever it lies in v's list of uses */
+    for (int twice_at = 0; twice_at < 3; twice_at++) {
+        LLVMContextRef c = LLVMContextCreate();
+        LLVMModuleRef m = LLVMModuleCreateWithNameInContext("uses", c);
+        LLVMTypeRef fl = LLVMFloatTypeInContext(c);
+        LLVMTypeRef params[2] = {fl, fl};
+        LLVMValueRef f = LLVMAddFunction(m, "f", LLVMFunctionType(fl, params, 2, 0));
+        LLVMBasicBlockRef in = LLVMAppendBasicBlockInContext(c, f, "in"),
+                          out = LLVMAppendBasicBlockInContext(c, f, "out");
+        LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+        LLVMPositionBuilderAtEnd(b, in);
+        LLVMValueRef v = LLVMBuildFAdd(b, LLVMGetParam(f, 0), LLVMGetParam(f, 1), "v");
+        LLVMValueRef inside = LLVMBuildFMul(b, v, v, "inside");
+        LLVMBuildBr(b, out);
+        LLVMPositionBuilderAtEnd(b, out);
+        LLVMValueRef to = LLVMBuildFSub(b, LLVMGetParam(f, 0), LLVMGetParam(f, 1), "to");
+        LLVMValueRef sum = inside;
+        for (int k = 0; k < 3; k++) {
+            LLVMValueRef user = k == twice_at ? LLVMBuildFMul(b, v, v, "") : LLVMBuildFAdd(b, v, sum, "");
+            sum = LLVMBuildFAdd(b, sum, user, "");
+        }
+        LLVMBuildRet(b, sum);
+        mc_replace_uses_outside(v, in, to);
+        int left = 0, kept = 0;
+        for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u))
+            *(LLVMGetInstructionParent(LLVMGetUser(u)) == in ? &kept : &left) += 1;
+        CHECK(!left && kept == 2, "user of v twice at %d: %d uses left outside its block, %d inside", twice_at,
+              left, kept);
+        LLVMDisposeBuilder(b);
+        LLVMDisposeModule(m);
+        LLVMContextDispose(c);
+    }
+}
+
 typedef struct thread_build {
     int id, result;
 } thread_build;
