@@ -201,7 +201,8 @@ cl_int mc_prepare_calls(LLVMModuleRef m, LLVMValueRef *kernels, size_t nk, mosai
             drop_convergent(f); /* the image functions' rare paths: no barrier */
             continue;
         }
-        /* clang's -O0 marks (-cl-opt-disable); finalize decides that itself */
+        /* -O0 marks (bitcode or SPIR-V compiled elsewhere without optimisation;
+         * frontend.c no longer gives them); finalize decides that itself */
         if (LLVMGetEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMGetEnumAttributeKindForName("optnone", 7))) {
             remove_fn_attr(f, "optnone");
             remove_fn_attr(f, "noinline");

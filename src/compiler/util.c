@@ -792,7 +792,6 @@ void mc_move_before(LLVMBuilderRef b, LLVMValueRef inst, LLVMValueRef where)
     LLVMInsertIntoBuilder(b, inst);
 }
 
-/* Uses of v outside block `in` become uses of `to`. */
 void mc_replace_use(LLVMUseRef u, LLVMValueRef to)
 {
     LLVMValueRef user = LLVMGetUser(u);
@@ -803,6 +802,7 @@ void mc_replace_use(LLVMUseRef u, LLVMValueRef to)
         }
 }
 
+/* Uses of v outside block `in` become uses of `to`. */
 void mc_replace_uses_outside(LLVMValueRef v, LLVMBasicBlockRef in, LLVMValueRef to)
 {
     for (LLVMUseRef u = LLVMGetFirstUse(v), next; u; u = next) {
