@@ -318,8 +318,8 @@ static void null_stores_of(LLVMValueRef value)
     for (LLVMUseRef u = LLVMGetFirstUse(value), next; u; u = next) {
         next = LLVMGetNextUse(u);
         LLVMValueRef user = LLVMGetUser(u);
-        if (LLVMIsAStoreInst(user) && LLVMGetOperandUse(user, 0) == u)
-            mc_replace_use(u, LLVMConstNull(LLVMTypeOf(value)));
+        if (LLVMIsAStoreInst(user) && LLVMGetOperandUse(user, 0) == u) /* (its address stays) */
+            LLVMSetOperand(user, 0, LLVMConstNull(LLVMTypeOf(value)));
     }
 }
 

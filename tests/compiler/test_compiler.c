@@ -1317,53 +1317,49 @@ TEST(feature_macros)
     }
 }
 
-TEST(include_dir)
+/* Writes `#define HEADER_VALUE value` to the file `header`, builds source
+ * (which includes it) with options, removes the file, and checks that
+ * kernel k stores the value. */
+static void check_header_found(const char *header, const char *source, const char *options, int value,
+                               const char *what)
 {
-    /* -I relative to the current directory */
-    mkdir("mosaic_test_inc", 0700);
-    FILE *f = fopen("mosaic_test_inc/mosaic_test_defs.h", "w");
+    FILE *f = fopen(header, "w");
     if (!f) {
         CHECK(0, "cannot write a header");
         return;
     }
-    fputs("#define FROM_DIR 17\n", f);
+    fprintf(f, "#define HEADER_VALUE %d\n", value);
     fclose(f);
-    mosaic_executable *exe = build_program("#include <mosaic_test_defs.h>\n"
-                                           "kernel void k(global int *o) { o[0] = FROM_DIR; }\n",
-                                           "-I mosaic_test_inc");
-    unlink("mosaic_test_inc/mosaic_test_defs.h");
-    rmdir("mosaic_test_inc");
+    mosaic_executable *exe = build_program(source, options);
+    unlink(header);
     if (!exe)
         return;
     int o[1] = {0}, *po = o;
     ndrange r = {.dim = 1, .global = {1}, .local = {1}};
     run_kernel(exe, "k", ARGS(&po), &r);
-    CHECK(o[0] == 17, "header from -I gave %d", o[0]);
+    CHECK(o[0] == value, "header from %s gave %d", what, o[0]);
     mosaic_executable_free(exe);
+}
+
+TEST(include_dir)
+{
+    /* -I relative to the current directory */
+    mkdir("mosaic_test_inc", 0700);
+    check_header_found("mosaic_test_inc/mosaic_test_defs.h",
+                       "#include <mosaic_test_defs.h>\n"
+                       "kernel void k(global int *o) { o[0] = HEADER_VALUE; }\n",
+                       "-I mosaic_test_inc", 17, "-I");
+    rmdir("mosaic_test_inc");
 }
 
 TEST(include_from_working_dir)
 {
     /* a header in the application's working directory, no -I: found there,
      * as by compilers that run inside the application (frontend.c) */
-    FILE *f = fopen("mosaic_test_cwd.h", "w");
-    if (!f) {
-        CHECK(0, "cannot write a header");
-        return;
-    }
-    fputs("#define FROM_CWD 23\n", f);
-    fclose(f);
-    mosaic_executable *exe = build_program("#include \"./mosaic_test_cwd.h\"\n"
-                                           "kernel void k(global int *o) { o[0] = FROM_CWD; }\n",
-                                           NULL);
-    unlink("mosaic_test_cwd.h");
-    if (!exe)
-        return;
-    int o[1] = {0}, *po = o;
-    ndrange r = {.dim = 1, .global = {1}, .local = {1}};
-    run_kernel(exe, "k", ARGS(&po), &r);
-    CHECK(o[0] == 23, "header from the working directory gave %d", o[0]);
-    mosaic_executable_free(exe);
+    check_header_found("mosaic_test_cwd.h",
+                       "#include \"./mosaic_test_cwd.h\"\n"
+                       "kernel void k(global int *o) { o[0] = HEADER_VALUE; }\n",
+                       NULL, 23, "the working directory");
 }
 
 TEST(replace_uses)
