@@ -173,9 +173,11 @@ cl_int mc_load_builtin_file(LLVMContextRef ctx, size_t index, LLVMModuleRef *out
 int mc_builtin_file_of(const char *symbol);
 /* The name a mangled OpenCL C function had in the source: "_Z5fractfPf" -> "fract". */
 void mc_source_name(const char *symbol, char *buf, size_t size);
-/* The C math library for dlsym (opened on the first call; RTLD_DEFAULT,
- * i.e. NULL, when libm.so.6 cannot be opened). */
-void *mc_libm_handle(void);
+/* The host functions kernel code may reach (host_functions.def): every one,
+ * with its address, for the JIT; and whether a program's module may call
+ * `name` itself (the math functions; not what only generated code calls). */
+size_t mc_host_functions(const struct mosaic_runtime_symbol **functions);
+bool mc_host_function_callable(const char *name);
 /* Does the device give generated code the runtime symbol `name`? */
 bool mc_target_has_symbol(const mosaic_compiler_target *target, const char *name);
 /* Is `feature` ("+avx512f") among the target machine's features? */
@@ -187,8 +189,9 @@ LLVMValueRef mc_called_function(LLVMValueRef inst);
 
 /* Reports, in log, every external function or variable of m that nothing will
  * define: not an LLVM intrinsic, not a runtime symbol of target, not in the
- * builtin library (when with_builtins), not in the C math library, not
- * printf.  Any such symbol is `failure` (the stage's *_PROGRAM_FAILURE). */
+ * builtin library (when with_builtins), not a math function the host gives
+ * kernels (mc_host_function_callable), not printf on a device that does not
+ * lower it.  Any such symbol is `failure` (the stage's *_PROGRAM_FAILURE). */
 cl_int mc_report_undefined(LLVMModuleRef m, bool with_builtins, const mosaic_compiler_target *target, cl_int failure,
                            mosaic_strbuf *log);
 

@@ -455,22 +455,45 @@ static cl_int inline_calls(finalize_job *job)
     return r;
 }
 
+/* Is `callee` inline assembly with instructions in it?  (An empty asm
+ * statement, a compiler barrier, has none.  The C API of LLVM 16 has no
+ * accessor for the text: it is the first string of the value as printed.) */
+static bool assembles_instructions(LLVMValueRef callee)
+{
+    char *text = LLVMPrintValueToString(callee);
+    const char *quote = strchr(text, '"');
+    bool empty = quote && quote[1] == '"';
+    LLVMDisposeMessage(text);
+    return !empty;
+}
+
 /* What is left to call must be an intrinsic, a function of the program or
  * an external symbol: no indirect call (recursion was refused before
- * inlining), nothing undefined. */
+ * inlining), no assembly (kernel code reaches nothing of the host but what
+ * host_functions.c lists, and LLVM here has no assembler: its code generator
+ * would end the process), nothing undefined. */
 static cl_int check_calls(finalize_job *job)
 {
     bool bad = false;
+    size_t asm_size;
+    LLVMGetModuleInlineAsm(job->m, &asm_size);
+    if (asm_size) {
+        mosaic_strbuf_puts(job->log, "error: the program has assembly at file scope, which Mosaic does not run\n");
+        bad = true;
+    }
     for (LLVMValueRef f = LLVMGetFirstFunction(job->m); f; f = LLVMGetNextFunction(f))
         for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
             for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
-                if (!LLVMIsACallInst(i) || LLVMIsAFunction(LLVMGetCalledValue(i)) ||
-                    LLVMIsAInlineAsm(LLVMGetCalledValue(i)))
+                if (!LLVMIsACallInst(i) || LLVMIsAFunction(LLVMGetCalledValue(i)))
+                    continue;
+                bool is_asm = LLVMIsAInlineAsm(LLVMGetCalledValue(i));
+                if (is_asm && !assembles_instructions(LLVMGetCalledValue(i)))
                     continue;
                 char name[256];
                 mc_source_name(LLVMGetValueName(f), name, sizeof name);
-                mosaic_strbuf_printf(job->log, "error: '%s' makes an indirect call, which OpenCL C does not allow\n",
-                                     name);
+                mosaic_strbuf_printf(job->log, "error: '%s' %s\n", name,
+                                     is_asm ? "has inline assembly, which Mosaic does not run"
+                                            : "makes an indirect call, which OpenCL C does not allow");
                 bad = true;
             }
     if (bad)
@@ -914,6 +937,9 @@ static cl_int build_object(const mosaic_compiler_target *target, const mosaic_bi
     cl_int r = load_program(&job, blob);
     if (r == CL_SUCCESS)
         r = find_kernels(&job);
+    /* a binary's bitcode made elsewhere may still call printf itself */
+    if (r == CL_SUCCESS && mc_target_has_symbol(target, "__mosaic_printf"))
+        r = mc_lower_printf(job.m, log);
     if (r == CL_SUCCESS) {
         mc_mark_program_functions(job.m); /* (not the builtins) */
         r = link_builtins(job.ctx, job.m, log);
@@ -1112,6 +1138,31 @@ static void session_error(void *user, LLVMErrorRef err)
         LLVMConsumeError(err);
 }
 
+/* Defines symbols (those with a name) in jd at their addresses. */
+static cl_int define_symbols(LLVMOrcLLJITRef jit, LLVMOrcJITDylibRef jd, const struct mosaic_runtime_symbol *symbols,
+                             size_t n, mosaic_strbuf *log)
+{
+    LLVMOrcCSymbolMapPair *pairs = calloc(n, sizeof *pairs);
+    if (!pairs)
+        return mc_out_of_memory(log);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!symbols[i].name)
+            continue;
+        pairs[k].Name = LLVMOrcLLJITMangleAndIntern(jit, symbols[i].name);
+        pairs[k].Sym.Address = (LLVMOrcExecutorAddress)(uintptr_t)symbols[i].address;
+        pairs[k].Sym.Flags.GenericFlags = LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable;
+        k++;
+    }
+    LLVMErrorRef err = LLVMOrcJITDylibDefine(jd, LLVMOrcAbsoluteSymbols(pairs, k));
+    free(pairs);
+    if (err) {
+        mc_log_llvm_error(log, "cannot define the symbols kernels call", err);
+        return CL_BUILD_PROGRAM_FAILURE;
+    }
+    return CL_SUCCESS;
+}
+
 /* Loads object code into a fresh LLJIT and looks every kernel up. */
 static cl_int load_object(const mosaic_compiler_target *target, mc_object *obj, mosaic_executable *exe,
                           mosaic_strbuf *log)
@@ -1125,58 +1176,18 @@ static cl_int load_object(const mosaic_compiler_target *target, mc_object *obj, 
     exe->log = log;
     LLVMOrcExecutionSessionSetErrorReporter(LLVMOrcLLJITGetExecutionSession(exe->jit), session_error, exe);
     LLVMOrcJITDylibRef jd = LLVMOrcLLJITGetMainJITDylib(exe->jit);
-    char prefix = LLVMOrcLLJITGetGlobalPrefix(exe->jit);
 
-    /* The device's runtime functions first, then the C library and libm. */
-    size_t n = target ? target->num_runtime_symbols : 0;
-    if (n) {
-        LLVMOrcCSymbolMapPair *pairs = calloc(n, sizeof *pairs);
-        if (!pairs)
-            return mc_out_of_memory(log);
-        size_t k = 0;
-        for (size_t i = 0; i < n; i++) {
-            if (!target->runtime_symbols[i].name)
-                continue;
-            pairs[k].Name = LLVMOrcLLJITMangleAndIntern(exe->jit, target->runtime_symbols[i].name);
-            pairs[k].Sym.Address = (LLVMOrcExecutorAddress)(uintptr_t)target->runtime_symbols[i].address;
-            pairs[k].Sym.Flags.GenericFlags = LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable;
-            k++;
-        }
-        err = LLVMOrcJITDylibDefine(jd, LLVMOrcAbsoluteSymbols(pairs, k));
-        free(pairs);
-        if (err) {
-            mc_log_llvm_error(log, "cannot define the runtime symbols", err);
-            return CL_BUILD_PROGRAM_FAILURE;
-        }
-    }
-    /* libmvec's vector math variants (vecmath.c), by address */
-    if (mc_libmvec_available()) {
-        const struct mosaic_runtime_symbol *vs;
-        size_t nv = mc_libmvec_symbols(&vs);
-        LLVMOrcCSymbolMapPair *pairs = calloc(nv, sizeof *pairs);
-        if (!pairs)
-            return mc_out_of_memory(log);
-        for (size_t i = 0; i < nv; i++) {
-            pairs[i].Name = LLVMOrcLLJITMangleAndIntern(exe->jit, vs[i].name);
-            pairs[i].Sym.Address = (LLVMOrcExecutorAddress)(uintptr_t)vs[i].address;
-            pairs[i].Sym.Flags.GenericFlags = LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable;
-        }
-        err = LLVMOrcJITDylibDefine(jd, LLVMOrcAbsoluteSymbols(pairs, nv));
-        free(pairs);
-        if (err) {
-            mc_log_llvm_error(log, "cannot define the vector math symbols", err);
-            return CL_BUILD_PROGRAM_FAILURE;
-        }
-    }
-    LLVMOrcDefinitionGeneratorRef gen;
-    err = LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(&gen, prefix, NULL, NULL);
-    if (err) {
-        mc_log_llvm_error(log, "cannot search the process for symbols", err);
+    /* Every symbol the code may bind to, by address: the device's runtime
+     * functions, libmvec's vector math (vecmath.c) and the host functions of
+     * host_functions.def.  Nothing is searched in the process. */
+    const struct mosaic_runtime_symbol *vs = NULL, *hs;
+    size_t nv = mc_libmvec_available() ? mc_libmvec_symbols(&vs) : 0;
+    size_t nh = mc_host_functions(&hs);
+    size_t nr = target ? target->num_runtime_symbols : 0;
+    if ((nr && define_symbols(exe->jit, jd, target->runtime_symbols, nr, log) != CL_SUCCESS) ||
+        (nv && define_symbols(exe->jit, jd, vs, nv, log) != CL_SUCCESS) ||
+        define_symbols(exe->jit, jd, hs, nh, log) != CL_SUCCESS)
         return CL_BUILD_PROGRAM_FAILURE;
-    }
-    LLVMOrcJITDylibAddGenerator(jd, gen);
-    if (!LLVMOrcCreateDynamicLibrarySearchGeneratorForPath(&gen, "libm.so.6", prefix, NULL, NULL))
-        LLVMOrcJITDylibAddGenerator(jd, gen);
 
     LLVMMemoryBufferRef buf =
         LLVMCreateMemoryBufferWithMemoryRangeCopy(obj->code, obj->code_size, "mosaic-kernels");

@@ -1,7 +1,6 @@
 /* Shared helpers of the compiler: logs, LLVM set-up, the builtin library's index, symbol checks. */
 #define _GNU_SOURCE
 #include <ctype.h>
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -68,19 +67,6 @@ cl_int mc_llvm_init(mosaic_strbuf *log)
         return CL_SUCCESS;
     mosaic_strbuf_puts(log, "error: LLVM has no native target for this machine\n");
     return CL_BUILD_PROGRAM_FAILURE;
-}
-
-static pthread_once_t libm_once = PTHREAD_ONCE_INIT;
-static void *libm;
-
-/* The C math library, searched by name for kernels' libm calls even when the
- * application did not link it (libmosaic may be loaded with RTLD_LOCAL). */
-static void open_libm(void) { libm = dlopen("libm.so.6", RTLD_NOW | RTLD_LOCAL); }
-
-void *mc_libm_handle(void)
-{
-    pthread_once(&libm_once, open_libm);
-    return libm ? libm : RTLD_DEFAULT;
 }
 
 static void diag_handler(LLVMDiagnosticInfoRef info, void *user)
@@ -427,13 +413,13 @@ static bool resolvable(bool with_builtins, const mosaic_compiler_target *target,
         return true;
     if (with_builtins && mc_builtin_file_of(name) >= 0)
         return true;
-    /* OpenCL C's printf binds to the C library's (see docs/compiler.md). */
-    if (!strcmp(name, "printf"))
+    /* OpenCL C's printf binds to the C library's where the device does not
+     * take it (docs/compiler.md, "printf"). */
+    if (!strcmp(name, "printf") && !mc_target_has_symbol(target, "__mosaic_printf"))
         return true;
-    /* Plain C names of the math library (what llvm.* intrinsics and libm
-     * calls in the builtins become).  Mangled names are never looked up in
-     * the process: a C++ host's functions must not satisfy a kernel's call. */
-    return strncmp(name, "_Z", 2) && dlsym(mc_libm_handle(), name);
+    /* the math functions the builtins call by their C names, and nothing
+     * else of the host (host_functions.c) */
+    return mc_host_function_callable(name);
 }
 
 cl_int mc_report_undefined(LLVMModuleRef m, bool with_builtins, const mosaic_compiler_target *target, cl_int failure,

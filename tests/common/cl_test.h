@@ -6,6 +6,7 @@
 #include <CL/cl.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "test.h"
 
@@ -37,6 +38,17 @@ static inline int test_main_on_cpu_queue(int argc, char **argv, cl_device_id *de
     clReleaseCommandQueue(*queue);
     clReleaseContext(*context);
     return test_summary();
+}
+
+/* The program's build log on device (malloc'd; "" when there is none). */
+static inline char *test_build_log(cl_program program, cl_device_id device)
+{
+    size_t size = 0;
+    clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, NULL, &size);
+    char *log = calloc(size + 1, 1);
+    if (log)
+        clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, size, log, NULL);
+    return log;
 }
 
 /* Builds a program from source; NULL (with the log on stderr) if it fails. */

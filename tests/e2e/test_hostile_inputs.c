@@ -335,6 +335,98 @@ TEST(fork_child)
     clReleaseProgram(program);
 }
 
+/* Kernel code reaches nothing of the host but the builtins (issue 37): a
+ * kernel that declared a C library function and called it once ran a shell
+ * (system), ended the host (exit, abort) or read its pid, because the
+ * compiler and the JIT looked any unknown name up in the process. */
+TEST(kernels_cannot_call_the_host)
+{
+    char marker[] = "/tmp/mosaic-host-call-XXXXXX";
+    CHECK(mkdtemp(marker) != NULL);
+    rmdir(marker); /* what system() would make again */
+    static const struct {
+        const char *name; /* what the log names */
+        const char *source;
+    } cases[] = {
+        {"system", "int system(constant char *);\n"
+                   "kernel void k(global int *o) { o[0] = system(\"mkdir MARKER\"); }\n"},
+        {"popen", "void *popen(constant char *, constant char *);\n"
+                  "kernel void k(global long *o) { o[0] = (long)popen(\"mkdir MARKER\", \"r\"); }\n"},
+        {"exit", "void exit(int);\nkernel void k(global int *o) { exit(42); }\n"},
+        {"abort", "void abort(void);\nkernel void k(global int *o) { if (o[0] == 7) abort(); }\n"},
+        {"puts", "int puts(constant char *);\nkernel void k(global int *o) { o[0] = puts(\"hello\"); }\n"},
+        {"getpid", "int getpid(void);\nkernel void k(global int *o) { o[0] = getpid(); }\n"},
+        /* names only Mosaic's own generated code may call */
+        {"free", "void free(global void *);\nkernel void k(global int *o) { free(o); }\n"},
+        {"memcpy", "global void *memcpy(global void *, global void *, ulong);\n"
+                   "kernel void k(global int *o) { memcpy(o, o + 4, 16); }\n"},
+        /* another name in the source, the C library's in the object */
+        {"system", "int run(constant char *) __asm__(\"system\");\n"
+                   "kernel void k(global int *o) { o[0] = run(\"mkdir MARKER\"); }\n"},
+        /* a system call in assembly (once: LLVM's fatal error, the host aborted) */
+        {"inline assembly", "kernel void k(global int *o) { __asm__ volatile(\"mov $39, %eax; syscall\"); }\n"},
+        {"assembly at file scope", "__asm__(\".globl mosaic_probe\");\nkernel void k(global int *o) { o[0] = 1; }\n"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char source[1024];
+        const char *at = strstr(cases[i].source, "MARKER");
+        if (at)
+            snprintf(source, sizeof source, "%.*s%s%s", (int)(at - cases[i].source), cases[i].source, marker,
+                     at + 6);
+        else
+            snprintf(source, sizeof source, "%s", cases[i].source);
+        const char *text = source;
+        cl_int err;
+        cl_program p = clCreateProgramWithSource(context, 1, &text, NULL, &err);
+        CHECK_ERR(err, CL_SUCCESS);
+        err = clBuildProgram(p, 1, &device, NULL, NULL, NULL);
+        CHECK(err == CL_BUILD_PROGRAM_FAILURE, "case %zu (%s) built: %d", i, cases[i].name, err);
+        char *log = test_build_log(p, device);
+        CHECK(log && strstr(log, cases[i].name), "case %zu: the log does not name '%s': %s", i, cases[i].name,
+              log ? log : "");
+        if (err == CL_SUCCESS) { /* what it would have done */
+            cl_kernel k = clCreateKernel(p, "k", &err);
+            cl_mem out = clCreateBuffer(context, CL_MEM_READ_WRITE, 64, NULL, &err);
+            clSetKernelArg(k, 0, sizeof out, &out);
+            size_t one = 1;
+            clEnqueueNDRangeKernel(queue, k, 1, NULL, &one, NULL, 0, NULL, NULL);
+            clFinish(queue);
+            clReleaseMemObject(out);
+            clReleaseKernel(k);
+        }
+        free(log);
+        clReleaseProgram(p);
+    }
+    CHECK(access(marker, F_OK) != 0, "a kernel ran a shell: %s exists", marker);
+    rmdir(marker);
+
+    /* what kernels may call still works: math by its C names (the builtins'
+     * and LLVM's), an empty asm statement (a compiler barrier) */
+    static const char *allowed =
+        "float e10(float) __asm__(\"exp10f\");\n"
+        "kernel void k(global float *o) {\n"
+        "    __asm__ volatile(\"\" ::: \"memory\");\n"
+        "    o[0] = e10(2.0f); o[1] = pow(o[2], 0.5f); o[3] = lgamma(o[2]); o[4] = fmod(o[2], 3.0f);\n"
+        "}\n";
+    cl_program p = test_build_program(context, device, allowed, NULL);
+    if (!p)
+        return;
+    cl_int err;
+    cl_kernel k = clCreateKernel(p, "k", &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    float in[8] = {0, 0, 16.0f, 0, 0, 0, 0, 0};
+    cl_mem out = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof in, in, &err);
+    CHECK_ERR(clSetKernelArg(k, 0, sizeof out, &out), CL_SUCCESS);
+    size_t one = 1;
+    CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 1, NULL, &one, NULL, 0, NULL, NULL), CL_SUCCESS);
+    CHECK_ERR(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, sizeof in, in, 0, NULL, NULL), CL_SUCCESS);
+    CHECK(in[0] > 99.99f && in[0] < 100.01f && in[1] == 4.0f && in[4] == 1.0f, "%g %g %g", in[0], in[1], in[4]);
+    CHECK(in[3] > 27.89f && in[3] < 27.91f, "lgamma(16) = %g", in[3]); /* ln(15!) = 27.899 */
+    clReleaseMemObject(out);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+}
+
 int main(int argc, char **argv)
 {
     open_device();

@@ -33,14 +33,6 @@ static cl_program build(const char *source, const char *options, cl_int *build_e
     return p;
 }
 
-static char *build_log(cl_program p)
-{
-    size_t size = 0;
-    clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_LOG, 0, NULL, &size);
-    char *log = calloc(size + 1, 1);
-    clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_LOG, size, log, NULL);
-    return log;
-}
 
 static cl_mem buffer(size_t size, void *host)
 {
@@ -58,7 +50,7 @@ TEST(build_failures)
     /* line 3 has the error: the log must say so */
     cl_program p = build("__kernel void k(__global int *a)\n{\n  a[0] = undefined_name;\n}\n", NULL, &err);
     CHECK_ERR(err, CL_BUILD_PROGRAM_FAILURE);
-    char *log = build_log(p);
+    char *log = test_build_log(p, device);
     CHECK(strstr(log, ":3:") != NULL);
     CHECK(strstr(log, "undefined_name") != NULL);
     free(log);
@@ -167,7 +159,7 @@ TEST(compile_and_link)
     cl_program alone = clLinkProgram(context, 1, &device, NULL, 1, &main_prog, NULL, NULL, &err);
     CHECK_ERR(err, CL_LINK_PROGRAM_FAILURE);
     if (alone) {
-        char *log = build_log(alone);
+        char *log = test_build_log(alone, device);
         CHECK(strstr(log, "helper") != NULL);
         free(log);
         clReleaseProgram(alone);

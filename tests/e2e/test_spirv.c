@@ -65,14 +65,6 @@ static cl_program create(const void *il, size_t size, cl_int *err)
     return clCreateProgramWithIL(context, il, size, err);
 }
 
-static char *build_log(cl_program p)
-{
-    size_t size = 0;
-    clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_LOG, 0, NULL, &size);
-    char *log = calloc(size + 1, 1);
-    clGetProgramBuildInfo(p, device, CL_PROGRAM_BUILD_LOG, size, log, NULL);
-    return log;
-}
 
 /* The module built; NULL (log on stderr) when it failed. */
 static cl_program build_module(const char *name, const char *options)
@@ -87,7 +79,7 @@ static cl_program build_module(const char *name, const char *options)
     err = clBuildProgram(p, 1, &device, options, NULL, NULL);
     CHECK_ERR(err, CL_SUCCESS);
     if (err != CL_SUCCESS) {
-        char *log = build_log(p);
+        char *log = test_build_log(p, device);
         fprintf(stderr, "build log of %s:\n%s\n", name, log);
         free(log);
         clReleaseProgram(p);
@@ -499,7 +491,7 @@ TEST(link_with_opencl_c)
     }
     /* alone, the SPIR-V program lacks `offset`: the build says so */
     CHECK_ERR(clBuildProgram(il, 1, &device, NULL, NULL, NULL), CL_BUILD_PROGRAM_FAILURE);
-    char *log = build_log(il);
+    char *log = test_build_log(il, device);
     CHECK(strstr(log, "offset") != NULL, "log: %s", log);
     free(log);
     clReleaseProgram(il);
@@ -587,6 +579,32 @@ TEST(malformed)
     clReleaseProgram(p);
     free(w);
     free(m.data);
+}
+
+/* Kernels from SPIR-V call only the builtins and their module's functions:
+ * a module importing system, exit or getpid from the host does not build
+ * (it once ran a shell, ended the host, read its pid). */
+TEST(host_calls)
+{
+    rmdir("/tmp/mosaic-spirv-host-call");
+    module m = load("host_calls");
+    cl_int err;
+    cl_program p = create(m.data, m.size, &err);
+    free(m.data);
+    CHECK_ERR(err, CL_SUCCESS);
+    if (!p)
+        return;
+    CHECK_ERR(clBuildProgram(p, 1, &device, NULL, NULL, NULL), CL_BUILD_PROGRAM_FAILURE);
+    char *log = test_build_log(p, device);
+    const char *names[] = {"system", "exit", "getpid"};
+    for (int i = 0; i < 3; i++)
+        CHECK(log && strstr(log, names[i]), "the log does not name %s: %s", names[i], log ? log : "");
+    free(log);
+    cl_kernel k = clCreateKernel(p, "run_shell", &err);
+    CHECK(k == NULL);
+    CHECK_ERR(err, CL_INVALID_PROGRAM_EXECUTABLE);
+    clReleaseProgram(p);
+    CHECK(access("/tmp/mosaic-spirv-host-call", F_OK) != 0, "a kernel ran a shell");
 }
 
 static uint32_t swap32(uint32_t v)
