@@ -358,6 +358,11 @@ bool mc_may_spin(LLVMValueRef body);
  * round again call __mosaic_yield(ctx), and sets kb->spins if it found any.
  * any_read (for IR not cleaned up): every loop that reads shared memory. */
 cl_int mc_mark_spin_loops(LLVMModuleRef m, mc_kernel_build *kb, bool any_read, mosaic_strbuf *log);
+/* Each loop of a barrier kernel's K.body that contains a barrier gets one on
+ * its back edges where the code around them touches memory, so no work-item
+ * starts an iteration before the whole group has finished the previous one
+ * (barrier_loops.c); with MOSAIC_DEBUG it says how many. */
+cl_int mc_step_barrier_loops(mc_kernel_build *kbs, size_t nk, mosaic_strbuf *log);
 /* Builds K.wg around K.body (kernels without barriers). */
 /* K.vec and K.tail: K.body for a row of work-items at once, each varying
  * value a vector (widen.c); false, and MOSAIC_DEBUG says why, for kernels it

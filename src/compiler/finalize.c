@@ -684,10 +684,12 @@ static cl_int build_work_group_functions(finalize_job *job)
     if (mc_target_has_symbol(job->target, "__mosaic_yield"))
         for (size_t k = 0; k < job->nk; k++)
             may_spin |= job->kb[k].may_spin = mc_may_spin(job->kb[k].body);
-    if (!job->opts->opt_disable) {
+    if (!job->opts->opt_disable)
         r = mc_run_passes(job->m, job->tm, "function(sroa,early-cse,simplifycfg,instcombine)", job->log);
-        if (r == CL_SUCCESS)
-            r = unroll_pragma_loops(job);
+    if (r == CL_SUCCESS) /* before anything unrolls a loop or cuts at barriers */
+        r = mc_step_barrier_loops(job->kb, job->nk, job->log);
+    if (r == CL_SUCCESS && !job->opts->opt_disable) {
+        r = unroll_pragma_loops(job);
         if (r == CL_SUCCESS)
             r = scalarize_short_vectors(job);
     }

@@ -21,7 +21,12 @@
 
 #define ARGS(...) ((void *[]){__VA_ARGS__})
 
-static void wi_barrier(mosaic_wg_ctx *ctx) { pthread_barrier_wait((pthread_barrier_t *)ctx->device_private); }
+static atomic_long barrier_calls; /* by K.wi's work-items (loops_in_step_only_where_needed) */
+static void wi_barrier(mosaic_wg_ctx *ctx)
+{
+    atomic_fetch_add(&barrier_calls, 1);
+    pthread_barrier_wait((pthread_barrier_t *)ctx->device_private);
+}
 
 static atomic_int divergence_reports;
 static void divergence(mosaic_wg_ctx *ctx, const char *kernel)
@@ -3054,6 +3059,400 @@ TEST(fused_columns)
         range r = {2, {16, 16}, {8, 2}, 64};
         sized_for(exe, "trips", &r, false);
         sized_for(exe, "own", &r, false);
+        mosaic_executable_free(exe);
+    }
+}
+
+/* ---- loops with barriers run in step (src/compiler/barrier_loops.c) -------------------------- */
+
+/* The first int (or float) of `bytes` at which got differs from want, or -1. */
+static int first_difference(const void *got, const void *want, size_t bytes)
+{
+    for (size_t i = 0; i < bytes / 4; i++)
+        if (memcmp((const char *)got + 4 * i, (const char *)want + 4 * i, 4))
+            return (int)i;
+    return -1;
+}
+
+/* Kernel `name` of exe run from `initial` (bytes of it, which args' out
+ * points to) through K.wi as threads and K.wg (both(): they must agree),
+ * and, built for r's local size (the optimised build; whole groups only),
+ * through that K.wg and its K.fused when it has one: each result must be
+ * `want` (ints, or floats when `floats`). */
+static void check_in_step(mosaic_executable *exe, int o, const char *name, void **args, const range *r, void *out,
+                          const void *initial, const void *want, size_t bytes, bool floats)
+{
+    static const char *const ways[] = {"K.wg", "K.wg built for its local size", "K.fused"};
+    bool whole = true;
+    for (unsigned d = 0; d < r->dim; d++)
+        whole &= r->global[d] % r->local[d] == 0;
+    const mosaic_kernel_info *k = mosaic_executable_find_kernel(exe, name);
+    size_t local[3] = {1, 1, 1};
+    for (unsigned d = 0; d < r->dim; d++)
+        local[d] = r->local[d];
+    mosaic_sized_wg s = {NULL, NULL, 0};
+    if (k && o == 0 && whole) /* (no builds for one size without optimisation) */
+        s = mosaic_executable_wg_for_size(exe, k, local, 1);
+    for (int way = 0; way < 3; way++) {
+        memcpy(out, initial, bytes);
+        mosaic_kernel_info one = k ? *k : (mosaic_kernel_info){0};
+        if (way == 0) {
+            both(exe, builds[o], name, args, r, out, bytes);
+        } else if (way == 1 && s.whole) {
+            one.wg_fn = s.whole;
+            run(&one, args, r, 1);
+        } else if (way == 2 && s.fused) {
+            run_fused(k, s, args, r);
+        } else {
+            CHECK(way > 1 || !whole || o > 0, "%s: a work-group function for its local size", name);
+            continue;
+        }
+        int i = first_difference(out, want, bytes);
+        if (floats)
+            CHECK(i < 0, "%s (%s), %s: element %d is %g, expected %g", name, builds[o], ways[way], i,
+                  i >= 0 ? ((float *)out)[i] : 0.0, i >= 0 ? ((const float *)want)[i] : 0.0);
+        else
+            CHECK(i < 0, "%s (%s), %s: element %d is %d, expected %d", name, builds[o], ways[way], i,
+                  i >= 0 ? ((int *)out)[i] : 0, i >= 0 ? ((const int *)want)[i] : 0);
+    }
+}
+
+TEST(loops_in_step)
+{
+    /* No work-item starts an iteration of a loop with barriers before the
+     * whole group has finished the previous one, as on GPUs: work-item 0
+     * resets a __local counter at the top of the loop with no barrier
+     * before it, and every work-item reads the counter after the loop's
+     * last barrier (OpenCV's face detector does so).  Cut into regions, the
+     * region from the last barrier round to the first ran work-item 0's
+     * read and its reset before work-item 1's read, which saw 0.  reset: the
+     * plain loop; dowhile: its latch also leaves the loop (the barrier goes
+     * in a block of its own on the back edge); twice: a `continue` beside
+     * the loop's end, both one switch of clang's with two cases to the
+     * header; latches: two blocks that go round, each its own back edge;
+     * unrolled: the same under `#pragma unroll`; stages: a tile
+     * loop with a `continue`, around a stage loop with a `break` (OpenCV's
+     * shape); columns: each row of an 8x8 group writes its slot at the top
+     * and reads the next row's at the end (the last row read row 0's next
+     * iteration), without ifs, so that the one-size build widens its rows
+     * and runs four groups of a column at a time. */
+    const char *src =
+        "kernel void reset(global int *out, local int *cnt, int n) {\n"
+        "  int l = get_local_id(0);\n"
+        "  for (int it = 0; it < n; it++) {\n"
+        "    if (l == 0) cnt[0] = 0;\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    atomic_inc(cnt);\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    out[get_global_id(0) * 4 + it] = cnt[0];\n"
+        "  }\n"
+        "}\n"
+        "kernel void dowhile(global int *out, local int *cnt, int n) {\n"
+        "  int l = get_local_id(0), it = 0;\n"
+        "  do {\n"
+        "    if (l == 0) cnt[0] = it * 100;\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    atomic_inc(cnt);\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    out[get_global_id(0) * 4 + it] = cnt[0];\n"
+        "  } while (++it < n);\n"
+        "}\n"
+        "kernel void twice(global int *out, local int *cnt, int n) {\n"
+        "  int l = get_local_id(0), it = 0;\n"
+        "  for (;;) {\n"
+        "    if (l == 0) cnt[0] = it * 100;\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    atomic_inc(cnt);\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    int v = cnt[0];\n"
+        "    if (++it >= n) break;\n"
+        "    if (it & 1) {\n"
+        "      out[get_global_id(0) * 4 + it - 1] = v;\n"
+        "      continue;\n"
+        "    }\n"
+        "    out[get_global_id(0) * 4 + it - 1] = v + 1;\n"
+        "  }\n"
+        "}\n"
+        "kernel void latches(global int *out, local int *cnt, int n) {\n"
+        "  int l = get_local_id(0), it = 0;\n"
+        "  for (;;) {\n"
+        "    if (l == 0) cnt[0] = it * 100;\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    atomic_inc(cnt);\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    it++;\n"
+        "    if (it & 1) {\n"
+        "      out[get_global_id(0) * 4 + it - 1] = cnt[0];\n"
+        "      if (it >= n) break;\n"
+        "      continue;\n"
+        "    }\n"
+        "    out[get_global_id(0) * 4 + it - 1] = cnt[0] + 1;\n"
+        "    if (it >= n) break;\n"
+        "  }\n"
+        "}\n"
+        "kernel void unrolled(global int *out, local int *cnt, int n) {\n"
+        "  int l = get_local_id(0);\n"
+        "  #pragma unroll\n"
+        "  for (int it = 0; it < 3; it++) {\n"
+        "    if (l == 0) cnt[0] = it * 1000;\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    atomic_add(cnt, l + 1);\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    out[get_global_id(0) * 4 + it] = cnt[0];\n"
+        "  }\n"
+        "}\n"
+        "kernel void stages(global const int *in, global int *out, local int *cnt, int tiles) {\n"
+        "  int l = get_local_id(0), n = get_local_size(0);\n"
+        "  for (int t = get_group_id(0); t < tiles; t += get_num_groups(0)) {\n"
+        "    if (t % 3 == 2)\n"
+        "      continue;\n"
+        "    if (l == 0) cnt[0] = 0;\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    int v = in[t * n + l];\n"
+        "    if (v > 0) atomic_inc(cnt);\n"
+        "    for (int s = 1; s < 4; s++) {\n"
+        "      barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "      if (cnt[0] == 0) break;\n"
+        "      barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "      if (l == 0) cnt[0] = 0;\n"
+        "      barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "      if (v > s) atomic_inc(cnt);\n"
+        "    }\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    out[t * n + l] = cnt[0];\n"
+        "  }\n"
+        "}\n"
+        "kernel void columns(global const float *b, global float *out, local float *t, local int *m, int n) {\n"
+        "  int lx = get_local_id(0), ly = get_local_id(1), col = get_global_id(0), row = get_global_id(1);\n"
+        "  float s = 0.0f;\n"
+        "  for (int i = 0; i < n; i += 8) {\n"
+        "    m[ly] = i;\n"
+        "    t[ly * 8 + lx] = b[(i + ly) * n + col];\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    for (int k = 0; k < 8; k++)\n"
+        "      s += t[k * 8 + lx] * (float)(row % 5 + 1);\n"
+        "    m[ly] = i + 1000;\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    s += (float)m[(ly + 1) % 8];\n"
+        "  }\n"
+        "  out[row * n + col] = s;\n"
+        "}\n";
+    for (int o = 0; o < NUM_BUILDS; o++) {
+        mosaic_executable *exe = build(src, builds[o]);
+        if (!exe)
+            continue;
+        uint64_t off = 0, m_at = 256; /* (columns: m after t) */
+
+        /* reset and unrolled: 48 work-items in groups of 16, and 40 (the last group 8) */
+        enum { N = 48, L = 16 };
+        int out[N * 4], initial[N * 4], want[N * 4];
+        for (int i = 0; i < N * 4; i++)
+            initial[i] = -1;
+        for (size_t items = N - 8; items <= N; items += 8)
+            for (int n = 1; n <= 3; n++) {
+                size_t bytes = items * 4 * sizeof(int);
+                int last = (int)(items % L ? items % L : L); /* the last group's size */
+                for (size_t i = 0; i < items * 4; i++)
+                    want[i] = (int)i % 4 < n ? (i / 4 < items - (size_t)last ? L : last) : -1;
+                range r = {1, {items}, {L}, 4};
+                int *po = out;
+                check_in_step(exe, o, "reset", ARGS(&po, &off, &n), &r, out, initial, want, bytes, false);
+                for (size_t i = 0; i < items * 4; i++) {
+                    int size = i / 4 < items - (size_t)last ? L : last;
+                    want[i] = i % 4 < 3 ? (int)(i % 4) * 1000 + size * (size + 1) / 2 : -1;
+                }
+                check_in_step(exe, o, "unrolled", ARGS(&po, &off, &n), &r, out, initial, want, bytes, false);
+                for (size_t i = 0; i < items * 4; i++) {
+                    int size = i / 4 < items - (size_t)last ? L : last, it = (int)(i % 4);
+                    want[i] = it < n ? it * 100 + size : -1;
+                }
+                check_in_step(exe, o, "dowhile", ARGS(&po, &off, &n), &r, out, initial, want, bytes, false);
+                for (size_t i = 0; i < items * 4; i++) {
+                    int size = i / 4 < items - (size_t)last ? L : last, it = (int)(i % 4);
+                    want[i] = it < n - 1 ? it * 100 + size + it % 2 : -1;
+                }
+                check_in_step(exe, o, "twice", ARGS(&po, &off, &n), &r, out, initial, want, bytes, false);
+                for (size_t i = 0; i < items * 4; i++) {
+                    int size = i / 4 < items - (size_t)last ? L : last, it = (int)(i % 4);
+                    want[i] = it < n ? it * 100 + size + it % 2 : -1;
+                }
+                check_in_step(exe, o, "latches", ARGS(&po, &off, &n), &r, out, initial, want, bytes, false);
+            }
+
+        /* stages: 2 groups of 16 over 9 tiles, every third skipped */
+        enum { TILES = 9 };
+        int in[TILES * L], sout[TILES * L], sinit[TILES * L], swant[TILES * L];
+        for (int i = 0; i < TILES * L; i++) {
+            in[i] = i / L == 4 ? -(i % 3) : (i * 7 + i / L) % 9 - 2; /* tile 4: a break at once */
+            sinit[i] = swant[i] = -1;
+        }
+        for (int t = 0; t < TILES; t++) {
+            if (t % 3 == 2)
+                continue;
+            int c = 0;
+            for (int l = 0; l < L; l++)
+                c += in[t * L + l] > 0;
+            for (int s = 1; s < 4 && c; s++) {
+                c = 0;
+                for (int l = 0; l < L; l++)
+                    c += in[t * L + l] > s;
+            }
+            for (int l = 0; l < L; l++)
+                swant[t * L + l] = c;
+        }
+        range rs = {1, {2 * L}, {L}, 4};
+        int tiles = TILES, *pin = in, *pso = sout;
+        check_in_step(exe, o, "stages", ARGS(&pin, &pso, &off, &tiles), &rs, sout, sinit, swant, sizeof sout,
+                      false);
+
+        /* columns: 64 columns, 40 rows of 8x8 groups */
+        enum { C = 64, ROWS = 40 };
+        static float b[C * C], cout[C * ROWS], cinit[C * ROWS], cwant[C * ROWS];
+        small_integers(b, C * C, 5, 7);
+        for (int row = 0; row < ROWS; row++)
+            for (int col = 0; col < C; col++) {
+                float s = 0.0f;
+                for (int i = 0; i < C; i += 8) {
+                    for (int k = 0; k < 8; k++)
+                        s += b[(i + k) * C + col] * (float)(row % 5 + 1);
+                    s += (float)(i + 1000);
+                }
+                cwant[row * C + col] = s;
+                cinit[row * C + col] = -1.0f;
+            }
+        range rc = {2, {C, ROWS}, {8, 8}, 256 + 32};
+        float *pb = b, *pco = cout;
+        int n = C;
+        check_in_step(exe, o, "columns", ARGS(&pb, &pco, &off, &m_at, &n), &rc, cout, cinit, cwant, sizeof cout,
+                      true);
+        if (o == 0) /* (so K.fused did run) */
+            sized_for(exe, "columns", &rc, true);
+        mosaic_executable_free(exe);
+    }
+}
+
+TEST(loops_in_step_only_where_needed)
+{
+    /* A loop whose iterations end with a barrier (only its counter's update
+     * after it), or start with one, gets no barrier on its back edge, so no
+     * region more: a tiled product, a tree reduction, a scan of two
+     * buffers, and a scan whose loop starts with its barrier reach as many
+     * barriers, run as work-items (threads), as their source says; the
+     * counter reset of loops_in_step gets one more an iteration, and so
+     * does a tiled loop in an outer loop that stores after it. */
+    const char *src =
+        "kernel void tiled(global const float *a, global const float *b, global float *c, int n) {\n"
+        "  local float ta[8][8], tb[8][8];\n"
+        "  int lx = get_local_id(0), ly = get_local_id(1), col = get_global_id(0), row = get_global_id(1);\n"
+        "  float s = 0.0f;\n"
+        "  for (int t = 0; t < n; t += 8) {\n"
+        "    ta[ly][lx] = a[row * n + t + lx];\n"
+        "    tb[ly][lx] = b[(t + ly) * n + col];\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    for (int k = 0; k < 8; k++)\n"
+        "      s += ta[ly][k] * tb[k][lx];\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "  }\n"
+        "  c[row * n + col] = s;\n"
+        "}\n"
+        "kernel void reduce(global const float *x, global float *out, local float *t) {\n"
+        "  size_t l = get_local_id(0);\n"
+        "  t[l] = x[get_global_id(0)];\n"
+        "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "  for (size_t s = get_local_size(0) / 2; s > 0; s /= 2) {\n"
+        "    if (l < s)\n"
+        "      t[l] += t[l + s];\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "  }\n"
+        "  if (l == 0)\n"
+        "    out[get_group_id(0)] = t[0];\n"
+        "}\n"
+        "kernel void scan(global const float *x, global float *out, local float *t) {\n"
+        "  int l = get_local_id(0), n = get_local_size(0), cur = 0;\n"
+        "  t[l] = x[get_global_id(0)];\n"
+        "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "  for (int off = 1; off < n; off *= 2) {\n"
+        "    float v = t[cur * n + l];\n"
+        "    if (l >= off)\n"
+        "      v += t[cur * n + l - off];\n"
+        "    t[(cur ^ 1) * n + l] = v;\n"
+        "    cur ^= 1;\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "  }\n"
+        "  out[get_global_id(0)] = t[cur * n + l];\n"
+        "}\n"
+        "kernel void starts(global const float *x, global float *out, local float *t) {\n"
+        "  int l = get_local_id(0);\n"
+        "  t[l] = x[get_global_id(0)];\n"
+        "  for (int off = 1; off < get_local_size(0); off *= 2) {\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    float v = l >= off ? t[l - off] : 0.0f;\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    t[l] += v;\n"
+        "  }\n"
+        "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "  out[get_global_id(0)] = t[l];\n"
+        "}\n"
+        "kernel void reset(global const float *x, global float *out, local int *cnt) {\n"
+        "  int l = get_local_id(0);\n"
+        "  for (int it = 0; it < 4; it++) {\n"
+        "    if (l == 0) cnt[0] = 0;\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    atomic_inc(cnt);\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    out[get_global_id(0)] += (float)cnt[0];\n"
+        "  }\n"
+        "}\n"
+        "kernel void outer(global const float *x, global float *out, local float *t) {\n"
+        "  int l = get_local_id(0), n = get_local_size(0);\n"
+        "  for (int it = 0; it < 4; it++) {\n"
+        "    float s = 0.0f;\n"
+        "    for (int j = 0; j < 4; j++) {\n"
+        "      t[l] = x[(it * 4 + j + get_global_id(0)) % 64];\n"
+        "      barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "      s += t[(l + 1) % n];\n"
+        "      barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    }\n"
+        "    out[get_global_id(0) + 64 * it] = s;\n"
+        "  }\n"
+        "}\n";
+    enum { L = 16, N = 16 };
+    static float a[N * N], b[N * N], c[4 * 64];
+    small_integers(a, N * N, 7, 9);
+    small_integers(b, N * N, 5, 7);
+    for (int o = 0; o < NUM_BUILDS; o++) {
+        mosaic_executable *exe = build(src, builds[o]);
+        if (!exe)
+            continue;
+        struct {
+            const char *name;
+            long barriers; /* per work-item, as written */
+            bool more;     /* it needs more (a barrier on a back edge) */
+        } kernels[] = {{"tiled", 2 * N / 8, false}, {"reduce", 5, false}, {"scan", 5, false},
+                       {"starts", 9, false},        {"reset", 8, true},   {"outer", 32, true}};
+        for (size_t kn = 0; kn < sizeof kernels / sizeof *kernels; kn++) {
+            const mosaic_kernel_info *k = mosaic_executable_find_kernel(exe, kernels[kn].name);
+            CHECK(k, "%s: built", kernels[kn].name);
+            if (!k)
+                continue;
+            const float *pa = a, *pb = b;
+            float *pc = c;
+            int n = N;
+            uint64_t off = 0;
+            bool tiled = kn == 0;
+            range r = tiled ? (range){2, {8, 8}, {8, 8}, 2 * 64 * sizeof(float)} /* ta, tb */
+                            : (range){1, {L}, {L}, 2 * L * sizeof(float)};
+            void **args = tiled ? ARGS(&pa, &pb, &pc, &n) : ARGS(&pa, &pc, &off);
+            memset(c, 0, sizeof c);
+            atomic_store(&barrier_calls, 0);
+            run(k, args, &r, 0);
+            long items = (long)(r.global[0] * (tiled ? r.global[1] : 1)), calls = atomic_load(&barrier_calls);
+            CHECK(kernels[kn].more ? calls > kernels[kn].barriers * items : calls == kernels[kn].barriers * items,
+                  "%s (%s): %ld barriers a work-item, %s %ld", kernels[kn].name, builds[o], calls / items,
+                  kernels[kn].more ? "expected more than" : "expected", kernels[kn].barriers);
+            memset(c, 0, sizeof c);
+            both(exe, builds[o], kernels[kn].name, args, &r, c, sizeof c);
+        }
         mosaic_executable_free(exe);
     }
 }

@@ -1077,6 +1077,171 @@ TEST(fused_columns)
         clReleaseProgram(p);
 }
 
+/* No work-item starts an iteration of a loop with barriers before its whole
+ * group has finished the previous one, as on GPUs (docs/compiler.md,
+ * "Kernels with barriers"): work-item 0 resets a __local counter at the
+ * top of the loop with no barrier before it, and every work-item reads the
+ * counter after the loop's last barrier, strictly a data race that
+ * OpenCV's face detector has.  reset: the plain loop; stages: a tile loop
+ * with a `continue` around a stage loop with a `break` (OpenCV's shape);
+ * rows: each row of an 8x8 group writes its slot at the top and reads the
+ * next row's at the end (rows widened in a build for one size).  Three
+ * launches each: the third (MOSAIC_SPECIALISE_AFTER=1: every one) runs a
+ * build for the local size; the test runs again as fibers. */
+TEST(loop_iterations_in_step)
+{
+    static const char source[] =
+        "kernel void reset(global int *out, local int *cnt) {\n"
+        "  int l = get_local_id(0);\n"
+        "  for (int it = 0; it < 3; it++) {\n"
+        "    if (l == 0) cnt[0] = 0;\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    atomic_inc(cnt);\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    out[get_global_id(0) * 3 + it] = cnt[0];\n"
+        "  }\n"
+        "}\n"
+        "kernel void stages(global const int *in, global int *out, local int *cnt, int tiles) {\n"
+        "  int l = get_local_id(0), n = get_local_size(0);\n"
+        "  for (int t = get_group_id(0); t < tiles; t += get_num_groups(0)) {\n"
+        "    if (t % 3 == 2)\n"
+        "      continue;\n"
+        "    if (l == 0) cnt[0] = 0;\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    int v = in[t * n + l];\n"
+        "    if (v > 0) atomic_inc(cnt);\n"
+        "    for (int s = 1; s < 4; s++) {\n"
+        "      barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "      if (cnt[0] == 0) break;\n"
+        "      barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "      if (l == 0) cnt[0] = 0;\n"
+        "      barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "      if (v > s) atomic_inc(cnt);\n"
+        "    }\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    out[t * n + l] = cnt[0];\n"
+        "  }\n"
+        "}\n"
+        "kernel void rows(global const float *b, global float *out, int n) {\n"
+        "  local float t[64];\n"
+        "  local int m[8];\n"
+        "  int lx = get_local_id(0), ly = get_local_id(1), col = get_global_id(0), row = get_global_id(1);\n"
+        "  float s = 0.0f;\n"
+        "  for (int i = 0; i < n; i += 8) {\n"
+        "    m[ly] = i;\n"
+        "    t[ly * 8 + lx] = b[(i + ly) * n + col];\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    for (int k = 0; k < 8; k++)\n"
+        "      s += t[k * 8 + lx] * (float)(row % 5 + 1);\n"
+        "    m[ly] = i + 1000;\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    s += (float)m[(ly + 1) % 8];\n"
+        "  }\n"
+        "  out[row * n + col] = s;\n"
+        "}\n";
+    enum { G = 256, L = 64, TILES = 9, C = 64, ROWS = 40 };
+    cl_int err;
+    cl_program p = build(source, "", &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    cl_kernel kr = clCreateKernel(p, "reset", &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    cl_kernel ks = clCreateKernel(p, "stages", &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    cl_kernel kw = clCreateKernel(p, "rows", &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    static int in[TILES * L], out[G * 3], want[TILES * L];
+    static float b[C * C], fout[C * ROWS], fwant[C * ROWS];
+    for (int i = 0; i < TILES * L; i++) {
+        in[i] = i / L == 4 ? -(i % 3) : (i * 7 + i / L) % 9 - 2; /* tile 4: a break at once */
+        want[i] = -1;
+    }
+    for (int t = 0; t < TILES; t++) {
+        if (t % 3 == 2)
+            continue;
+        int c = 0;
+        for (int l = 0; l < L; l++)
+            c += in[t * L + l] > 0;
+        for (int s = 1; s < 4 && c; s++) {
+            c = 0;
+            for (int l = 0; l < L; l++)
+                c += in[t * L + l] > s;
+        }
+        for (int l = 0; l < L; l++)
+            want[t * L + l] = c;
+    }
+    for (int i = 0; i < C * C; i++)
+        b[i] = (float)(i * 5 % 7 - 3);
+    for (int row = 0; row < ROWS; row++)
+        for (int col = 0; col < C; col++) {
+            float s = 0.0f;
+            for (int i = 0; i < C; i += 8) {
+                for (int k = 0; k < 8; k++)
+                    s += b[(i + k) * C + col] * (float)(row % 5 + 1);
+                s += (float)(i + 1000);
+            }
+            fwant[row * C + col] = s;
+        }
+    cl_mem mo = buffer(sizeof out, NULL), mi = buffer(sizeof in, in), mb = buffer(sizeof b, b);
+    cl_mem mf = buffer(sizeof fout, NULL);
+    cl_int tiles = TILES, n = C;
+    CHECK_ERR(clSetKernelArg(kr, 0, sizeof mo, &mo), CL_SUCCESS);
+    CHECK_ERR(clSetKernelArg(kr, 1, sizeof(cl_int), NULL), CL_SUCCESS);
+    CHECK_ERR(clSetKernelArg(ks, 0, sizeof mi, &mi), CL_SUCCESS);
+    CHECK_ERR(clSetKernelArg(ks, 1, sizeof mo, &mo), CL_SUCCESS);
+    CHECK_ERR(clSetKernelArg(ks, 2, sizeof(cl_int), NULL), CL_SUCCESS);
+    CHECK_ERR(clSetKernelArg(ks, 3, sizeof tiles, &tiles), CL_SUCCESS);
+    CHECK_ERR(clSetKernelArg(kw, 0, sizeof mb, &mb), CL_SUCCESS);
+    CHECK_ERR(clSetKernelArg(kw, 1, sizeof mf, &mf), CL_SUCCESS);
+    CHECK_ERR(clSetKernelArg(kw, 2, sizeof n, &n), CL_SUCCESS);
+    for (int launch = 0; launch < 3; launch++) {
+        /* reset: 4 groups of 64 */
+        int minus_one = -1;
+        CHECK_ERR(clEnqueueFillBuffer(queue, mo, &minus_one, sizeof minus_one, 0, sizeof out, 0, NULL, NULL),
+                  CL_SUCCESS);
+        size_t global = G, local = L;
+        CHECK_ERR(clEnqueueNDRangeKernel(queue, kr, 1, NULL, &global, &local, 0, NULL, NULL), CL_SUCCESS);
+        CHECK_ERR(clEnqueueReadBuffer(queue, mo, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL), CL_SUCCESS);
+        int wrong = 0, first = -1;
+        for (int i = 0; i < G * 3; i++)
+            if (out[i] != L && !wrong++)
+                first = i;
+        CHECK(!wrong, "reset, launch %d: %d work-items read what the next iteration wrote (first %d: %d, not %d)",
+              launch, wrong, first, first >= 0 ? out[first] : 0, L);
+
+        /* stages: 2 groups of 64 over 9 tiles, every third skipped */
+        CHECK_ERR(clEnqueueFillBuffer(queue, mo, &minus_one, sizeof minus_one, 0, sizeof out, 0, NULL, NULL),
+                  CL_SUCCESS);
+        global = 2 * L;
+        CHECK_ERR(clEnqueueNDRangeKernel(queue, ks, 1, NULL, &global, &local, 0, NULL, NULL), CL_SUCCESS);
+        CHECK_ERR(clEnqueueReadBuffer(queue, mo, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL), CL_SUCCESS);
+        wrong = 0, first = -1;
+        for (int i = 0; i < TILES * L; i++)
+            if (out[i] != want[i] && !wrong++)
+                first = i;
+        CHECK(!wrong, "stages, launch %d: %d wrong (first %d: %d, not %d)", launch, wrong, first,
+              first >= 0 ? out[first] : 0, first >= 0 ? want[first] : 0);
+
+        /* rows: 64 columns, 40 rows of 8x8 groups */
+        size_t global2[2] = {C, ROWS}, local2[2] = {8, 8};
+        CHECK_ERR(clEnqueueNDRangeKernel(queue, kw, 2, NULL, global2, local2, 0, NULL, NULL), CL_SUCCESS);
+        CHECK_ERR(clEnqueueReadBuffer(queue, mf, CL_TRUE, 0, sizeof fout, fout, 0, NULL, NULL), CL_SUCCESS);
+        wrong = 0, first = -1;
+        for (int i = 0; i < C * ROWS; i++)
+            if (fout[i] != fwant[i] && !wrong++)
+                first = i;
+        CHECK(!wrong, "rows, launch %d: %d wrong (first %d: %g, not %g)", launch, wrong, first,
+              first >= 0 ? fout[first] : 0.0, first >= 0 ? fwant[first] : 0.0);
+    }
+    clReleaseMemObject(mo);
+    clReleaseMemObject(mi);
+    clReleaseMemObject(mb);
+    clReleaseMemObject(mf);
+    clReleaseKernel(kr);
+    clReleaseKernel(ks);
+    clReleaseKernel(kw);
+    clReleaseProgram(p);
+}
+
 int main(int argc, char **argv)
 {
     return test_main_on_cpu_queue(argc, argv, &device, &context, &queue);
