@@ -213,6 +213,14 @@ typedef struct mosaic_compiler_target {
     /* runtime functions generated code may call, resolved by name in the JIT */
     const struct mosaic_runtime_symbol { const char *name; void *address; } *runtime_symbols;
     size_t num_runtime_symbols;
+    /* What a program's variables of program scope (and static ones in
+     * functions) may take, as the device reports it; 0: no limit.  A build
+     * whose variables exceed one fails with CL_BUILD_PROGRAM_FAILURE, before
+     * any code is made of it (mosaic_finalize):
+     *   max_global_variable_size   each __global variable (CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE)
+     *   max_global_variables_total all __global variables together
+     *   max_constant_variables     all __constant variables together (CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE) */
+    size_t max_global_variable_size, max_global_variables_total, max_constant_variables;
 } mosaic_compiler_target;
 
 typedef struct mosaic_header { const char *include_name; const char *source; } mosaic_header;

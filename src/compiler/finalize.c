@@ -293,6 +293,60 @@ static cl_int load_program(finalize_job *job, const mosaic_bitcode *blob)
     return r;
 }
 
+/* a + b, or UINT64_MAX when it does not fit */
+static uint64_t add_saturating(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
+
+/* The program's variables of program scope against the device's limits
+ * (compiler.h), on the program's own module (before the builtins') and
+ * before any code is made: an initialised array costs code generation time
+ * and object code in proportion to its size, a zero-initialised one the
+ * JIT's memory, so one beyond the limits must be refused first. */
+static cl_int check_program_variables(finalize_job *job)
+{
+    const mosaic_compiler_target *t = job->target;
+    if (!t || (!t->max_global_variable_size && !t->max_global_variables_total && !t->max_constant_variables))
+        return CL_SUCCESS;
+    LLVMTargetDataRef td = LLVMGetModuleDataLayout(job->m);
+    uint64_t globals = 0, constants = 0, largest_constant = 0;
+    const char *largest_name = "";
+    bool bad = false;
+    for (LLVMValueRef g = LLVMGetFirstGlobal(job->m); g; g = LLVMGetNextGlobal(g)) {
+        unsigned space = LLVMGetPointerAddressSpace(LLVMTypeOf(g));
+        if (LLVMIsDeclaration(g) || (space != 1 && space != 2)) /* __global, __constant */
+            continue;
+        uint64_t size = LLVMABISizeOfType(td, LLVMGlobalGetValueType(g));
+        size_t len;
+        const char *name = LLVMGetValueName2(g, &len);
+        if (space == 2) {
+            constants = add_saturating(constants, size);
+            if (size >= largest_constant)
+                largest_constant = size, largest_name = name;
+            continue;
+        }
+        globals = add_saturating(globals, size);
+        if (t->max_global_variable_size && size > t->max_global_variable_size) {
+            mosaic_strbuf_printf(job->log, "error: the __global variable '%.*s' takes %llu bytes; the device "
+                                 "allows at most %zu (CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE)\n", (int)len, name,
+                                 (unsigned long long)size, t->max_global_variable_size);
+            bad = true;
+        }
+    }
+    if (!bad && t->max_global_variables_total && globals > t->max_global_variables_total) {
+        mosaic_strbuf_printf(job->log, "error: the program's __global variables take %llu bytes in all; the device "
+                             "allows at most %zu (CL_DEVICE_MAX_MEM_ALLOC_SIZE)\n", (unsigned long long)globals,
+                             t->max_global_variables_total);
+        bad = true;
+    }
+    if (t->max_constant_variables && constants > t->max_constant_variables) {
+        mosaic_strbuf_printf(job->log, "error: the program's __constant variables take %llu bytes in all (the "
+                             "largest, '%s', %llu); the device allows at most %zu (CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE)\n",
+                             (unsigned long long)constants, largest_name, (unsigned long long)largest_constant,
+                             t->max_constant_variables);
+        bad = true;
+    }
+    return bad ? CL_BUILD_PROGRAM_FAILURE : CL_SUCCESS;
+}
+
 /* The kernels are the spir_kernel functions with a body. */
 static bool is_spir_kernel(LLVMValueRef f)
 {
@@ -912,6 +966,8 @@ static cl_int build_object(const mosaic_compiler_target *target, const mosaic_bi
 {
     finalize_job job = {.target = target, .opts = opts, .log = log, .one_size = one_size, .obj = obj};
     cl_int r = load_program(&job, blob);
+    if (r == CL_SUCCESS)
+        r = check_program_variables(&job);
     if (r == CL_SUCCESS)
         r = find_kernels(&job);
     if (r == CL_SUCCESS) {
