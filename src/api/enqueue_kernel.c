@@ -150,6 +150,9 @@ static cl_int check_launch(cl_command_queue queue, cl_kernel kernel, cl_uint wor
     }
     const size_t *reqd = kernel->info->reqd_work_group_size;
     size_t max_wg = mosaic_kernel_max_work_group_size(kernel, device);
+    if (!max_wg)
+        return MOSAIC_ERROR(CL_OUT_OF_RESOURCES, "kernel %s: one work-item's private memory (%zu bytes) is more than "
+                            "the device gives a work-group", kernel->info->name, kernel->info->private_mem_size);
     if (local) {
         size_t total = 1;
         for (cl_uint d = 0; d < work_dim; d++) {
@@ -159,8 +162,9 @@ static cl_int check_launch(cl_command_queue queue, cl_kernel kernel, cl_uint wor
             total *= local[d];
         }
         if (total > max_wg)
-            return MOSAIC_ERROR(CL_INVALID_WORK_GROUP_SIZE, "a work-group of %zu work-items exceeds the kernel's limit of %zu",
-                                total, max_wg);
+            return MOSAIC_ERROR(CL_INVALID_WORK_GROUP_SIZE, "a work-group of %zu work-items exceeds the kernel's limit "
+                                "of %zu (CL_KERNEL_WORK_GROUP_SIZE; its private memory: %zu bytes a work-item)", total,
+                                max_wg, kernel->info->private_mem_size);
         if (reqd[0])
             for (cl_uint d = 0; d < 3; d++)
                 if ((d < work_dim ? local[d] : 1) != reqd[d])

@@ -181,7 +181,14 @@ typedef struct mosaic_kernel_info {
     size_t reqd_work_group_size[3];   /* all 0 when not given */
     size_t work_group_size_hint[3];   /* all 0 when not given */
     size_t static_local_mem_size;     /* bytes of __local variables declared in the kernel */
-    size_t private_mem_size;          /* estimate of per-work-item stack use */
+    size_t private_mem_size;          /* a work-item's private variables: the allocas of K.wi and of
+                                         its deepest chain of calls (CL_KERNEL_PRIVATE_MEM_SIZE; what a
+                                         fiber's stack holds beyond the calls into the C library) */
+    size_t wg_stack_size;             /* the same of K.wg (and K.fused): the stack its frame takes, its
+                                         per-work-item storage counted at the most of it that goes on
+                                         the stack (0 without K.wg) */
+    size_t item_state_size;           /* bytes per work-item K.wg keeps between its regions (values and
+                                         private arrays that live across a barrier or a cut); 0: none */
     bool uses_barriers;               /* a work-group barrier is reachable */
     unsigned vectorised_loops;        /* loops over work-items in wg_fn that run as vectors of
                                          work-items (0: one work-item at a time) */

@@ -220,6 +220,229 @@ TEST(variables_of_binaries)
     clReleaseProgram(compiled);
 }
 
+/* ---- private memory ------------------------------------------------------------- */
+
+static size_t kernel_work_group_size(cl_kernel k)
+{
+    size_t n = 0;
+    CHECK_ERR(clGetKernelWorkGroupInfo(k, device, CL_KERNEL_WORK_GROUP_SIZE, sizeof n, &n, NULL), CL_SUCCESS);
+    return n;
+}
+
+static cl_ulong kernel_private_mem(cl_kernel k)
+{
+    cl_ulong n = 0;
+    CHECK_ERR(clGetKernelWorkGroupInfo(k, device, CL_KERNEL_PRIVATE_MEM_SIZE, sizeof n, &n, NULL), CL_SUCCESS);
+    return n;
+}
+
+/* The memory a work-group's private variables may take (docs/limits.md):
+ * half the device's memory shared by its compute units. */
+static size_t group_private_budget(void)
+{
+    cl_uint units = 0;
+    CHECK_ERR(clGetDeviceInfo(device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, NULL), CL_SUCCESS);
+    return (size_t)(device_ulong(CL_DEVICE_GLOBAL_MEM_SIZE) / 2 / (units ? units : 1));
+}
+
+/* Runs kernel `name` (one argument, a buffer of `global` uints) on `global`
+ * work-items in groups of `local` (NULL: Mosaic's choice); the uints it
+ * wrote, malloc'd (NULL when it failed). */
+static cl_uint *run_uints(cl_program program, const char *name, size_t global, const size_t *local)
+{
+    cl_int err;
+    cl_mem out = clCreateBuffer(context, CL_MEM_READ_WRITE, global * sizeof(cl_uint), NULL, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    cl_uint *result = malloc(global * sizeof *result);
+    err = run_on(program, name, out, global, local);
+    CHECK_ERR(err, CL_SUCCESS);
+    if (err == CL_SUCCESS)
+        CHECK_ERR(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, global * sizeof *result, result, 0, NULL, NULL),
+                  CL_SUCCESS);
+    clReleaseMemObject(out);
+    if (err != CL_SUCCESS) {
+        free(result);
+        return NULL;
+    }
+    return result;
+}
+
+/* What fill_then_sum (below) computes for work-item g. */
+static cl_uint fill_then_sum(cl_uint g, cl_uint words)
+{
+    cl_uint s = 0;
+    for (cl_uint i = 0; i < words; i += 1024)
+        s += i ^ g;
+    return s;
+}
+
+/* A work-item fills a private array of `words` uints (every 4 KiB page of
+ * it), then, after a barrier (or a non-uniform sub-group function, or
+ * nothing), adds up what it wrote. */
+#define FILL_THEN_SUM(name, words, between)                                                                        \
+    "kernel void " name "(global uint *out) {\n"                                                                   \
+    "    private uint a[" #words "];\n"                                                                            \
+    "    uint g = get_global_id(0);\n"                                                                             \
+    "    for (uint i = 0; i < " #words "; i += 1024) a[i] = i ^ g;\n"                                              \
+    "    " between "\n"                                                                                            \
+    "    uint s = 0;\n"                                                                                            \
+    "    for (uint i = 0; i < " #words "; i += 1024) s += a[i];\n"                                                 \
+    "    out[g] = s;\n"                                                                                            \
+    "}\n"
+
+/* A barrier kernel with 1 MiB of private memory: as fibers
+ * (MOSAIC_BARRIER_FIBERS=1, limits_private_array_across_barrier_fibers)
+ * each work-item's once overflowed its 256 KiB stack and crashed the host;
+ * now each stack is the kernel's private memory and MOSAIC_FIBER_STACK_KIB
+ * more.  In regions (the default) the arrays are kept per work-item. */
+TEST(private_array_across_barrier)
+{
+    static const char *source = FILL_THEN_SUM("across", 262144, "barrier(CLK_LOCAL_MEM_FENCE);");
+    cl_program program = test_build_program(context, device, source, "");
+    if (!program)
+        return;
+    cl_int err;
+    cl_kernel k = clCreateKernel(program, "across", &err);
+    CHECK(kernel_private_mem(k) >= 1024 * 1024, "CL_KERNEL_PRIVATE_MEM_SIZE %llu",
+          (unsigned long long)kernel_private_mem(k));
+    clReleaseKernel(k);
+    size_t local = 16;
+    cl_uint *out = run_uints(program, "across", 64, &local);
+    for (cl_uint g = 0; out && g < 64; g++)
+        CHECK(out[g] == fill_then_sum(g, 262144), "work-item %u: %u", g, out[g]);
+    free(out);
+    clReleaseProgram(program);
+}
+
+/* A kernel calling a non-uniform sub-group function runs as fibers by
+ * default: with a 1 MiB private array it once crashed the host. */
+TEST(private_array_non_uniform)
+{
+    static const char *source =
+        "kernel void vote(global uint *out) {\n"
+        "    private uint a[262144];\n"
+        "    uint g = get_global_id(0);\n"
+        "    for (uint i = 0; i < 262144; i += 1024) a[i] = i ^ g;\n"
+        "    uint s = 0, odd = 0;\n"
+        "    for (uint i = 0; i < 262144; i += 1024) s += a[i];\n"
+        "    if (g & 1) odd = sub_group_non_uniform_reduce_add(s & 0xff);\n"
+        "    out[g] = s + odd;\n"
+        "}\n";
+    cl_program program = test_build_program(context, device, source, "-cl-std=CL3.0");
+    if (!program)
+        return;
+    size_t local = 16;
+    cl_uint *out = run_uints(program, "vote", 64, &local);
+    for (cl_uint g = 0; out && g < 64; g++) {
+        cl_uint odd = 0; /* the odd work-items of g's sub-group of 8 */
+        for (cl_uint j = g / 8 * 8 + 1; g & 1 && j < g / 8 * 8 + 8; j += 2)
+            odd += fill_then_sum(j, 262144) & 0xff;
+        CHECK(out[g] == fill_then_sum(g, 262144) + odd, "work-item %u: %u", g, out[g]);
+    }
+    free(out);
+    clReleaseProgram(program);
+}
+
+/* A kernel without loops or barriers runs its work-items one after another
+ * in one frame on the worker's stack (8 MiB): a 16 MiB private array once
+ * reached past it and crashed the host; now such a frame runs on a stack
+ * of the worker's sized for it. */
+TEST(private_array_on_worker_stack)
+{
+    static const char *source = "kernel void spread(global uint *out, global const uint *at) {\n"
+                                "    private uint a[4 * 1024 * 1024];\n"
+                                "    uint g = get_global_id(0);\n"
+                                "    a[at[0] + g] = g; a[at[1] + g] = 2 * g; a[at[2] + g] = 3 * g;\n"
+                                "    out[g] = a[at[0] + g] + a[at[1] + g] + a[at[2] + g] + a[at[3] + g];\n"
+                                "}\n";
+    cl_program program = test_build_program(context, device, source, "");
+    if (!program)
+        return;
+    cl_int err;
+    cl_kernel k = clCreateKernel(program, "spread", &err);
+    CHECK(kernel_private_mem(k) >= 16 << 20, "CL_KERNEL_PRIVATE_MEM_SIZE %llu",
+          (unsigned long long)kernel_private_mem(k));
+    enum { N = 256 };
+    cl_uint at[4] = { 0, 2 << 20, (4 << 20) - N, 0 }, result[N];
+    cl_mem out = clCreateBuffer(context, CL_MEM_READ_WRITE, sizeof result, NULL, &err);
+    cl_mem atb = clCreateBuffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof at, at, &err);
+    CHECK_ERR(clSetKernelArg(k, 0, sizeof out, &out), CL_SUCCESS);
+    CHECK_ERR(clSetKernelArg(k, 1, sizeof atb, &atb), CL_SUCCESS);
+    size_t global = N;
+    CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, NULL, 0, NULL, NULL), CL_SUCCESS);
+    CHECK_ERR(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, sizeof result, result, 0, NULL, NULL), CL_SUCCESS);
+    for (cl_uint g = 0; g < N; g++)
+        CHECK(result[g] == 7 * g, "work-item %u: %u", g, result[g]);
+    clReleaseMemObject(out);
+    clReleaseMemObject(atb);
+    clReleaseKernel(k);
+    clReleaseProgram(program);
+}
+
+/* Work-items whose private arrays take memory side by side (fibers, and
+ * arrays kept across a barrier) bound the work-group: 16 MiB each once
+ * reported CL_KERNEL_WORK_GROUP_SIZE 4096 (64 GiB) and ran until memory
+ * ran out.  Now the group's private memory stays within the device's
+ * budget; beyond CL_KERNEL_WORK_GROUP_SIZE a launch fails with
+ * CL_INVALID_WORK_GROUP_SIZE, within it (or with no local size) it runs. */
+TEST(private_memory_bounds_work_group)
+{
+    static const char *source =
+        FILL_THEN_SUM("fibers", 4194304, "if (g & 1) g += sub_group_non_uniform_reduce_add(0u);")
+        FILL_THEN_SUM("regions", 4194304, "barrier(CLK_LOCAL_MEM_FENCE);");
+    cl_program program = test_build_program(context, device, source, "-cl-std=CL3.0");
+    if (!program)
+        return;
+    size_t budget = group_private_budget(), max_wg = device_size(CL_DEVICE_MAX_WORK_GROUP_SIZE);
+    const char *names[2] = { "fibers", "regions" };
+    const cl_uint words[2] = { 4194304, 4194304 };
+    for (int i = 0; i < 2; i++) {
+        cl_int err;
+        cl_kernel k = clCreateKernel(program, names[i], &err);
+        size_t wg = kernel_work_group_size(k), each = (size_t)kernel_private_mem(k);
+        CHECK(each >= words[i] * sizeof(cl_uint), "%s: CL_KERNEL_PRIVATE_MEM_SIZE %zu", names[i], each);
+        size_t fit = budget / each < max_wg ? budget / each : max_wg;
+        if (i == 0) /* fibers: a stack each, the private arrays what fills it */
+            CHECK(wg == fit, "%s: CL_KERNEL_WORK_GROUP_SIZE %zu, expected %zu", names[i], wg, fit);
+        else /* K.wg: its frame once, the arrays kept per work-item */
+            CHECK(wg >= 1 && wg <= fit && wg >= fit / 2, "%s: CL_KERNEL_WORK_GROUP_SIZE %zu, at most %zu", names[i],
+                  wg, fit);
+        if (wg < max_wg) {
+            size_t over = wg + 1, global = over;
+            CHECK_ERR(clSetKernelArg(k, 0, sizeof(cl_mem), &(cl_mem){ NULL }), CL_SUCCESS);
+            CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &over, 0, NULL, NULL),
+                      CL_INVALID_WORK_GROUP_SIZE);
+        }
+        clReleaseKernel(k);
+        size_t local = wg < 4 ? wg : 4;
+        for (int chosen = 0; chosen < 2; chosen++) {
+            cl_uint *out = run_uints(program, names[i], 8, chosen ? NULL : &local);
+            for (cl_uint g = 0; out && g < 8; g++)
+                CHECK(out[g] == fill_then_sum(g, words[i]), "%s, work-item %u: %u", names[i], g, out[g]);
+            free(out);
+        }
+    }
+    clReleaseProgram(program);
+}
+
+/* A kernel not one work-item of which fits fails to build, and says so
+ * (before, it built, and its launch took the host's memory or its stack). */
+TEST(private_memory_beyond_device)
+{
+    size_t words = group_private_budget() / sizeof(cl_uint) + (16 << 20);
+    char source[512];
+    snprintf(source, sizeof source,
+             "kernel void huge(global uint *out, global const uint *at) {\n"
+             "    private uint a[%zuL];\n"
+             "    uint g = get_global_id(0);\n"
+             "    a[at[0] + g] = g;\n"
+             "    barrier(CLK_GLOBAL_MEM_FENCE);\n"
+             "    out[g] = a[at[1] + g];\n"
+             "}\n", words);
+    const char *words_in_log[] = { "'huge'", "private memory" };
+    check_build_fails(source, "", CL_BUILD_PROGRAM_FAILURE, words_in_log, 2);
+}
+
 /* ---- kernel arguments ----------------------------------------------------------- */
 
 /* A __constant buffer argument above CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE once
