@@ -667,9 +667,9 @@ clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_val
     case CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE:
         MOSAIC_INFO_SCALAR(cl_ulong, d->max_constant_buffer_size);
     case CL_DEVICE_MAX_CONSTANT_ARGS:
-        MOSAIC_INFO_SCALAR(cl_uint, 16);
+        MOSAIC_INFO_SCALAR(cl_uint, d->max_constant_args);
     case CL_DEVICE_MAX_PARAMETER_SIZE:
-        MOSAIC_INFO_SCALAR(size_t, 1024);
+        MOSAIC_INFO_SCALAR(size_t, d->max_parameter_size);
     case CL_DEVICE_MEM_BASE_ADDR_ALIGN:
         MOSAIC_INFO_SCALAR(cl_uint, d->mem_base_addr_align_bits);
     case CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE:

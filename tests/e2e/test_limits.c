@@ -485,6 +485,143 @@ TEST(constant_argument_size)
     clReleaseProgram(program);
 }
 
+/* A kernel `k(global int *out, P0, P1, ...)` of n parameters after out,
+ * parameter i declared by printf(param, i), whose body is `body`; NULL
+ * (the log on stderr) when it does not build. */
+static cl_kernel kernel_with(const char *param, unsigned n, const char *body, const char *options)
+{
+    size_t cap = 256 + (size_t)n * 64 + strlen(body), len = 0;
+    char *source = malloc(cap);
+    len += (size_t)snprintf(source, cap, "kernel void k(global int *out");
+    for (unsigned i = 0; i < n; i++) {
+        len += (size_t)snprintf(source + len, cap - len, ", ");
+        len += (size_t)snprintf(source + len, cap - len, param, i);
+    }
+    snprintf(source + len, cap - len, ") { %s }\n", body);
+    cl_program program = test_build_program(context, device, source, options);
+    free(source);
+    if (!program)
+        return NULL;
+    cl_int err;
+    cl_kernel k = clCreateKernel(program, "k", &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    clReleaseProgram(program); /* the kernel holds it */
+    return k;
+}
+
+/* Sets argument 0 (out) and arguments 1..n to `value` (size bytes), runs k
+ * on one work-item; the enqueue's status, and what out[0] became. */
+static cl_int launch_with(cl_kernel k, unsigned n, size_t size, const void *value, int *out0)
+{
+    cl_int err;
+    int zero = 0;
+    cl_mem out = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof zero, &zero, &err);
+    CHECK_ERR(clSetKernelArg(k, 0, sizeof out, &out), CL_SUCCESS);
+    for (unsigned i = 1; i <= n; i++)
+        CHECK_ERR(clSetKernelArg(k, i, size, value), CL_SUCCESS);
+    size_t one = 1;
+    err = clEnqueueNDRangeKernel(queue, k, 1, NULL, &one, NULL, 0, NULL, NULL);
+    *out0 = -1;
+    if (err == CL_SUCCESS)
+        CHECK_ERR(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, sizeof *out0, out0, 0, NULL, NULL), CL_SUCCESS);
+    clReleaseMemObject(out);
+    return err;
+}
+
+/* n + 1 parameters, the last n declared by `param`, set to `value`: with
+ * n = ok it runs (out[0] becomes `expected`), with more the launch fails
+ * with CL_OUT_OF_RESOURCES. */
+static void check_argument_limit(const char *what, const char *param, unsigned ok, unsigned over, const char *body,
+                                 const char *options, size_t size, const void *value, int expected)
+{
+    for (int beyond = 0; beyond < 2; beyond++) {
+        unsigned n = beyond ? over : ok;
+        cl_kernel k = kernel_with(param, n, body, options);
+        if (!k)
+            continue;
+        int out0;
+        cl_int err = launch_with(k, n, size, value, &out0);
+        CHECK(err == (beyond ? CL_OUT_OF_RESOURCES : CL_SUCCESS), "%s, %u of them: the launch gave %d", what, n, err);
+        if (!beyond)
+            CHECK(out0 == expected, "%s, %u of them: out[0] %d, expected %d", what, n, out0, expected);
+        clReleaseKernel(k);
+    }
+}
+
+static cl_uint device_uint(cl_device_info what)
+{
+    cl_uint value = 0;
+    CHECK_ERR(clGetDeviceInfo(device, what, sizeof value, &value, NULL), CL_SUCCESS);
+    return value;
+}
+
+/* Kernels with more arguments than the device reports it takes once ran:
+ * CL_DEVICE_MAX_PARAMETER_SIZE (and its 128 arguments), _MAX_CONSTANT_ARGS,
+ * _MAX_WRITE_IMAGE_ARGS, _MAX_READ_WRITE_IMAGE_ARGS, _MAX_SAMPLERS,
+ * _MAX_PIPE_ARGS.  At each limit the kernel runs; one more fails the launch
+ * with CL_OUT_OF_RESOURCES. */
+TEST(kernel_argument_limits)
+{
+    size_t bytes = device_size(CL_DEVICE_MAX_PARAMETER_SIZE);
+    CHECK(bytes == 1024, "CL_DEVICE_MAX_PARAMETER_SIZE %zu (the test counts 128 arguments at 1024)", bytes);
+    cl_long seven = 7;
+    /* out and 127 longs: 1024 bytes, 128 arguments */
+    check_argument_limit("long arguments", "long a%u", (unsigned)(bytes / 8 - 1), (unsigned)(bytes / 8),
+                         "out[0] = (int)(a0 + a126);", "", sizeof seven, &seven, 14);
+    char one = 1;
+    check_argument_limit("char arguments", "char c%u", 127, 128, "out[0] = c0 + c126;", "", 1, &one, 2);
+    static const char *big_struct = "typedef struct { long v[128]; } big;\n"
+                                    "kernel void k(global int *out, big b) { out[0] = (int)b.v[127]; }\n";
+    cl_program program = test_build_program(context, device, big_struct, "");
+    if (program) {
+        cl_int err;
+        cl_kernel k = clCreateKernel(program, "k", &err);
+        cl_long values[128] = { [127] = 5 };
+        int out0;
+        CHECK_ERR(launch_with(k, 1, sizeof values, values, &out0), CL_OUT_OF_RESOURCES);
+        clReleaseKernel(k);
+        clReleaseProgram(program);
+    }
+
+    cl_uint constants = device_uint(CL_DEVICE_MAX_CONSTANT_ARGS);
+    CHECK(constants >= 8);
+    int three = 3;
+    cl_int err;
+    cl_mem c = clCreateBuffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof three, &three, &err);
+    check_argument_limit("__constant arguments", "constant int *c%u", constants, constants + 1,
+                         "out[0] = c0[0] + c1[0];", "", sizeof c, &c, 6);
+    clReleaseMemObject(c);
+
+    cl_image_format format = { CL_RGBA, CL_UNSIGNED_INT8 };
+    cl_image_desc desc = { .image_type = CL_MEM_OBJECT_IMAGE2D, .image_width = 4, .image_height = 4 };
+    cl_mem image = clCreateImage(context, CL_MEM_READ_WRITE, &format, &desc, NULL, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    cl_uint writes = device_uint(CL_DEVICE_MAX_WRITE_IMAGE_ARGS), read_writes = device_uint(CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS);
+    check_argument_limit("write_only images", "write_only image2d_t w%u", writes, writes + 1,
+                         "write_imageui(w0, (int2)(0, 0), (uint4)(1)); out[0] = get_image_width(w1);", "",
+                         sizeof image, &image, 4);
+    check_argument_limit("read_write images", "read_write image2d_t w%u", read_writes, read_writes + 1,
+                         "out[0] = get_image_width(w0) + get_image_height(w1);", "-cl-std=CL3.0", sizeof image,
+                         &image, 8);
+    cl_uint samplers = device_uint(CL_DEVICE_MAX_SAMPLERS);
+    cl_sampler_properties props[] = { CL_SAMPLER_NORMALIZED_COORDS, CL_FALSE, 0 };
+    cl_sampler sampler = clCreateSamplerWithProperties(context, props, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    check_argument_limit("sampler arguments", "sampler_t s%u", samplers, samplers + 1, "out[0] = 9;", "",
+                         sizeof sampler, &sampler, 9);
+    clReleaseSampler(sampler);
+    clReleaseMemObject(image);
+
+    cl_uint pipes = device_uint(CL_DEVICE_MAX_PIPE_ARGS);
+    if (pipes) {
+        cl_mem pipe = clCreatePipe(context, 0, sizeof(int), 4, NULL, &err);
+        CHECK_ERR(err, CL_SUCCESS);
+        check_argument_limit("pipe arguments", "read_only pipe int p%u", pipes, pipes + 1,
+                             "out[0] = (int)get_pipe_max_packets(p0);", "-cl-std=CL3.0", sizeof pipe, &pipe, 4);
+        clReleaseMemObject(pipe);
+    }
+}
+
 int main(int argc, char **argv)
 {
     return test_main_on_cpu_queue(argc, argv, &device, &context, &queue);

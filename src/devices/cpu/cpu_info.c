@@ -284,6 +284,12 @@ void mosaic_cpu_describe(cl_device_id device)
      * build pays for an initialised one byte by byte (all of them together
      * may take what one buffer may: max_mem_alloc_size). */
     device->max_global_variable_size = 64 * 1024;
+    /* A kernel's arguments (checked at launch, docs/limits.md): OpenCL's
+     * minimums.  Beyond 1024 bytes a kernel may have 255 arguments only,
+     * fewer than the 8-byte ones the bytes would hold, which the
+     * conformance tests pass (api's min_max_parameter_size). */
+    device->max_parameter_size = 1024;
+    device->max_constant_args = 16;
     device->global_mem_cache_size = 0;
     device->global_mem_cacheline_size = 0;
     read_caches(&device->global_mem_cache_size, &device->global_mem_cacheline_size);
