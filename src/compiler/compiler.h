@@ -314,11 +314,12 @@ size_t mosaic_executable_global_variables_size(const mosaic_executable *exe);
  * local_size: the group's size is a constant in that K.wg, so its loops
  * over work-items, and loops counted with get_local_size, have constant
  * trip counts.  Only for kernels with barriers run as regions, in programs
- * without program-scope variables or block kernels, at most 4 sizes a
- * kernel.  The build happens at the `after`-th request for the size (0:
- * never), on the calling thread, and stays with exe (and in the kernel
- * cache).  Before that, and when the build failed: NULL (run kernel->wg_fn).
- * What it returns may run only groups whose local size and enqueued local
+ * without program-scope variables or block kernels, with at most 64 KiB of
+ * private memory whose work-items keep at most 2 MiB a group between
+ * regions, at most 4 sizes a kernel.  The build happens at the `after`-th
+ * request for the size (0: never), on the calling thread, and stays with
+ * exe (and in the kernel cache).  Before that, and when the build failed:
+ * NULL (run kernel->wg_fn).  What it returns may run only groups whose local size and enqueued local
  * size are both local_size: `whole` one group, `fused` (when not NULL)
  * fused_groups groups of one column (mosaic_kernel_info's fused_fn).
  * Thread-safe. */

@@ -152,10 +152,10 @@ mosaic_sized_wg mosaic_executable_wg_for_size(mosaic_executable *exe, const mosa
     mosaic_sized_wg none = {NULL, NULL, 0};
     if (!b || !after || !kernel || !kernel->uses_barriers || !kernel->wg_fn || !local_size[0])
         return none;
-    /* Nor a kernel with large private arrays, or whose work-items keep more
-     * between barriers than goes on the stack: its time goes to memory, not
-     * to its loops, and its frames stay those of the K.wg the device sized
-     * its work-groups by (mosaic_kernel_info's wg_stack_size). */
+    /* No build for a kernel with large private arrays, or whose work-items
+     * keep more between barriers than goes on the stack: its time goes to
+     * memory, not to its loops, and its frames stay those of the K.wg the
+     * device sized its work-groups by (mosaic_kernel_info's wg_stack_size). */
     size_t items = local_size[0] * local_size[1] * local_size[2];
     if (kernel->private_mem_size > ONE_SIZE_MAX_PRIVATE || kernel->item_state_size > MC_STORAGE_ON_STACK / items)
         return none;

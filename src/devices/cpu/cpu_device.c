@@ -540,7 +540,11 @@ static cl_int run_unit(worker *w, const job *j, mosaic_wg_ctx *ctx, size_t u, bo
             for (int d = 0; d < 3; d++)
                 ctx[i].local_size[d] = nd->local_size[d];
         }
-        return run_wg(w, nd->info, nd->sized.fused, nd->args, ctx);
+        /* a build for one size has a small frame (one_size.c): K.fused runs on
+         * the worker's stack, its contexts' private ranges as group_ctx_init set them */
+        MOSAIC_ASSERT(!mosaic_cpu_wg_stack(nd->info));
+        nd->sized.fused(nd->args, ctx);
+        return CL_COMPLETE;
     }
     for (size_t i = 0; i < count; i++) {
         size_t gi[3] = {g[0], g[1] + i, g[2]};
