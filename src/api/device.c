@@ -484,8 +484,6 @@ static cl_device_id new_sub_device(cl_device_id parent, const cl_uint *units, cl
     return d;
 }
 
-/* Program-scope global variables: what one program may declare. */
-#define MAX_GLOBAL_VARIABLE_SIZE ((size_t)64 * 1024)
 #define PRINTF_BUFFER_SIZE ((size_t)1024 * 1024)
 
 CL_API_ENTRY cl_int CL_API_CALL
@@ -666,16 +664,12 @@ clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_val
         MOSAIC_INFO_SCALAR(cl_device_local_mem_type, CL_GLOBAL);
     case CL_DEVICE_LOCAL_MEM_SIZE:
         MOSAIC_INFO_SCALAR(cl_ulong, d->local_mem_size);
-    case CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE: {
-        /* __constant is ordinary memory too; cap it at a size that keeps
-         * "allocate the maximum" tests reasonable. */
-        cl_ulong cap = (cl_ulong)64 * 1024 * 1024;
-        MOSAIC_INFO_SCALAR(cl_ulong, d->max_mem_alloc_size < cap ? d->max_mem_alloc_size : cap);
-    }
+    case CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE:
+        MOSAIC_INFO_SCALAR(cl_ulong, d->max_constant_buffer_size);
     case CL_DEVICE_MAX_CONSTANT_ARGS:
-        MOSAIC_INFO_SCALAR(cl_uint, 16);
+        MOSAIC_INFO_SCALAR(cl_uint, d->max_constant_args);
     case CL_DEVICE_MAX_PARAMETER_SIZE:
-        MOSAIC_INFO_SCALAR(size_t, 1024);
+        MOSAIC_INFO_SCALAR(size_t, d->max_parameter_size);
     case CL_DEVICE_MEM_BASE_ADDR_ALIGN:
         MOSAIC_INFO_SCALAR(cl_uint, d->mem_base_addr_align_bits);
     case CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE:
@@ -687,7 +681,7 @@ clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_val
     case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE:
     case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE:
         MOSAIC_INFO_SCALAR(size_t, has_feature(d, "__opencl_c_program_scope_global_variables")
-                                       ? MAX_GLOBAL_VARIABLE_SIZE : 0);
+                                       ? d->max_global_variable_size : 0);
     case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
         MOSAIC_INFO_SCALAR(cl_bool, has_feature(d, "__opencl_c_generic_address_space"));
     case CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT:

@@ -150,6 +150,9 @@ static cl_int check_launch(cl_command_queue queue, cl_kernel kernel, cl_uint wor
     }
     const size_t *reqd = kernel->info->reqd_work_group_size;
     size_t max_wg = mosaic_kernel_max_work_group_size(kernel, device);
+    if (!max_wg)
+        return MOSAIC_ERROR(CL_OUT_OF_RESOURCES, "kernel %s: one work-item's private memory (%zu bytes) is more than "
+                            "the device gives a work-group", kernel->info->name, kernel->info->private_mem_size);
     if (local) {
         size_t total = 1;
         for (cl_uint d = 0; d < work_dim; d++) {
@@ -159,8 +162,9 @@ static cl_int check_launch(cl_command_queue queue, cl_kernel kernel, cl_uint wor
             total *= local[d];
         }
         if (total > max_wg)
-            return MOSAIC_ERROR(CL_INVALID_WORK_GROUP_SIZE, "a work-group of %zu work-items exceeds the kernel's limit of %zu",
-                                total, max_wg);
+            return MOSAIC_ERROR(CL_INVALID_WORK_GROUP_SIZE, "a work-group of %zu work-items exceeds the kernel's limit "
+                                "of %zu (CL_KERNEL_WORK_GROUP_SIZE; its private memory: %zu bytes a work-item)", total,
+                                max_wg, kernel->info->private_mem_size);
         if (reqd[0])
             for (cl_uint d = 0; d < 3; d++)
                 if ((d < work_dim ? local[d] : 1) != reqd[d])
@@ -189,6 +193,48 @@ static cl_int check_launch(cl_command_queue queue, cl_kernel kernel, cl_uint wor
                           local_out);
     }
     return check_work_item_count(work_dim, global, local_out);
+}
+
+/* The kernel's arguments against what the device reports (docs/limits.md,
+ * "Kernel arguments"): their bytes together (pointers, images, samplers and
+ * pipes count as a pointer, by-value ones their size) and their number, the
+ * __constant, image (by access), sampler and pipe ones.  Beyond one the
+ * launch fails with CL_OUT_OF_RESOURCES, the specification's code for a
+ * kernel the device lacks resources for (its sampler limit's words). */
+static cl_int check_kernel_arguments(cl_kernel kernel, cl_device_id device)
+{
+    const mosaic_kernel_info *info = kernel->info;
+    size_t bytes = 0;
+    cl_uint constants = 0, reads = 0, writes = 0, read_writes = 0, samplers = 0, pipes = 0;
+    for (cl_uint i = 0; i < info->num_args; i++) {
+        const mosaic_kernel_arg *arg = &info->args[i];
+        bytes += arg->kind == MOSAIC_ARG_BY_VALUE ? arg->size : sizeof(void *);
+        constants += arg->kind == MOSAIC_ARG_CONSTANT_PTR;
+        samplers += arg->kind == MOSAIC_ARG_SAMPLER;
+        pipes += arg->kind == MOSAIC_ARG_PIPE;
+        if (arg->kind == MOSAIC_ARG_IMAGE) {
+            reads += arg->access_qualifier == CL_KERNEL_ARG_ACCESS_READ_ONLY;
+            writes += arg->access_qualifier == CL_KERNEL_ARG_ACCESS_WRITE_ONLY;
+            read_writes += arg->access_qualifier == CL_KERNEL_ARG_ACCESS_READ_WRITE;
+        }
+    }
+    /* the specification: at the minimum size of 1024, 128 arguments; else 255 */
+    cl_uint max_args = device->max_parameter_size <= 1024 ? 128 : 255;
+    const struct { size_t have, max; const char *what, *limit; } checks[] = {
+        { bytes, device->max_parameter_size, "bytes of arguments", "CL_DEVICE_MAX_PARAMETER_SIZE" },
+        { info->num_args, max_args, "arguments", "CL_DEVICE_MAX_PARAMETER_SIZE's count" },
+        { constants, device->max_constant_args, "__constant arguments", "CL_DEVICE_MAX_CONSTANT_ARGS" },
+        { reads, device->max_read_image_args, "read_only images", "CL_DEVICE_MAX_READ_IMAGE_ARGS" },
+        { writes, device->max_write_image_args, "write_only images", "CL_DEVICE_MAX_WRITE_IMAGE_ARGS" },
+        { read_writes, device->max_read_write_image_args, "read_write images", "CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS" },
+        { samplers, device->max_samplers, "sampler arguments", "CL_DEVICE_MAX_SAMPLERS" },
+        { pipes, device->max_pipe_args, "pipe arguments", "CL_DEVICE_MAX_PIPE_ARGS" },
+    };
+    for (size_t c = 0; c < sizeof checks / sizeof checks[0]; c++)
+        if (checks[c].have > checks[c].max)
+            return MOSAIC_ERROR(CL_OUT_OF_RESOURCES, "kernel %s has %zu %s; the device allows %zu (%s)", info->name,
+                                checks[c].have, checks[c].what, checks[c].max, checks[c].limit);
+    return CL_SUCCESS;
 }
 
 /* What a kernel receives for an image (compiler.h): its storage on the
@@ -316,6 +362,8 @@ static cl_int enqueue_kernel(cl_command_queue queue, cl_kernel kernel, cl_comman
         return err;
     size_t local[3];
     err = check_launch(queue, kernel, work_dim, global_work_offset, global_work_size, local_work_size, local);
+    if (err == CL_SUCCESS)
+        err = check_kernel_arguments(kernel, queue->device);
     if (err != CL_SUCCESS)
         return err;
 

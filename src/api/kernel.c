@@ -363,9 +363,11 @@ clGetKernelInfo(cl_kernel kernel, cl_kernel_info param_name, size_t param_value_
 size_t mosaic_kernel_max_work_group_size(cl_kernel kernel, cl_device_id device)
 {
     const size_t *reqd = kernel->info->reqd_work_group_size;
-    if (reqd[0])
-        return reqd[0] * reqd[1] * reqd[2];
-    return device->max_work_group_size;
+    size_t max = reqd[0] ? reqd[0] * reqd[1] * reqd[2] : device->max_work_group_size;
+    /* the device may allow fewer: its work-items' private memory */
+    size_t fits = device->ops->kernel_work_group_limit ? device->ops->kernel_work_group_limit(device, kernel->info)
+                                                       : max;
+    return fits < max ? fits : max;
 }
 
 size_t mosaic_kernel_layout_local_args(cl_kernel kernel, uint64_t *offsets)

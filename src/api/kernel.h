@@ -4,7 +4,9 @@
 
 #include "core/objects.h"
 
-/* CL_KERNEL_WORK_GROUP_SIZE: the largest work-group this kernel can run with. */
+/* CL_KERNEL_WORK_GROUP_SIZE: the largest work-group this kernel can run with
+ * (its required size, or the device's largest, or fewer when its work-items'
+ * private memory takes more than the device gives a group); 0: none. */
 size_t mosaic_kernel_max_work_group_size(cl_kernel kernel, cl_device_id device);
 
 /* Lays out the kernel's __local memory: static variables first, then each

@@ -111,6 +111,10 @@ void mc_cache_key_compute(mc_cache_key *key, const void *bitcode, size_t size, c
         const char *s = target->runtime_symbols[i].name ? target->runtime_symbols[i].name : "";
         llvm_blake3_hasher_update(&h, s, strlen(s) + 1);
     }
+    /* an entry exists only for a program within these (finalize.c checks them before building) */
+    uint64_t limits[3] = {target ? target->max_global_variable_size : 0, target ? target->max_global_variables_total : 0,
+                          target ? target->max_constant_variables : 0};
+    llvm_blake3_hasher_update(&h, limits, sizeof limits);
     llvm_blake3_hasher_finalize(&h, key->bytes, sizeof key->bytes);
 }
 

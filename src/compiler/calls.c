@@ -637,8 +637,12 @@ static size_t own_private_size(LLVMValueRef f, LLVMTargetDataRef td)
     size_t total = 0;
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
         for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
-            if (LLVMIsAAllocaInst(i))
-                total += (size_t)LLVMABISizeOfType(td, LLVMGetAllocatedType(i));
+            if (LLVMIsAAllocaInst(i)) {
+                LLVMValueRef count = LLVMGetOperand(i, 0);
+                size_t size = (size_t)LLVMABISizeOfType(td, LLVMGetAllocatedType(i));
+                total += LLVMIsAConstantInt(count) ? size * (size_t)LLVMConstIntGetZExtValue(count)
+                                                   : MC_STORAGE_ON_STACK;
+            }
     return total;
 }
 

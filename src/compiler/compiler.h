@@ -181,7 +181,14 @@ typedef struct mosaic_kernel_info {
     size_t reqd_work_group_size[3];   /* all 0 when not given */
     size_t work_group_size_hint[3];   /* all 0 when not given */
     size_t static_local_mem_size;     /* bytes of __local variables declared in the kernel */
-    size_t private_mem_size;          /* estimate of per-work-item stack use */
+    size_t private_mem_size;          /* a work-item's private variables: the allocas of K.wi and of
+                                         its deepest chain of calls (CL_KERNEL_PRIVATE_MEM_SIZE; what a
+                                         fiber's stack holds beyond the calls into the C library) */
+    size_t wg_stack_size;             /* the same of K.wg (and K.fused): the stack its frame takes, its
+                                         per-work-item storage counted at the most of it that goes on
+                                         the stack (0 without K.wg) */
+    size_t item_state_size;           /* bytes per work-item K.wg keeps between its regions (values and
+                                         private arrays that live across a barrier or a cut); 0: none */
     bool uses_barriers;               /* a work-group barrier is reachable */
     unsigned vectorised_loops;        /* loops over work-items in wg_fn that run as vectors of
                                          work-items (0: one work-item at a time) */
@@ -213,6 +220,14 @@ typedef struct mosaic_compiler_target {
     /* runtime functions generated code may call, resolved by name in the JIT */
     const struct mosaic_runtime_symbol { const char *name; void *address; } *runtime_symbols;
     size_t num_runtime_symbols;
+    /* What a program's variables of program scope (and static ones in
+     * functions) may take, as the device reports it; 0: no limit.  A build
+     * whose variables exceed one fails with CL_BUILD_PROGRAM_FAILURE, before
+     * any code is made of it (mosaic_finalize):
+     *   max_global_variable_size   each __global variable (CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE)
+     *   max_global_variables_total all __global variables together
+     *   max_constant_variables     all __constant variables together (CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE) */
+    size_t max_global_variable_size, max_global_variables_total, max_constant_variables;
 } mosaic_compiler_target;
 
 typedef struct mosaic_header { const char *include_name; const char *source; } mosaic_header;
@@ -299,11 +314,12 @@ size_t mosaic_executable_global_variables_size(const mosaic_executable *exe);
  * local_size: the group's size is a constant in that K.wg, so its loops
  * over work-items, and loops counted with get_local_size, have constant
  * trip counts.  Only for kernels with barriers run as regions, in programs
- * without program-scope variables or block kernels, at most 4 sizes a
- * kernel.  The build happens at the `after`-th request for the size (0:
- * never), on the calling thread, and stays with exe (and in the kernel
- * cache).  Before that, and when the build failed: NULL (run kernel->wg_fn).
- * What it returns may run only groups whose local size and enqueued local
+ * without program-scope variables or block kernels, with at most 64 KiB of
+ * private memory whose work-items keep at most 2 MiB a group between
+ * regions, at most 4 sizes a kernel.  The build happens at the `after`-th
+ * request for the size (0: never), on the calling thread, and stays with
+ * exe (and in the kernel cache).  Before that, and when the build failed:
+ * NULL (run kernel->wg_fn).  What it returns may run only groups whose local size and enqueued local
  * size are both local_size: `whole` one group, `fused` (when not NULL)
  * fused_groups groups of one column (mosaic_kernel_info's fused_fn).
  * Thread-safe. */

@@ -228,6 +228,7 @@ typedef struct mc_kernel_build {
     unsigned streamed_stores;  /* stores of K.wg with a non-temporal version (stream_stores.c) */
     unsigned joined_accesses;  /* gathers and scatters of K.wg joined with their neighbours (neighbour_gathers.c) */
     unsigned shared_row_loads; /* values of K.wg's row loops that row 0 reads for all rows (shared_row_loads.c) */
+    size_t item_bytes;         /* what K.wg keeps per work-item between its regions (regions.c); 0: none */
     bool prefetch_ahead;       /* K.wg's entry may prefetch what the group two ahead reads first (group_prefetch.c) */
     unsigned prefetched_reads; /* reads before the first barrier so prefetched */
 } mc_kernel_build;
@@ -313,7 +314,9 @@ void mc_end_inlining(LLVMModuleRef m);
 /* Functions left as calls that read the work-item context get it as four
  * more parameters (ctx, lx, ly, lz); __mosaic_image(x) becomes x in them. */
 cl_int mc_pass_context(LLVMModuleRef m, LLVMValueRef *kernels, size_t nk, mosaic_strbuf *log);
-/* Private memory of each of fns: its allocas and its deepest chain of calls'. */
+/* Private memory of each of fns: its allocas and its deepest chain of calls'
+ * (an alloca of a count known only at run time is K.wg's per-work-item
+ * storage: counted as MC_STORAGE_ON_STACK, the most of it on the stack). */
 void mc_private_sizes(LLVMModuleRef m, LLVMTargetDataRef td, LLVMValueRef *fns, size_t n, size_t *sizes);
 
 
@@ -401,7 +404,10 @@ LLVMValueRef mc_loop_md_plus(LLVMContextRef c, LLVMValueRef old, const LLVMMetad
 /* Builds K.wg for a kernel with barriers by cutting K.body into regions
  * between barriers, each a loop over the work-group (regions.c).  A kernel
  * with something the transformation does not handle is no failure: K.wg
- * stays NULL and the device runs K.wi as fibers. */
+ * stays NULL and the device runs K.wi as fibers.  What K.wg keeps per
+ * work-item between regions (kb->item_bytes a work-item) is one allocation
+ * a group: on the stack up to MC_STORAGE_ON_STACK bytes, else on the heap. */
+#define MC_STORAGE_ON_STACK ((size_t)2 << 20)
 /* Has K.body a loop of more than a few iterations?  K.wg is then built by
  * mc_build_wg_regions even without barriers: the loop's control runs
  * between loops over the work-items (once for the group when all leave the

@@ -293,6 +293,60 @@ static cl_int load_program(finalize_job *job, const mosaic_bitcode *blob)
     return r;
 }
 
+/* a + b, or UINT64_MAX when it does not fit */
+static uint64_t add_saturating(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
+
+/* The program's variables of program scope against the device's limits
+ * (compiler.h), on the program's own module (before the builtins') and
+ * before any code is made: an initialised array costs code generation time
+ * and object code in proportion to its size, a zero-initialised one the
+ * JIT's memory, so one beyond the limits must be refused first. */
+static cl_int check_program_variables(finalize_job *job)
+{
+    const mosaic_compiler_target *t = job->target;
+    if (!t || (!t->max_global_variable_size && !t->max_global_variables_total && !t->max_constant_variables))
+        return CL_SUCCESS;
+    LLVMTargetDataRef td = LLVMGetModuleDataLayout(job->m);
+    uint64_t globals = 0, constants = 0, largest_constant = 0;
+    const char *largest_name = "";
+    bool bad = false;
+    for (LLVMValueRef g = LLVMGetFirstGlobal(job->m); g; g = LLVMGetNextGlobal(g)) {
+        unsigned space = LLVMGetPointerAddressSpace(LLVMTypeOf(g));
+        if (LLVMIsDeclaration(g) || (space != 1 && space != 2)) /* __global, __constant */
+            continue;
+        uint64_t size = LLVMABISizeOfType(td, LLVMGlobalGetValueType(g));
+        size_t len;
+        const char *name = LLVMGetValueName2(g, &len);
+        if (space == 2) {
+            constants = add_saturating(constants, size);
+            if (size >= largest_constant)
+                largest_constant = size, largest_name = name;
+            continue;
+        }
+        globals = add_saturating(globals, size);
+        if (t->max_global_variable_size && size > t->max_global_variable_size) {
+            mosaic_strbuf_printf(job->log, "error: the __global variable '%.*s' takes %llu bytes; the device "
+                                 "allows at most %zu (CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE)\n", (int)len, name,
+                                 (unsigned long long)size, t->max_global_variable_size);
+            bad = true;
+        }
+    }
+    if (!bad && t->max_global_variables_total && globals > t->max_global_variables_total) {
+        mosaic_strbuf_printf(job->log, "error: the program's __global variables take %llu bytes in all; the device "
+                             "allows at most %zu (CL_DEVICE_MAX_MEM_ALLOC_SIZE)\n", (unsigned long long)globals,
+                             t->max_global_variables_total);
+        bad = true;
+    }
+    if (t->max_constant_variables && constants > t->max_constant_variables) {
+        mosaic_strbuf_printf(job->log, "error: the program's __constant variables take %llu bytes in all (the "
+                             "largest, '%s', %llu); the device allows at most %zu (CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE)\n",
+                             (unsigned long long)constants, largest_name, (unsigned long long)largest_constant,
+                             t->max_constant_variables);
+        bad = true;
+    }
+    return bad ? CL_BUILD_PROGRAM_FAILURE : CL_SUCCESS;
+}
+
 /* The kernels are the spir_kernel functions with a body. */
 static bool is_spir_kernel(LLVMValueRef f)
 {
@@ -821,9 +875,14 @@ static cl_int join_and_share_reads(finalize_job *job)
     return r;
 }
 
+/* The largest stack frame x86-64 code generation handles: its offsets are
+ * 32-bit (beyond, LLVM warns and the code would address the wrong bytes). */
+#define MAX_FRAME ((size_t)UINT32_MAX)
+
 /* default<O3> (default<O0> with -cl-opt-disable), then vector math calls
  * the vectoriser made become libmvec calls and one-lane masked accesses
- * scalar ones; the kernels' private memory is what allocas are left. */
+ * scalar ones; the kernels' private memory is what allocas are left (a
+ * frame code generation cannot address fails the build). */
 static cl_int optimise(finalize_job *job)
 {
     LLVMModuleRef m = job->m;
@@ -854,19 +913,35 @@ static cl_int optimise(finalize_job *job)
     mc_drop_vector_math_uses(m);
     if (mosaic_settings()->dump_ir)
         LLVMDumpModule(m);
-    /* K.wi's allocas and those of the deepest chain of calls it makes */
-    LLVMValueRef *wi = calloc(job->nk ? job->nk : 1, sizeof *wi);
-    size_t *sizes = calloc(job->nk ? job->nk : 1, sizeof *sizes);
-    if (!wi || !sizes) {
-        free(wi), free(sizes);
+    /* The allocas of K.wi, K.wg and K.fused, and those of the deepest
+     * chain of calls each makes: what a work-item keeps (a fiber's stack),
+     * and K.wg's frame on the worker's stack */
+    size_t n = 3 * job->nk;
+    LLVMValueRef *fns = calloc(n ? n : 1, sizeof *fns);
+    size_t *sizes = calloc(n ? n : 1, sizeof *sizes);
+    if (!fns || !sizes) {
+        free(fns), free(sizes);
         return mc_out_of_memory(job->log);
     }
-    for (size_t k = 0; k < job->nk; k++)
-        wi[k] = job->kb[k].wi;
-    mc_private_sizes(m, job->td, wi, job->nk, sizes);
+    for (size_t k = 0; k < job->nk; k++) {
+        fns[k] = job->kb[k].wi;
+        fns[job->nk + k] = job->kb[k].wg;
+        fns[2 * job->nk + k] = job->fused[k].wg;
+    }
+    mc_private_sizes(m, job->td, fns, n, sizes);
     for (size_t k = 0; k < job->nk; k++) {
         mosaic_kernel_info *info = &job->obj->kernels[k];
+        size_t wg = sizes[job->nk + k], fused = sizes[2 * job->nk + k];
         info->private_mem_size = sizes[k];
+        info->wg_stack_size = wg > fused ? wg : fused;
+        info->item_state_size = job->kb[k].item_bytes > job->fused[k].item_bytes ? job->kb[k].item_bytes
+                                                                                   : job->fused[k].item_bytes;
+        if (info->private_mem_size > MAX_FRAME || info->wg_stack_size > MAX_FRAME) {
+            mosaic_strbuf_printf(job->log, "error: kernel '%s' has %zu bytes of private memory; the code generator "
+                                 "addresses at most %llu in one function's frame\n", info->name,
+                                 info->private_mem_size, (unsigned long long)MAX_FRAME);
+            r = CL_BUILD_PROGRAM_FAILURE;
+        }
         info->vectorised_loops = job->kb[k].wg ? mc_count_vector_loops(job->kb[k].wg) : 0;
         if (mosaic_settings()->debug) {
             char checked[96] = "", uniform[96] = "", skipped[96] = "", rows[96] = "", streamed[96] = "",
@@ -908,8 +983,8 @@ static cl_int optimise(finalize_job *job)
                     skipped, rows, streamed, ahead);
         }
     }
-    free(wi), free(sizes);
-    return CL_SUCCESS;
+    free(fns), free(sizes);
+    return r;
 }
 
 /* Code generation, into obj->code. */
@@ -937,6 +1012,8 @@ static cl_int build_object(const mosaic_compiler_target *target, const mosaic_bi
 {
     finalize_job job = {.target = target, .opts = opts, .log = log, .one_size = one_size, .obj = obj};
     cl_int r = load_program(&job, blob);
+    if (r == CL_SUCCESS)
+        r = check_program_variables(&job);
     if (r == CL_SUCCESS)
         r = find_kernels(&job);
     /* a binary's bitcode made elsewhere may still call printf itself */
@@ -969,7 +1046,7 @@ static cl_int build_object(const mosaic_compiler_target *target, const mosaic_bi
 }
 
 /* ---- cache entries: the object code and the kernel table ---------------------------- */
-#define ENTRY_MAGIC "MOSAICO5"
+#define ENTRY_MAGIC "MOSAICO6"
 
 static void put_u64(mosaic_strbuf *s, uint64_t v) { mosaic_strbuf_append(s, (const char *)&v, sizeof v); }
 static void put_str(mosaic_strbuf *s, const char *t)
@@ -1010,6 +1087,8 @@ static void object_serialize(const mc_object *o, mosaic_strbuf *s)
             put_u64(s, i->work_group_size_hint[d]);
         put_u64(s, i->static_local_mem_size);
         put_u64(s, i->private_mem_size);
+        put_u64(s, i->wg_stack_size);
+        put_u64(s, i->item_state_size);
         put_u64(s, (uint64_t)i->uses_barriers);
         put_u64(s, i->vectorised_loops);
         put_u64(s, i->widened_lanes);
@@ -1116,6 +1195,8 @@ static bool object_deserialize(const void *data, size_t size, mc_object *o)
             i->work_group_size_hint[d] = (size_t)get_u64(&r);
         i->static_local_mem_size = (size_t)get_u64(&r);
         i->private_mem_size = (size_t)get_u64(&r);
+        i->wg_stack_size = (size_t)get_u64(&r);
+        i->item_state_size = (size_t)get_u64(&r);
         i->uses_barriers = get_u64(&r) != 0;
         i->vectorised_loops = (unsigned)get_u64(&r);
         i->widened_lanes = (unsigned)get_u64(&r);

@@ -18,6 +18,7 @@
 #include "compiler/compiler_internal.h"
 
 enum { MAX_SIZES = 4 };
+#define ONE_SIZE_MAX_PRIVATE ((size_t)64 << 10) /* a kernel's private memory, at most, for a build */
 
 typedef struct one_size_entry {
     size_t size[3];
@@ -150,6 +151,13 @@ mosaic_sized_wg mosaic_executable_wg_for_size(mosaic_executable *exe, const mosa
     mc_one_size_builds *b = mc_executable_one_size_builds(exe);
     mosaic_sized_wg none = {NULL, NULL, 0};
     if (!b || !after || !kernel || !kernel->uses_barriers || !kernel->wg_fn || !local_size[0])
+        return none;
+    /* No build for a kernel with large private arrays, or whose work-items
+     * keep more between barriers than goes on the stack: its time goes to
+     * memory, not to its loops, and its frames stay those of the K.wg the
+     * device sized its work-groups by (mosaic_kernel_info's wg_stack_size). */
+    size_t items = local_size[0] * local_size[1] * local_size[2];
+    if (kernel->private_mem_size > ONE_SIZE_MAX_PRIVATE || kernel->item_state_size > MC_STORAGE_ON_STACK / items)
         return none;
     const mosaic_kernel_info *first = mosaic_executable_kernel(exe, 0);
     MOSAIC_ASSERT(first && kernel >= first && (size_t)(kernel - first) < b->num_kernels);

@@ -54,7 +54,7 @@
  * Pure computations of K.body's entry block that do not depend on the local id
  * (argument casts, ctx fields, __local addresses) are done once in K.wg's
  * entry.  The storage is a stack allocation (a heap one when it would exceed
- * STACK_LIMIT bytes), so private memory stays on the worker's stack.
+ * MC_STORAGE_ON_STACK bytes), so private memory stays on the worker's stack.
  *
  * Anything this does not handle (an alloca outside the entry block, a token
  * value, a region with no way out...) leaves K.wg undefined: the device runs
@@ -75,7 +75,6 @@
 #include "compiler/uniformity.h"
 #include "compiler/cuts.h"
 
-#define STACK_LIMIT (2u << 20)
 #define PHASE_DISPATCH 0xffffffffu /* sub-group mode's phase: each sub-group from its work-items' kept state */
 #define MAX_COPIED_INSTRUCTIONS 200000
 
@@ -2475,13 +2474,14 @@ static cl_int copy_group_values(region_fn *rf, LLVMBuilderRef b)
 }
 
 /* K.wg's entry, last: the per-work-item arrays, on the stack up to
- * STACK_LIMIT bytes, else on the heap (freed at the exit: *exit_free is then
- * the block that returns, after the free). */
+ * MC_STORAGE_ON_STACK bytes, else on the heap (freed at the exit:
+ * *exit_free is then the block that returns, after the free). */
 static void allocate_storage(region_fn *rf, LLVMBuilderRef b, LLVMBasicBlockRef *exit_free)
 {
     *exit_free = NULL;
     /* sub-group mode: 4 more bytes per work-item, the states uniform copies leave */
     unsigned long long per_item = rf->slot_total + (rf->sg_mode || rf->masked ? 4 : 0);
+    rf->kb->item_bytes = (size_t)per_item;
     if (!per_item)
         return;
     /* n64 elements per array (the group's size rounded up to 64), so every array starts 64-byte aligned */
@@ -2493,7 +2493,7 @@ static void allocate_storage(region_fn *rf, LLVMBuilderRef b, LLVMBasicBlockRef 
     LLVMBasicBlockRef heap = LLVMAppendBasicBlockInContext(rf->c, rf->wg, "storage.heap");
     LLVMBasicBlockRef fail = LLVMAppendBasicBlockInContext(rf->c, rf->wg, "storage.none");
     LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(rf->c, rf->wg, "storage");
-    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULE, total, const64(rf, STACK_LIMIT), ""), stack, heap);
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULE, total, const64(rf, MC_STORAGE_ON_STACK), ""), stack, heap);
     LLVMPositionBuilderAtEnd(b, stack);
     LLVMValueRef on_stack = LLVMBuildArrayAlloca(b, rf->i8, total, "storage.stack");
     LLVMSetAlignment(on_stack, 64);
@@ -2910,6 +2910,7 @@ cl_int mc_build_wg_regions(LLVMModuleRef m, mc_kernel_build *kb, const mosaic_co
 {
     region_fn rf;
     rf_init(&rf, m, kb, log);
+    kb->item_bytes = 0;
     LLVMBuilderRef b = LLVMCreateBuilderInContext(rf.c);
     cl_int err;
     if (mosaic_settings()->barrier_fibers) {

@@ -98,7 +98,10 @@ struct _cl_device_id {
     cl_ulong global_mem_size;
     cl_ulong max_mem_alloc_size;
     cl_ulong local_mem_size;
-    cl_ulong max_constant_buffer_size;
+    cl_ulong max_constant_buffer_size; /* also the most all of a program's __constant variables may take */
+    size_t max_global_variable_size;   /* each __global variable of program scope; 0 without the feature */
+    size_t max_parameter_size;         /* a kernel's arguments together (at 1024, at most 128 of them) */
+    cl_uint max_constant_args;         /* a kernel's __constant pointer arguments */
     cl_ulong global_mem_cache_size;
     cl_uint global_mem_cacheline_size;
     size_t max_work_group_size;

@@ -4,7 +4,8 @@
  * time (the .cl files of tests/e2e/spirv; math through the OpenCL.std instructions,
  * local memory and barriers, atomics, printf, images), specialization
  * constants of every scalar size, SPIR-V linked with OpenCL C both ways,
- * and malformed, truncated and unsupported modules.
+ * program-scope variables beyond the device's limits, and malformed,
+ * truncated and unsupported modules.
  *
  *   usage: test_spirv [case|--list]   (the cases: test_spirv.list; none: all)
  */
@@ -496,6 +497,27 @@ TEST(link_with_opencl_c)
     free(log);
     clReleaseProgram(il);
     clReleaseProgram(c);
+}
+
+/* Program-scope variables beyond the device's limits (spirv/big_variables.cl):
+ * a __global one of 2^42 bytes once aborted the host in the JIT.  The
+ * build fails before any code is made of them and says which. */
+TEST(program_scope_limits)
+{
+    module m = load("big_variables");
+    cl_int err;
+    cl_program p = create(m.data, m.size, &err);
+    free(m.data);
+    CHECK_ERR(err, CL_SUCCESS);
+    if (!p)
+        return;
+    CHECK_ERR(clBuildProgram(p, 1, &device, NULL, NULL, NULL), CL_BUILD_PROGRAM_FAILURE);
+    char *log = build_log(p);
+    CHECK(strstr(log, "'big' takes 4398046511104 bytes") && strstr(log, "CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE") &&
+              strstr(log, "268435456") && strstr(log, "CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE"),
+          "log: %s", log);
+    free(log);
+    clReleaseProgram(p);
 }
 
 /* ---- bad modules ------------------------------------------------------------------- */

@@ -20,6 +20,20 @@ bool mosaic_cpu_streams(cl_device_id device, size_t bytes);
 cl_int mosaic_cpu_finalize(cl_device_id device, const mosaic_bitcode *executable, const char *options,
                            mosaic_executable **out, char **log);
 
+/* Private memory of kernels (cpu_program.c, docs/limits.md).  Each worker
+ * thread has a stack of MOSAIC_CPU_WORKER_STACK bytes.  A kernel run as
+ * fibers gives each work-item a stack of mosaic_cpu_fiber_stack bytes (its
+ * private variables and MOSAIC_FIBER_STACK_KIB for its calls); K.wg runs on
+ * the worker's stack, or, when mosaic_cpu_wg_stack is not 0, on a stack of
+ * the worker's of that many bytes: its frame is more than half the
+ * worker's stack.  Each below a guard page.  ops->kernel_work_group_limit
+ * bounds a group by what its private memory takes; a kernel not one
+ * work-item of which fits fails to build. */
+#define MOSAIC_CPU_WORKER_STACK ((size_t)8 << 20)
+size_t mosaic_cpu_fiber_stack(const mosaic_kernel_info *kernel);
+size_t mosaic_cpu_wg_stack(const mosaic_kernel_info *kernel);
+size_t mosaic_cpu_kernel_work_group_limit(cl_device_id device, const mosaic_kernel_info *kernel);
+
 /* Memory (cpu_memory.c).  The CPU device is the host: a buffer's storage is
  * host memory at a fixed address, so maps and migrations move nothing. */
 cl_int mosaic_cpu_mem_alloc(cl_device_id device, cl_mem mem, const void *initial, mosaic_mem_storage *storage);

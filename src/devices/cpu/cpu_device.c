@@ -58,6 +58,13 @@ typedef struct fiber_set {
     void **site;         /* where a fiber at a non-uniform sub-group barrier called it */
 } fiber_set;
 
+/* A worker's stack for work-group functions whose frame its own stack
+ * cannot hold (mosaic_cpu_wg_stack): size bytes after a guard page. */
+typedef struct wg_stack {
+    char *base;          /* the guard page, then the stack; NULL: none yet */
+    size_t size;
+} wg_stack;
+
 enum { FIBER_RUNNING, FIBER_AT_BARRIER, FIBER_AT_SUB_GROUP_BARRIER, FIBER_AT_NON_UNIFORM, FIBER_YIELDED, FIBER_DONE };
 
 struct cpu_pool;
@@ -71,6 +78,7 @@ typedef struct worker {
     char *local_mem;
     size_t local_mem_size;
     fiber_set fibers;
+    wg_stack big_stack;
     void *scheduler_sp;
     size_t current;      /* running fiber */
     const mosaic_kernel_info *kernel;
@@ -79,6 +87,11 @@ typedef struct worker {
     bool divergence_reported;
     unsigned active;     /* the mask a non-uniform sub-group barrier returns to the fibers it releases */
     cpu_running running; /* the job, for device-side enqueue (cpu_enqueue.c) */
+    struct {             /* the K.wg call run_wg makes on big_stack */
+        mosaic_wg_fn fn;
+        void *const *args;
+        mosaic_wg_ctx *ctx;
+    } kernel_call;
 } worker;
 
 /* One device's executor (device->impl). */
@@ -132,20 +145,18 @@ static size_t page_size(void)
     return size;
 }
 
-static size_t fiber_stack_size(void)
+/* Makes room for `count` fibers of `stack` bytes (a multiple of the page)
+ * each, every stack above a guard page, so a work-item that overflows its
+ * stack faults instead of corrupting another.  Stacks are mapped, not
+ * committed: only the pages a work-item touches take memory. */
+static bool fibers_reserve(fiber_set *f, size_t count, size_t stack)
 {
-    long kib = (long)mosaic_settings()->fiber_stack_kib;
-    size_t bytes = (size_t)(kib < 16 ? 16 : kib) * 1024;
-    return (bytes + page_size() - 1) & ~(page_size() - 1);
-}
-
-/* Makes room for `count` fibers, each stack below a guard page, so a
- * work-item that overflows its stack faults instead of corrupting another. */
-static bool fibers_reserve(fiber_set *f, size_t count)
-{
-    if (f->count >= count)
+    MOSAIC_ASSERT(stack % page_size() == 0);
+    if (f->count >= count && f->stack_size >= stack)
         return true;
-    size_t stack = fiber_stack_size(), slot = stack + page_size();
+    size_t slot = stack + page_size();
+    if (count > SIZE_MAX / slot)
+        return false;
     if (f->stacks)
         munmap(f->stacks, f->count * (f->stack_size + page_size()));
     free(f->sp);
@@ -417,6 +428,63 @@ static void next_group_coords(const mosaic_ndrange *nd, size_t g[3])
     g[2]++;
 }
 
+/* ---- work-group functions with large frames -------------------------------- */
+
+/* Makes the worker's own stack for work-group functions at least `size`
+ * bytes (a multiple of the page), above a guard page. */
+static bool big_stack_reserve(wg_stack *s, size_t size)
+{
+    MOSAIC_ASSERT(size % page_size() == 0);
+    if (s->base && s->size >= size)
+        return true;
+    if (s->base)
+        munmap(s->base, s->size + page_size());
+    s->base = NULL;
+    s->size = 0;
+    char *mem = mmap(NULL, size + page_size(), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                     -1, 0);
+    if (mem == MAP_FAILED)
+        return false;
+    mprotect(mem, page_size(), PROT_NONE);
+    s->base = mem;
+    s->size = size;
+    return true;
+}
+
+/* What the worker runs on its own stack for work-group functions: one
+ * call, then back to the worker's stack (it never returns). */
+static void big_stack_main(void *arg)
+{
+    worker *w = arg;
+    w->kernel_call.fn(w->kernel_call.args, w->kernel_call.ctx);
+    void *unused;
+    mosaic_fiber_switch(&unused, w->scheduler_sp);
+}
+
+/* Calls fn (kernel k's K.wg, or a K.wg built for its size) for the group
+ * of ctx: on the worker's stack, or on a stack of its own when the frame
+ * needs more (a large private array); that stack is then where the
+ * group's private memory is (ctx->private_lo[1], builtins/address.cl). */
+static cl_int run_wg(worker *w, const mosaic_kernel_info *k, mosaic_wg_fn fn, void *const *args, mosaic_wg_ctx *ctx)
+{
+    size_t stack = mosaic_cpu_wg_stack(k);
+    if (!stack) {
+        fn(args, ctx);
+        return CL_COMPLETE;
+    }
+    if (!big_stack_reserve(&w->big_stack, stack))
+        return CL_OUT_OF_RESOURCES;
+    char *lo = w->big_stack.base + page_size(), *top = lo + w->big_stack.size;
+    ctx->private_lo[1] = lo;
+    ctx->private_hi[1] = top;
+    w->kernel_call.fn = fn;
+    w->kernel_call.args = args;
+    w->kernel_call.ctx = ctx;
+    mosaic_fiber_switch(&w->scheduler_sp, mosaic_fiber_prepare(top, big_stack_main, w));
+    ctx->private_lo[1] = ctx->private_hi[1] = NULL;
+    return CL_COMPLETE;
+}
+
 /* Runs the group at g of j with a context group_ctx_init set up for j. */
 static cl_int run_group(worker *w, const job *j, mosaic_wg_ctx *ctx, const size_t g[3])
 {
@@ -433,15 +501,11 @@ static cl_int run_group(worker *w, const job *j, mosaic_wg_ctx *ctx, const size_
     const mosaic_kernel_info *k = nd->info;
     /* a whole group (each ctx->local_size[d] is at most local_size[d]) may run
      * the K.wg built for the launch's local size */
-    if (nd->sized.whole && count == nd->local_size[0] * nd->local_size[1] * nd->local_size[2]) {
-        nd->sized.whole(nd->args, ctx);
-        return CL_COMPLETE;
-    }
-    if (k->wg_fn) {
-        k->wg_fn(nd->args, ctx);
-        return CL_COMPLETE;
-    }
-    if (!fibers_reserve(&w->fibers, count))
+    if (nd->sized.whole && count == nd->local_size[0] * nd->local_size[1] * nd->local_size[2])
+        return run_wg(w, k, nd->sized.whole, nd->args, ctx);
+    if (k->wg_fn)
+        return run_wg(w, k, k->wg_fn, nd->args, ctx);
+    if (!fibers_reserve(&w->fibers, count, mosaic_cpu_fiber_stack(k)))
         return CL_OUT_OF_RESOURCES;
     ctx->private_lo[1] = w->fibers.stacks;
     ctx->private_hi[1] = w->fibers.stacks + w->fibers.count * (w->fibers.stack_size + page_size());
@@ -476,6 +540,9 @@ static cl_int run_unit(worker *w, const job *j, mosaic_wg_ctx *ctx, size_t u, bo
             for (int d = 0; d < 3; d++)
                 ctx[i].local_size[d] = nd->local_size[d];
         }
+        /* a build for one size has a small frame (one_size.c): K.fused runs on
+         * the worker's stack, its contexts' private ranges as group_ctx_init set them */
+        MOSAIC_ASSERT(!mosaic_cpu_wg_stack(nd->info));
         nd->sized.fused(nd->args, ctx);
         return CL_COMPLETE;
     }
@@ -618,6 +685,8 @@ static void worker_exit(worker *w)
     free(w->local_mem);
     if (w->fibers.stacks)
         munmap(w->fibers.stacks, w->fibers.count * (w->fibers.stack_size + page_size()));
+    if (w->big_stack.base)
+        munmap(w->big_stack.base, w->big_stack.size + page_size());
     free(w->fibers.sp);
     free(w->fibers.state);
     free(w->fibers.site);
@@ -885,7 +954,7 @@ static void start_pool(cpu_pool *p)
         pthread_attr_t attr;
         pthread_attr_init(&attr);
         pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-        pthread_attr_setstacksize(&attr, 8u << 20);
+        pthread_attr_setstacksize(&attr, MOSAIC_CPU_WORKER_STACK);
         int err = EINVAL;
         if (CPU_COUNT(&p->cpus) > 0 && pthread_attr_setaffinity_np(&attr, sizeof p->cpus, &p->cpus) == 0) {
             err = pthread_create(&w->thread, &attr, worker_main, w);
@@ -894,7 +963,7 @@ static void start_pool(cpu_pool *p)
                 pthread_attr_destroy(&attr);
                 pthread_attr_init(&attr);
                 pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-                pthread_attr_setstacksize(&attr, 8u << 20);
+                pthread_attr_setstacksize(&attr, MOSAIC_CPU_WORKER_STACK);
             }
         }
         if (err != 0)
@@ -1112,6 +1181,7 @@ long mosaic_cpu_unit_domain_key(cl_device_id device, cl_uint unit, cl_device_aff
 const mosaic_device_ops mosaic_cpu_ops = {
     .describe = mosaic_cpu_describe,
     .finalize = mosaic_cpu_finalize,
+    .kernel_work_group_limit = mosaic_cpu_kernel_work_group_limit,
     .mem_alloc = mosaic_cpu_mem_alloc,
     .mem_free = mosaic_cpu_mem_free,
     .map_address = mosaic_cpu_map_address,

@@ -435,6 +435,10 @@ int mosaic_cpu_enqueue_kernel(const mosaic_wg_ctx *ctx, cl_command_queue queue, 
     mosaic_ndrange layout = {0};
     const size_t *reqd = info->reqd_work_group_size;
     size_t max_wg = reqd[0] ? reqd[0] * reqd[1] * reqd[2] : device->max_work_group_size;
+    size_t fits = mosaic_cpu_kernel_work_group_limit(device, info); /* its private memory */
+    if (!fits)
+        return CLK_OUT_OF_RESOURCES;
+    max_wg = fits < max_wg ? fits : max_wg;
     bool uniform = program->options && strstr(program->options, "-cl-uniform-work-group-size");
     err = layout_ndrange(ndrange, device, max_wg, uniform, &layout);
     if (err != CLK_SUCCESS)

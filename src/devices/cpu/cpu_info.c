@@ -275,6 +275,21 @@ void mosaic_cpu_describe(cl_device_id device)
     device->max_mem_alloc_size = alloc;
 
     device->local_mem_size = 512 * 1024; /* an ordinary per-worker arena */
+    /* __constant is ordinary memory too: a __constant buffer argument may
+     * be as large as this, and all of a program's __constant variables
+     * together (their initial values are object code: a build pays for
+     * every byte).  Kept where "allocate the maximum" tests stay quick. */
+    device->max_constant_buffer_size = alloc < 64 * MIB ? alloc : 64 * MIB;
+    /* Each __global variable of program scope: OpenCL's minimum, as a
+     * build pays for an initialised one byte by byte (all of them together
+     * may take what one buffer may: max_mem_alloc_size). */
+    device->max_global_variable_size = 64 * 1024;
+    /* A kernel's arguments (checked at launch, docs/limits.md): OpenCL's
+     * minimums.  Beyond 1024 bytes a kernel may have 255 arguments only,
+     * fewer than the 8-byte ones the bytes would hold, which the
+     * conformance tests pass (api's min_max_parameter_size). */
+    device->max_parameter_size = 1024;
+    device->max_constant_args = 16;
     device->global_mem_cache_size = 0;
     device->global_mem_cacheline_size = 0;
     read_caches(&device->global_mem_cache_size, &device->global_mem_cacheline_size);
@@ -364,4 +379,7 @@ void mosaic_cpu_describe(cl_device_id device)
     device->compiler_target.cpu_features = NULL; /* the host */
     device->compiler_target.runtime_symbols = mosaic_cpu_runtime_symbols;
     device->compiler_target.num_runtime_symbols = mosaic_cpu_num_runtime_symbols;
+    device->compiler_target.max_global_variable_size = device->max_global_variable_size;
+    device->compiler_target.max_global_variables_total = (size_t)device->max_mem_alloc_size;
+    device->compiler_target.max_constant_variables = (size_t)device->max_constant_buffer_size;
 }
