@@ -23,16 +23,6 @@ static long max_rss_kib(void)
     return ru.ru_maxrss;
 }
 
-static char *build_log(cl_program program)
-{
-    size_t size = 0;
-    clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, NULL, &size);
-    char *log = calloc(size + 1, 1);
-    if (log)
-        clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, size, log, NULL);
-    return log;
-}
-
 /* Does the log have a line with every one of the words? */
 static bool log_line_has(const char *log, const char *const *words, size_t n)
 {
@@ -58,7 +48,7 @@ static void check_build_fails(const char *source, const char *options, cl_int ex
     cl_program program = clCreateProgramWithSource(context, 1, &source, NULL, &err);
     CHECK_ERR(err, CL_SUCCESS);
     CHECK_ERR(clBuildProgram(program, 1, &device, options, NULL, NULL), expected);
-    char *log = build_log(program);
+    char *log = test_build_log(program, device);
     CHECK(log && log_line_has(log, words, n), "no line names %s and the limit in the log:\n%s", words[0],
           log ? log : "");
     cl_build_status status = CL_BUILD_NONE;
@@ -195,7 +185,7 @@ TEST(variables_of_binaries)
     cl_program linked = clLinkProgram(context, 1, &device, "", 1, &compiled, NULL, NULL, &err);
     CHECK_ERR(err, CL_LINK_PROGRAM_FAILURE);
     if (linked) {
-        char *log = build_log(linked);
+        char *log = test_build_log(linked, device);
         CHECK(log && log_line_has(log, words, 3), "link log:\n%s", log ? log : "");
         free(log);
         clReleaseProgram(linked);
@@ -211,7 +201,7 @@ TEST(variables_of_binaries)
     CHECK_ERR(err, CL_SUCCESS);
     if (from_binary) {
         CHECK_ERR(clBuildProgram(from_binary, 1, &device, "", NULL, NULL), CL_BUILD_PROGRAM_FAILURE);
-        char *log = build_log(from_binary);
+        char *log = test_build_log(from_binary, device);
         CHECK(log && log_line_has(log, words, 3), "build log:\n%s", log ? log : "");
         free(log);
         clReleaseProgram(from_binary);
