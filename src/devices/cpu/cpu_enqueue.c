@@ -335,10 +335,17 @@ void mosaic_cpu_job_groups_done(cpu_job *j)
 
 /* ---- enqueue_kernel and enqueue_marker ------------------------------------------------ */
 
-static bool is_device_queue(cl_command_queue q, const cpu_job *parent)
+/* The device queue of the parent's context and a CPU device that `handle`
+ * (a kernel's queue_t, any value) is, held (mosaic_release_internal), or
+ * NULL. */
+static cl_command_queue device_queue_hold(const void *handle, const cpu_job *parent)
 {
-    return q && MOSAIC_IS(q, QUEUE) && (q->properties & CL_QUEUE_ON_DEVICE) && q->context == parent->context &&
-           q->device->ops == &mosaic_cpu_ops;
+    cl_command_queue q = mosaic_device_queue_hold(handle);
+    if (q && (q->context != parent->context || q->device->ops != &mosaic_cpu_ops)) {
+        mosaic_release_internal(q);
+        q = NULL;
+    }
+    return q;
 }
 
 /* Does every handle of the list name an event?  (Only the list itself, the
@@ -491,14 +498,12 @@ static void child_submit(cpu_job *j, cpu_running *r, int flags, cl_uint num_even
     job_unmet_done(j);
 }
 
-int mosaic_cpu_enqueue_kernel(const mosaic_wg_ctx *ctx, cl_command_queue queue, int flags, const void *ndrange,
-                              cl_uint num_events, void *const *wait_list, void **event_ret, const void *kernel,
-                              const void *block, cl_uint num_locals, const size_t *local_sizes)
+/* enqueue_kernel on a device queue the caller holds. */
+static int enqueue_kernel(cpu_running *r, cl_command_queue queue, int flags, const void *ndrange, cl_uint num_events,
+                          void *const *wait_list, void **event_ret, const void *kernel, const void *block,
+                          cl_uint num_locals, const size_t *local_sizes)
 {
-    cpu_running *r = mosaic_cpu_running(ctx);
     cpu_job *parent = r->job;
-    if (!is_device_queue(queue, parent))
-        return CLK_INVALID_QUEUE;
     if (flags < 0 || flags > CLK_ENQUEUE_FLAGS_WAIT_WORK_GROUP)
         return CLK_ENQUEUE_FAILURE;
     int err = check_wait_list(num_events, wait_list);
@@ -563,18 +568,34 @@ int mosaic_cpu_enqueue_kernel(const mosaic_wg_ctx *ctx, cl_command_queue queue, 
     return CLK_SUCCESS;
 }
 
+int mosaic_cpu_enqueue_kernel(const mosaic_wg_ctx *ctx, cl_command_queue queue, int flags, const void *ndrange,
+                              cl_uint num_events, void *const *wait_list, void **event_ret, const void *kernel,
+                              const void *block, cl_uint num_locals, const size_t *local_sizes)
+{
+    cpu_running *r = mosaic_cpu_running(ctx);
+    cl_command_queue q = device_queue_hold(queue, r->job);
+    if (!q)
+        return CLK_INVALID_QUEUE;
+    int err = enqueue_kernel(r, q, flags, ndrange, num_events, wait_list, event_ret, kernel, block, num_locals,
+                             local_sizes);
+    mosaic_release_internal(q);
+    return err;
+}
+
 int mosaic_cpu_enqueue_marker(const mosaic_wg_ctx *ctx, cl_command_queue queue, cl_uint num_events,
                               void *const *wait_list, void **event_ret)
 {
     cpu_running *r = mosaic_cpu_running(ctx);
-    if (!is_device_queue(queue, r->job))
+    cl_command_queue q = device_queue_hold(queue, r->job);
+    if (!q)
         return CLK_INVALID_QUEUE;
-    if (num_events == 0 || check_wait_list(num_events, wait_list) != CLK_SUCCESS)
-        return CLK_INVALID_EVENT_WAIT_LIST;
+    int err = CLK_INVALID_EVENT_WAIT_LIST;
     cpu_job *j;
-    int err = child_new(r->job, queue, 0, 0, num_events, event_ret, &j);
+    if (num_events && check_wait_list(num_events, wait_list) == CLK_SUCCESS)
+        err = child_new(r->job, q, 0, 0, num_events, event_ret, &j);
     if (err == CLK_SUCCESS)
         child_submit(j, r, 0, num_events, wait_list);
+    mosaic_release_internal(q);
     return err;
 }
 
