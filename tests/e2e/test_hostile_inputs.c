@@ -481,6 +481,28 @@ TEST(svm_host_ranges)
     clSVMFree(context, svm);
 }
 
+static void CL_CALLBACK native_nothing(void *args)
+{
+    (void)args;
+}
+
+TEST(native_kernel_args)
+{
+    cl_device_exec_capabilities caps = 0;
+    clGetDeviceInfo(device, CL_DEVICE_EXECUTION_CAPABILITIES, sizeof caps, &caps, NULL);
+    if (!(caps & CL_EXEC_NATIVE_KERNEL))
+        TEST_SKIP("no native kernels");
+    /* the argument block is copied at enqueue: from a pointer to nothing, or past the address space */
+    CHECK_ERR(clEnqueueNativeKernel(queue, native_nothing, NOT_A_POINTER, 16, 0, NULL, NULL, 0, NULL, NULL),
+              CL_INVALID_VALUE);
+    static char args[64];
+    CHECK_ERR(clEnqueueNativeKernel(queue, native_nothing, args, PITCH_HUGE, 0, NULL, NULL, 0, NULL, NULL),
+              CL_INVALID_VALUE);
+    CHECK_ERR(clEnqueueNativeKernel(queue, native_nothing, args, sizeof args, 0, NULL, NULL, 0, NULL, NULL),
+              CL_SUCCESS);
+    CHECK_ERR(clFinish(queue), CL_SUCCESS);
+}
+
 TEST(created_with_host_ptr)
 {
     static unsigned char host[1 << 16];
