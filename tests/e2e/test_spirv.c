@@ -785,6 +785,10 @@ TEST(kernel_signatures)
         if (!c->refusal) {
             CHECK_ERR_AT(err, CL_SUCCESS, "%s: log %s", c->what, log);
             cl_kernel k = err == CL_SUCCESS ? kernel(p, "k") : NULL;
+            /* a queue argument is checked as OpenCL C's queue_t is */
+            cl_ulong garbage = 0x4141414141414141ull;
+            if (k && c->param == 12 && (c->types[0] & 0xffffu) == OP_TYPE_QUEUE)
+                CHECK_ERR(clSetKernelArg(k, 0, sizeof garbage, &garbage), CL_INVALID_DEVICE_QUEUE);
             if (k)
                 clReleaseKernel(k);
         } else {
