@@ -32,4 +32,18 @@ void *mosaic_enqueue_map(cl_command_queue queue, cl_mem mem, cl_command_type typ
                          cl_map_flags map_flags, size_t offset, size_t size, cl_uint num_events,
                          const cl_event *wait_list, cl_event *event, cl_int *errcode_ret);
 
+/* Rectangles of bytes: region {bytes per row, rows, slices}, rows
+ * row_pitch and slices slice_pitch apart.
+ *   mosaic_rect_end: one past the last byte of the rectangle whose first
+ *     byte is `offset` bytes from its base, in *end; CL_INVALID_VALUE
+ *     (naming `what`) when that does not fit in a size_t.
+ *   mosaic_check_host_memory: CL_INVALID_VALUE (naming `what`) unless host
+ *     memory [ptr + offset, ptr + end) can be the application's
+ *     (mosaic_host_range_mapped, core/util.h): pitches or a pointer that
+ *     would have a command read or write past the address space, or where
+ *     nothing is mapped, are refused here, not met by the device. */
+cl_int mosaic_rect_end(const char *what, size_t offset, const size_t *region, size_t row_pitch, size_t slice_pitch,
+                       size_t *end);
+cl_int mosaic_check_host_memory(const char *what, const void *ptr, size_t offset, size_t end);
+
 #endif

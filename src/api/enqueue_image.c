@@ -133,7 +133,8 @@ static size_t rect_extent(const mosaic_endpoint *e, const size_t *bytes)
 /* The host side of a read or write: row pitch (default: the region's row),
  * and the step between slices or layers (default: packed); for a 1D array
  * the host's "slice pitch" is the step between its rows, which are
- * layers. */
+ * layers.  The rectangle they make from ptr must fit in the address space
+ * and start and end in host memory (mosaic_check_host_memory). */
 static cl_int host_rect(cl_mem image, const size_t *region, size_t row_pitch, size_t slice_pitch, void *ptr,
                         mosaic_endpoint *e)
 {
@@ -144,26 +145,36 @@ static cl_int host_rect(cl_mem image, const size_t *region, size_t row_pitch, si
         return MOSAIC_ERROR(CL_INVALID_VALUE, "row pitch %zu is below the region's %zu bytes per row", row_pitch, row);
     cl_mem_object_type t = image->mem_type;
     size_t step1 = row_pitch, step2;
+    bool overflow = false;
     if (t == CL_MEM_OBJECT_IMAGE1D || t == CL_MEM_OBJECT_IMAGE1D_BUFFER || t == CL_MEM_OBJECT_IMAGE2D) {
         if (slice_pitch != 0)
             return MOSAIC_ERROR(CL_INVALID_VALUE, "slice pitch must be 0 for a 1D or 2D image, not %zu", slice_pitch);
-        step2 = row_pitch * region[1];
+        overflow = __builtin_mul_overflow(row_pitch, region[1], &step2);
     } else if (t == CL_MEM_OBJECT_IMAGE1D_ARRAY) {
         if (slice_pitch == 0)
             slice_pitch = row_pitch;
         else if (slice_pitch < row_pitch)
             return MOSAIC_ERROR(CL_INVALID_VALUE, "slice pitch %zu is below the row pitch %zu", slice_pitch, row_pitch);
         step1 = slice_pitch;
-        step2 = slice_pitch * region[1];
+        overflow = __builtin_mul_overflow(slice_pitch, region[1], &step2);
     } else {
-        size_t min_slice = row_pitch * region[1];
-        if (slice_pitch == 0)
+        size_t min_slice;
+        overflow = __builtin_mul_overflow(row_pitch, region[1], &min_slice);
+        if (!overflow && slice_pitch == 0)
             slice_pitch = min_slice;
-        else if (slice_pitch < min_slice)
+        else if (!overflow && slice_pitch < min_slice)
             return MOSAIC_ERROR(CL_INVALID_VALUE, "slice pitch %zu is below row pitch * region[1] = %zu", slice_pitch,
                                 min_slice);
         step2 = slice_pitch;
     }
+    if (overflow)
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "the host rectangle's pitch (%zu) times %zu rows overflows the address "
+                            "space", step1, region[1]);
+    size_t bytes[3] = {row, region[1], region[2]}, end;
+    cl_int err;
+    if ((err = mosaic_rect_end("host", 0, bytes, step1, step2, &end)) ||
+        (err = mosaic_check_host_memory("host", ptr, 0, end)))
+        return err;
     *e = (mosaic_endpoint){ .host = ptr, .offset = 0, .row_pitch = step1, .slice_pitch = step2 };
     return CL_SUCCESS;
 }
@@ -176,11 +187,11 @@ static cl_int read_write(cl_command_queue queue, bool reading, cl_mem image, cl_
     if ((err = check_queue(queue, num_events, wait_list)) || (err = check_image(queue, image, "image")))
         return err;
     mosaic_endpoint img, host;
+    if (!ptr)
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "ptr is NULL");
     if ((err = image_rect(image, "image", origin, region, &img)) ||
         (err = host_rect(image, region, row_pitch, slice_pitch, ptr, &host)))
         return err;
-    if (!ptr)
-        return MOSAIC_ERROR(CL_INVALID_VALUE, "ptr is NULL");
     if (reading ? !mosaic_mem_host_can_read(image) : !mosaic_mem_host_can_write(image))
         return MOSAIC_ERROR(CL_INVALID_OPERATION, "the image's CL_MEM_HOST_* flags forbid host %s",
                             reading ? "reads" : "writes");

@@ -10,6 +10,7 @@
 #include "api/program.h"
 #include "core/util.h"
 #include "api/entry.h"
+#include "api/enqueue.h"
 #include "base/settings.h"
 
 #include <stdint.h>
@@ -453,6 +454,8 @@ clEnqueueNativeKernel(cl_command_queue queue, void (CL_CALLBACK *user_func)(void
         return MOSAIC_ERROR(CL_INVALID_VALUE, "user_func is NULL");
     if ((!args && (cb_args || num_mem_objects)) || (args && !cb_args))
         return MOSAIC_ERROR(CL_INVALID_VALUE, "args and cb_args disagree");
+    if ((err = mosaic_check_host_memory("args", args, 0, cb_args)))
+        return err; /* (copied below) */
     if ((num_mem_objects == 0) != (mem_list == NULL) || (num_mem_objects == 0) != (args_mem_loc == NULL))
         return MOSAIC_ERROR(CL_INVALID_VALUE, "num_mem_objects, mem_list and args_mem_loc disagree");
     for (cl_uint i = 0; i < num_mem_objects; i++) {

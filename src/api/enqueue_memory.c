@@ -15,6 +15,7 @@
 #include "api/entry.h"
 #include "api/memory.h"
 #include "api/enqueue.h"
+#include "base/assert.h"
 #include "core/util.h"
 
 #include <stdlib.h>
@@ -72,16 +73,37 @@ static cl_int rect_resolve(const char *what, const size_t *origin, const size_t 
                             "or not a multiple of the row pitch", what, slice_pitch, min_slice);
     size_t a, b, off, last;
     if (__builtin_mul_overflow(origin[2], slice_pitch, &a) || __builtin_mul_overflow(origin[1], row_pitch, &b) ||
-        __builtin_add_overflow(a, b, &off) || __builtin_add_overflow(off, origin[0], &off) ||
-        __builtin_mul_overflow(region[2] - 1, slice_pitch, &a) ||
-        __builtin_mul_overflow(region[1] - 1, row_pitch, &b) ||
-        __builtin_add_overflow(a, b, &last) || __builtin_add_overflow(last, region[0], &last) ||
-        __builtin_add_overflow(last, off, &last))
-        return MOSAIC_ERROR(CL_INVALID_VALUE, "%s rectangle overflows the address space", what);
+        __builtin_add_overflow(a, b, &off) || __builtin_add_overflow(off, origin[0], &off))
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "%s origin is beyond the address space", what);
+    cl_int err = mosaic_rect_end(what, off, region, row_pitch, slice_pitch, &last);
+    if (err)
+        return err;
     r->row_pitch = row_pitch;
     r->slice_pitch = slice_pitch;
     r->offset = off;
     r->end = last;
+    return CL_SUCCESS;
+}
+
+cl_int mosaic_rect_end(const char *what, size_t offset, const size_t *region, size_t row_pitch, size_t slice_pitch,
+                       size_t *end)
+{
+    MOSAIC_ASSERT(region[0] && region[1] && region[2]);
+    size_t a, b;
+    if (__builtin_mul_overflow(region[2] - 1, slice_pitch, &a) || __builtin_mul_overflow(region[1] - 1, row_pitch, &b) ||
+        __builtin_add_overflow(a, b, end) || __builtin_add_overflow(*end, region[0], end) ||
+        __builtin_add_overflow(*end, offset, end))
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "%s rectangle (row pitch %zu, slice pitch %zu) overflows the address "
+                            "space", what, row_pitch, slice_pitch);
+    return CL_SUCCESS;
+}
+
+cl_int mosaic_check_host_memory(const char *what, const void *ptr, size_t offset, size_t end)
+{
+    MOSAIC_ASSERT(offset <= end);
+    if ((uintptr_t)ptr > UINTPTR_MAX - offset || !mosaic_host_range_mapped((const char *)ptr + offset, end - offset))
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "%s memory [%p + %zu, %p + %zu) is not in this process's memory "
+                            "(a pitch or the pointer is wrong)", what, ptr, offset, ptr, end);
     return CL_SUCCESS;
 }
 
@@ -276,7 +298,8 @@ clEnqueueReadBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bool block
     if (!range_ok(offset, size, buffer->size))
         return MOSAIC_ERROR(CL_INVALID_VALUE, "(offset %zu, size %zu) is empty or outside the %zu-byte buffer",
                             offset, size, buffer->size);
-    if ((err = mosaic_mem_check_alignment(buffer, command_queue->device)))
+    if ((err = mosaic_mem_check_alignment(buffer, command_queue->device)) ||
+        (err = mosaic_check_host_memory("ptr", ptr, 0, size)))
         return err;
     rect src = flat(offset, size), dst = flat(0, size);
     size_t region[3] = { size, 1, 1 };
@@ -296,7 +319,8 @@ clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bool bloc
     if (!range_ok(offset, size, buffer->size))
         return MOSAIC_ERROR(CL_INVALID_VALUE, "(offset %zu, size %zu) is empty or outside the %zu-byte buffer",
                             offset, size, buffer->size);
-    if ((err = mosaic_mem_check_alignment(buffer, command_queue->device)))
+    if ((err = mosaic_mem_check_alignment(buffer, command_queue->device)) ||
+        (err = mosaic_check_host_memory("ptr", ptr, 0, size)))
         return err;
     rect src = flat(0, size), dst = flat(offset, size);
     size_t region[3] = { size, 1, 1 };
@@ -322,7 +346,8 @@ static cl_int host_rect(cl_command_queue queue, cl_command_type type, cl_mem buf
     if (b.end > buffer->size)
         return MOSAIC_ERROR(CL_INVALID_VALUE, "the rectangle ends at byte %zu of a %zu-byte buffer",
                             b.end, buffer->size);
-    if ((err = mosaic_mem_check_alignment(buffer, queue->device)))
+    if ((err = mosaic_mem_check_alignment(buffer, queue->device)) ||
+        (err = mosaic_check_host_memory("host", ptr, h.offset, h.end)))
         return err;
     if (reading)
         return submit_transfer(queue, type, queue->device->ops->read, buffer, NULL, &b, NULL, ptr, &h, region, blocking,

@@ -116,9 +116,9 @@ static cl_int check_sizes(cl_context context, const cl_image_desc *d)
 /* Fills `img` (format, shape as clGetImageInfo reports it, pitches) and
  * *size (the bytes of the storage) from a checked description.  Pitches
  * given must be at least the packed ones and multiples of the pixel (row)
- * or of the row pitch (slice); `pitch_error` is the code for a bad one
- * (clCreateImage: CL_INVALID_IMAGE_DESCRIPTOR; clCreateImage2D/3D:
- * CL_INVALID_IMAGE_SIZE). */
+ * or of the row pitch (slice), and not make the size overflow;
+ * `pitch_error` is the code for a bad one (clCreateImage:
+ * CL_INVALID_IMAGE_DESCRIPTOR; clCreateImage2D/3D: CL_INVALID_IMAGE_SIZE). */
 static cl_int layout(const cl_image_format *format, const cl_image_desc *d, cl_int pitch_error, mosaic_image *img,
                      size_t *size)
 {
@@ -140,9 +140,11 @@ static cl_int layout(const cl_image_format *format, const cl_image_desc *d, cl_i
     if (row < packed_row || row % ps)
         return MOSAIC_ERROR(pitch_error, "image_row_pitch %zu is below width * %zu-byte pixel (%zu) or not a "
                             "multiple of the pixel size", d->image_row_pitch, ps, packed_row);
+    /* an overflow is the pitches' fault when the application gave one */
+    cl_int overflow_error = d->image_row_pitch || d->image_slice_pitch ? pitch_error : CL_INVALID_IMAGE_SIZE;
     size_t rows = uses_h ? img->height : 1, packed_slice;
     if (__builtin_mul_overflow(row, rows, &packed_slice))
-        return MOSAIC_ERROR(CL_INVALID_IMAGE_SIZE, "the image's slices overflow");
+        return MOSAIC_ERROR(overflow_error, "the image's slices (row pitch %zu times %zu rows) overflow", row, rows);
     size_t slices = is_3d ? img->depth : is_array ? img->array_size : 1;
     size_t slice = packed_slice;
     if (is_3d || is_array) {
@@ -154,7 +156,7 @@ static cl_int layout(const cl_image_format *format, const cl_image_desc *d, cl_i
         }
     } /* the slice pitch of a 1D or 2D image is not used */
     if (__builtin_mul_overflow(slice, slices, size))
-        return MOSAIC_ERROR(CL_INVALID_IMAGE_SIZE, "the image's size overflows");
+        return MOSAIC_ERROR(overflow_error, "the image's size (slice pitch %zu times %zu) overflows", slice, slices);
     img->row_pitch = row;
     img->slice_pitch = (is_3d || is_array) ? slice : 0;
     return CL_SUCCESS;
@@ -301,9 +303,23 @@ static cl_mem create_image(cl_context context, const cl_mem_properties *properti
         return fail(errcode_ret, err);
     if (parent && mosaic_mem_is_buffer(parent) && (err = check_from_buffer(context, &d, parent, &img, size)))
         return fail(errcode_ret, err);
-    if (size > mosaic_context_max_alloc(context))
-        return fail(errcode_ret, MOSAIC_ERROR(CL_INVALID_IMAGE_SIZE, "the image's %zu bytes exceed "
-                                              "CL_DEVICE_MAX_MEM_ALLOC_SIZE", size));
+    if (size > mosaic_context_max_alloc(context)) {
+        /* the pitches' fault when the packed image would fit */
+        cl_image_desc packed = d;
+        packed.image_row_pitch = packed.image_slice_pitch = 0;
+        mosaic_image unused;
+        size_t packed_size;
+        bool pitches = layout(format, &packed, pitch_error, &unused, &packed_size) == CL_SUCCESS &&
+                       packed_size <= mosaic_context_max_alloc(context);
+        return fail(errcode_ret, MOSAIC_ERROR(pitches ? pitch_error : CL_INVALID_IMAGE_SIZE, "the image's %zu bytes "
+                                              "(row pitch %zu, slice pitch %zu) exceed CL_DEVICE_MAX_MEM_ALLOC_SIZE",
+                                              size, img.row_pitch, img.slice_pitch));
+    }
+    /* host_ptr holds the whole storage: refused where that is not this process's memory */
+    if (host_ptr && !mosaic_host_range_mapped(host_ptr, size))
+        return fail(errcode_ret, MOSAIC_ERROR(CL_INVALID_HOST_PTR, "host_ptr %p and the %zu bytes after it are not "
+                                              "in this process's memory (a pitch or host_ptr is wrong)",
+                                              host_ptr, size));
     if (!mosaic_image_format_supported(format, desc->image_type))
         return fail(errcode_ret, MOSAIC_ERROR(CL_IMAGE_FORMAT_NOT_SUPPORTED, "format (0x%x, 0x%x) is not supported "
                                               "for this image type (docs/images.md)", format->image_channel_order,

@@ -233,10 +233,12 @@ clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, const void 
         if (!arg_value)
             return MOSAIC_ERROR(CL_INVALID_ARG_VALUE, "argument %u (%s) needs a value", arg_index, formal->name);
         if (!strcmp(formal->type_name, "queue_t")) {
-            cl_command_queue q = *(const cl_command_queue *)arg_value;
-            if (!MOSAIC_IS(q, QUEUE) || !(q->properties & CL_QUEUE_ON_DEVICE))
+            /* found among the device queues, not read through: any value may come here */
+            cl_command_queue q = mosaic_device_queue_hold(*(void *const *)arg_value);
+            if (!q)
                 return MOSAIC_ERROR(CL_INVALID_DEVICE_QUEUE, "argument %u (%s) is a queue_t: %p is not a device queue",
-                                    arg_index, formal->name, (void *)q);
+                                    arg_index, formal->name, *(void *const *)arg_value);
+            mosaic_release_internal(q);
         }
         memcpy(kernel->arg_bytes + kernel->arg_offsets[arg_index], arg_value, arg_size);
         break;

@@ -203,6 +203,11 @@ static cl_mem create_buffer(cl_context context, const cl_mem_properties *propert
                                                    : "host_ptr given without USE_HOST_PTR or COPY_HOST_PTR"));
         return NULL;
     }
+    if (host_ptr && !mosaic_host_range_mapped(host_ptr, size)) {
+        mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_HOST_PTR, "host_ptr %p and the %zu bytes after it are "
+                                                   "not in this process's memory", host_ptr, size));
+        return NULL;
+    }
     /* A buffer over SVM memory must fit in its allocation (spec:
      * CL_INVALID_BUFFER_SIZE; test_svm svm_allocate_shared_buffer_negative).
      * The SVM hook answers only "is this byte in an SVM allocation of

@@ -33,6 +33,7 @@ static void destroy_queue(void *p)
 {
     cl_command_queue q = p;
     if (q->properties & CL_QUEUE_ON_DEVICE) {
+        mosaic_device_queue_unregister(q); /* kernels' queue_t values name it no more */
         cl_command_queue self = q;
         _Atomic(cl_command_queue) *slot = default_slot(q->context, q->device);
         if (slot) /* the context's default no more */
@@ -130,6 +131,11 @@ static cl_command_queue create_queue(cl_context context, cl_device_id device,
         q->size = size ? size : device->queue_on_device_preferred_size;
     else if (mosaic_tracing()) /* a host queue: a track of the timeline */
         mosaic_trace_queue_created(q);
+    if (on_device && !mosaic_device_queue_register(q)) {
+        mosaic_release(q);
+        mosaic_set_error(errcode_ret, CL_OUT_OF_HOST_MEMORY);
+        return NULL;
+    }
     if (properties & CL_QUEUE_ON_DEVICE_DEFAULT) {
         cl_command_queue none = NULL;
         if (!atomic_compare_exchange_strong(slot, &none, q)) {

@@ -32,6 +32,7 @@
 #include "api/context.h"
 #include "core/engine.h"
 #include "api/entry.h"
+#include "api/enqueue.h"
 #include "api/memory.h"
 #include "core/util.h"
 #include "base/assert.h"
@@ -363,9 +364,9 @@ clEnqueueSVMMemcpy(cl_command_queue command_queue, cl_bool blocking_copy, void *
         return err;
     if (!dst_ptr || !src_ptr)
         return MOSAIC_ERROR(CL_INVALID_VALUE, "%s is NULL", dst_ptr ? "src_ptr" : "dst_ptr");
-    if (!range_fits(dst_ptr, size) || !range_fits(src_ptr, size))
-        return MOSAIC_ERROR(CL_INVALID_VALUE, "%zu bytes from %p or %p wrap around the address space",
-                            size, dst_ptr, src_ptr);
+    if ((err = mosaic_check_host_memory("dst_ptr", dst_ptr, 0, size)) ||
+        (err = mosaic_check_host_memory("src_ptr", src_ptr, 0, size)))
+        return err;
     uintptr_t d = (uintptr_t)dst_ptr, s = (uintptr_t)src_ptr;
     if (size && d < s + size && s < d + size)
         return MOSAIC_ERROR(CL_MEM_COPY_OVERLAP, "[%p, +%zu) and [%p, +%zu) overlap", dst_ptr, size, src_ptr, size);
@@ -396,8 +397,8 @@ clEnqueueSVMMemFill(cl_command_queue command_queue, void *svm_ptr, const void *p
         return MOSAIC_ERROR(CL_INVALID_VALUE, "svm_ptr %p is not aligned to pattern_size %zu", svm_ptr, pattern_size);
     if (size % pattern_size)
         return MOSAIC_ERROR(CL_INVALID_VALUE, "size %zu is not a multiple of pattern_size %zu", size, pattern_size);
-    if (!range_fits(svm_ptr, size))
-        return MOSAIC_ERROR(CL_INVALID_VALUE, "%zu bytes from %p wrap around the address space", size, svm_ptr);
+    if ((err = mosaic_check_host_memory("svm_ptr", svm_ptr, 0, size)))
+        return err;
     mosaic_svm_fill *f = malloc(sizeof *f);
     if (!f)
         return CL_OUT_OF_HOST_MEMORY;

@@ -180,6 +180,10 @@ size_t mc_host_functions(const struct mosaic_runtime_symbol **functions);
 bool mc_host_function_callable(const char *name);
 /* Does the device give generated code the runtime symbol `name`? */
 bool mc_target_has_symbol(const mosaic_compiler_target *target, const char *name);
+/* Does the device have the OpenCL C extension or optional feature `name`
+ * ("cl_khr_fp16", "__opencl_c_images"): is it switched on by the -cl-ext=...
+ * words of its clang_features (frontend.c)? */
+bool mc_target_has_extension(const mosaic_compiler_target *target, const char *name);
 /* Is `feature` ("+avx512f") among the target machine's features? */
 bool mc_target_has_feature(LLVMTargetMachineRef tm, const char *feature);
 /* How many vector registers the target machine's code has (16 or 32). */

@@ -207,24 +207,27 @@ static const char *const undefined_feature_macros[] = {
 
 #define PRELUDE_NAME "__mosaic_prelude.h"
 
-/* Is `name` switched on by the -cl-ext=... words of the device's feature options? */
-static bool device_has(char **feat, size_t nfeat, const char *name)
+bool mc_target_has_extension(const mosaic_compiler_target *target, const char *name)
 {
     bool on = false;
     size_t len = strlen(name);
-    for (size_t i = 0; i < nfeat; i++) {
-        if (strncmp(feat[i], "-cl-ext=", 8))
-            continue;
-        for (const char *p = feat[i] + 8; *p;) {
-            size_t n = strcspn(p, ",");
-            if (n == 4 && !strncmp(p, "-all", 4))
-                on = false;
-            else if (n == 4 && !strncmp(p, "+all", 4))
-                on = true;
-            else if (n == len + 1 && (*p == '+' || *p == '-') && !strncmp(p + 1, name, len))
-                on = *p == '+';
-            p += n + (p[n] == ',');
+    /* each word of the feature string; the last -cl-ext= entry naming it wins */
+    for (const char *w = target ? target->clang_features : NULL; w && *w;) {
+        w += strspn(w, " \t");
+        size_t wlen = strcspn(w, " \t");
+        if (wlen > 8 && !strncmp(w, "-cl-ext=", 8)) {
+            for (const char *p = w + 8, *end = w + wlen; p < end;) {
+                size_t n = strcspn(p, ", \t");
+                if (n == 4 && !strncmp(p, "-all", 4))
+                    on = false;
+                else if (n == 4 && !strncmp(p, "+all", 4))
+                    on = true;
+                else if (n == len + 1 && (*p == '+' || *p == '-') && !strncmp(p + 1, name, len))
+                    on = *p == '+';
+                p += n + (p[n] == ',');
+            }
         }
+        w += wlen;
     }
     return on;
 }
@@ -270,11 +273,11 @@ static cl_int make_prelude(compile_job *job)
     mosaic_strbuf_puts(text, "/* Mosaic: feature macros the device does not report */\n");
     for (size_t i = 0; i < sizeof spir_default_macros / sizeof spir_default_macros[0]; i++) {
         const char *m = spir_default_macros[i];
-        if (!device_has(job->feat, job->nfeat, strcmp(m, "__IMAGE_SUPPORT__") ? m : "__opencl_c_images"))
+        if (!mc_target_has_extension(job->target, strcmp(m, "__IMAGE_SUPPORT__") ? m : "__opencl_c_images"))
             mosaic_strbuf_printf(text, "#undef %s\n", m);
     }
     for (size_t i = 0; i < sizeof undefined_feature_macros / sizeof undefined_feature_macros[0]; i++)
-        if (device_has(job->feat, job->nfeat, undefined_feature_macros[i]))
+        if (mc_target_has_extension(job->target, undefined_feature_macros[i]))
             mosaic_strbuf_printf(text, "#if __OPENCL_C_VERSION__ >= 300\n#define %s 1\n#endif\n",
                                  undefined_feature_macros[i]);
     return text->oom ? mc_out_of_memory(job->log) : CL_SUCCESS;

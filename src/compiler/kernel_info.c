@@ -154,6 +154,10 @@ static cl_int read_args(LLVMTargetDataRef td, LLVMValueRef k, mosaic_kernel_info
         bool is_ptr = LLVMGetTypeKind(t) == LLVMPointerTypeKind;
         unsigned space = i < as.n ? (unsigned)md_int(&as, i) : is_ptr ? LLVMGetPointerAddressSpace(t) : 0;
         a->type_name = md_string(&ty, i);
+        /* the SPIR-V translator names the opaque types as LLVM did
+         * ("opencl.queue_t"): the name OpenCL C gives them, as clang's */
+        if (a->type_name && !strncmp(a->type_name, "opencl.", 7))
+            memmove(a->type_name, a->type_name + 7, strlen(a->type_name + 7) + 1);
         a->name = md_string(&nm, i);
         char *quals = md_string(&tq, i);
         char *access = md_string(&aq, i);

@@ -370,6 +370,228 @@ cl_int mosaic_spirv_check(const void *il, size_t size, mosaic_spec_constant **sp
     return mc_finish_log(&log, r, log_out, "SPIR-V check");
 }
 
+/* ---- kernel signatures --------------------------------------------------------------
+ * The OpenCL SPIR-V environment lists what a kernel's parameters may be
+ * (OpFunctionParameter of an OpEntryPoint's function): integers of 8 to 64
+ * bits, floats of 32 bits (16 and 64 with cl_khr_fp16 and cl_khr_fp64),
+ * vectors and structs of those (and of pointers), pointers to CrossWorkgroup,
+ * UniformConstant or Workgroup memory, samplers, images, pipes and queues.
+ * spirv-val does not hold a module to that list and the translator takes
+ * anything, so the rest would reach clSetKernelArg as a value of its size:
+ * a pointer to Function (private) or Generic memory would get the host's
+ * cl_mem handle and write into Mosaic's own objects, a bool or an event the
+ * host cannot represent.  OpenCL C's kernels meet the same rules in clang. */
+
+enum {
+    OP_NAME = 5, OP_ENTRY_POINT = 15, OP_TYPE_VOID = 19, OP_TYPE_VECTOR = 23, OP_TYPE_IMAGE = 25,
+    OP_TYPE_SAMPLER = 26, OP_TYPE_ARRAY = 28, OP_TYPE_STRUCT = 30, OP_TYPE_POINTER = 32, OP_TYPE_FUNCTION = 33,
+    OP_TYPE_EVENT = 34, OP_TYPE_DEVICE_EVENT = 35, OP_TYPE_RESERVE_ID = 36, OP_TYPE_QUEUE = 37, OP_TYPE_PIPE = 38,
+    OP_TYPE_FORWARD_POINTER = 39, OP_FUNCTION = 54, OP_FUNCTION_PARAMETER = 55, OP_FUNCTION_END = 56,
+};
+enum { STORAGE_UNIFORM_CONSTANT = 0, STORAGE_WORKGROUP = 4, STORAGE_CROSS_WORKGROUP = 5 };
+#define MAX_ID_BOUND ((uint32_t)1 << 22)
+
+/* What a module's ids are, as far as kernel parameters care: one entry per
+ * id below the header's bound. */
+typedef struct sig_id {
+    uint32_t at;       /* word index of the instruction declaring it (a type, a function, a parameter); 0: none */
+    uint32_t bad;      /* for a type: the id of a part no kernel argument may hold (itself, or a member's); 0: none */
+    uint32_t name;     /* word index of its OpName; 0: none */
+} sig_id;
+
+typedef struct sig_scan {
+    const uint32_t *w;
+    sig_id *ids;
+    uint32_t bound;
+    bool fp16, fp64;
+} sig_scan;
+
+static const sig_id *sig_lookup(const sig_scan *s, uint32_t id)
+{
+    return id && id < s->bound && s->ids[id].at ? &s->ids[id] : NULL;
+}
+
+static uint32_t opcode_of(const sig_scan *s, uint32_t id)
+{
+    const sig_id *d = sig_lookup(s, id);
+    return d ? s->w[d->at] & 0xffffu : 0;
+}
+
+/* The id of the part of type `id` that a by-value kernel argument (a
+ * scalar, a vector, a struct's member or an array's element) cannot hold,
+ * or 0.  Types come before their uses, but for pointers (which are allowed
+ * and not followed), so a struct's members are known when it is. */
+static uint32_t bad_part(const sig_scan *s, const uint32_t *ins, uint32_t count)
+{
+    uint32_t op = ins[0] & 0xffffu, id = ins[1];
+    const sig_id *part;
+    switch (op) {
+    case OP_TYPE_INT:
+        return count >= 3 && (ins[2] == 8 || ins[2] == 16 || ins[2] == 32 || ins[2] == 64) ? 0 : id;
+    case OP_TYPE_FLOAT:
+        return count >= 3 && (ins[2] == 32 || (ins[2] == 16 && s->fp16) || (ins[2] == 64 && s->fp64)) ? 0 : id;
+    case OP_TYPE_VECTOR:
+    case OP_TYPE_ARRAY:
+        part = count >= 3 ? sig_lookup(s, ins[2]) : NULL;
+        return part ? part->bad : id;
+    case OP_TYPE_STRUCT:
+        for (uint32_t i = 2; i < count; i++) {
+            part = sig_lookup(s, ins[i]);
+            if (!part)
+                return id;
+            if (part->bad)
+                return part->bad;
+        }
+        return 0;
+    case OP_TYPE_POINTER:
+    case OP_TYPE_FORWARD_POINTER:
+        return count >= 3 ? 0 : id; /* a struct may hold pointers: the host writes the address itself */
+    default:
+        return id; /* bool, events, images, samplers, queues, pipes, runtime arrays... */
+    }
+}
+
+static const char *storage_class_name(uint32_t sc)
+{
+    static const char *const names[] = {"UniformConstant", "Input", "Uniform", "Output", "Workgroup",
+                                        "CrossWorkgroup", "Private", "Function", "Generic"};
+    return sc < sizeof names / sizeof names[0] ? names[sc] : "an unknown";
+}
+
+/* "OpTypeBool", "a 16-bit OpTypeFloat" ...: what type `id` is, for the log. */
+static void describe_type(const sig_scan *s, uint32_t id, char *buf, size_t size)
+{
+    static const char *const type_ops[] = {"OpTypeVoid", "OpTypeBool", "OpTypeInt", "OpTypeFloat",
+                                           "OpTypeVector", "OpTypeMatrix", "OpTypeImage", "OpTypeSampler",
+                                           "OpTypeSampledImage", "OpTypeArray", "OpTypeRuntimeArray",
+                                           "OpTypeStruct", "OpTypeOpaque", "OpTypePointer", "OpTypeFunction",
+                                           "OpTypeEvent", "OpTypeDeviceEvent", "OpTypeReserveId", "OpTypeQueue",
+                                           "OpTypePipe"};
+    const sig_id *d = sig_lookup(s, id);
+    uint32_t op = d ? s->w[d->at] & 0xffffu : 0;
+    if (!d || op < OP_TYPE_VOID || op > OP_TYPE_PIPE)
+        snprintf(buf, size, "of id %%%u, no type Mosaic knows", id);
+    else if ((op == OP_TYPE_INT || op == OP_TYPE_FLOAT) && (s->w[d->at] >> 16) >= 3)
+        snprintf(buf, size, "a %u-bit %s%s", s->w[d->at + 2], type_ops[op - OP_TYPE_VOID],
+                 op != OP_TYPE_FLOAT         ? ""
+                 : s->w[d->at + 2] == 16     ? " (half: the device has no cl_khr_fp16)"
+                 : s->w[d->at + 2] == 64     ? " (double: the device has no cl_khr_fp64)"
+                                             : "");
+    else
+        snprintf(buf, size, "an %s", type_ops[op - OP_TYPE_VOID]);
+}
+
+/* Why parameter `param` (an OpFunctionParameter's words) cannot be a
+ * kernel's, into buf; false when it can. */
+static bool bad_parameter(const sig_scan *s, const uint32_t *param, char *buf, size_t size)
+{
+    uint32_t type = param[1], op = opcode_of(s, type);
+    const sig_id *t = sig_lookup(s, type);
+    char what[160];
+    if ((op == OP_TYPE_POINTER || op == OP_TYPE_FORWARD_POINTER) && (s->w[t->at] >> 16) >= 3) {
+        uint32_t sc = s->w[t->at + 2]; /* (both name the storage class there) */
+        if (sc == STORAGE_CROSS_WORKGROUP || sc == STORAGE_UNIFORM_CONSTANT || sc == STORAGE_WORKGROUP)
+            return false;
+        snprintf(buf, size, "is a pointer to %s memory; a kernel's pointer parameters point to CrossWorkgroup "
+                            "(global), UniformConstant (constant) or Workgroup (local) memory", storage_class_name(sc));
+        return true;
+    }
+    if (op == OP_TYPE_SAMPLER || op == OP_TYPE_IMAGE || op == OP_TYPE_PIPE || op == OP_TYPE_QUEUE)
+        return false;
+    if (op == OP_TYPE_ARRAY) {
+        snprintf(buf, size, "is an array (OpTypeArray), which a kernel does not take by value");
+        return true;
+    }
+    uint32_t bad = t ? t->bad : type;
+    if (!bad)
+        return false;
+    describe_type(s, bad, what, sizeof what);
+    if (bad == type)
+        snprintf(buf, size, "is %s, which no kernel argument may be", what);
+    else
+        snprintf(buf, size, "is %s holding %s, which no kernel argument may hold",
+                 op == OP_TYPE_STRUCT ? "a struct" : "a vector", what);
+    return true;
+}
+
+/* The literal string from word `first_word` of the instruction at word
+ * index `at` (a name), as one line of at most size - 1 bytes. */
+static void name_of(const sig_scan *s, uint32_t at, uint32_t first_word, char *buf, size_t size)
+{
+    uint32_t count = s->w[at] >> 16;
+    size_t max = count > first_word ? (count - first_word) * 4 : 0;
+    const char *text = (const char *)(s->w + at + first_word);
+    size_t n = strnlen(text, max);
+    snprintf(buf, size, "%.*s", (int)(n < size ? n : size - 1), text);
+    for (char *c = buf; *c; c++)
+        if ((unsigned char)*c < ' ')
+            *c = '?';
+}
+
+/* Every entry point's parameters against the list above, each refused one
+ * in the log: CL_COMPILE_PROGRAM_FAILURE when there is one. */
+static cl_int check_kernel_signatures(const mosaic_compiler_target *target, const uint32_t *w, size_t nwords,
+                                      mosaic_strbuf *log)
+{
+    /* spirv-val keeps every id below the bound, and the bound below 2^22
+     * (--max-id-bound); a larger id (another MOSAIC_SPIRV_VAL) declares
+     * nothing here, so a parameter of that type is refused */
+    sig_scan s = {.w = w, .bound = w[3] < MAX_ID_BOUND ? w[3] : MAX_ID_BOUND,
+                  .fp16 = mc_target_has_extension(target, "cl_khr_fp16"),
+                  .fp64 = mc_target_has_extension(target, "cl_khr_fp64")};
+    s.ids = calloc(s.bound ? s.bound : 1, sizeof *s.ids);
+    if (!s.ids)
+        return mc_out_of_memory(log);
+    /* the ids' declarations, the types' verdicts in the order they come */
+    for (size_t i = HEADER_WORDS; i < nwords;) {
+        uint32_t count = w[i] >> 16, op = w[i] & 0xffffu;
+        if (!count || count > nwords - i)
+            break;
+        uint32_t result = op == OP_FUNCTION || op == OP_FUNCTION_PARAMETER ? (count >= 3 ? w[i + 2] : 0)
+                          : op >= OP_TYPE_VOID && op <= OP_TYPE_FORWARD_POINTER && count >= 2 ? w[i + 1]
+                          : op == OP_NAME && count >= 2 ? w[i + 1] : 0;
+        if (result && result < s.bound) {
+            if (op == OP_NAME)
+                s.ids[result].name = (uint32_t)i;
+            else if (!s.ids[result].at || op == OP_TYPE_POINTER) { /* (OpTypePointer after its forward declaration) */
+                s.ids[result].at = (uint32_t)i;
+                if (op >= OP_TYPE_VOID && op <= OP_TYPE_FORWARD_POINTER)
+                    s.ids[result].bad = bad_part(&s, w + i, count);
+            }
+        }
+        i += count;
+    }
+    bool refused = false;
+    for (size_t i = HEADER_WORDS; i < nwords;) {
+        uint32_t count = w[i] >> 16;
+        if (!count || count > nwords - i)
+            break;
+        if ((w[i] & 0xffffu) == OP_ENTRY_POINT && count >= 4) {
+            char kernel[104], name[104], why[400];
+            name_of(&s, (uint32_t)i, 3, kernel, sizeof kernel);
+            const sig_id *f = opcode_of(&s, w[i + 2]) == OP_FUNCTION ? sig_lookup(&s, w[i + 2]) : NULL;
+            /* the function's OpFunctionParameter instructions follow it */
+            for (uint32_t at = f ? f->at + (w[f->at] >> 16) : 0, n = 0;
+                 f && at < nwords && (w[at] & 0xffffu) == OP_FUNCTION_PARAMETER && (w[at] >> 16) >= 3 &&
+                 (w[at] >> 16) <= nwords - at;
+                 at += w[at] >> 16, n++) {
+                if (!bad_parameter(&s, w + at, why, sizeof why))
+                    continue;
+                const sig_id *p = sig_lookup(&s, w[at + 2]);
+                name[0] = 0;
+                if (p && p->name)
+                    name_of(&s, p->name, 2, name, sizeof name);
+                mosaic_strbuf_printf(log, "error: kernel '%s': parameter %u%s%s%s %s\n", kernel, n,
+                                     name[0] ? " ('" : "", name, name[0] ? "')" : "", why);
+                refused = true;
+            }
+        }
+        i += count;
+    }
+    free(s.ids);
+    return refused ? CL_COMPILE_PROGRAM_FAILURE : CL_SUCCESS;
+}
+
 /* ---- translation ------------------------------------------------------------------ */
 
 static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
@@ -513,6 +735,8 @@ cl_int mosaic_compile_spirv(const mosaic_compiler_target *target, const void *il
         r = mc_out_of_memory(&log);
     if (r == CL_SUCCESS && check_header(w, size, &log) != CL_SUCCESS)
         r = CL_COMPILE_PROGRAM_FAILURE;
+    if (r == CL_SUCCESS)
+        r = check_kernel_signatures(target, w, size / 4, &log);
     if (r == CL_SUCCESS)
         r = apply_spec_constants(w, size / 4, num_specs, specs, &log);
     /* the same words translated before, by the same translator (spirv_cache.c) */

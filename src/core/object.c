@@ -3,6 +3,7 @@
 #include "core/engine.h"
 #include "base/assert.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 
 void mosaic_object_init(void *object, mosaic_object_type type, const cl_icd_dispatch *dispatch,
@@ -84,4 +85,64 @@ void mosaic_release_internal(void *object)
 cl_uint mosaic_refcount(const void *object)
 {
     return atomic_load(&header(object)->refcount);
+}
+
+/* ---- device queues as kernels name them ------------------------------------------
+ * A kernel's queue_t is a value in its own memory (an argument, what
+ * get_default_queue returned, an uninitialised variable): the device finds
+ * it among the live device queues before it reads the queue, and holds the
+ * queue from there, so that a queue released meanwhile is not freed under
+ * it.  A handful per context: a list. */
+static pthread_mutex_t device_queues_lock = PTHREAD_MUTEX_INITIALIZER;
+static cl_command_queue *device_queues;
+static size_t num_device_queues, device_queues_cap;
+
+bool mosaic_device_queue_register(cl_command_queue q)
+{
+    pthread_mutex_lock(&device_queues_lock);
+    bool ok = true;
+    if (num_device_queues == device_queues_cap) {
+        size_t cap = device_queues_cap ? 2 * device_queues_cap : 16;
+        cl_command_queue *grown = realloc(device_queues, cap * sizeof *grown);
+        if (grown) {
+            device_queues = grown;
+            device_queues_cap = cap;
+        }
+        ok = grown != NULL;
+    }
+    if (ok)
+        device_queues[num_device_queues++] = q;
+    pthread_mutex_unlock(&device_queues_lock);
+    return ok;
+}
+
+void mosaic_device_queue_unregister(cl_command_queue q)
+{
+    pthread_mutex_lock(&device_queues_lock);
+    for (size_t i = 0; i < num_device_queues; i++)
+        if (device_queues[i] == q) {
+            device_queues[i] = device_queues[--num_device_queues];
+            break;
+        }
+    pthread_mutex_unlock(&device_queues_lock);
+}
+
+cl_command_queue mosaic_device_queue_hold(const void *handle)
+{
+    cl_command_queue found = NULL;
+    pthread_mutex_lock(&device_queues_lock);
+    for (size_t i = 0; i < num_device_queues && !found; i++) {
+        if (device_queues[i] != handle)
+            continue;
+        /* an internal hold, unless its last one is gone (its destruction,
+         * which unregisters it under this lock, is under way) */
+        atomic_uint *internal = &header(handle)->internal;
+        unsigned n = atomic_load(internal);
+        while (n && !atomic_compare_exchange_weak(internal, &n, n + 1))
+            ;
+        if (n)
+            found = device_queues[i];
+    }
+    pthread_mutex_unlock(&device_queues_lock);
+    return found;
 }

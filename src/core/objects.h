@@ -70,6 +70,16 @@ cl_uint mosaic_refcount(const void *object);
 
 #define MOSAIC_IS(handle, TYPE) mosaic_object_is((handle), MOSAIC_##TYPE)
 
+/* Device queues (CL_QUEUE_ON_DEVICE) by their handles, which kernels hold
+ * as queue_t values that may be anything: a queue is registered once made
+ * (false: out of memory) and unregistered by its destruction;
+ * mosaic_device_queue_hold returns the live device queue `handle` is, with
+ * an internal hold the caller releases, or NULL, and reads nothing through
+ * a handle it does not find. */
+bool mosaic_device_queue_register(cl_command_queue q);
+void mosaic_device_queue_unregister(cl_command_queue q);
+cl_command_queue mosaic_device_queue_hold(const void *handle);
+
 /* ---- devices -------------------------------------------------------------- */
 /* What each kind of device implements: core/device.h. */
 typedef struct mosaic_device_ops mosaic_device_ops;

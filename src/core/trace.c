@@ -28,10 +28,12 @@
 #include "base/settings.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 bool mosaic_trace_on;
@@ -387,16 +389,50 @@ static void in_forked_child(void)
     forked = true;
 }
 
+/* The trace file, created or emptied: a regular file only, since the
+ * closing brackets are written over by later events (a FIFO, a terminal or
+ * a device cannot take that), and opening a FIFO for writing would wait for
+ * a reader inside the application's first OpenCL call.  A path that is no
+ * regular file is not opened (opening a device may do something); one that
+ * becomes one meanwhile is opened without waiting (O_NONBLOCK: a FIFO with
+ * no reader fails at once) and let go.  NULL after one warning. */
+static FILE *open_regular(const char *path)
+{
+    static const char *const no_trace = "MOSAIC_TRACE takes a regular file; no trace is written";
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        fprintf(stderr, "mosaic: MOSAIC_TRACE: %s is not a regular file (%s); %s\n", path,
+                S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISDIR(st.st_mode) ? "a directory" : "a device or socket", no_trace);
+        return NULL;
+    }
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0666);
+    if (fd < 0) {
+        fprintf(stderr, "mosaic: MOSAIC_TRACE: cannot open %s: %s; no trace is written\n", path,
+                errno == ENXIO ? "a FIFO with no reader" : strerror(errno));
+        return NULL;
+    }
+    int flags = fcntl(fd, F_GETFL);
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
+        fprintf(stderr, "mosaic: MOSAIC_TRACE: %s is not a regular file; %s\n", path, no_trace);
+        close(fd);
+        return NULL;
+    }
+    FILE *f = fdopen(fd, "w");
+    if (!f) {
+        fprintf(stderr, "mosaic: MOSAIC_TRACE: cannot open %s: %s; no trace is written\n", path, strerror(errno));
+        close(fd);
+    }
+    return f;
+}
+
 static void open_trace(void)
 {
     const char *path = mosaic_settings()->trace;
     if (!path)
         return;
-    file = fopen(path, "w");
-    if (!file) {
-        fprintf(stderr, "mosaic: MOSAIC_TRACE: cannot open %s: %s; no trace is written\n", path, strerror(errno));
+    file = open_regular(path);
+    if (!file)
         return;
-    }
     if (pthread_key_create(&thread_key, thread_exit) != 0) {
         fclose(file);
         file = NULL;

@@ -7,7 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 
 enum { SPIN_YIELD_NS = 1000 }; /* how long a spin runs before it lets another thread on its CPU run */
 
@@ -96,4 +98,23 @@ bool mosaic_grow(void **array, size_t *capacity, size_t need, size_t item_size)
     *array = p;
     *capacity = cap;
     return true;
+}
+
+/* Is the page of address a mapped?  mincore fails with ENOMEM for a range
+ * that is not, and for addresses beyond the process's address space. */
+static bool page_mapped(uintptr_t a)
+{
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    unsigned char resident;
+    return mincore((void *)(a & ~(page - 1)), 1, &resident) == 0;
+}
+
+bool mosaic_host_range_mapped(const void *p, size_t size)
+{
+    uintptr_t first = (uintptr_t)p;
+    if (size == 0)
+        return true;
+    if (size - 1 > UINTPTR_MAX - first)
+        return false;
+    return page_mapped(first) && page_mapped(first + (size - 1));
 }

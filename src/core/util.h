@@ -41,4 +41,12 @@ char *mosaic_strdup(const char *s);
 /* Grow a dynamic array to hold at least `need` items; false on failure. */
 bool mosaic_grow(void **array, size_t *capacity, size_t need, size_t item_size);
 
+/* Can host memory [p, p + size) be what the application says it is: it does
+ * not wrap around the address space, and the pages of its first and last
+ * bytes are mapped in this process (mincore)?  An application's pitches or
+ * pointer may be anything; this catches the arithmetic that ran past the
+ * address space and pointers to nothing, not a range too short for its
+ * data (holes in the middle are the application's).  size 0: true. */
+bool mosaic_host_range_mapped(const void *p, size_t size);
+
 #endif

@@ -406,6 +406,168 @@ TEST(events)
     clReleaseProgram(p);
 }
 
+/* ---- events that are not events: garbage, pointers, NULL, released ones ----------------- */
+
+/* Each wait list below holds one clk_event_t that names no event: a fill
+ * pattern, a small integer, NULL, CLK_NULL_EVENT, the address of global
+ * memory that looks like an event of Mosaic's (the magic word its events
+ * once began with, everywhere), an event released before, an uninitialised
+ * variable.  enqueue_marker and enqueue_kernel must return
+ * CLK_INVALID_EVENT_WAIT_LIST, the other event functions do nothing, and a
+ * real event still works after them. */
+static const char bad_events_source[] =
+    "#define BAD 7\n"
+    "kernel void parent(global int *out, queue_t q, global ulong *fake) {\n"
+    "    ulong raw[BAD];\n"
+    "    raw[0] = 0x4141414141414141ul;\n"
+    "    raw[1] = 1;\n"
+    "    raw[2] = 0;\n"
+    "    clk_event_t null_event = CLK_NULL_EVENT;\n"
+    "    raw[3] = *(ulong *)&null_event;\n"
+    "    for (int i = 0; i < 64; i++) fake[i] = 0x4d6f446576457674ul;\n"
+    "    raw[4] = (ulong)&fake[8];\n"
+    "    clk_event_t gone = create_user_event();\n"
+    "    release_event(gone);\n"
+    "    raw[5] = *(ulong *)&gone;\n"
+    "    clk_event_t uninitialised[2];\n"
+    "    raw[6] = *(ulong *)&uninitialised[1];\n"
+    "    for (int i = 0; i < BAD; i++) {\n"
+    "        const clk_event_t *list = (const clk_event_t *)&raw[i];\n"
+    "        clk_event_t e;\n"
+    "        out[i] = enqueue_marker(q, 1, list, &e);\n"
+    "        out[10 + i] = enqueue_kernel(q, CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(1), 1, list, NULL,\n"
+    "                                     ^{ atomic_inc(&out[40]); });\n"
+    "        out[20 + i] = is_valid_event(*list);\n"
+    "        retain_event(*list);\n"
+    "        release_event(*list);\n"
+    "        set_user_event_status(*list, CL_COMPLETE);\n"
+    "        capture_event_profiling_info(*list, CLK_PROFILING_COMMAND_EXEC_TIME, (global ulong *)&out[30]);\n"
+    "    }\n"
+    "    /* a list with a good event first and a bad one after it */\n"
+    "    clk_event_t good = create_user_event(), two[2] = { good, *(const clk_event_t *)&raw[0] };\n"
+    "    clk_event_t e;\n"
+    "    out[7] = enqueue_marker(q, 2, two, &e);\n"
+    "    /* the good event alone is fine */\n"
+    "    out[8] = enqueue_kernel(q, CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(1), 1, &good, NULL,\n"
+    "                            ^{ out[41] = 1; });\n"
+    "    set_user_event_status(good, CL_COMPLETE);\n"
+    "    release_event(good);\n"
+    "}\n";
+
+TEST(bad_events)
+{
+    cl_program p = build(bad_events_source);
+    if (!p)
+        return;
+    cl_int err;
+    cl_kernel k = clCreateKernel(p, "parent", &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    cl_mem out = zeroed(64 * sizeof(int)), fake = zeroed(64 * sizeof(cl_ulong));
+    CHECK_ERR(clSetKernelArg(k, 0, sizeof out, &out), CL_SUCCESS);
+    CHECK_ERR(clSetKernelArg(k, 1, sizeof dev_queue, &dev_queue), CL_SUCCESS);
+    CHECK_ERR(clSetKernelArg(k, 2, sizeof fake, &fake), CL_SUCCESS);
+    size_t one = 1;
+    CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 1, NULL, &one, &one, 0, NULL, NULL), CL_SUCCESS);
+    int r[64];
+    CHECK_ERR(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, sizeof r, r, 0, NULL, NULL), CL_SUCCESS);
+    static const char *const what[] = {"0x4141414141414141", "1", "NULL", "CLK_NULL_EVENT",
+                                       "a global address holding Mosaic's old event magic", "a released event",
+                                       "an uninitialised clk_event_t"};
+    for (int i = 0; i < 7; i++) {
+        CHECK(r[i] == -57, "enqueue_marker on %s: %d (CLK_INVALID_EVENT_WAIT_LIST is -57)", what[i], r[i]);
+        CHECK(r[10 + i] == -57, "enqueue_kernel on %s: %d", what[i], r[10 + i]);
+        CHECK(r[20 + i] == 0, "is_valid_event(%s) is true", what[i]);
+    }
+    CHECK(r[40] == 0, "%d children with a bad wait list ran", r[40]);
+    CHECK(r[30] == 0 && r[31] == 0, "capture_event_profiling_info wrote for no event");
+    CHECK(r[7] == -57, "enqueue_marker on a good and a bad event: %d", r[7]);
+    CHECK(r[8] == 0 && r[41] == 1, "the good event: enqueue_kernel %d, the child ran: %d", r[8], r[41]);
+    /* the fake event in the buffer is as the kernel wrote it */
+    cl_ulong f[64];
+    CHECK_ERR(clEnqueueReadBuffer(queue, fake, CL_TRUE, 0, sizeof f, f, 0, NULL, NULL), CL_SUCCESS);
+    int changed = 0;
+    for (int i = 0; i < 64; i++)
+        changed += f[i] != 0x4d6f446576457674ull;
+    CHECK(changed == 0, "%d words of the buffer changed", changed);
+    clReleaseMemObject(fake);
+    clReleaseMemObject(out);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+}
+
+/* queue_t values that are not device queues: enqueue_kernel and
+ * enqueue_marker return CLK_INVALID_QUEUE without reading through them (a
+ * fill pattern, NULL, global memory that carries a queue's tag everywhere,
+ * a device queue the host released, an uninitialised variable); the good
+ * queue after them still works. */
+static const char bad_queues_source[] =
+    "#define BAD 5\n"
+    "kernel void parent(global int *out, queue_t good, global ulong *fake, ulong released) {\n"
+    "    ulong raw[BAD];\n"
+    "    raw[0] = 0x4141414141414141ul;\n"
+    "    raw[1] = 0;\n"
+    "    for (int i = 0; i < 64; i++) fake[i] = 0x4d6f50344d6f5034ul;\n"
+    "    raw[2] = (ulong)&fake[8];\n"
+    "    raw[3] = released;\n"
+    "    queue_t uninitialised[2];\n"
+    "    raw[4] = *(ulong *)&uninitialised[1];\n"
+    "    clk_event_t user = create_user_event();\n"
+    "    for (int i = 0; i < BAD; i++) {\n"
+    "        queue_t q = *(const queue_t *)&raw[i];\n"
+    "        clk_event_t e;\n"
+    "        out[i] = enqueue_kernel(q, CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(1), ^{ atomic_inc(&out[40]); });\n"
+    "        out[10 + i] = enqueue_marker(q, 1, &user, &e);\n"
+    "    }\n"
+    "    set_user_event_status(user, CL_COMPLETE);\n"
+    "    release_event(user);\n"
+    "    out[20] = enqueue_kernel(good, CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(1), ^{ out[41] = 1; });\n"
+    "}\n";
+
+TEST(bad_queues)
+{
+    cl_program p = build(bad_queues_source);
+    if (!p)
+        return;
+    cl_int err;
+    cl_kernel k = clCreateKernel(p, "parent", &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    /* the host's side: a queue_t argument that is no device queue */
+    cl_ulong garbage = 0x4141414141414141ull;
+    CHECK_ERR(clSetKernelArg(k, 1, sizeof garbage, &garbage), CL_INVALID_DEVICE_QUEUE);
+    CHECK_ERR(clSetKernelArg(k, 1, sizeof queue, &queue), CL_INVALID_DEVICE_QUEUE);
+    cl_command_queue none = NULL;
+    CHECK_ERR(clSetKernelArg(k, 1, sizeof none, &none), CL_INVALID_DEVICE_QUEUE);
+    cl_queue_properties props[] = { CL_QUEUE_PROPERTIES, CL_QUEUE_ON_DEVICE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE,
+                                    0 };
+    cl_command_queue gone = clCreateCommandQueueWithProperties(context, device, props, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    cl_ulong released = (cl_ulong)(uintptr_t)gone;
+    CHECK_ERR(clReleaseCommandQueue(gone), CL_SUCCESS);
+    CHECK_ERR(clSetKernelArg(k, 1, sizeof released, &released), CL_INVALID_DEVICE_QUEUE);
+
+    cl_mem out = zeroed(64 * sizeof(int)), fake = zeroed(64 * sizeof(cl_ulong));
+    CHECK_ERR(clSetKernelArg(k, 0, sizeof out, &out), CL_SUCCESS);
+    CHECK_ERR(clSetKernelArg(k, 1, sizeof dev_queue, &dev_queue), CL_SUCCESS);
+    CHECK_ERR(clSetKernelArg(k, 2, sizeof fake, &fake), CL_SUCCESS);
+    CHECK_ERR(clSetKernelArg(k, 3, sizeof released, &released), CL_SUCCESS);
+    size_t one = 1;
+    CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 1, NULL, &one, &one, 0, NULL, NULL), CL_SUCCESS);
+    int r[64];
+    CHECK_ERR(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, sizeof r, r, 0, NULL, NULL), CL_SUCCESS);
+    static const char *const what[] = {"0x4141414141414141", "NULL", "a global address holding a queue's tag",
+                                       "a released device queue", "an uninitialised queue_t"};
+    for (int i = 0; i < 5; i++) {
+        CHECK(r[i] == -102, "enqueue_kernel on %s: %d (CLK_INVALID_QUEUE is -102)", what[i], r[i]);
+        CHECK(r[10 + i] == -102, "enqueue_marker on %s: %d", what[i], r[10 + i]);
+    }
+    CHECK(r[40] == 0, "%d children on a bad queue ran", r[40]);
+    CHECK(r[20] == 0 && r[41] == 1, "the good queue: enqueue_kernel %d, the child ran: %d", r[20], r[41]);
+    clReleaseMemObject(fake);
+    clReleaseMemObject(out);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+}
+
 /* ---- __local block arguments, ndrange_2D/3D with offsets and local sizes ------------------ */
 
 static const char locals_source[] =

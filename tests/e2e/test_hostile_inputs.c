@@ -425,6 +425,216 @@ TEST(kernels_cannot_call_the_host)
     clReleaseMemObject(out);
     clReleaseKernel(k);
     clReleaseProgram(p);
+
+/* ---- host pitches and pointers ---------------------------------------------------
+ * A host rectangle's pitches are the application's: a row or slice pitch
+ * whose product runs past the address space (SIZE_MAX - 3, 2^62) once had
+ * clEnqueueReadImage copy through a wrapped pointer (4 bytes before the
+ * host buffer: CL_SUCCESS) or fault.  Every path that takes host memory
+ * with a size or pitches refuses a range that is not in the process's
+ * memory with CL_INVALID_VALUE (clCreate*: CL_INVALID_HOST_PTR), and the
+ * same calls still work with sane values. */
+
+#define PITCH_WRAPS (SIZE_MAX - 3)
+#define PITCH_HUGE ((size_t)1 << 62)
+#define NOT_A_POINTER ((void *)(uintptr_t)0x4141414141414141ull)
+
+static cl_mem image_of(cl_mem_object_type type, size_t width, size_t height, size_t depth)
+{
+    cl_image_format format = { CL_RGBA, CL_UNSIGNED_INT8 };
+    cl_image_desc desc = { .image_type = type, .image_width = width, .image_height = height };
+    if (type == CL_MEM_OBJECT_IMAGE3D)
+        desc.image_depth = depth;
+    else if (type == CL_MEM_OBJECT_IMAGE1D_ARRAY)
+        desc.image_array_size = height;
+    cl_int err;
+    cl_mem image = clCreateImage(context, CL_MEM_READ_WRITE, &format, &desc, NULL, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    return image;
+}
+
+/* clEnqueueReadImage or clEnqueueWriteImage, blocking. */
+static cl_int image_transfer(bool write, cl_mem image, const size_t *origin, const size_t *region, size_t row_pitch,
+                             size_t slice_pitch, void *ptr)
+{
+    return write ? clEnqueueWriteImage(queue, image, CL_TRUE, origin, region, row_pitch, slice_pitch, ptr, 0, NULL,
+                                       NULL)
+                 : clEnqueueReadImage(queue, image, CL_TRUE, origin, region, row_pitch, slice_pitch, ptr, 0, NULL,
+                                      NULL);
+}
+
+/* clEnqueueReadBufferRect or clEnqueueWriteBufferRect, blocking, from the buffer's origin. */
+static cl_int buffer_rect_transfer(bool write, cl_mem buffer, const size_t *host_origin, const size_t *region,
+                                   size_t host_row_pitch, size_t host_slice_pitch, void *ptr)
+{
+    static const size_t origin[3] = { 0, 0, 0 };
+    return write ? clEnqueueWriteBufferRect(queue, buffer, CL_TRUE, origin, host_origin, region, 0, 0, host_row_pitch,
+                                            host_slice_pitch, ptr, 0, NULL, NULL)
+                 : clEnqueueReadBufferRect(queue, buffer, CL_TRUE, origin, host_origin, region, 0, 0, host_row_pitch,
+                                           host_slice_pitch, ptr, 0, NULL, NULL);
+}
+
+TEST(image_host_pitches)
+{
+    cl_bool images = CL_FALSE;
+    clGetDeviceInfo(device, CL_DEVICE_IMAGE_SUPPORT, sizeof images, &images, NULL);
+    if (!images)
+        TEST_SKIP("no image support");
+    cl_mem image2d = image_of(CL_MEM_OBJECT_IMAGE2D, 8, 8, 1), image3d = image_of(CL_MEM_OBJECT_IMAGE3D, 8, 8, 4),
+           array1d = image_of(CL_MEM_OBJECT_IMAGE1D_ARRAY, 8, 4, 1);
+    static unsigned char host[1 << 16];
+    size_t origin[3] = { 0, 0, 0 }, rows[3] = { 2, 2, 1 }, slices[3] = { 2, 2, 2 }, layers[3] = { 2, 2, 1 };
+    for (int write = 0; write < 2; write++) {
+        const char *name = write ? "clEnqueueWriteImage" : "clEnqueueReadImage";
+        CHECK(image_transfer(write, image2d, origin, rows, PITCH_WRAPS, 0, host) == CL_INVALID_VALUE,
+              "%s, row pitch SIZE_MAX - 3", name);
+        CHECK(image_transfer(write, image2d, origin, rows, PITCH_HUGE, 0, host) == CL_INVALID_VALUE,
+              "%s, row pitch 2^62", name);
+        CHECK(image_transfer(write, image3d, origin, slices, PITCH_HUGE, 0, host) == CL_INVALID_VALUE,
+              "%s, 3D, row pitch 2^62", name);
+        CHECK(image_transfer(write, image3d, origin, slices, 0, PITCH_HUGE, host) == CL_INVALID_VALUE,
+              "%s, 3D, slice pitch 2^62", name);
+        CHECK(image_transfer(write, image3d, origin, slices, 0, PITCH_WRAPS & ~(size_t)7, host) == CL_INVALID_VALUE,
+              "%s, 3D, slice pitch near SIZE_MAX", name);
+        CHECK(image_transfer(write, array1d, origin, layers, 0, PITCH_HUGE, host) == CL_INVALID_VALUE,
+              "%s, 1D array, slice pitch 2^62", name);
+        CHECK(image_transfer(write, image2d, origin, rows, 0, 0, NOT_A_POINTER) == CL_INVALID_VALUE,
+              "%s to a pointer to nothing", name);
+        /* one row with any pitch steps nowhere: taken */
+        size_t one_row[3] = { 2, 1, 1 };
+        CHECK(image_transfer(write, image2d, origin, one_row, PITCH_HUGE, 0, host) == CL_SUCCESS,
+              "%s, one row, row pitch 2^62", name);
+        /* and sane pitches work */
+        CHECK(image_transfer(write, image3d, origin, slices, 64, 4096, host) == CL_SUCCESS,
+              "%s, 3D, pitches 64 and 4096", name);
+    }
+    clReleaseMemObject(array1d);
+    clReleaseMemObject(image3d);
+    clReleaseMemObject(image2d);
+}
+
+TEST(buffer_rect_host_pitches)
+{
+    cl_int err;
+    cl_mem buffer = clCreateBuffer(context, CL_MEM_READ_WRITE, 1 << 16, NULL, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    static unsigned char host[1 << 16];
+    size_t origin[3] = { 0, 0, 0 }, rows[3] = { 4, 2, 1 }, slices[3] = { 4, 2, 2 };
+    for (int write = 0; write < 2; write++) {
+        const char *name = write ? "clEnqueueWriteBufferRect" : "clEnqueueReadBufferRect";
+        CHECK(buffer_rect_transfer(write, buffer, origin, rows, PITCH_WRAPS, 0, host) == CL_INVALID_VALUE,
+              "%s, host row pitch SIZE_MAX - 3", name);
+        CHECK(buffer_rect_transfer(write, buffer, origin, rows, PITCH_HUGE, 0, host) == CL_INVALID_VALUE,
+              "%s, host row pitch 2^62", name);
+        CHECK(buffer_rect_transfer(write, buffer, origin, slices, 4, PITCH_HUGE, host) == CL_INVALID_VALUE,
+              "%s, host slice pitch 2^62", name);
+        size_t far[3] = { 0, 0, (size_t)1 << 40 };
+        CHECK(buffer_rect_transfer(write, buffer, far, slices, 64, 4096, host) == CL_INVALID_VALUE,
+              "%s, host origin 2^40 slices away", name);
+        CHECK(buffer_rect_transfer(write, buffer, origin, slices, 0, 0, NOT_A_POINTER) == CL_INVALID_VALUE,
+              "%s to a pointer to nothing", name);
+        CHECK(buffer_rect_transfer(write, buffer, origin, slices, 64, 4096, host) == CL_SUCCESS,
+              "%s, host pitches 64 and 4096", name);
+    }
+    /* the flat transfers' host pointer, and the buffer-to-buffer rectangle */
+    static const unsigned char bytes[16];
+    CHECK_ERR(clEnqueueReadBuffer(queue, buffer, CL_TRUE, 0, 16, NOT_A_POINTER, 0, NULL, NULL), CL_INVALID_VALUE);
+    CHECK_ERR(clEnqueueWriteBuffer(queue, buffer, CL_TRUE, 0, 16, NOT_A_POINTER, 0, NULL, NULL), CL_INVALID_VALUE);
+    CHECK_ERR(clEnqueueWriteBuffer(queue, buffer, CL_TRUE, 0, 16, bytes, 0, NULL, NULL), CL_SUCCESS);
+    size_t src[3] = { 0, 0, 0 }, dst[3] = { 0, 0, 1 };
+    CHECK_ERR(clEnqueueCopyBufferRect(queue, buffer, buffer, src, dst, slices, PITCH_HUGE, 0, 64, 4096, 0, NULL, NULL),
+              CL_INVALID_VALUE);
+    CHECK_ERR(clEnqueueCopyBufferRect(queue, buffer, buffer, src, dst, slices, 64, PITCH_WRAPS, 64, 4096, 0, NULL,
+                                      NULL), CL_INVALID_VALUE);
+    clReleaseMemObject(buffer);
+}
+
+TEST(svm_host_ranges)
+{
+    cl_device_svm_capabilities caps = 0;
+    clGetDeviceInfo(device, CL_DEVICE_SVM_CAPABILITIES, sizeof caps, &caps, NULL);
+    if (!caps)
+        TEST_SKIP("no SVM");
+    char *svm = clSVMAlloc(context, CL_MEM_READ_WRITE, 4096, 0);
+    CHECK(svm != NULL);
+    if (!svm)
+        return;
+    static char host[4096];
+    CHECK_ERR(clEnqueueSVMMemcpy(queue, CL_TRUE, svm, host, PITCH_HUGE, 0, NULL, NULL), CL_INVALID_VALUE);
+    CHECK_ERR(clEnqueueSVMMemcpy(queue, CL_TRUE, host, svm, PITCH_HUGE, 0, NULL, NULL), CL_INVALID_VALUE);
+    CHECK_ERR(clEnqueueSVMMemcpy(queue, CL_TRUE, svm, NOT_A_POINTER, 16, 0, NULL, NULL), CL_INVALID_VALUE);
+    int zero = 0;
+    CHECK_ERR(clEnqueueSVMMemFill(queue, svm, &zero, sizeof zero, PITCH_HUGE, 0, NULL, NULL), CL_INVALID_VALUE);
+    CHECK_ERR(clEnqueueSVMMemFill(queue, NOT_A_POINTER, &zero, sizeof zero, 16, 0, NULL, NULL), CL_INVALID_VALUE);
+    CHECK_ERR(clEnqueueSVMMemcpy(queue, CL_TRUE, svm, host, sizeof host, 0, NULL, NULL), CL_SUCCESS);
+    CHECK_ERR(clEnqueueSVMMemFill(queue, svm, &zero, sizeof zero, 4096, 0, NULL, NULL), CL_SUCCESS);
+    CHECK_ERR(clFinish(queue), CL_SUCCESS);
+    clSVMFree(context, svm);
+}
+
+static void CL_CALLBACK native_nothing(void *args)
+{
+    (void)args;
+}
+
+TEST(native_kernel_args)
+{
+    cl_device_exec_capabilities caps = 0;
+    clGetDeviceInfo(device, CL_DEVICE_EXECUTION_CAPABILITIES, sizeof caps, &caps, NULL);
+    if (!(caps & CL_EXEC_NATIVE_KERNEL))
+        TEST_SKIP("no native kernels");
+    /* the argument block is copied at enqueue: from a pointer to nothing, or past the address space */
+    CHECK_ERR(clEnqueueNativeKernel(queue, native_nothing, NOT_A_POINTER, 16, 0, NULL, NULL, 0, NULL, NULL),
+              CL_INVALID_VALUE);
+    static char args[64];
+    CHECK_ERR(clEnqueueNativeKernel(queue, native_nothing, args, PITCH_HUGE, 0, NULL, NULL, 0, NULL, NULL),
+              CL_INVALID_VALUE);
+    CHECK_ERR(clEnqueueNativeKernel(queue, native_nothing, args, sizeof args, 0, NULL, NULL, 0, NULL, NULL),
+              CL_SUCCESS);
+    CHECK_ERR(clFinish(queue), CL_SUCCESS);
+}
+
+TEST(created_with_host_ptr)
+{
+    static unsigned char host[1 << 16];
+    cl_int err;
+    cl_image_format format = { CL_RGBA, CL_UNSIGNED_INT8 };
+    cl_bool images = CL_FALSE;
+    clGetDeviceInfo(device, CL_DEVICE_IMAGE_SUPPORT, sizeof images, &images, NULL);
+    if (images) {
+        size_t pitches[] = { PITCH_WRAPS, PITCH_HUGE, (size_t)1 << 40 };
+        for (int i = 0; i < 3; i++) {
+            cl_image_desc d2 = { .image_type = CL_MEM_OBJECT_IMAGE2D, .image_width = 4, .image_height = 2,
+                                 .image_row_pitch = pitches[i] };
+            CHECK(!clCreateImage(context, CL_MEM_USE_HOST_PTR, &format, &d2, host, &err));
+            CHECK(err == CL_INVALID_IMAGE_DESCRIPTOR, "2D image, row pitch %zu: %d", pitches[i], err);
+            cl_image_desc d3 = { .image_type = CL_MEM_OBJECT_IMAGE3D, .image_width = 4, .image_height = 2,
+                                 .image_depth = 2, .image_row_pitch = 16, .image_slice_pitch = pitches[i] & ~(size_t)15 };
+            CHECK(!clCreateImage(context, CL_MEM_COPY_HOST_PTR, &format, &d3, host, &err));
+            CHECK(err == CL_INVALID_IMAGE_DESCRIPTOR, "3D image, slice pitch %zu: %d", d3.image_slice_pitch, err);
+        }
+        cl_image_desc ok = { .image_type = CL_MEM_OBJECT_IMAGE3D, .image_width = 4, .image_height = 2,
+                             .image_depth = 2, .image_row_pitch = 64, .image_slice_pitch = 4096 };
+        CHECK(!clCreateImage(context, CL_MEM_COPY_HOST_PTR, &format, &ok, NOT_A_POINTER, &err));
+        CHECK_ERR(err, CL_INVALID_HOST_PTR);
+        cl_mem image = clCreateImage(context, CL_MEM_USE_HOST_PTR, &format, &ok, host, &err);
+        CHECK_ERR(err, CL_SUCCESS);
+        /* a map gives the application's pitches back */
+        size_t origin[3] = { 1, 1, 1 }, region[3] = { 2, 1, 1 }, row = 0, slice = 0;
+        unsigned char *p = clEnqueueMapImage(queue, image, CL_TRUE, CL_MAP_READ, origin, region, &row, &slice, 0, NULL,
+                                             NULL, &err);
+        CHECK_ERR(err, CL_SUCCESS);
+        CHECK(p == host + 4096 + 64 + 4 && row == 64 && slice == 4096, "mapped at host + %td, pitches %zu, %zu",
+              p - host, row, slice);
+        if (p)
+            clEnqueueUnmapMemObject(queue, image, p, 0, NULL, NULL);
+        clReleaseMemObject(image);
+    }
+    CHECK(!clCreateBuffer(context, CL_MEM_COPY_HOST_PTR, 16, NOT_A_POINTER, &err));
+    CHECK_ERR(err, CL_INVALID_HOST_PTR);
+    CHECK(!clCreateBuffer(context, CL_MEM_USE_HOST_PTR, 16, NOT_A_POINTER, &err));
+    CHECK_ERR(err, CL_INVALID_HOST_PTR);
+    CHECK_ERR(clFinish(queue), CL_SUCCESS);
 }
 
 int main(int argc, char **argv)

@@ -700,6 +700,171 @@ TEST(build_options)
     free(m.data);
 }
 
+/* ---- kernel signatures: modules written word by word ----------------------------
+ * Each module has one kernel, k(p), whose parameter's type the case declares;
+ * spirv-val takes them all, the OpenCL SPIR-V environment only some. */
+
+enum {
+    OP_NAME = 5, OP_MEMORY_MODEL = 14, OP_ENTRY_POINT = 15, OP_CAPABILITY = 17, OP_TYPE_VOID = 19,
+    OP_TYPE_BOOL = 20, OP_TYPE_INT = 21, OP_TYPE_FLOAT = 22, OP_TYPE_VECTOR = 23, OP_TYPE_ARRAY = 28,
+    OP_TYPE_STRUCT = 30, OP_TYPE_POINTER = 32, OP_TYPE_FUNCTION = 33, OP_TYPE_EVENT = 34,
+    OP_TYPE_DEVICE_EVENT = 35, OP_TYPE_RESERVE_ID = 36, OP_TYPE_QUEUE = 37, OP_CONSTANT = 43, OP_FUNCTION = 54,
+    OP_FUNCTION_PARAMETER = 55, OP_FUNCTION_END = 56, OP_STORE = 62, OP_LABEL = 248, OP_RETURN = 253,
+    SC_UNIFORM_CONSTANT = 0, SC_WORKGROUP = 4, SC_CROSS_WORKGROUP = 5, SC_FUNCTION = 7,
+    SC_GENERIC = 8,
+};
+/* one instruction: its first word (word count, opcode), then its operands */
+#define INS(op, ...) ((uint32_t)(1 + sizeof((uint32_t[]){__VA_ARGS__}) / 4) << 16 | (op)), __VA_ARGS__
+
+/* Ids: the module's own below 10, the case's types from 10 (%10 is always
+ * a 32-bit integer, %11 the constant 7 of it: the case adds after them). */
+enum { ID_KERNEL = 1, ID_VOID = 2, ID_PARAM = 3, ID_FN_TYPE = 4, ID_LABEL = 5, ID_INT = 10, ID_SEVEN = 11 };
+
+typedef struct signature {
+    const char *what;
+    uint32_t types[16]; /* the case's type declarations (INS), 0-terminated */
+    uint32_t param;     /* the parameter's type */
+    bool store;         /* the kernel stores 7 through p (p points to an int) */
+    const char *refusal; /* what the build log says, NULL: it builds */
+} signature;
+
+/* The module of case c; *size its bytes. */
+static uint32_t *signature_module(const signature *c, size_t *size)
+{
+    static const uint32_t head[] = {
+        0x07230203u, 0x00010000u, 0, 64, 0,
+        /* (every capability a case may need) */
+        INS(OP_CAPABILITY, 4 /* Addresses */), INS(OP_CAPABILITY, 6 /* Kernel */),
+        INS(OP_CAPABILITY, 9 /* Float16 */), INS(OP_CAPABILITY, 10 /* Float64 */),
+        INS(OP_CAPABILITY, 11 /* Int64 */), INS(OP_CAPABILITY, 17 /* Pipes */),
+        INS(OP_CAPABILITY, 19 /* DeviceEnqueue */), INS(OP_CAPABILITY, 38 /* GenericPointer */),
+        INS(OP_MEMORY_MODEL, 2 /* Physical64 */, 2 /* OpenCL */),
+        INS(OP_ENTRY_POINT, 6 /* Kernel */, ID_KERNEL, 'k'),
+        INS(OP_NAME, ID_PARAM, 'p'),
+        INS(OP_TYPE_VOID, ID_VOID),
+        INS(OP_TYPE_INT, ID_INT, 32, 0),
+        INS(OP_CONSTANT, ID_INT, ID_SEVEN, 7),
+    };
+    size_t ntypes = 0;
+    while (ntypes < 16 && c->types[ntypes])
+        ntypes += c->types[ntypes] >> 16;
+    const uint32_t function[] = {
+        INS(OP_TYPE_FUNCTION, ID_FN_TYPE, ID_VOID, c->param),
+        INS(OP_FUNCTION, ID_VOID, ID_KERNEL, 0, ID_FN_TYPE),
+        INS(OP_FUNCTION_PARAMETER, c->param, ID_PARAM),
+        INS(OP_LABEL, ID_LABEL),
+    };
+    const uint32_t store[] = {INS(OP_STORE, ID_PARAM, ID_SEVEN)};
+    const uint32_t end[] = {(1u << 16) | OP_RETURN, (1u << 16) | OP_FUNCTION_END};
+    uint32_t tail[sizeof function / 4 + sizeof store / 4 + sizeof end / 4];
+    size_t ntail = 0;
+    memcpy(tail, function, sizeof function);
+    ntail += sizeof function / 4;
+    if (c->store) {
+        memcpy(tail + ntail, store, sizeof store);
+        ntail += sizeof store / 4;
+    }
+    memcpy(tail + ntail, end, sizeof end);
+    ntail += sizeof end / 4;
+    *size = sizeof head + (ntypes + ntail) * 4;
+    uint32_t *w = malloc(*size);
+    memcpy(w, head, sizeof head);
+    memcpy(w + sizeof head / 4, c->types, ntypes * 4);
+    memcpy(w + sizeof head / 4 + ntypes, tail, ntail * 4);
+    return w;
+}
+
+TEST(kernel_signatures)
+{
+    char extensions[4096] = "";
+    clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, sizeof extensions, extensions, NULL);
+    bool fp16 = strstr(extensions, "cl_khr_fp16") != NULL, fp64 = strstr(extensions, "cl_khr_fp64") != NULL;
+    const signature cases[] = {
+        /* what the environment allows */
+        {"a global pointer", {INS(OP_TYPE_POINTER, 12, SC_CROSS_WORKGROUP, ID_INT)}, 12, true, NULL},
+        {"a constant pointer", {INS(OP_TYPE_POINTER, 12, SC_UNIFORM_CONSTANT, ID_INT)}, 12, false, NULL},
+        {"a local pointer", {INS(OP_TYPE_POINTER, 12, SC_WORKGROUP, ID_INT)}, 12, true, NULL},
+        {"an int", {0}, ID_INT, false, NULL},
+        {"a float4", {INS(OP_TYPE_FLOAT, 12, 32), INS(OP_TYPE_VECTOR, 13, 12, 4)}, 13, false, NULL},
+        {"a half", {INS(OP_TYPE_FLOAT, 12, 16)}, 12, false, fp16 ? NULL : "16-bit OpTypeFloat"},
+        {"a double", {INS(OP_TYPE_FLOAT, 12, 64)}, 12, false, fp64 ? NULL : "64-bit OpTypeFloat"},
+        {"a struct of an int and a global pointer",
+         {INS(OP_TYPE_POINTER, 12, SC_CROSS_WORKGROUP, ID_INT), INS(OP_TYPE_STRUCT, 13, ID_INT, 12)}, 13, false,
+         NULL},
+        {"a queue", {INS(OP_TYPE_QUEUE, 12)}, 12, false, NULL},
+        /* what it does not: a pointer to private memory got the host's cl_mem handle */
+        {"a private (Function) pointer", {INS(OP_TYPE_POINTER, 12, SC_FUNCTION, ID_INT)}, 12, true,
+         "is a pointer to Function memory"},
+        {"a generic pointer", {INS(OP_TYPE_POINTER, 12, SC_GENERIC, ID_INT)}, 12, true,
+         "is a pointer to Generic memory"},
+        {"a bool", {INS(OP_TYPE_BOOL, 12)}, 12, false, "is an OpTypeBool"},
+        {"a bool4", {INS(OP_TYPE_BOOL, 12), INS(OP_TYPE_VECTOR, 13, 12, 4)}, 13, false,
+         "is a vector holding an OpTypeBool"},
+        {"an event_t", {INS(OP_TYPE_EVENT, 12)}, 12, false, "is an OpTypeEvent"},
+        {"a clk_event_t", {INS(OP_TYPE_DEVICE_EVENT, 12)}, 12, false, "is an OpTypeDeviceEvent"},
+        {"a reserve_id_t", {INS(OP_TYPE_RESERVE_ID, 12)}, 12, false, "is an OpTypeReserveId"},
+        {"an int[4]", {INS(OP_TYPE_ARRAY, 12, ID_INT, ID_SEVEN)}, 12, false, "is an array"},
+        {"a struct holding a bool", {INS(OP_TYPE_BOOL, 12), INS(OP_TYPE_STRUCT, 13, ID_INT, 12)}, 13, false,
+         "is a struct holding an OpTypeBool"},
+        {"a struct holding a struct holding a clk_event_t",
+         {INS(OP_TYPE_DEVICE_EVENT, 12), INS(OP_TYPE_STRUCT, 13, 12), INS(OP_TYPE_STRUCT, 14, ID_INT, 13)}, 14,
+         false, "is a struct holding an OpTypeDeviceEvent"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const signature *c = &cases[i];
+        size_t size;
+        uint32_t *w = signature_module(c, &size);
+        cl_int err;
+        cl_program p = create(w, size, &err);
+        free(w);
+        CHECK_ERR_AT(err, CL_SUCCESS, "%s: spirv-val takes the module", c->what);
+        if (!p)
+            continue;
+        err = clBuildProgram(p, 1, &device, NULL, NULL, NULL);
+        char *log = test_build_log(p, device);
+        if (!c->refusal) {
+            CHECK_ERR_AT(err, CL_SUCCESS, "%s: log %s", c->what, log);
+            cl_kernel k = err == CL_SUCCESS ? kernel(p, "k") : NULL;
+            /* a queue argument is checked as OpenCL C's queue_t is */
+            cl_ulong garbage = 0x4141414141414141ull;
+            if (k && c->param == 12 && (c->types[0] & 0xffffu) == OP_TYPE_QUEUE)
+                CHECK_ERR(clSetKernelArg(k, 0, sizeof garbage, &garbage), CL_INVALID_DEVICE_QUEUE);
+            if (k)
+                clReleaseKernel(k);
+        } else {
+            CHECK_ERR_AT(err, CL_BUILD_PROGRAM_FAILURE, "%s", c->what);
+            CHECK(strstr(log, "kernel 'k': parameter 0 ('p')") && strstr(log, c->refusal),
+                  "%s: the log says '%s'", c->what, log);
+            /* no kernel from the failed build */
+            CHECK(clCreateKernel(p, "k", &err) == NULL);
+            CHECK_ERR_AT(err, CL_INVALID_PROGRAM_EXECUTABLE, "%s", c->what);
+            /* clCompileProgram refuses it too */
+            CHECK_ERR_AT(clCompileProgram(p, 1, &device, NULL, 0, NULL, NULL, NULL, NULL),
+                         CL_COMPILE_PROGRAM_FAILURE, "%s", c->what);
+        }
+        free(log);
+        clReleaseProgram(p);
+    }
+    /* the global pointer's kernel runs: 7 stored where p points */
+    size_t size;
+    uint32_t *w = signature_module(&cases[0], &size);
+    cl_int err;
+    cl_program p = create(w, size, &err);
+    free(w);
+    CHECK_ERR(clBuildProgram(p, 1, &device, NULL, NULL, NULL), CL_SUCCESS);
+    cl_kernel k = kernel(p, "k");
+    int zero = 0, got = 0;
+    cl_mem out = buffer(sizeof zero, &zero);
+    CHECK_ERR(clSetKernelArg(k, 0, sizeof out, &out), CL_SUCCESS);
+    size_t one = 1;
+    CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 1, NULL, &one, NULL, 0, NULL, NULL), CL_SUCCESS);
+    CHECK_ERR(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, sizeof got, &got, 0, NULL, NULL), CL_SUCCESS);
+    CHECK(got == 7, "got %d", got);
+    clReleaseMemObject(out);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+}
+
 int main(int argc, char **argv)
 {
     if (!test_open_cpu_device(&platform, &device, &context))

@@ -17,6 +17,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -533,6 +536,82 @@ TEST(unwritable)
     const char *path = "/nonexistent-mosaic-dir/trace.json";
     CHECK(in_child(path, child_two_queues, NULL), "the program failed with an unwritable trace path");
     CHECK(access(path, F_OK) != 0, "a trace appeared at %s", path);
+}
+
+/* Runs child(arg) with MOSAIC_TRACE=path and its stderr in a file; true if
+ * it exited 0 within `seconds` (else it is killed).  *warnings: the lines of
+ * its stderr that name MOSAIC_TRACE. */
+static bool in_child_timed(const char *path, bool (*child)(void *), void *arg, int seconds, int *warnings)
+{
+    char err_path[4200];
+    trace_path(err_path, sizeof err_path, "stderr");
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        FILE *err = freopen(err_path, "w", stderr);
+        setenv("MOSAIC_TRACE", path, 1);
+        exit(err && child(arg) ? 0 : 1);
+    }
+    int status = 0;
+    bool ended = false;
+    for (int i = 0; i < seconds * 100 && !ended; i++) {
+        ended = waitpid(pid, &status, WNOHANG) == pid;
+        if (!ended)
+            usleep(10000);
+    }
+    if (!ended) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &status, 0);
+    }
+    *warnings = 0;
+    FILE *f = fopen(err_path, "r");
+    char line[1024];
+    while (f && fgets(line, sizeof line, f))
+        *warnings += strstr(line, "MOSAIC_TRACE") != NULL;
+    if (f)
+        fclose(f);
+    unlink(err_path);
+    return ended && WIFEXITED(status) && !WEXITSTATUS(status);
+}
+
+TEST(not_a_regular_file)
+{
+    /* a FIFO with no reader: opening it for writing waited for one, inside
+     * the program's first clCreateContext, for ever */
+    char dir[4200];
+    snprintf(dir, sizeof dir, "%s/mosaic-trace-%d-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (int)getpid());
+    if (!mkdtemp(dir))
+        TEST_FAIL("cannot make a directory in %s", dir);
+    char fifo[4300];
+    snprintf(fifo, sizeof fifo, "%s/trace.fifo", dir);
+    CHECK(mkfifo(fifo, 0600) == 0);
+    int warnings = -1;
+    CHECK(in_child_timed(fifo, child_two_queues, NULL, 30, &warnings),
+          "the program with MOSAIC_TRACE naming a FIFO without a reader did not end within 30 s");
+    CHECK(warnings == 1, "%d warnings about MOSAIC_TRACE", warnings);
+    /* with a reader: refused too (the trace is rewritten in place), and the reader sees no data */
+    int reader = open(fifo, O_RDONLY | O_NONBLOCK);
+    CHECK(reader >= 0);
+    CHECK(in_child_timed(fifo, child_two_queues, NULL, 30, &warnings),
+          "the program with MOSAIC_TRACE naming a FIFO with a reader failed");
+    CHECK(warnings == 1, "%d warnings about MOSAIC_TRACE", warnings);
+    char byte;
+    CHECK(read(reader, &byte, 1) <= 0, "the FIFO's reader got a trace");
+    close(reader);
+    /* a directory and a device: one warning each, and the program runs */
+    CHECK(in_child_timed(dir, child_two_queues, NULL, 30, &warnings), "MOSAIC_TRACE naming a directory");
+    CHECK(warnings == 1, "%d warnings about MOSAIC_TRACE naming a directory", warnings);
+    CHECK(in_child_timed("/dev/null", child_two_queues, NULL, 30, &warnings), "MOSAIC_TRACE naming /dev/null");
+    CHECK(warnings == 1, "%d warnings about MOSAIC_TRACE naming /dev/null", warnings);
+    unlink(fifo);
+    rmdir(dir);
+    /* and a regular file still gets its trace */
+    char path[4200];
+    trace_path(path, sizeof path, "regular");
+    CHECK(in_child_timed(path, child_two_queues, NULL, 60, &warnings) && warnings == 0,
+          "a regular trace file: %d warnings", warnings);
+    CHECK(access(path, F_OK) == 0, "no trace at %s", path);
+    unlink(path);
 }
 
 TEST(json_checker)

@@ -7,6 +7,11 @@
 /* The CPU device's ops (cpu_device.c): every op of core/device.h. */
 extern const mosaic_device_ops mosaic_cpu_ops;
 
+/* How many device events (clk_event_t) may be live at a time: the
+ * device's CL_DEVICE_MAX_ON_DEVICE_EVENTS and the size of their table
+ * (cpu_enqueue.c). */
+#define MOSAIC_CPU_MAX_DEVICE_EVENTS 4096
+
 /* ops->describe (cpu_info.c): fills the device's reported properties from
  * the machine: name, caches, memory sizes, extensions, OpenCL C features,
  * and the compiler target (clang -cl-ext flags, runtime symbols). */

@@ -59,63 +59,140 @@ typedef struct capture {
     uint64_t *value;
 } capture;
 
-#define EVENT_MAGIC 0x4d6f446576457674ull
-
 /* A clk_event_t. */
 typedef struct cpu_event {
-    uint64_t magic;
-    atomic_uint refs;          /* the kernels' (retain_event, release_event) + its command's until complete */
     bool user;                 /* create_user_event */
     /* under enqueue_lock: */
+    unsigned refs;             /* the kernels' (retain_event, release_event) + its command's until complete */
+    uint64_t handle;           /* what kernels hold for it (below) */
     int status;                /* CL_SUBMITTED, CL_RUNNING, CL_COMPLETE or negative */
     cpu_waiter *waiters;
     capture *captures;
     uint64_t start, end, complete; /* profiling, mosaic_now_ns() */
 } cpu_event;
 
-/* Guards every event's status, waiters and captures, and every job's
- * kernel_waiters: a leaf (docs/architecture.md, "Locks"). */
+/* Guards every event's refs, status, waiters and captures, the event
+ * table, and every job's kernel_waiters: a leaf (docs/architecture.md,
+ * "Locks"). */
 static pthread_mutex_t enqueue_lock = PTHREAD_MUTEX_INITIALIZER;
-static atomic_uint live_events;
 
-/* ---- events ---------------------------------------------------------------------- */
+/* ---- events ----------------------------------------------------------------------
+ * A kernel's clk_event_t is a handle, never a pointer: kernels pass events in
+ * their own memory, and a wrong one (an uninitialised variable, a value read
+ * from a buffer, NULL) must give CLK_INVALID_EVENT_WAIT_LIST rather than be
+ * read.  A handle names a slot of one table and the slot's generation, which
+ * changes when its event goes, so a released event's handle is no longer
+ * valid; a fixed tag in the top bits keeps pointers, small integers and
+ * fill patterns from ever naming a slot.  Handles are looked up under
+ * enqueue_lock, and an event leaves the table under it before it is freed. */
 
-static cpu_event *as_event(void *e)
+#define HANDLE_TAG 0xc1e7000000000000ull      /* bits 48..63 */
+#define HANDLE_TAG_MASK 0xffff000000000000ull
+#define HANDLE_GENERATION_SHIFT 16            /* bits 16..47: the slot's generation */
+#define HANDLE_SLOT_MASK 0xffffull             /* bits 0..15: the slot + 1 */
+_Static_assert(MOSAIC_CPU_MAX_DEVICE_EVENTS < HANDLE_SLOT_MASK, "a slot's number fits its bits");
+
+static struct event_slot {
+    cpu_event *event; /* NULL: free */
+    uint32_t generation;
+} slots[MOSAIC_CPU_MAX_DEVICE_EVENTS];
+static uint32_t free_slots[MOSAIC_CPU_MAX_DEVICE_EVENTS]; /* a stack of the freed slots */
+static uint32_t num_free, num_fresh, live_events;          /* num_fresh: slots never used yet */
+
+/* The event `handle` names, or NULL.  enqueue_lock held. */
+static cpu_event *event_of(const void *handle)
 {
-    cpu_event *ev = e;
-    return ev && e != CLK_NULL_EVENT && ev->magic == EVENT_MAGIC ? ev : NULL;
+    MOSAIC_ASSERT(mosaic_mutex_held(&enqueue_lock));
+    uint64_t h = (uint64_t)(uintptr_t)handle, slot = (h & HANDLE_SLOT_MASK) - 1;
+    if ((h & HANDLE_TAG_MASK) != HANDLE_TAG || slot >= num_fresh)
+        return NULL;
+    const struct event_slot *s = &slots[slot];
+    return s->event && s->event->handle == h ? s->event : NULL;
 }
 
+static void *handle_of(const cpu_event *ev)
+{
+    return (void *)(uintptr_t)ev->handle;
+}
+
+/* A new event with one reference, in a slot of the table; NULL when the
+ * device has max_on_device_events or memory ran out. */
 static cpu_event *event_new(cl_device_id device, bool user)
 {
-    if (atomic_fetch_add(&live_events, 1) >= device->max_on_device_events) {
-        atomic_fetch_sub(&live_events, 1);
-        return NULL;
-    }
     cpu_event *ev = calloc(1, sizeof *ev);
-    if (!ev) {
-        atomic_fetch_sub(&live_events, 1);
+    if (!ev)
+        return NULL;
+    ev->user = user;
+    ev->refs = 1;
+    ev->status = CL_SUBMITTED;
+    pthread_mutex_lock(&enqueue_lock);
+    uint32_t slot = UINT32_MAX;
+    if (live_events < device->max_on_device_events) {
+        if (num_free)
+            slot = free_slots[--num_free];
+        else if (num_fresh < MOSAIC_CPU_MAX_DEVICE_EVENTS)
+            slot = num_fresh++;
+    }
+    if (slot != UINT32_MAX) {
+        live_events++;
+        slots[slot].event = ev;
+        ev->handle = HANDLE_TAG | (uint64_t)slots[slot].generation << HANDLE_GENERATION_SHIFT | (slot + 1);
+    }
+    pthread_mutex_unlock(&enqueue_lock);
+    if (slot == UINT32_MAX) {
+        free(ev);
         return NULL;
     }
-    ev->magic = EVENT_MAGIC;
-    atomic_init(&ev->refs, 1);
-    ev->user = user;
-    ev->status = CL_SUBMITTED;
     return ev;
 }
 
-static void event_release(cpu_event *ev)
+/* Drops a reference (enqueue_lock held); the last takes the event out of
+ * the table, so that its handle names nothing, and returns true: the
+ * caller then frees it (event_free) without the lock. */
+static bool event_unref(cpu_event *ev)
 {
-    if (atomic_fetch_sub(&ev->refs, 1) != 1)
-        return;
-    ev->magic = 0;
+    MOSAIC_ASSERT(mosaic_mutex_held(&enqueue_lock));
+    MOSAIC_ASSERT(ev->refs > 0);
+    if (--ev->refs)
+        return false;
+    uint32_t slot = (uint32_t)(ev->handle & HANDLE_SLOT_MASK) - 1;
+    slots[slot].event = NULL;
+    slots[slot].generation++;
+    free_slots[num_free++] = slot;
+    live_events--;
+    return true;
+}
+
+static void event_free(cpu_event *ev)
+{
     while (ev->captures) { /* never completed: nothing to write */
         capture *c = ev->captures;
         ev->captures = c->next;
         free(c);
     }
     free(ev);
-    atomic_fetch_sub(&live_events, 1);
+}
+
+/* Drops a reference the caller holds. */
+static void event_release(cpu_event *ev)
+{
+    pthread_mutex_lock(&enqueue_lock);
+    bool last = event_unref(ev);
+    pthread_mutex_unlock(&enqueue_lock);
+    if (last)
+        event_free(ev);
+}
+
+/* The event `handle` names with a reference taken (event_release drops
+ * it), or NULL. */
+static cpu_event *event_get(const void *handle)
+{
+    pthread_mutex_lock(&enqueue_lock);
+    cpu_event *ev = event_of(handle);
+    if (ev)
+        ev->refs++;
+    pthread_mutex_unlock(&enqueue_lock);
+    return ev;
 }
 
 static void job_unmet_done(cpu_job *j);
@@ -258,20 +335,32 @@ void mosaic_cpu_job_groups_done(cpu_job *j)
 
 /* ---- enqueue_kernel and enqueue_marker ------------------------------------------------ */
 
-static bool is_device_queue(cl_command_queue q, const cpu_job *parent)
+/* The device queue of the parent's context and a CPU device that `handle`
+ * (a kernel's queue_t, any value) is, held (mosaic_release_internal), or
+ * NULL. */
+static cl_command_queue device_queue_hold(const void *handle, const cpu_job *parent)
 {
-    return q && MOSAIC_IS(q, QUEUE) && (q->properties & CL_QUEUE_ON_DEVICE) && q->context == parent->context &&
-           q->device->ops == &mosaic_cpu_ops;
+    cl_command_queue q = mosaic_device_queue_hold(handle);
+    if (q && (q->context != parent->context || q->device->ops != &mosaic_cpu_ops)) {
+        mosaic_release_internal(q);
+        q = NULL;
+    }
+    return q;
 }
 
+/* Does every handle of the list name an event?  (Only the list itself, the
+ * kernel's memory, is read.) */
 static int check_wait_list(cl_uint n, void *const *list)
 {
     if ((n == 0) != (list == NULL))
         return CLK_INVALID_EVENT_WAIT_LIST;
-    for (cl_uint i = 0; i < n; i++)
-        if (!as_event(list[i]))
-            return CLK_INVALID_EVENT_WAIT_LIST;
-    return CLK_SUCCESS;
+    int err = CLK_SUCCESS;
+    pthread_mutex_lock(&enqueue_lock);
+    for (cl_uint i = 0; i < n && err == CLK_SUCCESS; i++)
+        if (!event_of(list[i]))
+            err = CLK_INVALID_EVENT_WAIT_LIST;
+    pthread_mutex_unlock(&enqueue_lock);
+    return err;
 }
 
 static size_t largest_divisor(size_t n, size_t limit)
@@ -360,9 +449,11 @@ static int child_new(cpu_job *parent, cl_command_queue q, size_t extra, size_t l
     atomic_init(&j->status, CL_COMPLETE);
     atomic_init(&j->unmet, 1);
     if (ev) {
-        atomic_fetch_add(&ev->refs, 1); /* the kernel's, and the command's until complete */
+        pthread_mutex_lock(&enqueue_lock);
+        ev->refs++; /* the kernel's reference, and the command's until complete */
+        pthread_mutex_unlock(&enqueue_lock);
         j->event = ev;
-        *event_ret = ev;
+        *event_ret = handle_of(ev);
     }
     atomic_fetch_add(&parent->outstanding, 1);
     *out = j;
@@ -375,7 +466,11 @@ static void child_submit(cpu_job *j, cpu_running *r, int flags, cl_uint num_even
 {
     pthread_mutex_lock(&enqueue_lock);
     for (cl_uint i = 0; i < num_events; i++) {
-        cpu_event *ev = wait_list[i];
+        /* (checked by check_wait_list; one released since by another
+         * work-item, its command complete, is no condition) */
+        cpu_event *ev = event_of(wait_list[i]);
+        if (!ev)
+            continue;
         if (ev->status > CL_COMPLETE) {
             cpu_waiter *w = &j->waiters[j->num_waiters++];
             w->job = j;
@@ -403,14 +498,12 @@ static void child_submit(cpu_job *j, cpu_running *r, int flags, cl_uint num_even
     job_unmet_done(j);
 }
 
-int mosaic_cpu_enqueue_kernel(const mosaic_wg_ctx *ctx, cl_command_queue queue, int flags, const void *ndrange,
-                              cl_uint num_events, void *const *wait_list, void **event_ret, const void *kernel,
-                              const void *block, cl_uint num_locals, const size_t *local_sizes)
+/* enqueue_kernel on a device queue the caller holds. */
+static int enqueue_kernel(cpu_running *r, cl_command_queue queue, int flags, const void *ndrange, cl_uint num_events,
+                          void *const *wait_list, void **event_ret, const void *kernel, const void *block,
+                          cl_uint num_locals, const size_t *local_sizes)
 {
-    cpu_running *r = mosaic_cpu_running(ctx);
     cpu_job *parent = r->job;
-    if (!is_device_queue(queue, parent))
-        return CLK_INVALID_QUEUE;
     if (flags < 0 || flags > CLK_ENQUEUE_FLAGS_WAIT_WORK_GROUP)
         return CLK_ENQUEUE_FAILURE;
     int err = check_wait_list(num_events, wait_list);
@@ -479,18 +572,34 @@ int mosaic_cpu_enqueue_kernel(const mosaic_wg_ctx *ctx, cl_command_queue queue, 
     return CLK_SUCCESS;
 }
 
+int mosaic_cpu_enqueue_kernel(const mosaic_wg_ctx *ctx, cl_command_queue queue, int flags, const void *ndrange,
+                              cl_uint num_events, void *const *wait_list, void **event_ret, const void *kernel,
+                              const void *block, cl_uint num_locals, const size_t *local_sizes)
+{
+    cpu_running *r = mosaic_cpu_running(ctx);
+    cl_command_queue q = device_queue_hold(queue, r->job);
+    if (!q)
+        return CLK_INVALID_QUEUE;
+    int err = enqueue_kernel(r, q, flags, ndrange, num_events, wait_list, event_ret, kernel, block, num_locals,
+                             local_sizes);
+    mosaic_release_internal(q);
+    return err;
+}
+
 int mosaic_cpu_enqueue_marker(const mosaic_wg_ctx *ctx, cl_command_queue queue, cl_uint num_events,
                               void *const *wait_list, void **event_ret)
 {
     cpu_running *r = mosaic_cpu_running(ctx);
-    if (!is_device_queue(queue, r->job))
+    cl_command_queue q = device_queue_hold(queue, r->job);
+    if (!q)
         return CLK_INVALID_QUEUE;
-    if (num_events == 0 || check_wait_list(num_events, wait_list) != CLK_SUCCESS)
-        return CLK_INVALID_EVENT_WAIT_LIST;
+    int err = CLK_INVALID_EVENT_WAIT_LIST;
     cpu_job *j;
-    int err = child_new(r->job, queue, 0, 0, num_events, event_ret, &j);
+    if (num_events && check_wait_list(num_events, wait_list) == CLK_SUCCESS)
+        err = child_new(r->job, q, 0, 0, num_events, event_ret, &j);
     if (err == CLK_SUCCESS)
         child_submit(j, r, 0, num_events, wait_list);
+    mosaic_release_internal(q);
     return err;
 }
 
@@ -505,44 +614,58 @@ cl_command_queue mosaic_cpu_get_default_queue(const mosaic_wg_ctx *ctx)
     return NULL;
 }
 
+/* These take a handle that is not an event as OpenCL C's undefined
+ * behaviour allows: they do nothing (is_valid_event says false). */
 void mosaic_cpu_retain_event(void *e)
 {
-    cpu_event *ev = as_event(e);
-    if (ev)
-        atomic_fetch_add(&ev->refs, 1);
+    event_get(e); /* the reference is the kernel's */
 }
 
 void mosaic_cpu_release_event(void *e)
 {
-    cpu_event *ev = as_event(e);
-    if (ev)
-        event_release(ev);
+    pthread_mutex_lock(&enqueue_lock);
+    cpu_event *ev = event_of(e);
+    bool last = ev && event_unref(ev);
+    pthread_mutex_unlock(&enqueue_lock);
+    if (last)
+        event_free(ev);
 }
 
 void *mosaic_cpu_create_user_event(const mosaic_wg_ctx *ctx)
 {
     cpu_event *ev = event_new(mosaic_cpu_running(ctx)->job->device, true);
-    return ev ? ev : CLK_NULL_EVENT;
+    return ev ? handle_of(ev) : CLK_NULL_EVENT;
 }
 
 void mosaic_cpu_set_user_event_status(void *e, int status)
 {
-    cpu_event *ev = as_event(e);
-    if (ev && ev->user && status <= CL_COMPLETE) {
+    cpu_event *ev = event_get(e);
+    if (!ev)
+        return;
+    if (ev->user && status <= CL_COMPLETE) {
         ev->start = ev->end = ev->complete = mosaic_now_ns();
         event_complete(ev, status);
     }
+    event_release(ev);
 }
 
-int mosaic_cpu_is_valid_event(void *e) { return as_event(e) != NULL; }
+int mosaic_cpu_is_valid_event(void *e)
+{
+    pthread_mutex_lock(&enqueue_lock);
+    bool valid = event_of(e) != NULL;
+    pthread_mutex_unlock(&enqueue_lock);
+    return valid;
+}
 
 void mosaic_cpu_capture_event_profiling_info(void *e, int name, void *value)
 {
-    cpu_event *ev = as_event(e);
-    if (!ev || name != CLK_PROFILING_COMMAND_EXEC_TIME || !value)
+    if (name != CLK_PROFILING_COMMAND_EXEC_TIME || !value)
         return;
     pthread_mutex_lock(&enqueue_lock);
-    if (ev->status > CL_COMPLETE) { /* written when it completes */
+    cpu_event *ev = event_of(e);
+    if (!ev) {
+        /* not an event: nothing to write */
+    } else if (ev->status > CL_COMPLETE) { /* written when it completes */
         capture *c = malloc(sizeof *c);
         if (c) {
             c->value = value;

@@ -307,7 +307,7 @@ void mosaic_cpu_describe(cl_device_id device)
      * takes CPU_DEVICE_QUEUE_ENTRY bytes of its queue's CL_QUEUE_SIZE until
      * it completes. */
     device->max_on_device_queues = 4;
-    device->max_on_device_events = 4096;
+    device->max_on_device_events = MOSAIC_CPU_MAX_DEVICE_EVENTS;
     device->queue_on_device_preferred_size = 256 * 1024;
     device->queue_on_device_max_size = 8 * 1024 * 1024;
 
