@@ -425,6 +425,7 @@ TEST(kernels_cannot_call_the_host)
     clReleaseMemObject(out);
     clReleaseKernel(k);
     clReleaseProgram(p);
+}
 
 /* ---- host pitches and pointers ---------------------------------------------------
  * A host rectangle's pitches are the application's: a row or slice pitch
