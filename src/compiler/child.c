@@ -13,11 +13,15 @@
  * nothing but its spawn_args.
  *
  * The child leads a process group of its own, so a time-out kills whatever it
- * started too. */
+ * started too.
+ *
+ * Every child runs with one fixed environment (mc_child_environment), never
+ * the application's. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdint.h>
@@ -35,8 +39,6 @@
 
 #include "compiler/compiler_internal.h"
 
-extern char **environ;
-
 static int64_t now_ms(void)
 {
     struct timespec ts;
@@ -49,7 +51,7 @@ static int64_t now_ms(void)
 struct spawn_args {
     const char *path;          /* the program, PATH already searched */
     char *const *argv;
-    char *const *envp;         /* NULL: this process's environment */
+    char *const *envp;
     int in, out;               /* its stdin (-1: /dev/null) and stdout/stderr, as file descriptors here */
     int pass;                  /* a descriptor it gets as MC_PASSED_FD; -1: none */
     bool detached;             /* outlives the thread that starts it (no death signal) */
@@ -113,12 +115,46 @@ __attribute__((no_sanitize_address)) static int child_main(void *p)
         syscall(SYS_close_range, MC_PASSED_FD + 1, ~0u, 0);
     uint64_t none = 0;
     syscall(SYS_rt_sigprocmask, SIG_SETMASK, &none, NULL, sizeof none);
-    r = syscall(SYS_execve, a->path, a->argv, a->envp ? a->envp : environ);
+    r = syscall(SYS_execve, a->path, a->argv, a->envp);
     (void)r;
 fail:
     a->err = errno ? errno : EINVAL;
     syscall(SYS_exit_group, 127);
     return 127;
+}
+
+/* ---- the environment --------------------------------------------------------------
+ * clang reads CPATH, C_INCLUDE_PATH, CCC_OVERRIDE_OPTIONS and more from its
+ * environment.  A kernel must build the same in every shell, and the kernel
+ * cache's key holds no environment: whichever process built first would
+ * decide what every later one gets.  So the tools see these variables alone
+ * (docs/compiler.md, "The compiler's environment"):
+ *   PATH=/usr/bin:/bin  the system's programs (the tool itself is found with
+ *                       the application's PATH, as its setting names it)
+ *   LC_ALL=C            messages as the log quotes them
+ *   TMPDIR              Mosaic's (the TMPDIR setting): a tool's temporary
+ *                       files go where the application wants them, and
+ *                       change nothing a build makes */
+static char child_path[] = "PATH=/usr/bin:/bin", child_locale[] = "LC_ALL=C";
+static char child_tmpdir[4096 + sizeof "TMPDIR="];
+static char *child_environment[4];
+static pthread_once_t child_environment_once = PTHREAD_ONCE_INIT;
+
+static void make_child_environment(void)
+{
+    size_t n = 0;
+    child_environment[n++] = child_path;
+    child_environment[n++] = child_locale;
+    int len = snprintf(child_tmpdir, sizeof child_tmpdir, "TMPDIR=%s", mosaic_settings()->tmpdir);
+    if (len > 0 && (size_t)len < sizeof child_tmpdir) /* else the tool's default, /tmp */
+        child_environment[n++] = child_tmpdir;
+    child_environment[n] = NULL;
+}
+
+char *const *mc_child_environment(void)
+{
+    pthread_once(&child_environment_once, make_child_environment);
+    return child_environment;
 }
 
 /* argv0 as execvp would find it, in *path (malloc'd); an errno if it cannot be. */
@@ -245,8 +281,8 @@ void mc_run_child(const char *const *argv, mc_child *c, mosaic_strbuf *output)
         free(path);
         return;
     }
-    struct spawn_args a = {.path = path, .argv = (char *const *)argv, .in = c->stdin_fd, .out = out[1],
-                           .pass = -1, .dir = c->dir, .max_memory = c->max_memory};
+    struct spawn_args a = {.path = path, .argv = (char *const *)argv, .envp = mc_child_environment(),
+                           .in = c->stdin_fd, .out = out[1], .pass = -1, .dir = c->dir, .max_memory = c->max_memory};
     pid_t pid = spawn(&a, &err);
     free(path);
     close(out[1]);

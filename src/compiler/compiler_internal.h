@@ -103,8 +103,11 @@ typedef struct mc_child {
     int code;            /* the exit status, the signal, or (not started) the errno */
 } mc_child;
 #define MC_CHILD_MAX_OUTPUT ((size_t)1 << 20)
-/* Runs argv (argv[0] looked up in PATH), its stdout and stderr appended to
- * output.  The child dies with this process (SIGKILL), and a time-out kills
+/* The environment every compiler child runs with, whatever this process's
+ * is (child.c): NULL-terminated, never freed. */
+char *const *mc_child_environment(void);
+/* Runs argv (argv[0] looked up in PATH) with mc_child_environment(), its
+ * stdout and stderr appended to output.  The child dies with this process (SIGKILL), and a time-out kills
  * its process group.  Nothing to fail here: what became of the child, that it could
  * not start included, is in c->end and c->code (MC_CHILD_UNKNOWN when the
  * application ignores SIGCHLD and the exit status is lost). */

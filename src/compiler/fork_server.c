@@ -34,8 +34,6 @@
 #define PRELOAD_NAME "libmosaic-fork-server.so"
 #define READY_TIMEOUT_MS 10000 /* clang's start-up, on a loaded machine, is well under it */
 
-extern char **environ;
-
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct {
     int control;   /* the socket to the running server; -1: none */
@@ -79,30 +77,28 @@ static char *flatten(const char *const *argv, size_t *size)
     return flat;
 }
 
-/* This process's environment with the server's three variables set. */
+/* The compiler children's environment (mc_child_environment) and the
+ * server's three variables; a build unsets those three, so it runs with the
+ * children's environment alone.  The preload is ours alone: nothing of the
+ * application's LD_PRELOAD (a sanitizer's runtime, valgrind's) belongs in
+ * clang. */
 static char **server_environment(const char *preload, char *own[3])
 {
+    char *const *fixed = mc_child_environment();
     size_t n = 0;
-    while (environ[n])
+    while (fixed[n])
         n++;
     char **env = calloc(n + 4, sizeof *env);
     if (!env)
         return NULL;
-    const char *earlier = getenv("LD_PRELOAD");
-    /* after the application's (a sanitizer's runtime must come first) */
-    if (asprintf(&own[0], "LD_PRELOAD=%s%s%s", earlier && *earlier ? earlier : "", earlier && *earlier ? ":" : "",
-                 preload) < 0)
+    if (asprintf(&own[0], "LD_PRELOAD=%s", preload) < 0)
         own[0] = NULL;
     own[1] = strdup("LD_BIND_NOW=1"); /* every symbol bound once, in the server, not again per build */
     if (asprintf(&own[2], "%s=%d", MC_FORK_SERVER_FD_VARIABLE, MC_PASSED_FD) < 0)
         own[2] = NULL;
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++)
-        if (strncmp(environ[i], "LD_PRELOAD=", 11) && strncmp(environ[i], "LD_BIND_NOW=", 12) &&
-            strncmp(environ[i], MC_FORK_SERVER_FD_VARIABLE "=", sizeof MC_FORK_SERVER_FD_VARIABLE))
-            env[k++] = environ[i];
+    memcpy(env, fixed, n * sizeof *env);
     for (int i = 0; i < 3; i++)
-        env[k++] = own[i];
+        env[n + i] = own[i];
     if (!own[0] || !own[1] || !own[2]) {
         free(env);
         return NULL;

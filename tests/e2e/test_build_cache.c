@@ -30,10 +30,10 @@
 #include "cl_test.h"
 
 /* ---- the host process ------------------------------------------------------------------
- * --host build|compile|il EXPECT OPTIONS SOURCE [HEADER]
+ * --host build|compile|il|binary EXPECT OPTIONS SOURCE [HEADER]
  * builds SOURCE (clBuildProgram; or, for compile, clCompileProgram with
  * HEADER as the embedded header "val.h", then clLinkProgram; for il, see
- * host_build_il) and runs its
+ * host_build_il; for binary, see host_build_binary) and runs its
  * kernel k(global int *o) on 16 work-items, which must all write EXPECT.
  * It builds the same source 5 more times (new program objects; none with
  * TEST_HOST_ONCE=1 in its environment; after TEST_HOST_PAUSE_MS) and prints "first <ms> again <ms>"
@@ -85,11 +85,46 @@ static cl_program host_build_il(cl_context context, cl_device_id device, const c
     return p;
 }
 
+/* binary: the program from the binary in the file HEADER, built; when
+ * there is no such file, SOURCE built and its binary written there (a
+ * binary from another process is checked by the bitcode checker, one this
+ * process made is not). */
+static cl_program host_build_binary(cl_context context, cl_device_id device, const char *options,
+                                    const char *source, const char *path, cl_int *err)
+{
+    size_t size = 0;
+    unsigned char *binary = read_module(path, &size);
+    if (!binary) {
+        cl_program p = clCreateProgramWithSource(context, 1, &source, NULL, err);
+        *err = clBuildProgram(p, 1, &device, options, NULL, NULL);
+        if (*err == CL_SUCCESS)
+            *err = clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL);
+        binary = *err == CL_SUCCESS ? malloc(size) : NULL;
+        if (binary && (*err = clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof binary, &binary, NULL)) == CL_SUCCESS) {
+            FILE *f = fopen(path, "wb");
+            if (!f || fwrite(binary, 1, size, f) != size)
+                *err = CL_OUT_OF_RESOURCES;
+            if (f)
+                fclose(f);
+        }
+        free(binary);
+        return p;
+    }
+    const unsigned char *bytes = binary;
+    cl_program p = clCreateProgramWithBinary(context, 1, &device, &size, &bytes, NULL, err);
+    free(binary);
+    if (*err == CL_SUCCESS)
+        *err = clBuildProgram(p, 1, &device, options, NULL, NULL);
+    return p;
+}
+
 static cl_program host_build(cl_context context, cl_device_id device, const char *mode, const char *options,
                              const char *source, const char *header, cl_int *err)
 {
     if (!strcmp(mode, "il"))
         return host_build_il(context, device, options, source, header, err);
+    if (!strcmp(mode, "binary"))
+        return host_build_binary(context, device, options, source, header, err);
     cl_program p = clCreateProgramWithSource(context, 1, &source, NULL, err);
     if (!strcmp(mode, "build")) {
         *err = clBuildProgram(p, 1, &device, options, NULL, NULL);
@@ -929,6 +964,132 @@ TEST(fork_server_killed)
               "build %d: server %ld (the first, killed: %ld), whose parent %ld (the host: %ld)", i, pids[i][1],
               pids[0][1], pids[i][2], (long)h.pid);
     remove_tree(dir);
+}
+
+/* ---- the compiler's environment ------------------------------------------------------- */
+
+/* What clang would take from an application's environment: a header found
+ * through CPATH or C_INCLUDE_PATH (probe_dir holds mosaic_env_probe.h,
+ * PROBE 2), an option through CCC_OVERRIDE_OPTIONS (PROBE 3); and a
+ * variable of the application's own. */
+#define LEAKY_ENV(probe_dir) probe_dir[0], probe_dir[1], "CCC_OVERRIDE_OPTIONS=# +-DMOSAIC_ENV_INJECTED", \
+                             "MOSAIC_TEST_MARK=1"
+static const char src_env[] =
+    "#if __has_include(<mosaic_env_probe.h>)\n#include <mosaic_env_probe.h>\n#else\n#define PROBE 1\n#endif\n"
+    "#ifdef MOSAIC_ENV_INJECTED\n#undef PROBE\n#define PROBE 3\n#endif\n"
+    "kernel void k(global int *o) { o[get_global_id(0)] = PROBE; }\n";
+
+/* A fake tool NAME in dir that appends its environment and a line "---" to
+ * dir/NAME.env, then runs the real one; its path in script (of size 160). */
+static void env_recording_tool(const char *dir, const char *name, const char *real, char *script)
+{
+    snprintf(script, 160, "%s/%s", dir, name);
+    char text[1024];
+    snprintf(text, sizeof text,
+             "#!/bin/sh\nlog=\"$(dirname \"$0\")/%s.env\"\nenv >> \"$log\"\necho --- >> \"$log\"\n"
+             "exec %s \"$@\"\n",
+             name, real);
+    write_text(script, text, 0755);
+}
+
+/* The environments dir/NAME.env holds: how many, each only the variables a
+ * compiler child gets (docs/compiler.md; PWD is the shell's own).  The file
+ * is removed. */
+static int recorded_environments(const char *dir, const char *name)
+{
+    char path[160], line[4096], other[64] = "";
+    snprintf(path, sizeof path, "%s/%s.env", dir, name);
+    FILE *f = fopen(path, "r");
+    int n = 0, without_path = 0, others = 0;
+    bool path_seen = false;
+    while (f && fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = 0;
+        if (!strcmp(line, "---")) {
+            without_path += !path_seen;
+            path_seen = false;
+            n++;
+        } else if (!strcmp(line, "PATH=/usr/bin:/bin")) {
+            path_seen = true;
+        } else if (strcmp(line, "LC_ALL=C") && strncmp(line, "TMPDIR=", 7) && strncmp(line, "PWD=", 4) &&
+                   others++ == 0) {
+            snprintf(other, sizeof other, "%.*s", (int)strcspn(line, "="), line); /* its name only */
+        }
+    }
+    if (f)
+        fclose(f);
+    unlink(path);
+    CHECK(!others, "%s ran with %d more variables (%s...)", name, others, other);
+    CHECK(!without_path, "%s ran without PATH=/usr/bin:/bin", name);
+    return n;
+}
+
+/* The application's environment reaches no compiler child: clang (forked
+ * from the server, or started afresh), the SPIR-V validator and translator,
+ * the bitcode checker.  A kernel builds the same whatever CPATH says, and the
+ * kernel cache cannot hand one process's environment to the next. */
+TEST(compiler_environment)
+{
+    char probe[64], header[128], cpath[128], c_include_path[128];
+    make_dir(probe, "probe");
+    snprintf(header, sizeof header, "%s/mosaic_env_probe.h", probe);
+    write_text(header, "#define PROBE 2\n", 0644);
+    snprintf(cpath, sizeof cpath, "CPATH=%s", probe);
+    snprintf(c_include_path, sizeof c_include_path, "C_INCLUDE_PATH=%s", probe);
+    const char *probe_env[2] = {cpath, c_include_path};
+    host h;
+    CHECK(run_host(&h, ENV(LEAKY_ENV(probe_env), "MOSAIC_CACHE=0", "TEST_HOST_ONCE=1"), "build", 1, "", src_env,
+                   NULL) == 0,
+          "through the fork server: %s", h.text);
+    CHECK(run_host(&h, ENV(LEAKY_ENV(probe_env), "MOSAIC_CACHE=0", "MOSAIC_NO_FORK_SERVER=1", "TEST_HOST_ONCE=1"),
+                   "build", 1, "", src_env, NULL) == 0,
+          "clang started afresh: %s", h.text);
+    /* the cache: a process with CPATH builds first, one without it is served */
+    char cache[64], env_dir[128];
+    make_dir(cache, "cache");
+    snprintf(env_dir, sizeof env_dir, "MOSAIC_CACHE_DIR=%s", cache);
+    CHECK(run_host(&h, ENV(LEAKY_ENV(probe_env), env_dir, "TEST_HOST_ONCE=1"), "build", 1, "", src_env, NULL) == 0,
+          "%s", h.text);
+    CHECK(run_host(&h, ENV(env_dir, "TEST_HOST_ONCE=1", "MOSAIC_CLANG=/bin/false"), "build", 1, "", src_env,
+                   NULL) == 0,
+          "the entry, for a process without CPATH: %s", h.text);
+    remove_tree(cache);
+
+    /* every tool, as it sees its environment */
+    char dir[64], clang[160], env_clang[200], spirv_val[160], env_val[200], llvm_spirv[160], env_spirv[200];
+    char opt[160], env_opt[200];
+    make_dir(dir, "tools");
+    env_recording_tool(dir, "clang", TEST_CLANG, clang);
+    env_recording_tool(dir, "spirv-val", TEST_SPIRV_VAL, spirv_val);
+    env_recording_tool(dir, "llvm-spirv", MOSAIC_TEST_LLVM_SPIRV, llvm_spirv);
+    env_recording_tool(dir, "opt", TEST_OPT, opt);
+    snprintf(env_clang, sizeof env_clang, "MOSAIC_CLANG=%s", clang);
+    snprintf(env_val, sizeof env_val, "MOSAIC_SPIRV_VAL=%s", spirv_val);
+    snprintf(env_spirv, sizeof env_spirv, "MOSAIC_LLVM_SPIRV=%s", llvm_spirv);
+    snprintf(env_opt, sizeof env_opt, "MOSAIC_OPT=%s", opt);
+    CHECK(run_host(&h, ENV(LEAKY_ENV(probe_env), env_clang, "MOSAIC_CACHE=0", "TEST_HOST_ONCE=1"), "build", 1, "",
+                   src_env, NULL) == 0,
+          "%s", h.text);
+    CHECK(recorded_environments(dir, "clang") == 1, "clang from the fork server");
+    CHECK(run_host(&h, ENV(LEAKY_ENV(probe_env), env_clang, "MOSAIC_CACHE=0", "MOSAIC_NO_FORK_SERVER=1",
+                           "TEST_HOST_ONCE=1"),
+                   "build", 1, "", src_env, NULL) == 0,
+          "%s", h.text);
+    CHECK(recorded_environments(dir, "clang") == 1, "clang started afresh");
+    CHECK(run_host(&h, ENV(LEAKY_ENV(probe_env), env_val, env_spirv, "MOSAIC_CACHE=0", "TEST_HOST_ONCE=1"), "il", 5,
+                   "", module_path("cache_a"), "5") == 0,
+          "%s", h.text);
+    CHECK(recorded_environments(dir, "spirv-val") == 1, "the SPIR-V validator");
+    CHECK(recorded_environments(dir, "llvm-spirv") == 1, "the SPIR-V translator");
+    char binary[128];
+    snprintf(binary, sizeof binary, "%s/program.bin", dir);
+    CHECK(run_host(&h, ENV("MOSAIC_CACHE=0", "TEST_HOST_ONCE=1"), "binary", 1, "", src_env, binary) == 0, "%s",
+          h.text);
+    CHECK(run_host(&h, ENV(LEAKY_ENV(probe_env), env_opt, "MOSAIC_CACHE=0", "TEST_HOST_ONCE=1"), "binary", 1, "",
+                   src_env, binary) == 0,
+          "%s", h.text);
+    CHECK(recorded_environments(dir, "opt") == 1, "the bitcode checker");
+    remove_tree(dir);
+    remove_tree(probe);
 }
 
 /* Output that is not bitcode: the build fails (CL_BUILD_PROGRAM_FAILURE), the binary is not "invalid". */
