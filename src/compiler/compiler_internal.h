@@ -107,16 +107,21 @@ typedef struct mc_child {
  * is (child.c): NULL-terminated, never freed. */
 char *const *mc_child_environment(void);
 /* Runs argv (argv[0] looked up in PATH) with mc_child_environment(), its
- * stdout and stderr appended to output.  The child dies with this process (SIGKILL), and a time-out kills
- * its process group.  Nothing to fail here: what became of the child, that it could
- * not start included, is in c->end and c->code (MC_CHILD_UNKNOWN when the
- * application ignores SIGCHLD and the exit status is lost). */
+ * stdout and stderr appended to output.  The child dies with this process
+ * (SIGKILL); a time-out kills its process group, and so does its end (what
+ * it started and left running).  Nothing to fail here: what became of the
+ * child, that it could not start included, is in c->end and c->code
+ * (MC_CHILD_UNKNOWN when the application ignores SIGCHLD and the exit
+ * status is lost). */
 void mc_run_child(const char *const *argv, mc_child *c, mosaic_strbuf *output);
-/* Reads a child's output from fd into output (as mc_run_child keeps it) until
- * every copy of the pipe is closed; when c->timeout_ms runs out first, calls
- * stop(stop_arg), reads what is left for up to a second more, and returns
- * true. */
-bool mc_collect_output(int fd, const mc_child *c, mosaic_strbuf *output, void (*stop)(void *), void *stop_arg);
+/* Reads a child's output from fd into output (as mc_run_child keeps it)
+ * until the child has ended: end_fd is readable then (a pidfd, a socket its
+ * status comes on), and what the pipe holds is taken without waiting for
+ * its end, which a fork() of the application may hold off; with end_fd -1,
+ * until every copy of the pipe is closed.  When c->timeout_ms runs out
+ * first, calls stop(stop_arg), waits up to a second more, and returns true. */
+bool mc_collect_output(int fd, int end_fd, const mc_child *c, mosaic_strbuf *output, void (*stop)(void *),
+                       void *stop_arg);
 /* c->end and c->code from how the child ended: timed out, or its wait status
  * (when known). */
 void mc_child_ended(mc_child *c, bool timed_out, bool status_known, int status);

@@ -245,9 +245,12 @@ bool mc_fork_server_run(const char *const *argv, mc_child *c, mosaic_strbuf *out
     }
     c->end = MC_CHILD_UNKNOWN;
     c->code = 0;
-    bool timed_out = mc_collect_output(out[0], c, output, stop_build, &reply[0]);
+    /* The build has ended when its status comes on the reply socket (or the
+     * socket closes: its watcher died), not when the output closes. */
+    bool timed_out = mc_collect_output(out[0], reply[0], c, output, stop_build, &reply[0]);
     close(out[0]);
-    /* The output is closed: the build has ended, its watcher is about to reply. */
+    /* The status, which follows the output's end at once (a second copy of
+     * the pipe's writing end held it off otherwise). */
     mc_fork_reply r = {0};
     struct pollfd p = {reply[0], POLLIN, 0};
     ssize_t n = 0;

@@ -14,7 +14,8 @@
  * constructor into clang's main, with the argv the server was started with
  * (`clang @../clang.args`: the arguments are read from the request's
  * directory).  The watcher waits for it, kills its process group when the
- * host closes the request socket (a time-out), and sends its wait status.
+ * host closes the request socket (a time-out) or when it has ended (what it
+ * left running), and sends its wait status.
  *
  * Without MOSAIC_FORK_SERVER_FD the constructor does nothing.  The process
  * is single-threaded here (no main, no threads yet), so fork is safe. */
@@ -118,9 +119,15 @@ static void watch_build(const mc_fork_request *req, const int fds[MC_FORK_REQUES
     if (build > 0) {
         bool stopped = false;
         for (;;) {
-            pid_t w = waitpid(build, &r.status, WNOHANG);
-            if (w == build)
+            siginfo_t si = {0};
+            if (!waitid(P_PID, build, &si, WEXITED | WNOHANG | WNOWAIT) && si.si_pid == build) {
+                /* what it started and left running ends with it, while its
+                 * pid (and so its group's) is still its own: not yet waited for */
+                kill(-build, SIGKILL);
+                while (waitpid(build, &r.status, 0) < 0 && errno == EINTR)
+                    ;
                 break;
+            }
             struct pollfd p[2] = {{sfd, POLLIN, 0}, {reply, stopped ? 0 : POLLIN, 0}};
             if (poll(p, 2, -1) < 0 && errno != EINTR)
                 break;

@@ -887,7 +887,8 @@ TEST(log_cap)
 /* A fake clang (in a new directory dir) that appends "<its parent> <its
  * grandparent> <the grandparent's parent>" to dir/starts (in log) and then
  * runs the real clang; with kill_server, its first run also kills the fork
- * server (its grandparent) once that build has ended. */
+ * server (its grandparent) once that build has ended (from a session of its
+ * own: what a build leaves running in its process group ends with it). */
 static void recording_clang(char *dir, char *script, char *log, bool kill_server)
 {
     char body[1024];
@@ -897,7 +898,7 @@ static void recording_clang(char *dir, char *script, char *log, bool kill_server
              "gp=$(parent_of $PPID)\n"
              "echo \"$PPID $gp $(parent_of $gp)\" >> \"$log\"\n"
              "if [ %d = 1 ] && [ $(wc -l < \"$log\") = 1 ]; then\n"
-             "  (while kill -0 $$; do sleep 0.05; done; kill -9 $gp) >/dev/null 2>&1 &\n"
+             "  setsid sh -c \"while kill -0 $$; do sleep 0.05; done; kill -9 $gp\" >/dev/null 2>&1 &\n"
              "fi\n"
              "exec %s \"$@\"",
              kill_server, TEST_CLANG);
