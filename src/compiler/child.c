@@ -378,7 +378,7 @@ void mc_child_ended(mc_child *c, bool timed_out, bool status_known, int status)
         c->end = MC_CHILD_SIGNALED, c->code = WTERMSIG(status);
 }
 
-pid_t mc_start_detached(const char *const *argv, char *const *envp, int pass, int *err)
+pid_t mc_start_detached(const char *const *argv, char *const *envp, int pass, int *pidfd, int *err)
 {
     char *path;
     *err = find_program(argv[0], &path);
@@ -392,7 +392,7 @@ pid_t mc_start_detached(const char *const *argv, char *const *envp, int pass, in
     }
     struct spawn_args a = {.path = path, .argv = (char *const *)argv, .envp = envp, .in = -1, .out = null,
                            .pass = pass, .detached = true, .dir = "/"};
-    pid_t pid = spawn(&a, NULL, err);
+    pid_t pid = spawn(&a, pidfd, err);
     close(null);
     free(path);
     return pid;

@@ -127,15 +127,19 @@ bool mc_collect_output(int fd, int end_fd, const mc_child *c, mosaic_strbuf *out
 void mc_child_ended(mc_child *c, bool timed_out, bool status_known, int status);
 /* Starts argv in / with envp, its output discarded, and descriptor pass
  * (-1: none) as its MC_PASSED_FD; it outlives the calling thread (no death
- * signal) and leads a process group.  Its pid, or -1 with the errno in *err. */
+ * signal) and leads a process group.  Its pid, or -1 with the errno in
+ * *err; *pidfd, readable once it has ended, or -1 where the kernel gives
+ * none (the caller closes it). */
 #define MC_PASSED_FD 3
-pid_t mc_start_detached(const char *const *argv, char *const *envp, int pass, int *err);
+pid_t mc_start_detached(const char *const *argv, char *const *envp, int pass, int *pidfd, int *err);
 
 /* ---- the compiler's fork server (fork_server.c) ------------------------------- */
 /* Runs argv as mc_run_child does, through a fork server started from the same
- * argv (docs/compiler.md, "The compiler process"); false, having done
- * nothing, when no server can serve it (then run it with mc_run_child).
- * c->dir must be an absolute path. */
+ * argv (docs/compiler.md, "The compiler process").  False when the build did
+ * not run there, with c->stdin_fd's offset and output as they were: no
+ * server can serve it, the server did not answer in time (it is replaced),
+ * or it or the build's watcher died before the build's end.  Then run it
+ * with mc_run_child.  c->dir must be an absolute path. */
 bool mc_fork_server_run(const char *const *argv, mc_child *c, mosaic_strbuf *output);
 
 /* ---- binaries ---------------------------------------------------------------- */

@@ -33,6 +33,7 @@
 
 #define PRELOAD_NAME "libmosaic-fork-server.so"
 #define READY_TIMEOUT_MS 10000 /* clang's start-up, on a loaded machine, is well under it */
+#define ANSWER_TIMEOUT_MS 2000 /* the server answers a request at once, in microseconds */
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct {
@@ -120,15 +121,18 @@ static void stop_server(void)
     server.argv = NULL;
 }
 
-/* Waits for the server's first word; true when it is the expected one. */
-static bool ready(int control)
+/* Waits for the server's first word; true when it is the expected one.  A
+ * server that dies first says so through its pidfd (when there is one): the
+ * socket's end may not come, a fork() of the application holding a copy. */
+static bool ready(int control, int pidfd)
 {
-    struct pollfd p = {control, POLLIN, 0};
+    struct pollfd p[2] = {{control, POLLIN, 0}, {pidfd, POLLIN, 0}};
     int n;
-    while ((n = poll(&p, 1, READY_TIMEOUT_MS)) < 0 && errno == EINTR)
+    while ((n = poll(p, 2, READY_TIMEOUT_MS)) < 0 && errno == EINTR)
         ;
     uint32_t word = 0;
-    return n == 1 && recv(control, &word, sizeof word, MSG_DONTWAIT) == sizeof word && word == MC_FORK_SERVER_READY;
+    return n > 0 && p[0].revents && recv(control, &word, sizeof word, MSG_DONTWAIT) == sizeof word &&
+           word == MC_FORK_SERVER_READY;
 }
 
 static bool start_server(const char *const *argv, const char *flat, size_t flat_size)
@@ -140,14 +144,17 @@ static bool start_server(const char *const *argv, const char *flat, size_t flat_
         return false;
     char *own[3] = {NULL, NULL, NULL};
     char **env = server_environment(preload, own);
-    int err = 0;
-    pid_t pid = env ? mc_start_detached(argv, env, sv[1], &err) : -1;
+    int err = 0, pidfd = -1;
+    pid_t pid = env ? mc_start_detached(argv, env, sv[1], &pidfd, &err) : -1;
     free(env);
     for (int i = 0; i < 3; i++)
         free(own[i]);
     close(sv[1]);
     char *copy = pid > 0 ? malloc(flat_size) : NULL;
-    if (copy && ready(sv[0])) {
+    bool is_ready = copy && ready(sv[0], pidfd);
+    if (pidfd >= 0)
+        close(pidfd);
+    if (is_ready) {
         server.control = sv[0];
         server.pid = pid;
         server.argv = memcpy(copy, flat, flat_size);
@@ -167,8 +174,10 @@ static bool start_server(const char *const *argv, const char *flat, size_t flat_
     return false;
 }
 
-/* Sends the request; false when no server (for this argv) takes it. */
-static bool send_request(const char *const *argv, const mc_fork_request *req, const int fds[MC_FORK_REQUEST_FDS])
+/* Sends the request; false when no server (for this argv) takes it.  The
+ * server's pid in *to. */
+static bool send_request(const char *const *argv, const mc_fork_request *req, const int fds[MC_FORK_REQUEST_FDS],
+                         pid_t *to)
 {
     union {
         char buf[CMSG_SPACE(MC_FORK_REQUEST_FDS * sizeof(int))];
@@ -201,12 +210,46 @@ static bool send_request(const char *const *argv, const mc_fork_request *req, co
         while ((n = sendmsg(server.control, &m, MSG_NOSIGNAL)) < 0 && errno == EINTR)
             ;
         sent = n == (ssize_t)sizeof *req;
-        if (!sent)
+        if (sent)
+            *to = server.pid;
+        else
             stop_server();
     }
     pthread_mutex_unlock(&lock);
     free(flat);
     return sent;
+}
+
+/* A server that did not answer a request in time (stopped, hung) goes; the
+ * next request starts another.  Unless another thread has already replaced
+ * it. */
+static void replace_server(pid_t pid)
+{
+    pthread_mutex_lock(&lock);
+    if (server.control >= 0 && server.pid == pid) {
+        if (mosaic_settings()->debug)
+            fprintf(stderr, "mosaic: the compiler's fork server (pid %d) did not answer in %d ms; it is replaced\n",
+                    (int)pid, ANSWER_TIMEOUT_MS);
+        stop_server();
+    }
+    pthread_mutex_unlock(&lock);
+}
+
+/* One reply from the request's socket: 1 when it came, 0 when the socket
+ * closed without one (the server or the watcher died), -1 when none came
+ * within timeout_ms. */
+static int receive_reply(int reply, int timeout_ms, mc_fork_reply *r)
+{
+    struct pollfd p = {reply, POLLIN, 0};
+    int n;
+    while ((n = poll(&p, 1, timeout_ms)) < 0 && errno == EINTR)
+        ;
+    if (n == 0)
+        return -1;
+    ssize_t got;
+    while ((got = recv(reply, r, sizeof *r, MSG_DONTWAIT)) < 0 && errno == EINTR)
+        ;
+    return got == (ssize_t)sizeof *r;
 }
 
 /* A time-out: the watcher kills the build when the request socket says no more. */
@@ -215,11 +258,42 @@ static void stop_build(void *reply)
     shutdown(*(int *)reply, SHUT_WR);
 }
 
+/* With the server's acceptance of the request in hand: the build's output
+ * into output until its status comes; false, with output as it was, when
+ * the watcher died before that (it was killed, or its server was). */
+static bool run_accepted(int out, int reply, mc_child *c, mosaic_strbuf *output)
+{
+    size_t output_at = output->len;
+    c->end = MC_CHILD_UNKNOWN;
+    c->code = 0;
+    /* The build has ended when its status comes on the reply socket (or the
+     * socket closes: its watcher died), not when the output closes. */
+    bool timed_out = mc_collect_output(out, reply, c, output, stop_build, &reply);
+    mc_fork_reply r;
+    int got = receive_reply(reply, 0, &r);
+    if (got == 1 && r.kind == MC_FORK_NOT_STARTED) {
+        c->end = MC_CHILD_NOT_STARTED;
+        c->code = r.error;
+        return true;
+    }
+    bool ended = got == 1 && r.kind == MC_FORK_ENDED;
+    if (!ended && !timed_out) {
+        mosaic_strbuf_truncate(output, output_at);
+        return false;
+    }
+    mc_child_ended(c, timed_out, ended, r.status);
+    return true;
+}
+
 bool mc_fork_server_run(const char *const *argv, mc_child *c, mosaic_strbuf *output)
 {
     mc_fork_request req = {.max_memory = c->max_memory};
     if (mosaic_settings()->no_fork_server || !c->dir || c->dir[0] != '/' ||
         (size_t)snprintf(req.dir, sizeof req.dir, "%s", c->dir) >= sizeof req.dir)
+        return false;
+    /* where clang's input starts: a build run afresh after all reads it from there again */
+    off_t input_at = c->stdin_fd >= 0 ? lseek(c->stdin_fd, 0, SEEK_CUR) : 0;
+    if (input_at < 0)
         return false;
     int reply[2], out[2];
     if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, reply))
@@ -233,38 +307,28 @@ bool mc_fork_server_run(const char *const *argv, mc_child *c, mosaic_strbuf *out
     fds[MC_FORK_REPLY] = reply[1];
     fds[MC_FORK_STDIN] = in;
     fds[MC_FORK_OUTPUT] = out[1];
-    bool sent = in >= 0 && send_request(argv, &req, fds);
+    pid_t server_pid = 0;
+    bool sent = in >= 0 && send_request(argv, &req, fds, &server_pid);
     close(reply[1]);
     close(out[1]);
     if (in >= 0 && in != c->stdin_fd)
         close(in);
-    if (!sent) {
-        close(reply[0]);
-        close(out[0]);
-        return false;
+    bool ran = false;
+    if (sent) {
+        /* The server answers at once.  Without an answer it is stopped or
+         * hung, and replaced; when the socket closes without one, the server
+         * died with the request: either way the build has not run. */
+        mc_fork_reply r;
+        int got = receive_reply(reply[0], ANSWER_TIMEOUT_MS, &r);
+        if (got < 0)
+            replace_server(server_pid);
+        if (got == 1 && r.kind == MC_FORK_ACCEPTED)
+            ran = run_accepted(out[0], reply[0], c, output);
     }
-    c->end = MC_CHILD_UNKNOWN;
-    c->code = 0;
-    /* The build has ended when its status comes on the reply socket (or the
-     * socket closes: its watcher died), not when the output closes. */
-    bool timed_out = mc_collect_output(out[0], reply[0], c, output, stop_build, &reply[0]);
-    close(out[0]);
-    /* The status, which follows the output's end at once (a second copy of
-     * the pipe's writing end held it off otherwise). */
-    mc_fork_reply r = {0};
-    struct pollfd p = {reply[0], POLLIN, 0};
-    ssize_t n = 0;
-    while (poll(&p, 1, 5000) < 0 && errno == EINTR)
-        ;
-    if (p.revents)
-        while ((n = recv(reply[0], &r, sizeof r, MSG_DONTWAIT)) < 0 && errno == EINTR)
-            ;
+    /* closing the socket stops whatever of the build is left */
     close(reply[0]);
-    if (n == (ssize_t)sizeof r && !r.started) {
-        c->end = MC_CHILD_NOT_STARTED;
-        c->code = r.error;
-    } else {
-        mc_child_ended(c, timed_out, n == (ssize_t)sizeof r, r.status);
-    }
-    return true;
+    close(out[0]);
+    if (!ran && c->stdin_fd >= 0)
+        lseek(c->stdin_fd, input_at, SEEK_SET);
+    return ran;
 }

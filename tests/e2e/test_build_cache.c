@@ -21,6 +21,7 @@
 #include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -964,6 +965,205 @@ TEST(fork_server_killed)
         CHECK(pids[i][1] != pids[0][1] && pids[i][1] == pids[1][1] && pids[i][2] == h.pid,
               "build %d: server %ld (the first, killed: %ld), whose parent %ld (the host: %ld)", i, pids[i][1],
               pids[0][1], pids[i][2], (long)h.pid);
+    remove_tree(dir);
+}
+
+/* ---- the server as the system sees it ---------------------------------------------------- */
+
+/* A process's state letter and parent (from /proc/PID/stat); 0 when it is gone. */
+static char process_state(pid_t pid, pid_t *parent)
+{
+    char path[64], stat[512];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    int fd = open(path, O_RDONLY);
+    ssize_t r = fd >= 0 ? read(fd, stat, sizeof stat - 1) : -1;
+    if (fd >= 0)
+        close(fd);
+    if (r <= 0)
+        return 0;
+    stat[r] = 0;
+    const char *after = strrchr(stat, ')');
+    int ppid = 0;
+    char state = 0;
+    if (!after || sscanf(after + 1, " %c %d", &state, &ppid) != 2)
+        return 0;
+    if (parent)
+        *parent = ppid;
+    return state;
+}
+
+/* A live child process of parent (the host's fork server, between builds); 0: none. */
+static pid_t child_of(pid_t parent)
+{
+    DIR *d = opendir("/proc");
+    struct dirent *e;
+    pid_t found = 0;
+    while (d && !found && (e = readdir(d))) {
+        pid_t pid = (pid_t)atoi(e->d_name), ppid = 0;
+        char state = pid > 0 ? process_state(pid, &ppid) : 0;
+        if (state && state != 'Z' && ppid == parent)
+            found = pid;
+    }
+    if (d)
+        closedir(d);
+    return found;
+}
+
+/* The system call a process's main thread is in (/proc/PID/syscall); -1 when none. */
+static long main_thread_syscall(pid_t pid)
+{
+    char path[64], text[64] = "";
+    snprintf(path, sizeof path, "/proc/%d/syscall", (int)pid);
+    int fd = open(path, O_RDONLY);
+    ssize_t r = fd >= 0 ? read(fd, text, sizeof text - 1) : -1;
+    if (fd >= 0)
+        close(fd);
+    char *end;
+    long n = r > 0 ? strtol(text, &end, 10) : -1;
+    return r > 0 && end != text ? n : -1;
+}
+
+static bool sleeping_call(long n) { return n == SYS_clock_nanosleep || n == SYS_nanosleep; }
+static bool polling_call(long n)
+{
+#ifdef SYS_poll
+    if (n == SYS_poll)
+        return true;
+#endif
+    return n == SYS_ppoll;
+}
+
+/* Waits until the host's main thread has been in a call `is` says yes to for
+ * 200 ms (a pause, a wait), at most timeout_ms; true when it was. */
+static bool host_in_call(const host *h, bool (*is)(long), int timeout_ms)
+{
+    double since = 0, end = test_now_ms() + timeout_ms;
+    for (; test_now_ms() < end; usleep(5000)) {
+        if (!is(main_thread_syscall(h->pid)))
+            since = 0;
+        else if (!since)
+            since = test_now_ms();
+        else if (test_now_ms() - since >= 200)
+            return true;
+    }
+    return false;
+}
+
+/* A host of recording_clang's builds with TEST_HOST_PAUSE_MS=3000: its fork
+ * server, found in the pause after the first build; 0 when none was. */
+static pid_t server_in_pause(host *h, const char *env_clang)
+{
+    host_start(h, ENV(env_clang, "MOSAIC_CACHE=0", "MOSAIC_BUILD_TIMEOUT_S=20", "TEST_HOST_PAUSE_MS=3000"), "build",
+               1, "", src1, NULL);
+    if (!host_in_call(h, sleeping_call, 60000))
+        return 0;
+    return child_of(h->pid);
+}
+
+/* After one of the fork server tests: six builds, the first forked from
+ * `server`, the second (the one the server failed) started by the host
+ * itself, the others forked from one new server. */
+static void check_second_build_afresh(const char *log, const host *h, pid_t server)
+{
+    long pids[8][3];
+    int n = read_records(log, pids);
+    CHECK(n == 6, "six builds, six compilations (%d)", n);
+    CHECK(n < 1 || pids[0][1] == server, "the first build from the server found (%ld, %d)", pids[0][1], (int)server);
+    CHECK(n < 2 || pids[1][0] == h->pid, "the second build started by the host (clang's parent %ld, host %d)",
+          pids[1][0], (int)h->pid);
+    for (int i = 2; i < n; i++)
+        CHECK(pids[i][1] != server && pids[i][1] == pids[2][1] && pids[i][2] == h->pid,
+              "build %d: server %ld (the first: %d), whose parent %ld (the host: %d)", i, pids[i][1], (int)server,
+              pids[i][2], (int)h->pid);
+}
+
+/* A build's watcher killed (kill -9) while the build runs: the build, which
+ * dies with it, runs again afresh instead of failing. */
+TEST(fork_server_watcher_killed)
+{
+    char dir[64], script[128], env_clang[160], log[128], body[512];
+    snprintf(body, sizeof body,
+             "log=\"$(dirname \"$0\")/starts\"\n"
+             "echo $PPID >> \"$log\"\n"
+             "if [ $(wc -l < \"$log\") = 1 ]; then sleep 10; fi\n"
+             "exec %s \"$@\"",
+             TEST_CLANG);
+    fake_clang(dir, script, body);
+    snprintf(log, sizeof log, "%s/starts", dir);
+    snprintf(env_clang, sizeof env_clang, "MOSAIC_CLANG=%s", script);
+    host h;
+    host_start(&h, ENV(env_clang, "MOSAIC_CACHE=0", "TEST_HOST_ONCE=1"), "build", 1, "", src1, NULL);
+    long parents[2] = {0, 0};
+    for (double end = test_now_ms() + 60000; !parents[0] && test_now_ms() < end; usleep(20000)) {
+        FILE *f = fopen(log, "r");
+        if (f && fscanf(f, "%ld", &parents[0]) != 1)
+            parents[0] = 0;
+        if (f)
+            fclose(f);
+    }
+    CHECK(parents[0] > 0 && parents[0] != h.pid, "the first build's watcher (%ld)", parents[0]);
+    if (parents[0] > 0 && parents[0] != h.pid)
+        kill((pid_t)parents[0], SIGKILL);
+    host_wait(&h, 60);
+    CHECK(h.status == 0, "status %d: %s", h.status, h.text);
+    FILE *f = fopen(log, "r");
+    int n = 0;
+    while (f && n < 2 && fscanf(f, "%ld", &parents[n]) == 1)
+        n++;
+    if (f)
+        fclose(f);
+    CHECK(n == 2 && parents[1] == h.pid, "the build again, started by the host (%d runs; the second's parent %ld, "
+          "the host %d)", n, parents[1], (int)h.pid);
+    remove_tree(dir);
+}
+
+/* A server stopped (SIGSTOP) between builds answers no request: the next
+ * build waits for its answer a short while, not its time-out (20 s), then
+ * runs clang afresh; the server is killed and the builds after it fork a
+ * new one. */
+TEST(fork_server_stopped)
+{
+    char dir[64], script[128], env_clang[160], log[128];
+    recording_clang(dir, script, log, false);
+    snprintf(env_clang, sizeof env_clang, "MOSAIC_CLANG=%s", script);
+    host h;
+    pid_t server = server_in_pause(&h, env_clang);
+    CHECK(server > 0, "the server, in the host's pause");
+    if (server > 0)
+        kill(server, SIGSTOP);
+    double stopped_at = test_now_ms();
+    host_wait(&h, 120);
+    CHECK(h.status == 0, "status %d: %s", h.status, h.text);
+    CHECK(test_now_ms() - stopped_at < 15000, "the builds after the stop took %.0f ms",
+          test_now_ms() - stopped_at);
+    check_second_build_afresh(log, &h, server);
+    pid_t parent = 0;
+    char state = server > 0 ? process_state(server, &parent) : 0;
+    CHECK(!state || parent != h.pid, "the stopped server (pid %d) is gone (state %c)", (int)server, state);
+    if (state && parent == h.pid)
+        kill(server, SIGKILL);
+    remove_tree(dir);
+}
+
+/* A server killed (kill -9) while a request waits in its socket (it was
+ * stopped): the build that request was runs afresh instead of failing. */
+TEST(fork_server_killed_in_flight)
+{
+    char dir[64], script[128], env_clang[160], log[128];
+    recording_clang(dir, script, log, false);
+    snprintf(env_clang, sizeof env_clang, "MOSAIC_CLANG=%s", script);
+    host h;
+    pid_t server = server_in_pause(&h, env_clang);
+    CHECK(server > 0, "the server, in the host's pause");
+    if (server > 0) {
+        kill(server, SIGSTOP);
+        /* the pause over, the host waits for the server's answer */
+        CHECK(host_in_call(&h, polling_call, 60000), "the host waiting for the server");
+        kill(server, SIGKILL);
+    }
+    host_wait(&h, 120);
+    CHECK(h.status == 0, "status %d: %s", h.status, h.text);
+    check_second_build_afresh(log, &h, server);
     remove_tree(dir);
 }
 
