@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <grp.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdint.h>
@@ -37,7 +38,9 @@
  * host_build_il; for binary, see host_build_binary) and runs its
  * kernel k(global int *o) on 16 work-items, which must all write EXPECT.
  * It builds the same source 5 more times (new program objects; none with
- * TEST_HOST_ONCE=1 in its environment; after TEST_HOST_PAUSE_MS) and prints "first <ms> again <ms>"
+ * TEST_HOST_ONCE=1 in its environment; after TEST_HOST_PAUSE_MS; as nobody
+ * with TEST_HOST_DROP=1) and prints "first <ms> again <ms>" (TEST_HOST_LINGER:
+ * see the end of host_main)
  * (the first build, the fastest of the others).
  * Exit status: 0 right, 10 the build failed (its error code and log
  * printed), 11 wrong results, 12 no device. */
@@ -191,6 +194,12 @@ static int host_main(int argc, char **argv)
     const char *pause = getenv("TEST_HOST_PAUSE_MS"); /* between the first build and the others */
     if (pause)
         usleep((useconds_t)atoi(pause) * 1000);
+    /* TEST_HOST_DROP=1: the other builds as nobody (a root host) */
+    if (getenv("TEST_HOST_DROP") && (setgroups(0, NULL) || setresgid(65534, 65534, 65534) ||
+                                     setresuid(65534, 65534, 65534))) {
+        printf("cannot become nobody: %s\n", strerror(errno));
+        wrong = 1;
+    }
     for (int i = 0; i < 5 && !wrong && !getenv("TEST_HOST_ONCE"); i++) {
         double t = test_now_ms();
         cl_program p2 = host_build(context, device, mode, options, source, header, &err);
@@ -204,6 +213,20 @@ static int host_main(int argc, char **argv)
     clReleaseCommandQueue(q);
     clReleaseProgram(p);
     clReleaseContext(context);
+    /* TEST_HOST_LINGER=1: a child of fork() outlives the host 10 s, holding
+     * every descriptor but its output (prints "lingering <pid>") */
+    if (getenv("TEST_HOST_LINGER")) {
+        fflush(NULL);
+        pid_t child = fork();
+        if (child == 0) {
+            int null = open("/dev/null", O_WRONLY);
+            dup2(null, 1);
+            dup2(null, 2);
+            sleep(10);
+            _exit(0);
+        }
+        printf("lingering %d\n", (int)child);
+    }
     return wrong ? 11 : 0;
 }
 
@@ -886,7 +909,8 @@ TEST(log_cap)
 }
 
 /* A fake clang (in a new directory dir) that appends "<its parent> <its
- * grandparent> <the grandparent's parent>" to dir/starts (in log) and then
+ * grandparent> <the grandparent's parent> <its user id>" to dir/starts (in
+ * log; a file anyone may write, in a directory anyone may enter) and then
  * runs the real clang; with kill_server, its first run also kills the fork
  * server (its grandparent) once that build has ended (from a session of its
  * own: what a build leaves running in its process group ends with it). */
@@ -897,7 +921,7 @@ static void recording_clang(char *dir, char *script, char *log, bool kill_server
              "log=\"$(dirname \"$0\")/starts\"\n"
              "parent_of() { sed 's/.*) . \\([0-9]*\\) .*/\\1/' /proc/$1/stat; }\n"
              "gp=$(parent_of $PPID)\n"
-             "echo \"$PPID $gp $(parent_of $gp)\" >> \"$log\"\n"
+             "echo \"$PPID $gp $(parent_of $gp) $(id -u)\" >> \"$log\"\n"
              "if [ %d = 1 ] && [ $(wc -l < \"$log\") = 1 ]; then\n"
              "  setsid sh -c \"while kill -0 $$; do sleep 0.05; done; kill -9 $gp\" >/dev/null 2>&1 &\n"
              "fi\n"
@@ -905,14 +929,16 @@ static void recording_clang(char *dir, char *script, char *log, bool kill_server
              kill_server, TEST_CLANG);
     fake_clang(dir, script, body);
     snprintf(log, 128, "%s/starts", dir);
+    write_text(log, "", 0666);
+    chmod(dir, 0755);
 }
 
-/* Reads the lines recording_clang wrote: how many, into pids[n][3]. */
-static int read_records(const char *log, long pids[8][3])
+/* Reads the lines recording_clang wrote: how many, into pids[n][4]. */
+static int read_records(const char *log, long pids[8][4])
 {
     FILE *f = fopen(log, "r");
     int n = 0;
-    while (f && n < 8 && fscanf(f, "%ld %ld %ld", &pids[n][0], &pids[n][1], &pids[n][2]) == 3)
+    while (f && n < 8 && fscanf(f, "%ld %ld %ld %ld", &pids[n][0], &pids[n][1], &pids[n][2], &pids[n][3]) == 4)
         n++;
     if (f)
         fclose(f);
@@ -929,7 +955,7 @@ TEST(fork_server)
     snprintf(env_clang, sizeof env_clang, "MOSAIC_CLANG=%s", script);
     host h;
     CHECK(run_host(&h, ENV(env_clang, "MOSAIC_CACHE=0"), "build", 1, "", src1, NULL) == 0, "%s", h.text);
-    long pids[8][3];
+    long pids[8][4];
     int n = read_records(log, pids);
     CHECK(n == 6, "six builds, six compilations (%d)", n);
     for (int i = 0; i < n; i++) {
@@ -958,13 +984,37 @@ TEST(fork_server_killed)
     host h;
     CHECK(run_host(&h, ENV(env_clang, "MOSAIC_CACHE=0", "TEST_HOST_PAUSE_MS=1500"), "build", 1, "", src1, NULL) == 0,
           "%s", h.text);
-    long pids[8][3];
+    long pids[8][4];
     int n = read_records(log, pids);
     CHECK(n == 6, "six builds, six compilations (%d)", n);
     for (int i = 1; i < n; i++)
         CHECK(pids[i][1] != pids[0][1] && pids[i][1] == pids[1][1] && pids[i][2] == h.pid,
               "build %d: server %ld (the first, killed: %ld), whose parent %ld (the host: %ld)", i, pids[i][1],
               pids[0][1], pids[i][2], (long)h.pid);
+    remove_tree(dir);
+}
+
+/* A host that builds as root, then becomes nobody: its later builds run as
+ * nobody, not in the server started as root (which read root's files for
+ * them: a kernel could quote /etc/shadow in its log). */
+TEST(fork_server_credentials)
+{
+    if (geteuid() != 0)
+        TEST_SKIP("needs root, to become nobody");
+    char dir[64], script[128], env_clang[160], log[128];
+    recording_clang(dir, script, log, false);
+    snprintf(env_clang, sizeof env_clang, "MOSAIC_CLANG=%s", script);
+    host h;
+    CHECK(run_host(&h, ENV(env_clang, "MOSAIC_CACHE=0", "TEST_HOST_DROP=1"), "build", 1, "", src1, NULL) == 0, "%s",
+          h.text);
+    long pids[8][4];
+    int n = read_records(log, pids);
+    CHECK(n == 6, "six builds, six compilations (%d)", n);
+    CHECK(n < 1 || pids[0][3] == 0, "the first build as root (uid %ld)", pids[0][3]);
+    for (int i = 1; i < n; i++)
+        CHECK(pids[i][3] == 65534 && pids[i][1] != pids[0][1],
+              "build %d as nobody (uid %ld), not from the first server (%ld; its server %ld)", i, pids[i][3],
+              pids[0][1], pids[i][1]);
     remove_tree(dir);
 }
 
@@ -1065,7 +1115,7 @@ static pid_t server_in_pause(host *h, const char *env_clang)
  * itself, the others forked from one new server. */
 static void check_second_build_afresh(const char *log, const host *h, pid_t server)
 {
-    long pids[8][3];
+    long pids[8][4];
     int n = read_records(log, pids);
     CHECK(n == 6, "six builds, six compilations (%d)", n);
     CHECK(n < 1 || pids[0][1] == server, "the first build from the server found (%ld, %d)", pids[0][1], (int)server);
@@ -1164,6 +1214,37 @@ TEST(fork_server_killed_in_flight)
     host_wait(&h, 120);
     CHECK(h.status == 0, "status %d: %s", h.status, h.text);
     check_second_build_afresh(log, &h, server);
+    remove_tree(dir);
+}
+
+/* A host that forked a child which lives on: the server leaves with the host
+ * all the same (the child closes its copy of the server's socket at the
+ * fork; holding it, it once kept the server alive as long as itself). */
+TEST(fork_server_leaves_with_host)
+{
+    char dir[64], script[128], env_clang[160], log[128];
+    recording_clang(dir, script, log, false);
+    snprintf(env_clang, sizeof env_clang, "MOSAIC_CLANG=%s", script);
+    host h;
+    CHECK(run_host(&h, ENV(env_clang, "MOSAIC_CACHE=0", "TEST_HOST_ONCE=1", "TEST_HOST_LINGER=1"), "build", 1, "",
+                   src1, NULL) == 0,
+          "%s", h.text);
+    long pids[8][4];
+    int lingering = 0;
+    const char *l = strstr(h.text, "lingering ");
+    CHECK(read_records(log, pids) == 1 && l && sscanf(l, "lingering %d", &lingering) == 1 && lingering > 0, "%s",
+          h.text);
+    pid_t server = (pid_t)pids[0][1];
+    char state = 'R';
+    for (double end = test_now_ms() + 3000; test_now_ms() < end; usleep(20000)) {
+        state = process_state(server, NULL);
+        if (!state || state == 'Z')
+            break;
+    }
+    CHECK(!state || state == 'Z', "the server (pid %d) left with its host (state %c)", (int)server, state);
+    CHECK(lingering <= 0 || process_state(lingering, NULL), "the host's child (pid %d) lives on", lingering);
+    if (lingering > 0)
+        kill(lingering, SIGKILL);
     remove_tree(dir);
 }
 

@@ -2,6 +2,7 @@
  * exhausted its memory, hung, or reported success for work not done. */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <grp.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
@@ -337,6 +338,76 @@ TEST(fork_child)
     clReleaseMemObject(buf);
     clReleaseKernel(k);
     clReleaseProgram(program);
+}
+
+/* ---- a build after the process gave up root ---------------------------------------------- */
+
+#define SECRET_MARK "mosaic-secret-4d0f2a"
+
+/* The child's part of dropped_privileges: builds once as root (a source no
+ * cache has), becomes nobody, then builds a kernel that includes `secret`,
+ * a file only root may read.  Exit status 0: refused, and the log names
+ * the file without quoting it. */
+static int child_dropping_privileges(const char *secret)
+{
+    alarm(120); /* a hang fails the test instead of blocking it */
+    char source[200];
+    snprintf(source, sizeof source, "/* %d %.0f */ kernel void k(global int *o) { o[0] = 1; }\n", (int)getpid(),
+             test_now_ms());
+    cl_program p = test_build_program(context, device, source, "");
+    if (!p)
+        return 2;
+    clReleaseProgram(p);
+    if (setgroups(0, NULL) || setresgid(65534, 65534, 65534) || setresuid(65534, 65534, 65534)) {
+        perror("becoming nobody");
+        return 3;
+    }
+    char text[300];
+    snprintf(text, sizeof text, "#include \"%s\"\nkernel void k(global int *o) { o[0] = 2; }\n", secret);
+    const char *src = text;
+    cl_int err;
+    cl_program q = clCreateProgramWithSource(context, 1, &src, NULL, &err);
+    err = clBuildProgram(q, 1, &device, "", NULL, NULL);
+    static char log[1 << 16];
+    clGetProgramBuildInfo(q, device, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
+    clReleaseProgram(q);
+    if (err != CL_BUILD_PROGRAM_FAILURE || strstr(log, SECRET_MARK) || !strstr(log, "secret.h")) {
+        fprintf(stderr, "clBuildProgram as nobody: %d, log:\n%s\n", err, log);
+        return 4;
+    }
+    return 0;
+}
+
+/* A process that built as root, then became nobody, builds as nobody: a
+ * kernel that includes a file only root may read fails, its log without
+ * the file's text.  The compiler's fork server, started as root by the
+ * first build, once read it for nobody.  (With MOSAIC_NO_FORK_SERVER=1 too.) */
+TEST(dropped_privileges)
+{
+    if (geteuid() != 0)
+        TEST_SKIP("needs root, to become nobody");
+    char dir[] = "/tmp/mosaic-secret-XXXXXX", secret[64];
+    CHECK(mkdtemp(dir) && chmod(dir, 0755) == 0);
+    snprintf(secret, sizeof secret, "%s/secret.h", dir);
+    int fd = open(secret, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    static const char shadow_like[] = "root:$6$" SECRET_MARK "$:19000:0:99999:7:::\n";
+    CHECK(fd >= 0 && write(fd, shadow_like, strlen(shadow_like)) == (ssize_t)strlen(shadow_like) &&
+          fchmod(fd, 0600) == 0);
+    if (fd >= 0)
+        close(fd);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0)
+        _exit(child_dropping_privileges(secret));
+    CHECK(pid > 0);
+    int status = 0;
+    CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+          "the child: %s %d (2: the build as root failed, 3: it could not become nobody, 4: the build as nobody "
+          "was not refused, or quoted the file)",
+          WIFEXITED(status) ? "exit status" : "signal", WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+    unlink(secret);
+    rmdir(dir);
 }
 
 /* ---- builds while another thread forks ------------------------------------------------------ */
