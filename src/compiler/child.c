@@ -13,11 +13,15 @@
  * nothing but its spawn_args.
  *
  * The child leads a process group of its own, so a time-out kills whatever it
- * started too. */
+ * started too.
+ *
+ * Every child runs with one fixed environment (mc_child_environment), never
+ * the application's. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdint.h>
@@ -35,8 +39,6 @@
 
 #include "compiler/compiler_internal.h"
 
-extern char **environ;
-
 static int64_t now_ms(void)
 {
     struct timespec ts;
@@ -49,7 +51,7 @@ static int64_t now_ms(void)
 struct spawn_args {
     const char *path;          /* the program, PATH already searched */
     char *const *argv;
-    char *const *envp;         /* NULL: this process's environment */
+    char *const *envp;
     int in, out;               /* its stdin (-1: /dev/null) and stdout/stderr, as file descriptors here */
     int pass;                  /* a descriptor it gets as MC_PASSED_FD; -1: none */
     bool detached;             /* outlives the thread that starts it (no death signal) */
@@ -113,12 +115,46 @@ __attribute__((no_sanitize_address)) static int child_main(void *p)
         syscall(SYS_close_range, MC_PASSED_FD + 1, ~0u, 0);
     uint64_t none = 0;
     syscall(SYS_rt_sigprocmask, SIG_SETMASK, &none, NULL, sizeof none);
-    r = syscall(SYS_execve, a->path, a->argv, a->envp ? a->envp : environ);
+    r = syscall(SYS_execve, a->path, a->argv, a->envp);
     (void)r;
 fail:
     a->err = errno ? errno : EINVAL;
     syscall(SYS_exit_group, 127);
     return 127;
+}
+
+/* ---- the environment --------------------------------------------------------------
+ * clang reads CPATH, C_INCLUDE_PATH, CCC_OVERRIDE_OPTIONS and more from its
+ * environment.  A kernel must build the same in every shell, and the kernel
+ * cache's key holds no environment: whichever process built first would
+ * decide what every later one gets.  So the tools see these variables alone
+ * (docs/compiler.md, "The compiler's environment"):
+ *   PATH=/usr/bin:/bin  the system's programs (the tool itself is found with
+ *                       the application's PATH, as its setting names it)
+ *   LC_ALL=C            messages as the log quotes them
+ *   TMPDIR              Mosaic's (the TMPDIR setting): a tool's temporary
+ *                       files go where the application wants them, and
+ *                       change nothing a build makes */
+static char child_path[] = "PATH=/usr/bin:/bin", child_locale[] = "LC_ALL=C";
+static char child_tmpdir[4096 + sizeof "TMPDIR="];
+static char *child_environment[4];
+static pthread_once_t child_environment_once = PTHREAD_ONCE_INIT;
+
+static void make_child_environment(void)
+{
+    size_t n = 0;
+    child_environment[n++] = child_path;
+    child_environment[n++] = child_locale;
+    int len = snprintf(child_tmpdir, sizeof child_tmpdir, "TMPDIR=%s", mosaic_settings()->tmpdir);
+    if (len > 0 && (size_t)len < sizeof child_tmpdir) /* else the tool's default, /tmp */
+        child_environment[n++] = child_tmpdir;
+    child_environment[n] = NULL;
+}
+
+char *const *mc_child_environment(void)
+{
+    pthread_once(&child_environment_once, make_child_environment);
+    return child_environment;
 }
 
 /* argv0 as execvp would find it, in *path (malloc'd); an errno if it cannot be. */
@@ -151,8 +187,14 @@ static int find_program(const char *argv0, char **path)
     }
 }
 
-/* Starts the child; its pid, or -1 with the errno in *err. */
-static pid_t spawn(struct spawn_args *a, int *err)
+#ifndef CLONE_PIDFD
+#define CLONE_PIDFD 0x1000 /* Linux 5.2 */
+#endif
+
+/* Starts the child; its pid, or -1 with the errno in *err.  *pidfd (when
+ * pidfd is not NULL): a descriptor of the child, readable once it has
+ * ended (close-on-exec), or -1 where the kernel gives none. */
+static pid_t spawn(struct spawn_args *a, int *pidfd, int *err)
 {
     const size_t stack_size = 256 * 1024;
     char *stack = mmap(NULL, stack_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
@@ -162,23 +204,29 @@ static pid_t spawn(struct spawn_args *a, int *err)
     }
     a->parent = getpid();
     a->err = 0;
+    int fd = -1; /* a kernel older than CLONE_PIDFD ignores the flag and leaves it */
     sigset_t old;
     block_all_signals(&old);
     /* CLONE_VFORK: this thread waits until the child has exec'd or exited. */
-    pid_t pid = clone(child_main, stack + stack_size, CLONE_VM | CLONE_VFORK | SIGCHLD, a);
+    pid_t pid = clone(child_main, stack + stack_size, CLONE_VM | CLONE_VFORK | SIGCHLD | (pidfd ? CLONE_PIDFD : 0),
+                      a, &fd);
     *err = pid < 0 ? errno : a->err;
     syscall(SYS_rt_sigprocmask, SIG_SETMASK, &old, NULL, sizeof(uint64_t));
     munmap(stack, stack_size);
     if (pid > 0 && a->err) {
+        if (fd >= 0)
+            close(fd);
         while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
             ;
         return -1;
     }
+    if (pidfd)
+        *pidfd = pid > 0 ? fd : -1;
     return pid;
 }
 
-/* A time-out in mc_run_child: its end of the pipe is open, so it is still
- * running and pid is still ours. */
+/* A time-out in mc_run_child: the child has not ended (nor been waited
+ * for), so pid, and its process group, are still its own. */
 static void kill_group(void *p)
 {
     pid_t pid = *(pid_t *)p;
@@ -186,46 +234,95 @@ static void kill_group(void *p)
     kill(pid, SIGKILL);
 }
 
-bool mc_collect_output(int fd, const mc_child *c, mosaic_strbuf *output, void (*stop)(void *), void *stop_arg)
+/* After a child has ended: whatever it started and left running (its
+ * process group) ends too.  Only while it is a zombie, so that its pid, and
+ * the group's, can be no other process's. */
+static void end_group(pid_t pid)
 {
-    /* Read until every copy of the pipe is closed (the child ended), or the time is up. */
-    int64_t deadline = c->timeout_ms ? now_ms() + c->timeout_ms : 0;
-    bool timed_out = false;
-    size_t kept = 0, dropped = 0, cap = c->max_output ? c->max_output : MC_CHILD_MAX_OUTPUT;
-    char buf[65536];
+    siginfo_t si = {0};
+    if (!waitid(P_PID, pid, &si, WEXITED | WNOHANG | WNOWAIT) && si.si_pid == pid)
+        kill(-pid, SIGKILL);
+}
+
+/* The output kept so far, and its cap. */
+typedef struct kept_output {
+    mosaic_strbuf *text;
+    size_t kept, dropped, cap;
+} kept_output;
+
+/* A person reads the log: keep its beginning, count the rest. */
+static void keep(kept_output *k, const char *buf, size_t n)
+{
+    size_t room = k->kept < k->cap ? k->cap - k->kept : 0;
+    size_t now = n < room ? n : room;
+    mosaic_strbuf_append(k->text, buf, now);
+    k->kept += now;
+    k->dropped += n - now;
+}
+
+/* Reads what the pipe holds now, waiting for nothing more: false at its end. */
+static bool read_ready(int fd, kept_output *k, char *buf, size_t size)
+{
     for (;;) {
+        ssize_t r = read(fd, buf, size);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return false;
+        keep(k, buf, (size_t)r);
+        return true;
+    }
+}
+
+bool mc_collect_output(int fd, int end_fd, const mc_child *c, mosaic_strbuf *output, void (*stop)(void *),
+                       void *stop_arg)
+{
+    /* Read until the child has ended (end_fd readable), or, without
+     * end_fd, until every copy of the pipe is closed; or the time is up. */
+    int64_t deadline = c->timeout_ms ? now_ms() + c->timeout_ms : 0;
+    bool timed_out = false, pipe_ended = false;
+    kept_output k = {output, 0, 0, c->max_output ? c->max_output : MC_CHILD_MAX_OUTPUT};
+    char buf[65536];
+    while (!(pipe_ended && end_fd < 0)) {
         int wait = -1;
         if (deadline) {
             int64_t left = deadline - now_ms();
             wait = left > 0 ? (int)left : 0;
         }
-        struct pollfd p = {fd, POLLIN, 0};
-        int n = poll(&p, 1, wait);
+        /* poll skips a negative descriptor */
+        struct pollfd p[2] = {{pipe_ended ? -1 : fd, POLLIN, 0}, {end_fd, POLLIN, 0}};
+        int n = poll(p, 2, wait);
         if (n < 0 && errno == EINTR)
             continue;
+        if (n < 0)
+            break;
         if (n == 0) {
             if (timed_out)
-                break; /* stopped, yet something else holds the pipe open */
+                break; /* stopped, yet it has not ended */
             stop(stop_arg);
             timed_out = true;
             deadline = now_ms() + 1000;
             continue;
         }
-        ssize_t r = read(fd, buf, sizeof buf);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
+        if (p[0].revents && !read_ready(fd, &k, buf, sizeof buf))
+            pipe_ended = true;
+        if (p[1].revents) {
+            /* It has ended, and what it wrote is in the pipe.  The pipe's
+             * end may never come: a process that another thread of the
+             * application fork()ed while the pipe was open holds a copy of
+             * its writing end (close-on-exec closes it at an exec only).
+             * So take what is there, a pipe's size at most (a process of
+             * the child's left running could write on), and stop. */
+            for (int reads = 0; !pipe_ended && reads < 16; reads++) {
+                struct pollfd q = {fd, POLLIN, 0};
+                if (poll(&q, 1, 0) != 1 || !read_ready(fd, &k, buf, sizeof buf))
+                    break;
+            }
             break;
-        /* a person reads the log: keep its beginning, count the rest */
-        size_t keep = kept < cap ? cap - kept : 0;
-        if (keep > (size_t)r)
-            keep = (size_t)r;
-        mosaic_strbuf_append(output, buf, keep);
-        kept += keep;
-        dropped += (size_t)r - keep;
+        }
     }
-    if (dropped)
-        mosaic_strbuf_printf(output, "\n[output cut after %zu bytes: %zu more bytes not kept]\n", kept, dropped);
+    if (k.dropped)
+        mosaic_strbuf_printf(output, "\n[output cut after %zu bytes: %zu more bytes not kept]\n", k.kept, k.dropped);
     return timed_out;
 }
 
@@ -245,9 +342,10 @@ void mc_run_child(const char *const *argv, mc_child *c, mosaic_strbuf *output)
         free(path);
         return;
     }
-    struct spawn_args a = {.path = path, .argv = (char *const *)argv, .in = c->stdin_fd, .out = out[1],
-                           .pass = -1, .dir = c->dir, .max_memory = c->max_memory};
-    pid_t pid = spawn(&a, &err);
+    struct spawn_args a = {.path = path, .argv = (char *const *)argv, .envp = mc_child_environment(),
+                           .in = c->stdin_fd, .out = out[1], .pass = -1, .dir = c->dir, .max_memory = c->max_memory};
+    int pidfd;
+    pid_t pid = spawn(&a, &pidfd, &err);
     free(path);
     close(out[1]);
     if (pid < 0) {
@@ -256,8 +354,11 @@ void mc_run_child(const char *const *argv, mc_child *c, mosaic_strbuf *output)
         return;
     }
     c->end = MC_CHILD_UNKNOWN;
-    bool timed_out = mc_collect_output(out[0], c, output, kill_group, &pid);
+    bool timed_out = mc_collect_output(out[0], pidfd, c, output, kill_group, &pid);
     close(out[0]);
+    if (pidfd >= 0)
+        close(pidfd);
+    end_group(pid);
     int status = 0;
     pid_t w;
     while ((w = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
@@ -277,7 +378,7 @@ void mc_child_ended(mc_child *c, bool timed_out, bool status_known, int status)
         c->end = MC_CHILD_SIGNALED, c->code = WTERMSIG(status);
 }
 
-pid_t mc_start_detached(const char *const *argv, char *const *envp, int pass, int *err)
+pid_t mc_start_detached(const char *const *argv, char *const *envp, int pass, int *pidfd, int *err)
 {
     char *path;
     *err = find_program(argv[0], &path);
@@ -291,7 +392,7 @@ pid_t mc_start_detached(const char *const *argv, char *const *envp, int pass, in
     }
     struct spawn_args a = {.path = path, .argv = (char *const *)argv, .envp = envp, .in = -1, .out = null,
                            .pass = pass, .detached = true, .dir = "/"};
-    pid_t pid = spawn(&a, err);
+    pid_t pid = spawn(&a, pidfd, err);
     close(null);
     free(path);
     return pid;

@@ -9,12 +9,13 @@
  * their static constructors (they are initialised before this library, which
  * depends on none of them), and before clang's main.  That start-up is most of
  * what a build of a small kernel costs.  Here the process stops and serves:
- * for each request it forks a watcher, which forks the build.  The build
- * takes the request's directory and file descriptors and returns from this
- * constructor into clang's main, with the argv the server was started with
- * (`clang @../clang.args`: the arguments are read from the request's
- * directory).  The watcher waits for it, kills its process group when the
- * host closes the request socket (a time-out), and sends its wait status.
+ * it answers each request at once and forks a watcher, which forks the
+ * build.  The build takes the request's directory and file descriptors and
+ * returns from this constructor into clang's main, with the argv the server
+ * was started with (`clang @../clang.args`: the arguments are read from the
+ * request's directory).  The watcher waits for it, kills its process group
+ * when the host closes the request socket (a time-out) or when it has ended
+ * (what it left running), and sends its wait status.
  *
  * Without MOSAIC_FORK_SERVER_FD the constructor does nothing.  The process
  * is single-threaded here (no main, no threads yet), so fork is safe. */
@@ -92,7 +93,8 @@ static void become_build(const mc_fork_request *req, const int fds[MC_FORK_REQUE
 }
 
 /* In the watcher: starts the build, waits for it or for the host to give up
- * (the request socket closed), sends the wait status.  Never returns. */
+ * (the request socket closed), sends the wait status.  Never returns, but in
+ * the build. */
 static void watch_build(const mc_fork_request *req, const int fds[MC_FORK_REQUEST_FDS], int *returns_to_main)
 {
     int reply = fds[MC_FORK_REPLY];
@@ -104,6 +106,7 @@ static void watch_build(const mc_fork_request *req, const int fds[MC_FORK_REQUES
     sigprocmask(SIG_BLOCK, &chld, NULL); /* taken through the signalfd */
     int sfd = signalfd(-1, &chld, SFD_CLOEXEC);
     pid_t build = sfd < 0 ? -1 : fork();
+    int start_error = errno; /* when build < 0; the closes below may change errno */
     if (build == 0) {
         close(sfd);
         close(reply);
@@ -114,13 +117,19 @@ static void watch_build(const mc_fork_request *req, const int fds[MC_FORK_REQUES
     for (size_t i = 0; i < MC_FORK_REQUEST_FDS; i++)
         if (i != MC_FORK_REPLY)
             close(fds[i]);
-    mc_fork_reply r = {.started = build > 0, .error = build > 0 ? 0 : errno};
+    mc_fork_reply r = {.kind = build > 0 ? MC_FORK_ENDED : MC_FORK_NOT_STARTED, .error = build > 0 ? 0 : start_error};
     if (build > 0) {
         bool stopped = false;
         for (;;) {
-            pid_t w = waitpid(build, &r.status, WNOHANG);
-            if (w == build)
+            siginfo_t si = {0};
+            if (!waitid(P_PID, build, &si, WEXITED | WNOHANG | WNOWAIT) && si.si_pid == build) {
+                /* what it started and left running ends with it, while its
+                 * pid (and so its group's) is still its own: not yet waited for */
+                kill(-build, SIGKILL);
+                while (waitpid(build, &r.status, 0) < 0 && errno == EINTR)
+                    ;
                 break;
+            }
             struct pollfd p[2] = {{sfd, POLLIN, 0}, {reply, stopped ? 0 : POLLIN, 0}};
             if (poll(p, 2, -1) < 0 && errno != EINTR)
                 break;
@@ -159,7 +168,15 @@ __attribute__((constructor)) static void serve(void)
             _exit(0); /* the host closed the socket: it is done, or dead */
         if (got < 0)
             continue;
-        pid_t watcher = fork();
+        /* The host waits a short while for this answer, then gives up on
+         * this server (stopped, hung) and runs the build itself: a request
+         * it gave up on (its socket closed, readable here) starts nothing. */
+        struct pollfd given_up = {fds[MC_FORK_REPLY], POLLIN, 0};
+        mc_fork_reply accepted = {.kind = MC_FORK_ACCEPTED};
+        pid_t watcher = poll(&given_up, 1, 0) == 0 && send(fds[MC_FORK_REPLY], &accepted, sizeof accepted,
+                                                           MSG_NOSIGNAL) == sizeof accepted
+                            ? fork()
+                            : -1;
         if (watcher == 0) {
             close(control);
             /* dies with the server, which goes when the host does */
@@ -171,7 +188,7 @@ __attribute__((constructor)) static void serve(void)
                 return; /* into clang's main, as the build */
             _exit(0);
         }
-        /* when the fork failed, the host sees the request socket close without a reply */
+        /* when the fork failed, the host sees the request socket close without the build's status */
         for (size_t i = 0; i < MC_FORK_REQUEST_FDS; i++)
             close(fds[i]);
     }

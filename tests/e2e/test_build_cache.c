@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <grp.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdint.h>
@@ -21,6 +22,7 @@
 #include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -30,13 +32,15 @@
 #include "cl_test.h"
 
 /* ---- the host process ------------------------------------------------------------------
- * --host build|compile|il EXPECT OPTIONS SOURCE [HEADER]
+ * --host build|compile|il|binary EXPECT OPTIONS SOURCE [HEADER]
  * builds SOURCE (clBuildProgram; or, for compile, clCompileProgram with
  * HEADER as the embedded header "val.h", then clLinkProgram; for il, see
- * host_build_il) and runs its
+ * host_build_il; for binary, see host_build_binary) and runs its
  * kernel k(global int *o) on 16 work-items, which must all write EXPECT.
  * It builds the same source 5 more times (new program objects; none with
- * TEST_HOST_ONCE=1 in its environment; after TEST_HOST_PAUSE_MS) and prints "first <ms> again <ms>"
+ * TEST_HOST_ONCE=1 in its environment; after TEST_HOST_PAUSE_MS; as nobody
+ * with TEST_HOST_DROP=1) and prints "first <ms> again <ms>" (TEST_HOST_LINGER:
+ * see the end of host_main)
  * (the first build, the fastest of the others).
  * Exit status: 0 right, 10 the build failed (its error code and log
  * printed), 11 wrong results, 12 no device. */
@@ -85,11 +89,46 @@ static cl_program host_build_il(cl_context context, cl_device_id device, const c
     return p;
 }
 
+/* binary: the program from the binary in the file HEADER, built; when
+ * there is no such file, SOURCE built and its binary written there (a
+ * binary from another process is checked by the bitcode checker, one this
+ * process made is not). */
+static cl_program host_build_binary(cl_context context, cl_device_id device, const char *options,
+                                    const char *source, const char *path, cl_int *err)
+{
+    size_t size = 0;
+    unsigned char *binary = read_module(path, &size);
+    if (!binary) {
+        cl_program p = clCreateProgramWithSource(context, 1, &source, NULL, err);
+        *err = clBuildProgram(p, 1, &device, options, NULL, NULL);
+        if (*err == CL_SUCCESS)
+            *err = clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL);
+        binary = *err == CL_SUCCESS ? malloc(size) : NULL;
+        if (binary && (*err = clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof binary, &binary, NULL)) == CL_SUCCESS) {
+            FILE *f = fopen(path, "wb");
+            if (!f || fwrite(binary, 1, size, f) != size)
+                *err = CL_OUT_OF_RESOURCES;
+            if (f)
+                fclose(f);
+        }
+        free(binary);
+        return p;
+    }
+    const unsigned char *bytes = binary;
+    cl_program p = clCreateProgramWithBinary(context, 1, &device, &size, &bytes, NULL, err);
+    free(binary);
+    if (*err == CL_SUCCESS)
+        *err = clBuildProgram(p, 1, &device, options, NULL, NULL);
+    return p;
+}
+
 static cl_program host_build(cl_context context, cl_device_id device, const char *mode, const char *options,
                              const char *source, const char *header, cl_int *err)
 {
     if (!strcmp(mode, "il"))
         return host_build_il(context, device, options, source, header, err);
+    if (!strcmp(mode, "binary"))
+        return host_build_binary(context, device, options, source, header, err);
     cl_program p = clCreateProgramWithSource(context, 1, &source, NULL, err);
     if (!strcmp(mode, "build")) {
         *err = clBuildProgram(p, 1, &device, options, NULL, NULL);
@@ -155,6 +194,12 @@ static int host_main(int argc, char **argv)
     const char *pause = getenv("TEST_HOST_PAUSE_MS"); /* between the first build and the others */
     if (pause)
         usleep((useconds_t)atoi(pause) * 1000);
+    /* TEST_HOST_DROP=1: the other builds as nobody (a root host) */
+    if (getenv("TEST_HOST_DROP") && (setgroups(0, NULL) || setresgid(65534, 65534, 65534) ||
+                                     setresuid(65534, 65534, 65534))) {
+        printf("cannot become nobody: %s\n", strerror(errno));
+        wrong = 1;
+    }
     for (int i = 0; i < 5 && !wrong && !getenv("TEST_HOST_ONCE"); i++) {
         double t = test_now_ms();
         cl_program p2 = host_build(context, device, mode, options, source, header, &err);
@@ -168,6 +213,20 @@ static int host_main(int argc, char **argv)
     clReleaseCommandQueue(q);
     clReleaseProgram(p);
     clReleaseContext(context);
+    /* TEST_HOST_LINGER=1: a child of fork() outlives the host 10 s, holding
+     * every descriptor but its output (prints "lingering <pid>") */
+    if (getenv("TEST_HOST_LINGER")) {
+        fflush(NULL);
+        pid_t child = fork();
+        if (child == 0) {
+            int null = open("/dev/null", O_WRONLY);
+            dup2(null, 1);
+            dup2(null, 2);
+            sleep(10);
+            _exit(0);
+        }
+        printf("lingering %d\n", (int)child);
+    }
     return wrong ? 11 : 0;
 }
 
@@ -850,9 +909,11 @@ TEST(log_cap)
 }
 
 /* A fake clang (in a new directory dir) that appends "<its parent> <its
- * grandparent> <the grandparent's parent>" to dir/starts (in log) and then
+ * grandparent> <the grandparent's parent> <its user id>" to dir/starts (in
+ * log; a file anyone may write, in a directory anyone may enter) and then
  * runs the real clang; with kill_server, its first run also kills the fork
- * server (its grandparent) once that build has ended. */
+ * server (its grandparent) once that build has ended (from a session of its
+ * own: what a build leaves running in its process group ends with it). */
 static void recording_clang(char *dir, char *script, char *log, bool kill_server)
 {
     char body[1024];
@@ -860,22 +921,24 @@ static void recording_clang(char *dir, char *script, char *log, bool kill_server
              "log=\"$(dirname \"$0\")/starts\"\n"
              "parent_of() { sed 's/.*) . \\([0-9]*\\) .*/\\1/' /proc/$1/stat; }\n"
              "gp=$(parent_of $PPID)\n"
-             "echo \"$PPID $gp $(parent_of $gp)\" >> \"$log\"\n"
+             "echo \"$PPID $gp $(parent_of $gp) $(id -u)\" >> \"$log\"\n"
              "if [ %d = 1 ] && [ $(wc -l < \"$log\") = 1 ]; then\n"
-             "  (while kill -0 $$; do sleep 0.05; done; kill -9 $gp) >/dev/null 2>&1 &\n"
+             "  setsid sh -c \"while kill -0 $$; do sleep 0.05; done; kill -9 $gp\" >/dev/null 2>&1 &\n"
              "fi\n"
              "exec %s \"$@\"",
              kill_server, TEST_CLANG);
     fake_clang(dir, script, body);
     snprintf(log, 128, "%s/starts", dir);
+    write_text(log, "", 0666);
+    chmod(dir, 0755);
 }
 
-/* Reads the lines recording_clang wrote: how many, into pids[n][3]. */
-static int read_records(const char *log, long pids[8][3])
+/* Reads the lines recording_clang wrote: how many, into pids[n][4]. */
+static int read_records(const char *log, long pids[8][4])
 {
     FILE *f = fopen(log, "r");
     int n = 0;
-    while (f && n < 8 && fscanf(f, "%ld %ld %ld", &pids[n][0], &pids[n][1], &pids[n][2]) == 3)
+    while (f && n < 8 && fscanf(f, "%ld %ld %ld %ld", &pids[n][0], &pids[n][1], &pids[n][2], &pids[n][3]) == 4)
         n++;
     if (f)
         fclose(f);
@@ -892,7 +955,7 @@ TEST(fork_server)
     snprintf(env_clang, sizeof env_clang, "MOSAIC_CLANG=%s", script);
     host h;
     CHECK(run_host(&h, ENV(env_clang, "MOSAIC_CACHE=0"), "build", 1, "", src1, NULL) == 0, "%s", h.text);
-    long pids[8][3];
+    long pids[8][4];
     int n = read_records(log, pids);
     CHECK(n == 6, "six builds, six compilations (%d)", n);
     for (int i = 0; i < n; i++) {
@@ -921,7 +984,7 @@ TEST(fork_server_killed)
     host h;
     CHECK(run_host(&h, ENV(env_clang, "MOSAIC_CACHE=0", "TEST_HOST_PAUSE_MS=1500"), "build", 1, "", src1, NULL) == 0,
           "%s", h.text);
-    long pids[8][3];
+    long pids[8][4];
     int n = read_records(log, pids);
     CHECK(n == 6, "six builds, six compilations (%d)", n);
     for (int i = 1; i < n; i++)
@@ -929,6 +992,386 @@ TEST(fork_server_killed)
               "build %d: server %ld (the first, killed: %ld), whose parent %ld (the host: %ld)", i, pids[i][1],
               pids[0][1], pids[i][2], (long)h.pid);
     remove_tree(dir);
+}
+
+/* A host that builds as root, then becomes nobody: its later builds run as
+ * nobody, not in the server started as root (which read root's files for
+ * them: a kernel could quote /etc/shadow in its log). */
+TEST(fork_server_credentials)
+{
+    if (geteuid() != 0)
+        TEST_SKIP("needs root, to become nobody");
+    char dir[64], script[128], env_clang[160], log[128];
+    recording_clang(dir, script, log, false);
+    snprintf(env_clang, sizeof env_clang, "MOSAIC_CLANG=%s", script);
+    host h;
+    CHECK(run_host(&h, ENV(env_clang, "MOSAIC_CACHE=0", "TEST_HOST_DROP=1"), "build", 1, "", src1, NULL) == 0, "%s",
+          h.text);
+    long pids[8][4];
+    int n = read_records(log, pids);
+    CHECK(n == 6, "six builds, six compilations (%d)", n);
+    CHECK(n < 1 || pids[0][3] == 0, "the first build as root (uid %ld)", pids[0][3]);
+    for (int i = 1; i < n; i++)
+        CHECK(pids[i][3] == 65534 && pids[i][1] != pids[0][1],
+              "build %d as nobody (uid %ld), not from the first server (%ld; its server %ld)", i, pids[i][3],
+              pids[0][1], pids[i][1]);
+    remove_tree(dir);
+}
+
+/* ---- the server as the system sees it ---------------------------------------------------- */
+
+/* A process's state letter and parent (from /proc/PID/stat); 0 when it is gone. */
+static char process_state(pid_t pid, pid_t *parent)
+{
+    char path[64], stat[512];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    int fd = open(path, O_RDONLY);
+    ssize_t r = fd >= 0 ? read(fd, stat, sizeof stat - 1) : -1;
+    if (fd >= 0)
+        close(fd);
+    if (r <= 0)
+        return 0;
+    stat[r] = 0;
+    const char *after = strrchr(stat, ')');
+    int ppid = 0;
+    char state = 0;
+    if (!after || sscanf(after + 1, " %c %d", &state, &ppid) != 2)
+        return 0;
+    if (parent)
+        *parent = ppid;
+    return state;
+}
+
+/* A live child process of parent (the host's fork server, between builds); 0: none. */
+static pid_t child_of(pid_t parent)
+{
+    DIR *d = opendir("/proc");
+    struct dirent *e;
+    pid_t found = 0;
+    while (d && !found && (e = readdir(d))) {
+        pid_t pid = (pid_t)atoi(e->d_name), ppid = 0;
+        char state = pid > 0 ? process_state(pid, &ppid) : 0;
+        if (state && state != 'Z' && ppid == parent)
+            found = pid;
+    }
+    if (d)
+        closedir(d);
+    return found;
+}
+
+/* The system call a process's main thread is in (/proc/PID/syscall); -1 when none. */
+static long main_thread_syscall(pid_t pid)
+{
+    char path[64], text[64] = "";
+    snprintf(path, sizeof path, "/proc/%d/syscall", (int)pid);
+    int fd = open(path, O_RDONLY);
+    ssize_t r = fd >= 0 ? read(fd, text, sizeof text - 1) : -1;
+    if (fd >= 0)
+        close(fd);
+    char *end;
+    long n = r > 0 ? strtol(text, &end, 10) : -1;
+    return r > 0 && end != text ? n : -1;
+}
+
+static bool sleeping_call(long n) { return n == SYS_clock_nanosleep || n == SYS_nanosleep; }
+static bool polling_call(long n)
+{
+#ifdef SYS_poll
+    if (n == SYS_poll)
+        return true;
+#endif
+    return n == SYS_ppoll;
+}
+
+/* Waits until the host's main thread has been in a call `is` says yes to for
+ * 200 ms (a pause, a wait), at most timeout_ms; true when it was. */
+static bool host_in_call(const host *h, bool (*is)(long), int timeout_ms)
+{
+    double since = 0, end = test_now_ms() + timeout_ms;
+    for (; test_now_ms() < end; usleep(5000)) {
+        if (!is(main_thread_syscall(h->pid)))
+            since = 0;
+        else if (!since)
+            since = test_now_ms();
+        else if (test_now_ms() - since >= 200)
+            return true;
+    }
+    return false;
+}
+
+/* A host of recording_clang's builds with TEST_HOST_PAUSE_MS=3000: its fork
+ * server, found in the pause after the first build; 0 when none was. */
+static pid_t server_in_pause(host *h, const char *env_clang)
+{
+    host_start(h, ENV(env_clang, "MOSAIC_CACHE=0", "MOSAIC_BUILD_TIMEOUT_S=20", "TEST_HOST_PAUSE_MS=3000"), "build",
+               1, "", src1, NULL);
+    if (!host_in_call(h, sleeping_call, 60000))
+        return 0;
+    return child_of(h->pid);
+}
+
+/* After one of the fork server tests: six builds, the first forked from
+ * `server`, the second (the one the server failed) started by the host
+ * itself, the others forked from one new server. */
+static void check_second_build_afresh(const char *log, const host *h, pid_t server)
+{
+    long pids[8][4];
+    int n = read_records(log, pids);
+    CHECK(n == 6, "six builds, six compilations (%d)", n);
+    CHECK(n < 1 || pids[0][1] == server, "the first build from the server found (%ld, %d)", pids[0][1], (int)server);
+    CHECK(n < 2 || pids[1][0] == h->pid, "the second build started by the host (clang's parent %ld, host %d)",
+          pids[1][0], (int)h->pid);
+    for (int i = 2; i < n; i++)
+        CHECK(pids[i][1] != server && pids[i][1] == pids[2][1] && pids[i][2] == h->pid,
+              "build %d: server %ld (the first: %d), whose parent %ld (the host: %d)", i, pids[i][1], (int)server,
+              pids[i][2], (int)h->pid);
+}
+
+/* A build's watcher killed (kill -9) while the build runs: the build, which
+ * dies with it, runs again afresh instead of failing. */
+TEST(fork_server_watcher_killed)
+{
+    char dir[64], script[128], env_clang[160], log[128], body[512];
+    snprintf(body, sizeof body,
+             "log=\"$(dirname \"$0\")/starts\"\n"
+             "echo $PPID >> \"$log\"\n"
+             "if [ $(wc -l < \"$log\") = 1 ]; then sleep 10; fi\n"
+             "exec %s \"$@\"",
+             TEST_CLANG);
+    fake_clang(dir, script, body);
+    snprintf(log, sizeof log, "%s/starts", dir);
+    snprintf(env_clang, sizeof env_clang, "MOSAIC_CLANG=%s", script);
+    host h;
+    host_start(&h, ENV(env_clang, "MOSAIC_CACHE=0", "TEST_HOST_ONCE=1"), "build", 1, "", src1, NULL);
+    long parents[2] = {0, 0};
+    for (double end = test_now_ms() + 60000; !parents[0] && test_now_ms() < end; usleep(20000)) {
+        FILE *f = fopen(log, "r");
+        if (f && fscanf(f, "%ld", &parents[0]) != 1)
+            parents[0] = 0;
+        if (f)
+            fclose(f);
+    }
+    CHECK(parents[0] > 0 && parents[0] != h.pid, "the first build's watcher (%ld)", parents[0]);
+    if (parents[0] > 0 && parents[0] != h.pid)
+        kill((pid_t)parents[0], SIGKILL);
+    host_wait(&h, 60);
+    CHECK(h.status == 0, "status %d: %s", h.status, h.text);
+    FILE *f = fopen(log, "r");
+    int n = 0;
+    while (f && n < 2 && fscanf(f, "%ld", &parents[n]) == 1)
+        n++;
+    if (f)
+        fclose(f);
+    CHECK(n == 2 && parents[1] == h.pid, "the build again, started by the host (%d runs; the second's parent %ld, "
+          "the host %d)", n, parents[1], (int)h.pid);
+    remove_tree(dir);
+}
+
+/* A server stopped (SIGSTOP) between builds answers no request: the next
+ * build waits for its answer a short while, not its time-out (20 s), then
+ * runs clang afresh; the server is killed and the builds after it fork a
+ * new one. */
+TEST(fork_server_stopped)
+{
+    char dir[64], script[128], env_clang[160], log[128];
+    recording_clang(dir, script, log, false);
+    snprintf(env_clang, sizeof env_clang, "MOSAIC_CLANG=%s", script);
+    host h;
+    pid_t server = server_in_pause(&h, env_clang);
+    CHECK(server > 0, "the server, in the host's pause");
+    if (server > 0)
+        kill(server, SIGSTOP);
+    double stopped_at = test_now_ms();
+    host_wait(&h, 120);
+    CHECK(h.status == 0, "status %d: %s", h.status, h.text);
+    CHECK(test_now_ms() - stopped_at < 15000, "the builds after the stop took %.0f ms",
+          test_now_ms() - stopped_at);
+    check_second_build_afresh(log, &h, server);
+    pid_t parent = 0;
+    char state = server > 0 ? process_state(server, &parent) : 0;
+    CHECK(!state || parent != h.pid, "the stopped server (pid %d) is gone (state %c)", (int)server, state);
+    if (state && parent == h.pid)
+        kill(server, SIGKILL);
+    remove_tree(dir);
+}
+
+/* A server killed (kill -9) while a request waits in its socket (it was
+ * stopped): the build that request was runs afresh instead of failing. */
+TEST(fork_server_killed_in_flight)
+{
+    char dir[64], script[128], env_clang[160], log[128];
+    recording_clang(dir, script, log, false);
+    snprintf(env_clang, sizeof env_clang, "MOSAIC_CLANG=%s", script);
+    host h;
+    pid_t server = server_in_pause(&h, env_clang);
+    CHECK(server > 0, "the server, in the host's pause");
+    if (server > 0) {
+        kill(server, SIGSTOP);
+        /* the pause over, the host waits for the server's answer */
+        CHECK(host_in_call(&h, polling_call, 60000), "the host waiting for the server");
+        kill(server, SIGKILL);
+    }
+    host_wait(&h, 120);
+    CHECK(h.status == 0, "status %d: %s", h.status, h.text);
+    check_second_build_afresh(log, &h, server);
+    remove_tree(dir);
+}
+
+/* A host that forked a child which lives on: the server leaves with the host
+ * all the same (the child closes its copy of the server's socket at the
+ * fork; holding it, it once kept the server alive as long as itself). */
+TEST(fork_server_leaves_with_host)
+{
+    char dir[64], script[128], env_clang[160], log[128];
+    recording_clang(dir, script, log, false);
+    snprintf(env_clang, sizeof env_clang, "MOSAIC_CLANG=%s", script);
+    host h;
+    CHECK(run_host(&h, ENV(env_clang, "MOSAIC_CACHE=0", "TEST_HOST_ONCE=1", "TEST_HOST_LINGER=1"), "build", 1, "",
+                   src1, NULL) == 0,
+          "%s", h.text);
+    long pids[8][4];
+    int lingering = 0;
+    const char *l = strstr(h.text, "lingering ");
+    CHECK(read_records(log, pids) == 1 && l && sscanf(l, "lingering %d", &lingering) == 1 && lingering > 0, "%s",
+          h.text);
+    pid_t server = (pid_t)pids[0][1];
+    char state = 'R';
+    for (double end = test_now_ms() + 3000; test_now_ms() < end; usleep(20000)) {
+        state = process_state(server, NULL);
+        if (!state || state == 'Z')
+            break;
+    }
+    CHECK(!state || state == 'Z', "the server (pid %d) left with its host (state %c)", (int)server, state);
+    CHECK(lingering <= 0 || process_state(lingering, NULL), "the host's child (pid %d) lives on", lingering);
+    if (lingering > 0)
+        kill(lingering, SIGKILL);
+    remove_tree(dir);
+}
+
+/* ---- the compiler's environment ------------------------------------------------------- */
+
+/* What clang would take from an application's environment: a header found
+ * through CPATH or C_INCLUDE_PATH (probe_dir holds mosaic_env_probe.h,
+ * PROBE 2), an option through CCC_OVERRIDE_OPTIONS (PROBE 3); and a
+ * variable of the application's own. */
+#define LEAKY_ENV(probe_dir) probe_dir[0], probe_dir[1], "CCC_OVERRIDE_OPTIONS=# +-DMOSAIC_ENV_INJECTED", \
+                             "MOSAIC_TEST_MARK=1"
+static const char src_env[] =
+    "#if __has_include(<mosaic_env_probe.h>)\n#include <mosaic_env_probe.h>\n#else\n#define PROBE 1\n#endif\n"
+    "#ifdef MOSAIC_ENV_INJECTED\n#undef PROBE\n#define PROBE 3\n#endif\n"
+    "kernel void k(global int *o) { o[get_global_id(0)] = PROBE; }\n";
+
+/* A fake tool NAME in dir that appends its environment and a line "---" to
+ * dir/NAME.env, then runs the real one; its path in script (of size 160). */
+static void env_recording_tool(const char *dir, const char *name, const char *real, char *script)
+{
+    snprintf(script, 160, "%s/%s", dir, name);
+    char text[1024];
+    snprintf(text, sizeof text,
+             "#!/bin/sh\nlog=\"$(dirname \"$0\")/%s.env\"\nenv >> \"$log\"\necho --- >> \"$log\"\n"
+             "exec %s \"$@\"\n",
+             name, real);
+    write_text(script, text, 0755);
+}
+
+/* The environments dir/NAME.env holds: how many, each only the variables a
+ * compiler child gets (docs/compiler.md; PWD is the shell's own).  The file
+ * is removed. */
+static int recorded_environments(const char *dir, const char *name)
+{
+    char path[160], line[4096], other[64] = "";
+    snprintf(path, sizeof path, "%s/%s.env", dir, name);
+    FILE *f = fopen(path, "r");
+    int n = 0, without_path = 0, others = 0;
+    bool path_seen = false;
+    while (f && fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = 0;
+        if (!strcmp(line, "---")) {
+            without_path += !path_seen;
+            path_seen = false;
+            n++;
+        } else if (!strcmp(line, "PATH=/usr/bin:/bin")) {
+            path_seen = true;
+        } else if (strcmp(line, "LC_ALL=C") && strncmp(line, "TMPDIR=", 7) && strncmp(line, "PWD=", 4) &&
+                   others++ == 0) {
+            snprintf(other, sizeof other, "%.*s", (int)strcspn(line, "="), line); /* its name only */
+        }
+    }
+    if (f)
+        fclose(f);
+    unlink(path);
+    CHECK(!others, "%s ran with %d more variables (%s...)", name, others, other);
+    CHECK(!without_path, "%s ran without PATH=/usr/bin:/bin", name);
+    return n;
+}
+
+/* The application's environment reaches no compiler child: clang (forked
+ * from the server, or started afresh), the SPIR-V validator and translator,
+ * the bitcode checker.  A kernel builds the same whatever CPATH says, and the
+ * kernel cache cannot hand one process's environment to the next. */
+TEST(compiler_environment)
+{
+    char probe[64], header[128], cpath[128], c_include_path[128];
+    make_dir(probe, "probe");
+    snprintf(header, sizeof header, "%s/mosaic_env_probe.h", probe);
+    write_text(header, "#define PROBE 2\n", 0644);
+    snprintf(cpath, sizeof cpath, "CPATH=%s", probe);
+    snprintf(c_include_path, sizeof c_include_path, "C_INCLUDE_PATH=%s", probe);
+    const char *probe_env[2] = {cpath, c_include_path};
+    host h;
+    CHECK(run_host(&h, ENV(LEAKY_ENV(probe_env), "MOSAIC_CACHE=0", "TEST_HOST_ONCE=1"), "build", 1, "", src_env,
+                   NULL) == 0,
+          "through the fork server: %s", h.text);
+    CHECK(run_host(&h, ENV(LEAKY_ENV(probe_env), "MOSAIC_CACHE=0", "MOSAIC_NO_FORK_SERVER=1", "TEST_HOST_ONCE=1"),
+                   "build", 1, "", src_env, NULL) == 0,
+          "clang started afresh: %s", h.text);
+    /* the cache: a process with CPATH builds first, one without it is served */
+    char cache[64], env_dir[128];
+    make_dir(cache, "cache");
+    snprintf(env_dir, sizeof env_dir, "MOSAIC_CACHE_DIR=%s", cache);
+    CHECK(run_host(&h, ENV(LEAKY_ENV(probe_env), env_dir, "TEST_HOST_ONCE=1"), "build", 1, "", src_env, NULL) == 0,
+          "%s", h.text);
+    CHECK(run_host(&h, ENV(env_dir, "TEST_HOST_ONCE=1", "MOSAIC_CLANG=/bin/false"), "build", 1, "", src_env,
+                   NULL) == 0,
+          "the entry, for a process without CPATH: %s", h.text);
+    remove_tree(cache);
+
+    /* every tool, as it sees its environment */
+    char dir[64], clang[160], env_clang[200], spirv_val[160], env_val[200], llvm_spirv[160], env_spirv[200];
+    char opt[160], env_opt[200];
+    make_dir(dir, "tools");
+    env_recording_tool(dir, "clang", TEST_CLANG, clang);
+    env_recording_tool(dir, "spirv-val", TEST_SPIRV_VAL, spirv_val);
+    env_recording_tool(dir, "llvm-spirv", MOSAIC_TEST_LLVM_SPIRV, llvm_spirv);
+    env_recording_tool(dir, "opt", TEST_OPT, opt);
+    snprintf(env_clang, sizeof env_clang, "MOSAIC_CLANG=%s", clang);
+    snprintf(env_val, sizeof env_val, "MOSAIC_SPIRV_VAL=%s", spirv_val);
+    snprintf(env_spirv, sizeof env_spirv, "MOSAIC_LLVM_SPIRV=%s", llvm_spirv);
+    snprintf(env_opt, sizeof env_opt, "MOSAIC_OPT=%s", opt);
+    CHECK(run_host(&h, ENV(LEAKY_ENV(probe_env), env_clang, "MOSAIC_CACHE=0", "TEST_HOST_ONCE=1"), "build", 1, "",
+                   src_env, NULL) == 0,
+          "%s", h.text);
+    CHECK(recorded_environments(dir, "clang") == 1, "clang from the fork server");
+    CHECK(run_host(&h, ENV(LEAKY_ENV(probe_env), env_clang, "MOSAIC_CACHE=0", "MOSAIC_NO_FORK_SERVER=1",
+                           "TEST_HOST_ONCE=1"),
+                   "build", 1, "", src_env, NULL) == 0,
+          "%s", h.text);
+    CHECK(recorded_environments(dir, "clang") == 1, "clang started afresh");
+    CHECK(run_host(&h, ENV(LEAKY_ENV(probe_env), env_val, env_spirv, "MOSAIC_CACHE=0", "TEST_HOST_ONCE=1"), "il", 5,
+                   "", module_path("cache_a"), "5") == 0,
+          "%s", h.text);
+    CHECK(recorded_environments(dir, "spirv-val") == 1, "the SPIR-V validator");
+    CHECK(recorded_environments(dir, "llvm-spirv") == 1, "the SPIR-V translator");
+    char binary[128];
+    snprintf(binary, sizeof binary, "%s/program.bin", dir);
+    CHECK(run_host(&h, ENV("MOSAIC_CACHE=0", "TEST_HOST_ONCE=1"), "binary", 1, "", src_env, binary) == 0, "%s",
+          h.text);
+    CHECK(run_host(&h, ENV(LEAKY_ENV(probe_env), env_opt, "MOSAIC_CACHE=0", "TEST_HOST_ONCE=1"), "binary", 1, "",
+                   src_env, binary) == 0,
+          "%s", h.text);
+    CHECK(recorded_environments(dir, "opt") == 1, "the bitcode checker");
+    remove_tree(dir);
+    remove_tree(probe);
 }
 
 /* Output that is not bitcode: the build fails (CL_BUILD_PROGRAM_FAILURE), the binary is not "invalid". */

@@ -1,11 +1,16 @@
 /* Hostile and careless inputs (issue 7): each case once crashed the host,
  * exhausted its memory, hung, or reported success for work not done. */
 #define _GNU_SOURCE
+#include <fcntl.h>
+#include <grp.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -636,6 +641,174 @@ TEST(created_with_host_ptr)
     CHECK(!clCreateBuffer(context, CL_MEM_USE_HOST_PTR, 16, NOT_A_POINTER, &err));
     CHECK_ERR(err, CL_INVALID_HOST_PTR);
     CHECK_ERR(clFinish(queue), CL_SUCCESS);
+}
+
+/* ---- a build after the process gave up root ---------------------------------------------- */
+
+#define SECRET_MARK "mosaic-secret-4d0f2a"
+
+/* The child's part of dropped_privileges: builds once as root (a source no
+ * cache has), becomes nobody, then builds a kernel that includes `secret`,
+ * a file only root may read.  Exit status 0: refused, and the log names
+ * the file without quoting it. */
+static int child_dropping_privileges(const char *secret)
+{
+    alarm(120); /* a hang fails the test instead of blocking it */
+    char source[200];
+    snprintf(source, sizeof source, "/* %d %.0f */ kernel void k(global int *o) { o[0] = 1; }\n", (int)getpid(),
+             test_now_ms());
+    cl_program p = test_build_program(context, device, source, "");
+    if (!p)
+        return 2;
+    clReleaseProgram(p);
+    if (setgroups(0, NULL) || setresgid(65534, 65534, 65534) || setresuid(65534, 65534, 65534)) {
+        perror("becoming nobody");
+        return 3;
+    }
+    char text[300];
+    snprintf(text, sizeof text, "#include \"%s\"\nkernel void k(global int *o) { o[0] = 2; }\n", secret);
+    const char *src = text;
+    cl_int err;
+    cl_program q = clCreateProgramWithSource(context, 1, &src, NULL, &err);
+    err = clBuildProgram(q, 1, &device, "", NULL, NULL);
+    static char log[1 << 16];
+    clGetProgramBuildInfo(q, device, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
+    clReleaseProgram(q);
+    if (err != CL_BUILD_PROGRAM_FAILURE || strstr(log, SECRET_MARK) || !strstr(log, "secret.h")) {
+        fprintf(stderr, "clBuildProgram as nobody: %d, log:\n%s\n", err, log);
+        return 4;
+    }
+    return 0;
+}
+
+/* A process that built as root, then became nobody, builds as nobody: a
+ * kernel that includes a file only root may read fails, its log without
+ * the file's text.  The compiler's fork server, started as root by the
+ * first build, once read it for nobody.  (With MOSAIC_NO_FORK_SERVER=1 too.) */
+TEST(dropped_privileges)
+{
+    if (geteuid() != 0)
+        TEST_SKIP("needs root, to become nobody");
+    char dir[] = "/tmp/mosaic-secret-XXXXXX", secret[64];
+    CHECK(mkdtemp(dir) && chmod(dir, 0755) == 0);
+    snprintf(secret, sizeof secret, "%s/secret.h", dir);
+    int fd = open(secret, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    static const char shadow_like[] = "root:$6$" SECRET_MARK "$:19000:0:99999:7:::\n";
+    CHECK(fd >= 0 && write(fd, shadow_like, strlen(shadow_like)) == (ssize_t)strlen(shadow_like) &&
+          fchmod(fd, 0600) == 0);
+    if (fd >= 0)
+        close(fd);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0)
+        _exit(child_dropping_privileges(secret));
+    CHECK(pid > 0);
+    int status = 0;
+    CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+          "the child: %s %d (2: the build as root failed, 3: it could not become nobody, 4: the build as nobody "
+          "was not refused, or quoted the file)",
+          WIFEXITED(status) ? "exit status" : "signal", WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+    unlink(secret);
+    rmdir(dir);
+}
+
+/* ---- builds while another thread forks ------------------------------------------------------ */
+
+#define FORK_FDS 1024
+static bool pipe_writer_before[FORK_FDS]; /* the test's own, before the builds */
+static int *caught;                        /* shared with the children: how many held a new pipe */
+static int forker_stop;
+
+/* Is fd the writing end of a pipe?  Async-signal-safe calls only: a
+ * forked child of a process with threads may call nothing else. */
+static bool is_pipe_writer(int fd)
+{
+    struct stat st;
+    int flags = fcntl(fd, F_GETFL);
+    return flags >= 0 && (flags & O_ACCMODE) == O_WRONLY && !fstat(fd, &st) && S_ISFIFO(st.st_mode);
+}
+
+/* Does this process hold one, among its first fds descriptors, that the
+ * test did not have (a build's output)? */
+static bool holds_new_pipe_writer(int fds)
+{
+    for (int fd = 3; fd < fds; fd++)
+        if (!pipe_writer_before[fd] && is_pipe_writer(fd))
+            return true;
+    return false;
+}
+
+/* A prefork server of the application: another thread forks children that
+ * keep every descriptor they were born with and live on, here 8 s, longer
+ * than clang may take (MOSAIC_BUILD_TIMEOUT_S is 5 in the list).  It
+ * forks when it sees a build's pipe open, so that a few forks are enough
+ * (each makes the whole process copy-on-write: forking every few
+ * milliseconds slows every build down many times); a child born after the
+ * pipe closed leaves at once. */
+static void *forker(void *arg)
+{
+    (void)arg;
+    pid_t children[64];
+    int n = 0;
+    while (!__atomic_load_n(&forker_stop, __ATOMIC_RELAXED)) {
+        if (n < 64 && holds_new_pipe_writer(128)) {
+            pid_t pid = fork();
+            if (pid == 0) {
+                if (holds_new_pipe_writer(FORK_FDS)) {
+                    __atomic_add_fetch(caught, 1, __ATOMIC_RELAXED);
+                    sleep(8);
+                }
+                _exit(0);
+            }
+            if (pid > 0)
+                children[n++] = pid;
+        }
+        for (int i = 0; i < n;)
+            if (waitpid(children[i], NULL, WNOHANG) == children[i])
+                children[i] = children[--n];
+            else
+                i++;
+        usleep(50);
+    }
+    for (int i = 0; i < n; i++) {
+        kill(children[i], SIGKILL);
+        waitpid(children[i], NULL, 0);
+    }
+    return NULL;
+}
+
+/* Builds while another thread forks children that live on: a child holding
+ * the build's output pipe once kept the build waiting for the pipe's end,
+ * its whole time-out, and failed it (the build ends when clang does).  Ten
+ * builds at least, and on until three children were born holding a build's
+ * pipe (60 builds at most). */
+TEST(builds_beside_fork)
+{
+    caught = mmap(NULL, sizeof *caught, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    CHECK(caught != MAP_FAILED);
+    if (caught == MAP_FAILED)
+        return;
+    for (int fd = 3; fd < FORK_FDS; fd++)
+        pipe_writer_before[fd] = is_pipe_writer(fd);
+    pthread_t thread;
+    CHECK(pthread_create(&thread, NULL, forker, NULL) == 0);
+    int builds = 0;
+    for (; builds < 60 && (builds < 10 || __atomic_load_n(caught, __ATOMIC_RELAXED) < 3); builds++) {
+        char source[160];
+        snprintf(source, sizeof source, "kernel void k(global int *o) { o[get_global_id(0)] = %d; }\n", builds);
+        double t = test_now_ms();
+        cl_program p = test_build_program(context, device, source, "");
+        t = test_now_ms() - t;
+        CHECK(p != NULL, "build %d", builds);
+        CHECK(t < 5000, "build %d took %.0f ms, longer than clang's time-out", builds, t);
+        if (p)
+            clReleaseProgram(p);
+    }
+    __atomic_store_n(&forker_stop, 1, __ATOMIC_RELAXED);
+    pthread_join(thread, NULL);
+    printf("%d builds, %d children born holding a build's pipe\n", builds, *caught);
+    munmap(caught, sizeof *caught);
 }
 
 int main(int argc, char **argv)
