@@ -30,7 +30,7 @@ test: build
 check: build
 	cd $(BUILD_DIR) && ctest --output-on-failure -L long
 
-# The benchmark runner (bench/runner/, README "Benchmark runner"): every benchmark on Mosaic and on
+# The benchmark runner (bench/runner/, docs/performance.md): every benchmark on Mosaic and on
 # every other OpenCL CPU platform installed, beside C + OpenMP and the machine's roofs; a table, a
 # CSV file and an SVG chart in $(BENCH_OUT).  bench-quick: small sizes, under a minute on 2 cores;
 # bench: the full sizes, for a machine with many cores.  BENCH_THREADS=1 runs everything on one

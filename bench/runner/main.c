@@ -6,9 +6,9 @@
  *
  *   OCL_ICD_VENDORS=$PWD/build/bench/vendors build/bench/bench_runner [options]
  *
- * (`make bench` and `make bench-quick` run it; README.md, "Benchmark
- * runner", lists the options and what the columns mean;
- * docs/performance.md says how it measures.)
+ * (`make bench` and `make bench-quick` run it; docs/performance.md, "The
+ * benchmark runner", lists the options, says what the columns mean and
+ * how it measures.)
  *
  * For each benchmark: set up the inputs and the host's reference; prepare
  * every implementation and run it once (warm-up: PoCL compiles at the first
@@ -468,7 +468,7 @@ int main(int argc, char **argv)
 
     /* OMP_PROC_BIND makes the OpenMP runtime bind this thread to one core
      * at start-up, and a CPU device that takes its cores from the thread
-     * creating it (Mosaic's does: README, MOSAIC_NUM_THREADS) runs there. */
+     * creating it (Mosaic's does: docs/settings.md, MOSAIC_NUM_THREADS) runs there. */
     cpu_set_t mine;
     if (sched_getaffinity(0, sizeof mine, &mine) == 0 && CPU_COUNT(&mine) < omp_get_num_procs())
         fprintf(stderr, "bench_runner: this thread may run on %d of the %d cores OpenMP has (OMP_PROC_BIND?); "

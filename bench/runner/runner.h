@@ -1,6 +1,6 @@
 /*
  * The benchmark runner: what a benchmark is, and the helpers its functions
- * use.  README.md ("Benchmark runner") says how to run it, docs/performance.md
+ * use.  docs/performance.md ("The benchmark runner") says how to run it and
  * how it measures.
  *
  * A benchmark is one row of bench_list.h.  Its functions (bench_ops) live in

@@ -1,4 +1,5 @@
-/* The environment, read once (settings.h). */
+/* The environment, read once (settings.h); what is read comes from the rows of
+ * settings.def. */
 #define _GNU_SOURCE
 #include "base/settings.h"
 
@@ -6,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "base/assert.h"
 
 #ifndef MOSAIC_CLANG_PATH
 #define MOSAIC_CLANG_PATH "clang-16"
@@ -21,9 +24,30 @@
 #endif
 
 static struct mosaic_settings current;
-static char *owned_clang, *owned_opt, *owned_cache_dir, *owned_tmpdir; /* what `current` points at */
-static char *owned_llvm_spirv, *owned_spirv_val, *owned_trace;
 static pthread_once_t loaded = PTHREAD_ONCE_INIT;
+
+/* The strings `current` points at that were allocated here: one at most for
+ * each path and each derived field. */
+enum {
+    MAX_OWNED = 0
+#define MOSAIC_FLAG(name, field, summary)
+#define MOSAIC_NUMBER(name, field, type, fallback, min, max, below, summary)
+#define MOSAIC_PATH(name, field, fallback, shown, summary) +1
+#define MOSAIC_TRISTATE(name, field, shown, summary)
+#define MOSAIC_INPUT(name, values, shown, summary)
+#define MOSAIC_DERIVED(field, type, function) +1
+#include "base/settings.def"
+};
+static char *owned[MAX_OWNED];
+static size_t num_owned;
+
+static char *kept(char *s)
+{
+    MOSAIC_ASSERT(num_owned < MAX_OWNED);
+    if (s)
+        owned[num_owned++] = s;
+    return s;
+}
 
 static const char *value(const char *name)
 {
@@ -47,70 +71,53 @@ static long number(const char *name, long fallback)
     return *end ? fallback : n;
 }
 
+static const char *path(const char *name, const char *fallback)
+{
+    const char *v = value(name);
+    const char *copy = v ? kept(strdup(v)) : NULL;
+    return copy ? copy : fallback;
+}
+
 static char *joined(const char *a, const char *b)
 {
     char *s;
     return asprintf(&s, "%s%s", a, b) < 0 ? NULL : s;
 }
 
+/* Where built kernels are cached, NULL for no cache:
+ *   MOSAIC_CACHE=0                 no cache
+ *   MOSAIC_CACHE_DIR=path          there; set but empty: no cache
+ *   else $XDG_CACHE_HOME/mosaic (when set and not empty),
+ *   else $HOME/.cache/mosaic (when set and not empty), else no cache. */
+static const char *cache_directory(void)
+{
+    const char *off = getenv("MOSAIC_CACHE"), *dir = getenv("MOSAIC_CACHE_DIR");
+    const char *xdg = value("XDG_CACHE_HOME"), *home = value("HOME");
+    if (off && !strcmp(off, "0"))
+        return NULL;
+    if (dir) /* set but empty: no cache */
+        return *dir ? kept(strdup(dir)) : NULL;
+    if (xdg)
+        return kept(joined(xdg, "/mosaic"));
+    if (home)
+        return kept(joined(home, "/.cache/mosaic"));
+    return NULL;
+}
+
 static void load(void)
 {
     struct mosaic_settings s = { 0 };
-    s.debug = flag("MOSAIC_DEBUG");
-    long threads = number("MOSAIC_NUM_THREADS", 0);
-    s.num_threads = threads <= 0 ? 0 : threads > 1024 ? 1024 : (unsigned)threads;
-    long spin = number("MOSAIC_SPIN_US", 50);
-    s.spin_us = spin < 0 ? 50 : spin > 100000 ? 100000 : (unsigned)spin;
-    long kib = number("MOSAIC_FIBER_STACK_KIB", 256);
-    s.fiber_stack_kib = kib < 16 ? 16 : kib > (1l << 30) ? (1ul << 30) : (unsigned long)kib;
-    s.barrier_fibers = flag("MOSAIC_BARRIER_FIBERS");
-    long after = number("MOSAIC_SPECIALISE_AFTER", 3);
-    s.specialise_after = after < 0 ? 3 : after > 1000000 ? 1000000 : (unsigned)after;
-    s.no_widen = flag("MOSAIC_NO_WIDEN");
-    s.no_prefetch = flag("MOSAIC_NO_PREFETCH");
-    s.no_fuse = flag("MOSAIC_NO_FUSE");
-    s.stream_stores = value("MOSAIC_STREAM_STORES") ? flag("MOSAIC_STREAM_STORES") : -1;
-    s.no_libmvec = flag("MOSAIC_NO_LIBMVEC");
-    s.dump_ir = flag("MOSAIC_DUMP_IR");
-    s.no_fork_server = flag("MOSAIC_NO_FORK_SERVER");
-
-    const char *clang = value("MOSAIC_CLANG");
-    owned_clang = clang ? strdup(clang) : NULL;
-    s.clang = owned_clang ? owned_clang : MOSAIC_CLANG_PATH;
-    const char *opt = value("MOSAIC_OPT");
-    owned_opt = opt ? strdup(opt) : NULL;
-    s.opt = owned_opt ? owned_opt : MOSAIC_OPT_PATH;
-    const char *llvm_spirv = value("MOSAIC_LLVM_SPIRV");
-    owned_llvm_spirv = llvm_spirv ? strdup(llvm_spirv) : NULL;
-    s.llvm_spirv = owned_llvm_spirv ? owned_llvm_spirv : MOSAIC_LLVM_SPIRV_PATH;
-    const char *spirv_val = value("MOSAIC_SPIRV_VAL");
-    owned_spirv_val = spirv_val ? strdup(spirv_val) : NULL;
-    s.spirv_val = owned_spirv_val ? owned_spirv_val : MOSAIC_SPIRV_VAL_PATH;
-
-    const char *trace = value("MOSAIC_TRACE");
-    owned_trace = trace ? strdup(trace) : NULL;
-    s.trace = owned_trace;
-
-    const char *tmp = value("TMPDIR");
-    owned_tmpdir = tmp ? strdup(tmp) : NULL;
-    s.tmpdir = owned_tmpdir ? owned_tmpdir : "/tmp";
-
-    const char *off = getenv("MOSAIC_CACHE"), *dir = getenv("MOSAIC_CACHE_DIR");
-    const char *xdg = value("XDG_CACHE_HOME"), *home = value("HOME");
-    owned_cache_dir = NULL;
-    if (off && !strcmp(off, "0"))
-        ; /* no cache */
-    else if (dir) /* set but empty: no cache */
-        owned_cache_dir = *dir ? strdup(dir) : NULL;
-    else if (xdg)
-        owned_cache_dir = joined(xdg, "/mosaic");
-    else if (home)
-        owned_cache_dir = joined(home, "/.cache/mosaic");
-    s.cache_dir = owned_cache_dir;
-    long mb = number("MOSAIC_CACHE_MAX_MB", 1024);
-    s.cache_max_mb = mb < 0 ? 1024 : mb > (1l << 40) ? (1ul << 40) : (unsigned long)mb;
-    long seconds = number("MOSAIC_BUILD_TIMEOUT_S", 120);
-    s.build_timeout_s = seconds < 0 ? 120 : seconds > 1000000 ? 1000000 : (unsigned long)seconds;
+#define MOSAIC_FLAG(name, field, summary) s.field = flag(name);
+#define MOSAIC_NUMBER(name, field, type, fallback, min, max, below, summary)                       \
+    {                                                                                              \
+        long n = number(name, fallback);                                                           \
+        s.field = (type)(n < (min) ? (below) : n > (max) ? (max) : n);                             \
+    }
+#define MOSAIC_PATH(name, field, fallback, shown, summary) s.field = path(name, fallback);
+#define MOSAIC_TRISTATE(name, field, shown, summary) s.field = value(name) ? flag(name) : -1;
+#define MOSAIC_INPUT(name, values, shown, summary)
+#define MOSAIC_DERIVED(field, type, function) s.field = function();
+#include "base/settings.def"
     current = s;
 }
 
@@ -123,14 +130,8 @@ const struct mosaic_settings *mosaic_settings(void)
 void mosaic_settings_reload(void)
 {
     pthread_once(&loaded, load);
-    free(owned_clang);
-    free(owned_opt);
-    free(owned_cache_dir);
-    free(owned_tmpdir);
-    free(owned_llvm_spirv);
-    free(owned_spirv_val);
-    free(owned_trace);
-    owned_llvm_spirv = owned_spirv_val = owned_trace = NULL;
-    owned_clang = owned_opt = owned_cache_dir = owned_tmpdir = NULL;
+    for (size_t i = 0; i < num_owned; i++)
+        free(owned[i]);
+    num_owned = 0;
     load();
 }

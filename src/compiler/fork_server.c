@@ -3,9 +3,9 @@
  *
  * Starting clang-16 costs more than compiling a small kernel: the dynamic
  * loader maps and relocates libLLVM and libclang-cpp, and their static
- * constructors run (docs/performance.md, "Where a cold one-kernel build
- * goes").  So the first build of a process starts clang once, stopped before
- * its main, and every build forks it from there.  The builds keep what
+ * constructors run (docs/history/performance-journal.md, "Where a cold
+ * one-kernel build goes").  So the first build of a process starts clang
+ * once, stopped before its main, and every build forks it from there.  The builds keep what
  * mc_run_child gives: a time-out that kills the build and what it started,
  * death with the host (the server leaves when its socket closes, the builds
  * when their server or watcher dies), a capped log.

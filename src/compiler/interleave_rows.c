@@ -8,7 +8,7 @@
  * overlaps only as many of them as its scheduler holds: a model of that
  * region on the lent Xeon (two FMA units of 4 cycles' latency) ran at 47
  * GFLOP/s a core one row at a time and at 85 with four rows' chains
- * interleaved (docs/performance.md).
+ * interleaved (docs/history/performance-journal.md).
  *
  * So after optimisation a y loop that regions.c marked (mc_row_loop_md)
  * and that is one block, counts from a constant by one to a constant that

@@ -64,7 +64,9 @@ TEST(first_use)
 static const char *const variables[] = {
     "MOSAIC_DEBUG", "MOSAIC_NUM_THREADS", "MOSAIC_FIBER_STACK_KIB", "MOSAIC_BARRIER_FIBERS",
     "MOSAIC_NO_LIBMVEC", "MOSAIC_DUMP_IR", "MOSAIC_CLANG", "MOSAIC_OPT", "MOSAIC_CACHE", "MOSAIC_CACHE_DIR",
-    "XDG_CACHE_HOME", "HOME", "TMPDIR",
+    "XDG_CACHE_HOME", "HOME", "TMPDIR", "MOSAIC_SPIN_US", "MOSAIC_SPECIALISE_AFTER", "MOSAIC_NO_WIDEN",
+    "MOSAIC_NO_PREFETCH", "MOSAIC_NO_FUSE", "MOSAIC_STREAM_STORES", "MOSAIC_NO_FORK_SERVER",
+    "MOSAIC_LLVM_SPIRV", "MOSAIC_SPIRV_VAL", "MOSAIC_CACHE_MAX_MB", "MOSAIC_BUILD_TIMEOUT_S", "MOSAIC_TRACE",
 };
 
 static const struct mosaic_settings *with(const char *name, const char *value)
@@ -85,9 +87,12 @@ TEST(parsing)
         unsetenv(variables[i]);
     const struct mosaic_settings *s = with("MOSAIC_DEBUG", NULL);
     CHECK(!s->debug && !s->barrier_fibers && !s->no_libmvec && !s->dump_ir);
-    CHECK(s->num_threads == 0 && s->fiber_stack_kib == 256);
+    CHECK(!s->no_widen && !s->no_prefetch && !s->no_fuse && !s->no_fork_server && s->stream_stores == -1);
+    CHECK(s->num_threads == 0 && s->fiber_stack_kib == 256 && s->spin_us == 50 && s->specialise_after == 3);
+    CHECK(s->cache_max_mb == 1024 && s->build_timeout_s == 120);
     CHECK(same(s->clang, MOSAIC_CLANG_PATH) && same(s->opt, MOSAIC_OPT_PATH) && same(s->tmpdir, "/tmp") &&
-          s->cache_dir == NULL);
+          s->cache_dir == NULL && s->trace == NULL);
+    CHECK(same(s->llvm_spirv, MOSAIC_LLVM_SPIRV_PATH) && same(s->spirv_val, MOSAIC_SPIRV_VAL_PATH));
 
     /* flags: set, not empty and not "0" */
     CHECK(with("MOSAIC_DEBUG", "1")->debug);
@@ -97,6 +102,14 @@ TEST(parsing)
     CHECK(with("MOSAIC_BARRIER_FIBERS", "1")->barrier_fibers);
     CHECK(with("MOSAIC_NO_LIBMVEC", "1")->no_libmvec);
     CHECK(with("MOSAIC_DUMP_IR", "1")->dump_ir);
+    CHECK(with("MOSAIC_NO_WIDEN", "1")->no_widen && with("MOSAIC_NO_PREFETCH", "1")->no_prefetch &&
+          with("MOSAIC_NO_FUSE", "1")->no_fuse && with("MOSAIC_NO_FORK_SERVER", "1")->no_fork_server);
+
+    /* MOSAIC_STREAM_STORES: unset or empty -1, else a flag */
+    CHECK(with("MOSAIC_STREAM_STORES", "")->stream_stores == -1);
+    CHECK(with("MOSAIC_STREAM_STORES", "0")->stream_stores == 0);
+    CHECK(with("MOSAIC_STREAM_STORES", "1")->stream_stores == 1);
+    CHECK(with("MOSAIC_STREAM_STORES", "yes")->stream_stores == 1);
 
     /* numbers: strtol(s, NULL, 0) of the whole value, else the default; clamped */
     CHECK(with("MOSAIC_NUM_THREADS", "12")->num_threads == 12);
@@ -107,6 +120,20 @@ TEST(parsing)
     CHECK(with("MOSAIC_FIBER_STACK_KIB", "1024")->fiber_stack_kib == 1024);
     CHECK(with("MOSAIC_FIBER_STACK_KIB", "4")->fiber_stack_kib == 16);
     CHECK(with("MOSAIC_FIBER_STACK_KIB", "big")->fiber_stack_kib == 256);
+    CHECK(with("MOSAIC_FIBER_STACK_KIB", "0x80000000")->fiber_stack_kib == 1ul << 30);
+    /* below their least value these take their default, above their most the most */
+    CHECK(with("MOSAIC_SPIN_US", "0")->spin_us == 0);
+    CHECK(with("MOSAIC_SPIN_US", "-1")->spin_us == 50);
+    CHECK(with("MOSAIC_SPIN_US", "200000")->spin_us == 100000);
+    CHECK(with("MOSAIC_SPECIALISE_AFTER", "0")->specialise_after == 0);
+    CHECK(with("MOSAIC_SPECIALISE_AFTER", "-5")->specialise_after == 3);
+    CHECK(with("MOSAIC_SPECIALISE_AFTER", "2000000")->specialise_after == 1000000);
+    CHECK(with("MOSAIC_CACHE_MAX_MB", "0")->cache_max_mb == 0);
+    CHECK(with("MOSAIC_CACHE_MAX_MB", "-1")->cache_max_mb == 1024);
+    CHECK(with("MOSAIC_CACHE_MAX_MB", "0x20000000000")->cache_max_mb == 1ul << 40);
+    CHECK(with("MOSAIC_BUILD_TIMEOUT_S", "0")->build_timeout_s == 0);
+    CHECK(with("MOSAIC_BUILD_TIMEOUT_S", "-3")->build_timeout_s == 120);
+    CHECK(with("MOSAIC_BUILD_TIMEOUT_S", "5000000")->build_timeout_s == 1000000);
 
     /* paths */
     CHECK(same(with("MOSAIC_CLANG", "/opt/clang")->clang, "/opt/clang"));
@@ -115,6 +142,10 @@ TEST(parsing)
     CHECK(same(with("MOSAIC_OPT", NULL)->opt, MOSAIC_OPT_PATH));
     CHECK(same(with("TMPDIR", "/var/tmp")->tmpdir, "/var/tmp"));
     CHECK(same(with("TMPDIR", "")->tmpdir, "/tmp"));
+    CHECK(same(with("MOSAIC_LLVM_SPIRV", "/x/llvm-spirv")->llvm_spirv, "/x/llvm-spirv"));
+    CHECK(same(with("MOSAIC_SPIRV_VAL", "/x/spirv-val")->spirv_val, "/x/spirv-val"));
+    CHECK(same(with("MOSAIC_TRACE", "/t/trace.json")->trace, "/t/trace.json"));
+    CHECK(with("MOSAIC_TRACE", "")->trace == NULL);
 
     /* the cache directory: MOSAIC_CACHE=0, MOSAIC_CACHE_DIR, XDG_CACHE_HOME, HOME */
     CHECK(same(with("HOME", "/home/u")->cache_dir, "/home/u/.cache/mosaic"));
@@ -122,6 +153,7 @@ TEST(parsing)
     CHECK(same(with("MOSAIC_CACHE_DIR", "/c")->cache_dir, "/c"));
     CHECK(with("MOSAIC_CACHE", "0")->cache_dir == NULL);
     CHECK(same(with("MOSAIC_CACHE", "1")->cache_dir, "/c"));
+    CHECK(same(with("MOSAIC_CACHE", "")->cache_dir, "/c")); /* only "0" turns the cache off */
     CHECK(with("MOSAIC_CACHE_DIR", "")->cache_dir == NULL); /* set but empty: no cache */
     CHECK(same(with("MOSAIC_CACHE_DIR", NULL)->cache_dir, "/xdg/mosaic"));
     CHECK(same(with("XDG_CACHE_HOME", "")->cache_dir, "/home/u/.cache/mosaic"));
