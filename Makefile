@@ -7,7 +7,7 @@ APT_PACKAGES = cmake make gcc g++ clang-16 llvm-16 llvm-16-dev libclang-16-dev \
                opencl-headers opencl-clhpp-headers ocl-icd-opencl-dev clinfo valgrind \
                llvm-spirv-15 clang-15 spirv-tools
 
-.PHONY: all deps build demo test check conformance bench bench-quick clean
+.PHONY: all deps build demo demo-seeds test check conformance bench bench-quick clean
 
 all: build
 
@@ -19,8 +19,14 @@ build: deps
 	cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 
+# The project's examples (examples/README.md), each checking its own results.
 demo: build
 	./examples/run-demo.sh $(BUILD_DIR)
+
+# The programs of the seed texts, for a checkout with ../shared/seeds beside it
+# (when absent, a message and exit status 0).
+demo-seeds: build
+	./examples/run-demo.sh $(BUILD_DIR) --seeds
 
 # Quick tests: unit tests and end-to-end programs through the ICD loader.
 test: build
