@@ -102,8 +102,8 @@ struct _cl_device_id {
 
     /* What the device reports; filled by the device at start-up. */
     char name[256];
-    char vendor[64];
-    cl_uint vendor_id;
+    char vendor[64];                   /* CL_DEVICE_VENDOR (a CPU: docs/devices.md, "Identity") */
+    cl_uint vendor_id;                 /* CL_DEVICE_VENDOR_ID: a PCI vendor ID, 0 when none is known */
     cl_uint compute_units;
     cl_ulong global_mem_size;
     cl_ulong max_mem_alloc_size;

@@ -10,6 +10,9 @@
 #include <CL/cl.h>
 #include <CL/cl_ext.h>
 #include <CL/cl_icd.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 #include <dlfcn.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -244,6 +247,41 @@ TEST(every_device_query)
 
 /* ---- what the answers say, and whether they agree -------------------------- */
 
+/* The vendor is the processor's, as it names itself (CPUID leaf 0, without
+ * its padding), with its maker's PCI vendor ID, and never the string of a
+ * vendor's GPU driver, which clients key code paths off (docs/devices.md,
+ * "Identity"). */
+static void check_vendor(const char *vendor, cl_uint vendor_id)
+{
+    static const char *const driver_vendors[] = {
+        "Advanced Micro Devices, Inc.", "AMD", "Intel(R) Corporation", "Intel", "Intel Inc.", "NVIDIA Corporation",
+    };
+    for (size_t i = 0; vendor && i < sizeof driver_vendors / sizeof driver_vendors[0]; i++)
+        CHECK(strcmp(vendor, driver_vendors[i]) != 0, "CL_DEVICE_VENDOR \"%s\" is a GPU driver's", vendor);
+    CHECK(vendor_id != 0x1002 && vendor_id != 0x10de, "CL_DEVICE_VENDOR_ID 0x%x is a GPU maker's", vendor_id);
+#if defined(__x86_64__) || defined(__i386__)
+    unsigned eax, ebx, ecx, edx;
+    char id[13] = "";
+    if (__get_cpuid(0, &eax, &ebx, &ecx, &edx)) {
+        memcpy(id, &ebx, 4);
+        memcpy(id + 4, &edx, 4);
+        memcpy(id + 8, &ecx, 4);
+    }
+    const char *name = id;
+    while (*name == ' ')
+        name++;
+    size_t len = strlen(name);
+    while (len && name[len - 1] == ' ')
+        len--;
+    CHECK(vendor && strlen(vendor) == len && strncmp(vendor, name, len) == 0, "CL_DEVICE_VENDOR \"%s\", CPUID \"%s\"",
+          vendor ? vendor : "(none)", id);
+    if (!strcmp(id, "GenuineIntel"))
+        CHECK(vendor_id == 0x8086, "an Intel processor, CL_DEVICE_VENDOR_ID 0x%x", vendor_id);
+    if (!strcmp(id, "AuthenticAMD"))
+        CHECK(vendor_id == 0x1022, "an AMD processor, CL_DEVICE_VENDOR_ID 0x%x", vendor_id);
+#endif
+}
+
 TEST(device_identity)
 {
     CHECK(DEV_ULONG(CL_DEVICE_TYPE) & CL_DEVICE_TYPE_CPU);
@@ -262,6 +300,7 @@ TEST(device_identity)
     CHECK(name && name[0] != '\0');
     char *vendor = device_string(CL_DEVICE_VENDOR);
     CHECK(vendor && vendor[0] != '\0');
+    check_vendor(vendor, DEV_UINT(CL_DEVICE_VENDOR_ID));
     char *profile = device_string(CL_DEVICE_PROFILE);
     CHECK(profile && strcmp(profile, "FULL_PROFILE") == 0);
     char *version = device_string(CL_DEVICE_VERSION);

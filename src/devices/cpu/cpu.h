@@ -16,6 +16,17 @@ extern const mosaic_device_ops mosaic_cpu_ops;
  * the machine: name, caches, memory sizes, extensions, OpenCL C features,
  * and the compiler target (clang -cl-ext flags, runtime symbols). */
 void mosaic_cpu_describe(cl_device_id device);
+
+/* What a processor says of itself, turned into what the device reports
+ * (cpu_info.c; the reasons: docs/devices.md, "Identity").  Separate from
+ * reading the machine, so tests can feed it. */
+
+/* CL_DEVICE_VENDOR and CL_DEVICE_VENDOR_ID from the processor's vendor
+ * identification (CPUID leaf 0: "GenuineIntel", "AuthenticAMD"...; NULL
+ * when unknown): the identification without its padding, and the PCI vendor
+ * ID of the company it names (0 for one not known). */
+void mosaic_cpu_vendor(const char *identification, char *vendor, size_t size, cl_uint *vendor_id);
+
 /* Does a command that touches `bytes` of memory write with non-temporal
  * stores, which bypass the caches (cpu_info.c)?  Kernel launches count
  * their memory objects (compiler.h, stream_stores), copies twice their size. */
