@@ -561,18 +561,29 @@ TEST(device_limits)
     CHECK((sp & (CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN)) == (CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN));
     CHECK(!(sp & CL_FP_SOFT_FLOAT));
 
-    /* vector widths: powers of two, at least 1 for the supported types */
-    static const cl_device_info widths[] = {
-        CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR, CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT,
-        CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT, CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG,
-        CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT, CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR,
-        CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT, CL_DEVICE_NATIVE_VECTOR_WIDTH_INT,
-        CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG, CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT,
+    /* vector widths: ones a kernel can declare (1, 2, 4, 8, 16), for each
+     * type at least those of the wider types, which fill the same registers */
+    static const cl_device_info widths[2][7] = {
+        { CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR, CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT,
+          CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT, CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG,
+          CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT, CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE,
+          CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF },
+        { CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR, CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT, CL_DEVICE_NATIVE_VECTOR_WIDTH_INT,
+          CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG, CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT,
+          CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE, CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF },
     };
-    for (size_t i = 0; i < sizeof widths / sizeof widths[0]; i++) {
-        cl_uint w = DEV_UINT(widths[i]);
-        CHECK(w >= 1 && w <= 64 && (w & (w - 1)) == 0);
+    for (int k = 0; k < 2; k++) {
+        cl_uint w[7];
+        for (int t = 0; t < 7; t++) {
+            w[t] = DEV_UINT(widths[k][t]);
+            CHECK(w[t] >= 1 && w[t] <= 16 && (w[t] & (w[t] - 1)) == 0, "vector width 0x%x: %u", widths[k][t], w[t]);
+        }
+        CHECK(w[0] >= w[1] && w[1] >= w[2] && w[2] >= w[3], "char %u short %u int %u long %u", w[0], w[1], w[2], w[3]);
+        CHECK(w[4] >= w[5], "float %u double %u", w[4], w[5]);
+        CHECK(w[6] == w[4], "half %u float %u (half runs in float lanes)", w[6], w[4]);
     }
+    /* the work-group multiple: a whole number of float vectors */
+    CHECK(multiple % DEV_UINT(CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT) == 0);
 }
 
 TEST(device_errors)

@@ -1,7 +1,7 @@
 /*
- * What the CPU device reports, read from the machine: CPUID for the vendor,
- * /proc/cpuinfo for the name and clock, /sys for caches and the maximum
- * clock, sysconf and the cgroup limit for memory.
+ * What the CPU device reports, read from the machine: CPUID for the vendor
+ * and the vector widths, /proc/cpuinfo for the name and clock, /sys for
+ * caches and the maximum clock, sysconf and the cgroup limit for memory.
  * Also what it supports: the extension list, the OpenCL C 3.0 features, and
  * the clang flags that make the compiler agree with both.  Why each answer is
  * what it is: docs/devices.md, "What the CPU device reports".
@@ -301,6 +301,49 @@ static bool read_identification(char *out, size_t size)
     return cpuinfo_field("vendor_id", out, size);
 }
 
+/* Bytes in the widest register each kind of arithmetic uses. */
+static unsigned float_bytes(mosaic_cpu_isa isa) { return isa.avx512f ? 64 : isa.avx ? 32 : 16; }
+static unsigned int_bytes(mosaic_cpu_isa isa) { return isa.avx512f ? 64 : isa.avx2 ? 32 : 16; }
+static unsigned narrow_int_bytes(mosaic_cpu_isa isa) { return isa.avx512bw ? 64 : isa.avx2 ? 32 : 16; }
+
+static cl_uint elements(unsigned bytes, size_t element_size)
+{
+    size_t n = bytes / element_size;
+    return (cl_uint)(n > 16 ? 16 : n); /* OpenCL C's widest vector */
+}
+
+void mosaic_cpu_vector_widths(mosaic_cpu_isa isa, cl_uint widths[MOSAIC_VECTOR_TYPES])
+{
+    widths[MOSAIC_VECTOR_CHAR] = elements(narrow_int_bytes(isa), sizeof(cl_char));
+    widths[MOSAIC_VECTOR_SHORT] = elements(narrow_int_bytes(isa), sizeof(cl_short));
+    widths[MOSAIC_VECTOR_INT] = elements(int_bytes(isa), sizeof(cl_int));
+    widths[MOSAIC_VECTOR_LONG] = elements(int_bytes(isa), sizeof(cl_long));
+    widths[MOSAIC_VECTOR_FLOAT] = elements(float_bytes(isa), sizeof(cl_float));
+    widths[MOSAIC_VECTOR_DOUBLE] = elements(float_bytes(isa), sizeof(cl_double));
+    /* half arithmetic runs in float lanes (docs/half.md) */
+    widths[MOSAIC_VECTOR_HALF] = widths[MOSAIC_VECTOR_FLOAT];
+}
+
+unsigned mosaic_cpu_float_lanes(mosaic_cpu_isa isa)
+{
+    return float_bytes(isa) / sizeof(cl_float);
+}
+
+/* The host's SIMD extensions, those the operating system keeps the registers
+ * of (the JIT compiles for the host: compiler_target.cpu_features NULL). */
+static mosaic_cpu_isa read_isa(void)
+{
+    mosaic_cpu_isa isa = { 0 };
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_cpu_init();
+    isa.avx = __builtin_cpu_supports("avx");
+    isa.avx2 = __builtin_cpu_supports("avx2");
+    isa.avx512f = __builtin_cpu_supports("avx512f");
+    isa.avx512bw = __builtin_cpu_supports("avx512bw");
+#endif
+    return isa;
+}
+
 /* ---- the description -------------------------------------------------------- */
 
 void mosaic_cpu_describe(cl_device_id device)
@@ -349,6 +392,15 @@ void mosaic_cpu_describe(cl_device_id device)
     device->global_mem_cacheline_size = 0;
     read_caches(&device->global_mem_cache_size, &device->global_mem_cacheline_size);
     device->max_clock_frequency = read_max_clock_mhz();
+
+    /* Vectors, preferred and native alike: a kernel written with vectors of
+     * these widths fills the registers; one written with scalars does too
+     * when the compiler widens it across work-items (src/compiler/widen.c),
+     * which not every kernel allows. */
+    mosaic_cpu_isa isa = read_isa();
+    mosaic_cpu_vector_widths(isa, device->native_vector_width);
+    memcpy(device->preferred_vector_width, device->native_vector_width, sizeof device->preferred_vector_width);
+    device->preferred_work_group_size_multiple = mosaic_cpu_float_lanes(isa);
 
     device->max_work_group_size = MOSAIC_MAX_LOCAL_SIZE;
     device->sub_group_size = MOSAIC_SUB_GROUP_SIZE; /* docs/subgroups.md */
