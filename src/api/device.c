@@ -472,8 +472,6 @@ static cl_device_id new_sub_device(cl_device_id parent, const cl_uint *units, cl
     return d;
 }
 
-#define PRINTF_BUFFER_SIZE ((size_t)1024 * 1024)
-
 CL_API_ENTRY cl_int CL_API_CALL
 clGetDeviceIDs(cl_platform_id platform, cl_device_type device_type, cl_uint num_entries,
                cl_device_id *devices, cl_uint *num_devices)
@@ -604,9 +602,9 @@ clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_val
         MOSAIC_INFO_SCALAR(cl_command_queue_properties,
                            CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE);
     case CL_DEVICE_PROFILING_TIMER_RESOLUTION:
-        MOSAIC_INFO_SCALAR(size_t, 1); /* nanoseconds of a monotonic clock */
+        MOSAIC_INFO_SCALAR(size_t, mosaic_now_resolution_ns()); /* profiling's clock (core/util.h) */
     case CL_DEVICE_PRINTF_BUFFER_SIZE:
-        MOSAIC_INFO_SCALAR(size_t, PRINTF_BUFFER_SIZE);
+        MOSAIC_INFO_SCALAR(size_t, d->printf_buffer_size);
     case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC:
         MOSAIC_INFO_SCALAR(cl_bool, CL_TRUE);
 

@@ -136,6 +136,7 @@ struct _cl_device_id {
      * are reported as 0 when the device lacks cl_khr_fp64 or cl_khr_fp16. */
     cl_uint preferred_vector_width[MOSAIC_VECTOR_TYPES], native_vector_width[MOSAIC_VECTOR_TYPES];
     size_t preferred_work_group_size_multiple; /* CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE */
+    size_t printf_buffer_size;                 /* CL_DEVICE_PRINTF_BUFFER_SIZE */
     cl_uint mem_base_addr_align_bits;
     cl_device_svm_capabilities svm_capabilities;
     /* Pipes (reported when opencl_c_features lists __opencl_c_pipes). */

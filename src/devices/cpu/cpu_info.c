@@ -7,6 +7,7 @@
  * what it is: docs/devices.md, "What the CPU device reports".
  */
 #include "devices/cpu/cpu.h"
+#include "devices/cpu/cpu_runtime.h"
 #include "base/assert.h"
 #include "base/settings.h"
 
@@ -401,6 +402,7 @@ void mosaic_cpu_describe(cl_device_id device)
     mosaic_cpu_vector_widths(isa, device->native_vector_width);
     memcpy(device->preferred_vector_width, device->native_vector_width, sizeof device->preferred_vector_width);
     device->preferred_work_group_size_multiple = mosaic_cpu_float_lanes(isa);
+    device->printf_buffer_size = MOSAIC_CPU_PRINTF_BUFFER;
 
     device->max_work_group_size = MOSAIC_MAX_LOCAL_SIZE;
     device->sub_group_size = MOSAIC_SUB_GROUP_SIZE; /* docs/subgroups.md */
