@@ -184,23 +184,11 @@ static bool has_extension(cl_device_id d, const char *name)
     return false;
 }
 
-/* Bytes in one SIMD register of the host CPU: the natural vector width. */
-static unsigned simd_bytes(cl_device_id d)
+/* A vector width of the device's; 0 for double and half when the device
+ * lacks the type (the specification's rule). */
+static cl_uint vector_width(const cl_uint *widths, mosaic_vector_type type, bool supported)
 {
-    (void)d;
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f"))
-        return 64;
-    if (__builtin_cpu_supports("avx"))
-        return 32;
-#endif
-    return 16;
-}
-
-static cl_uint vector_width(cl_device_id d, size_t element_size, bool supported)
-{
-    return supported ? (cl_uint)(simd_bytes(d) / element_size) : 0;
+    return supported ? widths[type] : 0;
 }
 
 static cl_device_atomic_capabilities atomic_capabilities(cl_device_id d, bool fences)
@@ -484,8 +472,6 @@ static cl_device_id new_sub_device(cl_device_id parent, const cl_uint *units, cl
     return d;
 }
 
-#define PRINTF_BUFFER_SIZE ((size_t)1024 * 1024)
-
 CL_API_ENTRY cl_int CL_API_CALL
 clGetDeviceIDs(cl_platform_id platform, cl_device_type device_type, cl_uint num_entries,
                cl_device_id *devices, cl_uint *num_devices)
@@ -592,7 +578,7 @@ clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_val
     case CL_DEVICE_MAX_WORK_ITEM_SIZES:
         MOSAIC_INFO_ARRAY(d->max_work_item_sizes, 3);
     case CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
-        MOSAIC_INFO_SCALAR(size_t, simd_bytes(d) / sizeof(cl_float));
+        MOSAIC_INFO_SCALAR(size_t, d->preferred_work_group_size_multiple);
     case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT:
         MOSAIC_INFO_SCALAR(cl_bool, CL_TRUE);
     case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
@@ -616,9 +602,9 @@ clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_val
         MOSAIC_INFO_SCALAR(cl_command_queue_properties,
                            CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE);
     case CL_DEVICE_PROFILING_TIMER_RESOLUTION:
-        MOSAIC_INFO_SCALAR(size_t, 1); /* nanoseconds of a monotonic clock */
+        MOSAIC_INFO_SCALAR(size_t, mosaic_now_resolution_ns()); /* profiling's clock (core/util.h) */
     case CL_DEVICE_PRINTF_BUFFER_SIZE:
-        MOSAIC_INFO_SCALAR(size_t, PRINTF_BUFFER_SIZE);
+        MOSAIC_INFO_SCALAR(size_t, d->printf_buffer_size);
     case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC:
         MOSAIC_INFO_SCALAR(cl_bool, CL_TRUE);
 
@@ -749,27 +735,33 @@ clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_val
 
     /* ---- vector widths ---- */
     case CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR:
-    case CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR:
-        MOSAIC_INFO_SCALAR(cl_uint, vector_width(d, sizeof(cl_char), true));
+        MOSAIC_INFO_SCALAR(cl_uint, vector_width(d->preferred_vector_width, MOSAIC_VECTOR_CHAR, true));
     case CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT:
-    case CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT:
-        MOSAIC_INFO_SCALAR(cl_uint, vector_width(d, sizeof(cl_short), true));
+        MOSAIC_INFO_SCALAR(cl_uint, vector_width(d->preferred_vector_width, MOSAIC_VECTOR_SHORT, true));
     case CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT:
-    case CL_DEVICE_NATIVE_VECTOR_WIDTH_INT:
-        MOSAIC_INFO_SCALAR(cl_uint, vector_width(d, sizeof(cl_int), true));
+        MOSAIC_INFO_SCALAR(cl_uint, vector_width(d->preferred_vector_width, MOSAIC_VECTOR_INT, true));
     case CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG:
-    case CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG:
-        MOSAIC_INFO_SCALAR(cl_uint, vector_width(d, sizeof(cl_long), true));
+        MOSAIC_INFO_SCALAR(cl_uint, vector_width(d->preferred_vector_width, MOSAIC_VECTOR_LONG, true));
     case CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT:
-    case CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT:
-        MOSAIC_INFO_SCALAR(cl_uint, vector_width(d, sizeof(cl_float), true));
+        MOSAIC_INFO_SCALAR(cl_uint, vector_width(d->preferred_vector_width, MOSAIC_VECTOR_FLOAT, true));
     case CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE:
-    case CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE:
-        MOSAIC_INFO_SCALAR(cl_uint, vector_width(d, sizeof(cl_double), fp64));
+        MOSAIC_INFO_SCALAR(cl_uint, vector_width(d->preferred_vector_width, MOSAIC_VECTOR_DOUBLE, fp64));
     case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF:
+        MOSAIC_INFO_SCALAR(cl_uint, vector_width(d->preferred_vector_width, MOSAIC_VECTOR_HALF, fp16));
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR:
+        MOSAIC_INFO_SCALAR(cl_uint, vector_width(d->native_vector_width, MOSAIC_VECTOR_CHAR, true));
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT:
+        MOSAIC_INFO_SCALAR(cl_uint, vector_width(d->native_vector_width, MOSAIC_VECTOR_SHORT, true));
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_INT:
+        MOSAIC_INFO_SCALAR(cl_uint, vector_width(d->native_vector_width, MOSAIC_VECTOR_INT, true));
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG:
+        MOSAIC_INFO_SCALAR(cl_uint, vector_width(d->native_vector_width, MOSAIC_VECTOR_LONG, true));
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT:
+        MOSAIC_INFO_SCALAR(cl_uint, vector_width(d->native_vector_width, MOSAIC_VECTOR_FLOAT, true));
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE:
+        MOSAIC_INFO_SCALAR(cl_uint, vector_width(d->native_vector_width, MOSAIC_VECTOR_DOUBLE, fp64));
     case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF:
-        /* half arithmetic runs in float lanes (no AVX-512 FP16 code yet) */
-        MOSAIC_INFO_SCALAR(cl_uint, vector_width(d, sizeof(cl_float), fp16));
+        MOSAIC_INFO_SCALAR(cl_uint, vector_width(d->native_vector_width, MOSAIC_VECTOR_HALF, fp16));
 
     /* ---- partitioning ---- */
     case CL_DEVICE_PARENT_DEVICE:

@@ -12,7 +12,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #ifndef MOSAIC_VERSION_STRING
 #define MOSAIC_VERSION_STRING "0.0.0"
@@ -114,15 +113,6 @@ clGetPlatformIDs(cl_uint num_entries, cl_platform_id *platforms, cl_uint *num_pl
     return CL_SUCCESS;
 }
 
-static cl_ulong host_timer_resolution(void)
-{
-    struct timespec res;
-    if (clock_getres(CLOCK_MONOTONIC, &res) != 0)
-        return 1;
-    cl_ulong ns = (cl_ulong)res.tv_sec * 1000000000u + (cl_ulong)res.tv_nsec;
-    return ns ? ns : 1;
-}
-
 CL_API_ENTRY cl_int CL_API_CALL
 clGetPlatformInfo(cl_platform_id platform, cl_platform_info param_name,
                   size_t param_value_size, void *param_value, size_t *param_value_size_ret)
@@ -145,7 +135,7 @@ clGetPlatformInfo(cl_platform_id platform, cl_platform_info param_name,
     case CL_PLATFORM_EXTENSIONS_WITH_VERSION:
         MOSAIC_INFO_ARRAY(platform_extensions_versioned, num_platform_extensions);
     case CL_PLATFORM_HOST_TIMER_RESOLUTION:
-        MOSAIC_INFO_SCALAR(cl_ulong, host_timer_resolution());
+        MOSAIC_INFO_SCALAR(cl_ulong, mosaic_now_resolution_ns()); /* clGetHostTimer's clock */
     case CL_PLATFORM_ICD_SUFFIX_KHR:
         MOSAIC_INFO_STRING("MOSAIC");
     default:

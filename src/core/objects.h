@@ -90,6 +90,18 @@ struct _cl_platform_id {
     cl_device_id *devices;
 };
 
+/* The scalar types whose vector widths a device reports. */
+typedef enum mosaic_vector_type {
+    MOSAIC_VECTOR_CHAR,
+    MOSAIC_VECTOR_SHORT,
+    MOSAIC_VECTOR_INT,
+    MOSAIC_VECTOR_LONG,
+    MOSAIC_VECTOR_FLOAT,
+    MOSAIC_VECTOR_DOUBLE,
+    MOSAIC_VECTOR_HALF,
+    MOSAIC_VECTOR_TYPES
+} mosaic_vector_type;
+
 struct _cl_device_id {
     MOSAIC_OBJECT_HEADER;
     cl_platform_id platform;
@@ -102,8 +114,8 @@ struct _cl_device_id {
 
     /* What the device reports; filled by the device at start-up. */
     char name[256];
-    char vendor[64];
-    cl_uint vendor_id;
+    char vendor[64];                   /* CL_DEVICE_VENDOR (a CPU: docs/devices.md, "Identity") */
+    cl_uint vendor_id;                 /* CL_DEVICE_VENDOR_ID: a PCI vendor ID, 0 when none is known */
     cl_uint compute_units;
     cl_ulong global_mem_size;
     cl_ulong max_mem_alloc_size;
@@ -119,6 +131,12 @@ struct _cl_device_id {
     size_t sub_group_size;             /* work-items per sub-group; 0: no sub-groups */
     bool sub_group_forward_progress;   /* CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS */
     cl_uint max_clock_frequency;
+    /* CL_DEVICE_PREFERRED_ and NATIVE_VECTOR_WIDTH_*, by mosaic_vector_type:
+     * widths a kernel can declare (2 to 16; 1: no vector); double and half
+     * are reported as 0 when the device lacks cl_khr_fp64 or cl_khr_fp16. */
+    cl_uint preferred_vector_width[MOSAIC_VECTOR_TYPES], native_vector_width[MOSAIC_VECTOR_TYPES];
+    size_t preferred_work_group_size_multiple; /* CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE */
+    size_t printf_buffer_size;                 /* CL_DEVICE_PRINTF_BUFFER_SIZE */
     cl_uint mem_base_addr_align_bits;
     cl_device_svm_capabilities svm_capabilities;
     /* Pipes (reported when opencl_c_features lists __opencl_c_pipes). */

@@ -37,6 +37,15 @@ uint64_t mosaic_now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+uint64_t mosaic_now_resolution_ns(void)
+{
+    struct timespec res;
+    if (clock_getres(CLOCK_MONOTONIC, &res) != 0)
+        return 1;
+    uint64_t ns = (uint64_t)res.tv_sec * 1000000000u + (uint64_t)res.tv_nsec;
+    return ns ? ns : 1;
+}
+
 bool mosaic_spin_until(bool (*done)(const void *arg), const void *arg)
 {
     uint64_t limit = (uint64_t)mosaic_settings()->spin_us * 1000u;

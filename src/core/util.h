@@ -19,6 +19,9 @@ static inline void mosaic_set_error(cl_int *errcode_ret, cl_int code) { if (errc
 
 /* Monotonic nanoseconds: the clock of profiling and clGetHostTimer. */
 uint64_t mosaic_now_ns(void);
+/* Its resolution in nanoseconds (at least 1): CL_DEVICE_PROFILING_TIMER_RESOLUTION
+ * and CL_PLATFORM_HOST_TIMER_RESOLUTION. */
+uint64_t mosaic_now_resolution_ns(void);
 
 /* Spins (a pause instruction at a time) until done(arg) is true or
  * MOSAIC_SPIN_US has passed; done's last answer.  Before a thread sleeps on

@@ -10,12 +10,16 @@
 #include <CL/cl.h>
 #include <CL/cl_ext.h>
 #include <CL/cl_icd.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 #include <dlfcn.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define TEST_LIST "test_platform.list"
 #include "test.h"
@@ -244,6 +248,41 @@ TEST(every_device_query)
 
 /* ---- what the answers say, and whether they agree -------------------------- */
 
+/* The vendor is the processor's, as it names itself (CPUID leaf 0, without
+ * its padding), with its maker's PCI vendor ID, and never the string of a
+ * vendor's GPU driver, which clients key code paths off (docs/devices.md,
+ * "Identity"). */
+static void check_vendor(const char *vendor, cl_uint vendor_id)
+{
+    static const char *const driver_vendors[] = {
+        "Advanced Micro Devices, Inc.", "AMD", "Intel(R) Corporation", "Intel", "Intel Inc.", "NVIDIA Corporation",
+    };
+    for (size_t i = 0; vendor && i < sizeof driver_vendors / sizeof driver_vendors[0]; i++)
+        CHECK(strcmp(vendor, driver_vendors[i]) != 0, "CL_DEVICE_VENDOR \"%s\" is a GPU driver's", vendor);
+    CHECK(vendor_id != 0x1002 && vendor_id != 0x10de, "CL_DEVICE_VENDOR_ID 0x%x is a GPU maker's", vendor_id);
+#if defined(__x86_64__) || defined(__i386__)
+    unsigned eax, ebx, ecx, edx;
+    char id[13] = "";
+    if (__get_cpuid(0, &eax, &ebx, &ecx, &edx)) {
+        memcpy(id, &ebx, 4);
+        memcpy(id + 4, &edx, 4);
+        memcpy(id + 8, &ecx, 4);
+    }
+    const char *name = id;
+    while (*name == ' ')
+        name++;
+    size_t len = strlen(name);
+    while (len && name[len - 1] == ' ')
+        len--;
+    CHECK(vendor && strlen(vendor) == len && strncmp(vendor, name, len) == 0, "CL_DEVICE_VENDOR \"%s\", CPUID \"%s\"",
+          vendor ? vendor : "(none)", id);
+    if (!strcmp(id, "GenuineIntel"))
+        CHECK(vendor_id == 0x8086, "an Intel processor, CL_DEVICE_VENDOR_ID 0x%x", vendor_id);
+    if (!strcmp(id, "AuthenticAMD"))
+        CHECK(vendor_id == 0x1022, "an AMD processor, CL_DEVICE_VENDOR_ID 0x%x", vendor_id);
+#endif
+}
+
 TEST(device_identity)
 {
     CHECK(DEV_ULONG(CL_DEVICE_TYPE) & CL_DEVICE_TYPE_CPU);
@@ -262,6 +301,7 @@ TEST(device_identity)
     CHECK(name && name[0] != '\0');
     char *vendor = device_string(CL_DEVICE_VENDOR);
     CHECK(vendor && vendor[0] != '\0');
+    check_vendor(vendor, DEV_UINT(CL_DEVICE_VENDOR_ID));
     char *profile = device_string(CL_DEVICE_PROFILE);
     CHECK(profile && strcmp(profile, "FULL_PROFILE") == 0);
     char *version = device_string(CL_DEVICE_VERSION);
@@ -489,7 +529,11 @@ TEST(device_limits)
     CHECK(DEV_BOOL(CL_DEVICE_ENDIAN_LITTLE) == CL_TRUE);
     CHECK(DEV_BOOL(CL_DEVICE_HOST_UNIFIED_MEMORY) == CL_TRUE);
     CHECK(DEV_BOOL(CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT) == CL_TRUE);
-    CHECK(DEV_SIZE(CL_DEVICE_PROFILING_TIMER_RESOLUTION) == 1);
+    /* profiling reads CLOCK_MONOTONIC, as clGetHostTimer does */
+    struct timespec res;
+    CHECK(clock_getres(CLOCK_MONOTONIC, &res) == 0);
+    size_t res_ns = (size_t)res.tv_sec * 1000000000u + (size_t)res.tv_nsec;
+    CHECK(DEV_SIZE(CL_DEVICE_PROFILING_TIMER_RESOLUTION) == (res_ns ? res_ns : 1));
     CHECK(DEV_ULONG(CL_DEVICE_EXECUTION_CAPABILITIES) == (CL_EXEC_KERNEL | CL_EXEC_NATIVE_KERNEL));
     cl_command_queue_properties qp = DEV_ULONG(CL_DEVICE_QUEUE_ON_HOST_PROPERTIES);
     CHECK(qp == (CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE));
@@ -522,18 +566,29 @@ TEST(device_limits)
     CHECK((sp & (CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN)) == (CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN));
     CHECK(!(sp & CL_FP_SOFT_FLOAT));
 
-    /* vector widths: powers of two, at least 1 for the supported types */
-    static const cl_device_info widths[] = {
-        CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR, CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT,
-        CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT, CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG,
-        CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT, CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR,
-        CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT, CL_DEVICE_NATIVE_VECTOR_WIDTH_INT,
-        CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG, CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT,
+    /* vector widths: ones a kernel can declare (1, 2, 4, 8, 16), for each
+     * type at least those of the wider types, which fill the same registers */
+    static const cl_device_info widths[2][7] = {
+        { CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR, CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT,
+          CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT, CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG,
+          CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT, CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE,
+          CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF },
+        { CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR, CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT, CL_DEVICE_NATIVE_VECTOR_WIDTH_INT,
+          CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG, CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT,
+          CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE, CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF },
     };
-    for (size_t i = 0; i < sizeof widths / sizeof widths[0]; i++) {
-        cl_uint w = DEV_UINT(widths[i]);
-        CHECK(w >= 1 && w <= 64 && (w & (w - 1)) == 0);
+    for (int k = 0; k < 2; k++) {
+        cl_uint w[7];
+        for (int t = 0; t < 7; t++) {
+            w[t] = DEV_UINT(widths[k][t]);
+            CHECK(w[t] >= 1 && w[t] <= 16 && (w[t] & (w[t] - 1)) == 0, "vector width 0x%x: %u", widths[k][t], w[t]);
+        }
+        CHECK(w[0] >= w[1] && w[1] >= w[2] && w[2] >= w[3], "char %u short %u int %u long %u", w[0], w[1], w[2], w[3]);
+        CHECK(w[4] >= w[5], "float %u double %u", w[4], w[5]);
+        CHECK(w[6] == w[4], "half %u float %u (half runs in float lanes)", w[6], w[4]);
     }
+    /* the work-group multiple: a whole number of float vectors */
+    CHECK(multiple % DEV_UINT(CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT) == 0);
 }
 
 TEST(device_errors)
@@ -595,7 +650,7 @@ TEST(device_errors)
     CHECK_ERR(clGetHostTimer(device, NULL), CL_INVALID_VALUE);
     cl_ulong res = 0;
     CHECK_ERR(clGetPlatformInfo(platform, CL_PLATFORM_HOST_TIMER_RESOLUTION, sizeof res, &res, NULL), CL_SUCCESS);
-    CHECK(res >= 1);
+    CHECK(res >= 1 && res == DEV_SIZE(CL_DEVICE_PROFILING_TIMER_RESOLUTION)); /* one clock */
 
     /* a default device queue must be a device queue of the device */
     cl_int err;

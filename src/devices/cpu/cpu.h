@@ -16,6 +16,32 @@ extern const mosaic_device_ops mosaic_cpu_ops;
  * the machine: name, caches, memory sizes, extensions, OpenCL C features,
  * and the compiler target (clang -cl-ext flags, runtime symbols). */
 void mosaic_cpu_describe(cl_device_id device);
+
+/* What a processor says of itself, turned into what the device reports
+ * (cpu_info.c; the reasons: docs/devices.md, "Identity" and "Vector
+ * widths").  Separate from reading the machine, so tests can feed them. */
+
+/* CL_DEVICE_VENDOR and CL_DEVICE_VENDOR_ID from the processor's vendor
+ * identification (CPUID leaf 0: "GenuineIntel", "AuthenticAMD"...; NULL
+ * when unknown): the identification without its padding, and the PCI vendor
+ * ID of the company it names (0 for one not known). */
+void mosaic_cpu_vendor(const char *identification, char *vendor, size_t size, cl_uint *vendor_id);
+
+/* The SIMD extensions that decide the vector widths (x86; none elsewhere:
+ * 16-byte vectors). */
+typedef struct mosaic_cpu_isa {
+    bool avx;      /* 32-byte float and double arithmetic */
+    bool avx2;     /* 32-byte integer arithmetic */
+    bool avx512f;  /* 64-byte float, double, int and long arithmetic */
+    bool avx512bw; /* 64-byte char and short arithmetic */
+} mosaic_cpu_isa;
+/* The widths of each mosaic_vector_type (core/objects.h): the elements of
+ * its type one register holds for its arithmetic, at most 16, OpenCL C's
+ * widest vector.  Half runs in float lanes: the float width. */
+void mosaic_cpu_vector_widths(mosaic_cpu_isa isa, cl_uint widths[MOSAIC_VECTOR_TYPES]);
+/* Floats in one register: CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE. */
+unsigned mosaic_cpu_float_lanes(mosaic_cpu_isa isa);
+
 /* Does a command that touches `bytes` of memory write with non-temporal
  * stores, which bypass the caches (cpu_info.c)?  Kernel launches count
  * their memory objects (compiler.h, stream_stores), copies twice their size. */

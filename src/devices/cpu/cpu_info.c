@@ -1,13 +1,19 @@
 /*
- * What the CPU device reports, read from the machine: /proc/cpuinfo for the
- * name, vendor and clock, /sys for caches and the maximum clock, sysconf and
- * the cgroup limit for memory.  Also what it supports: the extension list,
- * the OpenCL C 3.0 features, and the clang flags that make the compiler
- * agree with both.
+ * What the CPU device reports, read from the machine: CPUID for the vendor
+ * and the vector widths, /proc/cpuinfo for the name and clock, /sys for
+ * caches and the maximum clock, sysconf and the cgroup limit for memory.
+ * Also what it supports: the extension list, the OpenCL C 3.0 features, and
+ * the clang flags that make the compiler agree with both.  Why each answer is
+ * what it is: docs/devices.md, "What the CPU device reports".
  */
 #include "devices/cpu/cpu.h"
+#include "devices/cpu/cpu_runtime.h"
+#include "base/assert.h"
 #include "base/settings.h"
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -234,6 +240,111 @@ static cl_ulong read_memory_size(void)
     return mem;
 }
 
+/* ---- what the processor is ---------------------------------------------------- */
+
+/* The vendor identifications of x86 processors (CPUID leaf 0) and the PCI
+ * vendor ID of the company each names. */
+static const struct {
+    const char *identification; /* without the padding some have ("  Shanghai  ") */
+    cl_uint pci_vendor_id;
+} processor_makers[] = {
+    { "GenuineIntel", 0x8086 }, /* Intel */
+    { "AuthenticAMD", 0x1022 }, /* AMD (its GPUs are 0x1002, ATI's) */
+    { "HygonGenuine", 0x1d94 }, /* Hygon */
+    { "CentaurHauls", 0x1106 }, /* Centaur, VIA's */
+    { "Shanghai", 0x1d17 },     /* Zhaoxin */
+};
+
+/* The name a processor gives itself is the vendor, as CPU implementations
+ * other than a vendor's own runtime report it: it names the maker and is
+ * never the string of a vendor's GPU driver, which clients take for that
+ * driver ("Advanced Micro Devices, Inc.", "Intel(R) Corporation"). */
+void mosaic_cpu_vendor(const char *identification, char *vendor, size_t size, cl_uint *vendor_id)
+{
+    MOSAIC_ASSERT(vendor && size > 0 && vendor_id);
+    const char *id = identification ? identification : "";
+    while (*id == ' ')
+        id++;
+    size_t len = strlen(id);
+    while (len && id[len - 1] == ' ')
+        len--;
+    /* printable characters only: it is shown as text */
+    size_t n = 0;
+    for (size_t i = 0; i < len && n + 1 < size; i++)
+        vendor[n++] = id[i] >= 0x20 && id[i] < 0x7f ? id[i] : '?';
+    vendor[n] = '\0';
+    if (n == 0)
+        snprintf(vendor, size, "%s", "Unknown");
+
+    *vendor_id = 0; /* no maker known: no PCI vendor ID to give */
+    for (size_t i = 0; i < COUNT(processor_makers); i++)
+        if (strlen(processor_makers[i].identification) == len &&
+            memcmp(processor_makers[i].identification, id, len) == 0)
+            *vendor_id = processor_makers[i].pci_vendor_id;
+}
+
+/* The processor's vendor identification: CPUID leaf 0 on x86, else the
+ * "vendor_id" line of /proc/cpuinfo. */
+static bool read_identification(char *out, size_t size)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    unsigned eax, ebx, ecx, edx;
+    if (__get_cpuid(0, &eax, &ebx, &ecx, &edx)) {
+        char id[13];
+        memcpy(id, &ebx, 4);
+        memcpy(id + 4, &edx, 4);
+        memcpy(id + 8, &ecx, 4);
+        id[12] = '\0';
+        snprintf(out, size, "%s", id);
+        return true;
+    }
+#endif
+    return cpuinfo_field("vendor_id", out, size);
+}
+
+/* Bytes in the widest register each kind of arithmetic uses. */
+static unsigned float_bytes(mosaic_cpu_isa isa) { return isa.avx512f ? 64 : isa.avx ? 32 : 16; }
+static unsigned int_bytes(mosaic_cpu_isa isa) { return isa.avx512f ? 64 : isa.avx2 ? 32 : 16; }
+static unsigned narrow_int_bytes(mosaic_cpu_isa isa) { return isa.avx512bw ? 64 : isa.avx2 ? 32 : 16; }
+
+static cl_uint elements(unsigned bytes, size_t element_size)
+{
+    size_t n = bytes / element_size;
+    return (cl_uint)(n > 16 ? 16 : n); /* OpenCL C's widest vector */
+}
+
+void mosaic_cpu_vector_widths(mosaic_cpu_isa isa, cl_uint widths[MOSAIC_VECTOR_TYPES])
+{
+    widths[MOSAIC_VECTOR_CHAR] = elements(narrow_int_bytes(isa), sizeof(cl_char));
+    widths[MOSAIC_VECTOR_SHORT] = elements(narrow_int_bytes(isa), sizeof(cl_short));
+    widths[MOSAIC_VECTOR_INT] = elements(int_bytes(isa), sizeof(cl_int));
+    widths[MOSAIC_VECTOR_LONG] = elements(int_bytes(isa), sizeof(cl_long));
+    widths[MOSAIC_VECTOR_FLOAT] = elements(float_bytes(isa), sizeof(cl_float));
+    widths[MOSAIC_VECTOR_DOUBLE] = elements(float_bytes(isa), sizeof(cl_double));
+    /* half arithmetic runs in float lanes (docs/half.md) */
+    widths[MOSAIC_VECTOR_HALF] = widths[MOSAIC_VECTOR_FLOAT];
+}
+
+unsigned mosaic_cpu_float_lanes(mosaic_cpu_isa isa)
+{
+    return float_bytes(isa) / sizeof(cl_float);
+}
+
+/* The host's SIMD extensions, those the operating system keeps the registers
+ * of (the JIT compiles for the host: compiler_target.cpu_features NULL). */
+static mosaic_cpu_isa read_isa(void)
+{
+    mosaic_cpu_isa isa = { 0 };
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_cpu_init();
+    isa.avx = __builtin_cpu_supports("avx");
+    isa.avx2 = __builtin_cpu_supports("avx2");
+    isa.avx512f = __builtin_cpu_supports("avx512f");
+    isa.avx512bw = __builtin_cpu_supports("avx512bw");
+#endif
+    return isa;
+}
+
 /* ---- the description -------------------------------------------------------- */
 
 void mosaic_cpu_describe(cl_device_id device)
@@ -245,20 +356,8 @@ void mosaic_cpu_describe(cl_device_id device)
     else
         snprintf(device->name, sizeof device->name, "%s", "CPU");
 
-    device->vendor_id = 0;
-    if (cpuinfo_field("vendor_id", buf, sizeof buf)) {
-        if (strcmp(buf, "GenuineIntel") == 0) {
-            snprintf(device->vendor, sizeof device->vendor, "%s", "Intel(R) Corporation");
-            device->vendor_id = 0x8086;
-        } else if (strcmp(buf, "AuthenticAMD") == 0) {
-            snprintf(device->vendor, sizeof device->vendor, "%s", "Advanced Micro Devices, Inc.");
-            device->vendor_id = 0x1022;
-        } else {
-            snprintf(device->vendor, sizeof device->vendor, "%.63s", buf);
-        }
-    } else {
-        snprintf(device->vendor, sizeof device->vendor, "%s", "Unknown");
-    }
+    mosaic_cpu_vendor(read_identification(buf, sizeof buf) ? buf : NULL, device->vendor, sizeof device->vendor,
+                      &device->vendor_id);
 
     unsigned workers = mosaic_cpu_num_workers();
     device->compute_units = workers ? workers : 1;
@@ -294,6 +393,16 @@ void mosaic_cpu_describe(cl_device_id device)
     device->global_mem_cacheline_size = 0;
     read_caches(&device->global_mem_cache_size, &device->global_mem_cacheline_size);
     device->max_clock_frequency = read_max_clock_mhz();
+
+    /* Vectors, preferred and native alike: a kernel written with vectors of
+     * these widths fills the registers; one written with scalars does too
+     * when the compiler widens it across work-items (src/compiler/widen.c),
+     * which not every kernel allows. */
+    mosaic_cpu_isa isa = read_isa();
+    mosaic_cpu_vector_widths(isa, device->native_vector_width);
+    memcpy(device->preferred_vector_width, device->native_vector_width, sizeof device->preferred_vector_width);
+    device->preferred_work_group_size_multiple = mosaic_cpu_float_lanes(isa);
+    device->printf_buffer_size = MOSAIC_CPU_PRINTF_BUFFER;
 
     device->max_work_group_size = MOSAIC_MAX_LOCAL_SIZE;
     device->sub_group_size = MOSAIC_SUB_GROUP_SIZE; /* docs/subgroups.md */

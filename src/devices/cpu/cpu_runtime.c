@@ -46,9 +46,6 @@ static __thread mosaic_strbuf out;
 
 /* Output beyond this is written out (in whole lines) at the end of a call. */
 #define FLUSH_THRESHOLD (64 * 1024)
-/* Output beyond this is written out even without a newline: a thread's
- * buffer never holds more. */
-#define BUFFER_LIMIT (1024 * 1024)
 /* The largest field width or precision, literal or from an argument: one
  * conversion of a 16-element vector then makes at most a few MB. */
 #define FIELD_LIMIT 100000
@@ -331,7 +328,7 @@ int mosaic_cpu_printf(const char *format, const void *args, const uint32_t *desc
         o->oom = false;
         return -1;
     }
-    if (o->len > BUFFER_LIMIT) {
+    if (o->len > MOSAIC_CPU_PRINTF_BUFFER) { /* all of it out, newline or not */
         write_out(o->data, o->len);
         mosaic_strbuf_truncate(o, 0);
     } else if (o->len > FLUSH_THRESHOLD) {

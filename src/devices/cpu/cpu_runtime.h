@@ -15,6 +15,10 @@ void mosaic_cpu_thread_stack(char **lo, char **hi);
  * stays in one piece; the buffer goes to stdout, in whole lines when it grows
  * large, and completely at mosaic_cpu_printf_flush. */
 int mosaic_cpu_printf(const char *format, const void *args, const uint32_t *desc, uint32_t nargs);
+/* The most output a thread's buffer keeps between calls: a call that leaves
+ * more writes it all out, newline or not, so nothing is ever dropped.  The
+ * device reports it as CL_DEVICE_PRINTF_BUFFER_SIZE (OpenCL's minimum). */
+#define MOSAIC_CPU_PRINTF_BUFFER ((size_t)1024 * 1024)
 
 /* Writes the calling thread's printf output to stdout (and flushes stdout).
  * A worker calls it when it has run its last work-group of a kernel, before
