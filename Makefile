@@ -53,3 +53,25 @@ bench-quick: build
 
 clean:
 	rm -rf $(BUILD_DIR)
+
+# Installation (docs/install.md): `make install` builds, then installs under
+# PREFIX (default /usr/local; DESTDIR stages it elsewhere), with the ICD file
+# in /etc/OpenCL/vendors for the prefixes /usr and /usr/local.  `make
+# uninstall` removes what the last `make install` wrote (with the same
+# DESTDIR).  `make deb` builds $(BUILD_DIR)/mosaic_<version>_<arch>.deb, for
+# the prefix /usr.
+PREFIX ?= /usr/local
+.PHONY: install uninstall deb
+
+install: build
+	cmake -S . -B $(BUILD_DIR) -DCMAKE_INSTALL_PREFIX=$(PREFIX) >/dev/null
+	cmake --build $(BUILD_DIR) -j $(JOBS)
+	DESTDIR="$(DESTDIR)" cmake --install $(BUILD_DIR)
+
+uninstall:
+	DESTDIR="$(DESTDIR)" cmake --build $(BUILD_DIR) --target uninstall
+
+deb: build
+	cmake -S . -B $(BUILD_DIR) -DCMAKE_INSTALL_PREFIX=/usr >/dev/null
+	cmake --build $(BUILD_DIR) -j $(JOBS)
+	cd $(BUILD_DIR) && cpack -G DEB

@@ -16,8 +16,9 @@
  *  - an entry records its kind and the key it was stored under, and ends
  *    with a BLAKE3 checksum: one found under another key (copied or renamed)
  *    or damaged is a miss.
- * Layout: DIR/xx/<62 hex digits>.<kind>, xx the key's first byte.  An entry
- * is:  "MOSAICE1", kind (u32), 0 (u32), key (32 bytes), payload, checksum.
+ * Layout (cache_layout.h, which `mosaic cache` reads too): DIR/xx/<62 hex
+ * digits>.<kind>, xx the key's first byte.  An entry is:  "MOSAICE1", kind
+ * (u32), 0 (u32), key (32 bytes), payload, checksum.
  *
  * Entries are written to a temporary file and renamed, so concurrent
  * processes never see half an entry.  DIR/size holds about how many bytes
@@ -43,6 +44,7 @@
 
 #include <llvm-c/blake3.h>
 
+#include "compiler/cache_layout.h"
 #include "compiler/compiler_internal.h"
 
 /* ---- the build id of the object this code is in ---------------------------------------- */
@@ -125,13 +127,6 @@ static int root_fd = -1;  /* the cache directory, or -1 */
 static bool refused;      /* it, or a subdirectory, is not safe: no cache */
 static bool warned;
 
-/* Is the directory open as fd the user's and writable by no one else? */
-static bool is_private_dir(int fd)
-{
-    struct stat st;
-    return !fstat(fd, &st) && S_ISDIR(st.st_mode) && st.st_uid == geteuid() && !(st.st_mode & (S_IWGRP | S_IWOTH));
-}
-
 /* No cache from now on, and once why; dir_lock held.  root_fd stays open:
  * another thread may be using it (closed, its number could name another
  * file). */
@@ -178,7 +173,7 @@ static int cache_root(void)
             if (!warned)
                 fprintf(stderr, "mosaic: warning: not using the kernel cache %s: %s\n", dir, strerror(errno));
             warned = true;
-        } else if (!is_private_dir(root_fd)) {
+        } else if (!mc_cache_private_dir(root_fd)) {
             refuse(dir, "it is not your directory, or others may write to it");
         }
     }
@@ -194,7 +189,7 @@ static int open_subdir(int root, const char *hex, bool create)
     int fd = openat(root, hex, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0 && errno == ENOENT && create && (!mkdirat(root, hex, 0700) || errno == EEXIST))
         fd = openat(root, hex, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd < 0 || is_private_dir(fd))
+    if (fd < 0 || mc_cache_private_dir(fd))
         return fd;
     close(fd);
     pthread_mutex_lock(&dir_lock);
@@ -209,7 +204,10 @@ bool mc_cache_enabled(void) { return cache_root() >= 0; }
 /* ---- entries ---------------------------------------------------------------------------- */
 #define ENTRY_MAGIC "MOSAICE1"
 #define ENTRY_HEADER 48 /* magic, kind, 0, key */
-static const char *const kind_suffix[] = {"obj", "src", "chk", "lnk", "spv"};
+static const char *const kind_suffix[] = MC_CACHE_KIND_SUFFIXES;
+_Static_assert(sizeof kind_suffix / sizeof *kind_suffix == MC_CACHE_NUM_KINDS &&
+                   MC_CACHE_SPIRV + 1 == MC_CACHE_NUM_KINDS,
+               "one suffix per mc_cache_kind");
 
 static void entry_names(mc_cache_kind kind, const mc_cache_key *key, char hex[3], char name[80])
 {
@@ -352,17 +350,6 @@ static int older_first(const void *a, const void *b)
                                   : (x->tv_nsec != y->tv_nsec ? (x->tv_nsec < y->tv_nsec ? -1 : 1) : 0);
 }
 
-static bool is_entry_name(const char *name)
-{
-    size_t n = strlen(name);
-    if (n != 62 + 4 || name[62] != '.')
-        return false;
-    for (size_t k = 0; k < sizeof kind_suffix / sizeof kind_suffix[0]; k++)
-        if (!strcmp(name + 63, kind_suffix[k]))
-            return true;
-    return false;
-}
-
 /* Every entry's size, the least recently used removed while the total is
  * over `target` (none when target is 0); what is left in bytes.  Temporary
  * files an hour old are a writer that died: removed. */
@@ -378,7 +365,7 @@ static off_t sweep(int root, off_t target)
         int fd = openat(root, hex, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (fd < 0)
             continue;
-        DIR *listing = is_private_dir(fd) ? fdopendir(fd) : NULL;
+        DIR *listing = mc_cache_private_dir(fd) ? fdopendir(fd) : NULL;
         if (!listing) {
             close(fd);
             continue;
@@ -388,13 +375,12 @@ static off_t sweep(int root, off_t target)
             struct stat st;
             if (fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISREG(st.st_mode))
                 continue; /* gone meanwhile, or not ours to count */
-            size_t len = strlen(e->d_name);
-            if (len > 4 && !strcmp(e->d_name + len - 4, ".tmp")) {
-                if (now - st.st_mtime > 3600)
+            if (mc_cache_tmp_name(e->d_name)) {
+                if (now - st.st_mtime > MC_CACHE_STALE_TMP_S)
                     unlinkat(fd, e->d_name, 0);
                 continue;
             }
-            if (!is_entry_name(e->d_name))
+            if (!mc_cache_entry_name(e->d_name, NULL))
                 continue;
             total += st.st_size;
             if (n == cap) {
@@ -431,7 +417,7 @@ static void account(int root, off_t added)
 {
     unsigned long mb = mosaic_settings()->cache_max_mb;
     off_t limit = mb ? (off_t)mb << 20 : 0;
-    int fd = openat(root, "size", O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
+    int fd = openat(root, MC_CACHE_SIZE_FILE, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
     struct stat st;
     if (fd < 0)
         return;

@@ -41,7 +41,6 @@
 #include "compiler/compiler_internal.h"
 #include "compiler/fork_server.h"
 
-#define PRELOAD_NAME "libmosaic-fork-server.so"
 #define READY_TIMEOUT_MS 10000 /* clang's start-up, on a loaded machine, is well under it */
 #define ANSWER_TIMEOUT_MS 2000 /* the server answers a request at once, in microseconds */
 
@@ -166,8 +165,8 @@ static const char *preload_path(void)
         return NULL;
     const char *slash = strrchr(info.dli_fname, '/');
     int n = slash ? snprintf(path, sizeof path, "%.*s/%s", (int)(slash - info.dli_fname), info.dli_fname,
-                             PRELOAD_NAME)
-                  : snprintf(path, sizeof path, "%s", PRELOAD_NAME);
+                             MC_FORK_SERVER_LIBRARY)
+                  : snprintf(path, sizeof path, "%s", MC_FORK_SERVER_LIBRARY);
     /* LD_PRELOAD splits at spaces and colons */
     if (n <= 0 || (size_t)n >= sizeof path || strpbrk(path, " :") || access(path, R_OK))
         return NULL;

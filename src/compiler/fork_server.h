@@ -14,6 +14,9 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+/* The server's library, found beside libmosaic.so (CMakeLists.txt builds it
+ * there and installs the two together; `mosaic info` looks for it too). */
+#define MC_FORK_SERVER_LIBRARY "libmosaic-fork-server.so"
 #define MC_FORK_SERVER_FD_VARIABLE "MOSAIC_FORK_SERVER_FD"
 #define MC_FORK_SERVER_READY 0x4d6f7332u /* "Mos2": this protocol's version */
 
