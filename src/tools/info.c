@@ -209,47 +209,42 @@ typedef struct setting {
     const char *note; /* plain text: what the value means, or NULL */
 } setting;
 
-/* Every variable settings.c reads, in settings.h's order (the test
- * mosaic_info_lists_every_setting checks that none is missing). */
+/* One row a variable of settings.def. */
+#define MOSAIC_FLAG(...) +1
+#define MOSAIC_NUMBER(...) +1
+#define MOSAIC_PATH(...) +1
+#define MOSAIC_TRISTATE(...) +1
+#define MOSAIC_INPUT(...) +1
+#define MOSAIC_DERIVED(...)
+enum { MAX_SETTINGS = 0
+#include "base/settings.def"
+};
+
+/* Every variable Mosaic reads, in settings.def's order, made from
+ * settings.def (the test mosaic_command_info_lists_every_setting checks
+ * the list against it).  A variable that is one input of a derived field
+ * shows its value as set, and the field (the cache's directory) as its note. */
 static size_t settings_in_force(setting *rows)
 {
     const struct mosaic_settings *s = mosaic_settings();
     size_t n = 0;
-#define ROW(...) rows[n++] = (setting){__VA_ARGS__}
-    ROW("MOSAIC_DEBUG", FLAG, .flag = s->debug);
-    ROW("MOSAIC_NUM_THREADS", NUMBER, .number = s->num_threads,
-        .note = s->num_threads ? "worker threads" : "one worker per core this process may use");
-    ROW("MOSAIC_SPIN_US", NUMBER, .number = s->spin_us, .note = "microseconds");
-    ROW("MOSAIC_FIBER_STACK_KIB", NUMBER, .number = s->fiber_stack_kib, .note = "KiB");
-    ROW("MOSAIC_BARRIER_FIBERS", FLAG, .flag = s->barrier_fibers);
-    ROW("MOSAIC_SPECIALISE_AFTER", NUMBER, .number = s->specialise_after,
-        .note = s->specialise_after ? "launches" : "never");
-    ROW("MOSAIC_NO_WIDEN", FLAG, .flag = s->no_widen);
-    ROW("MOSAIC_NO_PREFETCH", FLAG, .flag = s->no_prefetch);
-    ROW("MOSAIC_NO_FUSE", FLAG, .flag = s->no_fuse);
-    ROW("MOSAIC_STREAM_STORES", TEXT,
-        .text = s->stream_stores < 0 ? "by size" : s->stream_stores ? "always" : "never");
-    ROW("MOSAIC_NO_LIBMVEC", FLAG, .flag = s->no_libmvec);
-    ROW("MOSAIC_DUMP_IR", FLAG, .flag = s->dump_ir);
-    ROW("MOSAIC_CLANG", TEXT, .text = s->clang);
-    ROW("MOSAIC_NO_FORK_SERVER", FLAG, .flag = s->no_fork_server);
-    ROW("MOSAIC_OPT", TEXT, .text = s->opt);
-    ROW("MOSAIC_LLVM_SPIRV", TEXT, .text = s->llvm_spirv);
-    ROW("MOSAIC_SPIRV_VAL", TEXT, .text = s->spirv_val);
-    ROW("MOSAIC_CACHE", FLAG, .flag = s->cache_dir != NULL);
-    ROW("MOSAIC_CACHE_DIR", TEXT, .text = s->cache_dir, .note = s->cache_dir ? NULL : "no cache");
-    ROW("MOSAIC_CACHE_MAX_MB", NUMBER, .number = s->cache_max_mb, .note = s->cache_max_mb ? "MiB" : "no limit");
-    ROW("MOSAIC_BUILD_TIMEOUT_S", NUMBER, .number = s->build_timeout_s,
-        .note = s->build_timeout_s ? "seconds" : "no limit");
-    ROW("MOSAIC_TRACE", TEXT, .text = s->trace, .note = s->trace ? NULL : "no trace");
-    ROW("TMPDIR", TEXT, .text = s->tmpdir);
-    ROW("XDG_CACHE_HOME", TEXT, .text = getenv("XDG_CACHE_HOME"), .note = "the cache's default place");
-    ROW("HOME", TEXT, .text = getenv("HOME"), .note = "the cache's default place");
-#undef ROW
+    /* the one MOSAIC_DERIVED field, which the MOSAIC_INPUT variables decide */
+    static char derived[4200];
+    snprintf(derived, sizeof derived, "with the others, makes the cache's directory %s",
+             s->cache_dir ? s->cache_dir : "none: no cache");
+#define MOSAIC_FLAG(NAME, field, summary) rows[n++] = (setting){NAME, FLAG, .flag = s->field};
+#define MOSAIC_NUMBER(NAME, field, type, def, min, max, below, summary)                                  \
+    rows[n++] = (setting){NAME, NUMBER, .number = (unsigned long long)s->field};
+#define MOSAIC_PATH(NAME, field, def, shown, summary)                                                     \
+    rows[n++] = (setting){NAME, TEXT, .text = s->field, .note = s->field ? NULL : "none"};
+#define MOSAIC_TRISTATE(NAME, field, shown, summary)                                                      \
+    rows[n++] = (setting){NAME, TEXT, .text = s->field < 0 ? shown : s->field ? "on" : "off"};
+#define MOSAIC_INPUT(NAME, values, shown, summary)                                                        \
+    rows[n++] = (setting){NAME, TEXT, .text = getenv(NAME), .note = derived};
+#define MOSAIC_DERIVED(field, type, function)
+#include "base/settings.def"
     return n;
 }
-
-enum { MAX_SETTINGS = 32 };
 
 static void settings(out *o)
 {
