@@ -16,7 +16,7 @@
 #include <CL/cl_ext.h>
 
 #include "base/settings.h"
-#include "compiler/fork_server.h"
+#include "compiler/frontend/fork_server.h"
 #include "tool.h"
 
 extern char **environ;

@@ -19,7 +19,10 @@
 
 #include "compiler_host.h"
 #include "base/strbuf.h"
-#include "compiler/compiler_internal.h"
+#include "compiler/ir/llvm.h"
+#include "compiler/ir/llvm_passes.h"
+#include "compiler/ir/util.h"
+#include "compiler/workgroup/calls.h"
 
 #define ARGS(...) ((void *[]){__VA_ARGS__})
 
