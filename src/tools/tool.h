@@ -6,7 +6,7 @@
  * headers that need no more than the C library: the settings module
  * (src/base/settings.c is compiled into the command, so it reads the
  * environment exactly as the library does) and the kernel cache's layout
- * (src/compiler/cache_layout.h).
+ * (src/compiler/cache/cache_layout.h).
  *
  * Exit status of every command: 0 done, 1 failed, 2 bad usage.
  */
