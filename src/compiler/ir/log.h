@@ -1,8 +1,8 @@
 /*
  * The compiler's logs, and how its functions say they failed.  The headers
- * beside compiler.h are the compiler's own (each declares one concern of one
- * folder); nothing in them is seen by the runtime: compiler.h is the whole
- * contract.
+ * in the folders of src/compiler are the compiler's own (each declares one
+ * concern of its folder); nothing in them is seen by the runtime: compiler.h
+ * is the whole contract.
  *
  * How a function of the compiler says it failed (one convention, every file):
  *
