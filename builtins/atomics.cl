@@ -2,7 +2,7 @@
  * 1.2 spec and cl_khr_int64_*_atomics) and the OpenCL 2.0 C11-style atomics
  * (OpenCL C 3.0 section 6.15.12).  clang lowers the builtins used here to
  * __atomic_* / __opencl_atomic_* library calls on spir64, which the compiler
- * turns into atomic instructions at finalize (src/compiler/atomics.c). */
+ * turns into atomic instructions at finalize (src/compiler/workgroup/atomics.c). */
 #include "builtins.h"
 
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable

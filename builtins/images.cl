@@ -378,7 +378,7 @@ static int size_x(desc_t *d) { return (int)d->width; }
 static int size_y(desc_t *d, int dims) { return dims >= 2 ? (int)d->height : 1; }
 static int size_z(desc_t *d, int dims, int arr) { return arr ? (int)d->array_size : dims == 3 ? (int)d->depth : 1; }
 
-/* Coordinate clamps and tests the compiler knows (src/compiler/image_rows.c):
+/* Coordinate clamps and tests the compiler knows (src/compiler/images/image_rows.c):
  * where a work-group row's reads and writes cannot leave the image it makes
  * them the identity and true, so addresses are affine in x; elsewhere they are
  * clamp(i, 0, n - 1) and (uint)i < (uint)n. */

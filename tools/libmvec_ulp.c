@@ -2,7 +2,7 @@
  * Worst error, in ulps, of glibc's libmvec float functions on every float
  * input, for the AVX-512, AVX2 and SSE variants (_ZGVeN16v_, _ZGVdN8v_,
  * _ZGVbN4v_), against the C library's double function.  This is how the
- * table in src/compiler/vecmath.c was chosen (docs/compiler.md has the
+ * table in src/compiler/vectorize/vecmath.c was chosen (docs/compiler.md has the
  * results); rerun it when glibc changes.  Needs an AVX-512 machine.
  *
  *   cc -O2 -mavx512f -mavx2 -o libmvec_ulp tools/libmvec_ulp.c -lmvec -lm -lpthread

@@ -1,6 +1,6 @@
 /*
  * mosaic cache stats|clear: the kernel cache's directory, counted or
- * emptied (src/compiler/cache.c keeps it; cache_layout.h is the layout).
+ * emptied (src/compiler/cache/cache.c keeps it; cache_layout.h is the layout).
  *
  * Clearing is safe while other processes use the cache, because of how the
  * cache works:

@@ -16,7 +16,7 @@
 #include <CL/cl_ext.h>
 
 #include "base/settings.h"
-#include "compiler/fork_server.h"
+#include "compiler/frontend/fork_server.h"
 #include "tool.h"
 
 extern char **environ;
@@ -381,7 +381,7 @@ int info_command(bool json)
     out_object(&o, "mosaic", "Mosaic");
     out_str(&o, "version", "Version", MOSAIC_VERSION_STRING);
     out_str(&o, "library", "Library", library && realpath(library, real) ? real : library);
-    /* where libmosaic looks for it (compiler/fork_server.c, preload_path) */
+    /* where libmosaic looks for it (compiler/frontend/fork_server.c, preload_path) */
     const char *slash = library ? strrchr(library, '/') : NULL;
     if (slash)
         snprintf(server, sizeof server, "%.*s/%s", (int)(slash - library), library, MC_FORK_SERVER_LIBRARY);

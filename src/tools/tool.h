@@ -6,7 +6,7 @@
  * headers that need no more than the C library: the settings module
  * (src/base/settings.c is compiled into the command, so it reads the
  * environment exactly as the library does) and the kernel cache's layout
- * (src/compiler/cache_layout.h).
+ * (src/compiler/cache/cache_layout.h).
  *
  * Exit status of every command: 0 done, 1 failed, 2 bad usage.
  */
@@ -16,7 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "compiler/cache_layout.h"
+#include "compiler/cache/cache_layout.h"
 #include "output.h"
 
 enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_USAGE = 2 };

@@ -1,4 +1,4 @@
-/* Calls at finalize (src/compiler/calls.c): a call graph that fans out
+/* Calls at finalize (src/compiler/workgroup/calls.c): a call graph that fans out
  * builds in time linear in its source and gives the right answer; functions
  * left as calls read the work-item context (ids, sizes) of their caller's
  * work-item, through the work-group loop (wg_fn) and per work-item (wi_fn);
@@ -19,7 +19,10 @@
 
 #include "compiler_host.h"
 #include "base/strbuf.h"
-#include "compiler/compiler_internal.h"
+#include "compiler/ir/llvm.h"
+#include "compiler/ir/llvm_passes.h"
+#include "compiler/ir/util.h"
+#include "compiler/workgroup/calls.h"
 
 #define ARGS(...) ((void *[]){__VA_ARGS__})
 

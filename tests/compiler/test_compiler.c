@@ -17,7 +17,10 @@
 #include <llvm-c/BitWriter.h>
 #include <llvm-c/blake3.h>
 
-#include "compiler/compiler_internal.h"
+#include "base/settings.h"
+#include "compiler/cache/cache.h"
+#include "compiler/frontend/binary.h"
+#include "compiler/ir/util.h"
 #define TEST_LIST "test_compiler.list"
 #include "test.h"
 #include "compiler_host.h"

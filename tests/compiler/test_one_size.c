@@ -1,5 +1,5 @@
 /* Barrier kernels built again for one local size
- * (mosaic_executable_wg_for_size; src/compiler/one_size.c, local_size.c):
+ * (mosaic_executable_wg_for_size; src/compiler/pipeline/one_size.c, local_size.c):
  * the request count, which kernels and programs get such a build, and that
  * the built K.wg computes what the general one does, for 1D, 2D and 3D
  * groups, rows of 8 and 16 work-items, non-square groups (a size read from

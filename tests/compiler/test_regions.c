@@ -1,4 +1,4 @@
-/* Barrier kernels as work-group functions (src/compiler/regions.c): every
+/* Barrier kernels as work-group functions (src/compiler/workgroup/regions.c): every
  * kernel runs both through K.wg (regions between barriers, loops over the
  * work-items) and through K.wi with one thread per work-item and a real
  * barrier, and the two must agree (and agree with the host where a reference
@@ -2841,7 +2841,7 @@ int main(int argc, char **argv)
     return test_summary();
 }
 
-/* ---- groups of a column run together (src/compiler/fused_groups.c) --------------------------- */
+/* ---- groups of a column run together (src/compiler/workgroup/fused_groups.c) --------------------------- */
 
 /* ctx for group g of r's launch, its arena at local_mem (scratch after r->local_bytes). */
 static void group_ctx(const range *r, const size_t groups[3], const size_t g[3], char *local_mem,
@@ -3063,7 +3063,7 @@ TEST(fused_columns)
     }
 }
 
-/* ---- loops with barriers run in step (src/compiler/barrier_loops.c) -------------------------- */
+/* ---- loops with barriers run in step (src/compiler/workgroup/barrier_loops.c) -------------------------- */
 
 /* The first int (or float) of `bytes` at which got differs from want, or -1. */
 static int first_difference(const void *got, const void *want, size_t bytes)

@@ -1,4 +1,4 @@
-/* Math functions in vectorised work-group loops (src/compiler/vecmath.c:
+/* Math functions in vectorised work-group loops (src/compiler/vectorize/vecmath.c:
  * glibc's libmvec variants) stay within OpenCL C's error bounds (OpenCL C
  * 3.0, section 7.4, full profile) for float and double, special values
  * included.  The reference is the C library in double (for float) and long

@@ -6,7 +6,7 @@
  * checksum) get CL_INVALID_BINARY or build, through the bitcode checker
  * that parses them in a child process first.
  *
- * The binary layout the test relies on (src/compiler/binary.c,
+ * The binary layout the test relies on (src/compiler/frontend/binary.c,
  * docs/compiler.md): a 32-byte header, then LLVM bitcode.  Header bytes
  * 24..31 are the checksum: the first 8 bytes of the BLAKE3 hash (LLVM's
  * llvm-c/blake3.h) of the header with those 8 bytes zero, followed by the

@@ -503,7 +503,7 @@ TEST(private_array_across_barrier)
 
 /* A widened kernel (a loop of its own) reads a float4 per work-item: each
  * component's lanes are 16 bytes apart, read as one wide masked load and
- * every fourth element (src/compiler/widen.c, interleaved_load).  The
+ * every fourth element (src/compiler/vectorize/widen.c, interleaved_load).  The
  * buffer ends where an inaccessible page starts, and the rows are partial
  * (37, 5 and 1 work-items; 64 and 69, where the widest pass runs too), so
  * a load touching anything past the last work-item's float4 would fault;
@@ -570,7 +570,7 @@ TEST(float4_lanes_at_buffer_end)
 /* Kernels that keep a tile in a private array indexed by the counters of
  * loops under `#pragma unroll` (CLBlast's GEMMs): the compiler unrolls
  * those loops before it builds the loops over work-items, so the array is
- * values (src/compiler/pragma_unroll.c).  A register-tiled product with
+ * values (src/compiler/workgroup/pragma_unroll.c).  A register-tiled product with
  * barriers in its k loop (each work-item 4x4 outputs of a 32x32 tile, groups
  * of 8x8) and one without barriers; every element checked. */
 static const char tiled_source[] =
@@ -767,7 +767,7 @@ static bool summary_says(const char *text, const char *kernel, const char *what)
 
 /* MOSAIC_DEBUG (set for this case by its list entry) says for each kernel
  * built how it runs, and why LLVM left a loop of its work-group function
- * scalar (src/compiler/remarks.c).  Kernels of this process's own (its pid
+ * scalar (src/compiler/ir/remarks.c).  Kernels of this process's own (its pid
  * in their code): the cache's hits print no build's output. */
 TEST(debug_says_why)
 {
@@ -876,7 +876,7 @@ static void launch_1d(cl_program p, const char *name, cl_mem *m, int n, size_t l
 
 /* Barrier kernels prefetch, at a group's start, the lines that the group
  * two ahead reads before its first barrier, when the addresses come from
- * the arguments and the ids (src/compiler/group_prefetch.c): a tree sum's
+ * the arguments and the ids (src/compiler/workgroup/group_prefetch.c): a tree sum's
  * element per work-item, a work-item's block read in a short loop, the
  * indices of a gather (not the gathered values: their addresses come from
  * memory), no tile of a tile loop, no row of a 2D group.  MOSAIC_DEBUG says which; with
@@ -1003,7 +1003,7 @@ TEST(prefetch_ahead)
     clReleaseProgram(p);
 }
 
-/* Groups of a column run four at a time (src/compiler/fused_groups.c): a
+/* Groups of a column run four at a time (src/compiler/workgroup/fused_groups.c): a
  * kernel whose groups all read tiles down one table's columns between
  * barriers, launched three
  * times over 60x68 work-items in 8x8 groups (the third launch builds it

@@ -552,7 +552,7 @@ static const char *const divergent_source =
 /* Code only one work-item of each sub-group runs (lane 0, lane 3), storing
  * a 64-bit sum at its sub-group's slot: in the uniform copies of the regions
  * path that is one vector of 8 lanes whose one-lane masked accesses become
- * scalar ones (src/compiler/masked_ops.c); partial sub-groups and groups
+ * scalar ones (src/compiler/vectorize/masked_ops.c); partial sub-groups and groups
  * whose x size is not a multiple of 8 take the per-sub-group path. */
 static const char *const one_lane_source =
     "size_t slot(void) {\n"
@@ -971,7 +971,7 @@ int main(int argc, char **argv)
 
 /* ---- independent forward progress ---------------------------------------------------- */
 /* Each waits for work-items that come later in its group: run one after
- * another without yielding, they would spin forever (src/compiler/spin_loops.c). */
+ * another without yielding, they would spin forever (src/compiler/workgroup/spin_loops.c). */
 static const char *const progress_source =
     /* sub-groups pass a local counter down from the last to the first, with
      * work-group and sub-group barriers around (the CTS's ifp pattern) */

@@ -750,7 +750,7 @@ int main(int argc, char **argv)
  * launches a barrier kernel (each group reverses its values in __local
  * memory) again and again, threads with different local sizes: six sizes
  * race for the kernel's four builds for one local size, and launches run
- * while another thread builds (src/compiler/one_size.c).  Every result is
+ * while another thread builds (src/compiler/pipeline/one_size.c).  Every result is
  * checked. */
 static const char reverse_source[] =
     "kernel void reverse(global const int *in, global int *out, local int *t) {\n"

@@ -9,7 +9,7 @@
  * root device's float over every CPU the process could use at start-up.
  *
  * A kernel runs through the compiler's work-group function: a loop over the
- * work-items, cut into regions at its barriers (src/compiler/regions.c).
+ * work-items, cut into regions at its barriers (src/compiler/workgroup/regions.c).
  * Kernels the cutting does not handle (and every barrier kernel under
  * MOSAIC_BARRIER_FIBERS=1) run each work-item as a fiber on the worker's
  * thread (fiber.h); __mosaic_barrier switches to the next work-item.
@@ -231,13 +231,13 @@ static unsigned cpu_sub_group_active(const mosaic_wg_ctx *ctx)
 }
 
 /* Called by kernels on every iteration of a loop that waits for other
- * work-items (src/compiler/spin_loops.c): the fiber lets the rest of its
+ * work-items (src/compiler/workgroup/spin_loops.c): the fiber lets the rest of its
  * group run before it tests again (the sub-groups' independent forward
  * progress). */
 static void cpu_yield(const mosaic_wg_ctx *ctx) { fiber_wait(ctx->device_private, FIBER_YIELDED); }
 
 /* Called by a barrier kernel's work-group function (regions between
- * barriers, src/compiler/regions.c) when the group's work-items did not all
+ * barriers, src/compiler/workgroup/regions.c) when the group's work-items did not all
  * reach the same barrier: undefined behaviour in OpenCL, reported once per
  * worker like the fibers' divergence. */
 static void cpu_barrier_divergence(const mosaic_wg_ctx *ctx, const char *kernel)
@@ -1041,7 +1041,7 @@ static void cpu_submit(cl_device_id device, cl_event command)
     j->ndrange = nd;
     j->stream_stores = nd && streams_stores(device, nd);
     j->total_groups = nd ? nd->total_groups : 0;
-    /* groups of a column run together (src/compiler/fused_groups.c) when a
+    /* groups of a column run together (src/compiler/workgroup/fused_groups.c) when a
      * column has enough of them: claims are then of units of that many */
     if (nd && nd->sized.fused && nd->num_groups[1] >= nd->sized.fused_groups) {
         MOSAIC_ASSERT(nd->sized.fused_groups > 1);

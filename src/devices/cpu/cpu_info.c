@@ -55,7 +55,7 @@ static const char *const language_extensions[] = {
 static const char *const runtime_extensions[] = {
     "cl_khr_icd",
     "cl_khr_image2d_from_buffer", /* api/image.c */
-    "cl_khr_il_program", /* SPIR-V programs (compiler/spirv.c, docs/spirv.md) */
+    "cl_khr_il_program", /* SPIR-V programs (compiler/frontend/spirv.c, docs/spirv.md) */
     /* SPIR-V extensions llvm-spirv-15 translates */
     "cl_khr_spirv_no_integer_wrap_decoration",
     "cl_khr_spirv_linkonce_odr",
@@ -396,7 +396,7 @@ void mosaic_cpu_describe(cl_device_id device)
 
     /* Vectors, preferred and native alike: a kernel written with vectors of
      * these widths fills the registers; one written with scalars does too
-     * when the compiler widens it across work-items (src/compiler/widen.c),
+     * when the compiler widens it across work-items (src/compiler/vectorize/widen.c),
      * which not every kernel allows. */
     mosaic_cpu_isa isa = read_isa();
     mosaic_cpu_vector_widths(isa, device->native_vector_width);
@@ -406,7 +406,7 @@ void mosaic_cpu_describe(cl_device_id device)
 
     device->max_work_group_size = MOSAIC_MAX_LOCAL_SIZE;
     device->sub_group_size = MOSAIC_SUB_GROUP_SIZE; /* docs/subgroups.md */
-    /* loops that wait for other work-items yield (src/compiler/spin_loops.c) */
+    /* loops that wait for other work-items yield (src/compiler/workgroup/spin_loops.c) */
     device->sub_group_forward_progress = true;
     device->max_work_item_sizes[0] = MOSAIC_MAX_LOCAL_SIZE;
     device->max_work_item_sizes[1] = MOSAIC_MAX_LOCAL_SIZE;

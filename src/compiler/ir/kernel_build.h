@@ -1,0 +1,55 @@
+/*
+ * The record of one kernel through finalize: the functions made from it
+ * (K.body, K.wi, K.wg, K.vec, K.tail, K.row), what they use, and what the
+ * passes found (docs/compiler.md, "Finalize").  Every stage after the front
+ * end reads or fills it, so it sits below them all; workgroup.c makes and
+ * frees it (workgroup/workgroup.h).
+ */
+#ifndef MOSAIC_COMPILER_IR_KERNEL_BUILD_H
+#define MOSAIC_COMPILER_IR_KERNEL_BUILD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <llvm-c/Core.h>
+
+#include "compiler/compiler.h"
+
+typedef struct mc_kernel_build {
+    LLVMValueRef kernel;  /* the kernel as clang made it (emptied by mc_build_wi) */
+    LLVMValueRef body;    /* K.body(kernel params..., ctx, lx, ly, lz): K's code, internal */
+    LLVMValueRef wi;      /* K.wi: unpacks args, calls K.body */
+    LLVMValueRef wg;      /* K.wg or NULL: unpacks args once, loops over K.body */
+    unsigned num_args;
+    LLVMTypeRef *arg_types;   /* the kernel's parameter types (+ body's extra ones) */
+    LLVMTypeRef *byval_types; /* per parameter: the struct passed by value, or NULL */
+    size_t static_local_size;
+    bool uses_barriers;
+    bool uses_sub_groups; /* calls __mosaic_sub_group_barrier (then uses_barriers too) */
+    bool uses_non_uniform; /* calls __mosaic_sub_group_active (then uses_sub_groups too): runs as fibers */
+    bool may_spin;        /* mc_may_spin: reads shared memory a loop could wait on */
+    bool spins;           /* a loop waits for other work-items (spin_loops.c): runs as fibers */
+    LLVMMetadataRef access_group; /* of K.wg's work-item loop */
+    LLVMValueRef vec;     /* K.vec or NULL: K.body for vec_lanes work-items of a row at once (widen.c) */
+    unsigned vec_lanes;
+    LLVMValueRef tail;    /* K.tail: the same, one machine vector (tail_lanes), its first `count` lanes
+                             (an extra parameter) only: the rest of the row */
+    unsigned tail_lanes;
+    LLVMValueRef row;     /* K.row or NULL: a barrier kernel's K.body for row_lanes work-items of a row at
+                             once (widen.c), which regions.c cuts instead of K.body (a one-size build) */
+    unsigned row_lanes;
+    const mosaic_kernel_arg *arg_info; /* the kernel's arguments (kinds), or NULL */
+    bool specialise_images; /* K.wg gets a loop nest per common image format (image_formats.c) */
+    unsigned checked_rows;  /* x loops with a copy for rows that pass their checks whole (guarded_rows.c) */
+    unsigned uniform_rows;  /* x loops with a version per answer of their uniform branches (uniform_rows.c) */
+    unsigned skipped_gathers; /* gathers and scatters of K.wg under a test for an active lane (masked_ops.c) */
+    unsigned interleaved_rows; /* y loops of K.row's regions that run several rows interleaved */
+    unsigned streamed_stores;  /* stores of K.wg with a non-temporal version (stream_stores.c) */
+    unsigned joined_accesses;  /* gathers and scatters of K.wg joined with their neighbours (neighbour_gathers.c) */
+    unsigned shared_row_loads; /* values of K.wg's row loops that row 0 reads for all rows (shared_row_loads.c) */
+    size_t item_bytes;         /* what K.wg keeps per work-item between its regions (regions.c); 0: none */
+    bool prefetch_ahead;       /* K.wg's entry may prefetch what the group two ahead reads first (group_prefetch.c) */
+    unsigned prefetched_reads; /* reads before the first barrier so prefetched */
+} mc_kernel_build;
+
+#endif

@@ -1,0 +1,81 @@
+/*
+ * Facts about IR values the C API does not give, and small edits it lacks
+ * (util.c): what a call calls, predicates, intrinsics, known bits,
+ * addresses, moving and copying instructions.
+ */
+#ifndef MOSAIC_COMPILER_IR_UTIL_H
+#define MOSAIC_COMPILER_IR_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <llvm-c/Core.h>
+#include <llvm-c/Target.h>
+
+/* The function call instruction `inst` calls directly, or NULL. */
+LLVMValueRef mc_called_function(LLVMValueRef inst);
+/* A builtin kept out of line (never inlined: "__mosaic_outlined_*"): the
+ * rare paths of the image functions (builtins/images.cl), so the loop
+ * around a common-format read stays small enough to unswitch and vectorise.
+ * It calls nothing that needs the work-group context. */
+bool mc_is_outlined_builtin(LLVMValueRef f);
+/* The predicate of !(x p y), and the one of (y q x) == (x p y) (the C API has neither). */
+LLVMIntPredicate mc_inverse_predicate(LLVMIntPredicate p);
+LLVMIntPredicate mc_swapped_predicate(LLVMIntPredicate p);
+/* Is f an intrinsic whose name starts with one of the n prefixes ("llvm.fma.")? */
+bool mc_intrinsic_named(LLVMValueRef f, const char *const *prefixes, size_t n);
+/* Is f an intrinsic that computes from its operands only (llvm.smax., llvm.fma., ...)? */
+bool mc_pure_intrinsic(LLVMValueRef f);
+/* Integer facts the C API does not give (util.c):
+ *   mc_splat_scalar: the scalar a vector splats, or NULL;
+ *   mc_known_trailing_zeros: low bits of v known zero (in every lane);
+ *   mc_or_is_add: `or x, c` adds c, its bits below x's known zeros. */
+LLVMValueRef mc_splat_scalar(LLVMValueRef v);
+unsigned mc_known_trailing_zeros(LLVMValueRef v);
+bool mc_or_is_add(LLVMValueRef inst);
+/* Instructions in blocks, for the passes that move code after optimisation
+ * (masked_ops.c, stream_stores.c):
+ *   mc_computes_only: inst computes from its operands only (no memory, no
+ *     trap), so it may move, or run on one way of a branch;
+ *   mc_in_range: v is one of the instructions first..last of one block;
+ *   mc_used_outside: v has a user that is not one of first..last;
+ *   mc_move_before: inst moves to just before `where`;
+ *   mc_replace_uses_outside: uses of v outside block `in` become uses of `to`;
+ *   mc_move_to_end: the instructions from `first` up to `until` (not
+ *     included; NULL: the end of the block) move to the end of block `to`. */
+bool mc_computes_only(LLVMValueRef inst);
+/* copy, an LLVMInstructionClone of inst (or a new phi of its type), made
+ * to use counterpart(arg, v) for each operand, incoming value and block,
+ * and successor v of inst (the passes that copy blocks: row_versions.c,
+ * fused_groups.c). */
+void mc_remap_copy(LLVMValueRef inst, LLVMValueRef copy, LLVMValueRef (*counterpart)(const void *, LLVMValueRef),
+                   const void *arg);
+bool mc_in_range(LLVMValueRef v, LLVMValueRef first, LLVMValueRef last);
+bool mc_used_outside(LLVMValueRef v, LLVMValueRef first, LLVMValueRef last);
+void mc_move_before(LLVMBuilderRef b, LLVMValueRef inst, LLVMValueRef where);
+void mc_replace_uses_outside(LLVMValueRef v, LLVMBasicBlockRef in, LLVMValueRef to);
+/* The one use u (an operand of its user) becomes a use of `to`; its user's
+ * other operands stay.  A walk of a value's uses replaces them with this:
+ * setting every operand of a user that equals the value would also move
+ * the walk's next use, when the same user holds it (`x * x`), to `to`'s
+ * list, and the walk would go on there (util.c). */
+void mc_replace_use(LLVMUseRef u, LLVMValueRef to);
+void mc_move_to_end(LLVMBuilderRef b, LLVMValueRef first, LLVMValueRef until, LLVMBasicBlockRef to);
+/* `to` gets `from`'s name. */
+void mc_copy_name(LLVMValueRef to, LLVMValueRef from);
+/* The byte offset of p from base, when p is base seen through casts and
+ * GEPs with constant indices; -1 otherwise (util.c). */
+int64_t mc_offset_from(LLVMValueRef p, LLVMValueRef base, LLVMTargetDataRef td);
+/* The variable or buffer p points into: through casts (the generic address
+ * space comes and goes as ptrtoint/inttoptr pairs) and element addresses
+ * (util.c). */
+LLVMValueRef mc_base_of(LLVMValueRef p);
+/* Phis of succ that came from `from` now come from `to`: the C API cannot
+ * change an incoming block, so such a phi is rebuilt (util.c). */
+void mc_retarget_phis(LLVMBuilderRef b, LLVMBasicBlockRef succ, LLVMBasicBlockRef from, LLVMBasicBlockRef to);
+/* Work-item loops of f (after the optimiser) that the loop vectoriser
+ * widened: parallel loops whose induction steps by more than one. */
+unsigned mc_count_vector_loops(LLVMValueRef f);
+
+#endif

@@ -1,0 +1,178 @@
+/*
+ * Barrier kernels built again for the local size they are launched with
+ * (docs/compiler.md, "Work-groups of one size").
+ *
+ * An executable keeps, per kernel, the local sizes it was asked for (at most
+ * MAX_SIZES) and how often; at the `after`-th request for one size the
+ * program's bitcode is finalized again for that kernel alone with its K.wg
+ * specialised (local_size.c), and the new executable is kept beside the
+ * first.  The build runs on the thread that asked, without the lock: other
+ * threads asking meanwhile get NULL and run the general K.wg.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "base/assert.h"
+#include "base/settings.h"
+#include "compiler/pipeline/one_size.h"
+#include "compiler/workgroup/workgroup.h"
+
+enum { MAX_SIZES = 4 };
+#define ONE_SIZE_MAX_PRIVATE ((size_t)64 << 10) /* a kernel's private memory, at most, for a build */
+
+typedef struct one_size_entry {
+    size_t size[3];
+    unsigned asks;            /* requests so far (stops counting at `after`) */
+    bool building, failed;
+    mosaic_executable *exe;   /* the kernel built for this size */
+    mosaic_sized_wg fns;      /* its K.wg and K.fused */
+} one_size_entry;
+
+struct mc_one_size_builds {
+    pthread_mutex_t lock; /* guards entries */
+    const mosaic_compiler_target *target;
+    mosaic_bitcode blob;  /* a copy of the program's executable bitcode */
+    char *options;
+    size_t num_kernels;
+    one_size_entry (*entries)[MAX_SIZES]; /* per kernel; size[0] == 0: unused */
+};
+
+/* Only kernels cut into regions at their barriers gain, and only programs
+ * whose kernels share nothing but their arguments: a second build has its
+ * own copy of program-scope variables, and block kernels are numbered per
+ * executable (device-side enqueue looks them up in the first).  (A build
+ * with -cl-opt-disable would gain nothing: finalize.c does not ask.) */
+mc_one_size_builds *mc_one_size_builds_new(const mosaic_compiler_target *target, const mosaic_bitcode *blob,
+                                           const char *options, const mosaic_executable *exe)
+{
+    size_t n = mosaic_executable_num_kernels(exe);
+    bool any = false;
+    for (size_t k = 0; k < n; k++) {
+        const mosaic_kernel_info *info = mosaic_executable_kernel(exe, k);
+        any |= info->uses_barriers && info->wg_fn;
+    }
+    if (!any || mosaic_executable_global_variables_size(exe) ||
+        mosaic_executable_block_kernel(exe, MOSAIC_BLOCK_HANDLE(0)))
+        return NULL;
+    mc_one_size_builds *b = calloc(1, sizeof *b);
+    if (!b)
+        return NULL;
+    b->target = target;
+    b->num_kernels = n;
+    b->entries = calloc(n, sizeof *b->entries);
+    b->blob.type = blob->type;
+    b->blob.size = blob->size;
+    b->blob.data = malloc(blob->size ? blob->size : 1);
+    b->options = strdup(options ? options : "");
+    if (!b->entries || !b->blob.data || !b->options) {
+        free(b->entries), free(b->blob.data), free(b->options), free(b);
+        return NULL;
+    }
+    memcpy(b->blob.data, blob->data, blob->size);
+    pthread_mutex_init(&b->lock, NULL);
+    return b;
+}
+
+void mc_one_size_builds_free(mc_one_size_builds *b)
+{
+    if (!b)
+        return;
+    for (size_t k = 0; k < b->num_kernels; k++)
+        for (int i = 0; i < MAX_SIZES; i++)
+            mosaic_executable_free(b->entries[k][i].exe);
+    pthread_mutex_destroy(&b->lock);
+    free(b->entries);
+    free(b->blob.data);
+    free(b->options);
+    free(b);
+}
+
+/* The entry of `size` for kernel k, a new one when there is room, or NULL. */
+static one_size_entry *find_entry(mc_one_size_builds *b, size_t k, const size_t size[3])
+{
+    MOSAIC_ASSERT(mosaic_mutex_held(&b->lock));
+    MOSAIC_ASSERT(k < b->num_kernels);
+    for (int i = 0; i < MAX_SIZES; i++) {
+        one_size_entry *e = &b->entries[k][i];
+        if (!e->size[0]) {
+            memcpy(e->size, size, sizeof e->size);
+            return e;
+        }
+        if (!memcmp(e->size, size, sizeof e->size))
+            return e;
+    }
+    return NULL;
+}
+
+static double seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Builds kernel `info` for groups of e->size (b->lock not held: other
+ * kernels' launches go on meanwhile). */
+static void build(mc_one_size_builds *b, const mosaic_kernel_info *info, one_size_entry *e)
+{
+    MOSAIC_ASSERT(!mosaic_mutex_held(&b->lock) && e->building);
+    mc_one_size one = {.kernel = info->name, .size = {e->size[0], e->size[1], e->size[2]}};
+    mosaic_executable *exe = NULL;
+    char *log = NULL;
+    double t0 = seconds();
+    cl_int r = mc_finalize_one_size(b->target, &b->blob, b->options, &one, &exe, &log);
+    const mosaic_kernel_info *built = r == CL_SUCCESS ? mosaic_executable_find_kernel(exe, info->name) : NULL;
+    mosaic_wg_fn fn = built && built->uses_barriers ? built->wg_fn : NULL;
+    mosaic_sized_wg fns = {fn, fn ? built->fused_fn : NULL, fn ? built->fused_groups : 0};
+    if (mosaic_settings()->debug) {
+        if (fn)
+            fprintf(stderr, "mosaic: kernel %s: built for work-groups of %zux%zux%zu (%.0f ms)\n", info->name,
+                    e->size[0], e->size[1], e->size[2], 1e3 * (seconds() - t0));
+        else
+            fprintf(stderr, "mosaic: kernel %s: no build for work-groups of %zux%zux%zu (error %d)%s%s\n",
+                    info->name, e->size[0], e->size[1], e->size[2], r, log && *log ? ":\n" : "", log ? log : "");
+    }
+    free(log);
+    if (!fn) {
+        mosaic_executable_free(exe);
+        exe = NULL;
+    }
+    pthread_mutex_lock(&b->lock);
+    e->exe = exe;
+    e->fns = fns;
+    e->failed = !fn;
+    e->building = false;
+    pthread_mutex_unlock(&b->lock);
+}
+
+mosaic_sized_wg mosaic_executable_wg_for_size(mosaic_executable *exe, const mosaic_kernel_info *kernel,
+                                              const size_t local_size[3], unsigned after)
+{
+    mc_one_size_builds *b = mc_executable_one_size_builds(exe);
+    mosaic_sized_wg none = {NULL, NULL, 0};
+    if (!b || !after || !kernel || !kernel->uses_barriers || !kernel->wg_fn || !local_size[0])
+        return none;
+    /* No build for a kernel with large private arrays, or whose work-items
+     * keep more between barriers than goes on the stack: its time goes to
+     * memory, not to its loops, and its frames stay those of the K.wg the
+     * device sized its work-groups by (mosaic_kernel_info's wg_stack_size). */
+    size_t items = local_size[0] * local_size[1] * local_size[2];
+    if (kernel->private_mem_size > ONE_SIZE_MAX_PRIVATE || kernel->item_state_size > MC_STORAGE_ON_STACK / items)
+        return none;
+    const mosaic_kernel_info *first = mosaic_executable_kernel(exe, 0);
+    MOSAIC_ASSERT(first && kernel >= first && (size_t)(kernel - first) < b->num_kernels);
+    pthread_mutex_lock(&b->lock);
+    one_size_entry *e = find_entry(b, (size_t)(kernel - first), local_size);
+    mosaic_sized_wg fns = e ? e->fns : none;
+    bool start = e && !fns.whole && !e->building && !e->failed && ++e->asks >= after;
+    if (start)
+        e->building = true;
+    pthread_mutex_unlock(&b->lock);
+    if (!start)
+        return fns;
+    build(b, kernel, e);
+    return e->fns; /* written by this thread; an entry is never reused */
+}

@@ -1,0 +1,293 @@
+/*
+ * Masked vector memory operations, made cheaper after optimisation.
+ *
+ * One active lane.  In a vectorised loop of exactly one vector iteration (the
+ * uniform copies of a sub-group region, regions.c), `if
+ * (get_sub_group_local_id() == 0) ...` gives the loop vectoriser a constant
+ * mask with one true lane, and it still emits llvm.masked.load/store/gather/
+ * scatter: on x86 a scatter with one active lane costs a dozen
+ * micro-operations where a scalar store costs one.  LLVM 16's InstCombine
+ * folds only all-true and all-false masks, so this rewrites the one-lane
+ * case: the lane's address (the vector pointer plus the lane's offset, or
+ * the lane's pointer) is loaded or stored as a scalar, and a load's result is
+ * the pass-through vector with that lane inserted.
+ *
+ * No active lane.  A gather or scatter costs about as much with an empty mask
+ * as with a full one (on Zen 4 an empty 16-lane gather took some 30 cycles).
+ * Empty masks are common where the vectoriser unrolled a work-item's short
+ * loop: the tile loads of a stencil, `for (i = lid; i < 18 * 18; i += 256)`,
+ * run a second iteration for the first 68 work-items only, so 11 of a 16x16
+ * group's 32 gathers have no active lane.  Each gather or scatter whose mask
+ * is not a constant is put under a branch on "any lane active", with the
+ * masked operations of the same mask that follow it and the address
+ * arithmetic only they use; a load's value on the other way is its
+ * pass-through, which is what it returns with no active lane.
+ *
+ * Both rewrites are exact, so they run on every kernel; a module without
+ * such operations is left untouched.
+ */
+#include <string.h>
+
+#include <llvm-c/Analysis.h>
+
+#include "base/assert.h"
+#include "compiler/ir/util.h"
+#include "compiler/vectorize/vectorize.h"
+
+typedef enum { M_LOAD, M_STORE, M_GATHER, M_SCATTER } masked_kind;
+
+/* The kind of a masked memory intrinsic call, and where its operands are. */
+static bool masked_call(LLVMValueRef inst, masked_kind *kind)
+{
+    LLVMValueRef f = mc_called_function(inst);
+    if (!f)
+        return false;
+    size_t len;
+    const char *name = LLVMGetValueName2(f, &len);
+    static const struct { const char *prefix; masked_kind kind; } kinds[] = {
+        { "llvm.masked.load.", M_LOAD },
+        { "llvm.masked.store.", M_STORE },
+        { "llvm.masked.gather.", M_GATHER },
+        { "llvm.masked.scatter.", M_SCATTER },
+    };
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if (!strncmp(name, kinds[i].prefix, strlen(kinds[i].prefix))) {
+            *kind = kinds[i].kind;
+            return true;
+        }
+    return false;
+}
+
+/* Does a call of this kind load (masked load, gather)?  Its mask is then
+ * operand 2 and its pass-through operand 3; a store's or scatter's mask is
+ * operand 3. */
+static bool loads_through(masked_kind kind) { return kind == M_LOAD || kind == M_GATHER; }
+
+static LLVMValueRef mask_of(LLVMValueRef call, masked_kind kind)
+{
+    return LLVMGetOperand(call, loads_through(kind) ? 2 : 3);
+}
+
+/* The one true lane of a constant mask, or -1 (not constant, none or several). */
+static int one_true_lane(LLVMValueRef mask)
+{
+    if (!LLVMIsConstant(mask) || LLVMGetTypeKind(LLVMTypeOf(mask)) != LLVMVectorTypeKind)
+        return -1;
+    unsigned n = LLVMGetVectorSize(LLVMTypeOf(mask));
+    int lane = -1;
+    for (unsigned i = 0; i < n; i++) {
+        LLVMValueRef e = LLVMGetAggregateElement(mask, i);
+        if (!e || !LLVMIsAConstantInt(e))
+            return -1; /* undef or poison lanes: leave the call alone */
+        if (LLVMConstIntGetZExtValue(e)) {
+            if (lane >= 0)
+                return -1;
+            lane = (int)i;
+        }
+    }
+    return lane;
+}
+
+/* The alignment of byte `offset` from an address aligned to `align`. */
+static unsigned offset_alignment(unsigned align, unsigned long long offset)
+{
+    while (align > 1 && offset % align)
+        align /= 2;
+    return align ? align : 1;
+}
+
+static void scalarize(LLVMBuilderRef b, LLVMTargetDataRef td, LLVMValueRef call, masked_kind kind, int lane)
+{
+    LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(call));
+    LLVMValueRef k = LLVMConstInt(LLVMInt32TypeInContext(c), (unsigned long long)lane, 0);
+    LLVMPositionBuilderBefore(b, call);
+    /* operands: load (ptr, align, mask, passthru), store (value, ptr, align, mask),
+     * gather (ptrs, align, mask, passthru), scatter (values, ptrs, align, mask) */
+    bool loads = loads_through(kind);
+    LLVMValueRef value = loads ? NULL : LLVMGetOperand(call, 0);
+    LLVMValueRef where = LLVMGetOperand(call, loads ? 0 : 1);
+    unsigned align = (unsigned)LLVMConstIntGetZExtValue(LLVMGetOperand(call, loads ? 1 : 2));
+    LLVMTypeRef vec = LLVMTypeOf(loads ? call : value), elem = LLVMGetElementType(vec);
+    LLVMValueRef ptr;
+    if (kind == M_GATHER || kind == M_SCATTER) {
+        ptr = LLVMBuildExtractElement(b, where, k, "lane.ptr");
+    } else {
+        ptr = LLVMBuildGEP2(b, elem, where, &k, 1, "lane.ptr");
+        align = offset_alignment(align, (unsigned long long)lane * LLVMABISizeOfType(td, elem));
+    }
+    if (loads) {
+        LLVMValueRef v = LLVMBuildLoad2(b, elem, ptr, "lane");
+        LLVMSetAlignment(v, align);
+        LLVMValueRef r = LLVMBuildInsertElement(b, LLVMGetOperand(call, 3), v, k, "");
+        LLVMReplaceAllUsesWith(call, r);
+    } else {
+        LLVMValueRef s = LLVMBuildStore(b, LLVMBuildExtractElement(b, value, k, "lane"), ptr);
+        LLVMSetAlignment(s, align);
+    }
+    LLVMInstructionEraseFromParent(call);
+}
+
+bool mc_scalarize_one_lane_masked_ops(LLVMModuleRef m)
+{
+    LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
+    bool changed = false;
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+            for (LLVMValueRef inst = LLVMGetFirstInstruction(bb), next; inst; inst = next) {
+                next = LLVMGetNextInstruction(inst);
+                masked_kind kind;
+                if (!LLVMIsACallInst(inst) || !masked_call(inst, &kind))
+                    continue;
+                int lane = one_true_lane(mask_of(inst, kind));
+                if (lane < 0)
+                    continue;
+                scalarize(b, td, inst, kind, lane);
+                changed = true;
+            }
+    LLVMDisposeBuilder(b);
+    return changed;
+}
+
+/* ---- no active lane ---------------------------------------------------------- */
+
+/* Is inst a masked memory operation whose mask is `mask`? */
+static bool under_mask(LLVMValueRef inst, LLVMValueRef mask)
+{
+    masked_kind kind;
+    return inst && LLVMIsACallInst(inst) && masked_call(inst, &kind) && mask_of(inst, kind) == mask;
+}
+
+/* How far a guard reaches past its gather: what it looks at below is
+ * quadratic in this (a block of an unrolled loop may hold thousands). */
+enum { MAX_GUARDED = 64 };
+
+/* The last instruction under gather's guard: the last operation under its
+ * mask before anything with a side effect, reached through instructions
+ * that compute only.  One of those whose value is needed after the guard
+ * moves above it, or the guard ends before it when it needs a guarded value. */
+static LLVMValueRef guarded_end(LLVMBuilderRef b, LLVMValueRef gather, LLVMValueRef mask)
+{
+    LLVMValueRef last = gather;
+    int seen = 0;
+    for (LLVMValueRef i = LLVMGetNextInstruction(gather); i && !LLVMIsATerminatorInst(i) && seen++ < MAX_GUARDED;
+         i = LLVMGetNextInstruction(i)) {
+        if (under_mask(i, mask))
+            last = i;
+        else if (!mc_computes_only(i))
+            break;
+    }
+    /* a shorter guard leaves more values needed after it: look again */
+    for (bool shortened = true; shortened;) {
+        shortened = false;
+        for (LLVMValueRef i = LLVMGetNextInstruction(gather), next; i && mc_in_range(i, gather, last); i = next) {
+            next = LLVMGetNextInstruction(i);
+            if (under_mask(i, mask) || !mc_used_outside(i, gather, last))
+                continue;
+            bool needs_guarded = false;
+            for (int k = 0; k < LLVMGetNumOperands(i); k++)
+                needs_guarded |= mc_in_range(LLVMGetOperand(i, k), gather, last);
+            if (!needs_guarded) {
+                mc_move_before(b, i, gather);
+                continue;
+            }
+            while (!under_mask(LLVMGetPreviousInstruction(i), mask))
+                i = LLVMGetPreviousInstruction(i);
+            last = LLVMGetPreviousInstruction(i);
+            shortened = true;
+            break;
+        }
+    }
+    return last;
+}
+
+/* head: ..., gather..last, rest  becomes
+ *   head: ..., br (any lane of mask), body, join
+ *   body: gather..last (and what only they use), br join
+ *   join: phis of the loads (their pass-through from head), rest
+ * and returns join. */
+static LLVMBasicBlockRef guard(LLVMBuilderRef b, LLVMValueRef gather, LLVMValueRef last, LLVMValueRef mask)
+{
+    LLVMBasicBlockRef head = LLVMGetInstructionParent(gather);
+    LLVMValueRef f = LLVMGetBasicBlockParent(head);
+    LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(gather));
+    LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(c, f, "any.lane");
+    LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(c, f, "any.lane.done");
+    LLVMMoveBasicBlockAfter(body, head);
+    LLVMMoveBasicBlockAfter(join, body);
+
+    LLVMValueRef after = LLVMGetNextInstruction(last);
+    mc_move_to_end(b, gather, after, body);
+    mc_move_to_end(b, after, NULL, join);
+    LLVMPositionBuilderAtEnd(b, body);
+    LLVMBuildBr(b, join);
+    LLVMPositionBuilderAtEnd(b, head);
+    unsigned lanes = LLVMGetVectorSize(LLVMTypeOf(mask));
+    LLVMTypeRef bits = LLVMIntTypeInContext(c, lanes);
+    LLVMValueRef any = LLVMBuildICmp(b, LLVMIntNE, LLVMBuildBitCast(b, mask, bits, "mask.bits"),
+                                     LLVMConstNull(bits), "any.lane");
+    LLVMBuildCondBr(b, any, body, join);
+    /* after the test is built: the mask may be a phi that this rebuilds (a
+     * block that is its own loop) */
+    LLVMValueRef term = LLVMGetBasicBlockTerminator(join);
+    for (unsigned s = 0; term && s < LLVMGetNumSuccessors(term); s++)
+        mc_retarget_phis(b, LLVMGetSuccessor(term, s), head, join);
+
+    /* loads under the mask: their pass-through where no lane was active */
+    LLVMValueRef first_after = LLVMGetFirstInstruction(join);
+    for (LLVMValueRef i = LLVMGetFirstInstruction(body); i; i = LLVMGetNextInstruction(i)) {
+        masked_kind kind;
+        if (!LLVMIsACallInst(i) || !masked_call(i, &kind) || !loads_through(kind))
+            continue;
+        bool outside = false;
+        for (LLVMUseRef u = LLVMGetFirstUse(i); u && !outside; u = LLVMGetNextUse(u))
+            outside = LLVMGetInstructionParent(LLVMGetUser(u)) != body;
+        if (!outside)
+            continue;
+        LLVMPositionBuilderBefore(b, first_after);
+        LLVMValueRef phi = LLVMBuildPhi(b, LLVMTypeOf(i), "");
+        LLVMValueRef values[2] = {i, LLVMGetOperand(i, 3)};
+        LLVMBasicBlockRef from[2] = {body, head};
+        LLVMAddIncoming(phi, values, from, 2);
+        mc_replace_uses_outside(i, body, phi);
+    }
+
+    /* what only the guarded operations use goes under the guard with them */
+    LLVMValueRef stop = LLVMGetFirstInstruction(body);
+    for (LLVMValueRef i = LLVMGetPreviousInstruction(LLVMGetBasicBlockTerminator(head)), prev; i; i = prev) {
+        prev = LLVMGetPreviousInstruction(i);
+        if (LLVMIsAPHINode(i) || !mc_computes_only(i) || !LLVMGetFirstUse(i))
+            continue;
+        bool only_body = true;
+        for (LLVMUseRef u = LLVMGetFirstUse(i); u && only_body; u = LLVMGetNextUse(u))
+            only_body = LLVMGetInstructionParent(LLVMGetUser(u)) == body;
+        if (only_body) {
+            mc_move_before(b, i, stop);
+            stop = i;
+        }
+    }
+    return join;
+}
+
+unsigned mc_skip_empty_gathers(LLVMValueRef f)
+{
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetTypeContext(LLVMTypeOf(f)));
+    unsigned guarded = 0;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f), next; bb; bb = next) {
+        next = LLVMGetNextBasicBlock(bb);
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+            masked_kind kind;
+            if (!LLVMIsACallInst(i) || !masked_call(i, &kind) || (kind != M_GATHER && kind != M_SCATTER))
+                continue;
+            LLVMValueRef mask = mask_of(i, kind);
+            if (LLVMIsConstant(mask) || LLVMGetTypeKind(LLVMTypeOf(mask)) != LLVMVectorTypeKind)
+                continue;
+            next = guard(b, i, guarded_end(b, i, mask), mask);
+            guarded++;
+            break;
+        }
+    }
+    LLVMDisposeBuilder(b);
+    MOSAIC_ASSERT(!guarded || !LLVMVerifyFunction(f, LLVMReturnStatusAction));
+    return guarded;
+}

@@ -1,0 +1,65 @@
+/*
+ * Vectorisation: K.body for a row of work-items at once (widen.c,
+ * widen_control.c), x loops versioned for what a whole row has in common
+ * (guarded_rows.c, uniform_rows.c), and the passes after LLVM's optimiser
+ * that finish its vector code.
+ */
+#ifndef MOSAIC_COMPILER_VECTORIZE_VECTORIZE_H
+#define MOSAIC_COMPILER_VECTORIZE_VECTORIZE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <llvm-c/Core.h>
+
+#include "compiler/ir/kernel_build.h"
+
+/* K.vec and K.tail: K.body for a row of work-items at once, each varying
+ * value a vector (widen.c); false, and MOSAIC_DEBUG says why, for kernels it
+ * does not take: barriers, control flow that differs between work-items,
+ * private arrays, atomics, calls, no loop of the kernel's own. */
+bool mc_widen_kernel(LLVMModuleRef m, mc_kernel_build *kb);
+/* Would K.body's float8 and float16 values, split into their elements, let
+ * mc_widen_kernel take it: a loop of the kernel's own, and no calls but
+ * intrinsics with vector forms (a split vector math call would be one call
+ * per element).  Whatever else the widener needs, it still checks. */
+bool mc_widening_takes_wide_vectors(LLVMValueRef body);
+/* A barrier kernel built for groups whose rows are `row` work-items:
+ * kb->row, K.body for kb->row_lanes of them at once (a power of two that
+ * divides the row), when every barrier is where all of them are. */
+bool mc_widen_rows(LLVMModuleRef m, mc_kernel_build *kb, size_t row, bool report_divergence);
+/* Rows that pass a kernel's bounds checks whole: a version of each x loop
+ * holding such checks, without them (guarded_rows.c). */
+void mc_version_guarded_rows(mc_kernel_build *kbs, size_t nk);
+/* Branches the same for a whole row: a version of each x loop holding
+ * them per answer, the branches constants in it (uniform_rows.c). */
+void mc_version_uniform_rows(mc_kernel_build *kbs, size_t nk);
+/* After optimisation: gathers, scatters and strided loads of one block
+ * whose lanes touch neighbouring elements become wide loads and stores or
+ * gathers of twice the width (neighbour_gathers.c).  How many went. */
+unsigned mc_join_neighbour_gathers(LLVMValueRef f);
+/* After optimisation: in a row loop of a widened region, what an inner
+ * loop reads alike in every row is read by row 0 into arrays, and the
+ * other rows run a copy of the loop that loads it (shared_row_loads.c).
+ * How many values. */
+unsigned mc_share_row_loads(LLVMValueRef f);
+/* masked_ops.c: masked loads, stores, gathers and scatters whose mask is a
+ * constant with one true lane become scalar accesses; true if any did. */
+bool mc_scalarize_one_lane_masked_ops(LLVMModuleRef m);
+/* masked_ops.c: each gather and scatter of f whose mask is not a constant
+ * runs under a branch on "any lane active", with the operations of the same
+ * mask after it; returns how many. */
+unsigned mc_skip_empty_gathers(LLVMValueRef f);
+/* interleave_rows.c: after optimisation, runs 2, 4 or (with 32 vector
+ * registers) 8 rows of a y loop marked mc_row_loop_md an iteration, their
+ * instructions interleaved, where a row is one block with a long
+ * floating-point chain; returns how many loops. */
+unsigned mc_interleave_rows(LLVMValueRef f, unsigned vector_registers);
+/* stream_stores.c: after optimisation, the stores of whole 64-byte lines to
+ * global memory in K.wg (wg) get a second version, non-temporal, that runs
+ * when ctx->stream_stores is set and the lines are aligned; returns how
+ * many stores.  Nothing on targets other than x86, nor in a function with
+ * atomics, fences or calls that may synchronise. */
+unsigned mc_stream_stores(LLVMValueRef wg);
+
+#endif

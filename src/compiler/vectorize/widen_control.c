@@ -1,0 +1,347 @@
+/*
+ * Control flow that differs between the work-items of a widened row
+ * (widen.c): which branches K.vec can run under lane masks, and the masks.
+ *   - guards: a branch outside loops to the block that only returns ("if (i
+ *     >= n) return;"): the lanes that stay are the mask of everything after;
+ *   - ifs and switches whose ways meet again with no loop or return between:
+ *     their blocks run one after the other, each under the mask of the lanes
+ *     that reach it, and phis select by the way each lane came;
+ *   - loops with one exit, the header's varying branch: round again while
+ *     any lane goes on, each lane's carried values kept once it left.
+ * docs/compiler.md, "Kernels widened whole".
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/ir/util.h"
+#include "compiler/vectorize/widen_internal.h"
+
+/* The lanes that run inst's block: those still in its masked loop, or NULL (all). */
+LLVMValueRef wd_lanes_running(widener *w, LLVMValueRef inst)
+{
+    int b = pmap_get(&w->bidx, LLVMGetInstructionParent(inst)), h = w->loop_of[b];
+    if (w->region_mask[b])
+        return w->region_mask[b];
+    return h < 0 ? w->block_mask[b] : w->go_on[h];
+}
+
+/* The end of block b, an if's branch or a block inside it: the lanes
+ * taking each way out (within those running b), and on to the next block
+ * in K.vec's order. */
+bool wd_build_region_branch(widener *w, LLVMValueRef term, int b)
+{
+    LLVMValueRef running = wd_lanes_running(w, term);
+    unsigned ns = LLVMGetNumSuccessors(term);
+    if (!(w->edge[b] = calloc(ns, sizeof *w->edge[b])))
+        return w->why = "out of memory", false;
+    LLVMValueRef *e = w->edge[b];
+    if (LLVMIsASwitchInst(term) || LLVMIsConditional(term)) {
+        LLVMValueRef c = LLVMGetOperand(term, 0);
+        long long st;
+        c = wd_shape_of(w, c, &st) == UNIFORM ? wd_splat(w, wd_scalar_of(w, c)) : wd_vector_value(w, c);
+        if (LLVMIsASwitchInst(term)) { /* way k >= 1: case k - 1; way 0, the default: none of them */
+            LLVMValueRef any = NULL;
+            for (unsigned k = 1; k < ns; k++) {
+                e[k] = LLVMBuildICmp(w->b, LLVMIntEQ, c, wd_splat(w, LLVMGetOperand(term, 2 * k)), "");
+                any = any ? LLVMBuildOr(w->b, any, e[k], "") : e[k];
+            }
+            e[0] = any ? LLVMBuildNot(w->b, any, "") : wd_all_lanes(w);
+        } else {
+            e[0] = c;
+            e[1] = LLVMBuildNot(w->b, c, "");
+        }
+        for (unsigned k = 0; running && k < ns; k++)
+            e[k] = LLVMBuildAnd(w->b, running, e[k], "");
+    } else {
+        e[0] = running ? running : wd_all_lanes(w);
+    }
+    LLVMBuildBr(w->b, w->blocks[w->next_block[b]]);
+    return true;
+}
+
+/* The lanes that come from block p to block b (p's edges into b). */
+LLVMValueRef wd_edge_into(widener *w, int p, int b)
+{
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(w->bbs[p]), m = NULL;
+    for (unsigned k = 0, ns = LLVMGetNumSuccessors(t); k < ns; k++)
+        if (pmap_get(&w->bidx, LLVMGetSuccessor(t, k)) == b)
+            m = m ? LLVMBuildOr(w->b, m, w->edge[p][k], "") : w->edge[p][k];
+    return m;
+}
+
+/* Phi p of a block inside an if or where its ways meet: each lane's value
+ * from the way it came (the ways are exclusive per lane). */
+LLVMValueRef wd_select_by_way(widener *w, LLVMValueRef p)
+{
+    int b = pmap_get(&w->bidx, LLVMGetInstructionParent(p));
+    LLVMValueRef v = NULL;
+    for (unsigned i = 0, n = LLVMCountIncoming(p); i < n; i++) {
+        int from = pmap_get(&w->bidx, LLVMGetIncomingBlock(p, i));
+        LLVMValueRef x = wd_vector_value(w, LLVMGetIncomingValue(p, i));
+        v = v ? LLVMBuildSelect(w->b, wd_edge_into(w, from, b), x, v, "") : x;
+    }
+    return v;
+}
+
+/* The end of a masked loop's header: the lanes that go on (still in the
+ * loop and their test holds), and round again while any does. */
+void wd_build_masked_exit(widener *w, LLVMValueRef term, int h)
+{
+    LLVMBasicBlockRef in = LLVMGetSuccessor(term, 0), out = LLVMGetSuccessor(term, 1);
+    LLVMValueRef test = wd_vector_value(w, LLVMGetCondition(term));
+    if (w->loop_of[pmap_get(&w->bidx, in)] != h) { /* the loop goes on when the test fails */
+        LLVMBasicBlockRef t = in;
+        in = out, out = t;
+        test = LLVMBuildNot(w->b, test, "");
+    }
+    w->go_on[h] = LLVMBuildAnd(w->b, w->mask_phi[h], test, "lanes.go_on");
+    LLVMTypeRef mt = LLVMTypeOf(w->go_on[h]);
+    LLVMValueRef any = wd_call_intrinsic(w, "llvm.vector.reduce.or", &mt, 1, &w->go_on[h], 1);
+    LLVMBuildCondBr(w->b, any, w->blocks[pmap_get(&w->bidx, in)], w->blocks[pmap_get(&w->bidx, out)]);
+}
+
+/* The end of a guard's block g: the lanes that stay go on, and the rest of
+ * the kernel runs if any does, else straight to the return. */
+void wd_build_guard(widener *w, LLVMValueRef term, int g)
+{
+    int stay = w->guarded[g];
+    LLVMValueRef test = wd_vector_value(w, LLVMGetCondition(term));
+    LLVMBasicBlockRef ret = LLVMGetSuccessor(term, 0);
+    if (pmap_get(&w->bidx, LLVMGetSuccessor(term, 0)) == stay)
+        ret = LLVMGetSuccessor(term, 1);
+    else
+        test = LLVMBuildNot(w->b, test, "");
+    LLVMValueRef m = w->block_mask[g] ? LLVMBuildAnd(w->b, w->block_mask[g], test, "") : test;
+    w->block_mask[stay] = m;
+    LLVMTypeRef mt = LLVMTypeOf(m);
+    LLVMValueRef any = wd_call_intrinsic(w, "llvm.vector.reduce.or", &mt, 1, &m, 1);
+    LLVMBuildCondBr(w->b, any, w->blocks[stay], w->blocks[pmap_get(&w->bidx, ret)]);
+}
+
+/* Block b's successors run the lanes b runs (a guard's stay block has its own). */
+void wd_pass_lanes_on(widener *w, int b)
+{
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(w->bbs[b]);
+    for (unsigned k = 0, ns = t ? LLVMGetNumSuccessors(t) : 0; k < ns; k++) {
+        int s = pmap_get(&w->bidx, LLVMGetSuccessor(t, k));
+        if (s != w->guarded[b] && w->rpo[s] > w->rpo[b])
+            w->block_mask[s] = w->block_mask[b];
+    }
+}
+
+/* Marks in[] (zeroed by the caller) for the blocks of the loop of back edge
+ * latch -> h: back from the latch to the header, over reached blocks; stack
+ * has room for every block.  False when some block is used other than by a
+ * terminator (the walk goes on past it). */
+static bool loop_blocks(widener *w, int h, int latch, unsigned char *in, int *stack)
+{
+    int sp = 0;
+    bool only_branches = true;
+    in[h] = 1;
+    if (!in[latch])
+        in[latch] = 1, stack[sp++] = latch;
+    while (sp) {
+        LLVMBasicBlockRef bb = w->bbs[stack[--sp]];
+        for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(bb)); u; u = LLVMGetNextUse(u)) {
+            LLVMValueRef user = LLVMGetUser(u);
+            if (!LLVMIsATerminatorInst(user)) {
+                only_branches = false;
+                continue;
+            }
+            int from = pmap_get(&w->bidx, LLVMGetInstructionParent(user));
+            if (!in[from] && w->rpo[from] >= 0)
+                in[from] = 1, stack[sp++] = from;
+        }
+    }
+    return only_branches;
+}
+
+/* Marks in_loop for every block of every loop: back from each back edge's
+ * source to its header. */
+bool wd_find_loops(widener *w)
+{
+    int *stack = malloc(((size_t)w->nall + 1) * sizeof *stack);
+    if (!stack)
+        return false;
+    for (int u = 0; u < w->nall; u++) {
+        LLVMValueRef t = w->rpo[u] >= 0 ? LLVMGetBasicBlockTerminator(w->bbs[u]) : NULL;
+        for (unsigned k = 0, ns = t ? LLVMGetNumSuccessors(t) : 0; k < ns; k++) {
+            int h = pmap_get(&w->bidx, LLVMGetSuccessor(t, k));
+            if (w->rpo[h] > w->rpo[u])
+                continue; /* not a back edge */
+            unsigned char *seen = calloc((size_t)w->nall, 1);
+            if (!seen) {
+                free(stack);
+                return false;
+            }
+            loop_blocks(w, h, u, seen, stack);
+            for (int b = 0; b < w->nall; b++)
+                w->in_loop[b] |= seen[b];
+            free(seen);
+        }
+    }
+    free(stack);
+    return true;
+}
+
+/* Does the varying branch that ends block g, outside every loop, have a
+ * block that only returns as one way ("if (i >= n) return;", or an if
+ * around the rest of the kernel)?  The lanes that take the other way run
+ * the rest of the kernel, the others are done. */
+bool wd_guard(widener *w, int g)
+{
+    LLVMValueRef term = LLVMGetBasicBlockTerminator(w->bbs[g]);
+    if (w->in_loop[g] || w->region_of[g] >= 0 || w->loop_of[g] >= 0)
+        return false;
+    for (unsigned k = 0; k < 2; k++) {
+        LLVMBasicBlockRef ret = LLVMGetSuccessor(term, k), stay = LLVMGetSuccessor(term, 1 - k);
+        if (ret != stay && LLVMIsAReturnInst(LLVMGetFirstInstruction(ret))) {
+            w->guarded[g] = pmap_get(&w->bidx, stay);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Does the varying branch that ends block a start an if whose ways meet
+ * again at one block j (the first after a that every way from a reaches,
+ * with no loop or return between), entered from those ways only?  K.vec
+ * runs the blocks between one after the other in reverse post-order, each
+ * under the mask of the lanes that reach it, and the phis where ways meet
+ * select per lane.  Marks the blocks; those phis vary, and loads at one
+ * address between become gathers under the mask (the address may only be
+ * valid on the way that has it). */
+bool wd_divergent_region(widener *w, int a)
+{
+    int *inside = malloc(((size_t)w->nb + 1) * sizeof *inside), *stack = malloc(((size_t)w->nall + 1) * sizeof *stack);
+    unsigned char *seen = malloc((size_t)w->nall + 1);
+    LLVMValueRef term = LLVMGetBasicBlockTerminator(w->bbs[a]);
+    int join = -1, n = 0;
+    for (int c = w->rpo[a] + 1; inside && stack && seen && c < w->nb && join < 0; c++) {
+        int j = pmap_get(&w->bidx, w->order[c]), sp = 0;
+        bool ok = true;
+        n = 0;
+        memset(seen, 0, (size_t)w->nall);
+        for (unsigned k = 0, ns = LLVMGetNumSuccessors(term); k < ns; k++) {
+            int s = pmap_get(&w->bidx, LLVMGetSuccessor(term, k));
+            if (s != j && !seen[s])
+                seen[s] = 1, stack[sp++] = s;
+        }
+        while (ok && sp) {
+            int b = stack[--sp];
+            LLVMValueRef t = LLVMGetBasicBlockTerminator(w->bbs[b]);
+            /* between a and j in order (no loop, no way past j), no return, two ways at most */
+            ok = w->rpo[b] > w->rpo[a] && w->rpo[b] < w->rpo[j] && (LLVMIsABranchInst(t) || LLVMIsASwitchInst(t)) &&
+                 w->region_of[b] < 0 &&
+                 w->loop_of[b] != b && w->guarded[b] < 0;
+            inside[n++] = b;
+            for (unsigned k = 0, ns = ok ? LLVMGetNumSuccessors(t) : 0; ok && k < ns; k++) {
+                int s = pmap_get(&w->bidx, LLVMGetSuccessor(t, k));
+                ok = w->rpo[s] > w->rpo[b]; /* forward: no loop between */
+                if (s != j && !seen[s])
+                    seen[s] = 1, stack[sp++] = s;
+            }
+        }
+        /* the blocks between entered from a and each other only */
+        for (int i = 0; ok && i < n; i++)
+            for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(w->bbs[inside[i]])); u && ok;
+                 u = LLVMGetNextUse(u)) {
+                int from = pmap_get(&w->bidx, LLVMGetInstructionParent(LLVMGetUser(u)));
+                ok = from == a || seen[from];
+            }
+        if (!ok)
+            continue;
+        /* j entered from a and the blocks between only */
+        for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(w->bbs[j])); u && ok; u = LLVMGetNextUse(u)) {
+            int from = pmap_get(&w->bidx, LLVMGetInstructionParent(LLVMGetUser(u)));
+            ok = from == a || seen[from];
+        }
+        if (ok && w->join_of[j] < 0 && w->region_of[j] < 0)
+            join = j;
+    }
+    bool ok = join >= 0;
+    /* no store to one place between (it would happen when no lane goes that way) */
+    for (int i = 0; ok && i < n; i++)
+        for (LLVMValueRef x = LLVMGetFirstInstruction(w->bbs[inside[i]]); x && ok; x = LLVMGetNextInstruction(x)) {
+            long long st;
+            ok = !(LLVMIsAStoreInst(x) && wd_shape_of(w, LLVMGetOperand(x, 1), &st) == UNIFORM);
+        }
+    if (ok) {
+        /* K.vec's order: a, the blocks between by reverse post-order, j */
+        for (int i = 1; i < n; i++)
+            for (int k = i; k > 0 && w->rpo[inside[k]] < w->rpo[inside[k - 1]]; k--) {
+                int t = inside[k];
+                inside[k] = inside[k - 1], inside[k - 1] = t;
+            }
+        int prev = a;
+        for (int i = 0; i < n; i++) {
+            w->region_of[inside[i]] = a;
+            w->next_block[prev] = inside[i];
+            prev = inside[i];
+            for (LLVMValueRef x = LLVMGetFirstInstruction(w->bbs[inside[i]]); x; x = LLVMGetNextInstruction(x)) {
+                long long st;
+                if (LLVMIsAPHINode(x) || (LLVMIsALoadInst(x) && wd_shape_of(w, LLVMGetOperand(x, 0), &st) == UNIFORM))
+                    w->shape[wd_inst_index(w, x)] = VARYING;
+            }
+        }
+        w->next_block[prev] = join;
+        w->join_of[join] = a;
+        for (LLVMValueRef x = LLVMGetFirstInstruction(w->bbs[join]); x && LLVMIsAPHINode(x); x = LLVMGetNextInstruction(x))
+            w->shape[wd_inst_index(w, x)] = VARYING;
+    }
+    free(inside), free(stack), free(seen);
+    return ok;
+}
+
+/* Does the varying branch that ends block h leave a loop (h its header, one
+ * latch, no other exit, a header that touches no memory), which K.vec runs
+ * while any lane is still in it, each lane's carried values kept once it
+ * left?  Marks its blocks and makes its header's phis varying. */
+bool wd_masked_loop(widener *w, int h)
+{
+    LLVMBasicBlockRef head = w->bbs[h];
+    if (w->rpo[h] < 0 || w->loop_of[h] >= 0)
+        return false;
+    int latch = -1;
+    for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(head)); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        if (!LLVMIsATerminatorInst(user))
+            return false;
+        int from = pmap_get(&w->bidx, LLVMGetInstructionParent(user));
+        if (w->rpo[from] >= w->rpo[h]) { /* a back edge */
+            if (latch >= 0)
+                return false;
+            latch = from;
+        }
+    }
+    if (latch < 0)
+        return false;
+    /* the loop's blocks: back from the latch to the header */
+    int *stack = malloc(((size_t)w->nall + 1) * sizeof *stack);
+    unsigned char *in = calloc((size_t)w->nall, 1);
+    bool ok = stack && in && loop_blocks(w, h, latch, in, stack);
+    /* one exit, the header's; no block in another masked loop; a header without memory accesses */
+    LLVMValueRef term = LLVMGetBasicBlockTerminator(head);
+    ok = ok && in[pmap_get(&w->bidx, LLVMGetSuccessor(term, 0))] != in[pmap_get(&w->bidx, LLVMGetSuccessor(term, 1))];
+    for (int b = 0; ok && b < w->nall; b++) {
+        if (!in[b])
+            continue;
+        ok = w->loop_of[b] < 0;
+        LLVMValueRef t = LLVMGetBasicBlockTerminator(w->bbs[b]);
+        for (unsigned k = 0, ns = t ? LLVMGetNumSuccessors(t) : 0; ok && b != h && k < ns; k++)
+            ok = in[pmap_get(&w->bidx, LLVMGetSuccessor(t, k))];
+    }
+    for (LLVMValueRef i = LLVMGetFirstInstruction(head); ok && i; i = LLVMGetNextInstruction(i))
+        ok = !LLVMIsALoadInst(i) && !LLVMIsAStoreInst(i) &&
+             !(LLVMIsACallInst(i) && !wd_widenable_intrinsic(mc_called_function(i)));
+    for (int b = 0; ok && b < w->nall; b++)
+        if (in[b])
+            w->loop_of[b] = h;
+    if (ok) {
+        w->latch[h] = w->bbs[latch];
+        for (LLVMValueRef i = LLVMGetFirstInstruction(head); i && LLVMIsAPHINode(i); i = LLVMGetNextInstruction(i))
+            w->shape[wd_inst_index(w, i)] = VARYING;
+    }
+    free(stack), free(in);
+    return ok;
+}

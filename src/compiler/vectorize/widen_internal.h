@@ -1,0 +1,98 @@
+/*
+ * The widener's state and what its two halves share (widen.c: shapes and
+ * vector code; widen_control.c: control flow that differs between
+ * work-items, run under lane masks).  docs/compiler.md, "Kernels widened
+ * whole".
+ */
+#ifndef MOSAIC_COMPILER_WIDEN_INTERNAL_H
+#define MOSAIC_COMPILER_WIDEN_INTERNAL_H
+
+#include <stdbool.h>
+
+#include <llvm-c/Core.h>
+
+#include "compiler/ir/ptr_map.h"
+
+/* A value's shape across the lanes (widen.c's header comment). */
+enum shape { UNIFORM, CONSECUTIVE, VARYING };
+
+typedef struct widener {
+    LLVMModuleRef m;
+    LLVMContextRef c;
+    LLVMValueRef body, vec;
+    LLVMBuilderRef b;
+    LLVMTypeRef i64, i32;
+    unsigned lanes;
+    unsigned row;          /* mc_widen_rows: the group's row length (a barrier kernel's K.row), else 0 */
+    int n;                 /* instructions of K.body */
+    LLVMValueRef *insts;
+    unsigned char *shape;  /* per instruction */
+    long long *stride;     /* CONSECUTIVE: lane i = lane 0 + i * stride (bytes for pointers) */
+    LLVMValueRef *scalar;  /* UNIFORM: the value; CONSECUTIVE: lane 0 */
+    LLVMValueRef *vector;  /* VARYING: the vector */
+    pmap iidx, bidx;
+    LLVMBasicBlockRef *blocks; /* K.vec's block for each of K.body's */
+    LLVMBasicBlockRef *order;  /* K.body's blocks reached, reverse post-order */
+    int nb;                    /* how many are reached */
+    int nall;                  /* K.body's blocks */
+    LLVMBasicBlockRef *bbs;    /* K.body's blocks, by index */
+    int *rpo;                  /* per block: its place in order, -1 if never reached */
+    /* loops that work-items leave in different iterations (masked_loop) */
+    int *loop_of;              /* per block of K.body: its masked loop's header, or -1 */
+    LLVMBasicBlockRef *latch;  /* per header: the block that goes round again */
+    LLVMValueRef *go_on;       /* per header (K.vec): the lanes still in the loop this iteration */
+    LLVMValueRef *mask_phi;    /* per header (K.vec): the lanes that entered this iteration */
+    /* ifs that work-items take different ways through (divergent_region):
+     * the blocks between the branch and where the ways meet run one after
+     * the other, each under the mask of the lanes that reach it */
+    int *region_of;            /* per block inside such an if: its branch's block, or -1 */
+    int *join_of;              /* per block where the ways meet: the branch's block, or -1 */
+    int *next_block;           /* per branch block and block inside: the block K.vec runs next */
+    LLVMValueRef **edge;       /* per branch block and block inside (K.vec): the lanes taking each way out */
+    LLVMValueRef *region_mask; /* per block inside (K.vec): the lanes that reach it */
+    /* guards: a branch outside loops whose one way is the block that only
+     * returns ("if (i >= n) return;"): the lanes that stay run the rest */
+    int *guarded;              /* per guard's block: the block the lanes that stay go on to, or -1 */
+    unsigned char *in_loop;    /* per block: in some loop */
+    LLVMValueRef *block_mask;  /* per block outside masked loops and arms (K.vec): its lanes, NULL: all */
+    /* K.row: branches on a varying value that barriers decide (every lane
+     * takes lane 0's way; a row whose lanes disagree is reported) */
+    unsigned char *decided;    /* per block: its branch is one */
+    LLVMBasicBlockRef *out_block; /* per such block (K.vec): the block its branch ends up in */
+    LLVMValueRef report_fn, kernel_name; /* __mosaic_barrier_divergence and its argument, or NULL */
+    const char *why;       /* why not, when it cannot */
+    /* a tail: K.tail(args, ctx, lx0, ly, lz, count) runs the first count lanes only */
+    bool tail;
+    LLVMValueRef tail_mask;    /* (K.vec) lanes below count, or NULL */
+    LLVMValueRef last;         /* (K.vec) the last lane's number, i32 */
+} widener;
+
+/* widen.c */
+int wd_inst_index(const widener *w, LLVMValueRef v);
+/* v's shape (*stride: a consecutive value's stride, bytes for pointers). */
+enum shape wd_shape_of(const widener *w, LLVMValueRef v, long long *stride);
+LLVMValueRef wd_splat(widener *w, LLVMValueRef v);
+/* v as a vector / its first lane (uniform or consecutive v), at the builder's place. */
+LLVMValueRef wd_vector_value(widener *w, LLVMValueRef v);
+LLVMValueRef wd_scalar_of(widener *w, LLVMValueRef v);
+LLVMValueRef wd_all_lanes(widener *w);
+LLVMValueRef wd_call_intrinsic(widener *w, const char *name, LLVMTypeRef *types, unsigned ntypes, LLVMValueRef *args,
+                               unsigned nargs);
+bool wd_widenable_intrinsic(LLVMValueRef f);
+
+/* widen_control.c: finding them (before K.vec is built) */
+bool wd_find_loops(widener *w);
+bool wd_guard(widener *w, int g);
+bool wd_divergent_region(widener *w, int a);
+bool wd_masked_loop(widener *w, int h);
+/* ... and building them */
+LLVMValueRef wd_lanes_running(widener *w, LLVMValueRef inst);
+bool wd_build_region_branch(widener *w, LLVMValueRef term, int b);
+LLVMValueRef wd_select_by_way(widener *w, LLVMValueRef p);
+/* The lanes that go from block p to block b of an if (p's edges into b). */
+LLVMValueRef wd_edge_into(widener *w, int p, int b);
+void wd_build_masked_exit(widener *w, LLVMValueRef term, int h);
+void wd_build_guard(widener *w, LLVMValueRef term, int g);
+void wd_pass_lanes_on(widener *w, int b);
+
+#endif

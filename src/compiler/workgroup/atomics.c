@@ -1,0 +1,187 @@
+/*
+ * Atomic library calls -> atomic instructions.
+ *
+ * The spir64 target tells clang it has no lock-free atomics, so the builtin
+ * library's atomics (written with __atomic_* and __opencl_atomic_* builtins)
+ * come out as calls such as
+ *   i32 @__atomic_fetch_add_4(ptr addrspace(4) %p, i32 %v, i32 %order)
+ *   i1  @__opencl_atomic_compare_exchange_4(ptr %p, ptr %expected, i32 %desired,
+ *                                           i32 %success, i32 %failure, i32 %scope)
+ * Once the program runs on the host, they become atomicrmw / cmpxchg /
+ * atomic load and store instructions.  Orders are C11's (0 relaxed ... 5
+ * seq_cst); a scope of 0 (work-item) is single-threaded, every other scope is
+ * the whole system (a work-group runs on one thread; x86 knows no other scope).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/workgroup/passes.h"
+
+static LLVMAtomicOrdering ordering(LLVMValueRef v)
+{
+    if (!v || !LLVMIsAConstantInt(v))
+        return LLVMAtomicOrderingSequentiallyConsistent;
+    switch (LLVMConstIntGetZExtValue(v)) {
+    case 0: return LLVMAtomicOrderingMonotonic;
+    case 1:
+    case 2: return LLVMAtomicOrderingAcquire;
+    case 3: return LLVMAtomicOrderingRelease;
+    case 4: return LLVMAtomicOrderingAcquireRelease;
+    default: return LLVMAtomicOrderingSequentiallyConsistent;
+    }
+}
+
+static LLVMAtomicOrdering for_load(LLVMAtomicOrdering o)
+{
+    return o == LLVMAtomicOrderingRelease ? LLVMAtomicOrderingMonotonic
+           : o == LLVMAtomicOrderingAcquireRelease ? LLVMAtomicOrderingAcquire : o;
+}
+
+static LLVMAtomicOrdering for_store(LLVMAtomicOrdering o)
+{
+    return o == LLVMAtomicOrderingAcquire ? LLVMAtomicOrderingMonotonic
+           : o == LLVMAtomicOrderingAcquireRelease ? LLVMAtomicOrderingRelease : o;
+}
+
+static const struct {
+    const char *name;
+    LLVMAtomicRMWBinOp op;
+} rmw_ops[] = {
+    {"add", LLVMAtomicRMWBinOpAdd},   {"sub", LLVMAtomicRMWBinOpSub},   {"and", LLVMAtomicRMWBinOpAnd},
+    {"or", LLVMAtomicRMWBinOpOr},     {"xor", LLVMAtomicRMWBinOpXor},   {"nand", LLVMAtomicRMWBinOpNand},
+    {"min", LLVMAtomicRMWBinOpMin},   {"max", LLVMAtomicRMWBinOpMax},   {"umin", LLVMAtomicRMWBinOpUMin},
+    {"umax", LLVMAtomicRMWBinOpUMax},
+};
+
+LLVMValueRef mc_rmw_result(LLVMBuilderRef b, LLVMAtomicRMWBinOp op, LLVMValueRef old, LLVMValueRef v)
+{
+    switch (op) {
+    case LLVMAtomicRMWBinOpXchg: return v;
+    case LLVMAtomicRMWBinOpAdd: return LLVMBuildAdd(b, old, v, "");
+    case LLVMAtomicRMWBinOpSub: return LLVMBuildSub(b, old, v, "");
+    case LLVMAtomicRMWBinOpAnd: return LLVMBuildAnd(b, old, v, "");
+    case LLVMAtomicRMWBinOpOr: return LLVMBuildOr(b, old, v, "");
+    case LLVMAtomicRMWBinOpXor: return LLVMBuildXor(b, old, v, "");
+    case LLVMAtomicRMWBinOpNand: return LLVMBuildNot(b, LLVMBuildAnd(b, old, v, ""), "");
+    case LLVMAtomicRMWBinOpMin: return LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, old, v, ""), old, v, "");
+    case LLVMAtomicRMWBinOpMax: return LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, old, v, ""), old, v, "");
+    case LLVMAtomicRMWBinOpUMin: return LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntULT, old, v, ""), old, v, "");
+    case LLVMAtomicRMWBinOpUMax: return LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntUGT, old, v, ""), old, v, "");
+    case LLVMAtomicRMWBinOpFAdd: return LLVMBuildFAdd(b, old, v, "");
+    case LLVMAtomicRMWBinOpFSub: return LLVMBuildFSub(b, old, v, "");
+    default: return NULL;
+    }
+}
+
+/* Replaces one use of `callee` (operation op on size bytes, the OpenCL C
+ * flavour or C11's) by instructions; CL_BUILD_PROGRAM_FAILURE when it is not
+ * a call this understands. */
+static cl_int lower_call(LLVMBuilderRef b, LLVMValueRef call, const char *callee, const char *op, bool opencl,
+                         unsigned size, mosaic_strbuf *log)
+{
+    if (!LLVMIsACallInst(call) || LLVMGetNumArgOperands(call) > 8)
+        goto not_understood;
+    LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(call));
+    unsigned n = LLVMGetNumArgOperands(call);
+    LLVMValueRef a[8];
+    for (unsigned i = 0; i < n; i++)
+        a[i] = LLVMGetOperand(call, i);
+    LLVMTypeRef ity = LLVMIntTypeInContext(c, size * 8);
+    /* orders follow the value operands; the scope comes last */
+    unsigned orders_at;
+    if (!strcmp(op, "load"))
+        orders_at = 1;
+    else if (!strcmp(op, "compare_exchange"))
+        orders_at = 3;
+    else
+        orders_at = 2;
+    bool single = opencl && n > orders_at && LLVMIsAConstantInt(a[n - 1]) && LLVMConstIntGetZExtValue(a[n - 1]) == 0;
+    LLVMAtomicOrdering ord = ordering(n > orders_at ? a[orders_at] : NULL);
+    LLVMPositionBuilderBefore(b, call);
+    LLVMValueRef r = NULL;
+    if (!strcmp(op, "load") && n >= 2) {
+        r = LLVMBuildLoad2(b, ity, a[0], "");
+        LLVMSetOrdering(r, for_load(ord));
+        LLVMSetAlignment(r, size);
+        LLVMSetAtomicSingleThread(r, single);
+    } else if (!strcmp(op, "store") && n >= 3) {
+        LLVMValueRef s = LLVMBuildStore(b, a[1], a[0]);
+        LLVMSetOrdering(s, for_store(ord));
+        LLVMSetAlignment(s, size);
+        LLVMSetAtomicSingleThread(s, single);
+    } else if (!strcmp(op, "exchange") && n >= 3) {
+        r = LLVMBuildAtomicRMW(b, LLVMAtomicRMWBinOpXchg, a[0], a[1], ord, single);
+    } else if (!strcmp(op, "compare_exchange") && n >= 5) {
+        LLVMValueRef expected = LLVMBuildLoad2(b, ity, a[1], "");
+        LLVMAtomicOrdering fail = for_load(ordering(a[4]));
+        if (fail == LLVMAtomicOrderingNotAtomic || fail == LLVMAtomicOrderingUnordered)
+            fail = LLVMAtomicOrderingMonotonic;
+        LLVMValueRef pair = LLVMBuildAtomicCmpXchg(b, a[0], expected, a[2], ord, fail, single);
+        LLVMValueRef old = LLVMBuildExtractValue(b, pair, 0, "");
+        LLVMValueRef ok = LLVMBuildExtractValue(b, pair, 1, "");
+        LLVMBuildStore(b, old, a[1]);
+        r = ok;
+        LLVMTypeRef rt = LLVMTypeOf(call);
+        if (rt != LLVMTypeOf(ok))
+            r = LLVMBuildZExt(b, ok, rt, "");
+    } else {
+        bool fetch_first = !strncmp(op, "fetch_", 6);
+        size_t len = strlen(op);
+        bool fetch_last = len > 6 && !strcmp(op + len - 6, "_fetch");
+        char name[32] = "";
+        if (fetch_first)
+            snprintf(name, sizeof name, "%s", op + 6);
+        else if (fetch_last && len - 6 < sizeof name)
+            snprintf(name, sizeof name, "%.*s", (int)(len - 6), op);
+        for (size_t i = 0; name[0] && i < sizeof rmw_ops / sizeof rmw_ops[0]; i++)
+            if (!strcmp(name, rmw_ops[i].name) && n >= 3) {
+                LLVMValueRef old = LLVMBuildAtomicRMW(b, rmw_ops[i].op, a[0], a[1], ord, single);
+                r = fetch_first ? old : mc_rmw_result(b, rmw_ops[i].op, old, a[1]);
+                break;
+            }
+        if (!r)
+            goto not_understood;
+    }
+    if (r && LLVMGetTypeKind(LLVMTypeOf(call)) != LLVMVoidTypeKind)
+        LLVMReplaceAllUsesWith(call, r);
+    LLVMInstructionEraseFromParent(call);
+    return CL_SUCCESS;
+not_understood:
+    mosaic_strbuf_printf(log, "error: cannot lower the atomic operation %s\n", callee);
+    return CL_BUILD_PROGRAM_FAILURE;
+}
+
+cl_int mc_lower_atomic_calls(LLVMModuleRef m, mosaic_strbuf *log)
+{
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
+    cl_int r = CL_SUCCESS;
+    for (LLVMValueRef f = LLVMGetFirstFunction(m), next; f; f = next) {
+        next = LLVMGetNextFunction(f);
+        const char *name = LLVMGetValueName(f);
+        bool opencl = !strncmp(name, "__opencl_atomic_", 16);
+        if (!LLVMIsDeclaration(f) || (!opencl && strncmp(name, "__atomic_", 9)))
+            continue;
+        const char *op = name + (opencl ? 16 : 9);
+        const char *us = strrchr(op, '_');
+        if (!us)
+            continue;
+        unsigned size = (unsigned)atoi(us + 1);
+        if (size != 1 && size != 2 && size != 4 && size != 8)
+            continue;
+        char opname[32];
+        snprintf(opname, sizeof opname, "%.*s", (int)(us - op), op);
+        LLVMUseRef u;
+        while ((u = LLVMGetFirstUse(f))) {
+            cl_int lowered = lower_call(b, LLVMGetUser(u), name, opname, opencl, size, log);
+            if (lowered != CL_SUCCESS) {
+                r = lowered; /* the next functions are still lowered, or reported */
+                break;
+            }
+        }
+        if (!LLVMGetFirstUse(f))
+            LLVMDeleteFunction(f);
+    }
+    LLVMDisposeBuilder(b);
+    return r;
+}

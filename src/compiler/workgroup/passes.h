@@ -1,0 +1,62 @@
+/*
+ * The work-group stage's passes over K.body and K.wg, one or two entry
+ * points each: spin loops, barriers in loops, loops in step, `#pragma
+ * unroll`, guarded indices, atomics, safe division.
+ */
+#ifndef MOSAIC_COMPILER_WORKGROUP_PASSES_H
+#define MOSAIC_COMPILER_WORKGROUP_PASSES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <llvm-c/Core.h>
+#include <llvm-c/TargetMachine.h>
+
+#include "base/strbuf.h"
+#include "compiler/ir/kernel_build.h"
+
+/* Might K.body wait for another work-item: does it read shared memory in a
+ * way a loop could wait on (an atomic read, a volatile load, a pipe built-in)?
+ * A quick test before mc_mark_spin_loops needs the IR cleaned up. */
+bool mc_may_spin(LLVMValueRef body);
+/* Finds K.body's spin loops (spin_loops.c), makes each iteration that goes
+ * round again call __mosaic_yield(ctx), and sets kb->spins if it found any.
+ * any_read (for IR not cleaned up): every loop that reads shared memory. */
+cl_int mc_mark_spin_loops(LLVMModuleRef m, mc_kernel_build *kb, bool any_read, mosaic_strbuf *log);
+/* Each loop of a barrier kernel's K.body that contains a barrier gets one on
+ * its back edges where the code around them touches memory, so no work-item
+ * starts an iteration before the whole group has finished the previous one
+ * (barrier_loops.c); with MOSAIC_DEBUG it says how many. */
+cl_int mc_step_barrier_loops(mc_kernel_build *kbs, size_t nk, mosaic_strbuf *log);
+/* zext(a - b) where a >= b is known becomes zext(a) - zext(b), so the
+ * vectoriser sees consecutive addresses (guarded_index.c).  How many. */
+unsigned mc_widen_guarded_indices(LLVMValueRef fn);
+/* Loops in which each work-item strides from its own start ("for (i = lid;
+ * i < n; i += size)") go round as often as the first work-item's, each
+ * work-item running the body while its own test holds, so their exits are
+ * uniform (strided_loops.c).  How many. */
+unsigned mc_run_strided_loops_in_step(LLVMValueRef body);
+/* Unrolls the loops of fs[0..n) that carry `#pragma unroll` (a count known,
+ * LLVM's limit on size for pragmas), then promotes what they made
+ * promotable (a private array indexed by their counters) to values: before
+ * the loops over work-items are built, so that widening and regions see
+ * registers, not memory (pragma_unroll.c).  Only the functions with such a
+ * loop go through the passes; fs is reordered. */
+cl_int mc_unroll_pragma_loops(LLVMModuleRef m, LLVMTargetMachineRef tm, LLVMValueRef *fs, size_t n, mosaic_strbuf *log);
+/* Each branch of fn that closes a cycle (a back edge of a depth-first walk
+ * from the entry) in *out (malloc'd); how many, -1 when memory runs out. */
+int mc_back_edges(LLVMValueRef fn, LLVMValueRef **out);
+/* Atomics on __local memory in K.wg (one thread runs the group) become plain
+ * loads and stores (local_atomics.c); after mc_annotate_wg.  How many. */
+unsigned mc_plain_local_atomics(LLVMValueRef wg);
+/* What atomic operation op stores, from the old value and its operand
+ * (atomics.c); NULL for the operations it does not know (fmax, fmin...). */
+LLVMValueRef mc_rmw_result(LLVMBuilderRef b, LLVMAtomicRMWBinOp op, LLVMValueRef old, LLVMValueRef v);
+/* Integer division and remainder never trap (safe_division.c). */
+void mc_guard_integer_division(LLVMModuleRef m);
+/* Turns the atomic library calls clang emits for spir64 (__atomic_fetch_add_4,
+ * __opencl_atomic_load_8, ...) into atomic instructions (atomics.c); a call
+ * it does not understand is CL_BUILD_PROGRAM_FAILURE. */
+cl_int mc_lower_atomic_calls(LLVMModuleRef m, mosaic_strbuf *log);
+
+#endif
