@@ -22,6 +22,7 @@
  */
 #include "api/api.h"
 #include "api/entry.h"
+#include "base/assert.h"
 #include "core/device.h"
 #include "core/util.h"
 
@@ -182,13 +183,6 @@ static bool has_extension(cl_device_id d, const char *name)
         p = end;
     }
     return false;
-}
-
-/* A vector width of the device's; 0 for double and half when the device
- * lacks the type (the specification's rule). */
-static cl_uint vector_width(const cl_uint *widths, mosaic_vector_type type, bool supported)
-{
-    return supported ? widths[type] : 0;
 }
 
 static cl_device_atomic_capabilities atomic_capabilities(cl_device_id d, bool fences)
@@ -484,310 +478,321 @@ clGetDeviceIDs(cl_platform_id platform, cl_device_type device_type, cl_uint num_
     return mosaic_match_devices(platform, device_type, num_entries, devices, num_devices);
 }
 
+/* ---- clGetDeviceInfo ----------------------------------------------------------- */
+
+/* An answer: `size` bytes at `data`, which points at the device's
+ * description, at a constant, or at `made` for an answer made here. */
+typedef struct device_answer {
+    const void *data;
+    size_t size;
+    union {
+        unsigned char number[sizeof(cl_ulong)];
+        cl_device_partition_property types[3];
+        cl_name_version list[MAX_LISTED];
+    } made;
+} device_answer;
+
+/* What a device may lack; an answer about something it lacks is 0. */
+typedef bool (*device_has_fn)(cl_device_id d);
+static bool has_fp64(cl_device_id d) { return has_extension(d, "cl_khr_fp64"); }
+static bool has_fp16(cl_device_id d) { return has_extension(d, "cl_khr_fp16"); }
+static bool has_images(cl_device_id d) { return mosaic_device_image_support(d); }
+static bool has_pipes(cl_device_id d) { return mosaic_device_pipe_support(d); }
+static bool has_device_queues(cl_device_id d) { return d->max_on_device_queues != 0; }
+static bool has_cache(cl_device_id d) { return d->global_mem_cache_size != 0; }
+static bool has_global_variables(cl_device_id d)
+{
+    return has_feature(d, "__opencl_c_program_scope_global_variables");
+}
+static bool has_generic_address_space(cl_device_id d) { return has_feature(d, "__opencl_c_generic_address_space"); }
+static bool has_collectives(cl_device_id d) { return has_feature(d, "__opencl_c_work_group_collective_functions"); }
+
+/* The answers that are one number (an unsigned integer, a bit field or a
+ * handle of `size` bytes): a field of the device's description (struct
+ * _cl_device_id, filled by its describe op), or a constant of what Mosaic
+ * implements; 0 when `has` is set and the device lacks it. */
+typedef struct number_query {
+    cl_device_info param;
+    size_t size;
+    size_t field_size; /* 0: the answer is `constant` */
+    size_t field_offset;
+    device_has_fn has;
+    cl_ulong constant;
+} number_query;
+
+#define FIELD_IF(param, T, field, has)                                                                      \
+    { param, sizeof(T), sizeof(((struct _cl_device_id *)0)->field), offsetof(struct _cl_device_id, field), has, \
+      0 }
+#define FIELD(param, T, field) FIELD_IF(param, T, field, NULL)
+#define CONSTANT_IF(param, T, value, has) { param, sizeof(T), 0, 0, has, (cl_ulong)(value) }
+#define CONSTANT(param, T, value) CONSTANT_IF(param, T, value, NULL)
+
+static const number_query number_queries[] = {
+    /* identity */
+    FIELD(CL_DEVICE_TYPE, cl_device_type, type),
+    FIELD(CL_DEVICE_VENDOR_ID, cl_uint, vendor_id),
+    FIELD(CL_DEVICE_PLATFORM, cl_platform_id, platform),
+    CONSTANT(CL_DEVICE_NUMERIC_VERSION, cl_version, CL_MAKE_VERSION(3, 0, 0)),
+    CONSTANT(CL_DEVICE_AVAILABLE, cl_bool, CL_TRUE),
+    CONSTANT(CL_DEVICE_COMPILER_AVAILABLE, cl_bool, CL_TRUE),
+    CONSTANT(CL_DEVICE_LINKER_AVAILABLE, cl_bool, CL_TRUE),
+
+    /* execution */
+    FIELD(CL_DEVICE_MAX_COMPUTE_UNITS, cl_uint, compute_units),
+    CONSTANT(CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS, cl_uint, 3),
+    FIELD(CL_DEVICE_MAX_WORK_GROUP_SIZE, size_t, max_work_group_size),
+    FIELD(CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, size_t, preferred_work_group_size_multiple),
+    CONSTANT(CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT, cl_bool, CL_TRUE),
+    CONSTANT_IF(CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT, cl_bool, CL_TRUE, has_collectives),
+    FIELD(CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS, cl_bool, sub_group_forward_progress),
+    FIELD(CL_DEVICE_MAX_CLOCK_FREQUENCY, cl_uint, max_clock_frequency),
+    FIELD(CL_DEVICE_ADDRESS_BITS, cl_uint, address_bits),
+    FIELD(CL_DEVICE_ENDIAN_LITTLE, cl_bool, endian_little),
+    FIELD(CL_DEVICE_ERROR_CORRECTION_SUPPORT, cl_bool, error_correction),
+    FIELD(CL_DEVICE_EXECUTION_CAPABILITIES, cl_device_exec_capabilities, execution_capabilities),
+    FIELD(CL_DEVICE_QUEUE_ON_HOST_PROPERTIES, cl_command_queue_properties, queue_on_host_properties),
+    FIELD(CL_DEVICE_PRINTF_BUFFER_SIZE, size_t, printf_buffer_size),
+    CONSTANT(CL_DEVICE_PREFERRED_INTEROP_USER_SYNC, cl_bool, CL_TRUE),
+
+    /* device-side enqueue: what the device says (0: none) */
+    CONSTANT_IF(CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES, cl_device_device_enqueue_capabilities,
+                CL_DEVICE_QUEUE_SUPPORTED | CL_DEVICE_QUEUE_REPLACEABLE_DEFAULT, has_device_queues),
+    CONSTANT_IF(CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES, cl_command_queue_properties,
+                CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE, has_device_queues),
+    FIELD(CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE, cl_uint, queue_on_device_preferred_size),
+    FIELD(CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE, cl_uint, queue_on_device_max_size),
+    FIELD(CL_DEVICE_MAX_ON_DEVICE_QUEUES, cl_uint, max_on_device_queues),
+    FIELD(CL_DEVICE_MAX_ON_DEVICE_EVENTS, cl_uint, max_on_device_events),
+
+    /* pipes: what the device says, all 0 without __opencl_c_pipes */
+    CONSTANT_IF(CL_DEVICE_PIPE_SUPPORT, cl_bool, CL_TRUE, has_pipes),
+    FIELD_IF(CL_DEVICE_MAX_PIPE_ARGS, cl_uint, max_pipe_args, has_pipes),
+    FIELD_IF(CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS, cl_uint, pipe_max_active_reservations, has_pipes),
+    FIELD_IF(CL_DEVICE_PIPE_MAX_PACKET_SIZE, cl_uint, pipe_max_packet_size, has_pipes),
+
+    /* memory */
+    FIELD(CL_DEVICE_GLOBAL_MEM_SIZE, cl_ulong, global_mem_size),
+    FIELD(CL_DEVICE_MAX_MEM_ALLOC_SIZE, cl_ulong, max_mem_alloc_size),
+    CONSTANT_IF(CL_DEVICE_GLOBAL_MEM_CACHE_TYPE, cl_device_mem_cache_type, CL_READ_WRITE_CACHE, has_cache),
+    FIELD(CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, cl_ulong, global_mem_cache_size),
+    FIELD(CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE, cl_uint, global_mem_cacheline_size),
+    FIELD(CL_DEVICE_LOCAL_MEM_TYPE, cl_device_local_mem_type, local_mem_type),
+    FIELD(CL_DEVICE_LOCAL_MEM_SIZE, cl_ulong, local_mem_size),
+    FIELD(CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE, cl_ulong, max_constant_buffer_size),
+    FIELD(CL_DEVICE_MAX_CONSTANT_ARGS, cl_uint, max_constant_args),
+    FIELD(CL_DEVICE_MAX_PARAMETER_SIZE, size_t, max_parameter_size),
+    FIELD(CL_DEVICE_MEM_BASE_ADDR_ALIGN, cl_uint, mem_base_addr_align_bits),
+    CONSTANT(CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE, cl_uint, sizeof(cl_long16)), /* the largest built-in type */
+    FIELD(CL_DEVICE_HOST_UNIFIED_MEMORY, cl_bool, host_unified_memory),
+    FIELD(CL_DEVICE_SVM_CAPABILITIES, cl_device_svm_capabilities, svm_capabilities),
+    FIELD_IF(CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE, size_t, max_global_variable_size, has_global_variables),
+    FIELD_IF(CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE, size_t, max_global_variable_size, has_global_variables),
+    CONSTANT_IF(CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT, cl_bool, CL_TRUE, has_generic_address_space),
+    CONSTANT(CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT, cl_uint, 0), /* natural alignment */
+    CONSTANT(CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT, cl_uint, 0),
+    CONSTANT(CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT, cl_uint, 0),
+
+    /* images and samplers (0 for a device without images) */
+    FIELD(CL_DEVICE_IMAGE_SUPPORT, cl_bool, image_support),
+    FIELD_IF(CL_DEVICE_MAX_READ_IMAGE_ARGS, cl_uint, max_read_image_args, has_images),
+    FIELD_IF(CL_DEVICE_MAX_WRITE_IMAGE_ARGS, cl_uint, max_write_image_args, has_images),
+    FIELD_IF(CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS, cl_uint, max_read_write_image_args, has_images),
+    FIELD_IF(CL_DEVICE_MAX_SAMPLERS, cl_uint, max_samplers, has_images),
+    FIELD_IF(CL_DEVICE_IMAGE_PITCH_ALIGNMENT, cl_uint, image_pitch_alignment, has_images),
+    FIELD_IF(CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT, cl_uint, image_base_address_alignment, has_images),
+    FIELD_IF(CL_DEVICE_IMAGE2D_MAX_WIDTH, size_t, image2d_max_width, has_images),
+    FIELD_IF(CL_DEVICE_IMAGE2D_MAX_HEIGHT, size_t, image2d_max_height, has_images),
+    FIELD_IF(CL_DEVICE_IMAGE3D_MAX_WIDTH, size_t, image3d_max_width, has_images),
+    FIELD_IF(CL_DEVICE_IMAGE3D_MAX_HEIGHT, size_t, image3d_max_height, has_images),
+    FIELD_IF(CL_DEVICE_IMAGE3D_MAX_DEPTH, size_t, image3d_max_depth, has_images),
+    FIELD_IF(CL_DEVICE_IMAGE_MAX_BUFFER_SIZE, size_t, image_max_buffer_size, has_images),
+    FIELD_IF(CL_DEVICE_IMAGE_MAX_ARRAY_SIZE, size_t, image_max_array_size, has_images),
+
+    /* floating point (0 for double and half without the type) */
+    FIELD(CL_DEVICE_SINGLE_FP_CONFIG, cl_device_fp_config, single_fp_config),
+    FIELD_IF(CL_DEVICE_DOUBLE_FP_CONFIG, cl_device_fp_config, double_fp_config, has_fp64),
+    FIELD_IF(CL_DEVICE_HALF_FP_CONFIG, cl_device_fp_config, half_fp_config, has_fp16),
+
+    /* vector widths (0 for double and half without the type: the specification's rule) */
+    FIELD(CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR, cl_uint, preferred_vector_width[MOSAIC_VECTOR_CHAR]),
+    FIELD(CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT, cl_uint, preferred_vector_width[MOSAIC_VECTOR_SHORT]),
+    FIELD(CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT, cl_uint, preferred_vector_width[MOSAIC_VECTOR_INT]),
+    FIELD(CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG, cl_uint, preferred_vector_width[MOSAIC_VECTOR_LONG]),
+    FIELD(CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT, cl_uint, preferred_vector_width[MOSAIC_VECTOR_FLOAT]),
+    FIELD_IF(CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE, cl_uint, preferred_vector_width[MOSAIC_VECTOR_DOUBLE], has_fp64),
+    FIELD_IF(CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF, cl_uint, preferred_vector_width[MOSAIC_VECTOR_HALF], has_fp16),
+    FIELD(CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR, cl_uint, native_vector_width[MOSAIC_VECTOR_CHAR]),
+    FIELD(CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT, cl_uint, native_vector_width[MOSAIC_VECTOR_SHORT]),
+    FIELD(CL_DEVICE_NATIVE_VECTOR_WIDTH_INT, cl_uint, native_vector_width[MOSAIC_VECTOR_INT]),
+    FIELD(CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG, cl_uint, native_vector_width[MOSAIC_VECTOR_LONG]),
+    FIELD(CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT, cl_uint, native_vector_width[MOSAIC_VECTOR_FLOAT]),
+    FIELD_IF(CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE, cl_uint, native_vector_width[MOSAIC_VECTOR_DOUBLE], has_fp64),
+    FIELD_IF(CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF, cl_uint, native_vector_width[MOSAIC_VECTOR_HALF], has_fp16),
+
+    /* partitioning */
+    FIELD(CL_DEVICE_PARENT_DEVICE, cl_device_id, parent),
+};
+
+/* Unsigned integers (and handles) of 1, 2, 4 or 8 bytes, as a cast between
+ * them would convert. */
+static cl_ulong load_unsigned(const void *p, size_t size)
+{
+    uint8_t u8;
+    uint16_t u16;
+    uint32_t u32;
+    uint64_t u64;
+    switch (size) {
+    case 1: memcpy(&u8, p, 1); return u8;
+    case 2: memcpy(&u16, p, 2); return u16;
+    case 4: memcpy(&u32, p, 4); return u32;
+    default: MOSAIC_ASSERT(size == 8); memcpy(&u64, p, 8); return u64;
+    }
+}
+
+static void store_unsigned(void *p, size_t size, cl_ulong value)
+{
+    uint8_t u8 = (uint8_t)value;
+    uint16_t u16 = (uint16_t)value;
+    uint32_t u32 = (uint32_t)value;
+    switch (size) {
+    case 1: memcpy(p, &u8, 1); break;
+    case 2: memcpy(p, &u16, 2); break;
+    case 4: memcpy(p, &u32, 4); break;
+    default: MOSAIC_ASSERT(size == 8); memcpy(p, &value, 8); break;
+    }
+}
+
+static void answer_number(device_answer *a, size_t size, cl_ulong value)
+{
+    store_unsigned(a->made.number, size, value);
+    a->data = a->made.number;
+    a->size = size;
+}
+
+/* A number of the table; false when param is not one. */
+static bool table_answer(cl_device_id d, cl_device_info param, device_answer *a)
+{
+    for (size_t i = 0; i < sizeof number_queries / sizeof number_queries[0]; i++) {
+        const number_query *q = &number_queries[i];
+        if (q->param != param)
+            continue;
+        cl_ulong value = q->field_size ? load_unsigned((const char *)d + q->field_offset, q->field_size) : q->constant;
+        answer_number(a, q->size, q->has && !q->has(d) ? 0 : value);
+        return true;
+    }
+    return false;
+}
+
+static void answer_string(device_answer *a, const char *s)
+{
+    a->data = s ? s : "";
+    a->size = strlen(a->data) + 1;
+}
+
+static void answer_list(device_answer *a, const void *list, size_t count, size_t each)
+{
+    a->data = list;
+    a->size = count * each;
+}
+
+/* The answers made from the description: strings, lists, and numbers
+ * computed from several fields; false when param is none of them. */
+static bool made_answer(cl_device_id d, cl_device_info param, device_answer *a)
+{
+    static const cl_name_version opencl_c_versions[] = {
+        { CL_MAKE_VERSION(1, 0, 0), "OpenCL C" }, { CL_MAKE_VERSION(1, 1, 0), "OpenCL C" },
+        { CL_MAKE_VERSION(1, 2, 0), "OpenCL C" }, { CL_MAKE_VERSION(3, 0, 0), "OpenCL C" },
+        { CL_MAKE_VERSION(2, 0, 0), "OpenCL C" }, /* last: left out without OpenCL C 2.0 */
+    };
+    cl_name_version *list = a->made.list;
+    size_t n = 0;
+    switch (param) {
+    case CL_DEVICE_NAME: answer_string(a, d->name); return true;
+    case CL_DEVICE_VENDOR: answer_string(a, d->vendor); return true;
+    case CL_DRIVER_VERSION: answer_string(a, MOSAIC_VERSION_STRING); return true;
+    case CL_DEVICE_PROFILE: answer_string(a, "FULL_PROFILE"); return true;
+    case CL_DEVICE_VERSION: answer_string(a, "OpenCL 3.0 Mosaic"); return true;
+    case CL_DEVICE_OPENCL_C_VERSION: /* for a 3.0 device: the highest OpenCL C version below 3.0 */
+        answer_string(a, supports_opencl_c_2_0(d) ? "OpenCL C 2.0 " : "OpenCL C 1.2 ");
+        return true;
+    case CL_DEVICE_OPENCL_C_ALL_VERSIONS:
+        answer_list(a, opencl_c_versions, 5 - !supports_opencl_c_2_0(d), sizeof *opencl_c_versions);
+        return true;
+    case CL_DEVICE_OPENCL_C_FEATURES:
+        for (cl_uint i = 0; i < d->num_opencl_c_features && n < MAX_LISTED; i++) {
+            if (!d->opencl_c_features[i])
+                continue;
+            memset(&list[n], 0, sizeof list[n]);
+            strncpy(list[n].name, d->opencl_c_features[i], CL_NAME_VERSION_MAX_NAME_SIZE - 1);
+            list[n++].version = CL_MAKE_VERSION(3, 0, 0);
+        }
+        answer_list(a, list, n, sizeof *list);
+        return true;
+    case CL_DEVICE_EXTENSIONS: answer_string(a, d->extensions); return true;
+    case CL_DEVICE_EXTENSIONS_WITH_VERSION:
+        n = mosaic_extensions_with_version(d->extensions, list, MAX_LISTED);
+        answer_list(a, list, n < MAX_LISTED ? n : MAX_LISTED, sizeof *list);
+        return true;
+    case CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED: /* Mosaic has not passed the conformance tests (yet) */
+        answer_string(a, "v0000-01-01-00");
+        return true;
+    case CL_DEVICE_BUILT_IN_KERNELS: answer_string(a, ""); return true;
+    case CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION: answer_list(a, list, 0, sizeof *list); return true;
+    case CL_DEVICE_ILS_WITH_VERSION:
+        answer_list(a, list, il_versions(d->il_version, list, MAX_LISTED), sizeof *list);
+        return true;
+    case CL_DEVICE_IL_VERSION: answer_string(a, d->il_version); return true;
+    case CL_DEVICE_MAX_WORK_ITEM_SIZES: answer_list(a, d->max_work_item_sizes, 3, sizeof(size_t)); return true;
+    case CL_DEVICE_MAX_NUM_SUB_GROUPS:
+        answer_number(a, sizeof(cl_uint),
+                      d->sub_group_size ? (d->max_work_group_size + d->sub_group_size - 1) / d->sub_group_size : 0);
+        return true;
+    case CL_DEVICE_PROFILING_TIMER_RESOLUTION: /* profiling's clock (core/util.h) */
+        answer_number(a, sizeof(size_t), mosaic_now_resolution_ns());
+        return true;
+    case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES:
+    case CL_DEVICE_ATOMIC_FENCE_CAPABILITIES:
+        answer_number(a, sizeof(cl_device_atomic_capabilities),
+                      atomic_capabilities(d, param == CL_DEVICE_ATOMIC_FENCE_CAPABILITIES));
+        return true;
+    case CL_DEVICE_PARTITION_MAX_SUB_DEVICES: /* one per compute unit; none when the device cannot be split */
+        answer_number(a, sizeof(cl_uint), d->compute_units >= 2 ? d->compute_units : 0);
+        return true;
+    case CL_DEVICE_PARTITION_PROPERTIES: /* "cannot be partitioned": a list holding only 0 */
+        n = partition_types(d, a->made.types);
+        if (n == 0)
+            a->made.types[n++] = 0;
+        answer_list(a, a->made.types, n, sizeof(cl_device_partition_property));
+        return true;
+    case CL_DEVICE_PARTITION_AFFINITY_DOMAIN:
+        answer_number(a, sizeof(cl_device_affinity_domain), splitting_domains(d));
+        return true;
+    case CL_DEVICE_PARTITION_TYPE: /* a root device: a list holding only 0 */
+        if (d->parent)
+            answer_list(a, d->partition_type, d->partition_type_len, sizeof(cl_device_partition_property));
+        else
+            answer_number(a, sizeof(cl_device_partition_property), 0);
+        return true;
+    case CL_DEVICE_REFERENCE_COUNT: /* always 1 for a root device */
+        answer_number(a, sizeof(cl_uint), mosaic_refcount(d));
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* Every query of OpenCL 3.0 (and the 1.x/2.x ones still in CL/cl.h) is
+ * answered from the device's description: a number of the table above, or
+ * an answer made from several fields. */
 CL_API_ENTRY cl_int CL_API_CALL
 clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_value_size,
                 void *param_value, size_t *param_value_size_ret)
 {
     MOSAIC_CHECK_HANDLE(device, DEVICE);
-    cl_device_id d = device;
-    const bool fp64 = has_extension(d, "cl_khr_fp64");
-    const bool fp16 = has_extension(d, "cl_khr_fp16");
-    const bool images = mosaic_device_image_support(d);
-
-    switch (param_name) {
-    /* ---- identity ---- */
-    case CL_DEVICE_TYPE:
-        MOSAIC_INFO_SCALAR(cl_device_type, d->type);
-    case CL_DEVICE_VENDOR_ID:
-        MOSAIC_INFO_SCALAR(cl_uint, d->vendor_id);
-    case CL_DEVICE_NAME:
-        MOSAIC_INFO_STRING(d->name);
-    case CL_DEVICE_VENDOR:
-        MOSAIC_INFO_STRING(d->vendor);
-    case CL_DRIVER_VERSION:
-        MOSAIC_INFO_STRING(MOSAIC_VERSION_STRING);
-    case CL_DEVICE_PROFILE:
-        MOSAIC_INFO_STRING("FULL_PROFILE");
-    case CL_DEVICE_VERSION:
-        MOSAIC_INFO_STRING("OpenCL 3.0 Mosaic");
-    case CL_DEVICE_NUMERIC_VERSION:
-        MOSAIC_INFO_SCALAR(cl_version, CL_MAKE_VERSION(3, 0, 0));
-    case CL_DEVICE_OPENCL_C_VERSION:
-        /* For a 3.0 device: the highest OpenCL C version below 3.0. */
-        MOSAIC_INFO_STRING(supports_opencl_c_2_0(d) ? "OpenCL C 2.0 " : "OpenCL C 1.2 ");
-    case CL_DEVICE_OPENCL_C_ALL_VERSIONS: {
-        const cl_name_version versions[] = {
-            { CL_MAKE_VERSION(1, 0, 0), "OpenCL C" },
-            { CL_MAKE_VERSION(1, 1, 0), "OpenCL C" },
-            { CL_MAKE_VERSION(1, 2, 0), "OpenCL C" },
-            { CL_MAKE_VERSION(3, 0, 0), "OpenCL C" },
-            { CL_MAKE_VERSION(2, 0, 0), "OpenCL C" },
-        };
-        MOSAIC_INFO_ARRAY(versions, sizeof versions / sizeof versions[0] - !supports_opencl_c_2_0(d));
-    }
-    case CL_DEVICE_OPENCL_C_FEATURES: {
-        cl_name_version features[MAX_LISTED];
-        size_t n = 0;
-        for (cl_uint i = 0; i < d->num_opencl_c_features && n < MAX_LISTED; i++) {
-            if (!d->opencl_c_features[i])
-                continue;
-            memset(&features[n], 0, sizeof features[n]);
-            strncpy(features[n].name, d->opencl_c_features[i], CL_NAME_VERSION_MAX_NAME_SIZE - 1);
-            features[n].version = CL_MAKE_VERSION(3, 0, 0);
-            n++;
-        }
-        MOSAIC_INFO_ARRAY(features, n);
-    }
-    case CL_DEVICE_EXTENSIONS:
-        MOSAIC_INFO_STRING(d->extensions);
-    case CL_DEVICE_EXTENSIONS_WITH_VERSION: {
-        cl_name_version list[MAX_LISTED];
-        size_t n = mosaic_extensions_with_version(d->extensions, list, MAX_LISTED);
-        MOSAIC_INFO_ARRAY(list, n < MAX_LISTED ? n : MAX_LISTED);
-    }
-    case CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED:
-        /* Mosaic has not passed the conformance tests (yet). */
-        MOSAIC_INFO_STRING("v0000-01-01-00");
-    case CL_DEVICE_PLATFORM:
-        MOSAIC_INFO_SCALAR(cl_platform_id, d->platform);
-    case CL_DEVICE_AVAILABLE:
-    case CL_DEVICE_COMPILER_AVAILABLE:
-    case CL_DEVICE_LINKER_AVAILABLE:
-        MOSAIC_INFO_SCALAR(cl_bool, CL_TRUE);
-    case CL_DEVICE_BUILT_IN_KERNELS:
-        MOSAIC_INFO_STRING("");
-    case CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION: {
-        static const cl_name_version none[1];
-        MOSAIC_INFO_ARRAY(none, 0);
-    }
-    case CL_DEVICE_ILS_WITH_VERSION: {
-        cl_name_version list[MAX_LISTED];
-        size_t n = il_versions(d->il_version, list, MAX_LISTED);
-        MOSAIC_INFO_ARRAY(list, n);
-    }
-    case CL_DEVICE_IL_VERSION:
-        MOSAIC_INFO_STRING(d->il_version ? d->il_version : "");
-
-    /* ---- execution ---- */
-    case CL_DEVICE_MAX_COMPUTE_UNITS:
-        MOSAIC_INFO_SCALAR(cl_uint, d->compute_units);
-    case CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS:
-        MOSAIC_INFO_SCALAR(cl_uint, 3);
-    case CL_DEVICE_MAX_WORK_GROUP_SIZE:
-        MOSAIC_INFO_SCALAR(size_t, d->max_work_group_size);
-    case CL_DEVICE_MAX_WORK_ITEM_SIZES:
-        MOSAIC_INFO_ARRAY(d->max_work_item_sizes, 3);
-    case CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
-        MOSAIC_INFO_SCALAR(size_t, d->preferred_work_group_size_multiple);
-    case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT:
-        MOSAIC_INFO_SCALAR(cl_bool, CL_TRUE);
-    case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
-        MOSAIC_INFO_SCALAR(cl_bool, has_feature(d, "__opencl_c_work_group_collective_functions"));
-    case CL_DEVICE_MAX_NUM_SUB_GROUPS:
-        MOSAIC_INFO_SCALAR(cl_uint, d->sub_group_size ? (d->max_work_group_size + d->sub_group_size - 1) / d->sub_group_size : 0);
-    case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
-        MOSAIC_INFO_SCALAR(cl_bool, d->sub_group_forward_progress ? CL_TRUE : CL_FALSE);
-    case CL_DEVICE_MAX_CLOCK_FREQUENCY:
-        MOSAIC_INFO_SCALAR(cl_uint, d->max_clock_frequency);
-    case CL_DEVICE_ADDRESS_BITS:
-        MOSAIC_INFO_SCALAR(cl_uint, sizeof(void *) * 8);
-    case CL_DEVICE_ENDIAN_LITTLE:
-        MOSAIC_INFO_SCALAR(cl_bool, __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__);
-    case CL_DEVICE_ERROR_CORRECTION_SUPPORT:
-        MOSAIC_INFO_SCALAR(cl_bool, CL_FALSE);
-    case CL_DEVICE_EXECUTION_CAPABILITIES:
-        /* clEnqueueNativeKernel runs host functions on the device's queue */
-        MOSAIC_INFO_SCALAR(cl_device_exec_capabilities, CL_EXEC_KERNEL | CL_EXEC_NATIVE_KERNEL);
-    case CL_DEVICE_QUEUE_ON_HOST_PROPERTIES:
-        MOSAIC_INFO_SCALAR(cl_command_queue_properties,
-                           CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE);
-    case CL_DEVICE_PROFILING_TIMER_RESOLUTION:
-        MOSAIC_INFO_SCALAR(size_t, mosaic_now_resolution_ns()); /* profiling's clock (core/util.h) */
-    case CL_DEVICE_PRINTF_BUFFER_SIZE:
-        MOSAIC_INFO_SCALAR(size_t, d->printf_buffer_size);
-    case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC:
-        MOSAIC_INFO_SCALAR(cl_bool, CL_TRUE);
-
-    /* ---- device-side enqueue: what the device says (0: none) ---- */
-    case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES:
-        MOSAIC_INFO_SCALAR(cl_device_device_enqueue_capabilities,
-                           d->max_on_device_queues ? CL_DEVICE_QUEUE_SUPPORTED | CL_DEVICE_QUEUE_REPLACEABLE_DEFAULT : 0);
-    case CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES:
-        MOSAIC_INFO_SCALAR(cl_command_queue_properties, d->max_on_device_queues ?
-                           CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE : 0);
-    case CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE:
-        MOSAIC_INFO_SCALAR(cl_uint, d->queue_on_device_preferred_size);
-    case CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE:
-        MOSAIC_INFO_SCALAR(cl_uint, d->queue_on_device_max_size);
-    case CL_DEVICE_MAX_ON_DEVICE_QUEUES:
-        MOSAIC_INFO_SCALAR(cl_uint, d->max_on_device_queues);
-    case CL_DEVICE_MAX_ON_DEVICE_EVENTS:
-        MOSAIC_INFO_SCALAR(cl_uint, d->max_on_device_events);
-
-    /* ---- pipes: what the device says, all 0 without __opencl_c_pipes ---- */
-    case CL_DEVICE_PIPE_SUPPORT:
-        MOSAIC_INFO_SCALAR(cl_bool, mosaic_device_pipe_support(d) ? CL_TRUE : CL_FALSE);
-    case CL_DEVICE_MAX_PIPE_ARGS:
-        MOSAIC_INFO_SCALAR(cl_uint, mosaic_device_pipe_support(d) ? d->max_pipe_args : 0);
-    case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS:
-        MOSAIC_INFO_SCALAR(cl_uint, mosaic_device_pipe_support(d) ? d->pipe_max_active_reservations : 0);
-    case CL_DEVICE_PIPE_MAX_PACKET_SIZE:
-        MOSAIC_INFO_SCALAR(cl_uint, mosaic_device_pipe_support(d) ? d->pipe_max_packet_size : 0);
-
-    /* ---- memory ---- */
-    case CL_DEVICE_GLOBAL_MEM_SIZE:
-        MOSAIC_INFO_SCALAR(cl_ulong, d->global_mem_size);
-    case CL_DEVICE_MAX_MEM_ALLOC_SIZE:
-        MOSAIC_INFO_SCALAR(cl_ulong, d->max_mem_alloc_size);
-    case CL_DEVICE_GLOBAL_MEM_CACHE_TYPE:
-        MOSAIC_INFO_SCALAR(cl_device_mem_cache_type, d->global_mem_cache_size ? CL_READ_WRITE_CACHE : CL_NONE);
-    case CL_DEVICE_GLOBAL_MEM_CACHE_SIZE:
-        MOSAIC_INFO_SCALAR(cl_ulong, d->global_mem_cache_size);
-    case CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE:
-        MOSAIC_INFO_SCALAR(cl_uint, d->global_mem_cacheline_size);
-    case CL_DEVICE_LOCAL_MEM_TYPE:
-        /* __local is an ordinary per-worker arena in the same memory */
-        MOSAIC_INFO_SCALAR(cl_device_local_mem_type, CL_GLOBAL);
-    case CL_DEVICE_LOCAL_MEM_SIZE:
-        MOSAIC_INFO_SCALAR(cl_ulong, d->local_mem_size);
-    case CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE:
-        MOSAIC_INFO_SCALAR(cl_ulong, d->max_constant_buffer_size);
-    case CL_DEVICE_MAX_CONSTANT_ARGS:
-        MOSAIC_INFO_SCALAR(cl_uint, d->max_constant_args);
-    case CL_DEVICE_MAX_PARAMETER_SIZE:
-        MOSAIC_INFO_SCALAR(size_t, d->max_parameter_size);
-    case CL_DEVICE_MEM_BASE_ADDR_ALIGN:
-        MOSAIC_INFO_SCALAR(cl_uint, d->mem_base_addr_align_bits);
-    case CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE:
-        MOSAIC_INFO_SCALAR(cl_uint, sizeof(cl_long16)); /* the largest built-in type */
-    case CL_DEVICE_HOST_UNIFIED_MEMORY:
-        MOSAIC_INFO_SCALAR(cl_bool, CL_TRUE);
-    case CL_DEVICE_SVM_CAPABILITIES:
-        MOSAIC_INFO_SCALAR(cl_device_svm_capabilities, d->svm_capabilities);
-    case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE:
-    case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE:
-        MOSAIC_INFO_SCALAR(size_t, has_feature(d, "__opencl_c_program_scope_global_variables")
-                                       ? d->max_global_variable_size : 0);
-    case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
-        MOSAIC_INFO_SCALAR(cl_bool, has_feature(d, "__opencl_c_generic_address_space"));
-    case CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT:
-    case CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT:
-    case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT:
-        MOSAIC_INFO_SCALAR(cl_uint, 0); /* natural alignment */
-    case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES:
-        MOSAIC_INFO_SCALAR(cl_device_atomic_capabilities, atomic_capabilities(d, false));
-    case CL_DEVICE_ATOMIC_FENCE_CAPABILITIES:
-        MOSAIC_INFO_SCALAR(cl_device_atomic_capabilities, atomic_capabilities(d, true));
-
-    /* ---- images and samplers (0 for a device without images) ---- */
-    case CL_DEVICE_IMAGE_SUPPORT:
-        MOSAIC_INFO_SCALAR(cl_bool, images);
-    case CL_DEVICE_MAX_READ_IMAGE_ARGS:
-        MOSAIC_INFO_SCALAR(cl_uint, images ? d->max_read_image_args : 0);
-    case CL_DEVICE_MAX_WRITE_IMAGE_ARGS:
-        MOSAIC_INFO_SCALAR(cl_uint, images ? d->max_write_image_args : 0);
-    case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS:
-        MOSAIC_INFO_SCALAR(cl_uint, images ? d->max_read_write_image_args : 0);
-    case CL_DEVICE_MAX_SAMPLERS:
-        MOSAIC_INFO_SCALAR(cl_uint, images ? d->max_samplers : 0);
-    case CL_DEVICE_IMAGE_PITCH_ALIGNMENT:
-        MOSAIC_INFO_SCALAR(cl_uint, images ? d->image_pitch_alignment : 0);
-    case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT:
-        MOSAIC_INFO_SCALAR(cl_uint, images ? d->image_base_address_alignment : 0);
-    case CL_DEVICE_IMAGE2D_MAX_WIDTH:
-        MOSAIC_INFO_SCALAR(size_t, images ? d->image2d_max_width : 0);
-    case CL_DEVICE_IMAGE2D_MAX_HEIGHT:
-        MOSAIC_INFO_SCALAR(size_t, images ? d->image2d_max_height : 0);
-    case CL_DEVICE_IMAGE3D_MAX_WIDTH:
-        MOSAIC_INFO_SCALAR(size_t, images ? d->image3d_max_width : 0);
-    case CL_DEVICE_IMAGE3D_MAX_HEIGHT:
-        MOSAIC_INFO_SCALAR(size_t, images ? d->image3d_max_height : 0);
-    case CL_DEVICE_IMAGE3D_MAX_DEPTH:
-        MOSAIC_INFO_SCALAR(size_t, images ? d->image3d_max_depth : 0);
-    case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE:
-        MOSAIC_INFO_SCALAR(size_t, images ? d->image_max_buffer_size : 0);
-    case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE:
-        MOSAIC_INFO_SCALAR(size_t, images ? d->image_max_array_size : 0);
-
-    /* ---- floating point ---- */
-    case CL_DEVICE_SINGLE_FP_CONFIG:
-        /* Hardware IEEE single precision: denormals, infinities and NaNs,
-         * round to nearest even by default, fma() exact (hardware or libm),
-         * division and sqrt correctly rounded (divss / sqrtss). */
-        MOSAIC_INFO_SCALAR(cl_device_fp_config, CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST |
-                                                    CL_FP_FMA | CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT);
-    case CL_DEVICE_DOUBLE_FP_CONFIG:
-        /* The spec's minimum is FMA, nearest, inf/NaN and denormals; the CTS
-         * (test_api min_max_double_fp_config) holds doubles to OpenCL 1.0's,
-         * which adds round to zero and to +-infinity: the hardware has all
-         * four rounding modes, as every CPU platform reports. */
-        MOSAIC_INFO_SCALAR(cl_device_fp_config,
-                           fp64 ? CL_FP_FMA | CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO | CL_FP_ROUND_TO_INF |
-                                      CL_FP_INF_NAN | CL_FP_DENORM
-                                : 0);
-    case CL_DEVICE_HALF_FP_CONFIG:
-        /* cl_khr_fp16 (docs/half.md): each operation rounds once to nearest
-         * even (computed in float, whose 24 bits make that one rounding),
-         * denormals and infinities kept, fma() correctly rounded.  Only
-         * round to nearest: no directed rounding of arithmetic. */
-        MOSAIC_INFO_SCALAR(cl_device_fp_config,
-                           fp16 ? CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_FMA : 0);
-
-    /* ---- vector widths ---- */
-    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR:
-        MOSAIC_INFO_SCALAR(cl_uint, vector_width(d->preferred_vector_width, MOSAIC_VECTOR_CHAR, true));
-    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT:
-        MOSAIC_INFO_SCALAR(cl_uint, vector_width(d->preferred_vector_width, MOSAIC_VECTOR_SHORT, true));
-    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT:
-        MOSAIC_INFO_SCALAR(cl_uint, vector_width(d->preferred_vector_width, MOSAIC_VECTOR_INT, true));
-    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG:
-        MOSAIC_INFO_SCALAR(cl_uint, vector_width(d->preferred_vector_width, MOSAIC_VECTOR_LONG, true));
-    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT:
-        MOSAIC_INFO_SCALAR(cl_uint, vector_width(d->preferred_vector_width, MOSAIC_VECTOR_FLOAT, true));
-    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE:
-        MOSAIC_INFO_SCALAR(cl_uint, vector_width(d->preferred_vector_width, MOSAIC_VECTOR_DOUBLE, fp64));
-    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF:
-        MOSAIC_INFO_SCALAR(cl_uint, vector_width(d->preferred_vector_width, MOSAIC_VECTOR_HALF, fp16));
-    case CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR:
-        MOSAIC_INFO_SCALAR(cl_uint, vector_width(d->native_vector_width, MOSAIC_VECTOR_CHAR, true));
-    case CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT:
-        MOSAIC_INFO_SCALAR(cl_uint, vector_width(d->native_vector_width, MOSAIC_VECTOR_SHORT, true));
-    case CL_DEVICE_NATIVE_VECTOR_WIDTH_INT:
-        MOSAIC_INFO_SCALAR(cl_uint, vector_width(d->native_vector_width, MOSAIC_VECTOR_INT, true));
-    case CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG:
-        MOSAIC_INFO_SCALAR(cl_uint, vector_width(d->native_vector_width, MOSAIC_VECTOR_LONG, true));
-    case CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT:
-        MOSAIC_INFO_SCALAR(cl_uint, vector_width(d->native_vector_width, MOSAIC_VECTOR_FLOAT, true));
-    case CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE:
-        MOSAIC_INFO_SCALAR(cl_uint, vector_width(d->native_vector_width, MOSAIC_VECTOR_DOUBLE, fp64));
-    case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF:
-        MOSAIC_INFO_SCALAR(cl_uint, vector_width(d->native_vector_width, MOSAIC_VECTOR_HALF, fp16));
-
-    /* ---- partitioning ---- */
-    case CL_DEVICE_PARENT_DEVICE:
-        MOSAIC_INFO_SCALAR(cl_device_id, d->parent);
-    case CL_DEVICE_PARTITION_MAX_SUB_DEVICES:
-        /* one per compute unit; none when the device cannot be split */
-        MOSAIC_INFO_SCALAR(cl_uint, d->compute_units >= 2 ? d->compute_units : 0);
-    case CL_DEVICE_PARTITION_PROPERTIES: {
-        cl_device_partition_property types[3];
-        size_t n = partition_types(d, types);
-        if (n == 0) /* "cannot be partitioned": a list holding only 0 */
-            MOSAIC_INFO_SCALAR(cl_device_partition_property, 0);
-        MOSAIC_INFO_ARRAY(types, n);
-    }
-    case CL_DEVICE_PARTITION_AFFINITY_DOMAIN:
-        MOSAIC_INFO_SCALAR(cl_device_affinity_domain, splitting_domains(d));
-    case CL_DEVICE_PARTITION_TYPE:
-        if (!d->parent) /* a root device: a list holding only 0 */
-            MOSAIC_INFO_SCALAR(cl_device_partition_property, 0);
-        MOSAIC_INFO_ARRAY(d->partition_type, d->partition_type_len);
-    case CL_DEVICE_REFERENCE_COUNT:
-        MOSAIC_INFO_SCALAR(cl_uint, mosaic_refcount(d)); /* always 1 for a root device */
-
-    default:
+    device_answer answer;
+    if (!table_answer(device, param_name, &answer) && !made_answer(device, param_name, &answer))
         MOSAIC_INFO_UNKNOWN(param_name);
-    }
+    return mosaic_info(param_value_size, param_value, param_value_size_ret, answer.data, answer.size);
 }
 
 /* Root devices have no destroy function, so retain and release only check

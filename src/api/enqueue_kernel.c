@@ -11,7 +11,6 @@
 #include "core/util.h"
 #include "api/entry.h"
 #include "api/enqueue.h"
-#include "base/settings.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -52,63 +51,6 @@ static void cleanup_ndrange(cl_event command)
 {
     free_ndrange(command->payload);
     command->payload = NULL;
-}
-
-/* The largest divisor of n that is at most limit. */
-static size_t largest_divisor(size_t n, size_t limit)
-{
-    for (size_t d = limit < n ? limit : n; d > 1; d--)
-        if (n % d == 0)
-            return d;
-    return 1;
-}
-
-/* A local size when the user gave none: uniform (it divides the global
- * size) and long in dimension 0, so the loop over a row is vectorised.
- * At most 256 work-items, at most 64 (or what a widened kernel runs at once)
- * in dimension 0, except for kernels whose K.wg is one plain loop nest over
- * the work-items: up to 4096 while every compute unit keeps at least
- * GROUPS_PER_UNIT groups, so a group's fixed cost (its call, the way into
- * and out of its loops) is spread over more work-items (the stream rows on
- * the 16-core machine: one thread 24-36 ms against 29-46 with groups of 64,
- * 16 threads 2.7-3.7 ms against 3.4-4.4).  Not for widened kernels (nbody
- * on 16 threads: 43-46 ms against 35-36, fewer groups to share out), nor
- * for kernels run in regions, which keep per-work-item values between
- * them (chain_float16, whose loop is cut: 303 ms against 110 on one thread,
- * its values no longer in the cache). */
-#define GROUPS_PER_UNIT 8
-static void choose_local_size(cl_uint dims, const size_t *global, size_t max_total, const size_t *max_sizes,
-                              const mosaic_kernel_info *info, cl_uint units, size_t *local)
-{
-    size_t budget = max_total < 256 ? max_total : 256;
-    size_t longest = info->widened_lanes > 64 ? info->widened_lanes : 64;
-    if (!info->keeps_item_state && !info->widened_lanes) {
-        size_t items = 1;
-        for (cl_uint d = 0; d < dims; d++)
-            if (__builtin_mul_overflow(items, global[d], &items))
-                items = SIZE_MAX;
-        size_t spread = items / ((size_t)(units ? units : 1) * GROUPS_PER_UNIT); /* work-items a group may take */
-        size_t most = max_total < 4096 ? max_total : 4096;
-        if (spread > budget)
-            budget = spread < most ? spread : most;
-        if (budget > longest)
-            longest = budget;
-    }
-    for (cl_uint d = 0; d < 3; d++)
-        local[d] = 1;
-    for (cl_uint d = 0; d < dims; d++) {
-        size_t limit = budget < max_sizes[d] ? budget : max_sizes[d];
-        if (d == 0 && limit > longest)
-            limit = longest;
-        /* (the search stays at most 256 steps, as a launch pays for it; past
-         * 256, doublings that still divide) */
-        local[d] = largest_divisor(global[d], limit < 256 ? limit : 256);
-        while (local[d] * 2 <= limit && global[d] % (local[d] * 2) == 0)
-            local[d] *= 2;
-        budget /= local[d];
-        if (budget <= 1)
-            break;
-    }
 }
 
 /* The largest NDRange a device runs, in work-items rounded up to whole
@@ -187,11 +129,11 @@ static cl_int check_launch(cl_command_queue queue, cl_kernel kernel, cl_uint wor
                 return MOSAIC_ERROR(CL_INVALID_WORK_GROUP_SIZE,
                                     "global_work_size[%u] is not a multiple of the required work-group size", d);
     } else {
+        /* the device knows what suits its code (core/device.h) */
         size_t g[3] = { 1, 1, 1 };
         for (cl_uint d = 0; d < work_dim && global; d++)
             g[d] = global[d] ? global[d] : 1;
-        choose_local_size(work_dim, g, max_wg, device->max_work_item_sizes, kernel->info, device->compute_units,
-                          local_out);
+        device->ops->choose_local_size(device, kernel->info, work_dim, g, max_wg, local_out);
     }
     return check_work_item_count(work_dim, global, local_out);
 }
@@ -379,9 +321,6 @@ static cl_int enqueue_kernel(cl_command_queue queue, cl_kernel kernel, cl_comman
     nd->kernel = kernel;
     mosaic_retain_internal(kernel);
     nd->info = kernel->info;
-    /* a barrier kernel launched often with this local size gets a K.wg built for it */
-    nd->sized = mosaic_executable_wg_for_size(kernel->program->executable, kernel->info, local,
-                                              mosaic_settings()->specialise_after);
     nd->work_dim = work_dim;
     nd->total_groups = 1;
     for (cl_uint d = 0; d < 3; d++) {
@@ -392,6 +331,9 @@ static cl_int enqueue_kernel(cl_command_queue queue, cl_kernel kernel, cl_comman
         nd->num_groups[d] = groups_in(nd->global_size[d], local[d]);
         nd->total_groups *= nd->num_groups[d];
     }
+    /* code for this launch's shape, when the device has some (the CPU: a K.wg built for one local size) */
+    if (queue->device->ops->prepare_launch)
+        queue->device->ops->prepare_launch(queue->device, nd);
     cl_event command = mosaic_command_new(queue, type);
     if (!command) {
         free_ndrange(nd);

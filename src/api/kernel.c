@@ -403,8 +403,8 @@ clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id device, cl_kernel_work_g
     case CL_KERNEL_WORK_GROUP_SIZE: MOSAIC_INFO_SCALAR(size_t, mosaic_kernel_max_work_group_size(kernel, device));
     case CL_KERNEL_COMPILE_WORK_GROUP_SIZE: MOSAIC_INFO_ARRAY(kernel->info->reqd_work_group_size, 3);
     case CL_KERNEL_LOCAL_MEM_SIZE: MOSAIC_INFO_SCALAR(cl_ulong, mosaic_kernel_layout_local_args(kernel, NULL));
-    case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: /* a row the work-group function runs at once */
-        MOSAIC_INFO_SCALAR(size_t, kernel->info->widened_lanes ? kernel->info->widened_lanes : 8);
+    case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: /* what the device's code runs at once */
+        MOSAIC_INFO_SCALAR(size_t, device->ops->kernel_preferred_multiple(device, kernel->info));
     case CL_KERNEL_PRIVATE_MEM_SIZE: MOSAIC_INFO_SCALAR(cl_ulong, kernel->info->private_mem_size);
     case CL_KERNEL_GLOBAL_WORK_SIZE:
         return MOSAIC_ERROR(CL_INVALID_VALUE, "CL_KERNEL_GLOBAL_WORK_SIZE is only for custom devices and built-in kernels");

@@ -28,6 +28,7 @@
 #ifndef MOSAIC_DEVICE_H
 #define MOSAIC_DEVICE_H
 
+#include "core/ndrange.h"
 #include "core/objects.h"
 
 /* ---- command payloads -------------------------------------------------------- */
@@ -168,6 +169,34 @@ struct mosaic_device_ops {
      * 0: not even one work-item fits (a launch fails with
      * CL_OUT_OF_RESOURCES).  NULL: max_work_group_size for every kernel. */
     size_t (*kernel_work_group_limit)(cl_device_id device, const mosaic_kernel_info *kernel);
+
+    /* ---- launches: what only the device knows about running a kernel ---- */
+
+    /* CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE of `kernel` (one of an
+     * executable finalize made): the work-items its code runs at once, so
+     * that a group of a multiple of it leaves no lane idle.  At least 1. */
+    size_t (*kernel_preferred_multiple)(cl_device_id device, const mosaic_kernel_info *kernel);
+
+    /* The local size of a launch whose application gave none and whose
+     * kernel requires none.  global[0..3) is the NDRange, each entry at
+     * least 1 (1 beyond work_dim and for a global size of 0); max_group is
+     * the kernel's CL_KERNEL_WORK_GROUP_SIZE on this device (at least 1).
+     * Fills local[0..3): 1 beyond work_dim, each local[d] a divisor of
+     * global[d] (the work-groups are uniform) and at most
+     * max_work_item_sizes[d], their product at most max_group.  Called on
+     * the enqueuing thread, on every such launch: it must be cheap. */
+    void (*choose_local_size)(cl_device_id device, const mosaic_kernel_info *kernel, cl_uint work_dim,
+                              const size_t global[3], size_t max_group, size_t local[3]);
+
+    /* Called once for each kernel launch (a mosaic_ndrange, core/ndrange.h)
+     * on the enqueuing thread, after the API has checked it and filled in
+     * its kernel, sizes and arguments, before the command can run: the
+     * device may give the launch code made for its shape (the CPU device:
+     * nd->sized, a work-group function built for exactly this local size,
+     * which it may build here).  It may take the time of a build; it
+     * cannot fail (without code of its own the launch runs the kernel's
+     * general code).  NULL: nothing to prepare. */
+    void (*prepare_launch)(cl_device_id device, mosaic_ndrange *nd);
 
     /* ---- storage ---- */
 

@@ -9,7 +9,8 @@
 typedef struct mosaic_ndrange {
     cl_kernel kernel;                  /* internal reference */
     const mosaic_kernel_info *info;
-    mosaic_sized_wg sized;             /* info built for groups of local_size, for the whole ones
+    mosaic_sized_wg sized;             /* the device's (ops->prepare_launch; zero until then): on the
+                                          CPU, info built for groups of local_size, for the whole ones
                                           (not a trailing smaller group): K.wg, K.fused, or NULL */
     cl_uint work_dim;
     size_t global_offset[3], global_size[3], local_size[3], num_groups[3];

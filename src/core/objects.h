@@ -136,6 +136,18 @@ struct _cl_device_id {
      * are reported as 0 when the device lacks cl_khr_fp64 or cl_khr_fp16. */
     cl_uint preferred_vector_width[MOSAIC_VECTOR_TYPES], native_vector_width[MOSAIC_VECTOR_TYPES];
     size_t preferred_work_group_size_multiple; /* CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE */
+    /* The processor: its addresses, byte order and arithmetic.  The
+     * floating-point configurations are reported as 0 for double and half
+     * when the device lacks cl_khr_fp64 or cl_khr_fp16. */
+    cl_uint address_bits;              /* CL_DEVICE_ADDRESS_BITS: 32 or 64 */
+    bool endian_little;                /* CL_DEVICE_ENDIAN_LITTLE */
+    bool error_correction;             /* CL_DEVICE_ERROR_CORRECTION_SUPPORT */
+    cl_device_fp_config single_fp_config, double_fp_config, half_fp_config;
+    /* What it runs and how its memory and queues behave. */
+    cl_device_exec_capabilities execution_capabilities; /* CL_EXEC_NATIVE_KERNEL only with ops->native_kernel */
+    cl_command_queue_properties queue_on_host_properties;
+    cl_device_local_mem_type local_mem_type; /* CL_LOCAL: a dedicated store; CL_GLOBAL: ordinary memory */
+    bool host_unified_memory;          /* CL_DEVICE_HOST_UNIFIED_MEMORY: it shares the host's memory */
     size_t printf_buffer_size;                 /* CL_DEVICE_PRINTF_BUFFER_SIZE */
     cl_uint mem_base_addr_align_bits;
     cl_device_svm_capabilities svm_capabilities;

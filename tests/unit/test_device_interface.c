@@ -15,6 +15,9 @@
  *     the bytes (not for CL_MAP_WRITE_INVALIDATE_REGION on the way in);
  *   - migrations, SVM commands, program finalisation reach their ops, and a
  *     device without native kernels refuses clEnqueueNativeKernel;
+ *   - a kernel launch takes what only the device knows from its launch ops:
+ *     the local size when the application gives none, the kernel's
+ *     preferred work-group multiple, and the launch prepared before it runs;
  *   - a device made as a copy of the CPU device's description (as
  *     sub-devices are) finds the same storage (one memory domain).
  */
@@ -269,6 +272,38 @@ static cl_int remote_finalize(cl_device_id d, const mosaic_bitcode *bc, const ch
     return cpu->finalize(d, bc, options, out, log);
 }
 
+/* The launch ops: a local size of the pretend device's own (not one the
+ * CPU device would choose) and a preferred multiple of 24, and what each
+ * was asked. */
+static atomic_int n_choose, n_prepare;
+static cl_uint chosen_dims;
+static size_t chosen_global[3], chosen_max, prepared_local[3], prepared_groups[3];
+
+static size_t remote_kernel_preferred_multiple(cl_device_id d, const mosaic_kernel_info *kernel)
+{
+    return 24;
+}
+
+static void remote_choose_local_size(cl_device_id d, const mosaic_kernel_info *kernel, cl_uint work_dim,
+                                     const size_t global[3], size_t max_group, size_t local[3])
+{
+    atomic_fetch_add(&n_choose, 1);
+    chosen_dims = work_dim;
+    memcpy(chosen_global, global, sizeof chosen_global);
+    chosen_max = max_group;
+    local[0] = 3; /* divides 6: the launch below */
+    local[1] = 5; /* divides 10 */
+    local[2] = 1;
+}
+
+static void remote_prepare_launch(cl_device_id d, mosaic_ndrange *nd)
+{
+    atomic_fetch_add(&n_prepare, 1);
+    memcpy(prepared_local, nd->local_size, sizeof prepared_local);
+    memcpy(prepared_groups, nd->num_groups, sizeof prepared_groups);
+    cpu->prepare_launch(d, nd);
+}
+
 /* ---- the test ------------------------------------------------------------------------------- */
 
 static cl_device_id device;
@@ -463,6 +498,80 @@ TEST(programs)
     OK(clReleaseProgram(program));
 }
 
+/* Launches: the local size a launch without one runs with is the
+ * device's choice, made within the kernel's CL_KERNEL_WORK_GROUP_SIZE; a
+ * given or required size is not the device's to choose; each launch is
+ * prepared, with its final sizes, before it runs; the kernel's preferred
+ * multiple is the device's answer. */
+TEST(launches)
+{
+    const char *source = "__kernel void k(int x) { }\n"
+                         "__kernel __attribute__((reqd_work_group_size(2, 1, 1))) void fixed(int x) { }\n";
+    cl_int err;
+    cl_program program = clCreateProgramWithSource(context, 1, &source, NULL, &err);
+    OK(err);
+    OK(clBuildProgram(program, 0, NULL, NULL, NULL, NULL));
+    cl_kernel kernel = clCreateKernel(program, "k", &err);
+    OK(err);
+    cl_kernel fixed = clCreateKernel(program, "fixed", &err);
+    OK(err);
+    int x = 0;
+    OK(clSetKernelArg(kernel, 0, sizeof x, &x));
+    OK(clSetKernelArg(fixed, 0, sizeof x, &x));
+    size_t multiple = 0, max_group = 0;
+    OK(clGetKernelWorkGroupInfo(kernel, device, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, sizeof multiple,
+                                &multiple, NULL));
+    CHECK(multiple == 24, "%zu", multiple);
+    OK(clGetKernelWorkGroupInfo(kernel, device, CL_KERNEL_WORK_GROUP_SIZE, sizeof max_group, &max_group, NULL));
+
+    atomic_store(&n_choose, 0);
+    atomic_store(&n_prepare, 0);
+    const size_t global[2] = { 6, 10 };
+    OK(clEnqueueNDRangeKernel(queue, kernel, 2, NULL, global, NULL, 0, NULL, NULL));
+    OK(clFinish(queue));
+    CHECK(atomic_load(&n_choose) == 1 && atomic_load(&n_prepare) == 1);
+    CHECK(chosen_dims == 2 && chosen_global[0] == 6 && chosen_global[1] == 10 && chosen_global[2] == 1 &&
+          chosen_max == max_group, "dims %u global %zu,%zu,%zu max %zu", chosen_dims, chosen_global[0],
+          chosen_global[1], chosen_global[2], chosen_max);
+    CHECK(prepared_local[0] == 3 && prepared_local[1] == 5 && prepared_local[2] == 1, "local %zu,%zu,%zu",
+          prepared_local[0], prepared_local[1], prepared_local[2]);
+    CHECK(prepared_groups[0] == 2 && prepared_groups[1] == 2 && prepared_groups[2] == 1);
+
+    const size_t local[2] = { 2, 5 };
+    OK(clEnqueueNDRangeKernel(queue, kernel, 2, NULL, global, local, 0, NULL, NULL));
+    OK(clEnqueueNDRangeKernel(queue, fixed, 1, NULL, global, NULL, 0, NULL, NULL));
+    OK(clFinish(queue));
+    CHECK(atomic_load(&n_choose) == 1 && atomic_load(&n_prepare) == 3);
+    CHECK(prepared_local[0] == 2 && prepared_local[1] == 1 && prepared_groups[0] == 3); /* the required size */
+    OK(clReleaseKernel(fixed));
+    OK(clReleaseKernel(kernel));
+    OK(clReleaseProgram(program));
+}
+
+/* The CPU device's choice (cpu_launch.c): long rows, a divisor of the
+ * global size, at most 64 in dimension 0 for a widened kernel and one run
+ * in regions, and groups up to 4096 for a plain loop nest while every
+ * compute unit keeps 8 of them. */
+TEST(cpu_local_size)
+{
+    mosaic_kernel_info plain = { 0 }, widened = { .widened_lanes = 16 }, regions = { .keeps_item_state = true };
+    size_t local[3];
+    const size_t rows[3] = { 512, 512, 1 }, odd[3] = { 3 * 7 * 11, 1, 1 };
+    cpu->choose_local_size(device, &regions, 2, rows, 4096, local);
+    CHECK(local[0] == 64 && local[1] == 4 && local[2] == 1, "%zu,%zu,%zu", local[0], local[1], local[2]);
+    cpu->choose_local_size(device, &widened, 2, rows, 4096, local);
+    CHECK(local[0] == 64 && local[1] == 4 && local[2] == 1, "%zu,%zu,%zu", local[0], local[1], local[2]);
+    cpu->choose_local_size(device, &regions, 1, odd, 4096, local);
+    CHECK(local[0] == 33 && local[1] == 1, "%zu", local[0]); /* the largest divisor up to 64 */
+    cpu->choose_local_size(device, &plain, 2, rows, 64, local);
+    CHECK(local[0] == 64 && local[1] == 1, "%zu,%zu", local[0], local[1]); /* within the kernel's limit */
+    size_t units = device->compute_units, spread = 512 * 512 / (units * 8);
+    cpu->choose_local_size(device, &plain, 2, rows, 4096, local);
+    size_t expect = spread > 4096 ? 4096 : spread < 256 ? 256 : spread;
+    CHECK(local[0] * local[1] <= expect && local[0] >= 256, "%zu units: %zu,%zu", units, local[0], local[1]);
+    CHECK(cpu->kernel_preferred_multiple(device, &plain) == 8 && cpu->kernel_preferred_multiple(device, &widened) == 16);
+}
+
 /* Images: the commands reach the ops with the image's rectangles (the
  * storage is device memory here, so a byte touched on the host side would
  * fault), and a kernel receives their descriptors and the sampler's bits. */
@@ -588,7 +697,8 @@ int main(int argc, char **argv)
     cpu = device->ops;
     CHECK(cpu->describe && cpu->finalize && cpu->mem_alloc && cpu->mem_free && cpu->map_address &&
           cpu->svm_alloc && cpu->svm_free && cpu->submit && cpu->read && cpu->write && cpu->copy && cpu->fill && cpu->fill_rect &&
-          cpu->native_kernel && cpu->svm_copy && cpu->svm_fill);
+          cpu->native_kernel && cpu->svm_copy && cpu->svm_fill && cpu->kernel_preferred_multiple &&
+          cpu->choose_local_size && cpu->prepare_launch);
 
     remote = *cpu; /* submit goes on to the CPU's: its workers run whatever `run` a command has */
     remote.finalize = remote_finalize;
@@ -612,6 +722,9 @@ int main(int argc, char **argv)
     remote.svm_map = remote_svm_map;
     remote.svm_unmap = remote_svm_unmap;
     remote.svm_migrate = remote_svm_migrate;
+    remote.kernel_preferred_multiple = remote_kernel_preferred_multiple;
+    remote.choose_local_size = remote_choose_local_size;
+    remote.prepare_launch = remote_prepare_launch;
     device->ops = &remote;
 
     cl_int err;

@@ -65,6 +65,14 @@ size_t mosaic_cpu_fiber_stack(const mosaic_kernel_info *kernel);
 size_t mosaic_cpu_wg_stack(const mosaic_kernel_info *kernel);
 size_t mosaic_cpu_kernel_work_group_limit(cl_device_id device, const mosaic_kernel_info *kernel);
 
+/* The launch ops (cpu_launch.c; core/device.h says what each must do). */
+size_t mosaic_cpu_preferred_work_group_multiple(cl_device_id device, const mosaic_kernel_info *kernel);
+void mosaic_cpu_choose_local_size(cl_device_id device, const mosaic_kernel_info *kernel, cl_uint work_dim,
+                                  const size_t global[3], size_t max_group, size_t local[3]);
+void mosaic_cpu_prepare_launch(cl_device_id device, mosaic_ndrange *nd);
+/* The largest divisor of n that is at most limit (1 when none is more). */
+size_t mosaic_cpu_largest_divisor(size_t n, size_t limit);
+
 /* Memory (cpu_memory.c).  The CPU device is the host: a buffer's storage is
  * host memory at a fixed address, so maps and migrations move nothing. */
 cl_int mosaic_cpu_mem_alloc(cl_device_id device, cl_mem mem, const void *initial, mosaic_mem_storage *storage);

@@ -363,14 +363,6 @@ static int check_wait_list(cl_uint n, void *const *list)
     return err;
 }
 
-static size_t largest_divisor(size_t n, size_t limit)
-{
-    for (size_t d = limit < n ? limit : n; d > 1; d--)
-        if (n % d == 0)
-            return d;
-    return 1;
-}
-
 /* Checks the ndrange and fills the launch's sizes (choosing a local size
  * when it gives none, as for the host's launches). */
 static int layout_ndrange(const cl_ndrange *r, cl_device_id device, size_t max_wg, bool uniform,
@@ -397,7 +389,7 @@ static int layout_ndrange(const cl_ndrange *r, cl_device_id device, size_t max_w
             size_t limit = budget < device->max_work_item_sizes[d] ? budget : device->max_work_item_sizes[d];
             if (d == 0 && limit > 64)
                 limit = 64;
-            l = used && limit > 1 ? largest_divisor(g, limit) : 1;
+            l = used && limit > 1 ? mosaic_cpu_largest_divisor(g, limit) : 1;
             budget /= l;
         }
         size_t groups = g / l + (g % l != 0), padded;
@@ -695,10 +687,9 @@ cl_uint mosaic_cpu_kernel_work_group_size(const mosaic_wg_ctx *ctx, const void *
 
 cl_uint mosaic_cpu_kernel_preferred_multiple(const mosaic_wg_ctx *ctx, const void *kernel)
 {
-    /* as CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE (api/kernel.c): the row a widened
-     * kernel runs at once, else the work-item loop's vector width */
+    /* as CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE (ops->kernel_preferred_multiple) */
     const mosaic_kernel_info *info = block_kernel(ctx, kernel);
-    return !info ? 0 : info->widened_lanes ? info->widened_lanes : 8;
+    return !info ? 0 : (cl_uint)mosaic_cpu_preferred_work_group_multiple(mosaic_cpu_running(ctx)->job->device, info);
 }
 
 /* The work-group size a launch of the block kernel over `ndrange` would get

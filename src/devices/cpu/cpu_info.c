@@ -347,6 +347,48 @@ static mosaic_cpu_isa read_isa(void)
 
 /* ---- the description -------------------------------------------------------- */
 
+/* What the device is because it is the host: the host's processor runs
+ * the kernels (its vectors, addresses, byte order and floating-point
+ * arithmetic, and host functions as native kernels) in the host's memory. */
+static void describe_processor(cl_device_id device)
+{
+    /* Vectors, preferred and native alike: a kernel written with vectors of
+     * these widths fills the registers; one written with scalars does too
+     * when the compiler widens it across work-items (src/compiler/vectorize/widen.c),
+     * which not every kernel allows. */
+    mosaic_cpu_isa isa = read_isa();
+    mosaic_cpu_vector_widths(isa, device->native_vector_width);
+    memcpy(device->preferred_vector_width, device->native_vector_width, sizeof device->preferred_vector_width);
+    device->preferred_work_group_size_multiple = mosaic_cpu_float_lanes(isa);
+
+    device->address_bits = sizeof(void *) * 8;
+    device->endian_little = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
+    device->error_correction = false;
+    /* Hardware IEEE single precision: denormals, infinities and NaNs,
+     * round to nearest even by default, fma() exact (hardware or libm),
+     * division and sqrt correctly rounded (divss / sqrtss). */
+    device->single_fp_config = CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_FMA |
+                               CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT;
+    /* The spec's minimum is FMA, nearest, inf/NaN and denormals; the CTS
+     * (test_api min_max_double_fp_config) holds doubles to OpenCL 1.0's,
+     * which adds round to zero and to +-infinity: the hardware has all
+     * four rounding modes, as every CPU platform reports. */
+    device->double_fp_config = CL_FP_FMA | CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO | CL_FP_ROUND_TO_INF |
+                               CL_FP_INF_NAN | CL_FP_DENORM;
+    /* cl_khr_fp16 (docs/half.md): each operation rounds once to nearest
+     * even (computed in float, whose 24 bits make that one rounding),
+     * denormals and infinities kept, fma() correctly rounded.  Only
+     * round to nearest: no directed rounding of arithmetic. */
+    device->half_fp_config = CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_FMA;
+    /* clEnqueueNativeKernel runs host functions on the device's queue
+     * (ops->native_kernel); its queues may run out of order and be profiled */
+    device->execution_capabilities = CL_EXEC_KERNEL | CL_EXEC_NATIVE_KERNEL;
+    device->queue_on_host_properties = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;
+    /* __local is an ordinary per-worker arena in the host's memory */
+    device->local_mem_type = CL_GLOBAL;
+    device->host_unified_memory = true;
+}
+
 void mosaic_cpu_describe(cl_device_id device)
 {
     char buf[256];
@@ -394,14 +436,7 @@ void mosaic_cpu_describe(cl_device_id device)
     read_caches(&device->global_mem_cache_size, &device->global_mem_cacheline_size);
     device->max_clock_frequency = read_max_clock_mhz();
 
-    /* Vectors, preferred and native alike: a kernel written with vectors of
-     * these widths fills the registers; one written with scalars does too
-     * when the compiler widens it across work-items (src/compiler/vectorize/widen.c),
-     * which not every kernel allows. */
-    mosaic_cpu_isa isa = read_isa();
-    mosaic_cpu_vector_widths(isa, device->native_vector_width);
-    memcpy(device->preferred_vector_width, device->native_vector_width, sizeof device->preferred_vector_width);
-    device->preferred_work_group_size_multiple = mosaic_cpu_float_lanes(isa);
+    describe_processor(device);
     device->printf_buffer_size = MOSAIC_CPU_PRINTF_BUFFER;
 
     device->max_work_group_size = MOSAIC_MAX_LOCAL_SIZE;

@@ -1,0 +1,90 @@
+/* What the CPU device decides when a kernel is launched (the launch ops of
+ * core/device.h, docs/devices.md "Launches"): a kernel's preferred
+ * work-group multiple, the local size of a launch that gives none, and a
+ * work-group function built for one local size.  Each reads what the
+ * compiler made of the kernel (compiler.h, mosaic_kernel_info): whether
+ * its work-group function is vectorised, widened, or run in regions. */
+#include "devices/cpu/cpu.h"
+#include "base/assert.h"
+#include "base/settings.h"
+
+#include <stdint.h>
+
+/* The work-items a plain (not widened) work-group function runs at once:
+ * the vector width of its work-item loops. */
+#define WORK_ITEM_LOOP_LANES 8
+
+size_t mosaic_cpu_preferred_work_group_multiple(cl_device_id device, const mosaic_kernel_info *kernel)
+{
+    (void)device;
+    /* a row the work-group function runs at once */
+    return kernel->widened_lanes ? kernel->widened_lanes : WORK_ITEM_LOOP_LANES;
+}
+
+size_t mosaic_cpu_largest_divisor(size_t n, size_t limit)
+{
+    for (size_t d = limit < n ? limit : n; d > 1; d--)
+        if (n % d == 0)
+            return d;
+    return 1;
+}
+
+/* A local size when the user gave none: uniform (it divides the global
+ * size) and long in dimension 0, so the loop over a row is vectorised.
+ * At most 256 work-items, at most 64 (or what a widened kernel runs at once)
+ * in dimension 0, except for kernels whose K.wg is one plain loop nest over
+ * the work-items: up to 4096 while every compute unit keeps at least
+ * GROUPS_PER_UNIT groups, so a group's fixed cost (its call, the way into
+ * and out of its loops) is spread over more work-items (the stream rows on
+ * the 16-core machine: one thread 24-36 ms against 29-46 with groups of 64,
+ * 16 threads 2.7-3.7 ms against 3.4-4.4).  Not for widened kernels (nbody
+ * on 16 threads: 43-46 ms against 35-36, fewer groups to share out), nor
+ * for kernels run in regions, which keep per-work-item values between
+ * them (chain_float16, whose loop is cut: 303 ms against 110 on one thread,
+ * its values no longer in the cache). */
+#define GROUPS_PER_UNIT 8
+void mosaic_cpu_choose_local_size(cl_device_id device, const mosaic_kernel_info *kernel, cl_uint work_dim,
+                                  const size_t global[3], size_t max_group, size_t local[3])
+{
+    MOSAIC_ASSERT(work_dim >= 1 && work_dim <= 3 && max_group >= 1);
+    cl_uint units = device->compute_units;
+    size_t budget = max_group < 256 ? max_group : 256;
+    size_t longest = kernel->widened_lanes > 64 ? kernel->widened_lanes : 64;
+    if (!kernel->keeps_item_state && !kernel->widened_lanes) {
+        size_t items = 1;
+        for (cl_uint d = 0; d < work_dim; d++)
+            if (__builtin_mul_overflow(items, global[d], &items))
+                items = SIZE_MAX;
+        size_t spread = items / ((size_t)(units ? units : 1) * GROUPS_PER_UNIT); /* work-items a group may take */
+        size_t most = max_group < 4096 ? max_group : 4096;
+        if (spread > budget)
+            budget = spread < most ? spread : most;
+        if (budget > longest)
+            longest = budget;
+    }
+    for (cl_uint d = 0; d < 3; d++)
+        local[d] = 1;
+    for (cl_uint d = 0; d < work_dim; d++) {
+        size_t limit = budget < device->max_work_item_sizes[d] ? budget : device->max_work_item_sizes[d];
+        if (d == 0 && limit > longest)
+            limit = longest;
+        /* (the search stays at most 256 steps, as a launch pays for it; past
+         * 256, doublings that still divide) */
+        local[d] = mosaic_cpu_largest_divisor(global[d], limit < 256 ? limit : 256);
+        while (local[d] * 2 <= limit && global[d] % (local[d] * 2) == 0)
+            local[d] *= 2;
+        budget /= local[d];
+        if (budget <= 1)
+            break;
+    }
+}
+
+/* A barrier kernel launched often with one local size gets a K.wg built for
+ * it (mosaic_executable_wg_for_size: at the MOSAIC_SPECIALISE_AFTER-th
+ * launch of that size, on this, the enqueuing, thread). */
+void mosaic_cpu_prepare_launch(cl_device_id device, mosaic_ndrange *nd)
+{
+    (void)device;
+    nd->sized = mosaic_executable_wg_for_size(nd->kernel->program->executable, nd->info, nd->local_size,
+                                              mosaic_settings()->specialise_after);
+}
