@@ -25,7 +25,8 @@
  * Each step returns CL_SUCCESS, CL_BUILD_PROGRAM_FAILURE (the kernel has
  * something it does not handle: give_up records why; the device runs K.wi
  * as fibers) or CL_OUT_OF_HOST_MEMORY.  The hand-offs between steps are
- * checked with MOSAIC_ASSERT in regions.c (rg_check_*).
+ * checked with MOSAIC_ASSERT in regions.c (check_cut, check_live,
+ * check_uniform, check_frame).
  *
  * Names: K.body is one work-item's code (the kernel's, everything
  * inlined), K.row its widened rows (widen.c), K.wg the work-group function
