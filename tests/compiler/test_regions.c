@@ -9,15 +9,20 @@
 #define _GNU_SOURCE
 #include <math.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #define TEST_LIST "test_regions.list"
 #include "test.h"
 #include "compiler/compiler.h"
+#include "compiler/workgroup/regions_internal.h" /* mc_regions_test_hook */
 
 #define ARGS(...) ((void *[]){__VA_ARGS__})
 
@@ -2835,8 +2840,95 @@ TEST(widened_rows)
     mosaic_executable_free(exe);
 }
 
+/* ---- K.wg that is invalid IR (src/compiler/regions.c, verify_wg) ------------------------- */
+
+#define INVALID_WG_CHILD "--invalid-wg-child"
+
+/* A block with no terminator: the verifier refuses the function. */
+static void break_wg(LLVMValueRef wg)
+{
+    LLVMAppendBasicBlockInContext(LLVMGetModuleContext(LLVMGetGlobalParent(wg)), wg, "broken");
+}
+
+/* test_regions --invalid-wg-child: builds a barrier kernel whose K.wg is
+ * broken just before it is verified.  With assertions that aborts; without,
+ * it exits 0 when the kernel was left to the fibers (no wg_fn), else 1. */
+static int invalid_wg_child(void)
+{
+    const char *src = "kernel void k(global int *out, local int *tmp) {\n"
+                      "  size_t l = get_local_id(0);\n"
+                      "  tmp[l] = (int)l;\n"
+                      "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+                      "  out[get_global_id(0)] = tmp[get_local_size(0) - 1 - l];\n"
+                      "}\n";
+    mc_regions_test_hook = break_wg;
+    mosaic_executable *exe = build(src, NULL);
+    if (!exe)
+        return 2;
+    const mosaic_kernel_info *k = mosaic_executable_find_kernel(exe, "k");
+    int status = k && !k->wg_fn ? 0 : 1;
+    mosaic_executable_free(exe);
+    return status;
+}
+
+TEST(invalid_ir_aborts)
+{
+    /* invalid IR built for K.wg is a bug, not a kernel to leave to the
+     * fibers: with assertions (MOSAIC_ASSERTIONS) the build aborts with the
+     * verifier's message; without, the kernel runs as fibers.  In a child
+     * process (this program again), without the cache, which would skip
+     * the build */
+    size_t n = 0, m = 0;
+    while (environ[n])
+        n++;
+    char **env = calloc(n + 2, sizeof *env);
+    int fds[2];
+    if (!env || pipe(fds)) {
+        free(env);
+        TEST_FAIL("no memory or no pipe");
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (strncmp(environ[i], "MOSAIC_CACHE=", 13))
+            env[m++] = environ[i];
+    env[m] = "MOSAIC_CACHE=0";
+    pid_t pid = fork();
+    if (pid == 0) {
+        struct rlimit no_core = {0, 0};
+        setrlimit(RLIMIT_CORE, &no_core);
+        dup2(fds[1], STDERR_FILENO);
+        close(fds[0]);
+        close(fds[1]);
+        char *args[] = {"test_regions", INVALID_WG_CHILD, NULL};
+        execve("/proc/self/exe", args, env);
+        _exit(127);
+    }
+    close(fds[1]);
+    char out[16384];
+    size_t len = 0;
+    ssize_t got;
+    while ((got = read(fds[0], out + len, sizeof out - 1 - len)) > 0)
+        len += (size_t)got;
+    out[len] = 0;
+    close(fds[0]);
+    int status = 0;
+    CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
+    free(env);
+#if MOSAIC_ASSERTIONS
+    CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT, "the child should abort; its status %#x, stderr:\n%s",
+          status, out);
+    CHECK(strstr(out, "does not have terminator"), "the verifier's message on stderr:\n%s", out);
+    CHECK(strstr(out, "assertion failed"), "the assertion on stderr:\n%s", out);
+#else
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the kernel should run as fibers; status %#x, stderr:\n%s",
+          status, out);
+#endif
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 2 && !strcmp(argv[1], INVALID_WG_CHILD))
+        return invalid_wg_child();
     test_run(argc, argv);
     return test_summary();
 }

@@ -1,0 +1,221 @@
+/*
+ * Barrier splitting, the first step of K.wg (regions.c): K.body's blocks
+ * split so that every barrier ends its block, K.body's CFG, and the
+ * regions between barriers with what each reaches.
+ *
+ * In the field's terms: a region is a "parallel region" (pocl) or barrier
+ * region, the code a work-item runs between two barriers; B_i and E_i are
+ * the blocks before and after barrier i.  A cut (cuts.c) is a barrier
+ * Mosaic adds itself at a loop so that the loop's body becomes a region of
+ * its own (like pocl's implicit loop barriers); here it is one more
+ * barrier.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/workgroup/regions_internal.h"
+
+static bool is_sub_group_barrier(LLVMValueRef inst)
+{
+    LLVMValueRef f = mc_called_function(inst);
+    return f && !strcmp(LLVMGetValueName(f), "__mosaic_sub_group_barrier");
+}
+
+/* Is `after` (what follows a barrier) a branch to a block entered from the
+ * barrier's block only, with no phis: split before (split_at_barriers runs
+ * again after mc_cut_loops, cuts.c)? */
+static bool ends_region_already(LLVMValueRef after)
+{
+    if (!after || !LLVMIsABranchInst(after) || LLVMIsConditional(after))
+        return false;
+    LLVMBasicBlockRef next = LLVMGetSuccessor(after, 0);
+    LLVMValueRef first = LLVMGetFirstInstruction(next);
+    if (first && LLVMIsAPHINode(first))
+        return false;
+    LLVMBasicBlockRef self = LLVMGetInstructionParent(after);
+    for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(next)); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        if (!LLVMIsAInstruction(user) || LLVMGetInstructionParent(user) != self)
+            return false;
+    }
+    return true;
+}
+
+void rg_split_at_barriers(region_fn *rf, LLVMBuilderRef b)
+{
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(rf->body); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst; inst = LLVMGetNextInstruction(inst)) {
+            if (!mc_ends_region(inst))
+                continue;
+            LLVMValueRef after = LLVMGetNextInstruction(inst);
+            if (ends_region_already(after))
+                break;
+            LLVMBasicBlockRef nb = LLVMAppendBasicBlockInContext(rf->c, rf->body, "after.barrier");
+            LLVMMoveBasicBlockAfter(nb, bb);
+            LLVMPositionBuilderAtEnd(b, nb);
+            while (after) {
+                LLVMValueRef next = LLVMGetNextInstruction(after);
+                size_t len;
+                const char *name = LLVMGetValueName2(after, &len);
+                char *copy = len ? strndup(name, len) : NULL;
+                LLVMInstructionRemoveFromParent(after);
+                LLVMInsertIntoBuilderWithName(b, after, copy ? copy : "");
+                free(copy);
+                after = next;
+            }
+            LLVMValueRef term = LLVMGetBasicBlockTerminator(nb);
+            unsigned ns = term ? LLVMGetNumSuccessors(term) : 0;
+            for (unsigned s = 0; s < ns; s++) {
+                LLVMBasicBlockRef succ = LLVMGetSuccessor(term, s);
+                int seen = 0;
+                for (unsigned t = 0; t < s; t++)
+                    seen |= LLVMGetSuccessor(term, t) == succ;
+                if (!seen)
+                    mc_retarget_phis(b, succ, bb, nb);
+            }
+            LLVMPositionBuilderAtEnd(b, bb);
+            LLVMBuildBr(b, nb);
+            break; /* the rest of the block is nb, the next one visited */
+        }
+}
+
+cl_int rg_number_blocks(region_fn *rf)
+{
+    rf->cut.nb = (int)LLVMCountBasicBlocks(rf->body);
+    rf->cut.bbs = rf_calloc(rf, (size_t)rf->cut.nb, sizeof *rf->cut.bbs);
+    rf->cut.npred = rf_calloc(rf, (size_t)rf->cut.nb, sizeof *rf->cut.npred);
+    rf->cut.nsucc = rf_calloc(rf, (size_t)rf->cut.nb, sizeof *rf->cut.nsucc);
+    rf->cut.pred = rf_calloc(rf, (size_t)rf->cut.nb, sizeof *rf->cut.pred);
+    rf->cut.succ = rf_calloc(rf, (size_t)rf->cut.nb, sizeof *rf->cut.succ);
+    rf->cut.reach = rf_calloc(rf, (size_t)rf->cut.nb, 1);
+    rf->cut.bar_of_block = rf_calloc(rf, (size_t)rf->cut.nb, sizeof *rf->cut.bar_of_block);
+    if (rf->oom || !pmap_init(&rf->cut.bidx, (size_t)rf->cut.nb))
+        return out_of_memory(rf);
+    LLVMGetBasicBlocks(rf->body, rf->cut.bbs);
+    for (int i = 0; i < rf->cut.nb; i++)
+        pmap_put(&rf->cut.bidx, rf->cut.bbs[i], i);
+    for (int i = 0; i < rf->cut.nb; i++) {
+        LLVMValueRef term = LLVMGetBasicBlockTerminator(rf->cut.bbs[i]);
+        if (!term)
+            return give_up(rf, "a block without a terminator");
+        LLVMOpcode op = LLVMGetInstructionOpcode(term);
+        if (op != LLVMBr && op != LLVMSwitch && op != LLVMRet && op != LLVMUnreachable)
+            return give_up(rf, "a terminator other than br, switch, ret, unreachable");
+        unsigned n = LLVMGetNumSuccessors(term);
+        rf->cut.succ[i] = rf_calloc(rf, n, sizeof **rf->cut.succ);
+        if (rf->oom)
+            return CL_OUT_OF_HOST_MEMORY;
+        for (unsigned s = 0; s < n; s++) {
+            int t = block_of(rf, LLVMGetSuccessor(term, s));
+            rf->cut.succ[i][rf->cut.nsucc[i]++] = t;
+            rf->cut.npred[t]++;
+        }
+    }
+    for (int i = 0; i < rf->cut.nb; i++) {
+        rf->cut.pred[i] = rf_calloc(rf, (size_t)rf->cut.npred[i], sizeof **rf->cut.pred);
+        rf->cut.npred[i] = 0;
+    }
+    if (rf->oom)
+        return CL_OUT_OF_HOST_MEMORY;
+    for (int i = 0; i < rf->cut.nb; i++)
+        for (int s = 0; s < rf->cut.nsucc[i]; s++) {
+            int t = rf->cut.succ[i][s];
+            rf->cut.pred[t][rf->cut.npred[t]++] = i;
+        }
+    return CL_SUCCESS;
+}
+
+/* Marks in `set` the blocks reachable from `start` (forward) or reaching it
+ * (backward); in a region walk, barrier blocks have no successors. */
+static void walk(region_fn *rf, int start, unsigned char *set, bool backward, bool region_walk, int *stack)
+{
+    int sp = 0;
+    if (set[start])
+        return;
+    set[start] = 1;
+    stack[sp++] = start;
+    while (sp) {
+        int x = stack[--sp];
+        if (!backward && region_walk && rf->cut.bar_of_block[x])
+            continue;
+        int n = backward ? rf->cut.npred[x] : rf->cut.nsucc[x];
+        int *next = backward ? rf->cut.pred[x] : rf->cut.succ[x];
+        for (int k = 0; k < n; k++) {
+            int y = next[k];
+            if (!set[y] && rf->cut.reach[y]) {
+                set[y] = 1;
+                stack[sp++] = y;
+            }
+        }
+    }
+}
+
+cl_int rg_find_regions(region_fn *rf)
+{
+    int *stack = rf_calloc(rf, (size_t)rf->cut.nb, sizeof *stack);
+    if (!stack)
+        return CL_OUT_OF_HOST_MEMORY;
+    rf->cut.reach[0] = 0;
+    /* reachability from the entry (walk() only enters reachable blocks: seed it by hand) */
+    {
+        int sp = 0;
+        rf->cut.reach[0] = 1;
+        stack[sp++] = 0;
+        while (sp) {
+            int x = stack[--sp];
+            for (int k = 0; k < rf->cut.nsucc[x]; k++)
+                if (!rf->cut.reach[rf->cut.succ[x][k]]) {
+                    rf->cut.reach[rf->cut.succ[x][k]] = 1;
+                    stack[sp++] = rf->cut.succ[x][k];
+                }
+        }
+    }
+    rf->cut.nbar = 0;
+    for (int i = 0; i < rf->cut.nb; i++) {
+        LLVMValueRef term = LLVMGetBasicBlockTerminator(rf->cut.bbs[i]);
+        LLVMValueRef before = LLVMGetPreviousInstruction(term);
+        if (rf->cut.reach[i] && before && mc_ends_region(before))
+            rf->cut.bar_of_block[i] = ++rf->cut.nbar;
+    }
+    rf->cut.nreg = rf->cut.nbar + 1;
+    rf->cut.bar_sub = rf_calloc(rf, (size_t)rf->cut.nreg, 1);
+    rf->cut.bar_div = rf_calloc(rf, (size_t)rf->cut.nreg, 1);
+    rf->cut.bar_block = rf_calloc(rf, (size_t)rf->cut.nreg, sizeof *rf->cut.bar_block);
+    rf->cut.bar_entry = rf_calloc(rf, (size_t)rf->cut.nreg, sizeof *rf->cut.bar_entry);
+    rf->cut.inreg = rf_calloc(rf, (size_t)rf->cut.nreg, sizeof *rf->cut.inreg);
+    rf->cut.from_e = rf_calloc(rf, (size_t)rf->cut.nreg, sizeof *rf->cut.from_e);
+    rf->cut.to_b = rf_calloc(rf, (size_t)rf->cut.nreg, sizeof *rf->cut.to_b);
+    if (rf->oom) {
+        free(stack);
+        return CL_OUT_OF_HOST_MEMORY;
+    }
+    for (int i = 0; i < rf->cut.nb; i++) {
+        int k = rf->cut.bar_of_block[i];
+        if (k) {
+            rf->cut.bar_block[k] = i;
+            rf->cut.bar_entry[k] = rf->cut.succ[i][0];
+            LLVMValueRef call = LLVMGetPreviousInstruction(LLVMGetBasicBlockTerminator(rf->cut.bbs[i]));
+            rf->cut.bar_sub[k] = is_sub_group_barrier(call);
+            rf->cut.bar_div[k] = mc_is_divergent_cut(call) ? 2 : mc_is_cut(call) ? 1 : 0;
+            rf->cut.masked |= rf->cut.bar_div[k] == 2;
+            rf->cut.sg_mode |= rf->cut.bar_sub[k];
+        }
+    }
+    for (int r = 0; r < rf->cut.nreg && !rf->oom; r++) {
+        rf->cut.inreg[r] = rf_calloc(rf, (size_t)rf->cut.nb, 1);
+        if (r) {
+            rf->cut.from_e[r] = rf_calloc(rf, (size_t)rf->cut.nb, 1);
+            rf->cut.to_b[r] = rf_calloc(rf, (size_t)rf->cut.nb, 1);
+        }
+        if (rf->oom)
+            break;
+        walk(rf, r ? rf->cut.bar_entry[r] : 0, rf->cut.inreg[r], false, true, stack);
+        if (r) {
+            walk(rf, rf->cut.bar_entry[r], rf->cut.from_e[r], false, false, stack);
+            walk(rf, rf->cut.bar_block[r], rf->cut.to_b[r], true, false, stack);
+        }
+    }
+    free(stack);
+    return rf_status(rf);
+}
