@@ -34,6 +34,7 @@ struct mc_uniformity {
     int nb;                      /* g->n */
     int *ipdom;                  /* [block] immediate post-dominator; nb (the virtual exit) when it never leaves */
     unsigned char *loop_exit;    /* [block] leaves a natural loop it is in */
+    int *depth;                  /* [block] how many natural loops hold it */
     unsigned char *parted;       /* [block] runs for some work-items only */
     unsigned char *split_done;   /* [block] its varying branch was accounted for */
     unsigned char *barrier;      /* [block] calls __mosaic_barrier */
@@ -52,9 +53,18 @@ static bool reachable(const mc_uniformity *u, int b)
     return mc_cfg_reachable(u->g, b);
 }
 
+/* Does loop l count here?  A loop whose only latch is its header (one block
+ * that branches to itself) does not: this analysis has always left those
+ * out, and the cuts and regions built on its answers (cuts.c, regions.c)
+ * are what the generated code is today. */
+static bool counted_loop(const mc_loop *l)
+{
+    return !(l->nlatches == 1 && l->latches[0] == l->header);
+}
+
 /* The per-block state, and what it takes from the shared analysis: the join
- * of each branch (its immediate post-dominator) and the blocks that leave a
- * natural loop. */
+ * of each branch (its immediate post-dominator), the blocks that leave a
+ * natural loop and how many loops hold each block. */
 static bool number_blocks(mc_uniformity *u, LLVMValueRef fn)
 {
     if (!(u->g = mc_cfg_new(fn)))
@@ -67,13 +77,20 @@ static bool number_blocks(mc_uniformity *u, LLVMValueRef fn)
     u->split_done = calloc(n, 1);
     u->barrier = calloc(n, 1);
     u->convergent = calloc(n, 1);
-    if (!u->ipdom || !u->loop_exit || !u->parted || !u->split_done || !u->barrier || !u->convergent)
+    u->depth = calloc(n, sizeof *u->depth);
+    if (!u->ipdom || !u->loop_exit || !u->depth || !u->parted || !u->split_done || !u->barrier || !u->convergent)
         return false;
     for (int b = 0; b < u->nb; b++)
         u->ipdom[b] = u->g->ipdom[b] < 0 ? u->nb : u->g->ipdom[b];
-    for (int l = 0; l < u->g->nloops; l++)
-        for (int k = 0; k < u->g->loops[l].nexiting; k++)
-            u->loop_exit[u->g->loops[l].exiting[k]] = 1;
+    for (int l = 0; l < u->g->nloops; l++) {
+        const mc_loop *loop = &u->g->loops[l];
+        if (!counted_loop(loop))
+            continue;
+        for (int k = 0; k < loop->nexiting; k++)
+            u->loop_exit[loop->exiting[k]] = 1;
+        for (int k = 0; k < loop->nblocks; k++)
+            u->depth[loop->blocks[k]]++;
+    }
     return true;
 }
 
@@ -280,7 +297,8 @@ void mc_uniformity_free(mc_uniformity *u)
     if (!u)
         return;
     mc_cfg_free(u->g);
-    free(u->ipdom), free(u->loop_exit), free(u->parted), free(u->split_done), free(u->barrier), free(u->convergent);
+    free(u->ipdom), free(u->loop_exit), free(u->depth), free(u->parted), free(u->split_done);
+    free(u->barrier), free(u->convergent);
     free(u->insts), free(u->iblock), free(u->varying);
     pmap_free(&u->aidx), pmap_free(&u->iidx);
     free(u);
@@ -349,7 +367,7 @@ bool mc_divergent_loop_exit(const mc_uniformity *u, LLVMBasicBlockRef bb)
 int mc_loop_depth(const mc_uniformity *u, LLVMBasicBlockRef bb)
 {
     int b = mc_cfg_block(u->g, bb);
-    return b < 0 ? 0 : mc_cfg_loop_depth(u->g, b);
+    return b < 0 ? 0 : u->depth[b];
 }
 
 const mc_cfg *mc_uniformity_cfg(const mc_uniformity *u)
