@@ -18,8 +18,7 @@
  * leave in different iterations).  All of that is iterated to a fixed point.
  * A block that ends in `unreachable` is never left: no work-item goes there,
  * so a branch into it parts none (post-dominators ignore such paths).
- * Post-dominators and dominators are computed with the iterative algorithm
- * of Cooper, Harvey and Kennedy.
+ * Post-dominators and loops come from the shared analysis (cfg.h).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -31,14 +30,9 @@
 struct mc_uniformity {
     unsigned first_varying; /* parameters from here on (the local id) vary */
     pmap aidx;
-    int nb;
-    LLVMBasicBlockRef *bbs;
-    pmap bidx;
-    int **succ, *nsucc, **pred, *npred;
-    unsigned char *reach;        /* [block] reachable from the entry */
-    unsigned char *returns;      /* [block] ends in `ret` (a block ending in `unreachable` is never left) */
-    int *ipdom;                  /* [block] immediate post-dominator; nb: the virtual exit */
-    int *idom;                   /* [block] immediate dominator (the entry: itself) */
+    mc_cfg *g;                   /* the blocks, in layout order, and their dominators and loops */
+    int nb;                      /* g->n */
+    int *ipdom;                  /* [block] immediate post-dominator; nb (the virtual exit) when it never leaves */
     unsigned char *loop_exit;    /* [block] leaves a natural loop it is in */
     int *depth;                  /* [block] how many natural loops hold it */
     unsigned char *parted;       /* [block] runs for some work-items only */
@@ -54,231 +48,50 @@ struct mc_uniformity {
 
 /* ---- the graph --------------------------------------------------------------------- */
 
+static bool reachable(const mc_uniformity *u, int b)
+{
+    return mc_cfg_reachable(u->g, b);
+}
+
+/* Does loop l count here?  A loop whose only latch is its header (one block
+ * that branches to itself) does not: this analysis has always left those
+ * out, and the cuts and regions built on its answers (cuts.c, regions.c)
+ * are what the generated code is today. */
+static bool counted_loop(const mc_loop *l)
+{
+    return !(l->nlatches == 1 && l->latches[0] == l->header);
+}
+
+/* The per-block state, and what it takes from the shared analysis: the join
+ * of each branch (its immediate post-dominator), the blocks that leave a
+ * natural loop and how many loops hold each block. */
 static bool number_blocks(mc_uniformity *u, LLVMValueRef fn)
 {
-    u->nb = (int)LLVMCountBasicBlocks(fn);
+    if (!(u->g = mc_cfg_new(fn)))
+        return false;
+    u->nb = u->g->n;
     size_t n = (size_t)u->nb + 1;
-    u->bbs = calloc(n, sizeof *u->bbs);
-    u->succ = calloc(n, sizeof *u->succ);
-    u->pred = calloc(n, sizeof *u->pred);
-    u->nsucc = calloc(n, sizeof *u->nsucc);
-    u->npred = calloc(n, sizeof *u->npred);
-    u->reach = calloc(n, 1);
-    u->returns = calloc(n, 1);
     u->ipdom = calloc(n, sizeof *u->ipdom);
-    u->idom = calloc(n, sizeof *u->idom);
     u->loop_exit = calloc(n, 1);
-    u->depth = calloc(n, sizeof *u->depth);
     u->parted = calloc(n, 1);
     u->split_done = calloc(n, 1);
     u->barrier = calloc(n, 1);
     u->convergent = calloc(n, 1);
-    if (!u->bbs || !u->succ || !u->pred || !u->nsucc || !u->npred || !u->reach || !u->returns || !u->ipdom || !u->idom ||
-        !u->loop_exit || !u->depth || !u->parted || !u->split_done || !u->barrier || !u->convergent || !pmap_init(&u->bidx, n))
+    u->depth = calloc(n, sizeof *u->depth);
+    if (!u->ipdom || !u->loop_exit || !u->depth || !u->parted || !u->split_done || !u->barrier || !u->convergent)
         return false;
-    LLVMGetBasicBlocks(fn, u->bbs);
-    for (int i = 0; i < u->nb; i++)
-        pmap_put(&u->bidx, u->bbs[i], i);
-    for (int i = 0; i < u->nb; i++) {
-        LLVMValueRef term = LLVMGetBasicBlockTerminator(u->bbs[i]);
-        unsigned ns = term ? LLVMGetNumSuccessors(term) : 0;
-        u->returns[i] = term && LLVMGetInstructionOpcode(term) == LLVMRet;
-        u->succ[i] = calloc(ns ? ns : 1, sizeof **u->succ);
-        if (!u->succ[i])
-            return false;
-        for (unsigned s = 0; s < ns; s++) {
-            int t = pmap_get(&u->bidx, LLVMGetSuccessor(term, s));
-            if (t >= 0) {
-                u->succ[i][u->nsucc[i]++] = t;
-                u->npred[t]++;
-            }
-        }
-    }
-    for (int i = 0; i < u->nb; i++) {
-        u->pred[i] = calloc(u->npred[i] ? (size_t)u->npred[i] : 1, sizeof **u->pred);
-        if (!u->pred[i])
-            return false;
-        u->npred[i] = 0;
-    }
-    for (int i = 0; i < u->nb; i++)
-        for (int s = 0; s < u->nsucc[i]; s++) {
-            int t = u->succ[i][s];
-            u->pred[t][u->npred[t]++] = i;
-        }
-    return true;
-}
-
-/* A direction of the graph: the dominators' (forward from the entry) or the
- * post-dominators' (backward from the virtual exit, node nb, whose
- * successors are the blocks that leave the function). */
-typedef struct direction {
-    const mc_uniformity *u;
-    bool backward;
-} direction;
-
-static int out_degree(direction d, int x)
-{
-    const mc_uniformity *u = d.u;
-    if (!d.backward)
-        return u->nsucc[x];
-    if (x == u->nb) {
-        int n = 0;
-        for (int i = 0; i < u->nb; i++)
-            n += u->reach[i] && u->returns[i];
-        return n;
-    }
-    return u->npred[x];
-}
-
-/* The k-th successor of x in direction d (the virtual exit's are found by scanning). */
-static int out_edge(direction d, int x, int k)
-{
-    const mc_uniformity *u = d.u;
-    if (!d.backward)
-        return u->succ[x][k];
-    if (x == u->nb) {
-        for (int i = 0; i < u->nb; i++)
-            if (u->reach[i] && u->returns[i] && !k--)
-                return i;
-        return -1;
-    }
-    return u->pred[x][k];
-}
-
-/* The predecessors of x in direction d, into buf; how many. */
-static int in_edges(direction d, int x, int *buf)
-{
-    const mc_uniformity *u = d.u;
-    if (!d.backward) {
-        memcpy(buf, u->pred[x], (size_t)u->npred[x] * sizeof *buf);
-        return u->npred[x];
-    }
-    memcpy(buf, u->succ[x], (size_t)u->nsucc[x] * sizeof *buf);
-    int n = u->nsucc[x];
-    if (u->returns[x])
-        buf[n++] = u->nb;
-    return n;
-}
-
-static int intersect(const int *dom, const int *rpo_num, int a, int b)
-{
-    while (a != b) {
-        while (rpo_num[a] > rpo_num[b])
-            a = dom[a];
-        while (rpo_num[b] > rpo_num[a])
-            b = dom[b];
-    }
-    return a;
-}
-
-/* Immediate (post-)dominators into dom[]: -1 for a node the root does not reach. */
-static bool dominators(direction d, int root, int n, int *dom)
-{
-    int *post = malloc((size_t)n * sizeof *post), *rpo_num = malloc((size_t)n * sizeof *rpo_num);
-    int *stack = malloc((size_t)n * sizeof *stack), *pos = calloc((size_t)n, sizeof *pos);
-    size_t edges = 1;
-    for (int i = 0; i < d.u->nb; i++)
-        edges += (size_t)d.u->nsucc[i] + 1;
-    int *buf = malloc(edges * sizeof *buf);
-    unsigned char *seen = calloc((size_t)n, 1);
-    bool ok = post && rpo_num && stack && pos && buf && seen;
-    int np = 0;
-    if (ok) {
-        int sp = 0;
-        stack[sp++] = root;
-        seen[root] = 1;
-        while (sp) {
-            int x = stack[sp - 1];
-            if (pos[x] < out_degree(d, x)) {
-                int y = out_edge(d, x, pos[x]++);
-                if (y >= 0 && !seen[y]) {
-                    seen[y] = 1;
-                    stack[sp++] = y;
-                }
-            } else {
-                post[np++] = x;
-                sp--;
-            }
-        }
-        for (int i = 0; i < n; i++)
-            dom[i] = -1, rpo_num[i] = -1;
-        for (int i = 0; i < np; i++)
-            rpo_num[post[i]] = np - 1 - i;
-        dom[root] = root;
-        for (bool changed = true; changed;) {
-            changed = false;
-            for (int i = np - 2; i >= 0; i--) { /* reverse post-order, the root skipped */
-                int x = post[i], nin = in_edges(d, x, buf), nd = -1;
-                for (int k = 0; k < nin; k++) {
-                    int p = buf[k];
-                    if (p < 0 || p >= n || dom[p] < 0)
-                        continue;
-                    nd = nd < 0 ? p : intersect(dom, rpo_num, p, nd);
-                }
-                if (nd != dom[x]) {
-                    dom[x] = nd;
-                    changed = true;
-                }
-            }
-        }
-    }
-    free(post), free(rpo_num), free(stack), free(pos), free(buf), free(seen);
-    return ok;
-}
-
-static bool dominates(const mc_uniformity *u, int a, int b)
-{
-    for (int depth = 0; b >= 0 && depth <= u->nb; depth++) {
-        if (a == b)
-            return true;
-        if (u->idom[b] == b)
-            return false;
-        b = u->idom[b];
-    }
-    return false;
-}
-
-/* Marks the blocks that leave a natural loop they belong to. */
-static bool find_loop_exits(mc_uniformity *u)
-{
-    unsigned char *body = malloc((size_t)u->nb);
-    int *stack = malloc((size_t)u->nb * sizeof *stack);
-    bool ok = body && stack;
-    for (int h = 0; ok && h < u->nb; h++) {
-        if (!u->reach[h])
+    for (int b = 0; b < u->nb; b++)
+        u->ipdom[b] = u->g->ipdom[b] < 0 ? u->nb : u->g->ipdom[b];
+    for (int l = 0; l < u->g->nloops; l++) {
+        const mc_loop *loop = &u->g->loops[l];
+        if (!counted_loop(loop))
             continue;
-        int sp = 0;
-        memset(body, 0, (size_t)u->nb);
-        body[h] = 1;
-        for (int k = 0; k < u->npred[h]; k++) {
-            int t = u->pred[h][k];
-            if (u->reach[t] && dominates(u, h, t) && !body[t]) {
-                body[t] = 1;
-                stack[sp++] = t;
-            }
-        }
-        if (!sp)
-            continue; /* no back edge: not a loop header */
-        while (sp) {
-            int x = stack[--sp];
-            for (int k = 0; k < u->npred[x]; k++) {
-                int y = u->pred[x][k];
-                if (u->reach[y] && !body[y]) {
-                    body[y] = 1;
-                    stack[sp++] = y;
-                }
-            }
-        }
-        for (int x = 0; x < u->nb; x++)
-            u->depth[x] += body[x];
-        for (int x = 0; x < u->nb; x++)
-            if (body[x])
-                for (int k = 0; k < u->nsucc[x]; k++)
-                    if (!body[u->succ[x][k]])
-                        u->loop_exit[x] = 1;
+        for (int k = 0; k < loop->nexiting; k++)
+            u->loop_exit[loop->exiting[k]] = 1;
+        for (int k = 0; k < loop->nblocks; k++)
+            u->depth[loop->blocks[k]]++;
     }
-    free(body), free(stack);
-    return ok;
+    return true;
 }
 
 /* ---- the values ---------------------------------------------------------------------- */
@@ -287,7 +100,7 @@ static bool number_instructions(mc_uniformity *u)
 {
     int n = 0;
     for (int b = 0; b < u->nb; b++)
-        for (LLVMValueRef i = LLVMGetFirstInstruction(u->bbs[b]); i; i = LLVMGetNextInstruction(i))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(u->g->blocks[b]); i; i = LLVMGetNextInstruction(i))
             n++;
     u->ni = n;
     u->insts = calloc((size_t)n + 1, sizeof *u->insts);
@@ -297,7 +110,7 @@ static bool number_instructions(mc_uniformity *u)
         return false;
     n = 0;
     for (int b = 0; b < u->nb; b++)
-        for (LLVMValueRef i = LLVMGetFirstInstruction(u->bbs[b]); i; i = LLVMGetNextInstruction(i)) {
+        for (LLVMValueRef i = LLVMGetFirstInstruction(u->g->blocks[b]); i; i = LLVMGetNextInstruction(i)) {
             u->insts[n] = i;
             u->iblock[n] = b;
             pmap_put(&u->iidx, i, n++);
@@ -383,8 +196,8 @@ static LLVMValueRef branch_condition(LLVMBasicBlockRef bb)
 static bool barrier_on_every_way(const mc_uniformity *u, int b, unsigned char *seen, int *stack)
 {
     int join = u->ipdom[b];
-    for (int k = 0; k < u->nsucc[b]; k++) {
-        int s = u->succ[b][k], sp = 0;
+    for (int k = 0; k < u->g->nsucc[b]; k++) {
+        int s = u->g->succ[b][k], sp = 0;
         bool met = false;
         if (s == join)
             return false;
@@ -394,8 +207,8 @@ static bool barrier_on_every_way(const mc_uniformity *u, int b, unsigned char *s
         while (sp && !met) {
             int x = stack[--sp];
             met = u->barrier[x];
-            for (int j = 0; j < u->nsucc[x] && !met; j++) {
-                int y = u->succ[x][j];
+            for (int j = 0; j < u->g->nsucc[x] && !met; j++) {
+                int y = u->g->succ[x][j];
                 if (y != join && y != b && !seen[y])
                     seen[y] = 1, stack[sp++] = y;
             }
@@ -403,7 +216,7 @@ static bool barrier_on_every_way(const mc_uniformity *u, int b, unsigned char *s
         if (!met)
             return false;
     }
-    return u->nsucc[b] > 0;
+    return u->g->nsucc[b] > 0;
 }
 
 static bool account_for_split(mc_uniformity *u, int b, unsigned char *inside, int *stack)
@@ -414,8 +227,8 @@ static bool account_for_split(mc_uniformity *u, int b, unsigned char *inside, in
     }
     int join = u->ipdom[b], sp = 0;
     memset(inside, 0, (size_t)u->nb);
-    for (int k = 0; k < u->nsucc[b]; k++) {
-        int s = u->succ[b][k];
+    for (int k = 0; k < u->g->nsucc[b]; k++) {
+        int s = u->g->succ[b][k];
         if (s != join && !inside[s]) {
             inside[s] = 1;
             stack[sp++] = s;
@@ -423,8 +236,8 @@ static bool account_for_split(mc_uniformity *u, int b, unsigned char *inside, in
     }
     while (sp) {
         int x = stack[--sp];
-        for (int k = 0; k < u->nsucc[x]; k++) {
-            int y = u->succ[x][k];
+        for (int k = 0; k < u->g->nsucc[x]; k++) {
+            int y = u->g->succ[x][k];
             if (y != join && !inside[y]) {
                 inside[y] = 1;
                 stack[sp++] = y;
@@ -463,11 +276,11 @@ static bool propagate(mc_uniformity *u)
     for (bool changed = true; changed;) {
         changed = false;
         for (int k = 0; k < u->ni; k++)
-            if (!u->varying[k] && u->reach[u->iblock[k]] && computes_varying(u, k))
+            if (!u->varying[k] && reachable(u, u->iblock[k]) && computes_varying(u, k))
                 u->varying[k] = 1, changed = true;
         for (int b = 0; b < u->nb; b++) {
-            LLVMValueRef cond = branch_condition(u->bbs[b]);
-            if (u->reach[b] && !u->split_done[b] && cond && value_varies(u, cond)) {
+            LLVMValueRef cond = branch_condition(u->g->blocks[b]);
+            if (reachable(u, b) && !u->split_done[b] && cond && value_varies(u, cond)) {
                 u->split_done[b] = 1;
                 changed |= account_for_split(u, b, inside, stack);
             }
@@ -483,22 +296,18 @@ void mc_uniformity_free(mc_uniformity *u)
 {
     if (!u)
         return;
-    for (int i = 0; i < u->nb; i++) {
-        if (u->succ)
-            free(u->succ[i]);
-        if (u->pred)
-            free(u->pred[i]);
-    }
-    free(u->bbs), free(u->succ), free(u->pred), free(u->nsucc), free(u->npred), free(u->reach), free(u->returns);
-    free(u->ipdom), free(u->idom), free(u->loop_exit), free(u->depth), free(u->parted), free(u->split_done);
+    mc_cfg_free(u->g);
+    free(u->ipdom), free(u->loop_exit), free(u->depth), free(u->parted), free(u->split_done);
     free(u->barrier), free(u->convergent);
     free(u->insts), free(u->iblock), free(u->varying);
-    pmap_free(&u->aidx), pmap_free(&u->bidx), pmap_free(&u->iidx);
+    pmap_free(&u->aidx), pmap_free(&u->iidx);
     free(u);
 }
 
 mc_uniformity *mc_uniformity_new(LLVMValueRef fn, unsigned first_varying)
 {
+    if (!LLVMCountBasicBlocks(fn))
+        return NULL;
     mc_uniformity *u = calloc(1, sizeof *u);
     if (!u)
         return NULL;
@@ -508,28 +317,7 @@ mc_uniformity *mc_uniformity_new(LLVMValueRef fn, unsigned first_varying)
     if (ok) {
         for (unsigned p = 0; p < np; p++)
             pmap_put(&u->aidx, LLVMGetParam(fn, p), (int)p);
-        /* reachability from the entry */
-        int *stack = malloc(((size_t)u->nb + 1) * sizeof *stack), sp = 0;
-        ok = stack != NULL;
-        if (ok && u->nb) {
-            u->reach[0] = 1;
-            stack[sp++] = 0;
-            while (sp) {
-                int x = stack[--sp];
-                for (int k = 0; k < u->nsucc[x]; k++)
-                    if (!u->reach[u->succ[x][k]])
-                        u->reach[u->succ[x][k]] = 1, stack[sp++] = u->succ[x][k];
-            }
-        }
-        free(stack);
-    }
-    ok = ok && u->nb && dominators((direction){u, false}, 0, u->nb, u->idom) &&
-         dominators((direction){u, true}, u->nb, u->nb + 1, u->ipdom);
-    if (ok) {
-        for (int b = 0; b < u->nb; b++)
-            if (u->ipdom[b] < 0) /* it never leaves the function: no join */
-                u->ipdom[b] = u->nb;
-        ok = find_loop_exits(u) && propagate(u);
+        ok = propagate(u);
     }
     if (!ok) {
         mc_uniformity_free(u);
@@ -545,13 +333,13 @@ bool mc_uniform_value(const mc_uniformity *u, LLVMValueRef v)
 
 bool mc_uniform_control(const mc_uniformity *u, LLVMBasicBlockRef bb)
 {
-    int b = pmap_get(&u->bidx, bb);
-    return b >= 0 && u->reach[b] && !u->parted[b];
+    int b = mc_cfg_block(u->g, bb);
+    return b >= 0 && reachable(u, b) && !u->parted[b];
 }
 
 bool mc_uniform_loop_exit(const mc_uniformity *u, LLVMBasicBlockRef bb)
 {
-    int b = pmap_get(&u->bidx, bb);
+    int b = mc_cfg_block(u->g, bb);
     if (b < 0 || !u->loop_exit[b] || !mc_uniform_control(u, bb))
         return false;
     LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
@@ -562,14 +350,14 @@ bool mc_uniform_loop_exit(const mc_uniformity *u, LLVMBasicBlockRef bb)
 
 bool mc_barriers_decide(const mc_uniformity *u, LLVMBasicBlockRef bb)
 {
-    int b = pmap_get(&u->bidx, bb);
-    return b >= 0 && u->reach[b] && u->convergent[b];
+    int b = mc_cfg_block(u->g, bb);
+    return b >= 0 && reachable(u, b) && u->convergent[b];
 }
 
 bool mc_divergent_loop_exit(const mc_uniformity *u, LLVMBasicBlockRef bb)
 {
-    int b = pmap_get(&u->bidx, bb);
-    if (b < 0 || !u->reach[b] || !u->loop_exit[b])
+    int b = mc_cfg_block(u->g, bb);
+    if (b < 0 || !reachable(u, b) || !u->loop_exit[b])
         return false;
     LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
     return LLVMIsABranchInst(term) && LLVMIsConditional(term) && !u->convergent[b] &&
@@ -578,6 +366,11 @@ bool mc_divergent_loop_exit(const mc_uniformity *u, LLVMBasicBlockRef bb)
 
 int mc_loop_depth(const mc_uniformity *u, LLVMBasicBlockRef bb)
 {
-    int b = pmap_get(&u->bidx, bb);
+    int b = mc_cfg_block(u->g, bb);
     return b < 0 ? 0 : u->depth[b];
+}
+
+const mc_cfg *mc_uniformity_cfg(const mc_uniformity *u)
+{
+    return u->g;
 }

@@ -8,6 +8,8 @@
 
 #include <llvm-c/Core.h>
 
+#include "compiler/ir/cfg.h"
+
 typedef struct mc_uniformity mc_uniformity;
 
 /* Analyses fn, whose parameters from first_varying on differ between
@@ -32,6 +34,9 @@ bool mc_barriers_decide(const mc_uniformity *u, LLVMBasicBlockRef bb);
 /* Does bb leave a loop by a two-way branch on a varying condition (the
  * work-items leave it in different iterations)? */
 bool mc_divergent_loop_exit(const mc_uniformity *u, LLVMBasicBlockRef bb);
+/* The graph the analysis was made on (its blocks, dominators and loops,
+ * cfg.h): owned by u. */
+const mc_cfg *mc_uniformity_cfg(const mc_uniformity *u);
 /* How many natural loops hold bb (0 for a block that is not known). */
 int mc_loop_depth(const mc_uniformity *u, LLVMBasicBlockRef bb);
 

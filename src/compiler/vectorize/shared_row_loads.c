@@ -26,6 +26,7 @@
 #include <llvm-c/Analysis.h>
 
 #include "base/assert.h"
+#include "compiler/ir/cfg.h"
 #include "compiler/ir/loop_md.h"
 #include "compiler/ir/ptr_map.h"
 #include "compiler/ir/util.h"
@@ -77,44 +78,9 @@ static bool counts_rows(LLVMValueRef phi, LLVMBasicBlockRef latch)
     return stepped;
 }
 
-/* Does block x strictly dominate block h (h unreachable from the entry
- * without x)? */
-static bool dominates(LLVMBasicBlockRef x, LLVMBasicBlockRef h, LLVMValueRef f, size_t nblocks)
-{
-    if (x == h)
-        return false;
-    LLVMBasicBlockRef *stack = malloc(nblocks * sizeof *stack);
-    pmap seen = {0};
-    if (!stack || !pmap_init(&seen, nblocks)) {
-        free(stack), pmap_free(&seen);
-        return false;
-    }
-    LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(f);
-    size_t top = 0;
-    bool reached = false;
-    if (entry != x) {
-        stack[top++] = entry;
-        pmap_put(&seen, entry, 1);
-    }
-    while (top && !reached) {
-        LLVMBasicBlockRef b = stack[--top];
-        reached = b == h;
-        LLVMValueRef t = LLVMGetBasicBlockTerminator(b);
-        for (unsigned k = 0, n = t ? LLVMGetNumSuccessors(t) : 0; k < n; k++) {
-            LLVMBasicBlockRef s = LLVMGetSuccessor(t, k);
-            if (s != x && pmap_get(&seen, s) < 0 && top < nblocks) {
-                pmap_put(&seen, s, 1);
-                stack[top++] = s;
-            }
-        }
-    }
-    free(stack), pmap_free(&seen);
-    return !reached;
-}
-
 typedef struct {
     LLVMValueRef f;
-    size_t nblocks;
+    mc_analyses *an; /* f's graph, for dominance */
     LLVMBasicBlockRef header, loop, exit;
     LLVMValueRef row, iv;
     unsigned trips;
@@ -136,7 +102,10 @@ static bool fixed_outside(row_loop *rl, LLVMValueRef v, int depth)
                 return false;
         return true;
     }
-    return dominates(b, rl->header, rl->f, rl->nblocks);
+    /* defined in a block that strictly dominates the header (false when memory ran out) */
+    const mc_cfg *g = mc_analyses_cfg(rl->an, rl->f);
+    int x = g ? mc_cfg_block(g, b) : -1, h = g ? mc_cfg_block(g, rl->header) : -1;
+    return x >= 0 && h >= 0 && x != h && mc_dominates(g, x, h);
 }
 
 static bool reads_memory(LLVMValueRef i)
@@ -426,19 +395,22 @@ unsigned mc_share_row_loads(LLVMValueRef f)
 {
     LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(f));
     unsigned kind = LLVMGetMDKindIDInContext(c, "llvm.loop", 9), kept = 0;
-    size_t nblocks = LLVMCountBasicBlocks(f);
+    mc_analyses *an = mc_analyses_new();
     LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb)) {
-        row_loop rl = {.f = f, .nblocks = nblocks + 8};
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); an && bb; bb = LLVMGetNextBasicBlock(bb)) {
+        row_loop rl = {.f = f, .an = an};
         if (!find(bb, kind, &rl))
             continue;
         unsigned k = classify(&rl);
-        if (k)
+        if (k) {
             share(&rl, b);
+            mc_analyses_invalidate(an, f); /* it added blocks */
+        }
         kept += k;
         forget(&rl);
     }
     LLVMDisposeBuilder(b);
+    mc_analyses_free(an);
     MOSAIC_ASSERT(!kept || !LLVMVerifyFunction(f, LLVMReturnStatusAction));
     return kept;
 }

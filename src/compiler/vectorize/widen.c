@@ -44,6 +44,7 @@
 
 #include "base/settings.h"
 #include "compiler/images/images.h"
+#include "compiler/ir/cfg.h"
 #include "compiler/ir/kernel_build.h"
 #include "compiler/ir/ptr_map.h"
 #include "compiler/ir/uniformity.h"
@@ -720,40 +721,18 @@ static void fill_phis(widener *w)
     }
 }
 
-/* K.body's blocks in reverse post-order (definitions before uses but phis'). */
+/* K.body's blocks in reverse post-order (definitions before uses but phis'),
+ * from the shared analysis (cfg.h); how many the entry reaches (unreachable
+ * blocks are not copied), -1 when memory ran out. */
 static int reverse_post_order(widener *w)
 {
-    int n = w->nb, top = 0, count = 0;
-    LLVMBasicBlockRef *stack = malloc((size_t)n * sizeof *stack);
-    unsigned *next = calloc((size_t)n, sizeof *next);
-    unsigned char *seen = calloc((size_t)n, 1);
-    if (!stack || !next || !seen) {
-        free(stack), free(next), free(seen);
+    mc_cfg *g = mc_cfg_new(w->body);
+    if (!g)
         return -1;
-    }
-    LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(w->body);
-    stack[top++] = entry;
-    seen[pmap_get(&w->bidx, entry)] = 1;
-    int filled = n;
-    while (top) {
-        LLVMBasicBlockRef bb = stack[top - 1];
-        int b = pmap_get(&w->bidx, bb);
-        LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
-        unsigned ns = term ? LLVMGetNumSuccessors(term) : 0;
-        if (next[b] < ns) {
-            LLVMBasicBlockRef s = LLVMGetSuccessor(term, next[b]++);
-            int j = pmap_get(&w->bidx, s);
-            if (!seen[j])
-                seen[j] = 1, stack[top++] = s;
-        } else {
-            w->order[--filled] = bb;
-            top--;
-            count++;
-        }
-    }
-    /* unreachable blocks are not copied: K.vec's order starts at filled */
-    memmove(w->order, w->order + filled, (size_t)count * sizeof *w->order);
-    free(stack), free(next), free(seen);
+    for (int i = 0; i < g->nreach; i++)
+        w->order[i] = g->blocks[g->rpo[i]];
+    int count = g->nreach;
+    mc_cfg_free(g);
     return count;
 }
 

@@ -33,9 +33,9 @@
  * iteration that starts with a barrier).  Private memory (allocas),
  * constant memory and invariant loads (the group's context) do not count.
  *
- * Loops are found on the CFG as in spin_loops.c: back edges of a depth-first
- * walk, each header's loop the blocks that reach one of its latches without
- * passing it; inner loops first, so an outer loop sees their barriers.
+ * Loops are the shared analysis's natural loops (cfg.h): each header's loop
+ * the blocks that reach one of its latches without passing it; inner loops
+ * first, so an outer loop sees their barriers.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,34 +43,33 @@
 
 #include "base/assert.h"
 #include "base/settings.h"
+#include "compiler/ir/cfg.h"
 #include "compiler/ir/kernel_build.h"
 #include "compiler/ir/log.h"
 #include "compiler/ir/ptr_map.h"
 #include "compiler/ir/util.h"
 #include "compiler/workgroup/passes.h"
 
+/* The shared graph (cfg.h) and what this pass keeps beside it. */
 typedef struct loop_cfg {
+    mc_cfg *cfg;
     LLVMValueRef fn;
-    int n;                    /* blocks, in function order; 0 is the entry */
+    int n;                    /* blocks, in layout order; 0 is the entry */
     LLVMBasicBlockRef *blocks;
-    pmap index;               /* block -> index */
     int **preds, *npreds;     /* preds[b]: the blocks that branch to b */
-    int nedges, *latch, *header; /* back edges latch[e] -> header[e] */
+    int nedges, *latch, *header; /* retreating edges latch[e] -> header[e], each pair once */
     bool *in_loop, *seen;     /* scratch, per block */
     int *stack;               /* scratch, n deep */
 } loop_cfg;
 
 static void cfg_free(loop_cfg *g)
 {
-    for (int b = 0; g->preds && b < g->n; b++)
-        free(g->preds[b]);
-    free(g->preds), free(g->npreds), free(g->blocks), free(g->latch), free(g->header);
-    free(g->in_loop), free(g->seen), free(g->stack);
-    pmap_free(&g->index);
+    mc_cfg_free(g->cfg);
+    free(g->latch), free(g->header), free(g->in_loop), free(g->seen), free(g->stack);
     memset(g, 0, sizeof *g);
 }
 
-static int block_index(const loop_cfg *g, LLVMBasicBlockRef bb) { return pmap_get(&g->index, bb); }
+static int block_index(const loop_cfg *g, LLVMBasicBlockRef bb) { return mc_cfg_block(g->cfg, bb); }
 
 static LLVMValueRef successor_term(const loop_cfg *g, int b, unsigned *count)
 {
@@ -79,100 +78,52 @@ static LLVMValueRef successor_term(const loop_cfg *g, int b, unsigned *count)
     return t;
 }
 
-/* The back edges of a depth-first walk from the entry (OpenCL C from clang
- * is reducible: each one closes a natural loop). */
-static bool find_back_edges(loop_cfg *g)
-{
-    enum { NEW, ON_PATH, DONE };
-    unsigned char *state = calloc((size_t)g->n, 1);
-    unsigned *next = calloc((size_t)g->n, sizeof *next);
-    bool ok = state && next;
-    int top = 0;
-    if (ok)
-        g->stack[top++] = 0, state[0] = ON_PATH;
-    while (ok && top) {
-        int b = g->stack[top - 1];
-        unsigned ns;
-        LLVMValueRef t = successor_term(g, b, &ns);
-        if (next[b] == ns) {
-            state[b] = DONE, top--;
-            continue;
-        }
-        int s = block_index(g, LLVMGetSuccessor(t, next[b]++));
-        if (s < 0)
-            continue;
-        if (state[s] == ON_PATH) {
-            bool again = false; /* (a switch may go to the header from several cases) */
-            for (int e = 0; e < g->nedges && !again; e++)
-                again = g->latch[e] == b && g->header[e] == s;
-            if (!again)
-                g->latch[g->nedges] = b, g->header[g->nedges++] = s;
-        } else if (state[s] == NEW) {
-            state[s] = ON_PATH;
-            g->stack[top++] = s;
-        }
-    }
-    free(state), free(next);
-    return ok;
-}
-
 static bool cfg_build(loop_cfg *g, LLVMValueRef fn)
 {
     memset(g, 0, sizeof *g);
+    if (!(g->cfg = mc_cfg_new(fn)))
+        return false;
     g->fn = fn;
-    g->n = (int)LLVMCountBasicBlocks(fn);
-    size_t n = g->n ? (size_t)g->n : 1, edges = 0;
-    g->blocks = calloc(n, sizeof *g->blocks);
-    g->preds = calloc(n, sizeof *g->preds);
-    g->npreds = calloc(n, sizeof *g->npreds);
+    g->n = g->cfg->n;
+    g->blocks = g->cfg->blocks;
+    g->preds = g->cfg->pred;
+    g->npreds = g->cfg->npred;
+    size_t n = (size_t)g->n, edges = (size_t)g->cfg->nretreating + 1;
     g->in_loop = calloc(n, sizeof *g->in_loop);
     g->seen = calloc(n, sizeof *g->seen);
     g->stack = calloc(n, sizeof *g->stack);
-    if (!g->blocks || !g->preds || !g->npreds || !g->in_loop || !g->seen || !g->stack || !pmap_init(&g->index, n))
+    g->latch = calloc(edges, sizeof *g->latch);
+    g->header = calloc(edges, sizeof *g->header);
+    if (!g->in_loop || !g->seen || !g->stack || !g->latch || !g->header)
         return false;
-    LLVMGetBasicBlocks(fn, g->blocks);
-    for (int b = 0; b < g->n; b++)
-        pmap_put(&g->index, g->blocks[b], b);
-    for (int b = 0; b < g->n; b++) {
-        unsigned ns;
-        LLVMValueRef t = successor_term(g, b, &ns);
-        edges += ns;
-        for (unsigned k = 0; k < ns; k++) {
-            int s = block_index(g, LLVMGetSuccessor(t, k));
-            if (s < 0)
-                continue;
-            int *p = realloc(g->preds[s], (size_t)(g->npreds[s] + 1) * sizeof *p);
-            if (!p)
-                return false;
-            g->preds[s] = p;
-            p[g->npreds[s]++] = b;
-        }
+    /* in the order the walk found them (a switch may go to the header from several cases: once) */
+    for (int r = 0; r < g->cfg->nretreating; r++) {
+        int b = g->cfg->retreating[r].from, s = g->cfg->retreating[r].to;
+        bool again = false;
+        for (int e = 0; e < g->nedges && !again; e++)
+            again = g->latch[e] == b && g->header[e] == s;
+        if (!again)
+            g->latch[g->nedges] = b, g->header[g->nedges++] = s;
     }
-    g->latch = calloc(edges + 1, sizeof *g->latch);
-    g->header = calloc(edges + 1, sizeof *g->header);
-    return g->latch && g->header && find_back_edges(g);
+    return true;
 }
 
-/* The loop of header h into g->in_loop: the blocks that reach one of its
- * latches without passing h.  false when the walk reaches the entry (h does
- * not dominate the loop: an irreducible cycle, left alone). */
+/* The loop of header h into g->in_loop (the natural loop of its back
+ * edges).  false when a retreating edge to h is no back edge (h does not
+ * dominate the cycle: an irreducible one, left alone) or h heads no loop. */
 static bool loop_blocks(loop_cfg *g, int h, int *size)
 {
-    memset(g->in_loop, 0, (size_t)g->n * sizeof *g->in_loop);
-    g->in_loop[h] = true;
-    int top = 0;
-    *size = 1;
-    for (int e = 0; e < g->nedges; e++)
-        if (g->header[e] == h && !g->in_loop[g->latch[e]])
-            g->in_loop[g->latch[e]] = true, g->stack[top++] = g->latch[e], ++*size;
-    while (top) {
-        int b = g->stack[--top];
-        if (b == 0)
+    const mc_cfg *cfg = g->cfg;
+    for (int e = 0; e < cfg->nretreating; e++)
+        if (cfg->retreating[e].to == h && !cfg->retreating[e].back)
             return false;
-        for (int p = 0; p < g->npreds[b]; p++)
-            if (!g->in_loop[g->preds[b][p]])
-                g->in_loop[g->preds[b][p]] = true, g->stack[top++] = g->preds[b][p], ++*size;
-    }
+    int l = cfg->loop_of[h];
+    if (l < 0 || cfg->loops[l].header != h)
+        return false;
+    memset(g->in_loop, 0, (size_t)g->n * sizeof *g->in_loop);
+    for (int k = 0; k < cfg->loops[l].nblocks; k++)
+        g->in_loop[cfg->loops[l].blocks[k]] = true;
+    *size = cfg->loops[l].nblocks;
     return true;
 }
 

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler/ir/cfg.h"
 #include "compiler/ir/llvm_passes.h"
 #include "compiler/ir/log.h"
 #include "compiler/ir/loop_md.h"
@@ -29,39 +30,22 @@
 
 int mc_back_edges(LLVMValueRef fn, LLVMValueRef **out)
 {
-    int n = (int)LLVMCountBasicBlocks(fn), sp = 0, nb = 0;
-    LLVMBasicBlockRef *bbs = malloc((size_t)(n ? n : 1) * sizeof *bbs);
-    int *stack = malloc((size_t)(n ? n : 1) * sizeof *stack);
-    unsigned *next = calloc((size_t)(n ? n : 1), sizeof *next);
-    unsigned char *state = calloc((size_t)(n ? n : 1), 1); /* 1: on the walk's path, 2: done; 4: recorded */
-    LLVMValueRef *found = malloc((size_t)(n ? n : 1) * sizeof *found);
-    pmap idx = {0};
-    if (!bbs || !stack || !next || !state || !found || !pmap_init(&idx, (size_t)(n ? n : 1))) {
-        free(bbs), free(stack), free(next), free(state), free(found);
-        pmap_free(&idx);
-        return -1;
+    *out = NULL;
+    if (!LLVMCountBasicBlocks(fn))
+        return 0;
+    mc_cfg *g = mc_cfg_new(fn);
+    LLVMValueRef *found = g ? malloc((size_t)g->n * sizeof *found) : NULL;
+    unsigned char *recorded = g ? calloc((size_t)g->n, 1) : NULL;
+    int nb = found && recorded ? 0 : -1;
+    /* each block's branch once, in the order the walk found its first retreating edge */
+    for (int e = 0; nb >= 0 && e < g->nretreating; e++) {
+        int b = g->retreating[e].from;
+        if (!recorded[b])
+            recorded[b] = 1, found[nb++] = LLVMGetBasicBlockTerminator(g->blocks[b]);
     }
-    LLVMGetBasicBlocks(fn, bbs);
-    for (int i = 0; i < n; i++)
-        pmap_put(&idx, bbs[i], i);
-    if (n)
-        stack[sp++] = 0, state[0] = 1;
-    while (sp) {
-        int b = stack[sp - 1];
-        LLVMValueRef t = LLVMGetBasicBlockTerminator(bbs[b]);
-        unsigned ns = t ? LLVMGetNumSuccessors(t) : 0;
-        if (next[b] == ns) {
-            state[b] = (unsigned char)(2 | (state[b] & 4)), sp--;
-            continue;
-        }
-        int s = pmap_get(&idx, LLVMGetSuccessor(t, next[b]++));
-        if ((state[s] & 3) == 1 && !(state[b] & 4)) /* each block's branch once: at most n */
-            found[nb++] = t, state[b] |= 4;
-        else if (!(state[s] & 3))
-            state[s] = 1, stack[sp++] = s;
-    }
-    free(bbs), free(stack), free(next), free(state);
-    pmap_free(&idx);
+    mc_cfg_free(g), free(recorded);
+    if (nb < 0)
+        free(found), found = NULL;
     *out = found;
     return nb;
 }

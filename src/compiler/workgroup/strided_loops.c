@@ -29,6 +29,7 @@
  */
 #include <stdlib.h>
 
+#include "compiler/ir/cfg.h"
 #include "compiler/ir/ptr_map.h"
 #include "compiler/ir/uniformity.h"
 #include "compiler/ir/util.h"
@@ -134,36 +135,16 @@ static int predecessors(LLVMBasicBlockRef bb, LLVMBasicBlockRef *out, int max)
 }
 
 /* The blocks of the loop of back edge latch -> header (in[]: by index),
- * found backwards from the latch; false when memory ran out. */
-static bool loop_blocks(const pmap *idx, int nb, LLVMBasicBlockRef header, LLVMBasicBlockRef latch,
-                        unsigned char *in)
+ * the edge's natural loop in the shared analysis; false when memory ran out. */
+static bool loop_blocks(const mc_cfg *g, LLVMBasicBlockRef header, LLVMBasicBlockRef latch, bool *in)
 {
-    LLVMBasicBlockRef *stack = malloc((size_t)nb * sizeof *stack), preds[64];
-    if (!stack)
-        return false;
-    int sp = 0;
-    in[pmap_get(idx, header)] = 1;
-    if (!in[pmap_get(idx, latch)])
-        in[pmap_get(idx, latch)] = 1, stack[sp++] = latch;
-    bool ok = true;
-    while (sp && ok) {
-        LLVMBasicBlockRef bb = stack[--sp];
-        int np = predecessors(bb, preds, 64);
-        ok = np >= 0 && np <= 64;
-        for (int k = 0; ok && k < np; k++) {
-            int j = pmap_get(idx, preds[k]);
-            if (j >= 0 && !in[j])
-                in[j] = 1, stack[sp++] = preds[k];
-        }
-    }
-    free(stack);
-    return ok;
+    return mc_edge_loop(g, mc_cfg_block(g, latch), mc_cfg_block(g, header), in) > 0;
 }
 
 /* Can v, uniform, be computed before the loop (in[]: its blocks): defined
  * outside it, or computed inside from such values by instructions that cannot
  * fault (the group's sizes, read in the body, are the usual step)? */
-static bool hoistable(const stepper *st, const pmap *idx, const unsigned char *in, LLVMValueRef v, int depth)
+static bool hoistable(const stepper *st, const pmap *idx, const bool *in, LLVMValueRef v, int depth)
 {
     if (!LLVMIsAInstruction(v) || !in[pmap_get(idx, LLVMGetInstructionParent(v))])
         return true;
@@ -188,7 +169,7 @@ static bool hoistable(const stepper *st, const pmap *idx, const unsigned char *i
 }
 
 /* Moves v (hoistable) and what it needs from inside the loop before `before`. */
-static void hoist(const pmap *idx, const unsigned char *in, LLVMBuilderRef b, LLVMValueRef v)
+static void hoist(const pmap *idx, const bool *in, LLVMBuilderRef b, LLVMValueRef v)
 {
     if (!LLVMIsAInstruction(v) || !in[pmap_get(idx, LLVMGetInstructionParent(v))])
         return;
@@ -215,7 +196,7 @@ static LLVMIntPredicate going_on(LLVMValueRef cond, LLVMValueRef index, unsigned
  * index against a uniform bound, a start that varies with the local ids and
  * is smallest for the first work-item, a uniform step, and nothing in the
  * header that reads or writes memory?  Fills l. */
-static bool find_stride_loop(const stepper *st, const pmap *idx, int nb, unsigned char *in,
+static bool find_stride_loop(const stepper *st, const pmap *idx, bool *in,
                              LLVMBasicBlockRef header, stride_loop *l)
 {
     LLVMValueRef term = LLVMGetBasicBlockTerminator(header);
@@ -260,9 +241,7 @@ static bool find_stride_loop(const stepper *st, const pmap *idx, int nb, unsigne
     if (mc_uniform_value(st->ua, start) || !at_first_item(st, NULL, start, 0))
         return false;
     /* one loop, one exit (H's), no barriers; blocks ending in unreachable may stay */
-    for (int k = 0; k < nb; k++)
-        in[k] = 0;
-    if (!loop_blocks(idx, nb, header, l->latch, in) || in[pmap_get(idx, l->preheader)])
+    if (!loop_blocks(mc_uniformity_cfg(st->ua), header, l->latch, in) || in[pmap_get(idx, l->preheader)])
         return false;
     l->inside_way = 2;
     for (unsigned s = 0; s < 2; s++)
@@ -313,7 +292,7 @@ static LLVMValueRef copy_with(LLVMBuilderRef b, LLVMValueRef inst, LLVMValueRef 
 }
 
 /* Rewrites loop l as the header comment draws it. */
-static void run_in_step(const stepper *st, const pmap *idx, const unsigned char *in, LLVMBuilderRef b,
+static void run_in_step(const stepper *st, const pmap *idx, const bool *in, LLVMBuilderRef b,
                         const stride_loop *l)
 {
     LLVMContextRef cx = LLVMGetModuleContext(LLVMGetGlobalParent(st->fn));
@@ -400,26 +379,21 @@ static bool run_one_loop_in_step(LLVMValueRef body, LLVMBuilderRef b)
 {
     unsigned nparams = LLVMCountParams(body);
     mc_uniformity *ua = mc_uniformity_new(body, nparams - 3);
-    int nb = (int)LLVMCountBasicBlocks(body);
-    LLVMBasicBlockRef *bbs = malloc((size_t)(nb ? nb : 1) * sizeof *bbs);
-    unsigned char *in = malloc((size_t)(nb ? nb : 1));
-    pmap idx = {0};
+    /* the blocks as the uniformity analysis numbered them (cfg.h) */
+    const mc_cfg *g = ua ? mc_uniformity_cfg(ua) : NULL;
+    bool *in = g ? malloc((size_t)g->n * sizeof *in) : NULL;
     bool found = false;
-    if (ua && bbs && in && pmap_init(&idx, (size_t)nb)) {
+    if (in) {
         stepper st = {body, LLVMGetParam(body, nparams - 4),
                       {LLVMGetParam(body, nparams - 3), LLVMGetParam(body, nparams - 2),
                        LLVMGetParam(body, nparams - 1)},
                       ua};
-        LLVMGetBasicBlocks(body, bbs);
-        for (int k = 0; k < nb; k++)
-            pmap_put(&idx, bbs[k], k);
         stride_loop l;
-        for (int k = 0; k < nb && !found; k++)
-            if ((found = find_stride_loop(&st, &idx, nb, in, bbs[k], &l)))
-                run_in_step(&st, &idx, in, b, &l);
+        for (int k = 0; k < g->n && !found; k++)
+            if ((found = find_stride_loop(&st, &g->index, in, g->blocks[k], &l)))
+                run_in_step(&st, &g->index, in, b, &l);
     }
-    pmap_free(&idx);
-    free(bbs), free(in);
+    free(in);
     mc_uniformity_free(ua);
     return found;
 }
