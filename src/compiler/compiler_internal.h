@@ -211,6 +211,19 @@ LLVMValueRef mc_called_function(LLVMValueRef inst);
 cl_int mc_report_undefined(LLVMModuleRef m, bool with_builtins, const mosaic_compiler_target *target, cl_int failure,
                            mosaic_strbuf *log);
 
+/* The passes of the finalize path and the statistics they keep, by index
+ * (passes.def; pipeline.h has the records). */
+enum mc_pass_id {
+#define MC_PASS(ID, ...) MC_PASS_##ID,
+#include "compiler/passes.def"
+    MC_NUM_PASSES
+};
+enum mc_statistic_id {
+#define MC_STATISTIC(ID, ...) MC_STAT_##ID,
+#include "compiler/passes.def"
+    MC_NUM_STATISTICS
+};
+
 /* ---- work-group functions (workgroup.c) ---------------------------------------- */
 typedef struct mc_kernel_build {
     LLVMValueRef kernel;  /* the kernel as clang made it (emptied by mc_build_wi) */
