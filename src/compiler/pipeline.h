@@ -173,4 +173,21 @@ cl_int mc_pipeline_run_from(const mc_pipeline *p, mc_pass_state *s, const char *
  * generated code (settings.def's MOSAIC_CHANGES_CODE rows). */
 void mc_pipeline_key(const mc_pipeline *p, mosaic_strbuf *key);
 
+/* ---- object code: what the pipeline makes, cached and loaded --------------------------------- */
+/* Everything from a program binary's bitcode to object code (finalize.c):
+ * the CPU pipeline over its module; obj gets the object code and the kernel
+ * table. */
+cl_int mc_build_object(const mosaic_compiler_target *target, const mosaic_bitcode *blob, const mc_options *opts,
+                       const mc_one_size *one_size, mc_object *obj, mosaic_strbuf *log);
+void mc_object_clear(mc_object *o);
+/* A cache entry (object_cache.c): o appended to s (s->oom when memory ran
+ * out); an entry read back into o (false: not a whole entry, o empty). */
+void mc_object_serialize(const mc_object *o, mosaic_strbuf *s);
+bool mc_object_deserialize(const void *data, size_t size, mc_object *o);
+/* The key of the object code of bitcode bc built with options (and for one
+ * size) for target: also the CPU, the pipeline and the settings that change
+ * code (mc_pipeline_key). */
+void mc_object_cache_key(mc_cache_key *key, const mosaic_compiler_target *target, const void *bc, size_t bc_size,
+                         const char *options, const mc_one_size *one_size);
+
 #endif

@@ -2860,7 +2860,7 @@ static cl_int build_entry(region_fn *rf, LLVMBuilderRef b)
     LLVMBasicBlockRef ret_bb;
     allocate_storage(rf, b, &ret_bb);
     if (rf->kb->prefetch_ahead && rf->kb->uses_barriers)
-        rf->kb->prefetched_reads = mc_prefetch_groups_ahead(rf->m, rf->kb, b, rf->vals, rf->ctx, rf->nxyz[0]);
+        rf->kb->stats[MC_STAT_prefetched_reads] = mc_prefetch_groups_ahead(rf->m, rf->kb, b, rf->vals, rf->ctx, rf->nxyz[0]);
     if (rf->sg_mode) {
         LLVMValueRef zero = const64(rf, 0);
         rf->nitems = LLVMBuildNUWMul(b, LLVMBuildNUWMul(b, rf->nxyz[0], rf->nxyz[1], ""), rf->nxyz[2], "items");
@@ -2936,7 +2936,7 @@ cl_int mc_build_wg_regions(LLVMModuleRef m, mc_kernel_build *kb, const mosaic_co
     }
     mc_remove_cuts(rf.m, rf.body);
     kb->wg = err == CL_SUCCESS ? rf.wg : NULL;
-    if (err == CL_SUCCESS && mosaic_settings()->debug) {
+    if (err == CL_SUCCESS && mosaic_debugging(MOSAIC_DEBUG_BUILD)) {
         int once = 0;
         for (int r = 0; r < rf.nreg; r++)
             once += rf.scalar_reg[r];
@@ -2948,7 +2948,7 @@ cl_int mc_build_wg_regions(LLVMModuleRef m, mc_kernel_build *kb, const mosaic_co
     }
     if (err != CL_SUCCESS && rf.wg)
         LLVMDeleteFunction(rf.wg);
-    if (err == CL_BUILD_PROGRAM_FAILURE && mosaic_settings()->debug)
+    if (err == CL_BUILD_PROGRAM_FAILURE && mosaic_debugging(MOSAIC_DEBUG_BUILD))
         fprintf(stderr, "mosaic: kernel %s %s: %s\n", LLVMGetValueName(kb->wi),
                 kb->row              ? "is not cut from its widened rows (its regions come from K.body)"
                 : kb->uses_barriers ? "runs its work-items as fibers"
