@@ -1,7 +1,7 @@
 /*
  * mosaic-opt: runs the compiler's passes on a module from a file and prints
  * the IR, as LLVM's opt does for LLVM's passes.  The pass tests
- * (tests/passes/*.ll) are written with it.
+ * (the .ll files of tests/passes) are written with it.
  *
  *   mosaic-opt [options] FILE.ll|FILE.bc|-      the CPU pipeline on a front end's module
  *   mosaic-opt --cl FILE.cl                     the front end's module of an OpenCL C program
@@ -15,8 +15,10 @@
  * `--print-before` prints the module before NAME too, so that a test sees
  * what NAME alone changed.  `--start-at=NAME` starts there instead of at
  * the first pass, for passes that read nothing of the state (safe-division
- * on any module).  Code is made for the host's processor unless --mcpu and
- * --mattr name another; the device's runtime symbols are the CPU device's.
+ * on any module).  `--one-size=K:X,Y,Z` builds kernel K alone for one local
+ * size, as a launch asks the CPU device to.  Code is made for the host's
+ * processor unless --mcpu and --mattr name another; the runtime symbols are
+ * the CPU device's.
  *
  * It is built with Mosaic's objects (it reaches internal functions) and is
  * not installed.
@@ -51,18 +53,22 @@ typedef struct driver_args {
     const char *input, *output, *cl_source, *options;
     const char *start_at, *stop_after;
     bool print_before, list;
+    mc_one_size one_size; /* a build of one kernel for one local size, when .kernel is set */
+    char one_size_kernel[256];
 } driver_args;
 
 static void usage(FILE *f)
 {
     fprintf(f, "usage: mosaic-opt [--stop-after=PASS] [--start-at=PASS] [--print-before] [--options=TEXT]\n"
-               "                  [--mcpu=CPU] [--mattr=FEATURES] [-o FILE] FILE.ll|FILE.bc|-\n"
+               "                  [--one-size=KERNEL:X,Y,Z] [--mcpu=CPU] [--mattr=FEATURES] [-o FILE]\n"
+               "                  FILE.ll|FILE.bc|-\n"
                "       mosaic-opt --cl FILE.cl [--options=TEXT] [-o FILE]\n"
                "       mosaic-opt --list\n"
                "  --stop-after=PASS  run the CPU pipeline up to and including PASS (default: every pass)\n"
                "  --start-at=PASS    start at PASS, on the module as it is (for passes that need no state)\n"
                "  --print-before     print the module before the last pass too, then a line ';; after PASS'\n"
                "  --options=TEXT     the program's build options (-cl-opt-disable, -cl-fast-relaxed-math...)\n"
+               "  --one-size=K:X,Y,Z build kernel K alone for local size X,Y,Z (as a launch does)\n"
                "  --mcpu, --mattr    the processor and features code is made for (default: the host's)\n"
                "  --cl FILE.cl       print the front end's module of an OpenCL C program (a test's input)\n"
                "  --list             list the passes: name, scope, whether it changes code, purpose\n");
@@ -82,6 +88,23 @@ static const char *option_value(int argc, char **argv, int *i, const char *name)
     return argv[++*i];
 }
 
+/* "k:16,4,1" (or "k:16"): kernel k's build for that local size. */
+static bool parse_one_size(const char *text, driver_args *a)
+{
+    const char *colon = strchr(text, ':');
+    if (!colon || colon == text || (size_t)(colon - text) >= sizeof a->one_size_kernel)
+        return false;
+    memcpy(a->one_size_kernel, text, (size_t)(colon - text));
+    a->one_size_kernel[colon - text] = 0;
+    size_t size[3] = {1, 1, 1};
+    int n = sscanf(colon + 1, "%zu,%zu,%zu", &size[0], &size[1], &size[2]);
+    if (n < 1 || !size[0] || !size[1] || !size[2])
+        return false;
+    a->one_size.kernel = a->one_size_kernel;
+    memcpy(a->one_size.size, size, sizeof size);
+    return true;
+}
+
 static int parse_args(int argc, char **argv, driver_args *a, mosaic_compiler_target *target)
 {
     for (int i = 1; i < argc; i++) {
@@ -98,7 +121,12 @@ static int parse_args(int argc, char **argv, driver_args *a, mosaic_compiler_tar
             a->start_at = v;
         else if ((v = option_value(argc, argv, &i, "--options")))
             a->options = v;
-        else if ((v = option_value(argc, argv, &i, "--mcpu")))
+        else if ((v = option_value(argc, argv, &i, "--one-size"))) {
+            if (!parse_one_size(v, a)) {
+                fprintf(stderr, "mosaic-opt: --one-size takes KERNEL:X,Y,Z, not %s\n", v);
+                return 2;
+            }
+        } else if ((v = option_value(argc, argv, &i, "--mcpu")))
             target->cpu_name = v;
         else if ((v = option_value(argc, argv, &i, "--mattr")))
             target->cpu_features = v;
@@ -229,7 +257,7 @@ static cl_int run_passes(const driver_args *a, const mosaic_compiler_target *tar
         return r;
     }
     mc_pass_state s;
-    r = mc_pass_state_init(&s, target, &opts, NULL, ctx, m, log);
+    r = mc_pass_state_init(&s, target, &opts, a->one_size.kernel ? &a->one_size : NULL, ctx, m, log);
     const char *last = a->stop_after ? a->stop_after : mc_cpu_pipeline.passes[mc_cpu_pipeline.num_passes - 1]->name;
     const char *start = a->start_at;
     if (r == CL_SUCCESS && a->print_before) {

@@ -54,7 +54,8 @@ def main():
     parser.add_argument("--tool", action="append", default=[], metavar="NAME=PATH")
     parser.add_argument("test")
     args = parser.parse_args()
-    tools = dict(t.split("=", 1) for t in args.tool)
+    tools = {name: os.path.abspath(path) if os.sep in path else path
+             for name, path in (t.split("=", 1) for t in args.tool)}  # (the commands run elsewhere)
     path = os.path.abspath(args.test)
     commands = run_lines(path)
     if not commands:
