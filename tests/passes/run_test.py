@@ -2,6 +2,7 @@
 """Runs the RUN lines of one pass test (tests/passes/README.md), as LLVM's lit does.
 
     run_test.py [--tool NAME=PATH]... TEST.ll
+    run_test.py --every-pass-tested MOSAIC_OPT FOLDER
 
 Each line of TEST.ll holding `RUN:` gives a shell command (a line ending in
 a backslash continues on the next RUN: line).  Before it runs:
@@ -12,6 +13,9 @@ a backslash continues on the next RUN: line).  Before it runs:
 The commands run one after another with bash -o pipefail (a failure
 anywhere in a pipe fails it) from a scratch folder; the test passes when
 every one exits 0.  A failing command is printed with its output.
+
+--every-pass-tested fails when a pass that changes code (`mosaic-opt
+--list`) has no test FOLDER/<pass>.ll.
 """
 import argparse
 import os
@@ -49,11 +53,26 @@ def substitute(command, path, scratch, tools):
     return command
 
 
+def every_pass_tested(mosaic_opt, folder):
+    listed = subprocess.run([mosaic_opt, "--list"], check=True, capture_output=True, text=True).stdout
+    changing = [line.split()[0] for line in listed.splitlines() if line.split()[2:3] == ["changes"]]
+    missing = [p for p in changing if not os.path.exists(os.path.join(folder, p + ".ll"))]
+    for p in missing:
+        print(f"the pass {p} changes code and has no test {p}.ll")
+    print(f"{len(changing) - len(missing)} of the {len(changing)} passes that change code have a test")
+    return 1 if missing else 0
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tool", action="append", default=[], metavar="NAME=PATH")
-    parser.add_argument("test")
+    parser.add_argument("--every-pass-tested", nargs=2, metavar=("MOSAIC_OPT", "FOLDER"))
+    parser.add_argument("test", nargs="?")
     args = parser.parse_args()
+    if args.every_pass_tested:
+        return every_pass_tested(*args.every_pass_tested)
+    if not args.test:
+        parser.error("no test file")
     tools = {name: os.path.abspath(path) if os.sep in path else path
              for name, path in (t.split("=", 1) for t in args.tool)}  # (the commands run elsewhere)
     path = os.path.abspath(args.test)
