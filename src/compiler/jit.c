@@ -24,7 +24,6 @@ struct mosaic_executable {
     mc_one_size_builds *one_size; /* its barrier kernels built for one local size, or NULL (one_size.c) */
 };
 
-
 static void session_error(void *user, LLVMErrorRef err)
 {
     mosaic_executable *exe = user;

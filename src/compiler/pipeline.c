@@ -155,9 +155,13 @@ static void print_run(const mc_pipeline *p, const mc_pass_state *s, size_t first
     uint64_t total = 0;
     for (size_t i = first; i < last; i++)
         total += s->ran[p->passes[i]->id].ns;
-    fprintf(stderr, "mosaic: passes of the %s pipeline, %zu kernel%s%s%s (%.3f ms):\n", p->device, s->nk,
-            s->nk == 1 ? "" : "s", s->one_size ? ", one size for " : "", s->one_size ? s->one_size->kernel : "",
-            total / 1e6);
+    char names[256] = "";
+    size_t used = 0;
+    for (size_t k = 0; k < s->obj.num_kernels && used < sizeof names; k++)
+        used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", k ? ", " : "", s->obj.kernels[k].name);
+    fprintf(stderr, "mosaic: passes of the %s pipeline for %zu kernel%s (%s)%s%s, %.3f ms:\n", p->device, s->nk,
+            s->nk == 1 ? "" : "s", names, s->one_size ? ", built for one local size of " : "",
+            s->one_size ? s->one_size->kernel : "", total / 1e6);
     for (size_t i = first; i < last; i++) {
         const mc_pass *pass = p->passes[i];
         const mc_pass_record *rec = &s->ran[pass->id];
@@ -170,7 +174,10 @@ static void print_run(const mc_pipeline *p, const mc_pass_state *s, size_t first
                 len += snprintf(line + len, sizeof line - (size_t)len, " %s=%u", mc_statistics[t].name,
                                 statistic(s, t));
         if (rec->skipped && len < (int)sizeof line)
-            snprintf(line + len, sizeof line - (size_t)len, " (nothing to do: %s)", rec->skipped);
+            len += snprintf(line + len, sizeof line - (size_t)len, " (nothing to do: %s)", rec->skipped);
+        len = len < (int)sizeof line ? len : (int)sizeof line - 1;
+        while (len > 0 && line[len - 1] == ' ') /* (the name's padding, when nothing follows) */
+            line[--len] = 0;
         fprintf(stderr, "%s\n", line);
     }
 }
