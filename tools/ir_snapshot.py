@@ -9,8 +9,10 @@ compiler tests (the ctest tests whose program lies in BUILD/tests/compiler,
 each with its ctest environment), every benchmark of the benchmark runner
 (one at a time, Mosaic alone, the size given: tiny by default) and the other
 programs of bench/ at small sizes, and keeps what each printed of LLVM IR
-(each program's module before and after optimisation, in build order) in
-OUT/<group>/<name>.ll, one file per program run.  Paths of BUILD and of the
+(each program's module before and after optimisation, in build order, the
+function definitions of each in name order: the compiler adds some in an
+order that varies from run to run) in OUT/<group>/<name>.ll, one file per
+program run.  Paths of BUILD and of the
 source tree are replaced by <build> and <source>.  What a run printed besides
 is in OUT/logs/ and its exit status in OUT/status.txt (neither compared).
 
@@ -37,12 +39,12 @@ import sys
 SKIPPED_CASES = {"concurrent_builds"}
 
 # The programs of bench/ besides the runner, with arguments that make them
-# quick (their kernels are built whatever the size).
+# quick (their kernels are built whatever the size).  Not `builds`: its
+# sources carry a salt from the clock, so no two runs build one program.
 BENCH_PROGRAMS = {
     "kernels": ["1", "1"],
     "images": ["256", "1"],
     "subgroups": ["1", "1"],
-    "builds": ["4", "1"],
     "quicksort": ["4096", "1"],
     "enqueue_overhead": ["100", "1"],
     "bandwidth": ["1", "1"],
@@ -103,6 +105,44 @@ TOP_LEVEL = re.compile(r"(|;.*|[%@!$#].*|define .*|declare .*|attributes .*|targ
                        r"|module asm .*|uselistorder.*)\n?")
 
 
+def in_name_order(module):
+    """One module with its function definitions in the order of their names.
+
+    The compiler adds some functions (the .ctx copies of called functions,
+    calls.c) in an order that varies from run to run; the code of each does
+    not.  Each definition (its comment lines, `define ... {` to `}`, the
+    blank line after) moves; the other lines stay where they are.
+    """
+    lines = module.splitlines(keepends=True)
+    items, i = [], 0  # (name or None, text)
+    while i < len(lines):
+        j = i
+        while j < len(lines) and lines[j].startswith("; Function Attrs:"):
+            j += 1
+        if j < len(lines) and lines[j].startswith("define ") and lines[j].rstrip().endswith("{"):
+            end = j
+            while end < len(lines) and lines[end] != "}\n":
+                end += 1
+            end = min(end + 1, len(lines))
+            if end < len(lines) and lines[end] == "\n":
+                end += 1
+            name = re.search(r"@([-\w.$\"]+)\(", lines[j])
+            items.append((name.group(1) if name else lines[j], "".join(lines[i:end])))
+            i = end
+        else:
+            items.append((None, "".join(lines[i:j + 1])))
+            i = j + 1
+    functions = iter(text for name, text in sorted(item for item in items if item[0] is not None))
+    return "".join(text if name is None else next(functions) for name, text in items)
+
+
+def canonical(text):
+    """Every module of a snapshot's file in name order (a snapshot taken
+    before the order was made is compared as if it had been)."""
+    modules = text.split(MODULE_START)
+    return modules[0] + "".join(MODULE_START + in_name_order(m) for m in modules[1:])
+
+
 def ir_text(stderr, build, source):
     """The modules printed in stderr, paths made neutral, and the other text.
 
@@ -126,7 +166,7 @@ def ir_text(stderr, build, source):
             body = line != "}\n"
         elif line.startswith("define "):
             body = line.rstrip().endswith("{")
-    text = "".join(ir)
+    text = canonical("".join(ir))
     for path, name in ((build, "<build>"), (source, "<source>")):
         text = text.replace(path, name)
     return text, "".join(other)
@@ -192,7 +232,7 @@ def compare(args):
             differ += 1
             continue
         with open(os.path.join(args.a, name)) as fa, open(os.path.join(args.b, name)) as fb:
-            ta, tb = fa.read(), fb.read()
+            ta, tb = canonical(fa.read()), canonical(fb.read())
         if ta != tb:
             print(f"differs: {name}")
             differ += 1
