@@ -3,11 +3,11 @@
 
 BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
-APT_PACKAGES = cmake make gcc g++ clang-16 llvm-16 llvm-16-dev libclang-16-dev \
+APT_PACKAGES = cmake make gcc g++ clang-16 llvm-16 llvm-16-dev llvm-16-tools libclang-16-dev \
                opencl-headers opencl-clhpp-headers ocl-icd-opencl-dev clinfo valgrind \
                llvm-spirv-15 clang-15 spirv-tools
 
-.PHONY: all deps build demo demo-seeds test check conformance bench bench-quick clean
+.PHONY: all deps build demo demo-seeds test check ir-snapshot ir-compare conformance bench bench-quick clean
 
 all: build
 
@@ -33,8 +33,21 @@ test: build
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS) -LE long
 
 # Long-running conformance and stress runs (not part of CI's quick run).
+# With IR_BASE=folder (a snapshot of the code before a change, `make ir-snapshot`), also checks
+# that this build's generated code is the same (tools/ir_snapshot.py, tests/README.md).
 check: build
 	cd $(BUILD_DIR) && ctest --output-on-failure -L long
+	@if [ -n "$(IR_BASE)" ]; then $(MAKE) --no-print-directory ir-compare; fi
+
+# The LLVM IR every compiler test case and benchmark makes (MOSAIC_DUMP_IR), one file per program
+# in $(IR_OUT); ir-compare takes it and lists the programs whose IR differs from $(IR_BASE)'s.
+IR_OUT ?= $(BUILD_DIR)/ir-snapshot
+
+ir-snapshot: build
+	rm -rf $(IR_OUT) && ./tools/ir_snapshot.py snapshot --jobs $(JOBS) $(BUILD_DIR) $(IR_OUT)
+
+ir-compare: ir-snapshot
+	./tools/ir_snapshot.py compare $(IR_BASE) $(IR_OUT)
 
 # The benchmark runner (bench/runner/, docs/performance.md): every benchmark on Mosaic and on
 # every other OpenCL CPU platform installed, beside C + OpenMP and the machine's roofs; a table, a

@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum kind { FLAG, NUMBER, PATH, TRISTATE, INPUT };
+enum kind { FLAG, NUMBER, PATH, TRISTATE, CATEGORIES, INPUT };
 
 struct row {
     enum kind kind;
@@ -39,6 +39,7 @@ static const struct row rows[] = {
 #define MOSAIC_PATH(name, field, fallback, shown, summary) {PATH, name, "path", shown, summary, 0, 0, 0, 0},
 #define MOSAIC_TRISTATE(name, field, shown, summary)                                               \
     {TRISTATE, name, "`0`, `1` or unset", shown, summary, 0, 0, 0, 0},
+#define MOSAIC_CATEGORIES(name, field, values, summary) {CATEGORIES, name, values, "off", summary, 0, 0, 0, 0},
 #define MOSAIC_INPUT(name, values, shown, summary) {INPUT, name, values, shown, summary, 0, 0, 0, 0},
 #define MOSAIC_DERIVED(field, type, function)
 #include "base/settings.def"
@@ -101,7 +102,7 @@ static char *reference_table(void)
     FILE *f = open_memstream(&text, &size);
     fprintf(f, "| variable | takes | default | what it does |\n| --- | --- | --- | --- |\n");
     for (size_t i = 0; i < NUM_ROWS; i++) {
-        char def[128], values[128];
+        char def[128], values[256];
         default_of(&rows[i], def, sizeof def);
         values_of(&rows[i], values, sizeof values);
         fprintf(f, "| [`%s`](#%s) | %s | %s | %s |\n", rows[i].name, anchor(rows[i].name), values, def,

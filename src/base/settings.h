@@ -15,17 +15,41 @@
 
 /* One field per row of settings.def, in its order: a flag is a bool, a
  * number the row's type, a path a string (NULL: none), a tri-state an int
- * (-1 when unset), and a derived field (cache_dir, NULL for no cache) the
+ * (-1 when unset), a set of categories (debug) one bit each of
+ * MOSAIC_DEBUG_CATEGORIES, and a derived field (cache_dir, NULL for no cache) the
  * type its row names. */
 struct mosaic_settings {
 #define MOSAIC_FLAG(name, field, summary) bool field;
 #define MOSAIC_NUMBER(name, field, type, fallback, min, max, below, summary) type field;
 #define MOSAIC_PATH(name, field, fallback, shown, summary) const char *field;
 #define MOSAIC_TRISTATE(name, field, shown, summary) int field;
+#define MOSAIC_CATEGORIES(name, field, values, summary) unsigned field;
 #define MOSAIC_INPUT(name, values, shown, summary)
 #define MOSAIC_DERIVED(field, type, function) type field;
 #include "base/settings.def"
 };
+
+/* The categories of MOSAIC_DEBUG (docs/settings.md), as PoCL's POCL_DEBUG
+ * has them: X(ID, name, by_name_only, what it prints).  A category
+ * by_name_only is on only when named (or `all`), not with `1`. */
+#define MOSAIC_DEBUG_CATEGORIES(X)                                                                       \
+    X(API, "api", 0, "why an API call failed, and the context's error notices")                          \
+    X(BUILD, "build", 0, "build logs, how each kernel was built and why, the compiler's child processes") \
+    X(LAUNCH, "launch", 0, "kernels built again for the local size they are launched with")             \
+    X(CACHE, "cache", 0, "hits and misses of the kernel, front end, SPIR-V and validation caches")       \
+    X(PASSES, "passes", 1, "the pipeline as it ran for each build: each pass, its time, its statistics")
+
+enum mosaic_debug_category {
+#define MOSAIC_DEBUG_BIT(id, name, by_name_only, what) MOSAIC_DEBUG_BIT_##id,
+    MOSAIC_DEBUG_CATEGORIES(MOSAIC_DEBUG_BIT)
+#undef MOSAIC_DEBUG_BIT
+#define MOSAIC_DEBUG_MASK(id, name, by_name_only, what) MOSAIC_DEBUG_##id = 1u << MOSAIC_DEBUG_BIT_##id,
+    MOSAIC_DEBUG_CATEGORIES(MOSAIC_DEBUG_MASK)
+#undef MOSAIC_DEBUG_MASK
+};
+
+/* Does MOSAIC_DEBUG ask for (one of) these categories (MOSAIC_DEBUG_BUILD...)? */
+bool mosaic_debugging(unsigned categories);
 
 /* The settings, read from the environment at the first call. */
 const struct mosaic_settings *mosaic_settings(void);

@@ -15,7 +15,7 @@ enum { SPIN_YIELD_NS = 1000 }; /* how long a spin runs before it lets another th
 
 bool mosaic_debug_enabled(void)
 {
-    return mosaic_settings()->debug;
+    return mosaic_debugging(MOSAIC_DEBUG_API);
 }
 
 void mosaic_debug(const char *function, const char *format, ...)

@@ -214,11 +214,26 @@ typedef struct setting {
 #define MOSAIC_NUMBER(...) +1
 #define MOSAIC_PATH(...) +1
 #define MOSAIC_TRISTATE(...) +1
+#define MOSAIC_CATEGORIES(...) +1
 #define MOSAIC_INPUT(...) +1
 #define MOSAIC_DERIVED(...)
 enum { MAX_SETTINGS = 0
 #include "base/settings.def"
 };
+
+/* A set of MOSAIC_DEBUG's categories as its names ("build,cache"), or "off". */
+static const char *category_names(unsigned set)
+{
+    static char names[128];
+    size_t len = 0;
+    names[0] = 0;
+#define MOSAIC_DEBUG_NAME(id, name, by_name_only, what)                                                   \
+    if (set & MOSAIC_DEBUG_##id)                                                                         \
+        len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", len ? "," : "", name);
+    MOSAIC_DEBUG_CATEGORIES(MOSAIC_DEBUG_NAME)
+#undef MOSAIC_DEBUG_NAME
+    return len ? names : "off";
+}
 
 /* Every variable Mosaic reads, in settings.def's order, made from
  * settings.def (the test mosaic_command_info_lists_every_setting checks
@@ -239,6 +254,8 @@ static size_t settings_in_force(setting *rows)
     rows[n++] = (setting){NAME, TEXT, .text = s->field, .note = s->field ? NULL : "none"};
 #define MOSAIC_TRISTATE(NAME, field, shown, summary)                                                      \
     rows[n++] = (setting){NAME, TEXT, .text = s->field < 0 ? shown : s->field ? "on" : "off"};
+#define MOSAIC_CATEGORIES(NAME, field, values, summary)                                                   \
+    rows[n++] = (setting){NAME, TEXT, .text = category_names(s->field)};
 #define MOSAIC_INPUT(NAME, values, shown, summary)                                                        \
     rows[n++] = (setting){NAME, TEXT, .text = getenv(NAME), .note = derived};
 #define MOSAIC_DERIVED(field, type, function)

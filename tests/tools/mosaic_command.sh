@@ -95,8 +95,10 @@ info_json)
     check '[ "$v" = "null 50" ]' "MOSAIC_SPIN_US unset, its default in force ($v)"
     v=$(item "$f" settings name MOSAIC_STREAM_STORES effective)
     check '[ "$v" = off ]' "MOSAIC_STREAM_STORES=0 in force: off ($v)"
-    v=$(item "$f" settings name MOSAIC_DEBUG effective)
+    v=$(item "$f" settings name MOSAIC_NO_WIDEN effective)
     check '[ "$v" = false ]' "a flag's value: false ($v)"
+    v=$(item "$f" settings name MOSAIC_DEBUG effective)
+    check '[ "$v" = off ]' "MOSAIC_DEBUG's categories: none ($v)"
     v=$(get "$f" unknown_variables.0)
     check '[ "$v" = MOSAIC_NOT_A_SETTING ]' "the unknown variable ($v)"
     v=$(get "$f" cache.directory)

@@ -304,7 +304,7 @@ static bool start_server(const char *const *argv, const char *flat, size_t flat_
         while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
             ;
     }
-    if (mosaic_settings()->debug)
+    if (mosaic_debugging(MOSAIC_DEBUG_BUILD))
         fprintf(stderr, "mosaic: the compiler '%s' cannot be a fork server; every build starts it afresh\n",
                 argv[0]);
     return false;
@@ -340,7 +340,7 @@ static bool send_request(const char *const *argv, const mc_fork_request *req, co
     if (server.control >= 0 && (server.argv_size != flat_size || memcmp(server.argv, flat, flat_size)))
         stop_server(); /* the settings were read again, with another compiler */
     if (server.control >= 0 && !same_identity(&server.identity, &identity)) {
-        if (mosaic_settings()->debug)
+        if (mosaic_debugging(MOSAIC_DEBUG_BUILD))
             fprintf(stderr, "mosaic: this thread's credentials are not the compiler's fork server's (pid %d); "
                             "it is replaced\n", (int)server.pid);
         stop_server();
@@ -373,7 +373,7 @@ static void replace_server(pid_t pid)
 {
     pthread_mutex_lock(&lock);
     if (server.control >= 0 && server.pid == pid) {
-        if (mosaic_settings()->debug)
+        if (mosaic_debugging(MOSAIC_DEBUG_BUILD))
             fprintf(stderr, "mosaic: the compiler's fork server (pid %d) did not answer in %d ms; it is replaced\n",
                     (int)pid, ANSWER_TIMEOUT_MS);
         stop_server();

@@ -501,7 +501,7 @@ static bool look_up(compile_job *job, const char *source, size_t num_headers, co
     job->cached = mc_direct_key(&in, &job->key);
     clock_gettime(CLOCK_REALTIME, &job->started);
     bool hit = job->cached && mc_direct_lookup(&job->key, out, job->log);
-    if (mosaic_settings()->debug)
+    if (mosaic_debugging(MOSAIC_DEBUG_CACHE))
         fprintf(stderr, "mosaic: front end cache %s\n", hit ? "hit" : "miss");
     return hit;
 }

@@ -370,7 +370,7 @@ cl_int mosaic_spirv_check(const void *il, size_t size, mosaic_spec_constant **sp
         r = check_header(w, size, &log);
     /* a module that passed this validator before (spirv_cache.c) is not validated again */
     bool known = r == CL_SUCCESS && mc_spirv_validated(w, size);
-    if (mosaic_settings()->debug && r == CL_SUCCESS && mc_cache_enabled())
+    if (mosaic_debugging(MOSAIC_DEBUG_CACHE) && r == CL_SUCCESS && mc_cache_enabled())
         fprintf(stderr, "mosaic: SPIR-V validation cache %s\n", known ? "hit" : "miss");
     if (r == CL_SUCCESS && !known)
         r = validate(w, size, &log);
@@ -755,7 +755,7 @@ cl_int mosaic_compile_spirv(const mosaic_compiler_target *target, const void *il
     if (cached) {
         mc_spirv_object_key(target, w, size, mc_target_has_symbol(target, "__mosaic_printf"), &key);
         hit = mc_spirv_cached_object(&key, out);
-        if (mosaic_settings()->debug)
+        if (mosaic_debugging(MOSAIC_DEBUG_CACHE))
             fprintf(stderr, "mosaic: SPIR-V translation cache %s\n", hit ? "hit" : "miss");
     }
     mosaic_strbuf bc = {0}, records = {0};

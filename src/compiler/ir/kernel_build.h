@@ -15,6 +15,13 @@
 
 #include "compiler/compiler.h"
 
+/* The statistics the passes keep, by index (ir/statistics.def). */
+enum mc_statistic_id {
+#define MC_STATISTIC(ID, ...) MC_STAT_##ID,
+#include "compiler/ir/statistics.def"
+    MC_NUM_STATISTICS
+};
+
 typedef struct mc_kernel_build {
     LLVMValueRef kernel;  /* the kernel as clang made it (emptied by mc_build_wi) */
     LLVMValueRef body;    /* K.body(kernel params..., ctx, lx, ly, lz): K's code, internal */
@@ -40,16 +47,9 @@ typedef struct mc_kernel_build {
     unsigned row_lanes;
     const mosaic_kernel_arg *arg_info; /* the kernel's arguments (kinds), or NULL */
     bool specialise_images; /* K.wg gets a loop nest per common image format (image_formats.c) */
-    unsigned checked_rows;  /* x loops with a copy for rows that pass their checks whole (guarded_rows.c) */
-    unsigned uniform_rows;  /* x loops with a version per answer of their uniform branches (uniform_rows.c) */
-    unsigned skipped_gathers; /* gathers and scatters of K.wg under a test for an active lane (masked_ops.c) */
-    unsigned interleaved_rows; /* y loops of K.row's regions that run several rows interleaved */
-    unsigned streamed_stores;  /* stores of K.wg with a non-temporal version (stream_stores.c) */
-    unsigned joined_accesses;  /* gathers and scatters of K.wg joined with their neighbours (neighbour_gathers.c) */
-    unsigned shared_row_loads; /* values of K.wg's row loops that row 0 reads for all rows (shared_row_loads.c) */
+    unsigned stats[MC_NUM_STATISTICS]; /* the statistics the passes keep of it (ir/statistics.def), by MC_STAT_* */
     size_t item_bytes;         /* what K.wg keeps per work-item between its regions (regions.c); 0: none */
     bool prefetch_ahead;       /* K.wg's entry may prefetch what the group two ahead reads first (group_prefetch.c) */
-    unsigned prefetched_reads; /* reads before the first barrier so prefetched */
 } mc_kernel_build;
 
 #endif

@@ -24,7 +24,7 @@
 
 int mc_vectoriser_remark_options(const char **argv)
 {
-    if (!mosaic_settings()->debug)
+    if (!mosaic_debugging(MOSAIC_DEBUG_BUILD))
         return 0;
     argv[0] = "-pass-remarks-missed=loop-vectorize";
     argv[1] = "-pass-remarks-analysis=loop-vectorize";
@@ -33,7 +33,7 @@ int mc_vectoriser_remark_options(const char **argv)
 
 void mc_locate_work_group_functions(LLVMModuleRef m, const mc_kernel_build *kbs, size_t nk)
 {
-    if (!mosaic_settings()->debug)
+    if (!mosaic_debugging(MOSAIC_DEBUG_BUILD))
         return;
     LLVMContextRef c = LLVMGetModuleContext(m);
     LLVMDIBuilderRef di = LLVMCreateDIBuilder(m);
@@ -68,7 +68,7 @@ bool mc_print_vectoriser_remark(const char *text)
      * handler once any is asked for: only the vectoriser's reasons are kept
      * (the bare "loop not vectorized" that follows each adds nothing). */
     const char *suffix = strstr(text, WG_FILE_SUFFIX ":"), *why = suffix ? strstr(suffix, ": ") : NULL;
-    if (!mosaic_settings()->debug || !why)
+    if (!mosaic_debugging(MOSAIC_DEBUG_BUILD) || !why)
         return false;
     why += 2;
     if (strncmp(why, "loop not vectorized: ", 21) &&

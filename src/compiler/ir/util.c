@@ -31,7 +31,7 @@ cl_int mc_out_of_memory(mosaic_strbuf *log)
 
 cl_int mc_finish_log(mosaic_strbuf *log, cl_int result, char **out, const char *stage)
 {
-    if (log->len && mosaic_settings()->debug)
+    if (log->len && mosaic_debugging(MOSAIC_DEBUG_BUILD))
         fprintf(stderr, "mosaic: %s log:\n%s%s", stage, log->data,
                 log->data[log->len - 1] == '\n' ? "" : "\n");
     if (log->oom && result == CL_SUCCESS)

@@ -127,7 +127,7 @@ static void build(mc_one_size_builds *b, const mosaic_kernel_info *info, one_siz
     const mosaic_kernel_info *built = r == CL_SUCCESS ? mosaic_executable_find_kernel(exe, info->name) : NULL;
     mosaic_wg_fn fn = built && built->uses_barriers ? built->wg_fn : NULL;
     mosaic_sized_wg fns = {fn, fn ? built->fused_fn : NULL, fn ? built->fused_groups : 0};
-    if (mosaic_settings()->debug) {
+    if (mosaic_debugging(MOSAIC_DEBUG_LAUNCH)) {
         if (fn)
             fprintf(stderr, "mosaic: kernel %s: built for work-groups of %zux%zux%zu (%.0f ms)\n", info->name,
                     e->size[0], e->size[1], e->size[2], 1e3 * (seconds() - t0));

@@ -449,7 +449,7 @@ void mc_version_guarded_rows(mc_kernel_build *kbs, size_t nk)
         LLVMBasicBlockRef *latches;
         unsigned nl = mc_row_latches(kb->wg, kb->access_group, &latches);
         for (unsigned i = 0; i < nl; i++)
-            kb->checked_rows += version_loop(b, kb->wg, latches[i]);
+            kb->stats[MC_STAT_checked_rows] += version_loop(b, kb->wg, latches[i]);
         free(latches);
         LLVMDisposeBuilder(b);
     }

@@ -225,7 +225,7 @@ void mc_version_uniform_rows(mc_kernel_build *kbs, size_t nk)
         LLVMBasicBlockRef *latches;
         unsigned nl = mc_row_latches(kb->wg, kb->access_group, &latches), budget = MAX_KERNEL_COPIES;
         for (unsigned i = 0; i < nl; i++)
-            kb->uniform_rows += version_loop(b, kb->wg, latches[i], MAX_CONDITIONS, &budget) > 0;
+            kb->stats[MC_STAT_uniform_rows] += version_loop(b, kb->wg, latches[i], MAX_CONDITIONS, &budget) > 0;
         free(latches);
         LLVMDisposeBuilder(b);
     }

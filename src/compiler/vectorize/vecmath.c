@@ -10,7 +10,7 @@
  * for AVX2, _ZGVbN4v_expf for SSE), declares them, and keeps them alive
  * until the vectoriser has run (llvm.compiler.used, removed afterwards).
  * libmosaic links libmvec.so.1 and hands the variants' addresses to the JIT
- * (mc_libmvec_symbols, finalize.c): no dlopen, nothing in the global scope.
+ * (mc_libmvec_symbols, jit.c): no dlopen, nothing in the global scope.
  *
  * Only variants whose error is within OpenCL C's limits (OpenCL C 3.0,
  * section 7.4, full profile) are named.  Float variants were checked on

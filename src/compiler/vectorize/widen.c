@@ -1098,10 +1098,10 @@ bool mc_widen_kernel(LLVMModuleRef m, mc_kernel_build *kb)
         LLVMDeleteFunction(kb->vec);
         kb->vec = NULL, kb->vec_lanes = 0;
     }
-    if (mosaic_settings()->debug && kb->vec)
+    if (mosaic_debugging(MOSAIC_DEBUG_BUILD) && kb->vec)
         fprintf(stderr, "mosaic: kernel %s: widened whole, %u work-items of a row at once (the rest %u at a time)\n",
                 LLVMGetValueName(kb->wi), kb->vec_lanes, kb->tail_lanes);
-    else if (mosaic_settings()->debug)
+    else if (mosaic_debugging(MOSAIC_DEBUG_BUILD))
         fprintf(stderr, "mosaic: kernel %s: not widened whole: %s\n", LLVMGetValueName(kb->wi), why);
     return kb->vec != NULL;
 }
@@ -1111,10 +1111,10 @@ bool mc_widen_rows(LLVMModuleRef m, mc_kernel_build *kb, size_t row, bool report
     const char *why = "rows longer than 4096 work-items";
     kb->row = row <= 4096 ? widen(m, kb, 0, false, (unsigned)row, report_divergence, ".row", &kb->row_lanes, &why)
                           : NULL;
-    if (mosaic_settings()->debug && kb->row)
+    if (mosaic_debugging(MOSAIC_DEBUG_BUILD) && kb->row)
         fprintf(stderr, "mosaic: kernel %s: rows of %zu widened, %u work-items at once between barriers\n",
                 LLVMGetValueName(kb->wi), row, kb->row_lanes);
-    else if (mosaic_settings()->debug)
+    else if (mosaic_debugging(MOSAIC_DEBUG_BUILD))
         fprintf(stderr, "mosaic: kernel %s: rows of %zu not widened: %s\n", LLVMGetValueName(kb->wi), row, why);
     return kb->row != NULL;
 }

@@ -386,7 +386,7 @@ cl_int mc_step_barrier_loops(mc_kernel_build *kbs, size_t nk, mosaic_strbuf *log
         int added = step_loops(kbs[k].body, &loops);
         if (added < 0)
             return mc_out_of_memory(log);
-        if (loops && mosaic_settings()->debug)
+        if (loops && mosaic_debugging(MOSAIC_DEBUG_BUILD))
             fprintf(stderr, "mosaic: kernel %s: %u loop%s with barriers, %d back edge%s given a barrier (each "
                     "iteration ends for the whole group before the next starts)\n",
                     LLVMGetValueName(kbs[k].wi), loops, loops == 1 ? "" : "s", added, added == 1 ? "" : "s");

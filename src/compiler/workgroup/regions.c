@@ -350,7 +350,7 @@ static cl_int build_entry(region_fn *rf, LLVMBuilderRef b)
     LLVMBasicBlockRef ret_bb;
     rg_allocate_storage(rf, b, &ret_bb);
     if (rf->kb->prefetch_ahead && rf->kb->uses_barriers)
-        rf->kb->prefetched_reads = mc_prefetch_groups_ahead(rf->m, rf->kb, b, f->vals, f->ctx, f->nxyz[0]);
+        rf->kb->stats[MC_STAT_prefetched_reads] = mc_prefetch_groups_ahead(rf->m, rf->kb, b, f->vals, f->ctx, f->nxyz[0]);
     if (rf->cut.sg_mode)
         rg_start_sub_groups(rf, b);
     else
@@ -394,7 +394,7 @@ static cl_int verify_wg(region_fn *rf)
 #if MOSAIC_ASSERTIONS
     const bool say = true;
 #else
-    const bool say = mosaic_settings()->debug;
+    const bool say = mosaic_debugging(MOSAIC_DEBUG_BUILD);
 #endif
     if (!valid && say) {
         fprintf(stderr, "mosaic: kernel %s: the work-group function built from its regions is invalid IR:\n",
@@ -461,7 +461,7 @@ cl_int mc_build_wg_regions(LLVMModuleRef m, mc_kernel_build *kb, const mosaic_co
     }
     mc_remove_cuts(rf.m, rf.body);
     kb->wg = err == CL_SUCCESS ? rf.frame.wg : NULL;
-    if (mosaic_settings()->debug)
+    if (mosaic_debugging(MOSAIC_DEBUG_BUILD))
         report(&rf, err);
     if (err != CL_SUCCESS && rf.frame.wg)
         LLVMDeleteFunction(rf.frame.wg);
