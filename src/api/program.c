@@ -1,5 +1,6 @@
 /* Programs: creation from source or binary, build, compile, link, queries.
- * The compiling itself is src/compiler's job (compiler.h). */
+ * The building itself is the device's (core/device.h, "programs": the CPU
+ * device calls the compiler); this file keeps each program's state. */
 #include "api/context.h"
 #include "core/device.h"
 #include "core/objects.h"
@@ -13,6 +14,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Frees a binary's bytes (malloc'd: core/device.h) and leaves it empty. */
+static void drop_binary(mosaic_bitcode *binary)
+{
+    free(binary->data);
+    binary->data = NULL;
+    binary->size = 0;
+}
+
 static void destroy_program(void *p)
 {
     cl_program program = p;
@@ -23,7 +32,7 @@ static void destroy_program(void *p)
     }
     if (program->executable)
         mosaic_executable_free(program->executable);
-    mosaic_bitcode_free(&program->binary);
+    drop_binary(&program->binary);
     free(program->source);
     free(program->il);
     free(program->spec_constants);
@@ -135,7 +144,8 @@ clCreateProgramWithBinary(cl_context context, cl_uint num_devices, const cl_devi
     for (cl_uint i = 0; i < num_devices; i++) {
         cl_program_binary_type t;
         char *log = NULL;
-        cl_int status = mosaic_bitcode_validate(binaries[i], lengths[i], &t, &log);
+        cl_device_id device = device_list[i];
+        cl_int status = device->ops->check_binary(device, binaries[i], lengths[i], &t, &log);
         if (binary_status)
             binary_status[i] = status;
         if (status != CL_SUCCESS) {
@@ -170,13 +180,14 @@ clCreateProgramWithBinary(cl_context context, cl_uint num_devices, const cl_devi
     return program;
 }
 
-/* Does a device of the context take IL programs (CL_DEVICE_IL_VERSION)? */
-static bool context_takes_il(cl_context context)
+/* The context's first device that takes IL programs (CL_DEVICE_IL_VERSION),
+ * or NULL. */
+static cl_device_id il_device(cl_context context)
 {
     for (cl_uint i = 0; i < context->num_devices; i++)
         if (context->devices[i]->il_version && context->devices[i]->il_version[0])
-            return true;
-    return false;
+            return context->devices[i];
+    return NULL;
 }
 
 CL_API_ENTRY cl_program CL_API_CALL
@@ -187,16 +198,17 @@ clCreateProgramWithIL(cl_context context, const void *il, size_t length, cl_int 
         mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_VALUE, "il is NULL or length is 0"));
         return NULL;
     }
-    if (!context_takes_il(context)) {
+    cl_device_id device = il_device(context);
+    if (!device) {
         mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_OPERATION, "no device of this context takes SPIR-V"));
         return NULL;
     }
-    /* spirv-val checks the module now: one that is not well-formed is
+    /* the device checks the module now: one that is not well-formed is
      * CL_INVALID_VALUE here, as the spec says, not a build failure later */
     mosaic_spec_constant *specs = NULL;
     size_t num_specs = 0;
     char *log = NULL;
-    cl_int err = mosaic_spirv_check(il, length, &specs, &num_specs, &log);
+    cl_int err = device->ops->check_il(device, il, length, &specs, &num_specs, &log);
     if (err != CL_SUCCESS) {
         const char *why = log && !strncmp(log, "error: ", 7) ? log + 7 : log ? log : "";
         char message[1024];
@@ -280,17 +292,29 @@ static cl_int finalize(cl_program program, const char *options)
 }
 
 /* The program's source or IL (with the specialization constants set) as a
- * compiled object; the log goes to the program's.  program->lock held. */
+ * compiled object: the device's compile op.  The log goes to the
+ * program's.  program->lock held. */
 static cl_int compile(cl_program program, const char *options, size_t num_headers, const mosaic_header *headers,
                       mosaic_bitcode *out)
 {
     MOSAIC_ASSERT(mosaic_mutex_held(&program->lock));
-    const mosaic_compiler_target *target = &program->devices[0]->compiler_target;
     char *log = NULL;
-    cl_int err = program->source
-                     ? mosaic_compile_source(target, program->source, options, num_headers, headers, out, &log)
-                     : mosaic_compile_spirv(target, program->il, program->il_size, options,
-                                            program->num_spec_constants, program->spec_constants, out, &log);
+    cl_device_id device = program->devices[0];
+    cl_int err = device->ops->compile(device, program, options, num_headers, headers, out, &log);
+    append_log(program, log);
+    free(log);
+    return err;
+}
+
+/* count compiled objects or libraries linked into *out: the device's link
+ * op.  The log goes to the program's.  program->lock held. */
+static cl_int link_binaries(cl_program program, size_t count, const mosaic_bitcode *inputs, const char *options,
+                   bool create_library, mosaic_bitcode *out)
+{
+    MOSAIC_ASSERT(mosaic_mutex_held(&program->lock));
+    char *log = NULL;
+    cl_device_id device = program->devices[0];
+    cl_int err = device->ops->link(device, count, inputs, options, create_library, out, &log);
     append_log(program, log);
     free(log);
     return err;
@@ -322,30 +346,24 @@ clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_id *devi
     pthread_mutex_lock(&program->lock);
     reset_build(program, options);
     program->build_status = CL_BUILD_IN_PROGRESS;
-    cl_device_id device = program->devices[0];
-    char *log = NULL;
     if (program->source || program->il) {
         mosaic_bitcode compiled = { 0 };
         err = compile(program, options, 0, NULL, &compiled);
         if (err == CL_SUCCESS) {
             mosaic_bitcode linked = { 0 };
             /* the build options are compile options: the link step takes none of them */
-            err = mosaic_link_bitcode(&device->compiler_target, 1, &compiled, NULL, 0, &linked, &log);
-            append_log(program, log);
-            free(log);
-            mosaic_bitcode_free(&compiled);
+            err = link_binaries(program, 1, &compiled, NULL, false, &linked);
+            drop_binary(&compiled);
             if (err == CL_SUCCESS) {
-                mosaic_bitcode_free(&program->binary);
+                drop_binary(&program->binary);
                 program->binary = linked;
             }
         }
     } else if (program->binary.type == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT) {
         mosaic_bitcode linked = { 0 };
-        err = mosaic_link_bitcode(&device->compiler_target, 1, &program->binary, NULL, 0, &linked, &log);
-        append_log(program, log);
-        free(log);
+        err = link_binaries(program, 1, &program->binary, NULL, false, &linked);
         if (err == CL_SUCCESS) {
-            mosaic_bitcode_free(&program->binary);
+            drop_binary(&program->binary);
             program->binary = linked;
         }
     }
@@ -396,7 +414,7 @@ clCompileProgram(cl_program program, cl_uint num_devices, const cl_device_id *de
     mosaic_bitcode compiled = { 0 };
     err = compile(program, options, num_input_headers, headers, &compiled);
     if (err == CL_SUCCESS) {
-        mosaic_bitcode_free(&program->binary);
+        drop_binary(&program->binary);
         program->binary = compiled;
     }
     program->build_status = err == CL_SUCCESS ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
@@ -453,11 +471,7 @@ clLinkProgram(cl_context context, cl_uint num_devices, const cl_device_id *devic
     bool library = options && strstr(options, "-create-library");
     pthread_mutex_lock(&program->lock);
     reset_build(program, options);
-    char *log = NULL;
-    cl_int err = mosaic_link_bitcode(&program->devices[0]->compiler_target, num_input_programs, inputs, options,
-                                     library, &program->binary, &log);
-    append_log(program, log);
-    free(log);
+    cl_int err = link_binaries(program, num_input_programs, inputs, options, library, &program->binary);
     free(inputs);
     if (err == CL_SUCCESS && !library)
         err = finalize(program, options);

@@ -153,12 +153,48 @@ struct mosaic_device_ops {
      * once, when the platform starts.  clGetDeviceInfo answers from them. */
     void (*describe)(cl_device_id device);
 
-    /* ---- programs ---- */
+    /* ---- programs ----
+     * How a program is built is the device's: the API checks arguments,
+     * keeps the program's state and calls these.  A binary (mosaic_bitcode)
+     * is bytes of the device's binary format and their type (COMPILED_OBJECT,
+     * LIBRARY or EXECUTABLE): what clGetProgramInfo(CL_PROGRAM_BINARIES)
+     * hands out and clCreateProgramWithBinary takes back.  Its data is
+     * malloc'd: a binary compile or link makes (nothing when they fail) is
+     * the caller's, who frees it with free().  Each op returns CL_SUCCESS or the error the API call
+     * must return; *log always receives a malloc'd log (possibly empty)
+     * that the caller frees and appends to the program's build log. */
 
-    /* Turns an executable binary (the compiler's bitcode, as clBuildProgram
-     * or clLinkProgram produced it) into kernels this device can run.
-     * Returns CL_SUCCESS or what clBuildProgram must return; *log always
-     * receives a malloc'd log (possibly empty) that the caller frees. */
+    /* clCompileProgram (and the first step of clBuildProgram): program's
+     * source (program->source, with the headers clCompileProgram names
+     * for #include), or its SPIR-V (program->il, with the specialization
+     * constants the application set), to a COMPILED_OBJECT binary in *out.
+     * The caller holds program->lock. */
+    cl_int (*compile)(cl_device_id device, cl_program program, const char *options, size_t num_headers,
+                      const mosaic_header *headers, mosaic_bitcode *out, char **log);
+
+    /* clLinkProgram (and the second step of clBuildProgram): count
+     * COMPILED_OBJECT or LIBRARY binaries to a LIBRARY (create_library:
+     * -create-library was given) or EXECUTABLE binary in *out. */
+    cl_int (*link)(cl_device_id device, size_t count, const mosaic_bitcode *inputs, const char *options,
+                   bool create_library, mosaic_bitcode *out, char **log);
+
+    /* clCreateProgramWithBinary: is data one of this device's binaries,
+     * undamaged and safe to read?  CL_SUCCESS with its type in *type, or
+     * CL_INVALID_BINARY (or CL_OUT_OF_HOST_MEMORY) with why in the log's
+     * first line ("error: why"). */
+    cl_int (*check_binary)(cl_device_id device, const void *data, size_t size, cl_program_binary_type *type,
+                           char **log);
+
+    /* clCreateProgramWithIL, on a device that reports an il_version: is il
+     * a SPIR-V module the device can build?  CL_SUCCESS with its
+     * specialization constants (*specs malloc'd, NULL when none), or
+     * CL_INVALID_VALUE with why in the log ("error: why"). */
+    cl_int (*check_il)(cl_device_id device, const void *il, size_t size, mosaic_spec_constant **specs,
+                       size_t *num_specs, char **log);
+
+    /* Turns an EXECUTABLE binary (as link made it, or one the application
+     * gave) into kernels this device can run.  Returns CL_SUCCESS or what
+     * clBuildProgram must return. */
     cl_int (*finalize)(cl_device_id device, const mosaic_bitcode *executable, const char *options,
                        mosaic_executable **out, char **log);
 

@@ -15,6 +15,9 @@
  *     the bytes (not for CL_MAP_WRITE_INVALIDATE_REGION on the way in);
  *   - migrations, SVM commands, program finalisation reach their ops, and a
  *     device without native kernels refuses clEnqueueNativeKernel;
+ *   - programs are compiled, linked and checked by the device's ops only:
+ *     the pretend device's binaries are the CPU's behind a tag of its own,
+ *     which the compiler would refuse;
  *   - a kernel launch takes what only the device knows from its launch ops:
  *     the local size when the application gives none, the kernel's
  *     preferred work-group multiple, and the launch prepared before it runs;
@@ -60,7 +63,8 @@ static mosaic_device_ops remote;
 
 static atomic_int n_fill_rect, n_kernels;
 static atomic_int n_alloc, n_free, n_read, n_write, n_copy, n_fill, n_map, n_map_moved, n_unmap, n_unmap_moved,
-    n_migrate, n_svm_alloc, n_svm_free, n_svm_copy, n_svm_fill, n_svm_map, n_svm_unmap, n_svm_migrate, n_finalize;
+    n_migrate, n_svm_alloc, n_svm_free, n_svm_copy, n_svm_fill, n_svm_map, n_svm_unmap, n_svm_migrate, n_finalize,
+    n_compile, n_link, n_check_binary, n_check_il;
 static cl_mem_migration_flags last_migration_flags;
 static cl_uint last_migration_count;
 static const void *last_initial;
@@ -265,11 +269,94 @@ static cl_int remote_svm_migrate(cl_event c)
     return CL_COMPLETE;
 }
 
+/* ---- the pretend device's programs: the CPU's binaries behind a tag ---------------------- */
+
+#define BINARY_TAG "pretend:"
+enum { BINARY_TAG_SIZE = sizeof BINARY_TAG - 1 };
+
+/* Puts the tag in front of a binary the CPU's ops made. */
+static cl_int tag_binary(mosaic_bitcode *bc)
+{
+    char *data = malloc(bc->size + BINARY_TAG_SIZE);
+    if (!data) {
+        free(bc->data);
+        bc->data = NULL;
+        return CL_OUT_OF_HOST_MEMORY;
+    }
+    memcpy(data, BINARY_TAG, BINARY_TAG_SIZE);
+    memcpy(data + BINARY_TAG_SIZE, bc->data, bc->size);
+    free(bc->data);
+    bc->data = data;
+    bc->size += BINARY_TAG_SIZE;
+    return CL_SUCCESS;
+}
+
+/* The CPU's binary inside one of ours (pointing into it), or false when bc
+ * has no tag: it did not come from the pretend device's ops. */
+static bool untag_binary(const void *data, size_t size, cl_program_binary_type type, mosaic_bitcode *inner)
+{
+    if (size < BINARY_TAG_SIZE || memcmp(data, BINARY_TAG, BINARY_TAG_SIZE))
+        return false;
+    *inner = (mosaic_bitcode){type, (char *)data + BINARY_TAG_SIZE, size - BINARY_TAG_SIZE};
+    return true;
+}
+
+static cl_int refuse_binary(char **log)
+{
+    *log = strdup("error: not a binary of the pretend device\n");
+    return CL_INVALID_BINARY;
+}
+
+static cl_int remote_compile(cl_device_id d, cl_program program, const char *options, size_t num_headers,
+                             const mosaic_header *headers, mosaic_bitcode *out, char **log)
+{
+    atomic_fetch_add(&n_compile, 1);
+    cl_int r = cpu->compile(d, program, options, num_headers, headers, out, log);
+    return r == CL_SUCCESS ? tag_binary(out) : r;
+}
+
+static cl_int remote_link(cl_device_id d, size_t count, const mosaic_bitcode *inputs, const char *options,
+                          bool create_library, mosaic_bitcode *out, char **log)
+{
+    atomic_fetch_add(&n_link, 1);
+    mosaic_bitcode *inner = calloc(count, sizeof *inner);
+    if (!inner)
+        return CL_OUT_OF_HOST_MEMORY;
+    for (size_t i = 0; i < count; i++)
+        if (!untag_binary(inputs[i].data, inputs[i].size, inputs[i].type, &inner[i])) {
+            free(inner);
+            return refuse_binary(log);
+        }
+    cl_int r = cpu->link(d, count, inner, options, create_library, out, log);
+    free(inner);
+    return r == CL_SUCCESS ? tag_binary(out) : r;
+}
+
+static cl_int remote_check_binary(cl_device_id d, const void *data, size_t size, cl_program_binary_type *type,
+                                  char **log)
+{
+    atomic_fetch_add(&n_check_binary, 1);
+    mosaic_bitcode inner;
+    if (!untag_binary(data, size, CL_PROGRAM_BINARY_TYPE_NONE, &inner))
+        return refuse_binary(log);
+    return cpu->check_binary(d, inner.data, inner.size, type, log);
+}
+
+static cl_int remote_check_il(cl_device_id d, const void *il, size_t size, mosaic_spec_constant **specs,
+                              size_t *num_specs, char **log)
+{
+    atomic_fetch_add(&n_check_il, 1);
+    return cpu->check_il(d, il, size, specs, num_specs, log);
+}
+
 static cl_int remote_finalize(cl_device_id d, const mosaic_bitcode *bc, const char *options, mosaic_executable **out,
                               char **log)
 {
     atomic_fetch_add(&n_finalize, 1);
-    return cpu->finalize(d, bc, options, out, log);
+    mosaic_bitcode inner;
+    if (!untag_binary(bc->data, bc->size, bc->type, &inner))
+        return refuse_binary(log);
+    return cpu->finalize(d, &inner, options, out, log);
 }
 
 /* The launch ops: a local size of the pretend device's own (not one the
@@ -484,6 +571,16 @@ TEST(svm)
     CHECK(atomic_load(&n_svm_free) == 1);
 }
 
+/* The build log of a program made by clLinkProgram or one that failed to build. */
+static void build_log(cl_program program, char *text, size_t size)
+{
+    text[0] = 0;
+    clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, size, text, NULL);
+}
+
+/* Programs: every step of a build, and every check of what an application
+ * hands in, goes through the device's program ops (the pretend device's
+ * tagged binaries would fail anywhere else), in the API calls' order. */
 TEST(programs)
 {
     const char *source = "__kernel void k(__global int *p) { p[get_global_id(0)] = 1; }";
@@ -491,11 +588,69 @@ TEST(programs)
     cl_program program = clCreateProgramWithSource(context, 1, &source, NULL, &err);
     OK(err);
     OK(clBuildProgram(program, 0, NULL, NULL, NULL, NULL));
-    CHECK(atomic_load(&n_finalize) == 1);
+    CHECK(atomic_load(&n_compile) == 1 && atomic_load(&n_link) == 1 && atomic_load(&n_finalize) == 1);
     cl_kernel kernel = clCreateKernel(program, "k", &err);
     OK(err);
     OK(clReleaseKernel(kernel));
+
+    /* the binary handed out is the device's own, and comes back through check_binary */
+    size_t size = 0;
+    OK(clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL));
+    unsigned char *binary = malloc(size ? size : 1);
+    CHECK(binary && size > BINARY_TAG_SIZE);
+    if (binary && size > BINARY_TAG_SIZE) {
+        OK(clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof binary, &binary, NULL));
+        CHECK(!memcmp(binary, BINARY_TAG, BINARY_TAG_SIZE), "the binary is the device's");
+        const unsigned char *in = binary;
+        cl_int status;
+        cl_program again = clCreateProgramWithBinary(context, 1, &device, &size, &in, &status, &err);
+        OK(err);
+        OK(status);
+        CHECK(atomic_load(&n_check_binary) == 1);
+        if (again) {
+            OK(clBuildProgram(again, 0, NULL, NULL, NULL, NULL)); /* an executable: finalized only */
+            CHECK(atomic_load(&n_link) == 1 && atomic_load(&n_finalize) == 2);
+            OK(clReleaseProgram(again));
+        }
+        /* without the device's tag: the CPU's format, not this device's */
+        in = binary + BINARY_TAG_SIZE;
+        size_t inner_size = size - BINARY_TAG_SIZE;
+        again = clCreateProgramWithBinary(context, 1, &device, &inner_size, &in, &status, &err);
+        CHECK_ERR(err, CL_INVALID_BINARY);
+        CHECK_ERR(status, CL_INVALID_BINARY);
+        CHECK(!again && atomic_load(&n_check_binary) == 2);
+    }
+    free(binary);
     OK(clReleaseProgram(program));
+
+    /* clCompileProgram, then clLinkProgram: compile, link and finalize, the
+     * device's log in the program's */
+    program = clCreateProgramWithSource(context, 1, &source, NULL, &err);
+    OK(err);
+    OK(clCompileProgram(program, 0, NULL, NULL, 0, NULL, NULL, NULL, NULL));
+    CHECK(atomic_load(&n_compile) == 2 && atomic_load(&n_link) == 1);
+    cl_program linked = clLinkProgram(context, 0, NULL, NULL, 1, &program, NULL, NULL, &err);
+    OK(err);
+    CHECK(atomic_load(&n_link) == 2 && atomic_load(&n_finalize) == 3);
+    if (linked)
+        OK(clReleaseProgram(linked));
+    OK(clReleaseProgram(program));
+
+    /* a build that fails in the device's compile op: its error and its log */
+    const char *broken = "__kernel void k(__global int *p) { p[0] = undeclared; }";
+    program = clCreateProgramWithSource(context, 1, &broken, NULL, &err);
+    OK(err);
+    CHECK_ERR(clBuildProgram(program, 0, NULL, NULL, NULL, NULL), CL_BUILD_PROGRAM_FAILURE);
+    static char text[16384];
+    build_log(program, text, sizeof text);
+    CHECK(atomic_load(&n_compile) == 3 && strstr(text, "undeclared"), "log: %s", text);
+    OK(clReleaseProgram(program));
+
+    /* SPIR-V is checked by the device's check_il */
+    static const unsigned char not_spirv[20] = {1, 2, 3, 4};
+    program = clCreateProgramWithIL(context, not_spirv, sizeof not_spirv, &err);
+    CHECK_ERR(err, CL_INVALID_VALUE);
+    CHECK(!program && atomic_load(&n_check_il) == 1);
 }
 
 /* Launches: the local size a launch without one runs with is the
@@ -695,12 +850,17 @@ int main(int argc, char **argv)
 
     /* The CPU device's ops are complete. */
     cpu = device->ops;
-    CHECK(cpu->describe && cpu->finalize && cpu->mem_alloc && cpu->mem_free && cpu->map_address &&
+    CHECK(cpu->describe && cpu->compile && cpu->link && cpu->check_binary && cpu->check_il && cpu->finalize &&
+          cpu->mem_alloc && cpu->mem_free && cpu->map_address &&
           cpu->svm_alloc && cpu->svm_free && cpu->submit && cpu->read && cpu->write && cpu->copy && cpu->fill && cpu->fill_rect &&
           cpu->native_kernel && cpu->svm_copy && cpu->svm_fill && cpu->kernel_preferred_multiple &&
           cpu->choose_local_size && cpu->prepare_launch);
 
     remote = *cpu; /* submit goes on to the CPU's: its workers run whatever `run` a command has */
+    remote.compile = remote_compile;
+    remote.link = remote_link;
+    remote.check_binary = remote_check_binary;
+    remote.check_il = remote_check_il;
     remote.finalize = remote_finalize;
     remote.mem_alloc = remote_mem_alloc;
     remote.mem_free = remote_mem_free;

@@ -47,7 +47,16 @@ unsigned mosaic_cpu_float_lanes(mosaic_cpu_isa isa);
  * their memory objects (compiler.h, stream_stores), copies twice their size. */
 bool mosaic_cpu_streams(cl_device_id device, size_t bytes);
 
-/* ops->finalize (cpu_program.c): the JIT (mosaic_finalize). */
+/* The program ops (cpu_program.c): the compiler's steps with this
+ * device's compiler target; finalize is the JIT (mosaic_finalize). */
+cl_int mosaic_cpu_compile(cl_device_id device, cl_program program, const char *options, size_t num_headers,
+                          const mosaic_header *headers, mosaic_bitcode *out, char **log);
+cl_int mosaic_cpu_link(cl_device_id device, size_t count, const mosaic_bitcode *inputs, const char *options,
+                       bool create_library, mosaic_bitcode *out, char **log);
+cl_int mosaic_cpu_check_binary(cl_device_id device, const void *data, size_t size, cl_program_binary_type *type,
+                               char **log);
+cl_int mosaic_cpu_check_il(cl_device_id device, const void *il, size_t size, mosaic_spec_constant **specs,
+                           size_t *num_specs, char **log);
 cl_int mosaic_cpu_finalize(cl_device_id device, const mosaic_bitcode *executable, const char *options,
                            mosaic_executable **out, char **log);
 

@@ -1180,6 +1180,10 @@ long mosaic_cpu_unit_domain_key(cl_device_id device, cl_uint unit, cl_device_aff
  * NULL, so those commands are synchronisation points only. */
 const mosaic_device_ops mosaic_cpu_ops = {
     .describe = mosaic_cpu_describe,
+    .compile = mosaic_cpu_compile,
+    .link = mosaic_cpu_link,
+    .check_binary = mosaic_cpu_check_binary,
+    .check_il = mosaic_cpu_check_il,
     .finalize = mosaic_cpu_finalize,
     .kernel_work_group_limit = mosaic_cpu_kernel_work_group_limit,
     .kernel_preferred_multiple = mosaic_cpu_preferred_work_group_multiple,

@@ -1,8 +1,10 @@
-/* The CPU device's program finalisation: executable bitcode to native code
- * through the compiler's JIT, for this machine (device->compiler_target,
- * filled by mosaic_cpu_describe); and where its kernels' private memory
- * lives, which bounds their work-groups (docs/limits.md, "Private memory"). */
+/* The CPU device's programs: built by the compiler for this machine
+ * (device->compiler_target, filled by mosaic_cpu_describe): OpenCL C or
+ * SPIR-V to bitcode, bitcode linked, executable bitcode to native code
+ * through the JIT; and where its kernels' private memory lives, which
+ * bounds their work-groups (docs/limits.md, "Private memory"). */
 #include "devices/cpu/cpu.h"
+#include "base/assert.h"
 #include "base/settings.h"
 #include "base/strbuf.h"
 
@@ -82,6 +84,42 @@ static bool check_private_memory(cl_device_id device, const mosaic_kernel_info *
                          device->compute_units);
     return false;
 }
+
+/* ---- compile, link, check: the compiler's steps, for this machine --------------------------- */
+
+cl_int mosaic_cpu_compile(cl_device_id device, cl_program program, const char *options, size_t num_headers,
+                          const mosaic_header *headers, mosaic_bitcode *out, char **log)
+{
+    MOSAIC_ASSERT(program->source || program->il);
+    const mosaic_compiler_target *target = &device->compiler_target;
+    if (program->source)
+        return mosaic_compile_source(target, program->source, options, num_headers, headers, out, log);
+    return mosaic_compile_spirv(target, program->il, program->il_size, options, program->num_spec_constants,
+                                program->spec_constants, out, log);
+}
+
+cl_int mosaic_cpu_link(cl_device_id device, size_t count, const mosaic_bitcode *inputs, const char *options,
+                       bool create_library, mosaic_bitcode *out, char **log)
+{
+    return mosaic_link_bitcode(&device->compiler_target, count, inputs, options, create_library, out, log);
+}
+
+/* (the compiler's binaries are the same on every machine: the device is not asked) */
+cl_int mosaic_cpu_check_binary(cl_device_id device, const void *data, size_t size, cl_program_binary_type *type,
+                               char **log)
+{
+    (void)device;
+    return mosaic_bitcode_validate(data, size, type, log);
+}
+
+cl_int mosaic_cpu_check_il(cl_device_id device, const void *il, size_t size, mosaic_spec_constant **specs,
+                           size_t *num_specs, char **log)
+{
+    (void)device;
+    return mosaic_spirv_check(il, size, specs, num_specs, log);
+}
+
+/* ---- finalize: the JIT, and kernels that cannot run refused -------------------------------- */
 
 cl_int mosaic_cpu_finalize(cl_device_id device, const mosaic_bitcode *executable, const char *options,
                            mosaic_executable **out, char **log)
