@@ -21,7 +21,6 @@
  * keeps them.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -79,44 +78,10 @@ static int open_root(const char *dir, cache_count *count)
     return fd;
 }
 
-/* Calls fn on each regular file of the subdirectories DIR/00 to DIR/ff.
- * fn(subdir fd, name, stat, arg).  false when a subdirectory is not private
- * (Mosaic then uses no cache at all). */
-typedef void visit_fn(int dir, const char *name, const struct stat *st, void *arg);
-
-static bool each_file(int root, visit_fn *fn, void *arg)
+/* (mc_cache_visit_fn, cache_layout.h) */
+static void count_file(int dir, unsigned index, const char *name, const struct stat *st, void *arg)
 {
-    bool all_private = true;
-    for (int d = 0; d < 256; d++) {
-        char hex[3];
-        snprintf(hex, sizeof hex, "%02x", d);
-        int fd = openat(root, hex, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-        if (fd < 0)
-            continue;
-        if (!mc_cache_private_dir(fd)) {
-            all_private = false;
-            close(fd);
-            continue;
-        }
-        DIR *listing = fdopendir(fd);
-        if (!listing) {
-            close(fd);
-            continue;
-        }
-        struct dirent *e;
-        while ((e = readdir(listing))) {
-            struct stat st;
-            if (!fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) && !S_ISDIR(st.st_mode))
-                fn(fd, e->d_name, &st, arg);
-        }
-        closedir(listing);
-    }
-    return all_private;
-}
-
-static void count_file(int dir, const char *name, const struct stat *st, void *arg)
-{
-    (void)dir;
+    (void)dir, (void)index;
     cache_count *c = arg;
     int kind;
     if (S_ISREG(st->st_mode) && mc_cache_entry_name(name, &kind)) {
@@ -139,7 +104,7 @@ void cache_count_dir(const char *dir, cache_count *count)
     int root = open_root(dir, count);
     if (root < 0)
         return;
-    if (!each_file(root, count_file, count) && !count->refused)
+    if (!mc_cache_each_file(root, count_file, count) && !count->refused)
         count->refused = "a subdirectory is not yours, or others may write to it";
     close(root);
 }
@@ -188,8 +153,10 @@ typedef struct cleared {
     time_t now;
 } cleared;
 
-static void clear_file(int dir, const char *name, const struct stat *st, void *arg)
+/* (mc_cache_visit_fn) */
+static void clear_file(int dir, unsigned index, const char *name, const struct stat *st, void *arg)
 {
+    (void)index;
     cleared *c = arg;
     if (S_ISREG(st->st_mode) && mc_cache_entry_name(name, NULL)) {
         /* gone already: another process evicted it */
@@ -241,17 +208,8 @@ static int clear(const cache_place *place, bool json)
             close(root);
             return EXIT_FAILED;
         }
-        bool all_private = each_file(root, clear_file, &c);
-        for (int d = 0; d < 256; d++) {
-            char hex[3];
-            snprintf(hex, sizeof hex, "%02x", d);
-            int fd = openat(root, hex, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-            bool ours = fd >= 0 && mc_cache_private_dir(fd);
-            if (fd >= 0)
-                close(fd);
-            if (ours)
-                unlinkat(root, hex, AT_REMOVEDIR); /* only if empty */
-        }
+        bool all_private = mc_cache_each_file(root, clear_file, &c);
+        mc_cache_remove_empty_folders(root);
         /* empty: "not counted yet", the next store counts what is there */
         if (ftruncate(size, 0))
             tool_error("warning: cannot reset %s/%s: %s", place->dir, MC_CACHE_SIZE_FILE, strerror(errno));

@@ -28,7 +28,6 @@
  * entry unlinked while read stays readable, one gone is a miss.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <link.h>
@@ -351,54 +350,54 @@ static int older_first(const void *a, const void *b)
                                   : (x->tv_nsec != y->tv_nsec ? (x->tv_nsec < y->tv_nsec ? -1 : 1) : 0);
 }
 
+/* What the walk over the folders gathers for sweep. */
+typedef struct sweep_list {
+    cached_file *files;
+    size_t n, cap;
+    off_t total;
+    time_t now;
+} sweep_list;
+
+/* (mc_cache_visit_fn) Counts an entry and lists it for eviction; removes a
+ * temporary file an hour old (a writer that died). */
+static void sweep_file(int folder, unsigned index, const char *name, const struct stat *st, void *arg)
+{
+    sweep_list *l = arg;
+    if (!S_ISREG(st->st_mode))
+        return; /* not ours to count */
+    if (mc_cache_tmp_name(name)) {
+        if (l->now - st->st_mtime > MC_CACHE_STALE_TMP_S)
+            unlinkat(folder, name, 0);
+        return;
+    }
+    if (!mc_cache_entry_name(name, NULL))
+        return;
+    l->total += st->st_size;
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 256;
+        cached_file *more = realloc(l->files, cap * sizeof *l->files);
+        if (!more)
+            return; /* counted, but not evicted this time */
+        l->files = more;
+        l->cap = cap;
+    }
+    cached_file *f = &l->files[l->n++];
+    f->used = st->st_mtim;
+    f->size = st->st_size;
+    f->dir = (uint8_t)index;
+    snprintf(f->name, sizeof f->name, "%s", name);
+}
+
 /* Every entry's size, the least recently used removed while the total is
  * over `target` (none when target is 0); what is left in bytes.  Temporary
  * files an hour old are a writer that died: removed. */
 static off_t sweep(int root, off_t target)
 {
-    cached_file *files = NULL;
-    size_t n = 0, cap = 0;
-    off_t total = 0;
-    time_t now = time(NULL);
-    for (int d = 0; d < 256; d++) {
-        char hex[3];
-        snprintf(hex, sizeof hex, "%02x", d);
-        int fd = openat(root, hex, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-        if (fd < 0)
-            continue;
-        DIR *listing = mc_cache_private_dir(fd) ? fdopendir(fd) : NULL;
-        if (!listing) {
-            close(fd);
-            continue;
-        }
-        struct dirent *e;
-        while ((e = readdir(listing))) {
-            struct stat st;
-            if (fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISREG(st.st_mode))
-                continue; /* gone meanwhile, or not ours to count */
-            if (mc_cache_tmp_name(e->d_name)) {
-                if (now - st.st_mtime > MC_CACHE_STALE_TMP_S)
-                    unlinkat(fd, e->d_name, 0);
-                continue;
-            }
-            if (!mc_cache_entry_name(e->d_name, NULL))
-                continue;
-            total += st.st_size;
-            if (n == cap) {
-                cap = cap ? 2 * cap : 256;
-                cached_file *more = realloc(files, cap * sizeof *files);
-                if (!more)
-                    break;
-                files = more;
-            }
-            files[n].used = st.st_mtim;
-            files[n].size = st.st_size;
-            files[n].dir = (uint8_t)d;
-            snprintf(files[n].name, sizeof files[n].name, "%s", e->d_name);
-            n++;
-        }
-        closedir(listing);
-    }
+    sweep_list l = {.now = time(NULL)};
+    mc_cache_each_file(root, sweep_file, &l); /* (a folder not private is left out) */
+    cached_file *files = l.files;
+    size_t n = l.n;
+    off_t total = l.total;
     if (target && total > target && files) {
         qsort(files, n, sizeof *files, older_first);
         for (size_t i = 0; i < n && total > target; i++) {

@@ -1,7 +1,8 @@
 /*
  * The kernel cache's layout on disk, shared by the cache (cache.c) and the
  * `mosaic cache` command (src/tools/cache.c), which counts and clears it
- * without linking the compiler.  C library only: no LLVM, no Mosaic types.
+ * without linking the compiler: this header and cache_layout.c, which the
+ * command compiles in.  C library only: no LLVM, no Mosaic types.
  *
  *   DIR/xx/<62 hex digits>.<kind>   an entry; xx is the key's first byte
  *   DIR/xx/<entry name>.<pid>.<thread>.tmp
@@ -22,6 +23,9 @@
 /* The kinds' file suffixes, in mc_cache_kind's order (cache.h). */
 #define MC_CACHE_KIND_SUFFIXES {"obj", "src", "chk", "lnk", "spv"}
 enum { MC_CACHE_NUM_KINDS = 5 };
+
+/* The folders of entries: DIR/00 to DIR/ff. */
+enum { MC_CACHE_NUM_FOLDERS = 256 };
 
 /* The file under flock while the cache is evicted or counted. */
 #define MC_CACHE_SIZE_FILE "size"
@@ -62,5 +66,21 @@ static inline bool mc_cache_private_dir(int fd)
     struct stat st;
     return !fstat(fd, &st) && S_ISDIR(st.st_mode) && st.st_uid == geteuid() && !(st.st_mode & (S_IWGRP | S_IWOTH));
 }
+
+/* ---- walking the folders (cache_layout.c) ---- */
+
+/* Called for each file of a folder: `folder` the folder open, `index` its
+ * number (DIR/%02x), `name` and `st` (not following a link) the file. */
+typedef void mc_cache_visit_fn(int folder, unsigned index, const char *name, const struct stat *st, void *arg);
+
+/* Calls fn on every file that is not a directory in the folders DIR/00 to
+ * DIR/ff of the cache directory open as root, folder by folder.  A folder
+ * that is not private (mc_cache_private_dir) is skipped: false when there
+ * was one (Mosaic then uses no cache at all).  fn may remove the file it is
+ * given. */
+bool mc_cache_each_file(int root, mc_cache_visit_fn *fn, void *arg);
+
+/* Removes the folders DIR/00 to DIR/ff that are private and empty. */
+void mc_cache_remove_empty_folders(int root);
 
 #endif
