@@ -4,10 +4,10 @@
 A file depends on another when it calls (or names) a function the other
 defines, or includes it (a header: the names a header declares are no
 dependency of its own).  A folder depends on another when one
-of its files depends on one of the other's.  The compiler's stages are meant
-to form a layered graph (docs/compiler.md, "Layout"): this prints every
-cycle of folders and every cycle of files, and exits 1 when a folder cycle
-exists, or a file cycle spans more than one folder.
+of its files depends on one of the other's.  The compiler's stages, and the
+files of each, are meant to form a layered graph (docs/compiler.md,
+"Layout"): this prints every cycle of folders and every cycle of files, and
+exits 1 when there is either.
 
 usage: compiler_graph.py [SRC_DIR] [--edges]   (SRC_DIR: src, the include root)
 """
@@ -113,14 +113,13 @@ for comp in cycles(folders):
             if b in comp:
                 print(f'  {f} -> {t} ({why})')
 for comp in cycles(edges):
-    spans = len({folder(f) for f in comp}) > 1
-    failed = failed or spans
-    print('file cycle:' if spans else 'file cycle (one folder):', ' '.join(comp))
+    failed = True
+    print('file cycle:', ' '.join(comp))
     for f in comp:
         for t, why in sorted(edges[f].items()):
             if t in comp:
                 print(f'  {f} -> {t} ({why})')
 if not failed:
-    print(f'no cycle between the folders of {root}')
+    print(f'no cycle between the folders or the files of {root}')
 if __name__ == "__main__":
     sys.exit(1 if failed else 0)

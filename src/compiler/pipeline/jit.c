@@ -1,7 +1,9 @@
 /*
  * The executable: object code (built by the pipeline, finalize.c, or read
  * from the cache, object_cache.c) loaded into an ORC LLJIT, and the kernel
- * table the runtime asks about.
+ * table the runtime asks about.  The builds for one local size it keeps
+ * (one_size.c) are attached and freed by executable.c: this file calls
+ * neither, so one_size.c can build through it.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -12,6 +14,7 @@
 #include <llvm-c/LLJIT.h>
 #include <llvm-c/Orc.h>
 
+#include "base/assert.h"
 #include "base/settings.h"
 #include "compiler/frontend/binary.h"
 #include "compiler/ir/host_functions.h"
@@ -26,7 +29,10 @@ struct mosaic_executable {
     mosaic_kernel_info *kernels;
     size_t global_variables_size;
     mosaic_strbuf *log; /* where JIT session errors go while finalizing */
-    mc_one_size_builds *one_size; /* its barrier kernels built for one local size, or NULL (one_size.c) */
+    bool optimised;     /* built without -cl-opt-disable */
+    /* its barrier kernels built for one local size, or NULL: one_size.c's,
+     * attached and freed by executable.c */
+    mc_one_size_builds *one_size;
 };
 
 static void session_error(void *user, LLVMErrorRef err)
@@ -141,12 +147,6 @@ static cl_int load_object(const mosaic_compiler_target *target, mc_object *obj, 
     return r;
 }
 
-cl_int mosaic_finalize(const mosaic_compiler_target *target, const mosaic_bitcode *executable, const char *options,
-                       mosaic_executable **out, char **log_out)
-{
-    return mc_finalize_one_size(target, executable, options, NULL, out, log_out);
-}
-
 cl_int mc_finalize_one_size(const mosaic_compiler_target *target, const mosaic_bitcode *executable,
                             const char *options, const mc_one_size *one_size, mosaic_executable **out, char **log_out)
 {
@@ -209,7 +209,7 @@ cl_int mc_finalize_one_size(const mosaic_compiler_target *target, const mosaic_b
         mosaic_strbuf_free(&jit_log);
         if (r == CL_SUCCESS)
             break;
-        mosaic_executable_free(exe);
+        mc_executable_unload(exe);
         exe = NULL;
         if (!cached)
             goto done;
@@ -217,9 +217,8 @@ cl_int mc_finalize_one_size(const mosaic_compiler_target *target, const mosaic_b
         mc_object_clear(&obj);
         cached = false;
     }
+    exe->optimised = !opts.opt_disable;
     *out = exe;
-    if (!one_size && !opts.opt_disable) /* (an optimised build for one size could gain) */
-        exe->one_size = mc_one_size_builds_new(target, executable, options, exe);
 done:
     mc_object_clear(&obj);
     mc_free_options(&opts);
@@ -251,9 +250,20 @@ const mosaic_kernel_info *mosaic_executable_find_kernel(const mosaic_executable 
     return NULL;
 }
 
+bool mc_executable_optimised(const mosaic_executable *exe)
+{
+    return exe->optimised;
+}
+
 mc_one_size_builds *mc_executable_one_size_builds(const mosaic_executable *exe)
 {
     return exe ? exe->one_size : NULL;
+}
+
+void mc_executable_keep_one_size_builds(mosaic_executable *exe, mc_one_size_builds *builds)
+{
+    MOSAIC_ASSERT(!exe->one_size || !builds);
+    exe->one_size = builds;
 }
 
 size_t mosaic_executable_global_variables_size(const mosaic_executable *exe)
@@ -261,11 +271,11 @@ size_t mosaic_executable_global_variables_size(const mosaic_executable *exe)
     return exe ? exe->global_variables_size : 0;
 }
 
-void mosaic_executable_free(mosaic_executable *exe)
+void mc_executable_unload(mosaic_executable *exe)
 {
     if (!exe)
         return;
-    mc_one_size_builds_free(exe->one_size);
+    MOSAIC_ASSERT(!exe->one_size); /* executable.c freed them */
     if (exe->jit) {
         LLVMErrorRef err = LLVMOrcDisposeLLJIT(exe->jit);
         if (err)

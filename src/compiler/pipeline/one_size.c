@@ -43,11 +43,13 @@ struct mc_one_size_builds {
 /* Only kernels cut into regions at their barriers gain, and only programs
  * whose kernels share nothing but their arguments: a second build has its
  * own copy of program-scope variables, and block kernels are numbered per
- * executable (device-side enqueue looks them up in the first).  (A build
- * with -cl-opt-disable would gain nothing: finalize.c does not ask.) */
+ * executable (device-side enqueue looks them up in the first).  A build
+ * with -cl-opt-disable would gain nothing. */
 mc_one_size_builds *mc_one_size_builds_new(const mosaic_compiler_target *target, const mosaic_bitcode *blob,
                                            const char *options, const mosaic_executable *exe)
 {
+    if (!mc_executable_optimised(exe))
+        return NULL;
     size_t n = mosaic_executable_num_kernels(exe);
     bool any = false;
     for (size_t k = 0; k < n; k++) {
@@ -82,7 +84,7 @@ void mc_one_size_builds_free(mc_one_size_builds *b)
         return;
     for (size_t k = 0; k < b->num_kernels; k++)
         for (int i = 0; i < MAX_SIZES; i++)
-            mosaic_executable_free(b->entries[k][i].exe);
+            mc_executable_unload(b->entries[k][i].exe);
     pthread_mutex_destroy(&b->lock);
     free(b->entries);
     free(b->blob.data);
@@ -137,7 +139,7 @@ static void build(mc_one_size_builds *b, const mosaic_kernel_info *info, one_siz
     }
     free(log);
     if (!fn) {
-        mosaic_executable_free(exe);
+        mc_executable_unload(exe);
         exe = NULL;
     }
     pthread_mutex_lock(&b->lock);
