@@ -10,8 +10,8 @@ each with its ctest environment), every benchmark of the benchmark runner
 (one at a time, Mosaic alone, the size given: tiny by default) and the other
 programs of bench/ at small sizes, and keeps what each printed of LLVM IR
 (each program's module before and after optimisation, in build order, the
-function definitions of each in name order: the compiler adds some in an
-order that varies from run to run) in OUT/<group>/<name>.ll, one file per
+function definitions of each in name order: an order of definitions alone
+is no difference) in OUT/<group>/<name>.ll, one file per
 program run.  Paths of BUILD and of the
 source tree are replaced by <build> and <source>.  What a run printed besides
 is in OUT/logs/ and its exit status in OUT/status.txt (neither compared).
@@ -108,10 +108,12 @@ TOP_LEVEL = re.compile(r"(|;.*|[%@!$#].*|define .*|declare .*|attributes .*|targ
 def in_name_order(module):
     """One module with its function definitions in the order of their names.
 
-    The compiler adds some functions (the .ctx copies of called functions,
-    calls.c) in an order that varies from run to run; the code of each does
-    not.  Each definition (its comment lines, `define ... {` to `}`, the
-    blank line after) moves; the other lines stay where they are.
+    Where the compiler adds a function (the .ctx copies of called
+    functions, calls.c) changes no code, and builds of Mosaic older than
+    calls.c's walk in the module's order added them in an order that
+    varied from run to run: snapshots compare the same either way.  Each
+    definition (its comment lines, `define ... {` to `}`, the blank line
+    after) moves; the other lines stay where they are.
     """
     lines = module.splitlines(keepends=True)
     items, i = [], 0  # (name or None, text)

@@ -1,6 +1,7 @@
 /*
  * A map from LLVM objects (values, blocks) to indices, for the passes that
- * number a function's blocks and instructions (regions.c, uniformity.c).
+ * number a function's blocks and instructions (regions.c, uniformity.c) and
+ * the call graph's functions (calls.c).
  * Open addressing; the caller sizes it for the keys it will put.
  */
 #ifndef MOSAIC_COMPILER_PTR_MAP_H

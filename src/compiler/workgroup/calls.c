@@ -27,6 +27,7 @@
 
 #include "compiler/ir/llvm.h"
 #include "compiler/ir/log.h"
+#include "compiler/ir/ptr_map.h"
 #include "compiler/ir/util.h"
 #include "compiler/workgroup/calls.h"
 #include "compiler/workgroup/passes.h"
@@ -35,23 +36,20 @@
 #define PROGRAM_ATTR "mosaic-program"
 
 /* ---- the call graph of the defined functions ------------------------------------------- */
+/* Everything below walks the functions in the module's order, never in the
+ * order of their addresses, so that what it adds to the module (the .ctx
+ * copies of mc_pass_context) comes in the same order in every run. */
 typedef struct call_graph {
     size_t n;
-    LLVMValueRef *fns;    /* sorted by address */
+    LLVMValueRef *fns;    /* in the module's order */
+    pmap index;           /* fns[i] -> i */
     size_t *first, *edge; /* callees of fns[i]: edge[first[i] .. first[i+1]) (indices into fns) */
     size_t *post;         /* the functions, callees before their callers (when acyclic) */
 } call_graph;
 
-static int compare_ptr(const void *a, const void *b)
-{
-    uintptr_t x = (uintptr_t) * (LLVMValueRef const *)a, y = (uintptr_t) * (LLVMValueRef const *)b;
-    return x < y ? -1 : x > y;
-}
-
 static long graph_index(const call_graph *g, LLVMValueRef f)
 {
-    LLVMValueRef *p = f ? bsearch(&f, g->fns, g->n, sizeof *g->fns, compare_ptr) : NULL;
-    return p ? (long)(p - g->fns) : -1;
+    return f ? pmap_get(&g->index, f) : -1;
 }
 
 static LLVMValueRef direct_callee(LLVMValueRef inst)
@@ -65,6 +63,7 @@ static LLVMValueRef direct_callee(LLVMValueRef inst)
 static void graph_free(call_graph *g)
 {
     free(g->fns), free(g->first), free(g->edge), free(g->post);
+    pmap_free(&g->index);
     memset(g, 0, sizeof *g);
 }
 
@@ -118,13 +117,14 @@ static cl_int graph_build(LLVMModuleRef m, call_graph *g, mosaic_strbuf *log)
     g->fns = calloc(g->n + 1, sizeof *g->fns);
     g->first = calloc(g->n + 2, sizeof *g->first);
     g->post = calloc(g->n + 1, sizeof *g->post);
-    if (!g->fns || !g->first || !g->post)
+    if (!g->fns || !g->first || !g->post || !pmap_init(&g->index, g->n))
         return graph_free(g), mc_out_of_memory(log);
     size_t i = 0;
     for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
-        if (!LLVMIsDeclaration(f))
+        if (!LLVMIsDeclaration(f)) {
+            pmap_put(&g->index, f, (int)i);
             g->fns[i++] = f;
-    qsort(g->fns, g->n, sizeof *g->fns, compare_ptr);
+        }
     for (int pass = 0; pass < 2; pass++) {
         ne = 0;
         for (i = 0; i < g->n; i++) {
