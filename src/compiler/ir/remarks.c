@@ -1,5 +1,5 @@
 /*
- * Why a loop over work-items was not vectorised (MOSAIC_DEBUG).
+ * Why a loop over work-items was not vectorised (MOSAIC_DEBUG=build).
  *
  * LLVM's loop vectoriser says why it leaves a loop alone in optimisation
  * remarks, which reach the context's diagnostic handler once the
@@ -7,12 +7,16 @@
  * carries a source location, not a function: every instruction of K.wg gets
  * the location "K.wg:1", in a debug-info subprogram of its own, so the
  * handler can tell which kernel a remark is about and drop those about other
- * functions (K.wi, helpers).  The compile unit emits no debug information.
- * All of it only with MOSAIC_DEBUG, so other builds are unchanged.
+ * functions (K.wi, helpers).  The locations go on a copy of the module,
+ * which the optimiser runs on only for its remarks and which is then
+ * dropped: the code built, and cached, is the same with MOSAIC_DEBUG or
+ * without (the optimiser's remarks about the module itself have no
+ * location, and are dropped).
  */
 #include <stdio.h>
 #include <string.h>
 
+#include <llvm-c/Analysis.h>
 #include <llvm-c/DebugInfo.h>
 
 #include "base/settings.h"
@@ -31,10 +35,10 @@ int mc_vectoriser_remark_options(const char **argv)
     return 2;
 }
 
-void mc_locate_work_group_functions(LLVMModuleRef m, const mc_kernel_build *kbs, size_t nk)
+/* Gives every instruction of each K.wg of kbs (found in m by name) the
+ * location "K.wg:1". */
+static void locate_work_group_functions(LLVMModuleRef m, const mc_kernel_build *kbs, size_t nk)
 {
-    if (!mosaic_debugging(MOSAIC_DEBUG_BUILD))
-        return;
     LLVMContextRef c = LLVMGetModuleContext(m);
     LLVMDIBuilderRef di = LLVMCreateDIBuilder(m);
     LLVMMetadataRef unit_file = LLVMDIBuilderCreateFile(di, "kernels", 7, "", 0);
@@ -42,7 +46,7 @@ void mc_locate_work_group_functions(LLVMModuleRef m, const mc_kernel_build *kbs,
                                    LLVMDWARFEmissionNone, 0, 0, 0, "", 0, "", 0);
     LLVMMetadataRef type = LLVMDIBuilderCreateSubroutineType(di, unit_file, NULL, 0, LLVMDIFlagZero);
     for (size_t k = 0; k < nk; k++) {
-        LLVMValueRef wg = kbs[k].wg;
+        LLVMValueRef wg = kbs[k].wg ? LLVMGetNamedFunction(m, LLVMGetValueName(kbs[k].wg)) : NULL;
         if (!wg || LLVMGetSubprogram(wg))
             continue;
         size_t n; /* "K.wg" */
@@ -60,6 +64,43 @@ void mc_locate_work_group_functions(LLVMModuleRef m, const mc_kernel_build *kbs,
     LLVMDisposeDIBuilder(di);
     LLVMAddModuleFlag(m, LLVMModuleFlagBehaviorWarning, "Debug Info Version", 18,
                       LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(c), LLVMDebugMetadataVersion(), 0)));
+}
+
+/* The diagnostic handler while the copy is optimised: its remarks are
+ * printed, and nothing else reaches the build's log (the module's own run
+ * reports the same warnings). */
+static void remarks_only(LLVMDiagnosticInfoRef info, void *user)
+{
+    (void)user;
+    if (LLVMGetDiagInfoSeverity(info) != LLVMDSRemark)
+        return;
+    char *text = LLVMGetDiagInfoDescription(info);
+    mc_print_vectoriser_remark(text);
+    LLVMDisposeMessage(text);
+}
+
+void mc_vectoriser_remarks(LLVMModuleRef m, mc_run_passes_fn *run_passes, LLVMTargetMachineRef tm, const char *passes,
+                           const mc_kernel_build *kbs, size_t nk)
+{
+    if (!mosaic_debugging(MOSAIC_DEBUG_BUILD))
+        return;
+    /* invalid IR is not optimised: the build reports it (the pass verify) */
+    char *msg = NULL;
+    bool invalid = LLVMVerifyModule(m, LLVMReturnStatusAction, &msg);
+    LLVMDisposeMessage(msg);
+    LLVMModuleRef copy = invalid ? NULL : LLVMCloneModule(m);
+    if (!copy)
+        return;
+    locate_work_group_functions(copy, kbs, nk);
+    LLVMContextRef c = LLVMGetModuleContext(m);
+    LLVMDiagnosticHandler handler = LLVMContextGetDiagnosticHandler(c);
+    void *handler_context = LLVMContextGetDiagnosticContext(c);
+    LLVMContextSetDiagnosticHandler(c, remarks_only, NULL);
+    mosaic_strbuf ignored = {0}; /* (the same pipeline on the module itself says what fails) */
+    run_passes(copy, tm, passes, &ignored);
+    mosaic_strbuf_free(&ignored);
+    LLVMContextSetDiagnosticHandler(c, handler, handler_context);
+    LLVMDisposeModule(copy);
 }
 
 bool mc_print_vectoriser_remark(const char *text)

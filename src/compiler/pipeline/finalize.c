@@ -1043,10 +1043,12 @@ cl_int mc_run_safe_division(mc_pass_state *s, size_t k)
     return CL_SUCCESS;
 }
 
+/* (on a copy: the module is unchanged; nothing to hear with -cl-opt-disable, whose O0 has no vectoriser) */
 cl_int mc_run_locate_work_groups(mc_pass_state *s, size_t k)
 {
     (void)k;
-    mc_locate_work_group_functions(s->m, s->kb, 2 * s->nk);
+    if (!s->opts->opt_disable)
+        mc_vectoriser_remarks(s->m, mc_run_passes, s->tm, "default<O3>", s->kb, 2 * s->nk);
     return CL_SUCCESS;
 }
 
