@@ -1,5 +1,6 @@
 /* The declared pipeline (src/compiler/pipeline.c, passes.def): the registry
  * is consistent, a prefix of the CPU pipeline runs and stops where asked,
+ * the runner skips the optimisations under -cl-opt-disable and says so,
  * it forgets after each pass the analyses the pass does not keep and (with
  * assertions) ends the process when a pass asks for or keeps analyses
  * passes.def does not say, the cache key of finalized code changes with
@@ -25,6 +26,7 @@
 TEST(registry)
 {
     const mc_pipeline *p = &mc_cpu_pipeline;
+    size_t optimisations = 0;
     CHECK(p->num_passes == MC_NUM_PASSES, "the CPU runs every pass of passes.def (%zu of %d)", p->num_passes,
           MC_NUM_PASSES);
     for (size_t i = 0; i < p->num_passes; i++) {
@@ -36,7 +38,24 @@ TEST(registry)
             CHECK(strcmp(p->passes[j]->name, pass->name), "%s named once", pass->name);
         CHECK(pass->changes_code || (pass->keeps & MC_ANALYSES_ALL) == MC_ANALYSES_ALL,
               "%s changes nothing, so keeps every analysis", pass->name);
+        CHECK(pass->kind == MC_KIND_REQUIRED || pass->kind == MC_KIND_OPTIMISATION, "%s has a kind", pass->name);
+        optimisations += pass->kind == MC_KIND_OPTIMISATION;
     }
+    /* the code is right without these, so -cl-opt-disable skips them; the others it needs */
+    static const char *const optional[] = {"clean-up", "pragma-unroll", "scalarize-short-vectors", "guarded-index",
+                                           "strided-loops", "uniform-rows", "guarded-rows", "vector-math",
+                                           "vector-math-calls", "join-and-share-reads", "interleave-rows",
+                                           "skip-empty-gathers", "stream-stores", "one-lane-masked-ops"};
+    size_t n = sizeof optional / sizeof optional[0];
+    CHECK(optimisations == n, "%zu optimisations (%zu)", n, optimisations);
+    for (size_t i = 0; i < n; i++)
+        CHECK(mc_pass_named(optional[i]) && mc_pass_named(optional[i])->kind == MC_KIND_OPTIMISATION,
+              "%s is an optimisation", optional[i]);
+    static const char *const required[] = {"inline", "work-group-function", "optimise", "safe-division",
+                                           "emit-object"};
+    for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
+        CHECK(mc_pass_named(required[i]) && mc_pass_named(required[i])->kind == MC_KIND_REQUIRED,
+              "%s is required", required[i]);
     for (size_t t = 0; t < MC_NUM_STATISTICS; t++)
         CHECK(mc_statistics[t].pass < MC_NUM_PASSES && mc_statistics[t].name && mc_statistics[t].counts,
               "statistic %zu belongs to a pass", t);
@@ -120,7 +139,100 @@ TEST(stop_after)
         cl_int r = mc_pipeline_run(&mc_cpu_pipeline, &s, NULL);
         CHECK(r == CL_SUCCESS && s.obj.code && s.obj.code_size, "object code (%d)", r);
         for (size_t i = 0; i < MC_NUM_PASSES; i++)
-            CHECK(s.ran[i].ran, "%s ran", mc_passes[i].name);
+            CHECK(s.ran[i].ran && !s.ran[i].disabled, "%s ran", mc_passes[i].name);
+        mc_pass_state_free(&s);
+    }
+    mc_free_options(&opts);
+    mosaic_strbuf_free(&log);
+    mosaic_bitcode_free(&linked);
+}
+
+/* ---- -cl-opt-disable ----------------------------------------------------------------- */
+
+/* Runs p on s with MOSAIC_DEBUG=passes; what it printed on stderr into out. */
+static cl_int run_printing(const mc_pipeline *p, mc_pass_state *s, char *out, size_t size)
+{
+    setenv("MOSAIC_DEBUG", "passes", 1);
+    mosaic_settings_reload();
+    fflush(stderr);
+    FILE *tmp = tmpfile();
+    int saved = dup(STDERR_FILENO);
+    if (tmp && saved >= 0)
+        dup2(fileno(tmp), STDERR_FILENO);
+    cl_int r = mc_pipeline_run(p, s, NULL);
+    fflush(stderr);
+    size_t len = 0;
+    if (tmp && saved >= 0) {
+        dup2(saved, STDERR_FILENO);
+        rewind(tmp);
+        len = fread(out, 1, size - 1, tmp);
+    }
+    out[len] = 0;
+    if (saved >= 0)
+        close(saved);
+    if (tmp)
+        fclose(tmp);
+    unsetenv("MOSAIC_DEBUG");
+    mosaic_settings_reload();
+    return r;
+}
+
+/* The line of `text` that names pass `name` (MOSAIC_DEBUG=passes), into line. */
+static bool pass_line(const char *text, const char *name, char *line, size_t size)
+{
+    char key[64];
+    snprintf(key, sizeof key, "  %s", name);
+    for (const char *at = strstr(text, key); at; at = strstr(at + 1, key)) {
+        size_t n = strlen(key);
+        if (at[n] != ' ' && at[n] != '\n' && at[n] != 0)
+            continue; /* a longer name */
+        const char *start = at, *end = strchr(at, '\n');
+        while (start > text && start[-1] != '\n')
+            start--;
+        size_t len = end ? (size_t)(end - start) : strlen(start);
+        len = len < size - 1 ? len : size - 1;
+        memcpy(line, start, len);
+        line[len] = 0;
+        return true;
+    }
+    return false;
+}
+
+TEST(opt_disable)
+{
+    mosaic_strbuf init_log = {0};
+    CHECK(mc_llvm_init(&init_log) == CL_SUCCESS, "LLVM is set up");
+    mosaic_strbuf_free(&init_log);
+    const char *src = "kernel void sum(global float *x, local float *t) {\n"
+                      "  t[get_local_id(0)] = x[get_global_id(0)];\n"
+                      "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+                      "  if (get_local_id(0) == 0) x[get_group_id(0)] = t[0] + t[1];\n"
+                      "}\n";
+    mosaic_bitcode linked = {0};
+    if (!front_end(src, &linked))
+        return;
+    mosaic_strbuf log = {0};
+    mc_options opts;
+    CHECK(mc_parse_options("-cl-opt-disable", MC_OPTIONS_BUILD, &opts, &log) == CL_SUCCESS && opts.opt_disable,
+          "-cl-opt-disable");
+    mc_pass_state s;
+    static char out[65536];
+    if (state_of(&linked, &opts, &s, &log)) {
+        cl_int r = run_printing(&mc_cpu_pipeline, &s, out, sizeof out);
+        CHECK(r == CL_SUCCESS && s.obj.code, "object code without the optimisations (%d): %s", r,
+              log.data ? log.data : "");
+        for (size_t i = 0; i < MC_NUM_PASSES; i++) {
+            const mc_pass *pass = &mc_passes[i];
+            const mc_pass_record *rec = &s.ran[i];
+            bool optional = pass->kind == MC_KIND_OPTIMISATION;
+            CHECK(rec->ran && rec->disabled == optional && (!optional || rec->ns == 0),
+                  "%s %s under -cl-opt-disable", pass->name, optional ? "is skipped" : "runs");
+            char line[512];
+            CHECK(pass_line(out, pass->name, line, sizeof line), "MOSAIC_DEBUG=passes names %s:\n%s", pass->name,
+                  out);
+            CHECK(!strstr(line, "skipped: an optimisation, -cl-opt-disable") == !optional,
+                  "MOSAIC_DEBUG=passes says whether %s was skipped: %s", pass->name, line);
+        }
         mc_pass_state_free(&s);
     }
     mc_free_options(&opts);
@@ -193,7 +305,7 @@ static cl_int nothing(mc_pass_state *s, size_t k) { return CL_SUCCESS; }
 static cl_int nothing_to_do(mc_pass_state *s, size_t k) { s->skipped = "nothing to do"; return CL_SUCCESS; }
 
 #define TEST_PASS(ID, NAME, SCOPE, CHANGES, NEEDS, KEEPS, RUN)                                           \
-    {.id = ID, .name = NAME, .purpose = "a test", .scope = MC_SCOPE_##SCOPE,                             \
+    {.id = ID, .name = NAME, .purpose = "a test", .scope = MC_SCOPE_##SCOPE, .kind = MC_KIND_REQUIRED,     \
      .changes_code = CHANGES, .needs = NEEDS, .keeps = KEEPS, .run = RUN}
 
 TEST(runner_analyses)

@@ -844,7 +844,6 @@ static cl_int skip(mc_pass_state *s, const char *why)
     s->skipped = why;
     return CL_SUCCESS;
 }
-#define OPT_DISABLE "-cl-opt-disable"
 
 cl_int mc_run_check_program_variables(mc_pass_state *s, size_t k) { (void)k; return check_program_variables(s); }
 cl_int mc_run_find_kernels(mc_pass_state *s, size_t k) { (void)k; return find_kernels(s); }
@@ -894,8 +893,6 @@ cl_int mc_run_may_spin(mc_pass_state *s, size_t k)
 cl_int mc_run_clean_up(mc_pass_state *s, size_t k)
 {
     (void)k;
-    if (s->opts->opt_disable)
-        return skip(s, OPT_DISABLE);
     return mc_run_passes(s->m, s->tm, "function(sroa,early-cse,simplifycfg,instcombine)", s->log);
 }
 
@@ -911,13 +908,13 @@ cl_int mc_run_barrier_loops(mc_pass_state *s, size_t k)
 cl_int mc_run_pragma_unroll(mc_pass_state *s, size_t k)
 {
     (void)k;
-    return s->opts->opt_disable ? skip(s, OPT_DISABLE) : unroll_pragma_loops(s);
+    return unroll_pragma_loops(s);
 }
 
 cl_int mc_run_scalarize_short_vectors(mc_pass_state *s, size_t k)
 {
     (void)k;
-    return s->opts->opt_disable ? skip(s, OPT_DISABLE) : scalarize_short_vectors(s);
+    return scalarize_short_vectors(s);
 }
 
 cl_int mc_run_kernel_options(mc_pass_state *s, size_t k)
@@ -931,8 +928,6 @@ cl_int mc_run_kernel_options(mc_pass_state *s, size_t k)
 
 cl_int mc_run_guarded_index(mc_pass_state *s, size_t k)
 {
-    if (s->opts->opt_disable)
-        return skip(s, OPT_DISABLE);
     unsigned n = mc_widen_guarded_indices(s->kb[k].body);
     s->kb[k].stats[MC_STAT_guarded_indices] += n;
     return n ? CL_SUCCESS : skip(s, "no index that a guard keeps from wrapping");
@@ -940,8 +935,6 @@ cl_int mc_run_guarded_index(mc_pass_state *s, size_t k)
 
 cl_int mc_run_strided_loops(mc_pass_state *s, size_t k)
 {
-    if (s->opts->opt_disable)
-        return skip(s, OPT_DISABLE);
     unsigned n = mc_run_strided_loops_in_step(s->kb[k].body, s->an);
     s->kb[k].stats[MC_STAT_strided_loops] += n;
     return n ? CL_SUCCESS : skip(s, "no loop strided from each work-item's own start");
@@ -986,8 +979,6 @@ cl_int mc_run_image_rows(mc_pass_state *s, size_t k)
 cl_int mc_run_uniform_rows(mc_pass_state *s, size_t k)
 {
     (void)k;
-    if (s->opts->opt_disable)
-        return skip(s, OPT_DISABLE);
     mc_version_uniform_rows(s->kb, 2 * s->nk); /* K.wg and K.fused */
     return CL_SUCCESS;
 }
@@ -995,8 +986,6 @@ cl_int mc_run_uniform_rows(mc_pass_state *s, size_t k)
 cl_int mc_run_guarded_rows(mc_pass_state *s, size_t k)
 {
     (void)k;
-    if (s->opts->opt_disable)
-        return skip(s, OPT_DISABLE);
     mc_version_guarded_rows(s->kb, 2 * s->nk);
     return CL_SUCCESS;
 }
@@ -1033,8 +1022,6 @@ cl_int mc_run_local_atomics(mc_pass_state *s, size_t k)
 cl_int mc_run_vector_math(mc_pass_state *s, size_t k)
 {
     (void)k;
-    if (s->opts->opt_disable)
-        return skip(s, OPT_DISABLE);
     s->stats[MC_STAT_vector_math_calls] += mc_add_vector_math(s->m, s->tm);
     return CL_SUCCESS;
 }
@@ -1093,8 +1080,6 @@ cl_int mc_run_optimise(mc_pass_state *s, size_t k)
 cl_int mc_run_vector_math_calls(mc_pass_state *s, size_t k)
 {
     (void)k;
-    if (s->opts->opt_disable)
-        return skip(s, OPT_DISABLE);
     s->stats[MC_STAT_libmvec_calls] += mc_lower_vector_math_calls(s->m, s->tm);
     return CL_SUCCESS;
 }
@@ -1102,33 +1087,31 @@ cl_int mc_run_vector_math_calls(mc_pass_state *s, size_t k)
 cl_int mc_run_join_and_share_reads(mc_pass_state *s, size_t k)
 {
     (void)k;
-    return s->opts->opt_disable ? skip(s, OPT_DISABLE) : join_and_share_reads(s);
+    return join_and_share_reads(s);
 }
 
 cl_int mc_run_interleave_rows(mc_pass_state *s, size_t k)
 {
     (void)k;
-    return s->opts->opt_disable ? skip(s, OPT_DISABLE) : interleave_rows(s);
+    return interleave_rows(s);
 }
 
 cl_int mc_run_skip_empty_gathers(mc_pass_state *s, size_t k)
 {
     (void)k;
-    return s->opts->opt_disable ? skip(s, OPT_DISABLE) : skip_empty_gathers(s);
+    return skip_empty_gathers(s);
 }
 
 cl_int mc_run_stream_stores(mc_pass_state *s, size_t k)
 {
     (void)k;
-    return s->opts->opt_disable ? skip(s, OPT_DISABLE) : stream_stores(s);
+    return stream_stores(s);
 }
 
 /* lane-0-only code of sub-group loops; InstCombine then narrows what fed the lane */
 cl_int mc_run_one_lane_masked_ops(mc_pass_state *s, size_t k)
 {
     (void)k;
-    if (s->opts->opt_disable)
-        return skip(s, OPT_DISABLE);
     if (!mc_scalarize_one_lane_masked_ops(s->m))
         return skip(s, "no masked access with one active lane");
     return mc_run_passes(s->m, s->tm, "function(instcombine,dce)", s->log);

@@ -21,13 +21,13 @@
 #include "base/assert.h"
 
 /* the run functions (finalize.c) */
-#define MC_PASS(ID, NAME, SCOPE, CHANGES, NEEDS, KEEPS, SETTING, PURPOSE)                                \
+#define MC_PASS(ID, NAME, SCOPE, KIND, CHANGES, NEEDS, KEEPS, SETTING, PURPOSE)                          \
     cl_int mc_run_##ID(mc_pass_state *s, size_t k);
 #include "compiler/pipeline/passes.def"
 
 const mc_pass mc_passes[MC_NUM_PASSES] = {
-#define MC_PASS(ID, NAME, SCOPE, CHANGES, NEEDS, KEEPS, SETTING, PURPOSE)                                \
-    {MC_PASS_##ID, NAME, PURPOSE, MC_SCOPE_##SCOPE, CHANGES, NEEDS, KEEPS, SETTING, mc_run_##ID},
+#define MC_PASS(ID, NAME, SCOPE, KIND, CHANGES, NEEDS, KEEPS, SETTING, PURPOSE)                          \
+    {MC_PASS_##ID, NAME, PURPOSE, MC_SCOPE_##SCOPE, MC_KIND_##KIND, CHANGES, NEEDS, KEEPS, SETTING, mc_run_##ID},
 #include "compiler/pipeline/passes.def"
 };
 
@@ -37,7 +37,7 @@ const mc_statistic_info mc_statistics[MC_NUM_STATISTICS] = {
 };
 
 static const mc_pass *const cpu_passes[] = {
-#define MC_PASS(ID, NAME, SCOPE, CHANGES, NEEDS, KEEPS, SETTING, PURPOSE) &mc_passes[MC_PASS_##ID],
+#define MC_PASS(ID, NAME, SCOPE, KIND, CHANGES, NEEDS, KEEPS, SETTING, PURPOSE) &mc_passes[MC_PASS_##ID],
 #include "compiler/pipeline/passes.def"
 };
 
@@ -194,10 +194,15 @@ static void check_analyses(const mc_pass_state *s, const mc_pass *pass, unsigned
     abort(); /* (without assertions, verify_each is set by hand only) */
 }
 
-/* One pass on one kernel (or the module), timed. */
+/* One pass on one kernel (or the module), timed; under -cl-opt-disable an
+ * optimisation is not run at all. */
 static cl_int run_one(mc_pass_state *s, const mc_pass *pass, size_t k)
 {
     mc_pass_record *rec = &s->ran[pass->id];
+    if (pass->kind == MC_KIND_OPTIMISATION && s->opts->opt_disable) {
+        rec->ran = rec->disabled = true;
+        return CL_SUCCESS;
+    }
     bool first = !rec->ran;
     uint64_t t0 = now_ns();
     s->skipped = NULL;
@@ -241,7 +246,9 @@ static void print_run(const mc_pipeline *p, const mc_pass_state *s, size_t first
             if (mc_statistics[t].pass == pass->id)
                 len += snprintf(line + len, sizeof line - (size_t)len, " %s=%u", mc_statistics[t].name,
                                 statistic(s, t));
-        if (rec->skipped && len < (int)sizeof line)
+        if (rec->disabled && len < (int)sizeof line)
+            len += snprintf(line + len, sizeof line - (size_t)len, " (skipped: an optimisation, -cl-opt-disable)");
+        else if (rec->skipped && len < (int)sizeof line)
             len += snprintf(line + len, sizeof line - (size_t)len, " (nothing to do: %s)", rec->skipped);
         len = len < (int)sizeof line ? len : (int)sizeof line - 1;
         while (len > 0 && line[len - 1] == ' ') /* (the name's padding, when nothing follows) */

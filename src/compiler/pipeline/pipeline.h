@@ -4,8 +4,9 @@
  *
  * A pass is a record (mc_pass): its name, one line of purpose, the analyses
  * it needs and keeps, the setting that switches it (if any), whether it
- * changes code, whether it runs once per module or once per kernel, its
- * statistics, and a `run` entry with one signature for all.  passes.def
+ * changes code, whether it is an optimisation or required, whether it runs
+ * once per module or once per kernel, its statistics, and a `run` entry
+ * with one signature for all.  passes.def
  * lists them, one row each, in the CPU device's order; mc_passes[] is made
  * of its rows.  A device kind's pipeline (mc_pipeline) is an array of
  * references into mc_passes[]: the CPU's is every row of passes.def in
@@ -15,7 +16,7 @@
  * (mc_pass_state: the module, the target machine, the kernels and what is
  * built of them).  It runs consecutive per-kernel passes kernel by kernel
  * (kernel 0 through all of them, then kernel 1...), as LLVM's function pass
- * adaptor does.  It owns
+ * adaptor does.  It skips the optimisations under -cl-opt-disable.  It owns
  * the run's analyses (analyses.h, s->an), which the passes ask for what
  * they need; after a pass that changed code (and did not say it had
  * nothing to do) it forgets what the pass does not keep: of every function
@@ -86,6 +87,7 @@ typedef struct mc_pass_record {
     uint64_t ns;         /* time in the pass (all kernels, for a per-kernel pass) */
     const char *skipped; /* why the pass did nothing (set by the pass), or NULL */
     bool ran;
+    bool disabled;       /* an optimisation the runner did not run (-cl-opt-disable) */
 } mc_pass_record;
 
 /* What the passes work on: the module, the machine it is built for, and
@@ -119,11 +121,16 @@ typedef struct mc_pass_state {
  * a kernel pass once per kernel, with the kernel's index. */
 typedef enum mc_pass_scope { MC_SCOPE_MODULE, MC_SCOPE_KERNEL } mc_pass_scope;
 
+/* Whether the code needs a pass: an optimisation does not run with
+ * -cl-opt-disable (the runner skips it), a required pass always runs. */
+typedef enum mc_pass_kind { MC_KIND_REQUIRED, MC_KIND_OPTIMISATION } mc_pass_kind;
+
 typedef struct mc_pass {
     enum mc_pass_id id;      /* its index in mc_passes[] */
     const char *name;        /* as printed and as --stop-after names it: "barrier-loops" */
     const char *purpose;     /* one line */
     mc_pass_scope scope;
+    mc_pass_kind kind;
     bool changes_code;       /* false: it checks or reads the module only */
     unsigned needs, keeps;   /* enum mc_analysis bits */
     const char *setting;     /* the settings.def field(s) that switch it or change what it does, or NULL */
