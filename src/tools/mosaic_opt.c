@@ -71,7 +71,7 @@ static void usage(FILE *f)
                "  --one-size=K:X,Y,Z build kernel K alone for local size X,Y,Z (as a launch does)\n"
                "  --mcpu, --mattr    the processor and features code is made for (default: the host's)\n"
                "  --cl FILE.cl       print the front end's module of an OpenCL C program (a test's input)\n"
-               "  --list             list the passes: name, scope, whether it changes code, purpose\n");
+               "  --list             list the passes: name, scope, whether it changes code, its kind, purpose\n");
 }
 
 /* The value of `--name=value` or `--name value` (advancing *i), or NULL if
@@ -151,8 +151,9 @@ static void list_passes(void)
 {
     for (size_t i = 0; i < mc_cpu_pipeline.num_passes; i++) {
         const mc_pass *p = mc_cpu_pipeline.passes[i];
-        printf("%-26s %-6s %-7s %s\n", p->name, p->scope == MC_SCOPE_KERNEL ? "kernel" : "module",
-               p->changes_code ? "changes" : "reads", p->purpose);
+        printf("%-26s %-6s %-7s %-12s %s\n", p->name, p->scope == MC_SCOPE_KERNEL ? "kernel" : "module",
+               p->changes_code ? "changes" : "reads", p->kind == MC_KIND_OPTIMISATION ? "optimisation" : "required",
+               p->purpose);
     }
 }
 

@@ -1,7 +1,8 @@
 /*
- * The shared control-flow analysis (src/compiler/cfg.h): reverse post-order,
- * dominators, post-dominators, retreating and back edges, natural loops and
- * their nesting, on small functions written as LLVM IR text.
+ * The shared control-flow analysis (src/compiler/ir/cfg.h): reverse
+ * post-order, dominators, post-dominators, retreating and back edges,
+ * natural loops and their nesting, on small functions written as LLVM IR
+ * text; and the cache of analyses per function (ir/analyses.h).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 
 #define TEST_LIST "test_cfg.list"
 #include "test.h"
+#include "compiler/ir/analyses.h"
 #include "compiler/ir/cfg.h"
 #include "compiler/ir/uniformity.h"
 
@@ -224,21 +226,65 @@ TEST(cache)
     LLVMValueRef f = LLVMGetNamedFunction(m, "f"), h = LLVMGetNamedFunction(m, "g");
     mc_analyses *a = mc_analyses_new();
     CHECK(a != NULL);
+    CHECK(!mc_analyses_cached(a, f) && !mc_analyses_asked(a));
     const mc_cfg *gf = mc_analyses_cfg(a, f), *gh = mc_analyses_cfg(a, h);
     CHECK(gf && gh && gf->n == 1 && gh->n == 2);
     CHECK(mc_analyses_cfg(a, f) == gf); /* computed once */
-    /* a pass adds a block to @f and says so */
+    CHECK(mc_analyses_cached(a, f) == MC_ANALYSES_CFG_SHAPE && mc_analyses_asked(a) == MC_ANALYSIS_CFG);
+    CHECK(!mc_analyses_asked(a)); /* (asked since the last call) */
+    CHECK(!mc_analyses_stale(a));
+    /* a pass adds a block to @f: the graph is stale until it says so */
     LLVMBasicBlockRef added = LLVMAppendBasicBlockInContext(context, f, "added");
     LLVMBuilderRef b = LLVMCreateBuilderInContext(context);
     LLVMPositionBuilderAtEnd(b, added);
     LLVMBuildRetVoid(b);
     LLVMDisposeBuilder(b);
+    CHECK(mc_analyses_stale(a) == f);
     mc_analyses_invalidate(a, f);
+    CHECK(!mc_analyses_stale(a) && !mc_analyses_cached(a, f));
     gf = mc_analyses_cfg(a, f);
     CHECK(gf && gf->n == 2 && !mc_cfg_reachable(gf, 1));
     CHECK(mc_analyses_cfg(a, h) == gh); /* @g's stays */
     mc_analyses_invalidate_all(a);
     CHECK(mc_analyses_cfg(a, h) && mc_analyses_cfg(a, h)->n == 2);
+    mc_analyses_free(a);
+    LLVMDisposeModule(m);
+}
+
+/* The uniformity in the cache, on its graph, and what a pass that changed
+ * code leaves of them (mc_analyses_keep, as the runner calls it). */
+TEST(cache_keeps)
+{
+    LLVMModuleRef m = parse("define void @f(i32 %lid) {\nentry:\n  %c = icmp eq i32 %lid, 0\n"
+                            "  br i1 %c, label %one, label %join\none:\n  br label %join\njoin:\n  ret void\n}\n"
+                            "define void @g(i32 %lid) {\nentry:\n  ret void\n}\n");
+    if (!m)
+        return;
+    LLVMValueRef f = LLVMGetNamedFunction(m, "f"), h = LLVMGetNamedFunction(m, "g");
+    mc_analyses *a = mc_analyses_new();
+    const mc_uniformity *u = a ? mc_analyses_uniformity(a, f, 0) : NULL;
+    CHECK(u && mc_analyses_uniformity(a, f, 0) == u && mc_uniformity_cfg(u) == mc_analyses_cfg(a, f));
+    if (!u) {
+        mc_analyses_free(a);
+        LLVMDisposeModule(m);
+        return;
+    }
+    CHECK(!mc_uniform_control(u, LLVMGetNextBasicBlock(LLVMGetFirstBasicBlock(f)))); /* %one: some work-items */
+    CHECK(mc_analyses_cached(a, f) == MC_ANALYSES_ALL &&
+          mc_analyses_asked(a) == (MC_ANALYSIS_CFG | MC_ANALYSIS_UNIFORMITY));
+    CHECK(mc_analyses_uniformity(a, h, 0) != NULL);
+    const mc_cfg *gf = mc_analyses_cfg(a, f);
+    /* a pass that keeps everything leaves everything; one that keeps the graph, the graph only */
+    mc_analyses_keep(a, MC_ANALYSES_ALL, NULL, 0);
+    CHECK(mc_analyses_cached(a, f) == MC_ANALYSES_ALL && mc_analyses_cached(a, h) == MC_ANALYSES_ALL);
+    mc_analyses_keep(a, MC_ANALYSES_CFG_SHAPE, NULL, 0);
+    CHECK(mc_analyses_cached(a, f) == MC_ANALYSES_CFG_SHAPE && mc_analyses_cfg(a, f) == gf);
+    /* keeping some of the graph's parts keeps none of it; a function spared keeps all */
+    CHECK(mc_analyses_uniformity(a, f, 0) != NULL);
+    mc_analyses_keep(a, MC_ANALYSIS_CFG | MC_ANALYSIS_LOOPS, &h, 1);
+    CHECK(!mc_analyses_cached(a, f) && mc_analyses_cached(a, h) == MC_ANALYSES_CFG_SHAPE);
+    mc_analyses_keep(a, MC_ANALYSES_NONE, NULL, 0);
+    CHECK(!mc_analyses_cached(a, h));
     mc_analyses_free(a);
     LLVMDisposeModule(m);
 }

@@ -1,6 +1,6 @@
 /*
  * The control-flow graph, dominators, post-dominators and natural loops of
- * a function (cfg.h), and the cache that keeps them per function.
+ * a function (cfg.h); analyses.c keeps them per function.
  *
  * Dominators and post-dominators come from the iterative algorithm of
  * Cooper, Harvey and Kennedy ("A Simple, Fast Dominance Algorithm", 2001):
@@ -444,61 +444,19 @@ bool mc_cfg_reducible(const mc_cfg *g)
     return true;
 }
 
-/* ---- the cache ------------------------------------------------------------------------ */
-
-struct mc_analyses {
-    int n, cap;
-    mc_cfg **cfgs; /* one per function asked about; few functions: a list is enough */
-};
-
-mc_analyses *mc_analyses_new(void)
+bool mc_cfg_current(const mc_cfg *g)
 {
-    return calloc(1, sizeof(mc_analyses));
-}
-
-void mc_analyses_free(mc_analyses *a)
-{
-    if (!a)
-        return;
-    mc_analyses_invalidate_all(a);
-    free(a->cfgs);
-    free(a);
-}
-
-const mc_cfg *mc_analyses_cfg(mc_analyses *a, LLVMValueRef fn)
-{
-    MOSAIC_ASSERT(a && fn);
-    for (int i = 0; i < a->n; i++)
-        if (a->cfgs[i]->fn == fn)
-            return a->cfgs[i];
-    if (a->n == a->cap) {
-        int cap = a->cap ? 2 * a->cap : 8;
-        mc_cfg **more = realloc(a->cfgs, (size_t)cap * sizeof *more);
-        if (!more)
-            return NULL;
-        a->cfgs = more, a->cap = cap;
+    int b = 0;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(g->fn); bb; bb = LLVMGetNextBasicBlock(bb), b++) {
+        if (b >= g->n || g->blocks[b] != bb)
+            return false;
+        LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
+        unsigned ns = term ? LLVMGetNumSuccessors(term) : 0;
+        if ((int)ns != g->nsucc[b])
+            return false;
+        for (unsigned k = 0; k < ns; k++)
+            if (LLVMGetSuccessor(term, k) != g->blocks[g->succ[b][k]])
+                return false;
     }
-    mc_cfg *g = mc_cfg_new(fn);
-    if (g)
-        a->cfgs[a->n++] = g;
-    return g;
-}
-
-void mc_analyses_invalidate(mc_analyses *a, LLVMValueRef fn)
-{
-    MOSAIC_ASSERT(a);
-    for (int i = 0; i < a->n; i++)
-        if (a->cfgs[i]->fn == fn) {
-            mc_cfg_free(a->cfgs[i]);
-            a->cfgs[i] = a->cfgs[--a->n];
-            return;
-        }
-}
-
-void mc_analyses_invalidate_all(mc_analyses *a)
-{
-    MOSAIC_ASSERT(a);
-    for (int i = 0; i < a->n; i++)
-        mc_cfg_free(a->cfgs[i]);
-    a->n = 0;
+    return b == g->n;
 }

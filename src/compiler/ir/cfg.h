@@ -12,7 +12,7 @@
  *
  * An mc_cfg describes the function as it was when it was computed: a pass
  * that adds, removes or retargets blocks computes a new one (or invalidates
- * it in an mc_analyses cache).
+ * it in the runner's cache, analyses.h).
  */
 #ifndef MOSAIC_COMPILER_CFG_H
 #define MOSAIC_COMPILER_CFG_H
@@ -93,19 +93,8 @@ bool mc_loop_contains(const mc_cfg *g, int l, int b);
 int mc_cfg_loop_depth(const mc_cfg *g, int b);
 /* Is every retreating edge a back edge (the graph reducible)? */
 bool mc_cfg_reducible(const mc_cfg *g);
-
-/* One graph per function, computed when first asked for and kept until a
- * pass that changes a function's blocks or branches invalidates it. */
-typedef struct mc_analyses mc_analyses;
-
-mc_analyses *mc_analyses_new(void);
-void mc_analyses_free(mc_analyses *a);
-/* fn's graph, computed now or earlier; NULL when memory ran out.  Owned by
- * the cache: valid until fn's entry is invalidated. */
-const mc_cfg *mc_analyses_cfg(mc_analyses *a, LLVMValueRef fn);
-/* Forgets what is known of fn (after a pass changed its control flow). */
-void mc_analyses_invalidate(mc_analyses *a, LLVMValueRef fn);
-/* Forgets everything (after a pass that may have changed any function). */
-void mc_analyses_invalidate_all(mc_analyses *a);
+/* Does g still describe its function: the same blocks in the same order,
+ * each with the same successors?  (Cheaper than a new graph: a check.) */
+bool mc_cfg_current(const mc_cfg *g);
 
 #endif

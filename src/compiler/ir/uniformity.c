@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/assert.h"
 #include "compiler/ir/ptr_map.h"
 #include "compiler/ir/uniformity.h"
 #include "compiler/ir/util.h"
@@ -30,7 +31,8 @@
 struct mc_uniformity {
     unsigned first_varying; /* parameters from here on (the local id) vary */
     pmap aidx;
-    mc_cfg *g;                   /* the blocks, in layout order, and their dominators and loops */
+    const mc_cfg *g;             /* the blocks, in layout order, and their dominators and loops */
+    mc_cfg *owned;               /* g, when mc_uniformity_new made it (else the caller's) */
     int nb;                      /* g->n */
     int *ipdom;                  /* [block] immediate post-dominator; nb (the virtual exit) when it never leaves */
     unsigned char *loop_exit;    /* [block] leaves a natural loop it is in */
@@ -65,10 +67,8 @@ static bool counted_loop(const mc_loop *l)
 /* The per-block state, and what it takes from the shared analysis: the join
  * of each branch (its immediate post-dominator), the blocks that leave a
  * natural loop and how many loops hold each block. */
-static bool number_blocks(mc_uniformity *u, LLVMValueRef fn)
+static bool number_blocks(mc_uniformity *u)
 {
-    if (!(u->g = mc_cfg_new(fn)))
-        return false;
     u->nb = u->g->n;
     size_t n = (size_t)u->nb + 1;
     u->ipdom = calloc(n, sizeof *u->ipdom);
@@ -296,7 +296,7 @@ void mc_uniformity_free(mc_uniformity *u)
 {
     if (!u)
         return;
-    mc_cfg_free(u->g);
+    mc_cfg_free(u->owned);
     free(u->ipdom), free(u->loop_exit), free(u->depth), free(u->parted), free(u->split_done);
     free(u->barrier), free(u->convergent);
     free(u->insts), free(u->iblock), free(u->varying);
@@ -304,25 +304,38 @@ void mc_uniformity_free(mc_uniformity *u)
     free(u);
 }
 
-mc_uniformity *mc_uniformity_new(LLVMValueRef fn, unsigned first_varying)
+mc_uniformity *mc_uniformity_on(const mc_cfg *g, unsigned first_varying)
 {
-    if (!LLVMCountBasicBlocks(fn))
-        return NULL;
+    MOSAIC_ASSERT(g);
     mc_uniformity *u = calloc(1, sizeof *u);
     if (!u)
         return NULL;
     u->first_varying = first_varying;
-    unsigned np = LLVMCountParams(fn);
-    bool ok = pmap_init(&u->aidx, np) && number_blocks(u, fn) && number_instructions(u);
+    u->g = g;
+    unsigned np = LLVMCountParams(g->fn);
+    bool ok = pmap_init(&u->aidx, np) && number_blocks(u) && number_instructions(u);
     if (ok) {
         for (unsigned p = 0; p < np; p++)
-            pmap_put(&u->aidx, LLVMGetParam(fn, p), (int)p);
+            pmap_put(&u->aidx, LLVMGetParam(g->fn, p), (int)p);
         ok = propagate(u);
     }
     if (!ok) {
         mc_uniformity_free(u);
         return NULL;
     }
+    return u;
+}
+
+mc_uniformity *mc_uniformity_new(LLVMValueRef fn, unsigned first_varying)
+{
+    if (!LLVMCountBasicBlocks(fn))
+        return NULL;
+    mc_cfg *g = mc_cfg_new(fn);
+    mc_uniformity *u = g ? mc_uniformity_on(g, first_varying) : NULL;
+    if (u)
+        u->owned = g;
+    else
+        mc_cfg_free(g);
     return u;
 }
 

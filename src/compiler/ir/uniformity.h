@@ -17,6 +17,9 @@ typedef struct mc_uniformity mc_uniformity;
  * are about fn as it was: blocks and instructions added later are unknown
  * (varying, not uniform control). */
 mc_uniformity *mc_uniformity_new(LLVMValueRef fn, unsigned first_varying);
+/* The same on g, fn's graph, which the caller keeps until it frees u (a
+ * pass asks analyses.h's cache, which makes it so). */
+mc_uniformity *mc_uniformity_on(const mc_cfg *g, unsigned first_varying);
 void mc_uniformity_free(mc_uniformity *u);
 
 /* Is v the same for every work-item of a group, whenever they compute it? */
@@ -35,7 +38,7 @@ bool mc_barriers_decide(const mc_uniformity *u, LLVMBasicBlockRef bb);
  * work-items leave it in different iterations)? */
 bool mc_divergent_loop_exit(const mc_uniformity *u, LLVMBasicBlockRef bb);
 /* The graph the analysis was made on (its blocks, dominators and loops,
- * cfg.h): owned by u. */
+ * cfg.h). */
 const mc_cfg *mc_uniformity_cfg(const mc_uniformity *u);
 /* How many natural loops hold bb (0 for a block that is not known). */
 int mc_loop_depth(const mc_uniformity *u, LLVMBasicBlockRef bb);

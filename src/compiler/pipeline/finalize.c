@@ -520,11 +520,13 @@ static cl_int scalarize_short_vectors(mc_pass_state *s)
     for (size_t k = 0; k < s->nk; k++) {
         unsigned w = widest_vector(s->kb[k].body);
         if (w > 0 && (w <= 4 || (w <= 16 && !s->kb[k].uses_barriers && !mosaic_settings()->no_widen &&
-                                 mc_widening_takes_wide_vectors(s->kb[k].body))))
+                                 mc_widening_takes_wide_vectors(s->kb[k].body, s->an))))
             fs[n++] = s->kb[k].body;
     }
     cl_int r = n ? mc_run_passes_on(s->m, s->tm, fs, n, "function(scalarizer,instcombine)", s->log) : CL_SUCCESS;
     free(fs);
+    if (!n)
+        s->skipped = "no kernel computes on short vectors";
     return r;
 }
 
@@ -536,7 +538,7 @@ static cl_int unroll_pragma_loops(mc_pass_state *s)
         return mc_out_of_memory(s->log);
     for (size_t k = 0; k < s->nk; k++)
         fs[k] = s->kb[k].body;
-    cl_int r = s->nk ? mc_unroll_pragma_loops(s->m, s->tm, fs, s->nk, s->log) : CL_SUCCESS;
+    cl_int r = s->nk ? mc_unroll_pragma_loops(s->m, s->tm, fs, s->nk, s->an, s->log) : CL_SUCCESS;
     free(fs);
     return r;
 }
@@ -555,12 +557,13 @@ static cl_int cut_into_regions(mc_pass_state *s, size_t k, mc_kernel_build *kb)
 {
     if (widens_rows(s, k))
         mc_widen_rows(s->m, kb, s->one_size->size[0],
-                      mc_target_has_symbol(s->target, "__mosaic_barrier_divergence"));
-    cl_int r = mc_build_wg_regions(s->m, kb, s->target, s->log);
+                      mc_target_has_symbol(s->target, "__mosaic_barrier_divergence"), s->an);
+    cl_int r = mc_build_wg_regions(s->m, kb, s->target, s->an, s->log);
     if (r == CL_SUCCESS && kb->row && !kb->wg) { /* the regions of K.body, then */
+        mc_analyses_invalidate(s->an, kb->row);
         LLVMDeleteFunction(kb->row);
         kb->row = NULL;
-        r = mc_build_wg_regions(s->m, kb, s->target, s->log);
+        r = mc_build_wg_regions(s->m, kb, s->target, s->an, s->log);
     }
     return r;
 }
@@ -576,7 +579,7 @@ static LLVMValueRef fused_body(mc_pass_state *s, size_t k, unsigned *groups)
         strcmp(s->obj.kernels[k].name, s->one_size->kernel))
         return NULL;
     const char *why = NULL;
-    *groups = mc_fused_groups(kb, s->td, s->one_size->size, &why);
+    *groups = mc_fused_groups(kb, s->td, s->one_size->size, s->an, &why);
     if (mosaic_debugging(MOSAIC_DEBUG_BUILD) && !*groups)
         fprintf(stderr, "mosaic: kernel %s: groups of a column not run together: %s\n", s->obj.kernels[k].name, why);
     return *groups ? mc_fused_body(s->m, kb, s->td, s->one_size->size) : NULL;
@@ -627,11 +630,11 @@ static cl_int build_work_group_function(mc_pass_state *s, size_t k)
         r = cut_into_regions(s, k, kb);
         if (r == CL_SUCCESS && fbody && kb->wg)
             r = build_fused(s, k, fbody, groups);
-    } else if (!s->opts->opt_disable && !mosaic_settings()->no_widen && mc_widen_kernel(s->m, kb)) {
+    } else if (!s->opts->opt_disable && !mosaic_settings()->no_widen && mc_widen_kernel(s->m, kb, s->an)) {
         r = mc_build_wg(s->m, kb, s->log); /* rows of K.vec, then K.tail for the rest */
-    } else if (!s->opts->opt_disable && !mc_has_image_args(kb) && mc_has_loop_to_cut(kb)) {
+    } else if (!s->opts->opt_disable && !mc_has_image_args(kb) && mc_has_loop_to_cut(kb, s->an)) {
         /* loops outside the loops over work-items; else as usual */
-        r = mc_build_wg_regions(s->m, kb, s->target, s->log);
+        r = mc_build_wg_regions(s->m, kb, s->target, s->an, s->log);
         s->obj.kernels[k].keeps_item_state = kb->wg != NULL;
         if (r == CL_SUCCESS && !kb->wg)
             r = mc_build_wg(s->m, kb, s->log);
@@ -668,7 +671,7 @@ static cl_int join_and_share_reads(mc_pass_state *s)
     for (LLVMValueRef f = LLVMGetFirstFunction(s->m); f; f = LLVMGetNextFunction(f)) {
         if (LLVMIsDeclaration(f))
             continue;
-        unsigned joined = mc_join_neighbour_gathers(f), shared = mc_share_row_loads(f);
+        unsigned joined = mc_join_neighbour_gathers(f), shared = mc_share_row_loads(f, s->an);
         mc_kernel_build *kb = build_of(s, f);
         if (kb)
             kb->stats[MC_STAT_joined_accesses] = joined, kb->stats[MC_STAT_shared_row_loads] = shared;
@@ -841,7 +844,6 @@ static cl_int skip(mc_pass_state *s, const char *why)
     s->skipped = why;
     return CL_SUCCESS;
 }
-#define OPT_DISABLE "-cl-opt-disable"
 
 cl_int mc_run_check_program_variables(mc_pass_state *s, size_t k) { (void)k; return check_program_variables(s); }
 cl_int mc_run_find_kernels(mc_pass_state *s, size_t k) { (void)k; return find_kernels(s); }
@@ -891,8 +893,6 @@ cl_int mc_run_may_spin(mc_pass_state *s, size_t k)
 cl_int mc_run_clean_up(mc_pass_state *s, size_t k)
 {
     (void)k;
-    if (s->opts->opt_disable)
-        return skip(s, OPT_DISABLE);
     return mc_run_passes(s->m, s->tm, "function(sroa,early-cse,simplifycfg,instcombine)", s->log);
 }
 
@@ -900,19 +900,21 @@ cl_int mc_run_clean_up(mc_pass_state *s, size_t k)
 cl_int mc_run_barrier_loops(mc_pass_state *s, size_t k)
 {
     (void)k;
-    return mc_step_barrier_loops(s->kb, s->nk, s->log);
+    if (!s->any_barrier)
+        return skip(s, "no kernel has barriers");
+    return mc_step_barrier_loops(s->kb, s->nk, s->an, s->log);
 }
 
 cl_int mc_run_pragma_unroll(mc_pass_state *s, size_t k)
 {
     (void)k;
-    return s->opts->opt_disable ? skip(s, OPT_DISABLE) : unroll_pragma_loops(s);
+    return unroll_pragma_loops(s);
 }
 
 cl_int mc_run_scalarize_short_vectors(mc_pass_state *s, size_t k)
 {
     (void)k;
-    return s->opts->opt_disable ? skip(s, OPT_DISABLE) : scalarize_short_vectors(s);
+    return scalarize_short_vectors(s);
 }
 
 cl_int mc_run_kernel_options(mc_pass_state *s, size_t k)
@@ -926,24 +928,25 @@ cl_int mc_run_kernel_options(mc_pass_state *s, size_t k)
 
 cl_int mc_run_guarded_index(mc_pass_state *s, size_t k)
 {
-    if (s->opts->opt_disable)
-        return skip(s, OPT_DISABLE);
-    s->kb[k].stats[MC_STAT_guarded_indices] += mc_widen_guarded_indices(s->kb[k].body);
-    return CL_SUCCESS;
+    unsigned n = mc_widen_guarded_indices(s->kb[k].body);
+    s->kb[k].stats[MC_STAT_guarded_indices] += n;
+    return n ? CL_SUCCESS : skip(s, "no index that a guard keeps from wrapping");
 }
 
 cl_int mc_run_strided_loops(mc_pass_state *s, size_t k)
 {
-    if (s->opts->opt_disable)
-        return skip(s, OPT_DISABLE);
-    s->kb[k].stats[MC_STAT_strided_loops] += mc_run_strided_loops_in_step(s->kb[k].body);
-    return CL_SUCCESS;
+    unsigned n = mc_run_strided_loops_in_step(s->kb[k].body, s->an);
+    s->kb[k].stats[MC_STAT_strided_loops] += n;
+    return n ? CL_SUCCESS : skip(s, "no loop strided from each work-item's own start");
 }
 
 cl_int mc_run_spin_loops(mc_pass_state *s, size_t k)
 {
     mc_kernel_build *kb = &s->kb[k];
-    return kb->may_spin ? mc_mark_spin_loops(s->m, kb, s->opts->opt_disable, s->log) : CL_SUCCESS;
+    if (!kb->may_spin)
+        return skip(s, "no loop may wait for other work-items");
+    cl_int r = mc_mark_spin_loops(s->m, kb, s->opts->opt_disable, s->an, s->log);
+    return r == CL_SUCCESS && !kb->spins ? skip(s, "no loop waits for other work-items") : r;
 }
 
 cl_int mc_run_work_group_function(mc_pass_state *s, size_t k) { return build_work_group_function(s, k); }
@@ -976,8 +979,6 @@ cl_int mc_run_image_rows(mc_pass_state *s, size_t k)
 cl_int mc_run_uniform_rows(mc_pass_state *s, size_t k)
 {
     (void)k;
-    if (s->opts->opt_disable)
-        return skip(s, OPT_DISABLE);
     mc_version_uniform_rows(s->kb, 2 * s->nk); /* K.wg and K.fused */
     return CL_SUCCESS;
 }
@@ -985,8 +986,6 @@ cl_int mc_run_uniform_rows(mc_pass_state *s, size_t k)
 cl_int mc_run_guarded_rows(mc_pass_state *s, size_t k)
 {
     (void)k;
-    if (s->opts->opt_disable)
-        return skip(s, OPT_DISABLE);
     mc_version_guarded_rows(s->kb, 2 * s->nk);
     return CL_SUCCESS;
 }
@@ -1023,8 +1022,6 @@ cl_int mc_run_local_atomics(mc_pass_state *s, size_t k)
 cl_int mc_run_vector_math(mc_pass_state *s, size_t k)
 {
     (void)k;
-    if (s->opts->opt_disable)
-        return skip(s, OPT_DISABLE);
     s->stats[MC_STAT_vector_math_calls] += mc_add_vector_math(s->m, s->tm);
     return CL_SUCCESS;
 }
@@ -1085,8 +1082,6 @@ cl_int mc_run_optimise(mc_pass_state *s, size_t k)
 cl_int mc_run_vector_math_calls(mc_pass_state *s, size_t k)
 {
     (void)k;
-    if (s->opts->opt_disable)
-        return skip(s, OPT_DISABLE);
     s->stats[MC_STAT_libmvec_calls] += mc_lower_vector_math_calls(s->m, s->tm);
     return CL_SUCCESS;
 }
@@ -1094,35 +1089,33 @@ cl_int mc_run_vector_math_calls(mc_pass_state *s, size_t k)
 cl_int mc_run_join_and_share_reads(mc_pass_state *s, size_t k)
 {
     (void)k;
-    return s->opts->opt_disable ? skip(s, OPT_DISABLE) : join_and_share_reads(s);
+    return join_and_share_reads(s);
 }
 
 cl_int mc_run_interleave_rows(mc_pass_state *s, size_t k)
 {
     (void)k;
-    return s->opts->opt_disable ? skip(s, OPT_DISABLE) : interleave_rows(s);
+    return interleave_rows(s);
 }
 
 cl_int mc_run_skip_empty_gathers(mc_pass_state *s, size_t k)
 {
     (void)k;
-    return s->opts->opt_disable ? skip(s, OPT_DISABLE) : skip_empty_gathers(s);
+    return skip_empty_gathers(s);
 }
 
 cl_int mc_run_stream_stores(mc_pass_state *s, size_t k)
 {
     (void)k;
-    return s->opts->opt_disable ? skip(s, OPT_DISABLE) : stream_stores(s);
+    return stream_stores(s);
 }
 
 /* lane-0-only code of sub-group loops; InstCombine then narrows what fed the lane */
 cl_int mc_run_one_lane_masked_ops(mc_pass_state *s, size_t k)
 {
     (void)k;
-    if (s->opts->opt_disable)
-        return skip(s, OPT_DISABLE);
     if (!mc_scalarize_one_lane_masked_ops(s->m))
-        return CL_SUCCESS;
+        return skip(s, "no masked access with one active lane");
     return mc_run_passes(s->m, s->tm, "function(instcombine,dce)", s->log);
 }
 

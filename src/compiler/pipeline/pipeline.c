@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include "base/settings.h"
 #include "compiler/ir/kernel_info.h"
+#include "compiler/ir/log.h"
 #include "compiler/pipeline/pipeline.h"
 #include "compiler/vectorize/vecmath.h"
 #include "compiler/workgroup/workgroup.h"
@@ -20,13 +21,13 @@
 #include "base/assert.h"
 
 /* the run functions (finalize.c) */
-#define MC_PASS(ID, NAME, SCOPE, CHANGES, NEEDS, KEEPS, SETTING, PURPOSE)                                \
+#define MC_PASS(ID, NAME, SCOPE, KIND, CHANGES, NEEDS, KEEPS, SETTING, PURPOSE)                          \
     cl_int mc_run_##ID(mc_pass_state *s, size_t k);
 #include "compiler/pipeline/passes.def"
 
 const mc_pass mc_passes[MC_NUM_PASSES] = {
-#define MC_PASS(ID, NAME, SCOPE, CHANGES, NEEDS, KEEPS, SETTING, PURPOSE)                                \
-    {MC_PASS_##ID, NAME, PURPOSE, MC_SCOPE_##SCOPE, CHANGES, NEEDS, KEEPS, SETTING, mc_run_##ID},
+#define MC_PASS(ID, NAME, SCOPE, KIND, CHANGES, NEEDS, KEEPS, SETTING, PURPOSE)                          \
+    {MC_PASS_##ID, NAME, PURPOSE, MC_SCOPE_##SCOPE, MC_KIND_##KIND, CHANGES, NEEDS, KEEPS, SETTING, mc_run_##ID},
 #include "compiler/pipeline/passes.def"
 };
 
@@ -36,7 +37,7 @@ const mc_statistic_info mc_statistics[MC_NUM_STATISTICS] = {
 };
 
 static const mc_pass *const cpu_passes[] = {
-#define MC_PASS(ID, NAME, SCOPE, CHANGES, NEEDS, KEEPS, SETTING, PURPOSE) &mc_passes[MC_PASS_##ID],
+#define MC_PASS(ID, NAME, SCOPE, KIND, CHANGES, NEEDS, KEEPS, SETTING, PURPOSE) &mc_passes[MC_PASS_##ID],
 #include "compiler/pipeline/passes.def"
 };
 
@@ -137,19 +138,87 @@ static uint64_t now_ns(void)
     return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
-/* One pass on one kernel (or the module), timed. */
+/* The functions made of kernel k (and of its K.fused) into fns[] (room for
+ * MAX_KERNEL_FUNCTIONS); how many. */
+#define MAX_KERNEL_FUNCTIONS 12
+static size_t kernel_functions(const mc_pass_state *s, size_t k, LLVMValueRef *fns)
+{
+    size_t n = 0;
+    const mc_kernel_build *builds[2] = {&s->kb[k], &s->fused[k]};
+    for (size_t b = 0; b < 2; b++) {
+        const mc_kernel_build *kb = builds[b];
+        LLVMValueRef made[] = {kb->body, kb->wi, kb->wg, kb->vec, kb->tail, kb->row};
+        for (size_t i = 0; i < sizeof made / sizeof made[0]; i++)
+            if (made[i])
+                fns[n++] = made[i];
+    }
+    return n;
+}
+
+/* After a pass that changed code: what it does not keep forgotten, of
+ * every function, or after a kernel pass of every function but the other
+ * kernels' (it works on kernel k's; without memory for the list, of all). */
+static void forget_after(mc_pass_state *s, const mc_pass *pass, size_t k)
+{
+    LLVMValueRef *spare = NULL;
+    size_t n = 0;
+    if (pass->scope == MC_SCOPE_KERNEL && s->kb && s->nk > 1)
+        spare = malloc(s->nk * MAX_KERNEL_FUNCTIONS * sizeof *spare);
+    for (size_t j = 0; spare && j < s->nk; j++)
+        if (j != k)
+            n += kernel_functions(s, j, spare + n);
+    mc_analyses_keep(s->an, pass->keeps, spare, n);
+    free(spare);
+}
+
+/* In builds with assertions: a pass asks only for what passes.def says it
+ * needs, and every graph still cached after it describes its function (a
+ * pass that says it keeps the graph must leave its blocks and branches
+ * alone); else the pass is named and the process ends. */
+static void check_analyses(const mc_pass_state *s, const mc_pass *pass, unsigned asked)
+{
+    const char *wrong = NULL;
+    LLVMValueRef stale = mc_analyses_stale(s->an);
+    if ((asked & MC_ANALYSIS_CFG) && !(pass->needs & MC_ANALYSIS_CFG))
+        wrong = "it asked for a control-flow graph, which its NEEDS do not list";
+    else if ((asked & MC_ANALYSIS_UNIFORMITY) && !(pass->needs & MC_ANALYSIS_UNIFORMITY))
+        wrong = "it asked for uniformity, which its NEEDS do not list";
+    else if (stale)
+        wrong = "a control-flow graph still cached no longer matches its function (the pass's KEEPS keep it, or "
+                "a step changed the blocks without invalidating it)";
+    if (!wrong)
+        return;
+    fprintf(stderr, "mosaic: after the pass %s (passes.def): %s%s%s\n", pass->name, wrong, stale ? ": " : "",
+            stale ? LLVMGetValueName(stale) : "");
+    MOSAIC_ASSERT(!"a pass uses and keeps the analyses passes.def says");
+    abort(); /* (without assertions, verify_each is set by hand only) */
+}
+
+/* One pass on one kernel (or the module), timed; under -cl-opt-disable an
+ * optimisation is not run at all. */
 static cl_int run_one(mc_pass_state *s, const mc_pass *pass, size_t k)
 {
+    mc_pass_record *rec = &s->ran[pass->id];
+    if (pass->kind == MC_KIND_OPTIMISATION && s->opts->opt_disable) {
+        rec->ran = rec->disabled = true;
+        return CL_SUCCESS;
+    }
+    bool first = !rec->ran;
     uint64_t t0 = now_ns();
     s->skipped = NULL;
     cl_int r = pass->run(s, k);
-    mc_pass_record *rec = &s->ran[pass->id];
     rec->ns += now_ns() - t0;
     rec->ran = true;
-    if (s->skipped)
-        rec->skipped = s->skipped;
-    if (r == CL_SUCCESS && pass->changes_code && s->verify_each)
+    /* (a kernel pass had nothing to do when it had nothing to do on any kernel) */
+    rec->skipped = first || rec->skipped ? s->skipped : NULL;
+    unsigned asked = mc_analyses_asked(s->an);
+    bool changed = r == CL_SUCCESS && pass->changes_code;
+    if (changed && !s->skipped)
+        forget_after(s, pass, k);
+    if (changed && s->verify_each)
         verify_after(s, pass);
+    if (r == CL_SUCCESS && s->verify_each)
+        check_analyses(s, pass, asked);
     return r;
 }
 
@@ -177,7 +246,9 @@ static void print_run(const mc_pipeline *p, const mc_pass_state *s, size_t first
             if (mc_statistics[t].pass == pass->id)
                 len += snprintf(line + len, sizeof line - (size_t)len, " %s=%u", mc_statistics[t].name,
                                 statistic(s, t));
-        if (rec->skipped && len < (int)sizeof line)
+        if (rec->disabled && len < (int)sizeof line)
+            len += snprintf(line + len, sizeof line - (size_t)len, " (skipped: an optimisation, -cl-opt-disable)");
+        else if (rec->skipped && len < (int)sizeof line)
             len += snprintf(line + len, sizeof line - (size_t)len, " (nothing to do: %s)", rec->skipped);
         len = len < (int)sizeof line ? len : (int)sizeof line - 1;
         while (len > 0 && line[len - 1] == ' ') /* (the name's padding, when nothing follows) */
@@ -192,6 +263,9 @@ cl_int mc_pipeline_run_from(const mc_pipeline *p, mc_pass_state *s, const char *
     size_t last = stop_after ? position(p, s, stop_after) : p->num_passes - 1;
     if (first >= p->num_passes || last >= p->num_passes)
         return CL_INVALID_VALUE;
+    MOSAIC_ASSERT(!s->an); /* one cache a run, the runner's */
+    if (!(s->an = mc_analyses_new()))
+        return mc_out_of_memory(s->log);
     cl_int r = CL_SUCCESS;
     for (size_t i = first; i <= last && r == CL_SUCCESS;) {
         if (p->passes[i]->scope == MC_SCOPE_MODULE) {
@@ -207,6 +281,8 @@ cl_int mc_pipeline_run_from(const mc_pipeline *p, mc_pass_state *s, const char *
                 r = run_one(s, p->passes[j], k);
         i = end;
     }
+    mc_analyses_free(s->an);
+    s->an = NULL;
     if (mosaic_debugging(MOSAIC_DEBUG_PASSES))
         print_run(p, s, first, last + 1);
     return r;

@@ -4,8 +4,9 @@
  *
  * A pass is a record (mc_pass): its name, one line of purpose, the analyses
  * it needs and keeps, the setting that switches it (if any), whether it
- * changes code, whether it runs once per module or once per kernel, its
- * statistics, and a `run` entry with one signature for all.  passes.def
+ * changes code, whether it is an optimisation or required, whether it runs
+ * once per module or once per kernel, its statistics, and a `run` entry
+ * with one signature for all.  passes.def
  * lists them, one row each, in the CPU device's order; mc_passes[] is made
  * of its rows.  A device kind's pipeline (mc_pipeline) is an array of
  * references into mc_passes[]: the CPU's is every row of passes.def in
@@ -15,10 +16,16 @@
  * (mc_pass_state: the module, the target machine, the kernels and what is
  * built of them).  It runs consecutive per-kernel passes kernel by kernel
  * (kernel 0 through all of them, then kernel 1...), as LLVM's function pass
- * adaptor does; in builds with assertions it verifies the module after each
- * pass that changes code and aborts, naming the pass, on invalid IR; it
- * times each pass; with MOSAIC_DEBUG=passes it prints the pipeline as it
- * ran (name, time, statistics).
+ * adaptor does.  It skips the optimisations under -cl-opt-disable.  It owns
+ * the run's analyses (analyses.h, s->an), which the passes ask for what
+ * they need; after a pass that changed code (and did not say it had
+ * nothing to do) it forgets what the pass does not keep: of every function
+ * after a module pass, of all but the other kernels' functions after a
+ * kernel pass.  In builds with assertions it verifies the module after each
+ * pass that changes code and that the graphs still cached describe their
+ * functions, and aborts, naming the pass, when not.  It times each pass;
+ * with MOSAIC_DEBUG=passes it prints the pipeline as it ran (name, time,
+ * statistics, why a pass was skipped).
  *
  * A driver that runs passes on a module from a file (mosaic-opt):
  *
@@ -49,6 +56,7 @@
 
 #include "compiler/cache/cache.h"
 #include "compiler/frontend/options.h"
+#include "compiler/ir/analyses.h"
 #include "compiler/ir/kernel_build.h"
 #include "compiler/ir/llvm.h"
 #include "compiler/ir/log.h"
@@ -60,23 +68,6 @@ enum mc_pass_id {
 #include "compiler/pipeline/passes.def"
     MC_NUM_PASSES
 };
-
-/* The analyses a pass needs, and those it keeps valid (a bitmask).  For now
- * the runner records and prints them; it invalidates nothing. */
-enum mc_analysis {
-    MC_ANALYSIS_CFG = 1u << 0,            /* blocks, predecessors, successors */
-    MC_ANALYSIS_DOMINATORS = 1u << 1,
-    MC_ANALYSIS_POSTDOMINATORS = 1u << 2,
-    MC_ANALYSIS_LOOPS = 1u << 3,          /* back edges, headers, latches, exits */
-    MC_ANALYSIS_UNIFORMITY = 1u << 4,     /* which values all work-items of a group share */
-};
-#define MC_ANALYSES_NONE 0u
-#define MC_ANALYSES_ALL                                                                                  \
-    (MC_ANALYSIS_CFG | MC_ANALYSIS_DOMINATORS | MC_ANALYSIS_POSTDOMINATORS | MC_ANALYSIS_LOOPS |        \
-     MC_ANALYSIS_UNIFORMITY)
-/* What a pass that changes instructions but not the control flow keeps. */
-#define MC_ANALYSES_CFG_SHAPE                                                                            \
-    (MC_ANALYSIS_CFG | MC_ANALYSIS_DOMINATORS | MC_ANALYSIS_POSTDOMINATORS | MC_ANALYSIS_LOOPS)
 
 /* What code generation produces, before it is loaded into a JIT (or kept in
  * the cache, object_cache.c). */
@@ -96,6 +87,7 @@ typedef struct mc_pass_record {
     uint64_t ns;         /* time in the pass (all kernels, for a per-kernel pass) */
     const char *skipped; /* why the pass did nothing (set by the pass), or NULL */
     bool ran;
+    bool disabled;       /* an optimisation the runner did not run (-cl-opt-disable) */
 } mc_pass_record;
 
 /* What the passes work on: the module, the machine it is built for, and
@@ -120,6 +112,7 @@ typedef struct mc_pass_state {
     mc_object obj;           /* what it makes: the kernel table, then the object code */
     unsigned stats[MC_NUM_STATISTICS]; /* the module's statistics (a kernel's are in its kb) */
     bool verify_each;        /* verify after each pass that changes code (on in builds with assertions) */
+    mc_analyses *an;         /* the run's analyses (analyses.h), the runner's: a pass asks them */
     mc_pass_record ran[MC_NUM_PASSES]; /* per pass of mc_passes[] */
     const char *skipped;     /* set by a pass that had nothing to do: why */
 } mc_pass_state;
@@ -128,11 +121,16 @@ typedef struct mc_pass_state {
  * a kernel pass once per kernel, with the kernel's index. */
 typedef enum mc_pass_scope { MC_SCOPE_MODULE, MC_SCOPE_KERNEL } mc_pass_scope;
 
+/* Whether the code needs a pass: an optimisation does not run with
+ * -cl-opt-disable (the runner skips it), a required pass always runs. */
+typedef enum mc_pass_kind { MC_KIND_REQUIRED, MC_KIND_OPTIMISATION } mc_pass_kind;
+
 typedef struct mc_pass {
     enum mc_pass_id id;      /* its index in mc_passes[] */
     const char *name;        /* as printed and as --stop-after names it: "barrier-loops" */
     const char *purpose;     /* one line */
     mc_pass_scope scope;
+    mc_pass_kind kind;
     bool changes_code;       /* false: it checks or reads the module only */
     unsigned needs, keeps;   /* enum mc_analysis bits */
     const char *setting;     /* the settings.def field(s) that switch it or change what it does, or NULL */

@@ -26,7 +26,7 @@
 #include <llvm-c/Analysis.h>
 
 #include "base/assert.h"
-#include "compiler/ir/cfg.h"
+#include "compiler/ir/analyses.h"
 #include "compiler/ir/loop_md.h"
 #include "compiler/ir/ptr_map.h"
 #include "compiler/ir/util.h"
@@ -391,13 +391,12 @@ static void share(row_loop *rl, LLVMBuilderRef b)
     free(copy), free(array);
 }
 
-unsigned mc_share_row_loads(LLVMValueRef f)
+unsigned mc_share_row_loads(LLVMValueRef f, mc_analyses *an)
 {
     LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(f));
     unsigned kind = LLVMGetMDKindIDInContext(c, "llvm.loop", 9), kept = 0;
-    mc_analyses *an = mc_analyses_new();
     LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); an && bb; bb = LLVMGetNextBasicBlock(bb)) {
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb)) {
         row_loop rl = {.f = f, .an = an};
         if (!find(bb, kind, &rl))
             continue;
@@ -410,7 +409,6 @@ unsigned mc_share_row_loads(LLVMValueRef f)
         forget(&rl);
     }
     LLVMDisposeBuilder(b);
-    mc_analyses_free(an);
     MOSAIC_ASSERT(!kept || !LLVMVerifyFunction(f, LLVMReturnStatusAction));
     return kept;
 }

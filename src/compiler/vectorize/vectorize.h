@@ -2,7 +2,8 @@
  * Vectorisation: K.body for a row of work-items at once (widen.c,
  * widen_control.c), x loops versioned for what a whole row has in common
  * (guarded_rows.c, uniform_rows.c), and the passes after LLVM's optimiser
- * that finish its vector code.
+ * that finish its vector code.  `an` is the pipeline's analyses
+ * (ir/analyses.h), which they ask for graphs and uniformity.
  */
 #ifndef MOSAIC_COMPILER_VECTORIZE_VECTORIZE_H
 #define MOSAIC_COMPILER_VECTORIZE_VECTORIZE_H
@@ -12,22 +13,23 @@
 
 #include <llvm-c/Core.h>
 
+#include "compiler/ir/analyses.h"
 #include "compiler/ir/kernel_build.h"
 
 /* K.vec and K.tail: K.body for a row of work-items at once, each varying
  * value a vector (widen.c); false, and MOSAIC_DEBUG says why, for kernels it
  * does not take: barriers, control flow that differs between work-items,
  * private arrays, atomics, calls, no loop of the kernel's own. */
-bool mc_widen_kernel(LLVMModuleRef m, mc_kernel_build *kb);
+bool mc_widen_kernel(LLVMModuleRef m, mc_kernel_build *kb, mc_analyses *an);
 /* Would K.body's float8 and float16 values, split into their elements, let
  * mc_widen_kernel take it: a loop of the kernel's own, and no calls but
  * intrinsics with vector forms (a split vector math call would be one call
  * per element).  Whatever else the widener needs, it still checks. */
-bool mc_widening_takes_wide_vectors(LLVMValueRef body);
+bool mc_widening_takes_wide_vectors(LLVMValueRef body, mc_analyses *an);
 /* A barrier kernel built for groups whose rows are `row` work-items:
  * kb->row, K.body for kb->row_lanes of them at once (a power of two that
  * divides the row), when every barrier is where all of them are. */
-bool mc_widen_rows(LLVMModuleRef m, mc_kernel_build *kb, size_t row, bool report_divergence);
+bool mc_widen_rows(LLVMModuleRef m, mc_kernel_build *kb, size_t row, bool report_divergence, mc_analyses *an);
 /* Rows that pass a kernel's bounds checks whole: a version of each x loop
  * holding such checks, without them (guarded_rows.c). */
 void mc_version_guarded_rows(mc_kernel_build *kbs, size_t nk);
@@ -41,8 +43,8 @@ unsigned mc_join_neighbour_gathers(LLVMValueRef f);
 /* After optimisation: in a row loop of a widened region, what an inner
  * loop reads alike in every row is read by row 0 into arrays, and the
  * other rows run a copy of the loop that loads it (shared_row_loads.c).
- * How many values. */
-unsigned mc_share_row_loads(LLVMValueRef f);
+ * How many values; f's analyses invalidated when any. */
+unsigned mc_share_row_loads(LLVMValueRef f, mc_analyses *an);
 /* masked_ops.c: masked loads, stores, gathers and scatters whose mask is a
  * constant with one true lane become scalar accesses; true if any did. */
 bool mc_scalarize_one_lane_masked_ops(LLVMModuleRef m);

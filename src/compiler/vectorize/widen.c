@@ -44,10 +44,10 @@
 
 #include "base/settings.h"
 #include "compiler/images/images.h"
-#include "compiler/ir/cfg.h"
+#include "base/assert.h"
+#include "compiler/ir/analyses.h"
 #include "compiler/ir/kernel_build.h"
 #include "compiler/ir/ptr_map.h"
-#include "compiler/ir/uniformity.h"
 #include "compiler/ir/util.h"
 #include "compiler/ir/wg_context.h"
 #include "compiler/vectorize/vectorize.h"
@@ -619,6 +619,7 @@ static bool build_block(widener *w, LLVMBasicBlockRef bb)
     if (header)
         w->mask_phi[self] = LLVMBuildPhi(w->b, LLVMVectorType(LLVMInt1TypeInContext(w->c), w->lanes), "lanes.in");
     if (w->region_of[self] >= 0) { /* the lanes that reach it, from the blocks before it */
+        /* (in the order of bb's uses, not the graph's predecessors: the order of the ors made) */
         for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(bb)); u; u = LLVMGetNextUse(u)) {
             int from = pmap_get(&w->bidx, LLVMGetInstructionParent(LLVMGetUser(u)));
             LLVMValueRef m = wd_edge_into(w, from, self);
@@ -721,19 +722,19 @@ static void fill_phis(widener *w)
     }
 }
 
-/* K.body's blocks in reverse post-order (definitions before uses but phis'),
- * from the shared analysis (cfg.h); how many the entry reaches (unreachable
- * blocks are not copied), -1 when memory ran out. */
+/* K.body's graph (cfg.h, from the pipeline's analyses) and its blocks in
+ * reverse post-order (definitions before uses but phis'); how many the
+ * entry reaches (unreachable blocks are not copied), -1 when memory ran
+ * out. */
 static int reverse_post_order(widener *w)
 {
-    mc_cfg *g = mc_cfg_new(w->body);
+    const mc_cfg *g = w->g = mc_analyses_cfg(w->an, w->body);
     if (!g)
         return -1;
+    MOSAIC_ASSERT(g->n == w->nall); /* both number the blocks in layout order */
     for (int i = 0; i < g->nreach; i++)
         w->order[i] = g->blocks[g->rpo[i]];
-    int count = g->nreach;
-    mc_cfg_free(g);
-    return count;
+    return g->nreach;
 }
 
 static void widener_free(widener *w)
@@ -751,27 +752,17 @@ static void widener_free(widener *w)
         LLVMDisposeBuilder(w->b);
 }
 
-/* Does body have a loop (an edge back to a block already on the path),
- * with fp_only one that carries a floating-point value? */
+/* Does body have a loop (an edge back to a block already on the path, into
+ * a block with a phi), with fp_only one that carries a floating-point value? */
 static bool has_loop(widener *w, bool fp_only)
 {
-    for (int i = 0; i < w->n; i++) {
-        LLVMValueRef p = w->insts[i];
-        LLVMTypeKind kind = LLVMGetTypeKind(LLVMTypeOf(p));
-        if (!LLVMIsAPHINode(p) ||
-            (fp_only && kind != LLVMFloatTypeKind && kind != LLVMDoubleTypeKind && kind != LLVMHalfTypeKind))
-            continue;
-        /* a phi with an incoming block after its own in the order: a back edge */
-        LLVMBasicBlockRef bb = LLVMGetInstructionParent(p);
-        int at = -1;
-        for (int k = 0; k < w->nb; k++)
-            if (w->order[k] == bb)
-                at = k;
-        for (unsigned j = 0, n = LLVMCountIncoming(p); j < n; j++)
-            for (int k = at; k >= 0 && k < w->nb; k++)
-                if (w->order[k] == LLVMGetIncomingBlock(p, j))
-                    return true;
-    }
+    for (int e = 0; e < w->g->nretreating; e++)
+        for (LLVMValueRef p = LLVMGetFirstInstruction(w->g->blocks[w->g->retreating[e].to]); p && LLVMIsAPHINode(p);
+             p = LLVMGetNextInstruction(p)) {
+            LLVMTypeKind kind = LLVMGetTypeKind(LLVMTypeOf(p));
+            if (!fp_only || kind == LLVMFloatTypeKind || kind == LLVMDoubleTypeKind || kind == LLVMHalfTypeKind)
+                return true;
+        }
     return false;
 }
 
@@ -819,13 +810,12 @@ static bool barrier_after(widener *w, int b)
     if (!found)
         seen[b] = 1, stack[sp++] = b;
     while (sp && !found) {
-        LLVMBasicBlockRef bb = w->bbs[stack[--sp]];
-        found = has_barrier(bb);
-        LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
-        for (unsigned k = 0, n = term ? LLVMGetNumSuccessors(term) : 0; k < n && !found; k++) {
-            int x = pmap_get(&w->bidx, LLVMGetSuccessor(term, k));
-            if (!seen[x])
-                seen[x] = 1, stack[sp++] = x;
+        int x = stack[--sp];
+        found = has_barrier(w->bbs[x]);
+        for (int k = 0; k < w->g->nsucc[x] && !found; k++) {
+            int y = w->g->succ[x][k];
+            if (!seen[y])
+                seen[y] = 1, stack[sp++] = y;
         }
     }
     free(seen), free(stack);
@@ -851,7 +841,7 @@ static bool barriers_row_wide(widener *w)
 /* K.row: the two-way branches that barriers decide (uniformity.c). */
 static bool find_decided_branches(widener *w)
 {
-    mc_uniformity *ua = mc_uniformity_new(w->body, LLVMCountParams(w->body) - 3);
+    const mc_uniformity *ua = mc_analyses_uniformity(w->an, w->body, LLVMCountParams(w->body) - 3);
     if (!ua)
         return false;
     for (int b = 0; b < w->nall; b++) {
@@ -859,7 +849,6 @@ static bool find_decided_branches(widener *w)
         w->decided[b] = term && LLVMIsABranchInst(term) && LLVMIsConditional(term) &&
                         mc_barriers_decide(ua, w->bbs[b]);
     }
-    mc_uniformity_free(ua);
     return true;
 }
 
@@ -996,10 +985,10 @@ static bool analyse(widener *w, const mc_kernel_build *kb, unsigned vectors)
 
 /* K.body widened to `vectors` machine vectors a value (0: as its live values
  * allow), named K.wi + suffix; NULL and *why when it cannot be. */
-static LLVMValueRef widen(LLVMModuleRef m, mc_kernel_build *kb, unsigned vectors, bool tail, unsigned row,
-                          bool report, const char *suffix, unsigned *lanes, const char **why)
+static LLVMValueRef widen(LLVMModuleRef m, mc_kernel_build *kb, mc_analyses *an, unsigned vectors, bool tail,
+                          unsigned row, bool report, const char *suffix, unsigned *lanes, const char **why)
 {
-    widener w = {.m = m, .c = LLVMGetModuleContext(m), .body = kb->body, .tail = tail, .row = row};
+    widener w = {.m = m, .c = LLVMGetModuleContext(m), .an = an, .body = kb->body, .tail = tail, .row = row};
     if (row && report) /* for a row whose lanes disagree about a branch that barriers decide */
         w.report_fn = mc_divergence_report(m, kb->wi, &w.kernel_name);
     w.i64 = LLVMInt64TypeInContext(w.c);
@@ -1072,7 +1061,7 @@ static LLVMValueRef widen(LLVMModuleRef m, mc_kernel_build *kb, unsigned vectors
     return vec;
 }
 
-bool mc_widening_takes_wide_vectors(LLVMValueRef body)
+bool mc_widening_takes_wide_vectors(LLVMValueRef body, mc_analyses *an)
 {
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(body); bb; bb = LLVMGetNextBasicBlock(bb))
         for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
@@ -1081,19 +1070,19 @@ bool mc_widening_takes_wide_vectors(LLVMValueRef body)
                 return false; /* barriers, builtins, math the widener leaves as calls */
         }
     LLVMValueRef *latches = NULL;
-    int loops = mc_back_edges(body, &latches); /* -1, out of memory: as if there were one */
+    int loops = mc_back_edges(mc_analyses_cfg(an, body), &latches); /* -1, out of memory: as if there were one */
     free(latches);
     return loops != 0;
 }
 
-bool mc_widen_kernel(LLVMModuleRef m, mc_kernel_build *kb)
+bool mc_widen_kernel(LLVMModuleRef m, mc_kernel_build *kb, mc_analyses *an)
 {
     const char *why = NULL;
-    kb->vec = widen(m, kb, 0, false, 0, false, ".vec", &kb->vec_lanes, &why);
+    kb->vec = widen(m, kb, an, 0, false, 0, false, ".vec", &kb->vec_lanes, &why);
     /* rows shorter than that, or what is left of them, a machine vector at a
      * time, the last one masked */
     if (kb->vec)
-        kb->tail = widen(m, kb, 1, true, 0, false, ".tail", &kb->tail_lanes, &why);
+        kb->tail = widen(m, kb, an, 1, true, 0, false, ".tail", &kb->tail_lanes, &why);
     if (kb->vec && !kb->tail) { /* no tail: nothing widened */
         LLVMDeleteFunction(kb->vec);
         kb->vec = NULL, kb->vec_lanes = 0;
@@ -1106,11 +1095,12 @@ bool mc_widen_kernel(LLVMModuleRef m, mc_kernel_build *kb)
     return kb->vec != NULL;
 }
 
-bool mc_widen_rows(LLVMModuleRef m, mc_kernel_build *kb, size_t row, bool report_divergence)
+bool mc_widen_rows(LLVMModuleRef m, mc_kernel_build *kb, size_t row, bool report_divergence, mc_analyses *an)
 {
     const char *why = "rows longer than 4096 work-items";
-    kb->row = row <= 4096 ? widen(m, kb, 0, false, (unsigned)row, report_divergence, ".row", &kb->row_lanes, &why)
-                          : NULL;
+    kb->row = row <= 4096
+                  ? widen(m, kb, an, 0, false, (unsigned)row, report_divergence, ".row", &kb->row_lanes, &why)
+                  : NULL;
     if (mosaic_debugging(MOSAIC_DEBUG_BUILD) && kb->row)
         fprintf(stderr, "mosaic: kernel %s: rows of %zu widened, %u work-items at once between barriers\n",
                 LLVMGetValueName(kb->wi), row, kb->row_lanes);

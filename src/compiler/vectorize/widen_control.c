@@ -62,9 +62,9 @@ bool wd_build_region_branch(widener *w, LLVMValueRef term, int b)
 /* The lanes that come from block p to block b (p's edges into b). */
 LLVMValueRef wd_edge_into(widener *w, int p, int b)
 {
-    LLVMValueRef t = LLVMGetBasicBlockTerminator(w->bbs[p]), m = NULL;
-    for (unsigned k = 0, ns = LLVMGetNumSuccessors(t); k < ns; k++)
-        if (pmap_get(&w->bidx, LLVMGetSuccessor(t, k)) == b)
+    LLVMValueRef m = NULL;
+    for (int k = 0; k < w->g->nsucc[p]; k++) /* (the graph's successors are the terminator's, in order) */
+        if (w->g->succ[p][k] == b)
             m = m ? LLVMBuildOr(w->b, m, w->edge[p][k], "") : w->edge[p][k];
     return m;
 }
@@ -121,67 +121,36 @@ void wd_build_guard(widener *w, LLVMValueRef term, int g)
 /* Block b's successors run the lanes b runs (a guard's stay block has its own). */
 void wd_pass_lanes_on(widener *w, int b)
 {
-    LLVMValueRef t = LLVMGetBasicBlockTerminator(w->bbs[b]);
-    for (unsigned k = 0, ns = t ? LLVMGetNumSuccessors(t) : 0; k < ns; k++) {
-        int s = pmap_get(&w->bidx, LLVMGetSuccessor(t, k));
+    for (int k = 0; k < w->g->nsucc[b]; k++) {
+        int s = w->g->succ[b][k];
         if (s != w->guarded[b] && w->rpo[s] > w->rpo[b])
             w->block_mask[s] = w->block_mask[b];
     }
 }
 
-/* Marks in[] (zeroed by the caller) for the blocks of the loop of back edge
- * latch -> h: back from the latch to the header, over reached blocks; stack
- * has room for every block.  False when some block is used other than by a
- * terminator (the walk goes on past it). */
-static bool loop_blocks(widener *w, int h, int latch, unsigned char *in, int *stack)
+/* Is block b used by branches only (no blockaddress: every use an edge of
+ * the graph)? */
+static bool only_branched_to(const widener *w, int b)
 {
-    int sp = 0;
-    bool only_branches = true;
-    in[h] = 1;
-    if (!in[latch])
-        in[latch] = 1, stack[sp++] = latch;
-    while (sp) {
-        LLVMBasicBlockRef bb = w->bbs[stack[--sp]];
-        for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(bb)); u; u = LLVMGetNextUse(u)) {
-            LLVMValueRef user = LLVMGetUser(u);
-            if (!LLVMIsATerminatorInst(user)) {
-                only_branches = false;
-                continue;
-            }
-            int from = pmap_get(&w->bidx, LLVMGetInstructionParent(user));
-            if (!in[from] && w->rpo[from] >= 0)
-                in[from] = 1, stack[sp++] = from;
-        }
-    }
-    return only_branches;
+    int uses = 0;
+    for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(w->bbs[b])); u; u = LLVMGetNextUse(u))
+        uses++;
+    return uses == w->g->npred[b];
 }
 
-/* Marks in_loop for every block of every loop: back from each back edge's
- * source to its header. */
+/* Marks in_loop for every block of every loop: the natural loop (cfg.h) of
+ * each retreating edge, back from its source to its header. */
 bool wd_find_loops(widener *w)
 {
-    int *stack = malloc(((size_t)w->nall + 1) * sizeof *stack);
-    if (!stack)
-        return false;
-    for (int u = 0; u < w->nall; u++) {
-        LLVMValueRef t = w->rpo[u] >= 0 ? LLVMGetBasicBlockTerminator(w->bbs[u]) : NULL;
-        for (unsigned k = 0, ns = t ? LLVMGetNumSuccessors(t) : 0; k < ns; k++) {
-            int h = pmap_get(&w->bidx, LLVMGetSuccessor(t, k));
-            if (w->rpo[h] > w->rpo[u])
-                continue; /* not a back edge */
-            unsigned char *seen = calloc((size_t)w->nall, 1);
-            if (!seen) {
-                free(stack);
-                return false;
-            }
-            loop_blocks(w, h, u, seen, stack);
-            for (int b = 0; b < w->nall; b++)
-                w->in_loop[b] |= seen[b];
-            free(seen);
-        }
+    const mc_cfg *g = w->g;
+    bool *in = malloc(((size_t)g->n + 1) * sizeof *in), ok = in != NULL;
+    for (int e = 0; ok && e < g->nretreating; e++) {
+        ok = mc_edge_loop(g, g->retreating[e].from, g->retreating[e].to, in) >= 0;
+        for (int b = 0; ok && b < g->n; b++)
+            w->in_loop[b] |= in[b];
     }
-    free(stack);
-    return true;
+    free(in);
+    return ok;
 }
 
 /* Does the varying branch that ends block g, outside every loop, have a
@@ -215,15 +184,15 @@ bool wd_divergent_region(widener *w, int a)
 {
     int *inside = malloc(((size_t)w->nb + 1) * sizeof *inside), *stack = malloc(((size_t)w->nall + 1) * sizeof *stack);
     unsigned char *seen = malloc((size_t)w->nall + 1);
-    LLVMValueRef term = LLVMGetBasicBlockTerminator(w->bbs[a]);
+    const mc_cfg *g = w->g;
     int join = -1, n = 0;
     for (int c = w->rpo[a] + 1; inside && stack && seen && c < w->nb && join < 0; c++) {
         int j = pmap_get(&w->bidx, w->order[c]), sp = 0;
         bool ok = true;
         n = 0;
         memset(seen, 0, (size_t)w->nall);
-        for (unsigned k = 0, ns = LLVMGetNumSuccessors(term); k < ns; k++) {
-            int s = pmap_get(&w->bidx, LLVMGetSuccessor(term, k));
+        for (int k = 0; k < g->nsucc[a]; k++) {
+            int s = g->succ[a][k];
             if (s != j && !seen[s])
                 seen[s] = 1, stack[sp++] = s;
         }
@@ -235,8 +204,8 @@ bool wd_divergent_region(widener *w, int a)
                  w->region_of[b] < 0 &&
                  w->loop_of[b] != b && w->guarded[b] < 0;
             inside[n++] = b;
-            for (unsigned k = 0, ns = ok ? LLVMGetNumSuccessors(t) : 0; ok && k < ns; k++) {
-                int s = pmap_get(&w->bidx, LLVMGetSuccessor(t, k));
+            for (int k = 0; ok && k < g->nsucc[b]; k++) {
+                int s = g->succ[b][k];
                 ok = w->rpo[s] > w->rpo[b]; /* forward: no loop between */
                 if (s != j && !seen[s])
                     seen[s] = 1, stack[sp++] = s;
@@ -244,16 +213,15 @@ bool wd_divergent_region(widener *w, int a)
         }
         /* the blocks between entered from a and each other only */
         for (int i = 0; ok && i < n; i++)
-            for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(w->bbs[inside[i]])); u && ok;
-                 u = LLVMGetNextUse(u)) {
-                int from = pmap_get(&w->bidx, LLVMGetInstructionParent(LLVMGetUser(u)));
+            for (int k = 0; ok && k < g->npred[inside[i]]; k++) {
+                int from = g->pred[inside[i]][k];
                 ok = from == a || seen[from];
             }
         if (!ok)
             continue;
         /* j entered from a and the blocks between only */
-        for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(w->bbs[j])); u && ok; u = LLVMGetNextUse(u)) {
-            int from = pmap_get(&w->bidx, LLVMGetInstructionParent(LLVMGetUser(u)));
+        for (int k = 0; ok && k < g->npred[j]; k++) {
+            int from = g->pred[j][k];
             ok = from == a || seen[from];
         }
         if (ok && w->join_of[j] < 0 && w->region_of[j] < 0)
@@ -299,15 +267,13 @@ bool wd_divergent_region(widener *w, int a)
  * left?  Marks its blocks and makes its header's phis varying. */
 bool wd_masked_loop(widener *w, int h)
 {
+    const mc_cfg *g = w->g;
     LLVMBasicBlockRef head = w->bbs[h];
-    if (w->rpo[h] < 0 || w->loop_of[h] >= 0)
+    if (w->rpo[h] < 0 || w->loop_of[h] >= 0 || !only_branched_to(w, h))
         return false;
     int latch = -1;
-    for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(head)); u; u = LLVMGetNextUse(u)) {
-        LLVMValueRef user = LLVMGetUser(u);
-        if (!LLVMIsATerminatorInst(user))
-            return false;
-        int from = pmap_get(&w->bidx, LLVMGetInstructionParent(user));
+    for (int k = 0; k < g->npred[h]; k++) {
+        int from = g->pred[h][k];
         if (w->rpo[from] >= w->rpo[h]) { /* a back edge */
             if (latch >= 0)
                 return false;
@@ -316,20 +282,19 @@ bool wd_masked_loop(widener *w, int h)
     }
     if (latch < 0)
         return false;
-    /* the loop's blocks: back from the latch to the header */
-    int *stack = malloc(((size_t)w->nall + 1) * sizeof *stack);
-    unsigned char *in = calloc((size_t)w->nall, 1);
-    bool ok = stack && in && loop_blocks(w, h, latch, in, stack);
+    /* the loop's blocks: back from the latch to the header, each entered by branches only */
+    bool *in = malloc(((size_t)g->n + 1) * sizeof *in);
+    bool ok = in && mc_edge_loop(g, latch, h, in) >= 0;
+    for (int b = 0; ok && b < g->n; b++)
+        ok = !in[b] || b == h || only_branched_to(w, b);
     /* one exit, the header's; no block in another masked loop; a header without memory accesses */
-    LLVMValueRef term = LLVMGetBasicBlockTerminator(head);
-    ok = ok && in[pmap_get(&w->bidx, LLVMGetSuccessor(term, 0))] != in[pmap_get(&w->bidx, LLVMGetSuccessor(term, 1))];
+    ok = ok && g->nsucc[h] == 2 && in[g->succ[h][0]] != in[g->succ[h][1]];
     for (int b = 0; ok && b < w->nall; b++) {
         if (!in[b])
             continue;
         ok = w->loop_of[b] < 0;
-        LLVMValueRef t = LLVMGetBasicBlockTerminator(w->bbs[b]);
-        for (unsigned k = 0, ns = t ? LLVMGetNumSuccessors(t) : 0; ok && b != h && k < ns; k++)
-            ok = in[pmap_get(&w->bidx, LLVMGetSuccessor(t, k))];
+        for (int k = 0; ok && b != h && k < g->nsucc[b]; k++)
+            ok = in[g->succ[b][k]];
     }
     for (LLVMValueRef i = LLVMGetFirstInstruction(head); ok && i; i = LLVMGetNextInstruction(i))
         ok = !LLVMIsALoadInst(i) && !LLVMIsAStoreInst(i) &&
@@ -342,6 +307,6 @@ bool wd_masked_loop(widener *w, int h)
         for (LLVMValueRef i = LLVMGetFirstInstruction(head); i && LLVMIsAPHINode(i); i = LLVMGetNextInstruction(i))
             w->shape[wd_inst_index(w, i)] = VARYING;
     }
-    free(stack), free(in);
+    free(in);
     return ok;
 }

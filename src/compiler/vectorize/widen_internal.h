@@ -11,6 +11,7 @@
 
 #include <llvm-c/Core.h>
 
+#include "compiler/ir/analyses.h"
 #include "compiler/ir/ptr_map.h"
 
 /* A value's shape across the lanes (widen.c's header comment). */
@@ -19,6 +20,8 @@ enum shape { UNIFORM, CONSECUTIVE, VARYING };
 typedef struct widener {
     LLVMModuleRef m;
     LLVMContextRef c;
+    mc_analyses *an;       /* the pipeline's: K.body's graph and uniformity */
+    const mc_cfg *g;       /* K.body's graph (its blocks numbered as bbs) */
     LLVMValueRef body, vec;
     LLVMBuilderRef b;
     LLVMTypeRef i64, i32;

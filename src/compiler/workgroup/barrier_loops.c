@@ -43,16 +43,17 @@
 
 #include "base/assert.h"
 #include "base/settings.h"
-#include "compiler/ir/cfg.h"
+#include "compiler/ir/analyses.h"
 #include "compiler/ir/kernel_build.h"
 #include "compiler/ir/log.h"
 #include "compiler/ir/ptr_map.h"
 #include "compiler/ir/util.h"
 #include "compiler/workgroup/passes.h"
 
-/* The shared graph (cfg.h) and what this pass keeps beside it. */
+/* The shared graph (cfg.h, from the pipeline's analyses) and what this pass
+ * keeps beside it. */
 typedef struct loop_cfg {
-    mc_cfg *cfg;
+    const mc_cfg *cfg;
     LLVMValueRef fn;
     int n;                    /* blocks, in layout order; 0 is the entry */
     LLVMBasicBlockRef *blocks;
@@ -64,7 +65,6 @@ typedef struct loop_cfg {
 
 static void cfg_free(loop_cfg *g)
 {
-    mc_cfg_free(g->cfg);
     free(g->latch), free(g->header), free(g->in_loop), free(g->seen), free(g->stack);
     memset(g, 0, sizeof *g);
 }
@@ -78,10 +78,10 @@ static LLVMValueRef successor_term(const loop_cfg *g, int b, unsigned *count)
     return t;
 }
 
-static bool cfg_build(loop_cfg *g, LLVMValueRef fn)
+static bool cfg_build(loop_cfg *g, LLVMValueRef fn, mc_analyses *an)
 {
     memset(g, 0, sizeof *g);
-    if (!(g->cfg = mc_cfg_new(fn)))
+    if (!(g->cfg = mc_analyses_cfg(an, fn)))
         return false;
     g->fn = fn;
     g->n = g->cfg->n;
@@ -316,7 +316,7 @@ static void loop_sizes(loop_cfg *g, int *size)
 /* Kernel body's loops with barriers in step; how many back edges got a
  * barrier (-1: memory ran out), and in *with_barriers how many loops have
  * barriers. */
-static int step_loops(LLVMValueRef body, unsigned *with_barriers)
+static int step_loops(LLVMValueRef body, mc_analyses *an, unsigned *with_barriers)
 {
     LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(body));
     unsigned invariant_kind = LLVMGetMDKindIDInContext(c, "invariant.load", 14);
@@ -341,7 +341,9 @@ static int step_loops(LLVMValueRef body, unsigned *with_barriers)
             cfg_free(&g);
             free(size);
             size = NULL;
-            ok = cfg_build(&g, body) && (size = calloc((size_t)g.n, sizeof *size)) &&
+            if (added)
+                mc_analyses_invalidate(an, body); /* blocks were added on back edges */
+            ok = cfg_build(&g, body, an) && (size = calloc((size_t)g.n, sizeof *size)) &&
                  (done || (done = calloc(cap, sizeof *done)));
             if (!ok)
                 break;
@@ -373,17 +375,19 @@ static int step_loops(LLVMValueRef body, unsigned *with_barriers)
     }
     LLVMDisposeBuilder(b);
     cfg_free(&g);
+    if (added)
+        mc_analyses_invalidate(an, body);
     free(size), free(done);
     return ok ? added : -1;
 }
 
-cl_int mc_step_barrier_loops(mc_kernel_build *kbs, size_t nk, mosaic_strbuf *log)
+cl_int mc_step_barrier_loops(mc_kernel_build *kbs, size_t nk, mc_analyses *an, mosaic_strbuf *log)
 {
     for (size_t k = 0; k < nk; k++) {
         if (!kbs[k].uses_barriers)
             continue;
         unsigned loops;
-        int added = step_loops(kbs[k].body, &loops);
+        int added = step_loops(kbs[k].body, an, &loops);
         if (added < 0)
             return mc_out_of_memory(log);
         if (loops && mosaic_debugging(MOSAIC_DEBUG_BUILD))

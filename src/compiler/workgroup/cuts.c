@@ -16,7 +16,6 @@
 #include <string.h>
 
 #include "compiler/ir/kernel_build.h"
-#include "compiler/ir/ptr_map.h"
 #include "compiler/ir/util.h"
 #include "compiler/workgroup/cuts.h"
 #include "compiler/workgroup/workgroup.h"
@@ -98,55 +97,40 @@ static void cut_edges_out(LLVMModuleRef m, LLVMBuilderRef b, LLVMBasicBlockRef x
     }
 }
 
-/* Does a cycle through block x (without leaving the function) hold a barrier? */
-static bool barrier_in_cycle(LLVMValueRef fn, LLVMBasicBlockRef x)
+/* Does a cycle through block x (without leaving the function) hold a
+ * barrier?  The cycle's blocks: those x reaches that reach x back (on g,
+ * the graph the uniformity analysis was made on). */
+static bool barrier_in_cycle(const mc_cfg *g, LLVMBasicBlockRef x)
 {
-    /* blocks reachable from x, then those of them that reach x back */
-    int n = (int)LLVMCountBasicBlocks(fn), sp = 0;
-    LLVMBasicBlockRef *bbs = malloc((size_t)n * sizeof *bbs), *stack = malloc((size_t)n * sizeof *stack);
+    int n = g->n, sp = 0, bx = mc_cfg_block(g, x);
+    int *stack = malloc((size_t)n * sizeof *stack);
     unsigned char *fwd = calloc((size_t)n, 1), *back = calloc((size_t)n, 1);
-    pmap idx = {0};
     bool found = true; /* when memory runs out: no cut */
-    if (bbs && stack && fwd && back && pmap_init(&idx, (size_t)n)) {
-        LLVMGetBasicBlocks(fn, bbs);
-        for (int i = 0; i < n; i++)
-            pmap_put(&idx, bbs[i], i);
-        stack[sp++] = x;
-        fwd[pmap_get(&idx, x)] = 1;
+    if (stack && fwd && back) {
+        /* forward from x (x included), then backward from x's predecessors (x only on a cycle) */
+        fwd[bx] = 1, stack[sp++] = bx;
         while (sp) {
-            LLVMValueRef term = LLVMGetBasicBlockTerminator(stack[--sp]);
-            for (unsigned k = 0, ns = term ? LLVMGetNumSuccessors(term) : 0; k < ns; k++) {
-                LLVMBasicBlockRef y = LLVMGetSuccessor(term, k);
-                if (!fwd[pmap_get(&idx, y)])
-                    fwd[pmap_get(&idx, y)] = 1, stack[sp++] = y;
-            }
+            int b = stack[--sp];
+            for (int k = 0; k < g->nsucc[b]; k++)
+                if (!fwd[g->succ[b][k]])
+                    fwd[g->succ[b][k]] = 1, stack[sp++] = g->succ[b][k];
+        }
+        for (int k = 0; k < g->npred[bx]; k++)
+            if (!back[g->pred[bx][k]])
+                back[g->pred[bx][k]] = 1, stack[sp++] = g->pred[bx][k];
+        while (sp) {
+            int b = stack[--sp];
+            for (int k = 0; k < g->npred[b]; k++)
+                if (!back[g->pred[b][k]])
+                    back[g->pred[b][k]] = 1, stack[sp++] = g->pred[b][k];
         }
         found = false;
-        for (int i = 0; i < n && !found; i++) { /* y in the cycle: reachable from x and reaching x */
-            if (!fwd[i])
-                continue;
-            memset(back, 0, (size_t)n);
-            sp = 0;
-            stack[sp++] = bbs[i];
-            back[i] = 1;
-            bool reaches = false;
-            while (sp && !reaches) {
-                LLVMValueRef term = LLVMGetBasicBlockTerminator(stack[--sp]);
-                for (unsigned k = 0, ns = term ? LLVMGetNumSuccessors(term) : 0; k < ns; k++) {
-                    LLVMBasicBlockRef y = LLVMGetSuccessor(term, k);
-                    reaches |= y == x;
-                    if (!back[pmap_get(&idx, y)])
-                        back[pmap_get(&idx, y)] = 1, stack[sp++] = y;
-                }
-            }
-            if (!reaches)
-                continue;
-            for (LLVMValueRef inst = LLVMGetFirstInstruction(bbs[i]); inst && !found; inst = LLVMGetNextInstruction(inst))
+        for (int b = 0; b < n && !found; b++)
+            for (LLVMValueRef inst = fwd[b] && back[b] ? LLVMGetFirstInstruction(g->blocks[b]) : NULL; inst && !found;
+                 inst = LLVMGetNextInstruction(inst))
                 found = LLVMIsACallInst(inst) && mc_ends_region(inst) && !mc_is_cut(inst);
-        }
     }
-    free(bbs), free(stack), free(fwd), free(back);
-    pmap_free(&idx);
+    free(stack), free(fwd), free(back);
     return found;
 }
 
@@ -243,7 +227,7 @@ static int loops_to_cut(LLVMValueRef fn, const mc_uniformity *ua, LLVMBasicBlock
             exits[nx++] = bb;
             cuts += 3; /* before the branch and on both ways out */
         } else if (mc_divergent_loop_exit(ua, bb) && !strided_over_items(ua, LLVMGetCondition(term)) &&
-                   !barrier_in_cycle(fn, bb)) {
+                   !barrier_in_cycle(mc_uniformity_cfg(ua), bb)) {
             divergent[nx] = 1;
             exits[nx++] = bb;
             cuts += 2;
@@ -313,14 +297,13 @@ void mc_remove_cuts(LLVMModuleRef m, LLVMValueRef body)
         LLVMDeleteFunction(fd);
 }
 
-bool mc_has_loop_to_cut(const mc_kernel_build *kb)
+bool mc_has_loop_to_cut(const mc_kernel_build *kb, mc_analyses *an)
 {
-    mc_uniformity *ua = mc_uniformity_new(kb->body, LLVMCountParams(kb->body) - 3);
+    const mc_uniformity *ua = mc_analyses_uniformity(an, kb->body, LLVMCountParams(kb->body) - 3);
     int n = (int)LLVMCountBasicBlocks(kb->body);
     LLVMBasicBlockRef *exits = malloc((size_t)(n ? n : 1) * sizeof *exits);
     unsigned char *divergent = malloc((size_t)(n ? n : 1));
     bool any = ua && exits && divergent && loops_to_cut(kb->body, ua, exits, divergent) > 0;
     free(exits), free(divergent);
-    mc_uniformity_free(ua);
     return any;
 }

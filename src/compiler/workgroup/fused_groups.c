@@ -65,14 +65,13 @@
 typedef struct fuse_scan {
     LLVMValueRef body, ctx;
     LLVMTargetDataRef td;
-    int nb, ni;
-    LLVMBasicBlockRef *bbs;
-    pmap bidx, iidx;
+    const mc_cfg *g; /* K.body's graph */
+    int nb, ni;      /* g->n blocks; instructions */
+    pmap iidx;
     LLVMValueRef *insts;
     int *iblock;
     unsigned char *tainted;  /* [inst]: may differ between groups of one column */
     unsigned char *barrier;  /* [block]: calls __mosaic_barrier */
-    int **succ, *nsucc;
 } fuse_scan;
 
 /* Kernels with more blocks are not looked at: the reachability below
@@ -114,54 +113,37 @@ static bool load_taints(fuse_scan *s, LLVMValueRef load)
     return (unsigned long long)off <= GROUP_Y_OFFSET && GROUP_Y_OFFSET < (unsigned long long)off + size;
 }
 
-static bool scan_init(fuse_scan *s)
+/* The instructions of K.body numbered, in the order of its blocks (the
+ * graph's, from the pipeline's analyses). */
+static bool scan_init(fuse_scan *s, mc_analyses *an)
 {
-    s->nb = 0;
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(s->body); bb; bb = LLVMGetNextBasicBlock(bb)) {
-        s->nb++;
-        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+    if (!(s->g = mc_analyses_cfg(an, s->body)))
+        return false;
+    s->nb = s->g->n;
+    for (int b = 0; b < s->nb; b++)
+        for (LLVMValueRef i = LLVMGetFirstInstruction(s->g->blocks[b]); i; i = LLVMGetNextInstruction(i))
             s->ni++;
-    }
-    s->bbs = calloc((size_t)s->nb, sizeof *s->bbs);
     s->insts = calloc((size_t)s->ni + 1, sizeof *s->insts);
     s->iblock = calloc((size_t)s->ni + 1, sizeof *s->iblock);
     s->tainted = calloc((size_t)s->ni + 1, 1);
     s->barrier = calloc((size_t)s->nb, 1);
-    s->succ = calloc((size_t)s->nb, sizeof *s->succ);
-    s->nsucc = calloc((size_t)s->nb, sizeof *s->nsucc);
-    if (!s->bbs || !s->insts || !s->iblock || !s->tainted || !s->barrier || !s->succ || !s->nsucc ||
-        !pmap_init(&s->bidx, (size_t)s->nb) || !pmap_init(&s->iidx, (size_t)s->ni))
+    if (!s->insts || !s->iblock || !s->tainted || !s->barrier || !pmap_init(&s->iidx, (size_t)s->ni))
         return false;
-    int b = 0, k = 0;
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(s->body); bb; bb = LLVMGetNextBasicBlock(bb), b++) {
-        s->bbs[b] = bb;
-        pmap_put(&s->bidx, bb, b);
-        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i), k++) {
+    int k = 0;
+    for (int b = 0; b < s->nb; b++)
+        for (LLVMValueRef i = LLVMGetFirstInstruction(s->g->blocks[b]); i; i = LLVMGetNextInstruction(i), k++) {
             s->insts[k] = i;
             s->iblock[k] = b;
             pmap_put(&s->iidx, i, k);
             if (LLVMIsACallInst(i) && is_barrier_call(i))
                 s->barrier[b] = 1;
         }
-    }
-    for (b = 0; b < s->nb; b++) {
-        LLVMValueRef t = LLVMGetBasicBlockTerminator(s->bbs[b]);
-        unsigned n = t ? LLVMGetNumSuccessors(t) : 0;
-        s->succ[b] = calloc(n ? n : 1, sizeof **s->succ);
-        if (!s->succ[b])
-            return false;
-        for (unsigned j = 0; j < n; j++)
-            s->succ[b][s->nsucc[b]++] = pmap_get(&s->bidx, LLVMGetSuccessor(t, j));
-    }
     return true;
 }
 
 static void scan_free(fuse_scan *s)
 {
-    for (int b = 0; s->succ && b < s->nb; b++)
-        free(s->succ[b]);
-    free(s->succ), free(s->nsucc), free(s->bbs), free(s->insts), free(s->iblock), free(s->tainted), free(s->barrier);
-    pmap_free(&s->bidx);
+    free(s->insts), free(s->iblock), free(s->tainted), free(s->barrier);
     pmap_free(&s->iidx);
 }
 
@@ -209,14 +191,15 @@ static void reach_from(const fuse_scan *s, int from, unsigned char *seen, int *s
 {
     memset(seen, 0, (size_t)s->nb);
     int sp = 0;
-    for (int j = 0; j < s->nsucc[from]; j++)
-        if (!seen[s->succ[from][j]])
-            seen[s->succ[from][j]] = 1, stack[sp++] = s->succ[from][j];
+    const mc_cfg *g = s->g;
+    for (int j = 0; j < g->nsucc[from]; j++)
+        if (!seen[g->succ[from][j]])
+            seen[g->succ[from][j]] = 1, stack[sp++] = g->succ[from][j];
     while (sp) {
         int b = stack[--sp];
-        for (int j = 0; j < s->nsucc[b]; j++)
-            if (!seen[s->succ[b][j]])
-                seen[s->succ[b][j]] = 1, stack[sp++] = s->succ[b][j];
+        for (int j = 0; j < g->nsucc[b]; j++)
+            if (!seen[g->succ[b][j]])
+                seen[g->succ[b][j]] = 1, stack[sp++] = g->succ[b][j];
     }
 }
 
@@ -353,7 +336,8 @@ static const char *check(fuse_scan *s)
     return why;
 }
 
-unsigned mc_fused_groups(const mc_kernel_build *kb, LLVMTargetDataRef td, const size_t size[3], const char **why)
+unsigned mc_fused_groups(const mc_kernel_build *kb, LLVMTargetDataRef td, const size_t size[3], mc_analyses *an,
+                         const char **why)
 {
     *why = NULL;
     if (!kb->uses_barriers || kb->uses_sub_groups || kb->spins || kb->may_spin)
@@ -363,7 +347,7 @@ unsigned mc_fused_groups(const mc_kernel_build *kb, LLVMTargetDataRef td, const 
     if (*why)
         return 0;
     fuse_scan s = {.body = kb->body, .ctx = LLVMGetParam(kb->body, kb->num_args), .td = td};
-    *why = scan_init(&s) ? check(&s) : "out of memory";
+    *why = scan_init(&s, an) ? check(&s) : "out of memory";
     scan_free(&s);
     return *why ? 0 : MC_FUSED_GROUPS;
 }

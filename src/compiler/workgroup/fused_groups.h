@@ -8,6 +8,7 @@
 #include <llvm-c/Target.h>
 
 #include "compiler/compiler.h"
+#include "compiler/ir/analyses.h"
 #include "compiler/ir/kernel_build.h"
 
 /* Groups run at a time by K.fused. */
@@ -15,7 +16,8 @@
 /* How many groups of one column K.fused may run at a time for kernel kb
  * (K.body as finalize has it before widening and regions) built for groups
  * of size[]: MC_FUSED_GROUPS, or 0 with *why saying why not. */
-unsigned mc_fused_groups(const mc_kernel_build *kb, LLVMTargetDataRef td, const size_t size[3], const char **why);
+unsigned mc_fused_groups(const mc_kernel_build *kb, LLVMTargetDataRef td, const size_t size[3], mc_analyses *an,
+                         const char **why);
 /* K.fbody: a copy of K.body for groups of size[], whose work-item
  * (lx, ly, lz) is work-item (lx, ly, lz % size[2]) of group lz / size[2]
  * of the column (the contexts one after another from ctx); NULL when memory

@@ -1,7 +1,9 @@
 /*
  * The work-group stage's passes over K.body and K.wg, one or two entry
  * points each: spin loops, barriers in loops, loops in step, `#pragma
- * unroll`, guarded indices, atomics, safe division.
+ * unroll`, guarded indices, atomics, safe division.  Those that need a
+ * control-flow graph or uniformity take the pipeline's analyses (`an`,
+ * ir/analyses.h) and invalidate there what they change.
  */
 #ifndef MOSAIC_COMPILER_WORKGROUP_PASSES_H
 #define MOSAIC_COMPILER_WORKGROUP_PASSES_H
@@ -13,6 +15,7 @@
 #include <llvm-c/TargetMachine.h>
 
 #include "base/strbuf.h"
+#include "compiler/ir/analyses.h"
 #include "compiler/ir/kernel_build.h"
 
 /* Might K.body wait for another work-item: does it read shared memory in a
@@ -22,12 +25,12 @@ bool mc_may_spin(LLVMValueRef body);
 /* Finds K.body's spin loops (spin_loops.c), makes each iteration that goes
  * round again call __mosaic_yield(ctx), and sets kb->spins if it found any.
  * any_read (for IR not cleaned up): every loop that reads shared memory. */
-cl_int mc_mark_spin_loops(LLVMModuleRef m, mc_kernel_build *kb, bool any_read, mosaic_strbuf *log);
+cl_int mc_mark_spin_loops(LLVMModuleRef m, mc_kernel_build *kb, bool any_read, mc_analyses *an, mosaic_strbuf *log);
 /* Each loop of a barrier kernel's K.body that contains a barrier gets one on
  * its back edges where the code around them touches memory, so no work-item
  * starts an iteration before the whole group has finished the previous one
  * (barrier_loops.c); with MOSAIC_DEBUG it says how many. */
-cl_int mc_step_barrier_loops(mc_kernel_build *kbs, size_t nk, mosaic_strbuf *log);
+cl_int mc_step_barrier_loops(mc_kernel_build *kbs, size_t nk, mc_analyses *an, mosaic_strbuf *log);
 /* zext(a - b) where a >= b is known becomes zext(a) - zext(b), so the
  * vectoriser sees consecutive addresses (guarded_index.c).  How many. */
 unsigned mc_widen_guarded_indices(LLVMValueRef fn);
@@ -35,17 +38,19 @@ unsigned mc_widen_guarded_indices(LLVMValueRef fn);
  * i < n; i += size)") go round as often as the first work-item's, each
  * work-item running the body while its own test holds, so their exits are
  * uniform (strided_loops.c).  How many. */
-unsigned mc_run_strided_loops_in_step(LLVMValueRef body);
+unsigned mc_run_strided_loops_in_step(LLVMValueRef body, mc_analyses *an);
 /* Unrolls the loops of fs[0..n) that carry `#pragma unroll` (a count known,
  * LLVM's limit on size for pragmas), then promotes what they made
  * promotable (a private array indexed by their counters) to values: before
  * the loops over work-items are built, so that widening and regions see
  * registers, not memory (pragma_unroll.c).  Only the functions with such a
  * loop go through the passes; fs is reordered. */
-cl_int mc_unroll_pragma_loops(LLVMModuleRef m, LLVMTargetMachineRef tm, LLVMValueRef *fs, size_t n, mosaic_strbuf *log);
-/* Each branch of fn that closes a cycle (a back edge of a depth-first walk
- * from the entry) in *out (malloc'd); how many, -1 when memory runs out. */
-int mc_back_edges(LLVMValueRef fn, LLVMValueRef **out);
+cl_int mc_unroll_pragma_loops(LLVMModuleRef m, LLVMTargetMachineRef tm, LLVMValueRef *fs, size_t n, mc_analyses *an,
+                              mosaic_strbuf *log);
+/* Each branch of g's function that closes a cycle (a retreating edge of the
+ * depth-first walk from the entry), once, in *out (malloc'd); how many, -1
+ * when memory runs out (g NULL: the graph could not be made). */
+int mc_back_edges(const mc_cfg *g, LLVMValueRef **out);
 /* Atomics on __local memory in K.wg (one thread runs the group) become plain
  * loads and stores (local_atomics.c); after mc_annotate_wg.  How many. */
 unsigned mc_plain_local_atomics(LLVMValueRef wg);

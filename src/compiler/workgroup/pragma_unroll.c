@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compiler/ir/cfg.h"
+#include "compiler/ir/analyses.h"
 #include "compiler/ir/llvm_passes.h"
 #include "compiler/ir/log.h"
 #include "compiler/ir/loop_md.h"
@@ -28,12 +28,9 @@
 /* The property that says a loop waits: LLVM ignores what it does not know. */
 #define WAITS "mosaic.unroll.later"
 
-int mc_back_edges(LLVMValueRef fn, LLVMValueRef **out)
+int mc_back_edges(const mc_cfg *g, LLVMValueRef **out)
 {
     *out = NULL;
-    if (!LLVMCountBasicBlocks(fn))
-        return 0;
-    mc_cfg *g = mc_cfg_new(fn);
     LLVMValueRef *found = g ? malloc((size_t)g->n * sizeof *found) : NULL;
     unsigned char *recorded = g ? calloc((size_t)g->n, 1) : NULL;
     int nb = found && recorded ? 0 : -1;
@@ -43,7 +40,7 @@ int mc_back_edges(LLVMValueRef fn, LLVMValueRef **out)
         if (!recorded[b])
             recorded[b] = 1, found[nb++] = LLVMGetBasicBlockTerminator(g->blocks[b]);
     }
-    mc_cfg_free(g), free(recorded);
+    free(recorded);
     if (nb < 0)
         free(found), found = NULL;
     *out = found;
@@ -60,10 +57,10 @@ static bool asks_unrolling(LLVMValueRef md)
 /* When some loop of fn asks for unrolling, marks each loop without an
  * unroll pragma (`#pragma unroll 1` is one) to wait: unrolling disabled,
  * and WAITS.  How many loops ask, -1 when memory runs out. */
-static int mark_waiting(LLVMValueRef fn, unsigned kind)
+static int mark_waiting(LLVMValueRef fn, unsigned kind, mc_analyses *an)
 {
     LLVMValueRef *latches;
-    int nb = mc_back_edges(fn, &latches), asking = 0;
+    int nb = mc_back_edges(mc_analyses_cfg(an, fn), &latches), asking = 0;
     if (nb < 0)
         return -1;
     for (int i = 0; i < nb; i++)
@@ -107,12 +104,13 @@ static void unmark_waiting(LLVMValueRef fn, unsigned kind)
     }
 }
 
-cl_int mc_unroll_pragma_loops(LLVMModuleRef m, LLVMTargetMachineRef tm, LLVMValueRef *fs, size_t n, mosaic_strbuf *log)
+cl_int mc_unroll_pragma_loops(LLVMModuleRef m, LLVMTargetMachineRef tm, LLVMValueRef *fs, size_t n, mc_analyses *an,
+                              mosaic_strbuf *log)
 {
     unsigned kind = LLVMGetMDKindIDInContext(LLVMGetModuleContext(m), "llvm.loop", 9);
     size_t asking = 0; /* the functions with a loop that asks, first in fs */
     for (size_t i = 0; i < n; i++) {
-        int a = mark_waiting(fs[i], kind);
+        int a = mark_waiting(fs[i], kind, an);
         if (a < 0) {
             for (size_t j = 0; j < asking; j++)
                 unmark_waiting(fs[j], kind);

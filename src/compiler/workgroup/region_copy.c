@@ -193,7 +193,9 @@ int *rg_region_positions(region_fn *rf, const region_loop *rl)
  * to, when only the loop leads there: the slot ends up with the last
  * iteration's value either way.  Fills targets[] with those blocks and
  * returns how many, or 0 when the phi must be stored where it is.  pos[]:
- * each block's place in the region's order (region_positions). */
+ * each block's place in the region's order (region_positions).  (A loop of
+ * the region's order, not one of cfg.h's: a region may start inside a loop
+ * of K.body, at a barrier.) */
 static int loop_exit_targets(region_fn *rf, region_loop *rl, const int *pos, int h, int *targets)
 {
     if (rf->cut.bar_of_block[h])

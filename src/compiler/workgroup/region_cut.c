@@ -42,8 +42,9 @@ static bool ends_region_already(LLVMValueRef after)
     return true;
 }
 
-void rg_split_at_barriers(region_fn *rf, LLVMBuilderRef b)
+bool rg_split_at_barriers(region_fn *rf, LLVMBuilderRef b)
 {
+    bool split = false;
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(rf->body); bb; bb = LLVMGetNextBasicBlock(bb))
         for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst; inst = LLVMGetNextInstruction(inst)) {
             if (!mc_ends_region(inst))
@@ -76,25 +77,24 @@ void rg_split_at_barriers(region_fn *rf, LLVMBuilderRef b)
             }
             LLVMPositionBuilderAtEnd(b, bb);
             LLVMBuildBr(b, nb);
+            split = true;
             break; /* the rest of the block is nb, the next one visited */
         }
+    return split;
 }
 
 cl_int rg_number_blocks(region_fn *rf)
 {
-    rf->cut.nb = (int)LLVMCountBasicBlocks(rf->body);
-    rf->cut.bbs = rf_calloc(rf, (size_t)rf->cut.nb, sizeof *rf->cut.bbs);
-    rf->cut.npred = rf_calloc(rf, (size_t)rf->cut.nb, sizeof *rf->cut.npred);
-    rf->cut.nsucc = rf_calloc(rf, (size_t)rf->cut.nb, sizeof *rf->cut.nsucc);
-    rf->cut.pred = rf_calloc(rf, (size_t)rf->cut.nb, sizeof *rf->cut.pred);
-    rf->cut.succ = rf_calloc(rf, (size_t)rf->cut.nb, sizeof *rf->cut.succ);
+    const mc_cfg *g = rf->cut.g = mc_uniformity_cfg(rf->unif.ua);
+    MOSAIC_ASSERT(g->fn == rf->body);
+    rf->cut.nb = g->n;
+    rf->cut.bbs = g->blocks;
+    rf->cut.npred = g->npred, rf->cut.pred = g->pred;
+    rf->cut.nsucc = g->nsucc, rf->cut.succ = g->succ;
     rf->cut.reach = rf_calloc(rf, (size_t)rf->cut.nb, 1);
     rf->cut.bar_of_block = rf_calloc(rf, (size_t)rf->cut.nb, sizeof *rf->cut.bar_of_block);
-    if (rf->oom || !pmap_init(&rf->cut.bidx, (size_t)rf->cut.nb))
+    if (rf->oom)
         return out_of_memory(rf);
-    LLVMGetBasicBlocks(rf->body, rf->cut.bbs);
-    for (int i = 0; i < rf->cut.nb; i++)
-        pmap_put(&rf->cut.bidx, rf->cut.bbs[i], i);
     for (int i = 0; i < rf->cut.nb; i++) {
         LLVMValueRef term = LLVMGetBasicBlockTerminator(rf->cut.bbs[i]);
         if (!term)
@@ -102,32 +102,13 @@ cl_int rg_number_blocks(region_fn *rf)
         LLVMOpcode op = LLVMGetInstructionOpcode(term);
         if (op != LLVMBr && op != LLVMSwitch && op != LLVMRet && op != LLVMUnreachable)
             return give_up(rf, "a terminator other than br, switch, ret, unreachable");
-        unsigned n = LLVMGetNumSuccessors(term);
-        rf->cut.succ[i] = rf_calloc(rf, n, sizeof **rf->cut.succ);
-        if (rf->oom)
-            return CL_OUT_OF_HOST_MEMORY;
-        for (unsigned s = 0; s < n; s++) {
-            int t = block_of(rf, LLVMGetSuccessor(term, s));
-            rf->cut.succ[i][rf->cut.nsucc[i]++] = t;
-            rf->cut.npred[t]++;
-        }
     }
-    for (int i = 0; i < rf->cut.nb; i++) {
-        rf->cut.pred[i] = rf_calloc(rf, (size_t)rf->cut.npred[i], sizeof **rf->cut.pred);
-        rf->cut.npred[i] = 0;
-    }
-    if (rf->oom)
-        return CL_OUT_OF_HOST_MEMORY;
-    for (int i = 0; i < rf->cut.nb; i++)
-        for (int s = 0; s < rf->cut.nsucc[i]; s++) {
-            int t = rf->cut.succ[i][s];
-            rf->cut.pred[t][rf->cut.npred[t]++] = i;
-        }
     return CL_SUCCESS;
 }
 
 /* Marks in `set` the blocks reachable from `start` (forward) or reaching it
- * (backward); in a region walk, barrier blocks have no successors. */
+ * (backward); in a region walk, barrier blocks have no successors.  (A walk
+ * of the graph cut at barriers: no analysis of the function's answers it.) */
 static void walk(region_fn *rf, int start, unsigned char *set, bool backward, bool region_walk, int *stack)
 {
     int sp = 0;
@@ -156,21 +137,8 @@ cl_int rg_find_regions(region_fn *rf)
     int *stack = rf_calloc(rf, (size_t)rf->cut.nb, sizeof *stack);
     if (!stack)
         return CL_OUT_OF_HOST_MEMORY;
-    rf->cut.reach[0] = 0;
-    /* reachability from the entry (walk() only enters reachable blocks: seed it by hand) */
-    {
-        int sp = 0;
-        rf->cut.reach[0] = 1;
-        stack[sp++] = 0;
-        while (sp) {
-            int x = stack[--sp];
-            for (int k = 0; k < rf->cut.nsucc[x]; k++)
-                if (!rf->cut.reach[rf->cut.succ[x][k]]) {
-                    rf->cut.reach[rf->cut.succ[x][k]] = 1;
-                    stack[sp++] = rf->cut.succ[x][k];
-                }
-        }
-    }
+    for (int i = 0; i < rf->cut.nb; i++) /* (walk() only enters blocks the entry reaches) */
+        rf->cut.reach[i] = mc_cfg_reachable(rf->cut.g, i);
     rf->cut.nbar = 0;
     for (int i = 0; i < rf->cut.nb; i++) {
         LLVMValueRef term = LLVMGetBasicBlockTerminator(rf->cut.bbs[i]);

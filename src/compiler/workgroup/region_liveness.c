@@ -389,7 +389,9 @@ done:
 }
 
 /* Adds to `set` the blocks a region reaches from the sp blocks on the stack
- * (marked already), not going past barrier blocks nor into block `avoid`. */
+ * (marked already), not going past barrier blocks nor into block `avoid`.
+ * (A walk of the graph cut at barriers and at `avoid`: no analysis of the
+ * function's answers it.) */
 static void walk_in_region(region_fn *rf, unsigned char *set, int *stack, int sp, int avoid)
 {
     while (sp) {

@@ -18,7 +18,9 @@
 
 #include "compiler/workgroup/regions_internal.h"
 
-/* Reverse post-order of region r's blocks (definitions before their uses). */
+/* Reverse post-order of region r's blocks (definitions before their uses).
+ * (Of the region from its start, barrier blocks its ends: not the
+ * function's order, which cfg.h has.) */
 static cl_int order_region_blocks(region_fn *rf, region_loop *rl)
 {
     int start = rl->r ? rf->cut.bar_entry[rl->r] : 0, n = 0, sp = 0;

@@ -215,7 +215,8 @@ void rg_allocate_storage(region_fn *rf, LLVMBuilderRef b, LLVMBasicBlockRef *exi
 /* Does a way from block `from` reach block `to` without entering block
  * `avoid` (nor, with stop_at_barriers, a barrier's block)?  With from ==
  * to: a way round, back to it.  seen[]: room for nb; stack[]: for as many
- * entries as there are edges. */
+ * entries as there are edges.  (A walk of the graph with blocks taken out:
+ * no analysis of the function's answers it.) */
 static bool reaches_without(region_fn *rf, int from, int to, int avoid, bool stop_at_barriers, unsigned char *seen,
                             int *stack)
 {

@@ -127,8 +127,9 @@ void rg_narrow_x_range(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
  * made the tile loads of the same kernel slower. */
 static const unsigned row_widths[] = {8, 16};
 
-/* Does region rl have a loop (a back edge among its blocks) with a
- * floating-point phi at its header? */
+/* Does region rl have a loop (a back edge among its blocks, in the
+ * region's order: not cfg.h's loops, as a region may start inside one of
+ * K.body's) with a floating-point phi at its header? */
 static bool carries_fp_chain(region_fn *rf, region_loop *rl)
 {
     int *pos = rg_region_positions(rf, rl);

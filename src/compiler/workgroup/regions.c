@@ -81,9 +81,10 @@ void (*mc_regions_test_hook)(LLVMValueRef wg);
 
 /* ---- the state ------------------------------------------------------------------------- */
 
-static void rf_init(region_fn *rf, LLVMModuleRef m, mc_kernel_build *kb, mosaic_strbuf *log)
+static void rf_init(region_fn *rf, LLVMModuleRef m, mc_kernel_build *kb, mc_analyses *an, mosaic_strbuf *log)
 {
     memset(rf, 0, sizeof *rf);
+    rf->an = an;
     rf->m = m;
     rf->c = LLVMGetModuleContext(m);
     rf->td = LLVMGetModuleDataLayout(m);
@@ -99,12 +100,9 @@ static void rf_init(region_fn *rf, LLVMModuleRef m, mc_kernel_build *kb, mosaic_
     rf->ptr = LLVMPointerTypeInContext(rf->c, 0);
 }
 
+/* (the graph's arrays are the analyses': not freed here) */
 static void free_cut(region_cut *cut)
 {
-    for (int i = 0; cut->pred && i < cut->nb; i++)
-        free(cut->pred[i]);
-    for (int i = 0; cut->succ && i < cut->nb; i++)
-        free(cut->succ[i]);
     for (int r = 0; r < cut->nreg; r++) {
         if (cut->inreg)
             free(cut->inreg[r]);
@@ -113,10 +111,9 @@ static void free_cut(region_cut *cut)
         if (cut->to_b)
             free(cut->to_b[r]);
     }
-    free(cut->bbs), free(cut->npred), free(cut->pred), free(cut->nsucc), free(cut->succ), free(cut->reach);
+    free(cut->reach);
     free(cut->bar_of_block), free(cut->bar_block), free(cut->bar_entry), free(cut->inreg), free(cut->from_e);
     free(cut->to_b), free(cut->bar_sub), free(cut->bar_div);
-    pmap_free(&cut->bidx);
 }
 
 static void free_live(region_live *live, int nreg)
@@ -137,7 +134,6 @@ static void rf_free(region_fn *rf)
     pmap_free(&rf->ins.iidx);
     region_storage *st = &rf->store;
     free(st->slot), free(st->slot_inst), free(st->slot_type), free(st->slot_stride), free(st->slot_off), free(st->soa);
-    mc_uniformity_free(rf->unif.ua);
     free(rf->unif.uniform_def), free(rf->unif.all_slots), free(rf->unif.scalar_reg), free(rf->unif.prio);
     free(rf->frame.vals), free(rf->frame.gmap), free(rf->frame.slot_base), free(rf->frame.pre);
     free(rf->copy.vmap), free(rf->copy.bmap), free(rf->copy.phis), free(rf->copy.exits), free(rf->copy.order);
@@ -245,17 +241,20 @@ static cl_int analyse(region_fn *rf, LLVMBuilderRef b)
         return out_of_memory(rf);
     for (unsigned p = 0; p < rf->nparams; p++)
         pmap_put(&rf->aidx, LLVMGetParam(rf->body, p), (int)p);
-    rg_split_at_barriers(rf, b);
+    /* (the analyses of K.body forgotten whenever its blocks change) */
+    if (rg_split_at_barriers(rf, b))
+        mc_analyses_invalidate(rf->an, rf->body);
     unsigned first_lid = rf->nparams - 3;
     if (!rf->kb->uses_sub_groups && rf->lanes == 1) { /* K.row's loops run for a row already */
-        mc_uniformity *before_cuts = mc_uniformity_new(rf->body, first_lid);
+        const mc_uniformity *before_cuts = mc_analyses_uniformity(rf->an, rf->body, first_lid);
         if (!before_cuts)
             return out_of_memory(rf);
-        if (mc_cut_loops(rf->m, rf->body, b, before_cuts))
+        if (mc_cut_loops(rf->m, rf->body, b, before_cuts)) {
+            mc_analyses_invalidate(rf->an, rf->body);
             rg_split_at_barriers(rf, b);
-        mc_uniformity_free(before_cuts);
+        }
     }
-    if (!(rf->unif.ua = mc_uniformity_new(rf->body, first_lid)))
+    if (!(rf->unif.ua = mc_analyses_uniformity(rf->an, rf->body, first_lid)))
         return out_of_memory(rf);
     cl_int err = rg_number_blocks(rf);
     if (err == CL_SUCCESS)
@@ -429,10 +428,10 @@ static void report(const region_fn *rf, cl_int err)
 }
 
 cl_int mc_build_wg_regions(LLVMModuleRef m, mc_kernel_build *kb, const mosaic_compiler_target *target,
-                           mosaic_strbuf *log)
+                           mc_analyses *an, mosaic_strbuf *log)
 {
     region_fn rf;
-    rf_init(&rf, m, kb, log);
+    rf_init(&rf, m, kb, an, log);
     kb->item_bytes = 0;
     LLVMBuilderRef b = LLVMCreateBuilderInContext(rf.c);
     cl_int err;
@@ -466,7 +465,9 @@ cl_int mc_build_wg_regions(LLVMModuleRef m, mc_kernel_build *kb, const mosaic_co
     if (err != CL_SUCCESS && rf.frame.wg)
         LLVMDeleteFunction(rf.frame.wg);
     LLVMDisposeBuilder(b);
+    LLVMValueRef body = rf.body;
     rf_free(&rf);
+    mc_analyses_invalidate(an, body); /* split, and cut (its cuts' blocks stay) */
     /* a kernel this does not cut is no failure: the device runs it as fibers */
     return err == CL_OUT_OF_HOST_MEMORY ? mc_out_of_memory(log) : CL_SUCCESS;
 }

@@ -46,6 +46,7 @@
 
 #include "base/assert.h"
 #include "base/settings.h"
+#include "compiler/ir/analyses.h"
 #include "compiler/ir/kernel_build.h"
 #include "compiler/ir/llvm.h"
 #include "compiler/ir/log.h"
@@ -74,10 +75,12 @@ enum {
  * i = 1..nbar, followed by E_i = bar_entry[i]), and its regions: region 0
  * starts at block 0, region i at E_i. */
 typedef struct region_cut {
-    /* blocks of K.body, in order; block 0 is the entry */
+    /* K.body's graph once cut (cfg.h: the one its uniformity was made on,
+     * from the pipeline's analyses), and its arrays: the blocks in layout
+     * order (block 0 the entry), predecessors and successors */
+    const mc_cfg *g;
     int nb;
     LLVMBasicBlockRef *bbs;
-    pmap bidx;
     int *npred, **pred, *nsucc, **succ;
     unsigned char *reach;  /* reachable from the entry */
     int *bar_of_block;     /* i when the block is B_i, else 0 */
@@ -131,7 +134,7 @@ typedef struct region_storage {
 
 /* ---- uniformity (region_uniform.c) ----------------------------------------------------- */
 typedef struct region_uniformity {
-    mc_uniformity *ua;          /* uniformity.c, of K.body once cut */
+    const mc_uniformity *ua;    /* uniformity.c, of K.body once cut (the pipeline's analyses') */
     unsigned char *uniform_def; /* [inst]: uniform, defined under uniform control */
     unsigned char *all_slots;   /* [inst]: uniform, but some region reloads it per work-item */
     unsigned char *scalar_reg;  /* [region]: runs once for the group (rg_build_scalar_region) */
@@ -202,6 +205,7 @@ typedef struct region_sub_groups {
 /* ---- the whole state ------------------------------------------------------------------- */
 typedef struct region_fn {
     /* the kernel (rf_init): read by every step */
+    mc_analyses *an; /* the pipeline's: K.body's graph and uniformity */
     LLVMModuleRef m;
     LLVMContextRef c;
     LLVMTargetDataRef td;
@@ -294,7 +298,7 @@ static inline bool is_sub_group_first(LLVMValueRef inst)
     return f && !strcmp(LLVMGetValueName(f), "__mosaic_get_sub_group_first");
 }
 
-static inline int block_of(region_fn *rf, LLVMBasicBlockRef bb) { return pmap_get(&rf->cut.bidx, bb); }
+static inline int block_of(region_fn *rf, LLVMBasicBlockRef bb) { return mc_cfg_block(rf->cut.g, bb); }
 
 static inline int param_index(region_fn *rf, LLVMValueRef v)
 {
@@ -319,9 +323,11 @@ static inline LLVMValueRef const64(region_fn *rf, unsigned long long v) { return
 
 /* ---- region_cut.c: barrier splitting ---------------------------------------------------- */
 
-/* Splits K.body's blocks so that every barrier (or cut) ends its block. */
-void rg_split_at_barriers(region_fn *rf, LLVMBuilderRef b);
-/* Numbers K.body's blocks and records its CFG (rf->cut: nb, bbs, pred, succ). */
+/* Splits K.body's blocks so that every barrier (or cut) ends its block;
+ * whether it split any. */
+bool rg_split_at_barriers(region_fn *rf, LLVMBuilderRef b);
+/* K.body's CFG (rf->cut: g, nb, bbs, pred, succ), the graph its uniformity
+ * was made on; gives up on a terminator the steps do not know. */
 cl_int rg_number_blocks(region_fn *rf);
 /* The barriers, the regions between them and what each reaches (rf->cut). */
 cl_int rg_find_regions(region_fn *rf);

@@ -28,7 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compiler/ir/cfg.h"
+#include "compiler/ir/analyses.h"
 #include "compiler/ir/kernel_build.h"
 #include "compiler/ir/log.h"
 #include "compiler/ir/util.h"
@@ -141,11 +141,11 @@ bool mc_may_spin(LLVMValueRef body)
     return false;
 }
 
-cl_int mc_mark_spin_loops(LLVMModuleRef m, mc_kernel_build *kb, bool any_read, mosaic_strbuf *log)
+cl_int mc_mark_spin_loops(LLVMModuleRef m, mc_kernel_build *kb, bool any_read, mc_analyses *an, mosaic_strbuf *log)
 {
     LLVMValueRef f = kb->body;
     enum { MAX_SEEN = 4096 };
-    mc_cfg *g = mc_cfg_new(f);
+    const mc_cfg *g = mc_analyses_cfg(an, f); /* (the calls added leave the blocks as they are) */
     LLVMValueRef *seen = calloc(MAX_SEEN, sizeof *seen);
     bool *in_loop = g ? calloc((size_t)g->n, sizeof *in_loop) : NULL;
     bool ok = g && seen && in_loop;
@@ -170,7 +170,6 @@ cl_int mc_mark_spin_loops(LLVMModuleRef m, mc_kernel_build *kb, bool any_read, m
         LLVMBuildCall2(b, fn_ty, yield, &ctx, 1, "");
     }
     LLVMDisposeBuilder(b);
-    mc_cfg_free(g);
     free(seen), free(in_loop);
     return ok ? CL_SUCCESS : mc_out_of_memory(log);
 }

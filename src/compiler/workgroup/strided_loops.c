@@ -29,9 +29,7 @@
  */
 #include <stdlib.h>
 
-#include "compiler/ir/cfg.h"
 #include "compiler/ir/ptr_map.h"
-#include "compiler/ir/uniformity.h"
 #include "compiler/ir/util.h"
 #include "compiler/workgroup/cuts.h"
 #include "compiler/workgroup/passes.h"
@@ -375,10 +373,10 @@ static void run_in_step(const stepper *st, const pmap *idx, const bool *in, LLVM
 /* The first loop of body of the shape above, rewritten; false when there is
  * none (or memory ran out).  The analyses are made afresh for each loop, as
  * a rewrite changes the blocks and phis that the next loop may share. */
-static bool run_one_loop_in_step(LLVMValueRef body, LLVMBuilderRef b)
+static bool run_one_loop_in_step(LLVMValueRef body, LLVMBuilderRef b, mc_analyses *an)
 {
     unsigned nparams = LLVMCountParams(body);
-    mc_uniformity *ua = mc_uniformity_new(body, nparams - 3);
+    const mc_uniformity *ua = mc_analyses_uniformity(an, body, nparams - 3);
     /* the blocks as the uniformity analysis numbered them (cfg.h) */
     const mc_cfg *g = ua ? mc_uniformity_cfg(ua) : NULL;
     bool *in = g ? malloc((size_t)g->n * sizeof *in) : NULL;
@@ -394,18 +392,19 @@ static bool run_one_loop_in_step(LLVMValueRef body, LLVMBuilderRef b)
                 run_in_step(&st, &g->index, in, b, &l);
     }
     free(in);
-    mc_uniformity_free(ua);
+    if (found)
+        mc_analyses_invalidate(an, body); /* (the analyses answered about the code before, to the end) */
     return found;
 }
 
 /* At most this many loops a kernel (each costs an analysis of the kernel). */
 #define MAX_STRIDE_LOOPS 16
 
-unsigned mc_run_strided_loops_in_step(LLVMValueRef body)
+unsigned mc_run_strided_loops_in_step(LLVMValueRef body, mc_analyses *an)
 {
     LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(LLVMGetGlobalParent(body)));
     unsigned done = 0;
-    while (done < MAX_STRIDE_LOOPS && run_one_loop_in_step(body, b))
+    while (done < MAX_STRIDE_LOOPS && run_one_loop_in_step(body, b, an))
         done++;
     LLVMDisposeBuilder(b);
     return done;

@@ -14,6 +14,7 @@
 
 #include "base/strbuf.h"
 #include "compiler/compiler.h"
+#include "compiler/ir/analyses.h"
 #include "compiler/ir/kernel_build.h"
 
 /* Builds K.body from K (moving K's blocks), replacing the magic declarations
@@ -39,15 +40,17 @@ void mc_lower_sub_group_first(LLVMModuleRef m, mc_kernel_build *kb);
  * with something the transformation does not handle is no failure: K.wg
  * stays NULL and the device runs K.wi as fibers.  What K.wg keeps per
  * work-item between regions (kb->item_bytes a work-item) is one allocation
- * a group: on the stack up to MC_STORAGE_ON_STACK bytes, else on the heap. */
+ * a group: on the stack up to MC_STORAGE_ON_STACK bytes, else on the heap.
+ * The graph and uniformity of K.body come from an (the pipeline's
+ * analyses), where K.body's are invalidated once it is cut. */
 #define MC_STORAGE_ON_STACK ((size_t)2 << 20)
 /* Has K.body a loop of more than a few iterations?  K.wg is then built by
  * mc_build_wg_regions even without barriers: the loop's control runs
  * between loops over the work-items (once for the group when all leave the
  * loop together, else for those still in it), its body inside them. */
-bool mc_has_loop_to_cut(const mc_kernel_build *kb);
+bool mc_has_loop_to_cut(const mc_kernel_build *kb, mc_analyses *an);
 cl_int mc_build_wg_regions(LLVMModuleRef m, mc_kernel_build *kb, const mosaic_compiler_target *target,
-                           mosaic_strbuf *log);
+                           mc_analyses *an, mosaic_strbuf *log);
 /* In K.wg's entry (regions.c; args: the kernel's arguments there, ctx its
  * context, group_width the group's size in x): prefetches of the lines that
  * K.body's reads before its first barrier, at addresses that do not depend
