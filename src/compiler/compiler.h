@@ -57,7 +57,7 @@ typedef struct mosaic_wg_ctx {
     char *wg_scratch;
     /* Nonzero: K.wg may write whole 64-byte lines of global memory with
      * non-temporal stores, which bypass the caches and are weakly ordered
-     * (src/compiler/vectorize/stream_stores.c).  A device that sets it runs a store
+     * (src/compiler/vectorize/nontemporal_stores.c).  A device that sets it runs a store
      * fence (x86 sfence) after the group and before anything says that the
      * group has ended: before another thread may read what it wrote. */
     uint64_t stream_stores;
@@ -193,7 +193,7 @@ typedef struct mosaic_kernel_info {
     unsigned vectorised_loops;        /* loops over work-items in wg_fn that run as vectors of
                                          work-items (0: one work-item at a time) */
     unsigned widened_lanes;           /* K.wg runs this many work-items of a row at once, K.body
-                                         widened whole (src/compiler/vectorize/widen.c); 0: not widened */
+                                         widened whole (src/compiler/vectorize/wfv.c); 0: not widened */
     bool keeps_item_state;            /* K.wg runs in regions (barriers, or cuts at the kernel's
                                          loops) and keeps per-work-item values between them: its
                                          memory grows with the group */
@@ -204,7 +204,7 @@ typedef struct mosaic_kernel_info {
      * runs fused_groups whole work-groups of one column at once (group ids
      * (x, y + i, z) for i < fused_groups), given their contexts one after
      * another in memory, each with its own arena (local_mem and wg_scratch),
-     * the arenas equally spaced (src/compiler/workgroup/fused_groups.c); NULL and 0
+     * the arenas equally spaced (src/compiler/workgroup/coarsening.c); NULL and 0
      * when the kernel gains nothing from it or it cannot. */
     mosaic_wg_fn fused_fn;
     unsigned fused_groups;            /* at most MOSAIC_MAX_FUSED_GROUPS */

@@ -1072,7 +1072,7 @@ TEST(mixed_formats)
     mosaic_executable_free(exe);
 }
 
-/* Rows that stay inside the image (src/compiler/images/image_rows.c): x loops get a
+/* Rows that stay inside the image (src/compiler/images/image_bounds_versioning.c): x loops get a
  * version without clamps or in-image tests, taken for a work-group row only
  * when every such coordinate of the row is inside.  Rows partly outside (the
  * global size is wider than the image, an offset, taps reaching past either

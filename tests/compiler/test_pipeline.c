@@ -43,9 +43,9 @@ TEST(registry)
     }
     /* the code is right without these, so -cl-opt-disable skips them; the others it needs */
     static const char *const optional[] = {"clean-up", "pragma-unroll", "scalarize-short-vectors", "guarded-index",
-                                           "strided-loops", "uniform-rows", "guarded-rows", "vector-math",
-                                           "vector-math-calls", "join-and-share-reads", "interleave-rows",
-                                           "skip-empty-gathers", "stream-stores", "one-lane-masked-ops"};
+                                           "uniform-loop-exits", "unswitch-uniform", "bounds-check-versioning", "vector-math",
+                                           "vector-math-calls", "join-and-share-reads", "unroll-and-jam",
+                                           "boscc", "nontemporal-stores", "one-lane-masked-ops"};
     size_t n = sizeof optional / sizeof optional[0];
     CHECK(optimisations == n, "%zu optimisations (%zu)", n, optimisations);
     for (size_t i = 0; i < n; i++)

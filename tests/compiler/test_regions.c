@@ -1559,7 +1559,7 @@ TEST(strided_loops)
 TEST(widened)
 {
     /* Kernels with loops of their own and control flow the work-items of a
-     * row share are widened whole (widen.c): K.vec runs a row's work-items
+     * row share are widened whole (wfv.c): K.vec runs a row's work-items
      * as lanes, K.vec1 a machine vector of them, K.body the rest.  Rows of 5,
      * 21, 128 and 130 work-items (every path, and a row K.vec ends); consecutive, strided, gathered and
      * scattered accesses; a store of all lanes to one place; uniform branches
@@ -1739,7 +1739,7 @@ TEST(widened_wide_vectors)
 TEST(widened_masked_loops)
 {
     /* A loop that work-items leave in different iterations, in a widened
-     * kernel (widen.c): it goes round while any lane is in it, each lane's
+     * kernel (wfv.c): it goes round while any lane is in it, each lane's
      * carried values kept from its last iteration, its loads and stores
      * masked.  A while loop with a data-dependent count whose counter is
      * used after it, gathered loads and a store in it, a uniform loop inside
@@ -1807,7 +1807,7 @@ TEST(widened_masked_loops)
 
 TEST(widened_guards)
 {
-    /* Early returns in a widened kernel (widen.c): the lanes that stay run
+    /* Early returns in a widened kernel (wfv.c): the lanes that stay run
      * the rest of the kernel, the others write nothing.  "if (i >= n)
      * return;" and an if around the rest, with a loop, a masked loop and a
      * one-block if after the guard, and a store of one value to one place. */
@@ -1896,7 +1896,7 @@ TEST(widened_guards)
 TEST(widened_ifs)
 {
     /* ifs that work-items take different ways through, in a widened kernel
-     * (widen.c): the blocks between run one after the other under masks.
+     * (wfv.c): the blocks between run one after the other under masks.
      * Nested ifs, an else-if chain whose ways meet in one phi, a uniform
      * branch between, stores and gathers on some ways only, all inside a
      * loop the lanes leave in different iterations and after a uniform one. */
@@ -2556,7 +2556,7 @@ TEST(interleaved_rows)
 {
     /* The y loop of a widened region whose row is one block with a long
      * floating-point chain runs 8, 4 or 2 rows an iteration, interleaved
-     * (interleave_rows.c): the classic tiled SGEMM, whose k loop is 16 (or
+     * (unroll_and_jam.c): the classic tiled SGEMM, whose k loop is 16 (or
      * 8) dependent multiply-adds once unrolled.  Groups of 16x16, 16x24,
      * 16x8 and 8x8 (8 rows an iteration with 32 vector registers, else 4),
      * 16x12 and 16x4 (4), 16x2 and 16x6 (2), 16x3 and 16x1 (odd: left
@@ -2602,7 +2602,7 @@ TEST(interleaved_rows)
 TEST(neighbour_gathers)
 {
     /* Accesses of neighbouring elements joined after optimisation
-     * (neighbour_gathers.c), in the shape of CLBlast's XgemmDirectTN built
+     * (interleaved_access.c), in the shape of CLBlast's XgemmDirectTN built
      * for its groups: tiles copied from float4 (or float2) loads into a
      * local tile, component by component (strided loads and scatters whose
      * lanes are a vector apart: one wide load and one wide store); A's tile
@@ -2610,7 +2610,7 @@ TEST(neighbour_gathers)
      * one element apart: one gather of pairs); the result stored with each
      * work-item's values side by side (scatters: one interleaved store).
      * A's columns are the same for every row of the group, so row 0 reads
-     * them for all rows (shared_row_loads.c: the other rows load row 0's
+     * them for all rows (redundant_loads.c: the other rows load row 0's
      * copy; those that depend on the row, B's, each row reads itself).
      * Groups of 8x8 with 4x4 and 2x2 values a work-item, and 4x4 with 4x4;
      * every result exact and the same as the work-items'. */
@@ -2733,7 +2733,7 @@ TEST(widened_rows)
 {
     /* A barrier kernel built for one local size whose rows are a multiple
      * of 4 work-items runs between barriers as K.row, a row's work-items as
-     * the lanes of vectors (widen.c, mc_widen_rows), when it has a loop that
+     * the lanes of vectors (wfv.c, mc_wfv_rows), when it has a loop that
      * carries a floating-point value.  Here: a branch on a test of the
      * global id with barriers on both ways, which the group takes as one
      * (barriers decide it); a tile loop whose sum crosses its barriers; an
@@ -2933,7 +2933,7 @@ int main(int argc, char **argv)
     return test_summary();
 }
 
-/* ---- groups of a column run together (src/compiler/workgroup/fused_groups.c) --------------------------- */
+/* ---- groups of a column run together (src/compiler/workgroup/coarsening.c) --------------------------- */
 
 /* ctx for group g of r's launch, its arena at local_mem (scratch after r->local_bytes). */
 static void group_ctx(const range *r, const size_t groups[3], const size_t g[3], char *local_mem,

@@ -2,11 +2,11 @@
  * Kernels that check their index against a bound (`if (i < n)`), through the
  * ICD loader.  The compiler runs a row of work-items without the check when
  * the check passes at the row's two ends and the index cannot wrap between
- * them (src/compiler/vectorize/guarded_rows.c); here bounds fall inside rows, at their
+ * them (src/compiler/vectorize/bounds_check_versioning.c); here bounds fall inside rows, at their
  * ends and outside them, and indices wrap inside a row (global offsets near
  * 2^31 and 2^32), and every element written or left alone is checked.
  * Kernels that branch on their arguments and group get a version of each
- * row's loop per answer (src/compiler/vectorize/uniform_rows.c): here every answer of
+ * row's loop per answer (src/compiler/vectorize/unswitch_uniform.c): here every answer of
  * each branch is taken, in a kernel with barriers and without, beside a
  * branch on the row (which stays a branch).
  *

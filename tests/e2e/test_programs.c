@@ -503,7 +503,7 @@ TEST(private_array_across_barrier)
 
 /* A widened kernel (a loop of its own) reads a float4 per work-item: each
  * component's lanes are 16 bytes apart, read as one wide masked load and
- * every fourth element (src/compiler/vectorize/widen.c, interleaved_load).  The
+ * every fourth element (src/compiler/vectorize/wfv.c, interleaved_load).  The
  * buffer ends where an inaccessible page starts, and the rows are partial
  * (37, 5 and 1 work-items; 64 and 69, where the widest pass runs too), so
  * a load touching anything past the last work-item's float4 would fault;
@@ -801,7 +801,7 @@ TEST(debug_says_why)
     CHECK(!strstr(text, "kernel scales: a loop"), "a reason for a vectorised kernel in:\n%s", text);
     CHECK(summary_says(text, "checks", ", 1 with a copy for rows that pass their bounds checks"),
           "no copy for the rows of kernel checks in:\n%s", text);
-    /* stores of whole lines get a non-temporal version (stream_stores.c):
+    /* stores of whole lines get a non-temporal version (nontemporal_stores.c):
      * a widened row of floats is one line with AVX-512; none in a kernel
      * with atomics */
     if (__builtin_cpu_supports("avx512f"))
@@ -824,13 +824,13 @@ TEST(debug_says_why)
     CHECK(strstr(text, "mosaic: kernel tiles.wi: ") && strstr(text, ", 1 with copies for rows of 8 and 16"),
           "no copies for rows of one vector in kernel tiles in:\n%s", text);
     /* its build for 8x8 groups runs a row's work-items as vector lanes
-     * between barriers (widen.c, mc_widen_rows) */
+     * between barriers (wfv.c, mc_wfv_rows) */
     launch_tiles_saying(tiled, 8, text, sizeof text);
     CHECK(strstr(text, "mosaic: kernel tiles.wi: rows of 8 widened, 8 work-items at once between barriers") &&
               strstr(text, ", cut from the widened rows"),
           "kernel tiles' rows not widened in its build for 8x8 groups:\n%s", text);
     /* the classic tiled SGEMM in 16x16 groups: a row's k loop is a chain
-     * of 16 multiply-adds, and 8 or 4 rows run interleaved (interleave_rows.c) */
+     * of 16 multiply-adds, and 8 or 4 rows run interleaved (unroll_and_jam.c) */
     static const char classic[] =
         "kernel void tiles(int n, global const float *a, global const float *b, global float *c) {\n"
         "  local float ta[16][16], tb[16][16];\n"
@@ -1003,7 +1003,7 @@ TEST(prefetch_ahead)
     clReleaseProgram(p);
 }
 
-/* Groups of a column run four at a time (src/compiler/workgroup/fused_groups.c): a
+/* Groups of a column run four at a time (src/compiler/workgroup/coarsening.c): a
  * kernel whose groups all read tiles down one table's columns between
  * barriers, launched three
  * times over 60x68 work-items in 8x8 groups (the third launch builds it

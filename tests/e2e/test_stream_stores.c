@@ -1,5 +1,5 @@
 /*
- * Stores that stream past the cache (src/compiler/vectorize/stream_stores.c): a
+ * Stores that stream past the cache (src/compiler/vectorize/nontemporal_stores.c): a
  * kernel's stores of whole 64-byte lines to global memory have a
  * non-temporal version, taken in launches that set ctx->stream_stores (the
  * CPU device: launches whose memory objects are at least half its

@@ -1,7 +1,7 @@
 /*
  * Images: K.wg specialised on the common image formats (image_formats.c),
  * and x loops versioned for rows whose image accesses stay inside
- * (image_rows.c).
+ * (image_bounds_versioning.c).
  */
 #ifndef MOSAIC_COMPILER_IMAGES_IMAGES_H
 #define MOSAIC_COMPILER_IMAGES_IMAGES_H
@@ -31,8 +31,8 @@ void mc_mark_image_class(LLVMModuleRef m, LLVMBuilderRef b, const mc_kernel_buil
  * the class's constants, and the markers go. */
 /* Folds the format fields in the class nests; true if there were any. */
 bool mc_fold_image_classes(LLVMModuleRef m);
-/* Rows whose image accesses stay inside: a version of each x loop (image_rows.c). */
-cl_int mc_version_image_rows(LLVMModuleRef m, LLVMTargetMachineRef tm, mc_kernel_build *kbs, size_t nk,
+/* Rows whose image accesses stay inside: a version of each x loop (image_bounds_versioning.c). */
+cl_int mc_version_for_image_bounds(LLVMModuleRef m, LLVMTargetMachineRef tm, mc_kernel_build *kbs, size_t nk,
                              bool specialised, mosaic_strbuf *log);
 
 #endif

@@ -37,13 +37,13 @@ typedef struct mc_kernel_build {
     bool may_spin;        /* mc_may_spin: reads shared memory a loop could wait on */
     bool spins;           /* a loop waits for other work-items (spin_loops.c): runs as fibers */
     LLVMMetadataRef access_group; /* of K.wg's work-item loop */
-    LLVMValueRef vec;     /* K.vec or NULL: K.body for vec_lanes work-items of a row at once (widen.c) */
+    LLVMValueRef vec;     /* K.vec or NULL: K.body for vec_lanes work-items of a row at once (wfv.c) */
     unsigned vec_lanes;
     LLVMValueRef tail;    /* K.tail: the same, one machine vector (tail_lanes), its first `count` lanes
                              (an extra parameter) only: the rest of the row */
     unsigned tail_lanes;
     LLVMValueRef row;     /* K.row or NULL: a barrier kernel's K.body for row_lanes work-items of a row at
-                             once (widen.c), which regions.c cuts instead of K.body (a one-size build) */
+                             once (wfv.c), which regions.c cuts instead of K.body (a one-size build) */
     unsigned row_lanes;
     const mosaic_kernel_arg *arg_info; /* the kernel's arguments (kinds), or NULL */
     bool specialise_images; /* K.wg gets a loop nest per common image format (image_formats.c) */

@@ -25,7 +25,7 @@ bool mc_loop_md_has(LLVMValueRef md, const char *name);
 /* A new loop ID: old's properties (none when old is NULL) and n more. */
 LLVMValueRef mc_loop_md_plus(LLVMContextRef c, LLVMValueRef old, const LLVMMetadataRef *more, unsigned n);
 /* The loop ID regions.c gives the y loops of K.row's regions, which
- * mc_interleave_rows (interleave_rows.c) runs several rows at a time. */
+ * mc_unroll_and_jam (unroll_and_jam.c) runs several rows at a time. */
 LLVMValueRef mc_row_loop_md(LLVMContextRef c);
 /* Is md (a branch's llvm.loop) that mark? */
 bool mc_is_row_loop_md(LLVMValueRef md);

@@ -57,7 +57,7 @@ static bool reachable(const mc_uniformity *u, int b)
 
 /* Does loop l count here?  A loop whose only latch is its header (one block
  * that branches to itself) does not: this analysis has always left those
- * out, and the cuts and regions built on its answers (cuts.c, regions.c)
+ * out, and the cuts and regions built on its answers (implicit_barriers.c, regions.c)
  * are what the generated code is today. */
 static bool counted_loop(const mc_loop *l)
 {

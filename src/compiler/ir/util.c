@@ -58,7 +58,7 @@ static void do_init(void)
     host_triple = LLVMNormalizeTargetTriple(t);
     LLVMDisposeMessage(t);
     /* LLVM's options, once: the scalarizer splits vector loads and stores too
-     * (scalarize_short_vectors in finalize.c, image_rows.c), and the
+     * (scalarize_short_vectors in finalize.c, image_bounds_versioning.c), and the
      * vectoriser's remarks with MOSAIC_DEBUG */
     const char *argv[4] = {"mosaic", "-scalarize-load-store"};
     int argc = 2 + mc_vectoriser_remark_options(argv + 2);

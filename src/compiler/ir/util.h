@@ -35,7 +35,7 @@ LLVMValueRef mc_splat_scalar(LLVMValueRef v);
 unsigned mc_known_trailing_zeros(LLVMValueRef v);
 bool mc_or_is_add(LLVMValueRef inst);
 /* Instructions in blocks, for the passes that move code after optimisation
- * (masked_ops.c, stream_stores.c):
+ * (masked_ops.c, nontemporal_stores.c):
  *   mc_computes_only: inst computes from its operands only (no memory, no
  *     trap), so it may move, or run on one way of a branch;
  *   mc_in_range: v is one of the instructions first..last of one block;
@@ -47,8 +47,8 @@ bool mc_or_is_add(LLVMValueRef inst);
 bool mc_computes_only(LLVMValueRef inst);
 /* copy, an LLVMInstructionClone of inst (or a new phi of its type), made
  * to use counterpart(arg, v) for each operand, incoming value and block,
- * and successor v of inst (the passes that copy blocks: row_versions.c,
- * fused_groups.c). */
+ * and successor v of inst (the passes that copy blocks: loop_versioning.c,
+ * coarsening.c). */
 void mc_remap_copy(LLVMValueRef inst, LLVMValueRef copy, LLVMValueRef (*counterpart)(const void *, LLVMValueRef),
                    const void *arg);
 bool mc_in_range(LLVMValueRef v, LLVMValueRef first, LLVMValueRef last);

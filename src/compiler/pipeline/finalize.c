@@ -39,7 +39,7 @@
 #include "compiler/vectorize/vecmath.h"
 #include "compiler/vectorize/vectorize.h"
 #include "compiler/workgroup/calls.h"
-#include "compiler/workgroup/fused_groups.h"
+#include "compiler/workgroup/coarsening.h"
 #include "compiler/workgroup/local_size.h"
 #include "compiler/workgroup/passes.h"
 #include "compiler/workgroup/workgroup.h"
@@ -520,7 +520,7 @@ static cl_int scalarize_short_vectors(mc_pass_state *s)
     for (size_t k = 0; k < s->nk; k++) {
         unsigned w = widest_vector(s->kb[k].body);
         if (w > 0 && (w <= 4 || (w <= 16 && !s->kb[k].uses_barriers && !mosaic_settings()->no_widen &&
-                                 mc_widening_takes_wide_vectors(s->kb[k].body, s->an))))
+                                 mc_wfv_takes_wide_vectors(s->kb[k].body, s->an))))
             fs[n++] = s->kb[k].body;
     }
     cl_int r = n ? mc_run_passes_on(s->m, s->tm, fs, n, "function(scalarizer,instcombine)", s->log) : CL_SUCCESS;
@@ -544,7 +544,7 @@ static cl_int unroll_pragma_loops(mc_pass_state *s)
 }
 
 /* A barrier kernel built for one local size is cut into regions from K.row,
- * its code for a row's work-items at once (widen.c), when it can be. */
+ * its code for a row's work-items at once (wfv.c), when it can be. */
 static bool widens_rows(const mc_pass_state *s, size_t k)
 {
     return s->one_size && !s->opts->opt_disable && !mosaic_settings()->no_widen && s->kb[k].uses_barriers &&
@@ -556,7 +556,7 @@ static bool widens_rows(const mc_pass_state *s, size_t k)
 static cl_int cut_into_regions(mc_pass_state *s, size_t k, mc_kernel_build *kb)
 {
     if (widens_rows(s, k))
-        mc_widen_rows(s->m, kb, s->one_size->size[0],
+        mc_wfv_rows(s->m, kb, s->one_size->size[0],
                       mc_target_has_symbol(s->target, "__mosaic_barrier_divergence"), s->an);
     cl_int r = mc_build_wg_regions(s->m, kb, s->target, s->an, s->log);
     if (r == CL_SUCCESS && kb->row && !kb->wg) { /* the regions of K.body, then */
@@ -569,7 +569,7 @@ static cl_int cut_into_regions(mc_pass_state *s, size_t k, mc_kernel_build *kb)
 }
 
 /* The kernel built for one size, when K.fused may run groups of a column
- * together (fused_groups.c): K.fbody, copied from K.body before widening
+ * together (coarsening.c): K.fbody, copied from K.body before widening
  * and regions change it; NULL otherwise. */
 static LLVMValueRef fused_body(mc_pass_state *s, size_t k, unsigned *groups)
 {
@@ -579,7 +579,7 @@ static LLVMValueRef fused_body(mc_pass_state *s, size_t k, unsigned *groups)
         strcmp(s->obj.kernels[k].name, s->one_size->kernel))
         return NULL;
     const char *why = NULL;
-    *groups = mc_fused_groups(kb, s->td, s->one_size->size, s->an, &why);
+    *groups = mc_coarsen_work_groups(kb, s->td, s->one_size->size, s->an, &why);
     if (mosaic_debugging(MOSAIC_DEBUG_BUILD) && !*groups)
         fprintf(stderr, "mosaic: kernel %s: groups of a column not run together: %s\n", s->obj.kernels[k].name, why);
     return *groups ? mc_fused_body(s->m, kb, s->td, s->one_size->size) : NULL;
@@ -617,7 +617,7 @@ static cl_int build_fused(mc_pass_state *s, size_t k, LLVMValueRef fbody, unsign
  * or when a loop waits for other work-items (spin_loops.c): fibers).  The
  * choice: regions for barrier kernels and spinning ones (from widened rows
  * in a one-size build, with K.fused when groups of a column may run
- * together); else the kernel widened whole (widen.c); else, for a kernel with
+ * together); else the kernel widened whole (wfv.c); else, for a kernel with
  * a loop to cut out of the work-item loop, regions without barriers; else
  * one loop over the work-items. */
 static cl_int build_work_group_function(mc_pass_state *s, size_t k)
@@ -630,9 +630,9 @@ static cl_int build_work_group_function(mc_pass_state *s, size_t k)
         r = cut_into_regions(s, k, kb);
         if (r == CL_SUCCESS && fbody && kb->wg)
             r = build_fused(s, k, fbody, groups);
-    } else if (!s->opts->opt_disable && !mosaic_settings()->no_widen && mc_widen_kernel(s->m, kb, s->an)) {
+    } else if (!s->opts->opt_disable && !mosaic_settings()->no_widen && mc_wfv_kernel(s->m, kb, s->an)) {
         r = mc_build_wg(s->m, kb, s->log); /* rows of K.vec, then K.tail for the rest */
-    } else if (!s->opts->opt_disable && !mc_has_image_args(kb) && mc_has_loop_to_cut(kb, s->an)) {
+    } else if (!s->opts->opt_disable && !mc_has_image_args(kb) && mc_has_loop_for_implicit_barrier(kb, s->an)) {
         /* loops outside the loops over work-items; else as usual */
         r = mc_build_wg_regions(s->m, kb, s->target, s->an, s->log);
         s->obj.kernels[k].keeps_item_state = kb->wg != NULL;
@@ -671,7 +671,7 @@ static cl_int join_and_share_reads(mc_pass_state *s)
     for (LLVMValueRef f = LLVMGetFirstFunction(s->m); f; f = LLVMGetNextFunction(f)) {
         if (LLVMIsDeclaration(f))
             continue;
-        unsigned joined = mc_join_neighbour_gathers(f), shared = mc_share_row_loads(f, s->an);
+        unsigned joined = mc_group_interleaved_accesses(f), shared = mc_eliminate_redundant_row_loads(f, s->an);
         mc_kernel_build *kb = build_of(s, f);
         if (kb)
             kb->stats[MC_STAT_joined_accesses] = joined, kb->stats[MC_STAT_shared_row_loads] = shared;
@@ -696,11 +696,11 @@ static cl_int join_and_share_reads(mc_pass_state *s)
  * K.fused's): row loops interleaved first (a guard makes a row more than one
  * block), then empty gathers skipped, then stores streamed (last: it splits
  * blocks). */
-static cl_int interleave_rows(mc_pass_state *s)
+static cl_int unroll_and_jam(mc_pass_state *s)
 {
     unsigned registers = mc_vector_registers(s->tm);
     for (LLVMValueRef f = LLVMGetFirstFunction(s->m); f; f = LLVMGetNextFunction(f)) {
-        unsigned rows = mc_interleave_rows(f, registers);
+        unsigned rows = mc_unroll_and_jam(f, registers);
         mc_kernel_build *kb = build_of(s, f);
         if (kb)
             kb->stats[MC_STAT_interleaved_rows] = rows;
@@ -708,7 +708,7 @@ static cl_int interleave_rows(mc_pass_state *s)
     return CL_SUCCESS;
 }
 
-static cl_int skip_empty_gathers(mc_pass_state *s)
+static cl_int boscc(mc_pass_state *s)
 {
     for (LLVMValueRef f = LLVMGetFirstFunction(s->m); f; f = LLVMGetNextFunction(f)) {
         unsigned n = mc_skip_empty_gathers(f);
@@ -719,12 +719,12 @@ static cl_int skip_empty_gathers(mc_pass_state *s)
     return CL_SUCCESS;
 }
 
-static cl_int stream_stores(mc_pass_state *s)
+static cl_int nontemporal_stores(mc_pass_state *s)
 {
     for (LLVMValueRef f = LLVMGetFirstFunction(s->m); f; f = LLVMGetNextFunction(f)) {
         mc_kernel_build *kb = build_of(s, f);
         if (kb)
-            kb->stats[MC_STAT_streamed_stores] = mc_stream_stores(f);
+            kb->stats[MC_STAT_streamed_stores] = mc_nontemporal_stores(f);
     }
     return CL_SUCCESS;
 }
@@ -933,9 +933,9 @@ cl_int mc_run_guarded_index(mc_pass_state *s, size_t k)
     return n ? CL_SUCCESS : skip(s, "no index that a guard keeps from wrapping");
 }
 
-cl_int mc_run_strided_loops(mc_pass_state *s, size_t k)
+cl_int mc_run_uniform_loop_exits(mc_pass_state *s, size_t k)
 {
-    unsigned n = mc_run_strided_loops_in_step(s->kb[k].body, s->an);
+    unsigned n = mc_uniform_loop_exits(s->kb[k].body, s->an);
     s->kb[k].stats[MC_STAT_strided_loops] += n;
     return n ? CL_SUCCESS : skip(s, "no loop strided from each work-item's own start");
 }
@@ -970,23 +970,23 @@ cl_int mc_run_image_classes(mc_pass_state *s, size_t k)
     return CL_SUCCESS;
 }
 
-cl_int mc_run_image_rows(mc_pass_state *s, size_t k)
+cl_int mc_run_image_bounds_versioning(mc_pass_state *s, size_t k)
 {
     (void)k;
-    return mc_version_image_rows(s->m, s->tm, s->kb, s->nk, s->images_specialised, s->log);
+    return mc_version_for_image_bounds(s->m, s->tm, s->kb, s->nk, s->images_specialised, s->log);
 }
 
-cl_int mc_run_uniform_rows(mc_pass_state *s, size_t k)
+cl_int mc_run_unswitch_uniform(mc_pass_state *s, size_t k)
 {
     (void)k;
-    mc_version_uniform_rows(s->kb, 2 * s->nk); /* K.wg and K.fused */
+    mc_unswitch_uniform_branches(s->kb, 2 * s->nk); /* K.wg and K.fused */
     return CL_SUCCESS;
 }
 
-cl_int mc_run_guarded_rows(mc_pass_state *s, size_t k)
+cl_int mc_run_bounds_check_versioning(mc_pass_state *s, size_t k)
 {
     (void)k;
-    mc_version_guarded_rows(s->kb, 2 * s->nk);
+    mc_version_for_bounds_checks(s->kb, 2 * s->nk);
     return CL_SUCCESS;
 }
 
@@ -1011,11 +1011,11 @@ cl_int mc_run_parallel_loops(mc_pass_state *s, size_t k)
     return CL_SUCCESS;
 }
 
-cl_int mc_run_local_atomics(mc_pass_state *s, size_t k)
+cl_int mc_run_demote_local_atomics(mc_pass_state *s, size_t k)
 {
-    s->kb[k].stats[MC_STAT_plain_atomics] += mc_plain_local_atomics(s->kb[k].wg);
+    s->kb[k].stats[MC_STAT_plain_atomics] += mc_demote_local_atomics(s->kb[k].wg);
     if (s->fused[k].wg)
-        s->fused[k].stats[MC_STAT_plain_atomics] += mc_plain_local_atomics(s->fused[k].wg);
+        s->fused[k].stats[MC_STAT_plain_atomics] += mc_demote_local_atomics(s->fused[k].wg);
     return CL_SUCCESS;
 }
 
@@ -1092,22 +1092,22 @@ cl_int mc_run_join_and_share_reads(mc_pass_state *s, size_t k)
     return join_and_share_reads(s);
 }
 
-cl_int mc_run_interleave_rows(mc_pass_state *s, size_t k)
+cl_int mc_run_unroll_and_jam(mc_pass_state *s, size_t k)
 {
     (void)k;
-    return interleave_rows(s);
+    return unroll_and_jam(s);
 }
 
-cl_int mc_run_skip_empty_gathers(mc_pass_state *s, size_t k)
+cl_int mc_run_boscc(mc_pass_state *s, size_t k)
 {
     (void)k;
-    return skip_empty_gathers(s);
+    return boscc(s);
 }
 
-cl_int mc_run_stream_stores(mc_pass_state *s, size_t k)
+cl_int mc_run_nontemporal_stores(mc_pass_state *s, size_t k)
 {
     (void)k;
-    return stream_stores(s);
+    return nontemporal_stores(s);
 }
 
 /* lane-0-only code of sub-group loops; InstCombine then narrows what fed the lane */

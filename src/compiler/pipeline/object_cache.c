@@ -8,7 +8,7 @@
 
 #include "compiler/ir/kernel_info.h"
 #include "compiler/pipeline/pipeline.h"
-#include "compiler/workgroup/fused_groups.h"
+#include "compiler/workgroup/coarsening.h"
 
 #define ENTRY_MAGIC "MOSAICO6"
 

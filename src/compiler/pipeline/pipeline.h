@@ -35,7 +35,7 @@
  *     mc_options opts;                            // mc_parse_options("", MC_OPTIONS_BUILD, ...)
  *     cl_int r = mc_pass_state_init(&s, target, &opts, NULL, ctx, m, &log);  // takes ctx and m
  *     if (r == CL_SUCCESS)
- *         r = mc_pipeline_run(&mc_cpu_pipeline, &s, "uniform-rows");          // the prefix up to it
+ *         r = mc_pipeline_run(&mc_cpu_pipeline, &s, "unswitch-uniform");          // the prefix up to it
  *     LLVMDumpModule(s.m);
  *     mc_pass_state_free(&s);
  *
@@ -78,7 +78,7 @@ typedef struct mc_object {
     size_t num_block_kernels;    /* the last ones of kernels[] */
     mosaic_kernel_info *kernels; /* wg_fn/wi_fn not set yet */
     unsigned char *has_wg;       /* per kernel: K.wg exists */
-    unsigned char *fused_groups; /* per kernel: K.fused exists and runs this many groups (fused_groups.c), or 0 */
+    unsigned char *fused_groups; /* per kernel: K.fused exists and runs this many groups (coarsening.c), or 0 */
     size_t global_variables_size;
 } mc_object;
 

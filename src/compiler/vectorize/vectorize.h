@@ -1,7 +1,7 @@
 /*
- * Vectorisation: K.body for a row of work-items at once (widen.c,
- * widen_control.c), x loops versioned for what a whole row has in common
- * (guarded_rows.c, uniform_rows.c), and the passes after LLVM's optimiser
+ * Vectorisation: K.body for a row of work-items at once (wfv.c,
+ * linearize.c), x loops versioned for what a whole row has in common
+ * (bounds_check_versioning.c, unswitch_uniform.c), and the passes after LLVM's optimiser
  * that finish its vector code.  `an` is the pipeline's analyses
  * (ir/analyses.h), which they ask for graphs and uniformity.
  */
@@ -17,34 +17,34 @@
 #include "compiler/ir/kernel_build.h"
 
 /* K.vec and K.tail: K.body for a row of work-items at once, each varying
- * value a vector (widen.c); false, and MOSAIC_DEBUG says why, for kernels it
+ * value a vector (wfv.c); false, and MOSAIC_DEBUG says why, for kernels it
  * does not take: barriers, control flow that differs between work-items,
  * private arrays, atomics, calls, no loop of the kernel's own. */
-bool mc_widen_kernel(LLVMModuleRef m, mc_kernel_build *kb, mc_analyses *an);
+bool mc_wfv_kernel(LLVMModuleRef m, mc_kernel_build *kb, mc_analyses *an);
 /* Would K.body's float8 and float16 values, split into their elements, let
- * mc_widen_kernel take it: a loop of the kernel's own, and no calls but
+ * mc_wfv_kernel take it: a loop of the kernel's own, and no calls but
  * intrinsics with vector forms (a split vector math call would be one call
  * per element).  Whatever else the widener needs, it still checks. */
-bool mc_widening_takes_wide_vectors(LLVMValueRef body, mc_analyses *an);
+bool mc_wfv_takes_wide_vectors(LLVMValueRef body, mc_analyses *an);
 /* A barrier kernel built for groups whose rows are `row` work-items:
  * kb->row, K.body for kb->row_lanes of them at once (a power of two that
  * divides the row), when every barrier is where all of them are. */
-bool mc_widen_rows(LLVMModuleRef m, mc_kernel_build *kb, size_t row, bool report_divergence, mc_analyses *an);
+bool mc_wfv_rows(LLVMModuleRef m, mc_kernel_build *kb, size_t row, bool report_divergence, mc_analyses *an);
 /* Rows that pass a kernel's bounds checks whole: a version of each x loop
- * holding such checks, without them (guarded_rows.c). */
-void mc_version_guarded_rows(mc_kernel_build *kbs, size_t nk);
+ * holding such checks, without them (bounds_check_versioning.c). */
+void mc_version_for_bounds_checks(mc_kernel_build *kbs, size_t nk);
 /* Branches the same for a whole row: a version of each x loop holding
- * them per answer, the branches constants in it (uniform_rows.c). */
-void mc_version_uniform_rows(mc_kernel_build *kbs, size_t nk);
+ * them per answer, the branches constants in it (unswitch_uniform.c). */
+void mc_unswitch_uniform_branches(mc_kernel_build *kbs, size_t nk);
 /* After optimisation: gathers, scatters and strided loads of one block
  * whose lanes touch neighbouring elements become wide loads and stores or
- * gathers of twice the width (neighbour_gathers.c).  How many went. */
-unsigned mc_join_neighbour_gathers(LLVMValueRef f);
+ * gathers of twice the width (interleaved_access.c).  How many went. */
+unsigned mc_group_interleaved_accesses(LLVMValueRef f);
 /* After optimisation: in a row loop of a widened region, what an inner
  * loop reads alike in every row is read by row 0 into arrays, and the
- * other rows run a copy of the loop that loads it (shared_row_loads.c).
+ * other rows run a copy of the loop that loads it (redundant_loads.c).
  * How many values; f's analyses invalidated when any. */
-unsigned mc_share_row_loads(LLVMValueRef f, mc_analyses *an);
+unsigned mc_eliminate_redundant_row_loads(LLVMValueRef f, mc_analyses *an);
 /* masked_ops.c: masked loads, stores, gathers and scatters whose mask is a
  * constant with one true lane become scalar accesses; true if any did. */
 bool mc_scalarize_one_lane_masked_ops(LLVMModuleRef m);
@@ -52,16 +52,16 @@ bool mc_scalarize_one_lane_masked_ops(LLVMModuleRef m);
  * runs under a branch on "any lane active", with the operations of the same
  * mask after it; returns how many. */
 unsigned mc_skip_empty_gathers(LLVMValueRef f);
-/* interleave_rows.c: after optimisation, runs 2, 4 or (with 32 vector
+/* unroll_and_jam.c: after optimisation, runs 2, 4 or (with 32 vector
  * registers) 8 rows of a y loop marked mc_row_loop_md an iteration, their
  * instructions interleaved, where a row is one block with a long
  * floating-point chain; returns how many loops. */
-unsigned mc_interleave_rows(LLVMValueRef f, unsigned vector_registers);
-/* stream_stores.c: after optimisation, the stores of whole 64-byte lines to
+unsigned mc_unroll_and_jam(LLVMValueRef f, unsigned vector_registers);
+/* nontemporal_stores.c: after optimisation, the stores of whole 64-byte lines to
  * global memory in K.wg (wg) get a second version, non-temporal, that runs
  * when ctx->stream_stores is set and the lines are aligned; returns how
  * many stores.  Nothing on targets other than x86, nor in a function with
  * atomics, fences or calls that may synchronise. */
-unsigned mc_stream_stores(LLVMValueRef wg);
+unsigned mc_nontemporal_stores(LLVMValueRef wg);
 
 #endif

@@ -42,7 +42,7 @@
 #include "compiler/ir/kernel_build.h"
 #include "compiler/ir/loop_md.h"
 #include "compiler/ir/util.h"
-#include "compiler/workgroup/cuts.h"
+#include "compiler/workgroup/implicit_barriers.h"
 #include "compiler/workgroup/workgroup.h"
 
 enum {

@@ -38,7 +38,7 @@ unsigned mc_widen_guarded_indices(LLVMValueRef fn);
  * i < n; i += size)") go round as often as the first work-item's, each
  * work-item running the body while its own test holds, so their exits are
  * uniform (strided_loops.c).  How many. */
-unsigned mc_run_strided_loops_in_step(LLVMValueRef body, mc_analyses *an);
+unsigned mc_uniform_loop_exits(LLVMValueRef body, mc_analyses *an);
 /* Unrolls the loops of fs[0..n) that carry `#pragma unroll` (a count known,
  * LLVM's limit on size for pragmas), then promotes what they made
  * promotable (a private array indexed by their counters) to values: before
@@ -52,8 +52,8 @@ cl_int mc_unroll_pragma_loops(LLVMModuleRef m, LLVMTargetMachineRef tm, LLVMValu
  * when memory runs out (g NULL: the graph could not be made). */
 int mc_back_edges(const mc_cfg *g, LLVMValueRef **out);
 /* Atomics on __local memory in K.wg (one thread runs the group) become plain
- * loads and stores (local_atomics.c); after mc_annotate_wg.  How many. */
-unsigned mc_plain_local_atomics(LLVMValueRef wg);
+ * loads and stores (atomics_demotion.c); after mc_annotate_wg.  How many. */
+unsigned mc_demote_local_atomics(LLVMValueRef wg);
 /* What atomic operation op stores, from the old value and its operand
  * (atomics.c); NULL for the operations it does not know (fmax, fmin...). */
 LLVMValueRef mc_rmw_result(LLVMBuilderRef b, LLVMAtomicRMWBinOp op, LLVMValueRef old, LLVMValueRef v);

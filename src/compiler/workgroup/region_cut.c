@@ -5,7 +5,7 @@
  *
  * In the field's terms: a region is a "parallel region" (pocl) or barrier
  * region, the code a work-item runs between two barriers; B_i and E_i are
- * the blocks before and after barrier i.  A cut (cuts.c) is a barrier
+ * the blocks before and after barrier i.  A cut (implicit_barriers.c) is a barrier
  * Mosaic adds itself at a loop so that the loop's body becomes a region of
  * its own (like pocl's implicit loop barriers); here it is one more
  * barrier.
@@ -24,7 +24,7 @@ static bool is_sub_group_barrier(LLVMValueRef inst)
 
 /* Is `after` (what follows a barrier) a branch to a block entered from the
  * barrier's block only, with no phis: split before (split_at_barriers runs
- * again after mc_cut_loops, cuts.c)? */
+ * again after mc_insert_implicit_barriers, implicit_barriers.c)? */
 static bool ends_region_already(LLVMValueRef after)
 {
     if (!after || !LLVMIsABranchInst(after) || LLVMIsConditional(after))
@@ -165,7 +165,7 @@ cl_int rg_find_regions(region_fn *rf)
             rf->cut.bar_entry[k] = rf->cut.succ[i][0];
             LLVMValueRef call = LLVMGetPreviousInstruction(LLVMGetBasicBlockTerminator(rf->cut.bbs[i]));
             rf->cut.bar_sub[k] = is_sub_group_barrier(call);
-            rf->cut.bar_div[k] = mc_is_divergent_cut(call) ? 2 : mc_is_cut(call) ? 1 : 0;
+            rf->cut.bar_div[k] = mc_is_divergent_implicit_barrier(call) ? 2 : mc_is_implicit_barrier(call) ? 1 : 0;
             rf->cut.masked |= rf->cut.bar_div[k] == 2;
             rf->cut.sg_mode |= rf->cut.bar_sub[k];
         }

@@ -292,7 +292,7 @@ static bool rematerializable(region_fn *rf, int k, int depth)
     case LLVMCall:
         ok = is_sub_group_first(inst);
         break;
-    case LLVMLoad: /* a field of a work-group context (fused_groups.c: one per group of a column) */
+    case LLVMLoad: /* a field of a work-group context (coarsening.c: one per group of a column) */
         ok = !LLVMGetVolatile(inst) && LLVMGetOrdering(inst) == LLVMAtomicOrderingNotAtomic &&
              LLVMGetMetadata(inst, LLVMGetMDKindIDInContext(rf->c, "invariant.load", 14));
         break;

@@ -239,7 +239,7 @@ void rg_close_y_z_loops(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
     rl->yn = LLVMBuildNUWAdd(b, rl->y, one, "");
     LLVMValueRef ybr =
         LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, rl->yn, rf->frame.nxyz[1], ""), rl->yb, rl->zlatch);
-    if (rf->lanes > 1) /* rows of K.row: interleaved after optimisation (interleave_rows.c) */
+    if (rf->lanes > 1) /* rows of K.row: interleaved after optimisation (unroll_and_jam.c) */
         LLVMSetMetadata(ybr, LLVMGetMDKindIDInContext(rf->c, "llvm.loop", 9), mc_row_loop_md(rf->c));
     LLVMPositionBuilderAtEnd(b, rl->zlatch);
     rl->zn = LLVMBuildNUWAdd(b, rl->z, one, "");

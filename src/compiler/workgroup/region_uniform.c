@@ -3,7 +3,7 @@
  * analysis: a uniform value is the same for every work-item of the group):
  * which live values are uniform (work-item 0's copy stands for all), which
  * regions run once for the group instead of in work-item loops ("scalar
- * regions": the control of a uniform loop that cuts.c cut), and in masked
+ * regions": the control of a uniform loop that implicit_barriers.c cut), and in masked
  * mode the order in which the states of divergent cuts run.
  */
 #include <stdint.h>
@@ -95,7 +95,7 @@ static cl_int find_schedule(region_fn *rf)
 
 /* Which values are uniform (uniformity.c), and which regions run once for
  * the group: those whose every instruction can (the control of a uniform
- * loop, cuts.c).  Not in sub-group mode. */
+ * loop, implicit_barriers.c).  Not in sub-group mode. */
 cl_int rg_find_scalar_regions(region_fn *rf)
 {
     rf->unif.uniform_def = rf_calloc(rf, (size_t)rf->ins.ni, 1);

@@ -6,7 +6,7 @@
  *  - A narrowed x range: a region that starts with "if (lx < u)" runs its
  *    x loop to min(size, u) only (specialising the loop's bound, as
  *    index-set splitting does).
- * K.row (widen.c: a kernel's widened rows, rf->lanes work-items per pass of
+ * K.row (wfv.c: a kernel's widened rows, rf->lanes work-items per pass of
  * the x loop) is the other per-row variant; its regions are built by the
  * same steps (lane_vector, regions_internal.h).
  */

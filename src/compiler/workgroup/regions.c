@@ -232,7 +232,7 @@ static void check_frame(const region_fn *rf)
 
 /* ---- the analysis: cut, liveness, uniformity ---------------------------------------------- */
 
-/* K.body cut at its barriers (and at the loops cuts.c cuts), its regions,
+/* K.body cut at its barriers (and at the loops implicit_barriers.c cuts), its regions,
  * what each instruction becomes, the values live across barriers and
  * which regions run once. */
 static cl_int analyse(region_fn *rf, LLVMBuilderRef b)
@@ -249,7 +249,7 @@ static cl_int analyse(region_fn *rf, LLVMBuilderRef b)
         const mc_uniformity *before_cuts = mc_analyses_uniformity(rf->an, rf->body, first_lid);
         if (!before_cuts)
             return out_of_memory(rf);
-        if (mc_cut_loops(rf->m, rf->body, b, before_cuts)) {
+        if (mc_insert_implicit_barriers(rf->m, rf->body, b, before_cuts)) {
             mc_analyses_invalidate(rf->an, rf->body);
             rg_split_at_barriers(rf, b);
         }
@@ -458,7 +458,7 @@ cl_int mc_build_wg_regions(LLVMModuleRef m, mc_kernel_build *kb, const mosaic_co
         if (err == CL_SUCCESS)
             err = verify_wg(&rf);
     }
-    mc_remove_cuts(rf.m, rf.body);
+    mc_remove_implicit_barriers(rf.m, rf.body);
     kb->wg = err == CL_SUCCESS ? rf.frame.wg : NULL;
     if (mosaic_debugging(MOSAIC_DEBUG_BUILD))
         report(&rf, err);

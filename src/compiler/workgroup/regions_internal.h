@@ -29,7 +29,7 @@
  * check_uniform, check_frame).
  *
  * Names: K.body is one work-item's code (the kernel's, everything
- * inlined), K.row its widened rows (widen.c), K.wg the work-group function
+ * inlined), K.row its widened rows (wfv.c), K.wg the work-group function
  * built here.  A "slot" is a per-work-item array (one element per
  * work-item, indexed by the local linear id); "demote" a value kept in one
  * across a barrier, "remat" one computed again instead.
@@ -55,7 +55,7 @@
 #include "compiler/ir/uniformity.h"
 #include "compiler/ir/util.h"
 #include "compiler/ir/wg_context.h"
-#include "compiler/workgroup/cuts.h"
+#include "compiler/workgroup/implicit_barriers.h"
 #include "compiler/workgroup/workgroup.h"
 
 #define PHASE_DISPATCH 0xffffffffu /* sub-group mode's phase: each sub-group from its work-items' kept state */
@@ -214,7 +214,7 @@ typedef struct region_fn {
     LLVMValueRef body;
     unsigned nparams; /* K.body's: the kernel's, then ctx, lx, ly, lz */
     /* work-items a pass of a region's x loop: 1, or kb->row_lanes when body
-     * is K.row (widen.c), whose lx is its first lane's and whose values are
+     * is K.row (wfv.c), whose lx is its first lane's and whose values are
      * vectors of a lane per work-item (stored at their first lane's place) */
     unsigned lanes;
     pmap aidx; /* K.body's parameters */

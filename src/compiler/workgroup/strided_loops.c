@@ -8,7 +8,7 @@
  * is the first work-item's (local id 0, the smallest start) plus a fixed
  * distance, so each can go round as often as the first one does and run the
  * body only while its own test holds.  The loop's exit then tests the first
- * work-item's index, a uniform value: the loop is uniform, and cuts.c cuts
+ * work-item's index, a uniform value: the loop is uniform, and implicit_barriers.c cuts
  * it into regions like any other (or, with a constant trip count, LLVM
  * unrolls it inside a loop over work-items that is now innermost).
  *
@@ -31,7 +31,7 @@
 
 #include "compiler/ir/ptr_map.h"
 #include "compiler/ir/util.h"
-#include "compiler/workgroup/cuts.h"
+#include "compiler/workgroup/implicit_barriers.h"
 #include "compiler/workgroup/passes.h"
 
 typedef struct stride_loop {
@@ -400,7 +400,7 @@ static bool run_one_loop_in_step(LLVMValueRef body, LLVMBuilderRef b, mc_analyse
 /* At most this many loops a kernel (each costs an analysis of the kernel). */
 #define MAX_STRIDE_LOOPS 16
 
-unsigned mc_run_strided_loops_in_step(LLVMValueRef body, mc_analyses *an)
+unsigned mc_uniform_loop_exits(LLVMValueRef body, mc_analyses *an)
 {
     LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(LLVMGetGlobalParent(body)));
     unsigned done = 0;

@@ -1,7 +1,7 @@
 /*
  * The work-item and work-group functions of a kernel: K.body and K.wi
  * (workgroup.c), K.wg for kernels without barriers (workgroup.c) and, by
- * cutting K.body at its barriers, for those with them (regions.c, cuts.c,
+ * cutting K.body at its barriers, for those with them (regions.c, implicit_barriers.c,
  * group_prefetch.c).
  */
 #ifndef MOSAIC_COMPILER_WORKGROUP_WORKGROUP_H
@@ -48,7 +48,7 @@ void mc_lower_sub_group_first(LLVMModuleRef m, mc_kernel_build *kb);
  * mc_build_wg_regions even without barriers: the loop's control runs
  * between loops over the work-items (once for the group when all leave the
  * loop together, else for those still in it), its body inside them. */
-bool mc_has_loop_to_cut(const mc_kernel_build *kb, mc_analyses *an);
+bool mc_has_loop_for_implicit_barrier(const mc_kernel_build *kb, mc_analyses *an);
 cl_int mc_build_wg_regions(LLVMModuleRef m, mc_kernel_build *kb, const mosaic_compiler_target *target,
                            mc_analyses *an, mosaic_strbuf *log);
 /* In K.wg's entry (regions.c; args: the kernel's arguments there, ctx its

@@ -1041,7 +1041,7 @@ static void cpu_submit(cl_device_id device, cl_event command)
     j->ndrange = nd;
     j->stream_stores = nd && streams_stores(device, nd);
     j->total_groups = nd ? nd->total_groups : 0;
-    /* groups of a column run together (src/compiler/workgroup/fused_groups.c) when a
+    /* groups of a column run together (src/compiler/workgroup/coarsening.c) when a
      * column has enough of them: claims are then of units of that many */
     if (nd && nd->sized.fused && nd->num_groups[1] >= nd->sized.fused_groups) {
         MOSAIC_ASSERT(nd->sized.fused_groups > 1);

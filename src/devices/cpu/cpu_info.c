@@ -354,7 +354,7 @@ static void describe_processor(cl_device_id device)
 {
     /* Vectors, preferred and native alike: a kernel written with vectors of
      * these widths fills the registers; one written with scalars does too
-     * when the compiler widens it across work-items (src/compiler/vectorize/widen.c),
+     * when the compiler widens it across work-items (src/compiler/vectorize/wfv.c),
      * which not every kernel allows. */
     mosaic_cpu_isa isa = read_isa();
     mosaic_cpu_vector_widths(isa, device->native_vector_width);

@@ -1,12 +1,12 @@
 /*
  * A second version of a work-item x loop of K.wg, taken for a row when a
  * test made once before the loop holds for every work-item of the row
- * (row_versions.c).  Its users decide what the test is and what the copy may
- * then assume: image_rows.c (image indices that stay inside the image),
- * guarded_rows.c (bounds checks the whole row passes).
+ * (loop_versioning.c).  Its users decide what the test is and what the copy may
+ * then assume: image_bounds_versioning.c (image indices that stay inside the image),
+ * bounds_check_versioning.c (bounds checks the whole row passes).
  */
-#ifndef MOSAIC_COMPILER_ROW_VERSIONS_H
-#define MOSAIC_COMPILER_ROW_VERSIONS_H
+#ifndef MOSAIC_COMPILER_LOOP_VERSIONING_H
+#define MOSAIC_COMPILER_LOOP_VERSIONING_H
 
 #include <stdbool.h>
 

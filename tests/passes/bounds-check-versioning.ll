@@ -1,12 +1,12 @@
-; guarded-rows: the x loop of K.wg gets a copy without its bounds check
+; bounds-check-versioning: the x loop of K.wg gets a copy without its bounds check
 ; (i < n) for rows whose every work-item passes it, taken when the row's
 ; last work-item passes (the check is then true in the copy).
 ;   kernel void k(global float *o, global const float *a, int n)
 ;   { int i = (int)get_global_id(0); if (i < n) o[i] = a[i] * 2.0f; }
-; RUN: mosaic-opt --stop-after=guarded-rows --print-before %s | FileCheck %s
+; RUN: mosaic-opt --stop-after=bounds-check-versioning --print-before %s | FileCheck %s
 ; CHECK-LABEL: define void @k.wg(
 ; CHECK-NOT: x.version
-; CHECK-LABEL: ;; after guarded-rows
+; CHECK-LABEL: ;; after bounds-check-versioning
 ; CHECK-LABEL: define void @k.wg(
 ; CHECK: y:
 ; CHECK: %row.last = sub i64 %nx,

@@ -1,12 +1,12 @@
-; stream-stores: the vectorised loop's stores of whole cache lines (4 x 8
+; nontemporal-stores: the vectorised loop's stores of whole cache lines (4 x 8
 ; floats with AVX2) get a non-temporal copy, taken when the launch asks for
 ; streaming (the context's stream_stores) and the line is aligned.
 ;   kernel void k(global float *o, global const float *a, float s) { size_t i = get_global_id(0); o[i] = a[i] * s; }
-; RUN: mosaic-opt --mcpu=haswell --mattr=+sse4.2,+avx,+avx2,+fma --stop-after=stream-stores --print-before %s \
+; RUN: mosaic-opt --mcpu=haswell --mattr=+sse4.2,+avx,+avx2,+fma --stop-after=nontemporal-stores --print-before %s \
 ; RUN:   | FileCheck %s
 ; CHECK-LABEL: define void @k.wg(
 ; CHECK-NOT: !nontemporal
-; CHECK-LABEL: ;; after stream-stores
+; CHECK-LABEL: ;; after nontemporal-stores
 ; CHECK-LABEL: define void @k.wg(
 ; CHECK: %streaming = icmp ne i64 %stream_stores, 0
 ; CHECK: vector.body:

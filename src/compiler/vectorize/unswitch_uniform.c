@@ -19,7 +19,7 @@
  * again for its next condition, up to MAX_CONDITIONS; the loop's entry
  * computes a condition once a row and takes the version for its answer.
  * The optimiser then drops each version's dead side.  Each version is
- * entered through a block of its own, so guarded_rows.c (which runs after)
+ * entered through a block of its own, so bounds_check_versioning.c (which runs after)
  * can version it again.
  *
  * Conditions the same along a row only (on the local y id: a tile's bounds
@@ -29,7 +29,7 @@
 #include <stdlib.h>
 
 #include "compiler/ir/kernel_build.h"
-#include "compiler/ir/row_versions.h"
+#include "compiler/ir/loop_versioning.h"
 #include "compiler/ir/util.h"
 #include "compiler/vectorize/vectorize.h"
 
@@ -215,7 +215,7 @@ static unsigned version_loop(LLVMBuilderRef b, LLVMValueRef wg, LLVMBasicBlockRe
     return made;
 }
 
-void mc_version_uniform_rows(mc_kernel_build *kbs, size_t nk)
+void mc_unswitch_uniform_branches(mc_kernel_build *kbs, size_t nk)
 {
     for (size_t k = 0; k < nk; k++) {
         mc_kernel_build *kb = &kbs[k];

@@ -26,7 +26,7 @@
  * makes the F groups wait for each other, which OpenCL allows: groups may
  * run in any order, and in step is one.
  *
- * Only when it cannot change what a group does (mc_fused_groups):
+ * Only when it cannot change what a group does (mc_coarsen_work_groups):
  *  - a barrier kernel cut into regions, without sub-group functions or
  *    loops that may wait for other work-items, whose context is only read
  *    (whole fields at known offsets) or given to barriers: no device-side
@@ -57,7 +57,7 @@
 #include "compiler/ir/kernel_build.h"
 #include "compiler/ir/ptr_map.h"
 #include "compiler/ir/util.h"
-#include "compiler/workgroup/fused_groups.h"
+#include "compiler/workgroup/coarsening.h"
 #include "compiler/workgroup/local_size.h"
 
 #define GROUP_Y_OFFSET (offsetof(mosaic_wg_ctx, group_id) + sizeof(uint64_t))
@@ -336,7 +336,7 @@ static const char *check(fuse_scan *s)
     return why;
 }
 
-unsigned mc_fused_groups(const mc_kernel_build *kb, LLVMTargetDataRef td, const size_t size[3], mc_analyses *an,
+unsigned mc_coarsen_work_groups(const mc_kernel_build *kb, LLVMTargetDataRef td, const size_t size[3], mc_analyses *an,
                          const char **why)
 {
     *why = NULL;

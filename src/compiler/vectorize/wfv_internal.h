@@ -1,11 +1,11 @@
 /*
- * The widener's state and what its two halves share (widen.c: shapes and
- * vector code; widen_control.c: control flow that differs between
+ * The widener's state and what its two halves share (wfv.c: shapes and
+ * vector code; linearize.c: control flow that differs between
  * work-items, run under lane masks).  docs/compiler.md, "Kernels widened
  * whole".
  */
-#ifndef MOSAIC_COMPILER_WIDEN_INTERNAL_H
-#define MOSAIC_COMPILER_WIDEN_INTERNAL_H
+#ifndef MOSAIC_COMPILER_WFV_INTERNAL_H
+#define MOSAIC_COMPILER_WFV_INTERNAL_H
 
 #include <stdbool.h>
 
@@ -14,7 +14,7 @@
 #include "compiler/ir/analyses.h"
 #include "compiler/ir/ptr_map.h"
 
-/* A value's shape across the lanes (widen.c's header comment). */
+/* A value's shape across the lanes (wfv.c's header comment). */
 enum shape { UNIFORM, CONSECUTIVE, VARYING };
 
 typedef struct widener {
@@ -26,7 +26,7 @@ typedef struct widener {
     LLVMBuilderRef b;
     LLVMTypeRef i64, i32;
     unsigned lanes;
-    unsigned row;          /* mc_widen_rows: the group's row length (a barrier kernel's K.row), else 0 */
+    unsigned row;          /* mc_wfv_rows: the group's row length (a barrier kernel's K.row), else 0 */
     int n;                 /* instructions of K.body */
     LLVMValueRef *insts;
     unsigned char *shape;  /* per instruction */
@@ -70,7 +70,7 @@ typedef struct widener {
     LLVMValueRef last;         /* (K.vec) the last lane's number, i32 */
 } widener;
 
-/* widen.c */
+/* wfv.c */
 int wd_inst_index(const widener *w, LLVMValueRef v);
 /* v's shape (*stride: a consecutive value's stride, bytes for pointers). */
 enum shape wd_shape_of(const widener *w, LLVMValueRef v, long long *stride);
@@ -83,7 +83,7 @@ LLVMValueRef wd_call_intrinsic(widener *w, const char *name, LLVMTypeRef *types,
                                unsigned nargs);
 bool wd_widenable_intrinsic(LLVMValueRef f);
 
-/* widen_control.c: finding them (before K.vec is built) */
+/* linearize.c: finding them (before K.vec is built) */
 bool wd_find_loops(widener *w);
 bool wd_guard(widener *w, int g);
 bool wd_divergent_region(widener *w, int a);

@@ -4,7 +4,7 @@
  * LLVM's loop vectoriser widens innermost loops only.  The loop over
  * work-items in K.wg is innermost when the kernel has no loop of its own;
  * when it has one (a chain of multiply-adds, a k loop, a loop over bodies),
- * cuts.c interchanges them, but then every iteration is a pass over the
+ * implicit_barriers.c interchanges them, but then every iteration is a pass over the
  * group that loads and stores each work-item's values.  Here K.body itself
  * is widened instead: K.vec(args, ctx, lx0, ly, lz) runs work-items lx0 ..
  * lx0 + lanes - 1 of a row, each varying value a vector of one lane per
@@ -15,7 +15,7 @@
  * first `count` lanes on, for the rest (workgroup.c).
  *
  * A barrier kernel built for one local size gets K.row the same way
- * (mc_widen_rows): the row's work-items, or a power-of-two part of them, as
+ * (mc_wfv_rows): the row's work-items, or a power-of-two part of them, as
  * lanes, with its barriers where every lane is; regions.c then cuts K.row
  * instead of K.body.  A branch that barriers decide (uniformity.c) takes
  * lane 0's way there, and a row whose lanes disagree is reported.
@@ -23,7 +23,7 @@
  * What it takes: no barriers (but in K.row), no private arrays, atomics,
  * calls other than intrinsics with vector forms, or vector-typed values;
  * control flow that depends on values the row shares, or on others in the
- * ways widen_control.c runs under lane masks (guards, ifs whose ways meet
+ * ways linearize.c runs under lane masks (guards, ifs whose ways meet
  * again, loops with one exit).
  * Each value has a shape:
  *   UNIFORM       the same for every work-item of the row: kept scalar;
@@ -51,7 +51,7 @@
 #include "compiler/ir/util.h"
 #include "compiler/ir/wg_context.h"
 #include "compiler/vectorize/vectorize.h"
-#include "compiler/vectorize/widen_internal.h"
+#include "compiler/vectorize/wfv_internal.h"
 #include "compiler/workgroup/passes.h"
 
 /* Lanes: this many bits of the widest varying value make a machine vector
@@ -927,7 +927,7 @@ static bool analyse(widener *w, const mc_kernel_build *kb, unsigned vectors)
         return w->why = "out of memory", false;
     /* a barrier kernel's regions without such a loop are vectorised well
      * as they are (their x loops are innermost), and K.row would lose
-     * guarded_rows.c's versions of them (a stencil's tile loads: 3.6 ->
+     * bounds_check_versioning.c's versions of them (a stencil's tile loads: 3.6 ->
      * 5.2 ms on 2 cores) */
     if (w->row && !has_loop(w, true))
         return w->why = "no loop carrying a floating-point value", false;
@@ -1061,7 +1061,7 @@ static LLVMValueRef widen(LLVMModuleRef m, mc_kernel_build *kb, mc_analyses *an,
     return vec;
 }
 
-bool mc_widening_takes_wide_vectors(LLVMValueRef body, mc_analyses *an)
+bool mc_wfv_takes_wide_vectors(LLVMValueRef body, mc_analyses *an)
 {
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(body); bb; bb = LLVMGetNextBasicBlock(bb))
         for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
@@ -1075,7 +1075,7 @@ bool mc_widening_takes_wide_vectors(LLVMValueRef body, mc_analyses *an)
     return loops != 0;
 }
 
-bool mc_widen_kernel(LLVMModuleRef m, mc_kernel_build *kb, mc_analyses *an)
+bool mc_wfv_kernel(LLVMModuleRef m, mc_kernel_build *kb, mc_analyses *an)
 {
     const char *why = NULL;
     kb->vec = widen(m, kb, an, 0, false, 0, false, ".vec", &kb->vec_lanes, &why);
@@ -1095,7 +1095,7 @@ bool mc_widen_kernel(LLVMModuleRef m, mc_kernel_build *kb, mc_analyses *an)
     return kb->vec != NULL;
 }
 
-bool mc_widen_rows(LLVMModuleRef m, mc_kernel_build *kb, size_t row, bool report_divergence, mc_analyses *an)
+bool mc_wfv_rows(LLVMModuleRef m, mc_kernel_build *kb, size_t row, bool report_divergence, mc_analyses *an)
 {
     const char *why = "rows longer than 4096 work-items";
     kb->row = row <= 4096

@@ -1,14 +1,14 @@
-; skip-empty-gathers: in a build of a halo-tile load for 4x4 groups (AVX-512,
+; boscc: in a build of a halo-tile load for 4x4 groups (AVX-512,
 ; where the vectoriser makes masked gathers), a masked gather whose mask is
 ; not a constant runs under a test that some lane is active (any.lane), so
 ; the second round of the tile's load, whose lanes are mostly inactive,
 ; costs a test.  The kernel is test_regions.c's `halo` with TX=TY=4.
 ; RUN: mosaic-opt --mcpu=skylake-avx512 --mattr=+sse4.2,+avx,+avx2,+fma,+avx512f,+avx512vl,+avx512bw,+avx512dq,+avx512cd \
-; RUN:   --options=-cl-std=CL2.0 --one-size=halo:4,4,1 --stop-after=skip-empty-gathers --print-before %s | FileCheck %s
+; RUN:   --options=-cl-std=CL2.0 --one-size=halo:4,4,1 --stop-after=boscc --print-before %s | FileCheck %s
 ; CHECK-LABEL: define void @halo.wg(
 ; CHECK-NOT: any.lane
 ; CHECK: call <4 x float> @llvm.masked.gather.v4f32.v4p1(<4 x ptr addrspace(1)> %{{[0-9]+}}, i32 4, <4 x i1> %{{[0-9]+}},
-; CHECK-LABEL: ;; after skip-empty-gathers
+; CHECK-LABEL: ;; after boscc
 ; CHECK-LABEL: define void @halo.wg(
 ; CHECK: %mask.bits = bitcast <4 x i1> [[MASK:%[0-9]+]] to i4
 ; CHECK-NEXT: [[ANY:%any.lane[0-9]*]] = icmp ne i4 %mask.bits, 0

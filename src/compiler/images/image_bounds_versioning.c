@@ -27,7 +27,7 @@
 #include "compiler/ir/kernel_build.h"
 #include "compiler/ir/llvm_passes.h"
 #include "compiler/ir/log.h"
-#include "compiler/ir/row_versions.h"
+#include "compiler/ir/loop_versioning.h"
 #include "compiler/ir/util.h"
 #include "compiler/ir/wg_context.h"
 
@@ -318,7 +318,7 @@ static void lower_markers(LLVMModuleRef m, LLVMBuilderRef b)
     }
 }
 
-cl_int mc_version_image_rows(LLVMModuleRef m, LLVMTargetMachineRef tm, mc_kernel_build *kbs, size_t nk,
+cl_int mc_version_for_image_bounds(LLVMModuleRef m, LLVMTargetMachineRef tm, mc_kernel_build *kbs, size_t nk,
                              bool specialised, mosaic_strbuf *log)
 {
     LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));

@@ -1,7 +1,7 @@
 /*
  * The rows of a widened region, interleaved.
  *
- * In a barrier kernel built with K.row (widen.c, regions.c), a region runs
+ * In a barrier kernel built with K.row (wfv.c, regions.c), a region runs
  * a row's work-items as the lanes of vectors, one row after another: the y
  * loop.  After optimisation a tiled SGEMM's row is one block, a chain of 16
  * dependent multiply-adds.  Rows are independent, but an out-of-order core
@@ -233,7 +233,7 @@ static bool interleave(LLVMBuilderRef b, const row_loop *rl)
     return true;
 }
 
-unsigned mc_interleave_rows(LLVMValueRef f, unsigned vector_registers)
+unsigned mc_unroll_and_jam(LLVMValueRef f, unsigned vector_registers)
 {
     unsigned max_rows = vector_registers >= 32 ? 8 : 4;
     LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(f));

@@ -1,13 +1,13 @@
-; local-atomics: in K.wg one thread runs the whole group, so an atomic on
+; demote-local-atomics: in K.wg one thread runs the whole group, so an atomic on
 ; __local memory becomes a plain load, add and store.
 ;   kernel void k(global int *o, global const int *a)
 ;   { local int count; if (get_local_id(0) == 0) count = 0; barrier(CLK_LOCAL_MEM_FENCE);
 ;     if (a[get_global_id(0)] > 0) atomic_inc(&count); barrier(CLK_LOCAL_MEM_FENCE);
 ;     if (get_local_id(0) == 0) o[get_group_id(0)] = count; }
-; RUN: mosaic-opt --stop-after=local-atomics --print-before %s | FileCheck %s
+; RUN: mosaic-opt --stop-after=demote-local-atomics --print-before %s | FileCheck %s
 ; CHECK-LABEL: define void @k.wg(
 ; CHECK: atomicrmw add ptr addrspace(4) %{{[0-9]+}}, i32 1 seq_cst
-; CHECK-LABEL: ;; after local-atomics
+; CHECK-LABEL: ;; after demote-local-atomics
 ; CHECK-LABEL: define void @k.wg(
 ; CHECK-NOT: atomicrmw
 ; CHECK: [[OLD:%[0-9]+]] = load i32, ptr addrspace(4) [[P:%[0-9]+]], align 4

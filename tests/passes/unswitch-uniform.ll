@@ -1,12 +1,12 @@
-; uniform-rows (loop versioning): the x loop of K.wg gets a version per
+; unswitch-uniform (loop versioning): the x loop of K.wg gets a version per
 ; answer of its uniform branch (mode == 1 is the same for every work-item),
 ; chosen once per row; in each version the branch is a constant.
 ;   kernel void k(global float *o, global const float *a, int mode)
 ;   { size_t i = get_global_id(0); if (mode == 1) o[i] = a[i] * 2.0f; else o[i] = a[i] + 3.0f; }
-; RUN: mosaic-opt --stop-after=uniform-rows --print-before %s | FileCheck %s
+; RUN: mosaic-opt --stop-after=unswitch-uniform --print-before %s | FileCheck %s
 ; CHECK-LABEL: define void @k.wg(
 ; CHECK-NOT: uniform.entry
-; CHECK-LABEL: ;; after uniform-rows
+; CHECK-LABEL: ;; after unswitch-uniform
 ; CHECK-LABEL: define void @k.wg(
 ; CHECK: y:
 ; CHECK: [[C:%[0-9]+]] = icmp eq i32 %{{[0-9]+}}, 1

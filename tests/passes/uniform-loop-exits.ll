@@ -1,13 +1,13 @@
-; strided-loops: a loop each work-item starts at its own global id and
+; uniform-loop-exits: a loop each work-item starts at its own global id and
 ; strides by the global size goes round in step with the other work-items:
 ; the loop runs from the first work-item's start (a uniform exit), each
 ; work-item at its distance from it, guarded.
 ;   kernel void k(global float *o, global const float *a, int n)
 ;   { for (int i = (int)get_global_id(0); i < n; i += (int)get_global_size(0)) o[i] = a[i] + 1.0f; }
-; RUN: mosaic-opt --stop-after=strided-loops --print-before %s | FileCheck %s
+; RUN: mosaic-opt --stop-after=uniform-loop-exits --print-before %s | FileCheck %s
 ; CHECK-LABEL: define internal void @k.body(
 ; CHECK-NOT: in_step
-; CHECK-LABEL: ;; after strided-loops
+; CHECK-LABEL: ;; after uniform-loop-exits
 ; CHECK-LABEL: define internal void @k.body(
 ; CHECK: %in_step.distance = sub i32
 ; CHECK: %in_step.first = phi i32

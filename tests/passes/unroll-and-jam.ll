@@ -1,17 +1,17 @@
-; interleave-rows: in a build of the tiled product for its 16x16 groups, the
+; unroll-and-jam: in a build of the tiled product for its 16x16 groups, the
 ; y loop of the widened region between the barriers (r1.y: one row of 16
 ; work-items a block, a chain of 16 dependent multiply-adds) runs 4 rows an
 ; iteration with AVX2's 16 vector registers, interleaved: rows ly, ly+1,
 ; ly+2, ly+3, four times the multiply-adds, the counter stepping by 4.
 ; RUN: mosaic-opt --mcpu=haswell --mattr=+sse4.2,+avx,+avx2,+fma --options=-cl-std=CL2.0 \
-; RUN:   --one-size=tiled:16,16,1 --stop-after=interleave-rows --print-before %s | FileCheck %s
+; RUN:   --one-size=tiled:16,16,1 --stop-after=unroll-and-jam --print-before %s | FileCheck %s
 ; CHECK-LABEL: define void @tiled.wg(
 ; CHECK: r1.y:
 ; CHECK-NEXT: %ly5 = phi i64 [ 0, %r1 ], [ [[NEXT:%[0-9]+]], %r1.y ]
 ; CHECK-COUNT-16: call <16 x float> @llvm.fmuladd.v16f32(
 ; CHECK-NOT: call <16 x float> @llvm.fmuladd.v16f32(
 ; CHECK: [[NEXT]] = add nuw nsw i64 %ly5, 1
-; CHECK-LABEL: ;; after interleave-rows
+; CHECK-LABEL: ;; after unroll-and-jam
 ; CHECK-LABEL: define void @tiled.wg(
 ; CHECK: r1.y:
 ; CHECK-NEXT: %ly5 = phi i64 [ 0, %r1 ], [ [[NEXT:%[0-9]+]], %r1.y ]

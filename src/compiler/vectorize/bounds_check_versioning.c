@@ -8,7 +8,7 @@
  * compares, and an access at i * 4 + k becomes a masked gather: on one AMD
  * Zen 4 core a checked `out[i] += 1` ran about 3 times slower than an
  * unchecked one.  Here each x loop holding such a check gets a second
- * version (row_versions.c) in which the check is a constant, run for a row
+ * version (loop_versioning.c) in which the check is a constant, run for a row
  * when the check gives that constant at the row's first and last work-item
  * and the index grows without wrapping between them: then every work-item
  * between gives it too.  Only a launch's last, partial rows keep the masks.
@@ -23,7 +23,7 @@
  * Why the ends are enough: along the row each value of the index's chain
  * grows by its slope times x modulo 2^bits (sums, constant multiples and
  * truncations keep that); a zext or sext keeps it unless its operand wraps,
- * read unsigned or signed, which over less than 2^31 (row_versions.c) shows
+ * read unsigned or signed, which over less than 2^31 (loop_versioning.c) shows
  * as its last value below its first.  So with the ends of each such operand,
  * and of the index itself in the compare's reading, in order, the index is
  * its first value plus slope times x at every x, and the compare's answer
@@ -39,7 +39,7 @@
 
 #include "compiler/images/images.h"
 #include "compiler/ir/kernel_build.h"
-#include "compiler/ir/row_versions.h"
+#include "compiler/ir/loop_versioning.h"
 #include "compiler/ir/util.h"
 #include "compiler/vectorize/vectorize.h"
 
@@ -439,11 +439,11 @@ out:
     return versioned;
 }
 
-void mc_version_guarded_rows(mc_kernel_build *kbs, size_t nk)
+void mc_version_for_bounds_checks(mc_kernel_build *kbs, size_t nk)
 {
     for (size_t k = 0; k < nk; k++) {
         mc_kernel_build *kb = &kbs[k];
-        if (!kb->wg || !kb->access_group || mc_has_image_args(kb)) /* image rows: image_rows.c */
+        if (!kb->wg || !kb->access_group || mc_has_image_args(kb)) /* image rows: image_bounds_versioning.c */
             continue;
         LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(LLVMGetGlobalParent(kb->wg)));
         LLVMBasicBlockRef *latches;

@@ -1,6 +1,6 @@
 /*
  * Control flow that differs between the work-items of a widened row
- * (widen.c): which branches K.vec can run under lane masks, and the masks.
+ * (wfv.c): which branches K.vec can run under lane masks, and the masks.
  *   - guards: a branch outside loops to the block that only returns ("if (i
  *     >= n) return;"): the lanes that stay are the mask of everything after;
  *   - ifs and switches whose ways meet again with no loop or return between:
@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "compiler/ir/util.h"
-#include "compiler/vectorize/widen_internal.h"
+#include "compiler/vectorize/wfv_internal.h"
 
 /* The lanes that run inst's block: those still in its masked loop, or NULL (all). */
 LLVMValueRef wd_lanes_running(widener *w, LLVMValueRef inst)

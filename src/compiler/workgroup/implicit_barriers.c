@@ -17,27 +17,27 @@
 
 #include "compiler/ir/kernel_build.h"
 #include "compiler/ir/util.h"
-#include "compiler/workgroup/cuts.h"
+#include "compiler/workgroup/implicit_barriers.h"
 #include "compiler/workgroup/workgroup.h"
 
 /* A cut: where uniform control leaves the loops over work-items for a while
- * (mc_cut_loops), ending a region as a barrier does; removed from
+ * (mc_insert_implicit_barriers), ending a region as a barrier does; removed from
  * K.body once K.wg is built. */
 #define CUT_NAME "__mosaic_region_cut"
 /* ... where work-items may arrive in different iterations of a loop
  * (masked mode: each region runs the work-items waiting for it). */
 #define DIVERGENT_CUT_NAME "__mosaic_region_cut_divergent"
 
-bool mc_is_divergent_cut(LLVMValueRef inst)
+bool mc_is_divergent_implicit_barrier(LLVMValueRef inst)
 {
     LLVMValueRef f = LLVMIsACallInst(inst) ? mc_called_function(inst) : NULL;
     return f && !strcmp(LLVMGetValueName(f), DIVERGENT_CUT_NAME);
 }
 
-bool mc_is_cut(LLVMValueRef inst)
+bool mc_is_implicit_barrier(LLVMValueRef inst)
 {
     LLVMValueRef f = LLVMIsACallInst(inst) ? mc_called_function(inst) : NULL;
-    return f && (!strcmp(LLVMGetValueName(f), CUT_NAME) || mc_is_divergent_cut(inst));
+    return f && (!strcmp(LLVMGetValueName(f), CUT_NAME) || mc_is_divergent_implicit_barrier(inst));
 }
 
 bool mc_ends_region(LLVMValueRef inst)
@@ -46,7 +46,7 @@ bool mc_ends_region(LLVMValueRef inst)
     if (!f)
         return false;
     const char *name = LLVMGetValueName(f);
-    return !strcmp(name, "__mosaic_barrier") || !strcmp(name, "__mosaic_sub_group_barrier") || mc_is_cut(inst);
+    return !strcmp(name, "__mosaic_barrier") || !strcmp(name, "__mosaic_sub_group_barrier") || mc_is_implicit_barrier(inst);
 }
 
 /* Can inst run once for the whole group, in place of every work-item running
@@ -128,7 +128,7 @@ static bool barrier_in_cycle(const mc_cfg *g, LLVMBasicBlockRef x)
         for (int b = 0; b < n && !found; b++)
             for (LLVMValueRef inst = fwd[b] && back[b] ? LLVMGetFirstInstruction(g->blocks[b]) : NULL; inst && !found;
                  inst = LLVMGetNextInstruction(inst))
-                found = LLVMIsACallInst(inst) && mc_ends_region(inst) && !mc_is_cut(inst);
+                found = LLVMIsACallInst(inst) && mc_ends_region(inst) && !mc_is_implicit_barrier(inst);
     }
     free(stack), free(fwd), free(back);
     return found;
@@ -243,7 +243,7 @@ static int loops_to_cut(LLVMValueRef fn, const mc_uniformity *ua, LLVMBasicBlock
  * its own that runs once (scalar_region), and the loop's body runs as loops
  * over the work-items between cuts: the uniform loop outside, the work-items
  * inside, where the vectoriser wants them.  Returns whether it cut. */
-bool mc_cut_loops(LLVMModuleRef m, LLVMValueRef body, LLVMBuilderRef b, const mc_uniformity *ua)
+bool mc_insert_implicit_barriers(LLVMModuleRef m, LLVMValueRef body, LLVMBuilderRef b, const mc_uniformity *ua)
 {
     int n = (int)LLVMCountBasicBlocks(body), nx = 0;
     LLVMBasicBlockRef *exits = malloc((size_t)(n ? n : 1) * sizeof *exits);
@@ -280,7 +280,7 @@ bool mc_cut_loops(LLVMModuleRef m, LLVMValueRef body, LLVMBuilderRef b, const mc
 }
 
 /* The cuts go once K.wg is built: K.body stays what the kernel says. */
-void mc_remove_cuts(LLVMModuleRef m, LLVMValueRef body)
+void mc_remove_implicit_barriers(LLVMModuleRef m, LLVMValueRef body)
 {
     LLVMValueRef f = LLVMGetNamedFunction(m, CUT_NAME), fd = LLVMGetNamedFunction(m, DIVERGENT_CUT_NAME);
     if (!f && !fd)
@@ -288,7 +288,7 @@ void mc_remove_cuts(LLVMModuleRef m, LLVMValueRef body)
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(body); bb; bb = LLVMGetNextBasicBlock(bb))
         for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i; i = next) {
             next = LLVMGetNextInstruction(i);
-            if (mc_is_cut(i))
+            if (mc_is_implicit_barrier(i))
                 LLVMInstructionEraseFromParent(i);
         }
     if (f && !LLVMGetFirstUse(f))
@@ -297,7 +297,7 @@ void mc_remove_cuts(LLVMModuleRef m, LLVMValueRef body)
         LLVMDeleteFunction(fd);
 }
 
-bool mc_has_loop_to_cut(const mc_kernel_build *kb, mc_analyses *an)
+bool mc_has_loop_for_implicit_barrier(const mc_kernel_build *kb, mc_analyses *an)
 {
     const mc_uniformity *ua = mc_analyses_uniformity(an, kb->body, LLVMCountParams(kb->body) - 3);
     int n = (int)LLVMCountBasicBlocks(kb->body);

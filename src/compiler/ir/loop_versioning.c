@@ -1,5 +1,5 @@
 /*
- * A second version of a work-item x loop of K.wg (row_versions.h).
+ * A second version of a work-item x loop of K.wg (loop_versioning.h).
  *
  * The loop is the one workgroup.c or regions.c built: a header whose phi x
  * starts at 0 and steps by 1, a latch that goes round while x + 1 < bound,
@@ -14,7 +14,7 @@
 #include <llvm-c/Core.h>
 
 #include "compiler/compiler.h"
-#include "compiler/ir/row_versions.h"
+#include "compiler/ir/loop_versioning.h"
 #include "compiler/ir/util.h"
 
 static bool is_parallel_latch(LLVMValueRef br, LLVMValueRef agv)
@@ -193,7 +193,7 @@ bool mc_row_in_loop(const mc_row_loop *rl, LLVMValueRef v)
 }
 
 /* A cast's integer types: both at least 32 bits, wider than what x's steps
- * add over a row (guarded_rows.c tells a wrap by the order of the ends). */
+ * add over a row (bounds_check_versioning.c tells a wrap by the order of the ends). */
 static bool wide_cast(LLVMValueRef v)
 {
     LLVMTypeRef from = LLVMTypeOf(LLVMGetOperand(v, 0)), to = LLVMTypeOf(v);

@@ -109,7 +109,7 @@ static LLVMValueRef make_plain(LLVMBuilderRef b, LLVMValueRef inst)
     return NULL;
 }
 
-unsigned mc_plain_local_atomics(LLVMValueRef wg)
+unsigned mc_demote_local_atomics(LLVMValueRef wg)
 {
     if (!wg)
         return 0;

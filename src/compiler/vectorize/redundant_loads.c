@@ -1,11 +1,11 @@
 /*
  * What every row of a widened region reads alike, read by its first row.
  *
- * A region of K.row (widen.c, regions.c) runs the rows of a group one after
+ * A region of K.row (wfv.c, regions.c) runs the rows of a group one after
  * another, the y loop.  An inner loop whose loads do not depend on the row
  * reads the same values in every row: CLBlast's XgemmDirectTN gathers its
  * A tile (stored transposed) by column and k only, so each of its 8 rows
- * ran the k loop's 64 gathers of pairs (neighbour_gathers.c) again.  LLVM
+ * ran the k loop's 64 gathers of pairs (interleaved_access.c) again.  LLVM
  * cannot hoist them out of the y loop: they vary with the inner loop.
  *
  * So after optimisation, in a y loop that regions.c marked (mc_row_loop_md)
@@ -391,7 +391,7 @@ static void share(row_loop *rl, LLVMBuilderRef b)
     free(copy), free(array);
 }
 
-unsigned mc_share_row_loads(LLVMValueRef f, mc_analyses *an)
+unsigned mc_eliminate_redundant_row_loads(LLVMValueRef f, mc_analyses *an)
 {
     LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(f));
     unsigned kind = LLVMGetMDKindIDInContext(c, "llvm.loop", 9), kept = 0;

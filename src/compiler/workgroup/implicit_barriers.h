@@ -1,8 +1,8 @@
 /*
- * Cuts at a kernel's loops (cuts.c), for regions.c.
+ * Cuts at a kernel's loops (implicit_barriers.c), for regions.c.
  */
-#ifndef MOSAIC_COMPILER_CUTS_H
-#define MOSAIC_COMPILER_CUTS_H
+#ifndef MOSAIC_COMPILER_IMPLICIT_BARRIERS_H
+#define MOSAIC_COMPILER_IMPLICIT_BARRIERS_H
 
 #include <stdbool.h>
 
@@ -11,8 +11,8 @@
 #include "compiler/ir/uniformity.h"
 
 /* A cut (either kind), a divergent one (masked mode). */
-bool mc_is_cut(LLVMValueRef inst);
-bool mc_is_divergent_cut(LLVMValueRef inst);
+bool mc_is_implicit_barrier(LLVMValueRef inst);
+bool mc_is_divergent_implicit_barrier(LLVMValueRef inst);
 /* Where a region ends: a work-group barrier, a sub-group barrier or a cut. */
 bool mc_ends_region(LLVMValueRef inst);
 /* Can inst run once for the whole group, for every work-item: uniform, and
@@ -20,8 +20,8 @@ bool mc_ends_region(LLVMValueRef inst);
 bool mc_group_once(const mc_uniformity *ua, LLVMValueRef inst);
 /* Puts cuts at the loops of body worth it (ua: body's uniformity); whether it
  * put any.  Blocks are split; split_at_barriers must run again. */
-bool mc_cut_loops(LLVMModuleRef m, LLVMValueRef body, LLVMBuilderRef b, const mc_uniformity *ua);
+bool mc_insert_implicit_barriers(LLVMModuleRef m, LLVMValueRef body, LLVMBuilderRef b, const mc_uniformity *ua);
 /* Takes the cuts out of body again (K.wi runs the kernel's own code). */
-void mc_remove_cuts(LLVMModuleRef m, LLVMValueRef body);
+void mc_remove_implicit_barriers(LLVMModuleRef m, LLVMValueRef body);
 
 #endif

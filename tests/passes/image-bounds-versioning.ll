@@ -1,13 +1,13 @@
-; image-rows: the markers of the image built-ins' bounds checks
+; image-bounds-versioning: the markers of the image built-ins' bounds checks
 ; (__mosaic_inside) are resolved: each x loop of K.wg gets a version for
 ; rows whose accesses stay inside the image, where the checks are true,
 ; and none of the markers is left.
 ;   kernel void k(read_only image2d_t src, write_only image2d_t dst, sampler_t s)
 ;   { int2 p = (int2)(get_global_id(0), get_global_id(1));
 ;     write_imagef(dst, p, read_imagef(src, s, p) * 0.5f); }
-; RUN: mosaic-opt --stop-after=image-rows --print-before %s | FileCheck %s
+; RUN: mosaic-opt --stop-after=image-bounds-versioning --print-before %s | FileCheck %s
 ; CHECK: call i32 @__mosaic_inside(
-; CHECK-LABEL: ;; after image-rows
+; CHECK-LABEL: ;; after image-bounds-versioning
 ; CHECK-NOT: call i32 @__mosaic_inside(
 ; CHECK: define void @k.wg(
 ; CHECK-NOT: call i32 @__mosaic_inside(

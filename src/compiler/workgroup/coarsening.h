@@ -1,4 +1,4 @@
-/* Work-groups of one column run together: K.fused (fused_groups.c). */
+/* Work-groups of one column run together: K.fused (coarsening.c). */
 #ifndef MOSAIC_COMPILER_WORKGROUP_FUSED_GROUPS_H
 #define MOSAIC_COMPILER_WORKGROUP_FUSED_GROUPS_H
 
@@ -16,7 +16,7 @@
 /* How many groups of one column K.fused may run at a time for kernel kb
  * (K.body as finalize has it before widening and regions) built for groups
  * of size[]: MC_FUSED_GROUPS, or 0 with *why saying why not. */
-unsigned mc_fused_groups(const mc_kernel_build *kb, LLVMTargetDataRef td, const size_t size[3], mc_analyses *an,
+unsigned mc_coarsen_work_groups(const mc_kernel_build *kb, LLVMTargetDataRef td, const size_t size[3], mc_analyses *an,
                          const char **why);
 /* K.fbody: a copy of K.body for groups of size[], whose work-item
  * (lx, ly, lz) is work-item (lx, ly, lz % size[2]) of group lz / size[2]

@@ -27,7 +27,7 @@
  * Sums are split where they make addresses: 64-bit ones (addresses do not
  * wrap round), `or`s of bits known to be zero (mg * 4 | 1), and sums and
  * multiples inside a sign extension, which is OpenCL C's int arithmetic:
- * assumed, as in widen.c, not to wrap (it would take an index past 2^31).
+ * assumed, as in wfv.c, not to wrap (it would take an index past 2^31).
  * Inside a zero extension (unsigned arithmetic, which may wrap) only the
  * `or`s are split; other values stay whole, and two members match only if
  * they extend the same one.
@@ -219,7 +219,7 @@ static bool constant_difference(const linear *a, const linear *b, long long *d)
 
 typedef enum { GATHER, STRIDED_LOAD, SCATTER } access_kind;
 
-/* A gather, a scatter, or a masked load of every k-th element (widen.c's
+/* A gather, a scatter, or a masked load of every k-th element (wfv.c's
  * interleaved_load) and the shuffle that picks them. */
 typedef struct {
     access_kind kind;
@@ -601,7 +601,7 @@ static unsigned join_block(rewriter *r, LLVMTargetDataRef td, LLVMBasicBlockRef 
     return joined;
 }
 
-unsigned mc_join_neighbour_gathers(LLVMValueRef f)
+unsigned mc_group_interleaved_accesses(LLVMValueRef f)
 {
     LLVMModuleRef m = LLVMGetGlobalParent(f);
     LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);

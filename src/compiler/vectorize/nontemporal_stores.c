@@ -286,7 +286,7 @@ static LLVMValueRef streaming_flag(LLVMBuilderRef b, LLVMValueRef wg)
     return LLVMBuildICmp(b, LLVMIntNE, v, LLVMConstInt(i64, 0, 0), "streaming");
 }
 
-unsigned mc_stream_stores(LLVMValueRef wg)
+unsigned mc_nontemporal_stores(LLVMValueRef wg)
 {
     LLVMModuleRef m = LLVMGetGlobalParent(wg);
     if (strncmp(LLVMGetTarget(m), "x86_64", 6) != 0 || LLVMCountParams(wg) != 2 || !may_stream(wg))
