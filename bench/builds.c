@@ -17,6 +17,15 @@
  *   cold:   the source has a constant no earlier build had (a salt; the
  *           sha512crypt kernel's name), so no cache has it;
  *   cached: the same source again, right after a cold build of it.
+ * And a password cracker's next start: after a cold build of the
+ * sha512crypt kernel whose binary (CL_PROGRAM_BINARIES) is saved, a new
+ * process (this program again, `builds --child`) builds it
+ *   cached, new process: from the same source again (compile and link);
+ *   binary, new process: from the saved binary (clCreateProgramWithBinary,
+ *           clBuildProgram with the compile options), as crackers reload it;
+ * each timed from the program's creation to its checked results (the
+ * process's start and the platform's set-up are not in the time; its
+ * first build's one-time costs are, for both alike).
  * Both caches start empty: MOSAIC_CACHE_DIR and POCL_CACHE_DIR point at a
  * fresh directory unless they are set.  Prints the median of `reps` builds
  * (default 5; 1 for the fan-out at depth 6 and more) in ms, and each
@@ -27,15 +36,18 @@
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "sha512crypt.h"
 
 enum { MAX_PLATFORMS = 8, MAX_CASES = 16, MAX_REPS = 64, FANOUT_ITEMS = 16, SMALL_ITEMS = 64 };
+#define NOT_MEASURED (-2.0) /* a row's cold column that has no figure */
 
 static double now(void)
 {
@@ -45,7 +57,7 @@ static double now(void)
 }
 
 /* ---- the programs ---------------------------------------------------------------------- */
-typedef enum { ONE, FIFTY, FANOUT, SHA512CRYPT } kind;
+typedef enum { ONE, FIFTY, FANOUT, SHA512CRYPT, NEW_PROCESS_SOURCE, NEW_PROCESS_BINARY } kind;
 
 typedef struct {
     kind kind;
@@ -121,6 +133,8 @@ static char *make_source(const bench_case *c, unsigned salt)
         free(t);
         break;
     case SHA512CRYPT: /* build_crypt */
+    case NEW_PROCESS_SOURCE:
+    case NEW_PROCESS_BINARY:
         break;
     }
     return s;
@@ -164,26 +178,51 @@ static const char *crypt_reference(void)
     return ref[0];
 }
 
-/* Compiles and links the kernel (named sha512crypt_<salt>), runs it once
- * and checks the hashes: CL_SUCCESS or the first error. */
-static cl_int build_crypt(cl_context ctx, cl_device_id dev, cl_command_queue q, unsigned salt)
+/* The kernel's program: compiled with a -D option and linked with none, as
+ * password crackers build it; or, given a binary (saved from such a build,
+ * CL_PROGRAM_BINARIES), created from it and built with the compile options
+ * again, as they reload it at their next start.  *name: the kernel's. */
+static cl_program crypt_program(cl_context ctx, cl_device_id dev, unsigned salt, const unsigned char *binary,
+                                size_t binary_size, char name[48], cl_int *err)
 {
-    char options[96], name[48];
-    snprintf(name, sizeof name, "sha512crypt_%u", salt);
+    char options[96];
+    snprintf(name, 48, "sha512crypt_%u", salt);
     snprintf(options, sizeof options, "-DSHA512CRYPT_KERNEL=%s", name);
-    const char *src = sha512crypt_cl;
-    cl_int err;
-    cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err), linked = NULL;
-    if (err == CL_SUCCESS)
-        err = clCompileProgram(p, 1, &dev, options, 0, NULL, NULL, NULL, NULL);
-    if (err == CL_SUCCESS)
-        linked = clLinkProgram(ctx, 1, &dev, "", 1, &p, NULL, NULL, &err);
-    if (err != CL_SUCCESS) {
-        char log[4096] = "";
-        clGetProgramBuildInfo(linked ? linked : p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
-        fprintf(stderr, "sha512crypt: compile or link failed (%d): %s\n", err, log);
+    cl_program p, linked = NULL;
+    if (binary) {
+        p = clCreateProgramWithBinary(ctx, 1, &dev, &binary_size, &binary, NULL, err);
+        if (*err == CL_SUCCESS)
+            *err = clBuildProgram(p, 1, &dev, options, NULL, NULL);
+    } else {
+        const char *src = sha512crypt_cl;
+        p = clCreateProgramWithSource(ctx, 1, &src, NULL, err);
+        if (*err == CL_SUCCESS)
+            *err = clCompileProgram(p, 1, &dev, options, 0, NULL, NULL, NULL, NULL);
+        if (*err == CL_SUCCESS)
+            linked = clLinkProgram(ctx, 1, &dev, "", 1, &p, NULL, NULL, err);
     }
-    cl_kernel k = err == CL_SUCCESS ? clCreateKernel(linked, name, &err) : NULL;
+    if (*err != CL_SUCCESS) {
+        char log[4096] = "";
+        if (linked || p)
+            clGetProgramBuildInfo(linked ? linked : p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
+        fprintf(stderr, "sha512crypt: %s failed (%d): %s\n", binary ? "building the binary" : "compile or link",
+                *err, log);
+    }
+    if (linked && p)
+        clReleaseProgram(p);
+    return linked ? linked : p;
+}
+
+/* Builds the kernel (named sha512crypt_<salt>; from `binary` when it is not
+ * NULL), runs it once and checks the hashes: CL_SUCCESS or the first error.
+ * With `save`, the program's binary goes to *save (malloc'd) and *save_size. */
+static cl_int build_crypt(cl_context ctx, cl_device_id dev, cl_command_queue q, unsigned salt,
+                          const unsigned char *binary, size_t binary_size, unsigned char **save, size_t *save_size)
+{
+    char name[48];
+    cl_int err;
+    cl_program p = crypt_program(ctx, dev, salt, binary, binary_size, name, &err);
+    cl_kernel k = err == CL_SUCCESS ? clCreateKernel(p, name, &err) : NULL;
     unsigned char pw[CRYPT_ITEMS * SHA512CRYPT_PASSWORD_MAX] = {0};
     cl_uint len[CRYPT_ITEMS], salt_len = 16, rounds = CRYPT_ROUNDS;
     for (int i = 0; i < CRYPT_ITEMS; i++) {
@@ -217,13 +256,18 @@ static cl_int build_crypt(cl_context ctx, cl_device_id dev, cl_command_queue q, 
                     ref + i * (SHA512CRYPT_HASH_CHARS + 1));
             err = -9999;
         }
+    if (save && err == CL_SUCCESS) {
+        *save = NULL;
+        err = clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof *save_size, save_size, NULL);
+        *save = err == CL_SUCCESS ? malloc(*save_size ? *save_size : 1) : NULL;
+        if (*save)
+            err = clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof *save, save, NULL);
+    }
     for (int i = 0; i < 4; i++)
         if (b[i])
             clReleaseMemObject(b[i]);
     if (k)
         clReleaseKernel(k);
-    if (linked)
-        clReleaseProgram(linked);
     if (p)
         clReleaseProgram(p);
     return err;
@@ -243,7 +287,7 @@ static double build_once(device_run *r, const bench_case *c, unsigned salt, uint
 {
     if (c->kind == SHA512CRYPT) {
         double t = now();
-        cl_int e = build_crypt(r->ctx, r->dev, r->q, salt);
+        cl_int e = build_crypt(r->ctx, r->dev, r->q, salt, NULL, 0, NULL, NULL);
         return e == CL_SUCCESS ? now() - t : -1.0;
     }
     char *src = make_source(c, salt);
@@ -332,6 +376,103 @@ static void time_case(device_run *r, const bench_case *c, int reps, unsigned *sa
     *cached = median(th, reps) * 1e3;
 }
 
+/* ---- a new process: a password cracker's next start ------------------------------------
+ * `builds --child P source|binary SALT [FILE]`: on platform P (its index in
+ * clGetPlatformIDs' list) builds the sha512crypt kernel of this salt from
+ * its source or from the binary in FILE, runs and checks it, and prints the
+ * time in ms (or FAILED). */
+static int child_main(int argc, char **argv)
+{
+    if (argc < 3)
+        return 2;
+    cl_uint index = (cl_uint)atoi(argv[0]), np = 0;
+    bool binary = !strcmp(argv[1], "binary");
+    unsigned salt = (unsigned)strtoul(argv[2], NULL, 10);
+    unsigned char *bytes = NULL;
+    size_t size = 0;
+    FILE *f = binary && argc > 3 ? fopen(argv[3], "rb") : NULL;
+    if (f && !fseek(f, 0, SEEK_END) && ftell(f) > 0) {
+        size = (size_t)ftell(f);
+        bytes = malloc(size);
+        fseek(f, 0, SEEK_SET);
+        if (bytes && fread(bytes, 1, size, f) != size) {
+            free(bytes);
+            bytes = NULL;
+        }
+    }
+    if (f)
+        fclose(f);
+    cl_platform_id platforms[MAX_PLATFORMS];
+    cl_device_id dev;
+    clGetPlatformIDs(MAX_PLATFORMS, platforms, &np);
+    if ((binary && !bytes) || index >= np || clGetDeviceIDs(platforms[index], CL_DEVICE_TYPE_CPU, 1, &dev, NULL)) {
+        printf("FAILED\n");
+        return 1;
+    }
+    cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, NULL);
+    cl_command_queue q = clCreateCommandQueueWithProperties(ctx, dev, NULL, NULL);
+    double t = now();
+    cl_int err = build_crypt(ctx, dev, q, salt, bytes, size, NULL, NULL);
+    t = now() - t;
+    printf(err == CL_SUCCESS ? "%.3f\n" : "FAILED\n", t * 1e3);
+    clReleaseCommandQueue(q);
+    clReleaseContext(ctx);
+    free(bytes);
+    return err != CL_SUCCESS;
+}
+
+/* This program as a child: its time in ms, or -1. */
+static double in_new_process(cl_uint platform, const char *from, unsigned salt, const char *file)
+{
+    char self[4096], command[4400];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0)
+        return -1;
+    self[n] = 0;
+    snprintf(command, sizeof command, "'%s' --child %u %s %u '%s'", self, platform, from, salt, file);
+    FILE *child = popen(command, "r");
+    double ms = -1;
+    if (child && fscanf(child, "%lf", &ms) != 1)
+        ms = -1;
+    if (child && pclose(child))
+        ms = -1;
+    return ms;
+}
+
+/* Median times (ms; -1: failed) of the sha512crypt kernel built in a new
+ * process from its saved binary and from its source (cached), each
+ * repetition after a cold build here of a new salt: the binary's first
+ * reload, as at a cracker's next start (a second reload may find what the
+ * first stored). */
+static void time_new_process(device_run *r, cl_uint platform, int reps, unsigned *salt, double *source,
+                             double *binary)
+{
+    double ts[MAX_REPS], tb[MAX_REPS];
+    char file[] = "/tmp/mosaic-bench-binary-XXXXXX";
+    int fd = mkstemp(file);
+    bool ok = fd >= 0;
+    *source = *binary = -1;
+    for (int i = 0; i < reps && ok; i++) {
+        unsigned s = (*salt)++;
+        unsigned char *bytes = NULL;
+        size_t size = 0;
+        ok = build_crypt(r->ctx, r->dev, r->q, s, NULL, 0, &bytes, &size) == CL_SUCCESS && bytes &&
+             !ftruncate(fd, 0) && pwrite(fd, bytes, size, 0) == (ssize_t)size;
+        free(bytes);
+        tb[i] = ok ? in_new_process(platform, "binary", s, file) : -1;
+        ts[i] = ok ? in_new_process(platform, "source", s, file) : -1;
+        ok = ts[i] >= 0 && tb[i] >= 0;
+    }
+    if (ok) {
+        *source = median(ts, reps);
+        *binary = median(tb, reps);
+    }
+    if (fd >= 0) {
+        close(fd);
+        unlink(file);
+    }
+}
+
 static void fresh_cache_dir(const char *var)
 {
     if (getenv(var))
@@ -343,6 +484,8 @@ static void fresh_cache_dir(const char *var)
 
 int main(int argc, char **argv)
 {
+    if (argc > 1 && !strcmp(argv[1], "--child"))
+        return child_main(argc - 2, argv + 2);
     int max_depth = argc > 1 ? atoi(argv[1]) : 7, reps = argc > 2 ? atoi(argv[2]) : 5;
     const char *only = argc > 3 ? argv[3] : NULL;
     if (reps < 1)
@@ -357,13 +500,15 @@ int main(int argc, char **argv)
     if (!only) {
         cases[nc++] = (bench_case){ONE, 0, "one kernel"};
         cases[nc++] = (bench_case){FIFTY, 0, "50 kernels"};
-        for (int d = 4; d <= max_depth && nc < MAX_CASES - 1; d++) {
+        for (int d = 4; d <= max_depth && nc < MAX_CASES - 3; d++) {
             cases[nc] = (bench_case){FANOUT, d, ""};
             snprintf(cases[nc].name, sizeof cases[nc].name, "fan-out depth %d", d);
             nc++;
         }
     }
     cases[nc++] = (bench_case){SHA512CRYPT, 0, "sha512crypt"};
+    cases[nc++] = (bench_case){NEW_PROCESS_SOURCE, 0, "  cached, new process"};
+    cases[nc++] = (bench_case){NEW_PROCESS_BINARY, 0, "  binary, new process"};
 
     cl_platform_id platforms[MAX_PLATFORMS];
     cl_uint np = 0;
@@ -386,8 +531,17 @@ int main(int argc, char **argv)
         first[count] = build_once(&r, &cases[0], salt++, NULL) * 1e3;
         for (int c = 0; c < nc; c++) {
             int n = cases[c].kind == FANOUT && cases[c].depth >= 6 ? 1 : reps;
-            if (cases[c].kind == SHA512CRYPT && n > 3)
+            if (cases[c].kind >= SHA512CRYPT && n > 3)
                 n = 3; /* about 1 to 3 s a cold build */
+            if (cases[c].kind == NEW_PROCESS_BINARY)
+                continue; /* measured with NEW_PROCESS_SOURCE, the row before */
+            if (cases[c].kind == NEW_PROCESS_SOURCE) {
+                cold[count][c] = cold[count][c + 1] = NOT_MEASURED;
+                time_new_process(&r, p, n, &salt, &cached[count][c], &cached[count][c + 1]);
+                fprintf(stderr, "%s: sha512crypt in a new process: cached %.1f ms, from its binary %.1f ms\n",
+                        names[count], cached[count][c], cached[count][c + 1]);
+                continue;
+            }
             time_case(&r, &cases[c], n, &salt, &cold[count][c], &cached[count][c]);
             fprintf(stderr, "%s: %s: cold %.1f ms, cached %.1f ms\n", names[count], cases[c].name, cold[count][c],
                     cached[count][c]);
@@ -398,22 +552,24 @@ int main(int argc, char **argv)
         count++;
     }
 
-    printf("%-18s", "build (ms)");
+    printf("%-22s", "build (ms)");
     for (int p = 0; p < count; p++)
         printf(" %10.10s cold %10.10s cached", names[p], names[p]);
     if (mosaic >= 0 && count > 1)
         printf("  ratio cold  ratio cached");
     printf("\n");
-    printf("%-18s", "first in process");
+    printf("%-22s", "first in process");
     for (int p = 0; p < count; p++)
         printf(" %15.1f %17s", first[p], "");
     printf("\n");
     for (int c = 0; c < nc; c++) {
-        printf("%-18s", cases[c].name);
+        printf("%-22s", cases[c].name);
         for (int p = 0; p < count; p++) {
             for (int h = 0; h < 2; h++) {
                 double v = h ? cached[p][c] : cold[p][c];
-                if (v < 0)
+                if (v == NOT_MEASURED)
+                    printf(h ? " %17s" : " %15s", "");
+                else if (v < 0)
                     printf(h ? " %17s" : " %15s", "FAILED");
                 else
                     printf(h ? " %17.1f" : " %15.1f", v);

@@ -489,6 +489,21 @@ static const char *variable_of(const char *field)
     return NULL;
 }
 
+/* The object code's key of the same bitcode built with these build options. */
+static mc_cache_key key_of_options(const char *text)
+{
+    mc_options opts;
+    mosaic_strbuf log = {0};
+    CHECK(mc_parse_options(text, MC_OPTIONS_BUILD, &opts, &log) == CL_SUCCESS, "'%s': %s", text,
+          log.data ? log.data : "");
+    mc_cache_key key;
+    static const char bitcode[] = "not really bitcode";
+    mc_object_cache_key(&key, &test_target, bitcode, sizeof bitcode, &opts, NULL);
+    mc_free_options(&opts);
+    mosaic_strbuf_free(&log);
+    return key;
+}
+
 static mc_cache_key key_with(const char *name, const char *value)
 {
     if (value)
@@ -496,10 +511,7 @@ static mc_cache_key key_with(const char *name, const char *value)
     else
         unsetenv(name);
     mosaic_settings_reload();
-    mc_cache_key key;
-    static const char bitcode[] = "not really bitcode";
-    mc_object_cache_key(&key, &test_target, bitcode, sizeof bitcode, "-cl-fast-relaxed-math", NULL);
-    return key;
+    return key_of_options("-cl-fast-relaxed-math");
 }
 
 TEST(cache_key)
@@ -519,6 +531,14 @@ TEST(cache_key)
     mc_cache_key a = key_with("MOSAIC_NUM_THREADS", NULL), b = key_with("MOSAIC_NUM_THREADS", "3");
     CHECK(!memcmp(&a, &b, sizeof a), "MOSAIC_NUM_THREADS leaves the key alone");
     key_with("MOSAIC_NUM_THREADS", NULL);
+    /* build options that did their work in clang leave it alone too (a
+     * binary built again with the compile options finds its code);
+     * -cl-opt-disable, which the passes read, does not */
+    mc_cache_key none = key_of_options(""),
+                 compile = key_of_options("-I /tmp -D N=4 -DM -cl-std=CL1.2 -cl-mad-enable -cl-fast-relaxed-math -g"),
+                 unoptimised = key_of_options("-cl-opt-disable");
+    CHECK(!memcmp(&none, &compile, sizeof none), "macros, include paths and math options leave the key alone");
+    CHECK(memcmp(&none, &unoptimised, sizeof none), "-cl-opt-disable changes the key");
 }
 
 TEST(debug_categories)

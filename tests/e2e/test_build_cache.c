@@ -32,10 +32,10 @@
 #include "cl_test.h"
 
 /* ---- the host process ------------------------------------------------------------------
- * --host build|compile|il|binary EXPECT OPTIONS SOURCE [HEADER]
+ * --host build|compile|il|binary|linked-binary EXPECT OPTIONS SOURCE [HEADER]
  * builds SOURCE (clBuildProgram; or, for compile, clCompileProgram with
  * HEADER as the embedded header "val.h", then clLinkProgram; for il, see
- * host_build_il; for binary, see host_build_binary) and runs its
+ * host_build_il; for binary and linked-binary, see host_build_binary) and runs its
  * kernel k(global int *o) on 16 work-items, which must all write EXPECT.
  * It builds the same source 5 more times (new program objects; none with
  * TEST_HOST_ONCE=1 in its environment; after TEST_HOST_PAUSE_MS; as nobody
@@ -92,15 +92,25 @@ static cl_program host_build_il(cl_context context, cl_device_id device, const c
 /* binary: the program from the binary in the file HEADER, built; when
  * there is no such file, SOURCE built and its binary written there (a
  * binary from another process is checked by the bitcode checker, one this
- * process made is not). */
+ * process made is not).  linked-binary: the same, but SOURCE compiled with
+ * OPTIONS and linked with none, as a password cracker does (and the binary
+ * built with OPTIONS, the compile options, again). */
 static cl_program host_build_binary(cl_context context, cl_device_id device, const char *options,
-                                    const char *source, const char *path, cl_int *err)
+                                    const char *source, const char *path, bool linked, cl_int *err)
 {
     size_t size = 0;
     unsigned char *binary = read_module(path, &size);
     if (!binary) {
         cl_program p = clCreateProgramWithSource(context, 1, &source, NULL, err);
-        *err = clBuildProgram(p, 1, &device, options, NULL, NULL);
+        if (!linked) {
+            *err = clBuildProgram(p, 1, &device, options, NULL, NULL);
+        } else if ((*err = clCompileProgram(p, 1, &device, options, 0, NULL, NULL, NULL, NULL)) == CL_SUCCESS) {
+            cl_program l = clLinkProgram(context, 1, &device, NULL, 1, &p, NULL, NULL, err);
+            if (l) {
+                clReleaseProgram(p);
+                p = l;
+            }
+        }
         if (*err == CL_SUCCESS)
             *err = clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL);
         binary = *err == CL_SUCCESS ? malloc(size) : NULL;
@@ -127,8 +137,8 @@ static cl_program host_build(cl_context context, cl_device_id device, const char
 {
     if (!strcmp(mode, "il"))
         return host_build_il(context, device, options, source, header, err);
-    if (!strcmp(mode, "binary"))
-        return host_build_binary(context, device, options, source, header, err);
+    if (!strcmp(mode, "binary") || !strcmp(mode, "linked-binary"))
+        return host_build_binary(context, device, options, source, header, mode[0] == 'l', err);
     cl_program p = clCreateProgramWithSource(context, 1, &source, NULL, err);
     if (!strcmp(mode, "build")) {
         *err = clBuildProgram(p, 1, &device, options, NULL, NULL);
@@ -397,6 +407,44 @@ static int each_entry(const char *cache, const char *suffix, void (*fn)(const ch
 
 static void save_path(const char *path, void *data) { snprintf(data, 600, "%s", path); }
 
+/* Is the .chk entry at path a program binary's marker (binary.c: the
+ * payload "ok" between the entry's 48-byte header and its 32-byte
+ * checksum), not a SPIR-V module's validation marker? */
+static bool binary_marker(const char *path)
+{
+    char entry[48 + 2 + 32 + 1];
+    FILE *f = fopen(path, "rb");
+    size_t n = f ? fread(entry, 1, sizeof entry, f) : 0;
+    if (f)
+        fclose(f);
+    return n == sizeof entry - 1 && !memcmp(entry + 48, "ok", 2);
+}
+
+typedef struct marker_walk {
+    void (*fn)(const char *path, void *data);
+    void *data;
+    int count;
+} marker_walk;
+
+static void if_spirv_marker(const char *path, void *data)
+{
+    marker_walk *w = data;
+    if (binary_marker(path))
+        return;
+    w->count++;
+    if (w->fn)
+        w->fn(path, w->data);
+}
+
+/* Calls fn(path, data) for each SPIR-V module's validation marker (a .chk
+ * entry that is not a binary's); how many. */
+static int each_spirv_marker(const char *cache, void (*fn)(const char *path, void *data), void *data)
+{
+    marker_walk w = {fn, data, 0};
+    each_entry(cache, "chk", if_spirv_marker, &w);
+    return w.count;
+}
+
 static int count_files(const char *cache)
 {
     return each_entry(cache, "obj", NULL, NULL) + each_entry(cache, "src", NULL, NULL) +
@@ -544,6 +592,50 @@ TEST(header_changes)
           "the same embedded header: a hit (%s)", h.text);
     CHECK(run_host(&h, ENV(env_dir, "MOSAIC_CLANG=/bin/false"), "compile", 9, "", src_val, "#define VAL 9\n") == 10,
           "another embedded header must miss");
+    remove_tree(cache);
+    remove_tree(inc);
+}
+
+/* A program reloaded from its binary in a new process, as a password
+ * cracker does at its next start (compiled with -I and -D options, linked
+ * with none, the saved binary built with the compile options again): its
+ * object code comes from the cache (no kernel finalised again, no new
+ * entry), and neither clang nor the bitcode checker runs (the binary is
+ * one Mosaic wrote: the cache has its marker).  A binary with other bytes
+ * is still checked. */
+TEST(binary_reload)
+{
+    char cache[64], inc[64], env_dir[128], opt[256], path[128], binary[128], other[128];
+    make_dir(cache, "cache");
+    make_dir(inc, "include");
+    snprintf(env_dir, sizeof env_dir, "MOSAIC_CACHE_DIR=%s", cache);
+    snprintf(opt, sizeof opt, "-I %s -D A=3 -D B=4 -DC=(A*B) -D KERNEL_STATIC -cl-std=CL1.2", inc);
+    snprintf(path, sizeof path, "%s/val.h", inc);
+    snprintf(binary, sizeof binary, "%s/program.bin", inc);
+    snprintf(other, sizeof other, "%s/other.bin", inc);
+    write_text(path, "#define VAL (C + 1)\n", 0644);
+    age(path, 10);
+    host h;
+    CHECK(run_host(&h, ENV(env_dir, "TEST_HOST_ONCE=1"), "linked-binary", 13, opt, src_val, binary) == 0, "%s",
+          h.text);
+    int objects = each_entry(cache, "obj", NULL, NULL);
+    CHECK(objects == 1, "one kernel cache entry after the first run (%d)", objects);
+    CHECK(run_host(&h, ENV(env_dir, "MOSAIC_DEBUG=cache", "MOSAIC_CLANG=/bin/false", "MOSAIC_OPT=/bin/false"),
+                   "linked-binary", 13, opt, src_val, binary) == 0,
+          "the binary, reloaded without clang or the bitcode checker: %s", h.text);
+    CHECK(strstr(h.text, "kernel cache hit") && !strstr(h.text, "kernel cache miss"), "finalised again: %s", h.text);
+    CHECK(each_entry(cache, "obj", NULL, NULL) == objects, "no new kernel cache entry (%d)",
+          each_entry(cache, "obj", NULL, NULL));
+    double first = -1, again = -1;
+    sscanf(strstr(h.text, "first ") ? strstr(h.text, "first ") : "", "first %lf again %lf", &first, &again);
+    fprintf(stderr, "binary reloaded: %.3f ms the first build of a process, %.3f ms later ones\n", first, again);
+    /* a binary made without the cache has no marker: the checker runs (and fails) */
+    CHECK(run_host(&h, ENV("MOSAIC_CACHE=0", "TEST_HOST_ONCE=1"), "linked-binary", 1, "", src1, other) == 0, "%s",
+          h.text);
+    int status = run_host(&h, ENV(env_dir, "MOSAIC_OPT=/bin/false", "TEST_HOST_ONCE=1"), "linked-binary", 1, "",
+                          src1, other);
+    CHECK(status == 10 && strstr(h.text, "err -42 "), "another binary must be checked (status %d): %s", status,
+          h.text);
     remove_tree(cache);
     remove_tree(inc);
 }
@@ -714,8 +806,8 @@ TEST(il_swapped_entry)
     CHECK(status == 10, "a foreign translation must be rejected (status %d: 11 is program a's code run)", status);
     /* the validator's marker: rejected, so the validator must run (and fails) */
     *from = *to = 0;
-    CHECK(each_entry(a, "chk", save_path, from) == 1 && each_entry(b, "chk", save_path, to) == 1,
-          "one .chk entry in each cache");
+    CHECK(each_spirv_marker(a, save_path, from) == 1 && each_spirv_marker(b, save_path, to) == 1,
+          "one validation marker in each cache");
     if (*from && *to)
         copy_over(from, to);
     status = run_host(&h, ENV(env_b, "MOSAIC_SPIRV_VAL=/bin/false", "TEST_HOST_ONCE=1"), "il", 105, "",
@@ -781,7 +873,7 @@ TEST(fifo_entry)
     /* an IL program's translation and validation marker */
     const char *a = module_path("cache_a");
     CHECK(run_host(&h, ENV(env_dir, "TEST_HOST_ONCE=1"), "il", 5, "", a, "5") == 0, "%s", h.text);
-    n = each_entry(cache, "spv", make_fifo, NULL) + each_entry(cache, "chk", make_fifo, NULL);
+    n = each_entry(cache, "spv", make_fifo, NULL) + each_spirv_marker(cache, make_fifo, NULL);
     CHECK(n == 2, "%d entries", n);
     host_start(&h, ENV(env_dir, NO_SPIRV_TOOLS, "TEST_HOST_ONCE=1"), "il", 5, "", a, "5");
     host_wait(&h, 60);

@@ -71,6 +71,20 @@ static bool is_trusted(const uint8_t digest[32])
     return found;
 }
 
+/* The kernel cache's marker of a blob safe to parse (MC_CACHE_CHECKED):
+ * keyed by the whole blob, so only these exact bytes find it. */
+static void checked_key(mc_cache_key *key, const void *blob, size_t size)
+{
+    mc_cache_key_compute(key, blob, size, "bitcode checked by opt", "", "", NULL);
+}
+
+static void store_checked_marker(const void *blob, size_t size)
+{
+    mc_cache_key key;
+    checked_key(&key, blob, size);
+    mc_cache_store(MC_CACHE_CHECKED, &key, "ok", 2);
+}
+
 cl_int mc_blob_wrap(cl_program_binary_type type, const void *bitcode, size_t size, mosaic_bitcode *out,
                     mosaic_strbuf *log)
 {
@@ -92,6 +106,13 @@ cl_int mc_blob_wrap(cl_program_binary_type type, const void *bitcode, size_t siz
     memcpy(out->data, &h, sizeof h);
     memcpy((char *)out->data + sizeof h, bitcode, size);
     out->size = MC_BLOB_HEADER_SIZE + size;
+    /* The application may save the blob (CL_PROGRAM_BINARIES) and give it
+     * back in its next run: the marker spares the bitcode checker then, as
+     * the marker of a checked binary does.  Trusting it is trusting the
+     * cache, whose object code runs anyway; a binary with other bytes has
+     * another key. */
+    if (mc_cache_enabled())
+        store_checked_marker(out->data, out->size);
     return CL_SUCCESS;
 }
 
@@ -290,7 +311,7 @@ cl_int mosaic_bitcode_validate(const void *data, size_t size, cl_program_binary_
         void *entry;
         size_t entry_size;
         if (use_cache) {
-            mc_cache_key_compute(&key, data, size, "bitcode checked by opt", "", "", NULL);
+            checked_key(&key, data, size);
             known = mc_cache_load(MC_CACHE_CHECKED, &key, &entry, &entry_size);
             if (known)
                 free(entry);
@@ -300,7 +321,7 @@ cl_int mosaic_bitcode_validate(const void *data, size_t size, cl_program_binary_
             if (r == CL_SUCCESS)
                 r = load_and_verify(&(mosaic_bitcode){t, (void *)data, size}, &log);
             if (r == CL_SUCCESS && use_cache)
-                mc_cache_store(MC_CACHE_CHECKED, &key, "ok", 2);
+                store_checked_marker(data, size);
         }
         if (r == CL_SUCCESS)
             trust(digest);

@@ -176,7 +176,7 @@ cl_int mc_finalize_one_size(const mosaic_compiler_target *target, const mosaic_b
     mc_cache_key key;
     bool cached = false, use_cache = mc_cache_enabled();
     if (use_cache) {
-        mc_object_cache_key(&key, target, bc, bc_size, options, one_size);
+        mc_object_cache_key(&key, target, bc, bc_size, &opts, one_size);
         void *entry;
         size_t entry_size;
         if (mc_cache_load(MC_CACHE_OBJECT, &key, &entry, &entry_size)) {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/assert.h"
 #include "compiler/ir/kernel_info.h"
 #include "compiler/pipeline/pipeline.h"
 #include "compiler/workgroup/coarsening.h"
@@ -176,15 +177,29 @@ bool mc_object_deserialize(const void *data, size_t size, mc_object *o)
     return true;
 }
 
-void mc_object_cache_key(mc_cache_key *key, const mosaic_compiler_target *target, const void *bc, size_t bc_size,
-                         const char *options, const mc_one_size *one_size)
+/* The build options as the passes read them (mc_pass_state.opts): only
+ * -cl-opt-disable.  Macros, include directories, the math options and -g
+ * did their work in clang and are in the bitcode, so the key leaves them
+ * out: a program reloaded from its binary finds the code its first build
+ * made whatever build options the application gives again (its compile
+ * options, or none; a password cracker compiles with -I and -D options,
+ * links with none, and builds the reloaded binary with the compile
+ * options).  A pass that starts reading another field adds it here. */
+static void build_options_key(const mc_options *opts, mosaic_strbuf *text)
 {
+    mosaic_strbuf_printf(text, "opt-disable %d\n", opts->opt_disable);
+}
+
+void mc_object_cache_key(mc_cache_key *key, const mosaic_compiler_target *target, const void *bc, size_t bc_size,
+                         const mc_options *opts, const mc_one_size *one_size)
+{
+    MOSAIC_ASSERT(opts);
     const char *cpu = target && target->cpu_name ? target->cpu_name : mc_host_cpu();
     const char *features = target && target->cpu_features ? target->cpu_features
                            : target && target->cpu_name ? "" : mc_host_features();
     /* the options, the passes and the settings that change the code (pipeline.c) */
     mosaic_strbuf text = {0};
-    mosaic_strbuf_printf(&text, "%s\n", options ? options : "");
+    build_options_key(opts, &text);
     mc_pipeline_key(&mc_cpu_pipeline, &text);
     if (one_size)
         mosaic_strbuf_printf(&text, "kernel %s for groups of %zux%zux%zu", one_size->kernel, one_size->size[0],

@@ -94,7 +94,7 @@ typedef struct mc_pass_record {
  * the kernels and what is built of each. */
 typedef struct mc_pass_state {
     const mosaic_compiler_target *target; /* the device's, or NULL: the host, no runtime symbols */
-    const mc_options *opts;
+    const mc_options *opts;  /* a field a pass reads must be in the cache key (object_cache.c) */
     mosaic_strbuf *log;
     LLVMContextRef ctx;
     LLVMModuleRef m;
@@ -194,10 +194,11 @@ void mc_object_clear(mc_object *o);
  * out); an entry read back into o (false: not a whole entry, o empty). */
 void mc_object_serialize(const mc_object *o, mosaic_strbuf *s);
 bool mc_object_deserialize(const void *data, size_t size, mc_object *o);
-/* The key of the object code of bitcode bc built with options (and for one
- * size) for target: also the CPU, the pipeline and the settings that change
- * code (mc_pipeline_key). */
+/* The key of the object code of bitcode bc built with opts (and for one
+ * size) for target: of the options only those the passes read, so a binary
+ * built again with other build options keeps its key; also the CPU, the
+ * pipeline and the settings that change code (mc_pipeline_key). */
 void mc_object_cache_key(mc_cache_key *key, const mosaic_compiler_target *target, const void *bc, size_t bc_size,
-                         const char *options, const mc_one_size *one_size);
+                         const mc_options *opts, const mc_one_size *one_size);
 
 #endif
