@@ -7,8 +7,10 @@
  *
  * name     the row's name in the table, the CSV and the chart
  * group    the file its ops are in (bench/runner/<group>.c)
- * bound    MEMORY: its share is of the triad bandwidth; COMPUTE: of the FMA
- *          peak; LATENCY: its time is per operation, no roof
+ * bound    MEMORY: its share is of the triad bandwidth (of its twin's where
+ *          its ops say share_of_twin: rows through __local memory and
+ *          barriers); COMPUTE: of the FMA peak; LATENCY: its time is per
+ *          operation, no roof
  * ops      the bench_ops of the group (runner.h)
  * variant  an int the ops read from b->variant (copy or triad, float or float4...)
  * what     one line for the reader
