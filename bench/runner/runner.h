@@ -97,6 +97,9 @@ const char *bench_cl_error(cl_int err);
 
 /* Host memory: 64-byte aligned, pages touched in parallel as OpenMP will use them. */
 void *bench_alloc(bench_ctx *b, size_t bytes);
+/* Floats per array such that `arrays` arrays take at most half the last-level
+ * cache (a power of two, 4M at most, `most` at most); writes b->note. */
+size_t bench_cache_floats(bench_ctx *b, int arrays, size_t most);
 /* Deterministic inputs: uniform in [lo, hi), or small integers in [lo, hi]. */
 void bench_fill_uniform(float *x, size_t n, uint32_t seed, float lo, float hi);
 void bench_fill_int_floats(float *x, size_t n, uint32_t seed, int lo, int hi);

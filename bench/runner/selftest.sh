@@ -34,11 +34,13 @@ for name in $names; do
     grep -q ">$name</text>" "$out/bench.svg" || fail "the chart does not name $name"
 done
 # What each row's share is of: the barrier rows' of their twin's bandwidth.
-for pair in stream_triad:triad sgemm_naive:fma reduce:twin histogram:twin; do
+for pair in stream_triad:triad sgemm_naive:fma reduce:twin reduce_cached:twin histogram:twin; do
     name=${pair%%:*} want=${pair#*:}
     got=$(awk -F, -v b="$name" '$1 == b && $4 == "Mosaic" { print $18 }' "$out/bench.csv")
     [ "$got" = "$want" ] || fail "$name's share is of '$got' in the CSV, not of $want"
 done
+awk -F, '$1 == "reduce_cached" && $4 == "Mosaic" && $20 ~ /floats an array/ { found = 1 } END { exit !found }' \
+    "$out/bench.csv" || fail "reduce_cached's CSV row does not say its size"
 # The matrix products beside OpenBLAS, where the runner was built with it.
 if grep -q "OpenBLAS, the GEMM rows' reference: none" "$out/run.txt"; then
     echo "selftest: built without OpenBLAS: its rows not checked"
@@ -57,11 +59,11 @@ head -n 1 "$out/bench.svg" | grep -q '^<svg ' || fail "the chart does not start 
 tail -n 1 "$out/bench.svg" | grep -q '^</svg>$' || fail "the chart does not end with </svg>"
 
 # A wrong result must be a FAIL, never a time.
-"$runner" --size tiny --threads 2 --reps 1 --only stream_triad,reduce,sgemm_regtile \
-    --inject-fault reduce,sgemm_regtile --csv "$out/fault.csv" >"$out/fault.txt" 2>&1
+"$runner" --size tiny --threads 2 --reps 1 --only stream_triad,reduce,gemm_indirect \
+    --inject-fault reduce,gemm_indirect --csv "$out/fault.csv" >"$out/fault.txt" 2>&1
 rc=$?
 [ "$rc" -eq 1 ] || { cat "$out/fault.txt"; fail "with a wrong result the runner exited with $rc, not 1"; }
-for name in reduce sgemm_regtile; do
+for name in reduce gemm_indirect; do
     awk -F, -v b="$name" '$1 == b && $4 == "Mosaic" && $5 == "FAIL" && $8 == "" { found = 1 } END { exit !found }' \
         "$out/fault.csv" || fail "the injected wrong result of $name is not a FAIL without a time"
 done
