@@ -17,7 +17,7 @@
  *     the im2col is made once at setup and only OpenBLAS's SGEMM is timed,
  *     so the reference is the optimised library's speed on the same flops
  *     (timed, the im2col's OpenMP threads would still be spinning while
- *     OpenBLAS's start, and the copy would cost more than the SGEMM).
+ *     OpenBLAS's start: two thread pools contending, the runner's cost).
  */
 #include "runner.h"
 
