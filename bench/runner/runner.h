@@ -27,7 +27,7 @@
 enum { MAX_PLATFORMS = 6, MAX_PROGRAMS = 16 };
 
 /* How big a run is: tiny for the ctest, quick for `make bench-quick` (2
- * cores, under a minute), full for `make bench` (a 16-core machine). */
+ * cores, one or two minutes), full for `make bench` (a 16-core machine). */
 typedef enum { SIZE_TINY, SIZE_QUICK, SIZE_FULL } bench_size;
 #define BY_SIZE(b, tiny, quick, full) ((b)->size == SIZE_TINY ? (tiny) : (b)->size == SIZE_QUICK ? (quick) : (full))
 
