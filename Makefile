@@ -5,7 +5,7 @@ BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 APT_PACKAGES = cmake make gcc g++ clang-16 llvm-16 llvm-16-dev llvm-16-tools libclang-16-dev \
                opencl-headers opencl-clhpp-headers ocl-icd-opencl-dev clinfo valgrind \
-               llvm-spirv-15 clang-15 spirv-tools
+               llvm-spirv-15 clang-15 spirv-tools libopenblas-dev
 
 .PHONY: all deps build demo demo-seeds test check ir-snapshot ir-compare conformance bench bench-quick clean
 
@@ -51,7 +51,7 @@ ir-compare: ir-snapshot
 
 # The benchmark runner (bench/runner/, docs/performance.md): every benchmark on Mosaic and on
 # every other OpenCL CPU platform installed, beside C + OpenMP and the machine's roofs; a table, a
-# CSV file and an SVG chart in $(BENCH_OUT).  bench-quick: small sizes, under a minute on 2 cores;
+# CSV file and an SVG chart in $(BENCH_OUT).  bench-quick: small sizes, one or two minutes on 2 cores;
 # bench: the full sizes, for a machine with many cores.  BENCH_THREADS=1 runs everything on one
 # thread; BENCH_ONLY, BENCH_PLATFORMS, BENCH_REPS choose what runs; BENCH_TIMING=cold times each
 # implementation's first run after a pause (threads asleep) instead of its second.

@@ -7,8 +7,10 @@
  *
  * name     the row's name in the table, the CSV and the chart
  * group    the file its ops are in (bench/runner/<group>.c)
- * bound    MEMORY: its share is of the triad bandwidth; COMPUTE: of the FMA
- *          peak; LATENCY: its time is per operation, no roof
+ * bound    MEMORY: its share is of the triad bandwidth (of its twin's where
+ *          its ops say share_of_twin: rows through __local memory and
+ *          barriers); COMPUTE: of the FMA peak; LATENCY: its time is per
+ *          operation, no roof
  * ops      the bench_ops of the group (runner.h)
  * variant  an int the ops read from b->variant (copy or triad, float or float4...)
  * what     one line for the reader
@@ -25,6 +27,14 @@ BENCH(sgemm_naive, sgemm, COMPUTE, sgemm_ops, 0, "C = A B, one work-item per ele
 BENCH(sgemm_tiled, sgemm, COMPUTE, sgemm_ops, 1, "C = A B, 16x16 __local tiles, two barriers per tile step")
 BENCH(sgemm_tiled8, sgemm, COMPUTE, sgemm_ops, 2, "the same with 8x8 tiles")
 BENCH(sgemm_regtile, sgemm, COMPUTE, sgemm_ops, 3, "C = A B register-tiled: 4x4 a work-item, 32x32 __local tiles, A's transposed")
+BENCH(gemm_direct, gemm, COMPUTE, gemm_ops, 0, "a BLAS library's direct SGEMM: 8x4 a work-item, 64x32 tiles, float4 loads, any size")
+BENCH(gemm_direct_s, gemm, COMPUTE, gemm_ops, 2, "the same at the small size")
+BENCH(gemm_direct_tn, gemm, COMPUTE, gemm_ops, 6, "the same, small, C = A^T B (A stored transposed)")
+BENCH(gemm_direct_nt, gemm, COMPUTE, gemm_ops, 10, "the same, small, C = A B^T (B stored transposed)")
+BENCH(gemm_indirect, gemm, COMPUTE, gemm_ops, 1, "a BLAS library's indirect SGEMM: A padded and transposed first, 4x4 a work-item")
+BENCH(gemm_indirect_s, gemm, COMPUTE, gemm_ops, 3, "the same at the small size")
+BENCH(ml_matmul, ml, COMPUTE, ml_matmul_ops, 0, "an ML compiler's matmul: shapes as constants, 4x4 a work-item in float4, no __local")
+BENCH(ml_conv2d, ml, COMPUTE, ml_conv2d_ops, 0, "an ML compiler's 3x3 conv2d, NCHW, 64 channels: 4 channels x 4 pixels a work-item")
 BENCH(chain_float, chains, COMPUTE, chains_ops, 1, "per work-item loop of 2048 dependent x = x*x + c on float")
 BENCH(chain_float4, chains, COMPUTE, chains_ops, 4, "the same on float4")
 BENCH(chain_float16, chains, COMPUTE, chains_ops, 16, "the same on float16")
@@ -32,8 +42,11 @@ BENCH(mandelbrot, compute, COMPUTE, mandel_ops, 0, "Mandelbrot, 256 iterations a
 BENCH(nbody, compute, COMPUTE, nbody_ops, 0, "all-pairs N-body accelerations, float4 positions, rsqrt")
 BENCH(math_mix, compute, COMPUTE, math_ops, 0, "sin, exp, log and pow per element")
 BENCH(reduce, local, MEMORY, reduce_ops, 0, "work-group tree sum in __local memory, barrier in the loop (seed 000)")
+BENCH(reduce_cached, local, MEMORY, reduce_ops, 1, "the same over data that fit in the last-level cache")
 BENCH(scan, local, MEMORY, scan_ops, 0, "exclusive scan: work-group scans, block sums, offsets")
+BENCH(scan_cached, local, MEMORY, scan_ops, 1, "the same over data that fit in the last-level cache")
 BENCH(stencil, local, MEMORY, stencil_ops, 0, "2D 5-point stencil through 18x18 __local tiles")
+BENCH(stencil_cached, local, MEMORY, stencil_ops, 1, "the same over data that fit in the last-level cache")
 BENCH(histogram, local, MEMORY, histogram_ops, 0, "256-bin histogram: __local atomics, then global atomics")
 BENCH(empty_kernel, launch, LATENCY, empty_ops, 0, "latency of one empty kernel: enqueue and wait (twin: empty omp parallel)")
 BENCH(enqueue_10k, launch, LATENCY, enqueues_ops, 0, "10,000 small kernels in a row, one wait (twin: omp parallel for)")

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 double bench_now(void)
 {
@@ -73,6 +74,57 @@ void *bench_alloc(bench_ctx *b, size_t bytes)
     for (size_t i = 0; i < rounded; i += 4096)
         p[i] = 0;
     return p;
+}
+
+/* The last-level cache's bytes, from glibc (cpuid on x86) or else the
+ * kernel's /sys; 0 if neither says.  `how` names the source. */
+static size_t last_level_cache(const char **how)
+{
+    *how = "sysconf";
+    long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE), l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+    if (l3 > 0 || l2 > 0)
+        return (size_t)(l3 > 0 ? l3 : l2);
+    *how = "/sys";
+    size_t best = 0;
+    int best_level = 0;
+    for (int i = 0; i < 16; i++) {
+        char path[96];
+        int level = 0;
+        size_t kib = 0;
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            break;
+        int ok = fscanf(f, "%d", &level) == 1;
+        fclose(f);
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+        if (!ok || !(f = fopen(path, "r")))
+            continue;
+        ok = fscanf(f, "%zuK", &kib) == 1;
+        fclose(f);
+        if (ok && level >= best_level) {
+            best_level = level;
+            best = kib * 1024;
+        }
+    }
+    return best;
+}
+
+size_t bench_cache_floats(bench_ctx *b, int arrays, size_t most)
+{
+    enum { FEWEST = 1 << 16 };
+    const char *how;
+    size_t cache = last_level_cache(&how), n = FEWEST;
+    while (2 * n <= most && 2 * n * sizeof(float) * (size_t)arrays <= cache / 2)
+        n *= 2;
+    if (!cache) {
+        n = most < (1 << 20) ? most : (1 << 20);
+        snprintf(b->note, sizeof b->note, "%zuK floats an array: the last-level cache's size is unknown", n >> 10);
+    } else
+        snprintf(b->note, sizeof b->note, "%zuK floats an array, %d array%s: %.1f MiB, in a last-level cache of %.1f "
+                 "MiB (%s)", n >> 10, arrays, arrays == 1 ? "" : "s",
+                 (double)(n * sizeof(float) * (size_t)arrays) / (1 << 20), (double)cache / (1 << 20), how);
+    return n;
 }
 
 uint64_t bench_hash(uint64_t i, uint32_t seed) /* splitmix64 of (seed, i) */

@@ -1,8 +1,10 @@
 /*
  * The benchmark runner: every benchmark of bench_list.h on every OpenCL
  * platform's CPU device the ICD loader finds (Mosaic and PoCL side by
- * side), beside its C + OpenMP twin, with the machine's two roofs measured
- * in the same run.  Prints a table, writes a CSV file and an SVG chart.
+ * side), beside its C + OpenMP twin (and OpenBLAS, for the rows that have
+ * it, where the runner was built with it), with the machine's two roofs
+ * measured in the same run.  Prints a table, writes a CSV file and an SVG
+ * chart.
  *
  *   OCL_ICD_VENDORS=$PWD/build/bench/vendors build/bench/bench_runner [options]
  *
@@ -69,7 +71,8 @@ static void usage(FILE *f)
                "                    [--inject-fault NAME] [--list]\n"
                "  --size       problem sizes: tiny (a test), quick (default), full (a 16-core machine)\n"
                "  --reps       timed runs of each implementation; the median is reported (quick: 5, full: 7)\n"
-               "  --threads    OpenMP threads, Mosaic's workers and PoCL's compute units (default: all cores)\n"
+               "  --threads    OpenMP's and OpenBLAS's threads, Mosaic's workers, PoCL's compute units\n"
+               "               (default: all cores)\n"
                "  --timing     warm (default): time the second of two runs after each pause, threads awake;\n"
                "               cold: time the first, the threads' wake-up included\n"
                "  --only       comma-separated benchmarks or groups (bench_list.h) to run\n"
@@ -298,19 +301,25 @@ static void fail(bench_ctx *b, impl_result *x)
 /* A pause before each timed run, so the threads of the implementation
  * that ran before have gone to sleep: OpenMP's threads spin for some
  * milliseconds after a parallel region (GOMP_SPINCOUNT) and would take
- * cores from the next implementation. */
-static void settle(const run_info *run)
+ * cores from the next implementation.  OpenBLAS's threads poll longer,
+ * yielding the core: 2^28 cycles (OPENBLAS_THREAD_TIMEOUT, read when the
+ * library loads), 0.08-0.13 s at 2-3.5 GHz; the test's tiny size needs no
+ * figure and does not wait for them. */
+static void settle(const run_info *run, bool after_blas)
 {
-    struct timespec ts = { 0, run->size == SIZE_TINY ? 1000000 : run->size == SIZE_QUICK ? 10000000 : 20000000 };
+    long ns = run->size == SIZE_TINY ? 1000000 : run->size == SIZE_QUICK ? 10000000 : 20000000;
+    if (after_blas && blas_threads() > 1 && run->size != SIZE_TINY)
+        ns = 150000000;
+    struct timespec ts = { 0, ns };
     nanosleep(&ts, NULL);
 }
 
-/* One run of implementation i (a platform, the twin or the alternative). */
+/* One run of implementation i (a platform, the twin, the alternative or OpenBLAS). */
 static int run_impl(const run_info *run, const bench_ops *ops, bench_ctx *b, void **dev, int i)
 {
     if (i < run->nplatforms)
         return ops->cl_run(b, &run->platforms[i], dev[i]);
-    return i == run->twin ? ops->twin(b) : ops->alt(b);
+    return i == run->twin ? ops->twin(b) : i == run->alt ? ops->alt(b) : ops->blas(b);
 }
 
 /* One reading of the roof of a row's bound, in its round, after the same
@@ -330,7 +339,7 @@ static double read_roof(const run_info *run, bench_bound bound)
 
 static int check_impl(const run_info *run, const bench_ops *ops, bench_ctx *b, void **dev, int i, int fault)
 {
-    if (i >= run->nplatforms) /* the twin and the alternative write the same output */
+    if (i >= run->nplatforms) /* the twin, the alternative and OpenBLAS write the same output */
         return ops->twin_check(b);
     b->fault = fault;
     int r = ops->cl_check(b, &run->platforms[i], dev[i]);
@@ -352,12 +361,17 @@ static void run_bench(const run_info *run, const bench_entry *e, int fault, benc
     r->what = e->what;
     r->bound = e->bound;
     r->alt_name = ops->alt ? ops->alt_name : NULL;
-    int nimpl = run->twin + 1 + (ops->alt != NULL);
+    r->of_twin = e->bound == BOUND_MEMORY && ops->share_of_twin;
+    /* Every slot up to OpenBLAS's; those the row does not have stay NONE. */
+    int nimpl = run->blas + 1;
     for (int i = 0; i < nimpl; i++)
-        r->impl[i].status = STATUS_OK;
+        if (i <= run->twin || (i == run->alt && ops->alt) || (i == run->blas && ops->blas && blas_present()))
+            r->impl[i].status = STATUS_OK;
 
     if (ops->setup(&b)) {
         for (int i = 0; i < nimpl; i++) {
+            if (r->impl[i].status == STATUS_NONE)
+                continue;
             r->impl[i].status = STATUS_FAIL;
             snprintf(r->impl[i].why, sizeof r->impl[i].why, "setup: %s", b.why);
         }
@@ -367,9 +381,12 @@ static void run_bench(const run_info *run, const bench_entry *e, int fault, benc
     r->bytes = b.bytes;
     r->flops = b.flops;
     r->ops = b.ops;
+    snprintf(r->note, sizeof r->note, "%s", b.note);
 
     /* Prepare, warm up and check every implementation. */
     for (int i = 0; i < nimpl; i++) {
+        if (r->impl[i].status == STATUS_NONE)
+            continue;
         if (i < run->nplatforms && ops->cl_prepare(&b, &run->platforms[i], &dev[i])) {
             fail(&b, &r->impl[i]);
             continue;
@@ -378,9 +395,12 @@ static void run_bench(const run_info *run, const bench_entry *e, int fault, benc
             fail(&b, &r->impl[i]);
     }
     /* Timed rounds, the order rotating; the roof of a row that has a share
-     * is read in each round as one more slot of the rotation (slot nimpl). */
-    int last_host = -1; /* the twin or the alternative, whichever ran last */
-    bool has_share = (e->bound == BOUND_MEMORY && r->bytes > 0) || (e->bound == BOUND_COMPUTE && r->flops > 0);
+     * of one is read in each round as one more slot of the rotation (slot
+     * nimpl).  A row whose share is of its twin needs no reading. */
+    int last_host = -1; /* the twin, the alternative or OpenBLAS, whichever ran last */
+    bool after_blas = false; /* the slot before was OpenBLAS's */
+    bool has_share = (e->bound == BOUND_MEMORY && r->bytes > 0 && !r->of_twin) ||
+                     (e->bound == BOUND_COMPUTE && r->flops > 0);
     int slots = nimpl + has_share;
     static double readings[MAX_REPS];
     int nreadings = 0;
@@ -389,7 +409,8 @@ static void run_bench(const run_info *run, const bench_entry *e, int fault, benc
         for (int j = 0; j < slots; j++) {
             int i = (j + rep) % slots;
             if (i == nimpl) {
-                settle(run);
+                settle(run, after_blas);
+                after_blas = false;
                 double v = read_roof(run, e->bound);
                 if (v > 0)
                     readings[nreadings++] = v;
@@ -397,7 +418,8 @@ static void run_bench(const run_info *run, const bench_entry *e, int fault, benc
             }
             if (r->impl[i].status != STATUS_OK)
                 continue;
-            settle(run);
+            settle(run, after_blas);
+            after_blas = i == run->blas;
             /* warm: an untimed run first wakes this implementation's threads */
             int rc = run->cold ? 0 : run_impl(run, ops, &b, dev, i);
             double t0 = bench_now();
@@ -465,6 +487,7 @@ int main(int argc, char **argv)
         setenv("POCL_MAX_PTHREAD_COUNT", n, 1); /* PoCL 3 */
         omp_set_num_threads(o.threads);
     }
+    blas_set_threads(omp_get_max_threads()); /* OpenBLAS: the twins' count, every core by default */
 
     /* OMP_PROC_BIND makes the OpenMP runtime bind this thread to one core
      * at start-up, and a CPU device that takes its cores from the thread
@@ -504,6 +527,8 @@ int main(int argc, char **argv)
         }
     run.twin = run.nplatforms;
     run.alt = run.nplatforms + 1;
+    run.blas = run.nplatforms + 2;
+    blas_describe(run.blas_info, sizeof run.blas_info);
 
     static bench_result results[NUM_BENCH];
     int n = 0;

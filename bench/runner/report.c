@@ -12,7 +12,7 @@ const char *impl_name(const run_info *run, int i)
 {
     if (i < run->nplatforms)
         return run->platforms[i].name;
-    return i == run->twin ? "C+OpenMP" : "alternative";
+    return i == run->twin ? "C+OpenMP" : i == run->blas ? "OpenBLAS" : "alternative";
 }
 
 static const char *short_name(const run_info *run, int i) { return i == run->twin ? "C+OMP" : impl_name(run, i); }
@@ -49,17 +49,18 @@ void report_header(const run_info *run)
     printf("roofs, read at the start, at the end and in every round of a row: triad %.1f-%.1f GB/s, "
            "FMA peak %.0f-%.0f GFLOP/s (%s)\n",
            run->triad_low, run->triad_gbs, run->fma_low, run->fma_gflops, run->isa);
+    printf("OpenBLAS, the GEMM rows' reference: %s\n", run->blas_info);
     for (int p = 0; p < run->nplatforms; p++)
         printf("platform %d: %s (%s; %s, %u compute units)\n", p, run->platforms[p].name, run->platforms[p].version,
                run->platforms[p].device_name, run->platforms[p].compute_units);
     const char *base = run->nplatforms ? run->platforms[run->base].name : "-";
     if (run->nplatforms)
-        printf("time: per run (latency rows: per launch); X/%.1s: X's time / %s's (above 1: %s is faster); "
-               "roof: share of the triad bandwidth (mem) or FMA peak (fp) read in the row's rounds (highest: of)\n\n",
-               base, base, base);
+        printf("time: per run (latency rows: per launch); X/%.1s: X's time / %s's (above 1: %s is faster)\n", base,
+               base, base);
     else
-        printf("no OpenCL platform: the twins alone; time: per run (latency rows: per launch); "
-               "roof: share of the triad bandwidth (mem) or FMA peak (fp) read in the row's rounds (highest: of)\n\n");
+        printf("no OpenCL platform: the twins alone; time: per run (latency rows: per launch)\n");
+    printf("roof: share of the triad bandwidth (mem) or FMA peak (fp) read in the row's rounds (highest: of), or of "
+           "the twin's bandwidth (twin: rows through __local memory and barriers)\n\n");
     printf("%-15s", "benchmark");
     for (int i = 0; i < table_impls(run); i++)
         printf(" %8.8s", short_name(run, i));
@@ -76,6 +77,30 @@ void report_header(const run_info *run)
     for (int i = 0; i < table_impls(run); i++)
         printf(" %6.6s", short_name(run, i));
     printf(" %9s\n", "of");
+}
+
+/* A row's OpenBLAS line: its time, and each implementation's share of it
+ * (OpenBLAS's time / the implementation's: 100% is OpenBLAS's speed). */
+static void report_blas(const run_info *run, const bench_result *r)
+{
+    char buf[32];
+    const impl_result *blas = &r->impl[run->blas];
+    if (blas->status == STATUS_NONE)
+        return;
+    if (blas->status == STATUS_FAIL) {
+        printf("    OpenBLAS: FAIL\n");
+        return;
+    }
+    printf("    OpenBLAS %s; share of OpenBLAS:", fmt_time(buf, sizeof buf, result_per_op(r, blas)));
+    for (int i = 0; i < table_impls(run); i++) {
+        double share = result_blas_share(run, r, &r->impl[i]);
+        const char *sep = i + 1 < table_impls(run) ? "," : "";
+        if (share < 0)
+            printf(" %s -%s", short_name(run, i), sep);
+        else
+            printf(share < 0.1 ? " %s %.1f%%%s" : " %s %.0f%%%s", short_name(run, i), share * 100, sep);
+    }
+    printf("\n");
 }
 
 void report_row(const run_info *run, const bench_result *r)
@@ -97,7 +122,7 @@ void report_row(const run_info *run, const bench_result *r)
                     printf(ratio < 10 ? " %7.2f" : " %7.1f", ratio);
             }
     }
-    printf(" | %-4s", r->bound == BOUND_MEMORY ? "mem" : r->bound == BOUND_COMPUTE ? "fp" : "-");
+    printf(" | %-4s", r->of_twin ? "twin" : r->bound == BOUND_MEMORY ? "mem" : r->bound == BOUND_COMPUTE ? "fp" : "-");
     for (int i = 0; i < table_impls(run); i++) {
         double share = result_share(run, r, &r->impl[i]);
         if (share < 0)
@@ -105,9 +130,13 @@ void report_row(const run_info *run, const bench_result *r)
         else
             printf(" %5.0f%%", share * 100);
     }
-    if (r->roof_high > 0)
-        printf(r->bound == BOUND_MEMORY ? " %5.1f GB/s" : " %4.0f GF/s", r->roof_high);
+    double roof = r->of_twin ? result_roof(run, r) : r->roof_high; /* a reading, never the fallback */
+    if (roof > 0)
+        printf(r->bound == BOUND_MEMORY ? " %5.1f GB/s" : " %4.0f GF/s", roof);
     printf("\n");
+    if (r->note[0])
+        printf("    (%s)\n", r->note);
+    report_blas(run, r);
     const impl_result *alt = &r->impl[run->alt];
     if (r->alt_name && alt->status != STATUS_NONE) {
         double ratio = result_ratio(alt, &r->impl[run->base]);
@@ -154,6 +183,25 @@ void report_summary(const run_info *run, const bench_result *results, int n)
                        impl_name(run, i), base, exp(logsum / count), base, impl_name(run, i), exp(-logsum / count));
         }
     }
+    for (int i = 0; i < table_impls(run); i++) {
+        double logsum = 0, low = -1;
+        int count = 0;
+        const char *lowest = "";
+        for (int k = 0; k < n; k++) {
+            double share = result_blas_share(run, &results[k], &results[k].impl[i]);
+            if (share > 0) {
+                logsum += log(share);
+                count++;
+                if (low < 0 || share < low) {
+                    low = share;
+                    lowest = results[k].name;
+                }
+            }
+        }
+        if (count)
+            printf("share of OpenBLAS over %d row%s: %s geomean %.0f%%, lowest %.0f%% (%s)\n", count,
+                   count == 1 ? "" : "s", impl_name(run, i), exp(logsum / count) * 100, low * 100, lowest);
+    }
     printf("%d FAIL\n", fails);
 }
 
@@ -183,13 +231,13 @@ int report_csv(const char *path, const run_info *run, const bench_result *result
         return -1;
     }
     fprintf(f, "benchmark,group,bound,implementation,status,threads,runs,median_ms,min_ms,max_ms,per_op_us,"
-               "gb_per_s,gflop_per_s,roof_share,time_over_%s,time_over_c,roof,note\n",
+               "gb_per_s,gflop_per_s,roof_share,time_over_%s,time_over_c,roof,roof_of,share_of_openblas,note\n",
             run->nplatforms ? impl_name(run, run->base) : "base");
     /* The roofs' highest readings, and in the roof column their lowest;
      * the triad's note says how the rows were timed. */
-    fprintf(f, "roof_triad,roof,memory,C+OpenMP,ok,%d,%d,,,,,%.3f,,,,,%.3f,%s\n", run->threads, run->reps,
+    fprintf(f, "roof_triad,roof,memory,C+OpenMP,ok,%d,%d,,,,,%.3f,,,,,%.3f,triad,,%s\n", run->threads, run->reps,
             run->triad_gbs, run->triad_low, run->cold ? "rows timed cold" : "rows timed warm");
-    fprintf(f, "roof_fma,roof,compute,C+OpenMP,ok,%d,%d,,,,,,%.3f,,,,%.3f,", run->threads, run->reps,
+    fprintf(f, "roof_fma,roof,compute,C+OpenMP,ok,%d,%d,,,,,,%.3f,,,,%.3f,fma,,", run->threads, run->reps,
             run->fma_gflops, run->fma_low);
     csv_text(f, run->isa);
     fputc('\n', f);
@@ -197,11 +245,12 @@ int report_csv(const char *path, const run_info *run, const bench_result *result
         const bench_result *r = &results[k];
         for (int i = 0; i < MAX_IMPLS; i++) {
             const impl_result *x = &r->impl[i];
-            if (x->status == STATUS_NONE || (i >= run->nplatforms && i != run->twin && i != run->alt))
+            if (x->status == STATUS_NONE)
                 continue;
             const char *name = i == run->alt ? r->alt_name : impl_name(run, i);
+            int threads = i == run->alt ? 1 : i == run->blas ? blas_threads() : run->threads;
             fprintf(f, "%s,%s,%s,%s,%s,%d,%d", r->name, r->group, bound_name(r->bound), name,
-                    x->status == STATUS_OK ? "ok" : "FAIL", i == run->alt ? 1 : run->threads, x->runs);
+                    x->status == STATUS_OK ? "ok" : "FAIL", threads, x->runs);
             int ok = x->status == STATUS_OK;
             csv_num(f, ok ? x->median * 1e3 : -1, "%.6f");
             csv_num(f, ok ? x->min * 1e3 : -1, "%.6f");
@@ -212,10 +261,18 @@ int report_csv(const char *path, const run_info *run, const bench_result *result
             csv_num(f, result_share(run, r, x), "%.4f");
             csv_num(f, run->nplatforms ? result_ratio(x, &r->impl[run->base]) : -1, "%.4f");
             csv_num(f, result_ratio(x, &r->impl[run->twin]), "%.4f");
-            csv_num(f, r->roof_high > 0 ? r->roof_high : -1, "%.3f");
+            double roof = r->of_twin ? result_roof(run, r) : r->roof_high;
+            csv_num(f, roof > 0 ? roof : -1, "%.3f");
+            fprintf(f, ",%s", r->of_twin                    ? "twin"
+                              : r->bound == BOUND_MEMORY  ? "triad"
+                              : r->bound == BOUND_COMPUTE ? "fma"
+                                                          : "");
+            csv_num(f, result_blas_share(run, r, x), "%.4f");
             fputc(',', f);
             if (x->status == STATUS_FAIL)
                 csv_text(f, x->why);
+            else if (r->note[0])
+                csv_text(f, r->note);
             fputc('\n', f);
         }
     }

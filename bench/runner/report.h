@@ -10,8 +10,8 @@
 #include <stdbool.h>
 
 /* The implementations of a row: the platforms first, then the twin, then
- * the row's alternative (memcpy) where it has one. */
-enum { MAX_IMPLS = MAX_PLATFORMS + 2, MAX_REPS = 101 };
+ * the row's alternative (memcpy) and OpenBLAS where it has them. */
+enum { MAX_IMPLS = MAX_PLATFORMS + 3, MAX_REPS = 101 };
 
 typedef enum { STATUS_NONE, STATUS_OK, STATUS_FAIL } run_status;
 
@@ -28,6 +28,8 @@ typedef struct bench_result {
     double bytes, flops; /* per run */
     long ops;            /* per run (latency rows) */
     const char *alt_name;
+    bool of_twin; /* its share is of the twin's bandwidth (bench_ops.share_of_twin) */
+    char note[128]; /* bench_ctx.note */
     impl_result impl[MAX_IMPLS];
     /* The roof of a memory- or compute-bound row, read in each of its
      * rounds beside its runs (GB/s or GFLOP/s): its shares are of the
@@ -51,7 +53,8 @@ typedef struct run_info {
     bench_platform *platforms;
     int nplatforms;
     int base; /* the platform the ratios are to: Mosaic where it runs */
-    int twin, alt; /* indexes of the twin and the alternative in impl[] */
+    int twin, alt, blas; /* indexes of the twin, the alternative and OpenBLAS in impl[] */
+    char blas_info[192]; /* OpenBLAS's build and threads, or why there is none */
 } run_info;
 
 const char *impl_name(const run_info *run, int i);
@@ -66,6 +69,8 @@ double result_per_op(const bench_result *r, const impl_result *x); /* seconds pe
 double result_gbs(const bench_result *r, const impl_result *x);
 double result_gflops(const bench_result *r, const impl_result *x);
 double result_share(const run_info *run, const bench_result *r, const impl_result *x); /* of the row's roof */
+double result_roof(const run_info *run, const bench_result *r); /* that roof, GB/s or GFLOP/s; 0: none */
+double result_blas_share(const run_info *run, const bench_result *r, const impl_result *x); /* OpenBLAS's time / x's */
 double result_ratio(const impl_result *x, const impl_result *to); /* time of x / time of `to` */
 
 /* report.c */

@@ -27,7 +27,7 @@
 enum { MAX_PLATFORMS = 6, MAX_PROGRAMS = 16 };
 
 /* How big a run is: tiny for the ctest, quick for `make bench-quick` (2
- * cores, under a minute), full for `make bench` (a 16-core machine). */
+ * cores, one or two minutes), full for `make bench` (a 16-core machine). */
 typedef enum { SIZE_TINY, SIZE_QUICK, SIZE_FULL } bench_size;
 #define BY_SIZE(b, tiny, quick, full) ((b)->size == SIZE_TINY ? (tiny) : (b)->size == SIZE_QUICK ? (quick) : (full))
 
@@ -64,6 +64,7 @@ typedef struct bench_ctx {
     long ops;        /* operations per run, for latency rows (time shown per op) */
     int fault;       /* --inject-fault: corrupt a result so the check must catch it */
     char why[256];   /* why it failed */
+    char note[128];  /* a line under the row: how its size was chosen (empty: none) */
 } bench_ctx;
 
 typedef struct bench_ops {
@@ -78,6 +79,14 @@ typedef struct bench_ops {
     /* An optional second host reference timed beside the twin (memcpy). */
     const char *alt_name;
     int (*alt)(bench_ctx *b);
+    /* The same computation through OpenBLAS (blas.c), the optimised library
+     * a row is judged against; run only where the runner was built with it.
+     * It writes the twin's output, and twin_check checks it. */
+    int (*blas)(bench_ctx *b);
+    /* Memory-bound rows whose bytes go through __local memory and barriers
+     * (or sit in the caches): the triad roof is out of their reach by
+     * construction, so their share is of their twin's bandwidth. */
+    int share_of_twin;
 } bench_ops;
 
 /* ---- helpers (common.c) ---- */
@@ -88,6 +97,9 @@ const char *bench_cl_error(cl_int err);
 
 /* Host memory: 64-byte aligned, pages touched in parallel as OpenMP will use them. */
 void *bench_alloc(bench_ctx *b, size_t bytes);
+/* Floats per array such that `arrays` arrays take at most half the last-level
+ * cache (a power of two, 4M at most, `most` at most); writes b->note. */
+size_t bench_cache_floats(bench_ctx *b, int arrays, size_t most);
 /* Deterministic inputs: uniform in [lo, hi), or small integers in [lo, hi]. */
 void bench_fill_uniform(float *x, size_t n, uint32_t seed, float lo, float hi);
 void bench_fill_int_floats(float *x, size_t n, uint32_t seed, int lo, int hi);
@@ -127,6 +139,41 @@ typedef struct bench_simple {
 } bench_simple;
 bench_simple *bench_simple_new(bench_ctx *b);
 void bench_simple_release(bench_ctx *b, bench_platform *p, void *dev);
+
+/* ---- GEMM's host side (blas.c), shared by the rows of sgemm.c, gemm.c and ml.c ---- */
+
+/* C = op(A) op(B), all row-major: op(A) is m x k (A is stored k x m when
+ * a_trans), op(B) is k x n (B stored n x k when b_trans), C is m x n; the
+ * leading dimensions are the stored rows' lengths. */
+typedef struct gemm_shape {
+    int m, n, k;
+    int a_trans, b_trans;
+} gemm_shape;
+static inline int gemm_lda(const gemm_shape *s) { return s->a_trans ? s->m : s->k; }
+static inline int gemm_ldb(const gemm_shape *s) { return s->b_trans ? s->k : s->n; }
+
+/* Inputs uniform in [-1, 1), the reference in double, each element's
+ * tolerance (the bound on a float sum's rounding, k eps sum |a_ik b_kj|). */
+typedef struct gemm_host {
+    gemm_shape shape;
+    float *a, *b, *c, *ref, *tol;
+} gemm_host;
+int gemm_host_setup(bench_ctx *b, const gemm_shape *shape); /* b->host, b->flops, b->bytes */
+void gemm_host_teardown(bench_ctx *b);
+int gemm_host_twin(bench_ctx *b);       /* the C + OpenMP loop */
+int gemm_host_twin_check(bench_ctx *b); /* checks h->c */
+int gemm_host_blas(bench_ctx *b);       /* OpenBLAS's SGEMM into h->c */
+int gemm_host_check(bench_ctx *b, const float *c);
+/* The reference of m x n = (m x k)(k x n), row-major, in double, and each
+ * element's tolerance for a float computation of it. */
+void gemm_reference(int m, int n, int k, const float *a, const float *b, float *ref, float *tol);
+
+/* OpenBLAS (blas.c): absent where the runner was built without it. */
+int blas_present(void);
+void blas_set_threads(int threads); /* the runner's thread count */
+void blas_describe(char *out, size_t len);
+int blas_threads(void); /* OpenBLAS's own threads: 1 when it runs on the caller's */
+int blas_sgemm(bench_ctx *b, const gemm_shape *s, const float *a, const float *bm, float *c);
 
 /* ---- the roofs (roofs.c), on the OpenMP threads ---- */
 

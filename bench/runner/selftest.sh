@@ -3,9 +3,12 @@
 # the platforms the loader shows (the test environment: Mosaic alone).
 #   selftest.sh path/to/bench_runner output-folder
 # Passes if the runner exits 0, the CSV has a right ("ok") result for Mosaic
-# and for the C twin of every benchmark, the SVG chart is whole and names
-# every benchmark, and a wrong result injected into one benchmark comes out
-# as FAIL with exit status 1 while the others stay ok; --timing cold runs and
+# and for the C twin of every benchmark, each row's share is of the right
+# roof (the barrier rows': their twin's), the matrix products have a right
+# OpenBLAS result and shares of it (where the runner has OpenBLAS), the SVG
+# chart is whole and names every benchmark, and wrong results injected into
+# two benchmarks come out as FAIL with exit status 1 while the others stay
+# ok; --timing cold runs and
 # a timing that is neither warm nor cold is bad usage (exit status 2).
 set -u
 runner=$1
@@ -30,18 +33,40 @@ for name in $names; do
     done
     grep -q ">$name</text>" "$out/bench.svg" || fail "the chart does not name $name"
 done
+# What each row's share is of: the barrier rows' of their twin's bandwidth.
+for pair in stream_triad:triad sgemm_naive:fma reduce:twin reduce_cached:twin histogram:twin; do
+    name=${pair%%:*} want=${pair#*:}
+    got=$(awk -F, -v b="$name" '$1 == b && $4 == "Mosaic" { print $18 }' "$out/bench.csv")
+    [ "$got" = "$want" ] || fail "$name's share is of '$got' in the CSV, not of $want"
+done
+awk -F, '$1 == "reduce_cached" && $4 == "Mosaic" && $20 ~ /floats an array/ { found = 1 } END { exit !found }' \
+    "$out/bench.csv" || fail "reduce_cached's CSV row does not say its size"
+# The matrix products beside OpenBLAS, where the runner was built with it.
+if grep -q "OpenBLAS, the GEMM rows' reference: none" "$out/run.txt"; then
+    echo "selftest: built without OpenBLAS: its rows not checked"
+else
+    for name in $("$runner" --list | awk '$2 == "sgemm" || $2 == "gemm" || $2 == "ml" { print $1 }'); do
+        awk -F, -v b="$name" '$1 == b && $4 == "OpenBLAS" && $5 == "ok" && $8 > 0 { found = 1 } END { exit !found }' \
+            "$out/bench.csv" || fail "$name has no right OpenBLAS result in the CSV"
+        awk -F, -v b="$name" '$1 == b && $4 == "Mosaic" && $19 != "" { found = 1 } END { exit !found }' \
+            "$out/bench.csv" || fail "$name has no share of OpenBLAS for Mosaic in the CSV"
+    done
+    grep -q "share of OpenBLAS:" "$out/run.txt" || fail "the table has no OpenBLAS line"
+fi
 awk -F, '$1 == "roof_triad" && $12 > 0 { found = 1 } END { exit !found }' "$out/bench.csv" || fail "no triad roof in the CSV"
 awk -F, '$1 == "roof_fma" && $13 > 0 { found = 1 } END { exit !found }' "$out/bench.csv" || fail "no FMA roof in the CSV"
 head -n 1 "$out/bench.svg" | grep -q '^<svg ' || fail "the chart does not start with <svg"
 tail -n 1 "$out/bench.svg" | grep -q '^</svg>$' || fail "the chart does not end with </svg>"
 
 # A wrong result must be a FAIL, never a time.
-"$runner" --size tiny --threads 2 --reps 1 --only stream_triad,reduce --inject-fault reduce \
-    --csv "$out/fault.csv" >"$out/fault.txt" 2>&1
+"$runner" --size tiny --threads 2 --reps 1 --only stream_triad,reduce,gemm_indirect \
+    --inject-fault reduce,gemm_indirect --csv "$out/fault.csv" >"$out/fault.txt" 2>&1
 rc=$?
 [ "$rc" -eq 1 ] || { cat "$out/fault.txt"; fail "with a wrong result the runner exited with $rc, not 1"; }
-awk -F, '$1 == "reduce" && $4 == "Mosaic" && $5 == "FAIL" && $8 == "" { found = 1 } END { exit !found }' \
-    "$out/fault.csv" || fail "the injected wrong result of reduce is not a FAIL without a time"
+for name in reduce gemm_indirect; do
+    awk -F, -v b="$name" '$1 == b && $4 == "Mosaic" && $5 == "FAIL" && $8 == "" { found = 1 } END { exit !found }' \
+        "$out/fault.csv" || fail "the injected wrong result of $name is not a FAIL without a time"
+done
 awk -F, '$1 == "stream_triad" && $4 == "Mosaic" && $5 == "ok" { found = 1 } END { exit !found }' \
     "$out/fault.csv" || fail "stream_triad failed beside the injected fault"
 

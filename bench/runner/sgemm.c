@@ -8,15 +8,10 @@
  * tiled in the shape of CLBlast's XgemmDirectTN (8x8 groups of 4x4 values
  * a work-item over 32x32 tiles, read as float4, A's tile transposed in
  * __local memory, the k loop unrolled by two, two barriers per step).
- * The twin is the loop a C programmer writes:
- * rows over the threads, i-k-j order so the inner loop runs along rows of B
- * and C and vectorises.  2 n^3 flops per run.
+ * The host side (inputs, reference, the C + OpenMP twin's i-k-j loop,
+ * OpenBLAS's SGEMM) is blas.c's.  2 n^3 flops per run.
  */
 #include "runner.h"
-
-#include <float.h>
-#include <math.h>
-#include <stdlib.h>
 
 static const char *source =
     "__kernel void sgemm_naive(__global const float *a, __global const float *b, __global float *c, int n)\n"
@@ -102,106 +97,20 @@ static const char *const kernel_names[] = {"sgemm_naive", "sgemm_tiled", "sgemm_
 static const size_t group_sides[] = {0, 16, 8, 8};
 static const size_t item_sides[] = {1, 1, 1, 4};
 
-typedef struct sgemm_host {
-    int n;
-    float *a, *b, *c, *ref, *tol;
-} sgemm_host;
-
 static int setup(bench_ctx *b)
 {
-    sgemm_host *h = calloc(1, sizeof *h);
-    if (!(b->host = h))
-        return bench_fail(b, "out of host memory");
-    int n = h->n = BY_SIZE(b, 64, 256, 1024);
-    size_t bytes = (size_t)n * n * sizeof(float);
-    if (!(h->a = bench_alloc(b, bytes)) || !(h->b = bench_alloc(b, bytes)) || !(h->c = bench_alloc(b, bytes)) ||
-        !(h->ref = bench_alloc(b, bytes)) || !(h->tol = bench_alloc(b, bytes)))
-        return -1;
-    bench_fill_uniform(h->a, (size_t)n * n, 3, -1.0f, 1.0f);
-    bench_fill_uniform(h->b, (size_t)n * n, 4, -1.0f, 1.0f);
-    /* The reference in double; the tolerance of each element is the bound
-     * on a float sum's rounding error, n eps sum |a_ik b_kj|. */
-#pragma omp parallel
-    {
-        double *row = malloc(2 * (size_t)n * sizeof(double)), *mag = row + n;
-#pragma omp for schedule(static)
-        for (int i = 0; i < n; i++) {
-            for (int j = 0; j < n; j++)
-                row[j] = mag[j] = 0;
-            for (int k = 0; k < n; k++) {
-                double aik = h->a[(size_t)i * n + k];
-                const float *bk = h->b + (size_t)k * n;
-                for (int j = 0; j < n; j++) {
-                    row[j] += aik * bk[j];
-                    mag[j] += fabs(aik * bk[j]);
-                }
-            }
-            for (int j = 0; j < n; j++) {
-                h->ref[(size_t)i * n + j] = (float)row[j];
-                h->tol[(size_t)i * n + j] = (float)(n * FLT_EPSILON * mag[j]) + 1e-6f;
-            }
-        }
-        free(row);
-    }
-    b->flops = 2.0 * n * n * (double)n;
-    b->bytes = 3.0 * (double)bytes;
-    return 0;
+    int n = BY_SIZE(b, 64, 256, 1024);
+    return gemm_host_setup(b, &(gemm_shape){ n, n, n, 0, 0 });
 }
-
-static void teardown(bench_ctx *b)
-{
-    sgemm_host *h = b->host;
-    if (!h)
-        return;
-    free(h->a);
-    free(h->b);
-    free(h->c);
-    free(h->ref);
-    free(h->tol);
-    free(h);
-}
-
-static int twin(bench_ctx *b)
-{
-    sgemm_host *h = b->host;
-    const int n = h->n;
-    const float *restrict a = h->a, *restrict bm = h->b;
-    float *restrict c = h->c;
-#pragma omp parallel for schedule(static)
-    for (int i = 0; i < n; i++) {
-        float *restrict ci = c + (size_t)i * n;
-        for (int j = 0; j < n; j++)
-            ci[j] = 0.0f;
-        for (int k = 0; k < n; k++) {
-            float aik = a[(size_t)i * n + k];
-            const float *restrict bk = bm + (size_t)k * n;
-#pragma omp simd
-            for (int j = 0; j < n; j++)
-                ci[j] += aik * bk[j];
-        }
-    }
-    return 0;
-}
-
-static int check(bench_ctx *b, const float *c)
-{
-    sgemm_host *h = b->host;
-    size_t nn = (size_t)h->n * h->n;
-    for (size_t i = 0; i < nn; i++)
-        if (!(fabsf(c[i] - h->ref[i]) <= h->tol[i]))
-            return bench_fail(b, "c[%zu][%zu] is %.7g, expected %.7g", i / h->n, i % h->n, c[i], h->ref[i]);
-    return 0;
-}
-
-static int twin_check(bench_ctx *b) { return check(b, ((sgemm_host *)b->host)->c); }
 
 static int cl_prepare(bench_ctx *b, bench_platform *p, void **dev)
 {
-    sgemm_host *h = b->host;
+    gemm_host *h = b->host;
     bench_simple *s = bench_simple_new(b);
     if (!(*dev = s))
         return -1;
-    size_t bytes = (size_t)h->n * h->n * sizeof(float);
+    int n = h->shape.n;
+    size_t bytes = (size_t)n * n * sizeof(float);
     size_t side = group_sides[b->variant];
     if ((side && bench_needs_group(b, p, side * side)) ||
         !(s->k[0] = bench_kernel(b, p, source, kernel_names[b->variant])) ||
@@ -209,13 +118,13 @@ static int cl_prepare(bench_ctx *b, bench_platform *p, void **dev)
         !(s->m[1] = bench_buffer(b, p, CL_MEM_READ_ONLY, bytes, h->b)) ||
         !(s->m[2] = bench_buffer(b, p, CL_MEM_WRITE_ONLY, bytes, NULL)))
         return -1;
-    return BENCH_ARGS(b, s->k[0], ARG(s->m[0]), ARG(s->m[1]), ARG(s->m[2]), ARG(h->n));
+    return BENCH_ARGS(b, s->k[0], ARG(s->m[0]), ARG(s->m[1]), ARG(s->m[2]), ARG(n));
 }
 
 static int cl_run(bench_ctx *b, bench_platform *p, void *dev)
 {
     bench_simple *s = dev;
-    size_t n = (size_t)((sgemm_host *)b->host)->n, side = group_sides[b->variant];
+    size_t n = (size_t)((gemm_host *)b->host)->shape.n, side = group_sides[b->variant];
     size_t global[2] = { n / item_sides[b->variant], n / item_sides[b->variant] }, local[2] = { side, side };
     if (bench_launch(b, p, s->k[0], 2, global, side ? local : NULL))
         return -1;
@@ -224,20 +133,21 @@ static int cl_run(bench_ctx *b, bench_platform *p, void *dev)
 
 static int cl_check(bench_ctx *b, bench_platform *p, void *dev)
 {
-    sgemm_host *h = b->host;
+    gemm_host *h = b->host;
     bench_simple *s = dev;
-    if (bench_read(b, p, s->m[2], (size_t)h->n * h->n * sizeof(float), h->c))
+    if (bench_read(b, p, s->m[2], (size_t)h->shape.n * h->shape.n * sizeof(float), h->c))
         return -1;
-    return check(b, h->c);
+    return gemm_host_check(b, h->c);
 }
 
 const bench_ops sgemm_ops = {
     .setup = setup,
-    .teardown = teardown,
-    .twin = twin,
-    .twin_check = twin_check,
+    .teardown = gemm_host_teardown,
+    .twin = gemm_host_twin,
+    .twin_check = gemm_host_twin_check,
     .cl_prepare = cl_prepare,
     .cl_run = cl_run,
     .cl_check = cl_check,
     .cl_release = bench_simple_release,
+    .blas = gemm_host_blas,
 };

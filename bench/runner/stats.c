@@ -54,19 +54,32 @@ double result_gflops(const bench_result *r, const impl_result *x)
     return timed(x) && r->flops > 0 ? r->flops / x->median / 1e9 : -1;
 }
 
-/* Of the roof read beside the row's runs; a row without a reading (none of
- * its rounds ran) falls back to the run's highest. */
+/* Of the roof read beside the row's runs (a row without a reading, none of
+ * whose rounds ran, falls back to the run's highest); of the twin's
+ * bandwidth for rows whose ops say so. */
+double result_roof(const run_info *run, const bench_result *r)
+{
+    if (r->bound == BOUND_MEMORY && r->of_twin) {
+        double gbs = result_gbs(r, &r->impl[run->twin]);
+        return gbs > 0 ? gbs : 0;
+    }
+    if (r->bound == BOUND_MEMORY)
+        return r->roof_high > 0 ? r->roof_high : run->triad_gbs;
+    if (r->bound == BOUND_COMPUTE)
+        return r->roof_high > 0 ? r->roof_high : run->fma_gflops;
+    return 0;
+}
+
 double result_share(const run_info *run, const bench_result *r, const impl_result *x)
 {
-    if (r->bound == BOUND_MEMORY) {
-        double gbs = result_gbs(r, x), roof = r->roof_high > 0 ? r->roof_high : run->triad_gbs;
-        return gbs < 0 || roof <= 0 ? -1 : gbs / roof;
-    }
-    if (r->bound == BOUND_COMPUTE) {
-        double gflops = result_gflops(r, x), roof = r->roof_high > 0 ? r->roof_high : run->fma_gflops;
-        return gflops < 0 || roof <= 0 ? -1 : gflops / roof;
-    }
-    return -1;
+    double roof = result_roof(run, r);
+    double rate = r->bound == BOUND_MEMORY ? result_gbs(r, x) : r->bound == BOUND_COMPUTE ? result_gflops(r, x) : -1;
+    return rate < 0 || roof <= 0 ? -1 : rate / roof;
+}
+
+double result_blas_share(const run_info *run, const bench_result *r, const impl_result *x)
+{
+    return result_ratio(&r->impl[run->blas], x);
 }
 
 double result_ratio(const impl_result *x, const impl_result *to)

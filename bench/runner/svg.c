@@ -5,7 +5,8 @@
  *          time / platform's time), on a log2 axis: right of 1, faster than
  *          the C a user would write;
  *   right: each implementation's share of its roof (triad bandwidth or
- *          FMA peak), twin included; latency rows have no roof.
+ *          FMA peak; the twin's bandwidth for rows through __local memory
+ *          and barriers), twin included; latency rows have no roof.
  * A failed implementation is drawn as a red FAIL, never as a bar.
  */
 #include "report.h"
@@ -112,7 +113,8 @@ int svg_write(const char *path, const run_info *run, const bench_result *results
     text(f, (A_X0 + A_X1) / 2.0, 86, "middle", "font-weight=\"bold\"", "speed relative to the C + OpenMP twin");
     text(f, (A_X0 + A_X1) / 2.0, 100, "middle", "fill=\"#444\"", "twin's time / platform's time, log scale: right of 1 is faster than C");
     text(f, (B_X0 + B_X1) / 2.0, 86, "middle", "font-weight=\"bold\"", "share of the roof");
-    text(f, (B_X0 + B_X1) / 2.0, 100, "middle", "fill=\"#444\"", "memory-bound: of the triad bandwidth; compute-bound: of the FMA peak");
+    text(f, (B_X0 + B_X1) / 2.0, 100, "middle", "fill=\"#444\"",
+         "memory-bound: of the triad bandwidth (through barriers: of the twin's); compute-bound: of the FMA peak");
 
 #define AX(r) (A_X0 + (A_X1 - A_X0) * (log2(r) - e_lo) / (double)(e_hi - e_lo))
 #define BX(s) (B_X0 + (B_X1 - B_X0) * (s) / top_share)
