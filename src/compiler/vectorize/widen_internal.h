@@ -65,6 +65,11 @@ typedef struct widener {
     bool tail;
     LLVMValueRef tail_mask;    /* (K.vec) lanes below count, or NULL */
     LLVMValueRef last;         /* (K.vec) the last lane's number, i32 */
+    /* clamped indices (widen_clamps.c): the shapes values would have if
+     * every clamp left its operand alone, NULL when none would change */
+    unsigned char *ushape;
+    long long *ustride;
+    bool unclamped;            /* wd_infer takes clamps as leaving their operand alone */
 } widener;
 
 /* widen.c */
@@ -78,6 +83,12 @@ LLVMValueRef wd_scalar_of(widener *w, LLVMValueRef v);
 LLVMValueRef wd_all_lanes(widener *w);
 LLVMValueRef wd_call_intrinsic(widener *w, const char *name, LLVMTypeRef *types, unsigned ntypes, LLVMValueRef *args,
                                unsigned nargs);
+enum shape wd_infer(widener *w, LLVMValueRef inst, long long *stride);
+/* Loads of lanes st bytes apart from one first address (a vector load, one
+ * mirrored, or an interleaved one) where wd_vector_load_stride; a gather. */
+bool wd_vector_load_stride(long long st, long long size);
+LLVMValueRef wd_strided_load(widener *w, LLVMValueRef inst, LLVMValueRef first, long long st, LLVMValueRef mask);
+LLVMValueRef wd_gather(widener *w, LLVMValueRef inst, LLVMValueRef mask);
 bool wd_widenable_intrinsic(LLVMValueRef f);
 
 /* widen_control.c: finding them (before K.vec is built) */
@@ -94,5 +105,17 @@ LLVMValueRef wd_edge_into(widener *w, int p, int b);
 void wd_build_masked_exit(widener *w, LLVMValueRef term, int h);
 void wd_build_guard(widener *w, LLVMValueRef term, int g);
 void wd_pass_lanes_on(widener *w, int b);
+
+/* widen_clamps.c */
+/* Which operand of inst is the bound of a clamp (a min or max of integers,
+ * the other operand varying): 0 or 1, else -1. */
+int wd_clamp_bound(const widener *w, LLVMValueRef inst);
+void wd_find_unclamped_shapes(widener *w);
+/* Load inst, whose address varies only through clamps, as a vector load
+ * where the row's clamps leave their operands alone and as a gather where
+ * not; NULL when it is not such a load. */
+LLVMValueRef wd_clamped_load(widener *w, LLVMValueRef inst, LLVMValueRef mask);
+/* K.vec's block where block b's code ends (b's own, or one its code split off). */
+LLVMBasicBlockRef wd_end_block(const widener *w, int b);
 
 #endif
