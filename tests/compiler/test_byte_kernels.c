@@ -3,8 +3,9 @@
  * a __local tile loaded with clamped coordinates, a sum of bytes in a
  * strided loop with a `uint` index and a tree), kernels widened whole on
  * bytes (a range test of uchar4 pixels against uchar4 arguments, a mirrored
- * row, clamped reads along a row), and the scalar min, max and clamp of
- * chars and shorts.  Each runs through the general K.wg and, for barrier
+ * row, clamped reads along a row), uint indices one below an id (which
+ * wrap in an inactive lane), and the scalar min, max and clamp of chars
+ * and shorts.  Each runs through the general K.wg and, for barrier
  * kernels, the K.wg built for its group's size.
  * usage: test_byte_kernels [case|--list]   (test_byte_kernels.list; none: all) */
 #include <stdint.h>
@@ -296,6 +297,78 @@ TEST(small_min_max)
             }
         CHECK(!bad, "min, max and clamp of %s: %d wrong", types[t], bad);
     }
+    mosaic_executable_free(exe);
+}
+
+TEST(unsigned_wraps)
+{
+    /* A uint index one below a local or global id, read only where the id
+     * is not 0: instcombine's `(l - 1) & 0xffffffff` is 0xffffffff at l = 0,
+     * an inactive lane, so lane 0's address is not where the row's others
+     * follow from (a vector load from it read 16 GiB past the tile).  In a
+     * row widened between barriers (its loop carries a uint) and in a
+     * kernel widened whole. */
+    const char *src =
+        "kernel void left_sums(global const uint *in, global uint *out, local uint *s) {\n"
+        "  uint l = get_local_id(0), base = get_global_id(0) * 4, t = 0;\n"
+        "  for (int k = 0; k < 4; k++)\n"
+        "    t += in[base + k];\n"
+        "  s[l] = t;\n"
+        "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "  out[get_global_id(0)] = l ? s[l - 1] : 1000000u;\n"
+        "}\n"
+        "kernel void before(global const uchar *in, global uint *out) {\n"
+        "  uint x = get_global_id(0), s = 0;\n"
+        "  for (uint k = 0; k < 3; k++)\n"
+        "    s += x ? in[x - 1 + k] : 7u;\n"
+        "  out[x] = s;\n"
+        "}\n";
+    mosaic_executable *exe = build_program(src, "-cl-std=CL2.0");
+    if (!exe)
+        return;
+    enum { N = 256 };
+    static uint32_t in[4 * N], out[N];
+    static unsigned char bytes[N + 2];
+    for (int i = 0; i < 4 * N; i++)
+        in[i] = (uint32_t)(i % 13);
+    for (int i = 0; i < N + 2; i++)
+        bytes[i] = pixel((size_t)i, 5);
+    size_t sizes[] = {64, 16};
+    for (unsigned c = 0; c < sizeof sizes / sizeof *sizes; c++) {
+        size_t local[3] = {sizes[c], 1, 1};
+        mosaic_wg_fn fn = one_size(exe, "left_sums", local);
+        for (int built = 0; built < 2; built++) {
+            memset(out, 0, sizeof out);
+            const uint32_t *pi = in;
+            uint32_t *po = out;
+            uint64_t s_offset = 0;
+            ndrange r = {.dim = 1, .global = {N}, .local = {sizes[c]}, .local_arg_bytes = sizes[c] * 4,
+                         .whole = built ? fn : NULL};
+            run_kernel(exe, "left_sums", ARGS(&pi, &po, &s_offset), &r);
+            int bad = 0;
+            for (int i = 0; i < N; i++) {
+                uint32_t want = 1000000u;
+                if (i % (int)sizes[c])
+                    want = in[4 * i - 4] + in[4 * i - 3] + in[4 * i - 2] + in[4 * i - 1];
+                bad += out[i] != want;
+            }
+            CHECK(!bad, "left_sums, groups of %zu (%s): %d wrong", sizes[c], built ? "built for the size" : "general",
+                  bad);
+        }
+    }
+    memset(out, 0, sizeof out);
+    const unsigned char *pb = bytes;
+    uint32_t *po = out;
+    ndrange r = {.dim = 1, .global = {N}, .local = {64}};
+    run_kernel(exe, "before", ARGS(&pb, &po), &r);
+    int bad = 0;
+    for (int x = 0; x < N; x++) {
+        uint32_t want = 0;
+        for (int k = 0; k < 3; k++)
+            want += x ? bytes[x - 1 + k] : 7u;
+        bad += out[x] != want;
+    }
+    CHECK(!bad, "before: %d wrong", bad);
     mosaic_executable_free(exe);
 }
 

@@ -26,17 +26,17 @@
 ; WINDOW-LABEL: define internal void @window.wi.row(
 ; WINDOW: %clamp.holds = icmp sle i32
 ; WINDOW: %clamp.holds1 = icmp sge i32
-; WINDOW: br i1 %{{[0-9]+}}, label %clamps.hold, label %clamped
+; WINDOW: br i1 %{{[0-9]+}}, label %lanes.follow, label %lanes.apart
 ; WINDOW: call void @__mosaic_barrier(
 ; WINDOW: phi <16 x i8>
 ; WINDOW: call <16 x i8> @llvm.masked.load.v16i8.p3(
 ; WINDOW: call <16 x i8> @llvm.umin.v16i8(
-; WINDOW: clamps.hold:
+; WINDOW: lanes.follow:
 ; WINDOW-NEXT: extractelement <16 x ptr addrspace(1)>
 ; WINDOW-NEXT: load <16 x i8>, ptr addrspace(1)
-; WINDOW: clamped:
+; WINDOW: lanes.apart:
 ; WINDOW-NEXT: call <16 x i8> @llvm.masked.gather.v16i8.v16p1(
-; WINDOW: clamps.join:
+; WINDOW: lanes.join:
 ; WINDOW-NEXT: phi <16 x i8>
 ; TILE-SAYS: mosaic: kernel tile.wi: rows of 16 not widened: no loop carrying a value that differs between work-items
 ; TILE-NOT: define internal void @tile.wi.row(

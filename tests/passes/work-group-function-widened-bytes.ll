@@ -35,11 +35,11 @@
 ; CHECK-LABEL: define internal void @taps.wi.vec(
 ; CHECK: %clamp.holds = icmp sle i32
 ; CHECK: %clamp.holds1 = icmp sge i32
-; CHECK: br i1 %{{[0-9]+}}, label %clamps.hold, label %clamped
-; CHECK: clamps.hold:
+; CHECK: br i1 %{{[0-9]+}}, label %lanes.follow, label %lanes.apart
+; CHECK: lanes.follow:
 ; CHECK-NEXT: extractelement <64 x ptr addrspace(1)>
 ; CHECK-NEXT: load <64 x i8>, ptr addrspace(1)
-; CHECK: clamped:
+; CHECK: lanes.apart:
 ; CHECK-NEXT: call <64 x i8> @llvm.masked.gather.v64i8.v64p1(
 
 ; ModuleID = 'program'

@@ -220,12 +220,9 @@ enum shape wd_infer(widener *w, LLVMValueRef inst, long long *stride)
     case LLVMAnd: /* x & 0xffffffff, instcombine's form of zext(trunc(x)): a cast, as those */
         if (all_uniform)
             return UNIFORM;
-        if (s[0] == CONSECUTIVE && LLVMIsAConstantInt(LLVMGetOperand(inst, 1))) {
-            unsigned long long m = LLVMConstIntGetZExtValue(LLVMGetOperand(inst, 1));
-            if (m >= 0xffffffffull && (m & (m + 1)) == 0) {
-                *stride = st[0];
-                return CONSECUTIVE;
-            }
+        if (s[0] == CONSECUTIVE && wd_low_bits(inst, NULL)) {
+            *stride = st[0];
+            return CONSECUTIVE;
         }
         return VARYING;
     case LLVMXor: /* ~x, instcombine's form of -1 - x */
@@ -550,12 +547,12 @@ LLVMValueRef wd_strided_load(widener *w, LLVMValueRef inst, LLVMValueRef first, 
     return r;
 }
 
-LLVMValueRef wd_gather(widener *w, LLVMValueRef inst, LLVMValueRef mask)
+LLVMValueRef wd_gather(widener *w, LLVMValueRef inst, LLVMValueRef addresses, LLVMValueRef mask)
 {
     LLVMTypeRef t = LLVMTypeOf(inst);
     LLVMValueRef p = LLVMGetOperand(inst, 0);
     LLVMTypeRef types[2] = {vector_of(w, t), LLVMVectorType(LLVMTypeOf(p), w->lanes)};
-    LLVMValueRef args[4] = {wd_vector_value(w, p), LLVMConstInt(w->i32, LLVMGetAlignment(inst), 0),
+    LLVMValueRef args[4] = {addresses ? addresses : wd_vector_value(w, p), LLVMConstInt(w->i32, LLVMGetAlignment(inst), 0),
                             mask ? mask : wd_all_lanes(w), LLVMGetPoison(vector_of(w, t))};
     return wd_call_intrinsic(w, "llvm.masked.gather", types, 2, args, 4);
 }
@@ -565,41 +562,59 @@ static LLVMValueRef widen_load(widener *w, LLVMValueRef inst)
 {
     LLVMValueRef p = LLVMGetOperand(inst, 0), r, mask = wd_lanes_running(w, inst);
     long long st = 0;
+    if ((r = wd_versioned_access(w, inst, NULL, mask)))
+        return r;
     if (wd_shape_of(w, p, &st) == CONSECUTIVE && wd_vector_load_stride(st, type_bytes(w, LLVMTypeOf(inst))) &&
         (r = wd_strided_load(w, inst, wd_scalar_of(w, p), st, mask)))
         return r;
-    if ((r = wd_clamped_load(w, inst, mask)))
-        return r;
-    return wd_gather(w, inst, mask);
+    return wd_gather(w, inst, NULL, mask);
+}
+
+/* The store inst of lanes st bytes apart (plus or minus its size), lane 0's
+ * address first (only the running lanes'); false when memory ran out. */
+bool wd_strided_store(widener *w, LLVMValueRef inst, LLVMValueRef first, long long st, LLVMValueRef mask)
+{
+    LLVMValueRef v = LLVMGetOperand(inst, 0), r;
+    LLVMTypeRef t = LLVMTypeOf(v);
+    unsigned align = LLVMGetAlignment(inst);
+    if (st == -type_bytes(w, t))
+        return mirrored_access(w, inst, first, v, mask) != NULL;
+    if (mask) {
+        LLVMTypeRef types[2] = {vector_of(w, t), LLVMTypeOf(first)};
+        LLVMValueRef args[4] = {wd_vector_value(w, v), first, LLVMConstInt(w->i32, align, 0), mask};
+        wd_call_intrinsic(w, "llvm.masked.store", types, 2, args, 4);
+        return true;
+    }
+    r = LLVMBuildStore(w->b, wd_vector_value(w, v), first);
+    LLVMSetAlignment(r, align);
+    copy_tbaa(w, inst, r);
+    return true;
+}
+
+void wd_scatter(widener *w, LLVMValueRef inst, LLVMValueRef addresses, LLVMValueRef mask)
+{
+    LLVMValueRef v = LLVMGetOperand(inst, 0), p = LLVMGetOperand(inst, 1);
+    LLVMTypeRef t = LLVMTypeOf(v);
+    LLVMTypeRef types[2] = {vector_of(w, t), LLVMVectorType(LLVMTypeOf(p), w->lanes)};
+    LLVMValueRef args[4] = {wd_vector_value(w, v), addresses ? addresses : wd_vector_value(w, p),
+                            LLVMConstInt(w->i32, LLVMGetAlignment(inst), 0),
+                            mask ? mask : wd_all_lanes(w)};
+    wd_call_intrinsic(w, "llvm.masked.scatter", types, 2, args, 4);
 }
 
 static void widen_store(widener *w, LLVMValueRef inst)
 {
     LLVMValueRef v = LLVMGetOperand(inst, 0), p = LLVMGetOperand(inst, 1), r, mask = wd_lanes_running(w, inst);
-    LLVMTypeRef t = LLVMTypeOf(v);
-    long long st = 0;
-    unsigned align = LLVMGetAlignment(inst);
+    long long st = 0, size = type_bytes(w, LLVMTypeOf(v));
     enum shape ps = wd_shape_of(w, p, &st);
     if (ps == UNIFORM) { /* not in a masked loop (analyse) */
         r = LLVMBuildStore(w->b, last_lane(w, v), wd_scalar_of(w, p));
-    } else if (ps == CONSECUTIVE && st == -type_bytes(w, t) && mirrored_access(w, inst, wd_scalar_of(w, p), v, mask)) {
-        return;
-    } else if (ps == CONSECUTIVE && st == type_bytes(w, t) && mask) {
-        LLVMTypeRef types[2] = {vector_of(w, t), LLVMTypeOf(p)};
-        LLVMValueRef args[4] = {wd_vector_value(w, v), wd_scalar_of(w, p), LLVMConstInt(w->i32, align, 0), mask};
-        wd_call_intrinsic(w, "llvm.masked.store", types, 2, args, 4);
-        return;
-    } else if (ps == CONSECUTIVE && st == type_bytes(w, t)) {
-        r = LLVMBuildStore(w->b, wd_vector_value(w, v), wd_scalar_of(w, p));
-    } else {
-        LLVMTypeRef types[2] = {vector_of(w, t), LLVMVectorType(LLVMTypeOf(p), w->lanes)};
-        LLVMValueRef args[4] = {wd_vector_value(w, v), wd_vector_value(w, p), LLVMConstInt(w->i32, align, 0),
-                                mask ? mask : wd_all_lanes(w)};
-        wd_call_intrinsic(w, "llvm.masked.scatter", types, 2, args, 4);
-        return;
+        LLVMSetAlignment(r, LLVMGetAlignment(inst));
+        copy_tbaa(w, inst, r);
+    } else if (!wd_versioned_access(w, inst, v, mask) &&
+               !(ps == CONSECUTIVE && (st == size || st == -size) && wd_strided_store(w, inst, wd_scalar_of(w, p), st, mask))) {
+        wd_scatter(w, inst, NULL, mask);
     }
-    LLVMSetAlignment(r, align);
-    copy_tbaa(w, inst, r);
 }
 
 /* inst with some varying operand, as vector code. */

@@ -88,7 +88,12 @@ enum shape wd_infer(widener *w, LLVMValueRef inst, long long *stride);
  * mirrored, or an interleaved one) where wd_vector_load_stride; a gather. */
 bool wd_vector_load_stride(long long st, long long size);
 LLVMValueRef wd_strided_load(widener *w, LLVMValueRef inst, LLVMValueRef first, long long st, LLVMValueRef mask);
-LLVMValueRef wd_gather(widener *w, LLVMValueRef inst, LLVMValueRef mask);
+/* (addresses: the lanes' own, NULL: the address operand's vector) */
+LLVMValueRef wd_gather(widener *w, LLVMValueRef inst, LLVMValueRef addresses, LLVMValueRef mask);
+/* Stores of lanes st bytes apart (st plus or minus the value's size) from
+ * one first address; a scatter. */
+bool wd_strided_store(widener *w, LLVMValueRef inst, LLVMValueRef first, long long st, LLVMValueRef mask);
+void wd_scatter(widener *w, LLVMValueRef inst, LLVMValueRef addresses, LLVMValueRef mask);
 bool wd_widenable_intrinsic(LLVMValueRef f);
 
 /* widen_control.c: finding them (before K.vec is built) */
@@ -110,11 +115,15 @@ void wd_pass_lanes_on(widener *w, int b);
 /* Which operand of inst is the bound of a clamp (a min or max of integers,
  * the other operand varying): 0 or 1, else -1. */
 int wd_clamp_bound(const widener *w, LLVMValueRef inst);
+/* Is inst x & (2^k - 1) for k >= 32 (*k, when not NULL, gets k)? */
+bool wd_low_bits(LLVMValueRef inst, unsigned *k);
 void wd_find_unclamped_shapes(widener *w);
-/* Load inst, whose address varies only through clamps, as a vector load
- * where the row's clamps leave their operands alone and as a gather where
- * not; NULL when it is not such a load. */
-LLVMValueRef wd_clamped_load(widener *w, LLVMValueRef inst, LLVMValueRef mask);
+/* Load (value NULL) or store inst as a vector access where a test on the
+ * row's lanes says its address is consecutive (every clamp on the way
+ * leaves them alone; with some lanes off, no zero extension or mask of low
+ * bits sees them wrap), a gather or scatter where not; NULL when the
+ * address needs no test or has no such form. */
+LLVMValueRef wd_versioned_access(widener *w, LLVMValueRef inst, LLVMValueRef value, LLVMValueRef mask);
 /* K.vec's block where block b's code ends (b's own, or one its code split off). */
 LLVMBasicBlockRef wd_end_block(const widener *w, int b);
 
