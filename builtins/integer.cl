@@ -13,13 +13,22 @@
 #define ANY_INT(T, W)                                                                              \
     CONST_FN T##W hadd(T##W x, T##W y) { return (T##W)((x >> 1) + (y >> 1) + (x & y & (T##W)1)); } \
     CONST_FN T##W rhadd(T##W x, T##W y) { return (T##W)((x >> 1) + (y >> 1) + ((x | y) & (T##W)1)); } \
+    CONST_FN T##W mad_hi(T##W a, T##W b, T##W c) { return mul_hi(a, b) + c; }
+#define MIN_MAX(T, W)                                                                              \
     CONST_FN T##W max(T##W x, T##W y) { return __builtin_elementwise_max(x, y); }                  \
     CONST_FN T##W min(T##W x, T##W y) { return __builtin_elementwise_min(x, y); }                  \
     CONST_FN T##W clamp(T##W x, T##W lo, T##W hi)                                                  \
     {                                                                                              \
         return __builtin_elementwise_min(__builtin_elementwise_max(x, lo), hi);                    \
-    }                                                                                              \
-    CONST_FN T##W mad_hi(T##W a, T##W b, T##W c) { return mul_hi(a, b) + c; }
+    }
+/* Scalar chars and shorts: the elementwise builtins would promote them to
+ * int (a 32-bit min of extended bytes, which code widened across
+ * work-items then runs at a quarter of the lanes a vector holds); a compare
+ * and a select keep their width (llvm.umin.i8 and the like). */
+#define SMALL_MIN_MAX(T)                                                                           \
+    CONST_FN T max(T x, T y) { return x > y ? x : y; }                                             \
+    CONST_FN T min(T x, T y) { return x < y ? x : y; }                                             \
+    CONST_FN T clamp(T x, T lo, T hi) { return min(max(x, lo), hi); }
 
 /* vector with scalar operands */
 #define ANY_INT_VS(T, W)                                                                           \
@@ -157,6 +166,12 @@ EACH_WIDTH(INT_PAIR, char, uchar)
 EACH_WIDTH(INT_PAIR, short, ushort)
 EACH_WIDTH(INT_PAIR, int, uint)
 EACH_WIDTH(INT_PAIR, long, ulong)
+#define MIN_MAX_PAIR(T, U, W) MIN_MAX(T, W) MIN_MAX(U, W)
+VEC_WIDTHS(MIN_MAX_PAIR, char, uchar)
+VEC_WIDTHS(MIN_MAX_PAIR, short, ushort)
+EACH_WIDTH(MIN_MAX_PAIR, int, uint)
+EACH_WIDTH(MIN_MAX_PAIR, long, ulong)
+SMALL_MIN_MAX(char) SMALL_MIN_MAX(uchar) SMALL_MIN_MAX(short) SMALL_MIN_MAX(ushort)
 VEC_WIDTHS(INT_PAIR_VS, char, uchar)
 VEC_WIDTHS(INT_PAIR_VS, short, ushort)
 VEC_WIDTHS(INT_PAIR_VS, int, uint)

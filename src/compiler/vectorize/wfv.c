@@ -106,9 +106,19 @@ static bool is_barrier(LLVMValueRef inst)
     return f && !strcmp(LLVMGetValueName(f), "__mosaic_barrier");
 }
 
+/* An element of a vector argument at a constant index (a uchar4 bound
+ * passed by value): the same for every lane, copied as it is. */
+static bool argument_element(LLVMValueRef inst)
+{
+    return LLVMIsAExtractElementInst(inst) && LLVMIsAArgument(LLVMGetOperand(inst, 0)) &&
+           LLVMIsAConstantInt(LLVMGetOperand(inst, 1)) && scalar_type(LLVMTypeOf(inst));
+}
+
 /* Can inst be part of K.vec (before knowing shapes)?  Sets w->why if not. */
 static bool allowed(widener *w, LLVMValueRef inst)
 {
+    if (argument_element(inst))
+        return true;
     if (!scalar_type(LLVMTypeOf(inst)))
         return w->why = "a vector or aggregate value", false;
     for (int k = 0, n = LLVMGetNumOperands(inst); k < n; k++) {
@@ -164,7 +174,7 @@ static long long type_bytes(widener *w, LLVMTypeRef t)
 }
 
 /* The shape of inst from its operands' (phis: joined over their incomings). */
-static enum shape infer(widener *w, LLVMValueRef inst, long long *stride)
+enum shape wd_infer(widener *w, LLVMValueRef inst, long long *stride)
 {
     LLVMOpcode op = LLVMGetInstructionOpcode(inst);
     int n = LLVMGetNumOperands(inst);
@@ -200,6 +210,27 @@ static enum shape infer(widener *w, LLVMValueRef inst, long long *stride)
         }
         if (op == LLVMAdd && s[0] == CONSECUTIVE && s[1] == CONSECUTIVE) {
             *stride = st[0] + st[1];
+            return CONSECUTIVE;
+        }
+        if (op == LLVMSub && s[0] == UNIFORM && s[1] == CONSECUTIVE) { /* w - 1 - x: mirrored */
+            *stride = -st[1];
+            return CONSECUTIVE;
+        }
+        return VARYING;
+    case LLVMAnd: /* x & 0xffffffff, instcombine's form of zext(trunc(x)): a cast, as those */
+        if (all_uniform)
+            return UNIFORM;
+        if (s[0] == CONSECUTIVE && wd_low_bits(inst, NULL)) {
+            *stride = st[0];
+            return CONSECUTIVE;
+        }
+        return VARYING;
+    case LLVMXor: /* ~x, instcombine's form of -1 - x */
+        if (all_uniform)
+            return UNIFORM;
+        if (s[0] == CONSECUTIVE && LLVMIsAConstantInt(LLVMGetOperand(inst, 1)) &&
+            LLVMConstIntGetSExtValue(LLVMGetOperand(inst, 1)) == -1) {
+            *stride = -st[0];
             return CONSECUTIVE;
         }
         return VARYING;
@@ -271,6 +302,14 @@ static enum shape infer(widener *w, LLVMValueRef inst, long long *stride)
         *stride = total;
         return total ? CONSECUTIVE : VARYING;
     }
+    case LLVMCall: { /* with clamps taken as leaving their operand alone (wfv_clamps.c) */
+        int bound = w->unclamped ? wd_clamp_bound(w, inst) : -1;
+        if (bound >= 0 && s[1 - bound] == CONSECUTIVE) {
+            *stride = st[1 - bound];
+            return CONSECUTIVE;
+        }
+        return all_uniform ? UNIFORM : VARYING;
+    }
     default:
         return all_uniform ? UNIFORM : VARYING;
     }
@@ -283,7 +322,7 @@ static void find_shapes(widener *w)
         changed = false;
         for (int k = 0; k < w->n; k++) {
             long long st = 0;
-            enum shape s = infer(w, w->insts[k], &st);
+            enum shape s = wd_infer(w, w->insts[k], &st);
             if (s < (enum shape)w->shape[k])
                 s = (enum shape)w->shape[k]; /* shapes only rise */
             if (s == CONSECUTIVE && w->shape[k] == CONSECUTIVE && st != w->stride[k])
@@ -405,7 +444,8 @@ LLVMValueRef wd_call_intrinsic(widener *w, const char *name, LLVMTypeRef *types,
  * past the last lane's element is touched), and every k-th element taken:
  * wide loads and permutes, not a gather (CLBlast's Xgemm reads A as float4). */
 #define MAX_INTERLEAVE 4
-static LLVMValueRef interleaved_load(widener *w, LLVMValueRef inst, unsigned k, LLVMValueRef lanes_on)
+static LLVMValueRef interleaved_load(widener *w, LLVMValueRef inst, LLVMValueRef first, unsigned k,
+                                     LLVMValueRef lanes_on)
 {
     LLVMTypeRef t = LLVMTypeOf(inst), wide = LLVMVectorType(t, w->lanes * k);
     unsigned n = w->lanes * k;
@@ -426,8 +466,7 @@ static LLVMValueRef interleaved_load(widener *w, LLVMValueRef inst, unsigned k, 
         mask = LLVMConstVector(e, n);
     }
     LLVMTypeRef types[2] = {wide, LLVMTypeOf(LLVMGetOperand(inst, 0))};
-    LLVMValueRef args[4] = {wd_scalar_of(w, LLVMGetOperand(inst, 0)), LLVMConstInt(w->i32, LLVMGetAlignment(inst), 0),
-                            mask, LLVMGetPoison(wide)};
+    LLVMValueRef args[4] = {first, LLVMConstInt(w->i32, LLVMGetAlignment(inst), 0), mask, LLVMGetPoison(wide)};
     LLVMValueRef all = wd_call_intrinsic(w, "llvm.masked.load", types, 2, args, 4);
     for (unsigned i = 0; i < w->lanes; i++)
         pick[i] = LLVMConstInt(w->i32, i * k, 0);
@@ -436,61 +475,146 @@ static LLVMValueRef interleaved_load(widener *w, LLVMValueRef inst, unsigned k, 
     return r;
 }
 
+/* v's lanes in the opposite order. */
+static LLVMValueRef reversed(widener *w, LLVMValueRef v)
+{
+    LLVMValueRef *e = malloc(w->lanes * sizeof *e), r;
+    if (!e)
+        return NULL;
+    for (unsigned i = 0; i < w->lanes; i++)
+        e[i] = LLVMConstInt(w->i32, w->lanes - 1 - i, 0);
+    r = LLVMBuildShuffleVector(w->b, v, LLVMGetPoison(LLVMTypeOf(v)), LLVMConstVector(e, w->lanes), "reversed");
+    free(e);
+    return r;
+}
+
+/* Lanes one element apart downwards (a row read or written mirrored,
+ * w - 1 - x): one vector access from the last lane's element, its lanes
+ * (and mask) reversed; NULL when memory ran out (then a gather or scatter). */
+static LLVMValueRef mirrored_access(widener *w, LLVMValueRef inst, LLVMValueRef first, LLVMValueRef value,
+                                    LLVMValueRef mask)
+{
+    LLVMValueRef p = LLVMGetOperand(inst, value ? 1 : 0);
+    LLVMTypeRef t = value ? LLVMTypeOf(value) : LLVMTypeOf(inst), vt = vector_of(w, t);
+    long long size = type_bytes(w, t);
+    unsigned align = LLVMGetAlignment(inst);
+    /* lane lanes - 1's address: every lane below it is above it in memory */
+    LLVMValueRef back = LLVMConstInt(w->i64, (unsigned long long)(-(long long)(w->lanes - 1) * size), 1);
+    LLVMValueRef at = LLVMBuildGEP2(w->b, LLVMInt8TypeInContext(w->c), first, &back, 1, "mirrored");
+    LLVMValueRef on = mask ? reversed(w, mask) : NULL, v = value ? reversed(w, wd_vector_value(w, value)) : NULL, r;
+    if ((mask && !on) || (value && !v))
+        return NULL;
+    if (on) {
+        LLVMTypeRef types[2] = {vt, LLVMTypeOf(p)};
+        LLVMValueRef load_args[4] = {at, LLVMConstInt(w->i32, align, 0), on, LLVMGetPoison(vt)};
+        LLVMValueRef store_args[4] = {v, at, LLVMConstInt(w->i32, align, 0), on};
+        r = value ? wd_call_intrinsic(w, "llvm.masked.store", types, 2, store_args, 4)
+                  : wd_call_intrinsic(w, "llvm.masked.load", types, 2, load_args, 4);
+    } else {
+        r = value ? LLVMBuildStore(w->b, v, at) : LLVMBuildLoad2(w->b, vt, at, "");
+        LLVMSetAlignment(r, align);
+        copy_tbaa(w, inst, r);
+    }
+    return value ? r : reversed(w, r);
+}
+
+/* Can lanes st bytes apart, from one first address, be read without a
+ * gather (elements of `size` bytes)? */
+bool wd_vector_load_stride(long long st, long long size)
+{
+    return st == size || st == -size || (st > 0 && st % size == 0 && st / size <= MAX_INTERLEAVE);
+}
+
+/* The load inst of lanes st bytes apart (wd_vector_load_stride), lane 0's
+ * address first (only the running lanes'); NULL when memory ran out. */
+LLVMValueRef wd_strided_load(widener *w, LLVMValueRef inst, LLVMValueRef first, long long st, LLVMValueRef mask)
+{
+    LLVMTypeRef t = LLVMTypeOf(inst);
+    long long size = type_bytes(w, t);
+    if (st == -size)
+        return mirrored_access(w, inst, first, NULL, mask);
+    if (st != size)
+        return interleaved_load(w, inst, first, (unsigned)(st / size), mask);
+    if (mask) {
+        LLVMTypeRef types[2] = {vector_of(w, t), LLVMTypeOf(first)};
+        LLVMValueRef args[4] = {first, LLVMConstInt(w->i32, LLVMGetAlignment(inst), 0), mask,
+                                LLVMGetPoison(vector_of(w, t))};
+        return wd_call_intrinsic(w, "llvm.masked.load", types, 2, args, 4);
+    }
+    LLVMValueRef r = LLVMBuildLoad2(w->b, vector_of(w, t), first, "");
+    LLVMSetAlignment(r, LLVMGetAlignment(inst));
+    copy_tbaa(w, inst, r);
+    return r;
+}
+
+LLVMValueRef wd_gather(widener *w, LLVMValueRef inst, LLVMValueRef addresses, LLVMValueRef mask)
+{
+    LLVMTypeRef t = LLVMTypeOf(inst);
+    LLVMValueRef p = LLVMGetOperand(inst, 0);
+    LLVMTypeRef types[2] = {vector_of(w, t), LLVMVectorType(LLVMTypeOf(p), w->lanes)};
+    LLVMValueRef args[4] = {addresses ? addresses : wd_vector_value(w, p), LLVMConstInt(w->i32, LLVMGetAlignment(inst), 0),
+                            mask ? mask : wd_all_lanes(w), LLVMGetPoison(vector_of(w, t))};
+    return wd_call_intrinsic(w, "llvm.masked.gather", types, 2, args, 4);
+}
+
 /* A load at a varying or consecutive address (only the running lanes'). */
 static LLVMValueRef widen_load(widener *w, LLVMValueRef inst)
 {
-    LLVMTypeRef t = LLVMTypeOf(inst);
     LLVMValueRef p = LLVMGetOperand(inst, 0), r, mask = wd_lanes_running(w, inst);
-    long long st = 0, size = type_bytes(w, t);
-    unsigned align = LLVMGetAlignment(inst);
-    enum shape ps = wd_shape_of(w, p, &st);
-    if (ps == CONSECUTIVE && st == size) {
-        if (mask) {
-            LLVMTypeRef types[2] = {vector_of(w, t), LLVMTypeOf(p)};
-            LLVMValueRef args[4] = {wd_scalar_of(w, p), LLVMConstInt(w->i32, align, 0), mask,
-                                    LLVMGetPoison(vector_of(w, t))};
-            return wd_call_intrinsic(w, "llvm.masked.load", types, 2, args, 4);
-        }
-        r = LLVMBuildLoad2(w->b, vector_of(w, t), wd_scalar_of(w, p), "");
-    } else if (ps == CONSECUTIVE && st > 0 && st % size == 0 && st / size <= MAX_INTERLEAVE &&
-               (r = interleaved_load(w, inst, (unsigned)(st / size), mask))) {
+    long long st = 0;
+    if ((r = wd_versioned_access(w, inst, NULL, mask)))
         return r;
-    } else {
-        LLVMTypeRef types[2] = {vector_of(w, t), LLVMVectorType(LLVMTypeOf(p), w->lanes)};
-        LLVMValueRef args[4] = {wd_vector_value(w, p), LLVMConstInt(w->i32, align, 0), mask ? mask : wd_all_lanes(w),
-                                LLVMGetPoison(vector_of(w, t))};
-        return wd_call_intrinsic(w, "llvm.masked.gather", types, 2, args, 4);
+    if (wd_shape_of(w, p, &st) == CONSECUTIVE && wd_vector_load_stride(st, type_bytes(w, LLVMTypeOf(inst))) &&
+        (r = wd_strided_load(w, inst, wd_scalar_of(w, p), st, mask)))
+        return r;
+    return wd_gather(w, inst, NULL, mask);
+}
+
+/* The store inst of lanes st bytes apart (plus or minus its size), lane 0's
+ * address first (only the running lanes'); false when memory ran out. */
+bool wd_strided_store(widener *w, LLVMValueRef inst, LLVMValueRef first, long long st, LLVMValueRef mask)
+{
+    LLVMValueRef v = LLVMGetOperand(inst, 0), r;
+    LLVMTypeRef t = LLVMTypeOf(v);
+    unsigned align = LLVMGetAlignment(inst);
+    if (st == -type_bytes(w, t))
+        return mirrored_access(w, inst, first, v, mask) != NULL;
+    if (mask) {
+        LLVMTypeRef types[2] = {vector_of(w, t), LLVMTypeOf(first)};
+        LLVMValueRef args[4] = {wd_vector_value(w, v), first, LLVMConstInt(w->i32, align, 0), mask};
+        wd_call_intrinsic(w, "llvm.masked.store", types, 2, args, 4);
+        return true;
     }
+    r = LLVMBuildStore(w->b, wd_vector_value(w, v), first);
     LLVMSetAlignment(r, align);
     copy_tbaa(w, inst, r);
-    return r;
+    return true;
+}
+
+void wd_scatter(widener *w, LLVMValueRef inst, LLVMValueRef addresses, LLVMValueRef mask)
+{
+    LLVMValueRef v = LLVMGetOperand(inst, 0), p = LLVMGetOperand(inst, 1);
+    LLVMTypeRef t = LLVMTypeOf(v);
+    LLVMTypeRef types[2] = {vector_of(w, t), LLVMVectorType(LLVMTypeOf(p), w->lanes)};
+    LLVMValueRef args[4] = {wd_vector_value(w, v), addresses ? addresses : wd_vector_value(w, p),
+                            LLVMConstInt(w->i32, LLVMGetAlignment(inst), 0),
+                            mask ? mask : wd_all_lanes(w)};
+    wd_call_intrinsic(w, "llvm.masked.scatter", types, 2, args, 4);
 }
 
 static void widen_store(widener *w, LLVMValueRef inst)
 {
     LLVMValueRef v = LLVMGetOperand(inst, 0), p = LLVMGetOperand(inst, 1), r, mask = wd_lanes_running(w, inst);
-    LLVMTypeRef t = LLVMTypeOf(v);
-    long long st = 0;
-    unsigned align = LLVMGetAlignment(inst);
+    long long st = 0, size = type_bytes(w, LLVMTypeOf(v));
     enum shape ps = wd_shape_of(w, p, &st);
     if (ps == UNIFORM) { /* not in a masked loop (analyse) */
         r = LLVMBuildStore(w->b, last_lane(w, v), wd_scalar_of(w, p));
-    } else if (ps == CONSECUTIVE && st == type_bytes(w, t) && mask) {
-        LLVMTypeRef types[2] = {vector_of(w, t), LLVMTypeOf(p)};
-        LLVMValueRef args[4] = {wd_vector_value(w, v), wd_scalar_of(w, p), LLVMConstInt(w->i32, align, 0), mask};
-        wd_call_intrinsic(w, "llvm.masked.store", types, 2, args, 4);
-        return;
-    } else if (ps == CONSECUTIVE && st == type_bytes(w, t)) {
-        r = LLVMBuildStore(w->b, wd_vector_value(w, v), wd_scalar_of(w, p));
-    } else {
-        LLVMTypeRef types[2] = {vector_of(w, t), LLVMVectorType(LLVMTypeOf(p), w->lanes)};
-        LLVMValueRef args[4] = {wd_vector_value(w, v), wd_vector_value(w, p), LLVMConstInt(w->i32, align, 0),
-                                mask ? mask : wd_all_lanes(w)};
-        wd_call_intrinsic(w, "llvm.masked.scatter", types, 2, args, 4);
-        return;
+        LLVMSetAlignment(r, LLVMGetAlignment(inst));
+        copy_tbaa(w, inst, r);
+    } else if (!wd_versioned_access(w, inst, v, mask) &&
+               !(ps == CONSECUTIVE && (st == size || st == -size) && wd_strided_store(w, inst, wd_scalar_of(w, p), st, mask))) {
+        wd_scatter(w, inst, NULL, mask);
     }
-    LLVMSetAlignment(r, align);
-    copy_tbaa(w, inst, r);
 }
 
 /* inst with some varying operand, as vector code. */
@@ -692,7 +816,7 @@ static void fill_phis(widener *w)
             continue; /* selects already (select_by_way) */
         for (unsigned i = 0, n = LLVMCountIncoming(p); i < n; i++) {
             int fi = pmap_get(&w->bidx, LLVMGetIncomingBlock(p, i));
-            LLVMBasicBlockRef from = LLVMGetIncomingBlock(p, i), nfrom = w->out_block[fi] ? w->out_block[fi] : w->blocks[fi];
+            LLVMBasicBlockRef from = LLVMGetIncomingBlock(p, i), nfrom = wd_end_block(w, fi);
             LLVMValueRef v = LLVMGetIncomingValue(p, i);
             if (!nfrom)
                 continue; /* from a block never reached */
@@ -714,7 +838,7 @@ static void fill_phis(widener *w)
             if (!LLVMIsATerminatorInst(user))
                 continue;
             LLVMBasicBlockRef from = LLVMGetInstructionParent(user);
-            LLVMValueRef v = from == w->blocks[pmap_get(&w->bidx, w->latch[h])] ? w->go_on[h]
+            LLVMValueRef v = from == wd_end_block(w, pmap_get(&w->bidx, w->latch[h])) ? w->go_on[h]
                              : w->block_mask[h]                                          ? w->block_mask[h]
                                                                                          : wd_all_lanes(w);
             LLVMAddIncoming(w->mask_phi[h], &v, &from, 1);
@@ -743,6 +867,7 @@ static void widener_free(widener *w)
     free(w->blocks), free(w->order), free(w->bbs), free(w->rpo);
     free(w->loop_of), free(w->latch), free(w->go_on), free(w->mask_phi);
     free(w->guarded), free(w->in_loop), free(w->block_mask), free(w->decided), free(w->out_block);
+    free(w->ushape), free(w->ustride);
     for (int b = 0; w->edge && b < w->nall; b++)
         free(w->edge[b]);
     free(w->region_of), free(w->join_of), free(w->next_block), free(w->edge), free(w->region_mask);
@@ -752,17 +877,20 @@ static void widener_free(widener *w)
         LLVMDisposeBuilder(w->b);
 }
 
-/* Does body have a loop (an edge back to a block already on the path, into
- * a block with a phi), with fp_only one that carries a floating-point value? */
-static bool has_loop(widener *w, bool fp_only)
+/* Does body have a loop (a retreating edge into a block with a phi), with
+ * varying_only one that carries a value that differs between work-items
+ * (shapes known)? */
+static bool has_loop(widener *w, bool varying_only)
 {
-    for (int e = 0; e < w->g->nretreating; e++)
-        for (LLVMValueRef p = LLVMGetFirstInstruction(w->g->blocks[w->g->retreating[e].to]); p && LLVMIsAPHINode(p);
-             p = LLVMGetNextInstruction(p)) {
-            LLVMTypeKind kind = LLVMGetTypeKind(LLVMTypeOf(p));
-            if (!fp_only || kind == LLVMFloatTypeKind || kind == LLVMDoubleTypeKind || kind == LLVMHalfTypeKind)
+    for (int i = 0; i < w->n; i++) {
+        LLVMValueRef p = w->insts[i];
+        if (!LLVMIsAPHINode(p) || (varying_only && w->shape[i] != VARYING))
+            continue;
+        int b = mc_cfg_block(w->g, LLVMGetInstructionParent(p));
+        for (int e = 0; e < w->g->nretreating; e++)
+            if (w->g->retreating[e].to == b)
                 return true;
-        }
+    }
     return false;
 }
 
@@ -801,14 +929,20 @@ static bool has_barrier(LLVMBasicBlockRef bb)
     return false;
 }
 
-/* Is a barrier reachable from block b? */
+/* Is a barrier reachable from the end of block b?  (One in b itself before
+ * its branch, as a guard after the kernel's last barrier has it, is not;
+ * it is when a loop leads back to b.) */
 static bool barrier_after(widener *w, int b)
 {
     unsigned char *seen = calloc((size_t)w->nall, 1);
-    int *stack = malloc((size_t)w->nall * sizeof *stack), sp = 0;
+    int *stack = malloc(((size_t)w->nall + 1) * sizeof *stack), sp = 0;
     bool found = !seen || !stack; /* out of memory: as if there were one */
-    if (!found)
-        seen[b] = 1, stack[sp++] = b;
+    LLVMValueRef term = LLVMGetBasicBlockTerminator(w->bbs[b]);
+    for (unsigned k = 0, n = term && !found ? LLVMGetNumSuccessors(term) : 0; k < n; k++) {
+        int x = pmap_get(&w->bidx, LLVMGetSuccessor(term, k));
+        if (!seen[x])
+            seen[x] = 1, stack[sp++] = x;
+    }
     while (sp && !found) {
         int x = stack[--sp];
         found = has_barrier(w->bbs[x]);
@@ -925,15 +1059,15 @@ static bool analyse(widener *w, const mc_kernel_build *kb, unsigned vectors)
         w->rpo[pmap_get(&w->bidx, w->order[i])] = i;
     if (!wd_find_loops(w))
         return w->why = "out of memory", false;
-    /* a barrier kernel's regions without such a loop are vectorised well
-     * as they are (their x loops are innermost), and K.row would lose
-     * bounds_check_versioning.c's versions of them (a stencil's tile loads: 3.6 ->
-     * 5.2 ms on 2 cores) */
-    if (w->row && !has_loop(w, true))
-        return w->why = "no loop carrying a floating-point value", false;
     if (!has_loop(w, false))
         return w->why = "no loop of its own (the loop over work-items is innermost)", false;
     find_shapes(w);
+    /* a barrier kernel's regions whose loops carry only what the row shares
+     * (a tile's loads in step) are vectorised well as they are (their x
+     * loops are innermost), and K.row would lose bounds_check_versioning.c's versions
+     * of them (a stencil's tile loads: 3.6 -> 5.2 ms on 2 cores) */
+    if (w->row && !has_loop(w, true))
+        return w->why = "no loop carrying a value that differs between work-items", false;
     if (w->row && !find_decided_branches(w))
         return w->why = "out of memory", false;
     /* branches on varying values: guards, ifs whose ways meet again, exits
@@ -980,6 +1114,7 @@ static bool analyse(widener *w, const mc_kernel_build *kb, unsigned vectors)
     w->lanes = VECTOR_BITS * (vectors ? vectors : vectors_per_value(w)) / (bits < 32 ? 32 : bits);
     if (w->row && !(w->lanes = row_lanes(w->row, w->lanes)))
         return w->why = "rows shorter than 4 work-items, or not a multiple of 4", false;
+    wd_find_unclamped_shapes(w);
     return true;
 }
 

@@ -68,6 +68,11 @@ typedef struct widener {
     bool tail;
     LLVMValueRef tail_mask;    /* (K.vec) lanes below count, or NULL */
     LLVMValueRef last;         /* (K.vec) the last lane's number, i32 */
+    /* clamped indices (wfv_clamps.c): the shapes values would have if
+     * every clamp left its operand alone, NULL when none would change */
+    unsigned char *ushape;
+    long long *ustride;
+    bool unclamped;            /* wd_infer takes clamps as leaving their operand alone */
 } widener;
 
 /* wfv.c */
@@ -81,6 +86,17 @@ LLVMValueRef wd_scalar_of(widener *w, LLVMValueRef v);
 LLVMValueRef wd_all_lanes(widener *w);
 LLVMValueRef wd_call_intrinsic(widener *w, const char *name, LLVMTypeRef *types, unsigned ntypes, LLVMValueRef *args,
                                unsigned nargs);
+enum shape wd_infer(widener *w, LLVMValueRef inst, long long *stride);
+/* Loads of lanes st bytes apart from one first address (a vector load, one
+ * mirrored, or an interleaved one) where wd_vector_load_stride; a gather. */
+bool wd_vector_load_stride(long long st, long long size);
+LLVMValueRef wd_strided_load(widener *w, LLVMValueRef inst, LLVMValueRef first, long long st, LLVMValueRef mask);
+/* (addresses: the lanes' own, NULL: the address operand's vector) */
+LLVMValueRef wd_gather(widener *w, LLVMValueRef inst, LLVMValueRef addresses, LLVMValueRef mask);
+/* Stores of lanes st bytes apart (st plus or minus the value's size) from
+ * one first address; a scatter. */
+bool wd_strided_store(widener *w, LLVMValueRef inst, LLVMValueRef first, long long st, LLVMValueRef mask);
+void wd_scatter(widener *w, LLVMValueRef inst, LLVMValueRef addresses, LLVMValueRef mask);
 bool wd_widenable_intrinsic(LLVMValueRef f);
 
 /* linearize.c: finding them (before K.vec is built) */
@@ -97,5 +113,21 @@ LLVMValueRef wd_edge_into(widener *w, int p, int b);
 void wd_build_masked_exit(widener *w, LLVMValueRef term, int h);
 void wd_build_guard(widener *w, LLVMValueRef term, int g);
 void wd_pass_lanes_on(widener *w, int b);
+
+/* wfv_clamps.c */
+/* Which operand of inst is the bound of a clamp (a min or max of integers,
+ * the other operand varying): 0 or 1, else -1. */
+int wd_clamp_bound(const widener *w, LLVMValueRef inst);
+/* Is inst x & (2^k - 1) for k >= 32 (*k, when not NULL, gets k)? */
+bool wd_low_bits(LLVMValueRef inst, unsigned *k);
+void wd_find_unclamped_shapes(widener *w);
+/* Load (value NULL) or store inst as a vector access where a test on the
+ * row's lanes says its address is consecutive (every clamp on the way
+ * leaves them alone; with some lanes off, no zero extension or mask of low
+ * bits sees them wrap), a gather or scatter where not; NULL when the
+ * address needs no test or has no such form. */
+LLVMValueRef wd_versioned_access(widener *w, LLVMValueRef inst, LLVMValueRef value, LLVMValueRef mask);
+/* K.vec's block where block b's code ends (b's own, or one its code split off). */
+LLVMBasicBlockRef wd_end_block(const widener *w, int b);
 
 #endif

@@ -21,6 +21,11 @@
  *                                         L2: i2 = phi [i', L], [i, G]
  *                                             f' = f + step; br H
  *
+ * The test may read the index truncated, and the step add to it its low
+ * bits (`and i, 0xffffffff`): instcombine's form of a `uint` index
+ * stepped by a `size_t` (`i += get_global_size(0)`); f is then tested and
+ * stepped the same way.
+ *
  * s0 is s with the local ids 0.  A work-item whose own test failed keeps
  * every value the loop carries (the phis of L2), and H computes c from those
  * alone, so the test stays false and after the loop the work-item sees what
@@ -37,6 +42,7 @@
 typedef struct stride_loop {
     LLVMBasicBlockRef header, preheader, latch, inside; /* H, P, L, B */
     LLVMValueRef index, step_inst, cond; /* i, i', c */
+    LLVMValueRef tested, stepped;        /* what c compares and i' adds to: i, trunc i, or i's low bits */
     unsigned inside_way;                 /* the successor of H's branch that stays in the loop */
     bool index_inside_only;              /* no use of i after the loop: i = f + (s - s0) */
     LLVMValueRef step;
@@ -180,14 +186,26 @@ static void hoist(const pmap *idx, const bool *in, LLVMBuilderRef b, LLVMValueRe
 }
 
 /* The predicate under which the loop goes on, with the index on its left. */
-static LLVMIntPredicate going_on(LLVMValueRef cond, LLVMValueRef index, unsigned inside_way)
+static LLVMIntPredicate going_on(LLVMValueRef cond, LLVMValueRef tested, unsigned inside_way)
 {
     LLVMIntPredicate p = LLVMGetICmpPredicate(cond);
     if (inside_way == 1) /* the loop goes on when cond is false */
         p = mc_inverse_predicate(p);
-    if (LLVMGetOperand(cond, 1) == index) /* n > i is i < n */
+    if (LLVMGetOperand(cond, 1) == tested) /* n > i is i < n */
         p = mc_swapped_predicate(p);
     return p;
+}
+
+/* Is v the index i itself, or its low bits (i & (2^k - 1))? */
+static bool low_bits_of(LLVMValueRef v, LLVMValueRef index)
+{
+    if (v == index)
+        return true;
+    if (!LLVMIsAInstruction(v) || LLVMGetInstructionOpcode(v) != LLVMAnd || LLVMGetOperand(v, 0) != index ||
+        !LLVMIsAConstantInt(LLVMGetOperand(v, 1)))
+        return false;
+    unsigned long long m = LLVMConstIntGetZExtValue(LLVMGetOperand(v, 1));
+    return m && (m & (m + 1)) == 0;
 }
 
 /* Does header head a loop of the shape above: its only exit, a test of an
@@ -207,13 +225,16 @@ static bool find_stride_loop(const stepper *st, const pmap *idx, bool *in,
     l->cond = LLVMGetCondition(term);
     if (LLVMGetInstructionParent(l->cond) != header)
         return false;
-    /* the index: the phi the test compares with a uniform bound */
-    l->index = NULL;
+    /* the index: the phi the test compares (perhaps truncated, in the
+     * header) with a uniform bound */
+    l->index = l->tested = l->stepped = NULL;
     for (unsigned k = 0; k < 2; k++) {
-        LLVMValueRef a = LLVMGetOperand(l->cond, k);
-        if (LLVMIsAPHINode(a) && LLVMGetInstructionParent(a) == header && LLVMCountIncoming(a) == 2 &&
+        LLVMValueRef a = LLVMGetOperand(l->cond, k), phi = a;
+        if (LLVMIsATruncInst(a) && LLVMGetInstructionParent(a) == header)
+            phi = LLVMGetOperand(a, 0);
+        if (LLVMIsAPHINode(phi) && LLVMGetInstructionParent(phi) == header && LLVMCountIncoming(phi) == 2 &&
             mc_uniform_value(st->ua, LLVMGetOperand(l->cond, 1 - k)))
-            l->index = a;
+            l->index = phi, l->tested = a;
     }
     if (!l->index)
         return false;
@@ -221,17 +242,19 @@ static bool find_stride_loop(const stepper *st, const pmap *idx, bool *in,
     l->latch = l->preheader = NULL;
     l->step_inst = NULL;
     for (unsigned k = 0; k < 2; k++) {
-        LLVMValueRef v = LLVMGetIncomingValue(l->index, k);
+        LLVMValueRef v = LLVMGetIncomingValue(l->index, k), x = NULL;
         LLVMBasicBlockRef from = LLVMGetIncomingBlock(l->index, k);
-        if (LLVMIsAInstruction(v) && LLVMGetInstructionOpcode(v) == LLVMAdd &&
-            (LLVMGetOperand(v, 0) == l->index || LLVMGetOperand(v, 1) == l->index))
-            l->latch = from, l->step_inst = v;
+        for (unsigned j = 0; j < 2 && LLVMIsAInstruction(v) && LLVMGetInstructionOpcode(v) == LLVMAdd && !x; j++)
+            if (low_bits_of(LLVMGetOperand(v, j), l->index))
+                x = LLVMGetOperand(v, j);
+        if (x)
+            l->latch = from, l->step_inst = v, l->stepped = x;
         else
             l->preheader = from;
     }
     if (!l->latch || !l->preheader || l->latch == l->preheader)
         return false;
-    LLVMValueRef step = LLVMGetOperand(l->step_inst, LLVMGetOperand(l->step_inst, 0) == l->index ? 1 : 0);
+    LLVMValueRef step = LLVMGetOperand(l->step_inst, LLVMGetOperand(l->step_inst, 0) == l->stepped ? 1 : 0);
     if (!mc_uniform_value(st->ua, step) || !nonnegative(st, step))
         return false;
     /* the start: varies, and is smallest for the first work-item */
@@ -251,7 +274,7 @@ static bool find_stride_loop(const stepper *st, const pmap *idx, bool *in,
     if (!hoistable(st, idx, in, step, 0))
         return false;
     l->step = step;
-    LLVMIntPredicate p = going_on(l->cond, l->index, l->inside_way);
+    LLVMIntPredicate p = going_on(l->cond, l->tested, l->inside_way);
     if (p != LLVMIntSLT && p != LLVMIntSLE && p != LLVMIntULT && p != LLVMIntULE)
         return false;
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(st->fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
@@ -307,12 +330,17 @@ static void run_in_step(const stepper *st, const pmap *idx, const bool *in, LLVM
     LLVMValueRef distance = l->index_inside_only ? LLVMBuildSub(b, start, s0, "in_step.distance") : NULL;
     LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(l->header));
     LLVMValueRef first = LLVMBuildPhi(b, LLVMTypeOf(l->index), "in_step.first");
+    /* f' = f + step, f's low bits where i' takes i's (inserted in L2 below) */
+    LLVMValueRef first_stepped = l->stepped == l->index ? first : LLVMInstructionClone(l->stepped);
+    if (first_stepped != first)
+        LLVMSetOperand(first_stepped, 0, first);
     LLVMValueRef next_first = LLVMInstructionClone(l->step_inst);
     for (unsigned k = 0; k < 2; k++)
-        if (LLVMGetOperand(next_first, k) == l->index)
-            LLVMSetOperand(next_first, k, first);
+        if (LLVMGetOperand(next_first, k) == l->stepped)
+            LLVMSetOperand(next_first, k, first_stepped);
     LLVMPositionBuilderBefore(b, term);
-    LLVMValueRef c0 = copy_with(b, l->cond, l->index, first);
+    LLVMValueRef first_tested = l->tested == l->index ? first : copy_with(b, l->tested, l->index, first);
+    LLVMValueRef c0 = copy_with(b, l->cond, l->tested, first_tested);
     LLVMSetCondition(term, c0);
     LLVMSetSuccessor(term, l->inside_way, guard);
     if (distance) { /* i = f + (s - s0): no index of its own per work-item */
@@ -363,6 +391,8 @@ static void run_in_step(const stepper *st, const pmap *idx, const bool *in, LLVM
         LLVMInstructionEraseFromParent(p);
         LLVMPositionBuilderAtEnd(b, latch2);
     }
+    if (first_stepped != first)
+        LLVMInsertIntoBuilder(b, first_stepped);
     LLVMInsertIntoBuilder(b, next_first);
     LLVMBuildBr(b, l->header);
     LLVMValueRef vals[2] = {s0, next_first};
