@@ -1,14 +1,14 @@
-; strided-loops: a grid-stride loop over a `uint` index stepped by a size_t
+; uniform-loop-exits: a grid-stride loop over a `uint` index stepped by a size_t
 ; (instcombine's form: an i64 phi tested truncated, stepped from its low 32
 ; bits) runs in step: the first work-item's index, tested and stepped the
 ; same way, decides the exit; each work-item's own test guards the body.
 ;   kernel void k(global const uchar *in, global uint *out, uint n)
 ;   { uint s = 0; for (uint i = get_global_id(0); i < n; i += get_global_size(0)) s += in[i];
 ;     out[get_global_id(0)] = s; }
-; RUN: mosaic-opt --stop-after=strided-loops --print-before %s | FileCheck %s
+; RUN: mosaic-opt --stop-after=uniform-loop-exits --print-before %s | FileCheck %s
 ; CHECK-LABEL: define internal void @k.body(
 ; CHECK-NOT: in_step
-; CHECK-LABEL: ;; after strided-loops
+; CHECK-LABEL: ;; after uniform-loop-exits
 ; CHECK-LABEL: define internal void @k.body(
 ; CHECK: %in_step.distance = sub i64
 ; CHECK: %in_step.first = phi i64
