@@ -211,3 +211,12 @@ int gemm_host_blas(bench_ctx *b)
     gemm_host *h = b->host;
     return blas_sgemm(b, &h->shape, h->a, h->b, h->c);
 }
+
+int gemm_host_cl_check(bench_ctx *b, bench_platform *p, void *dev)
+{
+    gemm_host *h = b->host;
+    bench_simple *s = dev;
+    if (bench_read(b, p, s->m[2], (size_t)h->shape.m * h->shape.n * sizeof(float), h->c))
+        return -1;
+    return gemm_host_check(b, h->c);
+}

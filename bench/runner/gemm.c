@@ -288,15 +288,6 @@ static int cl_run(bench_ctx *b, bench_platform *p, void *dev)
     return bench_finish(b, p);
 }
 
-static int cl_check(bench_ctx *b, bench_platform *p, void *dev)
-{
-    gemm_host *h = b->host;
-    bench_simple *s = dev;
-    if (bench_read(b, p, s->m[2], (size_t)h->shape.m * h->shape.n * sizeof(float), h->c))
-        return -1;
-    return gemm_host_check(b, h->c);
-}
-
 const bench_ops gemm_ops = {
     .setup = setup,
     .teardown = gemm_host_teardown,
@@ -304,7 +295,7 @@ const bench_ops gemm_ops = {
     .twin_check = gemm_host_twin_check,
     .cl_prepare = cl_prepare,
     .cl_run = cl_run,
-    .cl_check = cl_check,
+    .cl_check = gemm_host_cl_check,
     .cl_release = bench_simple_release,
     .blas = gemm_host_blas,
 };

@@ -164,6 +164,8 @@ int gemm_host_twin(bench_ctx *b);       /* the C + OpenMP loop */
 int gemm_host_twin_check(bench_ctx *b); /* checks h->c */
 int gemm_host_blas(bench_ctx *b);       /* OpenBLAS's SGEMM into h->c */
 int gemm_host_check(bench_ctx *b, const float *c);
+/* cl_check of a row whose C is the bench_simple's third buffer */
+int gemm_host_cl_check(bench_ctx *b, bench_platform *p, void *dev);
 /* The reference of m x n = (m x k)(k x n), row-major, in double, and each
  * element's tolerance for a float computation of it. */
 void gemm_reference(int m, int n, int k, const float *a, const float *b, float *ref, float *tol);
