@@ -1,41 +1,38 @@
 /*
- * Clamped indices in widened code: loads whose address is consecutive
- * across the lanes wherever a row's clamps leave their operands alone.
+ * Accesses whose lanes follow each other only where a test on the row says
+ * so: clamped coordinates, and indices that wrap in lanes that are off.
  *
  * An image filter that replicates the image's edges clamps its coordinates,
  * `src[clamp(y, 0, h - 1) * w + clamp(x0 + lx, 0, w - 1)]`: the address of
  * such a load varies between the lanes in a way the shapes (wfv.c) cannot
  * name, so the load becomes a gather, one element a lane (a tile of bytes
  * loaded byte by byte).  Yet in every row that lies inside the image the
- * clamp gives its operand back, and the address is consecutive.
+ * clamp gives its operand back, and the address is consecutive.  So the
+ * shapes are found a second time with each clamp (a min or max of integers
+ * whose bound the row shares) taken as its operand
+ * (wd_find_unclamped_shapes).  A clamp max(x, lo) leaves its lanes alone
+ * when x's smallest lane is at least lo, min(x, hi) when x's largest is at
+ * most hi; x is consecutive in the second shapes, so those are its end
+ * lanes, read from x itself (right whatever x's own clamps did: every clamp
+ * on the way is tested, all at once).
  *
- * So the shapes are found a second time with each clamp (a min or max of
- * integers with a bound the row shares, or a mask of low bits) taken as
- * its operand
- * (wd_find_unclamped_shapes); a load whose address is consecutive in those
- * shapes becomes
+ * A zero extension of what varies (or `x & 0xffffffff`, instcombine's
+ * zext(trunc(x))) keeps its operand's shape, as the row's indices are
+ * assumed not to wrap; but a lane that is off may have: `l ? s[l - 1] : 0`
+ * with a `uint l` gives 0xffffffff at l = 0, and lane 0's address is then
+ * not where the others follow from.  A masked access through one tests
+ * that the operand's end lanes, read unsigned, are in order (for a mask:
+ * have the same bits above it).
  *
- *       ok = every clamp of the address leaves the row's lanes alone
- *       br ok, fast, slow
- *   fast: a vector load from lane 0's address (mirrored or interleaved as
- *         for any consecutive address)
- *   slow: the gather
- *   join: phi
+ * Such an access becomes
  *
- * `x & 0xffffffff`, instcombine's form of a `uint` index widened to 64
- * bits (zext(trunc(x))), is taken the same way: it leaves x's lanes alone
- * (up to the multiple of 2^32 they share) where they do not cross a
- * multiple of 2^32, which an inactive lane's `l - 1` at l = 0 does.
- *
- * A clamp max(x, lo) leaves its lanes alone when x's smallest lane is at
- * least lo, min(x, hi) when x's largest is at most hi, a mask of the low k
- * bits when both have the same bits above them; x is consecutive in
- * the second shapes, so those are its first and last lanes (the running
- * lanes' values are read from x itself, which is right whatever x's own
- * clamps did: the test is of every clamp on the way, all at once).  With
- * every clamp leaving its lanes alone the address is what the second shapes
- * say, lane 0's plus the lane's number times the stride.  Assumed, as for
- * the shapes themselves: the sums that make indices do not wrap in a row.
+ *       ok = every test holds
+ *       br ok, lanes.follow, lanes.apart
+ *   lanes.follow: a vector access from lane 0's address (mirrored or
+ *         interleaved as for any consecutive address)
+ *   lanes.apart: a gather or scatter at each lane's own address (the
+ *         extensions applied lane by lane)
+ *   lanes.join: (a load's phi)
  */
 #include <stdlib.h>
 #include <string.h>
@@ -43,7 +40,7 @@
 #include "compiler/ir/util.h"
 #include "compiler/vectorize/wfv_internal.h"
 
-/* Instructions the walk from an address to its clamps visits at most. */
+/* Instructions the walk from an address to its tests visits at most. */
 #define MAX_WALK 64
 
 bool wd_low_bits(LLVMValueRef inst, unsigned *k)
