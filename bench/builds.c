@@ -31,6 +31,13 @@
  * (default 5; 1 for the fan-out at depth 6 and more) in ms, and each
  * platform's time relative to Mosaic's (above 1.00 = Mosaic is faster).
  * `builds 7 5 sha512crypt` runs the sha512crypt case alone.
+ *
+ * Then the launches that follow a build: a tree reduction with a barrier
+ * per level (groups of 256 over 4M floats), built cold, launched 6 times
+ * and once more after half a second, each launch timed from its enqueue to
+ * clFinish and its sums checked.  Mosaic builds such a kernel again for
+ * its local size from its third launch, beside the program: the third
+ * launch should cost what the fourth does.
  */
 #define _GNU_SOURCE
 #define CL_TARGET_OPENCL_VERSION 300
@@ -482,6 +489,81 @@ static void fresh_cache_dir(const char *var)
         setenv(var, tmpl, 1);
 }
 
+/* ---- the launches after a build ------------------------------------------------------- */
+enum { LAUNCHES = 7, REDUCE_ITEMS = 1 << 22, REDUCE_GROUP = 256 };
+
+/* Times LAUNCHES launches of a fresh tree-reduction kernel on r (the last
+ * after a pause) in ms; false when one failed or summed wrong. */
+static bool time_launches(device_run *r, unsigned salt, double ms[LAUNCHES])
+{
+    char *src = printf_alloc(
+        "kernel void reduce(global const float *x, global float *sums, local float *t) {\n"
+        "  size_t l = get_local_id(0);\n"
+        "  t[l] = x[get_global_id(0)] + %u.0f * 0.0f;\n"
+        "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "  for (size_t s = get_local_size(0) / 2; s > 0; s >>= 1) {\n"
+        "    if (l < s) t[l] += t[l + s];\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "  }\n"
+        "  if (l == 0) sums[get_group_id(0)] = t[0];\n"
+        "}\n",
+        salt);
+    size_t groups = REDUCE_ITEMS / REDUCE_GROUP, global = REDUCE_ITEMS, local = REDUCE_GROUP;
+    float *x = malloc(REDUCE_ITEMS * sizeof *x), *sums = malloc(groups * sizeof *sums);
+    for (size_t i = 0; i < REDUCE_ITEMS; i++)
+        x[i] = (float)(i % 7); /* small integers: every order of adding is exact */
+    cl_int err;
+    const char *srcs[1] = {src};
+    cl_program p = clCreateProgramWithSource(r->ctx, 1, srcs, NULL, &err);
+    if (err == CL_SUCCESS)
+        err = clBuildProgram(p, 1, &r->dev, "", NULL, NULL);
+    cl_kernel k = err == CL_SUCCESS ? clCreateKernel(p, "reduce", &err) : NULL;
+    cl_mem bx = err == CL_SUCCESS ? clCreateBuffer(r->ctx, CL_MEM_COPY_HOST_PTR, REDUCE_ITEMS * sizeof *x, x, &err)
+                                  : NULL;
+    cl_mem bs = err == CL_SUCCESS ? clCreateBuffer(r->ctx, CL_MEM_READ_WRITE, groups * sizeof *sums, NULL, &err)
+                                  : NULL;
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(k, 0, sizeof bx, &bx);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(k, 1, sizeof bs, &bs);
+    if (err == CL_SUCCESS)
+        err = clSetKernelArg(k, 2, REDUCE_GROUP * sizeof(float), NULL);
+    for (int n = 0; n < LAUNCHES && err == CL_SUCCESS; n++) {
+        if (n == LAUNCHES - 1) {
+            struct timespec pause = {0, 500 * 1000 * 1000};
+            nanosleep(&pause, NULL);
+        }
+        double t0 = now();
+        err = clEnqueueNDRangeKernel(r->q, k, 1, NULL, &global, &local, 0, NULL, NULL);
+        if (err == CL_SUCCESS)
+            err = clFinish(r->q);
+        ms[n] = (now() - t0) * 1e3;
+        if (err == CL_SUCCESS)
+            err = clEnqueueReadBuffer(r->q, bs, CL_TRUE, 0, groups * sizeof *sums, sums, 0, NULL, NULL);
+        for (size_t g = 0; g < groups && err == CL_SUCCESS; g++) {
+            float want = 0;
+            for (size_t i = g * REDUCE_GROUP; i < (g + 1) * REDUCE_GROUP; i++)
+                want += x[i];
+            if (sums[g] != want) {
+                fprintf(stderr, "launch %d: group %zu sums to %g, expected %g\n", n + 1, g, sums[g], want);
+                err = -9999;
+            }
+        }
+    }
+    if (err != CL_SUCCESS)
+        fprintf(stderr, "reduce: launches failed (%d)\n", err);
+    if (bs)
+        clReleaseMemObject(bs);
+    if (bx)
+        clReleaseMemObject(bx);
+    if (k)
+        clReleaseKernel(k);
+    if (p)
+        clReleaseProgram(p);
+    free(src), free(x), free(sums);
+    return err == CL_SUCCESS;
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && !strcmp(argv[1], "--child"))
@@ -515,6 +597,8 @@ int main(int argc, char **argv)
     clGetPlatformIDs(MAX_PLATFORMS, platforms, &np);
     char names[MAX_PLATFORMS][64];
     double cold[MAX_PLATFORMS][MAX_CASES], cached[MAX_PLATFORMS][MAX_CASES], first[MAX_PLATFORMS];
+    double launches[MAX_PLATFORMS][LAUNCHES];
+    bool launched[MAX_PLATFORMS];
     int mosaic = -1, count = 0;
     unsigned salt = (unsigned)time(NULL) * 1000u; /* no earlier run's cache entry matches */
     for (cl_uint p = 0; p < np && p < MAX_PLATFORMS; p++) {
@@ -546,6 +630,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "%s: %s: cold %.1f ms, cached %.1f ms\n", names[count], cases[c].name, cold[count][c],
                     cached[count][c]);
         }
+        launched[count] = !only && time_launches(&r, salt++, launches[count]);
         clReleaseMemObject(r.out);
         clReleaseCommandQueue(r.q);
         clReleaseContext(r.ctx);
@@ -589,5 +674,22 @@ int main(int argc, char **argv)
     }
     if (mosaic >= 0 && count > 1)
         printf("ratio = other platform's time / Mosaic's time (above 1: Mosaic is faster)\n");
+    if (only)
+        return 0;
+    printf("\n%-22s", "reduce launch (ms)");
+    for (int p = 0; p < count; p++)
+        printf(" %17.17s", names[p]);
+    printf("\n");
+    for (int n = 0; n < LAUNCHES; n++) {
+        char label[32];
+        snprintf(label, sizeof label, n < LAUNCHES - 1 ? "launch %d" : "launch %d, 0.5 s later", n + 1);
+        printf("%-22s", label);
+        for (int p = 0; p < count; p++)
+            if (launched[p])
+                printf(" %17.2f", launches[p][n]);
+            else
+                printf(" %17s", "FAILED");
+        printf("\n");
+    }
     return 0;
 }

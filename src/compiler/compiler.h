@@ -316,10 +316,11 @@ size_t mosaic_executable_global_variables_size(const mosaic_executable *exe);
  * trip counts.  Only for kernels with barriers run as regions, in programs
  * without program-scope variables or block kernels, with at most 64 KiB of
  * private memory whose work-items keep at most 2 MiB a group between
- * regions, at most 4 sizes a kernel.  The build happens at the `after`-th
- * request for the size (0: never), on the calling thread, and stays with
- * exe (and in the kernel cache).  Before that, and when the build failed:
- * NULL (run kernel->wg_fn).  What it returns may run only groups whose local size and enqueued local
+ * regions, at most 4 sizes a kernel.  The build starts at the `after`-th
+ * request for the size (0: never), on a thread of its own, or on the
+ * calling thread when `wait`, and stays with exe (and in the kernel cache).
+ * Before it ends, and when it failed: NULL (run kernel->wg_fn); releasing
+ * exe meanwhile does not wait for it.  What it returns may run only groups whose local size and enqueued local
  * size are both local_size: `whole` one group, `fused` (when not NULL)
  * fused_groups groups of one column (mosaic_kernel_info's fused_fn).
  * Thread-safe. */
@@ -329,7 +330,7 @@ typedef struct mosaic_sized_wg {
     unsigned fused_groups;
 } mosaic_sized_wg;
 mosaic_sized_wg mosaic_executable_wg_for_size(mosaic_executable *exe, const mosaic_kernel_info *kernel,
-                                              const size_t local_size[3], unsigned after);
+                                              const size_t local_size[3], unsigned after, bool wait);
 void mosaic_executable_free(mosaic_executable *exe);
 void mosaic_bitcode_free(mosaic_bitcode *bc);
 

@@ -26,8 +26,8 @@ static mosaic_wg_fn one_size(mosaic_executable *exe, const char *name, const siz
     const mosaic_kernel_info *k = mosaic_executable_find_kernel(exe, name);
     if (!k)
         return NULL;
-    mosaic_executable_wg_for_size(exe, k, local, 2);
-    mosaic_wg_fn fn = mosaic_executable_wg_for_size(exe, k, local, 2).whole;
+    mosaic_executable_wg_for_size(exe, k, local, 2, true);
+    mosaic_wg_fn fn = mosaic_executable_wg_for_size(exe, k, local, 2, true).whole;
     CHECK(fn, "%s: a build for %zux%zu groups", name, local[0], local[1]);
     return fn;
 }

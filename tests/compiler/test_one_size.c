@@ -4,11 +4,13 @@
  * the built K.wg computes what the general one does, for 1D, 2D and 3D
  * groups, rows of 8 and 16 work-items, non-square groups (a size read from
  * the wrong dimension shows) and launches whose trailing groups are
- * smaller (those run the general K.wg).
+ * smaller (those run the general K.wg); builds made beside the program,
+ * and a program released while its build is queued or running.
  * usage: test_one_size [case|--list]   (test_one_size.list; none: all) */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define TEST_LIST "test_one_size.list"
 #include "compiler_host.h"
@@ -22,11 +24,11 @@ static mosaic_wg_fn built_for(mosaic_executable *exe, const char *name, const si
     CHECK(k && k->uses_barriers && k->wg_fn, "%s: a barrier kernel with a work-group function", name);
     if (!k || !k->wg_fn)
         return NULL;
-    CHECK(!mosaic_executable_wg_for_size(exe, k, local, 2).whole, "%s: no build at the first of two requests", name);
-    mosaic_wg_fn fn = mosaic_executable_wg_for_size(exe, k, local, 2).whole;
+    CHECK(!mosaic_executable_wg_for_size(exe, k, local, 2, true).whole, "%s: no build at the first of two requests", name);
+    mosaic_wg_fn fn = mosaic_executable_wg_for_size(exe, k, local, 2, true).whole;
     CHECK(fn && fn != k->wg_fn, "%s: a build of its own for %zux%zux%zu at the second request", name, local[0],
           local[1], local[2]);
-    CHECK(mosaic_executable_wg_for_size(exe, k, local, 2).whole == fn, "%s: the same build at the third request", name);
+    CHECK(mosaic_executable_wg_for_size(exe, k, local, 2, true).whole == fn, "%s: the same build at the third request", name);
     return fn;
 }
 
@@ -196,18 +198,18 @@ TEST(which_kernels)
     const mosaic_kernel_info *plain = mosaic_executable_find_kernel(exe, "plain");
     const mosaic_kernel_info *bar = mosaic_executable_find_kernel(exe, "bar");
     size_t sizes[5][3] = {{8, 1, 1}, {16, 1, 1}, {32, 1, 1}, {64, 1, 1}, {128, 1, 1}};
-    CHECK(plain && !mosaic_executable_wg_for_size(exe, plain, sizes[0], 1).whole, "no build for a kernel without barriers");
-    CHECK(bar && !mosaic_executable_wg_for_size(exe, bar, sizes[0], 0).whole, "no build when `after` is 0");
+    CHECK(plain && !mosaic_executable_wg_for_size(exe, plain, sizes[0], 1, true).whole, "no build for a kernel without barriers");
+    CHECK(bar && !mosaic_executable_wg_for_size(exe, bar, sizes[0], 0, true).whole, "no build when `after` is 0");
     for (int i = 0; i < 4; i++)
-        CHECK(mosaic_executable_wg_for_size(exe, bar, sizes[i], 1).whole != NULL, "a build for the size %zu", sizes[i][0]);
-    CHECK(!mosaic_executable_wg_for_size(exe, bar, sizes[4], 1).whole, "no build for a fifth size");
+        CHECK(mosaic_executable_wg_for_size(exe, bar, sizes[i], 1, true).whole != NULL, "a build for the size %zu", sizes[i][0]);
+    CHECK(!mosaic_executable_wg_for_size(exe, bar, sizes[4], 1, true).whole, "no build for a fifth size");
     mosaic_executable_free(exe);
 
     exe = build_program(src, "-cl-std=CL2.0 -cl-opt-disable"); /* nothing to gain */
     if (!exe)
         return;
     bar = mosaic_executable_find_kernel(exe, "bar");
-    CHECK(bar && bar->wg_fn && !mosaic_executable_wg_for_size(exe, bar, sizes[0], 1).whole,
+    CHECK(bar && bar->wg_fn && !mosaic_executable_wg_for_size(exe, bar, sizes[0], 1, true).whole,
           "no build for a program built with -cl-opt-disable");
     mosaic_executable_free(exe);
 
@@ -221,8 +223,52 @@ TEST(which_kernels)
     if (!exe)
         return;
     bar = mosaic_executable_find_kernel(exe, "bar");
-    CHECK(bar && bar->wg_fn && !mosaic_executable_wg_for_size(exe, bar, sizes[0], 1).whole,
+    CHECK(bar && bar->wg_fn && !mosaic_executable_wg_for_size(exe, bar, sizes[0], 1, true).whole,
           "no build in a program with a program-scope variable");
+    mosaic_executable_free(exe);
+}
+
+/* The request that starts a build in the background returns at once with
+ * none, later ones get the build once it is ready; an executable freed
+ * while its builds are queued or running is freed by the last of them
+ * (LSan sees a leak otherwise, and the test's exit waits for them). */
+TEST(in_background)
+{
+    const char *src = "kernel void bar(global int *o, local int *t) {\n"
+                      "  t[get_local_id(0)] = (int)get_local_id(0);\n"
+                      "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+                      "  o[get_global_id(0)] = t[get_local_size(0) - 1 - get_local_id(0)];\n"
+                      "}\n";
+    mosaic_executable *exe = build_program(src, "-cl-std=CL2.0");
+    if (!exe)
+        return;
+    const mosaic_kernel_info *bar = mosaic_executable_find_kernel(exe, "bar");
+    size_t local[3] = {16, 1, 1};
+    CHECK(bar && !mosaic_executable_wg_for_size(exe, bar, local, 2, false).whole, "none at the first request");
+    CHECK(!mosaic_executable_wg_for_size(exe, bar, local, 2, false).whole,
+          "none at the request that starts the build: the build is not waited for");
+    mosaic_wg_fn fn = NULL;
+    struct timespec pause = {0, 5 * 1000 * 1000};
+    for (int i = 0; i < 24000 && !fn; i++) { /* 2 minutes at most */
+        fn = mosaic_executable_wg_for_size(exe, bar, local, 2, false).whole;
+        if (!fn)
+            nanosleep(&pause, NULL);
+    }
+    CHECK(fn && fn != bar->wg_fn, "the build for 16 once it is ready");
+    if (fn) {
+        int out[64] = {0};
+        int *po = out;
+        uint64_t t_offset = 0;
+        ndrange r = {.dim = 1, .global = {64}, .local = {16}, .local_arg_bytes = 16 * sizeof(int), .whole = fn};
+        run_kernel(exe, "bar", ARGS(&po, &t_offset), &r);
+        for (int i = 0; i < 64; i++)
+            CHECK(out[i] == 15 - i % 16, "bar's item %d wrote %d, expected %d", i, out[i], 15 - i % 16);
+    }
+    /* builds for three more sizes queued, then the executable let go */
+    size_t sizes[3][3] = {{8, 1, 1}, {32, 1, 1}, {64, 1, 1}};
+    for (int i = 0; i < 3; i++)
+        CHECK(!mosaic_executable_wg_for_size(exe, bar, sizes[i], 1, false).whole, "none for %zu at first",
+              sizes[i][0]);
     mosaic_executable_free(exe);
 }
 

@@ -211,7 +211,7 @@ static mosaic_wg_fn wg_for_range(mosaic_executable *exe, const char *name, const
     size_t local[3] = {1, 1, 1};
     for (unsigned d = 0; d < r->dim; d++)
         local[d] = r->local[d];
-    mosaic_wg_fn fn = k ? mosaic_executable_wg_for_size(exe, k, local, 1).whole : NULL;
+    mosaic_wg_fn fn = k ? mosaic_executable_wg_for_size(exe, k, local, 1, true).whole : NULL;
     CHECK(fn, "%s: a work-group function for groups of %zux%zux%zu", name, local[0], local[1], local[2]);
     return fn;
 }
@@ -3009,7 +3009,7 @@ static mosaic_sized_wg sized_for(mosaic_executable *exe, const char *name, const
     for (unsigned d = 0; d < r->dim; d++)
         local[d] = r->local[d];
     mosaic_sized_wg none = {NULL, NULL, 0};
-    mosaic_sized_wg s = k ? mosaic_executable_wg_for_size(exe, k, local, 1) : none;
+    mosaic_sized_wg s = k ? mosaic_executable_wg_for_size(exe, k, local, 1, true) : none;
     CHECK(s.whole && !!s.fused == want && (!want || s.fused_groups > 1), "%s: %s K.fused (groups %u)", name,
           want ? "a" : "no", s.fused_groups);
     return s;
@@ -3046,7 +3046,7 @@ TEST(fused_columns)
         if (o == 1) { /* -cl-opt-disable: no builds for one size, so none for columns */
             const mosaic_kernel_info *k = mosaic_executable_find_kernel(exe, "mm");
             size_t local[3] = {8, 8, 1};
-            CHECK(k && !mosaic_executable_wg_for_size(exe, k, local, 1).fused, "mm: K.fused with -cl-opt-disable");
+            CHECK(k && !mosaic_executable_wg_for_size(exe, k, local, 1, true).fused, "mm: K.fused with -cl-opt-disable");
             mosaic_executable_free(exe);
             continue;
         }
@@ -3184,7 +3184,7 @@ static void check_in_step(mosaic_executable *exe, int o, const char *name, void 
         local[d] = r->local[d];
     mosaic_sized_wg s = {NULL, NULL, 0};
     if (k && o == 0 && whole) /* (no builds for one size without optimisation) */
-        s = mosaic_executable_wg_for_size(exe, k, local, 1);
+        s = mosaic_executable_wg_for_size(exe, k, local, 1, true);
     for (int way = 0; way < 3; way++) {
         memcpy(out, initial, bytes);
         mosaic_kernel_info one = k ? *k : (mosaic_kernel_info){0};

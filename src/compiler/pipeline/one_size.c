@@ -6,8 +6,11 @@
  * MAX_SIZES) and how often; at the `after`-th request for one size the
  * program's bitcode is finalized again for that kernel alone with its K.wg
  * specialised (local_size.c), and the new executable is kept beside the
- * first.  The build runs on the thread that asked, without the lock: other
- * threads asking meanwhile get NULL and run the general K.wg.
+ * first.  The build runs on the background thread (background.c), or on
+ * the thread that asked when it would wait; until it ends every request
+ * gets NULL and runs the general K.wg.  The builds are counted references:
+ * a job holds one, so a program released during its build is freed when
+ * the build ends, without waiting for it.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -17,6 +20,7 @@
 
 #include "base/assert.h"
 #include "base/settings.h"
+#include "compiler/pipeline/background.h"
 #include "compiler/pipeline/one_size.h"
 #include "compiler/workgroup/workgroup.h"
 
@@ -32,7 +36,9 @@ typedef struct one_size_entry {
 } one_size_entry;
 
 struct mc_one_size_builds {
-    pthread_mutex_t lock; /* guards entries */
+    pthread_mutex_t lock; /* guards entries, refs and released */
+    unsigned refs;        /* the executable's, and one per build queued or running */
+    bool released;        /* the executable let go: builds not started are skipped */
     const mosaic_compiler_target *target;
     mosaic_bitcode blob;  /* a copy of the program's executable bitcode */
     char *options;
@@ -75,13 +81,12 @@ mc_one_size_builds *mc_one_size_builds_new(const mosaic_compiler_target *target,
     }
     memcpy(b->blob.data, blob->data, blob->size);
     pthread_mutex_init(&b->lock, NULL);
+    b->refs = 1;
     return b;
 }
 
-void mc_one_size_builds_free(mc_one_size_builds *b)
+static void destroy(mc_one_size_builds *b)
 {
-    if (!b)
-        return;
     for (size_t k = 0; k < b->num_kernels; k++)
         for (int i = 0; i < MAX_SIZES; i++)
             mc_executable_unload(b->entries[k][i].exe);
@@ -90,6 +95,24 @@ void mc_one_size_builds_free(mc_one_size_builds *b)
     free(b->blob.data);
     free(b->options);
     free(b);
+}
+
+/* Drops one reference (the executable's when it lets go). */
+static void release(mc_one_size_builds *b, bool by_executable)
+{
+    pthread_mutex_lock(&b->lock);
+    MOSAIC_ASSERT(b->refs > 0 && !(by_executable && b->released));
+    b->released |= by_executable;
+    bool last = --b->refs == 0;
+    pthread_mutex_unlock(&b->lock);
+    if (last)
+        destroy(b);
+}
+
+void mc_one_size_builds_free(mc_one_size_builds *b)
+{
+    if (b)
+        release(b, true);
 }
 
 /* The entry of `size` for kernel k, a new one when there is room, or NULL. */
@@ -116,26 +139,26 @@ static double seconds(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* Builds kernel `info` for groups of e->size (b->lock not held: other
+/* Builds kernel `name` for groups of e->size (b->lock not held: other
  * kernels' launches go on meanwhile). */
-static void build(mc_one_size_builds *b, const mosaic_kernel_info *info, one_size_entry *e)
+static void build(mc_one_size_builds *b, const char *name, one_size_entry *e)
 {
     MOSAIC_ASSERT(!mosaic_mutex_held(&b->lock) && e->building);
-    mc_one_size one = {.kernel = info->name, .size = {e->size[0], e->size[1], e->size[2]}};
+    mc_one_size one = {.kernel = name, .size = {e->size[0], e->size[1], e->size[2]}};
     mosaic_executable *exe = NULL;
     char *log = NULL;
     double t0 = seconds();
     cl_int r = mc_finalize_one_size(b->target, &b->blob, b->options, &one, &exe, &log);
-    const mosaic_kernel_info *built = r == CL_SUCCESS ? mosaic_executable_find_kernel(exe, info->name) : NULL;
+    const mosaic_kernel_info *built = r == CL_SUCCESS ? mosaic_executable_find_kernel(exe, name) : NULL;
     mosaic_wg_fn fn = built && built->uses_barriers ? built->wg_fn : NULL;
     mosaic_sized_wg fns = {fn, fn ? built->fused_fn : NULL, fn ? built->fused_groups : 0};
     if (mosaic_debugging(MOSAIC_DEBUG_LAUNCH)) {
         if (fn)
-            fprintf(stderr, "mosaic: kernel %s: built for work-groups of %zux%zux%zu (%.0f ms)\n", info->name,
-                    e->size[0], e->size[1], e->size[2], 1e3 * (seconds() - t0));
+            fprintf(stderr, "mosaic: kernel %s: built for work-groups of %zux%zux%zu (%.0f ms)\n", name, e->size[0],
+                    e->size[1], e->size[2], 1e3 * (seconds() - t0));
         else
             fprintf(stderr, "mosaic: kernel %s: no build for work-groups of %zux%zux%zu (error %d)%s%s\n",
-                    info->name, e->size[0], e->size[1], e->size[2], r, log && *log ? ":\n" : "", log ? log : "");
+                    name, e->size[0], e->size[1], e->size[2], r, log && *log ? ":\n" : "", log ? log : "");
     }
     free(log);
     if (!fn) {
@@ -150,8 +173,54 @@ static void build(mc_one_size_builds *b, const mosaic_kernel_info *info, one_siz
     pthread_mutex_unlock(&b->lock);
 }
 
+/* A build queued for the background thread; it holds a reference. */
+typedef struct one_size_job {
+    mc_one_size_builds *builds;
+    one_size_entry *entry;
+    char name[];
+} one_size_job;
+
+static void run_job(void *arg)
+{
+    one_size_job *job = arg;
+    mc_one_size_builds *b = job->builds;
+    pthread_mutex_lock(&b->lock);
+    bool wanted = !b->released;
+    pthread_mutex_unlock(&b->lock);
+    if (wanted)
+        build(b, job->name, job->entry);
+    release(b, false);
+    free(job);
+}
+
+static void drop_job(void *arg)
+{
+    one_size_job *job = arg;
+    release(job->builds, false);
+    free(job);
+}
+
+/* Queues the build of entry e (marked building); false: not queued. */
+static bool build_in_background(mc_one_size_builds *b, const char *name, one_size_entry *e)
+{
+    size_t n = strlen(name) + 1;
+    one_size_job *job = malloc(sizeof *job + n);
+    if (!job)
+        return false;
+    *job = (one_size_job){b, e};
+    memcpy(job->name, name, n);
+    pthread_mutex_lock(&b->lock);
+    b->refs++;
+    pthread_mutex_unlock(&b->lock);
+    if (mc_background_run(run_job, drop_job, job))
+        return true;
+    free(job);
+    release(b, false);
+    return false;
+}
+
 mosaic_sized_wg mosaic_executable_wg_for_size(mosaic_executable *exe, const mosaic_kernel_info *kernel,
-                                              const size_t local_size[3], unsigned after)
+                                              const size_t local_size[3], unsigned after, bool wait)
 {
     mc_one_size_builds *b = mc_executable_one_size_builds(exe);
     mosaic_sized_wg none = {NULL, NULL, 0};
@@ -175,6 +244,8 @@ mosaic_sized_wg mosaic_executable_wg_for_size(mosaic_executable *exe, const mosa
     pthread_mutex_unlock(&b->lock);
     if (!start)
         return fns;
-    build(b, kernel, e);
+    if (!wait && build_in_background(b, kernel->name, e))
+        return none;
+    build(b, kernel->name, e);
     return e->fns; /* written by this thread; an entry is never reused */
 }

@@ -80,11 +80,13 @@ void mosaic_cpu_choose_local_size(cl_device_id device, const mosaic_kernel_info 
 }
 
 /* A barrier kernel launched often with one local size gets a K.wg built for
- * it (mosaic_executable_wg_for_size: at the MOSAIC_SPECIALISE_AFTER-th
- * launch of that size, on this, the enqueuing, thread). */
+ * it (mosaic_executable_wg_for_size: from the MOSAIC_SPECIALISE_AFTER-th
+ * launch of that size, beside the program; launches run the general K.wg
+ * until it is ready, or wait for it with MOSAIC_SPECIALISE_WAIT). */
 void mosaic_cpu_prepare_launch(cl_device_id device, mosaic_ndrange *nd)
 {
     (void)device;
+    const struct mosaic_settings *settings = mosaic_settings();
     nd->sized = mosaic_executable_wg_for_size(nd->kernel->program->executable, nd->info, nd->local_size,
-                                              mosaic_settings()->specialise_after);
+                                              settings->specialise_after, settings->specialise_wait);
 }

@@ -1,0 +1,95 @@
+/*
+ * The background build thread (background.h).  It starts with the first
+ * job and lives as long as the process; it sleeps on a condition variable
+ * while the queue is empty.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "base/assert.h"
+#include "compiler/pipeline/background.h"
+
+typedef struct job {
+    void (*run)(void *);
+    void (*drop)(void *);
+    void *arg;
+    struct job *next;
+} job;
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER; /* guards everything below */
+static pthread_cond_t changed = PTHREAD_COND_INITIALIZER; /* a job came, or one ended */
+static job *first, *last;
+static bool started, running, exiting;
+
+static void *background_thread(void *unused)
+{
+    (void)unused;
+    pthread_mutex_lock(&lock);
+    for (;;) {
+        while (!first || exiting)
+            pthread_cond_wait(&changed, &lock);
+        job *j = first;
+        first = j->next;
+        if (!first)
+            last = NULL;
+        running = true;
+        pthread_mutex_unlock(&lock);
+        j->run(j->arg);
+        free(j);
+        pthread_mutex_lock(&lock);
+        running = false;
+        pthread_cond_broadcast(&changed);
+    }
+    return NULL;
+}
+
+/* At exit: the queued jobs are dropped and the one running ends first. */
+static void stop_at_exit(void)
+{
+    pthread_mutex_lock(&lock);
+    exiting = true;
+    job *j = first;
+    first = last = NULL;
+    while (running)
+        pthread_cond_wait(&changed, &lock);
+    pthread_mutex_unlock(&lock);
+    while (j) {
+        job *next = j->next;
+        j->drop(j->arg);
+        free(j);
+        j = next;
+    }
+}
+
+bool mc_background_run(void (*run)(void *arg), void (*drop)(void *arg), void *arg)
+{
+    MOSAIC_ASSERT(run && drop);
+    job *j = malloc(sizeof *j);
+    if (!j)
+        return false;
+    *j = (job){run, drop, arg, NULL};
+    pthread_mutex_lock(&lock);
+    bool ok = !exiting;
+    if (ok && !started) {
+        pthread_t thread;
+        pthread_attr_t attr;
+        pthread_attr_init(&attr);
+        pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+        started = ok = pthread_create(&thread, &attr, background_thread, NULL) == 0;
+        pthread_attr_destroy(&attr);
+        if (started)
+            atexit(stop_at_exit);
+    }
+    if (ok) {
+        if (last)
+            last->next = j;
+        else
+            first = j;
+        last = j;
+        pthread_cond_signal(&changed);
+    }
+    pthread_mutex_unlock(&lock);
+    if (!ok)
+        free(j);
+    return ok;
+}
