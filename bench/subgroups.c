@@ -12,6 +12,12 @@
  *   sg_reduce   sub_group_reduce_add: one sum per sub-group
  *   sg_to_wg    sub_group_reduce_add, then the sub-groups' sums through
  *               __local memory and one work-group barrier: one sum per work-group
+ *   nu_all      sub_group_non_uniform_reduce_add inside a branch on the data
+ *               that every work-item takes: one sum per sub-group (sg_reduce's
+ *               uniform twin)
+ *   nu_half     the same inside a branch the odd work-items take: one sum of
+ *               the odd ones per sub-group, stored by its first active one
+ * The non-uniform rows' time is also given relative to their twin sg_reduce.
  */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
@@ -39,6 +45,22 @@ static const char *source =
     "    float t = 0;\n"
     "    for (uint i = 0; i < get_num_sub_groups(); i++) t += sums[i];\n"
     "    out[get_group_id(0)] = t;\n"
+    "  } }\n"
+    "\n"
+    "kernel void nu_all(global const float *x, global float *out)\n"
+    "{ float v = x[get_global_id(0)];\n"
+    "  if (v > -2.0f) {\n"
+    "    float s = sub_group_non_uniform_reduce_add(v);\n"
+    "    if (sub_group_elect())\n"
+    "      out[get_group_id(0) * get_num_sub_groups() + get_sub_group_id()] = s;\n"
+    "  } }\n"
+    "\n"
+    "kernel void nu_half(global const float *x, global float *out)\n"
+    "{ float v = x[get_global_id(0)];\n"
+    "  if (get_global_id(0) & 1) {\n"
+    "    float s = sub_group_non_uniform_reduce_add(v);\n"
+    "    if (sub_group_elect())\n"
+    "      out[get_group_id(0) * get_num_sub_groups() + get_sub_group_id()] = s;\n"
     "  } }\n";
 
 static double now(void)
@@ -48,8 +70,8 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-enum { NUM_BENCH = 3 };
-static const char *bench_names[NUM_BENCH] = { "wg_reduce", "sg_reduce", "sg_to_wg" };
+enum { NUM_BENCH = 5, TWIN = 1, FIRST_NU = 3 };
+static const char *bench_names[NUM_BENCH] = { "wg_reduce", "sg_reduce", "sg_to_wg", "nu_all", "nu_half" };
 static int reps = 8;
 
 /* Best of reps runs in ms (the first run only warms up); reads `out` back. */
@@ -72,12 +94,13 @@ static double run(cl_command_queue q, cl_kernel k, size_t n, size_t wg, cl_mem o
     return best * 1e3;
 }
 
-/* Do the device's sums of `per` consecutive inputs match the host's? */
-static int check(const float *in, const float *out, size_t count, size_t per)
+/* Do the device's sums of `per` consecutive inputs match the host's?  (Of
+ * the odd ones only when `odd`.) */
+static int check(const float *in, const float *out, size_t count, size_t per, int odd)
 {
     for (size_t g = 0; g < count; g++) {
         double s = 0;
-        for (size_t i = 0; i < per; i++)
+        for (size_t i = odd; i < per; i += 1 + odd)
             s += in[g * per + i];
         if (fabs(s - out[g]) > 1e-3 * (1 + fabs(s)))
             return 0;
@@ -131,22 +154,26 @@ int main(int argc, char **argv)
             clGetKernelSubGroupInfo(k, dev, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, sizeof wg, &wg, sizeof nsg, &nsg, NULL);
             if (b == 2)
                 clSetKernelArg(k, 2, nsg * sizeof(float), NULL);
-            size_t per = b == 1 ? sgs : wg;
+            size_t per = b == 1 || b >= FIRST_NU ? sgs : wg;
             ms[b] = run(q, k, n, wg, o, out, n / per);
-            if (ms[b] < 0 || !check(in, out, n / per, per))
+            if (ms[b] < 0 || !check(in, out, n / per, per, b == 4))
                 ms[b] = -1;
             if (b == 0)
                 printf("%s: %zu floats, groups of %zu, sub-groups of %zu\n", name, n, wg, sgs);
             clReleaseKernel(k);
         }
-        printf("%-12s %10s %10s\n", "kernel", "ms", "ratio");
+        printf("%-12s %10s %10s %10s\n", "kernel", "ms", "ratio", "twin");
         for (int b = 0; b < NUM_BENCH; b++) {
             if (ms[b] < 0)
                 printf("%-12s %10s %10s\n", bench_names[b], "FAILED", "-");
+            else if (b >= FIRST_NU && ms[TWIN] > 0)
+                printf("%-12s %10.2f %10.2f %10.2f\n", bench_names[b], ms[b], ms[0] > 0 ? ms[0] / ms[b] : 0.0,
+                       ms[b] / ms[TWIN]);
             else
                 printf("%-12s %10.2f %10.2f\n", bench_names[b], ms[b], ms[0] > 0 ? ms[0] / ms[b] : 0.0);
         }
-        printf("ratio = wg_reduce's time / the kernel's (above 1: faster than the work-group reduction)\n");
+        printf("ratio = wg_reduce's time / the kernel's (above 1: faster than the work-group reduction);\n"
+               "twin = the kernel's time / sg_reduce's (the non-uniform rows: within 2 is the goal)\n");
         clReleaseMemObject(a);
         clReleaseMemObject(o);
         clReleaseProgram(prog);

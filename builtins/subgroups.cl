@@ -78,6 +78,11 @@ OVLD void sub_group_barrier(cl_mem_fence_flags flags, memory_scope scope) { SG_B
  * sub-group for broadcasts. */
 static char *__mosaic_sg_values(void) { return CTX->wg_scratch + 8 * __mosaic_enqueued_items(); }
 
+/* The caller's sub-group's 8 bytes per work-item, as T values in order of
+ * sub-group local id (whatever T's size: sub-groups at different calls, of
+ * different types, each keep to their own bytes). */
+#define SLOTS(T) ((T *)(__mosaic_sg_values() + 8 * FIRST()))
+
 static char *__mosaic_sg_area(void)
 {
     return CTX->wg_scratch + 16 * __mosaic_enqueued_items() + MOSAIC_SUB_GROUP_SCRATCH * (FIRST() / S);
@@ -88,7 +93,7 @@ static char *__mosaic_sg_area(void)
 #define COLLECTIVE(T, NAME, OP, ID)                                                                \
     OVLD T sub_group_reduce_##NAME(T x)                                                            \
     {                                                                                              \
-        T *s = (T *)__mosaic_sg_values() + FIRST();                                                       \
+        T *s = SLOTS(T);                                                                           \
         s[get_sub_group_local_id()] = x;                                                           \
         SG_BARRIER();                                                                              \
         uint n = get_sub_group_size();                                                             \
@@ -100,7 +105,7 @@ static char *__mosaic_sg_area(void)
     }                                                                                              \
     OVLD T sub_group_scan_inclusive_##NAME(T x)                                                    \
     {                                                                                              \
-        T *s = (T *)__mosaic_sg_values() + FIRST();                                                       \
+        T *s = SLOTS(T);                                                                           \
         uint i = get_sub_group_local_id();                                                         \
         s[i] = x;                                                                                  \
         SG_BARRIER();                                                                              \
@@ -112,7 +117,7 @@ static char *__mosaic_sg_area(void)
     }                                                                                              \
     OVLD T sub_group_scan_exclusive_##NAME(T x)                                                    \
     {                                                                                              \
-        T *s = (T *)__mosaic_sg_values() + FIRST();                                                       \
+        T *s = SLOTS(T);                                                                           \
         uint i = get_sub_group_local_id();                                                         \
         s[i] = x;                                                                                  \
         SG_BARRIER();                                                                              \
@@ -174,6 +179,11 @@ BROADCAST_VECTORS(double)
  * until every active work-item has read them. */
 #define NU_BARRIER() __mosaic_sub_group_active(CTX)
 
+/* Each work-item's own 8 bytes, whatever T: work-items of one sub-group that
+ * wait at different calls, of different types, keep to their own bytes. */
+#define NU_SLOTS() (__mosaic_sg_values() + 8 * FIRST())
+#define NU_AT(T, slots, i) (*(T *)((slots) + 8 * (i)))
+
 OVLD int sub_group_elect(void)
 {
     uint active = NU_BARRIER();
@@ -183,13 +193,13 @@ OVLD int sub_group_elect(void)
 /* T's value from each active work-item, folded with OP in sub-group local id order. */
 #define NU_FOLD(T, x, OP, result)                                                                  \
     do {                                                                                           \
-        T *s_ = (T *)__mosaic_sg_values() + FIRST();                                               \
-        s_[get_sub_group_local_id()] = (x);                                                        \
+        char *s_ = NU_SLOTS();                                                                     \
+        NU_AT(T, s_, get_sub_group_local_id()) = (x);                                              \
         uint active_ = NU_BARRIER();                                                               \
         uint first_ = (uint)ctz(active_);                                                          \
-        T acc_ = s_[first_];                                                                       \
+        T acc_ = NU_AT(T, s_, first_);                                                             \
         for (uint j_ = first_ + 1; j_ < S; j_++)                                                   \
-            acc_ = (active_ >> j_) & 1 ? OP(acc_, s_[j_]) : acc_;                                  \
+            acc_ = (active_ >> j_) & 1 ? OP(acc_, NU_AT(T, s_, j_)) : acc_;                        \
         NU_BARRIER();                                                                              \
         result = acc_;                                                                             \
     } while (0)
@@ -215,13 +225,13 @@ OVLD int sub_group_non_uniform_any(int predicate)
 #define ALL_EQUAL(T)                                                                               \
     OVLD int sub_group_non_uniform_all_equal(T value)                                              \
     {                                                                                              \
-        T *s = (T *)__mosaic_sg_values() + FIRST();                                                \
-        s[get_sub_group_local_id()] = value;                                                       \
+        char *s = NU_SLOTS();                                                                      \
+        NU_AT(T, s, get_sub_group_local_id()) = value;                                             \
         uint active = NU_BARRIER();                                                                \
-        T first = s[ctz(active)];                                                                  \
+        T first = NU_AT(T, s, ctz(active));                                                        \
         int equal = 1;                                                                             \
         for (uint j = 0; j < S; j++)                                                               \
-            equal &= !((active >> j) & 1) || s[j] == first;                                        \
+            equal &= !((active >> j) & 1) || NU_AT(T, s, j) == first;                              \
         NU_BARRIER();                                                                              \
         return equal;                                                                              \
     }
@@ -243,7 +253,7 @@ ALL_EQUAL(double)
 /* 8 bytes from the active work-item with sub-group local id `id`. */
 static ulong __mosaic_nu_exchange(ulong x, uint id)
 {
-    ulong *s = (ulong *)__mosaic_sg_values() + FIRST();
+    ulong *s = SLOTS(ulong); /* (8 bytes each: as NU_SLOTS) */
     s[get_sub_group_local_id()] = x;
     NU_BARRIER();
     ulong r = s[id < S ? id : 0];
@@ -265,10 +275,10 @@ static ulong __mosaic_nu_exchange(ulong x, uint id)
 #define BROADCAST_FIRST(T)                                                                         \
     OVLD T sub_group_broadcast_first(T x)                                                          \
     {                                                                                              \
-        T *s = (T *)__mosaic_sg_values() + FIRST();                                                \
-        s[get_sub_group_local_id()] = x;                                                           \
+        char *s = NU_SLOTS();                                                                      \
+        NU_AT(T, s, get_sub_group_local_id()) = x;                                                 \
         uint active = NU_BARRIER();                                                                \
-        T r = s[ctz(active)];                                                                      \
+        T r = NU_AT(T, s, ctz(active));                                                            \
         NU_BARRIER();                                                                              \
         return r;                                                                                  \
     }
@@ -338,10 +348,10 @@ OVLD uint4 get_sub_group_lt_mask(void) { return (uint4)((1u << get_sub_group_loc
  * stays in the sub-group's slots). */
 #define NU_READ(T, x, src)                                                                         \
     {                                                                                              \
-        T *s = (T *)__mosaic_sg_values() + FIRST();                                                \
-        s[get_sub_group_local_id()] = x;                                                           \
+        char *s = NU_SLOTS();                                                                      \
+        NU_AT(T, s, get_sub_group_local_id()) = x;                                                 \
         NU_BARRIER();                                                                              \
-        T r = s[(src) & (S - 1)];                                                                  \
+        T r = NU_AT(T, s, (src) & (S - 1));                                                        \
         NU_BARRIER();                                                                              \
         return r;                                                                                  \
     }
@@ -381,15 +391,15 @@ SHUFFLES(double)
  * sub-group local id; ID when there is none (an exclusive scan's first). */
 #define NU_OP(T, x, OP, ID, IN)                                                                    \
     {                                                                                              \
-        T *s = (T *)__mosaic_sg_values() + FIRST();                                                \
+        char *s = NU_SLOTS();                                                                      \
         uint me = get_sub_group_local_id();                                                        \
-        s[me] = x;                                                                                 \
+        NU_AT(T, s, me) = x;                                                                       \
         uint active = NU_BARRIER();                                                                \
         T acc = (T)(ID);                                                                           \
         bool have = false;                                                                         \
         for (uint j = 0; j < S; j++)                                                               \
             if (((active >> j) & 1) && (IN)) {                                                     \
-                acc = have ? OP(acc, s[j]) : s[j];                                                 \
+                acc = have ? OP(acc, NU_AT(T, s, j)) : NU_AT(T, s, j);                             \
                 have = true;                                                                       \
             }                                                                                      \
         NU_BARRIER();                                                                              \

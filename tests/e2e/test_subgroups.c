@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define TEST_LIST "test_subgroups.list"
 #include "cl_test.h"
@@ -1057,4 +1058,155 @@ TEST(forward_progress)
     clReleaseProgram(p);
     free(zeros);
     free(out);
+}
+
+/* ---- active sets in the regions --------------------------------------------------------
+ * Every kind of non-uniform function under three masks that differ within
+ * each sub-group (odd sub-group local ids, the first half, the one with id
+ * 2), on every range (partial sub-groups too).  These kernels run in the
+ * vectorised regions, the active set of each call a masked copy of the
+ * region after it (src/compiler/workgroup/region_active_sets.c); with
+ * MOSAIC_DEBUG set (the _debug run) the test also checks that the build
+ * says so rather than "fibers".  The host's answer: the active work-items
+ * are the sub-group's members for which the mask holds. */
+#define ACTIVE_RESULTS 15
+static const char *const active_source =
+    "#define SETS(NAME, ON)\\\n"
+    "kernel void NAME(global const int *in, global int *o) {\\\n"
+    "  size_t w = get_global_linear_id(); int x = in[w]; uint l = get_sub_group_local_id();\\\n"
+    "  global int *r = o + 15 * w;\\\n"
+    "  for (int i = 0; i < 15; i++) r[i] = -1;\\\n"
+    "  if (ON) {\\\n"
+    "    r[0] = sub_group_elect();\\\n"
+    "    r[1] = sub_group_non_uniform_all(x & 1);\\\n"
+    "    r[2] = sub_group_non_uniform_any(x & 2);\\\n"
+    "    r[3] = sub_group_non_uniform_all_equal((x >> 3) & 1);\\\n"
+    "    r[4] = (int)sub_group_ballot(x & 1).x;\\\n"
+    "    r[5] = sub_group_broadcast_first(x);\\\n"
+    "    r[6] = sub_group_non_uniform_broadcast(x, sub_group_ballot_find_lsb(sub_group_ballot(1)));\\\n"
+    "    r[7] = sub_group_non_uniform_reduce_add(x);\\\n"
+    "    r[8] = sub_group_non_uniform_reduce_max(x);\\\n"
+    "    r[9] = sub_group_non_uniform_scan_inclusive_add(x);\\\n"
+    "    r[10] = sub_group_non_uniform_scan_exclusive_add(x);\\\n"
+    "    r[11] = sub_group_non_uniform_reduce_logical_xor(x & 1);\\\n"
+    "    r[12] = sub_group_clustered_reduce_add(x, 4);\\\n"
+    "    r[13] = sub_group_shuffle(x, sub_group_ballot_find_msb(sub_group_ballot(1)));\\\n"
+    "    r[14] = (int)sub_group_non_uniform_scan_inclusive_add((float)x);\\\n"
+    "  }\\\n"
+    "}\n"
+    "SETS(odd_lanes, l & 1)\n"
+    "SETS(first_half, l < 4)\n"
+    "SETS(one_lane, l == 2)\n";
+
+static const char *const active_kernels[] = {"odd_lanes", "first_half", "one_lane"};
+
+/* stderr into a file between capture_begin and capture_end, which reads it into text. */
+typedef struct stderr_capture {
+    int fd, saved;
+} stderr_capture;
+
+static bool capture_begin(stderr_capture *c)
+{
+    char path[] = "/tmp/mosaic-debug-XXXXXX";
+    c->fd = mkstemp(path), c->saved = dup(2);
+    CHECK(c->fd >= 0 && c->saved >= 0, "a file for stderr");
+    if (c->fd < 0 || c->saved < 0)
+        return false;
+    unlink(path);
+    fflush(stderr);
+    dup2(c->fd, 2);
+    return true;
+}
+
+static void capture_end(stderr_capture *c, char *text, size_t size)
+{
+    fflush(stderr);
+    dup2(c->saved, 2);
+    close(c->saved);
+    ssize_t n = pread(c->fd, text, size - 1, 0);
+    close(c->fd);
+    text[n > 0 ? n : 0] = 0;
+}
+
+static bool active_on(int mode, size_t l)
+{
+    return mode == 0 ? (l & 1) != 0 : mode == 1 ? l < 4 : l == 2;
+}
+
+/* The host's 15 results for work-item w (-1 where it is not active). */
+static void active_want(int mode, const wi_map *m, const cl_int *in, size_t w, cl_int *want)
+{
+    size_t n = sg_count(m, w), me = m->lin[w] % sg_size;
+    for (int i = 0; i < ACTIVE_RESULTS; i++)
+        want[i] = -1;
+    if (!active_on(mode, me))
+        return;
+    int first = -1, last = -1, all = 1, any = 0, eq = 1, bits = 0, sum = 0, max = INT32_MIN, xr = 0;
+    int incl = 0, excl = 0, cluster = 0;
+    for (size_t j = 0; j < n; j++) {
+        if (!active_on(mode, j))
+            continue;
+        int y = in[sg_member(m, w, j)];
+        if (first < 0)
+            first = (int)j;
+        last = (int)j;
+        all &= (y & 1) != 0, any |= (y & 2) != 0, eq &= ((y >> 3) & 1) == ((in[sg_member(m, w, (size_t)first)] >> 3) & 1);
+        bits |= (y & 1) << j, sum += y, max = y > max ? y : max, xr ^= y & 1;
+        incl += j <= me ? y : 0, excl += j < me ? y : 0, cluster += j / 4 == me / 4 ? y : 0;
+    }
+    int xf = in[sg_member(m, w, (size_t)first)], xl = in[sg_member(m, w, (size_t)last)];
+    cl_int v[ACTIVE_RESULTS] = {first == (int)me, all, any, eq, bits, xf, xf, sum, max, incl, excl, xr, cluster, xl, incl};
+    memcpy(want, v, sizeof v);
+}
+
+TEST(active_sets)
+{
+    /* this process's own kernels (its pid in their code): a cached build would say nothing */
+    char source[4096];
+    snprintf(source, sizeof source, "kernel void pid_%d(global int *o) { o[0] = %d; }\n%s", (int)getpid(),
+             (int)getpid(), active_source);
+    const char *debug = getenv("MOSAIC_DEBUG");
+    bool debugging = debug && *debug && strcmp(debug, "0");
+    static char text[65536];
+    stderr_capture c;
+    if (debugging && !capture_begin(&c))
+        return;
+    cl_program p = build(source, "-cl-std=CL3.0");
+    if (debugging) {
+        capture_end(&c, text, sizeof text);
+        for (int k = 0; k < 3; k++) {
+            char said[96];
+            snprintf(said, sizeof said, "mosaic: kernel %s: work-group function in regions between barriers",
+                     active_kernels[k]);
+            CHECK(strstr(text, said) != NULL, "MOSAIC_DEBUG does not say \"%s\":\n%.4000s", said, text);
+        }
+    }
+    if (!p)
+        return;
+    for (int mode = 0; mode < 3; mode++)
+        for (size_t ri = 0; ri < NRANGES; ri++) {
+            const range *r = &ranges[ri];
+            wi_map m = map_range(r);
+            cl_int *in = calloc(m.n, sizeof *in), *out = calloc(ACTIVE_RESULTS * m.n, sizeof *out);
+            for (size_t w = 0; w < m.n; w++)
+                in[w] = (cl_int)((w * 2654435761u) >> 9 & 0xff);
+            cl_mem ib = buffer(m.n * sizeof *in, in), ob = buffer(ACTIVE_RESULTS * m.n * sizeof *out, NULL);
+            if (run(p, active_kernels[mode], r, ib, ob, out, ACTIVE_RESULTS * m.n * sizeof *out, 0)) {
+                int bad = 0;
+                for (size_t w = 0; w < m.n; w++) {
+                    cl_int want[ACTIVE_RESULTS];
+                    active_want(mode, &m, in, w, want);
+                    const cl_int *o = out + ACTIVE_RESULTS * w;
+                    for (int i = 0; i < ACTIVE_RESULTS; i++)
+                        if (o[i] != want[i] && bad++ < 8)
+                            TEST_FAIL("%s, range %zu, work-item %zu (sub-group local id %zu): result %d is %d, want %d",
+                                      active_kernels[mode], ri, w, m.lin[w] % sg_size, i, o[i], want[i]);
+                }
+            }
+            clReleaseMemObject(ib);
+            clReleaseMemObject(ob);
+            free(in), free(out);
+            free_map(&m);
+        }
+    clReleaseProgram(p);
 }

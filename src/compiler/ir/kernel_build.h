@@ -33,7 +33,7 @@ typedef struct mc_kernel_build {
     size_t static_local_size;
     bool uses_barriers;
     bool uses_sub_groups; /* calls __mosaic_sub_group_barrier (then uses_barriers too) */
-    bool uses_non_uniform; /* calls __mosaic_sub_group_active (then uses_sub_groups too): runs as fibers */
+    bool uses_non_uniform; /* calls __mosaic_sub_group_active (then uses_sub_groups too): active sets */
     bool may_spin;        /* mc_may_spin: reads shared memory a loop could wait on */
     bool spins;           /* a loop waits for other work-items (spin_loops.c): runs as fibers */
     LLVMMetadataRef access_group; /* of K.wg's work-item loop */

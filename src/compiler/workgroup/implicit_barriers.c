@@ -46,7 +46,8 @@ bool mc_ends_region(LLVMValueRef inst)
     if (!f)
         return false;
     const char *name = LLVMGetValueName(f);
-    return !strcmp(name, "__mosaic_barrier") || !strcmp(name, "__mosaic_sub_group_barrier") || mc_is_implicit_barrier(inst);
+    return !strcmp(name, "__mosaic_barrier") || !strcmp(name, "__mosaic_sub_group_barrier") ||
+           !strcmp(name, MC_NON_UNIFORM_BARRIER) || mc_is_implicit_barrier(inst);
 }
 
 /* Can inst run once for the whole group, in place of every work-item running

@@ -13,7 +13,13 @@
 /* A cut (either kind), a divergent one (masked mode). */
 bool mc_is_implicit_barrier(LLVMValueRef inst);
 bool mc_is_divergent_implicit_barrier(LLVMValueRef inst);
-/* Where a region ends: a work-group barrier, a sub-group barrier or a cut. */
+/* The device hook of the non-uniform sub-group functions (builtins/subgroups.cl):
+ * a sub-group barrier of the work-items that reach it together, which returns
+ * their mask (docs/subgroups.md). */
+#define MC_NON_UNIFORM_BARRIER "__mosaic_sub_group_active"
+
+/* Where a region ends: a work-group barrier, a sub-group barrier (uniform or
+ * non-uniform) or a cut. */
 bool mc_ends_region(LLVMValueRef inst);
 /* Can inst run once for the whole group, for every work-item: uniform, and
  * without effects on memory? */

@@ -97,6 +97,10 @@ static LLVMValueRef recompute(region_fn *rf, int r, int k, int b, LLVMBuilderRef
 /* Copies instruction `inst` of K.body to the builder's position. */
 LLVMValueRef rg_copy_inst(region_fn *rf, int r, LLVMValueRef inst, int b, LLVMBuilderRef bld)
 {
+    if (is_active_mask(inst)) { /* first in the region after its non-uniform barrier */
+        MOSAIC_ASSERT(rf->copy.active);
+        return rf->copy.active;
+    }
     if (is_sub_group_first(inst) && rf->copy.wi) {
         /* the region's sub-group's first work-item: the loop's, or from the linear id */
         if (rf->cut.sg_mode)

@@ -16,10 +16,19 @@
 
 #include "compiler/workgroup/regions_internal.h"
 
+/* A sub-group barrier: a uniform one, or a non-uniform one (the hook of the
+ * non-uniform functions, which only the active work-items reach). */
 static bool is_sub_group_barrier(LLVMValueRef inst)
 {
     LLVMValueRef f = mc_called_function(inst);
-    return f && !strcmp(LLVMGetValueName(f), "__mosaic_sub_group_barrier");
+    return f && (!strcmp(LLVMGetValueName(f), "__mosaic_sub_group_barrier") ||
+                 !strcmp(LLVMGetValueName(f), MC_NON_UNIFORM_BARRIER));
+}
+
+static bool is_non_uniform_barrier(LLVMValueRef inst)
+{
+    LLVMValueRef f = mc_called_function(inst);
+    return f && !strcmp(LLVMGetValueName(f), MC_NON_UNIFORM_BARRIER);
 }
 
 /* Is `after` (what follows a barrier) a branch to a block entered from the
@@ -149,6 +158,7 @@ cl_int rg_find_regions(region_fn *rf)
     rf->cut.nreg = rf->cut.nbar + 1;
     rf->cut.bar_sub = rf_calloc(rf, (size_t)rf->cut.nreg, 1);
     rf->cut.bar_div = rf_calloc(rf, (size_t)rf->cut.nreg, 1);
+    rf->cut.bar_nu = rf_calloc(rf, (size_t)rf->cut.nreg, 1);
     rf->cut.bar_block = rf_calloc(rf, (size_t)rf->cut.nreg, sizeof *rf->cut.bar_block);
     rf->cut.bar_entry = rf_calloc(rf, (size_t)rf->cut.nreg, sizeof *rf->cut.bar_entry);
     rf->cut.inreg = rf_calloc(rf, (size_t)rf->cut.nreg, sizeof *rf->cut.inreg);
@@ -168,6 +178,8 @@ cl_int rg_find_regions(region_fn *rf)
             rf->cut.bar_div[k] = mc_is_divergent_implicit_barrier(call) ? 2 : mc_is_implicit_barrier(call) ? 1 : 0;
             rf->cut.masked |= rf->cut.bar_div[k] == 2;
             rf->cut.sg_mode |= rf->cut.bar_sub[k];
+            rf->cut.bar_nu[k] = is_non_uniform_barrier(call);
+            rf->cut.nu |= rf->cut.bar_nu[k];
         }
     }
     for (int r = 0; r < rf->cut.nreg && !rf->oom; r++) {

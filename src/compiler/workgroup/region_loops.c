@@ -80,7 +80,8 @@ static cl_int find_next_states(region_fn *rf, region_loop *rl)
     }
     if (!rl->nstates)
         return give_up(rf, "a region that never reaches a barrier or the end");
-    rl->multi = rl->nstates > 1 || rf->cut.masked; /* masked: the waiting work-items' states join the mask */
+    /* masked, guarded: the waiting work-items' states join the mask */
+    rl->multi = rl->nstates > 1 || rf->cut.masked || rg_guarded(rf, rl->r);
     return CL_SUCCESS;
 }
 
@@ -90,9 +91,9 @@ static void add_region_blocks(region_fn *rf, region_loop *rl)
 {
     char name[48];
     memset(rf->copy.hoisted, 0, (size_t)rf->ins.ni * sizeof *rf->copy.hoisted);
-    rl->pre = rf->sg.uni ? rf->sg.upre[rl->r] : rf->frame.pre[rl->r];
+    rl->pre = rf->sg.masked ? rf->sg.mpre[rl->r] : rf->sg.uni ? rf->sg.upre[rl->r] : rf->frame.pre[rl->r];
     rf->copy.cur_pre = rl->pre;
-    const char *fmt = rf->sg.uni ? "u%d.%s" : "r%d.%s";
+    const char *fmt = rf->sg.masked ? "m%d.%s" : rf->sg.uni ? "u%d.%s" : "r%d.%s";
 #define BLOCK(var, what)                                                        \
     snprintf(name, sizeof name, fmt, rl->r, what);                              \
     rl->var = LLVMAppendBasicBlockInContext(rf->c, rf->frame.wg, name)
@@ -102,7 +103,7 @@ static void add_region_blocks(region_fn *rf, region_loop *rl)
         BLOCK(sb, "sg");
     }
     BLOCK(xb, "x");
-    snprintf(name, sizeof name, rf->sg.uni ? "u%d" : "r%d", rl->r);
+    snprintf(name, sizeof name, rf->sg.masked ? "m%d" : rf->sg.uni ? "u%d" : "r%d", rl->r);
     rg_new_region_copy(rf, rl, name);
     BLOCK(latch, "latch");
     if (rf->sg.uni) {
@@ -164,8 +165,9 @@ void rg_enter_region_code(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
             rf->copy.vmap[rf->store.slot_inst[s]] =
                 LLVMBuildInBoundsGEP2(b, rf->i8, rf->frame.slot_base[s], &off, 1, "");
         }
-    if (rf->cut.masked && rl->r && !rf->cut.sg_mode) {
-        /* the work-items waiting at another cut go through with their state */
+    if ((rf->cut.masked && rl->r && !rf->cut.sg_mode) || rg_guarded(rf, rl->r)) {
+        /* the work-items waiting at another cut (or barrier: an active set's
+         * copy) go through with their state */
         LLVMValueRef p = LLVMBuildInBoundsGEP2(b, rf->i32, rf->frame.state_base, &rf->copy.wi, 1, "");
         LLVMValueRef st = LLVMBuildLoad2(b, rf->i32, p, "state");
         mark_parallel(rf, st);
@@ -378,6 +380,10 @@ static void branch_to_next_region(region_fn *rf, LLVMBuilderRef b, region_loop *
     LLVMPositionBuilderAtEnd(b, rl->done);
     if (rf->sg.uni) {
         rg_uniform_next_region(rf, b, rl);
+        return;
+    }
+    if (rf->cut.nu) { /* the sub-group's work-items stored their states: it chooses again */
+        LLVMBuildBr(b, rf->sg.sg_dispatch);
         return;
     }
     if (!rl->multi) {

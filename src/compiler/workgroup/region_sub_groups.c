@@ -23,6 +23,10 @@ void rg_open_sub_group_loops(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
     LLVMValueRef lo = rf->sg.sg_lo = LLVMBuildNUWMul(b, sg, const64(rf, MOSAIC_SUB_GROUP_SIZE), "sg.lo");
     LLVMValueRef end = LLVMBuildNUWAdd(b, lo, const64(rf, MOSAIC_SUB_GROUP_SIZE), "");
     rl->hi = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntULT, end, rf->sg.nitems, ""), end, rf->sg.nitems, "sg.hi");
+    /* after a non-uniform barrier: those of its members waiting at it */
+    rf->copy.active = rf->cut.nu && rf->cut.bar_nu[rl->r]
+                          ? rg_active_mask(rf, b, lo, LLVMBuildNUWSub(b, rl->hi, lo, ""), rl->r)
+                          : NULL;
     LLVMBuildBr(b, rl->zb);
     LLVMPositionBuilderAtEnd(b, rl->zb);
     rl->l = LLVMBuildPhi(b, rf->i64, "row");
@@ -81,6 +85,12 @@ void rg_open_uniform_loops(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
     LLVMValueRef whole = LLVMBuildICmp(b, LLVMIntUGE, LLVMBuildSub(b, rf->sg.nitems, rf->sg.sg_lo, ""),
                                        const64(rf, MOSAIC_SUB_GROUP_SIZE), "sg.whole");
     LLVMBuildCall2(b, assume_ty, assume, &whole, 1, "");
+    /* after a non-uniform barrier: the whole sub-group, or in the masked
+     * copy those of its members waiting at it */
+    rf->copy.active = NULL;
+    if (rf->cut.nu && rf->cut.bar_nu[rl->r])
+        rf->copy.active = rf->sg.masked ? rg_active_mask(rf, b, rf->sg.sg_lo, NULL, rl->r)
+                                        : LLVMConstInt(rf->i32, (1u << MOSAIC_SUB_GROUP_SIZE) - 1, 0);
     LLVMBuildBr(b, rl->xb);
     LLVMPositionBuilderAtEnd(b, rl->xb);
     rl->i = LLVMBuildPhi(b, rf->i64, "sg.lid");
@@ -94,6 +104,10 @@ void rg_open_uniform_loops(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
 /* Sub-group mode's latches: the next x in the row, then the next row. */
 void rg_close_sub_group_loops(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
 {
+    if (rf->cut.nu) { /* the sub-group's dispatch chooses its next active set from them */
+        LLVMValueRef p = LLVMBuildInBoundsGEP2(b, rf->i32, rf->frame.state_base, &rf->copy.wi, 1, "");
+        mark_parallel(rf, LLVMBuildStore(b, rl->next, p));
+    }
     rl->xn = LLVMBuildNUWAdd(b, rl->x, const64(rf, 1), "");
     LLVMValueRef br = LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, rl->xn, rl->xe, ""), rl->xb, rl->ylatch);
     if (rf->kb->access_group) /* not interleaved: it runs at most one sub-group */
@@ -168,9 +182,17 @@ void rg_uniform_next_region(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
     LLVMValueRef split = LLVMBuildICmp(
         b, LLVMIntNE, LLVMBuildAnd(b, rl->mask, LLVMBuildSub(b, rl->mask, one, ""), ""), zero, "split");
     char name[48];
-    snprintf(name, sizeof name, "u%d.next", rl->r);
+    snprintf(name, sizeof name, rf->sg.masked ? "m%d.next" : "u%d.next", rl->r);
     LLVMBasicBlockRef cont = LLVMAppendBasicBlockInContext(rf->c, rf->frame.wg, name);
-    LLVMBuildCondBr(b, split, rf->sg.fallback, cont);
+    snprintf(name, sizeof name, rf->sg.masked ? "m%d.split" : "u%d.split", rl->r);
+    LLVMBasicBlockRef other = LLVMAppendBasicBlockInContext(rf->c, rf->frame.wg, name);
+    LLVMBuildCondBr(b, split, other, cont);
+    LLVMPositionBuilderAtEnd(b, other);
+    if (rf->cut.nu) { /* an active set waiting at a non-uniform barrier goes first */
+        snprintf(name, sizeof name, rf->sg.masked ? "m%d" : "u%d", rl->r);
+        rg_active_sets_first(rf, b, rl->mask, rf->sg.mpre, name);
+    }
+    LLVMBuildBr(b, rf->sg.fallback);
     LLVMPositionBuilderAtEnd(b, cont);
     LLVMValueRef sw = LLVMBuildSwitch(b, rl->next, rf->frame.exit, (unsigned)rl->nstates);
     for (int s = 1; s < rf->cut.nreg; s++)
@@ -244,6 +266,8 @@ static void build_fallback(region_fn *rf, LLVMBuilderRef b)
     LLVMAddIncoming(i, iv, from, 2);
     LLVMAddIncoming(m, mv, from, 2);
     LLVMPositionBuilderAtEnd(b, done);
+    if (rf->cut.nu) /* an active set waiting at a non-uniform barrier goes first */
+        rg_active_sets_first(rf, b, m2, rf->frame.pre, "sg.dispatch");
     rg_report_if_diverged(rf, b, m2, "sg.dispatch");
     LLVMValueRef ended = LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, m2, one, ""), zero, "");
     LLVMValueRef next = LLVMBuildSelect(b, ended, LLVMConstInt(rf->i32, 0, 0), st, "");

@@ -113,7 +113,7 @@ static void free_cut(region_cut *cut)
     }
     free(cut->reach);
     free(cut->bar_of_block), free(cut->bar_block), free(cut->bar_entry), free(cut->inreg), free(cut->from_e);
-    free(cut->to_b), free(cut->bar_sub), free(cut->bar_div);
+    free(cut->to_b), free(cut->bar_sub), free(cut->bar_div), free(cut->bar_nu);
 }
 
 static void free_live(region_live *live, int nreg)
@@ -138,7 +138,7 @@ static void rf_free(region_fn *rf)
     free(rf->frame.vals), free(rf->frame.gmap), free(rf->frame.slot_base), free(rf->frame.pre);
     free(rf->copy.vmap), free(rf->copy.bmap), free(rf->copy.phis), free(rf->copy.exits), free(rf->copy.order);
     free(rf->copy.hoisted);
-    free(rf->sg.upre);
+    free(rf->sg.upre), free(rf->sg.mpre);
     pmap_free(&rf->aidx);
 }
 
@@ -262,6 +262,9 @@ static cl_int analyse(region_fn *rf, LLVMBuilderRef b)
     if (err != CL_SUCCESS)
         return err;
     check_cut(rf);
+    if (rf->cut.nu && rf->cut.nbar >= 64) /* the active sets are chosen from a mask with a bit per state */
+        return give_up(rf, "it calls non-uniform sub-group functions at more than 63 places");
+    MOSAIC_ASSERT(!rf->cut.nu || rf->lanes == 1); /* (wfv.c widens no rows of sub-group kernels) */
     err = rg_classify_instructions(rf);
     if (err == CL_SUCCESS)
         err = rg_check_copied_size(rf);
@@ -294,6 +297,8 @@ static cl_int begin_wg(region_fn *rf, LLVMBuilderRef b, const mosaic_compiler_ta
     f->pre = rf_calloc(rf, (size_t)rf->cut.nreg, sizeof *f->pre);
     if (rf->cut.sg_mode)
         rf->sg.upre = rf_calloc(rf, (size_t)rf->cut.nreg, sizeof *rf->sg.upre);
+    if (rf->cut.nu)
+        rf->sg.mpre = rf_calloc(rf, (size_t)rf->cut.nreg, sizeof *rf->sg.mpre);
     rf->copy.phis = rf_calloc(rf, (size_t)rf->ins.ni, sizeof *rf->copy.phis);
     rf->copy.exits = rf_calloc(rf, (size_t)rf->cut.nb + 1, sizeof *rf->copy.exits);
     rf->copy.order = rf_calloc(rf, (size_t)rf->cut.nb, sizeof *rf->copy.order);
@@ -317,6 +322,10 @@ static cl_int begin_wg(region_fn *rf, LLVMBuilderRef b, const mosaic_compiler_ta
         if (rf->cut.sg_mode) {
             snprintf(name, sizeof name, "u%d", r);
             rf->sg.upre[r] = LLVMAppendBasicBlockInContext(rf->c, f->wg, name);
+        }
+        if (rf->cut.nu && rf->cut.bar_nu[r]) {
+            snprintf(name, sizeof name, "m%d", r);
+            rf->sg.mpre[r] = LLVMAppendBasicBlockInContext(rf->c, f->wg, name);
         }
     }
     f->exit = LLVMAppendBasicBlockInContext(rf->c, f->wg, "exit");
@@ -361,23 +370,28 @@ static cl_int build_entry(region_fn *rf, LLVMBuilderRef b)
 
 /* ---- the regions ---------------------------------------------------------------------- */
 
-/* Each region; in sub-group mode, its uniform copy too. */
+/* Each region; in sub-group mode, its uniform copy too, and with
+ * non-uniform functions the masked uniform copies of the regions after
+ * non-uniform barriers (region_active_sets.c). */
 static cl_int build_regions(region_fn *rf, LLVMBuilderRef b)
 {
     cl_int err = CL_SUCCESS;
-    for (int copy = 0; copy < (rf->cut.sg_mode ? 2 : 1); copy++) {
-        rf->sg.uni = copy == 1;
+    for (int copy = 0; copy < (rf->cut.nu ? 3 : rf->cut.sg_mode ? 2 : 1); copy++) {
+        rf->sg.uni = copy >= 1;
+        rf->sg.masked = copy == 2;
         for (int r = 0; r < rf->cut.nreg && err == CL_SUCCESS; r++) {
+            if (rf->sg.masked && !rf->cut.bar_nu[r])
+                continue;
             /* a region whose barrier cannot be reached is never entered */
             if (r && !rf->cut.reach[rf->cut.bar_block[r]]) {
-                LLVMPositionBuilderAtEnd(b, rf->sg.uni ? rf->sg.upre[r] : rf->frame.pre[r]);
+                LLVMPositionBuilderAtEnd(b, rf->sg.masked ? rf->sg.mpre[r] : rf->sg.uni ? rf->sg.upre[r] : rf->frame.pre[r]);
                 LLVMBuildUnreachable(b);
                 continue;
             }
             err = rf->unif.scalar_reg[r] ? rg_build_scalar_region(rf, r, b) : rg_build_region(rf, r, b);
         }
     }
-    rf->sg.uni = false;
+    rf->sg.uni = rf->sg.masked = false;
     return err;
 }
 
@@ -413,9 +427,10 @@ static void report(const region_fn *rf, cl_int err)
         for (int r = 0; r < rf->cut.nreg; r++)
             once += rf->unif.scalar_reg[r];
         fprintf(stderr, "mosaic: kernel %s: %d regions, %d of them run once for the group (uniform control), "
-                "%d with copies for rows of 8 and 16%s%s, %d loop phi%s in the array of the value that comes round\n",
+                "%d with copies for rows of 8 and 16%s%s%s, %d loop phi%s in the array of the value that comes round\n",
                 LLVMGetValueName(kb->wi), rf->cut.nreg, once, rf->frame.vector_rows,
                 rf->cut.masked ? ", masked (work-items leave a loop in different iterations)" : "",
+                rf->cut.nu ? ", masked copies for the active sets of non-uniform sub-group functions" : "",
                 rf->lanes > 1 ? ", cut from the widened rows" : "", rf->store.shared_phis,
                 rf->store.shared_phis == 1 ? "" : "s");
     } else if (err == CL_BUILD_PROGRAM_FAILURE) {
@@ -440,11 +455,10 @@ cl_int mc_build_wg_regions(LLVMModuleRef m, mc_kernel_build *kb, const mosaic_co
     } else if (kb->spins) {
         /* each iteration lets the other fibers run (spin_loops.c) */
         err = give_up(&rf, "a loop waits for other work-items");
-    } else if (kb->uses_non_uniform) {
-        /* the fibers' scheduler finds the active work-items (docs/subgroups.md) */
-        err = give_up(&rf, "it calls non-uniform sub-group functions");
     } else {
-        err = analyse(&rf, b);
+        err = rg_mark_active_masks(&rf, b);
+        if (err == CL_SUCCESS)
+            err = analyse(&rf, b);
         if (err == CL_SUCCESS)
             err = begin_wg(&rf, b, target);
         if (err == CL_SUCCESS)
@@ -458,6 +472,7 @@ cl_int mc_build_wg_regions(LLVMModuleRef m, mc_kernel_build *kb, const mosaic_co
         if (err == CL_SUCCESS)
             err = verify_wg(&rf);
     }
+    rg_restore_active_masks(&rf);
     mc_remove_implicit_barriers(rf.m, rf.body);
     kb->wg = err == CL_SUCCESS ? rf.frame.wg : NULL;
     if (mosaic_debugging(MOSAIC_DEBUG_BUILD))

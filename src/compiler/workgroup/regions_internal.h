@@ -19,6 +19,7 @@
  *   region_loops.c      each region: its work-item loops around a
  *   region_copy.c       copy of its code                          -> rf->copy
  *   region_sub_groups.c sub-group mode's loops and phases         -> rf->sg
+ *   region_active_sets.c  ... with non-uniform sub-group functions
  *   region_versioning.c a region's specialised copies: rows of 8
  *                       and 16, a narrowed x range
  *
@@ -95,6 +96,10 @@ typedef struct region_cut {
     bool masked;
     /* sub-group mode: some barrier is a sub-group barrier */
     bool sg_mode;
+    /* [barrier]: a non-uniform sub-group barrier (MC_NON_UNIFORM_BARRIER);
+     * nu: some barrier is (then sg_mode too: active sets, region_sub_groups.c) */
+    unsigned char *bar_nu;
+    bool nu;
 } region_cut;
 
 /* ---- what each instruction becomes (region_liveness.c) ----------------------------------- */
@@ -185,6 +190,7 @@ typedef struct region_copy {
     LLVMValueRef *hoisted;      /* [inst]: the current region's one load of a uniform value */
     LLVMBasicBlockRef cur_pre;  /* the current region's block before its loops */
     bool scalar;                /* building a region that runs once */
+    LLVMValueRef active;        /* the region's active mask (rg_active_mask), the value of its NU_MASK_NAME */
     LLVMValueRef lid[3], wi;    /* the current work-item's local id and linear id */
 } region_copy;
 
@@ -198,6 +204,12 @@ typedef struct region_sub_groups {
     /* ... and its uniform copies: every sub-group of the group at the same state */
     bool uni;                   /* building a region's uniform copy */
     LLVMBasicBlockRef *upre;    /* [region]: where its uniform copy starts */
+    /* active sets (rf->cut.nu): the masked uniform copies of the regions after
+     * non-uniform barriers, for the work-items waiting at that barrier only */
+    bool masked;                /* building one (rf->sg.uni is set too) */
+    LLVMBasicBlockRef *mpre;    /* [region]: where it starts (NULL but after non-uniform barriers) */
+    LLVMValueRef *nu_pairs;     /* [2 i]: a call of the hook and the NU_MASK_NAME call that stands for its result */
+    int nnu_pairs;
     LLVMValueRef uni_ok;        /* the group's rows are whole sub-groups (x size a multiple of S) */
     LLVMBasicBlockRef fallback, sg_dispatch;
 } region_sub_groups;
@@ -296,6 +308,17 @@ static inline bool is_sub_group_first(LLVMValueRef inst)
 {
     LLVMValueRef f = LLVMIsACallInst(inst) ? mc_called_function(inst) : NULL;
     return f && !strcmp(LLVMGetValueName(f), "__mosaic_get_sub_group_first");
+}
+
+/* In K.body while K.wg is built, the result of a non-uniform sub-group barrier
+ * (MC_NON_UNIFORM_BARRIER: a cut, whose own result no region may use) is
+ * this call's, first in the block after it: each region's copy maps it to
+ * its active mask (rg_copy_inst), and K.body gets the hook's result back. */
+#define NU_MASK_NAME "__mosaic_active_mask"
+static inline bool is_active_mask(LLVMValueRef inst)
+{
+    LLVMValueRef f = LLVMIsACallInst(inst) ? mc_called_function(inst) : NULL;
+    return f && !strcmp(LLVMGetValueName(f), NU_MASK_NAME);
 }
 
 static inline int block_of(region_fn *rf, LLVMBasicBlockRef bb) { return mc_cfg_block(rf->cut.g, bb); }
@@ -412,6 +435,21 @@ void rg_sub_group_next_region(region_fn *rf, LLVMBuilderRef b, region_loop *rl, 
 void rg_sub_group_allocas(region_fn *rf, LLVMBuilderRef b);
 /* ... and, after the storage, the first phase and the blocks around the regions. */
 void rg_start_sub_groups(region_fn *rf, LLVMBuilderRef b);
+
+/* ---- region_active_sets.c: the non-uniform functions' active sets ------------------------ */
+
+/* Before the cut: each hook's result becomes a NU_MASK_NAME call (rf->sg.nu_pairs)... */
+cl_int rg_mark_active_masks(region_fn *rf, LLVMBuilderRef b);
+/* ... and after K.wg, the hook's result again. */
+void rg_restore_active_masks(region_fn *rf);
+/* Does the copy of region r being built run only the work-items whose state is r? */
+bool rg_guarded(const region_fn *rf, int r);
+/* The sub-group's members (from linear id lo; n of them, NULL: all) whose state is r. */
+LLVMValueRef rg_active_mask(region_fn *rf, LLVMBuilderRef b, LLVMValueRef lo, LLVMValueRef n, int r);
+/* Branches to starts[] of the lowest non-uniform barrier in a mask of states,
+ * when there is one; else leaves the builder in a new block to go on. */
+void rg_active_sets_first(region_fn *rf, LLVMBuilderRef b, LLVMValueRef mask, LLVMBasicBlockRef *starts,
+                          const char *prefix);
 
 /* ---- region_versioning.c: specialised copies of a region's loops --------------------------- */
 
