@@ -7,8 +7,10 @@
  * channel of every work-item is a gather, so the loop vectoriser declines the
  * work-item loop.  Here, for K.wg of an image kernel, each x loop where such
  * an index is the loop's x plus something invariant in the loop gets a second
- * version, run for a row when every such index stays in [0, n) over the whole
- * row: there the clamp is the identity and the test true, addresses are affine
+ * version, run for the part [lo, hi) of a row where every such index stays in
+ * [0, n), the first running the ends (mc_row_split; a loop that cannot be
+ * split runs the second for whole rows inside): there the clamp is the
+ * identity and the test true, addresses are affine
  * in x, and the loop vectorises with consecutive (interleaved) accesses.  The
  * vector loads and stores of pixels in that version become scalar ones and
  * the function's vector values are scalarised, since LLVM's loop vectoriser
