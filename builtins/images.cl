@@ -216,6 +216,17 @@ static float4 decode_f(desc_t *d, const __global uchar *p)
 #define OUTLINED __attribute__((noinline))
 OUTLINED float4 __mosaic_outlined_decode_f(desc_t *d, const __global uchar *p) { return decode_f(d, p); }
 
+/* A 4-byte pixel as one 32-bit word and its bytes as floats (c.x the
+ * lowest byte: the target is little-endian).  One word a work-item, not
+ * four byte loads: across work-items the loop vectoriser then loads a row's
+ * pixels as one vector of words (or gathers words where the pixels are
+ * not consecutive) and the channels are shifts of it. */
+static float4 bytes_of_word(uint w)
+{
+    return (float4)((float)(w & 0xffu), (float)((w >> 8) & 0xffu), (float)((w >> 16) & 0xffu), (float)(w >> 24));
+}
+static uint word_of_bytes(uint4 c) { return c.x | c.y << 8 | c.z << 16 | c.w << 24; }
+
 /* The pixel at (x, y, z), which is inside the image.  The common formats
  * first: their tests are invariant in a kernel, so after unswitching a loop
  * over pixels sees straight-line code. */
@@ -224,11 +235,11 @@ static float4 fetch_f(desc_t *d, int x, int y, int z)
     const __global uchar *p = pixel_at(d, x, y, z);
     uint type = d->channel_data_type, order = d->channel_order;
     if (type == T_UNORM_INT8 && order == ORD_RGBA)
-        return convert_float4(*(const __global uchar4 *)p) * (1.0f / 255.0f);
+        return bytes_of_word(*(const __global uint *)p) * (1.0f / 255.0f);
     if (type == T_FLOAT && order == ORD_RGBA)
         return *(const __global float4 *)p;
     if (type == T_UNORM_INT8 && order == ORD_BGRA)
-        return convert_float4(*(const __global uchar4 *)p).zyxw * (1.0f / 255.0f);
+        return bytes_of_word(*(const __global uint *)p).zyxw * (1.0f / 255.0f);
     if (type == T_FLOAT && order == ORD_R)
         return (float4)(*(const __global float *)p, 0.0f, 0.0f, 1.0f);
     return __mosaic_outlined_decode_f(d, p);
@@ -325,7 +336,7 @@ static void store_f(desc_t *d, int x, int y, int z, float4 v)
     __global uchar *p = pixel_at(d, x, y, z);
     uint type = d->channel_data_type, order = d->channel_order;
     if (type == T_UNORM_INT8 && order == ORD_RGBA) {
-        *(__global uchar4 *)p = convert_uchar4(rint(fmin(fmax(v * 255.0f, 0.0f), 255.0f)));
+        *(__global uint *)p = word_of_bytes(convert_uint4(rint(fmin(fmax(v * 255.0f, 0.0f), 255.0f))));
         return;
     }
     if (type == T_FLOAT && order == ORD_RGBA) {

@@ -1182,6 +1182,104 @@ TEST(inside_rows)
     mosaic_executable_free(exe);
 }
 
+/* Rows as wide as the image: the taps of x +- i overhang both edges, so the
+ * row is split, the clamped loop at either end and the version without
+ * clamps in the middle (image_bounds_versioning.c, mc_row_split); a 4-byte
+ * pixel is read and written as one word (images.cl).  Every pixel against
+ * the host, for each common format: edge reads clamped, the middle exact,
+ * a y test that fails for some rows (the offset), and a bilinear resize with
+ * normalized coordinates over the same whole rows. */
+static const char whole_rows_source[] =
+    "const sampler_t edge = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;\n"
+    "const sampler_t bilinear = CLK_NORMALIZED_COORDS_TRUE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_LINEAR;\n"
+    "kernel void taps(read_only image2d_t in, write_only image2d_t out, int dx, int dy) {\n"
+    "  int2 p = (int2)(get_global_id(0), get_global_id(1)), d = (int2)(dx, dy);\n"
+    "  float4 s = 0.25f * read_imagef(in, edge, p);\n"
+    "  for (int i = 1; i <= 4; i++)\n"
+    "    s += 0.0625f * (float)i * (read_imagef(in, edge, p + i * d) + read_imagef(in, edge, p - i * d));\n"
+    "  write_imagef(out, p, s);\n"
+    "}\n"
+    "kernel void resize(read_only image2d_t in, write_only image2d_t out) {\n"
+    "  int2 p = (int2)(get_global_id(0), get_global_id(1));\n"
+    "  float2 s = (convert_float2(p) + 0.5f) / convert_float2(get_image_dim(out));\n"
+    "  write_imagef(out, p, read_imagef(in, bilinear, s));\n"
+    "}\n";
+
+/* Does out(x, y), decoded as the host decodes it, hold v (within a step of its format)? */
+static int decoded_is(const image *out, size_t x, size_t y, const double *v)
+{
+    double got[4];
+    ref_pixel_f(out, x, y, 0, got);
+    for (unsigned c = 0; c < 4; c++)
+        if (out->d.channel_data_type == CL_FLOAT ? !near(got[c], v[c], 1e-5) : fabs(got[c] - clampd(v[c], 0, 1)) > 1.01 / 255)
+            return 0;
+    return 1;
+}
+
+TEST(whole_rows)
+{
+    mosaic_executable *exe = build_program(whole_rows_source, "-cl-std=CL3.0");
+    if (!exe)
+        return;
+    static const format fmts[] = {{CL_RGBA, CL_UNORM_INT8}, {CL_RGBA, CL_FLOAT}, {CL_BGRA, CL_UNORM_INT8}};
+    static const int steps[][2] = {{1, 0}, {-3, 0}, {0, 1}, {2, 1}, {20, 0}};
+    const int W = 48, H = 6;
+    for (size_t f = 0; f < COUNT(fmts); f++) {
+        image *in = image_new(CL_MEM_OBJECT_IMAGE2D, fmts[f].order, fmts[f].type, (size_t)W, (size_t)H, 1, 0);
+        image *out = image_new(CL_MEM_OBJECT_IMAGE2D, fmts[f].order, fmts[f].type, (size_t)W, (size_t)H, 1, 0);
+        image_fill(in);
+        for (size_t st = 0; st < COUNT(steps); st++) {
+            int dx = steps[st][0], dy = steps[st][1];
+            /* the image's width in one work-group row; the rows from 1 past the bottom */
+            memset(out->mem, 0, out->bytes);
+            void *a[] = {&in->dp, &out->dp, &dx, &dy};
+            ndrange r = {.dim = 2, .global = {(size_t)W, (size_t)H}, .local = {(size_t)W, 1}, .offset = {0, 1}};
+            CHECK(run_kernel(exe, "taps", a, &r) == 0);
+            int bad = 0;
+            for (int y = 1; y < H; y++)
+                for (int x = 0; x < W; x++) {
+                    double s[4], t0[4], t1[4];
+                    ref_pixel_f(in, (size_t)x, (size_t)y, 0, s);
+                    for (int c = 0; c < 4; c++)
+                        s[c] *= 0.25;
+                    for (int i = 1; i <= 4; i++) {
+                        ref_pixel_f(in, (size_t)clampi(x + i * dx, W), (size_t)clampi(y + i * dy, H), 0, t0);
+                        ref_pixel_f(in, (size_t)clampi(x - i * dx, W), (size_t)clampi(y - i * dy, H), 0, t1);
+                        for (int c = 0; c < 4; c++)
+                            s[c] += 0.0625 * i * (t0[c] + t1[c]);
+                    }
+                    if (!decoded_is(out, (size_t)x, (size_t)y, s) && !bad++)
+                        CHECK(0, "taps, format %#x/%#x, step (%d, %d): pixel (%d, %d) wrong", fmts[f].order,
+                              fmts[f].type, dx, dy, x, y);
+                }
+            CHECK(!bad);
+        }
+        /* bilinear resize to 3/4 (and up to 3/2) over whole rows */
+        for (int up = 0; up < 2; up++) {
+            size_t rw = up ? (size_t)W * 3 / 2 : (size_t)W * 3 / 4, rh = (size_t)H;
+            image *ro = image_new(CL_MEM_OBJECT_IMAGE2D, fmts[f].order, fmts[f].type, rw, rh, 1, 0);
+            void *a[] = {&in->dp, &ro->dp};
+            ndrange r = {.dim = 2, .global = {rw, rh}, .local = {rw, 1}};
+            CHECK(run_kernel(exe, "resize", a, &r) == 0);
+            int bad = 0;
+            for (size_t y = 0; y < rh; y++)
+                for (size_t x = 0; x < rw; x++) {
+                    float c[2] = {((float)x + 0.5f) / (float)rw, ((float)y + 0.5f) / (float)rh};
+                    double want[4];
+                    ref_sample(in, 1u | A_EDGE | F_LINEAR, c, want);
+                    if (!decoded_is(ro, x, y, want) && !bad++)
+                        CHECK(0, "resize to %zux%zu, format %#x/%#x: pixel (%zu, %zu) wrong", rw, rh, fmts[f].order,
+                              fmts[f].type, x, y);
+                }
+            CHECK(!bad);
+            image_free(ro);
+        }
+        image_free(in);
+        image_free(out);
+    }
+    mosaic_executable_free(exe);
+}
+
 int main(int argc, char **argv)
 {
     for (size_t t = 0; t < COUNT(sampled_types); t++)

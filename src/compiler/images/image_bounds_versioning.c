@@ -7,8 +7,10 @@
  * channel of every work-item is a gather, so the loop vectoriser declines the
  * work-item loop.  Here, for K.wg of an image kernel, each x loop where such
  * an index is the loop's x plus something invariant in the loop gets a second
- * version, run for a row when every such index stays in [0, n) over the whole
- * row: there the clamp is the identity and the test true, addresses are affine
+ * version, run for the part [lo, hi) of a row where every such index stays in
+ * [0, n), the first running the ends (mc_row_split; a loop that cannot be
+ * split runs the second for whole rows inside): there the clamp is the
+ * identity and the test true, addresses are affine
  * in x, and the loop vectorises with consecutive (interleaved) accesses.  The
  * vector loads and stores of pixels in that version become scalar ones and
  * the function's vector values are scalarised, since LLVM's loop vectoriser
@@ -40,18 +42,27 @@ static bool is_call_to(LLVMValueRef i, const char *name)
     return f && !strcmp(LLVMGetValueName(f), name);
 }
 
-/* Is 0 <= i(x) < n for every x < nx?  (i has slope 1, n slope 0.)  *start
- * gets i(0), widened to 64 bits. */
-static LLVMValueRef row_inside(LLVMBuilderRef b, const mc_row_loop *rl, LLVMValueRef i, LLVMValueRef n,
-                               LLVMValueRef nx, LLVMValueRef *start)
+static LLVMValueRef smax(LLVMBuilderRef b, LLVMValueRef x, LLVMValueRef y)
 {
-    LLVMTypeRef i64 = LLVMTypeOf(nx);
-    LLVMValueRef zero = LLVMConstInt(LLVMTypeOf(rl->x), 0, 0);
-    LLVMValueRef i0 = *start = LLVMBuildSExt(b, mc_row_at(b, rl, i, zero), i64, "");
-    LLVMValueRef n0 = LLVMBuildSExt(b, mc_row_at(b, rl, n, zero), i64, "");
-    LLVMValueRef lo = LLVMBuildICmp(b, LLVMIntSGE, i0, LLVMConstInt(i64, 0, 0), "");
-    LLVMValueRef hi = LLVMBuildICmp(b, LLVMIntSLE, LLVMBuildAdd(b, i0, nx, ""), n0, "");
-    return LLVMBuildAnd(b, lo, hi, "");
+    return LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, x, y, ""), x, y, "");
+}
+static LLVMValueRef smin(LLVMBuilderRef b, LLVMValueRef x, LLVMValueRef y)
+{
+    return LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, x, y, ""), x, y, "");
+}
+
+/* Where along the row index i (slope 1, n slope 0) is inside the image:
+ * 0 <= i(0) + x < n for -i(0) <= x < n - i(0).  Narrows [*lo, *hi) (x's
+ * type, 64 bits) to that; *start gets i(0), widened. */
+static void narrow_to_inside(LLVMBuilderRef b, const mc_row_loop *rl, LLVMValueRef i, LLVMValueRef n,
+                             LLVMValueRef *lo, LLVMValueRef *hi, LLVMValueRef *start)
+{
+    LLVMTypeRef t = LLVMTypeOf(rl->x);
+    LLVMValueRef zero = LLVMConstInt(t, 0, 0);
+    LLVMValueRef i0 = *start = LLVMBuildSExt(b, mc_row_at(b, rl, i, zero), t, "");
+    LLVMValueRef n0 = LLVMBuildSExt(b, mc_row_at(b, rl, n, zero), t, "");
+    *lo = smax(b, *lo, LLVMBuildNeg(b, i0, ""));
+    *hi = smin(b, *hi, LLVMBuildSub(b, n0, i0, ""));
 }
 
 typedef struct {
@@ -218,17 +229,23 @@ static void widen_guarded_indices(LLVMBuilderRef b, const mc_row_loop *rl, const
     }
 }
 
-/* Versions the x loop whose latch is latch. */
+/* Versions the x loop whose latch is latch.  The copy runs the part of the
+ * row where every guarded index is inside, [lo, hi); the loop the rest, on
+ * either side (a row as wide as the image, whose filter taps overhang both
+ * edges, then runs its middle as vectors).  A loop that cannot be split
+ * runs the copy for whole rows that stay inside. */
 static void version_loop(LLVMBuilderRef b, LLVMValueRef wg, LLVMBasicBlockRef latch)
 {
     mc_row_loop rl;
     value_map starts = {0}; /* guarded index -> its value at x = 0, 64 bits */
     if (!mc_row_loop_open(&rl, wg, latch))
         goto out;
-    /* the markers of this loop that are x + invariant */
-    LLVMValueRef guard = NULL;
-    LLVMValueRef nx = NULL;
+    bool split = mc_row_can_split(&rl);
     mc_row_before_loop(&rl, b);
+    LLVMTypeRef t = LLVMTypeOf(rl.x);
+    LLVMValueRef end = split ? rl.bound : mc_load_local_size(b, LLVMGetParam(wg, 1), 0);
+    LLVMValueRef lo = LLVMConstInt(t, 0, 0), hi = end;
+    LLVMValueRef tests = NULL; /* the in-image tests of y and z */
     for (unsigned k = 0; k < rl.nblocks; k++)
         for (LLVMValueRef i = LLVMGetFirstInstruction(rl.blocks[k]); i; i = LLVMGetNextInstruction(i)) {
             int kind = guarded_marker(&rl, i);
@@ -236,20 +253,17 @@ static void version_loop(LLVMBuilderRef b, LLVMValueRef wg, LLVMBasicBlockRef la
                 continue;
             LLVMValueRef iv = LLVMGetOperand(i, 0), n = LLVMGetOperand(i, 1);
             if (kind == ROW_TEST) {
-                LLVMValueRef zero = LLVMConstInt(LLVMTypeOf(rl.x), 0, 0);
+                LLVMValueRef zero = LLVMConstInt(t, 0, 0);
                 LLVMValueRef in = LLVMBuildICmp(b, LLVMIntULT, mc_row_at(b, &rl, iv, zero), mc_row_at(b, &rl, n, zero), "");
-                guard = guard ? LLVMBuildAnd(b, guard, in, "") : in;
+                tests = tests ? LLVMBuildAnd(b, tests, in, "") : in;
                 continue;
             }
-            if (!nx)
-                nx = mc_load_local_size(b, LLVMGetParam(wg, 1), 0);
             LLVMValueRef start;
-            LLVMValueRef in = row_inside(b, &rl, iv, n, nx, &start);
-            guard = guard ? LLVMBuildAnd(b, guard, in, "") : in;
+            narrow_to_inside(b, &rl, iv, n, &lo, &hi, &start);
             if (!map_add(&starts, iv, start))
                 goto out;
         }
-    if (!guard || !mc_row_copy(&rl, b))
+    if ((!tests && !starts.n) || !mc_row_copy(&rl, b))
         goto out;
     /* in the copy the x markers with slope 1 are the identity and true */
     for (unsigned k = 0; k < rl.nblocks; k++) {
@@ -276,8 +290,23 @@ static void version_loop(LLVMBuilderRef b, LLVMValueRef wg, LLVMBasicBlockRef la
                 LLVMInstructionEraseFromParent(i);
         }
     }
-    /* the row goes to the copy when every such index stays inside */
-    mc_row_choose(&rl, b, guard);
+    mc_row_before_loop(&rl, b);
+    if (split) {
+        /* 0 <= lo <= hi <= end, and an empty middle where a y or z test fails */
+        LLVMValueRef zero = LLVMConstInt(t, 0, 0);
+        hi = smax(b, hi, zero);
+        lo = smin(b, lo, hi);
+        if (tests) {
+            lo = LLVMBuildSelect(b, tests, lo, end, "");
+            hi = LLVMBuildSelect(b, tests, hi, end, "");
+        }
+        mc_row_split(&rl, b, lo, hi);
+    } else {
+        /* the row goes to the copy when every index stays inside all along it */
+        LLVMValueRef all = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntEQ, lo, LLVMConstInt(t, 0, 0), ""),
+                                        LLVMBuildICmp(b, LLVMIntEQ, hi, end, ""), "");
+        mc_row_choose(&rl, b, tests ? LLVMBuildAnd(b, tests, all, "") : all);
+    }
 out:
     free(starts.from);
     free(starts.to);

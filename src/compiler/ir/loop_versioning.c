@@ -13,6 +13,7 @@
 
 #include <llvm-c/Core.h>
 
+#include "base/assert.h"
 #include "compiler/compiler.h"
 #include "compiler/ir/loop_versioning.h"
 #include "compiler/ir/util.h"
@@ -405,5 +406,77 @@ void mc_row_choose(mc_row_loop *rl, LLVMBuilderRef b, LLVMValueRef use_copy)
     LLVMValueRef pbr = LLVMGetBasicBlockTerminator(rl->pre);
     LLVMPositionBuilderBefore(b, pbr);
     LLVMBuildCondBr(b, use_copy, mc_row_copy_of_block(rl, rl->header), rl->header);
+    LLVMInstructionEraseFromParent(pbr);
+}
+
+bool mc_row_can_split(const mc_row_loop *rl)
+{
+    LLVMValueRef first = LLVMGetFirstInstruction(rl->header);
+    return rl->bound && first == rl->x && !LLVMIsAPHINode(LLVMGetNextInstruction(first));
+}
+
+/* A new x phi for x (its header's only phi), entered from `from` at start;
+ * from_latch: the incoming value's index of the latch's edge.  Returns the new phi. */
+static LLVMValueRef restart_x(LLVMBuilderRef b, LLVMValueRef x, LLVMBasicBlockRef from, LLVMValueRef start,
+                              unsigned from_latch)
+{
+    LLVMPositionBuilderBefore(b, x);
+    LLVMValueRef nx = LLVMBuildPhi(b, LLVMTypeOf(x), "x");
+    LLVMValueRef vals[2] = {start, LLVMGetIncomingValue(x, from_latch)};
+    LLVMBasicBlockRef bbs[2] = {from, LLVMGetIncomingBlock(x, from_latch)};
+    LLVMAddIncoming(nx, vals, bbs, 2);
+    LLVMReplaceAllUsesWith(x, nx);
+    LLVMInstructionEraseFromParent(x);
+    return nx;
+}
+
+/* The latch's branch (of the loop or of its copy) goes round while x + 1 < end
+ * and leaves to out. */
+static void set_row_end(LLVMBasicBlockRef latch, LLVMValueRef end, LLVMBasicBlockRef out)
+{
+    LLVMValueRef br = LLVMGetBasicBlockTerminator(latch);
+    LLVMSetOperand(LLVMGetCondition(br), 1, end);
+    LLVMSetSuccessor(br, 1, out);
+}
+
+void mc_row_split(mc_row_loop *rl, LLVMBuilderRef b, LLVMValueRef lo, LLVMValueRef hi)
+{
+    MOSAIC_ASSERT(mc_row_can_split(rl) && rl->copy);
+    LLVMContextRef c = LLVMGetModuleContext(LLVMGetGlobalParent(rl->wg));
+    LLVMTypeRef t = LLVMTypeOf(rl->x), i1 = LLVMInt1TypeInContext(c);
+    LLVMBasicBlockRef copy_header = mc_row_copy_of_block(rl, rl->header);
+    LLVMBasicBlockRef copy_latch = mc_row_copy_of_block(rl, rl->latch);
+    /* seg: the loop over [s, e) when it is not empty; first [0, lo), then [hi, bound) */
+    LLVMBasicBlockRef seg = LLVMInsertBasicBlockInContext(c, rl->header, "row.segment");
+    LLVMBasicBlockRef seg_done = LLVMInsertBasicBlockInContext(c, copy_header, "row.segment.done");
+    LLVMBasicBlockRef inside = LLVMInsertBasicBlockInContext(c, copy_header, "row.inside");
+    LLVMBasicBlockRef inside_done = LLVMInsertBasicBlockInContext(c, rl->exit, "row.inside.done");
+    LLVMPositionBuilderAtEnd(b, seg);
+    LLVMValueRef second = LLVMBuildPhi(b, i1, "row.second"), s = LLVMBuildPhi(b, t, "row.start");
+    LLVMValueRef e = LLVMBuildPhi(b, t, "row.end");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, s, e, ""), rl->header, seg_done);
+    LLVMPositionBuilderAtEnd(b, seg_done);
+    LLVMBuildCondBr(b, second, rl->exit, inside);
+    LLVMPositionBuilderAtEnd(b, inside);
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, lo, hi, ""), copy_header, inside_done);
+    LLVMPositionBuilderAtEnd(b, inside_done);
+    LLVMBuildBr(b, seg);
+    LLVMValueRef v_second[2] = {LLVMConstInt(i1, 0, 0), LLVMConstInt(i1, 1, 0)};
+    LLVMValueRef v_s[2] = {LLVMConstInt(t, 0, 0), hi}, v_e[2] = {lo, rl->bound};
+    LLVMBasicBlockRef from[2] = {rl->pre, inside_done};
+    LLVMAddIncoming(second, v_second, from, 2);
+    LLVMAddIncoming(s, v_s, from, 2);
+    LLVMAddIncoming(e, v_e, from, 2);
+    /* the loop starts at s and ends at e, the copy starts at lo and ends at hi */
+    unsigned from_latch = LLVMGetIncomingBlock(rl->x, 0) == rl->latch ? 0 : 1;
+    LLVMValueRef copy_x = mc_row_copy_of(rl, rl->x);
+    rl->copy[pmap_get(&rl->index, rl->x)] = restart_x(b, copy_x, inside, lo, from_latch);
+    /* (rl->index keeps the old phi: nothing may ask for the copy of the new one) */
+    rl->x = rl->vars[0] = restart_x(b, rl->x, seg, s, from_latch);
+    set_row_end(rl->latch, e, seg_done);
+    set_row_end(copy_latch, hi, inside_done);
+    LLVMValueRef pbr = LLVMGetBasicBlockTerminator(rl->pre);
+    LLVMPositionBuilderBefore(b, pbr);
+    LLVMBuildBr(b, seg);
     LLVMInstructionEraseFromParent(pbr);
 }

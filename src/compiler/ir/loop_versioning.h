@@ -79,6 +79,15 @@ LLVMBasicBlockRef mc_row_copy_of_block(const mc_row_loop *rl, LLVMBasicBlockRef 
 /* The loop's entry becomes a branch to the copy when use_copy (computed
  * before the loop's entry branch) holds, to the loop otherwise. */
 void mc_row_choose(mc_row_loop *rl, LLVMBuilderRef b, LLVMValueRef use_copy);
+/* Can the row's x range be split between the loop and the copy: an
+ * invariant bound, and x the header's only phi? */
+bool mc_row_can_split(const mc_row_loop *rl);
+/* After mc_row_copy, instead of mc_row_choose: the loop runs x in [0, lo),
+ * then the copy x in [lo, hi), then the loop again x in [hi, bound) (index-set
+ * splitting); lo and hi are computed before the loop's entry branch, with
+ * 0 <= lo <= hi <= bound.  Needs mc_row_can_split; the last change to the
+ * loop (mc_row_copy_of no longer knows x's new phi). */
+void mc_row_split(mc_row_loop *rl, LLVMBuilderRef b, LLVMValueRef lo, LLVMValueRef hi);
 /* Positions b before the branch into the loop, where the tests go. */
 void mc_row_before_loop(const mc_row_loop *rl, LLVMBuilderRef b);
 
