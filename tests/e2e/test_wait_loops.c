@@ -6,7 +6,8 @@
  * persistent-threads loop, which takes a ticket with atomic_inc on each
  * iteration, and a loop that reads a volatile __local array as data do not
  * wait: their kernels keep their work-group functions (regions), in the
- * optimised build and under -cl-opt-disable.  Each kernel's results are
+ * optimised build and under -cl-opt-disable; ticket loops with loops of
+ * their own inside are widened whole.  Each kernel's results are
  * checked; MOSAIC_DEBUG (set with MOSAIC_CACHE=0 by the list) says how each
  * ran.
  */
@@ -196,6 +197,141 @@ static void check_persistent(const char *options)
 
 TEST(persistent_threads) { check_persistent("-cl-std=CL1.2"); }
 TEST(persistent_threads_opt_disable) { check_persistent("-cl-std=CL1.2 -cl-opt-disable"); }
+
+/* ---- persistent threads widened whole ------------------------------------------------ */
+/* Work-items with loops of their own around a ticket loop run as one row of
+ * lanes (src/compiler/vectorize/wfv.c): each ticket is one atomic operation
+ * for the lanes that take one, the loops inside masked loops of their own.
+ * Groups of 100: rows and a tail. */
+static const char widened_source[] =
+    "kernel void tickets(global const int *cnt, global int *out, global int *next, int n) {\n"
+    "  int i;\n"
+    "  while ((i = atomic_inc(next)) < n) {\n"
+    "    int k = 0, c = cnt[i];\n"
+    "    while (k < c)\n"
+    "      k += 3;\n"
+    "    out[i] = k;\n"
+    "  }\n"
+    "}\n"
+    /* four elements a ticket, taken before the loop and at its end */
+    "kernel void chunks(global const int *cnt, global int *out, global int *next, int n) {\n"
+    "  int i = atomic_add(next, 4);\n"
+    "  while (i < n) {\n"
+    "    for (int j = i; j < min(i + 4, n); j++) {\n"
+    "      int k = 0, c = cnt[j];\n"
+    "      while (k < c)\n"
+    "        k += 2;\n"
+    "      out[j] = k + j;\n"
+    "    }\n"
+    "    i = atomic_add(next, 4);\n"
+    "  }\n"
+    "}\n"
+    /* counting down */
+    "kernel void countdown(global const int *cnt, global int *out, global int *left) {\n"
+    "  int i;\n"
+    "  while ((i = atomic_dec(left)) > 0) {\n"
+    "    int k = 0, c = cnt[i - 1];\n"
+    "    while (k < c)\n"
+    "      k += 5;\n"
+    "    out[i - 1] = -k;\n"
+    "  }\n"
+    "}\n"
+    /* no ticket: a loop in a loop, both left by the lanes in different iterations */
+    "kernel void nested(global const int *cnt, global int *out) {\n"
+    "  int g = get_global_id(0), s = 0, c = cnt[g];\n"
+    "  for (int j = 0; j < c; j++) {\n"
+    "    int k = 0;\n"
+    "    while (k < j + (g & 3))\n"
+    "      k++;\n"
+    "    s += k * j;\n"
+    "  }\n"
+    "  out[g] = s;\n"
+    "}\n";
+
+/* The smallest multiple of step at least c (0 for c <= 0). */
+static int round_up(int c, int step) { return c <= 0 ? 0 : (c + step - 1) / step * step; }
+
+/* Kernel name over N elements (cnt: m[0], out: m[1], the counter from
+ * `start` in m[2]); the elements wrong and the counter at the end. */
+static int run_tickets(cl_program p, const char *name, cl_mem *m, int n, int start, int *out, int *counter)
+{
+    enum { ITEMS = 400, GROUP = 100 };
+    cl_int err;
+    int unset = -12345;
+    CHECK_ERR(clEnqueueFillBuffer(queue, m[1], &unset, sizeof unset, 0, (size_t)n * sizeof *out, 0, NULL, NULL),
+              CL_SUCCESS);
+    CHECK_ERR(clEnqueueWriteBuffer(queue, m[2], CL_TRUE, 0, sizeof start, &start, 0, NULL, NULL), CL_SUCCESS);
+    cl_kernel k = clCreateKernel(p, name, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    if (!k)
+        return -1;
+    for (cl_uint a = 0; a < 3; a++)
+        CHECK_ERR(clSetKernelArg(k, a, sizeof m[a], &m[a]), CL_SUCCESS);
+    if (strcmp(name, "countdown"))
+        CHECK_ERR(clSetKernelArg(k, 3, sizeof n, &n), CL_SUCCESS);
+    size_t items = ITEMS, group = GROUP;
+    CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 1, NULL, &items, &group, 0, NULL, NULL), CL_SUCCESS);
+    read_back(m[1], out, (size_t)n * sizeof *out);
+    read_back(m[2], counter, sizeof *counter);
+    clReleaseKernel(k);
+    return ITEMS;
+}
+
+TEST(persistent_widened)
+{
+    static char text[65536];
+    char opts[160];
+    snprintf(opts, sizeof opts, "-D SALT=%d", (int)getpid());
+    cl_program p = build_saying(widened_source, opts, text, sizeof text);
+    if (!p)
+        return;
+    enum { N = 10007 };
+    int *cnt = malloc(N * sizeof *cnt), *out = malloc(N * sizeof *out);
+    for (int i = 0; i < N; i++)
+        cnt[i] = (int)((i * 2654435761u) >> 26) - 8; /* -8 .. 55 */
+    int zero = 0;
+    cl_mem m[3] = {buffer_of(cnt, N * sizeof *cnt), buffer_of(out, N * sizeof *out), buffer_of(&zero, sizeof zero)};
+    int counter = 0, items = run_tickets(p, "tickets", m, N, 0, out, &counter), bad = 0;
+    for (int i = 0; i < N; i++)
+        bad += out[i] != round_up(cnt[i], 3);
+    CHECK(bad == 0 && counter == N + items, "tickets: %d wrong, the counter at %d (%d)", bad, counter, N + items);
+    items = run_tickets(p, "chunks", m, N, 0, out, &counter), bad = 0;
+    for (int i = 0; i < N; i++)
+        bad += out[i] != round_up(cnt[i], 2) + i;
+    CHECK(bad == 0 && counter == 4 * ((N + 3) / 4 + items), "chunks: %d wrong, the counter at %d (%d)", bad, counter,
+          4 * ((N + 3) / 4 + items));
+    items = run_tickets(p, "countdown", m, N, N, out, &counter), bad = 0;
+    for (int i = 0; i < N; i++)
+        bad += out[i] != -round_up(cnt[i], 5);
+    CHECK(bad == 0 && counter == -items, "countdown: %d wrong, the counter at %d (%d)", bad, counter, -items);
+    /* nested: 400 work-items, one element each */
+    for (int i = 0; i < 400; i++)
+        cnt[i] &= 31;
+    CHECK_ERR(clEnqueueWriteBuffer(queue, m[0], CL_TRUE, 0, 400 * sizeof *cnt, cnt, 0, NULL, NULL), CL_SUCCESS);
+    if (launch(p, "nested", m, 2, 400, 100)) {
+        read_back(m[1], out, 400 * sizeof *out);
+        bad = 0;
+        for (int g = 0; g < 400; g++) {
+            int s = 0;
+            for (int j = 0; j < cnt[g]; j++)
+                s += (j + (g & 3)) * j;
+            bad += out[g] != s;
+        }
+        CHECK(bad == 0, "nested: %d wrong", bad);
+    }
+    if (debugging()) {
+        static const char *const names[] = {"tickets", "chunks", "countdown", "nested"};
+        for (int i = 0; i < 4; i++) {
+            char line[96];
+            snprintf(line, sizeof line, "mosaic: kernel %s.wi: widened whole", names[i]);
+            CHECK(strstr(text, line), "%s not widened whole:\n%s", names[i], text);
+        }
+    }
+    for (int i = 0; i < 3; i++)
+        clReleaseMemObject(m[i]);
+    clReleaseProgram(p);
+    free(cnt), free(out);
+}
 
 /* ---- volatile __local data ---------------------------------------------------------- */
 static const char volatile_source[] =
