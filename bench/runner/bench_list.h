@@ -39,6 +39,7 @@ BENCH(chain_float, chains, COMPUTE, chains_ops, 1, "per work-item loop of 2048 d
 BENCH(chain_float4, chains, COMPUTE, chains_ops, 4, "the same on float4")
 BENCH(chain_float16, chains, COMPUTE, chains_ops, 16, "the same on float16")
 BENCH(mandelbrot, compute, COMPUTE, mandel_ops, 0, "Mandelbrot, 256 iterations at most, per-pixel while loop")
+BENCH(persistent, compute, COMPUTE, mandel_ops, 1, "the same as persistent threads: 64 a compute unit take pixels with atomic_inc")
 BENCH(nbody, compute, COMPUTE, nbody_ops, 0, "all-pairs N-body accelerations, float4 positions, rsqrt")
 BENCH(math_mix, compute, COMPUTE, math_ops, 0, "sin, exp, log and pow per element")
 BENCH(reduce, local, MEMORY, reduce_ops, 0, "work-group tree sum in __local memory, barrier in the loop (seed 000)")

@@ -1,7 +1,9 @@
 /*
  * Compute-bound kernels with loops and math of their own: Mandelbrot (a
- * while loop whose trip count differs per pixel), all-pairs N-body (float4
- * positions, rsqrt) and a mix of transcendental functions per element.
+ * while loop whose trip count differs per pixel; as an NDRange, and as
+ * persistent threads that take pixels from a counter), all-pairs N-body
+ * (float4 positions, rsqrt) and a mix of transcendental functions per
+ * element.
  */
 #include "runner.h"
 
@@ -23,6 +25,28 @@ static const char *source =
     "        n++;\n"
     "    }\n"
     "    out[py * width + px] = n;\n"
+    "}\n"
+    "\n"
+    /* persistent threads: as many work-items as the device runs at once,
+     * each taking the next pixel until none is left (the pixels' costs
+     * differ, the counter balances them) */
+    "__kernel void mandelbrot_persistent(__global int *out, volatile __global int *next, int width, int height,\n"
+    "                                    int max_iter)\n"
+    "{\n"
+    "    int pixels = width * height, i;\n"
+    "    while ((i = atomic_inc(next)) < pixels) {\n"
+    "        int px = i % width, py = i / width;\n"
+    "        float cx = -2.0f + 2.5f * px / width, cy = -1.25f + 2.5f * py / height;\n"
+    "        float zx = 0.0f, zy = 0.0f;\n"
+    "        int n = 0;\n"
+    "        while (n < max_iter && zx * zx + zy * zy < 4.0f) {\n"
+    "            float t = zx * zx - zy * zy + cx;\n"
+    "            zy = 2.0f * zx * zy + cy;\n"
+    "            zx = t;\n"
+    "            n++;\n"
+    "        }\n"
+    "        out[i] = n;\n"
+    "    }\n"
     "}\n"
     "\n"
     "__kernel void nbody(__global const float4 *pos, __global float4 *acc, int n, float eps2)\n"
@@ -132,22 +156,42 @@ static int mandel_check_out(bench_ctx *b, const int *out)
 
 static int mandel_twin_check(bench_ctx *b) { return mandel_check_out(b, ((mandel_host *)b->host)->out); }
 
+/* The persistent row (variant 1): a group of PERSISTENT_GROUP work-items
+ * per compute unit, the pixels' counter in m[1]. */
+enum { PERSISTENT_GROUP = 64 };
+
 static int mandel_prepare(bench_ctx *b, bench_platform *p, void **dev)
 {
     mandel_host *h = b->host;
     bench_simple *s = bench_simple_new(b);
     if (!(*dev = s))
         return -1;
-    if (!(s->k[0] = bench_kernel(b, p, source, "mandelbrot")) ||
+    const char *name = b->variant ? "mandelbrot_persistent" : "mandelbrot";
+    if (!(s->k[0] = bench_kernel(b, p, source, name)) ||
         !(s->m[0] = bench_buffer(b, p, CL_MEM_WRITE_ONLY, (size_t)h->width * h->height * sizeof(int), NULL)))
         return -1;
-    return BENCH_ARGS(b, s->k[0], ARG(s->m[0]), ARG(h->width), ARG(h->height), ARG(h->max_iter));
+    if (!b->variant)
+        return BENCH_ARGS(b, s->k[0], ARG(s->m[0]), ARG(h->width), ARG(h->height), ARG(h->max_iter));
+    if (bench_needs_group(b, p, PERSISTENT_GROUP) ||
+        !(s->m[1] = bench_buffer(b, p, CL_MEM_READ_WRITE, sizeof(cl_int), NULL)))
+        return -1;
+    return BENCH_ARGS(b, s->k[0], ARG(s->m[0]), ARG(s->m[1]), ARG(h->width), ARG(h->height), ARG(h->max_iter));
 }
 
 static int mandel_run(bench_ctx *b, bench_platform *p, void *dev)
 {
     mandel_host *h = b->host;
     bench_simple *s = dev;
+    if (b->variant) { /* the counter from 0, then one group per compute unit */
+        cl_int zero = 0;
+        cl_int err = clEnqueueFillBuffer(p->queue, s->m[1], &zero, sizeof zero, 0, sizeof zero, 0, NULL, NULL);
+        if (err != CL_SUCCESS)
+            return bench_fail(b, "clEnqueueFillBuffer: %s", bench_cl_error(err));
+        size_t global = (size_t)p->compute_units * PERSISTENT_GROUP, local = PERSISTENT_GROUP;
+        if (bench_launch(b, p, s->k[0], 1, &global, &local))
+            return -1;
+        return bench_finish(b, p);
+    }
     size_t global[2] = { (size_t)h->width, (size_t)h->height };
     if (bench_launch(b, p, s->k[0], 2, global, NULL))
         return -1;
@@ -158,7 +202,21 @@ static int mandel_cl_check(bench_ctx *b, bench_platform *p, void *dev)
 {
     mandel_host *h = b->host;
     bench_simple *s = dev;
-    if (bench_read(b, p, s->m[0], (size_t)h->width * h->height * sizeof(int), h->out))
+    size_t bytes = (size_t)h->width * h->height * sizeof(int);
+    if (b->variant) { /* a run of its own over pixels set to -1: each must be written */
+        cl_int unset = -1;
+        cl_int err = clEnqueueFillBuffer(p->queue, s->m[0], &unset, sizeof unset, 0, bytes, 0, NULL, NULL);
+        if (err != CL_SUCCESS)
+            return bench_fail(b, "clEnqueueFillBuffer: %s", bench_cl_error(err));
+        cl_int next = 0;
+        if (mandel_run(b, p, dev) || bench_read(b, p, s->m[1], sizeof next, &next))
+            return -1;
+        /* every work-item took one ticket past the last pixel */
+        long want = (long)h->width * h->height + (long)p->compute_units * PERSISTENT_GROUP;
+        if (next != want)
+            return bench_fail(b, "the pixels' counter ends at %d, expected %ld", next, want);
+    }
+    if (bench_read(b, p, s->m[0], bytes, h->out))
         return -1;
     return mandel_check_out(b, h->out);
 }

@@ -1744,7 +1744,9 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
 
 /* ---- spin loops (spin_loops.c) ------------------------------------------------------ */
 /* Loops that wait for other work-items lose the work-group function (the
- * device runs them as fibers that yield); loops that only use atomics keep it. */
+ * device runs them as fibers that yield); loops that only use atomics, take
+ * tickets (persistent threads) or read volatile data as values keep it, in
+ * both builds. */
 TEST(spin_loops)
 {
     const char *src =
@@ -1776,6 +1778,17 @@ TEST(spin_loops)
         "  for (int i = 0; i < 8; i++)\n"
         "    s += atomic_fetch_add(total, in[i]);\n"
         "  out[get_global_id(0)] = s;\n"
+        "}\n"
+        "kernel void persistent(global int *next, global int *out, int n) {\n"
+        "  int i;\n"
+        "  while ((i = atomic_inc(next)) < n)\n"
+        "    out[i] = i;\n"
+        "}\n"
+        "kernel void volatile_data(volatile global const int *in, global int *out) {\n"
+        "  int s = 0;\n"
+        "  for (int k = 0; k < 64; k++)\n"
+        "    s += in[k];\n"
+        "  out[get_global_id(0)] = s;\n"
         "}\n";
     for (int o = 0; o < 2; o++) {
         const char *opts = o ? "-cl-std=CL3.0 -cl-opt-disable" : "-cl-std=CL3.0";
@@ -1787,12 +1800,11 @@ TEST(spin_loops)
             const mosaic_kernel_info *k = mosaic_executable_find_kernel(exe, spinning[i]);
             CHECK(k && !k->wg_fn && k->wi_fn, "%s (%s) should run as fibers", spinning[i], opts);
         }
-        if (!o) /* (with -cl-opt-disable, any loop that reads atomically counts) */
-            for (size_t i = 0; i < 2; i++) {
-                const char *name = i ? "sum_until" : "histogram";
-                const mosaic_kernel_info *k = mosaic_executable_find_kernel(exe, name);
-                CHECK(k && k->wg_fn, "%s should keep its work-group function", name);
-            }
+        static const char *const waiting_for_none[] = {"histogram", "sum_until", "persistent", "volatile_data"};
+        for (size_t i = 0; i < 4; i++) {
+            const mosaic_kernel_info *k = mosaic_executable_find_kernel(exe, waiting_for_none[i]);
+            CHECK(k && k->wg_fn, "%s (%s) should keep its work-group function", waiting_for_none[i], opts);
+        }
         /* and the waiting one finishes, its work-items on threads that yield */
         int flag = 0, out = 0;
         int *pf = &flag, *po = &out;

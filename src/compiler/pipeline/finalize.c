@@ -945,7 +945,7 @@ cl_int mc_run_spin_loops(mc_pass_state *s, size_t k)
     mc_kernel_build *kb = &s->kb[k];
     if (!kb->may_spin)
         return skip(s, "no loop may wait for other work-items");
-    cl_int r = mc_mark_spin_loops(s->m, kb, s->opts->opt_disable, s->an, s->log);
+    cl_int r = mc_mark_spin_loops(s->m, kb, s->an, s->log);
     return r == CL_SUCCESS && !kb->spins ? skip(s, "no loop waits for other work-items") : r;
 }
 

@@ -7,7 +7,9 @@
  *     their blocks run one after the other, each under the mask of the lanes
  *     that reach it, and phis select by the way each lane came;
  *   - loops with one exit, the header's varying branch: round again while
- *     any lane goes on, each lane's carried values kept once it left.
+ *     any lane goes on, each lane's carried values kept once it left; such
+ *     a loop may hold others (a persistent-threads loop around a work
+ *     item's own loop), whose lanes start from those still in it.
  * docs/compiler.md, "Kernels widened whole".
  */
 #include <stdlib.h>
@@ -89,7 +91,7 @@ void wd_build_masked_exit(widener *w, LLVMValueRef term, int h)
 {
     LLVMBasicBlockRef in = LLVMGetSuccessor(term, 0), out = LLVMGetSuccessor(term, 1);
     LLVMValueRef test = wd_vector_value(w, LLVMGetCondition(term));
-    if (w->loop_of[pmap_get(&w->bidx, in)] != h) { /* the loop goes on when the test fails */
+    if (!wd_in_masked_loop(w, pmap_get(&w->bidx, in), h)) { /* the loop goes on when the test fails */
         LLVMBasicBlockRef t = in;
         in = out, out = t;
         test = LLVMBuildNot(w->b, test, "");
@@ -261,15 +263,43 @@ bool wd_divergent_region(widener *w, int a)
     return ok;
 }
 
+bool wd_in_masked_loop(const widener *w, int b, int h)
+{
+    for (int x = w->loop_of[b]; x >= 0; x = w->parent_loop[x])
+        if (x == h)
+            return true;
+    return false;
+}
+
+/* May inst be in a masked loop's header, which runs again for the lanes
+ * that left (its values must come out the same for them, and it must
+ * change nothing)?  No memory accesses but a ticket (wfv.c, widen_ticket)
+ * whose value only the loop uses: taken for the lanes that enter each
+ * iteration, what it gives the others is never read. */
+static bool fits_header(const widener *w, LLVMValueRef inst, const bool *in)
+{
+    if (LLVMIsAAtomicRMWInst(inst)) {
+        for (LLVMUseRef u = LLVMGetFirstUse(inst); u; u = LLVMGetNextUse(u))
+            if (!in[pmap_get(&w->bidx, LLVMGetInstructionParent(LLVMGetUser(u)))])
+                return false;
+        return true;
+    }
+    return !LLVMIsALoadInst(inst) && !LLVMIsAStoreInst(inst) && !LLVMIsAAtomicCmpXchgInst(inst) &&
+           !(LLVMIsACallInst(inst) && !wd_widenable_intrinsic(mc_called_function(inst)));
+}
+
 /* Does the varying branch that ends block h leave a loop (h its header, one
  * latch, no other exit, a header that touches no memory), which K.vec runs
  * while any lane is still in it, each lane's carried values kept once it
- * left?  Marks its blocks and makes its header's phis varying. */
+ * left?  The loop may be inside another masked loop (then its lanes are
+ * those of the loop around that reach it), or hold masked loops found
+ * before.  Marks its blocks and makes its header's phis varying. */
 bool wd_masked_loop(widener *w, int h)
 {
     const mc_cfg *g = w->g;
     LLVMBasicBlockRef head = w->bbs[h];
-    if (w->rpo[h] < 0 || w->loop_of[h] >= 0 || !only_branched_to(w, h))
+    int around = w->loop_of[h]; /* the masked loop h is in, or -1 */
+    if (w->rpo[h] < 0 || around == h || !only_branched_to(w, h))
         return false;
     int latch = -1;
     for (int k = 0; k < g->npred[h]; k++) {
@@ -287,22 +317,30 @@ bool wd_masked_loop(widener *w, int h)
     bool ok = in && mc_edge_loop(g, latch, h, in) >= 0;
     for (int b = 0; ok && b < g->n; b++)
         ok = !in[b] || b == h || only_branched_to(w, b);
-    /* one exit, the header's; no block in another masked loop; a header without memory accesses */
+    /* one exit, the header's; each block in the loop around h or in a
+     * masked loop inside h, none in an if of the loop around; a header
+     * without memory accesses */
     ok = ok && g->nsucc[h] == 2 && in[g->succ[h][0]] != in[g->succ[h][1]];
     for (int b = 0; ok && b < w->nall; b++) {
         if (!in[b])
             continue;
-        ok = w->loop_of[b] < 0;
+        int x = w->loop_of[b];
+        ok = (x == around || (x >= 0 && x != h && in[x])) && (around < 0 || w->region_of[b] < 0);
         for (int k = 0; ok && b != h && k < g->nsucc[b]; k++)
             ok = in[g->succ[b][k]];
     }
     for (LLVMValueRef i = LLVMGetFirstInstruction(head); ok && i; i = LLVMGetNextInstruction(i))
-        ok = !LLVMIsALoadInst(i) && !LLVMIsAStoreInst(i) &&
-             !(LLVMIsACallInst(i) && !wd_widenable_intrinsic(mc_called_function(i)));
-    for (int b = 0; ok && b < w->nall; b++)
-        if (in[b])
+        ok = fits_header(w, i, in);
+    for (int b = 0; ok && b < w->nall; b++) {
+        if (!in[b])
+            continue;
+        if (w->loop_of[b] == b && b != h && w->parent_loop[b] == around)
+            w->parent_loop[b] = h; /* a masked loop inside, found before */
+        if (w->loop_of[b] == around)
             w->loop_of[b] = h;
+    }
     if (ok) {
+        w->parent_loop[h] = around;
         w->latch[h] = w->bbs[latch];
         for (LLVMValueRef i = LLVMGetFirstInstruction(head); i && LLVMIsAPHINode(i); i = LLVMGetNextInstruction(i))
             w->shape[wd_inst_index(w, i)] = VARYING;

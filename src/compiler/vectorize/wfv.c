@@ -20,7 +20,8 @@
  * instead of K.body.  A branch that barriers decide (uniformity.c) takes
  * lane 0's way there, and a row whose lanes disagree is reported.
  *
- * What it takes: no barriers (but in K.row), no private arrays, atomics,
+ * What it takes: no barriers (but in K.row), no private arrays, atomics
+ * other than tickets (an add at an address the row shares: widen_ticket),
  * calls other than intrinsics with vector forms, or vector-typed values;
  * control flow that depends on values the row shares, or on others in the
  * ways linearize.c runs under lane masks (guards, ifs whose ways meet
@@ -129,7 +130,11 @@ static bool allowed(widener *w, LLVMValueRef inst)
     }
     switch (LLVMGetInstructionOpcode(inst)) {
     case LLVMAlloca: return w->why = "a private variable in memory", false;
-    case LLVMAtomicRMW: case LLVMAtomicCmpXchg: case LLVMFence: return w->why = "atomics", false;
+    case LLVMAtomicRMW: /* an add or subtract may be a ticket (widen_ticket) */
+        if (LLVMGetAtomicRMWBinOp(inst) == LLVMAtomicRMWBinOpAdd || LLVMGetAtomicRMWBinOp(inst) == LLVMAtomicRMWBinOpSub)
+            return true;
+        return w->why = "atomics", false;
+    case LLVMAtomicCmpXchg: case LLVMFence: return w->why = "atomics", false;
     case LLVMInvoke: case LLVMCallBr: case LLVMIndirectBr: case LLVMVAArg: case LLVMLandingPad:
     case LLVMExtractValue: case LLVMInsertValue: case LLVMExtractElement: case LLVMInsertElement:
     case LLVMShuffleVector: case LLVMFreeze:
@@ -197,6 +202,8 @@ enum shape wd_infer(widener *w, LLVMValueRef inst, long long *stride)
         return s[0] == UNIFORM ? UNIFORM : VARYING;
     case LLVMStore: case LLVMBr: case LLVMSwitch: case LLVMRet: case LLVMUnreachable:
         return UNIFORM; /* no value */
+    case LLVMAtomicRMW:
+        return VARYING; /* each lane its own ticket */
     case LLVMAdd: case LLVMSub:
         if (all_uniform)
             return UNIFORM;
@@ -617,12 +624,67 @@ static void widen_store(widener *w, LLVMValueRef inst)
     }
 }
 
+/* The running lanes below each lane, in a vector of t: an exclusive prefix
+ * sum of the mask (log2(lanes) adds of the sum shifted up a power of two of
+ * lanes); *count: how many run. */
+static LLVMValueRef lanes_below(widener *w, LLVMValueRef running, LLVMTypeRef t, LLVMValueRef *count)
+{
+    LLVMTypeRef vt = vector_of(w, t);
+    LLVMValueRef ones = LLVMBuildZExt(w->b, running, vt, ""), sum = ones, zero = LLVMConstNull(vt);
+    LLVMValueRef *from = malloc(w->lanes * sizeof *from);
+    if (!from)
+        return NULL;
+    for (unsigned shift = 1; shift < w->lanes; shift *= 2) {
+        /* lane i gets lane i - shift of the sum, or a zero */
+        for (unsigned i = 0; i < w->lanes; i++)
+            from[i] = LLVMConstInt(w->i32, i < shift ? i : w->lanes + i - shift, 0);
+        LLVMValueRef up = LLVMBuildShuffleVector(w->b, zero, sum, LLVMConstVector(from, w->lanes), "");
+        sum = LLVMBuildAdd(w->b, sum, up, "");
+    }
+    free(from);
+    *count = LLVMBuildExtractElement(w->b, sum, LLVMConstInt(w->i32, w->lanes - 1, 0), "running");
+    return LLVMBuildSub(w->b, sum, ones, "below");
+}
+
+/* A ticket (spin_loops.c), an atomic add or subtract of an amount the row
+ * shares at an address it shares (persistent threads' atomic_inc(next)), for
+ * the running lanes at once: one atomic operation of the amount times their
+ * number, and each lane the old value moved on by the amount times the
+ * running lanes below it, as if they had taken their tickets one after
+ * another in lane order.  NULL for any other read-modify-write. */
+static LLVMValueRef widen_ticket(widener *w, LLVMValueRef inst)
+{
+    LLVMAtomicRMWBinOp op = LLVMGetAtomicRMWBinOp(inst);
+    LLVMValueRef p = LLVMGetOperand(inst, 0), amount = LLVMGetOperand(inst, 1);
+    long long st;
+    if ((op != LLVMAtomicRMWBinOpAdd && op != LLVMAtomicRMWBinOpSub) || wd_shape_of(w, p, &st) != UNIFORM ||
+        wd_shape_of(w, amount, &st) != UNIFORM)
+        return NULL;
+    LLVMTypeRef t = LLVMTypeOf(inst);
+    /* in a masked loop's header: the lanes that enter this iteration */
+    int b = pmap_get(&w->bidx, LLVMGetInstructionParent(inst));
+    LLVMValueRef running = w->loop_of[b] == b ? w->mask_phi[b] : wd_lanes_running(w, inst), count;
+    if (!running)
+        running = w->tail_mask ? w->tail_mask : wd_all_lanes(w);
+    LLVMValueRef below = running ? lanes_below(w, running, t, &count) : NULL;
+    if (!below)
+        return NULL;
+    LLVMValueRef a = wd_scalar_of(w, amount);
+    LLVMValueRef old = LLVMBuildAtomicRMW(w->b, op, wd_scalar_of(w, p), LLVMBuildMul(w->b, count, a, ""),
+                                          LLVMGetOrdering(inst), LLVMIsAtomicSingleThread(inst));
+    LLVMSetAlignment(old, LLVMGetAlignment(inst));
+    LLVMValueRef moved = LLVMBuildMul(w->b, below, wd_splat(w, a), "");
+    return LLVMBuildBinOp(w->b, op == LLVMAtomicRMWBinOpAdd ? LLVMAdd : LLVMSub, wd_splat(w, old), moved, "ticket");
+}
+
 /* inst with some varying operand, as vector code. */
 static LLVMValueRef widen_varying(widener *w, LLVMValueRef inst)
 {
     LLVMOpcode op = LLVMGetInstructionOpcode(inst);
     LLVMTypeRef t = LLVMTypeOf(inst);
     switch (op) {
+    case LLVMAtomicRMW:
+        return widen_ticket(w, inst);
     case LLVMPHI:
         return LLVMBuildPhi(w->b, vector_of(w, t), ""); /* incomings once every block is built */
     case LLVMLoad:
@@ -838,9 +900,11 @@ static void fill_phis(widener *w)
             if (!LLVMIsATerminatorInst(user))
                 continue;
             LLVMBasicBlockRef from = LLVMGetInstructionParent(user);
+            int around = w->parent_loop[h];
             LLVMValueRef v = from == wd_end_block(w, pmap_get(&w->bidx, w->latch[h])) ? w->go_on[h]
-                             : w->block_mask[h]                                          ? w->block_mask[h]
-                                                                                         : wd_all_lanes(w);
+                             : around >= 0      ? w->go_on[around] /* those still in the loop around */
+                             : w->block_mask[h] ? w->block_mask[h]
+                                                : wd_all_lanes(w);
             LLVMAddIncoming(w->mask_phi[h], &v, &from, 1);
         }
     }
@@ -865,7 +929,7 @@ static void widener_free(widener *w)
 {
     free(w->insts), free(w->shape), free(w->stride), free(w->scalar), free(w->vector);
     free(w->blocks), free(w->order), free(w->bbs), free(w->rpo);
-    free(w->loop_of), free(w->latch), free(w->go_on), free(w->mask_phi);
+    free(w->loop_of), free(w->parent_loop), free(w->latch), free(w->go_on), free(w->mask_phi);
     free(w->guarded), free(w->in_loop), free(w->block_mask), free(w->decided), free(w->out_block);
     free(w->ushape), free(w->ustride);
     for (int b = 0; w->edge && b < w->nall; b++)
@@ -1000,7 +1064,7 @@ static unsigned row_lanes(unsigned row, unsigned most)
 static bool analyse(widener *w, const mc_kernel_build *kb, unsigned vectors)
 {
     if (w->row ? kb->spins || kb->uses_sub_groups || mc_has_image_args(kb)
-               : kb->uses_barriers || kb->spins || kb->may_spin || mc_has_image_args(kb))
+               : kb->uses_barriers || kb->spins || mc_has_image_args(kb))
         return w->why = w->row ? "sub-groups, images or loops that wait" : "barriers, images or loops that wait", false;
     w->nb = (int)LLVMCountBasicBlocks(w->body);
     int n = 0;
@@ -1019,6 +1083,7 @@ static bool analyse(widener *w, const mc_kernel_build *kb, unsigned vectors)
     w->bbs = calloc((size_t)w->nb + 1, sizeof *w->bbs);
     w->rpo = malloc(((size_t)w->nb + 1) * sizeof *w->rpo);
     w->loop_of = malloc(((size_t)w->nb + 1) * sizeof *w->loop_of);
+    w->parent_loop = malloc(((size_t)w->nb + 1) * sizeof *w->parent_loop);
     w->latch = calloc((size_t)w->nb + 1, sizeof *w->latch);
     w->go_on = calloc((size_t)w->nb + 1, sizeof *w->go_on);
     w->mask_phi = calloc((size_t)w->nb + 1, sizeof *w->mask_phi);
@@ -1033,7 +1098,7 @@ static bool analyse(widener *w, const mc_kernel_build *kb, unsigned vectors)
     w->decided = calloc((size_t)w->nb + 1, 1);
     w->out_block = calloc((size_t)w->nb + 1, sizeof *w->out_block);
     if (!w->decided || !w->out_block || !w->guarded || !w->in_loop || !w->block_mask ||!w->insts || !w->shape || !w->stride || !w->scalar || !w->vector || !w->blocks || !w->order || !w->bbs ||
-        !w->rpo || !w->loop_of || !w->latch || !w->go_on || !w->mask_phi || !w->region_of || !w->join_of ||
+        !w->rpo || !w->loop_of || !w->parent_loop || !w->latch || !w->go_on || !w->mask_phi || !w->region_of || !w->join_of ||
         !w->next_block || !w->edge || !w->region_mask ||
         !pmap_init(&w->iidx, (size_t)n) || !pmap_init(&w->bidx, (size_t)w->nb))
         return w->why = "out of memory", false;
@@ -1041,7 +1106,7 @@ static bool analyse(widener *w, const mc_kernel_build *kb, unsigned vectors)
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(w->body); bb; bb = LLVMGetNextBasicBlock(bb)) {
         w->bbs[b] = bb;
         w->rpo[b] = -1;
-        w->loop_of[b] = -1;
+        w->loop_of[b] = w->parent_loop[b] = -1;
         w->region_of[b] = w->join_of[b] = w->next_block[b] = w->guarded[b] = -1;
         pmap_put(&w->bidx, bb, b++);
         for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {

@@ -41,7 +41,8 @@ typedef struct widener {
     LLVMBasicBlockRef *bbs;    /* K.body's blocks, by index */
     int *rpo;                  /* per block: its place in order, -1 if never reached */
     /* loops that work-items leave in different iterations (masked_loop) */
-    int *loop_of;              /* per block of K.body: its masked loop's header, or -1 */
+    int *loop_of;              /* per block of K.body: its innermost masked loop's header, or -1 */
+    int *parent_loop;          /* per header: the header of the masked loop around it, or -1 */
     LLVMBasicBlockRef *latch;  /* per header: the block that goes round again */
     LLVMValueRef *go_on;       /* per header (K.vec): the lanes still in the loop this iteration */
     LLVMValueRef *mask_phi;    /* per header (K.vec): the lanes that entered this iteration */
@@ -104,6 +105,8 @@ bool wd_find_loops(widener *w);
 bool wd_guard(widener *w, int g);
 bool wd_divergent_region(widener *w, int a);
 bool wd_masked_loop(widener *w, int h);
+/* Is block b in the masked loop of header h (in it or in a loop inside)? */
+bool wd_in_masked_loop(const widener *w, int b, int h);
 /* ... and building them */
 LLVMValueRef wd_lanes_running(widener *w, LLVMValueRef inst);
 bool wd_build_region_branch(widener *w, LLVMValueRef term, int b);

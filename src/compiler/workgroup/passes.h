@@ -22,10 +22,11 @@
  * way a loop could wait on (an atomic read, a volatile load, a pipe built-in)?
  * A quick test before mc_mark_spin_loops needs the IR cleaned up. */
 bool mc_may_spin(LLVMValueRef body);
-/* Finds K.body's spin loops (spin_loops.c), makes each iteration that goes
- * round again call __mosaic_yield(ctx), and sets kb->spins if it found any.
- * any_read (for IR not cleaned up): every loop that reads shared memory. */
-cl_int mc_mark_spin_loops(LLVMModuleRef m, mc_kernel_build *kb, bool any_read, mc_analyses *an, mosaic_strbuf *log);
+/* Finds K.body's spin loops (spin_loops.c: loops that leave on memory
+ * another work-item writes and they do not move on themselves), makes each
+ * iteration that goes round again call __mosaic_yield(ctx), and sets
+ * kb->spins if it found any.  On cleaned-up IR or not (-cl-opt-disable). */
+cl_int mc_mark_spin_loops(LLVMModuleRef m, mc_kernel_build *kb, mc_analyses *an, mosaic_strbuf *log);
 /* Each loop of a barrier kernel's K.body that contains a barrier gets one on
  * its back edges where the code around them touches memory, so no work-item
  * starts an iteration before the whole group has finished the previous one

@@ -12,13 +12,26 @@
  *
  * The CPU device runs a work-group's work-items one after another on one
  * thread (a loop over them, or fibers that switch only at barriers), so
- * such a loop would spin forever.  This pass finds the loops that can wait
- * for another work-item: a loop whose exit depends on a value the loop
- * reads with an atomic operation, a volatile load or a pipe built-in, and
+ * such a loop would spin forever.  This pass finds the loops that wait for
+ * another work-item: a loop leaves on a value it reads from memory another
+ * work-item writes and that the loop itself does not move on (an atomic or
+ * volatile load, a compare-exchange, an exchange, a pipe built-in), and
  * makes each iteration that goes round again call the device's
  * `__mosaic_yield(ctx)` hook.  A kernel with such a loop runs as fibers
  * (regions.c gives up on it), and the hook lets the other fibers of the
  * group run before the loop tests again (cpu_device.c, docs/subgroups.md).
+ *
+ * Two kinds of loop read such memory and do not wait:
+ *   - a loop that takes a ticket on each iteration, an atomic add or
+ *     subtract of a constant other than zero (a persistent-threads loop,
+ *     `while ((i = atomic_inc(next)) < n)`): the counter moves on by the
+ *     loop's own work, so it ends without anyone's help, unless the loop
+ *     also writes the counter another way (a semaphore's give-back);
+ *   - a loop that reads volatile or atomic data only as values, its exit on
+ *     a counter of its own (`for (k = 0; k < n; k++) s += vt[k]`).
+ * The test follows the exit branch's condition back through the loop's
+ * values and, for IR that was not cleaned up (-cl-opt-disable), through
+ * the private variables it stores and loads.
  *
  * The loops are found on the CFG (cfg.h): a depth-first walk's retreating
  * edges (latch -> header; OpenCL C from clang is reducible, so each is a
@@ -34,14 +47,27 @@
 #include "compiler/ir/util.h"
 #include "compiler/workgroup/passes.h"
 
+/* The variable a pointer points into, seen through casts and offsets; for
+ * IR that was not cleaned up, where each use loads the pointer again from a
+ * private variable, that variable. */
+static LLVMValueRef location(LLVMValueRef p)
+{
+    LLVMValueRef base = mc_base_of(p);
+    if (LLVMIsALoadInst(base) && LLVMIsAAllocaInst(mc_base_of(LLVMGetOperand(base, 0))))
+        return mc_base_of(LLVMGetOperand(base, 0));
+    return base;
+}
+
 /* Is v read from memory another work-item may write, in a way the loop
- * must see change: an atomic read, a volatile load, a runtime call? */
+ * must see change: an atomic read, a volatile load (not of a private
+ * variable), a runtime call? */
 static bool reads_shared(LLVMValueRef v)
 {
     if (LLVMIsAAtomicRMWInst(v) || LLVMIsAAtomicCmpXchgInst(v))
         return true;
     if (LLVMIsALoadInst(v))
-        return LLVMGetOrdering(v) != LLVMAtomicOrderingNotAtomic || LLVMGetVolatile(v);
+        return LLVMGetOrdering(v) != LLVMAtomicOrderingNotAtomic ||
+               (LLVMGetVolatile(v) && !LLVMIsAAllocaInst(mc_base_of(LLVMGetOperand(v, 0))));
     if (LLVMIsACallInst(v)) {
         /* the pipe built-ins (__read_pipe_2, __reserve_write_pipe, ...): a
          * packet or a reservation another work-item makes; the device's other
@@ -52,12 +78,52 @@ static bool reads_shared(LLVMValueRef v)
     return false;
 }
 
+/* Which way an atomic add or subtract of a constant other than zero moves
+ * its counter (+1 up, -1 down); 0 for any other operation. */
+static int ticket_direction(LLVMValueRef v)
+{
+    if (!LLVMIsAAtomicRMWInst(v))
+        return 0;
+    LLVMAtomicRMWBinOp op = LLVMGetAtomicRMWBinOp(v);
+    LLVMValueRef amount = LLVMGetOperand(v, 1);
+    if ((op != LLVMAtomicRMWBinOpAdd && op != LLVMAtomicRMWBinOpSub) || !LLVMIsAConstantInt(amount) ||
+        LLVMIsNull(amount))
+        return 0;
+    int sign = LLVMConstIntGetSExtValue(amount) > 0 ? 1 : -1;
+    return op == LLVMAtomicRMWBinOpAdd ? sign : -sign;
+}
+
 typedef struct walk {
     const mc_cfg *g;
     const bool *in_loop;
     LLVMValueRef *seen;
     size_t nseen, max_seen;
 } walk;
+
+/* Is rmw a ticket the loop takes: an add or subtract of a constant other
+ * than zero, its counter written in the loop by nothing but tickets that
+ * move it the same way?  Then each iteration gets a new value by the loop's
+ * own work (a persistent-threads loop), and a loop that leaves on it waits
+ * for no one. */
+static bool takes_ticket(const walk *w, LLVMValueRef rmw)
+{
+    int direction = ticket_direction(rmw);
+    if (!direction)
+        return false;
+    LLVMValueRef counter = location(LLVMGetOperand(rmw, 0));
+    for (int b = 0; b < w->g->n; b++) {
+        if (!w->in_loop[b])
+            continue;
+        for (LLVMValueRef i = LLVMGetFirstInstruction(w->g->blocks[b]); i; i = LLVMGetNextInstruction(i)) {
+            LLVMValueRef p = LLVMIsAStoreInst(i)                                          ? LLVMGetOperand(i, 1)
+                             : LLVMIsAAtomicRMWInst(i) || LLVMIsAAtomicCmpXchgInst(i) ? LLVMGetOperand(i, 0)
+                                                                                      : NULL;
+            if (p && location(p) == counter && ticket_direction(i) != direction)
+                return false; /* a give-back, an exchange or a store: the loop may wait for it */
+        }
+    }
+    return true;
+}
 
 static bool depends_on_shared_read(walk *w, LLVMValueRef v);
 
@@ -77,7 +143,8 @@ static bool stored_value_depends(walk *w, LLVMValueRef variable)
 }
 
 /* Does v, computed in the loop (in_loop[] by block index), depend on a
- * shared read made in the loop?  `seen` keeps phis from going round. */
+ * shared read made in the loop that the loop does not move on itself?
+ * `seen` keeps phis from going round. */
 static bool depends_on_shared_read(walk *w, LLVMValueRef v)
 {
     if (!LLVMIsAInstruction(v))
@@ -86,12 +153,12 @@ static bool depends_on_shared_read(walk *w, LLVMValueRef v)
     if (b < 0 || !w->in_loop[b])
         return false; /* the same on every iteration */
     if (reads_shared(v))
-        return true;
+        return !takes_ticket(w, v);
     for (size_t i = 0; i < w->nseen; i++)
         if (w->seen[i] == v)
             return false;
     if (w->nseen == w->max_seen)
-        return false;
+        return true; /* too far to follow: as if it waited (fibers are always right) */
     w->seen[w->nseen++] = v;
     if (LLVMIsALoadInst(v)) {
         LLVMValueRef variable = mc_base_of(LLVMGetOperand(v, 0));
@@ -106,17 +173,13 @@ static bool depends_on_shared_read(walk *w, LLVMValueRef v)
     return false;
 }
 
-/* Does a branch that leaves the loop test a value read from shared memory?
- * (`any_read`: does the loop read shared memory at all; for IR that was not
- * cleaned up, where values go through private variables in memory.) */
-static bool is_spin_loop(const mc_cfg *g, const bool *in_loop, bool any_read, LLVMValueRef *seen, size_t max_seen)
+/* Does a branch that leaves the loop test a value read from shared memory
+ * that the loop does not move on itself? */
+static bool is_spin_loop(const mc_cfg *g, const bool *in_loop, LLVMValueRef *seen, size_t max_seen)
 {
     for (int b = 0; b < g->n; b++) {
         if (!in_loop[b])
             continue;
-        for (LLVMValueRef i = LLVMGetFirstInstruction(g->blocks[b]); any_read && i; i = LLVMGetNextInstruction(i))
-            if (reads_shared(i))
-                return true;
         LLVMValueRef term = LLVMGetBasicBlockTerminator(g->blocks[b]);
         if (!term || (!LLVMIsABranchInst(term) && !LLVMIsASwitchInst(term)))
             continue;
@@ -141,7 +204,7 @@ bool mc_may_spin(LLVMValueRef body)
     return false;
 }
 
-cl_int mc_mark_spin_loops(LLVMModuleRef m, mc_kernel_build *kb, bool any_read, mc_analyses *an, mosaic_strbuf *log)
+cl_int mc_mark_spin_loops(LLVMModuleRef m, mc_kernel_build *kb, mc_analyses *an, mosaic_strbuf *log)
 {
     LLVMValueRef f = kb->body;
     enum { MAX_SEEN = 4096 };
@@ -156,7 +219,7 @@ cl_int mc_mark_spin_loops(LLVMModuleRef m, mc_kernel_build *kb, bool any_read, m
     for (int e = 0; ok && e < g->nretreating; e++) {
         const mc_cfg_edge *edge = &g->retreating[e];
         ok = mc_edge_loop(g, edge->from, edge->to, in_loop) > 0;
-        if (!ok || !is_spin_loop(g, in_loop, any_read, seen, MAX_SEEN))
+        if (!ok || !is_spin_loop(g, in_loop, seen, MAX_SEEN))
             continue;
         kb->spins = true; /* regions.c says so with MOSAIC_DEBUG */
         /* Every iteration that goes round again lets the others run first. */
