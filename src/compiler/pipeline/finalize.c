@@ -589,7 +589,7 @@ static LLVMValueRef fused_body(mc_pass_state *s, size_t k, unsigned *groups, boo
 /* Kernel k's groups of a column not run together after all: its
  * work-items run loops of their own between barriers, carry many values
  * round barriers, and its rows were not widened (coarsening.c says why
- * that is slower).  What was made of K.fbody (fns[], callers first)
+ * that is slower).  fns[] (K.fbody, or K.fused: nothing calls them yet)
  * deleted. */
 static void drop_fused(mc_pass_state *s, size_t k, LLVMValueRef *fns, size_t n)
 {
@@ -622,10 +622,9 @@ static cl_int build_fused(mc_pass_state *s, size_t k, LLVMValueRef fbody, unsign
     cl_int r = cut_into_regions(s, k, fk);
     if (r != CL_SUCCESS || !fk->wg)
         return r;
-    if (needs_rows && !fk->row) { /* (K.fbody's rows, unlike K.body's) */
-        LLVMValueRef made[] = {fk->wg, fk->body};
-        drop_fused(s, k, made, 2);
-        memset(fk, 0, sizeof *fk);
+    if (needs_rows && !fk->row) { /* (K.fbody's rows, unlike K.body's): as when no K.fused is made */
+        drop_fused(s, k, &fk->wg, 1);
+        fk->wg = NULL;
         return CL_SUCCESS;
     }
     mosaic_strbuf name = {0};
