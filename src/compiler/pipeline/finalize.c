@@ -571,25 +571,48 @@ static cl_int cut_into_regions(mc_pass_state *s, size_t k, mc_kernel_build *kb)
 /* The kernel built for one size, when K.fused may run groups of a column
  * together (coarsening.c): K.fbody, copied from K.body before widening
  * and regions change it; NULL otherwise. */
-static LLVMValueRef fused_body(mc_pass_state *s, size_t k, unsigned *groups)
+static LLVMValueRef fused_body(mc_pass_state *s, size_t k, unsigned *groups, bool *needs_rows)
 {
     mc_kernel_build *kb = &s->kb[k];
     *groups = 0;
+    *needs_rows = false;
     if (!s->one_size || s->opts->opt_disable || mosaic_settings()->no_fuse ||
         strcmp(s->obj.kernels[k].name, s->one_size->kernel))
         return NULL;
     const char *why = NULL;
-    *groups = mc_coarsen_work_groups(kb, s->td, s->one_size->size, s->an, &why);
+    *groups = mc_coarsen_work_groups(kb, s->td, s->one_size->size, s->an, &why, needs_rows);
     if (mosaic_debugging(MOSAIC_DEBUG_BUILD) && !*groups)
         fprintf(stderr, "mosaic: kernel %s: groups of a column not run together: %s\n", s->obj.kernels[k].name, why);
     return *groups ? mc_fused_body(s->m, kb, s->td, s->one_size->size) : NULL;
 }
 
+/* Kernel k's groups of a column not run together after all: its
+ * work-items run loops of their own between barriers, carry many values
+ * round barriers, and its rows were not widened (coarsening.c says why
+ * that is slower).  fns[] (K.fbody, or K.fused: nothing calls them yet)
+ * deleted. */
+static void drop_fused(mc_pass_state *s, size_t k, LLVMValueRef *fns, size_t n)
+{
+    if (mosaic_debugging(MOSAIC_DEBUG_BUILD))
+        fprintf(stderr, "mosaic: kernel %s: groups of a column not run together: its work-items run loops of their "
+                "own and keep many values across barriers, and its rows are not widened\n", s->obj.kernels[k].name);
+    for (size_t i = 0; i < n; i++)
+        if (fns[i]) {
+            mc_analyses_invalidate(s->an, fns[i]);
+            LLVMDeleteFunction(fns[i]);
+        }
+}
+
 /* K.fused from K.fbody, as K.wg is built from K.body: its rows widened,
- * then cut into regions.  None when that fails: K.wg runs every group. */
-static cl_int build_fused(mc_pass_state *s, size_t k, LLVMValueRef fbody, unsigned groups)
+ * then cut into regions.  None when that fails, or when needs_rows and the
+ * rows of K.wg or K.fused were not widened: K.wg runs every group. */
+static cl_int build_fused(mc_pass_state *s, size_t k, LLVMValueRef fbody, unsigned groups, bool needs_rows)
 {
     mc_kernel_build *kb = &s->kb[k], *fk = &s->fused[k];
+    if (needs_rows && !kb->row) {
+        drop_fused(s, k, &fbody, 1);
+        return CL_SUCCESS;
+    }
     *fk = *kb;
     fk->body = fbody;
     fk->wg = fk->row = fk->vec = fk->tail = NULL;
@@ -599,6 +622,11 @@ static cl_int build_fused(mc_pass_state *s, size_t k, LLVMValueRef fbody, unsign
     cl_int r = cut_into_regions(s, k, fk);
     if (r != CL_SUCCESS || !fk->wg)
         return r;
+    if (needs_rows && !fk->row) { /* (K.fbody's rows, unlike K.body's): as when no K.fused is made */
+        drop_fused(s, k, &fk->wg, 1);
+        fk->wg = NULL;
+        return CL_SUCCESS;
+    }
     mosaic_strbuf name = {0};
     mosaic_strbuf_printf(&name, "%s.fused", s->obj.kernels[k].name);
     if (name.oom)
@@ -626,10 +654,11 @@ static cl_int build_work_group_function(mc_pass_state *s, size_t k)
     cl_int r;
     if (kb->uses_barriers || kb->spins) {
         unsigned groups;
-        LLVMValueRef fbody = fused_body(s, k, &groups);
+        bool needs_rows;
+        LLVMValueRef fbody = fused_body(s, k, &groups, &needs_rows);
         r = cut_into_regions(s, k, kb);
         if (r == CL_SUCCESS && fbody && kb->wg)
-            r = build_fused(s, k, fbody, groups);
+            r = build_fused(s, k, fbody, groups, needs_rows);
     } else if (!s->opts->opt_disable && !mosaic_settings()->no_widen && mc_wfv_kernel(s->m, kb, s->an)) {
         r = mc_build_wg(s->m, kb, s->log); /* rows of K.vec, then K.tail for the rest */
     } else if (!s->opts->opt_disable && !mc_has_image_args(kb) && mc_has_loop_for_implicit_barrier(kb, s->an)) {

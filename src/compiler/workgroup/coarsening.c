@@ -41,7 +41,18 @@
  *    along a row is left to the hardware prefetcher and to the groups of a
  *    row, which one worker runs in turn: a register-tiled SGEMM whose
  *    groups of a column share only such a read of A ran 7-15% slower
- *    together.
+ *    together;
+ *  - and, where its work-items run loops of their own between barriers (a
+ *    k loop over a tile) and carry more values round a loop through
+ *    barriers than a set of the L1 cache holds lines, only when its rows
+ *    are widened (wfv.c; finalize checks, after widening).  Otherwise each
+ *    region walks the work-items one at a time, each reading and writing
+ *    those values (a register tile's accumulators) in per-work-item arrays
+ *    of F times as many elements: for 16x16 groups F x 256 floats apart,
+ *    4 KiB, so all of one work-item's values fall in one set of the L1 and
+ *    evict each other while the next work-items read the same lines.  The
+ *    runner's gemm_indirect (16 accumulators a work-item, a private array
+ *    that keeps its rows from being widened) ran 4-6 times slower together.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -72,11 +83,15 @@ typedef struct fuse_scan {
     int *iblock;
     unsigned char *tainted;  /* [inst]: may differ between groups of one column */
     unsigned char *barrier;  /* [block]: calls __mosaic_barrier */
+    bool tile_loops;         /* loops of the work-items' own, and many values round barriers (tile_loops) */
 } fuse_scan;
 
 /* Kernels with more blocks are not looked at: the reachability below
  * takes blocks^2 bytes. */
 #define MAX_BLOCKS 2048
+/* Lines one set of the L1 data cache holds on the x86 cores Mosaic runs on
+ * (8 on AMD's Zen and older Intel cores, 12 on the newest Intel ones). */
+#define L1_WAYS 8
 
 static bool is_barrier_call(LLVMValueRef inst)
 {
@@ -186,20 +201,31 @@ static void find_taint(fuse_scan *s)
     spread(s, s->tainted);
 }
 
-/* seen[] := the blocks reachable from block `from`'s successors. */
-static void reach_from(const fuse_scan *s, int from, unsigned char *seen, int *stack)
+/* seen[] := the blocks reachable from block `from`'s successors; with
+ * !through_barriers, on paths that enter no block with a barrier. */
+static void reach_from(const fuse_scan *s, int from, unsigned char *seen, int *stack, bool through_barriers)
 {
     memset(seen, 0, (size_t)s->nb);
-    int sp = 0;
     const mc_cfg *g = s->g;
-    for (int j = 0; j < g->nsucc[from]; j++)
-        if (!seen[g->succ[from][j]])
-            seen[g->succ[from][j]] = 1, stack[sp++] = g->succ[from][j];
+    int sp = 0;
+    stack[sp++] = from; /* not marked: seen only where a path comes back to it */
     while (sp) {
         int b = stack[--sp];
-        for (int j = 0; j < g->nsucc[b]; j++)
-            if (!seen[g->succ[b][j]])
-                seen[g->succ[b][j]] = 1, stack[sp++] = g->succ[b][j];
+        for (int j = 0; j < g->nsucc[b]; j++) {
+            int c = g->succ[b][j];
+            if (!seen[c] && (through_barriers || !s->barrier[c]))
+                seen[c] = 1, stack[sp++] = c;
+        }
+    }
+}
+
+/* own[b] := block b is in a loop a work-item runs on its own inside a
+ * region (a cycle that meets no barrier).  row[]: nb bytes of scratch. */
+static void find_own_loops(const fuse_scan *s, unsigned char *own, unsigned char *row, int *stack)
+{
+    for (int b = 0; b < s->nb; b++) {
+        reach_from(s, b, row, stack, false);
+        own[b] = !s->barrier[b] && row[b];
     }
 }
 
@@ -216,6 +242,21 @@ static bool in_barrier_loop(const fuse_scan *s, const unsigned char *reach, int 
         if (s->barrier[c] && after(s, reach, b, c) && after(s, reach, c, b))
             return true;
     return false;
+}
+
+/* Does a work-item run a loop of its own inside a region while it carries
+ * more values round a loop through barriers than a set of the L1 cache
+ * holds lines (a register tile's accumulators round a k loop)?  The phis
+ * of blocks in a loop through a barrier but in none of its own (own[]). */
+static bool tile_loops(const fuse_scan *s, const unsigned char *reach, const unsigned char *own)
+{
+    bool any_own = false;
+    int carried = 0;
+    for (int b = 0; b < s->nb; b++)
+        any_own |= own[b];
+    for (int k = 0; k < s->ni && any_own; k++)
+        carried += LLVMIsAPHINode(s->insts[k]) && !own[s->iblock[k]] && in_barrier_loop(s, reach, s->iblock[k]);
+    return any_own && carried > L1_WAYS;
 }
 
 /* varies[k] := instruction k depends on a phi of a loop through a barrier
@@ -304,12 +345,16 @@ static const char *check(fuse_scan *s)
         return "out of memory";
     }
     for (int b = 0; b < s->nb; b++)
-        reach_from(s, b, reach + (size_t)b * (size_t)s->nb, stack);
-    unsigned char *varies = calloc((size_t)s->ni + 1, 1);
-    if (!varies) {
-        free(reach), free(stack);
+        reach_from(s, b, reach + (size_t)b * (size_t)s->nb, stack, true);
+    unsigned char *varies = calloc((size_t)s->ni + 1, 1), *row = calloc((size_t)s->nb, 1);
+    unsigned char *own = calloc((size_t)s->nb, 1);
+    if (!varies || !row || !own) {
+        free(reach), free(stack), free(varies), free(row), free(own);
         return "out of memory";
     }
+    find_own_loops(s, own, row, stack);
+    s->tile_loops = tile_loops(s, reach, own);
+    free(row), free(own);
     find_varying(s, reach, varies);
     const char *why = NULL;
     bool shared_read = false;
@@ -337,9 +382,10 @@ static const char *check(fuse_scan *s)
 }
 
 unsigned mc_coarsen_work_groups(const mc_kernel_build *kb, LLVMTargetDataRef td, const size_t size[3], mc_analyses *an,
-                         const char **why)
+                         const char **why, bool *needs_rows)
 {
     *why = NULL;
+    *needs_rows = false;
     if (!kb->uses_barriers || kb->uses_sub_groups || kb->spins || kb->may_spin)
         *why = "it is not a barrier kernel without sub-groups and spin loops";
     else if (size[0] * size[1] * size[2] * MC_FUSED_GROUPS > MOSAIC_MAX_LOCAL_SIZE)
@@ -348,6 +394,7 @@ unsigned mc_coarsen_work_groups(const mc_kernel_build *kb, LLVMTargetDataRef td,
         return 0;
     fuse_scan s = {.body = kb->body, .ctx = LLVMGetParam(kb->body, kb->num_args), .td = td};
     *why = scan_init(&s, an) ? check(&s) : "out of memory";
+    *needs_rows = s.tile_loops;
     scan_free(&s);
     return *why ? 0 : MC_FUSED_GROUPS;
 }
