@@ -117,6 +117,10 @@ void wd_build_guard(widener *w, LLVMValueRef term, int g)
     w->block_mask[stay] = m;
     LLVMTypeRef mt = LLVMTypeOf(m);
     LLVMValueRef any = wd_call_intrinsic(w, "llvm.vector.reduce.or", &mt, 1, &m, 1);
+    if (w->nguards < WD_MAX_GUARDS) {
+        w->guard_mask[w->nguards] = m;
+        w->guard_full[w->nguards++] = wd_call_intrinsic(w, "llvm.vector.reduce.and", &mt, 1, &m, 1);
+    }
     LLVMBuildCondBr(w->b, any, w->blocks[stay], w->blocks[pmap_get(&w->bidx, ret)]);
 }
 

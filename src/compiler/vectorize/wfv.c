@@ -532,12 +532,76 @@ bool wd_vector_load_stride(long long st, long long size)
     return st == size || st == -size || (st > 0 && st % size == 0 && st / size <= MAX_INTERLEAVE);
 }
 
+/* Whether every lane of a guard's mask stayed (an i1), or NULL when mask
+ * is no guard's. */
+static LLVMValueRef guard_full(const widener *w, LLVMValueRef mask)
+{
+    for (int k = 0; mask && k < w->nguards; k++)
+        if (w->guard_mask[k] == mask)
+            return w->guard_full[k];
+    return NULL;
+}
+
+/* An access under a guard's mask (`if (x >= w) return;`): the plain vector
+ * access in rows whose lanes all stay, the masked one in the others.  A
+ * masked store costs more than a plain one, and a mirrored access reverses
+ * its mask too (the runner's flip on one core of the 2-core Zen 4: about
+ * 2.5 times the time of the same kernel without its guard).
+ *
+ *       br full, lanes.all, lanes.some
+ *   lanes.all: the access, no mask       lanes.some: the access, masked
+ *   lanes.joined: (a load's phi)
+ *
+ * Returns false (nothing built) when mask is no guard's, else true with a
+ * load's value in *loaded (a way that runs out of memory gathers or
+ * scatters). */
+static bool unmasked_in_full_rows(widener *w, LLVMValueRef inst, LLVMValueRef first, long long st, LLVMValueRef mask,
+                                  LLVMValueRef *loaded)
+{
+    LLVMValueRef full = w->building_ways ? NULL : guard_full(w, mask), v[2];
+    if (!full)
+        return false;
+    w->building_ways = true; /* (the ways' own accesses are built as they are) */
+    bool store = LLVMIsAStoreInst(inst);
+    int self = pmap_get(&w->bidx, LLVMGetInstructionParent(inst));
+    /* (placed after the access's block, so the function reads in order) */
+    LLVMBasicBlockRef next = LLVMGetNextBasicBlock(LLVMGetInsertBlock(w->b));
+    LLVMBasicBlockRef join = next ? LLVMInsertBasicBlockInContext(w->c, next, "lanes.joined")
+                                  : LLVMAppendBasicBlockInContext(w->c, w->vec, "lanes.joined");
+    LLVMBasicBlockRef some = LLVMInsertBasicBlockInContext(w->c, join, "lanes.some");
+    LLVMBasicBlockRef all = LLVMInsertBasicBlockInContext(w->c, some, "lanes.all");
+    LLVMBasicBlockRef from[2], way[2] = {all, some};
+    LLVMBuildCondBr(w->b, full, all, some);
+    for (int k = 0; k < 2; k++) { /* out of memory on the way: a gather or scatter */
+        LLVMValueRef on = k ? mask : NULL;
+        LLVMPositionBuilderAtEnd(w->b, way[k]);
+        if (store && !wd_strided_store(w, inst, first, st, on))
+            wd_scatter(w, inst, NULL, on);
+        if (!store && !(v[k] = wd_strided_load(w, inst, first, st, on)))
+            v[k] = wd_gather(w, inst, NULL, on);
+        from[k] = LLVMGetInsertBlock(w->b);
+        LLVMBuildBr(w->b, join);
+    }
+    w->building_ways = false;
+    LLVMPositionBuilderAtEnd(w->b, join);
+    w->out_block[self] = join;
+    *loaded = NULL;
+    if (!store) {
+        *loaded = LLVMBuildPhi(w->b, LLVMTypeOf(v[0]), "");
+        LLVMAddIncoming(*loaded, v, from, 2);
+    }
+    return true;
+}
+
 /* The load inst of lanes st bytes apart (wd_vector_load_stride), lane 0's
  * address first (only the running lanes'); NULL when memory ran out. */
 LLVMValueRef wd_strided_load(widener *w, LLVMValueRef inst, LLVMValueRef first, long long st, LLVMValueRef mask)
 {
     LLVMTypeRef t = LLVMTypeOf(inst);
     long long size = type_bytes(w, t);
+    LLVMValueRef loaded;
+    if (unmasked_in_full_rows(w, inst, first, st, mask, &loaded))
+        return loaded;
     if (st == -size)
         return mirrored_access(w, inst, first, NULL, mask);
     if (st != size)
@@ -584,6 +648,8 @@ bool wd_strided_store(widener *w, LLVMValueRef inst, LLVMValueRef first, long lo
     LLVMValueRef v = LLVMGetOperand(inst, 0), r;
     LLVMTypeRef t = LLVMTypeOf(v);
     unsigned align = LLVMGetAlignment(inst);
+    if (unmasked_in_full_rows(w, inst, first, st, mask, &r))
+        return true;
     if (st == -type_bytes(w, t))
         return mirrored_access(w, inst, first, v, mask) != NULL;
     if (mask) {

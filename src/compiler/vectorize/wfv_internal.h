@@ -17,6 +17,9 @@
 /* A value's shape across the lanes (wfv.c's header comment). */
 enum shape { UNIFORM, CONSECUTIVE, VARYING };
 
+/* Guards whose accesses get an unmasked way (the others keep their masks). */
+#define WD_MAX_GUARDS 4
+
 typedef struct widener {
     LLVMModuleRef m;
     LLVMContextRef c;
@@ -57,6 +60,12 @@ typedef struct widener {
     /* guards: a branch outside loops whose one way is the block that only
      * returns ("if (i >= n) return;"): the lanes that stay run the rest */
     int *guarded;              /* per guard's block: the block the lanes that stay go on to, or -1 */
+    /* (K.vec) the lanes each guard built so far keeps, and whether that is
+     * every lane: an access under such a mask is a plain vector one in rows
+     * whose lanes all stay (wd_strided_load, wd_strided_store) */
+    LLVMValueRef guard_mask[WD_MAX_GUARDS], guard_full[WD_MAX_GUARDS];
+    int nguards;
+    bool building_ways;        /* building those two ways of an access */
     unsigned char *in_loop;    /* per block: in some loop */
     LLVMValueRef *block_mask;  /* per block outside masked loops and arms (K.vec): its lanes, NULL: all */
     /* K.row: branches on a varying value that barriers decide (every lane
