@@ -2,8 +2,10 @@
 #include "test.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 int test_passed, test_failed;
 
@@ -124,4 +126,27 @@ double test_now_ms(void)
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+bool test_capture_stderr(test_stderr_capture *c)
+{
+    char path[] = "/tmp/mosaic-stderr-XXXXXX";
+    c->fd = mkstemp(path), c->saved = dup(2);
+    CHECK(c->fd >= 0 && c->saved >= 0, "a file for stderr");
+    if (c->fd < 0 || c->saved < 0)
+        return false;
+    unlink(path);
+    fflush(stderr);
+    dup2(c->fd, 2);
+    return true;
+}
+
+void test_captured_stderr(test_stderr_capture *c, char *text, size_t size)
+{
+    fflush(stderr);
+    dup2(c->saved, 2);
+    close(c->saved);
+    ssize_t n = pread(c->fd, text, size - 1, 0);
+    close(c->fd);
+    text[n > 0 ? n : 0] = 0;
 }

@@ -110,6 +110,15 @@ const char *test_current_case(void);
 /* Milliseconds of the monotonic clock. */
 double test_now_ms(void);
 
+/* stderr into a file between test_capture_stderr and test_captured_stderr,
+ * which reads what was written (MOSAIC_DEBUG's lines) into text and puts
+ * stderr back; false (a failed check) when no file could be made. */
+typedef struct test_stderr_capture {
+    int fd, saved;
+} test_stderr_capture;
+bool test_capture_stderr(test_stderr_capture *c);
+void test_captured_stderr(test_stderr_capture *c, char *text, size_t size);
+
 /* ---- the program's list ------------------------------------------------------ */
 #ifdef TEST_LIST
 #define TEST_CASE(name, ...) static void test_case_##name(void);

@@ -678,45 +678,16 @@ TEST(unrolled_tiles)
     clReleaseProgram(p);
 }
 
-
 /* Builds source with stderr going to a file, whose text (what MOSAIC_DEBUG
  * printed) ends up in text; whether it built. */
-/* stderr into a file between capture_begin and capture_end, which reads it into text. */
-typedef struct stderr_capture {
-    int fd, saved;
-} stderr_capture;
-
-static bool capture_begin(stderr_capture *c)
-{
-    char path[] = "/tmp/mosaic-debug-XXXXXX";
-    c->fd = mkstemp(path), c->saved = dup(2);
-    CHECK(c->fd >= 0 && c->saved >= 0, "a file for stderr");
-    if (c->fd < 0 || c->saved < 0)
-        return false;
-    unlink(path);
-    fflush(stderr);
-    dup2(c->fd, 2);
-    return true;
-}
-
-static void capture_end(stderr_capture *c, char *text, size_t size)
-{
-    fflush(stderr);
-    dup2(c->saved, 2);
-    close(c->saved);
-    ssize_t n = pread(c->fd, text, size - 1, 0);
-    close(c->fd);
-    text[n > 0 ? n : 0] = 0;
-}
-
 static bool build_saying(const char *source, char *text, size_t size)
 {
-    stderr_capture c;
-    if (!capture_begin(&c))
+    test_stderr_capture c;
+    if (!test_capture_stderr(&c))
         return false;
     cl_int err;
     cl_program p = build(source, "", &err);
-    capture_end(&c, text, size);
+    test_captured_stderr(&c, text, size);
     CHECK_ERR(err, CL_SUCCESS);
     if (p)
         clReleaseProgram(p);
@@ -736,8 +707,8 @@ static void launch_tiles_saying(const char *source, size_t group, char *text, si
     cl_mem m = clCreateBuffer(context, CL_MEM_READ_WRITE, N * N * sizeof(float), NULL, &err);
     cl_int n = N;
     CHECK(k && m, "a kernel and a buffer");
-    stderr_capture c;
-    if (k && m && capture_begin(&c)) {
+    test_stderr_capture c;
+    if (k && m && test_capture_stderr(&c)) {
         CHECK_ERR(clSetKernelArg(k, 0, sizeof n, &n), CL_SUCCESS);
         for (cl_uint a = 1; a <= 3; a++)
             CHECK_ERR(clSetKernelArg(k, a, sizeof m, &m), CL_SUCCESS);
@@ -745,7 +716,7 @@ static void launch_tiles_saying(const char *source, size_t group, char *text, si
         for (int launch = 0; launch < 3; launch++)
             CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 2, NULL, global, local, 0, NULL, NULL), CL_SUCCESS);
         CHECK_ERR(clFinish(queue), CL_SUCCESS);
-        capture_end(&c, text, size);
+        test_captured_stderr(&c, text, size);
     }
     if (m)
         clReleaseMemObject(m);
@@ -1042,9 +1013,9 @@ TEST(fused_columns)
         table[i] = (float)(i % 11 - 5);
     cl_mem mt = buffer(sizeof table, table), mo = buffer(sizeof out, NULL);
     cl_int n = N;
-    stderr_capture c;
+    test_stderr_capture c;
     static char text[65536];
-    if (k && capture_begin(&c)) {
+    if (k && test_capture_stderr(&c)) {
         CHECK_ERR(clSetKernelArg(k, 0, sizeof mt, &mt), CL_SUCCESS);
         CHECK_ERR(clSetKernelArg(k, 1, sizeof mo, &mo), CL_SUCCESS);
         CHECK_ERR(clSetKernelArg(k, 2, sizeof n, &n), CL_SUCCESS);
@@ -1052,7 +1023,7 @@ TEST(fused_columns)
         for (int launch = 0; launch < 3; launch++)
             CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 2, NULL, global, local, 0, NULL, NULL), CL_SUCCESS);
         CHECK_ERR(clFinish(queue), CL_SUCCESS);
-        capture_end(&c, text, sizeof text);
+        test_captured_stderr(&c, text, sizeof text);
     }
     bool said = strstr(text, "mosaic: kernel table_rows: groups of a column run 4 at a time") != NULL;
     CHECK(said != off, "MOSAIC_DEBUG %s that groups of a column run together:\n%s", said ? "says" : "does not say",

@@ -1100,34 +1100,6 @@ static const char *const active_source =
 
 static const char *const active_kernels[] = {"odd_lanes", "first_half", "one_lane"};
 
-/* stderr into a file between capture_begin and capture_end, which reads it into text. */
-typedef struct stderr_capture {
-    int fd, saved;
-} stderr_capture;
-
-static bool capture_begin(stderr_capture *c)
-{
-    char path[] = "/tmp/mosaic-debug-XXXXXX";
-    c->fd = mkstemp(path), c->saved = dup(2);
-    CHECK(c->fd >= 0 && c->saved >= 0, "a file for stderr");
-    if (c->fd < 0 || c->saved < 0)
-        return false;
-    unlink(path);
-    fflush(stderr);
-    dup2(c->fd, 2);
-    return true;
-}
-
-static void capture_end(stderr_capture *c, char *text, size_t size)
-{
-    fflush(stderr);
-    dup2(c->saved, 2);
-    close(c->saved);
-    ssize_t n = pread(c->fd, text, size - 1, 0);
-    close(c->fd);
-    text[n > 0 ? n : 0] = 0;
-}
-
 static bool active_on(int mode, size_t l)
 {
     return mode == 0 ? (l & 1) != 0 : mode == 1 ? l < 4 : l == 2;
@@ -1168,12 +1140,12 @@ TEST(active_sets)
     const char *debug = getenv("MOSAIC_DEBUG");
     bool debugging = debug && *debug && strcmp(debug, "0");
     static char text[65536];
-    stderr_capture c;
-    if (debugging && !capture_begin(&c))
+    test_stderr_capture c;
+    if (debugging && !test_capture_stderr(&c))
         return;
     cl_program p = build(source, "-cl-std=CL3.0");
     if (debugging) {
-        capture_end(&c, text, sizeof text);
+        test_captured_stderr(&c, text, sizeof text);
         for (int k = 0; k < 3; k++) {
             char said[96];
             snprintf(said, sizeof said, "mosaic: kernel %s: work-group function in regions between barriers",

@@ -30,21 +30,11 @@ static cl_command_queue queue;
  * text; the program, NULL if it did not build. */
 static cl_program build_saying(const char *source, const char *options, char *text, size_t size)
 {
-    char path[] = "/tmp/mosaic-wait-loops-XXXXXX";
-    int fd = mkstemp(path), saved = dup(2);
-    CHECK(fd >= 0 && saved >= 0, "a file for stderr");
-    if (fd < 0 || saved < 0)
+    test_stderr_capture c;
+    if (!test_capture_stderr(&c))
         return NULL;
-    unlink(path);
-    fflush(stderr);
-    dup2(fd, 2);
     cl_program p = test_build_program(context, device, source, options);
-    fflush(stderr);
-    dup2(saved, 2);
-    close(saved);
-    ssize_t n = pread(fd, text, size - 1, 0);
-    close(fd);
-    text[n > 0 ? n : 0] = 0;
+    test_captured_stderr(&c, text, size);
     return p;
 }
 
