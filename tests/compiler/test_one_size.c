@@ -10,7 +10,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #define TEST_LIST "test_one_size.list"
 #include "compiler_host.h"
@@ -264,8 +266,28 @@ TEST(in_background)
         for (int i = 0; i < 64; i++)
             CHECK(out[i] == 15 - i % 16, "bar's item %d wrote %d, expected %d", i, out[i], 15 - i % 16);
     }
+    /* A child forked while a build may be queued or running: it has no
+     * background thread, so its requests start one (a deadlock or a lost
+     * queue shows as no build within the time). */
+    size_t in_child[3] = {32, 1, 1};
+    CHECK(!mosaic_executable_wg_for_size(exe, bar, in_child, 1, false).whole, "none for 32 at first");
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        size_t other[3] = {8, 1, 1};
+        mosaic_wg_fn child_fn = NULL;
+        for (int i = 0; i < 24000 && !child_fn; i++) {
+            child_fn = mosaic_executable_wg_for_size(exe, bar, other, 1, false).whole;
+            if (!child_fn)
+                nanosleep(&pause, NULL);
+        }
+        _exit(child_fn ? 0 : 1);
+    }
+    int status = -1;
+    CHECK(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0,
+          "a forked child builds for 8 in its own background thread (status %d)", status);
     /* builds for three more sizes queued, then the executable let go */
-    size_t sizes[3][3] = {{8, 1, 1}, {32, 1, 1}, {64, 1, 1}};
+    size_t sizes[3][3] = {{8, 1, 1}, {64, 1, 1}, {128, 1, 1}};
     for (int i = 0; i < 3; i++)
         CHECK(!mosaic_executable_wg_for_size(exe, bar, sizes[i], 1, false).whole, "none for %zu at first",
               sizes[i][0]);

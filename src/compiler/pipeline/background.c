@@ -1,7 +1,10 @@
 /*
  * The background build thread (background.h).  It starts with the first
  * job and lives as long as the process; it sleeps on a condition variable
- * while the queue is empty.
+ * while the queue is empty.  A child of fork() has no such thread: it keeps
+ * the queue and starts its own with its next job (a build that was running
+ * in the parent never ends in the child; its entry stays `building`, and
+ * the child runs the general K.wg for that size).
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -43,6 +46,20 @@ static void *background_thread(void *unused)
     return NULL;
 }
 
+static void before_fork(void) { pthread_mutex_lock(&lock); }
+static void after_fork_in_parent(void) { pthread_mutex_unlock(&lock); }
+static void after_fork_in_child(void)
+{
+    pthread_mutex_init(&lock, NULL);
+    pthread_cond_init(&changed, NULL);
+    started = running = false;
+}
+
+/* Registered with no lock held: fork() holds glibc's handler list lock
+ * while it takes ours. */
+static pthread_once_t fork_handlers_once = PTHREAD_ONCE_INIT;
+static void register_fork_handlers(void) { pthread_atfork(before_fork, after_fork_in_parent, after_fork_in_child); }
+
 /* At exit: the queued jobs are dropped and the one running ends first. */
 static void stop_at_exit(void)
 {
@@ -68,6 +85,7 @@ bool mc_background_run(void (*run)(void *arg), void (*drop)(void *arg), void *ar
     if (!j)
         return false;
     *j = (job){run, drop, arg, NULL};
+    pthread_once(&fork_handlers_once, register_fork_handlers);
     pthread_mutex_lock(&lock);
     bool ok = !exiting;
     if (ok && !started) {
@@ -80,7 +98,7 @@ bool mc_background_run(void (*run)(void *arg), void (*drop)(void *arg), void *ar
         if (started)
             atexit(stop_at_exit);
     }
-    if (ok) {
+    if (ok) { /* (a forked child may find its parent's queue here) */
         if (last)
             last->next = j;
         else
