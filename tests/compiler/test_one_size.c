@@ -16,6 +16,7 @@
 
 #define TEST_LIST "test_one_size.list"
 #include "compiler_host.h"
+#include "compiler/pipeline/background.h"
 
 #define ARGS(...) ((void *[]){__VA_ARGS__})
 
@@ -292,6 +293,36 @@ TEST(in_background)
         CHECK(!mosaic_executable_wg_for_size(exe, bar, sizes[i], 1, false).whole, "none for %zu at first",
               sizes[i][0]);
     mosaic_executable_free(exe);
+}
+
+/* Exit waits for a running build 5 seconds at most: a child whose
+ * background job never ends still exits, its queued job dropped. */
+static void sleep_forever(void *arg)
+{
+    (void)arg;
+    for (;;)
+        pause();
+}
+static void count_drop(void *arg) { (*(int *)arg)++; }
+
+TEST(exit_does_not_hang)
+{
+    fflush(NULL);
+    double t0 = test_now_ms();
+    pid_t pid = fork();
+    if (pid == 0) {
+        static int dropped;
+        bool queued = mc_background_run(sleep_forever, count_drop, &dropped) &&
+                      mc_background_run(sleep_forever, count_drop, &dropped);
+        struct timespec pause_ms = {0, 100 * 1000 * 1000};
+        nanosleep(&pause_ms, NULL); /* the first job running */
+        exit(queued ? 0 : 3);
+    }
+    int status = -1;
+    CHECK(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0,
+          "the child exits while its build runs (status %d)", status);
+    double ms = test_now_ms() - t0;
+    CHECK(ms > 4000 && ms < 30000, "it waited %.0f ms for the build (5 s expected)", ms);
 }
 
 int main(int argc, char **argv)

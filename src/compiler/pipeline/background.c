@@ -6,8 +6,10 @@
  * in the parent never ends in the child; its entry stays `building`, and
  * the child runs the general K.wg for that size).
  */
+#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "base/assert.h"
 #include "compiler/pipeline/background.h"
@@ -60,15 +62,23 @@ static void after_fork_in_child(void)
 static pthread_once_t fork_handlers_once = PTHREAD_ONCE_INIT;
 static void register_fork_handlers(void) { pthread_atfork(before_fork, after_fork_in_parent, after_fork_in_child); }
 
-/* At exit: the queued jobs are dropped and the one running ends first. */
+/* At exit: the queued jobs are dropped and the one running ends first, for
+ * EXIT_WAIT_S at most (a build takes milliseconds to a second; a build that
+ * takes longer, or waits on something exit has already torn down, must not
+ * keep the process from ending). */
+enum { EXIT_WAIT_S = 5 };
+
 static void stop_at_exit(void)
 {
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += EXIT_WAIT_S;
     pthread_mutex_lock(&lock);
     exiting = true;
     job *j = first;
     first = last = NULL;
-    while (running)
-        pthread_cond_wait(&changed, &lock);
+    while (running && pthread_cond_timedwait(&changed, &lock, &until) != ETIMEDOUT)
+        ;
     pthread_mutex_unlock(&lock);
     while (j) {
         job *next = j->next;
