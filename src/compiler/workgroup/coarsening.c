@@ -386,8 +386,14 @@ unsigned mc_coarsen_work_groups(const mc_kernel_build *kb, LLVMTargetDataRef td,
 {
     *why = NULL;
     *needs_rows = false;
-    if (!kb->uses_barriers || kb->uses_sub_groups || kb->spins || kb->may_spin)
-        *why = "it is not a barrier kernel without sub-groups and spin loops";
+    if (!kb->uses_barriers)
+        *why = "it has no barrier";
+    else if (kb->uses_sub_groups)
+        *why = "it uses sub-groups";
+    else if (kb->spins)
+        *why = "a loop of it waits for other work-items";
+    else if (kb->may_spin) /* groups run together would see each other's writes at other times */
+        *why = "it uses atomics, volatile loads of shared memory or pipes";
     else if (size[0] * size[1] * size[2] * MC_FUSED_GROUPS > MOSAIC_MAX_LOCAL_SIZE)
         *why = "its groups are too large";
     if (*why)
