@@ -131,13 +131,7 @@ void rg_active_sets_first(region_fn *rf, LLVMBuilderRef b, LLVMValueRef mask, LL
     LLVMValueRef waiting = LLVMBuildAnd(b, mask, const64(rf, nu_bits), "nu.waiting");
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntNE, waiting, const64(rf, 0), ""), active, rest);
     LLVMPositionBuilderAtEnd(b, active);
-    LLVMTypeRef cttz_args[2] = {rf->i64, rf->i1};
-    LLVMTypeRef cttz_ty = LLVMFunctionType(rf->i64, cttz_args, 2, 0);
-    LLVMValueRef cttz = LLVMGetNamedFunction(rf->m, "llvm.cttz.i64");
-    if (!cttz)
-        cttz = LLVMAddFunction(rf->m, "llvm.cttz.i64", cttz_ty);
-    LLVMValueRef args[2] = {waiting, LLVMConstInt(rf->i1, 1, 0)};
-    LLVMValueRef lowest = LLVMBuildTrunc(b, LLVMBuildCall2(b, cttz_ty, cttz, args, 2, ""), rf->i32, "nu.first");
+    LLVMValueRef lowest = rg_lowest_state(rf, b, waiting, true, "nu.first");
     snprintf(name, sizeof name, "%s.none", prefix);
     LLVMBasicBlockRef none = LLVMAppendBasicBlockInContext(rf->c, rf->frame.wg, name);
     LLVMValueRef sw = LLVMBuildSwitch(b, lowest, none, (unsigned)rf->cut.nreg);

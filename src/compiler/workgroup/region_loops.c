@@ -199,6 +199,19 @@ LLVMValueRef rg_state_bit(region_fn *rf, LLVMBuilderRef b, LLVMValueRef state)
     return LLVMBuildShl(b, const64(rf, 1), LLVMBuildZExt(b, pos, rf->i64, ""), "");
 }
 
+/* The lowest state set in a mask of states, as an i32 (llvm.cttz.i64; a
+ * mask known not to be 0 may say so, and 0 then gives poison). */
+LLVMValueRef rg_lowest_state(region_fn *rf, LLVMBuilderRef b, LLVMValueRef mask, bool never_zero, const char *name)
+{
+    LLVMTypeRef params[2] = {rf->i64, rf->i1};
+    LLVMTypeRef ty = LLVMFunctionType(rf->i64, params, 2, 0);
+    LLVMValueRef cttz = LLVMGetNamedFunction(rf->m, "llvm.cttz.i64");
+    if (!cttz)
+        cttz = LLVMAddFunction(rf->m, "llvm.cttz.i64", ty);
+    LLVMValueRef args[2] = {mask, LLVMConstInt(rf->i1, never_zero, 0)};
+    return LLVMBuildTrunc(b, LLVMBuildCall2(b, ty, cttz, args, 2, ""), rf->i32, name);
+}
+
 /* !llvm.loop of an x loop that runs one vector of `lanes` work-items (a
  * sub-group, or a row of region_versioning.c's copies): parallel, not
  * interleaved (an interleaved vector body would never run), the vector
@@ -356,13 +369,7 @@ static void masked_next_region(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
     rg_report_if_diverged(rf, b, rl->mask, prefix);
     LLVMValueRef ended = LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, rl->mask, one, ""), zero, "");
     /* the lowest state waited at: the mask's lowest bit */
-    LLVMTypeRef cttz_args[2] = {rf->i64, rf->i1};
-    LLVMTypeRef cttz_ty = LLVMFunctionType(rf->i64, cttz_args, 2, 0);
-    LLVMValueRef cttz = LLVMGetNamedFunction(rf->m, "llvm.cttz.i64");
-    if (!cttz)
-        cttz = LLVMAddFunction(rf->m, "llvm.cttz.i64", cttz_ty);
-    LLVMValueRef args[2] = {rl->mask, LLVMConstInt(rf->i1, 0, 0)};
-    LLVMValueRef lowest = LLVMBuildTrunc(b, LLVMBuildCall2(b, cttz_ty, cttz, args, 2, ""), rf->i32, "");
+    LLVMValueRef lowest = rg_lowest_state(rf, b, rl->mask, false, "");
     LLVMValueRef next = LLVMBuildSelect(b, ended, LLVMConstInt(rf->i32, 0, 0), lowest, "");
     LLVMValueRef sw = LLVMBuildSwitch(b, next, rf->frame.exit, (unsigned)rf->cut.nreg);
     for (int st = 1; st < rf->cut.nreg; st++)

@@ -418,6 +418,8 @@ void rg_enter_region_code(region_fn *rf, LLVMBuilderRef b, region_loop *rl);
 void rg_close_y_z_loops(region_fn *rf, LLVMBuilderRef b, region_loop *rl);
 /* A state's bit in a mask of states. */
 LLVMValueRef rg_state_bit(region_fn *rf, LLVMBuilderRef b, LLVMValueRef state);
+/* The lowest state in a mask of states (never_zero: the mask is not 0). */
+LLVMValueRef rg_lowest_state(region_fn *rf, LLVMBuilderRef b, LLVMValueRef mask, bool never_zero, const char *name);
 /* !llvm.loop of an x loop that runs one vector of `lanes` work-items. */
 LLVMValueRef rg_one_vector_loop_md(region_fn *rf, unsigned lanes);
 /* Reports a mask of two or more states (work-items that disagreed about a barrier). */
