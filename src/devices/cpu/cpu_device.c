@@ -573,22 +573,6 @@ void mosaic_cpu_job_release(cpu_job *j) { job_release(j); }
 
 cpu_running *mosaic_cpu_running(const mosaic_wg_ctx *ctx) { return &((worker *)ctx->device_private)->running; }
 
-/* Claims the next work-groups (or parts) of j, as many as
- * mosaic_cpu_claim_size allows for what is left.  Returns how many, from
- * *first; 0 when none are left. */
-static size_t claim_groups(cpu_job *j, size_t *first)
-{
-    size_t next = atomic_load_explicit(&j->next_group, memory_order_relaxed), n;
-    do {
-        if (next >= j->total_groups)
-            return 0;
-        n = mosaic_cpu_claim_size(j->total_groups - next, j->chunk, j->split);
-    } while (!atomic_compare_exchange_weak_explicit(&j->next_group, &next, next + n, memory_order_relaxed,
-                                                    memory_order_relaxed));
-    *first = next;
-    return n;
-}
-
 /* Claims and runs work-groups (or parts) of `j` until none are left.  Once none are,
  * the worker counts itself in its pool's `searching` (it goes back to the list). */
 static void work_on_kernel(worker *w, job *j, bool *searching)
@@ -602,19 +586,21 @@ static void work_on_kernel(worker *w, job *j, bool *searching)
     /* 0: not set up yet (nd is only sure to live while a claim holds groups), 1: ready, 2: ready for
      * one group at a time only (no memory for the arenas of a unit's groups), -1: no arena */
     int ctx_state = 0;
+    unsigned home = mosaic_cpu_home_of(j, w->index);
     for (;;) {
         /* MOSAIC_TRACE: read before the claim, this is the command's START
-         * if the claim gets group 0; any other chunk's begin is read after
-         * its claim, so no chunk seems to begin before its command. */
+         * if the claim is the first; any other chunk's begin is read after
+         * its claim and the flag that says so, so no chunk seems to begin
+         * before its command. */
         uint64_t began = tracing ? mosaic_now_ns() : 0;
         /* Groups are claimed several at a time: with one claim per group,
          * small groups on many cores spend their time fighting over the
          * counter's cache line. */
-        size_t first, claimed = claim_groups(j, &first);
+        size_t first, claimed = mosaic_cpu_claim(j, home, &first);
         if (!claimed)
             break; /* nd may be gone already: the command can complete any time now */
         size_t end = first + claimed;
-        if (first == 0) { /* before group 0 ends, so the command cannot complete first */
+        if (!atomic_exchange(&j->started, true)) { /* before its groups end: the command cannot complete first */
             if (j->command)
                 mosaic_command_running_at(j->command, began);
             else
@@ -770,12 +756,12 @@ static void *worker_main(void *arg)
         }
         job *j = p->head;
         bool shared = j->ndrange || j->run_part; /* several workers claim its groups or parts */
-        size_t claimed = shared ? atomic_load(&j->next_group) : 0;
-        bool exhausted = !shared || claimed >= j->total_groups;
+        size_t unclaimed = shared ? mosaic_cpu_groups_unclaimed(j) : 0;
+        bool exhausted = !shared || unclaimed == 0;
         /* A kernel with one group left to claim (a single-group launch) is
          * this worker's alone: off the list at once, so it is not counted
          * as waiting work (cpu_submit would wake a worker for nothing). */
-        bool last = !exhausted && j->total_groups - claimed <= 1;
+        bool last = !exhausted && unclaimed <= 1;
         if (exhausted || last) { /* nothing more for others to claim: take it off the list */
             p->head = j->next;
             if (!p->head)
