@@ -197,6 +197,14 @@ typedef struct mosaic_kernel_info {
     bool keeps_item_state;            /* K.wg runs in regions (barriers, or cuts at the kernel's
                                          loops) and keeps per-work-item values between them: its
                                          memory grows with the group */
+    bool regroupable;                 /* the kernel cannot observe how an NDRange is split into
+                                         work-groups (it reads only global ids and sizes: no local
+                                         ids, group ids or sizes, __local memory, barriers, sub-group
+                                         or work-group functions, device-side enqueue), and reads no
+                                         memory a loop could wait on or take tickets from (atomics,
+                                         volatile loads, pipes: a persistent-threads kernel sizes its
+                                         groups to the compute units): a device may run a launch in
+                                         groups of its own choosing, the global ids unchanged */
     mosaic_wg_fn wg_fn;               /* runs a whole work-group, barriers included (regions.c);
                                          NULL only when a barrier kernel must run as fibers */
     mosaic_wi_fn wi_fn;               /* runs one work-item; always set */

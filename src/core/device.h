@@ -229,9 +229,12 @@ struct mosaic_device_ops {
      * its kernel, sizes and arguments, before the command can run: the
      * device may give the launch code made for its shape (the CPU device:
      * nd->sized, a work-group function built for exactly this local size,
-     * which it may build here).  It may take the time of a build; it
-     * cannot fail (without code of its own the launch runs the kernel's
-     * general code).  NULL: nothing to prepare. */
+     * which it may build here).  When nd->info->regroupable it may also
+     * split the NDRange into work-groups of its own choosing: change
+     * local_size, num_groups and total_groups (every global id the same;
+     * the application's local size was checked before).  It may take the
+     * time of a build; it cannot fail (without code of its own the launch
+     * runs the kernel's general code).  NULL: nothing to prepare. */
     void (*prepare_launch)(cl_device_id device, mosaic_ndrange *nd);
 
     /* ---- storage ---- */

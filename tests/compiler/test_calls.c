@@ -5,7 +5,7 @@
  * a barrier or a work-group collective inside a called function still
  * synchronises the group; a function called once from a function called from
  * many places is not what makes its caller a call; recursion is refused
- * with a clear log.
+ * with a clear log; which kernels cannot observe their work-groups.
  * usage: test_calls [case|--list]   (test_calls.list; none: all) */
 #define _GNU_SOURCE
 #include <stdint.h>
@@ -381,6 +381,67 @@ TEST(called_once_from_shared)
     LLVMContextDispose(ctx);
     mosaic_strbuf_free(&ir);
     mosaic_strbuf_free(&log);
+}
+
+/* ---- kernels that cannot observe their work-groups ------------------------------------------ */
+/* mosaic_kernel_info's regroupable: set for kernels that read global ids
+ * and sizes only (also through a function left as a call, and with math,
+ * printf and a fence, which orders a work-item's own accesses), clear for
+ * each way of seeing the split: a work-item function of the group, in the
+ * kernel or two calls down, __local memory, a barrier, a work-group
+ * function, a loop that may wait for another work-item, and an atomic (it
+ * may take tickets: a persistent-threads kernel sizes its groups to the
+ * compute units).  Sub-group functions: test_work_groups.c, on the CPU
+ * device. */
+static const char group_use_source[] =
+    "__attribute__((noinline)) size_t gid(uint d) { return get_global_id(d); }\n"
+    "__attribute__((noinline)) size_t lid(uint d) { return get_local_id(d); }\n"
+    "__attribute__((noinline)) size_t via_lid(uint d) { return lid(d) + 1; }\n"
+    "kernel void ids(global float *o) { size_t i = get_global_id(0) + get_global_size(0) * get_global_id(1);\n"
+    "  o[i] = sqrt((float)(i + get_global_offset(0) + get_work_dim() + get_global_linear_id())); }\n"
+    "kernel void helper(global float *o) { o[gid(0)] = (float)gid(1); }\n"
+    "kernel void counts(global int *n, global float *o) { atomic_inc(n); o[get_global_id(0)] = 1.0f; }\n"
+    "kernel void says(global float *o) { if (o[0] < 0.0f) printf(\"%zu\\n\", get_global_id(0)); }\n"
+    "kernel void local_id(global float *o) { o[get_global_id(0)] = (float)get_local_id(0); }\n"
+    "kernel void group_id(global float *o) { o[get_global_id(0)] = (float)get_group_id(0); }\n"
+    "kernel void local_size(global float *o) { o[get_global_id(0)] = (float)get_local_size(0); }\n"
+    "kernel void enqueued(global float *o) { o[get_global_id(0)] = (float)get_enqueued_local_size(0); }\n"
+    "kernel void groups(global float *o) { o[get_global_id(0)] = (float)get_num_groups(0); }\n"
+    "kernel void linear(global float *o) { o[get_global_id(0)] = (float)get_local_linear_id(); }\n"
+    "kernel void deep(global float *o) { o[get_global_id(0)] = (float)via_lid(0); }\n"
+    "kernel void local_var(global float *o) { local float t[4]; t[get_global_id(0) & 3] = 1.0f;\n"
+    "  o[get_global_id(0)] = t[0]; }\n"
+    "kernel void local_arg(global float *o, local float *t) { o[get_global_id(0)] = 1.0f; }\n"
+    "kernel void barriers(global float *o) { o[get_global_id(0)] = 1.0f; barrier(CLK_GLOBAL_MEM_FENCE); }\n"
+    "kernel void fences(global float *o) { o[get_global_id(0)] = 1.0f; mem_fence(CLK_GLOBAL_MEM_FENCE); }\n"
+    "kernel void work_group(global float *o) { o[get_global_id(0)] = work_group_reduce_add(1.0f); }\n"
+    "kernel void waits(volatile global int *flag, global float *o) { while (!*flag) ;\n"
+    "  o[get_global_id(0)] = 1.0f; }\n";
+
+TEST(group_observers)
+{
+    static const struct {
+        const char *kernel;
+        bool regroupable;
+    } expect[] = {
+        {"ids", true},        {"helper", true},    {"counts", false},   {"says", true},
+        {"local_id", false},  {"group_id", false}, {"local_size", false}, {"enqueued", false},
+        {"groups", false},    {"linear", false},   {"deep", false},      {"local_var", false},
+        {"local_arg", false}, {"barriers", false}, {"work_group", false},  {"fences", true},
+        {"waits", false},
+    };
+    const char *opts[2] = {"-cl-std=CL2.0", "-cl-std=CL2.0 -cl-opt-disable"};
+    for (int o = 0; o < 2; o++) {
+        mosaic_executable *exe = build_program(group_use_source, opts[o]);
+        if (!exe)
+            continue;
+        for (size_t i = 0; i < sizeof expect / sizeof *expect; i++) {
+            const mosaic_kernel_info *k = mosaic_executable_find_kernel(exe, expect[i].kernel);
+            CHECK(k && k->regroupable == expect[i].regroupable, "%s (%s): regroupable %d, expected %d",
+                  expect[i].kernel, opts[o], k ? k->regroupable : -1, expect[i].regroupable);
+        }
+        mosaic_executable_free(exe);
+    }
 }
 
 /* ---- recursion: a build error naming the functions, not a hang in the inliner --------------- */

@@ -258,8 +258,11 @@ static char *slurp(const char *path)
 
 /* ---- the OpenCL side, in a child process --------------------------------------------- */
 
+/* (it reads its group's size, so it runs in the groups it is given: a kernel
+ * of global ids only may run in the device's, test_work_groups.c) */
 static const char *kernel_source =
-    "kernel void scale(global float *x, float k) { size_t i = get_global_id(0); x[i] = x[i] * k + 1.0f; }\n";
+    "kernel void scale(global float *x, float k)\n"
+    "{ size_t i = get_global_id(0); x[i] = x[i] * k + (float)(get_local_size(0) / 64); }\n";
 
 enum { ITEMS = 4096, LOCAL = 64, BIG = 16 << 20 };
 

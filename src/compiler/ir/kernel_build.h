@@ -36,6 +36,8 @@ typedef struct mc_kernel_build {
     bool uses_non_uniform; /* calls __mosaic_sub_group_active (then uses_sub_groups too): active sets */
     bool may_spin;        /* mc_may_spin: reads shared memory a loop could wait on */
     bool spins;           /* a loop waits for other work-items (spin_loops.c): runs as fibers */
+    char group_observer[80]; /* why the kernel can observe how its NDRange is split into work-groups
+                                ("it calls get_local_id"; calls.c), "" when it cannot */
     LLVMMetadataRef access_group; /* of K.wg's work-item loop */
     LLVMValueRef vec;     /* K.vec or NULL: K.body for vec_lanes work-items of a row at once (wfv.c) */
     unsigned vec_lanes;

@@ -675,6 +675,9 @@ static cl_int build_work_group_function(mc_pass_state *s, size_t k)
     s->obj.kernels[k].uses_barriers = kb->uses_barriers;
     s->obj.kernels[k].keeps_item_state |= kb->uses_barriers || kb->spins;
     s->obj.kernels[k].widened_lanes = kb->vec ? kb->vec_lanes : 0;
+    /* a kernel that may wait for another work-item relies on who shares its group, and one that
+     * takes tickets (a persistent-threads loop) on how many groups there are */
+    s->obj.kernels[k].regroupable = !kb->group_observer[0] && !kb->uses_barriers && !kb->may_spin && !kb->spins;
     return r;
 }
 
@@ -794,6 +797,13 @@ static void say_how_built(const mc_pass_state *s, size_t k)
         fprintf(stderr, "mosaic: kernel %s: groups of a column run %u at a time (K.fused: %u loops over "
                 "work-items vectorised, %u row loops interleaved)\n", info->name, s->obj.fused_groups[k],
                 mc_count_vector_loops(s->fused[k].wg), s->fused[k].stats[MC_STAT_interleaved_rows]);
+    if (info->regroupable)
+        fprintf(stderr, "mosaic: kernel %s: cannot observe its work-groups: launches run in groups the device "
+                "chooses\n", info->name);
+    else
+        fprintf(stderr, "mosaic: kernel %s: keeps the application's work-groups: %s\n", info->name,
+                s->kb[k].group_observer[0] ? s->kb[k].group_observer
+                                              : "it has atomics or volatile reads (a loop could wait on them)");
     fprintf(stderr, "mosaic: kernel %s: %s, %u loop%s over work-items vectorised%s%s%s%s%s%s%s%s\n", info->name,
             !s->kb[k].wg ? "fibers (one work-item function per work-item)"
             : info->uses_barriers ? "work-group function in regions between barriers"
@@ -890,6 +900,16 @@ cl_int mc_run_link_builtins(mc_pass_state *s, size_t k)
     (void)k;
     mc_mark_program_functions(s->m); /* (not the builtins) */
     return link_builtins(s->ctx, s->m, s->log);
+}
+
+/* Before inlining: get_global_id is still a call, which the walk knows
+ * (calls.c); inlined, it reads the group's id and size like any other code. */
+cl_int mc_run_group_use(mc_pass_state *s, size_t k)
+{
+    (void)k;
+    for (size_t i = 0; i < s->nk; i++)
+        mc_observes_groups(s->kernels[i], s->kb[i].group_observer, sizeof s->kb[i].group_observer);
+    return CL_SUCCESS;
 }
 
 cl_int mc_run_retarget(mc_pass_state *s, size_t k)

@@ -20,11 +20,13 @@
  * and the others) gets it as four more parameters, (ctx, lx, ly, lz), that
  * its callers pass on; in the kernel they become K.body's own.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <llvm-c/DebugInfo.h>
 
+#include "base/assert.h"
 #include "compiler/ir/llvm.h"
 #include "compiler/ir/log.h"
 #include "compiler/ir/ptr_map.h"
@@ -383,6 +385,129 @@ cl_int mc_mark_must_inline(LLVMModuleRef m, LLVMValueRef *kernels, size_t nk, bo
     graph_free(&g);
     free(must);
     return CL_SUCCESS;
+}
+
+/* ---- kernels that cannot observe their work-groups ----------------------------------- */
+/* Builtins whose answers do not depend on how the NDRange is split into
+ * work-groups.  Their code reads the group's id and size (get_global_id is
+ * group_id * enqueued_local_size + local id + offset), but what it returns
+ * is the same for every split, so the walk does not look into them. */
+static const char *const split_free_builtins[] = {"get_global_id", "get_global_size", "get_global_offset",
+                                                  "get_work_dim", "get_global_linear_id"};
+
+/* What the builtin library reaches a work-group through (builtins/builtins.h):
+ * the context (the group's sizes and ids, its __local arena and scratch, the
+ * device's state for enqueue), the local ids, barriers and sub-groups. */
+static const char *const group_magic[] = {"__mosaic_get_ctx",           "__mosaic_get_local_id",
+                                          "__mosaic_get_sub_group_first", "__mosaic_barrier",
+                                          "__mosaic_sub_group_barrier",   "__mosaic_sub_group_active"};
+
+static bool named_in(LLVMValueRef f, const char *const *names, size_t n, bool source_name)
+{
+    char name[64];
+    if (source_name)
+        mc_source_name(LLVMGetValueName(f), name, sizeof name);
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(source_name ? name : LLVMGetValueName(f), names[i]))
+            return true;
+    return false;
+}
+
+static bool is_local_pointer(LLVMTypeRef t)
+{
+    if (LLVMGetTypeKind(t) == LLVMVectorTypeKind)
+        t = LLVMGetElementType(t);
+    return LLVMGetTypeKind(t) == LLVMPointerTypeKind && LLVMGetPointerAddressSpace(t) == 3;
+}
+
+/* Does f use __local memory: a parameter, value or operand that points
+ * there, or a static __local variable? */
+static bool uses_local_memory(LLVMValueRef f)
+{
+    for (LLVMValueRef p = LLVMGetFirstParam(f); p; p = LLVMGetNextParam(p))
+        if (is_local_pointer(LLVMTypeOf(p)))
+            return true;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
+            if (is_local_pointer(LLVMTypeOf(in)))
+                return true;
+            int n = LLVMGetNumOperands(in);
+            for (int i = 0; i < n; i++) {
+                LLVMValueRef o = LLVMGetOperand(in, i);
+                if (is_local_pointer(LLVMTypeOf(o)) || (LLVMIsAConstant(o) && refs_local_var(o, 0)))
+                    return true;
+            }
+        }
+    return false;
+}
+
+/* Why f itself may observe its work-group (`via`: the builtin the program
+ * called to get here, NULL in the program's own code), into why; false
+ * when it cannot. */
+static bool observes_group(LLVMValueRef f, LLVMValueRef via, char *why, size_t size)
+{
+    char name[64];
+    if (LLVMIsDeclaration(f)) {
+        if (!named_in(f, group_magic, sizeof group_magic / sizeof *group_magic, false))
+            return false;
+        mc_source_name(LLVMGetValueName(via ? via : f), name, sizeof name);
+        snprintf(why, size, "it calls %s", name);
+        return true;
+    }
+    if (uses_local_memory(f)) {
+        snprintf(why, size, "it uses __local memory");
+        return true;
+    }
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in))
+            if (LLVMIsACallInst(in) && !direct_callee(in)) {
+                snprintf(why, size, "it makes a call the compiler cannot follow");
+                return true;
+            }
+    return false;
+}
+
+bool mc_observes_groups(LLVMValueRef kernel, char *why, size_t size)
+{
+    MOSAIC_ASSERT(size > 0);
+    LLVMModuleRef m = LLVMGetGlobalParent(kernel);
+    size_t n = 0;
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+        n++;
+    /* a depth-first walk over the functions the kernel reaches: each with
+     * the builtin the program called to get there (NULL in its own code) */
+    LLVMValueRef *stack = calloc(2 * n + 2, sizeof *stack);
+    pmap seen = {0};
+    if (!stack || !pmap_init(&seen, n)) {
+        free(stack), pmap_free(&seen);
+        snprintf(why, size, "out of memory"); /* (it keeps its groups) */
+        return true;
+    }
+    size_t top = 0;
+    stack[top++] = kernel, stack[top++] = NULL;
+    pmap_put(&seen, kernel, 0);
+    bool observes = false;
+    while (top && !observes) {
+        LLVMValueRef via = stack[--top], f = stack[--top];
+        observes = observes_group(f, via, why, size);
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb && !observes; bb = LLVMGetNextBasicBlock(bb))
+            for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
+                LLVMValueRef callee = direct_callee(in);
+                if (!callee || pmap_get(&seen, callee) >= 0)
+                    continue;
+                bool builtin = !is_program_function(callee) && !LLVMIsDeclaration(callee);
+                if (builtin && named_in(callee, split_free_builtins,
+                                        sizeof split_free_builtins / sizeof *split_free_builtins, true))
+                    continue;
+                pmap_put(&seen, callee, 0);
+                stack[top++] = callee;
+                stack[top++] = via || !builtin ? via : callee;
+            }
+    }
+    free(stack), pmap_free(&seen);
+    if (!observes)
+        why[0] = 0;
+    return observes;
 }
 
 /* ---- the work-item context, passed on -------------------------------------------------- */

@@ -23,6 +23,14 @@ cl_int mc_prepare_calls(LLVMModuleRef m, LLVMValueRef *kernels, size_t nk, mosai
  * any_must: some were marked (or are dead); any_left: some program function may stay a call. */
 cl_int mc_mark_must_inline(LLVMModuleRef m, LLVMValueRef *kernels, size_t nk, bool spin_matters, bool *any_must,
                            bool *any_left, mosaic_strbuf *log);
+/* Can the kernel observe how its NDRange is split into work-groups?  True,
+ * with why in why[0..size) ("it calls get_local_id"), when it or a function
+ * it calls reads the group's sizes, ids or local ids, uses __local memory,
+ * a barrier, a sub-group or work-group function or device-side enqueue, or
+ * makes a call the walk cannot follow; get_global_id and the other global
+ * work-item functions do not count.  After the builtins are linked, before
+ * inlining (the program's functions are still marked). */
+bool mc_observes_groups(LLVMValueRef kernel, char *why, size_t size);
 /* The inliner finalize runs over the program's functions (callees first,
  * each simplified before its callers decide). */
 #define MC_INLINE_PIPELINE "always-inline,cgscc(inline,function(sroa,early-cse,simplifycfg,instcombine))"

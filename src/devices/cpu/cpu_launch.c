@@ -1,14 +1,18 @@
 /* What the CPU device decides when a kernel is launched (the launch ops of
  * core/device.h, docs/devices.md "Launches"): a kernel's preferred
- * work-group multiple, the local size of a launch that gives none, and a
- * work-group function built for one local size.  Each reads what the
+ * work-group multiple, the local size of a launch that gives none, the
+ * groups of a kernel that cannot observe them, and a work-group function
+ * built for one local size.  Each reads what the
  * compiler made of the kernel (compiler.h, mosaic_kernel_info): whether
  * its work-group function is vectorised, widened, or run in regions. */
 #include "devices/cpu/cpu.h"
 #include "base/assert.h"
 #include "base/settings.h"
 
+#include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 
 /* The work-items a plain (not widened) work-group function runs at once:
  * the vector width of its work-item loops. */
@@ -79,14 +83,76 @@ void mosaic_cpu_choose_local_size(cl_device_id device, const mosaic_kernel_info 
     }
 }
 
-/* A barrier kernel launched often with one local size gets a K.wg built for
- * it (mosaic_executable_wg_for_size: from the MOSAIC_SPECIALISE_AFTER-th
- * launch of that size, beside the program; launches run the general K.wg
- * until it is ready, or wait for it with MOSAIC_SPECIALISE_WAIT). */
+/* With MOSAIC_DEBUG=launch: that a launch of `name` with groups of `from`
+ * runs in groups of `to`, once per kernel name and pair of sizes (the
+ * first MAX_SAID pairs of the process). */
+#define MAX_SAID 64
+static void say_regrouped(const char *name, const size_t from[3], const size_t to[3])
+{
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    static struct {
+        char name[64];
+        size_t from[3], to[3];
+    } said[MAX_SAID];
+    static size_t count;
+    bool say = true;
+    pthread_mutex_lock(&lock);
+    for (size_t i = 0; i < count && say; i++)
+        say = strncmp(said[i].name, name, sizeof said[i].name - 1) ||
+              memcmp(said[i].from, from, sizeof said[i].from) || memcmp(said[i].to, to, sizeof said[i].to);
+    if (say && count < MAX_SAID) {
+        snprintf(said[count].name, sizeof said[count].name, "%s", name);
+        memcpy(said[count].from, from, sizeof said[count].from);
+        memcpy(said[count].to, to, sizeof said[count].to);
+        count++;
+    } else {
+        say = false;
+    }
+    pthread_mutex_unlock(&lock);
+    if (say)
+        fprintf(stderr, "mosaic: kernel %s: work-groups of %zux%zux%zu run as %zux%zux%zu (the kernel cannot "
+                "observe its groups)\n", name, from[0], from[1], from[2], to[0], to[1], to[2]);
+}
+
+/* A kernel that cannot observe its work-groups (mosaic_kernel_info's
+ * regroupable: it reads global ids and sizes only) runs in the groups this
+ * device picks for a launch without a local size, whatever size the launch
+ * gave (the API checked it as always; the global ids do not change): an ML
+ * compiler's groups of 8x8, or 2x8x4, left most of the 16 lanes of a kernel
+ * widened whole idle (ml_matmul and ml_conv2d at 14-19% of OpenBLAS on 16
+ * cores).  The application's groups stay when their rows are the longer
+ * (a global size with few divisors), and with MOSAIC_KEEP_GROUPS. */
+static void regroup(cl_device_id device, mosaic_ndrange *nd)
+{
+    MOSAIC_ASSERT(nd->info->regroupable && nd->total_groups > 0);
+    size_t global[3], local[3];
+    for (int d = 0; d < 3; d++)
+        global[d] = nd->global_size[d];
+    size_t limit = mosaic_cpu_kernel_work_group_limit(device, nd->info);
+    mosaic_cpu_choose_local_size(device, nd->info, nd->work_dim, global, limit ? limit : 1, local);
+    if (local[0] < nd->local_size[0] || !memcmp(local, nd->local_size, sizeof local))
+        return;
+    if (mosaic_debugging(MOSAIC_DEBUG_LAUNCH))
+        say_regrouped(nd->info->name, nd->local_size, local);
+    nd->total_groups = 1;
+    for (int d = 0; d < 3; d++) {
+        nd->local_size[d] = local[d];
+        nd->num_groups[d] = global[d] / local[d]; /* (local[d] divides it) */
+        nd->total_groups *= nd->num_groups[d];
+    }
+}
+
+/* A kernel that cannot observe its work-groups runs in the device's
+ * (regroup); a barrier kernel launched often with one local size gets a
+ * K.wg built for it (mosaic_executable_wg_for_size: from the
+ * MOSAIC_SPECIALISE_AFTER-th launch of that size, beside the program;
+ * launches run the general K.wg until it is ready, or wait for it with
+ * MOSAIC_SPECIALISE_WAIT), for the size the launch runs. */
 void mosaic_cpu_prepare_launch(cl_device_id device, mosaic_ndrange *nd)
 {
-    (void)device;
     const struct mosaic_settings *settings = mosaic_settings();
+    if (nd->info->regroupable && nd->total_groups && !settings->keep_groups)
+        regroup(device, nd);
     nd->sized = mosaic_executable_wg_for_size(nd->kernel->program->executable, nd->info, nd->local_size,
                                               settings->specialise_after, settings->specialise_wait);
 }
