@@ -1280,6 +1280,81 @@ TEST(whole_rows)
     mosaic_executable_free(exe);
 }
 
+/* A copy's channels through float and back (channel_round_trips.c): the
+ * rows inside copy RGBA UNORM_INT8 words without converting, so every byte
+ * must come back; halving is no round trip and keeps its conversions; a
+ * channel plus one is 255 whatever the byte.  RGBA FLOAT and BGRA
+ * UNORM_INT8 (written out of line) alongside.  Images 67 pixels wide (no
+ * multiple of a vector) and 1 pixel wide, rows of one group and of 16. */
+static const char round_trip_source[] =
+    "kernel void copy(read_only image2d_t in, write_only image2d_t out)\n"
+    "{ int2 p = (int2)(get_global_id(0), get_global_id(1)); write_imagef(out, p, read_imagef(in, p)); }\n"
+    "kernel void halve(read_only image2d_t in, write_only image2d_t out)\n"
+    "{ int2 p = (int2)(get_global_id(0), get_global_id(1)); write_imagef(out, p, read_imagef(in, p) * 0.5f); }\n"
+    "kernel void white(read_only image2d_t in, write_only image2d_t out)\n"
+    "{ int2 p = (int2)(get_global_id(0), get_global_id(1)); write_imagef(out, p, read_imagef(in, p) + 1.0f); }\n";
+
+/* What kernel k (0 copy, 1 halve, 2 white) writes for channel c of in(x, y). */
+static void round_trip_want(const image *in, size_t x, size_t y, unsigned c, int k, uint8_t *want)
+{
+    const uint8_t *p = pixel(in, x, y, 0);
+    if (in->d.channel_data_type == CL_FLOAT) {
+        float f;
+        memcpy(&f, p + 4 * c, 4);
+        f = k == 0 ? f : k == 1 ? f * 0.5f : f + 1.0f;
+        memcpy(want, &f, 4);
+        return;
+    }
+    float f = (float)p[c] * (1.0f / 255.0f);
+    want[0] = (uint8_t)ref_norm(k == 0 ? f : k == 1 ? f * 0.5f : f + 1.0f, 255.0f, 0);
+}
+
+TEST(round_trips)
+{
+    mosaic_executable *exe = build_program(round_trip_source, "-cl-std=CL3.0");
+    if (!exe)
+        return;
+    static const format fmts[] = {{CL_RGBA, CL_UNORM_INT8}, {CL_RGBA, CL_FLOAT}, {CL_BGRA, CL_UNORM_INT8}};
+    static const size_t sizes[][2] = {{67, 5}, {1, 64}};
+    static const char *const names[] = {"copy", "halve", "white"};
+    for (size_t f = 0; f < COUNT(fmts); f++)
+        for (size_t z = 0; z < COUNT(sizes); z++) {
+            size_t W = sizes[z][0], H = sizes[z][1];
+            image *in = image_new(CL_MEM_OBJECT_IMAGE2D, fmts[f].order, fmts[f].type, W, H, 1, 0);
+            image *out = image_new(CL_MEM_OBJECT_IMAGE2D, fmts[f].order, fmts[f].type, W, H, 1, 0);
+            image_fill(in);
+            if (fmts[f].type == CL_UNORM_INT8) /* every byte, in every channel */
+                for (size_t y = 0; y < H; y++)
+                    for (size_t x = 0; x < W; x++)
+                        for (unsigned c = 0; c < 4; c++)
+                            pixel(in, x, y, 0)[c] = (uint8_t)((y * W + x) * 4 + c * 65);
+            size_t esize = fmts[f].type == CL_FLOAT ? 4 : 1;
+            for (int k = 0; k < 3; k++)
+                for (int whole = 0; whole < 2; whole++) {
+                    memset(out->mem, 0x5a, out->bytes);
+                    void *args[] = {&in->dp, &out->dp};
+                    ndrange r = {.dim = 2, .global = {W, H}, .local = {whole || W < 16 ? W : 16, 1}};
+                    if (r.global[0] % r.local[0])
+                        r.global[0] += r.local[0] - r.global[0] % r.local[0]; /* rows past the image */
+                    CHECK(run_kernel(exe, names[k], args, &r) == 0);
+                    int bad = 0;
+                    for (size_t y = 0; y < H; y++)
+                        for (size_t x = 0; x < W; x++)
+                            for (unsigned c = 0; c < 4; c++) {
+                                uint8_t want[4];
+                                round_trip_want(in, x, y, c, k, want);
+                                if (memcmp(pixel(out, x, y, 0) + esize * c, want, esize) && !bad++)
+                                    CHECK(0, "%s, format %#x/%#x, %zux%zu: pixel (%zu, %zu) channel %u wrong", names[k],
+                                          fmts[f].order, fmts[f].type, W, H, x, y, c);
+                            }
+                    CHECK(!bad);
+                }
+            image_free(in);
+            image_free(out);
+        }
+    mosaic_executable_free(exe);
+}
+
 int main(int argc, char **argv)
 {
     for (size_t t = 0; t < COUNT(sampled_types); t++)
