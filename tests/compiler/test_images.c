@@ -1355,6 +1355,57 @@ TEST(round_trips)
     mosaic_executable_free(exe);
 }
 
+/* Bilinear reads (clamp-to-edge) over whole rows: the two texels along x
+ * come from one read of two neighbouring pixels, chosen at the edges
+ * (images.cl, edge_lerp_x).  Coordinates from past the left edge to past
+ * the right one, exact in float ((x + 0.5) / 16 - 0.25), on images 1, 2, 3
+ * and 17 pixels wide, every float format, into RGBA FLOAT (a nest per class
+ * for RGBA UNORM_INT8 and FLOAT, the general one for the others). */
+static const char bilinear_source[] =
+    "const sampler_t bilinear = CLK_NORMALIZED_COORDS_TRUE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_LINEAR;\n"
+    "kernel void stretch(read_only image2d_t in, write_only image2d_t out) {\n"
+    "  int2 p = (int2)(get_global_id(0), get_global_id(1));\n"
+    "  float2 c = (convert_float2(p) + 0.5f) * (float2)(0.0625f, 0.5f) - 0.25f;\n"
+    "  write_imagef(out, p, read_imagef(in, bilinear, c));\n"
+    "}\n";
+
+TEST(bilinear_edges)
+{
+    mosaic_executable *exe = build_program(bilinear_source, "-cl-std=CL3.0");
+    if (!exe)
+        return;
+    static const size_t widths[] = {1, 2, 3, 17};
+    const size_t OW = 37, OH = 3, H = 2;
+    for (size_t f = 0; f < COUNT(float_formats); f++)
+        for (size_t w = 0; w < COUNT(widths); w++) {
+            image *in = image_new(CL_MEM_OBJECT_IMAGE2D, float_formats[f].order, float_formats[f].type, widths[w], H,
+                                  1, 0);
+            image *out = image_new(CL_MEM_OBJECT_IMAGE2D, CL_RGBA, CL_FLOAT, OW, OH, 1, 0);
+            image_fill(in);
+            void *args[] = {&in->dp, &out->dp};
+            ndrange r = {.dim = 2, .global = {OW, OH}, .local = {OW, 1}};
+            CHECK(run_kernel(exe, "stretch", args, &r) == 0);
+            int bad = 0;
+            for (size_t y = 0; y < OH; y++)
+                for (size_t x = 0; x < OW; x++) {
+                    float c[2] = {((float)x + 0.5f) * 0.0625f - 0.25f, ((float)y + 0.5f) * 0.5f - 0.25f};
+                    double want[4];
+                    ref_sample(in, 1u | A_EDGE | F_LINEAR, c, want);
+                    for (unsigned k = 0; k < 4; k++) {
+                        float got;
+                        memcpy(&got, pixel(out, x, y, 0) + 4 * k, 4);
+                        if (!near(got, want[k], 2e-5) && !bad++)
+                            CHECK(0, "format %#x/%#x, width %zu: pixel (%zu, %zu) channel %u %.7g, want %.7g",
+                                  float_formats[f].order, float_formats[f].type, widths[w], x, y, k, got, want[k]);
+                    }
+                }
+            CHECK(!bad);
+            image_free(in);
+            image_free(out);
+        }
+    mosaic_executable_free(exe);
+}
+
 int main(int argc, char **argv)
 {
     for (size_t t = 0; t < COUNT(sampled_types); t++)
