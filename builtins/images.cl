@@ -245,6 +245,48 @@ static float4 fetch_f(desc_t *d, int x, int y, int z)
     return __mosaic_outlined_decode_f(d, p);
 }
 
+/* Two neighbours along x for a linear filter, (x, y, z) and (x + 1, y, z),
+ * both inside, as one load where the format allows: across work-items one
+ * gather of 8-byte words (an UNORM_INT8 pair) instead of two of 4-byte
+ * ones.  The UNORM_INT8 formats' channels stay bytes as floats, 0..255
+ * (pair_scale: the filter blends them and scales the result once). */
+typedef uint pair_words __attribute__((ext_vector_type(2), aligned(4)));
+typedef float pair_floats __attribute__((ext_vector_type(8), aligned(4)));
+typedef float pair_r __attribute__((ext_vector_type(2), aligned(4)));
+static float pair_scale(desc_t *d)
+{
+    uint type = d->channel_data_type, order = d->channel_order;
+    return type == T_UNORM_INT8 && (order == ORD_RGBA || order == ORD_BGRA) ? 1.0f / 255.0f : 1.0f;
+}
+static float4 fetch_raw_f(desc_t *d, int x, int y, int z)
+{
+    uint type = d->channel_data_type, order = d->channel_order;
+    if (type == T_UNORM_INT8 && (order == ORD_RGBA || order == ORD_BGRA)) {
+        float4 v = bytes_of_word(*(const __global uint *)pixel_at(d, x, y, z));
+        return order == ORD_BGRA ? v.zyxw : v;
+    }
+    return fetch_f(d, x, y, z);
+}
+static void fetch_pair_f(desc_t *d, int x, int y, int z, float4 *p0, float4 *p1)
+{
+    const __global uchar *p = pixel_at(d, x, y, z);
+    uint type = d->channel_data_type, order = d->channel_order;
+    if (type == T_UNORM_INT8 && (order == ORD_RGBA || order == ORD_BGRA)) {
+        pair_words w = *(const __global pair_words *)p;
+        *p0 = bytes_of_word(w.x), *p1 = bytes_of_word(w.y);
+        if (order == ORD_BGRA)
+            *p0 = p0->zyxw, *p1 = p1->zyxw;
+    } else if (type == T_FLOAT && order == ORD_RGBA) {
+        pair_floats v = *(const __global pair_floats *)p;
+        *p0 = v.lo, *p1 = v.hi;
+    } else if (type == T_FLOAT && order == ORD_R) {
+        pair_r v = *(const __global pair_r *)p;
+        *p0 = (float4)(v.x, 0.0f, 0.0f, 1.0f), *p1 = (float4)(v.y, 0.0f, 0.0f, 1.0f);
+    } else {
+        *p0 = fetch_f(d, x, y, z), *p1 = fetch_f(d, x + 1, y, z);
+    }
+}
+
 /* ---- pixels as int4 / uint4 (read_imagei, read_imageui) ---------------------------
  * The channels' bits, sign- or zero-extended as the data type says. */
 OUTLINED int4 __mosaic_outlined_fetch_i(desc_t *d, int x, int y, int z)
@@ -506,14 +548,44 @@ static int edge_index(uint s, float c, int n)
     float u = (s & S_NORMALIZED) ? c * (float)n : c;
     return clamp((int)floor(limit(u)), 0, n - 1);
 }
-static int edge_indices(uint s, float c, int n, int *i1, float *a)
+/* The first texel's index before the clamp, floor(u - 0.5), and the
+ * second's weight. */
+static int edge_start(uint s, float c, int n, float *a)
 {
     float u = limit((s & S_NORMALIZED) ? c * (float)n : c) - 0.5f;
     float f = floor(u);
     *a = u - f;
-    int i0 = (int)f;
+    return (int)f;
+}
+static int edge_indices(uint s, float c, int n, int *i1, float *a)
+{
+    int i0 = edge_start(s, c, n, a);
     *i1 = clamp(i0 + 1, 0, n - 1);
     return clamp(i0, 0, n - 1);
+}
+/* Texels clamp(i, 0, n - 1) and clamp(i + 1, 0, n - 1) of row (y, z),
+ * blended, before pair_scale.  With two pixels or more both are among
+ * pixels k and k + 1, k = clamp(i, 0, n - 2): one pair read, whatever i
+ * (the test of n is one the rows inside take as true:
+ * image_bounds_versioning.c). */
+static float4 edge_lerp_x(desc_t *d, int i, int n, int y, int z, float a)
+{
+    float4 p0, p1;
+    if (__mosaic_inside(1, n)) {
+        float4 lo, hi;
+        fetch_pair_f(d, clamp(i, 0, n - 2), y, z, &lo, &hi);
+        if (pair_scale(d) != 1.0f) {
+            /* bytes: finite, so moving the weight to the one texel read
+             * gives it exactly, (1 - 0) * lo + 0 * hi == lo */
+            float w = i < 0 ? 0.0f : i > n - 2 ? 1.0f : a;
+            return (1.0f - w) * lo + w * hi;
+        }
+        p0 = i > n - 2 ? hi : lo; /* (0 * hi would be NaN for an infinite hi) */
+        p1 = i < 0 ? lo : hi;
+    } else {
+        p0 = p1 = fetch_raw_f(d, 0, y, z);
+    }
+    return (1.0f - a) * p0 + a * p1;
 }
 static float4 sample_f(desc_t *d, uint s, float4 c, int dims, int arr)
 {
@@ -527,21 +599,23 @@ static float4 sample_f(desc_t *d, uint s, float4 c, int dims, int arr)
         int z = arr ? layer_of(cz, nz) : dims == 3 ? edge_index(s, cz, nz) : 0;
         return fetch_f(d, x, y, z);
     }
-    int x1, y1 = 0, z1 = 0;
+    int y1 = 0, z1 = 0;
     float a, b = 0.0f, g = 0.0f;
-    int x0 = edge_indices(s, c.x, nx, &x1, &a);
+    int x0 = edge_start(s, c.x, nx, &a);
     int y0 = dims >= 2 ? edge_indices(s, c.y, ny, &y1, &b) : 0;
     int z0 = arr ? layer_of(cz, nz) : dims == 3 ? edge_indices(s, cz, nz, &z1, &g) : 0;
-    float4 t = (1.0f - a) * fetch_f(d, x0, y0, z0) + a * fetch_f(d, x1, y0, z0);
+    /* the scale goes into the last blend's weights (1 for the other formats:
+     * the same weights) */
+    float k = pair_scale(d);
+    float4 t = edge_lerp_x(d, x0, nx, y0, z0, a);
     if (dims == 1)
-        return t;
-    float4 t1 = (1.0f - a) * fetch_f(d, x0, y1, z0) + a * fetch_f(d, x1, y1, z0);
-    t = (1.0f - b) * t + b * t1;
+        return t * k;
+    float4 t1 = edge_lerp_x(d, x0, nx, y1, z0, a);
     if (dims == 2)
-        return t;
-    float4 u0 = (1.0f - a) * fetch_f(d, x0, y0, z1) + a * fetch_f(d, x1, y0, z1);
-    float4 u1 = (1.0f - a) * fetch_f(d, x0, y1, z1) + a * fetch_f(d, x1, y1, z1);
-    return (1.0f - g) * t + g * ((1.0f - b) * u0 + b * u1);
+        return ((1.0f - b) * k) * t + (b * k) * t1;
+    t = (1.0f - b) * t + b * t1;
+    float4 u = (1.0f - b) * edge_lerp_x(d, x0, nx, y0, z1, a) + b * edge_lerp_x(d, x0, nx, y1, z1, a);
+    return ((1.0f - g) * k) * t + (g * k) * u;
 }
 
 /* Integer reads with a sampler: nearest only (OpenCL C undefines linear). */

@@ -67,6 +67,49 @@ TEST(vector_add)
     mosaic_executable_free(exe);
 }
 
+/* A float4 a work-item from addresses apart (a[idx[i]]): widened, the
+ * components' gathers become each lane's float4 loaded whole and the loads
+ * transposed (interleaved_access.c), one float4 (a run of four) and two
+ * neighbouring ones (a run of eight: two groups of four); groups of 45
+ * (no multiple of a vector), indices repeated and in any order. */
+TEST(float4_gathers)
+{
+    const char *src = "kernel void pick(global float4 *o, global const float4 *a, global const int *idx) {\n"
+                      "  size_t i = get_global_id(0);\n"
+                      "  o[i] = a[idx[i]] * 2.0f + (float4)(0.0f, 1.0f, 2.0f, 3.0f);\n"
+                      "}\n"
+                      "kernel void pick2(global float4 *o, global const float4 *a, global const int *idx) {\n"
+                      "  size_t i = get_global_id(0);\n"
+                      "  o[i] = a[idx[i]] - 3.0f * a[idx[i] + 1];\n"
+                      "}\n";
+    mosaic_executable *exe = build_program(src, NULL);
+    if (!exe)
+        return;
+    enum { N = 90, M = 64 };
+    float a[4 * (M + 1)], o[4 * N];
+    int idx[N];
+    for (int i = 0; i < 4 * (M + 1); i++)
+        a[i] = (float)(i * 7 % 101) - 50.0f;
+    for (int i = 0; i < N; i++)
+        idx[i] = (i * 37 + i / 5) % M;
+    float *po = o, *pa = a;
+    int *pi = idx;
+    for (int k = 0; k < 2; k++) {
+        memset(o, 0, sizeof o);
+        ndrange r = {.dim = 1, .global = {N}, .local = {45}};
+        run_kernel(exe, k ? "pick2" : "pick", ARGS(&po, &pa, &pi), &r);
+        int bad = 0;
+        for (int i = 0; i < N; i++)
+            for (int c = 0; c < 4; c++) {
+                const float *x = &a[4 * idx[i]];
+                float want = k ? x[c] - 3.0f * x[4 + c] : x[c] * 2.0f + (float)c;
+                bad += o[4 * i + c] != want;
+            }
+        CHECK(!bad, "%s: %d components wrong", k ? "pick2" : "pick", bad);
+    }
+    mosaic_executable_free(exe);
+}
+
 TEST(2d_offsets)
 {
     const char *src =

@@ -1280,6 +1280,132 @@ TEST(whole_rows)
     mosaic_executable_free(exe);
 }
 
+/* A copy's channels through float and back (channel_round_trips.c): the
+ * rows inside copy RGBA UNORM_INT8 words without converting, so every byte
+ * must come back; halving is no round trip and keeps its conversions; a
+ * channel plus one is 255 whatever the byte.  RGBA FLOAT and BGRA
+ * UNORM_INT8 (written out of line) alongside.  Images 67 pixels wide (no
+ * multiple of a vector) and 1 pixel wide, rows of one group and of 16. */
+static const char round_trip_source[] =
+    "kernel void copy(read_only image2d_t in, write_only image2d_t out)\n"
+    "{ int2 p = (int2)(get_global_id(0), get_global_id(1)); write_imagef(out, p, read_imagef(in, p)); }\n"
+    "kernel void halve(read_only image2d_t in, write_only image2d_t out)\n"
+    "{ int2 p = (int2)(get_global_id(0), get_global_id(1)); write_imagef(out, p, read_imagef(in, p) * 0.5f); }\n"
+    "kernel void white(read_only image2d_t in, write_only image2d_t out)\n"
+    "{ int2 p = (int2)(get_global_id(0), get_global_id(1)); write_imagef(out, p, read_imagef(in, p) + 1.0f); }\n";
+
+/* What kernel k (0 copy, 1 halve, 2 white) writes for channel c of in(x, y). */
+static void round_trip_want(const image *in, size_t x, size_t y, unsigned c, int k, uint8_t *want)
+{
+    const uint8_t *p = pixel(in, x, y, 0);
+    if (in->d.channel_data_type == CL_FLOAT) {
+        float f;
+        memcpy(&f, p + 4 * c, 4);
+        f = k == 0 ? f : k == 1 ? f * 0.5f : f + 1.0f;
+        memcpy(want, &f, 4);
+        return;
+    }
+    float f = (float)p[c] * (1.0f / 255.0f);
+    want[0] = (uint8_t)ref_norm(k == 0 ? f : k == 1 ? f * 0.5f : f + 1.0f, 255.0f, 0);
+}
+
+TEST(round_trips)
+{
+    mosaic_executable *exe = build_program(round_trip_source, "-cl-std=CL3.0");
+    if (!exe)
+        return;
+    static const format fmts[] = {{CL_RGBA, CL_UNORM_INT8}, {CL_RGBA, CL_FLOAT}, {CL_BGRA, CL_UNORM_INT8}};
+    static const size_t sizes[][2] = {{67, 5}, {1, 64}};
+    static const char *const names[] = {"copy", "halve", "white"};
+    for (size_t f = 0; f < COUNT(fmts); f++)
+        for (size_t z = 0; z < COUNT(sizes); z++) {
+            size_t W = sizes[z][0], H = sizes[z][1];
+            image *in = image_new(CL_MEM_OBJECT_IMAGE2D, fmts[f].order, fmts[f].type, W, H, 1, 0);
+            image *out = image_new(CL_MEM_OBJECT_IMAGE2D, fmts[f].order, fmts[f].type, W, H, 1, 0);
+            image_fill(in);
+            if (fmts[f].type == CL_UNORM_INT8) /* every byte, in every channel */
+                for (size_t y = 0; y < H; y++)
+                    for (size_t x = 0; x < W; x++)
+                        for (unsigned c = 0; c < 4; c++)
+                            pixel(in, x, y, 0)[c] = (uint8_t)((y * W + x) * 4 + c * 65);
+            size_t esize = fmts[f].type == CL_FLOAT ? 4 : 1;
+            for (int k = 0; k < 3; k++)
+                for (int whole = 0; whole < 2; whole++) {
+                    memset(out->mem, 0x5a, out->bytes);
+                    void *args[] = {&in->dp, &out->dp};
+                    ndrange r = {.dim = 2, .global = {W, H}, .local = {whole || W < 16 ? W : 16, 1}};
+                    if (r.global[0] % r.local[0])
+                        r.global[0] += r.local[0] - r.global[0] % r.local[0]; /* rows past the image */
+                    CHECK(run_kernel(exe, names[k], args, &r) == 0);
+                    int bad = 0;
+                    for (size_t y = 0; y < H; y++)
+                        for (size_t x = 0; x < W; x++)
+                            for (unsigned c = 0; c < 4; c++) {
+                                uint8_t want[4];
+                                round_trip_want(in, x, y, c, k, want);
+                                if (memcmp(pixel(out, x, y, 0) + esize * c, want, esize) && !bad++)
+                                    CHECK(0, "%s, format %#x/%#x, %zux%zu: pixel (%zu, %zu) channel %u wrong", names[k],
+                                          fmts[f].order, fmts[f].type, W, H, x, y, c);
+                            }
+                    CHECK(!bad);
+                }
+            image_free(in);
+            image_free(out);
+        }
+    mosaic_executable_free(exe);
+}
+
+/* Bilinear reads (clamp-to-edge) over whole rows: the two texels along x
+ * come from one read of two neighbouring pixels, chosen at the edges
+ * (images.cl, edge_lerp_x).  Coordinates from past the left edge to past
+ * the right one, exact in float ((x + 0.5) / 16 - 0.25), on images 1, 2, 3
+ * and 17 pixels wide, every float format, into RGBA FLOAT (a nest per class
+ * for RGBA UNORM_INT8 and FLOAT, the general one for the others). */
+static const char bilinear_source[] =
+    "const sampler_t bilinear = CLK_NORMALIZED_COORDS_TRUE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_LINEAR;\n"
+    "kernel void stretch(read_only image2d_t in, write_only image2d_t out) {\n"
+    "  int2 p = (int2)(get_global_id(0), get_global_id(1));\n"
+    "  float2 c = (convert_float2(p) + 0.5f) * (float2)(0.0625f, 0.5f) - 0.25f;\n"
+    "  write_imagef(out, p, read_imagef(in, bilinear, c));\n"
+    "}\n";
+
+TEST(bilinear_edges)
+{
+    mosaic_executable *exe = build_program(bilinear_source, "-cl-std=CL3.0");
+    if (!exe)
+        return;
+    static const size_t widths[] = {1, 2, 3, 17};
+    const size_t OW = 37, OH = 3, H = 2;
+    for (size_t f = 0; f < COUNT(float_formats); f++)
+        for (size_t w = 0; w < COUNT(widths); w++) {
+            image *in = image_new(CL_MEM_OBJECT_IMAGE2D, float_formats[f].order, float_formats[f].type, widths[w], H,
+                                  1, 0);
+            image *out = image_new(CL_MEM_OBJECT_IMAGE2D, CL_RGBA, CL_FLOAT, OW, OH, 1, 0);
+            image_fill(in);
+            void *args[] = {&in->dp, &out->dp};
+            ndrange r = {.dim = 2, .global = {OW, OH}, .local = {OW, 1}};
+            CHECK(run_kernel(exe, "stretch", args, &r) == 0);
+            int bad = 0;
+            for (size_t y = 0; y < OH; y++)
+                for (size_t x = 0; x < OW; x++) {
+                    float c[2] = {((float)x + 0.5f) * 0.0625f - 0.25f, ((float)y + 0.5f) * 0.5f - 0.25f};
+                    double want[4];
+                    ref_sample(in, 1u | A_EDGE | F_LINEAR, c, want);
+                    for (unsigned k = 0; k < 4; k++) {
+                        float got;
+                        memcpy(&got, pixel(out, x, y, 0) + 4 * k, 4);
+                        if (!near(got, want[k], 2e-5) && !bad++)
+                            CHECK(0, "format %#x/%#x, width %zu: pixel (%zu, %zu) channel %u %.7g, want %.7g",
+                                  float_formats[f].order, float_formats[f].type, widths[w], x, y, k, got, want[k]);
+                    }
+                }
+            CHECK(!bad);
+            image_free(in);
+            image_free(out);
+        }
+    mosaic_executable_free(exe);
+}
+
 int main(int argc, char **argv)
 {
     for (size_t t = 0; t < COUNT(sampled_types); t++)

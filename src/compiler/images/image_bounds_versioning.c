@@ -353,11 +353,13 @@ cl_int mc_version_for_image_bounds(LLVMModuleRef m, LLVMTargetMachineRef tm, mc_
     LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
     LLVMValueRef *fs = calloc(nk ? nk : 1, sizeof *fs);
     LLVMMetadataRef *groups = calloc(nk ? nk : 1, sizeof *groups);
+    mc_kernel_build **builds = calloc(nk ? nk : 1, sizeof *builds);
     size_t n = 0;
     cl_int r = CL_SUCCESS;
-    if (!fs || !groups) {
+    if (!fs || !groups || !builds) {
         free(fs);
         free(groups);
+        free(builds);
         LLVMDisposeBuilder(b);
         return mc_out_of_memory(log);
     }
@@ -366,6 +368,7 @@ cl_int mc_version_for_image_bounds(LLVMModuleRef m, LLVMTargetMachineRef tm, mc_
             if (kbs[k].wg && kbs[k].access_group && kbs[k].specialise_images && !kbs[k].uses_barriers &&
                 !kbs[k].spins && mc_has_image_args(&kbs[k])) {
                 groups[n] = kbs[k].access_group;
+                builds[n] = &kbs[k];
                 fs[n++] = kbs[k].wg;
             }
     if (n)
@@ -380,8 +383,24 @@ cl_int mc_version_for_image_bounds(LLVMModuleRef m, LLVMTargetMachineRef tm, mc_
     lower_markers(m, b);
     if (n && r == CL_SUCCESS)
         r = mc_run_passes_on(m, tm, fs, n, "function(instcombine)", log);
+    /* A copy's channels, converted to float and back, are the pixel again.
+     * Its functions' dead ways go first (the versions' branches on
+     * constants: a value reaches the write through a phi with their zeros);
+     * the others keep their shape.  InstCombine then joins the channels
+     * into the pixel's word. */
+    size_t nc = 0;
+    for (size_t k = 0; k < n && r == CL_SUCCESS; k++)
+        if (mc_fold_channel_round_trips(fs[k], false))
+            fs[nc] = fs[k], builds[nc++] = builds[k];
+    if (nc && r == CL_SUCCESS)
+        r = mc_run_passes_on(m, tm, fs, nc, "function(simplifycfg,instcombine)", log);
+    for (size_t k = 0; k < nc && r == CL_SUCCESS; k++)
+        builds[k]->stats[MC_STAT_round_trips] = mc_fold_channel_round_trips(fs[k], true);
+    if (nc && r == CL_SUCCESS)
+        r = mc_run_passes_on(m, tm, fs, nc, "function(instcombine)", log);
     free(fs);
     free(groups);
+    free(builds);
     LLVMDisposeBuilder(b);
     return r;
 }

@@ -1,7 +1,8 @@
 /*
  * Images: K.wg specialised on the common image formats (image_formats.c),
- * and x loops versioned for rows whose image accesses stay inside
- * (image_bounds_versioning.c).
+ * x loops versioned for rows whose image accesses stay inside
+ * (image_bounds_versioning.c), and a channel's conversions there and back
+ * folded (channel_round_trips.c).
  */
 #ifndef MOSAIC_COMPILER_IMAGES_IMAGES_H
 #define MOSAIC_COMPILER_IMAGES_IMAGES_H
@@ -31,6 +32,12 @@ void mc_mark_image_class(LLVMModuleRef m, LLVMBuilderRef b, const mc_kernel_buil
  * the class's constants, and the markers go. */
 /* Folds the format fields in the class nests; true if there were any. */
 bool mc_fold_image_classes(LLVMModuleRef m);
+/* Conversions of a small integer (a channel) to float and back that give
+ * it back, or one constant (channel_round_trips.c): with fold, replaced by
+ * it; without, only counted, seeing through the phis of ways that branches
+ * on constants never take (simplifycfg removes them before the folding);
+ * how many. */
+unsigned mc_fold_channel_round_trips(LLVMValueRef f, bool fold);
 /* Rows whose image accesses stay inside: a version of each x loop (image_bounds_versioning.c). */
 cl_int mc_version_for_image_bounds(LLVMModuleRef m, LLVMTargetMachineRef tm, mc_kernel_build *kbs, size_t nk,
                              bool specialised, mosaic_strbuf *log);

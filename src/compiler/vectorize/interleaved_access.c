@@ -452,6 +452,64 @@ static void join_pair(rewriter *r, access *a, access *b, access *first)
     replace_load(b, high);
 }
 
+/* Four members of 4-byte elements, each one element after the one before,
+ * whose lanes are apart (a float4 a work-item, work-items' pixels not
+ * consecutive): each lane's four elements as one load of a vector, and the
+ * loads transposed.  Four gathers cost about a load per element; this
+ * costs a load per lane and two shuffles per member and lane quad.  For
+ * lanes quad q (lanes 4q..4q+3), z_j holds lane 4q+j's four elements in
+ * its q-th 4-element chunk; interleaving z_0 with z_1 and z_2 with z_3,
+ * then those two-element pairs, gives member c's four lanes in chunk q
+ * (the unpack shuffles within 128-bit lanes of x86). */
+static void join_transposed(rewriter *r, access **members, access *first)
+{
+    unsigned lanes = members[0]->lanes;
+    MOSAIC_ASSERT(lanes >= 4 && lanes % 4 == 0);
+    LLVMTypeRef quad = LLVMVectorType(members[0]->elem, 4);
+    LLVMPositionBuilderBefore(r->b, first->inst);
+    LLVMValueRef ptrs = run_pointers(r, first); /* members[0]'s: offsets count from it */
+    LLVMValueRef z[4];
+    unsigned idx[MAX_LANES];
+    for (unsigned j = 0; j < 4; j++) {
+        LLVMValueRef parts[MAX_LANES / 4] = {NULL};
+        unsigned n = lanes / 4;
+        for (unsigned q = 0; q < n; q++) {
+            LLVMValueRef p = LLVMBuildExtractElement(r->b, ptrs, LLVMConstInt(r->i32, 4 * q + j, 0), "");
+            parts[q] = LLVMBuildLoad2(r->b, quad, p, "");
+            LLVMSetAlignment(parts[q], members[0]->align);
+        }
+        for (unsigned width = 4; n > 1; n /= 2, width *= 2) { /* concatenate pairs */
+            for (unsigned i = 0; i < 2 * width; i++)
+                idx[i] = i;
+            for (unsigned q = 0; q < n / 2; q++)
+                parts[q] = LLVMBuildShuffleVector(r->b, parts[2 * q], parts[2 * q + 1],
+                                                  constant_mask(r, idx, 2 * width), "");
+        }
+        z[j] = parts[0];
+    }
+    /* t0 = unpacklo(z0, z1), t1 = unpackhi(z0, z1), likewise z2, z3; then c0 = the
+     * low pairs of t0 and t2, c1 their high pairs, c2 and c3 those of t1 and t3 */
+    static const unsigned ps[4][4] = {{0, 0, 1, 1}, {2, 2, 3, 3}, {0, 1, 0, 1}, {2, 3, 2, 3}};
+    static const unsigned from_b[4][4] = {{0, 1, 0, 1}, {0, 1, 0, 1}, {0, 0, 1, 1}, {0, 0, 1, 1}};
+    LLVMValueRef t[4], c[4];
+    for (int step = 0; step < 2; step++)
+        for (unsigned h = 0; h < 4; h++) { /* h: which output of the step */
+            unsigned pattern = step == 0 ? h % 2 : 2 + h % 2;
+            for (unsigned q = 0; q < lanes / 4; q++)
+                for (unsigned e = 0; e < 4; e++)
+                    idx[4 * q + e] = 4 * q + ps[pattern][e] + (from_b[pattern][e] ? lanes : 0);
+            LLVMValueRef a = step == 0 ? z[h < 2 ? 0 : 2] : t[h < 2 ? 0 : 1];
+            LLVMValueRef b = step == 0 ? z[h < 2 ? 1 : 3] : t[h < 2 ? 2 : 3];
+            LLVMValueRef v = LLVMBuildShuffleVector(r->b, a, b, constant_mask(r, idx, lanes), "");
+            if (step == 0)
+                t[h] = v;
+            else
+                c[h] = v;
+        }
+    for (unsigned j = 0; j < 4; j++)
+        replace_load(members[j], c[j]);
+}
+
 /* members[0..k) in address order, `last` the latest in the block: their
  * values interleaved, one store. */
 static void join_interleaved_stores(rewriter *r, access **members, unsigned k, access *last)
@@ -552,7 +610,18 @@ static unsigned join_runs(rewriter *r, access *acc, unsigned n, bool stores)
                 join_interleaved_loads(r, members, k, first);
             joined += k;
         } else if (!stores && size == 4) {
-            for (unsigned j = 0; j + 1 < k; j += 2) {
+            unsigned j = 0;
+            for (; members[0]->lanes % 4 == 0 && j + 3 < k; j += 4) { /* float4s: loads, transposed */
+                access *early = members[j];
+                for (unsigned e = 0; e < 4; e++) {
+                    members[j + e]->group = (int)s;
+                    members[j + e]->offset = (int)e;
+                    early = members[j + e] < early ? members[j + e] : early;
+                }
+                join_transposed(r, &members[j], early);
+                joined += 4;
+            }
+            for (; j + 1 < k; j += 2) {
                 access *a = members[j], *b = members[j + 1], *early = a < b ? a : b;
                 a->group = b->group = (int)s;
                 a->offset = 0, b->offset = 1;
