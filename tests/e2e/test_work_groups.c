@@ -183,6 +183,47 @@ TEST(global_ids)
     clReleaseProgram(p);
 }
 
+/* A small launch in the device's groups still keeps every compute unit busy
+ * (the list runs it with MOSAIC_NUM_THREADS=4): 64 work-items in groups of
+ * 2 would be one group of 64, which is split until there are 4 (rows of 16
+ * at least: no machine runs more of this kernel at once). */
+TEST(small_launch_spread)
+{
+    static char text[1 << 16];
+    cl_program p = build_saying(source, "-cl-std=CL2.0", text, sizeof text);
+    CHECK(p, "it built; it says:\n%s", text);
+    if (!p)
+        return;
+    cl_int err;
+    cl_kernel k = clCreateKernel(p, "required", &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    cl_mem m = buffer(64 * sizeof(cl_uint));
+    size_t global = 64, local[3] = {2, 1, 1};
+    cl_uint units = 0;
+    CHECK_ERR(clGetDeviceInfo(device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, NULL), CL_SUCCESS);
+    CHECK(units == 4, "%u compute units (MOSAIC_NUM_THREADS=4 expected)", units);
+    if (k && m) {
+        CHECK_ERR(clSetKernelArg(k, 0, sizeof m, &m), CL_SUCCESS);
+        if (launch_saying(k, 1, NULL, &global, local, text, sizeof text)) {
+            cl_uint got[64];
+            CHECK_ERR(clEnqueueReadBuffer(queue, m, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL), CL_SUCCESS);
+            int wrong = 0;
+            for (cl_uint i = 0; i < 64; i++)
+                wrong += got[i] != i * 3u;
+            CHECK(wrong == 0, "%d wrong", wrong);
+            size_t x = 0, y = 0, z = 0;
+            const char *as = strstr(text, "run as ");
+            CHECK(as && sscanf(as, "run as %zux%zux%zu", &x, &y, &z) == 3 && x >= 16 && 64 / x >= 4,
+                  "it says:\n%s", text);
+        }
+    }
+    if (m)
+        clReleaseMemObject(m);
+    if (k)
+        clReleaseKernel(k);
+    clReleaseProgram(p);
+}
+
 /* Each kernel that can see its group, launched over 16 work-items in groups
  * of 2 (4 for the sub-group one, which needs whole sub-groups to tell), writes
  * what the application's groups give, and no launch says it ran in others. */

@@ -114,14 +114,47 @@ static void say_regrouped(const char *name, const size_t from[3], const size_t t
                 "observe its groups)\n", name, from[0], from[1], from[2], to[0], to[1], to[2]);
 }
 
+static size_t groups_of(const size_t global[3], const size_t local[3])
+{
+    return global[0] / local[0] * (global[1] / local[1]) * (global[2] / local[2]);
+}
+
+static size_t smallest_factor(size_t n)
+{
+    for (size_t p = 2; p * p <= n; p++)
+        if (n % p == 0)
+            return p;
+    return n;
+}
+
+/* Groups (uniform: local divides global) that leave compute units idle,
+ * made smaller until each unit has one: z, then y, then x while a row stays
+ * as long as the work-items the kernel's code runs at once.  The choice for
+ * a launch without a local size does not look at the units for a widened
+ * kernel (fewer, larger groups are what it wants there); an application's
+ * groups of a small launch did keep them busy. */
+static void spread_groups(cl_device_id device, const mosaic_kernel_info *kernel, const size_t global[3],
+                          size_t local[3])
+{
+    size_t lanes = mosaic_cpu_preferred_work_group_multiple(device, kernel);
+    for (int d = 2; d >= 0; d--)
+        while (groups_of(global, local) < device->compute_units && local[d] > 1) {
+            size_t p = smallest_factor(local[d]);
+            if (d == 0 && local[0] / p < lanes)
+                break;
+            local[d] /= p;
+        }
+}
+
 /* A kernel that cannot observe its work-groups (mosaic_kernel_info's
  * regroupable: it reads global ids and sizes only) runs in the groups this
  * device picks for a launch without a local size, whatever size the launch
- * gave (the API checked it as always; the global ids do not change): an ML
- * compiler's groups of 8x8, or 2x8x4, left most of the 16 lanes of a kernel
- * widened whole idle (ml_matmul and ml_conv2d at 14-19% of OpenBLAS on 16
- * cores).  The application's groups stay when their rows are the longer
- * (a global size with few divisors), and with MOSAIC_KEEP_GROUPS. */
+ * gave (the API checked it as always; the global ids do not change), split
+ * further when they are fewer than the compute units: an ML compiler's
+ * groups of 8x8, or 2x8x4, left most of the 16 lanes of a kernel widened
+ * whole idle (ml_matmul and ml_conv2d at 14-19% of OpenBLAS on 16 cores).
+ * The application's groups stay when their rows are the longer (a global
+ * size with few divisors), and with MOSAIC_KEEP_GROUPS. */
 static void regroup(cl_device_id device, mosaic_ndrange *nd)
 {
     MOSAIC_ASSERT(nd->info->regroupable && nd->total_groups > 0);
@@ -130,6 +163,8 @@ static void regroup(cl_device_id device, mosaic_ndrange *nd)
         global[d] = nd->global_size[d];
     size_t limit = mosaic_cpu_kernel_work_group_limit(device, nd->info);
     mosaic_cpu_choose_local_size(device, nd->info, nd->work_dim, global, limit ? limit : 1, local);
+    if (groups_of(global, local) < nd->total_groups)
+        spread_groups(device, nd->info, global, local);
     if (local[0] < nd->local_size[0] || !memcmp(local, nd->local_size, sizeof local))
         return;
     if (mosaic_debugging(MOSAIC_DEBUG_LAUNCH))
