@@ -372,6 +372,187 @@ TEST(unsigned_wraps)
     mosaic_executable_free(exe);
 }
 
+/* What a build for one group size said (MOSAIC_DEBUG=build, this case's
+ * list entry): kernel `name`'s K.wg for `local`, its lines in text. */
+static mosaic_wg_fn one_size_saying(mosaic_executable *exe, const char *name, const size_t local[3], char *text,
+                                    size_t size)
+{
+    test_stderr_capture c;
+    text[0] = 0;
+    if (!test_capture_stderr(&c))
+        return NULL;
+    mosaic_wg_fn fn = one_size(exe, name, local);
+    test_captured_stderr(&c, text, size);
+    return fn;
+}
+
+TEST(row_blocks)
+{
+    /* Rows narrower than a machine vector widen several at once between
+     * barriers (wfv_rows.c): 16x16 groups of bytes 4 rows, 8x8 8 rows, 4x16
+     * 16 rows; of floats, 8x8 2 rows, 4x16 4 rows and 16x16 one.  Tiles
+     * loaded with their halo by loops in step over the tile's lines (an if
+     * on what each row shares around a loop, the last lines' rows only),
+     * a median of 3x3 over the tile by a sorting network (arithmetic enough
+     * to widen several rows), a row read mirrored, a per-row
+     * value read after the guard, a loop each row goes round as often as
+     * its ly says, a sum only the first rows make (used after their if), a
+     * store each row makes at one address; images whose sides no group
+     * divides. */
+    const char *src =
+        "#define CEB(a, b) { uchar t_ = min(a, b); b = max(a, b); a = t_; }\n"
+        "#define CEF(a, b) { float t_ = fmin(a, b); b = fmax(a, b); a = t_; }\n"
+        "#define EVEN(CE) CE(p0, p1) CE(p2, p3) CE(p4, p5) CE(p6, p7)\n"
+        "#define ODD(CE) CE(p1, p2) CE(p3, p4) CE(p5, p6) CE(p7, p8)\n" /* 9 passes of them sort 9 values */
+        "#define SORT9(CE) EVEN(CE) ODD(CE) EVEN(CE) ODD(CE) EVEN(CE) ODD(CE) EVEN(CE) ODD(CE) EVEN(CE)\n"
+        "#define WINDOW(T, dy, dx) T p0 = t[ly + dy][lx + dx], p1 = t[ly + dy][lx + dx + 1], p2 = t[ly + dy][lx + dx + 2], \\\n"
+        "  p3 = t[ly + dy + 1][lx + dx], p4 = t[ly + dy + 1][lx + dx + 1], p5 = t[ly + dy + 1][lx + dx + 2], \\\n"
+        "  p6 = t[ly + dy + 2][lx + dx], p7 = t[ly + dy + 2][lx + dx + 1], p8 = t[ly + dy + 2][lx + dx + 2];\n"
+        "kernel void median3b(global const uchar *src, global uchar *dst, global const uchar *key, int w, int h) {\n"
+        "  local uchar t[22][22];\n" /* a halo of 3: the last lines' loads are some rows' of a block of rows */
+        "  int lx = get_local_id(0), ly = get_local_id(1), nx = get_local_size(0), ny = get_local_size(1);\n"
+        "  int x0 = get_group_id(0) * nx - 3, y0 = get_group_id(1) * ny - 3;\n"
+        "  for (int ty = ly; ty < ny + 6; ty += ny)\n"
+        "    for (int tx = lx; tx < nx + 6; tx += nx)\n"
+        "      t[ty][tx] = src[clamp(y0 + ty, 0, h - 1) * w + clamp(x0 + tx, 0, w - 1)];\n"
+        "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "  int x = get_global_id(0), y = get_global_id(1);\n"
+        "  if (x >= w || y >= h)\n"
+        "    return;\n"
+        "  WINDOW(uchar, 2, 2)\n"
+        "  SORT9(CEB)\n"
+        "  dst[y * w + x] = p4 ^ key[y & 7] ^ t[ly + 3][nx + 5 - lx];\n"
+        "}\n"
+        "kernel void median3(global const float *src, global float *dst, global const float *wrow, global float *sums,\n"
+        "                    int w, int h) {\n"
+        "  local float t[18][18];\n"
+        "  int lx = get_local_id(0), ly = get_local_id(1), nx = get_local_size(0), ny = get_local_size(1);\n"
+        "  int x0 = get_group_id(0) * nx - 1, y0 = get_group_id(1) * ny - 1;\n"
+        "  for (int ty = ly; ty < ny + 2; ty += ny)\n"
+        "    for (int tx = lx; tx < nx + 2; tx += nx)\n"
+        "      t[ty][tx] = src[clamp(y0 + ty, 0, h - 1) * w + clamp(x0 + tx, 0, w - 1)];\n"
+        "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "  float extra = 0.0f;\n"
+        "  if (ly < 3)\n"
+        "    for (int k = 0; k < nx; k++)\n"
+        "      extra += t[ly + 1][k + 1] + 1.0f;\n"
+        "  sums[get_global_id(1) * get_num_groups(0) + get_group_id(0)] = extra;\n"
+        "  WINDOW(float, 0, 0)\n"
+        "  SORT9(CEF)\n"
+        "  float s = p4;\n"
+        "  for (int i = 0; i < ly % 3; i++)\n"
+        "    s += t[ly + 1][lx + 1];\n"
+        "  int x = get_global_id(0), y = get_global_id(1);\n"
+        "  if (x >= w || y >= h)\n"
+        "    return;\n"
+        "  dst[y * w + x] = s * wrow[y] + extra + t[ly + 1][nx - lx];\n"
+        "}\n";
+    mosaic_executable *exe = build_program(src, "-cl-std=CL2.0");
+    if (!exe)
+        return;
+    enum { MAXW = 70, MAXH = 37, MAXG = 64 };
+    static unsigned char in[MAXW * MAXH], out[MAXW * MAXH], ref[MAXW * MAXH], key[8];
+    static float fin[MAXW * MAXH], fout[MAXW * MAXH], fref[MAXW * MAXH], wrow[MAXG], sums[MAXG * MAXG],
+        sref[MAXG * MAXG];
+    static char text[8192];
+    for (int i = 0; i < 8; i++)
+        key[i] = pixel((size_t)i, 77);
+    for (int i = 0; i < MAXG; i++)
+        wrow[i] = (float)(i % 5 + 1);
+    /* group x, y; what the builds say (rows at once, lanes) for bytes and floats */
+    const struct { size_t nx, ny; const char *bytes, *floats; } groups[] = {
+        {16, 16, "rows of 16 widened, 4 rows (64 work-items) at once",
+         "rows of 16 not widened several at once: a row fills a machine vector of its widest varying value"},
+        {8, 8, "rows of 8 widened, 8 rows (64 work-items) at once",
+         "rows of 8 widened, 2 rows (16 work-items) at once"},
+        {4, 16, "rows of 4 widened, 16 rows (64 work-items) at once",
+         "rows of 4 widened, 4 rows (16 work-items) at once"},
+    };
+    const int images[][2] = {{70, 37}, {37, 29}, {5, 9}};
+    for (unsigned g = 0; g < sizeof groups / sizeof *groups; g++) {
+        size_t local[3] = {groups[g].nx, groups[g].ny, 1};
+        mosaic_wg_fn bytes_fn = one_size_saying(exe, "median3b", local, text, sizeof text);
+        CHECK(strstr(text, groups[g].bytes), "median3b, %zux%zu groups: no \"%s\" in:\n%s", local[0], local[1],
+              groups[g].bytes, text);
+        mosaic_wg_fn floats_fn = one_size_saying(exe, "median3", local, text, sizeof text);
+        CHECK(strstr(text, groups[g].floats), "median3, %zux%zu groups: no \"%s\" in:\n%s", local[0], local[1],
+              groups[g].floats, text);
+        for (unsigned c = 0; c < sizeof images / sizeof *images; c++) {
+            int w = images[c][0], h = images[c][1], nx = (int)local[0], ny = (int)local[1];
+            size_t gx = ((size_t)w + local[0] - 1) / local[0] * local[0];
+            size_t gy = ((size_t)h + local[1] - 1) / local[1] * local[1];
+            int groups_x = (int)(gx / local[0]);
+            for (int i = 0; i < w * h; i++)
+                in[i] = pixel((size_t)i, c + 3 * g), fin[i] = (float)(in[i] % 16);
+#define AT(img, yy, xx) img[clampi(yy, 0, h - 1) * w + clampi(xx, 0, w - 1)]
+            for (int y = 0; y < h; y++)
+                for (int x = 0; x < w; x++) {
+                    int lx = x % nx, ly = y % ny;
+                    unsigned char b[9];
+                    float v[9], extra = 0.0f;
+                    for (int n = 0; n < 9; n++) { /* insertion sorts */
+                        unsigned char e = AT(in, y + n / 3 - 1, x + n % 3 - 1);
+                        float f = AT(fin, y + n / 3 - 1, x + n % 3 - 1);
+                        int j = n;
+                        for (; j > 0 && b[j - 1] > e; j--)
+                            b[j] = b[j - 1];
+                        b[j] = e;
+                        for (j = n; j > 0 && v[j - 1] > f; j--)
+                            v[j] = v[j - 1];
+                        v[j] = f;
+                    }
+                    ref[y * w + x] = (unsigned char)(b[4] ^ key[y & 7] ^ AT(in, y, x - lx + nx + 2 - lx));
+                    float s = v[4] + (float)(ly % 3) * AT(fin, y, x);
+                    for (int k = 0; ly < 3 && k < nx; k++)
+                        extra += AT(fin, y, x - lx + k) + 1.0f;
+                    fref[y * w + x] = s * wrow[y] + extra + AT(fin, y, x - lx + nx - 1 - lx);
+                }
+            for (int y = 0; y < (int)gy; y++)
+                for (int b = 0; b < groups_x; b++) {
+                    float extra = 0.0f;
+                    for (int k = 0; y % ny < 3 && k < nx; k++)
+                        extra += AT(fin, y, b * nx + k) + 1.0f;
+                    sref[y * groups_x + b] = extra;
+                }
+#undef AT
+            for (int built = 0; built < 2; built++) { /* the general K.wg, then the one for this size */
+                ndrange r = {
+                    .dim = 2, .global = {gx, gy}, .local = {local[0], local[1]}, .whole = built ? bytes_fn : NULL};
+                const unsigned char *pi = in, *pk = key;
+                unsigned char *po = out;
+                memset(out, 0xee, sizeof out);
+                run_kernel(exe, "median3b", ARGS(&pi, &po, &pk, &w, &h), &r);
+                int bad = 0, first = -1;
+                for (int i = 0; i < w * h; i++)
+                    if (out[i] != ref[i] && !bad++)
+                        first = i;
+                CHECK(!bad, "median3b, %dx%d image, %zux%zu groups (%s): %d wrong (first %d: %u, want %u)", w, h,
+                      local[0], local[1], built ? "built for the size" : "general", bad, first,
+                      first >= 0 ? out[first] : 0, first >= 0 ? ref[first] : 0);
+
+                const float *pf = fin, *pw = wrow;
+                float *pfo = fout, *ps = sums;
+                for (int i = 0; i < MAXW * MAXH; i++)
+                    fout[i] = -1.0f;
+                for (int i = 0; i < MAXG * MAXG; i++)
+                    sums[i] = -1.0f;
+                r.whole = built ? floats_fn : NULL;
+                run_kernel(exe, "median3", ARGS(&pf, &pfo, &pw, &ps, &w, &h), &r);
+                bad = 0, first = -1;
+                for (int i = 0; i < w * h; i++)
+                    if (fout[i] != fref[i] && !bad++)
+                        first = i;
+                for (int i = 0; i < (int)gy * groups_x; i++)
+                    bad += sums[i] != sref[i];
+                CHECK(!bad, "median3, %dx%d image, %zux%zu groups (%s): %d wrong (first %d: %g, want %g)", w, h,
+                      local[0], local[1], built ? "built for the size" : "general", bad, first,
+                      first >= 0 ? fout[first] : 0.0, first >= 0 ? fref[first] : 0.0);
+            }
+        }
+    }
+    mosaic_executable_free(exe);
+}
+
 int main(int argc, char **argv)
 {
     test_run(argc, argv);

@@ -1048,6 +1048,103 @@ TEST(fused_columns)
         clReleaseProgram(p);
 }
 
+/* A byte image's median of 3x3 through a __local tile in groups of
+ * 16x16, 8x8 and 4x16 (rows of 16, 8 and 4 bytes): each group's build for
+ * its size runs several rows at once between the barriers, 64 bytes a
+ * vector (docs/compiler.md, "Rows widened between barriers"), and says so;
+ * an image whose sides no group divides.  Again with MOSAIC_NO_WIDEN: the
+ * same results, one work-item at a time. */
+TEST(rows_at_once)
+{
+    enum { W = 70, H = 37 };
+    bool off = getenv("MOSAIC_NO_WIDEN") && strcmp(getenv("MOSAIC_NO_WIDEN"), "0");
+    int salt = (int)getpid() % 251; /* this process's own build */
+    static char source[2048];
+    snprintf(source, sizeof source,
+             "#define CE(a, b) { uchar t_ = min(a, b); b = max(a, b); a = t_; }\n"
+             "#define EVEN CE(p0, p1) CE(p2, p3) CE(p4, p5) CE(p6, p7)\n"
+             "#define ODD CE(p1, p2) CE(p3, p4) CE(p5, p6) CE(p7, p8)\n"
+             "kernel void median9(global const uchar *src, global uchar *dst, int w, int h)\n"
+             "{\n"
+             "    local uchar t[18][18];\n"
+             "    int lx = get_local_id(0), ly = get_local_id(1), nx = get_local_size(0), ny = get_local_size(1);\n"
+             "    int x0 = get_group_id(0) * nx - 1, y0 = get_group_id(1) * ny - 1;\n"
+             "    for (int ty = ly; ty < ny + 2; ty += ny)\n"
+             "        for (int tx = lx; tx < nx + 2; tx += nx)\n"
+             "            t[ty][tx] = src[clamp(y0 + ty, 0, h - 1) * w + clamp(x0 + tx, 0, w - 1)];\n"
+             "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+             "    int x = get_global_id(0), y = get_global_id(1);\n"
+             "    if (x >= w || y >= h)\n"
+             "        return;\n"
+             "    uchar p0 = t[ly][lx], p1 = t[ly][lx + 1], p2 = t[ly][lx + 2];\n"
+             "    uchar p3 = t[ly + 1][lx], p4 = t[ly + 1][lx + 1], p5 = t[ly + 1][lx + 2];\n"
+             "    uchar p6 = t[ly + 2][lx], p7 = t[ly + 2][lx + 1], p8 = t[ly + 2][lx + 2];\n"
+             "    EVEN ODD EVEN ODD EVEN ODD EVEN ODD EVEN\n" /* sorted */
+             "    dst[y * w + x] = p4 + %d;\n"
+             "}\n",
+             salt);
+    cl_int err, w = W, h = H;
+    cl_program p = build(source, "", &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    cl_kernel k = p ? clCreateKernel(p, "median9", &err) : NULL;
+    static unsigned char in[W * H], out[W * H], ref[W * H];
+    for (int i = 0; i < W * H; i++)
+        in[i] = (unsigned char)((i * 2654435761u) >> 13);
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            unsigned char v[9];
+            for (int n = 0; n < 9; n++) { /* insertion sort */
+                int yy = y + n / 3 - 1, xx = x + n % 3 - 1;
+                unsigned char e = in[(yy < 0 ? 0 : yy >= H ? H - 1 : yy) * W + (xx < 0 ? 0 : xx >= W ? W - 1 : xx)];
+                int j = n;
+                for (; j > 0 && v[j - 1] > e; j--)
+                    v[j] = v[j - 1];
+                v[j] = e;
+            }
+            ref[y * W + x] = (unsigned char)(v[4] + salt);
+        }
+    cl_mem mi = buffer(sizeof in, in), mo = buffer(sizeof out, NULL);
+    const struct { size_t x, y; const char *says; } groups[] = {
+        {16, 16, "mosaic: kernel median9.wi: rows of 16 widened, 4 rows (64 work-items) at once between barriers"},
+        {8, 8, "mosaic: kernel median9.wi: rows of 8 widened, 8 rows (64 work-items) at once between barriers"},
+        {4, 16, "mosaic: kernel median9.wi: rows of 4 widened, 16 rows (64 work-items) at once between barriers"},
+    };
+    for (unsigned g = 0; k && g < sizeof groups / sizeof *groups; g++) {
+        test_stderr_capture c;
+        static char text[65536];
+        text[0] = 0;
+        CHECK_ERR(clSetKernelArg(k, 0, sizeof mi, &mi), CL_SUCCESS);
+        CHECK_ERR(clSetKernelArg(k, 1, sizeof mo, &mo), CL_SUCCESS);
+        CHECK_ERR(clSetKernelArg(k, 2, sizeof w, &w), CL_SUCCESS);
+        CHECK_ERR(clSetKernelArg(k, 3, sizeof h, &h), CL_SUCCESS);
+        size_t local[2] = {groups[g].x, groups[g].y};
+        size_t global[2] = {(W + local[0] - 1) / local[0] * local[0], (H + local[1] - 1) / local[1] * local[1]};
+        if (!test_capture_stderr(&c))
+            break;
+        for (int launch = 0; launch < 3; launch++) { /* the third runs the build for its size */
+            memset(out, 0xee, sizeof out);
+            CHECK_ERR(clEnqueueWriteBuffer(queue, mo, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL), CL_SUCCESS);
+            CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 2, NULL, global, local, 0, NULL, NULL), CL_SUCCESS);
+            CHECK_ERR(clEnqueueReadBuffer(queue, mo, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL), CL_SUCCESS);
+            int wrong = 0, first = -1;
+            for (int i = 0; i < W * H; i++)
+                if (out[i] != ref[i] && !wrong++)
+                    first = i;
+            CHECK(wrong == 0, "groups of %zux%zu, launch %d: %d bytes wrong (first %d: %u, want %u)", local[0],
+                  local[1], launch, wrong, first, first >= 0 ? out[first] : 0, first >= 0 ? ref[first] : 0);
+        }
+        test_captured_stderr(&c, text, sizeof text);
+        bool said = strstr(text, groups[g].says) != NULL;
+        CHECK(said != off, "MOSAIC_DEBUG %s \"%s\":\n%s", said ? "says" : "does not say", groups[g].says, text);
+    }
+    clReleaseMemObject(mi);
+    clReleaseMemObject(mo);
+    if (k)
+        clReleaseKernel(k);
+    if (p)
+        clReleaseProgram(p);
+}
+
 /* No work-item starts an iteration of a loop with barriers before its whole
  * group has finished the previous one, as on GPUs (docs/compiler.md,
  * "Kernels with barriers"): work-item 0 resets a __local counter at the

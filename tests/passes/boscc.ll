@@ -1,9 +1,10 @@
 ; boscc: in a build of a halo-tile load for 4x4 groups (AVX-512,
-; where the vectoriser makes masked gathers), a masked gather whose mask is
+; where the vectoriser makes masked gathers: rows not widened, which would
+; run them 2 at once), a masked gather whose mask is
 ; not a constant runs under a test that some lane is active (any.lane), so
 ; the second round of the tile's load, whose lanes are mostly inactive,
 ; costs a test.  The kernel is test_regions.c's `halo` with TX=TY=4.
-; RUN: mosaic-opt --mcpu=skylake-avx512 --mattr=+sse4.2,+avx,+avx2,+fma,+avx512f,+avx512vl,+avx512bw,+avx512dq,+avx512cd \
+; RUN: MOSAIC_NO_WIDEN=1 mosaic-opt --mcpu=skylake-avx512 --mattr=+sse4.2,+avx,+avx2,+fma,+avx512f,+avx512vl,+avx512bw,+avx512dq,+avx512cd \
 ; RUN:   --options=-cl-std=CL2.0 --one-size=halo:4,4,1 --stop-after=boscc --print-before %s | FileCheck %s
 ; CHECK-LABEL: define void @halo.wg(
 ; CHECK-NOT: any.lane

@@ -47,6 +47,8 @@ typedef struct mc_kernel_build {
     LLVMValueRef row;     /* K.row or NULL: a barrier kernel's K.body for row_lanes work-items of a row at
                              once (wfv.c), which regions.c cuts instead of K.body (a one-size build) */
     unsigned row_lanes;
+    unsigned row_rows;    /* rows of the group K.row runs at once (row_lanes work-items in all), 1 but for
+                             rows narrower than a machine vector */
     const mosaic_kernel_arg *arg_info; /* the kernel's arguments (kinds), or NULL */
     bool specialise_images; /* K.wg gets a loop nest per common image format (image_formats.c) */
     unsigned stats[MC_NUM_STATISTICS]; /* the statistics the passes keep of it (ir/statistics.def), by MC_STAT_* */

@@ -556,8 +556,8 @@ static bool widens_rows(const mc_pass_state *s, size_t k)
 static cl_int cut_into_regions(mc_pass_state *s, size_t k, mc_kernel_build *kb)
 {
     if (widens_rows(s, k))
-        mc_wfv_rows(s->m, kb, s->one_size->size[0],
-                      mc_target_has_symbol(s->target, "__mosaic_barrier_divergence"), s->an);
+        mc_wfv_rows(s->m, kb, s->one_size->size[0], s->one_size->size[1],
+                    mc_target_has_symbol(s->target, "__mosaic_barrier_divergence"), s->an);
     cl_int r = mc_build_wg_regions(s->m, kb, s->target, s->an, s->log);
     if (r == CL_SUCCESS && kb->row && !kb->wg) { /* the regions of K.body, then */
         mc_analyses_invalidate(s->an, kb->row);

@@ -38,9 +38,7 @@ bool wd_build_region_branch(widener *w, LLVMValueRef term, int b)
         return w->why = "out of memory", false;
     LLVMValueRef *e = w->edge[b];
     if (LLVMIsASwitchInst(term) || LLVMIsConditional(term)) {
-        LLVMValueRef c = LLVMGetOperand(term, 0);
-        long long st;
-        c = wd_shape_of(w, c, &st) == UNIFORM ? wd_splat(w, wd_scalar_of(w, c)) : wd_vector_value(w, c);
+        LLVMValueRef c = wd_vector_value(w, LLVMGetOperand(term, 0));
         if (LLVMIsASwitchInst(term)) { /* way k >= 1: case k - 1; way 0, the default: none of them */
             LLVMValueRef any = NULL;
             for (unsigned k = 1; k < ns; k++) {
@@ -129,7 +127,7 @@ void wd_pass_lanes_on(widener *w, int b)
 {
     for (int k = 0; k < w->g->nsucc[b]; k++) {
         int s = w->g->succ[b][k];
-        if (s != w->guarded[b] && w->rpo[s] > w->rpo[b])
+        if (s != w->guarded[b] && w->rpo[s] > w->rpo[b] && wd_rows_pass_lanes(w, b, s))
             w->block_mask[s] = w->block_mask[b];
     }
 }

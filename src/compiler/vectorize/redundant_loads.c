@@ -46,8 +46,8 @@ static unsigned predecessors(LLVMBasicBlockRef bb)
 }
 
 /* Is `phi`, in the y loop's header, a row counter: 0 from every way in but
- * the latch, and from the latch phi + 1 (or 0 where the latch is entered
- * from a new sweep)? */
+ * the latch, and from the latch phi + a constant step (1, or the rows K.row
+ * runs at once; or 0 where the latch is entered from a new sweep)? */
 static bool counts_rows(LLVMValueRef phi, LLVMBasicBlockRef latch)
 {
     bool stepped = false;
@@ -70,7 +70,7 @@ static bool counts_rows(LLVMValueRef phi, LLVMBasicBlockRef latch)
             if (LLVMIsAConstantInt(w) && LLVMConstIntGetZExtValue(w) == 0)
                 continue;
             if (!LLVMIsAInstruction(w) || LLVMGetInstructionOpcode(w) != LLVMAdd || LLVMGetOperand(w, 0) != phi ||
-                !LLVMIsAConstantInt(LLVMGetOperand(w, 1)) || LLVMConstIntGetZExtValue(LLVMGetOperand(w, 1)) != 1)
+                !LLVMIsAConstantInt(LLVMGetOperand(w, 1)) || LLVMConstIntGetSExtValue(LLVMGetOperand(w, 1)) <= 0)
                 return false;
             stepped = true;
         }

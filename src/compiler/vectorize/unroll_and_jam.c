@@ -11,8 +11,9 @@
  * interleaved (docs/history/performance-journal.md).
  *
  * So after optimisation a y loop that regions.c marked (mc_row_loop_md)
- * and that is one block, counts from a constant by one to a constant that
- * the unroll factor R divides, carries nothing but its counter,
+ * and that is one block, counts from a constant by a constant step (1, or
+ * the rows K.row runs at once) to a constant, R steps dividing the way,
+ * carries nothing but its counter,
  * and holds a chain of at least MIN_CHAIN floating-point operations, runs R
  * rows an iteration.  R is 8 on a target of 32 vector registers (8 chains
  * fill two FMA units of 4 cycles), when the rows' chains and the vectors
@@ -82,6 +83,7 @@ static bool reorderable(LLVMValueRef i)
 typedef struct row_loop {
     LLVMBasicBlockRef block;
     LLVMValueRef iv, next, cmp; /* the counter, its step, the exit test */
+    long long step;             /* what next adds */
     size_t size;                /* instructions of the block, its counter included */
     unsigned rows;              /* R */
 } row_loop;
@@ -129,15 +131,18 @@ static bool interleavable(LLVMBasicBlockRef bb, unsigned md_kind, unsigned max_r
     LLVMValueRef cmp = LLVMGetCondition(br);
     if (LLVMGetIncomingBlock(iv, (unsigned)from_self) != bb || !LLVMIsAConstantInt(start) ||
         !LLVMIsAInstruction(next) || LLVMGetInstructionOpcode(next) != LLVMAdd || LLVMGetOperand(next, 0) != iv ||
-        !LLVMIsAConstantInt(LLVMGetOperand(next, 1)) || LLVMConstIntGetZExtValue(LLVMGetOperand(next, 1)) != 1 ||
+        !LLVMIsAConstantInt(LLVMGetOperand(next, 1)) || LLVMConstIntGetSExtValue(LLVMGetOperand(next, 1)) <= 0 ||
         !LLVMIsAICmpInst(cmp) || LLVMGetOperand(cmp, 0) != next || !LLVMIsAConstantInt(LLVMGetOperand(cmp, 1)))
         return false;
+    long long step = LLVMConstIntGetSExtValue(LLVMGetOperand(next, 1));
     LLVMIntPredicate p = LLVMGetICmpPredicate(cmp);
     bool stays = LLVMGetSuccessor(br, 0) == bb; /* the loop goes on when the test holds */
     if (!((stays && (p == LLVMIntULT || p == LLVMIntNE)) || (!stays && p == LLVMIntEQ)))
         return false;
     long long first = LLVMConstIntGetSExtValue(start), end = LLVMConstIntGetSExtValue(LLVMGetOperand(cmp, 1));
-    long long trips = end - first;
+    if ((end - first) % step)
+        return false;
+    long long trips = (end - first) / step;
     rl->rows = 0;
     for (unsigned r = max_rows; r >= 2 && !rl->rows; r /= 2)
         if (trips > 0 && trips % r == 0)
@@ -182,7 +187,7 @@ static bool interleavable(LLVMBasicBlockRef bb, unsigned md_kind, unsigned max_r
     pmap_free(&depth);
     if (!ok || longest < MIN_CHAIN)
         return false;
-    rl->block = bb, rl->iv = iv, rl->next = next, rl->cmp = cmp, rl->size = n;
+    rl->block = bb, rl->iv = iv, rl->next = next, rl->cmp = cmp, rl->size = n, rl->step = step;
     return true;
 }
 
@@ -204,7 +209,7 @@ static bool interleave(LLVMBuilderRef b, const row_loop *rl)
     LLVMValueRef ivs[MAX_ROWS] = {rl->iv};
     LLVMPositionBuilderBefore(b, first);
     for (unsigned r = 1; r < R; r++)
-        ivs[r] = LLVMBuildNUWAdd(b, rl->iv, LLVMConstInt(t, r, 0), "row");
+        ivs[r] = LLVMBuildNUWAdd(b, rl->iv, LLVMConstInt(t, (unsigned long long)(rl->step * r), 0), "row");
     LLVMValueRef br = LLVMGetBasicBlockTerminator(rl->block);
     int place = 0;
     for (LLVMValueRef i = first, next; i != br; i = next, place++) {
@@ -227,7 +232,7 @@ static bool interleave(LLVMBuilderRef b, const row_loop *rl)
             copies[(size_t)place * R + r] = c;
         }
     }
-    LLVMSetOperand(rl->next, 1, LLVMConstInt(t, R, 0));
+    LLVMSetOperand(rl->next, 1, LLVMConstInt(t, (unsigned long long)(rl->step * R), 0));
     pmap_free(&index);
     free(copies);
     return true;

@@ -26,10 +26,13 @@ bool mc_wfv_kernel(LLVMModuleRef m, mc_kernel_build *kb, mc_analyses *an);
  * intrinsics with vector forms (a split vector math call would be one call
  * per element).  Whatever else the widener needs, it still checks. */
 bool mc_wfv_takes_wide_vectors(LLVMValueRef body, mc_analyses *an);
-/* A barrier kernel built for groups whose rows are `row` work-items:
- * kb->row, K.body for kb->row_lanes of them at once (a power of two that
- * divides the row), when every barrier is where all of them are. */
-bool mc_wfv_rows(LLVMModuleRef m, mc_kernel_build *kb, size_t row, bool report_divergence, mc_analyses *an);
+/* A barrier kernel built for groups whose rows are `row` work-items, and
+ * `group_rows` rows (y): kb->row, K.body for kb->row_lanes of them at once
+ * (a power of two that divides the row; or, for a row narrower than a
+ * machine vector, kb->row_rows whole rows), when every barrier is where
+ * all of them are. */
+bool mc_wfv_rows(LLVMModuleRef m, mc_kernel_build *kb, size_t row, size_t group_rows, bool report_divergence,
+                 mc_analyses *an);
 /* Rows that pass a kernel's bounds checks whole: a version of each x loop
  * holding such checks, without them (bounds_check_versioning.c). */
 void mc_version_for_bounds_checks(mc_kernel_build *kbs, size_t nk);

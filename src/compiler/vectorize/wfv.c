@@ -18,7 +18,9 @@
  * (mc_wfv_rows): the row's work-items, or a power-of-two part of them, as
  * lanes, with its barriers where every lane is; regions.c then cuts K.row
  * instead of K.body.  A branch that barriers decide (uniformity.c) takes
- * lane 0's way there, and a row whose lanes disagree is reported.
+ * lane 0's way there, and a row whose lanes disagree is reported.  A row
+ * narrower than a machine vector is widened with the next rows of the
+ * group (wfv_rows.c).
  *
  * What it takes: no barriers (but in K.row), no private arrays, atomics
  * other than tickets (an add at an address the row shares: widen_ticket),
@@ -374,6 +376,8 @@ LLVMValueRef wd_vector_value(widener *w, LLVMValueRef v)
     enum shape s = wd_shape_of(w, v, &st);
     if (s == VARYING)
         return w->vector[wd_inst_index(w, v)];
+    if (w->rows > 1)
+        return wd_rows_vector(w, v, s == UNIFORM ? 0 : st);
     LLVMValueRef first = wd_scalar_of(w, v), all = wd_splat(w, first);
     if (s == UNIFORM)
         return all;
@@ -602,6 +606,8 @@ LLVMValueRef wd_strided_load(widener *w, LLVMValueRef inst, LLVMValueRef first, 
     LLVMValueRef loaded;
     if (unmasked_in_full_rows(w, inst, first, st, mask, &loaded))
         return loaded;
+    if (w->rows > 1)
+        return wd_rows_strided_load(w, inst, first, st, mask);
     if (st == -size)
         return mirrored_access(w, inst, first, NULL, mask);
     if (st != size)
@@ -636,7 +642,7 @@ static LLVMValueRef widen_load(widener *w, LLVMValueRef inst)
     if ((r = wd_versioned_access(w, inst, NULL, mask)))
         return r;
     if (wd_shape_of(w, p, &st) == CONSECUTIVE && wd_vector_load_stride(st, type_bytes(w, LLVMTypeOf(inst))) &&
-        (r = wd_strided_load(w, inst, wd_scalar_of(w, p), st, mask)))
+        (r = wd_strided_load(w, inst, wd_first_lanes(w, p), st, mask)))
         return r;
     return wd_gather(w, inst, NULL, mask);
 }
@@ -650,6 +656,8 @@ bool wd_strided_store(widener *w, LLVMValueRef inst, LLVMValueRef first, long lo
     unsigned align = LLVMGetAlignment(inst);
     if (unmasked_in_full_rows(w, inst, first, st, mask, &r))
         return true;
+    if (w->rows > 1)
+        return wd_rows_strided_store(w, inst, first, st, mask);
     if (st == -type_bytes(w, t))
         return mirrored_access(w, inst, first, v, mask) != NULL;
     if (mask) {
@@ -680,12 +688,15 @@ static void widen_store(widener *w, LLVMValueRef inst)
     LLVMValueRef v = LLVMGetOperand(inst, 0), p = LLVMGetOperand(inst, 1), r, mask = wd_lanes_running(w, inst);
     long long st = 0, size = type_bytes(w, LLVMTypeOf(v));
     enum shape ps = wd_shape_of(w, p, &st);
-    if (ps == UNIFORM) { /* not in a masked loop (analyse) */
+    if (ps == UNIFORM && w->rows > 1) {
+        wd_rows_store_one_place(w, inst, mask);
+    } else if (ps == UNIFORM) { /* not in a masked loop (analyse) */
         r = LLVMBuildStore(w->b, last_lane(w, v), wd_scalar_of(w, p));
         LLVMSetAlignment(r, LLVMGetAlignment(inst));
         copy_tbaa(w, inst, r);
     } else if (!wd_versioned_access(w, inst, v, mask) &&
-               !(ps == CONSECUTIVE && (st == size || st == -size) && wd_strided_store(w, inst, wd_scalar_of(w, p), st, mask))) {
+               !(ps == CONSECUTIVE && (st == size || st == -size) &&
+                 wd_strided_store(w, inst, wd_first_lanes(w, p), st, mask))) {
         wd_scatter(w, inst, NULL, mask);
     }
 }
@@ -722,9 +733,7 @@ static LLVMValueRef widen_ticket(widener *w, LLVMValueRef inst)
 {
     LLVMAtomicRMWBinOp op = LLVMGetAtomicRMWBinOp(inst);
     LLVMValueRef p = LLVMGetOperand(inst, 0), amount = LLVMGetOperand(inst, 1);
-    long long st;
-    if ((op != LLVMAtomicRMWBinOpAdd && op != LLVMAtomicRMWBinOpSub) || wd_shape_of(w, p, &st) != UNIFORM ||
-        wd_shape_of(w, amount, &st) != UNIFORM)
+    if ((op != LLVMAtomicRMWBinOpAdd && op != LLVMAtomicRMWBinOpSub) || !wd_uniform(w, p) || !wd_uniform(w, amount))
         return NULL;
     LLVMTypeRef t = LLVMTypeOf(inst);
     /* in a masked loop's header: the lanes that enter this iteration */
@@ -763,8 +772,7 @@ static LLVMValueRef widen_varying(widener *w, LLVMValueRef inst)
                              wd_vector_value(w, LLVMGetOperand(inst, 1)), "");
     case LLVMSelect: {
         LLVMValueRef cond = LLVMGetOperand(inst, 0);
-        long long st;
-        cond = wd_shape_of(w, cond, &st) == UNIFORM ? wd_scalar_of(w, cond) : wd_vector_value(w, cond);
+        cond = wd_uniform(w, cond) ? wd_scalar_of(w, cond) : wd_vector_value(w, cond);
         return LLVMBuildSelect(w->b, cond, wd_vector_value(w, LLVMGetOperand(inst, 1)),
                                wd_vector_value(w, LLVMGetOperand(inst, 2)), "");
     }
@@ -775,13 +783,11 @@ static LLVMValueRef widen_varying(widener *w, LLVMValueRef inst)
             return NULL;
         for (int k = 1; k < n; k++) {
             LLVMValueRef o = LLVMGetOperand(inst, (unsigned)k);
-            long long st;
             /* struct field numbers stay constants */
-            idx[k - 1] = wd_shape_of(w, o, &st) == UNIFORM ? wd_scalar_of(w, o) : wd_vector_value(w, o);
+            idx[k - 1] = wd_uniform(w, o) ? wd_scalar_of(w, o) : wd_vector_value(w, o);
         }
         LLVMValueRef base = LLVMGetOperand(inst, 0);
-        long long st;
-        base = wd_shape_of(w, base, &st) == UNIFORM ? wd_scalar_of(w, base) : wd_vector_value(w, base);
+        base = wd_uniform(w, base) ? wd_scalar_of(w, base) : wd_vector_value(w, base);
         if (LLVMGetTypeKind(LLVMTypeOf(base)) != LLVMVectorTypeKind)
             base = wd_splat(w, base); /* a vector of addresses from the start */
         r = LLVMBuildGEP2(w->b, LLVMGetGEPSourceElementType(inst), base, idx, (unsigned)n - 1, "");
@@ -900,15 +906,17 @@ static bool build_block(widener *w, LLVMBasicBlockRef bb)
             wd_build_guard(w, i, self);
             continue;
         }
-        long long st;
-        if (w->decided[self] && i == LLVMGetBasicBlockTerminator(bb) &&
-            wd_shape_of(w, LLVMGetCondition(i), &st) != UNIFORM) {
+        if (w->row_if_join && w->row_if_join[self] >= 0 && i == LLVMGetBasicBlockTerminator(bb)) {
+            if (!wd_build_row_if(w, i, self))
+                return false;
+            continue;
+        }
+        if (w->decided[self] && i == LLVMGetBasicBlockTerminator(bb) && !wd_uniform(w, LLVMGetCondition(i))) {
             build_decided_branch(w, i, self);
             continue;
         }
         if (LLVMIsAStoreInst(i)) {
-            long long st;
-            if (wd_shape_of(w, LLVMGetOperand(i, 1), &st) == UNIFORM && wd_shape_of(w, LLVMGetOperand(i, 0), &st) == UNIFORM)
+            if (wd_uniform(w, LLVMGetOperand(i, 1)) && wd_uniform(w, LLVMGetOperand(i, 0)))
                 copy_scalar(w, i);
             else
                 widen_store(w, i);
@@ -923,6 +931,8 @@ static bool build_block(widener *w, LLVMBasicBlockRef bb)
                 return w->why = "an instruction it does not widen", false;
         } else {
             w->scalar[k] = copy_scalar(w, i);
+            if (wd_by_row(w, i))
+                wd_copy_rows(w, i, k);
         }
     }
     wd_pass_lanes_on(w, self);
@@ -953,7 +963,11 @@ static void fill_phis(widener *w)
             LLVMValueRef nv = w->shape[k] == VARYING ? wd_vector_value(w, v) : wd_scalar_of(w, v);
             if (header && from == w->latch[self]) /* lanes that left the loop keep their values */
                 nv = LLVMBuildSelect(w->b, w->go_on[self], nv, np, "");
+            if (w->shape[k] == VARYING && w->rows > 1)
+                nv = wd_rows_join_incoming(w, p, fi, nv);
             LLVMAddIncoming(np, &nv, &nfrom, 1);
+            if (w->shape[k] != VARYING && wd_by_row(w, p))
+                wd_rows_add_incoming(w, k, v, nfrom);
         }
     }
     /* the lanes entering a masked loop: all from outside it, from its latch those that went on */
@@ -998,6 +1012,7 @@ static void widener_free(widener *w)
     free(w->loop_of), free(w->parent_loop), free(w->latch), free(w->go_on), free(w->mask_phi);
     free(w->guarded), free(w->in_loop), free(w->block_mask), free(w->decided), free(w->out_block);
     free(w->ushape), free(w->ustride);
+    free(w->by_row), free(w->row_scalar), free(w->ly_row), free(w->row_if_join), free(w->row_if_of);
     for (int b = 0; w->edge && b < w->nall; b++)
         free(w->edge[b]);
     free(w->region_of), free(w->join_of), free(w->next_block), free(w->edge), free(w->region_mask);
@@ -1188,16 +1203,17 @@ static bool analyse(widener *w, const mc_kernel_build *kb, unsigned vectors)
     w->nb = reached;
     for (int i = 0; i < reached; i++)
         w->rpo[pmap_get(&w->bidx, w->order[i])] = i;
-    if (!wd_find_loops(w))
+    if (!wd_find_loops(w) || !wd_find_by_row(w))
         return w->why = "out of memory", false;
-    if (!has_loop(w, false))
+    /* (an x loop is as wide as its row: several rows at once are wider) */
+    if (!has_loop(w, false) && w->rows < 2)
         return w->why = "no loop of its own (the loop over work-items is innermost)", false;
     find_shapes(w);
     /* a barrier kernel's regions whose loops carry only what the row shares
      * (a tile's loads in step) are vectorised well as they are (their x
      * loops are innermost), and K.row would lose bounds_check_versioning.c's versions
      * of them (a stencil's tile loads: 3.6 -> 5.2 ms on 2 cores) */
-    if (w->row && !has_loop(w, true))
+    if (w->row && !has_loop(w, true) && w->rows < 2)
         return w->why = "no loop carrying a value that differs between work-items", false;
     if (w->row && !find_decided_branches(w))
         return w->why = "out of memory", false;
@@ -1209,18 +1225,20 @@ static bool analyse(widener *w, const mc_kernel_build *kb, unsigned vectors)
         found = false;
         for (int j = 0; j < w->n; j++) {
             LLVMValueRef i = w->insts[j];
-            long long st;
             int bb = pmap_get(&w->bidx, LLVMGetInstructionParent(i));
             bool branch = LLVMIsABranchInst(i) && LLVMIsConditional(i), sw = LLVMIsASwitchInst(i);
-            if ((!branch && !sw) || wd_shape_of(w, LLVMGetOperand(i, 0), &st) == UNIFORM || w->loop_of[bb] == bb ||
-                w->next_block[bb] >= 0 || w->region_of[bb] >= 0 || w->guarded[bb] >= 0 || w->decided[bb])
+            if ((!branch && !sw) || wd_uniform(w, LLVMGetOperand(i, 0)) || w->loop_of[bb] == bb ||
+                w->next_block[bb] >= 0 || w->region_of[bb] >= 0 || w->guarded[bb] >= 0 || w->decided[bb] ||
+                (w->row_if_join && w->row_if_join[bb] >= 0))
                 continue;
-            if (sw ? !wd_divergent_region(w, bb) : (!wd_guard(w, bb) && !wd_divergent_region(w, bb) && !wd_masked_loop(w, bb)))
+            if (sw ? !wd_divergent_region(w, bb)
+                   : (!wd_guard(w, bb) && !wd_divergent_region(w, bb) && !wd_masked_loop(w, bb) && !wd_row_if(w, bb)))
                 return w->why = "control flow that differs between work-items, other than early returns, ifs "
                                 "without loops or returns inside, and loops with one exit",
                        false;
             found = true;
         }
+        found |= wd_rows_mask_loads(w);
         if (found)
             find_shapes(w);
     }
@@ -1231,7 +1249,8 @@ static bool analyse(widener *w, const mc_kernel_build *kb, unsigned vectors)
         LLVMValueRef i = w->insts[j];
         long long st;
         int bb = pmap_get(&w->bidx, LLVMGetInstructionParent(i));
-        if (LLVMIsAStoreInst(i) && (w->loop_of[bb] >= 0 || any_guard) &&
+        /* (several rows at once: such a store is a scatter under the mask, wd_rows_store_one_place) */
+        if (LLVMIsAStoreInst(i) && (w->loop_of[bb] >= 0 || any_guard) && w->rows < 2 &&
             wd_shape_of(w, LLVMGetOperand(i, 1), &st) == UNIFORM && wd_shape_of(w, LLVMGetOperand(i, 0), &st) != UNIFORM)
             return w->why = "a store of differing values to one place in a masked loop or a kernel with a guard",
                    false;
@@ -1243,24 +1262,27 @@ static bool analyse(widener *w, const mc_kernel_build *kb, unsigned vectors)
     if (!bits)
         return w->why = "no value that differs between work-items", false;
     w->lanes = VECTOR_BITS * (vectors ? vectors : vectors_per_value(w)) / (bits < 32 ? 32 : bits);
-    if (w->row && !(w->lanes = row_lanes(w->row, w->lanes)))
+    if (w->row && w->rows < 2 && !(w->lanes = row_lanes(w->row, w->lanes)))
         return w->why = "rows shorter than 4 work-items, or not a multiple of 4", false;
     wd_find_unclamped_shapes(w);
-    return true;
+    return w->rows < 2 || wd_rows_lanes(w, VECTOR_BITS);
 }
 
 /* K.body widened to `vectors` machine vectors a value (0: as its live values
- * allow), named K.wi + suffix; NULL and *why when it cannot be. */
+ * allow), named K.wi + suffix; for K.row (row: the row's length), up to
+ * `rows` rows at once (*rows: how many); NULL and *why when it cannot be. */
 static LLVMValueRef widen(LLVMModuleRef m, mc_kernel_build *kb, mc_analyses *an, unsigned vectors, bool tail,
-                          unsigned row, bool report, const char *suffix, unsigned *lanes, const char **why)
+                          unsigned row, unsigned *rows, bool report, const char *suffix, unsigned *lanes,
+                          const char **why)
 {
-    widener w = {.m = m, .c = LLVMGetModuleContext(m), .an = an, .body = kb->body, .tail = tail, .row = row};
-    if (row && report) /* for a row whose lanes disagree about a branch that barriers decide */
-        w.report_fn = mc_divergence_report(m, kb->wi, &w.kernel_name);
+    widener w = {.m = m, .c = LLVMGetModuleContext(m), .an = an, .body = kb->body, .tail = tail, .row = row,
+                 .rows = rows ? *rows : 1, .chunk = row};
     w.i64 = LLVMInt64TypeInContext(w.c);
     w.i32 = LLVMInt32TypeInContext(w.c);
     LLVMValueRef vec = NULL;
     if (analyse(&w, kb, vectors)) {
+        if (row && report) /* for a row whose lanes disagree about a branch that barriers decide */
+            w.report_fn = mc_divergence_report(m, kb->wi, &w.kernel_name);
         char name[256];
         snprintf(name, sizeof name, "%s%s", LLVMGetValueName(kb->wi), suffix);
         /* K.body's parameters, and for a tail the number of lanes to run */
@@ -1307,7 +1329,7 @@ static LLVMValueRef widen(LLVMModuleRef m, mc_kernel_build *kb, mc_analyses *an,
             w.last = LLVMConstInt(w.i32, w.lanes - 1, 0);
         }
         w.block_mask[pmap_get(&w.bidx, w.order[0])] = w.tail_mask;
-        bool ok = !tail || w.tail_mask;
+        bool ok = (!tail || w.tail_mask) && wd_rows_begin(&w);
         for (int i = 0; i < w.nb && ok; i++)
             ok = build_block(&w, w.order[i]);
         if (ok) {
@@ -1322,6 +1344,8 @@ static LLVMValueRef widen(LLVMModuleRef m, mc_kernel_build *kb, mc_analyses *an,
         }
     }
     *lanes = vec ? w.lanes : 0;
+    if (rows)
+        *rows = vec ? w.rows : 0;
     *why = w.why;
     widener_free(&w);
     return vec;
@@ -1344,11 +1368,11 @@ bool mc_wfv_takes_wide_vectors(LLVMValueRef body, mc_analyses *an)
 bool mc_wfv_kernel(LLVMModuleRef m, mc_kernel_build *kb, mc_analyses *an)
 {
     const char *why = NULL;
-    kb->vec = widen(m, kb, an, 0, false, 0, false, ".vec", &kb->vec_lanes, &why);
+    kb->vec = widen(m, kb, an, 0, false, 0, NULL, false, ".vec", &kb->vec_lanes, &why);
     /* rows shorter than that, or what is left of them, a machine vector at a
      * time, the last one masked */
     if (kb->vec)
-        kb->tail = widen(m, kb, an, 1, true, 0, false, ".tail", &kb->tail_lanes, &why);
+        kb->tail = widen(m, kb, an, 1, true, 0, NULL, false, ".tail", &kb->tail_lanes, &why);
     if (kb->vec && !kb->tail) { /* no tail: nothing widened */
         LLVMDeleteFunction(kb->vec);
         kb->vec = NULL, kb->vec_lanes = 0;
@@ -1361,13 +1385,31 @@ bool mc_wfv_kernel(LLVMModuleRef m, mc_kernel_build *kb, mc_analyses *an)
     return kb->vec != NULL;
 }
 
-bool mc_wfv_rows(LLVMModuleRef m, mc_kernel_build *kb, size_t row, bool report_divergence, mc_analyses *an)
+bool mc_wfv_rows(LLVMModuleRef m, mc_kernel_build *kb, size_t row, size_t group_rows, bool report_divergence,
+                 mc_analyses *an)
 {
     const char *why = "rows longer than 4096 work-items";
-    kb->row = row <= 4096
-                  ? widen(m, kb, an, 0, false, (unsigned)row, report_divergence, ".row", &kb->row_lanes, &why)
-                  : NULL;
-    if (mosaic_debugging(MOSAIC_DEBUG_BUILD) && kb->row)
+    /* a row narrower than a machine vector of bytes, whole in a power-of-two
+     * of lanes: with as many of the group's next rows as divide its rows */
+    unsigned most = 1;
+    while (row >= MIN_ROW_LANES && !(row & (row - 1)) && row * most * 2 * 8 <= VECTOR_BITS &&
+           group_rows % (most * 2) == 0)
+        most *= 2;
+    kb->row = NULL, kb->row_rows = 1;
+    if (most > 1) {
+        unsigned rows = most;
+        kb->row = widen(m, kb, an, 0, false, (unsigned)row, &rows, report_divergence, ".row", &kb->row_lanes, &why);
+        kb->row_rows = kb->row ? rows : 1;
+        if (mosaic_debugging(MOSAIC_DEBUG_BUILD) && !kb->row)
+            fprintf(stderr, "mosaic: kernel %s: rows of %zu not widened several at once: %s\n",
+                    LLVMGetValueName(kb->wi), row, why);
+    }
+    if (!kb->row && row <= 4096)
+        kb->row = widen(m, kb, an, 0, false, (unsigned)row, NULL, report_divergence, ".row", &kb->row_lanes, &why);
+    if (mosaic_debugging(MOSAIC_DEBUG_BUILD) && kb->row && kb->row_rows > 1)
+        fprintf(stderr, "mosaic: kernel %s: rows of %zu widened, %u rows (%u work-items) at once between barriers\n",
+                LLVMGetValueName(kb->wi), row, kb->row_rows, kb->row_lanes);
+    else if (mosaic_debugging(MOSAIC_DEBUG_BUILD) && kb->row)
         fprintf(stderr, "mosaic: kernel %s: rows of %zu widened, %u work-items at once between barriers\n",
                 LLVMGetValueName(kb->wi), row, kb->row_lanes);
     else if (mosaic_debugging(MOSAIC_DEBUG_BUILD))

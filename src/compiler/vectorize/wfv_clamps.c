@@ -66,9 +66,7 @@ int wd_clamp_bound(const widener *w, LLVMValueRef inst)
         LLVMGetTypeKind(LLVMTypeOf(inst)) != LLVMIntegerTypeKind ||
         !mc_intrinsic_named(mc_called_function(inst), names, sizeof names / sizeof *names))
         return -1;
-    long long st;
-    bool u0 = wd_shape_of(w, LLVMGetOperand(inst, 0), &st) == UNIFORM;
-    bool u1 = wd_shape_of(w, LLVMGetOperand(inst, 1), &st) == UNIFORM;
+    bool u0 = wd_uniform(w, LLVMGetOperand(inst, 0)), u1 = wd_uniform(w, LLVMGetOperand(inst, 1));
     return u0 == u1 ? -1 : u0 ? 0 : 1;
 }
 
@@ -120,7 +118,8 @@ static enum shape unclamped_shape(const widener *w, LLVMValueRef v, long long *s
     return (enum shape)w->ushape[k];
 }
 
-/* v's value in lane `lane` (an i32), at the builder's place. */
+/* v's value in lane `lane` (an i32; a constant with several rows at
+ * once), at the builder's place. */
 static LLVMValueRef lane_of(widener *w, LLVMValueRef v, LLVMValueRef lane)
 {
     long long st = 0;
@@ -128,6 +127,11 @@ static LLVMValueRef lane_of(widener *w, LLVMValueRef v, LLVMValueRef lane)
     if (s == VARYING)
         return LLVMBuildExtractElement(w->b, w->vector[wd_inst_index(w, v)], lane, "");
     LLVMValueRef first = wd_scalar_of(w, v);
+    if (w->rows > 1) { /* the lane's row's first lane, and its place in the row */
+        unsigned long long i = LLVMConstIntGetZExtValue(lane);
+        first = wd_row_scalar(w, v, (unsigned)(i / w->chunk));
+        lane = LLVMConstInt(w->i32, i % w->chunk, 0);
+    }
     if (s == UNIFORM)
         return first;
     LLVMTypeRef t = LLVMTypeOf(v);
@@ -144,18 +148,36 @@ static long long stride_of(const widener *w, LLVMValueRef x)
     return st;
 }
 
-/* Does clamp c leave the row's lanes alone? */
+static void both(widener *w, LLVMValueRef *ok, LLVMValueRef test)
+{
+    *ok = *ok ? LLVMBuildAnd(w->b, *ok, test, "") : test;
+}
+
+/* x's end lanes in row r (the first and the last, read from x as its
+ * lanes run): *low the one that should be the smallest. */
+static void row_ends(widener *w, LLVMValueRef x, unsigned r, LLVMValueRef *low, LLVMValueRef *high)
+{
+    long long st = stride_of(w, x);
+    LLVMValueRef last = w->rows > 1 ? LLVMConstInt(w->i32, r * w->chunk + w->chunk - 1, 0) : w->last;
+    LLVMValueRef first = lane_of(w, x, LLVMConstInt(w->i32, r * w->chunk, 0)), end = lane_of(w, x, last);
+    *low = st > 0 ? first : end, *high = st > 0 ? end : first;
+}
+
+/* Does clamp c leave the row's lanes alone (each row's, several at once)? */
 static LLVMValueRef clamp_holds(widener *w, LLVMValueRef c, int bound)
 {
     LLVMValueRef x = LLVMGetOperand(c, (unsigned)(1 - bound)), b = wd_scalar_of(w, LLVMGetOperand(c, (unsigned)bound));
-    long long st = stride_of(w, x);
-    LLVMValueRef first = lane_of(w, x, LLVMConstInt(w->i32, 0, 0)), last = lane_of(w, x, w->last);
-    LLVMValueRef low = st > 0 ? first : last, high = st > 0 ? last : first;
     const char *name = LLVMGetValueName(mc_called_function(c));
     bool is_max = strstr(name, "max") != NULL, is_signed = strncmp(name, "llvm.s", 6) == 0;
-    if (is_max) /* x's smallest lane at or above the bound */
-        return LLVMBuildICmp(w->b, is_signed ? LLVMIntSGE : LLVMIntUGE, low, b, "clamp.holds");
-    return LLVMBuildICmp(w->b, is_signed ? LLVMIntSLE : LLVMIntULE, high, b, "clamp.holds");
+    LLVMValueRef ok = NULL, low, high;
+    for (unsigned r = 0; r < w->rows; r++) {
+        row_ends(w, x, r, &low, &high);
+        if (is_max) /* x's smallest lane at or above the bound */
+            both(w, &ok, LLVMBuildICmp(w->b, is_signed ? LLVMIntSGE : LLVMIntUGE, low, b, "clamp.holds"));
+        else
+            both(w, &ok, LLVMBuildICmp(w->b, is_signed ? LLVMIntSLE : LLVMIntULE, high, b, "clamp.holds"));
+    }
+    return ok;
 }
 
 /* Does zero extension or low-bits mask z see its operand's lanes go on
@@ -167,21 +189,18 @@ static LLVMValueRef no_wrap(widener *w, LLVMValueRef z)
     bool mask = wd_low_bits(z, &bits);
     if (!mask && !LLVMIsAZExtInst(z))
         return NULL;
-    LLVMValueRef x = LLVMGetOperand(z, 0);
-    long long st = stride_of(w, x);
-    LLVMValueRef first = lane_of(w, x, LLVMConstInt(w->i32, 0, 0)), last = lane_of(w, x, w->last);
-    LLVMValueRef low = st > 0 ? first : last, high = st > 0 ? last : first;
-    if (mask) { /* no multiple of 2^bits between: the same bits above them */
-        LLVMValueRef k = LLVMConstInt(LLVMTypeOf(x), bits, 0);
-        return LLVMBuildICmp(w->b, LLVMIntEQ, LLVMBuildLShr(w->b, low, k, ""), LLVMBuildLShr(w->b, high, k, ""),
-                             "no.wrap");
+    LLVMValueRef x = LLVMGetOperand(z, 0), ok = NULL, low, high;
+    for (unsigned r = 0; r < w->rows; r++) {
+        row_ends(w, x, r, &low, &high);
+        if (mask) { /* no multiple of 2^bits between: the same bits above them */
+            LLVMValueRef k = LLVMConstInt(LLVMTypeOf(x), bits, 0);
+            both(w, &ok, LLVMBuildICmp(w->b, LLVMIntEQ, LLVMBuildLShr(w->b, low, k, ""),
+                                       LLVMBuildLShr(w->b, high, k, ""), "no.wrap"));
+        } else {
+            both(w, &ok, LLVMBuildICmp(w->b, LLVMIntULE, low, high, "no.wrap"));
+        }
     }
-    return LLVMBuildICmp(w->b, LLVMIntULE, low, high, "no.wrap");
-}
-
-static void both(widener *w, LLVMValueRef *ok, LLVMValueRef test)
-{
-    *ok = *ok ? LLVMBuildAnd(w->b, *ok, test, "") : test;
+    return ok;
 }
 
 /* ANDs into *ok the test of every clamp that v's value passes through
@@ -234,9 +253,9 @@ static LLVMValueRef own_lanes(widener *w, LLVMValueRef v, int depth)
             return wd_vector_value(w, v);
         for (int i = 1; i < n; i++) { /* struct field numbers stay constants */
             LLVMValueRef o = LLVMGetOperand(v, (unsigned)i);
-            idx[i - 1] = wd_shape_of(w, o, &st) == UNIFORM ? wd_scalar_of(w, o) : own_lanes(w, o, depth + 1);
+            idx[i - 1] = wd_uniform(w, o) ? wd_scalar_of(w, o) : own_lanes(w, o, depth + 1);
         }
-        base = wd_shape_of(w, base, &st) == UNIFORM ? wd_splat(w, wd_scalar_of(w, base)) : own_lanes(w, base, depth + 1);
+        base = wd_uniform(w, base) ? wd_splat(w, wd_scalar_of(w, base)) : own_lanes(w, base, depth + 1);
         return LLVMBuildGEP2(w->b, LLVMGetGEPSourceElementType(v), base, idx, (unsigned)n - 1, "");
     }
     return wd_vector_value(w, v);
@@ -264,8 +283,9 @@ LLVMValueRef wd_versioned_access(widener *w, LLVMValueRef inst, LLVMValueRef val
     LLVMValueRef addresses = real == VARYING ? wd_vector_value(w, p) : NULL;
     LLVMBuildCondBr(w->b, ok, fast, slow);
     LLVMPositionBuilderAtEnd(w->b, fast);
-    LLVMValueRef first = addresses ? LLVMBuildExtractElement(w->b, addresses, LLVMConstInt(w->i32, 0, 0), "")
-                                   : wd_scalar_of(w, p);
+    LLVMValueRef first = addresses && w->rows < 2
+                             ? LLVMBuildExtractElement(w->b, addresses, LLVMConstInt(w->i32, 0, 0), "")
+                             : wd_first_lanes(w, p);
     LLVMValueRef v[2] = {value ? NULL : wd_strided_load(w, inst, first, st, mask), NULL};
     bool done = value ? wd_strided_store(w, inst, first, st, mask) : v[0] != NULL;
     LLVMBasicBlockRef from[2] = {LLVMGetInsertBlock(w->b), slow};

@@ -83,6 +83,20 @@ typedef struct widener {
     unsigned char *ushape;
     long long *ustride;
     bool unclamped;            /* wd_infer takes clamps as leaving their operand alone */
+    /* K.row of several rows at once (wfv_rows.c): lane i is work-item
+     * (lx0 + i % chunk, ly + i / chunk); else rows 1, chunk the lanes.  A
+     * consecutive value's stride is along each row, from that row's first
+     * lane; a uniform or consecutive value that depends on ly (by_row) has
+     * a first lane per row. */
+    unsigned rows, chunk;
+    unsigned char *by_row;     /* per instruction: depends on ly (rows > 1) */
+    LLVMValueRef *row_scalar;  /* (K.vec) [k * rows + r]: row r's first lane of a by_row instruction k */
+    LLVMValueRef *ly_row;      /* (K.vec) row r's ly */
+    /* ifs on a value each row shares whose way holds loops (row ifs): the
+     * way runs under the mask of its rows when any row takes it (K.vec:
+     * edge[branch block][0]) */
+    int *row_if_join;          /* per branch block of a row if: where its ways meet, else -1 */
+    int *row_if_of;            /* per block in the way of a row if: the branch's block, else -1 */
 } widener;
 
 /* wfv.c */
@@ -125,6 +139,48 @@ LLVMValueRef wd_edge_into(widener *w, int p, int b);
 void wd_build_masked_exit(widener *w, LLVMValueRef term, int h);
 void wd_build_guard(widener *w, LLVMValueRef term, int g);
 void wd_pass_lanes_on(widener *w, int b);
+
+/* wfv_rows.c: several rows at once */
+/* Is v the same in every lane (uniform, and the same in every row)? */
+bool wd_uniform(const widener *w, LLVMValueRef v);
+/* Does v depend on ly, with rows > 1 (a uniform or consecutive v: a first lane per row)? */
+bool wd_by_row(const widener *w, LLVMValueRef v);
+/* Which instructions depend on ly (before the shapes); false when memory ran out. */
+bool wd_find_by_row(widener *w);
+/* Loads at an address each row shares where some rows may be off become
+ * gathers under the mask; true when one did. */
+bool wd_rows_mask_loads(widener *w);
+/* How many rows at once (at most w->rows): a machine vector of vector_bits
+ * of the widest varying value; false (and why) when fewer than 2. */
+bool wd_rows_lanes(widener *w, unsigned vector_bits);
+/* K.vec's entry: each row's ly, room for the rows' values. */
+bool wd_rows_begin(widener *w);
+/* Row r's first lane of a uniform or consecutive v. */
+LLVMValueRef wd_row_scalar(widener *w, LLVMValueRef v, unsigned r);
+/* Uniform or consecutive v as a vector of every row's lanes. */
+LLVMValueRef wd_rows_vector(widener *w, LLVMValueRef v, long long stride);
+/* The first lane's address: a scalar; with rows > 1 a vector of each row's
+ * first lane (what wd_strided_load and wd_strided_store take). */
+LLVMValueRef wd_first_lanes(widener *w, LLVMValueRef p);
+/* A by_row instruction k's copies for rows 1.. (row 0's is w->scalar[k]). */
+void wd_copy_rows(widener *w, LLVMValueRef inst, int k);
+/* ... and a by_row phi's incoming value v from block `from` (the builder at its end). */
+void wd_rows_add_incoming(widener *w, int k, LLVMValueRef v, LLVMBasicBlockRef from);
+/* A load or store of lanes st bytes apart a row at a time (rows > 1),
+ * from each row's first lane (wd_first_lanes); NULL, false when memory ran out. */
+LLVMValueRef wd_rows_strided_load(widener *w, LLVMValueRef inst, LLVMValueRef firsts, long long st, LLVMValueRef mask);
+bool wd_rows_strided_store(widener *w, LLVMValueRef inst, LLVMValueRef firsts, long long st, LLVMValueRef mask);
+/* A store at an address uniform in each row (rows > 1). */
+void wd_rows_store_one_place(widener *w, LLVMValueRef inst, LLVMValueRef mask);
+/* Does the branch that ends block a (on a value each row shares) start a row if? */
+bool wd_row_if(widener *w, int a);
+bool wd_build_row_if(widener *w, LLVMValueRef term, int a);
+/* A row if's join's phi p, its vector value v from block `from`: from the
+ * way, the lanes that did not take it keep what they had at the branch
+ * (the builder at the end of from). */
+LLVMValueRef wd_rows_join_incoming(widener *w, LLVMValueRef p, int from, LLVMValueRef v);
+/* Does block b pass its lanes on to successor s (not out of a row if's way)? */
+bool wd_rows_pass_lanes(const widener *w, int b, int s);
 
 /* wfv_clamps.c */
 /* Which operand of inst is the bound of a clamp (a min or max of integers,

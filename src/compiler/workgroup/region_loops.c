@@ -251,7 +251,8 @@ void rg_close_y_z_loops(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
 {
     LLVMValueRef zero = const64(rf, 0), one = const64(rf, 1);
     LLVMPositionBuilderAtEnd(b, rl->ylatch);
-    rl->yn = LLVMBuildNUWAdd(b, rl->y, one, "");
+    /* (K.row of several rows at once: they divide the group's) */
+    rl->yn = LLVMBuildNUWAdd(b, rl->y, const64(rf, rf->rows), "");
     LLVMValueRef ybr =
         LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, rl->yn, rf->frame.nxyz[1], ""), rl->yb, rl->zlatch);
     if (rf->lanes > 1) /* rows of K.row: interleaved after optimisation (unroll_and_jam.c) */

@@ -92,6 +92,7 @@ static void rf_init(region_fn *rf, LLVMModuleRef m, mc_kernel_build *kb, mc_anal
     rf->log = log;
     rf->body = kb->row ? kb->row : kb->body;
     rf->lanes = kb->row ? kb->row_lanes : 1;
+    rf->rows = kb->row ? kb->row_rows : 1;
     rf->nparams = LLVMCountParams(rf->body);
     rf->i1 = LLVMInt1TypeInContext(rf->c);
     rf->i8 = LLVMInt8TypeInContext(rf->c);

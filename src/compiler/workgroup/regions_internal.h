@@ -229,6 +229,7 @@ typedef struct region_fn {
      * is K.row (wfv.c), whose lx is its first lane's and whose values are
      * vectors of a lane per work-item (stored at their first lane's place) */
     unsigned lanes;
+    unsigned rows; /* rows a pass of the y loop: 1, or kb->row_rows (K.row of several rows at once) */
     pmap aidx; /* K.body's parameters */
     LLVMTypeRef i1, i8, i32, i64, ptr;
     /* the outcome so far */
