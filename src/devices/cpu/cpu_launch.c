@@ -2,9 +2,10 @@
  * core/device.h, docs/devices.md "Launches"): a kernel's preferred
  * work-group multiple, the local size of a launch that gives none, the
  * groups of a kernel that cannot observe them, and a work-group function
- * built for one local size.  Each reads what the
- * compiler made of the kernel (compiler.h, mosaic_kernel_info): whether
- * its work-group function is vectorised, widened, or run in regions. */
+ * built for one local size.  Each reads what the compiler made of the
+ * kernel (compiler.h, mosaic_kernel_info): whether its work-group function
+ * is vectorised, widened, or run in regions, and whether it can see its
+ * groups. */
 #include "devices/cpu/cpu.h"
 #include "base/assert.h"
 #include "base/settings.h"
@@ -130,9 +131,8 @@ static size_t smallest_factor(size_t n)
 /* Groups (uniform: local divides global) that leave compute units idle,
  * made smaller until each unit has one: z, then y, then x while a row stays
  * as long as the work-items the kernel's code runs at once.  The choice for
- * a launch without a local size does not look at the units for a widened
- * kernel (fewer, larger groups are what it wants there); an application's
- * groups of a small launch did keep them busy. */
+ * a launch without a local size counts the units only for a plain loop
+ * nest; an application's groups of a small launch did keep them busy. */
 static void spread_groups(cl_device_id device, const mosaic_kernel_info *kernel, const size_t global[3],
                           size_t local[3])
 {
