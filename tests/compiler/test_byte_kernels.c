@@ -8,6 +8,7 @@
  * and shorts.  Each runs through the general K.wg and, for barrier
  * kernels, the K.wg built for its group's size.
  * usage: test_byte_kernels [case|--list]   (test_byte_kernels.list; none: all) */
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -398,7 +399,8 @@ TEST(row_blocks)
      * value read after the guard, a loop each row goes round as often as
      * its ly says, a sum only the first rows make (used after their if), a
      * store each row makes at one address; images whose sides no group
-     * divides. */
+     * divides.  And a chain of multiply-adds on rows of 8 floats, 2 rows at
+     * once in a y loop of 16 iterations, 8 of them interleaved. */
     const char *src =
         "#define CEB(a, b) { uchar t_ = min(a, b); b = max(a, b); a = t_; }\n"
         "#define CEF(a, b) { float t_ = fmin(a, b); b = fmax(a, b); a = t_; }\n"
@@ -446,6 +448,17 @@ TEST(row_blocks)
         "  if (x >= w || y >= h)\n"
         "    return;\n"
         "  dst[y * w + x] = s * wrow[y] + extra + t[ly + 1][nx - lx];\n"
+        "}\n"
+        "kernel void poly(global const float *a, global float *c) {\n" /* 8x32 groups */
+        "  local float t[32][8];\n"
+        "  int lx = get_local_id(0), ly = get_local_id(1);\n"
+        "  t[ly][lx] = a[get_global_id(1) * get_global_size(0) + get_global_id(0)];\n"
+        "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "  float v = t[31 - ly][lx], s = 1.0f;\n"
+        "  #pragma unroll\n"
+        "  for (int k = 0; k < 16; k++)\n"
+        "    s = s * v + (float)k;\n"
+        "  c[get_global_id(1) * get_global_size(0) + get_global_id(0)] = s;\n"
         "}\n";
     mosaic_executable *exe = build_program(src, "-cl-std=CL2.0");
     if (!exe)
@@ -549,6 +562,31 @@ TEST(row_blocks)
                       first >= 0 ? fout[first] : 0.0, first >= 0 ? fref[first] : 0.0);
             }
         }
+    }
+    enum { PW = 16, PH = 64 };
+    static float pa[PW * PH], pc[PW * PH];
+    for (int i = 0; i < PW * PH; i++)
+        pa[i] = (float)(i % 7) * 0.25f - 0.75f;
+    size_t local[3] = {8, 32, 1};
+    mosaic_wg_fn poly_fn = one_size_saying(exe, "poly", local, text, sizeof text);
+    CHECK(strstr(text, "rows of 8 widened, 2 rows (16 work-items) at once") && strstr(text, ", 1 row loop interleaved"),
+          "poly, 8x32 groups: not 2 rows at once, interleaved, in:\n%s", text);
+    for (int built = 0; built < 2; built++) {
+        const float *ppa = pa;
+        float *ppc = pc;
+        for (int i = 0; i < PW * PH; i++)
+            pc[i] = -1.0f;
+        ndrange r = {.dim = 2, .global = {PW, PH}, .local = {8, 32}, .whole = built ? poly_fn : NULL};
+        run_kernel(exe, "poly", ARGS(&ppa, &ppc), &r);
+        int bad = 0;
+        for (int y = 0; y < PH; y++)
+            for (int x = 0; x < PW; x++) {
+                float v = pa[(y / 32 * 32 + 31 - y % 32) * PW + x], want = 1.0f;
+                for (int k = 0; k < 16; k++)
+                    want = fmaf(want, v, (float)k);
+                bad += fabsf(pc[y * PW + x] - want) > 1e-3f * (1.0f + fabsf(want));
+            }
+        CHECK(!bad, "poly, 8x32 groups (%s): %d wrong", built ? "built for the size" : "general", bad);
     }
     mosaic_executable_free(exe);
 }

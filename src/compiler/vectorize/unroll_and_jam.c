@@ -82,7 +82,7 @@ static bool reorderable(LLVMValueRef i)
 
 typedef struct row_loop {
     LLVMBasicBlockRef block;
-    LLVMValueRef iv, next, cmp; /* the counter, its step, the exit test */
+    LLVMValueRef iv, next, cmp; /* the counter, its step, the exit test (of next, or of iv) */
     long long step;             /* what next adds */
     size_t size;                /* instructions of the block, its counter included */
     unsigned rows;              /* R */
@@ -132,14 +132,18 @@ static bool interleavable(LLVMBasicBlockRef bb, unsigned md_kind, unsigned max_r
     if (LLVMGetIncomingBlock(iv, (unsigned)from_self) != bb || !LLVMIsAConstantInt(start) ||
         !LLVMIsAInstruction(next) || LLVMGetInstructionOpcode(next) != LLVMAdd || LLVMGetOperand(next, 0) != iv ||
         !LLVMIsAConstantInt(LLVMGetOperand(next, 1)) || LLVMConstIntGetSExtValue(LLVMGetOperand(next, 1)) <= 0 ||
-        !LLVMIsAICmpInst(cmp) || LLVMGetOperand(cmp, 0) != next || !LLVMIsAConstantInt(LLVMGetOperand(cmp, 1)))
+        !LLVMIsAICmpInst(cmp) || (LLVMGetOperand(cmp, 0) != next && LLVMGetOperand(cmp, 0) != iv) ||
+        !LLVMIsAConstantInt(LLVMGetOperand(cmp, 1)))
         return false;
     long long step = LLVMConstIntGetSExtValue(LLVMGetOperand(next, 1));
     LLVMIntPredicate p = LLVMGetICmpPredicate(cmp);
     bool stays = LLVMGetSuccessor(br, 0) == bb; /* the loop goes on when the test holds */
     if (!((stays && (p == LLVMIntULT || p == LLVMIntNE)) || (!stays && p == LLVMIntEQ)))
         return false;
+    /* (a test of iv, as LLVM leaves a loop stepping by more than one, is next's one step further) */
     long long first = LLVMConstIntGetSExtValue(start), end = LLVMConstIntGetSExtValue(LLVMGetOperand(cmp, 1));
+    if (LLVMGetOperand(cmp, 0) == iv)
+        end += step;
     if ((end - first) % step)
         return false;
     long long trips = (end - first) / step;
@@ -233,6 +237,10 @@ static bool interleave(LLVMBuilderRef b, const row_loop *rl)
         }
     }
     LLVMSetOperand(rl->next, 1, LLVMConstInt(t, (unsigned long long)(rl->step * R), 0));
+    if (LLVMGetOperand(rl->cmp, 0) == rl->iv) { /* the last iteration's first row: R - 1 rows earlier */
+        long long end = LLVMConstIntGetSExtValue(LLVMGetOperand(rl->cmp, 1));
+        LLVMSetOperand(rl->cmp, 1, LLVMConstInt(t, (unsigned long long)(end - rl->step * (R - 1)), 1));
+    }
     pmap_free(&index);
     free(copies);
     return true;
