@@ -315,6 +315,14 @@ static inline bool is_sub_group_first(LLVMValueRef inst)
     return f && !strcmp(LLVMGetValueName(f), "__mosaic_get_sub_group_first");
 }
 
+/* __mosaic_keep(x): x, where the builtins want it computed (builtins.h);
+ * each region's copy is its operand's. */
+static inline bool is_keep(LLVMValueRef inst)
+{
+    LLVMValueRef f = LLVMIsACallInst(inst) ? mc_called_function(inst) : NULL;
+    return f && !strcmp(LLVMGetValueName(f), "__mosaic_keep");
+}
+
 /* In K.body while K.wg is built, the result of a non-uniform sub-group barrier
  * (MC_NON_UNIFORM_BARRIER: a cut, whose own result no region may use) is
  * this call's, first in the block after it: each region's copy maps it to
