@@ -38,10 +38,19 @@ void __mosaic_sub_group_barrier(const __mosaic_wg_ctx *ctx);
 /* Provided by the device: a non-uniform sub-group barrier (the non-uniform
  * sub-group functions, builtins/subgroups.cl).  Returns once the work-items
  * of the caller's sub-group that reach this call together (the active ones)
- * have called it, with their mask (bit i: sub-group local id i).  nomerge:
+ * have called it, with their mask (bit i: sub-group local id i).  site: 0
+ * here; the compiler numbers the calls of each kernel in the order of its
+ * code once it is optimised (the device runs the lowest first).  nomerge:
  * the calls of two branches must stay two calls (their active work-items
  * differ), which convergent alone does not keep LLVM from merging. */
-__attribute__((nomerge)) uint __mosaic_sub_group_active(const __mosaic_wg_ctx *ctx);
+__attribute__((nomerge)) uint __mosaic_sub_group_active(const __mosaic_wg_ctx *ctx, uint site);
+/* x itself: the compiler drops the call once the work-group function is built.
+ * A non-uniform function's result goes through it before the function's
+ * last barrier, so the result is computed there: convergent, the call is not
+ * sunk (LLVM's clean-up would sink the fold into the block that uses its
+ * result, past the barriers, where each of the values it folds would be
+ * kept for every work-item instead of the one result). */
+__attribute__((convergent, const)) ulong __mosaic_keep(ulong x);
 
 /* Mirror of mosaic_image_desc in src/compiler/compiler.h (the ABI of image
  * arguments: a kernel receives a pointer to one of these for each image;

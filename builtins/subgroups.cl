@@ -177,12 +177,55 @@ BROADCAST_VECTORS(double)
  * sub-group's broadcast area, which a uniform broadcast of inactive
  * work-items may be holding), and a second such barrier keeps the slots
  * until every active work-item has read them. */
-#define NU_BARRIER() __mosaic_sub_group_active(CTX)
+#define NU_BARRIER() __mosaic_sub_group_active(CTX, 0)
 
 /* Each work-item's own 8 bytes, whatever T: work-items of one sub-group that
- * wait at different calls, of different types, keep to their own bytes. */
-#define NU_SLOTS() (__mosaic_sg_values() + 8 * FIRST())
-#define NU_AT(T, slots, i) (*(T *)((slots) + 8 * (i)))
+ * wait at different calls, of different types, keep to their own bytes.  A
+ * sub-group of n work-items has 8 n bytes from 8 * FIRST(), as 4-byte words:
+ * work-item i's low word is word i and its high word word n + i, so the
+ * sub-group's low words are consecutive and a value of 4 bytes or less (kept
+ * widened to a word) is one vector store across a sub-group's work-items
+ * (a stride of 8 bytes would be a scatter). */
+#define NU_SLOTS() ((uint *)(__mosaic_sg_values() + 8 * FIRST()))
+#define NU_SET(T, w, i, x) __mosaic_nu_set_##T(w, i, x)
+#define NU_AT(T, w, i) __mosaic_nu_at_##T(w, i)
+#define NU_KEEP(T, x) __mosaic_nu_keep_##T(x)
+#define NU_WORDS_OF(T)                                                                             \
+    static void __mosaic_nu_set_##T(uint *w, uint i, T x)                                          \
+    {                                                                                              \
+        union { T v; uint u[2]; } p;                                                               \
+        p.u[0] = p.u[1] = 0;                                                                       \
+        p.v = x;                                                                                   \
+        w[i] = p.u[0];                                                                             \
+        if (sizeof(T) > 4)                                                                         \
+            w[get_sub_group_size() + i] = p.u[1];                                                  \
+    }                                                                                              \
+    static T __mosaic_nu_at_##T(const uint *w, uint i)                                             \
+    {                                                                                              \
+        union { T v; uint u[2]; } p;                                                               \
+        p.u[0] = w[i];                                                                             \
+        p.u[1] = sizeof(T) > 4 ? w[get_sub_group_size() + i] : 0;                                  \
+        return p.v;                                                                                \
+    }                                                                                              \
+    /* x, computed before the call's last barrier (__mosaic_keep) */                               \
+    static T __mosaic_nu_keep_##T(T x)                                                             \
+    {                                                                                              \
+        union { T v; ulong u; } p;                                                                 \
+        p.u = 0;                                                                                   \
+        p.v = x;                                                                                   \
+        p.u = __mosaic_keep(p.u);                                                                  \
+        return p.v;                                                                                \
+    }
+NU_WORDS_OF(char)
+NU_WORDS_OF(uchar)
+NU_WORDS_OF(short)
+NU_WORDS_OF(ushort)
+NU_WORDS_OF(int)
+NU_WORDS_OF(uint)
+NU_WORDS_OF(long)
+NU_WORDS_OF(ulong)
+NU_WORDS_OF(float)
+NU_WORDS_OF(double)
 
 OVLD int sub_group_elect(void)
 {
@@ -190,16 +233,19 @@ OVLD int sub_group_elect(void)
     return get_sub_group_local_id() == (uint)ctz(active);
 }
 
-/* T's value from each active work-item, folded with OP in sub-group local id order. */
-#define NU_FOLD(T, x, OP, result)                                                                  \
+/* T's value from each active work-item, folded with OP (whose identity is
+ * ID) in sub-group local id order (as NU_OP: every slot read). */
+#define NU_FOLD(T, x, OP, ID, result)                                                              \
     do {                                                                                           \
-        char *s_ = NU_SLOTS();                                                                     \
-        NU_AT(T, s_, get_sub_group_local_id()) = (x);                                              \
+        uint *s_ = NU_SLOTS();                                                                     \
+        NU_SET(T, s_, get_sub_group_local_id(), (x));                                              \
         uint active_ = NU_BARRIER();                                                               \
-        uint first_ = (uint)ctz(active_);                                                          \
-        T acc_ = NU_AT(T, s_, first_);                                                             \
-        for (uint j_ = first_ + 1; j_ < S; j_++)                                                   \
-            acc_ = (active_ >> j_) & 1 ? OP(acc_, NU_AT(T, s_, j_)) : acc_;                        \
+        T acc_ = (ID);                                                                             \
+        for (uint j_ = 0; j_ < S; j_++) {                                                          \
+            T v_ = NU_AT(T, s_, j_);                                                               \
+            acc_ = OP(acc_, (active_ >> j_) & 1 ? v_ : (T)(ID));                                   \
+        }                                                                                          \
+        acc_ = NU_KEEP(T, acc_);                                                                   \
         NU_BARRIER();                                                                              \
         result = acc_;                                                                             \
     } while (0)
@@ -210,14 +256,14 @@ OVLD int sub_group_elect(void)
 OVLD int sub_group_non_uniform_all(int predicate)
 {
     int r;
-    NU_FOLD(int, predicate != 0, AND_I, r);
+    NU_FOLD(int, predicate != 0, AND_I, 1, r);
     return r;
 }
 
 OVLD int sub_group_non_uniform_any(int predicate)
 {
     int r;
-    NU_FOLD(int, predicate != 0, OR_I, r);
+    NU_FOLD(int, predicate != 0, OR_I, 0, r);
     return r;
 }
 
@@ -225,13 +271,16 @@ OVLD int sub_group_non_uniform_any(int predicate)
 #define ALL_EQUAL(T)                                                                               \
     OVLD int sub_group_non_uniform_all_equal(T value)                                              \
     {                                                                                              \
-        char *s = NU_SLOTS();                                                                      \
-        NU_AT(T, s, get_sub_group_local_id()) = value;                                             \
+        uint *s = NU_SLOTS();                                                                      \
+        NU_SET(T, s, get_sub_group_local_id(), value);                                             \
         uint active = NU_BARRIER();                                                                \
         T first = NU_AT(T, s, ctz(active));                                                        \
         int equal = 1;                                                                             \
-        for (uint j = 0; j < S; j++)                                                               \
-            equal &= !((active >> j) & 1) || NU_AT(T, s, j) == first;                              \
+        for (uint j = 0; j < S; j++) {                                                             \
+            T v = NU_AT(T, s, j); /* (read whether active or not: as NU_OP) */                     \
+            equal &= !((active >> j) & 1) || v == first;                                           \
+        }                                                                                          \
+        equal = NU_KEEP(int, equal);                                                               \
         NU_BARRIER();                                                                              \
         return equal;                                                                              \
     }
@@ -253,10 +302,10 @@ ALL_EQUAL(double)
 /* 8 bytes from the active work-item with sub-group local id `id`. */
 static ulong __mosaic_nu_exchange(ulong x, uint id)
 {
-    ulong *s = SLOTS(ulong); /* (8 bytes each: as NU_SLOTS) */
-    s[get_sub_group_local_id()] = x;
+    uint *s = NU_SLOTS();
+    NU_SET(ulong, s, get_sub_group_local_id(), x);
     NU_BARRIER();
-    ulong r = s[id < S ? id : 0];
+    ulong r = NU_AT(ulong, s, id < S ? id : 0);
     NU_BARRIER();
     return r;
 }
@@ -275,8 +324,8 @@ static ulong __mosaic_nu_exchange(ulong x, uint id)
 #define BROADCAST_FIRST(T)                                                                         \
     OVLD T sub_group_broadcast_first(T x)                                                          \
     {                                                                                              \
-        char *s = NU_SLOTS();                                                                      \
-        NU_AT(T, s, get_sub_group_local_id()) = x;                                                 \
+        uint *s = NU_SLOTS();                                                                      \
+        NU_SET(T, s, get_sub_group_local_id(), x);                                                 \
         uint active = NU_BARRIER();                                                                \
         T r = NU_AT(T, s, ctz(active));                                                            \
         NU_BARRIER();                                                                              \
@@ -300,7 +349,7 @@ NU_BROADCAST_ALL(double)
 OVLD uint4 sub_group_ballot(int predicate)
 {
     uint bits;
-    NU_FOLD(uint, (uint)(predicate != 0) << get_sub_group_local_id(), OR_I, bits);
+    NU_FOLD(uint, (uint)(predicate != 0) << get_sub_group_local_id(), OR_I, 0, bits);
     return (uint4)(bits, 0, 0, 0);
 }
 
@@ -348,8 +397,8 @@ OVLD uint4 get_sub_group_lt_mask(void) { return (uint4)((1u << get_sub_group_loc
  * stays in the sub-group's slots). */
 #define NU_READ(T, x, src)                                                                         \
     {                                                                                              \
-        char *s = NU_SLOTS();                                                                      \
-        NU_AT(T, s, get_sub_group_local_id()) = x;                                                 \
+        uint *s = NU_SLOTS();                                                                      \
+        NU_SET(T, s, get_sub_group_local_id(), x);                                                 \
         NU_BARRIER();                                                                              \
         T r = NU_AT(T, s, (src) & (S - 1));                                                        \
         NU_BARRIER();                                                                              \
@@ -388,20 +437,33 @@ SHUFFLES(double)
 
 /* ---- cl_khr_subgroup_non_uniform_arithmetic, _clustered_reduce ---------------------------
  * OP folded over the active work-items j for which IN(j) holds, in order of
- * sub-group local id; ID when there is none (an exclusive scan's first). */
-#define NU_OP(T, x, OP, ID, IN)                                                                    \
+ * sub-group local id; ID when there is none (an exclusive scan's first).
+ * Every slot is read, the others' values unused: no branch on the mask, so
+ * the reads are the same for every work-item (not gathers in a region that
+ * runs only some of them).  STEP folds slot j's value v in:
+ *  - STEP_ID where OP(a, START) is a for every a (the integers' operations,
+ *    a float sum from -0, a product from 1): the work-items left out give
+ *    START, and the chain from one step to the next is OP alone;
+ *  - STEP_FIRST otherwise (fmin and fmax: fmin(NaN, inf) is inf): the first
+ *    value folded in is taken as it is. */
+#define STEP_ID(OP, START, acc, v, in, have) OP(acc, (in) ? (v) : (START))
+#define STEP_FIRST(OP, START, acc, v, in, have) ((in) ? ((have) ? OP(acc, v) : (v)) : (acc))
+
+#define NU_OP(T, x, OP, ID, STEP, START, IN)                                                       \
     {                                                                                              \
-        char *s = NU_SLOTS();                                                                      \
+        uint *s = NU_SLOTS();                                                                      \
         uint me = get_sub_group_local_id();                                                        \
-        NU_AT(T, s, me) = x;                                                                       \
+        NU_SET(T, s, me, x);                                                                       \
         uint active = NU_BARRIER();                                                                \
-        T acc = (T)(ID);                                                                           \
+        T acc = (T)(START);                                                                        \
         bool have = false;                                                                         \
-        for (uint j = 0; j < S; j++)                                                               \
-            if (((active >> j) & 1) && (IN)) {                                                     \
-                acc = have ? OP(acc, NU_AT(T, s, j)) : NU_AT(T, s, j);                             \
-                have = true;                                                                       \
-            }                                                                                      \
+        for (uint j = 0; j < S; j++) {                                                             \
+            T v = NU_AT(T, s, j);                                                                  \
+            bool in = ((active >> j) & 1) && (IN);                                                 \
+            acc = STEP(OP, (T)(START), acc, v, in, have);                                          \
+            have |= in;                                                                            \
+        }                                                                                          \
+        acc = NU_KEEP(T, have ? acc : (T)(ID));                                                    \
         NU_BARRIER();                                                                              \
         return acc;                                                                                \
     }
@@ -412,27 +474,27 @@ SHUFFLES(double)
 #define LOR(a, b) ((a) || (b))
 #define LXOR(a, b) (!(a) != !(b))
 
-#define NU_ARITH(T, NAME, OP, ID)                                                                  \
-    OVLD T sub_group_non_uniform_reduce_##NAME(T x) NU_OP(T, x, OP, ID, true)                      \
-    OVLD T sub_group_non_uniform_scan_inclusive_##NAME(T x) NU_OP(T, x, OP, ID, j <= me)           \
-    OVLD T sub_group_non_uniform_scan_exclusive_##NAME(T x) NU_OP(T, x, OP, ID, j < me)            \
+#define NU_ARITH(T, NAME, OP, ID, STEP, START)                                                     \
+    OVLD T sub_group_non_uniform_reduce_##NAME(T x) NU_OP(T, x, OP, ID, STEP, START, true)         \
+    OVLD T sub_group_non_uniform_scan_inclusive_##NAME(T x) NU_OP(T, x, OP, ID, STEP, START, j <= me) \
+    OVLD T sub_group_non_uniform_scan_exclusive_##NAME(T x) NU_OP(T, x, OP, ID, STEP, START, j < me) \
     OVLD T sub_group_clustered_reduce_##NAME(T x, uint clustersize)                                \
-        NU_OP(T, x, OP, ID, (j & ~(clustersize - 1)) == (me & ~(clustersize - 1)))
+        NU_OP(T, x, OP, ID, STEP, START, (j & ~(clustersize - 1)) == (me & ~(clustersize - 1)))
 
 #define NU_INTEGER(T, TMIN, TMAX)                                                                  \
-    NU_ARITH(T, add, ADD, 0)                                                                       \
-    NU_ARITH(T, mul, MUL, 1)                                                                       \
-    NU_ARITH(T, min, MIN_I, TMAX)                                                                  \
-    NU_ARITH(T, max, MAX_I, TMIN)                                                                  \
-    NU_ARITH(T, and, AND_I, ~(T)0)                                                                 \
-    NU_ARITH(T, or, OR_I, 0)                                                                       \
-    NU_ARITH(T, xor, XOR_I, 0)
+    NU_ARITH(T, add, ADD, 0, STEP_ID, 0)                                                           \
+    NU_ARITH(T, mul, MUL, 1, STEP_ID, 1)                                                           \
+    NU_ARITH(T, min, MIN_I, TMAX, STEP_ID, TMAX)                                                   \
+    NU_ARITH(T, max, MAX_I, TMIN, STEP_ID, TMIN)                                                   \
+    NU_ARITH(T, and, AND_I, ~(T)0, STEP_ID, ~(T)0)                                                 \
+    NU_ARITH(T, or, OR_I, 0, STEP_ID, 0)                                                           \
+    NU_ARITH(T, xor, XOR_I, 0, STEP_ID, 0)
 
 #define NU_FLOAT(T)                                                                                \
-    NU_ARITH(T, add, ADD, 0)                                                                       \
-    NU_ARITH(T, mul, MUL, 1)                                                                       \
-    NU_ARITH(T, min, MIN_F, INFINITY)                                                              \
-    NU_ARITH(T, max, MAX_F, -INFINITY)
+    NU_ARITH(T, add, ADD, 0, STEP_ID, -0.0)                                                        \
+    NU_ARITH(T, mul, MUL, 1, STEP_ID, 1)                                                           \
+    NU_ARITH(T, min, MIN_F, INFINITY, STEP_FIRST, INFINITY)                                        \
+    NU_ARITH(T, max, MAX_F, -INFINITY, STEP_FIRST, -INFINITY)
 
 NU_INTEGER(char, CHAR_MIN, CHAR_MAX)
 NU_INTEGER(uchar, 0, UCHAR_MAX)
@@ -447,11 +509,13 @@ NU_FLOAT(double)
 
 /* the logical operations: on predicates (0 or not), giving 0 or 1 */
 #define NU_LOGICAL(NAME, OP, ID)                                                                   \
-    OVLD int sub_group_non_uniform_reduce_logical_##NAME(int p) NU_OP(int, p != 0, OP, ID, true)   \
-    OVLD int sub_group_non_uniform_scan_inclusive_logical_##NAME(int p) NU_OP(int, p != 0, OP, ID, j <= me) \
-    OVLD int sub_group_non_uniform_scan_exclusive_logical_##NAME(int p) NU_OP(int, p != 0, OP, ID, j < me) \
+    OVLD int sub_group_non_uniform_reduce_logical_##NAME(int p) NU_OP(int, p != 0, OP, ID, STEP_ID, ID, true) \
+    OVLD int sub_group_non_uniform_scan_inclusive_logical_##NAME(int p)                            \
+        NU_OP(int, p != 0, OP, ID, STEP_ID, ID, j <= me)                                           \
+    OVLD int sub_group_non_uniform_scan_exclusive_logical_##NAME(int p)                            \
+        NU_OP(int, p != 0, OP, ID, STEP_ID, ID, j < me)                                            \
     OVLD int sub_group_clustered_reduce_logical_##NAME(int p, uint clustersize)                    \
-        NU_OP(int, p != 0, OP, ID, (j & ~(clustersize - 1)) == (me & ~(clustersize - 1)))
+        NU_OP(int, p != 0, OP, ID, STEP_ID, ID, (j & ~(clustersize - 1)) == (me & ~(clustersize - 1)))
 NU_LOGICAL(and, LAND, 1)
 NU_LOGICAL(or, LOR, 0)
 NU_LOGICAL(xor, LXOR, 0)
@@ -460,6 +524,7 @@ NU_LOGICAL(xor, LXOR, 0)
 #pragma OPENCL EXTENSION cl_khr_fp16 : enable
 CONST_FN half fmin(half x, half y);
 CONST_FN half fmax(half x, half y);
+NU_WORDS_OF(half)
 FLOAT_TYPE(half)
 BROADCAST_VECTORS(half)
 ALL_EQUAL(half)

@@ -1182,3 +1182,74 @@ TEST(active_sets)
         }
     clReleaseProgram(p);
 }
+
+/* ---- values of every size in flight at once ----------------------------------------------
+ * Each work-item's own 8 bytes of its sub-group's slots are two words, its
+ * low word at its sub-group local id and its high word after the sub-group's
+ * low words (builtins/subgroups.cl).  Here the work-items of one sub-group
+ * split by their data: one side calls 8-byte functions (a long sum whose
+ * high half differs from its low half, a double scan), the other 1- and
+ * 2-byte ones, so values of both sides wait in the slots at the same time,
+ * on every range (partial sub-groups, where the high words start sooner).
+ * The host's answer: each side's members fold alone. */
+static const char *const types_source =
+    "kernel void types(global const int *in, global long *o) {\n"
+    "  size_t w = get_global_linear_id(); int x = in[w];\n"
+    "  global long *r = o + 4 * w;\n"
+    "  r[0] = r[1] = r[2] = r[3] = -1;\n"
+    "  if ((x >> 2) & 1) {\n"
+    "    r[0] = sub_group_non_uniform_reduce_add(((long)x << 32) + 3 * x);\n"
+    "    r[1] = (long)sub_group_non_uniform_scan_inclusive_add((double)x + 0.5);\n"
+    "  } else {\n"
+    "    r[2] = sub_group_non_uniform_reduce_max((char)(x - 128));\n"
+    "    r[3] = sub_group_non_uniform_scan_exclusive_add((ushort)(x * 301));\n"
+    "  }\n"
+    "}\n";
+
+TEST(active_sets_types)
+{
+    cl_program p = build(types_source, "-cl-std=CL3.0");
+    if (!p)
+        return;
+    for (size_t ri = 0; ri < NRANGES; ri++) {
+        const range *r = &ranges[ri];
+        wi_map m = map_range(r);
+        cl_int *in = calloc(m.n, sizeof *in);
+        cl_long *out = calloc(4 * m.n, sizeof *out);
+        for (size_t w = 0; w < m.n; w++)
+            in[w] = (cl_int)((w * 2654435761u) >> 9 & 0xff);
+        cl_mem ib = buffer(m.n * sizeof *in, in), ob = buffer(4 * m.n * sizeof *out, NULL);
+        if (run(p, "types", r, ib, ob, out, 4 * m.n * sizeof *out, 0)) {
+            int bad = 0;
+            for (size_t w = 0; w < m.n && bad < 5; w++) {
+                size_t n = sg_count(&m, w), me = m.lin[w] % sg_size;
+                int side = (in[w] >> 2) & 1;
+                cl_long sum = 0, max = -128;
+                double incl = 0;
+                unsigned excl = 0;
+                for (size_t j = 0; j < n; j++) {
+                    int y = in[sg_member(&m, w, j)];
+                    if (((y >> 2) & 1) != side)
+                        continue;
+                    sum += ((cl_long)y << 32) + 3 * y;
+                    incl += j <= me ? y + 0.5 : 0;
+                    max = y - 128 > max ? y - 128 : max;
+                    excl += j < me ? (unsigned)(y * 301) & 0xffff : 0;
+                }
+                cl_long want[4] = {side ? sum : -1, side ? (cl_long)incl : -1, side ? -1 : max,
+                                   side ? -1 : (cl_long)(excl & 0xffff)};
+                if (memcmp(want, out + 4 * w, sizeof want) && bad++ < 5) {
+                    const cl_long *o = out + 4 * w;
+                    TEST_FAIL("range %zu work-item %zu: %lld %lld %lld %lld, want %lld %lld %lld %lld", ri, w,
+                              (long long)o[0], (long long)o[1], (long long)o[2], (long long)o[3],
+                              (long long)want[0], (long long)want[1], (long long)want[2], (long long)want[3]);
+                }
+            }
+        }
+        clReleaseMemObject(ib);
+        clReleaseMemObject(ob);
+        free(in), free(out);
+        free_map(&m);
+    }
+    clReleaseProgram(p);
+}

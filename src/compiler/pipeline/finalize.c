@@ -1175,6 +1175,15 @@ cl_int mc_run_drop_vector_math_uses(mc_pass_state *s, size_t k)
     return CL_SUCCESS;
 }
 
+cl_int mc_run_non_uniform_sites(mc_pass_state *s, size_t k)
+{
+    (void)k;
+    unsigned n = 0;
+    for (LLVMValueRef f = LLVMGetFirstFunction(s->m); f; f = LLVMGetNextFunction(f))
+        n += mc_number_non_uniform_sites(f);
+    return n ? CL_SUCCESS : skip(s, "no non-uniform sub-group function");
+}
+
 cl_int mc_run_print_optimised(mc_pass_state *s, size_t k) { return mc_run_print_unoptimised(s, k); }
 cl_int mc_run_private_sizes(mc_pass_state *s, size_t k) { (void)k; return private_sizes(s); }
 cl_int mc_run_emit_object(mc_pass_state *s, size_t k) { (void)k; return emit_object_code(s); }

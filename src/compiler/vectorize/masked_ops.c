@@ -23,9 +23,18 @@
  * arithmetic only they use; a load's value on the other way is its
  * pass-through, which is what it returns with no active lane.
  *
- * Both rewrites are exact, so they run on every kernel; a module without
+ * Under that branch, a gather or scatter of the guard's mask whose lanes all
+ * have one address (a splat: a value every work-item of a sub-group reads or
+ * writes alike, under a mask of the lanes that run, as in the masked copies
+ * of regions.c's active sets) is one scalar access: some lane is active, so
+ * the address is read or written anyway; a gather's lanes get the value
+ * loaded, a scatter stores its highest active lane's value (the last of the
+ * writes, in LLVM's order of overlapping lanes).
+ *
+ * All rewrites are exact, so they run on every kernel; a module without
  * such operations is left untouched.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include <llvm-c/Analysis.h>
@@ -201,6 +210,56 @@ static LLVMValueRef guarded_end(LLVMBuilderRef b, LLVMValueRef gather, LLVMValue
     return last;
 }
 
+/* In a block reached only when some lane of `mask` is active: gathers and
+ * scatters of that mask to one address (a splat of pointers) become a scalar
+ * load, broadcast to the lanes, or a scalar store of the highest active
+ * lane's value. */
+static void one_address_accesses(LLVMBuilderRef b, LLVMBasicBlockRef body, LLVMValueRef mask)
+{
+    LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(mask));
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(c);
+    unsigned lanes = LLVMGetVectorSize(LLVMTypeOf(mask));
+    for (LLVMValueRef i = LLVMGetFirstInstruction(body), next; i; i = next) {
+        next = LLVMGetNextInstruction(i);
+        masked_kind kind;
+        if (!under_mask(i, mask) || !masked_call(i, &kind) || (kind != M_GATHER && kind != M_SCATTER))
+            continue;
+        LLVMValueRef ptr = mc_splat_scalar(LLVMGetOperand(i, kind == M_GATHER ? 0 : 1));
+        if (!ptr)
+            continue;
+        unsigned align = (unsigned)LLVMConstIntGetZExtValue(LLVMGetOperand(i, kind == M_GATHER ? 1 : 2));
+        LLVMPositionBuilderBefore(b, i);
+        if (kind == M_GATHER) {
+            LLVMTypeRef vec = LLVMTypeOf(i);
+            LLVMValueRef v = LLVMBuildLoad2(b, LLVMGetElementType(vec), ptr, "one.address");
+            LLVMSetAlignment(v, align);
+            LLVMValueRef all = LLVMBuildInsertElement(b, LLVMGetPoison(vec), v, LLVMConstInt(i32, 0, 0), "");
+            all = LLVMBuildShuffleVector(b, all, LLVMGetPoison(vec), LLVMConstNull(LLVMVectorType(i32, lanes)), "");
+            LLVMValueRef passthru = LLVMGetOperand(i, 3);
+            if (!LLVMIsAUndefValue(passthru) && !LLVMIsAPoisonValue(passthru))
+                all = LLVMBuildSelect(b, mask, all, passthru, "");
+            LLVMReplaceAllUsesWith(i, all);
+        } else {
+            /* the highest active lane: lanes - 1 - (leading zeros of the mask's bits) */
+            LLVMTypeRef bits = LLVMIntTypeInContext(c, lanes);
+            LLVMTypeRef ctlz_params[2] = {bits, LLVMInt1TypeInContext(c)};
+            LLVMTypeRef ctlz_ty = LLVMFunctionType(bits, ctlz_params, 2, 0);
+            char name[32];
+            snprintf(name, sizeof name, "llvm.ctlz.i%u", lanes);
+            LLVMModuleRef m = LLVMGetGlobalParent(LLVMGetBasicBlockParent(body));
+            LLVMValueRef ctlz = LLVMGetNamedFunction(m, name);
+            if (!ctlz)
+                ctlz = LLVMAddFunction(m, name, ctlz_ty);
+            LLVMValueRef args[2] = {LLVMBuildBitCast(b, mask, bits, ""), LLVMConstInt(LLVMInt1TypeInContext(c), 1, 0)};
+            LLVMValueRef lead = LLVMBuildCall2(b, ctlz_ty, ctlz, args, 2, "");
+            LLVMValueRef lane = LLVMBuildSub(b, LLVMConstInt(bits, lanes - 1, 0), lead, "last.lane");
+            LLVMValueRef v = LLVMBuildExtractElement(b, LLVMGetOperand(i, 0), lane, "");
+            LLVMSetAlignment(LLVMBuildStore(b, v, ptr), align);
+        }
+        LLVMInstructionEraseFromParent(i);
+    }
+}
+
 /* head: ..., gather..last, rest  becomes
  *   head: ..., br (any lane of mask), body, join
  *   body: gather..last (and what only they use), br join
@@ -251,6 +310,8 @@ static LLVMBasicBlockRef guard(LLVMBuilderRef b, LLVMValueRef gather, LLVMValueR
         LLVMAddIncoming(phi, values, from, 2);
         mc_replace_uses_outside(i, body, phi);
     }
+
+    one_address_accesses(b, body, mask);
 
     /* what only the guarded operations use goes under the guard with them */
     LLVMValueRef stop = LLVMGetFirstInstruction(body);

@@ -31,13 +31,38 @@
 
 /* ---- K.body: the hook's result as a call of its own ----------------------------------------- */
 
+static bool is_hook(LLVMValueRef i)
+{
+    return i && LLVMIsACallInst(i) && mc_called_function(i) &&
+           !strcmp(LLVMGetValueName(mc_called_function(i)), MC_NON_UNIFORM_BARRIER);
+}
+
+/* A non-uniform barrier whose mask nothing uses, followed at once by
+ * another (a reduction's last barrier, then sub_group_elect's): the
+ * work-items it releases reach the second with nothing done between, and
+ * no other way leads there, so the second alone gives them the same set
+ * (the lower barrier goes first, so any that would have joined them at the
+ * first join them at the second).  The first goes: one masked region pass
+ * less.  (K.wi loses it too, to the same effect.) */
+static void drop_back_to_back_barriers(region_fn *rf)
+{
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(rf->body); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i; i = next) {
+            next = LLVMGetNextInstruction(i);
+            if (is_hook(i) && is_hook(next) && !LLVMGetFirstUse(i)) {
+                LLVMInstructionEraseFromParent(i);
+                mc_analyses_invalidate(rf->an, rf->body);
+            }
+        }
+}
+
 cl_int rg_mark_active_masks(region_fn *rf, LLVMBuilderRef b)
 {
+    drop_back_to_back_barriers(rf);
     int n = 0;
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(rf->body); bb; bb = LLVMGetNextBasicBlock(bb))
         for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
-            n += LLVMIsACallInst(i) && mc_called_function(i) &&
-                 !strcmp(LLVMGetValueName(mc_called_function(i)), MC_NON_UNIFORM_BARRIER);
+            n += is_hook(i);
     if (!n)
         return CL_SUCCESS;
     mc_analyses_invalidate(rf->an, rf->body);
@@ -46,8 +71,7 @@ cl_int rg_mark_active_masks(region_fn *rf, LLVMBuilderRef b)
         return CL_OUT_OF_HOST_MEMORY;
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(rf->body); bb; bb = LLVMGetNextBasicBlock(bb))
         for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
-            LLVMValueRef f = LLVMIsACallInst(i) ? mc_called_function(i) : NULL;
-            if (!f || strcmp(LLVMGetValueName(f), MC_NON_UNIFORM_BARRIER))
+            if (!is_hook(i))
                 continue;
             LLVMTypeRef ty = LLVMFunctionType(LLVMTypeOf(i), NULL, 0, 0);
             LLVMValueRef mask_fn = LLVMGetNamedFunction(rf->m, NU_MASK_NAME);

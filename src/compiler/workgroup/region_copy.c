@@ -101,6 +101,8 @@ LLVMValueRef rg_copy_inst(region_fn *rf, int r, LLVMValueRef inst, int b, LLVMBu
         MOSAIC_ASSERT(rf->copy.active);
         return rf->copy.active;
     }
+    if (is_keep(inst))
+        return map_value(rf, r, LLVMGetOperand(inst, 0), b, bld);
     if (is_sub_group_first(inst) && rf->copy.wi) {
         /* the region's sub-group's first work-item: the loop's, or from the linear id */
         if (rf->cut.sg_mode)

@@ -24,10 +24,29 @@ static bool intrinsic_prefix(LLVMValueRef inst, const char *prefix)
     return f && LLVMGetIntrinsicID(f) && !strncmp(LLVMGetValueName(f), prefix, strlen(prefix));
 }
 
-/* Can entry-block instruction inst be computed once for the work-group? */
-static bool hoistable(region_fn *rf, LLVMValueRef inst)
+/* Is inst a load of a field of the work-group context (K.body's ctx at a
+ * constant offset inside it)?  It can be made anywhere: ctx always points to
+ * a whole mosaic_wg_ctx. */
+static bool context_field_load(region_fn *rf, LLVMValueRef inst)
+{
+    LLVMValueRef ctx = LLVMGetParam(rf->body, rf->nparams - 4);
+    int64_t off = mc_offset_from(LLVMGetOperand(inst, 0), ctx, rf->td);
+    return off >= 0 && (uint64_t)off + LLVMStoreSizeOfType(rf->td, LLVMTypeOf(inst)) <= sizeof(mosaic_wg_ctx);
+}
+
+/* Can instruction inst (of the entry block, or of block `block` when it
+ * cannot trap) be computed once for the work-group?  Out of the entry block
+ * only what cannot trap when its block would not have run: no division, and
+ * of the invariant loads only the context's fields (the builtins' reads of
+ * the group's size or scratch, which LLVM sinks into the branches that use
+ * them; hoisted, they are K.wg's values, and what derives from them can be
+ * computed again after a barrier instead of kept per work-item). */
+static bool hoistable(region_fn *rf, LLVMValueRef inst, int block)
 {
     LLVMOpcode op = LLVMGetInstructionOpcode(inst);
+    if (block != 0 && (op == LLVMUDiv || op == LLVMSDiv || op == LLVMURem || op == LLVMSRem ||
+                       (op == LLVMLoad && !context_field_load(rf, inst))))
+        return false;
     switch (op) {
     case LLVMGetElementPtr: case LLVMTrunc: case LLVMZExt: case LLVMSExt: case LLVMFPToUI: case LLVMFPToSI:
     case LLVMUIToFP: case LLVMSIToFP: case LLVMFPTrunc: case LLVMFPExt: case LLVMPtrToInt: case LLVMIntToPtr:
@@ -97,7 +116,7 @@ cl_int rg_classify_instructions(region_fn *rf)
             if (b != 0 || !LLVMIsAConstantInt(LLVMGetOperand(i, 0)))
                 return give_up(rf, "a variable-sized alloca or one outside the entry block");
             rf->ins.kind[k] = K_SHARED; /* for now */
-        } else if (b == 0 && hoistable(rf, i))
+        } else if (hoistable(rf, i, b))
             rf->ins.kind[k] = K_HOIST;
         else
             rf->ins.kind[k] = K_NORMAL;

@@ -123,11 +123,11 @@ LLVMValueRef rg_open_z_y_loops(region_fn *rf, LLVMBuilderRef b, region_loop *rl,
     LLVMBuildBr(b, rl->zb);
     LLVMPositionBuilderAtEnd(b, rl->zb);
     rl->z = LLVMBuildPhi(b, rf->i64, "lz");
-    rl->mz = rl->multi ? LLVMBuildPhi(b, rf->i64, "") : NULL;
+    rl->mz = gathers_mask(rf, rl) ? LLVMBuildPhi(b, rf->i64, "") : NULL;
     LLVMBuildBr(b, rl->yb);
     LLVMPositionBuilderAtEnd(b, rl->yb);
     rl->y = LLVMBuildPhi(b, rf->i64, "ly");
-    rl->my = rl->multi ? LLVMBuildPhi(b, rf->i64, "") : NULL;
+    rl->my = gathers_mask(rf, rl) ? LLVMBuildPhi(b, rf->i64, "") : NULL;
     const LLVMValueRef *n = rf->frame.nxyz;
     LLVMValueRef zy = LLVMBuildNUWMul(b, LLVMBuildNUWAdd(b, LLVMBuildNUWMul(b, rl->z, n[1], ""), rl->y, ""), n[0], "");
     LLVMBuildBr(b, inner);
@@ -149,7 +149,7 @@ static void open_work_item_loops(region_fn *rf, LLVMBuilderRef b, region_loop *r
     LLVMValueRef zy = rg_open_z_y_loops(rf, b, rl, rl->xb);
     LLVMPositionBuilderAtEnd(b, rl->xb);
     rl->x = LLVMBuildPhi(b, rf->i64, "lx");
-    rl->mx = rl->multi ? LLVMBuildPhi(b, rf->i64, "") : NULL;
+    rl->mx = gathers_mask(rf, rl) ? LLVMBuildPhi(b, rf->i64, "") : NULL;
     rf->copy.lid[0] = rl->x, rf->copy.lid[1] = rl->y, rf->copy.lid[2] = rl->z;
     rf->copy.wi = LLVMBuildNUWAdd(b, zy, rl->x, "wi");
     rg_enter_region_code(rf, b, rl);
@@ -266,7 +266,7 @@ void rg_close_y_z_loops(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
     LLVMAddIncoming(rl->z, in2, from2, 2);
     in2[0] = zero, in2[1] = rl->yn, from2[0] = rl->y_entry ? rl->y_entry : rl->zb, from2[1] = rl->ylatch;
     LLVMAddIncoming(rl->y, in2, from2, 2);
-    if (rl->multi) {
+    if (gathers_mask(rf, rl)) {
         in2[0] = zero, in2[1] = rl->mask, from2[0] = rl->pre, from2[1] = rl->zlatch;
         LLVMAddIncoming(rl->mz, in2, from2, 2);
         in2[0] = rl->mz, in2[1] = rl->mask, from2[0] = rl->zb, from2[1] = rl->ylatch;
@@ -289,7 +289,8 @@ static void close_work_item_loops(region_fn *rf, LLVMBuilderRef b, region_loop *
             LLVMValueRef v = x->value ? x->value : LLVMConstInt(rf->i32, (unsigned)x->state, 0);
             LLVMAddIncoming(rl->next, &v, &x->block, 1);
         }
-        rl->mask = LLVMBuildOr(b, rl->mx, rg_state_bit(rf, b, rl->next), "");
+        if (gathers_mask(rf, rl))
+            rl->mask = LLVMBuildOr(b, rl->mx, rg_state_bit(rf, b, rl->next), "");
     }
     if (rf->cut.sg_mode) {
         if (rf->sg.uni)
@@ -319,7 +320,7 @@ static void close_work_item_loops(region_fn *rf, LLVMBuilderRef b, region_loop *
     LLVMBasicBlockRef from2[2];
     in2[0] = zero, in2[1] = rl->xn, from2[0] = rl->yb, from2[1] = rl->latch;
     LLVMAddIncoming(rl->x, in2, from2, 2);
-    if (rl->multi) {
+    if (gathers_mask(rf, rl)) {
         in2[0] = rl->my, in2[1] = rl->mask, from2[0] = rl->yb, from2[1] = rl->latch;
         LLVMAddIncoming(rl->mx, in2, from2, 2);
     }

@@ -30,7 +30,7 @@ void rg_open_sub_group_loops(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
     LLVMBuildBr(b, rl->zb);
     LLVMPositionBuilderAtEnd(b, rl->zb);
     rl->l = LLVMBuildPhi(b, rf->i64, "row");
-    rl->mz = rl->multi ? LLVMBuildPhi(b, rf->i64, "") : NULL;
+    rl->mz = gathers_mask(rf, rl) ? LLVMBuildPhi(b, rf->i64, "") : NULL;
     /* the row's first (x, y, z): the sub-group's first work-item's, then the next rows' */
     LLVMValueRef zero = const64(rf, 0);
     LLVMValueRef x0 = rl->x0 = LLVMBuildPhi(b, rf->i64, "row.x");
@@ -43,13 +43,13 @@ void rg_open_sub_group_loops(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
     LLVMBuildBr(b, rl->xb);
     LLVMPositionBuilderAtEnd(b, rl->xb);
     rl->x = LLVMBuildPhi(b, rf->i64, "lx");
-    rl->mx = rl->multi ? LLVMBuildPhi(b, rf->i64, "") : NULL;
+    rl->mx = gathers_mask(rf, rl) ? LLVMBuildPhi(b, rf->i64, "") : NULL;
     rf->copy.lid[0] = rl->x, rf->copy.lid[1] = rl->y, rf->copy.lid[2] = rl->z;
     rf->copy.wi = LLVMBuildNUWAdd(b, rl->base, rl->x, "wi");
     LLVMValueRef in2[2] = {x0, NULL};
     LLVMBasicBlockRef from2[2] = {rl->zb, NULL};
     LLVMAddIncoming(rl->x, in2, from2, 1);
-    if (rl->multi)
+    if (gathers_mask(rf, rl))
         LLVMAddIncoming(rl->mx, &rl->mz, &rl->zb, 1);
     in2[0] = lo;
     from2[0] = rl->pre;
@@ -57,7 +57,7 @@ void rg_open_sub_group_loops(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
     LLVMAddIncoming(rl->x0, &first[0], &rl->pre, 1);
     LLVMAddIncoming(rl->y, &first[1], &rl->pre, 1);
     LLVMAddIncoming(rl->z, &first[2], &rl->pre, 1);
-    if (rl->multi)
+    if (gathers_mask(rf, rl))
         LLVMAddIncoming(rl->mz, &zero, &rl->pre, 1);
     LLVMPositionBuilderAtEnd(b, rl->yb); /* unused in this mode */
     LLVMBuildUnreachable(b);
@@ -74,7 +74,7 @@ void rg_open_uniform_loops(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
     LLVMValueRef zy = rg_open_z_y_loops(rf, b, rl, rl->sb);
     LLVMPositionBuilderAtEnd(b, rl->sb);
     rl->xs = LLVMBuildPhi(b, rf->i64, "sg.x");
-    rl->ms = rl->multi ? LLVMBuildPhi(b, rf->i64, "") : NULL;
+    rl->ms = gathers_mask(rf, rl) ? LLVMBuildPhi(b, rf->i64, "") : NULL;
     rf->sg.sg_lo = LLVMBuildNUWAdd(b, zy, rl->xs, "sg.lo");
     /* every sub-group is whole here: tells the optimiser get_sub_group_size()
      * (the builtin's min(S, items - first)) is S */
@@ -94,7 +94,7 @@ void rg_open_uniform_loops(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
     LLVMBuildBr(b, rl->xb);
     LLVMPositionBuilderAtEnd(b, rl->xb);
     rl->i = LLVMBuildPhi(b, rf->i64, "sg.lid");
-    rl->mx = rl->multi ? LLVMBuildPhi(b, rf->i64, "") : NULL;
+    rl->mx = gathers_mask(rf, rl) ? LLVMBuildPhi(b, rf->i64, "") : NULL;
     rl->x = LLVMBuildNUWAdd(b, rl->xs, rl->i, "lx");
     rf->copy.lid[0] = rl->x, rf->copy.lid[1] = rl->y, rf->copy.lid[2] = rl->z;
     rf->copy.wi = LLVMBuildNUWAdd(b, rf->sg.sg_lo, rl->i, "wi");
@@ -114,7 +114,7 @@ void rg_close_sub_group_loops(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
         LLVMSetMetadata(br, LLVMGetMDKindIDInContext(rf->c, "llvm.loop", 9),
                         mc_parallel_loop_md(rf->c, rf->kb->access_group, 1));
     LLVMAddIncoming(rl->x, &rl->xn, &rl->latch, 1);
-    if (rl->multi)
+    if (gathers_mask(rf, rl))
         LLVMAddIncoming(rl->mx, &rl->mask, &rl->latch, 1);
     LLVMPositionBuilderAtEnd(b, rl->ylatch);
     LLVMValueRef ln = LLVMBuildNUWAdd(b, rl->base, rl->xe, "");
@@ -128,7 +128,7 @@ void rg_close_sub_group_loops(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
     LLVMAddIncoming(rl->x0, &zero, &rl->ylatch, 1);
     LLVMAddIncoming(rl->y, &y2, &rl->ylatch, 1);
     LLVMAddIncoming(rl->z, &z2, &rl->ylatch, 1);
-    if (rl->multi)
+    if (gathers_mask(rf, rl))
         LLVMAddIncoming(rl->mz, &rl->mask, &rl->ylatch, 1);
     LLVMPositionBuilderAtEnd(b, rl->zlatch); /* unused in this mode */
     LLVMBuildUnreachable(b);
@@ -160,12 +160,40 @@ void rg_close_uniform_loops(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
     LLVMAddIncoming(rl->xs, in2, from2, 2);
     in2[0] = zero, in2[1] = in, from2[0] = rl->sb, from2[1] = rl->latch;
     LLVMAddIncoming(rl->i, in2, from2, 2);
-    if (rl->multi) {
+    if (gathers_mask(rf, rl)) {
         in2[0] = rl->my, in2[1] = rl->mask, from2[0] = rl->yb, from2[1] = rl->slatch;
         LLVMAddIncoming(rl->ms, in2, from2, 2);
         in2[0] = rl->ms, in2[1] = rl->mask, from2[0] = rl->sb, from2[1] = rl->latch;
         LLVMAddIncoming(rl->mx, in2, from2, 2);
     }
+}
+
+/* The mask of the states (rg_state_bit) the group's work-items were left in:
+ * a loop of its own over the states array, which the vectoriser makes a
+ * vector OR reduction (gathered in the region's loops, the OR is reduced
+ * across the vector after each sub-group, a chain of shuffles every
+ * sub-group waits for). */
+static LLVMValueRef states_mask(region_fn *rf, LLVMBuilderRef b, const char *prefix)
+{
+    char name[48];
+    LLVMBasicBlockRef from = LLVMGetInsertBlock(b);
+    snprintf(name, sizeof name, "%.32s.states", prefix);
+    LLVMBasicBlockRef loop = LLVMAppendBasicBlockInContext(rf->c, rf->frame.wg, name);
+    snprintf(name, sizeof name, "%.32s.states.done", prefix);
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(rf->c, rf->frame.wg, name);
+    LLVMBuildBr(b, loop);
+    LLVMPositionBuilderAtEnd(b, loop);
+    LLVMValueRef i = LLVMBuildPhi(b, rf->i64, ""), m = LLVMBuildPhi(b, rf->i64, "");
+    LLVMValueRef p = LLVMBuildInBoundsGEP2(b, rf->i32, rf->frame.state_base, &i, 1, "");
+    LLVMValueRef m2 = LLVMBuildOr(b, m, rg_state_bit(rf, b, LLVMBuildLoad2(b, rf->i32, p, "")), "states.mask");
+    LLVMValueRef i2 = LLVMBuildNUWAdd(b, i, const64(rf, 1), "");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, i2, rf->sg.nitems, ""), loop, done);
+    LLVMValueRef iv[2] = {const64(rf, 0), i2}, mv[2] = {const64(rf, 0), m2};
+    LLVMBasicBlockRef bb[2] = {from, loop};
+    LLVMAddIncoming(i, iv, bb, 2);
+    LLVMAddIncoming(m, mv, bb, 2);
+    LLVMPositionBuilderAtEnd(b, done);
+    return m2;
 }
 
 /* Uniform copy, after the group ran it: when every work-item reached the
@@ -179,9 +207,11 @@ void rg_uniform_next_region(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
         return;
     }
     LLVMValueRef zero = const64(rf, 0), one = const64(rf, 1);
+    char name[48];
+    snprintf(name, sizeof name, rf->sg.masked ? "m%d" : "u%d", rl->r);
+    rl->mask = states_mask(rf, b, name);
     LLVMValueRef split = LLVMBuildICmp(
         b, LLVMIntNE, LLVMBuildAnd(b, rl->mask, LLVMBuildSub(b, rl->mask, one, ""), ""), zero, "split");
-    char name[48];
     snprintf(name, sizeof name, rf->sg.masked ? "m%d.next" : "u%d.next", rl->r);
     LLVMBasicBlockRef cont = LLVMAppendBasicBlockInContext(rf->c, rf->frame.wg, name);
     snprintf(name, sizeof name, rf->sg.masked ? "m%d.split" : "u%d.split", rl->r);

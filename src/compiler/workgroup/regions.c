@@ -53,7 +53,8 @@
  *    work-items of a region, which run one after another.
  * Pure computations of K.body's entry block that do not depend on the local id
  * (argument casts, ctx fields, __local addresses) are done once in K.wg's
- * entry.  The storage is a stack allocation (a heap one when it would exceed
+ * entry, and so are those of other blocks that cannot trap (the ctx fields
+ * a branch reads, and what is computed from them).  The storage is a stack allocation (a heap one when it would exceed
  * MC_STORAGE_ON_STACK bytes), so private memory stays on the worker's stack.
  *
  * Anything this does not handle (an alloca outside the entry block, a token

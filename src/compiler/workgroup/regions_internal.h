@@ -252,7 +252,7 @@ typedef struct region_loop {
     int *order, n;                  /* its blocks, reverse post-order (definitions before uses) */
     unsigned char *states;          /* [state]: some work-item may leave the region for it */
     int nstates, only;              /* how many such states; the last one found */
-    bool multi;                     /* more than one: the work-items' choices are gathered in a mask */
+    bool multi;                     /* more than one: the work-items' choices are gathered (gathers_mask) or kept */
     LLVMBasicBlockRef pre;          /* where the region starts (rf->frame.pre[r]) */
     LLVMBasicBlockRef zb, yb, xb;   /* the loop headers, z outermost (sub-group mode: row, -, x) */
     LLVMBasicBlockRef latch, ylatch, zlatch, done; /* (sub-group mode: x latch, row latch, -, done) */
@@ -262,14 +262,19 @@ typedef struct region_loop {
     LLVMValueRef l, hi, xe, base;
     LLVMValueRef x0;                /* sub-group mode: the row's first x */
     LLVMValueRef x, y, z;           /* the local id */
-    LLVMValueRef mx, my, mz;        /* the mask so far, per loop (multi) */
+    LLVMValueRef mx, my, mz;        /* the mask so far, per loop (gathers_mask) */
     LLVMValueRef next;              /* at the latch: the work-item's next state */
-    LLVMValueRef mask;              /* at the latch: the mask with that state */
+    LLVMValueRef mask;              /* at the latch: the mask with that state (after a uniform copy: states_mask) */
     LLVMValueRef xn, yn, zn;        /* the next local id */
     LLVMValueRef xend;              /* the x loop's end when narrower than the group (rg_narrow_x_range), else NULL */
     LLVMValueRef narrowed_test;     /* the test that narrowed it (of K.body): true in the region's copy */
     LLVMBasicBlockRef y_entry;      /* where the y loop is entered from: zb, or the last test of region_versioning.c */
 } region_loop;
+
+/* Do region rl's loops gather the work-items' next states in rl->mask (a
+ * phi per loop)?  With several states, but not in a uniform copy: that one
+ * reads them from the array of states after its loops (region_sub_groups.c). */
+static inline bool gathers_mask(const region_fn *rf, const region_loop *rl) { return rl->multi && !rf->sg.uni; }
 
 /* ---- helpers of every step ----------------------------------------------------------------- */
 
@@ -309,6 +314,14 @@ static inline bool is_sub_group_first(LLVMValueRef inst)
 {
     LLVMValueRef f = LLVMIsACallInst(inst) ? mc_called_function(inst) : NULL;
     return f && !strcmp(LLVMGetValueName(f), "__mosaic_get_sub_group_first");
+}
+
+/* __mosaic_keep(x): x, where the builtins want it computed (builtins.h);
+ * each region's copy is its operand's. */
+static inline bool is_keep(LLVMValueRef inst)
+{
+    LLVMValueRef f = LLVMIsACallInst(inst) ? mc_called_function(inst) : NULL;
+    return f && !strcmp(LLVMGetValueName(f), "__mosaic_keep");
 }
 
 /* In K.body while K.wg is built, the result of a non-uniform sub-group barrier

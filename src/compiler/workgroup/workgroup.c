@@ -26,6 +26,7 @@
 #include "compiler/ir/loop_md.h"
 #include "compiler/ir/util.h"
 #include "compiler/ir/wg_context.h"
+#include "compiler/workgroup/implicit_barriers.h"
 #include "compiler/workgroup/workgroup.h"
 
 typedef struct wi_env {
@@ -577,7 +578,8 @@ LLVMValueRef mc_wg_begin(LLVMModuleRef m, mc_kernel_build *kb, LLVMBuilderRef b,
 
 /* What is left of __mosaic_get_sub_group_first() in K.body (K.wi, the loop of
  * K.wg without barriers; regions.c maps its own copies) becomes the local
- * linear id rounded down to a multiple of MOSAIC_SUB_GROUP_SIZE. */
+ * linear id rounded down to a multiple of MOSAIC_SUB_GROUP_SIZE, and
+ * __mosaic_keep(x) becomes x. */
 void mc_lower_sub_group_first(LLVMModuleRef m, mc_kernel_build *kb)
 {
     LLVMContextRef c = LLVMGetModuleContext(m);
@@ -588,6 +590,11 @@ void mc_lower_sub_group_first(LLVMModuleRef m, mc_kernel_build *kb)
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(kb->body); bb; bb = LLVMGetNextBasicBlock(bb))
         for (LLVMValueRef inst = LLVMGetFirstInstruction(bb), next; inst; inst = next) {
             next = LLVMGetNextInstruction(inst);
+            if (called_name_is(inst, "__mosaic_keep")) {
+                LLVMReplaceAllUsesWith(inst, LLVMGetOperand(inst, 0));
+                LLVMInstructionEraseFromParent(inst);
+                continue;
+            }
             if (!called_name_is(inst, "__mosaic_get_sub_group_first"))
                 continue;
             LLVMPositionBuilderBefore(b, inst);
@@ -606,6 +613,24 @@ void mc_lower_sub_group_first(LLVMModuleRef m, mc_kernel_build *kb)
             LLVMInstructionEraseFromParent(inst);
         }
     LLVMDisposeBuilder(b);
+}
+
+/* The fibers' scheduler releases, of the work-items of a sub-group waiting at
+ * non-uniform barriers, those at the lowest site first (cpu_device.c): so the
+ * sites follow the code's order once it is optimised (what LLVM unrolled
+ * is numbered copy by copy), the order the regions' active sets take too
+ * (region_active_sets.c: the barriers in K.body's block order), which the
+ * machine code's layout need not keep. */
+unsigned mc_number_non_uniform_sites(LLVMValueRef f)
+{
+    unsigned n = 0;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst; inst = LLVMGetNextInstruction(inst))
+            if (called_name_is(inst, MC_NON_UNIFORM_BARRIER) && LLVMGetNumArgOperands(inst) == 2) {
+                LLVMValueRef site = LLVMGetOperand(inst, 1);
+                LLVMSetOperand(inst, 1, LLVMConstInt(LLVMTypeOf(site), ++n, 0));
+            }
+    return n;
 }
 
 #define GENERAL_NEST UINT_MAX /* the nest for any formats */

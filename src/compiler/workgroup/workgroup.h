@@ -33,8 +33,11 @@ LLVMValueRef mc_wg_begin(LLVMModuleRef m, mc_kernel_build *kb, LLVMBuilderRef b,
  * accesses as parallel (llvm.access.group) where they do not touch private
  * memory. */
 void mc_annotate_wg(LLVMModuleRef m, mc_kernel_build *kb);
-/* Replaces __mosaic_get_sub_group_first() in K.body, after K.wg is built. */
+/* Replaces __mosaic_get_sub_group_first() and __mosaic_keep(x) in K.body, after K.wg is built. */
 void mc_lower_sub_group_first(LLVMModuleRef m, mc_kernel_build *kb);
+/* Numbers f's calls of __mosaic_sub_group_active 1, 2, ... in its block order
+ * (their site argument); returns how many. */
+unsigned mc_number_non_uniform_sites(LLVMValueRef f);
 /* Builds K.wg for a kernel with barriers by cutting K.body into regions
  * between barriers, each a loop over the work-group (regions.c).  A kernel
  * with something the transformation does not handle is no failure: K.wg

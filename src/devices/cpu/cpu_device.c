@@ -55,7 +55,7 @@ typedef struct fiber_set {
     size_t count, stack_size;
     void **sp;           /* saved stack pointer of each fiber */
     unsigned char *state;
-    void **site;         /* where a fiber at a non-uniform sub-group barrier called it */
+    unsigned *site;      /* which call of a non-uniform sub-group barrier a fiber waits at */
 } fiber_set;
 
 /* A worker's stack for work-group functions whose frame its own stack
@@ -219,13 +219,13 @@ static void cpu_sub_group_barrier(const mosaic_wg_ctx *ctx)
 
 /* Called by kernels at every non-uniform sub-group barrier (the non-uniform
  * sub-group functions, builtins/subgroups.cl): waits until the scheduler
- * releases the fibers of the caller's sub-group at this call (its return
- * address: each call of a builtin is a call site of its own after inlining),
- * and returns their mask. */
-static unsigned cpu_sub_group_active(const mosaic_wg_ctx *ctx)
+ * releases the fibers of the caller's sub-group at this call (`site`: the
+ * compiler numbers the calls of a kernel in the order of its code, each
+ * call of a builtin one of its own after inlining), and returns their mask. */
+static unsigned cpu_sub_group_active(const mosaic_wg_ctx *ctx, unsigned site)
 {
     worker *w = ctx->device_private;
-    w->fibers.site[w->current] = __builtin_return_address(0);
+    w->fibers.site[w->current] = site;
     fiber_wait(w, FIBER_AT_NON_UNIFORM);
     return w->active;
 }
@@ -258,11 +258,14 @@ static void cpu_barrier_divergence(const mosaic_wg_ctx *ctx, const char *kernel)
 static bool release_non_uniform(worker *w, size_t lo, size_t hi)
 {
     fiber_set *f = &w->fibers;
-    void *site = NULL;
+    bool waiting = false;
+    unsigned site = 0;
     for (size_t i = lo; i < hi; i++)
-        if (f->state[i] == FIBER_AT_NON_UNIFORM && (!site || (uintptr_t)f->site[i] < (uintptr_t)site))
+        if (f->state[i] == FIBER_AT_NON_UNIFORM && (!waiting || f->site[i] < site)) {
             site = f->site[i];
-    if (!site)
+            waiting = true;
+        }
+    if (!waiting)
         return false;
     unsigned active = 0;
     for (size_t i = lo; i < hi; i++)
