@@ -940,6 +940,19 @@ cl_int mc_run_pragma_unroll(mc_pass_state *s, size_t k)
     return unroll_pragma_loops(s);
 }
 
+cl_int mc_run_private_arrays(mc_pass_state *s, size_t k)
+{
+    (void)k;
+    unsigned *arrays = calloc(s->nk ? s->nk : 1, sizeof *arrays), any = 0;
+    if (!arrays)
+        return mc_out_of_memory(s->log);
+    cl_int r = mc_private_arrays_to_values(s->m, s->tm, s->kb, s->nk, arrays, s->log);
+    for (size_t i = 0; i < s->nk; i++)
+        s->kb[i].stats[MC_STAT_private_arrays] += arrays[i], any += arrays[i];
+    free(arrays);
+    return r == CL_SUCCESS && !any ? skip(s, "no small private array read or written at a run-time index") : r;
+}
+
 cl_int mc_run_scalarize_short_vectors(mc_pass_state *s, size_t k)
 {
     (void)k;
