@@ -888,7 +888,8 @@ static bool build_block(widener *w, LLVMBasicBlockRef bb)
             continue;
         }
         if (header && i == LLVMGetBasicBlockTerminator(bb)) {
-            wd_build_masked_exit(w, i, self);
+            if (!wd_build_masked_exit(w, i, self))
+                return false;
             continue;
         }
         if (w->next_block[self] >= 0 && i == LLVMGetBasicBlockTerminator(bb)) {
@@ -929,6 +930,20 @@ static bool build_block(widener *w, LLVMBasicBlockRef bb)
     return true;
 }
 
+/* The block of K.vec that enters masked loop h, when h is inside an if: its
+ * one way in runs after the blocks before it in K.vec's order, whichever
+ * of them K.body enters it from (linearize.c). */
+static LLVMBasicBlockRef entered_from(widener *w, int h)
+{
+    LLVMBasicBlockRef latch = wd_end_block(w, pmap_get(&w->bidx, w->latch[h]));
+    for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(w->blocks[h])); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        if (LLVMIsATerminatorInst(user) && LLVMGetInstructionParent(user) != latch)
+            return LLVMGetInstructionParent(user);
+    }
+    return NULL;
+}
+
 static void fill_phis(widener *w)
 {
     for (int k = 0; k < w->n; k++) {
@@ -946,6 +961,8 @@ static void fill_phis(widener *w)
             int fi = pmap_get(&w->bidx, LLVMGetIncomingBlock(p, i));
             LLVMBasicBlockRef from = LLVMGetIncomingBlock(p, i), nfrom = wd_end_block(w, fi);
             LLVMValueRef v = LLVMGetIncomingValue(p, i);
+            if (header && w->loop_entry[self] >= 0 && from != w->latch[self])
+                nfrom = entered_from(w, self);
             if (!nfrom)
                 continue; /* from a block never reached */
             /* a vector built at the end of the incoming block */
@@ -968,6 +985,7 @@ static void fill_phis(widener *w)
             LLVMBasicBlockRef from = LLVMGetInstructionParent(user);
             int around = w->parent_loop[h];
             LLVMValueRef v = from == wd_end_block(w, pmap_get(&w->bidx, w->latch[h])) ? w->go_on[h]
+                             : w->loop_entry[h] >= 0 ? wd_lanes_entering(w, h) /* a loop in an if */
                              : around >= 0      ? w->go_on[around] /* those still in the loop around */
                              : w->block_mask[h] ? w->block_mask[h]
                                                 : wd_all_lanes(w);
@@ -995,7 +1013,7 @@ static void widener_free(widener *w)
 {
     free(w->insts), free(w->shape), free(w->stride), free(w->scalar), free(w->vector);
     free(w->blocks), free(w->order), free(w->bbs), free(w->rpo);
-    free(w->loop_of), free(w->parent_loop), free(w->latch), free(w->go_on), free(w->mask_phi);
+    free(w->loop_of), free(w->parent_loop), free(w->latch), free(w->go_on), free(w->mask_phi), free(w->loop_entry);
     free(w->guarded), free(w->in_loop), free(w->block_mask), free(w->decided), free(w->out_block);
     free(w->ushape), free(w->ustride);
     for (int b = 0; w->edge && b < w->nall; b++)
@@ -1153,6 +1171,7 @@ static bool analyse(widener *w, const mc_kernel_build *kb, unsigned vectors)
     w->latch = calloc((size_t)w->nb + 1, sizeof *w->latch);
     w->go_on = calloc((size_t)w->nb + 1, sizeof *w->go_on);
     w->mask_phi = calloc((size_t)w->nb + 1, sizeof *w->mask_phi);
+    w->loop_entry = malloc(((size_t)w->nb + 1) * sizeof *w->loop_entry);
     w->region_of = malloc(((size_t)w->nb + 1) * sizeof *w->region_of);
     w->join_of = malloc(((size_t)w->nb + 1) * sizeof *w->join_of);
     w->next_block = malloc(((size_t)w->nb + 1) * sizeof *w->next_block);
@@ -1164,7 +1183,7 @@ static bool analyse(widener *w, const mc_kernel_build *kb, unsigned vectors)
     w->decided = calloc((size_t)w->nb + 1, 1);
     w->out_block = calloc((size_t)w->nb + 1, sizeof *w->out_block);
     if (!w->decided || !w->out_block || !w->guarded || !w->in_loop || !w->block_mask ||!w->insts || !w->shape || !w->stride || !w->scalar || !w->vector || !w->blocks || !w->order || !w->bbs ||
-        !w->rpo || !w->loop_of || !w->parent_loop || !w->latch || !w->go_on || !w->mask_phi || !w->region_of || !w->join_of ||
+        !w->rpo || !w->loop_of || !w->parent_loop || !w->latch || !w->go_on || !w->mask_phi || !w->loop_entry || !w->region_of || !w->join_of ||
         !w->next_block || !w->edge || !w->region_mask ||
         !pmap_init(&w->iidx, (size_t)n) || !pmap_init(&w->bidx, (size_t)w->nb))
         return w->why = "out of memory", false;
@@ -1172,7 +1191,7 @@ static bool analyse(widener *w, const mc_kernel_build *kb, unsigned vectors)
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(w->body); bb; bb = LLVMGetNextBasicBlock(bb)) {
         w->bbs[b] = bb;
         w->rpo[b] = -1;
-        w->loop_of[b] = w->parent_loop[b] = -1;
+        w->loop_of[b] = w->parent_loop[b] = w->loop_entry[b] = -1;
         w->region_of[b] = w->join_of[b] = w->next_block[b] = w->guarded[b] = -1;
         pmap_put(&w->bidx, bb, b++);
         for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
@@ -1204,9 +1223,15 @@ static bool analyse(widener *w, const mc_kernel_build *kb, unsigned vectors)
     /* branches on varying values: guards, ifs whose ways meet again, exits
      * of masked loops; each makes some values vary (phis where ways meet,
      * values carried round a loop the lanes leave in different iterations):
-     * shapes again, until no new branch on a varying value turns up */
-    for (bool found = true; found;) { /* until no branch on a varying value is left to place */
-        found = false;
+     * shapes again, until no new branch on a varying value turns up.  A
+     * branch that cannot be placed yet may be once others are (an if
+     * around a masked loop, which comes later in the code) */
+    for (bool found = true, refused = false; found || refused;) { /* until every varying branch is placed */
+        if (refused && !found)
+            return w->why = "control flow that differs between work-items, other than early returns, ifs "
+                            "without returns inside, and loops with one exit",
+                   false;
+        found = refused = false;
         for (int j = 0; j < w->n; j++) {
             LLVMValueRef i = w->insts[j];
             long long st;
@@ -1216,10 +1241,9 @@ static bool analyse(widener *w, const mc_kernel_build *kb, unsigned vectors)
                 w->next_block[bb] >= 0 || w->region_of[bb] >= 0 || w->guarded[bb] >= 0 || w->decided[bb])
                 continue;
             if (sw ? !wd_divergent_region(w, bb) : (!wd_guard(w, bb) && !wd_divergent_region(w, bb) && !wd_masked_loop(w, bb)))
-                return w->why = "control flow that differs between work-items, other than early returns, ifs "
-                                "without loops or returns inside, and loops with one exit",
-                       false;
-            found = true;
+                refused = true;
+            else
+                found = true;
         }
         if (found)
             find_shapes(w);

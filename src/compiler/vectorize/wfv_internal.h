@@ -49,6 +49,7 @@ typedef struct widener {
     LLVMBasicBlockRef *latch;  /* per header: the block that goes round again */
     LLVMValueRef *go_on;       /* per header (K.vec): the lanes still in the loop this iteration */
     LLVMValueRef *mask_phi;    /* per header (K.vec): the lanes that entered this iteration */
+    int *loop_entry;           /* per header of a loop inside an if (below): the block that enters it, or -1 */
     /* ifs that work-items take different ways through (divergent_region):
      * the blocks between the branch and where the ways meet run one after
      * the other, each under the mask of the lanes that reach it */
@@ -122,7 +123,9 @@ bool wd_build_region_branch(widener *w, LLVMValueRef term, int b);
 LLVMValueRef wd_select_by_way(widener *w, LLVMValueRef p);
 /* The lanes that go from block p to block b of an if (p's edges into b). */
 LLVMValueRef wd_edge_into(widener *w, int p, int b);
-void wd_build_masked_exit(widener *w, LLVMValueRef term, int h);
+bool wd_build_masked_exit(widener *w, LLVMValueRef term, int h);
+/* The lanes that enter masked loop h inside an if (from w->loop_entry[h]). */
+LLVMValueRef wd_lanes_entering(widener *w, int h);
 void wd_build_guard(widener *w, LLVMValueRef term, int g);
 void wd_pass_lanes_on(widener *w, int b);
 
