@@ -20,12 +20,14 @@
  * instead of K.body.  A branch that barriers decide (uniformity.c) takes
  * lane 0's way there, and a row whose lanes disagree is reported.
  *
- * What it takes: no barriers (but in K.row), no private arrays, atomics
- * other than tickets (an add at an address the row shares: widen_ticket),
- * calls other than intrinsics with vector forms, or vector-typed values;
- * control flow that depends on values the row shares, or on others in the
- * ways linearize.c runs under lane masks (guards, ifs whose ways meet
- * again, loops with one exit).
+ * What it takes: no barriers (but in K.row), no private arrays (the small
+ * ones are values by then: workgroup/private_arrays.c), atomics other than
+ * tickets (an add at an address the row shares: widen_ticket), calls other
+ * than intrinsics with vector forms, or vector-typed values; control flow
+ * that depends on values the row shares, or on others in the ways
+ * linearize.c runs under lane masks (guards, ifs whose ways meet again,
+ * loops with one exit, also inside such ifs).  In K.row, a row's lanes in
+ * one block make more values the row's (wfv_blocks.c).
  * Each value has a shape:
  *   UNIFORM       the same for every work-item of the row: kept scalar;
  *   CONSECUTIVE   lane i is the first lane's value plus i * stride (a local
@@ -204,6 +206,8 @@ enum shape wd_infer(widener *w, LLVMValueRef inst, long long *stride)
         return UNIFORM; /* no value */
     case LLVMAtomicRMW:
         return VARYING; /* each lane its own ticket */
+    case LLVMICmp: case LLVMSDiv: case LLVMSRem: /* in K.row, maybe the row's (wfv_blocks.c) */
+        return all_uniform ? UNIFORM : wd_row_block_shape(w, inst, stride);
     case LLVMAdd: case LLVMSub:
         if (all_uniform)
             return UNIFORM;
@@ -231,7 +235,7 @@ enum shape wd_infer(widener *w, LLVMValueRef inst, long long *stride)
             *stride = st[0];
             return CONSECUTIVE;
         }
-        return VARYING;
+        return wd_row_block_shape(w, inst, stride); /* x % 2^k in K.row */
     case LLVMXor: /* ~x, instcombine's form of -1 - x */
         if (all_uniform)
             return UNIFORM;
@@ -263,8 +267,8 @@ enum shape wd_infer(widener *w, LLVMValueRef inst, long long *stride)
                 return VARYING;
             /* a shift right keeps lanes apart only when the stride's low bits
              * are zero (sext(trunc(x)) is ashr(shl(x, 32), 32)) */
-            if (op != LLVMMul && op != LLVMShl && (a & ((1LL << c) - 1)))
-                return VARYING;
+            if (op != LLVMMul && op != LLVMShl && (a & ((1LL << c) - 1))) /* x / 2^c in K.row: maybe the row's */
+                return op == LLVMLShr ? wd_row_block_shape(w, inst, stride) : VARYING;
             *stride = op == LLVMMul ? st[0] * c : op == LLVMShl ? st[0] * (1LL << c) : st[0] / (1LL << c);
             return CONSECUTIVE;
         }

@@ -129,6 +129,13 @@ LLVMValueRef wd_lanes_entering(widener *w, int h);
 void wd_build_guard(widener *w, LLVMValueRef term, int g);
 void wd_pass_lanes_on(widener *w, int b);
 
+/* wfv_blocks.c */
+/* In K.row, the shape of integer inst (x / 2^k, x % 2^k, x & mask, a
+ * comparison with a bound) when a consecutive operand's lanes lie in one
+ * aligned block of values over the row: UNIFORM, or CONSECUTIVE (*stride);
+ * VARYING when not. */
+enum shape wd_row_block_shape(const widener *w, LLVMValueRef inst, long long *stride);
+
 /* wfv_clamps.c */
 /* Which operand of inst is the bound of a clamp (a min or max of integers,
  * the other operand varying): 0 or 1, else -1. */
