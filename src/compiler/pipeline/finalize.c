@@ -701,10 +701,12 @@ static cl_int join_and_share_reads(mc_pass_state *s)
         if (LLVMIsDeclaration(f))
             continue;
         unsigned joined = mc_group_interleaved_accesses(f), shared = mc_eliminate_redundant_row_loads(f, s->an);
+        unsigned by_lane = mc_row_accesses_by_lane(f); /* what joining left of a row's gathers */
         mc_kernel_build *kb = build_of(s, f);
         if (kb)
-            kb->stats[MC_STAT_joined_accesses] = joined, kb->stats[MC_STAT_shared_row_loads] = shared;
-        if (!joined && !shared)
+            kb->stats[MC_STAT_joined_accesses] = joined, kb->stats[MC_STAT_shared_row_loads] = shared,
+            kb->stats[MC_STAT_row_accesses_by_lane] = by_lane;
+        if (!joined && !shared && !by_lane)
             continue;
         if (n == cap) {
             LLVMValueRef *bigger = realloc(changed, (cap *= 2) * sizeof *changed);
@@ -764,7 +766,7 @@ static void say_how_built(const mc_pass_state *s, size_t k)
     const mosaic_kernel_info *info = &s->obj.kernels[k];
     const unsigned *st = s->kb[k].stats;
     char checked[96] = "", uniform[96] = "", skipped[96] = "", rows[96] = "", streamed[96] = "", joined[96] = "",
-         shared[96] = "", ahead[96] = "";
+         shared[96] = "", by_lane[96] = "", ahead[96] = "";
     if (st[MC_STAT_checked_rows])
         snprintf(checked, sizeof checked, ", %u with a copy for rows that pass their bounds checks",
                  st[MC_STAT_checked_rows]);
@@ -784,6 +786,10 @@ static void say_how_built(const mc_pass_state *s, size_t k)
     if (st[MC_STAT_shared_row_loads])
         snprintf(shared, sizeof shared, ", %u value%s that every row reads alike read by the first row",
                  st[MC_STAT_shared_row_loads], st[MC_STAT_shared_row_loads] == 1 ? "" : "s");
+    if (st[MC_STAT_row_accesses_by_lane])
+        snprintf(by_lane, sizeof by_lane, ", %u gather%s or scatter%s of a row done a lane at a time",
+                 st[MC_STAT_row_accesses_by_lane], st[MC_STAT_row_accesses_by_lane] == 1 ? "" : "s",
+                 st[MC_STAT_row_accesses_by_lane] == 1 ? "" : "s");
     if (st[MC_STAT_streamed_stores])
         snprintf(streamed, sizeof streamed, ", %u store%s of whole lines that may stream past the cache",
                  st[MC_STAT_streamed_stores], st[MC_STAT_streamed_stores] == 1 ? "" : "s");
@@ -794,12 +800,12 @@ static void say_how_built(const mc_pass_state *s, size_t k)
         fprintf(stderr, "mosaic: kernel %s: groups of a column run %u at a time (K.fused: %u loops over "
                 "work-items vectorised, %u row loops interleaved)\n", info->name, s->obj.fused_groups[k],
                 mc_count_vector_loops(s->fused[k].wg), s->fused[k].stats[MC_STAT_interleaved_rows]);
-    fprintf(stderr, "mosaic: kernel %s: %s, %u loop%s over work-items vectorised%s%s%s%s%s%s%s%s\n", info->name,
+    fprintf(stderr, "mosaic: kernel %s: %s, %u loop%s over work-items vectorised%s%s%s%s%s%s%s%s%s\n", info->name,
             !s->kb[k].wg ? "fibers (one work-item function per work-item)"
             : info->uses_barriers ? "work-group function in regions between barriers"
                                   : "work-group function",
             info->vectorised_loops, info->vectorised_loops == 1 ? "" : "s", uniform, checked, joined, shared,
-            skipped, rows, streamed, ahead);
+            by_lane, skipped, rows, streamed, ahead);
 }
 
 /* The largest stack frame x86-64 code generation handles: its offsets are

@@ -629,7 +629,10 @@ LLVMValueRef wd_gather(widener *w, LLVMValueRef inst, LLVMValueRef addresses, LL
     LLVMTypeRef types[2] = {vector_of(w, t), LLVMVectorType(LLVMTypeOf(p), w->lanes)};
     LLVMValueRef args[4] = {addresses ? addresses : wd_vector_value(w, p), LLVMConstInt(w->i32, LLVMGetAlignment(inst), 0),
                             mask ? mask : wd_all_lanes(w), LLVMGetPoison(vector_of(w, t))};
-    return wd_call_intrinsic(w, "llvm.masked.gather", types, 2, args, 4);
+    LLVMValueRef g = wd_call_intrinsic(w, "llvm.masked.gather", types, 2, args, 4);
+    if (g && w->row)
+        mc_mark_row_access(g); /* done a lane at a time where every lane is on (masked_ops.c) */
+    return g;
 }
 
 /* A load at a varying or consecutive address (only the running lanes'). */
@@ -676,7 +679,9 @@ void wd_scatter(widener *w, LLVMValueRef inst, LLVMValueRef addresses, LLVMValue
     LLVMValueRef args[4] = {wd_vector_value(w, v), addresses ? addresses : wd_vector_value(w, p),
                             LLVMConstInt(w->i32, LLVMGetAlignment(inst), 0),
                             mask ? mask : wd_all_lanes(w)};
-    wd_call_intrinsic(w, "llvm.masked.scatter", types, 2, args, 4);
+    LLVMValueRef sc = wd_call_intrinsic(w, "llvm.masked.scatter", types, 2, args, 4);
+    if (sc && w->row)
+        mc_mark_row_access(sc);
 }
 
 static void widen_store(widener *w, LLVMValueRef inst)
