@@ -42,8 +42,9 @@ TEST(registry)
         optimisations += pass->kind == MC_KIND_OPTIMISATION;
     }
     /* the code is right without these, so -cl-opt-disable skips them; the others it needs */
-    static const char *const optional[] = {"clean-up", "pragma-unroll", "scalarize-short-vectors", "guarded-index",
-                                           "uniform-loop-exits", "unswitch-uniform", "bounds-check-versioning", "vector-math",
+    static const char *const optional[] = {"clean-up", "pragma-unroll", "private-arrays", "scalarize-short-vectors",
+                                           "guarded-index", "uniform-loop-exits", "unswitch-uniform",
+                                           "bounds-check-versioning", "vector-math",
                                            "vector-math-calls", "join-and-share-reads", "unroll-and-jam",
                                            "boscc", "nontemporal-stores", "one-lane-masked-ops"};
     size_t n = sizeof optional / sizeof optional[0];

@@ -19,7 +19,7 @@
 ;         float4 av = al[p][ty], bv = bl[p][tx];
 ;         acc0 += av.x * bv; acc1 += av.y * bv; acc2 += av.z * bv; acc3 += av.w * bv; }
 ;       barrier(CLK_LOCAL_MEM_FENCE); }
-;     float4 v[4] = { acc0, acc1, acc2, acc3 };
+;     float4 v[17]; v[0] = acc0; v[1] = acc1; v[2] = acc2; v[3] = acc3;
 ;     int row = (i4 + ty) * 4, col = (j4 + tx) * 4;
 ;     for (int r = 0; r < 4 && row + r < m; r++) vstore4(v[r], 0, c + (row + r) * n + col); }
 ;   kernel ... void widened(...): the same but its end:
@@ -71,7 +71,7 @@ define dso_local spir_kernel void @tiles(ptr addrspace(1) noundef align 16 %0, p
   %21 = alloca i32, align 4
   %22 = alloca <4 x float>, align 16
   %23 = alloca <4 x float>, align 16
-  %24 = alloca [4 x <4 x float>], align 16
+  %24 = alloca [17 x <4 x float>], align 16
   %25 = alloca i32, align 4
   %26 = alloca i32, align 4
   %27 = alloca i32, align 4
@@ -251,8 +251,8 @@ define dso_local spir_kernel void @tiles(ptr addrspace(1) noundef align 16 %0, p
   br label %38
 
 138:                                              ; preds = %42
-  call void @llvm.lifetime.start.p0(i64 64, ptr %24) #5
-  %139 = getelementptr inbounds [4 x <4 x float>], ptr %24, i64 0, i64 0
+  call void @llvm.lifetime.start.p0(i64 272, ptr %24) #5
+  %139 = getelementptr inbounds [17 x <4 x float>], ptr %24, i64 0, i64 0
   %140 = load <4 x float>, ptr %15, align 16, !tbaa !17
   store <4 x float> %140, ptr %139, align 16, !tbaa !17
   %141 = getelementptr inbounds <4 x float>, ptr %139, i64 1
@@ -305,7 +305,7 @@ define dso_local spir_kernel void @tiles(ptr addrspace(1) noundef align 16 %0, p
 167:                                              ; preds = %164
   %168 = load i32, ptr %27, align 4, !tbaa !15
   %169 = sext i32 %168 to i64
-  %170 = getelementptr inbounds [4 x <4 x float>], ptr %24, i64 0, i64 %169
+  %170 = getelementptr inbounds [17 x <4 x float>], ptr %24, i64 0, i64 %169
   %171 = load <4 x float>, ptr %170, align 16, !tbaa !17
   %172 = load ptr addrspace(1), ptr %8, align 8, !tbaa !11
   %173 = load i32, ptr %25, align 4, !tbaa !15
@@ -330,7 +330,7 @@ define dso_local spir_kernel void @tiles(ptr addrspace(1) noundef align 16 %0, p
 186:                                              ; preds = %166
   call void @llvm.lifetime.end.p0(i64 4, ptr %26) #5
   call void @llvm.lifetime.end.p0(i64 4, ptr %25) #5
-  call void @llvm.lifetime.end.p0(i64 64, ptr %24) #5
+  call void @llvm.lifetime.end.p0(i64 272, ptr %24) #5
   call void @llvm.lifetime.end.p0(i64 16, ptr %18) #5
   call void @llvm.lifetime.end.p0(i64 16, ptr %17) #5
   call void @llvm.lifetime.end.p0(i64 16, ptr %16) #5

@@ -704,10 +704,12 @@ static cl_int join_and_share_reads(mc_pass_state *s)
         if (LLVMIsDeclaration(f))
             continue;
         unsigned joined = mc_group_interleaved_accesses(f), shared = mc_eliminate_redundant_row_loads(f, s->an);
+        unsigned by_lane = mc_row_accesses_by_lane(f); /* what joining left of a row's gathers */
         mc_kernel_build *kb = build_of(s, f);
         if (kb)
-            kb->stats[MC_STAT_joined_accesses] = joined, kb->stats[MC_STAT_shared_row_loads] = shared;
-        if (!joined && !shared)
+            kb->stats[MC_STAT_joined_accesses] = joined, kb->stats[MC_STAT_shared_row_loads] = shared,
+            kb->stats[MC_STAT_row_accesses_by_lane] = by_lane;
+        if (!joined && !shared && !by_lane)
             continue;
         if (n == cap) {
             LLVMValueRef *bigger = realloc(changed, (cap *= 2) * sizeof *changed);
@@ -767,7 +769,7 @@ static void say_how_built(const mc_pass_state *s, size_t k)
     const mosaic_kernel_info *info = &s->obj.kernels[k];
     const unsigned *st = s->kb[k].stats;
     char checked[96] = "", uniform[96] = "", skipped[96] = "", rows[96] = "", streamed[96] = "", joined[96] = "",
-         shared[96] = "", ahead[96] = "";
+         shared[96] = "", by_lane[96] = "", ahead[96] = "";
     if (st[MC_STAT_checked_rows])
         snprintf(checked, sizeof checked, ", %u with a copy for rows that pass their bounds checks",
                  st[MC_STAT_checked_rows]);
@@ -787,6 +789,10 @@ static void say_how_built(const mc_pass_state *s, size_t k)
     if (st[MC_STAT_shared_row_loads])
         snprintf(shared, sizeof shared, ", %u value%s that every row reads alike read by the first row",
                  st[MC_STAT_shared_row_loads], st[MC_STAT_shared_row_loads] == 1 ? "" : "s");
+    if (st[MC_STAT_row_accesses_by_lane])
+        snprintf(by_lane, sizeof by_lane, ", %u gather%s or scatter%s of a row done a lane at a time",
+                 st[MC_STAT_row_accesses_by_lane], st[MC_STAT_row_accesses_by_lane] == 1 ? "" : "s",
+                 st[MC_STAT_row_accesses_by_lane] == 1 ? "" : "s");
     if (st[MC_STAT_streamed_stores])
         snprintf(streamed, sizeof streamed, ", %u store%s of whole lines that may stream past the cache",
                  st[MC_STAT_streamed_stores], st[MC_STAT_streamed_stores] == 1 ? "" : "s");
@@ -804,12 +810,12 @@ static void say_how_built(const mc_pass_state *s, size_t k)
         fprintf(stderr, "mosaic: kernel %s: keeps the application's work-groups: %s\n", info->name,
                 s->kb[k].group_observer[0] ? s->kb[k].group_observer
                                               : "it has atomics or volatile reads (a loop could wait on them)");
-    fprintf(stderr, "mosaic: kernel %s: %s, %u loop%s over work-items vectorised%s%s%s%s%s%s%s%s\n", info->name,
+    fprintf(stderr, "mosaic: kernel %s: %s, %u loop%s over work-items vectorised%s%s%s%s%s%s%s%s%s\n", info->name,
             !s->kb[k].wg ? "fibers (one work-item function per work-item)"
             : info->uses_barriers ? "work-group function in regions between barriers"
                                   : "work-group function",
             info->vectorised_loops, info->vectorised_loops == 1 ? "" : "s", uniform, checked, joined, shared,
-            skipped, rows, streamed, ahead);
+            by_lane, skipped, rows, streamed, ahead);
 }
 
 /* The largest stack frame x86-64 code generation handles: its offsets are
@@ -958,6 +964,19 @@ cl_int mc_run_pragma_unroll(mc_pass_state *s, size_t k)
 {
     (void)k;
     return unroll_pragma_loops(s);
+}
+
+cl_int mc_run_private_arrays(mc_pass_state *s, size_t k)
+{
+    (void)k;
+    unsigned *arrays = calloc(s->nk ? s->nk : 1, sizeof *arrays), any = 0;
+    if (!arrays)
+        return mc_out_of_memory(s->log);
+    cl_int r = mc_private_arrays_to_values(s->m, s->tm, s->kb, s->nk, arrays, s->log);
+    for (size_t i = 0; i < s->nk; i++)
+        s->kb[i].stats[MC_STAT_private_arrays] += arrays[i], any += arrays[i];
+    free(arrays);
+    return r == CL_SUCCESS && !any ? skip(s, "no small private array read or written at a run-time index") : r;
 }
 
 cl_int mc_run_scalarize_short_vectors(mc_pass_state *s, size_t k)

@@ -446,6 +446,8 @@ static void join_pair(rewriter *r, access *a, access *b, access *first)
         on[i] = LLVMConstInt(LLVMInt1TypeInContext(r->c), 1, 0);
     LLVMValueRef args[4] = {ptrs, LLVMConstInt(r->i32, a->align, 0), LLVMConstVector(on, lanes), LLVMGetPoison(wide)};
     LLVMValueRef g = LLVMBuildCall2(r->b, LLVMGlobalGetValueType(f), f, args, 4, "");
+    if (mc_row_access(first->inst))
+        mc_mark_row_access(g); /* a row's still (masked_ops.c) */
     LLVMValueRef both = LLVMBuildBitCast(r->b, g, LLVMVectorType(a->elem, 2 * lanes), "");
     LLVMValueRef low = every_kth(r, both, 0, 2, lanes), high = every_kth(r, both, 1, 2, lanes);
     replace_load(a, low); /* little-endian: the lower address is the low half */

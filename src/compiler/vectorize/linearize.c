@@ -3,9 +3,11 @@
  * (wfv.c): which branches K.vec can run under lane masks, and the masks.
  *   - guards: a branch outside loops to the block that only returns ("if (i
  *     >= n) return;"): the lanes that stay are the mask of everything after;
- *   - ifs and switches whose ways meet again with no loop or return between:
- *     their blocks run one after the other, each under the mask of the lanes
- *     that reach it, and phis select by the way each lane came;
+ *   - ifs and switches whose ways meet again with no return between, and
+ *     no loop but masked ones (below, found first): their blocks run one
+ *     after the other, each under the mask of the lanes that reach it (a
+ *     masked loop as one step, from the lanes that enter it), and phis
+ *     select by the way each lane came;
  *   - loops with one exit, the header's varying branch: round again while
  *     any lane goes on, each lane's carried values kept once it left; such
  *     a loop may hold others (a persistent-threads loop around a work
@@ -83,9 +85,20 @@ LLVMValueRef wd_select_by_way(widener *w, LLVMValueRef p)
     return v;
 }
 
+LLVMValueRef wd_lanes_entering(widener *w, int h)
+{
+    int entry = w->loop_entry[h];
+    for (int k = 0; k < w->g->nsucc[entry]; k++)
+        if (w->g->succ[entry][k] == h)
+            return w->edge[entry][k];
+    return NULL;
+}
+
 /* The end of a masked loop's header: the lanes that go on (still in the
- * loop and their test holds), and round again while any does. */
-void wd_build_masked_exit(widener *w, LLVMValueRef term, int h)
+ * loop and their test holds), and round again while any does.  A loop in
+ * an if gives its ways their lanes (wd_edge_into): those that entered it
+ * leave by its exit. */
+bool wd_build_masked_exit(widener *w, LLVMValueRef term, int h)
 {
     LLVMBasicBlockRef in = LLVMGetSuccessor(term, 0), out = LLVMGetSuccessor(term, 1);
     LLVMValueRef test = wd_vector_value(w, LLVMGetCondition(term));
@@ -98,6 +111,14 @@ void wd_build_masked_exit(widener *w, LLVMValueRef term, int h)
     LLVMTypeRef mt = LLVMTypeOf(w->go_on[h]);
     LLVMValueRef any = wd_call_intrinsic(w, "llvm.vector.reduce.or", &mt, 1, &w->go_on[h], 1);
     LLVMBuildCondBr(w->b, any, w->blocks[pmap_get(&w->bidx, in)], w->blocks[pmap_get(&w->bidx, out)]);
+    if (w->loop_entry[h] < 0)
+        return true;
+    if (!(w->edge[h] = calloc(2, sizeof *w->edge[h])))
+        return w->why = "out of memory", false;
+    bool stays = LLVMGetSuccessor(term, 0) == in;
+    w->edge[h][!stays] = w->go_on[h];
+    w->edge[h][stays] = wd_lanes_entering(w, h);
+    return true;
 }
 
 /* The end of a guard's block g: the lanes that stay go on, and the rest of
@@ -176,14 +197,41 @@ bool wd_guard(widener *w, int g)
     return false;
 }
 
+/* Is block b, between the branch of block a and where its ways meet, the
+ * header of a masked loop that K.vec can run there as one step (found
+ * before, in the masked loop a is in, or outside all of them as a is;
+ * entered by one edge from outside)?  *entry: the block of that edge. */
+static bool loop_in_if(const widener *w, int a, int b, int *entry)
+{
+    if (w->loop_of[b] != b || w->parent_loop[b] != w->loop_of[a])
+        return false;
+    const mc_cfg *g = w->g;
+    int edges = 0;
+    for (int k = 0; k < g->npred[b]; k++) {
+        int from = g->pred[b][k];
+        if (!wd_in_masked_loop(w, from, b))
+            edges++, *entry = from;
+    }
+    return edges == 1;
+}
+
+/* The way out of masked loop h (its header's successor outside it). */
+static int loop_exit(const widener *w, int h)
+{
+    int s = w->g->succ[h][0];
+    return wd_in_masked_loop(w, s, h) ? w->g->succ[h][1] : s;
+}
+
 /* Does the varying branch that ends block a start an if whose ways meet
  * again at one block j (the first after a that every way from a reaches,
- * with no loop or return between), entered from those ways only?  K.vec
- * runs the blocks between one after the other in reverse post-order, each
- * under the mask of the lanes that reach it, and the phis where ways meet
- * select per lane.  Marks the blocks; those phis vary, and loads at one
- * address between become gathers under the mask (the address may only be
- * valid on the way that has it). */
+ * with no loop or return between but masked loops found before), entered
+ * from those ways only?  K.vec runs the blocks between one after the other
+ * in reverse post-order, each under the mask of the lanes that reach it
+ * (a masked loop between as one step: its lanes start from those that
+ * reach it, all of them leave by its exit, which runs next), and the phis
+ * where ways meet select per lane.  Marks the blocks; those phis vary, and
+ * loads at one address between become gathers under the mask (the address
+ * may only be valid on the way that has it). */
 bool wd_divergent_region(widener *w, int a)
 {
     int *inside = malloc(((size_t)w->nb + 1) * sizeof *inside), *stack = malloc(((size_t)w->nall + 1) * sizeof *stack);
@@ -201,26 +249,32 @@ bool wd_divergent_region(widener *w, int a)
                 seen[s] = 1, stack[sp++] = s;
         }
         while (ok && sp) {
-            int b = stack[--sp];
+            int b = stack[--sp], entry;
             LLVMValueRef t = LLVMGetBasicBlockTerminator(w->bbs[b]);
-            /* between a and j in order (no loop, no way past j), no return, two ways at most */
+            bool loop = loop_in_if(w, a, b, &entry);
+            /* between a and j in order (no loop but a masked one, no way past j), no return, two ways at most */
             ok = w->rpo[b] > w->rpo[a] && w->rpo[b] < w->rpo[j] && (LLVMIsABranchInst(t) || LLVMIsASwitchInst(t)) &&
-                 w->region_of[b] < 0 &&
-                 w->loop_of[b] != b && w->guarded[b] < 0;
+                 w->region_of[b] < 0 && (w->loop_of[b] != b || loop) && w->guarded[b] < 0;
             inside[n++] = b;
             for (int k = 0; ok && k < g->nsucc[b]; k++) {
                 int s = g->succ[b][k];
+                if (loop && s != loop_exit(w, b))
+                    continue; /* the loop runs as one step: on by its exit */
                 ok = w->rpo[s] > w->rpo[b]; /* forward: no loop between */
                 if (s != j && !seen[s])
                     seen[s] = 1, stack[sp++] = s;
             }
         }
-        /* the blocks between entered from a and each other only */
-        for (int i = 0; ok && i < n; i++)
-            for (int k = 0; ok && k < g->npred[inside[i]]; k++) {
-                int from = g->pred[inside[i]][k];
-                ok = from == a || seen[from];
+        /* the blocks between entered from a and each other only (a loop's
+         * header from inside the loop too) */
+        for (int i = 0; ok && i < n; i++) {
+            int b = inside[i], entry;
+            bool loop = loop_in_if(w, a, b, &entry);
+            for (int k = 0; ok && k < g->npred[b]; k++) {
+                int from = g->pred[b][k];
+                ok = from == a || seen[from] || (loop && from != entry);
             }
+        }
         if (!ok)
             continue;
         /* j entered from a and the blocks between only */
@@ -238,15 +292,34 @@ bool wd_divergent_region(widener *w, int a)
             long long st;
             ok = !(LLVMIsAStoreInst(x) && wd_shape_of(w, LLVMGetOperand(x, 1), &st) == UNIFORM);
         }
+    /* K.vec's order: a, the blocks between by reverse post-order, j */
+    for (int i = 1; ok && i < n; i++)
+        for (int k = i; k > 0 && w->rpo[inside[k]] < w->rpo[inside[k - 1]]; k--) {
+            int t = inside[k];
+            inside[k] = inside[k - 1], inside[k - 1] = t;
+        }
+    /* a loop's exit next after it (its header branches there), and the
+     * block that enters it one edge (its mask the lanes that enter) */
+    for (int i = 0; ok && i < n; i++) {
+        int entry;
+        if (!loop_in_if(w, a, inside[i], &entry))
+            continue;
+        int out = loop_exit(w, inside[i]), edges = 0;
+        ok = i + 1 < n ? inside[i + 1] == out : out == join;
+        for (int k = 0; k < g->nsucc[entry]; k++)
+            edges += g->succ[entry][k] == inside[i];
+        ok = ok && edges == 1;
+    }
     if (ok) {
-        /* K.vec's order: a, the blocks between by reverse post-order, j */
-        for (int i = 1; i < n; i++)
-            for (int k = i; k > 0 && w->rpo[inside[k]] < w->rpo[inside[k - 1]]; k--) {
-                int t = inside[k];
-                inside[k] = inside[k - 1], inside[k - 1] = t;
-            }
         int prev = a;
         for (int i = 0; i < n; i++) {
+            int entry;
+            if (loop_in_if(w, a, inside[i], &entry)) {
+                w->loop_entry[inside[i]] = entry;
+                w->next_block[prev] = inside[i];
+                prev = inside[i];
+                continue; /* its blocks keep their loop's masks and branches */
+            }
             w->region_of[inside[i]] = a;
             w->next_block[prev] = inside[i];
             prev = inside[i];

@@ -31,7 +31,23 @@
  * loaded, a scatter stores its highest active lane's value (the last of the
  * writes, in LLVM's order of overlapping lanes).
  *
- * All rewrites are exact, so they run on every kernel; a module without
+ * Every lane of a row.  The widener's rows (K.row, wfv.c) of a barrier
+ * kernel load and store a tile that they transpose with gathers and
+ * scatters whose lanes are all on: a BLAS library's direct SGEMM copies
+ * A's slice into __local memory k-major, each work-item a float4 of a row
+ * into four rows of the tile, which after joining (interleaved_access.c)
+ * is two gathers of 8-byte elements and four scatters for each row of 8
+ * work-items.  On Zen 4 a gather or scatter costs more than the loads and
+ * stores of its lanes, and on Xeons whose microcode guards gathers (Gather
+ * Data Sampling) much more.  So each scatter the widener marked as a row's
+ * (mc_mark_row_access; joining keeps the mark), and each such gather from
+ * memory other than __local, with every lane on and at most MAX_ROW_LANES
+ * lanes, becomes a load or store a lane.  Gathers from a __local tile,
+ * which a k loop reads column by column (CLBlast's XgemmDirectTN, joined
+ * in pairs), stay; so do the loop vectoriser's gathers and those of
+ * kernels widened whole (they run 64 lanes and more a step, rows 8 or 16).
+ *
+ * The rewrites are exact, so they run on every kernel; a module without
  * such operations is left untouched.
  */
 #include <stdio.h>
@@ -44,6 +60,9 @@
 #include "compiler/vectorize/vectorize.h"
 
 typedef enum { M_LOAD, M_STORE, M_GATHER, M_SCATTER } masked_kind;
+
+/* The most lanes of a row's gather or scatter done a lane at a time. */
+#define MAX_ROW_LANES 16
 
 /* The kind of a masked memory intrinsic call, and where its operands are. */
 static bool masked_call(LLVMValueRef inst, masked_kind *kind)
@@ -105,34 +124,39 @@ static unsigned offset_alignment(unsigned align, unsigned long long offset)
     return align ? align : 1;
 }
 
-static void scalarize(LLVMBuilderRef b, LLVMTargetDataRef td, LLVMValueRef call, masked_kind kind, int lane)
+/* Lanes first .. last of call (all of them on) as scalar accesses; a
+ * load's other lanes are its pass-through's. */
+static void scalarize(LLVMBuilderRef b, LLVMTargetDataRef td, LLVMValueRef call, masked_kind kind, int first,
+                      int last)
 {
     LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(call));
-    LLVMValueRef k = LLVMConstInt(LLVMInt32TypeInContext(c), (unsigned long long)lane, 0);
     LLVMPositionBuilderBefore(b, call);
     /* operands: load (ptr, align, mask, passthru), store (value, ptr, align, mask),
      * gather (ptrs, align, mask, passthru), scatter (values, ptrs, align, mask) */
     bool loads = loads_through(kind);
-    LLVMValueRef value = loads ? NULL : LLVMGetOperand(call, 0);
+    LLVMValueRef value = loads ? NULL : LLVMGetOperand(call, 0), r = loads ? LLVMGetOperand(call, 3) : NULL;
     LLVMValueRef where = LLVMGetOperand(call, loads ? 0 : 1);
-    unsigned align = (unsigned)LLVMConstIntGetZExtValue(LLVMGetOperand(call, loads ? 1 : 2));
     LLVMTypeRef vec = LLVMTypeOf(loads ? call : value), elem = LLVMGetElementType(vec);
-    LLVMValueRef ptr;
-    if (kind == M_GATHER || kind == M_SCATTER) {
-        ptr = LLVMBuildExtractElement(b, where, k, "lane.ptr");
-    } else {
-        ptr = LLVMBuildGEP2(b, elem, where, &k, 1, "lane.ptr");
-        align = offset_alignment(align, (unsigned long long)lane * LLVMABISizeOfType(td, elem));
+    for (int lane = first; lane <= last; lane++) {
+        LLVMValueRef k = LLVMConstInt(LLVMInt32TypeInContext(c), (unsigned long long)lane, 0), ptr;
+        unsigned align = (unsigned)LLVMConstIntGetZExtValue(LLVMGetOperand(call, loads ? 1 : 2));
+        if (kind == M_GATHER || kind == M_SCATTER) {
+            ptr = LLVMBuildExtractElement(b, where, k, "lane.ptr");
+        } else {
+            ptr = LLVMBuildGEP2(b, elem, where, &k, 1, "lane.ptr");
+            align = offset_alignment(align, (unsigned long long)lane * LLVMABISizeOfType(td, elem));
+        }
+        if (loads) {
+            LLVMValueRef v = LLVMBuildLoad2(b, elem, ptr, "lane");
+            LLVMSetAlignment(v, align);
+            r = LLVMBuildInsertElement(b, r, v, k, "");
+        } else {
+            LLVMValueRef s = LLVMBuildStore(b, LLVMBuildExtractElement(b, value, k, "lane"), ptr);
+            LLVMSetAlignment(s, align);
+        }
     }
-    if (loads) {
-        LLVMValueRef v = LLVMBuildLoad2(b, elem, ptr, "lane");
-        LLVMSetAlignment(v, align);
-        LLVMValueRef r = LLVMBuildInsertElement(b, LLVMGetOperand(call, 3), v, k, "");
+    if (loads)
         LLVMReplaceAllUsesWith(call, r);
-    } else {
-        LLVMValueRef s = LLVMBuildStore(b, LLVMBuildExtractElement(b, value, k, "lane"), ptr);
-        LLVMSetAlignment(s, align);
-    }
     LLVMInstructionEraseFromParent(call);
 }
 
@@ -151,11 +175,65 @@ bool mc_scalarize_one_lane_masked_ops(LLVMModuleRef m)
                 int lane = one_true_lane(mask_of(inst, kind));
                 if (lane < 0)
                     continue;
-                scalarize(b, td, inst, kind, lane);
+                scalarize(b, td, inst, kind, lane, lane);
                 changed = true;
             }
     LLVMDisposeBuilder(b);
     return changed;
+}
+
+/* ---- every lane of a row ----------------------------------------------------- */
+
+#define ROW_ACCESS "mosaic.row.access"
+
+static unsigned row_access_kind(LLVMValueRef inst)
+{
+    return LLVMGetMDKindIDInContext(LLVMGetTypeContext(LLVMTypeOf(inst)), ROW_ACCESS, strlen(ROW_ACCESS));
+}
+
+void mc_mark_row_access(LLVMValueRef call)
+{
+    LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(call));
+    LLVMSetMetadata(call, row_access_kind(call), LLVMMetadataAsValue(c, LLVMMDNodeInContext2(c, NULL, 0)));
+}
+
+bool mc_row_access(LLVMValueRef call) { return LLVMGetMetadata(call, row_access_kind(call)) != NULL; }
+
+/* Is mask a constant with every lane on? */
+static bool all_on(LLVMValueRef mask)
+{
+    if (!LLVMIsConstant(mask) || LLVMGetTypeKind(LLVMTypeOf(mask)) != LLVMVectorTypeKind)
+        return false;
+    for (unsigned i = 0, n = LLVMGetVectorSize(LLVMTypeOf(mask)); i < n; i++) {
+        LLVMValueRef e = LLVMGetAggregateElement(mask, i);
+        if (!e || !LLVMIsAConstantInt(e) || !LLVMConstIntGetZExtValue(e))
+            return false;
+    }
+    return true;
+}
+
+unsigned mc_row_accesses_by_lane(LLVMValueRef f)
+{
+    LLVMModuleRef m = LLVMGetGlobalParent(f);
+    LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
+    unsigned n = 0;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef inst = LLVMGetFirstInstruction(bb), next; inst; inst = next) {
+            next = LLVMGetNextInstruction(inst);
+            masked_kind kind;
+            if (!LLVMIsACallInst(inst) || !masked_call(inst, &kind) || (kind != M_GATHER && kind != M_SCATTER) ||
+                !mc_row_access(inst) || !all_on(mask_of(inst, kind)))
+                continue;
+            unsigned lanes = LLVMGetVectorSize(LLVMTypeOf(mask_of(inst, kind)));
+            LLVMTypeRef ptrs = LLVMTypeOf(LLVMGetOperand(inst, kind == M_GATHER ? 0 : 1));
+            if (lanes > MAX_ROW_LANES || (kind == M_GATHER && LLVMGetPointerAddressSpace(LLVMGetElementType(ptrs)) == 3))
+                continue; /* (a tile's columns read in a k loop stay gathers) */
+            scalarize(b, td, inst, kind, 0, (int)lanes - 1);
+            n++;
+        }
+    LLVMDisposeBuilder(b);
+    return n;
 }
 
 /* ---- no active lane ---------------------------------------------------------- */

@@ -51,6 +51,14 @@ unsigned mc_eliminate_redundant_row_loads(LLVMValueRef f, mc_analyses *an);
 /* masked_ops.c: masked loads, stores, gathers and scatters whose mask is a
  * constant with one true lane become scalar accesses; true if any did. */
 bool mc_scalarize_one_lane_masked_ops(LLVMModuleRef m);
+/* masked_ops.c: the widener marks the gathers and scatters of a row
+ * (K.row) it makes; mc_row_access says whether call has the mark. */
+void mc_mark_row_access(LLVMValueRef call);
+bool mc_row_access(LLVMValueRef call);
+/* masked_ops.c: each marked scatter of f, and gather from memory other
+ * than __local, with every lane on (a constant mask) becomes a load or
+ * store a lane; how many. */
+unsigned mc_row_accesses_by_lane(LLVMValueRef f);
 /* masked_ops.c: each gather and scatter of f whose mask is not a constant
  * runs under a branch on "any lane active", with the operations of the same
  * mask after it; returns how many. */

@@ -22,12 +22,14 @@
  * narrower than a machine vector is widened with the next rows of the
  * group (wfv_rows.c).
  *
- * What it takes: no barriers (but in K.row), no private arrays, atomics
- * other than tickets (an add at an address the row shares: widen_ticket),
- * calls other than intrinsics with vector forms, or vector-typed values;
- * control flow that depends on values the row shares, or on others in the
- * ways linearize.c runs under lane masks (guards, ifs whose ways meet
- * again, loops with one exit).
+ * What it takes: no barriers (but in K.row), no private arrays (the small
+ * ones are values by then: workgroup/private_arrays.c), atomics other than
+ * tickets (an add at an address the row shares: widen_ticket), calls other
+ * than intrinsics with vector forms, or vector-typed values; control flow
+ * that depends on values the row shares, or on others in the ways
+ * linearize.c runs under lane masks (guards, ifs whose ways meet again,
+ * loops with one exit, also inside such ifs).  In K.row, a row's lanes in
+ * one block make more values the row's (wfv_blocks.c).
  * Each value has a shape:
  *   UNIFORM       the same for every work-item of the row: kept scalar;
  *   CONSECUTIVE   lane i is the first lane's value plus i * stride (a local
@@ -206,6 +208,8 @@ enum shape wd_infer(widener *w, LLVMValueRef inst, long long *stride)
         return UNIFORM; /* no value */
     case LLVMAtomicRMW:
         return VARYING; /* each lane its own ticket */
+    case LLVMICmp: case LLVMSDiv: case LLVMSRem: /* in K.row, maybe the row's (wfv_blocks.c) */
+        return all_uniform ? UNIFORM : wd_row_block_shape(w, inst, stride);
     case LLVMAdd: case LLVMSub:
         if (all_uniform)
             return UNIFORM;
@@ -233,7 +237,7 @@ enum shape wd_infer(widener *w, LLVMValueRef inst, long long *stride)
             *stride = st[0];
             return CONSECUTIVE;
         }
-        return VARYING;
+        return wd_row_block_shape(w, inst, stride); /* x % 2^k in K.row */
     case LLVMXor: /* ~x, instcombine's form of -1 - x */
         if (all_uniform)
             return UNIFORM;
@@ -265,8 +269,8 @@ enum shape wd_infer(widener *w, LLVMValueRef inst, long long *stride)
                 return VARYING;
             /* a shift right keeps lanes apart only when the stride's low bits
              * are zero (sext(trunc(x)) is ashr(shl(x, 32), 32)) */
-            if (op != LLVMMul && op != LLVMShl && (a & ((1LL << c) - 1)))
-                return VARYING;
+            if (op != LLVMMul && op != LLVMShl && (a & ((1LL << c) - 1))) /* x / 2^c in K.row: maybe the row's */
+                return op == LLVMLShr ? wd_row_block_shape(w, inst, stride) : VARYING;
             *stride = op == LLVMMul ? st[0] * c : op == LLVMShl ? st[0] * (1LL << c) : st[0] / (1LL << c);
             return CONSECUTIVE;
         }
@@ -631,7 +635,10 @@ LLVMValueRef wd_gather(widener *w, LLVMValueRef inst, LLVMValueRef addresses, LL
     LLVMTypeRef types[2] = {vector_of(w, t), LLVMVectorType(LLVMTypeOf(p), w->lanes)};
     LLVMValueRef args[4] = {addresses ? addresses : wd_vector_value(w, p), LLVMConstInt(w->i32, LLVMGetAlignment(inst), 0),
                             mask ? mask : wd_all_lanes(w), LLVMGetPoison(vector_of(w, t))};
-    return wd_call_intrinsic(w, "llvm.masked.gather", types, 2, args, 4);
+    LLVMValueRef g = wd_call_intrinsic(w, "llvm.masked.gather", types, 2, args, 4);
+    if (g && w->row)
+        mc_mark_row_access(g); /* done a lane at a time where every lane is on (masked_ops.c) */
+    return g;
 }
 
 /* A load at a varying or consecutive address (only the running lanes'). */
@@ -680,7 +687,9 @@ void wd_scatter(widener *w, LLVMValueRef inst, LLVMValueRef addresses, LLVMValue
     LLVMValueRef args[4] = {wd_vector_value(w, v), addresses ? addresses : wd_vector_value(w, p),
                             LLVMConstInt(w->i32, LLVMGetAlignment(inst), 0),
                             mask ? mask : wd_all_lanes(w)};
-    wd_call_intrinsic(w, "llvm.masked.scatter", types, 2, args, 4);
+    LLVMValueRef sc = wd_call_intrinsic(w, "llvm.masked.scatter", types, 2, args, 4);
+    if (sc && w->row)
+        mc_mark_row_access(sc);
 }
 
 static void widen_store(widener *w, LLVMValueRef inst)
@@ -894,7 +903,8 @@ static bool build_block(widener *w, LLVMBasicBlockRef bb)
             continue;
         }
         if (header && i == LLVMGetBasicBlockTerminator(bb)) {
-            wd_build_masked_exit(w, i, self);
+            if (!wd_build_masked_exit(w, i, self))
+                return false;
             continue;
         }
         if (w->next_block[self] >= 0 && i == LLVMGetBasicBlockTerminator(bb)) {
@@ -939,6 +949,20 @@ static bool build_block(widener *w, LLVMBasicBlockRef bb)
     return true;
 }
 
+/* The block of K.vec that enters masked loop h, when h is inside an if: its
+ * one way in runs after the blocks before it in K.vec's order, whichever
+ * of them K.body enters it from (linearize.c). */
+static LLVMBasicBlockRef entered_from(widener *w, int h)
+{
+    LLVMBasicBlockRef latch = wd_end_block(w, pmap_get(&w->bidx, w->latch[h]));
+    for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(w->blocks[h])); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        if (LLVMIsATerminatorInst(user) && LLVMGetInstructionParent(user) != latch)
+            return LLVMGetInstructionParent(user);
+    }
+    return NULL;
+}
+
 static void fill_phis(widener *w)
 {
     for (int k = 0; k < w->n; k++) {
@@ -956,6 +980,8 @@ static void fill_phis(widener *w)
             int fi = pmap_get(&w->bidx, LLVMGetIncomingBlock(p, i));
             LLVMBasicBlockRef from = LLVMGetIncomingBlock(p, i), nfrom = wd_end_block(w, fi);
             LLVMValueRef v = LLVMGetIncomingValue(p, i);
+            if (header && w->loop_entry[self] >= 0 && from != w->latch[self])
+                nfrom = entered_from(w, self);
             if (!nfrom)
                 continue; /* from a block never reached */
             /* a vector built at the end of the incoming block */
@@ -982,6 +1008,7 @@ static void fill_phis(widener *w)
             LLVMBasicBlockRef from = LLVMGetInstructionParent(user);
             int around = w->parent_loop[h];
             LLVMValueRef v = from == wd_end_block(w, pmap_get(&w->bidx, w->latch[h])) ? w->go_on[h]
+                             : w->loop_entry[h] >= 0 ? wd_lanes_entering(w, h) /* a loop in an if */
                              : around >= 0      ? w->go_on[around] /* those still in the loop around */
                              : w->block_mask[h] ? w->block_mask[h]
                                                 : wd_all_lanes(w);
@@ -1009,7 +1036,7 @@ static void widener_free(widener *w)
 {
     free(w->insts), free(w->shape), free(w->stride), free(w->scalar), free(w->vector);
     free(w->blocks), free(w->order), free(w->bbs), free(w->rpo);
-    free(w->loop_of), free(w->parent_loop), free(w->latch), free(w->go_on), free(w->mask_phi);
+    free(w->loop_of), free(w->parent_loop), free(w->latch), free(w->go_on), free(w->mask_phi), free(w->loop_entry);
     free(w->guarded), free(w->in_loop), free(w->block_mask), free(w->decided), free(w->out_block);
     free(w->ushape), free(w->ustride);
     free(w->by_row), free(w->row_scalar), free(w->ly_row), free(w->row_if_join), free(w->row_if_of);
@@ -1168,6 +1195,7 @@ static bool analyse(widener *w, const mc_kernel_build *kb, unsigned vectors)
     w->latch = calloc((size_t)w->nb + 1, sizeof *w->latch);
     w->go_on = calloc((size_t)w->nb + 1, sizeof *w->go_on);
     w->mask_phi = calloc((size_t)w->nb + 1, sizeof *w->mask_phi);
+    w->loop_entry = malloc(((size_t)w->nb + 1) * sizeof *w->loop_entry);
     w->region_of = malloc(((size_t)w->nb + 1) * sizeof *w->region_of);
     w->join_of = malloc(((size_t)w->nb + 1) * sizeof *w->join_of);
     w->next_block = malloc(((size_t)w->nb + 1) * sizeof *w->next_block);
@@ -1179,7 +1207,7 @@ static bool analyse(widener *w, const mc_kernel_build *kb, unsigned vectors)
     w->decided = calloc((size_t)w->nb + 1, 1);
     w->out_block = calloc((size_t)w->nb + 1, sizeof *w->out_block);
     if (!w->decided || !w->out_block || !w->guarded || !w->in_loop || !w->block_mask ||!w->insts || !w->shape || !w->stride || !w->scalar || !w->vector || !w->blocks || !w->order || !w->bbs ||
-        !w->rpo || !w->loop_of || !w->parent_loop || !w->latch || !w->go_on || !w->mask_phi || !w->region_of || !w->join_of ||
+        !w->rpo || !w->loop_of || !w->parent_loop || !w->latch || !w->go_on || !w->mask_phi || !w->loop_entry || !w->region_of || !w->join_of ||
         !w->next_block || !w->edge || !w->region_mask ||
         !pmap_init(&w->iidx, (size_t)n) || !pmap_init(&w->bidx, (size_t)w->nb))
         return w->why = "out of memory", false;
@@ -1187,7 +1215,7 @@ static bool analyse(widener *w, const mc_kernel_build *kb, unsigned vectors)
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(w->body); bb; bb = LLVMGetNextBasicBlock(bb)) {
         w->bbs[b] = bb;
         w->rpo[b] = -1;
-        w->loop_of[b] = w->parent_loop[b] = -1;
+        w->loop_of[b] = w->parent_loop[b] = w->loop_entry[b] = -1;
         w->region_of[b] = w->join_of[b] = w->next_block[b] = w->guarded[b] = -1;
         pmap_put(&w->bidx, bb, b++);
         for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
@@ -1220,9 +1248,15 @@ static bool analyse(widener *w, const mc_kernel_build *kb, unsigned vectors)
     /* branches on varying values: guards, ifs whose ways meet again, exits
      * of masked loops; each makes some values vary (phis where ways meet,
      * values carried round a loop the lanes leave in different iterations):
-     * shapes again, until no new branch on a varying value turns up */
-    for (bool found = true; found;) { /* until no branch on a varying value is left to place */
-        found = false;
+     * shapes again, until no new branch on a varying value turns up.  A
+     * branch that cannot be placed yet may be once others are (an if
+     * around a masked loop, which comes later in the code) */
+    for (bool found = true, refused = false; found || refused;) { /* until every varying branch is placed */
+        if (refused && !found)
+            return w->why = "control flow that differs between work-items, other than early returns, ifs "
+                            "without returns inside, and loops with one exit",
+                   false;
+        found = refused = false;
         for (int j = 0; j < w->n; j++) {
             LLVMValueRef i = w->insts[j];
             int bb = pmap_get(&w->bidx, LLVMGetInstructionParent(i));
@@ -1233,10 +1267,9 @@ static bool analyse(widener *w, const mc_kernel_build *kb, unsigned vectors)
                 continue;
             if (sw ? !wd_divergent_region(w, bb)
                    : (!wd_guard(w, bb) && !wd_divergent_region(w, bb) && !wd_masked_loop(w, bb) && !wd_row_if(w, bb)))
-                return w->why = "control flow that differs between work-items, other than early returns, ifs "
-                                "without loops or returns inside, and loops with one exit",
-                       false;
-            found = true;
+                refused = true;
+            else
+                found = true;
         }
         found |= wd_rows_mask_loads(w);
         if (found)

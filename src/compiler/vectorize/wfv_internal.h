@@ -49,6 +49,7 @@ typedef struct widener {
     LLVMBasicBlockRef *latch;  /* per header: the block that goes round again */
     LLVMValueRef *go_on;       /* per header (K.vec): the lanes still in the loop this iteration */
     LLVMValueRef *mask_phi;    /* per header (K.vec): the lanes that entered this iteration */
+    int *loop_entry;           /* per header of a loop inside an if (below): the block that enters it, or -1 */
     /* ifs that work-items take different ways through (divergent_region):
      * the blocks between the branch and where the ways meet run one after
      * the other, each under the mask of the lanes that reach it */
@@ -136,7 +137,9 @@ bool wd_build_region_branch(widener *w, LLVMValueRef term, int b);
 LLVMValueRef wd_select_by_way(widener *w, LLVMValueRef p);
 /* The lanes that go from block p to block b of an if (p's edges into b). */
 LLVMValueRef wd_edge_into(widener *w, int p, int b);
-void wd_build_masked_exit(widener *w, LLVMValueRef term, int h);
+bool wd_build_masked_exit(widener *w, LLVMValueRef term, int h);
+/* The lanes that enter masked loop h inside an if (from w->loop_entry[h]). */
+LLVMValueRef wd_lanes_entering(widener *w, int h);
 void wd_build_guard(widener *w, LLVMValueRef term, int g);
 void wd_pass_lanes_on(widener *w, int b);
 
@@ -181,6 +184,13 @@ bool wd_build_row_if(widener *w, LLVMValueRef term, int a);
 LLVMValueRef wd_rows_join_incoming(widener *w, LLVMValueRef p, int from, LLVMValueRef v);
 /* Does block b pass its lanes on to successor s (not out of a row if's way)? */
 bool wd_rows_pass_lanes(const widener *w, int b, int s);
+
+/* wfv_blocks.c */
+/* In K.row, the shape of integer inst (x / 2^k, x % 2^k, x & mask, a
+ * comparison with a bound) when a consecutive operand's lanes lie in one
+ * aligned block of values over the row: UNIFORM, or CONSECUTIVE (*stride);
+ * VARYING when not. */
+enum shape wd_row_block_shape(const widener *w, LLVMValueRef inst, long long *stride);
 
 /* wfv_clamps.c */
 /* Which operand of inst is the bound of a clamp (a min or max of integers,

@@ -51,8 +51,8 @@
  *    of F times as many elements: for 16x16 groups F x 256 floats apart,
  *    4 KiB, so all of one work-item's values fall in one set of the L1 and
  *    evict each other while the next work-items read the same lines.  The
- *    runner's gemm_indirect (16 accumulators a work-item, a private array
- *    that keeps its rows from being widened) ran 4-6 times slower together.
+ *    runner's gemm_indirect (16 accumulators a work-item), when a private
+ *    array kept its rows from being widened, ran 4-6 times slower together.
  */
 #include <stdbool.h>
 #include <stddef.h>

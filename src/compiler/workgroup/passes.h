@@ -1,7 +1,7 @@
 /*
  * The work-group stage's passes over K.body and K.wg, one or two entry
  * points each: spin loops, barriers in loops, loops in step, `#pragma
- * unroll`, guarded indices, atomics, safe division.  Those that need a
+ * unroll`, private arrays, guarded indices, atomics, safe division.  Those that need a
  * control-flow graph or uniformity take the pipeline's analyses (`an`,
  * ir/analyses.h) and invalidate there what they change.
  */
@@ -48,6 +48,13 @@ unsigned mc_uniform_loop_exits(LLVMValueRef body, mc_analyses *an);
  * loop go through the passes; fs is reordered. */
 cl_int mc_unroll_pragma_loops(LLVMModuleRef m, LLVMTargetMachineRef tm, LLVMValueRef *fs, size_t n, mc_analyses *an,
                               mosaic_strbuf *log);
+/* The small private arrays of each kernel's K.body that are read or written
+ * at run-time indices become one variable a scalar, accessed through
+ * selects on the index, then values (mem2reg): before the loops over
+ * work-items are built, so widening sees no memory (private_arrays.c).
+ * arrays[k]: how many of kernel k's. */
+cl_int mc_private_arrays_to_values(LLVMModuleRef m, LLVMTargetMachineRef tm, mc_kernel_build *kbs, size_t nk,
+                                   unsigned *arrays, mosaic_strbuf *log);
 /* Each branch of g's function that closes a cycle (a retreating edge of the
  * depth-first walk from the entry), once, in *out (malloc'd); how many, -1
  * when memory runs out (g NULL: the graph could not be made). */
