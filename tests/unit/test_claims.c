@@ -103,7 +103,7 @@ TEST(a_worker_keeps_its_groups_across_launches)
         /* in another order at each launch */
         for (unsigned i = 0; i < 16; i++) {
             unsigned who = launch ? 15 - i : i;
-            size_t first, n = mosaic_cpu_claim(&j, mosaic_cpu_home_of(&j, who), &first);
+            size_t first = 0, n = mosaic_cpu_claim(&j, mosaic_cpu_home_of(&j, who), &first);
             CHECK(n == j.chunk, "worker %u: a chunk of %zu, got %zu", who, j.chunk, n);
             firsts[launch][who] = first;
         }
