@@ -367,6 +367,18 @@ static unsigned trailing_zeros(LLVMValueRef v, LLVMValueRef assumed, int depth)
 
 unsigned mc_known_trailing_zeros(LLVMValueRef v) { return trailing_zeros(v, NULL, 0); }
 
+bool mc_mask_all_on(LLVMValueRef mask)
+{
+    if (!LLVMIsConstant(mask) || LLVMGetTypeKind(LLVMTypeOf(mask)) != LLVMVectorTypeKind)
+        return false;
+    for (unsigned i = 0, n = LLVMGetVectorSize(LLVMTypeOf(mask)); i < n; i++) {
+        LLVMValueRef e = LLVMGetAggregateElement(mask, i);
+        if (!e || !LLVMIsAConstantInt(e) || !LLVMConstIntGetZExtValue(e))
+            return false;
+    }
+    return true;
+}
+
 /* Is `or x, c` (c a constant, or a constant splat) x + c: c below x's known zero bits? */
 bool mc_or_is_add(LLVMValueRef inst)
 {

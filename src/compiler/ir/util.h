@@ -34,6 +34,8 @@ bool mc_pure_intrinsic(LLVMValueRef f);
 LLVMValueRef mc_splat_scalar(LLVMValueRef v);
 unsigned mc_known_trailing_zeros(LLVMValueRef v);
 bool mc_or_is_add(LLVMValueRef inst);
+/* Is mask a constant vector with every lane on (a masked access that is a plain one)? */
+bool mc_mask_all_on(LLVMValueRef mask);
 /* Instructions in blocks, for the passes that move code after optimisation
  * (masked_ops.c, nontemporal_stores.c):
  *   mc_computes_only: inst computes from its operands only (no memory, no

@@ -232,18 +232,6 @@ typedef struct {
     int group, offset;   /* run (-1: none) and elements from its first member */
 } access;
 
-static bool all_true(LLVMValueRef mask)
-{
-    if (!LLVMIsConstant(mask) || !is_vector(mask))
-        return false;
-    for (unsigned i = 0, n = LLVMGetVectorSize(LLVMTypeOf(mask)); i < n; i++) {
-        LLVMValueRef e = LLVMGetAggregateElement(mask, i);
-        if (!e || !LLVMIsAConstantInt(e) || !LLVMConstIntGetZExtValue(e))
-            return false;
-    }
-    return true;
-}
-
 static bool called(LLVMValueRef inst, const char *prefix) { return mc_intrinsic_named(mc_called_function(inst), &prefix, 1); }
 
 /* A masked load whose mask is on exactly at multiples of k, all lanes, read
@@ -283,13 +271,13 @@ static bool read_access(LLVMTargetDataRef td, LLVMValueRef inst, bool stores, ac
     a->group = -1;
     unsigned k = 0;
     LLVMValueRef ptrs = NULL, scalar = NULL;
-    if (!stores && called(inst, "llvm.masked.gather.") && all_true(LLVMGetOperand(inst, 2))) {
+    if (!stores && called(inst, "llvm.masked.gather.") && mc_mask_all_on(LLVMGetOperand(inst, 2))) {
         a->kind = GATHER, a->value = inst, ptrs = LLVMGetOperand(inst, 0);
         a->align = (unsigned)LLVMConstIntGetZExtValue(LLVMGetOperand(inst, 1));
     } else if (!stores && (k = strided_load(inst, &a->pick)) > 1) {
         a->kind = STRIDED_LOAD, a->value = a->pick, scalar = LLVMGetOperand(inst, 0);
         a->align = (unsigned)LLVMConstIntGetZExtValue(LLVMGetOperand(inst, 1));
-    } else if (stores && called(inst, "llvm.masked.scatter.") && all_true(LLVMGetOperand(inst, 3))) {
+    } else if (stores && called(inst, "llvm.masked.scatter.") && mc_mask_all_on(LLVMGetOperand(inst, 3))) {
         a->kind = SCATTER, a->value = LLVMGetOperand(inst, 0), ptrs = LLVMGetOperand(inst, 1);
         a->align = (unsigned)LLVMConstIntGetZExtValue(LLVMGetOperand(inst, 2));
     } else {

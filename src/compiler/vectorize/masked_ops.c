@@ -199,19 +199,6 @@ void mc_mark_row_access(LLVMValueRef call)
 
 bool mc_row_access(LLVMValueRef call) { return LLVMGetMetadata(call, row_access_kind(call)) != NULL; }
 
-/* Is mask a constant with every lane on? */
-static bool all_on(LLVMValueRef mask)
-{
-    if (!LLVMIsConstant(mask) || LLVMGetTypeKind(LLVMTypeOf(mask)) != LLVMVectorTypeKind)
-        return false;
-    for (unsigned i = 0, n = LLVMGetVectorSize(LLVMTypeOf(mask)); i < n; i++) {
-        LLVMValueRef e = LLVMGetAggregateElement(mask, i);
-        if (!e || !LLVMIsAConstantInt(e) || !LLVMConstIntGetZExtValue(e))
-            return false;
-    }
-    return true;
-}
-
 unsigned mc_row_accesses_by_lane(LLVMValueRef f)
 {
     LLVMModuleRef m = LLVMGetGlobalParent(f);
@@ -223,7 +210,7 @@ unsigned mc_row_accesses_by_lane(LLVMValueRef f)
             next = LLVMGetNextInstruction(inst);
             masked_kind kind;
             if (!LLVMIsACallInst(inst) || !masked_call(inst, &kind) || (kind != M_GATHER && kind != M_SCATTER) ||
-                !mc_row_access(inst) || !all_on(mask_of(inst, kind)))
+                !mc_row_access(inst) || !mc_mask_all_on(mask_of(inst, kind)))
                 continue;
             unsigned lanes = LLVMGetVectorSize(LLVMTypeOf(mask_of(inst, kind)));
             LLVMTypeRef ptrs = LLVMTypeOf(LLVMGetOperand(inst, kind == M_GATHER ? 0 : 1));
