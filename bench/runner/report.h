@@ -13,11 +13,13 @@
  * the row's alternative (memcpy) and OpenBLAS where it has them. */
 enum { MAX_IMPLS = MAX_PLATFORMS + 3, MAX_REPS = 101 };
 
-typedef enum { STATUS_NONE, STATUS_OK, STATUS_FAIL } run_status;
+/* CRASH: the process running the row died in this implementation's calls
+ * (a signal, or an exit of its own): the row ran again without it. */
+typedef enum { STATUS_NONE, STATUS_OK, STATUS_FAIL, STATUS_CRASH } run_status;
 
 typedef struct impl_result {
     run_status status; /* NONE: not run (no such alternative) */
-    char why[256];     /* FAIL: why */
+    char why[256];     /* FAIL, CRASH: why */
     double median, min, max; /* seconds per run */
     int runs;
 } impl_result;
@@ -55,6 +57,7 @@ typedef struct run_info {
     int base; /* the platform the ratios are to: Mosaic where it runs */
     int twin, alt, blas; /* indexes of the twin, the alternative and OpenBLAS in impl[] */
     char blas_info[192]; /* OpenBLAS's build and threads, or why there is none */
+    char crash_note[256]; /* a crash outside the rows (a platform left out of the run): why; empty: none */
 } run_info;
 
 const char *impl_name(const run_info *run, int i);
