@@ -234,6 +234,7 @@ static void store_lost_row(const isolate_job *job, const run_info *run, int row,
 {
     memset(out, 0, sizeof *out);
     job->row_identity(out, row);
+    out->lost = true;
     for (int i = 0; i <= run->twin; i++) {
         out->impl[i].status = STATUS_CRASH;
         snprintf(out->impl[i].why, sizeof out->impl[i].why, "%s", why);
@@ -352,7 +353,13 @@ int isolate_run(const isolate_job *job, run_info *run, bench_platform *platforms
         skip_join(&crashed, skip, sizeof skip, &used);
         child c;
         if (spawn_child(job, only, skip, &c)) {
-            perror("bench_runner: starting a child process");
+            char why[256];
+            snprintf(why, sizeof why, "(no child process to run it: %s)", strerror(errno));
+            fprintf(stderr, "bench_runner: %s\n", why);
+            for (; next < job->nrows; next++)
+                store_lost_row(job, run, job->rows[next], why, &results[next]);
+            if (!run->platforms)
+                run->platforms = platforms;
             return 1;
         }
         int first = next, wstatus = 0;

@@ -87,7 +87,8 @@ static void usage(FILE *f)
                "  --platforms  comma-separated platforms to run (Mosaic, PoCL...; default: every CPU platform)\n"
                "  --csv, --svg where to write the results (default: none)\n"
                "  --inject-fault NAME  corrupt NAME's results as read back, to show the checks catch it\n"
-               "  --inject-crash ROW:PLATFORM  abort in PLATFORM's calls in ROW, to show a crash is survived\n"
+               "  --inject-crash ROW:PLATFORM  abort in PLATFORM's calls in ROW (C+OpenMP: in the twin's),\n"
+               "               to show a crash costs only that row's figures of that platform\n"
                "  --in-process every row in this process (default: the rows run in a child process, and a\n"
                "               row whose platform crashed runs again without it)\n"
                "  --list       list the benchmarks\n"
@@ -385,10 +386,10 @@ static void settle(const run_info *run, bool after_blas)
  * the platform whose calls were running; --inject-crash aborts here. */
 static void enter(const run_info *run, const bench_entry *e, int i)
 {
-    const char *platform = i >= 0 && i < run->nplatforms ? run->platforms[i].name : NULL;
-    channel_step((int)(e - table), platform);
-    if (platform && e == crash_row && !strcasecmp(platform, crash_platform)) {
-        fprintf(stderr, "\nbench_runner: --inject-crash: aborting in %s's calls in %s\n", platform, e->name);
+    channel_step((int)(e - table), i >= 0 && i < run->nplatforms ? run->platforms[i].name : NULL);
+    const char *who = i >= 0 ? impl_name(run, i) : NULL; /* C+OpenMP: the runner's own code */
+    if (who && e == crash_row && !strcasecmp(who, crash_platform)) {
+        fprintf(stderr, "\nbench_runner: --inject-crash: aborting in %s's calls in %s\n", who, e->name);
         abort();
     }
 }
@@ -436,6 +437,7 @@ static void row_identity(bench_result *r, int row)
     r->what = e->what;
     r->bound = e->bound;
     r->alt_name = e->ops->alt ? e->ops->alt_name : NULL;
+    r->of_twin = e->bound == BOUND_MEMORY && e->ops->share_of_twin;
 }
 
 static const char *row_name(int row) { return table[row].name; }
@@ -450,7 +452,6 @@ static void run_bench(const run_info *run, const bench_entry *e, int fault, benc
 
     memset(r, 0, sizeof *r);
     row_identity(r, (int)(e - table));
-    r->of_twin = e->bound == BOUND_MEMORY && ops->share_of_twin;
     /* Every slot up to OpenBLAS's; those the row does not have stay NONE. */
     int nimpl = run->blas + 1;
     for (int i = 0; i < nimpl; i++)

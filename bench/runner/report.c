@@ -109,6 +109,10 @@ static void report_blas(const run_info *run, const bench_result *r)
  * share it. */
 static void report_crashes(const run_info *run, const bench_result *r)
 {
+    if (r->lost) {
+        printf("    crashed %s\n", r->impl[run->twin].why);
+        return;
+    }
     bool shown[MAX_IMPLS] = { false };
     for (int i = 0; i < MAX_IMPLS; i++) {
         if (r->impl[i].status != STATUS_CRASH || shown[i])
@@ -180,15 +184,33 @@ void report_row(const run_info *run, const bench_result *r)
     report_crashes(run, r);
 }
 
+/* The rows the runner itself crashed in (lost), or those implementation i
+ * crashed in (i >= 0); with list, their names after a colon. */
+static int crashed_rows(const bench_result *results, int n, int i, bool list)
+{
+    int count = 0;
+    for (int k = 0; k < n; k++)
+        if (results[k].lost ? i < 0 : i >= 0 && results[k].impl[i].status == STATUS_CRASH) {
+            if (list)
+                printf("%s %s", count ? "," : ":", results[k].name);
+            count++;
+        }
+    return count;
+}
+
 /* Below the FAIL count, only where something crashed: the rows each
  * implementation crashed in (their figures are missing from its geomeans),
- * loudly for Mosaic, whose crash is a bug of its own. */
+ * loudly for Mosaic, whose crash is a bug of its own, and for the runner. */
 static void report_crash_summary(const run_info *run, const bench_result *results, int n)
 {
+    int lost = crashed_rows(results, n, -1, false);
+    if (lost) {
+        printf("THE RUNNER CRASHED (a bug of the runner) in %d row%s", lost, lost == 1 ? "" : "s");
+        crashed_rows(results, n, -1, true);
+        printf(" (no figures)\n");
+    }
     for (int i = 0; i < MAX_IMPLS; i++) {
-        int count = 0;
-        for (int k = 0; k < n; k++)
-            count += results[k].impl[i].status == STATUS_CRASH;
+        int count = crashed_rows(results, n, i, false);
         if (!count)
             continue;
         bool mosaic = i < run->nplatforms && !strcmp(run->platforms[i].name, "Mosaic");
@@ -196,11 +218,9 @@ static void report_crash_summary(const run_info *run, const bench_result *result
             printf("MOSAIC CRASHED (a bug of Mosaic)");
         else
             printf("%s crashed", i == run->alt ? "the alternative" : impl_name(run, i));
-        printf(" in %d row%s:", count, count == 1 ? "" : "s");
-        for (int k = 0, shown = 0; k < n; k++)
-            if (results[k].impl[i].status == STATUS_CRASH)
-                printf("%s %s", shown++ ? "," : "", results[k].name);
-        printf(" (the table shows the row run again without it)\n");
+        printf(" in %d row%s", count, count == 1 ? "" : "s");
+        crashed_rows(results, n, i, true);
+        printf(" (the table shows the row%s run again without it)\n", count == 1 ? "" : "s");
     }
     if (run->crash_note[0])
         printf("%s\n", run->crash_note);

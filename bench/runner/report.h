@@ -31,6 +31,7 @@ typedef struct bench_result {
     long ops;            /* per run (latency rows) */
     const char *alt_name;
     bool of_twin; /* its share is of the twin's bandwidth (bench_ops.share_of_twin) */
+    bool lost;    /* its process died outside any platform's calls: every implementation CRASH, no figures */
     char note[128]; /* bench_ctx.note */
     impl_result impl[MAX_IMPLS];
     /* The roof of a memory- or compute-bound row, read in each of its

@@ -13,7 +13,9 @@
 # A crash injected into one row (--inject-crash) costs that row's figures of
 # the platform that crashed and nothing else: for another platform (a copy of
 # libmosaic.so, which the loader lists as Mosaic-2) the run ends with exit
-# status 0, for Mosaic with 1 and a loud line; neither is a FAIL.
+# status 0, for Mosaic with 1 and a loud line; neither is a FAIL; a crash in
+# the runner's own code loses the row, loudly; with --in-process a crash ends
+# the run.
 set -u
 runner=$1
 out=$2
@@ -132,6 +134,14 @@ for name in stream_triad histogram; do
 done
 grep -q "^MOSAIC CRASHED (a bug of Mosaic) in 1 row: reduce " "$out/crash.txt" || fail "Mosaic's crash is not said loudly"
 grep -q "^0 FAIL$" "$out/crash.txt" || fail "Mosaic's crash was counted as a FAIL"
+# A crash in the runner's own code (here the twin's) loses the row, loudly, and only the row.
+"$runner" --size tiny --threads 2 --reps 1 --only $crash_rows --inject-crash reduce:C+OpenMP \
+    --csv "$out/crash0.csv" >"$out/crash0.txt" 2>&1
+rc=$?
+[ "$rc" -eq 1 ] || { cat "$out/crash0.txt"; fail "the runner's crash: exit status $rc, not 1"; }
+grep -q "^THE RUNNER CRASHED (a bug of the runner) in 1 row: reduce " "$out/crash0.txt" ||
+    fail "the runner's crash is not said loudly"
+[ "$(csv_status histogram Mosaic "$out/crash0.csv")" = ok ] || fail "histogram is not ok after the runner's crash"
 # In one process (--in-process) the same crash ends the run: what the child processes prevent.
 "$runner" --size tiny --threads 2 --reps 1 --only $crash_rows --inject-crash reduce:Mosaic --in-process \
     >"$out/crash1.txt" 2>&1
