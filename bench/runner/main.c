@@ -26,6 +26,11 @@
  * then on and is not timed.  No round starts once a benchmark's rounds
  * have taken 2 s (quick; full: 15 s), so a slow implementation or a loaded
  * machine cannot make the run last hours.
+ *
+ * The rows run in a child process, this program started again
+ * (isolate.h): a platform that crashes in a row costs its figures of that
+ * row, which runs again without it, and the run goes on (--in-process: no
+ * child, every row in this process).
  */
 #define _GNU_SOURCE
 #include "isolate.h"
