@@ -307,9 +307,12 @@ static int after_crash(const isolate_job *job, run_info *run, const child *c, co
     int known = c->stepped && platform[0] && !skipped(skip_run, platform) && !skipped(crashed, platform);
     if (known && c->step_row < 0) {
         /* opening a platform: left out of the whole run */
-        snprintf(run->crash_note, sizeof run->crash_note, "%s%s crashed %s opening its device: left out of the run",
+        size_t used = strlen(run->crash_note);
+        snprintf(run->crash_note + used, sizeof run->crash_note - used,
+                 "%s%s%s crashed %s opening its device: left out of the run", used ? "; " : "",
                  is_mosaic(platform) ? "MOSAIC CRASHED (a bug of Mosaic): " : "", platform, how);
-        fprintf(stderr, "\nbench_runner: %s\n", run->crash_note);
+        fprintf(stderr, "\nbench_runner: %s crashed %s opening its device: leaving it out of the run\n", platform,
+                how);
         skip_add(skip_run, platform, "");
         return is_mosaic(platform);
     }
@@ -321,12 +324,17 @@ static int after_crash(const isolate_job *job, run_info *run, const child *c, co
         skip_add(crashed, platform, why);
         return is_mosaic(platform);
     }
-    /* The runner's own code (setup, a twin, OpenBLAS) or before any record:
-     * nothing to leave out.  In a row, the row is lost; else every row left. */
+    /* The runner's own code (setup, a twin, OpenBLAS) or before any record
+     * (clGetPlatformIDs, which loads every platform's library): nothing to
+     * leave out.  In a row, the row is lost; else every row left. */
     int lost_all = !c->stepped || c->step_row != job->rows[*next];
-    snprintf(why, sizeof why, "%s outside the platforms' calls: a bug of the runner", how);
-    fprintf(stderr, "\nbench_runner: the child process running %s died %s outside the platforms' calls\n",
-            lost_all ? "the rows" : job->row_name(job->rows[*next]), how);
+    if (!c->stepped)
+        snprintf(why, sizeof why, "%s before it opened a platform (clGetPlatformIDs loads them all: OCL_ICD_VENDORS "
+                 "can leave one out)", how);
+    else
+        snprintf(why, sizeof why, "%s outside the platforms' calls: a bug of the runner", how);
+    fprintf(stderr, "\nbench_runner: the child process running %s crashed %s\n",
+            lost_all ? "the rows" : job->row_name(job->rows[*next]), why);
     for (int last = lost_all ? job->nrows : *next + 1; *next < last; (*next)++)
         store_lost_row(job, run, job->rows[*next], why, &results[*next]);
     crashed->n = 0;

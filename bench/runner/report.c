@@ -200,14 +200,15 @@ static int crashed_rows(const bench_result *results, int n, int i, bool list)
 
 /* Below the FAIL count, only where something crashed: the rows each
  * implementation crashed in (their figures are missing from its geomeans),
- * loudly for Mosaic, whose crash is a bug of its own, and for the runner. */
+ * loudly for Mosaic, whose crash is a bug of its own, and for the rows lost
+ * to a crash outside the platforms' calls. */
 static void report_crash_summary(const run_info *run, const bench_result *results, int n)
 {
     int lost = crashed_rows(results, n, -1, false);
     if (lost) {
-        printf("THE RUNNER CRASHED (a bug of the runner) in %d row%s", lost, lost == 1 ? "" : "s");
+        printf("CRASHED OUTSIDE ANY PLATFORM'S CALLS in %d row%s", lost, lost == 1 ? "" : "s");
         crashed_rows(results, n, -1, true);
-        printf(" (no figures)\n");
+        printf(" (no figures; the line under each says where)\n");
     }
     for (int i = 0; i < MAX_IMPLS; i++) {
         int count = crashed_rows(results, n, i, false);
