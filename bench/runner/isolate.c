@@ -54,7 +54,14 @@ static void send_record(int kind, int row, const void *payload, size_t len)
         }
 }
 
-void channel_open(int fd) { channel_fd = fd; }
+void channel_open(int fd)
+{
+    /* Close-on-exec from now on: a process a platform starts (a compiler,
+     * a linker) must not hold the pipe open, or the parent would wait for
+     * its end after this process died. */
+    fcntl(fd, F_SETFD, FD_CLOEXEC);
+    channel_fd = fd;
+}
 
 int channel_is_open(void) { return channel_fd >= 0; }
 
