@@ -390,8 +390,8 @@ int isolate_run(const isolate_job *job, run_info *run, bench_platform *platforms
         }
         if (done)
             continue;
-        if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 2 && c.nplatforms < 0)
-            return 2; /* bad usage, which it has told */
+        if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 2 && c.nplatforms < 0 && !c.step_platform[0])
+            return 2; /* bad usage (no platform by the names given), which it has told */
         int r = after_crash(job, run, &c, how, &next, &skip_run, &crashed, results);
         if (r < 0)
             return 1;
