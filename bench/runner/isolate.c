@@ -8,7 +8,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,8 +61,6 @@ void channel_open(int fd)
     fcntl(fd, F_SETFD, FD_CLOEXEC);
     channel_fd = fd;
 }
-
-int channel_is_open(void) { return channel_fd >= 0; }
 
 void channel_step(int row, const char *platform)
 {

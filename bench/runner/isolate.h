@@ -22,7 +22,6 @@
 /* ---- the child's side: records to the parent; nothing where there is no channel ---- */
 
 void channel_open(int fd);
-int channel_is_open(void);
 /* From now on the calls of `platform` run (""/NULL: the runner's own code:
  * setup, twins, OpenBLAS, roofs) for table row `row` (-1: opening the
  * platforms).  Written only when it changes. */
