@@ -26,9 +26,14 @@
  * then on and is not timed.  No round starts once a benchmark's rounds
  * have taken 2 s (quick; full: 15 s), so a slow implementation or a loaded
  * machine cannot make the run last hours.
+ *
+ * The rows run in a child process, this program started again
+ * (isolate.h): a platform that crashes in a row costs its figures of that
+ * row, which runs again without it, and the run goes on (--in-process: no
+ * child, every row in this process).
  */
 #define _GNU_SOURCE
-#include "report.h"
+#include "isolate.h"
 
 #include <omp.h>
 #include <sched.h>
@@ -38,6 +43,7 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 
 #ifndef BENCH_MARCH
 #define BENCH_MARCH "native"
@@ -61,14 +67,21 @@ typedef struct options {
     bench_size size;
     int reps, threads; /* threads 0: all the cores */
     bool cold;         /* time the first run after the pause, not the second */
-    const char *only, *platforms, *csv, *svg, *fault;
+    bool in_process;   /* every row in this process, no child */
+    int result_fd;     /* a child's pipe to its parent (isolate.h); -1: not a child */
+    const char *only, *platforms, *csv, *svg, *fault, *crash;
+    const char *skip; /* a child's platforms to leave out (after a crash) */
 } options;
+
+/* --inject-crash ROW:PLATFORM: the row, and the platform in whose calls it aborts. */
+static const bench_entry *crash_row;
+static char crash_platform[32];
 
 static void usage(FILE *f)
 {
     fprintf(f, "usage: bench_runner [--size tiny|quick|full] [--reps N] [--threads N] [--timing warm|cold]\n"
                "                    [--only NAMES] [--platforms NAMES] [--csv FILE] [--svg FILE]\n"
-               "                    [--inject-fault NAME] [--list]\n"
+               "                    [--inject-fault NAME] [--inject-crash ROW:PLATFORM] [--in-process] [--list]\n"
                "  --size       problem sizes: tiny (a test), quick (default), full (a 16-core machine)\n"
                "  --reps       timed runs of each implementation; the median is reported (quick: 5, full: 7)\n"
                "  --threads    OpenMP's and OpenBLAS's threads, Mosaic's workers, PoCL's compute units\n"
@@ -79,10 +92,15 @@ static void usage(FILE *f)
                "  --platforms  comma-separated platforms to run (Mosaic, PoCL...; default: every CPU platform)\n"
                "  --csv, --svg where to write the results (default: none)\n"
                "  --inject-fault NAME  corrupt NAME's results as read back, to show the checks catch it\n"
+               "  --inject-crash ROW:PLATFORM  abort in PLATFORM's calls in ROW (C+OpenMP: in the twin's),\n"
+               "               to show a crash costs only that row's figures of that platform\n"
+               "  --in-process every row in this process (default: the rows run in a child process, and a\n"
+               "               row whose platform crashed runs again without it)\n"
                "  --list       list the benchmarks\n"
                "The same from the environment: BENCH_SIZE, BENCH_REPS, BENCH_THREADS, BENCH_TIMING,\n"
                "BENCH_ONLY, BENCH_PLATFORMS, BENCH_CSV, BENCH_SVG (an option wins over its variable).\n"
-               "Exit status: 0 if every result was right, 1 if any FAIL, 2 on bad usage.\n");
+               "Exit status: 0 if every result was right, 1 if any FAIL or Mosaic crashed, 2 on bad usage.\n"
+               "(--result-fd and --skip-platforms are the runner's own, for its child processes.)\n");
 }
 
 static int parse_size(const char *s, bench_size *out)
@@ -116,6 +134,7 @@ static int parse_options(int argc, char **argv, options *o)
     o->platforms = getenv("BENCH_PLATFORMS");
     o->csv = getenv("BENCH_CSV");
     o->svg = getenv("BENCH_SVG");
+    o->result_fd = -1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -125,6 +144,9 @@ static int parse_options(int argc, char **argv, options *o)
             for (int k = 0; k < NUM_BENCH; k++)
                 printf("%-15s %-8s %s\n", table[k].name, table[k].group, table[k].what);
             exit(0);
+        } else if (!strcmp(a, "--in-process")) {
+            o->in_process = true;
+            continue;
         } else if (!v) {
             fprintf(stderr, "bench_runner: %s needs a value\n", a);
             return -1;
@@ -146,7 +168,16 @@ static int parse_options(int argc, char **argv, options *o)
             o->svg = v;
         else if (!strcmp(a, "--inject-fault"))
             o->fault = v;
-        else {
+        else if (!strcmp(a, "--inject-crash"))
+            o->crash = v;
+        else if (!strcmp(a, "--skip-platforms"))
+            o->skip = v;
+        else if (!strcmp(a, "--result-fd")) {
+            if (parse_int(v, 0, 1 << 20, &o->result_fd)) {
+                fprintf(stderr, "bench_runner: --result-fd needs a file descriptor, not %s\n", v);
+                return -1;
+            }
+        } else {
             fprintf(stderr, "bench_runner: unknown option %s\n", a);
             return -1;
         }
@@ -210,6 +241,21 @@ static int unknown_names(const char *list)
     return unknown;
 }
 
+/* --inject-crash ROW:PLATFORM into crash_row and crash_platform. */
+static int parse_crash(const char *spec)
+{
+    const char *colon = strchr(spec, ':');
+    for (int k = 0; colon && k < NUM_BENCH; k++)
+        if (strlen(table[k].name) == (size_t)(colon - spec) && !strncasecmp(spec, table[k].name, colon - spec))
+            crash_row = &table[k];
+    if (!crash_row || !colon[1]) {
+        fprintf(stderr, "bench_runner: --inject-crash needs ROW:PLATFORM (a benchmark, a platform), not %s\n", spec);
+        return -1;
+    }
+    snprintf(crash_platform, sizeof crash_platform, "%s", colon + 1);
+    return 0;
+}
+
 static void short_platform_name(const char *full, char *out, size_t len)
 {
     if (strstr(full, "Mosaic"))
@@ -220,8 +266,27 @@ static void short_platform_name(const char *full, char *out, size_t len)
         snprintf(out, len, "%.*s", (int)strcspn(full, " "), full);
 }
 
+/* A platform whose short name an earlier one has gets its number in the
+ * loader's list after it ("PoCL-2"), so that names tell them apart. */
+static void unique_platform_name(cl_platform_id *ids, cl_uint i, char *name, size_t len)
+{
+    int same = 0;
+    for (cl_uint j = 0; j < i; j++) {
+        char full[128] = "", other[32];
+        clGetPlatformInfo(ids[j], CL_PLATFORM_NAME, sizeof full, full, NULL);
+        short_platform_name(full, other, sizeof other);
+        same += !strcmp(other, name);
+    }
+    if (same) {
+        size_t n = strlen(name);
+        snprintf(name + n, len - n, "-%d", same + 1);
+    }
+}
+
 /* Every platform with a CPU device (GPU platforms are skipped), in the
- * loader's order. */
+ * loader's order, but those --platforms does not list and those --skip-platforms
+ * (a child's) does.  In a child, each platform's calls are announced to the
+ * parent first (isolate.h): a crash while opening one leaves it out of the run. */
 static int open_platforms(const options *o, bench_platform *out)
 {
     cl_platform_id ids[16];
@@ -238,9 +303,15 @@ static int open_platforms(const options *o, bench_platform *out)
         p->platform = ids[i];
         clGetPlatformInfo(ids[i], CL_PLATFORM_NAME, sizeof p->full_name, p->full_name, NULL);
         clGetPlatformInfo(ids[i], CL_PLATFORM_VERSION, sizeof p->version, p->version, NULL);
-        short_platform_name(p->full_name, p->name, sizeof p->name);
-        if (!listed(o->platforms, p->name, NULL))
+        char base[32];
+        short_platform_name(p->full_name, base, sizeof base);
+        snprintf(p->name, sizeof p->name, "%s", base);
+        unique_platform_name(ids, i, p->name, sizeof p->name);
+        if (!listed(o->platforms, base, NULL) && !listed(o->platforms, p->name, NULL))
             continue;
+        if (o->skip && *o->skip && listed(o->skip, p->name, NULL))
+            continue;
+        channel_step(-1, p->name);
         if (clGetDeviceIDs(ids[i], CL_DEVICE_TYPE_CPU, 1, &p->device, NULL) != CL_SUCCESS) {
             fprintf(stderr, "bench_runner: %s has no CPU device: skipped\n", p->full_name);
             continue;
@@ -259,6 +330,7 @@ static int open_platforms(const options *o, bench_platform *out)
         }
         n++;
     }
+    channel_step(-1, NULL);
     return n;
 }
 
@@ -314,6 +386,19 @@ static void settle(const run_info *run, bool after_blas)
     nanosleep(&ts, NULL);
 }
 
+/* The calls of implementation i of row e start (i < 0: the runner's own
+ * code): in a child, the parent is told first, so that a crash is put on
+ * the platform whose calls were running; --inject-crash aborts here. */
+static void enter(const run_info *run, const bench_entry *e, int i)
+{
+    channel_step((int)(e - table), i >= 0 && i < run->nplatforms ? run->platforms[i].name : NULL);
+    const char *who = i >= 0 ? impl_name(run, i) : NULL; /* C+OpenMP: the runner's own code */
+    if (who && e == crash_row && !strcasecmp(who, crash_platform)) {
+        fprintf(stderr, "\nbench_runner: --inject-crash: aborting in %s's calls in %s\n", who, e->name);
+        abort();
+    }
+}
+
 /* One run of implementation i (a platform, the twin, the alternative or OpenBLAS). */
 static int run_impl(const run_info *run, const bench_ops *ops, bench_ctx *b, void **dev, int i)
 {
@@ -347,6 +432,21 @@ static int check_impl(const run_info *run, const bench_ops *ops, bench_ctx *b, v
     return r;
 }
 
+/* What a row's result points to in the table (a child's record carries
+ * the rest). */
+static void row_identity(bench_result *r, int row)
+{
+    const bench_entry *e = &table[row];
+    r->name = e->name;
+    r->group = e->group;
+    r->what = e->what;
+    r->bound = e->bound;
+    r->alt_name = e->ops->alt ? e->ops->alt_name : NULL;
+    r->of_twin = e->bound == BOUND_MEMORY && e->ops->share_of_twin;
+}
+
+static const char *row_name(int row) { return table[row].name; }
+
 static void run_bench(const run_info *run, const bench_entry *e, int fault, bench_result *r)
 {
     const bench_ops *ops = e->ops;
@@ -356,18 +456,14 @@ static void run_bench(const run_info *run, const bench_entry *e, int fault, benc
     int ntimes[MAX_IMPLS] = { 0 };
 
     memset(r, 0, sizeof *r);
-    r->name = e->name;
-    r->group = e->group;
-    r->what = e->what;
-    r->bound = e->bound;
-    r->alt_name = ops->alt ? ops->alt_name : NULL;
-    r->of_twin = e->bound == BOUND_MEMORY && ops->share_of_twin;
+    row_identity(r, (int)(e - table));
     /* Every slot up to OpenBLAS's; those the row does not have stay NONE. */
     int nimpl = run->blas + 1;
     for (int i = 0; i < nimpl; i++)
         if (i <= run->twin || (i == run->alt && ops->alt) || (i == run->blas && ops->blas && blas_present()))
             r->impl[i].status = STATUS_OK;
 
+    enter(run, e, -1);
     if (ops->setup(&b)) {
         for (int i = 0; i < nimpl; i++) {
             if (r->impl[i].status == STATUS_NONE)
@@ -387,6 +483,7 @@ static void run_bench(const run_info *run, const bench_entry *e, int fault, benc
     for (int i = 0; i < nimpl; i++) {
         if (r->impl[i].status == STATUS_NONE)
             continue;
+        enter(run, e, i);
         if (i < run->nplatforms && ops->cl_prepare(&b, &run->platforms[i], &dev[i])) {
             fail(&b, &r->impl[i]);
             continue;
@@ -409,6 +506,7 @@ static void run_bench(const run_info *run, const bench_entry *e, int fault, benc
         for (int j = 0; j < slots; j++) {
             int i = (j + rep) % slots;
             if (i == nimpl) {
+                enter(run, e, -1);
                 settle(run, after_blas);
                 after_blas = false;
                 double v = read_roof(run, e->bound);
@@ -418,6 +516,7 @@ static void run_bench(const run_info *run, const bench_entry *e, int fault, benc
             }
             if (r->impl[i].status != STATUS_OK)
                 continue;
+            enter(run, e, i);
             settle(run, after_blas);
             after_blas = i == run->blas;
             /* warm: an untimed run first wakes this implementation's threads */
@@ -435,11 +534,14 @@ static void run_bench(const run_info *run, const bench_entry *e, int fault, benc
         }
     /* The results of the timed runs must be right too.  The host's output
      * first: the platforms' checks read theirs back into the same arrays. */
+    enter(run, e, -1);
     if (last_host >= 0 && r->impl[last_host].status == STATUS_OK && check_impl(run, ops, &b, dev, last_host, 0))
         fail(&b, &r->impl[last_host]);
-    for (int i = 0; i < run->nplatforms; i++)
+    for (int i = 0; i < run->nplatforms; i++) {
+        enter(run, e, i);
         if (r->impl[i].status == STATUS_OK && check_impl(run, ops, &b, dev, i, fault))
             fail(&b, &r->impl[i]);
+    }
     for (int i = 0; i < nimpl; i++) {
         impl_result *x = &r->impl[i];
         if (x->status != STATUS_OK)
@@ -454,8 +556,11 @@ static void run_bench(const run_info *run, const bench_entry *e, int fault, benc
         r->roof_high = stats_max(readings, nreadings);
     }
     for (int i = 0; i < run->nplatforms; i++)
-        if (dev[i])
+        if (dev[i]) {
+            enter(run, e, i);
             ops->cl_release(&b, &run->platforms[i], dev[i]);
+        }
+    enter(run, e, -1);
     ops->teardown(&b);
 }
 
@@ -468,6 +573,91 @@ static void extend_range(double *low, double *high, double lo, double hi)
         *high = hi;
 }
 
+/* Opens the platforms and fills run's platform fields; in a child, sends
+ * the list to the parent.  -1: --platforms named none that is here. */
+static int open_run_platforms(const options *o, run_info *run, bench_platform *platforms)
+{
+    /* OMP_PROC_BIND makes the OpenMP runtime bind this thread to one core
+     * at start-up, and a CPU device that takes its cores from the thread
+     * creating it (Mosaic's does: docs/settings.md, MOSAIC_NUM_THREADS) runs there. */
+    cpu_set_t mine;
+    if (sched_getaffinity(0, sizeof mine, &mine) == 0 && CPU_COUNT(&mine) < omp_get_num_procs())
+        fprintf(stderr, "bench_runner: this thread may run on %d of the %d cores OpenMP has (OMP_PROC_BIND?); "
+                "OpenCL CPU devices made from it may use only those\n", CPU_COUNT(&mine), omp_get_num_procs());
+
+    run->platforms = platforms;
+    run->nplatforms = open_platforms(o, platforms);
+    /* (a child running a row again may have left out every platform) */
+    if (o->platforms && *o->platforms && !run->nplatforms && !(o->skip && *o->skip)) {
+        fprintf(stderr, "bench_runner: none of the platforms %s was found\n", o->platforms);
+        return -1;
+    }
+    run->base = 0;
+    for (int i = 0; i < run->nplatforms; i++)
+        if (!strcmp(platforms[i].name, "Mosaic")) {
+            run->base = i;
+            break;
+        }
+    run->twin = run->nplatforms;
+    run->alt = run->nplatforms + 1;
+    run->blas = run->nplatforms + 2;
+    channel_platforms(platforms, run->nplatforms);
+    return 0;
+}
+
+/* The rows one after the other in this process; a child sends each
+ * result to its parent as it comes. */
+static void run_rows(const options *o, const run_info *run, const int *rows, int n, bench_result *results)
+{
+    for (int k = 0; k < n; k++) {
+        const bench_entry *e = &table[rows[k]];
+        double t0 = bench_now();
+        fprintf(stderr, "bench_runner: %-15s", e->name);
+        run_bench(run, e, o->fault && listed(o->fault, e->name, NULL), &results[k]);
+        fprintf(stderr, " %.1f s\n", bench_now() - t0);
+        channel_row(rows[k], &results[k]);
+    }
+}
+
+/* The rows in child processes (isolate.c), which are this program run
+ * with the same settings.  Returns isolate_run's status. */
+static int run_in_children(const options *o, const char *self, run_info *run, bench_platform *platforms,
+                           const int *rows, int n, bench_result *results)
+{
+    static const char *const sizes[] = { "tiny", "quick", "full" };
+    char reps[16], threads[16];
+    snprintf(reps, sizeof reps, "%d", o->reps);
+    snprintf(threads, sizeof threads, "%d", o->threads);
+    const char *args[20];
+    int a = 0;
+    args[a++] = self;
+    args[a++] = "--size";
+    args[a++] = sizes[o->size];
+    args[a++] = "--reps";
+    args[a++] = reps;
+    args[a++] = "--timing";
+    args[a++] = o->cold ? "cold" : "warm";
+    if (o->threads) {
+        args[a++] = "--threads";
+        args[a++] = threads;
+    }
+    if (o->platforms && *o->platforms) {
+        args[a++] = "--platforms";
+        args[a++] = o->platforms;
+    }
+    if (o->fault) {
+        args[a++] = "--inject-fault";
+        args[a++] = o->fault;
+    }
+    if (o->crash) {
+        args[a++] = "--inject-crash";
+        args[a++] = o->crash;
+    }
+    args[a] = NULL;
+    isolate_job job = { args, rows, n, row_name, row_identity };
+    return isolate_run(&job, run, platforms, results);
+}
+
 int main(int argc, char **argv)
 {
     options o = { 0 };
@@ -475,7 +665,7 @@ int main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    if ((o.only && unknown_names(o.only)) || (o.fault && unknown_names(o.fault)))
+    if ((o.only && unknown_names(o.only)) || (o.fault && unknown_names(o.fault)) || (o.crash && parse_crash(o.crash)))
         return 2;
 
     /* One thread count for all: set before any platform starts its workers. */
@@ -489,21 +679,16 @@ int main(int argc, char **argv)
     }
     blas_set_threads(omp_get_max_threads()); /* OpenBLAS: the twins' count, every core by default */
 
-    /* OMP_PROC_BIND makes the OpenMP runtime bind this thread to one core
-     * at start-up, and a CPU device that takes its cores from the thread
-     * creating it (Mosaic's does: docs/settings.md, MOSAIC_NUM_THREADS) runs there. */
-    cpu_set_t mine;
-    if (sched_getaffinity(0, sizeof mine, &mine) == 0 && CPU_COUNT(&mine) < omp_get_num_procs())
-        fprintf(stderr, "bench_runner: this thread may run on %d of the %d cores OpenMP has (OMP_PROC_BIND?); "
-                "OpenCL CPU devices made from it may use only those\n", CPU_COUNT(&mine), omp_get_num_procs());
+    static int rows[NUM_BENCH];
+    int n = 0;
+    for (int k = 0; k < NUM_BENCH; k++)
+        if (listed(o.only, table[k].name, table[k].group))
+            rows[n++] = k;
 
     static bench_platform platforms[MAX_PLATFORMS];
+    static bench_result results[NUM_BENCH];
     run_info run = { .size = o.size, .reps = o.reps, .cold = o.cold, .march = BENCH_MARCH, .isa = roofs_isa() };
     run.threads = omp_get_max_threads();
-    cpu_model(run.cpu, sizeof run.cpu);
-    time_t now = time(NULL);
-    strftime(run.date, sizeof run.date, "%Y-%m-%d %H:%M", localtime(&now));
-
     long fma_iters = o.size == SIZE_TINY ? 200000 : o.size == SIZE_QUICK ? 4000000 : 20000000;
     static roofs arrays;
     if (roofs_open(&arrays, stream_length(o.size)) == 0)
@@ -511,36 +696,38 @@ int main(int argc, char **argv)
     else
         fprintf(stderr, "bench_runner: no memory for the triad's arrays: no bandwidth roof\n");
     run.row_fma_iters = fma_iters / 10;
+
+    if (o.result_fd >= 0) {
+        /* A child: its rows and nothing else (the parent reads the run's
+         * roofs and reports).  Its platforms' objects go with the process:
+         * once its results are sent, no exit path of a platform can lose
+         * them (--in-process releases them as a program would). */
+        channel_open(o.result_fd);
+        if (open_run_platforms(&o, &run, platforms))
+            return 2;
+        run_rows(&o, &run, rows, n, results);
+        fflush(NULL);
+        _exit(0);
+    }
+
+    cpu_model(run.cpu, sizeof run.cpu);
+    time_t now = time(NULL);
+    strftime(run.date, sizeof run.date, "%Y-%m-%d %H:%M", localtime(&now));
     double triad_start = run.roofs ? roofs_triad_gbs(run.roofs, 10) : 0;
     double fma_start = roofs_fma_gflops(fma_iters, 5);
 
-    run.platforms = platforms;
-    run.nplatforms = open_platforms(&o, platforms);
-    if (o.platforms && *o.platforms && !run.nplatforms) {
-        fprintf(stderr, "bench_runner: none of the platforms %s was found\n", o.platforms);
-        return 2;
+    int status = 0;
+    if (o.in_process) {
+        if (open_run_platforms(&o, &run, platforms))
+            return 2;
+        run_rows(&o, &run, rows, n, results);
+    } else {
+        status = run_in_children(&o, argv[0], &run, platforms, rows, n, results);
+        if (status == 2)
+            return 2;
     }
-    for (int i = 0; i < run.nplatforms; i++)
-        if (!strcmp(platforms[i].name, "Mosaic")) {
-            run.base = i;
-            break;
-        }
-    run.twin = run.nplatforms;
-    run.alt = run.nplatforms + 1;
-    run.blas = run.nplatforms + 2;
     blas_describe(run.blas_info, sizeof run.blas_info);
 
-    static bench_result results[NUM_BENCH];
-    int n = 0;
-    for (int k = 0; k < NUM_BENCH; k++) {
-        if (!listed(o.only, table[k].name, table[k].group))
-            continue;
-        double t0 = bench_now();
-        fprintf(stderr, "bench_runner: %-15s", table[k].name);
-        run_bench(&run, &table[k], o.fault && listed(o.fault, table[k].name, NULL), &results[n]);
-        fprintf(stderr, " %.1f s\n", bench_now() - t0);
-        n++;
-    }
     /* The roofs again.  The readings' range over the run shows how much the
      * machine's speed moved (other processes, other guests of a host). */
     double triad_end = run.roofs ? roofs_triad_gbs(run.roofs, 10) : 0, fma_end = roofs_fma_gflops(fma_iters, 5);
@@ -564,7 +751,6 @@ int main(int argc, char **argv)
     printf("roofs at the start and at the end: triad %.1f and %.1f GB/s, FMA peak %.0f and %.0f GFLOP/s\n",
            triad_start, triad_end, fma_start, fma_end);
 
-    int status = 0;
     for (int k = 0; k < n; k++)
         for (int i = 0; i < MAX_IMPLS; i++)
             status |= results[k].impl[i].status == STATUS_FAIL;
@@ -580,6 +766,7 @@ int main(int argc, char **argv)
         else
             printf("chart: %s\n", o.svg);
     }
-    close_platforms(platforms, run.nplatforms);
+    if (o.in_process)
+        close_platforms(platforms, run.nplatforms);
     return status;
 }

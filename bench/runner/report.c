@@ -5,6 +5,7 @@
 #include "report.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -103,13 +104,38 @@ static void report_blas(const run_info *run, const bench_result *r)
     printf("\n");
 }
 
+/* A row's crashes, one line per cause: the implementations that crashed
+ * for the same reason (all of them, where the row's host code crashed)
+ * share it. */
+static void report_crashes(const run_info *run, const bench_result *r)
+{
+    if (r->lost) {
+        printf("    crashed %s\n", r->impl[run->twin].why);
+        return;
+    }
+    bool shown[MAX_IMPLS] = { false };
+    for (int i = 0; i < MAX_IMPLS; i++) {
+        if (r->impl[i].status != STATUS_CRASH || shown[i])
+            continue;
+        printf("    ");
+        for (int j = i; j < MAX_IMPLS; j++)
+            if (r->impl[j].status == STATUS_CRASH && !strcmp(r->impl[j].why, r->impl[i].why)) {
+                printf("%s%s", j == i ? "" : ", ", j == run->alt ? r->alt_name : impl_name(run, j));
+                shown[j] = true;
+            }
+        printf(" crashed %s\n", r->impl[i].why);
+    }
+}
+
 void report_row(const run_info *run, const bench_result *r)
 {
     char buf[32];
     printf("%-15s", r->name);
     for (int i = 0; i < table_impls(run); i++) {
         const impl_result *x = &r->impl[i];
-        printf(" %8s", x->status == STATUS_FAIL ? "FAIL" : fmt_time(buf, sizeof buf, result_per_op(r, x)));
+        printf(" %8s", x->status == STATUS_FAIL    ? "FAIL"
+                       : x->status == STATUS_CRASH ? "crashed"
+                                                   : fmt_time(buf, sizeof buf, result_per_op(r, x)));
     }
     if (run->nplatforms) {
         printf(" |");
@@ -155,6 +181,50 @@ void report_row(const run_info *run, const bench_result *r)
     for (int i = 0; i < MAX_IMPLS; i++)
         if (r->impl[i].status == STATUS_FAIL)
             printf("    FAIL %s: %s\n", i == run->alt ? r->alt_name : impl_name(run, i), r->impl[i].why);
+    report_crashes(run, r);
+}
+
+/* The rows the runner itself crashed in (lost), or those implementation i
+ * crashed in (i >= 0); with list, their names after a colon. */
+static int crashed_rows(const bench_result *results, int n, int i, bool list)
+{
+    int count = 0;
+    for (int k = 0; k < n; k++)
+        if (results[k].lost ? i < 0 : i >= 0 && results[k].impl[i].status == STATUS_CRASH) {
+            if (list)
+                printf("%s %s", count ? "," : ":", results[k].name);
+            count++;
+        }
+    return count;
+}
+
+/* Below the FAIL count, only where something crashed: the rows each
+ * implementation crashed in (their figures are missing from its geomeans),
+ * loudly for Mosaic, whose crash is a bug of its own, and for the rows lost
+ * to a crash outside the platforms' calls. */
+static void report_crash_summary(const run_info *run, const bench_result *results, int n)
+{
+    int lost = crashed_rows(results, n, -1, false);
+    if (lost) {
+        printf("CRASHED OUTSIDE ANY PLATFORM'S CALLS in %d row%s", lost, lost == 1 ? "" : "s");
+        crashed_rows(results, n, -1, true);
+        printf(" (no figures; the line under each says where)\n");
+    }
+    for (int i = 0; i < MAX_IMPLS; i++) {
+        int count = crashed_rows(results, n, i, false);
+        if (!count)
+            continue;
+        bool mosaic = i < run->nplatforms && !strcmp(run->platforms[i].name, "Mosaic");
+        if (mosaic)
+            printf("MOSAIC CRASHED (a bug of Mosaic)");
+        else
+            printf("%s crashed", i == run->alt ? "the alternative" : impl_name(run, i));
+        printf(" in %d row%s", count, count == 1 ? "" : "s");
+        crashed_rows(results, n, i, true);
+        printf(" (the table shows the row%s run again without it)\n", count == 1 ? "" : "s");
+    }
+    if (run->crash_note[0])
+        printf("%s\n", run->crash_note);
 }
 
 void report_summary(const run_info *run, const bench_result *results, int n)
@@ -203,6 +273,7 @@ void report_summary(const run_info *run, const bench_result *results, int n)
                    count == 1 ? "" : "s", impl_name(run, i), exp(logsum / count) * 100, low * 100, lowest);
     }
     printf("%d FAIL\n", fails);
+    report_crash_summary(run, results, n);
 }
 
 static void csv_text(FILE *f, const char *s)
@@ -250,7 +321,7 @@ int report_csv(const char *path, const run_info *run, const bench_result *result
             const char *name = i == run->alt ? r->alt_name : impl_name(run, i);
             int threads = i == run->alt ? 1 : i == run->blas ? blas_threads() : run->threads;
             fprintf(f, "%s,%s,%s,%s,%s,%d,%d", r->name, r->group, bound_name(r->bound), name,
-                    x->status == STATUS_OK ? "ok" : "FAIL", threads, x->runs);
+                    x->status == STATUS_OK ? "ok" : x->status == STATUS_FAIL ? "FAIL" : "crashed", threads, x->runs);
             int ok = x->status == STATUS_OK;
             csv_num(f, ok ? x->median * 1e3 : -1, "%.6f");
             csv_num(f, ok ? x->min * 1e3 : -1, "%.6f");
@@ -271,6 +342,11 @@ int report_csv(const char *path, const run_info *run, const bench_result *result
             fputc(',', f);
             if (x->status == STATUS_FAIL)
                 csv_text(f, x->why);
+            else if (x->status == STATUS_CRASH) {
+                char note[300];
+                snprintf(note, sizeof note, "crashed %s", x->why);
+                csv_text(f, note);
+            }
             else if (r->note[0])
                 csv_text(f, r->note);
             fputc('\n', f);

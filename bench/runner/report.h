@@ -13,11 +13,13 @@
  * the row's alternative (memcpy) and OpenBLAS where it has them. */
 enum { MAX_IMPLS = MAX_PLATFORMS + 3, MAX_REPS = 101 };
 
-typedef enum { STATUS_NONE, STATUS_OK, STATUS_FAIL } run_status;
+/* CRASH: the process running the row died in this implementation's calls
+ * (a signal, or an exit of its own): the row ran again without it. */
+typedef enum { STATUS_NONE, STATUS_OK, STATUS_FAIL, STATUS_CRASH } run_status;
 
 typedef struct impl_result {
     run_status status; /* NONE: not run (no such alternative) */
-    char why[256];     /* FAIL: why */
+    char why[256];     /* FAIL, CRASH: why */
     double median, min, max; /* seconds per run */
     int runs;
 } impl_result;
@@ -29,6 +31,7 @@ typedef struct bench_result {
     long ops;            /* per run (latency rows) */
     const char *alt_name;
     bool of_twin; /* its share is of the twin's bandwidth (bench_ops.share_of_twin) */
+    bool lost;    /* its process died outside any platform's calls: every implementation CRASH, no figures */
     char note[128]; /* bench_ctx.note */
     impl_result impl[MAX_IMPLS];
     /* The roof of a memory- or compute-bound row, read in each of its
@@ -55,6 +58,7 @@ typedef struct run_info {
     int base; /* the platform the ratios are to: Mosaic where it runs */
     int twin, alt, blas; /* indexes of the twin, the alternative and OpenBLAS in impl[] */
     char blas_info[192]; /* OpenBLAS's build and threads, or why there is none */
+    char crash_note[256]; /* a crash outside the rows (a platform left out of the run): why; empty: none */
 } run_info;
 
 const char *impl_name(const run_info *run, int i);

@@ -1,7 +1,7 @@
 #!/bin/sh
 # The benchmark runner end to end (ctest bench_runner_tiny): tiny sizes, on
 # the platforms the loader shows (the test environment: Mosaic alone).
-#   selftest.sh path/to/bench_runner output-folder
+#   selftest.sh path/to/bench_runner output-folder [path/to/libmosaic.so]
 # Passes if the runner exits 0, the CSV has a right ("ok") result for Mosaic
 # and for the C twin of every benchmark, each row's share is of the right
 # roof (the barrier rows': their twin's), the matrix products have a right
@@ -10,9 +10,16 @@
 # two benchmarks come out as FAIL with exit status 1 while the others stay
 # ok; --timing cold runs and
 # a timing that is neither warm nor cold is bad usage (exit status 2).
+# A crash injected into one row (--inject-crash) costs that row's figures of
+# the platform that crashed and nothing else: for another platform (a copy of
+# libmosaic.so, which the loader lists as Mosaic-2) the run ends with exit
+# status 0, for Mosaic with 1 and a loud line; neither is a FAIL; a crash in
+# the runner's own code loses the row, loudly; with --in-process a crash ends
+# the run.
 set -u
 runner=$1
 out=$2
+lib=${3:-}
 rm -rf "$out" && mkdir -p "$out" || exit 1
 failed=0
 fail() { echo "selftest: $*"; failed=1; }
@@ -82,6 +89,67 @@ BENCH_TIMING=lukewarm "$runner" --size tiny --only stream_copy >"$out/bad.txt" 2
 rc=$?
 [ "$rc" -eq 2 ] || fail "BENCH_TIMING=lukewarm exited with $rc, not 2 (bad usage)"
 grep -q "timing must be warm or cold" "$out/bad.txt" || fail "BENCH_TIMING=lukewarm: no message saying why"
+
+# A platform that crashes.  csv_status ROW IMPLEMENTATION FILE: its status in the CSV.
+csv_status() { awk -F, -v b="$1" -v i="$2" '$1 == b && $4 == i { print $5 }' "$3"; }
+crash_rows=stream_triad,reduce,histogram
+if [ -n "$lib" ]; then
+    # Two platforms: Mosaic, and a second instance of it from a copy of the
+    # library standing for PoCL, whose kernel compiler aborts on some machines.
+    mkdir -p "$out/vendors" && cp "$lib" "$out/vendors/libmosaic-copy.so" || exit 1
+    echo "$lib" >"$out/vendors/a-mosaic.icd"
+    echo "$out/vendors/libmosaic-copy.so" >"$out/vendors/b-copy.icd"
+    OCL_ICD_VENDORS=$out/vendors "$runner" --size tiny --threads 2 --reps 1 --only $crash_rows \
+        --inject-crash reduce:Mosaic-2 --csv "$out/crash2.csv" --svg "$out/crash2.svg" >"$out/crash2.txt" 2>&1
+    rc=$?
+    [ "$rc" -eq 0 ] || { cat "$out/crash2.txt"; fail "another platform's crash: exit status $rc, not 0"; }
+    grep -q "^platform 1: Mosaic-2 " "$out/crash2.txt" || fail "the copy of libmosaic.so is not listed as Mosaic-2"
+    [ "$(csv_status reduce Mosaic-2 "$out/crash2.csv")" = crashed ] || fail "reduce on Mosaic-2 is not 'crashed' in the CSV"
+    grep -q '^reduce,.*,Mosaic-2,crashed,.*"crashed (signal 6, ' "$out/crash2.csv" || fail "the CSV does not give the signal"
+    for impl in Mosaic C+OpenMP; do
+        [ "$(csv_status reduce $impl "$out/crash2.csv")" = ok ] || fail "reduce on $impl is not ok after Mosaic-2's crash"
+    done
+    for name in stream_triad histogram; do
+        for impl in Mosaic Mosaic-2; do
+            [ "$(csv_status $name $impl "$out/crash2.csv")" = ok ] || fail "$name on $impl is not ok beside the crash"
+        done
+    done
+    grep -q "^reduce .* crashed " "$out/crash2.txt" || fail "the table's reduce row does not say crashed"
+    grep -q "Mosaic-2 crashed (signal 6, " "$out/crash2.txt" || fail "the table does not say Mosaic-2 crashed, with the signal"
+    grep -q "^geomean over 2 benchmarks of Mosaic-2's" "$out/crash2.txt" || fail "the geomean is not over the 2 rows that ran"
+    grep -q "^0 FAIL$" "$out/crash2.txt" || fail "a crash was counted as a FAIL"
+    grep -q ">crashed</text>" "$out/crash2.svg" || fail "the chart does not show the crash"
+else
+    echo "selftest: no libmosaic.so given: a second platform's crash not checked"
+fi
+# Mosaic's own crash is a bug of Mosaic: said loudly, exit status 1, still no FAIL.
+"$runner" --size tiny --threads 2 --reps 1 --only $crash_rows --inject-crash reduce:Mosaic \
+    --csv "$out/crash.csv" >"$out/crash.txt" 2>&1
+rc=$?
+[ "$rc" -eq 1 ] || { cat "$out/crash.txt"; fail "Mosaic's crash: exit status $rc, not 1"; }
+[ "$(csv_status reduce Mosaic "$out/crash.csv")" = crashed ] || fail "reduce on Mosaic is not 'crashed' in the CSV"
+[ "$(csv_status reduce C+OpenMP "$out/crash.csv")" = ok ] || fail "reduce's twin is not ok after Mosaic's crash"
+for name in stream_triad histogram; do
+    [ "$(csv_status $name Mosaic "$out/crash.csv")" = ok ] || fail "$name on Mosaic is not ok beside the crash"
+done
+grep -q "^MOSAIC CRASHED (a bug of Mosaic) in 1 row: reduce " "$out/crash.txt" || fail "Mosaic's crash is not said loudly"
+grep -q "^0 FAIL$" "$out/crash.txt" || fail "Mosaic's crash was counted as a FAIL"
+# A crash in the runner's own code (here the twin's) loses the row, loudly, and only the row.
+"$runner" --size tiny --threads 2 --reps 1 --only $crash_rows --inject-crash reduce:C+OpenMP \
+    --csv "$out/crash0.csv" >"$out/crash0.txt" 2>&1
+rc=$?
+[ "$rc" -eq 1 ] || { cat "$out/crash0.txt"; fail "the runner's crash: exit status $rc, not 1"; }
+grep -q "^CRASHED OUTSIDE ANY PLATFORM'S CALLS in 1 row: reduce " "$out/crash0.txt" ||
+    fail "the runner's crash is not said loudly"
+[ "$(csv_status histogram Mosaic "$out/crash0.csv")" = ok ] || fail "histogram is not ok after the runner's crash"
+# In one process (--in-process) the same crash ends the run: what the child processes prevent.
+"$runner" --size tiny --threads 2 --reps 1 --only $crash_rows --inject-crash reduce:Mosaic --in-process \
+    >"$out/crash1.txt" 2>&1
+rc=$?
+[ "$rc" -gt 128 ] || fail "--in-process with a crash exited with $rc, not by a signal"
+"$runner" --size tiny --threads 2 --reps 1 --only stream_copy --in-process --csv "$out/one.csv" >"$out/one.txt" 2>&1
+rc=$?
+[ "$rc" -eq 0 ] && [ "$(csv_status stream_copy Mosaic "$out/one.csv")" = ok ] || fail "--in-process exited with $rc"
 
 [ "$failed" -eq 0 ] && echo "selftest: passed"
 exit "$failed"

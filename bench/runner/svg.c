@@ -7,7 +7,8 @@
  *   right: each implementation's share of its roof (triad bandwidth or
  *          FMA peak; the twin's bandwidth for rows through __local memory
  *          and barriers), twin included; latency rows have no roof.
- * A failed implementation is drawn as a red FAIL, never as a bar.
+ * A failed implementation is drawn as a red FAIL, one that crashed as a red
+ * "crashed", never as a bar.
  */
 #include "report.h"
 
@@ -47,6 +48,8 @@ static void text(FILE *f, double x, double y, const char *anchor, const char *st
     }
     fputs("</text>\n", f);
 }
+
+static const char *status_word(const impl_result *x) { return x->status == STATUS_FAIL ? "FAIL" : "crashed"; }
 
 int svg_write(const char *path, const run_info *run, const bench_result *results, int n)
 {
@@ -155,8 +158,8 @@ int svg_write(const char *path, const run_info *run, const bench_result *results
             double y = y0 + i * BAR_H;
             /* Left panel: platforms only. */
             if (i < run->nplatforms) {
-                if (x->status == STATUS_FAIL)
-                    text(f, AX(1) + 4, y + BAR_H - 2, "start", "fill=\"#d00\" font-weight=\"bold\"", "FAIL");
+                if (x->status == STATUS_FAIL || x->status == STATUS_CRASH)
+                    text(f, AX(1) + 4, y + BAR_H - 2, "start", "fill=\"#d00\" font-weight=\"bold\"", status_word(x));
                 else {
                     double ratio = result_ratio(&r->impl[run->twin], x);
                     if (ratio > 0) {
@@ -181,8 +184,8 @@ int svg_write(const char *path, const run_info *run, const bench_result *results
                          "latency: no roof (time per launch in the table)");
                 continue;
             }
-            if (x->status == STATUS_FAIL) {
-                text(f, B_X0 + 4, y + BAR_H - 2, "start", "fill=\"#d00\" font-weight=\"bold\"", "FAIL");
+            if (x->status == STATUS_FAIL || x->status == STATUS_CRASH) {
+                text(f, B_X0 + 4, y + BAR_H - 2, "start", "fill=\"#d00\" font-weight=\"bold\"", status_word(x));
                 continue;
             }
             double share = result_share(run, r, x);
