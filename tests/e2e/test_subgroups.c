@@ -1183,6 +1183,76 @@ TEST(active_sets)
     clReleaseProgram(p);
 }
 
+/* ---- an active set that joins others, and elect's store of a kept value --------------------
+ * The odd members sum alone (a masked copy that leaves for one barrier
+ * only: the mask of states after it is the one before with that barrier),
+ * then every member sums x plus its first sum there, where the even ones
+ * already wait (so the next call runs for all of them); then the members
+ * with bit 1 of their sub-group local id sum alone and the elected one
+ * stores that sum, each work-item's kept value, at the sub-group's place
+ * after the work-items' results: a scatter of one address whose value was
+ * loaded under the same mask (masked_ops.c), in the masked copies and, for
+ * partial sub-groups, the fallback.  On every range. */
+static const char *const join_source =
+    "kernel void join(global const int *in, global int *o) {\n"
+    "  size_t w = get_global_linear_id(); int x = in[w]; uint l = get_sub_group_local_id();\n"
+    "  int s = 0;\n"
+    "  if (l & 1) s = sub_group_non_uniform_reduce_add(x);\n"
+    "  o[3 * w] = s;\n"
+    "  o[3 * w + 1] = sub_group_non_uniform_reduce_add(x + s);\n"
+    "  if (l & 2) {\n"
+    "    int u = sub_group_non_uniform_reduce_add(x);\n"
+    "    size_t g = get_group_id(0) + get_num_groups(0) * (get_group_id(1) + get_num_groups(1) * get_group_id(2));\n"
+    "    size_t n = get_global_size(0) * get_global_size(1) * get_global_size(2);\n"
+    "    if (sub_group_elect()) o[3 * n + g * get_enqueued_num_sub_groups() + get_sub_group_id()] = u;\n"
+    "  }\n"
+    "}\n";
+
+TEST(active_sets_join)
+{
+    cl_program p = build(join_source, "-cl-std=CL3.0");
+    if (!p)
+        return;
+    for (size_t ri = 0; ri < NRANGES; ri++) {
+        const range *r = &ranges[ri];
+        wi_map m = map_range(r);
+        const size_t *G = r->global, *L = r->local;
+        size_t ng[3] = {(G[0] + L[0] - 1) / L[0], (G[1] + L[1] - 1) / L[1], (G[2] + L[2] - 1) / L[2]};
+        size_t sgs = (m.enq_items[0] + sg_size - 1) / sg_size, len = 3 * m.n + ng[0] * ng[1] * ng[2] * sgs;
+        cl_int *in = calloc(m.n, sizeof *in), *out = malloc(len * sizeof *out);
+        for (size_t w = 0; w < m.n; w++)
+            in[w] = (cl_int)((w * 2654435761u) >> 9 & 0xff);
+        memset(out, 0xff, len * sizeof *out); /* -1: the sub-groups' places nobody stores */
+        cl_mem ib = buffer(m.n * sizeof *in, in), ob = buffer(len * sizeof *out, out);
+        if (run(p, "join", r, ib, ob, out, len * sizeof *out, 0)) {
+            int bad = 0;
+            for (size_t w = 0; w < m.n; w++) {
+                size_t n = sg_count(&m, w), me = m.lin[w] % sg_size;
+                size_t x = w % G[0], y = w / G[0] % G[1], z = w / (G[0] * G[1]);
+                size_t g = x / L[0] + ng[0] * (y / L[1] + ng[1] * (z / L[2]));
+                cl_int odd = 0, all = 0, two = 0;
+                for (size_t j = 0; j < n; j++) {
+                    cl_int v = in[sg_member(&m, w, j)];
+                    odd += j & 1 ? v : 0;
+                    two += j & 2 ? v : 0;
+                }
+                for (size_t j = 0; j < n; j++)
+                    all += in[sg_member(&m, w, j)] + (j & 1 ? odd : 0);
+                cl_int want[3] = {me & 1 ? odd : 0, all, n > 2 ? two : -1};
+                cl_int got[3] = {out[3 * w], out[3 * w + 1], out[3 * m.n + g * sgs + m.lin[w] / sg_size]};
+                if (memcmp(want, got, sizeof want) && bad++ < 5)
+                    TEST_FAIL("range %zu work-item %zu (sub-group local id %zu): %d %d %d, want %d %d %d", ri, w, me,
+                              got[0], got[1], got[2], want[0], want[1], want[2]);
+            }
+        }
+        clReleaseMemObject(ib);
+        clReleaseMemObject(ob);
+        free(in), free(out);
+        free_map(&m);
+    }
+    clReleaseProgram(p);
+}
+
 /* ---- values of every size in flight at once ----------------------------------------------
  * Each work-item's own 8 bytes of its sub-group's slots are two words, its
  * low word at its sub-group local id and its high word after the sub-group's

@@ -3,7 +3,9 @@
 ; of them, under the mask of the work-items the copy runs: gathers of a
 ; splat.  Under the branch on some lane active each is one scalar load;
 ; elect's store of the sum to one address, a scatter of a splat, is a
-; store of its highest active lane's value.
+; store of its highest active lane's value, which was loaded (the sum kept
+; for each work-item) under the same mask: that lane alone is loaded, under
+; the branch, not the vector and an extraction from it.
 ;   __attribute__((overloadable)) int sub_group_elect(void); __attribute__((overloadable)) float sub_group_non_uniform_reduce_add(float);
 ;   kernel void k(global const float *x, global float *out)
 ;   { float v = x[get_global_id(0)];
@@ -18,6 +20,7 @@
 ; CHECK: m1.sg:
 ; CHECK: call <8 x float> @llvm.masked.gather.v8f32.v8p4(<8 x ptr addrspace(4)> %broadcast.splat
 ; CHECK: m2.sg:
+; CHECK: call <8 x i64> @llvm.masked.load.v8i64.p0(
 ; CHECK: call void @llvm.masked.scatter.v8i32.v8p1(<8 x i32> %{{.*}}, <8 x ptr addrspace(1)> %broadcast.splat
 ; CHECK-LABEL: ;; after boscc
 ; CHECK-LABEL: define void @k.wg(
@@ -28,11 +31,18 @@
 ; CHECK: %one.address{{[0-9]*}} = load float, ptr addrspace(4)
 ; CHECK-NOT: @llvm.masked.gather
 ; CHECK: m2.sg:
-; CHECK-NOT: @llvm.masked.scatter
+; CHECK-NOT: @llvm.masked.{{scatter|load}}
+; CHECK: br i1 %any.lane{{[0-9]+}}, label %[[ANY2:any.lane[0-9]+]], label
+; CHECK: [[ANY2]]:
+; CHECK-NOT: @llvm.masked.{{scatter|load}}
 ; CHECK: [[LEAD:%[0-9]+]] = call i8 @llvm.ctlz.i8(i8 %{{[0-9]+}}, i1 true)
 ; CHECK-NEXT: %last.lane{{[0-9]*}} = sub i8 7, [[LEAD]]
-; CHECK-NEXT: [[V:%[0-9]+]] = extractelement <8 x i32> %{{[0-9]+}}, i8 %last.lane
+; CHECK-NEXT: %last.lane.ptr{{[0-9]*}} = getelementptr i64, ptr %{{[0-9]+}}, i8 %last.lane
+; CHECK-NEXT: %last.lane.value{{[0-9]*}} = load i64, ptr %last.lane.ptr
+; CHECK-NEXT: [[V:%[0-9]+]] = trunc i64 %last.lane.value{{[0-9]*}} to i32
 ; CHECK-NEXT: store i32 [[V]], ptr addrspace(1)
+; CHECK-NOT: @llvm.masked.{{scatter|load}}
+; CHECK: br label %any.lane.done
 
 ; ModuleID = 'program'
 source_filename = "-"

@@ -3,6 +3,10 @@
 ;  - the first region's uniform copy has two next states (the reduction's
 ;    barrier, the return): its mask of them comes from the array of states
 ;    in a loop of its own (u0.states), not gathered across its loops;
+;    (at most 32 states: the bits are OR-ed as 32-bit words);
+;  - the masked copies m1 and m2 each leave for one state only (elect's
+;    barrier, the return): their masks of states come from the mask before
+;    them (kept in states.mask.var), without a loop over the states;
 ;  - the reduction's last barrier and elect's follow each other with
 ;    nothing between: the first goes (two non-uniform barriers, so masked
 ;    copies m1 and m2 only);
@@ -28,7 +32,10 @@
 ; CHECK: u0.done:
 ; CHECK-NEXT: br label %u0.states
 ; CHECK: u0.states:
-; CHECK: %states.mask = or i64
+; CHECK: %states.mask = or i32
+; CHECK: u0.states.done:
+; CHECK-NEXT: %states.mask.all = zext i32 %states.mask to i64
+; CHECK-NEXT: store i64 %states.mask.all, ptr %states.mask.var
 ; CHECK-LABEL: u1.b2:
 ; CHECK-NOT: load ptr
 ; CHECK: shl i64 %sg.lo{{[0-9]+}}, 3
@@ -37,6 +44,15 @@
 ; CHECK: store i64
 ; CHECK-NEXT: br label %u1.latch
 ; CHECK-LABEL: u1.latch:
+; CHECK-LABEL: {{^}}m1.done:
+; CHECK-NEXT: %states.before = load i64, ptr %states.mask.var
+; CHECK-NEXT: [[KEPT1:%[0-9]+]] = and i64 %states.before, -3
+; CHECK-NEXT: [[MASK1:%states.mask[0-9]+]] = or i64 [[KEPT1]], 4
+; CHECK-NEXT: store i64 [[MASK1]], ptr %states.mask.var
+; CHECK-LABEL: {{^}}m2.done:
+; CHECK-NEXT: %states.before{{[0-9]+}} = load i64, ptr %states.mask.var
+; CHECK-NEXT: [[KEPT2:%[0-9]+]] = and i64 %states.before{{[0-9]+}}, -5
+; CHECK-NEXT: [[MASK2:%states.mask[0-9]+]] = or i64 [[KEPT2]], 1
 
 ; ModuleID = 'program'
 source_filename = "-"

@@ -275,10 +275,69 @@ static LLVMValueRef guarded_end(LLVMBuilderRef b, LLVMValueRef gather, LLVMValue
     return last;
 }
 
+/* v, when nothing uses it, and then the casts and masked load it came from. */
+static void drop_if_unused(LLVMValueRef v)
+{
+    masked_kind kind;
+    while (v && LLVMIsAInstruction(v) && !LLVMGetFirstUse(v) &&
+           (LLVMIsACastInst(v) || (LLVMIsACallInst(v) && masked_call(v, &kind) && kind == M_LOAD))) {
+        LLVMValueRef from = LLVMIsACastInst(v) ? LLVMGetOperand(v, 0) : NULL;
+        LLVMInstructionEraseFromParent(v);
+        v = from;
+    }
+}
+
+/* The masked load under `mask` that vec is, through casts lane by lane, or NULL. */
+static LLVMValueRef masked_load_of(LLVMValueRef vec, LLVMValueRef mask)
+{
+    while (LLVMIsACastInst(vec) && LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(vec, 0))) == LLVMVectorTypeKind)
+        vec = LLVMGetOperand(vec, 0);
+    masked_kind kind;
+    return under_mask(vec, mask) && masked_call(vec, &kind) && kind == M_LOAD ? vec : NULL;
+}
+
+/* Where a scalar load of one active lane of masked load `load` reads what
+ * the load read and only runs when some lane is active: after it in `body`
+ * (the guarded block), or at body's start when the load is in the block
+ * that branches there and nothing after it there writes memory; else NULL. */
+static LLVMValueRef lane_load_place(LLVMValueRef load, LLVMBasicBlockRef body)
+{
+    LLVMBasicBlockRef bb = LLVMGetInstructionParent(load);
+    if (bb == body)
+        return LLVMGetNextInstruction(load);
+    LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
+    bool to_body = false;
+    for (unsigned s = 0; term && s < LLVMGetNumSuccessors(term); s++)
+        to_body |= LLVMGetSuccessor(term, s) == body;
+    if (!to_body || LLVMGetFirstInstruction(body) == NULL || LLVMIsAPHINode(LLVMGetFirstInstruction(body)))
+        return NULL;
+    masked_kind kind;
+    for (LLVMValueRef i = LLVMGetNextInstruction(load); i != term; i = LLVMGetNextInstruction(i))
+        if (!mc_computes_only(i) && !LLVMIsALoadInst(i) && !(masked_call(i, &kind) && loads_through(kind)))
+            return NULL;
+    return LLVMGetFirstInstruction(body);
+}
+
+/* Lane `lane` of vec, a masked load `load` through casts lane by lane, as a
+ * scalar load and the casts, built where the builder is. */
+static LLVMValueRef loaded_lane(LLVMBuilderRef b, LLVMValueRef vec, LLVMValueRef load, LLVMValueRef lane)
+{
+    LLVMTypeRef elem = LLVMGetElementType(LLVMTypeOf(vec));
+    if (vec != load)
+        return LLVMBuildCast(b, LLVMGetInstructionOpcode(vec), loaded_lane(b, LLVMGetOperand(vec, 0), load, lane), elem,
+                             "");
+    LLVMModuleRef m = LLVMGetGlobalParent(LLVMGetBasicBlockParent(LLVMGetInstructionParent(load)));
+    unsigned align = (unsigned)LLVMConstIntGetZExtValue(LLVMGetOperand(load, 1));
+    LLVMValueRef p = LLVMBuildGEP2(b, elem, LLVMGetOperand(load, 0), &lane, 1, "last.lane.ptr");
+    LLVMValueRef v = LLVMBuildLoad2(b, elem, p, "last.lane.value");
+    LLVMSetAlignment(v, offset_alignment(align, LLVMABISizeOfType(LLVMGetModuleDataLayout(m), elem)));
+    return v;
+}
+
 /* In a block reached only when some lane of `mask` is active: gathers and
  * scatters of that mask to one address (a splat of pointers) become a scalar
  * load, broadcast to the lanes, or a scalar store of the highest active
- * lane's value. */
+ * lane's value (loaded alone when it was loaded under that mask). */
 static void one_address_accesses(LLVMBuilderRef b, LLVMBasicBlockRef body, LLVMValueRef mask)
 {
     LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(mask));
@@ -315,11 +374,19 @@ static void one_address_accesses(LLVMBuilderRef b, LLVMBasicBlockRef body, LLVMV
             LLVMValueRef ctlz = LLVMGetNamedFunction(m, name);
             if (!ctlz)
                 ctlz = LLVMAddFunction(m, name, ctlz_ty);
+            /* a value loaded under this mask: that lane alone is loaded */
+            LLVMValueRef value = LLVMGetOperand(i, 0), load = masked_load_of(value, mask);
+            LLVMValueRef place = load ? lane_load_place(load, body) : NULL;
+            LLVMPositionBuilderBefore(b, place ? place : i);
             LLVMValueRef args[2] = {LLVMBuildBitCast(b, mask, bits, ""), LLVMConstInt(LLVMInt1TypeInContext(c), 1, 0)};
             LLVMValueRef lead = LLVMBuildCall2(b, ctlz_ty, ctlz, args, 2, "");
             LLVMValueRef lane = LLVMBuildSub(b, LLVMConstInt(bits, lanes - 1, 0), lead, "last.lane");
-            LLVMValueRef v = LLVMBuildExtractElement(b, LLVMGetOperand(i, 0), lane, "");
+            LLVMValueRef v = place ? loaded_lane(b, value, load, lane) : LLVMBuildExtractElement(b, value, lane, "");
+            LLVMPositionBuilderBefore(b, i);
             LLVMSetAlignment(LLVMBuildStore(b, v, ptr), align);
+            LLVMInstructionEraseFromParent(i);
+            drop_if_unused(value);
+            continue;
         }
         LLVMInstructionEraseFromParent(i);
     }

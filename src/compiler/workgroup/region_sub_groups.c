@@ -172,7 +172,8 @@ void rg_close_uniform_loops(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
  * a loop of its own over the states array, which the vectoriser makes a
  * vector OR reduction (gathered in the region's loops, the OR is reduced
  * across the vector after each sub-group, a chain of shuffles every
- * sub-group waits for). */
+ * sub-group waits for).  With at most 32 states the bits are OR-ed as
+ * 32-bit words, twice the states a vector of 64-bit ones holds. */
 static LLVMValueRef states_mask(region_fn *rf, LLVMBuilderRef b, const char *prefix)
 {
     char name[48];
@@ -183,17 +184,36 @@ static LLVMValueRef states_mask(region_fn *rf, LLVMBuilderRef b, const char *pre
     LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(rf->c, rf->frame.wg, name);
     LLVMBuildBr(b, loop);
     LLVMPositionBuilderAtEnd(b, loop);
-    LLVMValueRef i = LLVMBuildPhi(b, rf->i64, ""), m = LLVMBuildPhi(b, rf->i64, "");
+    bool narrow = rf->cut.nreg <= 32;
+    LLVMTypeRef word = narrow ? rf->i32 : rf->i64;
+    LLVMValueRef i = LLVMBuildPhi(b, rf->i64, ""), m = LLVMBuildPhi(b, word, "");
     LLVMValueRef p = LLVMBuildInBoundsGEP2(b, rf->i32, rf->frame.state_base, &i, 1, "");
-    LLVMValueRef m2 = LLVMBuildOr(b, m, rg_state_bit(rf, b, LLVMBuildLoad2(b, rf->i32, p, "")), "states.mask");
+    LLVMValueRef st = LLVMBuildLoad2(b, rf->i32, p, "");
+    LLVMValueRef bit = narrow ? LLVMBuildShl(b, LLVMConstInt(rf->i32, 1, 0), st, "") : rg_state_bit(rf, b, st);
+    LLVMValueRef m2 = LLVMBuildOr(b, m, bit, "states.mask");
     LLVMValueRef i2 = LLVMBuildNUWAdd(b, i, const64(rf, 1), "");
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, i2, rf->sg.nitems, ""), loop, done);
-    LLVMValueRef iv[2] = {const64(rf, 0), i2}, mv[2] = {const64(rf, 0), m2};
+    LLVMValueRef iv[2] = {const64(rf, 0), i2}, mv[2] = {LLVMConstInt(word, 0, 0), m2};
     LLVMBasicBlockRef bb[2] = {from, loop};
     LLVMAddIncoming(i, iv, bb, 2);
     LLVMAddIncoming(m, mv, bb, 2);
     LLVMPositionBuilderAtEnd(b, done);
-    return m2;
+    return narrow ? LLVMBuildZExt(b, m2, rf->i64, "states.mask.all") : m2;
+}
+
+/* After a masked copy of region r that leaves for one state only: the mask
+ * of states without a loop.  Its work-items were those waiting at r (some
+ * were: r was chosen from the mask), all of them now at rl->only, and the
+ * others kept their states, so the mask is the one before without r, with
+ * rl->only. */
+static LLVMValueRef masked_copy_states_mask(region_fn *rf, LLVMBuilderRef b, const region_loop *rl)
+{
+    MOSAIC_ASSERT(rf->sg.masked && rl->nstates == 1 && rl->only >= 0);
+    LLVMValueRef before = LLVMBuildLoad2(b, rf->i64, rf->sg.smask_var, "states.before");
+    LLVMValueRef left = rg_state_bit(rf, b, LLVMConstInt(rf->i32, (unsigned)rl->r, 0));
+    LLVMValueRef reached = rg_state_bit(rf, b, LLVMConstInt(rf->i32, (unsigned)rl->only, 0));
+    LLVMValueRef kept = LLVMBuildAnd(b, before, LLVMBuildNot(b, left, ""), "");
+    return LLVMBuildOr(b, kept, reached, "states.mask");
 }
 
 /* Uniform copy, after the group ran it: when every work-item reached the
@@ -209,7 +229,9 @@ void rg_uniform_next_region(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
     LLVMValueRef zero = const64(rf, 0), one = const64(rf, 1);
     char name[48];
     snprintf(name, sizeof name, rf->sg.masked ? "m%d" : "u%d", rl->r);
-    rl->mask = states_mask(rf, b, name);
+    rl->mask = rf->sg.masked && rl->nstates == 1 ? masked_copy_states_mask(rf, b, rl) : states_mask(rf, b, name);
+    if (rf->cut.nu) /* for the masked copies this may lead to */
+        LLVMBuildStore(b, rl->mask, rf->sg.smask_var);
     LLVMValueRef split = LLVMBuildICmp(
         b, LLVMIntNE, LLVMBuildAnd(b, rl->mask, LLVMBuildSub(b, rl->mask, one, ""), ""), zero, "split");
     snprintf(name, sizeof name, rf->sg.masked ? "m%d.next" : "u%d.next", rl->r);
@@ -377,6 +399,7 @@ void rg_sub_group_allocas(region_fn *rf, LLVMBuilderRef b)
     rf->sg.pmask_var = LLVMBuildAlloca(b, rf->i64, "phase.mask.var");
     rf->sg.phase_var = LLVMBuildAlloca(b, rf->i32, "phase.var");
     rf->sg.pnext_var = LLVMBuildAlloca(b, rf->i32, "phase.next.var");
+    rf->sg.smask_var = rf->cut.nu ? LLVMBuildAlloca(b, rf->i64, "states.mask.var") : NULL;
     for (int d = 0; d < 3; d++)
         rf->sg.sgxyz_var[d] = LLVMBuildAlloca(b, rf->i64, "sg.first.var");
     rf->sg.sg_start = LLVMAppendBasicBlockInContext(rf->c, rf->frame.wg, "sg.start");

@@ -209,6 +209,7 @@ typedef struct region_sub_groups {
     bool masked;                /* building one (rf->sg.uni is set too) */
     LLVMBasicBlockRef *mpre;    /* [region]: where it starts (NULL but after non-uniform barriers) */
     LLVMValueRef *nu_pairs;     /* [2 i]: a call of the hook and the NU_MASK_NAME call that stands for its result */
+    LLVMValueRef smask_var;     /* alloca: the mask of states a uniform or masked copy left the group in */
     int nnu_pairs;
     LLVMValueRef uni_ok;        /* the group's rows are whole sub-groups (x size a multiple of S) */
     LLVMBasicBlockRef fallback, sg_dispatch;
