@@ -271,7 +271,7 @@ TEST(transposed_tile)
      * 8x8 groups. */
     const char *src =
         "#define STORE(u) { int i = (u) / 4, p = (u) % 4 * 4; \\\n"
-        "  float4 x = vload4(0, a + i * lda + p); \\\n"
+        "  float4 x = vload4(0, a + (size_t)i * lda + p); \\\n"
         "  t[p][i] = x.x; t[p + 1][i] = x.y + (v - 8) / 4; \\\n"
         "  t[p + 2][i] = x.z + (v - 8) % 4; t[p + 3][i] = x.w; }\n"
         "#define CLEAR for (int e = lid; e < 16 * 68; e += 64) t[e / 68][e % 68] = 0.0f;\n"

@@ -14,17 +14,16 @@
 ; CHECK-LABEL: define void @mm.wg(
 ; CHECK-NOT: call void @llvm.masked.scatter.v8f32.v8p3({{.*}}<i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 true>)
 ; CHECK: [[P:%lane.ptr[0-9]*]] = extractelement <8 x ptr addrspace(3)> %{{[0-9]+}}, i64 0
-; CHECK: store float %lane{{[0-9]*}}, ptr addrspace(3) [[P]], align 4
 ; CHECK-NEXT: [[P1:%lane.ptr[0-9]+]] = getelementptr i8, ptr addrspace(3) [[P]], i64 320
+; CHECK-NEXT: getelementptr i8, ptr addrspace(3) [[P]], i64 640
+; CHECK-NEXT: getelementptr i8, ptr addrspace(3) [[P]], i64 960
+; CHECK-NEXT: getelementptr i8, ptr addrspace(3) [[P]], i64 4
+; CHECK-NEXT: getelementptr i8, ptr addrspace(3) [[P]], i64 324
+; CHECK-NEXT: getelementptr i8, ptr addrspace(3) [[P]], i64 644
+; CHECK-NEXT: [[P7:%lane.ptr[0-9]+]] = getelementptr i8, ptr addrspace(3) [[P]], i64 964
+; CHECK: store float %lane{{[0-9]*}}, ptr addrspace(3) [[P]], align 4
 ; CHECK: store float %lane{{[0-9]*}}, ptr addrspace(3) [[P1]], align 4
-; CHECK: getelementptr i8, ptr addrspace(3) [[P]], i64 640
-; CHECK: getelementptr i8, ptr addrspace(3) [[P]], i64 960
-; CHECK: getelementptr i8, ptr addrspace(3) [[P]], i64 4
-; CHECK: getelementptr i8, ptr addrspace(3) [[P]], i64 324
-; CHECK: getelementptr i8, ptr addrspace(3) [[P]], i64 644
-; CHECK: [[P7:%lane.ptr[0-9]+]] = getelementptr i8, ptr addrspace(3) [[P]], i64 964
-; CHECK-NEXT: extractelement
-; CHECK-NEXT: store float %lane{{[0-9]*}}, ptr addrspace(3) [[P7]], align 4
+; CHECK: store float %lane{{[0-9]*}}, ptr addrspace(3) [[P7]], align 4
 ; CHECK-NOT: extractelement <8 x ptr addrspace(3)> %{{[0-9]+}}, i64 1
 ; CHECK-NOT: call void @llvm.masked.scatter.v8f32.v8p3({{.*}}<i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 true>)
 ; CHECK: ret void

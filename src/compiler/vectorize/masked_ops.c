@@ -131,18 +131,32 @@ static unsigned offset_alignment(unsigned align, unsigned long long offset)
 /* Lane parts beyond this are not followed (products of them stay exact). */
 #define MAX_LANE_PART (1LL << 40)
 
-/* An integer vector whose lane l is s + k[l]: s the same in every lane,
- * its low z bits known zero (z is the width where s is 0), k[l] a
- * constant.  When every k[l] is in [0, 2^z) the sum carries nothing: lane
- * l is s | k[l], bit for bit, which shifts and masks keep apart. */
+/* An integer vector whose lane l is s + k[l] + m[l] * u: s the same in
+ * every lane, its low z bits known zero (z is the width where s is 0),
+ * k[l] and m[l] constants, u a scalar every lane shares (a row's leading
+ * dimension: rows of a matrix apart) or NULL.  When no m[l] is nonzero
+ * and every k[l] is in [0, 2^z) the sum carries nothing: lane l is
+ * s | k[l], bit for bit, which shifts and masks keep apart.  `splat` is
+ * the scalar of a plain splat (s itself), else NULL. */
 typedef struct {
     unsigned z, width;
-    long long k[MAX_ROW_LANES];
+    long long k[MAX_ROW_LANES], m[MAX_ROW_LANES];
+    LLVMValueRef u, splat;
 } lane_form;
 
-/* Is every k[l] in [0, 2^z), and below the sign bit? */
+static bool has_u(const lane_form *f, unsigned n)
+{
+    for (unsigned l = 0; l < n; l++)
+        if (f->m[l])
+            return true;
+    return false;
+}
+
+/* Is every k[l] in [0, 2^z), below the sign bit, with no multiple of u? */
 static bool disjoint(const lane_form *f, unsigned n)
 {
+    if (has_u(f, n))
+        return false;
     unsigned top = f->z < f->width - 1 ? f->z : f->width - 1;
     for (unsigned l = 0; l < n; l++)
         if (f->k[l] < 0 || (top < 62 && f->k[l] >= 1LL << top))
@@ -162,6 +176,8 @@ static bool fits_signed(const lane_form *f, unsigned n, unsigned width)
 /* Is f the same constant c in every lane (s is 0)? */
 static bool constant_splat(const lane_form *f, unsigned n, unsigned width, long long *c)
 {
+    if (has_u(f, n))
+        return false;
     for (unsigned l = 1; l < n; l++)
         if (f->k[l] != f->k[0])
             return false;
@@ -177,23 +193,37 @@ static bool binary_form(LLVMValueRef v, unsigned n, unsigned width, lane_form *a
     long long c;
     LLVMOpcode op = LLVMGetInstructionOpcode(v);
     unsigned za = a->z, zb = b->z;
-    if (op == LLVMMul && constant_splat(a, n, width, &c)) { /* c * x: x on the left */
+    if (op == LLVMMul && (constant_splat(a, n, width, &c) || a->splat)) { /* c * x, u * x: x on the left */
         lane_form t = *a;
         *a = *b, *b = t, za = a->z, zb = b->z;
     }
     f->z = za < zb ? za : zb;
+    f->splat = NULL;
+    f->u = has_u(a, n) ? a->u : b->u;
+    memset(f->m, 0, sizeof f->m);
+    if (has_u(a, n) && has_u(b, n) && a->u != b->u)
+        return false;
     switch (op) {
     case LLVMAdd: case LLVMSub:
-        for (unsigned l = 0; l < n; l++)
+        for (unsigned l = 0; l < n; l++) {
             f->k[l] = op == LLVMAdd ? a->k[l] + b->k[l] : a->k[l] - b->k[l];
+            f->m[l] = op == LLVMAdd ? a->m[l] + b->m[l] : a->m[l] - b->m[l];
+        }
         return true;
     case LLVMMul: case LLVMShl:
+        if (op == LLVMMul && b->splat && !constant_splat(b, n, width, &c) && !has_u(a, n)) {
+            /* x * u: the lanes' parts become multiples of u */
+            f->u = b->splat, f->z = za + zb;
+            for (unsigned l = 0; l < n; l++)
+                f->m[l] = a->k[l], f->k[l] = 0;
+            return true;
+        }
         if (!constant_splat(b, n, width, &c) || c < 0 || (op == LLVMShl ? c >= (long long)width : c > MAX_LANE_PART))
             return false;
         c = op == LLVMShl ? 1LL << c : c;
         f->z = c ? za + (unsigned)__builtin_ctzll((unsigned long long)c) : width;
         for (unsigned l = 0; l < n; l++)
-            if (__builtin_mul_overflow(a->k[l], c, &f->k[l]))
+            if (__builtin_mul_overflow(a->k[l], c, &f->k[l]) || __builtin_mul_overflow(a->m[l], c, &f->m[l]))
                 return false;
         return true;
     case LLVMOr: /* a sum where the lanes' parts sit below s's zeros and miss each other */
@@ -251,6 +281,7 @@ static bool lane_form_of(LLVMValueRef v, unsigned n, lane_form *f, int depth)
     unsigned width = LLVMGetIntTypeWidth(LLVMGetElementType(t));
     if (width > 64)
         return false;
+    memset(f, 0, sizeof *f);
     f->width = width;
     if (LLVMIsAConstantDataVector(v) || LLVMIsAConstantVector(v) || LLVMIsAConstantAggregateZero(v)) {
         f->z = width;
@@ -266,8 +297,8 @@ static bool lane_form_of(LLVMValueRef v, unsigned n, lane_form *f, int depth)
         return false;
     LLVMValueRef s = mc_splat_scalar(v);
     if (s) {
-        memset(f->k, 0, sizeof f->k);
-        f->z = mc_known_trailing_zeros(s);
+        f->splat = s;
+        f->z = LLVMIsAConstantInt(s) ? width : mc_known_trailing_zeros(s);
         if (LLVMIsAConstantInt(s))
             for (unsigned l = 0; l < n; l++)
                 f->k[l] = LLVMConstIntGetSExtValue(s);
@@ -289,33 +320,43 @@ static bool lane_form_of(LLVMValueRef v, unsigned n, lane_form *f, int depth)
                      : !disjoint(&a, n) || (op == LLVMTrunc && a.z > width))
             return false;
         *f = a;
-        f->z = constant ? width : a.z, f->width = width;
+        f->z = constant ? width : a.z, f->width = width, f->splat = NULL;
         return true;
     }
     if (!LLVMIsABinaryOperator(v) || !lane_form_of(LLVMGetOperand(v, 0), n, &a, depth + 1) ||
         !lane_form_of(LLVMGetOperand(v, 1), n, &b, depth + 1) || !binary_form(v, n, width, &a, &b, f))
         return false;
     for (unsigned l = 0; l < n; l++)
-        if (f->k[l] > MAX_LANE_PART || f->k[l] < -MAX_LANE_PART)
+        if (f->k[l] > MAX_LANE_PART || f->k[l] < -MAX_LANE_PART || f->m[l] > MAX_LANE_PART || f->m[l] < -MAX_LANE_PART)
             return false;
     f->z = f->z < width ? f->z : width;
     return true;
 }
 
-/* Each lane's address less lane 0's, in bytes, for vector of pointers p (n
- * lanes): a splat, or getelementptr of one with indices whose lanes differ
- * by constants.  False when some distance is not a constant. */
-static bool byte_distances(LLVMTargetDataRef td, LLVMValueRef p, unsigned n, long long *d, int depth)
+/* Each lane's address less lane 0's: d[l] + du[l] * u bytes (u a 64-bit
+ * scalar every lane shares, or NULL). */
+typedef struct {
+    long long d[MAX_ROW_LANES], du[MAX_ROW_LANES];
+    LLVMValueRef u;
+} distances;
+
+/* The distances of vector of pointers p (n lanes): a splat, or
+ * getelementptr of one with indices whose lanes differ by constants, or by
+ * constant multiples of one scalar.  False when some distance is neither. */
+static bool byte_distances(LLVMTargetDataRef td, LLVMValueRef p, unsigned n, distances *dist, int depth)
 {
-    memset(d, 0, n * sizeof *d);
-    if (LLVMGetTypeKind(LLVMTypeOf(p)) != LLVMVectorTypeKind || mc_splat_scalar(p))
+    long long *d = dist->d, *du = dist->du;
+    if (LLVMGetTypeKind(LLVMTypeOf(p)) != LLVMVectorTypeKind || mc_splat_scalar(p)) {
+        memset(dist, 0, sizeof *dist);
         return true; /* one address (a getelementptr's scalar base) */
+    }
     if (!LLVMIsAInstruction(p) || depth > MAX_FORM_DEPTH)
         return false;
-    if (LLVMGetInstructionOpcode(p) == LLVMFreeze)
-        return byte_distances(td, LLVMGetOperand(p, 0), n, d, depth + 1);
+    /* (the address spaces are one flat memory on the CPU: a cast keeps the distances) */
+    if (LLVMGetInstructionOpcode(p) == LLVMFreeze || LLVMGetInstructionOpcode(p) == LLVMAddrSpaceCast)
+        return byte_distances(td, LLVMGetOperand(p, 0), n, dist, depth + 1);
     if (LLVMGetInstructionOpcode(p) != LLVMGetElementPtr ||
-        !byte_distances(td, LLVMGetOperand(p, 0), n, d, depth + 1))
+        !byte_distances(td, LLVMGetOperand(p, 0), n, dist, depth + 1))
         return false;
     LLVMTypeRef cur = LLVMGetGEPSourceElementType(p);
     for (unsigned i = 1, nops = (unsigned)LLVMGetNumOperands(p); i < nops; i++) {
@@ -342,8 +383,35 @@ static bool byte_distances(LLVMTargetDataRef td, LLVMValueRef p, unsigned n, lon
         if (!lane_form_of(idx, n, &f, depth + 1) ||
             (width < 64 && (f.z >= width ? !fits_signed(&f, n, width) : !disjoint(&f, n))))
             return false;
+        if (has_u(&f, n)) {
+            if (dist->u && dist->u != f.u)
+                return false;
+            dist->u = f.u;
+        }
         for (unsigned l = 0; l < n; l++)
-            d[l] += (f.k[l] - f.k[0]) * size;
+            d[l] += (f.k[l] - f.k[0]) * size, du[l] += (f.m[l] - f.m[0]) * size;
+    }
+    return true;
+}
+
+bool mc_lane_addresses(LLVMBuilderRef b, LLVMTargetDataRef td, LLVMValueRef ptrs, LLVMValueRef *out)
+{
+    LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(ptrs));
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(c), i64 = LLVMInt64TypeInContext(c);
+    unsigned n = LLVMGetVectorSize(LLVMTypeOf(ptrs));
+    distances dist;
+    if (n > MAX_ROW_LANES || !byte_distances(td, ptrs, n, &dist, 0) || (dist.u && LLVMTypeOf(dist.u) != i64))
+        return false;
+    for (unsigned lane = 0; lane < n; lane++) {
+        if (!lane) {
+            out[lane] = LLVMBuildExtractElement(b, ptrs, LLVMConstInt(i32, lane, 0), "lane.ptr");
+            continue;
+        }
+        LLVMValueRef off = LLVMConstInt(i64, (unsigned long long)dist.d[lane], 1);
+        if (dist.u && dist.du[lane])
+            off = LLVMBuildAdd(b, LLVMBuildMul(b, dist.u, LLVMConstInt(i64, (unsigned long long)dist.du[lane], 1), ""),
+                               off, "");
+        out[lane] = LLVMBuildGEP2(b, LLVMInt8TypeInContext(c), out[0], &off, 1, "lane.ptr");
     }
     return true;
 }
@@ -361,19 +429,14 @@ static void scalarize(LLVMBuilderRef b, LLVMTargetDataRef td, LLVMValueRef call,
     LLVMValueRef value = loads ? NULL : LLVMGetOperand(call, 0), r = loads ? LLVMGetOperand(call, 3) : NULL;
     LLVMValueRef where = LLVMGetOperand(call, loads ? 0 : 1);
     LLVMTypeRef vec = LLVMTypeOf(loads ? call : value), elem = LLVMGetElementType(vec);
-    /* lanes at constant distances from lane 0: one extraction, then offsets an address can hold */
-    long long d[MAX_ROW_LANES];
-    unsigned n = LLVMGetVectorSize(vec);
-    LLVMValueRef lane0 = NULL;
-    if ((kind == M_GATHER || kind == M_SCATTER) && first < last && n <= MAX_ROW_LANES &&
-        byte_distances(td, where, n, d, 0))
-        lane0 = LLVMBuildExtractElement(b, where, LLVMConstInt(LLVMInt32TypeInContext(c), 0, 0), "lane.ptr");
+    LLVMValueRef lanes[MAX_ROW_LANES];
+    bool every = (kind == M_GATHER || kind == M_SCATTER) && first < last && /* (a row's: every lane) */
+                 mc_lane_addresses(b, td, where, lanes);
     for (int lane = first; lane <= last; lane++) {
         LLVMValueRef k = LLVMConstInt(LLVMInt32TypeInContext(c), (unsigned long long)lane, 0), ptr;
         unsigned align = (unsigned)LLVMConstIntGetZExtValue(LLVMGetOperand(call, loads ? 1 : 2));
-        if (lane0) {
-            LLVMValueRef off = LLVMConstInt(LLVMInt64TypeInContext(c), (unsigned long long)d[lane], 1);
-            ptr = lane ? LLVMBuildGEP2(b, LLVMInt8TypeInContext(c), lane0, &off, 1, "lane.ptr") : lane0;
+        if (every) {
+            ptr = lanes[lane];
         } else if (kind == M_GATHER || kind == M_SCATTER) {
             ptr = LLVMBuildExtractElement(b, where, k, "lane.ptr");
         } else {
