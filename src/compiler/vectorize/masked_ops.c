@@ -46,6 +46,11 @@
  * which a k loop reads column by column (CLBlast's XgemmDirectTN, joined
  * in pairs), stay; so do the loop vectoriser's gathers and those of
  * kernels widened whole (they run 64 lanes and more a step, rows 8 or 16).
+ * Where the lanes' addresses lie at distances from lane 0 that are
+ * constants or constant multiples of one scalar (mc_lane_addresses: a
+ * float4 a work-item into a transposed tile, rows of a matrix), only lane
+ * 0's is taken from the vector; the others are it plus their distance,
+ * which an x86 address holds.
  *
  * The rewrites are exact, so they run on every kernel; a module without
  * such operations is left untouched.
