@@ -257,6 +257,100 @@ TEST(tile_blocks)
     mosaic_executable_free(exe);
 }
 
+TEST(transposed_tile)
+{
+    /* A library GEMM's tile of A stored transposed: each work-item a float4
+     * of a row into four rows of the tile, `t[p + c][v / 4]` with v from
+     * the linear id in steps of the group.  Across a row of 8 lanes v / 4
+     * and v % 4 vary; v is not negative, so they are a shift and a mask
+     * (wfv_blocks.c) and the stores a lane at a time are at constant
+     * distances from lane 0 (masked_ops.c).  Then the same with v + off,
+     * off an argument the compiler cannot know is not negative (sdiv and
+     * srem stay, each lane's address its own), and (v - 8) / 4, (v - 8) % 4
+     * (negative for the first lanes) among the values.  Through the general K.wg and the one built for its
+     * 8x8 groups. */
+    const char *src =
+        "#define STORE(u) { int i = (u) / 4, p = (u) % 4 * 4; \\\n"
+        "  float4 x = vload4(0, a + (size_t)i * lda + p); \\\n"
+        "  t[p][i] = x.x; t[p + 1][i] = x.y + (v - 8) / 4; \\\n"
+        "  t[p + 2][i] = x.z + (v - 8) % 4; t[p + 3][i] = x.w; }\n"
+        "#define CLEAR for (int e = lid; e < 16 * 68; e += 64) t[e / 68][e % 68] = 0.0f;\n"
+        "#define OUT(pass) for (int e = lid; e < 16 * 68; e += 64) out[pass * 16 * 68 + e] = t[e / 68][e % 68];\n"
+        "kernel __attribute__((reqd_work_group_size(8, 8, 1)))\n"
+        "void tr(global const float *a, global float *out, int lda, int off) {\n"
+        "  local float t[16][68];\n"
+        "  int lid = get_local_id(1) * 8 + get_local_id(0);\n"
+        "  CLEAR\n"
+        "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "  for (int v = lid; v < 256; v += 64)\n"
+        "    STORE(v)\n"
+        "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "  OUT(0)\n"
+        "  float s = 0.0f; /* a loop carrying a float: the rows widen */\n"
+        "  for (int p = 0; p < 16; p++)\n"
+        "    s = s * 0.5f + t[p][lid];\n"
+        "  out[2 * 16 * 68 + lid] = s;\n"
+        "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "  CLEAR\n"
+        "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "  for (int v = lid; v < 256; v += 64)\n"
+        "    STORE(v + off)\n"
+        "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "  OUT(1)\n"
+        "}\n";
+    mosaic_executable *exe = build_program(src, "-cl-std=CL2.0");
+    if (!exe)
+        return;
+    enum { LDA = 20, ROWS = 68, TILE = 16 * 68 };
+    static float a[ROWS * LDA], out[2 * TILE + 64], ref[2 * TILE + 64];
+    for (int i = 0; i < ROWS * LDA; i++)
+        a[i] = (float)((i * 7) % 23) - 11.0f;
+    const mosaic_kernel_info *k = mosaic_executable_find_kernel(exe, "tr");
+    size_t local[3] = {8, 8, 1};
+    mosaic_wg_fn fn = NULL;
+    if (k) { /* (the first call may only start the build) */
+        mosaic_executable_wg_for_size(exe, k, local, 2, true);
+        fn = mosaic_executable_wg_for_size(exe, k, local, 2, true).whole;
+    }
+    CHECK(fn, "tr: a build for 8x8 groups");
+    const int offs[] = {0, 4, 5, 12};
+    for (unsigned o = 0; o < sizeof offs / sizeof *offs; o++) {
+        int off = offs[o];
+        static float t[16][68];
+        for (int pass = 0; pass < 2; pass++) {
+            memset(t, 0, sizeof t);
+            for (int v = 0; v < 256; v++) {
+                int w = pass ? v + off : v, i = w / 4, p = w % 4 * 4;
+                const float *x = &a[i * LDA + p];
+                t[p][i] = x[0], t[p + 1][i] = x[1] + (float)((v - 8) / 4);
+                t[p + 2][i] = x[2] + (float)((v - 8) % 4), t[p + 3][i] = x[3];
+            }
+            memcpy(&ref[pass * TILE], t, sizeof t);
+            for (int lid = 0; lid < 64 && !pass; lid++) {
+                float sum = 0.0f;
+                for (int p = 0; p < 16; p++)
+                    sum = sum * 0.5f + t[p][lid];
+                ref[2 * TILE + lid] = sum;
+            }
+        }
+        for (int built = 0; built < 2; built++) {
+            float *po = out;
+            memset(out, 0, sizeof out);
+            const float *pa = a;
+            int lda = LDA;
+            ndrange r = {.dim = 2, .global = {8, 8}, .local = {8, 8}, .whole = built ? fn : NULL};
+            run_kernel(exe, "tr", ARGS(&pa, &po, &lda, &off), &r);
+            int bad = -1;
+            for (int e = 0; e < 2 * TILE + 64 && bad < 0; e++)
+                if (out[e] != ref[e])
+                    bad = e;
+            CHECK(bad < 0, "tr (off %d, %s): element %d: %g, expected %g", off, built ? "built for 8x8" : "general",
+                  bad, bad < 0 ? 0.0 : (double)out[bad], bad < 0 ? 0.0 : (double)ref[bad]);
+        }
+    }
+    mosaic_executable_free(exe);
+}
+
 int main(int argc, char **argv)
 {
     test_run(argc, argv);

@@ -2,7 +2,11 @@
 ; scatters with every lane on is done a lane at a time (masked_ops.c).  The
 ; GEMM of work-group-function-library-gemm.ll stores A's slice into its
 ; __local tile transposed (`al[p + c][v / 4] = x.c`): four scatters of 8
-; lanes a row of work-items, now 8 stores each.
+; lanes a row of work-items, now 8 stores each.  The lanes' addresses differ
+; by constants (v / 4 and v % 4 * 4 are a shift and a mask of a v whose
+; part the row shares is a multiple of 8): lane 0's is taken from the
+; vector, the others are it plus the distance (al's rows are 80 bytes:
+; lanes 1-3 four rows on, lanes 4-7 one column on).
 ; RUN: mosaic-opt --one-size=mm:8,8,1 --stop-after=join-and-share-reads --print-before %s | FileCheck %s
 ; CHECK-LABEL: define void @mm.wg(
 ; CHECK: call void @llvm.masked.scatter.v8f32.v8p3(<8 x float> %{{[0-9]+}}, <8 x ptr addrspace(3)> %{{[0-9]+}}, i32 4, <8 x i1> <i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 true>), !mosaic.row.access
@@ -10,7 +14,17 @@
 ; CHECK-LABEL: define void @mm.wg(
 ; CHECK-NOT: call void @llvm.masked.scatter.v8f32.v8p3({{.*}}<i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 true>)
 ; CHECK: [[P:%lane.ptr[0-9]*]] = extractelement <8 x ptr addrspace(3)> %{{[0-9]+}}, i64 0
+; CHECK-NEXT: [[P1:%lane.ptr[0-9]+]] = getelementptr i8, ptr addrspace(3) [[P]], i64 320
+; CHECK-NEXT: getelementptr i8, ptr addrspace(3) [[P]], i64 640
+; CHECK-NEXT: getelementptr i8, ptr addrspace(3) [[P]], i64 960
+; CHECK-NEXT: getelementptr i8, ptr addrspace(3) [[P]], i64 4
+; CHECK-NEXT: getelementptr i8, ptr addrspace(3) [[P]], i64 324
+; CHECK-NEXT: getelementptr i8, ptr addrspace(3) [[P]], i64 644
+; CHECK-NEXT: [[P7:%lane.ptr[0-9]+]] = getelementptr i8, ptr addrspace(3) [[P]], i64 964
 ; CHECK: store float %lane{{[0-9]*}}, ptr addrspace(3) [[P]], align 4
+; CHECK: store float %lane{{[0-9]*}}, ptr addrspace(3) [[P1]], align 4
+; CHECK: store float %lane{{[0-9]*}}, ptr addrspace(3) [[P7]], align 4
+; CHECK-NOT: extractelement <8 x ptr addrspace(3)> %{{[0-9]+}}, i64 1
 ; CHECK-NOT: call void @llvm.masked.scatter.v8f32.v8p3({{.*}}<i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 true>)
 ; CHECK: ret void
 

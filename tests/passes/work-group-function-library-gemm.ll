@@ -48,6 +48,13 @@
 ; CHECK: call i1 @llvm.vector.reduce.or.v8i1(<8 x i1> %lanes.go_on)
 ; B's tile: a row of 8 float4 at once, every lane on
 ; CHECK: call <32 x float> @llvm.masked.load.v32f32.p1(ptr addrspace(1) %{{[0-9]+}}, i32 4, <32 x i1> <i1 true, i1 false, i1 false, i1 false, i1 true,
+; A's tile stored transposed: v / 4 and v % 4 of a v never negative are a
+; shift and a mask, not a signed division and remainder (wfv_blocks.c)
+; CHECK-NOT: sdiv <8 x i32>
+; CHECK: lshr <8 x i32> %{{[0-9]+}}, <i32 2, i32 2, i32 2, i32 2, i32 2, i32 2, i32 2, i32 2>
+; CHECK-NOT: srem <8 x i32>
+; CHECK: and <8 x i32> %{{[0-9]+}}, <i32 3, i32 3, i32 3, i32 3, i32 3, i32 3, i32 3, i32 3>
+; CHECK-LABEL: define void @mm.wg(
 
 ; ModuleID = 'program'
 source_filename = "-"

@@ -458,13 +458,15 @@ static void join_transposed(rewriter *r, access **members, access *first)
     LLVMTypeRef quad = LLVMVectorType(members[0]->elem, 4);
     LLVMPositionBuilderBefore(r->b, first->inst);
     LLVMValueRef ptrs = run_pointers(r, first); /* members[0]'s: offsets count from it */
-    LLVMValueRef z[4];
+    LLVMValueRef z[4], at[MAX_LANES];
     unsigned idx[MAX_LANES];
+    bool known = lanes <= 16 && mc_lane_addresses(r->b, LLVMGetModuleDataLayout(r->m), ptrs, at); /* one extraction */
     for (unsigned j = 0; j < 4; j++) {
         LLVMValueRef parts[MAX_LANES / 4] = {NULL};
         unsigned n = lanes / 4;
         for (unsigned q = 0; q < n; q++) {
-            LLVMValueRef p = LLVMBuildExtractElement(r->b, ptrs, LLVMConstInt(r->i32, 4 * q + j, 0), "");
+            LLVMValueRef p = known ? at[4 * q + j]
+                                         : LLVMBuildExtractElement(r->b, ptrs, LLVMConstInt(r->i32, 4 * q + j, 0), "");
             parts[q] = LLVMBuildLoad2(r->b, quad, p, "");
             LLVMSetAlignment(parts[q], members[0]->align);
         }

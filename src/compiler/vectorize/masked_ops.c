@@ -46,6 +46,11 @@
  * which a k loop reads column by column (CLBlast's XgemmDirectTN, joined
  * in pairs), stay; so do the loop vectoriser's gathers and those of
  * kernels widened whole (they run 64 lanes and more a step, rows 8 or 16).
+ * Where the lanes' addresses lie at distances from lane 0 that are
+ * constants or constant multiples of one scalar (mc_lane_addresses: a
+ * float4 a work-item into a transposed tile, rows of a matrix), only lane
+ * 0's is taken from the vector; the others are it plus their distance,
+ * which an x86 address holds.
  *
  * The rewrites are exact, so they run on every kernel; a module without
  * such operations is left untouched.
@@ -124,6 +129,298 @@ static unsigned offset_alignment(unsigned align, unsigned long long offset)
     return align ? align : 1;
 }
 
+/* ---- lanes at constant distances --------------------------------------------- */
+
+/* How deep lane_form and byte_distances follow operands. */
+#define MAX_FORM_DEPTH 12
+/* Lane parts beyond this are not followed (products of them stay exact). */
+#define MAX_LANE_PART (1LL << 40)
+
+/* An integer vector whose lane l is s + k[l] + m[l] * u: s the same in
+ * every lane, its low z bits known zero (z is the width where s is 0),
+ * k[l] and m[l] constants, u a scalar every lane shares (a row's leading
+ * dimension: rows of a matrix apart) or NULL.  When no m[l] is nonzero
+ * and every k[l] is in [0, 2^z) the sum carries nothing: lane l is
+ * s | k[l], bit for bit, which shifts and masks keep apart.  `splat` is
+ * the scalar of a plain splat (s itself), else NULL. */
+typedef struct {
+    unsigned z, width;
+    long long k[MAX_ROW_LANES], m[MAX_ROW_LANES];
+    LLVMValueRef u, splat;
+} lane_form;
+
+static bool has_u(const lane_form *f, unsigned n)
+{
+    for (unsigned l = 0; l < n; l++)
+        if (f->m[l])
+            return true;
+    return false;
+}
+
+/* Is every k[l] in [0, 2^z), below the sign bit, with no multiple of u? */
+static bool disjoint(const lane_form *f, unsigned n)
+{
+    if (has_u(f, n))
+        return false;
+    unsigned top = f->z < f->width - 1 ? f->z : f->width - 1;
+    for (unsigned l = 0; l < n; l++)
+        if (f->k[l] < 0 || (top < 62 && f->k[l] >= 1LL << top))
+            return false;
+    return true;
+}
+
+/* Is every k[l] a value of a signed integer of `width` bits? */
+static bool fits_signed(const lane_form *f, unsigned n, unsigned width)
+{
+    for (unsigned l = 0; l < n; l++)
+        if (width < 64 && (f->k[l] >= 1LL << (width - 1) || f->k[l] < -(1LL << (width - 1))))
+            return false;
+    return true;
+}
+
+/* Is f the same constant c in every lane (s is 0)? */
+static bool constant_splat(const lane_form *f, unsigned n, unsigned width, long long *c)
+{
+    if (has_u(f, n))
+        return false;
+    for (unsigned l = 1; l < n; l++)
+        if (f->k[l] != f->k[0])
+            return false;
+    *c = f->k[0];
+    return f->z >= width;
+}
+
+static bool lane_form_of(LLVMValueRef v, unsigned n, lane_form *f, int depth);
+
+/* f for binary operator v of forms a and b (n lanes, `width` bits). */
+static bool binary_form(LLVMValueRef v, unsigned n, unsigned width, lane_form *a, lane_form *b, lane_form *f)
+{
+    long long c;
+    LLVMOpcode op = LLVMGetInstructionOpcode(v);
+    unsigned za = a->z, zb = b->z;
+    if (op == LLVMMul && (constant_splat(a, n, width, &c) || a->splat)) { /* c * x, u * x: x on the left */
+        lane_form t = *a;
+        *a = *b, *b = t, za = a->z, zb = b->z;
+    }
+    f->z = za < zb ? za : zb;
+    f->splat = NULL;
+    f->u = has_u(a, n) ? a->u : b->u;
+    memset(f->m, 0, sizeof f->m);
+    if (has_u(a, n) && has_u(b, n) && a->u != b->u)
+        return false;
+    switch (op) {
+    case LLVMAdd: case LLVMSub:
+        for (unsigned l = 0; l < n; l++) {
+            f->k[l] = op == LLVMAdd ? a->k[l] + b->k[l] : a->k[l] - b->k[l];
+            f->m[l] = op == LLVMAdd ? a->m[l] + b->m[l] : a->m[l] - b->m[l];
+        }
+        return true;
+    case LLVMMul: case LLVMShl:
+        if (op == LLVMMul && b->splat && !constant_splat(b, n, width, &c) && !has_u(a, n)) {
+            /* x * u: the lanes' parts become multiples of u */
+            f->u = b->splat, f->z = za + zb;
+            for (unsigned l = 0; l < n; l++)
+                f->m[l] = a->k[l], f->k[l] = 0;
+            return true;
+        }
+        if (!constant_splat(b, n, width, &c) || c < 0 || (op == LLVMShl ? c >= (long long)width : c > MAX_LANE_PART))
+            return false;
+        c = op == LLVMShl ? 1LL << c : c;
+        f->z = c ? za + (unsigned)__builtin_ctzll((unsigned long long)c) : width;
+        for (unsigned l = 0; l < n; l++)
+            if (__builtin_mul_overflow(a->k[l], c, &f->k[l]) || __builtin_mul_overflow(a->m[l], c, &f->m[l]))
+                return false;
+        return true;
+    case LLVMOr: /* a sum where the lanes' parts sit below s's zeros and miss each other */
+        if (constant_splat(a, n, width, &c) && a->k[0] == 0)
+            return *f = *b, true;
+        if (!disjoint(a, n) || !disjoint(b, n) || (zb < width && za < width))
+            return false;
+        f->z = za < width ? za : zb;
+        for (unsigned l = 0; l < n; l++) {
+            if (a->k[l] & b->k[l] || (f->z < 62 && (a->k[l] | b->k[l]) >= 1LL << f->z))
+                return false;
+            f->k[l] = a->k[l] | b->k[l];
+        }
+        return true;
+    case LLVMLShr: case LLVMAShr: case LLVMUDiv: /* (s | k) >> c = (s >> c) | (k >> c) */
+        if (!constant_splat(b, n, width, &c) || c < 0 || !disjoint(a, n))
+            return false;
+        if (op == LLVMUDiv) {
+            if (c <= 0 || c & (c - 1))
+                return false;
+            c = __builtin_ctzll((unsigned long long)c);
+        }
+        if (c > (long long)za && za < width)
+            return false;
+        f->z = za < width ? za - (unsigned)c : width;
+        for (unsigned l = 0; l < n; l++)
+            f->k[l] = a->k[l] >> c;
+        return true;
+    case LLVMAnd: case LLVMURem: /* (s | k) & m = k & m where m is below s's zeros */
+        if (!constant_splat(b, n, width, &c) || c < 0 || !disjoint(a, n))
+            return false;
+        if (op == LLVMURem) {
+            if (c <= 0 || c & (c - 1))
+                return false;
+            c -= 1;
+        }
+        if (za < 62 && c >= 1LL << za)
+            return false;
+        f->z = width;
+        for (unsigned l = 0; l < n; l++)
+            f->k[l] = a->k[l] & c;
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* The lane form of integer vector v (n lanes), or false. */
+static bool lane_form_of(LLVMValueRef v, unsigned n, lane_form *f, int depth)
+{
+    LLVMTypeRef t = LLVMTypeOf(v);
+    if (LLVMGetTypeKind(t) != LLVMVectorTypeKind || LLVMGetTypeKind(LLVMGetElementType(t)) != LLVMIntegerTypeKind ||
+        LLVMGetVectorSize(t) != n || depth > MAX_FORM_DEPTH)
+        return false;
+    unsigned width = LLVMGetIntTypeWidth(LLVMGetElementType(t));
+    if (width > 64)
+        return false;
+    memset(f, 0, sizeof *f);
+    f->width = width;
+    if (LLVMIsAConstantDataVector(v) || LLVMIsAConstantVector(v) || LLVMIsAConstantAggregateZero(v)) {
+        f->z = width;
+        for (unsigned l = 0; l < n; l++) {
+            LLVMValueRef e = LLVMGetAggregateElement(v, l);
+            if (!e || !LLVMIsAConstantInt(e))
+                return false; /* (poison) */
+            f->k[l] = LLVMConstIntGetSExtValue(e);
+        }
+        return true;
+    }
+    if (!LLVMIsAInstruction(v))
+        return false;
+    LLVMValueRef s = mc_splat_scalar(v);
+    if (s) {
+        f->splat = s;
+        f->z = LLVMIsAConstantInt(s) ? width : mc_known_trailing_zeros(s);
+        if (LLVMIsAConstantInt(s))
+            for (unsigned l = 0; l < n; l++)
+                f->k[l] = LLVMConstIntGetSExtValue(s);
+        return true;
+    }
+    LLVMOpcode op = LLVMGetInstructionOpcode(v);
+    lane_form a, b;
+    f->width = width;
+    if (op == LLVMFreeze) /* (an address is no poison) */
+        return lane_form_of(LLVMGetOperand(v, 0), n, f, depth + 1);
+    if (op == LLVMZExt || op == LLVMSExt || op == LLVMTrunc) {
+        LLVMTypeRef from = LLVMGetElementType(LLVMTypeOf(LLVMGetOperand(v, 0)));
+        unsigned wa = LLVMGetIntTypeWidth(from);
+        if (!lane_form_of(LLVMGetOperand(v, 0), n, &a, depth + 1))
+            return false;
+        /* a constant's lanes are its values; else s | k widens or narrows bit for bit */
+        bool constant = a.z >= wa;
+        if (constant ? (op == LLVMZExt && !disjoint(&a, n)) || (op == LLVMTrunc && !fits_signed(&a, n, width))
+                     : !disjoint(&a, n) || (op == LLVMTrunc && a.z > width))
+            return false;
+        *f = a;
+        f->z = constant ? width : a.z, f->width = width, f->splat = NULL;
+        return true;
+    }
+    if (!LLVMIsABinaryOperator(v) || !lane_form_of(LLVMGetOperand(v, 0), n, &a, depth + 1) ||
+        !lane_form_of(LLVMGetOperand(v, 1), n, &b, depth + 1) || !binary_form(v, n, width, &a, &b, f))
+        return false;
+    for (unsigned l = 0; l < n; l++)
+        if (f->k[l] > MAX_LANE_PART || f->k[l] < -MAX_LANE_PART || f->m[l] > MAX_LANE_PART || f->m[l] < -MAX_LANE_PART)
+            return false;
+    f->z = f->z < width ? f->z : width;
+    return true;
+}
+
+/* Each lane's address less lane 0's: d[l] + du[l] * u bytes (u a 64-bit
+ * scalar every lane shares, or NULL). */
+typedef struct {
+    long long d[MAX_ROW_LANES], du[MAX_ROW_LANES];
+    LLVMValueRef u;
+} distances;
+
+/* The distances of vector of pointers p (n lanes): a splat, or
+ * getelementptr of one with indices whose lanes differ by constants, or by
+ * constant multiples of one scalar.  False when some distance is neither. */
+static bool byte_distances(LLVMTargetDataRef td, LLVMValueRef p, unsigned n, distances *dist, int depth)
+{
+    long long *d = dist->d, *du = dist->du;
+    if (LLVMGetTypeKind(LLVMTypeOf(p)) != LLVMVectorTypeKind || mc_splat_scalar(p)) {
+        memset(dist, 0, sizeof *dist);
+        return true; /* one address (a getelementptr's scalar base) */
+    }
+    if (!LLVMIsAInstruction(p) || depth > MAX_FORM_DEPTH)
+        return false;
+    /* (the address spaces are one flat memory on the CPU: a cast keeps the distances) */
+    if (LLVMGetInstructionOpcode(p) == LLVMFreeze || LLVMGetInstructionOpcode(p) == LLVMAddrSpaceCast)
+        return byte_distances(td, LLVMGetOperand(p, 0), n, dist, depth + 1);
+    if (LLVMGetInstructionOpcode(p) != LLVMGetElementPtr ||
+        !byte_distances(td, LLVMGetOperand(p, 0), n, dist, depth + 1))
+        return false;
+    LLVMTypeRef cur = LLVMGetGEPSourceElementType(p);
+    for (unsigned i = 1, nops = (unsigned)LLVMGetNumOperands(p); i < nops; i++) {
+        LLVMValueRef idx = LLVMGetOperand(p, i);
+        long long size;
+        if (i > 1 && LLVMGetTypeKind(cur) == LLVMStructTypeKind) { /* a field: one constant for every lane */
+            LLVMValueRef e = LLVMIsAConstantInt(idx) ? idx : mc_splat_scalar(idx);
+            if (!e || !LLVMIsAConstantInt(e))
+                return false;
+            cur = LLVMStructGetTypeAtIndex(cur, (unsigned)LLVMConstIntGetZExtValue(e));
+            continue;
+        }
+        if (i > 1) {
+            if (LLVMGetTypeKind(cur) != LLVMArrayTypeKind)
+                return false;
+            cur = LLVMGetElementType(cur);
+        }
+        size = (long long)LLVMABISizeOfType(td, cur);
+        if (LLVMGetTypeKind(LLVMTypeOf(idx)) != LLVMVectorTypeKind)
+            continue; /* the same in every lane */
+        lane_form f;
+        unsigned width = LLVMGetIntTypeWidth(LLVMGetElementType(LLVMTypeOf(idx)));
+        /* a narrower index is sign-extended: a constant's lanes are its values, s | k extends bit for bit */
+        if (!lane_form_of(idx, n, &f, depth + 1) ||
+            (width < 64 && (f.z >= width ? !fits_signed(&f, n, width) : !disjoint(&f, n))))
+            return false;
+        if (has_u(&f, n)) {
+            if (dist->u && dist->u != f.u)
+                return false;
+            dist->u = f.u;
+        }
+        for (unsigned l = 0; l < n; l++)
+            d[l] += (f.k[l] - f.k[0]) * size, du[l] += (f.m[l] - f.m[0]) * size;
+    }
+    return true;
+}
+
+bool mc_lane_addresses(LLVMBuilderRef b, LLVMTargetDataRef td, LLVMValueRef ptrs, LLVMValueRef *out)
+{
+    LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(ptrs));
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(c), i64 = LLVMInt64TypeInContext(c);
+    unsigned n = LLVMGetVectorSize(LLVMTypeOf(ptrs));
+    distances dist;
+    if (n > MAX_ROW_LANES || !byte_distances(td, ptrs, n, &dist, 0) || (dist.u && LLVMTypeOf(dist.u) != i64))
+        return false;
+    for (unsigned lane = 0; lane < n; lane++) {
+        if (!lane) {
+            out[lane] = LLVMBuildExtractElement(b, ptrs, LLVMConstInt(i32, lane, 0), "lane.ptr");
+            continue;
+        }
+        LLVMValueRef off = LLVMConstInt(i64, (unsigned long long)dist.d[lane], 1);
+        if (dist.u && dist.du[lane])
+            off = LLVMBuildAdd(b, LLVMBuildMul(b, dist.u, LLVMConstInt(i64, (unsigned long long)dist.du[lane], 1), ""),
+                               off, "");
+        out[lane] = LLVMBuildGEP2(b, LLVMInt8TypeInContext(c), out[0], &off, 1, "lane.ptr");
+    }
+    return true;
+}
+
 /* Lanes first .. last of call (all of them on) as scalar accesses; a
  * load's other lanes are its pass-through's. */
 static void scalarize(LLVMBuilderRef b, LLVMTargetDataRef td, LLVMValueRef call, masked_kind kind, int first,
@@ -137,10 +434,15 @@ static void scalarize(LLVMBuilderRef b, LLVMTargetDataRef td, LLVMValueRef call,
     LLVMValueRef value = loads ? NULL : LLVMGetOperand(call, 0), r = loads ? LLVMGetOperand(call, 3) : NULL;
     LLVMValueRef where = LLVMGetOperand(call, loads ? 0 : 1);
     LLVMTypeRef vec = LLVMTypeOf(loads ? call : value), elem = LLVMGetElementType(vec);
+    LLVMValueRef lanes[MAX_ROW_LANES];
+    bool every = (kind == M_GATHER || kind == M_SCATTER) && first < last && /* (a row's: every lane) */
+                 mc_lane_addresses(b, td, where, lanes);
     for (int lane = first; lane <= last; lane++) {
         LLVMValueRef k = LLVMConstInt(LLVMInt32TypeInContext(c), (unsigned long long)lane, 0), ptr;
         unsigned align = (unsigned)LLVMConstIntGetZExtValue(LLVMGetOperand(call, loads ? 1 : 2));
-        if (kind == M_GATHER || kind == M_SCATTER) {
+        if (every) {
+            ptr = lanes[lane];
+        } else if (kind == M_GATHER || kind == M_SCATTER) {
             ptr = LLVMBuildExtractElement(b, where, k, "lane.ptr");
         } else {
             ptr = LLVMBuildGEP2(b, elem, where, &k, 1, "lane.ptr");

@@ -59,6 +59,13 @@ bool mc_row_access(LLVMValueRef call);
  * than __local, with every lane on (a constant mask) becomes a load or
  * store a lane; how many. */
 unsigned mc_row_accesses_by_lane(LLVMValueRef f);
+/* masked_ops.c: where the lanes of vector of pointers ptrs (at most 16)
+ * lie at distances from lane 0 that are constants or constant multiples of
+ * one scalar (a float4 a work-item into a transposed tile; rows of a
+ * matrix), out[l] = lane l's address, built at b (lane 0's taken from the
+ * vector, the others it plus their distance), and true; else false and
+ * nothing built. */
+bool mc_lane_addresses(LLVMBuilderRef b, LLVMTargetDataRef td, LLVMValueRef ptrs, LLVMValueRef *out);
 /* masked_ops.c: each gather and scatter of f whose mask is not a constant
  * runs under a branch on "any lane active", with the operations of the same
  * mask after it; returns how many. */

@@ -830,6 +830,12 @@ static LLVMValueRef widen_varying(widener *w, LLVMValueRef inst)
     }
     if (LLVMIsACastInst(inst))
         return LLVMBuildCast(w->b, op, wd_vector_value(w, LLVMGetOperand(inst, 0)), vector_of(w, t), "");
+    int k = wd_row_unsigned_pow2(w, inst);
+    if (k > 0) { /* x / 2^k, x % 2^k of an x never negative (wfv_blocks.c) */
+        unsigned long long c = op == LLVMSDiv ? (unsigned long long)k : (1ULL << k) - 1;
+        return LLVMBuildBinOp(w->b, op == LLVMSDiv ? LLVMLShr : LLVMAnd, wd_vector_value(w, LLVMGetOperand(inst, 0)),
+                              wd_splat(w, LLVMConstInt(t, c, 0)), "");
+    }
     if (LLVMIsABinaryOperator(inst))
         return LLVMBuildBinOp(w->b, op, wd_vector_value(w, LLVMGetOperand(inst, 0)),
                               wd_vector_value(w, LLVMGetOperand(inst, 1)), "");

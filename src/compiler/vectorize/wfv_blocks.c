@@ -21,6 +21,12 @@
  * u is then known not to be (built from constants that are not negative,
  * local ids, and sums, products and loop phis of such; as wfv.c assumes,
  * sums that make indices from local ids do not wrap).
+ *
+ * Where the lanes of x / 2^k and x % 2^k still differ (a row of 8 over
+ * `v / 4`: a tile stored transposed), the same knowledge makes them a
+ * shift and a mask when x is not negative: lshr and `and` keep the lanes'
+ * offsets from the first lane constants that masked_ops.c can read, where
+ * the sdiv and srem that a negative x would need do not.
  */
 #include "compiler/ir/util.h"
 #include "compiler/vectorize/wfv_internal.h"
@@ -234,4 +240,19 @@ enum shape wd_row_block_shape(const widener *w, LLVMValueRef inst, long long *st
     default:
         return VARYING;
     }
+}
+
+int wd_row_unsigned_pow2(const widener *w, LLVMValueRef inst)
+{
+    LLVMOpcode op = LLVMGetInstructionOpcode(inst);
+    if (!w->row || (op != LLVMSDiv && op != LLVMSRem))
+        return -1;
+    LLVMValueRef x = LLVMGetOperand(inst, 0);
+    long long st;
+    int k = log2_of(LLVMGetOperand(inst, 1));
+    unsigned bits = LLVMGetIntTypeWidth(LLVMTypeOf(inst));
+    if (k < 1 || (unsigned)k >= bits - 1 || wd_shape_of(w, x, &st) != CONSECUTIVE || st <= 0 ||
+        !shared_not_negative(w, x, 0))
+        return -1;
+    return k;
 }

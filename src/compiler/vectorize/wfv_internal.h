@@ -191,6 +191,11 @@ bool wd_rows_pass_lanes(const widener *w, int b, int s);
  * aligned block of values over the row: UNIFORM, or CONSECUTIVE (*stride);
  * VARYING when not. */
 enum shape wd_row_block_shape(const widener *w, LLVMValueRef inst, long long *stride);
+/* In K.row, k when inst is x / 2^k or x % 2^k (k >= 1, signed) of a
+ * consecutive x that is not negative in any lane (its shared part not
+ * negative, its stride above 0), so an lshr or an `and` gives each lane's
+ * answer; else -1. */
+int wd_row_unsigned_pow2(const widener *w, LLVMValueRef inst);
 
 /* wfv_clamps.c */
 /* Which operand of inst is the bound of a clamp (a min or max of integers,
