@@ -48,9 +48,13 @@ enum {
 };
 
 /* No instruction that could tell another thread that this one's stores are
- * done: atomics, fences, calls but to intrinsics without atomics and to
- * glibc's vector math (_ZGV...). */
-static bool may_stream(LLVMValueRef f)
+ * done: atomics, fences, calls but to intrinsics without atomics, to
+ * glibc's vector math (_ZGV...) and to functions of the module whose own
+ * bodies have none (the image built-ins' rare paths, `__mosaic_outlined_*`,
+ * which only decode and encode pixels), looked into MAX_CALL_DEPTH deep. */
+enum { MAX_CALL_DEPTH = 3 };
+
+static bool may_stream(LLVMValueRef f, int depth)
 {
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
         for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
@@ -65,7 +69,9 @@ static bool may_stream(LLVMValueRef f)
                 LLVMValueRef callee = mc_called_function(i);
                 const char *name = callee ? LLVMGetValueName(callee) : "";
                 bool intrinsic = callee && LLVMGetIntrinsicID(callee) != 0 && !strstr(name, "atomic");
-                if (!intrinsic && strncmp(name, "_ZGV", 4) != 0)
+                bool defined = callee && !intrinsic && !LLVMIsDeclaration(callee) && callee != f;
+                if (defined ? depth >= MAX_CALL_DEPTH || !may_stream(callee, depth + 1)
+                            : !intrinsic && strncmp(name, "_ZGV", 4) != 0)
                     return false;
                 break;
             }
@@ -289,7 +295,7 @@ static LLVMValueRef streaming_flag(LLVMBuilderRef b, LLVMValueRef wg)
 unsigned mc_nontemporal_stores(LLVMValueRef wg)
 {
     LLVMModuleRef m = LLVMGetGlobalParent(wg);
-    if (strncmp(LLVMGetTarget(m), "x86_64", 6) != 0 || LLVMCountParams(wg) != 2 || !may_stream(wg))
+    if (strncmp(LLVMGetTarget(m), "x86_64", 6) != 0 || LLVMCountParams(wg) != 2 || !may_stream(wg, 0))
         return 0;
     LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
     LLVMValueRef stores[MAX_SPAN];
