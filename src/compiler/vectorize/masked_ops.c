@@ -55,7 +55,6 @@
  * The rewrites are exact, so they run on every kernel; a module without
  * such operations is left untouched.
  */
-#include <stdio.h>
 #include <string.h>
 
 #include <llvm-c/Analysis.h>
@@ -668,14 +667,10 @@ static void one_address_accesses(LLVMBuilderRef b, LLVMBasicBlockRef body, LLVMV
         } else {
             /* the highest active lane: lanes - 1 - (leading zeros of the mask's bits) */
             LLVMTypeRef bits = LLVMIntTypeInContext(c, lanes);
-            LLVMTypeRef ctlz_params[2] = {bits, LLVMInt1TypeInContext(c)};
-            LLVMTypeRef ctlz_ty = LLVMFunctionType(bits, ctlz_params, 2, 0);
-            char name[32];
-            snprintf(name, sizeof name, "llvm.ctlz.i%u", lanes);
+            unsigned ctlz_id = LLVMLookupIntrinsicID("llvm.ctlz", 9);
             LLVMModuleRef m = LLVMGetGlobalParent(LLVMGetBasicBlockParent(body));
-            LLVMValueRef ctlz = LLVMGetNamedFunction(m, name);
-            if (!ctlz)
-                ctlz = LLVMAddFunction(m, name, ctlz_ty);
+            LLVMValueRef ctlz = LLVMGetIntrinsicDeclaration(m, ctlz_id, &bits, 1);
+            LLVMTypeRef ctlz_ty = LLVMIntrinsicGetType(c, ctlz_id, &bits, 1);
             /* a value loaded under this mask: that lane alone is loaded */
             LLVMValueRef value = LLVMGetOperand(i, 0), load = masked_load_of(value, mask);
             LLVMValueRef place = load ? lane_load_place(load, body) : NULL;
