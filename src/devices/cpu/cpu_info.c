@@ -10,6 +10,7 @@
 #include "devices/cpu/cpu_runtime.h"
 #include "base/assert.h"
 #include "base/settings.h"
+#include "core/util.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
@@ -49,6 +50,9 @@ static const char *const language_extensions[] = {
     "cl_khr_subgroup_shuffle_relative",
     "cl_khr_subgroup_clustered_reduce",
     "cl_khr_subgroup_rotate",
+    /* builtins/bit_ops.cl and builtins/dot_product.cl (core in OpenCL 3.1) */
+    "cl_khr_extended_bit_ops",
+    "cl_khr_integer_dot_product",
 };
 
 /* Extensions of the runtime only (no OpenCL C side). */
@@ -59,6 +63,8 @@ static const char *const runtime_extensions[] = {
     /* SPIR-V extensions llvm-spirv-15 translates */
     "cl_khr_spirv_no_integer_wrap_decoration",
     "cl_khr_spirv_linkonce_odr",
+    "cl_khr_device_uuid", /* device_uuid() below; the driver's: api/device.c */
+    "cl_khr_suggested_local_work_size", /* api/enqueue_kernel.c */
 };
 
 /* OpenCL C 3.0 optional features. */
@@ -79,6 +85,9 @@ static const char *const opencl_c_features[] = {
     "__opencl_c_images", /* builtins/images.cl (docs/image_builtins.md) */
     "__opencl_c_3d_image_writes",
     "__opencl_c_read_write_images",
+    /* with cl_khr_integer_dot_product (builtins/dot_product.cl) */
+    "__opencl_c_integer_dot_product_input_4x8bit",
+    "__opencl_c_integer_dot_product_input_4x8bit_packed",
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -345,6 +354,22 @@ static mosaic_cpu_isa read_isa(void)
     return isa;
 }
 
+/* CL_DEVICE_UUID_KHR: a hash of the machine (systemd's machine-id, written
+ * once when the system is installed; the host name where there is none) and
+ * of the processor's name, so the same device has the same UUID in every
+ * process, after a reboot and in every Mosaic version, and two machines'
+ * devices differ. */
+static void device_uuid(cl_device_id device)
+{
+    char text[512] = "Mosaic CPU device\n", machine[128] = "";
+    if (!read_line("/etc/machine-id", machine, sizeof machine) &&
+        !read_line("/var/lib/dbus/machine-id", machine, sizeof machine))
+        gethostname(machine, sizeof machine - 1);
+    append(text, sizeof text, "", machine);
+    append(text, sizeof text, "\n", device->name);
+    mosaic_uuid_of(text, strlen(text), device->uuid);
+}
+
 /* ---- the description -------------------------------------------------------- */
 
 /* What the device is because it is the host: the host's processor runs
@@ -400,6 +425,7 @@ void mosaic_cpu_describe(cl_device_id device)
 
     mosaic_cpu_vendor(read_identification(buf, sizeof buf) ? buf : NULL, device->vendor, sizeof device->vendor,
                       &device->vendor_id);
+    device_uuid(device);
 
     unsigned workers = mosaic_cpu_num_workers();
     device->compute_units = workers ? workers : 1;
