@@ -65,6 +65,10 @@ static const char *const runtime_extensions[] = {
     "cl_khr_spirv_linkonce_odr",
     "cl_khr_device_uuid", /* device_uuid() below; the driver's: api/device.c */
     "cl_khr_suggested_local_work_size", /* api/enqueue_kernel.c */
+    /* api/queue.c: the hints are kept, every queue runs alike (docs/events.md) */
+    "cl_khr_create_command_queue",
+    "cl_khr_priority_hints",
+    "cl_khr_throttle_hints",
 };
 
 /* OpenCL C 3.0 optional features. */
@@ -92,7 +96,7 @@ static const char *const opencl_c_features[] = {
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-static char extensions_string[1024];
+static char extensions_string[2048]; /* every extension, with room for more */
 static char clang_features[2048];
 
 static void append(char *buf, size_t size, const char *sep, const char *word)
