@@ -48,3 +48,30 @@ CONST_FN int dot_acc_sat_4x8packed_su_int(uint a, uint b, int acc)
 {
     return dot_acc_sat(as_char4(a), as_uchar4(b), acc);
 }
+
+/* ---- the SPIR-V instructions (SPV_KHR_integer_dot_product) ----------------------------
+ * llvm-spirv-15 writes OpSDot, OpUDot, OpSUDot and their AccSat forms as calls
+ * of these names (docs/spirv.md): SPIR-V's integers have no sign, so the
+ * vectors arrive as char4 and the packed operands as int, the instruction's
+ * name saying how to read them (S: signed, U: unsigned, SU: the first signed,
+ * the second unsigned), followed by PackedVectorFormat4x8Bit (0) for packed
+ * operands, and the result type after _R.  Results of 32 bits. */
+#define SPIRV_DOT(NAME, R, A4, B4)                                                                 \
+    CONST_FN R __spirv_##NAME##DotKHR_R##R(char4 a, char4 b) { return dot(as_##A4(a), as_##B4(b)); } \
+    CONST_FN R __spirv_##NAME##DotKHR_R##R(int a, int b, int format)                               \
+    {                                                                                              \
+        (void)format; /* PackedVectorFormat4x8Bit, the only one */                                 \
+        return dot(as_##A4(a), as_##B4(b));                                                        \
+    }                                                                                              \
+    CONST_FN R __spirv_##NAME##DotAccSatKHR_R##R(char4 a, char4 b, int acc)                        \
+    {                                                                                              \
+        return dot_acc_sat(as_##A4(a), as_##B4(b), (R)acc);                                        \
+    }                                                                                              \
+    CONST_FN R __spirv_##NAME##DotAccSatKHR_R##R(int a, int b, int acc, int format)                \
+    {                                                                                              \
+        (void)format;                                                                              \
+        return dot_acc_sat(as_##A4(a), as_##B4(b), (R)acc);                                        \
+    }
+SPIRV_DOT(S, int, char4, char4)
+SPIRV_DOT(U, uint, uchar4, uchar4)
+SPIRV_DOT(SU, int, char4, uchar4)
