@@ -53,6 +53,9 @@ static const char *const language_extensions[] = {
     /* builtins/bit_ops.cl and builtins/dot_product.cl (core in OpenCL 3.1) */
     "cl_khr_extended_bit_ops",
     "cl_khr_integer_dot_product",
+    /* clang's __builtin_expect and __builtin_assume; SPIR-V's OpExpectKHR and
+     * OpAssumeTrueKHR (docs/spirv.md) */
+    "cl_khr_expect_assume",
 };
 
 /* Extensions of the runtime only (no OpenCL C side). */
@@ -527,7 +530,7 @@ void mosaic_cpu_describe(cl_device_id device)
         append(extensions_string, sizeof extensions_string, " ", language_extensions[i]);
     device->extensions = extensions_string;
     /* the versions llvm-spirv-15 reads whole (1.4 in part: compiler.h) */
-    device->il_version = "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3";
+    device->il_version = "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3 SPIR-V_1.4";
 
     device->num_opencl_c_features = 0;
     for (size_t i = 0; i < COUNT(opencl_c_features) && i < COUNT(device->opencl_c_features); i++)
