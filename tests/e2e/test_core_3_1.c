@@ -85,6 +85,7 @@ TEST(reported)
         { "cl_khr_suggested_local_work_size", CL_MAKE_VERSION(1, 0, 0) },
         { "cl_khr_integer_dot_product", CL_MAKE_VERSION(2, 0, 0) },
         { "cl_khr_extended_bit_ops", CL_MAKE_VERSION(1, 0, 0) },
+        { "cl_khr_expect_assume", CL_MAKE_VERSION(1, 0, 0) },
     };
     for (size_t i = 0; i < sizeof extensions / sizeof *extensions; i++) {
         CHECK(reports_extension(extensions[i].name), "%s not in CL_DEVICE_EXTENSIONS", extensions[i].name);
@@ -102,6 +103,9 @@ TEST(reported)
         "#ifdef __opencl_c_integer_dot_product_input_4x8bit\n n |= 2;\n#endif\n"
         "#ifdef __opencl_c_integer_dot_product_input_4x8bit_packed\n n |= 4;\n#endif\n"
         "#ifdef cl_khr_extended_bit_ops\n n |= 8;\n#endif\n"
+        "#ifdef cl_khr_expect_assume\n n |= 16;\n#endif\n"
+        "  __builtin_assume(n >= 0);\n"
+        "  if (__builtin_expect(n == 31, 1)) n += 1;\n"
         "  out[0] = n;\n"
         "}\n";
     cl_program program = test_build_program(context, device, source, "-cl-std=CL3.0");
@@ -115,7 +119,7 @@ TEST(reported)
     CHECK_ERR(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &one, NULL, 0, NULL, NULL), CL_SUCCESS);
     cl_int n = 0;
     CHECK_ERR(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, sizeof n, &n, 0, NULL, NULL), CL_SUCCESS);
-    CHECK(n == 15, "macros defined: 0x%x", n);
+    CHECK(n == 32, "macros defined: 0x%x (and 1 added)", n);
     clReleaseMemObject(out);
     clReleaseKernel(kernel);
     clReleaseProgram(program);
