@@ -491,6 +491,34 @@ TEST(extended_bit_ops)
                 check_bit_ops(types[t].u, types[t].s, types[t].bits, widths[w]);
 }
 
+/* ---- printf's z and t length modifiers (OpenCL C 3.1) --------------------------------------- */
+
+TEST(printf_size_modifiers)
+{
+    static const char source[] =
+        "kernel void p(long d) {\n"
+        "  size_t i = get_global_id(0);\n"
+        "  printf(\"%zu %zx %td %zd|\\n\", i * 1000000007ul, i, (ptrdiff_t)(d - (long)i), (ptrdiff_t)-(long)i);\n"
+        "}\n";
+    cl_program program = test_build_program(context, device, source, "-cl-std=CL3.0");
+    if (!program)
+        return;
+    cl_int err;
+    cl_kernel kernel = clCreateKernel(program, "p", &err);
+    cl_long d = -7;
+    clSetKernelArg(kernel, 0, sizeof d, &d);
+    char *text = test_run_captured(queue, kernel, 4, 4);
+    for (size_t i = 0; i < 4; i++) {
+        char line[256];
+        snprintf(line, sizeof line, "%zu %zx %td %zd|\n", i * 1000000007ul, i, (ptrdiff_t)(d - (long)i),
+                 -(ptrdiff_t)i);
+        CHECK(text && strstr(text, line), "missing line '%s' in:\n%s", line, text ? text : "");
+    }
+    free(text);
+    clReleaseKernel(kernel);
+    clReleaseProgram(program);
+}
+
 int main(int argc, char **argv)
 {
     if (!test_open_cpu_device(&platform, &device, &context))
