@@ -456,6 +456,17 @@ static cl_device_id new_sub_device(cl_device_id parent, const cl_uint *units, cl
     d->parent = parent;
     memcpy(type_copy, type, type_len * sizeof *type);
     d->partition_type = type_copy;
+    /* a UUID of its own: a hash of the parent's and of the units it has */
+    unsigned char *key = malloc(CL_UUID_SIZE_KHR + count * sizeof *units);
+    if (!key) {
+        free(type_copy);
+        free(d);
+        return NULL;
+    }
+    memcpy(key, parent->uuid, CL_UUID_SIZE_KHR);
+    memcpy(key + CL_UUID_SIZE_KHR, units, count * sizeof *units);
+    mosaic_uuid_of(key, CL_UUID_SIZE_KHR + count * sizeof *units, d->uuid);
+    free(key);
     d->partition_type_len = type_len;
     if (parent->ops->init_sub_device(d, parent, units, count) != CL_SUCCESS) {
         free(type_copy);
@@ -489,6 +500,8 @@ typedef struct device_answer {
         unsigned char number[sizeof(cl_ulong)];
         cl_device_partition_property types[3];
         cl_name_version list[MAX_LISTED];
+        cl_uchar uuid[CL_UUID_SIZE_KHR];
+        cl_device_integer_dot_product_acceleration_properties_khr dot_acceleration;
     } made;
 } device_answer;
 
@@ -695,6 +708,52 @@ static void answer_list(device_answer *a, const void *list, size_t count, size_t
     a->size = count * each;
 }
 
+/* The answers of the extensions' queries; false when param is none of them
+ * or the device lacks the extension that defines it. */
+static bool extension_answer(cl_device_id d, cl_device_info param, device_answer *a)
+{
+    switch (param) {
+    case CL_DEVICE_UUID_KHR:
+    case CL_DRIVER_UUID_KHR:
+    case CL_DEVICE_LUID_VALID_KHR:
+    case CL_DEVICE_LUID_KHR:
+    case CL_DEVICE_NODE_MASK_KHR:
+        if (!has_extension(d, "cl_khr_device_uuid"))
+            return false;
+        if (param == CL_DEVICE_UUID_KHR) {
+            answer_list(a, d->uuid, CL_UUID_SIZE_KHR, 1);
+        } else if (param == CL_DRIVER_UUID_KHR) { /* the same for one version of Mosaic */
+            static const char driver[] = "Mosaic " MOSAIC_VERSION_STRING;
+            mosaic_uuid_of(driver, sizeof driver - 1, a->made.uuid);
+            answer_list(a, a->made.uuid, CL_UUID_SIZE_KHR, 1);
+        } else if (param == CL_DEVICE_LUID_KHR) { /* LUIDs are Windows' (CL_DEVICE_LUID_VALID_KHR is false) */
+            memset(a->made.uuid, 0, CL_LUID_SIZE_KHR);
+            answer_list(a, a->made.uuid, CL_LUID_SIZE_KHR, 1);
+        } else {
+            answer_number(a, param == CL_DEVICE_LUID_VALID_KHR ? sizeof(cl_bool) : sizeof(cl_uint), 0);
+        }
+        return true;
+    case CL_DEVICE_INTEGER_DOT_PRODUCT_CAPABILITIES_KHR:
+    case CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_8BIT_KHR:
+    case CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_4x8BIT_PACKED_KHR:
+        if (!has_extension(d, "cl_khr_integer_dot_product"))
+            return false;
+        if (param == CL_DEVICE_INTEGER_DOT_PRODUCT_CAPABILITIES_KHR) {
+            answer_number(a, sizeof(cl_device_integer_dot_product_capabilities_khr),
+                          (has_feature(d, "__opencl_c_integer_dot_product_input_4x8bit")
+                               ? CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_KHR : 0) |
+                              (has_feature(d, "__opencl_c_integer_dot_product_input_4x8bit_packed")
+                                   ? CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_PACKED_KHR : 0));
+        } else { /* none faster than the same arithmetic written out (builtins/dot_product.cl) */
+            memset(&a->made.dot_acceleration, 0, sizeof a->made.dot_acceleration);
+            answer_list(a, &a->made.dot_acceleration, 1, sizeof a->made.dot_acceleration);
+        }
+        return true;
+    default:
+        return false;
+    }
+}
+
 /* The answers made from the description: strings, lists, and numbers
  * computed from several fields; false when param is none of them. */
 static bool made_answer(cl_device_id d, cl_device_info param, device_answer *a)
@@ -790,7 +849,8 @@ clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_val
 {
     MOSAIC_CHECK_HANDLE(device, DEVICE);
     device_answer answer;
-    if (!table_answer(device, param_name, &answer) && !made_answer(device, param_name, &answer))
+    if (!table_answer(device, param_name, &answer) && !made_answer(device, param_name, &answer) &&
+        !extension_answer(device, param_name, &answer))
         MOSAIC_INFO_UNKNOWN(param_name);
     return mosaic_info(param_value_size, param_value, param_value_size_ret, answer.data, answer.size);
 }

@@ -360,6 +360,44 @@ clEnqueueTask(cl_command_queue queue, cl_kernel kernel, cl_uint num_events, cons
     return enqueue_kernel(queue, kernel, CL_COMMAND_TASK, 1, NULL, one, one, num_events, wait_list, event);
 }
 
+/* cl_khr_suggested_local_work_size (core in OpenCL 3.1): the local size a
+ * launch with a NULL one would get, after the checks that launch would
+ * make of the range and the arguments (the same codes). */
+CL_API_ENTRY cl_int CL_API_CALL
+clGetKernelSuggestedLocalWorkSizeKHR(cl_command_queue queue, cl_kernel kernel, cl_uint work_dim,
+                                     const size_t *global_work_offset, const size_t *global_work_size,
+                                     size_t *suggested_local_work_size)
+{
+    MOSAIC_CHECK_HANDLE(queue, QUEUE);
+    if (queue->properties & CL_QUEUE_ON_DEVICE)
+        return MOSAIC_ERROR(CL_INVALID_COMMAND_QUEUE, "a device queue takes no host commands");
+    MOSAIC_CHECK_HANDLE(kernel, KERNEL);
+    if (kernel->program->context != queue->context)
+        return MOSAIC_ERROR(CL_INVALID_CONTEXT, "the kernel and the queue belong to different contexts");
+    if (!suggested_local_work_size)
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "suggested_local_work_size is NULL");
+    if (!global_work_size)
+        return MOSAIC_ERROR(CL_INVALID_GLOBAL_WORK_SIZE, "global_work_size is NULL");
+    for (cl_uint d = 0; d < work_dim && d < 3; d++)
+        if (global_work_size[d] == 0)
+            return MOSAIC_ERROR(CL_INVALID_GLOBAL_WORK_SIZE, "global_work_size[%u] is 0", d);
+    size_t local[3];
+    cl_int err = check_launch(queue, kernel, work_dim, global_work_offset, global_work_size, NULL, local);
+    if (err == CL_SUCCESS)
+        err = check_kernel_arguments(kernel, queue->device);
+    for (cl_uint i = 0; err == CL_SUCCESS && i < kernel->info->num_args; i++) {
+        const mosaic_arg_value *arg = &kernel->args[i];
+        if (!arg->set)
+            err = MOSAIC_ERROR(CL_INVALID_KERNEL_ARGS, "argument %u of kernel %s is not set", i, kernel->info->name);
+        else if (arg->mem && kernel->info->args[i].kind != MOSAIC_ARG_IMAGE)
+            err = mosaic_mem_check_alignment(arg->mem, queue->device);
+    }
+    if (err != CL_SUCCESS)
+        return err;
+    memcpy(suggested_local_work_size, local, work_dim * sizeof *local);
+    return CL_SUCCESS;
+}
+
 /* ---- native kernels ---------------------------------------------------------- */
 
 /* The call and its memory-object list are one allocation; the argument

@@ -188,6 +188,10 @@ static const struct { const char *name; void *address; } extension_functions[] =
     { "clGetKernelSubGroupInfoKHR", (void *)clGetKernelSubGroupInfo },
     /* cl_khr_il_program: the OpenCL 2.1 core function */
     { "clCreateProgramWithILKHR", (void *)clCreateProgramWithIL },
+    /* cl_khr_create_command_queue (api/queue.c) */
+    { "clCreateCommandQueueWithPropertiesKHR", (void *)clCreateCommandQueueWithPropertiesKHR },
+    /* cl_khr_suggested_local_work_size (api/enqueue_kernel.c) */
+    { "clGetKernelSuggestedLocalWorkSizeKHR", (void *)clGetKernelSuggestedLocalWorkSizeKHR },
 };
 
 static void *find_extension_function(const char *name)

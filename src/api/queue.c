@@ -1,6 +1,9 @@
 /* Command queues: clCreateCommandQueue[WithProperties], info, flush, finish,
  * and device queues (CL_QUEUE_ON_DEVICE: only kernels enqueue on them, see
- * docs/events.md) with the context's default one of each device. */
+ * docs/events.md) with the context's default one of each device.  The
+ * priority and throttle hints (cl_khr_priority_hints, cl_khr_throttle_hints)
+ * are checked and kept in the queue's property list; the CPU device runs
+ * the commands of every queue alike (docs/events.md, "Queue hints"). */
 #include "api/api.h"
 #include "api/context.h"
 #include "api/entry.h"
@@ -166,7 +169,7 @@ clCreateCommandQueueWithProperties(cl_context context, cl_device_id device,
                                    const cl_queue_properties *properties, cl_int *errcode_ret)
 {
     cl_command_queue_properties bits = 0;
-    bool seen_properties = false, seen_size = false;
+    bool seen_properties = false, seen_size = false, seen_hint = false;
     cl_uint size = 0;
     size_t len = 0;
     if (properties) {
@@ -189,6 +192,23 @@ clCreateCommandQueueWithProperties(cl_context context, cl_device_id device,
                 }
                 size = (cl_uint)properties[len + 1];
                 break;
+            case CL_QUEUE_PRIORITY_KHR:
+            case CL_QUEUE_THROTTLE_KHR: {
+                /* each takes one of HIGH, MED and LOW (bits 0, 1, 2 in both) */
+                cl_queue_properties v = properties[len + 1];
+                if (v != CL_QUEUE_PRIORITY_HIGH_KHR && v != CL_QUEUE_PRIORITY_MED_KHR && v != CL_QUEUE_PRIORITY_LOW_KHR) {
+                    mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_VALUE, "0x%llx is not a %s hint",
+                                                               (unsigned long long)v,
+                                                               properties[len] == CL_QUEUE_PRIORITY_KHR ? "priority"
+                                                                                                        : "throttle"));
+                    return NULL;
+                }
+                for (size_t k = 0; k < len; k += 2)
+                    if (properties[k] == properties[len])
+                        goto invalid;
+                seen_hint = true;
+                break;
+            }
             default:
                 goto invalid;
             }
@@ -199,11 +219,24 @@ clCreateCommandQueueWithProperties(cl_context context, cl_device_id device,
         mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_VALUE, "CL_QUEUE_SIZE is only for device queues"));
         return NULL;
     }
+    if (seen_hint && (bits & CL_QUEUE_ON_DEVICE)) {
+        mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_QUEUE_PROPERTIES, "priority and throttle hints are "
+                                                   "for host queues, not device queues"));
+        return NULL;
+    }
     return create_queue(context, device, bits, size, properties, len, errcode_ret);
 invalid:
     mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_VALUE, "unknown or repeated queue property 0x%llx",
                                                (unsigned long long)properties[len]));
     return NULL;
+}
+
+/* cl_khr_create_command_queue: the OpenCL 2.0 function for OpenCL 1.x devices */
+CL_API_ENTRY cl_command_queue CL_API_CALL
+clCreateCommandQueueWithPropertiesKHR(cl_context context, cl_device_id device,
+                                      const cl_queue_properties_khr *properties, cl_int *errcode_ret)
+{
+    return clCreateCommandQueueWithProperties(context, device, properties, errcode_ret);
 }
 
 /* Commands are submitted as soon as they are ready (an implicit flush);

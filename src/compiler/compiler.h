@@ -264,11 +264,9 @@ cl_int mosaic_compile_source(const mosaic_compiler_target *target,
 
 /* ---- SPIR-V programs (spirv.c, docs/spirv.md) -------------------------------------
  * clCreateProgramWithIL takes SPIR-V 1.0 to 1.MOSAIC_SPIRV_MAX_MINOR, what
- * Debian's translator, llvm-spirv-15, reads.  Devices report 1.0 to 1.3
- * only: the translator aborts on some 1.4 instructions (OpPtrEqual,
- * OpPtrDiff, OpCopyLogical, OpDecorateString, OpCopyMemory with two memory
- * operands), so a 1.4 module builds when it does without them (the
- * translator's own output does).  A specialization constant of a module:
+ * Debian's translator, llvm-spirv-15, reads; what it aborts on (OpPtrEqual,
+ * OpPtrDiff, OpCopyLogical, OpDecorateString, OpCopyMemory...) is rewritten
+ * first (frontend/spirv_lower.c).  A specialization constant of a module:
  * its SpecId, its size in bytes (1 for a boolean) and the value the
  * application set (little-endian bytes of `size`), if it set one. */
 #define MOSAIC_SPIRV_MAX_MINOR 4

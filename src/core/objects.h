@@ -116,6 +116,7 @@ struct _cl_device_id {
     char name[256];
     char vendor[64];                   /* CL_DEVICE_VENDOR (a CPU: docs/devices.md, "Identity") */
     cl_uint vendor_id;                 /* CL_DEVICE_VENDOR_ID: a PCI vendor ID, 0 when none is known */
+    unsigned char uuid[16];            /* CL_DEVICE_UUID_KHR: the same in every process and after reboots */
     cl_uint compute_units;
     cl_ulong global_mem_size;
     cl_ulong max_mem_alloc_size;

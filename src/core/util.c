@@ -127,3 +127,18 @@ bool mosaic_host_range_mapped(const void *p, size_t size)
         return false;
     return page_mapped(first) && page_mapped(first + (size - 1));
 }
+
+void mosaic_uuid_of(const void *bytes, size_t size, unsigned char uuid[16])
+{
+    /* two 64-bit FNV-1a hashes, of the bytes forwards and backwards from
+     * different starting values, make the 128 bits */
+    uint64_t h[2] = { 0xcbf29ce484222325ull, 0x84222325cbf29ce4ull };
+    const unsigned char *p = bytes;
+    for (size_t i = 0; i < size; i++) {
+        h[0] = (h[0] ^ p[i]) * 0x100000001b3ull;
+        h[1] = (h[1] ^ p[size - 1 - i]) * 0x100000001b3ull;
+    }
+    memcpy(uuid, h, 16);
+    uuid[6] = (unsigned char)((uuid[6] & 0x0f) | 0x80); /* version 8 */
+    uuid[8] = (unsigned char)((uuid[8] & 0x3f) | 0x80); /* the RFC's variant */
+}

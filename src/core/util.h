@@ -52,4 +52,10 @@ bool mosaic_grow(void **array, size_t *capacity, size_t need, size_t item_size);
  * data (holes in the middle are the application's).  size 0: true. */
 bool mosaic_host_range_mapped(const void *p, size_t size);
 
+/* A name-based UUID (RFC 9562 layout, version 8: a hash of our own) of
+ * `size` bytes: the same bytes always give the same 16, different ones
+ * differ but for a hash collision.  For CL_DEVICE_UUID_KHR and
+ * CL_DRIVER_UUID_KHR, which must stay the same across processes. */
+void mosaic_uuid_of(const void *bytes, size_t size, unsigned char uuid[16]);
+
 #endif

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "test.h"
 
@@ -88,6 +89,29 @@ static inline int test_main_with_program(int argc, char **argv, const char *sour
     clReleaseCommandQueue(*queue);
     clReleaseContext(*context);
     return test_summary();
+}
+
+/* Runs kernel k over n work-items (groups of l) on queue with fd 1 sent to
+ * a file; returns what reached the file by the time the command completed
+ * (malloc'd; no flush by us): what the kernel's printf wrote. */
+static inline char *test_run_captured(cl_command_queue queue, cl_kernel k, size_t n, size_t l)
+{
+    fflush(stdout);
+    FILE *tmp = tmpfile();
+    int saved = dup(1);
+    dup2(fileno(tmp), 1);
+    cl_event done;
+    CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 1, NULL, &n, &l, 0, NULL, &done), CL_SUCCESS);
+    CHECK_ERR(clWaitForEvents(1, &done), CL_SUCCESS);
+    off_t size = lseek(fileno(tmp), 0, SEEK_END);
+    char *text = calloc((size_t)size + 1, 1);
+    if (text && size > 0 && pread(fileno(tmp), text, (size_t)size, 0) != size)
+        text[0] = 0;
+    dup2(saved, 1);
+    close(saved);
+    fclose(tmp);
+    clReleaseEvent(done);
+    return text;
 }
 
 #endif

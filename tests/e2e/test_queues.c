@@ -4,7 +4,9 @@
  * clGetCommandQueueInfo, clEnqueueMigrateMemObjects ordering, blocking and
  * non-blocking reads, writes and maps, clEnqueueTask, clEnqueueNativeKernel's
  * error cases, the host and device timers against profiling times, and a
- * host thread that waits for its worker on the one CPU they share.
+ * host thread that waits for its worker on the one CPU they share, and the
+ * priority and throttle hints (cl_khr_priority_hints, cl_khr_throttle_hints)
+ * with clCreateCommandQueueWithPropertiesKHR.
  *
  *   usage: test_queues [case|--list]   (the cases: test_queues.list; none: all)
  */
@@ -13,6 +15,7 @@
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS /* clCreateCommandQueue */
 #define _GNU_SOURCE /* sched_setaffinity */
 #include <CL/cl.h>
+#include <CL/cl_ext.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -832,6 +835,45 @@ TEST(one_cpu)
     int status = 0;
     CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
     CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the child on one CPU: status %d", status);
+}
+
+/* Hints are checked and kept; a queue made with them runs commands. */
+TEST(hints)
+{
+    clCreateCommandQueueWithPropertiesKHR_fn create = (clCreateCommandQueueWithPropertiesKHR_fn)
+        clGetExtensionFunctionAddressForPlatform(platform, "clCreateCommandQueueWithPropertiesKHR");
+    CHECK(create != NULL);
+    if (!create)
+        return;
+    const cl_queue_properties props[] = { CL_QUEUE_PRIORITY_KHR, CL_QUEUE_PRIORITY_LOW_KHR, CL_QUEUE_THROTTLE_KHR,
+                                          CL_QUEUE_THROTTLE_HIGH_KHR, 0 };
+    cl_int err;
+    cl_command_queue q = create(context, device, props, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    cl_queue_properties kept[8] = { 0 };
+    size_t size = 0;
+    CHECK_ERR(clGetCommandQueueInfo(q, CL_QUEUE_PROPERTIES_ARRAY, sizeof kept, kept, &size), CL_SUCCESS);
+    CHECK(size == sizeof props && memcmp(kept, props, sizeof props) == 0, "CL_QUEUE_PROPERTIES_ARRAY differs");
+    cl_uint value = 7, read = 0;
+    cl_mem b = clCreateBuffer(context, CL_MEM_READ_WRITE, sizeof value, NULL, &err);
+    CHECK_ERR(clEnqueueWriteBuffer(q, b, CL_FALSE, 0, sizeof value, &value, 0, NULL, NULL), CL_SUCCESS);
+    CHECK_ERR(clEnqueueReadBuffer(q, b, CL_TRUE, 0, sizeof read, &read, 0, NULL, NULL), CL_SUCCESS);
+    CHECK(read == 7);
+    clReleaseMemObject(b);
+    clReleaseCommandQueue(q);
+
+    const cl_queue_properties bad_value[] = { CL_QUEUE_PRIORITY_KHR, 3, 0 };
+    CHECK(create(context, device, bad_value, &err) == NULL);
+    CHECK_ERR(err, CL_INVALID_VALUE);
+    const cl_queue_properties twice[] = { CL_QUEUE_THROTTLE_KHR, CL_QUEUE_THROTTLE_LOW_KHR, CL_QUEUE_THROTTLE_KHR,
+                                          CL_QUEUE_THROTTLE_LOW_KHR, 0 };
+    CHECK(clCreateCommandQueueWithProperties(context, device, twice, &err) == NULL);
+    CHECK_ERR(err, CL_INVALID_VALUE);
+    const cl_queue_properties on_device[] = { CL_QUEUE_PROPERTIES,
+                                              CL_QUEUE_ON_DEVICE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE,
+                                              CL_QUEUE_PRIORITY_KHR, CL_QUEUE_PRIORITY_HIGH_KHR, 0 };
+    CHECK(clCreateCommandQueueWithProperties(context, device, on_device, &err) == NULL);
+    CHECK_ERR(err, CL_INVALID_QUEUE_PROPERTIES);
 }
 
 int main(int argc, char **argv)

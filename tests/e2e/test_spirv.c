@@ -112,11 +112,11 @@ TEST(device_queries)
 {
     char text[8192] = "";
     CHECK_ERR(clGetDeviceInfo(device, CL_DEVICE_IL_VERSION, sizeof text, text, NULL), CL_SUCCESS);
-    CHECK(!strcmp(text, "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3"), "IL version '%s'", text);
+    CHECK(!strcmp(text, "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3 SPIR-V_1.4"), "IL version '%s'", text);
     cl_name_version ils[16];
     size_t size = 0;
     CHECK_ERR(clGetDeviceInfo(device, CL_DEVICE_ILS_WITH_VERSION, sizeof ils, ils, &size), CL_SUCCESS);
-    CHECK(size == 4 * sizeof(cl_name_version), "%zu bytes", size);
+    CHECK(size == 5 * sizeof(cl_name_version), "%zu bytes", size);
     for (unsigned i = 0; i < size / sizeof *ils; i++) {
         CHECK(!strcmp(ils[i].name, "SPIR-V"), "%s", ils[i].name);
         CHECK(ils[i].version == CL_MAKE_VERSION(1, i, 0), "entry %u: %x", i, ils[i].version);
@@ -652,8 +652,8 @@ TEST(versions)
             clReleaseProgram(p);
         }
     }
-    /* a real 1.4 module (llvm-spirv-15's default): accepted, though 1.4 is
-     * not reported (the translator lacks some of its instructions) */
+    /* a real 1.4 module (llvm-spirv-15's default); what the translator lacks
+     * of 1.4 is rewritten first (spirv14_lowering) */
     module m14 = load("kernels14");
     CHECK(m14.size > 8 && m14.data[4] == 0 && m14.data[5] == 4 && m14.data[6] == 1, "kernels14.spv is not 1.4");
     cl_program p14 = create(m14.data, m14.size, &err14);
@@ -861,6 +861,114 @@ TEST(kernel_signatures)
     CHECK_ERR(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, sizeof got, &got, 0, NULL, NULL), CL_SUCCESS);
     CHECK(got == 7, "got %d", got);
     clReleaseMemObject(out);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+}
+
+/* The dot products and bit operations as SPIR-V instructions (the translator
+ * writes OpSDot & co. as __spirv_ calls, builtins/dot_product.cl), against C. */
+static int64_t byte_at(uint32_t x, int k, int is_signed)
+{
+    uint8_t v = (uint8_t)(x >> (8 * k));
+    return is_signed ? (int64_t)(int8_t)v : (int64_t)v;
+}
+
+TEST(dot_product_and_bit_ops)
+{
+    enum { N = 1024 };
+    uint32_t a[N], b[N];
+    int32_t acc[N], *out = malloc(sizeof(int32_t) * 12 * N);
+    uint64_t state = 88172645463325252ull;
+    for (int i = 0; i < N; i++) {
+        state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+        a[i] = (uint32_t)state;
+        b[i] = (uint32_t)(state >> 32);
+        acc[i] = i % 3 == 0 ? INT32_MAX - (int32_t)(state % 70000) : i % 3 == 1 ? INT32_MIN + 5 : (int32_t)state;
+    }
+    cl_program p = build_module("dot_bits", NULL);
+    if (!p) {
+        free(out);
+        return;
+    }
+    cl_int err;
+    cl_kernel k = clCreateKernel(p, "dot_bits", &err);
+    cl_mem ma = clCreateBuffer(context, CL_MEM_COPY_HOST_PTR, sizeof a, a, &err);
+    cl_mem mb = clCreateBuffer(context, CL_MEM_COPY_HOST_PTR, sizeof b, b, &err);
+    cl_mem mc = clCreateBuffer(context, CL_MEM_COPY_HOST_PTR, sizeof acc, acc, &err);
+    cl_mem mo = clCreateBuffer(context, CL_MEM_READ_WRITE, sizeof(int32_t) * 12 * N, NULL, &err);
+    clSetKernelArg(k, 0, sizeof ma, &ma);
+    clSetKernelArg(k, 1, sizeof mb, &mb);
+    clSetKernelArg(k, 2, sizeof mc, &mc);
+    clSetKernelArg(k, 3, sizeof mo, &mo);
+    size_t n = N;
+    CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 1, NULL, &n, NULL, 0, NULL, NULL), CL_SUCCESS);
+    CHECK_ERR(clEnqueueReadBuffer(queue, mo, CL_TRUE, 0, sizeof(int32_t) * 12 * N, out, 0, NULL, NULL), CL_SUCCESS);
+    int failures = 0;
+    for (int i = 0; i < N && failures < 5; i++) {
+        int64_t uu = 0, ss = 0, su = 0;
+        for (int j = 0; j < 4; j++) {
+            uu += byte_at(a[i], j, 0) * byte_at(b[i], j, 0);
+            ss += byte_at(a[i], j, 1) * byte_at(b[i], j, 1);
+            su += byte_at(a[i], j, 1) * byte_at(b[i], j, 0);
+        }
+        int64_t uu_sat = uu + (uint32_t)acc[i] > UINT32_MAX ? UINT32_MAX : uu + (uint32_t)acc[i];
+        int64_t ss_sat = ss + acc[i] > INT32_MAX ? INT32_MAX : ss + acc[i] < INT32_MIN ? INT32_MIN : ss + acc[i];
+        int64_t su_sat = su + acc[i] > INT32_MAX ? INT32_MAX : su + acc[i] < INT32_MIN ? INT32_MIN : su + acc[i];
+        uint32_t offset = b[i] % 32, count = (b[i] >> 8) % (33 - offset);
+        uint32_t field = count == 32 ? ~0u : ((1u << count) - 1) << offset;
+        uint32_t ufield = count == 0 ? 0 : (a[i] >> offset) & (count == 32 ? ~0u : (1u << count) - 1);
+        uint32_t sfield = count && (ufield >> (count - 1)) & 1 ? ufield | ~(count == 32 ? ~0u : (1u << count) - 1)
+                                                               : ufield;
+        uint32_t rev = 0, rev16 = 0;
+        for (int j = 0; j < 32; j++)
+            rev |= ((a[i] >> j) & 1) << (31 - j);
+        for (int j = 0; j < 16; j++)
+            rev16 |= ((b[i] >> j) & 1) << (15 - j);
+        int64_t want[12] = { uu, ss, su, uu_sat, ss_sat, su_sat, ss, (a[i] & ~field) | ((b[i] << offset) & field),
+                             (int32_t)sfield, ufield, rev, rev16 };
+        for (int j = 0; j < 12; j++) {
+            int64_t got = j == 0 || j == 3 || (j >= 7 && j != 8) ? (int64_t)(uint32_t)out[12 * i + j]
+                                                               : (int64_t)out[12 * i + j];
+            if (got != want[j]) {
+                failures++;
+                CHECK(got == want[j], "a 0x%08x b 0x%08x acc %d: result %d is %lld, not %lld", a[i], b[i], acc[i],
+                      j, (long long)got, (long long)want[j]);
+            }
+        }
+    }
+    clReleaseMemObject(ma);
+    clReleaseMemObject(mb);
+    clReleaseMemObject(mc);
+    clReleaseMemObject(mo);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    free(out);
+}
+
+/* SPIR-V 1.4's instructions that the translator aborts on, and the others
+ * spirv_lower.c rewrites, in one module written by hand (spirv/lower14.spvasm). */
+TEST(spirv14_lowering)
+{
+    cl_program p = build_module("lower14", NULL);
+    if (!p)
+        return;
+    cl_int err;
+    cl_kernel k = clCreateKernel(p, "lower14", &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    cl_uint in[8] = { 10, 11, 12, 13, 14, 15, 16, 17 }, out[13];
+    memset(out, 0xff, sizeof out);
+    cl_mem mi = clCreateBuffer(context, CL_MEM_COPY_HOST_PTR, sizeof in, in, &err);
+    cl_mem mo = clCreateBuffer(context, CL_MEM_COPY_HOST_PTR, sizeof out, out, &err);
+    clSetKernelArg(k, 0, sizeof mo, &mo);
+    clSetKernelArg(k, 1, sizeof mi, &mi);
+    size_t one = 1;
+    CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 1, NULL, &one, NULL, 0, NULL, NULL), CL_SUCCESS);
+    CHECK_ERR(clEnqueueReadBuffer(queue, mo, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL), CL_SUCCESS);
+    const cl_uint want[13] = { 1, 1, 3, 11, 14, 15, 0, 0, 14, 15, 16, 17, 12 };
+    for (int i = 0; i < 13; i++)
+        CHECK(out[i] == want[i], "out[%d] is %u, not %u", i, out[i], want[i]);
+    clReleaseMemObject(mi);
+    clReleaseMemObject(mo);
     clReleaseKernel(k);
     clReleaseProgram(p);
 }

@@ -318,12 +318,12 @@ TEST(device_identity)
     CHECK(conformance && sscanf(conformance, "v%4d-%2d-%2d-%2d%c", &y, &m, &d, &n, &tail) == 4);
     char *builtins = device_string(CL_DEVICE_BUILT_IN_KERNELS);
     CHECK(builtins && builtins[0] == '\0');
-    /* SPIR-V 1.0 to 1.3 (docs/spirv.md) */
+    /* SPIR-V 1.0 to 1.4 (docs/spirv.md) */
     char *il = device_string(CL_DEVICE_IL_VERSION);
-    CHECK(il && !strcmp(il, "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3"));
+    CHECK(il && !strcmp(il, "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3 SPIR-V_1.4"));
     size_t size = 1;
     CHECK_ERR(clGetDeviceInfo(device, CL_DEVICE_ILS_WITH_VERSION, 0, NULL, &size), CL_SUCCESS);
-    CHECK(size == 4 * sizeof(cl_name_version));
+    CHECK(size == 5 * sizeof(cl_name_version));
     CHECK_ERR(clGetDeviceInfo(device, CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION, 0, NULL, &size), CL_SUCCESS);
     CHECK(size == 0);
 

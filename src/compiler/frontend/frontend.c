@@ -215,6 +215,13 @@ static const char *const undefined_feature_macros[] = {
     "__opencl_c_fp16",
 };
 
+/* Extensions clang 16 takes in -cl-ext but defines no macro for (their
+ * built-ins are clang's own: __builtin_expect, __builtin_assume): the
+ * prelude defines them, in every OpenCL C version, when the device has them. */
+static const char *const undefined_extension_macros[] = {
+    "cl_khr_expect_assume",
+};
+
 #define PRELUDE_NAME "__mosaic_prelude.h"
 
 bool mc_target_has_extension(const mosaic_compiler_target *target, const char *name)
@@ -290,6 +297,9 @@ static cl_int make_prelude(compile_job *job)
         if (mc_target_has_extension(job->target, undefined_feature_macros[i]))
             mosaic_strbuf_printf(text, "#if __OPENCL_C_VERSION__ >= 300\n#define %s 1\n#endif\n",
                                  undefined_feature_macros[i]);
+    for (size_t i = 0; i < sizeof undefined_extension_macros / sizeof undefined_extension_macros[0]; i++)
+        if (mc_target_has_extension(job->target, undefined_extension_macros[i]))
+            mosaic_strbuf_printf(text, "#define %s 1\n", undefined_extension_macros[i]);
     return text->oom ? mc_out_of_memory(job->log) : CL_SUCCESS;
 }
 

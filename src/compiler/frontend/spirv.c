@@ -35,6 +35,7 @@
 #include "compiler/frontend/options.h"
 #include "compiler/frontend/printf.h"
 #include "compiler/frontend/spirv_cache.h"
+#include "compiler/frontend/spirv_lower.h"
 #include "compiler/frontend/tool_files.h"
 #include "compiler/ir/llvm.h"
 #include "compiler/ir/log.h"
@@ -749,6 +750,10 @@ cl_int mosaic_compile_spirv(const mosaic_compiler_target *target, const void *il
         r = check_kernel_signatures(target, w, size / 4, &log);
     if (r == CL_SUCCESS)
         r = apply_spec_constants(w, size / 4, num_specs, specs, &log);
+    /* what the translator aborts on, as SPIR-V 1.3 (spirv_lower.c) */
+    size_t nwords = size / 4;
+    if (r == CL_SUCCESS && (r = mc_spirv_lower(&w, &nwords, &log)) == CL_SUCCESS)
+        size = nwords * 4;
     /* the same words translated before, by the same translator (spirv_cache.c) */
     mc_cache_key key;
     bool cached = r == CL_SUCCESS && mc_cache_enabled(), hit = false;

@@ -10,6 +10,7 @@
 #include "devices/cpu/cpu_runtime.h"
 #include "base/assert.h"
 #include "base/settings.h"
+#include "core/util.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
@@ -49,6 +50,12 @@ static const char *const language_extensions[] = {
     "cl_khr_subgroup_shuffle_relative",
     "cl_khr_subgroup_clustered_reduce",
     "cl_khr_subgroup_rotate",
+    /* builtins/bit_ops.cl and builtins/dot_product.cl (core in OpenCL 3.1) */
+    "cl_khr_extended_bit_ops",
+    "cl_khr_integer_dot_product",
+    /* clang's __builtin_expect and __builtin_assume; SPIR-V's OpExpectKHR and
+     * OpAssumeTrueKHR (docs/spirv.md) */
+    "cl_khr_expect_assume",
 };
 
 /* Extensions of the runtime only (no OpenCL C side). */
@@ -59,6 +66,12 @@ static const char *const runtime_extensions[] = {
     /* SPIR-V extensions llvm-spirv-15 translates */
     "cl_khr_spirv_no_integer_wrap_decoration",
     "cl_khr_spirv_linkonce_odr",
+    "cl_khr_device_uuid", /* device_uuid() below; the driver's: api/device.c */
+    "cl_khr_suggested_local_work_size", /* api/enqueue_kernel.c */
+    /* api/queue.c: the hints are kept, every queue runs alike (docs/events.md) */
+    "cl_khr_create_command_queue",
+    "cl_khr_priority_hints",
+    "cl_khr_throttle_hints",
 };
 
 /* OpenCL C 3.0 optional features. */
@@ -79,11 +92,14 @@ static const char *const opencl_c_features[] = {
     "__opencl_c_images", /* builtins/images.cl (docs/image_builtins.md) */
     "__opencl_c_3d_image_writes",
     "__opencl_c_read_write_images",
+    /* with cl_khr_integer_dot_product (builtins/dot_product.cl) */
+    "__opencl_c_integer_dot_product_input_4x8bit",
+    "__opencl_c_integer_dot_product_input_4x8bit_packed",
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-static char extensions_string[1024];
+static char extensions_string[2048]; /* every extension, with room for more */
 static char clang_features[2048];
 
 static void append(char *buf, size_t size, const char *sep, const char *word)
@@ -345,6 +361,22 @@ static mosaic_cpu_isa read_isa(void)
     return isa;
 }
 
+/* CL_DEVICE_UUID_KHR: a hash of the machine (systemd's machine-id, written
+ * once when the system is installed; the host name where there is none) and
+ * of the processor's name, so the same device has the same UUID in every
+ * process, after a reboot and in every Mosaic version, and two machines'
+ * devices differ. */
+static void device_uuid(cl_device_id device)
+{
+    char text[512] = "Mosaic CPU device\n", machine[128] = "";
+    if (!read_line("/etc/machine-id", machine, sizeof machine) &&
+        !read_line("/var/lib/dbus/machine-id", machine, sizeof machine))
+        gethostname(machine, sizeof machine - 1);
+    append(text, sizeof text, "", machine);
+    append(text, sizeof text, "\n", device->name);
+    mosaic_uuid_of(text, strlen(text), device->uuid);
+}
+
 /* ---- the description -------------------------------------------------------- */
 
 /* What the device is because it is the host: the host's processor runs
@@ -400,6 +432,7 @@ void mosaic_cpu_describe(cl_device_id device)
 
     mosaic_cpu_vendor(read_identification(buf, sizeof buf) ? buf : NULL, device->vendor, sizeof device->vendor,
                       &device->vendor_id);
+    device_uuid(device);
 
     unsigned workers = mosaic_cpu_num_workers();
     device->compute_units = workers ? workers : 1;
@@ -497,7 +530,7 @@ void mosaic_cpu_describe(cl_device_id device)
         append(extensions_string, sizeof extensions_string, " ", language_extensions[i]);
     device->extensions = extensions_string;
     /* the versions llvm-spirv-15 reads whole (1.4 in part: compiler.h) */
-    device->il_version = "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3";
+    device->il_version = "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3 SPIR-V_1.4";
 
     device->num_opencl_c_features = 0;
     for (size_t i = 0; i < COUNT(opencl_c_features) && i < COUNT(device->opencl_c_features); i++)
