@@ -63,7 +63,8 @@
  * (AVX-512); a value is 8 of them (8 independent chains keep two FMA units
  * of latency 4 busy) when few values live across the kernel's loops, 4 when
  * more do, and one when so many do that one vector each fills the registers
- * (a float16 chain split into its 16 elements: as many chains). */
+ * (a float16 chain split into its 16 elements: as many chains), one of the
+ * widest of those live values then (widest_live). */
 #define VECTOR_BITS 512
 #define MAX_VECTORS_PER_VALUE 8
 #define FEW_LIVE_VALUES 4
