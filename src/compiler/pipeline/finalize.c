@@ -735,9 +735,11 @@ static cl_int unroll_and_jam(mc_pass_state *s)
     unsigned registers = mc_vector_registers(s->tm);
     for (LLVMValueRef f = LLVMGetFirstFunction(s->m); f; f = LLVMGetNextFunction(f)) {
         unsigned rows = mc_unroll_and_jam(f, registers);
+        /* after: interleaved rows carry their chains together */
+        unsigned split = mc_split_accumulator_loops(f, registers);
         mc_kernel_build *kb = build_of(s, f);
         if (kb)
-            kb->stats[MC_STAT_interleaved_rows] = rows;
+            kb->stats[MC_STAT_interleaved_rows] = rows, kb->stats[MC_STAT_split_loops] = split;
     }
     return CL_SUCCESS;
 }

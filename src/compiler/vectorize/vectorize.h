@@ -75,6 +75,12 @@ unsigned mc_skip_empty_gathers(LLVMValueRef f);
  * instructions interleaved, where a row is one block with a long
  * floating-point chain; returns how many loops. */
 unsigned mc_unroll_and_jam(LLVMValueRef f, unsigned vector_registers);
+/* accumulator_split.c: after optimisation (and unroll_and_jam), a loop of
+ * one block that carries more vectors of floating point than three quarters
+ * of the vector registers, in independent chains, runs as several loops one
+ * after another, each carrying at most half the registers of them; returns
+ * how many loops were split. */
+unsigned mc_split_accumulator_loops(LLVMValueRef f, unsigned vector_registers);
 /* nontemporal_stores.c: after optimisation, the stores of whole 64-byte lines to
  * global memory in K.wg (wg) get a second version, non-temporal, that runs
  * when ctx->stream_stores is set and the lines are aligned; returns how

@@ -63,7 +63,8 @@
  * (AVX-512); a value is 8 of them (8 independent chains keep two FMA units
  * of latency 4 busy) when few values live across the kernel's loops, 4 when
  * more do, and one when so many do that one vector each fills the registers
- * (a float16 chain split into its 16 elements: as many chains). */
+ * (a float16 chain split into its 16 elements: as many chains), one of the
+ * widest of those live values then (widest_live). */
 #define VECTOR_BITS 512
 #define MAX_VECTORS_PER_VALUE 8
 #define FEW_LIVE_VALUES 4
@@ -1089,6 +1090,26 @@ static unsigned widest_varying(widener *w)
     return bits;
 }
 
+/* The widest varying value that lives across the kernel's loops (a phi)
+ * or comes from memory (a load), 0 when there is none: what fills the
+ * registers, where an index computed on the way (a 64-bit offset) is
+ * short-lived. */
+static unsigned widest_live(widener *w)
+{
+    unsigned bits = 0;
+    for (int k = 0; k < w->n; k++) {
+        LLVMValueRef v = w->insts[k];
+        LLVMTypeRef t = LLVMTypeOf(v);
+        if (w->shape[k] != VARYING || !(LLVMIsAPHINode(v) || LLVMIsALoadInst(v)) ||
+            LLVMGetTypeKind(t) == LLVMPointerTypeKind ||
+            (LLVMGetTypeKind(t) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(t) == 1))
+            continue;
+        unsigned b = (unsigned)type_bytes(w, t) * 8;
+        bits = b > bits ? b : bits;
+    }
+    return bits;
+}
+
 /* Machine vectors per value, from the values that vary and live across
  * the kernel's loops (its phis) or come from memory (its loads). */
 static unsigned vectors_per_value(widener *w)
@@ -1300,7 +1321,14 @@ static bool analyse(widener *w, const mc_kernel_build *kb, unsigned vectors)
     unsigned bits = widest_varying(w);
     if (!bits)
         return w->why = "no value that differs between work-items", false;
-    w->lanes = VECTOR_BITS * (vectors ? vectors : vectors_per_value(w)) / (bits < 32 ? 32 : bits);
+    if (!vectors && (vectors = vectors_per_value(w)) == 1) {
+        /* so many live values that one machine vector each fills the
+         * registers: one vector of the live ones (the float accumulators of
+         * a register tile, 16 lanes on AVX-512), not of a wider index */
+        unsigned live = widest_live(w);
+        bits = live ? live : bits;
+    }
+    w->lanes = VECTOR_BITS * vectors / (bits < 32 ? 32 : bits);
     if (w->row && w->rows < 2 && !(w->lanes = row_lanes(w->row, w->lanes)))
         return w->why = "rows shorter than 4 work-items, or not a multiple of 4", false;
     wd_find_unclamped_shapes(w);
