@@ -362,9 +362,13 @@ static int group_of(plan *p, LLVMValueRef *part, unsigned f, unsigned depth)
             p->g[g].source = w;
         return g;
     }
-    for (unsigned c = 0; c < f; c++)
+    for (unsigned c = 0; c < f; c++) {
         if (!LLVMIsAInstruction(part[c]) || LLVMIsAShuffleVectorInst(part[c]) || !same_kind(part[0], part[c]))
             return -1;
+        for (unsigned k = 0; k < c; k++)
+            if (part[k] == part[c])
+                return -1; /* one instruction in two places (x, x, y, z): a lane of it would be two */
+    }
     return LLVMIsAPHINode(part[0]) ? phi_group(p, part, f, depth) : op_group(p, part, f, depth);
 }
 
