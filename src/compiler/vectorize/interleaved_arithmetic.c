@@ -53,7 +53,7 @@
 #define MAX_COMPONENTS 16
 #define MAX_WIDE 256 /* lanes of a wide value */
 #define MAX_OPERANDS 3
-#define MAX_GROUPS 1024
+#define MAX_GROUPS 512
 #define MAX_ROOTS 256
 #define MAX_SHUFFLE_DEPTH 8 /* shuffles through which an element is traced */
 #define MAX_CHAIN 512       /* groups in one chain of operands (recursion depth) */
@@ -217,6 +217,8 @@ static bool same_kind(LLVMValueRef a, LLVMValueRef b)
 /* The group of instructions or phis holding v, and v's component; -1. */
 static int member_of(const plan *p, LLVMValueRef v, unsigned *c)
 {
+    if (!LLVMIsAInstruction(v))
+        return -1;
     for (unsigned i = 0; i < p->n; i++) {
         const group *g = &p->g[i];
         if (g->kind != GROUP_OP && g->kind != GROUP_PHI)
@@ -396,28 +398,33 @@ static bool leads_to_roots(const plan *p, LLVMValueRef v, int depth)
     return true;
 }
 
-/* A group that keeps the plan from being built: one of its instructions
- * used outside the groups and the shuffles to the values interleaved, or a
- * value repeated for every component that is a group's.  Its index, or -1. */
-static int blocking_group(const plan *p)
+/* Does group g keep its root's plan from being built: one of its
+ * instructions used outside the groups and the shuffles to the values
+ * interleaved, or a value repeated for every component that is a group's? */
+static bool blocks(const plan *p, const group *g)
 {
-    for (unsigned i = 0; i < p->n; i++) {
-        const group *g = &p->g[i];
-        unsigned c;
-        if (p->root_dropped[g->root])
-            continue;
-        if (g->kind == GROUP_SAME && member_of(p, g->part[0], &c) >= 0)
-            return (int)i;
-        if (g->kind != GROUP_OP && g->kind != GROUP_PHI)
-            continue;
-        for (unsigned k = 0; k < g->f; k++)
-            for (LLVMUseRef u = LLVMGetFirstUse(g->part[k]); u; u = LLVMGetNextUse(u)) {
-                LLVMValueRef user = LLVMGetUser(u);
-                if (member_of(p, user, &c) < 0 && !leads_to_roots(p, user, 0))
-                    return (int)i;
-            }
-    }
-    return -1;
+    unsigned c;
+    if (g->kind == GROUP_SAME)
+        return member_of(p, g->part[0], &c) >= 0;
+    if (g->kind != GROUP_OP && g->kind != GROUP_PHI)
+        return false;
+    for (unsigned k = 0; k < g->f; k++)
+        for (LLVMUseRef u = LLVMGetFirstUse(g->part[k]); u; u = LLVMGetNextUse(u)) {
+            LLVMValueRef user = LLVMGetUser(u);
+            if (member_of(p, user, &c) < 0 && !leads_to_roots(p, user, 0))
+                return true;
+        }
+    return false;
+}
+
+/* The roots of groups that block, dropped; how many. */
+static unsigned drop_blocked_roots(plan *p)
+{
+    unsigned dropped = 0;
+    for (unsigned i = 0; i < p->n; i++)
+        if (!p->root_dropped[p->g[i].root] && blocks(p, &p->g[i]))
+            p->root_dropped[p->g[i].root] = true, dropped++;
+    return dropped;
 }
 
 /* ---- building ---------------------------------------------------------------------- */
@@ -593,10 +600,8 @@ unsigned mc_interleaved_arithmetic(LLVMValueRef f)
     if (!p.nroots)
         return 0;
     search(&p);
-    for (int blocking; (blocking = blocking_group(&p)) >= 0;) {
-        p.root_dropped[p.g[blocking].root] = true;
-        search(&p);
-    }
+    while (drop_blocked_roots(&p))
+        search(&p); /* what the dropped roots shared with the others goes too */
     unsigned built = 0;
     for (unsigned i = 0; i < p.n; i++)
         built += !p.root_dropped[p.g[i].root] && (p.g[i].kind == GROUP_OP || p.g[i].kind == GROUP_PHI);
