@@ -209,9 +209,9 @@ static bool same_kind(LLVMValueRef a, LLVMValueRef b)
         return LLVMGetICmpPredicate(a) == LLVMGetICmpPredicate(b);
     if (op == LLVMFCmp)
         return LLVMGetFCmpPredicate(a) == LLVMGetFCmpPredicate(b);
-    if (op == LLVMCall)
-        return mc_called_function(a) == mc_called_function(b);
-    return op == LLVMPHI || lane_wise(a);
+    if (op == LLVMCall && mc_called_function(a) != mc_called_function(b))
+        return false;
+    return op == LLVMPHI || lane_wise(a); /* (a call: an intrinsic; libmvec's are calls of one width) */
 }
 
 /* The group of instructions or phis holding v, and v's component; -1. */
