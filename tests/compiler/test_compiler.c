@@ -110,6 +110,81 @@ TEST(float4_gathers)
     mosaic_executable_free(exe);
 }
 
+/* float4s read and written by consecutive work-items whose components only
+ * meet their own kind (interleaved_arithmetic.c computes them as loaded):
+ * a matmul's multiply-adds, a maximum and a conversion; one whose .x is
+ * also stored alone, which keeps its components apart; and one through
+ * exp, a math call.  51 work-items: a row of 16 lanes and a tail
+ * (test_vecmath's kernels build it too: calls there are libmvec's, of
+ * one width, and keep their components apart). */
+TEST(float4_rows_interleaved)
+{
+    const char *src = "kernel void mm(global float *c, global const float *a, global const float *b, int n, int w) {\n"
+                      "  int j = get_global_id(0);\n"
+                      "  float4 acc = (float4)(0.5f), hi = (float4)(-100.0f);\n"
+                      "  for (int k = 0; k < n; k++) {\n"
+                      "    float4 v = vload4(j, b + k * 4 * w);\n"
+                      "    acc = acc + a[k] * v;\n"
+                      "    hi = fmax(hi, v - convert_float4((int4)(k)));\n"
+                      "  }\n"
+                      "  vstore4(acc + hi, j, c);\n"
+                      "}\n"
+                      "kernel void mm_x(global float *c, global float *x, global const float *a,\n"
+                      "                 global const float *b, int n, int w) {\n"
+                      "  int j = get_global_id(0);\n"
+                      "  float4 acc = (float4)(0.0f);\n"
+                      "  for (int k = 0; k < n; k++)\n"
+                      "    acc = acc * 0.5f + a[k] * vload4(j, b + k * 4 * w);\n"
+                      "  vstore4(acc, j, c);\n"
+                      "  x[j] = acc.x;\n"
+                      "}\n"
+                      "kernel void mm_exp(global float *c, global const float *a, global const float *b, int n, int w) {\n"
+                      "  int j = get_global_id(0);\n"
+                      "  float4 acc = (float4)(0.0f);\n"
+                      "  for (int k = 0; k < n; k++)\n"
+                      "    acc = exp(acc * 0.25f) + a[k] * vload4(j, b + k * 4 * w);\n"
+                      "  vstore4(acc, j, c);\n"
+                      "}\n";
+    mosaic_executable *exe = build_program(src, NULL);
+    if (!exe)
+        return;
+    enum { W = 51, K = 37 };
+    static float a[K], b[K * 4 * W], c[4 * W], x[W];
+    for (int k = 0; k < K; k++)
+        a[k] = (float)(k % 7) - 3.0f;
+    for (int i = 0; i < K * 4 * W; i++)
+        b[i] = (float)(i * 13 % 29) - 14.0f;
+    int n = K, w = W;
+    float *pc = c, *px = x, *pa = a, *pb = b;
+    static const char *const names[] = {"mm", "mm_x", "mm_exp"};
+    for (int v = 0; v < 3; v++) {
+        memset(c, 0, sizeof c);
+        memset(x, 0, sizeof x);
+        ndrange r = {.dim = 1, .global = {W}, .local = {W}};
+        if (v == 1)
+            run_kernel(exe, "mm_x", ARGS(&pc, &px, &pa, &pb, &n, &w), &r);
+        else
+            run_kernel(exe, names[v], ARGS(&pc, &pa, &pb, &n, &w), &r);
+        int bad = 0;
+        for (int j = 0; j < W; j++)
+            for (int e = 0; e < 4; e++) {
+                float acc = v ? 0.0f : 0.5f, hi = -100.0f;
+                for (int k = 0; k < K; k++) {
+                    float bv = b[k * 4 * W + 4 * j + e];
+                    acc = v == 2 ? expf(acc * 0.25f) + a[k] * bv
+                          : v    ? fmaf(acc, 0.5f, a[k] * bv)
+                                 : fmaf(a[k], bv, acc);
+                    hi = fmaxf(hi, bv - (float)k);
+                }
+                float want = v ? acc : acc + hi;
+                bad += fabsf(c[4 * j + e] - want) > 1e-3f * (1.0f + fabsf(want));
+                bad += v == 1 && !e && x[j] != c[4 * j];
+            }
+        CHECK(!bad, "%s: %d values wrong", names[v], bad);
+    }
+    mosaic_executable_free(exe);
+}
+
 TEST(2d_offsets)
 {
     const char *src =

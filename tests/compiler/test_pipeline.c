@@ -45,8 +45,8 @@ TEST(registry)
     static const char *const optional[] = {"clean-up", "pragma-unroll", "private-arrays", "scalarize-short-vectors",
                                            "guarded-index", "uniform-loop-exits", "unswitch-uniform",
                                            "bounds-check-versioning", "vector-math",
-                                           "vector-math-calls", "join-and-share-reads", "unroll-and-jam",
-                                           "boscc", "nontemporal-stores", "one-lane-masked-ops"};
+                                           "vector-math-calls", "join-and-share-reads", "interleaved-arithmetic",
+                                           "unroll-and-jam", "boscc", "nontemporal-stores", "one-lane-masked-ops"};
     size_t n = sizeof optional / sizeof optional[0];
     CHECK(optimisations == n, "%zu optimisations (%zu)", n, optimisations);
     for (size_t i = 0; i < n; i++)

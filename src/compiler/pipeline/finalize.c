@@ -726,6 +726,35 @@ static cl_int join_and_share_reads(mc_pass_state *s)
     return r;
 }
 
+/* A float4's arithmetic on its components interleaved, then InstCombine
+ * on the functions that had some: a splat repeated per component becomes
+ * a wide splat, the shuffles left without users go. */
+static cl_int interleaved_arithmetic(mc_pass_state *s)
+{
+    size_t n = 0;
+    LLVMValueRef *changed = NULL;
+    for (LLVMValueRef f = LLVMGetFirstFunction(s->m); f; f = LLVMGetNextFunction(f)) {
+        if (LLVMIsDeclaration(f))
+            continue;
+        unsigned values = mc_interleaved_arithmetic(f);
+        mc_kernel_build *kb = build_of(s, f);
+        if (kb)
+            kb->stats[MC_STAT_interleaved_values] = values;
+        if (!values)
+            continue;
+        LLVMValueRef *bigger = realloc(changed, (n + 1) * sizeof *bigger);
+        if (!bigger) {
+            free(changed);
+            return mc_out_of_memory(s->log);
+        }
+        changed = bigger;
+        changed[n++] = f;
+    }
+    cl_int r = n ? mc_run_passes_on(s->m, s->tm, changed, n, "function(instcombine,dce)", s->log) : CL_SUCCESS;
+    free(changed);
+    return r;
+}
+
 /* After the optimiser, on each function (a statistic of K.wg's and
  * K.fused's): row loops interleaved first (a guard makes a row more than one
  * block), then empty gathers skipped, then stores streamed (last: it splits
@@ -771,7 +800,7 @@ static void say_how_built(const mc_pass_state *s, size_t k)
     const mosaic_kernel_info *info = &s->obj.kernels[k];
     const unsigned *st = s->kb[k].stats;
     char checked[96] = "", uniform[96] = "", skipped[96] = "", rows[96] = "", streamed[96] = "", joined[96] = "",
-         shared[96] = "", by_lane[96] = "", ahead[96] = "";
+         shared[96] = "", by_lane[96] = "", ahead[96] = "", interleaved[96] = "";
     if (st[MC_STAT_checked_rows])
         snprintf(checked, sizeof checked, ", %u with a copy for rows that pass their bounds checks",
                  st[MC_STAT_checked_rows]);
@@ -788,6 +817,9 @@ static void say_how_built(const mc_pass_state *s, size_t k)
     if (st[MC_STAT_joined_accesses])
         snprintf(joined, sizeof joined, ", %u gathers, scatters or strided loads joined with their neighbours",
                  st[MC_STAT_joined_accesses]);
+    if (st[MC_STAT_interleaved_values])
+        snprintf(interleaved, sizeof interleaved, ", %u value%s computed on their components interleaved",
+                 st[MC_STAT_interleaved_values], st[MC_STAT_interleaved_values] == 1 ? "" : "s");
     if (st[MC_STAT_shared_row_loads])
         snprintf(shared, sizeof shared, ", %u value%s that every row reads alike read by the first row",
                  st[MC_STAT_shared_row_loads], st[MC_STAT_shared_row_loads] == 1 ? "" : "s");
@@ -812,12 +844,12 @@ static void say_how_built(const mc_pass_state *s, size_t k)
         fprintf(stderr, "mosaic: kernel %s: keeps the application's work-groups: %s\n", info->name,
                 s->kb[k].group_observer[0] ? s->kb[k].group_observer
                                               : "it has atomics or volatile reads (a loop could wait on them)");
-    fprintf(stderr, "mosaic: kernel %s: %s, %u loop%s over work-items vectorised%s%s%s%s%s%s%s%s%s\n", info->name,
+    fprintf(stderr, "mosaic: kernel %s: %s, %u loop%s over work-items vectorised%s%s%s%s%s%s%s%s%s%s\n", info->name,
             !s->kb[k].wg ? "fibers (one work-item function per work-item)"
             : info->uses_barriers ? "work-group function in regions between barriers"
                                   : "work-group function",
             info->vectorised_loops, info->vectorised_loops == 1 ? "" : "s", uniform, checked, joined, shared,
-            by_lane, skipped, rows, streamed, ahead);
+            by_lane, interleaved, skipped, rows, streamed, ahead);
 }
 
 /* The largest stack frame x86-64 code generation handles: its offsets are
@@ -1160,6 +1192,12 @@ cl_int mc_run_join_and_share_reads(mc_pass_state *s, size_t k)
 {
     (void)k;
     return join_and_share_reads(s);
+}
+
+cl_int mc_run_interleaved_arithmetic(mc_pass_state *s, size_t k)
+{
+    (void)k;
+    return interleaved_arithmetic(s);
 }
 
 cl_int mc_run_unroll_and_jam(mc_pass_state *s, size_t k)

@@ -43,6 +43,11 @@ void mc_unswitch_uniform_branches(mc_kernel_build *kbs, size_t nk);
  * whose lanes touch neighbouring elements become wide loads and stores or
  * gathers of twice the width (interleaved_access.c).  How many went. */
 unsigned mc_group_interleaved_accesses(LLVMValueRef f);
+/* After mc_group_interleaved_accesses: component-wise arithmetic on F
+ * vectors (a float4's components) that are deinterleaved from one wide
+ * vector and interleaved again becomes arithmetic on F times the lanes in
+ * the interleaved layout (interleaved_arithmetic.c).  How many values. */
+unsigned mc_interleaved_arithmetic(LLVMValueRef f);
 /* After optimisation: in a row loop of a widened region, what an inner
  * loop reads alike in every row is read by row 0 into arrays, and the
  * other rows run a copy of the loop that loads it (redundant_loads.c).
