@@ -1187,6 +1187,23 @@ cl_int mc_run_one_lane_masked_ops(mc_pass_state *s, size_t k)
     return mc_run_passes(s->m, s->tm, "function(instcombine,dce)", s->log);
 }
 
+/* the non-uniform reductions' folds in the masked copies; dce drops the chains they replace */
+cl_int mc_run_active_slot_folds(mc_pass_state *s, size_t k)
+{
+    (void)k;
+    unsigned total = 0;
+    for (LLVMValueRef f = LLVMGetFirstFunction(s->m); f; f = LLVMGetNextFunction(f)) {
+        unsigned n = mc_fold_active_slots(s->m, f);
+        mc_kernel_build *kb = build_of(s, f);
+        if (kb)
+            kb->stats[MC_STAT_active_slot_folds] += n;
+        total += n;
+    }
+    if (!total)
+        return skip(s, "no fold of active slots");
+    return mc_run_passes(s->m, s->tm, "function(dce)", s->log);
+}
+
 cl_int mc_run_drop_vector_math_uses(mc_pass_state *s, size_t k)
 {
     (void)k;
