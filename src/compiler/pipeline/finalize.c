@@ -1187,16 +1187,18 @@ cl_int mc_run_one_lane_masked_ops(mc_pass_state *s, size_t k)
     return mc_run_passes(s->m, s->tm, "function(instcombine,dce)", s->log);
 }
 
-/* the non-uniform reductions' folds in the masked copies; dce drops the chains they replace */
+/* the non-uniform reductions' folds in K.wg's copies of the kernels that have
+ * them (the others' code stays as it was); dce drops the chains they replace */
 cl_int mc_run_active_slot_folds(mc_pass_state *s, size_t k)
 {
     (void)k;
     unsigned total = 0;
     for (LLVMValueRef f = LLVMGetFirstFunction(s->m); f; f = LLVMGetNextFunction(f)) {
-        unsigned n = mc_fold_active_slots(s->m, f);
         mc_kernel_build *kb = build_of(s, f);
-        if (kb)
-            kb->stats[MC_STAT_active_slot_folds] += n;
+        if (!kb || !kb->uses_non_uniform)
+            continue;
+        unsigned n = mc_fold_active_slots(s->m, f);
+        kb->stats[MC_STAT_active_slot_folds] += n;
         total += n;
     }
     if (!total)

@@ -30,7 +30,7 @@
 #include "compiler/ir/util.h"
 #include "compiler/vectorize/vectorize.h"
 
-#define LANES MOSAIC_SUB_GROUP_SIZE
+#define SLOTS MOSAIC_SUB_GROUP_SIZE /* a sub-group's slots, each work-item's */
 
 /* A chain's operation, and its reduction intrinsic. */
 typedef struct {
@@ -49,11 +49,10 @@ static const fold_op fold_ops[] = {
     {LLVMCall, "llvm.umax", "llvm.vector.reduce.umax", false},
 };
 
-/* The operation inst applies to two vectors of LANES elements, or NULL. */
+/* The operation inst applies to two vectors, or NULL. */
 static const fold_op *op_of(LLVMValueRef inst)
 {
-    if (!inst || !LLVMIsAInstruction(inst) || LLVMGetTypeKind(LLVMTypeOf(inst)) != LLVMVectorTypeKind ||
-        LLVMGetVectorSize(LLVMTypeOf(inst)) != LANES)
+    if (!inst || !LLVMIsAInstruction(inst) || LLVMGetTypeKind(LLVMTypeOf(inst)) != LLVMVectorTypeKind)
         return NULL;
     LLVMOpcode opc = LLVMGetInstructionOpcode(inst);
     const char *callee = NULL;
@@ -76,13 +75,13 @@ static const fold_op *op_of(LLVMValueRef inst)
     return NULL;
 }
 
-/* v splatted across a vector of LANES elements. */
-static LLVMValueRef splat(LLVMBuilderRef b, LLVMValueRef v, const char *name)
+/* v splatted across a vector of n elements. */
+static LLVMValueRef splat(LLVMBuilderRef b, LLVMValueRef v, unsigned n, const char *name)
 {
     LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(v));
-    LLVMTypeRef vt = LLVMVectorType(LLVMTypeOf(v), LANES), i32 = LLVMInt32TypeInContext(c);
+    LLVMTypeRef vt = LLVMVectorType(LLVMTypeOf(v), n), i32 = LLVMInt32TypeInContext(c);
     LLVMValueRef one = LLVMBuildInsertElement(b, LLVMGetPoison(vt), v, LLVMConstInt(i32, 0, 0), "");
-    return LLVMBuildShuffleVector(b, one, LLVMGetPoison(vt), LLVMConstNull(LLVMVectorType(i32, LANES)), name);
+    return LLVMBuildShuffleVector(b, one, LLVMGetPoison(vt), LLVMConstNull(LLVMVectorType(i32, n)), name);
 }
 
 /* A vector constant whose elements are all alike. */
@@ -177,7 +176,7 @@ static bool slot_pick_of(LLVMValueRef v, LLVMTypeRef elem, slot_pick *s)
     /* the loaded value where the bit says active */
     LLVMValueRef active = LLVMGetOperand(v, when_set ? 1 : 2), other = LLVMGetOperand(v, when_set ? 2 : 1);
     LLVMValueRef ld = mc_splat_scalar(active);
-    if (!ld || !LLVMIsALoadInst(ld) || LLVMGetVolatile(ld) || LLVMTypeOf(ld) != elem || !constant_splat(other))
+    if (!ld || !LLVMIsALoadInst(ld) || LLVMGetVolatile(ld) || LLVMGetOrdering(ld) != LLVMAtomicOrderingNotAtomic || LLVMTypeOf(ld) != elem || !constant_splat(other))
         return false;
     s->select = v;
     s->load = ld;
@@ -222,15 +221,15 @@ static bool may_write(LLVMValueRef inst)
 }
 
 /* Is top (an operation of op, not itself an operand of another step) the
- * last step of a fold of LANES slot picks?  picks[j] for slot j. */
+ * last step of a fold of SLOTS slot picks?  picks[j] for slot j. */
 static bool fold_chain(LLVMValueRef top, const fold_op *op, slot_pick *picks)
 {
     LLVMTypeRef elem = LLVMGetElementType(LLVMTypeOf(top));
     LLVMBasicBlockRef bb = LLVMGetInstructionParent(top);
-    LLVMValueRef leaves[LANES], steps[LANES], at = top;
+    LLVMValueRef leaves[SLOTS], steps[SLOTS], at = top;
     int nleaves = 0, nsteps = 0;
     /* down the chain: each step is OP(earlier steps, one pick), the first OP(pick, pick) */
-    while (nsteps < LANES) {
+    while (nsteps < SLOTS) {
         steps[nsteps++] = at;
         LLVMValueRef a = LLVMGetOperand(at, 0), b = LLVMGetOperand(at, 1);
         bool a_step = op_of(a) == op && LLVMGetInstructionParent(a) == bb;
@@ -245,30 +244,30 @@ static bool fold_chain(LLVMValueRef top, const fold_op *op, slot_pick *picks)
         leaves[nleaves++] = a_step ? b : a;
         at = a_step ? a : b;
     }
-    if (nleaves != LANES)
+    if (nleaves != SLOTS)
         return false;
     /* the steps below top are used by their next step only */
     for (int k = 1; k < nsteps; k++)
         if (!LLVMGetFirstUse(steps[k]) || LLVMGetNextUse(LLVMGetFirstUse(steps[k])))
             return false;
-    bool seen[LANES] = {false};
-    for (int k = 0; k < LANES; k++) {
+    bool seen[SLOTS] = {false};
+    for (int k = 0; k < SLOTS; k++) {
         slot_pick s;
-        if (!slot_pick_of(leaves[k], elem, &s) || LLVMGetInstructionParent(s.load) != bb || s.bit >= LANES ||
+        if (!slot_pick_of(leaves[k], elem, &s) || LLVMGetInstructionParent(s.load) != bb || s.bit >= SLOTS ||
             seen[s.bit])
             return false;
         seen[s.bit] = true;
         picks[s.bit] = s;
     }
     if (op->ordered) { /* leaves[] runs from the last slot down; the first step's two either way round */
-        for (int k = 0; k < LANES - 2; k++)
-            if (picks[LANES - 1 - k].select != leaves[k])
+        for (int k = 0; k < SLOTS - 2; k++)
+            if (picks[SLOTS - 1 - k].select != leaves[k])
                 return false;
     }
     /* one mask, one start value, slot j at 4 j bytes from slot 0 */
     long long base_bytes;
     LLVMValueRef base = base_offset(LLVMGetOperand(picks[0].load, 0), &base_bytes);
-    for (int j = 0; j < LANES; j++) {
+    for (int j = 0; j < SLOTS; j++) {
         long long bytes;
         if (picks[j].mask != picks[0].mask || picks[j].start != picks[0].start ||
             base_offset(LLVMGetOperand(picks[j].load, 0), &bytes) != base || bytes != base_bytes + 4 * j)
@@ -283,10 +282,10 @@ static LLVMValueRef first_load(const slot_pick *picks)
 {
     LLVMBasicBlockRef bb = LLVMGetInstructionParent(picks[0].load);
     LLVMValueRef first = NULL;
-    int left = LANES;
+    int left = SLOTS;
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && left; i = LLVMGetNextInstruction(i)) {
         bool is_pick = false;
-        for (int j = 0; j < LANES; j++)
+        for (int j = 0; j < SLOTS; j++)
             is_pick |= picks[j].load == i;
         if (is_pick) {
             first = first ? first : i;
@@ -298,33 +297,37 @@ static LLVMValueRef first_load(const slot_pick *picks)
     return left ? NULL : first;
 }
 
-/* The active mask's bits as a vector condition: the <LANES x i1> it was
+/* The active mask's bits as a vector condition: the <SLOTS x i1> it was
  * made from when it is one, else its bits tested lane by lane. */
 static LLVMValueRef lane_condition(LLVMBuilderRef b, LLVMValueRef mask)
 {
     LLVMValueRef v = LLVMIsABitCastInst(mask) ? LLVMGetOperand(mask, 0) : NULL;
     LLVMTypeRef vt = v ? LLVMTypeOf(v) : NULL;
-    if (vt && LLVMGetTypeKind(vt) == LLVMVectorTypeKind && LLVMGetVectorSize(vt) == LANES &&
+    if (vt && LLVMGetTypeKind(vt) == LLVMVectorTypeKind && LLVMGetVectorSize(vt) == SLOTS &&
         LLVMGetTypeKind(LLVMGetElementType(vt)) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(LLVMGetElementType(vt)) == 1)
         return v;
     LLVMTypeRef t = LLVMTypeOf(mask);
-    LLVMValueRef bits[LANES];
-    for (int j = 0; j < LANES; j++)
+    LLVMValueRef bits[SLOTS];
+    for (int j = 0; j < SLOTS; j++)
         bits[j] = LLVMConstInt(t, 1ull << j, 0);
-    LLVMValueRef set = LLVMBuildAnd(b, splat(b, mask, "active.splat"), LLVMConstVector(bits, LANES), "");
+    LLVMValueRef set = LLVMBuildAnd(b, splat(b, mask, SLOTS, "active.splat"), LLVMConstVector(bits, SLOTS), "");
     return LLVMBuildICmp(b, LLVMIntNE, set, LLVMConstNull(LLVMTypeOf(set)), "active.lanes");
 }
 
 static void rewrite(LLVMModuleRef m, LLVMValueRef top, const fold_op *op, const slot_pick *picks, LLVMValueRef first)
 {
     LLVMContextRef c = LLVMGetModuleContext(m);
-    LLVMTypeRef vt = LLVMTypeOf(top), elem = LLVMGetElementType(vt);
+    LLVMTypeRef elem = LLVMGetElementType(LLVMTypeOf(top)), vt = LLVMVectorType(elem, SLOTS);
     LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
     LLVMPositionBuilderBefore(b, first);
     LLVMValueRef slots = LLVMBuildLoad2(b, vt, LLVMGetOperand(picks[0].load, 0), "slots");
     LLVMSetAlignment(slots, LLVMGetAlignment(picks[0].load));
     LLVMPositionBuilderBefore(b, top);
-    LLVMValueRef picked = LLVMBuildSelect(b, lane_condition(b, picks[0].mask), slots, picks[0].start, "slots.active");
+    LLVMValueRef inactive[SLOTS]; /* the start value, as the chain's vectors have it */
+    for (int j = 0; j < SLOTS; j++)
+        inactive[j] = LLVMGetAggregateElement(picks[0].start, 0);
+    LLVMValueRef picked = LLVMBuildSelect(b, lane_condition(b, picks[0].mask), slots, LLVMConstVector(inactive, SLOTS),
+                                          "slots.active");
     LLVMValueRef f = LLVMGetIntrinsicDeclaration(m, LLVMLookupIntrinsicID(op->reduction, strlen(op->reduction)), &vt, 1);
     LLVMTypeRef fty = LLVMGlobalGetValueType(f);
     LLVMValueRef sum;
@@ -335,7 +338,7 @@ static void rewrite(LLVMModuleRef m, LLVMValueRef top, const fold_op *op, const 
     } else {
         sum = LLVMBuildCall2(b, fty, f, &picked, 1, "slots.fold");
     }
-    LLVMReplaceAllUsesWith(top, splat(b, sum, "slots.fold.splat"));
+    LLVMReplaceAllUsesWith(top, splat(b, sum, LLVMGetVectorSize(LLVMTypeOf(top)), "slots.fold.splat"));
     LLVMDisposeBuilder(b);
 }
 
@@ -346,7 +349,7 @@ unsigned mc_fold_active_slots(LLVMModuleRef m, LLVMValueRef f)
         for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i; i = next) {
             next = LLVMGetNextInstruction(i);
             const fold_op *op = op_of(i);
-            slot_pick picks[LANES];
+            slot_pick picks[SLOTS];
             if (!op || !fold_chain(i, op, picks))
                 continue;
             LLVMValueRef first = first_load(picks);
