@@ -1188,7 +1188,7 @@ cl_int mc_run_one_lane_masked_ops(mc_pass_state *s, size_t k)
 }
 
 /* the non-uniform reductions' folds in K.wg's copies of the kernels that have
- * them (the others' code stays as it was); dce drops the chains they replace */
+ * them (the others' code stays as it was) */
 cl_int mc_run_active_slot_folds(mc_pass_state *s, size_t k)
 {
     (void)k;
@@ -1201,9 +1201,7 @@ cl_int mc_run_active_slot_folds(mc_pass_state *s, size_t k)
         kb->stats[MC_STAT_active_slot_folds] += n;
         total += n;
     }
-    if (!total)
-        return skip(s, "no fold of active slots");
-    return mc_run_passes(s->m, s->tm, "function(dce)", s->log);
+    return total ? CL_SUCCESS : skip(s, "no fold of active slots");
 }
 
 cl_int mc_run_drop_vector_math_uses(mc_pass_state *s, size_t k)

@@ -26,6 +26,7 @@
  */
 #include <string.h>
 
+#include "base/assert.h"
 #include "compiler/compiler.h"
 #include "compiler/ir/util.h"
 #include "compiler/vectorize/vectorize.h"
@@ -342,6 +343,24 @@ static void rewrite(LLVMModuleRef m, LLVMValueRef top, const fold_op *op, const 
     LLVMDisposeBuilder(b);
 }
 
+/* v, when an instruction nothing uses that only computes or loads, and
+ * then what only it used: the chain the reduction replaced (here, not by a
+ * pass over the module, so other kernels' code stays as it was). */
+static void erase_dead(LLVMValueRef v)
+{
+    if (!LLVMIsAInstruction(v) || LLVMGetFirstUse(v) ||
+        !(mc_computes_only(v) || (LLVMIsALoadInst(v) && !LLVMGetVolatile(v))))
+        return;
+    int n = LLVMGetNumOperands(v);
+    LLVMValueRef ops[8];
+    MOSAIC_ASSERT(n <= 8); /* the chain's instructions: at most a call of two and its callee */
+    for (int k = 0; k < n; k++)
+        ops[k] = LLVMGetOperand(v, (unsigned)k);
+    LLVMInstructionEraseFromParent(v);
+    for (int k = 0; k < n; k++)
+        erase_dead(ops[k]);
+}
+
 unsigned mc_fold_active_slots(LLVMModuleRef m, LLVMValueRef f)
 {
     unsigned n = 0;
@@ -356,7 +375,8 @@ unsigned mc_fold_active_slots(LLVMModuleRef m, LLVMValueRef f)
             if (!first)
                 continue;
             rewrite(m, i, op, picks, first);
-            n++; /* the old chain is dead: the clean-up after the pass removes it */
+            erase_dead(i);
+            n++;
         }
     return n;
 }
