@@ -42,11 +42,16 @@ typedef struct {
 } fold_op;
 
 static const fold_op fold_ops[] = {
-    {LLVMFAdd, NULL, "llvm.vector.reduce.fadd", true},   {LLVMFMul, NULL, "llvm.vector.reduce.fmul", true},
-    {LLVMAdd, NULL, "llvm.vector.reduce.add", false},    {LLVMMul, NULL, "llvm.vector.reduce.mul", false},
-    {LLVMAnd, NULL, "llvm.vector.reduce.and", false},    {LLVMOr, NULL, "llvm.vector.reduce.or", false},
-    {LLVMXor, NULL, "llvm.vector.reduce.xor", false},    {LLVMCall, "llvm.smin", "llvm.vector.reduce.smin", false},
-    {LLVMCall, "llvm.smax", "llvm.vector.reduce.smax", false}, {LLVMCall, "llvm.umin", "llvm.vector.reduce.umin", false},
+    {LLVMFAdd, NULL, "llvm.vector.reduce.fadd", true},
+    {LLVMFMul, NULL, "llvm.vector.reduce.fmul", true},
+    {LLVMAdd, NULL, "llvm.vector.reduce.add", false},
+    {LLVMMul, NULL, "llvm.vector.reduce.mul", false},
+    {LLVMAnd, NULL, "llvm.vector.reduce.and", false},
+    {LLVMOr, NULL, "llvm.vector.reduce.or", false},
+    {LLVMXor, NULL, "llvm.vector.reduce.xor", false},
+    {LLVMCall, "llvm.smin", "llvm.vector.reduce.smin", false},
+    {LLVMCall, "llvm.smax", "llvm.vector.reduce.smax", false},
+    {LLVMCall, "llvm.umin", "llvm.vector.reduce.umin", false},
     {LLVMCall, "llvm.umax", "llvm.vector.reduce.umax", false},
 };
 
@@ -177,7 +182,8 @@ static bool slot_pick_of(LLVMValueRef v, LLVMTypeRef elem, slot_pick *s)
     /* the loaded value where the bit says active */
     LLVMValueRef active = LLVMGetOperand(v, when_set ? 1 : 2), other = LLVMGetOperand(v, when_set ? 2 : 1);
     LLVMValueRef ld = mc_splat_scalar(active);
-    if (!ld || !LLVMIsALoadInst(ld) || LLVMGetVolatile(ld) || LLVMGetOrdering(ld) != LLVMAtomicOrderingNotAtomic || LLVMTypeOf(ld) != elem || !constant_splat(other))
+    if (!ld || !LLVMIsALoadInst(ld) || LLVMGetVolatile(ld) || LLVMGetOrdering(ld) != LLVMAtomicOrderingNotAtomic ||
+        LLVMTypeOf(ld) != elem || !constant_splat(other))
         return false;
     s->select = v;
     s->load = ld;
@@ -229,8 +235,9 @@ static bool fold_chain(LLVMValueRef top, const fold_op *op, slot_pick *picks)
     LLVMBasicBlockRef bb = LLVMGetInstructionParent(top);
     LLVMValueRef leaves[SLOTS], steps[SLOTS], at = top;
     int nleaves = 0, nsteps = 0;
+    bool first_step = false;
     /* down the chain: each step is OP(earlier steps, one pick), the first OP(pick, pick) */
-    while (nsteps < SLOTS) {
+    while (nsteps < SLOTS - 1) {
         steps[nsteps++] = at;
         LLVMValueRef a = LLVMGetOperand(at, 0), b = LLVMGetOperand(at, 1);
         bool a_step = op_of(a) == op && LLVMGetInstructionParent(a) == bb;
@@ -240,12 +247,13 @@ static bool fold_chain(LLVMValueRef top, const fold_op *op, slot_pick *picks)
         if (!a_step && !b_step) { /* the first step: two picks, the earlier slot first in a float chain */
             leaves[nleaves++] = b;
             leaves[nleaves++] = a;
+            first_step = true;
             break;
         }
         leaves[nleaves++] = a_step ? b : a;
         at = a_step ? a : b;
     }
-    if (nleaves != SLOTS)
+    if (!first_step || nleaves != SLOTS) /* a chain of exactly SLOTS picks, none left below */
         return false;
     /* the steps below top are used by their next step only */
     for (int k = 1; k < nsteps; k++)
@@ -304,8 +312,9 @@ static LLVMValueRef lane_condition(LLVMBuilderRef b, LLVMValueRef mask)
 {
     LLVMValueRef v = LLVMIsABitCastInst(mask) ? LLVMGetOperand(mask, 0) : NULL;
     LLVMTypeRef vt = v ? LLVMTypeOf(v) : NULL;
-    if (vt && LLVMGetTypeKind(vt) == LLVMVectorTypeKind && LLVMGetVectorSize(vt) == SLOTS &&
-        LLVMGetTypeKind(LLVMGetElementType(vt)) == LLVMIntegerTypeKind && LLVMGetIntTypeWidth(LLVMGetElementType(vt)) == 1)
+    LLVMTypeRef et = vt && LLVMGetTypeKind(vt) == LLVMVectorTypeKind ? LLVMGetElementType(vt) : NULL;
+    if (et && LLVMGetVectorSize(vt) == SLOTS && LLVMGetTypeKind(et) == LLVMIntegerTypeKind &&
+        LLVMGetIntTypeWidth(et) == 1)
         return v;
     LLVMTypeRef t = LLVMTypeOf(mask);
     LLVMValueRef bits[SLOTS];
@@ -329,7 +338,8 @@ static void rewrite(LLVMModuleRef m, LLVMValueRef top, const fold_op *op, const 
         inactive[j] = LLVMGetAggregateElement(picks[0].start, 0);
     LLVMValueRef picked = LLVMBuildSelect(b, lane_condition(b, picks[0].mask), slots, LLVMConstVector(inactive, SLOTS),
                                           "slots.active");
-    LLVMValueRef f = LLVMGetIntrinsicDeclaration(m, LLVMLookupIntrinsicID(op->reduction, strlen(op->reduction)), &vt, 1);
+    unsigned id = LLVMLookupIntrinsicID(op->reduction, strlen(op->reduction));
+    LLVMValueRef f = LLVMGetIntrinsicDeclaration(m, id, &vt, 1);
     LLVMTypeRef fty = LLVMGlobalGetValueType(f);
     LLVMValueRef sum;
     if (op->ordered) { /* from the identity, so the first step is the first slot as it is */
