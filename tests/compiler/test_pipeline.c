@@ -46,7 +46,8 @@ TEST(registry)
                                            "guarded-index", "uniform-loop-exits", "unswitch-uniform",
                                            "bounds-check-versioning", "vector-math",
                                            "vector-math-calls", "join-and-share-reads", "interleaved-arithmetic",
-                                           "unroll-and-jam", "boscc", "nontemporal-stores", "one-lane-masked-ops"};
+                                           "unroll-and-jam", "boscc", "nontemporal-stores", "one-lane-masked-ops",
+                                           "active-slot-folds"};
     size_t n = sizeof optional / sizeof optional[0];
     CHECK(optimisations == n, "%zu optimisations (%zu)", n, optimisations);
     for (size_t i = 0; i < n; i++)

@@ -1069,13 +1069,13 @@ TEST(forward_progress)
  * MOSAIC_DEBUG set (the _debug run) the test also checks that the build
  * says so rather than "fibers".  The host's answer: the active work-items
  * are the sub-group's members for which the mask holds. */
-#define ACTIVE_RESULTS 15
+#define ACTIVE_RESULTS 17
 static const char *const active_source =
     "#define SETS(NAME, ON)\\\n"
     "kernel void NAME(global const int *in, global int *o) {\\\n"
     "  size_t w = get_global_linear_id(); int x = in[w]; uint l = get_sub_group_local_id();\\\n"
-    "  global int *r = o + 15 * w;\\\n"
-    "  for (int i = 0; i < 15; i++) r[i] = -1;\\\n"
+    "  global int *r = o + 17 * w;\\\n"
+    "  for (int i = 0; i < 17; i++) r[i] = -1;\\\n"
     "  if (ON) {\\\n"
     "    r[0] = sub_group_elect();\\\n"
     "    r[1] = sub_group_non_uniform_all(x & 1);\\\n"
@@ -1092,6 +1092,8 @@ static const char *const active_source =
     "    r[12] = sub_group_clustered_reduce_add(x, 4);\\\n"
     "    r[13] = sub_group_shuffle(x, sub_group_ballot_find_msb(sub_group_ballot(1)));\\\n"
     "    r[14] = (int)sub_group_non_uniform_scan_inclusive_add((float)x);\\\n"
+    "    r[15] = as_int(sub_group_non_uniform_reduce_add((float)(x * 37 - 4000) * (x & 4 ? 1048576.0f : 1.0f)));\\\n"
+    "    r[16] = as_int(sub_group_non_uniform_reduce_mul((float)(x + 256) * 0.00390625f));\\\n"
     "  }\\\n"
     "}\n"
     "SETS(odd_lanes, l & 1)\n"
@@ -1105,7 +1107,10 @@ static bool active_on(int mode, size_t l)
     return mode == 0 ? (l & 1) != 0 : mode == 1 ? l < 4 : l == 2;
 }
 
-/* The host's 15 results for work-item w (-1 where it is not active). */
+/* The host's 17 results for work-item w (-1 where it is not active); the
+ * float sum and product in sub-group local id order, rounded at each step
+ * (their values of very different sizes, so another order rounds
+ * otherwise). */
 static void active_want(int mode, const wi_map *m, const cl_int *in, size_t w, cl_int *want)
 {
     size_t n = sg_count(m, w), me = m->lin[w] % sg_size;
@@ -1115,6 +1120,7 @@ static void active_want(int mode, const wi_map *m, const cl_int *in, size_t w, c
         return;
     int first = -1, last = -1, all = 1, any = 0, eq = 1, bits = 0, sum = 0, max = INT32_MIN, xr = 0;
     int incl = 0, excl = 0, cluster = 0;
+    float fsum = -0.0f, fprod = 1.0f;
     for (size_t j = 0; j < n; j++) {
         if (!active_on(mode, j))
             continue;
@@ -1125,9 +1131,14 @@ static void active_want(int mode, const wi_map *m, const cl_int *in, size_t w, c
         all &= (y & 1) != 0, any |= (y & 2) != 0, eq &= ((y >> 3) & 1) == ((in[sg_member(m, w, (size_t)first)] >> 3) & 1);
         bits |= (y & 1) << j, sum += y, max = y > max ? y : max, xr ^= y & 1;
         incl += j <= me ? y : 0, excl += j < me ? y : 0, cluster += j / 4 == me / 4 ? y : 0;
+        fsum = fsum + (float)(y * 37 - 4000) * (y & 4 ? 1048576.0f : 1.0f);
+        fprod = fprod * ((float)(y + 256) * 0.00390625f);
     }
+    cl_int fsum_bits, fprod_bits;
+    memcpy(&fsum_bits, &fsum, 4), memcpy(&fprod_bits, &fprod, 4);
     int xf = in[sg_member(m, w, (size_t)first)], xl = in[sg_member(m, w, (size_t)last)];
-    cl_int v[ACTIVE_RESULTS] = {first == (int)me, all, any, eq, bits, xf, xf, sum, max, incl, excl, xr, cluster, xl, incl};
+    cl_int v[ACTIVE_RESULTS] = {first == (int)me, all, any, eq, bits, xf, xf, sum, max, incl, excl, xr, cluster, xl,
+                                incl, fsum_bits, fprod_bits};
     memcpy(want, v, sizeof v);
 }
 

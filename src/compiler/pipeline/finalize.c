@@ -1227,6 +1227,23 @@ cl_int mc_run_one_lane_masked_ops(mc_pass_state *s, size_t k)
     return mc_run_passes(s->m, s->tm, "function(instcombine,dce)", s->log);
 }
 
+/* the non-uniform reductions' folds in K.wg's copies of the kernels that have
+ * them (the others' code stays as it was) */
+cl_int mc_run_active_slot_folds(mc_pass_state *s, size_t k)
+{
+    (void)k;
+    unsigned total = 0;
+    for (LLVMValueRef f = LLVMGetFirstFunction(s->m); f; f = LLVMGetNextFunction(f)) {
+        mc_kernel_build *kb = build_of(s, f);
+        if (!kb || !kb->uses_non_uniform)
+            continue;
+        unsigned n = mc_fold_active_slots(s->m, f);
+        kb->stats[MC_STAT_active_slot_folds] += n;
+        total += n;
+    }
+    return total ? CL_SUCCESS : skip(s, "no fold of active slots");
+}
+
 cl_int mc_run_drop_vector_math_uses(mc_pass_state *s, size_t k)
 {
     (void)k;

@@ -56,6 +56,11 @@ unsigned mc_eliminate_redundant_row_loads(LLVMValueRef f, mc_analyses *an);
 /* masked_ops.c: masked loads, stores, gathers and scatters whose mask is a
  * constant with one true lane become scalar accesses; true if any did. */
 bool mc_scalarize_one_lane_masked_ops(LLVMModuleRef m);
+/* active_slot_folds.c: after optimisation, the folds of a sub-group's
+ * active slots that a masked copy of an active set makes a chain of
+ * selects and operations on splats become one vector load, select and
+ * reduction (the float ones in order); how many. */
+unsigned mc_fold_active_slots(LLVMModuleRef m, LLVMValueRef f);
 /* masked_ops.c: the widener marks the gathers and scatters of a row
  * (K.row) it makes; mc_row_access says whether call has the mark. */
 void mc_mark_row_access(LLVMValueRef call);
