@@ -289,10 +289,9 @@ done:
     return err;
 }
 
-static cl_int enqueue_kernel(cl_command_queue queue, cl_kernel kernel, cl_command_type type, cl_uint work_dim,
-                             const size_t *global_work_offset, const size_t *global_work_size,
-                             const size_t *local_work_size, cl_uint num_events, const cl_event *wait_list,
-                             cl_event *event)
+/* A host queue and a kernel of its context (a launch's and the suggested
+ * local size's first checks). */
+static cl_int check_queue_and_kernel(cl_command_queue queue, cl_kernel kernel)
 {
     MOSAIC_CHECK_HANDLE(queue, QUEUE);
     if (queue->properties & CL_QUEUE_ON_DEVICE)
@@ -300,7 +299,18 @@ static cl_int enqueue_kernel(cl_command_queue queue, cl_kernel kernel, cl_comman
     MOSAIC_CHECK_HANDLE(kernel, KERNEL);
     if (kernel->program->context != queue->context)
         return MOSAIC_ERROR(CL_INVALID_CONTEXT, "the kernel and the queue belong to different contexts");
-    cl_int err = mosaic_check_wait_list(queue->context, num_events, wait_list);
+    return CL_SUCCESS;
+}
+
+static cl_int enqueue_kernel(cl_command_queue queue, cl_kernel kernel, cl_command_type type, cl_uint work_dim,
+                             const size_t *global_work_offset, const size_t *global_work_size,
+                             const size_t *local_work_size, cl_uint num_events, const cl_event *wait_list,
+                             cl_event *event)
+{
+    cl_int err = check_queue_and_kernel(queue, kernel);
+    if (err != CL_SUCCESS)
+        return err;
+    err = mosaic_check_wait_list(queue->context, num_events, wait_list);
     if (err != CL_SUCCESS)
         return err;
     size_t local[3];
@@ -368,12 +378,9 @@ clGetKernelSuggestedLocalWorkSizeKHR(cl_command_queue queue, cl_kernel kernel, c
                                      const size_t *global_work_offset, const size_t *global_work_size,
                                      size_t *suggested_local_work_size)
 {
-    MOSAIC_CHECK_HANDLE(queue, QUEUE);
-    if (queue->properties & CL_QUEUE_ON_DEVICE)
-        return MOSAIC_ERROR(CL_INVALID_COMMAND_QUEUE, "a device queue takes no host commands");
-    MOSAIC_CHECK_HANDLE(kernel, KERNEL);
-    if (kernel->program->context != queue->context)
-        return MOSAIC_ERROR(CL_INVALID_CONTEXT, "the kernel and the queue belong to different contexts");
+    cl_int err = check_queue_and_kernel(queue, kernel);
+    if (err != CL_SUCCESS)
+        return err;
     if (!suggested_local_work_size)
         return MOSAIC_ERROR(CL_INVALID_VALUE, "suggested_local_work_size is NULL");
     if (!global_work_size)
@@ -382,7 +389,7 @@ clGetKernelSuggestedLocalWorkSizeKHR(cl_command_queue queue, cl_kernel kernel, c
         if (global_work_size[d] == 0)
             return MOSAIC_ERROR(CL_INVALID_GLOBAL_WORK_SIZE, "global_work_size[%u] is 0", d);
     size_t local[3];
-    cl_int err = check_launch(queue, kernel, work_dim, global_work_offset, global_work_size, NULL, local);
+    err = check_launch(queue, kernel, work_dim, global_work_offset, global_work_size, NULL, local);
     if (err == CL_SUCCESS)
         err = check_kernel_arguments(kernel, queue->device);
     for (cl_uint i = 0; err == CL_SUCCESS && i < kernel->info->num_args; i++) {

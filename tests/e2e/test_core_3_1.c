@@ -18,6 +18,7 @@
 #define TEST_LIST "test_core_3_1.list"
 #include "test.h"
 #include "cl_test.h"
+#include "../common/dot_ref.h"
 
 static cl_platform_id platform;
 static cl_context context;
@@ -262,23 +263,6 @@ static const char dot_source[] =
     "  o[14] = dot_acc_sat_4x8packed_us_int(x, y, c); o[15] = dot_acc_sat_4x8packed_su_int(x, y, c);\n"
     "}\n";
 
-/* the byte k of x as an unsigned or a signed 8-bit value */
-static int64_t byte_of(uint32_t x, int k, bool is_signed)
-{
-    uint8_t b = (uint8_t)(x >> (8 * k));
-    return is_signed ? (int64_t)(int8_t)b : (int64_t)b;
-}
-
-static int64_t dot_ref(uint32_t a, uint32_t b, bool a_signed, bool b_signed)
-{
-    int64_t sum = 0;
-    for (int k = 0; k < 4; k++)
-        sum += byte_of(a, k, a_signed) * byte_of(b, k, b_signed);
-    return sum;
-}
-
-static int64_t clamp64(int64_t v, int64_t lo, int64_t hi) { return v < lo ? lo : v > hi ? hi : v; }
-
 TEST(integer_dot_product)
 {
     cl_device_integer_dot_product_capabilities_khr caps = 0;
@@ -328,8 +312,7 @@ TEST(integer_dot_product)
         static const bool sa[4] = { false, true, false, true }, sb[4] = { false, true, true, false };
         for (int f = 0; f < 4; f++) {
             int64_t d = dot_ref(a[i], b[i], sa[f], sb[f]);
-            int64_t sat = f == 0 ? clamp64(d + (uint32_t)acc[i], 0, UINT32_MAX)
-                                 : clamp64(d + acc[i], INT32_MIN, INT32_MAX);
+            int64_t sat = dot_acc_sat_ref(d, acc[i], f == 0);
             int64_t want[4] = { d, sat, d, sat }; /* vector, vector acc_sat, packed, packed acc_sat */
             int slot[4] = { f, 4 + f, 8 + f, 12 + f };
             for (int k = 0; k < 4; k++) {

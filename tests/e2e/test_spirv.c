@@ -21,6 +21,7 @@
 #define TEST_LIST "test_spirv.list"
 #include "test.h"
 #include "cl_test.h"
+#include "../common/dot_ref.h"
 
 #ifndef SPIRV_DIR
 #error "SPIRV_DIR: the folder of the SPIR-V files the build made"
@@ -867,12 +868,6 @@ TEST(kernel_signatures)
 
 /* The dot products and bit operations as SPIR-V instructions (the translator
  * writes OpSDot & co. as __spirv_ calls, builtins/dot_product.cl), against C. */
-static int64_t byte_at(uint32_t x, int k, int is_signed)
-{
-    uint8_t v = (uint8_t)(x >> (8 * k));
-    return is_signed ? (int64_t)(int8_t)v : (int64_t)v;
-}
-
 TEST(dot_product_and_bit_ops)
 {
     enum { N = 1024 };
@@ -905,15 +900,10 @@ TEST(dot_product_and_bit_ops)
     CHECK_ERR(clEnqueueReadBuffer(queue, mo, CL_TRUE, 0, sizeof(int32_t) * 12 * N, out, 0, NULL, NULL), CL_SUCCESS);
     int failures = 0;
     for (int i = 0; i < N && failures < 5; i++) {
-        int64_t uu = 0, ss = 0, su = 0;
-        for (int j = 0; j < 4; j++) {
-            uu += byte_at(a[i], j, 0) * byte_at(b[i], j, 0);
-            ss += byte_at(a[i], j, 1) * byte_at(b[i], j, 1);
-            su += byte_at(a[i], j, 1) * byte_at(b[i], j, 0);
-        }
-        int64_t uu_sat = uu + (uint32_t)acc[i] > UINT32_MAX ? UINT32_MAX : uu + (uint32_t)acc[i];
-        int64_t ss_sat = ss + acc[i] > INT32_MAX ? INT32_MAX : ss + acc[i] < INT32_MIN ? INT32_MIN : ss + acc[i];
-        int64_t su_sat = su + acc[i] > INT32_MAX ? INT32_MAX : su + acc[i] < INT32_MIN ? INT32_MIN : su + acc[i];
+        int64_t uu = dot_ref(a[i], b[i], false, false), ss = dot_ref(a[i], b[i], true, true),
+                su = dot_ref(a[i], b[i], true, false);
+        int64_t uu_sat = dot_acc_sat_ref(uu, acc[i], true), ss_sat = dot_acc_sat_ref(ss, acc[i], false),
+                su_sat = dot_acc_sat_ref(su, acc[i], false);
         uint32_t offset = b[i] % 32, count = (b[i] >> 8) % (33 - offset);
         uint32_t field = count == 32 ? ~0u : ((1u << count) - 1) << offset;
         uint32_t ufield = count == 0 ? 0 : (a[i] >> offset) & (count == 32 ? ~0u : (1u << count) - 1);
