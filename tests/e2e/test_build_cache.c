@@ -381,7 +381,7 @@ static int each_entry(const char *cache, const char *suffix, void (*fn)(const ch
     DIR *d = opendir(cache);
     struct dirent *e;
     while (d && (e = readdir(d))) {
-        if (strlen(e->d_name) != 2)
+        if (strlen(e->d_name) != 2 || !strcmp(e->d_name, "..")) /* the cache's subdirectories, not its parent */
             continue;
         char sub[256];
         snprintf(sub, sizeof sub, "%s/%s", cache, e->d_name);
