@@ -690,16 +690,45 @@ static mc_kernel_build *build_of(mc_pass_state *s, LLVMValueRef f)
     return NULL;
 }
 
+/* The functions a pass changed, for the clean-up after it. */
+typedef struct changed_functions {
+    LLVMValueRef *list;
+    size_t n, cap;
+} changed_functions;
+
+/* Adds f to the list; false when memory runs out. */
+static bool note_changed(changed_functions *c, LLVMValueRef f)
+{
+    if (c->n == c->cap) {
+        size_t cap = c->cap ? 2 * c->cap : 8;
+        LLVMValueRef *bigger = realloc(c->list, cap * sizeof *bigger);
+        if (!bigger)
+            return false;
+        c->list = bigger;
+        c->cap = cap;
+    }
+    c->list[c->n++] = f;
+    return true;
+}
+
+/* InstCombine and DCE on the changed functions (when the list is whole:
+ * complete), the list freed: a shuffle or splat a pass left without users goes. */
+static cl_int clean_up_changed(mc_pass_state *s, changed_functions *c, bool complete)
+{
+    cl_int r = !complete ? mc_out_of_memory(s->log)
+               : c->n    ? mc_run_passes_on(s->m, s->tm, c->list, c->n, "function(instcombine,dce)", s->log)
+                         : CL_SUCCESS;
+    free(c->list);
+    return r;
+}
+
 /* Neighbouring gathers joined and what rows read alike shared, then
  * InstCombine on the functions that had some: a tile copy's deinterleaving
  * and interleaving shuffles cancel, the rows' copies drop what they no
  * longer use. */
 static cl_int join_and_share_reads(mc_pass_state *s)
 {
-    size_t n = 0, cap = 8;
-    LLVMValueRef *changed = malloc(cap * sizeof *changed);
-    if (!changed)
-        return mc_out_of_memory(s->log);
+    changed_functions changed = { 0 };
     for (LLVMValueRef f = LLVMGetFirstFunction(s->m); f; f = LLVMGetNextFunction(f)) {
         if (LLVMIsDeclaration(f))
             continue;
@@ -709,21 +738,10 @@ static cl_int join_and_share_reads(mc_pass_state *s)
         if (kb)
             kb->stats[MC_STAT_joined_accesses] = joined, kb->stats[MC_STAT_shared_row_loads] = shared,
             kb->stats[MC_STAT_row_accesses_by_lane] = by_lane;
-        if (!joined && !shared && !by_lane)
-            continue;
-        if (n == cap) {
-            LLVMValueRef *bigger = realloc(changed, (cap *= 2) * sizeof *changed);
-            if (!bigger) {
-                free(changed);
-                return mc_out_of_memory(s->log);
-            }
-            changed = bigger;
-        }
-        changed[n++] = f;
+        if ((joined || shared || by_lane) && !note_changed(&changed, f))
+            return clean_up_changed(s, &changed, false);
     }
-    cl_int r = n ? mc_run_passes_on(s->m, s->tm, changed, n, "function(instcombine,dce)", s->log) : CL_SUCCESS;
-    free(changed);
-    return r;
+    return clean_up_changed(s, &changed, true);
 }
 
 /* A float4's arithmetic on its components interleaved, then InstCombine
@@ -731,8 +749,7 @@ static cl_int join_and_share_reads(mc_pass_state *s)
  * a wide splat, the shuffles left without users go. */
 static cl_int interleaved_arithmetic(mc_pass_state *s)
 {
-    size_t n = 0;
-    LLVMValueRef *changed = NULL;
+    changed_functions changed = { 0 };
     for (LLVMValueRef f = LLVMGetFirstFunction(s->m); f; f = LLVMGetNextFunction(f)) {
         if (LLVMIsDeclaration(f))
             continue;
@@ -740,19 +757,10 @@ static cl_int interleaved_arithmetic(mc_pass_state *s)
         mc_kernel_build *kb = build_of(s, f);
         if (kb)
             kb->stats[MC_STAT_interleaved_values] = values;
-        if (!values)
-            continue;
-        LLVMValueRef *bigger = realloc(changed, (n + 1) * sizeof *bigger);
-        if (!bigger) {
-            free(changed);
-            return mc_out_of_memory(s->log);
-        }
-        changed = bigger;
-        changed[n++] = f;
+        if (values && !note_changed(&changed, f))
+            return clean_up_changed(s, &changed, false);
     }
-    cl_int r = n ? mc_run_passes_on(s->m, s->tm, changed, n, "function(instcombine,dce)", s->log) : CL_SUCCESS;
-    free(changed);
-    return r;
+    return clean_up_changed(s, &changed, true);
 }
 
 /* After the optimiser, on each function (a statistic of K.wg's and
