@@ -276,7 +276,7 @@ static uint32_t copy_logical(lower *s, uint32_t to, uint32_t from, uint32_t x, u
         fail(s, "OpCopyLogical between types that do not match");
         return x;
     }
-    uint32_t *parts = malloc((n + 3) * sizeof *parts);
+    uint32_t *parts = malloc((n ? n : 1) * sizeof *parts);
     if (!parts) {
         s->oom = true;
         return x;
@@ -286,10 +286,10 @@ static uint32_t copy_logical(lower *s, uint32_t to, uint32_t from, uint32_t x, u
         uint32_t member_from = opcode_at(df) == SpvOpTypeStruct ? df[2 + i] : df[2];
         uint32_t part = fresh_id(s);
         emit(s, &s->body, SpvOpCompositeExtract, 5, (uint32_t[]){ member_from, part, x, i });
-        parts[3 + i] = copy_logical(s, member_to, member_from, part, 0, depth + 1);
+        parts[i] = copy_logical(s, member_to, member_from, part, 0, depth + 1);
     }
     uint32_t result = into ? into : fresh_id(s);
-    build_composite(s, &s->body, to, result, parts + 3, n);
+    build_composite(s, &s->body, to, result, parts, n);
     free(parts);
     return result;
 }
