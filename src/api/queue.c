@@ -169,7 +169,7 @@ clCreateCommandQueueWithProperties(cl_context context, cl_device_id device,
                                    const cl_queue_properties *properties, cl_int *errcode_ret)
 {
     cl_command_queue_properties bits = 0;
-    bool seen_properties = false, seen_size = false, seen_hint = false;
+    bool seen_properties = false, seen_size = false, seen_priority = false, seen_throttle = false;
     cl_uint size = 0;
     size_t len = 0;
     if (properties) {
@@ -203,10 +203,10 @@ clCreateCommandQueueWithProperties(cl_context context, cl_device_id device,
                                                                                                         : "throttle"));
                     return NULL;
                 }
-                for (size_t k = 0; k < len; k += 2)
-                    if (properties[k] == properties[len])
-                        goto invalid;
-                seen_hint = true;
+                bool *seen = properties[len] == CL_QUEUE_PRIORITY_KHR ? &seen_priority : &seen_throttle;
+                if (*seen)
+                    goto invalid;
+                *seen = true;
                 break;
             }
             default:
@@ -219,7 +219,7 @@ clCreateCommandQueueWithProperties(cl_context context, cl_device_id device,
         mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_VALUE, "CL_QUEUE_SIZE is only for device queues"));
         return NULL;
     }
-    if (seen_hint && (bits & CL_QUEUE_ON_DEVICE)) {
+    if ((seen_priority || seen_throttle) && (bits & CL_QUEUE_ON_DEVICE)) {
         mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_QUEUE_PROPERTIES, "priority and throttle hints are "
                                                    "for host queues, not device queues"));
         return NULL;
