@@ -22,8 +22,15 @@
 cl_platform_id mosaic_platform(void);
 
 /* The ICD dispatch table (api/icd.c): every object the API creates passes it
- * to mosaic_object_init. */
-extern const cl_icd_dispatch mosaic_dispatch;
+ * to mosaic_object_init.  Loaders of OpenCL 3.1 read one entry past the end
+ * of the 3.0 table that the system's header declares. */
+typedef struct mosaic_dispatch_table {
+    cl_icd_dispatch core;
+    cl_int(CL_API_CALL *clGetKernelSuggestedLocalWorkSize)(cl_command_queue, cl_kernel, cl_uint, const size_t *,
+                                                           const size_t *, size_t *);
+} mosaic_dispatch_table;
+extern const mosaic_dispatch_table mosaic_dispatch_31;
+#define mosaic_dispatch (mosaic_dispatch_31.core)
 
 /* The devices of `platform` matching `type` (clGetDeviceIDs semantics:
  * CL_INVALID_DEVICE_TYPE, CL_DEVICE_NOT_FOUND; no argument checks). */

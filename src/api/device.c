@@ -21,6 +21,7 @@
  * device reads sysfs): a device lists those that split it in two or more.
  */
 #include "api/api.h"
+#include "api/cl_31.h"
 #include "api/entry.h"
 #include "base/assert.h"
 #include "core/device.h"
@@ -502,6 +503,9 @@ typedef struct device_answer {
         cl_name_version list[MAX_LISTED];
         cl_uchar uuid[CL_UUID_SIZE_KHR];
         cl_device_integer_dot_product_acceleration_properties_khr dot_acceleration;
+        char text[64];
+        const char *names[MAX_LISTED];
+        cl_uint tokens[2 * MAX_LISTED];
     } made;
 } device_answer;
 
@@ -516,6 +520,12 @@ static bool has_cache(cl_device_id d) { return d->global_mem_cache_size != 0; }
 static bool has_global_variables(cl_device_id d)
 {
     return has_feature(d, "__opencl_c_program_scope_global_variables");
+}
+/* OpenCL 3.1 made cl_khr_spirv_queries core; a device without IL reports none */
+static bool has_spirv_queries(cl_device_id d)
+{
+    return d->il_version && *d->il_version &&
+           (d->version >= CL_MAKE_VERSION(3, 1, 0) || has_extension(d, "cl_khr_spirv_queries"));
 }
 static bool has_generic_address_space(cl_device_id d) { return has_feature(d, "__opencl_c_generic_address_space"); }
 static bool has_collectives(cl_device_id d) { return has_feature(d, "__opencl_c_work_group_collective_functions"); }
@@ -545,7 +555,7 @@ static const number_query number_queries[] = {
     FIELD(CL_DEVICE_TYPE, cl_device_type, type),
     FIELD(CL_DEVICE_VENDOR_ID, cl_uint, vendor_id),
     FIELD(CL_DEVICE_PLATFORM, cl_platform_id, platform),
-    CONSTANT(CL_DEVICE_NUMERIC_VERSION, cl_version, CL_MAKE_VERSION(3, 0, 0)),
+    FIELD(CL_DEVICE_NUMERIC_VERSION, cl_version, version),
     CONSTANT(CL_DEVICE_AVAILABLE, cl_bool, CL_TRUE),
     CONSTANT(CL_DEVICE_COMPILER_AVAILABLE, cl_bool, CL_TRUE),
     CONSTANT(CL_DEVICE_LINKER_AVAILABLE, cl_bool, CL_TRUE),
@@ -749,6 +759,16 @@ static bool extension_answer(cl_device_id d, cl_device_info param, device_answer
             answer_list(a, &a->made.dot_acceleration, 1, sizeof a->made.dot_acceleration);
         }
         return true;
+    case CL_DEVICE_KERNEL_CLOCK_CAPABILITIES_KHR: /* a scope per feature the device lists */
+        if (!has_extension(d, "cl_khr_kernel_clock"))
+            return false;
+        answer_number(a, sizeof(cl_device_kernel_clock_capabilities_khr),
+                      (has_feature(d, "__opencl_c_kernel_clock_scope_device") ? CL_DEVICE_KERNEL_CLOCK_SCOPE_DEVICE_KHR : 0) |
+                          (has_feature(d, "__opencl_c_kernel_clock_scope_work_group")
+                               ? CL_DEVICE_KERNEL_CLOCK_SCOPE_WORK_GROUP_KHR : 0) |
+                          (has_feature(d, "__opencl_c_kernel_clock_scope_sub_group")
+                               ? CL_DEVICE_KERNEL_CLOCK_SCOPE_SUB_GROUP_KHR : 0));
+        return true;
     default:
         return false;
     }
@@ -758,24 +778,52 @@ static bool extension_answer(cl_device_id d, cl_device_info param, device_answer
  * computed from several fields; false when param is none of them. */
 static bool made_answer(cl_device_id d, cl_device_info param, device_answer *a)
 {
-    static const cl_name_version opencl_c_versions[] = {
-        { CL_MAKE_VERSION(1, 0, 0), "OpenCL C" }, { CL_MAKE_VERSION(1, 1, 0), "OpenCL C" },
-        { CL_MAKE_VERSION(1, 2, 0), "OpenCL C" }, { CL_MAKE_VERSION(3, 0, 0), "OpenCL C" },
-        { CL_MAKE_VERSION(2, 0, 0), "OpenCL C" }, /* last: left out without OpenCL C 2.0 */
+    /* OpenCL C 2.0 only with its features, 3.1 only on a 3.1 device */
+    static const cl_version opencl_c_versions[] = {
+        CL_MAKE_VERSION(1, 0, 0), CL_MAKE_VERSION(1, 1, 0), CL_MAKE_VERSION(1, 2, 0),
+        CL_MAKE_VERSION(2, 0, 0), CL_MAKE_VERSION(3, 0, 0), CL_MAKE_VERSION(3, 1, 0),
     };
     cl_name_version *list = a->made.list;
+    const mosaic_compiler_target *target = &d->compiler_target;
     size_t n = 0;
     switch (param) {
     case CL_DEVICE_NAME: answer_string(a, d->name); return true;
     case CL_DEVICE_VENDOR: answer_string(a, d->vendor); return true;
     case CL_DRIVER_VERSION: answer_string(a, MOSAIC_VERSION_STRING); return true;
     case CL_DEVICE_PROFILE: answer_string(a, "FULL_PROFILE"); return true;
-    case CL_DEVICE_VERSION: answer_string(a, "OpenCL 3.0 Mosaic"); return true;
+    case CL_DEVICE_VERSION:
+        snprintf(a->made.text, sizeof a->made.text, "OpenCL %u.%u Mosaic", CL_VERSION_MAJOR(d->version),
+                 CL_VERSION_MINOR(d->version));
+        answer_string(a, a->made.text);
+        return true;
     case CL_DEVICE_OPENCL_C_VERSION: /* for a 3.0 device: the highest OpenCL C version below 3.0 */
         answer_string(a, supports_opencl_c_2_0(d) ? "OpenCL C 2.0 " : "OpenCL C 1.2 ");
         return true;
     case CL_DEVICE_OPENCL_C_ALL_VERSIONS:
-        answer_list(a, opencl_c_versions, 5 - !supports_opencl_c_2_0(d), sizeof *opencl_c_versions);
+        for (size_t i = 0; i < sizeof opencl_c_versions / sizeof opencl_c_versions[0]; i++) {
+            cl_version v = opencl_c_versions[i];
+            if ((v == CL_MAKE_VERSION(2, 0, 0) && !supports_opencl_c_2_0(d)) || v > d->version)
+                continue;
+            memset(&list[n], 0, sizeof list[n]);
+            strcpy(list[n].name, "OpenCL C");
+            list[n++].version = v;
+        }
+        answer_list(a, list, n, sizeof *list);
+        return true;
+    /* OpenCL 3.1, or cl_khr_spirv_queries: what the SPIR-V front end takes */
+    case CL_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS:
+    case CL_DEVICE_SPIRV_EXTENSIONS:
+        if (!has_spirv_queries(d))
+            return false;
+        n = param == CL_DEVICE_SPIRV_EXTENSIONS ? mosaic_spirv_extensions(target, a->made.names, MAX_LISTED)
+                                                : mosaic_spirv_extended_instruction_sets(target, a->made.names, MAX_LISTED);
+        answer_list(a, a->made.names, n < MAX_LISTED ? n : MAX_LISTED, sizeof *a->made.names);
+        return true;
+    case CL_DEVICE_SPIRV_CAPABILITIES:
+        if (!has_spirv_queries(d))
+            return false;
+        n = mosaic_spirv_capabilities(target, a->made.tokens, 2 * MAX_LISTED);
+        answer_list(a, a->made.tokens, n < 2 * MAX_LISTED ? n : 2 * MAX_LISTED, sizeof *a->made.tokens);
         return true;
     case CL_DEVICE_OPENCL_C_FEATURES:
         for (cl_uint i = 0; i < d->num_opencl_c_features && n < MAX_LISTED; i++) {

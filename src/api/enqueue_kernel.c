@@ -370,13 +370,13 @@ clEnqueueTask(cl_command_queue queue, cl_kernel kernel, cl_uint num_events, cons
     return enqueue_kernel(queue, kernel, CL_COMMAND_TASK, 1, NULL, one, one, num_events, wait_list, event);
 }
 
-/* cl_khr_suggested_local_work_size (core in OpenCL 3.1): the local size a
+/* OpenCL 3.1 (and cl_khr_suggested_local_work_size): the local size a
  * launch with a NULL one would get, after the checks that launch would
  * make of the range and the arguments (the same codes). */
 CL_API_ENTRY cl_int CL_API_CALL
-clGetKernelSuggestedLocalWorkSizeKHR(cl_command_queue queue, cl_kernel kernel, cl_uint work_dim,
-                                     const size_t *global_work_offset, const size_t *global_work_size,
-                                     size_t *suggested_local_work_size)
+clGetKernelSuggestedLocalWorkSize(cl_command_queue queue, cl_kernel kernel, cl_uint work_dim,
+                                  const size_t *global_work_offset, const size_t *global_work_size,
+                                  size_t *suggested_local_work_size)
 {
     cl_int err = check_queue_and_kernel(queue, kernel);
     if (err != CL_SUCCESS)
@@ -403,6 +403,15 @@ clGetKernelSuggestedLocalWorkSizeKHR(cl_command_queue queue, cl_kernel kernel, c
         return err;
     memcpy(suggested_local_work_size, local, work_dim * sizeof *local);
     return CL_SUCCESS;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL
+clGetKernelSuggestedLocalWorkSizeKHR(cl_command_queue queue, cl_kernel kernel, cl_uint work_dim,
+                                     const size_t *global_work_offset, const size_t *global_work_size,
+                                     size_t *suggested_local_work_size)
+{
+    return clGetKernelSuggestedLocalWorkSize(queue, kernel, work_dim, global_work_offset, global_work_size,
+                                             suggested_local_work_size);
 }
 
 /* ---- native kernels ---------------------------------------------------------- */

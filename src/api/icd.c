@@ -14,6 +14,7 @@
  * (Windows only) stay NULL.
  */
 #include "api/api.h"
+#include "api/cl_31.h"
 #include "api/entry.h"
 #include "core/util.h"
 
@@ -220,7 +221,10 @@ clGetExtensionFunctionAddressForPlatform(cl_platform_id platform, const char *fu
 
 /* ---- the dispatch table ---------------------------------------------------------- */
 
-const cl_icd_dispatch mosaic_dispatch = {
+/* The table of OpenCL 3.1's loaders: the 3.0 one (the system's cl_icd.h),
+ * then 3.1's one entry, which Debian's header does not have yet. */
+const mosaic_dispatch_table mosaic_dispatch_31 = {
+    .core = {
     /* OpenCL 1.0 */
     .clGetPlatformIDs = clGetPlatformIDs,
     .clGetPlatformInfo = clGetPlatformInfo,
@@ -379,4 +383,7 @@ const cl_icd_dispatch mosaic_dispatch = {
     .clCreateBufferWithProperties = clCreateBufferWithProperties,
     .clCreateImageWithProperties = clCreateImageWithProperties,
     .clSetContextDestructorCallback = clSetContextDestructorCallback,
+    },
+    /* OpenCL 3.1 */
+    .clGetKernelSuggestedLocalWorkSize = clGetKernelSuggestedLocalWorkSize,
 };

@@ -221,9 +221,8 @@ clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, const void 
         if (arg_value)
             return MOSAIC_ERROR(CL_INVALID_ARG_VALUE, "argument %u (%s) is __local: arg_value must be NULL", arg_index,
                                 formal->name);
-        if (arg_size == 0)
-            return MOSAIC_ERROR(CL_INVALID_ARG_SIZE, "argument %u (%s) is __local: arg_size must not be 0", arg_index,
-                                formal->name);
+        /* 0 bytes: allowed from OpenCL 3.1, the platform's version (the
+         * kernel gets an address it must not read or write) */
         arg->local_size = arg_size;
         break;
     case MOSAIC_ARG_BY_VALUE:

@@ -17,7 +17,7 @@
 #define MOSAIC_VERSION_STRING "0.0.0"
 #endif
 
-#define PLATFORM_VERSION "OpenCL 3.0 Mosaic " MOSAIC_VERSION_STRING
+#define PLATFORM_VERSION "OpenCL 3.1 Mosaic " MOSAIC_VERSION_STRING
 
 static struct _cl_platform_id the_platform;
 static struct _cl_device_id cpu_device;
@@ -125,7 +125,7 @@ clGetPlatformInfo(cl_platform_id platform, cl_platform_info param_name,
     case CL_PLATFORM_VERSION:
         MOSAIC_INFO_STRING(PLATFORM_VERSION);
     case CL_PLATFORM_NUMERIC_VERSION:
-        MOSAIC_INFO_SCALAR(cl_version, CL_MAKE_VERSION(3, 0, 0));
+        MOSAIC_INFO_SCALAR(cl_version, CL_MAKE_VERSION(3, 1, 0));
     case CL_PLATFORM_NAME:
         MOSAIC_INFO_STRING("Mosaic");
     case CL_PLATFORM_VENDOR:

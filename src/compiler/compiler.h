@@ -283,6 +283,15 @@ typedef struct mosaic_spec_constant {
  * why in *log (when log is not NULL; the caller frees it). */
 cl_int mosaic_spirv_check(const void *il, size_t size, mosaic_spec_constant **specs, size_t *num_specs, char **log);
 
+/* What the target takes in SPIR-V (OpenCL 3.1's CL_DEVICE_SPIRV_CAPABILITIES,
+ * _EXTENSIONS and _EXTENDED_INSTRUCTION_SETS; frontend/spirv_support.c):
+ * the count, the first max written to out (out may be NULL); the names are
+ * static strings.  mosaic_compile_spirv refuses a module that declares
+ * anything else. */
+size_t mosaic_spirv_capabilities(const mosaic_compiler_target *target, uint32_t *out, size_t max);
+size_t mosaic_spirv_extensions(const mosaic_compiler_target *target, const char **out, size_t max);
+size_t mosaic_spirv_extended_instruction_sets(const mosaic_compiler_target *target, const char **out, size_t max);
+
 /* SPIR-V (checked by mosaic_spirv_check) -> a COMPILED_OBJECT blob, like
  * mosaic_compile_source: the specialization constants set are applied, then
  * llvm-spirv-15 translates the module to bitcode (CL_COMPILE_PROGRAM_FAILURE

@@ -113,6 +113,7 @@ struct _cl_device_id {
                                 its parent's description, keeps its parent's.  NULL: its own */
 
     /* What the device reports; filled by the device at start-up. */
+    cl_version version;                /* CL_DEVICE_NUMERIC_VERSION (3.0 or 3.1); CL_DEVICE_VERSION says it */
     char name[256];
     char vendor[64];                   /* CL_DEVICE_VENDOR (a CPU: docs/devices.md, "Identity") */
     cl_uint vendor_id;                 /* CL_DEVICE_VENDOR_ID: a PCI vendor ID, 0 when none is known */

@@ -1,17 +1,22 @@
 /*
- * What OpenCL 3.1 made core, as extensions the CPU device reports: the
- * device and driver UUIDs (cl_khr_device_uuid), the suggested local work
- * size (cl_khr_suggested_local_work_size), the integer dot products
+ * OpenCL 3.1: the versions the platform and device report, OpenCL C 3.1,
+ * the SPIR-V queries, a __local argument of no bytes, the dispatch table's
+ * 3.1 entry, and what 3.1 made core, as extensions the CPU device reports:
+ * the device and driver UUIDs (cl_khr_device_uuid), the suggested local
+ * work size (cl_khr_suggested_local_work_size), the integer dot products
  * (cl_khr_integer_dot_product) and the extended bit operations
  * (cl_khr_extended_bit_ops), each built-in checked against C on values
- * that include the edges (saturation, fields at either end of the type).
+ * that include the edges (saturation, fields at either end of the type);
+ * and the kernel clocks (cl_khr_kernel_clock).
  *
  *   usage: test_core_3_1 [case|--list]   (the cases: test_core_3_1.list; none: all)
  */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 #include <CL/cl_ext.h>
+#include <CL/cl_icd.h>
 #include <stdint.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -87,6 +92,8 @@ TEST(reported)
         { "cl_khr_integer_dot_product", CL_MAKE_VERSION(2, 0, 0) },
         { "cl_khr_extended_bit_ops", CL_MAKE_VERSION(1, 0, 0) },
         { "cl_khr_expect_assume", CL_MAKE_VERSION(1, 0, 0) },
+        { "cl_khr_spirv_queries", CL_MAKE_VERSION(1, 0, 0) },
+        { "cl_khr_kernel_clock", CL_MAKE_VERSION(1, 0, 0) },
     };
     for (size_t i = 0; i < sizeof extensions / sizeof *extensions; i++) {
         CHECK(reports_extension(extensions[i].name), "%s not in CL_DEVICE_EXTENSIONS", extensions[i].name);
@@ -500,6 +507,259 @@ TEST(printf_size_modifiers)
     free(text);
     clReleaseKernel(kernel);
     clReleaseProgram(program);
+}
+
+/* ---- the versions, OpenCL C 3.1 ------------------------------------------------------ */
+
+/* The names of OpenCL 3.1 that Debian's headers lack (the Khronos headers' values). */
+#define SPIRV_EXTENDED_INSTRUCTION_SETS 0x12B9
+#define SPIRV_EXTENSIONS 0x12BA
+#define SPIRV_CAPABILITIES 0x12BB
+#define KERNEL_CLOCK_CAPABILITIES 0x1076
+
+TEST(versions)
+{
+    cl_version v = 0;
+    CHECK_ERR(clGetPlatformInfo(platform, CL_PLATFORM_NUMERIC_VERSION, sizeof v, &v, NULL), CL_SUCCESS);
+    CHECK(v == CL_MAKE_VERSION(3, 1, 0), "platform: 0x%x", v);
+    CHECK_ERR(clGetDeviceInfo(device, CL_DEVICE_NUMERIC_VERSION, sizeof v, &v, NULL), CL_SUCCESS);
+    CHECK(v == CL_MAKE_VERSION(3, 1, 0), "device: 0x%x", v);
+    char text[256] = "";
+    CHECK_ERR(clGetPlatformInfo(platform, CL_PLATFORM_VERSION, sizeof text, text, NULL), CL_SUCCESS);
+    CHECK(strncmp(text, "OpenCL 3.1 ", 11) == 0, "platform: '%s'", text);
+    CHECK_ERR(clGetDeviceInfo(device, CL_DEVICE_VERSION, sizeof text, text, NULL), CL_SUCCESS);
+    CHECK(strncmp(text, "OpenCL 3.1 ", 11) == 0, "device: '%s'", text);
+    /* sub-groups are required in 3.1 */
+    cl_uint sub_groups = 0;
+    CHECK_ERR(clGetDeviceInfo(device, CL_DEVICE_MAX_NUM_SUB_GROUPS, sizeof sub_groups, &sub_groups, NULL),
+              CL_SUCCESS);
+    CHECK(sub_groups > 0);
+}
+
+/* OpenCL C 3.1: its version macros, and what it made core usable as such */
+TEST(opencl_c_3_1)
+{
+    static const char source[] =
+        "kernel void k(global int *out) {\n"
+        "  uint lane = get_sub_group_local_id();\n"
+        "  out[get_global_id(0)] = sub_group_rotate((int)lane, 1);\n"
+        "  if (get_global_id(0) == 0) {\n"
+        "    out[64] = __OPENCL_C_VERSION__;\n"
+        "    out[65] = CL_VERSION_3_1;\n"
+        "    out[66] = (int)bitfield_extract_unsigned(0xf0u, 4, 4);\n"
+        "    out[67] = dot((uchar4)(1, 2, 3, 4), (uchar4)(5, 6, 7, 8));\n"
+        "  }\n"
+        "}\n";
+    cl_program program = test_build_program(context, device, source, "-cl-std=CL3.1");
+    if (!program)
+        return;
+    cl_int err;
+    cl_kernel kernel = clCreateKernel(program, "k", &err);
+    cl_mem out = buffer(68 * sizeof(cl_int), NULL);
+    clSetKernelArg(kernel, 0, sizeof out, &out);
+    size_t global = 64, local = 64, size = 0;
+    CHECK_ERR(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, &local, 0, NULL, NULL), CL_SUCCESS);
+    cl_int r[68];
+    CHECK_ERR(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, sizeof r, r, 0, NULL, NULL), CL_SUCCESS);
+    CHECK(r[64] == 310 && r[65] == 310, "__OPENCL_C_VERSION__ %d, CL_VERSION_3_1 %d", r[64], r[65]);
+    CHECK(r[66] == 15 && r[67] == 70, "bitfield_extract_unsigned %d, dot %d", r[66], r[67]);
+    CHECK_ERR(clGetKernelSubGroupInfo(kernel, device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof local, &local,
+                                      sizeof size, &size, NULL), CL_SUCCESS);
+    for (size_t i = 0; size && i < 64; i++) { /* lane l gets lane l + 1's id, the last lane lane 0's */
+        size_t lane = i % size, in_group = size < 64 - (i - lane) ? size : 64 - (i - lane);
+        CHECK(r[i] == (int)((lane + 1) % in_group), "work-item %zu: %d", i, r[i]);
+    }
+    clReleaseMemObject(out);
+    clReleaseKernel(kernel);
+    clReleaseProgram(program);
+}
+
+/* ---- the SPIR-V queries (cl_khr_spirv_queries, core in 3.1) ---------------------------------- */
+
+static size_t query_list(cl_device_info param, void *out, size_t size)
+{
+    size_t got = 0;
+    CHECK_ERR(clGetDeviceInfo(device, param, 0, NULL, &got), CL_SUCCESS);
+    CHECK(got <= size, "param 0x%x: %zu bytes", param, got);
+    CHECK_ERR(clGetDeviceInfo(device, param, size, out, NULL), CL_SUCCESS);
+    return got;
+}
+
+static bool has_name(const char *const *names, size_t count, const char *name)
+{
+    for (size_t i = 0; i < count; i++)
+        if (names[i] && strcmp(names[i], name) == 0)
+            return true;
+    return false;
+}
+
+TEST(spirv_queries)
+{
+    const char *names[64];
+    size_t n = query_list(SPIRV_EXTENDED_INSTRUCTION_SETS, names, sizeof names) / sizeof *names;
+    CHECK(n == 1 && has_name(names, n, "OpenCL.std"));
+    n = query_list(SPIRV_EXTENSIONS, names, sizeof names) / sizeof *names;
+    /* one for each extension the device reports that has a SPIR-V side */
+    static const struct { const char *extension, *spirv; } pairs[] = {
+        { "cl_khr_subgroup_rotate", "SPV_KHR_subgroup_rotate" },
+        { "cl_khr_integer_dot_product", "SPV_KHR_integer_dot_product" },
+        { "cl_khr_extended_bit_ops", "SPV_KHR_bit_instructions" },
+        { "cl_khr_expect_assume", "SPV_KHR_expect_assume" },
+        { "cl_khr_kernel_clock", "SPV_KHR_shader_clock" },
+        { "cl_khr_spirv_linkonce_odr", "SPV_KHR_linkonce_odr" },
+        { "cl_khr_spirv_no_integer_wrap_decoration", "SPV_KHR_no_integer_wrap_decoration" },
+    };
+    for (size_t i = 0; i < sizeof pairs / sizeof *pairs; i++)
+        CHECK(reports_extension(pairs[i].extension) == has_name(names, n, pairs[i].spirv), "%s and %s",
+              pairs[i].extension, pairs[i].spirv);
+    cl_uint caps[128];
+    n = query_list(SPIRV_CAPABILITIES, caps, sizeof caps) / sizeof *caps;
+    /* Addresses, Linkage, Kernel, Vector16, Float16Buffer, Int16, Int8, Int64,
+     * Groups, GenericPointer, ImageBasic, GroupNonUniformRotateKHR, ShaderClockKHR */
+    static const cl_uint required[] = { 4, 5, 6, 7, 8, 22, 39, 11, 18, 38, 13, 6026, 5055 };
+    for (size_t i = 0; i < sizeof required / sizeof *required; i++) {
+        bool found = false;
+        for (size_t j = 0; j < n; j++)
+            found |= caps[j] == required[i];
+        CHECK(found, "capability %u not reported", required[i]);
+    }
+    /* a short buffer */
+    CHECK_ERR(clGetDeviceInfo(device, SPIRV_CAPABILITIES, sizeof(cl_uint), caps, NULL), CL_INVALID_VALUE);
+}
+
+/* ---- a __local argument of no bytes ------------------------------------------------ */
+
+TEST(zero_size_local_argument)
+{
+    static const char source[] =
+        "kernel void k(local int *nothing, local int *t, global int *out) {\n"
+        "  t[get_local_id(0)] = (int)get_global_id(0);\n"
+        "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "  out[get_global_id(0)] = t[get_local_size(0) - 1 - get_local_id(0)];\n"
+        "}\n";
+    cl_program program = test_build_program(context, device, source, NULL);
+    if (!program)
+        return;
+    cl_int err;
+    cl_kernel kernel = clCreateKernel(program, "k", &err);
+    cl_mem out = buffer(64 * sizeof(cl_int), NULL);
+    CHECK_ERR(clSetKernelArg(kernel, 0, 0, NULL), CL_SUCCESS); /* OpenCL 3.1: no memory for it */
+    CHECK_ERR(clSetKernelArg(kernel, 1, 16 * sizeof(cl_int), NULL), CL_SUCCESS);
+    CHECK_ERR(clSetKernelArg(kernel, 2, sizeof out, &out), CL_SUCCESS);
+    size_t global = 64, local = 16, used = 1;
+    CHECK_ERR(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, &local, 0, NULL, NULL), CL_SUCCESS);
+    cl_int r[64];
+    CHECK_ERR(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, sizeof r, r, 0, NULL, NULL), CL_SUCCESS);
+    for (int i = 0; i < 64; i++)
+        CHECK(r[i] == (i / 16) * 16 + 15 - i % 16, "out[%d] = %d", i, r[i]);
+    CHECK_ERR(clGetKernelWorkGroupInfo(kernel, device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof used, &used, NULL),
+              CL_SUCCESS);
+    CHECK(used >= 16 * sizeof(cl_int) && used < 16 * sizeof(cl_int) + 256, "local memory %zu bytes", used);
+    clReleaseMemObject(out);
+    clReleaseKernel(kernel);
+    clReleaseProgram(program);
+}
+
+/* ---- the dispatch table's OpenCL 3.1 entry ------------------------------------------------ */
+
+typedef cl_int(CL_API_CALL *suggest_fn)(cl_command_queue, cl_kernel, cl_uint, const size_t *, const size_t *,
+                                        size_t *);
+
+/* A loader of OpenCL 3.1 calls clGetKernelSuggestedLocalWorkSize through the
+ * entry after the 3.0 ones of the table every handle points to. */
+TEST(dispatch_3_1)
+{
+    const cl_icd_dispatch *table = *(const cl_icd_dispatch *const *)queue;
+    suggest_fn suggest = *(const suggest_fn *)(table + 1);
+    CHECK(suggest != NULL);
+    if (!suggest)
+        return;
+    cl_program program = test_build_program(context, device, local_size_source, "-cl-std=CL3.0");
+    if (!program)
+        return;
+    cl_int err, unused = 0;
+    cl_kernel kernel = clCreateKernel(program, "sizes", &err);
+    cl_mem out = buffer(3 * sizeof(cl_uint), NULL);
+    clSetKernelArg(kernel, 0, sizeof out, &out);
+    clSetKernelArg(kernel, 1, sizeof unused, &unused);
+    size_t global[2] = { 1000, 30 }, local[2] = { 0 }, local_khr[2] = { 0 };
+    clGetKernelSuggestedLocalWorkSizeKHR_fn khr = (clGetKernelSuggestedLocalWorkSizeKHR_fn)
+        clGetExtensionFunctionAddressForPlatform(platform, "clGetKernelSuggestedLocalWorkSizeKHR");
+    CHECK_ERR(suggest(queue, kernel, 2, NULL, global, local), CL_SUCCESS);
+    CHECK_ERR(khr(queue, kernel, 2, NULL, global, local_khr), CL_SUCCESS);
+    CHECK(local[0] == local_khr[0] && local[1] == local_khr[1] && local[0] >= 1);
+    CHECK_ERR(suggest(queue, NULL, 2, NULL, global, local), CL_INVALID_KERNEL);
+    clReleaseMemObject(out);
+    clReleaseKernel(kernel);
+    clReleaseProgram(program);
+}
+
+/* ---- cl_khr_kernel_clock ------------------------------------------------------------ */
+
+static uint64_t host_clock_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/* Each clock, read twice by every work-item, never goes back; the CPU
+ * device's is the host's CLOCK_MONOTONIC in nanoseconds (docs/opencl-3.1.md),
+ * so its readings lie between the host's before and after the launch. */
+TEST(kernel_clock)
+{
+    cl_bitfield caps = 0;
+    CHECK_ERR(clGetDeviceInfo(device, KERNEL_CLOCK_CAPABILITIES, sizeof caps, &caps, NULL), CL_SUCCESS);
+    CHECK(caps == 7, "scopes 0x%llx (device, work-group and sub-group: 7)", (unsigned long long)caps);
+    CHECK(reports_feature("__opencl_c_kernel_clock_scope_device"));
+    static const char source[] =
+        "kernel void k(global ulong *out) {\n"
+        "  size_t i = get_global_id(0) * 8;\n"
+        "#if defined(cl_khr_kernel_clock) && defined(__opencl_c_kernel_clock_scope_device) && \\\n"
+        "    defined(__opencl_c_kernel_clock_scope_work_group) && defined(__opencl_c_kernel_clock_scope_sub_group)\n"
+        "  out[i + 0] = clock_read_device();\n"
+        "  uint2 h = clock_read_hilo_device();\n"
+        "  out[i + 1] = as_ulong(h);\n"
+        "  out[i + 2] = clock_read_work_group();\n"
+        "  out[i + 3] = as_ulong(clock_read_hilo_work_group());\n"
+        "  out[i + 4] = clock_read_sub_group();\n"
+        "  out[i + 5] = as_ulong(clock_read_hilo_sub_group());\n"
+        "  out[i + 6] = (ulong)h.hi << 32 | h.lo;\n"
+        "  out[i + 7] = clock_read_device();\n"
+        "#endif\n"
+        "}\n";
+    const char *stds[] = { NULL, "-cl-std=CL3.0" };
+    for (size_t s = 0; s < 2; s++) {
+        cl_program program = test_build_program(context, device, source, stds[s]);
+        if (!program)
+            return;
+        cl_int err;
+        cl_kernel kernel = clCreateKernel(program, "k", &err);
+        enum { N = 256 };
+        cl_mem out = buffer(N * 8 * sizeof(cl_ulong), NULL);
+        clSetKernelArg(kernel, 0, sizeof out, &out);
+        size_t global = N;
+        cl_ulong *r = calloc(N * 8, sizeof *r);
+        uint64_t before = host_clock_ns();
+        CHECK_ERR(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, NULL, 0, NULL, NULL), CL_SUCCESS);
+        CHECK_ERR(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, N * 8 * sizeof *r, r, 0, NULL, NULL), CL_SUCCESS);
+        uint64_t after = host_clock_ns();
+        for (size_t i = 0; i < N; i++) {
+            const cl_ulong *w = r + i * 8;
+            CHECK(w[0] >= before && w[7] <= after, "work-item %zu: %llu..%llu outside the launch %llu..%llu", i,
+                  (unsigned long long)w[0], (unsigned long long)w[7], (unsigned long long)before,
+                  (unsigned long long)after);
+            for (int k = 1; k < 6; k++)
+                CHECK(w[k] >= w[k - 1], "work-item %zu: reading %d (%llu) before reading %d", i, k,
+                      (unsigned long long)w[k], k - 1);
+            CHECK(w[6] == w[1] && w[7] >= w[5], "work-item %zu: hilo %llu, read as ulong %llu", i,
+                  (unsigned long long)w[6], (unsigned long long)w[1]);
+        }
+        free(r);
+        clReleaseMemObject(out);
+        clReleaseKernel(kernel);
+        clReleaseProgram(program);
+    }
 }
 
 int main(int argc, char **argv)

@@ -243,7 +243,7 @@ TEST(kernel_args)
     CHECK_ERR(clSetKernelArg(k, 3, 2, &scalar), CL_INVALID_ARG_SIZE);
     CHECK_ERR(clSetKernelArg(k, 3, sizeof scalar, NULL), CL_INVALID_ARG_VALUE);
     CHECK_ERR(clSetKernelArg(k, 2, L * sizeof(int), &scalar), CL_INVALID_ARG_VALUE);
-    CHECK_ERR(clSetKernelArg(k, 2, 0, NULL), CL_INVALID_ARG_SIZE);
+    CHECK_ERR(clSetKernelArg(k, 2, 0, NULL), CL_SUCCESS); /* OpenCL 3.1: a __local argument of no bytes */
     cl_mem not_mem = (cl_mem)k;
     CHECK_ERR(clSetKernelArg(k, 0, sizeof(cl_mem), &not_mem), CL_INVALID_MEM_OBJECT);
     CHECK_ERR(clSetKernelArg(k, 0, 4, &out), CL_INVALID_ARG_SIZE);

@@ -963,6 +963,65 @@ TEST(spirv14_lowering)
     clReleaseProgram(p);
 }
 
+/* SPV_KHR_subgroup_rotate (the translator's) and SPV_KHR_shader_clock
+ * (rewritten by spirv_lower.c into calls of the clock built-ins), in one
+ * module written by hand (spirv/rotate_clock.spvasm). */
+TEST(rotate_and_clock)
+{
+    cl_program p = build_module("rotate_clock", NULL);
+    if (!p)
+        return;
+    cl_int err;
+    cl_kernel k = clCreateKernel(p, "rotate_clock", &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    enum { N = 64 };
+    cl_uint n = N, rot[2 * N];
+    cl_ulong *clk = calloc(4 * N, sizeof *clk);
+    cl_mem mr = buffer(sizeof rot, NULL), mc = buffer(4 * N * sizeof *clk, NULL);
+    clSetKernelArg(k, 0, sizeof mr, &mr);
+    clSetKernelArg(k, 1, sizeof mc, &mc);
+    clSetKernelArg(k, 2, sizeof n, &n);
+    size_t global = N, local = N, size = 0;
+    CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0, NULL, NULL), CL_SUCCESS);
+    CHECK_ERR(clEnqueueReadBuffer(queue, mr, CL_TRUE, 0, sizeof rot, rot, 0, NULL, NULL), CL_SUCCESS);
+    CHECK_ERR(clEnqueueReadBuffer(queue, mc, CL_TRUE, 0, 4 * N * sizeof *clk, clk, 0, NULL, NULL), CL_SUCCESS);
+    CHECK_ERR(clGetKernelSubGroupInfo(k, device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof local, &local,
+                                      sizeof size, &size, NULL), CL_SUCCESS);
+    for (size_t i = 0; size && i < N; i++) {
+        size_t lane = i % size, first = i - lane, in_group = size < N - first ? size : N - first;
+        CHECK(rot[i] == (lane + 1) % in_group, "rotate: work-item %zu got %u", i, rot[i]);
+        CHECK(rot[N + i] == (lane / 4) * 4 + (lane + 1) % 4, "clustered rotate: work-item %zu got %u", i, rot[N + i]);
+        const cl_ulong *c = clk + 4 * i;
+        CHECK(c[0] > 0 && c[1] >= c[0] && c[2] >= c[1] && c[3] >= c[2], "clocks of work-item %zu: %llu %llu %llu %llu",
+              i, (unsigned long long)c[0], (unsigned long long)c[1], (unsigned long long)c[2],
+              (unsigned long long)c[3]);
+    }
+    free(clk);
+    clReleaseMemObject(mr);
+    clReleaseMemObject(mc);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+}
+
+/* A module that declares a capability the device does not report
+ * (CL_DEVICE_SPIRV_CAPABILITIES) does not build, and the log names it. */
+TEST(unsupported_capability)
+{
+    module m = load("mipmaps");
+    cl_int err;
+    cl_program p = create(m.data, m.size, &err);
+    free(m.data);
+    CHECK_ERR(err, CL_SUCCESS);
+    if (!p)
+        return;
+    CHECK_ERR(clBuildProgram(p, 1, &device, NULL, NULL, NULL), CL_BUILD_PROGRAM_FAILURE);
+    char *log = test_build_log(p, device);
+    CHECK(log && strstr(log, "capability 15") && strstr(log, "CL_DEVICE_SPIRV_CAPABILITIES"), "log: %s",
+          log ? log : "");
+    free(log);
+    clReleaseProgram(p);
+}
+
 int main(int argc, char **argv)
 {
     if (!test_open_cpu_device(&platform, &device, &context))

@@ -18,11 +18,11 @@ check() { # pattern, message
 }
 check '^Number of platforms +1$' "one platform"
 check '^  Platform Name +Mosaic$' "platform named Mosaic"
-check '^  Platform Version +OpenCL 3\.0 Mosaic' "platform version OpenCL 3.0"
+check '^  Platform Version +OpenCL 3\.1 Mosaic' "platform version OpenCL 3.1"
 check '^  Platform Extensions function suffix +MOSAIC$' "ICD suffix MOSAIC"
 check '^Number of devices +1$' "one device"
 check '^  Device Type +CPU$' "a CPU device"
-check '^  Device Version +OpenCL 3\.0' "device version OpenCL 3.0"
+check '^  Device Version +OpenCL 3\.1' "device version OpenCL 3.1"
 # clinfo prints failed queries as negative codes, CL_INVALID_* names or "error";
 # "Error Correction support" is a query, not an error.
 bad=$(echo "$out" | grep -Ei 'CL_INVALID|error|-[0-9]+>' | grep -v 'Error Correction support')

@@ -305,8 +305,8 @@ TEST(device_identity)
     char *profile = device_string(CL_DEVICE_PROFILE);
     CHECK(profile && strcmp(profile, "FULL_PROFILE") == 0);
     char *version = device_string(CL_DEVICE_VERSION);
-    CHECK(version && strncmp(version, "OpenCL 3.0 ", 11) == 0);
-    CHECK(DEV_UINT(CL_DEVICE_NUMERIC_VERSION) == CL_MAKE_VERSION(3, 0, 0));
+    CHECK(version && strncmp(version, "OpenCL 3.1 ", 11) == 0);
+    CHECK(DEV_UINT(CL_DEVICE_NUMERIC_VERSION) == CL_MAKE_VERSION(3, 1, 0));
     char *c_version = device_string(CL_DEVICE_OPENCL_C_VERSION);
     /* 2.0: the device has every feature OpenCL C 2.0 requires (pipes and device-side enqueue included) */
     CHECK(c_version && strncmp(c_version, "OpenCL C 2.0 ", 13) == 0);
@@ -327,18 +327,19 @@ TEST(device_identity)
     CHECK_ERR(clGetDeviceInfo(device, CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION, 0, NULL, &size), CL_SUCCESS);
     CHECK(size == 0);
 
-    /* OpenCL C versions: 1.0, 1.1, 1.2, 2.0 and 3.0 */
+    /* OpenCL C versions: 1.0, 1.1, 1.2, 2.0, 3.0 and 3.1 */
     cl_name_version versions[16];
     CHECK_ERR(clGetDeviceInfo(device, CL_DEVICE_OPENCL_C_ALL_VERSIONS, sizeof versions, versions, &size), CL_SUCCESS);
     size_t count = size / sizeof versions[0];
-    bool v12 = false, v20 = false, v30 = false;
+    bool v12 = false, v20 = false, v30 = false, v31 = false;
     for (size_t i = 0; i < count; i++) {
         CHECK(strcmp(versions[i].name, "OpenCL C") == 0);
         v12 |= versions[i].version == CL_MAKE_VERSION(1, 2, 0);
         v20 |= versions[i].version == CL_MAKE_VERSION(2, 0, 0);
         v30 |= versions[i].version == CL_MAKE_VERSION(3, 0, 0);
+        v31 |= versions[i].version == CL_MAKE_VERSION(3, 1, 0);
     }
-    CHECK(count == 5 && v12 && v20 && v30);
+    CHECK(count == 6 && v12 && v20 && v30 && v31);
     free(name), free(vendor), free(profile), free(version), free(c_version), free(driver);
     free(conformance), free(builtins), free(il);
 }
@@ -723,7 +724,7 @@ TEST(platform_info)
     char *profile = platform_string(CL_PLATFORM_PROFILE);
     CHECK(profile && strcmp(profile, "FULL_PROFILE") == 0);
     char *version = platform_string(CL_PLATFORM_VERSION);
-    CHECK(version && strncmp(version, "OpenCL 3.0 Mosaic ", 18) == 0);
+    CHECK(version && strncmp(version, "OpenCL 3.1 Mosaic ", 18) == 0);
     char *name = platform_string(CL_PLATFORM_NAME);
     CHECK(name && strcmp(name, "Mosaic") == 0);
     char *vendor = platform_string(CL_PLATFORM_VENDOR);
@@ -736,7 +737,7 @@ TEST(platform_info)
     cl_version num = 0;
     size_t size = 0;
     CHECK_ERR(clGetPlatformInfo(platform, CL_PLATFORM_NUMERIC_VERSION, sizeof num, &num, &size), CL_SUCCESS);
-    CHECK(size == sizeof num && num == CL_MAKE_VERSION(3, 0, 0));
+    CHECK(size == sizeof num && num == CL_MAKE_VERSION(3, 1, 0));
     cl_ulong res = 0;
     CHECK_ERR(clGetPlatformInfo(platform, CL_PLATFORM_HOST_TIMER_RESOLUTION, sizeof res, &res, &size), CL_SUCCESS);
     CHECK(size == sizeof res && res >= 1);

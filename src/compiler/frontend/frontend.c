@@ -215,11 +215,31 @@ static const char *const undefined_feature_macros[] = {
     "__opencl_c_fp16",
 };
 
-/* Extensions clang 16 takes in -cl-ext but defines no macro for (their
- * built-ins are clang's own: __builtin_expect, __builtin_assume): the
- * prelude defines them, in every OpenCL C version, when the device has them. */
+/* Extensions and their features that clang 16 takes in -cl-ext but defines
+ * no macro for: the prelude defines them, in every OpenCL C version, when the
+ * device has them.  cl_khr_expect_assume's built-ins are clang's own
+ * (__builtin_expect, __builtin_assume); cl_khr_kernel_clock's are declared
+ * below and defined by builtins/kernel_clock.cl. */
 static const char *const undefined_extension_macros[] = {
     "cl_khr_expect_assume",
+    "cl_khr_kernel_clock",
+    "__opencl_c_kernel_clock_scope_device",
+    "__opencl_c_kernel_clock_scope_work_group",
+    "__opencl_c_kernel_clock_scope_sub_group",
+};
+
+/* Declarations of the built-ins of extensions clang 16 does not know, each
+ * with the feature or extension macro that brings it. */
+static const struct { const char *macro, *declarations; } undeclared_builtins[] = {
+    { "__opencl_c_kernel_clock_scope_device",
+      "ulong __attribute__((overloadable)) clock_read_device(void);\n"
+      "uint2 __attribute__((overloadable)) clock_read_hilo_device(void);\n" },
+    { "__opencl_c_kernel_clock_scope_work_group",
+      "ulong __attribute__((overloadable)) clock_read_work_group(void);\n"
+      "uint2 __attribute__((overloadable)) clock_read_hilo_work_group(void);\n" },
+    { "__opencl_c_kernel_clock_scope_sub_group",
+      "ulong __attribute__((overloadable)) clock_read_sub_group(void);\n"
+      "uint2 __attribute__((overloadable)) clock_read_hilo_sub_group(void);\n" },
 };
 
 #define PRELUDE_NAME "__mosaic_prelude.h"
@@ -300,6 +320,13 @@ static cl_int make_prelude(compile_job *job)
     for (size_t i = 0; i < sizeof undefined_extension_macros / sizeof undefined_extension_macros[0]; i++)
         if (mc_target_has_extension(job->target, undefined_extension_macros[i]))
             mosaic_strbuf_printf(text, "#define %s 1\n", undefined_extension_macros[i]);
+    for (size_t i = 0; i < sizeof undeclared_builtins / sizeof undeclared_builtins[0]; i++)
+        if (mc_target_has_extension(job->target, undeclared_builtins[i].macro))
+            mosaic_strbuf_puts(text, undeclared_builtins[i].declarations);
+    /* OpenCL C 3.1, which clang 16 does not know: it compiles as 3.0 (options.c) */
+    mosaic_strbuf_puts(text, "#define CL_VERSION_3_1 310\n");
+    if (job->opts.cl_std == 310)
+        mosaic_strbuf_puts(text, "#undef __OPENCL_C_VERSION__\n#define __OPENCL_C_VERSION__ 310\n");
     return text->oom ? mc_out_of_memory(job->log) : CL_SUCCESS;
 }
 

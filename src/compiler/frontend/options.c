@@ -114,7 +114,7 @@ void mc_free_options(mc_options *o)
 static int parse_std(const char *v)
 {
     static const struct { const char *name; int version; } stds[] = {
-        {"CL1.0", 100}, {"CL1.1", 110}, {"CL1.2", 120}, {"CL2.0", 200}, {"CL3.0", 300},
+        {"CL1.0", 100}, {"CL1.1", 110}, {"CL1.2", 120}, {"CL2.0", 200}, {"CL3.0", 300}, {"CL3.1", 310},
     };
     for (size_t i = 0; i < sizeof stds / sizeof stds[0]; i++)
         if (!strcasecmp(v, stds[i].name))
@@ -220,13 +220,16 @@ cl_int mc_parse_options(const char *text, mc_option_mode mode, mc_options *o, mo
             int v = parse_std(w + 8);
             if (!v) {
                 mosaic_strbuf_printf(log, "error: invalid value '%s' in '%s' (this device supports CL1.0, CL1.1, "
-                                     "CL1.2, CL2.0 and CL3.0)\n", w + 8, w);
+                                     "CL1.2, CL2.0, CL3.0 and CL3.1)\n", w + 8, w);
                 r = invalid;
                 continue;
             }
             o->cl_std = v;
+            /* clang 16 knows OpenCL C up to 3.0: 3.1 is 3.0 with the
+             * prelude's __OPENCL_C_VERSION__ (frontend.c), its additions
+             * being 3.0's extensions, which the device reports */
             if (mode != MC_OPTIONS_BUILD)
-                r = push(o, w, log);
+                r = push(o, v == 310 ? "-cl-std=CL3.0" : w, log);
             continue;
         }
         size_t k;

@@ -18,7 +18,7 @@ typedef enum mc_option_mode {
 typedef struct mc_options {
     char **clang_args; /* what is passed to clang (compile mode) */
     size_t num_clang_args;
-    int cl_std;        /* 100, 110, 120, 200, 300; 0 when not given */
+    int cl_std;        /* 100, 110, 120, 200, 300, 310; 0 when not given */
     bool opt_disable;
     bool create_library;
     bool enable_link_options;

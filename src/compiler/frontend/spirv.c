@@ -36,6 +36,7 @@
 #include "compiler/frontend/printf.h"
 #include "compiler/frontend/spirv_cache.h"
 #include "compiler/frontend/spirv_lower.h"
+#include "compiler/frontend/spirv_support.h"
 #include "compiler/frontend/tool_files.h"
 #include "compiler/ir/llvm.h"
 #include "compiler/ir/log.h"
@@ -746,6 +747,8 @@ cl_int mosaic_compile_spirv(const mosaic_compiler_target *target, const void *il
         r = mc_out_of_memory(&log);
     if (r == CL_SUCCESS && check_header(w, size, &log) != CL_SUCCESS)
         r = CL_COMPILE_PROGRAM_FAILURE;
+    if (r == CL_SUCCESS) /* what it declares it needs: what the device reports (spirv_support.c) */
+        r = mc_spirv_check_support(target, w, size / 4, &log);
     if (r == CL_SUCCESS)
         r = check_kernel_signatures(target, w, size / 4, &log);
     if (r == CL_SUCCESS)

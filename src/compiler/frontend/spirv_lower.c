@@ -22,6 +22,11 @@
  *   OpDecorateString, OpMemberDecorateString (UserSemantic: no effect on a kernel) -> dropped
  *   OpConstantNull of an integer, a float, a bool or a vector of them
  *                                    ->  OpConstant 0, OpConstantFalse, OpConstantComposite
+ *   OpReadClockKHR T scope (SPV_KHR_shader_clock, which the translator does not know)
+ *                                    ->  OpFunctionCall of the OpenCL C built-in of the scope
+ *                                        and type (clock_read_device, clock_read_hilo_sub_group...,
+ *                                        builtins/kernel_clock.cl), declared as an import; the
+ *                                        extension and its capability go (Linkage in its place)
  *
  * New types and constants go at the end of the declarations (before the first
  * OpFunction), new ids after the module's bound.  A module without any of
@@ -58,6 +63,13 @@ typedef struct lower {
     bool has_int64;            /* OpCapability Int64 */
     uint32_t uint_ptr;         /* the integer type of a pointer's width, once made or found */
     words head, decls, body;   /* before the first OpFunction, new declarations, the rest */
+    words imports;             /* functions declared without a body, after decls */
+    /* the clock built-ins (OpReadClockKHR), by scope (device, work-group,
+     * sub-group) and result (ulong, uint2): their function ids, 0 when
+     * unused, and the result types; their Linkage decorations go in before
+     * the module's first type */
+    uint32_t clock_fn[3][2], clock_type[3][2];
+    bool clock_names_out;
     bool oom, failed;
     mosaic_strbuf *log;
 } lower;
@@ -85,7 +97,8 @@ static void emit(lower *s, words *to, SpvOp op, uint32_t count, const uint32_t *
 {
     uint32_t ins[9];
     ins[0] = count << 16 | (uint32_t)op;
-    memcpy(ins + 1, operands, (count - 1) * sizeof *ins);
+    if (count > 1)
+        memcpy(ins + 1, operands, (count - 1) * sizeof *ins);
     put(s, to, ins, count);
 }
 
@@ -385,10 +398,117 @@ static bool lower_copy_memory(lower *s, const uint32_t *ins, uint32_t count, wor
     return true;
 }
 
+/* ---- OpReadClockKHR -------------------------------------------------------- */
+
+static const char *const clock_names[3][2] = {
+    { "_Z17clock_read_devicev", "_Z22clock_read_hilo_devicev" },
+    { "_Z21clock_read_work_groupv", "_Z26clock_read_hilo_work_groupv" },
+    { "_Z20clock_read_sub_groupv", "_Z25clock_read_hilo_sub_groupv" },
+};
+
+/* Which built-in an OpReadClockKHR calls: false when its scope is not a
+ * constant Device, Workgroup or Subgroup or its type neither a 64-bit
+ * integer nor a vector of two 32-bit ones (spirv-val allows no other). */
+static bool clock_builtin(const lower *s, const uint32_t *ins, uint32_t count, int *scope, int *hilo)
+{
+    uint64_t value;
+    const uint32_t *t = count == 4 ? declaration(s, ins[1]) : NULL;
+    if (!t || !constant_value(s, ins[3], &value))
+        return false;
+    *scope = value == SpvScopeDevice ? 0 : value == SpvScopeWorkgroup ? 1 : value == SpvScopeSubgroup ? 2 : -1;
+    *hilo = opcode_at(t) == SpvOpTypeVector;
+    return *scope >= 0;
+}
+
+/* A literal string's words (NUL-terminated, padded with zeros). */
+static uint32_t string_words(const char *text, uint32_t *out, uint32_t max)
+{
+    uint32_t n = (uint32_t)(strlen(text) / 4 + 1);
+    if (n > max)
+        return 0;
+    memset(out, 0, n * sizeof *out);
+    memcpy(out, text, strlen(text));
+    return n;
+}
+
+/* Before the module's first type: each clock built-in's import decoration. */
+static void put_clock_names(lower *s, words *to)
+{
+    s->clock_names_out = true;
+    for (int scope = 0; scope < 3; scope++)
+        for (int hilo = 0; hilo < 2; hilo++) {
+            if (!s->clock_fn[scope][hilo])
+                continue;
+            uint32_t ins[16] = { 0, s->clock_fn[scope][hilo], SpvDecorationLinkageAttributes };
+            uint32_t n = string_words(clock_names[scope][hilo], ins + 3, 12);
+            ins[3 + n] = SpvLinkageTypeImport;
+            ins[0] = (4 + n) << 16 | SpvOpDecorate;
+            put(s, to, ins, 4 + n);
+        }
+}
+
+/* After the declarations: each clock built-in's function type and body-less function. */
+static void put_clock_functions(lower *s)
+{
+    for (int scope = 0; scope < 3; scope++)
+        for (int hilo = 0; hilo < 2; hilo++) {
+            uint32_t fn = s->clock_fn[scope][hilo], type = s->clock_type[scope][hilo], fn_type = fresh_id(s);
+            if (!fn)
+                continue;
+            emit(s, &s->decls, SpvOpTypeFunction, 3, (uint32_t[]){ fn_type, type });
+            emit(s, &s->imports, SpvOpFunction, 5, (uint32_t[]){ type, fn, SpvFunctionControlMaskNone, fn_type });
+            emit(s, &s->imports, SpvOpFunctionEnd, 1, NULL);
+        }
+}
+
+static bool is_clock_extension(const uint32_t *ins, uint32_t count)
+{
+    static const char name[] = "SPV_KHR_shader_clock";
+    return opcode_at(ins) == SpvOpExtension && count >= 2 && (count - 1) * 4 > strlen(name) &&
+           !strcmp((const char *)(ins + 1), name);
+}
+
+/* Instructions that come before the types in a module's layout. */
+static bool before_types(SpvOp op)
+{
+    switch (op) {
+    case SpvOpCapability: case SpvOpExtension: case SpvOpExtInstImport: case SpvOpMemoryModel:
+    case SpvOpEntryPoint: case SpvOpExecutionMode: case SpvOpExecutionModeId: case SpvOpString:
+    case SpvOpSource: case SpvOpSourceExtension: case SpvOpSourceContinued: case SpvOpName:
+    case SpvOpMemberName: case SpvOpModuleProcessed: case SpvOpDecorate: case SpvOpMemberDecorate:
+    case SpvOpDecorationGroup: case SpvOpGroupDecorate: case SpvOpGroupMemberDecorate: case SpvOpDecorateId:
+    case SpvOpDecorateString: case SpvOpMemberDecorateString: case SpvOpNop: case SpvOpLine: case SpvOpNoLine:
+        return true;
+    default:
+        return false;
+    }
+}
+
 static void lower_instruction(lower *s, const uint32_t *ins, uint32_t count, words *to)
 {
     SpvOp op = opcode_at(ins);
+    if (to == &s->head && !s->clock_names_out && !before_types(op))
+        put_clock_names(s, to);
     switch (op) {
+    case SpvOpExtension:
+        if (is_clock_extension(ins, count))
+            return;
+        break;
+    case SpvOpCapability: /* the clock built-ins' declarations need Linkage (twice is harmless) */
+        if (count == 2 && ins[1] == SpvCapabilityShaderClockKHR) {
+            emit(s, to, SpvOpCapability, 2, (uint32_t[]){ SpvCapabilityLinkage });
+            return;
+        }
+        break;
+    case SpvOpReadClockKHR: {
+        int scope, hilo;
+        if (clock_builtin(s, ins, count, &scope, &hilo) && s->clock_fn[scope][hilo]) {
+            emit(s, to, SpvOpFunctionCall, 4, (uint32_t[]){ ins[1], ins[2], s->clock_fn[scope][hilo] });
+            return;
+        }
+        fail(s, "OpReadClockKHR of a scope other than a constant Device, Workgroup or Subgroup");
+        return;
+    }
     case SpvOpDecorateString:
     case SpvOpMemberDecorateString:
         return;
@@ -468,6 +588,12 @@ static bool scan(lower *s)
             s->pointer_bits = ins[1] == SpvAddressingModelPhysical32 ? 32 : 64;
         if (opcode_at(ins) == SpvOpCapability && count >= 2 && ins[1] == SpvCapabilityInt64)
             s->has_int64 = true;
+        int scope, hilo;
+        if (opcode_at(ins) == SpvOpReadClockKHR && clock_builtin(s, ins, count, &scope, &hilo) &&
+            !s->clock_fn[scope][hilo]) {
+            s->clock_fn[scope][hilo] = fresh_id(s);
+            s->clock_type[scope][hilo] = ins[1];
+        }
         i += count;
     }
     return true;
@@ -495,6 +621,12 @@ static bool needs_lowering(const uint32_t *w, size_t nwords)
             return true;
         case SpvOpCopyMemorySized:
             if (count > 4) /* memory operands: perhaps the source's too */
+                return true;
+            break;
+        case SpvOpReadClockKHR:
+            return true;
+        case SpvOpExtension: /* the translator refuses the module for the name alone */
+            if (is_clock_extension(w + i, count))
                 return true;
             break;
         default:
@@ -525,9 +657,10 @@ cl_int mc_spirv_lower(uint32_t **module, size_t *nwords, mosaic_strbuf *log)
         lower_instruction(&s, s.in + i, count, in_functions ? &s.body : &s.head);
         i += count;
     }
+    put_clock_functions(&s);
     /* the integer type of a pointer's width needs Int64 on a 64-bit module */
     bool add_int64 = s.uint_ptr >= s.module_bound && s.pointer_bits == 64 && !s.has_int64;
-    size_t total = HEADER_WORDS + (add_int64 ? 2 : 0) + s.head.n + s.decls.n + s.body.n;
+    size_t total = HEADER_WORDS + (add_int64 ? 2 : 0) + s.head.n + s.decls.n + s.imports.n + s.body.n;
     uint32_t *out = s.oom ? NULL : malloc(total * sizeof *out);
     if (!out) {
         r = mc_out_of_memory(log);
@@ -550,6 +683,8 @@ cl_int mc_spirv_lower(uint32_t **module, size_t *nwords, mosaic_strbuf *log)
     n += s.head.n;
     memcpy(out + n, s.decls.w, s.decls.n * sizeof *out);
     n += s.decls.n;
+    memcpy(out + n, s.imports.w, s.imports.n * sizeof *out);
+    n += s.imports.n;
     memcpy(out + n, s.body.w, s.body.n * sizeof *out);
     n += s.body.n;
     free(*module);
@@ -560,6 +695,7 @@ done:
     free(s.def);
     free(s.head.w);
     free(s.decls.w);
+    free(s.imports.w);
     free(s.body.w);
     return r;
 }

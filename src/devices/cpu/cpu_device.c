@@ -236,6 +236,11 @@ static unsigned cpu_sub_group_active(const mosaic_wg_ctx *ctx, unsigned site)
  * progress). */
 static void cpu_yield(const mosaic_wg_ctx *ctx) { fiber_wait(ctx->device_private, FIBER_YIELDED); }
 
+/* cl_khr_kernel_clock (builtins/kernel_clock.cl): CLOCK_MONOTONIC in
+ * nanoseconds, one clock every core reads alike, so it serves the device,
+ * work-group and sub-group scopes at once. */
+static uint64_t cpu_kernel_clock(void) { return mosaic_now_ns(); }
+
 /* Called by a barrier kernel's work-group function (regions between
  * barriers, src/compiler/workgroup/regions.c) when the group's work-items did not all
  * reach the same barrier: undefined behaviour in OpenCL, reported once per
@@ -1203,6 +1208,7 @@ const struct mosaic_runtime_symbol mosaic_cpu_runtime_symbols[] = {
     { "__mosaic_sub_group_active", (void *)cpu_sub_group_active },
     { "__mosaic_barrier_divergence", (void *)cpu_barrier_divergence },
     { "__mosaic_yield", (void *)cpu_yield },
+    { "__mosaic_kernel_clock", (void *)cpu_kernel_clock },
     { "__mosaic_printf", (void *)mosaic_cpu_printf },
     /* half conversions the code generator calls by libgcc's names (cpu_half.c) */
     { "__truncdfhf2", (void *)mosaic_cpu_truncdfhf2 },

@@ -56,6 +56,8 @@ static const char *const language_extensions[] = {
     /* clang's __builtin_expect and __builtin_assume; SPIR-V's OpExpectKHR and
      * OpAssumeTrueKHR (docs/spirv.md) */
     "cl_khr_expect_assume",
+    /* clock_read_* (builtins/kernel_clock.cl): one clock for the three scopes */
+    "cl_khr_kernel_clock",
 };
 
 /* Extensions of the runtime only (no OpenCL C side). */
@@ -66,6 +68,8 @@ static const char *const runtime_extensions[] = {
     /* SPIR-V extensions llvm-spirv-15 translates */
     "cl_khr_spirv_no_integer_wrap_decoration",
     "cl_khr_spirv_linkonce_odr",
+    /* CL_DEVICE_SPIRV_* (compiler/frontend/spirv_support.c; core in OpenCL 3.1) */
+    "cl_khr_spirv_queries",
     "cl_khr_device_uuid", /* device_uuid() below; the driver's: api/device.c */
     "cl_khr_suggested_local_work_size", /* api/enqueue_kernel.c */
     /* api/queue.c: the hints are kept, every queue runs alike (docs/events.md) */
@@ -95,6 +99,10 @@ static const char *const opencl_c_features[] = {
     /* with cl_khr_integer_dot_product (builtins/dot_product.cl) */
     "__opencl_c_integer_dot_product_input_4x8bit",
     "__opencl_c_integer_dot_product_input_4x8bit_packed",
+    /* with cl_khr_kernel_clock */
+    "__opencl_c_kernel_clock_scope_device",
+    "__opencl_c_kernel_clock_scope_work_group",
+    "__opencl_c_kernel_clock_scope_sub_group",
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -530,6 +538,10 @@ void mosaic_cpu_describe(cl_device_id device)
         append(extensions_string, sizeof extensions_string, " ", language_extensions[i]);
     device->extensions = extensions_string;
     /* the versions llvm-spirv-15 reads whole (1.4 in part: compiler.h) */
+    /* OpenCL 3.1: what it makes mandatory (SPIR-V 1.4, the sub-group
+     * extensions, dot products, bit operations, the UUID, SPIR-V and local
+     * size queries) is all here (docs/opencl-3.1.md) */
+    device->version = CL_MAKE_VERSION(3, 1, 0);
     device->il_version = "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3 SPIR-V_1.4";
 
     device->num_opencl_c_features = 0;
@@ -550,7 +562,7 @@ void mosaic_cpu_describe(cl_device_id device)
     /* __OPENCL_VERSION__ is the device's OpenCL version (CL_DEVICE_VERSION):
      * the platform defines it, clang does not (test_basic
      * kernel_preprocessor_macros). */
-    strncat(clang_features, " -D__OPENCL_VERSION__=300", sizeof clang_features - strlen(clang_features) - 1);
+    strncat(clang_features, " -D__OPENCL_VERSION__=310", sizeof clang_features - strlen(clang_features) - 1);
     device->compiler_target.clang_features = clang_features;
     device->compiler_target.cpu_name = NULL;     /* the host */
     device->compiler_target.cpu_features = NULL; /* the host */
