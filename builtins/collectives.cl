@@ -2,7 +2,9 @@
  * __opencl_c_work_group_collective_functions): work_group_all/any,
  * work_group_broadcast, work_group_reduce_<op>, work_group_scan_exclusive_<op>
  * and work_group_scan_inclusive_<op> for op = add, min, max and the types int,
- * uint, long, ulong, float, double.
+ * uint, long, ulong, float, double; and cl_khr_work_group_uniform_arithmetic's
+ * ops (below): and, or, xor of int, uint, long, ulong; mul of those, float,
+ * double and half; logical_and, logical_or, logical_xor of an int predicate.
  *
  * Work-items exchange values through ctx->wg_scratch (8 bytes per work-item,
  * the work-group's own while it runs) between work-group barriers
@@ -116,8 +118,35 @@ COLLECTIVE_TYPES(INTEGER_TYPE, FLOAT_TYPE)
 OVLD int work_group_all(int predicate) { return work_group_reduce_min(predicate != 0); }
 OVLD int work_group_any(int predicate) { return work_group_reduce_max(predicate != 0); }
 
+/* cl_khr_work_group_uniform_arithmetic.  A logical result is any non-zero
+ * value for true (the extension's rule), so a predicate is folded as given. */
+#define BIT_AND(a, b) ((a) & (b))
+#define BIT_OR(a, b) ((a) | (b))
+#define BIT_XOR(a, b) ((a) ^ (b))
+#define MUL(a, b) ((a) * (b))
+#define LOGICAL_AND(a, b) ((a) != 0 && (b) != 0)
+#define LOGICAL_OR(a, b) ((a) != 0 || (b) != 0)
+#define LOGICAL_XOR(a, b) (((a) != 0) != ((b) != 0))
+COLLECTIVE(int, logical_and, LOGICAL_AND, 1)
+COLLECTIVE(int, logical_or, LOGICAL_OR, 0)
+COLLECTIVE(int, logical_xor, LOGICAL_XOR, 0)
+/* llvm-spirv-15 writes SPIR-V's OpGroupBitwise*KHR as calls of a draft's
+ * names, work_group_<kind>_bitwise_<op>, with the signed types' mangling */
+#define TRANSLATOR_NAME(T, KIND, OP)                                                                   OVLD T work_group_##KIND##_bitwise_##OP(T x) { return work_group_##KIND##_##OP(x); }
+#define TRANSLATOR_NAMES(T, OP)                                                                        TRANSLATOR_NAME(T, reduce, OP) TRANSLATOR_NAME(T, scan_inclusive, OP) TRANSLATOR_NAME(T, scan_exclusive, OP)
+#define UNIFORM_INTEGER(T)                                                                             COLLECTIVE(T, and, BIT_AND, ~(T)0) COLLECTIVE(T, or, BIT_OR, 0) COLLECTIVE(T, xor, BIT_XOR, 0)      COLLECTIVE(T, mul, MUL, 1)
+UNIFORM_INTEGER(int)
+UNIFORM_INTEGER(uint)
+UNIFORM_INTEGER(long)
+UNIFORM_INTEGER(ulong)
+TRANSLATOR_NAMES(int, and) TRANSLATOR_NAMES(int, or) TRANSLATOR_NAMES(int, xor)
+TRANSLATOR_NAMES(long, and) TRANSLATOR_NAMES(long, or) TRANSLATOR_NAMES(long, xor)
+COLLECTIVE(float, mul, MUL, 1)
+COLLECTIVE(double, mul, MUL, 1)
+
 /* half (cl_khr_fp16): folded in half, as the spec's types say */
 #pragma OPENCL EXTENSION cl_khr_fp16 : enable
 CONST_FN half fmin(half x, half y);
 CONST_FN half fmax(half x, half y);
 FLOAT_TYPE(half)
+COLLECTIVE(half, mul, MUL, 1)

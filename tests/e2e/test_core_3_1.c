@@ -7,7 +7,8 @@
  * (cl_khr_integer_dot_product) and the extended bit operations
  * (cl_khr_extended_bit_ops), each built-in checked against C on values
  * that include the edges (saturation, fields at either end of the type);
- * and the kernel clocks (cl_khr_kernel_clock).
+ * the kernel clocks (cl_khr_kernel_clock) and the work-group uniform
+ * arithmetic (cl_khr_work_group_uniform_arithmetic).
  *
  *   usage: test_core_3_1 [case|--list]   (the cases: test_core_3_1.list; none: all)
  */
@@ -94,6 +95,7 @@ TEST(reported)
         { "cl_khr_expect_assume", CL_MAKE_VERSION(1, 0, 0) },
         { "cl_khr_spirv_queries", CL_MAKE_VERSION(1, 0, 0) },
         { "cl_khr_kernel_clock", CL_MAKE_VERSION(1, 0, 0) },
+        { "cl_khr_work_group_uniform_arithmetic", CL_MAKE_VERSION(1, 0, 0) },
     };
     for (size_t i = 0; i < sizeof extensions / sizeof *extensions; i++) {
         CHECK(reports_extension(extensions[i].name), "%s not in CL_DEVICE_EXTENSIONS", extensions[i].name);
@@ -760,6 +762,78 @@ TEST(kernel_clock)
         clReleaseKernel(kernel);
         clReleaseProgram(program);
     }
+}
+
+/* ---- cl_khr_work_group_uniform_arithmetic ------------------------------------------------ */
+
+TEST(work_group_uniform_arithmetic)
+{
+    CHECK(reports_extension("cl_khr_work_group_uniform_arithmetic"));
+    static const char source[] =
+        "kernel void k(global const uint *in, global uint *out, global float *f) {\n"
+        "#ifdef cl_khr_work_group_uniform_arithmetic\n"
+        "  size_t i = get_global_id(0), n = get_global_size(0);\n"
+        "  uint x = in[i];\n"
+        "  out[0 * n + i] = work_group_reduce_and(x);\n"
+        "  out[1 * n + i] = work_group_scan_inclusive_or(x);\n"
+        "  out[2 * n + i] = work_group_scan_exclusive_xor(x);\n"
+        "  out[3 * n + i] = work_group_reduce_mul(x | 1);\n"
+        "  out[4 * n + i] = (uint)work_group_scan_exclusive_mul((long)(x & 3) + 1);\n"
+        "  out[5 * n + i] = work_group_scan_inclusive_logical_and((int)(x & 7));\n"
+        "  out[6 * n + i] = work_group_reduce_logical_or((int)(i == 17)) != 0;\n"
+        "  out[7 * n + i] = work_group_scan_exclusive_logical_xor((int)(x & 1)) != 0;\n"
+        "  f[i] = work_group_scan_inclusive_mul(1.0f + (float)(i % 2));\n"
+        "#endif\n"
+        "}\n";
+    cl_program program = test_build_program(context, device, source, "-cl-std=CL2.0");
+    if (!program)
+        return;
+    cl_int err;
+    cl_kernel kernel = clCreateKernel(program, "k", &err);
+    enum { N = 32 };
+    cl_uint in[N], out[8 * N];
+    cl_float f[N];
+    uint64_t state = 99;
+    for (int i = 0; i < N; i++)
+        in[i] = (cl_uint)next_random(&state) | (i == 5 ? 0 : 0x10000000u);
+    cl_mem min = buffer(sizeof in, in), mout = buffer(sizeof out, NULL), mf = buffer(sizeof f, NULL);
+    clSetKernelArg(kernel, 0, sizeof min, &min);
+    clSetKernelArg(kernel, 1, sizeof mout, &mout);
+    clSetKernelArg(kernel, 2, sizeof mf, &mf);
+    size_t global = N;
+    CHECK_ERR(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, &global, 0, NULL, NULL), CL_SUCCESS);
+    CHECK_ERR(clEnqueueReadBuffer(queue, mout, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL), CL_SUCCESS);
+    CHECK_ERR(clEnqueueReadBuffer(queue, mf, CL_TRUE, 0, sizeof f, f, 0, NULL, NULL), CL_SUCCESS);
+    cl_uint all_and = ~0u, or = 0, xor = 0, mul = 1;
+    uint64_t lmul = 1;
+    int land = 1, lxor = 0;
+    float fmul = 1;
+    for (int i = 0; i < N; i++) {
+        all_and &= in[i];
+        mul *= in[i] | 1;
+    }
+    for (int i = 0; i < N; i++) {
+        or |= in[i];
+        land = land && (in[i] & 7);
+        fmul *= 1.0f + (float)(i % 2);
+        CHECK(out[i] == all_and, "reduce_and at %d", i);
+        CHECK(out[N + i] == or, "scan_inclusive_or at %d", i);
+        CHECK(out[2 * N + i] == xor, "scan_exclusive_xor at %d", i);
+        CHECK(out[3 * N + i] == mul, "reduce_mul at %d", i);
+        CHECK(out[4 * N + i] == (cl_uint)lmul, "scan_exclusive_mul (long) at %d", i);
+        CHECK((out[5 * N + i] != 0) == land, "scan_inclusive_logical_and at %d", i);
+        CHECK(out[6 * N + i] == 1, "reduce_logical_or at %d", i);
+        CHECK(out[7 * N + i] == (cl_uint)lxor, "scan_exclusive_logical_xor at %d", i);
+        CHECK(f[i] == fmul, "scan_inclusive_mul (float) at %d: %g, not %g", i, f[i], fmul);
+        xor ^= in[i];
+        lmul *= (uint64_t)(in[i] & 3) + 1;
+        lxor ^= (int)(in[i] & 1);
+    }
+    clReleaseMemObject(min);
+    clReleaseMemObject(mout);
+    clReleaseMemObject(mf);
+    clReleaseKernel(kernel);
+    clReleaseProgram(program);
 }
 
 int main(int argc, char **argv)

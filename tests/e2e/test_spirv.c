@@ -1003,6 +1003,50 @@ TEST(rotate_and_clock)
     clReleaseProgram(p);
 }
 
+/* SPV_KHR_uniform_group_instructions, arriving as calls of the work-group
+ * functions of cl_khr_work_group_uniform_arithmetic (spirv/uniform_group.spvasm). */
+TEST(uniform_group)
+{
+    cl_program p = build_module("uniform_group", NULL);
+    if (!p)
+        return;
+    cl_int err;
+    cl_kernel k = clCreateKernel(p, "uniform_group", &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    enum { N = 16 };
+    cl_uint io[3 * N];
+    cl_float f[N];
+    cl_uint mul = 1, and = ~0u;
+    cl_float fmul = 1;
+    for (int i = 0; i < N; i++) {
+        io[i] = 0xf0f0f0f1u ^ (cl_uint)(i << 4);
+        f[i] = i % 3 ? 1.5f : 0.5f;
+        mul *= io[i];
+        fmul *= f[i];
+    }
+    cl_ulong n = N;
+    cl_mem mio = buffer(sizeof io, io), mf = buffer(sizeof f, f);
+    clSetKernelArg(k, 0, sizeof mio, &mio);
+    clSetKernelArg(k, 1, sizeof mf, &mf);
+    clSetKernelArg(k, 2, sizeof n, &n);
+    size_t global = N;
+    cl_uint in[N];
+    memcpy(in, io, sizeof in);
+    CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &global, 0, NULL, NULL), CL_SUCCESS);
+    CHECK_ERR(clEnqueueReadBuffer(queue, mio, CL_TRUE, 0, sizeof io, io, 0, NULL, NULL), CL_SUCCESS);
+    CHECK_ERR(clEnqueueReadBuffer(queue, mf, CL_TRUE, 0, sizeof f, f, 0, NULL, NULL), CL_SUCCESS);
+    for (int i = 0; i < N; i++) {
+        and &= in[i];
+        CHECK(io[i] == mul && io[N + i] == and && io[2 * N + i] == 0 && f[i] == fmul,
+              "work-item %d: product %u (%u), and %u (%u), any zero %u, float product %g (%g)", i, io[i], mul,
+              io[N + i], and, io[2 * N + i], f[i], fmul);
+    }
+    clReleaseMemObject(mio);
+    clReleaseMemObject(mf);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+}
+
 /* A module that declares a capability the device does not report
  * (CL_DEVICE_SPIRV_CAPABILITIES) does not build, and the log names it. */
 TEST(unsupported_capability)

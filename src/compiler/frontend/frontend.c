@@ -240,6 +240,22 @@ static const struct { const char *macro, *declarations; } undeclared_builtins[] 
     { "__opencl_c_kernel_clock_scope_sub_group",
       "ulong __attribute__((overloadable)) clock_read_sub_group(void);\n"
       "uint2 __attribute__((overloadable)) clock_read_hilo_sub_group(void);\n" },
+    /* on the OpenCL C 2.0 collectives: its macro too, with them */
+    { "cl_khr_work_group_uniform_arithmetic",
+      "#if __OPENCL_C_VERSION__ >= 200 && defined(__opencl_c_work_group_collective_functions)\n"
+      "#define cl_khr_work_group_uniform_arithmetic 1\n"
+      "#define __MOSAIC_WG(T, OP) T __attribute__((overloadable)) work_group_reduce_##OP(T); \\\n"
+      "  T __attribute__((overloadable)) work_group_scan_inclusive_##OP(T); \\\n"
+      "  T __attribute__((overloadable)) work_group_scan_exclusive_##OP(T);\n"
+      "#define __MOSAIC_WG_INT(T) __MOSAIC_WG(T, and) __MOSAIC_WG(T, or) __MOSAIC_WG(T, xor) __MOSAIC_WG(T, mul)\n"
+      "__MOSAIC_WG_INT(int) __MOSAIC_WG_INT(uint) __MOSAIC_WG_INT(long) __MOSAIC_WG_INT(ulong)\n"
+      "__MOSAIC_WG(float, mul)\n"
+      "#ifdef cl_khr_fp64\n__MOSAIC_WG(double, mul)\n#endif\n"
+      "#ifdef cl_khr_fp16\n#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n__MOSAIC_WG(half, mul)\n"
+      "#pragma OPENCL EXTENSION cl_khr_fp16 : disable\n#endif\n"
+      "__MOSAIC_WG(int, logical_and) __MOSAIC_WG(int, logical_or) __MOSAIC_WG(int, logical_xor)\n"
+      "#undef __MOSAIC_WG_INT\n#undef __MOSAIC_WG\n"
+      "#endif\n" },
 };
 
 #define PRELUDE_NAME "__mosaic_prelude.h"

@@ -58,6 +58,8 @@ static const char *const language_extensions[] = {
     "cl_khr_expect_assume",
     /* clock_read_* (builtins/kernel_clock.cl): one clock for the three scopes */
     "cl_khr_kernel_clock",
+    /* and, or, xor, mul and the logical ones over the work-group (builtins/collectives.cl) */
+    "cl_khr_work_group_uniform_arithmetic",
 };
 
 /* Extensions of the runtime only (no OpenCL C side). */
