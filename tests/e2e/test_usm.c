@@ -27,14 +27,15 @@
  *                    allocation: zero copy, and CL_INVALID_BUFFER_SIZE past
  *                    its end
  *   threads          four threads allocate, query and free at once
- *   context_release  allocations never freed go with their context (no
- *                    leak under the sanitizers; no crash)
+ *   context_release  allocations never freed go with their context, once
+ *                    the last command using them has ended (the heap shrinks)
  *
  *   usage: test_usm [case|--list]   (the cases: test_usm.list; none: all)
  */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 #include <CL/cl_ext.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -809,28 +810,46 @@ TEST(threads)
 
 /* ---- allocations left to the context ----------------------------------------------------- */
 
+/* Bytes the process's malloc has handed out (the CPU device's allocations
+ * are the process's heap). */
+static size_t heap_in_use(void)
+{
+    struct mallinfo2 m = mallinfo2();
+    return m.uordblks + m.hblkhd;
+}
+
 TEST(context_release)
 {
+    enum { SIZE = 8 << 20 };
     cl_int err = 0;
     cl_context own = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
     CHECK_ERR(err, CL_SUCCESS);
     cl_command_queue q = clCreateCommandQueueWithProperties(own, device, NULL, &err);
     CHECK_ERR(err, CL_SUCCESS);
-    char *h = host_alloc(own, NULL, 1 << 20, 0, &err);
-    char *d = device_alloc(own, device, NULL, 1 << 20, 0, &err);
-    char *s = shared_alloc(own, NULL, NULL, 1 << 20, 0, &err);
+    char *h = host_alloc(own, NULL, SIZE, 0, &err);
+    char *d = device_alloc(own, device, NULL, SIZE, 0, &err);
+    char *s = shared_alloc(own, NULL, NULL, SIZE, 0, &err);
     CHECK_ERR(err, CL_SUCCESS);
     if (!h || !d || !s)
         return;
     /* a copy still pending when the application lets go of the context:
      * the queue holds the context, so the memory outlives the command */
     cl_event gate = clCreateUserEvent(own, &err);
-    OK(mem_fill(q, d, "abcd", 4, 1 << 20, 1, &gate, NULL));
-    OK(mem_copy(q, CL_FALSE, s, d, 1 << 20, 0, NULL, NULL));
+    OK(mem_fill(q, d, "abcd", 4, SIZE, 1, &gate, NULL));
+    OK(mem_copy(q, CL_FALSE, s, d, SIZE, 0, NULL, NULL));
+    size_t before = heap_in_use();
     OK(clReleaseCommandQueue(q));
-    OK(clReleaseContext(own)); /* h, d and s are freed when the queue's commands end */
+    OK(clReleaseContext(own));
     OK(clSetUserEventStatus(gate, CL_COMPLETE));
     OK(clReleaseEvent(gate));
+    /* h, d and s go once the queue's commands end (on a worker: poll) */
+    size_t after = heap_in_use();
+    for (int i = 0; i < 500 && after + 3 * (size_t)SIZE > before + SIZE / 2; i++) {
+        struct timespec t = { 0, 10 * 1000 * 1000 };
+        nanosleep(&t, NULL);
+        after = heap_in_use();
+    }
+    CHECK(after + 3 * (size_t)SIZE <= before + SIZE / 2, "heap %zu bytes before, %zu after", before, after);
     /* this context's allocations remain */
     char *mine = host_alloc(context, NULL, 64, 0, &err);
     CHECK_ERR(err, CL_SUCCESS);
