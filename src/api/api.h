@@ -44,6 +44,13 @@ bool mosaic_device_image_support(cl_device_id device);
  * __opencl_c_pipes feature and a packet size limit. */
 bool mosaic_device_pipe_support(cl_device_id device);
 
+/* Whether `device` lists extension `name` in CL_DEVICE_EXTENSIONS. */
+bool mosaic_device_has_extension(cl_device_id device, const char *name);
+
+/* CL_DEVICE_*_MEM_CAPABILITIES_INTEL of cl_intel_unified_shared_memory
+ * (api/usm.c): what `device` can do with USM allocations of that kind. */
+cl_bitfield mosaic_usm_capabilities(cl_device_id device, cl_device_info param);
+
 /* Parses a space-separated extension list into cl_name_version entries
  * (versions from a table of known extensions).  Returns how many names the
  * list has; fills at most `max` entries of `out` (which may be NULL). */

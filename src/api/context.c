@@ -12,6 +12,7 @@
 
 #include "api/api.h"
 #include "api/entry.h"
+#include "api/svm.h"
 #include "core/engine.h"
 #include "core/trace.h"
 #include "core/util.h"
@@ -73,6 +74,10 @@ static void context_destroy(void *self)
         free(cb);
         cb = next;
     }
+    /* USM allocations hold no reference on their context: those the
+     * application did not free go with it, while its devices still stand
+     * (their ops free them).  Commands hold the context, so none runs now. */
+    mosaic_allocations_free_context(context);
     for (cl_uint i = 0; i < context->num_devices; i++)
         mosaic_release_internal(context->devices[i]);
     free(context->devices);

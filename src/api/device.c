@@ -84,6 +84,8 @@ static const struct { const char *name; cl_version version; } extension_versions
     { "cl_khr_fp16", CL_MAKE_VERSION(1, 0, 0) },
     { "cl_khr_extended_versioning", CL_MAKE_VERSION(1, 0, 0) },
     { "cl_khr_integer_dot_product", CL_MAKE_VERSION(2, 0, 0) },
+    /* 1.2.0: a migration with flags 0 is valid (api/usm.c); the headers still say 1.1.0 */
+    { "cl_intel_unified_shared_memory", CL_MAKE_VERSION(1, 2, 0) },
 };
 
 /* CL_DEVICE_ILS_WITH_VERSION from the IL_VERSION string ("SPIR-V_1.0 SPIR-V_1.4"):
@@ -170,7 +172,7 @@ bool mosaic_device_pipe_support(cl_device_id device)
     return has_feature(device, "__opencl_c_pipes") && device->pipe_max_packet_size > 0;
 }
 
-static bool has_extension(cl_device_id d, const char *name)
+bool mosaic_device_has_extension(cl_device_id d, const char *name)
 {
     size_t len = strlen(name);
     for (const char *p = d->extensions ? d->extensions : ""; *p;) {
@@ -184,6 +186,11 @@ static bool has_extension(cl_device_id d, const char *name)
         p = end;
     }
     return false;
+}
+
+static bool has_extension(cl_device_id d, const char *name)
+{
+    return mosaic_device_has_extension(d, name);
 }
 
 static cl_device_atomic_capabilities atomic_capabilities(cl_device_id d, bool fences)
@@ -768,6 +775,16 @@ static bool extension_answer(cl_device_id d, cl_device_info param, device_answer
                                ? CL_DEVICE_KERNEL_CLOCK_SCOPE_WORK_GROUP_KHR : 0) |
                           (has_feature(d, "__opencl_c_kernel_clock_scope_sub_group")
                                ? CL_DEVICE_KERNEL_CLOCK_SCOPE_SUB_GROUP_KHR : 0));
+        return true;
+    case CL_DEVICE_HOST_MEM_CAPABILITIES_INTEL:
+    case CL_DEVICE_DEVICE_MEM_CAPABILITIES_INTEL:
+    case CL_DEVICE_SINGLE_DEVICE_SHARED_MEM_CAPABILITIES_INTEL:
+    case CL_DEVICE_CROSS_DEVICE_SHARED_MEM_CAPABILITIES_INTEL:
+    case CL_DEVICE_SHARED_SYSTEM_MEM_CAPABILITIES_INTEL:
+        if (!has_extension(d, "cl_intel_unified_shared_memory"))
+            return false;
+        answer_number(a, sizeof(cl_device_unified_shared_memory_capabilities_intel),
+                      mosaic_usm_capabilities(d, param));
         return true;
     default:
         return false;

@@ -193,6 +193,19 @@ static const struct { const char *name; void *address; } extension_functions[] =
     { "clCreateCommandQueueWithPropertiesKHR", (void *)clCreateCommandQueueWithPropertiesKHR },
     /* cl_khr_suggested_local_work_size (api/enqueue_kernel.c) */
     { "clGetKernelSuggestedLocalWorkSizeKHR", (void *)clGetKernelSuggestedLocalWorkSizeKHR },
+    /* cl_intel_unified_shared_memory (api/usm.c) */
+    { "clHostMemAllocINTEL", (void *)clHostMemAllocINTEL },
+    { "clDeviceMemAllocINTEL", (void *)clDeviceMemAllocINTEL },
+    { "clSharedMemAllocINTEL", (void *)clSharedMemAllocINTEL },
+    { "clMemFreeINTEL", (void *)clMemFreeINTEL },
+    { "clMemBlockingFreeINTEL", (void *)clMemBlockingFreeINTEL },
+    { "clGetMemAllocInfoINTEL", (void *)clGetMemAllocInfoINTEL },
+    { "clSetKernelArgMemPointerINTEL", (void *)clSetKernelArgMemPointerINTEL },
+    { "clEnqueueMemFillINTEL", (void *)clEnqueueMemFillINTEL },
+    { "clEnqueueMemsetINTEL", (void *)clEnqueueMemsetINTEL },
+    { "clEnqueueMemcpyINTEL", (void *)clEnqueueMemcpyINTEL },
+    { "clEnqueueMigrateMemINTEL", (void *)clEnqueueMigrateMemINTEL },
+    { "clEnqueueMemAdviseINTEL", (void *)clEnqueueMemAdviseINTEL },
 };
 
 static void *find_extension_function(const char *name)

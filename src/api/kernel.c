@@ -19,6 +19,7 @@ static void destroy_kernel(void *p)
     free(kernel->arg_offsets);
     free(kernel->arg_bytes);
     free(kernel->svm_pointers);
+    free(kernel->usm_pointers);
     atomic_fetch_sub(&kernel->program->num_kernels, 1);
     mosaic_release_internal(kernel->program);
     free(kernel);
@@ -125,6 +126,14 @@ CL_API_ENTRY cl_kernel CL_API_CALL clCloneKernel(cl_kernel source, cl_int *errco
         }
     }
     kernel->fine_grain_system_svm = source->fine_grain_system_svm;
+    if (source->num_usm_pointers) {
+        kernel->usm_pointers = malloc(source->num_usm_pointers * sizeof(void *));
+        if (kernel->usm_pointers) {
+            memcpy(kernel->usm_pointers, source->usm_pointers, source->num_usm_pointers * sizeof(void *));
+            kernel->num_usm_pointers = source->num_usm_pointers;
+        }
+    }
+    kernel->usm_indirect = source->usm_indirect;
     mosaic_set_error(errcode_ret, CL_SUCCESS);
     return kernel;
 }
@@ -290,14 +299,23 @@ CL_API_ENTRY cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel kernel, cl_ui
     MOSAIC_CHECK_HANDLE(kernel, KERNEL);
     if (!kernel->program->devices[0]->svm_capabilities)
         return MOSAIC_ERROR(CL_INVALID_OPERATION, "no device of the kernel's context supports SVM");
-    if (arg_index >= kernel->info->num_args)
-        return MOSAIC_ERROR(CL_INVALID_ARG_INDEX, "kernel %s has %u arguments", kernel->info->name, kernel->info->num_args);
-    mosaic_arg_kind kind = kernel->info->args[arg_index].kind;
-    if (kind != MOSAIC_ARG_GLOBAL_PTR && kind != MOSAIC_ARG_CONSTANT_PTR)
-        return MOSAIC_ERROR(CL_INVALID_ARG_VALUE, "argument %u is not a global or constant pointer", arg_index);
-    set_mem_arg(kernel, arg_index, NULL);
-    kernel->args[arg_index].svm = (void *)arg_value;
-    kernel->args[arg_index].set = true;
+    return mosaic_kernel_set_pointer_arg(__func__, kernel, arg_index, arg_value);
+}
+
+cl_int mosaic_kernel_set_pointer_arg(const char *function, cl_kernel kernel, cl_uint index, const void *value)
+{
+    if (index >= kernel->info->num_args) {
+        mosaic_debug(function, "kernel %s has %u arguments", kernel->info->name, kernel->info->num_args);
+        return CL_INVALID_ARG_INDEX;
+    }
+    mosaic_arg_kind kind = kernel->info->args[index].kind;
+    if (kind != MOSAIC_ARG_GLOBAL_PTR && kind != MOSAIC_ARG_CONSTANT_PTR) {
+        mosaic_debug(function, "argument %u is not a global or constant pointer", index);
+        return CL_INVALID_ARG_VALUE;
+    }
+    set_mem_arg(kernel, index, NULL);
+    kernel->args[index].svm = (void *)value;
+    kernel->args[index].set = true;
     return CL_SUCCESS;
 }
 
@@ -305,6 +323,9 @@ CL_API_ENTRY cl_int CL_API_CALL
 clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param_name, size_t param_value_size, const void *param_value)
 {
     MOSAIC_CHECK_HANDLE(kernel, KERNEL);
+    cl_int err;
+    if (mosaic_usm_kernel_exec_info(kernel, param_name, param_value_size, param_value, &err))
+        return err;
     if (!kernel->program->devices[0]->svm_capabilities)
         return MOSAIC_ERROR(CL_INVALID_OPERATION, "no device of the kernel's context supports SVM");
     /* (0, NULL) for CL_KERNEL_EXEC_INFO_SVM_PTRS clears the list (OpenCL 3.0;

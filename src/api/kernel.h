@@ -14,4 +14,15 @@ size_t mosaic_kernel_max_work_group_size(cl_kernel kernel, cl_device_id device);
  * to offsets[i] (if offsets is not NULL) and returns the total size. */
 size_t mosaic_kernel_layout_local_args(cl_kernel kernel, uint64_t *offsets);
 
+/* Sets argument `index` to a pointer (clSetKernelArgSVMPointer,
+ * clSetKernelArgMemPointerINTEL; `function` names it in messages):
+ * CL_INVALID_ARG_INDEX, or CL_INVALID_ARG_VALUE when the argument is not a
+ * global or constant pointer.  The kernel handle is checked already. */
+cl_int mosaic_kernel_set_pointer_arg(const char *function, cl_kernel kernel, cl_uint index, const void *value);
+
+/* clSetKernelExecInfo's USM parameters (api/usm.c): true when param_name is
+ * one of them, with the answer in *err. */
+bool mosaic_usm_kernel_exec_info(cl_kernel kernel, cl_kernel_exec_info param_name, size_t param_value_size,
+                                 const void *param_value, cl_int *err);
+
 #endif

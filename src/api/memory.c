@@ -14,6 +14,7 @@
 #include "api/memory.h"
 #include "api/api.h"
 #include "api/entry.h"
+#include "api/svm.h"
 #include "core/engine.h"
 #include "core/util.h"
 
@@ -209,14 +210,15 @@ static cl_mem create_buffer(cl_context context, const cl_mem_properties *propert
         return NULL;
     }
     /* A buffer over SVM memory must fit in its allocation (spec:
-     * CL_INVALID_BUFFER_SIZE; test_svm svm_allocate_shared_buffer_negative).
-     * The SVM hook answers only "is this byte in an SVM allocation of
-     * context", so the check is that the last byte is one too: it misses a
-     * buffer that runs on into a neighbouring SVM allocation. */
-    if ((flags & CL_MEM_USE_HOST_PTR) && mosaic_svm_contains(context, host_ptr) &&
-        !mosaic_svm_contains(context, (const char *)host_ptr + (size - 1))) {
-        mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_BUFFER_SIZE,
-                                                   "size %zu runs past the SVM allocation holding host_ptr", size));
+     * CL_INVALID_BUFFER_SIZE; test_svm svm_allocate_shared_buffer_negative);
+     * so must one over a USM allocation, which is SVM memory underneath
+     * (api/svm.h). */
+    mosaic_allocation shared;
+    if ((flags & CL_MEM_USE_HOST_PTR) && mosaic_allocation_lookup(context, host_ptr, &shared) &&
+        size > shared.size - ((uintptr_t)host_ptr - shared.base)) {
+        mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_BUFFER_SIZE, "size %zu runs past the %s allocation "
+                                                   "holding host_ptr", size,
+                                                   shared.kind == MOSAIC_ALLOC_SVM ? "SVM" : "USM"));
         return NULL;
     }
 

@@ -20,20 +20,25 @@
  *     (OpenCL C atomics, compiled to LLVM atomics) and host C11 atomics both
  *     use, so memory_scope_all_svm_devices needs nothing more.
  *
- * The registry maps address ranges to (context, flags) for every live
- * clSVMAlloc allocation.  Live allocations never overlap, so one search tree
- * for the process, ordered by address and guarded by a read-write lock,
- * answers "which allocation holds this address" for every context; each
- * entry names its context and lookups match it.  An allocation holds an internal
- * reference on its context, so a context outlives its SVM memory and an
- * entry can never name a destroyed context (or a new one at the same
- * address).
+ * The registry maps address ranges to (context, kind, flags) for every live
+ * clSVMAlloc allocation, and for the USM allocations of api/usm.c, which
+ * share it and the commands below (api/svm.h).  Live allocations never
+ * overlap, so one search tree for the process, ordered by address and
+ * guarded by a read-write lock, answers "which allocation holds this
+ * address" for every context; each entry names its context and lookups
+ * match it.  An SVM allocation holds an internal reference on its context,
+ * so a context outlives its SVM memory; USM allocations hold none, and the
+ * context's destruction frees those left (mosaic_allocations_free_context):
+ * either way an entry can never name a destroyed context (or a new one at
+ * the same address).
  */
+#define _GNU_SOURCE /* twalk_r */
 #include "api/context.h"
 #include "core/engine.h"
 #include "api/entry.h"
 #include "api/enqueue.h"
 #include "api/memory.h"
+#include "api/svm.h"
 #include "core/util.h"
 #include "base/assert.h"
 
@@ -41,22 +46,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The default and largest alignment: the size of the largest built-in data
- * type, long16 (CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE). */
-#define SVM_MAX_ALIGN ((cl_uint)sizeof(cl_long16))
-
 #define SVM_ACCESS_FLAGS (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY)
 #define SVM_FLAGS (SVM_ACCESS_FLAGS | CL_MEM_SVM_FINE_GRAIN_BUFFER | CL_MEM_SVM_ATOMICS)
 
 /* ---- the registry of allocations ------------------------------------------------ */
 
-typedef struct svm_allocation {
-    uintptr_t base;
-    size_t size;               /* as asked for (at least 1) */
-    cl_svm_mem_flags flags;
-    cl_context context;        /* internal reference */
-    cl_device_id device;       /* whose ops->svm_alloc made it, and will free it */
-} svm_allocation;
+typedef mosaic_allocation svm_allocation;
 
 /* A balanced search tree (POSIX tsearch: a red-black tree in glibc) of
  * svm_allocation entries, ordered by address.  Live allocations never
@@ -101,15 +96,20 @@ static bool registry_add(const svm_allocation *a)
     return ok;
 }
 
-/* Takes the allocation that starts at ptr in context out of the registry.
- * False when there is none (ptr is not an SVM allocation of context, or was
- * freed already). */
-static bool registry_remove(cl_context context, const void *ptr, svm_allocation *out)
+static bool is_usm(const svm_allocation *a)
+{
+    return a->kind != MOSAIC_ALLOC_SVM;
+}
+
+/* Takes the allocation that starts at ptr in context, of the USM kinds or
+ * SVM, out of the registry.  False when there is none (ptr is not such an
+ * allocation of context, or was freed already). */
+static bool registry_remove(cl_context context, const void *ptr, bool usm, svm_allocation *out)
 {
     svm_allocation *a = NULL;
     pthread_rwlock_wrlock(&registry_lock);
     svm_allocation *found = find_locked(ptr);
-    if (found && found->base == (uintptr_t)ptr && found->context == context) {
+    if (found && found->base == (uintptr_t)ptr && found->context == context && is_usm(found) == usm) {
         a = found;
         tdelete(a, &registry_root, compare_ranges);
     }
@@ -133,10 +133,105 @@ static bool registry_lookup(cl_context context, const void *ptr, svm_allocation 
     return found;
 }
 
+bool mosaic_allocation_lookup(cl_context context, const void *ptr, mosaic_allocation *out)
+{
+    return ptr && registry_lookup(context, ptr, out);
+}
+
 bool mosaic_svm_contains(cl_context context, const void *ptr)
 {
     svm_allocation a;
-    return ptr && registry_lookup(context, ptr, &a);
+    return ptr && registry_lookup(context, ptr, &a) && a.kind == MOSAIC_ALLOC_SVM;
+}
+
+/* Live USM allocations, all contexts: a context's destruction walks the
+ * registry only when there are some. */
+static atomic_size_t num_usm_allocations;
+
+void *mosaic_allocation_new(const mosaic_allocation *desc, cl_svm_mem_flags svm_flags, cl_uint alignment)
+{
+    cl_device_id device = desc->allocator;
+    void *p = device->ops->svm_alloc(device, svm_flags, desc->size, alignment);
+    if (!p) {
+        mosaic_context_notify(desc->context, "out of memory for a shared allocation");
+        return NULL;
+    }
+    svm_allocation a = *desc;
+    a.base = (uintptr_t)p;
+    if (!registry_add(&a)) {
+        device->ops->svm_free(device, p);
+        return NULL;
+    }
+    if (is_usm(&a))
+        atomic_fetch_add(&num_usm_allocations, 1);
+    else
+        mosaic_retain_internal(a.context);
+    return p;
+}
+
+bool mosaic_allocation_free(cl_context context, void *ptr, bool usm)
+{
+    svm_allocation a;
+    if (!registry_remove(context, ptr, usm, &a))
+        return false;
+    a.allocator->ops->svm_free(a.allocator, ptr);
+    if (usm)
+        atomic_fetch_sub(&num_usm_allocations, 1);
+    else
+        mosaic_release_internal(a.context);
+    return true;
+}
+
+/* twalk_r's collection of one context's USM allocations. */
+typedef struct context_allocations {
+    cl_context context;
+    svm_allocation **found;
+    size_t count, cap;
+    bool out_of_memory;
+} context_allocations;
+
+static void collect_usm(const void *node, VISIT which, void *closure)
+{
+    context_allocations *c = closure;
+    svm_allocation *a = *(svm_allocation *const *)node;
+    if ((which != postorder && which != leaf) || a->context != c->context || !is_usm(a))
+        return;
+    if (c->count == c->cap) {
+        size_t cap = c->cap ? 2 * c->cap : 16;
+        svm_allocation **grown = realloc(c->found, cap * sizeof *grown);
+        if (!grown) {
+            c->out_of_memory = true;
+            return;
+        }
+        c->found = grown;
+        c->cap = cap;
+    }
+    c->found[c->count++] = a;
+}
+
+void mosaic_allocations_free_context(cl_context context)
+{
+    if (atomic_load(&num_usm_allocations) == 0)
+        return;
+    /* Collected, then taken out (tdelete cannot run inside twalk); with no
+     * memory for the whole list, a bounded list at a time. */
+    context_allocations c = { .context = context };
+    do {
+        c.count = 0;
+        c.out_of_memory = false;
+        pthread_rwlock_wrlock(&registry_lock);
+        twalk_r(registry_root, collect_usm, &c);
+        for (size_t i = 0; i < c.count; i++)
+            tdelete(c.found[i], &registry_root, compare_ranges);
+        pthread_rwlock_unlock(&registry_lock);
+        for (size_t i = 0; i < c.count; i++) {
+            svm_allocation *a = c.found[i];
+            a->allocator->ops->svm_free(a->allocator, (void *)a->base);
+            atomic_fetch_sub(&num_usm_allocations, 1);
+            free(a);
+        }
+    } while (c.out_of_memory && c.count > 0);
+    free(c.found);
 }
 
 /* ---- clSVMAlloc and clSVMFree ----------------------------------------------------- */
@@ -161,8 +256,7 @@ static cl_device_id context_svm_device(cl_context context)
     return NULL;
 }
 
-/* The smallest CL_DEVICE_MAX_MEM_ALLOC_SIZE of the context's devices. */
-static cl_ulong context_min_alloc(cl_context context)
+cl_ulong mosaic_context_min_alloc(cl_context context)
 {
     cl_ulong min = (cl_ulong)SIZE_MAX;
     for (cl_uint i = 0; i < context->num_devices; i++) {
@@ -204,42 +298,23 @@ clSVMAlloc(cl_context context, cl_svm_mem_flags flags, size_t size, cl_uint alig
         mosaic_debug(__func__, "a device of the context does not support fine-grained buffers or SVM atomics");
         return NULL;
     }
-    if (size == 0 || (cl_ulong)size > context_min_alloc(context)) {
+    if (size == 0 || (cl_ulong)size > mosaic_context_min_alloc(context)) {
         mosaic_debug(__func__, "size %zu is 0 or above CL_DEVICE_MAX_MEM_ALLOC_SIZE", size);
         return NULL;
     }
     if (alignment == 0)
-        alignment = SVM_MAX_ALIGN;
-    if ((alignment & (alignment - 1)) || alignment > SVM_MAX_ALIGN) {
-        mosaic_debug(__func__, "alignment %u is not a power of two up to %u", alignment, SVM_MAX_ALIGN);
+        alignment = MOSAIC_SVM_MAX_ALIGN;
+    if ((alignment & (alignment - 1)) || alignment > MOSAIC_SVM_MAX_ALIGN) {
+        mosaic_debug(__func__, "alignment %u is not a power of two up to %u", alignment, MOSAIC_SVM_MAX_ALIGN);
         return NULL;
     }
 
-    void *p = device->ops->svm_alloc(device, flags, size, alignment);
-    if (!p) {
-        mosaic_context_notify(context, "clSVMAlloc: out of memory");
+    svm_allocation a = { .size = size, .kind = MOSAIC_ALLOC_SVM, .flags = flags ? flags : CL_MEM_READ_WRITE,
+                         .context = context, .allocator = device };
+    void *p = mosaic_allocation_new(&a, flags, alignment);
+    if (!p)
         mosaic_debug(__func__, "cannot allocate %zu bytes", size);
-        return NULL;
-    }
-    svm_allocation a = { (uintptr_t)p, size, flags ? flags : CL_MEM_READ_WRITE, context, device };
-    if (!registry_add(&a)) {
-        device->ops->svm_free(device, p);
-        mosaic_debug(__func__, "out of host memory for the SVM registry");
-        return NULL;
-    }
-    mosaic_retain_internal(context);
     return p;
-}
-
-/* Frees an SVM allocation of context: false when ptr is not one. */
-static bool svm_free(cl_context context, void *ptr)
-{
-    svm_allocation a;
-    if (!registry_remove(context, ptr, &a))
-        return false;
-    a.device->ops->svm_free(a.device, ptr);
-    mosaic_release_internal(a.context);
-    return true;
 }
 
 CL_API_ENTRY void CL_API_CALL
@@ -251,21 +326,38 @@ clSVMFree(cl_context context, void *svm_pointer)
         mosaic_debug(__func__, "%p is not a valid context", (void *)context);
         return;
     }
-    if (!svm_free(context, svm_pointer))
+    if (!mosaic_allocation_free(context, svm_pointer, false))
         mosaic_debug(__func__, "%p is not an SVM allocation of context %p (or was freed already): ignored",
                      svm_pointer, (void *)context);
 }
 
 /* ---- commands -------------------------------------------------------------------- */
 
-static cl_int check_queue(cl_command_queue queue, cl_uint num_events, const cl_event *wait_list)
+cl_int mosaic_check_pointer_queue(const char *function, cl_command_queue queue, bool (*supports)(cl_device_id),
+                                  const char *memory, cl_uint num_events, const cl_event *wait_list)
 {
-    MOSAIC_CHECK_HANDLE(queue, QUEUE);
-    if (queue->properties & CL_QUEUE_ON_DEVICE)
-        return MOSAIC_ERROR(CL_INVALID_COMMAND_QUEUE, "a device queue cannot take host commands");
-    if (!queue->device->svm_capabilities)
-        return MOSAIC_ERROR(CL_INVALID_OPERATION, "the queue's device does not support SVM");
+    if (!MOSAIC_IS(queue, QUEUE))
+        return mosaic_invalid_handle(function, "command_queue", MOSAIC_QUEUE, queue);
+    if (queue->properties & CL_QUEUE_ON_DEVICE) {
+        mosaic_debug(function, "a device queue cannot take host commands");
+        return CL_INVALID_COMMAND_QUEUE;
+    }
+    if (!supports(queue->device)) {
+        mosaic_debug(function, "the queue's device does not support %s", memory);
+        return CL_INVALID_OPERATION;
+    }
     return mosaic_check_wait_list(queue->context, num_events, wait_list);
+}
+
+static bool supports_svm(cl_device_id device)
+{
+    return device->svm_capabilities != 0;
+}
+
+static cl_int check_queue(cl_command_queue queue, cl_uint num_events, const cl_event *wait_list,
+                          const char *function)
+{
+    return mosaic_check_pointer_queue(function, queue, supports_svm, "SVM", num_events, wait_list);
 }
 
 /* [p, p + size) does not wrap around the address space. */
@@ -298,6 +390,12 @@ static cl_int submit(cl_command_queue queue, cl_command_type type, void *payload
     return mosaic_command_enqueue(cmd, num_events, wait_list, event, blocking);
 }
 
+cl_int mosaic_enqueue_ordering(cl_command_queue queue, cl_command_type type, cl_uint num_events,
+                               const cl_event *wait_list, cl_event *event)
+{
+    return submit(queue, type, NULL, NULL, false, num_events, wait_list, event);
+}
+
 /* clEnqueueSVMFree */
 
 typedef struct svm_free_payload {
@@ -315,7 +413,7 @@ static cl_int run_svm_free(cl_event self)
         return CL_COMPLETE;
     }
     for (cl_uint i = 0; i < f->count; i++)
-        if (f->pointers[i] && !svm_free(self->context, f->pointers[i]))
+        if (f->pointers[i] && !mosaic_allocation_free(self->context, f->pointers[i], false))
             mosaic_debug("clEnqueueSVMFree", "%p was freed before the command ran: skipped", f->pointers[i]);
     return CL_COMPLETE;
 }
@@ -326,7 +424,7 @@ clEnqueueSVMFree(cl_command_queue command_queue, cl_uint num_svm_pointers, void 
                                                    void *svm_pointers[], void *user_data),
                  void *user_data, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
 {
-    cl_int err = check_queue(command_queue, num_events_in_wait_list, event_wait_list);
+    cl_int err = check_queue(command_queue, num_events_in_wait_list, event_wait_list, __func__);
     if (err)
         return err;
     if ((num_svm_pointers == 0) != (svm_pointers == NULL))
@@ -337,7 +435,7 @@ clEnqueueSVMFree(cl_command_queue command_queue, cl_uint num_svm_pointers, void 
     for (cl_uint i = 0; i < num_svm_pointers && !pfn_free_func; i++) {
         svm_allocation a;
         if (svm_pointers[i] && (!registry_lookup(command_queue->context, svm_pointers[i], &a) ||
-                                a.base != (uintptr_t)svm_pointers[i]))
+                                a.base != (uintptr_t)svm_pointers[i] || a.kind != MOSAIC_ALLOC_SVM))
             return MOSAIC_ERROR(CL_INVALID_VALUE, "svm_pointers[%u] = %p is not an SVM allocation of the queue's "
                                 "context, and no pfn_free_func was given", i, svm_pointers[i]);
     }
@@ -353,61 +451,91 @@ clEnqueueSVMFree(cl_command_queue command_queue, cl_uint num_svm_pointers, void 
                   num_events_in_wait_list, event_wait_list, event);
 }
 
-/* clEnqueueSVMMemcpy */
+/* clEnqueueSVMMemcpy and clEnqueueMemcpyINTEL */
+
+cl_int mosaic_enqueue_host_copy(const char *function, cl_command_queue queue, cl_command_type type, bool blocking,
+                                void *dst, const void *src, size_t size, cl_uint num_events,
+                                const cl_event *wait_list, cl_event *event)
+{
+    if (!dst || !src) {
+        mosaic_debug(function, "%s is NULL", dst ? "src_ptr" : "dst_ptr");
+        return CL_INVALID_VALUE;
+    }
+    cl_int err;
+    if ((err = mosaic_check_host_memory("dst_ptr", dst, 0, size)) ||
+        (err = mosaic_check_host_memory("src_ptr", src, 0, size)))
+        return err;
+    uintptr_t d = (uintptr_t)dst, s = (uintptr_t)src;
+    if (size && d < s + size && s < d + size) {
+        mosaic_debug(function, "[%p, +%zu) and [%p, +%zu) overlap", dst, size, src, size);
+        return CL_MEM_COPY_OVERLAP;
+    }
+    mosaic_svm_copy *c = malloc(sizeof *c);
+    if (!c)
+        return CL_OUT_OF_HOST_MEMORY;
+    *c = (mosaic_svm_copy){ dst, src, size };
+    return submit(queue, type, c, queue->device->ops->svm_copy, blocking, num_events, wait_list, event);
+}
 
 CL_API_ENTRY cl_int CL_API_CALL
 clEnqueueSVMMemcpy(cl_command_queue command_queue, cl_bool blocking_copy, void *dst_ptr, const void *src_ptr,
                    size_t size, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
 {
-    cl_int err = check_queue(command_queue, num_events_in_wait_list, event_wait_list);
+    cl_int err = check_queue(command_queue, num_events_in_wait_list, event_wait_list, __func__);
     if (err)
         return err;
-    if (!dst_ptr || !src_ptr)
-        return MOSAIC_ERROR(CL_INVALID_VALUE, "%s is NULL", dst_ptr ? "src_ptr" : "dst_ptr");
-    if ((err = mosaic_check_host_memory("dst_ptr", dst_ptr, 0, size)) ||
-        (err = mosaic_check_host_memory("src_ptr", src_ptr, 0, size)))
-        return err;
-    uintptr_t d = (uintptr_t)dst_ptr, s = (uintptr_t)src_ptr;
-    if (size && d < s + size && s < d + size)
-        return MOSAIC_ERROR(CL_MEM_COPY_OVERLAP, "[%p, +%zu) and [%p, +%zu) overlap", dst_ptr, size, src_ptr, size);
-    mosaic_svm_copy *c = malloc(sizeof *c);
-    if (!c)
-        return CL_OUT_OF_HOST_MEMORY;
-    *c = (mosaic_svm_copy){ dst_ptr, src_ptr, size };
-    return submit(command_queue, CL_COMMAND_SVM_MEMCPY, c, command_queue->device->ops->svm_copy, blocking_copy,
-                  num_events_in_wait_list, event_wait_list, event);
+    return mosaic_enqueue_host_copy(__func__, command_queue, CL_COMMAND_SVM_MEMCPY, blocking_copy, dst_ptr, src_ptr,
+                                    size, num_events_in_wait_list, event_wait_list, event);
 }
 
-/* clEnqueueSVMMemFill */
+/* clEnqueueSVMMemFill and clEnqueueMemFillINTEL */
+
+cl_int mosaic_enqueue_host_fill(const char *function, cl_command_queue queue, cl_command_type type, void *ptr,
+                                const char *ptr_name, const void *pattern, size_t pattern_size, size_t size,
+                                cl_uint num_events, const cl_event *wait_list, cl_event *event)
+{
+    if (!ptr) {
+        mosaic_debug(function, "%s is NULL", ptr_name);
+        return CL_INVALID_VALUE;
+    }
+    if (!pattern) {
+        mosaic_debug(function, "pattern is NULL");
+        return CL_INVALID_VALUE;
+    }
+    if (pattern_size == 0 || pattern_size > MOSAIC_SVM_MAX_ALIGN || (pattern_size & (pattern_size - 1))) {
+        mosaic_debug(function, "pattern_size %zu is not 1, 2, 4, ..., %u", pattern_size, MOSAIC_SVM_MAX_ALIGN);
+        return CL_INVALID_VALUE;
+    }
+    if ((uintptr_t)ptr % pattern_size) {
+        mosaic_debug(function, "%s %p is not aligned to pattern_size %zu", ptr_name, ptr, pattern_size);
+        return CL_INVALID_VALUE;
+    }
+    if (size % pattern_size) {
+        mosaic_debug(function, "size %zu is not a multiple of pattern_size %zu", size, pattern_size);
+        return CL_INVALID_VALUE;
+    }
+    cl_int err;
+    if ((err = mosaic_check_host_memory(ptr_name, ptr, 0, size)))
+        return err;
+    mosaic_svm_fill *f = malloc(sizeof *f);
+    if (!f)
+        return CL_OUT_OF_HOST_MEMORY;
+    f->ptr = ptr;
+    f->size = size;
+    f->pattern_size = pattern_size;
+    memcpy(f->pattern, pattern, pattern_size); /* the user may reuse pattern at once */
+    return submit(queue, type, f, queue->device->ops->svm_fill, false, num_events, wait_list, event);
+}
 
 CL_API_ENTRY cl_int CL_API_CALL
 clEnqueueSVMMemFill(cl_command_queue command_queue, void *svm_ptr, const void *pattern, size_t pattern_size,
                     size_t size, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
 {
-    cl_int err = check_queue(command_queue, num_events_in_wait_list, event_wait_list);
+    cl_int err = check_queue(command_queue, num_events_in_wait_list, event_wait_list, __func__);
     if (err)
         return err;
-    if (!svm_ptr)
-        return MOSAIC_ERROR(CL_INVALID_VALUE, "svm_ptr is NULL");
-    if (!pattern)
-        return MOSAIC_ERROR(CL_INVALID_VALUE, "pattern is NULL");
-    if (pattern_size == 0 || pattern_size > 128 || (pattern_size & (pattern_size - 1)))
-        return MOSAIC_ERROR(CL_INVALID_VALUE, "pattern_size %zu is not 1, 2, 4, ..., 128", pattern_size);
-    if ((uintptr_t)svm_ptr % pattern_size)
-        return MOSAIC_ERROR(CL_INVALID_VALUE, "svm_ptr %p is not aligned to pattern_size %zu", svm_ptr, pattern_size);
-    if (size % pattern_size)
-        return MOSAIC_ERROR(CL_INVALID_VALUE, "size %zu is not a multiple of pattern_size %zu", size, pattern_size);
-    if ((err = mosaic_check_host_memory("svm_ptr", svm_ptr, 0, size)))
-        return err;
-    mosaic_svm_fill *f = malloc(sizeof *f);
-    if (!f)
-        return CL_OUT_OF_HOST_MEMORY;
-    f->ptr = svm_ptr;
-    f->size = size;
-    f->pattern_size = pattern_size;
-    memcpy(f->pattern, pattern, pattern_size); /* the user may reuse pattern at once */
-    return submit(command_queue, CL_COMMAND_SVM_MEMFILL, f, command_queue->device->ops->svm_fill, false,
-                  num_events_in_wait_list, event_wait_list, event);
+    return mosaic_enqueue_host_fill(__func__, command_queue, CL_COMMAND_SVM_MEMFILL, svm_ptr, "svm_ptr", pattern,
+                                    pattern_size, size, num_events_in_wait_list, event_wait_list, event);
 }
 
 /* clEnqueueSVMMap and clEnqueueSVMUnmap: on a device whose ops for them are
@@ -438,7 +566,7 @@ CL_API_ENTRY cl_int CL_API_CALL
 clEnqueueSVMMap(cl_command_queue command_queue, cl_bool blocking_map, cl_map_flags flags, void *svm_ptr,
                 size_t size, cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event)
 {
-    cl_int err = check_queue(command_queue, num_events_in_wait_list, event_wait_list);
+    cl_int err = check_queue(command_queue, num_events_in_wait_list, event_wait_list, __func__);
     if (err)
         return err;
     if (!svm_ptr)
@@ -463,7 +591,7 @@ CL_API_ENTRY cl_int CL_API_CALL
 clEnqueueSVMUnmap(cl_command_queue command_queue, void *svm_ptr, cl_uint num_events_in_wait_list,
                   const cl_event *event_wait_list, cl_event *event)
 {
-    cl_int err = check_queue(command_queue, num_events_in_wait_list, event_wait_list);
+    cl_int err = check_queue(command_queue, num_events_in_wait_list, event_wait_list, __func__);
     if (err)
         return err;
     if (!svm_ptr)
@@ -477,15 +605,38 @@ clEnqueueSVMUnmap(cl_command_queue command_queue, void *svm_ptr, cl_uint num_eve
                   num_events_in_wait_list, event_wait_list, event);
 }
 
-/* clEnqueueSVMMigrateMem: what moves is the device's business (the CPU: one
- * memory for host and device, nothing moves, ordering only). */
+/* clEnqueueSVMMigrateMem and clEnqueueMigrateMemINTEL: what moves is the
+ * device's business (the CPU: one memory for host and device, nothing
+ * moves, ordering only). */
+
+cl_int mosaic_enqueue_migration(cl_command_queue queue, cl_command_type type, cl_uint count, const void **pointers,
+                                const size_t *sizes, cl_mem_migration_flags flags, cl_uint num_events,
+                                const cl_event *wait_list, cl_event *event)
+{
+    cl_int (*op)(cl_event) = queue->device->ops->svm_migrate;
+    mosaic_svm_migration *m = NULL;
+    if (op) {
+        m = malloc(sizeof *m + count * (sizeof *m->pointers + sizeof *m->sizes));
+        if (!m)
+            return CL_OUT_OF_HOST_MEMORY;
+        m->flags = flags;
+        m->count = count;
+        m->pointers = (const void **)(m + 1);
+        m->sizes = (size_t *)(m->pointers + count);
+        for (cl_uint i = 0; i < count; i++) {
+            m->pointers[i] = pointers[i];
+            m->sizes[i] = sizes ? sizes[i] : 0;
+        }
+    }
+    return submit(queue, type, m, op, false, num_events, wait_list, event);
+}
 
 CL_API_ENTRY cl_int CL_API_CALL
 clEnqueueSVMMigrateMem(cl_command_queue command_queue, cl_uint num_svm_pointers, const void **svm_pointers,
                        const size_t *sizes, cl_mem_migration_flags flags, cl_uint num_events_in_wait_list,
                        const cl_event *event_wait_list, cl_event *event)
 {
-    cl_int err = check_queue(command_queue, num_events_in_wait_list, event_wait_list);
+    cl_int err = check_queue(command_queue, num_events_in_wait_list, event_wait_list, __func__);
     if (err)
         return err;
     if (num_svm_pointers == 0 || !svm_pointers)
@@ -495,28 +646,14 @@ clEnqueueSVMMigrateMem(cl_command_queue command_queue, cl_uint num_svm_pointers,
     for (cl_uint i = 0; i < num_svm_pointers; i++) {
         svm_allocation a;
         size_t size = sizes ? sizes[i] : 0;
-        if (!svm_pointers[i] || !registry_lookup(command_queue->context, svm_pointers[i], &a))
+        if (!svm_pointers[i] || !registry_lookup(command_queue->context, svm_pointers[i], &a) ||
+            a.kind != MOSAIC_ALLOC_SVM)
             return MOSAIC_ERROR(CL_INVALID_VALUE, "svm_pointers[%u] = %p is not inside an SVM allocation of the "
                                 "queue's context", i, svm_pointers[i]);
         if (size > a.size - ((uintptr_t)svm_pointers[i] - a.base))
             return MOSAIC_ERROR(CL_INVALID_VALUE, "svm_pointers[%u] + sizes[%u] (%zu) reaches past the end of its "
                                 "%zu-byte SVM allocation", i, i, size, a.size);
     }
-    cl_int (*op)(cl_event) = command_queue->device->ops->svm_migrate;
-    mosaic_svm_migration *m = NULL;
-    if (op) {
-        m = malloc(sizeof *m + num_svm_pointers * (sizeof *m->pointers + sizeof *m->sizes));
-        if (!m)
-            return CL_OUT_OF_HOST_MEMORY;
-        m->flags = flags;
-        m->count = num_svm_pointers;
-        m->pointers = (const void **)(m + 1);
-        m->sizes = (size_t *)(m->pointers + num_svm_pointers);
-        for (cl_uint i = 0; i < num_svm_pointers; i++) {
-            m->pointers[i] = svm_pointers[i];
-            m->sizes[i] = sizes ? sizes[i] : 0;
-        }
-    }
-    return submit(command_queue, CL_COMMAND_SVM_MIGRATE_MEM, m, op, false,
-                  num_events_in_wait_list, event_wait_list, event);
+    return mosaic_enqueue_migration(command_queue, CL_COMMAND_SVM_MIGRATE_MEM, num_svm_pointers, svm_pointers, sizes,
+                                    flags, num_events_in_wait_list, event_wait_list, event);
 }

@@ -310,9 +310,21 @@ static bool add_edge_locked(cl_event from, cl_event to, bool propagates_failure)
     return true;
 }
 
+/* The queues with pending commands, for mosaic_context_finish: a queue is
+ * linked when its first pending command arrives and unlinked when its last
+ * one leaves, so every queue listed is held by its commands. */
+static cl_command_queue busy_queues;
+
 static void queue_add_pending_locked(cl_command_queue q, cl_event e)
 {
     MOSAIC_ASSERT(mosaic_mutex_held(&graph_lock));
+    if (q->num_pending == 0) {
+        q->busy_prev = NULL;
+        q->busy_next = busy_queues;
+        if (busy_queues)
+            busy_queues->busy_prev = q;
+        busy_queues = q;
+    }
     e->pending_prev = q->pending_tail;
     e->pending_next = NULL;
     if (q->pending_tail)
@@ -345,8 +357,16 @@ static void queue_remove_pending_locked(cl_command_queue q, cl_event e)
         q->last_barrier = NULL;
         mosaic_release_internal(e);
     }
-    if (q->num_pending == 0)
+    if (q->num_pending == 0) {
+        if (q->busy_prev)
+            q->busy_prev->busy_next = q->busy_next;
+        else
+            busy_queues = q->busy_next;
+        if (q->busy_next)
+            q->busy_next->busy_prev = q->busy_prev;
+        q->busy_prev = q->busy_next = NULL;
         pthread_cond_broadcast(&q->drained);
+    }
 }
 
 /* Commands that became ready on this thread, started one after another in
@@ -706,6 +726,35 @@ cl_int mosaic_queue_finish(cl_command_queue q)
 {
     wait_for_earlier_commands(q);
     wait_for_cleanups(q);
+    return CL_SUCCESS;
+}
+
+cl_int mosaic_context_finish(cl_context context)
+{
+    /* The context's host queues with pending commands, each held so that it
+     * outlives the wait; a device queue's commands are children of host
+     * kernels, which end after them. */
+    pthread_mutex_lock(&graph_lock);
+    size_t n = 0;
+    for (cl_command_queue q = busy_queues; q; q = q->busy_next)
+        n += q->context == context && !(q->properties & CL_QUEUE_ON_DEVICE);
+    cl_command_queue *queues = n ? malloc(n * sizeof *queues) : NULL;
+    if (n && !queues) {
+        pthread_mutex_unlock(&graph_lock);
+        return CL_OUT_OF_HOST_MEMORY;
+    }
+    size_t k = 0;
+    for (cl_command_queue q = busy_queues; q && k < n; q = q->busy_next)
+        if (q->context == context && !(q->properties & CL_QUEUE_ON_DEVICE)) {
+            mosaic_retain_internal(q);
+            queues[k++] = q;
+        }
+    pthread_mutex_unlock(&graph_lock);
+    for (size_t i = 0; i < k; i++) {
+        mosaic_queue_finish(queues[i]);
+        mosaic_release_internal(queues[i]);
+    }
+    free(queues);
     return CL_SUCCESS;
 }
 

@@ -55,6 +55,10 @@ cl_int mosaic_event_status(cl_event event);
 /* Host waits. */
 cl_int mosaic_wait_for_events(cl_uint num_events, const cl_event *events);
 cl_int mosaic_queue_finish(cl_command_queue queue);
+/* clFinish of every host queue of the context that has pending commands:
+ * returns once every command of the context enqueued before the call has
+ * ended (CL_OUT_OF_HOST_MEMORY: waited for nothing). */
+cl_int mosaic_context_finish(cl_context context);
 
 /* clSetCommandQueueProperty: lets every pending command finish, then sets
  * or clears `properties` under the engine lock (enqueue reads them there). */

@@ -223,6 +223,7 @@ struct _cl_command_queue {
     cl_event last_barrier;   /* every later command waits for it */
     cl_event pending_head, pending_tail; /* commands enqueued and not complete, oldest first */
     size_t num_pending;
+    cl_command_queue busy_prev, busy_next; /* in the engine's list of queues with num_pending > 0 */
     pthread_cond_t drained;  /* broadcast when num_pending drops to 0 */
     /* Commands of the queue whose status is final and whose cleanup still
      * runs on the thread that completed them (engine.c): clFinish waits for
@@ -333,6 +334,11 @@ struct _cl_kernel {
     size_t arg_bytes_size;
     void **svm_pointers; size_t num_svm_pointers;
     bool fine_grain_system_svm;
+    /* cl_intel_unified_shared_memory's clSetKernelExecInfo (api/usm.c): the
+     * USM allocations reached through memory, and the kinds reached at will
+     * (MOSAIC_USM_INDIRECT_* bits of api/svm.h) */
+    void **usm_pointers; size_t num_usm_pointers;
+    unsigned usm_indirect;
 };
 
 /* ---- events: every enqueued command is one ------------------------------------ */

@@ -167,6 +167,10 @@ static const char *type_name(cl_command_type type)
     case CL_COMMAND_SVM_MAP: return "svm map";
     case CL_COMMAND_SVM_UNMAP: return "svm unmap";
     case CL_COMMAND_SVM_MIGRATE_MEM: return "svm migrate";
+    case CL_COMMAND_MEMCPY_INTEL: return "usm memcpy";
+    case CL_COMMAND_MEMFILL_INTEL: return "usm memfill";
+    case CL_COMMAND_MIGRATEMEM_INTEL: return "usm migrate";
+    case CL_COMMAND_MEMADVISE_INTEL: return "usm advise";
     default: return "command";
     }
 }
@@ -574,10 +578,10 @@ void mosaic_trace_command(cl_event e)
     case CL_COMMAND_MAP_BUFFER: case CL_COMMAND_MAP_IMAGE: case CL_COMMAND_UNMAP_MEM_OBJECT:
         r.bytes = ((const mosaic_map *)p)->size;
         break;
-    case CL_COMMAND_SVM_MEMCPY:
+    case CL_COMMAND_SVM_MEMCPY: case CL_COMMAND_MEMCPY_INTEL:
         r.bytes = ((const mosaic_svm_copy *)p)->size;
         break;
-    case CL_COMMAND_SVM_MEMFILL:
+    case CL_COMMAND_SVM_MEMFILL: case CL_COMMAND_MEMFILL_INTEL:
         r.bytes = ((const mosaic_svm_fill *)p)->size;
         break;
     case CL_COMMAND_SVM_MAP: case CL_COMMAND_SVM_UNMAP:

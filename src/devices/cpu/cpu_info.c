@@ -78,6 +78,8 @@ static const char *const runtime_extensions[] = {
     "cl_khr_create_command_queue",
     "cl_khr_priority_hints",
     "cl_khr_throttle_hints",
+    /* api/usm.c over the SVM allocations (cpu_memory.c, docs/memory.md) */
+    "cl_intel_unified_shared_memory",
 };
 
 /* OpenCL C 3.0 optional features. */
