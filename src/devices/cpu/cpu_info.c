@@ -72,6 +72,9 @@ static const char *const runtime_extensions[] = {
     "cl_khr_create_command_queue",
     "cl_khr_priority_hints",
     "cl_khr_throttle_hints",
+    /* api/command_buffer.c: recorded commands replayed through the engine (docs/command-buffers.md) */
+    "cl_khr_command_buffer",
+    "cl_khr_command_buffer_mutable_dispatch",
 };
 
 /* OpenCL C 3.0 optional features. */
