@@ -484,7 +484,15 @@ static void run_bench(const run_info *run, const bench_entry *e, int fault, benc
         if (r->impl[i].status == STATUS_NONE)
             continue;
         enter(run, e, i);
-        if (i < run->nplatforms && ops->cl_prepare(&b, &run->platforms[i], &dev[i])) {
+        int prepared = i < run->nplatforms ? ops->cl_prepare(&b, &run->platforms[i], &dev[i]) : 0;
+        if (prepared > 0) { /* the platform lacks what the row needs: the row leaves it out */
+            if (ops->cl_release)
+                ops->cl_release(&b, &run->platforms[i], dev[i]);
+            dev[i] = NULL;
+            r->impl[i].status = STATUS_NONE;
+            continue;
+        }
+        if (prepared) {
             fail(&b, &r->impl[i]);
             continue;
         }
@@ -542,6 +550,7 @@ static void run_bench(const run_info *run, const bench_entry *e, int fault, benc
         if (r->impl[i].status == STATUS_OK && check_impl(run, ops, &b, dev, i, fault))
             fail(&b, &r->impl[i]);
     }
+    snprintf(r->note, sizeof r->note, "%s", b.note); /* (a check may add to it: replay_1k's) */
     for (int i = 0; i < nimpl; i++) {
         impl_result *x = &r->impl[i];
         if (x->status != STATUS_OK)

@@ -72,6 +72,9 @@ typedef struct bench_ops {
     void (*teardown)(bench_ctx *b);
     int (*twin)(bench_ctx *b);
     int (*twin_check)(bench_ctx *b);
+    /* 0: ready; -1: failed (b->why); 1: the platform lacks what the row
+     * needs (an extension): the row leaves it out (cl_release is called on
+     * what *dev holds) */
     int (*cl_prepare)(bench_ctx *b, bench_platform *p, void **dev);
     int (*cl_run)(bench_ctx *b, bench_platform *p, void *dev);
     int (*cl_check)(bench_ctx *b, bench_platform *p, void *dev);

@@ -22,6 +22,7 @@
  */
 #include "api/api.h"
 #include "api/cl_31.h"
+#include "api/command_buffer.h"
 #include "api/entry.h"
 #include "base/assert.h"
 #include "core/device.h"
@@ -86,6 +87,8 @@ static const struct { const char *name; cl_version version; } extension_versions
     { "cl_khr_integer_dot_product", CL_MAKE_VERSION(2, 0, 0) },
     /* 1.2.0: a migration with flags 0 is valid (api/usm.c); the headers still say 1.1.0 */
     { "cl_intel_unified_shared_memory", CL_MAKE_VERSION(1, 2, 0) },
+    { "cl_khr_command_buffer", CL_KHR_COMMAND_BUFFER_EXTENSION_VERSION }, /* 0.9.8 (api/command_buffer.c) */
+    { "cl_khr_command_buffer_mutable_dispatch", CL_KHR_COMMAND_BUFFER_MUTABLE_DISPATCH_EXTENSION_VERSION }, /* 0.9.5 */
 };
 
 /* CL_DEVICE_ILS_WITH_VERSION from the IL_VERSION string ("SPIR-V_1.0 SPIR-V_1.4"):
@@ -730,6 +733,24 @@ static void answer_list(device_answer *a, const void *list, size_t count, size_t
 static bool extension_answer(cl_device_id d, cl_device_info param, device_answer *a)
 {
     switch (param) {
+    case CL_DEVICE_COMMAND_BUFFER_CAPABILITIES_KHR: /* api/command_buffer.h */
+    case CL_DEVICE_COMMAND_BUFFER_REQUIRED_QUEUE_PROPERTIES_KHR:
+    case CL_DEVICE_COMMAND_BUFFER_SUPPORTED_QUEUE_PROPERTIES_KHR:
+        if (!has_extension(d, "cl_khr_command_buffer"))
+            return false;
+        answer_number(a, sizeof(cl_bitfield),
+                      param == CL_DEVICE_COMMAND_BUFFER_CAPABILITIES_KHR
+                          ? MOSAIC_COMMAND_BUFFER_CAPABILITIES |
+                                (d->max_on_device_queues ? MOSAIC_COMMAND_BUFFER_DEVICE_ENQUEUE : 0)
+                      : param == CL_DEVICE_COMMAND_BUFFER_REQUIRED_QUEUE_PROPERTIES_KHR
+                          ? MOSAIC_COMMAND_BUFFER_REQUIRED_QUEUE_PROPERTIES
+                          : MOSAIC_COMMAND_BUFFER_SUPPORTED_QUEUE_PROPERTIES);
+        return true;
+    case CL_DEVICE_MUTABLE_DISPATCH_CAPABILITIES_KHR:
+        if (!has_extension(d, "cl_khr_command_buffer_mutable_dispatch"))
+            return false;
+        answer_number(a, sizeof(cl_mutable_dispatch_fields_khr), MOSAIC_MUTABLE_DISPATCH_CAPABILITIES);
+        return true;
     case CL_DEVICE_UUID_KHR:
     case CL_DRIVER_UUID_KHR:
     case CL_DEVICE_LUID_VALID_KHR:

@@ -46,4 +46,42 @@ cl_int mosaic_rect_end(const char *what, size_t offset, const size_t *region, si
                        size_t *end);
 cl_int mosaic_check_host_memory(const char *what, const void *ptr, size_t offset, size_t end);
 
+/* ---- kernel launches (api/enqueue_kernel.c) ---- */
+
+/* CL_INVALID_COMMAND_QUEUE unless `queue` is a valid host queue,
+ * CL_INVALID_KERNEL unless `kernel` is a kernel, CL_INVALID_CONTEXT unless
+ * both are of one context. */
+cl_int mosaic_check_queue_and_kernel(cl_command_queue queue, cl_kernel kernel);
+
+/* A launch of `kernel` on `queue`'s device, checked as clEnqueueNDRangeKernel
+ * checks it (the same codes), with the kernel's current arguments captured
+ * and held, and the device's code for its shape (ops->prepare_launch): what
+ * a kernel command's payload is.  The device only reads it, so one prepared
+ * launch may be run by many commands (a command buffer's replays);
+ * mosaic_free_ndrange drops its holds.  With `out` NULL, only the checks
+ * that need no argument values (a command buffer's kernel whose arguments
+ * come later). */
+cl_int mosaic_prepare_ndrange(cl_command_queue queue, cl_kernel kernel, cl_uint work_dim,
+                              const size_t *global_work_offset, const size_t *global_work_size,
+                              const size_t *local_work_size, mosaic_ndrange **out);
+void mosaic_free_ndrange(mosaic_ndrange *nd);
+
+/* ---- recording (api/command_buffer.c) ---- */
+
+/* A command built by a clEnqueue* function but not enqueued: what a command
+ * buffer keeps of it.  While `mosaic_recording` is set on a thread (by
+ * clCommand*KHR, around its call of the matching clEnqueue* function, which
+ * checks the arguments with its own codes), mosaic_submit_command and the
+ * SVM commands store their command there instead of enqueuing it. */
+typedef struct mosaic_recorded_command {
+    cl_command_type type;
+    void *payload;
+    cl_int (*run)(cl_event);
+    void (*cleanup)(cl_event); /* drops the payload's holds (called with an event whose payload it is) */
+} mosaic_recorded_command;
+extern _Thread_local mosaic_recorded_command *mosaic_recording;
+
+/* Stores a command in *mosaic_recording (a NULL payload: CL_OUT_OF_HOST_MEMORY). */
+cl_int mosaic_record_command(cl_command_type type, void *payload, cl_int (*run)(cl_event), void (*cleanup)(cl_event));
+
 #endif

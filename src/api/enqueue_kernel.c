@@ -38,7 +38,7 @@ static mosaic_ndrange *new_ndrange(cl_kernel kernel)
     return nd;
 }
 
-static void free_ndrange(mosaic_ndrange *nd)
+void mosaic_free_ndrange(mosaic_ndrange *nd)
 {
     for (cl_uint i = 0; i < nd->num_mems; i++)
         mosaic_release_internal(nd->mems[i]);
@@ -49,7 +49,7 @@ static void free_ndrange(mosaic_ndrange *nd)
 
 static void cleanup_ndrange(cl_event command)
 {
-    free_ndrange(command->payload);
+    mosaic_free_ndrange(command->payload);
     command->payload = NULL;
 }
 
@@ -291,7 +291,7 @@ done:
 
 /* A host queue and a kernel of its context (a launch's and the suggested
  * local size's first checks). */
-static cl_int check_queue_and_kernel(cl_command_queue queue, cl_kernel kernel)
+cl_int mosaic_check_queue_and_kernel(cl_command_queue queue, cl_kernel kernel)
 {
     MOSAIC_CHECK_HANDLE(queue, QUEUE);
     if (queue->properties & CL_QUEUE_ON_DEVICE)
@@ -302,22 +302,15 @@ static cl_int check_queue_and_kernel(cl_command_queue queue, cl_kernel kernel)
     return CL_SUCCESS;
 }
 
-static cl_int enqueue_kernel(cl_command_queue queue, cl_kernel kernel, cl_command_type type, cl_uint work_dim,
-                             const size_t *global_work_offset, const size_t *global_work_size,
-                             const size_t *local_work_size, cl_uint num_events, const cl_event *wait_list,
-                             cl_event *event)
+cl_int mosaic_prepare_ndrange(cl_command_queue queue, cl_kernel kernel, cl_uint work_dim,
+                              const size_t *global_work_offset, const size_t *global_work_size,
+                              const size_t *local_work_size, mosaic_ndrange **out)
 {
-    cl_int err = check_queue_and_kernel(queue, kernel);
-    if (err != CL_SUCCESS)
-        return err;
-    err = mosaic_check_wait_list(queue->context, num_events, wait_list);
-    if (err != CL_SUCCESS)
-        return err;
     size_t local[3];
-    err = check_launch(queue, kernel, work_dim, global_work_offset, global_work_size, local_work_size, local);
+    cl_int err = check_launch(queue, kernel, work_dim, global_work_offset, global_work_size, local_work_size, local);
     if (err == CL_SUCCESS)
         err = check_kernel_arguments(kernel, queue->device);
-    if (err != CL_SUCCESS)
+    if (err != CL_SUCCESS || !out)
         return err;
 
     mosaic_ndrange *nd = new_ndrange(kernel);
@@ -325,7 +318,7 @@ static cl_int enqueue_kernel(cl_command_queue queue, cl_kernel kernel, cl_comman
         return CL_OUT_OF_HOST_MEMORY;
     err = capture_args(kernel, queue->device, nd);
     if (err != CL_SUCCESS) {
-        free_ndrange(nd);
+        mosaic_free_ndrange(nd);
         return err;
     }
     nd->kernel = kernel;
@@ -344,9 +337,28 @@ static cl_int enqueue_kernel(cl_command_queue queue, cl_kernel kernel, cl_comman
     /* code for this launch's shape, when the device has some (the CPU: a K.wg built for one local size) */
     if (queue->device->ops->prepare_launch)
         queue->device->ops->prepare_launch(queue->device, nd);
+    *out = nd;
+    return CL_SUCCESS;
+}
+
+static cl_int enqueue_kernel(cl_command_queue queue, cl_kernel kernel, cl_command_type type, cl_uint work_dim,
+                             const size_t *global_work_offset, const size_t *global_work_size,
+                             const size_t *local_work_size, cl_uint num_events, const cl_event *wait_list,
+                             cl_event *event)
+{
+    cl_int err = mosaic_check_queue_and_kernel(queue, kernel);
+    if (err != CL_SUCCESS)
+        return err;
+    err = mosaic_check_wait_list(queue->context, num_events, wait_list);
+    if (err != CL_SUCCESS)
+        return err;
+    mosaic_ndrange *nd;
+    err = mosaic_prepare_ndrange(queue, kernel, work_dim, global_work_offset, global_work_size, local_work_size, &nd);
+    if (err != CL_SUCCESS)
+        return err;
     cl_event command = mosaic_command_new(queue, type);
     if (!command) {
-        free_ndrange(nd);
+        mosaic_free_ndrange(nd);
         return CL_OUT_OF_HOST_MEMORY;
     }
     command->payload = nd;
@@ -378,7 +390,7 @@ clGetKernelSuggestedLocalWorkSize(cl_command_queue queue, cl_kernel kernel, cl_u
                                   const size_t *global_work_offset, const size_t *global_work_size,
                                   size_t *suggested_local_work_size)
 {
-    cl_int err = check_queue_and_kernel(queue, kernel);
+    cl_int err = mosaic_check_queue_and_kernel(queue, kernel);
     if (err != CL_SUCCESS)
         return err;
     if (!suggested_local_work_size)

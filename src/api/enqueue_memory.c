@@ -217,6 +217,8 @@ static cl_int submit_moving(cl_command_queue queue, cl_command_type type, void *
                             void (*cleanup)(cl_event), bool blocking, size_t bytes, cl_uint num_events,
                             const cl_event *wait_list, cl_event *event)
 {
+    if (mosaic_recording) /* into a command buffer (api/command_buffer.c) */
+        return mosaic_record_command(type, payload, run, cleanup);
     cl_event cmd = payload ? mosaic_command_new(queue, type) : NULL;
     if (!cmd) {
         if (payload) {

@@ -19,6 +19,8 @@ static const struct {
     [MOSAIC_PROGRAM - MOSAIC_PLATFORM] = { CL_INVALID_PROGRAM, "program", "program" },
     [MOSAIC_KERNEL - MOSAIC_PLATFORM] = { CL_INVALID_KERNEL, "kernel", "kernel" },
     [MOSAIC_SAMPLER - MOSAIC_PLATFORM] = { CL_INVALID_SAMPLER, "sampler", "sampler" },
+    [MOSAIC_COMMAND_BUFFER - MOSAIC_PLATFORM] = { CL_INVALID_COMMAND_BUFFER_KHR, "command buffer", "command_buffer" },
+    [MOSAIC_MUTABLE_COMMAND - MOSAIC_PLATFORM] = { CL_INVALID_MUTABLE_COMMAND_KHR, "mutable command", "command" },
 };
 
 #define TYPE_INFO(type) types[(type) - MOSAIC_PLATFORM]

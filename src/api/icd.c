@@ -17,6 +17,7 @@
 #include "api/cl_31.h"
 #include "api/entry.h"
 #include "core/util.h"
+#include "api/command_buffer.h"
 
 #include <CL/cl_egl.h>
 #include <CL/cl_gl.h>
@@ -215,7 +216,7 @@ static void *find_extension_function(const char *name)
     for (size_t i = 0; i < sizeof extension_functions / sizeof extension_functions[0]; i++)
         if (strcmp(extension_functions[i].name, name) == 0)
             return extension_functions[i].address;
-    return NULL;
+    return mosaic_command_buffer_function(name); /* cl_khr_command_buffer (api/command_buffer.c) */
 }
 
 CL_API_ENTRY void *CL_API_CALL

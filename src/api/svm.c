@@ -378,6 +378,8 @@ static void free_payload(cl_event self)
 static cl_int submit(cl_command_queue queue, cl_command_type type, void *payload, cl_int (*run)(cl_event),
                      bool blocking, cl_uint num_events, const cl_event *wait_list, cl_event *event)
 {
+    if (mosaic_recording) /* into a command buffer (api/command_buffer.c) */
+        return mosaic_record_command(type, payload, run, free_payload);
     cl_event cmd = mosaic_command_new(queue, type);
     if (!cmd) {
         free(payload);

@@ -37,6 +37,8 @@ typedef enum mosaic_object_type {
     MOSAIC_PROGRAM,
     MOSAIC_KERNEL,
     MOSAIC_SAMPLER,
+    MOSAIC_COMMAND_BUFFER,  /* cl_khr_command_buffer: struct in api/command_buffer.c */
+    MOSAIC_MUTABLE_COMMAND, /* cl_khr_command_buffer_mutable_dispatch: the same */
     MOSAIC_DEAD = 0x44454144, /* written on destruction */
 } mosaic_object_type;
 
@@ -368,6 +370,8 @@ struct _cl_event {
                                         knows the command (kernels), or nothing to do (markers) */
     void (*cleanup)(cl_event self);  /* frees the payload's holds; called once after completion */
     void *payload;
+    void *owner;                     /* a payload that is another object's (a command buffer's, for
+                                        its replays): that object, which cleanup releases */
     bool run_inline;                 /* blocking command: may run on the enqueuing thread */
     /* MOSAIC_TRACE (core/trace.c): the command's number in the timeline (0:
      * not traced) and its lane on its queue's track (-1: none yet; the

@@ -80,6 +80,9 @@ static const char *const runtime_extensions[] = {
     "cl_khr_throttle_hints",
     /* api/usm.c over the SVM allocations (cpu_memory.c, docs/memory.md) */
     "cl_intel_unified_shared_memory",
+    /* api/command_buffer.c: recorded commands replayed through the engine (docs/command-buffers.md) */
+    "cl_khr_command_buffer",
+    "cl_khr_command_buffer_mutable_dispatch",
 };
 
 /* OpenCL C 3.0 optional features. */
