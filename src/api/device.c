@@ -21,6 +21,7 @@
  * device reads sysfs): a device lists those that split it in two or more.
  */
 #include "api/api.h"
+#include "api/cl_khr_semaphore.h"
 #include "api/entry.h"
 #include "base/assert.h"
 #include "core/device.h"
@@ -83,6 +84,7 @@ static const struct { const char *name; cl_version version; } extension_versions
     { "cl_khr_fp16", CL_MAKE_VERSION(1, 0, 0) },
     { "cl_khr_extended_versioning", CL_MAKE_VERSION(1, 0, 0) },
     { "cl_khr_integer_dot_product", CL_MAKE_VERSION(2, 0, 0) },
+    { "cl_khr_semaphore", CL_KHR_SEMAPHORE_EXTENSION_VERSION },
 };
 
 /* CL_DEVICE_ILS_WITH_VERSION from the IL_VERSION string ("SPIR-V_1.0 SPIR-V_1.4"):
@@ -502,6 +504,7 @@ typedef struct device_answer {
         cl_name_version list[MAX_LISTED];
         cl_uchar uuid[CL_UUID_SIZE_KHR];
         cl_device_integer_dot_product_acceleration_properties_khr dot_acceleration;
+        cl_semaphore_type_khr semaphore_type;
     } made;
 } device_answer;
 
@@ -748,6 +751,18 @@ static bool extension_answer(cl_device_id d, cl_device_info param, device_answer
             memset(&a->made.dot_acceleration, 0, sizeof a->made.dot_acceleration);
             answer_list(a, &a->made.dot_acceleration, 1, sizeof a->made.dot_acceleration);
         }
+        return true;
+    case CL_DEVICE_SEMAPHORE_TYPES_KHR:
+        if (!has_extension(d, "cl_khr_semaphore"))
+            return false;
+        a->made.semaphore_type = CL_SEMAPHORE_TYPE_BINARY_KHR;
+        answer_list(a, &a->made.semaphore_type, 1, sizeof a->made.semaphore_type);
+        return true;
+    case CL_DEVICE_SEMAPHORE_IMPORT_HANDLE_TYPES_KHR:
+    case CL_DEVICE_SEMAPHORE_EXPORT_HANDLE_TYPES_KHR: /* none: semaphores stay inside Mosaic */
+        if (!has_extension(d, "cl_khr_semaphore"))
+            return false;
+        answer_list(a, a->made.number, 0, sizeof(cl_external_semaphore_handle_type_khr));
         return true;
     default:
         return false;

@@ -19,6 +19,7 @@ static const struct {
     [MOSAIC_PROGRAM - MOSAIC_PLATFORM] = { CL_INVALID_PROGRAM, "program", "program" },
     [MOSAIC_KERNEL - MOSAIC_PLATFORM] = { CL_INVALID_KERNEL, "kernel", "kernel" },
     [MOSAIC_SAMPLER - MOSAIC_PLATFORM] = { CL_INVALID_SAMPLER, "sampler", "sampler" },
+    [MOSAIC_SEMAPHORE - MOSAIC_PLATFORM] = { CL_INVALID_SEMAPHORE_KHR, "semaphore", "sema_object" },
 };
 
 #define TYPE_INFO(type) types[(type) - MOSAIC_PLATFORM]

@@ -192,6 +192,13 @@ static const struct { const char *name; void *address; } extension_functions[] =
     { "clCreateCommandQueueWithPropertiesKHR", (void *)clCreateCommandQueueWithPropertiesKHR },
     /* cl_khr_suggested_local_work_size (api/enqueue_kernel.c) */
     { "clGetKernelSuggestedLocalWorkSizeKHR", (void *)clGetKernelSuggestedLocalWorkSizeKHR },
+    /* cl_khr_semaphore (api/semaphore.c) */
+    { "clCreateSemaphoreWithPropertiesKHR", (void *)clCreateSemaphoreWithPropertiesKHR },
+    { "clEnqueueWaitSemaphoresKHR", (void *)clEnqueueWaitSemaphoresKHR },
+    { "clEnqueueSignalSemaphoresKHR", (void *)clEnqueueSignalSemaphoresKHR },
+    { "clGetSemaphoreInfoKHR", (void *)clGetSemaphoreInfoKHR },
+    { "clRetainSemaphoreKHR", (void *)clRetainSemaphoreKHR },
+    { "clReleaseSemaphoreKHR", (void *)clReleaseSemaphoreKHR },
 };
 
 static void *find_extension_function(const char *name)

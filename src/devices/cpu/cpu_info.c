@@ -72,6 +72,7 @@ static const char *const runtime_extensions[] = {
     "cl_khr_create_command_queue",
     "cl_khr_priority_hints",
     "cl_khr_throttle_hints",
+    "cl_khr_semaphore", /* binary semaphores on the event engine (api/semaphore.c, core/semaphore.c) */
 };
 
 /* OpenCL C 3.0 optional features. */
