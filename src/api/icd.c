@@ -199,6 +199,9 @@ static const struct { const char *name; void *address; } extension_functions[] =
     { "clGetSemaphoreInfoKHR", (void *)clGetSemaphoreInfoKHR },
     { "clRetainSemaphoreKHR", (void *)clRetainSemaphoreKHR },
     { "clReleaseSemaphoreKHR", (void *)clReleaseSemaphoreKHR },
+    /* cl_khr_external_semaphore is not reported; its export answers that no
+     * semaphore is exportable (the CTS of cl_khr_semaphore looks it up) */
+    { "clGetSemaphoreHandleForTypeKHR", (void *)clGetSemaphoreHandleForTypeKHR },
 };
 
 static void *find_extension_function(const char *name)
