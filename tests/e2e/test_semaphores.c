@@ -359,6 +359,44 @@ TEST(info)
     release_semaphore(plain);
 }
 
+/* ---- a context of two sub-devices: the device list is required and binds the semaphore ---- */
+TEST(two_devices)
+{
+    cl_device_partition_property one_and_one[] = { CL_DEVICE_PARTITION_BY_COUNTS, 1, 1,
+                                                   CL_DEVICE_PARTITION_BY_COUNTS_LIST_END, 0 };
+    cl_device_id subs[2];
+    cl_uint n = 0;
+    if (clCreateSubDevices(device, one_and_one, 2, subs, &n) != CL_SUCCESS || n != 2)
+        TEST_SKIP("the device does not split into two sub-devices");
+    cl_int err;
+    cl_context pair = clCreateContext(NULL, 2, subs, NULL, NULL, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    err = CL_SUCCESS;
+    CHECK(create_semaphore(pair, binary_props, &err) == NULL, "made without a device list in a context of two");
+    CHECK_ERR(err, CL_INVALID_PROPERTY);
+    const cl_semaphore_properties_khr on_first[] = { CL_SEMAPHORE_TYPE_KHR, CL_SEMAPHORE_TYPE_BINARY_KHR,
+                                                     CL_SEMAPHORE_DEVICE_HANDLE_LIST_KHR, (cl_semaphore_properties_khr)subs[0],
+                                                     CL_SEMAPHORE_DEVICE_HANDLE_LIST_END_KHR, 0 };
+    cl_semaphore_khr s = create_semaphore(pair, on_first, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    cl_command_queue first = clCreateCommandQueueWithProperties(pair, subs[0], NULL, &err);
+    cl_command_queue second = clCreateCommandQueueWithProperties(pair, subs[1], NULL, &err);
+    CHECK_ERR(signal_semaphores(second, 1, &s, NULL, 0, NULL, NULL), CL_INVALID_COMMAND_QUEUE);
+    CHECK_ERR(wait_semaphores(second, 1, &s, NULL, 0, NULL, NULL), CL_INVALID_COMMAND_QUEUE);
+    /* a semaphore of the pair used on a queue of another context */
+    CHECK_ERR(signal_semaphores(queue, 1, &s, NULL, 0, NULL, NULL), CL_INVALID_CONTEXT);
+    CHECK_ERR(signal_semaphores(first, 1, &s, NULL, 0, NULL, NULL), CL_SUCCESS);
+    CHECK_ERR(wait_semaphores(first, 1, &s, NULL, 0, NULL, NULL), CL_SUCCESS);
+    CHECK_ERR(clFinish(first), CL_SUCCESS);
+    CHECK(payload(s) == 0, "signalled after a signal and a wait");
+    release_semaphore(s);
+    clReleaseCommandQueue(first);
+    clReleaseCommandQueue(second);
+    clReleaseContext(pair);
+    clReleaseDevice(subs[0]);
+    clReleaseDevice(subs[1]);
+}
+
 /* ---- errors ------------------------------------------------------------------------- */
 TEST(errors)
 {
