@@ -23,6 +23,7 @@
 #include "api/api.h"
 #include "api/cl_31.h"
 #include "api/command_buffer.h"
+#include "api/cl_khr_semaphore.h"
 #include "api/entry.h"
 #include "base/assert.h"
 #include "core/device.h"
@@ -89,6 +90,7 @@ static const struct { const char *name; cl_version version; } extension_versions
     { "cl_intel_unified_shared_memory", CL_MAKE_VERSION(1, 2, 0) },
     { "cl_khr_command_buffer", CL_KHR_COMMAND_BUFFER_EXTENSION_VERSION }, /* 0.9.8 (api/command_buffer.c) */
     { "cl_khr_command_buffer_mutable_dispatch", CL_KHR_COMMAND_BUFFER_MUTABLE_DISPATCH_EXTENSION_VERSION }, /* 0.9.5 */
+    { "cl_khr_semaphore", CL_KHR_SEMAPHORE_EXTENSION_VERSION },
 };
 
 /* CL_DEVICE_ILS_WITH_VERSION from the IL_VERSION string ("SPIR-V_1.0 SPIR-V_1.4"):
@@ -516,6 +518,7 @@ typedef struct device_answer {
         char text[64];
         const char *names[MAX_LISTED];
         cl_uint tokens[2 * MAX_LISTED];
+        cl_semaphore_type_khr semaphore_type;
     } made;
 } device_answer;
 
@@ -806,6 +809,18 @@ static bool extension_answer(cl_device_id d, cl_device_info param, device_answer
             return false;
         answer_number(a, sizeof(cl_device_unified_shared_memory_capabilities_intel),
                       mosaic_usm_capabilities(d, param));
+        return true;
+    case CL_DEVICE_SEMAPHORE_TYPES_KHR:
+        if (!has_extension(d, "cl_khr_semaphore"))
+            return false;
+        a->made.semaphore_type = CL_SEMAPHORE_TYPE_BINARY_KHR;
+        answer_list(a, &a->made.semaphore_type, 1, sizeof a->made.semaphore_type);
+        return true;
+    case CL_DEVICE_SEMAPHORE_IMPORT_HANDLE_TYPES_KHR:
+    case CL_DEVICE_SEMAPHORE_EXPORT_HANDLE_TYPES_KHR: /* none: semaphores stay inside Mosaic */
+        if (!has_extension(d, "cl_khr_semaphore"))
+            return false;
+        answer_list(a, a->made.number, 0, sizeof(cl_external_semaphore_handle_type_khr));
         return true;
     default:
         return false;

@@ -21,6 +21,7 @@ static const struct {
     [MOSAIC_SAMPLER - MOSAIC_PLATFORM] = { CL_INVALID_SAMPLER, "sampler", "sampler" },
     [MOSAIC_COMMAND_BUFFER - MOSAIC_PLATFORM] = { CL_INVALID_COMMAND_BUFFER_KHR, "command buffer", "command_buffer" },
     [MOSAIC_MUTABLE_COMMAND - MOSAIC_PLATFORM] = { CL_INVALID_MUTABLE_COMMAND_KHR, "mutable command", "command" },
+    [MOSAIC_SEMAPHORE - MOSAIC_PLATFORM] = { CL_INVALID_SEMAPHORE_KHR, "semaphore", "sema_object" },
 };
 
 #define TYPE_INFO(type) types[(type) - MOSAIC_PLATFORM]

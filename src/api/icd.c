@@ -207,6 +207,16 @@ static const struct { const char *name; void *address; } extension_functions[] =
     { "clEnqueueMemcpyINTEL", (void *)clEnqueueMemcpyINTEL },
     { "clEnqueueMigrateMemINTEL", (void *)clEnqueueMigrateMemINTEL },
     { "clEnqueueMemAdviseINTEL", (void *)clEnqueueMemAdviseINTEL },
+    /* cl_khr_semaphore (api/semaphore.c) */
+    { "clCreateSemaphoreWithPropertiesKHR", (void *)clCreateSemaphoreWithPropertiesKHR },
+    { "clEnqueueWaitSemaphoresKHR", (void *)clEnqueueWaitSemaphoresKHR },
+    { "clEnqueueSignalSemaphoresKHR", (void *)clEnqueueSignalSemaphoresKHR },
+    { "clGetSemaphoreInfoKHR", (void *)clGetSemaphoreInfoKHR },
+    { "clRetainSemaphoreKHR", (void *)clRetainSemaphoreKHR },
+    { "clReleaseSemaphoreKHR", (void *)clReleaseSemaphoreKHR },
+    /* cl_khr_external_semaphore is not reported; its export answers that no
+     * semaphore is exportable (the CTS of cl_khr_semaphore looks it up) */
+    { "clGetSemaphoreHandleForTypeKHR", (void *)clGetSemaphoreHandleForTypeKHR },
 };
 
 static void *find_extension_function(const char *name)

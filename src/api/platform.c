@@ -138,6 +138,12 @@ clGetPlatformInfo(cl_platform_id platform, cl_platform_info param_name,
         MOSAIC_INFO_SCALAR(cl_ulong, mosaic_now_resolution_ns()); /* clGetHostTimer's clock */
     case CL_PLATFORM_ICD_SUFFIX_KHR:
         MOSAIC_INFO_STRING("MOSAIC");
+    case CL_PLATFORM_SEMAPHORE_TYPES_KHR: { /* the types every device supports: binary where all have the extension */
+        static const cl_semaphore_type_khr binary = CL_SEMAPHORE_TYPE_BINARY_KHR;
+        if (!has_word(platform_extensions, "cl_khr_semaphore", strlen("cl_khr_semaphore")))
+            MOSAIC_INFO_UNKNOWN(param_name);
+        MOSAIC_INFO_ARRAY(&binary, 1);
+    }
     default:
         MOSAIC_INFO_UNKNOWN(param_name);
     }

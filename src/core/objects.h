@@ -39,6 +39,7 @@ typedef enum mosaic_object_type {
     MOSAIC_SAMPLER,
     MOSAIC_COMMAND_BUFFER,  /* cl_khr_command_buffer: struct in api/command_buffer.c */
     MOSAIC_MUTABLE_COMMAND, /* cl_khr_command_buffer_mutable_dispatch: the same */
+    MOSAIC_SEMAPHORE, /* cl_khr_semaphore */
     MOSAIC_DEAD = 0x44454144, /* written on destruction */
 } mosaic_object_type;
 
@@ -389,6 +390,25 @@ struct _cl_sampler {
     cl_filter_mode filter_mode;
     cl_sampler_properties *properties; size_t num_properties;
     uint32_t bits; /* what a kernel's sampler_t argument receives: MOSAIC_SAMPLER_* (compiler.h) */
+};
+
+/* ---- semaphores (cl_khr_semaphore; core/semaphore.c) --------------------------- */
+/* A binary semaphore: signalled or not.  A wait command that finds it
+ * unsignalled waits for a gate, a user event of the engine that the next
+ * signal completes (docs/events.md, "Semaphores"). */
+typedef struct mosaic_semaphore_waiter {
+    struct mosaic_semaphore_waiter *next;
+    cl_event gate;                       /* holds its user reference */
+} mosaic_semaphore_waiter;
+
+struct _cl_semaphore_khr {
+    MOSAIC_OBJECT_HEADER;
+    cl_context context;
+    cl_device_id device;                 /* CL_SEMAPHORE_DEVICE_HANDLE_LIST_KHR's one device; NULL: all of the context's */
+    cl_semaphore_properties_khr *properties; size_t num_properties; /* as given, 0 included */
+    pthread_mutex_t lock;                /* guards the two below */
+    bool signalled;
+    mosaic_semaphore_waiter *waiters_head, *waiters_tail; /* waits not yet signalled, oldest first */
 };
 
 #endif

@@ -83,6 +83,7 @@ static const char *const runtime_extensions[] = {
     /* api/command_buffer.c: recorded commands replayed through the engine (docs/command-buffers.md) */
     "cl_khr_command_buffer",
     "cl_khr_command_buffer_mutable_dispatch",
+    "cl_khr_semaphore", /* binary semaphores on the event engine (api/semaphore.c, core/semaphore.c) */
 };
 
 /* OpenCL C 3.0 optional features. */
