@@ -633,40 +633,60 @@ static bool has_opcode(const uint32_t *words, size_t count, uint32_t opcode)
     return false;
 }
 
-TEST(spirv)
+/* A SPIR-V file the build made (SPIRV_DIR/name.spv), malloc'd; NULL when unreadable. */
+static uint32_t *load_spirv(const char *name, char *path, size_t path_size, size_t *size)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/float_atomics.spv", SPIRV_DIR);
+    snprintf(path, path_size, "%s/%s.spv", SPIRV_DIR, name);
     FILE *f = fopen(path, "rb");
     if (!f) {
         TEST_FAIL("cannot open %s", path);
-        return;
+        return NULL;
     }
     fseek(f, 0, SEEK_END);
-    size_t size = (size_t)ftell(f);
+    *size = (size_t)ftell(f);
     fseek(f, 0, SEEK_SET);
-    uint32_t *words = malloc(size);
-    CHECK(fread(words, 1, size, f) == size);
+    uint32_t *words = malloc(*size);
+    CHECK(fread(words, 1, *size, f) == *size);
     fclose(f);
-    /* the instructions the extension's SPIR-V side adds, not calls */
-    CHECK(has_opcode(words, size / 4, 6035), "no OpAtomicFAddEXT in %s", path);
-    CHECK(has_opcode(words, size / 4, 5614), "no OpAtomicFMinEXT in %s", path);
-    CHECK(has_opcode(words, size / 4, 5615), "no OpAtomicFMaxEXT in %s", path);
+    return words;
+}
 
+/* The program of a SPIR-V module, built; NULL (a failure recorded) when it is not. */
+static cl_program build_spirv(const uint32_t *words, size_t size)
+{
     cl_int err;
     cl_program program = clCreateProgramWithIL(context, words, size, &err);
     CHECK_ERR(err, CL_SUCCESS);
-    free(words);
     if (!program)
-        return;
+        return NULL;
     err = clBuildProgram(program, 1, &device, NULL, NULL, NULL);
     if (err != CL_SUCCESS) {
         char *log = test_build_log(program, device);
         TEST_FAIL("build: %d\n%s", err, log);
         free(log);
         clReleaseProgram(program);
-        return;
+        return NULL;
     }
+    return program;
+}
+
+TEST(spirv)
+{
+    char path[4096];
+    size_t size = 0;
+    uint32_t *words = load_spirv("float_atomics", path, sizeof path, &size);
+    if (!words)
+        return;
+    /* the instructions the extension's SPIR-V side adds, not calls */
+    CHECK(has_opcode(words, size / 4, 6035), "no OpAtomicFAddEXT in %s", path);
+    CHECK(has_opcode(words, size / 4, 5614), "no OpAtomicFMinEXT in %s", path);
+    CHECK(has_opcode(words, size / 4, 5615), "no OpAtomicFMaxEXT in %s", path);
+
+    cl_program program = build_spirv(words, size);
+    free(words);
+    if (!program)
+        return;
+    cl_int err;
     enum { ITEMS = 4096, GROUP = 128, GROUPS = ITEMS / GROUP };
     static float vals[ITEMS];
     float want_total = 0, lowest = INFINITY, highest = -INFINITY, group_want[GROUPS] = {0};
@@ -711,6 +731,48 @@ TEST(spirv)
     clReleaseKernel(k);
     for (size_t a = 0; a < 6; a++)
         clReleaseMemObject(args[a]);
+    clReleaseProgram(program);
+}
+
+/* Half through SPIR-V (spirv/float16_atomics.spvasm): OpAtomicFAddEXT under
+ * SPV_EXT_shader_atomic_float16_add, OpAtomicFMinEXT and OpAtomicFMaxEXT. */
+TEST(spirv_half)
+{
+    char path[4096];
+    size_t size = 0;
+    uint32_t *words = load_spirv("float16_atomics", path, sizeof path, &size);
+    if (!words)
+        return;
+    bool float16_add = false;
+    for (size_t i = 5; i + 1 < size / 4 && words[i] >> 16;) {
+        float16_add |= (words[i] & 0xffff) == 17 /* OpCapability */ && words[i + 1] == 6095 /* AtomicFloat16AddEXT */;
+        i += words[i] >> 16;
+    }
+    CHECK(float16_add, "%s declares no AtomicFloat16AddEXT", path);
+    cl_program program = build_spirv(words, size);
+    free(words);
+    if (!program)
+        return;
+    enum { ITEMS = 1024 };
+    cl_half start[3] = {0x0000, 0x7c00, 0xfc00}; /* 0, +inf, -inf */
+    cl_int err;
+    cl_mem m[3];
+    for (int i = 0; i < 3; i++)
+        m[i] = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof(cl_half), &start[i], &err);
+    cl_kernel k = clCreateKernel(program, "half_atomics", &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    for (cl_uint a = 0; a < 3; a++)
+        CHECK_ERR(clSetKernelArg(k, a, sizeof m[a], &m[a]), CL_SUCCESS);
+    launch(k, ITEMS, 64);
+    cl_half got[3];
+    for (int i = 0; i < 3; i++)
+        CHECK_ERR(clEnqueueReadBuffer(queue, m[i], CL_TRUE, 0, sizeof got[i], &got[i], 0, NULL, NULL), CL_SUCCESS);
+    /* 1024, 0 and 1023 as halves */
+    CHECK(got[0] == 0x6400 && got[1] == 0x0000 && got[2] == 0x63fe, "sum 0x%04x min 0x%04x max 0x%04x", got[0],
+          got[1], got[2]);
+    clReleaseKernel(k);
+    for (int i = 0; i < 3; i++)
+        clReleaseMemObject(m[i]);
     clReleaseProgram(program);
 }
 

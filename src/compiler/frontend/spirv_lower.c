@@ -22,6 +22,10 @@
  *   OpDecorateString, OpMemberDecorateString (UserSemantic: no effect on a kernel) -> dropped
  *   OpConstantNull of an integer, a float, a bool or a vector of them
  *                                    ->  OpConstant 0, OpConstantFalse, OpConstantComposite
+ *   OpExtension "SPV_EXT_shader_atomic_float16_add", OpCapability AtomicFloat16AddEXT
+ *                                    ->  SPV_EXT_shader_atomic_float_add's, AtomicFloat32AddEXT
+ *                                        (the translator knows no float16_add, but reads
+ *                                        OpAtomicFAddEXT on a half: cl_ext_float_atomics)
  *
  * New types and constants go at the end of the declarations (before the first
  * OpFunction), new ids after the module's bound.  A module without any of
@@ -385,9 +389,34 @@ static bool lower_copy_memory(lower *s, const uint32_t *ins, uint32_t count, wor
     return true;
 }
 
+static const char float16_add[] = "SPV_EXT_shader_atomic_float16_add";
+
+/* OpExtension "SPV_EXT_shader_atomic_float16_add" (its string, nul-padded to whole words) */
+static bool is_float16_add(const uint32_t *ins, uint32_t count)
+{
+    return opcode_at(ins) == SpvOpExtension && (count - 1) * 4 >= sizeof float16_add &&
+           memcmp(ins + 1, float16_add, sizeof float16_add) == 0;
+}
+
+static bool is_float16_add_capability(const uint32_t *ins, uint32_t count)
+{
+    return opcode_at(ins) == SpvOpCapability && count == 2 && ins[1] == SpvCapabilityAtomicFloat16AddEXT;
+}
+
 static void lower_instruction(lower *s, const uint32_t *ins, uint32_t count, words *to)
 {
     SpvOp op = opcode_at(ins);
+    if (is_float16_add(ins, count)) {
+        static const char float_add[] = "SPV_EXT_shader_atomic_float_add";
+        uint32_t name[(sizeof float_add + 3) / 4] = {0};
+        memcpy(name, float_add, sizeof float_add);
+        emit(s, to, SpvOpExtension, 1 + sizeof name / 4, name);
+        return;
+    }
+    if (is_float16_add_capability(ins, count)) {
+        emit(s, to, SpvOpCapability, 2, (uint32_t[]){ SpvCapabilityAtomicFloat32AddEXT });
+        return;
+    }
     switch (op) {
     case SpvOpDecorateString:
     case SpvOpMemberDecorateString:
@@ -479,6 +508,8 @@ static bool needs_lowering(const uint32_t *w, size_t nwords)
         uint32_t count = w[i] >> 16;
         if (!count || count > nwords - i)
             return false;
+        if (is_float16_add(w + i, count) || is_float16_add_capability(w + i, count))
+            return true;
         switch (opcode_at(w + i)) {
         case SpvOpDecorateString:
         case SpvOpMemberDecorateString:
