@@ -91,6 +91,7 @@ static const struct { const char *name; cl_version version; } extension_versions
     { "cl_khr_command_buffer", CL_KHR_COMMAND_BUFFER_EXTENSION_VERSION }, /* 0.9.8 (api/command_buffer.c) */
     { "cl_khr_command_buffer_mutable_dispatch", CL_KHR_COMMAND_BUFFER_MUTABLE_DISPATCH_EXTENSION_VERSION }, /* 0.9.5 */
     { "cl_khr_semaphore", CL_KHR_SEMAPHORE_EXTENSION_VERSION },
+    { "cl_ext_float_atomics", CL_MAKE_VERSION(1, 0, 0) },
 };
 
 /* CL_DEVICE_ILS_WITH_VERSION from the IL_VERSION string ("SPIR-V_1.0 SPIR-V_1.4"):
@@ -731,6 +732,34 @@ static void answer_list(device_answer *a, const void *list, size_t count, size_t
     a->size = count * each;
 }
 
+/* cl_ext_float_atomics: what one type (fp16, fp32, fp64) supports, read from
+ * the OpenCL C features that name it.  Load, store and exchange of
+ * atomic_float and atomic_double are OpenCL C 2.0's own (`core`: true when the
+ * device has the type's atomics at all), of atomic_half the extension's. */
+static cl_device_fp_atomic_capabilities_ext fp_atomic_capabilities(cl_device_id d, const char *type, bool core)
+{
+    static const struct {
+        const char *operation;
+        cl_device_fp_atomic_capabilities_ext global, local;
+    } operations[] = {
+        {"atomic_load_store", CL_DEVICE_GLOBAL_FP_ATOMIC_LOAD_STORE_EXT, CL_DEVICE_LOCAL_FP_ATOMIC_LOAD_STORE_EXT},
+        {"atomic_add", CL_DEVICE_GLOBAL_FP_ATOMIC_ADD_EXT, CL_DEVICE_LOCAL_FP_ATOMIC_ADD_EXT},
+        {"atomic_min_max", CL_DEVICE_GLOBAL_FP_ATOMIC_MIN_MAX_EXT, CL_DEVICE_LOCAL_FP_ATOMIC_MIN_MAX_EXT},
+    };
+    cl_device_fp_atomic_capabilities_ext caps =
+        core ? CL_DEVICE_GLOBAL_FP_ATOMIC_LOAD_STORE_EXT | CL_DEVICE_LOCAL_FP_ATOMIC_LOAD_STORE_EXT : 0;
+    for (size_t i = 0; i < sizeof operations / sizeof operations[0]; i++) {
+        char name[CL_NAME_VERSION_MAX_NAME_SIZE];
+        snprintf(name, sizeof name, "__opencl_c_ext_%s_global_%s", type, operations[i].operation);
+        if (has_feature(d, name))
+            caps |= operations[i].global;
+        snprintf(name, sizeof name, "__opencl_c_ext_%s_local_%s", type, operations[i].operation);
+        if (has_feature(d, name))
+            caps |= operations[i].local;
+    }
+    return caps;
+}
+
 /* The answers of the extensions' queries; false when param is none of them
  * or the device lacks the extension that defines it. */
 static bool extension_answer(cl_device_id d, cl_device_info param, device_answer *a)
@@ -821,6 +850,18 @@ static bool extension_answer(cl_device_id d, cl_device_info param, device_answer
         if (!has_extension(d, "cl_khr_semaphore"))
             return false;
         answer_list(a, a->made.number, 0, sizeof(cl_external_semaphore_handle_type_khr));
+        return true;
+    case CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT:
+    case CL_DEVICE_DOUBLE_FP_ATOMIC_CAPABILITIES_EXT:
+    case CL_DEVICE_HALF_FP_ATOMIC_CAPABILITIES_EXT:
+        if (!has_extension(d, "cl_ext_float_atomics"))
+            return false;
+        answer_number(a, sizeof(cl_device_fp_atomic_capabilities_ext),
+                      param == CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT ? fp_atomic_capabilities(d, "fp32", true)
+                      : param == CL_DEVICE_DOUBLE_FP_ATOMIC_CAPABILITIES_EXT
+                          ? fp_atomic_capabilities(d, "fp64", has_feature(d, "__opencl_c_fp64") &&
+                                                                  has_extension(d, "cl_khr_int64_base_atomics"))
+                          : fp_atomic_capabilities(d, "fp16", false));
         return true;
     default:
         return false;

@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "base/strbuf.h"
+#include "core/cl_ext_compat.h"
 #include "compiler/compiler.h"
 
 typedef enum mosaic_object_type {

@@ -370,9 +370,11 @@ TEST(feature_macros)
              * with cl_khr_subgroups */
             int needs_sub_groups = !strncmp(macro_names[i], "cl_khr_subgroup", 15) &&
                                    (s == 0 || !strstr(extensions, " cl_khr_subgroups "));
-            /* so are the bit operations and dot products (declared by clang from 2.0 on) */
+            /* so are the bit operations and dot products (declared by clang from 2.0 on),
+             * and the float atomics (OpenCL C 2.0's atomic types) */
             int from_2_0 = s == 0 && (!strcmp(macro_names[i], "cl_khr_extended_bit_ops") ||
-                                      !strcmp(macro_names[i], "cl_khr_integer_dot_product"));
+                                      !strcmp(macro_names[i], "cl_khr_integer_dot_product") ||
+                                      !strcmp(macro_names[i], "cl_ext_float_atomics"));
             int ok = defined[i] ? reported
                                 : !reported || (s < 2 && (is_feature || needs_sub_groups)) || from_2_0;
             if (!ok)

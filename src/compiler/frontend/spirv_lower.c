@@ -27,6 +27,10 @@
  *                                        and type (clock_read_device, clock_read_hilo_sub_group...,
  *                                        builtins/kernel_clock.cl), declared as an import; the
  *                                        extension and its capability go (Linkage in its place)
+ *   OpExtension "SPV_EXT_shader_atomic_float16_add", OpCapability AtomicFloat16AddEXT
+ *                                    ->  SPV_EXT_shader_atomic_float_add's, AtomicFloat32AddEXT
+ *                                        (the translator knows no float16_add, but reads
+ *                                        OpAtomicFAddEXT on a half: cl_ext_float_atomics)
  *
  * New types and constants go at the end of the declarations (before the first
  * OpFunction), new ids after the module's bound.  A module without any of
@@ -398,6 +402,22 @@ static bool lower_copy_memory(lower *s, const uint32_t *ins, uint32_t count, wor
     return true;
 }
 
+/* ---- SPV_EXT_shader_atomic_float16_add ---------------------------------------- */
+
+static const char float16_add[] = "SPV_EXT_shader_atomic_float16_add";
+
+/* OpExtension "SPV_EXT_shader_atomic_float16_add" (its string, nul-padded to whole words) */
+static bool is_float16_add(const uint32_t *ins, uint32_t count)
+{
+    return opcode_at(ins) == SpvOpExtension && (count - 1) * 4 >= sizeof float16_add &&
+           memcmp(ins + 1, float16_add, sizeof float16_add) == 0;
+}
+
+static bool is_float16_add_capability(const uint32_t *ins, uint32_t count)
+{
+    return opcode_at(ins) == SpvOpCapability && count == 2 && ins[1] == SpvCapabilityAtomicFloat16AddEXT;
+}
+
 /* ---- OpReadClockKHR -------------------------------------------------------- */
 
 static const char *const clock_names[3][2] = {
@@ -489,6 +509,17 @@ static void lower_instruction(lower *s, const uint32_t *ins, uint32_t count, wor
     SpvOp op = opcode_at(ins);
     if (to == &s->head && !s->clock_names_out && !before_types(op))
         put_clock_names(s, to);
+    if (is_float16_add(ins, count)) {
+        static const char float_add[] = "SPV_EXT_shader_atomic_float_add";
+        uint32_t name[(sizeof float_add + 3) / 4] = {0};
+        memcpy(name, float_add, sizeof float_add);
+        emit(s, to, SpvOpExtension, 1 + sizeof name / 4, name);
+        return;
+    }
+    if (is_float16_add_capability(ins, count)) {
+        emit(s, to, SpvOpCapability, 2, (uint32_t[]){ SpvCapabilityAtomicFloat32AddEXT });
+        return;
+    }
     switch (op) {
     case SpvOpExtension:
         if (is_clock_extension(ins, count))
@@ -605,6 +636,8 @@ static bool needs_lowering(const uint32_t *w, size_t nwords)
         uint32_t count = w[i] >> 16;
         if (!count || count > nwords - i)
             return false;
+        if (is_float16_add(w + i, count) || is_float16_add_capability(w + i, count))
+            return true;
         switch (opcode_at(w + i)) {
         case SpvOpDecorateString:
         case SpvOpMemberDecorateString:

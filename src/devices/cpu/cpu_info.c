@@ -60,6 +60,9 @@ static const char *const language_extensions[] = {
     "cl_khr_kernel_clock",
     /* and, or, xor, mul and the logical ones over the work-group (builtins/collectives.cl) */
     "cl_khr_work_group_uniform_arithmetic",
+    /* atomic add, sub, min and max on half, float and double (builtins/float_atomics.cl);
+     * the features below say which (all of them), CL_DEVICE_*_FP_ATOMIC_CAPABILITIES_EXT too */
+    "cl_ext_float_atomics",
 };
 
 /* Extensions of the runtime only (no OpenCL C side). */
@@ -111,12 +114,27 @@ static const char *const opencl_c_features[] = {
     "__opencl_c_kernel_clock_scope_device",
     "__opencl_c_kernel_clock_scope_work_group",
     "__opencl_c_kernel_clock_scope_sub_group",
+    /* with cl_ext_float_atomics (builtins/float_atomics.cl) */
+    "__opencl_c_ext_fp16_global_atomic_load_store",
+    "__opencl_c_ext_fp16_local_atomic_load_store",
+    "__opencl_c_ext_fp16_global_atomic_add",
+    "__opencl_c_ext_fp16_local_atomic_add",
+    "__opencl_c_ext_fp16_global_atomic_min_max",
+    "__opencl_c_ext_fp16_local_atomic_min_max",
+    "__opencl_c_ext_fp32_global_atomic_add",
+    "__opencl_c_ext_fp32_local_atomic_add",
+    "__opencl_c_ext_fp32_global_atomic_min_max",
+    "__opencl_c_ext_fp32_local_atomic_min_max",
+    "__opencl_c_ext_fp64_global_atomic_add",
+    "__opencl_c_ext_fp64_local_atomic_add",
+    "__opencl_c_ext_fp64_global_atomic_min_max",
+    "__opencl_c_ext_fp64_local_atomic_min_max",
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 static char extensions_string[2048]; /* every extension, with room for more */
-static char clang_features[2048];
+static char clang_features[4096];
 
 static void append(char *buf, size_t size, const char *sep, const char *word)
 {
