@@ -21,9 +21,7 @@
  * device reads sysfs): a device lists those that split it in two or more.
  */
 #include "api/api.h"
-#include "api/cl_31.h"
 #include "api/command_buffer.h"
-#include "api/cl_khr_semaphore.h"
 #include "api/entry.h"
 #include "base/assert.h"
 #include "core/device.h"

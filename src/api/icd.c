@@ -14,7 +14,6 @@
  * (Windows only) stay NULL.
  */
 #include "api/api.h"
-#include "api/cl_31.h"
 #include "api/entry.h"
 #include "core/util.h"
 #include "api/command_buffer.h"

@@ -7,7 +7,6 @@
  * and a signal do is core's (core/semaphore.c, docs/events.md).
  */
 #include "api/api.h"
-#include "api/cl_khr_semaphore.h"
 #include "api/entry.h"
 #include "core/engine.h"
 #include "core/semaphore.h"

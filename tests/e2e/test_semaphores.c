@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../src/api/cl_khr_semaphore.h" /* names older CL/cl_ext.h lacks */
+#include "cl_ext_compat.h" /* names older CL/cl_ext.h lacks */
 
 #define TEST_LIST "test_semaphores.list"
 #include "test.h"
