@@ -500,21 +500,33 @@ TEST(link_with_opencl_c)
     clReleaseProgram(c);
 }
 
+/* The build log of module `name`, whose build must fail with
+ * CL_BUILD_PROGRAM_FAILURE (malloc'd; NULL when it could not be made); the
+ * program in *program when it was created (the caller releases it). */
+static char *failed_build_log(const char *name, cl_program *program)
+{
+    module m = load(name);
+    cl_int err;
+    cl_program p = create(m.data, m.size, &err);
+    free(m.data);
+    CHECK_ERR(err, CL_SUCCESS);
+    *program = p;
+    if (!p)
+        return NULL;
+    CHECK_ERR(clBuildProgram(p, 1, &device, NULL, NULL, NULL), CL_BUILD_PROGRAM_FAILURE);
+    return test_build_log(p, device);
+}
+
 /* Program-scope variables beyond the device's limits (spirv/big_variables.cl):
  * a __global one of 2^42 bytes once aborted the host in the JIT.  The
  * build fails before any code is made of them and says which. */
 TEST(program_scope_limits)
 {
-    module m = load("big_variables");
-    cl_int err;
-    cl_program p = create(m.data, m.size, &err);
-    free(m.data);
-    CHECK_ERR(err, CL_SUCCESS);
+    cl_program p;
+    char *log = failed_build_log("big_variables", &p);
     if (!p)
         return;
-    CHECK_ERR(clBuildProgram(p, 1, &device, NULL, NULL, NULL), CL_BUILD_PROGRAM_FAILURE);
-    char *log = test_build_log(p, device);
-    CHECK(strstr(log, "'big' takes 4398046511104 bytes") && strstr(log, "CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE") &&
+    CHECK(log && strstr(log, "'big' takes 4398046511104 bytes") && strstr(log, "CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE") &&
               strstr(log, "268435456") && strstr(log, "CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE"),
           "log: %s", log);
     free(log);
@@ -610,15 +622,11 @@ TEST(malformed)
 TEST(host_calls)
 {
     rmdir("/tmp/mosaic-spirv-host-call");
-    module m = load("host_calls");
+    cl_program p;
     cl_int err;
-    cl_program p = create(m.data, m.size, &err);
-    free(m.data);
-    CHECK_ERR(err, CL_SUCCESS);
+    char *log = failed_build_log("host_calls", &p);
     if (!p)
         return;
-    CHECK_ERR(clBuildProgram(p, 1, &device, NULL, NULL, NULL), CL_BUILD_PROGRAM_FAILURE);
-    char *log = test_build_log(p, device);
     const char *names[] = {"system", "exit", "getpid"};
     for (int i = 0; i < 3; i++)
         CHECK(log && strstr(log, names[i]), "the log does not name %s: %s", names[i], log ? log : "");
@@ -1051,15 +1059,10 @@ TEST(uniform_group)
  * (CL_DEVICE_SPIRV_CAPABILITIES) does not build, and the log names it. */
 TEST(unsupported_capability)
 {
-    module m = load("mipmaps");
-    cl_int err;
-    cl_program p = create(m.data, m.size, &err);
-    free(m.data);
-    CHECK_ERR(err, CL_SUCCESS);
+    cl_program p;
+    char *log = failed_build_log("mipmaps", &p);
     if (!p)
         return;
-    CHECK_ERR(clBuildProgram(p, 1, &device, NULL, NULL, NULL), CL_BUILD_PROGRAM_FAILURE);
-    char *log = test_build_log(p, device);
     CHECK(log && strstr(log, "capability 15") && strstr(log, "CL_DEVICE_SPIRV_CAPABILITIES"), "log: %s",
           log ? log : "");
     free(log);
