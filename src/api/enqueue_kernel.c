@@ -205,6 +205,37 @@ static void image_desc(cl_mem mem, cl_device_id device, mosaic_image_desc *d)
     };
 }
 
+/* The buffer whose storage mem is, seen through sub-buffers and images made from buffers. */
+static cl_mem storage_root(cl_mem mem)
+{
+    while (mem && (mem->parent || (mem->mem_type != CL_MEM_OBJECT_BUFFER && mem->image.buffer)))
+        mem = mem->parent ? mem->parent : mem->image.buffer;
+    return mem;
+}
+
+/* The launch's counter arguments (mosaic_ndrange.counters): those of the
+ * kernel's counter_args set to a buffer of Mosaic's own storage (neither a
+ * host pointer nor SVM behind it, which the host or other pointers could
+ * reach) that no other argument of the launch shares. */
+static void find_counters(cl_kernel kernel, mosaic_ndrange *nd)
+{
+    const mosaic_kernel_info *info = kernel->info;
+    uint64_t bits = info->counter_args;
+    for (cl_uint i = 0; bits && i < 64 && i < info->num_args && nd->num_counters < MOSAIC_MAX_COUNTERS; i++) {
+        cl_mem m = kernel->args[i].mem;
+        if (!(bits >> i & 1) || !m || m->mem_type != CL_MEM_OBJECT_BUFFER || m->is_svm_backed ||
+            (storage_root(m)->flags & CL_MEM_USE_HOST_PTR))
+            continue;
+        cl_mem root = storage_root(m);
+        bool alone = true;
+        for (cl_uint j = 0; j < info->num_args && alone; j++)
+            alone = j == i || storage_root(kernel->args[j].mem) != root;
+        if (alone)
+            nd->counters[nd->num_counters++] = (mosaic_counter_arg){
+                .arg = i, .width = info->counter_args_wide >> i & 1 ? 8 : 4, .size = m->size};
+    }
+}
+
 /* Copies the kernel's current arguments into the launch. */
 static cl_int capture_args(cl_kernel kernel, cl_device_id device, mosaic_ndrange *nd)
 {
@@ -283,6 +314,7 @@ static cl_int capture_args(cl_kernel kernel, cl_device_id device, mosaic_ndrange
             goto done;
         }
     }
+    find_counters(kernel, nd);
 done:
     if (local_offsets != small)
         free(local_offsets);

@@ -205,6 +205,12 @@ typedef struct mosaic_kernel_info {
                                          volatile loads, pipes: a persistent-threads kernel sizes its
                                          groups to the compute units): a device may run a launch in
                                          groups of its own choosing, the global ids unchanged */
+    uint64_t counter_args;            /* bit i: argument i (of the first 64) is a __global buffer the
+                                         kernel only adds to, with atomic adds or subtracts of 32-bit
+                                         integers (64-bit: also in counter_args_wide) whose old values
+                                         it never reads: a device may add into a private copy and fold
+                                         the copies in at the end (src/compiler/workgroup/counter_args.c) */
+    uint64_t counter_args_wide;
     mosaic_wg_fn wg_fn;               /* runs a whole work-group, barriers included (regions.c);
                                          NULL only when a barrier kernel must run as fibers */
     mosaic_wi_fn wi_fn;               /* runs one work-item; always set */

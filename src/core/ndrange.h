@@ -6,6 +6,17 @@
 
 #include "core/objects.h"
 
+/* A counter argument of a launch (mosaic_kernel_info's counter_args) that
+ * a device may add into copies of its own and fold in at the end: a buffer
+ * with storage of its own (no host pointer or SVM behind it) that no other
+ * argument of the launch reaches. */
+#define MOSAIC_MAX_COUNTERS 4
+typedef struct mosaic_counter_arg {
+    cl_uint arg;                       /* its index */
+    cl_uint width;                     /* its counters' bytes: 4 or 8 */
+    size_t size;                       /* the buffer's bytes (what the kernel may reach from the argument) */
+} mosaic_counter_arg;
+
 typedef struct mosaic_ndrange {
     cl_kernel kernel;                  /* internal reference */
     const mosaic_kernel_info *info;
@@ -19,6 +30,8 @@ typedef struct mosaic_ndrange {
     void **args;                       /* args[i] points at argument i's bytes in arg_storage */
     char *arg_storage;
     cl_mem *mems; cl_uint num_mems;    /* internal references, dropped at completion */
+    mosaic_counter_arg counters[MOSAIC_MAX_COUNTERS];
+    cl_uint num_counters;
 } mosaic_ndrange;
 
 #endif

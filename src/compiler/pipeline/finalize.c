@@ -1036,6 +1036,13 @@ cl_int mc_run_kernel_options(mc_pass_state *s, size_t k)
     return CL_SUCCESS;
 }
 
+cl_int mc_run_counter_args(mc_pass_state *s, size_t k)
+{
+    mosaic_kernel_info *info = &s->obj.kernels[k];
+    mc_find_counter_args(&s->kb[k], info);
+    return info->counter_args ? CL_SUCCESS : skip(s, "no buffer the kernel only adds to");
+}
+
 cl_int mc_run_guarded_index(mc_pass_state *s, size_t k)
 {
     unsigned n = mc_widen_guarded_indices(s->kb[k].body);

@@ -11,7 +11,7 @@
 #include "compiler/pipeline/pipeline.h"
 #include "compiler/workgroup/coarsening.h"
 
-#define ENTRY_MAGIC "MOSAICO7"
+#define ENTRY_MAGIC "MOSAICO8"
 
 static void put_u64(mosaic_strbuf *s, uint64_t v) { mosaic_strbuf_append(s, (const char *)&v, sizeof v); }
 static void put_str(mosaic_strbuf *s, const char *t)
@@ -59,6 +59,8 @@ void mc_object_serialize(const mc_object *o, mosaic_strbuf *s)
         put_u64(s, i->widened_lanes);
         put_u64(s, (uint64_t)i->keeps_item_state);
         put_u64(s, (uint64_t)i->regroupable);
+        put_u64(s, i->counter_args);
+        put_u64(s, i->counter_args_wide);
         put_u64(s, o->has_wg[k]);
         put_u64(s, o->fused_groups[k]);
     }
@@ -168,6 +170,8 @@ bool mc_object_deserialize(const void *data, size_t size, mc_object *o)
         i->widened_lanes = (unsigned)get_u64(&r);
         i->keeps_item_state = get_u64(&r) != 0;
         i->regroupable = get_u64(&r) != 0;
+        i->counter_args = get_u64(&r);
+        i->counter_args_wide = get_u64(&r) & i->counter_args;
         o->has_wg[k] = get_u64(&r) != 0;
         uint64_t fused = get_u64(&r);
         o->fused_groups[k] = fused <= MC_FUSED_GROUPS ? (unsigned char)fused : 0;

@@ -65,6 +65,11 @@ unsigned mc_demote_local_atomics(LLVMValueRef wg);
 /* What atomic operation op stores, from the old value and its operand
  * (atomics.c); NULL for the operations it does not know (fmax, fmin...). */
 LLVMValueRef mc_rmw_result(LLVMBuilderRef b, LLVMAtomicRMWBinOp op, LLVMValueRef old, LLVMValueRef v);
+/* The kernel's counter arguments (counter_args.c): __global buffers whose
+ * every use is an atomic add or subtract of one integer width whose old
+ * value nothing reads; sets info->counter_args and counter_args_wide.  On
+ * cleaned-up IR (kb->body's parameters used directly). */
+void mc_find_counter_args(const mc_kernel_build *kb, mosaic_kernel_info *info);
 /* Integer division and remainder never trap (safe_division.c). */
 void mc_guard_integer_division(LLVMModuleRef m);
 /* Turns the atomic library calls clang emits for spir64 (__atomic_fetch_add_4,

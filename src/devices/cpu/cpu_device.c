@@ -20,6 +20,7 @@
 #include "devices/cpu/cpu_runtime.h"
 #include "devices/cpu/cpu_pipe.h"
 #include "devices/cpu/cpu_exec.h"
+#include "devices/cpu/cpu_counters.h"
 #include "core/engine.h"
 #include "core/ndrange.h"
 #include "core/recycle.h"
@@ -87,6 +88,7 @@ typedef struct worker {
     bool divergence_reported;
     unsigned active;     /* the mask a non-uniform sub-group barrier returns to the fibers it releases */
     cpu_running running; /* the job, for device-side enqueue (cpu_enqueue.c) */
+    cpu_counters counters; /* private copies of a launch's counter arguments (cpu_counters.c) */
     struct {             /* the K.wg call run_wg makes on big_stack */
         mosaic_wg_fn fn;
         void *const *args;
@@ -493,8 +495,9 @@ static cl_int run_wg(worker *w, const mosaic_kernel_info *k, mosaic_wg_fn fn, vo
     return CL_COMPLETE;
 }
 
-/* Runs the group at g of j with a context group_ctx_init set up for j. */
-static cl_int run_group(worker *w, const job *j, mosaic_wg_ctx *ctx, const size_t g[3])
+/* Runs the group at g of j with a context group_ctx_init set up for j, and
+ * args: the launch's, or the worker's with its copies of the counters. */
+static cl_int run_group(worker *w, const job *j, mosaic_wg_ctx *ctx, const size_t g[3], void *const *args)
 {
     MOSAIC_ASSERT(ctx->device_private == w && ctx->local_mem == w->local_mem);
     const mosaic_ndrange *nd = j->ndrange;
@@ -510,15 +513,15 @@ static cl_int run_group(worker *w, const job *j, mosaic_wg_ctx *ctx, const size_
     /* a whole group (each ctx->local_size[d] is at most local_size[d]) may run
      * the K.wg built for the launch's local size */
     if (nd->sized.whole && count == nd->local_size[0] * nd->local_size[1] * nd->local_size[2])
-        return run_wg(w, k, nd->sized.whole, nd->args, ctx);
+        return run_wg(w, k, nd->sized.whole, args, ctx);
     if (k->wg_fn)
-        return run_wg(w, k, k->wg_fn, nd->args, ctx);
+        return run_wg(w, k, k->wg_fn, args, ctx);
     if (!fibers_reserve(&w->fibers, count, mosaic_cpu_fiber_stack(k)))
         return CL_OUT_OF_RESOURCES;
     ctx->private_lo[1] = w->fibers.stacks;
     ctx->private_hi[1] = w->fibers.stacks + w->fibers.count * (w->fibers.stack_size + page_size());
     w->kernel = k;
-    w->args = nd->args;
+    w->args = args;
     w->ctx = ctx;
     if (!run_group_as_fibers(w, count) && !w->divergence_reported) {
         w->divergence_reported = true;
@@ -532,7 +535,7 @@ static cl_int run_group(worker *w, const job *j, mosaic_wg_ctx *ctx, const size_
  * groups (x, y .. y + F - 1, z) of one column, through K.fused when they
  * are all there and whole and `together` (ctx: F contexts from
  * group_ctx_init), else one by one (ctx: at least one). */
-static cl_int run_unit(worker *w, const job *j, mosaic_wg_ctx *ctx, size_t u, bool together)
+static cl_int run_unit(worker *w, const job *j, mosaic_wg_ctx *ctx, size_t u, bool together, void *const *args)
 {
     const mosaic_ndrange *nd = j->ndrange;
     unsigned f = j->fused_groups;
@@ -551,12 +554,12 @@ static cl_int run_unit(worker *w, const job *j, mosaic_wg_ctx *ctx, size_t u, bo
         /* a build for one size has a small frame (one_size.c): K.fused runs on
          * the worker's stack, its contexts' private ranges as group_ctx_init set them */
         MOSAIC_ASSERT(!mosaic_cpu_wg_stack(nd->info));
-        nd->sized.fused(nd->args, ctx);
+        nd->sized.fused(args, ctx);
         return CL_COMPLETE;
     }
     for (size_t i = 0; i < count; i++) {
         size_t gi[3] = {g[0], g[1] + i, g[2]};
-        cl_int status = run_group(w, j, ctx, gi);
+        cl_int status = run_group(w, j, ctx, gi, args);
         if (status != CL_COMPLETE)
             return status;
     }
@@ -594,6 +597,8 @@ static void work_on_kernel(worker *w, job *j, bool *searching)
     /* 0: not set up yet (nd is only sure to live while a claim holds groups), 1: ready, 2: ready for
      * one group at a time only (no memory for the arenas of a unit's groups), -1: no arena */
     int ctx_state = 0;
+    void *const *args = NULL; /* set with the contexts */
+    bool copies = false;      /* args point at this worker's copies of the counters */
     unsigned home = mosaic_cpu_home_of(j, w->index);
     for (;;) {
         /* MOSAIC_TRACE: read before the claim, this is the command's START
@@ -618,10 +623,14 @@ static void work_on_kernel(worker *w, job *j, bool *searching)
         }
         size_t coords[3] = { 0, 0, 0 };
         if (!j->run_part) {
-            if (ctx_state == 0)
+            if (ctx_state == 0) {
                 ctx_state = group_ctx_init(w, j, ctx, j->fused_groups ? j->fused_groups : 1) ? 1
                             : j->fused_groups && group_ctx_init(w, j, ctx, 1)               ? 2
                                                                                              : -1;
+                copies = mosaic_cpu_counters_pay(nd, w->pool->num_workers) &&
+                         mosaic_cpu_counters_begin(&w->counters, nd);
+                args = copies ? w->counters.args : nd->args;
+            }
             group_coords(nd, first, coords);
         }
         for (size_t g = first; g < end; g++) {
@@ -629,9 +638,9 @@ static void work_on_kernel(worker *w, job *j, bool *searching)
             if (j->run_part) {
                 status = j->run_part(j->command, g, j->total_groups);
             } else if (j->fused_groups) {
-                status = ctx_state > 0 ? run_unit(w, j, ctx, g, ctx_state == 1) : CL_OUT_OF_RESOURCES;
+                status = ctx_state > 0 ? run_unit(w, j, ctx, g, ctx_state == 1, args) : CL_OUT_OF_RESOURCES;
             } else {
-                status = ctx_state > 0 ? run_group(w, j, ctx, coords) : CL_OUT_OF_RESOURCES;
+                status = ctx_state > 0 ? run_group(w, j, ctx, coords, args) : CL_OUT_OF_RESOURCES;
                 next_group_coords(nd, coords);
             }
             if (status != CL_COMPLETE) {
@@ -657,6 +666,8 @@ static void work_on_kernel(worker *w, job *j, bool *searching)
             break;
     }
     w->running.job = NULL;
+    if (copies) /* nd lives: the groups this worker ran are not counted yet */
+        mosaic_cpu_counters_fold(&w->counters, nd);
     if (j->stream_stores) /* before the groups count as done */
         store_fence();
     mosaic_cpu_printf_flush(); /* the groups' printf output, out before they count as done */
@@ -677,6 +688,7 @@ static void worker_exit(worker *w)
 {
     cpu_pool *p = w->pool;
     free(w->local_mem);
+    mosaic_cpu_counters_free(&w->counters);
     if (w->fibers.stacks)
         munmap(w->fibers.stacks, w->fibers.count * (w->fibers.stack_size + page_size()));
     if (w->big_stack.base)

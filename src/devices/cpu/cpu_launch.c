@@ -7,10 +7,12 @@
  * is vectorised, widened, or run in regions, and whether it can see its
  * groups. */
 #include "devices/cpu/cpu.h"
+#include "devices/cpu/cpu_counters.h"
 #include "base/assert.h"
 #include "base/settings.h"
 
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -84,35 +86,52 @@ void mosaic_cpu_choose_local_size(cl_device_id device, const mosaic_kernel_info 
     }
 }
 
-/* With MOSAIC_DEBUG=launch: that a launch of `name` with groups of `from`
- * runs in groups of `to`, once per kernel name and pair of sizes (the
- * first MAX_SAID pairs of the process). */
+/* With MOSAIC_DEBUG=launch: a line about a launch, once per `key` (a
+ * kernel's name and what the line says of it) for the first MAX_SAID keys
+ * of the process. */
 #define MAX_SAID 64
-static void say_regrouped(const char *name, const size_t from[3], const size_t to[3])
+static void say_once(const char *key, const char *format, ...) __attribute__((format(printf, 2, 3)));
+static void say_once(const char *key, const char *format, ...)
 {
     static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-    static struct {
-        char name[64];
-        size_t from[3], to[3];
-    } said[MAX_SAID];
+    static char said[MAX_SAID][96];
     static size_t count;
     bool say = true;
     pthread_mutex_lock(&lock);
     for (size_t i = 0; i < count && say; i++)
-        say = strncmp(said[i].name, name, sizeof said[i].name - 1) ||
-              memcmp(said[i].from, from, sizeof said[i].from) || memcmp(said[i].to, to, sizeof said[i].to);
-    if (say && count < MAX_SAID) {
-        snprintf(said[count].name, sizeof said[count].name, "%s", name);
-        memcpy(said[count].from, from, sizeof said[count].from);
-        memcpy(said[count].to, to, sizeof said[count].to);
-        count++;
-    } else {
+        say = strncmp(said[i], key, sizeof said[i] - 1) != 0;
+    if (say && count < MAX_SAID)
+        snprintf(said[count++], sizeof said[0], "%s", key);
+    else
         say = false;
-    }
     pthread_mutex_unlock(&lock);
-    if (say)
-        fprintf(stderr, "mosaic: kernel %s: work-groups of %zux%zux%zu run as %zux%zux%zu (the kernel cannot "
-                "observe its groups)\n", name, from[0], from[1], from[2], to[0], to[1], to[2]);
+    if (say) {
+        va_list ap;
+        va_start(ap, format);
+        vfprintf(stderr, format, ap);
+        va_end(ap);
+    }
+}
+
+/* That a launch of `name` with groups of `from` runs in groups of `to`. */
+static void say_regrouped(const char *name, const size_t from[3], const size_t to[3])
+{
+    char key[96];
+    snprintf(key, sizeof key, "%.60s %zu %zu %zu %zu %zu %zu", name, from[0], from[1], from[2], to[0], to[1], to[2]);
+    say_once(key, "mosaic: kernel %s: work-groups of %zux%zux%zu run as %zux%zux%zu (the kernel cannot "
+             "observe its groups)\n", name, from[0], from[1], from[2], to[0], to[1], to[2]);
+}
+
+/* That the workers of a launch of `name` add into copies of its counters. */
+static void say_counters(const mosaic_ndrange *nd)
+{
+    char key[96];
+    for (cl_uint i = 0; i < nd->num_counters; i++) {
+        const mosaic_counter_arg *a = &nd->counters[i];
+        snprintf(key, sizeof key, "%.60s counter %u", nd->info->name, a->arg);
+        say_once(key, "mosaic: kernel %s: argument %u, a buffer of %zu bytes the kernel only adds to, is "
+                 "added into a copy per worker, folded in at the end\n", nd->info->name, a->arg, a->size);
+    }
 }
 
 static size_t groups_of(const size_t global[3], const size_t local[3])
@@ -188,6 +207,8 @@ void mosaic_cpu_prepare_launch(cl_device_id device, mosaic_ndrange *nd)
     const struct mosaic_settings *settings = mosaic_settings();
     if (nd->info->regroupable && nd->total_groups && !settings->keep_groups)
         regroup(device, nd);
+    if (mosaic_debugging(MOSAIC_DEBUG_LAUNCH) && mosaic_cpu_counters_pay(nd, device->compute_units))
+        say_counters(nd);
     nd->sized = mosaic_executable_wg_for_size(nd->kernel->program->executable, nd->info, nd->local_size,
                                               settings->specialise_after, settings->specialise_wait);
 }
