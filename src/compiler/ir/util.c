@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include <llvm-c/BitReader.h>
+#include <llvm-c/IRReader.h>
+#include <llvm-c/TargetMachine.h>
 #include <llvm-c/Support.h>
 #include <llvm-c/Error.h>
 #include <llvm-c/Target.h>
@@ -48,6 +50,47 @@ static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static bool have_native_target;
 static char *host_cpu, *host_features, *host_triple;
 
+/* LLVM 16's code generator keeps the value types of its DAG nodes in
+ * function-local statics (SDNode::getValueTypeList), made at the process's
+ * first code generation, so their destructors are registered then and run
+ * at exit before every exit handler registered earlier.  When that first
+ * code generation was a build on the background thread, whose exit handler
+ * waits for it (pipeline/background.c), exit freed them under the build:
+ * test_threads crashed at exit in EVT::getExtendedSizeInBits.  Making one
+ * small function's code at set-up makes them before anyone registers an
+ * exit handler. */
+static void warm_up_code_generator(void)
+{
+    static const char ir[] = "define <8 x float> @f(<8 x float> %a, <8 x float> %b) {\n"
+                             "  %c = fadd <8 x float> %a, %b\n"
+                             "  ret <8 x float> %c\n"
+                             "}\n";
+    LLVMContextRef c = LLVMContextCreate();
+    LLVMMemoryBufferRef text = LLVMCreateMemoryBufferWithMemoryRangeCopy(ir, sizeof ir - 1, "warm-up");
+    LLVMModuleRef m = NULL;
+    char *err = NULL;
+    LLVMTargetRef t;
+    /* (LLVMParseIRInContext takes the buffer, parsed or not) */
+    if (c && text && !LLVMParseIRInContext(c, text, &m, &err) && !LLVMGetTargetFromTriple(host_triple, &t, &err)) {
+        LLVMSetTarget(m, host_triple);
+        LLVMTargetMachineRef tm = LLVMCreateTargetMachine(t, host_triple, host_cpu, host_features,
+                                                          LLVMCodeGenLevelDefault, LLVMRelocPIC,
+                                                          LLVMCodeModelJITDefault);
+        LLVMMemoryBufferRef code = NULL;
+        if (tm && !LLVMTargetMachineEmitToMemoryBuffer(tm, m, LLVMObjectFile, &err, &code))
+            LLVMDisposeMemoryBuffer(code);
+        if (tm)
+            LLVMDisposeTargetMachine(tm);
+    } else if (!c && text) {
+        LLVMDisposeMemoryBuffer(text);
+    }
+    LLVMDisposeMessage(err);
+    if (m)
+        LLVMDisposeModule(m);
+    if (c)
+        LLVMContextDispose(c);
+}
+
 static void do_init(void)
 {
     if (LLVMInitializeNativeTarget() || LLVMInitializeNativeAsmPrinter())
@@ -63,6 +106,7 @@ static void do_init(void)
     const char *argv[4] = {"mosaic", "-scalarize-load-store"};
     int argc = 2 + mc_vectoriser_remark_options(argv + 2);
     LLVMParseCommandLineOptions(argc, argv, NULL);
+    warm_up_code_generator();
     have_native_target = true;
 }
 

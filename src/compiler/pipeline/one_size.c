@@ -21,6 +21,7 @@
 #include "base/assert.h"
 #include "base/settings.h"
 #include "compiler/pipeline/background.h"
+#include "compiler/ir/llvm.h"
 #include "compiler/pipeline/one_size.h"
 #include "compiler/workgroup/workgroup.h"
 
@@ -203,6 +204,13 @@ static void drop_job(void *arg)
 /* Queues the build of entry e (marked building); false: not queued. */
 static bool build_in_background(mc_one_size_builds *b, const char *name, one_size_entry *e)
 {
+    /* LLVM set up on this thread first, before the background thread
+     * registers its exit handler (ir/util.c, warm_up_code_generator) */
+    mosaic_strbuf log = {0};
+    cl_int ready = mc_llvm_init(&log);
+    mosaic_strbuf_free(&log);
+    if (ready != CL_SUCCESS)
+        return false;
     size_t n = strlen(name) + 1;
     one_size_job *job = malloc(sizeof *job + n);
     if (!job)
