@@ -613,7 +613,11 @@ static void work_on_kernel(worker *w, job *j, bool *searching)
         if (!claimed)
             break; /* nd may be gone already: the command can complete any time now */
         size_t end = first + claimed;
-        if (!atomic_exchange(&j->started, true)) { /* before its groups end: the command cannot complete first */
+        /* The first claim marks the command running, before its groups end
+         * (the command cannot complete first).  Read before the exchange, so
+         * the later claims (some 32 a worker and launch) do not each take
+         * the job's line from the other workers. */
+        if (!atomic_load_explicit(&j->started, memory_order_relaxed) && !atomic_exchange(&j->started, true)) {
             if (j->command)
                 mosaic_command_running_at(j->command, began);
             else
