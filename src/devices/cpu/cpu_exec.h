@@ -53,6 +53,7 @@ typedef struct cpu_job {
     unsigned homes;              /* ranges the groups are dealt out in, 1 to MOSAIC_CPU_HOMES */
     cpu_home home[MOSAIC_CPU_HOMES];
     atomic_bool started;         /* some group (or part) was claimed: the command is running */
+    atomic_bool claimed_out;     /* a worker found none left to claim: the job may leave the list */
     atomic_size_t groups_done;
     atomic_int holds;            /* the list's + one per worker inside + one until complete */
     atomic_int status;           /* first failure, or CL_COMPLETE */
@@ -116,17 +117,6 @@ static inline void mosaic_cpu_set_claims(cpu_job *j, unsigned workers)
     if (j->chunk == 0)
         j->chunk = 1;
     j->split = 4;
-}
-
-/* Groups (or parts) of j not claimed yet. */
-static inline size_t mosaic_cpu_groups_unclaimed(cpu_job *j)
-{
-    size_t left = 0;
-    for (unsigned h = 0; h < j->homes; h++) {
-        size_t next = atomic_load_explicit(&j->home[h].next, memory_order_relaxed);
-        left += next < j->home[h].end ? j->home[h].end - next : 0;
-    }
-    return left;
 }
 
 /* Claims the next work-groups (or parts) of j from the range of `home`,
