@@ -19,6 +19,9 @@
 /* Initialises LLVM's native target once: CL_BUILD_PROGRAM_FAILURE when
  * this machine has none. */
 cl_int mc_llvm_init(mosaic_strbuf *log);
+/* LLVM's lazily made statics made now, once a process, on this thread: before
+ * builds on another thread that exit would race (util.c). */
+void mc_llvm_warm_up(void);
 /* A context whose diagnostics go to log (which must outlive the context);
  * NULL: out of memory. */
 LLVMContextRef mc_context_create(mosaic_strbuf *log);

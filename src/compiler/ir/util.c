@@ -12,6 +12,7 @@
 #include <llvm-c/BitReader.h>
 #include <llvm-c/IRReader.h>
 #include <llvm-c/TargetMachine.h>
+#include <llvm-c/Transforms/PassBuilder.h>
 #include <llvm-c/Support.h>
 #include <llvm-c/Error.h>
 #include <llvm-c/Target.h>
@@ -50,20 +51,36 @@ static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static bool have_native_target;
 static char *host_cpu, *host_features, *host_triple;
 
-/* LLVM 16's code generator keeps the value types of its DAG nodes in
- * function-local statics (SDNode::getValueTypeList), made at the process's
- * first code generation, so their destructors are registered then and run
- * at exit before every exit handler registered earlier.  When that first
- * code generation was a build on the background thread, whose exit handler
- * waits for it (pipeline/background.c), exit freed them under the build:
- * test_threads crashed at exit in EVT::getExtendedSizeInBits.  Making one
- * small function's code at set-up makes them before anyone registers an
- * exit handler. */
+/* LLVM 16 keeps some of its state in function-local statics (the code
+ * generator's value types, SDNode::getValueTypeList, among them), made at
+ * their first use, so their destructors are registered then and run at
+ * exit before every exit handler registered earlier.  When that first use
+ * was in a build on the background thread, whose exit handler waits for it
+ * (pipeline/background.c), exit freed them under the build: test_threads
+ * crashed at exit in EVT::getExtendedSizeInBits, or aborted with "LLVM
+ * ERROR: out of memory".  Optimising one small loop (O2) and making its
+ * code on the thread that makes a program able to build in the background
+ * (pipeline/one_size.c), before any build there, makes most of them before
+ * that thread registers its exit handler (a few milliseconds, once a
+ * process). */
 static void warm_up_code_generator(void)
 {
-    static const char ir[] = "define <8 x float> @f(<8 x float> %a, <8 x float> %b) {\n"
-                             "  %c = fadd <8 x float> %a, %b\n"
-                             "  ret <8 x float> %c\n"
+    /* a loop the vectoriser widens, so the optimiser's passes run as in a build */
+    static const char ir[] = "define void @f(ptr noalias %a, ptr noalias %b, i64 %n) {\n"
+                             "entry:\n"
+                             "  br label %loop\n"
+                             "loop:\n"
+                             "  %i = phi i64 [ 0, %entry ], [ %j, %loop ]\n"
+                             "  %p = getelementptr float, ptr %a, i64 %i\n"
+                             "  %q = getelementptr float, ptr %b, i64 %i\n"
+                             "  %x = load float, ptr %p\n"
+                             "  %y = fmul float %x, 3.0\n"
+                             "  store float %y, ptr %q\n"
+                             "  %j = add i64 %i, 1\n"
+                             "  %c = icmp ult i64 %j, %n\n"
+                             "  br i1 %c, label %loop, label %done\n"
+                             "done:\n"
+                             "  ret void\n"
                              "}\n";
     LLVMContextRef c = LLVMContextCreate();
     LLVMMemoryBufferRef text = LLVMCreateMemoryBufferWithMemoryRangeCopy(ir, sizeof ir - 1, "warm-up");
@@ -76,6 +93,12 @@ static void warm_up_code_generator(void)
         LLVMTargetMachineRef tm = LLVMCreateTargetMachine(t, host_triple, host_cpu, host_features,
                                                           LLVMCodeGenLevelDefault, LLVMRelocPIC,
                                                           LLVMCodeModelJITDefault);
+        LLVMPassBuilderOptionsRef o = LLVMCreatePassBuilderOptions();
+        LLVMErrorRef failed = tm && o ? LLVMRunPasses(m, "default<O2>", tm, o) : NULL;
+        if (failed)
+            LLVMConsumeError(failed);
+        if (o)
+            LLVMDisposePassBuilderOptions(o);
         LLVMMemoryBufferRef code = NULL;
         if (tm && !LLVMTargetMachineEmitToMemoryBuffer(tm, m, LLVMObjectFile, &err, &code))
             LLVMDisposeMemoryBuffer(code);
@@ -106,8 +129,15 @@ static void do_init(void)
     const char *argv[4] = {"mosaic", "-scalarize-load-store"};
     int argc = 2 + mc_vectoriser_remark_options(argv + 2);
     LLVMParseCommandLineOptions(argc, argv, NULL);
-    warm_up_code_generator();
     have_native_target = true;
+}
+
+static pthread_once_t warm_up_once = PTHREAD_ONCE_INIT;
+
+void mc_llvm_warm_up(void)
+{
+    if (mc_llvm_init(NULL) == CL_SUCCESS)
+        pthread_once(&warm_up_once, warm_up_code_generator);
 }
 
 cl_int mc_llvm_init(mosaic_strbuf *log)
@@ -115,7 +145,8 @@ cl_int mc_llvm_init(mosaic_strbuf *log)
     pthread_once(&init_once, do_init);
     if (have_native_target)
         return CL_SUCCESS;
-    mosaic_strbuf_puts(log, "error: LLVM has no native target for this machine\n");
+    if (log)
+        mosaic_strbuf_puts(log, "error: LLVM has no native target for this machine\n");
     return CL_BUILD_PROGRAM_FAILURE;
 }
 

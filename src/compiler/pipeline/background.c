@@ -26,6 +26,8 @@ static pthread_cond_t changed = PTHREAD_COND_INITIALIZER; /* a job came, or one 
 static job *first, *last;
 static bool started, running, exiting;
 
+static void stop_at_exit(void);
+
 static void *background_thread(void *unused)
 {
     (void)unused;
@@ -41,6 +43,11 @@ static void *background_thread(void *unused)
         pthread_mutex_unlock(&lock);
         j->run(j->arg);
         free(j);
+        /* Again after each job: exit runs its handlers newest first, and
+         * the destructors of statics LLVM made in this job's first use of
+         * them (ir/util.c, warm_up_code_generator) would otherwise run before
+         * this one, under the next job. */
+        atexit(stop_at_exit);
         pthread_mutex_lock(&lock);
         running = false;
         pthread_cond_broadcast(&changed);

@@ -66,6 +66,9 @@ mc_one_size_builds *mc_one_size_builds_new(const mosaic_compiler_target *target,
     if (!any || mosaic_executable_global_variables_size(exe) ||
         mosaic_executable_block_kernel(exe, MOSAIC_BLOCK_HANDLE(0)))
         return NULL;
+    /* before any build in the background, on the thread that builds the
+     * program (ir/util.c, warm_up_code_generator) */
+    mc_llvm_warm_up();
     mc_one_size_builds *b = calloc(1, sizeof *b);
     if (!b)
         return NULL;
@@ -204,13 +207,6 @@ static void drop_job(void *arg)
 /* Queues the build of entry e (marked building); false: not queued. */
 static bool build_in_background(mc_one_size_builds *b, const char *name, one_size_entry *e)
 {
-    /* LLVM set up on this thread first, before the background thread
-     * registers its exit handler (ir/util.c, warm_up_code_generator) */
-    mosaic_strbuf log = {0};
-    cl_int ready = mc_llvm_init(&log);
-    mosaic_strbuf_free(&log);
-    if (ready != CL_SUCCESS)
-        return false;
     size_t n = strlen(name) + 1;
     one_size_job *job = malloc(sizeof *job + n);
     if (!job)
