@@ -466,6 +466,72 @@ TEST(geometric_edges)
         geometric_type(true, doubles, sizeof doubles / sizeof doubles[0]);
 }
 
+/* ---- test_device_execution enqueue_flags ------------------------------------------
+ * Each group clears its own results, then its first work-item starts a chain
+ * of children with CLK_ENQUEUE_FLAGS_WAIT_WORK_GROUP whose last one sets the
+ * result of the group; the chain of a group whose work-items' results another
+ * group clears (group 1 clears results 16..31, group 16's among them) must
+ * not end before that group has run.  Groups were dealt out one range a
+ * worker, so the second worker's first group and its whole chain could end
+ * before the first worker began group 0; a program that enqueues kernels
+ * now starts its groups in order. */
+enum { FLAGS_GROUPS = 32, FLAGS_LOCAL = 16, FLAGS_DEPTH = 6 };
+
+TEST(enqueue_flags_wait_work_group)
+{
+    static const char *source =
+        "void link(global int *res, int depth, int group)\n"
+        "{\n"
+        "    if (depth < 6) {\n"
+        "        if (get_local_id(0) == 0)\n"
+        "            enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_WAIT_WORK_GROUP,\n"
+        "                           ndrange_1D(get_local_size(0), get_local_size(0)),\n"
+        "                           ^{ link(res, depth + 1, group); });\n"
+        "    } else if (get_local_id(0) == 0) {\n"
+        "        res[group] = 1;\n"
+        "    }\n"
+        "}\n"
+        "kernel void flags(global int *res)\n"
+        "{\n"
+        "    res[get_global_id(0)] = 0;\n"
+        "    if (get_local_id(0) == 0) {\n"
+        "        int group = (int)get_group_id(0);\n"
+        "        enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_WAIT_WORK_GROUP,\n"
+        "                       ndrange_1D(get_local_size(0), get_local_size(0)), ^{ link(res, 1, group); });\n"
+        "    }\n"
+        "}\n";
+    cl_int err;
+    cl_queue_properties props[] = {CL_QUEUE_PROPERTIES,
+                                   CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_ON_DEVICE |
+                                       CL_QUEUE_ON_DEVICE_DEFAULT,
+                                   0};
+    cl_command_queue device_queue = clCreateCommandQueueWithProperties(context, device, props, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    cl_program p = clCreateProgramWithSource(context, 1, &source, NULL, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    CHECK_ERR(clBuildProgram(p, 1, &device, "-cl-std=CL2.0", NULL, NULL), CL_SUCCESS);
+    cl_kernel k = clCreateKernel(p, "flags", &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    cl_mem res = clCreateBuffer(context, CL_MEM_READ_WRITE, FLAGS_GROUPS * FLAGS_LOCAL * sizeof(cl_int), NULL, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    CHECK_ERR(clSetKernelArg(k, 0, sizeof res, &res), CL_SUCCESS);
+    size_t global = FLAGS_GROUPS * FLAGS_LOCAL, local = FLAGS_LOCAL;
+    int wrong_runs = 0;
+    for (int run = 0; run < 20; run++) {
+        cl_int got[FLAGS_GROUPS * FLAGS_LOCAL];
+        CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0, NULL, NULL), CL_SUCCESS);
+        CHECK_ERR(clEnqueueReadBuffer(queue, res, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL), CL_SUCCESS);
+        int wrong = 0;
+        for (int i = 0; i < FLAGS_GROUPS * FLAGS_LOCAL; i++)
+            wrong += got[i] != (i < FLAGS_GROUPS);
+        wrong_runs += wrong != 0;
+    }
+    CHECK(wrong_runs == 0, "%d of 20 runs with a group's result cleared after its chain ended", wrong_runs);
+    clReleaseMemObject(res);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    clReleaseCommandQueue(device_queue);
+}
 
 int main(int argc, char **argv)
 {

@@ -18,7 +18,7 @@
 static void claims_for(size_t total, unsigned workers, size_t *chunk, size_t *split)
 {
     cpu_job j = { .total_groups = total };
-    mosaic_cpu_set_claims(&j, workers);
+    mosaic_cpu_set_claims(&j, workers, MOSAIC_CPU_HOMES);
     *chunk = j.chunk;
     *split = j.split;
 }
@@ -71,7 +71,7 @@ TEST(homes_and_stealing_cover_the_launch_once)
         for (size_t w = 0; w < sizeof workers / sizeof *workers; w++) {
             size_t total = totals[t];
             cpu_job j = { .total_groups = total };
-            mosaic_cpu_set_claims(&j, workers[w]);
+            mosaic_cpu_set_claims(&j, workers[w], MOSAIC_CPU_HOMES);
             CHECK(j.homes >= 1 && j.homes <= MOSAIC_CPU_HOMES && j.homes <= (total ? total : 1), "%u homes",
                   j.homes);
             CHECK(groups_unclaimed(&j) == total, "%zu groups unclaimed at the start",
@@ -109,7 +109,7 @@ TEST(a_worker_keeps_its_groups_across_launches)
     size_t firsts[2][16];
     for (int launch = 0; launch < 2; launch++) {
         cpu_job j = { .total_groups = 16384 };
-        mosaic_cpu_set_claims(&j, 16);
+        mosaic_cpu_set_claims(&j, 16, MOSAIC_CPU_HOMES);
         CHECK(j.homes == 16, "16 workers, 16 homes: %u", j.homes);
         /* in another order at each launch */
         for (unsigned i = 0; i < 16; i++) {

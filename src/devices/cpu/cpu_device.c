@@ -1032,6 +1032,18 @@ static bool streams_stores(cl_device_id device, const mosaic_ndrange *nd)
     return mosaic_cpu_streams(device, bytes);
 }
 
+/* Whether nd's program enqueues kernels from kernels (it has block
+ * kernels).  Its launches start their groups in linear order, from one
+ * range: a group's children (CLK_ENQUEUE_FLAGS_WAIT_WORK_GROUP) may start
+ * as soon as it ends, and with a range a worker, the second worker's first
+ * group (group 8 of 16 on 2 workers) and a chain of its children could all
+ * end before the first worker began group 0, which programs written for GPUs
+ * (the CTS's device_execution enqueue_flags) take for granted. */
+static bool enqueues_kernels(const mosaic_ndrange *nd)
+{
+    return mosaic_executable_block_kernel(nd->kernel->program->executable, MOSAIC_BLOCK_HANDLE(0)) != NULL;
+}
+
 static void cpu_submit(cl_device_id device, cl_event command)
 {
     cpu_pool *p = device->impl;
@@ -1070,7 +1082,7 @@ static void cpu_submit(cl_device_id device, cl_event command)
     j->context = command->queue->context;
     j->device = device;
     atomic_init(&j->outstanding, 1);
-    mosaic_cpu_set_claims(j, p->num_workers);
+    mosaic_cpu_set_claims(j, p->num_workers, nd && enqueues_kernels(nd) ? 1 : MOSAIC_CPU_HOMES);
     /* a kernel's job lives until it completes (its children), as one in parts does */
     atomic_init(&j->holds, nd || j->run_part ? 2 : 1);
     atomic_init(&j->status, CL_COMPLETE);
@@ -1095,7 +1107,7 @@ void mosaic_cpu_push_child(cl_device_id device, cpu_job *j)
 {
     cpu_pool *p = device->impl;
     ensure_pool(p);
-    mosaic_cpu_set_claims(j, p->num_workers);
+    mosaic_cpu_set_claims(j, p->num_workers, 1); /* (its program enqueues kernels) */
     pthread_mutex_lock(&p->lock);
     j->next = p->head;
     p->head = j;

@@ -98,14 +98,16 @@ static inline size_t mosaic_cpu_claim_size(size_t left, size_t chunk, size_t spl
 }
 
 /* How j's groups (j->total_groups set) are claimed by `workers`: a range
- * each (cpu_home), in chunks of about a 32nd of it, few enough claims to
- * keep the counters cold, enough to balance groups of uneven cost; the last
- * claims of a range smaller (mosaic_cpu_claim_size). */
-static inline void mosaic_cpu_set_claims(cpu_job *j, unsigned workers)
+ * each (cpu_home), at most `most_homes` ranges, in chunks of about a 32nd of
+ * it, few enough claims to keep the counters cold, enough to balance groups
+ * of uneven cost; the last claims of a range smaller (mosaic_cpu_claim_size).
+ * With one range the groups start in their linear order. */
+static inline void mosaic_cpu_set_claims(cpu_job *j, unsigned workers, unsigned most_homes)
 {
+    MOSAIC_ASSERT(most_homes >= 1 && most_homes <= MOSAIC_CPU_HOMES);
     size_t w = workers ? workers : 1, g = j->total_groups;
     j->workers = (unsigned)w;
-    j->homes = (unsigned)(w < MOSAIC_CPU_HOMES ? w : MOSAIC_CPU_HOMES);
+    j->homes = (unsigned)(w < most_homes ? w : most_homes);
     if (j->homes > g)
         j->homes = g ? (unsigned)g : 1;
     for (unsigned h = 0; h < j->homes; h++) {
@@ -113,6 +115,7 @@ static inline void mosaic_cpu_set_claims(cpu_job *j, unsigned workers)
         j->home[h].end = g * (h + 1) / j->homes;
     }
     atomic_init(&j->started, false);
+    atomic_init(&j->claimed_out, false);
     j->chunk = g / (w * 32);
     if (j->chunk == 0)
         j->chunk = 1;
