@@ -212,6 +212,44 @@ TEST(math)
     clReleaseProgram(p);
 }
 
+/* A struct passed by value, as llvm-spirv writes it: a pointer to Function
+ * memory decorated FuncParamAttr ByVal, which the kernel check refused as a
+ * private pointer (AdaptiveCpp's SYCL kernels all take their lambda so). */
+typedef struct {
+    cl_int a;
+    cl_float b;
+    cl_long c;
+    cl_char d;
+    cl_float4 v;
+} by_value_t;
+
+TEST(struct_by_value)
+{
+    cl_program p = build_module("kernels", NULL);
+    if (!p)
+        return;
+    enum { N = 64 };
+    float out[N];
+    cl_mem ob = buffer(sizeof out, NULL);
+    by_value_t s = {.a = 3, .b = 0.5f, .c = 1000, .d = -7, .v = {{1.0f, 2.0f, 3.0f, 4.0f}}};
+    cl_int k3 = 3;
+    cl_kernel k = kernel(p, "by_value");
+    CHECK_ERR(clSetKernelArg(k, 0, sizeof ob, &ob), CL_SUCCESS);
+    CHECK_ERR(clSetKernelArg(k, 1, sizeof s, &s), CL_SUCCESS);
+    CHECK_ERR(clSetKernelArg(k, 1, sizeof s - 8, &s), CL_INVALID_ARG_SIZE);
+    CHECK_ERR(clSetKernelArg(k, 2, sizeof k3, &k3), CL_SUCCESS);
+    size_t global = N;
+    CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, NULL, 0, NULL, NULL), CL_SUCCESS);
+    CHECK_ERR(clEnqueueReadBuffer(queue, ob, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL), CL_SUCCESS);
+    int bad = 0;
+    for (int i = 0; i < N; i++)
+        bad += out[i] != 3.0f + 0.5f + 1000.0f - 7.0f + 1.0f + 4.0f + (float)(3 * i);
+    CHECK(bad == 0, "%d wrong (out[1] %g)", bad, out[1]);
+    clReleaseMemObject(ob);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+}
+
 TEST(local_memory_and_barriers)
 {
     cl_program p = build_module("kernels", NULL);

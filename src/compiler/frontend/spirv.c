@@ -400,7 +400,8 @@ enum {
     OP_TYPE_EVENT = 34, OP_TYPE_DEVICE_EVENT = 35, OP_TYPE_RESERVE_ID = 36, OP_TYPE_QUEUE = 37, OP_TYPE_PIPE = 38,
     OP_TYPE_FORWARD_POINTER = 39, OP_FUNCTION = 54, OP_FUNCTION_PARAMETER = 55, OP_FUNCTION_END = 56,
 };
-enum { STORAGE_UNIFORM_CONSTANT = 0, STORAGE_WORKGROUP = 4, STORAGE_CROSS_WORKGROUP = 5 };
+enum { STORAGE_UNIFORM_CONSTANT = 0, STORAGE_WORKGROUP = 4, STORAGE_CROSS_WORKGROUP = 5, STORAGE_FUNCTION = 7 };
+enum { DECORATION_FUNC_PARAM_ATTR = 38, FUNC_PARAM_ATTR_BY_VAL = 2 };
 #define MAX_ID_BOUND ((uint32_t)1 << 22)
 
 /* What a module's ids are, as far as kernel parameters care: one entry per
@@ -409,6 +410,7 @@ typedef struct sig_id {
     uint32_t at;       /* word index of the instruction declaring it (a type, a function, a parameter); 0: none */
     uint32_t bad;      /* for a type: the id of a part no kernel argument may hold (itself, or a member's); 0: none */
     uint32_t name;     /* word index of its OpName; 0: none */
+    bool by_val;       /* decorated FuncParamAttr ByVal: a parameter passed by value through a pointer */
 } sig_id;
 
 typedef struct sig_scan {
@@ -504,6 +506,20 @@ static bool bad_parameter(const sig_scan *s, const uint32_t *param, char *buf, s
         uint32_t sc = s->w[t->at + 2]; /* (both name the storage class there) */
         if (sc == STORAGE_CROSS_WORKGROUP || sc == STORAGE_UNIFORM_CONSTANT || sc == STORAGE_WORKGROUP)
             return false;
+        /* a struct passed by value: a pointer to Function memory decorated
+         * ByVal (what llvm-spirv makes of clang's byval arguments); the
+         * struct's members are what must be allowed */
+        const sig_id *self = sig_lookup(s, param[2]);
+        if (sc == STORAGE_FUNCTION && op == OP_TYPE_POINTER && self && self->by_val && (s->w[t->at] >> 16) >= 4) {
+            uint32_t pointee = s->w[t->at + 3];
+            const sig_id *v = sig_lookup(s, pointee);
+            if (v && opcode_of(s, pointee) == OP_TYPE_STRUCT && !v->bad)
+                return false;
+            describe_type(s, v && v->bad ? v->bad : pointee, what, sizeof what);
+            snprintf(buf, size, "is passed by value (ByVal) as %s, which no kernel argument may %s",
+                     what, v && v->bad && v->bad != pointee ? "hold" : "be");
+            return true;
+        }
         snprintf(buf, size, "is a pointer to %s memory; a kernel's pointer parameters point to CrossWorkgroup "
                             "(global), UniformConstant (constant) or Workgroup (local) memory", storage_class_name(sc));
         return true;
@@ -562,6 +578,9 @@ static cl_int check_kernel_signatures(const mosaic_compiler_target *target, cons
         uint32_t result = op == OP_FUNCTION || op == OP_FUNCTION_PARAMETER ? (count >= 3 ? w[i + 2] : 0)
                           : op >= OP_TYPE_VOID && op <= OP_TYPE_FORWARD_POINTER && count >= 2 ? w[i + 1]
                           : op == OP_NAME && count >= 2 ? w[i + 1] : 0;
+        if (op == OP_DECORATE && count >= 4 && w[i + 1] < s.bound && w[i + 2] == DECORATION_FUNC_PARAM_ATTR &&
+            w[i + 3] == FUNC_PARAM_ATTR_BY_VAL)
+            s.ids[w[i + 1]].by_val = true;
         if (result && result < s.bound) {
             if (op == OP_NAME)
                 s.ids[result].name = (uint32_t)i;

@@ -58,3 +58,19 @@ kernel void use_helper(global int *a)
 {
     a[get_global_id(0)] = helper(a[get_global_id(0)]);
 }
+
+/* A struct by value: llvm-spirv passes it as a pointer to Function memory
+ * decorated FuncParamAttr ByVal (test_spirv's struct_by_value). */
+typedef struct {
+    int a;
+    float b;
+    long c;
+    char d;
+    float4 v;
+} by_value_t;
+
+kernel void by_value(global float *out, by_value_t s, int k)
+{
+    size_t i = get_global_id(0);
+    out[i] = (float)s.a + s.b + (float)s.c + (float)s.d + s.v.x + s.v.w + (float)(k * (int)i);
+}
