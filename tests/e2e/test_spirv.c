@@ -756,7 +756,8 @@ enum {
     OP_TYPE_BOOL = 20, OP_TYPE_INT = 21, OP_TYPE_FLOAT = 22, OP_TYPE_VECTOR = 23, OP_TYPE_ARRAY = 28,
     OP_TYPE_STRUCT = 30, OP_TYPE_POINTER = 32, OP_TYPE_FUNCTION = 33, OP_TYPE_EVENT = 34,
     OP_TYPE_DEVICE_EVENT = 35, OP_TYPE_RESERVE_ID = 36, OP_TYPE_QUEUE = 37, OP_CONSTANT = 43, OP_FUNCTION = 54,
-    OP_FUNCTION_PARAMETER = 55, OP_FUNCTION_END = 56, OP_STORE = 62, OP_LABEL = 248, OP_RETURN = 253,
+    OP_FUNCTION_PARAMETER = 55, OP_FUNCTION_END = 56, OP_STORE = 62, OP_DECORATE = 71, OP_LABEL = 248,
+    OP_RETURN = 253, DECORATION_FUNC_PARAM_ATTR = 38, FUNC_PARAM_ATTR_BY_VAL = 2,
     SC_UNIFORM_CONSTANT = 0, SC_WORKGROUP = 4, SC_CROSS_WORKGROUP = 5, SC_FUNCTION = 7,
     SC_GENERIC = 8,
 };
@@ -773,6 +774,7 @@ typedef struct signature {
     uint32_t param;     /* the parameter's type */
     bool store;         /* the kernel stores 7 through p (p points to an int) */
     const char *refusal; /* what the build log says, NULL: it builds */
+    bool by_val;         /* the parameter is decorated FuncParamAttr ByVal */
 } signature;
 
 /* The module of case c; *size its bytes. */
@@ -788,6 +790,9 @@ static uint32_t *signature_module(const signature *c, size_t *size)
         INS(OP_MEMORY_MODEL, 2 /* Physical64 */, 2 /* OpenCL */),
         INS(OP_ENTRY_POINT, 6 /* Kernel */, ID_KERNEL, 'k'),
         INS(OP_NAME, ID_PARAM, 'p'),
+    };
+    static const uint32_t by_val[] = {INS(OP_DECORATE, ID_PARAM, DECORATION_FUNC_PARAM_ATTR, FUNC_PARAM_ATTR_BY_VAL)};
+    static const uint32_t common_types[] = {
         INS(OP_TYPE_VOID, ID_VOID),
         INS(OP_TYPE_INT, ID_INT, 32, 0),
         INS(OP_CONSTANT, ID_INT, ID_SEVEN, 7),
@@ -813,11 +818,17 @@ static uint32_t *signature_module(const signature *c, size_t *size)
     }
     memcpy(tail + ntail, end, sizeof end);
     ntail += sizeof end / 4;
-    *size = sizeof head + (ntypes + ntail) * 4;
+    size_t ndecorations = c->by_val ? sizeof by_val / 4 : 0, at = 0;
+    *size = sizeof head + sizeof common_types + (ndecorations + ntypes + ntail) * 4;
     uint32_t *w = malloc(*size);
     memcpy(w, head, sizeof head);
-    memcpy(w + sizeof head / 4, c->types, ntypes * 4);
-    memcpy(w + sizeof head / 4 + ntypes, tail, ntail * 4);
+    at += sizeof head / 4;
+    memcpy(w + at, by_val, ndecorations * 4);
+    at += ndecorations;
+    memcpy(w + at, common_types, sizeof common_types);
+    at += sizeof common_types / 4;
+    memcpy(w + at, c->types, ntypes * 4);
+    memcpy(w + at + ntypes, tail, ntail * 4);
     return w;
 }
 
@@ -839,12 +850,21 @@ TEST(kernel_signatures)
          {INS(OP_TYPE_POINTER, 12, SC_CROSS_WORKGROUP, ID_INT), INS(OP_TYPE_STRUCT, 13, ID_INT, 12)}, 13, false,
          NULL},
         {"a queue", {INS(OP_TYPE_QUEUE, 12)}, 12, false, NULL},
+        {"a struct by value (a ByVal Function pointer)",
+         {INS(OP_TYPE_STRUCT, 12, ID_INT, ID_INT), INS(OP_TYPE_POINTER, 13, SC_FUNCTION, 12)}, 13, false, NULL,
+         .by_val = true},
         /* what it does not: a pointer to private memory got the host's cl_mem handle */
         {"a private (Function) pointer", {INS(OP_TYPE_POINTER, 12, SC_FUNCTION, ID_INT)}, 12, true,
          "is a pointer to Function memory"},
         {"a generic pointer", {INS(OP_TYPE_POINTER, 12, SC_GENERIC, ID_INT)}, 12, true,
          "is a pointer to Generic memory"},
         {"a bool", {INS(OP_TYPE_BOOL, 12)}, 12, false, "is an OpTypeBool"},
+        {"a struct holding a bool by value",
+         {INS(OP_TYPE_BOOL, 12), INS(OP_TYPE_STRUCT, 13, ID_INT, 12), INS(OP_TYPE_POINTER, 14, SC_FUNCTION, 13)}, 14,
+         false, "is a struct passed by value (ByVal) holding an OpTypeBool", .by_val = true},
+        {"an int by value", {INS(OP_TYPE_POINTER, 12, SC_FUNCTION, ID_INT)}, 12, false,
+         "is a ByVal pointer to a 32-bit OpTypeInt; what a kernel takes by value through a pointer is a struct",
+         .by_val = true},
         {"a bool4", {INS(OP_TYPE_BOOL, 12), INS(OP_TYPE_VECTOR, 13, 12, 4)}, 13, false,
          "is a vector holding an OpTypeBool"},
         {"an event_t", {INS(OP_TYPE_EVENT, 12)}, 12, false, "is an OpTypeEvent"},

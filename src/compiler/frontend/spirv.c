@@ -513,11 +513,16 @@ static bool bad_parameter(const sig_scan *s, const uint32_t *param, char *buf, s
         if (sc == STORAGE_FUNCTION && op == OP_TYPE_POINTER && self && self->by_val && (s->w[t->at] >> 16) >= 4) {
             uint32_t pointee = s->w[t->at + 3];
             const sig_id *v = sig_lookup(s, pointee);
-            if (v && opcode_of(s, pointee) == OP_TYPE_STRUCT && !v->bad)
+            bool is_struct = v && opcode_of(s, pointee) == OP_TYPE_STRUCT;
+            if (is_struct && !v->bad)
                 return false;
-            describe_type(s, v && v->bad ? v->bad : pointee, what, sizeof what);
-            snprintf(buf, size, "is passed by value (ByVal) as %s, which no kernel argument may %s",
-                     what, v && v->bad && v->bad != pointee ? "hold" : "be");
+            describe_type(s, is_struct ? v->bad : pointee, what, sizeof what);
+            if (is_struct)
+                snprintf(buf, size, "is a struct passed by value (ByVal) holding %s, which no kernel argument may "
+                                    "hold", what);
+            else
+                snprintf(buf, size, "is a ByVal pointer to %s; what a kernel takes by value through a pointer "
+                                    "is a struct", what);
             return true;
         }
         snprintf(buf, size, "is a pointer to %s memory; a kernel's pointer parameters point to CrossWorkgroup "
