@@ -6,10 +6,13 @@
  * in the parent never ends in the child; its entry stays `building`, and
  * the child runs the general K.wg for that size).
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "base/assert.h"
 #include "compiler/pipeline/background.h"
@@ -95,6 +98,31 @@ static void stop_at_exit(void)
     }
 }
 
+/* glibc's exit() runs the exiting thread's thread-local destructors before
+ * any atexit handler, and so before the destructors of the statics LLVM
+ * makes at their first use (ir/util.c, warm_up_code_generator), which a
+ * build here may be the first to use (or load from the cache: the JIT's).
+ * Registered on the main thread, the one that ends a program by returning
+ * from main, stop_at_exit then runs first; the atexit handler stays for a
+ * program that calls exit() from another thread. */
+extern int __cxa_thread_atexit_impl(void (*fn)(void *), void *obj, void *dso) __attribute__((weak));
+extern void *__dso_handle;
+
+static void stop_at_main_thread_exit(void *unused)
+{
+    (void)unused;
+    stop_at_exit();
+}
+
+void mc_background_prepare(void)
+{
+    static _Thread_local bool registered;
+    if (!registered && __cxa_thread_atexit_impl && syscall(SYS_gettid) == getpid()) {
+        registered = true;
+        __cxa_thread_atexit_impl(stop_at_main_thread_exit, NULL, &__dso_handle);
+    }
+}
+
 bool mc_background_run(void (*run)(void *arg), void (*drop)(void *arg), void *arg)
 {
     MOSAIC_ASSERT(run && drop);
@@ -103,6 +131,7 @@ bool mc_background_run(void (*run)(void *arg), void (*drop)(void *arg), void *ar
         return false;
     *j = (job){run, drop, arg, NULL};
     pthread_once(&fork_handlers_once, register_fork_handlers);
+    mc_background_prepare();
     pthread_mutex_lock(&lock);
     bool ok = !exiting;
     if (ok && !started) {

@@ -16,5 +16,10 @@
  * the job will not run (process exit).  false (nothing queued, neither
  * function called): no thread or no memory for the job. */
 bool mc_background_run(void (*run)(void *arg), void (*drop)(void *arg), void *arg);
+/* On the program's main thread (a no-op elsewhere): that exit waits for the
+ * job in progress before anything else it runs (background.c).  Called
+ * where a program may come to build in the background, on the thread that
+ * builds it, since the jobs may be queued from other threads. */
+void mc_background_prepare(void);
 
 #endif

@@ -69,6 +69,7 @@ mc_one_size_builds *mc_one_size_builds_new(const mosaic_compiler_target *target,
     /* before any build in the background, on the thread that builds the
      * program (ir/util.c, warm_up_code_generator) */
     mc_llvm_warm_up();
+    mc_background_prepare();
     mc_one_size_builds *b = calloc(1, sizeof *b);
     if (!b)
         return NULL;
