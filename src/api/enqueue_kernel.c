@@ -222,11 +222,10 @@ static void find_counters(cl_kernel kernel, mosaic_ndrange *nd)
     const mosaic_kernel_info *info = kernel->info;
     uint64_t bits = info->counter_args;
     for (cl_uint i = 0; bits && i < 64 && i < info->num_args && nd->num_counters < MOSAIC_MAX_COUNTERS; i++) {
-        cl_mem m = kernel->args[i].mem;
+        cl_mem m = kernel->args[i].mem, root = storage_root(m);
         if (!(bits >> i & 1) || !m || m->mem_type != CL_MEM_OBJECT_BUFFER || m->is_svm_backed ||
-            (storage_root(m)->flags & CL_MEM_USE_HOST_PTR))
+            (root->flags & CL_MEM_USE_HOST_PTR))
             continue;
-        cl_mem root = storage_root(m);
         bool alone = true;
         for (cl_uint j = 0; j < info->num_args && alone; j++)
             alone = j == i || storage_root(kernel->args[j].mem) != root;

@@ -28,24 +28,28 @@
 
 static size_t copy_bytes(const mosaic_counter_arg *a) { return (a->size + 63) & ~(size_t)63; }
 
+/* The bytes of all of nd's copies, one after another. */
+static size_t copies_bytes(const mosaic_ndrange *nd)
+{
+    size_t bytes = 0;
+    for (cl_uint i = 0; i < nd->num_counters; i++)
+        bytes += copy_bytes(&nd->counters[i]);
+    return bytes;
+}
+
 bool mosaic_cpu_counters_pay(const mosaic_ndrange *nd, unsigned workers)
 {
     if (!nd->num_counters || mosaic_settings()->no_private_counters ||
         nd->total_groups < (size_t)workers * LEAST_GROUPS_PER_WORKER)
         return false;
-    size_t bytes = 0;
-    for (cl_uint i = 0; i < nd->num_counters; i++)
-        bytes += copy_bytes(&nd->counters[i]);
-    return bytes <= MOST_COPY_BYTES;
+    return copies_bytes(nd) <= MOST_COPY_BYTES;
 }
 
 bool mosaic_cpu_counters_begin(cpu_counters *c, const mosaic_ndrange *nd)
 {
     MOSAIC_ASSERT(nd->num_counters > 0 && nd->num_counters <= MOSAIC_MAX_COUNTERS);
     cl_uint n = nd->info->num_args;
-    size_t bytes = 0;
-    for (cl_uint i = 0; i < nd->num_counters; i++)
-        bytes += copy_bytes(&nd->counters[i]);
+    size_t bytes = copies_bytes(nd);
     if (c->args_cap < n) {
         void **args = realloc(c->args, n * sizeof *args);
         if (!args)
