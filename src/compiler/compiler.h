@@ -194,6 +194,8 @@ typedef struct mosaic_kernel_info {
                                          work-items (0: one work-item at a time) */
     unsigned widened_lanes;           /* K.wg runs this many work-items of a row at once, K.body
                                          widened whole (src/compiler/vectorize/wfv.c); 0: not widened */
+    unsigned widened_rows;            /* and that many rows at once where the group has them
+                                         (row_coarsening.c); 1: one */
     bool keeps_item_state;            /* K.wg runs in regions (barriers, or cuts at the kernel's
                                          loops) and keeps per-work-item values between them: its
                                          memory grows with the group */

@@ -44,6 +44,12 @@ typedef struct mc_kernel_build {
     LLVMValueRef tail;    /* K.tail: the same, one machine vector (tail_lanes), its first `count` lanes
                              (an extra parameter) only: the rest of the row */
     unsigned tail_lanes;
+    LLVMValueRef rows_vec;  /* K.vec of K.rows, K.body for vec_rows consecutive rows (row_coarsening.c), or
+                               NULL; rows_vec_lanes work-items of each row a call */
+    unsigned rows_vec_lanes;
+    LLVMValueRef rows_tail; /* K.tail of K.rows: the rest of those rows, rows_tail_lanes a call */
+    unsigned rows_tail_lanes;
+    unsigned vec_rows;      /* rows K.rows runs at once; 1 without it */
     LLVMValueRef row;     /* K.row or NULL: a barrier kernel's K.body for row_lanes work-items of a row at
                              once (wfv.c), which regions.c cuts instead of K.body (a one-size build) */
     unsigned row_lanes;

@@ -660,7 +660,8 @@ static cl_int build_work_group_function(mc_pass_state *s, size_t k)
         if (r == CL_SUCCESS && fbody && kb->wg)
             r = build_fused(s, k, fbody, groups, needs_rows);
     } else if (!s->opts->opt_disable && !mosaic_settings()->no_widen && mc_wfv_kernel(s->m, kb, s->an)) {
-        r = mc_build_wg(s->m, kb, s->log); /* rows of K.vec, then K.tail for the rest */
+        mc_wfv_kernel_rows(s->m, kb, s->an, mc_vector_registers(s->tm));
+        r = mc_build_wg(s->m, kb, s->log); /* rows of K.vec, then K.tail for the rest (of K.rows first) */
     } else if (!s->opts->opt_disable && !mc_has_image_args(kb) && mc_has_loop_for_implicit_barrier(kb, s->an)) {
         /* loops outside the loops over work-items; else as usual */
         r = mc_build_wg_regions(s->m, kb, s->target, s->an, s->log);
@@ -675,6 +676,7 @@ static cl_int build_work_group_function(mc_pass_state *s, size_t k)
     s->obj.kernels[k].uses_barriers = kb->uses_barriers;
     s->obj.kernels[k].keeps_item_state |= kb->uses_barriers || kb->spins;
     s->obj.kernels[k].widened_lanes = kb->vec ? kb->vec_lanes : 0;
+    s->obj.kernels[k].widened_rows = kb->rows_vec ? kb->vec_rows : 1;
     /* a kernel that may wait for another work-item relies on who shares its group, and one that
      * takes tickets (a persistent-threads loop) on how many groups there are */
     s->obj.kernels[k].regroupable = !kb->group_observer[0] && !kb->uses_barriers && !kb->may_spin && !kb->spins;

@@ -11,7 +11,7 @@
 #include "compiler/pipeline/pipeline.h"
 #include "compiler/workgroup/coarsening.h"
 
-#define ENTRY_MAGIC "MOSAICO8"
+#define ENTRY_MAGIC "MOSAICO9"
 
 static void put_u64(mosaic_strbuf *s, uint64_t v) { mosaic_strbuf_append(s, (const char *)&v, sizeof v); }
 static void put_str(mosaic_strbuf *s, const char *t)
@@ -57,6 +57,7 @@ void mc_object_serialize(const mc_object *o, mosaic_strbuf *s)
         put_u64(s, (uint64_t)i->uses_barriers);
         put_u64(s, i->vectorised_loops);
         put_u64(s, i->widened_lanes);
+        put_u64(s, i->widened_rows);
         put_u64(s, (uint64_t)i->keeps_item_state);
         put_u64(s, (uint64_t)i->regroupable);
         put_u64(s, i->counter_args);
@@ -168,6 +169,7 @@ bool mc_object_deserialize(const void *data, size_t size, mc_object *o)
         i->uses_barriers = get_u64(&r) != 0;
         i->vectorised_loops = (unsigned)get_u64(&r);
         i->widened_lanes = (unsigned)get_u64(&r);
+        i->widened_rows = (unsigned)get_u64(&r);
         i->keeps_item_state = get_u64(&r) != 0;
         i->regroupable = get_u64(&r) != 0;
         i->counter_args = get_u64(&r);

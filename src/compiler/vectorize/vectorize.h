@@ -21,6 +21,18 @@
  * does not take: barriers, control flow that differs between work-items,
  * private arrays, atomics, calls, no loop of the kernel's own. */
 bool mc_wfv_kernel(LLVMModuleRef m, mc_kernel_build *kb, mc_analyses *an);
+/* After mc_wfv_kernel: kb->rows_vec and kb->rows_tail, K.vec and K.tail
+ * of K.rows, K.body for kb->vec_rows consecutive rows at once, when the
+ * rows share loads in a loop (row_coarsening.c); false, and MOSAIC_DEBUG
+ * says why, when not. */
+bool mc_wfv_kernel_rows(LLVMModuleRef m, mc_kernel_build *kb, mc_analyses *an, unsigned vector_registers);
+/* row_coarsening.c: K.rows, body for *rows (8, 4 or 2) consecutive rows at
+ * once, what depends on the row made once a row and the rest once, and in
+ * *vectors the machine vectors a value its widening should take; NULL and
+ * *why when the rows may take different ways, share no load in a loop, or
+ * carry too many values round their loops. */
+LLVMValueRef mc_coarsen_rows(LLVMModuleRef m, LLVMValueRef body, unsigned vector_registers, unsigned *rows,
+                             unsigned *vectors, const char **why);
 /* Would K.body's float8 and float16 values, split into their elements, let
  * mc_wfv_kernel take it: a loop of the kernel's own, and no calls but
  * intrinsics with vector forms (a split vector math call would be one call

@@ -1452,6 +1452,35 @@ bool mc_wfv_kernel(LLVMModuleRef m, mc_kernel_build *kb, mc_analyses *an)
     return kb->vec != NULL;
 }
 
+bool mc_wfv_kernel_rows(LLVMModuleRef m, mc_kernel_build *kb, mc_analyses *an, unsigned vector_registers)
+{
+    const char *why = NULL;
+    unsigned rows = 0, vectors = 0;
+    kb->vec_rows = 1;
+    LLVMValueRef body = kb->body, coarse = mc_coarsen_rows(m, body, vector_registers, &rows, &vectors, &why);
+    if (coarse) {
+        kb->body = coarse; /* (widen reads K.body, names after K.wi) */
+        kb->rows_vec = widen(m, kb, an, vectors, false, 0, NULL, false, ".rows.vec", &kb->rows_vec_lanes, &why);
+        if (kb->rows_vec)
+            kb->rows_tail = widen(m, kb, an, 1, true, 0, NULL, false, ".rows.tail", &kb->rows_tail_lanes, &why);
+        if (kb->rows_vec && !kb->rows_tail) {
+            LLVMDeleteFunction(kb->rows_vec);
+            kb->rows_vec = NULL, kb->rows_vec_lanes = 0;
+        }
+        kb->body = body;
+        mc_analyses_invalidate(an, coarse);
+        LLVMDeleteFunction(coarse); /* its widened copies are what K.wg calls */
+    }
+    if (kb->rows_vec)
+        kb->vec_rows = rows;
+    if (mosaic_debugging(MOSAIC_DEBUG_BUILD) && kb->rows_vec)
+        fprintf(stderr, "mosaic: kernel %s: %u rows at once, %u work-items of each (the rest %u at a time)\n",
+                LLVMGetValueName(kb->wi), rows, kb->rows_vec_lanes, kb->rows_tail_lanes);
+    else if (mosaic_debugging(MOSAIC_DEBUG_BUILD))
+        fprintf(stderr, "mosaic: kernel %s: rows not run together: %s\n", LLVMGetValueName(kb->wi), why);
+    return kb->rows_vec != NULL;
+}
+
 bool mc_wfv_rows(LLVMModuleRef m, mc_kernel_build *kb, size_t row, size_t group_rows, bool report_divergence,
                  mc_analyses *an)
 {

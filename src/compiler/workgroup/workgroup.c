@@ -707,13 +707,38 @@ static void build_loop_nest(wi_env *e, LLVMBuilderRef b, mc_kernel_build *kb, LL
     LLVMBuildBr(b, yb);
     LLVMPositionBuilderAtEnd(b, yb);
     LLVMValueRef y = LLVMBuildPhi(b, i64, "ly");
+    LLVMValueRef ystep = one;
     if (kb->vec && nest == GENERAL_NEST) {
-        /* rows of K.vec, then K.tail for what is left: no loop of K.body */
+        /* rows of K.vec, then K.tail for what is left: no loop of K.body;
+         * with K.rows, vec_rows rows at once while that many are left */
+        LLVMBasicBlockRef rows_end = NULL, row_end;
+        LLVMValueRef rows = NULL;
+        if (kb->rows_vec) {
+            rows = LLVMConstInt(i64, kb->vec_rows, 0);
+            LLVMBasicBlockRef many = LLVMInsertBasicBlockInContext(c, ylatch, "y.rows");
+            LLVMBasicBlockRef single = LLVMInsertBasicBlockInContext(c, ylatch, "y.row");
+            LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntUGE, LLVMBuildSub(b, n[1], y, ""), rows, ""), many, single);
+            LLVMPositionBuilderAtEnd(b, many);
+            LLVMValueRef x0 = zero;
+            build_row_blocks(e, b, kb, args, ctx, n[0], y, z, kb->rows_vec, kb->rows_vec_lanes, false, &x0);
+            build_row_blocks(e, b, kb, args, ctx, n[0], y, z, kb->rows_tail, kb->rows_tail_lanes, true, &x0);
+            LLVMBuildBr(b, ylatch);
+            rows_end = LLVMGetInsertBlock(b);
+            LLVMPositionBuilderAtEnd(b, single);
+        }
         LLVMValueRef x0 = zero;
         build_row_blocks(e, b, kb, args, ctx, n[0], y, z, kb->vec, kb->vec_lanes, false, &x0);
         build_row_blocks(e, b, kb, args, ctx, n[0], y, z, kb->tail, kb->tail_lanes, true, &x0);
         LLVMBuildBr(b, ylatch);
+        row_end = LLVMGetInsertBlock(b);
         LLVMDeleteBasicBlock(xb);
+        if (rows) {
+            LLVMPositionBuilderAtEnd(b, ylatch);
+            ystep = LLVMBuildPhi(b, i64, "ly.step");
+            LLVMValueRef in[2] = {rows, one};
+            LLVMBasicBlockRef from[2] = {rows_end, row_end};
+            LLVMAddIncoming(ystep, in, from, 2);
+        }
     } else {
         LLVMBuildBr(b, xb);
         LLVMPositionBuilderAtEnd(b, xb);
@@ -731,7 +756,7 @@ static void build_loop_nest(wi_env *e, LLVMBuilderRef b, mc_kernel_build *kb, LL
     free(marked);
 
     LLVMPositionBuilderAtEnd(b, ylatch);
-    LLVMValueRef yn = LLVMBuildNUWAdd(b, y, one, "ly.next");
+    LLVMValueRef yn = LLVMBuildNUWAdd(b, y, ystep, "ly.next");
     LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, yn, n[1], ""), yb, zlatch);
     LLVMPositionBuilderAtEnd(b, zlatch);
     LLVMValueRef zn = LLVMBuildNUWAdd(b, z, one, "lz.next");

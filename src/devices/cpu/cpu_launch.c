@@ -69,6 +69,11 @@ void mosaic_cpu_choose_local_size(cl_device_id device, const mosaic_kernel_info 
         if (budget > longest)
             longest = budget;
     }
+    /* a kernel that runs several rows at once (row_coarsening.c) gets room
+     * for that many rows of its widest row */
+    size_t rows = kernel->widened_rows > 1 ? kernel->widened_rows : 1;
+    if (rows > 1 && work_dim > 1 && budget < longest * rows)
+        budget = longest * rows < max_group ? longest * rows : max_group;
     for (cl_uint d = 0; d < 3; d++)
         local[d] = 1;
     for (cl_uint d = 0; d < work_dim; d++) {

@@ -1,0 +1,310 @@
+/*
+ * Rows of a group run together by one work-item body (thread coarsening
+ * in y), for kernels widened whole.
+ *
+ * A kernel widened whole runs a row's work-items as the lanes of vectors,
+ * one row after another.  A matrix product written one work-item per
+ * element (`for (k..) s += a[row * n + k] * b[k * n + col]`) then reads,
+ * at each k, a vector of B's row k and one float of A: one load of B per
+ * multiply-add, and B's column strip again for every row of C, from L2 or
+ * further (the runner's `sgemm_naive`: 31 GFLOP/s on one core of the
+ * 2-core EPYC).  The same kernel written by hand to compute eight rows a
+ * work-item reads B's vector once for eight multiply-adds: 134 GFLOP/s.
+ *
+ * So K.rows is K.body for R consecutive rows (ly .. ly + R - 1) at once:
+ * every instruction that depends on ly, directly or through its operands,
+ * is made R times, each copy reading its own row's operands (row r's ly is
+ * ly + r); every other instruction once, its value shared by the R rows.
+ * That is what joins B's reads: their address does not depend on the row.
+ * Sharing a load is allowed: the rows are different work-items, with no
+ * barrier between them, so a store of one row to what another reads is a
+ * data race (undefined in OpenCL), and the load sees what it would have
+ * seen in each row.  The copies of an instruction follow each other, so
+ * the R chains interleave and a row's instructions keep their order.
+ *
+ * Taken only where the rows go the same way: every branch's condition is
+ * shared (the trip counts of the kernel's loops, its bounds checks on x),
+ * and for kernels the widener takes (no calls but intrinsics, no private
+ * arrays); atomics are left alone.  Worth it only where a loop of the
+ * kernel reads, once for all rows, a value that the rows' own values are
+ * computed from, and R times the values each row carries round its loops
+ * stays within what the registers hold (R = 8, 4 or 2).  K.wg then runs R
+ * rows a step while R are left (workgroup.c); a launch picks groups whose
+ * rows are a multiple of R (cpu_launch.c).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/Analysis.h>
+
+#include "compiler/ir/ptr_map.h"
+#include "compiler/ir/util.h"
+#include "compiler/vectorize/vectorize.h"
+
+enum {
+    MAX_ROWS = 8,
+    /* values carried round loops by the R rows together, on a target of 32
+     * vector registers (16: half): each becomes a vector or two once widened */
+    CARRIED_BUDGET = 8,
+};
+
+typedef struct coarsening {
+    LLVMValueRef body, ly;
+    int n;                  /* instructions of body */
+    LLVMValueRef *insts;    /* in block order */
+    unsigned char *per_row; /* insts[k] depends on the row */
+    pmap index;             /* instruction -> k */
+} coarsening;
+
+static bool depends_on_row(const coarsening *c, LLVMValueRef v)
+{
+    if (v == c->ly)
+        return true;
+    int k = LLVMIsAInstruction(v) ? pmap_get(&c->index, v) : -1;
+    return k >= 0 && c->per_row[k];
+}
+
+/* What the rows must each do for themselves whatever their operands: what
+ * changes memory other than through a plain store, or reads it otherwise
+ * than plainly. */
+static bool own_to_each_row(LLVMValueRef i)
+{
+    switch (LLVMGetInstructionOpcode(i)) {
+    case LLVMAlloca: case LLVMAtomicRMW: case LLVMAtomicCmpXchg: case LLVMFence: case LLVMVAArg:
+        return true;
+    case LLVMLoad: case LLVMStore:
+        return LLVMGetVolatile(i) || LLVMGetOrdering(i) != LLVMAtomicOrderingNotAtomic;
+    case LLVMCall:
+        return !mc_pure_intrinsic(mc_called_function(i));
+    default:
+        return false;
+    }
+}
+
+/* Does a path lead from bb's successors back to bb (bb in a loop)? */
+static bool in_cycle(LLVMBasicBlockRef bb, unsigned blocks)
+{
+    LLVMBasicBlockRef *stack = malloc((blocks + 1) * sizeof *stack);
+    pmap seen = {0};
+    if (!stack || !pmap_init(&seen, blocks + 1)) {
+        free(stack);
+        pmap_free(&seen);
+        return false;
+    }
+    int sp = 0;
+    bool found = false;
+    stack[sp++] = bb;
+    while (sp && !found) {
+        LLVMValueRef term = LLVMGetBasicBlockTerminator(stack[--sp]);
+        for (unsigned k = 0, n = term ? LLVMGetNumSuccessors(term) : 0; k < n && !found; k++) {
+            LLVMBasicBlockRef s = LLVMGetSuccessor(term, k);
+            found = s == bb;
+            if (!found && pmap_get(&seen, s) < 0) {
+                pmap_put(&seen, s, 1);
+                stack[sp++] = s;
+            }
+        }
+    }
+    free(stack);
+    pmap_free(&seen);
+    return found;
+}
+
+/* Fills c and finds what depends on the row; the rows K.rows may run, or 0
+ * and *why. */
+static unsigned analyse(coarsening *c, unsigned vector_registers, unsigned *carried_out, const char **why)
+{
+    unsigned np = LLVMCountParams(c->body), blocks = LLVMCountBasicBlocks(c->body);
+    c->ly = LLVMGetParam(c->body, np - 2);
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(c->body); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+            c->n++;
+    c->insts = malloc(((size_t)c->n + 1) * sizeof *c->insts);
+    c->per_row = calloc((size_t)c->n + 1, 1);
+    if (!c->insts || !c->per_row || !pmap_init(&c->index, (size_t)c->n + 1))
+        return *why = "out of memory", 0;
+    int k = 0;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(c->body); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+            if (LLVMGetInstructionOpcode(i) == LLVMAtomicRMW || LLVMGetInstructionOpcode(i) == LLVMAtomicCmpXchg)
+                return *why = "atomics", 0;
+            c->insts[k] = i;
+            c->per_row[k] = own_to_each_row(i);
+            pmap_put(&c->index, i, k++);
+        }
+    /* what ly flows into, phis through their back edges too */
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (k = 0; k < c->n; k++)
+            for (int o = 0, n = LLVMGetNumOperands(c->insts[k]); o < n && !c->per_row[k]; o++)
+                if (depends_on_row(c, LLVMGetOperand(c->insts[k], (unsigned)o)))
+                    c->per_row[k] = 1, changed = true;
+    }
+    bool any_row = false, joined = false;
+    unsigned carried = 0;
+    for (k = 0; k < c->n; k++) {
+        LLVMValueRef i = c->insts[k];
+        any_row |= c->per_row[k];
+        if ((LLVMIsABranchInst(i) && LLVMIsConditional(i)) || LLVMIsASwitchInst(i) || LLVMIsAIndirectBrInst(i)) {
+            if (c->per_row[k])
+                return *why = "rows that may take different ways", 0;
+            continue;
+        }
+        bool looped = (LLVMIsAPHINode(i) && c->per_row[k]) || (LLVMIsALoadInst(i) && !c->per_row[k]);
+        if (!looped || !in_cycle(LLVMGetInstructionParent(i), blocks))
+            continue;
+        if (LLVMIsAPHINode(i)) {
+            carried++;
+            continue;
+        }
+        /* a load in a loop once for all rows: does a row's own value use it? */
+        for (LLVMUseRef u = LLVMGetFirstUse(i); u && !joined; u = LLVMGetNextUse(u))
+            joined = depends_on_row(c, LLVMGetUser(u));
+    }
+    if (!any_row)
+        return *why = "no value that depends on the row", 0;
+    if (!joined)
+        return *why = "no load in a loop that the rows share", 0;
+    unsigned budget = vector_registers >= 32 ? CARRIED_BUDGET : CARRIED_BUDGET / 2, rows = 0;
+    for (unsigned r = MAX_ROWS; r >= 2 && !rows; r /= 2)
+        if (carried * r <= budget)
+            rows = r;
+    if (!rows)
+        *why = "its rows carry too many values round their loops";
+    *carried_out = carried;
+    return rows;
+}
+
+/* The copy for row r of what v is in body (r = 0 for shared values). */
+static LLVMValueRef copy_of(const coarsening *c, LLVMValueRef *copies, unsigned rows, LLVMValueRef *params,
+                            LLVMValueRef *row_ly, unsigned r, LLVMValueRef v)
+{
+    if (v == c->ly)
+        return row_ly[r];
+    if (LLVMIsAArgument(v)) {
+        for (unsigned p = 0; p < LLVMCountParams(c->body); p++)
+            if (LLVMGetParam(c->body, p) == v)
+                return params[p];
+        return v;
+    }
+    int k = LLVMIsAInstruction(v) ? pmap_get(&c->index, v) : -1;
+    if (k < 0)
+        return v;
+    return copies[(size_t)k * rows + (c->per_row[k] ? r : 0)];
+}
+
+/* K.rows: body for `rows` rows from ly; NULL when memory ran out. */
+static LLVMValueRef build(LLVMModuleRef m, coarsening *c, unsigned rows)
+{
+    LLVMContextRef ctx = LLVMGetModuleContext(m);
+    char name[256];
+    snprintf(name, sizeof name, "%s.rows", LLVMGetValueName(c->body));
+    LLVMValueRef f = LLVMAddFunction(m, name, LLVMGlobalGetValueType(c->body));
+    LLVMSetLinkage(f, LLVMInternalLinkage);
+    for (unsigned k = 0; k <= LLVMCountParams(c->body); k++) { /* alwaysinline, the parameters' noalias... */
+        LLVMAttributeIndex idx = k == 0 ? (LLVMAttributeIndex)LLVMAttributeFunctionIndex : (LLVMAttributeIndex)k;
+        unsigned na = LLVMGetAttributeCountAtIndex(c->body, idx);
+        LLVMAttributeRef *attrs = malloc((na ? na : 1) * sizeof *attrs);
+        if (!attrs)
+            continue;
+        LLVMGetAttributesAtIndex(c->body, idx, attrs);
+        for (unsigned a = 0; a < na; a++)
+            LLVMAddAttributeAtIndex(f, idx, attrs[a]);
+        free(attrs);
+    }
+    unsigned np = LLVMCountParams(c->body), nb = LLVMCountBasicBlocks(c->body);
+    LLVMValueRef *params = malloc((np + 1) * sizeof *params);
+    LLVMValueRef *copies = calloc((size_t)c->n * rows + 1, sizeof *copies);
+    LLVMBasicBlockRef *blocks = malloc((nb + 1) * sizeof *blocks);
+    pmap bidx = {0};
+    if (!params || !copies || !blocks || !pmap_init(&bidx, nb + 1)) {
+        free(params), free(copies), free(blocks);
+        LLVMDeleteFunction(f);
+        return NULL;
+    }
+    for (unsigned p = 0; p < np; p++) {
+        params[p] = LLVMGetParam(f, p);
+        size_t len;
+        const char *pn = LLVMGetValueName2(LLVMGetParam(c->body, p), &len);
+        LLVMSetValueName2(params[p], pn, len);
+    }
+    int b = 0;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(c->body); bb; bb = LLVMGetNextBasicBlock(bb)) {
+        blocks[b] = LLVMAppendBasicBlockInContext(ctx, f, "");
+        pmap_put(&bidx, bb, b++);
+    }
+    LLVMBuilderRef bld = LLVMCreateBuilderInContext(ctx);
+    LLVMValueRef row_ly[MAX_ROWS];
+    LLVMPositionBuilderAtEnd(bld, blocks[0]);
+    row_ly[0] = params[np - 2];
+    for (unsigned r = 1; r < rows; r++)
+        row_ly[r] = LLVMBuildNUWAdd(bld, params[np - 2], LLVMConstInt(LLVMTypeOf(row_ly[0]), r, 0), "ly.row");
+    int k = 0;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(c->body); bb; bb = LLVMGetNextBasicBlock(bb)) {
+        LLVMPositionBuilderAtEnd(bld, blocks[pmap_get(&bidx, bb)]);
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i), k++) {
+            unsigned copies_of_i = c->per_row[k] ? rows : 1;
+            for (unsigned r = 0; r < copies_of_i; r++) {
+                LLVMValueRef x;
+                if (LLVMIsAPHINode(i)) { /* incoming values once every block is made */
+                    x = LLVMBuildPhi(bld, LLVMTypeOf(i), "");
+                } else {
+                    x = LLVMInstructionClone(i);
+                    LLVMInsertIntoBuilder(bld, x);
+                    for (int o = 0, n = LLVMGetNumOperands(x); o < n; o++) {
+                        LLVMValueRef v = LLVMGetOperand(x, (unsigned)o);
+                        if (LLVMValueIsBasicBlock(v))
+                            continue; /* successors, below */
+                        LLVMSetOperand(x, (unsigned)o, copy_of(c, copies, rows, params, row_ly, r, v));
+                    }
+                    if (LLVMIsATerminatorInst(x))
+                        for (unsigned s = 0; s < LLVMGetNumSuccessors(x); s++)
+                            LLVMSetSuccessor(x, s, blocks[pmap_get(&bidx, LLVMGetSuccessor(i, s))]);
+                }
+                copies[(size_t)k * rows + r] = x;
+            }
+        }
+    }
+    for (k = 0; k < c->n; k++) {
+        LLVMValueRef i = c->insts[k];
+        if (!LLVMIsAPHINode(i))
+            continue;
+        for (unsigned r = 0; r < (c->per_row[k] ? rows : 1); r++)
+            for (unsigned in = 0; in < LLVMCountIncoming(i); in++) {
+                LLVMValueRef v = copy_of(c, copies, rows, params, row_ly, r, LLVMGetIncomingValue(i, in));
+                LLVMBasicBlockRef from = blocks[pmap_get(&bidx, LLVMGetIncomingBlock(i, in))];
+                LLVMAddIncoming(copies[(size_t)k * rows + r], &v, &from, 1);
+            }
+    }
+    LLVMDisposeBuilder(bld);
+    free(params), free(copies), free(blocks);
+    pmap_free(&bidx);
+    if (LLVMVerifyFunction(f, LLVMReturnStatusAction)) {
+        LLVMDeleteFunction(f);
+        return NULL;
+    }
+    return f;
+}
+
+LLVMValueRef mc_coarsen_rows(LLVMModuleRef m, LLVMValueRef body, unsigned vector_registers, unsigned *rows,
+                             unsigned *vectors, const char **why)
+{
+    coarsening c = {.body = body};
+    unsigned carried = 0;
+    *rows = analyse(&c, vector_registers, &carried, why);
+    /* the widener's vectors (512 bits) a value: the rows' carried values
+     * fill about half the registers (16 of AVX-512's 32; with 16 registers,
+     * taken as AVX2's, 8 of 256 bits) */
+    unsigned fill = vector_registers >= 32 ? 16 : 4, chains = (carried ? carried : 1) * (*rows ? *rows : 1);
+    *vectors = fill / chains ? fill / chains : 1;
+    LLVMValueRef f = *rows ? build(m, &c, *rows) : NULL;
+    if (*rows && !f)
+        *why = "out of memory, or an internal error";
+    free(c.insts);
+    free(c.per_row);
+    pmap_free(&c.index);
+    if (!f)
+        *rows = 0;
+    return f;
+}
