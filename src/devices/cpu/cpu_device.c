@@ -89,6 +89,11 @@ typedef struct worker {
     unsigned active;     /* the mask a non-uniform sub-group barrier returns to the fibers it releases */
     cpu_running running; /* the job, for device-side enqueue (cpu_enqueue.c) */
     cpu_counters counters; /* private copies of a launch's counter arguments (cpu_counters.c) */
+    /* A launch handed to this worker when it came to an empty list, with a
+     * hold of its own: the worker joins it without the pool's lock
+     * (cpu_submit, worker_main).  Written by the submitting thread and
+     * taken by the worker: a line of its own. */
+    _Alignas(64) _Atomic(job *) mailbox;
     struct {             /* the K.wg call run_wg makes on big_stack */
         mosaic_wg_fn fn;
         void *const *args;
@@ -693,6 +698,9 @@ static void pool_free(cpu_pool *p);
 static void worker_exit(worker *w)
 {
     cpu_pool *p = w->pool;
+    job *handed = atomic_exchange(&w->mailbox, NULL);
+    if (handed)
+        job_release(handed);
     free(w->local_mem);
     mosaic_cpu_counters_free(&w->counters);
     if (w->fibers.stacks)
@@ -709,16 +717,19 @@ static void worker_exit(worker *w)
         pool_free(p);
 }
 
-/* What an idle worker spins on: the pool's count of submissions, and what it was. */
+/* What an idle worker spins on: the pool's count of submissions, and what
+ * it was; and its mailbox. */
 typedef struct spin_target {
     atomic_uint *count;
     unsigned seen;
+    _Atomic(job *) *mailbox;
 } spin_target;
 
 static bool submitted_since(const void *arg)
 {
     const spin_target *t = arg;
-    return atomic_load_explicit(t->count, memory_order_relaxed) != t->seen;
+    return atomic_load_explicit(t->count, memory_order_relaxed) != t->seen ||
+           atomic_load_explicit(t->mailbox, memory_order_relaxed) != NULL;
 }
 
 static bool locked(const void *arg) { return pthread_mutex_trylock((pthread_mutex_t *)arg) == 0; }
@@ -756,6 +767,21 @@ static void *worker_main(void *arg)
         mosaic_trace_thread_name(name, (int)(1u << 24) + (int)(p->number % 4096) * 1024 + (int)(w->index % 1024));
     }
     for (;;) {
+        /* A launch handed over: straight to its groups, without the lock
+         * that sixteen workers would otherwise take one after another
+         * (each 2-4 us under contention: the last joined some 50 us after
+         * the first, and the early ones took the late ones' groups, whose
+         * data was in the late ones' caches). */
+        job *handed = atomic_exchange_explicit(&w->mailbox, NULL, memory_order_acquire);
+        if (handed) {
+            if (searching) {
+                atomic_fetch_sub(&p->searching, 1);
+                searching = false;
+            }
+            work_on_kernel(w, handed, &searching);
+            job_release(handed);
+            continue;
+        }
         lock_pool_soon(p);
         if (searching) {
             atomic_fetch_sub(&p->searching, 1);
@@ -766,10 +792,14 @@ static void *worker_main(void *arg)
              * one after another comes within microseconds.  Meanwhile this
              * worker counts as searching (it looks at the list again before
              * it sleeps), so that command wakes no sleeping worker. */
-            spin_target t = {&p->submitted, atomic_load(&p->submitted)};
+            spin_target t = {&p->submitted, atomic_load(&p->submitted), &w->mailbox};
             atomic_fetch_add(&p->searching, 1);
             pthread_mutex_unlock(&p->lock);
             mosaic_spin_until(submitted_since, &t);
+            if (atomic_load_explicit(&w->mailbox, memory_order_relaxed)) {
+                atomic_fetch_sub(&p->searching, 1);
+                continue;
+            }
             lock_pool_soon(p);
             atomic_fetch_sub(&p->searching, 1);
         }
@@ -958,7 +988,10 @@ static void start_pool(cpu_pool *p)
 {
     MOSAIC_ASSERT(mosaic_mutex_held(&p->lock));
     p->num_workers = p->num_units;
-    p->workers = calloc(p->num_workers, sizeof *p->workers);
+    /* (a worker's mailbox is a line of its own) */
+    p->workers = aligned_alloc(_Alignof(worker), p->num_workers * sizeof *p->workers);
+    if (p->workers)
+        memset(p->workers, 0, p->num_workers * sizeof *p->workers);
     if (!p->workers) {
         p->num_workers = 0;
         return;
@@ -1044,6 +1077,23 @@ static bool enqueues_kernels(const mosaic_ndrange *nd)
     return mosaic_executable_block_kernel(nd->kernel->program->executable, MOSAIC_BLOCK_HANDLE(0)) != NULL;
 }
 
+/* Under p->lock: a launch (or a command in parts) that found the list
+ * empty goes to every worker's mailbox too, with a hold for each, so the
+ * idle ones spinning join it at once (worker_main).  Only then: a job
+ * behind others, or a kernel's child (in front), keeps the list's order.
+ * A job a mailbox still holds was already on the list, so replacing it
+ * loses nothing. */
+static void hand_to_workers(cpu_pool *p, job *j)
+{
+    MOSAIC_ASSERT(mosaic_mutex_held(&p->lock) && (j->ndrange || j->run_part));
+    atomic_fetch_add(&j->holds, (int)p->num_workers);
+    for (unsigned i = 0; i < p->num_workers; i++) {
+        job *old = atomic_exchange_explicit(&p->workers[i].mailbox, j, memory_order_release);
+        if (old)
+            job_release(old);
+    }
+}
+
 static void cpu_submit(cl_device_id device, cl_event command)
 {
     cpu_pool *p = device->impl;
@@ -1093,6 +1143,8 @@ static void cpu_submit(cl_device_id device, cl_event command)
         p->head = j;
     p->tail = j;
     p->queued++;
+    if (p->head == j && j->total_groups > 1)
+        hand_to_workers(p, j);
     atomic_fetch_add_explicit(&p->submitted, 1, memory_order_relaxed);
     if (j->total_groups > 1)
         pthread_cond_broadcast(&p->work); /* work-groups or parts for everyone */
