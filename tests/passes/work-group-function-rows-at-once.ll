@@ -3,13 +3,17 @@
 ; on a target of 32 vector registers (row_coarsening.c): what depends on
 ; the row 8 times (A's element, the accumulator, C's store), B's vector once
 ; a step for the 8 multiply-adds; K.wg takes 8 rows a step while 8 are
-; left, else one.  Rows whose branches depend on the row (mm_guarded), and
-; kernels with nothing that depends on the row (chain), run one row at a time.
+; left, else one.  A guard on the row (mm_guarded) takes row 0's way in
+; K.rows, and K.wg runs the 8 rows at once only where K.rows.agree finds
+; them all on one side of it.  Rows that branch on what they read
+; (mm_skips), and kernels with nothing that depends on the row (chain), run
+; one row at a time.
 ; RUN: MOSAIC_DEBUG=build mosaic-opt --mcpu=skylake-avx512 --mattr=+sse4.2,+avx,+avx2,+fma,+avx512f,+avx512vl,+avx512bw,+avx512dq,+avx512cd \
 ; RUN:   --stop-after=work-group-function %s -o %t.ll 2>&1 | FileCheck %s --check-prefix=SAYS
 ; RUN: FileCheck %s < %t.ll
 ; SAYS: mosaic: kernel mm.wi: 8 rows at once, 32 work-items of each (the rest 16 at a time)
-; SAYS: mosaic: kernel mm_guarded.wi: rows not run together: rows that may take different ways
+; SAYS: mosaic: kernel mm_guarded.wi: 8 rows at once, 32 work-items of each (the rest 16 at a time)
+; SAYS: mosaic: kernel mm_skips.wi: rows not run together: rows that may take different ways, on values other than the ids and arguments
 ; SAYS: mosaic: kernel chain.wi: rows not run together: no value that depends on the row
 ; CHECK-LABEL: define internal void @mm.wi.rows.vec(
 ; CHECK: add nuw i64 %{{[0-9]+}}, 7
@@ -27,7 +31,15 @@
 ; CHECK: call void @mm.wi.rows.vec(
 ; CHECK: call void @mm.wi.rows.tail(
 ; CHECK: call void @mm.wi.vec(
-; CHECK-NOT: define internal void @mm_guarded.wi.rows
+; CHECK-LABEL: define internal i1 @mm_guarded.body.rows.agree(
+; CHECK: %ly.row{{[0-9]*}} = add nuw i64 %{{[0-9]+}}, 7
+; CHECK: %rows.agree{{[0-9]*}} = and i1
+; CHECK-LABEL: define internal void @mm_guarded.wi.rows.vec(
+; CHECK-LABEL: define void @mm_guarded.wg(
+; CHECK: y.rows:
+; CHECK-NEXT: %rows.agree = call i1 @mm_guarded.body.rows.agree(
+; CHECK-NEXT: br i1 %rows.agree, label %y.rows.agree, label %y.row
+; CHECK-NOT: define internal void @mm_skips.wi.rows
 ; CHECK-NOT: define internal void @chain.wi.rows
 ;   kernel void mm(global const float *a, global const float *b, global float *c, int n)
 ;   {
@@ -41,6 +53,16 @@
 ;   {
 ;       int col = get_global_id(0), row = get_global_id(1);
 ;       if (row >= m)
+;           return;
+;       float s = 0.0f;
+;       for (int k = 0; k < n; k++)
+;           s += a[row * n + k] * b[k * n + col];
+;       c[row * n + col] = s;
+;   }
+;   kernel void mm_skips(global const float *a, global const float *b, global float *c, int n)
+;   {
+;       int col = get_global_id(0), row = get_global_id(1);
+;       if (a[row * n] > 3.0f)
 ;           return;
 ;       float s = 0.0f;
 ;       for (int k = 0; k < n; k++)
@@ -267,6 +289,122 @@ define dso_local spir_kernel void @mm_guarded(ptr addrspace(1) noundef align 4 %
   ret void
 
 67:                                               ; preds = %64
+  unreachable
+}
+
+; Function Attrs: convergent norecurse nounwind
+define dso_local spir_kernel void @mm_skips(ptr addrspace(1) noundef align 4 %0, ptr addrspace(1) noundef align 4 %1, ptr addrspace(1) noundef align 4 %2, i32 noundef %3) #0 !kernel_arg_addr_space !4 !kernel_arg_access_qual !5 !kernel_arg_type !6 !kernel_arg_base_type !6 !kernel_arg_type_qual !7 !kernel_arg_name !8 {
+  %5 = alloca ptr addrspace(1), align 8
+  %6 = alloca ptr addrspace(1), align 8
+  %7 = alloca ptr addrspace(1), align 8
+  %8 = alloca i32, align 4
+  %9 = alloca i32, align 4
+  %10 = alloca i32, align 4
+  %11 = alloca i32, align 4
+  %12 = alloca float, align 4
+  %13 = alloca i32, align 4
+  store ptr addrspace(1) %0, ptr %5, align 8, !tbaa !9
+  store ptr addrspace(1) %1, ptr %6, align 8, !tbaa !9
+  store ptr addrspace(1) %2, ptr %7, align 8, !tbaa !9
+  store i32 %3, ptr %8, align 4, !tbaa !13
+  call void @llvm.lifetime.start.p0(i64 4, ptr %9) #4
+  %14 = call spir_func i64 @_Z13get_global_idj(i32 noundef 0) #5
+  %15 = trunc i64 %14 to i32
+  store i32 %15, ptr %9, align 4, !tbaa !13
+  call void @llvm.lifetime.start.p0(i64 4, ptr %10) #4
+  %16 = call spir_func i64 @_Z13get_global_idj(i32 noundef 1) #5
+  %17 = trunc i64 %16 to i32
+  store i32 %17, ptr %10, align 4, !tbaa !13
+  %18 = load ptr addrspace(1), ptr %5, align 8, !tbaa !9
+  %19 = load i32, ptr %10, align 4, !tbaa !13
+  %20 = load i32, ptr %8, align 4, !tbaa !13
+  %21 = mul nsw i32 %19, %20
+  %22 = sext i32 %21 to i64
+  %23 = getelementptr inbounds float, ptr addrspace(1) %18, i64 %22
+  %24 = load float, ptr addrspace(1) %23, align 4, !tbaa !15
+  %25 = fcmp ogt float %24, 3.000000e+00
+  br i1 %25, label %26, label %27
+
+26:                                               ; preds = %4
+  store i32 1, ptr %11, align 4
+  br label %67
+
+27:                                               ; preds = %4
+  call void @llvm.lifetime.start.p0(i64 4, ptr %12) #4
+  store float 0.000000e+00, ptr %12, align 4, !tbaa !15
+  call void @llvm.lifetime.start.p0(i64 4, ptr %13) #4
+  store i32 0, ptr %13, align 4, !tbaa !13
+  br label %28
+
+28:                                               ; preds = %54, %27
+  %29 = load i32, ptr %13, align 4, !tbaa !13
+  %30 = load i32, ptr %8, align 4, !tbaa !13
+  %31 = icmp slt i32 %29, %30
+  br i1 %31, label %33, label %32
+
+32:                                               ; preds = %28
+  store i32 2, ptr %11, align 4
+  call void @llvm.lifetime.end.p0(i64 4, ptr %13) #4
+  br label %57
+
+33:                                               ; preds = %28
+  %34 = load ptr addrspace(1), ptr %5, align 8, !tbaa !9
+  %35 = load i32, ptr %10, align 4, !tbaa !13
+  %36 = load i32, ptr %8, align 4, !tbaa !13
+  %37 = mul nsw i32 %35, %36
+  %38 = load i32, ptr %13, align 4, !tbaa !13
+  %39 = add nsw i32 %37, %38
+  %40 = sext i32 %39 to i64
+  %41 = getelementptr inbounds float, ptr addrspace(1) %34, i64 %40
+  %42 = load float, ptr addrspace(1) %41, align 4, !tbaa !15
+  %43 = load ptr addrspace(1), ptr %6, align 8, !tbaa !9
+  %44 = load i32, ptr %13, align 4, !tbaa !13
+  %45 = load i32, ptr %8, align 4, !tbaa !13
+  %46 = mul nsw i32 %44, %45
+  %47 = load i32, ptr %9, align 4, !tbaa !13
+  %48 = add nsw i32 %46, %47
+  %49 = sext i32 %48 to i64
+  %50 = getelementptr inbounds float, ptr addrspace(1) %43, i64 %49
+  %51 = load float, ptr addrspace(1) %50, align 4, !tbaa !15
+  %52 = load float, ptr %12, align 4, !tbaa !15
+  %53 = call float @llvm.fmuladd.f32(float %42, float %51, float %52)
+  store float %53, ptr %12, align 4, !tbaa !15
+  br label %54
+
+54:                                               ; preds = %33
+  %55 = load i32, ptr %13, align 4, !tbaa !13
+  %56 = add nsw i32 %55, 1
+  store i32 %56, ptr %13, align 4, !tbaa !13
+  br label %28
+
+57:                                               ; preds = %32
+  %58 = load float, ptr %12, align 4, !tbaa !15
+  %59 = load ptr addrspace(1), ptr %7, align 8, !tbaa !9
+  %60 = load i32, ptr %10, align 4, !tbaa !13
+  %61 = load i32, ptr %8, align 4, !tbaa !13
+  %62 = mul nsw i32 %60, %61
+  %63 = load i32, ptr %9, align 4, !tbaa !13
+  %64 = add nsw i32 %62, %63
+  %65 = sext i32 %64 to i64
+  %66 = getelementptr inbounds float, ptr addrspace(1) %59, i64 %65
+  store float %58, ptr addrspace(1) %66, align 4, !tbaa !15
+  call void @llvm.lifetime.end.p0(i64 4, ptr %12) #4
+  store i32 0, ptr %11, align 4
+  br label %67
+
+67:                                               ; preds = %57, %26
+  call void @llvm.lifetime.end.p0(i64 4, ptr %10) #4
+  call void @llvm.lifetime.end.p0(i64 4, ptr %9) #4
+  %68 = load i32, ptr %11, align 4
+  switch i32 %68, label %70 [
+    i32 0, label %69
+    i32 1, label %69
+  ]
+
+69:                                               ; preds = %67, %67
+  ret void
+
+70:                                               ; preds = %67
   unreachable
 }
 

@@ -50,6 +50,8 @@ typedef struct mc_kernel_build {
     LLVMValueRef rows_tail; /* K.tail of K.rows: the rest of those rows, rows_tail_lanes a call */
     unsigned rows_tail_lanes;
     unsigned vec_rows;      /* rows K.rows runs at once; 1 without it */
+    LLVMValueRef rows_agree; /* K.rows.agree or NULL: do the rows from ly take the same way at K.rows's
+                                branches on the row (row_coarsening.c) */
     LLVMValueRef row;     /* K.row or NULL: a barrier kernel's K.body for row_lanes work-items of a row at
                              once (wfv.c), which regions.c cuts instead of K.body (a one-size build) */
     unsigned row_lanes;

@@ -140,14 +140,14 @@ static uint64_t now_ns(void)
 
 /* The functions made of kernel k (and of its K.fused) into fns[] (room for
  * MAX_KERNEL_FUNCTIONS); how many. */
-#define MAX_KERNEL_FUNCTIONS 16
+#define MAX_KERNEL_FUNCTIONS 18
 static size_t kernel_functions(const mc_pass_state *s, size_t k, LLVMValueRef *fns)
 {
     size_t n = 0;
     const mc_kernel_build *builds[2] = {&s->kb[k], &s->fused[k]};
     for (size_t b = 0; b < 2; b++) {
         const mc_kernel_build *kb = builds[b];
-        LLVMValueRef made[] = {kb->body, kb->wi, kb->wg, kb->vec, kb->tail, kb->rows_vec, kb->rows_tail, kb->row};
+        LLVMValueRef made[] = {kb->body, kb->wi, kb->wg, kb->vec, kb->tail, kb->rows_vec, kb->rows_tail, kb->rows_agree, kb->row};
         for (size_t i = 0; i < sizeof made / sizeof made[0]; i++)
             if (made[i])
                 fns[n++] = made[i];

@@ -44,6 +44,8 @@
 
 enum {
     MAX_ROWS = 8,
+    MAX_DECIDED = 8,  /* branches on the row whose ways K.wg checks the rows agree on */
+    MAX_DEPTH = 24,   /* of a decided branch's condition */
     /* values carried round loops by the R rows together, on a target of 32
      * vector registers (16: half): each becomes a vector or two once widened */
     CARRIED_BUDGET = 8,
@@ -55,6 +57,8 @@ typedef struct coarsening {
     LLVMValueRef *insts;    /* in block order */
     unsigned char *per_row; /* insts[k] depends on the row */
     pmap index;             /* instruction -> k */
+    LLVMValueRef decided[MAX_DECIDED]; /* conditions of branches on the row (a guard's `row < m`) */
+    unsigned num_decided;
 } coarsening;
 
 static bool depends_on_row(const coarsening *c, LLVMValueRef v)
@@ -80,6 +84,34 @@ static bool own_to_each_row(LLVMValueRef i)
     default:
         return false;
     }
+}
+
+/* Is v computed from the ids but lx, the kernel's arguments, constants and
+ * invariant loads (the group's context) alone, by instructions without
+ * effects: a value K.wg can compute for any row before it runs them? */
+static bool decidable(const coarsening *c, LLVMValueRef v, int depth)
+{
+    if (!LLVMIsAInstruction(v))
+        return !LLVMIsAArgument(v) || v != LLVMGetParam(c->body, LLVMCountParams(c->body) - 3);
+    if (depth > MAX_DEPTH)
+        return false;
+    switch (LLVMGetInstructionOpcode(v)) {
+    case LLVMPHI: case LLVMCall: case LLVMAlloca: case LLVMStore: case LLVMAtomicRMW: case LLVMAtomicCmpXchg:
+    case LLVMFence: case LLVMVAArg: case LLVMSDiv: case LLVMUDiv: case LLVMSRem: case LLVMURem:
+        return false; /* (a division may trap where the branch kept it from running) */
+    case LLVMLoad:
+        if (LLVMGetVolatile(v) ||
+            !LLVMGetMetadata(v, LLVMGetMDKindIDInContext(LLVMGetTypeContext(LLVMTypeOf(v)), "invariant.load", 14)))
+            return false;
+        break;
+    default:
+        if (LLVMIsATerminatorInst(v))
+            return false;
+    }
+    for (int o = 0, n = LLVMGetNumOperands(v); o < n; o++)
+        if (!decidable(c, LLVMGetOperand(v, (unsigned)o), depth + 1))
+            return false;
+    return true;
 }
 
 /* Does a path lead from bb's successors back to bb (bb in a loop)? */
@@ -147,8 +179,12 @@ static unsigned analyse(coarsening *c, unsigned vector_registers, unsigned *carr
         LLVMValueRef i = c->insts[k];
         any_row |= c->per_row[k];
         if ((LLVMIsABranchInst(i) && LLVMIsConditional(i)) || LLVMIsASwitchInst(i) || LLVMIsAIndirectBrInst(i)) {
+            /* a branch on the row: K.rows takes row 0's way, where K.wg saw the rows agree */
+            if (c->per_row[k] && (LLVMIsAIndirectBrInst(i) || c->num_decided == MAX_DECIDED ||
+                                  !decidable(c, LLVMGetOperand(i, 0), 0)))
+                return *why = "rows that may take different ways, on values other than the ids and arguments", 0;
             if (c->per_row[k])
-                return *why = "rows that may take different ways", 0;
+                c->decided[c->num_decided++] = LLVMGetOperand(i, 0);
             continue;
         }
         bool looped = (LLVMIsAPHINode(i) && c->per_row[k]) || (LLVMIsALoadInst(i) && !c->per_row[k]);
@@ -191,7 +227,84 @@ static LLVMValueRef copy_of(const coarsening *c, LLVMValueRef *copies, unsigned 
     int k = LLVMIsAInstruction(v) ? pmap_get(&c->index, v) : -1;
     if (k < 0)
         return v;
-    return copies[(size_t)k * rows + (c->per_row[k] ? r : 0)];
+    return copies[(size_t)k * rows + (c->per_row[k] && !LLVMIsATerminatorInst(v) ? r : 0)];
+}
+
+/* The copy of v (decidable) for the row ly + r in K.rows.agree, made at b. */
+static LLVMValueRef clone_for_row(const coarsening *c, LLVMBuilderRef b, LLVMValueRef *params, LLVMValueRef ly,
+                                  LLVMValueRef *made, LLVMValueRef v)
+{
+    if (v == c->ly)
+        return ly;
+    if (LLVMIsAArgument(v)) {
+        for (unsigned p = 0; p < LLVMCountParams(c->body); p++)
+            if (LLVMGetParam(c->body, p) == v)
+                return params[p];
+        return v;
+    }
+    int k = LLVMIsAInstruction(v) ? pmap_get(&c->index, v) : -1;
+    if (k < 0)
+        return v;
+    if (made[k])
+        return made[k];
+    LLVMValueRef x = LLVMInstructionClone(v);
+    for (int o = 0, n = LLVMGetNumOperands(x); o < n; o++)
+        LLVMSetOperand(x, (unsigned)o, clone_for_row(c, b, params, ly, made, LLVMGetOperand(v, (unsigned)o)));
+    LLVMInsertIntoBuilder(b, x);
+    return made[k] = x;
+}
+
+/* K.rows.agree(K.body's parameters): do the rows ly .. ly + rows - 1 take
+ * the same way at each branch on the row (c->decided)?  NULL when memory
+ * ran out. */
+static LLVMValueRef build_agree(LLVMModuleRef m, const coarsening *c, unsigned rows)
+{
+    LLVMContextRef ctx = LLVMGetModuleContext(m);
+    unsigned np = LLVMCountParams(c->body);
+    LLVMTypeRef *types = malloc((np + 1) * sizeof *types);
+    LLVMValueRef *params = malloc((np + 1) * sizeof *params);
+    if (!types || !params) {
+        free(types), free(params);
+        return NULL;
+    }
+    LLVMGetParamTypes(LLVMGlobalGetValueType(c->body), types);
+    char name[256];
+    snprintf(name, sizeof name, "%s.rows.agree", LLVMGetValueName(c->body));
+    LLVMValueRef f = LLVMAddFunction(m, name, LLVMFunctionType(LLVMInt1TypeInContext(ctx), types, np, 0));
+    LLVMSetLinkage(f, LLVMInternalLinkage);
+    LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+                            LLVMCreateEnumAttribute(ctx, LLVMGetEnumAttributeKindForName("alwaysinline", 12), 0));
+    for (unsigned p = 0; p < np; p++)
+        params[p] = LLVMGetParam(f, p);
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
+    LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ctx, f, "entry"));
+    LLVMValueRef agree = LLVMConstInt(LLVMInt1TypeInContext(ctx), 1, 0), first[MAX_DECIDED];
+    bool ok = true;
+    for (unsigned r = 0; r < rows && ok; r++) {
+        LLVMValueRef *made = calloc((size_t)c->n + 1, sizeof *made); /* row r's copies, by instruction */
+        if (!made) {
+            ok = false;
+            break;
+        }
+        LLVMValueRef ly = r ? LLVMBuildNUWAdd(b, params[np - 2], LLVMConstInt(types[np - 2], r, 0), "ly.row")
+                            : params[np - 2];
+        for (unsigned d = 0; d < c->num_decided; d++) {
+            LLVMValueRef v = clone_for_row(c, b, params, ly, made, c->decided[d]);
+            if (!r)
+                first[d] = v;
+            else
+                agree = LLVMBuildAnd(b, agree, LLVMBuildICmp(b, LLVMIntEQ, v, first[d], ""), "rows.agree");
+        }
+        free(made);
+    }
+    LLVMBuildRet(b, agree);
+    LLVMDisposeBuilder(b);
+    free(types), free(params);
+    if (!ok || LLVMVerifyFunction(f, LLVMReturnStatusAction)) {
+        LLVMDeleteFunction(f);
+        return NULL;
+    }
+    return f;
 }
 
 /* K.rows: body for `rows` rows from ly; NULL when memory ran out. */
@@ -244,7 +357,8 @@ static LLVMValueRef build(LLVMModuleRef m, coarsening *c, unsigned rows)
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(c->body); bb; bb = LLVMGetNextBasicBlock(bb)) {
         LLVMPositionBuilderAtEnd(bld, blocks[pmap_get(&bidx, bb)]);
         for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i), k++) {
-            unsigned copies_of_i = c->per_row[k] ? rows : 1;
+            /* (a branch on the row: row 0's way, K.wg saw the rows agree) */
+            unsigned copies_of_i = c->per_row[k] && !LLVMIsATerminatorInst(i) ? rows : 1;
             for (unsigned r = 0; r < copies_of_i; r++) {
                 LLVMValueRef x;
                 if (LLVMIsAPHINode(i)) { /* incoming values once every block is made */
@@ -288,8 +402,9 @@ static LLVMValueRef build(LLVMModuleRef m, coarsening *c, unsigned rows)
 }
 
 LLVMValueRef mc_coarsen_rows(LLVMModuleRef m, LLVMValueRef body, unsigned vector_registers, unsigned *rows,
-                             unsigned *vectors, const char **why)
+                             unsigned *vectors, LLVMValueRef *agree, const char **why)
 {
+    *agree = NULL;
     coarsening c = {.body = body};
     unsigned carried = 0;
     *rows = analyse(&c, vector_registers, &carried, why);
@@ -299,6 +414,10 @@ LLVMValueRef mc_coarsen_rows(LLVMModuleRef m, LLVMValueRef body, unsigned vector
     unsigned fill = vector_registers >= 32 ? 16 : 4, chains = (carried ? carried : 1) * (*rows ? *rows : 1);
     *vectors = fill / chains ? fill / chains : 1;
     LLVMValueRef f = *rows ? build(m, &c, *rows) : NULL;
+    if (f && c.num_decided && !(*agree = build_agree(m, &c, *rows))) {
+        LLVMDeleteFunction(f);
+        f = NULL;
+    }
     if (*rows && !f)
         *why = "out of memory, or an internal error";
     free(c.insts);

@@ -28,11 +28,14 @@ bool mc_wfv_kernel(LLVMModuleRef m, mc_kernel_build *kb, mc_analyses *an);
 bool mc_wfv_kernel_rows(LLVMModuleRef m, mc_kernel_build *kb, mc_analyses *an, unsigned vector_registers);
 /* row_coarsening.c: K.rows, body for *rows (8, 4 or 2) consecutive rows at
  * once, what depends on the row made once a row and the rest once, and in
- * *vectors the machine vectors a value its widening should take; NULL and
- * *why when the rows may take different ways, share no load in a loop, or
- * carry too many values round their loops. */
+ * *vectors the machine vectors a value its widening should take; where it
+ * branches on the row (a guard's `row < m`), it takes row 0's way, and
+ * *agree is K.rows.agree(body's parameters), whether the rows from ly take
+ * the same way at each such branch (NULL when there is none).  NULL and
+ * *why when the rows may take different ways on other values, share no
+ * load in a loop, or carry too many values round their loops. */
 LLVMValueRef mc_coarsen_rows(LLVMModuleRef m, LLVMValueRef body, unsigned vector_registers, unsigned *rows,
-                             unsigned *vectors, const char **why);
+                             unsigned *vectors, LLVMValueRef *agree, const char **why);
 /* Would K.body's float8 and float16 values, split into their elements, let
  * mc_wfv_kernel take it: a loop of the kernel's own, and no calls but
  * intrinsics with vector forms (a split vector math call would be one call

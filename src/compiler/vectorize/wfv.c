@@ -1457,7 +1457,8 @@ bool mc_wfv_kernel_rows(LLVMModuleRef m, mc_kernel_build *kb, mc_analyses *an, u
     const char *why = NULL;
     unsigned rows = 0, vectors = 0;
     kb->vec_rows = 1;
-    LLVMValueRef body = kb->body, coarse = mc_coarsen_rows(m, body, vector_registers, &rows, &vectors, &why);
+    LLVMValueRef agree = NULL, body = kb->body;
+    LLVMValueRef coarse = mc_coarsen_rows(m, body, vector_registers, &rows, &vectors, &agree, &why);
     if (coarse) {
         kb->body = coarse; /* (widen reads K.body, names after K.wi) */
         kb->rows_vec = widen(m, kb, an, vectors, false, 0, NULL, false, ".rows.vec", &kb->rows_vec_lanes, &why);
@@ -1472,7 +1473,9 @@ bool mc_wfv_kernel_rows(LLVMModuleRef m, mc_kernel_build *kb, mc_analyses *an, u
         LLVMDeleteFunction(coarse); /* its widened copies are what K.wg calls */
     }
     if (kb->rows_vec)
-        kb->vec_rows = rows;
+        kb->vec_rows = rows, kb->rows_agree = agree;
+    else if (agree)
+        LLVMDeleteFunction(agree);
     if (mosaic_debugging(MOSAIC_DEBUG_BUILD) && kb->rows_vec)
         fprintf(stderr, "mosaic: kernel %s: %u rows at once, %u work-items of each (the rest %u at a time)\n",
                 LLVMGetValueName(kb->wi), rows, kb->rows_vec_lanes, kb->rows_tail_lanes);

@@ -719,6 +719,15 @@ static void build_loop_nest(wi_env *e, LLVMBuilderRef b, mc_kernel_build *kb, LL
             LLVMBasicBlockRef single = LLVMInsertBasicBlockInContext(c, ylatch, "y.row");
             LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntUGE, LLVMBuildSub(b, n[1], y, ""), rows, ""), many, single);
             LLVMPositionBuilderAtEnd(b, many);
+            if (kb->rows_agree) { /* rows that branch alike on the row (a guard's `row < m`), else one by one */
+                LLVMBasicBlockRef agree = LLVMInsertBasicBlockInContext(c, ylatch, "y.rows.agree");
+                unsigned n_args = kb->num_args;
+                args[n_args] = ctx, args[n_args + 1] = zero, args[n_args + 2] = y, args[n_args + 3] = z;
+                LLVMValueRef same = LLVMBuildCall2(b, LLVMGlobalGetValueType(kb->rows_agree), kb->rows_agree, args,
+                                                   n_args + 4, "rows.agree");
+                LLVMBuildCondBr(b, same, agree, single);
+                LLVMPositionBuilderAtEnd(b, agree);
+            }
             LLVMValueRef x0 = zero;
             build_row_blocks(e, b, kb, args, ctx, n[0], y, z, kb->rows_vec, kb->rows_vec_lanes, false, &x0);
             build_row_blocks(e, b, kb, args, ctx, n[0], y, z, kb->rows_tail, kb->rows_tail_lanes, true, &x0);
