@@ -29,9 +29,10 @@
 ;       out[get_global_id(0)] = sub_group_non_uniform_scan_inclusive_add(v); }
 ; RUN: mosaic-opt --mcpu=skylake-avx512 --mattr=+sse4.2,+avx,+avx2,+fma,+avx512f,+avx512vl,+avx512bw,+avx512dq,+avx512cd \
 ; RUN:   --options=-cl-std=CL3.0 --stop-after=active-slot-folds --print-before %s | FileCheck %s
-; Before: the masked copy's chain of selects on the mask's bits and fadds.
+; Before: the masked copy's chain of selects on the mask's bits and fadds
+; (half_sum's is chained with sub_group_elect's, region_active_sets.c).
 ; CHECK-LABEL: define void @half_sum.wg(
-; CHECK: m1.sg:
+; CHECK: c1.sg:
 ; CHECK: %one.address{{[0-9]+}} = load float, ptr addrspace(4)
 ; CHECK: select i1 %{{[0-9]+}}, <8 x float> <float -0.000000e+00,
 ; CHECK: fadd <8 x float>
@@ -41,22 +42,35 @@
 ; CHECK: %slots = load <8 x float>, ptr addrspace(4) %{{[0-9]+}}, align 4
 ; CHECK: %active.splat = shufflevector <8 x i32>
 ; CHECK-NEXT: [[BITS:%[0-9]+]] = and <8 x i32> %active.splat, <i32 1, i32 2, i32 4, i32 8, i32 16, i32 32, i32 64, i32 128>
-; CHECK-NEXT: %active.lanes = icmp ne <8 x i32> [[BITS]], zeroinitializer
-; CHECK-NEXT: %slots.active = select <8 x i1> %active.lanes, <8 x float> %slots, <8 x float> <float -0.000000e+00,
+; CHECK-NEXT: %active.lanes.not = icmp eq <8 x i32> [[BITS]], zeroinitializer
+; CHECK-NEXT: %slots.active = select <8 x i1> %active.lanes.not, <8 x float> <float -0.000000e+00,
 ; CHECK-NEXT: %slots.fold = call float @llvm.vector.reduce.fadd.v8f32(float -0.000000e+00, <8 x float> %slots.active)
-; CHECK: %slots.fold.splat = shufflevector <4 x float>
-; The masked copy: the mask is the sub-group's states compared, a vector already.
-; CHECK: m1.sg:
+; CHECK-NEXT: insertelement <4 x float> poison, float %slots.fold
+; The chained masked copy: the mask is the sub-group's states compared, a
+; vector already, one load of them (early CSE: the active mask's and the
+; guard's were two), and the sum kept for sub_group_elect's region, which
+; reads it back in the same pass, is stored whole (a masked store does not
+; forward to that load).
+; CHECK: c1.sg:
+; CHECK: [[STATES:%wide.load[0-9]+]] = load <8 x i32>, ptr [[STATES_AT:%[0-9]+]]
+; CHECK-NEXT: [[ACTIVE:%[0-9]+]] = icmp eq <8 x i32> [[STATES]], <i32 1,
 ; CHECK: any.lane{{[0-9]+}}:
-; CHECK: [[ACTIVE:%[0-9]+]] = icmp eq <8 x i32> %sg.states{{[0-9]+}}, <i32 1,
 ; CHECK-NOT: fadd
+; CHECK-NOT: load <8 x i32>
 ; CHECK: %slots{{[0-9]+}} = load <8 x float>
 ; CHECK-NEXT: %slots.active{{[0-9]+}} = select <8 x i1> [[ACTIVE]], <8 x float> %slots{{[0-9]+}}, <8 x float> <float -0.000000e+00,
 ; CHECK-NEXT: %slots.fold{{[0-9]+}} = call float @llvm.vector.reduce.fadd.v8f32(float -0.000000e+00,
 ; CHECK-NOT: fadd
-; CHECK: call void @llvm.masked.store.v8i64
+; CHECK-NOT: @llvm.masked.store
+; CHECK: %kept = load <8 x i64>
+; CHECK-NEXT: %kept.blend = select <8 x i1> [[ACTIVE]], <8 x i64> %{{[0-9]+}}, <8 x i64> %kept
+; CHECK-NEXT: store <8 x i64> %kept.blend
+; CHECK: any.lane.done{{[0-9]+}}:
+; CHECK-NEXT: [[NEXT:%[0-9]+]] = select <8 x i1> [[ACTIVE]], <8 x i32> <i32 2,
+; CHECK-NEXT: store <8 x i32> [[NEXT]], ptr [[STATES_AT]]
+; CHECK-NEXT: icmp eq <8 x i32> [[NEXT]], <i32 2,
 ; CHECK-LABEL: define void @half_max.wg(
-; CHECK: m1.sg:
+; CHECK: c1.sg:
 ; CHECK: %slots = load <8 x i32>
 ; CHECK-NEXT: %slots.active = select <8 x i1> %{{[0-9]+}}, <8 x i32> %slots, <8 x i32> zeroinitializer
 ; CHECK-NEXT: %slots.fold = call i32 @llvm.vector.reduce.umax.v8i32(<8 x i32> %slots.active)

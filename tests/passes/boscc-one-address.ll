@@ -17,14 +17,14 @@
 ; RUN: mosaic-opt --mcpu=skylake-avx512 --mattr=+sse4.2,+avx,+avx2,+fma,+avx512f,+avx512vl,+avx512bw,+avx512dq,+avx512cd \
 ; RUN:   --options=-cl-std=CL3.0 --stop-after=boscc --print-before %s | FileCheck %s
 ; CHECK-LABEL: define void @k.wg(
-; CHECK: m1.sg:
+; CHECK: c1.sg:
 ; CHECK: call <8 x float> @llvm.masked.gather.v8f32.v8p4(<8 x ptr addrspace(4)> %broadcast.splat
 ; CHECK: m2.sg:
 ; CHECK: call <8 x i64> @llvm.masked.load.v8i64.p0(
 ; CHECK: call void @llvm.masked.scatter.v8i32.v8p1(<8 x i32> %{{.*}}, <8 x ptr addrspace(1)> %broadcast.splat
 ; CHECK-LABEL: ;; after boscc
 ; CHECK-LABEL: define void @k.wg(
-; CHECK: m1.sg:
+; CHECK: c1.sg:
 ; CHECK: br i1 %any.lane{{[0-9]+}}, label %[[ANY:any.lane[0-9]+]], label
 ; CHECK: [[ANY]]:
 ; CHECK-NOT: @llvm.masked.gather

@@ -7,6 +7,11 @@
 ;  - the masked copies m1 and m2 each leave for one state only (elect's
 ;    barrier, the return): their masks of states come from the mask before
 ;    them (kept in states.mask.var), without a loop over the states;
+;  - m1's is elect's barrier, and no other active set can go first: m1 is
+;    the chained copy c1, which runs elect's region (c1.2) for each
+;    sub-group right after the fold's, its x loop entered from c1's
+;    (c1.then) and left for c1's next sub-group; after it neither barrier
+;    is waited at (-7), all are at the return (1);
 ;  - the reduction's last barrier and elect's follow each other with
 ;    nothing between: the first goes (two non-uniform barriers, so masked
 ;    copies m1 and m2 only);
@@ -27,6 +32,7 @@
 ; RUN: mosaic-opt --options=-cl-std=CL3.0 --stop-after=work-group-function %s | FileCheck %s
 ; CHECK-LABEL: define void @k.wg(
 ; CHECK: m1:
+; CHECK-NEXT: br label %c1.z
 ; CHECK: m2:
 ; CHECK-NOT: {{^}}m3:
 ; CHECK: u0.done:
@@ -44,11 +50,18 @@
 ; CHECK: store i64
 ; CHECK-NEXT: br label %u1.latch
 ; CHECK-LABEL: u1.latch:
-; CHECK-LABEL: {{^}}m1.done:
+; CHECK-LABEL: {{^}}c1.then:
+; CHECK: %active{{[0-9]*}} = zext i8
+; CHECK-NEXT: br label %c1.2.x
+; CHECK-LABEL: {{^}}c1.latch:
+; CHECK: br i1 %{{[0-9]+}}, label %c1.x, label %c1.then
+; CHECK-LABEL: {{^}}c1.done:
 ; CHECK-NEXT: %states.before = load i64, ptr %states.mask.var
-; CHECK-NEXT: [[KEPT1:%[0-9]+]] = and i64 %states.before, -3
-; CHECK-NEXT: [[MASK1:%states.mask[0-9]+]] = or i64 [[KEPT1]], 4
+; CHECK-NEXT: [[KEPT1:%[0-9]+]] = and i64 %states.before, -7
+; CHECK-NEXT: [[MASK1:%states.mask[0-9]+]] = or i64 [[KEPT1]], 1
 ; CHECK-NEXT: store i64 [[MASK1]], ptr %states.mask.var
+; CHECK-LABEL: {{^}}c1.2.latch:
+; CHECK: br i1 %{{[0-9]+}}, label %c1.2.x, label %c1.sg.latch
 ; CHECK-LABEL: {{^}}m2.done:
 ; CHECK-NEXT: %states.before{{[0-9]+}} = load i64, ptr %states.mask.var
 ; CHECK-NEXT: [[KEPT2:%[0-9]+]] = and i64 %states.before{{[0-9]+}}, -5

@@ -1256,9 +1256,14 @@ cl_int mc_run_active_slot_folds(mc_pass_state *s, size_t k)
             continue;
         unsigned n = mc_fold_active_slots(s->m, f);
         kb->stats[MC_STAT_active_slot_folds] += n;
-        total += n;
+        total += n + mc_blend_read_back_stores(s->m, f);
     }
-    return total ? CL_SUCCESS : skip(s, "no fold of active slots");
+    if (!total)
+        return skip(s, "no fold of active slots or masked store read back");
+    /* the active mask and the vector loop's guard load the same states (a masked copy's,
+     * and a chained copy's second region's): one load and compare, and the guard then
+     * knows the mask is not empty */
+    return mc_run_passes(s->m, s->tm, "function(early-cse<memssa>,instcombine)", s->log);
 }
 
 cl_int mc_run_drop_vector_math_uses(mc_pass_state *s, size_t k)

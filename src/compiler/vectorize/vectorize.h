@@ -76,6 +76,10 @@ bool mc_scalarize_one_lane_masked_ops(LLVMModuleRef m);
  * selects and operations on splats become one vector load, select and
  * reduction (the float ones in order); how many. */
 unsigned mc_fold_active_slots(LLVMModuleRef m, LLVMValueRef f);
+/* active_slot_folds.c: masked stores into Mosaic's storage that a load of
+ * the same loop reads back become a load, a select and a store (x86
+ * forwards no masked store); how many. */
+unsigned mc_blend_read_back_stores(LLVMModuleRef m, LLVMValueRef f);
 /* masked_ops.c: the widener marks the gathers and scatters of a row
  * (K.row) it makes; mc_row_access says whether call has the mark. */
 void mc_mark_row_access(LLVMValueRef call);

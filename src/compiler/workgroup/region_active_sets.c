@@ -139,14 +139,21 @@ LLVMValueRef rg_active_mask(region_fn *rf, LLVMBuilderRef b, LLVMValueRef lo, LL
 /* Where the mask of states (bit s for state s) has a non-uniform barrier's
  * states, on to starts[] of the lowest; else on from the builder's place in
  * a block of its own (PREFIX.rest), where the builder is left. */
+/* The states of the non-uniform barriers that can be reached, a bit each. */
+static unsigned long long nu_states(const region_fn *rf)
+{
+    MOSAIC_ASSERT(rf->cut.nbar < 64); /* a bit per state (analyse gives up beyond) */
+    unsigned long long bits = 0;
+    for (int s = 1; s < rf->cut.nreg; s++)
+        if (rf->cut.bar_nu[s] && rf->cut.reach[rf->cut.bar_block[s]])
+            bits |= 1ull << s;
+    return bits;
+}
+
 void rg_active_sets_first(region_fn *rf, LLVMBuilderRef b, LLVMValueRef mask, LLVMBasicBlockRef *starts,
                           const char *prefix)
 {
-    MOSAIC_ASSERT(rf->cut.nbar < 64); /* a bit per state (analyse gives up beyond) */
-    unsigned long long nu_bits = 0;
-    for (int s = 1; s < rf->cut.nreg; s++)
-        if (rf->cut.bar_nu[s] && rf->cut.reach[rf->cut.bar_block[s]])
-            nu_bits |= 1ull << s;
+    unsigned long long nu_bits = nu_states(rf);
     char name[48];
     snprintf(name, sizeof name, "%s.active", prefix);
     LLVMBasicBlockRef active = LLVMAppendBasicBlockInContext(rf->c, rf->frame.wg, name);
@@ -165,4 +172,35 @@ void rg_active_sets_first(region_fn *rf, LLVMBuilderRef b, LLVMValueRef mask, LL
     LLVMPositionBuilderAtEnd(b, none);
     LLVMBuildUnreachable(b);
     LLVMPositionBuilderAtEnd(b, rest);
+}
+
+/* ---- chained masked copies ------------------------------------------------------------------
+ * A masked copy of region r whose work-items can only end at one place t,
+ * a non-uniform barrier, leaves its active set waiting there; the next
+ * choice is t whenever no work-item waits at a non-uniform barrier below t
+ * (r's are all at t now).  Sub-groups are independent (the choice of the
+ * lowest barrier of the group picks, for each sub-group, the lowest of its
+ * own or one where it has none), so then each sub-group may run t's masked
+ * code right after r's, as the fallback runs a sub-group on through its
+ * barriers: one pass over the sub-groups and the states instead of two,
+ * and what r keeps for t (a reduction's sum for sub_group_elect's branch)
+ * is read back while it is in the cache. */
+
+int rg_chain_target(const region_fn *rf, const region_loop *rl, bool *always)
+{
+    int t = rl->only;
+    if (!rf->sg.masked || rf->sg.chained || rl->nstates != 1 || t <= 0 || t == rl->r || !rf->cut.bar_nu[t] ||
+        !rf->cut.reach[rf->cut.bar_block[t]])
+        return 0;
+    *always = !(nu_states(rf) & ((1ull << t) - 1) & ~(1ull << rl->r));
+    return t;
+}
+
+void rg_choose_chained_copy(region_fn *rf, LLVMBuilderRef b, const region_loop *rl, LLVMBasicBlockRef plain)
+{
+    unsigned long long below = nu_states(rf) & ((1ull << rl->chain) - 1) & ~(1ull << rl->r);
+    LLVMPositionBuilderAtEnd(b, rf->sg.mpre[rl->r]);
+    LLVMValueRef before = LLVMBuildLoad2(b, rf->i64, rf->sg.smask_var, "states.before");
+    LLVMValueRef first = LLVMBuildAnd(b, before, const64(rf, below), "");
+    LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, first, const64(rf, 0), "chain"), rf->sg.chain_pre, plain);
 }

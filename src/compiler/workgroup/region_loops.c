@@ -91,11 +91,23 @@ static void add_region_blocks(region_fn *rf, region_loop *rl)
 {
     char name[48];
     memset(rf->copy.hoisted, 0, (size_t)rf->ins.ni * sizeof *rf->copy.hoisted);
-    rl->pre = rf->sg.masked ? rf->sg.mpre[rl->r] : rf->sg.uni ? rf->sg.upre[rl->r] : rf->frame.pre[rl->r];
+    if (!rl->pre) /* (a chained copy's is its own) */
+        rl->pre = rf->sg.masked ? rf->sg.mpre[rl->r] : rf->sg.uni ? rf->sg.upre[rl->r] : rf->frame.pre[rl->r];
     rf->copy.cur_pre = rl->pre;
-    const char *fmt = rf->sg.masked ? "m%d.%s" : rf->sg.uni ? "u%d.%s" : "r%d.%s";
+    const char *fmt = rf->sg.chained ? "c%d.%s" : rf->sg.masked ? "m%d.%s" : rf->sg.uni ? "u%d.%s" : "r%d.%s";
+    int id = rl->r;
+    if (rl->outer) { /* a chained copy's second region: its x loop only, named after the first */
+        id = rl->outer->r;
+        snprintf(name, sizeof name, "c%d.%d.x", id, rl->r);
+        rl->xb = LLVMAppendBasicBlockInContext(rf->c, rf->frame.wg, name);
+        snprintf(name, sizeof name, "c%d.%d", id, rl->r);
+        rg_new_region_copy(rf, rl, name);
+        snprintf(name, sizeof name, "c%d.%d.latch", id, rl->r);
+        rl->latch = LLVMAppendBasicBlockInContext(rf->c, rf->frame.wg, name);
+        return;
+    }
 #define BLOCK(var, what)                                                        \
-    snprintf(name, sizeof name, fmt, rl->r, what);                              \
+    snprintf(name, sizeof name, fmt, id, what);                                 \
     rl->var = LLVMAppendBasicBlockInContext(rf->c, rf->frame.wg, name)
     BLOCK(zb, "z");
     BLOCK(yb, "y");
@@ -103,7 +115,7 @@ static void add_region_blocks(region_fn *rf, region_loop *rl)
         BLOCK(sb, "sg");
     }
     BLOCK(xb, "x");
-    snprintf(name, sizeof name, rf->sg.masked ? "m%d" : rf->sg.uni ? "u%d" : "r%d", rl->r);
+    snprintf(name, sizeof name, rf->sg.chained ? "c%d" : rf->sg.masked ? "m%d" : rf->sg.uni ? "u%d" : "r%d", rl->r);
     rg_new_region_copy(rf, rl, name);
     BLOCK(latch, "latch");
     if (rf->sg.uni) {
@@ -140,7 +152,9 @@ LLVMValueRef rg_open_z_y_loops(region_fn *rf, LLVMBuilderRef b, region_loop *rl,
 static void open_work_item_loops(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
 {
     if (rf->cut.sg_mode) {
-        if (rf->sg.uni)
+        if (rl->outer)
+            rg_open_chained_loop(rf, b, rl);
+        else if (rf->sg.uni)
             rg_open_uniform_loops(rf, b, rl);
         else
             rg_open_sub_group_loops(rf, b, rl);
@@ -293,7 +307,9 @@ static void close_work_item_loops(region_fn *rf, LLVMBuilderRef b, region_loop *
             rl->mask = LLVMBuildOr(b, rl->mx, rg_state_bit(rf, b, rl->next), "");
     }
     if (rf->cut.sg_mode) {
-        if (rf->sg.uni)
+        if (rl->outer)
+            rg_close_chained_loop(rf, b, rl);
+        else if (rf->sg.uni)
             rg_close_uniform_loops(rf, b, rl);
         else
             rg_close_sub_group_loops(rf, b, rl);
@@ -452,31 +468,92 @@ cl_int rg_build_scalar_region(region_fn *rf, int r, LLVMBuilderRef b)
     return err;
 }
 
+/* Region rl->r's copy (planned) between its work-item loops; with
+ * rl->chain, the x loop goes on to that region's for the same sub-group
+ * (build_chained_region). */
+static cl_int build_loops(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
+{
+    add_region_blocks(rf, rl);
+    open_work_item_loops(rf, b, rl);
+    rg_narrow_x_range(rf, b, rl);
+    rg_copy_region_code(rf, b, rl);
+    if (rl->narrowed_test) { /* every work-item the narrowed loop runs passes it: no masks */
+        LLVMValueRef copy = rf->copy.vmap[pmap_get(&rf->ins.iidx, rl->narrowed_test)];
+        if (copy && LLVMIsAInstruction(copy))
+            LLVMReplaceAllUsesWith(copy, LLVMConstInt(LLVMInt1TypeInContext(rf->c), 1, 0));
+    }
+    rg_fill_region_phis(rf, b, rl);
+    cl_int err = rf_status(rf); /* copying gives up on what it cannot map */
+    if (err == CL_SUCCESS && !rl->outer)
+        err = rg_add_vector_rows(rf, b, rl);
+    if (err == CL_SUCCESS)
+        close_work_item_loops(rf, b, rl);
+    return err;
+}
+
+/* Active sets: the chained masked copy of region r (region_active_sets.c),
+ * from rf->sg.chain_pre: r's masked code for a sub-group, then region t's
+ * for it, then the next sub-group; then on from where t's work-items went,
+ * as after t's own masked copy (without r's and t's states). */
+static cl_int build_chained_region(region_fn *rf, LLVMBuilderRef b, int r, int t)
+{
+    region_loop rl = {.r = r, .order = rf->copy.order, .chain = t, .pre = rf->sg.chain_pre};
+    region_loop then = {.r = t, .order = rf->copy.order, .outer = &rl};
+    cl_int err = plan_region(rf, &rl);
+    if (err == CL_SUCCESS) {
+        char name[32];
+        snprintf(name, sizeof name, "c%d.then", r);
+        then.pre = rl.xexit = LLVMAppendBasicBlockInContext(rf->c, rf->frame.wg, name);
+        err = build_loops(rf, b, &rl);
+    }
+    if (err == CL_SUCCESS)
+        err = plan_region(rf, &then);
+    if (err == CL_SUCCESS)
+        err = build_loops(rf, b, &then);
+    if (err == CL_SUCCESS) {
+        /* (t's latch runs for every sub-group: its next state reaches the end) */
+        unsigned char *states = rl.states;
+        rl.states = then.states, then.states = states;
+        rl.nstates = then.nstates, rl.only = then.only, rl.next = then.next;
+        branch_to_next_region(rf, b, &rl);
+    }
+    free(rl.states);
+    free(then.states);
+    return err;
+}
+
 /* Region r in K.wg: its code copied between the z, y, x loops over the
- * work-group, then the next region. */
+ * work-group, then the next region.  A masked copy that can run the next
+ * active set in the same pass gets a chained copy too, which replaces it
+ * where no other active set can ever go first. */
 cl_int rg_build_region(region_fn *rf, int r, LLVMBuilderRef b)
 {
     region_loop rl = {.r = r, .order = rf->copy.order};
     cl_int err = plan_region(rf, &rl);
-    if (err == CL_SUCCESS) {
-        add_region_blocks(rf, &rl);
-        open_work_item_loops(rf, b, &rl);
-        rg_narrow_x_range(rf, b, &rl);
-        rg_copy_region_code(rf, b, &rl);
-        if (rl.narrowed_test) { /* every work-item the narrowed loop runs passes it: no masks */
-            LLVMValueRef copy = rf->copy.vmap[pmap_get(&rf->ins.iidx, rl.narrowed_test)];
-            if (copy && LLVMIsAInstruction(copy))
-                LLVMReplaceAllUsesWith(copy, LLVMConstInt(LLVMInt1TypeInContext(rf->c), 1, 0));
-        }
-        rg_fill_region_phis(rf, b, &rl);
-        err = rf_status(rf); /* copying gives up on what it cannot map */
+    bool always = false;
+    int t = err == CL_SUCCESS ? rg_chain_target(rf, &rl, &always) : 0;
+    if (t && always) {
+        rf->sg.chain_pre = rf->sg.mpre[r];
+    } else if (t) {
+        char name[32];
+        snprintf(name, sizeof name, "c%d", r);
+        rf->sg.chain_pre = LLVMAppendBasicBlockInContext(rf->c, rf->frame.wg, name);
+        snprintf(name, sizeof name, "m%d.plain", r);
+        rl.pre = LLVMAppendBasicBlockInContext(rf->c, rf->frame.wg, name);
+        rl.chain = t;
+        rg_choose_chained_copy(rf, b, &rl, rl.pre);
+        rl.chain = 0;
     }
-    if (err == CL_SUCCESS)
-        err = rg_add_vector_rows(rf, b, &rl);
-    if (err == CL_SUCCESS) {
-        close_work_item_loops(rf, b, &rl);
-        branch_to_next_region(rf, b, &rl);
+    if (err == CL_SUCCESS && !(t && always)) {
+        err = build_loops(rf, b, &rl);
+        if (err == CL_SUCCESS)
+            branch_to_next_region(rf, b, &rl);
     }
     free(rl.states);
+    if (err == CL_SUCCESS && t) {
+        rf->sg.chained = true;
+        err = build_chained_region(rf, b, r, t);
+        rf->sg.chained = false;
+    }
     return err;
 }

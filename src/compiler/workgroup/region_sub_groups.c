@@ -101,6 +101,42 @@ void rg_open_uniform_loops(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
     rg_enter_region_code(rf, b, rl);
 }
 
+/* A chained masked copy's second region (region_active_sets.c): an x loop
+ * of S work-items, of the sub-group the first region's loop just ran (its
+ * row, its first linear id), its active mask from the states that loop
+ * left. */
+void rg_open_chained_loop(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
+{
+    const region_loop *outer = rl->outer;
+    LLVMPositionBuilderAtEnd(b, rl->pre);
+    rf->copy.active = rf->cut.bar_nu[rl->r] ? rg_active_mask(rf, b, rf->sg.sg_lo, NULL, rl->r) : NULL;
+    LLVMBuildBr(b, rl->xb);
+    LLVMPositionBuilderAtEnd(b, rl->xb);
+    rl->xs = outer->xs, rl->y = outer->y, rl->z = outer->z;
+    rl->i = LLVMBuildPhi(b, rf->i64, "sg.lid");
+    rl->x = LLVMBuildNUWAdd(b, rl->xs, rl->i, "lx");
+    rf->copy.lid[0] = rl->x, rf->copy.lid[1] = rl->y, rf->copy.lid[2] = rl->z;
+    rf->copy.wi = LLVMBuildNUWAdd(b, rf->sg.sg_lo, rl->i, "wi");
+    rg_enter_region_code(rf, b, rl);
+}
+
+/* ... its latch: the work-item's state kept, the next work-item, then the
+ * first region's next sub-group. */
+void rg_close_chained_loop(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
+{
+    LLVMValueRef p = LLVMBuildInBoundsGEP2(b, rf->i32, rf->frame.state_base, &rf->copy.wi, 1, "");
+    mark_parallel(rf, LLVMBuildStore(b, rl->next, p));
+    LLVMValueRef in = LLVMBuildNUWAdd(b, rl->i, const64(rf, 1), "");
+    LLVMValueRef br = LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, in, const64(rf, MOSAIC_SUB_GROUP_SIZE), ""),
+                                      rl->xb, rl->outer->slatch);
+    if (rf->kb->access_group)
+        LLVMSetMetadata(br, LLVMGetMDKindIDInContext(rf->c, "llvm.loop", 9),
+                        rg_one_vector_loop_md(rf, MOSAIC_SUB_GROUP_SIZE));
+    LLVMValueRef in2[2] = {const64(rf, 0), in};
+    LLVMBasicBlockRef from2[2] = {rl->pre, rl->latch};
+    LLVMAddIncoming(rl->i, in2, from2, 2);
+}
+
 /* Sub-group mode's latches: the next x in the row, then the next row. */
 void rg_close_sub_group_loops(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
 {
@@ -146,7 +182,7 @@ void rg_close_uniform_loops(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
     }
     LLVMValueRef in = LLVMBuildNUWAdd(b, rl->i, one, "");
     LLVMValueRef br = LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, in, const64(rf, MOSAIC_SUB_GROUP_SIZE), ""),
-                                      rl->xb, rl->slatch);
+                                      rl->xb, rl->xexit ? rl->xexit : rl->slatch);
     if (rf->kb->access_group)
         LLVMSetMetadata(br, LLVMGetMDKindIDInContext(rf->c, "llvm.loop", 9),
                         rg_one_vector_loop_md(rf, MOSAIC_SUB_GROUP_SIZE));
@@ -205,12 +241,15 @@ static LLVMValueRef states_mask(region_fn *rf, LLVMBuilderRef b, const char *pre
  * of states without a loop.  Its work-items were those waiting at r (some
  * were: r was chosen from the mask), all of them now at rl->only, and the
  * others kept their states, so the mask is the one before without r, with
- * rl->only. */
+ * rl->only.  (A chained copy: without r and rl->chain, whose work-items,
+ * with r's, all went on to rl->only.) */
 static LLVMValueRef masked_copy_states_mask(region_fn *rf, LLVMBuilderRef b, const region_loop *rl)
 {
     MOSAIC_ASSERT(rf->sg.masked && rl->nstates == 1 && rl->only >= 0);
     LLVMValueRef before = LLVMBuildLoad2(b, rf->i64, rf->sg.smask_var, "states.before");
     LLVMValueRef left = rg_state_bit(rf, b, LLVMConstInt(rf->i32, (unsigned)rl->r, 0));
+    if (rl->chain)
+        left = LLVMBuildOr(b, left, rg_state_bit(rf, b, LLVMConstInt(rf->i32, (unsigned)rl->chain, 0)), "");
     LLVMValueRef reached = rg_state_bit(rf, b, LLVMConstInt(rf->i32, (unsigned)rl->only, 0));
     LLVMValueRef kept = LLVMBuildAnd(b, before, LLVMBuildNot(b, left, ""), "");
     return LLVMBuildOr(b, kept, reached, "states.mask");
@@ -227,23 +266,21 @@ void rg_uniform_next_region(region_fn *rf, LLVMBuilderRef b, region_loop *rl)
         return;
     }
     LLVMValueRef zero = const64(rf, 0), one = const64(rf, 1);
-    char name[48];
-    snprintf(name, sizeof name, rf->sg.masked ? "m%d" : "u%d", rl->r);
-    rl->mask = rf->sg.masked && rl->nstates == 1 ? masked_copy_states_mask(rf, b, rl) : states_mask(rf, b, name);
+    char prefix[16], name[48];
+    snprintf(prefix, sizeof prefix, rf->sg.chained ? "c%d" : rf->sg.masked ? "m%d" : "u%d", rl->r);
+    rl->mask = rf->sg.masked && rl->nstates == 1 ? masked_copy_states_mask(rf, b, rl) : states_mask(rf, b, prefix);
     if (rf->cut.nu) /* for the masked copies this may lead to */
         LLVMBuildStore(b, rl->mask, rf->sg.smask_var);
     LLVMValueRef split = LLVMBuildICmp(
         b, LLVMIntNE, LLVMBuildAnd(b, rl->mask, LLVMBuildSub(b, rl->mask, one, ""), ""), zero, "split");
-    snprintf(name, sizeof name, rf->sg.masked ? "m%d.next" : "u%d.next", rl->r);
+    snprintf(name, sizeof name, "%s.next", prefix);
     LLVMBasicBlockRef cont = LLVMAppendBasicBlockInContext(rf->c, rf->frame.wg, name);
-    snprintf(name, sizeof name, rf->sg.masked ? "m%d.split" : "u%d.split", rl->r);
+    snprintf(name, sizeof name, "%s.split", prefix);
     LLVMBasicBlockRef other = LLVMAppendBasicBlockInContext(rf->c, rf->frame.wg, name);
     LLVMBuildCondBr(b, split, other, cont);
     LLVMPositionBuilderAtEnd(b, other);
-    if (rf->cut.nu) { /* an active set waiting at a non-uniform barrier goes first */
-        snprintf(name, sizeof name, rf->sg.masked ? "m%d" : "u%d", rl->r);
-        rg_active_sets_first(rf, b, rl->mask, rf->sg.mpre, name);
-    }
+    if (rf->cut.nu) /* an active set waiting at a non-uniform barrier goes first */
+        rg_active_sets_first(rf, b, rl->mask, rf->sg.mpre, prefix);
     LLVMBuildBr(b, rf->sg.fallback);
     LLVMPositionBuilderAtEnd(b, cont);
     LLVMValueRef sw = LLVMBuildSwitch(b, rl->next, rf->frame.exit, (unsigned)rl->nstates);

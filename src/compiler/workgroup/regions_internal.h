@@ -208,6 +208,10 @@ typedef struct region_sub_groups {
      * non-uniform barriers, for the work-items waiting at that barrier only */
     bool masked;                /* building one (rf->sg.uni is set too) */
     LLVMBasicBlockRef *mpre;    /* [region]: where it starts (NULL but after non-uniform barriers) */
+    /* a chained masked copy (region_active_sets.c): region r, then in the same
+     * pass over the sub-groups the one barrier's region it leads to */
+    bool chained;               /* building one (rf->sg.masked is set too) */
+    LLVMBasicBlockRef chain_pre; /* where the one being built starts */
     LLVMValueRef *nu_pairs;     /* [2 i]: a call of the hook and the NU_MASK_NAME call that stands for its result */
     LLVMValueRef smask_var;     /* alloca: the mask of states a uniform or masked copy left the group in */
     int nnu_pairs;
@@ -270,6 +274,12 @@ typedef struct region_loop {
     LLVMValueRef xend;              /* the x loop's end when narrower than the group (rg_narrow_x_range), else NULL */
     LLVMValueRef narrowed_test;     /* the test that narrowed it (of K.body): true in the region's copy */
     LLVMBasicBlockRef y_entry;      /* where the y loop is entered from: zb, or the last test of region_versioning.c */
+    /* a chained masked copy (region_active_sets.c): the region run for each
+     * sub-group after this one's x loop (0: none), and where that x loop
+     * leaves for it; in the second region's loop, the first's */
+    int chain;
+    LLVMBasicBlockRef xexit;
+    const struct region_loop *outer;
 } region_loop;
 
 /* Do region rl's loops gather the work-items' next states in rl->mask (a
@@ -444,6 +454,8 @@ void rg_report_if_diverged(region_fn *rf, LLVMBuilderRef b, LLVMValueRef mask, c
 
 void rg_open_sub_group_loops(region_fn *rf, LLVMBuilderRef b, region_loop *rl);
 void rg_open_uniform_loops(region_fn *rf, LLVMBuilderRef b, region_loop *rl);
+void rg_open_chained_loop(region_fn *rf, LLVMBuilderRef b, region_loop *rl);
+void rg_close_chained_loop(region_fn *rf, LLVMBuilderRef b, region_loop *rl);
 void rg_close_sub_group_loops(region_fn *rf, LLVMBuilderRef b, region_loop *rl);
 void rg_close_uniform_loops(region_fn *rf, LLVMBuilderRef b, region_loop *rl);
 void rg_uniform_next_region(region_fn *rf, LLVMBuilderRef b, region_loop *rl);
@@ -467,6 +479,13 @@ LLVMValueRef rg_active_mask(region_fn *rf, LLVMBuilderRef b, LLVMValueRef lo, LL
  * when there is one; else leaves the builder in a new block to go on. */
 void rg_active_sets_first(region_fn *rf, LLVMBuilderRef b, LLVMValueRef mask, LLVMBasicBlockRef *starts,
                           const char *prefix);
+/* The region a masked copy of rl->r may run in the same pass (its one next
+ * state, a non-uniform barrier), else 0; with *always, whether no other
+ * active set can ever go first. */
+int rg_chain_target(const region_fn *rf, const region_loop *rl, bool *always);
+/* In a masked copy's first block: on to the chained copy (rf->sg.chain_pre)
+ * when no other active set goes first, else to `plain`. */
+void rg_choose_chained_copy(region_fn *rf, LLVMBuilderRef b, const region_loop *rl, LLVMBasicBlockRef plain);
 
 /* ---- region_versioning.c: specialised copies of a region's loops --------------------------- */
 
