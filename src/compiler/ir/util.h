@@ -66,6 +66,9 @@ void mc_replace_use(LLVMUseRef u, LLVMValueRef to);
 void mc_move_to_end(LLVMBuilderRef b, LLVMValueRef first, LLVMValueRef until, LLVMBasicBlockRef to);
 /* `to` gets `from`'s name. */
 void mc_copy_name(LLVMValueRef to, LLVMValueRef from);
+/* Function `to` (of from's parameters, perhaps more) gets function `from`'s
+ * attributes and its parameters' (alwaysinline, nounwind, noalias...). */
+void mc_copy_function_attributes(LLVMValueRef from, LLVMValueRef to);
 /* The byte offset of p from base, when p is base seen through casts and
  * GEPs with constant indices; -1 otherwise (util.c). */
 int64_t mc_offset_from(LLVMValueRef p, LLVMValueRef base, LLVMTargetDataRef td);

@@ -212,18 +212,23 @@ static unsigned analyse(coarsening *c, unsigned vector_registers, unsigned *carr
     return rows;
 }
 
+/* The new function's parameter (params) for body's parameter v. */
+static LLVMValueRef param_copy(const coarsening *c, LLVMValueRef *params, LLVMValueRef v)
+{
+    for (unsigned p = 0; p < LLVMCountParams(c->body); p++)
+        if (LLVMGetParam(c->body, p) == v)
+            return params[p];
+    return v;
+}
+
 /* The copy for row r of what v is in body (r = 0 for shared values). */
 static LLVMValueRef copy_of(const coarsening *c, LLVMValueRef *copies, unsigned rows, LLVMValueRef *params,
                             LLVMValueRef *row_ly, unsigned r, LLVMValueRef v)
 {
     if (v == c->ly)
         return row_ly[r];
-    if (LLVMIsAArgument(v)) {
-        for (unsigned p = 0; p < LLVMCountParams(c->body); p++)
-            if (LLVMGetParam(c->body, p) == v)
-                return params[p];
-        return v;
-    }
+    if (LLVMIsAArgument(v))
+        return param_copy(c, params, v);
     int k = LLVMIsAInstruction(v) ? pmap_get(&c->index, v) : -1;
     if (k < 0)
         return v;
@@ -236,12 +241,8 @@ static LLVMValueRef clone_for_row(const coarsening *c, LLVMBuilderRef b, LLVMVal
 {
     if (v == c->ly)
         return ly;
-    if (LLVMIsAArgument(v)) {
-        for (unsigned p = 0; p < LLVMCountParams(c->body); p++)
-            if (LLVMGetParam(c->body, p) == v)
-                return params[p];
-        return v;
-    }
+    if (LLVMIsAArgument(v))
+        return param_copy(c, params, v);
     int k = LLVMIsAInstruction(v) ? pmap_get(&c->index, v) : -1;
     if (k < 0)
         return v;
@@ -315,17 +316,7 @@ static LLVMValueRef build(LLVMModuleRef m, coarsening *c, unsigned rows)
     snprintf(name, sizeof name, "%s.rows", LLVMGetValueName(c->body));
     LLVMValueRef f = LLVMAddFunction(m, name, LLVMGlobalGetValueType(c->body));
     LLVMSetLinkage(f, LLVMInternalLinkage);
-    for (unsigned k = 0; k <= LLVMCountParams(c->body); k++) { /* alwaysinline, the parameters' noalias... */
-        LLVMAttributeIndex idx = k == 0 ? (LLVMAttributeIndex)LLVMAttributeFunctionIndex : (LLVMAttributeIndex)k;
-        unsigned na = LLVMGetAttributeCountAtIndex(c->body, idx);
-        LLVMAttributeRef *attrs = malloc((na ? na : 1) * sizeof *attrs);
-        if (!attrs)
-            continue;
-        LLVMGetAttributesAtIndex(c->body, idx, attrs);
-        for (unsigned a = 0; a < na; a++)
-            LLVMAddAttributeAtIndex(f, idx, attrs[a]);
-        free(attrs);
-    }
+    mc_copy_function_attributes(c->body, f); /* alwaysinline, the parameters' noalias... */
     unsigned np = LLVMCountParams(c->body), nb = LLVMCountBasicBlocks(c->body);
     LLVMValueRef *params = malloc((np + 1) * sizeof *params);
     LLVMValueRef *copies = calloc((size_t)c->n * rows + 1, sizeof *copies);

@@ -1365,18 +1365,7 @@ static LLVMValueRef widen(LLVMModuleRef m, mc_kernel_build *kb, mc_analyses *an,
         vec = w.vec = LLVMAddFunction(m, name, LLVMFunctionType(LLVMVoidTypeInContext(w.c), params, np + tail, 0));
         free(params);
         LLVMSetLinkage(vec, LLVMInternalLinkage);
-        /* the body's attributes: alwaysinline, nounwind, its parameters' noalias... */
-        for (unsigned k = 0; k <= LLVMCountParams(kb->body); k++) {
-            LLVMAttributeIndex idx = k == 0 ? (LLVMAttributeIndex)LLVMAttributeFunctionIndex : (LLVMAttributeIndex)k;
-            unsigned na = LLVMGetAttributeCountAtIndex(kb->body, idx);
-            LLVMAttributeRef *attrs = malloc((na ? na : 1) * sizeof *attrs);
-            if (!attrs)
-                continue;
-            LLVMGetAttributesAtIndex(kb->body, idx, attrs);
-            for (unsigned a = 0; a < na; a++)
-                LLVMAddAttributeAtIndex(vec, idx, attrs[a]);
-            free(attrs);
-        }
+        mc_copy_function_attributes(kb->body, vec); /* alwaysinline, nounwind, its parameters' noalias... */
         w.b = LLVMCreateBuilderInContext(w.c);
         for (int i = 0; i < w.nb; i++)
             w.blocks[pmap_get(&w.bidx, w.order[i])] = LLVMAppendBasicBlockInContext(w.c, vec, "");

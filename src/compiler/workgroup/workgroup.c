@@ -678,6 +678,20 @@ static void build_row_blocks(wi_env *e, LLVMBuilderRef b, mc_kernel_build *kb, L
     *x = x0;
 }
 
+/* A row (or K.rows's rows) from x = 0: fn while `lanes` work-items are
+ * left, then tail for the rest; then a branch to latch from the block
+ * returned. */
+static LLVMBasicBlockRef build_row(wi_env *e, LLVMBuilderRef b, mc_kernel_build *kb, LLVMValueRef *vals,
+                                   LLVMValueRef ctx, LLVMValueRef nx, LLVMValueRef y, LLVMValueRef z, LLVMValueRef fn,
+                                   unsigned lanes, LLVMValueRef tail, unsigned tail_lanes, LLVMBasicBlockRef latch)
+{
+    LLVMValueRef x0 = LLVMConstInt(e->i64, 0, 0);
+    build_row_blocks(e, b, kb, vals, ctx, nx, y, z, fn, lanes, false, &x0);
+    build_row_blocks(e, b, kb, vals, ctx, nx, y, z, tail, tail_lanes, true, &x0);
+    LLVMBuildBr(b, latch);
+    return LLVMGetInsertBlock(b);
+}
+
 static void build_loop_nest(wi_env *e, LLVMBuilderRef b, mc_kernel_build *kb, LLVMValueRef *vals, LLVMValueRef ctx,
                             LLVMValueRef *n, LLVMBasicBlockRef pre, LLVMBasicBlockRef exit, unsigned nest)
 {
@@ -728,18 +742,11 @@ static void build_loop_nest(wi_env *e, LLVMBuilderRef b, mc_kernel_build *kb, LL
                 LLVMBuildCondBr(b, same, agree, single);
                 LLVMPositionBuilderAtEnd(b, agree);
             }
-            LLVMValueRef x0 = zero;
-            build_row_blocks(e, b, kb, args, ctx, n[0], y, z, kb->rows_vec, kb->rows_vec_lanes, false, &x0);
-            build_row_blocks(e, b, kb, args, ctx, n[0], y, z, kb->rows_tail, kb->rows_tail_lanes, true, &x0);
-            LLVMBuildBr(b, ylatch);
-            rows_end = LLVMGetInsertBlock(b);
+            rows_end = build_row(e, b, kb, args, ctx, n[0], y, z, kb->rows_vec, kb->rows_vec_lanes, kb->rows_tail,
+                                 kb->rows_tail_lanes, ylatch);
             LLVMPositionBuilderAtEnd(b, single);
         }
-        LLVMValueRef x0 = zero;
-        build_row_blocks(e, b, kb, args, ctx, n[0], y, z, kb->vec, kb->vec_lanes, false, &x0);
-        build_row_blocks(e, b, kb, args, ctx, n[0], y, z, kb->tail, kb->tail_lanes, true, &x0);
-        LLVMBuildBr(b, ylatch);
-        row_end = LLVMGetInsertBlock(b);
+        row_end = build_row(e, b, kb, args, ctx, n[0], y, z, kb->vec, kb->vec_lanes, kb->tail, kb->tail_lanes, ylatch);
         LLVMDeleteBasicBlock(xb);
         if (rows) {
             LLVMPositionBuilderAtEnd(b, ylatch);
