@@ -44,11 +44,11 @@ static const char source[] =
     "        s += a[row * k + i] * b[i * n + col];\n"
     "    c[row * n + col] = s + 0.5f * get_local_id(1);\n"
     "}\n"
-    /* a guard on the row: rows at once where they all pass it, else one by one */
+    /* a guard on the row and the column: rows at once where they all pass the row's part, else one by one */
     "kernel void mm_guarded(global const float *a, global const float *b, global float *c, int n, int k, int m)\n"
     "{\n"
     "    int col = get_global_id(0), row = get_global_id(1);\n"
-    "    if (row >= m)\n"
+    "    if (row >= m || col >= n)\n"
     "        return;\n"
     "    float s = 0.0f;\n"
     "    for (int i = 0; i < k; i++)\n"

@@ -3,9 +3,9 @@
 ; on a target of 32 vector registers (row_coarsening.c): what depends on
 ; the row 8 times (A's element, the accumulator, C's store), B's vector once
 ; a step for the 8 multiply-adds; K.wg takes 8 rows a step while 8 are
-; left, else one.  A guard on the row (mm_guarded) takes row 0's way in
-; K.rows, and K.wg runs the 8 rows at once only where K.rows.agree finds
-; them all on one side of it.  Rows that branch on what they read
+; left, else one.  A guard on the row and the column (mm_guarded) takes
+; row 0's way in K.rows, and K.wg runs the 8 rows at once only where
+; K.rows.agree finds them all on one side of the row's part.  Rows that branch on what they read
 ; (mm_skips), and kernels with nothing that depends on the row (chain), run
 ; one row at a time.
 ; RUN: MOSAIC_DEBUG=build mosaic-opt --mcpu=skylake-avx512 --mattr=+sse4.2,+avx,+avx2,+fma,+avx512f,+avx512vl,+avx512bw,+avx512dq,+avx512cd \
@@ -32,8 +32,12 @@
 ; CHECK: call void @mm.wi.rows.tail(
 ; CHECK: call void @mm.wi.vec(
 ; CHECK-LABEL: define internal i1 @mm_guarded.body.rows.agree(
+; CHECK: [[FIRST:%[0-9]+]] = icmp sge i32 %{{[0-9]+}}, %4
 ; CHECK: %ly.row{{[0-9]*}} = add nuw i64 %{{[0-9]+}}, 7
-; CHECK: %rows.agree{{[0-9]*}} = and i1
+; CHECK: [[LAST:%[0-9]+]] = icmp sge i32 %{{[0-9]+}}, %4
+; CHECK-NEXT: [[SAME:%[0-9]+]] = icmp eq i1 [[LAST]], [[FIRST]]
+; CHECK-NEXT: %rows.agree{{[0-9]*}} = and i1 %rows.agree{{[0-9]*}}, [[SAME]]
+; CHECK-NEXT: ret i1
 ; CHECK-LABEL: define internal void @mm_guarded.wi.rows.vec(
 ; CHECK-LABEL: define void @mm_guarded.wg(
 ; CHECK: y.rows:
@@ -52,7 +56,7 @@
 ;   kernel void mm_guarded(global const float *a, global const float *b, global float *c, int n, int m)
 ;   {
 ;       int col = get_global_id(0), row = get_global_id(1);
-;       if (row >= m)
+;       if (row >= m || col >= n)
 ;           return;
 ;       float s = 0.0f;
 ;       for (int k = 0; k < n; k++)
@@ -207,88 +211,94 @@ define dso_local spir_kernel void @mm_guarded(ptr addrspace(1) noundef align 4 %
   %20 = load i32, ptr %12, align 4, !tbaa !13
   %21 = load i32, ptr %10, align 4, !tbaa !13
   %22 = icmp sge i32 %20, %21
-  br i1 %22, label %23, label %24
+  br i1 %22, label %27, label %23
 
 23:                                               ; preds = %5
-  store i32 1, ptr %13, align 4
-  br label %64
+  %24 = load i32, ptr %11, align 4, !tbaa !13
+  %25 = load i32, ptr %9, align 4, !tbaa !13
+  %26 = icmp sge i32 %24, %25
+  br i1 %26, label %27, label %28
 
-24:                                               ; preds = %5
+27:                                               ; preds = %23, %5
+  store i32 1, ptr %13, align 4
+  br label %68
+
+28:                                               ; preds = %23
   call void @llvm.lifetime.start.p0(i64 4, ptr %14) #4
   store float 0.000000e+00, ptr %14, align 4, !tbaa !15
   call void @llvm.lifetime.start.p0(i64 4, ptr %15) #4
   store i32 0, ptr %15, align 4, !tbaa !13
-  br label %25
+  br label %29
 
-25:                                               ; preds = %51, %24
-  %26 = load i32, ptr %15, align 4, !tbaa !13
-  %27 = load i32, ptr %9, align 4, !tbaa !13
-  %28 = icmp slt i32 %26, %27
-  br i1 %28, label %30, label %29
+29:                                               ; preds = %55, %28
+  %30 = load i32, ptr %15, align 4, !tbaa !13
+  %31 = load i32, ptr %9, align 4, !tbaa !13
+  %32 = icmp slt i32 %30, %31
+  br i1 %32, label %34, label %33
 
-29:                                               ; preds = %25
+33:                                               ; preds = %29
   store i32 2, ptr %13, align 4
   call void @llvm.lifetime.end.p0(i64 4, ptr %15) #4
-  br label %54
+  br label %58
 
-30:                                               ; preds = %25
-  %31 = load ptr addrspace(1), ptr %6, align 8, !tbaa !9
-  %32 = load i32, ptr %12, align 4, !tbaa !13
-  %33 = load i32, ptr %9, align 4, !tbaa !13
-  %34 = mul nsw i32 %32, %33
-  %35 = load i32, ptr %15, align 4, !tbaa !13
-  %36 = add nsw i32 %34, %35
-  %37 = sext i32 %36 to i64
-  %38 = getelementptr inbounds float, ptr addrspace(1) %31, i64 %37
-  %39 = load float, ptr addrspace(1) %38, align 4, !tbaa !15
-  %40 = load ptr addrspace(1), ptr %7, align 8, !tbaa !9
-  %41 = load i32, ptr %15, align 4, !tbaa !13
-  %42 = load i32, ptr %9, align 4, !tbaa !13
-  %43 = mul nsw i32 %41, %42
-  %44 = load i32, ptr %11, align 4, !tbaa !13
-  %45 = add nsw i32 %43, %44
-  %46 = sext i32 %45 to i64
-  %47 = getelementptr inbounds float, ptr addrspace(1) %40, i64 %46
-  %48 = load float, ptr addrspace(1) %47, align 4, !tbaa !15
-  %49 = load float, ptr %14, align 4, !tbaa !15
-  %50 = call float @llvm.fmuladd.f32(float %39, float %48, float %49)
-  store float %50, ptr %14, align 4, !tbaa !15
-  br label %51
+34:                                               ; preds = %29
+  %35 = load ptr addrspace(1), ptr %6, align 8, !tbaa !9
+  %36 = load i32, ptr %12, align 4, !tbaa !13
+  %37 = load i32, ptr %9, align 4, !tbaa !13
+  %38 = mul nsw i32 %36, %37
+  %39 = load i32, ptr %15, align 4, !tbaa !13
+  %40 = add nsw i32 %38, %39
+  %41 = sext i32 %40 to i64
+  %42 = getelementptr inbounds float, ptr addrspace(1) %35, i64 %41
+  %43 = load float, ptr addrspace(1) %42, align 4, !tbaa !15
+  %44 = load ptr addrspace(1), ptr %7, align 8, !tbaa !9
+  %45 = load i32, ptr %15, align 4, !tbaa !13
+  %46 = load i32, ptr %9, align 4, !tbaa !13
+  %47 = mul nsw i32 %45, %46
+  %48 = load i32, ptr %11, align 4, !tbaa !13
+  %49 = add nsw i32 %47, %48
+  %50 = sext i32 %49 to i64
+  %51 = getelementptr inbounds float, ptr addrspace(1) %44, i64 %50
+  %52 = load float, ptr addrspace(1) %51, align 4, !tbaa !15
+  %53 = load float, ptr %14, align 4, !tbaa !15
+  %54 = call float @llvm.fmuladd.f32(float %43, float %52, float %53)
+  store float %54, ptr %14, align 4, !tbaa !15
+  br label %55
 
-51:                                               ; preds = %30
-  %52 = load i32, ptr %15, align 4, !tbaa !13
-  %53 = add nsw i32 %52, 1
-  store i32 %53, ptr %15, align 4, !tbaa !13
-  br label %25
+55:                                               ; preds = %34
+  %56 = load i32, ptr %15, align 4, !tbaa !13
+  %57 = add nsw i32 %56, 1
+  store i32 %57, ptr %15, align 4, !tbaa !13
+  br label %29
 
-54:                                               ; preds = %29
-  %55 = load float, ptr %14, align 4, !tbaa !15
-  %56 = load ptr addrspace(1), ptr %8, align 8, !tbaa !9
-  %57 = load i32, ptr %12, align 4, !tbaa !13
-  %58 = load i32, ptr %9, align 4, !tbaa !13
-  %59 = mul nsw i32 %57, %58
-  %60 = load i32, ptr %11, align 4, !tbaa !13
-  %61 = add nsw i32 %59, %60
-  %62 = sext i32 %61 to i64
-  %63 = getelementptr inbounds float, ptr addrspace(1) %56, i64 %62
-  store float %55, ptr addrspace(1) %63, align 4, !tbaa !15
+58:                                               ; preds = %33
+  %59 = load float, ptr %14, align 4, !tbaa !15
+  %60 = load ptr addrspace(1), ptr %8, align 8, !tbaa !9
+  %61 = load i32, ptr %12, align 4, !tbaa !13
+  %62 = load i32, ptr %9, align 4, !tbaa !13
+  %63 = mul nsw i32 %61, %62
+  %64 = load i32, ptr %11, align 4, !tbaa !13
+  %65 = add nsw i32 %63, %64
+  %66 = sext i32 %65 to i64
+  %67 = getelementptr inbounds float, ptr addrspace(1) %60, i64 %66
+  store float %59, ptr addrspace(1) %67, align 4, !tbaa !15
   call void @llvm.lifetime.end.p0(i64 4, ptr %14) #4
   store i32 0, ptr %13, align 4
-  br label %64
+  br label %68
 
-64:                                               ; preds = %54, %23
+68:                                               ; preds = %58, %27
   call void @llvm.lifetime.end.p0(i64 4, ptr %12) #4
   call void @llvm.lifetime.end.p0(i64 4, ptr %11) #4
-  %65 = load i32, ptr %13, align 4
-  switch i32 %65, label %67 [
-    i32 0, label %66
-    i32 1, label %66
+  %69 = load i32, ptr %13, align 4
+  switch i32 %69, label %71 [
+    i32 0, label %70
+    i32 1, label %70
   ]
 
-66:                                               ; preds = %64, %64
+70:                                               ; preds = %68, %68
   ret void
 
-67:                                               ; preds = %64
+71:                                               ; preds = %68
   unreachable
 }
 

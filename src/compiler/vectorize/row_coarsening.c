@@ -114,6 +114,33 @@ static bool decidable(const coarsening *c, LLVMValueRef v, int depth)
     return true;
 }
 
+/* Is every row-dependent part of condition v decidable, the rest shared
+ * (`row >= m || col >= n`: the first part decided, the second the same in
+ * every row)?  Adds the decidable parts to c->decided, each made of what
+ * depends on the row; false when one is not, or there are too many.  Where
+ * the rows agree on each part, they agree on v: what joins the parts (and,
+ * or, compares, selects) has no effect and reads nothing else. */
+static bool decide(coarsening *c, LLVMValueRef v, int depth)
+{
+    if (!depends_on_row(c, v))
+        return true; /* the same in every row */
+    if (decidable(c, v, 0)) {
+        for (unsigned d = 0; d < c->num_decided; d++)
+            if (c->decided[d] == v)
+                return true;
+        if (c->num_decided == MAX_DECIDED)
+            return false;
+        c->decided[c->num_decided++] = v;
+        return true;
+    }
+    if (depth > MAX_DEPTH || !mc_computes_only(v) || LLVMIsAPHINode(v) || LLVMIsALoadInst(v) || LLVMIsACallInst(v))
+        return false;
+    for (int o = 0, n = LLVMGetNumOperands(v); o < n; o++)
+        if (!decide(c, LLVMGetOperand(v, (unsigned)o), depth + 1))
+            return false;
+    return true;
+}
+
 /* Does a path lead from bb's successors back to bb (bb in a loop)? */
 static bool in_cycle(LLVMBasicBlockRef bb, unsigned blocks)
 {
@@ -180,11 +207,8 @@ static unsigned analyse(coarsening *c, unsigned vector_registers, unsigned *carr
         any_row |= c->per_row[k];
         if ((LLVMIsABranchInst(i) && LLVMIsConditional(i)) || LLVMIsASwitchInst(i) || LLVMIsAIndirectBrInst(i)) {
             /* a branch on the row: K.rows takes row 0's way, where K.wg saw the rows agree */
-            if (c->per_row[k] && (LLVMIsAIndirectBrInst(i) || c->num_decided == MAX_DECIDED ||
-                                  !decidable(c, LLVMGetOperand(i, 0), 0)))
+            if (c->per_row[k] && (LLVMIsAIndirectBrInst(i) || !decide(c, LLVMGetOperand(i, 0), 0)))
                 return *why = "rows that may take different ways, on values other than the ids and arguments", 0;
-            if (c->per_row[k])
-                c->decided[c->num_decided++] = LLVMGetOperand(i, 0);
             continue;
         }
         bool looped = (LLVMIsAPHINode(i) && c->per_row[k]) || (LLVMIsALoadInst(i) && !c->per_row[k]);
