@@ -30,11 +30,14 @@
 #include "base/settings.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 typedef cpu_job job; /* cpu_exec.h */
@@ -104,11 +107,11 @@ typedef struct worker {
 /* One device's executor (device->impl). */
 typedef struct cpu_pool {
     pthread_mutex_t lock;    /* what it guards: docs/architecture.md, "Locks" */
-    pthread_cond_t work;
     job *head, *tail;
     size_t queued;           /* jobs in the list (under lock) */
     atomic_uint searching;   /* workers done with a job that will look at the list before sleeping */
-    atomic_uint submitted;   /* jobs put on the list so far: an idle worker spins on it before it sleeps */
+    atomic_uint submitted;   /* jobs put on the list so far, and the pool's closing: an idle worker
+                                spins on it, then sleeps on it (a futex) */
     atomic_uint children_pushed; /* jobs kernels enqueued put in front so far: a worker leaves a
                                     kernel's work-groups for them (work_on_kernel) */
     atomic_bool started;     /* the workers run (set under lock, read without) */
@@ -734,6 +737,23 @@ static bool submitted_since(const void *arg)
 
 static bool locked(const void *arg) { return pthread_mutex_trylock((pthread_mutex_t *)arg) == 0; }
 
+/* Idle workers sleep on the pool's count of submissions, not on a
+ * condition variable: a worker woken from one takes the pool's lock before
+ * it returns, so sixteen woken for a launch came back one after another
+ * (20-60 us after the first, in a trace of a 1M-float reduce on the lent
+ * machine); woken from the count, each goes to its mailbox at once.
+ * Returns when the count is not `seen` (at once if it is not already). */
+static void sleep_until_submitted(cpu_pool *p, unsigned seen)
+{
+    syscall(SYS_futex, (unsigned *)&p->submitted, FUTEX_WAIT_PRIVATE, seen, NULL, NULL, 0);
+}
+
+/* After the count changed: wakes `count` sleeping workers (INT_MAX: all). */
+static void wake_workers(cpu_pool *p, int count)
+{
+    syscall(SYS_futex, (unsigned *)&p->submitted, FUTEX_WAKE_PRIVATE, count, NULL, NULL, 0);
+}
+
 /* The pool's lock, for a worker that has just seen a command come or ended
  * one: tried while the worker would spin (MOSAIC_SPIN_US) before it sleeps
  * on it.  When a launch comes, every idle worker wants the lock at once;
@@ -803,8 +823,17 @@ static void *worker_main(void *arg)
             lock_pool_soon(p);
             atomic_fetch_sub(&p->searching, 1);
         }
-        while (!p->head && !p->closing)
-            pthread_cond_wait(&p->work, &p->lock);
+        bool handed_over = false;
+        while (!p->head && !p->closing && !handed_over) {
+            unsigned seen = atomic_load(&p->submitted); /* (a submission changes it under the lock) */
+            pthread_mutex_unlock(&p->lock);
+            sleep_until_submitted(p, seen);
+            handed_over = atomic_load_explicit(&w->mailbox, memory_order_relaxed) != NULL;
+            if (!handed_over)
+                pthread_mutex_lock(&p->lock);
+        }
+        if (handed_over)
+            continue;
         if (!p->head) { /* the device is gone, and its last command done */
             pthread_mutex_unlock(&p->lock);
             worker_exit(w);
@@ -869,7 +898,6 @@ static cpu_pool *pool_new(const unsigned *unit_cpus, unsigned count, const cpu_s
     static atomic_uint pools_made;
     p->number = atomic_fetch_add(&pools_made, 1);
     mosaic_mutex_init_spinning(&p->lock);
-    pthread_cond_init(&p->work, NULL);
     memcpy(cpus, unit_cpus, count * sizeof *cpus);
     p->unit_cpus = cpus;
     p->num_units = count;
@@ -906,7 +934,6 @@ static void pool_free(cpu_pool *p)
     pool_unlink(p);
     pthread_mutex_unlock(&pools_lock);
     pthread_mutex_destroy(&p->lock);
-    pthread_cond_destroy(&p->work);
     free(p->workers);
     free(p->unit_cpus);
     free(p);
@@ -920,7 +947,8 @@ static void pool_close(cpu_pool *p)
     pthread_mutex_lock(&p->lock);
     p->closing = true;
     bool unused = p->alive == 0;
-    pthread_cond_broadcast(&p->work);
+    atomic_fetch_add(&p->submitted, 1);
+    wake_workers(p, INT_MAX);
     pthread_mutex_unlock(&p->lock);
     if (unused)
         pool_free(p);
@@ -954,7 +982,6 @@ static void pool_after_fork_in_child(void)
     for (cpu_pool *p = all_pools, *next; p; p = next) {
         next = p->next;
         mosaic_mutex_init_spinning(&p->lock);
-        pthread_cond_init(&p->work, NULL);
         if (p->head) { /* after the orphans of an earlier fork not yet failed */
             p->tail->next = p->orphans;
             p->orphans = p->head;
@@ -1147,9 +1174,9 @@ static void cpu_submit(cl_device_id device, cl_event command)
         hand_to_workers(p, j);
     atomic_fetch_add_explicit(&p->submitted, 1, memory_order_relaxed);
     if (j->total_groups > 1)
-        pthread_cond_broadcast(&p->work); /* work-groups or parts for everyone */
+        wake_workers(p, INT_MAX); /* work-groups or parts for everyone */
     else if (atomic_load(&p->searching) < p->queued)
-        pthread_cond_signal(&p->work); /* the searching workers cannot take them all */
+        wake_workers(p, 1); /* the searching workers cannot take them all */
     pthread_mutex_unlock(&p->lock);
 }
 
@@ -1169,9 +1196,9 @@ void mosaic_cpu_push_child(cl_device_id device, cpu_job *j)
     atomic_fetch_add_explicit(&p->submitted, 1, memory_order_relaxed);
     atomic_fetch_add_explicit(&p->children_pushed, 1, memory_order_relaxed);
     if (j->total_groups > 1)
-        pthread_cond_broadcast(&p->work);
+        wake_workers(p, INT_MAX);
     else if (atomic_load(&p->searching) < p->queued)
-        pthread_cond_signal(&p->work);
+        wake_workers(p, 1);
     pthread_mutex_unlock(&p->lock);
 }
 
