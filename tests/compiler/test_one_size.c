@@ -232,7 +232,9 @@ TEST(which_kernels)
 }
 
 /* The request that starts a build in the background returns at once with
- * none, later ones get the build once it is ready; an executable freed
+ * none but the build pending, which gives the build once it is ready
+ * without a new request (a launch that began before takes it for its
+ * later groups); later requests get the build too; an executable freed
  * while its builds are queued or running is freed by the last of them
  * (LSan sees a leak otherwise, and the test's exit waits for them). */
 TEST(in_background)
@@ -248,16 +250,19 @@ TEST(in_background)
     const mosaic_kernel_info *bar = mosaic_executable_find_kernel(exe, "bar");
     size_t local[3] = {16, 1, 1};
     CHECK(bar && !mosaic_executable_wg_for_size(exe, bar, local, 2, false).whole, "none at the first request");
-    CHECK(!mosaic_executable_wg_for_size(exe, bar, local, 2, false).whole,
-          "none at the request that starts the build: the build is not waited for");
-    mosaic_wg_fn fn = NULL;
+    mosaic_sized_wg started = mosaic_executable_wg_for_size(exe, bar, local, 2, false);
+    CHECK(!started.whole && started.pending, "none at the request that starts the build, which is pending: "
+                                             "the build is not waited for");
+    mosaic_wg_fn fn = NULL, pending = NULL;
     struct timespec pause = {0, 5 * 1000 * 1000};
-    for (int i = 0; i < 24000 && !fn; i++) { /* 2 minutes at most */
-        fn = mosaic_executable_wg_for_size(exe, bar, local, 2, false).whole;
-        if (!fn)
+    for (int i = 0; i < 24000 && !pending; i++) { /* 2 minutes at most */
+        pending = mosaic_sized_wg_whole(&started);
+        if (!pending)
             nanosleep(&pause, NULL);
     }
+    fn = mosaic_executable_wg_for_size(exe, bar, local, 2, false).whole;
     CHECK(fn && fn != bar->wg_fn, "the build for 16 once it is ready");
+    CHECK(pending == fn, "the pending build gave the same K.wg once ready");
     if (fn) {
         int out[64] = {0};
         int *po = out;

@@ -15,6 +15,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <time.h>
 
@@ -34,6 +35,7 @@ typedef struct one_size_entry {
     bool building, failed;
     mosaic_executable *exe;   /* the kernel built for this size */
     mosaic_sized_wg fns;      /* its K.wg and K.fused */
+    _Atomic(mosaic_wg_fn) ready; /* fns.whole, published for the launches that began before it */
 } one_size_entry;
 
 struct mc_one_size_builds {
@@ -175,7 +177,15 @@ static void build(mc_one_size_builds *b, const char *name, one_size_entry *e)
     e->fns = fns;
     e->failed = !fn;
     e->building = false;
+    atomic_store_explicit(&e->ready, fn, memory_order_release);
     pthread_mutex_unlock(&b->lock);
+}
+
+mosaic_wg_fn mosaic_sized_wg_whole(const mosaic_sized_wg *s)
+{
+    if (s->whole || !s->pending)
+        return s->whole;
+    return atomic_load_explicit(&((one_size_entry *)s->pending)->ready, memory_order_acquire);
 }
 
 /* A build queued for the background thread; it holds a reference. */
@@ -228,7 +238,7 @@ mosaic_sized_wg mosaic_executable_wg_for_size(mosaic_executable *exe, const mosa
                                               const size_t local_size[3], unsigned after, bool wait)
 {
     mc_one_size_builds *b = mc_executable_one_size_builds(exe);
-    mosaic_sized_wg none = {NULL, NULL, 0};
+    mosaic_sized_wg none = {NULL, NULL, 0, NULL};
     if (!b || !after || !kernel || !kernel->uses_barriers || !kernel->wg_fn || !local_size[0])
         return none;
     /* No build for a kernel with large private arrays, or whose work-items
@@ -246,11 +256,13 @@ mosaic_sized_wg mosaic_executable_wg_for_size(mosaic_executable *exe, const mosa
     bool start = e && !fns.whole && !e->building && !e->failed && ++e->asks >= after;
     if (start)
         e->building = true;
+    if (e && !fns.whole && e->building)
+        fns.pending = e; /* (a launch while it builds may take it once ready) */
     pthread_mutex_unlock(&b->lock);
     if (!start)
         return fns;
     if (!wait && build_in_background(b, kernel->name, e))
-        return none;
+        return fns;
     build(b, kernel->name, e);
     return e->fns; /* written by this thread; an entry is never reused */
 }

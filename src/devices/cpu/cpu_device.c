@@ -519,9 +519,13 @@ static cl_int run_group(worker *w, const job *j, mosaic_wg_ctx *ctx, const size_
     ctx->private_lo[1] = ctx->private_hi[1] = NULL;
     const mosaic_kernel_info *k = nd->info;
     /* a whole group (each ctx->local_size[d] is at most local_size[d]) may run
-     * the K.wg built for the launch's local size */
-    if (nd->sized.whole && count == nd->local_size[0] * nd->local_size[1] * nd->local_size[2])
-        return run_wg(w, k, nd->sized.whole, args, ctx);
+     * the K.wg built for the launch's local size, also once its build, still
+     * running when the launch began, is ready: a long launch of a kernel whose
+     * general K.wg is much slower (a register-tiled GEMM's, ten times) need
+     * not run all its groups with it */
+    mosaic_wg_fn sized = mosaic_sized_wg_whole(&nd->sized);
+    if (sized && count == nd->local_size[0] * nd->local_size[1] * nd->local_size[2])
+        return run_wg(w, k, sized, args, ctx);
     if (k->wg_fn)
         return run_wg(w, k, k->wg_fn, args, ctx);
     if (!fibers_reserve(&w->fibers, count, mosaic_cpu_fiber_stack(k)))
