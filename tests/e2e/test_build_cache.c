@@ -978,6 +978,16 @@ TEST(killed_host)
     close(lock);
     CHECK(run_host(&h, ENV(env_tmp, "MOSAIC_CACHE=0"), "build", 1, "", src1, NULL) == 0, "%s", h.text);
     CHECK(count_named(tmp, "mosaic-") == 0, "unlocked, it goes");
+    /* one without its lock yet, of a pid no process here has: a new one may
+     * be another pid namespace's, between its mkdtemp and its lock, and
+     * stays; one made long ago goes */
+    CHECK(mkdir(other, 0700) == 0);
+    CHECK(run_host(&h, ENV(env_tmp, "MOSAIC_CACHE=0"), "build", 1, "", src1, NULL) == 0, "%s", h.text);
+    CHECK(count_named(tmp, "mosaic-") == 1, "a new directory without its lock stays");
+    struct timespec old_times[2] = {{.tv_sec = time(NULL) - 3600}, {.tv_sec = time(NULL) - 3600}};
+    CHECK(utimensat(AT_FDCWD, other, old_times, 0) == 0);
+    CHECK(run_host(&h, ENV(env_tmp, "MOSAIC_CACHE=0"), "build", 1, "", src1, NULL) == 0, "%s", h.text);
+    CHECK(count_named(tmp, "mosaic-") == 0, "an hour old without its lock, it goes");
     remove_tree(tmp);
 }
 

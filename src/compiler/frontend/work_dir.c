@@ -8,7 +8,12 @@
  * process removes the directories of this user whose lock it can take: the
  * kernel released it when their process died, whatever pid namespace that
  * process was in.  A directory without the file (its process died between
- * mkdtemp and the lock) goes when no process has the pid in its name. */
+ * mkdtemp and the lock) goes when no process has the pid in its name and it
+ * is older than LOCKLESS_AGE_S: a process of another pid namespace sharing
+ * TMPDIR (no process here has its pid) may be between the two, and removing
+ * its new directory then failed its build ("cannot create a temporary
+ * directory: No such file or directory", seen in the CTS's test_vectors
+ * while other programs built beside it). */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
@@ -21,6 +26,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/settings.h"
@@ -40,14 +46,17 @@ void mc_work_dir_remove(const char *dir, int lock)
         close(lock); /* after: no other process removes it meanwhile */
 }
 
-/* Is the work directory at dir (this user's) one whose process is gone? */
-static bool abandoned(int dir, const char *name, pid_t pid)
+enum { LOCKLESS_AGE_S = 600 };
+
+/* Is the work directory at dir (this user's, st its status) one whose process is gone? */
+static bool abandoned(int dir, const char *name, pid_t pid, const struct stat *st)
 {
     char path[300];
     snprintf(path, sizeof path, "%s/lock", name);
     int fd = openat(dir, path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0)
-        return errno == ENOENT && kill(pid, 0) != 0 && errno == ESRCH;
+        return errno == ENOENT && kill(pid, 0) != 0 && errno == ESRCH &&
+               time(NULL) - st->st_mtime > LOCKLESS_AGE_S;
     bool gone = !flock(fd, LOCK_EX | LOCK_NB);
     close(fd); /* and the lock with it */
     return gone;
@@ -78,7 +87,7 @@ static void sweep(const char *tmp)
         if (!pid || pid == getpid())
             continue;
         if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISDIR(st.st_mode) ||
-            st.st_uid != geteuid() || !abandoned(dirfd(d), e->d_name, pid))
+            st.st_uid != geteuid() || !abandoned(dirfd(d), e->d_name, pid, &st))
             continue;
         char path[4400];
         if (snprintf(path, sizeof path, "%s/%s", tmp, e->d_name) < (int)sizeof path)

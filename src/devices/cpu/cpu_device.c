@@ -89,6 +89,7 @@ typedef struct worker {
     void *const *args;
     mosaic_wg_ctx *ctx;
     bool divergence_reported;
+    unsigned yields;     /* cpu_yield's calls since it last let the other fibers run */
     unsigned active;     /* the mask a non-uniform sub-group barrier returns to the fibers it releases */
     cpu_running running; /* the job, for device-side enqueue (cpu_enqueue.c) */
     cpu_counters counters; /* private copies of a launch's counter arguments (cpu_counters.c) */
@@ -241,10 +242,24 @@ static unsigned cpu_sub_group_active(const mosaic_wg_ctx *ctx, unsigned site)
 }
 
 /* Called by kernels on every iteration of a loop that waits for other
- * work-items (src/compiler/workgroup/spin_loops.c): the fiber lets the rest of its
- * group run before it tests again (the sub-groups' independent forward
- * progress). */
-static void cpu_yield(const mosaic_wg_ctx *ctx) { fiber_wait(ctx->device_private, FIBER_YIELDED); }
+ * work-items (src/compiler/workgroup/spin_loops.c): every YIELD_EVERY-th call
+ * the fiber lets the rest of its group run before it tests again (the
+ * sub-groups' independent forward progress).  Not every call: such a loop is
+ * often a compare-exchange retried until it wins, which wins at once while
+ * one fiber runs, and a switch to each of the group's fibers on each of its
+ * iterations cost more than the loop (the CTS's c11_atomics compare-exchange
+ * kernels, 1024 work-items of 10000 iterations: 40 ns an iteration, most of
+ * it the switches).  A fiber that does wait spins at most YIELD_EVERY - 1
+ * more iterations first. */
+enum { YIELD_EVERY = 32 };
+static void cpu_yield(const mosaic_wg_ctx *ctx)
+{
+    worker *w = ctx->device_private;
+    if (++w->yields < YIELD_EVERY)
+        return; /* the loop tests again at once: a switch costs more than a few of its iterations */
+    w->yields = 0;
+    fiber_wait(w, FIBER_YIELDED);
+}
 
 /* cl_khr_kernel_clock (builtins/kernel_clock.cl): CLOCK_MONOTONIC in
  * nanoseconds, one clock every core reads alike, so it serves the device,
