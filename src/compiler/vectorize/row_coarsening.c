@@ -24,8 +24,11 @@
  *
  * Taken only where the rows go the same way: every branch's condition is
  * shared (the trip counts of the kernel's loops, its bounds checks on x),
- * and for kernels the widener takes (no calls but intrinsics, no private
- * arrays); atomics are left alone.  Worth it only where a loop of the
+ * or its parts that depend on the row are made of the ids, arguments and
+ * the group's context (a guard's `row < m`), which K.rows.agree lets K.wg
+ * check before it runs R rows at once (where they disagree, the rows run
+ * one by one); and for kernels the widener takes (no calls but
+ * intrinsics, no private arrays); atomics are left alone.  Worth it only where a loop of the
  * kernel reads, once for all rows, a value that the rows' own values are
  * computed from, and R times the values each row carries round its loops
  * stays within what the registers hold (R = 8, 4 or 2).  K.wg then runs R
@@ -141,40 +144,15 @@ static bool decide(coarsening *c, LLVMValueRef v, int depth)
     return true;
 }
 
-/* Does a path lead from bb's successors back to bb (bb in a loop)? */
-static bool in_cycle(LLVMBasicBlockRef bb, unsigned blocks)
-{
-    LLVMBasicBlockRef *stack = malloc((blocks + 1) * sizeof *stack);
-    pmap seen = {0};
-    if (!stack || !pmap_init(&seen, blocks + 1)) {
-        free(stack);
-        pmap_free(&seen);
-        return false;
-    }
-    int sp = 0;
-    bool found = false;
-    stack[sp++] = bb;
-    while (sp && !found) {
-        LLVMValueRef term = LLVMGetBasicBlockTerminator(stack[--sp]);
-        for (unsigned k = 0, n = term ? LLVMGetNumSuccessors(term) : 0; k < n && !found; k++) {
-            LLVMBasicBlockRef s = LLVMGetSuccessor(term, k);
-            found = s == bb;
-            if (!found && pmap_get(&seen, s) < 0) {
-                pmap_put(&seen, s, 1);
-                stack[sp++] = s;
-            }
-        }
-    }
-    free(stack);
-    pmap_free(&seen);
-    return found;
-}
-
 /* Fills c and finds what depends on the row; the rows K.rows may run, or 0
  * and *why. */
-static unsigned analyse(coarsening *c, unsigned vector_registers, unsigned *carried_out, const char **why)
+static unsigned analyse(coarsening *c, mc_analyses *an, unsigned vector_registers, unsigned *carried_out,
+                        const char **why)
 {
-    unsigned np = LLVMCountParams(c->body), blocks = LLVMCountBasicBlocks(c->body);
+    unsigned np = LLVMCountParams(c->body);
+    const mc_cfg *g = mc_analyses_cfg(an, c->body);
+    if (!g)
+        return *why = "out of memory", 0;
     c->ly = LLVMGetParam(c->body, np - 2);
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(c->body); bb; bb = LLVMGetNextBasicBlock(bb))
         for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
@@ -212,7 +190,7 @@ static unsigned analyse(coarsening *c, unsigned vector_registers, unsigned *carr
             continue;
         }
         bool looped = (LLVMIsAPHINode(i) && c->per_row[k]) || (LLVMIsALoadInst(i) && !c->per_row[k]);
-        if (!looped || !in_cycle(LLVMGetInstructionParent(i), blocks))
+        if (!looped || g->loop_of[pmap_get(&g->index, LLVMGetInstructionParent(i))] < 0)
             continue;
         if (LLVMIsAPHINode(i)) {
             carried++;
@@ -332,6 +310,25 @@ static LLVMValueRef build_agree(LLVMModuleRef m, const coarsening *c, unsigned r
     return f;
 }
 
+/* What build's copies for row r map body's values and blocks to. */
+typedef struct row_map {
+    const coarsening *c;
+    LLVMValueRef *copies;
+    unsigned rows;
+    LLVMValueRef *params, *row_ly;
+    LLVMBasicBlockRef *blocks;
+    const pmap *bidx;
+    unsigned r;
+} row_map;
+
+static LLVMValueRef row_counterpart(const void *arg, LLVMValueRef v)
+{
+    const row_map *m = arg;
+    if (LLVMValueIsBasicBlock(v))
+        return LLVMBasicBlockAsValue(m->blocks[pmap_get(m->bidx, LLVMValueAsBasicBlock(v))]);
+    return copy_of(m->c, m->copies, m->rows, m->params, m->row_ly, m->r, v);
+}
+
 /* K.rows: body for `rows` rows from ly; NULL when memory ran out. */
 static LLVMValueRef build(LLVMModuleRef m, coarsening *c, unsigned rows)
 {
@@ -375,37 +372,19 @@ static LLVMValueRef build(LLVMModuleRef m, coarsening *c, unsigned rows)
             /* (a branch on the row: row 0's way, K.wg saw the rows agree) */
             unsigned copies_of_i = c->per_row[k] && !LLVMIsATerminatorInst(i) ? rows : 1;
             for (unsigned r = 0; r < copies_of_i; r++) {
-                LLVMValueRef x;
-                if (LLVMIsAPHINode(i)) { /* incoming values once every block is made */
-                    x = LLVMBuildPhi(bld, LLVMTypeOf(i), "");
-                } else {
-                    x = LLVMInstructionClone(i);
+                LLVMValueRef x = LLVMIsAPHINode(i) ? LLVMBuildPhi(bld, LLVMTypeOf(i), "") : LLVMInstructionClone(i);
+                if (!LLVMIsAPHINode(i))
                     LLVMInsertIntoBuilder(bld, x);
-                    for (int o = 0, n = LLVMGetNumOperands(x); o < n; o++) {
-                        LLVMValueRef v = LLVMGetOperand(x, (unsigned)o);
-                        if (LLVMValueIsBasicBlock(v))
-                            continue; /* successors, below */
-                        LLVMSetOperand(x, (unsigned)o, copy_of(c, copies, rows, params, row_ly, r, v));
-                    }
-                    if (LLVMIsATerminatorInst(x))
-                        for (unsigned s = 0; s < LLVMGetNumSuccessors(x); s++)
-                            LLVMSetSuccessor(x, s, blocks[pmap_get(&bidx, LLVMGetSuccessor(i, s))]);
-                }
                 copies[(size_t)k * rows + r] = x;
             }
         }
     }
-    for (k = 0; k < c->n; k++) {
-        LLVMValueRef i = c->insts[k];
-        if (!LLVMIsAPHINode(i))
-            continue;
-        for (unsigned r = 0; r < (c->per_row[k] ? rows : 1); r++)
-            for (unsigned in = 0; in < LLVMCountIncoming(i); in++) {
-                LLVMValueRef v = copy_of(c, copies, rows, params, row_ly, r, LLVMGetIncomingValue(i, in));
-                LLVMBasicBlockRef from = blocks[pmap_get(&bidx, LLVMGetIncomingBlock(i, in))];
-                LLVMAddIncoming(copies[(size_t)k * rows + r], &v, &from, 1);
-            }
-    }
+    /* operands, incoming values and successors once every copy is made (a
+     * block may use what one later in the layout defines) */
+    row_map map = {c, copies, rows, params, row_ly, blocks, &bidx, 0};
+    for (k = 0; k < c->n; k++)
+        for (map.r = 0; map.r < (c->per_row[k] && !LLVMIsATerminatorInst(c->insts[k]) ? rows : 1); map.r++)
+            mc_remap_copy(c->insts[k], copies[(size_t)k * rows + map.r], row_counterpart, &map);
     LLVMDisposeBuilder(bld);
     free(params), free(copies), free(blocks);
     pmap_free(&bidx);
@@ -416,13 +395,13 @@ static LLVMValueRef build(LLVMModuleRef m, coarsening *c, unsigned rows)
     return f;
 }
 
-LLVMValueRef mc_coarsen_rows(LLVMModuleRef m, LLVMValueRef body, unsigned vector_registers, unsigned *rows,
-                             unsigned *vectors, LLVMValueRef *agree, const char **why)
+LLVMValueRef mc_coarsen_rows(LLVMModuleRef m, LLVMValueRef body, mc_analyses *an, unsigned vector_registers,
+                             unsigned *rows, unsigned *vectors, LLVMValueRef *agree, const char **why)
 {
     *agree = NULL;
     coarsening c = {.body = body};
     unsigned carried = 0;
-    *rows = analyse(&c, vector_registers, &carried, why);
+    *rows = analyse(&c, an, vector_registers, &carried, why);
     /* the widener's vectors (512 bits) a value: the rows' carried values
      * fill about half the registers (16 of AVX-512's 32; with 16 registers,
      * taken as AVX2's, 8 of 256 bits) */

@@ -34,8 +34,8 @@ bool mc_wfv_kernel_rows(LLVMModuleRef m, mc_kernel_build *kb, mc_analyses *an, u
  * the same way at each such branch (NULL when there is none).  NULL and
  * *why when the rows may take different ways on other values, share no
  * load in a loop, or carry too many values round their loops. */
-LLVMValueRef mc_coarsen_rows(LLVMModuleRef m, LLVMValueRef body, unsigned vector_registers, unsigned *rows,
-                             unsigned *vectors, LLVMValueRef *agree, const char **why);
+LLVMValueRef mc_coarsen_rows(LLVMModuleRef m, LLVMValueRef body, mc_analyses *an, unsigned vector_registers,
+                             unsigned *rows, unsigned *vectors, LLVMValueRef *agree, const char **why);
 /* Would K.body's float8 and float16 values, split into their elements, let
  * mc_wfv_kernel take it: a loop of the kernel's own, and no calls but
  * intrinsics with vector forms (a split vector math call would be one call

@@ -1447,7 +1447,7 @@ bool mc_wfv_kernel_rows(LLVMModuleRef m, mc_kernel_build *kb, mc_analyses *an, u
     unsigned rows = 0, vectors = 0;
     kb->vec_rows = 1;
     LLVMValueRef agree = NULL, body = kb->body;
-    LLVMValueRef coarse = mc_coarsen_rows(m, body, vector_registers, &rows, &vectors, &agree, &why);
+    LLVMValueRef coarse = mc_coarsen_rows(m, body, an, vector_registers, &rows, &vectors, &agree, &why);
     if (coarse) {
         kb->body = coarse; /* (widen reads K.body, names after K.wi) */
         kb->rows_vec = widen(m, kb, an, vectors, false, 0, NULL, false, ".rows.vec", &kb->rows_vec_lanes, &why);
