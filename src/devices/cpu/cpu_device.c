@@ -812,6 +812,12 @@ static void *worker_main(void *arg)
          * the first, and the early ones took the late ones' groups, whose
          * data was in the late ones' caches). */
         job *handed = atomic_exchange_explicit(&w->mailbox, NULL, memory_order_acquire);
+        /* Not when kernels have enqueued children since: they wait in
+         * front of the list, which keeps its order (the job is on it too). */
+        if (handed && atomic_load_explicit(&p->children_pushed, memory_order_relaxed) != handed->children_at_hand) {
+            job_release(handed);
+            handed = NULL;
+        }
         if (handed) {
             if (searching) {
                 atomic_fetch_sub(&p->searching, 1);
@@ -878,7 +884,12 @@ static void *worker_main(void *arg)
         } else {
             atomic_fetch_add(&j->holds, 1);
         }
+        /* what the mailbox holds is on the list too: taken from there, or
+         * left for the list's order (a stale one would jump kernels' children) */
+        job *stale = atomic_exchange_explicit(&w->mailbox, NULL, memory_order_relaxed);
         pthread_mutex_unlock(&p->lock);
+        if (stale)
+            job_release(stale);
 
         if (!shared) {
             cl_event cmd = j->command;
@@ -1133,6 +1144,7 @@ static void hand_to_workers(cpu_pool *p, job *j)
 {
     MOSAIC_ASSERT(mosaic_mutex_held(&p->lock) && (j->ndrange || j->run_part));
     atomic_fetch_add(&j->holds, (int)p->num_workers);
+    j->children_at_hand = atomic_load_explicit(&p->children_pushed, memory_order_relaxed);
     for (unsigned i = 0; i < p->num_workers; i++) {
         job *old = atomic_exchange_explicit(&p->workers[i].mailbox, j, memory_order_release);
         if (old)

@@ -56,6 +56,7 @@ typedef struct cpu_job {
     atomic_bool claimed_out;     /* a worker found none left to claim: the job may leave the list */
     atomic_size_t groups_done;
     atomic_int holds;            /* the list's + one per worker inside + one until complete */
+    unsigned children_at_hand;   /* the pool's children_pushed when it went to the mailboxes (cpu_device.c) */
     atomic_int status;           /* first failure, or CL_COMPLETE */
     bool recycled;               /* a host command's (core/recycle.h); one a kernel enqueued is aligned_alloc's */
     bool stream_stores;          /* its groups' ctx->stream_stores (compiler.h): fence after them */
