@@ -346,10 +346,12 @@ size_t mosaic_executable_global_variables_size(const mosaic_executable *exe);
  * exe meanwhile does not wait for it.  What it returns may run only groups whose local size and enqueued local
  * size are both local_size: `whole` one group, `fused` (when not NULL)
  * fused_groups groups of one column (mosaic_kernel_info's fused_fn).
- * While the build runs, `pending` is set: mosaic_sized_wg_whole then gives
- * its `whole` as soon as it is ready, so a long launch takes it for the
- * groups it has not begun (the executable, which a launch holds through
- * its kernel, keeps it).  Thread-safe. */
+ * Until the build is ready (and unless it failed), `pending` names it:
+ * mosaic_sized_wg_whole then gives its `whole` as soon as it is ready, so a
+ * long launch takes it for the groups it has not begun, and
+ * mosaic_sized_wg_hurry starts it before the `after`-th request (the
+ * executable, which a launch holds through its kernel, keeps it).
+ * Thread-safe. */
 typedef struct mosaic_sized_wg {
     mosaic_wg_fn whole;
     mosaic_wg_fn fused;
@@ -359,6 +361,9 @@ typedef struct mosaic_sized_wg {
 /* s->whole, or the whole of the build s->pending once it is ready; NULL
  * until then. */
 mosaic_wg_fn mosaic_sized_wg_whole(const mosaic_sized_wg *s);
+/* Starts the build s->pending names now, on a thread of its own, if it has
+ * not started: for a launch that finds the general K.wg slow. */
+void mosaic_sized_wg_hurry(const mosaic_sized_wg *s, const char *kernel_name);
 mosaic_sized_wg mosaic_executable_wg_for_size(mosaic_executable *exe, const mosaic_kernel_info *kernel,
                                               const size_t local_size[3], unsigned after, bool wait);
 void mosaic_executable_free(mosaic_executable *exe);

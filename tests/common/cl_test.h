@@ -70,6 +70,21 @@ static inline cl_program test_build_program(cl_context context, cl_device_id dev
     return NULL;
 }
 
+/* Kernel `name` of *program, which is built from source at the first call;
+ * NULL (a failed check) when it does not build or has no such kernel. */
+static inline cl_kernel test_kernel_of(cl_program *program, cl_context context, cl_device_id device,
+                                       const char *source, const char *name)
+{
+    if (!*program)
+        *program = test_build_program(context, device, source, NULL);
+    if (!*program)
+        return NULL;
+    cl_int err;
+    cl_kernel k = clCreateKernel(*program, name, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    return k;
+}
+
 /* The main of a test program whose cases share one CPU device, context,
  * in-order queue and program built from `source`: as test_main_on_cpu_queue,
  * running no case when the program does not build (its log is on stderr). */

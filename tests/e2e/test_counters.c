@@ -64,17 +64,7 @@ static const char source[] =
 static cl_program program;
 
 /* The program, built once for every case. */
-static cl_kernel kernel(const char *name)
-{
-    if (!program)
-        program = test_build_program(context, device, source, NULL);
-    if (!program)
-        return NULL;
-    cl_int err;
-    cl_kernel k = clCreateKernel(program, name, &err);
-    CHECK_ERR(err, CL_SUCCESS);
-    return k;
-}
+static cl_kernel kernel(const char *name) { return test_kernel_of(&program, context, device, source, name); }
 
 static cl_mem buffer(cl_mem_flags flags, size_t bytes, void *host)
 {

@@ -274,6 +274,39 @@ TEST(wait_work_group)
     clReleaseProgram(p);
 }
 
+/* A group's WAIT_WORK_GROUP child starts after the groups below that group
+ * ended too (cpu_enqueue.c, mosaic_cpu_group_end; the CTS's enqueue_flags
+ * counts on it): group 0 is slow and then clears what group 1's child
+ * sets, which with two or more workers ran first before. */
+static const char after_lower_groups_source[] =
+    "kernel void parent(global int *out, queue_t q) {\n"
+    "    if (get_group_id(0) == 0) {\n"
+    "        uint s = 1;\n"
+    "        for (int i = 0; i < 20000000; i++) s = s * 1664525u + 1013904223u;\n"
+    "        out[2] = (int)(s & 1u);\n"
+    "        out[0] = 0;\n"
+    "    } else {\n"
+    "        int r = enqueue_kernel(q, CLK_ENQUEUE_FLAGS_WAIT_WORK_GROUP, ndrange_1D(1), ^{ out[0] = 1; });\n"
+    "        if (r) out[1] = r;\n"
+    "    }\n"
+    "}\n";
+
+TEST(wait_work_group_after_lower_groups)
+{
+    cl_program p = build(after_lower_groups_source);
+    if (!p)
+        return;
+    cl_mem out = zeroed(4 * sizeof(int));
+    int r[4];
+    for (int run_ = 0; run_ < 3; run_++) {
+        run(p, "parent", out, dev_queue, 2, 1, r, 4);
+        CHECK(r[1] == 0, "enqueue_kernel returned %d", r[1]);
+        CHECK(r[0] == 1, "group 1's child ran before group 0 ended (run %d)", run_);
+    }
+    clReleaseMemObject(out);
+    clReleaseProgram(p);
+}
+
 /* The same with a barrier in the parent (a barrier kernel: regions, or fibers). */
 static const char wait_work_group_barrier_source[] =
     "kernel void parent(global int *out, queue_t q) {\n"

@@ -1145,6 +1145,80 @@ TEST(rows_at_once)
         clReleaseProgram(p);
 }
 
+/* x -> a x + c, n times, modulo 2^32 (the affine map raised to n by squaring). */
+static uint32_t lcg_after(uint32_t x, uint32_t a, uint32_t c, uint64_t n)
+{
+    uint32_t pa = a, pc = c; /* the map raised to the power of 2 reached */
+    for (; n; n >>= 1) {
+        if (n & 1)
+            x = pa * x + pc;
+        pc = pa * pc + pc, pa *= pa;
+    }
+    return x;
+}
+
+/* A barrier kernel launched once, whose groups each run far longer than
+ * HURRY_AFTER_NS (cpu_device.c), gets its build for its local size without
+ * the launches that would start it (MOSAIC_SPECIALISE_AFTER, set out of
+ * reach by this case's list entry): MOSAIC_DEBUG says it was built. */
+TEST(long_launch_builds_its_size)
+{
+    enum { GROUP = 64, GROUPS = 2 };
+    const cl_int n = 1 << 26;
+    static const char *source =
+        "kernel void chains(global uint *out, int n)\n"
+        "{\n"
+        "    local uint t[64];\n"
+        "    uint l = get_local_id(0), s = l;\n"
+        "    for (int i = 0; i < n; i++)\n"
+        "        s = s * 1664525u + 1013904223u;\n"
+        "    t[l] = s;\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    out[get_global_id(0)] = t[63 - l];\n"
+        "}\n";
+    cl_int err;
+    cl_program p = build(source, "", &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    cl_kernel k = p ? clCreateKernel(p, "chains", &err) : NULL;
+    cl_mem m = clCreateBuffer(context, CL_MEM_READ_WRITE, GROUP * GROUPS * sizeof(cl_uint), NULL, &err);
+    test_stderr_capture c;
+    if (!k || !m || !test_capture_stderr(&c)) {
+        CHECK(k && m, "a kernel and a buffer");
+    } else {
+        CHECK_ERR(clSetKernelArg(k, 0, sizeof m, &m), CL_SUCCESS);
+        CHECK_ERR(clSetKernelArg(k, 1, sizeof n, &n), CL_SUCCESS);
+        size_t global = GROUP * GROUPS, local = GROUP;
+        CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0, NULL, NULL), CL_SUCCESS);
+        cl_uint got[GROUP * GROUPS];
+        CHECK_ERR(clEnqueueReadBuffer(queue, m, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL), CL_SUCCESS);
+        /* the build runs on a thread of its own: wait for it to say so */
+        static char text[16384];
+        const char *said = "mosaic: kernel chains: built for work-groups of 64x1x1";
+        bool built = false;
+        for (double until = test_now_ms() + 60000; !built && test_now_ms() < until; usleep(20000)) {
+            fflush(stderr);
+            ssize_t r = pread(c.fd, text, sizeof text - 1, 0);
+            text[r > 0 ? r : 0] = 0;
+            built = strstr(text, said) != NULL;
+        }
+        test_captured_stderr(&c, text, sizeof text);
+        CHECK(built, "no build for the launch's size in:\n%s", text);
+        for (int i = 0; i < GROUP * GROUPS; i++) {
+            cl_uint want = lcg_after((cl_uint)(GROUP - 1 - i % GROUP), 1664525u, 1013904223u, (uint64_t)n);
+            if (got[i] != want) {
+                CHECK(0, "element %d is %u, expected %u", i, got[i], want);
+                break;
+            }
+        }
+    }
+    if (m)
+        clReleaseMemObject(m);
+    if (k)
+        clReleaseKernel(k);
+    if (p)
+        clReleaseProgram(p);
+}
+
 /* No work-item starts an iteration of a loop with barriers before its whole
  * group has finished the previous one, as on GPUs (docs/compiler.md,
  * "Kernels with barriers"): work-item 0 resets a __local counter at the

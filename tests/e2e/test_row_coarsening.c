@@ -69,17 +69,7 @@ static const char source[] =
 
 static cl_program program;
 
-static cl_kernel kernel(const char *name)
-{
-    if (!program)
-        program = test_build_program(context, device, source, NULL);
-    if (!program)
-        return NULL;
-    cl_int err;
-    cl_kernel k = clCreateKernel(program, name, &err);
-    CHECK_ERR(err, CL_SUCCESS);
-    return k;
-}
+static cl_kernel kernel(const char *name) { return test_kernel_of(&program, context, device, source, name); }
 
 static float value(size_t i, unsigned seed) { return (float)((int)((i * 2654435761u + seed * 40503u) >> 13) % 9 - 4); }
 

@@ -30,6 +30,7 @@ enum { MAX_SIZES = 4 };
 #define ONE_SIZE_MAX_PRIVATE ((size_t)64 << 10) /* a kernel's private memory, at most, for a build */
 
 typedef struct one_size_entry {
+    mc_one_size_builds *builds; /* its executable's */
     size_t size[3];
     unsigned asks;            /* requests so far (stops counting at `after`) */
     bool building, failed;
@@ -131,6 +132,7 @@ static one_size_entry *find_entry(mc_one_size_builds *b, size_t k, const size_t 
         one_size_entry *e = &b->entries[k][i];
         if (!e->size[0]) {
             memcpy(e->size, size, sizeof e->size);
+            e->builds = b;
             return e;
         }
         if (!memcmp(e->size, size, sizeof e->size))
@@ -234,6 +236,24 @@ static bool build_in_background(mc_one_size_builds *b, const char *name, one_siz
     return false;
 }
 
+void mosaic_sized_wg_hurry(const mosaic_sized_wg *s, const char *kernel_name)
+{
+    one_size_entry *e = (one_size_entry *)s->pending;
+    if (s->whole || !e)
+        return;
+    mc_one_size_builds *b = e->builds;
+    pthread_mutex_lock(&b->lock);
+    bool start = !e->exe && !e->building && !e->failed && !b->released;
+    if (start)
+        e->building = true;
+    pthread_mutex_unlock(&b->lock);
+    if (start && !build_in_background(b, kernel_name, e)) {
+        pthread_mutex_lock(&b->lock); /* (no memory: a later launch asks again) */
+        e->building = false;
+        pthread_mutex_unlock(&b->lock);
+    }
+}
+
 mosaic_sized_wg mosaic_executable_wg_for_size(mosaic_executable *exe, const mosaic_kernel_info *kernel,
                                               const size_t local_size[3], unsigned after, bool wait)
 {
@@ -256,8 +276,8 @@ mosaic_sized_wg mosaic_executable_wg_for_size(mosaic_executable *exe, const mosa
     bool start = e && !fns.whole && !e->building && !e->failed && ++e->asks >= after;
     if (start)
         e->building = true;
-    if (e && !fns.whole && e->building)
-        fns.pending = e; /* (a launch while it builds may take it once ready) */
+    if (e && !fns.whole && !e->failed)
+        fns.pending = e; /* a launch may take it once ready, or start it (mosaic_sized_wg_hurry) */
     pthread_mutex_unlock(&b->lock);
     if (!start)
         return fns;

@@ -595,6 +595,8 @@ static cl_int run_unit(worker *w, const job *j, mosaic_wg_ctx *ctx, size_t u, bo
 
 static void job_free(job *j)
 {
+    MOSAIC_ASSERT(!j->held);
+    free(j->groups_ended);
     if (j->recycled)
         mosaic_recycle(j);
     else
@@ -610,6 +612,26 @@ static void job_release(job *j)
 void mosaic_cpu_job_release(cpu_job *j) { job_release(j); }
 
 cpu_running *mosaic_cpu_running(const mosaic_wg_ctx *ctx) { return &((worker *)ctx->device_private)->running; }
+
+/* A launch whose groups one worker has run with the general K.wg for this
+ * long starts the build for its local size (mosaic_sized_wg_hurry) without
+ * waiting for the launches that would start it (MOSAIC_SPECIALISE_AFTER):
+ * a register-tiled GEMM's general K.wg, ten times slower than its build
+ * for 8x8 groups, took seconds a launch on one thread, longer than the build. */
+#define HURRY_AFTER_NS (50 * 1000 * 1000)
+
+/* After a claim of nd's groups: when this worker began running them with
+ * the general K.wg HURRY_AFTER_NS before, hurries the build for their size.
+ * Returns since, or UINT64_MAX once there is nothing more to do. */
+static uint64_t hurry_size_build(const mosaic_ndrange *nd, uint64_t since)
+{
+    if (mosaic_sized_wg_whole(&nd->sized))
+        return UINT64_MAX;
+    if (mosaic_now_ns() - since < HURRY_AFTER_NS)
+        return since;
+    mosaic_sized_wg_hurry(&nd->sized, nd->info->name);
+    return UINT64_MAX;
+}
 
 /* Claims and runs work-groups (or parts) of `j` until none are left.  Once none are,
  * the worker counts itself in its pool's `searching` (it goes back to the list). */
@@ -627,6 +649,7 @@ static void work_on_kernel(worker *w, job *j, bool *searching)
     void *const *args = NULL; /* set with the contexts */
     bool copies = false;      /* args point at this worker's copies of the counters */
     unsigned home = mosaic_cpu_home_of(j, w->index);
+    uint64_t general_since = 0; /* when this worker began running the launch's groups with the general K.wg */
     for (;;) {
         /* MOSAIC_TRACE: read before the claim, this is the command's START
          * if the claim is the first; any other chunk's begin is read after
@@ -642,6 +665,8 @@ static void work_on_kernel(worker *w, job *j, bool *searching)
             break; /* nd may be gone already: the command can complete any time now */
         }
         size_t end = first + claimed;
+        if (!general_since)
+            general_since = mosaic_now_ns();
         /* The first claim marks the command running, before its groups end
          * (the command cannot complete first).  Read before the exchange, so
          * the later claims (some 32 a worker and launch) do not each take
@@ -680,10 +705,10 @@ static void work_on_kernel(worker *w, job *j, bool *searching)
                 int expected = CL_COMPLETE;
                 atomic_compare_exchange_strong(&j->status, &expected, status);
             }
-            if (w->running.group_waiters) {
+            if (j->orders_groups) {
                 if (j->stream_stores) /* the children may read what the group wrote */
                     store_fence();
-                mosaic_cpu_group_end(&w->running);
+                mosaic_cpu_group_end(&w->running, g);
             }
         }
         if (tracing) /* before the groups count as done: the command is not complete yet */
@@ -691,6 +716,8 @@ static void work_on_kernel(worker *w, job *j, bool *searching)
                               j->run_part ? j->command->command_type : CL_COMMAND_NDRANGE_KERNEL,
                               j->run_part ? NULL : nd->info->name, first, end, began, mosaic_now_ns());
         done_here += end - first;
+        if (!j->run_part && nd->sized.pending && general_since != UINT64_MAX)
+            general_since = hurry_size_build(nd, general_since);
         /* Children a kernel enqueued were put in front of the list: go to
          * them now (this job stays on the list while it has groups left),
          * so a child waiting for its work-group runs while the rest of
@@ -1190,7 +1217,8 @@ static void cpu_submit(cl_device_id device, cl_event command)
     j->context = command->queue->context;
     j->device = device;
     atomic_init(&j->outstanding, 1);
-    mosaic_cpu_set_claims(j, p->num_workers, nd && enqueues_kernels(nd) ? 1 : MOSAIC_CPU_HOMES);
+    j->orders_groups = nd && enqueues_kernels(nd);
+    mosaic_cpu_set_claims(j, p->num_workers, j->orders_groups ? 1 : MOSAIC_CPU_HOMES);
     /* a kernel's job lives until it completes (its children), as one in parts does */
     atomic_init(&j->holds, nd || j->run_part ? 2 : 1);
     atomic_init(&j->status, CL_COMPLETE);
@@ -1217,7 +1245,8 @@ void mosaic_cpu_push_child(cl_device_id device, cpu_job *j)
 {
     cpu_pool *p = device->impl;
     ensure_pool(p);
-    mosaic_cpu_set_claims(j, p->num_workers, 1); /* (its program enqueues kernels) */
+    j->orders_groups = true; /* (its program enqueues kernels) */
+    mosaic_cpu_set_claims(j, p->num_workers, 1);
     pthread_mutex_lock(&p->lock);
     j->next = p->head;
     p->head = j;

@@ -295,14 +295,49 @@ static void job_unmet_done(cpu_job *j)
         job_start(j);
 }
 
-void mosaic_cpu_group_end(cpu_running *r)
+/* WAIT_WORK_GROUP asks only for the enqueuing group's end, but programs
+ * (the CTS's enqueue_flags among them) count on a group's children
+ * starting after the groups below it ended, as they do where groups start
+ * in their order and run alike: its group 1 clears results that group 16's
+ * chain of children sets, and a worker that lost its core between claiming
+ * group 1 and clearing them let the chain end first.  So children wait for
+ * the groups below theirs as well; a lower group never waits for a higher
+ * group's child in a program the specification allows. */
+void mosaic_cpu_group_end(cpu_running *r, size_t group)
 {
-    cpu_job *w = r->group_waiters;
+    cpu_job *j = r->job, *ready = NULL;
+    MOSAIC_ASSERT(j->orders_groups && group < j->total_groups);
+    pthread_mutex_lock(&enqueue_lock);
+    if (!j->groups_ended && j->ended_below < j->total_groups)
+        j->groups_ended = calloc((j->total_groups + 7) / 8, 1);
+    if (j->groups_ended) {
+        j->groups_ended[group / 8] |= (unsigned char)(1u << group % 8);
+        while (j->ended_below < j->total_groups && j->groups_ended[j->ended_below / 8] >> j->ended_below % 8 & 1)
+            j->ended_below++;
+    }
+    for (cpu_job *w = r->group_waiters, *next; w; w = next) {
+        next = w->next_waiter;
+        w->parent_group = group;
+        w->next_waiter = j->held;
+        j->held = w;
+    }
     r->group_waiters = NULL;
-    while (w) {
-        cpu_job *next = w->next_waiter;
-        job_unmet_done(w);
-        w = next;
+    /* with no memory for the bits: at their own group's end, as the flag says */
+    for (cpu_job **at = &j->held; *at;) {
+        cpu_job *w = *at;
+        if (!j->groups_ended || w->parent_group < j->ended_below) {
+            *at = w->next_waiter;
+            w->next_waiter = ready;
+            ready = w;
+        } else {
+            at = &w->next_waiter;
+        }
+    }
+    pthread_mutex_unlock(&enqueue_lock);
+    while (ready) {
+        cpu_job *next = ready->next_waiter;
+        job_unmet_done(ready);
+        ready = next;
     }
 }
 

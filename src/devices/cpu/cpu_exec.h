@@ -66,6 +66,15 @@ typedef struct cpu_job {
     atomic_size_t outstanding;   /* 1 until every work-group ran, + 1 per child not complete */
     struct cpu_job *kernel_waiters; /* children started with WAIT_KERNEL, waiting for the work-groups
                                        (under the enqueue lock; linked by next_waiter) */
+    /* A launch whose program enqueues kernels (`orders_groups`) counts its
+     * groups' ends in order: a child started with WAIT_WORK_GROUP waits,
+     * besides its group, for every group below it (cpu_enqueue.c). */
+    bool orders_groups;          /* every group's end goes to mosaic_cpu_group_end */
+    unsigned char *groups_ended; /* a bit per group, made at the first end (under the enqueue lock) */
+    size_t ended_below;          /* every group below it ended (under the enqueue lock) */
+    struct cpu_job *held;        /* children whose group ended, waiting for the groups below it
+                                    (under the enqueue lock; linked by next_waiter) */
+    size_t parent_group;         /* a child in its parent's `held`: the group that enqueued it */
     /* A command a kernel enqueued: */
     struct cpu_job *parent;      /* its parent's job: completes after this one */
     cl_command_queue queue;      /* the device queue (internal reference) */
@@ -166,8 +175,10 @@ void mosaic_cpu_job_release(cpu_job *j);
 unsigned mosaic_cpu_pool_workers(cl_device_id device);
 
 /* ---- cpu_enqueue.c ---- */
-/* A work-group ended: the children it enqueued with WAIT_WORK_GROUP may start. */
-void mosaic_cpu_group_end(cpu_running *r);
+/* Work-group `group` of r->job (one whose orders_groups is set) ended: the
+ * children it enqueued with WAIT_WORK_GROUP may start once every group
+ * below it has ended too. */
+void mosaic_cpu_group_end(cpu_running *r, size_t group);
 /* The first work-group of a job started. */
 void mosaic_cpu_job_running(cpu_job *j);
 /* Every work-group of a job ran (its status is final): WAIT_KERNEL children
