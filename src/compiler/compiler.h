@@ -341,7 +341,8 @@ size_t mosaic_executable_global_variables_size(const mosaic_executable *exe);
  * private memory whose work-items keep at most 2 MiB a group between
  * regions, at most 4 sizes a kernel.  The build starts at the `after`-th
  * request for the size (0: never), on a thread of its own, or on the
- * calling thread when `wait`, and stays with exe (and in the kernel cache).
+ * calling thread when `wait` (which also waits for a build of the size
+ * begun before), and stays with exe (and in the kernel cache).
  * Before it ends, and when it failed: NULL (run kernel->wg_fn); releasing
  * exe meanwhile does not wait for it.  What it returns may run only groups whose local size and enqueued local
  * size are both local_size: `whole` one group, `fused` (when not NULL)

@@ -1157,6 +1157,73 @@ static uint32_t lcg_after(uint32_t x, uint32_t a, uint32_t c, uint64_t n)
     return x;
 }
 
+/* Waits up to a minute for stderr, captured by c, to say `said` (a build
+ * on the background thread), then ends the capture with its text in text;
+ * whether it was said. */
+static bool captured_saying(test_stderr_capture *c, const char *said, char *text, size_t size)
+{
+    bool found = false;
+    for (double until = test_now_ms() + 60000; !found && test_now_ms() < until; usleep(20000)) {
+        fflush(stderr);
+        ssize_t r = pread(c->fd, text, size - 1, 0);
+        text[r > 0 ? r : 0] = 0;
+        found = strstr(text, said) != NULL;
+    }
+    test_captured_stderr(c, text, size);
+    return found;
+}
+
+/* A kernel with reqd_work_group_size and barriers is built for that size
+ * as soon as the program is (one_size.c, mc_one_size_build_required),
+ * before any launch; its launches give the right results. */
+TEST(required_size_built_at_once)
+{
+    static const char *source =
+        "kernel __attribute__((reqd_work_group_size(32, 2, 1)))\n"
+        "void flips(global int *out)\n"
+        "{\n"
+        "    local int t[2][32];\n"
+        "    int x = get_local_id(0), y = get_local_id(1);\n"
+        "    t[y][x] = (int)get_global_id(1) * 1000 + (int)get_global_id(0);\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    out[get_global_id(1) * get_global_size(0) + get_global_id(0)] = t[1 - y][31 - x];\n"
+        "}\n";
+    enum { W = 64, H = 4 };
+    test_stderr_capture c;
+    if (!test_capture_stderr(&c))
+        return;
+    cl_int err;
+    cl_program p = build(source, "", &err);
+    static char text[16384];
+    bool built = captured_saying(&c, "mosaic: kernel flips: built for work-groups of 32x2x1", text, sizeof text);
+    CHECK_ERR(err, CL_SUCCESS);
+    CHECK(built, "no build for the required size in:\n%s", text);
+    cl_kernel k = p ? clCreateKernel(p, "flips", &err) : NULL;
+    cl_mem m = clCreateBuffer(context, CL_MEM_READ_WRITE, W * H * sizeof(cl_int), NULL, &err);
+    if (k && m) {
+        CHECK_ERR(clSetKernelArg(k, 0, sizeof m, &m), CL_SUCCESS);
+        size_t global[2] = {W, H}, local[2] = {32, 2};
+        CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 2, NULL, global, local, 0, NULL, NULL), CL_SUCCESS);
+        cl_int got[W * H];
+        CHECK_ERR(clEnqueueReadBuffer(queue, m, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL), CL_SUCCESS);
+        for (int y = 0; y < H; y++)
+            for (int x = 0; x < W; x++) {
+                int gy = y / 2 * 2 + (1 - y % 2), gx = x / 32 * 32 + (31 - x % 32);
+                if (got[y * W + x] != gy * 1000 + gx) {
+                    CHECK(0, "(%d, %d) is %d, expected %d", x, y, got[y * W + x], gy * 1000 + gx);
+                    y = H;
+                    break;
+                }
+            }
+    }
+    if (m)
+        clReleaseMemObject(m);
+    if (k)
+        clReleaseKernel(k);
+    if (p)
+        clReleaseProgram(p);
+}
+
 /* A barrier kernel launched once, whose groups each run far longer than
  * HURRY_AFTER_NS (cpu_device.c), gets its build for its local size without
  * the launches that would start it (MOSAIC_SPECIALISE_AFTER, set out of
@@ -1191,17 +1258,8 @@ TEST(long_launch_builds_its_size)
         CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0, NULL, NULL), CL_SUCCESS);
         cl_uint got[GROUP * GROUPS];
         CHECK_ERR(clEnqueueReadBuffer(queue, m, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL), CL_SUCCESS);
-        /* the build runs on a thread of its own: wait for it to say so */
         static char text[16384];
-        const char *said = "mosaic: kernel chains: built for work-groups of 64x1x1";
-        bool built = false;
-        for (double until = test_now_ms() + 60000; !built && test_now_ms() < until; usleep(20000)) {
-            fflush(stderr);
-            ssize_t r = pread(c.fd, text, sizeof text - 1, 0);
-            text[r > 0 ? r : 0] = 0;
-            built = strstr(text, said) != NULL;
-        }
-        test_captured_stderr(&c, text, sizeof text);
+        bool built = captured_saying(&c, "mosaic: kernel chains: built for work-groups of 64x1x1", text, sizeof text);
         CHECK(built, "no build for the launch's size in:\n%s", text);
         for (int i = 0; i < GROUP * GROUPS; i++) {
             cl_uint want = lcg_after((cl_uint)(GROUP - 1 - i % GROUP), 1664525u, 1013904223u, (uint64_t)n);

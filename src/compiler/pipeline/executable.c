@@ -11,8 +11,10 @@ cl_int mosaic_finalize(const mosaic_compiler_target *target, const mosaic_bitcod
                        mosaic_executable **out, char **log)
 {
     cl_int r = mc_finalize_one_size(target, executable, options, NULL, out, log);
-    if (r == CL_SUCCESS)
+    if (r == CL_SUCCESS) {
         mc_executable_keep_one_size_builds(*out, mc_one_size_builds_new(target, executable, options, *out));
+        mc_one_size_build_required(*out);
+    }
     return r;
 }
 

@@ -41,6 +41,7 @@ typedef struct one_size_entry {
 
 struct mc_one_size_builds {
     pthread_mutex_t lock; /* guards entries, refs and released */
+    pthread_cond_t built; /* broadcast when a build ends */
     unsigned refs;        /* the executable's, and one per build queued or running */
     bool released;        /* the executable let go: builds not started are skipped */
     const mosaic_compiler_target *target;
@@ -89,6 +90,7 @@ mc_one_size_builds *mc_one_size_builds_new(const mosaic_compiler_target *target,
     }
     memcpy(b->blob.data, blob->data, blob->size);
     pthread_mutex_init(&b->lock, NULL);
+    pthread_cond_init(&b->built, NULL);
     b->refs = 1;
     return b;
 }
@@ -99,6 +101,7 @@ static void destroy(mc_one_size_builds *b)
         for (int i = 0; i < MAX_SIZES; i++)
             mc_executable_unload(b->entries[k][i].exe);
     pthread_mutex_destroy(&b->lock);
+    pthread_cond_destroy(&b->built);
     free(b->entries);
     free(b->blob.data);
     free(b->options);
@@ -180,6 +183,7 @@ static void build(mc_one_size_builds *b, const char *name, one_size_entry *e)
     e->failed = !fn;
     e->building = false;
     atomic_store_explicit(&e->ready, fn, memory_order_release);
+    pthread_cond_broadcast(&b->built);
     pthread_mutex_unlock(&b->lock);
 }
 
@@ -197,6 +201,17 @@ typedef struct one_size_job {
     char name[];
 } one_size_job;
 
+/* A build that will not run: its entry is not building any more (one
+ * who waits for it stops waiting, with the general K.wg). */
+static void not_built(mc_one_size_builds *b, one_size_entry *e)
+{
+    pthread_mutex_lock(&b->lock);
+    e->building = false;
+    e->failed = true;
+    pthread_cond_broadcast(&b->built);
+    pthread_mutex_unlock(&b->lock);
+}
+
 static void run_job(void *arg)
 {
     one_size_job *job = arg;
@@ -206,6 +221,8 @@ static void run_job(void *arg)
     pthread_mutex_unlock(&b->lock);
     if (wanted)
         build(b, job->name, job->entry);
+    else
+        not_built(b, job->entry);
     release(b, false);
     free(job);
 }
@@ -213,6 +230,7 @@ static void run_job(void *arg)
 static void drop_job(void *arg)
 {
     one_size_job *job = arg;
+    not_built(job->builds, job->entry);
     release(job->builds, false);
     free(job);
 }
@@ -254,6 +272,24 @@ void mosaic_sized_wg_hurry(const mosaic_sized_wg *s, const char *kernel_name)
     }
 }
 
+/* Every launch of a kernel with reqd_work_group_size has that local size
+ * (but a remainder group, which runs the general K.wg), so its build for
+ * it need not wait for MOSAIC_SPECIALISE_AFTER launches: a library's
+ * register-tiled GEMM (the runner's gemm_direct) ran its first launches,
+ * seconds each on one thread, with a general K.wg ten times slower. */
+void mc_one_size_build_required(mosaic_executable *exe)
+{
+    const struct mosaic_settings *settings = mosaic_settings();
+    if (!mc_executable_one_size_builds(exe) || !settings->specialise_after)
+        return;
+    size_t n = mosaic_executable_num_kernels(exe);
+    for (size_t k = 0; k < n; k++) {
+        const mosaic_kernel_info *info = mosaic_executable_kernel(exe, k);
+        if (info->reqd_work_group_size[0])
+            (void)mosaic_executable_wg_for_size(exe, info, info->reqd_work_group_size, 1, settings->specialise_wait);
+    }
+}
+
 mosaic_sized_wg mosaic_executable_wg_for_size(mosaic_executable *exe, const mosaic_kernel_info *kernel,
                                               const size_t local_size[3], unsigned after, bool wait)
 {
@@ -276,6 +312,11 @@ mosaic_sized_wg mosaic_executable_wg_for_size(mosaic_executable *exe, const mosa
     bool start = e && !fns.whole && !e->building && !e->failed && ++e->asks >= after;
     if (start)
         e->building = true;
+    if (wait && e && !start && e->building) { /* started before (a required size, a long launch) */
+        while (e->building)
+            pthread_cond_wait(&b->built, &b->lock);
+        fns = e->fns;
+    }
     if (e && !fns.whole && !e->failed)
         fns.pending = e; /* a launch may take it once ready, or start it (mosaic_sized_wg_hurry) */
     pthread_mutex_unlock(&b->lock);

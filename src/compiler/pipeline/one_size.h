@@ -44,5 +44,8 @@ void mc_executable_unload(mosaic_executable *exe);
 mc_one_size_builds *mc_one_size_builds_new(const mosaic_compiler_target *target, const mosaic_bitcode *blob,
                                            const char *options, const mosaic_executable *exe);
 void mc_one_size_builds_free(mc_one_size_builds *b);
+/* Starts the build of each kernel of exe whose reqd_work_group_size fixes
+ * its local size, for that size, without waiting for its launches. */
+void mc_one_size_build_required(mosaic_executable *exe);
 
 #endif
