@@ -694,19 +694,41 @@ static bool build_saying(const char *source, char *text, size_t size)
     return err == CL_SUCCESS;
 }
 
+/* Kernel `name` of a program built from source and a buffer of `bytes`,
+ * each NULL (a failed check) when it could not be made. */
+static void program_kernel_buffer(const char *source, const char *name, size_t bytes, cl_program *p, cl_kernel *k,
+                                  cl_mem *m)
+{
+    cl_int err;
+    *p = build(source, "", &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    *k = *p ? clCreateKernel(*p, name, &err) : NULL;
+    CHECK(*k, "kernel %s", name);
+    *m = clCreateBuffer(context, CL_MEM_READ_WRITE, bytes, NULL, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+}
+
+static void release_program_kernel_buffer(cl_program p, cl_kernel k, cl_mem m)
+{
+    if (m)
+        clReleaseMemObject(m);
+    if (k)
+        clReleaseKernel(k);
+    if (p)
+        clReleaseProgram(p);
+}
+
 /* Kernel `tiles` of `source` launched three times on 96x96 floats in 3x3
  * groups of group x group (the third launch builds it for that size,
  * one_size.c), saying. */
 static void launch_tiles_saying(const char *source, size_t group, char *text, size_t size)
 {
     enum { N = 96 };
-    cl_int err;
-    cl_program p = build(source, "", &err);
-    CHECK_ERR(err, CL_SUCCESS);
-    cl_kernel k = p ? clCreateKernel(p, "tiles", &err) : NULL;
-    cl_mem m = clCreateBuffer(context, CL_MEM_READ_WRITE, N * N * sizeof(float), NULL, &err);
+    cl_program p;
+    cl_kernel k;
+    cl_mem m;
+    program_kernel_buffer(source, "tiles", N * N * sizeof(float), &p, &k, &m);
     cl_int n = N;
-    CHECK(k && m, "a kernel and a buffer");
     test_stderr_capture c;
     if (k && m && test_capture_stderr(&c)) {
         CHECK_ERR(clSetKernelArg(k, 0, sizeof n, &n), CL_SUCCESS);
@@ -718,12 +740,7 @@ static void launch_tiles_saying(const char *source, size_t group, char *text, si
         CHECK_ERR(clFinish(queue), CL_SUCCESS);
         test_captured_stderr(&c, text, size);
     }
-    if (m)
-        clReleaseMemObject(m);
-    if (k)
-        clReleaseKernel(k);
-    if (p)
-        clReleaseProgram(p);
+    release_program_kernel_buffer(p, k, m);
 }
 
 /* Does the summary line of `kernel` in text ("mosaic: kernel K: work-group
@@ -1192,14 +1209,13 @@ TEST(required_size_built_at_once)
     test_stderr_capture c;
     if (!test_capture_stderr(&c))
         return;
-    cl_int err;
-    cl_program p = build(source, "", &err);
+    cl_program p;
+    cl_kernel k;
+    cl_mem m;
+    program_kernel_buffer(source, "flips", W * H * sizeof(cl_int), &p, &k, &m);
     static char text[16384];
     bool built = captured_saying(&c, "mosaic: kernel flips: built for work-groups of 32x2x1", text, sizeof text);
-    CHECK_ERR(err, CL_SUCCESS);
     CHECK(built, "no build for the required size in:\n%s", text);
-    cl_kernel k = p ? clCreateKernel(p, "flips", &err) : NULL;
-    cl_mem m = clCreateBuffer(context, CL_MEM_READ_WRITE, W * H * sizeof(cl_int), NULL, &err);
     if (k && m) {
         CHECK_ERR(clSetKernelArg(k, 0, sizeof m, &m), CL_SUCCESS);
         size_t global[2] = {W, H}, local[2] = {32, 2};
@@ -1216,12 +1232,7 @@ TEST(required_size_built_at_once)
                 }
             }
     }
-    if (m)
-        clReleaseMemObject(m);
-    if (k)
-        clReleaseKernel(k);
-    if (p)
-        clReleaseProgram(p);
+    release_program_kernel_buffer(p, k, m);
 }
 
 /* A barrier kernel launched once, whose groups each run far longer than
@@ -1243,15 +1254,12 @@ TEST(long_launch_builds_its_size)
         "    barrier(CLK_LOCAL_MEM_FENCE);\n"
         "    out[get_global_id(0)] = t[63 - l];\n"
         "}\n";
-    cl_int err;
-    cl_program p = build(source, "", &err);
-    CHECK_ERR(err, CL_SUCCESS);
-    cl_kernel k = p ? clCreateKernel(p, "chains", &err) : NULL;
-    cl_mem m = clCreateBuffer(context, CL_MEM_READ_WRITE, GROUP * GROUPS * sizeof(cl_uint), NULL, &err);
+    cl_program p;
+    cl_kernel k;
+    cl_mem m;
+    program_kernel_buffer(source, "chains", GROUP * GROUPS * sizeof(cl_uint), &p, &k, &m);
     test_stderr_capture c;
-    if (!k || !m || !test_capture_stderr(&c)) {
-        CHECK(k && m, "a kernel and a buffer");
-    } else {
+    if (k && m && test_capture_stderr(&c)) {
         CHECK_ERR(clSetKernelArg(k, 0, sizeof m, &m), CL_SUCCESS);
         CHECK_ERR(clSetKernelArg(k, 1, sizeof n, &n), CL_SUCCESS);
         size_t global = GROUP * GROUPS, local = GROUP;
@@ -1269,12 +1277,7 @@ TEST(long_launch_builds_its_size)
             }
         }
     }
-    if (m)
-        clReleaseMemObject(m);
-    if (k)
-        clReleaseKernel(k);
-    if (p)
-        clReleaseProgram(p);
+    release_program_kernel_buffer(p, k, m);
 }
 
 /* No work-item starts an iteration of a loop with barriers before its whole
