@@ -51,6 +51,8 @@ __attribute__((nomerge)) uint __mosaic_sub_group_active(const __mosaic_wg_ctx *c
  * result, past the barriers, where each of the values it folds would be
  * kept for every work-item instead of the one result). */
 __attribute__((convergent, const)) ulong __mosaic_keep(ulong x);
+/* The same for values of 4 bytes or less: kept as 4 bytes, not 8. */
+__attribute__((convergent, const)) uint __mosaic_keep32(uint x);
 
 /* Mirror of mosaic_image_desc in src/compiler/compiler.h (the ABI of image
  * arguments: a kernel receives a pointer to one of these for each image;

@@ -210,10 +210,13 @@ BROADCAST_VECTORS(double)
     /* x, computed before the call's last barrier (__mosaic_keep) */                               \
     static T __mosaic_nu_keep_##T(T x)                                                             \
     {                                                                                              \
-        union { T v; ulong u; } p;                                                                 \
+        union { T v; ulong u; uint w; } p;                                                         \
         p.u = 0;                                                                                   \
         p.v = x;                                                                                   \
-        p.u = __mosaic_keep(p.u);                                                                  \
+        if (sizeof(T) > 4)                                                                         \
+            p.u = __mosaic_keep(p.u);                                                              \
+        else                                                                                       \
+            p.w = __mosaic_keep32(p.w);                                                            \
         return p.v;                                                                                \
     }
 NU_WORDS_OF(char)

@@ -37,7 +37,7 @@
 ; CHECK: select i1 %{{[0-9]+}}, <8 x float> <float -0.000000e+00,
 ; CHECK: fadd <8 x float>
 ; CHECK-LABEL: ;; after active-slot-folds
-; The fallback (rows of 4 work-items here): the mask is an integer, tested bit by bit.
+; The fallback (rows of 8 work-items here): the mask is an integer, tested bit by bit.
 ; CHECK-LABEL: define void @half_sum.wg(
 ; CHECK: %slots = load <8 x float>, ptr addrspace(4) %{{[0-9]+}}, align 4
 ; CHECK: %active.splat = shufflevector <8 x i32>
@@ -45,7 +45,7 @@
 ; CHECK-NEXT: %active.lanes.not = icmp eq <8 x i32> [[BITS]], zeroinitializer
 ; CHECK-NEXT: %slots.active = select <8 x i1> %active.lanes.not, <8 x float> <float -0.000000e+00,
 ; CHECK-NEXT: %slots.fold = call float @llvm.vector.reduce.fadd.v8f32(float -0.000000e+00, <8 x float> %slots.active)
-; CHECK-NEXT: insertelement <4 x float> poison, float %slots.fold
+; CHECK-NEXT: insertelement <8 x float> poison, float %slots.fold
 ; The chained masked copy: the mask is the sub-group's states compared, a
 ; vector already, one load of them (early CSE: the active mask's and the
 ; guard's were two), and the sum kept for sub_group_elect's region, which
@@ -62,9 +62,9 @@
 ; CHECK-NEXT: %slots.fold{{[0-9]+}} = call float @llvm.vector.reduce.fadd.v8f32(float -0.000000e+00,
 ; CHECK-NOT: fadd
 ; CHECK-NOT: @llvm.masked.store
-; CHECK: %kept = load <8 x i64>
-; CHECK-NEXT: %kept.blend = select <8 x i1> [[ACTIVE]], <8 x i64> %{{[0-9]+}}, <8 x i64> %kept
-; CHECK-NEXT: store <8 x i64> %kept.blend
+; CHECK: %kept = load <8 x i32>
+; CHECK-NEXT: %kept.blend = select <8 x i1> [[ACTIVE]], <8 x i32> %{{[0-9]+}}, <8 x i32> %kept
+; CHECK-NEXT: store <8 x i32> %kept.blend
 ; CHECK: any.lane.done{{[0-9]+}}:
 ; CHECK-NEXT: [[NEXT:%[0-9]+]] = select <8 x i1> [[ACTIVE]], <8 x i32> <i32 2,
 ; CHECK-NEXT: store <8 x i32> [[NEXT]], ptr [[STATES_AT]]

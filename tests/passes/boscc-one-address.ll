@@ -20,7 +20,7 @@
 ; CHECK: c1.sg:
 ; CHECK: call <8 x float> @llvm.masked.gather.v8f32.v8p4(<8 x ptr addrspace(4)> %broadcast.splat
 ; CHECK: m2.sg:
-; CHECK: call <8 x i64> @llvm.masked.load.v8i64.p0(
+; CHECK: call <8 x i32> @llvm.masked.load.v8i32.p0(
 ; CHECK: call void @llvm.masked.scatter.v8i32.v8p1(<8 x i32> %{{.*}}, <8 x ptr addrspace(1)> %broadcast.splat
 ; CHECK-LABEL: ;; after boscc
 ; CHECK-LABEL: define void @k.wg(
@@ -37,10 +37,9 @@
 ; CHECK-NOT: @llvm.masked.{{scatter|load}}
 ; CHECK: [[LEAD:%[0-9]+]] = call i8 @llvm.ctlz.i8(i8 %{{[0-9]+}}, i1 true)
 ; CHECK-NEXT: %last.lane{{[0-9]*}} = sub i8 7, [[LEAD]]
-; CHECK-NEXT: %last.lane.ptr{{[0-9]*}} = getelementptr i64, ptr %{{[0-9]+}}, i8 %last.lane
-; CHECK-NEXT: %last.lane.value{{[0-9]*}} = load i64, ptr %last.lane.ptr
-; CHECK-NEXT: [[V:%[0-9]+]] = trunc i64 %last.lane.value{{[0-9]*}} to i32
-; CHECK-NEXT: store i32 [[V]], ptr addrspace(1)
+; CHECK-NEXT: %last.lane.ptr{{[0-9]*}} = getelementptr i32, ptr %{{[0-9]+}}, i8 %last.lane
+; CHECK-NEXT: %last.lane.value{{[0-9]*}} = load i32, ptr %last.lane.ptr
+; CHECK-NEXT: store i32 %last.lane.value{{[0-9]*}}, ptr addrspace(1)
 ; CHECK-NOT: @llvm.masked.{{scatter|load}}
 ; CHECK: br label %any.lane.done
 

@@ -1,22 +1,22 @@
-; sub-group-first, __mosaic_keep: a non-uniform reduction passes its result
-; through __mosaic_keep(x) before its last barrier, so LLVM's clean-up does
-; not sink the fold past the barriers; once K.wg is built, what K.body
-; still holds of it becomes x.
+; sub-group-first, __mosaic_keep32: a non-uniform reduction of a 4-byte
+; type passes its result through __mosaic_keep32(x) before its last
+; barrier, so LLVM's clean-up does not sink the fold past the barriers;
+; once K.wg is built, what K.body still holds of it becomes x.
 ;   __attribute__((overloadable)) int sub_group_non_uniform_reduce_add(int);
 ;   kernel void k(global int *o) { int x = o[get_global_id(0)]; if (x & 1) o[get_global_id(0)] = sub_group_non_uniform_reduce_add(x); }
 ; RUN: mosaic-opt --options=-cl-std=CL3.0 --stop-after=sub-group-first --print-before %s | FileCheck %s
 ; CHECK-LABEL: define internal void @k.body(
-; CHECK: [[V:%[0-9]+]] = zext i32 %{{[0-9]+}} to i64
-; CHECK-NEXT: [[K:%[0-9]+]] = call i64 @__mosaic_keep(i64 noundef [[V]])
-; CHECK-NEXT: trunc i64 [[K]] to i32
+; CHECK: [[K:%[0-9]+]] = call i32 @__mosaic_keep32(i32 noundef %{{[0-9]+}})
 ; CHECK-NEXT: call i32 @__mosaic_sub_group_active(
+; CHECK: store i32 [[K]], ptr addrspace(1)
 ; CHECK-LABEL: ;; after sub-group-first
 ; CHECK-LABEL: define internal void @k.body(
-; CHECK-NOT: call i64 @__mosaic_keep
-; CHECK: [[V2:%[0-9]+]] = zext i32 %{{[0-9]+}} to i64
-; CHECK-NEXT: trunc i64 [[V2]] to i32
-; CHECK-NEXT: call i32 @__mosaic_sub_group_active(
-; CHECK-NOT: call i64 @__mosaic_keep
+; CHECK-NOT: call i32 @__mosaic_keep32
+; CHECK: call i32 @__mosaic_sub_group_active(
+; CHECK-NEXT: br label %after.barrier
+; CHECK-NOT: call i32 @__mosaic_keep32
+; CHECK: store i32 %{{[0-9]+}}, ptr addrspace(1)
+; CHECK-NOT: call i32 @__mosaic_keep32
 ; CHECK-LABEL: define void @k.wi(
 
 ; ModuleID = 'program'

@@ -19,8 +19,8 @@
 ;    sub-group's first work-item and the scratch (a field of the context
 ;    the branch read, hoisted into K.wg's entry), not loaded per work-item;
 ;  - the fold is computed in the region after the first barrier (the
-;    builtins pass it through __mosaic_keep before their last barrier) and
-;    its result is the one value kept for each work-item.
+;    builtins pass it through __mosaic_keep32 before their last barrier) and
+;    its result is the one value kept for each work-item, 4 bytes.
 ;   __attribute__((overloadable)) int sub_group_elect(void); __attribute__((overloadable)) float sub_group_non_uniform_reduce_add(float);
 ;   kernel void k(global const float *x, global float *out)
 ;   { float v = x[get_global_id(0)];
@@ -47,7 +47,7 @@
 ; CHECK: shl i64 %sg.lo{{[0-9]+}}, 3
 ; CHECK: load float
 ; CHECK: fadd float
-; CHECK: store i64
+; CHECK: store i32
 ; CHECK-NEXT: br label %u1.latch
 ; CHECK-LABEL: u1.latch:
 ; CHECK-LABEL: {{^}}c1.then:

@@ -498,7 +498,7 @@ static bool resolvable(bool with_builtins, const mosaic_compiler_target *target,
          !strcmp(name, "__mosaic_inside") ||
          !strcmp(name, "__mosaic_barrier") || !strcmp(name, "__mosaic_sub_group_barrier") ||
          !strcmp(name, "__mosaic_get_sub_group_first") || !strcmp(name, "__mosaic_sub_group_active") ||
-         !strcmp(name, "__mosaic_keep")))
+         !strcmp(name, "__mosaic_keep") || !strcmp(name, "__mosaic_keep32")))
         return true;
     if (mc_target_has_symbol(target, name))
         return true;

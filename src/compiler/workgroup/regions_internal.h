@@ -327,12 +327,12 @@ static inline bool is_sub_group_first(LLVMValueRef inst)
     return f && !strcmp(LLVMGetValueName(f), "__mosaic_get_sub_group_first");
 }
 
-/* __mosaic_keep(x): x, where the builtins want it computed (builtins.h);
- * each region's copy is its operand's. */
+/* __mosaic_keep(x) or __mosaic_keep32(x): x, where the builtins want it
+ * computed (builtins.h); each region's copy is its operand's. */
 static inline bool is_keep(LLVMValueRef inst)
 {
     LLVMValueRef f = LLVMIsACallInst(inst) ? mc_called_function(inst) : NULL;
-    return f && !strcmp(LLVMGetValueName(f), "__mosaic_keep");
+    return f && (!strcmp(LLVMGetValueName(f), "__mosaic_keep") || !strcmp(LLVMGetValueName(f), "__mosaic_keep32"));
 }
 
 /* In K.body while K.wg is built, the result of a non-uniform sub-group barrier

@@ -579,7 +579,7 @@ LLVMValueRef mc_wg_begin(LLVMModuleRef m, mc_kernel_build *kb, LLVMBuilderRef b,
 /* What is left of __mosaic_get_sub_group_first() in K.body (K.wi, the loop of
  * K.wg without barriers; regions.c maps its own copies) becomes the local
  * linear id rounded down to a multiple of MOSAIC_SUB_GROUP_SIZE, and
- * __mosaic_keep(x) becomes x. */
+ * __mosaic_keep(x) (and __mosaic_keep32) becomes x. */
 void mc_lower_sub_group_first(LLVMModuleRef m, mc_kernel_build *kb)
 {
     LLVMContextRef c = LLVMGetModuleContext(m);
@@ -590,7 +590,7 @@ void mc_lower_sub_group_first(LLVMModuleRef m, mc_kernel_build *kb)
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(kb->body); bb; bb = LLVMGetNextBasicBlock(bb))
         for (LLVMValueRef inst = LLVMGetFirstInstruction(bb), next; inst; inst = next) {
             next = LLVMGetNextInstruction(inst);
-            if (called_name_is(inst, "__mosaic_keep")) {
+            if (called_name_is(inst, "__mosaic_keep") || called_name_is(inst, "__mosaic_keep32")) {
                 LLVMReplaceAllUsesWith(inst, LLVMGetOperand(inst, 0));
                 LLVMInstructionEraseFromParent(inst);
                 continue;
