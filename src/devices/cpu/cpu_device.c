@@ -596,7 +596,7 @@ static cl_int run_unit(worker *w, const job *j, mosaic_wg_ctx *ctx, size_t u, bo
 
 static void job_free(job *j)
 {
-    MOSAIC_ASSERT(!j->held);
+    MOSAIC_ASSERT(!atomic_load_explicit(&j->held, memory_order_relaxed));
     free(j->groups_ended);
     if (j->recycled)
         mosaic_recycle(j);
@@ -1271,7 +1271,8 @@ static void cpu_submit(cl_device_id device, cl_event command)
     j->context = command->queue->context;
     j->device = device;
     atomic_init(&j->outstanding, 1);
-    j->orders_groups = nd && enqueues_kernels(nd);
+    if (nd && enqueues_kernels(nd))
+        mosaic_cpu_order_groups(j);
     mosaic_cpu_set_claims(j, p->num_workers, j->orders_groups ? 1 : MOSAIC_CPU_HOMES);
     /* a kernel's job lives until it completes (its children), as one in parts does */
     atomic_init(&j->holds, nd || j->run_part ? 2 : 1);
@@ -1299,7 +1300,7 @@ void mosaic_cpu_push_child(cl_device_id device, cpu_job *j)
 {
     cpu_pool *p = device->impl;
     ensure_pool(p);
-    j->orders_groups = true; /* (its program enqueues kernels) */
+    mosaic_cpu_order_groups(j); /* (its program enqueues kernels) */
     mosaic_cpu_set_claims(j, p->num_workers, 1);
     pthread_mutex_lock(&p->lock);
     j->next = p->head;

@@ -303,36 +303,57 @@ static void job_unmet_done(cpu_job *j)
  * group 1 and clearing them let the chain end first.  So children wait for
  * the groups below theirs as well; a lower group never waits for a higher
  * group's child in a program the specification allows. */
+void mosaic_cpu_order_groups(cpu_job *j)
+{
+    j->orders_groups = true;
+    j->groups_ended = calloc((j->total_groups + 7) / 8, 1);
+    atomic_init(&j->ended_below, 0);
+    atomic_init(&j->held, NULL);
+}
+
+/* Records that group g of j ended and moves j->ended_below past every
+ * group ended in a row; without a lock (each group's end of a kernel
+ * that enqueues comes here), so every worker that sets a bit advances
+ * the count as far as it can. */
+static void group_ended(cpu_job *j, size_t g)
+{
+    __atomic_fetch_or(&j->groups_ended[g / 8], (unsigned char)(1u << g % 8), __ATOMIC_SEQ_CST);
+    size_t e = atomic_load(&j->ended_below);
+    while (e < j->total_groups && __atomic_load_n(&j->groups_ended[e / 8], __ATOMIC_SEQ_CST) >> e % 8 & 1)
+        if (atomic_compare_exchange_weak(&j->ended_below, &e, e + 1))
+            e++;
+}
+
 void mosaic_cpu_group_end(cpu_running *r, size_t group)
 {
     cpu_job *j = r->job, *ready = NULL;
     MOSAIC_ASSERT(j->orders_groups && group < j->total_groups);
+    if (j->groups_ended)
+        group_ended(j, group);
+    /* The lock only for children to hold or release.  A group that ends
+     * and a child held for it: either the child's worker, after holding
+     * it, reads the count this end advanced, or this end reads `held`
+     * after the child went in (both sequentially consistent). */
+    if (!r->group_waiters && !atomic_load(&j->held))
+        return;
     pthread_mutex_lock(&enqueue_lock);
-    if (!j->groups_ended && j->ended_below < j->total_groups)
-        j->groups_ended = calloc((j->total_groups + 7) / 8, 1);
-    if (j->groups_ended) {
-        j->groups_ended[group / 8] |= (unsigned char)(1u << group % 8);
-        while (j->ended_below < j->total_groups && j->groups_ended[j->ended_below / 8] >> j->ended_below % 8 & 1)
-            j->ended_below++;
-    }
     for (cpu_job *w = r->group_waiters, *next; w; w = next) {
         next = w->next_waiter;
         w->parent_group = group;
-        w->next_waiter = j->held;
-        j->held = w;
+        w->next_waiter = atomic_load_explicit(&j->held, memory_order_relaxed);
+        atomic_store(&j->held, w);
     }
     r->group_waiters = NULL;
     /* with no memory for the bits: at their own group's end, as the flag says */
-    for (cpu_job **at = &j->held; *at;) {
-        cpu_job *w = *at;
-        if (!j->groups_ended || w->parent_group < j->ended_below) {
-            *at = w->next_waiter;
-            w->next_waiter = ready;
-            ready = w;
-        } else {
-            at = &w->next_waiter;
-        }
+    size_t below = atomic_load(&j->ended_below);
+    cpu_job *kept = NULL;
+    for (cpu_job *w = atomic_load_explicit(&j->held, memory_order_relaxed), *next; w; w = next) {
+        next = w->next_waiter;
+        bool start = !j->groups_ended || w->parent_group < below;
+        w->next_waiter = start ? ready : kept;
+        *(start ? &ready : &kept) = w;
     }
+    atomic_store(&j->held, kept);
     pthread_mutex_unlock(&enqueue_lock);
     while (ready) {
         cpu_job *next = ready->next_waiter;

@@ -70,10 +70,10 @@ typedef struct cpu_job {
      * groups' ends in order: a child started with WAIT_WORK_GROUP waits,
      * besides its group, for every group below it (cpu_enqueue.c). */
     bool orders_groups;          /* every group's end goes to mosaic_cpu_group_end */
-    unsigned char *groups_ended; /* a bit per group, made at the first end (under the enqueue lock) */
-    size_t ended_below;          /* every group below it ended (under the enqueue lock) */
-    struct cpu_job *held;        /* children whose group ended, waiting for the groups below it
-                                    (under the enqueue lock; linked by next_waiter) */
+    unsigned char *groups_ended; /* a bit per group (atomic ORs), or NULL: no memory for them */
+    atomic_size_t ended_below;   /* every group below it ended */
+    _Atomic(struct cpu_job *) held; /* children whose group ended, waiting for the groups below it
+                                       (changed under the enqueue lock; linked by next_waiter) */
     size_t parent_group;         /* a child in its parent's `held`: the group that enqueued it */
     /* A command a kernel enqueued: */
     struct cpu_job *parent;      /* its parent's job: completes after this one */
@@ -175,6 +175,9 @@ void mosaic_cpu_job_release(cpu_job *j);
 unsigned mosaic_cpu_pool_workers(cl_device_id device);
 
 /* ---- cpu_enqueue.c ---- */
+/* j will run its groups in order of their children (orders_groups): its
+ * bits, made before any group runs. */
+void mosaic_cpu_order_groups(cpu_job *j);
 /* Work-group `group` of r->job (one whose orders_groups is set) ended: the
  * children it enqueued with WAIT_WORK_GROUP may start once every group
  * below it has ended too. */
