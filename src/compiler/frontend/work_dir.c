@@ -105,13 +105,19 @@ static void sweep_once(void)
         sweep("/tmp"); /* the fallback below */
 }
 
-/* dir/lock, created and locked: its descriptor, or -1. */
+/* dir/lock, created and locked: its descriptor, or -1.  It is locked
+ * under another name and then renamed: a sweep that found `lock` between
+ * its creation and its locking took the lock itself and removed the new
+ * directory ("cannot create a temporary directory: No such file or
+ * directory" at its include/, test builds_beside_fork beside other
+ * processes' first builds). */
 static int lock_dir(const char *dir)
 {
-    char path[4200];
-    snprintf(path, sizeof path, "%s/lock", dir);
+    char path[4200], locked_path[4200];
+    snprintf(path, sizeof path, "%s/lock.new", dir);
+    snprintf(locked_path, sizeof locked_path, "%s/lock", dir);
     int fd = open(path, O_RDONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-    if (fd >= 0 && flock(fd, LOCK_EX)) {
+    if (fd >= 0 && (flock(fd, LOCK_EX) || rename(path, locked_path))) {
         close(fd);
         fd = -1;
     }
