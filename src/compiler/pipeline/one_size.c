@@ -202,12 +202,13 @@ typedef struct one_size_job {
 } one_size_job;
 
 /* A build that will not run: its entry is not building any more (one
- * who waits for it stops waiting, with the general K.wg). */
-static void not_built(mc_one_size_builds *b, one_size_entry *e)
+ * who waits for it stops waiting, with the general K.wg); failed: not
+ * to be tried again. */
+static void not_built(mc_one_size_builds *b, one_size_entry *e, bool failed)
 {
     pthread_mutex_lock(&b->lock);
     e->building = false;
-    e->failed = true;
+    e->failed = failed;
     pthread_cond_broadcast(&b->built);
     pthread_mutex_unlock(&b->lock);
 }
@@ -222,7 +223,7 @@ static void run_job(void *arg)
     if (wanted)
         build(b, job->name, job->entry);
     else
-        not_built(b, job->entry);
+        not_built(b, job->entry, true);
     release(b, false);
     free(job);
 }
@@ -230,7 +231,7 @@ static void run_job(void *arg)
 static void drop_job(void *arg)
 {
     one_size_job *job = arg;
-    not_built(job->builds, job->entry);
+    not_built(job->builds, job->entry, true);
     release(job->builds, false);
     free(job);
 }
@@ -265,11 +266,8 @@ void mosaic_sized_wg_hurry(const mosaic_sized_wg *s, const char *kernel_name)
     if (start)
         e->building = true;
     pthread_mutex_unlock(&b->lock);
-    if (start && !build_in_background(b, kernel_name, e)) {
-        pthread_mutex_lock(&b->lock); /* (no memory: a later launch asks again) */
-        e->building = false;
-        pthread_mutex_unlock(&b->lock);
-    }
+    if (start && !build_in_background(b, kernel_name, e))
+        not_built(b, e, false); /* (no memory: a later launch asks again) */
 }
 
 /* Every launch of a kernel with reqd_work_group_size has that local size
