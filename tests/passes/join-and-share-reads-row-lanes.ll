@@ -2,29 +2,32 @@
 ; scatters with every lane on is done a lane at a time (masked_ops.c).  The
 ; GEMM of work-group-function-library-gemm.ll stores A's slice into its
 ; __local tile transposed (`al[p + c][v / 4] = x.c`): four scatters of 8
-; lanes a row of work-items, now 8 stores each.  The lanes' addresses differ
-; by constants (v / 4 and v % 4 * 4 are a shift and a mask of a v whose
-; part the row shares is a multiple of 8): lane 0's is taken from the
-; vector, the others are it plus the distance (al's rows are 80 bytes:
-; lanes 1-3 four rows on, lanes 4-7 one column on).
+; lanes a row of work-items.  The lanes' addresses differ by constants (v /
+; 4 and v % 4 * 4 are a shift and a mask of a v whose part the row shares is
+; a multiple of 8; al's rows are 80 bytes: lanes 1-3 four rows on, lanes 4-7
+; one column on), so lane i + 4 stores just after lane i: each scatter
+; becomes one of 4 pairs (the value's halves interleaved, 8-byte elements),
+; then 4 stores of 8 bytes, lane 0's address taken from the vector and the
+; others it plus their distance.
 ; RUN: mosaic-opt --one-size=mm:8,8,1 --stop-after=join-and-share-reads --print-before %s | FileCheck %s
 ; CHECK-LABEL: define void @mm.wg(
 ; CHECK: call void @llvm.masked.scatter.v8f32.v8p3(<8 x float> %{{[0-9]+}}, <8 x ptr addrspace(3)> %{{[0-9]+}}, i32 4, <8 x i1> <i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 true>), !mosaic.row.access
 ; CHECK-LABEL: ;; after join-and-share-reads
 ; CHECK-LABEL: define void @mm.wg(
 ; CHECK-NOT: call void @llvm.masked.scatter.v8f32.v8p3({{.*}}<i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 true>)
-; CHECK: [[P:%lane.ptr[0-9]*]] = extractelement <8 x ptr addrspace(3)> %{{[0-9]+}}, i64 0
+; CHECK: [[V:%[0-9]+]] = shufflevector <8 x float> %{{[0-9]+}}, <8 x float> poison, <8 x i32> <i32 0, i32 4, i32 1, i32 5, i32 2, i32 6, i32 3, i32 7>
+; CHECK-NEXT: [[PAIRS:%[0-9]+]] = bitcast <8 x float> [[V]] to <4 x i64>
+; CHECK-NEXT: [[P:%lane.ptr[0-9]*]] = extractelement <8 x ptr addrspace(3)> %{{[0-9]+}}, i64 0
 ; CHECK-NEXT: [[P1:%lane.ptr[0-9]+]] = getelementptr i8, ptr addrspace(3) [[P]], i64 320
 ; CHECK-NEXT: getelementptr i8, ptr addrspace(3) [[P]], i64 640
-; CHECK-NEXT: getelementptr i8, ptr addrspace(3) [[P]], i64 960
-; CHECK-NEXT: getelementptr i8, ptr addrspace(3) [[P]], i64 4
-; CHECK-NEXT: getelementptr i8, ptr addrspace(3) [[P]], i64 324
-; CHECK-NEXT: getelementptr i8, ptr addrspace(3) [[P]], i64 644
-; CHECK-NEXT: [[P7:%lane.ptr[0-9]+]] = getelementptr i8, ptr addrspace(3) [[P]], i64 964
-; CHECK: store float %lane{{[0-9]*}}, ptr addrspace(3) [[P]], align 4
-; CHECK: store float %lane{{[0-9]*}}, ptr addrspace(3) [[P1]], align 4
-; CHECK: store float %lane{{[0-9]*}}, ptr addrspace(3) [[P7]], align 4
-; CHECK-NOT: extractelement <8 x ptr addrspace(3)> %{{[0-9]+}}, i64 1
+; CHECK-NEXT: [[P3:%lane.ptr[0-9]+]] = getelementptr i8, ptr addrspace(3) [[P]], i64 960
+; CHECK-NEXT: [[L0:%lane[0-9]*]] = extractelement <4 x i64> [[PAIRS]], i64 0
+; CHECK-NEXT: store i64 [[L0]], ptr addrspace(3) [[P]], align 4
+; CHECK-NEXT: [[L1:%lane[0-9]*]] = extractelement <4 x i64> [[PAIRS]], i64 1
+; CHECK-NEXT: store i64 [[L1]], ptr addrspace(3) [[P1]], align 4
+; CHECK: [[L3:%lane[0-9]*]] = extractelement <4 x i64> [[PAIRS]], i64 3
+; CHECK-NEXT: store i64 [[L3]], ptr addrspace(3) [[P3]], align 4
+; CHECK-NOT: store float %lane{{[0-9]*}}, ptr addrspace(3)
 ; CHECK-NOT: call void @llvm.masked.scatter.v8f32.v8p3({{.*}}<i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 true, i1 true>)
 ; CHECK: ret void
 

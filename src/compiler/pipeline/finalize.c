@@ -558,8 +558,11 @@ static cl_int cut_into_regions(mc_pass_state *s, size_t k, mc_kernel_build *kb)
     if (widens_rows(s, k))
         mc_wfv_rows(s->m, kb, s->one_size->size[0], s->one_size->size[1],
                     mc_target_has_symbol(s->target, "__mosaic_barrier_divergence"), s->an);
+    if (kb->row && kb->prefetch_ahead)
+        kb->stats[MC_STAT_prefetched_tiles] = mc_prefetch_next_tiles(s->m, kb->row, s->an);
     cl_int r = mc_build_wg_regions(s->m, kb, s->target, s->an, s->log);
     if (r == CL_SUCCESS && kb->row && !kb->wg) { /* the regions of K.body, then */
+        kb->stats[MC_STAT_prefetched_tiles] = 0;
         mc_analyses_invalidate(s->an, kb->row);
         LLVMDeleteFunction(kb->row);
         kb->row = NULL;
@@ -810,7 +813,7 @@ static void say_how_built(const mc_pass_state *s, size_t k)
     const mosaic_kernel_info *info = &s->obj.kernels[k];
     const unsigned *st = s->kb[k].stats;
     char checked[96] = "", uniform[96] = "", skipped[96] = "", rows[96] = "", streamed[96] = "", joined[96] = "",
-         shared[96] = "", by_lane[96] = "", ahead[96] = "", interleaved[96] = "";
+         shared[96] = "", by_lane[96] = "", ahead[96] = "", tiles[96] = "", interleaved[96] = "";
     if (st[MC_STAT_checked_rows])
         snprintf(checked, sizeof checked, ", %u with a copy for rows that pass their bounds checks",
                  st[MC_STAT_checked_rows]);
@@ -843,6 +846,9 @@ static void say_how_built(const mc_pass_state *s, size_t k)
     if (st[MC_STAT_prefetched_reads] && s->kb[k].wg)
         snprintf(ahead, sizeof ahead, ", %u read%s before the first barrier prefetched two groups ahead",
                  st[MC_STAT_prefetched_reads], st[MC_STAT_prefetched_reads] == 1 ? "" : "s");
+    if (st[MC_STAT_prefetched_tiles] && s->kb[k].wg)
+        snprintf(tiles, sizeof tiles, ", %u read%s in a loop with barriers prefetched an iteration ahead",
+                 st[MC_STAT_prefetched_tiles], st[MC_STAT_prefetched_tiles] == 1 ? "" : "s");
     if (s->obj.fused_groups[k])
         fprintf(stderr, "mosaic: kernel %s: groups of a column run %u at a time (K.fused: %u loops over "
                 "work-items vectorised, %u row loops interleaved)\n", info->name, s->obj.fused_groups[k],
@@ -854,12 +860,12 @@ static void say_how_built(const mc_pass_state *s, size_t k)
         fprintf(stderr, "mosaic: kernel %s: keeps the application's work-groups: %s\n", info->name,
                 s->kb[k].group_observer[0] ? s->kb[k].group_observer
                                               : "it has atomics or volatile reads (a loop could wait on them)");
-    fprintf(stderr, "mosaic: kernel %s: %s, %u loop%s over work-items vectorised%s%s%s%s%s%s%s%s%s%s\n", info->name,
+    fprintf(stderr, "mosaic: kernel %s: %s, %u loop%s over work-items vectorised%s%s%s%s%s%s%s%s%s%s%s\n", info->name,
             !s->kb[k].wg ? "fibers (one work-item function per work-item)"
             : info->uses_barriers ? "work-group function in regions between barriers"
                                   : "work-group function",
             info->vectorised_loops, info->vectorised_loops == 1 ? "" : "s", uniform, checked, joined, shared,
-            by_lane, interleaved, skipped, rows, streamed, ahead);
+            by_lane, interleaved, skipped, rows, streamed, ahead, tiles);
 }
 
 /* The largest stack frame x86-64 code generation handles: its offsets are

@@ -89,6 +89,59 @@ static long long type_bytes(LLVMTargetDataRef td, LLVMTypeRef t) { return (long 
 static void linear_of(LLVMTargetDataRef td, LLVMValueRef v, int lane, extension ext, long long scale, linear *l,
                       int depth);
 
+/* The constant element `lane` of a constant vector c, when it is one
+ * from 0 up (below 2^62). */
+static bool small_element(LLVMValueRef c, int lane, long long *e)
+{
+    if (!LLVMIsAConstantDataVector(c) && !LLVMIsAConstantVector(c) && !LLVMIsAConstantAggregateZero(c))
+        return false;
+    LLVMValueRef x = LLVMGetAggregateElement(c, (unsigned)lane);
+    if (!x || !LLVMIsAConstantInt(x) || LLVMConstIntGetZExtValue(x) >= 1ull << 62)
+        return false;
+    *e = (long long)LLVMConstIntGetZExtValue(x);
+    return true;
+}
+
+/* Lane `lane` of v = x >> k or x & m, where x = s + c (or s | c) is a value
+ * every lane shares (a splat) plus constants c below s's known zero bits:
+ * the lanes of a row, `(lid + lane) / 4` and `% 4` of a tile copied in steps
+ * of the group (wfv_blocks.c).  Adding c carries nothing into s's bits, so
+ * the lane's value is a part every lane shares (s >> k, s & m) plus c >> k
+ * (c & m), with no carry between them: *part is the latter; returns 1 when
+ * the shared part may be other than 0, 0 when it is 0, -1 when v is not
+ * of that form. */
+static int lane_split(LLVMValueRef v, int lane, long long *part)
+{
+    LLVMValueRef x = LLVMGetOperand(v, 0);
+    long long kv, k0; /* the shift or mask: the same in every lane */
+    if (!small_element(LLVMGetOperand(v, 1), lane, &kv) || !small_element(LLVMGetOperand(v, 1), 0, &k0) || kv != k0 ||
+        !LLVMIsAInstruction(x) ||
+        (LLVMGetInstructionOpcode(x) != LLVMAdd && LLVMGetInstructionOpcode(x) != LLVMOr))
+        return -1; /* (an or is a sum below: its constants are below s's zero bits) */
+    LLVMValueRef s = LLVMGetOperand(x, 0), c = LLVMGetOperand(x, 1);
+    long long ce;
+    if (!small_element(c, lane, &ce)) {
+        LLVMValueRef t = s;
+        s = c, c = t;
+        if (!small_element(c, lane, &ce))
+            return -1;
+    }
+    LLVMValueRef shared = mc_splat_scalar(s);
+    if (!shared)
+        return -1;
+    unsigned z = mc_known_trailing_zeros(shared);
+    if (z > 62 || ce >= 1ll << z)
+        return -1;
+    if (LLVMGetInstructionOpcode(v) == LLVMLShr) {
+        if (kv >= 63)
+            return -1;
+        *part = ce >> kv;
+        return 1;
+    }
+    *part = ce & kv;
+    return kv >= 1ll << z; /* s & m is 0 where m is below s's zero bits */
+}
+
 /* The byte offset a getelementptr adds (its base not included). */
 static void gep_offset(LLVMTargetDataRef td, LLVMValueRef gep, int lane, long long scale, linear *l, int depth)
 {
@@ -184,6 +237,16 @@ static void linear_of(LLVMTargetDataRef td, LLVMValueRef v, int lane, extension 
         linear_of(td, a, lane, WIDE, scale, l, depth + 1);
         gep_offset(td, v, lane, scale, l, depth);
         return;
+    case LLVMLShr: case LLVMAnd: {
+        long long part;
+        int common = lane >= 0 ? lane_split(v, lane, &part) : -1;
+        if (common < 0)
+            break;
+        if (common)
+            add_term(l, v, -1, ext, scale); /* the part every lane shares */
+        l->constant += scale * part;
+        return;
+    }
     default:
         break;
     }
@@ -530,6 +593,60 @@ static void join_interleaved_stores(rewriter *r, access **members, unsigned k, a
         LLVMInstructionEraseFromParent(members[j]->inst);
 }
 
+/* Does lane i + lanes / 2 of scatter a store one element after lane i, for
+ * every i of the lower half? */
+static bool halves_paired(const access *a)
+{
+    unsigned h = a->lanes / 2;
+    if (a->lanes % 2 || h < 2)
+        return false;
+    for (unsigned i = 0; i < h; i++) {
+        long long d;
+        if (!constant_difference(&a->lane[i + h], &a->lane[i], &d) || d != a->size)
+            return false;
+    }
+    return true;
+}
+
+/* Scatter a of 4-byte elements whose halves pair up (halves_paired): a
+ * 4x4 block of a row's float4s stored transposed, lanes 0-3 and 4-7 into
+ * neighbouring columns.  One scatter of half the lanes of 8-byte elements,
+ * lane i's element and lane i + h's side by side: half the stores once it
+ * is done a lane at a time (masked_ops.c). */
+static void join_lane_pairs(rewriter *r, access *a)
+{
+    unsigned h = a->lanes / 2, idx[MAX_LANES];
+    LLVMPositionBuilderBefore(r->b, a->inst);
+    for (unsigned i = 0; i < h; i++)
+        idx[2 * i] = i, idx[2 * i + 1] = i + h;
+    LLVMValueRef both = LLVMBuildShuffleVector(r->b, a->value, LLVMGetPoison(LLVMTypeOf(a->value)),
+                                               constant_mask(r, idx, a->lanes), "");
+    LLVMTypeRef wide = LLVMVectorType(r->i64, h);
+    LLVMValueRef pairs = LLVMBuildBitCast(r->b, both, wide, "");
+    for (unsigned i = 0; i < h; i++)
+        idx[i] = i;
+    LLVMValueRef ptrs = LLVMGetOperand(a->inst, 1), at[MAX_LANES], low;
+    if (a->lanes <= 16 && mc_lane_addresses(r->b, LLVMGetModuleDataLayout(r->m), ptrs, at)) {
+        /* lane 0's address and the others at their distances from it, as
+         * the lanes' stores will take them (the upper half's go unused) */
+        low = LLVMGetPoison(LLVMVectorType(LLVMTypeOf(at[0]), h));
+        for (unsigned i = 0; i < h; i++)
+            low = LLVMBuildInsertElement(r->b, low, at[i], LLVMConstInt(r->i32, i, 0), "");
+    } else {
+        low = LLVMBuildShuffleVector(r->b, ptrs, LLVMGetPoison(LLVMTypeOf(ptrs)), constant_mask(r, idx, h), "");
+    }
+    LLVMTypeRef types[2] = {wide, LLVMTypeOf(low)};
+    LLVMValueRef f = LLVMGetIntrinsicDeclaration(r->m, LLVMLookupIntrinsicID("llvm.masked.scatter", 19), types, 2);
+    LLVMValueRef on[MAX_LANES];
+    for (unsigned i = 0; i < h; i++)
+        on[i] = LLVMConstInt(LLVMInt1TypeInContext(r->c), 1, 0);
+    LLVMValueRef args[4] = {pairs, low, LLVMConstInt(r->i32, a->align, 0), LLVMConstVector(on, h)};
+    LLVMValueRef sc = LLVMBuildCall2(r->b, LLVMGlobalGetValueType(f), f, args, 4, "");
+    if (mc_row_access(a->inst))
+        mc_mark_row_access(sc); /* a row's still (masked_ops.c) */
+    LLVMInstructionEraseFromParent(a->inst);
+}
+
 /* ---- runs within a block ------------------------------------------------------------ */
 
 /* Does inst, not an access of the stretch, end a stretch of joinable loads
@@ -541,8 +658,8 @@ static bool ends_stretch(LLVMValueRef inst, bool stores)
         return true;
     case LLVMLoad:
         return stores;
-    case LLVMCall:
-        if (mc_pure_intrinsic(mc_called_function(inst)))
+    case LLVMCall: /* (a prefetch changes no byte any access sees) */
+        if (mc_pure_intrinsic(mc_called_function(inst)) || called(inst, "llvm.prefetch."))
             return false;
         return stores || !(called(inst, "llvm.masked.gather.") || called(inst, "llvm.masked.load."));
     default:
@@ -622,6 +739,12 @@ static unsigned join_runs(rewriter *r, access *acc, unsigned n, bool stores)
             }
         }
     }
+    for (unsigned s = 0; stores && s < n; s++) /* scatters left whose lanes pair up */
+        if (acc[s].group < 0 && acc[s].size == 4 && halves_paired(&acc[s])) {
+            acc[s].group = (int)s;
+            join_lane_pairs(r, &acc[s]);
+            joined++;
+        }
     return joined;
 }
 

@@ -61,5 +61,10 @@ cl_int mc_build_wg_regions(LLVMModuleRef m, mc_kernel_build *kb, const mosaic_co
  * (group_prefetch.c). */
 unsigned mc_prefetch_groups_ahead(LLVMModuleRef m, const mc_kernel_build *kb, LLVMBuilderRef b,
                                   const LLVMValueRef *args, LLVMValueRef ctx, LLVMValueRef group_width);
+/* In fn (K.row: a barrier kernel's widened rows), each read of global or
+ * constant memory in a loop with barriers whose address moves with the
+ * loop's counter also prefetches what it reads in the next iteration;
+ * returns how many reads (tile_prefetch.c). */
+unsigned mc_prefetch_next_tiles(LLVMModuleRef m, LLVMValueRef fn, mc_analyses *an);
 
 #endif
