@@ -594,7 +594,9 @@ static void join_interleaved_stores(rewriter *r, access **members, unsigned k, a
 }
 
 /* Does lane i + lanes / 2 of scatter a store one element after lane i, for
- * every i of the lower half? */
+ * every i of the lower half, and do the pairs not overlap (lanes of the
+ * lower half at least two elements apart: lanes that write one place keep
+ * the scatter's order, the highest lane's value)? */
 static bool halves_paired(const access *a)
 {
     unsigned h = a->lanes / 2;
@@ -604,6 +606,9 @@ static bool halves_paired(const access *a)
         long long d;
         if (!constant_difference(&a->lane[i + h], &a->lane[i], &d) || d != a->size)
             return false;
+        for (unsigned j = 0; j < i; j++)
+            if (!constant_difference(&a->lane[i], &a->lane[j], &d) || (d < 2 * a->size && d > -2 * a->size))
+                return false;
     }
     return true;
 }
