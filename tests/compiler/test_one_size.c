@@ -8,6 +8,7 @@
  * and a program released while its build is queued or running.
  * usage: test_one_size [case|--list]   (test_one_size.list; none: all) */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -180,6 +181,70 @@ TEST(tiles)
             bad += out[g * 24 + l] != x + 10 * y + 100 * z + 1000 * 4 + 10000 * 2 + 100000 * 3;
         }
     CHECK(!bad, "cube, 4x2x3 groups: %d wrong of %d (out[0] %d)", bad, ITEMS, out[0]);
+    mosaic_executable_free(exe);
+}
+
+TEST(tile_address_shared_operands)
+{
+    /* A tiled product whose B element comes from the loop's counter through
+     * 40 steps that each use the step before twice (u = (u ^ c) + u), with
+     * no multiplication by a row on the way: the next tile's prefetch
+     * (tile_prefetch.c) looks at each value once, so the build ends (looked
+     * at once per path, it took 2^40 steps), and the product is right. */
+    char src[4096];
+    int at = snprintf(src, sizeof src,
+                      "kernel void mm(global const float *a, global const float *b, global float *c, int n,\n"
+                      "               local float *ta, local float *tb) {\n"
+                      "  int lx = get_local_id(0), ly = get_local_id(1), sx = get_local_size(0);\n"
+                      "  int col = get_global_id(0), row = get_global_id(1);\n"
+                      "  float s = 0.0f;\n"
+                      "  for (int t = 0; t < n; t += sx) {\n"
+                      "    uint u = (uint)(t + ly);\n");
+    for (int i = 0; i < 40; i++)
+        at += snprintf(src + at, sizeof src - (size_t)at, "    u = (u ^ 0x5bd1e995u) + u;\n");
+    snprintf(src + at, sizeof src - (size_t)at,
+             "    ta[ly * sx + lx] = a[row * n + t + lx];\n"
+             "    tb[ly * sx + lx] = b[col * n + (int)(u & (uint)(n - 1))];\n"
+             "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+             "    for (int k = 0; k < sx; k++)\n"
+             "      s += ta[ly * sx + k] * tb[k * sx + lx];\n"
+             "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+             "  }\n"
+             "  c[row * n + col] = s;\n"
+             "}\n");
+    mosaic_executable *exe = build_program(src, "-cl-std=CL2.0");
+    if (!exe)
+        return;
+    enum { N = 32, L = 8 };
+    static float a[N * N], b[N * N], c[N * N], ref[N * N];
+    for (int i = 0; i < N * N; i++) {
+        a[i] = (float)(i % 7 - 3);
+        b[i] = (float)(i % 5 - 2) * 0.5f;
+    }
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < N; j++) {
+            float sum = 0;
+            for (int t = 0; t < N; t += L)
+                for (int k = 0; k < L; k++) {
+                    uint32_t u = (uint32_t)(t + k);
+                    for (int step = 0; step < 40; step++)
+                        u = (u ^ 0x5bd1e995u) + u;
+                    sum += a[i * N + t + k] * b[j * N + (int)(u & (N - 1))];
+                }
+            ref[i * N + j] = sum;
+        }
+    size_t local[3] = {L, L, 1};
+    mosaic_wg_fn fn = built_for(exe, "mm", local);
+    const float *pa = a, *pb = b;
+    float *pc = c;
+    int n = N;
+    uint64_t ta = 0, tb = L * L * sizeof(float);
+    ndrange r = {.dim = 2, .global = {N, N}, .local = {L, L}, .local_arg_bytes = 2 * tb, .whole = fn};
+    run_kernel(exe, "mm", ARGS(&pa, &pb, &pc, &n, &ta, &tb), &r);
+    int bad = 0;
+    for (int i = 0; i < N * N; i++)
+        bad += c[i] != ref[i];
+    CHECK(!bad, "mm, 8x8 groups: %d wrong of %d (c[1] %g, expected %g)", bad, N * N, c[1], ref[1]);
     mosaic_executable_free(exe);
 }
 

@@ -67,6 +67,7 @@ typedef struct next_tile {
     LLVMValueRef counter[MAX_COUNTERS]; /* header phis */
     LLVMValueRef step[MAX_COUNTERS];    /* what the latch gives each: counter + invariant */
     pmap dep;                          /* value -> 0 independent, 1 moves with a counter, 2 cannot be rebuilt */
+    pmap far;                          /* value -> moves_far's answer */
     LLVMValueRef from[MAX_NODES], to[MAX_NODES];
     int built;
 } next_tile;
@@ -202,6 +203,8 @@ static int depends(next_tile *t, LLVMValueRef v, int *nodes)
     return d;
 }
 
+static bool moves_far_through(next_tile *t, LLVMValueRef v, int depth);
+
 /* Does v, which moves with a counter (depends: 1), move by a row or more
  * with it: does the counter reach v through a multiplication by a value
  * that is not a constant, or by a constant of at least NEAR_FACTOR (a row
@@ -212,6 +215,18 @@ static bool moves_far(next_tile *t, LLVMValueRef v, int depth)
 {
     if (counter_index(t, v) >= 0 || !LLVMIsAInstruction(v) || depth > MAX_NODES)
         return false;
+    int known = pmap_get(&t->far, v); /* (each value once: a kernel's sums may share operands) */
+    if (known >= 0)
+        return known;
+    pmap_put(&t->far, v, 0);
+    bool far = moves_far_through(t, v, depth);
+    pmap_put(&t->far, v, far);
+    return far;
+}
+
+/* moves_far for v, looking at its operands. */
+static bool moves_far_through(next_tile *t, LLVMValueRef v, int depth)
+{
     LLVMOpcode op = LLVMGetInstructionOpcode(v);
     unsigned n = LLVMIsACallInst(v) ? LLVMGetNumArgOperands(v) : (unsigned)LLVMGetNumOperands(v);
     for (unsigned k = 0; k < n; k++) {
@@ -394,9 +409,10 @@ static unsigned prefetch_loop(next_tile *t, const bool *has_barrier)
              inst = LLVMGetNextInstruction(inst))
             insts++;
     tile_read *reads = malloc(MAX_READS * sizeof *reads);
-    if (!reads || !pmap_init(&t->dep, insts)) {
+    if (!reads || !pmap_init(&t->dep, insts) || !pmap_init(&t->far, insts)) {
         free(reads);
         pmap_free(&t->dep);
+        pmap_free(&t->far);
         return 0;
     }
     int n = 0;
@@ -420,6 +436,7 @@ static unsigned prefetch_loop(next_tile *t, const bool *has_barrier)
         done += prefetch_next(t, &reads[i]);
     free(reads);
     pmap_free(&t->dep);
+    pmap_free(&t->far);
     return done;
 }
 
