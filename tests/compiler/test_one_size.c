@@ -36,6 +36,71 @@ static mosaic_wg_fn built_for(mosaic_executable *exe, const char *name, const si
     return fn;
 }
 
+/* The operands of the mm kernels below (MM_N x MM_N): small integers and
+ * halves, so every sum is exact whatever its order. */
+enum { MM_N = 32 };
+static void mm_operands(float *a, float *b)
+{
+    for (int i = 0; i < MM_N * MM_N; i++) {
+        a[i] = (float)(i % 7 - 3);
+        b[i] = (float)(i % 5 - 2) * 0.5f;
+    }
+}
+
+/* The end of the mm kernels' tile loop, the tiles copied: their product
+ * added to s, and C's element stored. */
+#define MM_MULTIPLY                                                                                                   \
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"                                                                             \
+    "    for (int k = 0; k < sx; k++)\n"                                                                              \
+    "      s += ta[ly * sx + k] * tb[k * sx + lx];\n"                                                                 \
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"                                                                             \
+    "  }\n"                                                                                                           \
+    "  c[row * n + col] = s;\n"                                                                                       \
+    "}\n"
+
+/* ref = a times the matrix whose element (k, j) is b[b_index(k, j)]. */
+static void mm_reference(const float *a, const float *b, float *ref, int (*b_index)(int k, int j))
+{
+    for (int i = 0; i < MM_N; i++)
+        for (int j = 0; j < MM_N; j++) {
+            float sum = 0;
+            for (int k = 0; k < MM_N; k++)
+                sum += a[i * MM_N + k] * b[b_index(k, j)];
+            ref[i * MM_N + j] = sum;
+        }
+}
+
+static int row_major(int k, int j) { return k * MM_N + j; }
+
+/* tile_address_shared_operands's B: row k's element in column j at j * MM_N + u(k) */
+static int hashed_column(int k, int j)
+{
+    uint32_t u = (uint32_t)k;
+    for (int step = 0; step < 40; step++)
+        u = (u ^ 0x5bd1e995u) + u;
+    return j * MM_N + (int)(u & (MM_N - 1));
+}
+
+/* Kernel mm of exe (a, b, c, n, then two __local tiles of the group's width
+ * squared) over MM_N x MM_N work-items in groups `local`, with its build for
+ * that size: how many elements of c differ from ref. */
+static int run_mm(mosaic_executable *exe, const size_t local[3], const float *a, const float *b, const float *ref)
+{
+    static float c[MM_N * MM_N];
+    mosaic_wg_fn fn = built_for(exe, "mm", local);
+    memset(c, 0, sizeof c);
+    float *pc = c;
+    int n = MM_N;
+    uint64_t ta = 0, tb = local[0] * local[0] * sizeof(float);
+    ndrange r = {.dim = 2, .global = {MM_N, MM_N}, .local = {local[0], local[1]}, .local_arg_bytes = 2 * tb,
+                 .whole = fn};
+    run_kernel(exe, "mm", ARGS(&a, &b, &pc, &n, &ta, &tb), &r);
+    int bad = 0;
+    for (int i = 0; i < MM_N * MM_N; i++)
+        bad += c[i] != ref[i];
+    return bad;
+}
+
 TEST(tree_reduce)
 {
     /* The tree reduction of the benchmarks; each group also writes the sizes
@@ -115,13 +180,7 @@ TEST(tiles)
         "      ta[ly * sx + lx] = a[row * n + t + lx];\n"
         "      tb[k * sx + lx] = b[(t + k) * n + col];\n"
         "    }\n"
-        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
-        "    for (int k = 0; k < sx; k++)\n"
-        "      s += ta[ly * sx + k] * tb[k * sx + lx];\n"
-        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
-        "  }\n"
-        "  c[row * n + col] = s;\n"
-        "}\n"
+        MM_MULTIPLY
         "kernel void cube(global int *out, local int *t) {\n"
         "  size_t x = get_local_id(0), y = get_local_id(1), z = get_local_id(2);\n"
         "  size_t sx = get_local_size(0), sy = get_local_size(1), sz = get_local_size(2);\n"
@@ -134,36 +193,15 @@ TEST(tiles)
     mosaic_executable *exe = build_program(src, "-cl-std=CL2.0");
     if (!exe)
         return;
-    enum { N = 32 };
-    static float a[N * N], b[N * N], c[N * N], ref[N * N];
-    for (int i = 0; i < N * N; i++) {
-        a[i] = (float)(i % 7 - 3);
-        b[i] = (float)(i % 5 - 2) * 0.5f;
-    }
-    for (int i = 0; i < N; i++)
-        for (int j = 0; j < N; j++) {
-            float s = 0;
-            for (int k = 0; k < N; k++)
-                s += a[i * N + k] * b[k * N + j];
-            ref[i * N + j] = s;
-        }
+    enum { N = MM_N };
+    static float a[N * N], b[N * N], ref[N * N];
+    mm_operands(a, b);
+    mm_reference(a, b, ref, row_major);
     size_t shapes[][2] = {{16, 16}, {8, 8}, {16, 4}, {4, 2}};
     for (unsigned s = 0; s < 4; s++) {
         size_t local[3] = {shapes[s][0], shapes[s][1], 1};
-        mosaic_wg_fn fn = built_for(exe, "mm", local);
-        memset(c, 0, sizeof c);
-        const float *pa = a, *pb = b;
-        float *pc = c;
-        int n = N;
-        uint64_t ta = 0, tb = local[0] * local[0] * sizeof(float);
-        ndrange r = {.dim = 2, .global = {N, N}, .local = {local[0], local[1]}, .local_arg_bytes = 2 * tb,
-                     .whole = fn};
-        run_kernel(exe, "mm", ARGS(&pa, &pb, &pc, &n, &ta, &tb), &r);
-        int bad = 0;
-        for (int i = 0; i < N * N; i++)
-            bad += c[i] != ref[i];
-        CHECK(!bad, "mm, %zux%zu groups: %d wrong of %d (c[1] %g, expected %g)", local[0], local[1], bad, N * N, c[1],
-              ref[1]);
+        int bad = run_mm(exe, local, a, b, ref);
+        CHECK(!bad, "mm, %zux%zu groups: %d wrong of %d", local[0], local[1], bad, N * N);
     }
     size_t local[3] = {4, 2, 3};
     mosaic_wg_fn fn = built_for(exe, "cube", local);
@@ -205,46 +243,17 @@ TEST(tile_address_shared_operands)
     snprintf(src + at, sizeof src - (size_t)at,
              "    ta[ly * sx + lx] = a[row * n + t + lx];\n"
              "    tb[ly * sx + lx] = b[col * n + (int)(u & (uint)(n - 1))];\n"
-             "    barrier(CLK_LOCAL_MEM_FENCE);\n"
-             "    for (int k = 0; k < sx; k++)\n"
-             "      s += ta[ly * sx + k] * tb[k * sx + lx];\n"
-             "    barrier(CLK_LOCAL_MEM_FENCE);\n"
-             "  }\n"
-             "  c[row * n + col] = s;\n"
-             "}\n");
+             MM_MULTIPLY);
     mosaic_executable *exe = build_program(src, "-cl-std=CL2.0");
     if (!exe)
         return;
-    enum { N = 32, L = 8 };
-    static float a[N * N], b[N * N], c[N * N], ref[N * N];
-    for (int i = 0; i < N * N; i++) {
-        a[i] = (float)(i % 7 - 3);
-        b[i] = (float)(i % 5 - 2) * 0.5f;
-    }
-    for (int i = 0; i < N; i++)
-        for (int j = 0; j < N; j++) {
-            float sum = 0;
-            for (int t = 0; t < N; t += L)
-                for (int k = 0; k < L; k++) {
-                    uint32_t u = (uint32_t)(t + k);
-                    for (int step = 0; step < 40; step++)
-                        u = (u ^ 0x5bd1e995u) + u;
-                    sum += a[i * N + t + k] * b[j * N + (int)(u & (N - 1))];
-                }
-            ref[i * N + j] = sum;
-        }
+    enum { N = MM_N, L = 8 };
+    static float a[N * N], b[N * N], ref[N * N];
+    mm_operands(a, b);
+    mm_reference(a, b, ref, hashed_column);
     size_t local[3] = {L, L, 1};
-    mosaic_wg_fn fn = built_for(exe, "mm", local);
-    const float *pa = a, *pb = b;
-    float *pc = c;
-    int n = N;
-    uint64_t ta = 0, tb = L * L * sizeof(float);
-    ndrange r = {.dim = 2, .global = {N, N}, .local = {L, L}, .local_arg_bytes = 2 * tb, .whole = fn};
-    run_kernel(exe, "mm", ARGS(&pa, &pb, &pc, &n, &ta, &tb), &r);
-    int bad = 0;
-    for (int i = 0; i < N * N; i++)
-        bad += c[i] != ref[i];
-    CHECK(!bad, "mm, 8x8 groups: %d wrong of %d (c[1] %g, expected %g)", bad, N * N, c[1], ref[1]);
+    int bad = run_mm(exe, local, a, b, ref);
+    CHECK(!bad, "mm, 8x8 groups: %d wrong of %d", bad, N * N);
     mosaic_executable_free(exe);
 }
 
