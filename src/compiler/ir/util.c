@@ -351,6 +351,14 @@ LLVMValueRef mc_called_function(LLVMValueRef inst)
     return f && LLVMIsAFunction(f) ? f : NULL;
 }
 
+bool mc_calls_named(LLVMValueRef inst, const char *name)
+{
+    LLVMValueRef f = mc_called_function(inst);
+    return f && !strcmp(LLVMGetValueName(f), name);
+}
+
+bool mc_is_barrier_call(LLVMValueRef inst) { return mc_calls_named(inst, "__mosaic_barrier"); }
+
 /* The scalar a vector splats (shufflevector of an insertelement into lane 0,
  * all mask elements 0), or NULL. */
 LLVMValueRef mc_splat_scalar(LLVMValueRef v)
@@ -441,6 +449,22 @@ static unsigned trailing_zeros(LLVMValueRef v, LLVMValueRef assumed, int depth)
 }
 
 unsigned mc_known_trailing_zeros(LLVMValueRef v) { return trailing_zeros(v, NULL, 0); }
+
+bool mc_division_by_safe_constant(LLVMValueRef v)
+{
+    LLVMValueRef d = LLVMGetOperand(v, 1);
+    return LLVMIsAConstantInt(d) && LLVMConstIntGetZExtValue(d) != 0 && LLVMConstIntGetSExtValue(d) != -1;
+}
+
+void mc_build_prefetch(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef address)
+{
+    LLVMContextRef c = LLVMGetModuleContext(m);
+    LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0), i32 = LLVMInt32TypeInContext(c);
+    LLVMValueRef pf = LLVMGetIntrinsicDeclaration(m, LLVMLookupIntrinsicID("llvm.prefetch", 13), &ptr, 1);
+    LLVMValueRef args[4] = {LLVMBuildIntToPtr(b, address, ptr, ""), LLVMConstInt(i32, 0, 0), LLVMConstInt(i32, 3, 0),
+                            LLVMConstInt(i32, 1, 0)};
+    LLVMBuildCall2(b, LLVMGlobalGetValueType(pf), pf, args, 4, "");
+}
 
 bool mc_mask_all_on(LLVMValueRef mask)
 {
@@ -590,6 +614,11 @@ bool mc_intrinsic_named(LLVMValueRef f, const char *const *prefixes, size_t n)
         if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
             return true;
     return false;
+}
+
+bool mc_calls_intrinsic(LLVMValueRef inst, const char *prefix)
+{
+    return mc_intrinsic_named(mc_called_function(inst), &prefix, 1);
 }
 
 bool mc_pure_intrinsic(LLVMValueRef f)

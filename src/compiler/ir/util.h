@@ -15,6 +15,10 @@
 
 /* The function call instruction `inst` calls directly, or NULL. */
 LLVMValueRef mc_called_function(LLVMValueRef inst);
+/* Does inst call the function `name` directly?  mc_is_barrier_call: the
+ * work-group barrier, __mosaic_barrier (compiler.h). */
+bool mc_calls_named(LLVMValueRef inst, const char *name);
+bool mc_is_barrier_call(LLVMValueRef inst);
 /* A builtin kept out of line (never inlined: "__mosaic_outlined_*"): the
  * rare paths of the image functions (builtins/images.cl), so the loop
  * around a common-format read stays small enough to unswitch and vectorise.
@@ -23,8 +27,10 @@ bool mc_is_outlined_builtin(LLVMValueRef f);
 /* The predicate of !(x p y), and the one of (y q x) == (x p y) (the C API has neither). */
 LLVMIntPredicate mc_inverse_predicate(LLVMIntPredicate p);
 LLVMIntPredicate mc_swapped_predicate(LLVMIntPredicate p);
-/* Is f an intrinsic whose name starts with one of the n prefixes ("llvm.fma.")? */
+/* Is f an intrinsic whose name starts with one of the n prefixes ("llvm.fma.")?
+ * mc_calls_intrinsic: does inst call one whose name starts with prefix? */
 bool mc_intrinsic_named(LLVMValueRef f, const char *const *prefixes, size_t n);
+bool mc_calls_intrinsic(LLVMValueRef inst, const char *prefix);
 /* Is f an intrinsic that computes from its operands only (llvm.smax., llvm.fma., ...)? */
 bool mc_pure_intrinsic(LLVMValueRef f);
 /* Integer facts the C API does not give (util.c):
@@ -36,6 +42,12 @@ unsigned mc_known_trailing_zeros(LLVMValueRef v);
 bool mc_or_is_add(LLVMValueRef inst);
 /* Is mask a constant vector with every lane on (a masked access that is a plain one)? */
 bool mc_mask_all_on(LLVMValueRef mask);
+/* Is v, an integer division or remainder, one by a constant other than 0
+ * and -1 (it cannot trap, whatever its dividend)? */
+bool mc_division_by_safe_constant(LLVMValueRef v);
+/* A prefetch, at b, of the line at `address` (an i64): a read, kept in
+ * every level of the cache, of data (group_prefetch.c, tile_prefetch.c). */
+void mc_build_prefetch(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef address);
 /* Instructions in blocks, for the passes that move code after optimisation
  * (masked_ops.c, nontemporal_stores.c):
  *   mc_computes_only: inst computes from its operands only (no memory, no

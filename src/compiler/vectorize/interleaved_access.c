@@ -295,13 +295,12 @@ typedef struct {
     int group, offset;   /* run (-1: none) and elements from its first member */
 } access;
 
-static bool called(LLVMValueRef inst, const char *prefix) { return mc_intrinsic_named(mc_called_function(inst), &prefix, 1); }
 
 /* A masked load whose mask is on exactly at multiples of k, all lanes, read
  * only by a shuffle of those elements: its k. */
 static unsigned strided_load(LLVMValueRef inst, LLVMValueRef *pick)
 {
-    if (!called(inst, "llvm.masked.load."))
+    if (!mc_calls_intrinsic(inst, "llvm.masked.load."))
         return 0;
     LLVMValueRef mask = LLVMGetOperand(inst, 2);
     LLVMUseRef u = LLVMGetFirstUse(inst);
@@ -334,13 +333,13 @@ static bool read_access(LLVMTargetDataRef td, LLVMValueRef inst, bool stores, ac
     a->group = -1;
     unsigned k = 0;
     LLVMValueRef ptrs = NULL, scalar = NULL;
-    if (!stores && called(inst, "llvm.masked.gather.") && mc_mask_all_on(LLVMGetOperand(inst, 2))) {
+    if (!stores && mc_calls_intrinsic(inst, "llvm.masked.gather.") && mc_mask_all_on(LLVMGetOperand(inst, 2))) {
         a->kind = GATHER, a->value = inst, ptrs = LLVMGetOperand(inst, 0);
         a->align = (unsigned)LLVMConstIntGetZExtValue(LLVMGetOperand(inst, 1));
     } else if (!stores && (k = strided_load(inst, &a->pick)) > 1) {
         a->kind = STRIDED_LOAD, a->value = a->pick, scalar = LLVMGetOperand(inst, 0);
         a->align = (unsigned)LLVMConstIntGetZExtValue(LLVMGetOperand(inst, 1));
-    } else if (stores && called(inst, "llvm.masked.scatter.") && mc_mask_all_on(LLVMGetOperand(inst, 3))) {
+    } else if (stores && mc_calls_intrinsic(inst, "llvm.masked.scatter.") && mc_mask_all_on(LLVMGetOperand(inst, 3))) {
         a->kind = SCATTER, a->value = LLVMGetOperand(inst, 0), ptrs = LLVMGetOperand(inst, 1);
         a->align = (unsigned)LLVMConstIntGetZExtValue(LLVMGetOperand(inst, 2));
     } else {
@@ -410,6 +409,15 @@ static LLVMValueRef constant_mask(rewriter *r, const unsigned *idx, unsigned n)
     for (unsigned i = 0; i < n; i++)
         e[i] = LLVMConstInt(r->i32, idx[i], 0);
     return LLVMConstVector(e, n);
+}
+
+/* The mask of a masked access of n lanes with every lane on. */
+static LLVMValueRef all_lanes_on(rewriter *r, unsigned n)
+{
+    LLVMValueRef on[MAX_LANES];
+    for (unsigned i = 0; i < n; i++)
+        on[i] = LLVMConstInt(LLVMInt1TypeInContext(r->c), 1, 0);
+    return LLVMConstVector(on, n);
 }
 
 /* Every k-th element of w from element j: n of them. */
@@ -492,10 +500,7 @@ static void join_pair(rewriter *r, access *a, access *b, access *first)
     LLVMTypeRef types[2] = {wide, ptr_vec};
     unsigned id = LLVMLookupIntrinsicID("llvm.masked.gather", 18);
     LLVMValueRef f = LLVMGetIntrinsicDeclaration(r->m, id, types, 2);
-    LLVMValueRef on[MAX_LANES];
-    for (unsigned i = 0; i < lanes; i++)
-        on[i] = LLVMConstInt(LLVMInt1TypeInContext(r->c), 1, 0);
-    LLVMValueRef args[4] = {ptrs, LLVMConstInt(r->i32, a->align, 0), LLVMConstVector(on, lanes), LLVMGetPoison(wide)};
+    LLVMValueRef args[4] = {ptrs, LLVMConstInt(r->i32, a->align, 0), all_lanes_on(r, lanes), LLVMGetPoison(wide)};
     LLVMValueRef g = LLVMBuildCall2(r->b, LLVMGlobalGetValueType(f), f, args, 4, "");
     if (mc_row_access(first->inst))
         mc_mark_row_access(g); /* a row's still (masked_ops.c) */
@@ -642,10 +647,7 @@ static void join_lane_pairs(rewriter *r, access *a)
     }
     LLVMTypeRef types[2] = {wide, LLVMTypeOf(low)};
     LLVMValueRef f = LLVMGetIntrinsicDeclaration(r->m, LLVMLookupIntrinsicID("llvm.masked.scatter", 19), types, 2);
-    LLVMValueRef on[MAX_LANES];
-    for (unsigned i = 0; i < h; i++)
-        on[i] = LLVMConstInt(LLVMInt1TypeInContext(r->c), 1, 0);
-    LLVMValueRef args[4] = {pairs, low, LLVMConstInt(r->i32, a->align, 0), LLVMConstVector(on, h)};
+    LLVMValueRef args[4] = {pairs, low, LLVMConstInt(r->i32, a->align, 0), all_lanes_on(r, h)};
     LLVMValueRef sc = LLVMBuildCall2(r->b, LLVMGlobalGetValueType(f), f, args, 4, "");
     if (mc_row_access(a->inst))
         mc_mark_row_access(sc); /* a row's still (masked_ops.c) */
@@ -664,9 +666,9 @@ static bool ends_stretch(LLVMValueRef inst, bool stores)
     case LLVMLoad:
         return stores;
     case LLVMCall: /* (a prefetch changes no byte any access sees) */
-        if (mc_pure_intrinsic(mc_called_function(inst)) || called(inst, "llvm.prefetch."))
+        if (mc_pure_intrinsic(mc_called_function(inst)) || mc_calls_intrinsic(inst, "llvm.prefetch."))
             return false;
-        return stores || !(called(inst, "llvm.masked.gather.") || called(inst, "llvm.masked.load."));
+        return stores || !(mc_calls_intrinsic(inst, "llvm.masked.gather.") || mc_calls_intrinsic(inst, "llvm.masked.load."));
     default:
         return false;
     }

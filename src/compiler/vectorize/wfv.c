@@ -106,12 +106,6 @@ static bool scalar_type(LLVMTypeRef t)
     }
 }
 
-static bool is_barrier(LLVMValueRef inst)
-{
-    LLVMValueRef f = mc_called_function(inst);
-    return f && !strcmp(LLVMGetValueName(f), "__mosaic_barrier");
-}
-
 /* An element of a vector argument at a constant index (a uchar4 bound
  * passed by value): the same for every lane, copied as it is. */
 static bool argument_element(LLVMValueRef inst)
@@ -150,7 +144,7 @@ static bool allowed(widener *w, LLVMValueRef inst)
         return true;
     case LLVMCall: {
         LLVMValueRef f = mc_called_function(inst);
-        if (dropped_intrinsic(f) || wd_widenable_intrinsic(f) || (w->row && is_barrier(inst)))
+        if (dropped_intrinsic(f) || wd_widenable_intrinsic(f) || (w->row && mc_is_barrier_call(inst)))
             return true;
         return w->why = "a call", false;
     }
@@ -1123,7 +1117,7 @@ static unsigned vectors_per_value(widener *w)
 static bool has_barrier(LLVMBasicBlockRef bb)
 {
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
-        if (LLVMIsACallInst(i) && is_barrier(i))
+        if (mc_is_barrier_call(i))
             return true;
     return false;
 }
@@ -1165,7 +1159,7 @@ static bool barriers_row_wide(widener *w)
     for (int j = 0; j < w->n; j++) {
         LLVMValueRef i = w->insts[j];
         int bb = pmap_get(&w->bidx, LLVMGetInstructionParent(i));
-        if (LLVMIsACallInst(i) && is_barrier(i) && (w->loop_of[bb] >= 0 || w->region_of[bb] >= 0))
+        if (mc_is_barrier_call(i) && (w->loop_of[bb] >= 0 || w->region_of[bb] >= 0))
             return w->why = "a barrier under control flow that differs between work-items", false;
     }
     return true;

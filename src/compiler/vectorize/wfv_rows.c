@@ -317,11 +317,9 @@ void wd_rows_store_one_place(widener *w, LLVMValueRef inst, LLVMValueRef mask)
 
 static bool has_barrier(LLVMBasicBlockRef bb)
 {
-    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
-        LLVMValueRef f = LLVMIsACallInst(i) ? mc_called_function(i) : NULL;
-        if (f && !strcmp(LLVMGetValueName(f), "__mosaic_barrier"))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+        if (mc_is_barrier_call(i))
             return true;
-    }
     return false;
 }
 

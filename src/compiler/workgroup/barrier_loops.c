@@ -127,12 +127,6 @@ static bool loop_blocks(loop_cfg *g, int h, int *size)
     return true;
 }
 
-static bool is_barrier(LLVMValueRef inst)
-{
-    LLVMValueRef f = mc_called_function(inst);
-    return f && !strcmp(LLVMGetValueName(f), "__mosaic_barrier");
-}
-
 /* Does p point into memory no other work-item sees or writes: a private
  * variable, constant memory, a constant global? */
 static bool private_or_constant(LLVMValueRef p)
@@ -180,7 +174,7 @@ static bool head_clean(loop_cfg *g, int h, unsigned invariant_kind)
     while (top) {
         int b = g->stack[--top];
         LLVMValueRef i = LLVMGetFirstInstruction(g->blocks[b]);
-        for (; i && !is_barrier(i); i = LLVMGetNextInstruction(i))
+        for (; i && !mc_is_barrier_call(i); i = LLVMGetNextInstruction(i))
             if (has_effect(i, invariant_kind))
                 return false;
         if (i)
@@ -208,7 +202,7 @@ static bool tail_clean(loop_cfg *g, int h, int l, unsigned invariant_kind)
     while (top) {
         int b = g->stack[--top];
         LLVMValueRef i = LLVMGetLastInstruction(g->blocks[b]);
-        for (; i && !is_barrier(i); i = LLVMGetPreviousInstruction(i))
+        for (; i && !mc_is_barrier_call(i); i = LLVMGetPreviousInstruction(i))
             if (has_effect(i, invariant_kind))
                 return false;
         if (i)
@@ -229,7 +223,7 @@ static bool has_barrier(const loop_cfg *g)
     for (int b = 0; b < g->n; b++)
         for (LLVMValueRef i = g->in_loop[b] ? LLVMGetFirstInstruction(g->blocks[b]) : NULL; i;
              i = LLVMGetNextInstruction(i))
-            if (is_barrier(i))
+            if (mc_is_barrier_call(i))
                 return true;
     return false;
 }
@@ -324,7 +318,7 @@ static int step_loops(LLVMValueRef body, mc_analyses *an, unsigned *with_barrier
     LLVMValueRef barrier = NULL; /* one of the kernel's barrier calls, to copy */
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(body); bb && !barrier; bb = LLVMGetNextBasicBlock(bb))
         for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && !barrier; i = LLVMGetNextInstruction(i))
-            if (is_barrier(i))
+            if (mc_is_barrier_call(i))
                 barrier = i;
     *with_barriers = 0;
     if (!barrier)

@@ -93,12 +93,6 @@ typedef struct fuse_scan {
  * (8 on AMD's Zen and older Intel cores, 12 on the newest Intel ones). */
 #define L1_WAYS 8
 
-static bool is_barrier_call(LLVMValueRef inst)
-{
-    LLVMValueRef f = mc_called_function(inst);
-    return f && !strcmp(LLVMGetValueName(f), "__mosaic_barrier");
-}
-
 /* Is every use of v (the context, or an address in it) an address in it,
  * a load through it, or a barrier? */
 static bool only_loaded(LLVMValueRef v)
@@ -107,7 +101,7 @@ static bool only_loaded(LLVMValueRef v)
         LLVMValueRef user = LLVMGetUser(u);
         if (LLVMIsALoadInst(user) && LLVMGetOperand(user, 0) == v)
             continue;
-        if (LLVMIsACallInst(user) && is_barrier_call(user)) /* the barrier itself: cut by regions.c */
+        if (mc_is_barrier_call(user)) /* the barrier itself: cut by regions.c */
             continue;
         if ((LLVMIsAGetElementPtrInst(user) || LLVMIsABitCastInst(user) || LLVMIsAAddrSpaceCastInst(user)) &&
             LLVMGetOperand(user, 0) == v && only_loaded(user))
@@ -150,7 +144,7 @@ static bool scan_init(fuse_scan *s, mc_analyses *an)
             s->insts[k] = i;
             s->iblock[k] = b;
             pmap_put(&s->iidx, i, k);
-            if (LLVMIsACallInst(i) && is_barrier_call(i))
+            if (mc_is_barrier_call(i))
                 s->barrier[b] = 1;
         }
     return true;

@@ -127,12 +127,6 @@ static LLVMValueRef short_loop_start(LLVMValueRef phi)
 
 /* A division by a constant that cannot trap (not 0, and not -1, whose
  * signed quotient of the least number overflows). */
-static bool safe_division(LLVMValueRef v)
-{
-    LLVMValueRef d = LLVMGetOperand(v, 1);
-    return LLVMIsAConstantInt(d) && LLVMConstIntGetZExtValue(d) != 0 && LLVMConstIntGetSExtValue(d) != -1;
-}
-
 /* What v depends on (ON_X...), or -1 when it cannot be computed ahead:
  * other memory, calls but to intrinsics that only compute, divisions that
  * may trap, phis but a short loop's counter (a stencil's tile copy, whose
@@ -156,7 +150,7 @@ static int depends(const ahead *a, LLVMValueRef v, int *nodes)
     case LLVMPHI:
         return short_loop_start(v) ? 0 : -1;
     case LLVMUDiv: case LLVMSDiv: case LLVMURem: case LLVMSRem:
-        if (!safe_division(v))
+        if (!mc_division_by_safe_constant(v))
             return -1;
         /* fall through */
     case LLVMCall:
@@ -284,12 +278,7 @@ static void prefetch_lines(ahead *a, LLVMBuilderRef b, LLVMValueRef lo, LLVMValu
     LLVMPositionBuilderAtEnd(b, loop);
     LLVMValueRef i = LLVMBuildPhi(b, a->i64, "line");
     LLVMValueRef at = LLVMBuildAdd(b, first, LLVMBuildMul(b, i, step, ""), "");
-    LLVMTypeRef ptr = LLVMPointerTypeInContext(a->c, 0), i32 = LLVMInt32TypeInContext(a->c);
-    LLVMValueRef pf = LLVMGetIntrinsicDeclaration(a->m, LLVMLookupIntrinsicID("llvm.prefetch", 13), &ptr, 1);
-    /* a read, kept in every level of the cache, of data */
-    LLVMValueRef args[4] = {LLVMBuildIntToPtr(b, at, ptr, ""), LLVMConstInt(i32, 0, 0), LLVMConstInt(i32, 3, 0),
-                            LLVMConstInt(i32, 1, 0)};
-    LLVMBuildCall2(b, LLVMGlobalGetValueType(pf), pf, args, 4, "");
+    mc_build_prefetch(a->m, b, at);
     LLVMValueRef next = LLVMBuildAdd(b, i, one, "");
     LLVMValueRef zero = LLVMConstInt(a->i64, 0, 0);
     LLVMAddIncoming(i, &zero, &before, 1);

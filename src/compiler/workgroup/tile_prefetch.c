@@ -80,18 +80,6 @@ typedef struct tile_read {
     bool lanes; /* ptr is a vector of addresses (a gather): its first and last lanes */
 } tile_read;
 
-static bool is_barrier_call(LLVMValueRef inst)
-{
-    LLVMValueRef f = LLVMIsACallInst(inst) ? mc_called_function(inst) : NULL;
-    return f && !strcmp(LLVMGetValueName(f), "__mosaic_barrier");
-}
-
-static bool called(LLVMValueRef inst, const char *prefix)
-{
-    LLVMValueRef f = LLVMIsACallInst(inst) ? mc_called_function(inst) : NULL;
-    return f && !strncmp(LLVMGetValueName(f), prefix, strlen(prefix));
-}
-
 static bool in_loop(const next_tile *t, LLVMValueRef v)
 {
     if (!LLVMIsAInstruction(v))
@@ -144,19 +132,13 @@ static void find_counters(next_tile *t)
     }
 }
 
-static bool safe_division(LLVMValueRef v)
-{
-    LLVMValueRef d = LLVMGetOperand(v, 1);
-    return LLVMIsAConstantInt(d) && LLVMConstIntGetZExtValue(d) != 0 && LLVMConstIntGetSExtValue(d) != -1;
-}
-
 /* Can inst be computed again elsewhere from its operands alone? */
 static bool rebuildable(LLVMValueRef inst)
 {
     LLVMOpcode op = LLVMGetInstructionOpcode(inst);
     switch (op) {
     case LLVMUDiv: case LLVMSDiv: case LLVMURem: case LLVMSRem:
-        return safe_division(inst);
+        return mc_division_by_safe_constant(inst);
     case LLVMCall:
         return mc_pure_intrinsic(mc_called_function(inst));
     case LLVMAdd: case LLVMSub: case LLVMMul: case LLVMShl: case LLVMLShr: case LLVMAShr:
@@ -294,10 +276,10 @@ static LLVMValueRef read_address(const next_tile *t, LLVMValueRef inst, int64_t 
     if (LLVMIsALoadInst(inst) && !LLVMGetVolatile(inst) && LLVMGetOrdering(inst) == LLVMAtomicOrderingNotAtomic) {
         p = LLVMGetOperand(inst, 0);
         ty = LLVMTypeOf(inst);
-    } else if (called(inst, "llvm.masked.load.")) {
+    } else if (mc_calls_intrinsic(inst, "llvm.masked.load.")) {
         p = LLVMGetOperand(inst, 0);
         ty = LLVMTypeOf(inst);
-    } else if (called(inst, "llvm.masked.gather.")) {
+    } else if (mc_calls_intrinsic(inst, "llvm.masked.gather.")) {
         p = LLVMGetOperand(inst, 0);
         ty = LLVMGetElementType(LLVMTypeOf(inst));
         *lanes = true;
@@ -326,13 +308,8 @@ static int barrier_loop_of(const mc_cfg *g, const bool *has_barrier, int b)
 /* A prefetch of the line at address (an i64) + offset. */
 static void prefetch_at(next_tile *t, LLVMValueRef address, int64_t offset)
 {
-    LLVMTypeRef ptr = LLVMPointerTypeInContext(t->c, 0), i32 = LLVMInt32TypeInContext(t->c);
-    LLVMValueRef pf = LLVMGetIntrinsicDeclaration(t->m, LLVMLookupIntrinsicID("llvm.prefetch", 13), &ptr, 1);
     LLVMValueRef at = LLVMBuildAdd(t->b, address, LLVMConstInt(LLVMInt64TypeInContext(t->c), (uint64_t)offset, 1), "");
-    /* a read, kept in every level of the cache, of data */
-    LLVMValueRef args[4] = {LLVMBuildIntToPtr(t->b, at, ptr, ""), LLVMConstInt(i32, 0, 0), LLVMConstInt(i32, 3, 0),
-                            LLVMConstInt(i32, 1, 0)};
-    LLVMBuildCall2(t->b, LLVMGlobalGetValueType(pf), pf, args, 4, "");
+    mc_build_prefetch(t->m, t->b, at);
 }
 
 /* The lines of bytes [0, span) from address: one prefetch for a short read,
@@ -454,7 +431,7 @@ unsigned mc_prefetch_next_tiles(LLVMModuleRef m, LLVMValueRef fn, mc_analyses *a
         goto out;
     for (int b = 0; b < g->n; b++)
         for (LLVMValueRef i = LLVMGetFirstInstruction(g->blocks[b]); i; i = LLVMGetNextInstruction(i))
-            if (is_barrier_call(i))
+            if (mc_is_barrier_call(i))
                 for (int l = g->loop_of[b]; l >= 0; l = g->loops[l].parent)
                     has_barrier[l] = true;
     /* (every read is found on the graph before any is prefetched: a loop's

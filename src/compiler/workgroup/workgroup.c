@@ -208,12 +208,6 @@ static LLVMValueRef materialize(wi_env *e, LLVMBuilderRef b, LLVMValueRef c, int
     }
 }
 
-static bool called_name_is(LLVMValueRef call, const char *name)
-{
-    LLVMValueRef f = mc_called_function(call);
-    return f && !strcmp(LLVMGetValueName(f), name);
-}
-
 static void mark_ctx_loads(wi_env *e, LLVMValueRef v, int depth)
 {
     if (depth > 8)
@@ -236,7 +230,7 @@ static void replace_magic_calls(wi_env *e, LLVMBuilderRef b, mc_kernel_build *kb
         while (inst) {
             LLVMValueRef next = LLVMGetNextInstruction(inst);
             if (LLVMIsACallInst(inst)) {
-                if (called_name_is(inst, "__mosaic_get_ctx")) {
+                if (mc_calls_named(inst, "__mosaic_get_ctx")) {
                     LLVMPositionBuilderBefore(b, inst);
                     LLVMValueRef v = e->ctx;
                     if (LLVMTypeOf(inst) != LLVMTypeOf(v))
@@ -244,13 +238,13 @@ static void replace_magic_calls(wi_env *e, LLVMBuilderRef b, mc_kernel_build *kb
                     LLVMReplaceAllUsesWith(inst, v);
                     LLVMInstructionEraseFromParent(inst);
                     mark_ctx_loads(e, v, 0);
-                } else if (called_name_is(inst, "__mosaic_image")) {
+                } else if (mc_calls_named(inst, "__mosaic_image")) {
                     /* an image is a pointer to its descriptor, which no work-item writes */
                     LLVMValueRef v = LLVMGetOperand(inst, 0);
                     LLVMReplaceAllUsesWith(inst, v);
                     LLVMInstructionEraseFromParent(inst);
                     mark_ctx_loads(e, v, 0);
-                } else if (called_name_is(inst, "__mosaic_get_local_id")) {
+                } else if (mc_calls_named(inst, "__mosaic_get_local_id")) {
                     LLVMPositionBuilderBefore(b, inst);
                     LLVMValueRef d = LLVMGetOperand(inst, 0);
                     LLVMValueRef v;
@@ -268,11 +262,11 @@ static void replace_magic_calls(wi_env *e, LLVMBuilderRef b, mc_kernel_build *kb
                         v = LLVMBuildIntCast2(b, v, LLVMTypeOf(inst), 0, "");
                     LLVMReplaceAllUsesWith(inst, v);
                     LLVMInstructionEraseFromParent(inst);
-                } else if (called_name_is(inst, "__mosaic_barrier")) {
+                } else if (mc_calls_named(inst, "__mosaic_barrier")) {
                     kb->uses_barriers = true;
-                } else if (called_name_is(inst, "__mosaic_sub_group_barrier")) {
+                } else if (mc_calls_named(inst, "__mosaic_sub_group_barrier")) {
                     kb->uses_barriers = kb->uses_sub_groups = true; /* cut into regions like a barrier */
-                } else if (called_name_is(inst, "__mosaic_sub_group_active")) {
+                } else if (mc_calls_named(inst, "__mosaic_sub_group_active")) {
                     kb->uses_barriers = kb->uses_sub_groups = kb->uses_non_uniform = true;
                 }
             }
@@ -590,12 +584,12 @@ void mc_lower_sub_group_first(LLVMModuleRef m, mc_kernel_build *kb)
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(kb->body); bb; bb = LLVMGetNextBasicBlock(bb))
         for (LLVMValueRef inst = LLVMGetFirstInstruction(bb), next; inst; inst = next) {
             next = LLVMGetNextInstruction(inst);
-            if (called_name_is(inst, "__mosaic_keep") || called_name_is(inst, "__mosaic_keep32")) {
+            if (mc_calls_named(inst, "__mosaic_keep") || mc_calls_named(inst, "__mosaic_keep32")) {
                 LLVMReplaceAllUsesWith(inst, LLVMGetOperand(inst, 0));
                 LLVMInstructionEraseFromParent(inst);
                 continue;
             }
-            if (!called_name_is(inst, "__mosaic_get_sub_group_first"))
+            if (!mc_calls_named(inst, "__mosaic_get_sub_group_first"))
                 continue;
             LLVMPositionBuilderBefore(b, inst);
             LLVMValueRef size[2];
@@ -626,7 +620,7 @@ unsigned mc_number_non_uniform_sites(LLVMValueRef f)
     unsigned n = 0;
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
         for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst; inst = LLVMGetNextInstruction(inst))
-            if (called_name_is(inst, MC_NON_UNIFORM_BARRIER) && LLVMGetNumArgOperands(inst) == 2) {
+            if (mc_calls_named(inst, MC_NON_UNIFORM_BARRIER) && LLVMGetNumArgOperands(inst) == 2) {
                 LLVMValueRef site = LLVMGetOperand(inst, 1);
                 LLVMSetOperand(inst, 1, LLVMConstInt(LLVMTypeOf(site), ++n, 0));
             }
