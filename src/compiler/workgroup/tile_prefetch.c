@@ -20,9 +20,9 @@
  * iteration.  A read the counter only moves along a row goes on where it
  * ended, which the hardware prefetcher follows: prefetched too, the tiled
  * SGEMMs of the runner whose slices are in the caches ran up to a fifth
- * slower on one thread of the lent Xeon.  The prefetch is:
- * its address computed again, just before it, with the counter's next
- * value.  The next iteration's copy then finds its lines in the cache, and
+ * slower on one thread of the lent Xeon.  The prefetch's address is the
+ * read's computed again, just before it, with the counter's next value.
+ * The next iteration's copy then finds its lines in the cache, and
  * the current multiply hides their latency.  Reads at constant distances
  * from one another in a block (a float4's components) share their
  * prefetches.  Only instructions that compute are rebuilt (arithmetic,
