@@ -7,7 +7,7 @@ APT_PACKAGES = cmake make gcc g++ clang-16 llvm-16 llvm-16-dev llvm-16-tools lib
                opencl-headers opencl-clhpp-headers ocl-icd-opencl-dev clinfo valgrind \
                llvm-spirv-15 clang-15 spirv-tools spirv-headers libopenblas-dev
 
-.PHONY: all deps build demo demo-seeds test check ir-snapshot ir-compare conformance bench bench-quick clean
+.PHONY: all deps build demo demo-seeds test test-gpu check ir-snapshot ir-compare conformance bench bench-quick clean
 
 all: build
 
@@ -31,6 +31,12 @@ demo-seeds: build
 # Quick tests: unit tests and end-to-end programs through the ICD loader.
 test: build
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS) -LE long
+
+# The tests that need an NVIDIA GPU and its driver (label gpu, tests/gpu/): on a
+# machine without them each says why and is reported as skipped (`make test`
+# runs them too).
+test-gpu: build
+	cd $(BUILD_DIR) && ctest --output-on-failure -L gpu
 
 # Long-running conformance and stress runs (not part of CI's quick run).
 # With IR_BASE=folder (a snapshot of the code before a change, `make ir-snapshot`), also checks

@@ -1,0 +1,213 @@
+/*
+ * The CUDA driver layer (devices/cuda/cuda_driver.c) on a real NVIDIA driver
+ * and GPU: the library MOSAIC_CUDA_DRIVER names (libcuda.so.1) opens with
+ * every entry point, the device answers, memory goes there and back, and
+ * PTX made by LLVM's NVPTX target (vector_add.cl, compiled at build time and
+ * found beside this program) loads and runs; PTX the JIT refuses gives
+ * CL_BUILD_PROGRAM_FAILURE and a log.  Where the driver or a GPU is missing,
+ * each case says so and is skipped.
+ */
+#include <libgen.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define TEST_LIST "test_gpu_driver.list"
+#include "test.h"
+#include "base/settings.h"
+#include "devices/cuda/cuda_driver.h"
+
+static mosaic_cuda_driver driver;
+static CUcontext context;
+static char unavailable[512]; /* why there is no GPU to test, once found out */
+
+/* The driver opened, device 0's primary context current; false (and the
+ * case skipped) where there is no driver or no GPU. */
+static bool gpu(void)
+{
+    if (driver.library)
+        return true;
+    if (!unavailable[0]) {
+        if (!mosaic_cuda_driver_open(&driver, mosaic_settings()->cuda_driver, unavailable, sizeof unavailable)) {
+            if (!unavailable[0])
+                strcpy(unavailable, "the driver did not open");
+        } else {
+            int count = 0;
+            CUresult r = driver.cuDeviceGetCount(&count);
+            if (r != CUDA_SUCCESS || count < 1) {
+                snprintf(unavailable, sizeof unavailable, "the CUDA driver reports no GPU (%s)",
+                         mosaic_cuda_error_name(&driver, r));
+                mosaic_cuda_driver_close(&driver);
+            } else if ((r = driver.cuDevicePrimaryCtxRetain(&context, 0)) != CUDA_SUCCESS ||
+                       (r = driver.cuCtxSetCurrent(context)) != CUDA_SUCCESS) {
+                CHECK(0, "GPU 0's context: %s", mosaic_cuda_error_name(&driver, r));
+                strcpy(unavailable, "GPU 0 has no context");
+                mosaic_cuda_driver_close(&driver);
+            }
+        }
+    }
+    if (driver.library)
+        return true;
+    return false;
+}
+
+#define NEED_GPU()                                                                                   \
+    do {                                                                                             \
+        if (!gpu())                                                                                  \
+            TEST_SKIP("%s", unavailable);                                                            \
+    } while (0)
+
+/* CHECK that a driver call succeeded, naming its error otherwise. */
+#define CHECK_CU(call)                                                                               \
+    do {                                                                                             \
+        CUresult r_ = (call);                                                                        \
+        CHECK(r_ == CUDA_SUCCESS, "%s: %s", #call, mosaic_cuda_error_name(&driver, r_));             \
+    } while (0)
+
+TEST(opens_driver)
+{
+    NEED_GPU();
+    CHECK(driver.version >= MOSAIC_CUDA_API_VERSION, "driver version %d", driver.version);
+    CHECK_CU(driver.cuCtxSynchronize()); /* the 12.0 form, without a context argument */
+}
+
+TEST(reads_device)
+{
+    NEED_GPU();
+    char name[256] = "";
+    CHECK_CU(driver.cuDeviceGetName(name, sizeof name, 0));
+    CHECK(name[0] != 0);
+    int major = 0, minor = 0, units = 0, warp = 0, threads = 0, shared = 0;
+    CHECK_CU(driver.cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, 0));
+    CHECK_CU(driver.cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, 0));
+    CHECK_CU(driver.cuDeviceGetAttribute(&units, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, 0));
+    CHECK_CU(driver.cuDeviceGetAttribute(&warp, CU_DEVICE_ATTRIBUTE_WARP_SIZE, 0));
+    CHECK_CU(driver.cuDeviceGetAttribute(&threads, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, 0));
+    CHECK_CU(driver.cuDeviceGetAttribute(&shared, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK, 0));
+    size_t memory = 0;
+    CHECK_CU(driver.cuDeviceTotalMem(&memory, 0));
+    CHECK(major >= 5 && units > 0 && warp == 32 && threads >= 256 && shared >= 16384 && memory > 0);
+    printf("  %s: compute capability %d.%d, %d multiprocessors, %zu MiB, CUDA driver %d.%d\n", name, major, minor,
+           units, memory >> 20, driver.version / 1000, driver.version % 1000 / 10);
+}
+
+TEST(memory_round_trip)
+{
+    NEED_GPU();
+    enum { N = 1 << 20 };
+    unsigned *in = malloc(N * sizeof *in), *out = calloc(N, sizeof *out);
+    CHECK(in && out);
+    for (unsigned i = 0; i < N; i++)
+        in[i] = i * 2654435761u;
+    CUdeviceptr a = 0, b = 0;
+    CHECK_CU(driver.cuMemAlloc(&a, N * sizeof *in));
+    CHECK_CU(driver.cuMemAlloc(&b, N * sizeof *in));
+    CHECK_CU(driver.cuMemcpyHtoD(a, in, N * sizeof *in));
+    CHECK_CU(driver.cuMemcpyDtoD(b, a, N * sizeof *in));
+    CHECK_CU(driver.cuMemcpyDtoH(out, b, N * sizeof *out));
+    CHECK(memcmp(in, out, N * sizeof *in) == 0);
+    CHECK_CU(driver.cuMemFree(a));
+    CHECK_CU(driver.cuMemFree(b));
+    free(in), free(out);
+}
+
+/* vector_add.ptx, beside this program, as a string (malloc'd), or NULL. */
+static char *read_ptx(void)
+{
+    char self[PATH_MAX], path[PATH_MAX + 32];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0)
+        return NULL;
+    self[n] = 0;
+    snprintf(path, sizeof path, "%s/vector_add.ptx", dirname(self));
+    FILE *f = fopen(path, "rb");
+    CHECK(f != NULL, "%s", path);
+    if (!f)
+        return NULL;
+    char *text = calloc(1, 1 << 20);
+    size_t got = text ? fread(text, 1, (1 << 20) - 1, f) : 0;
+    fclose(f);
+    CHECK(got > 0, "%s is empty", path);
+    return text;
+}
+
+/* Loads `ptx`; the JIT's error log, if it refuses, goes to `log`. */
+static CUresult load(const char *ptx, CUmodule *module, char *log, size_t log_size)
+{
+    CUjit_option options[2] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+    void *values[2] = {log, (void *)(uintptr_t)log_size};
+    log[0] = 0;
+    return driver.cuModuleLoadDataEx(module, ptx, 2, options, values);
+}
+
+TEST(runs_ptx)
+{
+    NEED_GPU();
+    char *ptx = read_ptx(), log[4096];
+    if (!ptx)
+        return;
+    CUmodule module = NULL;
+    CUresult r = load(ptx, &module, log, sizeof log);
+    CHECK(r == CUDA_SUCCESS, "the JIT refused vector_add.ptx: %s: %s", mosaic_cuda_error_name(&driver, r), log);
+    CUfunction kernel = NULL;
+    if (r == CUDA_SUCCESS)
+        CHECK_CU(driver.cuModuleGetFunction(&kernel, module, "vector_add"));
+    enum { N = 1000000, GROUP = 256 };
+    size_t bytes = N * sizeof(float);
+    float *a = malloc(bytes), *b = malloc(bytes), *c = malloc(bytes);
+    CHECK(a && b && c);
+    for (int i = 0; i < N; i++)
+        a[i] = (float)i, b[i] = 0.5f * (float)i;
+    CUdeviceptr da = 0, db = 0, dc = 0;
+    CHECK_CU(driver.cuMemAlloc(&da, bytes));
+    CHECK_CU(driver.cuMemAlloc(&db, bytes));
+    CHECK_CU(driver.cuMemAlloc(&dc, bytes));
+    CHECK_CU(driver.cuMemcpyHtoD(da, a, bytes));
+    CHECK_CU(driver.cuMemcpyHtoD(db, b, bytes));
+    int n = N;
+    void *arguments[] = {&da, &db, &dc, &n};
+    if (kernel) {
+        CHECK_CU(driver.cuLaunchKernel(kernel, (N + GROUP - 1) / GROUP, 1, 1, GROUP, 1, 1, 0, NULL, arguments, NULL));
+        CHECK_CU(driver.cuCtxSynchronize());
+        CHECK_CU(driver.cuMemcpyDtoH(c, dc, bytes));
+        int wrong = 0;
+        for (int i = 0; i < N; i++) {
+            float want = a[i] + b[i] + sqrtf(b[i]);
+            wrong += fabsf(c[i] - want) > 1e-6f * fabsf(want);
+        }
+        CHECK(wrong == 0, "%d of %d sums wrong", wrong, N);
+    }
+    CHECK_CU(driver.cuMemFree(da));
+    CHECK_CU(driver.cuMemFree(db));
+    CHECK_CU(driver.cuMemFree(dc));
+    if (module)
+        CHECK_CU(driver.cuModuleUnload(module));
+    free(a), free(b), free(c), free(ptx);
+}
+
+TEST(refuses_bad_ptx)
+{
+    NEED_GPU();
+    static const char bad[] = ".version 7.0\n.target sm_75\n.address_size 64\n.visible .entry k() { bogus; }\n";
+    char log[4096];
+    CUmodule module = NULL;
+    CUresult r = load(bad, &module, log, sizeof log);
+    CHECK(r != CUDA_SUCCESS, "the JIT took PTX with an unknown instruction");
+    CHECK(mosaic_cuda_cl_error(r) == CL_BUILD_PROGRAM_FAILURE, "%s", mosaic_cuda_error_name(&driver, r));
+    CHECK(log[0] != 0, "no log from the JIT");
+    if (r == CUDA_SUCCESS)
+        driver.cuModuleUnload(module);
+}
+
+int main(int argc, char **argv)
+{
+    test_run(argc, argv);
+    if (driver.library) {
+        driver.cuDevicePrimaryCtxRelease(0);
+        mosaic_cuda_driver_close(&driver);
+    }
+    return test_summary();
+}
