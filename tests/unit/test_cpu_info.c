@@ -3,12 +3,15 @@
  * (devices/cpu/cpu_info.c), linked with Mosaic's objects: the vendor and
  * vendor ID from made-up CPUID vendor identifications, the vector widths from
  * made-up SIMD extensions, and the device's answers for double and half when
- * it lacks those types.  The reasons: docs/devices.md, "What the CPU device
- * reports".
+ * it lacks those types, and its global memory from made-up cgroup trees.
+ * The reasons: docs/devices.md, "What the CPU device reports".
  */
 #include <CL/cl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define TEST_LIST "test_cpu_info.list"
 #include "test.h"
@@ -143,6 +146,59 @@ TEST(device_vector_widths)
         CHECK((query_uint(device, native[t]) == 0) == optional, "native width %d", t);
     }
     device->extensions = extensions;
+}
+
+/* ---- global memory: the cgroups' limits ----------------------------------- */
+static char tree[64];
+
+/* Writes `text` to tree/path, making the folders on the way. */
+static void put(const char *path, const char *text)
+{
+    char full[512];
+    snprintf(full, sizeof full, "%s/%s", tree, path);
+    for (char *slash = strchr(full + strlen(tree) + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+        *slash = 0;
+        mkdir(full, 0700);
+        *slash = '/';
+    }
+    FILE *f = fopen(full, "w");
+    CHECK(f != NULL, "%s", full);
+    if (f)
+        fputs(text, f), fclose(f);
+}
+
+TEST(memory_of_cgroups)
+{
+    strcpy(tree, "/tmp/mosaic-cgroups-XXXXXX");
+    CHECK(mkdtemp(tree) != NULL);
+    const cl_ulong ram = 64ull << 30;
+    /* v2: the process's own limit, a lower one above it, "max" beside them */
+    put("user.slice/memory.max", "max\n");
+    put("user.slice/app.scope/memory.max", "8589934592\n");
+    put("user.slice/app.scope/inner/memory.max", "max\n");
+    CHECK(mosaic_cgroup_memory_limit(tree, "0::/user.slice/app.scope/inner\n", ram) == 8ull << 30);
+    put("user.slice/memory.max", "4294967296\n");
+    CHECK(mosaic_cgroup_memory_limit(tree, "0::/user.slice/app.scope/inner\n", ram) == 4ull << 30,
+          "a parent's limit bounds its children");
+    CHECK(mosaic_cgroup_memory_limit(tree, "0::/user.slice/app.scope/inner\n", 2ull << 30) == 2ull << 30,
+          "a limit above the machine's memory changes nothing");
+    /* v1 (its memory controller at tree/memory, v2's at tree/unified), among other controllers */
+    put("memory/jobs/memory.limit_in_bytes", "9223372036854771712\n"); /* v1's "no limit" */
+    put("memory/jobs/42/memory.limit_in_bytes", "3221225472\n");
+    put("unified/jobs/42/memory.max", "max\n");
+    CHECK(mosaic_cgroup_memory_limit(tree, "12:pids:/jobs/42\n4:cpuset,memory:/jobs/42\n0::/jobs/42\n", ram) ==
+          3ull << 30);
+    CHECK(mosaic_cgroup_memory_limit(tree, "4:memoryx:/jobs/42\n", ram) == ram, "only the memory controller counts");
+    /* a container's own cgroup is the root; no cgroup file at all */
+    put("memory.max", "1073741824\n");
+    CHECK(mosaic_cgroup_memory_limit(tree, "0::/\n", ram) == 1ull << 30);
+    CHECK(mosaic_cgroup_memory_limit(tree, "0::/no/such/group\n", ram) == 1ull << 30, "the root's limit still holds");
+    CHECK(mosaic_cgroup_memory_limit("/nonexistent", "0::/a\n1:memory:/a\n", ram) == ram);
+    CHECK(mosaic_cgroup_memory_limit(tree, "", ram) == ram);
+    CHECK(mosaic_cgroup_memory_limit(tree, "garbage without colons\n::\n", ram) == ram);
+    char command[128];
+    snprintf(command, sizeof command, "rm -rf '%s'", tree);
+    CHECK(system(command) == 0);
 }
 
 int main(int argc, char **argv)

@@ -47,6 +47,12 @@ unsigned mosaic_cpu_float_lanes(mosaic_cpu_isa isa);
  * their memory objects (compiler.h, stream_stores), copies twice their size. */
 bool mosaic_cpu_streams(cl_device_id device, size_t bytes);
 
+/* The lowest memory limit, below `limit`, of the cgroups that /proc/self/cgroup's
+ * text `self` names and of the cgroups above them, with cgroupfs at `root`
+ * (v2's memory.max, at root or root/unified; v1's memory.limit_in_bytes at
+ * root/memory); `limit` when none is lower.  CL_DEVICE_GLOBAL_MEM_SIZE. */
+cl_ulong mosaic_cgroup_memory_limit(const char *root, const char *self, cl_ulong limit);
+
 /* The program ops (cpu_program.c): the compiler's steps with this
  * device's compiler target; finalize is the JIT (mosaic_finalize). */
 cl_int mosaic_cpu_compile(cl_device_id device, cl_program program, const char *options, size_t num_headers,

@@ -14,6 +14,7 @@
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
+#include <limits.h>
 #endif
 #include <stdio.h>
 #include <stdlib.h>
@@ -270,24 +271,79 @@ static cl_uint read_max_clock_mhz(void)
     return 0;
 }
 
-/* Physical memory, or less when a cgroup limits this process. */
+/* The lowest memory limit in `dir` and the folders above it up to `root`
+ * (a parent's limit bounds its children), of the file `name` (cgroup v2's
+ * memory.max, v1's memory.limit_in_bytes); `limit` when none is lower. */
+static cl_ulong lowest_limit(const char *root, char *dir, const char *name, cl_ulong limit)
+{
+    size_t top = strlen(root);
+    for (;;) {
+        char path[PATH_MAX], buf[64];
+        if (snprintf(path, sizeof path, "%s/%s", dir, name) < (int)sizeof path && read_line(path, buf, sizeof buf) &&
+            buf[0] >= '0' && buf[0] <= '9') { /* else missing, or "max" */
+            cl_ulong value = strtoull(buf, NULL, 10);
+            if (value > 0 && value < limit)
+                limit = value;
+        }
+        char *slash = strrchr(dir, '/');
+        if (!slash || (size_t)(slash - dir) < top)
+            return limit;
+        *slash = 0;
+    }
+}
+
+cl_ulong mosaic_cgroup_memory_limit(const char *root, const char *self, cl_ulong limit)
+{
+    MOSAIC_ASSERT(root && self);
+    /* each line of /proc/self/cgroup is hierarchy:controllers:path; v2's
+     * hierarchy is 0 with no controllers, mounted at root (or at
+     * root/unified beside v1's), v1's memory controller at root/memory */
+    for (const char *line = self; *line;) {
+        const char *end = strchr(line, '\n');
+        size_t len = end ? (size_t)(end - line) : strlen(line);
+        char text[PATH_MAX];
+        if (len < sizeof text) {
+            memcpy(text, line, len);
+            text[len] = 0;
+            char *colon1 = strchr(text, ':'), *colon2 = colon1 ? strchr(colon1 + 1, ':') : NULL;
+            if (colon2 && colon2[1] == '/') {
+                *colon2 = 0;
+                const char *controllers = colon1 + 1, *path = colon2 + 1;
+                bool v2 = !*controllers, v1_memory = false;
+                for (const char *c = controllers; *c;) {
+                    size_t k = strcspn(c, ",");
+                    v1_memory |= k == 6 && strncmp(c, "memory", 6) == 0;
+                    c += k + (c[k] == ',');
+                }
+                static const char *const v2_mounts[] = {"", "/unified"};
+                char base[PATH_MAX], dir[PATH_MAX];
+                for (size_t m = 0; v2 && m < COUNT(v2_mounts); m++)
+                    if (snprintf(base, sizeof base, "%s%s", root, v2_mounts[m]) < (int)sizeof base &&
+                        snprintf(dir, sizeof dir, "%s%s", base, path) < (int)sizeof dir)
+                        limit = lowest_limit(base, dir, "memory.max", limit);
+                if (v1_memory && snprintf(base, sizeof base, "%s/memory", root) < (int)sizeof base &&
+                    snprintf(dir, sizeof dir, "%s%s", base, path) < (int)sizeof dir)
+                    limit = lowest_limit(base, dir, "memory.limit_in_bytes", limit);
+            }
+        }
+        line += len + (end != NULL);
+    }
+    return limit;
+}
+
+/* Physical memory, or less when a cgroup of this process (or one above it)
+ * limits it: a systemd unit's MemoryMax, a container's limit. */
 static cl_ulong read_memory_size(void)
 {
     long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
     cl_ulong mem = pages > 0 && page > 0 ? (cl_ulong)pages * (cl_ulong)page : 1024 * MIB;
-    static const char *const limits[] = {
-        "/sys/fs/cgroup/memory.max",                   /* cgroup v2 */
-        "/sys/fs/cgroup/memory/memory.limit_in_bytes", /* cgroup v1 */
-    };
-    for (size_t i = 0; i < COUNT(limits); i++) {
-        char buf[64];
-        if (!read_line(limits[i], buf, sizeof buf) || buf[0] < '0' || buf[0] > '9')
-            continue; /* missing or "max" */
-        cl_ulong limit = strtoull(buf, NULL, 10);
-        if (limit > 0 && limit < mem)
-            mem = limit;
-    }
-    return mem;
+    char self[4096];
+    FILE *f = fopen("/proc/self/cgroup", "r");
+    size_t n = f ? fread(self, 1, sizeof self - 1, f) : 0;
+    if (f)
+        fclose(f);
+    self[n] = 0;
+    return mosaic_cgroup_memory_limit("/sys/fs/cgroup", n ? self : "0::/\n", mem);
 }
 
 /* ---- what the processor is ---------------------------------------------------- */
