@@ -533,6 +533,71 @@ TEST(enqueue_flags_wait_work_group)
     clReleaseCommandQueue(device_queue);
 }
 
+/* ---- test_cl_khr_command_buffer device_enqueue -----------------------------------
+ * Each of 16,384 work-items enqueues a child that waits for the parent to
+ * end, on a default device queue of the preferred size: all 16,384 are
+ * pending at once and must fit.  With 256 KiB preferred, some hundreds did
+ * and the rest got CLK_DEVICE_QUEUE_FULL, which the kernel does not look at. */
+#define CHILDREN 16384
+#define CHILD_ITEMS 4
+
+TEST(device_enqueue_preferred_queue)
+{
+    static const char *source =
+        "kernel void parents(global const int *in, global int *out, global int *status)\n"
+        "{\n"
+        "    size_t id = get_global_id(0);\n"
+        "    int first = (int)id * 4;\n"
+        "    status[id] = enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_WAIT_KERNEL, ndrange_1D(4),\n"
+        "                                ^{ out[first + get_global_id(0)] = in[first + get_global_id(0)] + 1; });\n"
+        "}\n";
+    cl_int err;
+    cl_queue_properties props[] = {CL_QUEUE_PROPERTIES,
+                                   CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_ON_DEVICE |
+                                       CL_QUEUE_ON_DEVICE_DEFAULT,
+                                   0}; /* no CL_QUEUE_SIZE: the device's preferred size */
+    cl_command_queue device_queue = clCreateCommandQueueWithProperties(context, device, props, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    cl_program p = clCreateProgramWithSource(context, 1, &source, NULL, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    CHECK_ERR(clBuildProgram(p, 1, &device, "-cl-std=CL2.0", NULL, NULL), CL_SUCCESS);
+    cl_kernel k = clCreateKernel(p, "parents", &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    size_t n = CHILDREN * CHILD_ITEMS;
+    cl_int *in = malloc(n * sizeof *in), *out = malloc(n * sizeof *out), *status = malloc(CHILDREN * sizeof *status);
+    CHECK(in && out && status);
+    for (size_t i = 0; i < n; i++)
+        in[i] = (cl_int)i;
+    cl_mem b_in = clCreateBuffer(context, CL_MEM_COPY_HOST_PTR, n * sizeof *in, in, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    cl_mem b_out = clCreateBuffer(context, CL_MEM_READ_WRITE, n * sizeof *out, NULL, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    cl_mem b_status = clCreateBuffer(context, CL_MEM_READ_WRITE, CHILDREN * sizeof *status, NULL, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    cl_int zero = 0;
+    CHECK_ERR(clEnqueueFillBuffer(queue, b_out, &zero, sizeof zero, 0, n * sizeof *out, 0, NULL, NULL), CL_SUCCESS);
+    CHECK_ERR(clSetKernelArg(k, 0, sizeof b_in, &b_in), CL_SUCCESS);
+    CHECK_ERR(clSetKernelArg(k, 1, sizeof b_out, &b_out), CL_SUCCESS);
+    CHECK_ERR(clSetKernelArg(k, 2, sizeof b_status, &b_status), CL_SUCCESS);
+    size_t global = CHILDREN;
+    CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, NULL, 0, NULL, NULL), CL_SUCCESS);
+    CHECK_ERR(clEnqueueReadBuffer(queue, b_out, CL_TRUE, 0, n * sizeof *out, out, 0, NULL, NULL), CL_SUCCESS);
+    CHECK_ERR(clEnqueueReadBuffer(queue, b_status, CL_TRUE, 0, CHILDREN * sizeof *status, status, 0, NULL, NULL),
+              CL_SUCCESS);
+    int refused = 0, wrong = 0;
+    for (size_t i = 0; i < CHILDREN; i++)
+        refused += status[i] != 0;
+    for (size_t i = 0; i < n; i++)
+        wrong += out[i] != in[i] + 1;
+    CHECK(refused == 0, "%d of %d enqueues refused", refused, CHILDREN);
+    CHECK(wrong == 0, "%d of %zu elements not written by a child", wrong, n);
+    clReleaseMemObject(b_in), clReleaseMemObject(b_out), clReleaseMemObject(b_status);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    clReleaseCommandQueue(device_queue);
+    free(in), free(out), free(status);
+}
+
 /* ---- test_bruteforce divide (relaxed) ---------------------------------------------
  * Under -cl-fast-relaxed-math x / y may be 2.5 ulp off (for x and y of
  * magnitude 2^-62 to 2^62).  x86's code generator had replaced the

@@ -572,10 +572,13 @@ void mosaic_cpu_describe(cl_device_id device)
     device->mem_base_addr_align_bits = 1024; /* 128 bytes: a long16 */
     /* Device-side enqueue (cpu_enqueue.c): each command a kernel enqueues
      * takes CPU_DEVICE_QUEUE_ENTRY bytes of its queue's CL_QUEUE_SIZE until
-     * it completes. */
+     * it completes.  The size is an account, not memory set aside (each
+     * command is allocated by itself): 4 MiB holds some 20,000 commands,
+     * one child for each work-item of a launch of 16,384 that all wait for
+     * their parent (the CTS's command-buffer `device_enqueue`). */
     device->max_on_device_queues = 4;
     device->max_on_device_events = MOSAIC_CPU_MAX_DEVICE_EVENTS;
-    device->queue_on_device_preferred_size = 256 * 1024;
+    device->queue_on_device_preferred_size = 4 * 1024 * 1024;
     device->queue_on_device_max_size = 8 * 1024 * 1024;
 
     /* Images (docs/images.md): the full-profile minimums of OpenCL 3.0,
