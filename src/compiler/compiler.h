@@ -230,6 +230,7 @@ typedef struct mosaic_kernel_info {
 
 /* What the device tells the compiler about itself. */
 typedef struct mosaic_compiler_target {
+    const char *triple;          /* clang's -target for the front end; NULL: spir64-unknown-unknown (the CPU's) */
     const char *clang_features;  /* e.g. "-cl-ext=-all,+cl_khr_fp64,+__opencl_c_fp64,..." */
     const char *cpu_name;        /* LLVM CPU name for code generation; NULL = host */
     const char *cpu_features;    /* LLVM feature string; NULL = host */

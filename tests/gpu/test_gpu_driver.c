@@ -4,8 +4,10 @@
  * every entry point, the device answers, memory goes there and back, and
  * PTX made by LLVM's NVPTX target (vector_add.cl, compiled at build time and
  * found beside this program) loads and runs; PTX the JIT refuses gives
- * CL_BUILD_PROGRAM_FAILURE and a log.  Where the driver or a GPU is missing,
- * each case says so and is skipped.
+ * CL_BUILD_PROGRAM_FAILURE and a log; OpenCL C through Mosaic's front end and
+ * PTX back end (compiler/gpu/ptx.c, libclc's built-ins) runs and computes
+ * what the host does.  Where the driver or a GPU is missing, each case says
+ * so and is skipped.
  */
 #include <libgen.h>
 #include <limits.h>
@@ -17,7 +19,10 @@
 
 #define TEST_LIST "test_gpu_driver.list"
 #include "test.h"
+#include "gpu_kernels.h"
 #include "base/settings.h"
+#include "compiler/compiler.h"
+#include "compiler/gpu/ptx.h"
 #include "devices/cuda/cuda_driver.h"
 
 static mosaic_cuda_driver driver;
@@ -200,6 +205,80 @@ TEST(refuses_bad_ptx)
     CHECK(log[0] != 0, "no log from the JIT");
     if (r == CUDA_SUCCESS)
         driver.cuModuleUnload(module);
+}
+
+/* OpenCL C through Mosaic to PTX for GPU 0, loaded; NULL when it fails. */
+static CUmodule mosaic_module(const char *source)
+{
+    int major = 0, minor = 0;
+    CHECK_CU(driver.cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, 0));
+    CHECK_CU(driver.cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, 0));
+    char sm[16];
+    snprintf(sm, sizeof sm, "sm_%d%d", major, minor);
+    static const mosaic_compiler_target gpu_target = {.triple = MC_PTX_TRIPLE};
+    mosaic_bitcode obj = {0};
+    char *front_log = NULL, *ptx = NULL, log[4096];
+    cl_int r = mosaic_compile_source(&gpu_target, source, "", 0, NULL, &obj, &front_log);
+    CHECK(r == CL_SUCCESS, "front end: %s", front_log ? front_log : "");
+    free(front_log);
+    mosaic_strbuf ptx_log = {0};
+    size_t size = 0;
+    if (r == CL_SUCCESS) {
+        r = mc_ptx_from_program(&obj, sm, &ptx, &size, &ptx_log);
+        CHECK(r == CL_SUCCESS, "PTX for %s: %s", sm, ptx_log.data ? ptx_log.data : "");
+    }
+    mosaic_strbuf_free(&ptx_log);
+    mosaic_bitcode_free(&obj);
+    CUmodule module = NULL;
+    if (r == CL_SUCCESS) {
+        CUresult cr = load(ptx, &module, log, sizeof log);
+        CHECK(cr == CUDA_SUCCESS, "the JIT refused Mosaic's PTX: %s: %s", mosaic_cuda_error_name(&driver, cr), log);
+        if (cr != CUDA_SUCCESS)
+            module = NULL;
+    }
+    free(ptx);
+    return module;
+}
+
+TEST(runs_mosaic_ptx)
+{
+    NEED_GPU();
+    if (!mc_ptx_available())
+        TEST_SKIP("no libclc NVPTX library (Debian's libclc-16)");
+    CUmodule module = mosaic_module(WAVES_SOURCE);
+    if (!module)
+        return;
+    CUfunction kernel = NULL;
+    CHECK_CU(driver.cuModuleGetFunction(&kernel, module, "waves"));
+    enum { N = 1 << 18, GROUP = 256 };
+    float *a = malloc(N * sizeof *a), *c = malloc(N * sizeof *c);
+    CHECK(a && c);
+    for (int i = 0; i < N; i++)
+        a[i] = (float)i * 0.01f - 100.0f;
+    CUdeviceptr da = 0, dc = 0;
+    CHECK_CU(driver.cuMemAlloc(&da, N * sizeof *a));
+    CHECK_CU(driver.cuMemAlloc(&dc, N * sizeof *c));
+    CHECK_CU(driver.cuMemcpyHtoD(da, a, N * sizeof *a));
+    int n = N;
+    void *arguments[] = {&da, &dc, &n};
+    if (kernel) {
+        CHECK_CU(driver.cuLaunchKernel(kernel, N / GROUP, 1, 1, GROUP, 1, 1, 0, NULL, arguments, NULL));
+        CHECK_CU(driver.cuCtxSynchronize());
+        CHECK_CU(driver.cuMemcpyDtoH(c, dc, N * sizeof *c));
+        int wrong = 0, first = -1;
+        for (int i = 0; i < N; i++) {
+            int next = i % GROUP == GROUP - 1 ? i - (GROUP - 1) : i + 1; /* (l + 1) % 256 in its group */
+            double whole = floor((double)a[next]), want = sin((double)a[i]) + ((double)a[next] - whole) + whole;
+            if (fabs(c[i] - want) > 1e-4 * (1 + fabs(want)))
+                wrong++, first = first < 0 ? i : first;
+        }
+        CHECK(wrong == 0, "%d of %d wrong, the first at %d: %g, not %g", wrong, N, first, first >= 0 ? c[first] : 0.0,
+              first >= 0 ? sin((double)a[first]) : 0.0);
+    }
+    CHECK_CU(driver.cuMemFree(da));
+    CHECK_CU(driver.cuMemFree(dc));
+    CHECK_CU(driver.cuModuleUnload(module));
+    free(a), free(c);
 }
 
 int main(int argc, char **argv)

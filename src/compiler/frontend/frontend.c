@@ -1,5 +1,6 @@
-/* The front end: OpenCL C source -> spir64 bitcode, by running clang-16 as a
- * child process in a private temporary directory.
+/* The front end: OpenCL C source -> spir64 bitcode (a GPU's: nvptx64, its
+ * target's triple), by running clang-16 as a child process in a private
+ * temporary directory.
  *
  * The directory keeps the user's headers apart from the compiler's files, so
  * that no include name can replace one of them:
@@ -376,11 +377,14 @@ static cl_int write_inputs(compile_job *job, const char *source, size_t num_head
 static cl_int make_clang_arguments(compile_job *job, const char *source)
 {
     static const char *const fixed[] = {
-        "-x", "cl", "-target", "spir64-unknown-unknown", "-Xclang", "-finclude-default-header",
-        "-Xclang", "-fdeclare-opencl-builtins", "-cl-kernel-arg-info", "-emit-llvm", "-c",
-        "-fno-color-diagnostics",
+        "-Xclang", "-finclude-default-header", "-Xclang", "-fdeclare-opencl-builtins", "-cl-kernel-arg-info",
+        "-emit-llvm", "-c", "-fno-color-diagnostics",
     };
     mosaic_strbuf text = {0};
+    append_quoted(&text, "-x");
+    append_quoted(&text, "cl");
+    append_quoted(&text, "-target");
+    append_quoted(&text, job->target && job->target->triple ? job->target->triple : "spir64-unknown-unknown");
     for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
         append_quoted(&text, fixed[i]);
     /* the files it read, for the front end's cache */

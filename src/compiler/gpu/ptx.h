@@ -1,0 +1,38 @@
+/*
+ * PTX for NVIDIA GPUs from a program's bitcode: the back end the GPU device
+ * (src/devices/cuda, not offered yet) will finalize programs with.  The
+ * front end makes the bitcode for nvptx64 (mosaic_compiler_target.triple
+ * MC_PTX_TRIPLE), so OpenCL's address spaces are numbered as NVPTX numbers
+ * them; this links in libclc's built-ins for NVPTX (Debian's libclc-16,
+ * found at build time), makes everything but the kernels internal, runs
+ * LLVM's O2 and the NVPTX back end for one compute capability.  The
+ * driver's JIT makes machine code of the PTX (cuModuleLoadDataEx).
+ */
+#ifndef MOSAIC_COMPILER_PTX_H
+#define MOSAIC_COMPILER_PTX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <CL/cl.h>
+
+#include "base/strbuf.h"
+#include "compiler/compiler.h"
+
+/* The front end's triple for programs of the GPU: clang's OpenCL on NVPTX
+ * with the address spaces and built-in names libclc's nvidiacl build has. */
+#define MC_PTX_TRIPLE "nvptx64-unknown-nvidiacl"
+
+/* Whether PTX can be made here: libclc's NVPTX bitcode was found when Mosaic
+ * was built (MOSAIC_LIBCLC_NVPTX_PATH) and is readable. */
+bool mc_ptx_available(void);
+
+/* PTX text (malloc'd, NUL-terminated; *size without the NUL) for the
+ * kernels of `program` (a program binary of MC_PTX_TRIPLE: a compiled
+ * object or an executable), for the GPU of compute capability `sm`
+ * ("sm_90").  CL_SUCCESS, or CL_BUILD_PROGRAM_FAILURE (not bitcode of the
+ * triple, a built-in it calls is missing, code generation failed) or
+ * CL_COMPILER_NOT_AVAILABLE (no libclc), with the reason in `log`. */
+cl_int mc_ptx_from_program(const mosaic_bitcode *program, const char *sm, char **ptx, size_t *size, mosaic_strbuf *log);
+
+#endif

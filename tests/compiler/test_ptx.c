@@ -1,0 +1,92 @@
+/*
+ * The PTX back end (src/compiler/gpu/ptx.c) without a GPU: OpenCL C through
+ * Mosaic's front end for nvptx64, then PTX, checked as text: the kernel is an
+ * entry, its barrier and __local array are there, and every built-in it
+ * calls (work-item functions, sin, fract with a private pointer) came from
+ * libclc, so nothing is left for the driver to find.  A CPU program's
+ * bitcode and a call of a function nobody defines are refused with a
+ * message.  Skipped where libclc's NVPTX library is missing.  Running the
+ * PTX is tests/gpu's.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#define TEST_LIST "test_ptx.list"
+#include "test.h"
+#include "gpu_kernels.h"
+#include "compiler/compiler.h"
+#include "compiler/gpu/ptx.h"
+
+static const mosaic_compiler_target gpu_target = {.triple = MC_PTX_TRIPLE};
+static const mosaic_compiler_target cpu_target = {.clang_features = "-cl-ext=-all"};
+
+static const char *const kernel_source = WAVES_SOURCE;
+
+/* PTX of `source` for sm_90, or NULL with the reason checked against `expect`
+ * (NULL: must succeed). */
+static char *ptx_of(const mosaic_compiler_target *target, const char *source, const char *expect)
+{
+    mosaic_bitcode obj = {0};
+    char *log = NULL;
+    cl_int r = mosaic_compile_source(target, source, "", 0, NULL, &obj, &log);
+    CHECK(r == CL_SUCCESS, "front end: %d %s", r, log ? log : "");
+    free(log);
+    if (r != CL_SUCCESS)
+        return NULL;
+    mosaic_strbuf ptx_log = {0};
+    char *ptx = NULL;
+    size_t size = 0;
+    r = mc_ptx_from_program(&obj, "sm_90", &ptx, &size, &ptx_log);
+    if (!expect) {
+        CHECK(r == CL_SUCCESS && ptx && size == strlen(ptx), "%d: %s", r, ptx_log.data ? ptx_log.data : "");
+    } else {
+        CHECK(r == CL_BUILD_PROGRAM_FAILURE && !ptx, "%d", r);
+        CHECK(ptx_log.data && strstr(ptx_log.data, expect), "log: %s", ptx_log.data ? ptx_log.data : "(none)");
+    }
+    mosaic_strbuf_free(&ptx_log);
+    mosaic_bitcode_free(&obj);
+    return ptx;
+}
+
+#define NEED_LIBCLC()                                                                                \
+    do {                                                                                             \
+        if (!mc_ptx_available())                                                                     \
+            TEST_SKIP("no libclc NVPTX library (Debian's libclc-16)");                               \
+    } while (0)
+
+TEST(kernel_to_ptx)
+{
+    NEED_LIBCLC();
+    char *ptx = ptx_of(&gpu_target, kernel_source, NULL);
+    if (!ptx)
+        return;
+    CHECK(strstr(ptx, ".target sm_90"), "no .target sm_90");
+    CHECK(strstr(ptx, ".entry waves("), "the kernel is no entry");
+    CHECK(strstr(ptx, "bar.sync"), "no barrier");
+    CHECK(strstr(ptx, ".shared"), "no shared memory for the __local array");
+    CHECK(strstr(ptx, "%tid.x") && strstr(ptx, "%ctaid.x"), "the work-item functions read no special registers");
+    CHECK(!strstr(ptx, ".extern"), "something is left for the driver to find:\n%s", strstr(ptx, ".extern"));
+    CHECK(!strstr(ptx, "call.uni") || !strstr(ptx, "_Z"), "a built-in is called, not inlined");
+    free(ptx);
+}
+
+TEST(cpu_bitcode_refused)
+{
+    NEED_LIBCLC();
+    free(ptx_of(&cpu_target, kernel_source, "not for the GPU"));
+}
+
+TEST(missing_builtin)
+{
+    NEED_LIBCLC();
+    free(ptx_of(&gpu_target,
+                "float nowhere(float);\n"
+                "kernel void k(global float *x) { x[get_global_id(0)] = nowhere(x[0]); }\n",
+                "the GPU has no built-in 'nowhere'"));
+}
+
+int main(int argc, char **argv)
+{
+    test_run(argc, argv);
+    return test_summary();
+}
