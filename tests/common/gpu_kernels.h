@@ -18,4 +18,21 @@
     "        c[i] = sin(t[l]) + part + whole;\n"                                                     \
     "}\n"
 
+/* c[i] = the sum of a's elements in i's group, through a __local argument
+ * (a tree, as the seeds' reduction is written): t is memory the launch
+ * sizes, an offset into dynamic shared memory on the GPU. */
+#define GROUP_SUMS_SOURCE                                                                            \
+    "kernel void group_sums(global const float *a, local float *t, global float *c)\n"              \
+    "{\n"                                                                                            \
+    "    int l = get_local_id(0);\n"                                                                \
+    "    t[l] = a[get_global_id(0)];\n"                                                             \
+    "    for (int s = get_local_size(0) / 2; s > 0; s >>= 1) {\n"                                   \
+    "        barrier(CLK_LOCAL_MEM_FENCE);\n"                                                       \
+    "        if (l < s)\n"                                                                          \
+    "            t[l] += t[l + s];\n"                                                               \
+    "    }\n"                                                                                        \
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"                                                           \
+    "    c[get_global_id(0)] = t[0];\n"                                                             \
+    "}\n"
+
 #endif

@@ -3,7 +3,8 @@
  * Mosaic's front end for nvptx64, then PTX, checked as text: the kernel is an
  * entry, its barrier and __local array are there, and every built-in it
  * calls (work-item functions, sin, fract with a private pointer) came from
- * libclc, so nothing is left for the driver to find.  A CPU program's
+ * libclc, so nothing is left for the driver to find; a __local argument is
+ * an offset into the block's dynamic shared memory.  A CPU program's
  * bitcode and a call of a function nobody defines are refused with a
  * message.  Skipped where libclc's NVPTX library is missing.  Running the
  * PTX is tests/gpu's.
@@ -67,6 +68,23 @@ TEST(kernel_to_ptx)
     CHECK(strstr(ptx, "%tid.x") && strstr(ptx, "%ctaid.x"), "the work-item functions read no special registers");
     CHECK(!strstr(ptx, ".extern"), "something is left for the driver to find:\n%s", strstr(ptx, ".extern"));
     CHECK(!strstr(ptx, "call.uni") || !strstr(ptx, "_Z"), "a built-in is called, not inlined");
+    free(ptx);
+}
+
+TEST(local_argument_as_offset)
+{
+    NEED_LIBCLC();
+    char *ptx = ptx_of(&gpu_target, GROUP_SUMS_SOURCE, NULL);
+    if (!ptx)
+        return;
+    CHECK(strstr(ptx, ".extern .shared .align 128 .b8 " MC_PTX_DYNAMIC_SHARED "[]"),
+          "no dynamic shared memory:\n%s", ptx);
+    const char *entry = strstr(ptx, ".entry group_sums(");
+    CHECK(entry != NULL, "the kernel is no entry");
+    /* its parameters: a, t's offset (32 bits), c */
+    CHECK(entry && strstr(entry, "group_sums_param_1") && strstr(entry, ".param .u32 group_sums_param_1"),
+          "the __local argument is not a 32-bit offset:\n%.600s", entry ? entry : "");
+    CHECK(entry && strstr(entry, ".param .u64 group_sums_param_2"), "c is not the third parameter");
     free(ptx);
 }
 

@@ -6,7 +6,8 @@
  * found beside this program) loads and runs; PTX the JIT refuses gives
  * CL_BUILD_PROGRAM_FAILURE and a log; OpenCL C through Mosaic's front end and
  * PTX back end (compiler/gpu/ptx.c, libclc's built-ins) runs and computes
- * what the host does.  Where the driver or a GPU is missing, each case says
+ * what the host does, a __local argument given as an offset into the
+ * block's dynamic shared memory included.  Where the driver or a GPU is missing, each case says
  * so and is skipped.
  */
 #include <libgen.h>
@@ -274,6 +275,49 @@ TEST(runs_mosaic_ptx)
         }
         CHECK(wrong == 0, "%d of %d wrong, the first at %d: %g, not %g", wrong, N, first, first >= 0 ? c[first] : 0.0,
               first >= 0 ? sin((double)a[first]) : 0.0);
+    }
+    CHECK_CU(driver.cuMemFree(da));
+    CHECK_CU(driver.cuMemFree(dc));
+    CHECK_CU(driver.cuModuleUnload(module));
+    free(a), free(c);
+}
+
+TEST(local_argument)
+{
+    NEED_GPU();
+    if (!mc_ptx_available())
+        TEST_SKIP("no libclc NVPTX library (Debian's libclc-16)");
+    CUmodule module = mosaic_module(GROUP_SUMS_SOURCE);
+    if (!module)
+        return;
+    CUfunction kernel = NULL;
+    CHECK_CU(driver.cuModuleGetFunction(&kernel, module, "group_sums"));
+    enum { N = 1 << 16, GROUP = 256, PAD = 64 };
+    float *a = malloc(N * sizeof *a), *c = malloc(N * sizeof *c);
+    CHECK(a && c);
+    for (int i = 0; i < N; i++)
+        a[i] = (float)(i % 7) - 3.0f;
+    CUdeviceptr da = 0, dc = 0;
+    CHECK_CU(driver.cuMemAlloc(&da, N * sizeof *a));
+    CHECK_CU(driver.cuMemAlloc(&dc, N * sizeof *c));
+    CHECK_CU(driver.cuMemcpyHtoD(da, a, N * sizeof *a));
+    /* t at an offset that is not 0: what a second __local argument before it would leave */
+    unsigned offset = PAD * sizeof(float);
+    void *arguments[] = {&da, &offset, &dc};
+    if (kernel) {
+        CHECK_CU(driver.cuLaunchKernel(kernel, N / GROUP, 1, 1, GROUP, 1, 1, (unsigned)(offset + GROUP * sizeof(float)),
+                                       NULL, arguments, NULL));
+        CHECK_CU(driver.cuCtxSynchronize());
+        CHECK_CU(driver.cuMemcpyDtoH(c, dc, N * sizeof *c));
+        int wrong = 0;
+        for (int g = 0; g < N / GROUP; g++) {
+            float sum = 0;
+            for (int i = 0; i < GROUP; i++)
+                sum += a[g * GROUP + i];
+            for (int i = 0; i < GROUP; i++)
+                wrong += c[g * GROUP + i] != sum;
+        }
+        CHECK(wrong == 0, "%d of %d sums wrong", wrong, N);
     }
     CHECK_CU(driver.cuMemFree(da));
     CHECK_CU(driver.cuMemFree(dc));

@@ -26,6 +26,7 @@
 #include "compiler/frontend/binary.h"
 #include "compiler/ir/llvm_passes.h"
 #include "compiler/ir/log.h"
+#include "compiler/ir/util.h"
 
 #ifndef MOSAIC_LIBCLC_NVPTX_PATH
 #define MOSAIC_LIBCLC_NVPTX_PATH ""
@@ -72,6 +73,94 @@ static bool is_kernel(LLVMValueRef f)
     return LLVMGetFunctionCallConv(f) == LLVMSPIRKERNELCallConv;
 }
 
+/*
+ * __local kernel arguments as offsets into the block's dynamic shared memory.
+ * A kernel's `local float *t` is memory the launch sizes (clSetKernelArg
+ * with a size and NULL); the host cannot know where shared memory is in the
+ * GPU's shared window, so the kernel takes the argument's byte offset
+ * instead (a 32-bit integer where the pointer was) and adds it to
+ * MC_PTX_DYNAMIC_SHARED, the block's dynamic shared memory; the launch
+ * passes the offsets and their total as the shared bytes.  Each kernel is
+ * made again with the new parameters, its blocks moved into it, and takes
+ * the old one's name, metadata and place in nvvm.annotations.
+ */
+static LLVMValueRef dynamic_shared(LLVMModuleRef m)
+{
+    LLVMValueRef g = LLVMGetNamedGlobal(m, MC_PTX_DYNAMIC_SHARED);
+    if (g)
+        return g;
+    LLVMContextRef c = LLVMGetModuleContext(m);
+    LLVMTypeRef bytes = LLVMArrayType(LLVMInt8TypeInContext(c), 0);
+    g = LLVMAddGlobalInAddressSpace(m, bytes, MC_PTX_DYNAMIC_SHARED, 3);
+    LLVMSetLinkage(g, LLVMExternalLinkage);
+    LLVMSetAlignment(g, 128); /* as CL_DEVICE_MEM_BASE_ADDR_ALIGN will say: a long16 */
+    return g;
+}
+
+static bool is_local_pointer(LLVMTypeRef t)
+{
+    return LLVMGetTypeKind(t) == LLVMPointerTypeKind && LLVMGetPointerAddressSpace(t) == 3;
+}
+
+static void local_arguments_as_offsets(LLVMModuleRef m, LLVMValueRef kernel)
+{
+    unsigned n = LLVMCountParams(kernel);
+    bool any = false;
+    for (unsigned i = 0; i < n; i++)
+        any |= is_local_pointer(LLVMTypeOf(LLVMGetParam(kernel, i)));
+    if (!any || LLVMIsDeclaration(kernel))
+        return;
+    LLVMContextRef c = LLVMGetModuleContext(m);
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(c), i8 = LLVMInt8TypeInContext(c);
+    LLVMTypeRef old_type = LLVMGlobalGetValueType(kernel);
+    LLVMTypeRef *params = malloc(n * sizeof *params);
+    if (!params)
+        return;
+    LLVMGetParamTypes(old_type, params);
+    for (unsigned i = 0; i < n; i++)
+        if (is_local_pointer(params[i]))
+            params[i] = i32;
+    LLVMValueRef made = LLVMAddFunction(m, "", LLVMFunctionType(LLVMGetReturnType(old_type), params, n, 0));
+    free(params);
+    LLVMSetFunctionCallConv(made, LLVMGetFunctionCallConv(kernel));
+    mc_copy_attributes_at(kernel, made, LLVMAttributeFunctionIndex);
+    for (unsigned i = 0; i < n; i++)
+        if (!is_local_pointer(LLVMTypeOf(LLVMGetParam(kernel, i))))
+            mc_copy_attributes_at(kernel, made, i + 1);
+    size_t count = 0;
+    LLVMValueMetadataEntry *md = LLVMGlobalCopyAllMetadata(kernel, &count);
+    for (size_t k = 0; k < count; k++)
+        LLVMGlobalSetMetadata(made, LLVMValueMetadataEntriesGetKind(md, (unsigned)k),
+                              LLVMValueMetadataEntriesGetMetadata(md, (unsigned)k));
+    if (md)
+        LLVMDisposeValueMetadataEntries(md);
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(kernel), next; bb; bb = next) {
+        next = LLVMGetNextBasicBlock(bb);
+        LLVMRemoveBasicBlockFromParent(bb);
+        LLVMAppendExistingBasicBlock(made, bb);
+    }
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+    LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(made)));
+    LLVMValueRef shared = dynamic_shared(m);
+    for (unsigned i = 0; i < n; i++) {
+        LLVMValueRef old = LLVMGetParam(kernel, i), now = LLVMGetParam(made, i);
+        if (is_local_pointer(LLVMTypeOf(old)))
+            now = LLVMBuildInBoundsGEP2(b, i8, shared, &now, 1, "local.argument");
+        LLVMReplaceAllUsesWith(old, now);
+    }
+    LLVMDisposeBuilder(b);
+    /* every use of the kernel (nvvm.annotations, a block's reference) is
+     * the new one's: all functions are of one pointer type */
+    LLVMReplaceAllUsesWith(kernel, made);
+    size_t len = 0;
+    const char *name = LLVMGetValueName2(kernel, &len);
+    char *copy = strndup(name, len); /* the name is free only once the old kernel is gone */
+    LLVMDeleteFunction(kernel);
+    if (copy)
+        LLVMSetValueName2(made, copy, len);
+    free(copy);
+}
+
 /* The program's module with libclc linked in and everything but the kernels
  * internal; NULL (logged) on failure. */
 static LLVMModuleRef linked_program(LLVMContextRef c, const mosaic_bitcode *program, mosaic_strbuf *log)
@@ -99,6 +188,19 @@ static LLVMModuleRef linked_program(LLVMContextRef c, const mosaic_bitcode *prog
     for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
         if (!LLVMIsDeclaration(f) && !is_kernel(f))
             LLVMSetLinkage(f, LLVMInternalLinkage);
+    LLVMValueRef *kernels = NULL;
+    size_t nk = 0;
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+        if (is_kernel(f) && !LLVMIsDeclaration(f)) {
+            LLVMValueRef *more = realloc(kernels, (nk + 1) * sizeof *kernels);
+            if (!more)
+                break;
+            kernels = more;
+            kernels[nk++] = f;
+        }
+    for (size_t k = 0; k < nk; k++) /* each remade: not while walking the list */
+        local_arguments_as_offsets(m, kernels[k]);
+    free(kernels);
     for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
         if (!LLVMIsDeclaration(g))
             LLVMSetLinkage(g, LLVMInternalLinkage);

@@ -23,6 +23,11 @@
  * with the address spaces and built-in names libclc's nvidiacl build has. */
 #define MC_PTX_TRIPLE "nvptx64-unknown-nvidiacl"
 
+/* The block's dynamic shared memory in the PTX (`.extern .shared`): a
+ * kernel's __local arguments are byte offsets into it (ptx.c), and a launch
+ * gives it their total size. */
+#define MC_PTX_DYNAMIC_SHARED "__mosaic_dynamic_shared"
+
 /* Whether PTX can be made here: libclc's NVPTX bitcode was found when Mosaic
  * was built (MOSAIC_LIBCLC_NVPTX_PATH) and is readable. */
 bool mc_ptx_available(void);

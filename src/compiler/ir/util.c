@@ -793,19 +793,22 @@ LLVMValueRef mc_load_local_size(LLVMBuilderRef b, LLVMValueRef ctx, int d)
     return n;
 }
 
+void mc_copy_attributes_at(LLVMValueRef from, LLVMValueRef to, LLVMAttributeIndex idx)
+{
+    unsigned na = LLVMGetAttributeCountAtIndex(from, idx);
+    LLVMAttributeRef *attrs = na ? malloc(na * sizeof *attrs) : NULL;
+    if (!attrs)
+        return;
+    LLVMGetAttributesAtIndex(from, idx, attrs);
+    for (unsigned a = 0; a < na; a++)
+        LLVMAddAttributeAtIndex(to, idx, attrs[a]);
+    free(attrs);
+}
+
 void mc_copy_function_attributes(LLVMValueRef from, LLVMValueRef to)
 {
-    for (unsigned k = 0; k <= LLVMCountParams(from); k++) {
-        LLVMAttributeIndex idx = k == 0 ? (LLVMAttributeIndex)LLVMAttributeFunctionIndex : (LLVMAttributeIndex)k;
-        unsigned na = LLVMGetAttributeCountAtIndex(from, idx);
-        LLVMAttributeRef *attrs = na ? malloc(na * sizeof *attrs) : NULL;
-        if (!attrs)
-            continue;
-        LLVMGetAttributesAtIndex(from, idx, attrs);
-        for (unsigned a = 0; a < na; a++)
-            LLVMAddAttributeAtIndex(to, idx, attrs[a]);
-        free(attrs);
-    }
+    for (unsigned k = 0; k <= LLVMCountParams(from); k++)
+        mc_copy_attributes_at(from, to, k == 0 ? (LLVMAttributeIndex)LLVMAttributeFunctionIndex : (LLVMAttributeIndex)k);
 }
 
 void mc_copy_name(LLVMValueRef to, LLVMValueRef from)

@@ -81,6 +81,8 @@ void mc_copy_name(LLVMValueRef to, LLVMValueRef from);
 /* Function `to` (of from's parameters, perhaps more) gets function `from`'s
  * attributes and its parameters' (alwaysinline, nounwind, noalias...). */
 void mc_copy_function_attributes(LLVMValueRef from, LLVMValueRef to);
+/* The attributes of `from` at `idx` (LLVMAttributeFunctionIndex, or a parameter's 1 + its number) given to `to`. */
+void mc_copy_attributes_at(LLVMValueRef from, LLVMValueRef to, LLVMAttributeIndex idx);
 /* The byte offset of p from base, when p is base seen through casts and
  * GEPs with constant indices; -1 otherwise (util.c). */
 int64_t mc_offset_from(LLVMValueRef p, LLVMValueRef base, LLVMTargetDataRef td);
