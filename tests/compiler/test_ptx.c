@@ -9,6 +9,7 @@
  * message.  Skipped where libclc's NVPTX library is missing.  Running the
  * PTX is tests/gpu's.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,6 +63,11 @@ TEST(kernel_to_ptx)
     if (!ptx)
         return;
     CHECK(strstr(ptx, ".target sm_90"), "no .target sm_90");
+    /* sm_90's PTX is 7.8 or later, whatever clang found installed */
+    const char *version = strstr(ptx, ".version ");
+    int major = 0, minor = 0;
+    CHECK(version && sscanf(version, ".version %d.%d", &major, &minor) == 2 && major * 10 + minor >= 78,
+          "PTX %d.%d for sm_90", major, minor);
     CHECK(strstr(ptx, ".entry waves("), "the kernel is no entry");
     CHECK(strstr(ptx, "bar.sync"), "no barrier");
     CHECK(strstr(ptx, ".shared"), "no shared memory for the __local array");

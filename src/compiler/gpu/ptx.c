@@ -185,9 +185,16 @@ static LLVMModuleRef linked_program(LLVMContextRef c, const mosaic_bitcode *prog
         LLVMDisposeModule(m);
         return NULL;
     }
-    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+    /* The GPU's compute capability and PTX version are the code generator's
+     * (mc_ptx_from_program's `sm`), not what clang wrote into each function:
+     * "+ptx42,+sm_20" where it found no CUDA installation, the installed
+     * CUDA's PTX version where it did; libclc's are its own. */
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+        LLVMRemoveStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, "target-cpu", 10);
+        LLVMRemoveStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, "target-features", 15);
         if (!LLVMIsDeclaration(f) && !is_kernel(f))
             LLVMSetLinkage(f, LLVMInternalLinkage);
+    }
     LLVMValueRef *kernels = NULL;
     size_t nk = 0;
     for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
