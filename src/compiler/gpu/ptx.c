@@ -102,20 +102,26 @@ static bool is_local_pointer(LLVMTypeRef t)
     return LLVMGetTypeKind(t) == LLVMPointerTypeKind && LLVMGetPointerAddressSpace(t) == 3;
 }
 
-static void local_arguments_as_offsets(LLVMModuleRef m, LLVMValueRef kernel)
+/* false: out of memory, the kernel as it was */
+static bool local_arguments_as_offsets(LLVMModuleRef m, LLVMValueRef kernel)
 {
     unsigned n = LLVMCountParams(kernel);
     bool any = false;
     for (unsigned i = 0; i < n; i++)
         any |= is_local_pointer(LLVMTypeOf(LLVMGetParam(kernel, i)));
     if (!any || LLVMIsDeclaration(kernel))
-        return;
+        return true;
     LLVMContextRef c = LLVMGetModuleContext(m);
     LLVMTypeRef i32 = LLVMInt32TypeInContext(c), i8 = LLVMInt8TypeInContext(c);
     LLVMTypeRef old_type = LLVMGlobalGetValueType(kernel);
     LLVMTypeRef *params = malloc(n * sizeof *params);
-    if (!params)
-        return;
+    size_t len = 0;
+    const char *name = LLVMGetValueName2(kernel, &len);
+    char *copy = strndup(name, len); /* the name is free only once the old kernel is gone */
+    if (!params || !copy) {
+        free(params), free(copy);
+        return false;
+    }
     LLVMGetParamTypes(old_type, params);
     for (unsigned i = 0; i < n; i++)
         if (is_local_pointer(params[i]))
@@ -152,19 +158,17 @@ static void local_arguments_as_offsets(LLVMModuleRef m, LLVMValueRef kernel)
     /* every use of the kernel (nvvm.annotations, a block's reference) is
      * the new one's: all functions are of one pointer type */
     LLVMReplaceAllUsesWith(kernel, made);
-    size_t len = 0;
-    const char *name = LLVMGetValueName2(kernel, &len);
-    char *copy = strndup(name, len); /* the name is free only once the old kernel is gone */
     LLVMDeleteFunction(kernel);
-    if (copy)
-        LLVMSetValueName2(made, copy, len);
+    LLVMSetValueName2(made, copy, len);
     free(copy);
+    return true;
 }
 
 /* The program's module with libclc linked in and everything but the kernels
- * internal; NULL (logged) on failure. */
-static LLVMModuleRef linked_program(LLVMContextRef c, const mosaic_bitcode *program, mosaic_strbuf *log)
+ * internal; NULL (logged, *r set) on failure. */
+static LLVMModuleRef linked_program(LLVMContextRef c, const mosaic_bitcode *program, mosaic_strbuf *log, cl_int *r)
 {
+    *r = CL_BUILD_PROGRAM_FAILURE;
     LLVMModuleRef m = NULL;
     if (mc_blob_load(c, program, &m, log) != CL_SUCCESS)
         return NULL;
@@ -197,17 +201,23 @@ static LLVMModuleRef linked_program(LLVMContextRef c, const mosaic_bitcode *prog
     }
     LLVMValueRef *kernels = NULL;
     size_t nk = 0;
-    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+    bool fine = true;
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f && fine; f = LLVMGetNextFunction(f))
         if (is_kernel(f) && !LLVMIsDeclaration(f)) {
             LLVMValueRef *more = realloc(kernels, (nk + 1) * sizeof *kernels);
-            if (!more)
-                break;
-            kernels = more;
-            kernels[nk++] = f;
+            fine = more != NULL;
+            if (fine)
+                kernels = more, kernels[nk++] = f;
         }
-    for (size_t k = 0; k < nk; k++) /* each remade: not while walking the list */
-        local_arguments_as_offsets(m, kernels[k]);
+    for (size_t k = 0; k < nk && fine; k++) /* each remade: not while walking the list */
+        fine = local_arguments_as_offsets(m, kernels[k]);
     free(kernels);
+    if (!fine) {
+        *r = mc_out_of_memory(log);
+        LLVMDisposeModule(m);
+        return NULL;
+    }
+    *r = CL_SUCCESS;
     for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
         if (!LLVMIsDeclaration(g))
             LLVMSetLinkage(g, LLVMInternalLinkage);
@@ -245,8 +255,8 @@ cl_int mc_ptx_from_program(const mosaic_bitcode *program, const char *sm, char *
     LLVMTargetMachineRef tm = LLVMCreateTargetMachine(target, code_triple, sm, "", LLVMCodeGenLevelAggressive,
                                                       LLVMRelocDefault, LLVMCodeModelDefault);
     LLVMContextRef c = LLVMContextCreate();
-    LLVMModuleRef m = tm ? linked_program(c, program, log) : NULL;
-    cl_int r = m ? CL_SUCCESS : CL_BUILD_PROGRAM_FAILURE;
+    cl_int r = CL_BUILD_PROGRAM_FAILURE;
+    LLVMModuleRef m = tm ? linked_program(c, program, log, &r) : NULL;
     if (!tm)
         mosaic_strbuf_printf(log, "error: no NVPTX code generator for %s\n", sm);
     if (r == CL_SUCCESS) {
