@@ -1181,6 +1181,69 @@ TEST(divergent_loops)
     }
 }
 
+TEST(loop_few_enter)
+{
+    /* A loop only the work-items equal to a shared value enter (the CTS's
+     * image allocation kernel: each row written by the work-item whose id
+     * the row is) stays inside the loop over work-items: cut (masked mode),
+     * each of its iterations would be a pass over the whole group for the
+     * one work-item in it (implicit_barriers.c, entered_by_few).  A loop
+     * under a bounds check (< instead of ==) is still cut. */
+    const char *src =
+        "kernel void rows(global uint *out, uint stride, int h, int w) {\n"
+        "  for (int y = 0; y < h; y++)\n"
+        "    if (y % stride == get_global_id(0))\n"
+        "      for (int x = 0; x < w; x++)\n"
+        "        out[y * w + x] = x * y + 1;\n"
+        "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "}\n"
+        "kernel void guarded(global uint *out, uint stride, int h, int w) {\n"
+        "  if (get_global_id(0) < stride / 2)\n"
+        "    for (int x = 0; x < w + (int)get_global_id(0) % 3; x++)\n"
+        "      out[get_global_id(0) * (w + 2) + x] = x + 1;\n"
+        "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "}\n";
+    for (int o = 0; o < NUM_BUILDS; o++) {
+        char said[8192];
+        test_stderr_capture c;
+        bool capturing = o == 0 && test_capture_stderr(&c);
+        if (capturing) { /* what the build says, made now: not from the cache */
+            setenv("MOSAIC_DEBUG", "build", 1);
+            setenv("MOSAIC_CACHE", "0", 1);
+            mosaic_settings_reload();
+        }
+        mosaic_executable *exe = build(src, builds[o]);
+        if (capturing) {
+            test_captured_stderr(&c, said, sizeof said);
+            unsetenv("MOSAIC_DEBUG");
+            unsetenv("MOSAIC_CACHE");
+            mosaic_settings_reload();
+            const char *rows = strstr(said, "kernel rows.wi: "), *guarded = strstr(said, "kernel guarded.wi: ");
+            const char *rows_end = rows ? strchr(rows, '\n') : NULL;
+            CHECK(rows && rows_end, "no summary of rows: %s", said);
+            CHECK(!rows || !rows_end || !memmem(rows, (size_t)(rows_end - rows), "masked", 6),
+                  "the loop few enter was cut: %.*s", rows_end ? (int)(rows_end - rows) : 0, rows ? rows : "");
+            CHECK(guarded && strstr(guarded, "masked"), "the guarded loop was not cut: %s", said);
+        }
+        if (!exe)
+            continue;
+        enum { H = 40, W = 37, G = 16, L = 8 };
+        unsigned out[H * W];
+        unsigned stride = G;
+        int h = H, w = W;
+        void *po = out;
+        range r = {1, {G}, {L}, 0};
+        memset(out, 0, sizeof out);
+        compare_wg_wi(exe, builds[o], "rows", ARGS(&po, &stride, &h, &w), &r, out, sizeof out, true);
+        int bad = 0;
+        for (int y = 0; y < H; y++)
+            for (int x = 0; x < W; x++)
+                bad += out[y * W + x] != (unsigned)(x * y + 1); /* every row is some work-item's */
+        CHECK(!bad, "rows (%s): %d wrong", builds[o], bad);
+        mosaic_executable_free(exe);
+    }
+}
+
 TEST(divergent_loops_with_barriers)
 {
     /* Divergent loops between barriers, with values that live across both

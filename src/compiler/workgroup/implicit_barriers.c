@@ -210,6 +210,41 @@ static bool strided_over_items(const mc_uniformity *ua, LLVMValueRef cond)
     return false;
 }
 
+/* Is the loop that exit block bb leaves entered only where a work-item's
+ * value equals one the group shares (`if (y % stride == get_global_id(0))`,
+ * `if (lid == 0)`)?  The nearest branch on a varying value that the loop's
+ * header depends on, outside the loop, compares for equality and the loop
+ * is on its equal side.  Few work-items (one, often) then run the loop: cut,
+ * each of its iterations would be a pass over the whole group for them
+ * (the CTS's image allocation kernel, 16384 iterations a row, ran for
+ * hours); inside the loop over work-items it costs their iterations alone. */
+static bool entered_by_few(const mc_uniformity *ua, LLVMBasicBlockRef bb)
+{
+    const mc_cfg *g = mc_uniformity_cfg(ua);
+    int b = mc_cfg_block(g, bb), l = b >= 0 ? g->loop_of[b] : -1;
+    if (l < 0)
+        return false;
+    int h = g->loops[l].header;
+    for (int d = g->idom[h], below = h; d >= 0; below = d, d = g->idom[d]) {
+        LLVMValueRef term = LLVMGetBasicBlockTerminator(g->blocks[d]);
+        if (term && LLVMIsABranchInst(term) && LLVMIsConditional(term) &&
+            !mc_uniform_value(ua, LLVMGetCondition(term))) {
+            LLVMValueRef cond = LLVMGetCondition(term);
+            if (!LLVMIsAICmpInst(cond))
+                return false;
+            LLVMIntPredicate p = LLVMGetICmpPredicate(cond);
+            int equal_side = p == LLVMIntEQ ? 0 : p == LLVMIntNE ? 1 : -1;
+            bool one_shared = mc_uniform_value(ua, LLVMGetOperand(cond, 0)) != mc_uniform_value(ua, LLVMGetOperand(cond, 1));
+            int to = equal_side >= 0 ? mc_cfg_block(g, LLVMGetSuccessor(term, (unsigned)equal_side)) : -1;
+            return one_shared && to >= 0 && mc_dominates(g, to, below) &&
+                   LLVMGetSuccessor(term, 0) != LLVMGetSuccessor(term, 1);
+        }
+        if (d == g->idom[d]) /* the entry */
+            return false;
+    }
+    return false;
+}
+
 /* The exit branches of fn's loops that get cuts (cut_uniform_loops), in
  * exits (divergent[i]: work-items leave that loop in different iterations);
  * how many.  None when the cuts would make more than MAX_CUT_REGIONS regions. */
@@ -228,7 +263,7 @@ static int loops_to_cut(LLVMValueRef fn, const mc_uniformity *ua, LLVMBasicBlock
             exits[nx++] = bb;
             cuts += 3; /* before the branch and on both ways out */
         } else if (mc_divergent_loop_exit(ua, bb) && !strided_over_items(ua, LLVMGetCondition(term)) &&
-                   !barrier_in_cycle(mc_uniformity_cfg(ua), bb)) {
+                   !entered_by_few(ua, bb) && !barrier_in_cycle(mc_uniformity_cfg(ua), bb)) {
             divergent[nx] = 1;
             exits[nx++] = bb;
             cuts += 2;
