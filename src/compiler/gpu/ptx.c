@@ -24,6 +24,7 @@
 #include <llvm-c/TargetMachine.h>
 
 #include "compiler/frontend/binary.h"
+#include "compiler/ir/llvm.h"
 #include "compiler/ir/llvm_passes.h"
 #include "compiler/ir/log.h"
 #include "compiler/ir/util.h"
@@ -193,22 +194,23 @@ static LLVMModuleRef linked_program(LLVMContextRef c, const mosaic_bitcode *prog
      * (mc_ptx_from_program's `sm`), not what clang wrote into each function:
      * "+ptx42,+sm_20" where it found no CUDA installation, the installed
      * CUDA's PTX version where it did; libclc's are its own. */
-    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
-        LLVMRemoveStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, "target-cpu", 10);
-        LLVMRemoveStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, "target-features", 15);
-        if (!LLVMIsDeclaration(f) && !is_kernel(f))
-            LLVMSetLinkage(f, LLVMInternalLinkage);
-    }
     LLVMValueRef *kernels = NULL;
     size_t nk = 0;
     bool fine = true;
-    for (LLVMValueRef f = LLVMGetFirstFunction(m); f && fine; f = LLVMGetNextFunction(f))
-        if (is_kernel(f) && !LLVMIsDeclaration(f)) {
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+        LLVMRemoveStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, "target-cpu", 10);
+        LLVMRemoveStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, "target-features", 15);
+        if (LLVMIsDeclaration(f))
+            continue;
+        if (!is_kernel(f)) {
+            LLVMSetLinkage(f, LLVMInternalLinkage);
+        } else if (fine) {
             LLVMValueRef *more = realloc(kernels, (nk + 1) * sizeof *kernels);
             fine = more != NULL;
             if (fine)
                 kernels = more, kernels[nk++] = f;
         }
+    }
     for (size_t k = 0; k < nk && fine; k++) /* each remade: not while walking the list */
         fine = local_arguments_as_offsets(m, kernels[k]);
     free(kernels);
@@ -254,11 +256,13 @@ cl_int mc_ptx_from_program(const mosaic_bitcode *program, const char *sm, char *
     }
     LLVMTargetMachineRef tm = LLVMCreateTargetMachine(target, code_triple, sm, "", LLVMCodeGenLevelAggressive,
                                                       LLVMRelocDefault, LLVMCodeModelDefault);
-    LLVMContextRef c = LLVMContextCreate();
+    LLVMContextRef c = mc_context_create(log); /* an error diagnostic goes to the log, not exit() */
     cl_int r = CL_BUILD_PROGRAM_FAILURE;
-    LLVMModuleRef m = tm ? linked_program(c, program, log, &r) : NULL;
+    LLVMModuleRef m = tm && c ? linked_program(c, program, log, &r) : NULL;
     if (!tm)
         mosaic_strbuf_printf(log, "error: no NVPTX code generator for %s\n", sm);
+    else if (!c)
+        r = mc_out_of_memory(log);
     if (r == CL_SUCCESS) {
         LLVMTargetDataRef td = LLVMCreateTargetDataLayout(tm);
         char *layout = LLVMCopyStringRepOfTargetData(td);
@@ -293,7 +297,8 @@ cl_int mc_ptx_from_program(const mosaic_bitcode *program, const char *sm, char *
     }
     if (m)
         LLVMDisposeModule(m);
-    LLVMContextDispose(c);
+    if (c)
+        LLVMContextDispose(c);
     if (tm)
         LLVMDisposeTargetMachine(tm);
     return r;
