@@ -14,8 +14,8 @@
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
-#include <limits.h>
 #endif
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -292,6 +292,16 @@ static cl_ulong lowest_limit(const char *root, char *dir, const char *name, cl_u
     }
 }
 
+/* lowest_limit for the cgroup `path` of the hierarchy mounted at root + mount. */
+static cl_ulong limit_in(const char *root, const char *mount, const char *path, const char *name, cl_ulong limit)
+{
+    char base[PATH_MAX], dir[PATH_MAX];
+    if (snprintf(base, sizeof base, "%s%s", root, mount) >= (int)sizeof base ||
+        snprintf(dir, sizeof dir, "%s%s", base, path) >= (int)sizeof dir)
+        return limit;
+    return lowest_limit(base, dir, name, limit);
+}
+
 cl_ulong mosaic_cgroup_memory_limit(const char *root, const char *self, cl_ulong limit)
 {
     MOSAIC_ASSERT(root && self);
@@ -315,15 +325,12 @@ cl_ulong mosaic_cgroup_memory_limit(const char *root, const char *self, cl_ulong
                     v1_memory |= k == 6 && strncmp(c, "memory", 6) == 0;
                     c += k + (c[k] == ',');
                 }
-                static const char *const v2_mounts[] = {"", "/unified"};
-                char base[PATH_MAX], dir[PATH_MAX];
-                for (size_t m = 0; v2 && m < COUNT(v2_mounts); m++)
-                    if (snprintf(base, sizeof base, "%s%s", root, v2_mounts[m]) < (int)sizeof base &&
-                        snprintf(dir, sizeof dir, "%s%s", base, path) < (int)sizeof dir)
-                        limit = lowest_limit(base, dir, "memory.max", limit);
-                if (v1_memory && snprintf(base, sizeof base, "%s/memory", root) < (int)sizeof base &&
-                    snprintf(dir, sizeof dir, "%s%s", base, path) < (int)sizeof dir)
-                    limit = lowest_limit(base, dir, "memory.limit_in_bytes", limit);
+                if (v2) {
+                    limit = limit_in(root, "", path, "memory.max", limit);
+                    limit = limit_in(root, "/unified", path, "memory.max", limit);
+                }
+                if (v1_memory)
+                    limit = limit_in(root, "/memory", path, "memory.limit_in_bytes", limit);
             }
         }
         line += len + (end != NULL);
