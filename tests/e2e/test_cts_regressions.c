@@ -22,15 +22,28 @@ static cl_context context;
 static cl_device_id device;
 static cl_command_queue queue;
 
-static cl_kernel kernel_from(const char *source, const char *name, cl_program *program)
+static cl_kernel kernel_from(const char *source, const char *name, const char *options, cl_program *program)
 {
     cl_int err;
     *program = clCreateProgramWithSource(context, 1, &source, NULL, &err);
     CHECK_ERR(err, CL_SUCCESS);
-    CHECK_ERR(clBuildProgram(*program, 1, &device, NULL, NULL, NULL), CL_SUCCESS);
+    CHECK_ERR(clBuildProgram(*program, 1, &device, options, NULL, NULL), CL_SUCCESS);
     cl_kernel k = clCreateKernel(*program, name, &err);
     CHECK_ERR(err, CL_SUCCESS);
     return k;
+}
+
+/* A new default device queue of the device's preferred size (no CL_QUEUE_SIZE). */
+static cl_command_queue default_device_queue(void)
+{
+    cl_int err;
+    cl_queue_properties props[] = {CL_QUEUE_PROPERTIES,
+                                   CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_ON_DEVICE |
+                                       CL_QUEUE_ON_DEVICE_DEFAULT,
+                                   0};
+    cl_command_queue q = clCreateCommandQueueWithProperties(context, device, props, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    return q;
 }
 
 /* ---- test_api retain_mem_object_set_kernel_arg ------------------------------------
@@ -48,7 +61,7 @@ TEST(release_buffer_set_as_arg)
 {
     cl_int err;
     cl_program p;
-    cl_kernel k = kernel_from("__kernel void k(__global int *a) { a[get_global_id(0)] = 5; }", "k", &p);
+    cl_kernel k = kernel_from("__kernel void k(__global int *a) { a[get_global_id(0)] = 5; }", "k", NULL, &p);
     cl_mem m = clCreateBuffer(context, CL_MEM_READ_WRITE, 64, NULL, &err);
     CHECK_ERR(err, CL_SUCCESS);
     CHECK_ERR(clSetMemObjectDestructorCallback(m, on_destroy, NULL), CL_SUCCESS);
@@ -184,7 +197,7 @@ TEST(svm_ptrs_cleared)
         return;
     }
     cl_program p;
-    cl_kernel k = kernel_from("__kernel void k(__global int *a) { a[0] = 1; }", "k", &p);
+    cl_kernel k = kernel_from("__kernel void k(__global int *a) { a[0] = 1; }", "k", NULL, &p);
     int *svm = clSVMAlloc(context, CL_MEM_READ_WRITE, 64, 0);
     void *ptrs[] = { svm };
     CHECK_ERR(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SVM_PTRS, sizeof ptrs, ptrs), CL_SUCCESS);
@@ -215,7 +228,7 @@ TEST(remquo_and_rootn)
         "  if (i == 0) { root[0] = rootn(-0.0f, 2); root[1] = rootn(-0.0f, -2); root[2] = rootn(-0.0f, 3);\n"
         "                root[3] = (float)rootn(-0.0, 4); } }\n";
     cl_program program;
-    cl_kernel k = kernel_from(source, "k", &program);
+    cl_kernel k = kernel_from(source, "k", NULL, &program);
     enum { N = 4 };
     float x[N] = { 58.5f, -58.5f, 1000.5f, 5.0f }, y[N] = { 1.5f, 1.5f, 1.0f, 2.0f };
     double dx[N] = { 58.5, -58.5, 1000.5, 5.0 }, dy[N] = { 1.5, 1.5, 1.0, 2.0 };
@@ -501,17 +514,9 @@ TEST(enqueue_flags_wait_work_group)
         "    }\n"
         "}\n";
     cl_int err;
-    cl_queue_properties props[] = {CL_QUEUE_PROPERTIES,
-                                   CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_ON_DEVICE |
-                                       CL_QUEUE_ON_DEVICE_DEFAULT,
-                                   0};
-    cl_command_queue device_queue = clCreateCommandQueueWithProperties(context, device, props, &err);
-    CHECK_ERR(err, CL_SUCCESS);
-    cl_program p = clCreateProgramWithSource(context, 1, &source, NULL, &err);
-    CHECK_ERR(err, CL_SUCCESS);
-    CHECK_ERR(clBuildProgram(p, 1, &device, "-cl-std=CL2.0", NULL, NULL), CL_SUCCESS);
-    cl_kernel k = clCreateKernel(p, "flags", &err);
-    CHECK_ERR(err, CL_SUCCESS);
+    cl_command_queue device_queue = default_device_queue();
+    cl_program p;
+    cl_kernel k = kernel_from(source, "flags", "-cl-std=CL2.0", &p);
     cl_mem res = clCreateBuffer(context, CL_MEM_READ_WRITE, FLAGS_GROUPS * FLAGS_LOCAL * sizeof(cl_int), NULL, &err);
     CHECK_ERR(err, CL_SUCCESS);
     CHECK_ERR(clSetKernelArg(k, 0, sizeof res, &res), CL_SUCCESS);
@@ -552,17 +557,9 @@ TEST(device_enqueue_preferred_queue)
         "                                ^{ out[first + get_global_id(0)] = in[first + get_global_id(0)] + 1; });\n"
         "}\n";
     cl_int err;
-    cl_queue_properties props[] = {CL_QUEUE_PROPERTIES,
-                                   CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_ON_DEVICE |
-                                       CL_QUEUE_ON_DEVICE_DEFAULT,
-                                   0}; /* no CL_QUEUE_SIZE: the device's preferred size */
-    cl_command_queue device_queue = clCreateCommandQueueWithProperties(context, device, props, &err);
-    CHECK_ERR(err, CL_SUCCESS);
-    cl_program p = clCreateProgramWithSource(context, 1, &source, NULL, &err);
-    CHECK_ERR(err, CL_SUCCESS);
-    CHECK_ERR(clBuildProgram(p, 1, &device, "-cl-std=CL2.0", NULL, NULL), CL_SUCCESS);
-    cl_kernel k = clCreateKernel(p, "parents", &err);
-    CHECK_ERR(err, CL_SUCCESS);
+    cl_command_queue device_queue = default_device_queue();
+    cl_program p;
+    cl_kernel k = kernel_from(source, "parents", "-cl-std=CL2.0", &p);
     size_t n = CHILDREN * CHILD_ITEMS;
     cl_int *in = malloc(n * sizeof *in), *out = malloc(n * sizeof *out), *status = malloc(CHILDREN * sizeof *status);
     CHECK(in && out && status);
@@ -633,7 +630,10 @@ TEST(relaxed_divide)
         /* the CTS's float3 kernel: the last work-item divides what is left */
         "kernel void d3(global const float *x, global const float *y, global float *o)\n"
         "{ size_t i = get_global_id(0);\n"
-        "  if (i + 1 < get_global_size(0)) { vstore3(vload3(0, x + 3 * i) / vload3(0, y + 3 * i), 0, o + 3 * i); return; }\n"
+        "  if (i + 1 < get_global_size(0)) {\n"
+        "    vstore3(vload3(0, x + 3 * i) / vload3(0, y + 3 * i), 0, o + 3 * i);\n"
+        "    return;\n"
+        "  }\n"
         "  float3 a = (float3)(x[3 * i], x[3 * i + 1], NAN), b = (float3)(y[3 * i], y[3 * i + 1], NAN), q = a / b;\n"
         "  o[3 * i] = q.x; o[3 * i + 1] = q.y; }\n"
         "kernel void d4(global const float4 *x, global const float4 *y, global float4 *o)\n"

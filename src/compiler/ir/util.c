@@ -807,8 +807,9 @@ void mc_copy_attributes_at(LLVMValueRef from, LLVMValueRef to, LLVMAttributeInde
 
 void mc_copy_function_attributes(LLVMValueRef from, LLVMValueRef to)
 {
-    for (unsigned k = 0; k <= LLVMCountParams(from); k++)
-        mc_copy_attributes_at(from, to, k == 0 ? (LLVMAttributeIndex)LLVMAttributeFunctionIndex : (LLVMAttributeIndex)k);
+    mc_copy_attributes_at(from, to, LLVMAttributeFunctionIndex);
+    for (unsigned k = 1; k <= LLVMCountParams(from); k++)
+        mc_copy_attributes_at(from, to, k);
 }
 
 void mc_copy_name(LLVMValueRef to, LLVMValueRef from)

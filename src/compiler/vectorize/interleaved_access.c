@@ -668,7 +668,8 @@ static bool ends_stretch(LLVMValueRef inst, bool stores)
     case LLVMCall: /* (a prefetch changes no byte any access sees) */
         if (mc_pure_intrinsic(mc_called_function(inst)) || mc_calls_intrinsic(inst, "llvm.prefetch."))
             return false;
-        return stores || !(mc_calls_intrinsic(inst, "llvm.masked.gather.") || mc_calls_intrinsic(inst, "llvm.masked.load."));
+        return stores ||
+               !(mc_calls_intrinsic(inst, "llvm.masked.gather.") || mc_calls_intrinsic(inst, "llvm.masked.load."));
     default:
         return false;
     }

@@ -234,7 +234,8 @@ static bool entered_by_few(const mc_uniformity *ua, LLVMBasicBlockRef bb)
                 return false;
             LLVMIntPredicate p = LLVMGetICmpPredicate(cond);
             int equal_side = p == LLVMIntEQ ? 0 : p == LLVMIntNE ? 1 : -1;
-            bool one_shared = mc_uniform_value(ua, LLVMGetOperand(cond, 0)) != mc_uniform_value(ua, LLVMGetOperand(cond, 1));
+            bool one_shared =
+                mc_uniform_value(ua, LLVMGetOperand(cond, 0)) != mc_uniform_value(ua, LLVMGetOperand(cond, 1));
             int to = equal_side >= 0 ? mc_cfg_block(g, LLVMGetSuccessor(term, (unsigned)equal_side)) : -1;
             return one_shared && to >= 0 && mc_dominates(g, to, below) &&
                    LLVMGetSuccessor(term, 0) != LLVMGetSuccessor(term, 1);
