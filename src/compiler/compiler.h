@@ -371,4 +371,45 @@ mosaic_sized_wg mosaic_executable_wg_for_size(mosaic_executable *exe, const mosa
 void mosaic_executable_free(mosaic_executable *exe);
 void mosaic_bitcode_free(mosaic_bitcode *bc);
 
+/* ---- The GPU (NVIDIA, PTX; src/compiler/gpu/ptx.c, docs/compiler.md) ---------
+ * Its programs are compiled and linked as the CPU's, for target->triple
+ * "nvptx64-unknown-nvidiacl"; their built-ins are libclc's, linked in here,
+ * and Mosaic's own work-item functions (builtins/nvptx/workitem.cl), which
+ * read what the GPU's registers cannot say from this struct.
+ *
+ * What the GPU's own work-item functions read, per launch: the device writes it into the module's
+ * global MOSAIC_GPU_LAUNCH_SYMBOL (cuModuleGetGlobal + a copy on the launch's stream) before each launch.
+ * A launch runs blocks of exactly local_size work-items (a partial last group is its own launch, so its
+ * block is smaller); get_group_id(d) = group_base[d] + ctaid.d.  The global is in the PTX only where a
+ * kernel reads it (none: the device writes nothing).  Dimensions at or above work_dim must hold sizes
+ * and num_groups 1, offsets and group_base 0, as mosaic_wg_ctx's.  The builtins' OpenCL C mirror
+ * (builtins/nvptx/workitem.cl) keeps this layout: 128 bytes. */
+#define MOSAIC_GPU_LAUNCH_SYMBOL "__mosaic_launch"
+typedef struct mosaic_gpu_launch {
+    uint64_t global_offset[3];
+    uint64_t global_size[3];
+    uint64_t enqueued_local_size[3];
+    uint64_t num_groups[3];
+    uint64_t group_base[3];
+    uint32_t work_dim;
+    uint32_t reserved;
+} mosaic_gpu_launch;
+
+/* An executable for the GPU: the kernels' table (mosaic_executable_kernel etc. answer as for the CPU) and
+ * their PTX for compute capability `sm` ("sm_90"); the device loads it with the driver's JIT. Same errors
+ * as mosaic_finalize (and CL_COMPILER_NOT_AVAILABLE where Mosaic was built without libclc's NVPTX
+ * library).  The table's wg_fn and wi_fn are NULL (the kernels are the PTX's entries of the same names),
+ * a __local argument is a 32-bit byte offset into the block's dynamic shared memory in the PTX (the
+ * launch gives the total), and mosaic_executable_wg_for_size has nothing for it. */
+cl_int mosaic_finalize_ptx(const mosaic_compiler_target *target, const mosaic_bitcode *executable,
+                           const char *options, const char *sm, mosaic_executable **out, char **log);
+/* The PTX text of an executable mosaic_finalize_ptx made (NUL-terminated; *size without the NUL), NULL for
+ * a CPU one. */
+const char *mosaic_executable_ptx(const mosaic_executable *exe, size_t *size);
+/* What a device keeps with an executable (the GPU's module, loaded from the PTX): release(data) runs
+ * when the executable is freed.  Attach once, before the executable is shared; attached gives data back
+ * (NULL: none). */
+void mosaic_executable_attach(mosaic_executable *exe, void *data, void (*release)(void *data));
+void *mosaic_executable_attached(const mosaic_executable *exe);
+
 #endif

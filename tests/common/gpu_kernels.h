@@ -35,4 +35,33 @@
     "    c[get_global_id(0)] = t[0];\n"                                                             \
     "}\n"
 
+/* What every work-item function answers, LAUNCH_VALUES slots a work-item at
+ * its global linear id: ids, sizes and offsets in three dimensions (and 0s
+ * and 1s in the fourth), the work dimension, the linear ids.  The GPU reads
+ * them from the launch (MOSAIC_GPU_LAUNCH_SYMBOL) and its registers. */
+#define LAUNCH_VALUES 32
+#define LAUNCH_VALUES_SOURCE                                                                         \
+    "kernel void launch_values(global ulong *out)\n"                                                 \
+    "{\n"                                                                                            \
+    "    global ulong *o = out + 32 * get_global_linear_id();\n"                                     \
+    "    for (uint d = 0; d < 3; d++) {\n"                                                           \
+    "        o[d] = get_global_id(d);\n"                                                             \
+    "        o[3 + d] = get_local_id(d);\n"                                                          \
+    "        o[6 + d] = get_group_id(d);\n"                                                          \
+    "        o[9 + d] = get_local_size(d);\n"                                                        \
+    "        o[12 + d] = get_enqueued_local_size(d);\n"                                              \
+    "        o[15 + d] = get_global_size(d);\n"                                                      \
+    "        o[18 + d] = get_num_groups(d);\n"                                                       \
+    "        o[21 + d] = get_global_offset(d);\n"                                                    \
+    "    }\n"                                                                                        \
+    "    o[24] = get_work_dim();\n"                                                                  \
+    "    o[25] = get_global_linear_id();\n"                                                          \
+    "    o[26] = get_local_linear_id();\n"                                                           \
+    "    uint past = 3 + (o[0] & 1);\n"                                                              \
+    "    o[27] = get_global_id(past) | get_local_id(past) | get_group_id(past) |\n"                  \
+    "            get_global_offset(past);\n"                                                         \
+    "    o[28] = get_local_size(past) + get_enqueued_local_size(past) + get_global_size(past) +\n"   \
+    "            get_num_groups(past);\n"                                                            \
+    "}\n"
+
 #endif

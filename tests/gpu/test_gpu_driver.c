@@ -7,8 +7,11 @@
  * CL_BUILD_PROGRAM_FAILURE and a log; OpenCL C through Mosaic's front end and
  * PTX back end (compiler/gpu/ptx.c, libclc's built-ins) runs and computes
  * what the host does, a __local argument given as an offset into the
- * block's dynamic shared memory included.  Where the driver or a GPU is missing, each case says
- * so and is skipped.
+ * block's dynamic shared memory included, and the work-item functions
+ * answer what OpenCL says for a 2D NDRange with an offset and partial last
+ * groups, launched as a device does (MOSAIC_GPU_LAUNCH_SYMBOL written
+ * before each launch, a partial group a launch of its own).  Where the
+ * driver or a GPU is missing, each case says so and is skipped.
  */
 #include <libgen.h>
 #include <limits.h>
@@ -209,7 +212,7 @@ TEST(refuses_bad_ptx)
 }
 
 /* OpenCL C through Mosaic to PTX for GPU 0, loaded; NULL when it fails. */
-static CUmodule mosaic_module(const char *source)
+static CUmodule mosaic_module(const char *source, const char *options)
 {
     int major = 0, minor = 0;
     CHECK_CU(driver.cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, 0));
@@ -219,7 +222,7 @@ static CUmodule mosaic_module(const char *source)
     static const mosaic_compiler_target gpu_target = {.triple = MC_PTX_TRIPLE};
     mosaic_bitcode obj = {0};
     char *front_log = NULL, *ptx = NULL, log[4096];
-    cl_int r = mosaic_compile_source(&gpu_target, source, "", 0, NULL, &obj, &front_log);
+    cl_int r = mosaic_compile_source(&gpu_target, source, options, 0, NULL, &obj, &front_log);
     CHECK(r == CL_SUCCESS, "front end: %s", front_log ? front_log : "");
     free(front_log);
     mosaic_strbuf ptx_log = {0};
@@ -241,12 +244,37 @@ static CUmodule mosaic_module(const char *source)
     return module;
 }
 
+/* What the work-item functions of `module` read, for a launch of a
+ * `work_dim` NDRange of `global` work-items in groups of `local` from
+ * `offset`, whose blocks are its groups from `base` on (mosaic_gpu_launch;
+ * dimensions past work_dim as OpenCL answers them); nothing where no kernel
+ * reads it.  The copy is synchronous, before the launch that follows. */
+static void set_launch(CUmodule module, unsigned work_dim, const size_t global[3], const size_t local[3],
+                       const size_t offset[3], const size_t base[3])
+{
+    CUdeviceptr launch = 0;
+    size_t bytes = 0;
+    if (driver.cuModuleGetGlobal(&launch, &bytes, module, MOSAIC_GPU_LAUNCH_SYMBOL) != CUDA_SUCCESS)
+        return;
+    CHECK(bytes == sizeof(mosaic_gpu_launch), "%s has %zu bytes", MOSAIC_GPU_LAUNCH_SYMBOL, bytes);
+    mosaic_gpu_launch l = {.work_dim = work_dim};
+    for (unsigned d = 0; d < 3; d++) {
+        bool in = d < work_dim;
+        l.global_offset[d] = in ? offset[d] : 0;
+        l.global_size[d] = in ? global[d] : 1;
+        l.enqueued_local_size[d] = in ? local[d] : 1;
+        l.num_groups[d] = in ? (global[d] + local[d] - 1) / local[d] : 1;
+        l.group_base[d] = in ? base[d] : 0;
+    }
+    CHECK_CU(driver.cuMemcpyHtoD(launch, &l, sizeof l));
+}
+
 TEST(runs_mosaic_ptx)
 {
     NEED_GPU();
     if (!mc_ptx_available())
         TEST_SKIP("no libclc NVPTX library (Debian's libclc-16)");
-    CUmodule module = mosaic_module(WAVES_SOURCE);
+    CUmodule module = mosaic_module(WAVES_SOURCE, "");
     if (!module)
         return;
     CUfunction kernel = NULL;
@@ -263,6 +291,7 @@ TEST(runs_mosaic_ptx)
     int n = N;
     void *arguments[] = {&da, &dc, &n};
     if (kernel) {
+        set_launch(module, 1, (size_t[3]){N}, (size_t[3]){GROUP}, (size_t[3]){0}, (size_t[3]){0});
         CHECK_CU(driver.cuLaunchKernel(kernel, N / GROUP, 1, 1, GROUP, 1, 1, 0, NULL, arguments, NULL));
         CHECK_CU(driver.cuCtxSynchronize());
         CHECK_CU(driver.cuMemcpyDtoH(c, dc, N * sizeof *c));
@@ -287,7 +316,7 @@ TEST(local_argument)
     NEED_GPU();
     if (!mc_ptx_available())
         TEST_SKIP("no libclc NVPTX library (Debian's libclc-16)");
-    CUmodule module = mosaic_module(GROUP_SUMS_SOURCE);
+    CUmodule module = mosaic_module(GROUP_SUMS_SOURCE, "");
     if (!module)
         return;
     CUfunction kernel = NULL;
@@ -305,6 +334,7 @@ TEST(local_argument)
     unsigned offset = PAD * sizeof(float);
     void *arguments[] = {&da, &offset, &dc};
     if (kernel) {
+        set_launch(module, 1, (size_t[3]){N}, (size_t[3]){GROUP}, (size_t[3]){0}, (size_t[3]){0});
         CHECK_CU(driver.cuLaunchKernel(kernel, N / GROUP, 1, 1, GROUP, 1, 1, (unsigned)(offset + GROUP * sizeof(float)),
                                        NULL, arguments, NULL));
         CHECK_CU(driver.cuCtxSynchronize());
@@ -323,6 +353,58 @@ TEST(local_argument)
     CHECK_CU(driver.cuMemFree(dc));
     CHECK_CU(driver.cuModuleUnload(module));
     free(a), free(c);
+}
+
+/* A 2D NDRange of 37 x 5 work-items from (3, 100) in groups of 8 x 2, as
+ * a device runs it: the whole groups in one launch, then the partial last
+ * column, row and corner each in a launch of its own, with smaller blocks
+ * and the base of their groups; every work-item's answers checked. */
+TEST(launch_values)
+{
+    NEED_GPU();
+    if (!mc_ptx_available())
+        TEST_SKIP("no libclc NVPTX library (Debian's libclc-16)");
+    CUmodule module = mosaic_module(LAUNCH_VALUES_SOURCE, "-cl-std=CL3.0");
+    if (!module)
+        return;
+    CUfunction kernel = NULL;
+    CHECK_CU(driver.cuModuleGetFunction(&kernel, module, "launch_values"));
+    enum { GX = 37, GY = 5, LX = 8, LY = 2, OX = 3, OY = 100 };
+    const size_t global[3] = {GX, GY, 1}, local[3] = {LX, LY, 1}, offset[3] = {OX, OY, 0};
+    size_t bytes = (size_t)GX * GY * LAUNCH_VALUES * sizeof(uint64_t);
+    uint64_t *out = malloc(bytes);
+    CUdeviceptr dout = 0;
+    CHECK_CU(driver.cuMemAlloc(&dout, bytes));
+    CHECK_CU(driver.cuMemsetD8Async(dout, 0xee, bytes, NULL));
+    void *arguments[] = {&dout};
+    for (int part = 0; part < 4 && kernel; part++) {
+        /* the whole groups; the last column's; the last row's; the corner */
+        unsigned x_last = part & 1, y_last = part >> 1;
+        unsigned grid[2] = {x_last ? 1 : GX / LX, y_last ? 1 : GY / LY};
+        unsigned block[2] = {x_last ? GX % LX : LX, y_last ? GY % LY : LY};
+        set_launch(module, 2, global, local, offset, (size_t[3]){x_last ? GX / LX : 0, y_last ? GY / LY : 0, 0});
+        CHECK_CU(driver.cuLaunchKernel(kernel, grid[0], grid[1], 1, block[0], block[1], 1, 0, NULL, arguments, NULL));
+        CHECK_CU(driver.cuCtxSynchronize());
+    }
+    CHECK_CU(driver.cuMemcpyDtoH(out, dout, bytes));
+    int wrong = 0;
+    for (unsigned y = 0; y < GY && out; y++)
+        for (unsigned x = 0; x < GX; x++) {
+            const uint64_t *o = out + (y * GX + x) * LAUNCH_VALUES;
+            size_t lx = x % LX, ly = y % LY;
+            size_t sx = x / LX == GX / LX ? GX % LX : LX, sy = y / LY == GY / LY ? GY % LY : LY; /* partial last */
+            uint64_t want[29] = {x + OX, y + OY, 0, lx, ly, 0, x / LX, y / LY, 0, sx, sy, 1, LX, LY, 1, GX, GY, 1,
+                                 (GX + LX - 1) / LX, (GY + LY - 1) / LY, 1, OX, OY, 0, 2, y * GX + x, ly * sx + lx,
+                                 0, 4};
+            for (int v = 0; v < 29; v++)
+                if (o[v] != want[v] && wrong++ < 8)
+                    CHECK(0, "work-item (%u, %u), value %d: %llu, not %llu", x, y, v, (unsigned long long)o[v],
+                          (unsigned long long)want[v]);
+        }
+    CHECK(wrong == 0, "%d values wrong", wrong);
+    CHECK_CU(driver.cuMemFree(dout));
+    CHECK_CU(driver.cuModuleUnload(module));
+    free(out);
 }
 
 int main(int argc, char **argv)

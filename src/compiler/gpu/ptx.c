@@ -1,6 +1,7 @@
 /*
- * The PTX back end (ptx.h): bitcode of nvptx64 -> libclc linked in ->
- * non-kernels internal -> O2 -> PTX for one compute capability.
+ * The PTX back end (ptx.h): bitcode of nvptx64 -> Mosaic's work-item
+ * functions, then libclc, linked in -> the kernel table read -> non-kernels
+ * internal -> O2 -> PTX for one compute capability.
  *
  * libclc's NVPTX library (nvptx64--nvidiacl.bc) defines OpenCL C's built-ins
  * in the names and address spaces clang gives a program of the same triple
@@ -9,6 +10,12 @@
  * its functions are linkonce_odr, so the optimiser drops those no kernel
  * calls.  A call left to a function with no body after that is a built-in
  * the GPU lacks: the build fails naming it, rather than the driver's JIT.
+ *
+ * Its work-item functions know only the block and the grid (get_global_id
+ * is ctaid * ntid + tid, and there is no get_global_offset): Mosaic's own,
+ * builtins/nvptx/workitem.cl, read the rest from MOSAIC_GPU_LAUNCH_SYMBOL,
+ * linked in first as strong definitions, which libclc's linkonce_odr copies
+ * of the same names do not replace.
  */
 #include "compiler/gpu/ptx.h"
 
@@ -19,11 +26,13 @@
 
 #include <llvm-c/BitReader.h>
 #include <llvm-c/Core.h>
+#include <llvm-c/IRReader.h>
 #include <llvm-c/Linker.h>
 #include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
 
 #include "compiler/frontend/binary.h"
+#include "compiler/ir/kernel_info.h"
 #include "compiler/ir/llvm.h"
 #include "compiler/ir/llvm_passes.h"
 #include "compiler/ir/log.h"
@@ -165,28 +174,85 @@ static bool local_arguments_as_offsets(LLVMModuleRef m, LLVMValueRef kernel)
     return true;
 }
 
-/* The program's module with libclc linked in and everything but the kernels
- * internal; NULL (logged, *r set) on failure. */
-static LLVMModuleRef linked_program(LLVMContextRef c, const mosaic_bitcode *program, mosaic_strbuf *log, cl_int *r)
+/* Links `lib` (taken) into m, in m's triple and data layout. */
+static cl_int link_in(LLVMModuleRef m, LLVMModuleRef lib, const char *what, mosaic_strbuf *log)
 {
-    *r = CL_BUILD_PROGRAM_FAILURE;
+    LLVMSetTarget(lib, LLVMGetTarget(m)); /* the library's own spelling of the same triple */
+    LLVMSetDataLayout(lib, LLVMGetDataLayoutStr(m));
+    if (LLVMLinkModules2(m, lib)) { /* takes lib */
+        mosaic_strbuf_printf(log, "error: cannot link %s into the program\n", what);
+        return CL_BUILD_PROGRAM_FAILURE;
+    }
+    return CL_SUCCESS;
+}
+
+/* The launch's values never change while a kernel runs (the device writes
+ * them between launches): every load of them is invariant, so the optimiser
+ * may reuse one across the kernel's stores and the code generator reads
+ * them through the non-coherent cache (ld.global.nc). */
+static void loads_invariant(LLVMValueRef v, unsigned kind, LLVMValueRef empty, int depth)
+{
+    for (LLVMUseRef u = LLVMGetFirstUse(v); u && depth < 8; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        if (LLVMIsALoadInst(user))
+            LLVMSetMetadata(user, kind, empty);
+        else if (LLVMIsAGetElementPtrInst(user) || LLVMIsABitCastInst(user) ||
+                 (LLVMIsAConstantExpr(user) && (LLVMGetConstOpcode(user) == LLVMGetElementPtr ||
+                                                LLVMGetConstOpcode(user) == LLVMBitCast)))
+            loads_invariant(user, kind, empty, depth + 1);
+    }
+}
+
+/* A kernel clang made of a block (device-side enqueue), whose address is
+ * taken: not one of the program's. */
+static bool is_block_kernel(LLVMValueRef f)
+{
+    for (LLVMUseRef u = LLVMGetFirstUse(f); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        if (!LLVMIsACallInst(user) || LLVMGetCalledValue(user) != f)
+            return true;
+    }
+    return false;
+}
+
+/* The program's module with Mosaic's work-item functions and libclc linked
+ * in, its kernels' table read (into `table` when not NULL), everything but
+ * the kernels and the launch's values internal; NULL (logged, *r set) on
+ * failure. */
+static LLVMModuleRef linked_program(LLVMContextRef c, LLVMTargetMachineRef tm, const mosaic_bitcode *program,
+                                    mc_ptx_program *table, mosaic_strbuf *log, cl_int *r)
+{
     LLVMModuleRef m = NULL;
-    if (mc_blob_load(c, program, &m, log) != CL_SUCCESS)
+    *r = mc_blob_load(c, program, &m, log);
+    if (*r != CL_SUCCESS)
         return NULL;
+    *r = CL_BUILD_PROGRAM_FAILURE;
     if (strncmp(LLVMGetTarget(m), "nvptx64", 7) != 0) {
         mosaic_strbuf_printf(log, "error: the program was compiled for %s, not for the GPU (%s)\n", LLVMGetTarget(m),
                              MC_PTX_TRIPLE);
         LLVMDisposeModule(m);
         return NULL;
     }
-    LLVMModuleRef clc = parse_file(c, MOSAIC_LIBCLC_NVPTX_PATH, log);
-    if (!clc) {
-        LLVMDisposeModule(m);
-        return NULL;
+    LLVMTargetDataRef td = LLVMCreateTargetDataLayout(tm);
+    char *layout = LLVMCopyStringRepOfTargetData(td);
+    LLVMSetDataLayout(m, layout);
+    LLVMDisposeMessage(layout);
+    if (table) /* the program's own variables, before anything is linked in */
+        for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
+            if (!LLVMIsDeclaration(g) && LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == 1)
+                table->global_variables_size += (size_t)LLVMABISizeOfType(td, LLVMGlobalGetValueType(g));
+    LLVMModuleRef own = NULL, clc = NULL;
+    *r = mc_load_gpu_builtin_file(c, "workitem", &own, log);
+    if (*r == CL_SUCCESS)
+        *r = link_in(m, own, "the GPU's work-item functions", log);
+    if (*r == CL_SUCCESS) {
+        *r = CL_BUILD_PROGRAM_FAILURE;
+        clc = parse_file(c, MOSAIC_LIBCLC_NVPTX_PATH, log);
     }
-    LLVMSetTarget(clc, LLVMGetTarget(m)); /* the library's own spelling of the same triple */
-    if (LLVMLinkModules2(m, clc)) {       /* takes clc */
-        mosaic_strbuf_printf(log, "error: cannot link the GPU's built-ins into the program\n");
+    if (clc)
+        *r = link_in(m, clc, "the GPU's built-ins (libclc)", log);
+    if (*r != CL_SUCCESS) {
+        LLVMDisposeTargetData(td);
         LLVMDisposeModule(m);
         return NULL;
     }
@@ -211,19 +277,142 @@ static LLVMModuleRef linked_program(LLVMContextRef c, const mosaic_bitcode *prog
                 kernels = more, kernels[nk++] = f;
         }
     }
-    for (size_t k = 0; k < nk && fine; k++) /* each remade: not while walking the list */
+    /* the table: the program's kernels as the CPU's finalize lists them
+     * (module order, block kernels left out), read before their __local
+     * arguments become offsets */
+    if (fine && table && nk) {
+        table->kernels = calloc(nk, sizeof *table->kernels);
+        fine = table->kernels != NULL;
+    }
+    *r = CL_SUCCESS;
+    for (size_t k = 0; k < nk && fine && table && *r == CL_SUCCESS; k++)
+        if (!is_block_kernel(kernels[k]) &&
+            (*r = mc_kernel_info_from_ir(td, kernels[k], &table->kernels[table->num_kernels], log)) == CL_SUCCESS)
+            table->num_kernels++;
+    LLVMDisposeTargetData(td);
+    for (size_t k = 0; k < nk && fine && *r == CL_SUCCESS; k++) /* each remade: not while walking the list */
         fine = local_arguments_as_offsets(m, kernels[k]);
     free(kernels);
-    if (!fine) {
-        *r = mc_out_of_memory(log);
+    if (!fine || *r != CL_SUCCESS) {
+        if (!fine)
+            *r = mc_out_of_memory(log);
         LLVMDisposeModule(m);
         return NULL;
     }
-    *r = CL_SUCCESS;
     for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
-        if (!LLVMIsDeclaration(g))
+        if (!LLVMIsDeclaration(g) && strcmp(LLVMGetValueName(g), MOSAIC_GPU_LAUNCH_SYMBOL) != 0)
             LLVMSetLinkage(g, LLVMInternalLinkage);
+    LLVMValueRef launch = LLVMGetNamedGlobal(m, MOSAIC_GPU_LAUNCH_SYMBOL);
+    if (launch) {
+        unsigned kind = LLVMGetMDKindIDInContext(c, "invariant.load", 14);
+        loads_invariant(launch, kind, LLVMMetadataAsValue(c, LLVMMDNodeInContext2(c, NULL, 0)), 0);
+    }
     return m;
+}
+
+/* OpenCL's __constant is NVPTX's address space 4, the GPU's .const bank:
+ * 64 KiB a module fills with its own data, which a buffer's address does
+ * not point into.  A __constant kernel argument is a buffer in global
+ * memory, so every __constant pointer and variable becomes a global one
+ * (address space 1, read through the caches as any other).  With opaque
+ * pointers an address space is only ever written `addrspace(4)` in the
+ * module's text, so the text is rewritten and read back; the parser
+ * renames intrinsics whose names spell the old space (llvm.memcpy.p0.p4).
+ * Returns the new module (the old one disposed), or NULL (logged). */
+static LLVMModuleRef constant_as_global(LLVMContextRef c, LLVMModuleRef m, mosaic_strbuf *log)
+{
+    static const char from[] = "addrspace(4)", to[] = "addrspace(1)";
+    char *text = LLVMPrintModuleToString(m);
+    LLVMDisposeModule(m);
+    if (!text) {
+        mc_out_of_memory(log);
+        return NULL;
+    }
+    for (char *p = strstr(text, from); p; p = strstr(p + sizeof from - 1, from))
+        memcpy(p, to, sizeof to - 1);
+    LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(text, strlen(text), "mosaic-gpu-program");
+    LLVMDisposeMessage(text);
+    LLVMModuleRef out = NULL;
+    char *error = NULL;
+    if (!buf) {
+        mc_out_of_memory(log);
+    } else if (LLVMParseIRInContext(c, buf, &out, &error)) { /* takes buf */
+        mosaic_strbuf_printf(log, "error: the program's __constant memory could not be made global: %s\n",
+                             error ? error : "");
+        LLVMDisposeMessage(error);
+        out = NULL;
+    }
+    return out;
+}
+
+/* Adds to `list` (of *n, room for *cap) what is not in it yet; false: out
+ * of memory. */
+static bool add_unique(LLVMValueRef **list, size_t *n, size_t *cap, LLVMValueRef v)
+{
+    for (size_t i = 0; i < *n; i++)
+        if ((*list)[i] == v)
+            return true;
+    if (*n == *cap) {
+        size_t more = *cap ? 2 * *cap : 16;
+        LLVMValueRef *l = realloc(*list, more * sizeof *l);
+        if (!l)
+            return false;
+        *list = l, *cap = more;
+    }
+    (*list)[(*n)++] = v;
+    return true;
+}
+
+typedef struct shared_walk {
+    LLVMValueRef *functions, *variables;
+    size_t nf, cf, nv, cv;
+    bool oom;
+} shared_walk;
+
+/* The shared variables and defined functions operand v names, through
+ * constant expressions. */
+static void walk_operand(shared_walk *w, LLVMValueRef v, int depth)
+{
+    if (LLVMIsAFunction(v)) {
+        if (!LLVMIsDeclaration(v))
+            w->oom |= !add_unique(&w->functions, &w->nf, &w->cf, v);
+    } else if (LLVMIsAGlobalVariable(v)) {
+        if (LLVMGetPointerAddressSpace(LLVMTypeOf(v)) == 3 && !LLVMIsDeclaration(v))
+            w->oom |= !add_unique(&w->variables, &w->nv, &w->cv, v);
+    } else if (LLVMIsAConstantExpr(v) && depth < 8) {
+        int n = LLVMGetNumOperands(v);
+        for (int i = 0; i < n; i++)
+            walk_operand(w, LLVMGetOperand(v, i), depth + 1);
+    }
+}
+
+/* Bytes of the static __local variables (shared memory) kernel f and what it
+ * calls use, each at its alignment in order of first use: what ptxas lays
+ * out, near enough (the driver's CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES is
+ * exact); the dynamic shared memory of __local arguments is declared, not
+ * defined, and not counted.  0 when out of memory. */
+static size_t static_shared_size(LLVMTargetDataRef td, LLVMValueRef f)
+{
+    shared_walk w = {0};
+    w.oom = !add_unique(&w.functions, &w.nf, &w.cf, f);
+    for (size_t i = 0; i < w.nf && !w.oom; i++)
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(w.functions[i]); bb; bb = LLVMGetNextBasicBlock(bb))
+            for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
+                int n = LLVMGetNumOperands(in);
+                for (int k = 0; k < n; k++)
+                    walk_operand(&w, LLVMGetOperand(in, k), 0);
+            }
+    size_t offset = 0;
+    for (size_t i = 0; i < w.nv && !w.oom; i++) {
+        LLVMTypeRef t = LLVMGlobalGetValueType(w.variables[i]);
+        size_t align = LLVMABIAlignmentOfType(td, t);
+        if (LLVMGetAlignment(w.variables[i]) > align)
+            align = LLVMGetAlignment(w.variables[i]);
+        offset = (offset + align - 1) / align * align + (size_t)LLVMABISizeOfType(td, t);
+    }
+    free(w.functions);
+    free(w.variables);
+    return w.oom ? 0 : offset;
 }
 
 /* A function the optimised program still calls without a body (an
@@ -236,10 +425,36 @@ static const char *missing_function(LLVMModuleRef m)
     return NULL;
 }
 
-cl_int mc_ptx_from_program(const mosaic_bitcode *program, const char *sm, char **ptx, size_t *size, mosaic_strbuf *log)
+/* After the optimiser: the kernels' shared variables counted, and the
+ * launch's values gone where nothing reads them (the device then finds no
+ * MOSAIC_GPU_LAUNCH_SYMBOL and writes nothing). */
+static void after_optimiser(LLVMModuleRef m, LLVMTargetMachineRef tm, mc_ptx_program *table)
 {
-    *ptx = NULL;
-    *size = 0;
+    LLVMValueRef launch = LLVMGetNamedGlobal(m, MOSAIC_GPU_LAUNCH_SYMBOL);
+    if (launch && !LLVMGetFirstUse(launch))
+        LLVMDeleteGlobal(launch);
+    if (!table)
+        return;
+    LLVMTargetDataRef td = LLVMCreateTargetDataLayout(tm);
+    for (size_t k = 0; k < table->num_kernels; k++) {
+        LLVMValueRef f = LLVMGetNamedFunction(m, table->kernels[k].name);
+        table->kernels[k].static_local_mem_size = f ? static_shared_size(td, f) : 0;
+    }
+    LLVMDisposeTargetData(td);
+}
+
+void mc_ptx_program_clear(mc_ptx_program *p)
+{
+    free(p->ptx);
+    for (size_t k = 0; k < p->num_kernels; k++)
+        mc_kernel_info_clear(&p->kernels[k]);
+    free(p->kernels);
+    memset(p, 0, sizeof *p);
+}
+
+cl_int mc_ptx_build(const mosaic_bitcode *program, const char *sm, mc_ptx_program *out, mosaic_strbuf *log)
+{
+    memset(out, 0, sizeof *out);
     if (!mc_ptx_available()) {
         mosaic_strbuf_printf(log, "error: no built-ins for the GPU: libclc's NVPTX library (Debian's libclc-16) "
                                   "was not found when Mosaic was built, or is gone (%s)\n",
@@ -254,21 +469,19 @@ cl_int mc_ptx_from_program(const mosaic_bitcode *program, const char *sm, char *
         LLVMDisposeMessage(message);
         return CL_COMPILER_NOT_AVAILABLE;
     }
-    LLVMTargetMachineRef tm = LLVMCreateTargetMachine(target, code_triple, sm, "", LLVMCodeGenLevelAggressive,
-                                                      LLVMRelocDefault, LLVMCodeModelDefault);
+    LLVMTargetMachineRef tm = LLVMCreateTargetMachine(target, code_triple, sm ? sm : "", "",
+                                                      LLVMCodeGenLevelAggressive, LLVMRelocDefault,
+                                                      LLVMCodeModelDefault);
     LLVMContextRef c = mc_context_create(log); /* an error diagnostic goes to the log, not exit() */
     cl_int r = CL_BUILD_PROGRAM_FAILURE;
-    LLVMModuleRef m = tm && c ? linked_program(c, program, log, &r) : NULL;
+    LLVMModuleRef m = tm && c ? linked_program(c, tm, program, out, log, &r) : NULL;
     if (!tm)
-        mosaic_strbuf_printf(log, "error: no NVPTX code generator for %s\n", sm);
+        mosaic_strbuf_printf(log, "error: no NVPTX code generator for %s\n", sm ? sm : "(none)");
     else if (!c)
         r = mc_out_of_memory(log);
+    if (r == CL_SUCCESS && !(m = constant_as_global(c, m, log)))
+        r = CL_BUILD_PROGRAM_FAILURE;
     if (r == CL_SUCCESS) {
-        LLVMTargetDataRef td = LLVMCreateTargetDataLayout(tm);
-        char *layout = LLVMCopyStringRepOfTargetData(td);
-        LLVMSetDataLayout(m, layout);
-        LLVMDisposeMessage(layout);
-        LLVMDisposeTargetData(td);
         LLVMSetTarget(m, code_triple);
         r = mc_run_passes(m, tm, "default<O2>", log);
     }
@@ -277,6 +490,8 @@ cl_int mc_ptx_from_program(const mosaic_bitcode *program, const char *sm, char *
         mosaic_strbuf_printf(log, "error: the GPU has no built-in '%s'\n", missing);
         r = CL_BUILD_PROGRAM_FAILURE;
     }
+    if (r == CL_SUCCESS)
+        after_optimiser(m, tm, out);
     LLVMMemoryBufferRef text = NULL;
     if (r == CL_SUCCESS && LLVMTargetMachineEmitToMemoryBuffer(tm, m, LLVMAssemblyFile, &message, &text)) {
         mosaic_strbuf_printf(log, "error: PTX generation failed: %s\n", message ? message : "");
@@ -285,11 +500,11 @@ cl_int mc_ptx_from_program(const mosaic_bitcode *program, const char *sm, char *
     }
     if (text) {
         size_t n = LLVMGetBufferSize(text);
-        *ptx = malloc(n + 1);
-        if (*ptx) {
-            memcpy(*ptx, LLVMGetBufferStart(text), n);
-            (*ptx)[n] = 0;
-            *size = n;
+        out->ptx = malloc(n + 1);
+        if (out->ptx) {
+            memcpy(out->ptx, LLVMGetBufferStart(text), n);
+            out->ptx[n] = 0;
+            out->ptx_size = n;
         } else {
             r = mc_out_of_memory(log);
         }
@@ -301,5 +516,18 @@ cl_int mc_ptx_from_program(const mosaic_bitcode *program, const char *sm, char *
         LLVMContextDispose(c);
     if (tm)
         LLVMDisposeTargetMachine(tm);
+    if (r != CL_SUCCESS)
+        mc_ptx_program_clear(out);
+    return r;
+}
+
+cl_int mc_ptx_from_program(const mosaic_bitcode *program, const char *sm, char **ptx, size_t *size, mosaic_strbuf *log)
+{
+    mc_ptx_program p;
+    cl_int r = mc_ptx_build(program, sm, &p, log);
+    *ptx = p.ptx;
+    *size = p.ptx_size;
+    p.ptx = NULL;
+    mc_ptx_program_clear(&p);
     return r;
 }

@@ -1,12 +1,14 @@
 /*
  * PTX for NVIDIA GPUs from a program's bitcode: the back end the GPU device
- * (src/devices/cuda, not offered yet) will finalize programs with.  The
+ * (src/devices/cuda) finalizes programs with (mosaic_finalize_ptx).  The
  * front end makes the bitcode for nvptx64 (mosaic_compiler_target.triple
  * MC_PTX_TRIPLE), so OpenCL's address spaces are numbered as NVPTX numbers
- * them; this links in libclc's built-ins for NVPTX (Debian's libclc-16,
- * found at build time), makes everything but the kernels internal, runs
- * LLVM's O2 and the NVPTX back end for one compute capability.  The
- * driver's JIT makes machine code of the PTX (cuModuleLoadDataEx).
+ * them; this links in Mosaic's work-item functions (builtins/nvptx, which
+ * read MOSAIC_GPU_LAUNCH_SYMBOL) and libclc's built-ins for NVPTX (Debian's
+ * libclc-16, found at build time), makes everything but the kernels and
+ * the launch's values internal, runs LLVM's O2 and the NVPTX back end for
+ * one compute capability.  The driver's JIT makes machine code of the PTX
+ * (cuModuleLoadDataEx).
  */
 #ifndef MOSAIC_COMPILER_PTX_H
 #define MOSAIC_COMPILER_PTX_H
@@ -39,5 +41,21 @@ bool mc_ptx_available(void);
  * triple, a built-in it calls is missing, code generation failed) or
  * CL_COMPILER_NOT_AVAILABLE (no libclc), with the reason in `log`. */
 cl_int mc_ptx_from_program(const mosaic_bitcode *program, const char *sm, char **ptx, size_t *size, mosaic_strbuf *log);
+
+/* What mc_ptx_build makes of a program: mc_ptx_from_program's PTX, and the
+ * kernels' table as mosaic_finalize's (the program's kernels in its order,
+ * read before their __local arguments become offsets; no wg_fn or wi_fn;
+ * static_local_mem_size: the shared variables each kernel's code still
+ * uses after the optimiser). */
+typedef struct mc_ptx_program {
+    char *ptx;                    /* NUL-terminated */
+    size_t ptx_size;              /* without the NUL */
+    mosaic_kernel_info *kernels;
+    size_t num_kernels;
+    size_t global_variables_size; /* the program's own __global variables */
+} mc_ptx_program;
+/* mc_ptx_from_program's errors; *out empty on failure. */
+cl_int mc_ptx_build(const mosaic_bitcode *program, const char *sm, mc_ptx_program *out, mosaic_strbuf *log);
+void mc_ptx_program_clear(mc_ptx_program *p);
 
 #endif

@@ -40,6 +40,10 @@ size_t mc_builtin_file_count(void);
 cl_int mc_load_builtin_file(LLVMContextRef ctx, size_t index, LLVMModuleRef *out, mosaic_strbuf *log);
 /* The file defining builtin function `symbol` (a mangled name), or -1. */
 int mc_builtin_file_of(const char *symbol);
+/* The GPU's own built-ins (builtins/nvptx/NAME.cl), in a table of their own
+ * that the index above never reads: file `name` ("workitem") loaded lazily
+ * into ctx; CL_BUILD_PROGRAM_FAILURE when it is missing or unreadable. */
+cl_int mc_load_gpu_builtin_file(LLVMContextRef ctx, const char *name, LLVMModuleRef *out, mosaic_strbuf *log);
 /* The name a mangled OpenCL C function had in the source: "_Z5fractfPf" -> "fract". */
 void mc_source_name(const char *symbol, char *buf, size_t size);
 /* Does the device give generated code the runtime symbol `name`? */
@@ -55,6 +59,10 @@ unsigned mc_vector_registers(LLVMTargetMachineRef tm);
  * lower it.  Any such symbol is `failure` (the stage's *_PROGRAM_FAILURE). */
 cl_int mc_report_undefined(LLVMModuleRef m, bool with_builtins, const mosaic_compiler_target *target, cl_int failure,
                            mosaic_strbuf *log);
+/* The same for variables alone: what a GPU program's link can check, its
+ * functions being built-ins that only finalize links in (gpu/ptx.c). */
+cl_int mc_report_undefined_variables(LLVMModuleRef m, const mosaic_compiler_target *target, cl_int failure,
+                                     mosaic_strbuf *log);
 /* Appends the bytes of the file at path to out (nothing when it cannot be opened). */
 void mc_read_whole_file(const char *path, mosaic_strbuf *out);
 

@@ -214,6 +214,7 @@ typedef struct builtin_file {
     const char *name, *start, *end;
 } builtin_file;
 extern const builtin_file mosaic_builtins_table[];
+extern const builtin_file mosaic_gpu_builtins_table[];
 
 typedef struct builtin_symbol {
     char *name;
@@ -231,9 +232,9 @@ size_t mc_builtin_file_count(void)
     return n;
 }
 
-cl_int mc_load_builtin_file(LLVMContextRef ctx, size_t index, LLVMModuleRef *out, mosaic_strbuf *log)
+/* An embedded file, loaded lazily into ctx. */
+static cl_int load_blob(LLVMContextRef ctx, const builtin_file *f, LLVMModuleRef *out, mosaic_strbuf *log)
 {
-    const builtin_file *f = &mosaic_builtins_table[index];
     *out = NULL;
     LLVMMemoryBufferRef buf =
         LLVMCreateMemoryBufferWithMemoryRange(f->start, (size_t)(f->end - f->start), f->name, 0);
@@ -247,6 +248,21 @@ cl_int mc_load_builtin_file(LLVMContextRef ctx, size_t index, LLVMModuleRef *out
         return CL_BUILD_PROGRAM_FAILURE;
     }
     return CL_SUCCESS;
+}
+
+cl_int mc_load_builtin_file(LLVMContextRef ctx, size_t index, LLVMModuleRef *out, mosaic_strbuf *log)
+{
+    return load_blob(ctx, &mosaic_builtins_table[index], out, log);
+}
+
+cl_int mc_load_gpu_builtin_file(LLVMContextRef ctx, const char *name, LLVMModuleRef *out, mosaic_strbuf *log)
+{
+    for (const builtin_file *f = mosaic_gpu_builtins_table; f->name; f++)
+        if (!strcmp(f->name, name))
+            return load_blob(ctx, f, out, log);
+    *out = NULL;
+    mosaic_strbuf_printf(log, "error: the GPU's builtin file '%s' is not embedded in libmosaic\n", name);
+    return CL_BUILD_PROGRAM_FAILURE;
 }
 
 static int by_name(const void *a, const void *b)
@@ -561,6 +577,13 @@ cl_int mc_report_undefined(LLVMModuleRef m, bool with_builtins, const mosaic_com
                              src, user ? " called from '" : "", user ? where : "", user ? "'" : "", name);
         count++;
     }
+    return mc_report_undefined_variables(m, target, failure, log) != CL_SUCCESS || count ? failure : CL_SUCCESS;
+}
+
+cl_int mc_report_undefined_variables(LLVMModuleRef m, const mosaic_compiler_target *target, cl_int failure,
+                                     mosaic_strbuf *log)
+{
+    int count = 0;
     for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g)) {
         if (!LLVMIsDeclaration(g) || !LLVMGetFirstUse(g))
             continue;

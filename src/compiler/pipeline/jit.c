@@ -1,7 +1,8 @@
 /*
  * The executable: object code (built by the pipeline, finalize.c, or read
  * from the cache, object_cache.c) loaded into an ORC LLJIT, and the kernel
- * table the runtime asks about.  The builds for one local size it keeps
+ * table the runtime asks about; for the GPU, its PTX and table instead
+ * (mc_executable_of_ptx, no JIT).  The builds for one local size it keeps
  * (one_size.c) are attached and freed by executable.c: this file calls
  * neither, so one_size.c can build through it.
  */
@@ -33,6 +34,10 @@ struct mosaic_executable {
     /* its barrier kernels built for one local size, or NULL: one_size.c's,
      * attached and freed by executable.c */
     mc_one_size_builds *one_size;
+    char *ptx;          /* the GPU's (jit NULL), or NULL */
+    size_t ptx_size;
+    void *attached;     /* the device's (mosaic_executable_attach) */
+    void (*release)(void *attached);
 };
 
 static void session_error(void *user, LLVMErrorRef err)
@@ -266,6 +271,40 @@ void mc_executable_keep_one_size_builds(mosaic_executable *exe, mc_one_size_buil
     exe->one_size = builds;
 }
 
+mosaic_executable *mc_executable_of_ptx(char *ptx, size_t ptx_size, mosaic_kernel_info *kernels, size_t num_kernels,
+                                        size_t global_variables_size)
+{
+    mosaic_executable *exe = calloc(1, sizeof *exe);
+    if (!exe)
+        return NULL;
+    exe->ptx = ptx;
+    exe->ptx_size = ptx_size;
+    exe->kernels = kernels;
+    exe->num_kernels = num_kernels;
+    exe->global_variables_size = global_variables_size;
+    exe->optimised = true;
+    return exe;
+}
+
+const char *mosaic_executable_ptx(const mosaic_executable *exe, size_t *size)
+{
+    if (size)
+        *size = exe && exe->ptx ? exe->ptx_size : 0;
+    return exe ? exe->ptx : NULL;
+}
+
+void mosaic_executable_attach(mosaic_executable *exe, void *data, void (*release)(void *data))
+{
+    MOSAIC_ASSERT(!exe->attached);
+    exe->attached = data;
+    exe->release = release;
+}
+
+void *mosaic_executable_attached(const mosaic_executable *exe)
+{
+    return exe ? exe->attached : NULL;
+}
+
 size_t mosaic_executable_global_variables_size(const mosaic_executable *exe)
 {
     return exe ? exe->global_variables_size : 0;
@@ -276,6 +315,8 @@ void mc_executable_unload(mosaic_executable *exe)
     if (!exe)
         return;
     MOSAIC_ASSERT(!exe->one_size); /* executable.c freed them */
+    if (exe->attached && exe->release)
+        exe->release(exe->attached);
     if (exe->jit) {
         LLVMErrorRef err = LLVMOrcDisposeLLJIT(exe->jit);
         if (err)
@@ -284,5 +325,6 @@ void mc_executable_unload(mosaic_executable *exe)
     for (size_t i = 0; i < exe->num_kernels; i++)
         mc_kernel_info_clear(&exe->kernels[i]);
     free(exe->kernels);
+    free(exe->ptx);
     free(exe);
 }

@@ -2,7 +2,8 @@
  * Executables and kernels built for one local size, in three layers that
  * call downward only:
  *   executable.c  mosaic_finalize and mosaic_executable_free (compiler.h):
- *                 an executable with its builds for one local size;
+ *                 an executable with its builds for one local size; the
+ *                 GPU's, mosaic_finalize_ptx (gpu/ptx.c's PTX);
  *   one_size.c    the builds an executable keeps, made on request
  *                 (mosaic_executable_wg_for_size);
  *   jit.c         one finalize: the pipeline's object (or the cache's)
@@ -36,6 +37,10 @@ mc_one_size_builds *mc_executable_one_size_builds(const mosaic_executable *exe);
 void mc_executable_keep_one_size_builds(mosaic_executable *exe, mc_one_size_builds *builds);
 /* Frees what mc_finalize_one_size made (its builds freed before). */
 void mc_executable_unload(mosaic_executable *exe);
+/* The GPU's executable (mosaic_finalize_ptx): its PTX and kernel table,
+ * both taken, and no JIT; NULL when out of memory (nothing taken). */
+mosaic_executable *mc_executable_of_ptx(char *ptx, size_t ptx_size, mosaic_kernel_info *kernels, size_t num_kernels,
+                                        size_t global_variables_size);
 
 /* ---- one_size.c ---- */
 /* What an executable keeps to build its kernels again (a copy of the
