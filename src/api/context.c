@@ -13,6 +13,7 @@
 #include "api/api.h"
 #include "api/entry.h"
 #include "api/svm.h"
+#include "core/device.h"
 #include "core/engine.h"
 #include "core/trace.h"
 #include "core/util.h"
@@ -86,6 +87,19 @@ static void context_destroy(void *self)
     pthread_mutex_destroy(&context->lock);
     free(context);
     mosaic_trace_context_destroyed(); /* the last one completes the trace file */
+}
+
+/* A context's devices must share one memory (a device and its
+ * sub-devices): buffers do not yet move between the CPU's memory and a
+ * GPU's by themselves (docs/gpu.md, "One device per context"). */
+static cl_int check_one_memory(cl_uint num_devices, const cl_device_id *devices)
+{
+    for (cl_uint i = 1; i < num_devices; i++)
+        if (mosaic_device_mem_domain(devices[i]) != mosaic_device_mem_domain(devices[0]))
+            return MOSAIC_ERROR(CL_DEVICE_NOT_AVAILABLE, "%s and %s cannot share a context yet: Mosaic does not "
+                                "move buffers between their memories (use a context for each)",
+                                devices[0]->name, devices[i]->name);
+    return CL_SUCCESS;
 }
 
 /* Creates the context once every argument has been checked. */
@@ -169,6 +183,10 @@ clCreateContext(const cl_context_properties *properties, cl_uint num_devices, co
             return NULL;
         }
     }
+    if ((err = check_one_memory(num_devices, devices)) != CL_SUCCESS) {
+        mosaic_set_error(errcode_ret, err);
+        return NULL;
+    }
     return context_new(properties, num_properties, num_devices, devices, pfn_notify, user_data, errcode_ret);
 }
 
@@ -204,6 +222,11 @@ clCreateContextFromType(const cl_context_properties *properties, cl_device_type 
         return NULL;
     }
     mosaic_match_devices(platform, device_type, count, devices, &count);
+    if ((err = check_one_memory(count, devices)) != CL_SUCCESS) {
+        mosaic_set_error(errcode_ret, err);
+        free(devices);
+        return NULL;
+    }
     cl_context context = context_new(properties, num_properties, count, devices, pfn_notify, user_data, errcode_ret);
     free(devices);
     return context;

@@ -8,6 +8,7 @@
 #include "api/entry.h"
 #include "core/util.h"
 #include "devices/cpu/cpu.h"
+#include "devices/cuda/cuda.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -21,7 +22,10 @@
 
 static struct _cl_platform_id the_platform;
 static struct _cl_device_id cpu_device;
-static cl_device_id device_list[1];
+/* the GPUs NVIDIA's driver lists (devices/cuda), after the CPU */
+#define MAX_GPUS 16
+static struct _cl_device_id gpu_devices[MAX_GPUS];
+static cl_device_id device_list[1 + MAX_GPUS];
 static pthread_once_t platform_once = PTHREAD_ONCE_INIT;
 
 /* Platform extensions: those every device supports (the intersection of
@@ -87,8 +91,19 @@ static void platform_init(void)
     mosaic_cpu_init_root(&cpu_device); /* its worker pool; without it, commands fail with CL_OUT_OF_RESOURCES */
 
     device_list[0] = &cpu_device;
+    cl_uint n = 1;
+    unsigned gpus = mosaic_cuda_device_count();
+    for (unsigned i = 0; i < gpus && i < MAX_GPUS; i++) {
+        cl_device_id gpu = &gpu_devices[i];
+        mosaic_object_init(gpu, MOSAIC_DEVICE, &mosaic_dispatch, NULL);
+        gpu->platform = &the_platform;
+        gpu->type = CL_DEVICE_TYPE_GPU;
+        gpu->ops = &mosaic_cuda_ops;
+        if (mosaic_cuda_init_device(gpu, i)) /* describes it */
+            device_list[n++] = gpu;
+    }
     the_platform.devices = device_list;
-    the_platform.num_devices = 1;
+    the_platform.num_devices = n;
     compute_platform_extensions();
 }
 

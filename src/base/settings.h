@@ -37,6 +37,7 @@ struct mosaic_settings {
     X(BUILD, "build", 0, "build logs, how each kernel was built and why, the compiler's child processes") \
     X(LAUNCH, "launch", 0, "kernels built again for the local size they are launched with")             \
     X(CACHE, "cache", 0, "hits and misses of the kernel, front end, SPIR-V and validation caches")       \
+    X(DEVICE, "device", 0, "GPUs found or left out, and why; the GPU driver's failures")              \
     X(PASSES, "passes", 1, "the pipeline as it ran for each build: each pass, its time, its statistics")
 
 enum mosaic_debug_category {

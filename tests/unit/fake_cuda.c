@@ -121,6 +121,8 @@ CUresult cuDeviceGetAttribute(int *value, CUdevice_attribute attribute, CUdevice
     case CU_DEVICE_ATTRIBUTE_WARP_SIZE: *value = 32; break;
     case CU_DEVICE_ATTRIBUTE_CLOCK_RATE: *value = 1755000; break;
     case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *value = 4; break;
+    case CU_DEVICE_ATTRIBUTE_ECC_ENABLED: *value = 1; break;
+    case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE: *value = 50 * 1024 * 1024; break;
     case CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING: *value = 1; break;
     case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *value = 9; break;
     case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *value = 0; break;
@@ -231,7 +233,8 @@ CUresult cuMemAlloc(CUdeviceptr *address, size_t bytes)
         return CUDA_ERROR_INVALID_CONTEXT;
     if (!address || bytes == 0)
         return CUDA_ERROR_INVALID_VALUE;
-    void *p = bytes <= FAKE_MEMORY ? malloc(bytes) : NULL;
+    /* CUDA's allocations are aligned to 256 bytes at least */
+    void *p = bytes <= FAKE_MEMORY ? aligned_alloc(256, (bytes + 255) & ~(size_t)255) : NULL;
     if (!p)
         return CUDA_ERROR_OUT_OF_MEMORY;
     *address = (CUdeviceptr)(uintptr_t)p;

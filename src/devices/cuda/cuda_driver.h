@@ -70,6 +70,8 @@ enum {
     CU_DEVICE_ATTRIBUTE_WARP_SIZE = 10,
     CU_DEVICE_ATTRIBUTE_CLOCK_RATE = 13, /* kHz */
     CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16,
+    CU_DEVICE_ATTRIBUTE_ECC_ENABLED = 32,
+    CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE = 38, /* bytes */
     CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING = 41,
     CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75,
     CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76,
@@ -77,6 +79,15 @@ enum {
     CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS = 89,
     /* what a kernel may have after cuFuncSetAttribute raises its limit */
     CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97,
+};
+
+/* ---- CUfunction_attribute: what a launch asks of a kernel and sets (same
+ * reference, enum CUfunction_attribute_enum) -------------------------------- */
+enum {
+    CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 0, /* what the kernel's registers allow */
+    CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1,     /* its static __shared__ (OpenCL __local) bytes */
+    CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES = 3,      /* a thread's local (OpenCL private) memory */
+    CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8, /* raised to use more than 48 KiB */
 };
 
 /* ---- CUjit_option: the JIT's logs, for cuModuleLoadDataEx (same reference,

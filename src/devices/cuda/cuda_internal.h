@@ -1,0 +1,81 @@
+/* What the GPU device's files share (cuda.h lists them): the driver, each
+ * GPU's state, and the ops each file implements. */
+#ifndef MOSAIC_CUDA_INTERNAL_H
+#define MOSAIC_CUDA_INTERNAL_H
+
+#include <pthread.h>
+
+#include "devices/cuda/cuda.h"
+#include "devices/cuda/cuda_driver.h"
+
+/* The driver, opened once (mosaic_cuda_device_count) and never closed:
+ * the process may exit while a GPU still runs a command. */
+extern mosaic_cuda_driver mosaic_cuda;
+
+/* A command waiting for the executor, in submission order. */
+typedef struct cuda_job {
+    struct cuda_job *next;
+    cl_event command;
+} cuda_job;
+
+/* One GPU (device->impl).  Its commands run one at a time on its executor
+ * thread, each on `stream` and waited for before it completes: the engine
+ * has ordered them already, and the next command may use what this one
+ * wrote (docs/gpu.md, "How commands run"). */
+typedef struct cuda_gpu {
+    unsigned ordinal;
+    CUdevice device;
+    CUcontext context;          /* the GPU's primary context */
+    CUstream stream;            /* non-blocking: no implicit order with the legacy stream */
+    char sm[16];                /* "sm_90": what PTX is made for */
+    size_t shared_per_block;    /* __local bytes a block has without asking */
+    size_t shared_optin;        /* and with cuFuncSetAttribute: what the device reports */
+    unsigned max_grid[3];
+    pthread_mutex_t lock;       /* guards jobs and closing */
+    pthread_cond_t wake;
+    cuda_job *head, *tail;
+    pthread_t executor;
+} cuda_gpu;
+
+static inline cuda_gpu *cuda_gpu_of(cl_device_id device)
+{
+    return (cuda_gpu *)device->impl;
+}
+
+/* Makes the GPU's context current on the calling thread (an op may run on
+ * the executor or, for a blocking command, on the application's thread). */
+cl_int mosaic_cuda_enter(cuda_gpu *g);
+
+/* What a driver call returned, as OpenCL says it (mosaic_cuda_cl_error);
+ * a failure is told on stderr with MOSAIC_DEBUG=device, naming the call.
+ * CUDA_CALL(cuMemFree, address) calls mosaic_cuda.cuMemFree(address). */
+cl_int mosaic_cuda_check(CUresult r, const char *call);
+#define CUDA_CALL(function, ...) mosaic_cuda_check(mosaic_cuda.function(__VA_ARGS__), #function)
+
+/* cuda_memory.c */
+cl_int mosaic_cuda_mem_alloc(cl_device_id device, cl_mem mem, const void *initial, mosaic_mem_storage *storage);
+void mosaic_cuda_mem_free(cl_device_id device, cl_mem mem, mosaic_mem_storage *storage);
+void *mosaic_cuda_map_address(cl_device_id device, cl_mem mem, size_t offset, size_t size, cl_map_flags flags);
+cl_int mosaic_cuda_read(cl_event command);
+cl_int mosaic_cuda_write(cl_event command);
+cl_int mosaic_cuda_copy(cl_event command);
+cl_int mosaic_cuda_fill(cl_event command);
+cl_int mosaic_cuda_map(cl_event command);
+cl_int mosaic_cuda_unmap(cl_event command);
+
+/* cuda_kernels.c */
+cl_int mosaic_cuda_compile(cl_device_id device, cl_program program, const char *options, size_t num_headers,
+                           const mosaic_header *headers, mosaic_bitcode *out, char **log);
+cl_int mosaic_cuda_link(cl_device_id device, size_t count, const mosaic_bitcode *inputs, const char *options,
+                        bool create_library, mosaic_bitcode *out, char **log);
+cl_int mosaic_cuda_check_binary(cl_device_id device, const void *data, size_t size, cl_program_binary_type *type,
+                                char **log);
+cl_int mosaic_cuda_finalize(cl_device_id device, const mosaic_bitcode *executable, const char *options,
+                            mosaic_executable **out, char **log);
+size_t mosaic_cuda_preferred_multiple(cl_device_id device, const mosaic_kernel_info *kernel);
+void mosaic_cuda_choose_local_size(cl_device_id device, const mosaic_kernel_info *kernel, cl_uint work_dim,
+                                   const size_t global[3], size_t max_group, size_t local[3]);
+/* Runs a launch (the command's payload, a mosaic_ndrange) and waits for it. */
+cl_int mosaic_cuda_launch(cl_event command);
+
+#endif

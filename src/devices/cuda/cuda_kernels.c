@@ -1,0 +1,301 @@
+/*
+ * The GPU device's programs and launches.  A program goes through the same
+ * front end as the CPU's (OpenCL C to bitcode, for nvptx64: the device's
+ * compiler_target), is linked as bitcode, and finalize makes PTX of it
+ * (mosaic_finalize_ptx: libclc's built-ins, Mosaic's work-item functions)
+ * that the driver's JIT loads as one module per program.
+ *
+ * A launch runs each work-group as a thread block of exactly its size.  An
+ * NDRange whose size is not a multiple of the local size has smaller last
+ * groups: they run as launches of their own, with smaller blocks, so that
+ * get_local_size is the block's size and no thread has to stand idle at a
+ * barrier.  Before each launch the device writes what the work-item
+ * functions need (offsets, sizes, the first group's id) into the module's
+ * MOSAIC_GPU_LAUNCH_SYMBOL, on the same stream.
+ */
+#include "devices/cuda/cuda_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/assert.h"
+#include "base/strbuf.h"
+#include "core/ndrange.h"
+
+/* ---- programs ------------------------------------------------------------------------ */
+
+cl_int mosaic_cuda_compile(cl_device_id device, cl_program program, const char *options, size_t num_headers,
+                           const mosaic_header *headers, mosaic_bitcode *out, char **log)
+{
+    if (!program->source) { /* the device reports no IL: the API gives it none */
+        *log = strdup("error: the GPU device builds OpenCL C source only\n");
+        return CL_COMPILE_PROGRAM_FAILURE;
+    }
+    return mosaic_compile_source(&device->compiler_target, program->source, options, num_headers, headers, out, log);
+}
+
+cl_int mosaic_cuda_link(cl_device_id device, size_t count, const mosaic_bitcode *inputs, const char *options,
+                        bool create_library, mosaic_bitcode *out, char **log)
+{
+    return mosaic_link_bitcode(&device->compiler_target, count, inputs, options, create_library, out, log);
+}
+
+/* (a CPU binary passes here; finalize refuses it, naming its target) */
+cl_int mosaic_cuda_check_binary(cl_device_id device, const void *data, size_t size, cl_program_binary_type *type,
+                                char **log)
+{
+    (void)device;
+    return mosaic_bitcode_validate(data, size, type, log);
+}
+
+/* A program's PTX as the driver loaded it (attached to its executable). */
+typedef struct gpu_module {
+    cuda_gpu *gpu;
+    CUmodule module;
+    CUdeviceptr launch; /* MOSAIC_GPU_LAUNCH_SYMBOL; 0 when no kernel reads it */
+    size_t num_kernels;
+    CUfunction functions[]; /* by the executable's kernel index */
+} gpu_module;
+
+static void module_release(void *data)
+{
+    gpu_module *m = data;
+    if (mosaic_cuda_enter(m->gpu) == CL_SUCCESS)
+        CUDA_CALL(cuModuleUnload, m->module);
+    free(m);
+}
+
+/* Loads the PTX with the driver's JIT; its error log goes to the build log. */
+static cl_int load_module(cuda_gpu *g, const mosaic_executable *exe, gpu_module **out, mosaic_strbuf *log)
+{
+    size_t ptx_size = 0;
+    const char *ptx = mosaic_executable_ptx(exe, &ptx_size);
+    size_t n = mosaic_executable_num_kernels(exe);
+    gpu_module *m = calloc(1, sizeof *m + n * sizeof m->functions[0]);
+    if (!m)
+        return CL_OUT_OF_HOST_MEMORY;
+    m->gpu = g;
+    m->num_kernels = n;
+    char jit_log[4096] = "";
+    CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+    void *values[] = {jit_log, (void *)(uintptr_t)sizeof jit_log};
+    cl_int err = mosaic_cuda_enter(g);
+    CUresult r = err == CL_SUCCESS ? mosaic_cuda.cuModuleLoadDataEx(&m->module, ptx, 2, options, values)
+                                   : CUDA_ERROR_INVALID_CONTEXT;
+    if (r != CUDA_SUCCESS) {
+        jit_log[sizeof jit_log - 1] = '\0';
+        mosaic_strbuf_printf(log, "error: the CUDA driver could not load the program's PTX for %s: %s%s%s\n", g->sm,
+                             mosaic_cuda_error_name(&mosaic_cuda, r), jit_log[0] ? "\n" : "", jit_log);
+        free(m);
+        return err != CL_SUCCESS ? err : mosaic_cuda_cl_error(r);
+    }
+    for (size_t k = 0; k < n && err == CL_SUCCESS; k++) {
+        const char *name = mosaic_executable_kernel(exe, k)->name;
+        r = mosaic_cuda.cuModuleGetFunction(&m->functions[k], m->module, name);
+        if (r != CUDA_SUCCESS) {
+            mosaic_strbuf_printf(log, "error: the loaded program has no kernel '%s': %s\n", name,
+                                 mosaic_cuda_error_name(&mosaic_cuda, r));
+            err = CL_BUILD_PROGRAM_FAILURE;
+        }
+    }
+    size_t launch_size = 0;
+    if (err == CL_SUCCESS &&
+        mosaic_cuda.cuModuleGetGlobal(&m->launch, &launch_size, m->module, MOSAIC_GPU_LAUNCH_SYMBOL) != CUDA_SUCCESS)
+        m->launch = 0; /* no kernel reads it */
+    if (err == CL_SUCCESS && m->launch && launch_size != sizeof(mosaic_gpu_launch)) {
+        mosaic_strbuf_printf(log, "error: the program's %s has %zu bytes, not %zu\n", MOSAIC_GPU_LAUNCH_SYMBOL,
+                             launch_size, sizeof(mosaic_gpu_launch));
+        err = CL_BUILD_PROGRAM_FAILURE;
+    }
+    if (err != CL_SUCCESS) {
+        module_release(m);
+        return err;
+    }
+    *out = m;
+    return CL_SUCCESS;
+}
+
+cl_int mosaic_cuda_finalize(cl_device_id device, const mosaic_bitcode *executable, const char *options,
+                            mosaic_executable **out, char **log_out)
+{
+    cuda_gpu *g = cuda_gpu_of(device);
+    char *log = NULL;
+    cl_int err = mosaic_finalize_ptx(&device->compiler_target, executable, options, g->sm, out, &log);
+    if (err != CL_SUCCESS) {
+        *log_out = log;
+        return err;
+    }
+    mosaic_strbuf more = {0};
+    if (log)
+        mosaic_strbuf_puts(&more, log);
+    free(log);
+    gpu_module *m = NULL;
+    err = load_module(g, *out, &m, &more);
+    if (err == CL_SUCCESS) {
+        mosaic_executable_attach(*out, m, module_release);
+    } else {
+        mosaic_executable_free(*out);
+        *out = NULL;
+    }
+    *log_out = more.data ? more.data : strdup("");
+    return err;
+}
+
+/* ---- launch decisions ---------------------------------------------------------------- */
+
+size_t mosaic_cuda_preferred_multiple(cl_device_id device, const mosaic_kernel_info *kernel)
+{
+    (void)kernel;
+    return device->preferred_work_group_size_multiple; /* a warp */
+}
+
+/* The largest divisor of n that is at most limit. */
+static size_t divisor_at_most(size_t n, size_t limit)
+{
+    for (size_t d = limit < n ? limit : n; d > 1; d--)
+        if (n % d == 0)
+            return d;
+    return 1;
+}
+
+/* Up to 256 work-items a group (8 warps: room for several blocks on each
+ * multiprocessor), the first dimension first so that neighbouring
+ * work-items read neighbouring addresses. */
+void mosaic_cuda_choose_local_size(cl_device_id device, const mosaic_kernel_info *kernel, cl_uint work_dim,
+                                   const size_t global[3], size_t max_group, size_t local[3])
+{
+    (void)kernel;
+    size_t budget = max_group < 256 ? max_group : 256;
+    for (cl_uint d = 0; d < 3; d++) {
+        size_t limit = budget < device->max_work_item_sizes[d] ? budget : device->max_work_item_sizes[d];
+        local[d] = d < work_dim ? divisor_at_most(global[d], limit) : 1;
+        budget /= local[d];
+    }
+}
+
+/* ---- launches ------------------------------------------------------------------------ */
+
+/* The kernel's index among its executable's. */
+static size_t kernel_index(const mosaic_executable *exe, const mosaic_kernel_info *info)
+{
+    size_t n = mosaic_executable_num_kernels(exe);
+    for (size_t k = 0; k < n; k++)
+        if (mosaic_executable_kernel(exe, k) == info)
+            return k;
+    return n;
+}
+
+/* The blocks of one part of the NDRange (whole groups, or the smaller last
+ * ones in some dimensions): count[d] groups from group first[d], each of
+ * block[d] work-items, in launches of at most the GPU's grid. */
+typedef struct launch_part {
+    size_t first[3], count[3];
+    unsigned block[3];
+} launch_part;
+
+static cl_int launch_part_run(cuda_gpu *g, const gpu_module *m, CUfunction f, const mosaic_ndrange *nd,
+                              const launch_part *p, unsigned shared, void **params)
+{
+    mosaic_gpu_launch l;
+    memset(&l, 0, sizeof l);
+    for (int d = 0; d < 3; d++) {
+        l.global_offset[d] = nd->global_offset[d];
+        l.global_size[d] = nd->global_size[d];
+        l.enqueued_local_size[d] = nd->local_size[d];
+        l.num_groups[d] = nd->num_groups[d];
+    }
+    l.work_dim = nd->work_dim;
+    size_t at[3];
+    for (at[2] = 0; at[2] < p->count[2]; at[2] += g->max_grid[2])
+        for (at[1] = 0; at[1] < p->count[1]; at[1] += g->max_grid[1])
+            for (at[0] = 0; at[0] < p->count[0]; at[0] += g->max_grid[0]) {
+                unsigned grid[3];
+                for (int d = 0; d < 3; d++) {
+                    size_t left = p->count[d] - at[d];
+                    grid[d] = (unsigned)(left < g->max_grid[d] ? left : g->max_grid[d]);
+                    l.group_base[d] = p->first[d] + at[d];
+                }
+                cl_int err = m->launch ? CUDA_CALL(cuMemcpyHtoDAsync, m->launch, &l, sizeof l, g->stream)
+                                       : CL_SUCCESS;
+                if (err == CL_SUCCESS)
+                    err = CUDA_CALL(cuLaunchKernel, f, grid[0], grid[1], grid[2], p->block[0], p->block[1],
+                                    p->block[2], shared, g->stream, params, NULL);
+                if (err != CL_SUCCESS)
+                    return err;
+            }
+    return CL_SUCCESS;
+}
+
+cl_int mosaic_cuda_launch(cl_event command)
+{
+    cuda_gpu *g = cuda_gpu_of(command->queue->device);
+    const mosaic_ndrange *nd = command->payload;
+    const mosaic_executable *exe = nd->kernel->program->executable;
+    const gpu_module *m = mosaic_executable_attached(exe);
+    size_t k = kernel_index(exe, nd->info);
+    if (!m || k >= m->num_kernels)
+        return CL_INVALID_PROGRAM_EXECUTABLE;
+    CUfunction f = m->functions[k];
+
+    /* The arguments as the PTX takes them: __local ones as 32-bit offsets
+     * into the block's dynamic shared memory, whose first one is at 0. */
+    cl_uint n = nd->info->num_args;
+    void *small_params[16];
+    uint32_t small_offsets[16];
+    void **params = n <= 16 ? small_params : calloc(n, sizeof *params);
+    uint32_t *offsets = n <= 16 ? small_offsets : calloc(n, sizeof *offsets);
+    cl_int err = params && offsets ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+    uint64_t base = UINT64_MAX;
+    for (cl_uint i = 0; i < n && err == CL_SUCCESS; i++)
+        if (nd->info->args[i].kind == MOSAIC_ARG_LOCAL_PTR && *(const uint64_t *)nd->args[i] < base)
+            base = *(const uint64_t *)nd->args[i];
+    for (cl_uint i = 0; i < n && err == CL_SUCCESS; i++) {
+        switch (nd->info->args[i].kind) {
+        case MOSAIC_ARG_LOCAL_PTR:
+            offsets[i] = (uint32_t)(*(const uint64_t *)nd->args[i] - base);
+            params[i] = &offsets[i];
+            break;
+        case MOSAIC_ARG_BY_VALUE:
+        case MOSAIC_ARG_GLOBAL_PTR:
+        case MOSAIC_ARG_CONSTANT_PTR:
+            params[i] = nd->args[i];
+            break;
+        default: /* images, samplers, pipes: the device reports none */
+            err = CL_INVALID_KERNEL_ARGS;
+        }
+    }
+    unsigned shared = base == UINT64_MAX || nd->local_mem_size <= base ? 0 : (unsigned)(nd->local_mem_size - base);
+    int fixed = 0;
+    if (err == CL_SUCCESS && shared &&
+        (err = CUDA_CALL(cuFuncGetAttribute, &fixed, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f)) == CL_SUCCESS &&
+        (size_t)fixed + shared > g->shared_per_block) /* beyond 48 KiB, a kernel must ask */
+        err = CUDA_CALL(cuFuncSetAttribute, f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)shared);
+
+    /* whole groups, then in each dimension with a remainder the smaller last group */
+    /* (an NDRange of 0 work-items has no groups: nothing runs) */
+    size_t whole[3] = {0, 0, 0}, rest[3] = {0, 0, 0};
+    for (int d = 0; d < 3 && nd->total_groups; d++) {
+        whole[d] = nd->global_size[d] / nd->local_size[d];
+        rest[d] = nd->global_size[d] % nd->local_size[d];
+    }
+    for (unsigned part = 0; part < 8 && err == CL_SUCCESS && nd->total_groups; part++) {
+        launch_part p;
+        bool empty = false;
+        for (int d = 0; d < 3; d++) {
+            bool last = part >> d & 1;
+            p.first[d] = last ? whole[d] : 0;
+            p.count[d] = last ? (rest[d] ? 1 : 0) : whole[d];
+            p.block[d] = (unsigned)(last ? rest[d] : nd->local_size[d]);
+            empty |= p.count[d] == 0;
+        }
+        if (!empty)
+            err = launch_part_run(g, m, f, nd, &p, shared, params);
+    }
+    cl_int waited = CUDA_CALL(cuStreamSynchronize, g->stream);
+    if (params != small_params)
+        free(params);
+    if (offsets != small_offsets)
+        free(offsets);
+    return err != CL_SUCCESS ? err : waited;
+}

@@ -1,0 +1,231 @@
+/*
+ * The GPU device's memory: a buffer is one cuMemAlloc (its storage's
+ * address is the device pointer kernels take; a sub-buffer's is its
+ * parent's plus the offset), transfers and fills are the driver's copies
+ * and memsets on the GPU's stream, and a map goes through host memory: the
+ * application's own for CL_MEM_USE_HOST_PTR (the specification requires
+ * it), else a pinned copy of the buffer made at the first map and kept
+ * until the buffer goes.  Every op waits for its work before it returns
+ * (cuda_device.c says why).
+ */
+#include "devices/cuda/cuda_internal.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/assert.h"
+#include "core/memory.h"
+
+/* What a root buffer's storage->allocation holds. */
+typedef struct gpu_buffer {
+    CUdeviceptr address;
+    _Atomic(char *) host; /* the pinned copy maps go through; NULL until the first map */
+} gpu_buffer;
+
+static CUdeviceptr device_address(const char *address)
+{
+    return (CUdeviceptr)(uintptr_t)address;
+}
+
+cl_int mosaic_cuda_mem_alloc(cl_device_id device, cl_mem mem, const void *initial, mosaic_mem_storage *storage)
+{
+    cuda_gpu *g = cuda_gpu_of(device);
+    if (mem->parent) { /* a view of the parent's bytes */
+        storage->address = mosaic_mem_storage_on(mem->parent, device)->address + mem->offset;
+        storage->allocation = NULL;
+        return CL_SUCCESS;
+    }
+    cl_int err = mosaic_cuda_enter(g);
+    if (err != CL_SUCCESS)
+        return err;
+    gpu_buffer *b = calloc(1, sizeof *b);
+    if (!b)
+        return CL_OUT_OF_HOST_MEMORY;
+    CUresult r = mosaic_cuda.cuMemAlloc(&b->address, mem->size ? mem->size : 1);
+    if (r != CUDA_SUCCESS) {
+        free(b);
+        err = mosaic_cuda_check(r, "cuMemAlloc");
+        return r == CUDA_ERROR_OUT_OF_MEMORY ? CL_MEM_OBJECT_ALLOCATION_FAILURE : err;
+    }
+    if (initial && mem->size && (err = CUDA_CALL(cuMemcpyHtoD, b->address, initial, mem->size)) != CL_SUCCESS) {
+        mosaic_cuda.cuMemFree(b->address);
+        free(b);
+        return err;
+    }
+    storage->address = (char *)(uintptr_t)b->address;
+    storage->allocation = b;
+    return CL_SUCCESS;
+}
+
+void mosaic_cuda_mem_free(cl_device_id device, cl_mem mem, mosaic_mem_storage *storage)
+{
+    (void)mem;
+    gpu_buffer *b = storage->allocation;
+    if (!b)
+        return;
+    if (mosaic_cuda_enter(cuda_gpu_of(device)) == CL_SUCCESS) {
+        CUDA_CALL(cuMemFree, b->address);
+        char *host = atomic_load(&b->host);
+        if (host)
+            CUDA_CALL(cuMemFreeHost, host);
+    }
+    free(b);
+    storage->allocation = NULL;
+}
+
+/* The root buffer's record and mem's offset in it. */
+static gpu_buffer *root_buffer(cl_device_id device, cl_mem mem, size_t *offset)
+{
+    *offset += mosaic_mem_root_offset(mem);
+    return mosaic_mem_storage_on(mosaic_mem_root(mem), device)->allocation;
+}
+
+void *mosaic_cuda_map_address(cl_device_id device, cl_mem mem, size_t offset, size_t size, cl_map_flags flags)
+{
+    (void)size, (void)flags;
+    if (mem->flags & CL_MEM_USE_HOST_PTR)
+        return (char *)mem->host_ptr + offset;
+    gpu_buffer *b = root_buffer(device, mem, &offset);
+    char *host = atomic_load(&b->host);
+    if (!host) { /* the first map: made once, whichever thread gets there first */
+        if (mosaic_cuda_enter(cuda_gpu_of(device)) != CL_SUCCESS)
+            return NULL;
+        void *made = NULL;
+        cl_mem root = mosaic_mem_root(mem);
+        if (CUDA_CALL(cuMemAllocHost, &made, root->size ? root->size : 1) != CL_SUCCESS)
+            return NULL;
+        if (!atomic_compare_exchange_strong(&b->host, &host, made))
+            CUDA_CALL(cuMemFreeHost, made); /* another thread's was first: host is it */
+        else
+            host = made;
+    }
+    return host + offset;
+}
+
+/* ---- transfers ------------------------------------------------------------------------ */
+
+/* One row of a transfer; src and dst are device addresses where their
+ * endpoint is a buffer, host addresses where it is not. */
+static CUresult copy_row(cuda_gpu *g, bool src_on_gpu, const char *src, bool dst_on_gpu, char *dst, size_t n)
+{
+    if (src_on_gpu && dst_on_gpu)
+        return mosaic_cuda.cuMemcpyDtoDAsync(device_address(dst), device_address(src), n, g->stream);
+    if (dst_on_gpu)
+        return mosaic_cuda.cuMemcpyHtoDAsync(device_address(dst), src, n, g->stream);
+    if (src_on_gpu)
+        return mosaic_cuda.cuMemcpyDtoHAsync(dst, device_address(src), n, g->stream);
+    memcpy(dst, src, n);
+    return CUDA_SUCCESS;
+}
+
+static char *endpoint_address(cl_device_id device, const mosaic_endpoint *e)
+{
+    return (e->mem ? mosaic_mem_storage_on(e->mem, device)->address : e->host) + e->offset;
+}
+
+/* Every transfer: a rectangle of rows, queued on the stream, then waited for. */
+static cl_int transfer(cl_event command)
+{
+    cl_device_id device = command->queue->device;
+    cuda_gpu *g = cuda_gpu_of(device);
+    const mosaic_transfer *t = command->payload;
+    const char *src = endpoint_address(device, &t->src);
+    char *dst = endpoint_address(device, &t->dst);
+    size_t w = t->region[0], h = t->region[1], depth = t->region[2];
+    bool packed = (h == 1 || (t->src.row_pitch == w && t->dst.row_pitch == w)) &&
+                  (depth == 1 || (t->src.slice_pitch == w * h && t->dst.slice_pitch == w * h));
+    CUresult r = CUDA_SUCCESS;
+    if (packed) {
+        r = copy_row(g, t->src.mem, src, t->dst.mem, dst, w * h * depth);
+    } else {
+        for (size_t z = 0; z < depth && r == CUDA_SUCCESS; z++)
+            for (size_t y = 0; y < h && r == CUDA_SUCCESS; y++)
+                r = copy_row(g, t->src.mem, src + z * t->src.slice_pitch + y * t->src.row_pitch, t->dst.mem,
+                             dst + z * t->dst.slice_pitch + y * t->dst.row_pitch, w);
+    }
+    cl_int err = mosaic_cuda_check(r, "cuMemcpy");
+    cl_int waited = CUDA_CALL(cuStreamSynchronize, g->stream);
+    return err != CL_SUCCESS ? err : waited;
+}
+
+cl_int mosaic_cuda_read(cl_event command) { return transfer(command); }
+cl_int mosaic_cuda_write(cl_event command) { return transfer(command); }
+cl_int mosaic_cuda_copy(cl_event command) { return transfer(command); }
+
+/* ---- fills ------------------------------------------------------------------------------- */
+
+/* The pattern repeated to 4 bytes (pattern_size 1, 2 or 4). */
+static unsigned word_of(const unsigned char *pattern, size_t pattern_size)
+{
+    unsigned char bytes[4];
+    for (size_t i = 0; i < 4; i++)
+        bytes[i] = pattern[i % pattern_size];
+    unsigned word;
+    memcpy(&word, bytes, sizeof word);
+    return word;
+}
+
+/* A pattern the driver's memsets cannot repeat: copies of a host block of
+ * whole patterns (at most 1 MiB), one after another. */
+static CUresult fill_by_copies(cuda_gpu *g, CUdeviceptr at, size_t size, const unsigned char *pattern,
+                               size_t pattern_size)
+{
+    size_t block = size < ((size_t)1 << 20) ? size : ((size_t)1 << 20);
+    unsigned char *host = malloc(block);
+    if (!host)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    for (size_t i = 0; i < block; i += pattern_size)
+        memcpy(host + i, pattern, pattern_size);
+    CUresult r = CUDA_SUCCESS;
+    for (size_t done = 0; done < size && r == CUDA_SUCCESS; done += block) {
+        size_t n = size - done < block ? size - done : block;
+        r = mosaic_cuda.cuMemcpyHtoDAsync(at + done, host, n, g->stream);
+    }
+    if (r == CUDA_SUCCESS)
+        r = mosaic_cuda.cuStreamSynchronize(g->stream); /* before the block goes */
+    free(host);
+    return r;
+}
+
+cl_int mosaic_cuda_fill(cl_event command)
+{
+    cl_device_id device = command->queue->device;
+    cuda_gpu *g = cuda_gpu_of(device);
+    const mosaic_fill *f = command->payload;
+    CUdeviceptr at = device_address(mosaic_mem_storage_on(f->mem, device)->address) + f->offset;
+    CUresult r;
+    if (f->size == 0)
+        r = CUDA_SUCCESS;
+    else if (f->pattern_size == 1)
+        r = mosaic_cuda.cuMemsetD8Async(at, f->pattern[0], f->size, g->stream);
+    else if (f->pattern_size <= 4 && at % 4 == 0 && f->size % 4 == 0)
+        r = mosaic_cuda.cuMemsetD32Async(at, word_of(f->pattern, f->pattern_size), f->size / 4, g->stream);
+    else
+        r = fill_by_copies(g, at, f->size, f->pattern, f->pattern_size);
+    cl_int err = mosaic_cuda_check(r, "a fill");
+    cl_int waited = CUDA_CALL(cuStreamSynchronize, g->stream);
+    return err != CL_SUCCESS ? err : waited;
+}
+
+/* ---- maps --------------------------------------------------------------------------------- */
+
+cl_int mosaic_cuda_map(cl_event command)
+{
+    cl_device_id device = command->queue->device;
+    const mosaic_map *m = command->payload;
+    if (m->flags & CL_MAP_WRITE_INVALIDATE_REGION || m->size == 0)
+        return CL_SUCCESS; /* what was there need not be seen */
+    const char *from = mosaic_mem_storage_on(m->mem, device)->address + m->offset;
+    return CUDA_CALL(cuMemcpyDtoH, m->pointer, device_address(from), m->size);
+}
+
+cl_int mosaic_cuda_unmap(cl_event command)
+{
+    cl_device_id device = command->queue->device;
+    const mosaic_map *m = command->payload;
+    if (!(m->flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) || m->size == 0)
+        return CL_SUCCESS; /* read only: the GPU's bytes are as they were */
+    char *to = mosaic_mem_storage_on(m->mem, device)->address + m->offset;
+    return CUDA_CALL(cuMemcpyHtoD, device_address(to), m->pointer, m->size);
+}

@@ -1,0 +1,423 @@
+/*
+ * The GPU device (src/devices/cuda) through the public API.  Two runs of
+ * the same cases (test_gpu_device.list):
+ *   - gpu_device: MOSAIC_CUDA_DRIVER is the fake driver (fake_cuda.c): no
+ *     GPU needed; its memory is the host's and its kernels cannot run, so
+ *     a launch must fail its command, not pass for done;
+ *   - gpu_device_real (tests/gpu, label gpu): the machine's driver; every
+ *     kernel runs and its results are checked; skipped without a GPU.
+ * What is checked: the device in the platform and what it reports, that
+ * it shares no context with the CPU, buffers, transfers (flat and
+ * rectangles), fills of every pattern size, maps, sub-buffers, builds and
+ * their logs, and launches (offsets, smaller last groups, __local).
+ */
+#define CL_TARGET_OPENCL_VERSION 300
+#include <CL/cl.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TEST_LIST "test_gpu_device.list"
+#include "test.h"
+
+static cl_device_id gpu;
+static bool fake; /* the fake driver: kernels cannot run */
+
+/* The platform's first GPU, or NULL. */
+static cl_device_id find_gpu(void)
+{
+    cl_platform_id platform;
+    cl_device_id d = NULL;
+    cl_uint n = 0;
+    if (clGetPlatformIDs(1, &platform, NULL) != CL_SUCCESS ||
+        clGetDeviceIDs(platform, CL_DEVICE_TYPE_GPU, 1, &d, &n) != CL_SUCCESS || n == 0)
+        return NULL;
+    char name[256] = "";
+    clGetDeviceInfo(d, CL_DEVICE_NAME, sizeof name, name, NULL);
+    fake = strcmp(name, "Mosaic fake GPU") == 0;
+    return d;
+}
+
+#define NEED_GPU()                                                                              \
+    do {                                                                                        \
+        if (!gpu && !(gpu = find_gpu()))                                                        \
+            TEST_SKIP("no GPU device: no NVIDIA driver or no GPU (or MOSAIC_GPU=0)");            \
+    } while (0)
+
+typedef struct gpu_env {
+    cl_context context;
+    cl_command_queue queue;
+} gpu_env;
+
+static bool env_open(gpu_env *e)
+{
+    cl_int err;
+    e->context = clCreateContext(NULL, 1, &gpu, NULL, NULL, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    e->queue = e->context ? clCreateCommandQueueWithProperties(e->context, gpu, NULL, &err) : NULL;
+    CHECK(e->queue, "no queue: %d", err);
+    return e->queue != NULL;
+}
+
+static void env_close(gpu_env *e)
+{
+    if (e->queue)
+        clReleaseCommandQueue(e->queue);
+    if (e->context)
+        clReleaseContext(e->context);
+}
+
+TEST(reports)
+{
+    NEED_GPU();
+    cl_device_type type = 0;
+    clGetDeviceInfo(gpu, CL_DEVICE_TYPE, sizeof type, &type, NULL);
+    CHECK(type == CL_DEVICE_TYPE_GPU, "type %lu", (unsigned long)type);
+    cl_uint vendor_id = 0, units = 0;
+    clGetDeviceInfo(gpu, CL_DEVICE_VENDOR_ID, sizeof vendor_id, &vendor_id, NULL);
+    CHECK(vendor_id == 0x10de, "vendor id %#x", vendor_id);
+    clGetDeviceInfo(gpu, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, NULL);
+    CHECK(units >= 1, "%u compute units", units);
+    char text[4096] = "";
+    clGetDeviceInfo(gpu, CL_DEVICE_VERSION, sizeof text, text, NULL);
+    CHECK(strncmp(text, "OpenCL 3.0 ", 11) == 0, "version '%s'", text);
+    clGetDeviceInfo(gpu, CL_DEVICE_OPENCL_C_VERSION, sizeof text, text, NULL);
+    CHECK(strncmp(text, "OpenCL C 1.2", 12) == 0, "OpenCL C '%s'", text);
+    clGetDeviceInfo(gpu, CL_DEVICE_EXTENSIONS, sizeof text, text, NULL);
+    CHECK(strstr(text, "cl_khr_fp64") && !strstr(text, "cl_khr_fp16") && !strstr(text, "cl_khr_il_program"),
+          "extensions '%s'", text);
+    clGetDeviceInfo(gpu, CL_DEVICE_IL_VERSION, sizeof text, text, NULL);
+    CHECK(text[0] == '\0', "IL '%s'", text);
+    cl_ulong local = 0, global = 0;
+    clGetDeviceInfo(gpu, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local, &local, NULL);
+    clGetDeviceInfo(gpu, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof global, &global, NULL);
+    CHECK(local >= 48 * 1024 && global >= ((cl_ulong)1 << 30), "local %llu, global %llu",
+          (unsigned long long)local, (unsigned long long)global);
+    cl_bool images = CL_TRUE;
+    clGetDeviceInfo(gpu, CL_DEVICE_IMAGE_SUPPORT, sizeof images, &images, NULL);
+    CHECK(images == CL_FALSE, "images reported");
+    if (fake) { /* what fake_cuda.c's device says it is */
+        CHECK(units == 4, "%u", units);
+        CHECK(local == 227 * 1024, "%llu", (unsigned long long)local);
+    }
+    /* the CPU stays the default device */
+    cl_platform_id platform;
+    cl_device_id first = NULL;
+    clGetPlatformIDs(1, &platform, NULL);
+    clGetDeviceIDs(platform, CL_DEVICE_TYPE_DEFAULT, 1, &first, NULL);
+    clGetDeviceInfo(first, CL_DEVICE_TYPE, sizeof type, &type, NULL);
+    CHECK(type == CL_DEVICE_TYPE_CPU, "the default device is of type %lu", (unsigned long)type);
+}
+
+TEST(no_context_with_cpu)
+{
+    NEED_GPU();
+    cl_platform_id platform;
+    cl_device_id both[2] = {NULL, gpu};
+    clGetPlatformIDs(1, &platform, NULL);
+    CHECK_ERR(clGetDeviceIDs(platform, CL_DEVICE_TYPE_CPU, 1, &both[0], NULL), CL_SUCCESS);
+    cl_int err = CL_SUCCESS;
+    cl_context c = clCreateContext(NULL, 2, both, NULL, NULL, &err);
+    CHECK(!c, "a context of the CPU and the GPU");
+    CHECK_ERR(err, CL_DEVICE_NOT_AVAILABLE);
+    cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)platform, 0};
+    c = clCreateContextFromType(props, CL_DEVICE_TYPE_ALL, NULL, NULL, &err);
+    CHECK(!c, "a context of every device");
+    CHECK_ERR(err, CL_DEVICE_NOT_AVAILABLE);
+    c = clCreateContextFromType(props, CL_DEVICE_TYPE_GPU, NULL, NULL, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    if (c)
+        clReleaseContext(c);
+}
+
+/* A buffer's bytes all equal to expect[i] (i < n). */
+static void check_bytes(const unsigned char *got, const unsigned char *expect, size_t n, const char *what)
+{
+    size_t bad = 0;
+    while (bad < n && got[bad] == expect[bad])
+        bad++;
+    CHECK(bad == n, "%s: byte %zu is %u, not %u", what, bad, bad < n ? got[bad] : 0, bad < n ? expect[bad] : 0);
+}
+
+TEST(transfers)
+{
+    NEED_GPU();
+    gpu_env e;
+    if (!env_open(&e))
+        return;
+    enum { N = 4096 };
+    unsigned char *data = malloc(N), *back = malloc(N), *expect = malloc(N);
+    for (size_t i = 0; i < N; i++)
+        data[i] = (unsigned char)(i * 7 + 3);
+    cl_int err;
+    cl_mem a = clCreateBuffer(e.context, CL_MEM_COPY_HOST_PTR, N, data, &err);
+    cl_mem b = clCreateBuffer(e.context, CL_MEM_READ_WRITE, N, NULL, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    /* what it was made with */
+    CHECK_ERR(clEnqueueReadBuffer(e.queue, a, CL_TRUE, 0, N, back, 0, NULL, NULL), CL_SUCCESS);
+    check_bytes(back, data, N, "copied at creation");
+    /* a write, a copy between buffers, a read at an offset */
+    memset(back, 0, N);
+    CHECK_ERR(clEnqueueCopyBuffer(e.queue, a, b, 100, 200, 1000, 0, NULL, NULL), CL_SUCCESS);
+    CHECK_ERR(clEnqueueReadBuffer(e.queue, b, CL_TRUE, 200, 1000, back, 0, NULL, NULL), CL_SUCCESS);
+    check_bytes(back, data + 100, 1000, "copied between buffers");
+    /* a rectangle: 3 slices of 5 rows of 16 bytes from a 64x8 layout */
+    memset(expect, 0, N);
+    CHECK_ERR(clEnqueueFillBuffer(e.queue, b, (unsigned char[]){0}, 1, 0, N, 0, NULL, NULL), CL_SUCCESS);
+    size_t origin[3] = {4, 1, 0}, host_origin[3] = {0, 0, 0}, region[3] = {16, 5, 3};
+    CHECK_ERR(clEnqueueWriteBufferRect(e.queue, b, CL_TRUE, origin, host_origin, region, 64, 512, 16, 80, data, 0,
+                                       NULL, NULL),
+              CL_SUCCESS);
+    for (size_t z = 0; z < 3; z++)
+        for (size_t y = 0; y < 5; y++)
+            memcpy(expect + z * 512 + (y + 1) * 64 + 4, data + z * 80 + y * 16, 16);
+    CHECK_ERR(clEnqueueReadBuffer(e.queue, b, CL_TRUE, 0, N, back, 0, NULL, NULL), CL_SUCCESS);
+    check_bytes(back, expect, N, "a rectangle written");
+    /* a sub-buffer: its own offsets, its parent's bytes */
+    cl_buffer_region r = {1024, 512};
+    cl_mem sub = clCreateSubBuffer(a, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &r, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    CHECK_ERR(clEnqueueWriteBuffer(e.queue, sub, CL_TRUE, 8, 4, "GPU!", 0, NULL, NULL), CL_SUCCESS);
+    CHECK_ERR(clEnqueueReadBuffer(e.queue, a, CL_TRUE, 1024 + 8, 4, back, 0, NULL, NULL), CL_SUCCESS);
+    CHECK(memcmp(back, "GPU!", 4) == 0, "written through a sub-buffer: %.4s", (char *)back);
+    clReleaseMemObject(sub);
+    clReleaseMemObject(a);
+    clReleaseMemObject(b);
+    free(data);
+    free(back);
+    free(expect);
+    env_close(&e);
+}
+
+TEST(fills)
+{
+    NEED_GPU();
+    gpu_env e;
+    if (!env_open(&e))
+        return;
+    enum { N = 1024 };
+    cl_int err;
+    cl_mem m = clCreateBuffer(e.context, CL_MEM_READ_WRITE, N, NULL, &err);
+    unsigned char pattern[128], back[N], expect[N];
+    for (size_t i = 0; i < sizeof pattern; i++)
+        pattern[i] = (unsigned char)(0x80 + i);
+    for (size_t size = 1; size <= 128; size *= 2) {
+        memset(expect, 0xee, N);
+        CHECK_ERR(clEnqueueFillBuffer(e.queue, m, (unsigned char[]){0xee}, 1, 0, N, 0, NULL, NULL), CL_SUCCESS);
+        /* from an offset that is a multiple of the pattern only */
+        size_t offset = size * 3, bytes = size * 5;
+        CHECK_ERR(clEnqueueFillBuffer(e.queue, m, pattern, size, offset, bytes, 0, NULL, NULL), CL_SUCCESS);
+        for (size_t i = 0; i < bytes; i++)
+            expect[offset + i] = pattern[i % size];
+        CHECK_ERR(clEnqueueReadBuffer(e.queue, m, CL_TRUE, 0, N, back, 0, NULL, NULL), CL_SUCCESS);
+        char what[64];
+        snprintf(what, sizeof what, "a fill of %zu-byte patterns", size);
+        check_bytes(back, expect, N, what);
+    }
+    clReleaseMemObject(m);
+    env_close(&e);
+}
+
+TEST(maps)
+{
+    NEED_GPU();
+    gpu_env e;
+    if (!env_open(&e))
+        return;
+    enum { N = 256 };
+    cl_int err;
+    cl_mem m = clCreateBuffer(e.context, CL_MEM_READ_WRITE, N, NULL, &err);
+    CHECK_ERR(clEnqueueFillBuffer(e.queue, m, (unsigned char[]){7}, 1, 0, N, 0, NULL, NULL), CL_SUCCESS);
+    unsigned char *p = clEnqueueMapBuffer(e.queue, m, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 16, 64, 0, NULL, NULL,
+                                          &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    if (p) {
+        CHECK(p[0] == 7 && p[63] == 7, "mapped bytes %u %u", p[0], p[63]);
+        memset(p, 9, 64);
+        CHECK_ERR(clEnqueueUnmapMemObject(e.queue, m, p, 0, NULL, NULL), CL_SUCCESS);
+    }
+    unsigned char back[N];
+    CHECK_ERR(clEnqueueReadBuffer(e.queue, m, CL_TRUE, 0, N, back, 0, NULL, NULL), CL_SUCCESS);
+    CHECK(back[15] == 7 && back[16] == 9 && back[79] == 9 && back[80] == 7, "after the unmap: %u %u %u %u",
+          back[15], back[16], back[79], back[80]);
+    /* CL_MEM_USE_HOST_PTR: the map is the application's memory */
+    unsigned char host[N];
+    memset(host, 1, N);
+    cl_mem u = clCreateBuffer(e.context, CL_MEM_USE_HOST_PTR, N, host, &err);
+    CHECK_ERR(clEnqueueFillBuffer(e.queue, u, (unsigned char[]){5}, 1, 0, N, 0, NULL, NULL), CL_SUCCESS);
+    p = clEnqueueMapBuffer(e.queue, u, CL_TRUE, CL_MAP_READ, 32, 32, 0, NULL, NULL, &err);
+    CHECK(p == host + 32, "mapped at %p, not host_ptr + 32 (%p)", (void *)p, (void *)(host + 32));
+    CHECK(host[32] == 5 && host[63] == 5 && host[31] == 1, "host_ptr after the map: %u %u %u", host[32], host[63],
+          host[31]);
+    if (p)
+        clEnqueueUnmapMemObject(e.queue, u, p, 0, NULL, NULL);
+    clFinish(e.queue);
+    clReleaseMemObject(u);
+    clReleaseMemObject(m);
+    env_close(&e);
+}
+
+static const char kernels_source[] =
+    "__kernel void ids(__global uint *out, uint width) {\n"
+    "    size_t x = get_global_id(0), y = get_global_id(1);\n"
+    "    size_t i = (y - get_global_offset(1)) * width + (x - get_global_offset(0));\n"
+    "    out[4 * i] = (uint)x;\n"
+    "    out[4 * i + 1] = (uint)y;\n"
+    "    out[4 * i + 2] = (uint)(get_local_size(0) * 1000 + get_local_size(1));\n"
+    "    out[4 * i + 3] = (uint)(get_group_id(0) * 1000 + get_group_id(1));\n"
+    "}\n"
+    "__kernel void group_sums(__global const float *in, __global float *out, __local float *scratch) {\n"
+    "    size_t l = get_local_id(0), n = get_local_size(0);\n"
+    "    scratch[l] = in[get_global_id(0)];\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    for (size_t s = n / 2; s > 0; s /= 2) {\n"
+    "        if (l < s) scratch[l] += scratch[l + s];\n"
+    "        barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    }\n"
+    "    if (l == 0) out[get_group_id(0)] = scratch[0];\n"
+    "}\n";
+
+static cl_program build(gpu_env *e, const char *source, const char *options, cl_int expect)
+{
+    cl_int err;
+    cl_program p = clCreateProgramWithSource(e->context, 1, &source, NULL, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    err = clBuildProgram(p, 1, &gpu, options, NULL, NULL);
+    char log[8192] = "";
+    clGetProgramBuildInfo(p, gpu, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
+    CHECK(err == expect, "build: %d, not %d; log:\n%s", err, expect, log);
+    return p;
+}
+
+TEST(builds)
+{
+    NEED_GPU();
+    gpu_env e;
+    if (!env_open(&e))
+        return;
+    cl_program p = build(&e, kernels_source, "", CL_SUCCESS);
+    cl_uint n = 0;
+    CHECK_ERR(clGetProgramInfo(p, CL_PROGRAM_NUM_KERNELS, sizeof(size_t), &(size_t){0}, NULL), CL_SUCCESS);
+    cl_kernel k[2];
+    CHECK_ERR(clCreateKernelsInProgram(p, 2, k, &n), CL_SUCCESS);
+    CHECK(n == 2, "%u kernels", n);
+    for (cl_uint i = 0; i < n; i++)
+        clReleaseKernel(k[i]);
+    clReleaseProgram(p);
+    /* a built-in the GPU does not have fails the build, by name */
+    p = build(&e, "__kernel void k(__global float *x) { x[0] = as_float(get_image_channel_order((image2d_t)0)); }", "",
+              CL_BUILD_PROGRAM_FAILURE);
+    clReleaseProgram(p);
+    p = build(&e, "__kernel void k(__global float *x) { x[0] = no_such_function(1); }", "", CL_BUILD_PROGRAM_FAILURE);
+    char log[4096] = "";
+    clGetProgramBuildInfo(p, gpu, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
+    CHECK(strstr(log, "no_such_function"), "the log names nothing: %s", log);
+    clReleaseProgram(p);
+    env_close(&e);
+}
+
+/* Runs `ids` over global (w x h) from offset (ox, oy) in groups of lx x ly
+ * and checks every work-item's ids and sizes. */
+static void check_ids(gpu_env *e, cl_kernel k, size_t w, size_t h, size_t ox, size_t oy, size_t lx, size_t ly)
+{
+    cl_int err;
+    size_t n = w * h;
+    cl_mem out = clCreateBuffer(e->context, CL_MEM_READ_WRITE, n * 16, NULL, &err);
+    cl_uint width = (cl_uint)w;
+    clSetKernelArg(k, 0, sizeof out, &out);
+    clSetKernelArg(k, 1, sizeof width, &width);
+    size_t global[2] = {w, h}, offset[2] = {ox, oy}, local[2] = {lx, ly};
+    cl_event done = NULL;
+    CHECK_ERR(clEnqueueNDRangeKernel(e->queue, k, 2, offset, global, local, 0, NULL, &done), CL_SUCCESS);
+    clWaitForEvents(1, &done);
+    cl_int status = 0;
+    clGetEventInfo(done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL);
+    clReleaseEvent(done);
+    if (fake) { /* nothing can run it: the command fails, and says so */
+        CHECK(status < 0, "a launch on the fake driver ended with %d", status);
+        clReleaseMemObject(out);
+        return;
+    }
+    CHECK_ERR(status, CL_COMPLETE);
+    cl_uint *got = malloc(n * 16);
+    CHECK_ERR(clEnqueueReadBuffer(e->queue, out, CL_TRUE, 0, n * 16, got, 0, NULL, NULL), CL_SUCCESS);
+    size_t bad = 0;
+    for (size_t y = 0; y < h; y++)
+        for (size_t x = 0; x < w; x++) {
+            size_t i = y * w + x, gx = x / lx, gy = y / ly;
+            size_t sx = gx < w / lx ? lx : w % lx, sy = gy < h / ly ? ly : h % ly;
+            cl_uint want[4] = {(cl_uint)(x + ox), (cl_uint)(y + oy), (cl_uint)(sx * 1000 + sy),
+                               (cl_uint)(gx * 1000 + gy)};
+            if (memcmp(&got[4 * i], want, sizeof want) != 0 && bad++ == 0)
+                CHECK(false, "work-item (%zu, %zu) of %zux%zu in %zux%zu from (%zu, %zu): %u %u %u %u, not %u %u %u %u",
+                      x, y, w, h, lx, ly, ox, oy, got[4 * i], got[4 * i + 1], got[4 * i + 2], got[4 * i + 3],
+                      want[0], want[1], want[2], want[3]);
+        }
+    CHECK(bad == 0, "%zu work-items wrong", bad);
+    free(got);
+    clReleaseMemObject(out);
+}
+
+TEST(launches)
+{
+    NEED_GPU();
+    gpu_env e;
+    if (!env_open(&e))
+        return;
+    /* OpenCL C 3.0: work-groups need not divide the NDRange */
+    cl_program p = build(&e, kernels_source, "-cl-std=CL3.0", CL_SUCCESS);
+    cl_int err;
+    cl_kernel ids = clCreateKernel(p, "ids", &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    check_ids(&e, ids, 64, 8, 0, 0, 32, 4);     /* whole groups */
+    check_ids(&e, ids, 100, 7, 5, 3, 32, 4);    /* offsets, and smaller last groups in both dimensions */
+    check_ids(&e, ids, 33, 1, 1000, 0, 16, 1);  /* one dimension's last group of one */
+    clReleaseKernel(ids);
+
+    /* __local as an argument, with barriers: the sums of groups of 256 */
+    cl_kernel sums = clCreateKernel(p, "group_sums", &err);
+    enum { N = 1 << 16, L = 256 };
+    float *in = malloc(N * sizeof *in), out[N / L];
+    for (size_t i = 0; i < N; i++)
+        in[i] = (float)(i % 17);
+    cl_mem a = clCreateBuffer(e.context, CL_MEM_COPY_HOST_PTR, N * sizeof *in, in, &err);
+    cl_mem b = clCreateBuffer(e.context, CL_MEM_READ_WRITE, sizeof out, NULL, &err);
+    clSetKernelArg(sums, 0, sizeof a, &a);
+    clSetKernelArg(sums, 1, sizeof b, &b);
+    clSetKernelArg(sums, 2, L * sizeof(float), NULL);
+    size_t global = N, local = L;
+    cl_event done;
+    CHECK_ERR(clEnqueueNDRangeKernel(e.queue, sums, 1, NULL, &global, &local, 0, NULL, &done), CL_SUCCESS);
+    clWaitForEvents(1, &done);
+    cl_int status = 0;
+    clGetEventInfo(done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL);
+    clReleaseEvent(done);
+    if (fake) {
+        CHECK(status < 0, "%d", status);
+    } else {
+        CHECK_ERR(status, CL_COMPLETE);
+        CHECK_ERR(clEnqueueReadBuffer(e.queue, b, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL), CL_SUCCESS);
+        size_t bad = 0;
+        for (size_t g = 0; g < N / L; g++) {
+            float want = 0;
+            for (size_t i = g * L; i < (g + 1) * L; i++)
+                want += in[i];
+            bad += out[g] != want;
+        }
+        CHECK(bad == 0, "%zu group sums wrong (the first: %g)", bad, out[0]);
+    }
+    free(in);
+    clReleaseMemObject(a);
+    clReleaseMemObject(b);
+    clReleaseKernel(sums);
+    clReleaseProgram(p);
+    env_close(&e);
+}
+
+int main(int argc, char **argv)
+{
+    test_run(argc, argv);
+    return test_summary();
+}
