@@ -71,6 +71,7 @@ typedef struct options {
     int result_fd;     /* a child's pipe to its parent (isolate.h); -1: not a child */
     const char *only, *platforms, *csv, *svg, *fault, *crash;
     const char *skip; /* a child's platforms to leave out (after a crash) */
+    bool gpu;          /* each platform's first GPU instead of its first CPU */
 } options;
 
 /* --inject-crash ROW:PLATFORM: the row, and the platform in whose calls it aborts. */
@@ -80,7 +81,7 @@ static char crash_platform[32];
 static void usage(FILE *f)
 {
     fprintf(f, "usage: bench_runner [--size tiny|quick|full] [--reps N] [--threads N] [--timing warm|cold]\n"
-               "                    [--only NAMES] [--platforms NAMES] [--csv FILE] [--svg FILE]\n"
+               "                    [--only NAMES] [--platforms NAMES] [--device cpu|gpu] [--csv FILE] [--svg FILE]\n"
                "                    [--inject-fault NAME] [--inject-crash ROW:PLATFORM] [--in-process] [--list]\n"
                "  --size       problem sizes: tiny (a test), quick (default), full (a 16-core machine)\n"
                "  --reps       timed runs of each implementation; the median is reported (quick: 5, full: 7)\n"
@@ -90,6 +91,8 @@ static void usage(FILE *f)
                "               cold: time the first, the threads' wake-up included\n"
                "  --only       comma-separated benchmarks or groups (bench_list.h) to run\n"
                "  --platforms  comma-separated platforms to run (Mosaic, PoCL...; default: every CPU platform)\n"
+               "  --device     cpu (default): each platform's first CPU device; gpu: its first GPU device\n"
+               "               (the C twins and OpenBLAS still run on the CPU)\n"
                "  --csv, --svg where to write the results (default: none)\n"
                "  --inject-fault NAME  corrupt NAME's results as read back, to show the checks catch it\n"
                "  --inject-crash ROW:PLATFORM  abort in PLATFORM's calls in ROW (C+OpenMP: in the twin's),\n"
@@ -98,7 +101,7 @@ static void usage(FILE *f)
                "               row whose platform crashed runs again without it)\n"
                "  --list       list the benchmarks\n"
                "The same from the environment: BENCH_SIZE, BENCH_REPS, BENCH_THREADS, BENCH_TIMING,\n"
-               "BENCH_ONLY, BENCH_PLATFORMS, BENCH_CSV, BENCH_SVG (an option wins over its variable).\n"
+               "BENCH_ONLY, BENCH_PLATFORMS, BENCH_DEVICE, BENCH_CSV, BENCH_SVG (an option wins over its variable).\n"
                "Exit status: 0 if every result was right, 1 if any FAIL or Mosaic crashed, 2 on bad usage.\n"
                "(--result-fd and --skip-platforms are the runner's own, for its child processes.)\n");
 }
@@ -129,7 +132,7 @@ static int parse_int(const char *s, int lo, int hi, int *out)
 static int parse_options(int argc, char **argv, options *o)
 {
     const char *size = getenv("BENCH_SIZE"), *reps = getenv("BENCH_REPS"), *threads = getenv("BENCH_THREADS");
-    const char *timing = getenv("BENCH_TIMING");
+    const char *timing = getenv("BENCH_TIMING"), *device = getenv("BENCH_DEVICE");
     o->only = getenv("BENCH_ONLY");
     o->platforms = getenv("BENCH_PLATFORMS");
     o->csv = getenv("BENCH_CSV");
@@ -162,6 +165,8 @@ static int parse_options(int argc, char **argv, options *o)
             o->only = v;
         else if (!strcmp(a, "--platforms"))
             o->platforms = v;
+        else if (!strcmp(a, "--device"))
+            device = v;
         else if (!strcmp(a, "--csv"))
             o->csv = v;
         else if (!strcmp(a, "--svg"))
@@ -201,6 +206,11 @@ static int parse_options(int argc, char **argv, options *o)
     o->cold = timing && !strcmp(timing, "cold");
     if (timing && *timing && !o->cold && strcmp(timing, "warm")) {
         fprintf(stderr, "bench_runner: timing must be warm or cold, not %s\n", timing);
+        return -1;
+    }
+    o->gpu = device && !strcmp(device, "gpu");
+    if (device && *device && !o->gpu && strcmp(device, "cpu")) {
+        fprintf(stderr, "bench_runner: device must be cpu or gpu, not %s\n", device);
         return -1;
     }
     return 0;
@@ -312,8 +322,9 @@ static int open_platforms(const options *o, bench_platform *out)
         if (o->skip && *o->skip && listed(o->skip, p->name, NULL))
             continue;
         channel_step(-1, p->name);
-        if (clGetDeviceIDs(ids[i], CL_DEVICE_TYPE_CPU, 1, &p->device, NULL) != CL_SUCCESS) {
-            fprintf(stderr, "bench_runner: %s has no CPU device: skipped\n", p->full_name);
+        if (clGetDeviceIDs(ids[i], o->gpu ? CL_DEVICE_TYPE_GPU : CL_DEVICE_TYPE_CPU, 1, &p->device, NULL) !=
+            CL_SUCCESS) {
+            fprintf(stderr, "bench_runner: %s has no %s device: skipped\n", p->full_name, o->gpu ? "GPU" : "CPU");
             continue;
         }
         clGetDeviceInfo(p->device, CL_DEVICE_NAME, sizeof p->device_name, p->device_name, NULL);
@@ -653,6 +664,10 @@ static int run_in_children(const options *o, const char *self, run_info *run, be
     if (o->platforms && *o->platforms) {
         args[a++] = "--platforms";
         args[a++] = o->platforms;
+    }
+    if (o->gpu) {
+        args[a++] = "--device";
+        args[a++] = "gpu";
     }
     if (o->fault) {
         args[a++] = "--inject-fault";

@@ -1,12 +1,12 @@
 /*
- * The CUDA driver as Mosaic's GPU device will use it: NVIDIA's driver API
+ * The CUDA driver as Mosaic's GPU device uses it: NVIDIA's driver API
  * (libcuda.so.1) loaded at run time with dlopen, never linked, so that
  * Mosaic builds without the CUDA toolkit and runs where there is no GPU.
  * This header declares the little of the driver's interface the device
  * needs (handle types, constants, the functions of cuda_functions.def),
  * written from NVIDIA's CUDA Driver API reference, and the table of entry
- * points one open fills in.  Nothing calls it yet: docs/devices.md, "How a
- * GPU or remote device fits", says where the device will.
+ * points one open fills in.  The device (cuda.h) opens it once, in
+ * cuda_device.c.
  */
 #ifndef MOSAIC_CUDA_DRIVER_H
 #define MOSAIC_CUDA_DRIVER_H

@@ -54,6 +54,11 @@ typedef struct gpu_module {
     cuda_gpu *gpu;
     CUmodule module;
     CUdeviceptr launch; /* MOSAIC_GPU_LAUNCH_SYMBOL; 0 when no kernel reads it */
+    /* What the GPU's copy of it holds (valid once written): a launch like
+     * the last one writes nothing.  Only the executor launches kernels, one
+     * at a time, so only it reads and writes these. */
+    mosaic_gpu_launch written;
+    bool written_valid;
     size_t num_kernels;
     CUfunction functions[]; /* by the executable's kernel index */
 } gpu_module;
@@ -194,7 +199,7 @@ typedef struct launch_part {
     unsigned block[3];
 } launch_part;
 
-static cl_int launch_part_run(cuda_gpu *g, const gpu_module *m, CUfunction f, const mosaic_ndrange *nd,
+static cl_int launch_part_run(cuda_gpu *g, gpu_module *m, CUfunction f, const mosaic_ndrange *nd,
                               const launch_part *p, unsigned shared, void **params)
 {
     mosaic_gpu_launch l;
@@ -216,8 +221,16 @@ static cl_int launch_part_run(cuda_gpu *g, const gpu_module *m, CUfunction f, co
                     grid[d] = (unsigned)(left < g->max_grid[d] ? left : g->max_grid[d]);
                     l.group_base[d] = p->first[d] + at[d];
                 }
-                cl_int err = m->launch ? CUDA_CALL(cuMemcpyHtoDAsync, m->launch, &l, sizeof l, g->stream)
-                                       : CL_SUCCESS;
+                /* (a copy from pageable memory waits for the stream: worth sparing) */
+                cl_int err = CL_SUCCESS;
+                if (m->launch && (!m->written_valid || memcmp(&m->written, &l, sizeof l) != 0)) {
+                    m->written_valid = false;
+                    err = CUDA_CALL(cuMemcpyHtoDAsync, m->launch, &l, sizeof l, g->stream);
+                    if (err == CL_SUCCESS) {
+                        m->written = l;
+                        m->written_valid = true;
+                    }
+                }
                 if (err == CL_SUCCESS)
                     err = CUDA_CALL(cuLaunchKernel, f, grid[0], grid[1], grid[2], p->block[0], p->block[1],
                                     p->block[2], shared, g->stream, params, NULL);
@@ -232,7 +245,7 @@ cl_int mosaic_cuda_launch(cl_event command)
     cuda_gpu *g = cuda_gpu_of(command->queue->device);
     const mosaic_ndrange *nd = command->payload;
     const mosaic_executable *exe = nd->kernel->program->executable;
-    const gpu_module *m = mosaic_executable_attached(exe);
+    gpu_module *m = mosaic_executable_attached(exe);
     size_t k = kernel_index(exe, nd->info);
     if (!m || k >= m->num_kernels)
         return CL_INVALID_PROGRAM_EXECUTABLE;
