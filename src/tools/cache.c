@@ -39,7 +39,7 @@ static const char *const kind_suffix[MC_CACHE_NUM_KINDS] = MC_CACHE_KIND_SUFFIXE
 /* What each kind holds, for a person (docs/compiler.md, "The kernel cache"). */
 static const char *const kind_what[MC_CACHE_NUM_KINDS] = {
     "built kernels (object code)", "compiled OpenCL C (front end)", "checked binaries and SPIR-V modules",
-    "linked programs", "translated SPIR-V modules"};
+    "linked programs", "translated SPIR-V modules", "the GPU's PTX and kernel tables"};
 
 static const char *env(const char *name)
 {

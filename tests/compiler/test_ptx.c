@@ -15,17 +15,31 @@
  * mosaic_gpu_launch's offsets (get_global_offset is no constant 0), answer
  * dimensions past 3 as OpenCL says without it, and leave it out where
  * nothing reads it; the feature set a GPU device gives the front end builds.
+ *
+ * The kernel cache's .ptx entries (ptx_cache): a second finalize of the same
+ * executable is a hit (MOSAIC_DEBUG=cache) with the same table and PTX; a
+ * damaged, truncated or ill-formed entry is a miss and is built and stored
+ * again; another compute capability is another entry; MOSAIC_CACHE=0 asks
+ * no cache.  The program's cases run with a private cache directory.
  */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <ftw.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define TEST_LIST "test_ptx.list"
 #include "test.h"
 #include "gpu_kernels.h"
+#include "base/settings.h"
+#include "compiler/cache/cache.h"
 #include "compiler/compiler.h"
 #include "compiler/gpu/ptx.h"
+#include "compiler/pipeline/pipeline.h"
 
 static const mosaic_compiler_target gpu_target = {.triple = MC_PTX_TRIPLE};
 static const mosaic_compiler_target cpu_target = {.clang_features = "-cl-ext=-all"};
@@ -423,8 +437,315 @@ TEST(cpu_executable_no_ptx)
     mosaic_bitcode_free(&exe_bc);
 }
 
+/* ---- the kernel cache (mosaic_finalize_ptx's .ptx entries) ------------------------ */
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    return remove(path);
+}
+
+static void set_setting(const char *name, const char *value)
+{
+    if (value)
+        setenv(name, value, 1);
+    else
+        unsetenv(name);
+    mosaic_settings_reload();
+}
+
+/* mosaic_finalize_ptx of `bc` for `sm` with MOSAIC_DEBUG=cache, what it
+ * printed on stderr into said; NULL (checked) on failure. */
+static mosaic_executable *finalize_saying(const mosaic_bitcode *bc, const char *sm, char *said, size_t size)
+{
+    set_setting("MOSAIC_DEBUG", "cache");
+    fflush(stderr);
+    FILE *tmp = tmpfile();
+    int saved = dup(STDERR_FILENO);
+    if (tmp && saved >= 0)
+        dup2(fileno(tmp), STDERR_FILENO);
+    mosaic_executable *exe = NULL;
+    char *log = NULL;
+    cl_int r = mosaic_finalize_ptx(&gpu_device, bc, "", sm, &exe, &log);
+    fflush(stderr);
+    size_t len = 0;
+    if (tmp && saved >= 0) {
+        dup2(saved, STDERR_FILENO);
+        rewind(tmp);
+        len = fread(said, 1, size - 1, tmp);
+    }
+    said[len] = 0;
+    if (saved >= 0)
+        close(saved);
+    if (tmp)
+        fclose(tmp);
+    set_setting("MOSAIC_DEBUG", NULL);
+    CHECK(r == CL_SUCCESS && exe, "finalize: %d %s", r, log ? log : "");
+    CHECK(!log || !*log, "a log: %s", log);
+    free(log);
+    return exe;
+}
+
+/* The .ptx entries under the cache directory `dir`; the last one's path in
+ * `path`. */
+static int ptx_entries(const char *dir, char *path, size_t size)
+{
+    int n = 0;
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        if (e->d_name[0] == '.')
+            continue;
+        char sub[4200];
+        snprintf(sub, sizeof sub, "%s/%s", dir, e->d_name);
+        DIR *d2 = opendir(sub);
+        struct dirent *f;
+        while (d2 && (f = readdir(d2))) {
+            size_t len = strlen(f->d_name);
+            if (len > 4 && !strcmp(f->d_name + len - 4, ".ptx")) {
+                n++;
+                snprintf(path, size, "%s/%s", sub, f->d_name);
+            }
+        }
+        if (d2)
+            closedir(d2);
+    }
+    if (d)
+        closedir(d);
+    return n;
+}
+
+static bool same_text(const char *a, const char *b) { return (!a && !b) || (a && b && !strcmp(a, b)); }
+
+/* Every field of the executables the API reads is the same in both. */
+static void same_executable(const mosaic_executable *a, const mosaic_executable *b, const char *when)
+{
+    if (!a || !b)
+        return;
+    size_t na = 0, nb = 0;
+    const char *pa = mosaic_executable_ptx(a, &na), *pb = mosaic_executable_ptx(b, &nb);
+    CHECK(pa && pb && na == nb && na == strlen(pa) && !memcmp(pa, pb, na + 1), "%s: not the same PTX (%zu, %zu bytes)",
+          when, na, nb);
+    CHECK(mosaic_executable_global_variables_size(a) == mosaic_executable_global_variables_size(b),
+          "%s: global variables %zu, %zu", when, mosaic_executable_global_variables_size(a),
+          mosaic_executable_global_variables_size(b));
+    CHECK(!mosaic_executable_block_kernel(a, MOSAIC_BLOCK_HANDLE(0)) &&
+              !mosaic_executable_block_kernel(b, MOSAIC_BLOCK_HANDLE(0)),
+          "%s: block kernels", when);
+    CHECK(!mosaic_executable_attached(a) && !mosaic_executable_attached(b), "%s: attached", when);
+    size_t n = mosaic_executable_num_kernels(a);
+    CHECK(n == mosaic_executable_num_kernels(b), "%s: %zu and %zu kernels", when, n, mosaic_executable_num_kernels(b));
+    for (size_t k = 0; k < n && n == mosaic_executable_num_kernels(b); k++) {
+        const mosaic_kernel_info *x = mosaic_executable_kernel(a, k), *y = mosaic_executable_kernel(b, k);
+        const char *name = x->name ? x->name : "?";
+        CHECK(same_text(x->name, y->name) && same_text(x->attributes, y->attributes), "%s: %s: name, attributes",
+              when, name);
+        CHECK(mosaic_executable_find_kernel(b, name) == y, "%s: %s not found by name", when, name);
+        CHECK(x->num_args == y->num_args, "%s: %s: %u and %u arguments", when, name, x->num_args, y->num_args);
+        for (cl_uint i = 0; i < x->num_args && x->num_args == y->num_args; i++) {
+            const mosaic_kernel_arg *g = &x->args[i], *h = &y->args[i];
+            CHECK(g->kind == h->kind && g->size == h->size && g->alignment == h->alignment &&
+                      g->address_qualifier == h->address_qualifier && g->access_qualifier == h->access_qualifier &&
+                      g->type_qualifier == h->type_qualifier && same_text(g->type_name, h->type_name) &&
+                      same_text(g->name, h->name),
+                  "%s: %s: argument %u", when, name, i);
+        }
+        CHECK(!memcmp(x->reqd_work_group_size, y->reqd_work_group_size, sizeof x->reqd_work_group_size) &&
+                  !memcmp(x->work_group_size_hint, y->work_group_size_hint, sizeof x->work_group_size_hint),
+              "%s: %s: required or hinted sizes", when, name);
+        CHECK(x->static_local_mem_size == y->static_local_mem_size && x->private_mem_size == y->private_mem_size &&
+                  x->wg_stack_size == y->wg_stack_size && x->item_state_size == y->item_state_size,
+              "%s: %s: memory sizes (local %zu, %zu)", when, name, x->static_local_mem_size,
+              y->static_local_mem_size);
+        CHECK(x->uses_barriers == y->uses_barriers && x->vectorised_loops == y->vectorised_loops &&
+                  x->widened_lanes == y->widened_lanes && x->widened_rows == y->widened_rows &&
+                  x->keeps_item_state == y->keeps_item_state && x->regroupable == y->regroupable &&
+                  x->counter_args == y->counter_args && x->counter_args_wide == y->counter_args_wide,
+              "%s: %s: what finalize found", when, name);
+        CHECK(!x->wg_fn && !y->wg_fn && !x->wi_fn && !y->wi_fn && !x->fused_fn && !y->fused_fn &&
+                  !x->fused_groups && !y->fused_groups,
+              "%s: %s: CPU functions", when, name);
+    }
+}
+
+/* Every kind of table entry: attributes, a struct by value, qualifiers,
+ * __local arguments and variables, a program-scope variable. */
+static const char cached_source[] =
+    "typedef struct { float x; int n; } pair;\n"
+    "global int total = 3;\n"
+    "__attribute__((reqd_work_group_size(64, 1, 1)))\n"
+    "kernel void first(global float *restrict a, const global int *b, pair p, local float *t)\n"
+    "{\n"
+    "    local int seen[32];\n"
+    "    size_t l = get_local_id(0);\n"
+    "    seen[l % 32] = b[l];\n"
+    "    t[l] = a[get_global_id(0)] * p.x;\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    a[get_global_id(0)] = t[(l + 1) % 64] + seen[p.n & 31] + total;\n"
+    "}\n"
+    "__attribute__((work_group_size_hint(8, 4, 1))) __attribute__((vec_type_hint(float4)))\n"
+    "kernel void second(volatile global uint *c, constant float4 *k, uchar u)\n"
+    "{\n"
+    "    atomic_add(c, u + (uint)k[get_group_id(1)].y);\n"
+    "    total = 4;\n"
+    "}\n";
+
+/* A well-formed entry (its checksum right) under the key of the entry at
+ * `path` holding `payload` instead. */
+static void replace_entry(const char *path, const mosaic_strbuf *payload)
+{
+    FILE *f = fopen(path, "rb");
+    unsigned char head[48];
+    bool read = f && fread(head, 1, sizeof head, f) == sizeof head;
+    if (f)
+        fclose(f);
+    CHECK(read, "cannot read %s", path);
+    mc_cache_key key;
+    memcpy(key.bytes, head + 16, sizeof key.bytes); /* magic, kind, 0, key: cache.c */
+    CHECK(!payload->oom && payload->data);
+    mc_cache_store(MC_CACHE_PTX, &key, payload->data, payload->len);
+}
+
+TEST(ptx_cache)
+{
+    NEED_LIBCLC();
+    char dir[] = "/tmp/mosaic-test-ptx-cache-XXXXXX";
+    if (!mkdtemp(dir)) {
+        TEST_FAIL("mkdtemp");
+        return;
+    }
+    char *saved_dir = getenv("MOSAIC_CACHE_DIR") ? strdup(getenv("MOSAIC_CACHE_DIR")) : NULL;
+    char *saved_cache = getenv("MOSAIC_CACHE") ? strdup(getenv("MOSAIC_CACHE")) : NULL;
+    set_setting("MOSAIC_CACHE", NULL);
+    set_setting("MOSAIC_CACHE_DIR", dir);
+    mosaic_bitcode obj = {0}, exe_bc = {0};
+    char *log = NULL;
+    cl_int r = mosaic_compile_source(&gpu_device, cached_source, "-cl-std=CL2.0", 0, NULL, &obj, &log);
+    CHECK(r == CL_SUCCESS, "front end: %d %s", r, log ? log : "");
+    free(log);
+    log = NULL;
+    if (r == CL_SUCCESS) {
+        r = mosaic_link_bitcode(&gpu_device, 1, &obj, "", false, &exe_bc, &log);
+        CHECK(r == CL_SUCCESS, "link: %d %s", r, log ? log : "");
+        free(log);
+    }
+    static char said[1 << 16];
+    char path[8400] = "";
+    mosaic_executable *built = r == CL_SUCCESS ? finalize_saying(&exe_bc, "sm_90", said, sizeof said) : NULL;
+    if (!built)
+        goto done;
+    CHECK(strstr(said, "mosaic: PTX cache miss\n") && !strstr(said, "hit"), "a new cache: %s", said);
+    CHECK(ptx_entries(dir, path, sizeof path) == 1, "%d .ptx entries", ptx_entries(dir, path, sizeof path));
+    /* the table has what the entry must keep */
+    const mosaic_kernel_info *first = mosaic_executable_find_kernel(built, "first");
+    const mosaic_kernel_info *second = mosaic_executable_find_kernel(built, "second");
+    CHECK(mosaic_executable_num_kernels(built) == 2 && first && second, "the kernels");
+    CHECK(mosaic_executable_global_variables_size(built) == sizeof(int), "%zu bytes of global variables",
+          mosaic_executable_global_variables_size(built));
+    if (first && second) {
+        CHECK(first->reqd_work_group_size[0] == 64 && first->static_local_mem_size == 32 * sizeof(int) &&
+                  first->num_args == 4 && first->args[2].kind == MOSAIC_ARG_BY_VALUE &&
+                  first->args[2].size == 8 && first->args[0].type_qualifier == CL_KERNEL_ARG_TYPE_RESTRICT &&
+                  first->args[1].type_qualifier == CL_KERNEL_ARG_TYPE_CONST,
+              "first's table");
+        CHECK(second->work_group_size_hint[1] == 4 && second->attributes && strstr(second->attributes, "float4") &&
+                  second->args[0].type_qualifier == CL_KERNEL_ARG_TYPE_VOLATILE &&
+                  !strcmp(second->args[1].type_name, "float4*"),
+              "second's table (attributes %s)", second->attributes ? second->attributes : "none");
+    }
+
+    /* the same executable again: a hit, and the same executable */
+    mosaic_executable *again = finalize_saying(&exe_bc, "sm_90", said, sizeof said);
+    CHECK(strstr(said, "mosaic: PTX cache hit\n") && !strstr(said, "miss"), "the second finalize: %s", said);
+    same_executable(built, again, "a hit");
+    mosaic_executable_free(again);
+
+    /* a damaged entry, then a truncated one, then well-formed ones (their
+     * checksums right) that hold no whole entry of the GPU's: each is a
+     * miss, built and stored again, then a hit */
+    size_t ptx_size = 0;
+    const char *ptx = mosaic_executable_ptx(built, &ptx_size);
+    mc_ptx_program lie = {.ptx = (char *)ptx, .num_kernels = mosaic_executable_num_kernels(built),
+                          .kernels = (mosaic_kernel_info *)mosaic_executable_kernel(built, 0),
+                          .global_variables_size = mosaic_executable_global_variables_size(built)};
+    unsigned char has_wg[2] = {1, 0}, fused[2] = {0, 0};
+    static const char *const damage[] = {"damaged", "truncated", "cut short", "no NUL", "with K.wg",
+                                         "block kernels"};
+    for (size_t d = 0; d < sizeof damage / sizeof *damage; d++) {
+        struct stat st;
+        CHECK(ptx_entries(dir, path, sizeof path) == 1 && !stat(path, &st), "%s: the entry", damage[d]);
+        mosaic_strbuf payload = {0};
+        if (d == 0) {
+            FILE *f = fopen(path, "r+b");
+            if (f) {
+                fseek(f, st.st_size / 2, SEEK_SET);
+                fputs("garbage garbage garbage", f);
+                fclose(f);
+            }
+        } else if (d == 1) {
+            CHECK(!truncate(path, st.st_size / 2), "truncate");
+        } else if (d == 2) {
+            lie.ptx_size = ptx_size;
+            mc_ptx_serialize(&lie, &payload);
+            payload.len -= 8; /* the last kernel's last field gone */
+        } else if (d == 3) {
+            lie.ptx_size = ptx_size - 1; /* its last character where the NUL was */
+            mc_ptx_serialize(&lie, &payload);
+        } else {
+            mc_object o = {.code = (char *)ptx, .code_size = ptx_size + 1, .num_kernels = lie.num_kernels,
+                           .num_block_kernels = d == 5, .kernels = lie.kernels, .has_wg = d == 4 ? has_wg : NULL,
+                           .fused_groups = fused, .global_variables_size = lie.global_variables_size};
+            mc_object_serialize(&o, &payload);
+        }
+        if (d >= 2)
+            replace_entry(path, &payload);
+        mosaic_strbuf_free(&payload);
+        mosaic_executable *rebuilt = finalize_saying(&exe_bc, "sm_90", said, sizeof said);
+        CHECK(strstr(said, "mosaic: PTX cache miss\n") && !strstr(said, "hit"), "%s: %s", damage[d], said);
+        same_executable(built, rebuilt, damage[d]);
+        mosaic_executable_free(rebuilt);
+        rebuilt = finalize_saying(&exe_bc, "sm_90", said, sizeof said);
+        CHECK(strstr(said, "mosaic: PTX cache hit\n"), "%s, stored again: %s", damage[d], said);
+        same_executable(built, rebuilt, damage[d]);
+        mosaic_executable_free(rebuilt);
+    }
+
+    /* another compute capability is another entry */
+    mosaic_executable *other = finalize_saying(&exe_bc, "sm_80", said, sizeof said);
+    CHECK(strstr(said, "mosaic: PTX cache miss\n"), "sm_80: %s", said);
+    CHECK(ptx_entries(dir, path, sizeof path) == 2, "%d .ptx entries", ptx_entries(dir, path, sizeof path));
+    const char *ptx80 = other ? mosaic_executable_ptx(other, NULL) : NULL;
+    CHECK(ptx80 && strstr(ptx80, ".target sm_80"), "not PTX for sm_80");
+    mosaic_executable_free(other);
+
+    /* MOSAIC_CACHE=0: no cache asked, nothing stored, the same executable */
+    set_setting("MOSAIC_CACHE", "0");
+    mosaic_executable *uncached = finalize_saying(&exe_bc, "sm_90", said, sizeof said);
+    CHECK(!strstr(said, "PTX cache"), "MOSAIC_CACHE=0: %s", said);
+    same_executable(built, uncached, "MOSAIC_CACHE=0");
+    mosaic_executable_free(uncached);
+    set_setting("MOSAIC_CACHE", NULL);
+    CHECK(ptx_entries(dir, path, sizeof path) == 2, "%d .ptx entries", ptx_entries(dir, path, sizeof path));
+    mosaic_executable_free(built);
+done:
+    mosaic_bitcode_free(&obj);
+    mosaic_bitcode_free(&exe_bc);
+    set_setting("MOSAIC_CACHE", saved_cache);
+    set_setting("MOSAIC_CACHE_DIR", saved_dir);
+    free(saved_cache);
+    free(saved_dir);
+    nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 int main(int argc, char **argv)
 {
+    /* a private kernel cache, removed at the end (the GPU's PTX is cached) */
+    char cache[] = "/tmp/mosaic-test-cache-XXXXXX";
+    int own_cache = !getenv("MOSAIC_CACHE_DIR") && mkdtemp(cache);
+    if (own_cache)
+        setenv("MOSAIC_CACHE_DIR", cache, 1);
     test_run(argc, argv);
+    if (own_cache)
+        nftw(cache, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
     return test_summary();
 }

@@ -134,7 +134,7 @@ cache_stats)
     v="$(get "$f" state) $(get "$f" entries)"
     check '[ "${v% *}" = on ] && [ "${v#* }" -ge 2 ]' "in use, the example's entries counted ($v)"
     sum=0
-    for k in 0 1 2 3 4; do sum=$((sum + $(get "$f" kinds.$k.entries))); done
+    for k in 0 1 2 3 4 5; do sum=$((sum + $(get "$f" kinds.$k.entries))); done
     check '[ $sum = "${v#* }" ]' "the kinds add up ($sum)"
     bytes=$(find "$tmp/cache" -mindepth 2 -type f -name '*.[a-z][a-z][a-z]' -exec cat {} + | wc -c)
     v=$(get "$f" bytes)

@@ -3,8 +3,8 @@
  * a BLAKE3 hash of everything that decides them: the executable bitcode, the
  * build options, the CPU, the runtime symbols' names, and the build id of the
  * Mosaic binary itself, so a rebuilt Mosaic never reads an old entry), the
- * front end's results (direct_cache.c) and markers of checked binaries
- * (binary.c).
+ * front end's results (direct_cache.c), markers of checked binaries
+ * (binary.c), the GPU's PTX and kernel tables (object_cache.c).
  *
  * The directory: settings.h (MOSAIC_CACHE_DIR, MOSAIC_CACHE).  Entries hold
  * native code that the JIT runs, so the cache only ever reads what this user
@@ -206,7 +206,7 @@ bool mc_cache_enabled(void) { return cache_root() >= 0; }
 #define ENTRY_HEADER 48 /* magic, kind, 0, key */
 static const char *const kind_suffix[] = MC_CACHE_KIND_SUFFIXES;
 _Static_assert(sizeof kind_suffix / sizeof *kind_suffix == MC_CACHE_NUM_KINDS &&
-                   MC_CACHE_SPIRV + 1 == MC_CACHE_NUM_KINDS,
+                   MC_CACHE_PTX + 1 == MC_CACHE_NUM_KINDS,
                "one suffix per mc_cache_kind");
 
 static void entry_names(mc_cache_kind kind, const mc_cache_key *key, char hex[3], char name[80])

@@ -13,9 +13,10 @@
 typedef struct mc_cache_key { uint8_t bytes[32]; } mc_cache_key;
 /* What an entry holds: finalized code (finalize.c), the front end's result
  * (direct_cache.c), a marker of a checked binary or validated SPIR-V module,
- * a link's result (binary.c), a SPIR-V module's translation (spirv_cache.c). */
+ * a link's result (binary.c), a SPIR-V module's translation (spirv_cache.c),
+ * the GPU's PTX and kernel table (mosaic_finalize_ptx, object_cache.c). */
 typedef enum mc_cache_kind {
-    MC_CACHE_OBJECT, MC_CACHE_SOURCE, MC_CACHE_CHECKED, MC_CACHE_LINKED, MC_CACHE_SPIRV
+    MC_CACHE_OBJECT, MC_CACHE_SOURCE, MC_CACHE_CHECKED, MC_CACHE_LINKED, MC_CACHE_SPIRV, MC_CACHE_PTX
 } mc_cache_kind;
 void mc_cache_key_compute(mc_cache_key *key, const void *bitcode, size_t size, const char *options,
                           const char *cpu, const char *features, const mosaic_compiler_target *target);

@@ -21,8 +21,8 @@
 #include <unistd.h>
 
 /* The kinds' file suffixes, in mc_cache_kind's order (cache.h). */
-#define MC_CACHE_KIND_SUFFIXES {"obj", "src", "chk", "lnk", "spv"}
-enum { MC_CACHE_NUM_KINDS = 5 };
+#define MC_CACHE_KIND_SUFFIXES {"obj", "src", "chk", "lnk", "spv", "ptx"}
+enum { MC_CACHE_NUM_KINDS = 6 };
 
 /* The folders of entries: DIR/00 to DIR/ff. */
 enum { MC_CACHE_NUM_FOLDERS = 256 };

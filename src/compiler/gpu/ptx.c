@@ -19,9 +19,13 @@
  */
 #include "compiler/gpu/ptx.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <llvm-c/BitReader.h>
@@ -30,6 +34,7 @@
 #include <llvm-c/Linker.h>
 #include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
+#include <llvm-c/blake3.h>
 
 #include "compiler/frontend/binary.h"
 #include "compiler/ir/kernel_info.h"
@@ -45,6 +50,9 @@
 /* The triple the NVPTX back end is asked for: CUDA's driver, 64-bit. */
 static const char code_triple[] = "nvptx64-nvidia-cuda";
 
+/* The optimiser's pipeline, whatever the build options. */
+static const char optimiser_passes[] = "default<O2>";
+
 static pthread_once_t nvptx_once = PTHREAD_ONCE_INIT;
 
 static void initialise_nvptx(void)
@@ -58,6 +66,92 @@ static void initialise_nvptx(void)
 bool mc_ptx_available(void)
 {
     return MOSAIC_LIBCLC_NVPTX_PATH[0] && access(MOSAIC_LIBCLC_NVPTX_PATH, R_OK) == 0;
+}
+
+/* ---- what the kernel cache's key holds besides the program (mc_ptx_key_inputs) ---- */
+
+static void put_hex(mosaic_strbuf *text, const uint8_t *bytes, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        mosaic_strbuf_printf(text, "%02x", bytes[i]);
+}
+
+/* libclc's library as last hashed: the file's identity and its contents' hash. */
+static pthread_mutex_t libclc_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct { bool known; dev_t dev; ino_t ino; off_t size; struct timespec mtime; uint8_t hash[32]; } libclc_seen;
+
+/* BLAKE3 of libclc's library into hash, hashed again only when the file is
+ * another (device, inode, size, mtime) than last time; false if unreadable. */
+static bool libclc_hash(uint8_t hash[32])
+{
+    int fd = open(MOSAIC_LIBCLC_NVPTX_PATH, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+        if (fd >= 0)
+            close(fd);
+        return false;
+    }
+    pthread_mutex_lock(&libclc_lock);
+    bool ok = libclc_seen.known && libclc_seen.dev == st.st_dev && libclc_seen.ino == st.st_ino &&
+              libclc_seen.size == st.st_size && libclc_seen.mtime.tv_sec == st.st_mtim.tv_sec &&
+              libclc_seen.mtime.tv_nsec == st.st_mtim.tv_nsec;
+    if (!ok) {
+        llvm_blake3_hasher h;
+        llvm_blake3_hasher_init(&h);
+        char *buf = malloc(1 << 20);
+        off_t total = 0;
+        ssize_t r = 0;
+        while (buf && ((r = read(fd, buf, 1 << 20)) > 0 || (r < 0 && errno == EINTR)))
+            if (r > 0) {
+                llvm_blake3_hasher_update(&h, buf, (size_t)r);
+                total += r;
+            }
+        free(buf);
+        ok = buf && r == 0 && total == st.st_size;
+        libclc_seen.known = ok;
+        if (ok) {
+            llvm_blake3_hasher_finalize(&h, libclc_seen.hash, sizeof libclc_seen.hash);
+            libclc_seen.dev = st.st_dev;
+            libclc_seen.ino = st.st_ino;
+            libclc_seen.size = st.st_size;
+            libclc_seen.mtime = st.st_mtim;
+        }
+    }
+    if (ok)
+        memcpy(hash, libclc_seen.hash, 32);
+    pthread_mutex_unlock(&libclc_lock);
+    close(fd);
+    return ok;
+}
+
+static uint8_t workitem_hash[32];
+static size_t workitem_size;
+static pthread_once_t workitem_once = PTHREAD_ONCE_INIT;
+
+static void hash_workitem(void)
+{
+    const void *bytes = mc_gpu_builtin_file_bytes("workitem", &workitem_size);
+    llvm_blake3_hasher h;
+    llvm_blake3_hasher_init(&h);
+    if (bytes)
+        llvm_blake3_hasher_update(&h, bytes, workitem_size);
+    llvm_blake3_hasher_finalize(&h, workitem_hash, sizeof workitem_hash);
+}
+
+bool mc_ptx_key_inputs(mosaic_strbuf *text)
+{
+    uint8_t clc[32];
+    if (!mc_ptx_available() || !libclc_hash(clc))
+        return false;
+    pthread_once(&workitem_once, hash_workitem);
+    unsigned major = 0, minor = 0, patch = 0;
+    LLVMGetVersion(&major, &minor, &patch);
+    mosaic_strbuf_printf(text, "llvm %u.%u.%u\nworkitem %zu ", major, minor, patch, workitem_size);
+    put_hex(text, workitem_hash, sizeof workitem_hash);
+    mosaic_strbuf_printf(text, "\nlibclc %s ", MOSAIC_LIBCLC_NVPTX_PATH);
+    put_hex(text, clc, sizeof clc);
+    mosaic_strbuf_printf(text, "\npasses %s\n", optimiser_passes);
+    return true;
 }
 
 /* Parses the bitcode file `path`. */
@@ -483,7 +577,7 @@ cl_int mc_ptx_build(const mosaic_bitcode *program, const char *sm, mc_ptx_progra
         r = CL_BUILD_PROGRAM_FAILURE;
     if (r == CL_SUCCESS) {
         LLVMSetTarget(m, code_triple);
-        r = mc_run_passes(m, tm, "default<O2>", log);
+        r = mc_run_passes(m, tm, optimiser_passes, log);
     }
     const char *missing = r == CL_SUCCESS ? missing_function(m) : NULL;
     if (missing) {

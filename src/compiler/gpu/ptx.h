@@ -34,6 +34,17 @@
  * was built (MOSAIC_LIBCLC_NVPTX_PATH) and is readable. */
 bool mc_ptx_available(void);
 
+/* What mc_ptx_build's result depends on besides the program's bitcode and
+ * `sm`, as text for the kernel cache's key (mosaic_finalize_ptx,
+ * pipeline/object_cache.c): LLVM's version, a BLAKE3 hash of Mosaic's own
+ * work-item functions as embedded, and libclc's NVPTX library by its path
+ * and a BLAKE3 hash of its contents (hashed once per process, and again
+ * when the file's device, inode, size or modification time change).  The
+ * build options are not in it: none changes the PTX (always O2).  false
+ * (nothing appended) when libclc cannot be read: then there is no cache,
+ * and the build says why. */
+bool mc_ptx_key_inputs(mosaic_strbuf *text);
+
 /* PTX text (malloc'd, NUL-terminated; *size without the NUL) for the
  * kernels of `program` (a program binary of MC_PTX_TRIPLE: a compiled
  * object or an executable), for the GPU of compute capability `sm`

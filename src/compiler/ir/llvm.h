@@ -44,6 +44,9 @@ int mc_builtin_file_of(const char *symbol);
  * that the index above never reads: file `name` ("workitem") loaded lazily
  * into ctx; CL_BUILD_PROGRAM_FAILURE when it is missing or unreadable. */
 cl_int mc_load_gpu_builtin_file(LLVMContextRef ctx, const char *name, LLVMModuleRef *out, mosaic_strbuf *log);
+/* The bytes of that file as embedded (for a cache key: gpu/ptx.c), or NULL
+ * when there is none of that name. */
+const void *mc_gpu_builtin_file_bytes(const char *name, size_t *size);
 /* The name a mangled OpenCL C function had in the source: "_Z5fractfPf" -> "fract". */
 void mc_source_name(const char *symbol, char *buf, size_t size);
 /* Does the device give generated code the runtime symbol `name`? */

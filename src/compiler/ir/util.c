@@ -265,6 +265,17 @@ cl_int mc_load_gpu_builtin_file(LLVMContextRef ctx, const char *name, LLVMModule
     return CL_BUILD_PROGRAM_FAILURE;
 }
 
+const void *mc_gpu_builtin_file_bytes(const char *name, size_t *size)
+{
+    for (const builtin_file *f = mosaic_gpu_builtins_table; f->name; f++)
+        if (!strcmp(f->name, name)) {
+            *size = (size_t)(f->end - f->start);
+            return f->start;
+        }
+    *size = 0;
+    return NULL;
+}
+
 static int by_name(const void *a, const void *b)
 {
     return strcmp(((const builtin_symbol *)a)->name, ((const builtin_symbol *)b)->name);

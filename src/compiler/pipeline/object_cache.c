@@ -1,12 +1,15 @@
 /*
  * Cache entries of finalized code (cache.c keeps them): the object code and
- * the kernel table, and the key they are kept under.
+ * the kernel table, and the key they are kept under; the GPU's PTX and
+ * kernel table (mosaic_finalize_ptx) in the same format, under a key of
+ * their own.
  */
 #define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/assert.h"
+#include "compiler/gpu/ptx.h"
 #include "compiler/ir/kernel_info.h"
 #include "compiler/pipeline/pipeline.h"
 #include "compiler/workgroup/coarsening.h"
@@ -62,8 +65,8 @@ void mc_object_serialize(const mc_object *o, mosaic_strbuf *s)
         put_u64(s, (uint64_t)i->regroupable);
         put_u64(s, i->counter_args);
         put_u64(s, i->counter_args_wide);
-        put_u64(s, o->has_wg[k]);
-        put_u64(s, o->fused_groups[k]);
+        put_u64(s, o->has_wg ? o->has_wg[k] : 0); /* (none: the GPU's) */
+        put_u64(s, o->fused_groups ? o->fused_groups[k] : 0);
     }
 }
 
@@ -214,4 +217,53 @@ void mc_object_cache_key(mc_cache_key *key, const mosaic_compiler_target *target
                              one_size->size[1], one_size->size[2]);
     mc_cache_key_compute(key, bc, bc_size, text.data ? text.data : "", cpu, features, target);
     mosaic_strbuf_free(&text);
+}
+
+/* ---- the GPU's: PTX and the kernel table (mosaic_finalize_ptx) ---------------------------- */
+
+/* The entry is an object's (mc_object_serialize): the PTX with its NUL as
+ * the code, the table, no block kernels, no K.wg or K.fused. */
+void mc_ptx_serialize(const mc_ptx_program *p, mosaic_strbuf *s)
+{
+    mc_object o = {.code = p->ptx, .code_size = p->ptx_size + 1, .num_kernels = p->num_kernels,
+                   .kernels = p->kernels, .global_variables_size = p->global_variables_size};
+    mc_object_serialize(&o, s);
+}
+
+bool mc_ptx_deserialize(const void *data, size_t size, mc_ptx_program *p)
+{
+    mc_object o;
+    memset(p, 0, sizeof *p);
+    if (!mc_object_deserialize(data, size, &o))
+        return false;
+    /* text of its size, ending in its one NUL; nothing the GPU's finalize never makes */
+    const char *text = o.code;
+    bool ok = o.code_size >= 1 && text[o.code_size - 1] == 0 && strlen(text) == o.code_size - 1 &&
+              !o.num_block_kernels;
+    for (size_t k = 0; k < o.num_kernels && ok; k++)
+        ok = !o.has_wg[k] && !o.fused_groups[k];
+    if (!ok) {
+        mc_object_clear(&o);
+        return false;
+    }
+    p->ptx = o.code;
+    p->ptx_size = o.code_size - 1;
+    p->kernels = o.kernels;
+    p->num_kernels = o.num_kernels;
+    p->global_variables_size = o.global_variables_size;
+    free(o.has_wg);
+    free(o.fused_groups);
+    return true;
+}
+
+void mc_ptx_cache_key(mc_cache_key *key, const void *bc, size_t bc_size, const char *sm, const char *inputs)
+{
+    llvm_blake3_hasher h;
+    mc_cache_hasher_start(&h, "mosaic PTX cache 1");
+    uint64_t n = bc_size;
+    llvm_blake3_hasher_update(&h, &n, sizeof n);
+    llvm_blake3_hasher_update(&h, bc, bc_size);
+    llvm_blake3_hasher_update(&h, sm, strlen(sm) + 1);
+    llvm_blake3_hasher_update(&h, inputs, strlen(inputs) + 1);
+    llvm_blake3_hasher_finalize(&h, key->bytes, sizeof key->bytes);
 }

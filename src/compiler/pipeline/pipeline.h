@@ -201,4 +201,16 @@ bool mc_object_deserialize(const void *data, size_t size, mc_object *o);
 void mc_object_cache_key(mc_cache_key *key, const mosaic_compiler_target *target, const void *bc, size_t bc_size,
                          const mc_options *opts, const mc_one_size *one_size);
 
+/* The GPU's finalized program (mosaic_finalize_ptx, gpu/ptx.h) as a cache
+ * entry of kind MC_CACHE_PTX, in the object's format (object_cache.c): p
+ * appended to s; an entry read back into p (false: not a whole entry of
+ * the GPU's, p empty). */
+struct mc_ptx_program;
+void mc_ptx_serialize(const struct mc_ptx_program *p, mosaic_strbuf *s);
+bool mc_ptx_deserialize(const void *data, size_t size, struct mc_ptx_program *p);
+/* Its key: a tag of its own, the build id (mc_cache_hasher_start), the
+ * executable's bitcode bc, the compute capability sm and what else decides
+ * the PTX (mc_ptx_key_inputs: LLVM, the work-item functions, libclc). */
+void mc_ptx_cache_key(mc_cache_key *key, const void *bc, size_t bc_size, const char *sm, const char *inputs);
+
 #endif
