@@ -297,18 +297,6 @@ static void loads_invariant(LLVMValueRef v, unsigned kind, LLVMValueRef empty, i
     }
 }
 
-/* A kernel clang made of a block (device-side enqueue), whose address is
- * taken: not one of the program's. */
-static bool is_block_kernel(LLVMValueRef f)
-{
-    for (LLVMUseRef u = LLVMGetFirstUse(f); u; u = LLVMGetNextUse(u)) {
-        LLVMValueRef user = LLVMGetUser(u);
-        if (!LLVMIsACallInst(user) || LLVMGetCalledValue(user) != f)
-            return true;
-    }
-    return false;
-}
-
 /* The program's module with Mosaic's work-item functions and libclc linked
  * in, its kernels' table read (into `table` when not NULL), everything but
  * the kernels and the launch's values internal; NULL (logged, *r set) on
@@ -380,7 +368,7 @@ static LLVMModuleRef linked_program(LLVMContextRef c, LLVMTargetMachineRef tm, c
     }
     *r = CL_SUCCESS;
     for (size_t k = 0; k < nk && fine && table && *r == CL_SUCCESS; k++)
-        if (!is_block_kernel(kernels[k]) &&
+        if (!mc_is_block_kernel(kernels[k]) &&
             (*r = mc_kernel_info_from_ir(td, kernels[k], &table->kernels[table->num_kernels], log)) == CL_SUCCESS)
             table->num_kernels++;
     LLVMDisposeTargetData(td);

@@ -1011,3 +1011,13 @@ void mc_remap_copy(LLVMValueRef inst, LLVMValueRef copy, LLVMValueRef (*counterp
         if (!LLVMValueIsBasicBlock(LLVMGetOperand(inst, j)))
             LLVMSetOperand(copy, j, counterpart(arg, LLVMGetOperand(inst, j)));
 }
+
+bool mc_is_block_kernel(LLVMValueRef f)
+{
+    for (LLVMUseRef u = LLVMGetFirstUse(f); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        if (!LLVMIsACallInst(user) || LLVMGetCalledValue(user) != f)
+            return true;
+    }
+    return false;
+}

@@ -24,6 +24,10 @@ bool mc_is_barrier_call(LLVMValueRef inst);
  * around a common-format read stays small enough to unswitch and vectorise.
  * It calls nothing that needs the work-group context. */
 bool mc_is_outlined_builtin(LLVMValueRef f);
+/* A block kernel: the kernel clang makes of a block given to enqueue_kernel
+ * or get_kernel_* ("__<caller>_block_invoke[_N]_kernel"), whose address the
+ * caller passes.  A kernel the program only calls, or nothing uses, is not. */
+bool mc_is_block_kernel(LLVMValueRef f);
 /* The predicate of !(x p y), and the one of (y q x) == (x p y) (the C API has neither). */
 LLVMIntPredicate mc_inverse_predicate(LLVMIntPredicate p);
 LLVMIntPredicate mc_swapped_predicate(LLVMIntPredicate p);

@@ -235,19 +235,6 @@ static bool is_spir_kernel(LLVMValueRef f)
     return !LLVMIsDeclaration(f) && LLVMGetFunctionCallConv(f) == LLVMSPIRKERNELCallConv;
 }
 
-/* A block kernel: the kernel clang makes of a block given to enqueue_kernel
- * or get_kernel_* ("__<caller>_block_invoke[_N]_kernel"), whose address the
- * caller passes.  A kernel the program only calls, or nothing uses, is not. */
-static bool is_block_kernel(LLVMValueRef f)
-{
-    for (LLVMUseRef u = LLVMGetFirstUse(f); u; u = LLVMGetNextUse(u)) {
-        LLVMValueRef user = LLVMGetUser(u);
-        if (!LLVMIsACallInst(user) || LLVMGetCalledValue(user) != f)
-            return true;
-    }
-    return false;
-}
-
 /* Stores of `value` store NULL instead. */
 static void null_stores_of(LLVMValueRef value)
 {
@@ -328,10 +315,10 @@ static cl_int find_kernels(mc_pass_state *s)
     s->fused = s->kb + nk;
     for (int block = 0; block < 2; block++)
         for (LLVMValueRef f = LLVMGetFirstFunction(s->m); f; f = LLVMGetNextFunction(f))
-            if (is_spir_kernel(f) && is_block_kernel(f) == block)
+            if (is_spir_kernel(f) && mc_is_block_kernel(f) == block)
                 s->kernels[s->nk++] = f;
     for (size_t k = 0; k < s->nk; k++)
-        if (is_block_kernel(s->kernels[k]))
+        if (mc_is_block_kernel(s->kernels[k]))
             obj->num_block_kernels++;
     cl_int r = CL_SUCCESS;
     for (size_t i = 0; i < obj->num_block_kernels && r == CL_SUCCESS; i++)
