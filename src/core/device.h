@@ -331,6 +331,19 @@ struct mosaic_device_ops {
     cl_int (*svm_migrate)(cl_event command);   /* (mosaic_svm_migration) NULL: nothing to do */
 };
 
+/* For describe: device->extensions (`runtime` then `language`, separated
+ * by spaces), its OpenCL C features (`features`) and
+ * compiler_target.clang_features, the clang flags that agree with them:
+ * "-cl-ext=-all,+<language>...,+<feature>..." and __OPENCL_VERSION__ from
+ * device->version (set it first; clang does not define it).  `language`
+ * are the extensions with an OpenCL C side, `runtime` those without.  The
+ * two strings are written into ext_buf and clang_buf, which must outlive
+ * the device. */
+void mosaic_device_set_extensions(cl_device_id device, const char *const *runtime, size_t num_runtime,
+                                  const char *const *language, size_t num_language, const char *const *features,
+                                  size_t num_features, char *ext_buf, size_t ext_size, char *clang_buf,
+                                  size_t clang_size);
+
 /* The device whose memory `device` uses: itself, or for a sub-device the
  * root device it was partitioned from (sub-devices share their parent's
  * memory, so a buffer has one storage for a device and all its

@@ -1,5 +1,6 @@
 #define _GNU_SOURCE /* PTHREAD_MUTEX_ADAPTIVE_NP */
 #include "core/util.h"
+#include "core/device.h"
 #include "base/settings.h"
 
 #include <sched.h>
@@ -141,4 +142,44 @@ void mosaic_uuid_of(const void *bytes, size_t size, unsigned char uuid[16])
     memcpy(uuid, h, 16);
     uuid[6] = (unsigned char)((uuid[6] & 0x0f) | 0x80); /* version 8 */
     uuid[8] = (unsigned char)((uuid[8] & 0x3f) | 0x80); /* the RFC's variant */
+}
+
+/* Appends `word` to the string in buf, after `separator` unless buf is empty. */
+static void append_word(char *buf, size_t size, const char *separator, const char *prefix, const char *word)
+{
+    size_t used = strlen(buf);
+    snprintf(buf + used, size - used, "%s%s%s", used ? separator : "", prefix, word);
+}
+
+void mosaic_device_set_extensions(cl_device_id device, const char *const *runtime, size_t num_runtime,
+                                  const char *const *language, size_t num_language, const char *const *features,
+                                  size_t num_features, char *ext_buf, size_t ext_size, char *clang_buf,
+                                  size_t clang_size)
+{
+    ext_buf[0] = '\0';
+    for (size_t i = 0; i < num_runtime; i++)
+        append_word(ext_buf, ext_size, " ", "", runtime[i]);
+    for (size_t i = 0; i < num_language; i++)
+        append_word(ext_buf, ext_size, " ", "", language[i]);
+    device->extensions = ext_buf;
+
+    device->num_opencl_c_features = 0;
+    size_t room = sizeof device->opencl_c_features / sizeof device->opencl_c_features[0];
+    for (size_t i = 0; i < num_features && i < room; i++)
+        device->opencl_c_features[device->num_opencl_c_features++] = features[i];
+
+    /* "-cl-ext=-all,+ext,...,+feature,...": a cc1 option in clang 16 (the
+     * driver ignores it for spir64: the front end passes it after -Xclang) */
+    snprintf(clang_buf, clang_size, "-cl-ext=-all");
+    for (size_t i = 0; i < num_language; i++)
+        append_word(clang_buf, clang_size, ",", "+", language[i]);
+    for (size_t i = 0; i < num_features; i++)
+        append_word(clang_buf, clang_size, ",", "+", features[i]);
+    /* __OPENCL_VERSION__ is the device's OpenCL version (CL_DEVICE_VERSION):
+     * the platform defines it, clang does not (test_basic
+     * kernel_preprocessor_macros) */
+    size_t used = strlen(clang_buf);
+    snprintf(clang_buf + used, clang_size - used, " -D__OPENCL_VERSION__=%u%u0", CL_VERSION_MAJOR(device->version),
+             CL_VERSION_MINOR(device->version));
+    device->compiler_target.clang_features = clang_buf;
 }

@@ -306,6 +306,10 @@ TEST(builds)
     for (cl_uint i = 0; i < n; i++)
         clReleaseKernel(k[i]);
     clReleaseProgram(p);
+    /* the device's OpenCL version, which clang does not define */
+    p = build(&e, "#if __OPENCL_VERSION__ != 300\n#error not the device's version\n#endif\n"
+                  "__kernel void k(__global int *x) { x[0] = __OPENCL_VERSION__; }", "", CL_SUCCESS);
+    clReleaseProgram(p);
     /* a built-in the GPU does not have fails the build, by name */
     p = build(&e, "__kernel void k(__global float *x) { x[0] = as_float(get_image_channel_order((image2d_t)0)); }", "",
               CL_BUILD_PROGRAM_FAILURE);

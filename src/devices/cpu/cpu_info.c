@@ -622,40 +622,16 @@ void mosaic_cpu_describe(cl_device_id device)
     device->max_pipe_args = 16;
     device->pipe_max_active_reservations = 65536;
 
-    /* Extensions, features, and the compiler flags that agree with them. */
-    extensions_string[0] = '\0';
-    for (size_t i = 0; i < COUNT(runtime_extensions); i++)
-        append(extensions_string, sizeof extensions_string, " ", runtime_extensions[i]);
-    for (size_t i = 0; i < COUNT(language_extensions); i++)
-        append(extensions_string, sizeof extensions_string, " ", language_extensions[i]);
-    device->extensions = extensions_string;
     /* the versions llvm-spirv-15 reads whole (1.4 in part: compiler.h) */
     /* OpenCL 3.1: what it makes mandatory (SPIR-V 1.4, the sub-group
      * extensions, dot products, bit operations, the UUID, SPIR-V and local
      * size queries) is all here (docs/opencl-3.1.md) */
     device->version = CL_MAKE_VERSION(3, 1, 0);
     device->il_version = "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3 SPIR-V_1.4";
-
-    device->num_opencl_c_features = 0;
-    for (size_t i = 0; i < COUNT(opencl_c_features) && i < COUNT(device->opencl_c_features); i++)
-        device->opencl_c_features[device->num_opencl_c_features++] = opencl_c_features[i];
-
-    /* "-cl-ext=-all,+ext,...,+feature,...": a cc1 option in clang 16 (the
-     * driver ignores it for spir64: pass it after -Xclang). */
-    snprintf(clang_features, sizeof clang_features, "-cl-ext=-all");
-    for (size_t i = 0; i < COUNT(language_extensions); i++) {
-        append(clang_features, sizeof clang_features, ",", "+");
-        strncat(clang_features, language_extensions[i], sizeof clang_features - strlen(clang_features) - 1);
-    }
-    for (size_t i = 0; i < COUNT(opencl_c_features); i++) {
-        append(clang_features, sizeof clang_features, ",", "+");
-        strncat(clang_features, opencl_c_features[i], sizeof clang_features - strlen(clang_features) - 1);
-    }
-    /* __OPENCL_VERSION__ is the device's OpenCL version (CL_DEVICE_VERSION):
-     * the platform defines it, clang does not (test_basic
-     * kernel_preprocessor_macros). */
-    strncat(clang_features, " -D__OPENCL_VERSION__=310", sizeof clang_features - strlen(clang_features) - 1);
-    device->compiler_target.clang_features = clang_features;
+    /* Extensions, features, and the compiler flags that agree with them. */
+    mosaic_device_set_extensions(device, runtime_extensions, COUNT(runtime_extensions), language_extensions,
+                                 COUNT(language_extensions), opencl_c_features, COUNT(opencl_c_features),
+                                 extensions_string, sizeof extensions_string, clang_features, sizeof clang_features);
     device->compiler_target.cpu_name = NULL;     /* the host */
     device->compiler_target.cpu_features = NULL; /* the host */
     device->compiler_target.runtime_symbols = mosaic_cpu_runtime_symbols;

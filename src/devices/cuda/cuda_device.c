@@ -115,35 +115,16 @@ static const char *const c_features[] = {
 };
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
+/* the same for every GPU (each describe writes them again, before any use) */
 static char extensions[1024], clang_features[1024];
-
-/* The two lists, the same for every GPU. */
-static void make_text(void)
-{
-    size_t e = 0, f = 0;
-    f += (size_t)snprintf(clang_features + f, sizeof clang_features - f, "-cl-ext=-all");
-    for (size_t i = 0; i < COUNT(c_extensions); i++) {
-        e += (size_t)snprintf(extensions + e, sizeof extensions - e, "%s%s", e ? " " : "", c_extensions[i]);
-        f += (size_t)snprintf(clang_features + f, sizeof clang_features - f, ",+%s", c_extensions[i]);
-    }
-    for (size_t i = 0; i < COUNT(runtime_extensions); i++)
-        e += (size_t)snprintf(extensions + e, sizeof extensions - e, " %s", runtime_extensions[i]);
-    for (size_t i = 0; i < COUNT(c_features); i++)
-        f += (size_t)snprintf(clang_features + f, sizeof clang_features - f, ",+%s", c_features[i]);
-    MOSAIC_ASSERT(e < sizeof extensions && f < sizeof clang_features);
-}
 
 static void describe_text(cl_device_id device)
 {
-    static pthread_once_t once = PTHREAD_ONCE_INIT;
-    pthread_once(&once, make_text);
-    device->extensions = extensions;
+    mosaic_device_set_extensions(device, runtime_extensions, COUNT(runtime_extensions), c_extensions,
+                                 COUNT(c_extensions), c_features, COUNT(c_features), extensions, sizeof extensions,
+                                 clang_features, sizeof clang_features);
     device->il_version = "";
-    for (size_t i = 0; i < COUNT(c_features); i++)
-        device->opencl_c_features[i] = c_features[i];
-    device->num_opencl_c_features = COUNT(c_features);
     device->compiler_target.triple = MC_PTX_TRIPLE;
-    device->compiler_target.clang_features = clang_features;
 }
 
 static void describe(cl_device_id device)
