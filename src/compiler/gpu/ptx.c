@@ -171,12 +171,6 @@ static LLVMModuleRef parse_file(LLVMContextRef c, const char *path, mosaic_strbu
     return m;
 }
 
-/* A kernel: what clang marks spir_kernel (OpenCL's kernels on every target). */
-static bool is_kernel(LLVMValueRef f)
-{
-    return LLVMGetFunctionCallConv(f) == LLVMSPIRKERNELCallConv;
-}
-
 /*
  * __local kernel arguments as offsets into the block's dynamic shared memory.
  * A kernel's `local float *t` is memory the launch sizes (clSetKernelArg
@@ -350,7 +344,7 @@ static LLVMModuleRef linked_program(LLVMContextRef c, LLVMTargetMachineRef tm, c
         LLVMRemoveStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, "target-features", 15);
         if (LLVMIsDeclaration(f))
             continue;
-        if (!is_kernel(f)) {
+        if (!mc_is_kernel(f)) {
             LLVMSetLinkage(f, LLVMInternalLinkage);
         } else if (fine) {
             LLVMValueRef *more = realloc(kernels, (nk + 1) * sizeof *kernels);

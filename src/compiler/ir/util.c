@@ -1012,6 +1012,11 @@ void mc_remap_copy(LLVMValueRef inst, LLVMValueRef copy, LLVMValueRef (*counterp
             LLVMSetOperand(copy, j, counterpart(arg, LLVMGetOperand(inst, j)));
 }
 
+bool mc_is_kernel(LLVMValueRef f)
+{
+    return !LLVMIsDeclaration(f) && LLVMGetFunctionCallConv(f) == LLVMSPIRKERNELCallConv;
+}
+
 bool mc_is_block_kernel(LLVMValueRef f)
 {
     for (LLVMUseRef u = LLVMGetFirstUse(f); u; u = LLVMGetNextUse(u)) {

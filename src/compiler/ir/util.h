@@ -24,6 +24,9 @@ bool mc_is_barrier_call(LLVMValueRef inst);
  * around a common-format read stays small enough to unswitch and vectorise.
  * It calls nothing that needs the work-group context. */
 bool mc_is_outlined_builtin(LLVMValueRef f);
+/* A kernel: a function with a body that clang marks spir_kernel (OpenCL's
+ * kernels on every target, nvptx64 too). */
+bool mc_is_kernel(LLVMValueRef f);
 /* A block kernel: the kernel clang makes of a block given to enqueue_kernel
  * or get_kernel_* ("__<caller>_block_invoke[_N]_kernel"), whose address the
  * caller passes.  A kernel the program only calls, or nothing uses, is not. */

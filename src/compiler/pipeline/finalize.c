@@ -229,12 +229,6 @@ static cl_int check_program_variables(mc_pass_state *s)
     return bad ? CL_BUILD_PROGRAM_FAILURE : CL_SUCCESS;
 }
 
-/* The kernels are the spir_kernel functions with a body. */
-static bool is_spir_kernel(LLVMValueRef f)
-{
-    return !LLVMIsDeclaration(f) && LLVMGetFunctionCallConv(f) == LLVMSPIRKERNELCallConv;
-}
-
 /* Stores of `value` store NULL instead. */
 static void null_stores_of(LLVMValueRef value)
 {
@@ -261,7 +255,7 @@ static cl_int replace_block_addresses(mc_pass_state *s, LLVMValueRef f, size_t i
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
         for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
             LLVMValueRef callee = LLVMIsACallInst(in) ? LLVMGetCalledValue(in) : NULL;
-            if (!callee || !LLVMIsAFunction(callee) || LLVMIsDeclaration(callee) || is_spir_kernel(callee))
+            if (!callee || !LLVMIsAFunction(callee) || LLVMIsDeclaration(callee) || mc_is_kernel(callee))
                 continue;
             null_stores_of(callee);
             size_t n = 0;
@@ -289,7 +283,7 @@ static void drop_other_kernels(mc_pass_state *s)
         next = LLVMGetNextFunction(f);
         size_t len;
         const char *name = LLVMGetValueName2(f, &len);
-        if (is_spir_kernel(f) && !LLVMGetFirstUse(f) &&
+        if (mc_is_kernel(f) && !LLVMGetFirstUse(f) &&
             (len != strlen(s->one_size->kernel) || memcmp(name, s->one_size->kernel, len)))
             LLVMDeleteFunction(f);
     }
@@ -304,7 +298,7 @@ static cl_int find_kernels(mc_pass_state *s)
     mc_object *obj = &s->obj;
     size_t nk = 0;
     for (LLVMValueRef f = LLVMGetFirstFunction(s->m); f; f = LLVMGetNextFunction(f))
-        nk += is_spir_kernel(f);
+        nk += mc_is_kernel(f);
     s->kernels = calloc(nk ? nk : 1, sizeof *s->kernels);
     s->kb = calloc(2 * nk + 1, sizeof *s->kb); /* the kernels', then their K.fused */
     obj->kernels = calloc(nk ? nk : 1, sizeof *obj->kernels);
@@ -315,7 +309,7 @@ static cl_int find_kernels(mc_pass_state *s)
     s->fused = s->kb + nk;
     for (int block = 0; block < 2; block++)
         for (LLVMValueRef f = LLVMGetFirstFunction(s->m); f; f = LLVMGetNextFunction(f))
-            if (is_spir_kernel(f) && mc_is_block_kernel(f) == block)
+            if (mc_is_kernel(f) && mc_is_block_kernel(f) == block)
                 s->kernels[s->nk++] = f;
     for (size_t k = 0; k < s->nk; k++)
         if (mc_is_block_kernel(s->kernels[k]))
