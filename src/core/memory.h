@@ -37,6 +37,24 @@ static inline mosaic_mem_storage *mosaic_mem_storage_on(cl_mem mem, cl_device_id
     return NULL;
 }
 
+/* One end of a transfer as `device` addresses it: its buffer's storage
+ * there, or its host memory, plus its offset. */
+static inline char *mosaic_endpoint_address(const mosaic_endpoint *e, cl_device_id device)
+{
+    return (e->mem ? mosaic_mem_storage_on(e->mem, device)->address : e->host) + e->offset;
+}
+
+/* Is a transfer one flat run of bytes (its rows and slices packed on both
+ * sides)?  *size: its bytes. */
+static inline bool mosaic_transfer_flat(const mosaic_transfer *t, size_t *size)
+{
+    const size_t *r = t->region;
+    bool rows = r[1] == 1 || (t->src.row_pitch == r[0] && t->dst.row_pitch == r[0]);
+    bool slices = r[2] == 1 || (t->src.slice_pitch == r[0] * r[1] && t->dst.slice_pitch == r[0] * r[1]);
+    *size = r[0] * r[1] * r[2];
+    return rows && slices;
+}
+
 /* The buffer that owns the storage: the parent of a sub-buffer, else mem. */
 static inline cl_mem mosaic_mem_root(cl_mem mem) { return mem->parent ? mem->parent : mem; }
 

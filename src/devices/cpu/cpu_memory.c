@@ -104,11 +104,6 @@ void mosaic_cpu_svm_free(cl_device_id device, void *pointer)
 
 /* ---- transfers ---------------------------------------------------------------------- */
 
-static char *endpoint_address(const mosaic_endpoint *e, cl_device_id device)
-{
-    return (e->mem ? mosaic_mem_storage_on(e->mem, device)->address : e->host) + e->offset;
-}
-
 static void copy_rect(char *dst, const mosaic_endpoint *d, const char *src, const mosaic_endpoint *s,
                       const size_t *region)
 {
@@ -140,7 +135,8 @@ cl_int mosaic_cpu_transfer(cl_event command)
 {
     const mosaic_transfer *t = command->payload;
     cl_device_id device = command->queue->device;
-    copy_rect(endpoint_address(&t->dst, device), &t->dst, endpoint_address(&t->src, device), &t->src, t->region);
+    copy_rect(mosaic_endpoint_address(&t->dst, device), &t->dst, mosaic_endpoint_address(&t->src, device), &t->src,
+              t->region);
     return CL_COMPLETE;
 }
 
@@ -206,16 +202,6 @@ static void part_range(size_t size, size_t part, size_t parts, size_t *begin, si
     *end = part + 1 == parts ? size : blocks * (part + 1) / parts * SPLIT_ALIGN;
 }
 
-/* A transfer is one flat memcpy when its rows and slices are packed. */
-static bool flat_transfer(const mosaic_transfer *t, size_t *size)
-{
-    const size_t *r = t->region;
-    bool rows = r[1] == 1 || (t->src.row_pitch == r[0] && t->dst.row_pitch == r[0]);
-    bool slices = r[2] == 1 || (t->src.slice_pitch == r[0] * r[1] && t->dst.slice_pitch == r[0] * r[1]);
-    *size = r[0] * r[1] * r[2];
-    return rows && slices;
-}
-
 /* memcpy with non-temporal stores: the destination's lines are written
  * without being read first, and not kept in the cache (for copies larger
  * than the caches: mosaic_cpu_streams).  Fenced at the end, since
@@ -245,10 +231,10 @@ static cl_int transfer_part(cl_event command, size_t part, size_t parts)
 {
     const mosaic_transfer *t = command->payload;
     cl_device_id device = command->queue->device;
-    char *dst = endpoint_address(&t->dst, device);
-    const char *src = endpoint_address(&t->src, device);
+    char *dst = mosaic_endpoint_address(&t->dst, device);
+    const char *src = mosaic_endpoint_address(&t->src, device);
     size_t size, begin, end;
-    flat_transfer(t, &size);
+    mosaic_transfer_flat(t, &size);
     part_range(size, part, parts, &begin, &end);
     if (dst == src) /* a region copied onto itself (see copy_rect) */
         return CL_COMPLETE;
@@ -272,7 +258,7 @@ static cl_int fill_part(cl_event command, size_t part, size_t parts)
 mosaic_cpu_part_fn mosaic_cpu_command_parts(cl_event command, unsigned workers, size_t *parts)
 {
     size_t size;
-    if (command->run == mosaic_cpu_transfer && flat_transfer(command->payload, &size) &&
+    if (command->run == mosaic_cpu_transfer && mosaic_transfer_flat(command->payload, &size) &&
         (*parts = parts_for(size, workers)))
         return transfer_part;
     if (command->run == mosaic_cpu_fill && (*parts = parts_for(((const mosaic_fill *)command->payload)->size, workers)))

@@ -119,25 +119,18 @@ static CUresult copy_row(cuda_gpu *g, bool src_on_gpu, const char *src, bool dst
     return CUDA_SUCCESS;
 }
 
-static char *endpoint_address(cl_device_id device, const mosaic_endpoint *e)
-{
-    return (e->mem ? mosaic_mem_storage_on(e->mem, device)->address : e->host) + e->offset;
-}
-
 /* Every transfer: a rectangle of rows, queued on the stream, then waited for. */
 static cl_int transfer(cl_event command)
 {
     cl_device_id device = command->queue->device;
     cuda_gpu *g = cuda_gpu_of(device);
     const mosaic_transfer *t = command->payload;
-    const char *src = endpoint_address(device, &t->src);
-    char *dst = endpoint_address(device, &t->dst);
-    size_t w = t->region[0], h = t->region[1], depth = t->region[2];
-    bool packed = (h == 1 || (t->src.row_pitch == w && t->dst.row_pitch == w)) &&
-                  (depth == 1 || (t->src.slice_pitch == w * h && t->dst.slice_pitch == w * h));
+    const char *src = mosaic_endpoint_address(&t->src, device);
+    char *dst = mosaic_endpoint_address(&t->dst, device);
+    size_t w = t->region[0], h = t->region[1], depth = t->region[2], size;
     CUresult r = CUDA_SUCCESS;
-    if (packed) {
-        r = copy_row(g, t->src.mem, src, t->dst.mem, dst, w * h * depth);
+    if (mosaic_transfer_flat(t, &size)) {
+        r = copy_row(g, t->src.mem, src, t->dst.mem, dst, size);
     } else {
         for (size_t z = 0; z < depth && r == CUDA_SUCCESS; z++)
             for (size_t y = 0; y < h && r == CUDA_SUCCESS; y++)
