@@ -1,6 +1,8 @@
 /* The test harness's runner and counters (see test.h). */
 #include "test.h"
 
+#include <dirent.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,4 +151,36 @@ void test_captured_stderr(test_stderr_capture *c, char *text, size_t size)
     ssize_t n = pread(c->fd, text, size - 1, 0);
     close(c->fd);
     text[n > 0 ? n : 0] = 0;
+}
+
+int test_each_cache_entry(const char *cache, const char *suffix, void (*fn)(const char *path, void *data),
+                          void *data)
+{
+    int n = 0;
+    size_t want = strlen(suffix);
+    DIR *d = opendir(cache);
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        if (strlen(e->d_name) != 2 || !strcmp(e->d_name, "..")) /* the cache's subdirectories, not its parent */
+            continue;
+        char sub[PATH_MAX];
+        snprintf(sub, sizeof sub, "%s/%s", cache, e->d_name);
+        DIR *d2 = opendir(sub);
+        struct dirent *f;
+        while (d2 && (f = readdir(d2))) {
+            size_t len = strlen(f->d_name);
+            if (len > want + 1 && f->d_name[len - want - 1] == '.' && !strcmp(f->d_name + len - want, suffix)) {
+                char path[PATH_MAX + 256];
+                snprintf(path, sizeof path, "%s/%s", sub, f->d_name);
+                if (fn)
+                    fn(path, data);
+                n++;
+            }
+        }
+        if (d2)
+            closedir(d2);
+    }
+    if (d)
+        closedir(d);
+    return n;
 }

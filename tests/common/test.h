@@ -119,6 +119,12 @@ typedef struct test_stderr_capture {
 bool test_capture_stderr(test_stderr_capture *c);
 void test_captured_stderr(test_stderr_capture *c, char *text, size_t size);
 
+/* The kernel cache's entries under `cache` (cache/xx/<hash>.<suffix>) with
+ * this suffix ("obj", "ptx"...): fn(path, data) for each when fn is not
+ * NULL; returns how many there are. */
+int test_each_cache_entry(const char *cache, const char *suffix, void (*fn)(const char *path, void *data),
+                          void *data);
+
 /* ---- the program's list ------------------------------------------------------ */
 #ifdef TEST_LIST
 #define TEST_CASE(name, ...) static void test_case_##name(void);

@@ -1561,40 +1561,21 @@ TEST(concurrent_builds)
 }
 
 /* ---- the on-disk kernel cache (MOSAIC_CACHE_DIR is a private directory here) ------- */
+/* Writes garbage into the middle of the entry at path. */
+static void damage_entry(const char *path, void *data)
+{
+    (void)data;
+    FILE *fp = fopen(path, "r+b");
+    if (fp) {
+        fseek(fp, 40, SEEK_SET);
+        fputs("garbage garbage garbage", fp);
+        fclose(fp);
+    }
+}
+
 static int count_entries(const char *dir, int corrupt)
 {
-    int n = 0;
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    while (d && (e = readdir(d))) {
-        if (e->d_name[0] == '.')
-            continue;
-        char sub[4096];
-        snprintf(sub, sizeof sub, "%s/%s", dir, e->d_name);
-        DIR *d2 = opendir(sub);
-        struct dirent *f;
-        while (d2 && (f = readdir(d2))) {
-            size_t len = strlen(f->d_name);
-            if (len > 4 && !strcmp(f->d_name + len - 4, ".obj")) {
-                n++;
-                if (corrupt) {
-                    char path[8192];
-                    snprintf(path, sizeof path, "%s/%s", sub, f->d_name);
-                    FILE *fp = fopen(path, "r+b");
-                    if (fp) {
-                        fseek(fp, 40, SEEK_SET);
-                        fputs("garbage garbage garbage", fp);
-                        fclose(fp);
-                    }
-                }
-            }
-        }
-        if (d2)
-            closedir(d2);
-    }
-    if (d)
-        closedir(d);
-    return n;
+    return test_each_cache_entry(dir, "obj", corrupt ? damage_entry : NULL, NULL);
 }
 
 TEST(cache)

@@ -486,33 +486,23 @@ static mosaic_executable *finalize_saying(const mosaic_bitcode *bc, const char *
     return exe;
 }
 
+typedef struct entry_path {
+    char *path;
+    size_t size;
+} entry_path;
+
+static void keep_path(const char *path, void *data)
+{
+    entry_path *p = data;
+    snprintf(p->path, p->size, "%s", path);
+}
+
 /* The .ptx entries under the cache directory `dir`; the last one's path in
  * `path`. */
 static int ptx_entries(const char *dir, char *path, size_t size)
 {
-    int n = 0;
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    while (d && (e = readdir(d))) {
-        if (e->d_name[0] == '.')
-            continue;
-        char sub[4200];
-        snprintf(sub, sizeof sub, "%s/%s", dir, e->d_name);
-        DIR *d2 = opendir(sub);
-        struct dirent *f;
-        while (d2 && (f = readdir(d2))) {
-            size_t len = strlen(f->d_name);
-            if (len > 4 && !strcmp(f->d_name + len - 4, ".ptx")) {
-                n++;
-                snprintf(path, size, "%s/%s", sub, f->d_name);
-            }
-        }
-        if (d2)
-            closedir(d2);
-    }
-    if (d)
-        closedir(d);
-    return n;
+    entry_path p = {path, size};
+    return test_each_cache_entry(dir, "ptx", keep_path, &p);
 }
 
 static bool same_text(const char *a, const char *b) { return (!a && !b) || (a && b && !strcmp(a, b)); }

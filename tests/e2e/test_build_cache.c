@@ -374,37 +374,6 @@ static void age(const char *path, int seconds)
     CHECK(utimensat(AT_FDCWD, path, t, 0) == 0);
 }
 
-/* Calls fn(path) for each cache entry (DIR/xx/<hash>.<suffix>) with this suffix; how many. */
-static int each_entry(const char *cache, const char *suffix, void (*fn)(const char *path, void *data), void *data)
-{
-    int n = 0;
-    DIR *d = opendir(cache);
-    struct dirent *e;
-    while (d && (e = readdir(d))) {
-        if (strlen(e->d_name) != 2 || !strcmp(e->d_name, "..")) /* the cache's subdirectories, not its parent */
-            continue;
-        char sub[256];
-        snprintf(sub, sizeof sub, "%s/%s", cache, e->d_name);
-        DIR *d2 = opendir(sub);
-        struct dirent *f;
-        while (d2 && (f = readdir(d2))) {
-            size_t len = strlen(f->d_name);
-            if (len > 4 && f->d_name[len - 4] == '.' && !strcmp(f->d_name + len - 3, suffix)) {
-                char path[600];
-                snprintf(path, sizeof path, "%s/%s", sub, f->d_name);
-                if (fn)
-                    fn(path, data);
-                n++;
-            }
-        }
-        if (d2)
-            closedir(d2);
-    }
-    if (d)
-        closedir(d);
-    return n;
-}
-
 static void save_path(const char *path, void *data) { snprintf(data, 600, "%s", path); }
 
 /* Is the .chk entry at path a program binary's marker (binary.c: the
@@ -441,14 +410,14 @@ static void if_spirv_marker(const char *path, void *data)
 static int each_spirv_marker(const char *cache, void (*fn)(const char *path, void *data), void *data)
 {
     marker_walk w = {fn, data, 0};
-    each_entry(cache, "chk", if_spirv_marker, &w);
+    test_each_cache_entry(cache, "chk", if_spirv_marker, &w);
     return w.count;
 }
 
 static int count_files(const char *cache)
 {
-    return each_entry(cache, "obj", NULL, NULL) + each_entry(cache, "src", NULL, NULL) +
-           each_entry(cache, "lnk", NULL, NULL);
+    return test_each_cache_entry(cache, "obj", NULL, NULL) + test_each_cache_entry(cache, "src", NULL, NULL) +
+           test_each_cache_entry(cache, "lnk", NULL, NULL);
 }
 
 /* ---- processes ---------------------------------------------------------------------------- */
@@ -618,14 +587,14 @@ TEST(binary_reload)
     host h;
     CHECK(run_host(&h, ENV(env_dir, "TEST_HOST_ONCE=1"), "linked-binary", 13, opt, src_val, binary) == 0, "%s",
           h.text);
-    int objects = each_entry(cache, "obj", NULL, NULL);
+    int objects = test_each_cache_entry(cache, "obj", NULL, NULL);
     CHECK(objects == 1, "one kernel cache entry after the first run (%d)", objects);
     CHECK(run_host(&h, ENV(env_dir, "MOSAIC_DEBUG=cache", "MOSAIC_CLANG=/bin/false", "MOSAIC_OPT=/bin/false"),
                    "linked-binary", 13, opt, src_val, binary) == 0,
           "the binary, reloaded without clang or the bitcode checker: %s", h.text);
     CHECK(strstr(h.text, "kernel cache hit") && !strstr(h.text, "kernel cache miss"), "finalised again: %s", h.text);
-    CHECK(each_entry(cache, "obj", NULL, NULL) == objects, "no new kernel cache entry (%d)",
-          each_entry(cache, "obj", NULL, NULL));
+    CHECK(test_each_cache_entry(cache, "obj", NULL, NULL) == objects, "no new kernel cache entry (%d)",
+          test_each_cache_entry(cache, "obj", NULL, NULL));
     double first = -1, again = -1;
     sscanf(strstr(h.text, "first ") ? strstr(h.text, "first ") : "", "first %lf again %lf", &first, &again);
     fprintf(stderr, "binary reloaded: %.3f ms the first build of a process, %.3f ms later ones\n", first, again);
@@ -770,7 +739,7 @@ TEST(swapped_entry)
     static const char *const kinds[] = {"src", "lnk", "obj"};
     for (int i = 0; i < 3; i++) {
         char from[600] = "", to[600] = "";
-        CHECK(each_entry(a, kinds[i], save_path, from) == 1 && each_entry(b, kinds[i], save_path, to) == 1,
+        CHECK(test_each_cache_entry(a, kinds[i], save_path, from) == 1 && test_each_cache_entry(b, kinds[i], save_path, to) == 1,
               "one .%s entry in each cache", kinds[i]);
         if (*from && *to)
             copy_over(from, to);
@@ -797,7 +766,7 @@ TEST(il_swapped_entry)
           h.text);
     /* the translation: rejected, so the translator must run (and fails) */
     char from[600] = "", to[600] = "";
-    CHECK(each_entry(a, "spv", save_path, from) == 1 && each_entry(b, "spv", save_path, to) == 1,
+    CHECK(test_each_cache_entry(a, "spv", save_path, from) == 1 && test_each_cache_entry(b, "spv", save_path, to) == 1,
           "one .spv entry in each cache");
     if (*from && *to)
         copy_over(from, to);
@@ -861,8 +830,8 @@ TEST(fifo_entry)
     snprintf(env_dir, sizeof env_dir, "MOSAIC_CACHE_DIR=%s", cache);
     host h;
     CHECK(run_host(&h, ENV(env_dir), "build", 1, "", src1, NULL) == 0, "%s", h.text);
-    int n = each_entry(cache, "src", make_fifo, NULL) + each_entry(cache, "lnk", make_fifo, NULL) +
-            each_entry(cache, "obj", make_fifo, NULL);
+    int n = test_each_cache_entry(cache, "src", make_fifo, NULL) + test_each_cache_entry(cache, "lnk", make_fifo, NULL) +
+            test_each_cache_entry(cache, "obj", make_fifo, NULL);
     CHECK(n == 3, "%d entries", n);
     host_start(&h, ENV(env_dir, "MOSAIC_CLANG=/bin/false"), "build", 1, "", src1, NULL);
     host_wait(&h, 60);
@@ -873,7 +842,7 @@ TEST(fifo_entry)
     /* an IL program's translation and validation marker */
     const char *a = module_path("cache_a");
     CHECK(run_host(&h, ENV(env_dir, "TEST_HOST_ONCE=1"), "il", 5, "", a, "5") == 0, "%s", h.text);
-    n = each_entry(cache, "spv", make_fifo, NULL) + each_spirv_marker(cache, make_fifo, NULL);
+    n = test_each_cache_entry(cache, "spv", make_fifo, NULL) + each_spirv_marker(cache, make_fifo, NULL);
     CHECK(n == 2, "%d entries", n);
     host_start(&h, ENV(env_dir, NO_SPIRV_TOOLS, "TEST_HOST_ONCE=1"), "il", 5, "", a, "5");
     host_wait(&h, 60);
