@@ -1,7 +1,9 @@
 /* The test harness's runner and counters (see test.h). */
+#define _GNU_SOURCE /* nftw */
 #include "test.h"
 
 #include <dirent.h>
+#include <ftw.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -183,4 +185,25 @@ int test_each_cache_entry(const char *cache, const char *suffix, void (*fn)(cons
     if (d)
         closedir(d);
     return n;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    remove(path);
+    return 0;
+}
+
+void test_remove_tree(const char *dir)
+{
+    nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+const char *test_private_cache(void)
+{
+    static char cache[] = "/tmp/mosaic-test-cache-XXXXXX";
+    if (getenv("MOSAIC_CACHE_DIR") || !mkdtemp(cache))
+        return NULL;
+    setenv("MOSAIC_CACHE_DIR", cache, 1);
+    return cache;
 }

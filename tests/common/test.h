@@ -122,6 +122,15 @@ void test_captured_stderr(test_stderr_capture *c, char *text, size_t size);
 /* The kernel cache's entries under `cache` (cache/xx/<hash>.<suffix>) with
  * this suffix ("obj", "ptx"...): fn(path, data) for each when fn is not
  * NULL; returns how many there are. */
+/* Removes the directory tree at dir, whatever is in it. */
+void test_remove_tree(const char *dir);
+
+/* For a program's main: a kernel cache of the run's own, so its tests
+ * neither read nor fill the user's.  Sets MOSAIC_CACHE_DIR to a new
+ * directory unless the environment names one; returns it (for
+ * test_remove_tree at the end), or NULL when it set nothing. */
+const char *test_private_cache(void);
+
 int test_each_cache_entry(const char *cache, const char *suffix, void (*fn)(const char *path, void *data),
                           void *data);
 

@@ -7,7 +7,6 @@
 #include <signal.h>
 #include <stdint.h>
 #include <dirent.h>
-#include <ftw.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <stdlib.h>
@@ -1616,7 +1615,6 @@ static mc_cache_key test_key(int i)
     return k;
 }
 
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw);
 
 /* Is entry i there (its payload 300000 bytes, the last one fill)? */
 static bool cached_as(int i, int fill)
@@ -1710,7 +1708,7 @@ TEST(cache_eviction)
     unsetenv("MOSAIC_CACHE_MAX_MB");
     set_setting("MOSAIC_CACHE_DIR", saved_dir);
     free(saved_dir);
-    nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    test_remove_tree(dir);
 }
 
 /* ---- generic address space ---------------------------------------------------------- */
@@ -1834,13 +1832,6 @@ TEST(work_group_collectives)
 }
 
 /* ---- driver ----------------------------------------------------------------------------- */
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st, (void)flag, (void)ftw;
-    remove(path);
-    return 0;
-}
-
 /* ---- spin loops (spin_loops.c) ------------------------------------------------------ */
 /* Loops that wait for other work-items lose the work-group function (the
  * device runs them as fibers that yield); loops that only use atomics, take
@@ -1917,12 +1908,9 @@ TEST(spin_loops)
 int main(int argc, char **argv)
 {
     /* a private kernel cache, removed at the end */
-    char cache[] = "/tmp/mosaic-test-cache-XXXXXX";
-    int own_cache = !getenv("MOSAIC_CACHE_DIR") && mkdtemp(cache);
-    if (own_cache)
-        setenv("MOSAIC_CACHE_DIR", cache, 1);
+    const char *cache = test_private_cache();
     test_run(argc, argv);
-    if (own_cache)
-        nftw(cache, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    if (cache)
+        test_remove_tree(cache);
     return test_summary();
 }

@@ -23,8 +23,6 @@
  * no cache.  The program's cases run with a private cache directory.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
-#include <ftw.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -439,12 +437,6 @@ TEST(cpu_executable_no_ptx)
 
 /* ---- the kernel cache (mosaic_finalize_ptx's .ptx entries) ------------------------ */
 
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st, (void)flag, (void)ftw;
-    return remove(path);
-}
-
 static void set_setting(const char *name, const char *value)
 {
     if (value)
@@ -724,18 +716,15 @@ done:
     set_setting("MOSAIC_CACHE_DIR", saved_dir);
     free(saved_cache);
     free(saved_dir);
-    nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    test_remove_tree(dir);
 }
 
 int main(int argc, char **argv)
 {
     /* a private kernel cache, removed at the end (the GPU's PTX is cached) */
-    char cache[] = "/tmp/mosaic-test-cache-XXXXXX";
-    int own_cache = !getenv("MOSAIC_CACHE_DIR") && mkdtemp(cache);
-    if (own_cache)
-        setenv("MOSAIC_CACHE_DIR", cache, 1);
+    const char *cache = test_private_cache();
     test_run(argc, argv);
-    if (own_cache)
-        nftw(cache, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    if (cache)
+        test_remove_tree(cache);
     return test_summary();
 }

@@ -12,7 +12,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <grp.h>
 #include <poll.h>
 #include <signal.h>
@@ -338,15 +337,6 @@ static const char src2[] = "kernel void k(global int *o) { o[get_global_id(0)] =
 static const char src_val[] = "#include \"val.h\"\nkernel void k(global int *o) { o[get_global_id(0)] = VAL; }\n";
 
 /* ---- files ------------------------------------------------------------------------------- */
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st, (void)flag, (void)ftw;
-    remove(path);
-    return 0;
-}
-
-static void remove_tree(const char *dir) { nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS); }
-
 /* A new private directory; its name in dir (of size 64). */
 static void make_dir(char *dir, const char *what)
 {
@@ -525,7 +515,7 @@ TEST(direct_hit)
     /* other options are another program */
     CHECK(run_host(&h, ENV(env_dir, "MOSAIC_CLANG=/bin/false"), "build", 1, "-DX=1", src1, NULL) == 10,
           "other options must miss");
-    remove_tree(cache);
+    test_remove_tree(cache);
 }
 
 /* A header the earlier build read is part of the key: changed, it misses. */
@@ -561,8 +551,8 @@ TEST(header_changes)
           "the same embedded header: a hit (%s)", h.text);
     CHECK(run_host(&h, ENV(env_dir, "MOSAIC_CLANG=/bin/false"), "compile", 9, "", src_val, "#define VAL 9\n") == 10,
           "another embedded header must miss");
-    remove_tree(cache);
-    remove_tree(inc);
+    test_remove_tree(cache);
+    test_remove_tree(inc);
 }
 
 /* A program reloaded from its binary in a new process, as a password
@@ -605,8 +595,8 @@ TEST(binary_reload)
                           src1, other);
     CHECK(status == 10 && strstr(h.text, "err -42 "), "another binary must be checked (status %d): %s", status,
           h.text);
-    remove_tree(cache);
-    remove_tree(inc);
+    test_remove_tree(cache);
+    test_remove_tree(inc);
 }
 
 /* ---- SPIR-V programs ----------------------------------------------------------------------
@@ -649,7 +639,7 @@ TEST(il_hit)
     CHECK(run_host(&h, ENV(env_dir, NO_SPIRV_TOOLS), "il", 105, "", b, "5") == 10 &&
               strstr(h.text, "clCreateProgramWithIL: -30"),
           "/bin/false cannot validate: %s", h.text);
-    remove_tree(cache);
+    test_remove_tree(cache);
 }
 
 /* The specialization constants' values and the module are the key; the
@@ -679,7 +669,7 @@ TEST(il_keys)
     CHECK(run_host(&h, ENV(env_dir, NO_SPIRV_TOOLS, "TEST_HOST_ONCE=1"), "il", 5, "-no-such-option", a, "5") == 10 &&
               strstr(h.text, "err -43"),
           "a bad option is CL_INVALID_BUILD_OPTIONS, cached or not: %s", h.text);
-    remove_tree(cache);
+    test_remove_tree(cache);
 }
 
 /* A translator that changed is another translator: its entries miss. */
@@ -707,8 +697,8 @@ TEST(il_translator_changed)
     write_text(script, body, 0755);
     CHECK(run_host(&h, ENV(env_dir, env_tool, "TEST_HOST_ONCE=1"), "il", 5, "", a, "5") == 0, "%s", h.text);
     CHECK(count_lines(runs) == 2, "a changed translator: a miss (%d runs)", count_lines(runs));
-    remove_tree(dir);
-    remove_tree(cache);
+    test_remove_tree(dir);
+    test_remove_tree(cache);
 }
 
 static void copy_over(const char *from, const char *to)
@@ -748,8 +738,8 @@ TEST(swapped_entry)
     int status = run_host(&h, ENV(env_b, "MOSAIC_CLANG=/bin/false"), "build", 2, "", src2, NULL);
     CHECK(status == 10, "foreign entries must be rejected (status %d: 11 is program 1's code run)", status);
     CHECK(run_host(&h, ENV(env_b), "build", 2, "", src2, NULL) == 0, "rebuilt: %s", h.text);
-    remove_tree(a);
-    remove_tree(b);
+    test_remove_tree(a);
+    test_remove_tree(b);
 }
 
 /* Another IL program's entries, copied under this program's keys, are not used. */
@@ -783,8 +773,8 @@ TEST(il_swapped_entry)
                       module_path("cache_b"), "5");
     CHECK(status == 10 && strstr(h.text, "clCreateProgramWithIL: -30"),
           "a foreign validation marker must be rejected (status %d): %s", status, h.text);
-    remove_tree(a);
-    remove_tree(b);
+    test_remove_tree(a);
+    test_remove_tree(b);
 }
 
 /* A cache directory, or a subdirectory, that others may write to is not used. */
@@ -813,7 +803,7 @@ TEST(group_writable_dir)
     CHECK(count_files(cache) == 0, "nothing written to a world-writable subdirectory");
     CHECK(run_host(&h, ENV(env_dir, "MOSAIC_CLANG=/bin/false"), "build", 1, "", src1, NULL) == 10,
           "nothing read from one");
-    remove_tree(cache);
+    test_remove_tree(cache);
 }
 
 static void make_fifo(const char *path, void *data)
@@ -847,7 +837,7 @@ TEST(fifo_entry)
     host_start(&h, ENV(env_dir, NO_SPIRV_TOOLS, "TEST_HOST_ONCE=1"), "il", 5, "", a, "5");
     host_wait(&h, 60);
     CHECK(h.status == 10, "FIFOs are no IL entries (status %d, -1: it hung)", h.status);
-    remove_tree(cache);
+    test_remove_tree(cache);
 }
 
 /* A fake clang: a shell script in a new private directory (in dir). */
@@ -895,7 +885,7 @@ TEST(build_timeout)
         if (alive)
             kill(sleeper, SIGKILL);
     }
-    remove_tree(dir);
+    test_remove_tree(dir);
 }
 
 /* The real clang, hung on a program (2^32 macro expansions): stopped, with a clear log. */
@@ -912,7 +902,7 @@ TEST(hung_compiler)
     CHECK(h.ms < 20000, "the build took %.0f ms", h.ms);
     CHECK(no_process_in(tmp, 2000), "no clang left running");
     CHECK(count_named(tmp, "mosaic-") == 0, "no work directory left");
-    remove_tree(tmp);
+    test_remove_tree(tmp);
 }
 
 /* A host killed mid-build leaves no clang running and, by the next build, no work directory. */
@@ -957,7 +947,7 @@ TEST(killed_host)
     CHECK(utimensat(AT_FDCWD, other, old_times, 0) == 0);
     CHECK(run_host(&h, ENV(env_tmp, "MOSAIC_CACHE=0"), "build", 1, "", src1, NULL) == 0, "%s", h.text);
     CHECK(count_named(tmp, "mosaic-") == 0, "an hour old without its lock, it goes");
-    remove_tree(tmp);
+    test_remove_tree(tmp);
 }
 
 /* A compiler that prints 300 MB: the log keeps 1 MiB and says so; the host does not hold the rest. */
@@ -976,7 +966,7 @@ TEST(log_cap)
           status, h.text);
     CHECK(log_size > 1000000 && log_size < (1u << 20) + 4096, "a log of %zu bytes", log_size);
     CHECK(rss < 200000, "the host grew to %ld KiB", rss);
-    remove_tree(dir);
+    test_remove_tree(dir);
 }
 
 /* A fake clang (in a new directory dir) that appends "<its parent> <its
@@ -1043,7 +1033,7 @@ TEST(fork_server)
     for (int i = 0; i < n; i++)
         CHECK(pids[i][0] == h.pid, "without the server, the host starts clang (%ld, host %ld)", pids[i][0],
               (long)h.pid);
-    remove_tree(dir);
+    test_remove_tree(dir);
 }
 
 /* A server killed between builds is started again, and no build fails. */
@@ -1062,7 +1052,7 @@ TEST(fork_server_killed)
         CHECK(pids[i][1] != pids[0][1] && pids[i][1] == pids[1][1] && pids[i][2] == h.pid,
               "build %d: server %ld (the first, killed: %ld), whose parent %ld (the host: %ld)", i, pids[i][1],
               pids[0][1], pids[i][2], (long)h.pid);
-    remove_tree(dir);
+    test_remove_tree(dir);
 }
 
 /* A host that builds as root, then becomes nobody: its later builds run as
@@ -1086,7 +1076,7 @@ TEST(fork_server_credentials)
         CHECK(pids[i][3] == 65534 && pids[i][1] != pids[0][1],
               "build %d as nobody (uid %ld), not from the first server (%ld; its server %ld)", i, pids[i][3],
               pids[0][1], pids[i][1]);
-    remove_tree(dir);
+    test_remove_tree(dir);
 }
 
 /* ---- the server as the system sees it ---------------------------------------------------- */
@@ -1235,7 +1225,7 @@ TEST(fork_server_watcher_killed)
         fclose(f);
     CHECK(n == 2 && parents[1] == h.pid, "the build again, started by the host (%d runs; the second's parent %ld, "
           "the host %d)", n, parents[1], (int)h.pid);
-    remove_tree(dir);
+    test_remove_tree(dir);
 }
 
 /* A server stopped (SIGSTOP) between builds answers no request: the next
@@ -1263,7 +1253,7 @@ TEST(fork_server_stopped)
     CHECK(!state || parent != h.pid, "the stopped server (pid %d) is gone (state %c)", (int)server, state);
     if (state && parent == h.pid)
         kill(server, SIGKILL);
-    remove_tree(dir);
+    test_remove_tree(dir);
 }
 
 /* A server killed (kill -9) while a request waits in its socket (it was
@@ -1285,7 +1275,7 @@ TEST(fork_server_killed_in_flight)
     host_wait(&h, 120);
     CHECK(h.status == 0, "status %d: %s", h.status, h.text);
     check_second_build_afresh(log, &h, server);
-    remove_tree(dir);
+    test_remove_tree(dir);
 }
 
 /* A host that forked a child which lives on: the server leaves with the host
@@ -1316,7 +1306,7 @@ TEST(fork_server_leaves_with_host)
     CHECK(lingering <= 0 || process_state(lingering, NULL), "the host's child (pid %d) lives on", lingering);
     if (lingering > 0)
         kill(lingering, SIGKILL);
-    remove_tree(dir);
+    test_remove_tree(dir);
 }
 
 /* ---- the compiler's environment ------------------------------------------------------- */
@@ -1405,7 +1395,7 @@ TEST(compiler_environment)
     CHECK(run_host(&h, ENV(env_dir, "TEST_HOST_ONCE=1", "MOSAIC_CLANG=/bin/false"), "build", 1, "", src_env,
                    NULL) == 0,
           "the entry, for a process without CPATH: %s", h.text);
-    remove_tree(cache);
+    test_remove_tree(cache);
 
     /* every tool, as it sees its environment */
     char dir[64], clang[160], env_clang[200], spirv_val[160], env_val[200], llvm_spirv[160], env_spirv[200];
@@ -1441,8 +1431,8 @@ TEST(compiler_environment)
                    src_env, binary) == 0,
           "%s", h.text);
     CHECK(recorded_environments(dir, "opt") == 1, "the bitcode checker");
-    remove_tree(dir);
-    remove_tree(probe);
+    test_remove_tree(dir);
+    test_remove_tree(probe);
 }
 
 /* Output that is not bitcode: the build fails (CL_BUILD_PROGRAM_FAILURE), the binary is not "invalid". */
@@ -1459,7 +1449,7 @@ TEST(garbage_output)
         int status = run_host(&h, ENV(env_clang, "MOSAIC_CACHE=0"), "build", 1, "", src1, NULL);
         CHECK(status == 10 && strstr(h.text, "err -11 ") && strstr(h.text, "not LLVM bitcode"),
               "garbage %d: status %d: %s", i, status, h.text);
-        remove_tree(dir);
+        test_remove_tree(dir);
     }
 }
 
