@@ -89,17 +89,18 @@ static void context_destroy(void *self)
     mosaic_trace_context_destroyed(); /* the last one completes the trace file */
 }
 
-/* A context's devices must share one memory (a device and its
- * sub-devices): buffers do not yet move between the CPU's memory and a
- * GPU's by themselves (docs/gpu.md, "One device per context"). */
-static cl_int check_one_memory(cl_uint num_devices, const cl_device_id *devices)
+/* How many memories the devices have among them (a device and its
+ * sub-devices share one). */
+static cl_uint count_memories(cl_uint num_devices, const cl_device_id *devices)
 {
-    for (cl_uint i = 1; i < num_devices; i++)
-        if (mosaic_device_mem_domain(devices[i]) != mosaic_device_mem_domain(devices[0]))
-            return MOSAIC_ERROR(CL_DEVICE_NOT_AVAILABLE, "%s and %s cannot share a context yet: Mosaic does not "
-                                "move buffers between their memories (use a context for each)",
-                                devices[0]->name, devices[i]->name);
-    return CL_SUCCESS;
+    cl_uint count = 0;
+    for (cl_uint i = 0; i < num_devices; i++) {
+        bool seen = false;
+        for (cl_uint j = 0; j < i && !seen; j++)
+            seen = mosaic_device_mem_domain(devices[j]) == mosaic_device_mem_domain(devices[i]);
+        count += !seen;
+    }
+    return count;
 }
 
 /* Creates the context once every argument has been checked. */
@@ -136,6 +137,7 @@ static cl_context context_new(const cl_context_properties *properties, size_t nu
     }
     context->devices = list;
     context->num_devices = n;
+    context->num_memories = count_memories(n, list);
     context->default_device_queues = defaults;
     if (num_properties)
         memcpy(props, properties, num_properties * sizeof *props);
@@ -183,10 +185,6 @@ clCreateContext(const cl_context_properties *properties, cl_uint num_devices, co
             return NULL;
         }
     }
-    if ((err = check_one_memory(num_devices, devices)) != CL_SUCCESS) {
-        mosaic_set_error(errcode_ret, err);
-        return NULL;
-    }
     return context_new(properties, num_properties, num_devices, devices, pfn_notify, user_data, errcode_ret);
 }
 
@@ -222,11 +220,6 @@ clCreateContextFromType(const cl_context_properties *properties, cl_device_type 
         return NULL;
     }
     mosaic_match_devices(platform, device_type, count, devices, &count);
-    if ((err = check_one_memory(count, devices)) != CL_SUCCESS) {
-        mosaic_set_error(errcode_ret, err);
-        free(devices);
-        return NULL;
-    }
     cl_context context = context_new(properties, num_properties, count, devices, pfn_notify, user_data, errcode_ret);
     free(devices);
     return context;

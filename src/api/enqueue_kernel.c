@@ -84,6 +84,10 @@ static cl_int check_launch(cl_command_queue queue, cl_kernel kernel, cl_uint wor
                            const size_t *global, const size_t *local, size_t *local_out)
 {
     cl_device_id device = queue->device;
+    const mosaic_kernel_info *info = mosaic_kernel_info_on(kernel, device);
+    if (!info)
+        return MOSAIC_ERROR(CL_INVALID_PROGRAM_EXECUTABLE, "kernel %s was not built for %s", info->name,
+                            device->name);
     if (work_dim < 1 || work_dim > 3)
         return MOSAIC_ERROR(CL_INVALID_WORK_DIMENSION, "work_dim must be 1, 2 or 3, not %u", work_dim);
     for (cl_uint d = 0; d < work_dim; d++) {
@@ -91,11 +95,11 @@ static cl_int check_launch(cl_command_queue queue, cl_kernel kernel, cl_uint wor
         if (g > SIZE_MAX - o)
             return MOSAIC_ERROR(CL_INVALID_GLOBAL_OFFSET, "global offset + size overflows in dimension %u", d);
     }
-    const size_t *reqd = kernel->info->reqd_work_group_size;
+    const size_t *reqd = info->reqd_work_group_size;
     size_t max_wg = mosaic_kernel_max_work_group_size(kernel, device);
     if (!max_wg)
         return MOSAIC_ERROR(CL_OUT_OF_RESOURCES, "kernel %s: one work-item's private memory (%zu bytes) is more than "
-                            "the device gives a work-group", kernel->info->name, kernel->info->private_mem_size);
+                            "the device gives a work-group", info->name, info->private_mem_size);
     if (local) {
         size_t total = 1;
         for (cl_uint d = 0; d < work_dim; d++) {
@@ -107,7 +111,7 @@ static cl_int check_launch(cl_command_queue queue, cl_kernel kernel, cl_uint wor
         if (total > max_wg)
             return MOSAIC_ERROR(CL_INVALID_WORK_GROUP_SIZE, "a work-group of %zu work-items exceeds the kernel's limit "
                                 "of %zu (CL_KERNEL_WORK_GROUP_SIZE; its private memory: %zu bytes a work-item)", total,
-                                max_wg, kernel->info->private_mem_size);
+                                max_wg, info->private_mem_size);
         if (reqd[0])
             for (cl_uint d = 0; d < 3; d++)
                 if ((d < work_dim ? local[d] : 1) != reqd[d])
@@ -133,7 +137,7 @@ static cl_int check_launch(cl_command_queue queue, cl_kernel kernel, cl_uint wor
         size_t g[3] = { 1, 1, 1 };
         for (cl_uint d = 0; d < work_dim && global; d++)
             g[d] = global[d] ? global[d] : 1;
-        device->ops->choose_local_size(device, kernel->info, work_dim, g, max_wg, local_out);
+        device->ops->choose_local_size(device, info, work_dim, g, max_wg, local_out);
     }
     return check_work_item_count(work_dim, global, local_out);
 }
@@ -219,7 +223,7 @@ static cl_mem storage_root(cl_mem mem)
  * reach) that no other argument of the launch shares. */
 static void find_counters(cl_kernel kernel, mosaic_ndrange *nd)
 {
-    const mosaic_kernel_info *info = kernel->info;
+    const mosaic_kernel_info *info = nd->info;
     uint64_t bits = info->counter_args;
     for (cl_uint i = 0; bits && i < 64 && i < info->num_args && nd->num_counters < MOSAIC_MAX_COUNTERS; i++) {
         cl_mem m = kernel->args[i].mem, root = storage_root(m);
@@ -284,6 +288,10 @@ static cl_int capture_args(cl_kernel kernel, cl_device_id device, mosaic_ndrange
                 slots[i] = (uint64_t)(uintptr_t)mosaic_mem_storage_on(arg->mem, device)->address;
                 nd->mems[nd->num_mems++] = arg->mem;
                 mosaic_retain_internal(arg->mem);
+            } else if (arg->svm && !device->svm_capabilities) { /* another device's SVM, in a shared context */
+                err = MOSAIC_ERROR(CL_INVALID_OPERATION, "argument %u is an SVM pointer, which %s cannot address", i,
+                                   device->name);
+                goto done;
             } else {
                 slots[i] = (uint64_t)(uintptr_t)arg->svm;
             }
@@ -347,6 +355,8 @@ cl_int mosaic_prepare_ndrange(cl_command_queue queue, cl_kernel kernel, cl_uint 
     mosaic_ndrange *nd = new_ndrange(kernel);
     if (!nd)
         return CL_OUT_OF_HOST_MEMORY;
+    nd->info = mosaic_kernel_info_on(kernel, queue->device); /* check_launch found it */
+    nd->executable = mosaic_program_build_for(kernel->program, queue->device)->executable;
     err = capture_args(kernel, queue->device, nd);
     if (err != CL_SUCCESS) {
         mosaic_free_ndrange(nd);
@@ -354,7 +364,6 @@ cl_int mosaic_prepare_ndrange(cl_command_queue queue, cl_kernel kernel, cl_uint 
     }
     nd->kernel = kernel;
     mosaic_retain_internal(kernel);
-    nd->info = kernel->info;
     nd->work_dim = work_dim;
     nd->total_groups = 1;
     for (cl_uint d = 0; d < 3; d++) {

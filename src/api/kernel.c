@@ -20,6 +20,7 @@ static void destroy_kernel(void *p)
     free(kernel->arg_bytes);
     free(kernel->svm_pointers);
     free(kernel->usm_pointers);
+    free(kernel->infos);
     atomic_fetch_sub(&kernel->program->num_kernels, 1);
     mosaic_release_internal(kernel->program);
     free(kernel);
@@ -30,11 +31,42 @@ static size_t align_up(size_t n, size_t a)
     return a ? (n + a - 1) / a * a : n;
 }
 
-static cl_kernel new_kernel(cl_program program, const mosaic_kernel_info *info)
+/* The kernel `name` of program's builds: NULL with *err set when no build
+ * has it. */
+static cl_kernel new_kernel(cl_program program, const char *name, cl_int *err)
 {
-    cl_kernel kernel = mosaic_calloc(1, sizeof *kernel);
-    if (!kernel)
+    const mosaic_kernel_info **infos = mosaic_calloc(program->num_builds, sizeof *infos);
+    if (!infos) {
+        *err = CL_OUT_OF_HOST_MEMORY;
         return NULL;
+    }
+    const mosaic_kernel_info *info = NULL;
+    for (cl_uint b = 0; b < program->num_builds; b++) {
+        const mosaic_executable *exe = program->builds[b].executable;
+        infos[b] = exe ? mosaic_executable_find_kernel(exe, name) : NULL;
+        if (!info)
+            info = infos[b];
+    }
+    if (!info) {
+        free(infos);
+        *err = MOSAIC_ERROR(CL_INVALID_KERNEL_NAME, "no kernel named '%s' in the program", name);
+        return NULL;
+    }
+    for (cl_uint b = 0; b < program->num_builds; b++)
+        if (infos[b] && infos[b]->num_args != info->num_args) {
+            free(infos);
+            *err = MOSAIC_ERROR(CL_INVALID_KERNEL_DEFINITION, "kernel %s has %u arguments on %s and %u on %s", name,
+                                info->num_args, program->builds[0].device->name, infos[b]->num_args,
+                                program->builds[b].device->name);
+            return NULL;
+        }
+    *err = CL_OUT_OF_HOST_MEMORY;
+    cl_kernel kernel = mosaic_calloc(1, sizeof *kernel);
+    if (!kernel) {
+        free(infos);
+        return NULL;
+    }
+    kernel->infos = infos;
     kernel->args = mosaic_calloc(info->num_args, sizeof *kernel->args);
     kernel->arg_offsets = mosaic_calloc(info->num_args, sizeof *kernel->arg_offsets);
     size_t bytes = 0;
@@ -51,6 +83,7 @@ static cl_kernel new_kernel(cl_program program, const mosaic_kernel_info *info)
         free(kernel->args);
         free(kernel->arg_offsets);
         free(kernel->arg_bytes);
+        free(infos);
         free(kernel);
         return NULL;
     }
@@ -59,13 +92,20 @@ static cl_kernel new_kernel(cl_program program, const mosaic_kernel_info *info)
     kernel->info = info;
     mosaic_retain_internal(program);
     atomic_fetch_add(&program->num_kernels, 1);
+    *err = CL_SUCCESS;
     return kernel;
+}
+
+const mosaic_kernel_info *mosaic_kernel_info_on(cl_kernel kernel, cl_device_id device)
+{
+    const mosaic_program_build *build = mosaic_program_build_for(kernel->program, device);
+    return build ? kernel->infos[build - kernel->program->builds] : NULL;
 }
 
 CL_API_ENTRY cl_kernel CL_API_CALL clCreateKernel(cl_program program, const char *kernel_name, cl_int *errcode_ret)
 {
     MOSAIC_CHECK_HANDLE_RET(program, PROGRAM, errcode_ret);
-    if (!mosaic_program_is_executable(program)) {
+    if (!mosaic_program_any_executable(program)) {
         mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_PROGRAM_EXECUTABLE, "the program is not built"));
         return NULL;
     }
@@ -73,13 +113,9 @@ CL_API_ENTRY cl_kernel CL_API_CALL clCreateKernel(cl_program program, const char
         mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_VALUE, "kernel_name is NULL"));
         return NULL;
     }
-    const mosaic_kernel_info *info = mosaic_executable_find_kernel(program->executable, kernel_name);
-    if (!info) {
-        mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_KERNEL_NAME, "no kernel named '%s' in the program", kernel_name));
-        return NULL;
-    }
-    cl_kernel kernel = new_kernel(program, info);
-    mosaic_set_error(errcode_ret, kernel ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY);
+    cl_int err;
+    cl_kernel kernel = new_kernel(program, kernel_name, &err);
+    mosaic_set_error(errcode_ret, err);
     return kernel;
 }
 
@@ -87,19 +123,21 @@ CL_API_ENTRY cl_int CL_API_CALL
 clCreateKernelsInProgram(cl_program program, cl_uint num_kernels, cl_kernel *kernels, cl_uint *num_kernels_ret)
 {
     MOSAIC_CHECK_HANDLE(program, PROGRAM);
-    if (!mosaic_program_is_executable(program))
+    const mosaic_executable *exe = mosaic_program_any_executable(program);
+    if (!exe)
         return MOSAIC_ERROR(CL_INVALID_PROGRAM_EXECUTABLE, "the program is not built");
-    size_t n = mosaic_executable_num_kernels(program->executable);
+    size_t n = mosaic_executable_num_kernels(exe);
     if (kernels && num_kernels < n)
         return MOSAIC_ERROR(CL_INVALID_VALUE, "num_kernels (%u) is less than the %zu kernels of the program",
                             num_kernels, n);
     if (kernels) {
         for (size_t i = 0; i < n; i++) {
-            kernels[i] = new_kernel(program, mosaic_executable_kernel(program->executable, i));
+            cl_int err;
+            kernels[i] = new_kernel(program, mosaic_executable_kernel(exe, i)->name, &err);
             if (!kernels[i]) {
                 while (i-- > 0)
                     mosaic_release(kernels[i]);
-                return CL_OUT_OF_HOST_MEMORY;
+                return err;
             }
         }
     }
@@ -111,9 +149,10 @@ clCreateKernelsInProgram(cl_program program, cl_uint num_kernels, cl_kernel *ker
 CL_API_ENTRY cl_kernel CL_API_CALL clCloneKernel(cl_kernel source, cl_int *errcode_ret)
 {
     MOSAIC_CHECK_HANDLE_RET(source, KERNEL, errcode_ret);
-    cl_kernel kernel = new_kernel(source->program, source->info);
+    cl_int err;
+    cl_kernel kernel = new_kernel(source->program, source->info->name, &err);
     if (!kernel) {
-        mosaic_set_error(errcode_ret, CL_OUT_OF_HOST_MEMORY);
+        mosaic_set_error(errcode_ret, err);
         return NULL;
     }
     memcpy(kernel->args, source->args, source->info->num_args * sizeof *kernel->args);
@@ -384,11 +423,13 @@ clGetKernelInfo(cl_kernel kernel, cl_kernel_info param_name, size_t param_value_
 
 size_t mosaic_kernel_max_work_group_size(cl_kernel kernel, cl_device_id device)
 {
-    const size_t *reqd = kernel->info->reqd_work_group_size;
+    const mosaic_kernel_info *info = mosaic_kernel_info_on(kernel, device);
+    if (!info)
+        info = kernel->info;
+    const size_t *reqd = info->reqd_work_group_size;
     size_t max = reqd[0] ? reqd[0] * reqd[1] * reqd[2] : device->max_work_group_size;
     /* the device may allow fewer: its work-items' private memory */
-    size_t fits = device->ops->kernel_work_group_limit ? device->ops->kernel_work_group_limit(device, kernel->info)
-                                                       : max;
+    size_t fits = device->ops->kernel_work_group_limit ? device->ops->kernel_work_group_limit(device, info) : max;
     return fits < max ? fits : max;
 }
 
@@ -419,13 +460,16 @@ clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id device, cl_kernel_work_g
         known |= device == program->devices[i];
     if (!known)
         return MOSAIC_ERROR(CL_INVALID_DEVICE, "device is not a device of the kernel's program");
+    const mosaic_kernel_info *info = mosaic_kernel_info_on(kernel, device);
+    if (!info)
+        info = kernel->info;
     switch (param_name) {
     case CL_KERNEL_WORK_GROUP_SIZE: MOSAIC_INFO_SCALAR(size_t, mosaic_kernel_max_work_group_size(kernel, device));
     case CL_KERNEL_COMPILE_WORK_GROUP_SIZE: MOSAIC_INFO_ARRAY(kernel->info->reqd_work_group_size, 3);
     case CL_KERNEL_LOCAL_MEM_SIZE: MOSAIC_INFO_SCALAR(cl_ulong, mosaic_kernel_layout_local_args(kernel, NULL));
     case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: /* what the device's code runs at once */
-        MOSAIC_INFO_SCALAR(size_t, device->ops->kernel_preferred_multiple(device, kernel->info));
-    case CL_KERNEL_PRIVATE_MEM_SIZE: MOSAIC_INFO_SCALAR(cl_ulong, kernel->info->private_mem_size);
+        MOSAIC_INFO_SCALAR(size_t, device->ops->kernel_preferred_multiple(device, info));
+    case CL_KERNEL_PRIVATE_MEM_SIZE: MOSAIC_INFO_SCALAR(cl_ulong, info->private_mem_size);
     case CL_KERNEL_GLOBAL_WORK_SIZE:
         return MOSAIC_ERROR(CL_INVALID_VALUE, "CL_KERNEL_GLOBAL_WORK_SIZE is only for custom devices and built-in kernels");
     default:

@@ -4,6 +4,11 @@
 
 #include "core/objects.h"
 
+/* The kernel as built for `device` (a device of its program, or a
+ * sub-device of one), or NULL when the program's build for it has no such
+ * kernel (the build failed, or was not made). */
+const mosaic_kernel_info *mosaic_kernel_info_on(cl_kernel kernel, cl_device_id device);
+
 /* CL_KERNEL_WORK_GROUP_SIZE: the largest work-group this kernel can run with
  * (its required size, or the device's largest, or fewer when its work-items'
  * private memory takes more than the device gives a group); 0: none. */

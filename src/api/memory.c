@@ -15,6 +15,7 @@
 #include "api/api.h"
 #include "api/entry.h"
 #include "api/svm.h"
+#include "core/coherence.h"
 #include "core/engine.h"
 #include "core/util.h"
 
@@ -96,6 +97,7 @@ static void mem_finish(void *self)
         mosaic_mem_storage *s = &mem->storages[i];
         s->device->ops->mem_free(s->device, mem, s);
     }
+    mosaic_coherence_free(mem->coherence);
     if (mem->parent)
         mosaic_release_internal(mem->parent);
     if (mem->context)
@@ -170,6 +172,8 @@ cl_int mosaic_mem_alloc_storages(cl_mem mem, const void *initial)
         }
         mem->num_storages++;
     }
+    if (!mem->parent && mem->num_storages > 1 && !(mem->coherence = mosaic_coherence_new(mem->size, mem->num_storages)))
+        return CL_OUT_OF_HOST_MEMORY;
     return CL_SUCCESS;
 }
 

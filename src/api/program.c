@@ -1,6 +1,11 @@
 /* Programs: creation from source or binary, build, compile, link, queries.
  * The building itself is the device's (core/device.h, "programs": the CPU
- * device calls the compiler); this file keeps each program's state. */
+ * device calls the compiler); this file keeps each program's state.
+ *
+ * A program has one build (mosaic_program_build: status, log, binary,
+ * executable) per root device among its devices: a context of the CPU and a
+ * GPU builds every program twice, while the CPU's sub-devices share the
+ * CPU's build. */
 #include "api/context.h"
 #include "core/device.h"
 #include "core/objects.h"
@@ -30,13 +35,18 @@ static void destroy_program(void *p)
         ((void (CL_CALLBACK *)(cl_program, void *))cb->fn)(program, cb->user_data);
         free(cb);
     }
-    if (program->executable)
-        mosaic_executable_free(program->executable);
-    drop_binary(&program->binary);
+    for (cl_uint b = 0; b < program->num_builds; b++) {
+        mosaic_program_build *build = &program->builds[b];
+        if (build->executable)
+            mosaic_executable_free(build->executable);
+        drop_binary(&build->binary);
+        mosaic_strbuf_free(&build->log);
+    }
+    free(program->builds);
+    free(program->build_of);
     free(program->source);
     free(program->il);
     free(program->spec_constants);
-    mosaic_strbuf_free(&program->build_log);
     free(program->options);
     free(program->devices);
     pthread_mutex_destroy(&program->lock);
@@ -49,20 +59,57 @@ static cl_program new_program(cl_context context, cl_uint num_devices, const cl_
     cl_program program = mosaic_calloc(1, sizeof *program);
     if (!program)
         return NULL;
-    program->devices = malloc((num_devices ? num_devices : 1) * sizeof *devices);
-    if (!program->devices) {
+    size_t n = num_devices ? num_devices : 1;
+    program->devices = malloc(n * sizeof *devices);
+    program->build_of = malloc(n * sizeof *program->build_of);
+    program->builds = mosaic_calloc(n, sizeof *program->builds);
+    if (!program->devices || !program->build_of || !program->builds) {
+        free(program->devices);
+        free(program->build_of);
+        free(program->builds);
         free(program);
         return NULL;
     }
     memcpy(program->devices, devices, num_devices * sizeof *devices);
     program->num_devices = num_devices;
+    for (cl_uint i = 0; i < num_devices; i++) {
+        cl_device_id root = mosaic_device_mem_domain(devices[i]);
+        cl_uint b = 0;
+        while (b < program->num_builds && program->builds[b].device != root)
+            b++;
+        if (b == program->num_builds)
+            program->builds[program->num_builds++] =
+                (mosaic_program_build){ .device = root, .status = CL_BUILD_NONE,
+                                        .binary.type = CL_PROGRAM_BINARY_TYPE_NONE };
+        program->build_of[i] = b;
+    }
     mosaic_object_init(program, MOSAIC_PROGRAM, &mosaic_dispatch, destroy_program);
     pthread_mutex_init(&program->lock, NULL);
     program->context = context;
     mosaic_retain_internal(context);
-    program->build_status = CL_BUILD_NONE;
-    program->binary.type = CL_PROGRAM_BINARY_TYPE_NONE;
     return program;
+}
+
+mosaic_program_build *mosaic_program_build_for(cl_program program, cl_device_id device)
+{
+    for (cl_uint i = 0; i < program->num_devices; i++)
+        if (program->devices[i] == device)
+            return &program->builds[program->build_of[i]];
+    cl_device_id root = mosaic_device_mem_domain(device); /* a sub-device of one of the program's */
+    for (cl_uint b = 0; b < program->num_builds; b++)
+        if (program->builds[b].device == root)
+            return &program->builds[b];
+    return NULL;
+}
+
+/* Marks in `chosen` (one flag per build) the builds of a checked device
+ * list: all of them when num_devices is 0. */
+static void choose_builds(cl_program program, cl_uint num_devices, const cl_device_id *devices, bool *chosen)
+{
+    for (cl_uint b = 0; b < program->num_builds; b++)
+        chosen[b] = num_devices == 0;
+    for (cl_uint i = 0; i < num_devices; i++)
+        chosen[mosaic_program_build_for(program, devices[i]) - program->builds] = true;
 }
 
 /* A device list given to clBuildProgram and friends: NULL means all of the
@@ -140,12 +187,15 @@ clCreateProgramWithBinary(cl_context context, cl_uint num_devices, const cl_devi
         }
     }
     cl_int result = CL_SUCCESS;
-    cl_program_binary_type type = CL_PROGRAM_BINARY_TYPE_NONE;
+    cl_program_binary_type *types = mosaic_calloc(num_devices, sizeof *types);
+    if (!types) {
+        mosaic_set_error(errcode_ret, CL_OUT_OF_HOST_MEMORY);
+        return NULL;
+    }
     for (cl_uint i = 0; i < num_devices; i++) {
-        cl_program_binary_type t;
         char *log = NULL;
         cl_device_id device = device_list[i];
-        cl_int status = device->ops->check_binary(device, binaries[i], lengths[i], &t, &log);
+        cl_int status = device->ops->check_binary(device, binaries[i], lengths[i], &types[i], &log);
         if (binary_status)
             binary_status[i] = status;
         if (status != CL_SUCCESS) {
@@ -156,26 +206,36 @@ clCreateProgramWithBinary(cl_context context, cl_uint num_devices, const cl_devi
             snprintf(message, sizeof message, "clCreateProgramWithBinary: binary %u: %.*s", i, len, why);
             mosaic_context_notify(context, message);
             result = MOSAIC_ERROR(CL_INVALID_BINARY, "binary %u: %.*s", i, len, why);
-        } else {
-            type = t;
         }
         free(log);
     }
     if (result != CL_SUCCESS) {
+        free(types);
         mosaic_set_error(errcode_ret, result);
         return NULL;
     }
     cl_program program = new_program(context, num_devices, device_list);
-    void *copy = program ? malloc(lengths[0]) : NULL;
-    if (!copy) {
-        if (program)
-            mosaic_release(program);
+    if (!program) {
+        free(types);
         mosaic_set_error(errcode_ret, CL_OUT_OF_HOST_MEMORY);
         return NULL;
     }
-    /* Mosaic's devices share one binary format: the first one serves all. */
-    memcpy(copy, binaries[0], lengths[0]);
-    program->binary = (mosaic_bitcode){ type, copy, lengths[0] };
+    /* each build takes the binary of its first device in the list */
+    for (cl_uint i = 0; i < num_devices; i++) {
+        mosaic_program_build *build = &program->builds[program->build_of[i]];
+        if (build->binary.data)
+            continue;
+        void *copy = malloc(lengths[i]);
+        if (!copy) {
+            free(types);
+            mosaic_release(program);
+            mosaic_set_error(errcode_ret, CL_OUT_OF_HOST_MEMORY);
+            return NULL;
+        }
+        memcpy(copy, binaries[i], lengths[i]);
+        build->binary = (mosaic_bitcode){ types[i], copy, lengths[i] };
+    }
+    free(types);
     mosaic_set_error(errcode_ret, CL_SUCCESS);
     return program;
 }
@@ -257,65 +317,73 @@ clCreateProgramWithBuiltInKernels(cl_context context, cl_uint num_devices, const
 
 MOSAIC_RETAIN_RELEASE(Program, cl_program, PROGRAM)
 
-/* Appends `text` to the program's build log (program->lock held). */
-static void append_log(cl_program program, const char *text)
+/* Appends `text` to a build's log (program->lock held). */
+static void append_log(cl_program program, mosaic_program_build *build, const char *text)
 {
     MOSAIC_ASSERT(mosaic_mutex_held(&program->lock));
     if (text)
-        mosaic_strbuf_puts(&program->build_log, text);
+        mosaic_strbuf_puts(&build->log, text);
 }
 
-/* (program->lock held) */
-static void reset_build(cl_program program, const char *options)
+/* The program's options become `options`; the chosen builds start over
+ * (program->lock held). */
+static void reset_builds(cl_program program, const bool *chosen, const char *options)
 {
     MOSAIC_ASSERT(mosaic_mutex_held(&program->lock));
-    mosaic_strbuf_free(&program->build_log);
     free(program->options);
     program->options = mosaic_strdup(options ? options : "");
-    if (program->executable) {
-        mosaic_executable_free(program->executable);
-        program->executable = NULL;
+    for (cl_uint b = 0; b < program->num_builds; b++) {
+        mosaic_program_build *build = &program->builds[b];
+        if (!chosen[b])
+            continue;
+        mosaic_strbuf_free(&build->log);
+        if (build->executable) {
+            mosaic_executable_free(build->executable);
+            build->executable = NULL;
+        }
     }
 }
 
-/* Finalizes an executable binary into runnable kernels: the device's back
- * end does (ops->finalize; the CPU: the JIT).  program->lock held. */
-static cl_int finalize(cl_program program, const char *options)
+/* Finalizes a build's executable binary into runnable kernels: the
+ * device's back end does (ops->finalize; the CPU: the JIT).  program->lock
+ * held. */
+static cl_int finalize(cl_program program, mosaic_program_build *build, const char *options)
 {
     MOSAIC_ASSERT(mosaic_mutex_held(&program->lock));
     char *log = NULL;
-    cl_device_id device = program->devices[0];
-    cl_int err = device->ops->finalize(device, &program->binary, options, &program->executable, &log);
-    append_log(program, log);
+    cl_device_id device = build->device;
+    cl_int err = device->ops->finalize(device, &build->binary, options, &build->executable, &log);
+    append_log(program, build, log);
     free(log);
     return err;
 }
 
 /* The program's source or IL (with the specialization constants set) as a
- * compiled object: the device's compile op.  The log goes to the
- * program's.  program->lock held. */
-static cl_int compile(cl_program program, const char *options, size_t num_headers, const mosaic_header *headers,
-                      mosaic_bitcode *out)
+ * compiled object: the device's compile op.  The log goes to the build's.
+ * program->lock held. */
+static cl_int compile(cl_program program, mosaic_program_build *build, const char *options, size_t num_headers,
+                      const mosaic_header *headers, mosaic_bitcode *out)
 {
     MOSAIC_ASSERT(mosaic_mutex_held(&program->lock));
     char *log = NULL;
-    cl_device_id device = program->devices[0];
+    cl_device_id device = build->device;
     cl_int err = device->ops->compile(device, program, options, num_headers, headers, out, &log);
-    append_log(program, log);
+    append_log(program, build, log);
     free(log);
     return err;
 }
 
 /* count compiled objects or libraries linked into *out: the device's link
- * op.  The log goes to the program's.  program->lock held. */
-static cl_int link_binaries(cl_program program, size_t count, const mosaic_bitcode *inputs, const char *options,
-                   bool create_library, mosaic_bitcode *out)
+ * op.  The log goes to the build's.  program->lock held. */
+static cl_int link_binaries(cl_program program, mosaic_program_build *build, size_t count,
+                            const mosaic_bitcode *inputs, const char *options, bool create_library,
+                            mosaic_bitcode *out)
 {
     MOSAIC_ASSERT(mosaic_mutex_held(&program->lock));
     char *log = NULL;
-    cl_device_id device = program->devices[0];
+    cl_device_id device = build->device;
     cl_int err = device->ops->link(device, count, inputs, options, create_library, out, &log);
-    append_log(program, log);
+    append_log(program, build, log);
     free(log);
     return err;
 }
@@ -324,6 +392,45 @@ static void call_notify(void (CL_CALLBACK *notify)(cl_program, void *), cl_progr
 {
     if (notify)
         notify(program, data);
+}
+
+/* clBuildProgram for one build: source or IL compiled and linked, or a
+ * compiled object linked, then finalized.  program->lock held. */
+static cl_int build_one(cl_program program, mosaic_program_build *build, const char *options)
+{
+    cl_int err = CL_SUCCESS;
+    if (program->source || program->il) {
+        mosaic_bitcode compiled = { 0 };
+        err = compile(program, build, options, 0, NULL, &compiled);
+        if (err == CL_SUCCESS) {
+            mosaic_bitcode linked = { 0 };
+            /* the build options are compile options: the link step takes none of them */
+            err = link_binaries(program, build, 1, &compiled, NULL, false, &linked);
+            drop_binary(&compiled);
+            if (err == CL_SUCCESS) {
+                drop_binary(&build->binary);
+                build->binary = linked;
+            }
+        }
+    } else if (build->binary.type == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT) {
+        mosaic_bitcode linked = { 0 };
+        err = link_binaries(program, build, 1, &build->binary, NULL, false, &linked);
+        if (err == CL_SUCCESS) {
+            drop_binary(&build->binary);
+            build->binary = linked;
+        }
+    }
+    if (err == CL_SUCCESS)
+        err = finalize(program, build, options);
+    if (err == CL_COMPILE_PROGRAM_FAILURE || err == CL_LINK_PROGRAM_FAILURE)
+        err = CL_BUILD_PROGRAM_FAILURE;
+    if (err == CL_INVALID_COMPILER_OPTIONS || err == CL_INVALID_LINKER_OPTIONS)
+        err = CL_INVALID_BUILD_OPTIONS;
+    build->status = err == CL_SUCCESS ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
+    if (err != CL_SUCCESS)
+        mosaic_debug("clBuildProgram", "build for %s failed (%d):\n%s", build->device->name, err,
+                     build->log.data ? build->log.data : "");
+    return err;
 }
 
 CL_API_ENTRY cl_int CL_API_CALL
@@ -338,44 +445,32 @@ clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_id *devi
         return MOSAIC_ERROR(CL_INVALID_VALUE, "user_data without pfn_notify");
     if (atomic_load(&program->num_kernels) > 0)
         return MOSAIC_ERROR(CL_INVALID_OPERATION, "kernels are attached to this program");
-    if (!program->source && !program->il && program->binary.type == CL_PROGRAM_BINARY_TYPE_NONE)
-        return MOSAIC_ERROR(CL_INVALID_OPERATION, "the program has neither source nor binary");
-    if (!program->source && !program->il && program->binary.type == CL_PROGRAM_BINARY_TYPE_LIBRARY)
-        return MOSAIC_ERROR(CL_INVALID_BINARY, "a library binary cannot be built into an executable; link it");
+    bool chosen[program->num_builds];
+    choose_builds(program, num_devices, device_list, chosen);
+    if (!program->source && !program->il)
+        for (cl_uint b = 0; b < program->num_builds; b++) {
+            cl_program_binary_type type = program->builds[b].binary.type;
+            if (!chosen[b])
+                continue;
+            if (type == CL_PROGRAM_BINARY_TYPE_NONE)
+                return MOSAIC_ERROR(CL_INVALID_OPERATION, "the program has neither source nor binary for %s",
+                                    program->builds[b].device->name);
+            if (type == CL_PROGRAM_BINARY_TYPE_LIBRARY)
+                return MOSAIC_ERROR(CL_INVALID_BINARY, "a library binary cannot be built into an executable; link it");
+        }
 
     pthread_mutex_lock(&program->lock);
-    reset_build(program, options);
-    program->build_status = CL_BUILD_IN_PROGRESS;
-    if (program->source || program->il) {
-        mosaic_bitcode compiled = { 0 };
-        err = compile(program, options, 0, NULL, &compiled);
-        if (err == CL_SUCCESS) {
-            mosaic_bitcode linked = { 0 };
-            /* the build options are compile options: the link step takes none of them */
-            err = link_binaries(program, 1, &compiled, NULL, false, &linked);
-            drop_binary(&compiled);
-            if (err == CL_SUCCESS) {
-                drop_binary(&program->binary);
-                program->binary = linked;
-            }
-        }
-    } else if (program->binary.type == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT) {
-        mosaic_bitcode linked = { 0 };
-        err = link_binaries(program, 1, &program->binary, NULL, false, &linked);
-        if (err == CL_SUCCESS) {
-            drop_binary(&program->binary);
-            program->binary = linked;
-        }
+    reset_builds(program, chosen, options);
+    for (cl_uint b = 0; b < program->num_builds; b++)
+        if (chosen[b])
+            program->builds[b].status = CL_BUILD_IN_PROGRESS;
+    for (cl_uint b = 0; b < program->num_builds; b++) {
+        if (!chosen[b])
+            continue;
+        cl_int e = build_one(program, &program->builds[b], options);
+        if (err == CL_SUCCESS)
+            err = e;
     }
-    if (err == CL_SUCCESS)
-        err = finalize(program, options);
-    if (err == CL_COMPILE_PROGRAM_FAILURE || err == CL_LINK_PROGRAM_FAILURE)
-        err = CL_BUILD_PROGRAM_FAILURE;
-    if (err == CL_INVALID_COMPILER_OPTIONS || err == CL_INVALID_LINKER_OPTIONS)
-        err = CL_INVALID_BUILD_OPTIONS;
-    program->build_status = err == CL_SUCCESS ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
-    if (err != CL_SUCCESS)
-        mosaic_debug(__func__, "build failed (%d):\n%s", err, program->build_log.data ? program->build_log.data : "");
     pthread_mutex_unlock(&program->lock);
     call_notify(pfn_notify, program, user_data);
     return err;
@@ -408,20 +503,45 @@ clCompileProgram(cl_program program, cl_uint num_devices, const cl_device_id *de
     for (cl_uint i = 0; i < num_input_headers; i++)
         headers[i] = (mosaic_header){ header_include_names[i], input_headers[i]->source };
 
+    bool chosen[program->num_builds];
+    choose_builds(program, num_devices, device_list, chosen);
     pthread_mutex_lock(&program->lock);
-    reset_build(program, options);
-    program->build_status = CL_BUILD_IN_PROGRESS;
-    mosaic_bitcode compiled = { 0 };
-    err = compile(program, options, num_input_headers, headers, &compiled);
-    if (err == CL_SUCCESS) {
-        drop_binary(&program->binary);
-        program->binary = compiled;
+    reset_builds(program, chosen, options);
+    for (cl_uint b = 0; b < program->num_builds; b++) {
+        mosaic_program_build *build = &program->builds[b];
+        if (!chosen[b])
+            continue;
+        build->status = CL_BUILD_IN_PROGRESS;
+        mosaic_bitcode compiled = { 0 };
+        cl_int e = compile(program, build, options, num_input_headers, headers, &compiled);
+        if (e == CL_SUCCESS) {
+            drop_binary(&build->binary);
+            build->binary = compiled;
+        }
+        build->status = e == CL_SUCCESS ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
+        if (err == CL_SUCCESS)
+            err = e;
     }
-    program->build_status = err == CL_SUCCESS ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
     pthread_mutex_unlock(&program->lock);
     free(headers);
     call_notify(pfn_notify, program, user_data);
     return err;
+}
+
+/* The binaries of input programs for one build of a program being linked:
+ * each input's build for the same device, which must be a compiled object
+ * or a library.  CL_SUCCESS or CL_INVALID_OPERATION. */
+static cl_int link_inputs(cl_device_id device, cl_uint count, const cl_program *programs, mosaic_bitcode *inputs)
+{
+    for (cl_uint i = 0; i < count; i++) {
+        const mosaic_program_build *in = mosaic_program_build_for(programs[i], device);
+        if (!in || (in->binary.type != CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT &&
+                    in->binary.type != CL_PROGRAM_BINARY_TYPE_LIBRARY))
+            return MOSAIC_ERROR(CL_INVALID_OPERATION, "input_programs[%u] has no compiled object or library for %s", i,
+                                device->name);
+        inputs[i] = in->binary;
+    }
+    return CL_SUCCESS;
 }
 
 CL_API_ENTRY cl_program CL_API_CALL
@@ -440,44 +560,47 @@ clLinkProgram(cl_context context, cl_uint num_devices, const cl_device_id *devic
             mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_DEVICE, "device_list[%u] is not in the context", i));
             return NULL;
         }
-    mosaic_bitcode *inputs = mosaic_calloc(num_input_programs, sizeof *inputs);
-    if (!inputs) {
-        mosaic_set_error(errcode_ret, CL_OUT_OF_HOST_MEMORY);
-        return NULL;
-    }
-    for (cl_uint i = 0; i < num_input_programs; i++) {
-        cl_program in = input_programs[i];
-        if (!MOSAIC_IS(in, PROGRAM) || in->context != context) {
-            free(inputs);
+    for (cl_uint i = 0; i < num_input_programs; i++)
+        if (!MOSAIC_IS(input_programs[i], PROGRAM) || input_programs[i]->context != context) {
             mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_PROGRAM, "input_programs[%u] is not a program of this context", i));
             return NULL;
         }
-        if (in->binary.type != CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT &&
-            in->binary.type != CL_PROGRAM_BINARY_TYPE_LIBRARY) {
-            free(inputs);
-            mosaic_set_error(errcode_ret, MOSAIC_ERROR(CL_INVALID_OPERATION,
-                                                       "input_programs[%u] is not a compiled object or library", i));
-            return NULL;
-        }
-        inputs[i] = in->binary;
-    }
     cl_program program = num_devices ? new_program(context, num_devices, device_list)
                                      : new_program(context, context->num_devices, context->devices);
-    if (!program) {
-        free(inputs);
+    mosaic_bitcode *inputs = program ? mosaic_calloc(num_input_programs, sizeof *inputs) : NULL;
+    if (!inputs) {
+        if (program)
+            mosaic_release(program);
         mosaic_set_error(errcode_ret, CL_OUT_OF_HOST_MEMORY);
         return NULL;
     }
+    cl_int err = CL_SUCCESS;
+    for (cl_uint b = 0; b < program->num_builds && err == CL_SUCCESS; b++)
+        err = link_inputs(program->builds[b].device, num_input_programs, input_programs, inputs);
+    if (err != CL_SUCCESS) {
+        free(inputs);
+        mosaic_release(program);
+        mosaic_set_error(errcode_ret, err);
+        return NULL;
+    }
     bool library = options && strstr(options, "-create-library");
+    bool all[program->num_builds];
+    choose_builds(program, 0, NULL, all);
     pthread_mutex_lock(&program->lock);
-    reset_build(program, options);
-    cl_int err = link_binaries(program, num_input_programs, inputs, options, library, &program->binary);
+    reset_builds(program, all, options);
+    for (cl_uint b = 0; b < program->num_builds; b++) {
+        mosaic_program_build *build = &program->builds[b];
+        link_inputs(build->device, num_input_programs, input_programs, inputs);
+        cl_int e = link_binaries(program, build, num_input_programs, inputs, options, library, &build->binary);
+        if (e == CL_SUCCESS && !library)
+            e = finalize(program, build, options);
+        if (e == CL_BUILD_PROGRAM_FAILURE)
+            e = CL_LINK_PROGRAM_FAILURE;
+        build->status = e == CL_SUCCESS ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
+        if (err == CL_SUCCESS)
+            err = e;
+    }
     free(inputs);
-    if (err == CL_SUCCESS && !library)
-        err = finalize(program, options);
-    if (err == CL_BUILD_PROGRAM_FAILURE)
-        err = CL_LINK_PROGRAM_FAILURE;
-    program->build_status = err == CL_SUCCESS ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
     pthread_mutex_unlock(&program->lock);
     call_notify(pfn_notify, program, user_data);
     mosaic_set_error(errcode_ret, err);
@@ -487,15 +610,19 @@ clLinkProgram(cl_context context, cl_uint num_devices, const cl_device_id *devic
     return NULL;
 }
 
-bool mosaic_program_is_executable(cl_program program)
+const mosaic_executable *mosaic_program_any_executable(cl_program program)
 {
-    return program->executable != NULL;
+    for (cl_uint b = 0; b < program->num_builds; b++)
+        if (program->builds[b].executable)
+            return program->builds[b].executable;
+    return NULL;
 }
 
 static cl_int check_executable(cl_program program)
 {
-    return program->executable ? CL_SUCCESS
-                               : MOSAIC_ERROR(CL_INVALID_PROGRAM_EXECUTABLE, "the program has no built executable");
+    return mosaic_program_any_executable(program)
+               ? CL_SUCCESS
+               : MOSAIC_ERROR(CL_INVALID_PROGRAM_EXECUTABLE, "the program has no built executable");
 }
 
 CL_API_ENTRY cl_int CL_API_CALL
@@ -504,6 +631,7 @@ clGetProgramInfo(cl_program program, cl_program_info param_name, size_t param_va
 {
     MOSAIC_CHECK_HANDLE(program, PROGRAM);
     cl_int err;
+    const mosaic_executable *exe = mosaic_program_any_executable(program);
     switch (param_name) {
     case CL_PROGRAM_REFERENCE_COUNT: MOSAIC_INFO_SCALAR(cl_uint, mosaic_refcount(program));
     case CL_PROGRAM_CONTEXT: MOSAIC_INFO_SCALAR(cl_context, program->context);
@@ -513,12 +641,11 @@ clGetProgramInfo(cl_program program, cl_program_info param_name, size_t param_va
     case CL_PROGRAM_IL:
         MOSAIC_INFO_ARRAY(program->il, program->il_size);
     case CL_PROGRAM_BINARY_SIZES: {
-        /* one binary serves every device (a context may hold many sub-devices) */
         size_t *sizes = mosaic_calloc(program->num_devices, sizeof *sizes);
         if (!sizes)
             return CL_OUT_OF_HOST_MEMORY;
         for (cl_uint i = 0; i < program->num_devices; i++)
-            sizes[i] = program->binary.size;
+            sizes[i] = program->builds[program->build_of[i]].binary.size;
         err = mosaic_info(param_value_size, param_value, param_value_size_ret, sizes,
                           program->num_devices * sizeof *sizes);
         free(sizes);
@@ -531,29 +658,31 @@ clGetProgramInfo(cl_program program, cl_program_info param_name, size_t param_va
                                program->num_devices * sizeof(unsigned char *));
         if (err == CL_SUCCESS && param_value) {
             unsigned char **out = param_value;
-            for (cl_uint i = 0; i < program->num_devices; i++)
-                if (out[i] && program->binary.size)
-                    memcpy(out[i], program->binary.data, program->binary.size);
+            for (cl_uint i = 0; i < program->num_devices; i++) {
+                const mosaic_bitcode *binary = &program->builds[program->build_of[i]].binary;
+                if (out[i] && binary->size)
+                    memcpy(out[i], binary->data, binary->size);
+            }
         }
         return err;
     }
     case CL_PROGRAM_NUM_KERNELS:
         if ((err = check_executable(program)) != CL_SUCCESS)
             return err;
-        MOSAIC_INFO_SCALAR(size_t, mosaic_executable_num_kernels(program->executable));
+        MOSAIC_INFO_SCALAR(size_t, mosaic_executable_num_kernels(exe));
     case CL_PROGRAM_KERNEL_NAMES: {
         if ((err = check_executable(program)) != CL_SUCCESS)
             return err;
-        size_t n = mosaic_executable_num_kernels(program->executable), len = 1;
+        size_t n = mosaic_executable_num_kernels(exe), len = 1;
         for (size_t i = 0; i < n; i++)
-            len += strlen(mosaic_executable_kernel(program->executable, i)->name) + 1;
+            len += strlen(mosaic_executable_kernel(exe, i)->name) + 1;
         char *names = mosaic_calloc(len, 1);
         if (!names)
             return CL_OUT_OF_HOST_MEMORY;
         for (size_t i = 0; i < n; i++) {
             if (i)
                 strcat(names, ";");
-            strcat(names, mosaic_executable_kernel(program->executable, i)->name);
+            strcat(names, mosaic_executable_kernel(exe, i)->name);
         }
         err = mosaic_info_string(param_value_size, param_value, param_value_size_ret, names);
         free(names);
@@ -579,24 +708,26 @@ clGetProgramBuildInfo(cl_program program, cl_device_id device, cl_program_build_
     if (err != CL_SUCCESS)
         return err;
     pthread_mutex_lock(&program->lock);
+    const mosaic_program_build *build = mosaic_program_build_for(program, device);
     switch (param_name) {
     case CL_PROGRAM_BUILD_STATUS:
-        err = mosaic_info(param_value_size, param_value, param_value_size_ret, &program->build_status,
+        err = mosaic_info(param_value_size, param_value, param_value_size_ret, &build->status,
                           sizeof(cl_build_status));
         break;
     case CL_PROGRAM_BUILD_OPTIONS:
-        err = mosaic_info_string(param_value_size, param_value, param_value_size_ret, program->options);
+        err = mosaic_info_string(param_value_size, param_value, param_value_size_ret,
+                                 program->options ? program->options : "");
         break;
     case CL_PROGRAM_BUILD_LOG:
-        err = mosaic_info_string(param_value_size, param_value, param_value_size_ret, program->build_log.data);
+        err = mosaic_info_string(param_value_size, param_value, param_value_size_ret, build->log.data);
         break;
     case CL_PROGRAM_BINARY_TYPE: {
-        cl_program_binary_type type = program->binary.type;
+        cl_program_binary_type type = build->binary.type;
         err = mosaic_info(param_value_size, param_value, param_value_size_ret, &type, sizeof type);
         break;
     }
     case CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE: {
-        size_t size = program->executable ? mosaic_executable_global_variables_size(program->executable) : 0;
+        size_t size = build->executable ? mosaic_executable_global_variables_size(build->executable) : 0;
         err = mosaic_info(param_value_size, param_value, param_value_size_ret, &size, sizeof size);
         break;
     }

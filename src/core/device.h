@@ -257,6 +257,17 @@ struct mosaic_device_ops {
      * CL_OUT_OF_RESOURCES or CL_OUT_OF_HOST_MEMORY (then nothing is kept). */
     cl_int (*mem_alloc)(cl_device_id device, cl_mem mem, const void *initial, mosaic_mem_storage *storage);
 
+    /* Bytes [offset, offset + size) of a root buffer's storage on this
+     * device copied to host memory, or from it, synchronously on the
+     * calling thread (any thread, no lock of the engine's held): how a
+     * buffer's bytes move between the memories of a context's devices
+     * (core/coherence.h).  NULL, both: the storage is host memory at
+     * storage->address, which anyone may copy with memcpy (the CPU). */
+    cl_int (*storage_read)(cl_device_id device, const mosaic_mem_storage *storage, size_t offset, void *host,
+                           size_t size);
+    cl_int (*storage_write)(cl_device_id device, const mosaic_mem_storage *storage, size_t offset,
+                            const void *host, size_t size);
+
     /* Frees what mem_alloc (and map_address) kept for mem.  Called once,
      * when no command and no sub-buffer can use mem any more (sub-buffers
      * are freed before their parent). */

@@ -12,6 +12,7 @@
  */
 #define _GNU_SOURCE /* PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP */
 #include "core/engine.h"
+#include "core/coherence.h"
 #include "core/device.h"
 #include "core/recycle.h"
 #include "core/trace.h"
@@ -511,15 +512,9 @@ void mosaic_command_complete(cl_event e, cl_int status)
     after_complete(e);
 }
 
-/* Called once a command's dependencies are complete (and it was submitted
- * by became_ready_locked). */
-static void start_command(cl_event e)
+/* A command whose buffers are where its device needs them. */
+static void start_with_memory(cl_event e)
 {
-    if (e->dependency_error) {
-        mosaic_command_complete(e, e->dependency_error);
-        return;
-    }
-
     if (!e->run && e->command_type != CL_COMMAND_NDRANGE_KERNEL && e->command_type != CL_COMMAND_TASK) {
         /* markers, barriers, and commands the device has nothing to do
          * for (a NULL op, core/device.h): synchronisation points only */
@@ -532,6 +527,28 @@ static void start_command(cl_event e)
     device->ops->submit(device, e);
 }
 
+/* After the copy thread moved a command's buffers (core/coherence.h). */
+static void start_after_copies(cl_event e, cl_int err)
+{
+    if (err != CL_SUCCESS)
+        mosaic_command_complete(e, err);
+    else
+        start_with_memory(e);
+}
+
+/* Called once a command's dependencies are complete (and it was submitted
+ * by became_ready_locked). */
+static void start_command(cl_event e)
+{
+    if (e->dependency_error) {
+        mosaic_command_complete(e, e->dependency_error);
+        return;
+    }
+    /* in a context of several memories its buffers may have to move first */
+    if (!mosaic_coherence_start(e, start_after_copies))
+        start_with_memory(e);
+}
+
 /* Runs a command on the calling thread (blocking commands that are ready at
  * once: no hand-off to a worker and back). */
 static void run_here(cl_event e)
@@ -540,8 +557,9 @@ static void run_here(cl_event e)
         mosaic_command_complete(e, e->dependency_error);
         return;
     }
+    cl_int err = mosaic_coherence_start_here(e);
     mosaic_command_running(e);
-    mosaic_command_complete(e, e->run(e));
+    mosaic_command_complete(e, err != CL_SUCCESS ? err : e->run(e));
 }
 
 enum {

@@ -20,6 +20,7 @@ typedef struct mosaic_counter_arg {
 typedef struct mosaic_ndrange {
     cl_kernel kernel;                  /* internal reference */
     const mosaic_kernel_info *info;
+    mosaic_executable *executable; /* the program's build for the launch's device, which holds info */
     mosaic_sized_wg sized;             /* the device's (ops->prepare_launch; zero until then): on the
                                           CPU, info built for groups of local_size, for the whole ones
                                           (not a trailing smaller group): K.wg, K.fused, or NULL */

@@ -210,6 +210,7 @@ struct _cl_context {
      * live (CL_DEVICE_MAX_ON_DEVICE_QUEUES). */
     _Atomic(cl_command_queue) *default_device_queues;
     atomic_uint num_device_queues;
+    cl_uint num_memories; /* memory domains among the devices (core/coherence.h when more than one) */
 };
 
 /* ---- command queues -------------------------------------------------------- */
@@ -285,6 +286,9 @@ struct _cl_mem {
     bool is_svm_backed;  /* USE_HOST_PTR with an SVM pointer */
     cl_uint pipe_packet_size, pipe_max_packets; /* pipes (mem_type CL_MEM_OBJECT_PIPE) */
     mosaic_image image;  /* images (mem_type CL_MEM_OBJECT_IMAGE*) */
+    /* Which storages are current, where the context has several memories
+     * (root buffers only; NULL otherwise): core/coherence.h. */
+    struct mosaic_coherence *coherence;
     /* One storage per memory domain of the context, allocated with the
      * object (core/memory.h: mosaic_mem_storage_on). */
     cl_uint num_storages;
@@ -299,6 +303,16 @@ typedef struct mosaic_mapping {
 } mosaic_mapping;
 
 /* ---- programs and kernels --------------------------------------------------- */
+
+/* What a program is for one root device (api/program.c). */
+typedef struct mosaic_program_build {
+    cl_device_id device;       /* the root device: the builds ops are called on */
+    cl_build_status status;
+    mosaic_strbuf log;
+    mosaic_bitcode binary;     /* type NONE when empty */
+    mosaic_executable *executable;
+} mosaic_program_build;
+
 struct _cl_program {
     MOSAIC_OBJECT_HEADER;
     cl_context context;
@@ -309,12 +323,12 @@ struct _cl_program {
     mosaic_spec_constant *spec_constants; /* the module's; their values set under lock */
     size_t num_spec_constants;
     pthread_mutex_t lock; /* what it guards: docs/architecture.md, "Locks" */
-    /* per program, since Mosaic has one device per context today */
-    cl_build_status build_status;
-    mosaic_strbuf build_log;
-    char *options;
-    mosaic_bitcode binary;     /* type NONE when empty */
-    mosaic_executable *executable;
+    char *options;             /* of the last build, compile or link */
+    /* One build per root device among the program's devices (a device and
+     * its sub-devices run the same code): builds[build_of[i]] is devices[i]'s. */
+    cl_uint num_builds;
+    mosaic_program_build *builds;
+    cl_uint *build_of;
     atomic_uint num_kernels;   /* kernels attached: rebuilding is refused while > 0 */
     mosaic_callback *release_callbacks;
 };
@@ -331,7 +345,11 @@ typedef struct mosaic_arg_value {
 struct _cl_kernel {
     MOSAIC_OBJECT_HEADER;
     cl_program program;
-    const mosaic_kernel_info *info;  /* owned by the program's executable */
+    /* The kernel in each of the program's builds (NULL where that build has
+     * none); `info` is the first of them, whose arguments the API checks
+     * (every build comes from the same source). */
+    const mosaic_kernel_info **infos;
+    const mosaic_kernel_info *info;
     mosaic_arg_value *args;
     size_t *arg_offsets;             /* where by-value bytes sit in arg_bytes */
     char *arg_bytes;

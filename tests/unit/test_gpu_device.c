@@ -6,8 +6,8 @@
  *     a launch must fail its command, not pass for done;
  *   - gpu_device_real (tests/gpu, label gpu): the machine's driver; every
  *     kernel runs and its results are checked; skipped without a GPU.
- * What is checked: the device in the platform and what it reports, that
- * it shares no context with the CPU, buffers, transfers (flat and
+ * What is checked: the device in the platform and what it reports, a
+ * context of it and the CPU with buffers used on both, buffers, transfers (flat and
  * rectangles), fills of every pattern size, maps, sub-buffers, builds and
  * their logs, and launches (offsets, smaller last groups, __local).
  */
@@ -111,25 +111,240 @@ TEST(reports)
     CHECK(type == CL_DEVICE_TYPE_CPU, "the default device is of type %lu", (unsigned long)type);
 }
 
-TEST(no_context_with_cpu)
+/* The platform's CPU device. */
+static cl_device_id find_cpu(void)
+{
+    cl_platform_id platform;
+    cl_device_id d = NULL;
+    clGetPlatformIDs(1, &platform, NULL);
+    CHECK_ERR(clGetDeviceIDs(platform, CL_DEVICE_TYPE_CPU, 1, &d, NULL), CL_SUCCESS);
+    return d;
+}
+
+TEST(context_with_cpu)
 {
     NEED_GPU();
     cl_platform_id platform;
-    cl_device_id both[2] = {NULL, gpu};
     clGetPlatformIDs(1, &platform, NULL);
-    CHECK_ERR(clGetDeviceIDs(platform, CL_DEVICE_TYPE_CPU, 1, &both[0], NULL), CL_SUCCESS);
+    cl_device_id both[2] = {find_cpu(), gpu};
     cl_int err = CL_SUCCESS;
     cl_context c = clCreateContext(NULL, 2, both, NULL, NULL, &err);
-    CHECK(!c, "a context of the CPU and the GPU");
-    CHECK_ERR(err, CL_DEVICE_NOT_AVAILABLE);
-    cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)platform, 0};
-    c = clCreateContextFromType(props, CL_DEVICE_TYPE_ALL, NULL, NULL, &err);
-    CHECK(!c, "a context of every device");
-    CHECK_ERR(err, CL_DEVICE_NOT_AVAILABLE);
-    c = clCreateContextFromType(props, CL_DEVICE_TYPE_GPU, NULL, NULL, &err);
     CHECK_ERR(err, CL_SUCCESS);
     if (c)
         clReleaseContext(c);
+    cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)platform, 0};
+    c = clCreateContextFromType(props, CL_DEVICE_TYPE_ALL, NULL, NULL, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    cl_uint n = 0;
+    if (c) {
+        clGetContextInfo(c, CL_CONTEXT_NUM_DEVICES, sizeof n, &n, NULL);
+        clReleaseContext(c);
+    }
+    CHECK(n >= 2, "CL_DEVICE_TYPE_ALL gave %u devices", n);
+}
+
+/* A context of the CPU and the GPU, with a queue on each. */
+typedef struct mixed_env {
+    cl_device_id devices[2]; /* the CPU, the GPU */
+    cl_context context;
+    cl_command_queue cpu_queue, gpu_queue;
+    cl_program program;
+    cl_kernel scale_cpu, scale_gpu; /* x[i] = x[i] * k + i */
+} mixed_env;
+
+static const char scale_source[] =
+    "__kernel void scale(__global int *x, int k) { size_t i = get_global_id(0); x[i] = x[i] * k + (int)i; }\n";
+
+static bool mixed_open(mixed_env *e)
+{
+    cl_int err;
+    memset(e, 0, sizeof *e);
+    e->devices[0] = find_cpu();
+    e->devices[1] = gpu;
+    e->context = clCreateContext(NULL, 2, e->devices, NULL, NULL, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    if (!e->context)
+        return false;
+    e->cpu_queue = clCreateCommandQueueWithProperties(e->context, e->devices[0], NULL, &err);
+    e->gpu_queue = clCreateCommandQueueWithProperties(e->context, e->devices[1], NULL, &err);
+    const char *src = scale_source;
+    e->program = clCreateProgramWithSource(e->context, 1, &src, NULL, &err);
+    err = clBuildProgram(e->program, 0, NULL, "", NULL, NULL); /* for both devices: two builds */
+    CHECK_ERR(err, CL_SUCCESS);
+    for (int d = 0; d < 2; d++) {
+        cl_build_status status = CL_BUILD_NONE;
+        clGetProgramBuildInfo(e->program, e->devices[d], CL_PROGRAM_BUILD_STATUS, sizeof status, &status, NULL);
+        CHECK(status == CL_BUILD_SUCCESS, "device %d: build status %d", d, status);
+    }
+    size_t sizes[2] = {0, 0};
+    clGetProgramInfo(e->program, CL_PROGRAM_BINARY_SIZES, sizeof sizes, sizes, NULL);
+    CHECK(sizes[0] && sizes[1], "binary sizes %zu and %zu", sizes[0], sizes[1]);
+    e->scale_cpu = clCreateKernel(e->program, "scale", &err);
+    e->scale_gpu = clCreateKernel(e->program, "scale", &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    return e->cpu_queue && e->gpu_queue && e->scale_gpu;
+}
+
+static void mixed_close(mixed_env *e)
+{
+    cl_kernel kernels[] = {e->scale_cpu, e->scale_gpu};
+    for (int i = 0; i < 2; i++)
+        if (kernels[i])
+            clReleaseKernel(kernels[i]);
+    if (e->program)
+        clReleaseProgram(e->program);
+    if (e->cpu_queue)
+        clReleaseCommandQueue(e->cpu_queue);
+    if (e->gpu_queue)
+        clReleaseCommandQueue(e->gpu_queue);
+    if (e->context)
+        clReleaseContext(e->context);
+}
+
+/* scale(x, k) on a queue after `after` (NULL: none); its event. */
+static cl_event scale(cl_command_queue q, cl_kernel kernel, cl_mem x, int k, size_t n, cl_event after)
+{
+    cl_event done = NULL;
+    clSetKernelArg(kernel, 0, sizeof x, &x);
+    clSetKernelArg(kernel, 1, sizeof k, &k);
+    CHECK_ERR(clEnqueueNDRangeKernel(q, kernel, 1, NULL, &n, NULL, after ? 1 : 0, after ? &after : NULL, &done),
+              CL_SUCCESS);
+    return done;
+}
+
+static void check_ints(const int *got, size_t n, int (*want)(size_t, const void *), const void *arg, const char *what)
+{
+    size_t bad = 0, first = n;
+    for (size_t i = 0; i < n; i++)
+        if (got[i] != want(i, arg)) {
+            bad++;
+            if (first == n)
+                first = i;
+        }
+    CHECK(bad == 0, "%s: %zu of %zu wrong, the first [%zu] = %d, not %d", what, bad, n, first,
+          first < n ? got[first] : 0, first < n ? want(first, arg) : 0);
+}
+
+static int twice_plus_i(size_t i, const void *unused) { (void)unused; return (int)(7 * i) * 2 + (int)i; }
+static int thrice_plus_i(size_t i, const void *unused) { (void)unused; return (int)(5 + i) * 3 + (int)i; }
+static int value_of(size_t i, const void *values) { return ((const int *)values)[i]; }
+
+/* A buffer passed between the CPU's memory and the GPU's by events alone:
+ * each command finds the bytes the one before it left, on either device.
+ * The fake driver's memory is host memory, so everything but the GPU's
+ * kernels is checked on it too. */
+TEST(buffers_across_memories)
+{
+    NEED_GPU();
+    mixed_env e;
+    if (!mixed_open(&e)) {
+        mixed_close(&e);
+        return;
+    }
+    enum { N = 1 << 16 };
+    int *host = malloc(N * sizeof *host), *got = malloc(N * sizeof *got);
+    for (size_t i = 0; i < N; i++)
+        host[i] = (int)(7 * i);
+    cl_int err;
+    cl_mem x = clCreateBuffer(e.context, CL_MEM_COPY_HOST_PTR, N * sizeof *host, host, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+
+    /* a CPU kernel, then a GPU read: the bytes move to the GPU */
+    cl_event k1 = scale(e.cpu_queue, e.scale_cpu, x, 2, N, NULL);
+    CHECK_ERR(clEnqueueReadBuffer(e.gpu_queue, x, CL_TRUE, 0, N * sizeof *got, got, 1, &k1, NULL), CL_SUCCESS);
+    check_ints(got, N, twice_plus_i, NULL, "CPU kernel, GPU read");
+    clReleaseEvent(k1);
+
+    /* a GPU write, then a CPU kernel and a CPU read: the bytes move back */
+    for (size_t i = 0; i < N; i++)
+        host[i] = (int)(5 + i);
+    cl_event w;
+    CHECK_ERR(clEnqueueWriteBuffer(e.gpu_queue, x, CL_FALSE, 0, N * sizeof *host, host, 0, NULL, &w), CL_SUCCESS);
+    cl_event k2 = scale(e.cpu_queue, e.scale_cpu, x, 3, N, w);
+    CHECK_ERR(clEnqueueReadBuffer(e.cpu_queue, x, CL_TRUE, 0, N * sizeof *got, got, 1, &k2, NULL), CL_SUCCESS);
+    check_ints(got, N, thrice_plus_i, NULL, "GPU write, CPU kernel, CPU read");
+    clReleaseEvent(w);
+    clReleaseEvent(k2);
+
+    /* a rectangle written on the GPU keeps the bytes around it: rows of
+     * 256 ints, 16 ints of rows 10..19 from column 8 */
+    int patch[10 * 16];
+    for (size_t i = 0; i < 10 * 16; i++)
+        patch[i] = -1 - (int)i;
+    size_t origin[3] = {8 * sizeof(int), 10, 0}, host_origin[3] = {0, 0, 0}, region[3] = {16 * sizeof(int), 10, 1};
+    CHECK_ERR(clEnqueueWriteBufferRect(e.gpu_queue, x, CL_TRUE, origin, host_origin, region, 256 * sizeof(int), 0,
+                                       16 * sizeof(int), 0, patch, 0, NULL, NULL), CL_SUCCESS);
+    int *expect = malloc(N * sizeof *expect);
+    for (size_t i = 0; i < N; i++)
+        expect[i] = thrice_plus_i(i, NULL);
+    for (size_t r = 0; r < 10; r++)
+        for (size_t c = 0; c < 16; c++)
+            expect[(10 + r) * 256 + 8 + c] = patch[r * 16 + c];
+    int *mapped = clEnqueueMapBuffer(e.cpu_queue, x, CL_TRUE, CL_MAP_READ, 0, N * sizeof *got, 0, NULL, NULL, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    if (mapped) {
+        check_ints(mapped, N, value_of, expect, "GPU rectangle, CPU map");
+        clEnqueueUnmapMemObject(e.cpu_queue, x, mapped, 0, NULL, NULL);
+    }
+
+    /* two halves written at once, one on each device through sub-buffers */
+    cl_buffer_region halves[2] = {{0, N / 2 * sizeof(int)}, {N / 2 * sizeof(int), N / 2 * sizeof(int)}};
+    cl_mem half[2];
+    for (int h = 0; h < 2; h++) {
+        half[h] = clCreateSubBuffer(x, 0, CL_BUFFER_CREATE_TYPE_REGION, &halves[h], &err);
+        CHECK_ERR(err, CL_SUCCESS);
+    }
+    cl_event both[2];
+    both[0] = scale(e.cpu_queue, e.scale_cpu, half[0], 2, N / 2, NULL);
+    int fill = 42;
+    CHECK_ERR(clEnqueueFillBuffer(e.gpu_queue, half[1], &fill, sizeof fill, 0, N / 2 * sizeof(int), 0, NULL, &both[1]),
+              CL_SUCCESS);
+    for (size_t i = 0; i < N / 2; i++)
+        expect[i] = expect[i] * 2 + (int)i;
+    for (size_t i = N / 2; i < N; i++)
+        expect[i] = 42;
+    CHECK_ERR(clEnqueueReadBuffer(e.gpu_queue, x, CL_TRUE, 0, N * sizeof *got, got, 2, both, NULL), CL_SUCCESS);
+    check_ints(got, N, value_of, expect, "sub-buffers written on both devices, GPU read");
+    clReleaseEvent(both[0]);
+    clReleaseEvent(both[1]);
+
+    /* a migration to the host, then a map there */
+    CHECK_ERR(clEnqueueFillBuffer(e.gpu_queue, x, &fill, sizeof fill, 0, N * sizeof(int), 0, NULL, NULL), CL_SUCCESS);
+    cl_event moved;
+    CHECK_ERR(clEnqueueMigrateMemObjects(e.gpu_queue, 1, &x, CL_MIGRATE_MEM_OBJECT_HOST, 0, NULL, &moved), CL_SUCCESS);
+    mapped = clEnqueueMapBuffer(e.cpu_queue, x, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, N * sizeof *got, 1, &moved,
+                                NULL, &err);
+    for (size_t i = 0; i < N; i++)
+        expect[i] = 42;
+    if (mapped) {
+        check_ints(mapped, N, value_of, expect, "GPU fill, migration to the host, CPU map");
+        for (size_t i = 0; i < N; i++)
+            mapped[i] = (int)i;
+        clEnqueueUnmapMemObject(e.cpu_queue, x, mapped, 0, NULL, NULL);
+    }
+    clReleaseEvent(moved);
+    clFinish(e.cpu_queue);
+
+    /* on a GPU that runs kernels: CPU kernel, GPU kernel, CPU kernel, events only */
+    if (!fake) {
+        cl_event a = scale(e.cpu_queue, e.scale_cpu, x, 2, N, NULL);
+        cl_event b = scale(e.gpu_queue, e.scale_gpu, x, 3, N, a);
+        cl_event c = scale(e.cpu_queue, e.scale_cpu, x, 5, N, b);
+        CHECK_ERR(clEnqueueReadBuffer(e.gpu_queue, x, CL_TRUE, 0, N * sizeof *got, got, 1, &c, NULL), CL_SUCCESS);
+        for (size_t i = 0; i < N; i++)
+            expect[i] = (((int)i * 2 + (int)i) * 3 + (int)i) * 5 + (int)i;
+        check_ints(got, N, value_of, expect, "CPU, GPU and CPU kernels");
+        clReleaseEvent(a);
+        clReleaseEvent(b);
+        clReleaseEvent(c);
+    }
+    clReleaseMemObject(half[0]);
+    clReleaseMemObject(half[1]);
+    clReleaseMemObject(x);
+    free(expect);
+    free(host);
+    free(got);
+    mixed_close(&e);
 }
 
 /* A buffer's bytes all equal to expect[i] (i < n). */

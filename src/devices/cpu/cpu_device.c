@@ -1212,7 +1212,7 @@ static bool streams_stores(cl_device_id device, const mosaic_ndrange *nd)
  * (the CTS's device_execution enqueue_flags) take for granted. */
 static bool enqueues_kernels(const mosaic_ndrange *nd)
 {
-    return mosaic_executable_block_kernel(nd->kernel->program->executable, MOSAIC_BLOCK_HANDLE(0)) != NULL;
+    return mosaic_executable_block_kernel(nd->executable, MOSAIC_BLOCK_HANDLE(0)) != NULL;
 }
 
 /* Under p->lock: a launch (or a command in parts) that found the list

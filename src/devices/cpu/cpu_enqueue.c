@@ -558,7 +558,7 @@ static int enqueue_kernel(cpu_running *r, cl_command_queue queue, int flags, con
     if (err != CLK_SUCCESS)
         return err;
     cl_program program = parent->ndrange->kernel->program;
-    const mosaic_kernel_info *info = mosaic_executable_block_kernel(program->executable, (uint64_t)(uintptr_t)kernel);
+    const mosaic_kernel_info *info = mosaic_executable_block_kernel(parent->ndrange->executable, (uint64_t)(uintptr_t)kernel);
     if (!info || !block)
         return CLK_ENQUEUE_FAILURE;
     if (num_locals + 1 != info->num_args)
@@ -598,6 +598,7 @@ static int enqueue_kernel(cpu_running *r, cl_command_queue queue, int flags, con
     mosaic_ndrange *nd = (mosaic_ndrange *)((char *)j + head);
     *nd = layout;
     nd->info = info;
+    nd->executable = parent->ndrange->executable;
     nd->kernel = parent->ndrange->kernel;
     mosaic_retain_internal(nd->kernel);
     nd->local_mem_size = local_mem;
@@ -729,7 +730,7 @@ void mosaic_cpu_capture_event_profiling_info(void *e, int name, void *value)
 static const mosaic_kernel_info *block_kernel(const mosaic_wg_ctx *ctx, const void *kernel)
 {
     const cpu_job *j = mosaic_cpu_running(ctx)->job;
-    return mosaic_executable_block_kernel(j->ndrange->kernel->program->executable, (uint64_t)(uintptr_t)kernel);
+    return mosaic_executable_block_kernel(j->ndrange->executable, (uint64_t)(uintptr_t)kernel);
 }
 
 cl_uint mosaic_cpu_kernel_work_group_size(const mosaic_wg_ctx *ctx, const void *kernel)

@@ -55,6 +55,10 @@ cl_int mosaic_cuda_check(CUresult r, const char *call);
 /* cuda_memory.c */
 cl_int mosaic_cuda_mem_alloc(cl_device_id device, cl_mem mem, const void *initial, mosaic_mem_storage *storage);
 void mosaic_cuda_mem_free(cl_device_id device, cl_mem mem, mosaic_mem_storage *storage);
+cl_int mosaic_cuda_storage_read(cl_device_id device, const mosaic_mem_storage *storage, size_t offset, void *host,
+                                size_t size);
+cl_int mosaic_cuda_storage_write(cl_device_id device, const mosaic_mem_storage *storage, size_t offset,
+                                 const void *host, size_t size);
 void *mosaic_cuda_map_address(cl_device_id device, cl_mem mem, size_t offset, size_t size, cl_map_flags flags);
 cl_int mosaic_cuda_read(cl_event command);
 cl_int mosaic_cuda_write(cl_event command);

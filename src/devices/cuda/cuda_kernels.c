@@ -244,7 +244,7 @@ cl_int mosaic_cuda_launch(cl_event command)
 {
     cuda_gpu *g = cuda_gpu_of(command->queue->device);
     const mosaic_ndrange *nd = command->payload;
-    const mosaic_executable *exe = nd->kernel->program->executable;
+    const mosaic_executable *exe = nd->executable;
     gpu_module *m = mosaic_executable_attached(exe);
     size_t k = kernel_index(exe, nd->info);
     if (!m || k >= m->num_kernels)

@@ -103,6 +103,22 @@ void *mosaic_cuda_map_address(cl_device_id device, cl_mem mem, size_t offset, si
     return host + offset;
 }
 
+/* ---- between memories (core/coherence.h) ------------------------------------------------ */
+
+cl_int mosaic_cuda_storage_read(cl_device_id device, const mosaic_mem_storage *storage, size_t offset, void *host,
+                                size_t size)
+{
+    cl_int err = mosaic_cuda_enter(cuda_gpu_of(device));
+    return err != CL_SUCCESS ? err : CUDA_CALL(cuMemcpyDtoH, host, device_address(storage->address) + offset, size);
+}
+
+cl_int mosaic_cuda_storage_write(cl_device_id device, const mosaic_mem_storage *storage, size_t offset,
+                                 const void *host, size_t size)
+{
+    cl_int err = mosaic_cuda_enter(cuda_gpu_of(device));
+    return err != CL_SUCCESS ? err : CUDA_CALL(cuMemcpyHtoD, device_address(storage->address) + offset, host, size);
+}
+
 /* ---- transfers ------------------------------------------------------------------------ */
 
 /* One row of a transfer; src and dst are device addresses where their
