@@ -394,6 +394,21 @@ static void call_notify(void (CL_CALLBACK *notify)(cl_program, void *), cl_progr
         notify(program, data);
 }
 
+/* What clBuildProgram and clCompileProgram check first: the device list,
+ * user_data only with a callback, no kernels attached. */
+static cl_int check_build_call(cl_program program, cl_uint num_devices, const cl_device_id *devices, bool notify,
+                               const void *user_data)
+{
+    cl_int err = check_devices(program, num_devices, devices);
+    if (err != CL_SUCCESS)
+        return err;
+    if (!notify && user_data)
+        return MOSAIC_ERROR(CL_INVALID_VALUE, "user_data without pfn_notify");
+    if (atomic_load(&program->num_kernels) > 0)
+        return MOSAIC_ERROR(CL_INVALID_OPERATION, "kernels are attached to this program");
+    return CL_SUCCESS;
+}
+
 /* clBuildProgram for one build: source or IL compiled and linked, or a
  * compiled object linked, then finalized.  program->lock held. */
 static cl_int build_one(cl_program program, mosaic_program_build *build, const char *options)
@@ -438,13 +453,9 @@ clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_id *devi
                void (CL_CALLBACK *pfn_notify)(cl_program, void *), void *user_data)
 {
     MOSAIC_CHECK_HANDLE(program, PROGRAM);
-    cl_int err = check_devices(program, num_devices, device_list);
+    cl_int err = check_build_call(program, num_devices, device_list, pfn_notify != NULL, user_data);
     if (err != CL_SUCCESS)
         return err;
-    if (!pfn_notify && user_data)
-        return MOSAIC_ERROR(CL_INVALID_VALUE, "user_data without pfn_notify");
-    if (atomic_load(&program->num_kernels) > 0)
-        return MOSAIC_ERROR(CL_INVALID_OPERATION, "kernels are attached to this program");
     bool chosen[program->num_builds];
     choose_builds(program, num_devices, device_list, chosen);
     if (!program->source && !program->il)
@@ -482,11 +493,9 @@ clCompileProgram(cl_program program, cl_uint num_devices, const cl_device_id *de
                  void (CL_CALLBACK *pfn_notify)(cl_program, void *), void *user_data)
 {
     MOSAIC_CHECK_HANDLE(program, PROGRAM);
-    cl_int err = check_devices(program, num_devices, device_list);
+    cl_int err = check_build_call(program, num_devices, device_list, pfn_notify != NULL, user_data);
     if (err != CL_SUCCESS)
         return err;
-    if (!pfn_notify && user_data)
-        return MOSAIC_ERROR(CL_INVALID_VALUE, "user_data without pfn_notify");
     if ((num_input_headers == 0) != (input_headers == NULL) || (num_input_headers && !header_include_names))
         return MOSAIC_ERROR(CL_INVALID_VALUE, "input headers and their names disagree");
     for (cl_uint i = 0; i < num_input_headers; i++)
@@ -494,8 +503,6 @@ clCompileProgram(cl_program program, cl_uint num_devices, const cl_device_id *de
             return MOSAIC_ERROR(CL_INVALID_PROGRAM, "input_headers[%u] is not a program created from source", i);
     if (!program->source && !program->il)
         return MOSAIC_ERROR(CL_INVALID_OPERATION, "only programs created from source or IL can be compiled");
-    if (atomic_load(&program->num_kernels) > 0)
-        return MOSAIC_ERROR(CL_INVALID_OPERATION, "kernels are attached to this program");
 
     mosaic_header *headers = mosaic_calloc(num_input_headers, sizeof *headers);
     if (!headers)

@@ -307,25 +307,10 @@ static mosaic_coherence *locate(cl_event command, const mem_access *a, cl_mem *r
     return c;
 }
 
-/* The access, made here with its copies. */
-static cl_int do_access(cl_event command, const mem_access *a, void *unused)
-{
-    (void)unused;
-    cl_mem root;
-    size_t begin, end;
-    cl_uint to;
-    mosaic_coherence *c = locate(command, a, &root, &begin, &end, &to);
-    if (!c)
-        return CL_SUCCESS;
-    pthread_mutex_lock(&c->lock);
-    cl_int err = apply(root, c, begin, end, to, a->mode);
-    pthread_mutex_unlock(&c->lock);
-    return err;
-}
-
-/* The access, made here when it needs no copy; otherwise *needed is set
- * and it is left for the copy thread. */
-static cl_int try_access(cl_event command, const mem_access *a, void *needed)
+/* The access, with its copies (needed NULL); or, with `needed`, only when
+ * it needs no copy: otherwise *needed is set and it is left for the copy
+ * thread. */
+static cl_int make_access(cl_event command, const mem_access *a, void *needed)
 {
     cl_mem root;
     size_t begin, end;
@@ -335,7 +320,7 @@ static cl_int try_access(cl_event command, const mem_access *a, void *needed)
         return CL_SUCCESS;
     pthread_mutex_lock(&c->lock);
     cl_int err = CL_SUCCESS;
-    if ((a->mode & READS) && needs_copy(c, begin, end, (uint64_t)1 << to))
+    if (needed && (a->mode & READS) && needs_copy(c, begin, end, (uint64_t)1 << to))
         *(bool *)needed = true;
     else
         err = apply(root, c, begin, end, to, a->mode);
@@ -371,7 +356,7 @@ static void *copy_thread(void *unused)
         if (!copy_head)
             copy_tail = NULL;
         pthread_mutex_unlock(&copy_lock);
-        cl_int err = each_access(p->command, do_access, NULL);
+        cl_int err = each_access(p->command, make_access, NULL);
         p->then(p->command, err);
         free(p);
     }
@@ -383,7 +368,7 @@ bool mosaic_coherence_start(cl_event command, void (*then)(cl_event, cl_int))
     if (!command->queue || command->queue->context->num_memories < 2)
         return false;
     bool needed = false;
-    cl_int err = each_access(command, try_access, &needed);
+    cl_int err = each_access(command, make_access, &needed);
     if (err != CL_SUCCESS) {
         then(command, err);
         return true;
@@ -423,5 +408,5 @@ cl_int mosaic_coherence_start_here(cl_event command)
 {
     if (!command->queue || command->queue->context->num_memories < 2)
         return CL_SUCCESS;
-    return each_access(command, do_access, NULL);
+    return each_access(command, make_access, NULL);
 }
