@@ -1,8 +1,9 @@
 /* Atomic functions: OpenCL 1.x atomic_* / atom_* (sections 6.15.12.x of the
  * 1.2 spec and cl_khr_int64_*_atomics) and the OpenCL 2.0 C11-style atomics
  * (OpenCL C 3.0 section 6.15.12).  clang lowers the builtins used here to
- * __atomic_* / __opencl_atomic_* library calls on spir64, which the compiler
- * turns into atomic instructions at finalize (src/compiler/workgroup/atomics.c). */
+ * __atomic_* / __opencl_atomic_* library calls on spir64 (and on the GPU's
+ * nvptx64, which builds this file too), which the compiler turns into atomic
+ * instructions at finalize (src/compiler/workgroup/atomics.c). */
 #include "builtins.h"
 
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
@@ -34,8 +35,14 @@
     {                                                                                              \
         return as_float(__atomic_exchange_n((volatile AS int *)p, as_int(v), SC));                 \
     }
+#ifdef __NVPTX__
+/* the GPU: libclc has the 32-bit ones, written for each address space
+ * (atom.shared where the object is __local); only the 64-bit ones are Mosaic's */
+LEGACY(atom, long, __global) LEGACY(atom, ulong, __global) LEGACY(atom, long, __local) LEGACY(atom, ulong, __local)
+#else
 LEGACY_AS(__global)
 LEGACY_AS(__local)
+#endif
 
 /* ---- OpenCL 2.0: _Atomic objects, with orders and scopes ------------------------------ */
 #define DEV memory_scope_device
@@ -100,12 +107,16 @@ LEGACY_AS(__local)
     C11_FETCH(A, T, M, AS, or) C11_FETCH(A, T, M, AS, xor) C11_FETCH(A, T, M, AS, and)             \
     C11_FETCH(A, T, M, AS, min) C11_FETCH(A, T, M, AS, max)
 
-#define C11_INT(A, T, AS)                                                                          \
-    C11_BASIC(A, T, AS) C11_ARITH(A, T, T, AS) C11_BITS(A, T, T, AS)                               \
+/* `expected` in every address space; on the GPU (NVPTX) a private and a
+ * generic pointer are one type to the linker, so one definition serves both */
+#ifdef __NVPTX__
+#define C11_CAS_ALL(A, T, AS) C11_CAS(A, T, AS, __global) C11_CAS(A, T, AS, __local) C11_CAS(A, T, AS, __private)
+#else
+#define C11_CAS_ALL(A, T, AS)                                                                      \
     C11_CAS(A, T, AS, __global) C11_CAS(A, T, AS, __local) C11_CAS(A, T, AS, __private) C11_CAS(A, T, AS, )
-#define C11_FLOAT(A, T, AS)                                                                        \
-    C11_BASIC(A, T, AS)                                                                            \
-    C11_CAS(A, T, AS, __global) C11_CAS(A, T, AS, __local) C11_CAS(A, T, AS, __private) C11_CAS(A, T, AS, )
+#endif
+#define C11_INT(A, T, AS) C11_BASIC(A, T, AS) C11_ARITH(A, T, T, AS) C11_BITS(A, T, T, AS) C11_CAS_ALL(A, T, AS)
+#define C11_FLOAT(A, T, AS) C11_BASIC(A, T, AS) C11_CAS_ALL(A, T, AS)
 
 #define C11_FLAG(AS)                                                                               \
     OVLD bool atomic_flag_test_and_set(volatile AS atomic_flag *p)                                 \

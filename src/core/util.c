@@ -175,6 +175,19 @@ void mosaic_device_set_extensions(cl_device_id device, const char *const *runtim
         append_word(clang_buf, clang_size, ",", "+", language[i]);
     for (size_t i = 0; i < num_features; i++)
         append_word(clang_buf, clang_size, ",", "+", features[i]);
+    /* clang 16 defines the header-only features' macros for spir64 alone:
+     * any other target (the GPU's nvptx64) needs them on the command line
+     * (an identical definition on spir64 is no redefinition) */
+    static const char *const header_only[] = {
+        "__opencl_c_work_group_collective_functions", "__opencl_c_atomic_order_seq_cst",
+        "__opencl_c_atomic_scope_device", "__opencl_c_atomic_scope_all_devices", "__opencl_c_read_write_images",
+    };
+    for (size_t i = 0; i < num_features; i++)
+        for (size_t h = 0; h < sizeof header_only / sizeof header_only[0]; h++)
+            if (!strcmp(features[i], header_only[h])) {
+                size_t at = strlen(clang_buf);
+                snprintf(clang_buf + at, clang_size - at, " -D%s=1", features[i]);
+            }
     /* __OPENCL_VERSION__ is the device's OpenCL version (CL_DEVICE_VERSION):
      * the platform defines it, clang does not (test_basic
      * kernel_preprocessor_macros) */

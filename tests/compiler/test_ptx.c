@@ -44,13 +44,14 @@ static const mosaic_compiler_target cpu_target = {.clang_features = "-cl-ext=-al
 
 static const char *const kernel_source = WAVES_SOURCE;
 
-/* PTX of `source` for sm_90, or NULL with the reason checked against `expect`
- * (NULL: must succeed). */
-static char *ptx_of(const mosaic_compiler_target *target, const char *source, const char *expect)
+/* PTX of `source` built with `options` for sm_90, or NULL with the reason
+ * checked against `expect` (NULL: must succeed). */
+static char *ptx_with(const mosaic_compiler_target *target, const char *source, const char *options,
+                      const char *expect)
 {
     mosaic_bitcode obj = {0};
     char *log = NULL;
-    cl_int r = mosaic_compile_source(target, source, "", 0, NULL, &obj, &log);
+    cl_int r = mosaic_compile_source(target, source, options, 0, NULL, &obj, &log);
     CHECK(r == CL_SUCCESS, "front end: %d %s", r, log ? log : "");
     free(log);
     if (r != CL_SUCCESS)
@@ -68,6 +69,11 @@ static char *ptx_of(const mosaic_compiler_target *target, const char *source, co
     mosaic_strbuf_free(&ptx_log);
     mosaic_bitcode_free(&obj);
     return ptx;
+}
+
+static char *ptx_of(const mosaic_compiler_target *target, const char *source, const char *expect)
+{
+    return ptx_with(target, source, "", expect);
 }
 
 #define NEED_LIBCLC()                                                                                \
@@ -408,6 +414,89 @@ TEST(gpu_features)
     free(gpu_executable("float nowhere(float);\n"
                         "kernel void k(global float *x) { x[get_global_id(0)] = nowhere(x[0]); }\n",
                         "", "the GPU has no built-in 'nowhere'"));
+}
+
+/* OpenCL 2.0's atomics on the GPU: relaxed atom/ld/st instructions, with
+ * membar at the scope asked for where the order needs it, and no library
+ * call left over. */
+TEST(c11_atomics)
+{
+    NEED_LIBCLC();
+    static const mosaic_compiler_target target = {
+        .triple = MC_PTX_TRIPLE,
+        .clang_features = "-cl-ext=+__opencl_c_atomic_order_acq_rel,+__opencl_c_atomic_order_seq_cst,"
+                          "+__opencl_c_atomic_scope_device,+cl_khr_int64_base_atomics,+cl_khr_int64_extended_atomics"};
+    char *ptx = ptx_with(&target,
+                         "kernel void k(global atomic_int *flag, global int *data, global atomic_long *count,\n"
+                         "              local atomic_int *l, global long *old) {\n"
+                         "    if (get_global_id(0) == 0) {\n"
+                         "        data[0] = 42;\n"
+                         "        atomic_store_explicit(flag, 1, memory_order_release, memory_scope_device);\n"
+                         "    }\n"
+                         "    int seen = atomic_load_explicit(flag, memory_order_acquire, memory_scope_device);\n"
+                         "    atomic_fetch_add_explicit(count, (long)seen, memory_order_relaxed, memory_scope_device);\n"
+                         "    atomic_fetch_max_explicit(l, 3, memory_order_acq_rel, memory_scope_work_group);\n"
+                         "    int e = 0;\n"
+                         "    atomic_compare_exchange_strong_explicit(flag, &e, 2, memory_order_seq_cst, memory_order_relaxed, memory_scope_device);\n"
+                         "    atom_add(old, 1L);\n"
+                         "    atom_add((local long *)l + 1, 1L);\n"
+                         "}\n",
+                         "-cl-std=CL3.0", NULL);
+    if (!ptx)
+        return;
+    CHECK(strstr(ptx, "membar.gl"), "no device-scope fence for release and acquire:\n%s", ptx);
+    CHECK(strstr(ptx, "membar.cta"), "no work-group fence for acq_rel:\n%s", ptx);
+    CHECK(strstr(ptx, "atom.global.add.u64"), "no 64-bit atomic add:\n%s", ptx);
+    CHECK(strstr(ptx, "atom.shared.max.s32"), "no atomic max on shared memory:\n%s", ptx);
+    CHECK(strstr(ptx, "atom.global.cas.b32"), "no compare-exchange:\n%s", ptx);
+    /* __local is no generic address: a generic atom on it reaches other memory */
+    CHECK(strstr(ptx, "atom.shared.add.u64"), "the 64-bit __local atomic is not on shared memory:\n%s", ptx);
+    CHECK(!strstr(ptx, "__opencl_atomic") && !strstr(ptx, "__atomic_"), "a library call is left:\n%s", ptx);
+    free(ptx);
+}
+
+/* The generic address space: to_global, to_local and to_private ask the
+ * address (isspacep) and convert it opaquely (cvta.to), so that a __local
+ * pointer given to to_global builds (LLVM would fold it into a cast the
+ * back end refuses, stopping the process); get_fence too. */
+TEST(generic_address_space)
+{
+    NEED_LIBCLC();
+    static const mosaic_compiler_target target = {
+        .triple = MC_PTX_TRIPLE, .clang_features = "-cl-ext=+__opencl_c_generic_address_space"};
+    char *ptx = ptx_with(&target,
+                         "int twice(int *p) { return *p * 2; }\n"
+                         "kernel void k(global int *g, local int *l) {\n"
+                         "    int priv = 3;\n"
+                         "    l[get_local_id(0)] = 1;\n"
+                         "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                         "    int *gp = g, *lp = l, *pp = &priv;\n"
+                         "    g[get_global_id(0)] = twice(gp) + twice(lp) + twice(pp)\n"
+                         "        + (to_global(gp) != 0) + (to_local(lp) != 0) + (to_private(pp) != 0)\n"
+                         "        + (to_global(lp) != 0) + (get_fence(lp) == CLK_LOCAL_MEM_FENCE);\n"
+                         "}\n",
+                         "-cl-std=CL3.0", NULL);
+    if (!ptx)
+        return;
+    CHECK(strstr(ptx, "isspacep.global") && strstr(ptx, "isspacep.shared") && strstr(ptx, "isspacep.local"),
+          "the address spaces are not asked:\n%s", ptx);
+    CHECK(strstr(ptx, "cvta.to.global") && strstr(ptx, "cvta.to.shared"), "no conversion out of generic:\n%s", ptx);
+    free(ptx);
+    /* null pointers of two spaces compared as generic ones: the optimiser
+     * folds the two casts into one from __local to __global, which must not
+     * reach the back end (the CTS's generic_address_space compare_pointers) */
+    ptx = ptx_with(&target,
+                   "kernel void k(global uint *results) {\n"
+                   "    int *ptr = NULL;\n"
+                   "    local int *lptr = NULL;\n"
+                   "    global int *gptr = NULL;\n"
+                   "    ptr = lptr;\n"
+                   "    results[get_global_id(0)] = (gptr == ptr) && (lptr == ptr);\n"
+                   "}\n",
+                   "-cl-std=CL3.0", NULL);
+    CHECK(ptx && strstr(ptx, "cvta.shared.u64") && strstr(ptx, "cvta.to.global.u64"),
+          "the cast does not go through the generic space:\n%s", ptx ? ptx : "");
+    free(ptx);
 }
 
 /* A CPU executable has no PTX. */

@@ -635,6 +635,99 @@ TEST(launches)
     env_close(&e);
 }
 
+/* OpenCL 2.0 on the GPU: C11 atomics at every scope on global and local
+ * objects (32 and 64 bits), the 64-bit OpenCL 1.x atomics on __local, and
+ * generic pointers with to_global / to_local / to_private. */
+static const char atomics_source[] =
+    "global atomic_int total = ATOMIC_VAR_INIT(0);\n"
+    "kernel void count(global atomic_int *hits, global atomic_long *wide, global long *old64,\n"
+    "                  global int *spaces, local atomic_int *group, local long *group64) {\n"
+    "    size_t l = get_local_id(0);\n"
+    "    if (l == 0) { atomic_init(group, 0); group64[0] = 0; }\n"
+    "    work_group_barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    atomic_fetch_add_explicit(hits, 1, memory_order_relaxed, memory_scope_device);\n"
+    "    atomic_fetch_add_explicit(wide, 3L, memory_order_acq_rel, memory_scope_device);\n"
+    "    atomic_fetch_add_explicit(group, 1, memory_order_seq_cst, memory_scope_work_group);\n"
+    "    atom_add(group64, 2L);\n"
+    "    atomic_fetch_add(&total, 1);\n"
+    "    work_group_barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    if (l == 0) {\n"
+    "        old64[get_group_id(0)] = group64[0] + atomic_load_explicit(group, memory_order_acquire,\n"
+    "                                                                  memory_scope_work_group);\n"
+    "        int priv = 1;\n"
+    "        int *g = (int *)hits, *lo = (int *)group, *p = &priv;\n"
+    "        spaces[get_group_id(0)] = (to_global(g) != 0) + 2 * (to_local(lo) != 0) + 4 * (to_private(p) != 0)\n"
+    "                                  + 8 * (to_global(lo) != 0) + 16 * (to_local(g) != 0);\n"
+    "    }\n"
+    "}\n"
+    "kernel void read_total(global int *out) { out[0] = atomic_load(&total); }\n";
+
+TEST(atomics_and_generic)
+{
+    NEED_GPU();
+    gpu_env e;
+    if (!env_open(&e))
+        return;
+    cl_program p = build(&e, atomics_source, "-cl-std=CL3.0", CL_SUCCESS);
+    cl_int err;
+    enum { GROUPS = 64, L = 256 };
+    cl_kernel count = clCreateKernel(p, "count", &err);
+    cl_kernel read_total = clCreateKernel(p, "read_total", &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    int zero = 0;
+    long zero64 = 0;
+    cl_mem hits = clCreateBuffer(e.context, CL_MEM_COPY_HOST_PTR, sizeof zero, &zero, &err);
+    cl_mem wide = clCreateBuffer(e.context, CL_MEM_COPY_HOST_PTR, sizeof zero64, &zero64, &err);
+    cl_mem old64 = clCreateBuffer(e.context, CL_MEM_READ_WRITE, GROUPS * sizeof(long), NULL, &err);
+    cl_mem spaces = clCreateBuffer(e.context, CL_MEM_READ_WRITE, GROUPS * sizeof(int), NULL, &err);
+    cl_mem total = clCreateBuffer(e.context, CL_MEM_READ_WRITE, sizeof(int), NULL, &err);
+    clSetKernelArg(count, 0, sizeof hits, &hits);
+    clSetKernelArg(count, 1, sizeof wide, &wide);
+    clSetKernelArg(count, 2, sizeof old64, &old64);
+    clSetKernelArg(count, 3, sizeof spaces, &spaces);
+    clSetKernelArg(count, 4, sizeof(int), NULL);
+    clSetKernelArg(count, 5, sizeof(long), NULL);
+    clSetKernelArg(read_total, 0, sizeof total, &total);
+    size_t global = GROUPS * L, local = L, one = 1;
+    cl_event done;
+    CHECK_ERR(clEnqueueNDRangeKernel(e.queue, count, 1, NULL, &global, &local, 0, NULL, &done), CL_SUCCESS);
+    CHECK_ERR(clEnqueueNDRangeKernel(e.queue, read_total, 1, NULL, &one, &one, 0, NULL, NULL), CL_SUCCESS);
+    clFinish(e.queue);
+    cl_int status = 0;
+    clGetEventInfo(done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL);
+    clReleaseEvent(done);
+    if (fake) {
+        CHECK(status < 0, "%d", status);
+    } else {
+        CHECK_ERR(status, CL_COMPLETE);
+        int h = 0, t = 0, sp[GROUPS];
+        long w = 0, o[GROUPS];
+        clEnqueueReadBuffer(e.queue, hits, CL_TRUE, 0, sizeof h, &h, 0, NULL, NULL);
+        clEnqueueReadBuffer(e.queue, wide, CL_TRUE, 0, sizeof w, &w, 0, NULL, NULL);
+        clEnqueueReadBuffer(e.queue, total, CL_TRUE, 0, sizeof t, &t, 0, NULL, NULL);
+        clEnqueueReadBuffer(e.queue, old64, CL_TRUE, 0, sizeof o, o, 0, NULL, NULL);
+        clEnqueueReadBuffer(e.queue, spaces, CL_TRUE, 0, sizeof sp, sp, 0, NULL, NULL);
+        CHECK(h == GROUPS * L, "relaxed device-scope adds: %d, not %d", h, GROUPS * L);
+        CHECK(w == 3L * GROUPS * L, "64-bit acq_rel adds: %ld, not %ld", w, 3L * GROUPS * L);
+        CHECK(t == GROUPS * L, "seq_cst adds to a program-scope variable: %d, not %d", t, GROUPS * L);
+        size_t bad = 0, bad_spaces = 0;
+        for (int g = 0; g < GROUPS; g++) {
+            bad += o[g] != 3L * L;
+            bad_spaces += sp[g] != 1 + 2 + 4;
+        }
+        CHECK(bad == 0, "%zu groups' __local counts wrong (the first group: %ld, not %ld)", bad, o[0], 3L * L);
+        CHECK(bad_spaces == 0, "%zu groups' to_global/to_local/to_private wrong (the first: %d, not 7)", bad_spaces,
+              sp[0]);
+    }
+    cl_mem mems[] = {hits, wide, old64, spaces, total};
+    for (size_t i = 0; i < sizeof mems / sizeof mems[0]; i++)
+        clReleaseMemObject(mems[i]);
+    clReleaseKernel(count);
+    clReleaseKernel(read_total);
+    clReleaseProgram(p);
+    env_close(&e);
+}
+
 int main(int argc, char **argv)
 {
     test_run(argc, argv);

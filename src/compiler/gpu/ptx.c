@@ -22,6 +22,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,7 @@
 #include "compiler/ir/llvm_passes.h"
 #include "compiler/ir/log.h"
 #include "compiler/ir/util.h"
+#include "compiler/workgroup/passes.h"
 
 #ifndef MOSAIC_LIBCLC_NVPTX_PATH
 #define MOSAIC_LIBCLC_NVPTX_PATH ""
@@ -52,6 +54,7 @@ static const char code_triple[] = "nvptx64-nvidia-cuda";
 
 /* The optimiser's pipeline, whatever the build options. */
 static const char optimiser_passes[] = "default<O2>";
+static const char after_atomics_passes[] = "function(infer-address-spaces,instcombine)";
 
 static pthread_once_t nvptx_once = PTHREAD_ONCE_INIT;
 
@@ -124,18 +127,28 @@ static bool libclc_hash(uint8_t hash[32])
     return ok;
 }
 
-static uint8_t workitem_hash[32];
-static size_t workitem_size;
-static pthread_once_t workitem_once = PTHREAD_ONCE_INIT;
+/* Mosaic's own built-ins for the GPU, linked in this order before libclc
+ * (builtins/nvptx/workitem.cl and address.cl; builtins/atomics.cl, the
+ * CPU's too). */
+static const char *const own_builtins[] = {"workitem", "address", "atomics"};
+#define NUM_OWN_BUILTINS (sizeof own_builtins / sizeof own_builtins[0])
 
-static void hash_workitem(void)
+static uint8_t own_hash[32];
+static size_t own_size;
+static pthread_once_t own_once = PTHREAD_ONCE_INIT;
+
+static void hash_own_builtins(void)
 {
-    const void *bytes = mc_gpu_builtin_file_bytes("workitem", &workitem_size);
     llvm_blake3_hasher h;
     llvm_blake3_hasher_init(&h);
-    if (bytes)
-        llvm_blake3_hasher_update(&h, bytes, workitem_size);
-    llvm_blake3_hasher_finalize(&h, workitem_hash, sizeof workitem_hash);
+    for (size_t i = 0; i < NUM_OWN_BUILTINS; i++) {
+        size_t n;
+        const void *bytes = mc_gpu_builtin_file_bytes(own_builtins[i], &n);
+        if (bytes)
+            llvm_blake3_hasher_update(&h, bytes, n);
+        own_size += n;
+    }
+    llvm_blake3_hasher_finalize(&h, own_hash, sizeof own_hash);
 }
 
 bool mc_ptx_key_inputs(mosaic_strbuf *text)
@@ -143,14 +156,14 @@ bool mc_ptx_key_inputs(mosaic_strbuf *text)
     uint8_t clc[32];
     if (!mc_ptx_available() || !libclc_hash(clc))
         return false;
-    pthread_once(&workitem_once, hash_workitem);
+    pthread_once(&own_once, hash_own_builtins);
     unsigned major = 0, minor = 0, patch = 0;
     LLVMGetVersion(&major, &minor, &patch);
-    mosaic_strbuf_printf(text, "llvm %u.%u.%u\nworkitem %zu ", major, minor, patch, workitem_size);
-    put_hex(text, workitem_hash, sizeof workitem_hash);
+    mosaic_strbuf_printf(text, "llvm %u.%u.%u\nown built-ins %zu ", major, minor, patch, own_size);
+    put_hex(text, own_hash, sizeof own_hash);
     mosaic_strbuf_printf(text, "\nlibclc %s ", MOSAIC_LIBCLC_NVPTX_PATH);
     put_hex(text, clc, sizeof clc);
-    mosaic_strbuf_printf(text, "\npasses %s\n", optimiser_passes);
+    mosaic_strbuf_printf(text, "\npasses %s, then atomics, %s\n", optimiser_passes, after_atomics_passes);
     return true;
 }
 
@@ -291,6 +304,25 @@ static void loads_invariant(LLVMValueRef v, unsigned kind, LLVMValueRef empty, i
     }
 }
 
+/* A fence at OpenCL's memory scope `scope` (atomics.c): membar.cta for a
+ * work-group or sub-group, membar.gl for the device, membar.sys for all
+ * devices; nothing for a work-item. */
+static void membar(LLVMBuilderRef b, unsigned scope)
+{
+    static const char *const names[] = {NULL, "llvm.nvvm.membar.cta", "llvm.nvvm.membar.gl", "llvm.nvvm.membar.sys",
+                                        "llvm.nvvm.membar.cta"};
+    const char *name = scope < 5 ? names[scope] : names[3];
+    if (!name)
+        return;
+    LLVMModuleRef m = LLVMGetGlobalParent(LLVMGetBasicBlockParent(LLVMGetInsertBlock(b)));
+    LLVMContextRef c = LLVMGetModuleContext(m);
+    LLVMTypeRef type = LLVMFunctionType(LLVMVoidTypeInContext(c), NULL, 0, false);
+    LLVMValueRef f = LLVMGetNamedFunction(m, name);
+    if (!f)
+        f = LLVMAddFunction(m, name, type);
+    LLVMBuildCall2(b, type, f, NULL, 0, "");
+}
+
 /* The program's module with Mosaic's work-item functions and libclc linked
  * in, its kernels' table read (into `table` when not NULL), everything but
  * the kernels and the launch's values internal; NULL (logged, *r set) on
@@ -317,10 +349,14 @@ static LLVMModuleRef linked_program(LLVMContextRef c, LLVMTargetMachineRef tm, c
         for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
             if (!LLVMIsDeclaration(g) && LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == 1)
                 table->global_variables_size += (size_t)LLVMABISizeOfType(td, LLVMGlobalGetValueType(g));
-    LLVMModuleRef own = NULL, clc = NULL;
-    *r = mc_load_gpu_builtin_file(c, "workitem", &own, log);
-    if (*r == CL_SUCCESS)
-        *r = link_in(m, own, "the GPU's work-item functions", log);
+    LLVMModuleRef clc = NULL;
+    *r = CL_SUCCESS;
+    for (size_t i = 0; i < NUM_OWN_BUILTINS && *r == CL_SUCCESS; i++) {
+        LLVMModuleRef own = NULL;
+        *r = mc_load_gpu_builtin_file(c, own_builtins[i], &own, log);
+        if (*r == CL_SUCCESS)
+            *r = link_in(m, own, own_builtins[i], log);
+    }
     if (*r == CL_SUCCESS) {
         *r = CL_BUILD_PROGRAM_FAILURE;
         clc = parse_file(c, MOSAIC_LIBCLC_NVPTX_PATH, log);
@@ -504,8 +540,118 @@ static const char *missing_function(LLVMModuleRef m)
 /* After the optimiser: the kernels' shared variables counted, and the
  * launch's values gone where nothing reads them (the device then finds no
  * MOSAIC_GPU_LAUNCH_SYMBOL and writes nothing). */
+/* An address space cast between two named spaces (__local to __global),
+ * which the NVPTX back end cannot make: it stops the process ("Cannot cast
+ * between two non-generic address spaces").  The optimiser makes them out
+ * of a program's legal casts through the generic space (two pointers of
+ * different spaces compared as generic ones), so they go back through it,
+ * as two cvta instructions in inline assembly. */
+static bool between_named_spaces(LLVMValueRef cast)
+{
+    unsigned from = LLVMGetPointerAddressSpace(LLVMTypeOf(LLVMGetOperand(cast, 0)));
+    unsigned to = LLVMGetPointerAddressSpace(LLVMTypeOf(cast));
+    return from != 0 && to != 0 && from != to;
+}
+
+/* PTX's name of an NVPTX address space. */
+static const char *ptx_space(unsigned as)
+{
+    switch (as) {
+    case 1: return "global";
+    case 3: return "shared";
+    case 4: return "const";
+    default: return "local";
+    }
+}
+
+/* One cvta as inline assembly on a 64-bit address: opaque to the code
+ * generator, which would fold two address space casts back into one. */
+static LLVMValueRef cvta(LLVMBuilderRef b, const char *text, LLVMValueRef address)
+{
+    LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(address));
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(c);
+    LLVMTypeRef type = LLVMFunctionType(i64, &i64, 1, false);
+    char constraints[] = "=l,l";
+    LLVMValueRef asm_ = LLVMGetInlineAsm(type, (char *)text, strlen(text), constraints, strlen(constraints), false,
+                                         false, LLVMInlineAsmDialectATT, false);
+    return LLVMBuildCall2(b, type, asm_, &address, 1, "");
+}
+
+static LLVMValueRef through_generic(LLVMBuilderRef b, LLVMValueRef from, LLVMTypeRef to)
+{
+    LLVMContextRef c = LLVMGetTypeContext(to);
+    char to_generic[48], from_generic[48];
+    snprintf(to_generic, sizeof to_generic, "cvta.%s.u64 $0, $1;", ptx_space(LLVMGetPointerAddressSpace(LLVMTypeOf(from))));
+    snprintf(from_generic, sizeof from_generic, "cvta.to.%s.u64 $0, $1;", ptx_space(LLVMGetPointerAddressSpace(to)));
+    LLVMValueRef address = LLVMBuildPtrToInt(b, from, LLVMInt64TypeInContext(c), "");
+    address = cvta(b, from_generic, cvta(b, to_generic, address));
+    return LLVMBuildIntToPtr(b, address, to, "");
+}
+
+/* Does constant expression v hold such a cast, at any depth? */
+static bool holds_named_cast(LLVMValueRef v, int depth)
+{
+    if (!v || !LLVMIsAConstantExpr(v) || depth > 8)
+        return false;
+    if (LLVMGetConstOpcode(v) == LLVMAddrSpaceCast && between_named_spaces(v))
+        return true;
+    for (int o = 0; o < LLVMGetNumOperands(v); o++)
+        if (holds_named_cast(LLVMGetOperand(v, o), depth + 1))
+            return true;
+    return false;
+}
+
+/* Constant expression v as instructions before the builder's position,
+ * its casts between named spaces through the generic one: casts and
+ * comparisons and selects, which is how such casts come (a null __local
+ * pointer compared with a __global one); anything else is left as it is. */
+static LLVMValueRef expand(LLVMBuilderRef b, LLVMValueRef v)
+{
+    if (!holds_named_cast(v, 0))
+        return v;
+    LLVMOpcode op = LLVMGetConstOpcode(v);
+    if (op == LLVMAddrSpaceCast && between_named_spaces(v))
+        return through_generic(b, expand(b, LLVMGetOperand(v, 0)), LLVMTypeOf(v));
+    if (op == LLVMICmp)
+        return LLVMBuildICmp(b, LLVMGetICmpPredicate(v), expand(b, LLVMGetOperand(v, 0)),
+                             expand(b, LLVMGetOperand(v, 1)), "");
+    if (op == LLVMSelect)
+        return LLVMBuildSelect(b, expand(b, LLVMGetOperand(v, 0)), expand(b, LLVMGetOperand(v, 1)),
+                               expand(b, LLVMGetOperand(v, 2)), "");
+    if ((op >= LLVMTrunc && op <= LLVMBitCast) || op == LLVMAddrSpaceCast)
+        return LLVMBuildCast(b, op, expand(b, LLVMGetOperand(v, 0)), LLVMTypeOf(v), "");
+    return v;
+}
+
+static void casts_through_generic(LLVMModuleRef m)
+{
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+            for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i; i = next) {
+                next = LLVMGetNextInstruction(i);
+                if (LLVMIsAPHINode(i))
+                    continue; /* a constant cast into a phi: none seen; the back end says so if one comes */
+                for (unsigned o = 0; o < (unsigned)LLVMGetNumOperands(i); o++) {
+                    LLVMValueRef v = LLVMGetOperand(i, o);
+                    if (holds_named_cast(v, 0)) {
+                        LLVMPositionBuilderBefore(b, i);
+                        LLVMSetOperand(i, o, expand(b, v));
+                    }
+                }
+                if (LLVMIsAAddrSpaceCastInst(i) && between_named_spaces(i)) {
+                    LLVMPositionBuilderBefore(b, i);
+                    LLVMValueRef fixed = through_generic(b, LLVMGetOperand(i, 0), LLVMTypeOf(i));
+                    LLVMReplaceAllUsesWith(i, fixed);
+                    LLVMInstructionEraseFromParent(i);
+                }
+            }
+    LLVMDisposeBuilder(b);
+}
+
 static void after_optimiser(LLVMModuleRef m, LLVMTargetMachineRef tm, mc_ptx_program *table)
 {
+    casts_through_generic(m);
     LLVMValueRef launch = LLVMGetNamedGlobal(m, MOSAIC_GPU_LAUNCH_SYMBOL);
     if (launch && !LLVMGetFirstUse(launch))
         LLVMDeleteGlobal(launch);
@@ -561,6 +707,14 @@ cl_int mc_ptx_build(const mosaic_bitcode *program, const char *sm, mc_ptx_progra
         LLVMSetTarget(m, code_triple);
         r = mc_run_passes(m, tm, optimiser_passes, log);
     }
+    /* the atomics' library calls, as the GPU's relaxed atomics and fences:
+     * after inlining, where their orders and scopes are constants, then
+     * their pointers' address spaces found again (atom.shared, not the
+     * generic atom) */
+    if (r == CL_SUCCESS)
+        r = mc_lower_atomic_calls_fenced(m, membar, log);
+    if (r == CL_SUCCESS)
+        r = mc_run_passes(m, tm, after_atomics_passes, log);
     const char *missing = r == CL_SUCCESS ? missing_function(m) : NULL;
     if (missing) {
         mosaic_strbuf_printf(log, "error: the GPU has no built-in '%s'\n", missing);

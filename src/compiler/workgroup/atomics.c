@@ -11,6 +11,14 @@
  * atomic load and store instructions.  Orders are C11's (0 relaxed ... 5
  * seq_cst); a scope of 0 (work-item) is single-threaded, every other scope is
  * the whole system (a work-group runs on one thread; x86 knows no other scope).
+ *
+ * The GPU's code generator (LLVM 16's NVPTX) selects only relaxed atomics,
+ * and ignores the order of a read-modify-write.  There every operation is
+ * relaxed, with a fence (the caller's: membar at the scope) before it when
+ * its order releases and after it when it acquires; seq_cst has both, so
+ * each seq_cst operation sits between two sequentially consistent fences.
+ * OpenCL 1.x's atomic_add and kin (the __atomic_* calls) are relaxed, as
+ * OpenCL C says they are, and get no fence.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,11 +82,31 @@ LLVMValueRef mc_rmw_result(LLVMBuilderRef b, LLVMAtomicRMWBinOp op, LLVMValueRef
     }
 }
 
+static bool is_op(LLVMValueRef v, LLVMOpcode op)
+{
+    return LLVMIsAInstruction(v) ? LLVMGetInstructionOpcode(v) == op
+                                 : LLVMIsAConstantExpr(v) && LLVMGetConstOpcode(v) == op;
+}
+
+/* p without the casts that made a pointer of another address space into
+ * it: addrspacecast, or inttoptr of ptrtoint. */
+static LLVMValueRef own_address_space(LLVMValueRef p)
+{
+    for (;;) {
+        if (is_op(p, LLVMAddrSpaceCast))
+            p = LLVMGetOperand(p, 0);
+        else if (is_op(p, LLVMIntToPtr) && is_op(LLVMGetOperand(p, 0), LLVMPtrToInt))
+            p = LLVMGetOperand(LLVMGetOperand(p, 0), 0);
+        else
+            return p;
+    }
+}
+
 /* Replaces one use of `callee` (operation op on size bytes, the OpenCL C
  * flavour or C11's) by instructions; CL_BUILD_PROGRAM_FAILURE when it is not
  * a call this understands. */
 static cl_int lower_call(LLVMBuilderRef b, LLVMValueRef call, const char *callee, const char *op, bool opencl,
-                         unsigned size, mosaic_strbuf *log)
+                         unsigned size, mc_atomic_fence_fn fence, mosaic_strbuf *log)
 {
     if (!LLVMIsACallInst(call) || LLVMGetNumArgOperands(call) > 8)
         goto not_understood;
@@ -99,6 +127,27 @@ static cl_int lower_call(LLVMBuilderRef b, LLVMValueRef call, const char *callee
     bool single = opencl && n > orders_at && LLVMIsAConstantInt(a[n - 1]) && LLVMConstIntGetZExtValue(a[n - 1]) == 0;
     LLVMAtomicOrdering ord = ordering(n > orders_at ? a[orders_at] : NULL);
     LLVMPositionBuilderBefore(b, call);
+    /* fenced: relaxed instructions between the fences the order needs */
+    unsigned scope = 3; /* all devices, where the call does not say */
+    if (opencl && n > orders_at + 1 && LLVMIsAConstantInt(a[n - 1]))
+        scope = (unsigned)LLVMConstIntGetZExtValue(a[n - 1]);
+    bool fences = fence && opencl && !single && ord != LLVMAtomicOrderingMonotonic;
+    bool releases = ord == LLVMAtomicOrderingRelease || ord == LLVMAtomicOrderingAcquireRelease ||
+                    ord == LLVMAtomicOrderingSequentiallyConsistent;
+    bool acquires = ord == LLVMAtomicOrderingAcquire || ord == LLVMAtomicOrderingAcquireRelease ||
+                    ord == LLVMAtomicOrderingSequentiallyConsistent;
+    if (fences && releases)
+        fence(b, scope);
+    if (fence) {
+        /* The object's own address space, not the generic pointer the
+         * library call took, which clang may have made with ptrtoint and
+         * inttoptr: on the GPU a __local address is no generic address, so
+         * a generic atom on it would reach the wrong memory. */
+        a[0] = own_address_space(a[0]);
+        ord = LLVMAtomicOrderingMonotonic;
+        if (n > orders_at + 1 && !strcmp(op, "compare_exchange"))
+            a[4] = LLVMConstInt(LLVMTypeOf(a[4]), 0, false); /* its failure order too */
+    }
     LLVMValueRef r = NULL;
     if (!strcmp(op, "load") && n >= 2) {
         r = LLVMBuildLoad2(b, ity, a[0], "");
@@ -143,6 +192,8 @@ static cl_int lower_call(LLVMBuilderRef b, LLVMValueRef call, const char *callee
         if (!r)
             goto not_understood;
     }
+    if (fences && acquires)
+        fence(b, scope);
     if (r && LLVMGetTypeKind(LLVMTypeOf(call)) != LLVMVoidTypeKind)
         LLVMReplaceAllUsesWith(call, r);
     LLVMInstructionEraseFromParent(call);
@@ -152,7 +203,7 @@ not_understood:
     return CL_BUILD_PROGRAM_FAILURE;
 }
 
-cl_int mc_lower_atomic_calls(LLVMModuleRef m, mosaic_strbuf *log)
+static cl_int lower_calls(LLVMModuleRef m, mc_atomic_fence_fn fence, mosaic_strbuf *log)
 {
     LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
     cl_int r = CL_SUCCESS;
@@ -173,7 +224,7 @@ cl_int mc_lower_atomic_calls(LLVMModuleRef m, mosaic_strbuf *log)
         snprintf(opname, sizeof opname, "%.*s", (int)(us - op), op);
         LLVMUseRef u;
         while ((u = LLVMGetFirstUse(f))) {
-            cl_int lowered = lower_call(b, LLVMGetUser(u), name, opname, opencl, size, log);
+            cl_int lowered = lower_call(b, LLVMGetUser(u), name, opname, opencl, size, fence, log);
             if (lowered != CL_SUCCESS) {
                 r = lowered; /* the next functions are still lowered, or reported */
                 break;
@@ -184,4 +235,14 @@ cl_int mc_lower_atomic_calls(LLVMModuleRef m, mosaic_strbuf *log)
     }
     LLVMDisposeBuilder(b);
     return r;
+}
+
+cl_int mc_lower_atomic_calls(LLVMModuleRef m, mosaic_strbuf *log)
+{
+    return lower_calls(m, NULL, log);
+}
+
+cl_int mc_lower_atomic_calls_fenced(LLVMModuleRef m, mc_atomic_fence_fn fence, mosaic_strbuf *log)
+{
+    return lower_calls(m, fence, log);
 }

@@ -76,5 +76,11 @@ void mc_guard_integer_division(LLVMModuleRef m);
  * __opencl_atomic_load_8, ...) into atomic instructions (atomics.c); a call
  * it does not understand is CL_BUILD_PROGRAM_FAILURE. */
 cl_int mc_lower_atomic_calls(LLVMModuleRef m, mosaic_strbuf *log);
+/* The same for a target that has relaxed atomics only (the GPU): each
+ * becomes a relaxed instruction, with fence(b, scope) emitted before it
+ * when its order releases and after it when it acquires (scope: OpenCL's
+ * number, 0 work-item .. 4 sub-group; 3, all devices, when unknown). */
+typedef void (*mc_atomic_fence_fn)(LLVMBuilderRef b, unsigned scope);
+cl_int mc_lower_atomic_calls_fenced(LLVMModuleRef m, mc_atomic_fence_fn fence, mosaic_strbuf *log);
 
 #endif

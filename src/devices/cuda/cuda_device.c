@@ -100,6 +100,8 @@ static const char *const c_extensions[] = {
     "cl_khr_global_int32_extended_atomics",
     "cl_khr_local_int32_base_atomics",
     "cl_khr_local_int32_extended_atomics",
+    "cl_khr_int64_base_atomics",
+    "cl_khr_int64_extended_atomics",
 };
 static const char *const runtime_extensions[] = {
     "cl_khr_icd",
@@ -112,11 +114,21 @@ static const char *const runtime_extensions[] = {
 static const char *const c_features[] = {
     "__opencl_c_int64",
     "__opencl_c_fp64",
+    /* OpenCL 2.0's atomics (builtins/atomics.cl), as relaxed atomics between
+     * membar fences (compiler/workgroup/atomics.c) */
+    "__opencl_c_atomic_order_acq_rel",
+    "__opencl_c_atomic_order_seq_cst",
+    "__opencl_c_atomic_scope_device",
+    "__opencl_c_atomic_scope_all_devices",
+    /* the GPU's generic addresses (builtins/nvptx/address.cl) */
+    "__opencl_c_generic_address_space",
+    /* a module's .global variables, which the driver loads with it */
+    "__opencl_c_program_scope_global_variables",
 };
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 /* the same for every GPU (each describe writes them again, before any use) */
-static char extensions[1024], clang_features[1024];
+static char extensions[1024], clang_features[4096];
 
 static void describe_text(cl_device_id device)
 {
@@ -164,7 +176,7 @@ static void describe(cl_device_id device)
     device->max_constant_buffer_size = 64 * 1024;
     device->max_constant_args = 8;
     device->max_parameter_size = 4096; /* what cuLaunchKernel takes on every CUDA 12 GPU */
-    device->max_global_variable_size = 0;
+    device->max_global_variable_size = 64 * 1024; /* each variable: OpenCL's minimum */
 
     device->max_work_group_size = (size_t)attribute(g, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, 1024);
     device->max_work_item_sizes[0] = (size_t)attribute(g, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X, 1024);
@@ -194,6 +206,9 @@ static void describe(cl_device_id device)
     device->image_support = false;
     device->max_on_device_queues = 0;
     describe_text(device);
+    device->compiler_target.max_global_variable_size = device->max_global_variable_size;
+    device->compiler_target.max_global_variables_total = (size_t)device->max_mem_alloc_size;
+    device->compiler_target.max_constant_variables = (size_t)device->max_constant_buffer_size;
 }
 
 /* ---- the executor ------------------------------------------------------------------- */
