@@ -316,10 +316,12 @@ cl_int mosaic_link_bitcode(const mosaic_compiler_target *target,
 
 /* Checks that a blob handed to clCreateProgramWithBinary is one of ours,
  * undamaged (its checksum) and readable without harm (bitcode parsed and
- * verified in a child process first): CL_SUCCESS, or CL_INVALID_BINARY (or
+ * verified in a child process first), and, with a target, built for that
+ * target's architecture: CL_SUCCESS, or CL_INVALID_BINARY (or
  * CL_OUT_OF_HOST_MEMORY) and why in *log (when log is not NULL; the caller
  * frees it). */
-cl_int mosaic_bitcode_validate(const void *data, size_t size, cl_program_binary_type *type, char **log);
+cl_int mosaic_bitcode_validate(const mosaic_compiler_target *target, const void *data, size_t size,
+                               cl_program_binary_type *type, char **log);
 
 cl_int mosaic_finalize(const mosaic_compiler_target *target, const mosaic_bitcode *executable,
                        const char *options, mosaic_executable **out, char **log);

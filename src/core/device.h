@@ -198,13 +198,15 @@ struct mosaic_device_ops {
     cl_int (*finalize)(cl_device_id device, const mosaic_bitcode *executable, const char *options,
                        mosaic_executable **out, char **log);
 
-    /* The most work-items a work-group of `kernel` (one of an executable
-     * finalize made) may have on this device: what the memory for its
-     * work-items' private variables allows, at most max_work_group_size.
+    /* The most work-items a work-group of `kernel` (one of `exe`'s, an
+     * executable finalize made) may have on this device: what the memory
+     * for its work-items' private variables allows (the CPU), or its
+     * registers (a GPU), at most max_work_group_size.
      * CL_KERNEL_WORK_GROUP_SIZE is the smaller of it and a required size;
      * 0: not even one work-item fits (a launch fails with
      * CL_OUT_OF_RESOURCES).  NULL: max_work_group_size for every kernel. */
-    size_t (*kernel_work_group_limit)(cl_device_id device, const mosaic_kernel_info *kernel);
+    size_t (*kernel_work_group_limit)(cl_device_id device, const mosaic_executable *exe,
+                                      const mosaic_kernel_info *kernel);
 
     /* ---- launches: what only the device knows about running a kernel ---- */
 

@@ -640,23 +640,23 @@ TEST(binary_roundtrip)
     free(log);
     CHECK(r == CL_SUCCESS, "build %d", r);
     cl_program_binary_type type = 0;
-    CHECK(mosaic_bitcode_validate(exe_bc.data, exe_bc.size, &type, NULL) == CL_SUCCESS &&
+    CHECK(mosaic_bitcode_validate(NULL, exe_bc.data, exe_bc.size, &type, NULL) == CL_SUCCESS &&
               type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE,
           "valid executable binary");
-    CHECK(mosaic_bitcode_validate(obj.data, obj.size, &type, NULL) == CL_SUCCESS &&
+    CHECK(mosaic_bitcode_validate(NULL, obj.data, obj.size, &type, NULL) == CL_SUCCESS &&
               type == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT,
           "valid object binary");
     /* garbage, truncation, a flipped byte in the bitcode */
     char garbage[256];
     memset(garbage, 0x5a, sizeof garbage);
-    CHECK(mosaic_bitcode_validate(garbage, sizeof garbage, &type, NULL) == CL_INVALID_BINARY, "garbage");
-    CHECK(mosaic_bitcode_validate(exe_bc.data, exe_bc.size / 2, &type, NULL) == CL_INVALID_BINARY, "truncated");
-    CHECK(mosaic_bitcode_validate(NULL, 0, &type, NULL) == CL_INVALID_BINARY, "null");
+    CHECK(mosaic_bitcode_validate(NULL, garbage, sizeof garbage, &type, NULL) == CL_INVALID_BINARY, "garbage");
+    CHECK(mosaic_bitcode_validate(NULL, exe_bc.data, exe_bc.size / 2, &type, NULL) == CL_INVALID_BINARY, "truncated");
+    CHECK(mosaic_bitcode_validate(NULL, NULL, 0, &type, NULL) == CL_INVALID_BINARY, "null");
     unsigned char *copy = malloc(exe_bc.size);
     memcpy(copy, exe_bc.data, exe_bc.size);
     for (size_t i = 40; i < exe_bc.size; i += 7)
         copy[i] ^= 0xff;
-    CHECK(mosaic_bitcode_validate(copy, exe_bc.size, &type, NULL) == CL_INVALID_BINARY, "corrupted bitcode");
+    CHECK(mosaic_bitcode_validate(NULL, copy, exe_bc.size, &type, NULL) == CL_INVALID_BINARY, "corrupted bitcode");
     /* a copy of the blob (as clCreateProgramWithBinary gets it) builds */
     memcpy(copy, exe_bc.data, exe_bc.size);
     mosaic_bitcode again = {type, copy, exe_bc.size};
@@ -760,7 +760,7 @@ TEST(binary_checker)
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char *path = bad[i].script ? write_script(bad[i].script) : strdup("/nonexistent/opt-16");
         set_setting("MOSAIC_OPT", path);
-        r = mosaic_bitcode_validate(lib.data, lib.size, &type, &log);
+        r = mosaic_bitcode_validate(NULL, lib.data, lib.size, &type, &log);
         CHECK(r == CL_INVALID_BINARY && log && strstr(log, bad[i].says), "checker %zu: %d %s", i, r, log);
         free(log);
         if (bad[i].script)
@@ -773,11 +773,11 @@ TEST(binary_checker)
     /* an application that ignores SIGCHLD: the exit status is lost, opt's
      * last line decides */
     signal(SIGCHLD, SIG_IGN);
-    r = mosaic_bitcode_validate(lib.data, lib.size, &type, &log);
+    r = mosaic_bitcode_validate(NULL, lib.data, lib.size, &type, &log);
     CHECK(r == CL_SUCCESS && type == CL_PROGRAM_BINARY_TYPE_LIBRARY, "SIGCHLD ignored: %d %s", r, log);
     free(log);
     signal(SIGCHLD, SIG_DFL);
-    r = mosaic_bitcode_validate(exe.data, exe.size, &type, &log);
+    r = mosaic_bitcode_validate(NULL, exe.data, exe.size, &type, &log);
     CHECK(r == CL_SUCCESS && type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE, "checked: %d %s", r, log);
     free(log);
 
@@ -796,14 +796,14 @@ TEST(binary_checker)
                                                LLVMGetBufferSize(out));
         LLVMDisposeMemoryBuffer(out);
         LLVMDisposeModule(m);
-        r = mosaic_bitcode_validate(broken.data, broken.size, &type, &log);
+        r = mosaic_bitcode_validate(NULL, broken.data, broken.size, &type, &log);
         CHECK(r == CL_INVALID_BINARY && log && strstr(log, "input module is broken") &&
                   strstr(log, "does not dominate"),
               "broken module: %d %s", r, log);
         free(log);
         char *path = write_script("#!/bin/sh\ncat >/dev/null\necho verify\n");
         set_setting("MOSAIC_OPT", path);
-        r = mosaic_bitcode_validate(broken.data, broken.size, &type, &log);
+        r = mosaic_bitcode_validate(NULL, broken.data, broken.size, &type, &log);
         CHECK(r == CL_INVALID_BINARY && log && strstr(log, "invalid module: Instruction does not dominate"),
               "broken module, in process: %d %s", r, log);
         free(log);

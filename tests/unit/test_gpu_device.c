@@ -13,6 +13,7 @@
  */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
+#include <CL/cl_ext.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -228,6 +229,40 @@ static void check_ints(const int *got, size_t n, int (*want)(size_t, const void 
 static int twice_plus_i(size_t i, const void *unused) { (void)unused; return (int)(7 * i) * 2 + (int)i; }
 static int thrice_plus_i(size_t i, const void *unused) { (void)unused; return (int)(5 + i) * 3 + (int)i; }
 static int value_of(size_t i, const void *values) { return ((const int *)values)[i]; }
+
+/* A program of the CPU and the GPU has a binary for each, and each device
+ * takes its own back and refuses the other's. */
+TEST(binaries_per_device)
+{
+    NEED_GPU();
+    mixed_env e;
+    if (!mixed_open(&e)) {
+        mixed_close(&e);
+        return;
+    }
+    size_t sizes[2] = {0, 0};
+    clGetProgramInfo(e.program, CL_PROGRAM_BINARY_SIZES, sizeof sizes, sizes, NULL);
+    unsigned char *bins[2] = {malloc(sizes[0] ? sizes[0] : 1), malloc(sizes[1] ? sizes[1] : 1)};
+    CHECK_ERR(clGetProgramInfo(e.program, CL_PROGRAM_BINARIES, sizeof bins, bins, NULL), CL_SUCCESS);
+    cl_int status[2] = {1, 1}, err;
+    const unsigned char *given[2] = {bins[0], bins[1]};
+    cl_program p = clCreateProgramWithBinary(e.context, 2, e.devices, sizes, given, status, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    CHECK(status[0] == CL_SUCCESS && status[1] == CL_SUCCESS, "statuses %d %d", status[0], status[1]);
+    if (p) {
+        CHECK_ERR(clBuildProgram(p, 0, NULL, "", NULL, NULL), CL_SUCCESS);
+        clReleaseProgram(p);
+    }
+    const unsigned char *swapped[2] = {bins[1], bins[0]};
+    size_t swapped_sizes[2] = {sizes[1], sizes[0]};
+    p = clCreateProgramWithBinary(e.context, 2, e.devices, swapped_sizes, swapped, status, &err);
+    CHECK(!p, "each device took the other's binary");
+    CHECK_ERR(err, CL_INVALID_BINARY);
+    CHECK(status[0] == CL_INVALID_BINARY && status[1] == CL_INVALID_BINARY, "statuses %d %d", status[0], status[1]);
+    free(bins[0]);
+    free(bins[1]);
+    mixed_close(&e);
+}
 
 /* A buffer passed between the CPU's memory and the GPU's by events alone:
  * each command finds the bytes the one before it left, on either device.
@@ -631,6 +666,43 @@ TEST(launches)
     clReleaseMemObject(a);
     clReleaseMemObject(b);
     clReleaseKernel(sums);
+    clReleaseProgram(p);
+    env_close(&e);
+}
+
+/* CL_KERNEL_WORK_GROUP_SIZE is what the kernel's registers allow (the
+ * driver's limit for it), and a launch of larger groups is refused with
+ * CL_INVALID_WORK_GROUP_SIZE instead of failing on the GPU.  The fake
+ * driver says 128 for kernels named few_threads*. */
+TEST(work_group_limit)
+{
+    NEED_GPU();
+    gpu_env e;
+    if (!env_open(&e))
+        return;
+    cl_program p = build(&e, "kernel void few_threads(global int *x) { x[get_global_id(0)] = 1; }\n", "",
+                         CL_SUCCESS);
+    cl_int err;
+    cl_kernel k = clCreateKernel(p, "few_threads", &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    size_t most = 0, device_most = 0;
+    CHECK_ERR(clGetKernelWorkGroupInfo(k, gpu, CL_KERNEL_WORK_GROUP_SIZE, sizeof most, &most, NULL), CL_SUCCESS);
+    clGetDeviceInfo(gpu, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof device_most, &device_most, NULL);
+    if (fake)
+        CHECK(most == 128, "CL_KERNEL_WORK_GROUP_SIZE %zu, not the driver's 128", most);
+    CHECK(most >= 1 && most <= device_most, "CL_KERNEL_WORK_GROUP_SIZE %zu (the device's: %zu)", most, device_most);
+    cl_mem x = clCreateBuffer(e.context, CL_MEM_READ_WRITE, 4096 * sizeof(int), NULL, &err);
+    clSetKernelArg(k, 0, sizeof x, &x);
+    size_t global = 4096, local = device_most;
+    if (most < device_most)
+        CHECK_ERR(clEnqueueNDRangeKernel(e.queue, k, 1, NULL, &global, &local, 0, NULL, NULL),
+                  CL_INVALID_WORK_GROUP_SIZE);
+    size_t chosen[3] = {0, 0, 0};
+    CHECK_ERR(clGetKernelSuggestedLocalWorkSizeKHR(e.queue, k, 1, NULL, &global, chosen), CL_SUCCESS);
+    CHECK(chosen[0] >= 1 && chosen[0] <= most, "suggested %zu, over the kernel's %zu", chosen[0], most);
+    clFinish(e.queue);
+    clReleaseMemObject(x);
+    clReleaseKernel(k);
     clReleaseProgram(p);
     env_close(&e);
 }

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -295,7 +296,52 @@ static cl_int load_and_verify(const mosaic_bitcode *blob, mosaic_strbuf *log)
     return r;
 }
 
-cl_int mosaic_bitcode_validate(const void *data, size_t size, cl_program_binary_type *type, char **log_out)
+/* The architecture (the triple's first part) of validated bitcode, into
+ * arch[0..cap): lazily loaded, module records only.  False when unreadable. */
+static bool bitcode_arch(const void *bc, size_t n, char *arch, size_t cap)
+{
+    LLVMContextRef ctx = mc_context_create(NULL);
+    LLVMMemoryBufferRef buf = ctx ? LLVMCreateMemoryBufferWithMemoryRange(bc, n, "program", 0) : NULL;
+    LLVMModuleRef m = NULL;
+    bool ok = buf && !LLVMGetBitcodeModuleInContext2(ctx, buf, &m);
+    if (ok) {
+        const char *triple = LLVMGetTarget(m);
+        snprintf(arch, cap, "%.*s", (int)strcspn(triple, "-"), triple);
+        LLVMDisposeModule(m); /* it owns buf */
+    } else if (buf) {
+        LLVMDisposeMemoryBuffer(buf);
+    }
+    if (ctx)
+        LLVMContextDispose(ctx);
+    return ok;
+}
+
+/* Is validated bitcode for the target's architecture?  (A program's
+ * binaries are one per device: the CPU's spir64 one given for the GPU, or
+ * the GPU's nvptx64 one for the CPU, is CL_INVALID_BINARY.) */
+static cl_int check_target(const mosaic_compiler_target *target, const void *data, size_t size, mosaic_strbuf *log)
+{
+    const void *bc;
+    size_t n;
+    cl_int r = mc_blob_unwrap(data, size, NULL, &bc, &n, NULL, log);
+    if (r != CL_SUCCESS)
+        return r;
+    const char *want = target->triple ? target->triple : "spir64-unknown-unknown";
+    char arch[64];
+    if (!bitcode_arch(bc, n, arch, sizeof arch)) {
+        mosaic_strbuf_puts(log, "error: the program binary holds unreadable bitcode\n");
+        return CL_INVALID_BINARY;
+    }
+    if (strlen(arch) != strcspn(want, "-") || strncmp(arch, want, strlen(arch)) != 0) {
+        mosaic_strbuf_printf(log, "error: the binary was built for %s, not for this device (%.*s)\n", arch,
+                             (int)strcspn(want, "-"), want);
+        return CL_INVALID_BINARY;
+    }
+    return CL_SUCCESS;
+}
+
+cl_int mosaic_bitcode_validate(const mosaic_compiler_target *target, const void *data, size_t size,
+                               cl_program_binary_type *type, char **log_out)
 {
     mosaic_strbuf log = {0};
     cl_program_binary_type t;
@@ -326,6 +372,8 @@ cl_int mosaic_bitcode_validate(const void *data, size_t size, cl_program_binary_
         if (r == CL_SUCCESS)
             trust(digest);
     }
+    if (r == CL_SUCCESS && target) /* safe to parse here now that it passed */
+        r = check_target(target, data, size, &log);
     if (r == CL_SUCCESS && type)
         *type = t;
     if (log_out)

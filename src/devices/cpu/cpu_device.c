@@ -1400,6 +1400,13 @@ long mosaic_cpu_unit_domain_key(cl_device_id device, cl_uint unit, cl_device_aff
 /* Every op of core/device.h; memory ops in cpu_memory.c.  Maps, unmaps and
  * migrations (of buffers and of SVM) move nothing on the CPU: their ops are
  * NULL, so those commands are synchronisation points only. */
+/* (the executable does not matter: a kernel's private memory is in its info) */
+static size_t cpu_work_group_limit(cl_device_id device, const mosaic_executable *exe, const mosaic_kernel_info *kernel)
+{
+    (void)exe;
+    return mosaic_cpu_kernel_work_group_limit(device, kernel);
+}
+
 const mosaic_device_ops mosaic_cpu_ops = {
     .describe = mosaic_cpu_describe,
     .compile = mosaic_cpu_compile,
@@ -1407,7 +1414,7 @@ const mosaic_device_ops mosaic_cpu_ops = {
     .check_binary = mosaic_cpu_check_binary,
     .check_il = mosaic_cpu_check_il,
     .finalize = mosaic_cpu_finalize,
-    .kernel_work_group_limit = mosaic_cpu_kernel_work_group_limit,
+    .kernel_work_group_limit = cpu_work_group_limit,
     .kernel_preferred_multiple = mosaic_cpu_preferred_work_group_multiple,
     .choose_local_size = mosaic_cpu_choose_local_size,
     .prepare_launch = mosaic_cpu_prepare_launch,

@@ -104,12 +104,12 @@ cl_int mosaic_cpu_link(cl_device_id device, size_t count, const mosaic_bitcode *
     return mosaic_link_bitcode(&device->compiler_target, count, inputs, options, create_library, out, log);
 }
 
-/* (the compiler's binaries are the same on every machine: the device is not asked) */
+/* (the compiler's binaries are the same on every machine: only the
+ * architecture is checked) */
 cl_int mosaic_cpu_check_binary(cl_device_id device, const void *data, size_t size, cl_program_binary_type *type,
                                char **log)
 {
-    (void)device;
-    return mosaic_bitcode_validate(data, size, type, log);
+    return mosaic_bitcode_validate(&device->compiler_target, data, size, type, log);
 }
 
 cl_int mosaic_cpu_check_il(cl_device_id device, const void *il, size_t size, mosaic_spec_constant **specs,

@@ -305,6 +305,7 @@ const mosaic_device_ops mosaic_cuda_ops = {
     .compile = mosaic_cuda_compile,
     .link = mosaic_cuda_link,
     .check_binary = mosaic_cuda_check_binary,
+    .kernel_work_group_limit = mosaic_cuda_kernel_work_group_limit,
     .finalize = mosaic_cuda_finalize,
     .kernel_preferred_multiple = mosaic_cuda_preferred_multiple,
     .choose_local_size = mosaic_cuda_choose_local_size,

@@ -41,12 +41,11 @@ cl_int mosaic_cuda_link(cl_device_id device, size_t count, const mosaic_bitcode 
     return mosaic_link_bitcode(&device->compiler_target, count, inputs, options, create_library, out, log);
 }
 
-/* (a CPU binary passes here; finalize refuses it, naming its target) */
+/* (a CPU binary is refused, naming its target) */
 cl_int mosaic_cuda_check_binary(cl_device_id device, const void *data, size_t size, cl_program_binary_type *type,
                                 char **log)
 {
-    (void)device;
-    return mosaic_bitcode_validate(data, size, type, log);
+    return mosaic_bitcode_validate(&device->compiler_target, data, size, type, log);
 }
 
 /* A program's PTX as the driver loaded it (attached to its executable). */
@@ -60,6 +59,7 @@ typedef struct gpu_module {
     mosaic_gpu_launch written;
     bool written_valid;
     size_t num_kernels;
+    size_t *max_threads;    /* each kernel's most threads a block: what its registers allow */
     CUfunction functions[]; /* by the executable's kernel index */
 } gpu_module;
 
@@ -68,6 +68,7 @@ static void module_release(void *data)
     gpu_module *m = data;
     if (mosaic_cuda_enter(m->gpu) == CL_SUCCESS)
         CUDA_CALL(cuModuleUnload, m->module);
+    free(m->max_threads);
     free(m);
 }
 
@@ -82,6 +83,11 @@ static cl_int load_module(cuda_gpu *g, const mosaic_executable *exe, gpu_module 
         return CL_OUT_OF_HOST_MEMORY;
     m->gpu = g;
     m->num_kernels = n;
+    m->max_threads = calloc(n ? n : 1, sizeof *m->max_threads);
+    if (!m->max_threads) {
+        free(m);
+        return CL_OUT_OF_HOST_MEMORY;
+    }
     char jit_log[4096] = "";
     CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
     void *values[] = {jit_log, (void *)(uintptr_t)sizeof jit_log};
@@ -92,17 +98,22 @@ static cl_int load_module(cuda_gpu *g, const mosaic_executable *exe, gpu_module 
         jit_log[sizeof jit_log - 1] = '\0';
         mosaic_strbuf_printf(log, "error: the CUDA driver could not load the program's PTX for %s: %s%s%s\n", g->sm,
                              mosaic_cuda_error_name(&mosaic_cuda, r), jit_log[0] ? "\n" : "", jit_log);
+        free(m->max_threads);
         free(m);
         return err != CL_SUCCESS ? err : mosaic_cuda_cl_error(r);
     }
     for (size_t k = 0; k < n && err == CL_SUCCESS; k++) {
         const char *name = mosaic_executable_kernel(exe, k)->name;
         r = mosaic_cuda.cuModuleGetFunction(&m->functions[k], m->module, name);
+        int threads = 0;
+        if (r == CUDA_SUCCESS)
+            r = mosaic_cuda.cuFuncGetAttribute(&threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, m->functions[k]);
         if (r != CUDA_SUCCESS) {
             mosaic_strbuf_printf(log, "error: the loaded program has no kernel '%s': %s\n", name,
                                  mosaic_cuda_error_name(&mosaic_cuda, r));
             err = CL_BUILD_PROGRAM_FAILURE;
         }
+        m->max_threads[k] = threads > 0 ? (size_t)threads : 1;
     }
     size_t launch_size = 0;
     if (err == CL_SUCCESS &&
@@ -149,6 +160,7 @@ cl_int mosaic_cuda_finalize(cl_device_id device, const mosaic_bitcode *executabl
 
 /* ---- launch decisions ---------------------------------------------------------------- */
 
+
 size_t mosaic_cuda_preferred_multiple(cl_device_id device, const mosaic_kernel_info *kernel)
 {
     (void)kernel;
@@ -189,6 +201,16 @@ static size_t kernel_index(const mosaic_executable *exe, const mosaic_kernel_inf
         if (mosaic_executable_kernel(exe, k) == info)
             return k;
     return n;
+}
+
+/* what the kernel's registers allow (the driver said at load) */
+size_t mosaic_cuda_kernel_work_group_limit(cl_device_id device, const mosaic_executable *exe,
+                                           const mosaic_kernel_info *kernel)
+{
+    const gpu_module *m = mosaic_executable_attached(exe);
+    size_t k = kernel_index(exe, kernel);
+    size_t most = m && k < m->num_kernels ? m->max_threads[k] : device->max_work_group_size;
+    return most < device->max_work_group_size ? most : device->max_work_group_size;
 }
 
 /* The blocks of one part of the NDRange (whole groups, or the smaller last
