@@ -30,6 +30,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <llvm-c/IRReader.h>
+#include <llvm-c/TargetMachine.h>
+
 #define TEST_LIST "test_ptx.list"
 #include "test.h"
 #include "gpu_kernels.h"
@@ -37,6 +40,7 @@
 #include "compiler/cache/cache.h"
 #include "compiler/compiler.h"
 #include "compiler/gpu/ptx.h"
+#include "compiler/ir/llvm.h"
 #include "compiler/pipeline/pipeline.h"
 
 static const mosaic_compiler_target gpu_target = {.triple = MC_PTX_TRIPLE};
@@ -496,6 +500,54 @@ TEST(generic_address_space)
                    "-cl-std=CL3.0", NULL);
     CHECK(ptx && strstr(ptx, "cvta.shared.u64") && strstr(ptx, "cvta.to.global.u64"),
           "the cast does not go through the generic space:\n%s", ptx ? ptx : "");
+    free(ptx);
+}
+
+/* What NVPTX cannot select (an acquire load, which LLVM 16 stops the
+ * process on) under mc_guard_fatal: the call fails with LLVM's reason, and
+ * the process builds on. */
+typedef struct stopped_emission {
+    LLVMTargetMachineRef tm;
+    LLVMModuleRef m;
+} stopped_emission;
+
+static void emit_stopped(void *arg)
+{
+    stopped_emission *e = arg;
+    char *message = NULL;
+    LLVMMemoryBufferRef text = NULL;
+    LLVMTargetMachineEmitToMemoryBuffer(e->tm, e->m, LLVMAssemblyFile, &message, &text);
+    CHECK(0, "the code generator went on");
+}
+
+TEST(code_generator_stops)
+{
+    NEED_LIBCLC();
+    free(ptx_of(&gpu_target, kernel_source, NULL)); /* NVPTX set up */
+    static const char ir[] = "target triple = \"nvptx64-nvidia-cuda\"\n"
+                             "define i32 @f(ptr addrspace(1) %p) {\n"
+                             "  %v = load atomic i32, ptr addrspace(1) %p acquire, align 4\n"
+                             "  ret i32 %v\n"
+                             "}\n";
+    LLVMContextRef c = LLVMContextCreate();
+    LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(ir, sizeof ir - 1, "stops");
+    stopped_emission e = {NULL, NULL};
+    char *error = NULL;
+    CHECK(!LLVMParseIRInContext(c, buf, &e.m, &error), "%s", error ? error : "");
+    LLVMTargetRef target = NULL;
+    CHECK(!LLVMGetTargetFromTriple("nvptx64-nvidia-cuda", &target, &error), "%s", error ? error : "");
+    if (!e.m || !target)
+        return;
+    e.tm = LLVMCreateTargetMachine(target, "nvptx64-nvidia-cuda", "sm_90", "", LLVMCodeGenLevelDefault,
+                                   LLVMRelocDefault, LLVMCodeModelDefault);
+    mosaic_strbuf log = {0};
+    bool finished = mc_guard_fatal(emit_stopped, &e, &log);
+    CHECK(!finished, "no fatal error");
+    CHECK(log.data && strstr(log.data, "Cannot select"), "log: %s", log.data ? log.data : "(none)");
+    mosaic_strbuf_free(&log);
+    /* (e's objects are left: LLVM stopped half way through them) */
+    char *ptx = ptx_of(&gpu_target, kernel_source, NULL);
+    CHECK(ptx != NULL, "no build after the stop");
     free(ptx);
 }
 

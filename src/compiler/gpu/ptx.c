@@ -674,6 +674,22 @@ void mc_ptx_program_clear(mc_ptx_program *p)
     memset(p, 0, sizeof *p);
 }
 
+/* The module as PTX text (mc_guard_fatal runs it: NVPTX stops the process
+ * on what it cannot select). */
+typedef struct emission {
+    LLVMTargetMachineRef tm;
+    LLVMModuleRef m;
+    LLVMMemoryBufferRef text;
+    char *message;
+    bool failed;
+} emission;
+
+static void emit(void *arg)
+{
+    emission *e = arg;
+    e->failed = LLVMTargetMachineEmitToMemoryBuffer(e->tm, e->m, LLVMAssemblyFile, &e->message, &e->text);
+}
+
 cl_int mc_ptx_build(const mosaic_bitcode *program, const char *sm, mc_ptx_program *out, mosaic_strbuf *log)
 {
     memset(out, 0, sizeof *out);
@@ -723,11 +739,19 @@ cl_int mc_ptx_build(const mosaic_bitcode *program, const char *sm, mc_ptx_progra
     if (r == CL_SUCCESS)
         after_optimiser(m, tm, out);
     LLVMMemoryBufferRef text = NULL;
-    if (r == CL_SUCCESS && LLVMTargetMachineEmitToMemoryBuffer(tm, m, LLVMAssemblyFile, &message, &text)) {
-        mosaic_strbuf_printf(log, "error: PTX generation failed: %s\n", message ? message : "");
-        LLVMDisposeMessage(message);
+    emission e = {tm, m, NULL, NULL, false};
+    if (r == CL_SUCCESS && !mc_guard_fatal(emit, &e, log)) {
+        /* the code generator stopped: the build fails, the process goes on,
+         * and what LLVM held is left as it is (mc_guard_fatal) */
+        mosaic_strbuf_puts(log, "error: PTX generation failed (the NVPTX code generator stopped)\n");
+        r = CL_BUILD_PROGRAM_FAILURE;
+        m = NULL, c = NULL, tm = NULL;
+    } else if (r == CL_SUCCESS && e.failed) {
+        mosaic_strbuf_printf(log, "error: PTX generation failed: %s\n", e.message ? e.message : "");
+        LLVMDisposeMessage(e.message);
         r = CL_BUILD_PROGRAM_FAILURE;
     }
+    text = e.text;
     if (text) {
         size_t n = LLVMGetBufferSize(text);
         out->ptx = malloc(n + 1);

@@ -33,6 +33,13 @@ const char *mc_host_cpu(void);
 const char *mc_host_features(void);
 /* Copies and disposes an LLVM message / error into the log. */
 void mc_log_llvm_error(mosaic_strbuf *log, const char *what, LLVMErrorRef err);
+
+/* Runs fn(arg) so that an LLVM fatal error in it (report_fatal_error: a
+ * back end that cannot select an instruction, a cast it cannot make)
+ * returns false, with the reason in the log, instead of ending the process.
+ * LLVM's objects fn was using are then in no known state: the caller
+ * leaves them (a leak) rather than dispose them. */
+bool mc_guard_fatal(void (*fn)(void *), void *arg, mosaic_strbuf *log);
 /* The builtin library is several bitcode files (one per .cl file of builtins/). */
 size_t mc_builtin_file_count(void);
 /* File `index`, loaded lazily (function bodies read on demand) into ctx;

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -15,6 +16,7 @@
 #include <llvm-c/Transforms/PassBuilder.h>
 #include <llvm-c/Support.h>
 #include <llvm-c/Error.h>
+#include <llvm-c/ErrorHandling.h>
 #include <llvm-c/Target.h>
 
 #include "base/settings.h"
@@ -174,6 +176,58 @@ LLVMContextRef mc_context_create(mosaic_strbuf *log)
     if (ctx)
         LLVMContextSetDiagnosticHandler(ctx, diag_handler, log);
     return ctx;
+}
+
+/* ---- LLVM's fatal errors ----------------------------------------------------------
+ * report_fatal_error calls the process's handler, then ends the process.
+ * The handler installed here leaves by longjmp to the guard of the thread
+ * that met the error, when it has one (mc_guard_fatal); elsewhere it says
+ * what LLVM would have said, and LLVM ends the process as before. */
+typedef struct fatal_guard {
+    jmp_buf back;
+    char reason[512];
+} fatal_guard;
+
+static _Thread_local fatal_guard *current_guard;
+static pthread_once_t fatal_handler_once = PTHREAD_ONCE_INIT;
+
+static void on_fatal_error(const char *reason)
+{
+    fatal_guard *g = current_guard;
+    if (!g) {
+        fprintf(stderr, "LLVM ERROR: %s\n", reason);
+        return;
+    }
+    current_guard = NULL;
+    snprintf(g->reason, sizeof g->reason, "%s", reason);
+    longjmp(g->back, 1);
+}
+
+static void install_fatal_handler(void)
+{
+    LLVMInstallFatalErrorHandler(on_fatal_error);
+}
+
+bool mc_guard_fatal(void (*fn)(void *), void *arg, mosaic_strbuf *log)
+{
+    pthread_once(&fatal_handler_once, install_fatal_handler);
+    fatal_guard *g = calloc(1, sizeof *g);
+    if (!g) {
+        fn(arg);
+        return true;
+    }
+    fatal_guard *outer = current_guard;
+    if (setjmp(g->back)) {
+        mosaic_strbuf_printf(log, "error: LLVM stopped: %s\n", g->reason);
+        current_guard = outer;
+        free(g);
+        return false;
+    }
+    current_guard = g;
+    fn(arg);
+    current_guard = outer;
+    free(g);
+    return true;
 }
 
 void mc_log_llvm_error(mosaic_strbuf *log, const char *what, LLVMErrorRef err)
