@@ -7,7 +7,7 @@ APT_PACKAGES = cmake make gcc g++ clang-16 llvm-16 llvm-16-dev llvm-16-tools lib
                opencl-headers opencl-clhpp-headers ocl-icd-opencl-dev clinfo valgrind \
                llvm-spirv-15 clang-15 spirv-tools spirv-headers libopenblas-dev libclc-16
 
-.PHONY: all deps build demo demo-seeds test test-gpu check ir-snapshot ir-compare conformance bench bench-quick clean
+.PHONY: all deps build demo demo-seeds test test-gpu check fuzz ir-snapshot ir-compare conformance bench bench-quick clean
 
 all: build
 
@@ -44,6 +44,16 @@ test-gpu: build
 check: build
 	cd $(BUILD_DIR) && ctest --output-on-failure -L long
 	@if [ -n "$(IR_BASE)" ]; then $(MAKE) --no-print-directory ir-compare; fi
+
+# The libFuzzer harnesses (tests/fuzz/README.md): a clang-16 build with ASan and UBSan in
+# $(FUZZ_DIR), then each harness for FUZZ_SECONDS from its seed corpus (tools/fuzz.sh).
+FUZZ_DIR ?= build-fuzz
+FUZZ_SECONDS ?= 600
+fuzz: deps
+	@./tools/install-deps.sh libclang-rt-16-dev
+	CC=clang-16 cmake -S . -B $(FUZZ_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMOSAIC_FUZZ=ON >/dev/null
+	cmake --build $(FUZZ_DIR) -j $(JOBS)
+	./tools/fuzz.sh $(FUZZ_DIR) $(FUZZ_SECONDS)
 
 # The LLVM IR every compiler test case and benchmark makes (MOSAIC_DUMP_IR), one file per program
 # in $(IR_OUT); ir-compare takes it and lists the programs whose IR differs from $(IR_BASE)'s.
