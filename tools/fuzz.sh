@@ -13,15 +13,16 @@ build=$1
 seconds=$2
 shift 2
 here=$(cd "$(dirname "$0")/.." && pwd)
-names=${*:-build_options program_binary kernel_args image_create}
+names=${*:-build_options program_binary program_il kernel_args image_create}
 mkdir -p "$build/fuzz-findings"
 status=0
 for name in $names; do
   corpus="$build/fuzz-corpus/$name"
   mkdir -p "$corpus"
   echo "== fuzz_$name: $seconds s"
-  # a kernel cache of the run's own; the CPU's four workers are enough
-  if MOSAIC_CACHE_DIR="$build/fuzz-cache" MOSAIC_NUM_THREADS=4 \
+  # a kernel cache of the run's own; the CPU's four workers are enough;
+  # undefined behaviour stops the run and leaves its input, as a crash does
+  if MOSAIC_CACHE_DIR="$build/fuzz-cache" MOSAIC_NUM_THREADS=4 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
      "$build/tests/fuzz/fuzz_$name" -max_total_time="$seconds" -print_final_stats=1 \
        -artifact_prefix="$build/fuzz-findings/$name-" "$corpus" "$here/tests/fuzz/corpus/$name"; then
     :

@@ -712,14 +712,12 @@ cl_int mc_spirv_lower(uint32_t **module, size_t *nwords, mosaic_strbuf *log)
         out[n++] = 2u << 16 | SpvOpCapability;
         out[n++] = SpvCapabilityInt64;
     }
-    memcpy(out + n, s.head.w, s.head.n * sizeof *out);
-    n += s.head.n;
-    memcpy(out + n, s.decls.w, s.decls.n * sizeof *out);
-    n += s.decls.n;
-    memcpy(out + n, s.imports.w, s.imports.n * sizeof *out);
-    n += s.imports.n;
-    memcpy(out + n, s.body.w, s.body.n * sizeof *out);
-    n += s.body.n;
+    const words *sections[] = {&s.head, &s.decls, &s.imports, &s.body};
+    for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++)
+        if (sections[i]->n) { /* an empty section may have no array: memcpy's source must not be NULL */
+            memcpy(out + n, sections[i]->w, sections[i]->n * sizeof *out);
+            n += sections[i]->n;
+        }
     free(*module);
     *module = out;
     *nwords = n;

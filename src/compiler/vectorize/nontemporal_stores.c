@@ -126,8 +126,14 @@ static address address_of(LLVMTargetDataRef td, LLVMValueRef store)
     address a = {LLVMGetOperand(store, 1), 0, (long long)vector_bytes(td, store)};
     while (LLVMIsAGetElementPtrInst(a.base) && LLVMGetNumOperands(a.base) == 2 &&
            LLVMIsAConstantInt(LLVMGetOperand(a.base, 1))) {
-        a.offset += LLVMConstIntGetSExtValue(LLVMGetOperand(a.base, 1)) *
-                    (long long)LLVMABISizeOfType(td, LLVMGetGEPSourceElementType(a.base));
+        long long step, offset, index = LLVMConstIntGetSExtValue(LLVMGetOperand(a.base, 1));
+        /* an offset past what a long long holds (a made-up index) is no
+         * address to compare: the GEP itself stays the base */
+        if (__builtin_mul_overflow(index, (long long)LLVMABISizeOfType(td, LLVMGetGEPSourceElementType(a.base)),
+                                   &step) ||
+            __builtin_add_overflow(a.offset, step, &offset))
+            break;
+        a.offset = offset;
         a.base = LLVMGetOperand(a.base, 0);
     }
     return a;
