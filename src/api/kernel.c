@@ -423,11 +423,10 @@ clGetKernelInfo(cl_kernel kernel, cl_kernel_info param_name, size_t param_value_
 
 size_t mosaic_kernel_max_work_group_size(cl_kernel kernel, cl_device_id device)
 {
-    const mosaic_kernel_info *info = mosaic_kernel_info_on(kernel, device);
-    if (!info) /* not built for the device: what its arguments say */
-        info = kernel->info;
     const mosaic_program_build *build = mosaic_program_build_for(kernel->program, device);
-    const mosaic_executable *exe = build && mosaic_kernel_info_on(kernel, device) ? build->executable : NULL;
+    const mosaic_kernel_info *built = build ? kernel->infos[build - kernel->program->builds] : NULL;
+    const mosaic_kernel_info *info = built ? built : kernel->info; /* not built for it: what its arguments say */
+    const mosaic_executable *exe = built ? build->executable : NULL;
     const size_t *reqd = info->reqd_work_group_size;
     size_t max = reqd[0] ? reqd[0] * reqd[1] * reqd[2] : device->max_work_group_size;
     /* the device may allow fewer: its work-items' private memory, its registers */
