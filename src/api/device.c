@@ -255,10 +255,17 @@ static cl_uint affinity_groups(cl_device_id d, cl_device_affinity_domain domain,
 
 /* CL_DEVICE_PARTITION_AFFINITY_DOMAIN: the domains that split the device in
  * two or more, and NEXT_PARTITIONABLE when there is one. */
+/* Can d be split at all: two compute units or more, and a device that runs
+ * sub-devices (ops->init_sub_device; the GPU's do not)? */
+static bool partitionable(cl_device_id d)
+{
+    return d->compute_units >= 2 && d->ops->init_sub_device;
+}
+
 static cl_device_affinity_domain splitting_domains(cl_device_id d)
 {
     cl_device_affinity_domain domains = 0;
-    if (d->compute_units < 2)
+    if (!partitionable(d))
         return 0;
     for (size_t i = 0; i < NUM_AFFINITY_DOMAINS; i++)
         if (affinity_groups(d, affinity_order[i], NULL) >= 2)
@@ -270,7 +277,7 @@ static cl_device_affinity_domain splitting_domains(cl_device_id d)
 static size_t partition_types(cl_device_id d, cl_device_partition_property types[3])
 {
     size_t n = 0;
-    if (d->compute_units >= 2) {
+    if (partitionable(d)) {
         types[n++] = CL_DEVICE_PARTITION_EQUALLY;
         types[n++] = CL_DEVICE_PARTITION_BY_COUNTS;
         if (splitting_domains(d))
@@ -424,7 +431,7 @@ static cl_int plan_partition(cl_device_id d, const cl_device_partition_property 
     cl_device_partition_property types[3];
     size_t num_types = partition_types(d, types);
     if (num_types == 0)
-        return MOSAIC_ERROR(CL_DEVICE_PARTITION_FAILED, "a device of %u compute unit cannot be partitioned",
+        return MOSAIC_ERROR(CL_DEVICE_PARTITION_FAILED, "this device (%u compute units) cannot be partitioned",
                             d->compute_units);
     bool listed = false;
     for (size_t i = 0; i < num_types; i++)
@@ -955,7 +962,7 @@ static bool made_answer(cl_device_id d, cl_device_info param, device_answer *a)
                       atomic_capabilities(d, param == CL_DEVICE_ATOMIC_FENCE_CAPABILITIES));
         return true;
     case CL_DEVICE_PARTITION_MAX_SUB_DEVICES: /* one per compute unit; none when the device cannot be split */
-        answer_number(a, sizeof(cl_uint), d->compute_units >= 2 ? d->compute_units : 0);
+        answer_number(a, sizeof(cl_uint), partitionable(d) ? d->compute_units : 0);
         return true;
     case CL_DEVICE_PARTITION_PROPERTIES: /* "cannot be partitioned": a list holding only 0 */
         n = partition_types(d, a->made.types);

@@ -758,6 +758,8 @@ CL_API_ENTRY cl_int CL_API_CALL
 clSetProgramSpecializationConstant(cl_program program, cl_uint spec_id, size_t spec_size, const void *spec_value)
 {
     MOSAIC_CHECK_HANDLE(program, PROGRAM);
+    if (!il_device(program->context))
+        return MOSAIC_ERROR(CL_INVALID_OPERATION, "no device of the program's context takes SPIR-V");
     if (!program->il)
         return MOSAIC_ERROR(CL_INVALID_PROGRAM, "the program was not created from SPIR-V");
     mosaic_spec_constant *c = NULL;

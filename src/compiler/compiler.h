@@ -397,6 +397,21 @@ typedef struct mosaic_gpu_launch {
     uint32_t reserved;
 } mosaic_gpu_launch;
 
+/* OpenCL C's printf on the GPU: __mosaic_printf (builtins/nvptx/printf.cl) appends a record to the buffer
+ * at `data` (capacity bytes), reserving its bytes by adding them to `used` atomically; a record that does
+ * not fit is not written (that printf returns -1), though `used` grows.  The device finds the module's
+ * global MOSAIC_GPU_PRINTF_SYMBOL (present where a kernel calls printf), points it at a buffer, and after
+ * each launch formats the records below min(used, capacity) and sets `used` to 0.  A record, 8-aligned:
+ * the format's address (uint64), nargs (uint32), the record's bytes (uint32), desc[nargs] (uint32 each,
+ * then padding to 8), then the arguments as the compiler packed them.  The mirror in printf.cl keeps
+ * this layout: 16 bytes. */
+#define MOSAIC_GPU_PRINTF_SYMBOL "__mosaic_printf_area"
+typedef struct mosaic_gpu_printf_area {
+    uint64_t data;
+    uint32_t capacity;
+    uint32_t used;
+} mosaic_gpu_printf_area;
+
 /* An executable for the GPU: the kernels' table (mosaic_executable_kernel etc. answer as for the CPU) and
  * their PTX for compute capability `sm` ("sm_90"); the device loads it with the driver's JIT. Same errors
  * as mosaic_finalize (and CL_COMPILER_NOT_AVAILABLE where Mosaic was built without libclc's NVPTX

@@ -31,6 +31,14 @@
 #include "core/ndrange.h"
 #include "core/objects.h"
 
+/* cl_khr_subgroups and the cl_khr_subgroup_* extensions, which a device with
+ * sub-groups (the CPU, the GPU from compute capability 7.0) gives in full. */
+#define MOSAIC_SUB_GROUP_EXTENSIONS                                                                             \
+    "cl_khr_subgroups", "cl_khr_subgroup_extended_types", "cl_khr_subgroup_non_uniform_vote",                \
+        "cl_khr_subgroup_ballot", "cl_khr_subgroup_non_uniform_arithmetic", "cl_khr_subgroup_shuffle",        \
+        "cl_khr_subgroup_shuffle_relative", "cl_khr_subgroup_clustered_reduce", "cl_khr_subgroup_rotate"
+#define MOSAIC_NUM_SUB_GROUP_EXTENSIONS 9
+
 /* ---- command payloads -------------------------------------------------------- */
 
 /* One end of a transfer: a region of a buffer (or sub-buffer) or of host

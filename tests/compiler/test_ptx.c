@@ -459,6 +459,78 @@ TEST(c11_atomics)
     free(ptx);
 }
 
+/* Sub-groups are warps: their functions exchange values with shfl.sync
+ * (uniform ones over the sub-group's lanes, non-uniform ones over the active
+ * lanes), vote with vote.sync, and join at bar.warp.sync. */
+TEST(sub_groups)
+{
+    NEED_LIBCLC();
+    static const mosaic_compiler_target target = {
+        .triple = MC_PTX_TRIPLE,
+        .clang_features = "-cl-ext=+__opencl_c_subgroups,+cl_khr_subgroups,+cl_khr_fp64,+cl_khr_subgroup_ballot,"
+                          "+cl_khr_subgroup_non_uniform_arithmetic,+cl_khr_subgroup_rotate,"
+                          "+cl_khr_subgroup_extended_types"};
+    char *ptx = ptx_with(&target,
+                         "kernel void k(global long *l, global double4 *d, global uint4 *b, global char *c) {\n"
+                         "    size_t i = get_global_id(0);\n"
+                         "    l[i] = sub_group_reduce_add(l[i]) + sub_group_scan_exclusive_max(l[i]);\n"
+                         "    d[i] = sub_group_broadcast(d[i], 3);\n"
+                         "    sub_group_barrier(CLK_LOCAL_MEM_FENCE);\n"
+                         "    if (i & 1)\n"
+                         "        c[i] = sub_group_non_uniform_scan_inclusive_mul(c[i]) + sub_group_rotate(c[i], 2);\n"
+                         "    b[i] = sub_group_ballot(sub_group_all(c[i] > 0)) + get_sub_group_id() + get_sub_group_size();\n"
+                         "}\n",
+                         "-cl-std=CL3.0", NULL);
+    if (!ptx)
+        return;
+    CHECK(strstr(ptx, "shfl.sync.idx.b32"), "no warp shuffle:\n%s", ptx);
+    CHECK(strstr(ptx, "activemask.b32"), "no active lanes asked for the non-uniform scan:\n%s", ptx);
+    CHECK(strstr(ptx, "vote.sync.all") && strstr(ptx, "vote.sync.ballot"), "no warp vote:\n%s", ptx);
+    CHECK(strstr(ptx, "bar.warp.sync") && strstr(ptx, "membar.cta"), "no sub-group barrier:\n%s", ptx);
+    CHECK(strstr(ptx, "%laneid"), "the lane is not the sub-group local id:\n%s", ptx);
+    CHECK(strstr(ptx, ".version 7.8"), "not PTX 7.8:\n%.200s", ptx);
+    free(ptx);
+    /* a non-uniform call in each arm of an if stays two calls (the lanes of
+     * each arm are the active ones) */
+    ptx = ptx_with(&target,
+                   "kernel void k(global int *x) {\n"
+                   "    if (x[get_global_id(0)] > 0)\n"
+                   "        x[get_global_id(0)] = sub_group_non_uniform_reduce_add(x[0]);\n"
+                   "    else\n"
+                   "        x[get_global_id(0)] = sub_group_non_uniform_reduce_add(x[0]);\n"
+                   "}\n",
+                   "-cl-std=CL3.0", NULL);
+    const char *first = ptx ? strstr(ptx, "call.uni") : NULL;
+    CHECK(first && strstr(first + 1, "call.uni"), "the two arms' reductions were merged:\n%s", ptx ? ptx : "");
+    free(ptx);
+}
+
+/* printf: each call appends a record to the module's printf buffer
+ * (__mosaic_printf, builtins/nvptx/printf.cl), which stays an external
+ * global for the device to find; a program that prints nothing has none. */
+TEST(printf_records)
+{
+    NEED_LIBCLC();
+    static const struct mosaic_runtime_symbol symbols[] = {{"__mosaic_printf", NULL}};
+    static const mosaic_compiler_target target = {
+        .triple = MC_PTX_TRIPLE, .clang_features = GPU_FEATURES, .runtime_symbols = symbols,
+        .num_runtime_symbols = 1};
+    char *ptx = ptx_with(&target,
+                         "kernel void k(global float4 *x) {\n"
+                         "    printf(\"%d %v4hlf %s\\n\", (int)get_global_id(0), x[0], \"done\");\n"
+                         "}\n",
+                         "", NULL);
+    if (!ptx)
+        return;
+    CHECK(strstr(ptx, ".visible .global .align 8 .b8 __mosaic_printf_area[16]"), "no printf buffer:\n%s", ptx);
+    CHECK(strstr(ptx, "atom.global.add.u32"), "no record reserved:\n%s", ptx);
+    CHECK(!strstr(ptx, "vprintf") && !strstr(ptx, ".extern .func"), "a call left outside the module:\n%s", ptx);
+    free(ptx);
+    ptx = ptx_with(&target, "kernel void k(global int *x) { x[0] = 1; }\n", "", NULL);
+    CHECK(ptx && !strstr(ptx, "__mosaic_printf_area"), "a printf buffer where nothing prints");
+    free(ptx);
+}
+
 /* The generic address space: to_global, to_local and to_private ask the
  * address (isspacep) and convert it opaquely (cvta.to), so that a __local
  * pointer given to to_global builds (LLVM would fold it into a cast the

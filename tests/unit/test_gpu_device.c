@@ -15,10 +15,12 @@
 #include <CL/cl.h>
 #include <CL/cl_ext.h>
 #include <stdbool.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define TEST_LIST "test_gpu_device.list"
 #include "test.h"
@@ -787,6 +789,177 @@ TEST(atomics_and_generic)
         clReleaseMemObject(mems[i]);
     clReleaseKernel(count);
     clReleaseKernel(read_total);
+    clReleaseProgram(p);
+    env_close(&e);
+}
+
+/* Sub-groups are warps: a group of 80 work-items has sub-groups of 32, 32
+ * and 16 (a partial one), and the NDRange's last group is 40 work-items
+ * (32 and 8).  Each work-item writes what its sub-group functions gave,
+ * one of them a non-uniform function called in both arms of an if. */
+static const char sub_group_source[] =
+    "kernel void sg(global int *out) {\n"
+    "    size_t g = get_global_id(0);\n"
+    "    int l = (int)get_sub_group_local_id(), v = l + 1;\n"
+    "    global int *o = out + 11 * g;\n"
+    "    o[0] = (int)get_sub_group_id();\n"
+    "    o[1] = (int)get_sub_group_size();\n"
+    "    o[2] = l;\n"
+    "    o[3] = sub_group_reduce_add(v);\n"
+    "    o[4] = sub_group_scan_inclusive_add(v);\n"
+    "    o[5] = sub_group_scan_exclusive_max(v);\n"
+    "    o[6] = sub_group_broadcast(v, 1);\n"
+    "    o[7] = (int)sub_group_ballot_bit_count(sub_group_ballot(l % 2 == 0));\n"
+    "    o[8] = l % 2 ? sub_group_non_uniform_reduce_add(v) : -1;\n"
+    "    o[9] = sub_group_shuffle_xor(v, 1);\n"
+    "    if (l < 16)\n" /* two calls LLVM would make one, which every lane reaches */
+    "        o[10] = sub_group_broadcast_first(v);\n"
+    "    else\n"
+    "        o[10] = sub_group_broadcast_first(v);\n"
+    "}\n";
+
+TEST(sub_groups)
+{
+    GPU_ENV(e);
+    char extensions[4096] = "";
+    clGetDeviceInfo(gpu, CL_DEVICE_EXTENSIONS, sizeof extensions, extensions, NULL);
+    CHECK(strstr(extensions, "cl_khr_subgroups ") && strstr(extensions, "cl_khr_subgroup_ballot"),
+          "sub-groups not reported: %s", extensions);
+    cl_program p = build(&e, sub_group_source, "-cl-std=CL3.0", CL_SUCCESS);
+    cl_int err;
+    cl_kernel k = clCreateKernel(p, "sg", &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    enum { L = 80, N = 4 * L + 40 };
+    size_t global = N, local = L, max_size = 0, count = 0;
+    CHECK_ERR(clGetKernelSubGroupInfo(k, gpu, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof local, &local,
+                                      sizeof max_size, &max_size, NULL),
+              CL_SUCCESS);
+    CHECK_ERR(clGetKernelSubGroupInfo(k, gpu, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, sizeof local, &local,
+                                      sizeof count, &count, NULL),
+              CL_SUCCESS);
+    CHECK(max_size == 32 && count == 3, "sub-groups of a group of 80: %zu of at most %zu", count, max_size);
+    cl_mem out = clCreateBuffer(e.context, CL_MEM_READ_WRITE, N * 11 * sizeof(int), NULL, &err);
+    clSetKernelArg(k, 0, sizeof out, &out);
+    cl_event done;
+    CHECK_ERR(clEnqueueNDRangeKernel(e.queue, k, 1, NULL, &global, &local, 0, NULL, &done), CL_SUCCESS);
+    clFinish(e.queue);
+    if (launch_ran(done)) {
+        static int got[N * 11];
+        clEnqueueReadBuffer(e.queue, out, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL);
+        size_t bad = 0;
+        for (int g = 0; g < N && bad < 5; g++) {
+            int in_group = g % L, group_items = g < 4 * L ? L : 40, sub = in_group / 32, l = in_group % 32;
+            int n = group_items - 32 * sub < 32 ? group_items - 32 * sub : 32, odd = 0, odd_sum = 0;
+            for (int i = 1; i < n; i += 2)
+                odd++, odd_sum += i + 1;
+            int want[11] = {sub, n, l, n * (n + 1) / 2, (l + 1) * (l + 2) / 2, l ? l : INT_MIN, 2, n - odd,
+                            l % 2 ? odd_sum : -1, (l ^ 1) + 1, l < 16 ? 1 : 17};
+            for (int f = 0; f < 11; f++)
+                if (got[g * 11 + f] != want[f] && !(f == 9 && (l ^ 1) >= n)) {
+                    CHECK(false, "work-item %d (lane %d of %d), value %d: %d, not %d", g, l, n, f,
+                          got[g * 11 + f], want[f]);
+                    bad++;
+                }
+        }
+    }
+    clReleaseMemObject(out);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    env_close(&e);
+}
+
+/* printf: the records a launch appends are formatted after it, before its
+ * command completes, in the order the work-items reserved them; each
+ * work-item's line is checked, with vectors, strings and a width from an
+ * argument. */
+static const char printf_source[] =
+    "kernel void say(global const float *x) {\n"
+    "    int i = (int)get_global_id(0);\n"
+    "    printf(\"item %d: %*d|%v2hlf|%s|%c|%lu\\n\", i, 4, i * 3, (float2)(x[i], 0.5f), \"words\", 'A' + i % 26,\n"
+    "           (ulong)i << 40);\n"
+    "}\n";
+
+TEST(printf_output)
+{
+    GPU_ENV(e);
+    cl_program p = build(&e, printf_source, "", CL_SUCCESS);
+    cl_int err;
+    cl_kernel k = clCreateKernel(p, "say", &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    enum { N = 300 };
+    float x[N];
+    for (int i = 0; i < N; i++)
+        x[i] = (float)i / 4;
+    cl_mem in = clCreateBuffer(e.context, CL_MEM_COPY_HOST_PTR, sizeof x, x, &err);
+    clSetKernelArg(k, 0, sizeof in, &in);
+    char path[] = "/tmp/mosaic-gpu-printf-XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    unlink(path);
+    fflush(stdout);
+    int saved = dup(STDOUT_FILENO);
+    dup2(fd, STDOUT_FILENO);
+    size_t global = N, local = 100;
+    cl_event done;
+    err = clEnqueueNDRangeKernel(e.queue, k, 1, NULL, &global, &local, 0, NULL, &done);
+    clFinish(e.queue);
+    fflush(stdout);
+    dup2(saved, STDOUT_FILENO);
+    close(saved);
+    CHECK_ERR(err, CL_SUCCESS);
+    if (err == CL_SUCCESS && launch_ran(done)) {
+        off_t size = lseek(fd, 0, SEEK_END);
+        char *text = calloc(1, (size_t)size + 1);
+        CHECK(text && pread(fd, text, (size_t)size, 0) == size);
+        int seen[N] = {0}, lines = 0, bad = 0;
+        for (char *line = text, *end; text && *line; line = end + 1, lines++) {
+            end = strchr(line, '\n');
+            if (!end)
+                break;
+            *end = '\0';
+            int i = -1;
+            char want[160];
+            if (sscanf(line, "item %d:", &i) == 1 && i >= 0 && i < N) {
+                snprintf(want, sizeof want, "item %d: %4d|%f,%f|words|%c|%lu", i, i * 3, (double)x[i], 0.5,
+                         'A' + i % 26, (unsigned long)i << 40);
+                seen[i]++;
+            }
+            if ((i < 0 || i >= N || strcmp(line, want) != 0) && bad++ < 3)
+                CHECK(false, "printed '%s'", line);
+        }
+        int missing = 0;
+        for (int i = 0; i < N; i++)
+            missing += seen[i] != 1;
+        CHECK(lines == N && missing == 0 && bad == 0, "%d lines, %d work-items not printed once, %d wrong", lines,
+              missing, bad);
+        free(text);
+    }
+    if (fd >= 0)
+        close(fd);
+    clReleaseMemObject(in);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    env_close(&e);
+}
+
+/* What the GPU does not do is refused with the spec's errors, not a crash:
+ * it cannot be partitioned, and it takes no SPIR-V. */
+TEST(refusals)
+{
+    GPU_ENV(e);
+    cl_uint most = 1;
+    CHECK_ERR(clGetDeviceInfo(gpu, CL_DEVICE_PARTITION_MAX_SUB_DEVICES, sizeof most, &most, NULL), CL_SUCCESS);
+    CHECK(most == 0, "CL_DEVICE_PARTITION_MAX_SUB_DEVICES: %u", most);
+    const cl_device_partition_property equally[] = {CL_DEVICE_PARTITION_EQUALLY, 2, 0};
+    cl_uint made = 7;
+    CHECK_ERR(clCreateSubDevices(gpu, equally, 0, NULL, &made), CL_DEVICE_PARTITION_FAILED);
+    cl_int err;
+    cl_uint word = 0x07230203;
+    CHECK(!clCreateProgramWithIL(e.context, &word, sizeof word, &err), "a program from IL");
+    CHECK_ERR(err, CL_INVALID_OPERATION);
+    const char *source = "kernel void k(global int *x) { x[0] = 1; }\n";
+    cl_program p = clCreateProgramWithSource(e.context, 1, &source, NULL, &err);
+    CHECK_ERR(clSetProgramSpecializationConstant(p, 0, sizeof word, &word), CL_INVALID_OPERATION);
     clReleaseProgram(p);
     env_close(&e);
 }

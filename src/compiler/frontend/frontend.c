@@ -188,7 +188,9 @@ static void append_quoted(mosaic_strbuf *text, const char *arg)
  * `#ifdef __IMAGE_SUPPORT__` or `#ifdef cl_khr_subgroup_ballot` must see what
  * the device reports, so a prelude header, included after the default header
  * (clang processes -include files after it), undefines each of these the
- * device's -cl-ext list does not name. */
+ * device's -cl-ext list does not name.  On other targets (the GPU's
+ * nvptx64) it defines the extensions' macros the list names, as the default
+ * header would for SPIR: the built-in declarations follow them. */
 static const char *const spir_default_macros[] = {
     "__IMAGE_SUPPORT__", /* kept when the device has __opencl_c_images */
     "cl_khr_subgroup_extended_types", "cl_khr_subgroup_non_uniform_vote", "cl_khr_subgroup_ballot",
@@ -258,6 +260,52 @@ static const struct { const char *macro, *declarations; } undeclared_builtins[] 
       "#undef __MOSAIC_WG_INT\n#undef __MOSAIC_WG\n"
       "#endif\n" },
 };
+
+/* Where a sub-group is hardware lanes (the GPU's warps), a non-uniform
+ * sub-group function works on the lanes active at the call.  Two identical
+ * calls in the two arms of an if are one call to LLVM's optimiser, which
+ * hoists or sinks them into one call that every lane reaches (a convergent
+ * call may lose control dependences).  The functions whose result depends
+ * on which lanes take part (votes, ballots, reductions and scans), declared
+ * again as nomerge, stay where the source put them; shuffles and broadcasts
+ * give each lane the same value either way. */
+static const char non_uniform_nomerge[] =
+    "#if __OPENCL_C_VERSION__ >= 200 && defined(cl_khr_subgroups)\n"
+    "#define __MOSAIC_NM __attribute__((overloadable, nomerge))\n"
+    "#define __MOSAIC_INTEGERS(X) X(char) X(uchar) X(short) X(ushort) X(int) X(uint) X(long) X(ulong)\n"
+    "#if defined(cl_khr_fp64)\n#define __MOSAIC_DOUBLE(X) X(double)\n#else\n#define __MOSAIC_DOUBLE(X)\n#endif\n"
+    "#define __MOSAIC_SCALARS(X) __MOSAIC_INTEGERS(X) X(float) __MOSAIC_DOUBLE(X)\n"
+    "#ifdef cl_khr_subgroup_non_uniform_vote\n"
+    "int __MOSAIC_NM sub_group_elect(void); int __MOSAIC_NM sub_group_non_uniform_all(int);\n"
+    "int __MOSAIC_NM sub_group_non_uniform_any(int);\n"
+    "#define __MOSAIC_X(T) int __MOSAIC_NM sub_group_non_uniform_all_equal(T);\n"
+    "__MOSAIC_SCALARS(__MOSAIC_X)\n#undef __MOSAIC_X\n"
+    "#endif\n"
+    "#ifdef cl_khr_subgroup_ballot\n"
+    "uint4 __MOSAIC_NM sub_group_ballot(int);\n"
+    "#define __MOSAIC_X(T) T __MOSAIC_NM sub_group_broadcast_first(T);\n"
+    "__MOSAIC_SCALARS(__MOSAIC_X)\n#undef __MOSAIC_X\n"
+    "#endif\n"
+    "#define __MOSAIC_OPS(X, T) X(T, add) X(T, mul) X(T, min) X(T, max)\n"
+    "#define __MOSAIC_BITS(X, T) X(T, and) X(T, or) X(T, xor)\n"
+    "#ifdef cl_khr_subgroup_non_uniform_arithmetic\n"
+    "#define __MOSAIC_X(T, OP) T __MOSAIC_NM sub_group_non_uniform_reduce_##OP(T); \\\n"
+    "  T __MOSAIC_NM sub_group_non_uniform_scan_inclusive_##OP(T); T __MOSAIC_NM sub_group_non_uniform_scan_exclusive_##OP(T);\n"
+    "#define __MOSAIC_Y(T) __MOSAIC_OPS(__MOSAIC_X, T)\n#define __MOSAIC_Z(T) __MOSAIC_BITS(__MOSAIC_X, T)\n"
+    "__MOSAIC_SCALARS(__MOSAIC_Y) __MOSAIC_INTEGERS(__MOSAIC_Z)\n"
+    "__MOSAIC_X(int, logical_and) __MOSAIC_X(int, logical_or) __MOSAIC_X(int, logical_xor)\n"
+    "#undef __MOSAIC_X\n#undef __MOSAIC_Y\n#undef __MOSAIC_Z\n"
+    "#endif\n"
+    "#ifdef cl_khr_subgroup_clustered_reduce\n"
+    "#define __MOSAIC_X(T, OP) T __MOSAIC_NM sub_group_clustered_reduce_##OP(T, uint);\n"
+    "#define __MOSAIC_Y(T) __MOSAIC_OPS(__MOSAIC_X, T)\n#define __MOSAIC_Z(T) __MOSAIC_BITS(__MOSAIC_X, T)\n"
+    "__MOSAIC_SCALARS(__MOSAIC_Y) __MOSAIC_INTEGERS(__MOSAIC_Z)\n"
+    "__MOSAIC_X(int, logical_and) __MOSAIC_X(int, logical_or) __MOSAIC_X(int, logical_xor)\n"
+    "#undef __MOSAIC_X\n#undef __MOSAIC_Y\n#undef __MOSAIC_Z\n"
+    "#endif\n"
+    "#undef __MOSAIC_OPS\n#undef __MOSAIC_BITS\n#undef __MOSAIC_SCALARS\n#undef __MOSAIC_DOUBLE\n"
+    "#undef __MOSAIC_INTEGERS\n#undef __MOSAIC_NM\n"
+    "#endif\n";
 
 #define PRELUDE_NAME "__mosaic_prelude.h"
 
@@ -329,6 +377,8 @@ static cl_int make_prelude(compile_job *job)
         const char *m = spir_default_macros[i];
         if (!mc_target_has_extension(job->target, strcmp(m, "__IMAGE_SUPPORT__") ? m : "__opencl_c_images"))
             mosaic_strbuf_printf(text, "#undef %s\n", m);
+        else if (!strncmp(m, "cl_", 3)) /* other targets (nvptx64): defined as on SPIR */
+            mosaic_strbuf_printf(text, "#if __OPENCL_C_VERSION__ >= 200 && !defined(%s)\n#define %s 1\n#endif\n", m, m);
     }
     for (size_t i = 0; i < sizeof undefined_feature_macros / sizeof undefined_feature_macros[0]; i++)
         if (mc_target_has_extension(job->target, undefined_feature_macros[i]))
@@ -340,6 +390,8 @@ static cl_int make_prelude(compile_job *job)
     for (size_t i = 0; i < sizeof undeclared_builtins / sizeof undeclared_builtins[0]; i++)
         if (mc_target_has_extension(job->target, undeclared_builtins[i].macro))
             mosaic_strbuf_puts(text, undeclared_builtins[i].declarations);
+    if (job->target && job->target->triple && !strncmp(job->target->triple, "nvptx", 5))
+        mosaic_strbuf_puts(text, non_uniform_nomerge);
     /* OpenCL C 3.1, which clang 16 does not know: it compiles as 3.0 (options.c) */
     mosaic_strbuf_puts(text, "#define CL_VERSION_3_1 310\n");
     if (job->opts.cl_std == 310)

@@ -101,6 +101,9 @@ cl_int mc_lower_printf(LLVMModuleRef m, mosaic_strbuf *log)
             continue;
         LLVMValueRef fmt = LLVMGetOperand(call, 0);
         if (!runtime) {
+            /* desc in the format's space: SPIR's __constant is 2, NVPTX's 4 */
+            if (LLVMGetTypeKind(LLVMTypeOf(fmt)) == LLVMPointerTypeKind)
+                cptr = LLVMPointerTypeInContext(c, LLVMGetPointerAddressSpace(LLVMTypeOf(fmt)));
             LLVMTypeRef params[4] = {LLVMTypeOf(fmt), ptr, cptr, i32};
             runtime_ty = LLVMFunctionType(i32, params, 4, 0);
             runtime = LLVMGetNamedFunction(m, "__mosaic_printf");
@@ -160,7 +163,7 @@ cl_int mc_lower_printf(LLVMModuleRef m, mosaic_strbuf *log)
         LLVMValueRef desc_ptr = LLVMConstNull(cptr);
         if (nargs) {
             LLVMTypeRef at = LLVMArrayType(i32, nargs);
-            LLVMValueRef g = LLVMAddGlobalInAddressSpace(m, at, "printf.desc", 2);
+            LLVMValueRef g = LLVMAddGlobalInAddressSpace(m, at, "printf.desc", LLVMGetPointerAddressSpace(cptr));
             LLVMSetInitializer(g, LLVMConstArray(i32, desc_vals, nargs));
             LLVMSetGlobalConstant(g, 1);
             LLVMSetLinkage(g, LLVMPrivateLinkage);

@@ -128,9 +128,9 @@ static bool libclc_hash(uint8_t hash[32])
 }
 
 /* Mosaic's own built-ins for the GPU, linked in this order before libclc
- * (builtins/nvptx/workitem.cl and address.cl; builtins/atomics.cl, the
- * CPU's too). */
-static const char *const own_builtins[] = {"workitem", "address", "atomics"};
+ * (builtins/nvptx/workitem.cl, address.cl, subgroups.cl and printf.cl;
+ * builtins/atomics.cl, the CPU's too). */
+static const char *const own_builtins[] = {"workitem", "address", "atomics", "subgroups", "printf"};
 #define NUM_OWN_BUILTINS (sizeof own_builtins / sizeof own_builtins[0])
 
 static uint8_t own_hash[32];
@@ -177,10 +177,14 @@ static LLVMModuleRef parse_file(LLVMContextRef c, const char *path, mosaic_strbu
         LLVMDisposeMessage(message);
         return NULL;
     }
+    /* lazily: linking reads only the functions the program needs (libclc is
+     * some 8 MB of bitcode); the module owns the buffer from here */
     LLVMModuleRef m = NULL;
-    if (LLVMParseBitcodeInContext2(c, buf, &m))
+    if (LLVMGetBitcodeModuleInContext2(c, buf, &m)) {
         mosaic_strbuf_printf(log, "error: the GPU's built-ins %s are not LLVM bitcode\n", path);
-    LLVMDisposeMemoryBuffer(buf);
+        LLVMDisposeMemoryBuffer(buf);
+        return NULL;
+    }
     return m;
 }
 
@@ -411,8 +415,13 @@ static LLVMModuleRef linked_program(LLVMContextRef c, LLVMTargetMachineRef tm, c
         LLVMDisposeModule(m);
         return NULL;
     }
+    /* the device's way in: the launch's values, and the printf buffer where
+     * a kernel may print (else it goes with the unused built-ins) */
+    LLVMValueRef print = LLVMGetNamedFunction(m, "__mosaic_printf");
+    bool prints = print && LLVMGetFirstUse(print);
     for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
-        if (!LLVMIsDeclaration(g) && strcmp(LLVMGetValueName(g), MOSAIC_GPU_LAUNCH_SYMBOL) != 0)
+        if (!LLVMIsDeclaration(g) && strcmp(LLVMGetValueName(g), MOSAIC_GPU_LAUNCH_SYMBOL) != 0 &&
+            !(prints && strcmp(LLVMGetValueName(g), MOSAIC_GPU_PRINTF_SYMBOL) == 0))
             LLVMSetLinkage(g, LLVMInternalLinkage);
     LLVMValueRef launch = LLVMGetNamedGlobal(m, MOSAIC_GPU_LAUNCH_SYMBOL);
     if (launch) {
@@ -707,7 +716,10 @@ cl_int mc_ptx_build(const mosaic_bitcode *program, const char *sm, mc_ptx_progra
         LLVMDisposeMessage(message);
         return CL_COMPILER_NOT_AVAILABLE;
     }
-    LLVMTargetMachineRef tm = LLVMCreateTargetMachine(target, code_triple, sm ? sm : "", "",
+    /* PTX 7.8, LLVM 16's last, which every CUDA 12 driver reads: the least
+     * for an sm_90 and enough for the sub-groups' shfl.sync and activemask
+     * (6.2) on any GPU */
+    LLVMTargetMachineRef tm = LLVMCreateTargetMachine(target, code_triple, sm ? sm : "", "+ptx78",
                                                       LLVMCodeGenLevelAggressive, LLVMRelocDefault,
                                                       LLVMCodeModelDefault);
     LLVMContextRef c = mc_context_create(log); /* an error diagnostic goes to the log, not exit() */

@@ -40,17 +40,9 @@ static const char *const language_extensions[] = {
     "cl_khr_3d_image_writes",
     "cl_khr_depth_images",
     /* also the OpenCL 3.0 feature __opencl_c_subgroups; the extension
-     * requires independent forward progress of sub-groups (docs/subgroups.md) */
-    "cl_khr_subgroups",
-    "cl_khr_subgroup_extended_types",
-    /* the non-uniform ones: fibers find the active work-items (docs/subgroups.md) */
-    "cl_khr_subgroup_non_uniform_vote",
-    "cl_khr_subgroup_ballot",
-    "cl_khr_subgroup_non_uniform_arithmetic",
-    "cl_khr_subgroup_shuffle",
-    "cl_khr_subgroup_shuffle_relative",
-    "cl_khr_subgroup_clustered_reduce",
-    "cl_khr_subgroup_rotate",
+     * requires independent forward progress of sub-groups; for the
+     * non-uniform ones, fibers find the active work-items (docs/subgroups.md) */
+    MOSAIC_SUB_GROUP_EXTENSIONS,
     /* builtins/bit_ops.cl and builtins/dot_product.cl (core in OpenCL 3.1) */
     "cl_khr_extended_bit_ops",
     "cl_khr_integer_dot_product",

@@ -102,6 +102,10 @@ static const char *const c_extensions[] = {
     "cl_khr_local_int32_extended_atomics",
     "cl_khr_int64_base_atomics",
     "cl_khr_int64_extended_atomics",
+    /* sub-groups are warps (builtins/nvptx/subgroups.cl), from compute
+     * capability 7.0 (shfl.sync; warps scheduled independently): these stay
+     * last, left out below that */
+    MOSAIC_SUB_GROUP_EXTENSIONS,
 };
 static const char *const runtime_extensions[] = {
     "cl_khr_icd",
@@ -124,17 +128,24 @@ static const char *const c_features[] = {
     "__opencl_c_generic_address_space",
     /* a module's .global variables, which the driver loads with it */
     "__opencl_c_program_scope_global_variables",
+    /* last, as above */
+    "__opencl_c_subgroups",
 };
+#define SUB_GROUP_FEATURES 1
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
-
-/* the same for every GPU (each describe writes them again, before any use) */
-static char extensions[1024], clang_features[4096];
 
 static void describe_text(cl_device_id device)
 {
+    cuda_gpu *g = cuda_gpu_of(device);
+    size_t less = g->sub_groups ? 0 : 1;
     mosaic_device_set_extensions(device, runtime_extensions, COUNT(runtime_extensions), c_extensions,
-                                 COUNT(c_extensions), c_features, COUNT(c_features), extensions, sizeof extensions,
-                                 clang_features, sizeof clang_features);
+                                 COUNT(c_extensions) - less * MOSAIC_NUM_SUB_GROUP_EXTENSIONS, c_features,
+                                 COUNT(c_features) - less * SUB_GROUP_FEATURES, g->extensions,
+                                 sizeof g->extensions, g->clang_features, sizeof g->clang_features);
+    /* printf calls become __mosaic_printf calls (builtins/nvptx/printf.cl) */
+    static const struct mosaic_runtime_symbol symbols[] = {{"__mosaic_printf", NULL}};
+    device->compiler_target.runtime_symbols = symbols;
+    device->compiler_target.num_runtime_symbols = 1;
     device->il_version = "";
     device->compiler_target.triple = MC_PTX_TRIPLE;
 }
@@ -186,7 +197,9 @@ static void describe(cl_device_id device)
     g->max_grid[1] = (unsigned)attribute(g, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y, 65535);
     g->max_grid[2] = (unsigned)attribute(g, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z, 65535);
     device->preferred_work_group_size_multiple = (size_t)attribute(g, CU_DEVICE_ATTRIBUTE_WARP_SIZE, 32);
-    device->sub_group_size = 0; /* no sub-groups yet */
+    /* a sub-group is a warp; a block's warps make progress independently */
+    device->sub_group_size = g->sub_groups ? 32 : 0; /* every NVIDIA warp, as subgroups.cl assumes */
+    device->sub_group_forward_progress = g->sub_groups;
 
     /* one element at a time: a GPU's lanes are its threads */
     for (int t = 0; t < MOSAIC_VECTOR_TYPES; t++)
@@ -200,7 +213,7 @@ static void describe(cl_device_id device)
     device->execution_capabilities = CL_EXEC_KERNEL;
     device->queue_on_host_properties = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;
     device->host_unified_memory = false;
-    device->printf_buffer_size = 0;
+    device->printf_buffer_size = mosaic_cuda_printf_buffer_size();
     device->mem_base_addr_align_bits = 128 * 8; /* a cache line; cuMemAlloc gives 256 bytes or more */
     device->svm_capabilities = 0;
     device->image_support = false;
@@ -283,6 +296,7 @@ bool mosaic_cuda_init_device(cl_device_id device, unsigned ordinal)
         minor = 0;
     }
     snprintf(g->sm, sizeof g->sm, "sm_%d%d", major, minor);
+    g->sub_groups = major >= 7;
     fine = fine && major >= 5 && pthread_mutex_init(&g->lock, NULL) == 0 && pthread_cond_init(&g->wake, NULL) == 0;
     device->impl = g;
     if (fine)

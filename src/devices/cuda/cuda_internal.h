@@ -31,6 +31,9 @@ typedef struct cuda_gpu {
     size_t shared_per_block;    /* __local bytes a block has without asking */
     size_t shared_optin;        /* and with cuFuncSetAttribute: what the device reports */
     unsigned max_grid[3];
+    bool sub_groups;            /* compute capability 7.0 or later: warps as sub-groups */
+    char extensions[1024];      /* CL_DEVICE_EXTENSIONS */
+    char clang_features[4096];  /* what the front end is told */
     pthread_mutex_t lock;       /* guards jobs and closing */
     pthread_cond_t wake;
     cuda_job *head, *tail;
@@ -51,6 +54,17 @@ cl_int mosaic_cuda_enter(cuda_gpu *g);
  * CUDA_CALL(cuMemFree, address) calls mosaic_cuda.cuMemFree(address). */
 cl_int mosaic_cuda_check(CUresult r, const char *call);
 #define CUDA_CALL(function, ...) mosaic_cuda_check(mosaic_cuda.function(__VA_ARGS__), #function)
+
+/* cuda_printf.c: a module's printf buffer (area is 0 where no kernel prints) */
+typedef struct cuda_printf {
+    CUdeviceptr area; /* the module's MOSAIC_GPU_PRINTF_SYMBOL */
+    CUdeviceptr data; /* the records' buffer */
+} cuda_printf;
+size_t mosaic_cuda_printf_buffer_size(void);
+cl_int mosaic_cuda_printf_setup(CUmodule module, cuda_printf *p, mosaic_strbuf *log);
+void mosaic_cuda_printf_release(cuda_printf *p);
+/* After a launch has finished: its output to stdout, the buffer emptied. */
+cl_int mosaic_cuda_printf_flush(cuda_printf *p);
 
 /* cuda_memory.c */
 cl_int mosaic_cuda_mem_alloc(cl_device_id device, cl_mem mem, const void *initial, mosaic_mem_storage *storage);

@@ -58,6 +58,7 @@ typedef struct gpu_module {
      * at a time, so only it reads and writes these. */
     mosaic_gpu_launch written;
     bool written_valid;
+    cuda_printf printf_buffer;
     size_t num_kernels;
     size_t *max_threads;    /* each kernel's most threads a block: what its registers allow */
     CUfunction functions[]; /* by the executable's kernel index */
@@ -66,8 +67,10 @@ typedef struct gpu_module {
 static void module_release(void *data)
 {
     gpu_module *m = data;
-    if (mosaic_cuda_enter(m->gpu) == CL_SUCCESS)
+    if (mosaic_cuda_enter(m->gpu) == CL_SUCCESS) {
+        mosaic_cuda_printf_release(&m->printf_buffer);
         CUDA_CALL(cuModuleUnload, m->module);
+    }
     free(m->max_threads);
     free(m);
 }
@@ -124,6 +127,8 @@ static cl_int load_module(cuda_gpu *g, const mosaic_executable *exe, gpu_module 
                              launch_size, sizeof(mosaic_gpu_launch));
         err = CL_BUILD_PROGRAM_FAILURE;
     }
+    if (err == CL_SUCCESS)
+        err = mosaic_cuda_printf_setup(m->module, &m->printf_buffer, log);
     if (err != CL_SUCCESS) {
         module_release(m);
         return err;
@@ -328,6 +333,8 @@ cl_int mosaic_cuda_launch(cl_event command)
             err = launch_part_run(g, m, f, nd, &p, shared, params);
     }
     cl_int waited = CUDA_CALL(cuStreamSynchronize, g->stream);
+    if (waited == CL_SUCCESS && nd->total_groups) /* what the kernel printed, before the command completes */
+        waited = mosaic_cuda_printf_flush(&m->printf_buffer);
     if (params != small_params)
         free(params);
     if (offsets != small_offsets)
