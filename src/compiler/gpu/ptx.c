@@ -128,9 +128,9 @@ static bool libclc_hash(uint8_t hash[32])
 }
 
 /* Mosaic's own built-ins for the GPU, linked in this order before libclc
- * (builtins/nvptx/workitem.cl, address.cl, subgroups.cl and printf.cl;
- * builtins/atomics.cl, the CPU's too). */
-static const char *const own_builtins[] = {"workitem", "address", "atomics", "subgroups", "printf"};
+ * (builtins/nvptx/workitem.cl, address.cl, subgroups.cl, printf.cl and
+ * vector3.cl; builtins/atomics.cl, the CPU's too). */
+static const char *const own_builtins[] = {"workitem", "address", "atomics", "subgroups", "printf", "vector3"};
 #define NUM_OWN_BUILTINS (sizeof own_builtins / sizeof own_builtins[0])
 
 static uint8_t own_hash[32];

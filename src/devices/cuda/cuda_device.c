@@ -186,7 +186,10 @@ static void describe(cl_device_id device)
     /* __constant pointers are global memory read through the caches */
     device->max_constant_buffer_size = 64 * 1024;
     device->max_constant_args = 8;
-    device->max_parameter_size = 4096; /* what cuLaunchKernel takes on every CUDA 12 GPU */
+    /* cuLaunchKernel takes 4 KiB, but beyond 1024 bytes OpenCL promises 255
+     * arguments only (checked at launch), fewer than 4 KiB of 8-byte ones:
+     * 2040 bytes is 255 of them, which api's min_max_parameter_size tries */
+    device->max_parameter_size = 255 * 8;
     device->max_global_variable_size = 64 * 1024; /* each variable: OpenCL's minimum */
 
     device->max_work_group_size = (size_t)attribute(g, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, 1024);

@@ -1,0 +1,54 @@
+/* What libclc's NVPTX library leaves out for the 3-element vectors:
+ * async_work_group_copy, async_work_group_strided_copy and prefetch of
+ * char3 .. double3 (OpenCL C 3.0 section 6.15.13).  As libclc's own: the
+ * work-items of the group share the elements, the event is the one given
+ * (wait_group_events is a barrier), and prefetch is a hint the GPU's caches
+ * do without. */
+#include "../builtins.h"
+
+static size_t local_linear(void)
+{
+    return (get_local_id(2) * get_local_size(1) + get_local_id(1)) * get_local_size(0) + get_local_id(0);
+}
+
+static size_t group_items(void) { return get_local_size(0) * get_local_size(1) * get_local_size(2); }
+
+#define COPIES(T)                                                                                   \
+    OVLD event_t async_work_group_copy(__local T *to, const __global T *from, size_t n, event_t e)  \
+    {                                                                                               \
+        for (size_t i = local_linear(); i < n; i += group_items())                                  \
+            to[i] = from[i];                                                                        \
+        return e;                                                                                   \
+    }                                                                                               \
+    OVLD event_t async_work_group_copy(__global T *to, const __local T *from, size_t n, event_t e)  \
+    {                                                                                               \
+        for (size_t i = local_linear(); i < n; i += group_items())                                  \
+            to[i] = from[i];                                                                        \
+        return e;                                                                                   \
+    }                                                                                               \
+    OVLD event_t async_work_group_strided_copy(__local T *to, const __global T *from, size_t n,     \
+                                               size_t stride, event_t e)                            \
+    {                                                                                               \
+        for (size_t i = local_linear(); i < n; i += group_items())                                  \
+            to[i] = from[i * stride];                                                               \
+        return e;                                                                                   \
+    }                                                                                               \
+    OVLD event_t async_work_group_strided_copy(__global T *to, const __local T *from, size_t n,     \
+                                               size_t stride, event_t e)                            \
+    {                                                                                               \
+        for (size_t i = local_linear(); i < n; i += group_items())                                  \
+            to[i * stride] = from[i];                                                               \
+        return e;                                                                                   \
+    }                                                                                               \
+    OVLD void prefetch(const __global T *p, size_t n) {}
+
+COPIES(char3)
+COPIES(uchar3)
+COPIES(short3)
+COPIES(ushort3)
+COPIES(int3)
+COPIES(uint3)
+COPIES(long3)
+COPIES(ulong3)
+COPIES(float3)
+COPIES(double3)
