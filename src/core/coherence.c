@@ -9,11 +9,11 @@
  * the storage that is host memory, through a bounce buffer when neither is.
  */
 #include "core/coherence.h"
+#include "core/serial.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "base/assert.h"
 #include "core/device.h"
@@ -330,37 +330,34 @@ static cl_int make_access(cl_event command, const mem_access *a, void *needed)
 
 /* ---- the copy thread ------------------------------------------------------------------ */
 
-/* Commands whose copies are waiting, oldest first.  One thread makes them:
- * copies cross one bus, and a command waiting here waits for nothing but
- * the copies before it. */
+/* Commands whose copies are waiting, oldest first, on a serial queue of
+ * their own (serial.h): copies cross one bus, and a command waiting here
+ * waits for nothing but the copies before it. */
+static mosaic_serial copies = MOSAIC_SERIAL_INIT("copy");
+
+static void copies_before_fork(void) { mosaic_serial_before_fork(&copies); }
+static void copies_after_fork_in_parent(void) { mosaic_serial_after_fork_in_parent(&copies); }
+static void copies_after_fork_in_child(void) { mosaic_serial_after_fork_in_child(&copies); }
+
+/* Registered at the first copy, with no lock held. */
+static pthread_once_t fork_handlers_once = PTHREAD_ONCE_INIT;
+
+static void register_fork_handlers(void)
+{
+    pthread_atfork(copies_before_fork, copies_after_fork_in_parent, copies_after_fork_in_child);
+}
+
 typedef struct pending {
-    struct pending *next;
     cl_event command;
     void (*then)(cl_event, cl_int);
 } pending;
 
-static pthread_mutex_t copy_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t copy_wake = PTHREAD_COND_INITIALIZER;
-static pending *copy_head, *copy_tail;
-static pid_t copy_thread_pid; /* the process that started it: a forked child starts its own */
-
-static void *copy_thread(void *unused)
+static void make_copies(void *arg)
 {
-    (void)unused;
-    for (;;) {
-        pthread_mutex_lock(&copy_lock);
-        while (!copy_head)
-            pthread_cond_wait(&copy_wake, &copy_lock);
-        pending *p = copy_head;
-        copy_head = p->next;
-        if (!copy_head)
-            copy_tail = NULL;
-        pthread_mutex_unlock(&copy_lock);
-        cl_int err = each_access(p->command, make_access, NULL);
-        p->then(p->command, err);
-        free(p);
-    }
-    return NULL;
+    pending *p = arg;
+    cl_int err = each_access(p->command, make_access, NULL);
+    p->then(p->command, err);
+    free(p);
 }
 
 bool mosaic_coherence_start(cl_event command, void (*then)(cl_event, cl_int))
@@ -380,27 +377,12 @@ bool mosaic_coherence_start(cl_event command, void (*then)(cl_event, cl_int))
         then(command, CL_OUT_OF_HOST_MEMORY);
         return true;
     }
-    *p = (pending){ NULL, command, then };
-    pthread_mutex_lock(&copy_lock);
-    if (copy_thread_pid != getpid()) {
-        pthread_t thread;
-        if (pthread_create(&thread, NULL, copy_thread, NULL) != 0) {
-            pthread_mutex_unlock(&copy_lock);
-            free(p);
-            then(command, CL_OUT_OF_RESOURCES);
-            return true;
-        }
-        pthread_detach(thread);
-        copy_thread_pid = getpid();
-        copy_head = copy_tail = NULL; /* a forked child's copy of the parent's list */
+    *p = (pending){ command, then };
+    pthread_once(&fork_handlers_once, register_fork_handlers);
+    if (!mosaic_serial_post(&copies, make_copies, p)) {
+        free(p);
+        then(command, CL_OUT_OF_RESOURCES);
     }
-    if (copy_tail)
-        copy_tail->next = p;
-    else
-        copy_head = p;
-    copy_tail = p;
-    pthread_cond_signal(&copy_wake);
-    pthread_mutex_unlock(&copy_lock);
     return true;
 }
 

@@ -12,6 +12,7 @@
  */
 #define _GNU_SOURCE /* PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP */
 #include "core/engine.h"
+#include "core/serial.h"
 #include "core/coherence.h"
 #include "core/device.h"
 #include "core/recycle.h"
@@ -62,63 +63,31 @@ static bool profiled(cl_event e) { return e->time_queued != 0; }
 
 /* ---- the callback thread ------------------------------------------------ */
 
-typedef struct deferred {
-    struct deferred *next;
-    void (*fn)(void *);
-    void *data;
-} deferred;
-
-static pthread_mutex_t defer_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t defer_ready = PTHREAD_COND_INITIALIZER;
-static deferred *defer_head, *defer_tail;
-static bool defer_thread_started; /* under defer_lock */
-
-static void *callback_thread_main(void *unused)
-{
-    for (;;) {
-        pthread_mutex_lock(&defer_lock);
-        while (!defer_head)
-            pthread_cond_wait(&defer_ready, &defer_lock);
-        deferred *d = defer_head;
-        defer_head = d->next;
-        if (!defer_head)
-            defer_tail = NULL;
-        pthread_mutex_unlock(&defer_lock);
-        d->fn(d->data);
-        free(d);
-    }
-    return NULL;
-}
+/* Callbacks run one at a time, in the order they were queued (serial.h). */
+static mosaic_serial callbacks = MOSAIC_SERIAL_INIT("callback");
 
 /* ---- fork() --------------------------------------------------------------
  * A child of fork() has only the thread that forked.  The engine's locks are
- * held across the fork (in their order: graph_lock, then defer_lock), so the
- * child's copy of the graph is consistent; the child starts a callback thread
- * of its own, and the callbacks queued at the fork run in the parent only. */
+ * held across the fork (in their order: graph_lock, then the callback
+ * queue's), so the child's copy of the graph is consistent; the child starts
+ * a callback thread of its own, and the callbacks queued at the fork run in
+ * the parent only. */
 static void engine_before_fork(void)
 {
     pthread_mutex_lock(&graph_lock);
-    pthread_mutex_lock(&defer_lock);
+    mosaic_serial_before_fork(&callbacks);
 }
 
 static void engine_after_fork_in_parent(void)
 {
-    pthread_mutex_unlock(&defer_lock);
+    mosaic_serial_after_fork_in_parent(&callbacks);
     pthread_mutex_unlock(&graph_lock);
 }
 
 static void engine_after_fork_in_child(void)
 {
     mosaic_mutex_init_spinning(&graph_lock);
-    pthread_mutex_init(&defer_lock, NULL);
-    pthread_cond_init(&defer_ready, NULL);
-    while (defer_head) {
-        deferred *d = defer_head;
-        defer_head = d->next;
-        free(d);
-    }
-    defer_tail = NULL;
-    defer_thread_started = false;
+    mosaic_serial_after_fork_in_child(&callbacks);
 }
 
 /* Registered before the first command, with no lock held: fork() holds
@@ -130,41 +99,10 @@ static void register_fork_handlers(void)
     pthread_atfork(engine_before_fork, engine_after_fork_in_parent, engine_after_fork_in_child);
 }
 
-/* Under defer_lock: starts the callback thread (once per process). */
-static void start_callback_thread(void)
-{
-    MOSAIC_ASSERT(mosaic_mutex_held(&defer_lock));
-    pthread_t thread;
-    pthread_attr_t attr;
-    pthread_attr_init(&attr);
-    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    if (pthread_create(&thread, &attr, callback_thread_main, NULL) != 0)
-        mosaic_debug(__func__, "cannot start the callback thread");
-    else
-        defer_thread_started = true;
-    pthread_attr_destroy(&attr);
-}
-
 void mosaic_defer(void (*fn)(void *), void *data)
 {
-    deferred *d = malloc(sizeof *d);
-    if (!d) { /* out of memory: run it here rather than lose it */
-        fn(data);
-        return;
-    }
-    d->next = NULL;
-    d->fn = fn;
-    d->data = data;
-    pthread_mutex_lock(&defer_lock);
-    if (!defer_thread_started)
-        start_callback_thread();
-    if (defer_tail)
-        defer_tail->next = d;
-    else
-        defer_head = d;
-    defer_tail = d;
-    pthread_cond_signal(&defer_ready);
-    pthread_mutex_unlock(&defer_lock);
+    if (!mosaic_serial_post(&callbacks, fn, data))
+        fn(data); /* no memory or no thread: run it here rather than lose it */
 }
 
 /* One event callback invocation, queued on the callback thread. */

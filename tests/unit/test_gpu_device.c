@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define TEST_LIST "test_gpu_device.list"
@@ -961,6 +962,51 @@ TEST(refusals)
     cl_program p = clCreateProgramWithSource(e.context, 1, &source, NULL, &err);
     CHECK_ERR(clSetProgramSpecializationConstant(p, 0, sizeof word, &word), CL_INVALID_OPERATION);
     clReleaseProgram(p);
+    env_close(&e);
+}
+
+/* A child of fork() cannot use the CUDA its parent opened (nor has it the
+ * GPU's executor thread): its commands on the GPU fail at once, where they
+ * once waited for ever; the parent's go on. */
+static int child_on_gpu(gpu_env *e, cl_mem x)
+{
+    alarm(30); /* a hang ends the child */
+    int v[16] = {0};
+    cl_int write = clEnqueueWriteBuffer(e->queue, x, CL_TRUE, 0, sizeof v, v, 0, NULL, NULL);
+    cl_event done;
+    cl_int read = clEnqueueReadBuffer(e->queue, x, CL_FALSE, 0, sizeof v, v, 0, NULL, &done);
+    cl_int status = CL_COMPLETE;
+    if (read == CL_SUCCESS) {
+        clWaitForEvents(1, &done);
+        clGetEventInfo(done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL);
+    }
+    clFinish(e->queue);
+    if (write == CL_SUCCESS || status >= 0)
+        fprintf(stderr, "the child: write %d, read status %d\n", write, status);
+    return write != CL_SUCCESS && status < 0 ? 0 : 1;
+}
+
+TEST(fork_child_refused)
+{
+    GPU_ENV(e);
+    cl_int err;
+    int v[16];
+    for (int i = 0; i < 16; i++)
+        v[i] = i;
+    cl_mem x = clCreateBuffer(e.context, CL_MEM_COPY_HOST_PTR, sizeof v, v, &err);
+    CHECK_ERR(clEnqueueReadBuffer(e.queue, x, CL_TRUE, 0, sizeof v, v, 0, NULL, NULL), CL_SUCCESS);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0)
+        _exit(child_on_gpu(&e, x));
+    int status = 0;
+    CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the child: %s %d (SIGALRM: it hung)",
+          WIFSIGNALED(status) ? "signal" : "exit status", WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+    int got[16] = {0};
+    CHECK_ERR(clEnqueueReadBuffer(e.queue, x, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL), CL_SUCCESS);
+    CHECK(got[15] == 15, "the parent's buffer after the fork: %d", got[15]);
+    clReleaseMemObject(x);
     env_close(&e);
 }
 

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/assert.h"
 #include "base/settings.h"
@@ -31,8 +32,22 @@ cl_int mosaic_cuda_check(CUresult r, const char *call)
     return mosaic_cuda_cl_error(r);
 }
 
+/* CUDA gives a child of fork() nothing of what its parent had opened (nor the
+ * GPU's executor thread, which fork does not copy): there, every command on
+ * the GPU fails at once, rather than wait for a thread that is not there. */
+static bool forked_away(cuda_gpu *g)
+{
+    if (getpid() == g->pid)
+        return false;
+    if (mosaic_debugging(MOSAIC_DEBUG_DEVICE))
+        fprintf(stderr, "mosaic: GPU %u: this process is a child of fork(); CUDA cannot be used here\n", g->ordinal);
+    return true;
+}
+
 cl_int mosaic_cuda_enter(cuda_gpu *g)
 {
+    if (forked_away(g))
+        return CL_OUT_OF_RESOURCES;
     static __thread CUcontext current; /* what this thread made current last */
     if (current == g->context)
         return CL_SUCCESS;
@@ -263,6 +278,10 @@ static void *executor_main(void *arg)
 static void submit(cl_device_id device, cl_event command)
 {
     cuda_gpu *g = cuda_gpu_of(device);
+    if (forked_away(g)) { /* (and the parent's executor may have held g->lock at the fork) */
+        mosaic_command_complete(command, CL_OUT_OF_RESOURCES);
+        return;
+    }
     cuda_job *job = malloc(sizeof *job);
     if (!job) {
         mosaic_command_complete(command, CL_OUT_OF_HOST_MEMORY);
@@ -287,6 +306,7 @@ bool mosaic_cuda_init_device(cl_device_id device, unsigned ordinal)
     if (!g)
         return false;
     g->ordinal = ordinal;
+    g->pid = getpid();
     bool fine = CUDA_CALL(cuDeviceGet, &g->device, (int)ordinal) == CL_SUCCESS &&
                 CUDA_CALL(cuDevicePrimaryCtxRetain, &g->context, g->device) == CL_SUCCESS &&
                 mosaic_cuda_enter(g) == CL_SUCCESS &&

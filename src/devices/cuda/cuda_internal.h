@@ -4,6 +4,7 @@
 #define MOSAIC_CUDA_INTERNAL_H
 
 #include <pthread.h>
+#include <sys/types.h>
 
 #include "devices/cuda/cuda.h"
 #include "devices/cuda/cuda_driver.h"
@@ -24,6 +25,7 @@ typedef struct cuda_job {
  * wrote (docs/gpu.md, "How commands run"). */
 typedef struct cuda_gpu {
     unsigned ordinal;
+    pid_t pid;                  /* the process that opened it (not a child of fork()) */
     CUdevice device;
     CUcontext context;          /* the GPU's primary context */
     CUstream stream;            /* non-blocking: no implicit order with the legacy stream */

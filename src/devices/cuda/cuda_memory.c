@@ -140,6 +140,10 @@ static cl_int transfer(cl_event command)
 {
     cl_device_id device = command->queue->device;
     cuda_gpu *g = cuda_gpu_of(device);
+    /* a blocking transfer may run on the application's thread (run_inline) */
+    cl_int entered = mosaic_cuda_enter(g);
+    if (entered != CL_SUCCESS)
+        return entered;
     const mosaic_transfer *t = command->payload;
     const char *src = mosaic_endpoint_address(&t->src, device);
     char *dst = mosaic_endpoint_address(&t->dst, device);
@@ -201,6 +205,9 @@ cl_int mosaic_cuda_fill(cl_event command)
 {
     cl_device_id device = command->queue->device;
     cuda_gpu *g = cuda_gpu_of(device);
+    cl_int entered = mosaic_cuda_enter(g);
+    if (entered != CL_SUCCESS)
+        return entered;
     const mosaic_fill *f = command->payload;
     CUdeviceptr at = device_address(mosaic_mem_storage_on(f->mem, device)->address) + f->offset;
     CUresult r;
@@ -226,7 +233,8 @@ cl_int mosaic_cuda_map(cl_event command)
     if (m->flags & CL_MAP_WRITE_INVALIDATE_REGION || m->size == 0)
         return CL_SUCCESS; /* what was there need not be seen */
     const char *from = mosaic_mem_storage_on(m->mem, device)->address + m->offset;
-    return CUDA_CALL(cuMemcpyDtoH, m->pointer, device_address(from), m->size);
+    cl_int err = mosaic_cuda_enter(cuda_gpu_of(device));
+    return err != CL_SUCCESS ? err : CUDA_CALL(cuMemcpyDtoH, m->pointer, device_address(from), m->size);
 }
 
 cl_int mosaic_cuda_unmap(cl_event command)
@@ -236,5 +244,6 @@ cl_int mosaic_cuda_unmap(cl_event command)
     if (!(m->flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) || m->size == 0)
         return CL_SUCCESS; /* read only: the GPU's bytes are as they were */
     char *to = mosaic_mem_storage_on(m->mem, device)->address + m->offset;
-    return CUDA_CALL(cuMemcpyHtoD, device_address(to), m->pointer, m->size);
+    cl_int err = mosaic_cuda_enter(cuda_gpu_of(device));
+    return err != CL_SUCCESS ? err : CUDA_CALL(cuMemcpyHtoD, device_address(to), m->pointer, m->size);
 }
