@@ -13,33 +13,24 @@ static size_t local_linear(void)
 
 static size_t group_items(void) { return get_local_size(0) * get_local_size(1) * get_local_size(2); }
 
+/* element i of the group's copy: to[TO] = from[FROM] */
+#define COPY(TO, FROM)                                                                              \
+    {                                                                                               \
+        for (size_t i = local_linear(); i < n; i += group_items())                                  \
+            to[TO] = from[FROM];                                                                    \
+        return e;                                                                                   \
+    }
 #define COPIES(T)                                                                                   \
     OVLD event_t async_work_group_copy(__local T *to, const __global T *from, size_t n, event_t e)  \
-    {                                                                                               \
-        for (size_t i = local_linear(); i < n; i += group_items())                                  \
-            to[i] = from[i];                                                                        \
-        return e;                                                                                   \
-    }                                                                                               \
+    COPY(i, i)                                                                                      \
     OVLD event_t async_work_group_copy(__global T *to, const __local T *from, size_t n, event_t e)  \
-    {                                                                                               \
-        for (size_t i = local_linear(); i < n; i += group_items())                                  \
-            to[i] = from[i];                                                                        \
-        return e;                                                                                   \
-    }                                                                                               \
+    COPY(i, i)                                                                                      \
     OVLD event_t async_work_group_strided_copy(__local T *to, const __global T *from, size_t n,     \
                                                size_t stride, event_t e)                            \
-    {                                                                                               \
-        for (size_t i = local_linear(); i < n; i += group_items())                                  \
-            to[i] = from[i * stride];                                                               \
-        return e;                                                                                   \
-    }                                                                                               \
+    COPY(i, i * stride)                                                                             \
     OVLD event_t async_work_group_strided_copy(__global T *to, const __local T *from, size_t n,     \
                                                size_t stride, event_t e)                            \
-    {                                                                                               \
-        for (size_t i = local_linear(); i < n; i += group_items())                                  \
-            to[i * stride] = from[i];                                                               \
-        return e;                                                                                   \
-    }                                                                                               \
+    COPY(i * stride, i)                                                                             \
     OVLD void prefetch(const __global T *p, size_t n) {}
 
 COPIES(char3)

@@ -45,6 +45,18 @@ static bool start(mosaic_serial *s)
     return s->started;
 }
 
+bool mosaic_serial_init(mosaic_serial *s, const char *name)
+{
+    *s = (mosaic_serial){ .name = name };
+    if (pthread_mutex_init(&s->lock, NULL) != 0)
+        return false;
+    if (pthread_cond_init(&s->ready, NULL) != 0) {
+        pthread_mutex_destroy(&s->lock);
+        return false;
+    }
+    return true;
+}
+
 bool mosaic_serial_post(mosaic_serial *s, void (*fn)(void *), void *data)
 {
     mosaic_serial_job *j = malloc(sizeof *j);

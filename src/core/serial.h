@@ -4,7 +4,7 @@
  * and drops the jobs the parent had queued (they run in the parent).
  *
  * The engine's callbacks run on one (engine.c), so do the copies between a
- * context's memories (coherence.c). */
+ * context's memories (coherence.c) and each GPU's commands (cuda_device.c). */
 #ifndef MOSAIC_CORE_SERIAL_H
 #define MOSAIC_CORE_SERIAL_H
 
@@ -22,6 +22,10 @@ typedef struct mosaic_serial {
 } mosaic_serial;
 
 #define MOSAIC_SERIAL_INIT(name) { (name), PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, NULL, false }
+
+/* For a queue that is not a static one (MOSAIC_SERIAL_INIT): false when its
+ * lock or condition cannot be made. */
+bool mosaic_serial_init(mosaic_serial *s, const char *name);
 
 /* Queues fn(data).  False, with nothing queued, when there is no memory for
  * the job or no thread to run it: the caller decides what then. */

@@ -255,48 +255,20 @@ static void run(cl_device_id device, cl_event command)
     mosaic_command_complete(command, status == CL_SUCCESS ? CL_COMPLETE : status);
 }
 
-static void *executor_main(void *arg)
+static void run_job(void *command)
 {
-    cl_device_id device = arg;
-    cuda_gpu *g = cuda_gpu_of(device);
-    for (;;) {
-        pthread_mutex_lock(&g->lock);
-        while (!g->head)
-            pthread_cond_wait(&g->wake, &g->lock);
-        cuda_job *job = g->head;
-        g->head = job->next;
-        if (!g->head)
-            g->tail = NULL;
-        pthread_mutex_unlock(&g->lock);
-        cl_event command = job->command;
-        free(job);
-        run(device, command);
-    }
-    return NULL;
+    run(((cl_event)command)->queue->device, command);
 }
 
 static void submit(cl_device_id device, cl_event command)
 {
     cuda_gpu *g = cuda_gpu_of(device);
-    if (forked_away(g)) { /* (and the parent's executor may have held g->lock at the fork) */
+    if (forked_away(g)) { /* (and the parent's executor may have held its queue's lock at the fork) */
         mosaic_command_complete(command, CL_OUT_OF_RESOURCES);
         return;
     }
-    cuda_job *job = malloc(sizeof *job);
-    if (!job) {
-        mosaic_command_complete(command, CL_OUT_OF_HOST_MEMORY);
-        return;
-    }
-    job->next = NULL;
-    job->command = command;
-    pthread_mutex_lock(&g->lock);
-    if (g->tail)
-        g->tail->next = job;
-    else
-        g->head = job;
-    g->tail = job;
-    pthread_cond_signal(&g->wake);
-    pthread_mutex_unlock(&g->lock);
+    if (!mosaic_serial_post(&g->executor, run_job, command))
+        mosaic_command_complete(command, CL_OUT_OF_RESOURCES); /* no memory, or no thread */
 }
 
 bool mosaic_cuda_init_device(cl_device_id device, unsigned ordinal)
@@ -320,10 +292,8 @@ bool mosaic_cuda_init_device(cl_device_id device, unsigned ordinal)
     }
     snprintf(g->sm, sizeof g->sm, "sm_%d%d", major, minor);
     g->sub_groups = major >= 7;
-    fine = fine && major >= 5 && pthread_mutex_init(&g->lock, NULL) == 0 && pthread_cond_init(&g->wake, NULL) == 0;
+    fine = fine && major >= 5 && mosaic_serial_init(&g->executor, "GPU executor");
     device->impl = g;
-    if (fine)
-        fine = pthread_create(&g->executor, NULL, executor_main, device) == 0;
     if (!fine) {
         if (mosaic_debugging(MOSAIC_DEBUG_DEVICE))
             fprintf(stderr, "mosaic: GPU %u left out: the driver refused its context or stream, or it is older "
@@ -332,7 +302,6 @@ bool mosaic_cuda_init_device(cl_device_id device, unsigned ordinal)
         free(g); /* the context and stream stay with the driver: the process is left with them */
         return false;
     }
-    pthread_detach(g->executor);
     describe(device);
     return true;
 }

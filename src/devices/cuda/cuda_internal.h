@@ -6,18 +6,13 @@
 #include <pthread.h>
 #include <sys/types.h>
 
+#include "core/serial.h"
 #include "devices/cuda/cuda.h"
 #include "devices/cuda/cuda_driver.h"
 
 /* The driver, opened once (mosaic_cuda_device_count) and never closed:
  * the process may exit while a GPU still runs a command. */
 extern mosaic_cuda_driver mosaic_cuda;
-
-/* A command waiting for the executor, in submission order. */
-typedef struct cuda_job {
-    struct cuda_job *next;
-    cl_event command;
-} cuda_job;
 
 /* One GPU (device->impl).  Its commands run one at a time on its executor
  * thread, each on `stream` and waited for before it completes: the engine
@@ -36,10 +31,7 @@ typedef struct cuda_gpu {
     bool sub_groups;            /* compute capability 7.0 or later: warps as sub-groups */
     char extensions[1024];      /* CL_DEVICE_EXTENSIONS */
     char clang_features[4096];  /* what the front end is told */
-    pthread_mutex_t lock;       /* guards jobs and closing */
-    pthread_cond_t wake;
-    cuda_job *head, *tail;
-    pthread_t executor;
+    mosaic_serial executor;     /* runs its commands one at a time (core/serial.h) */
 } cuda_gpu;
 
 static inline cuda_gpu *cuda_gpu_of(cl_device_id device)
