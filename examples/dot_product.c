@@ -18,14 +18,15 @@
  *
  * Integers keep the result exact, so it is compared with the host's sum for equality.
  * Prints "dot_product: OK (...)" and exits 0, or says what differed and exits 1;
- * exits 77 when there is no OpenCL device at all.
+ * exits 77 when there is no OpenCL device (of the type asked for).
  *
- *   usage: dot_product
+ *   usage: dot_product [cpu|gpu]     (without an argument: the first device of any type)
  */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define N (1 << 20)       /* elements in each vector */
 #define GROUPS 64         /* work-groups; each work-item adds N / (GROUPS * size) products first */
@@ -62,8 +63,8 @@ static const char source[] =
         }                                                                                    \
     } while (0)
 
-/* The first device of the first platform that has one. */
-static cl_device_id first_device(void)
+/* The first device of `type` of the first platform that has one. */
+static cl_device_id first_device(cl_device_type type)
 {
     cl_platform_id platforms[16];
     cl_uint count = 0;
@@ -71,17 +72,26 @@ static cl_device_id first_device(void)
         return NULL;
     for (cl_uint i = 0; i < count && i < 16; i++) {
         cl_device_id device;
-        if (clGetDeviceIDs(platforms[i], CL_DEVICE_TYPE_ALL, 1, &device, NULL) == CL_SUCCESS)
+        if (clGetDeviceIDs(platforms[i], type, 1, &device, NULL) == CL_SUCCESS)
             return device;
     }
     return NULL;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-    cl_device_id device = first_device();
+    cl_device_type type = CL_DEVICE_TYPE_ALL;
+    if (argc > 1 && !strcmp(argv[1], "cpu"))
+        type = CL_DEVICE_TYPE_CPU;
+    else if (argc > 1 && !strcmp(argv[1], "gpu"))
+        type = CL_DEVICE_TYPE_GPU;
+    else if (argc > 1) {
+        fprintf(stderr, "usage: dot_product [cpu|gpu]\n");
+        return 2;
+    }
+    cl_device_id device = first_device(type);
     if (!device) {
-        printf("dot_product: no OpenCL device found\n");
+        printf("dot_product: no OpenCL device%s%s found\n", argc > 1 ? " of type " : "", argc > 1 ? argv[1] : "");
         return 77;
     }
     char name[256] = "";
