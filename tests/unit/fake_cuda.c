@@ -273,18 +273,24 @@ static void *at(CUdeviceptr address)
 
 CUresult cuMemcpyHtoD(CUdeviceptr to, const void *from, size_t bytes)
 {
+    if (!in_context()) /* as the driver: a copy needs a current context */
+        return CUDA_ERROR_INVALID_CONTEXT;
     memcpy(at(to), from, bytes);
     return CUDA_SUCCESS;
 }
 
 CUresult cuMemcpyDtoH(void *to, CUdeviceptr from, size_t bytes)
 {
+    if (!in_context()) /* as the driver: a copy needs a current context */
+        return CUDA_ERROR_INVALID_CONTEXT;
     memcpy(to, at(from), bytes);
     return CUDA_SUCCESS;
 }
 
 CUresult cuMemcpyDtoD(CUdeviceptr to, CUdeviceptr from, size_t bytes)
 {
+    if (!in_context()) /* as the driver: a copy needs a current context */
+        return CUDA_ERROR_INVALID_CONTEXT;
     memmove(at(to), at(from), bytes);
     return CUDA_SUCCESS;
 }
@@ -311,6 +317,8 @@ CUresult cuMemcpyDtoDAsync(CUdeviceptr to, CUdeviceptr from, size_t bytes, CUstr
 CUresult cuMemsetD8Async(CUdeviceptr to, unsigned char value, size_t count, CUstream stream)
 {
     (void)stream;
+    if (!in_context())
+        return CUDA_ERROR_INVALID_CONTEXT;
     memset(at(to), value, count);
     return CUDA_SUCCESS;
 }
@@ -318,6 +326,8 @@ CUresult cuMemsetD8Async(CUdeviceptr to, unsigned char value, size_t count, CUst
 CUresult cuMemsetD32Async(CUdeviceptr to, unsigned int value, size_t count, CUstream stream)
 {
     (void)stream;
+    if (!in_context())
+        return CUDA_ERROR_INVALID_CONTEXT;
     unsigned int *words = at(to);
     for (size_t i = 0; i < count; i++)
         words[i] = value;

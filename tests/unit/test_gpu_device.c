@@ -16,6 +16,7 @@
 #include <CL/cl_ext.h>
 #include <stdbool.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1006,6 +1007,47 @@ TEST(fork_child_refused)
     int got[16] = {0};
     CHECK_ERR(clEnqueueReadBuffer(e.queue, x, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL), CL_SUCCESS);
     CHECK(got[15] == 15, "the parent's buffer after the fork: %d", got[15]);
+    clReleaseMemObject(x);
+    env_close(&e);
+}
+
+/* A blocking transfer runs on the application's thread: on a thread that
+ * never used the GPU, whose CUDA context is not current there until the op
+ * makes it so. */
+typedef struct other_thread_transfer {
+    gpu_env *e;
+    cl_mem x;
+    cl_int write, read, fill;
+    int got[16];
+} other_thread_transfer;
+
+static void *transfer_elsewhere(void *arg)
+{
+    other_thread_transfer *t = arg;
+    int v[16];
+    for (int i = 0; i < 16; i++)
+        v[i] = 100 + i;
+    t->write = clEnqueueWriteBuffer(t->e->queue, t->x, CL_TRUE, 0, sizeof v, v, 0, NULL, NULL);
+    int zero = 0;
+    t->fill = clEnqueueFillBuffer(t->e->queue, t->x, &zero, sizeof zero, 0, sizeof zero, 0, NULL, NULL);
+    t->read = clEnqueueReadBuffer(t->e->queue, t->x, CL_TRUE, 0, sizeof t->got, t->got, 0, NULL, NULL);
+    return NULL;
+}
+
+TEST(transfers_on_other_threads)
+{
+    GPU_ENV(e);
+    cl_int err;
+    cl_mem x = clCreateBuffer(e.context, CL_MEM_READ_WRITE, 16 * sizeof(int), NULL, &err);
+    other_thread_transfer t = {.e = &e, .x = x};
+    pthread_t thread;
+    CHECK(pthread_create(&thread, NULL, transfer_elsewhere, &t) == 0);
+    pthread_join(thread, NULL);
+    CHECK_ERR(t.write, CL_SUCCESS);
+    CHECK_ERR(t.fill, CL_SUCCESS);
+    CHECK_ERR(t.read, CL_SUCCESS);
+    CHECK(t.got[0] == 0 && t.got[1] == 101 && t.got[15] == 115, "read back %d %d %d", t.got[0], t.got[1],
+          t.got[15]);
     clReleaseMemObject(x);
     env_close(&e);
 }
