@@ -22,12 +22,8 @@
 
 static uint lane(void) { return __nvvm_read_ptx_sreg_laneid(); }
 
-static uint local_linear(void)
-{
-    return ((uint)__nvvm_read_ptx_sreg_tid_z() * (uint)__nvvm_read_ptx_sreg_ntid_y() +
-            (uint)__nvvm_read_ptx_sreg_tid_y()) * (uint)__nvvm_read_ptx_sreg_ntid_x() +
-           (uint)__nvvm_read_ptx_sreg_tid_x();
-}
+/* (get_local_linear_id is workitem.cl's: the block's thread in x-fastest order) */
+static uint local_linear(void) { return (uint)get_local_linear_id(); }
 
 static uint block_items(void)
 {
@@ -250,8 +246,14 @@ OVLD int sub_group_any(int predicate) { return __nvvm_vote_any_sync(members(), p
 
 /* ---- cl_khr_subgroup_non_uniform_vote ------------------------------------------- */
 OVLD SET_DEPENDENT int sub_group_elect(void) { return lane() == (uint)__builtin_ctz(active()); }
-OVLD SET_DEPENDENT int sub_group_non_uniform_all(int predicate) { return __nvvm_vote_all_sync(active(), predicate != 0); }
-OVLD SET_DEPENDENT int sub_group_non_uniform_any(int predicate) { return __nvvm_vote_any_sync(active(), predicate != 0); }
+OVLD SET_DEPENDENT int sub_group_non_uniform_all(int predicate)
+{
+    return __nvvm_vote_all_sync(active(), predicate != 0);
+}
+OVLD SET_DEPENDENT int sub_group_non_uniform_any(int predicate)
+{
+    return __nvvm_vote_any_sync(active(), predicate != 0);
+}
 
 /* ---- cl_khr_subgroup_ballot ------------------------------------------------------ */
 #define NON_UNIFORM_BROADCASTS(T)                                                                   \
@@ -275,7 +277,10 @@ OVLD SET_DEPENDENT int sub_group_non_uniform_any(int predicate) { return __nvvm_
 SCALAR_TYPES(BROADCAST_FIRST, _)
 
 /* A ballot's bits are sub-group local ids; a warp's fit in .x. */
-OVLD SET_DEPENDENT uint4 sub_group_ballot(int predicate) { return (uint4)(__nvvm_vote_ballot_sync(active(), predicate != 0), 0, 0, 0); }
+OVLD SET_DEPENDENT uint4 sub_group_ballot(int predicate)
+{
+    return (uint4)(__nvvm_vote_ballot_sync(active(), predicate != 0), 0, 0, 0);
+}
 OVLD int sub_group_inverse_ballot(uint4 value) { return (value.x >> lane()) & 1; }
 OVLD int sub_group_ballot_bit_extract(uint4 value, uint index) { return (value[(index >> 5) & 3] >> (index & 31)) & 1; }
 /* only the bits of sub-group local ids count: those of the dispatch's

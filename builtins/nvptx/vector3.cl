@@ -6,17 +6,12 @@
  * do without. */
 #include "../builtins.h"
 
-static size_t local_linear(void)
-{
-    return (get_local_id(2) * get_local_size(1) + get_local_id(1)) * get_local_size(0) + get_local_id(0);
-}
-
 static size_t group_items(void) { return get_local_size(0) * get_local_size(1) * get_local_size(2); }
 
 /* element i of the group's copy: to[TO] = from[FROM] */
 #define COPY(TO, FROM)                                                                              \
     {                                                                                               \
-        for (size_t i = local_linear(); i < n; i += group_items())                                  \
+        for (size_t i = get_local_linear_id(); i < n; i += group_items())                           \
             to[TO] = from[FROM];                                                                    \
         return e;                                                                                   \
     }
