@@ -190,6 +190,14 @@ static size_t arg_size(uint32_t d)
     return ((size_t)MOSAIC_PRINTF_BYTES(d) * MOSAIC_PRINTF_COUNT(d) + 7) / 8 * 8;
 }
 
+size_t mosaic_printf_packed_size(const uint32_t *desc, uint32_t nargs)
+{
+    size_t bytes = 0;
+    for (uint32_t i = 0; i < nargs; i++)
+        bytes += arg_size(desc[i]);
+    return bytes;
+}
+
 bool mosaic_printf_format(mosaic_strbuf *o, const char *f, const unsigned char *args, const uint32_t *desc,
                           uint32_t nargs, const mosaic_printf_memory *memory)
 {

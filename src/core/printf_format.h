@@ -6,6 +6,7 @@
 #define MOSAIC_CORE_PRINTF_FORMAT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "base/strbuf.h"
@@ -16,6 +17,10 @@
 typedef struct mosaic_printf_memory {
     const char *(*string_at)(const struct mosaic_printf_memory *memory, uint64_t address);
 } mosaic_printf_memory;
+
+/* The bytes the compiler packs arguments so described into (each at a
+ * multiple of 8). */
+size_t mosaic_printf_packed_size(const uint32_t *desc, uint32_t nargs);
 
 /* Appends the call's text to o.  memory is NULL where arguments' addresses
  * are host addresses (the CPU).  False when the format does not fit the

@@ -108,15 +108,8 @@ static const char *string_at(const mosaic_printf_memory *memory, uint64_t addres
 
 /* ---- the flush --------------------------------------------------------------------- */
 
-static size_t packed_bytes(const uint32_t *desc, uint32_t nargs)
-{
-    size_t bytes = 0;
-    for (uint32_t i = 0; i < nargs; i++)
-        bytes += ((size_t)MOSAIC_PRINTF_BYTES(desc[i]) * MOSAIC_PRINTF_COUNT(desc[i]) + 7) / 8 * 8;
-    return bytes;
-}
-
-/* Formats the records in records[0 .. n) into out. */
+/* Formats the records in records[0 .. n) into out.  records is malloc's, and
+ * each record starts at a multiple of 8, so its descriptors are aligned. */
 static void format_records(const unsigned char *records, size_t n, string_reader *reader, mosaic_strbuf *out)
 {
     size_t at = 0;
@@ -130,15 +123,12 @@ static void format_records(const unsigned char *records, size_t n, string_reader
         size_t descs = ((size_t)nargs * 4 + 7) / 8 * 8;
         if (size < 16 || size % 8 || size > n - at || descs > size - 16)
             return;
-        uint32_t *desc = malloc(nargs ? nargs * sizeof *desc : 1); /* aligned, as the formatter reads it */
-        if (!desc)
-            return;
-        memcpy(desc, rec + 16, (size_t)nargs * 4);
-        const char *text = packed_bytes(desc, nargs) <= size - 16 - descs ? string_at(&reader->memory, format) : NULL;
+        const uint32_t *desc = (const void *)(rec + 16);
+        const char *text =
+            mosaic_printf_packed_size(desc, nargs) <= size - 16 - descs ? string_at(&reader->memory, format) : NULL;
         size_t start = out->len;
         if (text && !mosaic_printf_format(out, text, rec + 16 + descs, desc, nargs, &reader->memory))
             mosaic_strbuf_truncate(out, start); /* nothing of a call that does not fit its format */
-        free(desc);
         at += size;
     }
 }
