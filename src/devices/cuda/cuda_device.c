@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "base/assert.h"
 #include "base/settings.h"
@@ -34,10 +33,16 @@ cl_int mosaic_cuda_check(CUresult r, const char *call)
 
 /* CUDA gives a child of fork() nothing of what its parent had opened (nor the
  * GPU's executor thread, which fork does not copy): there, every command on
- * the GPU fails at once, rather than wait for a thread that is not there. */
+ * the GPU fails at once, rather than wait for a thread that is not there.
+ * A handler of fork() says so (registered when the driver is opened): no
+ * system call on each op. */
+static bool in_forked_child;
+
+static void note_forked_child(void) { in_forked_child = true; }
+
 static bool forked_away(cuda_gpu *g)
 {
-    if (getpid() == g->pid)
+    if (!in_forked_child)
         return false;
     if (mosaic_debugging(MOSAIC_DEBUG_DEVICE))
         fprintf(stderr, "mosaic: GPU %u: this process is a child of fork(); CUDA cannot be used here\n", g->ordinal);
@@ -82,6 +87,7 @@ static void open_driver(void)
             fprintf(stderr, "mosaic: GPU: none offered: %s\n", why);
         return;
     }
+    pthread_atfork(NULL, NULL, note_forked_child);
     int count = 0;
     if (CUDA_CALL(cuDeviceGetCount, &count) != CL_SUCCESS || count < 0)
         count = 0;
@@ -278,7 +284,6 @@ bool mosaic_cuda_init_device(cl_device_id device, unsigned ordinal)
     if (!g)
         return false;
     g->ordinal = ordinal;
-    g->pid = getpid();
     bool fine = CUDA_CALL(cuDeviceGet, &g->device, (int)ordinal) == CL_SUCCESS &&
                 CUDA_CALL(cuDevicePrimaryCtxRetain, &g->context, g->device) == CL_SUCCESS &&
                 mosaic_cuda_enter(g) == CL_SUCCESS &&

@@ -4,7 +4,6 @@
 #define MOSAIC_CUDA_INTERNAL_H
 
 #include <pthread.h>
-#include <sys/types.h>
 
 #include "core/serial.h"
 #include "devices/cuda/cuda.h"
@@ -20,7 +19,6 @@ extern mosaic_cuda_driver mosaic_cuda;
  * wrote (docs/gpu.md, "How commands run"). */
 typedef struct cuda_gpu {
     unsigned ordinal;
-    pid_t pid;                  /* the process that opened it (not a child of fork()) */
     CUdevice device;
     CUcontext context;          /* the GPU's primary context */
     CUstream stream;            /* non-blocking: no implicit order with the legacy stream */
