@@ -321,7 +321,11 @@ struct mosaic_device_ops {
     /* ---- commands ---- */
 
     /* Starts a command whose dependencies are all complete: a kernel
-     * (run NULL, payload mosaic_ndrange) or any command with a run.  The
+     * (run NULL, payload mosaic_ndrange) or any command with a run.  On a
+     * device that runs_in_submission_order (objects.h) one dependency may
+     * still be incomplete: the command before it on its in-order queue,
+     * which was submitted to this device already; the device runs it after
+     * that one and completes it after that one completes.  The
      * device must call mosaic_command_complete(command, status) exactly
      * once, from any thread, with no engine lock held, possibly before
      * submit returns; it may call mosaic_command_running first (the

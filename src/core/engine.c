@@ -19,6 +19,7 @@
 #include "core/trace.h"
 #include "core/util.h"
 #include "base/assert.h"
+#include "base/settings.h"
 
 #include <sched.h>
 #include <stdlib.h>
@@ -462,7 +463,17 @@ static void start_with_memory(cl_event e)
     }
     cl_device_id device = e->queue->device;
     MOSAIC_ASSERT(!mosaic_engine_lock_held()); /* devices take their own locks: never under graph_lock */
+    if (!device->runs_in_submission_order) {
+        device->ops->submit(device, e);
+        return;
+    }
+    /* The device has it once submit returns: a command enqueued after it
+     * may be submitted behind it (follows_on_device_locked).  The hold
+     * keeps e while the flag is set: the device may complete it first. */
+    mosaic_retain_internal(e);
     device->ops->submit(device, e);
+    __atomic_store_n(&e->handed_over, true, __ATOMIC_RELEASE);
+    mosaic_release_internal(e);
 }
 
 /* After the copy thread moved a command's buffers (core/coherence.h). */
@@ -500,6 +511,21 @@ static void run_here(cl_event e)
     mosaic_command_complete(e, err != CL_SUCCESS ? err : e->run(e));
 }
 
+/* Under graph_lock: may `next`, enqueued after `prev` on an in-order queue,
+ * be submitted before prev completes?  Yes when their device runs commands
+ * in the order it is given them (a GPU's stream) and has prev already, and
+ * next is a command that device runs: a marker is the engine's to
+ * complete, and must wait.  The edge is not needed then; the device's order
+ * keeps the queue's (an in-order edge carries no failure). */
+static bool follows_on_device_locked(cl_event prev, cl_event next)
+{
+    MOSAIC_ASSERT(mosaic_mutex_held(&graph_lock));
+    MOSAIC_ASSERT(prev->queue == next->queue);
+    return next->queue->device->runs_in_submission_order && prev->status > CL_COMPLETE &&
+           __atomic_load_n(&prev->handed_over, __ATOMIC_ACQUIRE) &&
+           (next->run || next->command_type == CL_COMMAND_NDRANGE_KERNEL || next->command_type == CL_COMMAND_TASK);
+}
+
 enum {
     AFTER_ALL_PENDING = 1, /* marker/barrier without a wait list */
     BECOMES_BARRIER = 2,   /* later commands of the queue wait for this one */
@@ -517,7 +543,8 @@ static cl_int enqueue(cl_event cmd, cl_uint num_events, const cl_event *wait_lis
     bool in_order = !(q->properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE); /* guarded: clSetCommandQueueProperty */
     for (cl_uint i = 0; i < num_events && ok; i++)
         ok = add_edge_locked(wait_list[i], cmd, true);
-    if (ok && in_order && q->last_command)
+    bool behind_on_device = ok && in_order && q->last_command && follows_on_device_locked(q->last_command, cmd);
+    if (ok && in_order && q->last_command && !behind_on_device)
         ok = add_edge_locked(q->last_command, cmd, false);
     if (ok && q->last_barrier)
         ok = add_edge_locked(q->last_barrier, cmd, false);
@@ -546,7 +573,7 @@ static cl_int enqueue(cl_event cmd, cl_uint num_events, const cl_event *wait_lis
     pthread_mutex_unlock(&graph_lock);
 
     if (ready) {
-        if (blocking && cmd->run_inline && cmd->run)
+        if (blocking && cmd->run_inline && cmd->run && !behind_on_device) /* (else it would complete first) */
             run_here(cmd);
         else
             start_command(cmd);
@@ -589,6 +616,8 @@ cl_int mosaic_event_status(cl_event e)
 
 /* ---- waiting -------------------------------------------------------------- */
 
+enum { GPU_SPIN_FACTOR = 20 }; /* MOSAIC_SPIN_US times this for a GPU's command (docs/settings.md) */
+
 static bool event_settled(const void *e)
 {
     return __atomic_load_n(&((const struct _cl_event *)e)->settled, __ATOMIC_ACQUIRE);
@@ -600,8 +629,14 @@ static cl_int wait_on_event(cl_event e)
      * condition.  `settled` is stored after the final status and the
      * payload's cleanup (after_complete), so once the spin sees it the
      * results are visible and the lock is not needed: taking it would wait
-     * for the completing thread's bookkeeping, a futex round trip each way. */
-    if (!mosaic_spin_until(event_settled, e)) {
+     * for the completing thread's bookkeeping, a futex round trip each way.
+     * A GPU's commands (a device that runs_in_submission_order) are waited
+     * for longer: kernels of a tenth of a millisecond are common there, and
+     * a sleeping host thread adds its wake-up to each. */
+    uint64_t spin = (uint64_t)mosaic_settings()->spin_us * 1000u;
+    if (e->queue && e->queue->device->runs_in_submission_order)
+        spin *= GPU_SPIN_FACTOR;
+    if (!mosaic_spin_until_for(event_settled, e, spin)) {
         pthread_mutex_lock(&graph_lock);
         __atomic_add_fetch(&e->sleepers, 1, __ATOMIC_SEQ_CST);
         while (!__atomic_load_n(&e->settled, __ATOMIC_SEQ_CST))

@@ -115,6 +115,9 @@ struct _cl_device_id {
     cl_device_id mem_domain; /* the device whose memory this one uses (mosaic_device_mem_domain):
                                 describe sets it (a root device: itself); a sub-device, a copy of
                                 its parent's description, keeps its parent's.  NULL: its own */
+    bool runs_in_submission_order; /* its commands run one after another in the order submitted (a
+                                      GPU's stream): the engine may submit an in-order queue's
+                                      command while the one before it still runs (engine.c) */
 
     /* What the device reports; filled by the device at start-up. */
     cl_version version;                /* CL_DEVICE_NUMERIC_VERSION (3.0 or 3.1); CL_DEVICE_VERSION says it */
@@ -393,6 +396,8 @@ struct _cl_event {
     void *owner;                     /* a payload that is another object's (a command buffer's, for
                                         its replays): that object, which cleanup releases */
     bool run_inline;                 /* blocking command: may run on the enqueuing thread */
+    bool handed_over;                /* (atomic) its device's submit returned; only set on a device
+                                        that runs_in_submission_order */
     /* MOSAIC_TRACE (core/trace.c): the command's number in the timeline (0:
      * not traced) and its lane on its queue's track (-1: none yet; the
      * engine lock guards it). */

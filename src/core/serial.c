@@ -12,15 +12,22 @@ struct mosaic_serial_job {
     void *data;
 };
 
+static bool has_job(const void *arg)
+{
+    return __atomic_load_n(&((const mosaic_serial *)arg)->head, __ATOMIC_ACQUIRE) != NULL;
+}
+
 static void *serial_main(void *arg)
 {
     mosaic_serial *s = arg;
     for (;;) {
+        if (s->spins)
+            mosaic_spin_until(has_job, s);
         pthread_mutex_lock(&s->lock);
         while (!s->head)
             pthread_cond_wait(&s->ready, &s->lock);
         mosaic_serial_job *j = s->head;
-        s->head = j->next;
+        __atomic_store_n(&s->head, j->next, __ATOMIC_RELAXED); /* (has_job reads it unlocked) */
         if (!s->head)
             s->tail = NULL;
         pthread_mutex_unlock(&s->lock);
@@ -45,9 +52,9 @@ static bool start(mosaic_serial *s)
     return s->started;
 }
 
-bool mosaic_serial_init(mosaic_serial *s, const char *name)
+bool mosaic_serial_init(mosaic_serial *s, const char *name, bool spins)
 {
-    *s = (mosaic_serial){ .name = name };
+    *s = (mosaic_serial){ .name = name, .spins = spins };
     if (pthread_mutex_init(&s->lock, NULL) != 0)
         return false;
     if (pthread_cond_init(&s->ready, NULL) != 0) {
@@ -72,7 +79,7 @@ bool mosaic_serial_post(mosaic_serial *s, void (*fn)(void *), void *data)
     if (s->tail)
         s->tail->next = j;
     else
-        s->head = j;
+        __atomic_store_n(&s->head, j, __ATOMIC_RELEASE);
     s->tail = j;
     pthread_cond_signal(&s->ready);
     pthread_mutex_unlock(&s->lock);

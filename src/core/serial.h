@@ -19,13 +19,16 @@ typedef struct mosaic_serial {
     pthread_cond_t ready;
     mosaic_serial_job *head, *tail; /* under lock */
     bool started;                   /* under lock */
+    bool spins;                     /* its thread spins MOSAIC_SPIN_US for the next job before it sleeps */
 } mosaic_serial;
 
-#define MOSAIC_SERIAL_INIT(name) { (name), PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, NULL, false }
+#define MOSAIC_SERIAL_INIT(name) { (name), PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, NULL, false, false }
 
 /* For a queue that is not a static one (MOSAIC_SERIAL_INIT): false when its
- * lock or condition cannot be made. */
-bool mosaic_serial_init(mosaic_serial *s, const char *name);
+ * lock or condition cannot be made.  `spins`: for a queue on the path of
+ * short commands (a GPU's), whose next job often comes within microseconds
+ * and should not wait for the thread's wake-up. */
+bool mosaic_serial_init(mosaic_serial *s, const char *name, bool spins);
 
 /* Queues fn(data).  False, with nothing queued, when there is no memory for
  * the job or no thread to run it: the caller decides what then. */

@@ -49,7 +49,11 @@ uint64_t mosaic_now_resolution_ns(void)
 
 bool mosaic_spin_until(bool (*done)(const void *arg), const void *arg)
 {
-    uint64_t limit = (uint64_t)mosaic_settings()->spin_us * 1000u;
+    return mosaic_spin_until_for(done, arg, (uint64_t)mosaic_settings()->spin_us * 1000u);
+}
+
+bool mosaic_spin_until_for(bool (*done)(const void *arg), const void *arg, uint64_t limit)
+{
     if (!limit)
         return done(arg);
     uint64_t now = mosaic_now_ns(), end = now + limit, yield_at = now + SPIN_YIELD_NS;

@@ -31,6 +31,8 @@ uint64_t mosaic_now_resolution_ns(void);
  * waits for may have been woken onto this CPU, and would otherwise wait for
  * the whole spin. */
 bool mosaic_spin_until(bool (*done)(const void *arg), const void *arg);
+/* The same for limit nanoseconds (0: one test). */
+bool mosaic_spin_until_for(bool (*done)(const void *arg), const void *arg, uint64_t limit);
 
 /* Initialises a mutex that spins a little before it sleeps: for locks that
  * a host thread and a worker take in turn for a few hundred nanoseconds

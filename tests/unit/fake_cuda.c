@@ -6,7 +6,8 @@
  * with the attributes of a Hopper-class part; device memory is malloc's
  * (the device address is the host pointer) and copies are memcpy; streams
  * and events are done the moment work is given to them; a module is any
- * text that starts as PTX does, and kernels cannot run.  It stands for a
+ * text that starts as PTX does, and kernels cannot run, but for stall*
+ * kernels, which keep the stream busy for a while and do nothing.  It stands for a
  * CUDA 13.0 driver: cuGetProcAddress gives the CUDA 12.0 cuCtxSynchronize
  * to a caller that asks for 12.0, and CUDA 13's, which takes a context and
  * here always fails, to one that asks for 13.0.
@@ -26,6 +27,7 @@
 #define _GNU_SOURCE
 #include "devices/cuda/cuda_driver.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdbool.h>
@@ -421,19 +423,70 @@ CUresult cuFuncSetAttribute(CUfunction function, CUfunction_attribute attribute,
     return function ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
 }
 
+/* A kernel named stall* "runs" for STALL_MS: its launch succeeds, and the
+ * stream's events and synchronisations wait until it would have ended (the
+ * tests of commands in flight on the stream); it does nothing. */
+enum { STALL_MS = 100 };
+static bool stall_kernel(CUfunction function)
+{
+    return function && strncmp((const char *)function, "stall", 5) == 0;
+}
+static void stream_busy_for(CUstream stream, double ms);
+
 CUresult cuLaunchKernel(CUfunction function, unsigned int grid_x, unsigned int grid_y, unsigned int grid_z,
                         unsigned int block_x, unsigned int block_y, unsigned int block_z, unsigned int shared_bytes,
                         CUstream stream, void **arguments, void **extra)
 {
-    (void)function, (void)grid_x, (void)grid_y, (void)grid_z, (void)block_x, (void)block_y, (void)block_z;
-    (void)shared_bytes, (void)stream, (void)arguments, (void)extra;
-    return CUDA_ERROR_NOT_SUPPORTED; /* there is nothing to run PTX on */
+    (void)grid_x, (void)grid_y, (void)grid_z, (void)block_x, (void)block_y, (void)block_z;
+    (void)shared_bytes, (void)arguments, (void)extra;
+    if (!stall_kernel(function))
+        return CUDA_ERROR_NOT_SUPPORTED; /* there is nothing to run PTX on */
+    stream_busy_for(stream, STALL_MS);
+    return CUDA_SUCCESS;
 }
 
-/* ---- streams and events: all work is done when it is given ----------------- */
+/* ---- streams and events: all work is done when it is given, but a stall --------- */
 struct CUstream_st {
     unsigned int flags;
+    double busy_until; /* milliseconds of CLOCK_MONOTONIC: until then a stall kernel "runs" */
 };
+
+static double now_ms(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)now.tv_sec * 1e3 + (double)now.tv_nsec * 1e-6;
+}
+
+/* A stall kernel's end: STALL_MS after the stream's work before it ends. */
+/* The executor queues work while the completer waits for it: busy_until
+ * is read and written under this lock. */
+static pthread_mutex_t stream_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static double busy_until(CUstream stream)
+{
+    pthread_mutex_lock(&stream_lock);
+    double t = stream->busy_until;
+    pthread_mutex_unlock(&stream_lock);
+    return t;
+}
+
+static void stream_busy_for(CUstream stream, double ms)
+{
+    pthread_mutex_lock(&stream_lock);
+    double now = now_ms();
+    stream->busy_until = (now > stream->busy_until ? now : stream->busy_until) + ms;
+    pthread_mutex_unlock(&stream_lock);
+}
+
+static void sleep_until(double ms)
+{
+    double left = ms - now_ms();
+    if (left > 0) {
+        struct timespec t = {(time_t)(left / 1e3), (long)((left - (double)(time_t)(left / 1e3) * 1e3) * 1e6)};
+        nanosleep(&t, NULL);
+    }
+}
 
 CUresult cuStreamCreate(CUstream *stream, unsigned int flags)
 {
@@ -441,7 +494,7 @@ CUresult cuStreamCreate(CUstream *stream, unsigned int flags)
         return CUDA_ERROR_INVALID_VALUE;
     if (!in_context())
         return CUDA_ERROR_INVALID_CONTEXT;
-    if (!(*stream = malloc(sizeof **stream)))
+    if (!(*stream = calloc(1, sizeof **stream)))
         return CUDA_ERROR_OUT_OF_MEMORY;
     (*stream)->flags = flags;
     return CUDA_SUCCESS;
@@ -457,14 +510,17 @@ CUresult cuStreamDestroy(CUstream stream)
 
 CUresult cuStreamSynchronize(CUstream stream)
 {
-    (void)stream;
+    if (!stream)
+        return CUDA_ERROR_INVALID_HANDLE;
+    sleep_until(busy_until(stream));
     return CUDA_SUCCESS;
 }
 
 CUresult cuStreamQuery(CUstream stream)
 {
-    (void)stream;
-    return CUDA_SUCCESS;
+    if (!stream)
+        return CUDA_ERROR_INVALID_HANDLE;
+    return now_ms() < busy_until(stream) ? CUDA_ERROR_NOT_READY : CUDA_SUCCESS;
 }
 
 CUresult cuStreamWaitEvent(CUstream stream, CUevent event, unsigned int flags)
@@ -486,6 +542,7 @@ struct CUevent_st {
     unsigned int flags;
     bool recorded;
     double milliseconds; /* CLOCK_MONOTONIC when recorded */
+    double ends;         /* when the stream's work before it ends */
 };
 
 CUresult cuEventCreate(CUevent *event, unsigned int flags)
@@ -513,21 +570,25 @@ CUresult cuEventRecord(CUevent event, CUstream stream)
     (void)stream;
     if (!event)
         return CUDA_ERROR_INVALID_HANDLE;
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    event->milliseconds = (double)now.tv_sec * 1e3 + (double)now.tv_nsec * 1e-6;
+    event->milliseconds = now_ms();
+    event->ends = stream ? busy_until(stream) : 0;
     event->recorded = true;
     return CUDA_SUCCESS;
 }
 
 CUresult cuEventSynchronize(CUevent event)
 {
-    return event ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+    if (!event)
+        return CUDA_ERROR_INVALID_HANDLE;
+    sleep_until(event->ends);
+    return CUDA_SUCCESS;
 }
 
 CUresult cuEventQuery(CUevent event)
 {
-    return event ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+    if (!event)
+        return CUDA_ERROR_INVALID_HANDLE;
+    return now_ms() < event->ends ? CUDA_ERROR_NOT_READY : CUDA_SUCCESS;
 }
 
 CUresult cuEventElapsedTime(float *milliseconds, CUevent start, CUevent end)

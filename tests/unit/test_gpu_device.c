@@ -1052,6 +1052,149 @@ TEST(transfers_on_other_threads)
     env_close(&e);
 }
 
+/* Commands in flight on the GPU's stream (cuda_device.c): the engine
+ * submits an in-order queue's next commands while a kernel still runs, and
+ * they complete after it, in the queue's order, with what it wrote.  A
+ * kernel named stall* keeps the fake driver's stream busy for 100 ms; on a
+ * GPU, stall runs a chain of some 67 million dependent steps. */
+static const char stall_source[] =
+    "kernel void stall(global uint *out, uint steps) {\n"
+    "    uint x = 1;\n"
+    "    for (uint i = 0; i < steps; i++) x = x * 1664525u + 1013904223u;\n"
+    "    out[0] = x;\n"
+    "}\n"
+    "kernel void stall_then(global uint *out) { out[1] = out[0] + 1; }\n";
+
+typedef struct completion_order {
+    pthread_mutex_t lock;
+    int order[8];
+    int count;
+} completion_order;
+
+static completion_order finished = {PTHREAD_MUTEX_INITIALIZER, {0}, 0};
+
+static void CL_CALLBACK note_completion(cl_event e, cl_int status, void *which)
+{
+    (void)e, (void)status;
+    pthread_mutex_lock(&finished.lock);
+    if (finished.count < 8)
+        finished.order[finished.count++] = (int)(intptr_t)which;
+    pthread_mutex_unlock(&finished.lock);
+}
+
+static cl_int event_status(cl_event e)
+{
+    cl_int status = 0;
+    clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL);
+    return status;
+}
+
+static cl_ulong profile(cl_event e, cl_profiling_info what)
+{
+    cl_ulong t = 0;
+    clGetEventProfilingInfo(e, what, sizeof t, &t, NULL);
+    return t;
+}
+
+TEST(commands_in_flight)
+{
+    NEED_GPU();
+    cl_int err;
+    gpu_env e;
+    e.context = clCreateContext(NULL, 1, &gpu, NULL, NULL, &err);
+    cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
+    e.queue = clCreateCommandQueueWithProperties(e.context, gpu, props, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    cl_program p = build(&e, stall_source, "", CL_SUCCESS);
+    cl_kernel stall = clCreateKernel(p, "stall", &err);
+    cl_kernel then = clCreateKernel(p, "stall_then", &err);
+    cl_mem out = clCreateBuffer(e.context, CL_MEM_READ_WRITE, 2 * sizeof(cl_uint), NULL, &err);
+    cl_uint steps = 1u << 26;
+    clSetKernelArg(stall, 0, sizeof out, &out);
+    clSetKernelArg(stall, 1, sizeof steps, &steps);
+    clSetKernelArg(then, 0, sizeof out, &out);
+
+    size_t one = 1;
+    cl_uint got[2] = {0, 0};
+    cl_event ev[3];
+    CHECK_ERR(clEnqueueNDRangeKernel(e.queue, stall, 1, NULL, &one, &one, 0, NULL, &ev[0]), CL_SUCCESS);
+    CHECK_ERR(clEnqueueNDRangeKernel(e.queue, then, 1, NULL, &one, &one, 0, NULL, &ev[1]), CL_SUCCESS);
+    CHECK_ERR(clEnqueueReadBuffer(e.queue, out, CL_FALSE, 0, sizeof got, got, 0, NULL, &ev[2]), CL_SUCCESS);
+    cl_int first = event_status(ev[0]), second = event_status(ev[1]), read = event_status(ev[2]);
+    CHECK(first > CL_COMPLETE, "the stalling kernel had ended already (%d)", first);
+    CHECK(second == CL_SUBMITTED || second == CL_RUNNING,
+          "the kernel after it was not submitted behind it (%d)", second);
+    CHECK(read == CL_SUBMITTED || read == CL_RUNNING, "the read after them was not submitted (%d)", read);
+    finished.count = 0;
+    for (int i = 0; i < 3; i++)
+        clSetEventCallback(ev[i], CL_COMPLETE, note_completion, (void *)(intptr_t)i);
+    CHECK_ERR(clWaitForEvents(3, ev), CL_SUCCESS);
+    for (int tries = 0; tries < 1000 && __atomic_load_n(&finished.count, __ATOMIC_ACQUIRE) < 3; tries++)
+        usleep(1000); /* (callbacks run on their own thread) */
+    pthread_mutex_lock(&finished.lock);
+    CHECK(finished.count == 3 && finished.order[0] == 0 && finished.order[1] == 1 && finished.order[2] == 2,
+          "%d commands completed, in the order %d %d %d", finished.count, finished.order[0], finished.order[1],
+          finished.order[2]);
+    pthread_mutex_unlock(&finished.lock);
+    for (int i = 0; i < 2; i++) {
+        cl_ulong end = profile(ev[i], CL_PROFILING_COMMAND_END);
+        cl_ulong next_start = profile(ev[i + 1], CL_PROFILING_COMMAND_START);
+        CHECK(next_start >= end, "command %d started %llu ns before the one before it ended", i + 1,
+              (unsigned long long)(end - next_start));
+    }
+    if (!fake) {
+        cl_uint want = 1;
+        for (cl_uint i = 0; i < steps; i++)
+            want = want * 1664525u + 1013904223u;
+        CHECK(got[0] == want && got[1] == want + 1, "read %u %u, want %u %u", got[0], got[1], want, want + 1);
+    }
+
+    /* a blocking read behind a kernel still running */
+    cl_uint again[2] = {0, 0};
+    CHECK_ERR(clEnqueueNDRangeKernel(e.queue, then, 1, NULL, &one, &one, 0, NULL, NULL), CL_SUCCESS);
+    CHECK_ERR(clEnqueueNDRangeKernel(e.queue, stall, 1, NULL, &one, &one, 0, NULL, NULL), CL_SUCCESS);
+    CHECK_ERR(clEnqueueReadBuffer(e.queue, out, CL_TRUE, 0, sizeof again, again, 0, NULL, NULL), CL_SUCCESS);
+    if (!fake)
+        CHECK(again[0] == got[0] && again[1] == got[1], "read %u %u after the second stall", again[0], again[1]);
+    for (int i = 0; i < 3; i++)
+        clReleaseEvent(ev[i]);
+    clReleaseMemObject(out);
+    clReleaseKernel(stall);
+    clReleaseKernel(then);
+    clReleaseProgram(p);
+    env_close(&e);
+}
+
+/* The local size the GPU picks when the application gives none
+ * (clGetKernelSuggestedLocalWorkSizeKHR asks the same choice): groups of
+ * 256 where the NDRange is large, smaller ones (down to 64) where groups of
+ * 256 would be fewer than two per compute unit. */
+TEST(chosen_local_size)
+{
+    GPU_ENV(e);
+    cl_program p = build(&e, "kernel void nothing(void) {}", "", CL_SUCCESS);
+    cl_int err;
+    cl_kernel k = clCreateKernel(p, "nothing", &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    cl_platform_id platform;
+    clGetDeviceInfo(gpu, CL_DEVICE_PLATFORM, sizeof platform, &platform, NULL);
+    clGetKernelSuggestedLocalWorkSizeKHR_fn suggest = (clGetKernelSuggestedLocalWorkSizeKHR_fn)
+        clGetExtensionFunctionAddressForPlatform(platform, "clGetKernelSuggestedLocalWorkSizeKHR");
+    CHECK(suggest != NULL, "no clGetKernelSuggestedLocalWorkSizeKHR");
+    cl_uint units = 0;
+    clGetDeviceInfo(gpu, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, NULL);
+    size_t large = (size_t)1 << 22, small = 64 * (size_t)units, local = 0;
+    if (suggest) {
+        CHECK_ERR(suggest(e.queue, k, 1, NULL, &large, &local), CL_SUCCESS);
+        CHECK(local == 256, "%zu work-items: groups of %zu", large, local);
+        CHECK_ERR(suggest(e.queue, k, 1, NULL, &small, &local), CL_SUCCESS);
+        CHECK(local == 64, "%zu work-items on %u compute units: groups of %zu", small, units, local);
+    }
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    env_close(&e);
+}
+
 int main(int argc, char **argv)
 {
     test_run(argc, argv);

@@ -3,16 +3,19 @@
  * each GPU reports (describe, from the driver's attributes), and the
  * executor thread that runs its commands.
  *
- * Commands run one at a time per GPU, in the order the engine submits them
- * (it submits a command only once everything it waits for is complete), on
- * the GPU's stream, and each is waited for before it completes: simple, and
- * every ordering rule of docs/events.md holds because completion means the
- * GPU is done.  Overlapping a command with the next is for later
+ * Commands run in the order the engine submits them, on the GPU's stream.
+ * The executor thread queues each; a kernel runs on while the executor
+ * goes on to the next command, which the engine may have submitted before
+ * the kernel completed (an in-order queue's next command: the device
+ * runs_in_submission_order).  The completer thread waits for each command
+ * to end, in the same order, and only then completes it: every ordering
+ * rule of docs/events.md holds because completion means the GPU is done
  * (docs/gpu.md, "How commands run").
  */
 #define _GNU_SOURCE
 #include "devices/cuda/cuda_internal.h"
 
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +24,7 @@
 #include "base/settings.h"
 #include "compiler/gpu/ptx.h"
 #include "core/engine.h"
+#include "core/util.h"
 
 mosaic_cuda_driver mosaic_cuda;
 
@@ -248,24 +252,159 @@ static void describe(cl_device_id device)
     device->compiler_target.max_constant_variables = (size_t)device->max_constant_buffer_size;
 }
 
-/* ---- the executor ------------------------------------------------------------------- */
+/* ---- the executor and the completer ------------------------------------------------ */
 
-/* Runs one command on the calling thread (the executor's) and completes it. */
-static void run(cl_device_id device, cl_event command)
+/* An event recorded on the stream after a kernel, for the completer to wait
+ * on: a spare one when there is one (creating one costs more than reusing). */
+static CUevent take_event(cuda_gpu *g)
 {
-    cuda_gpu *g = cuda_gpu_of(device);
-    mosaic_command_running(command);
+    CUevent e = NULL;
+    pthread_mutex_lock(&g->spare_lock);
+    if (g->num_spare)
+        e = g->spare[--g->num_spare];
+    pthread_mutex_unlock(&g->spare_lock);
+    if (!e && CUDA_CALL(cuEventCreate, &e, CU_EVENT_DISABLE_TIMING) != CL_SUCCESS)
+        e = NULL;
+    return e;
+}
+
+static void give_back_event(cuda_gpu *g, CUevent e)
+{
+    pthread_mutex_lock(&g->spare_lock);
+    if (g->num_spare == g->cap_spare) {
+        size_t cap = g->cap_spare ? 2 * g->cap_spare : 16;
+        CUevent *more = realloc(g->spare, cap * sizeof *more);
+        if (more) {
+            g->spare = more;
+            g->cap_spare = cap;
+        }
+    }
+    bool kept = g->num_spare < g->cap_spare;
+    if (kept)
+        g->spare[g->num_spare++] = e;
+    pthread_mutex_unlock(&g->spare_lock);
+    if (!kept)
+        CUDA_CALL(cuEventDestroy, e);
+}
+
+/* What the executor hands the completer for one command. */
+typedef struct completion {
+    cl_event command;
+    CUevent done;   /* recorded after a kernel still running; NULL: it has ended */
+    bool running;   /* mosaic_command_running was called */
+    cl_int status;
+} completion;
+
+/* On the completer: the commands before this one have completed, so this
+ * one runs on the GPU now (its profiling START), until its event. */
+static void complete_job(void *p)
+{
+    completion *c = p;
+    cuda_gpu *g = cuda_gpu_of(c->command->queue->device);
+    if (!c->running)
+        mosaic_command_running(c->command);
+    if (c->done) {
+        cl_int err = mosaic_cuda_enter(g);
+        if (err == CL_SUCCESS)
+            err = CUDA_CALL(cuEventSynchronize, c->done);
+        if (c->status == CL_SUCCESS)
+            c->status = err; /* (a fault in the kernel shows here) */
+        give_back_event(g, c->done);
+    }
+    mosaic_command_complete(c->command, c->status == CL_SUCCESS ? CL_COMPLETE : c->status);
+    free(c);
+    __atomic_fetch_sub(&g->unfinished, 1, __ATOMIC_RELEASE);
+}
+
+static bool all_finished(const void *g)
+{
+    return __atomic_load_n(&((const cuda_gpu *)g)->unfinished, __ATOMIC_ACQUIRE) == 0;
+}
+
+/* Until the completer has completed every command given to it: they have
+ * ended on the GPU, and their ends are told.  (It never waits for the
+ * executor: the issue lock, which the executor holds, is only tried.) */
+static void wait_for_the_rest(cuda_gpu *g)
+{
+    while (!mosaic_spin_until(all_finished, g))
+        sched_yield();
+}
+
+/* Completes a command the completer cannot be given (no memory): after the
+ * ones before it. */
+static void complete_after_the_rest(cuda_gpu *g, cl_event command, cl_int status)
+{
+    wait_for_the_rest(g);
+    mosaic_command_complete(command, status);
+}
+
+/* Queues one command on the stream and hands it to the completer; called
+ * with g->issue held (on the executor, or on the submitting thread: see
+ * submit).  A kernel runs on while the caller goes on; any other command (a
+ * copy to or from host memory, a map, a host function) is done when its op
+ * returns, once the kernels before it have ended. */
+static void run(cuda_gpu *g, cl_event command)
+{
+    completion *c = malloc(sizeof *c);
+    if (!c) {
+        complete_after_the_rest(g, command, CL_OUT_OF_HOST_MEMORY);
+        return;
+    }
+    *c = (completion){.command = command};
     cl_int status = mosaic_cuda_enter(g);
-    if (status == CL_SUCCESS)
-        status = command->run ? command->run(command) : mosaic_cuda_launch(command);
-    mosaic_command_complete(command, status == CL_SUCCESS ? CL_COMPLETE : status);
+    if (status == CL_SUCCESS && !command->run) {
+        bool in_flight = false;
+        status = mosaic_cuda_launch(command, &in_flight);
+        if (in_flight && (c->done = take_event(g)) != NULL &&
+            CUDA_CALL(cuEventRecord, c->done, g->stream) != CL_SUCCESS) {
+            give_back_event(g, c->done);
+            c->done = NULL;
+        }
+        if (in_flight && !c->done)
+            status = CUDA_CALL(cuStreamSynchronize, g->stream); /* no event: wait here */
+    } else if (status == CL_SUCCESS) {
+        /* the ops copy with calls that do not wait for the stream; and the
+         * command starts after the one before it has completed */
+        wait_for_the_rest(g);
+        c->running = true;
+        mosaic_command_running(command);
+        status = command->run(command);
+    }
+    c->status = status;
+    __atomic_fetch_add(&g->unfinished, 1, __ATOMIC_RELAXED);
+    if (!mosaic_serial_post(&g->completer, complete_job, c)) { /* no memory, or no thread */
+        __atomic_fetch_sub(&g->unfinished, 1, __ATOMIC_RELAXED);
+        if (c->done)
+            give_back_event(g, c->done);
+        free(c);
+        complete_after_the_rest(g, command, status == CL_SUCCESS ? CL_OUT_OF_RESOURCES : status);
+    }
 }
 
 static void run_job(void *command)
 {
-    run(((cl_event)command)->queue->device, command);
+    cuda_gpu *g = cuda_gpu_of(((cl_event)command)->queue->device);
+    pthread_mutex_lock(&g->issue);
+    run(g, command);
+    __atomic_fetch_sub(&g->queued, 1, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&g->issue);
 }
 
+/* A kernel that does not print only queues a launch: quick enough for the
+ * submitting thread (core/device.h: submit must not wait). */
+static bool quick(cl_event command)
+{
+    if (command->run)
+        return false;
+    const mosaic_ndrange *nd = command->payload;
+    return !mosaic_cuda_kernel_prints(nd);
+}
+
+/* A quick command is queued on the stream by the submitting thread itself
+ * when the GPU is idle: no hand-over to a thread that may be asleep, where
+ * the command's latency is all there is to save.  Anything else goes to
+ * the executor, in order: while the GPU is busy, the launches of a stream
+ * of commands are the executor's, and the enqueuing thread goes on. */
 static void submit(cl_device_id device, cl_event command)
 {
     cuda_gpu *g = cuda_gpu_of(device);
@@ -273,8 +412,20 @@ static void submit(cl_device_id device, cl_event command)
         mosaic_command_complete(command, CL_OUT_OF_RESOURCES);
         return;
     }
-    if (!mosaic_serial_post(&g->executor, run_job, command))
+    if (quick(command) && __atomic_load_n(&g->queued, __ATOMIC_ACQUIRE) == 0 && all_finished(g) &&
+        pthread_mutex_trylock(&g->issue) == 0) {
+        bool first = __atomic_load_n(&g->queued, __ATOMIC_ACQUIRE) == 0; /* (an executor job waits for issue) */
+        if (first)
+            run(g, command);
+        pthread_mutex_unlock(&g->issue);
+        if (first)
+            return;
+    }
+    __atomic_fetch_add(&g->queued, 1, __ATOMIC_ACQ_REL);
+    if (!mosaic_serial_post(&g->executor, run_job, command)) {
+        __atomic_fetch_sub(&g->queued, 1, __ATOMIC_RELEASE);
         mosaic_command_complete(command, CL_OUT_OF_RESOURCES); /* no memory, or no thread */
+    }
 }
 
 bool mosaic_cuda_init_device(cl_device_id device, unsigned ordinal)
@@ -297,7 +448,9 @@ bool mosaic_cuda_init_device(cl_device_id device, unsigned ordinal)
     }
     snprintf(g->sm, sizeof g->sm, "sm_%d%d", major, minor);
     g->sub_groups = major >= 7;
-    fine = fine && major >= 5 && mosaic_serial_init(&g->executor, "GPU executor");
+    fine = fine && major >= 5 && mosaic_serial_init(&g->executor, "GPU executor", true) &&
+           mosaic_serial_init(&g->completer, "GPU completer", true) &&
+           pthread_mutex_init(&g->spare_lock, NULL) == 0 && pthread_mutex_init(&g->issue, NULL) == 0;
     device->impl = g;
     if (!fine) {
         if (mosaic_debugging(MOSAIC_DEBUG_DEVICE))
@@ -308,6 +461,7 @@ bool mosaic_cuda_init_device(cl_device_id device, unsigned ordinal)
         return false;
     }
     describe(device);
+    device->runs_in_submission_order = true;
     return true;
 }
 

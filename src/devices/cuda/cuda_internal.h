@@ -13,10 +13,13 @@
  * the process may exit while a GPU still runs a command. */
 extern mosaic_cuda_driver mosaic_cuda;
 
-/* One GPU (device->impl).  Its commands run one at a time on its executor
- * thread, each on `stream` and waited for before it completes: the engine
- * has ordered them already, and the next command may use what this one
- * wrote (docs/gpu.md, "How commands run"). */
+/* One GPU (device->impl).  Its commands run in the order they are
+ * submitted, all on `stream`: the executor thread queues each, the
+ * completer thread waits for each to end and completes it.  Kernels run on
+ * while the executor goes on to the next command; the engine may submit an
+ * in-order queue's next command before this one completes
+ * (runs_in_submission_order), and the stream's order keeps the queue's
+ * (docs/gpu.md, "How commands run"). */
 typedef struct cuda_gpu {
     unsigned ordinal;
     CUdevice device;
@@ -29,7 +32,14 @@ typedef struct cuda_gpu {
     bool sub_groups;            /* compute capability 7.0 or later: warps as sub-groups */
     char extensions[1024];      /* CL_DEVICE_EXTENSIONS */
     char clang_features[4096];  /* what the front end is told */
-    mosaic_serial executor;     /* runs its commands one at a time (core/serial.h) */
+    pthread_mutex_t issue;      /* held while a command is queued on the stream: one at a time */
+    mosaic_serial executor;     /* queues commands on the stream, one at a time (core/serial.h) */
+    unsigned queued;            /* (atomic) commands given to the executor that it has not queued yet */
+    mosaic_serial completer;    /* waits for them to end, in the same order, and completes them */
+    unsigned unfinished;        /* (atomic) commands given to the completer that it has not completed */
+    pthread_mutex_t spare_lock; /* guards the spare events */
+    CUevent *spare;             /* events for the completer to wait on, ready for reuse */
+    size_t num_spare, cap_spare;
 } cuda_gpu;
 
 static inline cuda_gpu *cuda_gpu_of(cl_device_id device)
@@ -87,7 +97,13 @@ cl_int mosaic_cuda_finalize(cl_device_id device, const mosaic_bitcode *executabl
 size_t mosaic_cuda_preferred_multiple(cl_device_id device, const mosaic_kernel_info *kernel);
 void mosaic_cuda_choose_local_size(cl_device_id device, const mosaic_kernel_info *kernel, cl_uint work_dim,
                                    const size_t global[3], size_t max_group, size_t local[3]);
-/* Runs a launch (the command's payload, a mosaic_ndrange) and waits for it. */
-cl_int mosaic_cuda_launch(cl_event command);
+/* Queues a launch (the command's payload, a mosaic_ndrange) on the GPU's
+ * stream.  *in_flight: it may still run, and the caller waits for it;
+ * otherwise it has ended (a kernel that prints is waited for here, and its
+ * output written) or failed to start. */
+cl_int mosaic_cuda_launch(cl_event command, bool *in_flight);
+/* Does the launch's kernel print (and so wait for its end in
+ * mosaic_cuda_launch)? */
+bool mosaic_cuda_kernel_prints(const mosaic_ndrange *nd);
 
 #endif

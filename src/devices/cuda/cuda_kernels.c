@@ -183,12 +183,20 @@ static size_t divisor_at_most(size_t n, size_t limit)
 
 /* Up to 256 work-items a group (8 warps: room for several blocks on each
  * multiprocessor), the first dimension first so that neighbouring
- * work-items read neighbouring addresses. */
+ * work-items read neighbouring addresses.  A small NDRange gets smaller
+ * groups, down to 64 work-items, until there are two for each
+ * multiprocessor: 16384 work-items in groups of 256 would leave half of an
+ * H200's 132 idle. */
 void mosaic_cuda_choose_local_size(cl_device_id device, const mosaic_kernel_info *kernel, cl_uint work_dim,
                                    const size_t global[3], size_t max_group, size_t local[3])
 {
     (void)kernel;
     size_t budget = max_group < 256 ? max_group : 256;
+    size_t items;
+    if (__builtin_mul_overflow(global[0], global[1], &items) || __builtin_mul_overflow(items, global[2], &items))
+        items = SIZE_MAX;
+    while (budget > 64 && items / budget < 2 * (size_t)device->compute_units)
+        budget /= 2;
     for (cl_uint d = 0; d < 3; d++) {
         size_t limit = budget < device->max_work_item_sizes[d] ? budget : device->max_work_item_sizes[d];
         local[d] = d < work_dim ? divisor_at_most(global[d], limit) : 1;
@@ -267,8 +275,15 @@ static cl_int launch_part_run(cuda_gpu *g, gpu_module *m, CUfunction f, const mo
     return CL_SUCCESS;
 }
 
-cl_int mosaic_cuda_launch(cl_event command)
+bool mosaic_cuda_kernel_prints(const mosaic_ndrange *nd)
 {
+    const gpu_module *m = mosaic_executable_attached(nd->executable);
+    return m && m->printf_buffer.area;
+}
+
+cl_int mosaic_cuda_launch(cl_event command, bool *in_flight)
+{
+    *in_flight = false;
     cuda_gpu *g = cuda_gpu_of(command->queue->device);
     const mosaic_ndrange *nd = command->payload;
     const mosaic_executable *exe = nd->executable;
@@ -332,8 +347,13 @@ cl_int mosaic_cuda_launch(cl_event command)
         if (!empty)
             err = launch_part_run(g, m, f, nd, &p, shared, params);
     }
-    cl_int waited = CUDA_CALL(cuStreamSynchronize, g->stream);
-    if (waited == CL_SUCCESS && nd->total_groups) /* what the kernel printed, before the command completes */
+    /* A kernel that prints is waited for here: what it printed is written
+     * out before the command completes.  Any other runs on while the
+     * executor goes on (cuda_device.c). */
+    cl_int waited = CL_SUCCESS;
+    if (err == CL_SUCCESS && !m->printf_buffer.area)
+        *in_flight = nd->total_groups != 0;
+    else if ((waited = CUDA_CALL(cuStreamSynchronize, g->stream)) == CL_SUCCESS && nd->total_groups)
         waited = mosaic_cuda_printf_flush(&m->printf_buffer);
     if (params != small_params)
         free(params);
