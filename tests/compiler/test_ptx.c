@@ -144,6 +144,42 @@ TEST(constant_is_global)
     free(ptx);
 }
 
+/* Single-precision division and rsqrt as OpenCL C allows them (2.5 and 2
+ * ulp): the GPU's div.full.f32, and its rsqrt.approx.f32 with a Newton
+ * step, not the correctly rounded sequences; correctly rounded division
+ * when the program asks for it (-cl-fp32-correctly-rounded-divide-sqrt). */
+static const char division_source[] = "__kernel void k(__global float *a, __global float4 *b) {\n"
+                                      "    size_t i = get_global_id(0);\n"
+                                      "    a[i] = a[i] / a[i + 1] + rsqrt(a[i + 2]);\n"
+                                      "    b[i] = b[i] / b[i + 1];\n"
+                                      "}\n";
+
+static int count_of(const char *text, const char *what)
+{
+    int n = 0;
+    for (const char *at = text; (at = strstr(at, what)) != NULL; at++)
+        n++;
+    return n;
+}
+
+TEST(division_within_ulps)
+{
+    NEED_LIBCLC();
+    char *ptx = ptx_of(&gpu_target, division_source, NULL);
+    if (ptx) {
+        CHECK(count_of(ptx, "div.full.f32") == 5, "not 5 div.full.f32 (one per element):\n%s", ptx);
+        CHECK(!strstr(ptx, "div.rn.f32") && !strstr(ptx, "rcp.rn.f32"), "a correctly rounded division:\n%s", ptx);
+        CHECK(strstr(ptx, "rsqrt.approx.f32") && strstr(ptx, "fma.rn.f32"), "rsqrt is not the GPU's, refined:\n%s",
+              ptx);
+        free(ptx);
+    }
+    ptx = ptx_with(&gpu_target, division_source, "-cl-fp32-correctly-rounded-divide-sqrt", NULL);
+    if (ptx) {
+        CHECK(count_of(ptx, "div.rn.f32") == 5 && !strstr(ptx, "div.full"), "not correctly rounded:\n%s", ptx);
+        free(ptx);
+    }
+}
+
 TEST(cpu_bitcode_refused)
 {
     NEED_LIBCLC();

@@ -128,9 +128,10 @@ static bool libclc_hash(uint8_t hash[32])
 }
 
 /* Mosaic's own built-ins for the GPU, linked in this order before libclc
- * (builtins/nvptx/workitem.cl, address.cl, subgroups.cl, printf.cl and
- * vector3.cl; builtins/atomics.cl, the CPU's too). */
-static const char *const own_builtins[] = {"workitem", "address", "atomics", "subgroups", "printf", "vector3"};
+ * (builtins/nvptx/workitem.cl, address.cl, subgroups.cl, printf.cl,
+ * vector3.cl and maths.cl; builtins/atomics.cl, the CPU's too). */
+static const char *const own_builtins[] = {"workitem", "address", "atomics", "subgroups",
+                                           "printf",   "vector3", "maths"};
 #define NUM_OWN_BUILTINS (sizeof own_builtins / sizeof own_builtins[0])
 
 static uint8_t own_hash[32];
@@ -658,9 +659,71 @@ static void casts_through_generic(LLVMModuleRef m)
     LLVMDisposeBuilder(b);
 }
 
+/*
+ * Single-precision division as OpenCL C allows it: within 2.5 ulp, which
+ * the front end marks on each `/` of the program (!fpmath 2.5; none with
+ * -cl-fp32-correctly-rounded-divide-sqrt, or in the built-ins' own code).
+ * The NVPTX back end makes every fdiv the GPU's correctly rounded division,
+ * a long sequence; div.full.f32, within 2 ulp over the whole range, is a
+ * few instructions.  The code generator has no intrinsic for it: inline
+ * assembly, one per element, after the optimiser (which has turned
+ * divisions by constants into products already).
+ */
+static bool allows_ulps(LLVMValueRef div, unsigned fpmath, double ulps)
+{
+    LLVMValueRef md = LLVMGetMetadata(div, fpmath);
+    if (!md || LLVMGetMDNodeNumOperands(md) != 1)
+        return false;
+    LLVMValueRef bound;
+    LLVMGetMDNodeOperands(md, &bound);
+    LLVMBool lost = 0;
+    return bound && LLVMIsAConstantFP(bound) && LLVMConstRealGetDouble(bound, &lost) >= ulps;
+}
+
+static void divisions_within_ulps(LLVMModuleRef m)
+{
+    LLVMContextRef c = LLVMGetModuleContext(m);
+    LLVMTypeRef f32 = LLVMFloatTypeInContext(c), i32 = LLVMInt32TypeInContext(c);
+    LLVMTypeRef two[2] = {f32, f32};
+    LLVMTypeRef fn = LLVMFunctionType(f32, two, 2, 0);
+    static const char text[] = "div.full.f32 $0, $1, $2;", constraints[] = "=f,f,f";
+    LLVMValueRef full = LLVMGetInlineAsm(fn, (char *)text, sizeof text - 1, (char *)constraints,
+                                         sizeof constraints - 1, 0, 0, LLVMInlineAsmDialectATT, 0);
+    unsigned fpmath = LLVMGetMDKindIDInContext(c, "fpmath", 6);
+    unsigned none = LLVMGetEnumAttributeKindForName("readnone", 8);
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+            for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i; i = next) {
+                next = LLVMGetNextInstruction(i);
+                LLVMTypeRef t = LLVMTypeOf(i);
+                bool vector = LLVMGetTypeKind(t) == LLVMVectorTypeKind;
+                if (LLVMGetInstructionOpcode(i) != LLVMFDiv || (vector ? LLVMGetElementType(t) : t) != f32 ||
+                    !allows_ulps(i, fpmath, 2.0))
+                    continue;
+                LLVMPositionBuilderBefore(b, i);
+                unsigned n = vector ? LLVMGetVectorSize(t) : 1;
+                LLVMValueRef result = vector ? LLVMGetUndef(t) : NULL;
+                for (unsigned k = 0; k < n; k++) {
+                    LLVMValueRef at = LLVMConstInt(i32, k, 0);
+                    LLVMValueRef args[2] = {LLVMGetOperand(i, 0), LLVMGetOperand(i, 1)};
+                    if (vector)
+                        for (int a = 0; a < 2; a++)
+                            args[a] = LLVMBuildExtractElement(b, args[a], at, "");
+                    LLVMValueRef q = LLVMBuildCall2(b, fn, full, args, 2, "");
+                    LLVMAddCallSiteAttribute(q, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(c, none, 0));
+                    result = vector ? LLVMBuildInsertElement(b, result, q, at, "") : q;
+                }
+                LLVMReplaceAllUsesWith(i, result);
+                LLVMInstructionEraseFromParent(i);
+            }
+    LLVMDisposeBuilder(b);
+}
+
 static void after_optimiser(LLVMModuleRef m, LLVMTargetMachineRef tm, mc_ptx_program *table)
 {
     casts_through_generic(m);
+    divisions_within_ulps(m);
     LLVMValueRef launch = LLVMGetNamedGlobal(m, MOSAIC_GPU_LAUNCH_SYMBOL);
     if (launch && !LLVMGetFirstUse(launch))
         LLVMDeleteGlobal(launch);
