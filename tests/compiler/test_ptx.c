@@ -297,11 +297,15 @@ TEST(finalize_ptx)
     if (ptx) {
         CHECK(strstr(ptx, ".visible .entry scale(") && strstr(ptx, ".visible .entry where("),
               "the kernels are no entries");
+        /* the launch's values are each kernel's last parameter, after the
+         * OpenCL arguments; inlined, nothing reads the module's copy */
         char launch[128];
-        snprintf(launch, sizeof launch, ".visible .global .align 8 .b8 " MOSAIC_GPU_LAUNCH_SYMBOL "[%zu];",
-                 sizeof(mosaic_gpu_launch));
+        snprintf(launch, sizeof launch, ".param .align 8 .b8 scale_param_3[%zu]", sizeof(mosaic_gpu_launch));
         CHECK(strstr(ptx, launch), "no %s in the PTX:\n%s", launch, ptx);
-        CHECK(strstr(ptx, "ld.global") && strstr(ptx, "%ctaid.x"), "no launch values read");
+        snprintf(launch, sizeof launch, ".param .align 8 .b8 where_param_2[%zu]", sizeof(mosaic_gpu_launch));
+        CHECK(strstr(ptx, launch), "no %s in the PTX:\n%s", launch, ptx);
+        CHECK(strstr(ptx, "ld.param.u64") && strstr(ptx, "%ctaid.x"), "no launch values read");
+        CHECK(!strstr(ptx, MOSAIC_GPU_LAUNCH_SYMBOL), "the module's launch is read:\n%s", ptx);
         CHECK(!strstr(ptx, ".extern .global"), "something global is left for the driver to find");
     }
     CHECK(mosaic_executable_global_variables_size(exe) == 0, "global variables");
@@ -310,11 +314,12 @@ TEST(finalize_ptx)
     mosaic_executable_free(exe);
 }
 
-/* The byte offsets into MOSAIC_GPU_LAUNCH_SYMBOL the PTX loads from, marked
- * in seen[]: `ld.global... [__mosaic_launch+N]`, or through a register set
- * to its address (`mov.u64 %rdA, __mosaic_launch;`, `add.s64 %rdB, %rdA, N;`,
- * then `[%rdB]` or `[%rdA+N]`).  The number of such loads. */
-static int launch_loads(const char *ptx, bool seen[sizeof(mosaic_gpu_launch)])
+/* The byte offsets into the launch's values that the PTX loads from,
+ * marked in seen[]: `ld.param... [symbol+N]` (symbol: the kernel's launch
+ * parameter), or through a register set to its address (`mov.b64 %rdA,
+ * symbol;` or `mov.u64`, copies, `add.s64 %rdB, %rdA, N;`, then `[%rdB]`
+ * or `[%rdA+N]`).  The number of such loads. */
+static int launch_loads(const char *ptx, const char *symbol, bool seen[sizeof(mosaic_gpu_launch)])
 {
     struct { char name[32]; long offset; } regs[256];
     int nregs = 0, loads = 0;
@@ -322,10 +327,18 @@ static int launch_loads(const char *ptx, bool seen[sizeof(mosaic_gpu_launch)])
         while (*line == ' ' || *line == '\t')
             line++;
         char op[32], a[32], b[64], c[32];
-        if (sscanf(line, "%31s %31[^,], %63[^,;], %31[^;];", op, a, b, c) >= 3 && !strcmp(op, "mov.u64") &&
-            !strcmp(b, MOSAIC_GPU_LAUNCH_SYMBOL) && nregs < 256) {
+        bool mov = sscanf(line, "%31s %31[^,], %63[^,;], %31[^;];", op, a, b, c) >= 3 &&
+                   (!strcmp(op, "mov.u64") || !strcmp(op, "mov.b64"));
+        if (mov && !strcmp(b, symbol) && nregs < 256) {
             snprintf(regs[nregs].name, sizeof regs[nregs].name, "%s", a);
             regs[nregs++].offset = 0;
+        } else if (mov) {
+            for (int i = 0; i < nregs; i++)
+                if (!strcmp(regs[i].name, b) && nregs < 256) {
+                    snprintf(regs[nregs].name, sizeof regs[nregs].name, "%s", a);
+                    regs[nregs++].offset = regs[i].offset;
+                    break;
+                }
         } else if (sscanf(line, "%31s %31[^,], %63[^,;], %31[^;];", op, a, b, c) == 4 && !strcmp(op, "add.s64")) {
             for (int i = 0; i < nregs; i++)
                 if (!strcmp(regs[i].name, b) && nregs < 256) {
@@ -333,12 +346,12 @@ static int launch_loads(const char *ptx, bool seen[sizeof(mosaic_gpu_launch)])
                     regs[nregs++].offset = regs[i].offset + strtol(c, NULL, 10);
                     break;
                 }
-        } else if (!strncmp(line, "ld.global", 9) && strchr(line, '[')) {
+        } else if (!strncmp(line, "ld.param", 8) && strchr(line, '[')) {
             char base[64] = "";
             long offset = 0;
             sscanf(strchr(line, '[') + 1, "%63[^]+]+%ld", base, &offset);
             long at = -1;
-            if (!strcmp(base, MOSAIC_GPU_LAUNCH_SYMBOL))
+            if (!strcmp(base, symbol))
                 at = offset;
             for (int i = 0; i < nregs && at < 0; i++)
                 if (!strcmp(regs[i].name, base))
@@ -375,7 +388,7 @@ TEST(launch_fields)
         return;
     const char *ptx = mosaic_executable_ptx(exe, NULL);
     bool seen[sizeof(mosaic_gpu_launch)] = {0};
-    int loads = launch_loads(ptx, seen);
+    int loads = launch_loads(ptx, "launch_param_1", seen);
     static const struct { const char *what; size_t offset; } fields[] = {
         {"global_offset", offsetof(mosaic_gpu_launch, global_offset)},
         {"global_size", offsetof(mosaic_gpu_launch, global_size)},

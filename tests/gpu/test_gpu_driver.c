@@ -9,8 +9,9 @@
  * what the host does, a __local argument given as an offset into the
  * block's dynamic shared memory included, and the work-item functions
  * answer what OpenCL says for a 2D NDRange with an offset and partial last
- * groups, launched as a device does (MOSAIC_GPU_LAUNCH_SYMBOL written
- * before each launch, a partial group a launch of its own).  Where the
+ * groups, launched as a device does (the launch's values as each kernel's
+ * last parameter, and MOSAIC_GPU_LAUNCH_SYMBOL written before each launch
+ * where a kernel still reads it; a partial group a launch of its own).  Where the
  * driver or a GPU is missing, each case says so and is skipped.
  */
 #include <libgen.h>
@@ -247,16 +248,13 @@ static CUmodule mosaic_module(const char *source, const char *options)
 /* What the work-item functions of `module` read, for a launch of a
  * `work_dim` NDRange of `global` work-items in groups of `local` from
  * `offset`, whose blocks are its groups from `base` on (mosaic_gpu_launch;
- * dimensions past work_dim as OpenCL answers them); nothing where no kernel
- * reads it.  The copy is synchronous, before the launch that follows. */
+ * dimensions past work_dim as OpenCL answers them), into *l: a kernel's
+ * last parameter.  Where a function the optimiser did not inline reads it,
+ * the module's copy is written too (synchronously, before the launch that
+ * follows). */
 static void set_launch(CUmodule module, unsigned work_dim, const size_t global[3], const size_t local[3],
-                       const size_t offset[3], const size_t base[3])
+                       const size_t offset[3], const size_t base[3], mosaic_gpu_launch *out)
 {
-    CUdeviceptr launch = 0;
-    size_t bytes = 0;
-    if (driver.cuModuleGetGlobal(&launch, &bytes, module, MOSAIC_GPU_LAUNCH_SYMBOL) != CUDA_SUCCESS)
-        return;
-    CHECK(bytes == sizeof(mosaic_gpu_launch), "%s has %zu bytes", MOSAIC_GPU_LAUNCH_SYMBOL, bytes);
     mosaic_gpu_launch l = {.work_dim = work_dim};
     for (unsigned d = 0; d < 3; d++) {
         bool in = d < work_dim;
@@ -266,6 +264,12 @@ static void set_launch(CUmodule module, unsigned work_dim, const size_t global[3
         l.num_groups[d] = in ? (global[d] + local[d] - 1) / local[d] : 1;
         l.group_base[d] = in ? base[d] : 0;
     }
+    *out = l;
+    CUdeviceptr launch = 0;
+    size_t bytes = 0;
+    if (driver.cuModuleGetGlobal(&launch, &bytes, module, MOSAIC_GPU_LAUNCH_SYMBOL) != CUDA_SUCCESS)
+        return;
+    CHECK(bytes == sizeof(mosaic_gpu_launch), "%s has %zu bytes", MOSAIC_GPU_LAUNCH_SYMBOL, bytes);
     CHECK_CU(driver.cuMemcpyHtoD(launch, &l, sizeof l));
 }
 
@@ -289,9 +293,10 @@ TEST(runs_mosaic_ptx)
     CHECK_CU(driver.cuMemAlloc(&dc, N * sizeof *c));
     CHECK_CU(driver.cuMemcpyHtoD(da, a, N * sizeof *a));
     int n = N;
-    void *arguments[] = {&da, &dc, &n};
+    mosaic_gpu_launch l;
+    void *arguments[] = {&da, &dc, &n, &l};
     if (kernel) {
-        set_launch(module, 1, (size_t[3]){N}, (size_t[3]){GROUP}, (size_t[3]){0}, (size_t[3]){0});
+        set_launch(module, 1, (size_t[3]){N}, (size_t[3]){GROUP}, (size_t[3]){0}, (size_t[3]){0}, &l);
         CHECK_CU(driver.cuLaunchKernel(kernel, N / GROUP, 1, 1, GROUP, 1, 1, 0, NULL, arguments, NULL));
         CHECK_CU(driver.cuCtxSynchronize());
         CHECK_CU(driver.cuMemcpyDtoH(c, dc, N * sizeof *c));
@@ -332,9 +337,10 @@ TEST(local_argument)
     CHECK_CU(driver.cuMemcpyHtoD(da, a, N * sizeof *a));
     /* t at an offset that is not 0: what a second __local argument before it would leave */
     unsigned offset = PAD * sizeof(float);
-    void *arguments[] = {&da, &offset, &dc};
+    mosaic_gpu_launch l;
+    void *arguments[] = {&da, &offset, &dc, &l};
     if (kernel) {
-        set_launch(module, 1, (size_t[3]){N}, (size_t[3]){GROUP}, (size_t[3]){0}, (size_t[3]){0});
+        set_launch(module, 1, (size_t[3]){N}, (size_t[3]){GROUP}, (size_t[3]){0}, (size_t[3]){0}, &l);
         CHECK_CU(driver.cuLaunchKernel(kernel, N / GROUP, 1, 1, GROUP, 1, 1, (unsigned)(offset + GROUP * sizeof(float)),
                                        NULL, arguments, NULL));
         CHECK_CU(driver.cuCtxSynchronize());
@@ -376,13 +382,15 @@ TEST(launch_values)
     CUdeviceptr dout = 0;
     CHECK_CU(driver.cuMemAlloc(&dout, bytes));
     CHECK_CU(driver.cuMemsetD8Async(dout, 0xee, bytes, NULL));
-    void *arguments[] = {&dout};
+    mosaic_gpu_launch l;
+    void *arguments[] = {&dout, &l};
     for (int part = 0; part < 4 && kernel; part++) {
         /* the whole groups; the last column's; the last row's; the corner */
         unsigned x_last = part & 1, y_last = part >> 1;
         unsigned grid[2] = {x_last ? 1 : GX / LX, y_last ? 1 : GY / LY};
         unsigned block[2] = {x_last ? GX % LX : LX, y_last ? GY % LY : LY};
-        set_launch(module, 2, global, local, offset, (size_t[3]){x_last ? GX / LX : 0, y_last ? GY / LY : 0, 0});
+        set_launch(module, 2, global, local, offset, (size_t[3]){x_last ? GX / LX : 0, y_last ? GY / LY : 0, 0},
+                   &l);
         CHECK_CU(driver.cuLaunchKernel(kernel, grid[0], grid[1], 1, block[0], block[1], 1, 0, NULL, arguments, NULL));
         CHECK_CU(driver.cuCtxSynchronize());
     }

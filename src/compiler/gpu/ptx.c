@@ -190,15 +190,22 @@ static LLVMModuleRef parse_file(LLVMContextRef c, const char *path, mosaic_strbu
 }
 
 /*
- * __local kernel arguments as offsets into the block's dynamic shared memory.
- * A kernel's `local float *t` is memory the launch sizes (clSetKernelArg
- * with a size and NULL); the host cannot know where shared memory is in the
- * GPU's shared window, so the kernel takes the argument's byte offset
- * instead (a 32-bit integer where the pointer was) and adds it to
- * MC_PTX_DYNAMIC_SHARED, the block's dynamic shared memory; the launch
- * passes the offsets and their total as the shared bytes.  Each kernel is
- * made again with the new parameters, its blocks moved into it, and takes
- * the old one's name, metadata and place in nvvm.annotations.
+ * The kernels' parameters as the device passes them.
+ *   - __local kernel arguments become offsets into the block's dynamic
+ *     shared memory.  A kernel's `local float *t` is memory the launch
+ *     sizes (clSetKernelArg with a size and NULL); the host cannot know
+ *     where shared memory is in the GPU's shared window, so the kernel
+ *     takes the argument's byte offset instead (a 32-bit integer where the
+ *     pointer was) and adds it to MC_PTX_DYNAMIC_SHARED, the block's
+ *     dynamic shared memory; the launch passes the offsets and their total
+ *     as the shared bytes.
+ *   - One more parameter comes last: the launch's values (a
+ *     mosaic_gpu_launch, by value), which the kernel's work-item functions
+ *     read from there once inlined (launch_from_parameter, after the
+ *     optimiser): a kernel parameter is in the GPU's constant bank, read
+ *     as an operand, where MOSAIC_GPU_LAUNCH_SYMBOL is global memory.
+ * Each kernel is made again with the new parameters, its blocks moved into
+ * it, and takes the old one's name, metadata and place in nvvm.annotations.
  */
 static LLVMValueRef dynamic_shared(LLVMModuleRef m)
 {
@@ -219,18 +226,16 @@ static bool is_local_pointer(LLVMTypeRef t)
 }
 
 /* false: out of memory, the kernel as it was */
-static bool local_arguments_as_offsets(LLVMModuleRef m, LLVMValueRef kernel)
+static bool device_parameters(LLVMModuleRef m, LLVMValueRef kernel)
 {
-    unsigned n = LLVMCountParams(kernel);
-    bool any = false;
-    for (unsigned i = 0; i < n; i++)
-        any |= is_local_pointer(LLVMTypeOf(LLVMGetParam(kernel, i)));
-    if (!any || LLVMIsDeclaration(kernel))
+    if (LLVMIsDeclaration(kernel))
         return true;
+    unsigned n = LLVMCountParams(kernel);
     LLVMContextRef c = LLVMGetModuleContext(m);
     LLVMTypeRef i32 = LLVMInt32TypeInContext(c), i8 = LLVMInt8TypeInContext(c);
+    LLVMTypeRef launch = LLVMArrayType(LLVMInt64TypeInContext(c), sizeof(mosaic_gpu_launch) / 8);
     LLVMTypeRef old_type = LLVMGlobalGetValueType(kernel);
-    LLVMTypeRef *params = malloc(n * sizeof *params);
+    LLVMTypeRef *params = malloc((n + 1) * sizeof *params);
     size_t len = 0;
     const char *name = LLVMGetValueName2(kernel, &len);
     char *copy = strndup(name, len); /* the name is free only once the old kernel is gone */
@@ -242,13 +247,18 @@ static bool local_arguments_as_offsets(LLVMModuleRef m, LLVMValueRef kernel)
     for (unsigned i = 0; i < n; i++)
         if (is_local_pointer(params[i]))
             params[i] = i32;
-    LLVMValueRef made = LLVMAddFunction(m, "", LLVMFunctionType(LLVMGetReturnType(old_type), params, n, 0));
+    params[n] = LLVMPointerTypeInContext(c, 0);
+    LLVMValueRef made = LLVMAddFunction(m, "", LLVMFunctionType(LLVMGetReturnType(old_type), params, n + 1, 0));
     free(params);
     LLVMSetFunctionCallConv(made, LLVMGetFunctionCallConv(kernel));
     mc_copy_attributes_at(kernel, made, LLVMAttributeFunctionIndex);
     for (unsigned i = 0; i < n; i++)
         if (!is_local_pointer(LLVMTypeOf(LLVMGetParam(kernel, i))))
             mc_copy_attributes_at(kernel, made, i + 1);
+    LLVMAddAttributeAtIndex(made, n + 1, LLVMCreateTypeAttribute(c, LLVMGetEnumAttributeKindForName("byval", 5),
+                                                                 launch));
+    LLVMAddAttributeAtIndex(made, n + 1, LLVMCreateEnumAttribute(c, LLVMGetEnumAttributeKindForName("align", 5), 8));
+    LLVMSetValueName2(LLVMGetParam(made, n), "launch", 6);
     size_t count = 0;
     LLVMValueMetadataEntry *md = LLVMGlobalCopyAllMetadata(kernel, &count);
     for (size_t k = 0; k < count; k++)
@@ -263,11 +273,14 @@ static bool local_arguments_as_offsets(LLVMModuleRef m, LLVMValueRef kernel)
     }
     LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
     LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(made)));
-    LLVMValueRef shared = dynamic_shared(m);
+    LLVMValueRef shared = NULL;
     for (unsigned i = 0; i < n; i++) {
         LLVMValueRef old = LLVMGetParam(kernel, i), now = LLVMGetParam(made, i);
-        if (is_local_pointer(LLVMTypeOf(old)))
+        if (is_local_pointer(LLVMTypeOf(old))) {
+            if (!shared)
+                shared = dynamic_shared(m);
             now = LLVMBuildInBoundsGEP2(b, i8, shared, &now, 1, "local.argument");
+        }
         LLVMReplaceAllUsesWith(old, now);
     }
     LLVMDisposeBuilder(b);
@@ -278,6 +291,108 @@ static bool local_arguments_as_offsets(LLVMModuleRef m, LLVMValueRef kernel)
     LLVMSetValueName2(made, copy, len);
     free(copy);
     return true;
+}
+
+/* After the optimiser has inlined the work-item functions into the
+ * kernels: their loads of MOSAIC_GPU_LAUNCH_SYMBOL in `kernel` read the
+ * kernel's launch parameter instead (the same bytes; the device passes
+ * both).  `ptr` is the launch or an address derived from it; `now` the
+ * same address in the parameter.  A use other than a load or an address
+ * computation stays on the global, which the device then still writes. */
+static void rebase_launch_uses(LLVMBuilderRef b, LLVMValueRef kernel, LLVMValueRef ptr, LLVMValueRef now);
+
+static LLVMValueRef rebased_gep(LLVMBuilderRef b, LLVMValueRef gep, LLVMValueRef now)
+{
+    unsigned n = (unsigned)LLVMGetNumOperands(gep) - 1;
+    LLVMValueRef indices[8];
+    if (n > 8)
+        return NULL;
+    for (unsigned k = 0; k < n; k++)
+        indices[k] = LLVMGetOperand(gep, k + 1);
+    return LLVMBuildInBoundsGEP2(b, LLVMGetGEPSourceElementType(gep), now, indices, n, "launch.field");
+}
+
+static void rebase_load(LLVMBuilderRef b, LLVMValueRef load, LLVMValueRef now)
+{
+    LLVMPositionBuilderBefore(b, load);
+    LLVMValueRef made = LLVMBuildLoad2(b, LLVMTypeOf(load), now, "");
+    LLVMSetAlignment(made, LLVMGetAlignment(load));
+    LLVMReplaceAllUsesWith(load, made);
+    LLVMInstructionEraseFromParent(load);
+}
+
+static bool in_function(LLVMValueRef inst, LLVMValueRef f)
+{
+    return LLVMIsAInstruction(inst) && LLVMGetBasicBlockParent(LLVMGetInstructionParent(inst)) == f;
+}
+
+/* ptr's users, each once (a user may use it twice); malloc'd, NULL when none or out of memory */
+static LLVMValueRef *users_of(LLVMValueRef ptr, size_t *count)
+{
+    size_t n = 0, cap = 0;
+    LLVMValueRef *users = NULL;
+    for (LLVMUseRef u = LLVMGetFirstUse(ptr); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        if (n && users[n - 1] == user)
+            continue;
+        if (n == cap) {
+            LLVMValueRef *more = realloc(users, (cap = cap ? 2 * cap : 16) * sizeof *more);
+            if (!more)
+                break;
+            users = more;
+        }
+        users[n++] = user;
+    }
+    *count = n;
+    return users;
+}
+
+static void rebase_launch_uses(LLVMBuilderRef b, LLVMValueRef kernel, LLVMValueRef ptr, LLVMValueRef now)
+{
+    size_t n = 0;
+    LLVMValueRef *users = users_of(ptr, &n);
+    for (size_t i = 0; i < n; i++) {
+        LLVMValueRef user = users[i];
+        bool constant = LLVMIsAConstantExpr(user) && LLVMGetConstOpcode(user) == LLVMGetElementPtr;
+        if (LLVMGetOperand(user, 0) != ptr || !(constant || in_function(user, kernel)))
+            continue;
+        if (LLVMIsALoadInst(user)) {
+            rebase_load(b, user, now);
+        } else if (LLVMIsAGetElementPtrInst(user) || constant) {
+            /* a field's address: each of its users in this kernel, from
+             * the same field of the parameter (a constant one's address
+             * is made where it is used) */
+            if (!constant)
+                LLVMPositionBuilderBefore(b, user);
+            size_t m = 0;
+            LLVMValueRef *loads = constant ? users_of(user, &m) : NULL;
+            LLVMValueRef field = constant ? NULL : rebased_gep(b, user, now);
+            if (field)
+                rebase_launch_uses(b, kernel, user, field);
+            for (size_t k = 0; k < m; k++)
+                if (LLVMIsALoadInst(loads[k]) && in_function(loads[k], kernel)) {
+                    LLVMPositionBuilderBefore(b, loads[k]);
+                    if ((field = rebased_gep(b, user, now)) != NULL)
+                        rebase_load(b, loads[k], field);
+                }
+            free(loads);
+            if (!constant && !LLVMGetFirstUse(user))
+                LLVMInstructionEraseFromParent(user);
+        }
+    }
+    free(users);
+}
+
+static void launch_from_parameter(LLVMModuleRef m)
+{
+    LLVMValueRef launch = LLVMGetNamedGlobal(m, MOSAIC_GPU_LAUNCH_SYMBOL);
+    if (!launch)
+        return;
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+        if (!LLVMIsDeclaration(f) && mc_is_kernel(f) && LLVMCountParams(f) > 0)
+            rebase_launch_uses(b, f, launch, LLVMGetParam(f, LLVMCountParams(f) - 1));
+    LLVMDisposeBuilder(b);
 }
 
 /* Links `lib` (taken) into m, in m's triple and data layout. */
@@ -408,7 +523,7 @@ static LLVMModuleRef linked_program(LLVMContextRef c, LLVMTargetMachineRef tm, c
             table->num_kernels++;
     LLVMDisposeTargetData(td);
     for (size_t k = 0; k < nk && fine && *r == CL_SUCCESS; k++) /* each remade: not while walking the list */
-        fine = local_arguments_as_offsets(m, kernels[k]);
+        fine = device_parameters(m, kernels[k]);
     free(kernels);
     if (!fine || *r != CL_SUCCESS) {
         if (!fine)
@@ -724,9 +839,19 @@ static void after_optimiser(LLVMModuleRef m, LLVMTargetMachineRef tm, mc_ptx_pro
 {
     casts_through_generic(m);
     divisions_within_ulps(m);
+    launch_from_parameter(m);
+    /* the module's launch goes where nothing reads it any more: internal
+     * for a moment, so that globaldce may drop it with the constant field
+     * addresses no load uses (the device then finds none and writes none) */
     LLVMValueRef launch = LLVMGetNamedGlobal(m, MOSAIC_GPU_LAUNCH_SYMBOL);
-    if (launch && !LLVMGetFirstUse(launch))
-        LLVMDeleteGlobal(launch);
+    if (launch) {
+        LLVMSetLinkage(launch, LLVMInternalLinkage);
+        mosaic_strbuf ignored = {0}; /* (the pass cannot fail; without it the launch stays) */
+        mc_run_passes(m, tm, "globaldce", &ignored);
+        mosaic_strbuf_free(&ignored);
+        if ((launch = LLVMGetNamedGlobal(m, MOSAIC_GPU_LAUNCH_SYMBOL)) != NULL)
+            LLVMSetLinkage(launch, LLVMExternalLinkage);
+    }
     if (!table)
         return;
     LLVMTargetDataRef td = LLVMCreateTargetDataLayout(tm);

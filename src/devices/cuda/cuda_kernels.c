@@ -9,9 +9,10 @@
  * NDRange whose size is not a multiple of the local size has smaller last
  * groups: they run as launches of their own, with smaller blocks, so that
  * get_local_size is the block's size and no thread has to stand idle at a
- * barrier.  Before each launch the device writes what the work-item
- * functions need (offsets, sizes, the first group's id) into the module's
- * MOSAIC_GPU_LAUNCH_SYMBOL, on the same stream.
+ * barrier.  What the work-item functions need (offsets, sizes, the first
+ * group's id) is each kernel's last parameter, and, where a function the
+ * optimiser did not inline reads it, the module's MOSAIC_GPU_LAUNCH_SYMBOL,
+ * written before the launch on the same stream.
  */
 #include "devices/cuda/cuda_internal.h"
 
@@ -234,8 +235,11 @@ typedef struct launch_part {
     unsigned block[3];
 } launch_part;
 
+/* params: the kernel's arguments, and last the address of *launch, the
+ * launch's values (compiler/gpu/ptx.c makes them the kernel's last
+ * parameter), which this fills for each launch */
 static cl_int launch_part_run(cuda_gpu *g, gpu_module *m, CUfunction f, const mosaic_ndrange *nd,
-                              const launch_part *p, unsigned shared, void **params)
+                              const launch_part *p, unsigned shared, void **params, mosaic_gpu_launch *launch)
 {
     mosaic_gpu_launch l;
     memset(&l, 0, sizeof l);
@@ -256,7 +260,9 @@ static cl_int launch_part_run(cuda_gpu *g, gpu_module *m, CUfunction f, const mo
                     grid[d] = (unsigned)(left < g->max_grid[d] ? left : g->max_grid[d]);
                     l.group_base[d] = p->first[d] + at[d];
                 }
-                /* (a copy from pageable memory waits for the stream: worth sparing) */
+                /* what a function the optimiser did not inline reads: the
+                 * module's copy (a copy from pageable memory waits for the
+                 * stream: worth sparing) */
                 cl_int err = CL_SUCCESS;
                 if (m->launch && (!m->written_valid || memcmp(&m->written, &l, sizeof l) != 0)) {
                     m->written_valid = false;
@@ -266,6 +272,7 @@ static cl_int launch_part_run(cuda_gpu *g, gpu_module *m, CUfunction f, const mo
                         m->written_valid = true;
                     }
                 }
+                *launch = l; /* (cuLaunchKernel copies it) */
                 if (err == CL_SUCCESS)
                     err = CUDA_CALL(cuLaunchKernel, f, grid[0], grid[1], grid[2], p->block[0], p->block[1],
                                     p->block[2], shared, g->stream, params, NULL);
@@ -296,9 +303,9 @@ cl_int mosaic_cuda_launch(cl_event command, bool *in_flight)
     /* The arguments as the PTX takes them: __local ones as 32-bit offsets
      * into the block's dynamic shared memory, whose first one is at 0. */
     cl_uint n = nd->info->num_args;
-    void *small_params[16];
+    void *small_params[17];
     uint32_t small_offsets[16];
-    void **params = n <= 16 ? small_params : calloc(n, sizeof *params);
+    void **params = n <= 16 ? small_params : calloc(n + 1, sizeof *params);
     uint32_t *offsets = n <= 16 ? small_offsets : calloc(n, sizeof *offsets);
     cl_int err = params && offsets ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
     uint64_t base = UINT64_MAX;
@@ -320,6 +327,9 @@ cl_int mosaic_cuda_launch(cl_event command, bool *in_flight)
             err = CL_INVALID_KERNEL_ARGS;
         }
     }
+    mosaic_gpu_launch launch;
+    if (params)
+        params[n] = &launch;
     unsigned shared = base == UINT64_MAX || nd->local_mem_size <= base ? 0 : (unsigned)(nd->local_mem_size - base);
     int fixed = 0;
     if (err == CL_SUCCESS && shared &&
@@ -345,7 +355,7 @@ cl_int mosaic_cuda_launch(cl_event command, bool *in_flight)
             empty |= p.count[d] == 0;
         }
         if (!empty)
-            err = launch_part_run(g, m, f, nd, &p, shared, params);
+            err = launch_part_run(g, m, f, nd, &p, shared, params, &launch);
     }
     /* A kernel that prints is waited for here: what it printed is written
      * out before the command completes.  Any other runs on while the
