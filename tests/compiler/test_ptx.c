@@ -180,6 +180,41 @@ TEST(division_within_ulps)
     }
 }
 
+/* A small loop of run-time trip count is unrolled, by O2 or four times by
+ * small_loops_unrolled (its calls of intrinsics, which the front end marks
+ * convergent, are no obstacle): at least two copies of its body and a
+ * remainder; one the program asked to keep rolled (#pragma unroll 1) is
+ * not. */
+TEST(small_loops_unrolled)
+{
+    NEED_LIBCLC();
+    char *ptx = ptx_of(&gpu_target,
+                       "__kernel void k(__global float *a, __global const float *b, int n) {\n"
+                       "    float s = 0;\n"
+                       "    for (int j = 0; j < n; j++) s = fma(s, b[j], rsqrt(b[j + 1]));\n"
+                       "    a[get_global_id(0)] = s;\n"
+                       "}\n"
+                       "__kernel void rolled(__global float *a, __global const float *b, int n) {\n"
+                       "    float s = 0;\n"
+                       "    #pragma unroll 1\n"
+                       "    for (int j = 0; j < n; j++) s = fma(s, b[j], rsqrt(b[j + 1]));\n"
+                       "    a[get_global_id(0)] = s;\n"
+                       "}\n",
+                       NULL);
+    if (!ptx)
+        return;
+    const char *rolled = strstr(ptx, ".entry rolled(");
+    CHECK(rolled, "no kernel rolled:\n%s", ptx);
+    if (rolled) {
+        int in_k = 0, in_rolled = count_of(rolled, "rsqrt.approx.f32");
+        for (const char *at = ptx; (at = strstr(at, "rsqrt.approx.f32")) != NULL && at < rolled; at++)
+            in_k++;
+        CHECK(in_k >= 3, "k's loop is not unrolled: %d rsqrt in it:\n%s", in_k, ptx);
+        CHECK(in_rolled == 1, "the loop kept rolled has %d rsqrt:\n%s", in_rolled, ptx);
+    }
+    free(ptx);
+}
+
 TEST(cpu_bitcode_refused)
 {
     NEED_LIBCLC();

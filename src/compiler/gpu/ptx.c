@@ -31,6 +31,7 @@
 
 #include <llvm-c/BitReader.h>
 #include <llvm-c/Core.h>
+#include <llvm-c/DebugInfo.h>
 #include <llvm-c/IRReader.h>
 #include <llvm-c/Linker.h>
 #include <llvm-c/Target.h>
@@ -55,6 +56,8 @@ static const char code_triple[] = "nvptx64-nvidia-cuda";
 /* The optimiser's pipeline, whatever the build options. */
 static const char optimiser_passes[] = "default<O2>";
 static const char after_atomics_passes[] = "function(infer-address-spaces,instcombine)";
+/* after small_loops_unrolled has marked them */
+static const char unroll_passes[] = "function(loop-unroll<O2>,instcombine,simplifycfg)";
 
 static pthread_once_t nvptx_once = PTHREAD_ONCE_INIT;
 
@@ -835,6 +838,125 @@ static void divisions_within_ulps(LLVMModuleRef m)
     LLVMDisposeBuilder(b);
 }
 
+/*
+ * Small loops unrolled four times.  A kernel's loop of a few instructions
+ * whose trip count is known only at run time (`for (j = 0; j < n; j++)`)
+ * is left rolled by O2: the NVPTX target allows partial unrolling only
+ * below a quarter of the usual size.  On a GPU whose multiprocessors run
+ * few warps of such a kernel, each iteration then waits for the one before
+ * it; four iterations side by side give the scheduler independent work.
+ * A loop here is a block that branches to itself (an innermost loop as O2
+ * leaves it) on a comparison of a counter that steps by one with a bound
+ * known only at run time: a loop striding by the group's size over a tile
+ * runs a few times, and one of constant trip count is the optimiser's or
+ * ptxas's to unroll whole.  It gets llvm.loop.unroll.count 4 unless the
+ * program's own #pragma gave it loop metadata, and LoopUnroll
+ * (unroll_passes) does the rest, with a remainder loop.  Loops with
+ * convergent calls (barriers, sub-group functions) are the unroller's to
+ * refuse.
+ */
+enum { UNROLLED_LOOP_MAX_INSTRUCTIONS = 40, UNROLL_COUNT = 4 };
+
+/* Before the optimiser.  The front end marks every call of an OpenCL
+ * program convergent, the intrinsics' calls (llvm.fma, the GPU's
+ * rsqrt.approx) included, and a loop with a convergent call is never
+ * unrolled at run time, by O2 or here: such calls lose the mark where the
+ * intrinsic itself is not convergent (its declaration says). */
+static void intrinsic_calls_not_convergent(LLVMModuleRef m)
+{
+    unsigned convergent = LLVMGetEnumAttributeKindForName("convergent", 10);
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+            for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+                LLVMValueRef callee = LLVMIsACallInst(i) ? LLVMGetCalledValue(i) : NULL;
+                if (callee && LLVMIsAFunction(callee) && LLVMGetIntrinsicID(callee) &&
+                    !LLVMGetEnumAttributeAtIndex(callee, LLVMAttributeFunctionIndex, convergent))
+                    LLVMRemoveCallSiteEnumAttribute(i, LLVMAttributeFunctionIndex, convergent);
+            }
+}
+
+/* Is v, in loop block bb, a counter that steps by one: a phi of bb whose
+ * value from bb adds 1 or -1 to it, or that addition? */
+static bool is_unit_step(LLVMValueRef add, LLVMValueRef phi)
+{
+    if (!add || LLVMGetInstructionOpcode(add) != LLVMAdd)
+        return false;
+    for (int k = 0; k < 2; k++) {
+        LLVMValueRef step = LLVMGetOperand(add, (unsigned)(1 - k));
+        if (LLVMGetOperand(add, (unsigned)k) == phi && LLVMIsAConstantInt(step)) {
+            long long by = LLVMConstIntGetSExtValue(step);
+            return by == 1 || by == -1;
+        }
+    }
+    return false;
+}
+
+static bool counts_by_one(LLVMValueRef v, LLVMBasicBlockRef bb)
+{
+    if (!LLVMIsAInstruction(v) || LLVMGetInstructionParent(v) != bb)
+        return false;
+    if (LLVMIsAPHINode(v)) {
+        for (unsigned k = 0; k < LLVMCountIncoming(v); k++)
+            if (LLVMGetIncomingBlock(v, k) == bb)
+                return is_unit_step(LLVMGetIncomingValue(v, k), v);
+        return false;
+    }
+    if (LLVMGetInstructionOpcode(v) != LLVMAdd)
+        return false;
+    for (unsigned k = 0; k < 2; k++) {
+        LLVMValueRef phi = LLVMGetOperand(v, k);
+        if (LLVMIsAPHINode(phi) && LLVMGetInstructionParent(phi) == bb && is_unit_step(v, phi))
+            return true;
+    }
+    return false;
+}
+
+/* The loop block bb's branch back: on a comparison of a counter by one
+ * with a bound that is no constant? */
+static bool runtime_counted(LLVMValueRef br, LLVMBasicBlockRef bb)
+{
+    LLVMValueRef cond = LLVMGetCondition(br);
+    if (!LLVMIsAICmpInst(cond))
+        return false;
+    LLVMValueRef a = LLVMGetOperand(cond, 0), b = LLVMGetOperand(cond, 1);
+    return (counts_by_one(a, bb) && !LLVMIsAConstant(b)) || (counts_by_one(b, bb) && !LLVMIsAConstant(a));
+}
+
+static bool small_loops_unrolled(LLVMModuleRef m)
+{
+    LLVMContextRef c = LLVMGetModuleContext(m);
+    unsigned loop_kind = LLVMGetMDKindIDInContext(c, "llvm.loop", 9);
+    static const char count_name[] = "llvm.loop.unroll.count";
+    LLVMMetadataRef count[2] = {
+        LLVMMDStringInContext2(c, count_name, sizeof count_name - 1),
+        LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(c), UNROLL_COUNT, 0)),
+    };
+    LLVMMetadataRef unroll = LLVMMDNodeInContext2(c, count, 2);
+    bool any = false;
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb)) {
+            LLVMValueRef br = LLVMGetBasicBlockTerminator(bb);
+            if (!br || LLVMGetInstructionOpcode(br) != LLVMBr || !LLVMIsConditional(br) ||
+                (LLVMGetSuccessor(br, 0) != bb && LLVMGetSuccessor(br, 1) != bb) || LLVMGetMetadata(br, loop_kind) ||
+                !runtime_counted(br, bb))
+                continue;
+            unsigned size = 0;
+            for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && size <= UNROLLED_LOOP_MAX_INSTRUCTIONS;
+                 i = LLVMGetNextInstruction(i))
+                size++;
+            if (size > UNROLLED_LOOP_MAX_INSTRUCTIONS)
+                continue;
+            /* a loop's id: a node whose first operand is itself */
+            LLVMMetadataRef self = LLVMTemporaryMDNode(c, NULL, 0);
+            LLVMMetadataRef ops[2] = {self, unroll};
+            LLVMMetadataRef id = LLVMMDNodeInContext2(c, ops, 2);
+            LLVMMetadataReplaceAllUsesWith(self, id);
+            LLVMSetMetadata(br, loop_kind, LLVMMetadataAsValue(c, id));
+            any = true;
+        }
+    return any;
+}
+
 static void after_optimiser(LLVMModuleRef m, LLVMTargetMachineRef tm, mc_ptx_program *table)
 {
     casts_through_generic(m);
@@ -921,6 +1043,7 @@ cl_int mc_ptx_build(const mosaic_bitcode *program, const char *sm, mc_ptx_progra
         r = CL_BUILD_PROGRAM_FAILURE;
     if (r == CL_SUCCESS) {
         LLVMSetTarget(m, code_triple);
+        intrinsic_calls_not_convergent(m); /* (O2's own unrolling stops at them too) */
         r = mc_run_passes(m, tm, optimiser_passes, log);
     }
     /* the atomics' library calls, as the GPU's relaxed atomics and fences:
@@ -931,6 +1054,9 @@ cl_int mc_ptx_build(const mosaic_bitcode *program, const char *sm, mc_ptx_progra
         r = mc_lower_atomic_calls_fenced(m, membar, log);
     if (r == CL_SUCCESS)
         r = mc_run_passes(m, tm, after_atomics_passes, log);
+    if (r == CL_SUCCESS && small_loops_unrolled(m)) {
+        r = mc_run_passes(m, tm, unroll_passes, log);
+    }
     const char *missing = r == CL_SUCCESS ? missing_function(m) : NULL;
     if (missing) {
         mosaic_strbuf_printf(log, "error: the GPU has no built-in '%s'\n", missing);
