@@ -21,7 +21,9 @@
  *   - host waits (clFinish, clWaitForEvents, blocking enqueues) return once
  *     the device thread completed what they wait for;
  *   - a dependant list that outgrows its inline room, and a chain of 20,000
- *     markers failing at once (no recursion per link).
+ *     markers failing at once (no recursion per link);
+ *   - a device that runs_in_submission_order gets an in-order queue's next
+ *     command before the one before it completes.
  *
  *   usage: test_engine [case|--list]   (the cases: test_engine.list; none: all)
  */
@@ -649,6 +651,35 @@ TEST(waits_after_cleanup)
 
 /* A chain of markers, each waiting for the one before, fails at once: the
  * engine starts ready commands in a loop, not one recursion per link. */
+/* A device that runs its commands in the order submitted (a GPU's stream):
+ * an in-order queue's next command reaches it while the one before still
+ * runs, but not a marker (the engine's to complete), and not a command
+ * whose wait list names an incomplete event; completion still comes in the
+ * device's order. */
+TEST(submission_order_device)
+{
+    reset_device(false, 0);
+    device.runs_in_submission_order = true;
+    cl_command_queue q = new_queue(true);
+    cl_event a = command(q, 0, NULL), b = command(q, 0, NULL);
+    CHECK(num_submitted() == 2 && submitted(0) == a && submitted(1) == b, "%d submitted", num_submitted());
+    CHECK_ERR(status(a), CL_SUBMITTED);
+    CHECK_ERR(status(b), CL_SUBMITTED);
+    cl_event c = command(q, 1, &a); /* behind b on the device, but its wait list names a */
+    cl_event m = marker(q, false, 0, NULL);
+    CHECK(num_submitted() == 2, "%d submitted: c or the marker went before a completed", num_submitted());
+    finish(a, CL_COMPLETE);
+    CHECK(num_submitted() == 3 && submitted(2) == c, "%d submitted after a", num_submitted());
+    CHECK_ERR(status(m), CL_QUEUED);
+    finish(b, CL_COMPLETE);
+    CHECK(status(m) > CL_COMPLETE, "the marker completed before c");
+    finish(c, CL_COMPLETE);
+    CHECK_ERR(mosaic_queue_finish(q), CL_SUCCESS);
+    CHECK_ERR(status(m), CL_COMPLETE);
+    device.runs_in_submission_order = false;
+    release(a), release(b), release(c), release(m);
+}
+
 TEST(long_chain)
 {
     reset_device(false, 0);
