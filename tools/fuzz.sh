@@ -13,7 +13,8 @@ build=$1
 seconds=$2
 shift 2
 here=$(cd "$(dirname "$0")/.." && pwd)
-names=${*:-build_options program_binary program_il kernel_args image_create}
+# (default: every harness the build has, tests/fuzz/CMakeLists.txt's list)
+names=${*:-$(cd "$build/tests/fuzz" 2>/dev/null && ls fuzz_* 2>/dev/null | sed 's/^fuzz_//')}
 mkdir -p "$build/fuzz-findings"
 status=0
 for name in $names; do

@@ -142,7 +142,7 @@ static bool convert(mosaic_strbuf *o, const spec *s, const unsigned char *arg, u
         return true;
     }
     case 's': case 'p': {
-        if (kind != MOSAIC_PRINTF_POINTER || s->vector || bytes != 8)
+        if (kind != MOSAIC_PRINTF_POINTER || s->vector || bytes != 8 || count != 1)
             return false;
         uint64_t address = 0;
         memcpy(&address, arg, sizeof address);
