@@ -52,7 +52,7 @@ FUZZ_SECONDS ?= 600
 fuzz: deps
 	@./tools/install-deps.sh libclang-rt-16-dev
 	CC=clang-16 cmake -S . -B $(FUZZ_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMOSAIC_FUZZ=ON >/dev/null
-	cmake --build $(FUZZ_DIR) -j $(JOBS)
+	cmake --build $(FUZZ_DIR) -j $(JOBS) --target fuzz_harnesses
 	./tools/fuzz.sh $(FUZZ_DIR) $(FUZZ_SECONDS)
 
 # The LLVM IR every compiler test case and benchmark makes (MOSAIC_DUMP_IR), one file per program

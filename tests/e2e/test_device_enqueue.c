@@ -439,6 +439,39 @@ TEST(events)
     clReleaseProgram(p);
 }
 
+/* A child whose wait list holds a failed user event: enqueue_kernel and
+ * enqueue_marker succeed, the child never runs, its event fails, the parent
+ * completes all the same, and the child's job is freed (the memcheck run
+ * of this case: it leaked, a finding of fuzz_device_enqueue). */
+static const char failed_wait_list_source[] =
+    "kernel void parent(global int *out, queue_t q) {\n"
+    "    clk_event_t bad = create_user_event(), child, mark;\n"
+    "    set_user_event_status(bad, -1);\n"
+    "    out[0] = enqueue_kernel(q, CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(4), 1, &bad, &child,\n"
+    "                            ^{ out[1] = 1; });\n"
+    "    out[2] = enqueue_marker(q, 1, &bad, &mark);\n"
+    "    out[3] = enqueue_kernel(q, CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(1), 1, &child, 0,\n"
+    "                            ^{ out[4] = 1; });\n"
+    "    release_event(bad);\n"
+    "    if (out[0] == CLK_SUCCESS) release_event(child);\n"
+    "    if (out[2] == CLK_SUCCESS) release_event(mark);\n"
+    "}\n";
+
+TEST(failed_wait_list)
+{
+    cl_program p = build(failed_wait_list_source);
+    if (!p)
+        return;
+    cl_mem out = zeroed(8 * sizeof(int));
+    int r[8];
+    CHECK_ERR(run(p, "parent", out, dev_queue, 1, 1, r, 8), CL_SUCCESS);
+    CHECK(r[0] == 0 && r[2] == 0 && r[3] == 0, "enqueue_kernel %d, enqueue_marker %d, the next %d", r[0], r[2], r[3]);
+    CHECK(r[1] == 0, "the child of a failed event ran");
+    CHECK(r[4] == 0, "the child waiting for the failed child ran");
+    clReleaseMemObject(out);
+    clReleaseProgram(p);
+}
+
 /* ---- events that are not events: garbage, pointers, NULL, released ones ----------------- */
 
 /* Each wait list below holds one clk_event_t that names no event: a fill

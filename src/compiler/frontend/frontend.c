@@ -624,8 +624,8 @@ static void store(compile_job *job, const mosaic_bitcode *out, size_t messages_a
     size_t n;
     if (read_file(job->deps_path, &deps, &n, job->log) != CL_SUCCESS || !deps)
         return;
-    mc_direct_store(&job->key, job->dir, deps, &job->started, out, job->log->data + messages_at,
-                    job->log->len - messages_at);
+    const char *messages = job->log->data ? job->log->data + messages_at : ""; /* (no log yet: no data) */
+    mc_direct_store(&job->key, job->dir, deps, &job->started, out, messages, job->log->len - messages_at);
     free(deps);
 }
 

@@ -285,6 +285,7 @@ static void job_start(cpu_job *j)
     } else if (!j->ndrange) {
         job_finish(j, CL_COMPLETE);
     } else {
+        atomic_fetch_add(&j->holds, 1); /* the pool list's, dropped when it leaves the list */
         mosaic_cpu_push_child(j->queue->device, j);
     }
 }
@@ -493,7 +494,7 @@ static int child_new(cpu_job *parent, cl_command_queue q, size_t extra, size_t l
     mosaic_retain_internal(q);
     j->queue_bytes = bytes;
     atomic_init(&j->outstanding, 1);
-    atomic_init(&j->holds, 1); /* until complete (+1 for the list once a kernel is queued) */
+    atomic_init(&j->holds, 1); /* until complete (+1 for the pool's list while a kernel is on it: job_start) */
     atomic_init(&j->status, CL_COMPLETE);
     atomic_init(&j->unmet, 1);
     if (ev) {
@@ -541,8 +542,6 @@ static void child_submit(cpu_job *j, cpu_running *r, int flags, cl_uint num_even
         j->next_waiter = r->group_waiters; /* this worker's, released at the group's end */
         r->group_waiters = j;
     }
-    if (j->ndrange)
-        atomic_fetch_add(&j->holds, 1); /* the pool list's, once queued */
     job_unmet_done(j);
 }
 
