@@ -451,12 +451,18 @@ void mosaic_command_complete(cl_event e, cl_int status)
     after_complete(e);
 }
 
+/* Does the command's device run it?  Kernels, and commands with a run.
+ * The others (markers, barriers, commands whose op is NULL: core/device.h)
+ * are synchronisation points only, which the engine completes itself. */
+static bool device_runs(cl_event e)
+{
+    return e->run || e->command_type == CL_COMMAND_NDRANGE_KERNEL || e->command_type == CL_COMMAND_TASK;
+}
+
 /* A command whose buffers are where its device needs them. */
 static void start_with_memory(cl_event e)
 {
-    if (!e->run && e->command_type != CL_COMMAND_NDRANGE_KERNEL && e->command_type != CL_COMMAND_TASK) {
-        /* markers, barriers, and commands the device has nothing to do
-         * for (a NULL op, core/device.h): synchronisation points only */
+    if (!device_runs(e)) { /* a synchronisation point only */
         mosaic_command_running(e);
         mosaic_command_complete(e, CL_COMPLETE);
         return;
@@ -522,8 +528,7 @@ static bool follows_on_device_locked(cl_event prev, cl_event next)
     MOSAIC_ASSERT(mosaic_mutex_held(&graph_lock));
     MOSAIC_ASSERT(prev->queue == next->queue);
     return next->queue->device->runs_in_submission_order && prev->status > CL_COMPLETE &&
-           __atomic_load_n(&prev->handed_over, __ATOMIC_ACQUIRE) &&
-           (next->run || next->command_type == CL_COMMAND_NDRANGE_KERNEL || next->command_type == CL_COMMAND_TASK);
+           __atomic_load_n(&prev->handed_over, __ATOMIC_ACQUIRE) && device_runs(next);
 }
 
 enum {

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "core/printf_format.h"
+#include "fuzz_common.h"
 
 enum { MAX_ARGS = 8, MAX_PACKED = 1 << 20 };
 
@@ -27,29 +28,21 @@ static const char *string_at(const mosaic_printf_memory *memory, uint64_t addres
     return strings[address % 4];
 }
 
-static size_t take(const uint8_t **data, size_t *size, void *to, size_t n)
-{
-    size_t got = n < *size ? n : *size;
-    memcpy(to, *data, got);
-    *data += got, *size -= got;
-    return got;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     uint8_t count = 0;
-    take(&data, &size, &count, 1);
+    fuzz_take(&data, &size, &count, 1);
     uint32_t nargs = count % (MAX_ARGS + 1), desc[MAX_ARGS] = {0};
-    take(&data, &size, desc, nargs * sizeof desc[0]);
+    fuzz_take(&data, &size, desc, nargs * sizeof desc[0]);
     size_t packed = mosaic_printf_packed_size(desc, nargs);
     if (packed > MAX_PACKED)
         return 0;
-    unsigned char *args = calloc(1, packed ? packed : 1);
+    unsigned char *args = malloc(packed ? packed : 1);
     char *format = malloc(size + 1);
     if (args && format) {
-        take(&data, &size, args, packed);
+        fuzz_take(&data, &size, args, packed); /* (zeros where the input ends first) */
         size_t n = size;
-        take(&data, &size, format, n);
+        fuzz_take(&data, &size, format, n);
         format[n] = '\0';
         mosaic_printf_memory memory = {.string_at = string_at};
         mosaic_strbuf out = {0};

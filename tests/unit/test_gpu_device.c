@@ -614,14 +614,20 @@ static void check_ids(gpu_env *e, cl_kernel k, size_t w, size_t h, size_t ox, si
     clReleaseMemObject(out);
 }
 
+static cl_int event_status(cl_event e)
+{
+    cl_int status = 0;
+    clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL);
+    return status;
+}
+
 /* Waits for a launch and releases its event: true when it ran, which it
  * must on a real GPU; on the fake driver, which runs no kernel, it must
  * have failed its command instead. */
 static bool launch_ran(cl_event done)
 {
     clWaitForEvents(1, &done);
-    cl_int status = 0;
-    clGetEventInfo(done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL);
+    cl_int status = event_status(done);
     clReleaseEvent(done);
     if (fake) {
         CHECK(status < 0, "a launch on the fake driver: %d", status);
@@ -1080,13 +1086,6 @@ static void CL_CALLBACK note_completion(cl_event e, cl_int status, void *which)
     if (finished.count < 8)
         finished.order[finished.count++] = (int)(intptr_t)which;
     pthread_mutex_unlock(&finished.lock);
-}
-
-static cl_int event_status(cl_event e)
-{
-    cl_int status = 0;
-    clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL);
-    return status;
 }
 
 static cl_ulong profile(cl_event e, cl_profiling_info what)

@@ -235,21 +235,20 @@ typedef struct launch_part {
     unsigned block[3];
 } launch_part;
 
-/* params: the kernel's arguments, and last the address of *launch, the
+/* params: the kernel's arguments, and last the address of *l, the
  * launch's values (compiler/gpu/ptx.c makes them the kernel's last
  * parameter), which this fills for each launch */
 static cl_int launch_part_run(cuda_gpu *g, gpu_module *m, CUfunction f, const mosaic_ndrange *nd,
-                              const launch_part *p, unsigned shared, void **params, mosaic_gpu_launch *launch)
+                              const launch_part *p, unsigned shared, void **params, mosaic_gpu_launch *l)
 {
-    mosaic_gpu_launch l;
-    memset(&l, 0, sizeof l);
+    memset(l, 0, sizeof *l);
     for (int d = 0; d < 3; d++) {
-        l.global_offset[d] = nd->global_offset[d];
-        l.global_size[d] = nd->global_size[d];
-        l.enqueued_local_size[d] = nd->local_size[d];
-        l.num_groups[d] = nd->num_groups[d];
+        l->global_offset[d] = nd->global_offset[d];
+        l->global_size[d] = nd->global_size[d];
+        l->enqueued_local_size[d] = nd->local_size[d];
+        l->num_groups[d] = nd->num_groups[d];
     }
-    l.work_dim = nd->work_dim;
+    l->work_dim = nd->work_dim;
     size_t at[3];
     for (at[2] = 0; at[2] < p->count[2]; at[2] += g->max_grid[2])
         for (at[1] = 0; at[1] < p->count[1]; at[1] += g->max_grid[1])
@@ -258,22 +257,21 @@ static cl_int launch_part_run(cuda_gpu *g, gpu_module *m, CUfunction f, const mo
                 for (int d = 0; d < 3; d++) {
                     size_t left = p->count[d] - at[d];
                     grid[d] = (unsigned)(left < g->max_grid[d] ? left : g->max_grid[d]);
-                    l.group_base[d] = p->first[d] + at[d];
+                    l->group_base[d] = p->first[d] + at[d];
                 }
                 /* what a function the optimiser did not inline reads: the
                  * module's copy (a copy from pageable memory waits for the
                  * stream: worth sparing) */
                 cl_int err = CL_SUCCESS;
-                if (m->launch && (!m->written_valid || memcmp(&m->written, &l, sizeof l) != 0)) {
+                if (m->launch && (!m->written_valid || memcmp(&m->written, l, sizeof *l) != 0)) {
                     m->written_valid = false;
-                    err = CUDA_CALL(cuMemcpyHtoDAsync, m->launch, &l, sizeof l, g->stream);
+                    err = CUDA_CALL(cuMemcpyHtoDAsync, m->launch, l, sizeof *l, g->stream);
                     if (err == CL_SUCCESS) {
-                        m->written = l;
+                        m->written = *l;
                         m->written_valid = true;
                     }
                 }
-                *launch = l; /* (cuLaunchKernel copies it) */
-                if (err == CL_SUCCESS)
+                if (err == CL_SUCCESS) /* (cuLaunchKernel copies *l) */
                     err = CUDA_CALL(cuLaunchKernel, f, grid[0], grid[1], grid[2], p->block[0], p->block[1],
                                     p->block[2], shared, g->stream, params, NULL);
                 if (err != CL_SUCCESS)
