@@ -214,7 +214,14 @@ const __global __mosaic_image_desc *__mosaic_image(const __global void *image);
     }
 
 /* The other address spaces of an output pointer, through a private temporary:
- * R F(A x, AS P *out) for AS = __global, __local and the generic space. */
+ * R F(A x, AS P *out) for AS = __global, __local and the generic space.  On
+ * the GPU (NVPTX) a private pointer is a generic one, one mangled name: the
+ * private function serves both. */
+#ifdef __NVPTX__
+#define OUT_AS_GENERIC(...)
+#else
+#define OUT_AS_GENERIC(M, ...) M(__VA_ARGS__, )
+#endif
 #define OUT_AS_1(R, F, A, P, AS)                                                                    \
     OVLD R F(A x, AS P *o)                                                                         \
     {                                                                                              \
@@ -224,7 +231,7 @@ const __global __mosaic_image_desc *__mosaic_image(const __global void *image);
         return r;                                                                                  \
     }
 #define OUT_AS(R, F, A, P)                                                                          \
-    OUT_AS_1(R, F, A, P, __global) OUT_AS_1(R, F, A, P, __local) OUT_AS_1(R, F, A, P, )
+    OUT_AS_1(R, F, A, P, __global) OUT_AS_1(R, F, A, P, __local) OUT_AS_GENERIC(OUT_AS_1, R, F, A, P)
 #define OUT2_AS_1(R, F, A, B, P, AS)                                                                \
     OVLD R F(A x, B y, AS P *o)                                                                    \
     {                                                                                              \
@@ -234,7 +241,7 @@ const __global __mosaic_image_desc *__mosaic_image(const __global void *image);
         return r;                                                                                  \
     }
 #define OUT2_AS(R, F, A, B, P)                                                                      \
-    OUT2_AS_1(R, F, A, B, P, __global) OUT2_AS_1(R, F, A, B, P, __local) OUT2_AS_1(R, F, A, B, P, )
+    OUT2_AS_1(R, F, A, B, P, __global) OUT2_AS_1(R, F, A, B, P, __local) OUT_AS_GENERIC(OUT2_AS_1, R, F, A, B, P)
 
 /* ---- the operations of the collective functions ------------------------------
  * work_group_ and sub_group_ reduce/scan and their non-uniform forms share

@@ -18,6 +18,10 @@
 
 #include "../builtins.h"
 
+#ifdef cl_khr_fp16
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+#endif
+
 #define WARP 32u
 
 static uint lane(void) { return __nvvm_read_ptx_sreg_laneid(); }

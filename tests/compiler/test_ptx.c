@@ -549,6 +549,149 @@ TEST(c11_atomics)
     free(ptx);
 }
 
+/* half (cl_khr_fp16): arithmetic in the GPU's f16 instructions, the maths
+ * and conversions from builtins/half.cl and half_convert.cl, linked in only
+ * where a program calls one. */
+TEST(half_precision)
+{
+    NEED_LIBCLC();
+    static const mosaic_compiler_target target = {
+        .triple = MC_PTX_TRIPLE, .clang_features = "-cl-ext=+cl_khr_fp16,+__opencl_c_fp16,+cl_khr_fp64"};
+    char *ptx = ptx_with(&target,
+                         "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
+                         "kernel void k(global half *h, global half4 *v, global float *f, half s) {\n"
+                         "    size_t i = get_global_id(0);\n"
+                         "    h[i] = h[i] * s + h[i + 1];\n"
+                         "    v[i] = sin(v[i]) + fma(v[i], v[i], (half4)s) + convert_half4_rtz(vload4(i, f));\n"
+                         "    f[i] = (float)clamp(h[i], (half)0, s) + (float)nan((ushort)1);\n"
+                         "}\n",
+                         "-cl-std=CL3.0", NULL);
+    if (ptx) {
+        CHECK(strstr(ptx, ".f16") && (strstr(ptx, "mul.rn.f16") || strstr(ptx, "fma.rn.f16")),
+              "no f16 arithmetic:\n%s", ptx);
+        CHECK(strstr(ptx, "cvt.f32.f16"), "no widening of half:\n%s", ptx);
+        CHECK(!strstr(ptx, "call"), "a call is left:\n%s", ptx);
+    }
+    free(ptx);
+    /* a program without half links none of it: no f16 instruction */
+    ptx = ptx_with(&target, "kernel void k(global float *f) { f[0] = sin(f[1]); }\n", "-cl-std=CL3.0", NULL);
+    CHECK(!ptx || !strstr(ptx, ".f16"), "half code in a program without half:\n%s", ptx ? ptx : "");
+    free(ptx);
+}
+
+/* SPIR's mangled names as NVPTX's: the generic space spelled not at all,
+ * the constant space AS4, and the substitutions counted again (clang's names
+ * of the same declarations for each triple). */
+TEST(spir_names)
+{
+    static const char *const pairs[][2] = {
+        {"_Z5fractfPU3AS4f", "_Z5fractfPf"},
+        {"_Z6sincosDv4_fPU3AS4S_", "_Z6sincosDv4_fPS_"},
+        {"_Z6vload4mPU3AS4Kf", "_Z6vload4mPKf"},
+        {"_Z6vload4mPU3AS2Kf", "_Z6vload4mPU3AS4Kf"},
+        {"_Z6vload4mPU3AS1Kf", "_Z6vload4mPU3AS1Kf"},
+        {"_Z25atomic_fetch_add_explicitPU3AS4VU7_Atomicii12memory_order12memory_scope",
+         "_Z25atomic_fetch_add_explicitPVU7_Atomicii12memory_order12memory_scope"},
+        {"_Z39atomic_compare_exchange_strong_explicitPU3AS4VU7_AtomiciPU3AS4ii12memory_orderS4_12memory_scope",
+         "_Z39atomic_compare_exchange_strong_explicitPVU7_AtomiciPii12memory_orderS3_12memory_scope"},
+        {"_Z3fooPiPU3AS4i", "_Z3fooPiS_"},
+        {"_Z13get_global_idj", "_Z13get_global_idj"},
+    };
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+        char out[256] = "";
+        CHECK(mc_nvptx_name(pairs[i][0], out, sizeof out) && !strcmp(out, pairs[i][1]), "%s: %s, not %s",
+              pairs[i][0], out, pairs[i][1]);
+    }
+    char out[256];
+    CHECK(!mc_nvptx_name("_Z3fooPU3AS4", out, sizeof out), "a name cut short was taken");
+    CHECK(!mc_nvptx_name("_Z3fooS0_", out, sizeof out), "a substitution of nothing was taken");
+    CHECK(!mc_nvptx_name("printf", out, sizeof out), "an unmangled name was taken");
+}
+
+/* The SPIR-V module SPIRV_DIR/<name>.spv built for the GPU with `options`;
+ * NULL (checked) when a stage fails. */
+static mosaic_executable *spirv_executable(const char *name, const char *options)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s.spv", SPIRV_DIR, name);
+    FILE *f = fopen(path, "rb");
+    CHECK(f != NULL, "no %s", path);
+    if (!f)
+        return NULL;
+    static char il[1 << 16];
+    size_t size = fread(il, 1, sizeof il, f);
+    fclose(f);
+    static const struct mosaic_runtime_symbol printf_symbol[] = {{"__mosaic_printf", NULL}};
+    static const mosaic_compiler_target target = {
+        .triple = MC_PTX_TRIPLE,
+        .clang_features = "-cl-ext=+__opencl_c_atomic_order_acq_rel,+__opencl_c_atomic_order_seq_cst,"
+                          "+__opencl_c_atomic_scope_device,+__opencl_c_generic_address_space,+cl_khr_fp64,"
+                          "+__opencl_c_fp64,+__opencl_c_int64",
+        .runtime_symbols = printf_symbol,
+        .num_runtime_symbols = 1};
+    mosaic_bitcode obj = {0}, exe_bc = {0};
+    char *log = NULL;
+    cl_int r = mosaic_compile_spirv(&target, il, size, options, 0, NULL, &obj, &log);
+    CHECK(r == CL_SUCCESS, "SPIR-V: %d %s", r, log ? log : "");
+    free(log);
+    log = NULL;
+    if (r == CL_SUCCESS) {
+        r = mosaic_link_bitcode(&target, 1, &obj, "", false, &exe_bc, &log);
+        CHECK(r == CL_SUCCESS, "link: %d %s", r, log ? log : "");
+        free(log);
+        log = NULL;
+    }
+    mosaic_executable *exe = NULL;
+    if (r == CL_SUCCESS) {
+        r = mosaic_finalize_ptx(&target, &exe_bc, "", "sm_90", &exe, &log);
+        CHECK(r == CL_SUCCESS && exe, "finalize: %d %s", r, log ? log : "");
+        free(log);
+    }
+    mosaic_bitcode_free(&obj);
+    mosaic_bitcode_free(&exe_bc);
+    return exe;
+}
+
+/* A SPIR-V module (tests/e2e/spirv/kernels.cl) built for the GPU: its
+ * kernels, atomics on generic pointers, barriers. */
+TEST(spirv_to_ptx)
+{
+    NEED_LIBCLC();
+    mosaic_executable *exe = spirv_executable("kernels", "");
+    if (exe) {
+        const char *ptx = mosaic_executable_ptx(exe, NULL);
+        static const char *const entries[] = {".entry math(", ".entry group_sum(", ".entry atomics(", ".entry say("};
+        for (size_t i = 0; i < sizeof entries / sizeof entries[0]; i++)
+            CHECK(strstr(ptx, entries[i]), "no %s in:\n%s", entries[i], ptx);
+        CHECK(strstr(ptx, "atom.global.add") || strstr(ptx, "red.global.add") || strstr(ptx, "atom.add"),
+              "no atomic add:\n%s", ptx);
+        CHECK(strstr(ptx, "bar.sync"), "no barrier:\n%s", ptx);
+    }
+    mosaic_executable_free(exe);
+}
+
+/* OpFDiv divides as OpenCL C's `/` does: div.full.f32 (2 ulp), or the
+ * correctly rounded division with -cl-fp32-correctly-rounded-divide-sqrt;
+ * a saturating conversion tests for NaN (nvptx/convert_sat.cl). */
+TEST(spirv_divisions)
+{
+    NEED_LIBCLC();
+    mosaic_executable *exe = spirv_executable("gpu", "");
+    if (exe) {
+        const char *ptx = mosaic_executable_ptx(exe, NULL);
+        CHECK(strstr(ptx, "div.full.f32") && !strstr(ptx, "div.rn.f32"), "not div.full.f32:\n%s", ptx);
+        CHECK(strstr(ptx, "setp.nan.f64") || strstr(ptx, "setp.num.f64") || strstr(ptx, "setp.equ.f64") ||
+                  strstr(ptx, "setp.neu.f64"),
+              "no NaN test of the double:\n%s", ptx);
+    }
+    mosaic_executable_free(exe);
+    exe = spirv_executable("gpu", "-cl-fp32-correctly-rounded-divide-sqrt");
+    if (exe)
+        CHECK(strstr(mosaic_executable_ptx(exe, NULL), "div.rn.f32"), "not div.rn.f32:\n%s",
+              mosaic_executable_ptx(exe, NULL));
+    mosaic_executable_free(exe);
+}
+
 /* Sub-groups are warps: their functions exchange values with shfl.sync
  * (uniform ones over the sub-group's lanes, non-uniform ones over the active
  * lanes), vote with vote.sync, and join at bar.warp.sync. */

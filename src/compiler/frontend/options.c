@@ -192,6 +192,8 @@ cl_int mc_parse_options(const char *text, mc_option_mode mode, mc_options *o, mo
         }
         if (!strcmp(w, "-cl-no-subgroup-ifp") || (compile_like && !strcmp(w, "-cl-strict-aliasing")))
             continue; /* accepted; nothing to do on this device */
+        if (!strcmp(w, "-cl-fp32-correctly-rounded-divide-sqrt"))
+            o->correctly_rounded_divide_sqrt = true;
         bool math = math_option(o, w);
         if (math && (mode == MC_OPTIONS_LINK || !strcmp(w, "-cl-denorms-are-zero")))
             continue; /* clang ignores denorms-are-zero on SPIR; the CPU keeps denormals */

@@ -24,6 +24,7 @@ typedef struct mc_options {
     bool enable_link_options;
     bool fast_relaxed_math, unsafe_math, finite_math_only, no_signed_zeros, mad_enable;
     bool denorms_are_zero;
+    bool correctly_rounded_divide_sqrt; /* -cl-fp32-correctly-rounded-divide-sqrt, passed to clang too */
     bool debug_info;
 } mc_options;
 

@@ -38,6 +38,7 @@
 #include "compiler/frontend/spirv_lower.h"
 #include "compiler/frontend/spirv_support.h"
 #include "compiler/frontend/tool_files.h"
+#include "compiler/gpu/ptx.h"
 #include "compiler/ir/llvm.h"
 #include "compiler/ir/log.h"
 
@@ -711,8 +712,8 @@ static void drop_call_noinline(LLVMModuleRef m)
 
 /* The translator's bitcode, verified, its printf calls lowered (as clang's
  * are in the front end), as a compiled object. */
-static cl_int make_object(const mosaic_compiler_target *target, const mosaic_strbuf *bc, mosaic_bitcode *out,
-                          mosaic_strbuf *log)
+static cl_int make_object(const mosaic_compiler_target *target, const mosaic_strbuf *bc, bool exact_division,
+                          mosaic_bitcode *out, mosaic_strbuf *log)
 {
     LLVMContextRef ctx = mc_context_create(log);
     if (!ctx)
@@ -738,6 +739,10 @@ static cl_int make_object(const mosaic_compiler_target *target, const mosaic_str
         name_anonymous_symbols(m);
         drop_call_noinline(m);
     }
+    /* the GPU's programs are nvptx64's (compiler/gpu/spir_to_nvptx.c) */
+    if (r == CL_SUCCESS && target->triple && !strcmp(target->triple, MC_PTX_TRIPLE) &&
+        !(m = mc_nvptx_from_spir(ctx, m, exact_division, log)))
+        r = CL_COMPILE_PROGRAM_FAILURE;
     if (r == CL_SUCCESS && mc_target_has_symbol(target, "__mosaic_printf"))
         r = mc_lower_printf(m, log);
     if (r == CL_SUCCESS)
@@ -761,6 +766,7 @@ cl_int mosaic_compile_spirv(const mosaic_compiler_target *target, const void *il
      * the code generation ones take effect at finalize. */
     mc_options opts = {0};
     cl_int r = mc_parse_options(options, MC_OPTIONS_COMPILE, &opts, &log);
+    bool exact_division = opts.correctly_rounded_divide_sqrt;
     mc_free_options(&opts);
     uint32_t *w = NULL;
     if (r == CL_SUCCESS && (!il || !out)) {
@@ -785,7 +791,7 @@ cl_int mosaic_compile_spirv(const mosaic_compiler_target *target, const void *il
     mc_cache_key key;
     bool cached = r == CL_SUCCESS && mc_cache_enabled(), hit = false;
     if (cached) {
-        mc_spirv_object_key(target, w, size, mc_target_has_symbol(target, "__mosaic_printf"), &key);
+        mc_spirv_object_key(target, w, size, mc_target_has_symbol(target, "__mosaic_printf"), exact_division, &key);
         hit = mc_spirv_cached_object(&key, out);
         if (mosaic_debugging(MOSAIC_DEBUG_CACHE))
             fprintf(stderr, "mosaic: SPIR-V translation cache %s\n", hit ? "hit" : "miss");
@@ -796,7 +802,7 @@ cl_int mosaic_compile_spirv(const mosaic_compiler_target *target, const void *il
     if (r == CL_SUCCESS && !hit)
         r = translate(w, size, &bc, &log);
     if (r == CL_SUCCESS && !hit)
-        r = make_object(target, &bc, out, &log);
+        r = make_object(target, &bc, exact_division, out, &log);
     if (r == CL_SUCCESS && cached && !hit)
         mc_spirv_store_object(&key, &records, out);
     mosaic_strbuf_free(&bc);

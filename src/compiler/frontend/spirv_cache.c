@@ -70,15 +70,18 @@ void mc_spirv_store_validated(const uint32_t *w, size_t size, const mosaic_strbu
 }
 
 void mc_spirv_object_key(const mosaic_compiler_target *target, const uint32_t *w, size_t size, bool lower_printf,
-                         mc_cache_key *key)
+                         bool exact_division, mc_cache_key *key)
 {
     llvm_blake3_hasher h;
     mc_cache_hasher_start(&h, "mosaic spirv translation 1");
     hash_words(&h, w, size);
-    uint8_t flag = lower_printf;
-    llvm_blake3_hasher_update(&h, &flag, 1);
+    uint8_t flags = (uint8_t)(lower_printf | exact_division << 1);
+    llvm_blake3_hasher_update(&h, &flags, 1);
     const char *features = target && target->clang_features ? target->clang_features : "";
     llvm_blake3_hasher_update(&h, features, strlen(features) + 1);
+    /* the GPU's objects are nvptx64's (compiler/gpu/spir_to_nvptx.c) */
+    const char *triple = target && target->triple ? target->triple : "";
+    llvm_blake3_hasher_update(&h, triple, strlen(triple) + 1);
     llvm_blake3_hasher_finalize(&h, key->bytes, sizeof key->bytes);
 }
 

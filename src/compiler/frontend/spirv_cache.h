@@ -15,9 +15,10 @@ bool mc_spirv_validated(const uint32_t *w, size_t size);
 /* It passed the validator whose records (mc_tool_files, taken before it ran) are given. */
 void mc_spirv_store_validated(const uint32_t *w, size_t size, const mosaic_strbuf *validator);
 /* The key of a translation: the words to translate (specialization constants
- * written in), printf lowering, the device. */
+ * written in), printf lowering, correctly rounded division (which a GPU's
+ * object holds: spir_to_nvptx.c), the device. */
 void mc_spirv_object_key(const mosaic_compiler_target *target, const uint32_t *w, size_t size, bool lower_printf,
-                         mc_cache_key *key);
+                         bool exact_division, mc_cache_key *key);
 /* A lookup: true on a hit, with the compiled object in *out (owned). */
 bool mc_spirv_cached_object(const mc_cache_key *key, mosaic_bitcode *out);
 /* Stores a translation's compiled object with the translator's records. */

@@ -132,10 +132,53 @@ static bool libclc_hash(uint8_t hash[32])
 
 /* Mosaic's own built-ins for the GPU, linked in this order before libclc
  * (builtins/nvptx/workitem.cl, address.cl, subgroups.cl, printf.cl,
- * vector3.cl and maths.cl; builtins/atomics.cl, the CPU's too). */
-static const char *const own_builtins[] = {"workitem", "address", "atomics", "subgroups",
-                                           "printf",   "vector3", "maths"};
+ * vector3.cl and maths.cl; builtins/atomics.cl, the CPU's too); and, only
+ * into a program that calls one of theirs, the saturating conversions from
+ * float and double (nvptx/convert_sat.cl, which libclc has without NaN) and
+ * the CPU's half-precision functions (half.cl, half_convert.cl: libclc has
+ * none but vload_half and vstore_half). */
+typedef enum { LINK_ALWAYS, LINK_FOR_HALF, LINK_FOR_SAT } link_when;
+static const struct own_builtin {
+    const char *name;
+    link_when when;
+} own_builtins[] = {
+    {"workitem", LINK_ALWAYS},    {"address", LINK_ALWAYS},     {"atomics", LINK_ALWAYS},
+    {"subgroups", LINK_ALWAYS},   {"printf", LINK_ALWAYS},      {"vector3", LINK_ALWAYS},
+    {"maths", LINK_ALWAYS},       {"convert_sat", LINK_FOR_SAT}, {"half", LINK_FOR_HALF},
+    {"half_convert", LINK_FOR_HALF},
+};
 #define NUM_OWN_BUILTINS (sizeof own_builtins / sizeof own_builtins[0])
+
+static bool is_half(LLVMTypeRef t)
+{
+    if (LLVMGetTypeKind(t) == LLVMVectorTypeKind)
+        t = LLVMGetElementType(t);
+    return LLVMGetTypeKind(t) == LLVMHalfTypeKind;
+}
+
+/* Does the program call a function it does not define that takes or gives
+ * half (or a vector of it) (LINK_FOR_HALF), or a saturating conversion
+ * (LINK_FOR_SAT)? */
+static bool calls_for(LLVMModuleRef m, link_when when)
+{
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+        if (!LLVMIsDeclaration(f) || LLVMGetIntrinsicID(f))
+            continue;
+        if (when == LINK_FOR_SAT) {
+            const char *name = LLVMGetValueName2(f, &(size_t){0});
+            if (strstr(name, "convert_") && strstr(name, "_sat"))
+                return true;
+            continue;
+        }
+        LLVMTypeRef type = LLVMGlobalGetValueType(f);
+        bool half = is_half(LLVMGetReturnType(type));
+        for (unsigned i = 0, n = LLVMCountParams(f); i < n && !half; i++)
+            half = is_half(LLVMTypeOf(LLVMGetParam(f, i)));
+        if (half)
+            return true;
+    }
+    return false;
+}
 
 static uint8_t own_hash[32];
 static size_t own_size;
@@ -147,7 +190,7 @@ static void hash_own_builtins(void)
     llvm_blake3_hasher_init(&h);
     for (size_t i = 0; i < NUM_OWN_BUILTINS; i++) {
         size_t n;
-        const void *bytes = mc_gpu_builtin_file_bytes(own_builtins[i], &n);
+        const void *bytes = mc_gpu_builtin_file_bytes(own_builtins[i].name, &n);
         if (bytes)
             llvm_blake3_hasher_update(&h, bytes, n);
         own_size += n;
@@ -474,11 +517,15 @@ static LLVMModuleRef linked_program(LLVMContextRef c, LLVMTargetMachineRef tm, c
                 table->global_variables_size += (size_t)LLVMABISizeOfType(td, LLVMGlobalGetValueType(g));
     LLVMModuleRef clc = NULL;
     *r = CL_SUCCESS;
+    bool wanted[] = {[LINK_ALWAYS] = true, [LINK_FOR_HALF] = calls_for(m, LINK_FOR_HALF),
+                     [LINK_FOR_SAT] = calls_for(m, LINK_FOR_SAT)};
     for (size_t i = 0; i < NUM_OWN_BUILTINS && *r == CL_SUCCESS; i++) {
         LLVMModuleRef own = NULL;
-        *r = mc_load_gpu_builtin_file(c, own_builtins[i], &own, log);
+        if (!wanted[own_builtins[i].when])
+            continue;
+        *r = mc_load_gpu_builtin_file(c, own_builtins[i].name, &own, log);
         if (*r == CL_SUCCESS)
-            *r = link_in(m, own, own_builtins[i], log);
+            *r = link_in(m, own, own_builtins[i].name, log);
     }
     if (*r == CL_SUCCESS) {
         *r = CL_BUILD_PROGRAM_FAILURE;

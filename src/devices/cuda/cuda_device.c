@@ -127,6 +127,8 @@ static const char *const c_extensions[] = {
     "cl_khr_local_int32_extended_atomics",
     "cl_khr_int64_base_atomics",
     "cl_khr_int64_extended_atomics",
+    /* the GPU's f16 arithmetic; the functions in float (builtins/half.cl) */
+    "cl_khr_fp16",
     /* sub-groups are warps (builtins/nvptx/subgroups.cl), from compute
      * capability 7.0 (shfl.sync; warps scheduled independently): these stay
      * last, left out below that */
@@ -134,6 +136,12 @@ static const char *const c_extensions[] = {
 };
 static const char *const runtime_extensions[] = {
     "cl_khr_icd",
+    /* SPIR-V programs: the CPU's front end, then its module made NVPTX's
+     * (compiler/gpu/spir_to_nvptx.c) */
+    "cl_khr_il_program",
+    "cl_khr_spirv_no_integer_wrap_decoration",
+    "cl_khr_spirv_linkonce_odr",
+    "cl_khr_spirv_queries",
     "cl_khr_device_uuid",
     "cl_khr_suggested_local_work_size",
     "cl_khr_create_command_queue",
@@ -143,6 +151,7 @@ static const char *const runtime_extensions[] = {
 static const char *const c_features[] = {
     "__opencl_c_int64",
     "__opencl_c_fp64",
+    "__opencl_c_fp16",
     /* OpenCL 2.0's atomics (builtins/atomics.cl), as relaxed atomics between
      * membar fences (compiler/workgroup/atomics.c) */
     "__opencl_c_atomic_order_acq_rel",
@@ -171,7 +180,7 @@ static void describe_text(cl_device_id device)
     static const struct mosaic_runtime_symbol symbols[] = {{"__mosaic_printf", NULL}};
     device->compiler_target.runtime_symbols = symbols;
     device->compiler_target.num_runtime_symbols = 1;
-    device->il_version = "";
+    device->il_version = "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3 SPIR-V_1.4"; /* as the CPU's */
     device->compiler_target.triple = MC_PTX_TRIPLE;
 }
 
@@ -231,13 +240,14 @@ static void describe(cl_device_id device)
 
     /* one element at a time: a GPU's lanes are its threads */
     for (int t = 0; t < MOSAIC_VECTOR_TYPES; t++)
-        device->preferred_vector_width[t] = device->native_vector_width[t] = t == MOSAIC_VECTOR_HALF ? 0 : 1;
+        device->preferred_vector_width[t] = device->native_vector_width[t] = 1;
     device->address_bits = 64;
     device->endian_little = true;
     device->single_fp_config = CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_FMA;
     device->double_fp_config = CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO |
                                CL_FP_ROUND_TO_INF | CL_FP_FMA;
-    device->half_fp_config = 0;
+    /* f16 instructions keep subnormals and round to nearest even */
+    device->half_fp_config = CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_FMA;
     device->execution_capabilities = CL_EXEC_KERNEL;
     device->queue_on_host_properties = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;
     device->host_unified_memory = false;
@@ -470,6 +480,7 @@ const mosaic_device_ops mosaic_cuda_ops = {
     .compile = mosaic_cuda_compile,
     .link = mosaic_cuda_link,
     .check_binary = mosaic_cuda_check_binary,
+    .check_il = mosaic_cuda_check_il,
     .kernel_work_group_limit = mosaic_cuda_kernel_work_group_limit,
     .finalize = mosaic_cuda_finalize,
     .kernel_preferred_multiple = mosaic_cuda_preferred_multiple,

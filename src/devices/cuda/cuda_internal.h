@@ -90,6 +90,8 @@ cl_int mosaic_cuda_link(cl_device_id device, size_t count, const mosaic_bitcode 
                         bool create_library, mosaic_bitcode *out, char **log);
 size_t mosaic_cuda_kernel_work_group_limit(cl_device_id device, const mosaic_executable *exe,
                                            const mosaic_kernel_info *kernel);
+cl_int mosaic_cuda_check_il(cl_device_id device, const void *il, size_t size, mosaic_spec_constant **specs,
+                            size_t *num_specs, char **log);
 cl_int mosaic_cuda_check_binary(cl_device_id device, const void *data, size_t size, cl_program_binary_type *type,
                                 char **log);
 cl_int mosaic_cuda_finalize(cl_device_id device, const mosaic_bitcode *executable, const char *options,

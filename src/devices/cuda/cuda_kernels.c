@@ -29,11 +29,19 @@
 cl_int mosaic_cuda_compile(cl_device_id device, cl_program program, const char *options, size_t num_headers,
                            const mosaic_header *headers, mosaic_bitcode *out, char **log)
 {
-    if (!program->source) { /* the device reports no IL: the API gives it none */
-        *log = strdup("error: the GPU device builds OpenCL C source only\n");
-        return CL_COMPILE_PROGRAM_FAILURE;
-    }
-    return mosaic_compile_source(&device->compiler_target, program->source, options, num_headers, headers, out, log);
+    MOSAIC_ASSERT(program->source || program->il);
+    const mosaic_compiler_target *target = &device->compiler_target;
+    if (program->source)
+        return mosaic_compile_source(target, program->source, options, num_headers, headers, out, log);
+    return mosaic_compile_spirv(target, program->il, program->il_size, options, program->num_spec_constants,
+                                program->spec_constants, out, log);
+}
+
+cl_int mosaic_cuda_check_il(cl_device_id device, const void *il, size_t size, mosaic_spec_constant **specs,
+                            size_t *num_specs, char **log)
+{
+    (void)device;
+    return mosaic_spirv_check(il, size, specs, num_specs, log);
 }
 
 cl_int mosaic_cuda_link(cl_device_id device, size_t count, const mosaic_bitcode *inputs, const char *options,
