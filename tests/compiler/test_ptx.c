@@ -39,6 +39,7 @@
 #include "base/settings.h"
 #include "compiler/cache/cache.h"
 #include "compiler/compiler.h"
+#include "compiler/frontend/spirv_nvptx.h"
 #include "compiler/gpu/ptx.h"
 #include "compiler/ir/llvm.h"
 #include "compiler/pipeline/pipeline.h"
@@ -576,6 +577,41 @@ TEST(half_precision)
     /* a program without half links none of it: no f16 instruction */
     ptx = ptx_with(&target, "kernel void k(global float *f) { f[0] = sin(f[1]); }\n", "-cl-std=CL3.0", NULL);
     CHECK(!ptx || !strstr(ptx, ".f16"), "half code in a program without half:\n%s", ptx ? ptx : "");
+    free(ptx);
+}
+
+/* The CPU's bit operations and integer dot products, built for the GPU,
+ * and the GPU's clocks, each linked only into a program that calls one. */
+static const char integer_extensions_source[] =
+    "kernel void k(global uint *u, global ulong *t) {\n"
+    "    size_t g = get_global_id(0);\n"
+    "    uint x = u[g];\n"
+    "    if (__builtin_expect(x == 7, 0))\n"
+    "        x = 8;\n"
+    "    u[4 * g] = bitfield_extract_unsigned(x, 4u, 8u);\n"
+    "    u[4 * g + 1] = bit_reverse(x);\n"
+    "    u[4 * g + 2] = dot(as_uchar4(x), (uchar4)(1, 2, 3, 4));\n"
+    "    u[4 * g + 3] = dot_4x8packed_uu_uint(x, 0x01010101u);\n"
+    "    t[2 * g] = clock_read_device();\n"
+    "    t[2 * g + 1] = clock_read_work_group();\n"
+    "}\n";
+#define INTEGER_EXTENSIONS                                                                           \
+    "-cl-ext=+cl_khr_extended_bit_ops,+cl_khr_integer_dot_product,"                                   \
+    "+__opencl_c_integer_dot_product_input_4x8bit,+__opencl_c_integer_dot_product_input_4x8bit_packed," \
+    "+cl_khr_kernel_clock,+__opencl_c_kernel_clock_scope_device,+__opencl_c_kernel_clock_scope_work_group," \
+    "+cl_khr_expect_assume,+__opencl_c_int64"
+
+TEST(integer_extensions)
+{
+    NEED_LIBCLC();
+    static const mosaic_compiler_target target = {.triple = MC_PTX_TRIPLE, .clang_features = INTEGER_EXTENSIONS};
+    char *ptx = ptx_with(&target, integer_extensions_source, "-cl-std=CL3.0", NULL);
+    if (ptx) {
+        CHECK(strstr(ptx, "%globaltimer") && strstr(ptx, "%clock64"), "no clock read:\n%s", ptx);
+        CHECK(strstr(ptx, "brev.b32") || strstr(ptx, "bfe.u32") || strstr(ptx, "dp4a"),
+              "none of the GPU's bit or dot instructions:\n%s", ptx);
+        CHECK(!strstr(ptx, "call"), "a call is left:\n%s", ptx);
+    }
     free(ptx);
 }
 

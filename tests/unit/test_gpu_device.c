@@ -877,6 +877,45 @@ TEST(sub_groups)
     env_close(&e);
 }
 
+/* Large buffers passed between CPU and GPU kernels by events alone, six
+ * times: each GPU kernel must see every byte the CPU wrote (a copy to the
+ * GPU that returned before its bytes arrived would leave some old). */
+TEST(migrations_before_kernels)
+{
+    MIXED_ENV(e);
+    enum { N = 1 << 22, ROUNDS = 6 };
+    int *host = malloc(N * sizeof *host), *expect = malloc(N * sizeof *expect);
+    for (size_t i = 0; i < N; i++)
+        host[i] = (int)i;
+    cl_int err;
+    cl_mem x = clCreateBuffer(e.context, CL_MEM_COPY_HOST_PTR, N * sizeof *host, host, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    cl_event last = NULL;
+    for (int r = 0; r < ROUNDS; r++) {
+        bool on_gpu = r % 2;
+        cl_event done = scale(on_gpu ? e.gpu_queue : e.cpu_queue, on_gpu ? e.scale_gpu : e.scale_cpu, x, 2 + r % 2,
+                              N, last);
+        if (last)
+            clReleaseEvent(last);
+        last = done;
+    }
+    for (size_t i = 0; i < N; i++) { /* as the kernels wrap: unsigned */
+        unsigned v = (unsigned)i;
+        for (int r = 0; r < ROUNDS; r++)
+            v = v * (unsigned)(2 + r % 2) + (unsigned)i;
+        expect[i] = (int)v;
+    }
+    if (launch_ran(last)) { /* the fake driver's kernels fail; it releases the event */
+        CHECK_ERR(clEnqueueReadBuffer(e.cpu_queue, x, CL_TRUE, 0, N * sizeof *host, host, 0, NULL, NULL),
+                  CL_SUCCESS);
+        check_ints(host, N, value_of, expect, "six kernels, CPU and GPU in turn");
+    }
+    clReleaseMemObject(x);
+    free(host);
+    free(expect);
+    mixed_close(&e);
+}
+
 /* half: products and sums correctly rounded (the GPU's f16 instructions),
  * quotients and square roots within 1 ulp, and float to half rounded toward
  * zero (builtins/half_convert.cl), against the host's _Float16. */
@@ -1010,6 +1049,11 @@ TEST(spirv_program)
     char log[4096] = "";
     clGetProgramBuildInfo(p, gpu, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
     CHECK(err == CL_SUCCESS, "build: %d\n%s", err, log);
+    if (err != CL_SUCCESS) {
+        clReleaseProgram(p);
+        env_close(&e);
+        return;
+    }
     enum { N = 256, L = 64 };
     cl_kernel sum = clCreateKernel(p, "group_sum", &err), atomics = clCreateKernel(p, "atomics", &err),
               by_value = clCreateKernel(p, "by_value", &err);
@@ -1078,6 +1122,76 @@ TEST(spirv_program)
     env_close(&e);
 }
 
+/* The CPU's bit operations and integer dot products on the GPU, and its
+ * clocks: each value against the host's, the clocks running. */
+TEST(integer_extensions)
+{
+    GPU_ENV(e);
+    char extensions[4096] = "";
+    clGetDeviceInfo(gpu, CL_DEVICE_EXTENSIONS, sizeof extensions, extensions, NULL);
+    CHECK(strstr(extensions, "cl_khr_extended_bit_ops") && strstr(extensions, "cl_khr_integer_dot_product") &&
+              strstr(extensions, "cl_khr_kernel_clock") && strstr(extensions, "cl_khr_expect_assume"),
+          "not reported: %s", extensions);
+    cl_program p = build(&e,
+                         "kernel void k(global uint *u, global ulong *t) {\n"
+                         "    size_t g = get_global_id(0);\n"
+                         "    uint x = u[4 * g];\n"
+                         "    __builtin_assume(g < 1024);\n"
+                         "    u[4 * g] = bitfield_extract_unsigned(x, 4u, 8u) + bitfield_insert(0u, x, 28u, 4u);\n"
+                         "    u[4 * g + 1] = bit_reverse(x);\n"
+                         "    u[4 * g + 2] = dot(as_uchar4(x), (uchar4)(1, 2, 3, 4));\n"
+                         "    u[4 * g + 3] = (uint)dot_4x8packed_ss_int(x, 0x01ff01ffu);\n"
+                         "    ulong d = clock_read_device(), w = clock_read_work_group();\n"
+                         "    t[2 * g] = clock_read_device() - d;\n"
+                         "    t[2 * g + 1] = w;\n"
+                         "}\n",
+                         "-cl-std=CL3.0", CL_SUCCESS);
+    cl_int err;
+    cl_kernel k = clCreateKernel(p, "k", &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    enum { N = 256 };
+    static cl_uint u[4 * N];
+    static cl_ulong t[2 * N];
+    for (int i = 0; i < N; i++)
+        u[4 * i] = (cl_uint)i * 2654435761u;
+    cl_mem bu = clCreateBuffer(e.context, CL_MEM_COPY_HOST_PTR, sizeof u, u, &err);
+    cl_mem bt = clCreateBuffer(e.context, CL_MEM_READ_WRITE, sizeof t, NULL, &err);
+    clSetKernelArg(k, 0, sizeof bu, &bu);
+    clSetKernelArg(k, 1, sizeof bt, &bt);
+    size_t global = N;
+    cl_event done;
+    CHECK_ERR(clEnqueueNDRangeKernel(e.queue, k, 1, NULL, &global, NULL, 0, NULL, &done), CL_SUCCESS);
+    if (launch_ran(done)) {
+        static cl_uint got[4 * N];
+        clEnqueueReadBuffer(e.queue, bu, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL);
+        clEnqueueReadBuffer(e.queue, bt, CL_TRUE, 0, sizeof t, t, 0, NULL, NULL);
+        for (int i = 0, bad = 0; i < N && bad < 5; i++) {
+            cl_uint x = u[4 * i], r = 0;
+            for (int b = 0; b < 32; b++)
+                r |= (x >> b & 1u) << (31 - b);
+            unsigned char c[4];
+            memcpy(c, &x, 4);
+            cl_uint dot = c[0] + 2u * c[1] + 3u * c[2] + 4u * c[3];
+            /* 0x01ff01ff: the bytes -1, 1, -1, 1 from the lowest */
+            int sdot = -(signed char)c[0] + (signed char)c[1] - (signed char)c[2] + (signed char)c[3];
+            cl_uint want[4] = {((x >> 4) & 0xffu) + ((x & 0xfu) << 28), r, dot, (cl_uint)sdot};
+            for (int f = 0; f < 4; f++)
+                if (got[4 * i + f] != want[f]) {
+                    CHECK(false, "x %#x, value %d: %#x, not %#x", x, f, got[4 * i + f], want[f]);
+                    bad++;
+                }
+        }
+        CHECK(t[1] != 0 && t[0] < 1000000000u, "clocks: %llu ns between two device reads, work-group clock %llu",
+              (unsigned long long)t[0], (unsigned long long)t[1]);
+    }
+    clReleaseEvent(done);
+    clReleaseMemObject(bu);
+    clReleaseMemObject(bt);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    env_close(&e);
+}
+
 /* SPIR-V's saturating conversions (NaN is 0) and an out-parameter through a
  * generic pointer (tests/e2e/spirv/gpu.cl). */
 TEST(spirv_saturate)
@@ -1094,7 +1208,13 @@ TEST(spirv_saturate)
     fclose(f);
     cl_int err;
     cl_program p = clCreateProgramWithIL(e.context, il, size, &err);
-    CHECK_ERR(clBuildProgram(p, 1, &gpu, "", NULL, NULL), CL_SUCCESS);
+    err = clBuildProgram(p, 1, &gpu, "", NULL, NULL);
+    CHECK_ERR(err, CL_SUCCESS);
+    if (err != CL_SUCCESS) {
+        clReleaseProgram(p);
+        env_close(&e);
+        return;
+    }
     cl_kernel k = clCreateKernel(p, "saturate", &err);
     CHECK_ERR(err, CL_SUCCESS);
     enum { N = 4 };

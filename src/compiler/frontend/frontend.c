@@ -261,6 +261,41 @@ static const struct { const char *macro, *declarations; } undeclared_builtins[] 
       "#endif\n" },
 };
 
+/* cl_khr_extended_bit_ops' and cl_khr_integer_dot_product's functions, which
+ * clang 16 declares for SPIR only: declared again for other targets (the
+ * GPU's nvptx64) that have the extensions; the same declarations twice are
+ * one function. */
+static const char bit_ops_declarations[] =
+    "#ifdef cl_khr_extended_bit_ops\n"
+    "#define __MOSAIC_OC __attribute__((overloadable, const))\n"
+    "#define __MOSAIC_BO(S, U, W) \\\n"
+    "  S##W __MOSAIC_OC bitfield_insert(S##W, S##W, uint, uint); U##W __MOSAIC_OC bitfield_insert(U##W, U##W, uint, uint); \\\n"
+    "  S##W __MOSAIC_OC bitfield_extract_signed(S##W, uint, uint); S##W __MOSAIC_OC bitfield_extract_signed(U##W, uint, uint); \\\n"
+    "  U##W __MOSAIC_OC bitfield_extract_unsigned(S##W, uint, uint); U##W __MOSAIC_OC bitfield_extract_unsigned(U##W, uint, uint); \\\n"
+    "  S##W __MOSAIC_OC bit_reverse(S##W); U##W __MOSAIC_OC bit_reverse(U##W);\n"
+    "#define __MOSAIC_BOW(S, U) __MOSAIC_BO(S, U, ) __MOSAIC_BO(S, U, 2) __MOSAIC_BO(S, U, 3) __MOSAIC_BO(S, U, 4) \\\n"
+    "  __MOSAIC_BO(S, U, 8) __MOSAIC_BO(S, U, 16)\n"
+    "__MOSAIC_BOW(char, uchar) __MOSAIC_BOW(short, ushort) __MOSAIC_BOW(int, uint) __MOSAIC_BOW(long, ulong)\n"
+    "#undef __MOSAIC_BOW\n#undef __MOSAIC_BO\n#undef __MOSAIC_OC\n"
+    "#endif\n";
+static const char integer_dot_declarations[] =
+    "#define __MOSAIC_OC __attribute__((overloadable, const))\n"
+    "#ifdef __opencl_c_integer_dot_product_input_4x8bit\n"
+    "uint __MOSAIC_OC dot(uchar4, uchar4); int __MOSAIC_OC dot(char4, char4);\n"
+    "int __MOSAIC_OC dot(uchar4, char4); int __MOSAIC_OC dot(char4, uchar4);\n"
+    "uint __MOSAIC_OC dot_acc_sat(uchar4, uchar4, uint); int __MOSAIC_OC dot_acc_sat(char4, char4, int);\n"
+    "int __MOSAIC_OC dot_acc_sat(uchar4, char4, int); int __MOSAIC_OC dot_acc_sat(char4, uchar4, int);\n"
+    "#endif\n"
+    "#ifdef __opencl_c_integer_dot_product_input_4x8bit_packed\n"
+    "uint __MOSAIC_OC dot_4x8packed_uu_uint(uint, uint); int __MOSAIC_OC dot_4x8packed_ss_int(uint, uint);\n"
+    "int __MOSAIC_OC dot_4x8packed_us_int(uint, uint); int __MOSAIC_OC dot_4x8packed_su_int(uint, uint);\n"
+    "uint __MOSAIC_OC dot_acc_sat_4x8packed_uu_uint(uint, uint, uint);\n"
+    "int __MOSAIC_OC dot_acc_sat_4x8packed_ss_int(uint, uint, int);\n"
+    "int __MOSAIC_OC dot_acc_sat_4x8packed_us_int(uint, uint, int);\n"
+    "int __MOSAIC_OC dot_acc_sat_4x8packed_su_int(uint, uint, int);\n"
+    "#endif\n"
+    "#undef __MOSAIC_OC\n";
+
 /* Where a sub-group is hardware lanes (the GPU's warps), a non-uniform
  * sub-group function works on the lanes active at the call.  Two identical
  * calls in the two arms of an if are one call to LLVM's optimiser, which
@@ -377,7 +412,7 @@ static cl_int make_prelude(compile_job *job)
         const char *m = spir_default_macros[i];
         if (!mc_target_has_extension(job->target, strcmp(m, "__IMAGE_SUPPORT__") ? m : "__opencl_c_images"))
             mosaic_strbuf_printf(text, "#undef %s\n", m);
-        else if (!strncmp(m, "cl_", 3)) /* other targets (nvptx64): defined as on SPIR */
+        else if (strcmp(m, "__IMAGE_SUPPORT__")) /* other targets (nvptx64): defined as on SPIR */
             mosaic_strbuf_printf(text, "#if __OPENCL_C_VERSION__ >= 200 && !defined(%s)\n#define %s 1\n#endif\n", m, m);
     }
     for (size_t i = 0; i < sizeof undefined_feature_macros / sizeof undefined_feature_macros[0]; i++)
@@ -390,8 +425,11 @@ static cl_int make_prelude(compile_job *job)
     for (size_t i = 0; i < sizeof undeclared_builtins / sizeof undeclared_builtins[0]; i++)
         if (mc_target_has_extension(job->target, undeclared_builtins[i].macro))
             mosaic_strbuf_puts(text, undeclared_builtins[i].declarations);
-    if (job->target && job->target->triple && !strncmp(job->target->triple, "nvptx", 5))
+    if (job->target && job->target->triple && !strncmp(job->target->triple, "nvptx", 5)) {
         mosaic_strbuf_puts(text, non_uniform_nomerge);
+        mosaic_strbuf_puts(text, bit_ops_declarations);
+        mosaic_strbuf_puts(text, integer_dot_declarations);
+    }
     /* OpenCL C 3.1, which clang 16 does not know: it compiles as 3.0 (options.c) */
     mosaic_strbuf_puts(text, "#define CL_VERSION_3_1 310\n");
     if (job->opts.cl_std == 310)

@@ -36,9 +36,9 @@
 #include "compiler/frontend/printf.h"
 #include "compiler/frontend/spirv_cache.h"
 #include "compiler/frontend/spirv_lower.h"
+#include "compiler/frontend/spirv_nvptx.h"
 #include "compiler/frontend/spirv_support.h"
 #include "compiler/frontend/tool_files.h"
-#include "compiler/gpu/ptx.h"
 #include "compiler/ir/llvm.h"
 #include "compiler/ir/log.h"
 
@@ -739,9 +739,9 @@ static cl_int make_object(const mosaic_compiler_target *target, const mosaic_str
         name_anonymous_symbols(m);
         drop_call_noinline(m);
     }
-    /* the GPU's programs are nvptx64's (compiler/gpu/spir_to_nvptx.c) */
-    if (r == CL_SUCCESS && target->triple && !strcmp(target->triple, MC_PTX_TRIPLE) &&
-        !(m = mc_nvptx_from_spir(ctx, m, exact_division, log)))
+    /* the GPU's programs are nvptx64's (spirv_nvptx.c) */
+    if (r == CL_SUCCESS && target->triple && !strncmp(target->triple, "nvptx", 5) &&
+        !(m = mc_nvptx_from_spir(ctx, m, target->triple, exact_division, log)))
         r = CL_COMPILE_PROGRAM_FAILURE;
     if (r == CL_SUCCESS && mc_target_has_symbol(target, "__mosaic_printf"))
         r = mc_lower_printf(m, log);

@@ -79,7 +79,7 @@ void mc_spirv_object_key(const mosaic_compiler_target *target, const uint32_t *w
     llvm_blake3_hasher_update(&h, &flags, 1);
     const char *features = target && target->clang_features ? target->clang_features : "";
     llvm_blake3_hasher_update(&h, features, strlen(features) + 1);
-    /* the GPU's objects are nvptx64's (compiler/gpu/spir_to_nvptx.c) */
+    /* the GPU's objects are nvptx64's (compiler/frontend/spirv_nvptx.c) */
     const char *triple = target && target->triple ? target->triple : "";
     llvm_blake3_hasher_update(&h, triple, strlen(triple) + 1);
     llvm_blake3_hasher_finalize(&h, key->bytes, sizeof key->bytes);

@@ -16,7 +16,7 @@ bool mc_spirv_validated(const uint32_t *w, size_t size);
 void mc_spirv_store_validated(const uint32_t *w, size_t size, const mosaic_strbuf *validator);
 /* The key of a translation: the words to translate (specialization constants
  * written in), printf lowering, correctly rounded division (which a GPU's
- * object holds: spir_to_nvptx.c), the device. */
+ * object holds: spirv_nvptx.c), the device. */
 void mc_spirv_object_key(const mosaic_compiler_target *target, const uint32_t *w, size_t size, bool lower_printf,
                          bool exact_division, mc_cache_key *key);
 /* A lookup: true on a hit, with the compiled object in *out (owned). */

@@ -130,25 +130,9 @@ static bool libclc_hash(uint8_t hash[32])
     return ok;
 }
 
-/* Mosaic's own built-ins for the GPU, linked in this order before libclc
- * (builtins/nvptx/workitem.cl, address.cl, subgroups.cl, printf.cl,
- * vector3.cl and maths.cl; builtins/atomics.cl, the CPU's too); and, only
- * into a program that calls one of theirs, the saturating conversions from
- * float and double (nvptx/convert_sat.cl, which libclc has without NaN) and
- * the CPU's half-precision functions (half.cl, half_convert.cl: libclc has
- * none but vload_half and vstore_half). */
-typedef enum { LINK_ALWAYS, LINK_FOR_HALF, LINK_FOR_SAT } link_when;
-static const struct own_builtin {
-    const char *name;
-    link_when when;
-} own_builtins[] = {
-    {"workitem", LINK_ALWAYS},    {"address", LINK_ALWAYS},     {"atomics", LINK_ALWAYS},
-    {"subgroups", LINK_ALWAYS},   {"printf", LINK_ALWAYS},      {"vector3", LINK_ALWAYS},
-    {"maths", LINK_ALWAYS},       {"convert_sat", LINK_FOR_SAT}, {"half", LINK_FOR_HALF},
-    {"half_convert", LINK_FOR_HALF},
-};
-#define NUM_OWN_BUILTINS (sizeof own_builtins / sizeof own_builtins[0])
-
+/* What a program calls that one of the files below defines: a function
+ * taking or giving half, or one of a name (the program's declaration f,
+ * named `name`). */
 static bool is_half(LLVMTypeRef t)
 {
     if (LLVMGetTypeKind(t) == LLVMVectorTypeKind)
@@ -156,25 +140,70 @@ static bool is_half(LLVMTypeRef t)
     return LLVMGetTypeKind(t) == LLVMHalfTypeKind;
 }
 
-/* Does the program call a function it does not define that takes or gives
- * half (or a vector of it) (LINK_FOR_HALF), or a saturating conversion
- * (LINK_FOR_SAT)? */
-static bool calls_for(LLVMModuleRef m, link_when when)
+static bool half_function(LLVMValueRef f, const char *name)
+{
+    (void)name;
+    LLVMTypeRef type = LLVMGlobalGetValueType(f);
+    bool half = is_half(LLVMGetReturnType(type));
+    for (unsigned i = 0, n = LLVMCountParams(f); i < n && !half; i++)
+        half = is_half(LLVMTypeOf(LLVMGetParam(f, i)));
+    return half;
+}
+
+static bool sat_conversion(LLVMValueRef f, const char *name)
+{
+    (void)f;
+    return strstr(name, "convert_") && strstr(name, "_sat");
+}
+
+static bool bit_operation(LLVMValueRef f, const char *name)
+{
+    (void)f;
+    return strstr(name, "bitfield_") || strstr(name, "bit_reverse");
+}
+
+/* dot of (u)char4s, dot_acc_sat, dot_4x8packed_*, SPIR-V's (S|U|SU)DotKHR and
+ * DotAccSatKHR: libclc's dot is float's */
+static bool integer_dot(LLVMValueRef f, const char *name)
+{
+    (void)f;
+    return !strncmp(name, "_Z3dotDv4_c", 11) || !strncmp(name, "_Z3dotDv4_h", 11) || strstr(name, "dot_acc_sat") ||
+           strstr(name, "dot_4x8packed") || strstr(name, "DotKHR") || strstr(name, "DotAccSatKHR");
+}
+
+static bool kernel_clock(LLVMValueRef f, const char *name)
+{
+    (void)f;
+    return strstr(name, "clock_read_") != NULL;
+}
+
+/* Mosaic's own built-ins for the GPU, linked in this order before libclc
+ * (builtins/nvptx/workitem.cl, address.cl, subgroups.cl, printf.cl,
+ * vector3.cl and maths.cl; builtins/atomics.cl, the CPU's too); and, only
+ * into a program that calls one of theirs (`wanted`): the saturating
+ * conversions from float and double (nvptx/convert_sat.cl, which libclc
+ * has without NaN), the clocks (nvptx/kernel_clock.cl), and the CPU's
+ * half-precision functions (half.cl, half_convert.cl: libclc has none but
+ * vload_half and vstore_half), bit operations and integer dot products
+ * (bit_ops.cl, dot_product.cl), which libclc has not. */
+static const struct own_builtin {
+    const char *name;
+    bool (*wanted)(LLVMValueRef f, const char *name); /* NULL: always */
+} own_builtins[] = {
+    {"workitem", NULL},           {"address", NULL},           {"atomics", NULL},
+    {"subgroups", NULL},          {"printf", NULL},            {"vector3", NULL},
+    {"maths", NULL},              {"convert_sat", sat_conversion}, {"kernel_clock", kernel_clock},
+    {"half", half_function},      {"half_convert", half_function}, {"bit_ops", bit_operation},
+    {"dot_product", integer_dot},
+};
+#define NUM_OWN_BUILTINS (sizeof own_builtins / sizeof own_builtins[0])
+
+/* Does the program call a function it does not define that `wanted` wants? */
+static bool calls_for(LLVMModuleRef m, bool (*wanted)(LLVMValueRef f, const char *name))
 {
     for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
-        if (!LLVMIsDeclaration(f) || LLVMGetIntrinsicID(f))
-            continue;
-        if (when == LINK_FOR_SAT) {
-            const char *name = LLVMGetValueName2(f, &(size_t){0});
-            if (strstr(name, "convert_") && strstr(name, "_sat"))
-                return true;
-            continue;
-        }
-        LLVMTypeRef type = LLVMGlobalGetValueType(f);
-        bool half = is_half(LLVMGetReturnType(type));
-        for (unsigned i = 0, n = LLVMCountParams(f); i < n && !half; i++)
-            half = is_half(LLVMTypeOf(LLVMGetParam(f, i)));
-        if (half)
+        size_t len;
+        if (LLVMIsDeclaration(f) && !LLVMGetIntrinsicID(f) && wanted(f, LLVMGetValueName2(f, &len)))
             return true;
     }
     return false;
@@ -517,11 +546,12 @@ static LLVMModuleRef linked_program(LLVMContextRef c, LLVMTargetMachineRef tm, c
                 table->global_variables_size += (size_t)LLVMABISizeOfType(td, LLVMGlobalGetValueType(g));
     LLVMModuleRef clc = NULL;
     *r = CL_SUCCESS;
-    bool wanted[] = {[LINK_ALWAYS] = true, [LINK_FOR_HALF] = calls_for(m, LINK_FOR_HALF),
-                     [LINK_FOR_SAT] = calls_for(m, LINK_FOR_SAT)};
+    bool wanted[NUM_OWN_BUILTINS]; /* asked before any is linked in */
+    for (size_t i = 0; i < NUM_OWN_BUILTINS; i++)
+        wanted[i] = !own_builtins[i].wanted || calls_for(m, own_builtins[i].wanted);
     for (size_t i = 0; i < NUM_OWN_BUILTINS && *r == CL_SUCCESS; i++) {
         LLVMModuleRef own = NULL;
-        if (!wanted[own_builtins[i].when])
+        if (!wanted[i])
             continue;
         *r = mc_load_gpu_builtin_file(c, own_builtins[i].name, &own, log);
         if (*r == CL_SUCCESS)

@@ -17,7 +17,6 @@
 #include <stddef.h>
 
 #include <CL/cl.h>
-#include <llvm-c/Types.h>
 
 #include "base/strbuf.h"
 #include "compiler/compiler.h"
@@ -25,22 +24,6 @@
 /* The front end's triple for programs of the GPU: clang's OpenCL on NVPTX
  * with the address spaces and built-in names libclc's nvidiacl build has. */
 #define MC_PTX_TRIPLE "nvptx64-unknown-nvidiacl"
-
-/* What clang writes as the data layout of MC_PTX_TRIPLE's modules. */
-#define MC_PTX_DATA_LAYOUT "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
-
-/* The SPIR-V translator's module (spir64) as the module clang makes of
- * OpenCL C for MC_PTX_TRIPLE: NVPTX's address spaces, calling conventions,
- * kernel annotations and built-ins' mangled names, and single-precision
- * divisions marked as allowed 2.5 ulp, as clang marks `/` (unless
- * `exact_division`: -cl-fp32-correctly-rounded-divide-sqrt) (spir_to_nvptx.c).
- * Takes `m`; the new module, or NULL (logged). */
-LLVMModuleRef mc_nvptx_from_spir(LLVMContextRef c, LLVMModuleRef m, bool exact_division, mosaic_strbuf *log);
-
-/* A built-in's Itanium name as spir64 spells it (`_Z5fractfPU3AS4f`), as
- * nvptx64 does (`_Z5fractfPf`), into out (of cap bytes); false when the
- * name is not one of a function of parameter types it knows. */
-bool mc_nvptx_name(const char *spir_name, char *out, size_t cap);
 
 /* The block's dynamic shared memory in the PTX (`.extern .shared`): a
  * kernel's __local arguments are byte offsets into it (ptx.c), and a launch

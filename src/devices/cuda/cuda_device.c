@@ -129,6 +129,14 @@ static const char *const c_extensions[] = {
     "cl_khr_int64_extended_atomics",
     /* the GPU's f16 arithmetic; the functions in float (builtins/half.cl) */
     "cl_khr_fp16",
+    /* the CPU's builtins/bit_ops.cl and dot_product.cl, built for the GPU */
+    "cl_khr_extended_bit_ops",
+    "cl_khr_integer_dot_product",
+    /* clang's __builtin_expect and __builtin_assume; SPIR-V's OpExpectKHR and OpAssumeTrueKHR */
+    "cl_khr_expect_assume",
+    /* %globaltimer for the device, %clock64 for work-groups and sub-groups
+     * (builtins/nvptx/kernel_clock.cl) */
+    "cl_khr_kernel_clock",
     /* sub-groups are warps (builtins/nvptx/subgroups.cl), from compute
      * capability 7.0 (shfl.sync; warps scheduled independently): these stay
      * last, left out below that */
@@ -137,7 +145,7 @@ static const char *const c_extensions[] = {
 static const char *const runtime_extensions[] = {
     "cl_khr_icd",
     /* SPIR-V programs: the CPU's front end, then its module made NVPTX's
-     * (compiler/gpu/spir_to_nvptx.c) */
+     * (compiler/frontend/spirv_nvptx.c) */
     "cl_khr_il_program",
     "cl_khr_spirv_no_integer_wrap_decoration",
     "cl_khr_spirv_linkonce_odr",
@@ -152,6 +160,11 @@ static const char *const c_features[] = {
     "__opencl_c_int64",
     "__opencl_c_fp64",
     "__opencl_c_fp16",
+    "__opencl_c_integer_dot_product_input_4x8bit",
+    "__opencl_c_integer_dot_product_input_4x8bit_packed",
+    "__opencl_c_kernel_clock_scope_device",
+    "__opencl_c_kernel_clock_scope_work_group",
+    "__opencl_c_kernel_clock_scope_sub_group",
     /* OpenCL 2.0's atomics (builtins/atomics.cl), as relaxed atomics between
      * membar fences (compiler/workgroup/atomics.c) */
     "__opencl_c_atomic_order_acq_rel",

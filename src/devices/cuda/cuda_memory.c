@@ -17,6 +17,18 @@
 #include "base/assert.h"
 #include "core/memory.h"
 
+/* Host bytes into the GPU's memory, on the GPU's stream, waited for.  Not
+ * cuMemcpyHtoD: from pageable memory that returns once the bytes are staged,
+ * before they reach the GPU, and it is ordered on the legacy stream only, so
+ * a kernel queued next on the GPU's non-blocking stream could read the
+ * memory before them. */
+static cl_int copy_to_gpu(cuda_gpu *g, CUdeviceptr to, const void *from, size_t size)
+{
+    cl_int err = mosaic_cuda_check(mosaic_cuda.cuMemcpyHtoDAsync(to, from, size, g->stream), "cuMemcpyHtoDAsync");
+    cl_int waited = CUDA_CALL(cuStreamSynchronize, g->stream);
+    return err != CL_SUCCESS ? err : waited;
+}
+
 /* What a root buffer's storage->allocation holds. */
 typedef struct gpu_buffer {
     CUdeviceptr address;
@@ -48,7 +60,7 @@ cl_int mosaic_cuda_mem_alloc(cl_device_id device, cl_mem mem, const void *initia
         err = mosaic_cuda_check(r, "cuMemAlloc");
         return r == CUDA_ERROR_OUT_OF_MEMORY ? CL_MEM_OBJECT_ALLOCATION_FAILURE : err;
     }
-    if (initial && mem->size && (err = CUDA_CALL(cuMemcpyHtoD, b->address, initial, mem->size)) != CL_SUCCESS) {
+    if (initial && mem->size && (err = copy_to_gpu(g, b->address, initial, mem->size)) != CL_SUCCESS) {
         mosaic_cuda.cuMemFree(b->address);
         free(b);
         return err;
@@ -115,8 +127,9 @@ cl_int mosaic_cuda_storage_read(cl_device_id device, const mosaic_mem_storage *s
 cl_int mosaic_cuda_storage_write(cl_device_id device, const mosaic_mem_storage *storage, size_t offset,
                                  const void *host, size_t size)
 {
-    cl_int err = mosaic_cuda_enter(cuda_gpu_of(device));
-    return err != CL_SUCCESS ? err : CUDA_CALL(cuMemcpyHtoD, device_address(storage->address) + offset, host, size);
+    cuda_gpu *g = cuda_gpu_of(device);
+    cl_int err = mosaic_cuda_enter(g);
+    return err != CL_SUCCESS ? err : copy_to_gpu(g, device_address(storage->address) + offset, host, size);
 }
 
 /* ---- transfers ------------------------------------------------------------------------ */
@@ -244,6 +257,7 @@ cl_int mosaic_cuda_unmap(cl_event command)
     if (!(m->flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) || m->size == 0)
         return CL_SUCCESS; /* read only: the GPU's bytes are as they were */
     char *to = mosaic_mem_storage_on(m->mem, device)->address + m->offset;
-    cl_int err = mosaic_cuda_enter(cuda_gpu_of(device));
-    return err != CL_SUCCESS ? err : CUDA_CALL(cuMemcpyHtoD, device_address(to), m->pointer, m->size);
+    cuda_gpu *g = cuda_gpu_of(device);
+    cl_int err = mosaic_cuda_enter(g);
+    return err != CL_SUCCESS ? err : copy_to_gpu(g, device_address(to), m->pointer, m->size);
 }

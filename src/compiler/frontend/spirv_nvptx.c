@@ -1,13 +1,13 @@
 /*
- * SPIR-V programs on the GPU (ptx.h, mc_nvptx_from_spir): the SPIR-V
- * translator writes a module for spir64, which differs from what clang
- * writes for OpenCL C on nvptx64 (MC_PTX_TRIPLE) in five ways, each undone
+ * SPIR-V programs on the GPU (spirv_nvptx.h): the SPIR-V translator writes
+ * a module for spir64, which differs from what clang writes for OpenCL C on
+ * nvptx64 (the GPU's triple, compiler/gpu/ptx.h) in five ways, each undone
  * here:
  *   - address spaces: SPIR's generic space is 4 and its constant space 2;
  *     NVPTX's generic space is 0 (where private pointers live too) and its
  *     constant space 4.  With opaque pointers a space is only ever written
  *     `addrspace(N)` in the module's text, so the text is rewritten and read
- *     back (as constant_as_global does in ptx.c); a cast from private to
+ *     back (as constant_as_global does in compiler/gpu/ptx.c); a cast from private to
  *     generic then casts between one space and itself, which is a bitcast;
  *   - calling conventions: functions and calls are spir_func, which the
  *     GPU's built-ins (clang's, C's convention) are not;
@@ -28,8 +28,11 @@
 #include <llvm-c/Core.h>
 #include <llvm-c/IRReader.h>
 
-#include "compiler/gpu/ptx.h"
+#include "compiler/frontend/spirv_nvptx.h"
 #include "compiler/ir/log.h"
+
+/* What clang writes as the data layout of nvptx64's modules. */
+static const char nvptx_data_layout[] = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64";
 
 /* ---- the module's text -------------------------------------------------------------- */
 
@@ -392,7 +395,7 @@ static void annotate_kernels(LLVMModuleRef m)
  * (the SPIR-V environment's full profile); clang says so on each division
  * (!fpmath), the translator does not.  Marked here as clang marks them, the
  * GPU divides a SPIR-V program's floats as it does OpenCL C's
- * (divisions_within_ulps, ptx.c). */
+ * (divisions_within_ulps, compiler/gpu/ptx.c). */
 static void divisions_allowed_ulps(LLVMModuleRef m)
 {
     LLVMContextRef c = LLVMGetModuleContext(m);
@@ -411,7 +414,8 @@ static void divisions_allowed_ulps(LLVMModuleRef m)
             }
 }
 
-LLVMModuleRef mc_nvptx_from_spir(LLVMContextRef c, LLVMModuleRef m, bool exact_division, mosaic_strbuf *log)
+LLVMModuleRef mc_nvptx_from_spir(LLVMContextRef c, LLVMModuleRef m, const char *triple, bool exact_division,
+                                 mosaic_strbuf *log)
 {
     char *text = LLVMPrintModuleToString(m);
     LLVMDisposeModule(m);
@@ -438,8 +442,8 @@ LLVMModuleRef mc_nvptx_from_spir(LLVMContextRef c, LLVMModuleRef m, bool exact_d
         LLVMDisposeMessage(error);
         return NULL;
     }
-    LLVMSetTarget(out, MC_PTX_TRIPLE);
-    LLVMSetDataLayout(out, MC_PTX_DATA_LAYOUT);
+    LLVMSetTarget(out, triple);
+    LLVMSetDataLayout(out, nvptx_data_layout);
     rename_functions(out);
     annotate_kernels(out);
     if (!exact_division)
