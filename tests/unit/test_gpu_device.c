@@ -1024,6 +1024,34 @@ TEST(half_precision)
     env_close(&e);
 }
 
+/* SPIRV_DIR/<name>.spv built for the GPU, or NULL (checked). */
+static cl_program spirv_built(gpu_env *e, const char *name)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s.spv", SPIRV_DIR, name);
+    FILE *f = fopen(path, "rb");
+    CHECK(f != NULL, "no %s", path);
+    if (!f)
+        return NULL;
+    static char il[1 << 16];
+    size_t size = fread(il, 1, sizeof il, f);
+    fclose(f);
+    cl_int err;
+    cl_program p = clCreateProgramWithIL(e->context, il, size, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    if (!p)
+        return NULL;
+    err = clBuildProgram(p, 1, &gpu, "", NULL, NULL);
+    char log[4096] = "";
+    clGetProgramBuildInfo(p, gpu, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
+    CHECK(err == CL_SUCCESS, "build of %s: %d\n%s", name, err, log);
+    if (err != CL_SUCCESS) {
+        clReleaseProgram(p);
+        return NULL;
+    }
+    return p;
+}
+
 /* A SPIR-V program (tests/e2e/spirv/kernels.cl, made by llvm-spirv-15):
  * a work-group sum in __local memory, atomics on generic pointers, a
  * struct by value. */
@@ -1033,27 +1061,12 @@ TEST(spirv_program)
     char ils[256] = "";
     clGetDeviceInfo(gpu, CL_DEVICE_IL_VERSION, sizeof ils, ils, NULL);
     CHECK(strstr(ils, "SPIR-V_1.0") != NULL, "IL versions '%s'", ils);
-    FILE *f = fopen(SPIRV_DIR "/kernels.spv", "rb");
-    CHECK(f != NULL, "no %s", SPIRV_DIR "/kernels.spv");
-    if (!f) {
+    cl_program p = spirv_built(&e, "kernels");
+    if (!p) {
         env_close(&e);
         return;
     }
-    static char il[1 << 16];
-    size_t size = fread(il, 1, sizeof il, f);
-    fclose(f);
     cl_int err;
-    cl_program p = clCreateProgramWithIL(e.context, il, size, &err);
-    CHECK_ERR(err, CL_SUCCESS);
-    err = clBuildProgram(p, 1, &gpu, "", NULL, NULL);
-    char log[4096] = "";
-    clGetProgramBuildInfo(p, gpu, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
-    CHECK(err == CL_SUCCESS, "build: %d\n%s", err, log);
-    if (err != CL_SUCCESS) {
-        clReleaseProgram(p);
-        env_close(&e);
-        return;
-    }
     enum { N = 256, L = 64 };
     cl_kernel sum = clCreateKernel(p, "group_sum", &err), atomics = clCreateKernel(p, "atomics", &err),
               by_value = clCreateKernel(p, "by_value", &err);
@@ -1197,24 +1210,12 @@ TEST(integer_extensions)
 TEST(spirv_saturate)
 {
     GPU_ENV(e);
-    FILE *f = fopen(SPIRV_DIR "/gpu.spv", "rb");
-    CHECK(f != NULL, "no %s", SPIRV_DIR "/gpu.spv");
-    if (!f) {
+    cl_program p = spirv_built(&e, "gpu");
+    if (!p) {
         env_close(&e);
         return;
     }
-    static char il[1 << 16];
-    size_t size = fread(il, 1, sizeof il, f);
-    fclose(f);
     cl_int err;
-    cl_program p = clCreateProgramWithIL(e.context, il, size, &err);
-    err = clBuildProgram(p, 1, &gpu, "", NULL, NULL);
-    CHECK_ERR(err, CL_SUCCESS);
-    if (err != CL_SUCCESS) {
-        clReleaseProgram(p);
-        env_close(&e);
-        return;
-    }
     cl_kernel k = clCreateKernel(p, "saturate", &err);
     CHECK_ERR(err, CL_SUCCESS);
     enum { N = 4 };

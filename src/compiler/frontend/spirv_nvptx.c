@@ -29,6 +29,7 @@
 #include <llvm-c/IRReader.h>
 
 #include "compiler/frontend/spirv_nvptx.h"
+#include "compiler/ir/llvm.h"
 #include "compiler/ir/log.h"
 
 /* What clang writes as the data layout of nvptx64's modules. */
@@ -391,6 +392,16 @@ static void annotate_kernels(LLVMModuleRef m)
     }
 }
 
+/* The text's SPIR address spaces and conventions as NVPTX's: generic first,
+ * so that constant's new number is not taken for generic. */
+static void nvptx_spaces(char *text)
+{
+    replace_all(text, "ptr addrspace(4)", "ptr");
+    replace_all(text, "addrspace(2)", "addrspace(4)");
+    replace_all(text, "spir_func ", "");
+    same_space_casts_bitcasts(text);
+}
+
 /* OpenCL C's `/` on float is allowed 2.5 ulp, and so is SPIR-V's OpFDiv
  * (the SPIR-V environment's full profile); clang says so on each division
  * (!fpmath), the translator does not.  Marked here as clang marks them, the
@@ -417,31 +428,9 @@ static void divisions_allowed_ulps(LLVMModuleRef m)
 LLVMModuleRef mc_nvptx_from_spir(LLVMContextRef c, LLVMModuleRef m, const char *triple, bool exact_division,
                                  mosaic_strbuf *log)
 {
-    char *text = LLVMPrintModuleToString(m);
-    LLVMDisposeModule(m);
-    if (!text) {
-        mc_out_of_memory(log);
+    LLVMModuleRef out = mc_module_rewritten(c, m, nvptx_spaces, "the SPIR-V module could not be made a GPU program", log);
+    if (!out)
         return NULL;
-    }
-    /* generic first, so that constant's new number is not taken for generic */
-    replace_all(text, "ptr addrspace(4)", "ptr");
-    replace_all(text, "addrspace(2)", "addrspace(4)");
-    replace_all(text, "spir_func ", "");
-    same_space_casts_bitcasts(text);
-    LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(text, strlen(text), "mosaic-spirv-gpu");
-    LLVMDisposeMessage(text);
-    LLVMModuleRef out = NULL;
-    char *error = NULL;
-    if (!buf) {
-        mc_out_of_memory(log);
-        return NULL;
-    }
-    if (LLVMParseIRInContext(c, buf, &out, &error)) { /* takes buf */
-        mosaic_strbuf_printf(log, "error: the SPIR-V module could not be made a GPU program: %s\n",
-                             error ? error : "");
-        LLVMDisposeMessage(error);
-        return NULL;
-    }
     LLVMSetTarget(out, triple);
     LLVMSetDataLayout(out, nvptx_data_layout);
     rename_functions(out);

@@ -636,30 +636,17 @@ static LLVMModuleRef linked_program(LLVMContextRef c, LLVMTargetMachineRef tm, c
  * module's text, so the text is rewritten and read back; the parser
  * renames intrinsics whose names spell the old space (llvm.memcpy.p0.p4).
  * Returns the new module (the old one disposed), or NULL (logged). */
-static LLVMModuleRef constant_as_global(LLVMContextRef c, LLVMModuleRef m, mosaic_strbuf *log)
+static void constant_spaces_global(char *text)
 {
     static const char from[] = "addrspace(4)", to[] = "addrspace(1)";
-    char *text = LLVMPrintModuleToString(m);
-    LLVMDisposeModule(m);
-    if (!text) {
-        mc_out_of_memory(log);
-        return NULL;
-    }
     for (char *p = strstr(text, from); p; p = strstr(p + sizeof from - 1, from))
         memcpy(p, to, sizeof to - 1);
-    LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(text, strlen(text), "mosaic-gpu-program");
-    LLVMDisposeMessage(text);
-    LLVMModuleRef out = NULL;
-    char *error = NULL;
-    if (!buf) {
-        mc_out_of_memory(log);
-    } else if (LLVMParseIRInContext(c, buf, &out, &error)) { /* takes buf */
-        mosaic_strbuf_printf(log, "error: the program's __constant memory could not be made global: %s\n",
-                             error ? error : "");
-        LLVMDisposeMessage(error);
-        out = NULL;
-    }
-    return out;
+}
+
+static LLVMModuleRef constant_as_global(LLVMContextRef c, LLVMModuleRef m, mosaic_strbuf *log)
+{
+    return mc_module_rewritten(c, m, constant_spaces_global, "the program's __constant memory could not be made global",
+                               log);
 }
 
 /* Adds to `list` (of *n, room for *cap) what is not in it yet; false: out

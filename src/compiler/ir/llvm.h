@@ -76,4 +76,12 @@ cl_int mc_report_undefined_variables(LLVMModuleRef m, const mosaic_compiler_targ
 /* Appends the bytes of the file at path to out (nothing when it cannot be opened). */
 void mc_read_whole_file(const char *path, mosaic_strbuf *out);
 
+/* Module m as text, edited in place by `edit` (which may shorten the text,
+ * never lengthen it), read back into c: the new module (m disposed), or
+ * NULL with "error: <what>: <the parser's message>" in log.  For changes
+ * the C API cannot make, such as a pointer's address space everywhere it
+ * is written (compiler/gpu/ptx.c, compiler/frontend/spirv_nvptx.c). */
+LLVMModuleRef mc_module_rewritten(LLVMContextRef c, LLVMModuleRef m, void (*edit)(char *text), const char *what,
+                                  mosaic_strbuf *log);
+
 #endif

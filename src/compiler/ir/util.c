@@ -1080,3 +1080,27 @@ bool mc_is_block_kernel(LLVMValueRef f)
     }
     return false;
 }
+
+LLVMModuleRef mc_module_rewritten(LLVMContextRef c, LLVMModuleRef m, void (*edit)(char *text), const char *what,
+                                  mosaic_strbuf *log)
+{
+    char *text = LLVMPrintModuleToString(m);
+    LLVMDisposeModule(m);
+    if (!text) {
+        mc_out_of_memory(log);
+        return NULL;
+    }
+    edit(text);
+    LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(text, strlen(text), "mosaic-rewritten");
+    LLVMDisposeMessage(text);
+    LLVMModuleRef out = NULL;
+    char *error = NULL;
+    if (!buf) {
+        mc_out_of_memory(log);
+    } else if (LLVMParseIRInContext(c, buf, &out, &error)) { /* takes buf */
+        mosaic_strbuf_printf(log, "error: %s: %s\n", what, error ? error : "");
+        LLVMDisposeMessage(error);
+        out = NULL;
+    }
+    return out;
+}
