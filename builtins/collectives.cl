@@ -20,7 +20,19 @@
  * (the OpenCL rule for any work-group function). */
 #include "builtins.h"
 
+#ifdef __NVPTX__
+/* The GPU (built for it too): the scratch is the block's, in shared memory,
+ * 8 bytes for each work-item of the largest block (compiler/gpu/ptx.c
+ * defines __mosaic_wg_scratch where a program calls a collective), and the
+ * barrier is the block's. */
+void *__mosaic_wg_scratch(void);
+#define SCRATCH __mosaic_wg_scratch()
+#define WG_BARRIER() barrier(CLK_LOCAL_MEM_FENCE)
+
+static size_t __mosaic_wg_items(void) { return get_local_size(0) * get_local_size(1) * get_local_size(2); }
+#else
 #define CTX __mosaic_get_ctx()
+#define SCRATCH (CTX->wg_scratch)
 #define WG_BARRIER() __mosaic_barrier(CTX)
 
 static size_t __mosaic_wg_items(void)
@@ -28,13 +40,14 @@ static size_t __mosaic_wg_items(void)
     const __mosaic_wg_ctx *c = CTX;
     return c->local_size[0] * c->local_size[1] * c->local_size[2];
 }
+#endif
 
 
 /* T's reduce/scan for one operation (OP), with its identity ID. */
 #define COLLECTIVE(T, NAME, OP, ID)                                                                \
     OVLD T work_group_reduce_##NAME(T x)                                                           \
     {                                                                                              \
-        T *s = (T *)CTX->wg_scratch;                                                               \
+        T *s = (T *)SCRATCH;                                                               \
         size_t i = get_local_linear_id();                                                          \
         s[i] = x;                                                                                  \
         WG_BARRIER();                                                                              \
@@ -60,7 +73,7 @@ static size_t __mosaic_wg_items(void)
     }                                                                                              \
     OVLD T work_group_scan_inclusive_##NAME(T x)                                                   \
     {                                                                                              \
-        T *s = (T *)CTX->wg_scratch;                                                               \
+        T *s = (T *)SCRATCH;                                                               \
         size_t i = get_local_linear_id();                                                          \
         s[i] = x;                                                                                  \
         WG_BARRIER();                                                                              \
@@ -73,7 +86,7 @@ static size_t __mosaic_wg_items(void)
     }                                                                                              \
     OVLD T work_group_scan_exclusive_##NAME(T x)                                                   \
     {                                                                                              \
-        T *s = (T *)CTX->wg_scratch;                                                               \
+        T *s = (T *)SCRATCH;                                                               \
         size_t i = get_local_linear_id();                                                          \
         s[i] = x;                                                                                  \
         WG_BARRIER();                                                                              \
@@ -89,7 +102,7 @@ static size_t __mosaic_wg_items(void)
 #define BROADCAST(T)                                                                               \
     static T __mosaic_wg_broadcast_##T(T x, bool mine)                                             \
     {                                                                                              \
-        T *s = (T *)CTX->wg_scratch;                                                               \
+        T *s = (T *)SCRATCH;                                                               \
         if (mine)                                                                                  \
             *s = x;                                                                                \
         WG_BARRIER();                                                                              \

@@ -615,6 +615,43 @@ TEST(integer_extensions)
     free(ptx);
 }
 
+/* Work-group collectives: the CPU's builtins/collectives.cl over a shared
+ * scratch array that ptx.c defines, with the block's barriers. */
+TEST(work_group_collectives)
+{
+    NEED_LIBCLC();
+    static const mosaic_compiler_target target = {
+        .triple = MC_PTX_TRIPLE,
+        .clang_features = "-cl-ext=+__opencl_c_work_group_collective_functions,+cl_khr_work_group_uniform_arithmetic,"
+                          "+__opencl_c_int64,+__opencl_c_generic_address_space"};
+    mosaic_bitcode obj = {0};
+    char *log = NULL;
+    cl_int r = mosaic_compile_source(&target,
+                                     "kernel void k(global int *x, global long *y) {\n"
+                                     "    size_t i = get_global_id(0);\n"
+                                     "    x[i] = work_group_reduce_add(x[i]) + work_group_scan_exclusive_max(x[i]) +\n"
+                                     "           work_group_broadcast(x[i], 3) + work_group_all(x[i] > 0);\n"
+                                     "    y[i] = work_group_reduce_xor(y[i]);\n"
+                                     "}\n",
+                                     "-cl-std=CL3.0", 0, NULL, &obj, &log);
+    CHECK(r == CL_SUCCESS, "front end: %d %s", r, log ? log : "");
+    free(log);
+    if (r != CL_SUCCESS)
+        return;
+    mosaic_strbuf ptx_log = {0};
+    mc_ptx_program out = {0};
+    r = mc_ptx_build(&obj, "sm_90", &out, &ptx_log);
+    CHECK(r == CL_SUCCESS, "%d: %s", r, ptx_log.data ? ptx_log.data : "");
+    if (r == CL_SUCCESS) {
+        CHECK(strstr(out.ptx, ".shared") && strstr(out.ptx, "bar.sync"), "no shared scratch or barrier:\n%s", out.ptx);
+        CHECK(out.num_kernels == 1 && out.kernels[0].static_local_mem_size >= 8 * 1024,
+              "the scratch is not counted: %zu bytes", out.num_kernels ? out.kernels[0].static_local_mem_size : 0);
+    }
+    mc_ptx_program_clear(&out);
+    mosaic_strbuf_free(&ptx_log);
+    mosaic_bitcode_free(&obj);
+}
+
 /* SPIR's mangled names as NVPTX's: the generic space spelled not at all,
  * the constant space AS4, and the substitutions counted again (clang's names
  * of the same declarations for each triple). */

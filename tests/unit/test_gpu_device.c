@@ -1205,6 +1205,64 @@ TEST(integer_extensions)
     env_close(&e);
 }
 
+/* Work-group collectives (the CPU's builtins/collectives.cl over a block's
+ * shared scratch): groups of 96 (three warps) and a last group of 40. */
+TEST(work_group_collectives)
+{
+    GPU_ENV(e);
+    cl_program p = build(&e,
+                         "kernel void k(global const int *x, global int *out) {\n"
+                         "    size_t i = get_global_id(0);\n"
+                         "    int v = x[i];\n"
+                         "    out[5 * i] = work_group_reduce_add(v);\n"
+                         "    out[5 * i + 1] = work_group_scan_inclusive_add(v);\n"
+                         "    out[5 * i + 2] = work_group_scan_exclusive_min(v);\n"
+                         "    out[5 * i + 3] = work_group_broadcast(v, 5);\n"
+                         "    out[5 * i + 4] = work_group_any(v == 7) + 2 * work_group_reduce_xor(v);\n"
+                         "}\n",
+                         "-cl-std=CL3.0", CL_SUCCESS);
+    cl_int err;
+    cl_kernel k = clCreateKernel(p, "k", &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    enum { N = 1000, L = 96 };
+    static int x[N], out[5 * N];
+    for (int i = 0; i < N; i++)
+        x[i] = (i * 37) % 101 - 50;
+    cl_mem bx = clCreateBuffer(e.context, CL_MEM_COPY_HOST_PTR, sizeof x, x, &err);
+    cl_mem bo = clCreateBuffer(e.context, CL_MEM_READ_WRITE, sizeof out, NULL, &err);
+    clSetKernelArg(k, 0, sizeof bx, &bx);
+    clSetKernelArg(k, 1, sizeof bo, &bo);
+    size_t global = N, local = L;
+    cl_event done;
+    CHECK_ERR(clEnqueueNDRangeKernel(e.queue, k, 1, NULL, &global, &local, 0, NULL, &done), CL_SUCCESS);
+    if (launch_ran(done)) {
+        clEnqueueReadBuffer(e.queue, bo, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL);
+        int bad = 0;
+        for (int g = 0; g * L < N; g++) {
+            int first = g * L, n = N - first < L ? N - first : L, sum = 0, xr = 0, any = 0;
+            for (int j = 0; j < n; j++)
+                sum += x[first + j], xr ^= x[first + j], any |= x[first + j] == 7;
+            for (int j = 0, prefix = 0, least = INT_MAX; j < n && bad < 5; j++) {
+                int v = x[first + j];
+                prefix += v;
+                int want[5] = {sum, prefix, least, x[first + 5], any + 2 * xr};
+                least = v < least ? v : least;
+                for (int f = 0; f < 5; f++)
+                    if (out[5 * (first + j) + f] != want[f]) {
+                        CHECK(false, "group %d, item %d, value %d: %d, not %d", g, j, f, out[5 * (first + j) + f],
+                              want[f]);
+                        bad++;
+                    }
+            }
+        }
+    }
+    clReleaseMemObject(bx);
+    clReleaseMemObject(bo);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    env_close(&e);
+}
+
 /* SPIR-V's saturating conversions (NaN is 0) and an out-parameter through a
  * generic pointer (tests/e2e/spirv/gpu.cl). */
 TEST(spirv_saturate)

@@ -171,6 +171,13 @@ static bool integer_dot(LLVMValueRef f, const char *name)
            strstr(name, "dot_4x8packed") || strstr(name, "DotKHR") || strstr(name, "DotAccSatKHR");
 }
 
+/* work_group_reduce_*, _scan_*, _broadcast, _all, _any (not the barrier) */
+static bool collective(LLVMValueRef f, const char *name)
+{
+    (void)f;
+    return strstr(name, "work_group_") && !strstr(name, "work_group_barrier");
+}
+
 static bool kernel_clock(LLVMValueRef f, const char *name)
 {
     (void)f;
@@ -184,8 +191,9 @@ static bool kernel_clock(LLVMValueRef f, const char *name)
  * conversions from float and double (nvptx/convert_sat.cl, which libclc
  * has without NaN), the clocks (nvptx/kernel_clock.cl), and the CPU's
  * half-precision functions (half.cl, half_convert.cl: libclc has none but
- * vload_half and vstore_half), bit operations and integer dot products
- * (bit_ops.cl, dot_product.cl), which libclc has not. */
+ * vload_half and vstore_half), bit operations, integer dot products and
+ * work-group collectives (bit_ops.cl, dot_product.cl, collectives.cl),
+ * which libclc has not. */
 static const struct own_builtin {
     const char *name;
     bool (*wanted)(LLVMValueRef f, const char *name); /* NULL: always */
@@ -194,7 +202,7 @@ static const struct own_builtin {
     {"subgroups", NULL},          {"printf", NULL},            {"vector3", NULL},
     {"maths", NULL},              {"convert_sat", sat_conversion}, {"kernel_clock", kernel_clock},
     {"half", half_function},      {"half_convert", half_function}, {"bit_ops", bit_operation},
-    {"dot_product", integer_dot},
+    {"dot_product", integer_dot},  {"collectives", collective},
 };
 #define NUM_OWN_BUILTINS (sizeof own_builtins / sizeof own_builtins[0])
 
@@ -518,6 +526,29 @@ static void membar(LLVMBuilderRef b, unsigned scope)
     LLVMBuildCall2(b, type, f, NULL, 0, "");
 }
 
+/* The work-group collectives' scratch (builtins/collectives.cl): where they
+ * are linked in, __mosaic_wg_scratch gives the generic address of a shared
+ * array of 8 bytes for each work-item of the largest block. */
+#define MOST_BLOCK_ITEMS 1024 /* every compute capability CUDA 13 runs */
+
+static void define_collective_scratch(LLVMModuleRef m)
+{
+    LLVMValueRef f = LLVMGetNamedFunction(m, "__mosaic_wg_scratch");
+    if (!f || !LLVMIsDeclaration(f))
+        return;
+    LLVMContextRef c = LLVMGetModuleContext(m);
+    LLVMTypeRef array = LLVMArrayType(LLVMInt64TypeInContext(c), MOST_BLOCK_ITEMS);
+    LLVMValueRef area = LLVMAddGlobalInAddressSpace(m, array, "__mosaic_wg_scratch_area", 3);
+    LLVMSetInitializer(area, LLVMGetUndef(array));
+    LLVMSetLinkage(area, LLVMInternalLinkage);
+    LLVMSetAlignment(area, 8);
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+    LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(c, f, ""));
+    LLVMBuildRet(b, LLVMBuildAddrSpaceCast(b, area, LLVMPointerTypeInContext(c, 0), ""));
+    LLVMDisposeBuilder(b);
+    LLVMSetLinkage(f, LLVMInternalLinkage);
+}
+
 /* The program's module with Mosaic's work-item functions and libclc linked
  * in, its kernels' table read (into `table` when not NULL), everything but
  * the kernels and the launch's values internal; NULL (logged, *r set) on
@@ -568,6 +599,7 @@ static LLVMModuleRef linked_program(LLVMContextRef c, LLVMTargetMachineRef tm, c
         LLVMDisposeModule(m);
         return NULL;
     }
+    define_collective_scratch(m);
     /* The GPU's compute capability and PTX version are the code generator's
      * (mc_ptx_from_program's `sm`), not what clang wrote into each function:
      * "+ptx42,+sm_20" where it found no CUDA installation, the installed

@@ -137,6 +137,8 @@ static const char *const c_extensions[] = {
     /* %globaltimer for the device, %clock64 for work-groups and sub-groups
      * (builtins/nvptx/kernel_clock.cl) */
     "cl_khr_kernel_clock",
+    /* and, or, xor, mul and the logical ones over the work-group (builtins/collectives.cl) */
+    "cl_khr_work_group_uniform_arithmetic",
     /* sub-groups are warps (builtins/nvptx/subgroups.cl), from compute
      * capability 7.0 (shfl.sync; warps scheduled independently): these stay
      * last, left out below that */
@@ -165,6 +167,8 @@ static const char *const c_features[] = {
     "__opencl_c_kernel_clock_scope_device",
     "__opencl_c_kernel_clock_scope_work_group",
     "__opencl_c_kernel_clock_scope_sub_group",
+    /* the CPU's builtins/collectives.cl with a block's shared scratch */
+    "__opencl_c_work_group_collective_functions",
     /* OpenCL 2.0's atomics (builtins/atomics.cl), as relaxed atomics between
      * membar fences (compiler/workgroup/atomics.c) */
     "__opencl_c_atomic_order_acq_rel",
