@@ -710,8 +710,9 @@ static void drop_call_noinline(LLVMModuleRef m)
                     LLVMRemoveCallSiteEnumAttribute(i, LLVMAttributeFunctionIndex, noinline);
 }
 
-/* The translator's bitcode, verified, its printf calls lowered (as clang's
- * are in the front end), as a compiled object. */
+/* The translator's bitcode, verified, made the GPU's where the target is
+ * (spirv_nvptx.c), its printf calls lowered (as clang's are in the front
+ * end), as a compiled object. */
 static cl_int make_object(const mosaic_compiler_target *target, const mosaic_strbuf *bc, bool exact_division,
                           mosaic_bitcode *out, mosaic_strbuf *log)
 {
