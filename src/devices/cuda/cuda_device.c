@@ -146,6 +146,10 @@ static const char *const c_extensions[] = {
 };
 static const char *const runtime_extensions[] = {
     "cl_khr_icd",
+    /* api/command_buffer.c: recorded commands replayed through the engine,
+     * as on the CPU (docs/command-buffers.md) */
+    "cl_khr_command_buffer",
+    "cl_khr_command_buffer_mutable_dispatch",
     /* SPIR-V programs: the CPU's front end, then its module made NVPTX's
      * (compiler/frontend/spirv_nvptx.c) */
     "cl_khr_il_program",
