@@ -63,10 +63,10 @@ typedef struct cuda_printf {
     CUdeviceptr data; /* the records' buffer */
 } cuda_printf;
 size_t mosaic_cuda_printf_buffer_size(void);
-cl_int mosaic_cuda_printf_setup(CUmodule module, cuda_printf *p, mosaic_strbuf *log);
+cl_int mosaic_cuda_printf_setup(cuda_gpu *g, CUmodule module, cuda_printf *p, mosaic_strbuf *log);
 void mosaic_cuda_printf_release(cuda_printf *p);
 /* After a launch has finished: its output to stdout, the buffer emptied. */
-cl_int mosaic_cuda_printf_flush(cuda_printf *p);
+cl_int mosaic_cuda_printf_flush(cuda_gpu *g, cuda_printf *p);
 
 /* cuda_memory.c */
 cl_int mosaic_cuda_mem_alloc(cl_device_id device, cl_mem mem, const void *initial, mosaic_mem_storage *storage);
@@ -90,6 +90,9 @@ cl_int mosaic_cuda_link(cl_device_id device, size_t count, const mosaic_bitcode 
                         bool create_library, mosaic_bitcode *out, char **log);
 size_t mosaic_cuda_kernel_work_group_limit(cl_device_id device, const mosaic_executable *exe,
                                            const mosaic_kernel_info *kernel);
+/* Host bytes into the GPU's memory, on the GPU's stream, waited for
+ * (cuda_memory.c says why not cuMemcpyHtoD). */
+cl_int mosaic_cuda_copy_to_gpu(cuda_gpu *g, CUdeviceptr to, const void *from, size_t size);
 cl_int mosaic_cuda_check_il(cl_device_id device, const void *il, size_t size, mosaic_spec_constant **specs,
                             size_t *num_specs, char **log);
 cl_int mosaic_cuda_check_binary(cl_device_id device, const void *data, size_t size, cl_program_binary_type *type,

@@ -137,7 +137,7 @@ static cl_int load_module(cuda_gpu *g, const mosaic_executable *exe, gpu_module 
         err = CL_BUILD_PROGRAM_FAILURE;
     }
     if (err == CL_SUCCESS)
-        err = mosaic_cuda_printf_setup(m->module, &m->printf_buffer, log);
+        err = mosaic_cuda_printf_setup(g, m->module, &m->printf_buffer, log);
     if (err != CL_SUCCESS) {
         module_release(m);
         return err;
@@ -370,7 +370,7 @@ cl_int mosaic_cuda_launch(cl_event command, bool *in_flight)
     if (err == CL_SUCCESS && !m->printf_buffer.area)
         *in_flight = nd->total_groups != 0;
     else if ((waited = CUDA_CALL(cuStreamSynchronize, g->stream)) == CL_SUCCESS && nd->total_groups)
-        waited = mosaic_cuda_printf_flush(&m->printf_buffer);
+        waited = mosaic_cuda_printf_flush(g, &m->printf_buffer);
     if (params != small_params)
         free(params);
     if (offsets != small_offsets)

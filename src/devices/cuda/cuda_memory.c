@@ -22,7 +22,7 @@
  * before they reach the GPU, and it is ordered on the legacy stream only, so
  * a kernel queued next on the GPU's non-blocking stream could read the
  * memory before them. */
-static cl_int copy_to_gpu(cuda_gpu *g, CUdeviceptr to, const void *from, size_t size)
+cl_int mosaic_cuda_copy_to_gpu(cuda_gpu *g, CUdeviceptr to, const void *from, size_t size)
 {
     cl_int err = mosaic_cuda_check(mosaic_cuda.cuMemcpyHtoDAsync(to, from, size, g->stream), "cuMemcpyHtoDAsync");
     cl_int waited = CUDA_CALL(cuStreamSynchronize, g->stream);
@@ -60,7 +60,7 @@ cl_int mosaic_cuda_mem_alloc(cl_device_id device, cl_mem mem, const void *initia
         err = mosaic_cuda_check(r, "cuMemAlloc");
         return r == CUDA_ERROR_OUT_OF_MEMORY ? CL_MEM_OBJECT_ALLOCATION_FAILURE : err;
     }
-    if (initial && mem->size && (err = copy_to_gpu(g, b->address, initial, mem->size)) != CL_SUCCESS) {
+    if (initial && mem->size && (err = mosaic_cuda_copy_to_gpu(g, b->address, initial, mem->size)) != CL_SUCCESS) {
         mosaic_cuda.cuMemFree(b->address);
         free(b);
         return err;
@@ -129,7 +129,7 @@ cl_int mosaic_cuda_storage_write(cl_device_id device, const mosaic_mem_storage *
 {
     cuda_gpu *g = cuda_gpu_of(device);
     cl_int err = mosaic_cuda_enter(g);
-    return err != CL_SUCCESS ? err : copy_to_gpu(g, device_address(storage->address) + offset, host, size);
+    return err != CL_SUCCESS ? err : mosaic_cuda_copy_to_gpu(g, device_address(storage->address) + offset, host, size);
 }
 
 /* ---- transfers ------------------------------------------------------------------------ */
@@ -259,5 +259,5 @@ cl_int mosaic_cuda_unmap(cl_event command)
     char *to = mosaic_mem_storage_on(m->mem, device)->address + m->offset;
     cuda_gpu *g = cuda_gpu_of(device);
     cl_int err = mosaic_cuda_enter(g);
-    return err != CL_SUCCESS ? err : copy_to_gpu(g, device_address(to), m->pointer, m->size);
+    return err != CL_SUCCESS ? err : mosaic_cuda_copy_to_gpu(g, device_address(to), m->pointer, m->size);
 }

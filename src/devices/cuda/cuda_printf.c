@@ -22,14 +22,17 @@
 #include "core/printf_format.h"
 #include "core/util.h"
 
-/* CL_DEVICE_PRINTF_BUFFER_SIZE: what one launch may print */
-#define PRINTF_BUFFER ((size_t)1024 * 1024)
+/* CL_DEVICE_PRINTF_BUFFER_SIZE: what one launch may print.  A record is
+ * about 24 bytes for one character (%c), so 16 MiB holds some 700,000
+ * calls: a launch of 16,384 work-items printing five characters each (the
+ * CTS's command-buffer printf test) needs 2 MiB. */
+#define PRINTF_BUFFER ((size_t)16 * 1024 * 1024)
 /* The longest string a %s (or a format) may print. */
 #define STRING_LIMIT ((size_t)64 * 1024)
 
 size_t mosaic_cuda_printf_buffer_size(void) { return PRINTF_BUFFER; }
 
-cl_int mosaic_cuda_printf_setup(CUmodule module, cuda_printf *p, mosaic_strbuf *log)
+cl_int mosaic_cuda_printf_setup(cuda_gpu *g, CUmodule module, cuda_printf *p, mosaic_strbuf *log)
 {
     memset(p, 0, sizeof *p);
     size_t size = 0;
@@ -49,7 +52,7 @@ cl_int mosaic_cuda_printf_setup(CUmodule module, cuda_printf *p, mosaic_strbuf *
         return err;
     }
     mosaic_gpu_printf_area a = {.data = p->data, .capacity = (uint32_t)PRINTF_BUFFER, .used = 0};
-    err = CUDA_CALL(cuMemcpyHtoD, p->area, &a, sizeof a);
+    err = mosaic_cuda_copy_to_gpu(g, p->area, &a, sizeof a);
     if (err != CL_SUCCESS)
         mosaic_cuda_printf_release(p);
     return err;
@@ -133,7 +136,7 @@ static void format_records(const unsigned char *records, size_t n, string_reader
     }
 }
 
-cl_int mosaic_cuda_printf_flush(cuda_printf *p)
+cl_int mosaic_cuda_printf_flush(cuda_gpu *g, cuda_printf *p)
 {
     if (!p->area)
         return CL_SUCCESS;
@@ -148,7 +151,7 @@ cl_int mosaic_cuda_printf_flush(cuda_printf *p)
     uint32_t zero = 0;
     err = CUDA_CALL(cuMemcpyDtoH, records, p->data, n);
     if (err == CL_SUCCESS)
-        err = CUDA_CALL(cuMemcpyHtoD, p->area + offsetof(mosaic_gpu_printf_area, used), &zero, sizeof zero);
+        err = mosaic_cuda_copy_to_gpu(g, p->area + offsetof(mosaic_gpu_printf_area, used), &zero, sizeof zero);
     if (err == CL_SUCCESS) {
         string_reader reader = {.memory = {.string_at = string_at}, .chunk = 256};
         mosaic_strbuf out = {0};
