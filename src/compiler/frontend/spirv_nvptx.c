@@ -6,9 +6,9 @@
  *   - address spaces: SPIR's generic space is 4 and its constant space 2;
  *     NVPTX's generic space is 0 (where private pointers live too) and its
  *     constant space 4.  With opaque pointers a space is only ever written
- *     `addrspace(N)` in the module's text, so the text is rewritten and read
- *     back (as constant_as_global does in compiler/gpu/ptx.c); a cast from private to
- *     generic then casts between one space and itself, which is a bitcast;
+ *     `addrspace(N)` in the module's text, so the text is rewritten and
+ *     read back (mc_module_rewritten); a cast from private to generic then
+ *     casts between one space and itself, which is a bitcast;
  *   - calling conventions: functions and calls are spir_func, which the
  *     GPU's built-ins (clang's, C's convention) are not;
  *   - kernels: clang lists them in nvvm.annotations as well;
@@ -26,7 +26,6 @@
 #include <string.h>
 
 #include <llvm-c/Core.h>
-#include <llvm-c/IRReader.h>
 
 #include "compiler/frontend/spirv_nvptx.h"
 #include "compiler/ir/llvm.h"
