@@ -369,6 +369,19 @@ void mosaic_device_set_extensions(cl_device_id device, const char *const *runtim
                                   size_t num_features, char *ext_buf, size_t ext_size, char *clang_buf,
                                   size_t clang_size);
 
+/* The program ops of a device whose binaries are Mosaic's compiler's bitcode
+ * for its compiler_target (core/program_ops.c): compile, link and check_binary
+ * are the compiler's steps with that target, check_il the SPIR-V front end's
+ * check.  The CPU's and the GPU's ops are these; their finalize is their own. */
+cl_int mosaic_target_compile(cl_device_id device, cl_program program, const char *options, size_t num_headers,
+                             const mosaic_header *headers, mosaic_bitcode *out, char **log);
+cl_int mosaic_target_link(cl_device_id device, size_t count, const mosaic_bitcode *inputs, const char *options,
+                          bool create_library, mosaic_bitcode *out, char **log);
+cl_int mosaic_target_check_binary(cl_device_id device, const void *data, size_t size, cl_program_binary_type *type,
+                                  char **log);
+cl_int mosaic_target_check_il(cl_device_id device, const void *il, size_t size, mosaic_spec_constant **specs,
+                              size_t *num_specs, char **log);
+
 /* The device whose memory `device` uses: itself, or for a sub-device the
  * root device it was partitioned from (sub-devices share their parent's
  * memory, so a buffer has one storage for a device and all its

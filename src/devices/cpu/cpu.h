@@ -53,16 +53,8 @@ bool mosaic_cpu_streams(cl_device_id device, size_t bytes);
  * root/memory); `limit` when none is lower.  CL_DEVICE_GLOBAL_MEM_SIZE. */
 cl_ulong mosaic_cgroup_memory_limit(const char *root, const char *self, cl_ulong limit);
 
-/* The program ops (cpu_program.c): the compiler's steps with this
- * device's compiler target; finalize is the JIT (mosaic_finalize). */
-cl_int mosaic_cpu_compile(cl_device_id device, cl_program program, const char *options, size_t num_headers,
-                          const mosaic_header *headers, mosaic_bitcode *out, char **log);
-cl_int mosaic_cpu_link(cl_device_id device, size_t count, const mosaic_bitcode *inputs, const char *options,
-                       bool create_library, mosaic_bitcode *out, char **log);
-cl_int mosaic_cpu_check_binary(cl_device_id device, const void *data, size_t size, cl_program_binary_type *type,
-                               char **log);
-cl_int mosaic_cpu_check_il(cl_device_id device, const void *il, size_t size, mosaic_spec_constant **specs,
-                           size_t *num_specs, char **log);
+/* finalize (cpu_program.c): the JIT (mosaic_finalize); the other program
+ * ops are core's (mosaic_target_*, core/device.h). */
 cl_int mosaic_cpu_finalize(cl_device_id device, const mosaic_bitcode *executable, const char *options,
                            mosaic_executable **out, char **log);
 

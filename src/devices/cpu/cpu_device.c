@@ -1409,10 +1409,10 @@ static size_t cpu_work_group_limit(cl_device_id device, const mosaic_executable 
 
 const mosaic_device_ops mosaic_cpu_ops = {
     .describe = mosaic_cpu_describe,
-    .compile = mosaic_cpu_compile,
-    .link = mosaic_cpu_link,
-    .check_binary = mosaic_cpu_check_binary,
-    .check_il = mosaic_cpu_check_il,
+    .compile = mosaic_target_compile,
+    .link = mosaic_target_link,
+    .check_binary = mosaic_target_check_binary,
+    .check_il = mosaic_target_check_il,
     .finalize = mosaic_cpu_finalize,
     .kernel_work_group_limit = cpu_work_group_limit,
     .kernel_preferred_multiple = mosaic_cpu_preferred_work_group_multiple,

@@ -498,10 +498,10 @@ bool mosaic_cuda_init_device(cl_device_id device, unsigned ordinal)
 
 const mosaic_device_ops mosaic_cuda_ops = {
     .describe = describe,
-    .compile = mosaic_cuda_compile,
-    .link = mosaic_cuda_link,
-    .check_binary = mosaic_cuda_check_binary,
-    .check_il = mosaic_cuda_check_il,
+    .compile = mosaic_target_compile,
+    .link = mosaic_target_link,
+    .check_binary = mosaic_target_check_binary,
+    .check_il = mosaic_target_check_il,
     .kernel_work_group_limit = mosaic_cuda_kernel_work_group_limit,
     .finalize = mosaic_cuda_finalize,
     .kernel_preferred_multiple = mosaic_cuda_preferred_multiple,
