@@ -344,6 +344,11 @@ static const char non_uniform_nomerge[] =
 
 #define PRELUDE_NAME "__mosaic_prelude.h"
 
+bool mc_target_is_nvptx(const mosaic_compiler_target *target)
+{
+    return target && target->triple && !strncmp(target->triple, "nvptx", 5);
+}
+
 bool mc_target_has_extension(const mosaic_compiler_target *target, const char *name)
 {
     bool on = false;
@@ -425,7 +430,7 @@ static cl_int make_prelude(compile_job *job)
     for (size_t i = 0; i < sizeof undeclared_builtins / sizeof undeclared_builtins[0]; i++)
         if (mc_target_has_extension(job->target, undeclared_builtins[i].macro))
             mosaic_strbuf_puts(text, undeclared_builtins[i].declarations);
-    if (job->target && job->target->triple && !strncmp(job->target->triple, "nvptx", 5)) {
+    if (mc_target_is_nvptx(job->target)) {
         mosaic_strbuf_puts(text, non_uniform_nomerge);
         mosaic_strbuf_puts(text, bit_ops_declarations);
         mosaic_strbuf_puts(text, integer_dot_declarations);

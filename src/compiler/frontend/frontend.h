@@ -11,4 +11,8 @@
  * words of its clang_features (frontend.c)? */
 bool mc_target_has_extension(const mosaic_compiler_target *target, const char *name);
 
+/* Is the target the GPU's (an nvptx64 triple): programs made as clang makes
+ * OpenCL C for NVPTX (its address spaces, names, declarations)? */
+bool mc_target_is_nvptx(const mosaic_compiler_target *target);
+
 #endif

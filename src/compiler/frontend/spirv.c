@@ -741,7 +741,7 @@ static cl_int make_object(const mosaic_compiler_target *target, const mosaic_str
         drop_call_noinline(m);
     }
     /* the GPU's programs are nvptx64's (spirv_nvptx.c) */
-    if (r == CL_SUCCESS && target->triple && !strncmp(target->triple, "nvptx", 5) &&
+    if (r == CL_SUCCESS && mc_target_is_nvptx(target) &&
         !(m = mc_nvptx_from_spir(ctx, m, target->triple, exact_division, log)))
         r = CL_COMPILE_PROGRAM_FAILURE;
     if (r == CL_SUCCESS && mc_target_has_symbol(target, "__mosaic_printf"))

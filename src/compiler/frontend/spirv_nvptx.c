@@ -36,22 +36,6 @@ static const char nvptx_data_layout[] = "e-i64:64-i128:128-v16:16-v32:32-n16:32:
 
 /* ---- the module's text -------------------------------------------------------------- */
 
-/* Replaces every `from` in text by `to` (no longer than `from`), in place. */
-static void replace_all(char *text, const char *from, const char *to)
-{
-    size_t nf = strlen(from), nt = strlen(to);
-    char *out = text;
-    for (const char *in = text; *in;) {
-        if (!strncmp(in, from, nf)) {
-            memmove(out, to, nt);
-            out += nt, in += nf;
-        } else {
-            *out++ = *in++;
-        }
-    }
-    *out = '\0';
-}
-
 /* The address space of the `ptr` type at *p (advanced past it); -1 if none. */
 static int pointer_space(const char **p)
 {
@@ -395,9 +379,9 @@ static void annotate_kernels(LLVMModuleRef m)
  * so that constant's new number is not taken for generic. */
 static void nvptx_spaces(char *text)
 {
-    replace_all(text, "ptr addrspace(4)", "ptr");
-    replace_all(text, "addrspace(2)", "addrspace(4)");
-    replace_all(text, "spir_func ", "");
+    mc_text_replace(text, "ptr addrspace(4)", "ptr");
+    mc_text_replace(text, "addrspace(2)", "addrspace(4)");
+    mc_text_replace(text, "spir_func ", "");
     same_space_casts_bitcasts(text);
 }
 

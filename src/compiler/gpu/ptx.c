@@ -670,9 +670,7 @@ static LLVMModuleRef linked_program(LLVMContextRef c, LLVMTargetMachineRef tm, c
  * Returns the new module (the old one disposed), or NULL (logged). */
 static void constant_spaces_global(char *text)
 {
-    static const char from[] = "addrspace(4)", to[] = "addrspace(1)";
-    for (char *p = strstr(text, from); p; p = strstr(p + sizeof from - 1, from))
-        memcpy(p, to, sizeof to - 1);
+    mc_text_replace(text, "addrspace(4)", "addrspace(1)");
 }
 
 static LLVMModuleRef constant_as_global(LLVMContextRef c, LLVMModuleRef m, mosaic_strbuf *log)

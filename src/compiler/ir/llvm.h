@@ -83,5 +83,8 @@ void mc_read_whole_file(const char *path, mosaic_strbuf *out);
  * is written (compiler/gpu/ptx.c, compiler/frontend/spirv_nvptx.c). */
 LLVMModuleRef mc_module_rewritten(LLVMContextRef c, LLVMModuleRef m, void (*edit)(char *text), const char *what,
                                   mosaic_strbuf *log);
+/* For such an edit: every `from` in text replaced by `to`, which is no
+ * longer than `from`, in place. */
+void mc_text_replace(char *text, const char *from, const char *to);
 
 #endif

@@ -19,6 +19,7 @@
 #include <llvm-c/ErrorHandling.h>
 #include <llvm-c/Target.h>
 
+#include "base/assert.h"
 #include "base/settings.h"
 #include "compiler/ir/host_functions.h"
 #include "compiler/ir/llvm.h"
@@ -1103,4 +1104,20 @@ LLVMModuleRef mc_module_rewritten(LLVMContextRef c, LLVMModuleRef m, void (*edit
         out = NULL;
     }
     return out;
+}
+
+void mc_text_replace(char *text, const char *from, const char *to)
+{
+    size_t nf = strlen(from), nt = strlen(to);
+    MOSAIC_ASSERT(nf && nt <= nf);
+    char *out = text;
+    for (const char *in = text; *in;) {
+        if (!strncmp(in, from, nf)) {
+            memmove(out, to, nt);
+            out += nt, in += nf;
+        } else {
+            *out++ = *in++;
+        }
+    }
+    *out = '\0';
 }

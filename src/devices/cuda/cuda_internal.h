@@ -82,21 +82,13 @@ cl_int mosaic_cuda_copy(cl_event command);
 cl_int mosaic_cuda_fill(cl_event command);
 cl_int mosaic_cuda_map(cl_event command);
 cl_int mosaic_cuda_unmap(cl_event command);
-
-/* cuda_kernels.c */
-cl_int mosaic_cuda_compile(cl_device_id device, cl_program program, const char *options, size_t num_headers,
-                           const mosaic_header *headers, mosaic_bitcode *out, char **log);
-cl_int mosaic_cuda_link(cl_device_id device, size_t count, const mosaic_bitcode *inputs, const char *options,
-                        bool create_library, mosaic_bitcode *out, char **log);
-size_t mosaic_cuda_kernel_work_group_limit(cl_device_id device, const mosaic_executable *exe,
-                                           const mosaic_kernel_info *kernel);
 /* Host bytes into the GPU's memory, on the GPU's stream, waited for
  * (cuda_memory.c says why not cuMemcpyHtoD). */
 cl_int mosaic_cuda_copy_to_gpu(cuda_gpu *g, CUdeviceptr to, const void *from, size_t size);
-cl_int mosaic_cuda_check_il(cl_device_id device, const void *il, size_t size, mosaic_spec_constant **specs,
-                            size_t *num_specs, char **log);
-cl_int mosaic_cuda_check_binary(cl_device_id device, const void *data, size_t size, cl_program_binary_type *type,
-                                char **log);
+
+/* cuda_kernels.c */
+size_t mosaic_cuda_kernel_work_group_limit(cl_device_id device, const mosaic_executable *exe,
+                                           const mosaic_kernel_info *kernel);
 cl_int mosaic_cuda_finalize(cl_device_id device, const mosaic_bitcode *executable, const char *options,
                             mosaic_executable **out, char **log);
 size_t mosaic_cuda_preferred_multiple(cl_device_id device, const mosaic_kernel_info *kernel);

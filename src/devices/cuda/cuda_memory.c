@@ -24,7 +24,7 @@
  * memory before them. */
 cl_int mosaic_cuda_copy_to_gpu(cuda_gpu *g, CUdeviceptr to, const void *from, size_t size)
 {
-    cl_int err = mosaic_cuda_check(mosaic_cuda.cuMemcpyHtoDAsync(to, from, size, g->stream), "cuMemcpyHtoDAsync");
+    cl_int err = CUDA_CALL(cuMemcpyHtoDAsync, to, from, size, g->stream);
     cl_int waited = CUDA_CALL(cuStreamSynchronize, g->stream);
     return err != CL_SUCCESS ? err : waited;
 }
