@@ -6,6 +6,7 @@
 #include <ftw.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -197,6 +198,25 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
 void test_remove_tree(const char *dir)
 {
     nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+void *test_read_spirv(const char *dir, const char *name, size_t *size)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/%s.spv", dir, name);
+    FILE *f = fopen(path, "rb");
+    long n = f && !fseek(f, 0, SEEK_END) ? ftell(f) : -1;
+    void *data = n > 0 && !fseek(f, 0, SEEK_SET) ? malloc((size_t)n) : NULL;
+    if (data && fread(data, 1, (size_t)n, f) != (size_t)n) {
+        free(data);
+        data = NULL;
+    }
+    if (f)
+        fclose(f);
+    if (!data)
+        TEST_FAIL("cannot read %s", path);
+    *size = data ? (size_t)n : 0;
+    return data;
 }
 
 const char *test_private_cache(void)

@@ -119,11 +119,13 @@ typedef struct test_stderr_capture {
 bool test_capture_stderr(test_stderr_capture *c);
 void test_captured_stderr(test_stderr_capture *c, char *text, size_t size);
 
-/* The kernel cache's entries under `cache` (cache/xx/<hash>.<suffix>) with
- * this suffix ("obj", "ptx"...): fn(path, data) for each when fn is not
- * NULL; returns how many there are. */
 /* Removes the directory tree at dir, whatever is in it. */
 void test_remove_tree(const char *dir);
+
+/* The SPIR-V module the build made at <dir>/<name>.spv (tests/e2e/spirv),
+ * malloc'd, its size in *size; NULL, with the case failed, when it cannot
+ * be read whole. */
+void *test_read_spirv(const char *dir, const char *name, size_t *size);
 
 /* For a program's main: a kernel cache of the run's own, so its tests
  * neither read nor fill the user's.  Sets MOSAIC_CACHE_DIR to a new
@@ -131,6 +133,9 @@ void test_remove_tree(const char *dir);
  * test_remove_tree at the end), or NULL when it set nothing. */
 const char *test_private_cache(void);
 
+/* The kernel cache's entries under `cache` (cache/xx/<hash>.<suffix>) with
+ * this suffix ("obj", "ptx"...): fn(path, data) for each when fn is not
+ * NULL; returns how many there are. */
 int test_each_cache_entry(const char *cache, const char *suffix, void (*fn)(const char *path, void *data),
                           void *data);
 

@@ -244,24 +244,32 @@ static const mosaic_compiler_target gpu_device = {.triple = MC_PTX_TRIPLE, .clan
 /* `source` compiled (with `options`), linked into an executable and finalized
  * for sm_90; NULL (checked) when a stage fails, or, with `expect`, the
  * finalize's failure checked against it. */
+static mosaic_executable *finalized(const mosaic_compiler_target *target, mosaic_bitcode *obj, const char *expect);
+
 static mosaic_executable *gpu_executable(const char *source, const char *options, const char *expect)
 {
-    mosaic_bitcode obj = {0}, exe_bc = {0};
-    mosaic_executable *exe = NULL;
+    mosaic_bitcode obj = {0};
     char *log = NULL;
     cl_int r = mosaic_compile_source(&gpu_device, source, options, 0, NULL, &obj, &log);
     CHECK(r == CL_SUCCESS, "front end: %d %s", r, log ? log : "");
     free(log);
+    return r == CL_SUCCESS ? finalized(&gpu_device, &obj, expect) : NULL;
+}
+
+/* A compiled object (freed here) linked into an executable and finalized
+ * for sm_90 with `target`; NULL (checked) when a stage fails, or, with
+ * `expect`, the finalize's failure checked against it. */
+static mosaic_executable *finalized(const mosaic_compiler_target *target, mosaic_bitcode *obj, const char *expect)
+{
+    mosaic_bitcode exe_bc = {0};
+    mosaic_executable *exe = NULL;
+    char *log = NULL;
+    cl_int r = mosaic_link_bitcode(target, 1, obj, "", false, &exe_bc, &log);
+    CHECK(r == CL_SUCCESS && exe_bc.type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE, "link: %d %s", r, log ? log : "");
+    free(log);
     log = NULL;
     if (r == CL_SUCCESS) {
-        r = mosaic_link_bitcode(&gpu_device, 1, &obj, "", false, &exe_bc, &log);
-        CHECK(r == CL_SUCCESS && exe_bc.type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE, "link: %d %s", r,
-              log ? log : "");
-        free(log);
-        log = NULL;
-    }
-    if (r == CL_SUCCESS) {
-        r = mosaic_finalize_ptx(&gpu_device, &exe_bc, "", "sm_90", &exe, &log);
+        r = mosaic_finalize_ptx(target, &exe_bc, "", "sm_90", &exe, &log);
         if (!expect) {
             CHECK(r == CL_SUCCESS && exe, "finalize: %d %s", r, log ? log : "");
         } else {
@@ -270,7 +278,7 @@ static mosaic_executable *gpu_executable(const char *source, const char *options
         }
         free(log);
     }
-    mosaic_bitcode_free(&obj);
+    mosaic_bitcode_free(obj);
     mosaic_bitcode_free(&exe_bc);
     return exe;
 }
@@ -685,15 +693,10 @@ TEST(spir_names)
  * NULL (checked) when a stage fails. */
 static mosaic_executable *spirv_executable(const char *name, const char *options)
 {
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s.spv", SPIRV_DIR, name);
-    FILE *f = fopen(path, "rb");
-    CHECK(f != NULL, "no %s", path);
-    if (!f)
+    size_t size = 0;
+    void *il = test_read_spirv(SPIRV_DIR, name, &size);
+    if (!il)
         return NULL;
-    static char il[1 << 16];
-    size_t size = fread(il, 1, sizeof il, f);
-    fclose(f);
     static const struct mosaic_runtime_symbol printf_symbol[] = {{"__mosaic_printf", NULL}};
     static const mosaic_compiler_target target = {
         .triple = MC_PTX_TRIPLE,
@@ -702,27 +705,13 @@ static mosaic_executable *spirv_executable(const char *name, const char *options
                           "+__opencl_c_fp64,+__opencl_c_int64",
         .runtime_symbols = printf_symbol,
         .num_runtime_symbols = 1};
-    mosaic_bitcode obj = {0}, exe_bc = {0};
+    mosaic_bitcode obj = {0};
     char *log = NULL;
     cl_int r = mosaic_compile_spirv(&target, il, size, options, 0, NULL, &obj, &log);
+    free(il);
     CHECK(r == CL_SUCCESS, "SPIR-V: %d %s", r, log ? log : "");
     free(log);
-    log = NULL;
-    if (r == CL_SUCCESS) {
-        r = mosaic_link_bitcode(&target, 1, &obj, "", false, &exe_bc, &log);
-        CHECK(r == CL_SUCCESS, "link: %d %s", r, log ? log : "");
-        free(log);
-        log = NULL;
-    }
-    mosaic_executable *exe = NULL;
-    if (r == CL_SUCCESS) {
-        r = mosaic_finalize_ptx(&target, &exe_bc, "", "sm_90", &exe, &log);
-        CHECK(r == CL_SUCCESS && exe, "finalize: %d %s", r, log ? log : "");
-        free(log);
-    }
-    mosaic_bitcode_free(&obj);
-    mosaic_bitcode_free(&exe_bc);
-    return exe;
+    return r == CL_SUCCESS ? finalized(&target, &obj, NULL) : NULL;
 }
 
 /* A SPIR-V module (tests/e2e/spirv/kernels.cl) built for the GPU: its

@@ -633,24 +633,6 @@ static bool has_opcode(const uint32_t *words, size_t count, uint32_t opcode)
     return false;
 }
 
-/* A SPIR-V file the build made (SPIRV_DIR/name.spv), malloc'd; NULL when unreadable. */
-static uint32_t *load_spirv(const char *name, char *path, size_t path_size, size_t *size)
-{
-    snprintf(path, path_size, "%s/%s.spv", SPIRV_DIR, name);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        TEST_FAIL("cannot open %s", path);
-        return NULL;
-    }
-    fseek(f, 0, SEEK_END);
-    *size = (size_t)ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint32_t *words = malloc(*size);
-    CHECK(fread(words, 1, *size, f) == *size);
-    fclose(f);
-    return words;
-}
-
 /* The program of a SPIR-V module, built; NULL (a failure recorded) when it is not. */
 static cl_program build_spirv(const uint32_t *words, size_t size)
 {
@@ -672,15 +654,14 @@ static cl_program build_spirv(const uint32_t *words, size_t size)
 
 TEST(spirv)
 {
-    char path[4096];
     size_t size = 0;
-    uint32_t *words = load_spirv("float_atomics", path, sizeof path, &size);
+    uint32_t *words = test_read_spirv(SPIRV_DIR, "float_atomics", &size);
     if (!words)
         return;
     /* the instructions the extension's SPIR-V side adds, not calls */
-    CHECK(has_opcode(words, size / 4, 6035), "no OpAtomicFAddEXT in %s", path);
-    CHECK(has_opcode(words, size / 4, 5614), "no OpAtomicFMinEXT in %s", path);
-    CHECK(has_opcode(words, size / 4, 5615), "no OpAtomicFMaxEXT in %s", path);
+    CHECK(has_opcode(words, size / 4, 6035), "no OpAtomicFAddEXT in float_atomics.spv");
+    CHECK(has_opcode(words, size / 4, 5614), "no OpAtomicFMinEXT in float_atomics.spv");
+    CHECK(has_opcode(words, size / 4, 5615), "no OpAtomicFMaxEXT in float_atomics.spv");
 
     cl_program program = build_spirv(words, size);
     free(words);
@@ -738,9 +719,8 @@ TEST(spirv)
  * SPV_EXT_shader_atomic_float16_add, OpAtomicFMinEXT and OpAtomicFMaxEXT. */
 TEST(spirv_half)
 {
-    char path[4096];
     size_t size = 0;
-    uint32_t *words = load_spirv("float16_atomics", path, sizeof path, &size);
+    uint32_t *words = test_read_spirv(SPIRV_DIR, "float16_atomics", &size);
     if (!words)
         return;
     bool float16_add = false;
@@ -748,7 +728,7 @@ TEST(spirv_half)
         float16_add |= (words[i] & 0xffff) == 17 /* OpCapability */ && words[i + 1] == 6095 /* AtomicFloat16AddEXT */;
         i += words[i] >> 16;
     }
-    CHECK(float16_add, "%s declares no AtomicFloat16AddEXT", path);
+    CHECK(float16_add, "float16_atomics.spv declares no AtomicFloat16AddEXT");
     cl_program program = build_spirv(words, size);
     free(words);
     if (!program)

@@ -45,20 +45,8 @@ typedef struct module { unsigned char *data; size_t size; } module;
 /* A SPIR-V file the build made (SPIRV_DIR/name.spv). */
 static module load(const char *name)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s.spv", SPIRV_DIR, name);
     module m = {0};
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        TEST_FAIL("cannot open %s", path);
-        return m;
-    }
-    fseek(f, 0, SEEK_END);
-    m.size = (size_t)ftell(f);
-    fseek(f, 0, SEEK_SET);
-    m.data = malloc(m.size);
-    CHECK(fread(m.data, 1, m.size, f) == m.size);
-    fclose(f);
+    m.data = test_read_spirv(SPIRV_DIR, name, &m.size);
     return m;
 }
 

@@ -1028,17 +1028,13 @@ TEST(half_precision)
 /* SPIRV_DIR/<name>.spv built for the GPU, or NULL (checked). */
 static cl_program spirv_built(gpu_env *e, const char *name)
 {
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s.spv", SPIRV_DIR, name);
-    FILE *f = fopen(path, "rb");
-    CHECK(f != NULL, "no %s", path);
-    if (!f)
+    size_t size = 0;
+    void *il = test_read_spirv(SPIRV_DIR, name, &size);
+    if (!il)
         return NULL;
-    static char il[1 << 16];
-    size_t size = fread(il, 1, sizeof il, f);
-    fclose(f);
     cl_int err;
     cl_program p = clCreateProgramWithIL(e->context, il, size, &err);
+    free(il);
     CHECK_ERR(err, CL_SUCCESS);
     if (!p)
         return NULL;
