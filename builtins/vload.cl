@@ -8,41 +8,10 @@
     X(int, __VA_ARGS__) X(uint, __VA_ARGS__) X(long, __VA_ARGS__) X(ulong, __VA_ARGS__)            \
     X(float, __VA_ARGS__) X(double, __VA_ARGS__) X(half, __VA_ARGS__)
 
-/* Vectors aligned only to their element: vloadn needs no more than that. */
-#define UNALIGNED(T, _)                                                                             \
-    typedef T __u_##T##2 __attribute__((ext_vector_type(2), aligned(sizeof(T))));                  \
-    typedef T __u_##T##4 __attribute__((ext_vector_type(4), aligned(sizeof(T))));                  \
-    typedef T __u_##T##8 __attribute__((ext_vector_type(8), aligned(sizeof(T))));                  \
-    typedef T __u_##T##16 __attribute__((ext_vector_type(16), aligned(sizeof(T))));
+#include "vload.h"
+
 EACH_TYPE(UNALIGNED, )
 
-#define VLOAD_N(T, AS, N)                                                                          \
-    OVLD T##N vload##N(size_t i, const AS T *p) { return *(const AS __u_##T##N *)(p + i * N); }    \
-    OVLD void vstore##N(T##N v, size_t i, AS T *p) { *(AS __u_##T##N *)(p + i * N) = v; }
-#define VLOAD_3(T, AS)                                                                             \
-    OVLD T##3 vload3(size_t i, const AS T *p)                                                      \
-    {                                                                                              \
-        const AS T *q = p + i * 3;                                                                 \
-        return (T##3)(q[0], q[1], q[2]);                                                           \
-    }                                                                                              \
-    OVLD void vstore3(T##3 v, size_t i, AS T *p)                                                   \
-    {                                                                                              \
-        AS T *q = p + i * 3;                                                                       \
-        q[0] = v.s0;                                                                               \
-        q[1] = v.s1;                                                                               \
-        q[2] = v.s2;                                                                               \
-    }
-#define VLOAD(T, AS) VLOAD_N(T, AS, 2) VLOAD_3(T, AS) VLOAD_N(T, AS, 4) VLOAD_N(T, AS, 8) VLOAD_N(T, AS, 16)
-/* vstore has no __constant variant: a store through it would not compile */
-#define VLOAD_ONLY_N(T, AS, N)                                                                     \
-    OVLD T##N vload##N(size_t i, const AS T *p) { return *(const AS __u_##T##N *)(p + i * N); }
-#define VLOAD_CONSTANT(T, AS)                                                                      \
-    VLOAD_ONLY_N(T, AS, 2) VLOAD_ONLY_N(T, AS, 4) VLOAD_ONLY_N(T, AS, 8) VLOAD_ONLY_N(T, AS, 16)   \
-    OVLD T##3 vload3(size_t i, const AS T *p)                                                      \
-    {                                                                                              \
-        const AS T *q = p + i * 3;                                                                 \
-        return (T##3)(q[0], q[1], q[2]);                                                           \
-    }
 EACH_TYPE(VLOAD, __global)
 EACH_TYPE(VLOAD, __local)
 EACH_TYPE(VLOAD, __private)

@@ -216,6 +216,43 @@ TEST(small_loops_unrolled)
     free(ptx);
 }
 
+/* A loop of 16 steps whose body O2 finds too large to copy 16 times (a
+ * tile's k loop: loads and FMAs into 8 accumulators) is unrolled whole;
+ * one of 100 steps is not. */
+TEST(constant_loops_unrolled_whole)
+{
+    NEED_LIBCLC();
+    static const char body[] =
+        "        float4 x = vload4(p, a), y = vload4(p + 1, a);\n"
+        "        s0 = fma(x, y.x, s0); s1 = fma(x, y.y, s1); s2 = fma(x, y.z, s2); s3 = fma(x, y.w, s3);\n"
+        "        s4 = fma(y, x.x, s4); s5 = fma(y, x.y, s5); s6 = fma(y, x.z, s6); s7 = fma(y, x.w, s7);\n"
+        "    }\n"
+        "    b[get_global_id(0)] = s0 + s1 + s2 + s3 + s4 + s5 + s6 + s7;\n"
+        "}\n";
+    char source[2048];
+    snprintf(source, sizeof source,
+             "__kernel void k(__global const float *a, __global float4 *b) {\n"
+             "    float4 s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0, s6 = 0, s7 = 0;\n"
+             "    for (int p = 0; p < 16; p++) {\n%s"
+             "__kernel void long_loop(__global const float *a, __global float4 *b) {\n"
+             "    float4 s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0, s6 = 0, s7 = 0;\n"
+             "    for (int p = 0; p < 100; p++) {\n%s",
+             body, body);
+    char *ptx = ptx_of(&gpu_target, source, NULL);
+    if (!ptx)
+        return;
+    const char *long_loop = strstr(ptx, ".entry long_loop(");
+    CHECK(long_loop, "no kernel long_loop:\n%s", ptx);
+    if (long_loop) {
+        int in_k = 0, in_long = count_of(long_loop, "fma.rn.f32");
+        for (const char *at = ptx; (at = strstr(at, "fma.rn.f32")) != NULL && at < long_loop; at++)
+            in_k++;
+        CHECK(in_k == 16 * 32, "k's loop is not unrolled whole: %d FMAs", in_k);
+        CHECK(in_long < 100 * 32, "the loop of 100 steps is unrolled whole: %d FMAs", in_long);
+    }
+    free(ptx);
+}
+
 TEST(cpu_bitcode_refused)
 {
     NEED_LIBCLC();
@@ -585,6 +622,56 @@ TEST(half_precision)
     /* a program without half links none of it: no f16 instruction */
     ptx = ptx_with(&target, "kernel void k(global float *f) { f[0] = sin(f[1]); }\n", "-cl-std=CL3.0", NULL);
     CHECK(!ptx || !strstr(ptx, ".f16"), "half code in a program without half:\n%s", ptx ? ptx : "");
+    free(ptx);
+}
+
+/* vloadn and vstoren of half in every address space, and the async copies
+ * of half, which libclc's NVPTX library lacks (nvptx/half_vectors.cl,
+ * nvptx/async_copies.cl): the program builds, with no call left. */
+TEST(half_vectors)
+{
+    NEED_LIBCLC();
+    static const mosaic_compiler_target target = {
+        .triple = MC_PTX_TRIPLE, .clang_features = "-cl-ext=+cl_khr_fp16,+__opencl_c_fp16"};
+    char *ptx = ptx_with(&target,
+                         "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
+                         "kernel void k(constant half *c, global half *g, local half *l, global half3 *o) {\n"
+                         "    half p[8];\n"
+                         "    vstore8(vload8(0, c), 0, p);\n"
+                         "    event_t e = async_work_group_copy(l, g, 16, 0);\n"
+                         "    wait_group_events(1, &e);\n"
+                         "    o[0] = vload3(1, p) + vload3(0, l) + vload3(0, g);\n"
+                         "    vstore3(o[1], 1, g);\n"
+                         "    vstore2(vload2(0, g), 0, l);\n"
+                         "    e = async_work_group_strided_copy(g, l, 4, 2, 0);\n"
+                         "    wait_group_events(1, &e);\n"
+                         "    prefetch(o, 1);\n"
+                         "}\n",
+                         "-cl-std=CL3.0", NULL);
+    CHECK(!ptx || !strstr(ptx, "call"), "a call is left:\n%s", ptx ? ptx : "");
+    free(ptx);
+}
+
+/* A kernel the program calls as a function: an .entry cannot be called, so
+ * the call reaches the kernel's body as a function (kernel_callable), and
+ * both kernels stay entries. */
+TEST(kernel_called_as_function)
+{
+    NEED_LIBCLC();
+    char *ptx = ptx_of(&gpu_target,
+                       "kernel void add_up(global int *out, global const int *in, int n) {\n"
+                       "    for (int b = 0; b < n; b++) out[get_global_id(0)] += in[b];\n"
+                       "}\n"
+                       "kernel void caller(global int *src, global int *dst, int times) {\n"
+                       "    for (int a = 0; a < times; a++) add_up(dst, src, get_global_id(0));\n"
+                       "}\n",
+                       NULL);
+    if (ptx) {
+        CHECK(strstr(ptx, ".entry add_up(") && strstr(ptx, ".entry caller("), "a kernel is no entry:\n%s", ptx);
+        const char *call = strstr(ptx, "call");
+        CHECK(!call || !strstr(call, "add_up,") || strstr(ptx, ".func add_up_$_body"),
+              "an entry is called:\n%s", ptx);
+    }
     free(ptx);
 }
 

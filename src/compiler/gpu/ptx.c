@@ -186,12 +186,13 @@ static bool kernel_clock(LLVMValueRef f, const char *name)
 
 /* Mosaic's own built-ins for the GPU, linked in this order before libclc
  * (builtins/nvptx/workitem.cl, address.cl, subgroups.cl, printf.cl,
- * vector3.cl and maths.cl; builtins/atomics.cl, the CPU's too); and, only
+ * async_copies.cl and maths.cl; builtins/atomics.cl, the CPU's too); and, only
  * into a program that calls one of theirs (`wanted`): the saturating
  * conversions from float and double (nvptx/convert_sat.cl, which libclc
  * has without NaN), the clocks (nvptx/kernel_clock.cl), and the CPU's
  * half-precision functions (half.cl, half_convert.cl: libclc has none but
- * vload_half and vstore_half), bit operations, integer dot products and
+ * vload_half and vstore_half) with the vloadn and vstoren of half
+ * (nvptx/half_vectors.cl), bit operations, integer dot products and
  * work-group collectives (bit_ops.cl, dot_product.cl, collectives.cl),
  * which libclc has not. */
 static const struct own_builtin {
@@ -199,9 +200,10 @@ static const struct own_builtin {
     bool (*wanted)(LLVMValueRef f, const char *name); /* NULL: always */
 } own_builtins[] = {
     {"workitem", NULL},           {"address", NULL},           {"atomics", NULL},
-    {"subgroups", NULL},          {"printf", NULL},            {"vector3", NULL},
+    {"subgroups", NULL},          {"printf", NULL},            {"async_copies", NULL},
     {"maths", NULL},              {"convert_sat", sat_conversion}, {"kernel_clock", kernel_clock},
-    {"half", half_function},      {"half_convert", half_function}, {"bit_ops", bit_operation},
+    {"half", half_function},      {"half_convert", half_function}, {"half_vectors", half_function},
+    {"bit_ops", bit_operation},
     {"dot_product", integer_dot},  {"collectives", collective},
 };
 #define NUM_OWN_BUILTINS (sizeof own_builtins / sizeof own_builtins[0])
@@ -549,6 +551,69 @@ static void define_collective_scratch(LLVMModuleRef m)
     LLVMSetLinkage(f, LLVMInternalLinkage);
 }
 
+/* A kernel the program also calls as a function (OpenCL C allows it) is
+ * two functions on the GPU, whose entries a call cannot reach: its blocks
+ * move into `<kernel>.body`, an ordinary function every call now calls, and
+ * the kernel calls that with its own arguments (the optimiser inlines it
+ * back).  false: out of memory, the kernel as it was. */
+static bool kernel_callable(LLVMModuleRef m, LLVMValueRef kernel)
+{
+    bool called = false;
+    for (LLVMUseRef u = LLVMGetFirstUse(kernel); u && !called; u = LLVMGetNextUse(u))
+        called = LLVMIsACallInst(LLVMGetUser(u)) && LLVMGetCalledValue(LLVMGetUser(u)) == kernel;
+    if (!called)
+        return true;
+    size_t len = 0;
+    const char *name = LLVMGetValueName2(kernel, &len);
+    char *body_name = malloc(len + sizeof ".body");
+    if (!body_name)
+        return false;
+    memcpy(body_name, name, len);
+    memcpy(body_name + len, ".body", sizeof ".body");
+    LLVMTypeRef type = LLVMGlobalGetValueType(kernel);
+    LLVMValueRef body = LLVMAddFunction(m, body_name, type);
+    free(body_name);
+    LLVMSetLinkage(body, LLVMInternalLinkage);
+    unsigned n = LLVMCountParams(kernel);
+    for (unsigned i = 0; i <= n; i++)
+        mc_copy_attributes_at(kernel, body, i == n ? (LLVMAttributeIndex)LLVMAttributeFunctionIndex : i + 1);
+    LLVMContextRef c = LLVMGetModuleContext(m);
+    LLVMRemoveEnumAttributeAtIndex(body, LLVMAttributeFunctionIndex, LLVMGetEnumAttributeKindForName("noinline", 8));
+    LLVMAddAttributeAtIndex(body, LLVMAttributeFunctionIndex,
+                            LLVMCreateEnumAttribute(c, LLVMGetEnumAttributeKindForName("alwaysinline", 12), 0));
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(kernel), next; bb; bb = next) {
+        next = LLVMGetNextBasicBlock(bb);
+        LLVMRemoveBasicBlockFromParent(bb);
+        LLVMAppendExistingBasicBlock(body, bb);
+    }
+    for (unsigned i = 0; i < n; i++)
+        LLVMReplaceAllUsesWith(LLVMGetParam(kernel, i), LLVMGetParam(body, i));
+    /* the calls, which kept the kernel's calling convention */
+    for (LLVMUseRef u = LLVMGetFirstUse(kernel), next; u; u = next) {
+        next = LLVMGetNextUse(u);
+        LLVMValueRef call = LLVMGetUser(u);
+        if (LLVMIsACallInst(call) && LLVMGetCalledValue(call) == kernel) {
+            LLVMSetOperand(call, (unsigned)LLVMGetNumOperands(call) - 1, body);
+            LLVMSetInstructionCallConv(call, LLVMCCallConv);
+        }
+    }
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+    LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(c, kernel, ""));
+    LLVMValueRef *args = n ? malloc(n * sizeof *args) : NULL;
+    bool fine = !n || args;
+    if (fine) {
+        for (unsigned i = 0; i < n; i++)
+            args[i] = LLVMGetParam(kernel, i);
+        LLVMBuildCall2(b, type, body, args, n, "");
+        LLVMBuildRetVoid(b);
+    } else {
+        LLVMBuildUnreachable(b); /* (the build fails: see the caller) */
+    }
+    free(args);
+    LLVMDisposeBuilder(b);
+    return fine;
+}
+
 /* The program's module with Mosaic's work-item functions and libclc linked
  * in, its kernels' table read (into `table` when not NULL), everything but
  * the kernels and the launch's values internal; NULL (logged, *r set) on
@@ -635,7 +700,7 @@ static LLVMModuleRef linked_program(LLVMContextRef c, LLVMTargetMachineRef tm, c
             table->num_kernels++;
     LLVMDisposeTargetData(td);
     for (size_t k = 0; k < nk && fine && *r == CL_SUCCESS; k++) /* each remade: not while walking the list */
-        fine = device_parameters(m, kernels[k]);
+        fine = kernel_callable(m, kernels[k]) && device_parameters(m, kernels[k]);
     free(kernels);
     if (!fine || *r != CL_SUCCESS) {
         if (!fine)
@@ -950,6 +1015,12 @@ static void divisions_within_ulps(LLVMModuleRef m)
  * refuse.
  */
 enum { UNROLLED_LOOP_MAX_INSTRUCTIONS = 40, UNROLL_COUNT = 4 };
+/* A loop of constant trip count is unrolled whole where O2 leaves it (its
+ * threshold counts the copies, not that the GPU's scheduler needs them):
+ * up to 32 iterations, 1536 instructions in all.  A tile's loop over its
+ * slice of k (16 steps of a dozen loads and 32 FMAs) is the example: whole,
+ * the loads of later steps go ahead of the FMAs of earlier ones. */
+enum { UNROLLED_WHOLE_MAX_TRIPS = 32, UNROLLED_WHOLE_MAX_INSTRUCTIONS = 1536 };
 
 /* Before the optimiser.  The front end marks every call of an OpenCL
  * program convergent, the intrinsics' calls (llvm.fma, the GPU's
@@ -1016,29 +1087,61 @@ static bool runtime_counted(LLVMValueRef br, LLVMBasicBlockRef bb)
     return (counts_by_one(a, bb) && !LLVMIsAConstant(b)) || (counts_by_one(b, bb) && !LLVMIsAConstant(a));
 }
 
+/* The loop block bb's branch back, on a comparison of a counter by one
+ * that starts at a constant with a constant bound: about how many times it
+ * runs (the unroller finds the exact count); 0 where it is not such a loop. */
+static unsigned long constant_trips(LLVMValueRef br, LLVMBasicBlockRef bb)
+{
+    LLVMValueRef cond = LLVMGetCondition(br);
+    if (!LLVMIsAICmpInst(cond))
+        return 0;
+    for (unsigned k = 0; k < 2; k++) {
+        LLVMValueRef v = LLVMGetOperand(cond, k), bound = LLVMGetOperand(cond, 1 - k);
+        if (!counts_by_one(v, bb) || !LLVMIsAConstantInt(bound))
+            continue;
+        LLVMValueRef phi = v;
+        for (unsigned o = 0; !LLVMIsAPHINode(phi) && o < 2; o++)
+            phi = LLVMGetOperand(v, o);
+        if (!LLVMIsAPHINode(phi) || LLVMCountIncoming(phi) != 2)
+            return 0;
+        LLVMValueRef start = LLVMGetIncomingValue(phi, LLVMGetIncomingBlock(phi, 0) == bb ? 1 : 0);
+        if (!LLVMIsAConstantInt(start))
+            return 0;
+        long long from = LLVMConstIntGetSExtValue(start), to = LLVMConstIntGetSExtValue(bound);
+        return (unsigned long)(to > from ? to - from : from - to) + 1;
+    }
+    return 0;
+}
+
 static bool small_loops_unrolled(LLVMModuleRef m)
 {
     LLVMContextRef c = LLVMGetModuleContext(m);
     unsigned loop_kind = LLVMGetMDKindIDInContext(c, "llvm.loop", 9);
-    static const char count_name[] = "llvm.loop.unroll.count";
+    static const char count_name[] = "llvm.loop.unroll.count", full_name[] = "llvm.loop.unroll.full";
     LLVMMetadataRef count[2] = {
         LLVMMDStringInContext2(c, count_name, sizeof count_name - 1),
         LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(c), UNROLL_COUNT, 0)),
     };
-    LLVMMetadataRef unroll = LLVMMDNodeInContext2(c, count, 2);
+    LLVMMetadataRef full_string = LLVMMDStringInContext2(c, full_name, sizeof full_name - 1);
+    LLVMMetadataRef by_four = LLVMMDNodeInContext2(c, count, 2), whole = LLVMMDNodeInContext2(c, &full_string, 1);
     bool any = false;
     for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
         for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb)) {
             LLVMValueRef br = LLVMGetBasicBlockTerminator(bb);
             if (!br || LLVMGetInstructionOpcode(br) != LLVMBr || !LLVMIsConditional(br) ||
-                (LLVMGetSuccessor(br, 0) != bb && LLVMGetSuccessor(br, 1) != bb) || LLVMGetMetadata(br, loop_kind) ||
-                !runtime_counted(br, bb))
+                (LLVMGetSuccessor(br, 0) != bb && LLVMGetSuccessor(br, 1) != bb) || LLVMGetMetadata(br, loop_kind))
                 continue;
             unsigned size = 0;
-            for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && size <= UNROLLED_LOOP_MAX_INSTRUCTIONS;
+            for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && size <= UNROLLED_WHOLE_MAX_INSTRUCTIONS;
                  i = LLVMGetNextInstruction(i))
                 size++;
-            if (size > UNROLLED_LOOP_MAX_INSTRUCTIONS)
+            unsigned long trips = constant_trips(br, bb);
+            LLVMMetadataRef unroll = NULL;
+            if (runtime_counted(br, bb) && size <= UNROLLED_LOOP_MAX_INSTRUCTIONS)
+                unroll = by_four;
+            else if (trips && trips <= UNROLLED_WHOLE_MAX_TRIPS && trips * size <= UNROLLED_WHOLE_MAX_INSTRUCTIONS)
+                unroll = whole;
+            if (!unroll)
                 continue;
             /* a loop's id: a node whose first operand is itself */
             LLVMMetadataRef self = LLVMTemporaryMDNode(c, NULL, 0);

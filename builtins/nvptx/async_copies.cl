@@ -1,10 +1,13 @@
-/* What libclc's NVPTX library leaves out for the 3-element vectors:
- * async_work_group_copy, async_work_group_strided_copy and prefetch of
- * char3 .. double3 (OpenCL C 3.0 section 6.15.13).  As libclc's own: the
+/* What libclc's NVPTX library leaves out of async_work_group_copy,
+ * async_work_group_strided_copy and prefetch (OpenCL C 3.0 section
+ * 6.15.13): the 3-element vectors char3 .. double3, and half in every
+ * width.  As libclc's own: the
  * work-items of the group share the elements, the event is the one given
  * (wait_group_events is a barrier), and prefetch is a hint the GPU's caches
  * do without. */
 #include "../builtins.h"
+
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
 
 static size_t group_items(void) { return get_local_size(0) * get_local_size(1) * get_local_size(2); }
 
@@ -38,3 +41,9 @@ COPIES(long3)
 COPIES(ulong3)
 COPIES(float3)
 COPIES(double3)
+COPIES(half)
+COPIES(half2)
+COPIES(half3)
+COPIES(half4)
+COPIES(half8)
+COPIES(half16)
