@@ -1599,6 +1599,53 @@ static cl_ulong profile(cl_event e, cl_profiling_info what)
     return t;
 }
 
+/* Many small transfers in a row without a wait, each through the staging
+ * memory (cuda_memory.c): more bytes than it holds, so its ring wraps and
+ * fills, and the commands it has no room for go the driver's way; every
+ * byte arrives, in the queue's order. */
+TEST(staged_transfers)
+{
+    GPU_ENV(e);
+    enum { N = 300 * 1024 / 4, ROUNDS = 40 };
+    cl_int err;
+    cl_mem a = clCreateBuffer(e.context, CL_MEM_READ_WRITE, N * 4, NULL, &err);
+    cl_mem b = clCreateBuffer(e.context, CL_MEM_READ_WRITE, N * 4, NULL, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    uint32_t *in = malloc((size_t)ROUNDS * N * 4), *out = malloc((size_t)ROUNDS * N * 4);
+    uint32_t *filled = malloc((size_t)ROUNDS * 4 * sizeof *filled);
+    for (size_t i = 0; i < (size_t)ROUNDS * N; i++)
+        in[i] = (uint32_t)(i * 2654435761u);
+    memset(out, 0, (size_t)ROUNDS * N * 4);
+    for (int r = 0; r < ROUNDS; r++) {
+        uint32_t word = 0xa5000000u + (uint32_t)r;
+        /* in -> a, a -> b, b read back; then a's first words filled and read */
+        CHECK_ERR(clEnqueueWriteBuffer(e.queue, a, CL_FALSE, 0, N * 4, in + (size_t)r * N, 0, NULL, NULL),
+                  CL_SUCCESS);
+        CHECK_ERR(clEnqueueCopyBuffer(e.queue, a, b, 0, 0, N * 4, 0, NULL, NULL), CL_SUCCESS);
+        CHECK_ERR(clEnqueueReadBuffer(e.queue, b, CL_FALSE, 0, N * 4, out + (size_t)r * N, 0, NULL, NULL),
+                  CL_SUCCESS);
+        CHECK_ERR(clEnqueueFillBuffer(e.queue, a, &word, sizeof word, 0, 16, 0, NULL, NULL), CL_SUCCESS);
+        CHECK_ERR(clEnqueueReadBuffer(e.queue, a, CL_FALSE, 0, 16, filled + 4 * r, 0, NULL, NULL), CL_SUCCESS);
+    }
+    CHECK_ERR(clFinish(e.queue), CL_SUCCESS);
+    int bad = 0;
+    for (size_t i = 0; i < (size_t)ROUNDS * N && bad < 3; i++)
+        if (out[i] != in[i]) {
+            CHECK(false, "word %zu (round %zu) read back %#x, not %#x", i, i / N, out[i], in[i]);
+            bad++;
+        }
+    for (int r = 0; r < ROUNDS && bad < 6; r++)
+        for (int k = 0; k < 4; k++)
+            if (filled[4 * r + k] != 0xa5000000u + (uint32_t)r) {
+                CHECK(false, "round %d: filled word %d is %#x", r, k, filled[4 * r + k]);
+                bad++;
+            }
+    free(in), free(out), free(filled);
+    clReleaseMemObject(a);
+    clReleaseMemObject(b);
+    env_close(&e);
+}
+
 TEST(commands_in_flight)
 {
     NEED_GPU();

@@ -4,13 +4,14 @@
  * executor thread that runs its commands.
  *
  * Commands run in the order the engine submits them, on the GPU's stream.
- * The executor thread queues each; a kernel runs on while the executor
- * goes on to the next command, which the engine may have submitted before
- * the kernel completed (an in-order queue's next command: the device
- * runs_in_submission_order).  The completer thread waits for each command
- * to end, in the same order, and only then completes it: every ordering
- * rule of docs/events.md holds because completion means the GPU is done
- * (docs/gpu.md, "How commands run").
+ * The executor thread queues each (or the submitting thread, when nothing
+ * waits before it: submit); a kernel, a memset or a small copy runs on
+ * while the executor goes on to the next command, which the engine may
+ * have submitted before the first completed (an in-order queue's next
+ * command: the device runs_in_submission_order).  The completer thread
+ * waits for each command to end, in the same order, and only then
+ * completes it: every ordering rule of docs/events.md holds because
+ * completion means the GPU is done (docs/gpu.md, "How commands run").
  */
 #define _GNU_SOURCE
 #include "devices/cuda/cuda_internal.h"
@@ -321,9 +322,10 @@ static void give_back_event(cuda_gpu *g, CUevent e)
 /* What the executor hands the completer for one command. */
 typedef struct completion {
     cl_event command;
-    CUevent done;   /* recorded after a kernel still running; NULL: it has ended */
+    CUevent done;   /* recorded after a command still running; NULL: it has ended */
     bool running;   /* mosaic_command_running was called */
     cl_int status;
+    cuda_after_end after; /* a read's bytes to copy out of the staging memory */
 } completion;
 
 /* On the completer: the commands before this one have completed, so this
@@ -342,6 +344,7 @@ static void complete_job(void *p)
             c->status = err; /* (a fault in the kernel shows here) */
         give_back_event(g, c->done);
     }
+    mosaic_cuda_after_end(g, &c->after, c->status == CL_SUCCESS);
     mosaic_command_complete(c->command, c->status == CL_SUCCESS ? CL_COMPLETE : c->status);
     free(c);
     __atomic_fetch_sub(&g->unfinished, 1, __ATOMIC_RELEASE);
@@ -369,13 +372,67 @@ static void complete_after_the_rest(cuda_gpu *g, cl_event command, cl_int status
     mosaic_command_complete(command, status);
 }
 
-/* Queues one command on the stream and hands it to the completer; called
- * with g->issue held (on the executor, or on the submitting thread: see
- * submit).  A kernel runs on while the caller goes on; any other command (a
- * copy to or from host memory, a map, a host function) is done when its op
- * returns, once the kernels before it have ended. */
+/* Hands a command to the completer (its status, its event when it still
+ * runs); with g->issue held, so that the completer's order is the stream's. */
+static void hand_over(cuda_gpu *g, completion *c)
+{
+    __atomic_fetch_add(&g->unfinished, 1, __ATOMIC_RELAXED);
+    if (!mosaic_serial_post(&g->completer, complete_job, c)) { /* no memory, or no thread */
+        __atomic_fetch_sub(&g->unfinished, 1, __ATOMIC_RELAXED);
+        if (c->done)
+            give_back_event(g, c->done);
+        cl_event command = c->command;
+        cl_int status = c->status;
+        if (c->done)
+            CUDA_CALL(cuStreamSynchronize, g->stream); /* (the staging bytes are read at its end) */
+        mosaic_cuda_after_end(g, &c->after, status == CL_SUCCESS);
+        free(c);
+        complete_after_the_rest(g, command, status == CL_SUCCESS ? CL_OUT_OF_RESOURCES : status);
+    }
+}
+
+/* Queues a command that the stream does by itself (a kernel that does not
+ * print, a memset, a copy between buffers, a small read or write through
+ * the staging memory) and hands it to the completer, with an event recorded
+ * after it; called with g->issue held.  Nothing waits here for the GPU.
+ * false: the command is none of those (or the staging memory is full);
+ * nothing was done. */
+static bool queue_on_stream(cuda_gpu *g, cl_event command)
+{
+    if (command->run ? !mosaic_cuda_queueable(command) : mosaic_cuda_kernel_prints(command->payload))
+        return false;
+    completion *c = malloc(sizeof *c);
+    if (!c)
+        return false; /* (run reports it) */
+    *c = (completion){.command = command};
+    bool in_flight = false;
+    cl_int status = mosaic_cuda_enter(g);
+    if (status == CL_SUCCESS && !command->run) {
+        status = mosaic_cuda_launch(command, &in_flight);
+    } else if (status == CL_SUCCESS && !mosaic_cuda_queue(command, &status, &in_flight, &c->after)) {
+        free(c);
+        return false;
+    }
+    if (in_flight && (c->done = take_event(g)) != NULL &&
+        CUDA_CALL(cuEventRecord, c->done, g->stream) != CL_SUCCESS) {
+        give_back_event(g, c->done);
+        c->done = NULL;
+    }
+    if (in_flight && !c->done)
+        status = CUDA_CALL(cuStreamSynchronize, g->stream); /* no event: wait here */
+    c->status = status;
+    hand_over(g, c);
+    return true;
+}
+
+/* Runs one command on the executor, with g->issue held: on the stream when
+ * it can go there, else by its op, which returns once it is done (a copy
+ * between host memory and the GPU's, a map, a host function) and starts
+ * once the commands before it have completed. */
 static void run(cuda_gpu *g, cl_event command)
 {
+    if (queue_on_stream(g, command))
+        return;
     completion *c = malloc(sizeof *c);
     if (!c) {
         complete_after_the_rest(g, command, CL_OUT_OF_HOST_MEMORY);
@@ -384,15 +441,10 @@ static void run(cuda_gpu *g, cl_event command)
     *c = (completion){.command = command};
     cl_int status = mosaic_cuda_enter(g);
     if (status == CL_SUCCESS && !command->run) {
-        bool in_flight = false;
+        bool in_flight = false; /* a kernel that prints: waited for in the launch */
         status = mosaic_cuda_launch(command, &in_flight);
-        if (in_flight && (c->done = take_event(g)) != NULL &&
-            CUDA_CALL(cuEventRecord, c->done, g->stream) != CL_SUCCESS) {
-            give_back_event(g, c->done);
-            c->done = NULL;
-        }
-        if (in_flight && !c->done)
-            status = CUDA_CALL(cuStreamSynchronize, g->stream); /* no event: wait here */
+        if (in_flight)
+            status = CUDA_CALL(cuStreamSynchronize, g->stream);
     } else if (status == CL_SUCCESS) {
         /* the ops copy with calls that do not wait for the stream; and the
          * command starts after the one before it has completed */
@@ -402,14 +454,7 @@ static void run(cuda_gpu *g, cl_event command)
         status = command->run(command);
     }
     c->status = status;
-    __atomic_fetch_add(&g->unfinished, 1, __ATOMIC_RELAXED);
-    if (!mosaic_serial_post(&g->completer, complete_job, c)) { /* no memory, or no thread */
-        __atomic_fetch_sub(&g->unfinished, 1, __ATOMIC_RELAXED);
-        if (c->done)
-            give_back_event(g, c->done);
-        free(c);
-        complete_after_the_rest(g, command, status == CL_SUCCESS ? CL_OUT_OF_RESOURCES : status);
-    }
+    hand_over(g, c);
 }
 
 static void run_job(void *command)
@@ -421,21 +466,19 @@ static void run_job(void *command)
     pthread_mutex_unlock(&g->issue);
 }
 
-/* A kernel that does not print only queues a launch: quick enough for the
- * submitting thread (core/device.h: submit must not wait). */
-static bool quick(cl_event command)
-{
-    if (command->run)
-        return false;
-    const mosaic_ndrange *nd = command->payload;
-    return !mosaic_cuda_kernel_prints(nd);
-}
+/* The most commands the submitting thread queues on the stream ahead of
+ * the completer: well inside the driver's queue of launches, where a
+ * launch would wait for room. */
+enum { QUEUED_AHEAD_MOST = 64 };
 
-/* A quick command is queued on the stream by the submitting thread itself
- * when the GPU is idle: no hand-over to a thread that may be asleep, where
- * the command's latency is all there is to save.  Anything else goes to
- * the executor, in order: while the GPU is busy, the launches of a stream
- * of commands are the executor's, and the enqueuing thread goes on. */
+/* A command the stream does by itself (queue_on_stream) is queued by the
+ * submitting thread itself when the executor has nothing before it: no
+ * hand-over to a thread that may be asleep, where the command's latency is
+ * all there is to save.  Anything else goes to the executor, in order, as
+ * does everything while the executor has commands or the completer has
+ * many: a long stream of launches is the executor's, and the enqueuing
+ * thread goes on.  (submit may be called on the completer, which completed
+ * the command this one waited for: nothing here waits for it.) */
 static void submit(cl_device_id device, cl_event command)
 {
     cuda_gpu *g = cuda_gpu_of(device);
@@ -443,13 +486,13 @@ static void submit(cl_device_id device, cl_event command)
         mosaic_command_complete(command, CL_OUT_OF_RESOURCES);
         return;
     }
-    if (quick(command) && __atomic_load_n(&g->queued, __ATOMIC_ACQUIRE) == 0 && all_finished(g) &&
+    if (__atomic_load_n(&g->queued, __ATOMIC_ACQUIRE) == 0 &&
+        __atomic_load_n(&g->unfinished, __ATOMIC_ACQUIRE) < QUEUED_AHEAD_MOST &&
         pthread_mutex_trylock(&g->issue) == 0) {
-        bool first = __atomic_load_n(&g->queued, __ATOMIC_ACQUIRE) == 0; /* (an executor job waits for issue) */
-        if (first)
-            run(g, command);
+        /* (an executor job waits for issue) */
+        bool done = __atomic_load_n(&g->queued, __ATOMIC_ACQUIRE) == 0 && queue_on_stream(g, command);
         pthread_mutex_unlock(&g->issue);
-        if (first)
+        if (done)
             return;
     }
     __atomic_fetch_add(&g->queued, 1, __ATOMIC_ACQ_REL);

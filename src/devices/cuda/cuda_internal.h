@@ -40,6 +40,12 @@ typedef struct cuda_gpu {
     pthread_mutex_t spare_lock; /* guards the spare events */
     CUevent *spare;             /* events for the completer to wait on, ready for reuse */
     size_t num_spare, cap_spare;
+    /* Pinned host memory that small reads and writes go through, a ring:
+     * taken at the head when a command is queued (g->issue held), given
+     * back at the tail when the completer completes it, in the same order
+     * (cuda_memory.c).  Counters of bytes ever taken and given back. */
+    char *staging;
+    size_t staging_taken, staging_given; /* (atomic) */
 } cuda_gpu;
 
 static inline cuda_gpu *cuda_gpu_of(cl_device_id device)
@@ -82,6 +88,29 @@ cl_int mosaic_cuda_copy(cl_event command);
 cl_int mosaic_cuda_fill(cl_event command);
 cl_int mosaic_cuda_map(cl_event command);
 cl_int mosaic_cuda_unmap(cl_event command);
+/* What the completer does once a command queued by mosaic_cuda_queue has
+ * ended: a read's bytes copied from the staging memory to the application's
+ * (size 0: nothing), and the staging bytes given back. */
+typedef struct cuda_after_end {
+    void *to;
+    const void *from;
+    size_t size;
+    size_t staged;
+} cuda_after_end;
+/* Can the command (a fill, copy, read or write) be queued on the stream
+ * with nothing for a thread to wait for: a memset, a copy between two
+ * buffers, a flat read or write small enough for the staging memory?
+ * Cheap, and no promise: mosaic_cuda_queue may still say no. */
+bool mosaic_cuda_queueable(cl_event command);
+/* Queues such a command on the GPU's stream (with g->issue held) and says
+ * true: *status its result, *in_flight as mosaic_cuda_launch's, *after what
+ * the completer does at its end.  false: it is not one, or the staging
+ * memory has no room now; nothing was done, and command->run does it. */
+bool mosaic_cuda_queue(cl_event command, cl_int *status, bool *in_flight, cuda_after_end *after);
+/* After the completer has waited for a command's end (ended: it did end;
+ * else it failed, and the bytes are left alone). */
+void mosaic_cuda_after_end(cuda_gpu *g, const cuda_after_end *after, bool ended);
+
 /* Host bytes into the GPU's memory, on the GPU's stream, waited for
  * (cuda_memory.c says why not cuMemcpyHtoD). */
 cl_int mosaic_cuda_copy_to_gpu(cuda_gpu *g, CUdeviceptr to, const void *from, size_t size);

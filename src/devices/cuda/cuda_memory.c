@@ -179,6 +179,117 @@ cl_int mosaic_cuda_read(cl_event command) { return transfer(command); }
 cl_int mosaic_cuda_write(cl_event command) { return transfer(command); }
 cl_int mosaic_cuda_copy(cl_event command) { return transfer(command); }
 
+static unsigned word_of(const unsigned char *pattern, size_t pattern_size);
+
+/* ---- commands the stream does by itself ------------------------------------------------ */
+
+/* The staging ring's size, and the most one read or write takes of it:
+ * beyond that, the driver's own copies (from pageable memory) are as fast. */
+enum { STAGING_BYTES = 8 << 20, STAGED_MOST = 1 << 20 };
+
+/* With g->issue held: n bytes of the staging ring, or NULL (no room, or no
+ * pinned memory); *took: what its release gives back (a wrap skips the
+ * ring's end, which counts as taken). */
+static char *staging_take(cuda_gpu *g, size_t n, size_t *took)
+{
+    if (!g->staging && CUDA_CALL(cuMemAllocHost, (void **)&g->staging, STAGING_BYTES) != CL_SUCCESS) {
+        g->staging = NULL;
+        return NULL;
+    }
+    size_t taken = g->staging_taken, at = taken % STAGING_BYTES;
+    size_t need = at + n > STAGING_BYTES ? STAGING_BYTES - at + n : n;
+    if (need + (taken - __atomic_load_n(&g->staging_given, __ATOMIC_ACQUIRE)) > STAGING_BYTES)
+        return NULL;
+    __atomic_store_n(&g->staging_taken, taken + need, __ATOMIC_RELAXED);
+    *took = need;
+    return g->staging + (need == n ? at : 0);
+}
+
+void mosaic_cuda_after_end(cuda_gpu *g, const cuda_after_end *after, bool ended)
+{
+    if (ended && after->size)
+        memcpy(after->to, after->from, after->size);
+    if (after->staged)
+        __atomic_fetch_add(&g->staging_given, after->staged, __ATOMIC_RELEASE);
+}
+
+static bool memset_pattern(const mosaic_fill *f, CUdeviceptr at)
+{
+    return f->size == 0 || f->pattern_size == 1 || (f->pattern_size <= 4 && at % 4 == 0 && f->size % 4 == 0);
+}
+
+bool mosaic_cuda_queueable(cl_event command)
+{
+    if (command->run == mosaic_cuda_fill) {
+        const mosaic_fill *f = command->payload;
+        return f->pattern_size <= 4;
+    }
+    if (command->run != mosaic_cuda_copy && command->run != mosaic_cuda_read && command->run != mosaic_cuda_write)
+        return false;
+    const mosaic_transfer *t = command->payload;
+    size_t size;
+    return mosaic_transfer_flat(t, &size) && ((t->src.mem && t->dst.mem) || size <= STAGED_MOST);
+}
+
+/* A fill by the driver's memsets; false: a pattern they cannot repeat. */
+static bool fill_queued(cuda_gpu *g, cl_event command, cl_int *status)
+{
+    const mosaic_fill *f = command->payload;
+    CUdeviceptr at = device_address(mosaic_mem_storage_on(f->mem, command->queue->device)->address) + f->offset;
+    if (!memset_pattern(f, at))
+        return false;
+    CUresult r = CUDA_SUCCESS;
+    if (f->size && f->pattern_size == 1)
+        r = mosaic_cuda.cuMemsetD8Async(at, f->pattern[0], f->size, g->stream);
+    else if (f->size)
+        r = mosaic_cuda.cuMemsetD32Async(at, word_of(f->pattern, f->pattern_size), f->size / 4, g->stream);
+    *status = mosaic_cuda_check(r, "a fill");
+    return true;
+}
+
+/* A flat transfer: between buffers as it is, from or to host memory through
+ * the staging ring (a write's bytes copied there now, a read's at its end). */
+static bool transfer_queued(cuda_gpu *g, cl_event command, cl_int *status, cuda_after_end *after)
+{
+    cl_device_id device = command->queue->device;
+    const mosaic_transfer *t = command->payload;
+    size_t size;
+    if (!mosaic_transfer_flat(t, &size))
+        return false;
+    const char *src = mosaic_endpoint_address(&t->src, device);
+    char *dst = mosaic_endpoint_address(&t->dst, device);
+    CUresult r;
+    if (t->src.mem && t->dst.mem) {
+        r = mosaic_cuda.cuMemcpyDtoDAsync(device_address(dst), device_address(src), size, g->stream);
+    } else {
+        char *staged = size <= STAGED_MOST ? staging_take(g, size, &after->staged) : NULL;
+        if (!staged)
+            return false;
+        if (t->dst.mem) {
+            memcpy(staged, src, size);
+            r = mosaic_cuda.cuMemcpyHtoDAsync(device_address(dst), staged, size, g->stream);
+        } else {
+            r = mosaic_cuda.cuMemcpyDtoHAsync(staged, device_address(src), size, g->stream);
+            *after = (cuda_after_end){.to = dst, .from = staged, .size = size, .staged = after->staged};
+        }
+    }
+    *status = mosaic_cuda_check(r, "cuMemcpyAsync");
+    return true;
+}
+
+bool mosaic_cuda_queue(cl_event command, cl_int *status, bool *in_flight, cuda_after_end *after)
+{
+    cuda_gpu *g = cuda_gpu_of(command->queue->device);
+    *after = (cuda_after_end){0};
+    *in_flight = false;
+    if (!mosaic_cuda_queueable(command))
+        return false;
+    bool queued = command->run == mosaic_cuda_fill ? fill_queued(g, command, status)
+                                                   : transfer_queued(g, command, status, after);
+    *in_flight = queued && *status == CL_SUCCESS;
+    return queued;
+}
+
 /* ---- fills ------------------------------------------------------------------------------- */
 
 /* The pattern repeated to 4 bytes (pattern_size 1, 2 or 4). */
@@ -228,7 +339,7 @@ cl_int mosaic_cuda_fill(cl_event command)
         r = CUDA_SUCCESS;
     else if (f->pattern_size == 1)
         r = mosaic_cuda.cuMemsetD8Async(at, f->pattern[0], f->size, g->stream);
-    else if (f->pattern_size <= 4 && at % 4 == 0 && f->size % 4 == 0)
+    else if (memset_pattern(f, at))
         r = mosaic_cuda.cuMemsetD32Async(at, word_of(f->pattern, f->pattern_size), f->size / 4, g->stream);
     else
         r = fill_by_copies(g, at, f->size, f->pattern, f->pattern_size);
