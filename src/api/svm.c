@@ -246,14 +246,21 @@ static cl_device_svm_capabilities context_svm_capabilities(cl_context context)
     return context->num_devices ? caps : 0;
 }
 
-/* The device that allocates the context's SVM: its first device with SVM
- * (NULL: none). */
+/* The device that allocates the context's SVM (NULL: none has SVM): a GPU
+ * where the context has one, whose allocations (managed memory) the host
+ * and a CPU device address too, where a CPU device's (host memory) would be
+ * beyond the GPU; else its first device with SVM. */
 static cl_device_id context_svm_device(cl_context context)
 {
-    for (cl_uint i = 0; i < context->num_devices; i++)
-        if (context->devices[i]->svm_capabilities)
-            return context->devices[i];
-    return NULL;
+    cl_device_id first = NULL;
+    for (cl_uint i = 0; i < context->num_devices; i++) {
+        cl_device_id d = context->devices[i];
+        if (d->svm_capabilities && (d->type & CL_DEVICE_TYPE_GPU))
+            return d;
+        if (d->svm_capabilities && !first)
+            first = d;
+    }
+    return first;
 }
 
 cl_ulong mosaic_context_min_alloc(cl_context context)

@@ -382,6 +382,13 @@ cl_int mosaic_target_check_binary(cl_device_id device, const void *data, size_t 
 cl_int mosaic_target_check_il(cl_device_id device, const void *il, size_t size, mosaic_spec_constant **specs,
                               size_t *num_specs, char **log);
 
+/* The svm_copy and svm_fill ops of a device whose SVM is host memory its
+ * executing thread may touch (core/svm_ops.c): memcpy and memset.  The
+ * CPU's ops are these, and the GPU's (its managed memory, once the commands
+ * before have completed). */
+cl_int mosaic_host_svm_copy(cl_event command);
+cl_int mosaic_host_svm_fill(cl_event command);
+
 /* The device whose memory `device` uses: itself, or for a sub-device the
  * root device it was partitioned from (sub-devices share their parent's
  * memory, so a buffer has one storage for a device and all its

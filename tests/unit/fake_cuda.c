@@ -129,6 +129,7 @@ CUresult cuDeviceGetAttribute(int *value, CUdevice_attribute attribute, CUdevice
     case CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING: *value = 1; break;
     case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *value = 9; break;
     case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *value = 0; break;
+    case CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY: *value = 1; break;
     case CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS: *value = 0; break;
     case CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS: *value = 1; break;
     case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: *value = 227 * 1024; break;
@@ -265,6 +266,24 @@ CUresult cuMemAllocHost(void **host, size_t bytes)
 CUresult cuMemFreeHost(void *host)
 {
     free(host);
+    return CUDA_SUCCESS;
+}
+
+/* managed memory: host memory here, as all of the fake's device memory is */
+CUresult cuMemAllocManaged(CUdeviceptr *address, size_t bytes, unsigned int flags)
+{
+    if (flags != CU_MEM_ATTACH_GLOBAL)
+        return CUDA_ERROR_INVALID_VALUE;
+    return cuMemAlloc(address, bytes);
+}
+
+CUresult cuMemGetInfo(size_t *free_bytes, size_t *total_bytes)
+{
+    if (!in_context())
+        return CUDA_ERROR_INVALID_CONTEXT;
+    if (!free_bytes || !total_bytes)
+        return CUDA_ERROR_INVALID_VALUE;
+    *free_bytes = *total_bytes = FAKE_MEMORY;
     return CUDA_SUCCESS;
 }
 

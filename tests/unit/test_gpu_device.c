@@ -1599,6 +1599,121 @@ static cl_ulong profile(cl_event e, cl_profiling_info what)
     return t;
 }
 
+/* SVM on the GPU (managed memory): a coarse-grained allocation mapped,
+ * filled, copied and used by a kernel through clSetKernelArgSVMPointer; a
+ * fine-grained one the host writes directly; and in a context of the CPU
+ * and the GPU, one allocation (the GPU's) that a CPU kernel and a GPU
+ * kernel both use, in turn. */
+static const char svm_source[] = "kernel void bump(global int *p, int by) { p[get_global_id(0)] += by; }\n";
+
+TEST(svm)
+{
+    GPU_ENV(e);
+    cl_device_svm_capabilities caps = 0;
+    clGetDeviceInfo(gpu, CL_DEVICE_SVM_CAPABILITIES, sizeof caps, &caps, NULL);
+    CHECK(caps & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER, "no coarse-grained SVM: %#llx", (unsigned long long)caps);
+    CHECK(!(caps & (CL_DEVICE_SVM_FINE_GRAIN_SYSTEM | CL_DEVICE_SVM_ATOMICS)), "reports %#llx",
+          (unsigned long long)caps);
+    enum { N = 4096 };
+    cl_int err;
+    int *p = clSVMAlloc(e.context, CL_MEM_READ_WRITE, N * sizeof(int), 0);
+    CHECK(p != NULL, "clSVMAlloc failed");
+    cl_program prog = build(&e, svm_source, "", CL_SUCCESS);
+    cl_kernel k = clCreateKernel(prog, "bump", &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    if (!p || !k)
+        goto done;
+    CHECK_ERR(clEnqueueSVMMap(e.queue, CL_TRUE, CL_MAP_WRITE_INVALIDATE_REGION, p, N * sizeof(int), 0, NULL, NULL),
+              CL_SUCCESS);
+    for (int i = 0; i < N; i++)
+        p[i] = i;
+    CHECK_ERR(clEnqueueSVMUnmap(e.queue, p, 0, NULL, NULL), CL_SUCCESS);
+    int by = 5, pattern = 7;
+    size_t global = N;
+    cl_event launched;
+    CHECK_ERR(clSetKernelArgSVMPointer(k, 0, p), CL_SUCCESS);
+    CHECK_ERR(clSetKernelArg(k, 1, sizeof by, &by), CL_SUCCESS);
+    CHECK_ERR(clEnqueueNDRangeKernel(e.queue, k, 1, NULL, &global, NULL, 0, NULL, &launched), CL_SUCCESS);
+    bool ran = launch_ran(launched);
+    static int back[N];
+    CHECK_ERR(clEnqueueSVMMemcpy(e.queue, CL_TRUE, back, p, N * sizeof(int), 0, NULL, NULL), CL_SUCCESS);
+    for (int i = 0; i < N; i++)
+        if (back[i] != i + (ran ? by : 0)) {
+            CHECK(false, "element %d is %d after the kernel", i, back[i]);
+            break;
+        }
+    CHECK_ERR(clEnqueueSVMMemFill(e.queue, p + 16, &pattern, sizeof pattern, 64 * sizeof(int), 0, NULL, NULL),
+              CL_SUCCESS);
+    CHECK_ERR(clEnqueueSVMMap(e.queue, CL_TRUE, CL_MAP_READ, p, N * sizeof(int), 0, NULL, NULL), CL_SUCCESS);
+    CHECK(p[15] == 15 + (ran ? by : 0) && p[16] == 7 && p[79] == 7 && p[80] == 80 + (ran ? by : 0),
+          "after the fill: %d %d %d %d", p[15], p[16], p[79], p[80]);
+    CHECK_ERR(clEnqueueSVMUnmap(e.queue, p, 0, NULL, NULL), CL_SUCCESS);
+    CHECK_ERR(clFinish(e.queue), CL_SUCCESS);
+
+    if (caps & CL_DEVICE_SVM_FINE_GRAIN_BUFFER) { /* no map: the host writes and reads it as it is */
+        int *f = clSVMAlloc(e.context, CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER, N * sizeof(int), 0);
+        CHECK(f != NULL, "no fine-grained allocation");
+        if (f) {
+            for (int i = 0; i < N; i++)
+                f[i] = 2 * i;
+            CHECK_ERR(clSetKernelArgSVMPointer(k, 0, f), CL_SUCCESS);
+            CHECK_ERR(clEnqueueNDRangeKernel(e.queue, k, 1, NULL, &global, NULL, 0, NULL, NULL), CL_SUCCESS);
+            CHECK_ERR(clFinish(e.queue), CL_SUCCESS);
+            CHECK(f[N - 1] == 2 * (N - 1) + (ran ? by : 0), "fine-grained: %d", f[N - 1]);
+            clSVMFree(e.context, f);
+        }
+    }
+done:
+    if (k)
+        clReleaseKernel(k);
+    clReleaseProgram(prog);
+    if (p)
+        clSVMFree(e.context, p);
+    env_close(&e);
+
+    /* the CPU's kernel, then the GPU's, on one allocation of the shared context */
+    cl_device_id both[2] = {find_cpu(), gpu};
+    cl_context shared = clCreateContext(NULL, 2, both, NULL, NULL, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    int *q = shared ? clSVMAlloc(shared, CL_MEM_READ_WRITE, N * sizeof(int), 0) : NULL;
+    CHECK(q != NULL, "no SVM in a context of the CPU and the GPU");
+    if (!q) {
+        if (shared)
+            clReleaseContext(shared);
+        return;
+    }
+    cl_program sp = clCreateProgramWithSource(shared, 1, (const char *[]){svm_source}, NULL, &err);
+    CHECK_ERR(clBuildProgram(sp, 2, both, "", NULL, NULL), CL_SUCCESS);
+    cl_kernel sk = clCreateKernel(sp, "bump", &err);
+    cl_command_queue on[2];
+    for (int d = 0; d < 2; d++)
+        on[d] = clCreateCommandQueueWithProperties(shared, both[d], NULL, &err);
+    int zero = 0;
+    CHECK_ERR(clEnqueueSVMMemFill(on[0], q, &zero, sizeof zero, N * sizeof(int), 0, NULL, NULL), CL_SUCCESS);
+    cl_event cpu_done = NULL, gpu_done = NULL;
+    for (int d = 0; d < 2; d++) {
+        int step = d ? 10 : 1;
+        clSetKernelArgSVMPointer(sk, 0, q);
+        clSetKernelArg(sk, 1, sizeof step, &step);
+        CHECK_ERR(clEnqueueNDRangeKernel(on[d], sk, 1, NULL, &global, NULL, d ? 1 : 0, d ? &cpu_done : NULL,
+                                         d ? &gpu_done : &cpu_done),
+                  CL_SUCCESS);
+    }
+    bool gpu_ran = launch_ran(gpu_done); /* (waited for, and released) */
+    CHECK_ERR(clEnqueueSVMMap(on[0], CL_TRUE, CL_MAP_READ, q, N * sizeof(int), 0, NULL, NULL), CL_SUCCESS);
+    CHECK(q[0] == 1 + (gpu_ran ? 10 : 0) && q[N - 1] == 1 + (gpu_ran ? 10 : 0), "shared: %d %d", q[0], q[N - 1]);
+    CHECK_ERR(clEnqueueSVMUnmap(on[0], q, 0, NULL, NULL), CL_SUCCESS);
+    clFinish(on[0]);
+    clFinish(on[1]);
+    clReleaseEvent(cpu_done);
+    for (int d = 0; d < 2; d++)
+        clReleaseCommandQueue(on[d]);
+    clReleaseKernel(sk);
+    clReleaseProgram(sp);
+    clSVMFree(shared, q);
+    clReleaseContext(shared);
+}
+
 /* Many small transfers in a row without a wait, each through the staging
  * memory (cuda_memory.c): more bytes than it holds, so its ring wraps and
  * fills, and the commands it has no room for go the driver's way; every

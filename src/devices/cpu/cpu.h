@@ -96,8 +96,6 @@ typedef cl_int (*mosaic_cpu_part_fn)(cl_event command, size_t part, size_t parts
 mosaic_cpu_part_fn mosaic_cpu_command_parts(cl_event command, unsigned workers, size_t *parts);
 cl_int mosaic_cpu_fill_rect(cl_event command); /* ops->fill_rect (images) */
 cl_int mosaic_cpu_native_kernel(cl_event command);
-cl_int mosaic_cpu_svm_copy(cl_event command);
-cl_int mosaic_cpu_svm_fill(cl_event command);
 
 /* Functions generated kernel code may call (cpu_device.c). */
 extern const struct mosaic_runtime_symbol mosaic_cpu_runtime_symbols[];

@@ -1433,8 +1433,8 @@ const mosaic_device_ops mosaic_cpu_ops = {
     .fill = mosaic_cpu_fill,
     .fill_rect = mosaic_cpu_fill_rect,
     .native_kernel = mosaic_cpu_native_kernel,
-    .svm_copy = mosaic_cpu_svm_copy,
-    .svm_fill = mosaic_cpu_svm_fill,
+    .svm_copy = mosaic_host_svm_copy,
+    .svm_fill = mosaic_host_svm_fill,
 };
 
 const struct mosaic_runtime_symbol mosaic_cpu_runtime_symbols[] = {

@@ -303,34 +303,3 @@ cl_int mosaic_cpu_native_kernel(cl_event command)
     call->fn(call->args);
     return CL_COMPLETE;
 }
-
-/* ---- SVM commands: any host addresses ------------------------------------------------ */
-
-cl_int mosaic_cpu_svm_copy(cl_event command)
-{
-    const mosaic_svm_copy *c = command->payload;
-    memcpy(c->dst, c->src, c->size);
-    return CL_COMPLETE;
-}
-
-cl_int mosaic_cpu_svm_fill(cl_event command)
-{
-    mosaic_svm_fill *f = command->payload;
-    size_t ps = f->pattern_size, n = f->size;
-    if (n == 0)
-        return CL_COMPLETE;
-    if (uniform_pattern(f->pattern, ps)) {
-        memset(f->ptr, f->pattern[0], n);
-        return CL_COMPLETE;
-    }
-    /* Lay down one pattern, then double the filled prefix: every copy
-     * starts at a multiple of the pattern size, so the phase is right. */
-    memcpy(f->ptr, f->pattern, ps);
-    size_t done = ps;
-    while (done < n) {
-        size_t chunk = done < n - done ? done : n - done;
-        memcpy(f->ptr + done, f->ptr, chunk);
-        done += chunk;
-    }
-    return CL_COMPLETE;
-}

@@ -275,7 +275,14 @@ static void describe(cl_device_id device)
     device->host_unified_memory = false;
     device->printf_buffer_size = mosaic_cuda_printf_buffer_size();
     device->mem_base_addr_align_bits = 128 * 8; /* a cache line; cuMemAlloc gives 256 bytes or more */
-    device->svm_capabilities = 0;
+    /* SVM is managed memory (cuda_memory.c): coarse-grained buffers where the
+     * GPU has it, fine-grained where the host may touch it while kernels run
+     * (concurrent managed access); no SVM atomics between host and GPU */
+    if (attribute(g, CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY, 0) && attribute(g, CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING, 0))
+        device->svm_capabilities = CL_DEVICE_SVM_COARSE_GRAIN_BUFFER |
+                                   (attribute(g, CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS, 0)
+                                        ? CL_DEVICE_SVM_FINE_GRAIN_BUFFER
+                                        : 0);
     device->image_support = false;
     device->max_on_device_queues = 0;
     describe_text(device);
@@ -561,4 +568,8 @@ const mosaic_device_ops mosaic_cuda_ops = {
     .fill = mosaic_cuda_fill,
     .map = mosaic_cuda_map,
     .unmap = mosaic_cuda_unmap,
+    .svm_alloc = mosaic_cuda_svm_alloc,
+    .svm_free = mosaic_cuda_svm_free,
+    .svm_copy = mosaic_host_svm_copy,
+    .svm_fill = mosaic_host_svm_fill,
 };

@@ -32,6 +32,7 @@ typedef struct CUuuid {
     char bytes[16];
 } CUuuid;
 typedef void (*CUhostFn)(void *data); /* cuLaunchHostFunc's callback */
+enum { CU_MEM_ATTACH_GLOBAL = 1 }; /* cuMemAllocManaged: any stream of any device may use it */
 
 /* ---- CUresult: the codes Mosaic tells apart (CUDA Driver API, "Data types
  * used by CUDA driver", enum cudaError_enum) ------------------------------- */
@@ -75,6 +76,7 @@ enum {
     CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING = 41,
     CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75,
     CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76,
+    CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY = 83,
     CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS = 88,
     CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS = 89,
     /* what a kernel may have after cuFuncSetAttribute raises its limit */

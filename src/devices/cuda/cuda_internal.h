@@ -86,6 +86,8 @@ cl_int mosaic_cuda_read(cl_event command);
 cl_int mosaic_cuda_write(cl_event command);
 cl_int mosaic_cuda_copy(cl_event command);
 cl_int mosaic_cuda_fill(cl_event command);
+void *mosaic_cuda_svm_alloc(cl_device_id device, cl_svm_mem_flags flags, size_t size, cl_uint alignment);
+void mosaic_cuda_svm_free(cl_device_id device, void *pointer);
 cl_int mosaic_cuda_map(cl_event command);
 cl_int mosaic_cuda_unmap(cl_event command);
 /* What the completer does once a command queued by mosaic_cuda_queue has

@@ -115,6 +115,30 @@ void *mosaic_cuda_map_address(cl_device_id device, cl_mem mem, size_t offset, si
     return host + offset;
 }
 
+/* ---- shared virtual memory ---------------------------------------------------------------- */
+
+/* Managed memory: one address for the host, the GPU and the CPU device of
+ * the same context, the driver moving its pages where they are used.
+ * Never more than the GPU has free (cuMemGetInfo): beyond, managed memory
+ * would be paged in and out of the card at every launch. */
+void *mosaic_cuda_svm_alloc(cl_device_id device, cl_svm_mem_flags flags, size_t size, cl_uint alignment)
+{
+    (void)flags, (void)alignment; /* (managed memory is aligned to a page; alignment is at most 128) */
+    size_t free_bytes = 0, total = 0;
+    CUdeviceptr address = 0;
+    if (mosaic_cuda_enter(cuda_gpu_of(device)) != CL_SUCCESS ||
+        CUDA_CALL(cuMemGetInfo, &free_bytes, &total) != CL_SUCCESS || size > free_bytes ||
+        CUDA_CALL(cuMemAllocManaged, &address, size, CU_MEM_ATTACH_GLOBAL) != CL_SUCCESS)
+        return NULL;
+    return (void *)(uintptr_t)address;
+}
+
+void mosaic_cuda_svm_free(cl_device_id device, void *pointer)
+{
+    if (mosaic_cuda_enter(cuda_gpu_of(device)) == CL_SUCCESS)
+        CUDA_CALL(cuMemFree, device_address(pointer));
+}
+
 /* ---- between memories (core/coherence.h) ------------------------------------------------ */
 
 cl_int mosaic_cuda_storage_read(cl_device_id device, const mosaic_mem_storage *storage, size_t offset, void *host,
