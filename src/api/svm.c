@@ -5,7 +5,7 @@
  *
  * The memory and the commands' work are the devices' (core/device.h):
  * ops->svm_alloc / svm_free give and take back allocations (the context's
- * first device with SVM allocates for the whole context), and
+ * GPU, else its first device with SVM, allocates for the whole context), and
  * ops->svm_copy, svm_fill, svm_map, svm_unmap and svm_migrate run the
  * commands.  On the CPU device the host and the device are the same
  * processor and see one coherent address space, so every kind of SVM is
