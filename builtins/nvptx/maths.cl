@@ -3,17 +3,65 @@
  * (OpenCL C 3.0, section 7.4; test_bruteforce checks them).  Linked before
  * libclc, whose copies of these names they replace (src/compiler/gpu/ptx.c). */
 #include "../builtins.h"
+#include "maths_float.h"
 
 /* rsqrt, 2 ulp allowed.  libclc divides 1 by a correctly rounded sqrt: two
- * of the GPU's slow IEEE sequences.  Here: the GPU's approximation
- * (rsqrt.approx.f32, about 2 ulp) and one Newton step with FMAs, within
- * 1 ulp.  Where the step has nothing to add (0, infinities, negative
- * numbers, NaN) it gives NaN, and the approximation's answer is exact. */
+ * of the GPU's slow IEEE sequences.  Here: the GPU's approximation alone
+ * (rsqrt.approx.f32, subnormal inputs kept), whose largest error over every
+ * float input is under 2 ulp (test_bruteforce's rsqrt in full mode on the
+ * H200, conformance.md); 0, infinities, negative numbers and NaN give what
+ * OpenCL asks. */
 CONST_FN float rsqrt(float x)
 {
-    float y = __nvvm_rsqrt_approx_f(x);
-    float e = fma(-(x * y), y, 1.0f); /* 1 - x y^2: the relative error, twice over */
-    float r = fma(0.5f * y, e, y);
-    return isnan(r) ? y : r;
+    return __nvvm_rsqrt_approx_f(x);
 }
 VEC1(float, rsqrt, float)
+
+/* exp, exp2, log, log2 (3 ulp allowed), sin, cos (4) and pow (16) in
+ * float.  libclc's take table look-ups (in global memory here: ptx.c makes
+ * __constant global) and branches, and its exp and exp2 flush denormal
+ * results.  Here: polynomials, FMAs and integer operations, no table and
+ * no branch (sin and cos branch to a table beyond 2^19), denormals kept,
+ * within 0.99 ulp (pow 1.41); maths_float.h says how, and
+ * tests/unit/test_gpu_maths.c runs the same code on the host. */
+CONST_FN float exp(float x)
+{
+    return mosaic_expf(x);
+}
+VEC1(float, exp, float)
+
+CONST_FN float exp2(float x)
+{
+    return mosaic_exp2f(x);
+}
+VEC1(float, exp2, float)
+
+CONST_FN float log(float x)
+{
+    return mosaic_logf(x);
+}
+VEC1(float, log, float)
+
+CONST_FN float log2(float x)
+{
+    return mosaic_log2f(x);
+}
+VEC1(float, log2, float)
+
+CONST_FN float sin(float x)
+{
+    return mosaic_sinf(x);
+}
+VEC1(float, sin, float)
+
+CONST_FN float cos(float x)
+{
+    return mosaic_cosf(x);
+}
+VEC1(float, cos, float)
+
+CONST_FN float pow(float x, float y)
+{
+    return mosaic_powf(x, y);
+}
+VEC2(float, pow, float, float)
