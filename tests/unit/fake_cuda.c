@@ -269,12 +269,41 @@ CUresult cuMemFreeHost(void *host)
     return CUDA_SUCCESS;
 }
 
-/* managed memory: host memory here, as all of the fake's device memory is */
+/* managed memory: host memory here, as all of the fake's device memory is;
+ * the last allocations are remembered for cuPointerGetAttribute */
+enum { MANAGED_KEPT = 64 };
+static struct {
+    CUdeviceptr start;
+    size_t bytes;
+} managed[MANAGED_KEPT];
+static unsigned next_managed;
+static pthread_mutex_t managed_lock = PTHREAD_MUTEX_INITIALIZER;
+
 CUresult cuMemAllocManaged(CUdeviceptr *address, size_t bytes, unsigned int flags)
 {
     if (flags != CU_MEM_ATTACH_GLOBAL)
         return CUDA_ERROR_INVALID_VALUE;
-    return cuMemAlloc(address, bytes);
+    CUresult r = cuMemAlloc(address, bytes);
+    if (r == CUDA_SUCCESS) {
+        pthread_mutex_lock(&managed_lock);
+        managed[next_managed++ % MANAGED_KEPT].start = *address;
+        managed[(next_managed - 1) % MANAGED_KEPT].bytes = bytes;
+        pthread_mutex_unlock(&managed_lock);
+    }
+    return r;
+}
+
+CUresult cuPointerGetAttribute(void *data, int attribute, CUdeviceptr pointer)
+{
+    if (!data || attribute != CU_POINTER_ATTRIBUTE_IS_MANAGED)
+        return CUDA_ERROR_INVALID_VALUE;
+    unsigned int is = 0;
+    pthread_mutex_lock(&managed_lock);
+    for (unsigned i = 0; i < MANAGED_KEPT; i++)
+        is |= managed[i].bytes && pointer >= managed[i].start && pointer - managed[i].start < managed[i].bytes;
+    pthread_mutex_unlock(&managed_lock);
+    memcpy(data, &is, sizeof is);
+    return CUDA_SUCCESS;
 }
 
 CUresult cuMemGetInfo(size_t *free_bytes, size_t *total_bytes)

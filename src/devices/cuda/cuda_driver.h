@@ -33,6 +33,7 @@ typedef struct CUuuid {
 } CUuuid;
 typedef void (*CUhostFn)(void *data); /* cuLaunchHostFunc's callback */
 enum { CU_MEM_ATTACH_GLOBAL = 1 }; /* cuMemAllocManaged: any stream of any device may use it */
+enum { CU_POINTER_ATTRIBUTE_IS_MANAGED = 8 }; /* cuPointerGetAttribute: an unsigned int, 1 for managed memory */
 
 /* ---- CUresult: the codes Mosaic tells apart (CUDA Driver API, "Data types
  * used by CUDA driver", enum cudaError_enum) ------------------------------- */

@@ -40,6 +40,19 @@ static CUdeviceptr device_address(const char *address)
     return (CUdeviceptr)(uintptr_t)address;
 }
 
+/* A buffer over host memory (CL_MEM_USE_HOST_PTR) that lies in an SVM
+ * allocation, which is managed memory: the buffer is those bytes on the
+ * GPU too (OpenCL 3.0 section 5.2.1: pointers stored in it stay valid),
+ * not a copy; it owns nothing there (allocation NULL, as a sub-buffer). */
+static bool in_managed_memory(cl_mem mem)
+{
+    unsigned int managed = 0;
+    return (mem->flags & CL_MEM_USE_HOST_PTR) && mem->host_ptr &&
+           mosaic_cuda.cuPointerGetAttribute(&managed, CU_POINTER_ATTRIBUTE_IS_MANAGED,
+                                             device_address(mem->host_ptr)) == CUDA_SUCCESS &&
+           managed;
+}
+
 cl_int mosaic_cuda_mem_alloc(cl_device_id device, cl_mem mem, const void *initial, mosaic_mem_storage *storage)
 {
     cuda_gpu *g = cuda_gpu_of(device);
@@ -51,6 +64,11 @@ cl_int mosaic_cuda_mem_alloc(cl_device_id device, cl_mem mem, const void *initia
     cl_int err = mosaic_cuda_enter(g);
     if (err != CL_SUCCESS)
         return err;
+    if (in_managed_memory(mem)) { /* the SVM allocation's own bytes, as kernels must see them */
+        storage->address = mem->host_ptr;
+        storage->allocation = NULL;
+        return CL_SUCCESS;
+    }
     gpu_buffer *b = calloc(1, sizeof *b);
     if (!b)
         return CL_OUT_OF_HOST_MEMORY;
@@ -381,6 +399,8 @@ cl_int mosaic_cuda_map(cl_event command)
     if (m->flags & CL_MAP_WRITE_INVALIDATE_REGION || m->size == 0)
         return CL_SUCCESS; /* what was there need not be seen */
     const char *from = mosaic_mem_storage_on(m->mem, device)->address + m->offset;
+    if (from == m->pointer)
+        return CL_SUCCESS; /* a buffer over SVM: the host's bytes are the GPU's */
     cl_int err = mosaic_cuda_enter(cuda_gpu_of(device));
     return err != CL_SUCCESS ? err : CUDA_CALL(cuMemcpyDtoH, m->pointer, device_address(from), m->size);
 }
@@ -392,6 +412,8 @@ cl_int mosaic_cuda_unmap(cl_event command)
     if (!(m->flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) || m->size == 0)
         return CL_SUCCESS; /* read only: the GPU's bytes are as they were */
     char *to = mosaic_mem_storage_on(m->mem, device)->address + m->offset;
+    if (to == m->pointer)
+        return CL_SUCCESS;
     cuda_gpu *g = cuda_gpu_of(device);
     cl_int err = mosaic_cuda_enter(g);
     return err != CL_SUCCESS ? err : mosaic_cuda_copy_to_gpu(g, device_address(to), m->pointer, m->size);
