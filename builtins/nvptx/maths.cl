@@ -65,3 +65,23 @@ CONST_FN float pow(float x, float y)
     return mosaic_powf(x, y);
 }
 VEC2(float, pow, float, float)
+
+/* rootn (4 ulp allowed).  libclc's flushes results near the smallest
+ * normal float to zero (test_bruteforce: rootn(-0x1.000002p-126, 1) gave
+ * -0).  Here: exp2(log2|x| / n) in double, rounded once to float, well
+ * within 1 ulp; it is no hot path.  The special values as C99's pow with
+ * exponent 1/n (OpenCL C 3.0 section 7.5.1). */
+CONST_FN float rootn(float x, int n)
+{
+    float ax = fabs(x);
+    bool odd = n & 1;
+    if (n == 0 || isnan(x) || (x < 0.0f && !odd))
+        return NAN;
+    if (ax == 0.0f)
+        return n > 0 ? (odd ? x : 0.0f) : (odd ? copysign(INFINITY, x) : INFINITY);
+    if (isinf(x))
+        return n > 0 ? (odd ? x : INFINITY) : (odd ? copysign(0.0f, x) : 0.0f);
+    float y = (float)exp2(log2((double)ax) / (double)n);
+    return odd ? copysign(y, x) : y;
+}
+VEC2(float, rootn, float, int)
