@@ -81,7 +81,11 @@ CONST_FN float rootn(float x, int n)
         return n > 0 ? (odd ? x : 0.0f) : (odd ? copysign(INFINITY, x) : INFINITY);
     if (isinf(x))
         return n > 0 ? (odd ? x : INFINITY) : (odd ? copysign(0.0f, x) : 0.0f);
-    float y = (float)exp2(log2((double)ax) / (double)n);
+    /* a subnormal x scaled into the normal floats first: libclc's double
+     * log2 lost bits below 2^-126 (rootn(0x1.fcp-143, 2) was 38 ulp off) */
+    bool tiny = ax < 0x1p-126f;
+    double l = log2((double)(tiny ? ax * 0x1p64f : ax)) - (tiny ? 64.0 : 0.0);
+    float y = (float)exp2(l / (double)n);
     return odd ? copysign(y, x) : y;
 }
 VEC2(float, rootn, float, int)
