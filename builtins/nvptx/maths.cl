@@ -24,46 +24,17 @@ VEC1(float, rsqrt, float)
  * no branch (sin and cos branch to a table beyond 2^19), denormals kept,
  * within 0.99 ulp (pow 1.41); maths_float.h says how, and
  * tests/unit/test_gpu_maths.c runs the same code on the host. */
-CONST_FN float exp(float x)
-{
-    return mosaic_expf(x);
-}
-VEC1(float, exp, float)
+#define FROM_HEADER(F, IMPL)                                                                        \
+    CONST_FN float F(float x) { return IMPL(x); }                                                  \
+    VEC1(float, F, float)
+FROM_HEADER(exp, mosaic_expf)
+FROM_HEADER(exp2, mosaic_exp2f)
+FROM_HEADER(log, mosaic_logf)
+FROM_HEADER(log2, mosaic_log2f)
+FROM_HEADER(sin, mosaic_sinf)
+FROM_HEADER(cos, mosaic_cosf)
 
-CONST_FN float exp2(float x)
-{
-    return mosaic_exp2f(x);
-}
-VEC1(float, exp2, float)
-
-CONST_FN float log(float x)
-{
-    return mosaic_logf(x);
-}
-VEC1(float, log, float)
-
-CONST_FN float log2(float x)
-{
-    return mosaic_log2f(x);
-}
-VEC1(float, log2, float)
-
-CONST_FN float sin(float x)
-{
-    return mosaic_sinf(x);
-}
-VEC1(float, sin, float)
-
-CONST_FN float cos(float x)
-{
-    return mosaic_cosf(x);
-}
-VEC1(float, cos, float)
-
-CONST_FN float pow(float x, float y)
-{
-    return mosaic_powf(x, y);
-}
+CONST_FN float pow(float x, float y) { return mosaic_powf(x, y); }
 VEC2(float, pow, float, float)
 
 /* rootn (4 ulp allowed).  libclc's flushes results near the smallest
