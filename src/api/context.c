@@ -278,34 +278,3 @@ bool mosaic_context_has_device(cl_context context, cl_device_id device)
             return true;
     return false;
 }
-
-typedef struct notify_job {
-    context_notify_fn fn;
-    void *user_data;
-    char errinfo[];
-} notify_job;
-
-static void run_notify(void *data)
-{
-    notify_job *job = data;
-    job->fn(job->errinfo, NULL, 0, job->user_data);
-    free(job);
-}
-
-void mosaic_context_notify(cl_context context, const char *errinfo)
-{
-    if (!errinfo)
-        errinfo = "";
-    if (mosaic_debug_enabled())
-        fprintf(stderr, "mosaic: context %p: %s\n", (void *)context, errinfo);
-    if (!MOSAIC_IS(context, CONTEXT) || !context->notify)
-        return;
-    size_t len = strlen(errinfo);
-    notify_job *job = malloc(sizeof *job + len + 1);
-    if (!job)
-        return;
-    job->fn = context->notify;
-    job->user_data = context->notify_data;
-    memcpy(job->errinfo, errinfo, len + 1);
-    mosaic_defer(run_notify, job);
-}

@@ -8,6 +8,7 @@
  * CPU's build. */
 #include "api/context.h"
 #include "core/device.h"
+#include "core/engine.h"
 #include "core/objects.h"
 #include "api/program.h"
 #include "core/util.h"

@@ -35,7 +35,8 @@ struct mosaic_settings {
 #define MOSAIC_DEBUG_CATEGORIES(X)                                                                       \
     X(API, "api", 0, "why an API call failed, and the context's error notices")                          \
     X(BUILD, "build", 0, "build logs, how each kernel was built and why, the compiler's child processes") \
-    X(LAUNCH, "launch", 0, "kernels built again for the local size they are launched with")             \
+    X(LAUNCH, "launch", 0, "kernels built again for the local size they are launched with; kernels "     \
+      "that faulted or ran too long")                                                                     \
     X(CACHE, "cache", 0, "hits and misses of the kernel, front end, SPIR-V and validation caches")       \
     X(DEVICE, "device", 0, "GPUs found or left out, and why; the GPU driver's failures")              \
     X(PASSES, "passes", 1, "the pipeline as it ran for each build: each pass, its time, its statistics")

@@ -39,6 +39,11 @@
         "cl_khr_subgroup_shuffle_relative", "cl_khr_subgroup_clustered_reduce", "cl_khr_subgroup_rotate"
 #define MOSAIC_NUM_SUB_GROUP_EXTENSIONS 9
 
+/* The status of a kernel command that ran longer than MOSAIC_KERNEL_TIMEOUT_MS
+ * and was stopped (docs/faults.md): Mosaic's own, a code no OpenCL header
+ * names.  A kernel that faults fails with CL_OUT_OF_RESOURCES. */
+#define MOSAIC_KERNEL_TIMED_OUT (-9801)
+
 /* ---- command payloads -------------------------------------------------------- */
 
 /* One end of a transfer: a region of a buffer (or sub-buffer) or of host

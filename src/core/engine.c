@@ -22,6 +22,7 @@
 #include "base/settings.h"
 
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -104,6 +105,37 @@ void mosaic_defer(void (*fn)(void *), void *data)
 {
     if (!mosaic_serial_post(&callbacks, fn, data))
         fn(data); /* no memory or no thread: run it here rather than lose it */
+}
+
+typedef struct notify_job {
+    void (CL_CALLBACK *fn)(const char *, const void *, size_t, void *);
+    void *user_data;
+    char errinfo[];
+} notify_job;
+
+static void run_notify(void *data)
+{
+    notify_job *job = data;
+    job->fn(job->errinfo, NULL, 0, job->user_data);
+    free(job);
+}
+
+void mosaic_context_notify(cl_context context, const char *errinfo)
+{
+    if (!errinfo)
+        errinfo = "";
+    if (mosaic_debug_enabled())
+        fprintf(stderr, "mosaic: context %p: %s\n", (void *)context, errinfo);
+    if (!MOSAIC_IS(context, CONTEXT) || !context->notify)
+        return;
+    size_t len = strlen(errinfo);
+    notify_job *job = malloc(sizeof *job + len + 1);
+    if (!job)
+        return;
+    job->fn = context->notify;
+    job->user_data = context->notify_data;
+    memcpy(job->errinfo, errinfo, len + 1);
+    mosaic_defer(run_notify, job);
 }
 
 /* One event callback invocation, queued on the callback thread. */

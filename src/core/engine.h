@@ -77,6 +77,13 @@ cl_int mosaic_event_add_callback(cl_event event, cl_int when,
 /* Runs fn(data) on the callback thread, after every callback queued before it. */
 void mosaic_defer(void (*fn)(void *), void *data);
 
+/* Reports an error that happened in the context: calls the pfn_notify given
+ * to clCreateContext on the callback thread (mosaic_defer), with a copy of
+ * `errinfo` and no private info.  With MOSAIC_DEBUG set, also prints it on
+ * stderr.  Safe from any thread; the API and the devices (a kernel's fault,
+ * docs/faults.md) call it. */
+void mosaic_context_notify(cl_context context, const char *errinfo);
+
 /* For assertions: whether the calling thread holds the engine lock. */
 bool mosaic_engine_lock_held(void);
 

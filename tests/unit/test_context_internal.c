@@ -1,6 +1,6 @@
 /*
- * The context helpers other files use (api/context.h), linked with
- * Mosaic's objects: mosaic_context_has_device, and mosaic_context_notify
+ * The context helpers other files use, linked with Mosaic's objects:
+ * mosaic_context_has_device (api/context.h), and mosaic_context_notify (core/engine.h)
  * calling the context's pfn_notify on the callback thread with a copy of the
  * message.
  */
@@ -13,6 +13,7 @@
 #define TEST_LIST "test_context_internal.list"
 #include "test.h"
 #include "api/context.h"
+#include "core/engine.h"
 
 static atomic_int notified;
 static char message[128];

@@ -13,6 +13,10 @@
  * Kernels the cutting does not handle (and every barrier kernel under
  * MOSAIC_BARRIER_FIBERS=1) run each work-item as a fiber on the worker's
  * thread (fiber.h); __mosaic_barrier switches to the next work-item.
+ *
+ * Kernel code runs under the worker's guard (cpu_faults.h): a fault in it,
+ * or a run past MOSAIC_KERNEL_TIMEOUT_MS, jumps back to run_claim, which
+ * fails the command (docs/faults.md).
  */
 #define _GNU_SOURCE
 #include "devices/cpu/cpu.h"
@@ -21,6 +25,7 @@
 #include "devices/cpu/cpu_pipe.h"
 #include "devices/cpu/cpu_exec.h"
 #include "devices/cpu/cpu_counters.h"
+#include "devices/cpu/cpu_faults.h"
 #include "core/engine.h"
 #include "core/ndrange.h"
 #include "core/recycle.h"
@@ -30,9 +35,11 @@
 #include "base/settings.h"
 
 #include <errno.h>
+#include <fenv.h>
 #include <limits.h>
 #include <linux/futex.h>
 #include <sched.h>
+#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,6 +110,9 @@ typedef struct worker {
         void *const *args;
         mosaic_wg_ctx *ctx;
     } kernel_call;
+    unsigned together;   /* groups K.fused runs now (run_unit), else 1: for a fault's report */
+    cpu_guard guard;     /* where a fault in kernel code jumps back to (cpu_faults.h) */
+    fenv_t fenv;         /* the thread's floating-point environment, set again after such a jump */
 } worker;
 
 /* One device's executor (device->impl). */
@@ -559,6 +569,17 @@ static cl_int run_group(worker *w, const job *j, mosaic_wg_ctx *ctx, const size_
     return CL_COMPLETE;
 }
 
+/* The coordinates of the first group of unit u of a job whose groups run
+ * fused_groups at a time: (x, y .. y + F - 1, z) of one column. */
+static void unit_coords(const job *j, size_t u, size_t g[3])
+{
+    const mosaic_ndrange *nd = j->ndrange;
+    size_t rows = (nd->num_groups[1] + j->fused_groups - 1) / j->fused_groups;
+    g[0] = u % nd->num_groups[0];
+    g[1] = (u / nd->num_groups[0]) % rows * j->fused_groups;
+    g[2] = u / (nd->num_groups[0] * rows);
+}
+
 /* Runs unit u of a job whose groups run fused_groups at a time: the
  * groups (x, y .. y + F - 1, z) of one column, through K.fused when they
  * are all there and whole and `together` (ctx: F contexts from
@@ -567,8 +588,8 @@ static cl_int run_unit(worker *w, const job *j, mosaic_wg_ctx *ctx, size_t u, bo
 {
     const mosaic_ndrange *nd = j->ndrange;
     unsigned f = j->fused_groups;
-    size_t rows = (nd->num_groups[1] + f - 1) / f;
-    size_t g[3] = {u % nd->num_groups[0], (u / nd->num_groups[0]) % rows * f, u / (nd->num_groups[0] * rows)};
+    size_t g[3];
+    unit_coords(j, u, g);
     size_t count = nd->num_groups[1] - g[1] < f ? nd->num_groups[1] - g[1] : f;
     bool whole = together && count == f;
     for (int d = 0; d < 3; d++)
@@ -582,7 +603,9 @@ static cl_int run_unit(worker *w, const job *j, mosaic_wg_ctx *ctx, size_t u, bo
         /* a build for one size has a small frame (one_size.c): K.fused runs on
          * the worker's stack, its contexts' private ranges as group_ctx_init set them */
         MOSAIC_ASSERT(!mosaic_cpu_wg_stack(nd->info));
+        w->together = f;
         nd->sized.fused(args, ctx);
+        w->together = 1;
         return CL_COMPLETE;
     }
     for (size_t i = 0; i < count; i++) {
@@ -659,6 +682,121 @@ static uint64_t hurry_size_build(const mosaic_ndrange *nd, uint64_t since)
     return UINT64_MAX;
 }
 
+/* The command's first failure is its status. */
+static void fail_job(job *j, cl_int status)
+{
+    if (status == CL_COMPLETE)
+        return;
+    int expected = CL_COMPLETE;
+    atomic_compare_exchange_strong(&j->status, &expected, status);
+}
+
+/* The groups (or units of fused_groups) of one claim of a launch, kept in
+ * memory: after a jump back to run_claim, what the fault left. */
+typedef struct claim {
+    mosaic_wg_ctx *ctx;      /* the contexts of group_ctx_init */
+    int ctx_state;           /* as in work_on_kernel */
+    void *const *args;
+    size_t coords[3];        /* group `next`'s (groups not run in units) */
+    size_t next;             /* the group (or unit) running */
+} claim;
+
+/* When j's groups run for too long (MOSAIC_KERNEL_TIMEOUT_MS after its
+ * first claim); 0: never. */
+static uint64_t job_deadline(job *j)
+{
+    uint64_t timeout = mosaic_cpu_kernel_timeout_ns();
+    if (!timeout)
+        return 0;
+    uint64_t deadline = atomic_load_explicit(&j->deadline, memory_order_relaxed);
+    if (!deadline) {
+        uint64_t mine = mosaic_now_ns() + timeout;
+        deadline = atomic_compare_exchange_strong(&j->deadline, &deadline, mine) ? mine : deadline;
+    }
+    return deadline;
+}
+
+/* Group (or unit) c->next of j stopped, w->guard.stop says why: at `group`
+ * (with w->together groups run at once).  The command fails and its groups
+ * left are skipped; the first worker to stop it says why. */
+static void stop_job(worker *w, job *j, const claim *c, const uint64_t group[3])
+{
+    const mosaic_ndrange *nd = j->ndrange;
+    bool first = !atomic_exchange(&j->failed, true);
+    char *stack_lo, *stack_hi;
+    mosaic_cpu_thread_stack(&stack_lo, &stack_hi);
+    cpu_fault_stacks stacks = {
+        .thread_lo = stack_lo,
+        .thread_hi = stack_hi,
+        .fibers = w->fibers.stacks,
+        .fiber_slot = w->fibers.stack_size + page_size(),
+        .fiber_count = w->fibers.count,
+        .big = w->big_stack.base,
+        .big_size = w->big_stack.size,
+    };
+    fail_job(j, mosaic_cpu_fault_report(&w->guard, first, j->context, j->device, nd, group, w->together, &stacks));
+    w->together = 1;
+}
+
+/* After group (or unit) c->next ran, stopped or was skipped: the next. */
+static void group_ended(worker *w, job *j, claim *c)
+{
+    if (!j->fused_groups)
+        next_group_coords(j->ndrange, c->coords);
+    if (j->orders_groups) {
+        if (j->stream_stores) /* the children may read what the group wrote */
+            store_fence();
+        mosaic_cpu_group_end(&w->running, c->next);
+    }
+    c->next++;
+}
+
+/* Runs the groups (or units) [first, end) of j's launch with the worker's
+ * guard armed (cpu_faults.h).  A fault in kernel code, or the watchdog's
+ * signal once the command has run too long, jumps back to the sigsetjmp
+ * below, on this worker's stack, from a fiber's or the big stack too: the
+ * group counts as ended, the command fails, and every worker skips what
+ * is left of it.  What a jump leaves behind: the fibers' stacks, prepared
+ * afresh for each group anyway; the floating-point environment, which
+ * the handler ran with its default.  deadline: job_deadline's.  Not
+ * inlined: the locals a jump back finds are this frame's, set before it. */
+__attribute__((noinline)) static void run_claim(worker *w, job *j, claim *c, size_t first, size_t end,
+                                                uint64_t deadline)
+{
+    cpu_guard *guard = &w->guard;
+    bool late = deadline && mosaic_now_ns() >= deadline;
+    c->next = first;
+    if (sigsetjmp(guard->env, 0)) {
+        fesetenv(&w->fenv);
+        if (w->fibers.state)
+            memset(w->fibers.state, FIBER_DONE, w->fibers.count);
+        c->ctx[0].private_lo[1] = c->ctx[0].private_hi[1] = NULL; /* run_wg's, left set */
+        stop_job(w, j, c, c->ctx[0].group_id);
+        group_ended(w, j, c);
+    }
+    mosaic_cpu_guard_arm(guard, deadline);
+    while (c->next < end) {
+        if (atomic_load_explicit(&j->failed, memory_order_relaxed)) {
+            /* skipped */
+        } else if (late || (deadline && mosaic_cpu_guard_expired(guard))) {
+            size_t g[3] = {c->coords[0], c->coords[1], c->coords[2]};
+            if (j->fused_groups)
+                unit_coords(j, c->next, g);
+            uint64_t group[3] = {g[0], g[1], g[2]};
+            guard->stop = CPU_STOP_TIMEOUT; /* (no jump: between groups) */
+            stop_job(w, j, c, group);
+        } else if (c->ctx_state <= 0) {
+            fail_job(j, CL_OUT_OF_RESOURCES);
+        } else if (j->fused_groups) {
+            fail_job(j, run_unit(w, j, c->ctx, c->next, c->ctx_state == 1, c->args));
+        } else {
+            fail_job(j, run_group(w, j, c->ctx, c->coords, c->args));
+        }
+        group_ended(w, j, c);
+    }
+    mosaic_cpu_guard_disarm(guard);
+}
+
 /* Claims and runs work-groups (or parts) of `j` until none are left.  Once none are,
  * the worker counts itself in its pool's `searching` (it goes back to the list). */
 static void work_on_kernel(worker *w, job *j, bool *searching)
@@ -706,8 +844,10 @@ static void work_on_kernel(worker *w, job *j, bool *searching)
         } else if (tracing) {
             began = mosaic_now_ns();
         }
-        size_t coords[3] = { 0, 0, 0 };
-        if (!j->run_part) {
+        if (j->run_part) {
+            for (size_t g = first; g < end; g++)
+                fail_job(j, j->run_part(j->command, g, j->total_groups));
+        } else {
             if (ctx_state == 0) {
                 ctx_state = group_ctx_init(w, j, ctx, j->fused_groups ? j->fused_groups : 1) ? 1
                             : j->fused_groups && group_ctx_init(w, j, ctx, 1)               ? 2
@@ -716,27 +856,9 @@ static void work_on_kernel(worker *w, job *j, bool *searching)
                          mosaic_cpu_counters_begin(&w->counters, nd);
                 args = copies ? w->counters.args : nd->args;
             }
-            group_coords(nd, first, coords);
-        }
-        for (size_t g = first; g < end; g++) {
-            cl_int status;
-            if (j->run_part) {
-                status = j->run_part(j->command, g, j->total_groups);
-            } else if (j->fused_groups) {
-                status = ctx_state > 0 ? run_unit(w, j, ctx, g, ctx_state == 1, args) : CL_OUT_OF_RESOURCES;
-            } else {
-                status = ctx_state > 0 ? run_group(w, j, ctx, coords, args) : CL_OUT_OF_RESOURCES;
-                next_group_coords(nd, coords);
-            }
-            if (status != CL_COMPLETE) {
-                int expected = CL_COMPLETE;
-                atomic_compare_exchange_strong(&j->status, &expected, status);
-            }
-            if (j->orders_groups) {
-                if (j->stream_stores) /* the children may read what the group wrote */
-                    store_fence();
-                mosaic_cpu_group_end(&w->running, g);
-            }
+            claim c = {.ctx = ctx, .ctx_state = ctx_state, .args = args};
+            group_coords(nd, first, c.coords);
+            run_claim(w, j, &c, first, end, job_deadline(j));
         }
         if (tracing) /* before the groups count as done: the command is not complete yet */
             mosaic_trace_work(j->command ? j->command->trace_id : 0,
@@ -777,6 +899,7 @@ static void worker_exit(worker *w)
     job *handed = atomic_exchange(&w->mailbox, NULL);
     if (handed)
         job_release(handed);
+    mosaic_cpu_guard_end(&w->guard);
     free(w->local_mem);
     mosaic_cpu_counters_free(&w->counters);
     if (w->fibers.stacks)
@@ -865,6 +988,9 @@ static void *worker_main(void *arg)
     worker *w = arg;
     cpu_pool *p = w->pool;
     current_worker = w;
+    w->together = 1;
+    fegetenv(&w->fenv);
+    mosaic_cpu_guard_start(&w->guard);
     /* A worker that finished a job is counted in p->searching from just
      * before it completes the command (which may submit the next one) until
      * it holds the list's lock again: cpu_submit wakes no sleeping worker for
@@ -1173,6 +1299,7 @@ static void ensure_pool(cpu_pool *p)
     /* with no lock held: fork() holds glibc's handler list lock while it takes ours */
     static pthread_once_t fork_handlers_once = PTHREAD_ONCE_INIT;
     pthread_once(&fork_handlers_once, register_fork_handlers);
+    mosaic_cpu_faults_start(); /* the handlers and the watchdog, before any worker runs a kernel */
     pthread_mutex_lock(&p->lock);
     job *orphans = p->orphans;
     p->orphans = NULL;

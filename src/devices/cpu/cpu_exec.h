@@ -58,6 +58,10 @@ typedef struct cpu_job {
     atomic_int holds;            /* the list's + one per worker inside + one until complete */
     unsigned children_at_hand;   /* the pool's children_pushed when it went to the mailboxes (cpu_device.c) */
     atomic_int status;           /* first failure, or CL_COMPLETE */
+    atomic_bool failed;          /* a group faulted or ran past the deadline: the groups left are
+                                    skipped (cpu_device.c, run_claim; docs/faults.md) */
+    _Atomic uint64_t deadline;   /* mosaic_now_ns() past which it has run too long (MOSAIC_KERNEL_TIMEOUT_MS,
+                                    from its first claim); 0: not set */
     bool recycled;               /* a host command's (core/recycle.h); one a kernel enqueued is aligned_alloc's */
     bool stream_stores;          /* its groups' ctx->stream_stores (compiler.h): fence after them */
     /* Device-side enqueue (cpu_enqueue.c). */
