@@ -310,6 +310,17 @@ static bool is_local_pointer(LLVMTypeRef t)
     return LLVMGetTypeKind(t) == LLVMPointerTypeKind && LLVMGetPointerAddressSpace(t) == 3;
 }
 
+/* Every block of `from` moved, in order, to the end of `to` (their uses of
+ * from's parameters are the caller's to redirect). */
+static void blocks_moved(LLVMValueRef from, LLVMValueRef to)
+{
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(from), next; bb; bb = next) {
+        next = LLVMGetNextBasicBlock(bb);
+        LLVMRemoveBasicBlockFromParent(bb);
+        LLVMAppendExistingBasicBlock(to, bb);
+    }
+}
+
 /* false: out of memory, the kernel as it was */
 static bool device_parameters(LLVMModuleRef m, LLVMValueRef kernel)
 {
@@ -351,11 +362,7 @@ static bool device_parameters(LLVMModuleRef m, LLVMValueRef kernel)
                               LLVMValueMetadataEntriesGetMetadata(md, (unsigned)k));
     if (md)
         LLVMDisposeValueMetadataEntries(md);
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(kernel), next; bb; bb = next) {
-        next = LLVMGetNextBasicBlock(bb);
-        LLVMRemoveBasicBlockFromParent(bb);
-        LLVMAppendExistingBasicBlock(made, bb);
-    }
+    blocks_moved(kernel, made);
     LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
     LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(made)));
     LLVMValueRef shared = NULL;
@@ -581,11 +588,7 @@ static bool kernel_callable(LLVMModuleRef m, LLVMValueRef kernel)
     LLVMRemoveEnumAttributeAtIndex(body, LLVMAttributeFunctionIndex, LLVMGetEnumAttributeKindForName("noinline", 8));
     LLVMAddAttributeAtIndex(body, LLVMAttributeFunctionIndex,
                             LLVMCreateEnumAttribute(c, LLVMGetEnumAttributeKindForName("alwaysinline", 12), 0));
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(kernel), next; bb; bb = next) {
-        next = LLVMGetNextBasicBlock(bb);
-        LLVMRemoveBasicBlockFromParent(bb);
-        LLVMAppendExistingBasicBlock(body, bb);
-    }
+    blocks_moved(kernel, body);
     for (unsigned i = 0; i < n; i++)
         LLVMReplaceAllUsesWith(LLVMGetParam(kernel, i), LLVMGetParam(body, i));
     /* the calls, which kept the kernel's calling convention */

@@ -386,12 +386,12 @@ static void hand_over(cuda_gpu *g, completion *c)
     __atomic_fetch_add(&g->unfinished, 1, __ATOMIC_RELAXED);
     if (!mosaic_serial_post(&g->completer, complete_job, c)) { /* no memory, or no thread */
         __atomic_fetch_sub(&g->unfinished, 1, __ATOMIC_RELAXED);
-        if (c->done)
-            give_back_event(g, c->done);
         cl_event command = c->command;
         cl_int status = c->status;
-        if (c->done)
-            CUDA_CALL(cuStreamSynchronize, g->stream); /* (the staging bytes are read at its end) */
+        if (c->done) { /* its end, here: the staging bytes are read then */
+            CUDA_CALL(cuStreamSynchronize, g->stream);
+            give_back_event(g, c->done);
+        }
         mosaic_cuda_after_end(g, &c->after, status == CL_SUCCESS);
         free(c);
         complete_after_the_rest(g, command, status == CL_SUCCESS ? CL_OUT_OF_RESOURCES : status);

@@ -221,7 +221,71 @@ cl_int mosaic_cuda_read(cl_event command) { return transfer(command); }
 cl_int mosaic_cuda_write(cl_event command) { return transfer(command); }
 cl_int mosaic_cuda_copy(cl_event command) { return transfer(command); }
 
-static unsigned word_of(const unsigned char *pattern, size_t pattern_size);
+/* ---- fills ------------------------------------------------------------------------------- */
+
+/* The pattern repeated to 4 bytes (pattern_size 1, 2 or 4). */
+static unsigned word_of(const unsigned char *pattern, size_t pattern_size)
+{
+    unsigned char bytes[4];
+    for (size_t i = 0; i < 4; i++)
+        bytes[i] = pattern[i % pattern_size];
+    unsigned word;
+    memcpy(&word, bytes, sizeof word);
+    return word;
+}
+
+/* A pattern the driver's memsets cannot repeat: copies of a host block of
+ * whole patterns (at most 1 MiB), one after another. */
+static CUresult fill_by_copies(cuda_gpu *g, CUdeviceptr at, size_t size, const unsigned char *pattern,
+                               size_t pattern_size)
+{
+    size_t block = size < ((size_t)1 << 20) ? size : ((size_t)1 << 20);
+    unsigned char *host = malloc(block);
+    if (!host)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    for (size_t i = 0; i < block; i += pattern_size)
+        memcpy(host + i, pattern, pattern_size);
+    CUresult r = CUDA_SUCCESS;
+    for (size_t done = 0; done < size && r == CUDA_SUCCESS; done += block) {
+        size_t n = size - done < block ? size - done : block;
+        r = mosaic_cuda.cuMemcpyHtoDAsync(at + done, host, n, g->stream);
+    }
+    if (r == CUDA_SUCCESS)
+        r = mosaic_cuda.cuStreamSynchronize(g->stream); /* before the block goes */
+    free(host);
+    return r;
+}
+
+/* Can the driver's memsets repeat f's pattern at `at`? */
+static bool memset_pattern(const mosaic_fill *f, CUdeviceptr at)
+{
+    return f->size == 0 || f->pattern_size == 1 || (f->pattern_size <= 4 && at % 4 == 0 && f->size % 4 == 0);
+}
+
+/* The fill by the driver's memsets, queued on the stream (memset_pattern holds). */
+static CUresult memsets(cuda_gpu *g, const mosaic_fill *f, CUdeviceptr at)
+{
+    if (f->size == 0)
+        return CUDA_SUCCESS;
+    if (f->pattern_size == 1)
+        return mosaic_cuda.cuMemsetD8Async(at, f->pattern[0], f->size, g->stream);
+    return mosaic_cuda.cuMemsetD32Async(at, word_of(f->pattern, f->pattern_size), f->size / 4, g->stream);
+}
+
+cl_int mosaic_cuda_fill(cl_event command)
+{
+    cl_device_id device = command->queue->device;
+    cuda_gpu *g = cuda_gpu_of(device);
+    cl_int entered = mosaic_cuda_enter(g);
+    if (entered != CL_SUCCESS)
+        return entered;
+    const mosaic_fill *f = command->payload;
+    CUdeviceptr at = device_address(mosaic_mem_storage_on(f->mem, device)->address) + f->offset;
+    CUresult r = memset_pattern(f, at) ? memsets(g, f, at) : fill_by_copies(g, at, f->size, f->pattern, f->pattern_size);
+    cl_int err = mosaic_cuda_check(r, "a fill");
+    cl_int waited = CUDA_CALL(cuStreamSynchronize, g->stream);
+    return err != CL_SUCCESS ? err : waited;
+}
 
 /* ---- commands the stream does by itself ------------------------------------------------ */
 
@@ -255,11 +319,6 @@ void mosaic_cuda_after_end(cuda_gpu *g, const cuda_after_end *after, bool ended)
         __atomic_fetch_add(&g->staging_given, after->staged, __ATOMIC_RELEASE);
 }
 
-static bool memset_pattern(const mosaic_fill *f, CUdeviceptr at)
-{
-    return f->size == 0 || f->pattern_size == 1 || (f->pattern_size <= 4 && at % 4 == 0 && f->size % 4 == 0);
-}
-
 bool mosaic_cuda_queueable(cl_event command)
 {
     if (command->run == mosaic_cuda_fill) {
@@ -280,12 +339,7 @@ static bool fill_queued(cuda_gpu *g, cl_event command, cl_int *status)
     CUdeviceptr at = device_address(mosaic_mem_storage_on(f->mem, command->queue->device)->address) + f->offset;
     if (!memset_pattern(f, at))
         return false;
-    CUresult r = CUDA_SUCCESS;
-    if (f->size && f->pattern_size == 1)
-        r = mosaic_cuda.cuMemsetD8Async(at, f->pattern[0], f->size, g->stream);
-    else if (f->size)
-        r = mosaic_cuda.cuMemsetD32Async(at, word_of(f->pattern, f->pattern_size), f->size / 4, g->stream);
-    *status = mosaic_cuda_check(r, "a fill");
+    *status = mosaic_cuda_check(memsets(g, f, at), "a fill");
     return true;
 }
 
@@ -322,72 +376,13 @@ static bool transfer_queued(cuda_gpu *g, cl_event command, cl_int *status, cuda_
 bool mosaic_cuda_queue(cl_event command, cl_int *status, bool *in_flight, cuda_after_end *after)
 {
     cuda_gpu *g = cuda_gpu_of(command->queue->device);
+    MOSAIC_ASSERT(mosaic_cuda_queueable(command));
     *after = (cuda_after_end){0};
     *in_flight = false;
-    if (!mosaic_cuda_queueable(command))
-        return false;
     bool queued = command->run == mosaic_cuda_fill ? fill_queued(g, command, status)
                                                    : transfer_queued(g, command, status, after);
     *in_flight = queued && *status == CL_SUCCESS;
     return queued;
-}
-
-/* ---- fills ------------------------------------------------------------------------------- */
-
-/* The pattern repeated to 4 bytes (pattern_size 1, 2 or 4). */
-static unsigned word_of(const unsigned char *pattern, size_t pattern_size)
-{
-    unsigned char bytes[4];
-    for (size_t i = 0; i < 4; i++)
-        bytes[i] = pattern[i % pattern_size];
-    unsigned word;
-    memcpy(&word, bytes, sizeof word);
-    return word;
-}
-
-/* A pattern the driver's memsets cannot repeat: copies of a host block of
- * whole patterns (at most 1 MiB), one after another. */
-static CUresult fill_by_copies(cuda_gpu *g, CUdeviceptr at, size_t size, const unsigned char *pattern,
-                               size_t pattern_size)
-{
-    size_t block = size < ((size_t)1 << 20) ? size : ((size_t)1 << 20);
-    unsigned char *host = malloc(block);
-    if (!host)
-        return CUDA_ERROR_OUT_OF_MEMORY;
-    for (size_t i = 0; i < block; i += pattern_size)
-        memcpy(host + i, pattern, pattern_size);
-    CUresult r = CUDA_SUCCESS;
-    for (size_t done = 0; done < size && r == CUDA_SUCCESS; done += block) {
-        size_t n = size - done < block ? size - done : block;
-        r = mosaic_cuda.cuMemcpyHtoDAsync(at + done, host, n, g->stream);
-    }
-    if (r == CUDA_SUCCESS)
-        r = mosaic_cuda.cuStreamSynchronize(g->stream); /* before the block goes */
-    free(host);
-    return r;
-}
-
-cl_int mosaic_cuda_fill(cl_event command)
-{
-    cl_device_id device = command->queue->device;
-    cuda_gpu *g = cuda_gpu_of(device);
-    cl_int entered = mosaic_cuda_enter(g);
-    if (entered != CL_SUCCESS)
-        return entered;
-    const mosaic_fill *f = command->payload;
-    CUdeviceptr at = device_address(mosaic_mem_storage_on(f->mem, device)->address) + f->offset;
-    CUresult r;
-    if (f->size == 0)
-        r = CUDA_SUCCESS;
-    else if (f->pattern_size == 1)
-        r = mosaic_cuda.cuMemsetD8Async(at, f->pattern[0], f->size, g->stream);
-    else if (memset_pattern(f, at))
-        r = mosaic_cuda.cuMemsetD32Async(at, word_of(f->pattern, f->pattern_size), f->size / 4, g->stream);
-    else
-        r = fill_by_copies(g, at, f->size, f->pattern, f->pattern_size);
-    cl_int err = mosaic_cuda_check(r, "a fill");
-    cl_int waited = CUDA_CALL(cuStreamSynchronize, g->stream);
-    return err != CL_SUCCESS ? err : waited;
 }
 
 /* ---- maps --------------------------------------------------------------------------------- */
