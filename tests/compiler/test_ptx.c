@@ -651,6 +651,39 @@ TEST(half_vectors)
     free(ptx);
 }
 
+/* A loaded half8 (and float4) widened: each element converted (cvt), never
+ * loaded as 16 bits straight into a float register, which LLVM 16's NVPTX
+ * back end did for a widening of a vector wider than 2 (ld.v4.b16 {%f..}). */
+TEST(vector_widenings)
+{
+    NEED_LIBCLC();
+    static const mosaic_compiler_target target = {
+        .triple = MC_PTX_TRIPLE, .clang_features = "-cl-ext=+cl_khr_fp16,+__opencl_c_fp16"};
+    char *ptx = ptx_with(&target,
+                         "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
+                         "kernel void h(global float8 *o, global const half8 *a) {\n"
+                         "    o[get_global_id(0)] = convert_float8(a[get_global_id(0)]);\n"
+                         "}\n"
+                         "kernel void d(global double16 *o, global const half16 *a, global const float16 *b) {\n"
+                         "    o[get_global_id(0)] = convert_double16(a[get_global_id(0)]) +\n"
+                         "                          convert_double16(b[get_global_id(0)]);\n"
+                         "}\n",
+                         "-cl-std=CL3.0", NULL);
+    if (ptx) {
+        CHECK(count_of(ptx, "cvt.f32.f16") == 8, "half8 to float8: %d conversions:\n%s", count_of(ptx, "cvt.f32.f16"),
+              ptx);
+        CHECK(count_of(ptx, "cvt.f64.f16") == 16 && count_of(ptx, "cvt.f64.f32") == 16,
+              "to double16: %d conversions of halves, %d of floats:\n%s", count_of(ptx, "cvt.f64.f16"),
+              count_of(ptx, "cvt.f64.f32"), ptx);
+        for (const char *at = ptx; (at = strstr(at, ".b16")) != NULL; at++) {
+            const char *end = strchr(at, '\n');
+            const char *f = strstr(at, "%f");
+            CHECK(!f || (end && f > end), "16 bits loaded into a float register: %.60s", at);
+        }
+    }
+    free(ptx);
+}
+
 /* A kernel the program calls as a function: an .entry cannot be called, so
  * the call reaches the kernel's body as a function (kernel_callable), and
  * both kernels stay entries. */

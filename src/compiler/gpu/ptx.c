@@ -1001,6 +1001,40 @@ static void divisions_within_ulps(LLVMModuleRef m)
 }
 
 /*
+ * Vector widenings of floating point (fpext <N x half> to <N x float>,
+ * <N x float> to <N x double>), one per element.  LLVM 16's NVPTX back end
+ * folds such a widening of a loaded vector wider than 2 into one extending
+ * load, which it emits as ld.v4.b16 straight into .f32 registers: the bits
+ * of halves taken for floats, no cvt (convert_float8 of a loaded half8 gave
+ * garbage on the H200).  The GPU converts element by element anyway.
+ */
+static void vector_widenings_scalarised(LLVMModuleRef m)
+{
+    LLVMContextRef c = LLVMGetModuleContext(m);
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(c);
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+            for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i; i = next) {
+                next = LLVMGetNextInstruction(i);
+                LLVMTypeRef t = LLVMTypeOf(i);
+                if (LLVMGetInstructionOpcode(i) != LLVMFPExt || LLVMGetTypeKind(t) != LLVMVectorTypeKind)
+                    continue;
+                LLVMPositionBuilderBefore(b, i);
+                LLVMValueRef from = LLVMGetOperand(i, 0), result = LLVMGetUndef(t);
+                for (unsigned k = 0; k < LLVMGetVectorSize(t); k++) {
+                    LLVMValueRef at = LLVMConstInt(i32, k, 0);
+                    LLVMValueRef wide = LLVMBuildFPExt(b, LLVMBuildExtractElement(b, from, at, ""),
+                                                       LLVMGetElementType(t), "");
+                    result = LLVMBuildInsertElement(b, result, wide, at, "");
+                }
+                LLVMReplaceAllUsesWith(i, result);
+                LLVMInstructionEraseFromParent(i);
+            }
+    LLVMDisposeBuilder(b);
+}
+
+/*
  * Small loops unrolled four times.  A kernel's loop of a few instructions
  * whose trip count is known only at run time (`for (j = 0; j < n; j++)`)
  * is left rolled by O2: the NVPTX target allows partial unrolling only
@@ -1167,6 +1201,7 @@ static void after_optimiser(LLVMModuleRef m, LLVMTargetMachineRef tm, mc_ptx_pro
 {
     casts_through_generic(m);
     divisions_within_ulps(m);
+    vector_widenings_scalarised(m);
     launch_from_parameter(m);
     /* the module's launch goes where nothing reads it any more: internal
      * for a moment, so that globaldce may drop it with the constant field
