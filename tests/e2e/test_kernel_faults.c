@@ -54,6 +54,7 @@ static const char *source =
     "    a[get_global_id(0) - below] = 1;\n"
     "}\n"
     "kernel void past_end(global int *a) { a[get_global_id(0)] = (int)get_global_id(0); }\n"
+    "kernel void before_start(global int *a, int back) { a[(int)get_global_id(0) - back] = 1; }\n"
     /* a frame larger than the stack, touched a page at a time from its top
      * down: into the guard page below the stack */
     "kernel void stack_overflow(global int *out, long bytes) {\n"
@@ -295,6 +296,35 @@ TEST(past_buffer_end)
     clReleaseKernel(k);
     clReleaseMemObject(a);
     munmap(mem, 2 * page);
+}
+
+/* The same with Mosaic's own storage (cpu_memory.c's guard pages): a store
+ * 128 bytes or more past the end of a buffer of any size, or into the page
+ * before its start, fails the command and writes nothing of Mosaic's;
+ * within the last 128-byte line it is the buffer's own slack. */
+TEST(past_own_buffer)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t sizes[] = {page, 3 * page + 40, 4};
+    for (int n = 0; n < 3; n++) {
+        size_t ints = sizes[n] / sizeof(int);
+        cl_mem a = buffer(sizes[n]);
+        cl_kernel k = kernel("past_end");
+        CHECK_ERR(clSetKernelArg(k, 0, sizeof a, &a), CL_SUCCESS);
+        /* work-items up to 32 ints (128 bytes) past the end's line */
+        size_t lines = (ints + 31) / 32 * 32;
+        const char *words[] = {"past_end", "SIGSEGV", "a store to", "past the end of argument 0's buffer", NULL};
+        expect_failure(k, lines + 32, 1, CL_OUT_OF_RESOURCES, words);
+        clReleaseKernel(k);
+        k = kernel("before_start");
+        int back = (int)(page / sizeof(int));
+        CHECK_ERR(clSetKernelArg(k, 0, sizeof a, &a), CL_SUCCESS);
+        CHECK_ERR(clSetKernelArg(k, 1, sizeof back, &back), CL_SUCCESS);
+        const char *before[] = {"before_start", "SIGSEGV", "a store to", "before the start of argument 0's buffer", NULL};
+        expect_failure(k, 1, 1, CL_OUT_OF_RESOURCES, before);
+        clReleaseKernel(k);
+        clReleaseMemObject(a);
+    }
 }
 
 /* A frame larger than the worker's stack (or a fiber's: stack_overflow_fibers)

@@ -68,6 +68,8 @@ cl_int mosaic_cpu_finalize(cl_device_id device, const mosaic_bitcode *executable
  * bounds a group by what its private memory takes; a kernel not one
  * work-item of which fits fails to build. */
 #define MOSAIC_CPU_WORKER_STACK ((size_t)8 << 20)
+/* the processor's page size (sysconf's, asked once) */
+size_t mosaic_cpu_page_size(void);
 size_t mosaic_cpu_fiber_stack(const mosaic_kernel_info *kernel);
 size_t mosaic_cpu_wg_stack(const mosaic_kernel_info *kernel);
 size_t mosaic_cpu_kernel_work_group_limit(cl_device_id device, const mosaic_kernel_info *kernel);

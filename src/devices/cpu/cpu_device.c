@@ -159,7 +159,7 @@ unsigned mosaic_cpu_num_workers(void)
 
 /* ---- fibers --------------------------------------------------------------- */
 
-static size_t page_size(void)
+size_t mosaic_cpu_page_size(void)
 {
     static size_t size;
     if (!size)
@@ -173,14 +173,14 @@ static size_t page_size(void)
  * committed: only the pages a work-item touches take memory. */
 static bool fibers_reserve(fiber_set *f, size_t count, size_t stack)
 {
-    MOSAIC_ASSERT(stack % page_size() == 0);
+    MOSAIC_ASSERT(stack % mosaic_cpu_page_size() == 0);
     if (f->count >= count && f->stack_size >= stack)
         return true;
-    size_t slot = stack + page_size();
+    size_t slot = stack + mosaic_cpu_page_size();
     if (count > SIZE_MAX / slot)
         return false;
     if (f->stacks)
-        munmap(f->stacks, f->count * (f->stack_size + page_size()));
+        munmap(f->stacks, f->count * (f->stack_size + mosaic_cpu_page_size()));
     free(f->sp);
     free(f->state);
     free(f->site);
@@ -189,7 +189,7 @@ static bool fibers_reserve(fiber_set *f, size_t count, size_t stack)
     if (mem == MAP_FAILED)
         return false;
     for (size_t i = 0; i < count; i++)
-        mprotect(mem + i * slot, page_size(), PROT_NONE);
+        mprotect(mem + i * slot, mosaic_cpu_page_size(), PROT_NONE);
     f->sp = calloc(count, sizeof *f->sp);
     f->state = calloc(count, 1);
     f->site = calloc(count, sizeof *f->site);
@@ -369,7 +369,7 @@ static bool run_group_as_fibers(worker *w, size_t count)
 {
     fiber_set *f = &w->fibers;
     for (size_t i = 0; i < count; i++) {
-        char *top = f->stacks + (i + 1) * (f->stack_size + page_size());
+        char *top = f->stacks + (i + 1) * (f->stack_size + mosaic_cpu_page_size());
         f->sp[i] = mosaic_fiber_prepare(top, fiber_main, (void *)(uintptr_t)i);
         f->state[i] = FIBER_RUNNING;
     }
@@ -478,18 +478,18 @@ static void next_group_coords(const mosaic_ndrange *nd, size_t g[3])
  * bytes (a multiple of the page), above a guard page. */
 static bool big_stack_reserve(wg_stack *s, size_t size)
 {
-    MOSAIC_ASSERT(size % page_size() == 0);
+    MOSAIC_ASSERT(size % mosaic_cpu_page_size() == 0);
     if (s->base && s->size >= size)
         return true;
     if (s->base)
-        munmap(s->base, s->size + page_size());
+        munmap(s->base, s->size + mosaic_cpu_page_size());
     s->base = NULL;
     s->size = 0;
-    char *mem = mmap(NULL, size + page_size(), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+    char *mem = mmap(NULL, size + mosaic_cpu_page_size(), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
                      -1, 0);
     if (mem == MAP_FAILED)
         return false;
-    mprotect(mem, page_size(), PROT_NONE);
+    mprotect(mem, mosaic_cpu_page_size(), PROT_NONE);
     s->base = mem;
     s->size = size;
     return true;
@@ -518,7 +518,7 @@ static cl_int run_wg(worker *w, const mosaic_kernel_info *k, mosaic_wg_fn fn, vo
     }
     if (!big_stack_reserve(&w->big_stack, stack))
         return CL_OUT_OF_RESOURCES;
-    char *lo = w->big_stack.base + page_size(), *top = lo + w->big_stack.size;
+    char *lo = w->big_stack.base + mosaic_cpu_page_size(), *top = lo + w->big_stack.size;
     ctx->private_lo[1] = lo;
     ctx->private_hi[1] = top;
     w->kernel_call.fn = fn;
@@ -557,7 +557,7 @@ static cl_int run_group(worker *w, const job *j, mosaic_wg_ctx *ctx, const size_
     if (!fibers_reserve(&w->fibers, count, mosaic_cpu_fiber_stack(k)))
         return CL_OUT_OF_RESOURCES;
     ctx->private_lo[1] = w->fibers.stacks;
-    ctx->private_hi[1] = w->fibers.stacks + w->fibers.count * (w->fibers.stack_size + page_size());
+    ctx->private_hi[1] = w->fibers.stacks + w->fibers.count * (w->fibers.stack_size + mosaic_cpu_page_size());
     w->kernel = k;
     w->args = args;
     w->ctx = ctx;
@@ -729,7 +729,7 @@ static void stop_job(worker *w, job *j, const claim *c, const uint64_t group[3])
         .thread_lo = stack_lo,
         .thread_hi = stack_hi,
         .fibers = w->fibers.stacks,
-        .fiber_slot = w->fibers.stack_size + page_size(),
+        .fiber_slot = w->fibers.stack_size + mosaic_cpu_page_size(),
         .fiber_count = w->fibers.count,
         .big = w->big_stack.base,
         .big_size = w->big_stack.size,
@@ -903,9 +903,9 @@ static void worker_exit(worker *w)
     free(w->local_mem);
     mosaic_cpu_counters_free(&w->counters);
     if (w->fibers.stacks)
-        munmap(w->fibers.stacks, w->fibers.count * (w->fibers.stack_size + page_size()));
+        munmap(w->fibers.stacks, w->fibers.count * (w->fibers.stack_size + mosaic_cpu_page_size()));
     if (w->big_stack.base)
-        munmap(w->big_stack.base, w->big_stack.size + page_size());
+        munmap(w->big_stack.base, w->big_stack.size + mosaic_cpu_page_size());
     free(w->fibers.sp);
     free(w->fibers.state);
     free(w->fibers.site);

@@ -16,6 +16,7 @@
  */
 #define _GNU_SOURCE
 #include "devices/cpu/cpu_faults.h"
+#include "devices/cpu/cpu.h"
 #include "core/device.h"
 #include "core/engine.h"
 #include "core/memory.h"
@@ -59,7 +60,6 @@ static uint64_t now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static size_t page_size(void) { return (size_t)sysconf(_SC_PAGESIZE); }
 
 uint64_t mosaic_cpu_kernel_timeout_ns(void)
 {
@@ -308,7 +308,7 @@ void mosaic_cpu_guard_start(cpu_guard *g)
      * one) keeps it. */
     stack_t old;
     if (sigaltstack(NULL, &old) == 0 && (old.ss_flags & SS_DISABLE)) {
-        size_t page = page_size();
+        size_t page = mosaic_cpu_page_size();
         char *mem = mmap(NULL, ALTSTACK_SIZE + page, PROT_READ | PROT_WRITE,
                          MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
         if (mem != MAP_FAILED) {
@@ -463,7 +463,7 @@ static void describe_mem(mosaic_strbuf *s, const mosaic_ndrange *nd, cl_mem m, u
 static void describe_address(mosaic_strbuf *s, const mosaic_ndrange *nd, cl_device_id device, uintptr_t addr,
                              void *sp_at_fault, const cpu_fault_stacks *st)
 {
-    const size_t near = (size_t)1 << 20, page = page_size();
+    const size_t near = (size_t)1 << 20, page = mosaic_cpu_page_size();
     if (addr < 65536) {
         mosaic_strbuf_puts(s, ": a null pointer (with an offset)");
         return;

@@ -5,9 +5,10 @@
  * The CPU device *is* the host: same processor, same address space,
  * coherent caches.  So
  *   - a buffer's storage is host memory at one address for its whole life:
- *     a 128-byte aligned allocation, or the user's pointer itself for
- *     CL_MEM_USE_HOST_PTR (zero copy; CL_MEM_COPY_HOST_PTR copies once, at
- *     creation); a sub-buffer's is its parent's + origin;
+ *     a 128-byte aligned mapping of its own between two guard pages
+ *     (guarded_lines), or the user's pointer itself for CL_MEM_USE_HOST_PTR
+ *     (zero copy; CL_MEM_COPY_HOST_PTR copies once, at creation); a
+ *     sub-buffer's is its parent's + origin;
  *   - read, write and copy are memcpy between two fixed addresses, fill is
  *     memset or a tiled copy, an image fill one row of pixels copied to
  *     every row of the rectangle, on a worker (or on the enqueuing thread for a
@@ -25,9 +26,11 @@
 #include "devices/cpu/cpu_pipe.h"
 #include "core/memory.h"
 
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -48,6 +51,64 @@ static void *alloc_lines(size_t size)
     return p;
 }
 
+/*
+ * A buffer's or image's storage in a mapping of its own, between two pages
+ * no access is allowed to, its end 128-byte rounded at the second: a
+ * kernel that runs more than 127 bytes past the end (a[gid] for gid past
+ * the size), or into the page before the start, faults there, and the
+ * command fails (cpu_faults.c), rather than write into Mosaic's heap (its
+ * queues, events and launches) or another allocation (docs/faults.md).
+ * Each costs two or three of the process's memory mappings, of which
+ * Linux allows some 65,000 (vm.max_map_count): past GUARDED_MOST live
+ * ones, or where a mapping fails, storage comes from the heap, unguarded,
+ * as before.  `allocation` tells the two apart: the mapping starts a
+ * guard page before the address; a heap allocation is the address.
+ */
+enum { GUARDED_MOST = 16384 };
+static atomic_int guarded_live;
+
+/* The mapping's length for `size` bytes: the pages they span, rounded to
+ * 128-byte lines, and the two guards; 0 when it does not fit a size_t. */
+static size_t guarded_length(size_t size)
+{
+    size_t lines = (size + MOSAIC_MEM_ALIGN - 1) & ~(size_t)(MOSAIC_MEM_ALIGN - 1);
+    size_t pages = (lines + mosaic_cpu_page_size() - 1) & ~(mosaic_cpu_page_size() - 1);
+    if (lines < size || pages < lines || pages > SIZE_MAX - 2 * mosaic_cpu_page_size())
+        return 0;
+    return pages + 2 * mosaic_cpu_page_size();
+}
+
+/* storage->address and ->allocation for `size` bytes; false: no memory */
+static bool guarded_lines(size_t size, mosaic_mem_storage *storage)
+{
+    size_t length = guarded_length(size);
+    if (length && atomic_fetch_add(&guarded_live, 1) < GUARDED_MOST) {
+        char *map = mmap(NULL, length, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (map != MAP_FAILED && mprotect(map + mosaic_cpu_page_size(), length - 2 * mosaic_cpu_page_size(), PROT_READ | PROT_WRITE) == 0) {
+            size_t lines = (size + MOSAIC_MEM_ALIGN - 1) & ~(size_t)(MOSAIC_MEM_ALIGN - 1);
+            storage->allocation = map;
+            storage->address = map + length - mosaic_cpu_page_size() - lines;
+            return true;
+        }
+        if (map != MAP_FAILED)
+            munmap(map, length);
+    }
+    if (length)
+        atomic_fetch_sub(&guarded_live, 1);
+    storage->allocation = storage->address = alloc_lines(size);
+    return storage->address != NULL;
+}
+
+static void guarded_free(size_t size, mosaic_mem_storage *storage)
+{
+    if (storage->allocation == storage->address) {
+        free(storage->allocation);
+        return;
+    }
+    munmap(storage->allocation, guarded_length(size));
+    atomic_fetch_sub(&guarded_live, 1);
+}
+
 cl_int mosaic_cpu_mem_alloc(cl_device_id device, cl_mem mem, const void *initial, mosaic_mem_storage *storage)
 {
     storage->allocation = NULL;
@@ -64,13 +125,10 @@ cl_int mosaic_cpu_mem_alloc(cl_device_id device, cl_mem mem, const void *initial
         storage->address = mem->host_ptr;
         return CL_SUCCESS;
     }
-    char *p = alloc_lines(mem->size);
-    if (!p)
+    if (!guarded_lines(mem->size, storage))
         return CL_MEM_OBJECT_ALLOCATION_FAILURE;
     if (initial)
-        memcpy(p, initial, mem->size);
-    storage->address = p;
-    storage->allocation = p;
+        memcpy(storage->address, initial, mem->size);
     return CL_SUCCESS;
 }
 
@@ -80,7 +138,8 @@ void mosaic_cpu_mem_free(cl_device_id device, cl_mem mem, mosaic_mem_storage *st
         mosaic_cpu_pipe_free(storage);
         return;
     }
-    free(storage->allocation);
+    if (storage->allocation)
+        guarded_free(mem->size, storage);
     storage->allocation = NULL;
     storage->address = NULL;
 }

@@ -18,13 +18,10 @@ static size_t round_up(size_t n, size_t step) { return (n + step - 1) / step * s
 
 /* What a work-item's calls (into the C library: printf, libm) and its
  * spills may take beyond its private variables: MOSAIC_FIBER_STACK_KIB.
- * (Asked for every work-group run_wg runs: the page size is kept.) */
+ * (Asked for every work-group run_wg runs.) */
 static size_t call_headroom(void)
 {
-    static size_t page;
-    if (!page)
-        page = (size_t)sysconf(_SC_PAGESIZE);
-    return round_up((size_t)mosaic_settings()->fiber_stack_kib * KIB, page);
+    return round_up((size_t)mosaic_settings()->fiber_stack_kib * KIB, mosaic_cpu_page_size());
 }
 
 size_t mosaic_cpu_fiber_stack(const mosaic_kernel_info *kernel)
