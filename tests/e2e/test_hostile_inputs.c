@@ -302,6 +302,12 @@ static int child_after_fork(void)
  * kernel (the workers are threads, and fork copies only the caller). */
 TEST(fork_child)
 {
+#if defined(__SANITIZE_ADDRESS__)
+    /* GCC's AddressSanitizer allocator has no fork handler: a lock one of
+     * the parent's threads held at the fork stays held in the child, whose
+     * next malloc hangs (its new workers did, about one run in three) */
+    TEST_SKIP("fork in a threaded process under AddressSanitizer: its allocator is not fork-safe");
+#endif
     /* use everything first: workers, the callback thread, the compiler */
     static const char *source = "kernel void inc(global int *x) { x[get_global_id(0)] += 1; }\n";
     cl_program program = test_build_program(context, device, source, "");
