@@ -38,6 +38,7 @@
 #include <llvm-c/TargetMachine.h>
 #include <llvm-c/blake3.h>
 
+#include "base/assert.h"
 #include "compiler/frontend/binary.h"
 #include "compiler/ir/kernel_info.h"
 #include "compiler/ir/llvm.h"
@@ -960,17 +961,58 @@ static bool allows_ulps(LLVMValueRef div, unsigned fpmath, double ulps)
     return bound && LLVMIsAConstantFP(bound) && LLVMConstRealGetDouble(bound, &lost) >= ulps;
 }
 
+/* Instruction i, of a scalar or a vector type, replaced by `op` done on
+ * each element of its operands in turn (the builder before i), the
+ * results put together again as a vector. */
+typedef LLVMValueRef (*element_op)(LLVMBuilderRef b, LLVMValueRef *operands, LLVMTypeRef type, void *arg);
+static void replaced_per_element(LLVMBuilderRef b, LLVMValueRef i, element_op op, void *arg)
+{
+    LLVMTypeRef t = LLVMTypeOf(i), i32 = LLVMInt32TypeInContext(LLVMGetTypeContext(t));
+    bool vector = LLVMGetTypeKind(t) == LLVMVectorTypeKind;
+    unsigned n = vector ? LLVMGetVectorSize(t) : 1, num_operands = (unsigned)LLVMGetNumOperands(i);
+    LLVMValueRef result = vector ? LLVMGetUndef(t) : NULL, operands[2];
+    MOSAIC_ASSERT(num_operands <= 2);
+    LLVMPositionBuilderBefore(b, i);
+    for (unsigned k = 0; k < n; k++) {
+        LLVMValueRef at = LLVMConstInt(i32, k, 0);
+        for (unsigned a = 0; a < num_operands; a++) {
+            operands[a] = LLVMGetOperand(i, a);
+            if (vector)
+                operands[a] = LLVMBuildExtractElement(b, operands[a], at, "");
+        }
+        LLVMValueRef r = op(b, operands, vector ? LLVMGetElementType(t) : t, arg);
+        result = vector ? LLVMBuildInsertElement(b, result, r, at, "") : r;
+    }
+    LLVMReplaceAllUsesWith(i, result);
+    LLVMInstructionEraseFromParent(i);
+}
+
+/* div.full.f32 of two floats */
+typedef struct full_division {
+    LLVMTypeRef type;
+    LLVMValueRef code;
+    LLVMAttributeRef readnone;
+} full_division;
+
+static LLVMValueRef divided_in_full(LLVMBuilderRef b, LLVMValueRef *operands, LLVMTypeRef type, void *arg)
+{
+    full_division *d = arg;
+    LLVMValueRef q = LLVMBuildCall2(b, d->type, d->code, operands, 2, "");
+    LLVMAddCallSiteAttribute(q, LLVMAttributeFunctionIndex, d->readnone);
+    return q;
+}
+
 static void divisions_within_ulps(LLVMModuleRef m)
 {
     LLVMContextRef c = LLVMGetModuleContext(m);
-    LLVMTypeRef f32 = LLVMFloatTypeInContext(c), i32 = LLVMInt32TypeInContext(c);
+    LLVMTypeRef f32 = LLVMFloatTypeInContext(c);
     LLVMTypeRef two[2] = {f32, f32};
-    LLVMTypeRef fn = LLVMFunctionType(f32, two, 2, 0);
+    full_division d = {.type = LLVMFunctionType(f32, two, 2, 0)};
     static const char text[] = "div.full.f32 $0, $1, $2;", constraints[] = "=f,f,f";
-    LLVMValueRef full = LLVMGetInlineAsm(fn, (char *)text, sizeof text - 1, (char *)constraints,
-                                         sizeof constraints - 1, 0, 0, LLVMInlineAsmDialectATT, 0);
+    d.code = LLVMGetInlineAsm(d.type, (char *)text, sizeof text - 1, (char *)constraints, sizeof constraints - 1, 0,
+                              0, LLVMInlineAsmDialectATT, 0);
+    d.readnone = LLVMCreateEnumAttribute(c, LLVMGetEnumAttributeKindForName("readnone", 8), 0);
     unsigned fpmath = LLVMGetMDKindIDInContext(c, "fpmath", 6);
-    unsigned none = LLVMGetEnumAttributeKindForName("readnone", 8);
     LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
     for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
         for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
@@ -978,24 +1020,9 @@ static void divisions_within_ulps(LLVMModuleRef m)
                 next = LLVMGetNextInstruction(i);
                 LLVMTypeRef t = LLVMTypeOf(i);
                 bool vector = LLVMGetTypeKind(t) == LLVMVectorTypeKind;
-                if (LLVMGetInstructionOpcode(i) != LLVMFDiv || (vector ? LLVMGetElementType(t) : t) != f32 ||
-                    !allows_ulps(i, fpmath, 2.0))
-                    continue;
-                LLVMPositionBuilderBefore(b, i);
-                unsigned n = vector ? LLVMGetVectorSize(t) : 1;
-                LLVMValueRef result = vector ? LLVMGetUndef(t) : NULL;
-                for (unsigned k = 0; k < n; k++) {
-                    LLVMValueRef at = LLVMConstInt(i32, k, 0);
-                    LLVMValueRef args[2] = {LLVMGetOperand(i, 0), LLVMGetOperand(i, 1)};
-                    if (vector)
-                        for (int a = 0; a < 2; a++)
-                            args[a] = LLVMBuildExtractElement(b, args[a], at, "");
-                    LLVMValueRef q = LLVMBuildCall2(b, fn, full, args, 2, "");
-                    LLVMAddCallSiteAttribute(q, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(c, none, 0));
-                    result = vector ? LLVMBuildInsertElement(b, result, q, at, "") : q;
-                }
-                LLVMReplaceAllUsesWith(i, result);
-                LLVMInstructionEraseFromParent(i);
+                if (LLVMGetInstructionOpcode(i) == LLVMFDiv && (vector ? LLVMGetElementType(t) : t) == f32 &&
+                    allows_ulps(i, fpmath, 2.0))
+                    replaced_per_element(b, i, divided_in_full, &d);
             }
     LLVMDisposeBuilder(b);
 }
@@ -1008,28 +1035,20 @@ static void divisions_within_ulps(LLVMModuleRef m)
  * of halves taken for floats, no cvt (convert_float8 of a loaded half8 gave
  * garbage on the H200).  The GPU converts element by element anyway.
  */
+static LLVMValueRef widened(LLVMBuilderRef b, LLVMValueRef *operands, LLVMTypeRef type, void *arg)
+{
+    return LLVMBuildFPExt(b, operands[0], type, "");
+}
+
 static void vector_widenings_scalarised(LLVMModuleRef m)
 {
-    LLVMContextRef c = LLVMGetModuleContext(m);
-    LLVMTypeRef i32 = LLVMInt32TypeInContext(c);
-    LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
     for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
         for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
             for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i; i = next) {
                 next = LLVMGetNextInstruction(i);
-                LLVMTypeRef t = LLVMTypeOf(i);
-                if (LLVMGetInstructionOpcode(i) != LLVMFPExt || LLVMGetTypeKind(t) != LLVMVectorTypeKind)
-                    continue;
-                LLVMPositionBuilderBefore(b, i);
-                LLVMValueRef from = LLVMGetOperand(i, 0), result = LLVMGetUndef(t);
-                for (unsigned k = 0; k < LLVMGetVectorSize(t); k++) {
-                    LLVMValueRef at = LLVMConstInt(i32, k, 0);
-                    LLVMValueRef wide = LLVMBuildFPExt(b, LLVMBuildExtractElement(b, from, at, ""),
-                                                       LLVMGetElementType(t), "");
-                    result = LLVMBuildInsertElement(b, result, wide, at, "");
-                }
-                LLVMReplaceAllUsesWith(i, result);
-                LLVMInstructionEraseFromParent(i);
+                if (LLVMGetInstructionOpcode(i) == LLVMFPExt && LLVMGetTypeKind(LLVMTypeOf(i)) == LLVMVectorTypeKind)
+                    replaced_per_element(b, i, widened, NULL);
             }
     LLVMDisposeBuilder(b);
 }
