@@ -64,7 +64,7 @@ static void *alloc_lines(size_t size)
  * as before.  `allocation` tells the two apart: the mapping starts a
  * guard page before the address; a heap allocation is the address.
  */
-enum { GUARDED_MOST = 16384 };
+enum { GUARDED_MOST = 8192 };
 static atomic_int guarded_live;
 
 /* The mapping's length for `size` bytes: the pages they span, rounded to
