@@ -1,0 +1,20 @@
+/* Half of each work-group reaches a barrier the other half skips; the
+ * twin's barrier is outside the branch. */
+kernel void bug(global int *a, global int *b, int n)
+{
+    local int tmp[64];
+    int l = get_local_id(0);
+    tmp[l] = l;
+    if (l < 32)
+        barrier(CLK_LOCAL_MEM_FENCE);
+    a[get_global_id(0)] = tmp[63 - l];
+}
+
+kernel void twin(global int *a, global int *b, int n)
+{
+    local int tmp[64];
+    int l = get_local_id(0);
+    tmp[l] = l;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    a[get_global_id(0)] = tmp[63 - l];
+}

@@ -1,0 +1,146 @@
+/*
+ * The checking-mode corpus (README.md here): kernels that each break one
+ * rule of OpenCL's execution or memory model (`bug`) beside a correct twin
+ * (`twin`), listed in corpus.list.  As ctest runs it on Mosaic's CPU device:
+ * every twin builds and completes with CL_SUCCESS (twins), and every bug
+ * kernel is run and the process survives it, whatever its status (bugs: a
+ * bug is undefined behaviour; Mosaic's guard pages fail the out-of-bounds
+ * ones, tests/e2e/test_kernel_faults.c).
+ *
+ * As a tool, `test_check_corpus --run CASE bug|twin` runs one kernel of one
+ * case on the first device of the first platform and prints its status:
+ * tools/check-oclgrind.sh runs it under Oclgrind, whose plugins print what
+ * they find.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TEST_LIST "test_check_corpus.list"
+#include "cl_test.h"
+
+typedef struct check_case {
+    const char *name, *kind, *options;
+} check_case;
+
+static const check_case cases[] = {
+#define CHECK_CASE(name, kind, options) {#name, #kind, options},
+#include "corpus.list"
+#undef CHECK_CASE
+};
+enum { NUM_CASES = sizeof cases / sizeof cases[0], N = 256, LOCAL = 64 };
+
+static cl_device_id device;
+static cl_context context;
+static cl_command_queue queue;
+
+/* corpus/NAME.cl, malloc'd; NULL if it cannot be read */
+static char *source_of(const char *name)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s.cl", CHECK_CORPUS_DIR, name);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    static char text[1 << 16];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = 0;
+    return strdup(text);
+}
+
+/* Runs kernel `which` of case c over N work-items in groups of LOCAL, on
+ * `a` (N ints from the host: 0, 1, 2...) and `b` (N ints nothing wrote);
+ * its status (a build failure: CL_BUILD_PROGRAM_FAILURE). */
+static cl_int run_case(const check_case *c, const char *which)
+{
+    char *source = source_of(c->name);
+    CHECK(source != NULL, "no corpus/%s.cl", c->name);
+    if (!source)
+        return CL_INVALID_VALUE;
+    cl_program program = test_build_program(context, device, source, c->options);
+    free(source);
+    if (!program)
+        return CL_BUILD_PROGRAM_FAILURE;
+    cl_int err, status = CL_SUCCESS;
+    cl_kernel k = clCreateKernel(program, which, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    int host[N];
+    for (int i = 0; i < N; i++)
+        host[i] = i;
+    cl_mem a = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof host, host, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    cl_mem b = clCreateBuffer(context, CL_MEM_READ_WRITE, sizeof host, NULL, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    int n = N;
+    clSetKernelArg(k, 0, sizeof a, &a);
+    clSetKernelArg(k, 1, sizeof b, &b);
+    clSetKernelArg(k, 2, sizeof n, &n);
+    size_t global = N, local = LOCAL;
+    cl_event done = NULL;
+    err = clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0, NULL, &done);
+    if (err == CL_SUCCESS) {
+        clWaitForEvents(1, &done);
+        clGetEventInfo(done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL);
+        clReleaseEvent(done);
+    } else {
+        status = err;
+    }
+    clFinish(queue);
+    clReleaseMemObject(a);
+    clReleaseMemObject(b);
+    clReleaseKernel(k);
+    clReleaseProgram(program);
+    return status;
+}
+
+TEST(twins)
+{
+    for (int i = 0; i < NUM_CASES; i++) {
+        cl_int status = run_case(&cases[i], "twin");
+        CHECK(status == CL_SUCCESS, "%s's twin: status %d", cases[i].name, status);
+    }
+}
+
+TEST(bugs)
+{
+    for (int i = 0; i < NUM_CASES; i++)
+        printf("%s's bug (%s): status %d\n", cases[i].name, cases[i].kind, run_case(&cases[i], "bug"));
+}
+
+static int run_one(const char *name, const char *which)
+{
+    for (int i = 0; i < NUM_CASES; i++)
+        if (!strcmp(cases[i].name, name)) {
+            cl_int status = run_case(&cases[i], which);
+            printf("%s %s: status %d\n", name, which, status);
+            return status == CL_SUCCESS ? 0 : 1;
+        }
+    fprintf(stderr, "no case %s in corpus.list\n", name);
+    return 2;
+}
+
+int main(int argc, char **argv)
+{
+    bool tool = argc == 4 && !strcmp(argv[1], "--run");
+    cl_platform_id platform;
+    cl_int err = clGetPlatformIDs(1, &platform, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetDeviceIDs(platform, tool ? CL_DEVICE_TYPE_ALL : CL_DEVICE_TYPE_CPU, 1, &device, NULL);
+    if (err != CL_SUCCESS) {
+        fprintf(stderr, "no OpenCL device\n");
+        return 1;
+    }
+    context = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
+    queue = clCreateCommandQueueWithProperties(context, device, NULL, &err);
+    int r;
+    if (tool) {
+        r = run_one(argv[2], argv[3]);
+    } else {
+        test_run(argc, argv);
+        r = test_summary();
+    }
+    clReleaseCommandQueue(queue);
+    clReleaseContext(context);
+    return r;
+}
