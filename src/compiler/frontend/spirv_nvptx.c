@@ -389,7 +389,7 @@ static void nvptx_spaces(char *text)
  * (the SPIR-V environment's full profile); clang says so on each division
  * (!fpmath), the translator does not.  Marked here as clang marks them, the
  * GPU divides a SPIR-V program's floats as it does OpenCL C's
- * (divisions_within_ulps, compiler/gpu/ptx.c). */
+ * (per_element_rewrites, compiler/gpu/ptx.c). */
 static void divisions_allowed_ulps(LLVMModuleRef m)
 {
     LLVMContextRef c = LLVMGetModuleContext(m);

@@ -1002,9 +1002,9 @@ static LLVMValueRef divided_in_full(LLVMBuilderRef b, LLVMValueRef *operands, LL
     return q;
 }
 
-static void divisions_within_ulps(LLVMModuleRef m)
+/* div.full.f32's inline assembly, made once per module */
+static full_division full_division_of(LLVMContextRef c)
 {
-    LLVMContextRef c = LLVMGetModuleContext(m);
     LLVMTypeRef f32 = LLVMFloatTypeInContext(c);
     LLVMTypeRef two[2] = {f32, f32};
     full_division d = {.type = LLVMFunctionType(f32, two, 2, 0)};
@@ -1012,19 +1012,7 @@ static void divisions_within_ulps(LLVMModuleRef m)
     d.code = LLVMGetInlineAsm(d.type, (char *)text, sizeof text - 1, (char *)constraints, sizeof constraints - 1, 0,
                               0, LLVMInlineAsmDialectATT, 0);
     d.readnone = LLVMCreateEnumAttribute(c, LLVMGetEnumAttributeKindForName("readnone", 8), 0);
-    unsigned fpmath = LLVMGetMDKindIDInContext(c, "fpmath", 6);
-    LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
-    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
-        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
-            for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i; i = next) {
-                next = LLVMGetNextInstruction(i);
-                LLVMTypeRef t = LLVMTypeOf(i);
-                bool vector = LLVMGetTypeKind(t) == LLVMVectorTypeKind;
-                if (LLVMGetInstructionOpcode(i) == LLVMFDiv && (vector ? LLVMGetElementType(t) : t) == f32 &&
-                    allows_ulps(i, fpmath, 2.0))
-                    replaced_per_element(b, i, divided_in_full, &d);
-            }
-    LLVMDisposeBuilder(b);
+    return d;
 }
 
 /*
@@ -1040,14 +1028,26 @@ static LLVMValueRef widened(LLVMBuilderRef b, LLVMValueRef *operands, LLVMTypeRe
     return LLVMBuildFPExt(b, operands[0], type, "");
 }
 
-static void vector_widenings_scalarised(LLVMModuleRef m)
+/* The two rewrites above, in one walk over the module after the
+ * optimiser: float divisions allowed 2 ulp become div.full.f32, vector
+ * widenings are done per element. */
+static void per_element_rewrites(LLVMModuleRef m)
 {
-    LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
+    LLVMContextRef c = LLVMGetModuleContext(m);
+    LLVMTypeRef f32 = LLVMFloatTypeInContext(c);
+    full_division d = full_division_of(c);
+    unsigned fpmath = LLVMGetMDKindIDInContext(c, "fpmath", 6);
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(c);
     for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
         for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
             for (LLVMValueRef i = LLVMGetFirstInstruction(bb), next; i; i = next) {
                 next = LLVMGetNextInstruction(i);
-                if (LLVMGetInstructionOpcode(i) == LLVMFPExt && LLVMGetTypeKind(LLVMTypeOf(i)) == LLVMVectorTypeKind)
+                LLVMTypeRef t = LLVMTypeOf(i);
+                bool vector = LLVMGetTypeKind(t) == LLVMVectorTypeKind;
+                LLVMOpcode op = LLVMGetInstructionOpcode(i);
+                if (op == LLVMFDiv && (vector ? LLVMGetElementType(t) : t) == f32 && allows_ulps(i, fpmath, 2.0))
+                    replaced_per_element(b, i, divided_in_full, &d);
+                else if (op == LLVMFPExt && vector)
                     replaced_per_element(b, i, widened, NULL);
             }
     LLVMDisposeBuilder(b);
@@ -1219,8 +1219,7 @@ static bool small_loops_unrolled(LLVMModuleRef m)
 static void after_optimiser(LLVMModuleRef m, LLVMTargetMachineRef tm, mc_ptx_program *table)
 {
     casts_through_generic(m);
-    divisions_within_ulps(m);
-    vector_widenings_scalarised(m);
+    per_element_rewrites(m);
     launch_from_parameter(m);
     /* the module's launch goes where nothing reads it any more: internal
      * for a moment, so that globaldce may drop it with the constant field
