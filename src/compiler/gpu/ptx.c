@@ -1298,6 +1298,11 @@ cl_int mc_ptx_build(const mosaic_bitcode *program, const char *sm, mc_ptx_progra
         mosaic_strbuf_printf(log, "error: no NVPTX code generator for %s\n", sm ? sm : "(none)");
     else if (!c)
         r = mc_out_of_memory(log);
+    /* what the kernels do not reach of the built-ins linked in (whole
+     * files of Mosaic's own) goes before the module is printed and read
+     * back: that text is the program's, not the libraries' */
+    if (r == CL_SUCCESS)
+        r = mc_run_passes(m, tm, "globaldce", log);
     if (r == CL_SUCCESS && !(m = constant_as_global(c, m, log)))
         r = CL_BUILD_PROGRAM_FAILURE;
     if (r == CL_SUCCESS) {
