@@ -37,16 +37,21 @@
 
 /* ---- storage -------------------------------------------------------------------- */
 
-/* 128-byte aligned host memory, the size rounded up to whole 128-byte lines
- * so a kernel's widest vector access at the end stays inside the
- * allocation (and no two allocations share a cache line). */
+/* size rounded up to whole 128-byte lines, so a kernel's widest vector
+ * access at the end stays inside the allocation (and no two allocations
+ * share a cache line); false when that does not fit a size_t */
+static bool in_lines(size_t size, size_t *lines)
+{
+    *lines = (size + MOSAIC_MEM_ALIGN - 1) & ~(size_t)(MOSAIC_MEM_ALIGN - 1);
+    return *lines >= size;
+}
+
+/* 128-byte aligned heap memory of whole lines */
 static void *alloc_lines(size_t size)
 {
-    size_t rounded = (size + MOSAIC_MEM_ALIGN - 1) & ~(size_t)(MOSAIC_MEM_ALIGN - 1);
-    if (rounded < size)
-        return NULL;
+    size_t lines;
     void *p = NULL;
-    if (posix_memalign(&p, MOSAIC_MEM_ALIGN, rounded) != 0)
+    if (!in_lines(size, &lines) || posix_memalign(&p, MOSAIC_MEM_ALIGN, lines) != 0)
         return NULL;
     return p;
 }
@@ -67,27 +72,26 @@ static void *alloc_lines(size_t size)
 enum { GUARDED_MOST = 8192 };
 static atomic_int guarded_live;
 
-/* The mapping's length for `size` bytes: the pages they span, rounded to
- * 128-byte lines, and the two guards; 0 when it does not fit a size_t. */
-static size_t guarded_length(size_t size)
+/* The mapping's length for `lines` bytes: the pages they span and the two
+ * guards; 0 when it does not fit a size_t. */
+static size_t guarded_length(size_t lines)
 {
-    size_t lines = (size + MOSAIC_MEM_ALIGN - 1) & ~(size_t)(MOSAIC_MEM_ALIGN - 1);
-    size_t pages = (lines + mosaic_cpu_page_size() - 1) & ~(mosaic_cpu_page_size() - 1);
-    if (lines < size || pages < lines || pages > SIZE_MAX - 2 * mosaic_cpu_page_size())
+    size_t page = mosaic_cpu_page_size(), pages = (lines + page - 1) & ~(page - 1);
+    if (pages < lines || pages > SIZE_MAX - 2 * page)
         return 0;
-    return pages + 2 * mosaic_cpu_page_size();
+    return pages + 2 * page;
 }
 
 /* storage->address and ->allocation for `size` bytes; false: no memory */
 static bool guarded_lines(size_t size, mosaic_mem_storage *storage)
 {
-    size_t length = guarded_length(size);
+    size_t lines, page = mosaic_cpu_page_size();
+    size_t length = in_lines(size, &lines) ? guarded_length(lines) : 0;
     if (length && atomic_fetch_add(&guarded_live, 1) < GUARDED_MOST) {
         char *map = mmap(NULL, length, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (map != MAP_FAILED && mprotect(map + mosaic_cpu_page_size(), length - 2 * mosaic_cpu_page_size(), PROT_READ | PROT_WRITE) == 0) {
-            size_t lines = (size + MOSAIC_MEM_ALIGN - 1) & ~(size_t)(MOSAIC_MEM_ALIGN - 1);
+        if (map != MAP_FAILED && mprotect(map + page, length - 2 * page, PROT_READ | PROT_WRITE) == 0) {
             storage->allocation = map;
-            storage->address = map + length - mosaic_cpu_page_size() - lines;
+            storage->address = map + length - page - lines;
             return true;
         }
         if (map != MAP_FAILED)
@@ -105,7 +109,9 @@ static void guarded_free(size_t size, mosaic_mem_storage *storage)
         free(storage->allocation);
         return;
     }
-    munmap(storage->allocation, guarded_length(size));
+    size_t lines;
+    in_lines(size, &lines); /* (it fitted when the mapping was made) */
+    munmap(storage->allocation, guarded_length(lines));
     atomic_fetch_sub(&guarded_live, 1);
 }
 
