@@ -1020,8 +1020,9 @@ static full_division full_division_of(LLVMContextRef c)
  * <N x float> to <N x double>), one per element.  LLVM 16's NVPTX back end
  * folds such a widening of a loaded vector wider than 2 into one extending
  * load, which it emits as ld.v4.b16 straight into .f32 registers: the bits
- * of halves taken for floats, no cvt (convert_float8 of a loaded half8 gave
- * garbage on the H200).  The GPU converts element by element anyway.
+ * of halves taken for floats, no cvt (the 8-wide half maths functions,
+ * which widen to float8, were thousands of ulp off on the H200).  The GPU
+ * converts element by element anyway.
  */
 static LLVMValueRef widened(LLVMBuilderRef b, LLVMValueRef *operands, LLVMTypeRef type, void *arg)
 {
