@@ -39,7 +39,7 @@ static const struct row rows[] = {
 #define MOSAIC_PATH(name, field, fallback, shown, summary) {PATH, name, "path", shown, summary, 0, 0, 0, 0},
 #define MOSAIC_TRISTATE(name, field, shown, summary)                                               \
     {TRISTATE, name, "`0`, `1` or unset", shown, summary, 0, 0, 0, 0},
-#define MOSAIC_CATEGORIES(name, field, values, summary) {CATEGORIES, name, values, "off", summary, 0, 0, 0, 0},
+#define MOSAIC_CATEGORIES(name, field, list, values, summary) {CATEGORIES, name, values, "off", summary, 0, 0, 0, 0},
 #define MOSAIC_INPUT(name, values, shown, summary) {INPUT, name, values, shown, summary, 0, 0, 0, 0},
 #define MOSAIC_DERIVED(field, type, function)
 #include "base/settings.def"

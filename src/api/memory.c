@@ -15,6 +15,7 @@
 #include "api/api.h"
 #include "api/entry.h"
 #include "api/svm.h"
+#include "core/check_written.h"
 #include "core/coherence.h"
 #include "core/engine.h"
 #include "core/util.h"
@@ -98,6 +99,7 @@ static void mem_finish(void *self)
         s->device->ops->mem_free(s->device, mem, s);
     }
     mosaic_coherence_free(mem->coherence);
+    mosaic_check_written_free(mem);
     if (mem->parent)
         mosaic_release_internal(mem->parent);
     if (mem->context)
@@ -250,6 +252,7 @@ static cl_mem create_buffer(cl_context context, const cl_mem_properties *propert
         mosaic_set_error(errcode_ret, err);
         return NULL;
     }
+    mosaic_check_written_new(mem, host_ptr != NULL); /* (without memory for it: not checked) */
     mosaic_set_error(errcode_ret, CL_SUCCESS);
     return mem;
 }

@@ -34,7 +34,7 @@ enum {
 #define MOSAIC_NUMBER(name, field, type, fallback, min, max, below, summary)
 #define MOSAIC_PATH(name, field, fallback, shown, summary) +1
 #define MOSAIC_TRISTATE(name, field, shown, summary)
-#define MOSAIC_CATEGORIES(name, field, values, summary)
+#define MOSAIC_CATEGORIES(name, field, list, values, summary)
 #define MOSAIC_INPUT(name, values, shown, summary)
 #define MOSAIC_DERIVED(field, type, function) +1
 #include "base/settings.def"
@@ -79,35 +79,31 @@ static const char *path(const char *name, const char *fallback)
     return copy ? copy : fallback;
 }
 
-/* MOSAIC_DEBUG's categories (settings.def, MOSAIC_CATEGORIES): the names of
- * a comma-separated list, or `all`; anything else that is set, not empty
- * and not "0" (`1`, `yes`, a misspelt name): every category not asked for
- * by name only. */
-static unsigned categories(const char *name)
+/* A set of categories (settings.def, MOSAIC_CATEGORIES): known[i] is bit i. */
+typedef struct category {
+    const char *name;
+    bool by_name_only;
+} category;
+#define CATEGORY_ROW(id, text, by_name_only, what) {text, by_name_only},
+
+/* The names of a comma-separated list, or `all`; anything else that is set,
+ * not empty and not "0" (`1`, `yes`, a misspelt name): every category not
+ * asked for by name only. */
+static unsigned categories(const char *name, const category *known, size_t num_known)
 {
-    static const struct {
-        const char *name;
-        unsigned bit;
-        bool by_name_only;
-    } known[] = {
-#define MOSAIC_DEBUG_NAME(id, text, by_name_only, what) {text, MOSAIC_DEBUG_##id, by_name_only},
-        MOSAIC_DEBUG_CATEGORIES(MOSAIC_DEBUG_NAME)
-#undef MOSAIC_DEBUG_NAME
-    };
-    enum { NUM_KNOWN = sizeof known / sizeof known[0] };
     if (!flag(name))
         return 0;
     unsigned set = 0, all = 0, usual = 0;
-    for (size_t i = 0; i < NUM_KNOWN; i++) {
-        all |= known[i].bit;
-        usual |= known[i].by_name_only ? 0 : known[i].bit;
+    for (size_t i = 0; i < num_known; i++) {
+        all |= 1u << i;
+        usual |= known[i].by_name_only ? 0 : 1u << i;
     }
     for (const char *p = value(name); *p;) {
         size_t len = strcspn(p, ",");
         unsigned bit = len == 3 && !strncmp(p, "all", 3) ? all : 0;
-        for (size_t i = 0; i < NUM_KNOWN && !bit; i++)
+        for (size_t i = 0; i < num_known && !bit; i++)
             if (strlen(known[i].name) == len && !strncmp(p, known[i].name, len))
-                bit = known[i].bit;
+                bit = 1u << i;
         if (!bit) /* not a list of categories */
             return usual;
         set |= bit;
@@ -153,7 +149,11 @@ static void load(void)
     }
 #define MOSAIC_PATH(name, field, fallback, shown, summary) s.field = path(name, fallback);
 #define MOSAIC_TRISTATE(name, field, shown, summary) s.field = value(name) ? flag(name) : -1;
-#define MOSAIC_CATEGORIES(name, field, values, summary) s.field = categories(name);
+#define MOSAIC_CATEGORIES(name, field, list, values, summary)                                        \
+    {                                                                                              \
+        static const category known[] = {list(CATEGORY_ROW)};                                      \
+        s.field = categories(name, known, sizeof known / sizeof known[0]);                         \
+    }
 #define MOSAIC_INPUT(name, values, shown, summary)
 #define MOSAIC_DERIVED(field, type, function) s.field = function();
 #include "base/settings.def"

@@ -23,7 +23,7 @@ struct mosaic_settings {
 #define MOSAIC_NUMBER(name, field, type, fallback, min, max, below, summary) type field;
 #define MOSAIC_PATH(name, field, fallback, shown, summary) const char *field;
 #define MOSAIC_TRISTATE(name, field, shown, summary) int field;
-#define MOSAIC_CATEGORIES(name, field, values, summary) unsigned field;
+#define MOSAIC_CATEGORIES(name, field, list, values, summary) unsigned field;
 #define MOSAIC_INPUT(name, values, shown, summary)
 #define MOSAIC_DERIVED(field, type, function) type field;
 #include "base/settings.def"
@@ -48,6 +48,27 @@ enum mosaic_debug_category {
 #define MOSAIC_DEBUG_MASK(id, name, by_name_only, what) MOSAIC_DEBUG_##id = 1u << MOSAIC_DEBUG_BIT_##id,
     MOSAIC_DEBUG_CATEGORIES(MOSAIC_DEBUG_MASK)
 #undef MOSAIC_DEBUG_MASK
+};
+
+/* What MOSAIC_CHECK turns on (docs/check.md), in the shape of
+ * MOSAIC_DEBUG_CATEGORIES: X(ID, name, by_name_only, what it reports). */
+#define MOSAIC_CHECK_KINDS(X)                                                                            \
+    X(RACES, "races", 0, "work-items that access the same memory, one of them writing, with nothing "   \
+      "ordering them")                                                                                   \
+    X(BARRIERS, "barriers", 0, "barriers reached by part of a work-group, or different barriers by "    \
+      "different work-items")                                                                            \
+    X(BOUNDS, "bounds", 0, "accesses outside a buffer, a __local array or a private array")              \
+    X(UNINIT, "uninit", 0, "reads of __local memory, or of a buffer made without host data, that "       \
+      "nothing wrote")                                                                                   \
+    X(SCOPES, "scopes", 0, "atomics whose memory scope is narrower than the work-items sharing them")
+
+enum mosaic_check_kind {
+#define MOSAIC_CHECK_BIT(id, name, by_name_only, what) MOSAIC_CHECK_BIT_##id,
+    MOSAIC_CHECK_KINDS(MOSAIC_CHECK_BIT)
+#undef MOSAIC_CHECK_BIT
+#define MOSAIC_CHECK_MASK(id, name, by_name_only, what) MOSAIC_CHECK_##id = 1u << MOSAIC_CHECK_BIT_##id,
+    MOSAIC_CHECK_KINDS(MOSAIC_CHECK_MASK)
+#undef MOSAIC_CHECK_MASK
 };
 
 /* Does MOSAIC_DEBUG ask for (one of) these categories (MOSAIC_DEBUG_BUILD...)? */

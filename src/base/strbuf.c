@@ -105,3 +105,18 @@ void mosaic_strbuf_free(mosaic_strbuf *s)
     s->len = s->cap = 0;
     s->oom = false;
 }
+
+void mosaic_strbuf_json_string(mosaic_strbuf *s, const char *text)
+{
+    mosaic_strbuf_puts(s, "\"");
+    for (; text && *text; text++) {
+        unsigned char c = (unsigned char)*text;
+        if (c == '"' || c == '\\')
+            mosaic_strbuf_printf(s, "\\%c", c);
+        else if (c < 0x20)
+            mosaic_strbuf_printf(s, "\\u%04x", c);
+        else
+            mosaic_strbuf_append(s, (const char *)&c, 1);
+    }
+    mosaic_strbuf_puts(s, "\"");
+}

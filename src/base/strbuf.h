@@ -61,6 +61,8 @@ void mosaic_strbuf_printf(mosaic_strbuf *s, const char *format, ...) __attribute
 void mosaic_strbuf_vprintf(mosaic_strbuf *s, const char *format, va_list ap) __attribute__((format(printf, 2, 0)));
 
 /* Keeps the first len bytes (len <= s->len). */
+/* Appends text as a JSON string: quoted, with ", \ and control characters escaped. */
+void mosaic_strbuf_json_string(mosaic_strbuf *s, const char *text);
 void mosaic_strbuf_truncate(mosaic_strbuf *s, size_t len);
 /* Removes the first n bytes (n <= s->len): what was written out of a buffer. */
 void mosaic_strbuf_consume(mosaic_strbuf *s, size_t n);

@@ -104,6 +104,53 @@ typedef void (*mosaic_wg_fn)(void *const *args, mosaic_wg_ctx *ctx);
 typedef void (*mosaic_wi_fn)(void *const *args, mosaic_wg_ctx *ctx,
                              uint64_t local_id_x, uint64_t local_id_y, uint64_t local_id_z);
 
+/* ---- Checking mode (MOSAIC_CHECK, docs/check.md) ------------------------------
+ * A kernel built with checking on calls, before each access of memory that
+ * work-items may share or overrun (compiler/check/instrument.c),
+ *   void __mosaic_check_access(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly, uint64_t lz,
+ *                              const void *address, const void *base, uint64_t bytes, uint64_t how,
+ *                              const mosaic_check_site *site)
+ * and before each work-group barrier, and each sub-group barrier,
+ *   void __mosaic_check_barrier(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly, uint64_t lz,
+ *                               const mosaic_check_site *site)
+ *   void __mosaic_check_sub_group_barrier(the same)
+ * `how` packs what the access does (READ, WRITE, both for an atomic
+ * read-modify-write; ATOMIC; an atomic's OpenCL memory scope), the memory
+ * it is in, and where its pointer comes from: kernel argument i, a
+ * variable or private array whose start is `base` and whose bytes the site
+ * gives (FROM_OBJECT), or not known (FROM_UNKNOWN: the device looks the
+ * address up).  A site is a constant of the kernel's code: the same
+ * pointer always means the same place. */
+typedef struct mosaic_check_site {
+    const char *kernel;
+    const char *file;     /* the source file as clang saw it, or NULL (no line tables) */
+    uint32_t line, column;
+    const char *object;   /* the __local or program-scope variable, or NULL */
+    uint64_t object_size; /* FROM_OBJECT: the bytes of the variable or private array */
+} mosaic_check_site;
+
+#define MOSAIC_CHECK_READ 0x1u
+#define MOSAIC_CHECK_WRITE 0x2u
+#define MOSAIC_CHECK_ATOMIC 0x4u
+#define MOSAIC_CHECK_SCOPE_SHIFT 4       /* 3 bits: OpenCL's memory_scope of an atomic */
+#define MOSAIC_CHECK_SCOPE_WORK_ITEM 0u  /* (the values of clang's __OPENCL_MEMORY_SCOPE_*) */
+#define MOSAIC_CHECK_SCOPE_WORK_GROUP 1u
+#define MOSAIC_CHECK_SCOPE_DEVICE 2u
+#define MOSAIC_CHECK_SCOPE_ALL 3u
+#define MOSAIC_CHECK_SCOPE_SUB_GROUP 4u
+#define MOSAIC_CHECK_SPACE_SHIFT 8       /* 3 bits: */
+#define MOSAIC_CHECK_GLOBAL 0u
+#define MOSAIC_CHECK_LOCAL 1u
+#define MOSAIC_CHECK_CONSTANT 2u
+#define MOSAIC_CHECK_PRIVATE 3u
+#define MOSAIC_CHECK_GENERIC 4u          /* the device tells local from global by the address */
+#define MOSAIC_CHECK_FROM_SHIFT 16       /* 32 bits: the argument's index, or */
+#define MOSAIC_CHECK_FROM_OBJECT 0xfffffffeu
+#define MOSAIC_CHECK_FROM_UNKNOWN 0xffffffffu
+#define MOSAIC_CHECK_HOW_SCOPE(how) ((unsigned)((how) >> MOSAIC_CHECK_SCOPE_SHIFT & 7u))
+#define MOSAIC_CHECK_HOW_SPACE(how) ((unsigned)((how) >> MOSAIC_CHECK_SPACE_SHIFT & 7u))
+#define MOSAIC_CHECK_HOW_FROM(how) ((uint32_t)((how) >> MOSAIC_CHECK_FROM_SHIFT))
+
 /* OpenCL C printf.  When the device gives the runtime symbol "__mosaic_printf",
  * every printf call becomes a call to it (src/compiler/frontend/printf.c):
  *   int __mosaic_printf(const char *format, const void *args, const uint32_t *desc, uint32_t nargs)

@@ -150,15 +150,8 @@ static cl_int copy_range(cl_mem root, cl_uint from, cl_uint to, size_t offset, s
 
 /* ---- accesses ----------------------------------------------------------------------- */
 
-enum { READS = 1, WRITES = 2 };
-
-/* What a command does to one memory object: a range of it, relative to
- * the object (a sub-buffer's first byte is 0). */
-typedef struct mem_access {
-    cl_mem mem;
-    size_t offset, size;
-    int mode;
-} mem_access;
+enum { READS = MOSAIC_ACCESS_READS, WRITES = MOSAIC_ACCESS_WRITES };
+typedef mosaic_mem_access mem_access;
 
 /* The bytes a transfer's end covers: from its origin to the last byte of
  * its last row. */
@@ -167,9 +160,7 @@ static size_t endpoint_span(const mosaic_endpoint *e, const size_t region[3])
     return (region[2] - 1) * e->slice_pitch + (region[1] - 1) * e->row_pitch + region[0];
 }
 
-/* Calls fn for each memory object the command uses.  Stops at the first
- * error fn returns. */
-static cl_int each_access(cl_event command, cl_int (*fn)(cl_event, const mem_access *, void *), void *arg)
+cl_int mosaic_command_each_access(cl_event command, cl_int (*fn)(cl_event, const mem_access *, void *), void *arg)
 {
     void *p = command->payload;
     cl_int err = CL_SUCCESS;
@@ -355,7 +346,7 @@ typedef struct pending {
 static void make_copies(void *arg)
 {
     pending *p = arg;
-    cl_int err = each_access(p->command, make_access, NULL);
+    cl_int err = mosaic_command_each_access(p->command, make_access, NULL);
     p->then(p->command, err);
     free(p);
 }
@@ -365,7 +356,7 @@ bool mosaic_coherence_start(cl_event command, void (*then)(cl_event, cl_int))
     if (!command->queue || command->queue->context->num_memories < 2)
         return false;
     bool needed = false;
-    cl_int err = each_access(command, make_access, &needed);
+    cl_int err = mosaic_command_each_access(command, make_access, &needed);
     if (err != CL_SUCCESS) {
         then(command, err);
         return true;
@@ -390,5 +381,5 @@ cl_int mosaic_coherence_start_here(cl_event command)
 {
     if (!command->queue || command->queue->context->num_memories < 2)
         return CL_SUCCESS;
-    return each_access(command, make_access, NULL);
+    return mosaic_command_each_access(command, make_access, NULL);
 }

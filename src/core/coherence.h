@@ -31,6 +31,20 @@ typedef struct mosaic_coherence mosaic_coherence;
 mosaic_coherence *mosaic_coherence_new(size_t size, cl_uint num_storages);
 void mosaic_coherence_free(mosaic_coherence *c);
 
+/* What a command does to one memory object: a range of it, relative to
+ * the object (a sub-buffer's first byte is 0), read, written or both. */
+enum { MOSAIC_ACCESS_READS = 1, MOSAIC_ACCESS_WRITES = 2 };
+typedef struct mosaic_mem_access {
+    cl_mem mem;
+    size_t offset, size;
+    int mode;
+} mosaic_mem_access;
+
+/* Calls fn for each memory object the command uses (its payload says
+ * which); stops at the first error fn returns, and returns it. */
+cl_int mosaic_command_each_access(cl_event command, cl_int (*fn)(cl_event, const mosaic_mem_access *, void *),
+                                  void *arg);
+
 /* Called by the engine for a command whose dependencies are complete
  * (dependency_error 0), before it runs.  Returns false when the command
  * may run at once: what it uses was current already (or its context has

@@ -13,6 +13,7 @@
 #define _GNU_SOURCE /* PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP */
 #include "core/engine.h"
 #include "core/serial.h"
+#include "core/check_written.h"
 #include "core/coherence.h"
 #include "core/device.h"
 #include "core/recycle.h"
@@ -531,6 +532,8 @@ static void start_command(cl_event e)
         mosaic_command_complete(e, e->dependency_error);
         return;
     }
+    if (mosaic_settings()->check & MOSAIC_CHECK_UNINIT) /* what it writes counts as written (docs/check.md) */
+        mosaic_check_command_starts(e);
     /* in a context of several memories its buffers may have to move first */
     if (!mosaic_coherence_start(e, start_after_copies))
         start_with_memory(e);
@@ -544,6 +547,8 @@ static void run_here(cl_event e)
         mosaic_command_complete(e, e->dependency_error);
         return;
     }
+    if (mosaic_settings()->check & MOSAIC_CHECK_UNINIT)
+        mosaic_check_command_starts(e);
     cl_int err = mosaic_coherence_start_here(e);
     mosaic_command_running(e);
     mosaic_command_complete(e, err != CL_SUCCESS ? err : e->run(e));

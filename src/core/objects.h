@@ -292,6 +292,9 @@ struct _cl_mem {
     /* Which storages are current, where the context has several memories
      * (root buffers only; NULL otherwise): core/coherence.h. */
     struct mosaic_coherence *coherence;
+    /* Checking mode's `uninit`: which bytes something wrote (root buffers
+     * created without host data; core/check_written.h), or NULL. */
+    struct mosaic_check_written *written;
     /* One storage per memory domain of the context, allocated with the
      * object (core/memory.h: mosaic_mem_storage_on). */
     cl_uint num_storages;

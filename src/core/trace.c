@@ -26,6 +26,7 @@
 #include "core/util.h"
 #include "base/assert.h"
 #include "base/settings.h"
+#include "base/strbuf.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -93,17 +94,11 @@ static atomic_int recording;     /* commands complete whose record is not in a b
 
 static void put_string(const char *s)
 {
-    fputc('"', file);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(file, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(file, "\\u%04x", c);
-        else
-            fputc(c, file);
-    }
-    fputc('"', file);
+    mosaic_strbuf json = {0};
+    mosaic_strbuf_json_string(&json, s);
+    if (json.data)
+        fwrite(json.data, 1, json.len, file);
+    mosaic_strbuf_free(&json);
 }
 
 /* Microseconds (the format's unit) with the clock's nanoseconds kept. */

@@ -221,18 +221,17 @@ enum { MAX_SETTINGS = 0
 #include "base/settings.def"
 };
 
-/* A set of MOSAIC_DEBUG's categories as its names ("build,cache"), or "off". */
-static const char *category_names(unsigned set)
+/* A set of categories (bit i: names[i]) as its names ("build,cache") in
+ * buf, or "off". */
+#define CATEGORY_NAME(id, name, by_name_only, what) name,
+static const char *category_names(unsigned set, const char *const *names, size_t n, char *buf, size_t size)
 {
-    static char names[128];
     size_t len = 0;
-    names[0] = 0;
-#define MOSAIC_DEBUG_NAME(id, name, by_name_only, what)                                                   \
-    if (set & MOSAIC_DEBUG_##id)                                                                         \
-        len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", len ? "," : "", name);
-    MOSAIC_DEBUG_CATEGORIES(MOSAIC_DEBUG_NAME)
-#undef MOSAIC_DEBUG_NAME
-    return len ? names : "off";
+    buf[0] = 0;
+    for (size_t i = 0; i < n && len < size; i++)
+        if (set & 1u << i)
+            len += (size_t)snprintf(buf + len, size - len, "%s%s", len ? "," : "", names[i]);
+    return len ? buf : "off";
 }
 
 /* Every variable Mosaic reads, in settings.def's order, made from
@@ -254,8 +253,14 @@ static size_t settings_in_force(setting *rows)
     rows[n++] = (setting){NAME, TEXT, .text = s->field, .note = s->field ? NULL : "none"};
 #define MOSAIC_TRISTATE(NAME, field, shown, summary)                                                      \
     rows[n++] = (setting){NAME, TEXT, .text = s->field < 0 ? shown : s->field ? "on" : "off"};
-#define MOSAIC_CATEGORIES(NAME, field, values, summary)                                                   \
-    rows[n++] = (setting){NAME, TEXT, .text = category_names(s->field)};
+#define MOSAIC_CATEGORIES(NAME, field, list, values, summary)                                             \
+    {                                                                                                     \
+        static const char *const names[] = {list(CATEGORY_NAME)};                                         \
+        static char text[128];                                                                            \
+        rows[n++] = (setting){NAME, TEXT,                                                                 \
+                              .text = category_names(s->field, names, sizeof names / sizeof names[0],    \
+                                                     text, sizeof text)};                                 \
+    }
 #define MOSAIC_INPUT(NAME, values, shown, summary)                                                        \
     rows[n++] = (setting){NAME, TEXT, .text = getenv(NAME), .note = derived};
 #define MOSAIC_DERIVED(field, type, function)

@@ -13,12 +13,18 @@ static const char usage_text[] =
     "                       programs a build runs\n"
     "  cache stats          where the kernel cache is, its entries and size\n"
     "  cache clear          removes the cache's entries (safe while programs use it)\n"
+    "  check [--only KINDS] [--] PROGRAM [ARGS...]\n"
+    "                       runs an OpenCL program with checking mode on (data races,\n"
+    "                       divergent barriers, out-of-bounds and uninitialised reads,\n"
+    "                       atomics' scopes) and sums up what was found; KINDS: some of\n"
+    "                       races,barriers,bounds,uninit,scopes (default: all)\n"
     "  bench [--quick] [OPTIONS]\n"
     "                       runs the benchmark runner: full sizes, or --quick ones; OPTIONS\n"
     "                       are the runner's (mosaic bench --help lists them)\n"
     "  --json               info and cache: JSON for scripts instead of text\n"
     "  --help, --version\n"
-    "Exit status: 0 done, 1 failed, 2 bad usage (bench: the runner's, 1 if a result was wrong).\n"
+    "Exit status: 0 done, 1 failed, 2 bad usage (bench: the runner's, 1 if a result was wrong;\n"
+    "check: 1 if a problem was found, else the program's).\n"
     "The manual: docs/mosaic-command.md (installed in share/doc/mosaic/docs).\n";
 
 void tool_error(const char *format, ...)
@@ -63,6 +69,11 @@ int main(int argc, char **argv)
     if (!command)
         return bad_usage("%s", "no command");
 
+    if (!strcmp(command, "check")) {
+        if (json)
+            return bad_usage("%s", "check has no --json: MOSAIC_CHECK_FILE gives the library's JSON lines");
+        return check_command(argc - i, argv + i);
+    }
     if (!strcmp(command, "bench")) {
         if (json)
             return bad_usage("%s", "bench has no --json: the runner writes its results as CSV (--csv FILE)");

@@ -24,6 +24,9 @@ enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_USAGE = 2 };
 /* Prints "mosaic: <message>" on stderr. */
 void tool_error(const char *format, ...) __attribute__((format(printf, 1, 2)));
 
+/* ---- mosaic check (check.c) ---- */
+int check_command(int argc, char **argv);
+
 /* ---- mosaic info (info.c) ---- */
 int info_command(bool json);
 

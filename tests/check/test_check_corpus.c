@@ -7,6 +7,10 @@
  * bug is undefined behaviour; Mosaic's guard pages fail the out-of-bounds
  * ones, tests/e2e/test_kernel_faults.c).
  *
+ * With checking on (the case `checked`, run with MOSAIC_CHECK=all and
+ * MOSAIC_CHECK_FILE): nothing is reported on any twin, and each bug is
+ * reported as its kind, but the ones listed in not_found_yet.
+ *
  * As a tool, `test_check_corpus --run CASE bug|twin` runs one kernel of one
  * case on the first device of the first platform and prints its status:
  * tools/check-oclgrind.sh runs it under Oclgrind, whose plugins print what
@@ -99,6 +103,62 @@ TEST(twins)
     for (int i = 0; i < NUM_CASES; i++) {
         cl_int status = run_case(&cases[i], "twin");
         CHECK(status == CL_SUCCESS, "%s's twin: status %d", cases[i].name, status);
+    }
+}
+
+/* The lines of the file MOSAIC_CHECK_FILE names (malloc'd), "" when none. */
+static char *check_file_text(void)
+{
+    const char *path = getenv("MOSAIC_CHECK_FILE");
+    FILE *f = path ? fopen(path, "rb") : NULL;
+    enum { MOST = 1 << 20 };
+    char *text = calloc(1, MOST);
+    if (f && text)
+        text[fread(text, 1, MOST - 1, f)] = 0;
+    if (f)
+        fclose(f);
+    return text;
+}
+
+/* What checking mode does not find yet (docs/check.md, "Not yet"). */
+static const char *const not_found_yet[] = {NULL};
+
+static bool expected_to_find(const char *name)
+{
+    for (size_t i = 0; i < sizeof not_found_yet / sizeof not_found_yet[0]; i++)
+        if (not_found_yet[i] && !strcmp(not_found_yet[i], name))
+            return false;
+    return true;
+}
+
+TEST(checked)
+{
+    const char *path = getenv("MOSAIC_CHECK_FILE");
+    CHECK(path && getenv("MOSAIC_CHECK"), "run with MOSAIC_CHECK and MOSAIC_CHECK_FILE set");
+    if (!path)
+        return;
+    remove(path);
+    for (int i = 0; i < NUM_CASES; i++) {
+        cl_int status = run_case(&cases[i], "twin");
+        CHECK(status == CL_SUCCESS, "%s's twin: status %d", cases[i].name, status);
+    }
+    char *text = check_file_text();
+    CHECK(text && !*text, "checking mode reported problems in the twins:\n%s", text ? text : "");
+    size_t seen = text ? strlen(text) : 0;
+    free(text);
+    for (int i = 0; i < NUM_CASES; i++) {
+        run_case(&cases[i], "bug");
+        text = check_file_text();
+        const char *added = text && strlen(text) >= seen ? text + seen : "";
+        char kind[64];
+        snprintf(kind, sizeof kind, "{\"kind\":\"%s\",\"kernel\":\"bug\"", cases[i].kind);
+        bool found = strstr(added, kind) != NULL;
+        if (expected_to_find(cases[i].name))
+            CHECK(found, "%s: no %s problem reported; the file has:\n%s", cases[i].name, cases[i].kind, added);
+        else
+            CHECK(!found, "%s is found now: take it off not_found_yet", cases[i].name);
+        seen = text ? strlen(text) : 0;
+        free(text);
     }
 }
 

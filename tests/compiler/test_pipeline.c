@@ -465,7 +465,7 @@ static const struct {
 #define MOSAIC_NUMBER(NAME, field, type, fallback, min, max, below, summary) {#field, NAME},
 #define MOSAIC_PATH(NAME, field, fallback, shown, summary) {#field, NAME},
 #define MOSAIC_TRISTATE(NAME, field, shown, summary) {#field, NAME},
-#define MOSAIC_CATEGORIES(NAME, field, values, summary) {#field, NAME},
+#define MOSAIC_CATEGORIES(NAME, field, list, values, summary) {#field, NAME},
 #define MOSAIC_INPUT(NAME, values, shown, summary)
 #define MOSAIC_DERIVED(field, type, function)
 #include "base/settings.def"

@@ -1,9 +1,10 @@
 #!/bin/sh
 # The `mosaic` command (src/tools, docs/mosaic-command.md), one case per run:
-#   mosaic_command.sh CASE MOSAIC PYTHON3 EXAMPLE
+#   mosaic_command.sh CASE MOSAIC PYTHON3 EXAMPLE SETTINGS_DEF CORPUS
 # MOSAIC: the command; PYTHON3: reads its JSON; EXAMPLE: an OpenCL program
 # that builds kernels (fills a kernel cache), run through the ICD loader
-# (OCL_ICD_VENDORS from the test's environment).  Each case makes its own
+# (OCL_ICD_VENDORS from the test's environment); CORPUS: the checking-mode
+# corpus's runner (tests/check), for `mosaic check`.  Each case makes its own
 # cache folder and removes it.
 case=$1 mosaic=$2 python=$3 example=$4
 tmp=$(mktemp -d) || exit 1
@@ -40,11 +41,31 @@ fill() { (cd "$tmp" && MOSAIC_CACHE_DIR="$tmp/cache" "$example" >"$tmp/example.o
              { cat "$tmp/example.out"; echo "FAIL: the example failed"; exit 1; }; }
 
 case $case in
+check)
+    corpus=$6
+    "$mosaic" check -- "$corpus" --run race_local bug >"$tmp/out" 2>"$tmp/err"; status=$?
+    cat "$tmp/out" "$tmp/err"
+    check '[ $status = 1 ]' "a problem found: exit 1 (not $status)"
+    check 'grep -q "races *kernel bug, line 9:27" "$tmp/out"' "the summary names the race and its line"
+    check 'grep -q "a\[get_global_id(0)\] = tmp\[(l + 1) % 64\];" "$tmp/out"' "the summary quotes the source line"
+    check 'grep -q "problem(s):.* races" "$tmp/out"' "the summary counts the races"
+    check 'grep -q "^mosaic check: races in kernel bug" "$tmp/err"' "the library's report on stderr"
+    "$mosaic" check --only bounds -- "$corpus" --run race_local bug >"$tmp/out" 2>&1; status=$?
+    check '[ $status = 0 ] && grep -q "no problem found" "$tmp/out"' "--only bounds: no race, exit 0 (not $status)"
+    "$mosaic" check "$corpus" --run race_local twin >"$tmp/out" 2>&1; status=$?
+    check '[ $status = 0 ] && grep -q "no problem found" "$tmp/out"' "the twin: nothing found, exit 0 (not $status)"
+    "$mosaic" check -- "$corpus" --run no_such_case bug >"$tmp/out" 2>&1; status=$?
+    check '[ $status = 2 ]' "the program's own exit status when nothing was found (2, not $status)"
+    "$mosaic" check --only frob -- true >"$tmp/out" 2>&1; status=$?
+    check '[ $status = 2 ]' "--only with an unknown kind: bad usage (not $status)"
+    "$mosaic" check -- "$tmp/no-such-program" >"$tmp/out" 2>&1; status=$?
+    check '[ $status = 127 ]' "a program that cannot run: 127 (not $status)"
+    ;;
 help)
     out=$("$mosaic" --help); status=$?
     echo "$out"
     check '[ $status = 0 ]' "--help exits 0 (not $status)"
-    for word in info "cache stats" "cache clear" bench --json; do
+    for word in info "cache stats" "cache clear" bench check --json; do
         check 'echo "$out" | grep -q -- "$word"' "--help names $word"
     done
     check '"$mosaic" --version | grep -Eq "^mosaic [0-9]+\.[0-9]+\.[0-9]+$"' "--version prints the version"
@@ -52,7 +73,7 @@ help)
 bad_usage)
     # each: exit status 2 and a message on stderr, nothing on stdout
     for args in "" "frobnicate" "--frob info" "info --frob" "info extra" "cache" "cache frob" \
-                "cache stats clear" "--json bench" "bench --json"; do
+                "cache stats clear" "--json bench" "bench --json" "check" "--json check true"; do
         # shellcheck disable=SC2086
         "$mosaic" $args >"$tmp/out" 2>"$tmp/err"; status=$?
         echo "mosaic $args: exit $status: $(head -1 "$tmp/err")"

@@ -503,6 +503,9 @@ static cl_int make_clang_arguments(compile_job *job, const char *source)
     append_quoted(&text, "-disable-llvm-passes");
     for (size_t i = 0; i < job->opts.num_clang_args; i++)
         append_quoted(&text, job->opts.clang_args[i]);
+    /* checking mode names the source lines of what it finds (docs/check.md) */
+    if (mosaic_settings()->check && !job->opts.debug_info && mc_target_has_symbol(job->target, "__mosaic_check_access"))
+        append_quoted(&text, "-gline-tables-only");
     /* clang runs in DIR/include and sees relative names only, so the bitcode
      * is the same for the same source (the kernel cache's key). */
     append_quoted(&text, "-I");

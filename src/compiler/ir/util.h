@@ -18,6 +18,10 @@ LLVMValueRef mc_called_function(LLVMValueRef inst);
 /* Does inst call the function `name` directly?  mc_is_barrier_call: the
  * work-group barrier, __mosaic_barrier (compiler.h). */
 bool mc_calls_named(LLVMValueRef inst, const char *name);
+/* The metadata workgroup/atomics.c gives an atomic instruction: the OpenCL
+ * memory scope of the library call it was made of (compiler.h,
+ * MOSAIC_CHECK_SCOPE_*) as !{i32 scope}, which checking mode reports. */
+#define MOSAIC_SCOPE_MD "mosaic.scope"
 bool mc_is_barrier_call(LLVMValueRef inst);
 /* A builtin kept out of line (never inlined: "__mosaic_outlined_*"): the
  * rare paths of the image functions (builtins/images.cl), so the loop

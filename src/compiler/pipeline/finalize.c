@@ -23,6 +23,7 @@
 
 #include "base/settings.h"
 #include "compiler/cache/cache.h"
+#include "compiler/check/check.h"
 #include "compiler/frontend/binary.h"
 #include "compiler/frontend/options.h"
 #include "compiler/frontend/printf.h"
@@ -348,13 +349,28 @@ static void retarget(mc_pass_state *s)
  * optimised callees first and inlined where LLVM's cost model says it pays,
  * and those left as calls get the work-item context as parameters (calls.c).
  * Every non-kernel becomes internal. */
-static cl_int inline_calls(mc_pass_state *s)
+/* Is this a build for checking mode (MOSAIC_CHECK, docs/check.md)?  Not
+ * for a device without its runtime (the GPU's). */
+static bool checking(const mc_pass_state *s)
+{
+    return mosaic_settings()->check && mc_target_has_symbol(s->target, "__mosaic_check_access");
+}
+
+/* Builtins inlined into the program's functions, whose atomic library
+ * calls then become instructions; what is left of the builtins goes. */
+static cl_int inline_builtins(mc_pass_state *s)
 {
     cl_int r = mc_prepare_calls(s->m, s->kernels, s->nk, s->log);
     if (r == CL_SUCCESS)
         r = mc_run_passes(s->m, s->tm, "always-inline", s->log);
     if (r == CL_SUCCESS)
         r = mc_lower_atomic_calls(s->m, s->log);
+    return r;
+}
+
+static cl_int inline_calls(mc_pass_state *s)
+{
+    cl_int r = CL_SUCCESS;
     bool any_must = false, any_left = false;
     if (r == CL_SUCCESS)
         r = mc_mark_must_inline(s->m, s->kernels, s->nk, mc_target_has_symbol(s->target, "__mosaic_yield"),
@@ -401,8 +417,27 @@ static cl_int check_calls(mc_pass_state *s)
     for (LLVMValueRef f = LLVMGetFirstFunction(s->m); f; f = LLVMGetNextFunction(f))
         for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
             for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
-                if (!LLVMIsACallInst(i) || LLVMIsAFunction(LLVMGetCalledValue(i)))
+                if (!LLVMIsACallInst(i))
                     continue;
+                LLVMValueRef callee = LLVMGetCalledValue(i);
+                if (LLVMIsAFunction(callee)) {
+                    /* valid IR, but only from a binary made by hand: a call whose arguments are not
+                     * the callee's parameters (the inliner leaves it, and a kernel it calls would be
+                     * left a call of an emptied shell once K.body is made) */
+                    bool kernel = false;
+                    for (size_t k = 0; k < s->nk; k++)
+                        kernel |= s->kernels[k] == callee;
+                    if (LLVMGetCalledFunctionType(i) != LLVMGlobalGetValueType(callee) || kernel) {
+                        char name[256], called[256];
+                        mc_source_name(LLVMGetValueName(f), name, sizeof name);
+                        mc_source_name(LLVMGetValueName(callee), called, sizeof called);
+                        mosaic_strbuf_printf(s->log, "error: '%s' calls '%s' %s\n", name, called,
+                                             kernel ? "in a way it cannot be inlined (a kernel must be)"
+                                                    : "with arguments that are not its parameters");
+                        bad = true;
+                    }
+                    continue;
+                }
                 bool is_asm = LLVMIsAInlineAsm(LLVMGetCalledValue(i));
                 if (is_asm && !assembles_instructions(LLVMGetCalledValue(i)))
                     continue;
@@ -663,7 +698,8 @@ static cl_int build_work_group_function(mc_pass_state *s, size_t k)
     s->obj.kernels[k].widened_rows = kb->rows_vec ? kb->vec_rows : 1;
     /* a kernel that may wait for another work-item relies on who shares its group, and one that
      * takes tickets (a persistent-threads loop) on how many groups there are */
-    s->obj.kernels[k].regroupable = !kb->group_observer[0] && !kb->uses_barriers && !kb->may_spin && !kb->spins;
+    s->obj.kernels[k].regroupable = !kb->group_observer[0] && !kb->uses_barriers && !kb->may_spin && !kb->spins &&
+                                    !checking(s); /* (reports name the application's groups) */
     return r;
 }
 
@@ -974,10 +1010,25 @@ cl_int mc_run_retarget(mc_pass_state *s, size_t k)
     return CL_SUCCESS;
 }
 
+cl_int mc_run_inline_builtins(mc_pass_state *s, size_t k) { (void)k; return inline_builtins(s); }
 cl_int mc_run_inline_calls(mc_pass_state *s, size_t k) { (void)k; return inline_calls(s); }
 cl_int mc_run_check_calls(mc_pass_state *s, size_t k) { (void)k; return check_calls(s); }
 cl_int mc_run_kernel_info(mc_pass_state *s, size_t k) { (void)k; return read_kernel_info(s); }
 cl_int mc_run_work_item_functions(mc_pass_state *s, size_t k) { (void)k; return build_work_item_functions(s); }
+
+cl_int mc_run_check_instrument(mc_pass_state *s, size_t k)
+{
+    (void)k;
+    if (!checking(s))
+        return skip(s, "checking mode is off");
+    /* the arguments out of the front end's stack slots, so an access names the
+     * one it reaches; the builtins' bodies, all inlined, go */
+    cl_int r = mc_run_passes(s->m, s->tm, "function(sroa),globaldce", s->log);
+    if (r != CL_SUCCESS)
+        return r;
+    return mc_instrument_for_checking(s->m, s->td, s->kernels, s->nk, mosaic_settings()->check,
+                                      &s->stats[MC_STAT_check_sites], s->log);
+}
 
 /* Spin loops are found on the IR the clean-up leaves; whether a kernel may
  * have any is asked before. */
@@ -1046,6 +1097,8 @@ cl_int mc_run_kernel_options(mc_pass_state *s, size_t k)
 cl_int mc_run_counter_args(mc_pass_state *s, size_t k)
 {
     mosaic_kernel_info *info = &s->obj.kernels[k];
+    if (checking(s)) /* a copy per worker would hide the buffer's accesses */
+        return skip(s, "checking mode");
     mc_find_counter_args(&s->kb[k], info);
     return info->counter_args ? CL_SUCCESS : skip(s, "no buffer the kernel only adds to");
 }

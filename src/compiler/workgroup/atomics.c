@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler/ir/util.h"
 #include "compiler/workgroup/passes.h"
 
 static LLVMAtomicOrdering ordering(LLVMValueRef v)
@@ -105,6 +106,18 @@ static LLVMValueRef own_address_space(LLVMValueRef p)
 /* Replaces one use of `callee` (operation op on size bytes, the OpenCL C
  * flavour or C11's) by instructions; CL_BUILD_PROGRAM_FAILURE when it is not
  * a call this understands. */
+/* The OpenCL memory scope of the call an atomic instruction was made of, as
+ * metadata for checking mode (compiler/check/check.h). */
+static void mark_scope(LLVMValueRef atomic, unsigned scope)
+{
+    if (!atomic)
+        return;
+    LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(atomic));
+    LLVMValueRef v = LLVMConstInt(LLVMInt32TypeInContext(c), scope, 0);
+    LLVMSetMetadata(atomic, LLVMGetMDKindIDInContext(c, MOSAIC_SCOPE_MD, sizeof MOSAIC_SCOPE_MD - 1),
+                    LLVMMDNodeInContext(c, &v, 1));
+}
+
 static cl_int lower_call(LLVMBuilderRef b, LLVMValueRef call, const char *callee, const char *op, bool opencl,
                          unsigned size, mc_atomic_fence_fn fence, mosaic_strbuf *log)
 {
@@ -148,25 +161,25 @@ static cl_int lower_call(LLVMBuilderRef b, LLVMValueRef call, const char *callee
         if (n > orders_at + 1 && !strcmp(op, "compare_exchange"))
             a[4] = LLVMConstInt(LLVMTypeOf(a[4]), 0, false); /* its failure order too */
     }
-    LLVMValueRef r = NULL;
+    LLVMValueRef r = NULL, atomic = NULL;
     if (!strcmp(op, "load") && n >= 2) {
-        r = LLVMBuildLoad2(b, ity, a[0], "");
+        r = atomic = LLVMBuildLoad2(b, ity, a[0], "");
         LLVMSetOrdering(r, for_load(ord));
         LLVMSetAlignment(r, size);
         LLVMSetAtomicSingleThread(r, single);
     } else if (!strcmp(op, "store") && n >= 3) {
-        LLVMValueRef s = LLVMBuildStore(b, a[1], a[0]);
+        LLVMValueRef s = atomic = LLVMBuildStore(b, a[1], a[0]);
         LLVMSetOrdering(s, for_store(ord));
         LLVMSetAlignment(s, size);
         LLVMSetAtomicSingleThread(s, single);
     } else if (!strcmp(op, "exchange") && n >= 3) {
-        r = LLVMBuildAtomicRMW(b, LLVMAtomicRMWBinOpXchg, a[0], a[1], ord, single);
+        r = atomic = LLVMBuildAtomicRMW(b, LLVMAtomicRMWBinOpXchg, a[0], a[1], ord, single);
     } else if (!strcmp(op, "compare_exchange") && n >= 5) {
         LLVMValueRef expected = LLVMBuildLoad2(b, ity, a[1], "");
         LLVMAtomicOrdering fail = for_load(ordering(a[4]));
         if (fail == LLVMAtomicOrderingNotAtomic || fail == LLVMAtomicOrderingUnordered)
             fail = LLVMAtomicOrderingMonotonic;
-        LLVMValueRef pair = LLVMBuildAtomicCmpXchg(b, a[0], expected, a[2], ord, fail, single);
+        LLVMValueRef pair = atomic = LLVMBuildAtomicCmpXchg(b, a[0], expected, a[2], ord, fail, single);
         LLVMValueRef old = LLVMBuildExtractValue(b, pair, 0, "");
         LLVMValueRef ok = LLVMBuildExtractValue(b, pair, 1, "");
         LLVMBuildStore(b, old, a[1]);
@@ -185,7 +198,7 @@ static cl_int lower_call(LLVMBuilderRef b, LLVMValueRef call, const char *callee
             snprintf(name, sizeof name, "%.*s", (int)(len - 6), op);
         for (size_t i = 0; name[0] && i < sizeof rmw_ops / sizeof rmw_ops[0]; i++)
             if (!strcmp(name, rmw_ops[i].name) && n >= 3) {
-                LLVMValueRef old = LLVMBuildAtomicRMW(b, rmw_ops[i].op, a[0], a[1], ord, single);
+                LLVMValueRef old = atomic = LLVMBuildAtomicRMW(b, rmw_ops[i].op, a[0], a[1], ord, single);
                 r = fetch_first ? old : mc_rmw_result(b, rmw_ops[i].op, old, a[1]);
                 break;
             }
@@ -194,6 +207,7 @@ static cl_int lower_call(LLVMBuilderRef b, LLVMValueRef call, const char *callee
     }
     if (fences && acquires)
         fence(b, scope);
+    mark_scope(atomic, scope);
     if (r && LLVMGetTypeKind(LLVMTypeOf(call)) != LLVMVoidTypeKind)
         LLVMReplaceAllUsesWith(call, r);
     LLVMInstructionEraseFromParent(call);

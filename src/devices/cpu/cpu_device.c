@@ -24,6 +24,7 @@
 #include "devices/cpu/cpu_runtime.h"
 #include "devices/cpu/cpu_pipe.h"
 #include "devices/cpu/cpu_exec.h"
+#include "devices/cpu/cpu_check.h"
 #include "devices/cpu/cpu_counters.h"
 #include "devices/cpu/cpu_faults.h"
 #include "core/engine.h"
@@ -284,7 +285,7 @@ static uint64_t cpu_kernel_clock(void) { return mosaic_now_ns(); }
 static void cpu_barrier_divergence(const mosaic_wg_ctx *ctx, const char *kernel)
 {
     worker *w = ctx->device_private;
-    if (w->divergence_reported)
+    if (w->divergence_reported || (mosaic_settings()->check & MOSAIC_CHECK_BARRIERS)) /* (its report is the checker's) */
         return;
     w->divergence_reported = true;
     fprintf(stderr, "mosaic: kernel %s: a barrier was reached by only part of work-group (%zu,%zu,%zu); "
@@ -529,8 +530,12 @@ static cl_int run_wg(worker *w, const mosaic_kernel_info *k, mosaic_wg_fn fn, vo
     return CL_COMPLETE;
 }
 
+static cl_int run_group_unchecked(worker *w, const job *j, mosaic_wg_ctx *ctx, const size_t g[3], void *const *args,
+                                  size_t count);
+
 /* Runs the group at g of j with a context group_ctx_init set up for j, and
- * args: the launch's, or the worker's with its copies of the counters. */
+ * args: the launch's, or the worker's with its copies of the counters
+ * (under checking, between the checker's begin and end of the group). */
 static cl_int run_group(worker *w, const job *j, mosaic_wg_ctx *ctx, const size_t g[3], void *const *args)
 {
     MOSAIC_ASSERT(ctx->device_private == w && ctx->local_mem == w->local_mem);
@@ -543,6 +548,18 @@ static cl_int run_group(worker *w, const job *j, mosaic_wg_ctx *ctx, const size_
         count *= ctx->local_size[d];
     }
     ctx->private_lo[1] = ctx->private_hi[1] = NULL;
+    if (j->check && mosaic_cpu_check_group_begin(&w->running.check, j->check, ctx, count)) {
+        cl_int status = run_group_unchecked(w, j, ctx, g, args, count);
+        mosaic_cpu_check_group_end(w->running.check);
+        return status;
+    }
+    return run_group_unchecked(w, j, ctx, g, args, count);
+}
+
+static cl_int run_group_unchecked(worker *w, const job *j, mosaic_wg_ctx *ctx, const size_t g[3], void *const *args,
+                                  size_t count)
+{
+    const mosaic_ndrange *nd = j->ndrange;
     const mosaic_kernel_info *k = nd->info;
     /* a whole group (each ctx->local_size[d] is at most local_size[d]) may run
      * the K.wg built for the launch's local size, also once its build, still
@@ -561,7 +578,8 @@ static cl_int run_group(worker *w, const job *j, mosaic_wg_ctx *ctx, const size_
     w->kernel = k;
     w->args = args;
     w->ctx = ctx;
-    if (!run_group_as_fibers(w, count) && !w->divergence_reported) {
+    if (!run_group_as_fibers(w, count) && !w->divergence_reported &&
+        !(mosaic_settings()->check & MOSAIC_CHECK_BARRIERS)) { /* (else the checker reports it) */
         w->divergence_reported = true;
         fprintf(stderr, "mosaic: kernel %s: a barrier was reached by only part of work-group (%zu,%zu,%zu); "
                 "this is undefined behaviour in OpenCL\n", k->name, g[0], g[1], g[2]);
@@ -621,6 +639,7 @@ static void job_free(job *j)
 {
     MOSAIC_ASSERT(!atomic_load_explicit(&j->held, memory_order_relaxed));
     free(j->groups_ended);
+    mosaic_cpu_check_launch_free(j->check);
     if (j->recycled)
         mosaic_recycle(j);
     else
@@ -902,6 +921,7 @@ static void worker_exit(worker *w)
     mosaic_cpu_guard_end(&w->guard);
     free(w->local_mem);
     mosaic_cpu_counters_free(&w->counters);
+    mosaic_cpu_check_group_free(w->running.check);
     if (w->fibers.stacks)
         munmap(w->fibers.stacks, w->fibers.count * (w->fibers.stack_size + mosaic_cpu_page_size()));
     if (w->big_stack.base)
@@ -1384,6 +1404,7 @@ static void cpu_submit(cl_device_id device, cl_event command)
     j->command = command;
     j->ndrange = nd;
     j->stream_stores = nd && streams_stores(device, nd);
+    j->check = nd ? mosaic_cpu_check_launch(device, nd) : NULL;
     j->total_groups = nd ? nd->total_groups : 0;
     /* groups of a column run together (src/compiler/workgroup/coarsening.c) when a
      * column has enough of them: claims are then of units of that many */
@@ -1572,6 +1593,10 @@ const struct mosaic_runtime_symbol mosaic_cpu_runtime_symbols[] = {
     { "__mosaic_yield", (void *)cpu_yield },
     { "__mosaic_kernel_clock", (void *)cpu_kernel_clock },
     { "__mosaic_printf", (void *)mosaic_cpu_printf },
+    /* checking mode (cpu_check.c) */
+    { "__mosaic_check_access", (void *)mosaic_cpu_check_access },
+    { "__mosaic_check_barrier", (void *)mosaic_cpu_check_barrier },
+    { "__mosaic_check_sub_group_barrier", (void *)mosaic_cpu_check_sub_group_barrier },
     /* half conversions the code generator calls by libgcc's names (cpu_half.c) */
     { "__truncdfhf2", (void *)mosaic_cpu_truncdfhf2 },
     { "__truncsfhf2", (void *)mosaic_cpu_truncsfhf2 },

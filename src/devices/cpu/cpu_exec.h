@@ -64,6 +64,7 @@ typedef struct cpu_job {
                                     from its first claim); 0: not set */
     bool recycled;               /* a host command's (core/recycle.h); one a kernel enqueued is aligned_alloc's */
     bool stream_stores;          /* its groups' ctx->stream_stores (compiler.h): fence after them */
+    struct cpu_check_launch *check; /* checking mode: the launch's shadow (cpu_check.h), or NULL */
     /* Device-side enqueue (cpu_enqueue.c). */
     cl_context context;          /* where get_default_queue looks */
     cl_device_id device;
@@ -167,6 +168,7 @@ static inline unsigned mosaic_cpu_home_of(const cpu_job *j, unsigned index)
 /* What a worker is running (reached from ctx->device_private). */
 typedef struct cpu_running {
     cpu_job *job;
+    struct cpu_check_group *check; /* checking mode: the worker's group state (cpu_check.h) */
     cpu_job *group_waiters;      /* children started with WAIT_WORK_GROUP by the group now running */
 } cpu_running;
 

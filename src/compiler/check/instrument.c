@@ -1,0 +1,348 @@
+/*
+ * Checking mode's instrumentation (MOSAIC_CHECK, docs/check.md).
+ *
+ * Before each access of memory that work-items may share or overrun, a
+ * kernel built for checking calls the device's __mosaic_check_access with
+ * the address, the bytes, what the access does and where the pointer comes
+ * from (compiler.h, "Checking mode"); before each work-group barrier it
+ * calls __mosaic_check_barrier, before each sub-group barrier (sub-group
+ * functions' too) __mosaic_check_sub_group_barrier.  Each call site has a constant
+ * mosaic_check_site: the kernel and the source line and column (clang's
+ * line tables: the front end adds -gline-tables-only under checking).
+ *
+ * It runs on the program's functions once the builtins are inlined into
+ * them, before the program's own calls are: the work-item's context and
+ * local id come from __mosaic_get_ctx() and __mosaic_get_local_id(d), which
+ * become K.body's parameters (mc_build_wi), or those a function left as a
+ * call is then given (calls.c, mc_pass_context), like the builtins' own.  What the builtins read of the context (the group's sizes,
+ * its scratch, image descriptors) is Mosaic's, not the program's: accesses
+ * whose pointer comes from a call are left alone.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/DebugInfo.h>
+
+#include "base/settings.h"
+#include "compiler/check/check.h"
+#include "compiler/compiler.h"
+#include "compiler/ir/llvm.h"
+#include "compiler/ir/log.h"
+#include "compiler/ir/util.h"
+
+/* clang's address spaces for spir64 */
+enum { AS_PRIVATE = 0, AS_GLOBAL = 1, AS_CONSTANT = 2, AS_LOCAL = 3, AS_GENERIC = 4 };
+
+typedef struct instrumenter {
+    LLVMModuleRef m;
+    LLVMContextRef c;
+    LLVMTargetDataRef td;
+    LLVMBuilderRef b;
+    unsigned kinds; /* MOSAIC_CHECK_* */
+    LLVMTypeRef i32, i64, ptr, site_type, access_type, barrier_type;
+    LLVMValueRef access_fn, barrier_fn, sub_group_barrier_fn, get_ctx, get_local_id;
+    LLVMValueRef kernel_name; /* of the function being instrumented */
+    bool kernel;              /* it is a kernel: its parameters are the launch's arguments */
+    unsigned count;           /* call sites added */
+} instrumenter;
+
+/* Where a pointer comes from: what GEPs and casts start at. */
+static LLVMValueRef root_of(LLVMValueRef p, bool *constant_offset)
+{
+    for (int depth = 0; depth < 64; depth++) {
+        if (LLVMIsAGetElementPtrInst(p) || (LLVMIsAConstantExpr(p) && LLVMGetConstOpcode(p) == LLVMGetElementPtr)) {
+            int n = LLVMGetNumOperands(p);
+            for (int i = 1; i < n; i++)
+                if (!LLVMIsAConstant(LLVMGetOperand(p, i)))
+                    *constant_offset = false;
+            p = LLVMGetOperand(p, 0);
+        } else if (LLVMIsABitCastInst(p) || LLVMIsAAddrSpaceCastInst(p) ||
+                   (LLVMIsAConstantExpr(p) &&
+                    (LLVMGetConstOpcode(p) == LLVMBitCast || LLVMGetConstOpcode(p) == LLVMAddrSpaceCast))) {
+            p = LLVMGetOperand(p, 0);
+        } else {
+            return p;
+        }
+    }
+    *constant_offset = false;
+    return p;
+}
+
+static unsigned address_space(LLVMValueRef p) { return LLVMGetPointerAddressSpace(LLVMTypeOf(p)); }
+
+/* A private constant C string in the module. */
+static LLVMValueRef string(instrumenter *in, const char *text, size_t len)
+{
+    LLVMValueRef s = LLVMConstStringInContext(in->c, text, (unsigned)len, 0);
+    LLVMValueRef g = LLVMAddGlobal(in->m, LLVMTypeOf(s), "__mosaic_check_text");
+    LLVMSetInitializer(g, s);
+    LLVMSetGlobalConstant(g, 1);
+    LLVMSetLinkage(g, LLVMPrivateLinkage);
+    LLVMSetUnnamedAddr(g, 1);
+    return g;
+}
+
+/* The constant mosaic_check_site of inst (object: what its pointer comes
+ * from, NULL when nothing to name; size: its bytes, 0 when not known). */
+static LLVMValueRef site_of(instrumenter *in, LLVMValueRef inst, const char *object, uint64_t size)
+{
+    LLVMValueRef null = LLVMConstNull(in->ptr), file = null;
+    unsigned line = 0, column = 0;
+    LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(inst);
+    if (loc && LLVMGetMetadataKind(loc) == LLVMDILocationMetadataKind) {
+        line = LLVMDILocationGetLine(loc);
+        column = LLVMDILocationGetColumn(loc);
+        LLVMMetadataRef scope = LLVMDILocationGetScope(loc);
+        LLVMMetadataRef f = scope ? LLVMDIScopeGetFile(scope) : NULL;
+        unsigned len = 0;
+        const char *name = f ? LLVMDIFileGetFilename(f, &len) : NULL;
+        if (name && len)
+            file = string(in, name, len);
+    }
+    LLVMValueRef fields[6] = {
+        in->kernel_name,
+        file,
+        LLVMConstInt(in->i32, line, 0),
+        LLVMConstInt(in->i32, column, 0),
+        object ? string(in, object, strlen(object)) : null,
+        LLVMConstInt(in->i64, size, 0),
+    };
+    LLVMValueRef v = LLVMConstNamedStruct(in->site_type, fields, 6);
+    LLVMValueRef g = LLVMAddGlobal(in->m, in->site_type, "__mosaic_check_site");
+    LLVMSetInitializer(g, v);
+    LLVMSetGlobalConstant(g, 1);
+    LLVMSetLinkage(g, LLVMPrivateLinkage);
+    return g;
+}
+
+/* The builder before inst, with inst's source location. */
+static void at(instrumenter *in, LLVMValueRef inst)
+{
+    LLVMPositionBuilderBefore(in->b, inst);
+    LLVMSetCurrentDebugLocation2(in->b, LLVMInstructionGetDebugLoc(inst));
+}
+
+/* ctx, lx, ly, lz at the builder's position. */
+static void work_item(instrumenter *in, LLVMValueRef *args)
+{
+    LLVMValueRef ctx = LLVMBuildCall2(in->b, LLVMGlobalGetValueType(in->get_ctx), in->get_ctx, NULL, 0, "");
+    if (LLVMTypeOf(ctx) != in->ptr)
+        ctx = LLVMBuildAddrSpaceCast(in->b, ctx, in->ptr, "");
+    args[0] = ctx;
+    LLVMTypeRef lid_type = LLVMGlobalGetValueType(in->get_local_id);
+    LLVMTypeRef dim_type = LLVMCountParamTypes(lid_type) ? NULL : in->i32;
+    if (!dim_type) {
+        LLVMTypeRef params[1];
+        LLVMGetParamTypes(lid_type, params);
+        dim_type = params[0];
+    }
+    for (unsigned d = 0; d < 3; d++) {
+        LLVMValueRef dim = LLVMConstInt(dim_type, d, 0);
+        LLVMValueRef l = LLVMBuildCall2(in->b, lid_type, in->get_local_id, &dim, 1, "");
+        args[1 + d] = LLVMTypeOf(l) == in->i64 ? l : LLVMBuildZExt(in->b, l, in->i64, "");
+    }
+}
+
+/* The OpenCL memory scope an atomic instruction was lowered from
+ * (atomics.c's !mosaic.scope), else all devices. */
+static unsigned scope_of(LLVMValueRef inst)
+{
+    unsigned kind = LLVMGetMDKindIDInContext(LLVMGetTypeContext(LLVMTypeOf(inst)), MOSAIC_SCOPE_MD,
+                                             sizeof MOSAIC_SCOPE_MD - 1);
+    LLVMValueRef md = LLVMGetMetadata(inst, kind);
+    if (md && LLVMGetMDNodeNumOperands(md) == 1) {
+        LLVMValueRef v;
+        LLVMGetMDNodeOperands(md, &v);
+        if (v && LLVMIsAConstantInt(v))
+            return (unsigned)LLVMConstIntGetZExtValue(v);
+    }
+    return MOSAIC_CHECK_SCOPE_ALL;
+}
+
+/* Adds the call that checks an access of `bytes` (an i64 value) at p by
+ * inst, `what` its MOSAIC_CHECK_READ/WRITE/ATOMIC bits. */
+static void check_access(instrumenter *in, LLVMValueRef inst, LLVMValueRef p, LLVMValueRef bytes, uint64_t what)
+{
+    bool constant_offset = true;
+    LLVMValueRef root = root_of(p, &constant_offset);
+    unsigned as = address_space(p);
+    uint64_t space, from = MOSAIC_CHECK_FROM_UNKNOWN;
+    const char *object = NULL;
+    char name[256];
+    uint64_t size = 0;
+    LLVMValueRef base = LLVMConstNull(in->ptr);
+    if (LLVMIsACallInst(root) || LLVMIsAInvokeInst(root))
+        return; /* the context, an image's descriptor: Mosaic's */
+    if (LLVMIsALoadInst(root)) {
+        bool unused = true;
+        LLVMValueRef from_ptr = root_of(LLVMGetOperand(root, 0), &unused);
+        if (LLVMIsACallInst(from_ptr))
+            return; /* a pointer the context holds (the group's scratch) */
+    }
+    if (LLVMIsAAllocaInst(root)) {
+        /* a private array: its bounds only, and only at indices not known when compiling */
+        LLVMTypeRef t = LLVMGetAllocatedType(root);
+        if (!(in->kinds & MOSAIC_CHECK_BOUNDS) || constant_offset ||
+            (LLVMGetTypeKind(t) != LLVMArrayTypeKind && LLVMGetTypeKind(t) != LLVMStructTypeKind) ||
+            !LLVMIsAConstant(LLVMGetOperand(root, 0)))
+            return;
+        space = MOSAIC_CHECK_PRIVATE;
+        from = MOSAIC_CHECK_FROM_OBJECT;
+        size = LLVMABISizeOfType(in->td, t) * LLVMConstIntGetZExtValue(LLVMGetOperand(root, 0));
+        base = root;
+    } else if (LLVMIsAGlobalVariable(root)) {
+        unsigned gas = address_space(root);
+        if (gas != AS_LOCAL && (constant_offset || !(in->kinds & MOSAIC_CHECK_BOUNDS)))
+            return; /* a program-scope variable: its bounds, where the index is not known */
+        space = gas == AS_LOCAL ? MOSAIC_CHECK_LOCAL : gas == AS_CONSTANT ? MOSAIC_CHECK_CONSTANT : MOSAIC_CHECK_GLOBAL;
+        from = MOSAIC_CHECK_FROM_OBJECT;
+        size = LLVMABISizeOfType(in->td, LLVMGlobalGetValueType(root));
+        size_t len;
+        const char *g = LLVMGetValueName2(root, &len);
+        /* clang names a kernel's __local variable KERNEL.NAME */
+        const char *dot = memchr(g, '.', len);
+        snprintf(name, sizeof name, "%.*s", (int)(dot ? len - (size_t)(dot + 1 - g) : len), dot ? dot + 1 : g);
+        object = name;
+        base = root;
+    } else if (LLVMIsAArgument(root) && in->kernel) {
+        unsigned ras = address_space(root);
+        space = ras == AS_LOCAL ? MOSAIC_CHECK_LOCAL : ras == AS_CONSTANT ? MOSAIC_CHECK_CONSTANT : MOSAIC_CHECK_GLOBAL;
+        if (ras == AS_PRIVATE)
+            return;
+        LLVMValueRef fn = LLVMGetParamParent(root);
+        for (unsigned i = 0, n = LLVMCountParams(fn); i < n; i++)
+            if (LLVMGetParam(fn, i) == root)
+                from = i;
+    } else {
+        /* a pointer loaded from memory, chosen by a select or phi, made
+         * from an integer, a helper function's parameter: the device finds
+         * what it points into */
+        if (as == AS_PRIVATE)
+            return;
+        space = as == AS_LOCAL ? MOSAIC_CHECK_LOCAL : as == AS_CONSTANT ? MOSAIC_CHECK_CONSTANT
+                : as == AS_GENERIC ? MOSAIC_CHECK_GENERIC : MOSAIC_CHECK_GLOBAL;
+    }
+    if (space != MOSAIC_CHECK_PRIVATE && !(in->kinds & (MOSAIC_CHECK_RACES | MOSAIC_CHECK_BOUNDS | MOSAIC_CHECK_UNINIT |
+                                                          MOSAIC_CHECK_SCOPES)))
+        return;
+    if (what & MOSAIC_CHECK_ATOMIC)
+        what |= (uint64_t)scope_of(inst) << MOSAIC_CHECK_SCOPE_SHIFT;
+    uint64_t how = what | space << MOSAIC_CHECK_SPACE_SHIFT | from << MOSAIC_CHECK_FROM_SHIFT;
+    at(in, inst);
+    LLVMValueRef args[9];
+    work_item(in, args);
+    args[4] = address_space(p) == 0 ? p : LLVMBuildAddrSpaceCast(in->b, p, in->ptr, "");
+    args[5] = address_space(base) == 0 ? base : LLVMBuildAddrSpaceCast(in->b, base, in->ptr, "");
+    args[6] = bytes;
+    args[7] = LLVMConstInt(in->i64, how, 0);
+    args[8] = site_of(in, inst, object, size);
+    LLVMBuildCall2(in->b, in->access_type, in->access_fn, args, 9, "");
+    in->count++;
+}
+
+static uint64_t store_size(instrumenter *in, LLVMTypeRef t) { return LLVMStoreSizeOfType(in->td, t); }
+
+static void instrument_instruction(instrumenter *in, LLVMValueRef inst)
+{
+    LLVMValueRef i64 = NULL;
+    switch (LLVMGetInstructionOpcode(inst)) {
+    case LLVMLoad: {
+        bool atomic = LLVMGetOrdering(inst) != LLVMAtomicOrderingNotAtomic;
+        i64 = LLVMConstInt(in->i64, store_size(in, LLVMTypeOf(inst)), 0);
+        check_access(in, inst, LLVMGetOperand(inst, 0), i64, MOSAIC_CHECK_READ | (atomic ? MOSAIC_CHECK_ATOMIC : 0));
+        return;
+    }
+    case LLVMStore: {
+        bool atomic = LLVMGetOrdering(inst) != LLVMAtomicOrderingNotAtomic;
+        i64 = LLVMConstInt(in->i64, store_size(in, LLVMTypeOf(LLVMGetOperand(inst, 0))), 0);
+        check_access(in, inst, LLVMGetOperand(inst, 1), i64, MOSAIC_CHECK_WRITE | (atomic ? MOSAIC_CHECK_ATOMIC : 0));
+        return;
+    }
+    case LLVMAtomicRMW:
+        i64 = LLVMConstInt(in->i64, store_size(in, LLVMTypeOf(inst)), 0);
+        check_access(in, inst, LLVMGetOperand(inst, 0), i64, MOSAIC_CHECK_READ | MOSAIC_CHECK_WRITE | MOSAIC_CHECK_ATOMIC);
+        return;
+    case LLVMAtomicCmpXchg:
+        i64 = LLVMConstInt(in->i64, store_size(in, LLVMTypeOf(LLVMGetOperand(inst, 1))), 0);
+        check_access(in, inst, LLVMGetOperand(inst, 0), i64, MOSAIC_CHECK_READ | MOSAIC_CHECK_WRITE | MOSAIC_CHECK_ATOMIC);
+        return;
+    case LLVMCall: {
+        LLVMValueRef callee = mc_called_function(inst);
+        size_t len = 0;
+        const char *name = callee ? LLVMGetValueName2(callee, &len) : "";
+        bool group = !strcmp(name, "__mosaic_barrier"), sub_group = !strcmp(name, "__mosaic_sub_group_barrier");
+        if ((group || sub_group) && (in->kinds & (MOSAIC_CHECK_BARRIERS | MOSAIC_CHECK_RACES))) {
+            at(in, inst);
+            LLVMValueRef args[5];
+            work_item(in, args);
+            args[4] = site_of(in, inst, NULL, 0);
+            LLVMBuildCall2(in->b, in->barrier_type, group ? in->barrier_fn : in->sub_group_barrier_fn, args, 5, "");
+            in->count++;
+        } else if (!strncmp(name, "llvm.memcpy.", 12) || !strncmp(name, "llvm.memmove.", 13)) {
+            LLVMValueRef n = LLVMGetOperand(inst, 2);
+            if (LLVMTypeOf(n) != in->i64) {
+                at(in, inst);
+                n = LLVMBuildZExt(in->b, n, in->i64, "");
+            }
+            check_access(in, inst, LLVMGetOperand(inst, 1), n, MOSAIC_CHECK_READ);
+            check_access(in, inst, LLVMGetOperand(inst, 0), n, MOSAIC_CHECK_WRITE);
+        } else if (!strncmp(name, "llvm.memset.", 12)) {
+            LLVMValueRef n = LLVMGetOperand(inst, 2);
+            if (LLVMTypeOf(n) != in->i64) {
+                at(in, inst);
+                n = LLVMBuildZExt(in->b, n, in->i64, "");
+            }
+            check_access(in, inst, LLVMGetOperand(inst, 0), n, MOSAIC_CHECK_WRITE);
+        }
+        return;
+    }
+    default:
+        return;
+    }
+}
+
+static LLVMValueRef function(instrumenter *in, const char *name, LLVMTypeRef type)
+{
+    LLVMValueRef f = LLVMGetNamedFunction(in->m, name);
+    return f ? f : LLVMAddFunction(in->m, name, type);
+}
+
+cl_int mc_instrument_for_checking(LLVMModuleRef m, LLVMTargetDataRef td, LLVMValueRef *kernels, size_t nk,
+                                  unsigned kinds, unsigned *sites, mosaic_strbuf *log)
+{
+    instrumenter in = {.m = m, .c = LLVMGetModuleContext(m), .td = td, .kinds = kinds};
+    in.i32 = LLVMInt32TypeInContext(in.c);
+    in.i64 = LLVMInt64TypeInContext(in.c);
+    in.ptr = LLVMPointerTypeInContext(in.c, 0);
+    LLVMTypeRef site_fields[6] = {in.ptr, in.ptr, in.i32, in.i32, in.ptr, in.i64};
+    in.site_type = LLVMStructCreateNamed(in.c, "mosaic_check_site");
+    LLVMStructSetBody(in.site_type, site_fields, 6, 0);
+    LLVMTypeRef access_params[9] = {in.ptr, in.i64, in.i64, in.i64, in.ptr, in.ptr, in.i64, in.i64, in.ptr};
+    in.access_type = LLVMFunctionType(LLVMVoidTypeInContext(in.c), access_params, 9, 0);
+    in.barrier_type = LLVMFunctionType(LLVMVoidTypeInContext(in.c), access_params, 5, 0);
+    in.access_fn = function(&in, "__mosaic_check_access", in.access_type);
+    in.barrier_fn = function(&in, "__mosaic_check_barrier", in.barrier_type);
+    in.sub_group_barrier_fn = function(&in, "__mosaic_check_sub_group_barrier", in.barrier_type);
+    in.get_ctx = function(&in, "__mosaic_get_ctx", LLVMFunctionType(in.ptr, NULL, 0, 0));
+    in.get_local_id = function(&in, "__mosaic_get_local_id", LLVMFunctionType(in.i64, &in.i32, 1, 0));
+    in.b = LLVMCreateBuilderInContext(in.c);
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+        if (LLVMIsDeclaration(f) || mc_is_outlined_builtin(f))
+            continue;
+        in.kernel = false;
+        for (size_t k = 0; k < nk; k++)
+            in.kernel |= kernels[k] == f;
+        char name[256];
+        mc_source_name(LLVMGetValueName(f), name, sizeof name);
+        in.kernel_name = string(&in, name, strlen(name));
+        /* (what the walk adds is before the instruction it checks: it sees each once) */
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+            for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst; inst = LLVMGetNextInstruction(inst))
+                instrument_instruction(&in, inst);
+    }
+    LLVMDisposeBuilder(in.b);
+    *sites = in.count;
+    (void)log;
+    return CL_SUCCESS;
+}

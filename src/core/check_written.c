@@ -1,0 +1,86 @@
+/* Checking mode's record of the bytes of a buffer something wrote (check_written.h). */
+#include "core/check_written.h"
+#include "base/settings.h"
+#include "core/coherence.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+bool mosaic_check_written_new(cl_mem mem, bool has_host_data)
+{
+    if (!(mosaic_settings()->check & MOSAIC_CHECK_UNINIT) || has_host_data || mem->parent ||
+        mem->mem_type != CL_MEM_OBJECT_BUFFER)
+        return true;
+    mosaic_check_written *w = calloc(1, sizeof *w + (mem->size + 7) / 8);
+    if (!w)
+        return false;
+    w->size = mem->size;
+    mem->written = w;
+    return true;
+}
+
+void mosaic_check_written_free(cl_mem mem)
+{
+    free(mem->written);
+    mem->written = NULL;
+}
+
+void mosaic_check_written_set(mosaic_check_written *w, size_t offset, size_t size)
+{
+    if (offset >= w->size)
+        return;
+    if (size > w->size - offset)
+        size = w->size - offset;
+    size_t end = offset + size;
+    /* the partial bytes of bits at both ends atomically (other threads set their neighbours), whole ones plainly */
+    while (offset < end && offset % 8) {
+        atomic_fetch_or_explicit(&w->bits[offset / 8], (unsigned char)(1u << offset % 8), memory_order_relaxed);
+        offset++;
+    }
+    while (end - offset >= 8) {
+        atomic_store_explicit(&w->bits[offset / 8], 0xff, memory_order_relaxed);
+        offset += 8;
+    }
+    while (offset < end) {
+        atomic_fetch_or_explicit(&w->bits[offset / 8], (unsigned char)(1u << offset % 8), memory_order_relaxed);
+        offset++;
+    }
+}
+
+size_t mosaic_check_written_first_unwritten(const mosaic_check_written *w, size_t offset, size_t size)
+{
+    for (size_t i = offset; i < offset + size && i < w->size; i++)
+        if (!(atomic_load_explicit(&((mosaic_check_written *)w)->bits[i / 8], memory_order_relaxed) & 1u << i % 8))
+            return i;
+    return (size_t)-1;
+}
+
+/* Does `device` check its own kernels' accesses (it has the checker's runtime)? */
+static bool checks(cl_device_id device)
+{
+    const mosaic_compiler_target *t = &device->compiler_target;
+    for (size_t i = 0; i < t->num_runtime_symbols; i++)
+        if (t->runtime_symbols[i].name && !strcmp(t->runtime_symbols[i].name, "__mosaic_check_access"))
+            return true;
+    return false;
+}
+
+static cl_int mark(cl_event command, const mosaic_mem_access *a, void *arg)
+{
+    bool kernel_checked = *(bool *)arg;
+    cl_mem root = a->mem->parent ? a->mem->parent : a->mem;
+    if (!root->written || !(a->mode & MOSAIC_ACCESS_WRITES) || kernel_checked)
+        return CL_SUCCESS;
+    (void)command;
+    mosaic_check_written_set(root->written, (a->mem->parent ? a->mem->offset : 0) + a->offset, a->size);
+    return CL_SUCCESS;
+}
+
+void mosaic_check_command_starts(cl_event command)
+{
+    if (!command->queue || !command->payload) /* (what has no payload uses no memory object) */
+        return;
+    bool kernel = command->command_type == CL_COMMAND_NDRANGE_KERNEL || command->command_type == CL_COMMAND_TASK;
+    bool kernel_checked = kernel && checks(command->queue->device);
+    mosaic_command_each_access(command, mark, &kernel_checked);
+}

@@ -1,0 +1,42 @@
+/*
+ * Checking mode's `uninit` on buffers (docs/check.md): which bytes of a
+ * buffer created without host data something wrote.  A root buffer made
+ * without COPY_HOST_PTR or USE_HOST_PTR while MOSAIC_CHECK has `uninit`
+ * gets a bit per byte (mem->written); the engine sets the bits of what a
+ * command writes when it starts (transfers, fills, unmaps after a map for
+ * writing, migrations, kernels on devices that do not check), and a
+ * checking device sets those its kernels write, access by access.  A
+ * checked kernel's read of a byte whose bit is clear is reported.
+ */
+#ifndef MOSAIC_CORE_CHECK_WRITTEN_H
+#define MOSAIC_CORE_CHECK_WRITTEN_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/objects.h"
+
+typedef struct mosaic_check_written {
+    size_t size;                /* the buffer's bytes */
+    _Atomic unsigned char bits[]; /* bit i % 8 of bits[i / 8]: byte i was written */
+} mosaic_check_written;
+
+/* Gives mem its bits when checking wants them (a root buffer created
+ * without host data); false when out of memory (the buffer is then not
+ * tracked). */
+bool mosaic_check_written_new(cl_mem mem, bool has_host_data);
+void mosaic_check_written_free(cl_mem mem);
+
+/* The bits of [offset, offset + size) of w set. */
+void mosaic_check_written_set(mosaic_check_written *w, size_t offset, size_t size);
+/* The first byte of [offset, offset + size) of w that nothing wrote, or
+ * (size_t)-1 when every one was. */
+size_t mosaic_check_written_first_unwritten(const mosaic_check_written *w, size_t offset, size_t size);
+
+/* Called by the engine as a command starts, under checking: sets the bits
+ * of what it writes, but for a kernel on a device that checks its own
+ * accesses (`checks`). */
+void mosaic_check_command_starts(cl_event command);
+
+#endif

@@ -1,0 +1,634 @@
+/*
+ * Checking mode on the CPU device (cpu_check.h, docs/check.md).
+ *
+ * Shadow memory: for each 4-byte granule of a buffer an argument reaches,
+ * and each byte of the group's __local memory, two words: the last write
+ * and the last read (or reads: `many`).  A word packs who accessed (the
+ * work-group's tag, the local linear id), when (the work-item's count of
+ * barriers passed: its epoch), how (atomic, the atomic's scope) and which
+ * bytes of the granule.  Every work-item of a group passes the same
+ * barriers in the same order (else `barriers` reports it), so two accesses
+ * of one group with the same epoch have no barrier between them; accesses
+ * of two groups of one launch have nothing between them at all.  A
+ * conflict (different work-items, the same bytes, one writes, not both
+ * atomic) is a race.  Words are read and written whole (relaxed atomics),
+ * so the workers running other groups never see half a word; an update
+ * lost to another worker's can only hide a problem, never make one up.
+ *
+ * A buffer's shadow lives for one launch (an mmap that only the granules
+ * touched make real); the __local shadow is the worker's, its words tagged
+ * with a count of the groups the worker ran so that a new group needs no
+ * clearing.
+ */
+#define _GNU_SOURCE
+#include "devices/cpu/cpu_check.h"
+#include "devices/cpu/cpu_exec.h"
+#include "base/settings.h"
+#include "core/check_report.h"
+#include "core/check_written.h"
+#include "core/memory.h"
+
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+/* ---- shadow words ---------------------------------------------------------------------------------- */
+#define LID_BITS 13 /* MOSAIC_MAX_LOCAL_SIZE work-items, and MANY */
+#define LID_MANY ((1u << LID_BITS) - 1)
+#define EPOCH_SHIFT 13
+#define EPOCH_BITS 16
+#define ATOMIC_BIT (1ull << 29)
+#define MASK_SHIFT 30 /* 4 bits: the granule's bytes */
+#define SCOPE_SHIFT 34 /* 2 bits: 0 work-item, 1 sub-group, 2 work-group, 3 device or wider */
+#define RMW_BIT (1ull << 36) /* an atomic that reads and writes */
+#define TAG_SHIFT 37
+#define TAG_BITS 27
+#define GRANULE 4
+/* a cell: the last write, its site, the last read(s), their site; a site
+ * word keeps the work-item's count of barriers and sub-group barriers
+ * passed in its top 16 bits (user-space addresses take 47) */
+#define CELL_WORDS 4
+#define SUB_EPOCH_SHIFT 48
+
+typedef uint64_t word;
+
+static word make_word(uint32_t tag, unsigned lid, uint32_t epoch, uint64_t how, unsigned mask, unsigned scope)
+{
+    bool atomic = how & MOSAIC_CHECK_ATOMIC;
+    bool rmw = atomic && (how & MOSAIC_CHECK_READ) && (how & MOSAIC_CHECK_WRITE);
+    return (rmw ? RMW_BIT : 0) | (word)(tag & ((1u << TAG_BITS) - 1)) << TAG_SHIFT | (word)(scope & 3) << SCOPE_SHIFT |
+           (word)(mask & 15) << MASK_SHIFT | (atomic ? ATOMIC_BIT : 0) |
+           (word)(epoch & ((1u << EPOCH_BITS) - 1)) << EPOCH_SHIFT | (lid & LID_MANY);
+}
+static uint32_t tag_of(word w) { return (uint32_t)(w >> TAG_SHIFT); }
+static unsigned lid_of(word w) { return (unsigned)(w & LID_MANY); }
+static uint32_t epoch_of(word w) { return (uint32_t)(w >> EPOCH_SHIFT & ((1u << EPOCH_BITS) - 1)); }
+static unsigned mask_of(word w) { return (unsigned)(w >> MASK_SHIFT & 15); }
+static unsigned scope_class(word w) { return (unsigned)(w >> SCOPE_SHIFT & 3); }
+static bool is_atomic(word w) { return (w & ATOMIC_BIT) != 0; }
+
+static word load_word(_Atomic word *p) { return atomic_load_explicit(p, memory_order_relaxed); }
+static void store_word(_Atomic word *p, word w) { atomic_store_explicit(p, w, memory_order_relaxed); }
+
+/* OpenCL's scope as a class that orders: 0 work-item, 1 sub-group, 2 work-group, 3 device and wider. */
+static unsigned class_of_scope(unsigned scope)
+{
+    switch (scope) {
+    case MOSAIC_CHECK_SCOPE_WORK_ITEM: return 0;
+    case MOSAIC_CHECK_SCOPE_SUB_GROUP: return 1;
+    case MOSAIC_CHECK_SCOPE_WORK_GROUP: return 2;
+    default: return 3;
+    }
+}
+
+/* The site a site word of a cell holds. */
+static const mosaic_check_site *site_of_word(word w)
+{
+    return (const mosaic_check_site *)(uintptr_t)(w & ((1ull << SUB_EPOCH_SHIFT) - 1));
+}
+
+/* A scope of the class (what a report can say of an earlier access). */
+static unsigned scope_of_class(unsigned c)
+{
+    static const unsigned scopes[4] = {MOSAIC_CHECK_SCOPE_WORK_ITEM, MOSAIC_CHECK_SCOPE_SUB_GROUP,
+                                       MOSAIC_CHECK_SCOPE_WORK_GROUP, MOSAIC_CHECK_SCOPE_DEVICE};
+    return scopes[c & 3];
+}
+
+/* ---- a launch --------------------------------------------------------------------------------------- */
+typedef struct region {
+    char *lo, *hi;          /* the bytes an argument reaches */
+    cl_uint arg;            /* that argument */
+    mosaic_check_written *written; /* its root's bytes written (`uninit`; core/check_written.h), or NULL */
+    size_t written_at;      /* its first byte in the root */
+    _Atomic word *shadow;   /* a cell (track's CELL_WORDS words) per granule */
+    size_t shadow_bytes;
+    char name[160];         /* "argument 0 (a), a buffer of 1024 bytes" */
+} region;
+
+struct cpu_check_launch {
+    unsigned kinds;
+    const mosaic_kernel_info *info;
+    const char *source;     /* the program's, or NULL */
+    size_t num_groups[3];
+    cl_uint num_args;
+    region **arg_region;    /* per argument: NULL unless a buffer of this launch */
+    region *regions;        /* the buffers, lo ascending */
+    size_t num_regions;
+    size_t *local_lo, *local_hi; /* per __local argument: its bytes in the group's arena */
+};
+
+static int by_lo(const void *a, const void *b)
+{
+    const region *x = a, *y = b;
+    return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+cpu_check_launch *mosaic_cpu_check_launch(cl_device_id device, const mosaic_ndrange *nd)
+{
+    unsigned kinds = mosaic_settings()->check;
+    if (!kinds || !nd)
+        return NULL;
+    const mosaic_kernel_info *info = nd->info;
+    cpu_check_launch *l = calloc(1, sizeof *l);
+    if (!l)
+        return NULL;
+    l->kinds = kinds;
+    l->info = info;
+    l->source = nd->kernel && nd->kernel->program ? nd->kernel->program->source : NULL;
+    l->num_args = info->num_args;
+    for (int d = 0; d < 3; d++)
+        l->num_groups[d] = nd->num_groups[d];
+    l->regions = calloc(info->num_args + 1, sizeof *l->regions);
+    l->local_lo = calloc(info->num_args + 1, sizeof *l->local_lo);
+    l->local_hi = calloc(info->num_args + 1, sizeof *l->local_hi);
+    if (!l->regions || !l->local_lo || !l->local_hi) {
+        mosaic_cpu_check_launch_free(l);
+        return NULL;
+    }
+    /* the buffers: each global or constant argument whose pointer is a buffer's storage here */
+    for (cl_uint i = 0; i < info->num_args; i++) {
+        const mosaic_kernel_arg *a = &info->args[i];
+        if (a->kind == MOSAIC_ARG_LOCAL_PTR) {
+            uint64_t at = *(const uint64_t *)nd->args[i], end = nd->local_mem_size;
+            for (cl_uint j = 0; j < info->num_args; j++) /* up to the next __local argument */
+                if (info->args[j].kind == MOSAIC_ARG_LOCAL_PTR && *(const uint64_t *)nd->args[j] > at &&
+                    *(const uint64_t *)nd->args[j] < end)
+                    end = *(const uint64_t *)nd->args[j];
+            size_t set = nd->kernel ? nd->kernel->args[i].local_size : 0;
+            l->local_lo[i] = at;
+            l->local_hi[i] = set && at + set < end ? at + set : end;
+            continue;
+        }
+        if (a->kind != MOSAIC_ARG_GLOBAL_PTR && a->kind != MOSAIC_ARG_CONSTANT_PTR)
+            continue;
+        char *p = *(char *const *)nd->args[i];
+        for (cl_uint m = 0; p && m < nd->num_mems; m++) {
+            cl_mem mem = nd->mems[m];
+            if (mem->mem_type != CL_MEM_OBJECT_BUFFER || mosaic_mem_storage_on(mem, device)->address != p)
+                continue;
+            region *r = &l->regions[l->num_regions++];
+            r->arg = i;
+            r->lo = p;
+            cl_mem root = mem->parent ? mem->parent : mem;
+            r->written = root->written;
+            r->written_at = mem->parent ? mem->offset : 0;
+            r->hi = p + mem->size;
+            snprintf(r->name, sizeof r->name, "argument %u (%s), a %sbuffer of %zu bytes", i,
+                     a->name && *a->name ? a->name : "unnamed", mem->parent ? "sub-" : "", mem->size);
+            size_t granules = (mem->size + GRANULE - 1) / GRANULE;
+            r->shadow_bytes = granules * CELL_WORDS * sizeof(word);
+            if (r->shadow_bytes) {
+                void *s = mmap(NULL, r->shadow_bytes, PROT_READ | PROT_WRITE,
+                               MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+                r->shadow = s == MAP_FAILED ? NULL : s;
+                if (!r->shadow)
+                    r->shadow_bytes = 0;
+            }
+            break;
+        }
+    }
+    qsort(l->regions, l->num_regions, sizeof *l->regions, by_lo);
+    l->arg_region = calloc(info->num_args + 1, sizeof *l->arg_region);
+    if (!l->arg_region) {
+        mosaic_cpu_check_launch_free(l);
+        return NULL;
+    }
+    for (size_t r = 0; r < l->num_regions; r++)
+        l->arg_region[l->regions[r].arg] = &l->regions[r];
+    return l;
+}
+
+void mosaic_cpu_check_launch_free(cpu_check_launch *l)
+{
+    if (!l)
+        return;
+    for (size_t r = 0; l->regions && r < l->num_regions; r++)
+        if (l->regions[r].shadow)
+            munmap(l->regions[r].shadow, l->regions[r].shadow_bytes);
+    free(l->regions);
+    free(l->arg_region);
+    free(l->local_lo);
+    free(l->local_hi);
+    free(l);
+}
+
+/* The buffer of the launch that holds [p, p + bytes), or NULL. */
+static region *region_at(cpu_check_launch *l, const char *p)
+{
+    size_t lo = 0, hi = l->num_regions;
+    while (lo < hi) { /* the last region starting at or below p */
+        size_t mid = (lo + hi) / 2;
+        if (l->regions[mid].lo <= p)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo && p < l->regions[lo - 1].hi ? &l->regions[lo - 1] : NULL;
+}
+
+/* ---- a work-group ------------------------------------------------------------------------------------ */
+struct cpu_check_group {
+    cpu_check_launch *launch;
+    const mosaic_wg_ctx *ctx;
+    size_t items;
+    size_t size[3];
+    uint32_t tag;                 /* the group's linear index + 1 */
+    uint32_t *epoch;              /* per work-item: barriers passed */
+    uint32_t *sub_epoch;          /* per work-item: barriers and sub-group barriers passed */
+    size_t items_room;
+    const mosaic_check_site **barrier; /* per epoch: the barrier the first work-item there reached */
+    unsigned *barrier_item;       /* and that work-item */
+    size_t num_barriers, barriers_room;
+    _Atomic word *local_shadow;   /* a cell per byte of __local memory */
+    size_t local_room;
+    uint32_t local_tag;           /* groups this worker ran under checking (+1): the __local words' tag */
+};
+
+bool mosaic_cpu_check_group_begin(cpu_check_group **gp, cpu_check_launch *l, const mosaic_wg_ctx *ctx, size_t items)
+{
+    cpu_check_group *g = *gp;
+    if (!g && !(g = *gp = calloc(1, sizeof *g)))
+        return false;
+    g->launch = NULL;
+    if (items > g->items_room) {
+        free(g->epoch);
+        g->epoch = malloc(2 * items * sizeof *g->epoch);
+        g->items_room = g->epoch ? items : 0;
+        if (!g->epoch)
+            return false;
+    }
+    g->sub_epoch = g->epoch + items;
+    size_t local = ctx->local_mem_size;
+    if (local > g->local_room) {
+        free(g->local_shadow);
+        g->local_shadow = calloc(local * CELL_WORDS, sizeof(word));
+        g->local_room = g->local_shadow ? local : 0;
+        g->local_tag = 0;
+        if (!g->local_shadow)
+            return false;
+    }
+    if (++g->local_tag >= 1u << TAG_BITS) { /* (every 2^28 groups: the words forget) */
+        memset(g->local_shadow, 0, g->local_room * CELL_WORDS * sizeof(word));
+        g->local_tag = 1;
+    }
+    memset(g->epoch, 0, 2 * items * sizeof *g->epoch);
+    g->num_barriers = 0;
+    g->items = items;
+    for (int d = 0; d < 3; d++)
+        g->size[d] = ctx->local_size[d];
+    g->tag = (uint32_t)((ctx->group_id[2] * l->num_groups[1] + ctx->group_id[1]) * l->num_groups[0] +
+                        ctx->group_id[0] + 1);
+    if (!(g->tag & ((1u << TAG_BITS) - 1)))
+        g->tag = 1;
+    g->ctx = ctx;
+    g->launch = l;
+    return true;
+}
+
+void mosaic_cpu_check_group_free(cpu_check_group *g)
+{
+    if (!g)
+        return;
+    free(g->epoch);
+    free(g->barrier);
+    free(g->barrier_item);
+    free(g->local_shadow);
+    free(g);
+}
+
+static unsigned linear_id(const cpu_check_group *g, uint64_t lx, uint64_t ly, uint64_t lz)
+{
+    return (unsigned)((lz * g->size[1] + ly) * g->size[0] + lx);
+}
+
+static void item_of(const cpu_check_group *g, unsigned lid, size_t item[3])
+{
+    item[0] = lid % g->size[0];
+    item[1] = lid / g->size[0] % g->size[1];
+    item[2] = lid / (g->size[0] * g->size[1]);
+}
+
+static void start_problem(mosaic_check_problem *p, const cpu_check_group *g, unsigned kind, const char *what,
+                          const mosaic_check_site *site, uint64_t how, uint64_t bytes, unsigned lid)
+{
+    memset(p, 0, sizeof *p);
+    p->kind = kind;
+    p->kernel = g->launch->info->name;
+    p->what = what;
+    p->source = g->launch->source;
+    p->access.site = site;
+    p->access.how = how;
+    p->access.bytes = bytes;
+    for (int d = 0; d < 3; d++)
+        p->access.group[d] = g->ctx->group_id[d];
+    item_of(g, lid, p->access.item);
+    p->access.item_known = true;
+}
+
+/* ---- what the kernels call ------------------------------------------------------------------------------ */
+static cpu_check_group *group_of(const mosaic_wg_ctx *ctx)
+{
+    cpu_check_group *g = mosaic_cpu_running(ctx)->check;
+    return g && g->launch && g->ctx == ctx ? g : NULL;
+}
+
+void mosaic_cpu_check_barrier(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly, uint64_t lz,
+                              const mosaic_check_site *site)
+{
+    cpu_check_group *g = group_of(ctx);
+    unsigned lid;
+    if (!g || (lid = linear_id(g, lx, ly, lz)) >= g->items)
+        return;
+    uint32_t e = g->epoch[lid]++;
+    g->sub_epoch[lid]++;
+    if (e < g->num_barriers) {
+        if (g->barrier[e] != site && (g->launch->kinds & MOSAIC_CHECK_BARRIERS)) {
+            mosaic_check_problem p;
+            start_problem(&p, g, MOSAIC_CHECK_BARRIERS,
+                          "work-items of one work-group reached different barriers (each must reach the same "
+                          "barriers in the same order)", site, 0, 0, lid);
+            p.other.site = g->barrier[e];
+            p.other.group[0] = p.access.group[0], p.other.group[1] = p.access.group[1];
+            p.other.group[2] = p.access.group[2];
+            item_of(g, g->barrier_item[e], p.other.item);
+            p.other.item_known = true;
+            mosaic_check_report(&p);
+        }
+        return;
+    }
+    if (e >= g->barriers_room) {
+        size_t room = g->barriers_room ? 2 * g->barriers_room : 16;
+        const mosaic_check_site **b = realloc(g->barrier, room * sizeof *b);
+        if (b)
+            g->barrier = b;
+        unsigned *bi = realloc(g->barrier_item, room * sizeof *bi);
+        if (bi)
+            g->barrier_item = bi;
+        if (!b || !bi)
+            return;
+        g->barriers_room = room;
+    }
+    g->barrier[e] = site;
+    g->barrier_item[e] = lid;
+    g->num_barriers = e + 1;
+}
+
+void mosaic_cpu_check_sub_group_barrier(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly, uint64_t lz,
+                                        const mosaic_check_site *site)
+{
+    (void)site;
+    cpu_check_group *g = group_of(ctx);
+    unsigned lid;
+    if (g && (lid = linear_id(g, lx, ly, lz)) < g->items)
+        g->sub_epoch[lid]++;
+}
+
+void mosaic_cpu_check_group_end(cpu_check_group *g)
+{
+    if (!g || !g->launch)
+        return;
+    if (g->launch->kinds & MOSAIC_CHECK_BARRIERS) {
+        unsigned least = 0, most = 0;
+        for (unsigned i = 1; i < g->items; i++) {
+            if (g->epoch[i] < g->epoch[least])
+                least = i;
+            if (g->epoch[i] > g->epoch[most])
+                most = i;
+        }
+        if (g->items && g->epoch[least] != g->epoch[most] && g->epoch[least] < g->num_barriers) {
+            mosaic_check_problem p;
+            start_problem(&p, g, MOSAIC_CHECK_BARRIERS,
+                          "a barrier was reached by only part of the work-group (work-items that do not reach "
+                          "it ended first)", g->barrier[g->epoch[least]], 0, 0, g->barrier_item[g->epoch[least]]);
+            for (int d = 0; d < 3; d++)
+                p.other.group[d] = p.access.group[d];
+            item_of(g, least, p.other.item);
+            p.other.item_known = true;
+            p.other.how = 0;
+            p.other.site = NULL;
+            mosaic_check_report(&p);
+        }
+    }
+    g->launch = NULL;
+}
+
+/* A problem of bounds: [address, + bytes) is not inside [lo, hi) of `object`. */
+static void out_of_bounds(cpu_check_group *g, unsigned lid, const char *object, const char *lo, const char *address,
+                          uint64_t bytes, uint64_t how, const mosaic_check_site *site)
+{
+    mosaic_check_problem p;
+    start_problem(&p, g, MOSAIC_CHECK_BOUNDS, address < lo ? "an access before the start of what its pointer points into"
+                                                           : "an access past the end of what its pointer points into",
+                  site, how, bytes, lid);
+    p.object = object;
+    p.offset = (int64_t)(address - lo);
+    mosaic_check_report(&p);
+}
+
+/* What word w (another access of the same bytes, at w_site) and the access
+ * `me` make: a race, a scope too narrow, or nothing. */
+static void conflict(cpu_check_group *g, unsigned lid, word me, word me_site, word w, word w_site_word, bool w_writes,
+                     uint64_t how, uint64_t bytes, const char *object, int64_t offset, bool local)
+{
+    bool same_group = tag_of(w) == tag_of(me);
+    unsigned other = lid_of(w);
+    const mosaic_check_site *site = site_of_word(me_site), *w_site = site_of_word(w_site_word);
+    if (same_group && other == lid)
+        return;
+    if (same_group && epoch_of(w) != epoch_of(me))
+        return; /* a barrier between them */
+    bool same_sub_group = other == LID_MANY || other / MOSAIC_SUB_GROUP_SIZE == lid / MOSAIC_SUB_GROUP_SIZE;
+    if (same_group && same_sub_group && (w_site_word >> SUB_EPOCH_SHIFT) != (me_site >> SUB_EPOCH_SHIFT))
+        return; /* a sub-group barrier between them (several readers: perhaps) */
+    unsigned kind;
+    const char *what;
+    if (is_atomic(w) && is_atomic(me)) {
+        /* both atomic: the narrower scope must still hold both work-items */
+        unsigned need = !same_group ? 3 : other == LID_MANY || other / MOSAIC_SUB_GROUP_SIZE != lid / MOSAIC_SUB_GROUP_SIZE ? 2 : 1;
+        unsigned have = scope_class(w) < scope_class(me) ? scope_class(w) : scope_class(me);
+        if (have >= need)
+            return;
+        kind = MOSAIC_CHECK_SCOPES;
+        what = same_group ? "atomics of work-items of one work-group on the same memory, with a memory scope that "
+                            "does not hold both"
+                          : "atomics of different work-groups on the same global memory, one with a memory scope "
+                            "narrower than the device";
+    } else {
+        kind = MOSAIC_CHECK_RACES;
+        what = !same_group ? "a data race between work-groups: work-items of two work-groups of one launch access "
+                             "the same global memory, one writing, not both atomically"
+               : local ? "a data race on __local memory: work-items of one work-group access the same bytes, one "
+                         "writing, with no barrier between them"
+                       : "a data race on global memory: work-items of one work-group access the same bytes, one "
+                         "writing, with no barrier between them";
+    }
+    if (!(g->launch->kinds & kind))
+        return;
+    mosaic_check_problem p;
+    start_problem(&p, g, kind, what, site, how, bytes, lid);
+    p.other.site = w_site;
+    p.other.how = (w & RMW_BIT ? MOSAIC_CHECK_READ | MOSAIC_CHECK_WRITE : w_writes ? MOSAIC_CHECK_WRITE : MOSAIC_CHECK_READ) |
+                  (is_atomic(w) ? MOSAIC_CHECK_ATOMIC | (uint64_t)scope_of_class(scope_class(w)) << MOSAIC_CHECK_SCOPE_SHIFT
+                                : 0);
+    if (same_group) {
+        for (int d = 0; d < 3; d++)
+            p.other.group[d] = p.access.group[d];
+    } else {
+        uint32_t t = tag_of(w) - 1; /* (the tag's low bits: right below 2^28 groups) */
+        p.other.group[0] = t % g->launch->num_groups[0];
+        p.other.group[1] = t / g->launch->num_groups[0] % g->launch->num_groups[1];
+        p.other.group[2] = t / (g->launch->num_groups[0] * g->launch->num_groups[1]);
+    }
+    if (other != LID_MANY) {
+        item_of(g, other, p.other.item);
+        p.other.item_known = true;
+    }
+    p.object = object;
+    p.offset = offset;
+    mosaic_check_report(&p);
+}
+
+/* The access `me` of one granule (the bytes mask_of(me)) whose cell is at
+ * `cell`.  A __local cell whose tag is not the group's is another group's: empty. */
+static void track(cpu_check_group *g, unsigned lid, _Atomic word *cell, word me, bool reads, bool writes,
+                  const mosaic_check_site *site, uint64_t how, uint64_t bytes, const char *object, int64_t offset,
+                  bool local)
+{
+    word me_site = (word)(uintptr_t)site | (word)(g->sub_epoch[lid] & 0xffff) << SUB_EPOCH_SHIFT;
+    word w = load_word(&cell[0]), r = load_word(&cell[2]);
+    if (local && tag_of(w) != tag_of(me))
+        w = 0;
+    if (local && tag_of(r) != tag_of(me))
+        r = 0;
+    unsigned mask = mask_of(me);
+    if (w && (mask_of(w) & mask))
+        conflict(g, lid, me, me_site, w, load_word(&cell[1]), true, how, bytes, object, offset, local);
+    if (writes && r && (mask_of(r) & mask))
+        conflict(g, lid, me, me_site, r, load_word(&cell[3]), false, how, bytes, object, offset, local);
+    if (writes) {
+        store_word(&cell[0], me);
+        store_word(&cell[1], me_site);
+    } else if (reads) {
+        bool fresh = !r || tag_of(r) != tag_of(me) || epoch_of(r) != epoch_of(me) || lid_of(r) == lid;
+        if (fresh)
+            store_word(&cell[2], me);
+        else if (lid_of(r) != LID_MANY)
+            store_word(&cell[2], (r & ~(word)LID_MANY & ~ATOMIC_BIT) | LID_MANY | (r & me & ATOMIC_BIT) |
+                                 (word)mask << MASK_SHIFT);
+        store_word(&cell[3], me_site);
+    }
+}
+
+void mosaic_cpu_check_access(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly, uint64_t lz, const void *address,
+                             const void *base, uint64_t bytes, uint64_t how, const mosaic_check_site *site)
+{
+    cpu_check_group *g = group_of(ctx);
+    unsigned lid;
+    if (!g || (lid = linear_id(g, lx, ly, lz)) >= g->items || !bytes)
+        return;
+    cpu_check_launch *l = g->launch;
+    const char *p = address;
+    unsigned space = MOSAIC_CHECK_HOW_SPACE(how);
+    uint32_t from = MOSAIC_CHECK_HOW_FROM(how);
+    bool reads = how & MOSAIC_CHECK_READ, writes = how & MOSAIC_CHECK_WRITE;
+    const char *local_lo = ctx->local_mem, *local_hi = ctx->local_mem + ctx->local_mem_size;
+    if (space == MOSAIC_CHECK_GENERIC)
+        space = p >= local_lo && p < local_hi ? MOSAIC_CHECK_LOCAL : MOSAIC_CHECK_GLOBAL;
+    char object[200];
+    /* bounds */
+    if (from == MOSAIC_CHECK_FROM_OBJECT) {
+        const char *lo = base, *hi = lo + (site ? site->object_size : 0);
+        if ((p < lo || p + bytes > hi) && (l->kinds & MOSAIC_CHECK_BOUNDS)) {
+            if (site && site->object)
+                snprintf(object, sizeof object, "%s variable %s (%llu bytes)",
+                         space == MOSAIC_CHECK_LOCAL ? "__local" : "program-scope", site->object,
+                         (unsigned long long)site->object_size);
+            else
+                snprintf(object, sizeof object, "a private array of %llu bytes",
+                         (unsigned long long)(site ? site->object_size : 0));
+            out_of_bounds(g, lid, object, lo, p, bytes, how, site);
+            return;
+        }
+    } else if (from < l->num_args && space == MOSAIC_CHECK_LOCAL) {
+        const char *lo = local_lo + l->local_lo[from], *hi = local_lo + l->local_hi[from];
+        if ((p < lo || p + bytes > hi) && (l->kinds & MOSAIC_CHECK_BOUNDS)) {
+            const char *name = l->info->args[from].name;
+            snprintf(object, sizeof object, "argument %u (%s), __local memory of %zu bytes", from,
+                     name && *name ? name : "unnamed", (size_t)(hi - lo));
+            out_of_bounds(g, lid, object, lo, p, bytes, how, site);
+            return;
+        }
+    }
+    if (space == MOSAIC_CHECK_PRIVATE)
+        return;
+    if (space == MOSAIC_CHECK_LOCAL) {
+        if (p < local_lo || p + bytes > local_hi)
+            return; /* (bounds said what it could) */
+        size_t at = (size_t)(p - local_lo);
+        if (reads && !writes && (l->kinds & MOSAIC_CHECK_UNINIT)) {
+            for (size_t i = 0; i < bytes; i++) {
+                word w = load_word(&g->local_shadow[CELL_WORDS * (at + i)]);
+                if (!w || tag_of(w) != g->local_tag) {
+                    mosaic_check_problem pr;
+                    start_problem(&pr, g, MOSAIC_CHECK_UNINIT,
+                                  "a read of __local memory that no work-item of the work-group wrote", site, how,
+                                  bytes, lid);
+                    snprintf(object, sizeof object, "the work-group's __local memory (%zu bytes)",
+                             (size_t)ctx->local_mem_size);
+                    pr.object = object;
+                    pr.offset = (int64_t)at;
+                    mosaic_check_report(&pr);
+                    break;
+                }
+            }
+        }
+        if (!(l->kinds & (MOSAIC_CHECK_RACES | MOSAIC_CHECK_SCOPES)))
+            return;
+        unsigned scope = class_of_scope(MOSAIC_CHECK_HOW_SCOPE(how));
+        word me = make_word(g->local_tag, lid, g->epoch[lid], how, 1, scope);
+        for (size_t i = 0; i < bytes; i++)
+            track(g, lid, &g->local_shadow[CELL_WORDS * (at + i)], me, reads, writes, site, how, bytes,
+                  "the work-group's __local memory", (int64_t)at, true);
+        return;
+    }
+    /* global and constant memory: the buffer the pointer comes from, or holds it */
+    region *r = from < l->num_args ? l->arg_region[from] : NULL;
+    if (r && (p < r->lo || p + bytes > r->hi)) {
+        if (l->kinds & MOSAIC_CHECK_BOUNDS)
+            out_of_bounds(g, lid, r->name, r->lo, p, bytes, how, site);
+        return;
+    }
+    if (!r && !(r = region_at(l, p)))
+        return; /* memory this launch's buffers do not hold (SVM, program-scope variables): not tracked */
+    if (p + bytes > r->hi)
+        return;
+    size_t at = (size_t)(p - r->lo);
+    if (r->written && (l->kinds & MOSAIC_CHECK_UNINIT)) {
+        size_t first;
+        if (reads && (first = mosaic_check_written_first_unwritten(r->written, r->written_at + at, bytes)) !=
+                         (size_t)-1) {
+            mosaic_check_problem pr;
+            start_problem(&pr, g, MOSAIC_CHECK_UNINIT,
+                          "a read of a buffer created without host data, at bytes that nothing wrote (no host "
+                          "command, no work-item)", site, how, bytes, lid);
+            pr.object = r->name;
+            pr.offset = (int64_t)(first - r->written_at);
+            mosaic_check_report(&pr);
+        }
+        if (writes)
+            mosaic_check_written_set(r->written, r->written_at + at, bytes);
+    }
+    if (!r->shadow || space == MOSAIC_CHECK_CONSTANT || !(l->kinds & (MOSAIC_CHECK_RACES | MOSAIC_CHECK_SCOPES)))
+        return;
+    unsigned scope = class_of_scope(MOSAIC_CHECK_HOW_SCOPE(how));
+    for (size_t first = at / GRANULE, last = (at + bytes - 1) / GRANULE, i = first; i <= last; i++) {
+        size_t lo = i * GRANULE < at ? at - i * GRANULE : 0;
+        size_t hi = (i + 1) * GRANULE > at + bytes ? at + bytes - i * GRANULE : GRANULE;
+        unsigned mask = (unsigned)(((1u << hi) - 1) & ~((1u << lo) - 1));
+        word me = make_word(g->tag, lid, g->epoch[lid], how, mask, scope);
+        track(g, lid, &r->shadow[CELL_WORDS * i], me, reads, writes, site, how, bytes, r->name, (int64_t)at, false);
+    }
+}

@@ -1,0 +1,37 @@
+/*
+ * Checking mode on the CPU device (MOSAIC_CHECK, docs/check.md): the run-time
+ * half of what compiler/check/instrument.c adds to kernels.  A launch gets
+ * shadow memory for the buffers its arguments reach; each worker keeps the
+ * state of the work-group it runs (each work-item's barriers, the shadow of
+ * the group's __local memory).
+ */
+#ifndef MOSAIC_CPU_CHECK_H
+#define MOSAIC_CPU_CHECK_H
+
+#include "compiler/compiler.h"
+#include "core/ndrange.h"
+
+typedef struct cpu_check_launch cpu_check_launch;
+typedef struct cpu_check_group cpu_check_group;
+
+/* The state of a launch of nd on `device` under checking, or NULL (checking
+ * off, or no memory: the launch then runs unchecked). */
+cpu_check_launch *mosaic_cpu_check_launch(cl_device_id device, const mosaic_ndrange *nd);
+void mosaic_cpu_check_launch_free(cpu_check_launch *l);
+
+/* A worker's group state (*g, made at its first use) set for the group of
+ * ctx, `items` work-items, of launch l; the group ended: what only its end
+ * shows (work-items that passed fewer barriers than others). */
+bool mosaic_cpu_check_group_begin(cpu_check_group **g, cpu_check_launch *l, const mosaic_wg_ctx *ctx, size_t items);
+void mosaic_cpu_check_group_end(cpu_check_group *g);
+void mosaic_cpu_check_group_free(cpu_check_group *g);
+
+/* The runtime functions instrumented kernels call (compiler.h). */
+void mosaic_cpu_check_access(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly, uint64_t lz, const void *address,
+                             const void *base, uint64_t bytes, uint64_t how, const mosaic_check_site *site);
+void mosaic_cpu_check_barrier(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly, uint64_t lz,
+                              const mosaic_check_site *site);
+void mosaic_cpu_check_sub_group_barrier(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly, uint64_t lz,
+                                        const mosaic_check_site *site);
+
+#endif
