@@ -29,29 +29,27 @@ void mosaic_check_written_set(mosaic_check_written *w, size_t offset, size_t siz
 {
     if (offset >= w->size)
         return;
-    if (size > w->size - offset)
-        size = w->size - offset;
-    size_t end = offset + size;
-    /* the partial bytes of bits at both ends atomically (other threads set their neighbours), whole ones plainly */
-    while (offset < end && offset % 8) {
-        atomic_fetch_or_explicit(&w->bits[offset / 8], (unsigned char)(1u << offset % 8), memory_order_relaxed);
-        offset++;
-    }
-    while (end - offset >= 8) {
-        atomic_store_explicit(&w->bits[offset / 8], 0xff, memory_order_relaxed);
-        offset += 8;
-    }
-    while (offset < end) {
-        atomic_fetch_or_explicit(&w->bits[offset / 8], (unsigned char)(1u << offset % 8), memory_order_relaxed);
-        offset++;
+    size_t end = offset + (size < w->size - offset ? size : w->size - offset);
+    while (offset < end) { /* a byte of bits at a time, written only when a bit is missing */
+        unsigned lo = offset % 8, n = end - offset < 8 - lo ? (unsigned)(end - offset) : 8 - lo;
+        unsigned char mask = (unsigned char)(((1u << n) - 1) << lo);
+        if ((atomic_load_explicit(&w->bits[offset / 8], memory_order_relaxed) & mask) != mask)
+            atomic_fetch_or_explicit(&w->bits[offset / 8], mask, memory_order_relaxed);
+        offset += n;
     }
 }
 
 size_t mosaic_check_written_first_unwritten(const mosaic_check_written *w, size_t offset, size_t size)
 {
-    for (size_t i = offset; i < offset + size && i < w->size; i++)
-        if (!(atomic_load_explicit(&((mosaic_check_written *)w)->bits[i / 8], memory_order_relaxed) & 1u << i % 8))
-            return i;
+    size_t end = offset + size < w->size ? offset + size : w->size;
+    while (offset < end) {
+        unsigned lo = offset % 8, n = end - offset < 8 - lo ? (unsigned)(end - offset) : 8 - lo;
+        unsigned char mask = (unsigned char)(((1u << n) - 1) << lo);
+        unsigned char bits = atomic_load_explicit(&((mosaic_check_written *)w)->bits[offset / 8], memory_order_relaxed);
+        if ((bits & mask) != mask)
+            return offset / 8 * 8 + (size_t)__builtin_ctz((unsigned)(~bits & mask));
+        offset += n;
+    }
     return (size_t)-1;
 }
 

@@ -162,6 +162,50 @@ TEST(checked)
     }
 }
 
+/* MOSAIC_CHECK_SHUFFLE (run with a seed and one worker): a launch's
+ * work-groups run in another order than their linear one, each once, and
+ * the next launch's order is another again. */
+TEST(shuffled_groups)
+{
+    CHECK(getenv("MOSAIC_CHECK_SHUFFLE") != NULL, "run with MOSAIC_CHECK_SHUFFLE set");
+    enum { GROUPS = 64 };
+    cl_program program = test_build_program(context, device,
+                                            "kernel void order(global int *next, global int *at) {\n"
+                                            "  if (get_local_id(0) == 0) at[get_group_id(0)] = atomic_inc(next);\n"
+                                            "}\n",
+                                            "");
+    if (!program)
+        return;
+    cl_int err;
+    cl_kernel k = clCreateKernel(program, "order", &err);
+    cl_mem next = clCreateBuffer(context, CL_MEM_READ_WRITE, sizeof(int), NULL, &err);
+    cl_mem at = clCreateBuffer(context, CL_MEM_READ_WRITE, GROUPS * sizeof(int), NULL, &err);
+    clSetKernelArg(k, 0, sizeof next, &next);
+    clSetKernelArg(k, 1, sizeof at, &at);
+    int orders[2][GROUPS];
+    for (int launch = 0; launch < 2; launch++) {
+        int zero = 0;
+        clEnqueueWriteBuffer(queue, next, CL_TRUE, 0, sizeof zero, &zero, 0, NULL, NULL);
+        size_t global = GROUPS * 4, local = 4;
+        CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0, NULL, NULL), CL_SUCCESS);
+        clEnqueueReadBuffer(queue, at, CL_TRUE, 0, sizeof orders[launch], orders[launch], 0, NULL, NULL);
+        bool seen[GROUPS] = {false}, linear = true;
+        for (int g = 0; g < GROUPS; g++) {
+            int i = orders[launch][g];
+            CHECK(i >= 0 && i < GROUPS && !seen[i], "launch %d: group %d ran as the %d-th", launch, g, i);
+            if (i >= 0 && i < GROUPS)
+                seen[i] = true;
+            linear &= i == g;
+        }
+        CHECK(!linear, "launch %d: the groups ran in their linear order", launch);
+    }
+    CHECK(memcmp(orders[0], orders[1], sizeof orders[0]) != 0, "two launches ran their groups in the same order");
+    clReleaseMemObject(next);
+    clReleaseMemObject(at);
+    clReleaseKernel(k);
+    clReleaseProgram(program);
+}
+
 TEST(bugs)
 {
     for (int i = 0; i < NUM_CASES; i++)

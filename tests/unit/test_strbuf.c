@@ -74,6 +74,19 @@ TEST(oom_is_sticky)
     mosaic_strbuf_free(&s);
 }
 
+
+/* mosaic_strbuf_json_string: quoted, ", \ and control characters escaped. */
+TEST(json_string)
+{
+    mosaic_strbuf s = {0};
+    mosaic_strbuf_json_string(&s, "a\"b\\c\nd\x01");
+    CHECK(s.data && !strcmp(s.data, "\"a\\\"b\\\\c\\u000ad\\u0001\""), "%s", s.data ? s.data : "(null)");
+    mosaic_strbuf_truncate(&s, 0);
+    mosaic_strbuf_json_string(&s, NULL);
+    CHECK(!strcmp(s.data, "\"\""));
+    mosaic_strbuf_free(&s);
+}
+
 int main(int argc, char **argv)
 {
     test_run(argc, argv);

@@ -28,6 +28,7 @@
 #include "core/check_written.h"
 #include "core/memory.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,7 +45,9 @@
 #define SCOPE_SHIFT 34 /* 2 bits: 0 work-item, 1 sub-group, 2 work-group, 3 device or wider */
 #define RMW_BIT (1ull << 36) /* an atomic that reads and writes */
 #define TAG_SHIFT 37
-#define TAG_BITS 27
+#define TAG_BITS 27 /* __local: the worker's count of groups; global: GEN_BITS of the launch, then the group's */
+#define GROUP_BITS 20
+#define GEN_BITS (TAG_BITS - GROUP_BITS)
 #define GRANULE 4
 /* a cell: the last write, its site, the last read(s), their site; a site
  * word keeps the work-item's count of barriers and sub-group barriers
@@ -97,16 +100,113 @@ static unsigned scope_of_class(unsigned c)
     return scopes[c & 3];
 }
 
-/* ---- a launch --------------------------------------------------------------------------------------- */
+/* The bytes of a buffer a kernel argument reaches, and their shadow. */
 typedef struct region {
     char *lo, *hi;          /* the bytes an argument reaches */
     cl_uint arg;            /* that argument */
     mosaic_check_written *written; /* its root's bytes written (`uninit`; core/check_written.h), or NULL */
     size_t written_at;      /* its first byte in the root */
-    _Atomic word *shadow;   /* a cell (track's CELL_WORDS words) per granule */
+    _Atomic word *shadow;   /* a cell (CELL_WORDS words) per granule (a pool's entry, or its own) */
     size_t shadow_bytes;
+    uint32_t gen;           /* the launch's generation of that shadow: words of others are empty */
+    int entry;              /* its pool entry (this launch holds it), -1: none, -2: another region's */
     char name[160];         /* "argument 0 (a), a buffer of 1024 bytes" */
 } region;
+
+/* ---- buffers' shadows, kept from launch to launch -------------------------------------------------------
+ * A shadow made afresh for each launch cost a page fault per 512 bytes of
+ * buffer at every launch (the STREAM rows spent most of their checked time
+ * there).  So a buffer's shadow stays in a pool, keyed by its address and
+ * size, and each launch that takes it gets the next generation: its words
+ * carry it, and words of another generation count as empty.  After
+ * 2^GEN_BITS - 1 launches the shadow is emptied (MADV_DONTNEED).  A buffer
+ * whose shadow another running launch holds gets one of its own. */
+#define POOL_SIZE 64
+#define POOL_MOST_BYTES ((size_t)8 << 30) /* of address space (untouched pages cost nothing) */
+static struct pool_entry {
+    const char *address;
+    size_t size, bytes;
+    _Atomic word *shadow;
+    uint32_t gen;
+    bool held;
+    uint64_t used;          /* when last taken (the pool's count) */
+} pool[POOL_SIZE];
+static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
+static uint64_t pool_clock;
+
+static _Atomic word *new_shadow(size_t bytes)
+{
+    void *s = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    return s == MAP_FAILED ? NULL : s;
+}
+
+/* r's shadow for the buffer at r->lo of `size` bytes. */
+static void take_shadow(region *r, size_t size)
+{
+    size_t bytes = (size + GRANULE - 1) / GRANULE * CELL_WORDS * sizeof(word);
+    r->entry = -1;
+    r->gen = 1;
+    pthread_mutex_lock(&pool_lock);
+    int at = -1, free_at = -1, oldest = -1;
+    size_t total = 0;
+    for (int i = 0; i < POOL_SIZE; i++) {
+        total += pool[i].bytes;
+        if (pool[i].shadow && pool[i].address == r->lo && pool[i].size == size)
+            at = i;
+        else if (!pool[i].shadow && free_at < 0)
+            free_at = i;
+        else if (pool[i].shadow && !pool[i].held && (oldest < 0 || pool[i].used < pool[oldest].used))
+            oldest = i;
+    }
+    if (at >= 0 && pool[at].held) { /* another launch's now */
+        pthread_mutex_unlock(&pool_lock);
+        r->shadow = new_shadow(bytes);
+        r->shadow_bytes = r->shadow ? bytes : 0;
+        return;
+    }
+    if (at < 0) {
+        if ((free_at < 0 || total + bytes > POOL_MOST_BYTES) && oldest >= 0) { /* make room */
+            munmap((void *)pool[oldest].shadow, pool[oldest].bytes);
+            total -= pool[oldest].bytes;
+            memset(&pool[oldest], 0, sizeof pool[oldest]);
+            free_at = oldest;
+        }
+        _Atomic word *shadow = free_at >= 0 && total + bytes <= POOL_MOST_BYTES ? new_shadow(bytes) : NULL;
+        if (!shadow) { /* no room in the pool: one of its own */
+            pthread_mutex_unlock(&pool_lock);
+            r->shadow = new_shadow(bytes);
+            r->shadow_bytes = r->shadow ? bytes : 0;
+            return;
+        }
+        pool[free_at] = (struct pool_entry){r->lo, size, bytes, shadow, 0, false, 0};
+        at = free_at;
+    }
+    if (++pool[at].gen >= 1u << GEN_BITS) {
+        madvise((void *)pool[at].shadow, pool[at].bytes, MADV_DONTNEED);
+        pool[at].gen = 1;
+    }
+    pool[at].held = true;
+    pool[at].used = ++pool_clock;
+    r->shadow = pool[at].shadow;
+    r->shadow_bytes = pool[at].bytes;
+    r->gen = pool[at].gen;
+    r->entry = at;
+    pthread_mutex_unlock(&pool_lock);
+}
+
+static void give_back_shadow(region *r)
+{
+    if (r->entry >= 0) {
+        pthread_mutex_lock(&pool_lock);
+        pool[r->entry].held = false;
+        pthread_mutex_unlock(&pool_lock);
+    } else if (r->entry == -1 && r->shadow) {
+        munmap((void *)r->shadow, r->shadow_bytes);
+    }
+    r->shadow = NULL;
+}
+
+/* ---- a launch --------------------------------------------------------------------------------------- */
 
 struct cpu_check_launch {
     unsigned kinds;
@@ -178,14 +278,15 @@ cpu_check_launch *mosaic_cpu_check_launch(cl_device_id device, const mosaic_ndra
             r->hi = p + mem->size;
             snprintf(r->name, sizeof r->name, "argument %u (%s), a %sbuffer of %zu bytes", i,
                      a->name && *a->name ? a->name : "unnamed", mem->parent ? "sub-" : "", mem->size);
-            size_t granules = (mem->size + GRANULE - 1) / GRANULE;
-            r->shadow_bytes = granules * CELL_WORDS * sizeof(word);
-            if (r->shadow_bytes) {
-                void *s = mmap(NULL, r->shadow_bytes, PROT_READ | PROT_WRITE,
-                               MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-                r->shadow = s == MAP_FAILED ? NULL : s;
-                if (!r->shadow)
-                    r->shadow_bytes = 0;
+            region *same = NULL; /* another argument of the same buffer: the same shadow */
+            for (region *o = l->regions; o < r && !same; o++)
+                if (o->lo == r->lo && o->hi == r->hi && o->shadow)
+                    same = o;
+            if (same) {
+                r->shadow = same->shadow, r->shadow_bytes = same->shadow_bytes, r->gen = same->gen;
+                r->entry = -2;
+            } else if (mem->size) {
+                take_shadow(r, mem->size);
             }
             break;
         }
@@ -206,8 +307,7 @@ void mosaic_cpu_check_launch_free(cpu_check_launch *l)
     if (!l)
         return;
     for (size_t r = 0; l->regions && r < l->num_regions; r++)
-        if (l->regions[r].shadow)
-            munmap(l->regions[r].shadow, l->regions[r].shadow_bytes);
+        give_back_shadow(&l->regions[r]);
     free(l->regions);
     free(l->arg_region);
     free(l->local_lo);
@@ -280,9 +380,7 @@ bool mosaic_cpu_check_group_begin(cpu_check_group **gp, cpu_check_launch *l, con
     for (int d = 0; d < 3; d++)
         g->size[d] = ctx->local_size[d];
     g->tag = (uint32_t)((ctx->group_id[2] * l->num_groups[1] + ctx->group_id[1]) * l->num_groups[0] +
-                        ctx->group_id[0] + 1);
-    if (!(g->tag & ((1u << TAG_BITS) - 1)))
-        g->tag = 1;
+                        ctx->group_id[0] + 1) & ((1u << GROUP_BITS) - 1);
     g->ctx = ctx;
     g->launch = l;
     return true;
@@ -326,6 +424,39 @@ static void start_problem(mosaic_check_problem *p, const cpu_check_group *g, uns
         p->access.group[d] = g->ctx->group_id[d];
     item_of(g, lid, p->access.item);
     p->access.item_known = true;
+}
+
+/* ---- schedule perturbation --------------------------------------------------------------------------- */
+static uint64_t splitmix(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static uint64_t gcd(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+void mosaic_cpu_check_shuffle(uint64_t seed, size_t groups, uint64_t out[2])
+{
+    static atomic_ulong launches;
+    out[0] = out[1] = 0;
+    if (groups < 2)
+        return;
+    uint64_t state = seed ^ (atomic_fetch_add(&launches, 1) * 0x2545f4914f6cdd1dull);
+    uint64_t a = splitmix(&state) % groups;
+    while (gcd(a, groups) != 1) /* (a of 0 or 1 runs them in order, shifted) */
+        a = (a + 1) % groups;
+    out[0] = a ? a : 1;
+    out[1] = splitmix(&state) % groups;
 }
 
 /* ---- what the kernels call ------------------------------------------------------------------------------ */
@@ -477,7 +608,7 @@ static void conflict(cpu_check_group *g, unsigned lid, word me, word me_site, wo
         for (int d = 0; d < 3; d++)
             p.other.group[d] = p.access.group[d];
     } else {
-        uint32_t t = tag_of(w) - 1; /* (the tag's low bits: right below 2^28 groups) */
+        uint32_t t = (tag_of(w) & ((1u << GROUP_BITS) - 1)) - 1; /* (right below 2^GROUP_BITS groups) */
         p.other.group[0] = t % g->launch->num_groups[0];
         p.other.group[1] = t / g->launch->num_groups[0] % g->launch->num_groups[1];
         p.other.group[2] = t / (g->launch->num_groups[0] * g->launch->num_groups[1]);
@@ -492,16 +623,20 @@ static void conflict(cpu_check_group *g, unsigned lid, word me, word me_site, wo
 }
 
 /* The access `me` of one granule (the bytes mask_of(me)) whose cell is at
- * `cell`.  A __local cell whose tag is not the group's is another group's: empty. */
+ * `cell`.  A __local cell whose tag is not the group's is another group's,
+ * a buffer's of another generation another launch's: empty. */
 static void track(cpu_check_group *g, unsigned lid, _Atomic word *cell, word me, bool reads, bool writes,
                   const mosaic_check_site *site, uint64_t how, uint64_t bytes, const char *object, int64_t offset,
                   bool local)
 {
+    /* the tag's bits a word must share with `me` to count: the group's count (__local), the launch's
+     * generation (global) */
+    uint32_t fresh = local ? (1u << TAG_BITS) - 1 : ((1u << GEN_BITS) - 1) << GROUP_BITS;
     word me_site = (word)(uintptr_t)site | (word)(g->sub_epoch[lid] & 0xffff) << SUB_EPOCH_SHIFT;
     word w = load_word(&cell[0]), r = load_word(&cell[2]);
-    if (local && tag_of(w) != tag_of(me))
+    if ((tag_of(w) ^ tag_of(me)) & fresh)
         w = 0;
-    if (local && tag_of(r) != tag_of(me))
+    if ((tag_of(r) ^ tag_of(me)) & fresh)
         r = 0;
     unsigned mask = mask_of(me);
     if (w && (mask_of(w) & mask))
@@ -512,8 +647,8 @@ static void track(cpu_check_group *g, unsigned lid, _Atomic word *cell, word me,
         store_word(&cell[0], me);
         store_word(&cell[1], me_site);
     } else if (reads) {
-        bool fresh = !r || tag_of(r) != tag_of(me) || epoch_of(r) != epoch_of(me) || lid_of(r) == lid;
-        if (fresh)
+        bool replace = !r || tag_of(r) != tag_of(me) || epoch_of(r) != epoch_of(me) || lid_of(r) == lid;
+        if (replace)
             store_word(&cell[2], me);
         else if (lid_of(r) != LID_MANY)
             store_word(&cell[2], (r & ~(word)LID_MANY & ~ATOMIC_BIT) | LID_MANY | (r & me & ATOMIC_BIT) |
@@ -628,7 +763,7 @@ void mosaic_cpu_check_access(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly,
         size_t lo = i * GRANULE < at ? at - i * GRANULE : 0;
         size_t hi = (i + 1) * GRANULE > at + bytes ? at + bytes - i * GRANULE : GRANULE;
         unsigned mask = (unsigned)(((1u << hi) - 1) & ~((1u << lo) - 1));
-        word me = make_word(g->tag, lid, g->epoch[lid], how, mask, scope);
+        word me = make_word(r->gen << GROUP_BITS | g->tag, lid, g->epoch[lid], how, mask, scope);
         track(g, lid, &r->shadow[CELL_WORDS * i], me, reads, writes, site, how, bytes, r->name, (int64_t)at, false);
     }
 }

@@ -26,6 +26,12 @@ bool mosaic_cpu_check_group_begin(cpu_check_group **g, cpu_check_launch *l, cons
 void mosaic_cpu_check_group_end(cpu_check_group *g);
 void mosaic_cpu_check_group_free(cpu_check_group *g);
 
+/* MOSAIC_CHECK_SHUFFLE: the order a launch of `groups` work-groups runs
+ * them in, as {a, b}: the i-th to run is (a * i + b) % groups, a prime to
+ * groups; made from the seed and the count of launches so far (the same
+ * program with the same seed runs the same orders). */
+void mosaic_cpu_check_shuffle(uint64_t seed, size_t groups, uint64_t out[2]);
+
 /* The runtime functions instrumented kernels call (compiler.h). */
 void mosaic_cpu_check_access(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly, uint64_t lz, const void *address,
                              const void *base, uint64_t bytes, uint64_t how, const mosaic_check_site *site);

@@ -808,6 +808,11 @@ __attribute__((noinline)) static void run_claim(worker *w, job *j, claim *c, siz
             fail_job(j, CL_OUT_OF_RESOURCES);
         } else if (j->fused_groups) {
             fail_job(j, run_unit(w, j, c->ctx, c->next, c->ctx_state == 1, c->args));
+        } else if (j->shuffle[0]) {
+            size_t g[3];
+            group_coords(j->ndrange, (size_t)(((unsigned __int128)j->shuffle[0] * c->next + j->shuffle[1]) %
+                                              j->total_groups), g);
+            fail_job(j, run_group(w, j, c->ctx, g, c->args));
         } else {
             fail_job(j, run_group(w, j, c->ctx, c->coords, c->args));
         }
@@ -1416,6 +1421,8 @@ static void cpu_submit(cl_device_id device, cl_event command)
     }
     if (!nd)
         j->run_part = mosaic_cpu_command_parts(command, p->num_workers, &j->total_groups);
+    if (nd && mosaic_settings()->check_shuffle && !j->fused_groups && !enqueues_kernels(nd))
+        mosaic_cpu_check_shuffle(mosaic_settings()->check_shuffle, j->total_groups, j->shuffle);
     j->context = command->queue->context;
     j->device = device;
     atomic_init(&j->outstanding, 1);
