@@ -54,7 +54,10 @@ static uint64_t hash_site(uint64_t h, const mosaic_check_site *s)
 static bool first_time(const mosaic_check_problem *p)
 {
     uint64_t h = mix(hash_text(mix(0, p->kind), p->kernel), p->access.how & (MOSAIC_CHECK_READ | MOSAIC_CHECK_WRITE));
-    h = hash_site(hash_site(h, p->access.site), p->other.site) | 1;
+    h = hash_site(hash_site(h, p->access.site), p->other.site);
+    if (p->between_commands)
+        h = hash_text(hash_text(h, p->what), p->object);
+    h |= 1;
     if (num_seen >= MOST_KEPT)
         return false;
     size_t i = h % (2 * MOST_KEPT);
@@ -171,9 +174,11 @@ static void write_json(const mosaic_check_problem *p)
     mosaic_strbuf_json_string(&o, p->kernel);
     mosaic_strbuf_printf(&o, ",\"message\":");
     mosaic_strbuf_json_string(&o, p->what);
-    mosaic_strbuf_printf(&o, ",\"at\":");
-    json_access(&o, &p->access, p->source);
-    if (p->other.site || p->other.how) {
+    if (!p->between_commands) {
+        mosaic_strbuf_printf(&o, ",\"at\":");
+        json_access(&o, &p->access, p->source);
+    }
+    if (!p->between_commands && (p->other.site || p->other.how)) {
         mosaic_strbuf_printf(&o, ",\"other\":");
         json_access(&o, &p->other, p->source);
     }
@@ -201,10 +206,14 @@ bool mosaic_check_report(const mosaic_check_problem *p)
     if (!report)
         return false;
     mosaic_strbuf o = {0};
-    mosaic_strbuf_printf(&o, "mosaic check: %s in kernel %s: %s\n", kind_name(p->kind), p->kernel, p->what);
-    describe(&o, "at", &p->access, p->source);
-    if (p->other.site || p->other.how)
-        describe(&o, "and", &p->other, p->source);
+    if (p->between_commands) {
+        mosaic_strbuf_printf(&o, "mosaic check: %s in %s: %s\n", kind_name(p->kind), p->kernel, p->what);
+    } else {
+        mosaic_strbuf_printf(&o, "mosaic check: %s in kernel %s: %s\n", kind_name(p->kind), p->kernel, p->what);
+        describe(&o, "at", &p->access, p->source);
+        if (p->other.site || p->other.how)
+            describe(&o, "and", &p->other, p->source);
+    }
     if (p->object)
         mosaic_strbuf_printf(&o, "    address: byte %lld of %s\n", (long long)p->offset, p->object);
     if (!o.oom) {

@@ -32,6 +32,7 @@ typedef struct mosaic_check_problem {
                                       bytes"), or NULL */
     int64_t offset;                /* the access's byte offset in it */
     const char *source;            /* the program's source, to quote lines from, or NULL */
+    bool between_commands;         /* two commands (what says which), no work-items: no accesses */
 } mosaic_check_problem;
 
 /* Reports p unless a problem of its kind, kernel and access at the same

@@ -13,6 +13,7 @@
 #define _GNU_SOURCE /* PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP */
 #include "core/engine.h"
 #include "core/serial.h"
+#include "core/check_commands.h"
 #include "core/check_written.h"
 #include "core/coherence.h"
 #include "core/device.h"
@@ -478,6 +479,8 @@ void mosaic_command_complete(cl_event e, cl_int status)
 {
     if (status > CL_COMPLETE)
         status = CL_COMPLETE;
+    if (mosaic_settings()->check & MOSAIC_CHECK_RACES) /* (before what waits for it may start) */
+        mosaic_check_commands_end(e);
     pthread_mutex_lock(&graph_lock);
     complete_locked(e, status);
     pthread_mutex_unlock(&graph_lock);
@@ -524,6 +527,17 @@ static void start_after_copies(cl_event e, cl_int err)
         start_with_memory(e);
 }
 
+/* Checking mode (docs/check.md): what a starting command writes counts as
+ * written, and it must not race with a running command. */
+static void check_start(cl_event e)
+{
+    unsigned check = mosaic_settings()->check;
+    if (check & MOSAIC_CHECK_UNINIT)
+        mosaic_check_command_starts(e);
+    if (check & MOSAIC_CHECK_RACES)
+        mosaic_check_commands_start(e);
+}
+
 /* Called once a command's dependencies are complete (and it was submitted
  * by became_ready_locked). */
 static void start_command(cl_event e)
@@ -532,8 +546,7 @@ static void start_command(cl_event e)
         mosaic_command_complete(e, e->dependency_error);
         return;
     }
-    if (mosaic_settings()->check & MOSAIC_CHECK_UNINIT) /* what it writes counts as written (docs/check.md) */
-        mosaic_check_command_starts(e);
+    check_start(e);
     /* in a context of several memories its buffers may have to move first */
     if (!mosaic_coherence_start(e, start_after_copies))
         start_with_memory(e);
@@ -547,8 +560,7 @@ static void run_here(cl_event e)
         mosaic_command_complete(e, e->dependency_error);
         return;
     }
-    if (mosaic_settings()->check & MOSAIC_CHECK_UNINIT)
-        mosaic_check_command_starts(e);
+    check_start(e);
     cl_int err = mosaic_coherence_start_here(e);
     mosaic_command_running(e);
     mosaic_command_complete(e, err != CL_SUCCESS ? err : e->run(e));

@@ -131,7 +131,7 @@ static long queue_tid(unsigned queue, int lane)
     return QUEUE_TID + (long)(queue % (1u << 20)) * MAX_LANES + lane;
 }
 
-static const char *type_name(cl_command_type type)
+const char *mosaic_command_type_name(cl_command_type type)
 {
     switch (type) {
     case CL_COMMAND_NDRANGE_KERNEL: return "kernel";
@@ -201,7 +201,7 @@ static void name_lane(unsigned queue, int lane)
  * the viewers stack under that name. */
 static void put_command(const record *r)
 {
-    const char *name = r->name[0] ? r->name : type_name(r->type);
+    const char *name = r->name[0] ? r->name : mosaic_command_type_name(r->type);
     long tid = queue_tid(r->queue, r->lane);
     name_lane(r->queue, r->lane);
     begin_event(name, "X", tid);
@@ -210,7 +210,7 @@ static void put_command(const record *r)
     fputs(",\"dur\":", file);
     put_us(r->t[3] - r->t[2]);
     fprintf(file, ",\"args\":{\"command\":%" PRIu64 ",\"queue\":%u,\"type\":\"%s\",\"status\":", r->command,
-            r->queue, type_name(r->type));
+            r->queue, mosaic_command_type_name(r->type));
     if (r->status == CL_COMPLETE)
         fputs("\"complete\"", file);
     else
@@ -257,7 +257,7 @@ static void put_record(const record *r)
         put_command(r);
         break;
     case WORK:
-        begin_event(r->name[0] ? r->name : type_name(r->type), "X", r->tid);
+        begin_event(r->name[0] ? r->name : mosaic_command_type_name(r->type), "X", r->tid);
         fprintf(file, ",\"cat\":\"%s\",\"ts\":", r->name[0] ? "work-groups" : "work");
         put_us(r->t[0]);
         fputs(",\"dur\":", file);

@@ -60,4 +60,7 @@ void mosaic_trace_thread_name(const char *name, int sort_index);
 void mosaic_trace_work(uint64_t command, cl_command_type type, const char *name, size_t first, size_t end,
                        uint64_t begin_ns, uint64_t end_ns);
 
+/* A command type's name as the timeline and checking mode write it ("write buffer"). */
+const char *mosaic_command_type_name(cl_command_type type);
+
 #endif

@@ -16,9 +16,11 @@
  * tools/check-oclgrind.sh runs it under Oclgrind, whose plugins print what
  * they find.
  */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define TEST_LIST "test_check_corpus.list"
 #include "cl_test.h"
@@ -160,6 +162,76 @@ TEST(checked)
         seen = text ? strlen(text) : 0;
         free(text);
     }
+}
+
+/* ---- races between commands ----------------------------------------------------------------------------
+ * A native kernel that holds its worker until the test lets it go: a
+ * command that starts meanwhile runs beside it. */
+static atomic_int native_started, native_release;
+
+static void hold_native(void *args)
+{
+    (void)args;
+    atomic_store(&native_started, 1);
+    for (int i = 0; i < 10000 && !atomic_load(&native_release); i++) /* at most 10 s */
+        usleep(1000);
+}
+
+/* Runs the native kernel on `mem`, then, while it runs, writes mem waiting
+ * for it (ordered) or not; the lines MOSAIC_CHECK_FILE got meanwhile. */
+static char *native_then_write(cl_mem mem, bool ordered)
+{
+    char *before = check_file_text();
+    size_t seen = before ? strlen(before) : 0;
+    free(before);
+    cl_int err;
+    cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0};
+    cl_command_queue q = clCreateCommandQueueWithProperties(context, device, props, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    atomic_store(&native_started, 0);
+    atomic_store(&native_release, 0);
+    struct { cl_mem mem; } args = {mem};
+    const void *at = &args.mem;
+    cl_event native = NULL, write = NULL;
+    CHECK_ERR(clEnqueueNativeKernel(q, hold_native, &args, sizeof args, 1, &mem, &at, 0, NULL, &native), CL_SUCCESS);
+    for (int i = 0; i < 10000 && !atomic_load(&native_started); i++)
+        usleep(1000);
+    int value = 7;
+    CHECK_ERR(clEnqueueWriteBuffer(q, mem, CL_FALSE, 0, sizeof value, &value, ordered ? 1 : 0,
+                                   ordered ? &native : NULL, &write), CL_SUCCESS);
+    if (!ordered)
+        clWaitForEvents(1, &write);
+    atomic_store(&native_release, 1);
+    clFinish(q);
+    clReleaseEvent(native);
+    clReleaseEvent(write);
+    clReleaseCommandQueue(q);
+    char *after = check_file_text();
+    char *added = strdup(after && strlen(after) >= seen ? after + seen : "");
+    free(after);
+    return added;
+}
+
+TEST(commands_race)
+{
+    CHECK(getenv("MOSAIC_CHECK_FILE") && getenv("MOSAIC_CHECK"), "run with MOSAIC_CHECK and MOSAIC_CHECK_FILE set");
+    cl_device_exec_capabilities caps = 0;
+    clGetDeviceInfo(device, CL_DEVICE_EXECUTION_CAPABILITIES, sizeof caps, &caps, NULL);
+    if (!(caps & CL_EXEC_NATIVE_KERNEL))
+        return;
+    int host[64] = {0};
+    cl_int err;
+    cl_mem mem = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof host, host, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    char *ordered = native_then_write(mem, true);
+    CHECK(ordered && !*ordered, "a write that waits for the native kernel was reported:\n%s", ordered);
+    free(ordered);
+    char *racing = native_then_write(mem, false);
+    CHECK(racing && strstr(racing, "{\"kind\":\"races\",\"kernel\":\"write buffer\"") &&
+              strstr(racing, "while native kernel (writing it) was running"),
+          "a write beside the running native kernel, on an out-of-order queue, was not reported:\n%s", racing);
+    free(racing);
+    clReleaseMemObject(mem);
 }
 
 /* MOSAIC_CHECK_SHUFFLE (run with a seed and one worker): a launch's

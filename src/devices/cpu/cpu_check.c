@@ -342,7 +342,8 @@ struct cpu_check_group {
     const mosaic_check_site **barrier; /* per epoch: the barrier the first work-item there reached */
     unsigned *barrier_item;       /* and that work-item */
     size_t num_barriers, barriers_room;
-    _Atomic word *local_shadow;   /* a cell per byte of __local memory */
+    _Atomic word *local_shadow;   /* a cell per granule of __local memory */
+    mosaic_check_written *local_written; /* a bit per byte of it: written by the group */
     size_t local_room;
     uint32_t local_tag;           /* groups this worker ran under checking (+1): the __local words' tag */
 };
@@ -364,15 +365,21 @@ bool mosaic_cpu_check_group_begin(cpu_check_group **gp, cpu_check_launch *l, con
     size_t local = ctx->local_mem_size;
     if (local > g->local_room) {
         free(g->local_shadow);
-        g->local_shadow = calloc(local * CELL_WORDS, sizeof(word));
-        g->local_room = g->local_shadow ? local : 0;
+        free(g->local_written);
+        g->local_shadow = calloc((local + GRANULE - 1) / GRANULE * CELL_WORDS, sizeof(word));
+        g->local_written = calloc(1, sizeof *g->local_written + (local + 7) / 8);
+        g->local_room = g->local_shadow && g->local_written ? local : 0;
         g->local_tag = 0;
-        if (!g->local_shadow)
+        if (!g->local_room)
             return false;
     }
-    if (++g->local_tag >= 1u << TAG_BITS) { /* (every 2^28 groups: the words forget) */
-        memset(g->local_shadow, 0, g->local_room * CELL_WORDS * sizeof(word));
+    if (++g->local_tag >= 1u << TAG_BITS) { /* (every 2^27 groups: the words forget) */
+        memset(g->local_shadow, 0, (g->local_room + GRANULE - 1) / GRANULE * CELL_WORDS * sizeof(word));
         g->local_tag = 1;
+    }
+    if (g->local_written) {
+        g->local_written->size = local;
+        memset((void *)g->local_written->bits, 0, (local + 7) / 8);
     }
     memset(g->epoch, 0, 2 * items * sizeof *g->epoch);
     g->num_barriers = 0;
@@ -394,6 +401,7 @@ void mosaic_cpu_check_group_free(cpu_check_group *g)
     free(g->barrier);
     free(g->barrier_item);
     free(g->local_shadow);
+    free(g->local_written);
     free(g);
 }
 
@@ -657,6 +665,22 @@ static void track(cpu_check_group *g, unsigned lid, _Atomic word *cell, word me,
     }
 }
 
+/* The access of [at, at + bytes) of the memory whose cells are `shadow`,
+ * granule by granule, tagged `tag`. */
+static void track_range(cpu_check_group *g, unsigned lid, _Atomic word *shadow, uint32_t tag, size_t at,
+                        uint64_t bytes, uint64_t how, const mosaic_check_site *site, const char *object, bool local)
+{
+    bool reads = how & MOSAIC_CHECK_READ, writes = how & MOSAIC_CHECK_WRITE;
+    unsigned scope = class_of_scope(MOSAIC_CHECK_HOW_SCOPE(how));
+    for (size_t first = at / GRANULE, last = (at + bytes - 1) / GRANULE, i = first; i <= last; i++) {
+        size_t lo = i * GRANULE < at ? at - i * GRANULE : 0;
+        size_t hi = (i + 1) * GRANULE > at + bytes ? at + bytes - i * GRANULE : GRANULE;
+        unsigned mask = (unsigned)(((1u << hi) - 1) & ~((1u << lo) - 1));
+        word me = make_word(tag, lid, g->epoch[lid], how, mask, scope);
+        track(g, lid, &shadow[CELL_WORDS * i], me, reads, writes, site, how, bytes, object, (int64_t)at, local);
+    }
+}
+
 void mosaic_cpu_check_access(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly, uint64_t lz, const void *address,
                              const void *base, uint64_t bytes, uint64_t how, const mosaic_check_site *site)
 {
@@ -702,31 +726,25 @@ void mosaic_cpu_check_access(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly,
     if (space == MOSAIC_CHECK_LOCAL) {
         if (p < local_lo || p + bytes > local_hi)
             return; /* (bounds said what it could) */
-        size_t at = (size_t)(p - local_lo);
-        if (reads && !writes && (l->kinds & MOSAIC_CHECK_UNINIT)) {
-            for (size_t i = 0; i < bytes; i++) {
-                word w = load_word(&g->local_shadow[CELL_WORDS * (at + i)]);
-                if (!w || tag_of(w) != g->local_tag) {
-                    mosaic_check_problem pr;
-                    start_problem(&pr, g, MOSAIC_CHECK_UNINIT,
-                                  "a read of __local memory that no work-item of the work-group wrote", site, how,
-                                  bytes, lid);
-                    snprintf(object, sizeof object, "the work-group's __local memory (%zu bytes)",
-                             (size_t)ctx->local_mem_size);
-                    pr.object = object;
-                    pr.offset = (int64_t)at;
-                    mosaic_check_report(&pr);
-                    break;
-                }
+        size_t at = (size_t)(p - local_lo), first;
+        if (l->kinds & MOSAIC_CHECK_UNINIT) {
+            if (reads && (first = mosaic_check_written_first_unwritten(g->local_written, at, bytes)) != (size_t)-1) {
+                mosaic_check_problem pr;
+                start_problem(&pr, g, MOSAIC_CHECK_UNINIT,
+                              "a read of __local memory that no work-item of the work-group wrote", site, how, bytes,
+                              lid);
+                snprintf(object, sizeof object, "the work-group's __local memory (%zu bytes)",
+                         (size_t)ctx->local_mem_size);
+                pr.object = object;
+                pr.offset = (int64_t)first;
+                mosaic_check_report(&pr);
             }
+            if (writes)
+                mosaic_check_written_set(g->local_written, at, bytes);
         }
-        if (!(l->kinds & (MOSAIC_CHECK_RACES | MOSAIC_CHECK_SCOPES)))
-            return;
-        unsigned scope = class_of_scope(MOSAIC_CHECK_HOW_SCOPE(how));
-        word me = make_word(g->local_tag, lid, g->epoch[lid], how, 1, scope);
-        for (size_t i = 0; i < bytes; i++)
-            track(g, lid, &g->local_shadow[CELL_WORDS * (at + i)], me, reads, writes, site, how, bytes,
-                  "the work-group's __local memory", (int64_t)at, true);
+        if (l->kinds & (MOSAIC_CHECK_RACES | MOSAIC_CHECK_SCOPES))
+            track_range(g, lid, g->local_shadow, g->local_tag, at, bytes, how, site, "the work-group's __local memory",
+                        true);
         return;
     }
     /* global and constant memory: the buffer the pointer comes from, or holds it */
@@ -758,12 +776,5 @@ void mosaic_cpu_check_access(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly,
     }
     if (!r->shadow || space == MOSAIC_CHECK_CONSTANT || !(l->kinds & (MOSAIC_CHECK_RACES | MOSAIC_CHECK_SCOPES)))
         return;
-    unsigned scope = class_of_scope(MOSAIC_CHECK_HOW_SCOPE(how));
-    for (size_t first = at / GRANULE, last = (at + bytes - 1) / GRANULE, i = first; i <= last; i++) {
-        size_t lo = i * GRANULE < at ? at - i * GRANULE : 0;
-        size_t hi = (i + 1) * GRANULE > at + bytes ? at + bytes - i * GRANULE : GRANULE;
-        unsigned mask = (unsigned)(((1u << hi) - 1) & ~((1u << lo) - 1));
-        word me = make_word(r->gen << GROUP_BITS | g->tag, lid, g->epoch[lid], how, mask, scope);
-        track(g, lid, &r->shadow[CELL_WORDS * i], me, reads, writes, site, how, bytes, r->name, (int64_t)at, false);
-    }
+    track_range(g, lid, r->shadow, r->gen << GROUP_BITS | g->tag, at, bytes, how, site, r->name, false);
 }
