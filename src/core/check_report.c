@@ -53,7 +53,7 @@ static uint64_t hash_site(uint64_t h, const mosaic_check_site *s)
 /* Is this problem new (and now remembered)? */
 static bool first_time(const mosaic_check_problem *p)
 {
-    uint64_t h = mix(hash_text(mix(0, p->kind), p->kernel), p->access.how & (MOSAIC_CHECK_READ | MOSAIC_CHECK_WRITE));
+    uint64_t h = mix(hash_text(mix(p->program, p->kind), p->kernel), p->access.how & (MOSAIC_CHECK_READ | MOSAIC_CHECK_WRITE));
     h = hash_site(hash_site(h, p->access.site), p->other.site);
     if (p->between_commands)
         h = hash_text(hash_text(h, p->what), p->object);

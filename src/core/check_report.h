@@ -32,6 +32,8 @@ typedef struct mosaic_check_problem {
                                       bytes"), or NULL */
     int64_t offset;                /* the access's byte offset in it */
     const char *source;            /* the program's source, to quote lines from, or NULL */
+    uint64_t program;              /* tells programs apart (a hash of the source): sites of one
+                                      freed may be another's addresses */
     bool between_commands;         /* two commands (what says which), no work-items: no accesses */
 } mosaic_check_problem;
 

@@ -236,7 +236,8 @@ TEST(commands_race)
 
 /* MOSAIC_CHECK_SHUFFLE (run with a seed and one worker): a launch's
  * work-groups run in another order than their linear one, each once, and
- * the next launch's order is another again. */
+ * the next launch's order is another again; so do the work-items of one
+ * group (a sub-group, 8 work-items, at a time). */
 TEST(shuffled_groups)
 {
     CHECK(getenv("MOSAIC_CHECK_SHUFFLE") != NULL, "run with MOSAIC_CHECK_SHUFFLE set");
@@ -244,6 +245,9 @@ TEST(shuffled_groups)
     cl_program program = test_build_program(context, device,
                                             "kernel void order(global int *next, global int *at) {\n"
                                             "  if (get_local_id(0) == 0) at[get_group_id(0)] = atomic_inc(next);\n"
+                                            "}\n"
+                                            "kernel void items(global int *next, global int *at) {\n"
+                                            "  at[get_local_id(0)] = atomic_inc(next);\n"
                                             "}\n",
                                             "");
     if (!program)
@@ -272,6 +276,23 @@ TEST(shuffled_groups)
         CHECK(!linear, "launch %d: the groups ran in their linear order", launch);
     }
     CHECK(memcmp(orders[0], orders[1], sizeof orders[0]) != 0, "two launches ran their groups in the same order");
+    cl_kernel items = clCreateKernel(program, "items", &err);
+    clSetKernelArg(items, 0, sizeof next, &next);
+    clSetKernelArg(items, 1, sizeof at, &at);
+    int zero = 0, order[GROUPS];
+    clEnqueueWriteBuffer(queue, next, CL_TRUE, 0, sizeof zero, &zero, 0, NULL, NULL);
+    size_t one_group = GROUPS; /* one group of 64 work-items */
+    CHECK_ERR(clEnqueueNDRangeKernel(queue, items, 1, NULL, &one_group, &one_group, 0, NULL, NULL), CL_SUCCESS);
+    clEnqueueReadBuffer(queue, at, CL_TRUE, 0, sizeof order, order, 0, NULL, NULL);
+    bool linear = true, seen[GROUPS] = {false};
+    for (int l = 0; l < GROUPS; l++) {
+        CHECK(order[l] >= 0 && order[l] < GROUPS && !seen[order[l]], "work-item %d ran as the %d-th", l, order[l]);
+        if (order[l] >= 0 && order[l] < GROUPS)
+            seen[order[l]] = true;
+        linear &= order[l] == l;
+    }
+    CHECK(!linear, "the work-items of a group ran in their linear order");
+    clReleaseKernel(items);
     clReleaseMemObject(next);
     clReleaseMemObject(at);
     clReleaseKernel(k);

@@ -212,6 +212,7 @@ struct cpu_check_launch {
     unsigned kinds;
     const mosaic_kernel_info *info;
     const char *source;     /* the program's, or NULL */
+    uint64_t program;       /* a hash of it (or of the executable's address): check_report.h */
     size_t num_groups[3];
     cl_uint num_args;
     region **arg_region;    /* per argument: NULL unless a buffer of this launch */
@@ -238,6 +239,11 @@ cpu_check_launch *mosaic_cpu_check_launch(cl_device_id device, const mosaic_ndra
     l->kinds = kinds;
     l->info = info;
     l->source = nd->kernel && nd->kernel->program ? nd->kernel->program->source : NULL;
+    l->program = 0xcbf29ce484222325ull; /* FNV-1a */
+    for (const char *c = l->source; c && *c; c++)
+        l->program = (l->program ^ (unsigned char)*c) * 0x100000001b3ull;
+    if (!l->source)
+        l->program ^= (uint64_t)(uintptr_t)nd->executable;
     l->num_args = info->num_args;
     for (int d = 0; d < 3; d++)
         l->num_groups[d] = nd->num_groups[d];
@@ -425,6 +431,7 @@ static void start_problem(mosaic_check_problem *p, const cpu_check_group *g, uns
     p->kernel = g->launch->info->name;
     p->what = what;
     p->source = g->launch->source;
+    p->program = g->launch->program;
     p->access.site = site;
     p->access.how = how;
     p->access.bytes = bytes;
@@ -453,18 +460,31 @@ static uint64_t gcd(uint64_t a, uint64_t b)
     return a;
 }
 
-void mosaic_cpu_check_shuffle(uint64_t seed, size_t groups, uint64_t out[2])
+/* {a, b} with a prime to n: the i-th of n runs as (a * i + b) % n. */
+static void affine_order(uint64_t *state, size_t n, uint64_t out[2])
+{
+    out[0] = out[1] = 0;
+    if (n < 2)
+        return;
+    uint64_t a = splitmix(state) % n;
+    while (gcd(a, n) != 1) /* (a of 0 or 1 runs them in order, shifted) */
+        a = (a + 1) % n;
+    out[0] = a ? a : 1;
+    out[1] = splitmix(state) % n;
+}
+
+void mosaic_cpu_check_shuffle(uint64_t seed, size_t groups, uint64_t out[3])
 {
     static atomic_ulong launches;
-    out[0] = out[1] = 0;
-    if (groups < 2)
-        return;
     uint64_t state = seed ^ (atomic_fetch_add(&launches, 1) * 0x2545f4914f6cdd1dull);
-    uint64_t a = splitmix(&state) % groups;
-    while (gcd(a, groups) != 1) /* (a of 0 or 1 runs them in order, shifted) */
-        a = (a + 1) % groups;
-    out[0] = a ? a : 1;
-    out[1] = splitmix(&state) % groups;
+    affine_order(&state, groups, out);
+    out[2] = splitmix(&state) | 1; /* the seed of its groups' own orders */
+}
+
+void mosaic_cpu_check_shuffle_items(uint64_t seed, size_t group, size_t sub_groups, uint64_t out[2])
+{
+    uint64_t state = seed ^ (group * 0x9e3779b97f4a7c15ull);
+    affine_order(&state, sub_groups, out);
 }
 
 /* ---- what the kernels call ------------------------------------------------------------------------------ */

@@ -28,9 +28,13 @@ void mosaic_cpu_check_group_free(cpu_check_group *g);
 
 /* MOSAIC_CHECK_SHUFFLE: the order a launch of `groups` work-groups runs
  * them in, as {a, b}: the i-th to run is (a * i + b) % groups, a prime to
- * groups; made from the seed and the count of launches so far (the same
- * program with the same seed runs the same orders). */
-void mosaic_cpu_check_shuffle(uint64_t seed, size_t groups, uint64_t out[2]);
+ * groups ({0, 0} for one group); and out[2], the seed of the orders of its
+ * groups' sub-groups; made from the seed and the count of launches so far
+ * (the same program with the same seed runs the same orders). */
+void mosaic_cpu_check_shuffle(uint64_t seed, size_t groups, uint64_t out[3]);
+/* The order the sub-groups of group `group` (linear) run in, the same way,
+ * from the launch's out[2]. */
+void mosaic_cpu_check_shuffle_items(uint64_t seed, size_t group, size_t sub_groups, uint64_t out[2]);
 
 /* The runtime functions instrumented kernels call (compiler.h). */
 void mosaic_cpu_check_access(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly, uint64_t lz, const void *address,

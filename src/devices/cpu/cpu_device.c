@@ -112,6 +112,8 @@ typedef struct worker {
         mosaic_wg_ctx *ctx;
     } kernel_call;
     unsigned together;   /* groups K.fused runs now (run_unit), else 1: for a fault's report */
+    uint64_t sub_group_order[2]; /* MOSAIC_CHECK_SHUFFLE: the group's sub-groups run (a * i + b) % n;
+                                    {0, 0}: in order */
     cpu_guard guard;     /* where a fault in kernel code jumps back to (cpu_faults.h) */
     fenv_t fenv;         /* the thread's floating-point environment, set again after such a jump */
 } worker;
@@ -378,10 +380,14 @@ static bool run_group_as_fibers(worker *w, size_t count)
     for (;;) {
         size_t done = 0, waiting = 0;
         bool yielded = false;
-        for (size_t lo = 0; lo < count; lo += MOSAIC_SUB_GROUP_SIZE)
+        size_t sub_groups = (count + MOSAIC_SUB_GROUP_SIZE - 1) / MOSAIC_SUB_GROUP_SIZE;
+        for (size_t s = 0; s < sub_groups; s++) {
+            size_t lo = (w->sub_group_order[0] ? (w->sub_group_order[0] * s + w->sub_group_order[1]) % sub_groups
+                                               : s) * MOSAIC_SUB_GROUP_SIZE;
             uniform &= run_sub_group_as_fibers(w, lo, count - lo < MOSAIC_SUB_GROUP_SIZE ? count
                                                                                            : lo + MOSAIC_SUB_GROUP_SIZE,
                                                &yielded);
+        }
         if (yielded) { /* another turn before any barrier is released */
             for (size_t i = 0; i < count; i++)
                 if (f->state[i] == FIBER_YIELDED)
@@ -567,10 +573,16 @@ static cl_int run_group_unchecked(worker *w, const job *j, mosaic_wg_ctx *ctx, c
      * general K.wg is much slower (a register-tiled GEMM's, ten times) need
      * not run all its groups with it */
     mosaic_wg_fn sized = mosaic_sized_wg_whole(&nd->sized);
-    if (sized && count == nd->local_size[0] * nd->local_size[1] * nd->local_size[2])
+    if (sized && count == nd->local_size[0] * nd->local_size[1] * nd->local_size[2] && !j->shuffle[2])
         return run_wg(w, k, sized, args, ctx);
-    if (k->wg_fn)
+    if (k->wg_fn && !j->shuffle[2])
         return run_wg(w, k, k->wg_fn, args, ctx);
+    /* MOSAIC_CHECK_SHUFFLE: the work-items as fibers, their sub-groups in an order of the group's own */
+    w->sub_group_order[0] = w->sub_group_order[1] = 0;
+    if (j->shuffle[2])
+        mosaic_cpu_check_shuffle_items(j->shuffle[2], (g[2] * nd->num_groups[1] + g[1]) * nd->num_groups[0] + g[0],
+                                       (count + MOSAIC_SUB_GROUP_SIZE - 1) / MOSAIC_SUB_GROUP_SIZE,
+                                       w->sub_group_order);
     if (!fibers_reserve(&w->fibers, count, mosaic_cpu_fiber_stack(k)))
         return CL_OUT_OF_RESOURCES;
     ctx->private_lo[1] = w->fibers.stacks;

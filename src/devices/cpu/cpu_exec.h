@@ -65,8 +65,10 @@ typedef struct cpu_job {
     bool recycled;               /* a host command's (core/recycle.h); one a kernel enqueued is aligned_alloc's */
     bool stream_stores;          /* its groups' ctx->stream_stores (compiler.h): fence after them */
     struct cpu_check_launch *check; /* checking mode: the launch's shadow (cpu_check.h), or NULL */
-    uint64_t shuffle[2];         /* MOSAIC_CHECK_SHUFFLE: the group run as the i-th is group
-                                    (shuffle[0] * i + shuffle[1]) % total_groups; {0, 0}: the i-th */
+    uint64_t shuffle[3];         /* MOSAIC_CHECK_SHUFFLE: the group run as the i-th is group
+                                    (shuffle[0] * i + shuffle[1]) % total_groups ({0, 0}: the i-th);
+                                    shuffle[2]: the seed of each group's order of sub-groups (0: none;
+                                    its work-items then run as fibers) */
     /* Device-side enqueue (cpu_enqueue.c). */
     cl_context context;          /* where get_default_queue looks */
     cl_device_id device;
