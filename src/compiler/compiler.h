@@ -294,6 +294,11 @@ typedef struct mosaic_compiler_target {
     size_t max_global_variable_size, max_global_variables_total, max_constant_variables;
 } mosaic_compiler_target;
 
+/* Does the device give generated code the runtime symbol `name` (a
+ * feature it runs, such as checking mode's "__mosaic_check_access")?
+ * (ir/util.c) */
+bool mosaic_target_has_symbol(const mosaic_compiler_target *target, const char *name);
+
 typedef struct mosaic_header { const char *include_name; const char *source; } mosaic_header;
 
 /* A bitcode blob with what kind of program binary it is. Owned: free with mosaic_bitcode_free. */

@@ -11,9 +11,9 @@
 #include <unistd.h>
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-/* The problems reported: a hash of each one's kind, kernel and sites
- * (open addressing; 0 is empty).  Past MOST_KEPT distinct problems, later
- * ones are counted but no longer reported. */
+/* The problems reported: a hash of each one's program, kind, kernel and
+ * sites (open addressing; 0 is empty).  Past MOST_KEPT distinct problems,
+ * later ones are no longer reported. */
 #define MOST_KEPT 4096
 static uint64_t seen[2 * MOST_KEPT];
 static size_t num_seen;
@@ -226,12 +226,4 @@ bool mosaic_check_report(const mosaic_check_problem *p)
     write_json(p);
     pthread_mutex_unlock(&lock);
     return true;
-}
-
-size_t mosaic_check_problems(void)
-{
-    pthread_mutex_lock(&lock);
-    size_t n = num_seen;
-    pthread_mutex_unlock(&lock);
-    return n;
 }

@@ -37,10 +37,8 @@ typedef struct mosaic_check_problem {
     bool between_commands;         /* two commands (what says which), no work-items: no accesses */
 } mosaic_check_problem;
 
-/* Reports p unless a problem of its kind, kernel and access at the same
- * sites was reported before; true when it was reported now. */
+/* Reports p unless a problem of its program, kind, kernel and access at
+ * the same sites was reported before; true when it was reported now. */
 bool mosaic_check_report(const mosaic_check_problem *p);
-/* How many distinct problems were reported so far. */
-size_t mosaic_check_problems(void);
 
 #endif

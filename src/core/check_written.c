@@ -4,7 +4,6 @@
 #include "core/coherence.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 bool mosaic_check_written_new(cl_mem mem, bool has_host_data)
 {
@@ -53,16 +52,6 @@ size_t mosaic_check_written_first_unwritten(const mosaic_check_written *w, size_
     return (size_t)-1;
 }
 
-/* Does `device` check its own kernels' accesses (it has the checker's runtime)? */
-static bool checks(cl_device_id device)
-{
-    const mosaic_compiler_target *t = &device->compiler_target;
-    for (size_t i = 0; i < t->num_runtime_symbols; i++)
-        if (t->runtime_symbols[i].name && !strcmp(t->runtime_symbols[i].name, "__mosaic_check_access"))
-            return true;
-    return false;
-}
-
 static cl_int mark(cl_event command, const mosaic_mem_access *a, void *arg)
 {
     bool kernel_checked = *(bool *)arg;
@@ -74,11 +63,13 @@ static cl_int mark(cl_event command, const mosaic_mem_access *a, void *arg)
     return CL_SUCCESS;
 }
 
-void mosaic_check_command_starts(cl_event command)
+void mosaic_check_written_by_command(cl_event command)
 {
     if (!command->queue || !command->payload) /* (what has no payload uses no memory object) */
         return;
     bool kernel = command->command_type == CL_COMMAND_NDRANGE_KERNEL || command->command_type == CL_COMMAND_TASK;
-    bool kernel_checked = kernel && checks(command->queue->device);
+    /* (a device that checks its own kernels' accesses has the checker's runtime) */
+    bool kernel_checked =
+        kernel && mosaic_target_has_symbol(&command->queue->device->compiler_target, "__mosaic_check_access");
     mosaic_command_each_access(command, mark, &kernel_checked);
 }

@@ -36,7 +36,7 @@ size_t mosaic_check_written_first_unwritten(const mosaic_check_written *w, size_
 
 /* Called by the engine as a command starts, under checking: sets the bits
  * of what it writes, but for a kernel on a device that checks its own
- * accesses (`checks`). */
-void mosaic_check_command_starts(cl_event command);
+ * accesses. */
+void mosaic_check_written_by_command(cl_event command);
 
 #endif

@@ -533,7 +533,7 @@ static void check_start(cl_event e)
 {
     unsigned check = mosaic_settings()->check;
     if (check & MOSAIC_CHECK_UNINIT)
-        mosaic_check_command_starts(e);
+        mosaic_check_written_by_command(e);
     if (check & MOSAIC_CHECK_RACES)
         mosaic_check_commands_start(e);
 }

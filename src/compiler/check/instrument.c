@@ -6,17 +6,19 @@
  * the address, the bytes, what the access does and where the pointer comes
  * from (compiler.h, "Checking mode"); before each work-group barrier it
  * calls __mosaic_check_barrier, before each sub-group barrier (sub-group
- * functions' too) __mosaic_check_sub_group_barrier.  Each call site has a constant
- * mosaic_check_site: the kernel and the source line and column (clang's
- * line tables: the front end adds -gline-tables-only under checking).
+ * functions' too) __mosaic_check_sub_group_barrier.  Each call site has a
+ * constant mosaic_check_site: the kernel and the source line and column
+ * (clang's line tables: the front end adds -gline-tables-only under
+ * checking).
  *
  * It runs on the program's functions once the builtins are inlined into
  * them, before the program's own calls are: the work-item's context and
  * local id come from __mosaic_get_ctx() and __mosaic_get_local_id(d), which
  * become K.body's parameters (mc_build_wi), or those a function left as a
- * call is then given (calls.c, mc_pass_context), like the builtins' own.  What the builtins read of the context (the group's sizes,
- * its scratch, image descriptors) is Mosaic's, not the program's: accesses
- * whose pointer comes from a call are left alone.
+ * call is then given (calls.c, mc_pass_context), like the builtins' own.
+ * What the builtins read of the context (the group's sizes, its scratch,
+ * image descriptors) is Mosaic's, not the program's: accesses whose
+ * pointer comes from a call are left alone.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +45,8 @@ typedef struct instrumenter {
     LLVMTypeRef i32, i64, ptr, site_type, access_type, barrier_type;
     LLVMValueRef access_fn, barrier_fn, sub_group_barrier_fn, get_ctx, get_local_id;
     LLVMValueRef kernel_name; /* of the function being instrumented */
+    LLVMMetadataRef file;     /* the source file of the last site, and */
+    LLVMValueRef file_name;   /* its name's string (one per file, not per site) */
     bool kernel;              /* it is a kernel: its parameters are the launch's arguments */
     unsigned count;           /* call sites added */
 } instrumenter;
@@ -95,10 +99,14 @@ static LLVMValueRef site_of(instrumenter *in, LLVMValueRef inst, const char *obj
         column = LLVMDILocationGetColumn(loc);
         LLVMMetadataRef scope = LLVMDILocationGetScope(loc);
         LLVMMetadataRef f = scope ? LLVMDIScopeGetFile(scope) : NULL;
-        unsigned len = 0;
-        const char *name = f ? LLVMDIFileGetFilename(f, &len) : NULL;
-        if (name && len)
-            file = string(in, name, len);
+        if (f && f != in->file) { /* (DIFiles are uniqued: one node per file) */
+            unsigned len = 0;
+            const char *name = LLVMDIFileGetFilename(f, &len);
+            in->file = f;
+            in->file_name = name && len ? string(in, name, len) : NULL;
+        }
+        if (f && in->file_name)
+            file = in->file_name;
     }
     LLVMValueRef fields[6] = {
         in->kernel_name,

@@ -504,7 +504,7 @@ static cl_int make_clang_arguments(compile_job *job, const char *source)
     for (size_t i = 0; i < job->opts.num_clang_args; i++)
         append_quoted(&text, job->opts.clang_args[i]);
     /* checking mode names the source lines of what it finds (docs/check.md) */
-    if (mosaic_settings()->check && !job->opts.debug_info && mc_target_has_symbol(job->target, "__mosaic_check_access"))
+    if (mosaic_settings()->check && !job->opts.debug_info && mosaic_target_has_symbol(job->target, "__mosaic_check_access"))
         append_quoted(&text, "-gline-tables-only");
     /* clang runs in DIR/include and sees relative names only, so the bitcode
      * is the same for the same source (the kernel cache's key). */
@@ -633,7 +633,7 @@ static cl_int read_bitcode(const char *bc, size_t size, bool lower, mosaic_bitco
 /* Does the device take printf calls through __mosaic_printf (compiler.h)? */
 static bool lowers_printf(const compile_job *job)
 {
-    return mc_target_has_symbol(job->target, "__mosaic_printf");
+    return mosaic_target_has_symbol(job->target, "__mosaic_printf");
 }
 
 /* The compiled object: clang's bitcode, its printf calls lowered when the

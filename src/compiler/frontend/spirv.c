@@ -744,7 +744,7 @@ static cl_int make_object(const mosaic_compiler_target *target, const mosaic_str
     if (r == CL_SUCCESS && mc_target_is_nvptx(target) &&
         !(m = mc_nvptx_from_spir(ctx, m, target->triple, exact_division, log)))
         r = CL_COMPILE_PROGRAM_FAILURE;
-    if (r == CL_SUCCESS && mc_target_has_symbol(target, "__mosaic_printf"))
+    if (r == CL_SUCCESS && mosaic_target_has_symbol(target, "__mosaic_printf"))
         r = mc_lower_printf(m, log);
     if (r == CL_SUCCESS)
         r = mc_module_to_blob(m, CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT, out, log);
@@ -792,7 +792,7 @@ cl_int mosaic_compile_spirv(const mosaic_compiler_target *target, const void *il
     mc_cache_key key;
     bool cached = r == CL_SUCCESS && mc_cache_enabled(), hit = false;
     if (cached) {
-        mc_spirv_object_key(target, w, size, mc_target_has_symbol(target, "__mosaic_printf"), exact_division, &key);
+        mc_spirv_object_key(target, w, size, mosaic_target_has_symbol(target, "__mosaic_printf"), exact_division, &key);
         hit = mc_spirv_cached_object(&key, out);
         if (mosaic_debugging(MOSAIC_DEBUG_CACHE))
             fprintf(stderr, "mosaic: SPIR-V translation cache %s\n", hit ? "hit" : "miss");

@@ -56,8 +56,6 @@ cl_int mc_load_gpu_builtin_file(LLVMContextRef ctx, const char *name, LLVMModule
 const void *mc_gpu_builtin_file_bytes(const char *name, size_t *size);
 /* The name a mangled OpenCL C function had in the source: "_Z5fractfPf" -> "fract". */
 void mc_source_name(const char *symbol, char *buf, size_t size);
-/* Does the device give generated code the runtime symbol `name`? */
-bool mc_target_has_symbol(const mosaic_compiler_target *target, const char *name);
 /* Is `feature` ("+avx512f") among the target machine's features? */
 bool mc_target_has_feature(LLVMTargetMachineRef tm, const char *feature);
 /* How many vector registers the target machine's code has (16 or 32). */

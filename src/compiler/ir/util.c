@@ -400,7 +400,7 @@ void mc_source_name(const char *symbol, char *buf, size_t size)
     buf[n] = 0;
 }
 
-bool mc_target_has_symbol(const mosaic_compiler_target *target, const char *name)
+bool mosaic_target_has_symbol(const mosaic_compiler_target *target, const char *name)
 {
     for (size_t i = 0; target && i < target->num_runtime_symbols; i++)
         if (target->runtime_symbols[i].name && !strcmp(target->runtime_symbols[i].name, name))
@@ -606,7 +606,7 @@ static bool resolvable(bool with_builtins, const mosaic_compiler_target *target,
          !strcmp(name, "__mosaic_get_sub_group_first") || !strcmp(name, "__mosaic_sub_group_active") ||
          !strcmp(name, "__mosaic_keep") || !strcmp(name, "__mosaic_keep32")))
         return true;
-    if (mc_target_has_symbol(target, name))
+    if (mosaic_target_has_symbol(target, name))
         return true;
     /* atomic library calls, turned into instructions at finalize (atomics.c) */
     if (!strncmp(name, "__atomic_", 9) || !strncmp(name, "__opencl_atomic_", 16))
@@ -615,7 +615,7 @@ static bool resolvable(bool with_builtins, const mosaic_compiler_target *target,
         return true;
     /* OpenCL C's printf binds to the C library's where the device does not
      * take it (docs/compiler.md, "printf"). */
-    if (!strcmp(name, "printf") && !mc_target_has_symbol(target, "__mosaic_printf"))
+    if (!strcmp(name, "printf") && !mosaic_target_has_symbol(target, "__mosaic_printf"))
         return true;
     /* the math functions the builtins call by their C names, and nothing
      * else of the host (host_functions.c) */
@@ -654,7 +654,7 @@ cl_int mc_report_undefined_variables(LLVMModuleRef m, const mosaic_compiler_targ
         if (!LLVMIsDeclaration(g) || !LLVMGetFirstUse(g))
             continue;
         const char *name = LLVMGetValueName(g);
-        if (mc_target_has_symbol(target, name))
+        if (mosaic_target_has_symbol(target, name))
             continue;
         mosaic_strbuf_printf(log, "error: undefined variable '%s'\n", name);
         count++;

@@ -343,21 +343,16 @@ static void retarget(mc_pass_state *s)
     }
 }
 
-/* Builtins (and kernels other kernels call) are always inlined, and so is
- * whatever the kernel's own code must see (barriers, sub-group functions,
- * static __local variables, spin loops); the program's other functions are
- * optimised callees first and inlined where LLVM's cost model says it pays,
- * and those left as calls get the work-item context as parameters (calls.c).
- * Every non-kernel becomes internal. */
 /* Is this a build for checking mode (MOSAIC_CHECK, docs/check.md)?  Not
  * for a device without its runtime (the GPU's). */
 static bool checking(const mc_pass_state *s)
 {
-    return mosaic_settings()->check && mc_target_has_symbol(s->target, "__mosaic_check_access");
+    return mosaic_settings()->check && mosaic_target_has_symbol(s->target, "__mosaic_check_access");
 }
 
-/* Builtins inlined into the program's functions, whose atomic library
- * calls then become instructions; what is left of the builtins goes. */
+/* Builtins (and kernels other kernels call) are always inlined, their
+ * atomic library calls then made instructions, and every non-kernel
+ * becomes internal (inline-builtins). */
 static cl_int inline_builtins(mc_pass_state *s)
 {
     cl_int r = mc_prepare_calls(s->m, s->kernels, s->nk, s->log);
@@ -368,13 +363,16 @@ static cl_int inline_builtins(mc_pass_state *s)
     return r;
 }
 
+/* Whatever the kernel's own code must see (barriers, sub-group functions,
+ * static __local variables, spin loops) is inlined too; the program's
+ * other functions are optimised callees first and inlined where LLVM's
+ * cost model says it pays, and those left as calls get the work-item
+ * context as parameters (calls.c) (inline). */
 static cl_int inline_calls(mc_pass_state *s)
 {
-    cl_int r = CL_SUCCESS;
     bool any_must = false, any_left = false;
-    if (r == CL_SUCCESS)
-        r = mc_mark_must_inline(s->m, s->kernels, s->nk, mc_target_has_symbol(s->target, "__mosaic_yield"),
-                                &any_must, &any_left, s->log);
+    cl_int r = mc_mark_must_inline(s->m, s->kernels, s->nk, mosaic_target_has_symbol(s->target, "__mosaic_yield"),
+                                   &any_must, &any_left, s->log);
     /* (a program of kernels and builtins alone skips the rest) */
     if (r == CL_SUCCESS && any_left && !s->opts->opt_disable)
         r = mc_run_passes(s->m, s->tm, MC_INLINE_PIPELINE, s->log);
@@ -478,17 +476,17 @@ static cl_int build_work_item_functions(mc_pass_state *s)
         s->any_sub_group |= s->kb[k].uses_sub_groups;
         s->any_non_uniform |= s->kb[k].uses_non_uniform;
     }
-    if (s->any_barrier && !mc_target_has_symbol(s->target, "__mosaic_barrier")) {
+    if (s->any_barrier && !mosaic_target_has_symbol(s->target, "__mosaic_barrier")) {
         mosaic_strbuf_puts(s->log, "error: a kernel uses barriers, but the device did not give the compiler its "
                                      "__mosaic_barrier function\n");
         return CL_BUILD_PROGRAM_FAILURE;
     }
-    if (s->any_sub_group && !mc_target_has_symbol(s->target, "__mosaic_sub_group_barrier")) {
+    if (s->any_sub_group && !mosaic_target_has_symbol(s->target, "__mosaic_sub_group_barrier")) {
         mosaic_strbuf_puts(s->log, "error: a kernel uses sub-group functions, but the device did not give the "
                                      "compiler its __mosaic_sub_group_barrier function\n");
         return CL_BUILD_PROGRAM_FAILURE;
     }
-    if (s->any_non_uniform && !mc_target_has_symbol(s->target, "__mosaic_sub_group_active")) {
+    if (s->any_non_uniform && !mosaic_target_has_symbol(s->target, "__mosaic_sub_group_active")) {
         mosaic_strbuf_puts(s->log, "error: a kernel uses non-uniform sub-group functions, but the device did not "
                                      "give the compiler its __mosaic_sub_group_active function\n");
         return CL_BUILD_PROGRAM_FAILURE;
@@ -573,7 +571,7 @@ static cl_int cut_into_regions(mc_pass_state *s, size_t k, mc_kernel_build *kb)
 {
     if (widens_rows(s, k))
         mc_wfv_rows(s->m, kb, s->one_size->size[0], s->one_size->size[1],
-                    mc_target_has_symbol(s->target, "__mosaic_barrier_divergence"), s->an);
+                    mosaic_target_has_symbol(s->target, "__mosaic_barrier_divergence"), s->an);
     if (kb->row && kb->prefetch_ahead)
         kb->stats[MC_STAT_prefetched_tiles] = mc_prefetch_next_tiles(s->m, kb->row, s->an);
     cl_int r = mc_build_wg_regions(s->m, kb, s->target, s->an, s->log);
@@ -981,7 +979,7 @@ cl_int mc_run_find_kernels(mc_pass_state *s, size_t k) { (void)k; return find_ke
 cl_int mc_run_printf(mc_pass_state *s, size_t k)
 {
     (void)k; /* a binary's bitcode made elsewhere may still call printf itself */
-    if (!mc_target_has_symbol(s->target, "__mosaic_printf"))
+    if (!mosaic_target_has_symbol(s->target, "__mosaic_printf"))
         return skip(s, "the device has no __mosaic_printf");
     return mc_lower_printf(s->m, s->log);
 }
@@ -1035,7 +1033,7 @@ cl_int mc_run_check_instrument(mc_pass_state *s, size_t k)
 cl_int mc_run_may_spin(mc_pass_state *s, size_t k)
 {
     (void)k;
-    if (!mc_target_has_symbol(s->target, "__mosaic_yield"))
+    if (!mosaic_target_has_symbol(s->target, "__mosaic_yield"))
         return skip(s, "the device has no __mosaic_yield");
     for (size_t i = 0; i < s->nk; i++)
         s->kb[i].may_spin = mc_may_spin(s->kb[i].body);

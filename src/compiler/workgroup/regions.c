@@ -315,7 +315,7 @@ static cl_int begin_wg(region_fn *rf, LLVMBuilderRef b, const mosaic_compiler_ta
     rf->kb->access_group = mc_distinct_empty_node(rf->c);
     f->ag = rf->kb->access_group ? LLVMMetadataAsValue(rf->c, rf->kb->access_group) : NULL;
     rg_make_storage_scope(rf);
-    if (mc_target_has_symbol(target, "__mosaic_barrier_divergence")) /* for rg_report_if_diverged */
+    if (mosaic_target_has_symbol(target, "__mosaic_barrier_divergence")) /* for rg_report_if_diverged */
         f->report_fn = mc_divergence_report(rf->m, rf->kb->wi, &f->kernel_name);
     for (int r = 0; r < rf->cut.nreg; r++) {
         char name[32];

@@ -2,11 +2,12 @@
  * Checking mode on the CPU device (cpu_check.h, docs/check.md).
  *
  * Shadow memory: for each 4-byte granule of a buffer an argument reaches,
- * and each byte of the group's __local memory, two words: the last write
- * and the last read (or reads: `many`).  A word packs who accessed (the
- * work-group's tag, the local linear id), when (the work-item's count of
- * barriers passed: its epoch), how (atomic, the atomic's scope) and which
- * bytes of the granule.  Every work-item of a group passes the same
+ * and of the group's __local memory, a cell of four words: the last write
+ * and the last read (or reads: `many`), each with its site.  An access word
+ * packs who accessed (the work-group's tag, the local linear id), when (the
+ * work-item's count of barriers passed: its epoch; the site word keeps its
+ * count of sub-group barriers too), how (atomic, the atomic's scope) and
+ * which bytes of the granule.  Every work-item of a group passes the same
  * barriers in the same order (else `barriers` reports it), so two accesses
  * of one group with the same epoch have no barrier between them; accesses
  * of two groups of one launch have nothing between them at all.  A
@@ -15,10 +16,10 @@
  * so the workers running other groups never see half a word; an update
  * lost to another worker's can only hide a problem, never make one up.
  *
- * A buffer's shadow lives for one launch (an mmap that only the granules
- * touched make real); the __local shadow is the worker's, its words tagged
- * with a count of the groups the worker ran so that a new group needs no
- * clearing.
+ * A buffer's shadow stays with it from launch to launch (a pool, below),
+ * its words tagged with the launch's generation; the __local shadow is the
+ * worker's, its words tagged with a count of the groups the worker ran, so
+ * that neither a new launch nor a new group needs clearing.
  */
 #define _GNU_SOURCE
 #include "devices/cpu/cpu_check.h"
@@ -276,6 +277,7 @@ cpu_check_launch *mosaic_cpu_check_launch(cl_device_id device, const mosaic_ndra
             if (mem->mem_type != CL_MEM_OBJECT_BUFFER || mosaic_mem_storage_on(mem, device)->address != p)
                 continue;
             region *r = &l->regions[l->num_regions++];
+            r->entry = -1;
             r->arg = i;
             r->lo = p;
             cl_mem root = mem->parent ? mem->parent : mem;
@@ -685,6 +687,26 @@ static void track(cpu_check_group *g, unsigned lid, _Atomic word *cell, word me,
     }
 }
 
+/* `uninit`: a read of [at, at + bytes) of what `written` records (its
+ * bytes from `base` on are `object`'s) that has a byte nothing wrote is
+ * reported; a write counts its bytes written. */
+static void uninit_access(cpu_check_group *g, unsigned lid, mosaic_check_written *written, size_t base, size_t at,
+                          uint64_t bytes, uint64_t how, const mosaic_check_site *site, const char *what,
+                          const char *object)
+{
+    size_t first;
+    if ((how & MOSAIC_CHECK_READ) &&
+        (first = mosaic_check_written_first_unwritten(written, base + at, bytes)) != (size_t)-1) {
+        mosaic_check_problem p;
+        start_problem(&p, g, MOSAIC_CHECK_UNINIT, what, site, how, bytes, lid);
+        p.object = object;
+        p.offset = (int64_t)(first - base);
+        mosaic_check_report(&p);
+    }
+    if (how & MOSAIC_CHECK_WRITE)
+        mosaic_check_written_set(written, base + at, bytes);
+}
+
 /* The access of [at, at + bytes) of the memory whose cells are `shadow`,
  * granule by granule, tagged `tag`. */
 static void track_range(cpu_check_group *g, unsigned lid, _Atomic word *shadow, uint32_t tag, size_t at,
@@ -712,7 +734,6 @@ void mosaic_cpu_check_access(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly,
     const char *p = address;
     unsigned space = MOSAIC_CHECK_HOW_SPACE(how);
     uint32_t from = MOSAIC_CHECK_HOW_FROM(how);
-    bool reads = how & MOSAIC_CHECK_READ, writes = how & MOSAIC_CHECK_WRITE;
     const char *local_lo = ctx->local_mem, *local_hi = ctx->local_mem + ctx->local_mem_size;
     if (space == MOSAIC_CHECK_GENERIC)
         space = p >= local_lo && p < local_hi ? MOSAIC_CHECK_LOCAL : MOSAIC_CHECK_GLOBAL;
@@ -746,21 +767,11 @@ void mosaic_cpu_check_access(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly,
     if (space == MOSAIC_CHECK_LOCAL) {
         if (p < local_lo || p + bytes > local_hi)
             return; /* (bounds said what it could) */
-        size_t at = (size_t)(p - local_lo), first;
+        size_t at = (size_t)(p - local_lo);
         if (l->kinds & MOSAIC_CHECK_UNINIT) {
-            if (reads && (first = mosaic_check_written_first_unwritten(g->local_written, at, bytes)) != (size_t)-1) {
-                mosaic_check_problem pr;
-                start_problem(&pr, g, MOSAIC_CHECK_UNINIT,
-                              "a read of __local memory that no work-item of the work-group wrote", site, how, bytes,
-                              lid);
-                snprintf(object, sizeof object, "the work-group's __local memory (%zu bytes)",
-                         (size_t)ctx->local_mem_size);
-                pr.object = object;
-                pr.offset = (int64_t)first;
-                mosaic_check_report(&pr);
-            }
-            if (writes)
-                mosaic_check_written_set(g->local_written, at, bytes);
+            snprintf(object, sizeof object, "the work-group's __local memory (%zu bytes)", (size_t)ctx->local_mem_size);
+            uninit_access(g, lid, g->local_written, 0, at, bytes, how, site,
+                          "a read of __local memory that no work-item of the work-group wrote", object);
         }
         if (l->kinds & (MOSAIC_CHECK_RACES | MOSAIC_CHECK_SCOPES))
             track_range(g, lid, g->local_shadow, g->local_tag, at, bytes, how, site, "the work-group's __local memory",
@@ -779,21 +790,10 @@ void mosaic_cpu_check_access(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly,
     if (p + bytes > r->hi)
         return;
     size_t at = (size_t)(p - r->lo);
-    if (r->written && (l->kinds & MOSAIC_CHECK_UNINIT)) {
-        size_t first;
-        if (reads && (first = mosaic_check_written_first_unwritten(r->written, r->written_at + at, bytes)) !=
-                         (size_t)-1) {
-            mosaic_check_problem pr;
-            start_problem(&pr, g, MOSAIC_CHECK_UNINIT,
-                          "a read of a buffer created without host data, at bytes that nothing wrote (no host "
-                          "command, no work-item)", site, how, bytes, lid);
-            pr.object = r->name;
-            pr.offset = (int64_t)(first - r->written_at);
-            mosaic_check_report(&pr);
-        }
-        if (writes)
-            mosaic_check_written_set(r->written, r->written_at + at, bytes);
-    }
+    if (r->written && (l->kinds & MOSAIC_CHECK_UNINIT))
+        uninit_access(g, lid, r->written, r->written_at, at, bytes, how, site,
+                      "a read of a buffer created without host data, at bytes that nothing wrote (no host command, "
+                      "no work-item)", r->name);
     if (!r->shadow || space == MOSAIC_CHECK_CONSTANT || !(l->kinds & (MOSAIC_CHECK_RACES | MOSAIC_CHECK_SCOPES)))
         return;
     track_range(g, lid, r->shadow, r->gen << GROUP_BITS | g->tag, at, bytes, how, site, r->name, false);

@@ -281,9 +281,10 @@ static void cpu_yield(const mosaic_wg_ctx *ctx)
 static uint64_t cpu_kernel_clock(void) { return mosaic_now_ns(); }
 
 /* Called by a barrier kernel's work-group function (regions between
- * barriers, src/compiler/workgroup/regions.c) when the group's work-items did not all
- * reach the same barrier: undefined behaviour in OpenCL, reported once per
- * worker like the fibers' divergence. */
+ * barriers, src/compiler/workgroup/regions.c), and after a group run as
+ * fibers, when the group's work-items did not all reach the same barrier:
+ * undefined behaviour in OpenCL, reported once per worker (under checking,
+ * the checker reports it). */
 static void cpu_barrier_divergence(const mosaic_wg_ctx *ctx, const char *kernel)
 {
     worker *w = ctx->device_private;
@@ -536,34 +537,10 @@ static cl_int run_wg(worker *w, const mosaic_kernel_info *k, mosaic_wg_fn fn, vo
     return CL_COMPLETE;
 }
 
-static cl_int run_group_unchecked(worker *w, const job *j, mosaic_wg_ctx *ctx, const size_t g[3], void *const *args,
-                                  size_t count);
-
-/* Runs the group at g of j with a context group_ctx_init set up for j, and
- * args: the launch's, or the worker's with its copies of the counters
- * (under checking, between the checker's begin and end of the group). */
-static cl_int run_group(worker *w, const job *j, mosaic_wg_ctx *ctx, const size_t g[3], void *const *args)
-{
-    MOSAIC_ASSERT(ctx->device_private == w && ctx->local_mem == w->local_mem);
-    const mosaic_ndrange *nd = j->ndrange;
-    size_t count = 1;
-    for (int d = 0; d < 3; d++) {
-        ctx->group_id[d] = g[d];
-        size_t remaining = nd->global_size[d] - g[d] * nd->local_size[d];
-        ctx->local_size[d] = remaining < nd->local_size[d] ? remaining : nd->local_size[d];
-        count *= ctx->local_size[d];
-    }
-    ctx->private_lo[1] = ctx->private_hi[1] = NULL;
-    if (j->check && mosaic_cpu_check_group_begin(&w->running.check, j->check, ctx, count)) {
-        cl_int status = run_group_unchecked(w, j, ctx, g, args, count);
-        mosaic_cpu_check_group_end(w->running.check);
-        return status;
-    }
-    return run_group_unchecked(w, j, ctx, g, args, count);
-}
-
-static cl_int run_group_unchecked(worker *w, const job *j, mosaic_wg_ctx *ctx, const size_t g[3], void *const *args,
-                                  size_t count)
+/* Runs the code of the group at g (count work-items) of j, ctx set up for
+ * it: a K.wg, or the work-items as fibers. */
+static cl_int run_group_code(worker *w, const job *j, mosaic_wg_ctx *ctx, const size_t g[3], void *const *args,
+                             size_t count)
 {
     const mosaic_ndrange *nd = j->ndrange;
     const mosaic_kernel_info *k = nd->info;
@@ -590,14 +567,34 @@ static cl_int run_group_unchecked(worker *w, const job *j, mosaic_wg_ctx *ctx, c
     w->kernel = k;
     w->args = args;
     w->ctx = ctx;
-    if (!run_group_as_fibers(w, count) && !w->divergence_reported &&
-        !(mosaic_settings()->check & MOSAIC_CHECK_BARRIERS)) { /* (else the checker reports it) */
-        w->divergence_reported = true;
-        fprintf(stderr, "mosaic: kernel %s: a barrier was reached by only part of work-group (%zu,%zu,%zu); "
-                "this is undefined behaviour in OpenCL\n", k->name, g[0], g[1], g[2]);
-    }
+    if (!run_group_as_fibers(w, count))
+        cpu_barrier_divergence(ctx, k->name);
     return CL_COMPLETE;
 }
+
+/* Runs the group at g of j with a context group_ctx_init set up for j, and
+ * args: the launch's, or the worker's with its copies of the counters
+ * (under checking, between the checker's begin and end of the group). */
+static cl_int run_group(worker *w, const job *j, mosaic_wg_ctx *ctx, const size_t g[3], void *const *args)
+{
+    MOSAIC_ASSERT(ctx->device_private == w && ctx->local_mem == w->local_mem);
+    const mosaic_ndrange *nd = j->ndrange;
+    size_t count = 1;
+    for (int d = 0; d < 3; d++) {
+        ctx->group_id[d] = g[d];
+        size_t remaining = nd->global_size[d] - g[d] * nd->local_size[d];
+        ctx->local_size[d] = remaining < nd->local_size[d] ? remaining : nd->local_size[d];
+        count *= ctx->local_size[d];
+    }
+    ctx->private_lo[1] = ctx->private_hi[1] = NULL;
+    if (j->check && mosaic_cpu_check_group_begin(&w->running.check, j->check, ctx, count)) {
+        cl_int status = run_group_code(w, j, ctx, g, args, count);
+        mosaic_cpu_check_group_end(w->running.check);
+        return status;
+    }
+    return run_group_code(w, j, ctx, g, args, count);
+}
+
 
 /* The coordinates of the first group of unit u of a job whose groups run
  * fused_groups at a time: (x, y .. y + F - 1, z) of one column. */
