@@ -54,10 +54,10 @@ static cl_kernel new_kernel(cl_program program, const char *name, cl_int *err)
     }
     for (cl_uint b = 0; b < program->num_builds; b++)
         if (infos[b] && infos[b]->num_args != info->num_args) {
-            free(infos);
             *err = MOSAIC_ERROR(CL_INVALID_KERNEL_DEFINITION, "kernel %s has %u arguments on %s and %u on %s", name,
                                 info->num_args, program->builds[0].device->name, infos[b]->num_args,
                                 program->builds[b].device->name);
+            free(infos); /* (after the message, which reads it) */
             return NULL;
         }
     *err = CL_OUT_OF_HOST_MEMORY;
