@@ -61,6 +61,9 @@ typedef struct mosaic_wg_ctx {
      * fence (x86 sfence) after the group and before anything says that the
      * group has ended: before another thread may read what it wrote. */
     uint64_t stream_stores;
+    /* Checking mode: the launch's windows (mosaic_check_window), 2 per
+     * kernel argument, or NULL (compiler/vectorize/wfv_check.c). */
+    const struct mosaic_check_window *check_windows;
 } mosaic_wg_ctx;
 
 /* ctx->local_mem must be aligned to this many bytes.  Static __local variables
@@ -110,6 +113,15 @@ typedef void (*mosaic_wi_fn)(void *const *args, mosaic_wg_ctx *ctx,
  *   void __mosaic_check_access(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly, uint64_t lz,
  *                              const void *address, const void *base, uint64_t bytes, uint64_t how,
  *                              const mosaic_check_site *site)
+ * or, in a kernel widened to run a row of work-items as vector lanes
+ * (compiler/vectorize/wfv_check.c), once for the row's running lanes,
+ *   void __mosaic_check_row(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly, uint64_t lz, uint64_t lanes,
+ *                           const uint8_t *running, const char *first, int64_t stride,
+ *                           const void *const *addresses, const void *base, uint64_t bytes, uint64_t how,
+ *                           const mosaic_check_site *site)
+ * where lane i is work-item (lx + i, ly, lz), runs when `running` is NULL or
+ * running[i] is not 0, and accesses addresses[i], or first + i * stride
+ * when `addresses` is NULL;
  * and before each work-group barrier, and each sub-group barrier,
  *   void __mosaic_check_barrier(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly, uint64_t lz,
  *                               const mosaic_check_site *site)
@@ -147,6 +159,28 @@ typedef struct mosaic_check_site {
 #define MOSAIC_CHECK_FROM_SHIFT 16       /* 32 bits: the argument's index, or */
 #define MOSAIC_CHECK_FROM_OBJECT 0xfffffffeu
 #define MOSAIC_CHECK_FROM_UNKNOWN 0xffffffffu
+/* a read through kernel argument i (FROM) where nothing in the program
+ * writes through that argument, copies it elsewhere, or writes through a
+ * pointer of unknown origin (instrument.c): when no other argument of the
+ * launch reaches the same bytes, nothing in the launch writes them, so
+ * the read cannot race */
+#define MOSAIC_CHECK_ARG_READ_ONLY (1ull << 48)
+/* an access through kernel argument i (FROM) where every access through it
+ * is at the same element, get_global_id(0), of the same type (instrument.c),
+ * and nothing in the program writes through a pointer of unknown origin:
+ * in a launch of one dimension whose global ids fit an int, where no other
+ * argument reaches the same bytes, no two work-items touch the same bytes
+ * through it, so the access cannot race */
+#define MOSAIC_CHECK_ARG_OWN_ELEMENT (1ull << 49)
+/* Where a widened kernel may skip __mosaic_check_row: the accesses of a
+ * row through kernel argument i whose `how` has ARG_READ_ONLY, when all of
+ * them are inside window 2 * i, or has ARG_OWN_ELEMENT (and not
+ * ARG_READ_ONLY), inside window 2 * i + 1.  The device makes a window
+ * empty (lo == hi) unless such accesses inside it can neither race, nor
+ * read bytes nothing wrote, nor need their writes counted. */
+typedef struct mosaic_check_window {
+    const char *lo, *hi;
+} mosaic_check_window;
 #define MOSAIC_CHECK_HOW_SCOPE(how) ((unsigned)((how) >> MOSAIC_CHECK_SCOPE_SHIFT & 7u))
 #define MOSAIC_CHECK_HOW_SPACE(how) ((unsigned)((how) >> MOSAIC_CHECK_SPACE_SHIFT & 7u))
 #define MOSAIC_CHECK_HOW_FROM(how) ((uint32_t)((how) >> MOSAIC_CHECK_FROM_SHIFT))

@@ -52,6 +52,20 @@ size_t mosaic_check_written_first_unwritten(const mosaic_check_written *w, size_
     return (size_t)-1;
 }
 
+bool mosaic_check_written_all(mosaic_check_written *w)
+{
+    if (atomic_load_explicit(&w->complete, memory_order_relaxed))
+        return true;
+    size_t whole = w->size / 8;
+    for (size_t i = 0; i < whole; i++)
+        if (atomic_load_explicit(&w->bits[i], memory_order_relaxed) != 0xff)
+            return false;
+    if (w->size % 8 && mosaic_check_written_first_unwritten(w, whole * 8, w->size % 8) != (size_t)-1)
+        return false;
+    atomic_store_explicit(&w->complete, true, memory_order_relaxed);
+    return true;
+}
+
 static cl_int mark(cl_event command, const mosaic_mem_access *a, void *arg)
 {
     bool kernel_checked = *(bool *)arg;

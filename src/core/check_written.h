@@ -19,6 +19,7 @@
 
 typedef struct mosaic_check_written {
     size_t size;                /* the buffer's bytes */
+    _Atomic bool complete;      /* every bit is set (found by mosaic_check_written_all; bits never clear) */
     _Atomic unsigned char bits[]; /* bit i % 8 of bits[i / 8]: byte i was written */
 } mosaic_check_written;
 
@@ -33,6 +34,10 @@ void mosaic_check_written_set(mosaic_check_written *w, size_t offset, size_t siz
 /* The first byte of [offset, offset + size) of w that nothing wrote, or
  * (size_t)-1 when every one was. */
 size_t mosaic_check_written_first_unwritten(const mosaic_check_written *w, size_t offset, size_t size);
+
+/* Were all of w's bytes written?  (A scan of the bits until the answer is
+ * yes, then at once.) */
+bool mosaic_check_written_all(mosaic_check_written *w);
 
 /* Called by the engine as a command starts, under checking: sets the bits
  * of what it writes, but for a kernel on a device that checks its own

@@ -20,6 +20,7 @@
  * image descriptors) is Mosaic's, not the program's: accesses whose
  * pointer comes from a call are left alone.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,9 @@ typedef struct instrumenter {
     LLVMMetadataRef file;     /* the source file of the last site, and */
     LLVMValueRef file_name;   /* its name's string (one per file, not per site) */
     bool kernel;              /* it is a kernel: its parameters are the launch's arguments */
+    bool unknown_writes;      /* the program may write through a pointer of unknown origin */
+    bool *read_only;          /* per parameter of the kernel: nothing writes through it (only_reads) */
+    bool *own_element;        /* per parameter: every access through it is at get_global_id(0) (own_element) */
     unsigned count;           /* call sites added */
 } instrumenter;
 
@@ -168,6 +172,219 @@ static unsigned scope_of(LLVMValueRef inst)
     return MOSAIC_CHECK_SCOPE_ALL;
 }
 
+/* ---- which kernel arguments only read -------------------------------------------------------------------
+ * A read through a kernel argument that nothing in the launch writes cannot
+ * race, so the device need not track it (MOSAIC_CHECK_ARG_READ_ONLY).  An
+ * argument only reads when each use of it, through GEPs, casts, phis and
+ * selects, is a load's address, a comparison or a memcpy's source; and when
+ * the program writes through no pointer whose origin is unknown (loaded from
+ * memory, made from an integer, returned by a call of the program's): such a
+ * pointer might point anywhere.  Pointers that reach a helper function's
+ * parameter count where the helper is called. */
+
+/* Is p's root (root_of) one whose writes the per-argument walk sees: a
+ * kernel's or function's parameter, a private or program-scope variable? */
+static bool origin_known(LLVMValueRef p)
+{
+    bool unused = true;
+    LLVMValueRef root = root_of(p, &unused);
+    if (LLVMIsAArgument(root) || LLVMIsAAllocaInst(root) || LLVMIsAGlobalVariable(root) || LLVMIsAConstant(root))
+        return true;
+    if (LLVMIsACallInst(root)) /* Mosaic's context, an image's descriptor: a declaration's result */
+        return !mc_called_function(root) || LLVMIsDeclaration(mc_called_function(root));
+    return false;
+}
+
+static uint64_t store_size(instrumenter *in, LLVMTypeRef t) { return LLVMStoreSizeOfType(in->td, t); }
+
+static bool is_pointer(LLVMValueRef v) { return LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMPointerTypeKind; }
+
+/* Does the program write through, or pass to a function, a pointer to
+ * global or generic memory of unknown origin? */
+static bool writes_unknown(LLVMModuleRef m)
+{
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+        if (LLVMIsDeclaration(f) || mc_is_outlined_builtin(f))
+            continue;
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+            for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+                LLVMValueRef p[8];
+                int n = 0;
+                switch (LLVMGetInstructionOpcode(i)) {
+                case LLVMStore: p[n++] = LLVMGetOperand(i, 1); break;
+                case LLVMAtomicRMW: case LLVMAtomicCmpXchg: p[n++] = LLVMGetOperand(i, 0); break;
+                case LLVMCall: {
+                    LLVMValueRef callee = mc_called_function(i);
+                    const char *name = callee ? LLVMGetValueName(callee) : "";
+                    if (!strncmp(name, "llvm.memcpy.", 12) || !strncmp(name, "llvm.memmove.", 13) ||
+                        !strncmp(name, "llvm.memset.", 12)) {
+                        p[n++] = LLVMGetOperand(i, 0);
+                        break;
+                    }
+                    if (!strncmp(name, "llvm.", 5))
+                        break;
+                    for (int a = 0, na = LLVMGetNumArgOperands(i); a < na && n < 8; a++)
+                        if (is_pointer(LLVMGetOperand(i, (unsigned)a)))
+                            p[n++] = LLVMGetOperand(i, (unsigned)a);
+                    if (LLVMGetNumArgOperands(i) > 8)
+                        return true;
+                    break;
+                }
+                default: break;
+                }
+                for (int k = 0; k < n; k++) {
+                    unsigned as = address_space(p[k]);
+                    if ((as == AS_GLOBAL || as == AS_GENERIC) && !origin_known(p[k]))
+                        return true;
+                }
+            }
+    }
+    return false;
+}
+
+/* Do the uses of v (a kernel's parameter, or what it became) only read? */
+static bool only_reads(LLVMValueRef v, int depth)
+{
+    if (depth > 32)
+        return false;
+    for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        if (!LLVMIsAInstruction(user))
+            return false;
+        switch (LLVMGetInstructionOpcode(user)) {
+        case LLVMLoad: case LLVMICmp:
+            continue;
+        case LLVMGetElementPtr:
+            if (LLVMGetOperand(user, 0) != v)
+                return false;
+            /* fall through */
+        case LLVMBitCast: case LLVMAddrSpaceCast:
+            if (!only_reads(user, depth + 1))
+                return false;
+            continue;
+        case LLVMPHI: case LLVMSelect: /* (a phi of a loop sees itself: depth ends that) */
+            if (LLVMIsASelectInst(user) && LLVMGetOperand(user, 0) == v)
+                return false;
+            if (!only_reads(user, depth + 4))
+                return false;
+            continue;
+        case LLVMCall: {
+            LLVMValueRef callee = mc_called_function(user);
+            const char *name = callee ? LLVMGetValueName(callee) : "";
+            if ((!strncmp(name, "llvm.memcpy.", 12) || !strncmp(name, "llvm.memmove.", 13)) &&
+                LLVMGetOperand(user, 0) != v)
+                continue;
+            if (!strncmp(name, "llvm.prefetch", 13) || !strncmp(name, "llvm.lifetime.", 14))
+                continue;
+            return false;
+        }
+        default:
+            return false;
+        }
+    }
+    return true;
+}
+
+/* ---- which kernel arguments each work-item reaches at its own element -----------------------------------
+ * A kernel argument every access of which is p[get_global_id(0)], loads and
+ * stores of p's element type, gives each work-item of a one-dimensional
+ * launch bytes no other work-item reaches through it: such accesses cannot
+ * race (MOSAIC_CHECK_ARG_OWN_ELEMENT, the device checks the launch's shape).
+ * At this point get_global_id(0) is the builtin inlined:
+ * ctx->group_id[0] * ctx->enqueued_local_size[0] + __mosaic_get_local_id(0)
+ * + ctx->global_offset[0], perhaps made an int and back. */
+
+/* v without the integer casts around it. */
+static LLVMValueRef without_int_casts(LLVMValueRef v)
+{
+    while (LLVMIsASExtInst(v) || LLVMIsAZExtInst(v) ||
+           (LLVMIsATruncInst(v) && LLVMGetIntTypeWidth(LLVMTypeOf(v)) >= 32))
+        v = LLVMGetOperand(v, 0);
+    return v;
+}
+
+/* Is v a load of the context's field at byte `offset`? */
+static bool context_field(instrumenter *in, LLVMValueRef v, size_t offset)
+{
+    if (!LLVMIsALoadInst(v))
+        return false;
+    bool unused = true;
+    LLVMValueRef p = LLVMGetOperand(v, 0), root = root_of(p, &unused);
+    return LLVMIsACallInst(root) && mc_called_function(root) == in->get_ctx &&
+           mc_offset_from(p, root, in->td) == (int64_t)offset;
+}
+
+/* Is v get_global_id(0), as the builtin inlined makes it? */
+static bool global_id_x(instrumenter *in, LLVMValueRef v)
+{
+    LLVMValueRef terms[4];
+    int n = 0;
+    LLVMValueRef pending[4] = {without_int_casts(v)};
+    int np = 1;
+    while (np) { /* the terms of a sum */
+        LLVMValueRef t = pending[--np];
+        if (LLVMIsABinaryOperator(t) && LLVMGetInstructionOpcode(t) == LLVMAdd) {
+            if (np + 2 > 4)
+                return false;
+            pending[np++] = LLVMGetOperand(t, 0);
+            pending[np++] = LLVMGetOperand(t, 1);
+        } else if (n < 4) {
+            terms[n++] = t;
+        } else {
+            return false;
+        }
+    }
+    bool lx = false, group = false, offset = false;
+    for (int k = 0; k < n; k++) {
+        LLVMValueRef t = terms[k];
+        if (LLVMIsACallInst(t) && mc_called_function(t) == in->get_local_id && LLVMIsAConstantInt(LLVMGetOperand(t, 0)) &&
+            LLVMConstIntGetZExtValue(LLVMGetOperand(t, 0)) == 0 && !lx) {
+            lx = true;
+        } else if (LLVMIsABinaryOperator(t) && LLVMGetInstructionOpcode(t) == LLVMMul && !group) {
+            LLVMValueRef a = LLVMGetOperand(t, 0), b = LLVMGetOperand(t, 1);
+            group = (context_field(in, a, offsetof(mosaic_wg_ctx, group_id)) &&
+                     context_field(in, b, offsetof(mosaic_wg_ctx, enqueued_local_size))) ||
+                    (context_field(in, b, offsetof(mosaic_wg_ctx, group_id)) &&
+                     context_field(in, a, offsetof(mosaic_wg_ctx, enqueued_local_size)));
+            if (!group)
+                return false;
+        } else if (context_field(in, t, offsetof(mosaic_wg_ctx, global_offset)) && !offset) {
+            offset = true;
+        } else {
+            return false;
+        }
+    }
+    return lx && group && offset;
+}
+
+/* Is every use of kernel parameter v p[get_global_id(0)], loaded or stored
+ * as p's element type (or a narrower one)? */
+static bool own_element(instrumenter *in, LLVMValueRef v)
+{
+    if (!is_pointer(v) || address_space(v) != AS_GLOBAL || !LLVMGetFirstUse(v))
+        return false;
+    for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef gep = LLVMGetUser(u);
+        if (!LLVMIsAGetElementPtrInst(gep) || LLVMGetNumOperands(gep) != 2 || LLVMGetOperand(gep, 0) != v ||
+            !global_id_x(in, LLVMGetOperand(gep, 1)))
+            return false;
+        uint64_t element = LLVMABISizeOfType(in->td, LLVMGetGEPSourceElementType(gep));
+        for (LLVMUseRef e = LLVMGetFirstUse(gep); e; e = LLVMGetNextUse(e)) {
+            LLVMValueRef access = LLVMGetUser(e);
+            if (LLVMIsALoadInst(access) && !LLVMGetVolatile(access) &&
+                LLVMGetOrdering(access) == LLVMAtomicOrderingNotAtomic &&
+                store_size(in, LLVMTypeOf(access)) <= element)
+                continue;
+            if (LLVMIsAStoreInst(access) && LLVMGetOperand(access, 1) == gep && !LLVMGetVolatile(access) &&
+                LLVMGetOrdering(access) == LLVMAtomicOrderingNotAtomic &&
+                store_size(in, LLVMTypeOf(LLVMGetOperand(access, 0))) <= element)
+                continue;
+            return false;
+        }
+    }
+    return true;
+}
+
 /* Adds the call that checks an access of `bytes` (an i64 value) at p by
  * inst, `what` its MOSAIC_CHECK_READ/WRITE/ATOMIC bits. */
 static void check_access(instrumenter *in, LLVMValueRef inst, LLVMValueRef p, LLVMValueRef bytes, uint64_t what)
@@ -222,6 +439,11 @@ static void check_access(instrumenter *in, LLVMValueRef inst, LLVMValueRef p, LL
         for (unsigned i = 0, n = LLVMCountParams(fn); i < n; i++)
             if (LLVMGetParam(fn, i) == root)
                 from = i;
+        if (in->read_only && from < LLVMCountParams(fn) && in->read_only[from] && what == MOSAIC_CHECK_READ &&
+            space != MOSAIC_CHECK_LOCAL)
+            what |= MOSAIC_CHECK_ARG_READ_ONLY;
+        if (in->own_element && from < LLVMCountParams(fn) && in->own_element[from])
+            what |= MOSAIC_CHECK_ARG_OWN_ELEMENT;
     } else {
         /* a pointer loaded from memory, chosen by a select or phi, made
          * from an integer, a helper function's parameter: the device finds
@@ -248,8 +470,6 @@ static void check_access(instrumenter *in, LLVMValueRef inst, LLVMValueRef p, LL
     LLVMBuildCall2(in->b, in->access_type, in->access_fn, args, 9, "");
     in->count++;
 }
-
-static uint64_t store_size(instrumenter *in, LLVMTypeRef t) { return LLVMStoreSizeOfType(in->td, t); }
 
 static void instrument_instruction(instrumenter *in, LLVMValueRef inst)
 {
@@ -335,12 +555,21 @@ cl_int mc_instrument_for_checking(LLVMModuleRef m, LLVMTargetDataRef td, LLVMVal
     in.get_ctx = function(&in, "__mosaic_get_ctx", LLVMFunctionType(in.ptr, NULL, 0, 0));
     in.get_local_id = function(&in, "__mosaic_get_local_id", LLVMFunctionType(in.i64, &in.i32, 1, 0));
     in.b = LLVMCreateBuilderInContext(in.c);
+    in.unknown_writes = writes_unknown(m);
     for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
         if (LLVMIsDeclaration(f) || mc_is_outlined_builtin(f))
             continue;
         in.kernel = false;
         for (size_t k = 0; k < nk; k++)
             in.kernel |= kernels[k] == f;
+        free(in.read_only);
+        in.read_only = in.kernel && !in.unknown_writes ? calloc(LLVMCountParams(f) + 1, sizeof *in.read_only) : NULL;
+        free(in.own_element);
+        in.own_element = in.read_only ? calloc(LLVMCountParams(f) + 1, sizeof *in.own_element) : NULL;
+        for (unsigned p = 0; in.read_only && p < LLVMCountParams(f); p++)
+            in.read_only[p] = only_reads(LLVMGetParam(f, p), 0);
+        for (unsigned p = 0; in.own_element && p < LLVMCountParams(f); p++)
+            in.own_element[p] = own_element(&in, LLVMGetParam(f, p));
         char name[256];
         mc_source_name(LLVMGetValueName(f), name, sizeof name);
         in.kernel_name = string(&in, name, strlen(name));
@@ -350,6 +579,8 @@ cl_int mc_instrument_for_checking(LLVMModuleRef m, LLVMTargetDataRef td, LLVMVal
                 instrument_instruction(&in, inst);
     }
     LLVMDisposeBuilder(in.b);
+    free(in.read_only);
+    free(in.own_element);
     *sites = in.count;
     (void)log;
     return CL_SUCCESS;

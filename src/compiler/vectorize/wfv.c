@@ -144,7 +144,8 @@ static bool allowed(widener *w, LLVMValueRef inst)
         return true;
     case LLVMCall: {
         LLVMValueRef f = mc_called_function(inst);
-        if (dropped_intrinsic(f) || wd_widenable_intrinsic(f) || (w->row && mc_is_barrier_call(inst)))
+        if (dropped_intrinsic(f) || wd_widenable_intrinsic(f) || (w->row && mc_is_barrier_call(inst)) ||
+            (!w->row && wd_is_check_access(f)))
             return true;
         return w->why = "a call", false;
     }
@@ -937,6 +938,11 @@ static bool build_block(widener *w, LLVMBasicBlockRef bb)
             LLVMBuildRetVoid(w->b);
             continue;
         }
+        if (LLVMIsACallInst(i) && wd_is_check_access(mc_called_function(i))) {
+            if (!wd_widen_check_access(w, i))
+                return false;
+            continue;
+        }
         if (w->shape[k] == VARYING) {
             if (!(w->vector[k] = widen_varying(w, i)))
                 return w->why = "an instruction it does not widen", false;
@@ -1064,6 +1070,15 @@ static bool has_loop(widener *w, bool varying_only)
             if (w->g->retreating[e].to == b)
                 return true;
     }
+    return false;
+}
+
+/* Does K.body call checking mode's __mosaic_check_access (wfv_check.c)? */
+static bool has_check_calls(widener *w)
+{
+    for (int i = 0; i < w->n; i++)
+        if (LLVMIsACallInst(w->insts[i]) && wd_is_check_access(mc_called_function(w->insts[i])))
+            return true;
     return false;
 }
 
@@ -1254,8 +1269,9 @@ static bool analyse(widener *w, const mc_kernel_build *kb, unsigned vectors)
         w->rpo[pmap_get(&w->bidx, w->order[i])] = i;
     if (!wd_find_loops(w) || !wd_find_by_row(w))
         return w->why = "out of memory", false;
-    /* (an x loop is as wide as its row: several rows at once are wider) */
-    if (!has_loop(w, false) && w->rows < 2)
+    /* (an x loop is as wide as its row: several rows at once are wider; a
+     * checked kernel's x loop has calls, which LLVM's vectoriser leaves) */
+    if (!has_loop(w, false) && w->rows < 2 && !has_check_calls(w))
         return w->why = "no loop of its own (the loop over work-items is innermost)", false;
     find_shapes(w);
     /* a barrier kernel's regions whose loops carry only what the row shares

@@ -29,6 +29,7 @@ typedef struct widener {
     LLVMBuilderRef b;
     LLVMTypeRef i64, i32;
     unsigned lanes;
+    LLVMValueRef check_addresses, check_running; /* wfv_check.c's arrays, once made */
     unsigned row;          /* mc_wfv_rows: the group's row length (a barrier kernel's K.row), else 0 */
     int n;                 /* instructions of K.body */
     LLVMValueRef *insts;
@@ -123,6 +124,13 @@ LLVMValueRef wd_gather(widener *w, LLVMValueRef inst, LLVMValueRef addresses, LL
 bool wd_strided_store(widener *w, LLVMValueRef inst, LLVMValueRef first, long long st, LLVMValueRef mask);
 void wd_scatter(widener *w, LLVMValueRef inst, LLVMValueRef addresses, LLVMValueRef mask);
 bool wd_widenable_intrinsic(LLVMValueRef f);
+
+/* wfv_check.c: checking mode's calls */
+/* Is f __mosaic_check_access (compiler/check/instrument.c)? */
+bool wd_is_check_access(LLVMValueRef f);
+/* The call inst of __mosaic_check_access as one call of __mosaic_check_row
+ * for the running lanes; false (and why) when it cannot be. */
+bool wd_widen_check_access(widener *w, LLVMValueRef inst);
 
 /* linearize.c: finding them (before K.vec is built) */
 bool wd_find_loops(widener *w);

@@ -111,6 +111,7 @@ typedef struct region {
     size_t shadow_bytes;
     uint32_t gen;           /* the launch's generation of that shadow: words of others are empty */
     int entry;              /* its pool entry (this launch holds it), -1: none, -2: another region's */
+    bool alone;             /* no other argument of the launch reaches its bytes (MOSAIC_CHECK_ARG_READ_ONLY) */
     char name[160];         /* "argument 0 (a), a buffer of 1024 bytes" */
 } region;
 
@@ -121,7 +122,9 @@ typedef struct region {
  * size, and each launch that takes it gets the next generation: its words
  * carry it, and words of another generation count as empty.  After
  * 2^GEN_BITS - 1 launches the shadow is emptied (MADV_DONTNEED).  A buffer
- * whose shadow another running launch holds gets one of its own. */
+ * whose shadow another launch holds (the engine prepares the next launch
+ * before the last one is done) gets another entry: two launches that
+ * alternate each keep theirs. */
 #define POOL_SIZE 64
 #define POOL_MOST_BYTES ((size_t)8 << 30) /* of address space (untouched pages cost nothing) */
 static struct pool_entry {
@@ -138,7 +141,12 @@ static uint64_t pool_clock;
 static _Atomic word *new_shadow(size_t bytes)
 {
     void *s = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    return s == MAP_FAILED ? NULL : s;
+    if (s == MAP_FAILED)
+        return NULL;
+    /* a page fault per 512 bytes of buffer took a third of a checked STREAM
+     * row's time: huge pages where the kernel has them */
+    madvise(s, bytes, MADV_HUGEPAGE);
+    return s;
 }
 
 /* r's shadow for the buffer at r->lo of `size` bytes. */
@@ -152,18 +160,12 @@ static void take_shadow(region *r, size_t size)
     size_t total = 0;
     for (int i = 0; i < POOL_SIZE; i++) {
         total += pool[i].bytes;
-        if (pool[i].shadow && pool[i].address == r->lo && pool[i].size == size)
+        if (pool[i].shadow && pool[i].address == r->lo && pool[i].size == size && !pool[i].held)
             at = i;
         else if (!pool[i].shadow && free_at < 0)
             free_at = i;
         else if (pool[i].shadow && !pool[i].held && (oldest < 0 || pool[i].used < pool[oldest].used))
             oldest = i;
-    }
-    if (at >= 0 && pool[at].held) { /* another launch's now */
-        pthread_mutex_unlock(&pool_lock);
-        r->shadow = new_shadow(bytes);
-        r->shadow_bytes = r->shadow ? bytes : 0;
-        return;
     }
     if (at < 0) {
         if ((free_at < 0 || total + bytes > POOL_MOST_BYTES) && oldest >= 0) { /* make room */
@@ -215,11 +217,13 @@ struct cpu_check_launch {
     const char *source;     /* the program's, or NULL */
     uint64_t program;       /* a hash of it (or of the executable's address): check_report.h */
     size_t num_groups[3];
+    bool own_elements;      /* one dimension, global ids that fit an int: MOSAIC_CHECK_ARG_OWN_ELEMENT holds */
     cl_uint num_args;
     region **arg_region;    /* per argument: NULL unless a buffer of this launch */
     region *regions;        /* the buffers, lo ascending */
     size_t num_regions;
     size_t *local_lo, *local_hi; /* per __local argument: its bytes in the group's arena */
+    mosaic_check_window *windows; /* 2 per argument (compiler.h): where rows need no call */
 };
 
 static int by_lo(const void *a, const void *b)
@@ -248,6 +252,8 @@ cpu_check_launch *mosaic_cpu_check_launch(cl_device_id device, const mosaic_ndra
     l->num_args = info->num_args;
     for (int d = 0; d < 3; d++)
         l->num_groups[d] = nd->num_groups[d];
+    l->own_elements = nd->global_size[1] <= 1 && nd->global_size[2] <= 1 && nd->global_offset[0] <= INT32_MAX &&
+                      nd->global_size[0] <= INT32_MAX - nd->global_offset[0];
     l->regions = calloc(info->num_args + 1, sizeof *l->regions);
     l->local_lo = calloc(info->num_args + 1, sizeof *l->local_lo);
     l->local_hi = calloc(info->num_args + 1, sizeof *l->local_hi);
@@ -305,8 +311,29 @@ cpu_check_launch *mosaic_cpu_check_launch(cl_device_id device, const mosaic_ndra
         mosaic_cpu_check_launch_free(l);
         return NULL;
     }
-    for (size_t r = 0; r < l->num_regions; r++)
+    l->windows = calloc(2 * (size_t)info->num_args + 1, sizeof *l->windows);
+    if (!l->windows) {
+        mosaic_cpu_check_launch_free(l);
+        return NULL;
+    }
+    for (size_t r = 0; r < l->num_regions; r++) {
         l->arg_region[l->regions[r].arg] = &l->regions[r];
+        /* (sorted by lo: only neighbours can overlap... unless a long one spans several) */
+        l->regions[r].alone = true;
+        for (size_t o = 0; o < l->num_regions; o++)
+            if (o != r && l->regions[o].lo < l->regions[r].hi && l->regions[r].lo < l->regions[o].hi)
+                l->regions[r].alone = false;
+    }
+    /* the windows: a buffer no other argument reaches, none of whose bytes
+     * is unwritten (so reads need no look and writes no count) */
+    for (size_t i = 0; i < l->num_regions; i++) {
+        region *r = &l->regions[i];
+        if (!r->alone || (r->written && (kinds & MOSAIC_CHECK_UNINIT) && !mosaic_check_written_all(r->written)))
+            continue;
+        l->windows[2 * r->arg] = (mosaic_check_window){r->lo, r->hi};
+        if (l->own_elements)
+            l->windows[2 * r->arg + 1] = (mosaic_check_window){r->lo, r->hi};
+    }
     return l;
 }
 
@@ -320,7 +347,21 @@ void mosaic_cpu_check_launch_free(cpu_check_launch *l)
     free(l->arg_region);
     free(l->local_lo);
     free(l->local_hi);
+    free(l->windows);
     free(l);
+}
+
+const mosaic_check_window *mosaic_cpu_check_windows(const cpu_check_launch *l) { return l->windows; }
+
+/* Can an access (`how`) of region r race?  Not when nothing of the launch
+ * but its argument reaches r's bytes and the program only reads through
+ * that argument, or reaches each element through it from one work-item
+ * alone (instrument.c). */
+static bool may_race(const cpu_check_launch *l, const region *r, uint64_t how)
+{
+    if (!r->alone)
+        return true;
+    return !(how & MOSAIC_CHECK_ARG_READ_ONLY) && !((how & MOSAIC_CHECK_ARG_OWN_ELEMENT) && l->own_elements);
 }
 
 /* The buffer of the launch that holds [p, p + bytes), or NULL. */
@@ -354,6 +395,7 @@ struct cpu_check_group {
     mosaic_check_written *local_written; /* a bit per byte of it: written by the group */
     size_t local_room;
     uint32_t local_tag;           /* groups this worker ran under checking (+1): the __local words' tag */
+    bool epochs_moved;            /* some work-item passed a barrier or sub-group barrier: epochs not all 0 */
 };
 
 bool mosaic_cpu_check_group_begin(cpu_check_group **gp, cpu_check_launch *l, const mosaic_wg_ctx *ctx, size_t items)
@@ -389,7 +431,9 @@ bool mosaic_cpu_check_group_begin(cpu_check_group **gp, cpu_check_launch *l, con
         g->local_written->size = local;
         memset((void *)g->local_written->bits, 0, (local + 7) / 8);
     }
-    memset(g->epoch, 0, 2 * items * sizeof *g->epoch);
+    if (g->epochs_moved || items != g->items) /* (a group of barrier-free code leaves them 0) */
+        memset(g->epoch, 0, 2 * items * sizeof *g->epoch);
+    g->epochs_moved = false;
     g->num_barriers = 0;
     g->items = items;
     for (int d = 0; d < 3; d++)
@@ -505,6 +549,7 @@ void mosaic_cpu_check_barrier(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly
         return;
     uint32_t e = g->epoch[lid]++;
     g->sub_epoch[lid]++;
+    g->epochs_moved = true;
     if (e < g->num_barriers) {
         if (g->barrier[e] != site && (g->launch->kinds & MOSAIC_CHECK_BARRIERS)) {
             mosaic_check_problem p;
@@ -543,15 +588,17 @@ void mosaic_cpu_check_sub_group_barrier(const mosaic_wg_ctx *ctx, uint64_t lx, u
     (void)site;
     cpu_check_group *g = group_of(ctx);
     unsigned lid;
-    if (g && (lid = linear_id(g, lx, ly, lz)) < g->items)
+    if (g && (lid = linear_id(g, lx, ly, lz)) < g->items) {
         g->sub_epoch[lid]++;
+        g->epochs_moved = true;
+    }
 }
 
 void mosaic_cpu_check_group_end(cpu_check_group *g)
 {
     if (!g || !g->launch)
         return;
-    if (g->launch->kinds & MOSAIC_CHECK_BARRIERS) {
+    if ((g->launch->kinds & MOSAIC_CHECK_BARRIERS) && g->num_barriers) { /* (no barrier reached: all at 0) */
         unsigned least = 0, most = 0;
         for (unsigned i = 1; i < g->items; i++) {
             if (g->epoch[i] < g->epoch[least])
@@ -688,8 +735,9 @@ static void track(cpu_check_group *g, unsigned lid, _Atomic word *cell, word me,
 }
 
 /* `uninit`: a read of [at, at + bytes) of what `written` records (its
- * bytes from `base` on are `object`'s) that has a byte nothing wrote is
- * reported; a write counts its bytes written. */
+ * bytes from `base` on are `object`'s; NULL: the group's __local memory)
+ * that has a byte nothing wrote is reported; a write counts its bytes
+ * written. */
 static void uninit_access(cpu_check_group *g, unsigned lid, mosaic_check_written *written, size_t base, size_t at,
                           uint64_t bytes, uint64_t how, const mosaic_check_site *site, const char *what,
                           const char *object)
@@ -698,6 +746,11 @@ static void uninit_access(cpu_check_group *g, unsigned lid, mosaic_check_written
     if ((how & MOSAIC_CHECK_READ) &&
         (first = mosaic_check_written_first_unwritten(written, base + at, bytes)) != (size_t)-1) {
         mosaic_check_problem p;
+        char local[80];
+        if (!object) { /* (named only when reported: this runs at every access) */
+            snprintf(local, sizeof local, "the work-group's __local memory (%zu bytes)", (size_t)g->ctx->local_mem_size);
+            object = local;
+        }
         start_problem(&p, g, MOSAIC_CHECK_UNINIT, what, site, how, bytes, lid);
         p.object = object;
         p.offset = (int64_t)(first - base);
@@ -768,11 +821,9 @@ void mosaic_cpu_check_access(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly,
         if (p < local_lo || p + bytes > local_hi)
             return; /* (bounds said what it could) */
         size_t at = (size_t)(p - local_lo);
-        if (l->kinds & MOSAIC_CHECK_UNINIT) {
-            snprintf(object, sizeof object, "the work-group's __local memory (%zu bytes)", (size_t)ctx->local_mem_size);
+        if (l->kinds & MOSAIC_CHECK_UNINIT)
             uninit_access(g, lid, g->local_written, 0, at, bytes, how, site,
-                          "a read of __local memory that no work-item of the work-group wrote", object);
-        }
+                          "a read of __local memory that no work-item of the work-group wrote", NULL);
         if (l->kinds & (MOSAIC_CHECK_RACES | MOSAIC_CHECK_SCOPES))
             track_range(g, lid, g->local_shadow, g->local_tag, at, bytes, how, site, "the work-group's __local memory",
                         true);
@@ -794,7 +845,97 @@ void mosaic_cpu_check_access(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly,
         uninit_access(g, lid, r->written, r->written_at, at, bytes, how, site,
                       "a read of a buffer created without host data, at bytes that nothing wrote (no host command, "
                       "no work-item)", r->name);
-    if (!r->shadow || space == MOSAIC_CHECK_CONSTANT || !(l->kinds & (MOSAIC_CHECK_RACES | MOSAIC_CHECK_SCOPES)))
+    if (!r->shadow || space == MOSAIC_CHECK_CONSTANT || !(l->kinds & (MOSAIC_CHECK_RACES | MOSAIC_CHECK_SCOPES)) ||
+        (from < l->num_args && !may_race(l, r, how)))
         return;
     track_range(g, lid, r->shadow, r->gen << GROUP_BITS | g->tag, at, bytes, how, site, r->name, false);
+}
+
+/* A row's lanes, one after another (what the device does when it cannot
+ * check the row at once). */
+static void check_lanes(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly, uint64_t lz, uint64_t lanes,
+                        const uint8_t *running, const char *first, int64_t stride, const void *const *addresses,
+                        const void *base, uint64_t bytes, uint64_t how, const mosaic_check_site *site)
+{
+    for (uint64_t i = 0; i < lanes; i++)
+        if (!running || running[i])
+            mosaic_cpu_check_access(ctx, lx + i, ly, lz, addresses ? addresses[i] : first + (int64_t)i * stride, base,
+                                    bytes, how, site);
+}
+
+void mosaic_cpu_check_row(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly, uint64_t lz, uint64_t lanes,
+                          const uint8_t *running, const char *first, int64_t stride, const void *const *addresses,
+                          const void *base, uint64_t bytes, uint64_t how, const mosaic_check_site *site)
+{
+    cpu_check_group *g = group_of(ctx);
+    if (!g || !bytes || !lanes)
+        return;
+    cpu_check_launch *l = g->launch;
+    uint32_t from = MOSAIC_CHECK_HOW_FROM(how);
+    unsigned space = MOSAIC_CHECK_HOW_SPACE(how);
+    region *r = from < l->num_args && (space == MOSAIC_CHECK_GLOBAL || space == MOSAIC_CHECK_CONSTANT)
+                    ? l->arg_region[from] : NULL;
+    /* A buffer argument's row, when all of it is inside the buffer: its
+     * bounds and `uninit` at once, then each lane's race tracking, unless
+     * its races need none (`quiet`: constant memory, or may_race says so).
+     * Anything else a lane at a time. */
+    bool quiet = r && (!(l->kinds & (MOSAIC_CHECK_RACES | MOSAIC_CHECK_SCOPES)) || !r->shadow ||
+                       space == MOSAIC_CHECK_CONSTANT || !may_race(l, r, how));
+    uint64_t n = lx + lanes <= g->size[0] ? lanes : g->size[0] > lx ? g->size[0] - lx : 0;
+    if (!r || !n || linear_id(g, lx, ly, lz) >= g->items) {
+        check_lanes(ctx, lx, ly, lz, lanes, running, first, stride, addresses, base, bytes, how, site);
+        return;
+    }
+    const char *lo = NULL, *hi = NULL; /* the lowest address, the highest, of the running lanes */
+    bool all = true;
+    for (uint64_t i = 0; i < n; i++) {
+        if (running && !running[i]) {
+            all = false;
+            continue;
+        }
+        const char *p = addresses ? addresses[i] : first + (int64_t)i * stride;
+        if (!addresses && lo) { /* (uniform or consecutive: the first and the last running lanes decide) */
+            uint64_t last = n - 1;
+            while (running && !running[last])
+                last--;
+            p = first + (int64_t)last * stride;
+            i = n;
+        }
+        if (!lo || p < lo)
+            lo = p;
+        if (!hi || p > hi)
+            hi = p;
+    }
+    if (!lo)
+        return;
+    if (lo < r->lo || hi + bytes > r->hi || hi + bytes < hi) { /* something is out: each lane says which */
+        check_lanes(ctx, lx, ly, lz, lanes, running, first, stride, addresses, base, bytes, how, site);
+        return;
+    }
+    /* the bytes read, all written? the bytes written, counted: a row's
+     * adjacent accesses, or its one place, at once */
+    if (r->written && (l->kinds & MOSAIC_CHECK_UNINIT)) {
+        if (addresses || !(stride == 0 || (all && (stride == (int64_t)bytes || stride == -(int64_t)bytes)))) {
+            check_lanes(ctx, lx, ly, lz, lanes, running, first, stride, addresses, base, bytes, how, site);
+            return;
+        }
+        size_t at = r->written_at + (size_t)(lo - r->lo), span = (size_t)(hi + bytes - lo);
+        if ((how & MOSAIC_CHECK_READ) && mosaic_check_written_first_unwritten(r->written, at, span) != (size_t)-1) {
+            check_lanes(ctx, lx, ly, lz, lanes, running, first, stride, addresses, base, bytes, how, site);
+            return;
+        }
+        if (how & MOSAIC_CHECK_WRITE)
+            mosaic_check_written_set(r->written, at, span);
+    }
+    if (quiet)
+        return;
+    /* races: each running lane's bytes in the buffer's shadow (what
+     * mosaic_cpu_check_access does after finding the buffer) */
+    unsigned lid = linear_id(g, lx, ly, lz);
+    uint32_t tag = r->gen << GROUP_BITS | g->tag;
+    for (uint64_t i = 0; i < n; i++)
+        if (!running || running[i]) {
+            const char *p = addresses ? addresses[i] : first + (int64_t)i * stride;
+            track_range(g, lid + (unsigned)i, r->shadow, tag, (size_t)(p - r->lo), bytes, how, site, r->name, false);
+        }
 }

@@ -36,9 +36,16 @@ void mosaic_cpu_check_shuffle(uint64_t seed, size_t groups, uint64_t out[3]);
  * from the launch's out[2]. */
 void mosaic_cpu_check_shuffle_items(uint64_t seed, size_t group, size_t sub_groups, uint64_t out[2]);
 
+/* The launch's windows (compiler.h, mosaic_check_window): what the device
+ * puts in each group's context for widened kernels. */
+const mosaic_check_window *mosaic_cpu_check_windows(const cpu_check_launch *l);
+
 /* The runtime functions instrumented kernels call (compiler.h). */
 void mosaic_cpu_check_access(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly, uint64_t lz, const void *address,
                              const void *base, uint64_t bytes, uint64_t how, const mosaic_check_site *site);
+void mosaic_cpu_check_row(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly, uint64_t lz, uint64_t lanes,
+                          const uint8_t *running, const char *first, int64_t stride, const void *const *addresses,
+                          const void *base, uint64_t bytes, uint64_t how, const mosaic_check_site *site);
 void mosaic_cpu_check_barrier(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly, uint64_t lz,
                               const mosaic_check_site *site);
 void mosaic_cpu_check_sub_group_barrier(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly, uint64_t lz,

@@ -587,6 +587,7 @@ static cl_int run_group(worker *w, const job *j, mosaic_wg_ctx *ctx, const size_
         count *= ctx->local_size[d];
     }
     ctx->private_lo[1] = ctx->private_hi[1] = NULL;
+    ctx->check_windows = j->check ? mosaic_cpu_check_windows(j->check) : NULL;
     if (j->check && mosaic_cpu_check_group_begin(&w->running.check, j->check, ctx, count)) {
         cl_int status = run_group_code(w, j, ctx, g, args, count);
         mosaic_cpu_check_group_end(w->running.check);
@@ -1611,6 +1612,7 @@ const struct mosaic_runtime_symbol mosaic_cpu_runtime_symbols[] = {
     { "__mosaic_printf", (void *)mosaic_cpu_printf },
     /* checking mode (cpu_check.c) */
     { "__mosaic_check_access", (void *)mosaic_cpu_check_access },
+    { "__mosaic_check_row", (void *)mosaic_cpu_check_row },
     { "__mosaic_check_barrier", (void *)mosaic_cpu_check_barrier },
     { "__mosaic_check_sub_group_barrier", (void *)mosaic_cpu_check_sub_group_barrier },
     /* half conversions the code generator calls by libgcc's names (cpu_half.c) */
