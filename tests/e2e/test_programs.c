@@ -362,7 +362,7 @@ TEST(launch_errors)
 {
     cl_int err;
     cl_program p = build("__kernel void k(__global int *a) { a[get_global_id(0)] = 1; }\n"
-                         "__kernel __attribute__((reqd_work_group_size(8, 1, 1))) void r(__global int *a) { a[0] = 1; }\n",
+                         "__kernel __attribute__((reqd_work_group_size(8, 1, 1))) void r(__global int *a) { a[get_global_id(0)] = 1; }\n",
                          NULL, &err);
     CHECK_ERR(err, CL_SUCCESS);
     cl_kernel k = clCreateKernel(p, "k", &err), r = clCreateKernel(p, "r", &err);
@@ -411,7 +411,7 @@ TEST(division_by_zero)
                          "{ size_t i = get_global_id(0);\n"
                          "  q[i] = a[i] / b[i] + a[i] % b[i];\n"
                          "  lq[i] = la[i] / lb[i] + la[i] % lb[i] + (long)((uint)a[i] / (uint)b[i]);\n"
-                         "  if (i == 0) vstore4(vload4(0, a) / vload4(0, b), 0, q + 4); }\n",
+                         "  if (i == 0) vstore4(vload4(0, a) / vload4(0, b), 0, q + get_global_size(0)); }\n",
                          NULL, &err);
     CHECK_ERR(err, CL_SUCCESS);
     cl_kernel k = clCreateKernel(p, "divide", &err);
@@ -424,7 +424,8 @@ TEST(division_by_zero)
         la[i] = i % 3 == 0 ? INT64_MIN : 7 * i;
         lb[i] = i % 2 == 0 ? 0 : -1;
     }
-    cl_mem ba = buffer(sizeof a, a), bb = buffer(sizeof b, b), bq = buffer(sizeof a, NULL);
+    /* (q: the work-items' N, then work-item 0's vector of 4) */
+    cl_mem ba = buffer(sizeof a, a), bb = buffer(sizeof b, b), bq = buffer(sizeof a + 4 * sizeof(int), NULL);
     cl_mem bla = buffer(sizeof la, la), blb = buffer(sizeof lb, lb), blq = buffer(sizeof la, NULL);
     cl_mem args[] = { ba, bb, bq, bla, blb, blq };
     for (cl_uint i = 0; i < 6; i++)
@@ -434,9 +435,9 @@ TEST(division_by_zero)
     CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, NULL, 0, NULL, &e), CL_SUCCESS);
     CHECK_ERR(clWaitForEvents(1, &e), CL_SUCCESS);
     /* well-defined lanes still compute the right answer */
-    int q[N];
+    int q[N + 4];
     CHECK_ERR(clEnqueueReadBuffer(queue, bq, CL_TRUE, 0, sizeof q, q, 0, NULL, NULL), CL_SUCCESS);
-    CHECK(q[1] == -7 && q[5] == -35);
+    CHECK(q[1] == -7 && q[5] == -35 && q[N + 1] == -7);
     clReleaseEvent(e);
     for (int i = 0; i < 6; i++)
         clReleaseMemObject(args[i]);

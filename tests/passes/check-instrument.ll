@@ -27,6 +27,7 @@
 ; CHECK-LABEL: define internal i32 @get(
 ; CHECK: call void @__mosaic_check_access({{.*}}, ptr null, i64 4, i64 281474976645121, ptr @__mosaic_check_site)
 ; CHECK-LABEL: define dso_local void @k(
+; CHECK: %check.scratch = alloca [128 x i8], align 64
 ; a[i]: a read of argument 0
 ; CHECK: call void @__mosaic_check_access({{.*}}, ptr null, i64 4, i64 1, ptr
 ; t[i] = : a write of the __local variable t, 64 bytes
@@ -34,8 +35,11 @@
 ; CHECK: call void @__mosaic_check_barrier(
 ; CHECK-NEXT: call void @__mosaic_barrier(
 ; CHECK: i64 281474976579841, ptr
-; p[a[i] & 3] = : a write of a private array of 16 bytes
+; p[a[i] & 3] = : a write of a private array of 16 bytes, which goes to a
+; scratch slot when out of bounds (once reported) instead of the worker's stack
 ; CHECK: i64 4, i64 281474976580354, ptr [[P]])
+; CHECK: %check.inside = select i1 %{{.*}}, ptr %{{.*}}, ptr %check.scratch
+; CHECK-NEXT: store i32 %{{.*}}, ptr %check.inside
 ; the atomic: read, write, atomic, work-group scope, argument 0
 ; CHECK: call void @__mosaic_check_access({{.*}}, ptr null, i64 4, i64 23, ptr
 ; CHECK-NEXT: atomicrmw add

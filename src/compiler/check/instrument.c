@@ -52,6 +52,7 @@ typedef struct instrumenter {
     bool unknown_writes;      /* the program may write through a pointer of unknown origin */
     bool *read_only;          /* per parameter of the kernel: nothing writes through it (only_reads) */
     bool *own_element;        /* per parameter: every access through it is at get_global_id(0) (own_element) */
+    LLVMValueRef scratch;     /* the function's slot for private accesses out of bounds (keep_inside), once made */
     unsigned count;           /* call sites added */
 } instrumenter;
 
@@ -385,6 +386,40 @@ static bool own_element(instrumenter *in, LLVMValueRef v)
     return true;
 }
 
+/* A private array's access out of its bounds, once reported, goes to a
+ * scratch slot instead: it would overwrite the worker's stack (the
+ * context's address kept there, say) and take the process down, where the
+ * report is all a checked run should give.  Loads and stores (others are
+ * left as they are). */
+enum { SCRATCH_BYTES = 128 };
+
+static void keep_inside(instrumenter *in, LLVMValueRef inst, LLVMValueRef p, LLVMValueRef base, LLVMValueRef bytes,
+                        uint64_t size)
+{
+    unsigned op = LLVMIsALoadInst(inst) ? 0 : LLVMIsAStoreInst(inst) ? 1 : 2;
+    if (op == 2 || !LLVMIsAConstantInt(bytes) || LLVMConstIntGetZExtValue(bytes) > SCRATCH_BYTES ||
+        LLVMGetOperand(inst, op) != p)
+        return;
+    if (!in->scratch) {
+        LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(LLVMGetBasicBlockParent(LLVMGetInstructionParent(inst)));
+        LLVMBuilderRef b = LLVMCreateBuilderInContext(in->c);
+        LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(entry));
+        in->scratch = LLVMBuildAlloca(b, LLVMArrayType(LLVMInt8TypeInContext(in->c), SCRATCH_BYTES), "check.scratch");
+        LLVMSetAlignment(in->scratch, 64);
+        LLVMDisposeBuilder(b);
+    }
+    LLVMValueRef lo = LLVMBuildPtrToInt(in->b, base, in->i64, "");
+    LLVMValueRef at = LLVMBuildPtrToInt(in->b, p, in->i64, "");
+    LLVMValueRef end = LLVMBuildAdd(in->b, at, bytes, "");
+    LLVMValueRef inside = LLVMBuildAnd(in->b, LLVMBuildICmp(in->b, LLVMIntUGE, at, lo, ""),
+                                       LLVMBuildICmp(in->b, LLVMIntULE, end, LLVMBuildAdd(in->b, lo,
+                                                     LLVMConstInt(in->i64, size, 0), ""), ""), "");
+    LLVMValueRef scratch = in->scratch;
+    if (LLVMTypeOf(scratch) != LLVMTypeOf(p))
+        scratch = LLVMBuildAddrSpaceCast(in->b, scratch, LLVMTypeOf(p), "");
+    LLVMSetOperand(inst, op, LLVMBuildSelect(in->b, inside, p, scratch, "check.inside"));
+}
+
 /* Adds the call that checks an access of `bytes` (an i64 value) at p by
  * inst, `what` its MOSAIC_CHECK_READ/WRITE/ATOMIC bits. */
 static void check_access(instrumenter *in, LLVMValueRef inst, LLVMValueRef p, LLVMValueRef bytes, uint64_t what)
@@ -469,6 +504,8 @@ static void check_access(instrumenter *in, LLVMValueRef inst, LLVMValueRef p, LL
     args[8] = site_of(in, inst, object, size);
     LLVMBuildCall2(in->b, in->access_type, in->access_fn, args, 9, "");
     in->count++;
+    if (space == MOSAIC_CHECK_PRIVATE)
+        keep_inside(in, inst, p, base, bytes, size);
 }
 
 static void instrument_instruction(instrumenter *in, LLVMValueRef inst)
@@ -573,6 +610,7 @@ cl_int mc_instrument_for_checking(LLVMModuleRef m, LLVMTargetDataRef td, LLVMVal
         char name[256];
         mc_source_name(LLVMGetValueName(f), name, sizeof name);
         in.kernel_name = string(&in, name, strlen(name));
+        in.scratch = NULL;
         /* (what the walk adds is before the instruction it checks: it sees each once) */
         for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
             for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst; inst = LLVMGetNextInstruction(inst))

@@ -1126,6 +1126,15 @@ cl_int mc_run_spin_loops(mc_pass_state *s, size_t k)
 
 cl_int mc_run_work_group_function(mc_pass_state *s, size_t k) { return build_work_group_function(s, k); }
 
+cl_int mc_run_check_windows(mc_pass_state *s, size_t k)
+{
+    (void)k;
+    if (!checking(s))
+        return skip(s, "checking mode is off");
+    s->stats[MC_STAT_check_windows] += mc_check_windows(s->m);
+    return CL_SUCCESS;
+}
+
 cl_int mc_run_sub_group_first(mc_pass_state *s, size_t k)
 {
     mc_lower_sub_group_first(s->m, &s->kb[k]);

@@ -10,14 +10,15 @@
  * bytes between lanes, when the address is uniform or consecutive; else
  * the addresses stored in an array) and which lanes run (NULL: all).  The
  * device checks the lanes one after another, in lane order, as the
- * unwidened kernel would have; where it can tell a row's accesses need no
- * tracking (a read of a buffer nothing in the launch writes) it checks
- * the row's bounds at once.
+ * unwidened kernel would have, or the row's bounds at once where its
+ * accesses need no tracking.  A row of accesses the compiler found cannot
+ * race (compiler/check/windows.c) calls only when it is not inside the
+ * launch's window for it.
  */
 #include <stddef.h>
 #include <string.h>
 
-#include "compiler/compiler.h"
+#include "compiler/check/check.h"
 #include "compiler/ir/ptr_map.h"
 #include "compiler/ir/util.h"
 #include "compiler/vectorize/wfv_internal.h"
@@ -46,63 +47,21 @@ static LLVMValueRef entry_array(widener *w, LLVMTypeRef t, unsigned n)
     return a;
 }
 
-/* What the device does not change while the kernel runs: a load LLVM may
- * hoist out of the kernel's loops. */
-static void invariant(widener *w, LLVMValueRef load)
+/* The row's accesses (from `first`, lanes `stride` bytes apart, `bytes`
+ * each) behind the test of their bytes against the launch's window for
+ * `how` (compiler/check/windows.c); NULL (nothing added) when it has none. */
+static LLVMBasicBlockRef window_test(widener *w, LLVMValueRef ctx, LLVMValueRef first, long long stride,
+                                     LLVMValueRef bytes, LLVMValueRef how)
 {
-    LLVMSetMetadata(load, LLVMGetMDKindIDInContext(w->c, "invariant.load", 14), LLVMMDNodeInContext(w->c, NULL, 0));
-}
-
-static bool addresses_varying(LLVMValueRef addresses, LLVMValueRef null) { return addresses != null; }
-
-/* Where the row's accesses (from `first`, lanes `stride` bytes apart,
- * `bytes` each) need no call, by `how` (a read through an argument the
- * program only reads, or an access at get_global_id(0)): a test of the
- * row's bytes against the launch's window for it (compiler.h), which the
- * device leaves empty unless such accesses there are safe to skip.  The
- * builder is left in the block that calls (the test failed); what comes
- * after goes in the block returned.  NULL (nothing added) when `how` has
- * no window. */
-static LLVMBasicBlockRef window_test(widener *w, LLVMValueRef inst, LLVMValueRef ctx, LLVMValueRef first,
-                                     long long stride, LLVMValueRef bytes, LLVMValueRef how)
-{
-    if (!LLVMIsAConstantInt(how) || !LLVMIsAConstantInt(bytes))
+    int window = LLVMIsAConstantInt(how) && LLVMIsAConstantInt(bytes) ? mc_check_window_of(LLVMConstIntGetZExtValue(how))
+                                                                       : -1;
+    if (window < 0)
         return NULL;
-    uint64_t h = LLVMConstIntGetZExtValue(how);
-    uint32_t from = MOSAIC_CHECK_HOW_FROM(h);
-    int which = h & MOSAIC_CHECK_ARG_READ_ONLY ? 0 : h & MOSAIC_CHECK_ARG_OWN_ELEMENT ? 1 : -1;
-    if (which < 0 || from >= MOSAIC_CHECK_FROM_OBJECT)
-        return NULL;
-    LLVMTypeRef i8 = LLVMInt8TypeInContext(w->c), ptr = LLVMPointerTypeInContext(w->c, 0);
-    LLVMValueRef fn = w->vec;
-    LLVMBasicBlockRef test = LLVMAppendBasicBlockInContext(w->c, fn, "check.window");
-    LLVMBasicBlockRef call = LLVMAppendBasicBlockInContext(w->c, fn, "check.call");
-    LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(w->c, fn, "check.done");
-    /* ctx->check_windows, NULL when the device gave none */
-    LLVMValueRef at = LLVMConstInt(w->i64, offsetof(mosaic_wg_ctx, check_windows), 0);
-    LLVMValueRef windows = LLVMBuildLoad2(w->b, ptr, LLVMBuildGEP2(w->b, i8, ctx, &at, 1, ""), "check.windows");
-    invariant(w, windows);
-    LLVMBuildCondBr(w->b, LLVMBuildIsNull(w->b, windows, ""), call, test);
-    LLVMPositionBuilderAtEnd(w->b, test);
-    at = LLVMConstInt(w->i64, (2 * (uint64_t)from + (uint64_t)which) * sizeof(mosaic_check_window), 0);
-    LLVMValueRef window = LLVMBuildGEP2(w->b, i8, windows, &at, 1, "");
-    at = LLVMConstInt(w->i64, offsetof(mosaic_check_window, hi), 0);
-    LLVMValueRef lo = LLVMBuildLoad2(w->b, ptr, window, "window.lo");
-    LLVMValueRef hi = LLVMBuildLoad2(w->b, ptr, LLVMBuildGEP2(w->b, i8, window, &at, 1, ""), "window.hi");
-    invariant(w, lo);
-    invariant(w, hi);
-    /* the row's lowest byte and the end of its highest access */
-    at = LLVMConstInt(w->i64, (unsigned long long)((long long)(w->lanes - 1) * stride), 1);
+    LLVMTypeRef i8 = LLVMInt8TypeInContext(w->c);
+    LLVMValueRef at = LLVMConstInt(w->i64, (unsigned long long)((long long)(w->lanes - 1) * stride), 1);
     LLVMValueRef last = stride ? LLVMBuildGEP2(w->b, i8, first, &at, 1, "") : first;
     LLVMValueRef low = stride < 0 ? last : first, high = stride < 0 ? first : last;
-    LLVMValueRef end = LLVMBuildGEP2(w->b, i8, high, &bytes, 1, "");
-    LLVMValueRef inside = LLVMBuildAnd(w->b, LLVMBuildICmp(w->b, LLVMIntUGE, low, lo, ""),
-                                       LLVMBuildICmp(w->b, LLVMIntULE, end, hi, ""), "");
-    inside = LLVMBuildAnd(w->b, inside, LLVMBuildICmp(w->b, LLVMIntULE, low, end, ""), "check.inside");
-    LLVMBuildCondBr(w->b, inside, join, call);
-    LLVMPositionBuilderAtEnd(w->b, call);
-    (void)inst;
-    return join;
+    return mc_check_window_test(w->b, ctx, window, low, LLVMBuildGEP2(w->b, i8, high, &bytes, 1, ""));
 }
 
 bool wd_widen_check_access(widener *w, LLVMValueRef inst)
@@ -150,9 +109,7 @@ bool wd_widen_check_access(widener *w, LLVMValueRef inst)
         LLVMConstInt(i64, w->lanes, 0), running, first, stride, addresses,
         wd_scalar_of(w, op[5]), wd_scalar_of(w, op[6]), wd_scalar_of(w, op[7]), wd_scalar_of(w, op[8]),
     };
-    LLVMBasicBlockRef join = NULL;
-    if (!addresses_varying(addresses, null))
-        join = window_test(w, inst, args[0], first, st, op[6], op[7]);
+    LLVMBasicBlockRef join = addresses == null ? window_test(w, args[0], first, st, op[6], op[7]) : NULL;
     LLVMTypeRef params[13] = {ptr, i64, i64, i64, i64, ptr, ptr, i64, ptr, ptr, i64, i64, ptr};
     LLVMTypeRef type = LLVMFunctionType(LLVMVoidTypeInContext(w->c), params, 13, 0);
     LLVMModuleRef m = LLVMGetGlobalParent(LLVMGetBasicBlockParent(LLVMGetInsertBlock(w->b)));
