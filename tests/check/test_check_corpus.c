@@ -237,7 +237,8 @@ TEST(commands_race)
 /* MOSAIC_CHECK_SHUFFLE (run with a seed and one worker): a launch's
  * work-groups run in another order than their linear one, each once, and
  * the next launch's order is another again; so do the work-items of one
- * group (a sub-group, 8 work-items, at a time). */
+ * group (a sub-group, 8 work-items, at a time, and those of a sub-group in
+ * an order of their own). */
 TEST(shuffled_groups)
 {
     CHECK(getenv("MOSAIC_CHECK_SHUFFLE") != NULL, "run with MOSAIC_CHECK_SHUFFLE set");
@@ -292,6 +293,12 @@ TEST(shuffled_groups)
         linear &= order[l] == l;
     }
     CHECK(!linear, "the work-items of a group ran in their linear order");
+    /* and within a sub-group (8 work-items, MOSAIC_SUB_GROUP_SIZE), too: some sub-group's out of order */
+    bool in_order = true;
+    for (int l = 0; l < GROUPS; l++)
+        if (l % 8 && order[l] < order[l - 1])
+            in_order = false;
+    CHECK(!in_order, "the work-items of each sub-group ran in their linear order");
     clReleaseKernel(items);
     clReleaseMemObject(next);
     clReleaseMemObject(at);

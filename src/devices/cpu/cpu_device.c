@@ -114,6 +114,8 @@ typedef struct worker {
     unsigned together;   /* groups K.fused runs now (run_unit), else 1: for a fault's report */
     uint64_t sub_group_order[2]; /* MOSAIC_CHECK_SHUFFLE: the group's sub-groups run (a * i + b) % n;
                                     {0, 0}: in order */
+    uint64_t item_seed;  /* MOSAIC_CHECK_SHUFFLE: the seed of the orders of a sub-group's work-items, 0: in order */
+    uint64_t item_turns; /* the sub-groups' turns so far (each turn its own order) */
     cpu_guard guard;     /* where a fault in kernel code jumps back to (cpu_faults.h) */
     fenv_t fenv;         /* the thread's floating-point environment, set again after such a jump */
 } worker;
@@ -322,7 +324,8 @@ static bool release_non_uniform(worker *w, size_t lo, size_t hi)
     return true;
 }
 
-/* Runs fibers [lo, hi), one sub-group, until each has finished, waits at a
+/* Runs fibers [lo, hi), one sub-group (under MOSAIC_CHECK_SHUFFLE in a
+ * seeded order, another at each turn), until each has finished, waits at a
  * work-group barrier or yielded (cpu_yield: then the sub-group lets the
  * others run, and *yielded says so), releasing them from their sub-group
  * barriers when all have reached one.  While they do not all wait at the
@@ -336,7 +339,11 @@ static bool run_sub_group_as_fibers(worker *w, size_t lo, size_t hi, bool *yield
     bool uniform = true;
     for (;;) {
         size_t at_sub_group_barrier = 0;
-        for (size_t i = lo; i < hi; i++) {
+        uint64_t order[2] = {0, 0}; /* MOSAIC_CHECK_SHUFFLE: the k-th to run is lo + (a * k + b) % (hi - lo) */
+        if (w->item_seed)
+            mosaic_cpu_check_shuffle_items(w->item_seed, w->item_turns++, hi - lo, order);
+        for (size_t k = 0; k < hi - lo; k++) {
+            size_t i = lo + (order[0] ? (order[0] * k + order[1]) % (hi - lo) : k);
             if (f->state[i] != FIBER_RUNNING)
                 continue;
             w->current = i;
@@ -556,10 +563,13 @@ static cl_int run_group_code(worker *w, const job *j, mosaic_wg_ctx *ctx, const 
         return run_wg(w, k, k->wg_fn, args, ctx);
     /* MOSAIC_CHECK_SHUFFLE: the work-items as fibers, their sub-groups in an order of the group's own */
     w->sub_group_order[0] = w->sub_group_order[1] = 0;
+    size_t group = (g[2] * nd->num_groups[1] + g[1]) * nd->num_groups[0] + g[0];
     if (j->shuffle[2])
-        mosaic_cpu_check_shuffle_items(j->shuffle[2], (g[2] * nd->num_groups[1] + g[1]) * nd->num_groups[0] + g[0],
-                                       (count + MOSAIC_SUB_GROUP_SIZE - 1) / MOSAIC_SUB_GROUP_SIZE,
+        mosaic_cpu_check_shuffle_items(j->shuffle[2], group, (count + MOSAIC_SUB_GROUP_SIZE - 1) / MOSAIC_SUB_GROUP_SIZE,
                                        w->sub_group_order);
+    /* (and each sub-group's work-items, turn by turn, in orders of their own) */
+    w->item_seed = j->shuffle[2] ? (j->shuffle[2] ^ (group + 1) * 0xbf58476d1ce4e5b9ull) | 1 : 0;
+    w->item_turns = 0;
     if (!fibers_reserve(&w->fibers, count, mosaic_cpu_fiber_stack(k)))
         return CL_OUT_OF_RESOURCES;
     ctx->private_lo[1] = w->fibers.stacks;
