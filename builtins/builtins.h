@@ -19,6 +19,7 @@ typedef struct {
     char *private_hi[2];
     char *wg_scratch;
     ulong stream_stores;
+    const void *check_windows;
 } __mosaic_wg_ctx;
 
 /* Replaced by the compiler, after inlining, with the work-group context and

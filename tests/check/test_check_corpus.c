@@ -122,6 +122,24 @@ static char *check_file_text(void)
     return text;
 }
 
+/* How long the file MOSAIC_CHECK_FILE names is now, and the lines added
+ * to it since it was `seen` bytes long (malloc'd). */
+static size_t check_file_length(void)
+{
+    char *text = check_file_text();
+    size_t seen = text ? strlen(text) : 0;
+    free(text);
+    return seen;
+}
+
+static char *check_file_since(size_t seen)
+{
+    char *after = check_file_text();
+    char *added = strdup(after && strlen(after) >= seen ? after + seen : "");
+    free(after);
+    return added;
+}
+
 /* What checking mode does not find yet (docs/check.md, "Not yet"). */
 static const char *const not_found_yet[] = {NULL};
 
@@ -133,13 +151,22 @@ static bool expected_to_find(const char *name)
     return true;
 }
 
-TEST(checked)
+/* Checking is on and its file empty; false (a failed check) when the
+ * test runs without MOSAIC_CHECK and MOSAIC_CHECK_FILE. */
+static bool check_file_emptied(void)
 {
     const char *path = getenv("MOSAIC_CHECK_FILE");
     CHECK(path && getenv("MOSAIC_CHECK"), "run with MOSAIC_CHECK and MOSAIC_CHECK_FILE set");
     if (!path)
-        return;
+        return false;
     remove(path);
+    return true;
+}
+
+TEST(checked)
+{
+    if (!check_file_emptied())
+        return;
     for (int i = 0; i < NUM_CASES; i++) {
         cl_int status = run_case(&cases[i], "twin");
         CHECK(status == CL_SUCCESS, "%s's twin: status %d", cases[i].name, status);
@@ -181,9 +208,7 @@ static void hold_native(void *args)
  * for it (ordered) or not; the lines MOSAIC_CHECK_FILE got meanwhile. */
 static char *native_then_write(cl_mem mem, bool ordered)
 {
-    char *before = check_file_text();
-    size_t seen = before ? strlen(before) : 0;
-    free(before);
+    size_t seen = check_file_length();
     cl_int err;
     cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0};
     cl_command_queue q = clCreateCommandQueueWithProperties(context, device, props, &err);
@@ -206,10 +231,7 @@ static char *native_then_write(cl_mem mem, bool ordered)
     clReleaseEvent(native);
     clReleaseEvent(write);
     clReleaseCommandQueue(q);
-    char *after = check_file_text();
-    char *added = strdup(after && strlen(after) >= seen ? after + seen : "");
-    free(after);
-    return added;
+    return check_file_since(seen);
 }
 
 TEST(commands_race)
@@ -369,9 +391,7 @@ static const char *skipped_source =
  * b NULL for a one-argument kernel; the lines MOSAIC_CHECK_FILE got. */
 static char *run_skipped(cl_program program, const char *name, cl_uint dims, cl_mem a, cl_mem b)
 {
-    char *before = check_file_text();
-    size_t seen = before ? strlen(before) : 0;
-    free(before);
+    size_t seen = check_file_length();
     cl_int err;
     cl_kernel k = clCreateKernel(program, name, &err);
     CHECK_ERR(err, CL_SUCCESS);
@@ -382,19 +402,13 @@ static char *run_skipped(cl_program program, const char *name, cl_uint dims, cl_
     CHECK_ERR(clEnqueueNDRangeKernel(queue, k, dims, NULL, global, local, 0, NULL, NULL), CL_SUCCESS);
     clFinish(queue);
     clReleaseKernel(k);
-    char *after = check_file_text();
-    char *added = strdup(after && strlen(after) >= seen ? after + seen : "");
-    free(after);
-    return added;
+    return check_file_since(seen);
 }
 
 TEST(skipped_accesses)
 {
-    const char *path = getenv("MOSAIC_CHECK_FILE");
-    CHECK(path && getenv("MOSAIC_CHECK"), "run with MOSAIC_CHECK and MOSAIC_CHECK_FILE set");
-    if (!path)
+    if (!check_file_emptied())
         return;
-    remove(path);
     cl_program program = test_build_program(context, device, skipped_source, "");
     if (!program)
         return;
@@ -402,20 +416,22 @@ TEST(skipped_accesses)
     cl_int err;
     cl_mem x = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof host, host, &err);
     cl_mem y = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof host, host, &err);
-    char *found = run_skipped(program, "shift", 1, x, y);
-    CHECK(found && !*found, "shift on two buffers was reported:\n%s", found);
-    free(found);
-    found = run_skipped(program, "shift", 1, x, x);
-    CHECK(found && strstr(found, "{\"kind\":\"races\",\"kernel\":\"shift\""),
-          "shift reading the buffer it writes: no race reported:\n%s", found);
-    free(found);
-    found = run_skipped(program, "own", 1, y, NULL);
-    CHECK(found && !*found, "own in one dimension was reported:\n%s", found);
-    free(found);
-    found = run_skipped(program, "own", 2, y, NULL);
-    CHECK(found && strstr(found, "{\"kind\":\"races\",\"kernel\":\"own\""),
-          "own in two dimensions (two work-items a word): no race reported:\n%s", found);
-    free(found);
+    /* each kernel where nothing races, then where it does */
+    const struct { const char *kernel; cl_uint dims; cl_mem a, b; bool race; const char *what; } runs[] = {
+        {"shift", 1, x, y, false, "shift on two buffers"},
+        {"shift", 1, x, x, true, "shift reading the buffer it writes"},
+        {"own", 1, y, NULL, false, "own in one dimension"},
+        {"own", 2, y, NULL, true, "own in two dimensions (two work-items a word)"},
+    };
+    for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
+        char *found = run_skipped(program, runs[r].kernel, runs[r].dims, runs[r].a, runs[r].b), want[64];
+        snprintf(want, sizeof want, "{\"kind\":\"races\",\"kernel\":\"%s\"", runs[r].kernel);
+        if (runs[r].race)
+            CHECK(found && strstr(found, want), "%s: no race reported:\n%s", runs[r].what, found);
+        else
+            CHECK(found && !*found, "%s was reported:\n%s", runs[r].what, found);
+        free(found);
+    }
     clReleaseMemObject(x);
     clReleaseMemObject(y);
     clReleaseProgram(program);

@@ -19,7 +19,7 @@
 #define FIELDS(X)                                                                                      \
     X(work_dim) X(global_offset) X(global_size) X(enqueued_local_size) X(local_size) X(num_groups)    \
     X(group_id) X(local_mem) X(device_private) X(local_mem_size) X(private_lo) X(private_hi) X(wg_scratch) \
-    X(stream_stores)
+    X(stream_stores) X(check_windows)
 
 /* The same for the image descriptor (mosaic_image_desc / __mosaic_image_desc). */
 #define IMAGE_FIELDS(X)                                                                                \
