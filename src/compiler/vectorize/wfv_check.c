@@ -67,7 +67,7 @@ static LLVMBasicBlockRef window_test(widener *w, LLVMValueRef ctx, LLVMValueRef 
 bool wd_widen_check_access(widener *w, LLVMValueRef inst)
 {
     if (w->row || w->rows > 1)
-        return w->why = "a checking call in a row of several rows", false;
+        return w->why = "a checking call in a barrier kernel's row, or in several rows at once", false;
     /* (ctx, lx, ly, lz, address, base, bytes, how, site) */
     LLVMValueRef op[9];
     for (unsigned k = 0; k < 9; k++)

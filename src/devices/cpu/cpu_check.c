@@ -699,6 +699,23 @@ static void conflict(cpu_check_group *g, unsigned lid, word me, word me_site, wo
     mosaic_check_report(&p);
 }
 
+/* What conflict() first rules out, sooner (a histogram's atomics on one
+ * __local word reach it from every work-item): the same work-item, a
+ * barrier between the two in one group, two atomics whose narrower scope
+ * holds both work-items of one sub-group, or of one group. */
+static bool may_conflict(unsigned lid, word me, word w)
+{
+    if (tag_of(w) != tag_of(me))
+        return true;
+    if (lid_of(w) == lid || epoch_of(w) != epoch_of(me))
+        return false;
+    if (!is_atomic(w) || !is_atomic(me))
+        return true;
+    unsigned other = lid_of(w), have = scope_class(w) < scope_class(me) ? scope_class(w) : scope_class(me);
+    unsigned need = other == LID_MANY || other / MOSAIC_SUB_GROUP_SIZE != lid / MOSAIC_SUB_GROUP_SIZE ? 2 : 1;
+    return have < need;
+}
+
 /* The access `me` of one granule (the bytes mask_of(me)) whose cell is at
  * `cell`.  A __local cell whose tag is not the group's is another group's,
  * a buffer's of another generation another launch's: empty. */
@@ -716,9 +733,9 @@ static void track(cpu_check_group *g, unsigned lid, _Atomic word *cell, word me,
     if ((tag_of(r) ^ tag_of(me)) & fresh)
         r = 0;
     unsigned mask = mask_of(me);
-    if (w && (mask_of(w) & mask))
+    if (w && (mask_of(w) & mask) && may_conflict(lid, me, w))
         conflict(g, lid, me, me_site, w, load_word(&cell[1]), true, how, bytes, object, offset, local);
-    if (writes && r && (mask_of(r) & mask))
+    if (writes && r && (mask_of(r) & mask) && may_conflict(lid, me, r))
         conflict(g, lid, me, me_site, r, load_word(&cell[3]), false, how, bytes, object, offset, local);
     if (writes) {
         store_word(&cell[0], me);
@@ -742,7 +759,7 @@ static void uninit_access(cpu_check_group *g, unsigned lid, mosaic_check_written
                           uint64_t bytes, uint64_t how, const mosaic_check_site *site, const char *what,
                           const char *object)
 {
-    size_t first;
+    size_t first = (size_t)-1;
     if ((how & MOSAIC_CHECK_READ) &&
         (first = mosaic_check_written_first_unwritten(written, base + at, bytes)) != (size_t)-1) {
         mosaic_check_problem p;
@@ -756,7 +773,7 @@ static void uninit_access(cpu_check_group *g, unsigned lid, mosaic_check_written
         p.offset = (int64_t)(first - base);
         mosaic_check_report(&p);
     }
-    if (how & MOSAIC_CHECK_WRITE)
+    if ((how & MOSAIC_CHECK_WRITE) && !((how & MOSAIC_CHECK_READ) && first == (size_t)-1)) /* (read whole: written) */
         mosaic_check_written_set(written, base + at, bytes);
 }
 
