@@ -62,7 +62,7 @@ typedef struct mosaic_wg_ctx {
      * group has ended: before another thread may read what it wrote. */
     uint64_t stream_stores;
     /* Checking mode: the launch's windows (mosaic_check_window), 2 per
-     * kernel argument, or NULL (compiler/vectorize/wfv_check.c). */
+     * kernel argument, or NULL (compiler/check/windows.c). */
     const struct mosaic_check_window *check_windows;
 } mosaic_wg_ctx;
 
@@ -172,10 +172,10 @@ typedef struct mosaic_check_site {
  * argument reaches the same bytes, no two work-items touch the same bytes
  * through it, so the access cannot race */
 #define MOSAIC_CHECK_ARG_OWN_ELEMENT (1ull << 49)
-/* Where a widened kernel may skip __mosaic_check_row: the accesses of a
- * row through kernel argument i whose `how` has ARG_READ_ONLY, when all of
- * them are inside window 2 * i, or has ARG_OWN_ELEMENT (and not
- * ARG_READ_ONLY), inside window 2 * i + 1.  The device makes a window
+/* Where a kernel may skip its call of the checker: an access, or a widened
+ * row of them, through kernel argument i whose `how` has ARG_READ_ONLY,
+ * when all its bytes are inside window 2 * i, or has ARG_OWN_ELEMENT (and
+ * not ARG_READ_ONLY), inside window 2 * i + 1.  The device makes a window
  * empty (lo == hi) unless such accesses inside it can neither race, nor
  * read bytes nothing wrote, nor need their writes counted. */
 typedef struct mosaic_check_window {

@@ -173,6 +173,15 @@ static unsigned scope_of(LLVMValueRef inst)
     return MOSAIC_CHECK_SCOPE_ALL;
 }
 
+/* llvm.memcpy/memmove (copies) and llvm.memset (fills), by the called
+ * function's name. */
+static bool copies(const char *name)
+{
+    return !strncmp(name, "llvm.memcpy.", 12) || !strncmp(name, "llvm.memmove.", 13);
+}
+
+static bool fills(const char *name) { return !strncmp(name, "llvm.memset.", 12); }
+
 /* ---- which kernel arguments only read -------------------------------------------------------------------
  * A read through a kernel argument that nothing in the launch writes cannot
  * race, so the device need not track it (MOSAIC_CHECK_ARG_READ_ONLY).  An
@@ -217,8 +226,7 @@ static bool writes_unknown(LLVMModuleRef m)
                 case LLVMCall: {
                     LLVMValueRef callee = mc_called_function(i);
                     const char *name = callee ? LLVMGetValueName(callee) : "";
-                    if (!strncmp(name, "llvm.memcpy.", 12) || !strncmp(name, "llvm.memmove.", 13) ||
-                        !strncmp(name, "llvm.memset.", 12)) {
+                    if (copies(name) || fills(name)) {
                         p[n++] = LLVMGetOperand(i, 0);
                         break;
                     }
@@ -272,8 +280,7 @@ static bool only_reads(LLVMValueRef v, int depth)
         case LLVMCall: {
             LLVMValueRef callee = mc_called_function(user);
             const char *name = callee ? LLVMGetValueName(callee) : "";
-            if ((!strncmp(name, "llvm.memcpy.", 12) || !strncmp(name, "llvm.memmove.", 13)) &&
-                LLVMGetOperand(user, 0) != v)
+            if (copies(name) && LLVMGetOperand(user, 0) != v)
                 continue;
             if (!strncmp(name, "llvm.prefetch", 13) || !strncmp(name, "llvm.lifetime.", 14))
                 continue;
@@ -544,20 +551,14 @@ static void instrument_instruction(instrumenter *in, LLVMValueRef inst)
             args[4] = site_of(in, inst, NULL, 0);
             LLVMBuildCall2(in->b, in->barrier_type, group ? in->barrier_fn : in->sub_group_barrier_fn, args, 5, "");
             in->count++;
-        } else if (!strncmp(name, "llvm.memcpy.", 12) || !strncmp(name, "llvm.memmove.", 13)) {
+        } else if (copies(name) || fills(name)) { /* (dest, source or value, length) */
             LLVMValueRef n = LLVMGetOperand(inst, 2);
             if (LLVMTypeOf(n) != in->i64) {
                 at(in, inst);
                 n = LLVMBuildZExt(in->b, n, in->i64, "");
             }
-            check_access(in, inst, LLVMGetOperand(inst, 1), n, MOSAIC_CHECK_READ);
-            check_access(in, inst, LLVMGetOperand(inst, 0), n, MOSAIC_CHECK_WRITE);
-        } else if (!strncmp(name, "llvm.memset.", 12)) {
-            LLVMValueRef n = LLVMGetOperand(inst, 2);
-            if (LLVMTypeOf(n) != in->i64) {
-                at(in, inst);
-                n = LLVMBuildZExt(in->b, n, in->i64, "");
-            }
+            if (copies(name))
+                check_access(in, inst, LLVMGetOperand(inst, 1), n, MOSAIC_CHECK_READ);
             check_access(in, inst, LLVMGetOperand(inst, 0), n, MOSAIC_CHECK_WRITE);
         }
         return;

@@ -15,7 +15,6 @@
  */
 #include <stddef.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "compiler/check/check.h"
 #include "compiler/ir/util.h"
@@ -70,13 +69,6 @@ LLVMBasicBlockRef mc_check_window_test(LLVMBuilderRef b, LLVMValueRef ctx, int w
     return join;
 }
 
-static bool is_named(LLVMValueRef f, const char *name)
-{
-    size_t len = 0;
-    const char *n = f ? LLVMGetValueName2(f, &len) : "";
-    return len == strlen(name) && !memcmp(n, name, len);
-}
-
 unsigned mc_check_windows(LLVMModuleRef m)
 {
     LLVMValueRef check = LLVMGetNamedFunction(m, "__mosaic_check_access");
@@ -91,7 +83,7 @@ unsigned mc_check_windows(LLVMModuleRef m)
     LLVMValueRef *calls = NULL;
     for (LLVMUseRef u = LLVMGetFirstUse(check); u; u = LLVMGetNextUse(u)) {
         LLVMValueRef call = LLVMGetUser(u);
-        if (!LLVMIsACallInst(call) || !is_named(mc_called_function(call), "__mosaic_check_access"))
+        if (!LLVMIsACallInst(call) || !mc_calls_named(call, "__mosaic_check_access"))
             continue;
         LLVMValueRef how = LLVMGetOperand(call, 7), bytes = LLVMGetOperand(call, 6);
         if (!LLVMIsAConstantInt(how) || !LLVMIsAConstantInt(bytes) || mc_check_window_of(LLVMConstIntGetZExtValue(how)) < 0)

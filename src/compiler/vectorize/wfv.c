@@ -145,7 +145,7 @@ static bool allowed(widener *w, LLVMValueRef inst)
     case LLVMCall: {
         LLVMValueRef f = mc_called_function(inst);
         if (dropped_intrinsic(f) || wd_widenable_intrinsic(f) || (w->row && mc_is_barrier_call(inst)) ||
-            (!w->row && wd_is_check_access(f)))
+            (!w->row && wd_is_check_access(inst)))
             return true;
         return w->why = "a call", false;
     }
@@ -938,7 +938,7 @@ static bool build_block(widener *w, LLVMBasicBlockRef bb)
             LLVMBuildRetVoid(w->b);
             continue;
         }
-        if (LLVMIsACallInst(i) && wd_is_check_access(mc_called_function(i))) {
+        if (LLVMIsACallInst(i) && wd_is_check_access(i)) {
             if (!wd_widen_check_access(w, i))
                 return false;
             continue;
@@ -1077,7 +1077,7 @@ static bool has_loop(widener *w, bool varying_only)
 static bool has_check_calls(widener *w)
 {
     for (int i = 0; i < w->n; i++)
-        if (LLVMIsACallInst(w->insts[i]) && wd_is_check_access(mc_called_function(w->insts[i])))
+        if (LLVMIsACallInst(w->insts[i]) && wd_is_check_access(w->insts[i]))
             return true;
     return false;
 }

@@ -16,19 +16,13 @@
  * launch's window for it.
  */
 #include <stddef.h>
-#include <string.h>
 
 #include "compiler/check/check.h"
 #include "compiler/ir/ptr_map.h"
 #include "compiler/ir/util.h"
 #include "compiler/vectorize/wfv_internal.h"
 
-bool wd_is_check_access(LLVMValueRef f)
-{
-    size_t len = 0;
-    const char *name = f ? LLVMGetValueName2(f, &len) : "";
-    return len == sizeof "__mosaic_check_access" - 1 && !memcmp(name, "__mosaic_check_access", len);
-}
+bool wd_is_check_access(LLVMValueRef inst) { return mc_calls_named(inst, "__mosaic_check_access"); }
 
 /* A private array of n elements of t at the start of the function being
  * built (the builder stays where it was). */

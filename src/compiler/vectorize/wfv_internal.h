@@ -126,8 +126,8 @@ void wd_scatter(widener *w, LLVMValueRef inst, LLVMValueRef addresses, LLVMValue
 bool wd_widenable_intrinsic(LLVMValueRef f);
 
 /* wfv_check.c: checking mode's calls */
-/* Is f __mosaic_check_access (compiler/check/instrument.c)? */
-bool wd_is_check_access(LLVMValueRef f);
+/* Does inst call __mosaic_check_access (compiler/check/instrument.c)? */
+bool wd_is_check_access(LLVMValueRef inst);
 /* The call inst of __mosaic_check_access as one call of __mosaic_check_row
  * for the running lanes; false (and why) when it cannot be. */
 bool wd_widen_check_access(widener *w, LLVMValueRef inst);

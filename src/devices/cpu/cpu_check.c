@@ -141,12 +141,7 @@ static uint64_t pool_clock;
 static _Atomic word *new_shadow(size_t bytes)
 {
     void *s = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (s == MAP_FAILED)
-        return NULL;
-    /* a page fault per 512 bytes of buffer took a third of a checked STREAM
-     * row's time: huge pages where the kernel has them */
-    madvise(s, bytes, MADV_HUGEPAGE);
-    return s;
+    return s == MAP_FAILED ? NULL : s;
 }
 
 /* r's shadow for the buffer at r->lo of `size` bytes. */
@@ -353,13 +348,17 @@ void mosaic_cpu_check_launch_free(cpu_check_launch *l)
 
 const mosaic_check_window *mosaic_cpu_check_windows(const cpu_check_launch *l) { return l->windows; }
 
-/* Can an access (`how`) of region r race?  Not when nothing of the launch
- * but its argument reaches r's bytes and the program only reads through
- * that argument, or reaches each element through it from one work-item
- * alone (instrument.c). */
-static bool may_race(const cpu_check_launch *l, const region *r, uint64_t how)
+/* Is an access (`how`, of memory `space`) of region r tracked for races
+ * and scopes?  Not in constant memory, nor when they are not checked; nor,
+ * through r's own argument (`by_argument`), when nothing of the launch but
+ * that argument reaches r's bytes and the program only reads through it,
+ * or reaches each element through it from one work-item alone
+ * (instrument.c's marks). */
+static bool tracked(const cpu_check_launch *l, const region *r, unsigned space, uint64_t how, bool by_argument)
 {
-    if (!r->alone)
+    if (!r->shadow || space == MOSAIC_CHECK_CONSTANT || !(l->kinds & (MOSAIC_CHECK_RACES | MOSAIC_CHECK_SCOPES)))
+        return false;
+    if (!by_argument || !r->alone)
         return true;
     return !(how & MOSAIC_CHECK_ARG_READ_ONLY) && !((how & MOSAIC_CHECK_ARG_OWN_ELEMENT) && l->own_elements);
 }
@@ -862,8 +861,7 @@ void mosaic_cpu_check_access(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly,
         uninit_access(g, lid, r->written, r->written_at, at, bytes, how, site,
                       "a read of a buffer created without host data, at bytes that nothing wrote (no host command, "
                       "no work-item)", r->name);
-    if (!r->shadow || space == MOSAIC_CHECK_CONSTANT || !(l->kinds & (MOSAIC_CHECK_RACES | MOSAIC_CHECK_SCOPES)) ||
-        (from < l->num_args && !may_race(l, r, how)))
+    if (!tracked(l, r, space, how, from < l->num_args))
         return;
     track_range(g, lid, r->shadow, r->gen << GROUP_BITS | g->tag, at, bytes, how, site, r->name, false);
 }
@@ -893,38 +891,41 @@ void mosaic_cpu_check_row(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly, ui
     region *r = from < l->num_args && (space == MOSAIC_CHECK_GLOBAL || space == MOSAIC_CHECK_CONSTANT)
                     ? l->arg_region[from] : NULL;
     /* A buffer argument's row, when all of it is inside the buffer: its
-     * bounds and `uninit` at once, then each lane's race tracking, unless
-     * its races need none (`quiet`: constant memory, or may_race says so).
-     * Anything else a lane at a time. */
-    bool quiet = r && (!(l->kinds & (MOSAIC_CHECK_RACES | MOSAIC_CHECK_SCOPES)) || !r->shadow ||
-                       space == MOSAIC_CHECK_CONSTANT || !may_race(l, r, how));
+     * bounds and `uninit` at once, then each lane's race tracking, where
+     * it is tracked.  Anything else a lane at a time. */
     uint64_t n = lx + lanes <= g->size[0] ? lanes : g->size[0] > lx ? g->size[0] - lx : 0;
     if (!r || !n || linear_id(g, lx, ly, lz) >= g->items) {
         check_lanes(ctx, lx, ly, lz, lanes, running, first, stride, addresses, base, bytes, how, site);
         return;
     }
-    const char *lo = NULL, *hi = NULL; /* the lowest address, the highest, of the running lanes */
-    bool all = true;
-    for (uint64_t i = 0; i < n; i++) {
-        if (running && !running[i]) {
-            all = false;
-            continue;
+    /* the running lanes, and the lowest address and the highest of theirs
+     * (one address and a stride: the first running lane's and the last's) */
+    const char *lo = NULL, *hi = NULL;
+    uint64_t on = 0, first_on = 0, last_on = 0;
+    if (!running && !addresses) {
+        on = n;
+        last_on = n - 1;
+    } else {
+        for (uint64_t i = 0; i < n; i++) {
+            if (running && !running[i])
+                continue;
+            if (!on++)
+                first_on = i;
+            last_on = i;
+            if (addresses && (!lo || (const char *)addresses[i] < lo))
+                lo = addresses[i];
+            if (addresses && (!hi || (const char *)addresses[i] > hi))
+                hi = addresses[i];
         }
-        const char *p = addresses ? addresses[i] : first + (int64_t)i * stride;
-        if (!addresses && lo) { /* (uniform or consecutive: the first and the last running lanes decide) */
-            uint64_t last = n - 1;
-            while (running && !running[last])
-                last--;
-            p = first + (int64_t)last * stride;
-            i = n;
-        }
-        if (!lo || p < lo)
-            lo = p;
-        if (!hi || p > hi)
-            hi = p;
     }
-    if (!lo)
+    if (!on)
         return;
+    if (!addresses) {
+        const char *a = first + (int64_t)first_on * stride, *b = first + (int64_t)last_on * stride;
+        lo = a < b ? a : b;
+        hi = a < b ? b : a;
+    }
+    bool all = on == n;
     if (lo < r->lo || hi + bytes > r->hi || hi + bytes < hi) { /* something is out: each lane says which */
         check_lanes(ctx, lx, ly, lz, lanes, running, first, stride, addresses, base, bytes, how, site);
         return;
@@ -944,7 +945,7 @@ void mosaic_cpu_check_row(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly, ui
         if (how & MOSAIC_CHECK_WRITE)
             mosaic_check_written_set(r->written, at, span);
     }
-    if (quiet)
+    if (!tracked(l, r, space, how, true))
         return;
     /* races: each running lane's bytes in the buffer's shadow (what
      * mosaic_cpu_check_access does after finding the buffer) */
