@@ -139,6 +139,11 @@ typedef struct mosaic_check_site {
     uint32_t line, column;
     const char *object;   /* the __local or program-scope variable, or NULL */
     uint64_t object_size; /* FROM_OBJECT: the bytes of the variable or private array */
+    /* an access of a __local object whose accesses with LOCAL_OWN_SLOT are
+     * each at its start + c + the sum of slot_stride[d] * get_local_id(d),
+     * slot_bytes each (0: none) */
+    int64_t slot_stride[3];
+    uint64_t slot_bytes;
 } mosaic_check_site;
 
 #define MOSAIC_CHECK_READ 0x1u
@@ -172,12 +177,34 @@ typedef struct mosaic_check_site {
  * argument reaches the same bytes, no two work-items touch the same bytes
  * through it, so the access cannot race */
 #define MOSAIC_CHECK_ARG_OWN_ELEMENT (1ull << 49)
+/* an access of a __local variable or __local argument whose every use is
+ * in the kernel itself, where nothing else can point (instrument.c): its
+ * window's index + 1 (10 bits, 0: none), the same for every access of
+ * that object in the kernel */
+#define MOSAIC_CHECK_LOCAL_WINDOW_SHIFT 50
+#define MOSAIC_CHECK_HOW_LOCAL_WINDOW(how) ((unsigned)((how) >> MOSAIC_CHECK_LOCAL_WINDOW_SHIFT & 0x3ffu))
+/* a read of such an object (LOCAL_WINDOW given) where no write of it can
+ * run between the same two work-group barriers (local_objects.c's
+ * intervals): the read cannot race, whoever else reads */
+#define MOSAIC_CHECK_LOCAL_NO_WRITER (1ull << 60)
+/* an access of such an object whose neighbours between the same two
+ * barriers, this one included, all reach the object at the work-item's own
+ * slot (its site's slot_stride and slot_bytes): where the launch's local
+ * size makes the slots of a group's work-items apart, it cannot race */
+#define MOSAIC_CHECK_LOCAL_OWN_SLOT (1ull << 61)
 /* Where a kernel may skip its call of the checker: an access, or a widened
  * row of them, through kernel argument i whose `how` has ARG_READ_ONLY,
  * when all its bytes are inside window 2 * i, or has ARG_OWN_ELEMENT (and
- * not ARG_READ_ONLY), inside window 2 * i + 1.  The device makes a window
- * empty (lo == hi) unless such accesses inside it can neither race, nor
- * read bytes nothing wrote, nor need their writes counted. */
+ * not ARG_READ_ONLY), inside window 2 * i + 1; an access of a __local
+ * object with LOCAL_NO_WRITER or LOCAL_OWN_SLOT, inside window LOCAL_WINDOW
+ * - 1 (from 2 * the kernel's arguments on, 2 per object: the second for
+ * OWN_SLOT, below that + MOSAIC_CHECK_LOCAL_WINDOWS).  The device makes a
+ * window empty (lo == hi) unless such accesses inside it can neither race,
+ * nor read bytes nothing wrote, nor need their writes counted.  A __local
+ * object's windows are its group's: they may open at a barrier (every byte
+ * of the object written by then), so the code loads them after each
+ * barrier; the others stay as the launch made them. */
+#define MOSAIC_CHECK_LOCAL_WINDOWS 32
 typedef struct mosaic_check_window {
     const char *lo, *hi;
 } mosaic_check_window;

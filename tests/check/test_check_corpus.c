@@ -377,7 +377,17 @@ int main(int argc, char **argv)
  * are not tracked (docs/check.md, "How it works")... but only where no
  * other argument reaches the same buffer and, for the second, the launch
  * has one dimension.  Each kernel runs in a row wide enough to be widened
- * (K.vec) and a tail. */
+ * (K.vec) and a tail.  A read of a __local array where nothing writes it
+ * between the same two barriers cannot race either, and once the group
+ * wrote all of the array it needs no call (its window)... inside the
+ * array: tile_past_end reads one int past it, into the group's __local
+ * memory still (its argument `after`, placed after the array, is 256
+ * bytes).  In loop_race the neighbour's
+ * slot is read after the loop comes round, where the write before it runs
+ * too (loop_twin has a barrier between).  In slots each work-item writes
+ * t[ly][lx], its own slot where a group is at most 4 wide: 8 wide,
+ * work-items of both rows write t[1][0..3] (and that only once t is all
+ * written, so the checker must not skip those writes then). */
 static const char *skipped_source =
     "kernel void shift(global const int *in, global int *out) {\n"
     "  size_t i = get_global_id(0);\n"
@@ -385,11 +395,50 @@ static const char *skipped_source =
     "}\n"
     "kernel void own(global int *a) {\n"
     "  a[get_global_id(0)] = (int)get_global_id(1);\n"
+    "}\n"
+    "kernel void tile_past_end(global int *a, local int *after) {\n"
+    "  local int t[200];\n"
+    "  int l = get_local_id(0);\n"
+    "  t[l] = l;\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  a[get_global_id(0)] = t[l + 1];\n"
+    "}\n"
+    "#define LOOP(name, BARRIER) \\\n"
+    "kernel void name(global int *a) { \\\n"
+    "  local int t[200]; \\\n"
+    "  int l = get_local_id(0), v = 0; \\\n"
+    "  t[l] = l; \\\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE); \\\n"
+    "  for (int i = 0; i < 3; i++) { \\\n"
+    "    v += t[(l + 1) % 200]; \\\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE); \\\n"
+    "    t[l] = v; \\\n"
+    "    BARRIER \\\n"
+    "  } \\\n"
+    "  a[get_global_id(0)] = v; \\\n"
+    "}\n"
+    "LOOP(loop_race, )\n"
+    "LOOP(loop_twin, barrier(CLK_LOCAL_MEM_FENCE);)\n"
+    "kernel void slots(global int *a) {\n"
+    "  local int t[4][4];\n"
+    "  int lx = get_local_id(0), ly = get_local_id(1), v = 0;\n"
+    "  if (lx == 0 && ly == 0)\n"
+    "    for (int k = 0; k < 16; k++) t[k / 4][k % 4] = 0;\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  for (int i = 0; i < 2; i++) {\n"
+    "    t[ly][lx] = lx;\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    v += t[ly][0];\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  }\n"
+    "  a[get_global_id(1) * get_global_size(0) + get_global_id(0)] = v;\n"
     "}\n";
 
-/* Runs `name` over `dims` dimensions of (1000, 2) work-items on (a, b),
- * b NULL for a one-argument kernel; the lines MOSAIC_CHECK_FILE got. */
-static char *run_skipped(cl_program program, const char *name, cl_uint dims, cl_mem a, cl_mem b)
+/* Runs `name` over `dims` dimensions of (1000, 2) work-items on (a, b) in
+ * groups of (200, 1), or of (16, 2) in groups of (local_x, 2) when
+ * local_x is not 0; b NULL for a one-argument kernel, or for tile_past_end
+ * (256 bytes of __local memory); the lines MOSAIC_CHECK_FILE got. */
+static char *run_skipped(cl_program program, const char *name, cl_uint dims, cl_mem a, cl_mem b, size_t local_x)
 {
     size_t seen = check_file_length();
     cl_int err;
@@ -398,7 +447,11 @@ static char *run_skipped(cl_program program, const char *name, cl_uint dims, cl_
     clSetKernelArg(k, 0, sizeof a, &a);
     if (b)
         clSetKernelArg(k, 1, sizeof b, &b);
+    if (!strcmp(name, "tile_past_end"))
+        clSetKernelArg(k, 1, 256, NULL);
     size_t global[2] = {1000, 2}, local[2] = {200, 1};
+    if (local_x)
+        global[0] = 16, local[0] = local_x, local[1] = 2;
     CHECK_ERR(clEnqueueNDRangeKernel(queue, k, dims, NULL, global, local, 0, NULL, NULL), CL_SUCCESS);
     clFinish(queue);
     clReleaseKernel(k);
@@ -416,18 +469,26 @@ TEST(skipped_accesses)
     cl_int err;
     cl_mem x = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof host, host, &err);
     cl_mem y = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof host, host, &err);
-    /* each kernel where nothing races, then where it does */
-    const struct { const char *kernel; cl_uint dims; cl_mem a, b; bool race; const char *what; } runs[] = {
-        {"shift", 1, x, y, false, "shift on two buffers"},
-        {"shift", 1, x, x, true, "shift reading the buffer it writes"},
-        {"own", 1, y, NULL, false, "own in one dimension"},
-        {"own", 2, y, NULL, true, "own in two dimensions (two work-items a word)"},
+    /* each kernel where nothing is wrong, then where it is: the kind of problem */
+    const struct { const char *kernel; cl_uint dims; cl_mem a, b; size_t local_x; const char *kind, *what; } runs[] = {
+        {"shift", 1, x, y, 0, NULL, "shift on two buffers"},
+        {"shift", 1, x, x, 0, "races", "shift reading the buffer it writes"},
+        {"own", 1, y, NULL, 0, NULL, "own in one dimension"},
+        {"own", 2, y, NULL, 0, "races", "own in two dimensions (two work-items a word)"},
+        {"tile_past_end", 1, y, NULL, 0, "bounds", "a read past a __local array all written"},
+        {"loop_race", 1, y, NULL, 0, "races", "a read of __local memory written after the loop comes round"},
+        {"loop_twin", 1, y, NULL, 0, NULL, "loop_race with a barrier after the write"},
+        {"slots", 2, y, NULL, 4, NULL, "slots in groups 4 wide"},
+        {"slots", 2, y, NULL, 8, "races", "slots in groups 8 wide (two work-items a slot)"},
     };
     for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
-        char *found = run_skipped(program, runs[r].kernel, runs[r].dims, runs[r].a, runs[r].b), want[64];
-        snprintf(want, sizeof want, "{\"kind\":\"races\",\"kernel\":\"%s\"", runs[r].kernel);
-        if (runs[r].race)
-            CHECK(found && strstr(found, want), "%s: no race reported:\n%s", runs[r].what, found);
+        char *found = run_skipped(program, runs[r].kernel, runs[r].dims, runs[r].a, runs[r].b, runs[r].local_x),
+             want[80];
+        snprintf(want, sizeof want, "{\"kind\":\"%s\",\"kernel\":\"%s\"", runs[r].kind ? runs[r].kind : "",
+                 runs[r].kernel);
+        if (runs[r].kind)
+            CHECK(found && strstr(found, want), "%s: no problem of kind %s reported:\n%s", runs[r].what,
+                  runs[r].kind, found);
         else
             CHECK(found && !*found, "%s was reported:\n%s", runs[r].what, found);
         free(found);

@@ -4,7 +4,14 @@
 ; atomic's scope << 4, the memory << 8 (0 global, 1 local, 3 private) and
 ; where the pointer comes from << 16 (the kernel argument's index;
 ; 0xfffffffe a variable or private array, given as `base` with its size in
-; the site; 0xffffffff not known: a helper's parameter).  Without
+; the site; 0xffffffff not known: a helper's parameter).  An access of a
+; __local object only the kernel reaches (t, l) has its window's index + 1
+; << 50 (2 per kernel argument first, then 2 per object: t's are 4 and 5,
+; l's 6 and 7); a read of one where no write of it runs between the same
+; two barriers bit 60 (t[15 - i], after the barrier; l[i], never written;
+; the first window), and an access whose neighbours between the same
+; barriers are all at the work-item's own slot bit 61 (t[i] =, at 4 bytes
+; times get_local_id(0), which its site gives; the second window).  Without
 ; MOSAIC_CHECK the pass does nothing; with MOSAIC_CHECK=bounds no barrier
 ; is checked.
 ;   __attribute__((noinline)) int get(global int *p, int i) { return p[i]; }
@@ -22,19 +29,20 @@
 ; RUN: env MOSAIC_CHECK= mosaic-opt --stop-after=check-instrument %s | FileCheck %s --check-prefix=OFF
 ; RUN: env MOSAIC_CHECK=bounds mosaic-opt --stop-after=check-instrument %s | FileCheck %s --check-prefix=BOUNDS
 ; the sites of t[i] = (the first of t's) and of p[...] = (a private array of 16 bytes)
-; CHECK: [[T:@__mosaic_check_site[.0-9]*]] = private constant %mosaic_check_site { ptr @{{.*}}, ptr null, i32 0, i32 0, ptr @{{.*}}, i64 64 }
-; CHECK: [[P:@__mosaic_check_site[.0-9]*]] = private constant %mosaic_check_site { ptr @{{.*}}, ptr null, i32 0, i32 0, ptr null, i64 16 }
+; CHECK: [[T:@__mosaic_check_site[.0-9]*]] = private constant %mosaic_check_site { ptr @{{.*}}, ptr null, i32 0, i32 0, ptr @{{.*}}, i64 64, [3 x i64] [i64 4, i64 0, i64 0], i64 4 }
+; CHECK: [[P:@__mosaic_check_site[.0-9]*]] = private constant %mosaic_check_site { ptr @{{.*}}, ptr null, i32 0, i32 0, ptr null, i64 16, [3 x i64] zeroinitializer, i64 0 }
 ; CHECK-LABEL: define internal i32 @get(
 ; CHECK: call void @__mosaic_check_access({{.*}}, ptr null, i64 4, i64 281474976645121, ptr @__mosaic_check_site)
 ; CHECK-LABEL: define dso_local void @k(
 ; CHECK: %check.scratch = alloca [128 x i8], align 64
 ; a[i]: a read of argument 0
 ; CHECK: call void @__mosaic_check_access({{.*}}, ptr null, i64 4, i64 1, ptr
-; t[i] = : a write of the __local variable t, 64 bytes
-; CHECK: call void @__mosaic_check_access({{.*}}, ptr addrspacecast (ptr addrspace(3) @k.t to ptr), i64 4, i64 281474976579842, ptr [[T]])
+; t[i] = : a write of the __local variable t, 64 bytes, at its own slot (0x2018fffffffe0102)
+; CHECK: call void @__mosaic_check_access({{.*}}, ptr addrspacecast (ptr addrspace(3) @k.t to ptr), i64 4, i64 2312879883631329538, ptr [[T]])
 ; CHECK: call void @__mosaic_check_barrier(
 ; CHECK-NEXT: call void @__mosaic_barrier(
-; CHECK: i64 281474976579841, ptr
+; t[15 - i]: a read of t with no write beside it (0x1014fffffffe0101)
+; CHECK: i64 1158832479117639937, ptr
 ; p[a[i] & 3] = : a write of a private array of 16 bytes, which goes to a
 ; scratch slot when out of bounds (once reported) instead of the worker's stack
 ; CHECK: i64 4, i64 281474976580354, ptr [[P]])
@@ -43,8 +51,8 @@
 ; the atomic: read, write, atomic, work-group scope, argument 0
 ; CHECK: call void @__mosaic_check_access({{.*}}, ptr null, i64 4, i64 23, ptr
 ; CHECK-NEXT: atomicrmw add
-; l[i]: a read of argument 1, __local
-; CHECK: call void @__mosaic_check_access({{.*}}, ptr null, i64 4, i64 65793, ptr
+; l[i]: a read of argument 1, __local, that nothing writes (0x101c000000010101)
+; CHECK: call void @__mosaic_check_access({{.*}}, ptr null, i64 4, i64 1160802803954811137, ptr
 ; OFF-NOT: __mosaic_check
 ; BOUNDS-NOT: call void @__mosaic_check_barrier
 ; BOUNDS: call void @__mosaic_check_access(

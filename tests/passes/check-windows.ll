@@ -1,10 +1,14 @@
 ; check-windows: with MOSAIC_CHECK, each call of __mosaic_check_access left
 ; in the code of a work-item (here a barrier kernel's, run a work-item at a
 ; time between barriers) whose access has a window (docs/check.md,
-; "Windows") is put behind the test of its bytes against the launch's
-; window, ctx->check_windows (at byte 224), so that it is made only when
-; they are not inside.  x[get_global_id(0)] is such a read (window 0, both
-; bits of `how`); the __local accesses and partial[...] = are not.
+; "Windows") is put behind the test of its bytes against its window in
+; ctx->check_windows (at byte 224), so that it is made only when they are
+; not inside.  x[get_global_id(0)] is such a read (window 0, both bits of
+; `how`), its window the launch's (its bounds loaded as invariant); so are
+; the reads of the __local scratch after the barrier, where nothing writes
+; it (window 6: 2 per argument, then 2 per __local object), and the write
+; scratch[l] = at each work-item's own slot (window 7), whose windows may
+; open at a barrier (loaded at each test).  partial[...] = has none.
 ;   kernel void sum(global const float *x, global float *partial, local float *scratch) {
 ;     size_t l = get_local_id(0);
 ;     scratch[l] = x[get_global_id(0)];
@@ -14,17 +18,25 @@
 ; RUN: env MOSAIC_CHECK=all mosaic-opt --stop-after=check-windows %s | FileCheck %s
 ; RUN: env MOSAIC_CHECK= mosaic-opt --stop-after=check-windows %s | FileCheck %s --check-prefix=OFF
 ; CHECK-LABEL: define void @sum.wg(
-; CHECK: %check.windows = load ptr, ptr %{{.*}}, align 8, !invariant.load
-; CHECK-NEXT: icmp eq ptr %check.windows, null
-; CHECK-NEXT: br i1 %{{.*}}, label %check.call, label %check.window
-; CHECK: check.window:
-; CHECK-NEXT: getelementptr i8, ptr %check.windows, i64 0
-; CHECK: br i1 %check.inside, label %check.done, label %check.call
-; CHECK: check.call:
-; CHECK-NEXT: call void @__mosaic_check_access({{.*}}, i64 4, i64 844424930131969, ptr
+; CHECK: %check.windows{{[0-9]*}} = load ptr, ptr %{{.*}}, align 8, !invariant.load
+; CHECK-NEXT: icmp eq ptr %check.windows{{[0-9]*}}, null
+; CHECK-NEXT: br i1 %{{.*}}, label %check.call{{[0-9]*}}, label %check.window{{[0-9]*}}
+; scratch[1]: window 6, at byte 96 of the windows
+; CHECK: getelementptr i8, ptr %{{[0-9a-z.]+}}, i64 96
+; CHECK-NEXT: %window.lo{{[0-9]*}} = load ptr, ptr %{{[0-9]+}}, align 8{{$}}
+; CHECK: br i1 %check.inside{{[0-9]*}}, label %check.done{{[0-9]*}}, label %check.call
+; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 1160802803954876673, ptr
 ; CHECK-NEXT: br label %check.done
-; the others: calls as they were
-; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 131330, ptr
+; partial[...] = : the call as it was
+; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 65538, ptr
+; scratch[l] = : window 7, at byte 112
+; CHECK: getelementptr i8, ptr %{{[0-9a-z.]+}}, i64 112
+; CHECK-NEXT: %window.lo{{[0-9]*}} = load ptr, ptr %{{[0-9]+}}, align 8{{$}}
+; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 2314850208468566274, ptr
+; x[...]: window 0
+; CHECK: getelementptr i8, ptr %check.windows{{[0-9]*}}, i64 0
+; CHECK-NEXT: %window.lo{{[0-9]*}} = load ptr, ptr %{{[0-9]+}}, align 8, !invariant.load
+; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 844424930131969, ptr
 ; OFF-NOT: check.window
 ; ModuleID = 'program'
 source_filename = "-"

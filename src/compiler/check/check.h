@@ -18,14 +18,39 @@
 cl_int mc_instrument_for_checking(LLVMModuleRef m, LLVMTargetDataRef td, LLVMValueRef *kernels, size_t nk,
                                   unsigned kinds, unsigned *sites, mosaic_strbuf *log);
 
+/* Where an access's pointer comes from: what its GEPs and casts start at
+ * (*constant_offset cleared when an index is not a constant). */
+LLVMValueRef mc_pointer_root(LLVMValueRef p, bool *constant_offset);
+/* llvm.memcpy/memmove (copies) and llvm.memset (fills), by the called
+ * function's name. */
+bool mc_copies(const char *name);
+bool mc_fills(const char *name);
+
+/* local_objects.c: a kernel's __local objects that only it reaches, and
+ * what each access of one may be spared (compiler.h: MOSAIC_CHECK_LOCAL_*). */
+typedef struct mc_local_objects mc_local_objects;
+typedef struct mc_slot {
+    int64_t stride[3];
+    uint64_t bytes; /* 0: none */
+} mc_slot;
+/* kernel's objects, or NULL (none, or no memory); found before any call
+ * is added to it. */
+mc_local_objects *mc_find_local_objects(LLVMValueRef kernel, LLVMTargetDataRef td);
+/* The `how` bits of access `inst` through p (LOCAL_WINDOW, NO_WRITER,
+ * OWN_SLOT; 0 when p is not such an object's), and *slot its object's slot
+ * (for its site; bytes 0 when none). */
+uint64_t mc_local_marks(const mc_local_objects *lo, LLVMValueRef inst, LLVMValueRef p, mc_slot *slot);
+void mc_local_objects_free(mc_local_objects *lo);
+
 /* windows.c: the window (compiler.h, mosaic_check_window) an access of
  * `how` may be tested against, its index in ctx->check_windows; -1: none. */
 int mc_check_window_of(uint64_t how);
-/* Builds, at b, the test of [low, end) against window `window` of
- * ctx->check_windows: b is left in a new block, where the checker is to be
- * called, which must branch to the block returned, where the code goes on
- * (the window holds the bytes: straight there). */
-LLVMBasicBlockRef mc_check_window_test(LLVMBuilderRef b, LLVMValueRef ctx, int window, LLVMValueRef low,
+/* Builds, at b, the test of [low, end) against the window of ctx->check_windows
+ * for an access of `how` (mc_check_window_of: not -1): b is left in a new
+ * block, where the checker is to be called, which must branch to the block
+ * returned, where the code goes on (the window holds the bytes: straight
+ * there). */
+LLVMBasicBlockRef mc_check_window_test(LLVMBuilderRef b, LLVMValueRef ctx, uint64_t how, LLVMValueRef low,
                                        LLVMValueRef end);
 /* The pass check-windows: each call of __mosaic_check_access left in m
  * whose access has a window, behind its test; how many. */

@@ -54,29 +54,8 @@ typedef struct instrumenter {
     bool *own_element;        /* per parameter: every access through it is at get_global_id(0) (own_element) */
     LLVMValueRef scratch;     /* the function's slot for private accesses out of bounds (keep_inside), once made */
     unsigned count;           /* call sites added */
+    mc_local_objects *locals; /* a kernel's __local objects only it reaches (local_objects.c), or NULL */
 } instrumenter;
-
-/* Where a pointer comes from: what GEPs and casts start at. */
-static LLVMValueRef root_of(LLVMValueRef p, bool *constant_offset)
-{
-    for (int depth = 0; depth < 64; depth++) {
-        if (LLVMIsAGetElementPtrInst(p) || (LLVMIsAConstantExpr(p) && LLVMGetConstOpcode(p) == LLVMGetElementPtr)) {
-            int n = LLVMGetNumOperands(p);
-            for (int i = 1; i < n; i++)
-                if (!LLVMIsAConstant(LLVMGetOperand(p, i)))
-                    *constant_offset = false;
-            p = LLVMGetOperand(p, 0);
-        } else if (LLVMIsABitCastInst(p) || LLVMIsAAddrSpaceCastInst(p) ||
-                   (LLVMIsAConstantExpr(p) &&
-                    (LLVMGetConstOpcode(p) == LLVMBitCast || LLVMGetConstOpcode(p) == LLVMAddrSpaceCast))) {
-            p = LLVMGetOperand(p, 0);
-        } else {
-            return p;
-        }
-    }
-    *constant_offset = false;
-    return p;
-}
 
 static unsigned address_space(LLVMValueRef p) { return LLVMGetPointerAddressSpace(LLVMTypeOf(p)); }
 
@@ -93,8 +72,10 @@ static LLVMValueRef string(instrumenter *in, const char *text, size_t len)
 }
 
 /* The constant mosaic_check_site of inst (object: what its pointer comes
- * from, NULL when nothing to name; size: its bytes, 0 when not known). */
-static LLVMValueRef site_of(instrumenter *in, LLVMValueRef inst, const char *object, uint64_t size)
+ * from, NULL when nothing to name; size: its bytes, 0 when not known;
+ * slot: the __local object's slot, or NULL). */
+static LLVMValueRef site_of(instrumenter *in, LLVMValueRef inst, const char *object, uint64_t size,
+                            const mc_slot *slot)
 {
     LLVMValueRef null = LLVMConstNull(in->ptr), file = null;
     unsigned line = 0, column = 0;
@@ -113,15 +94,20 @@ static LLVMValueRef site_of(instrumenter *in, LLVMValueRef inst, const char *obj
         if (f && in->file_name)
             file = in->file_name;
     }
-    LLVMValueRef fields[6] = {
+    LLVMValueRef stride[3];
+    for (int d = 0; d < 3; d++)
+        stride[d] = LLVMConstInt(in->i64, slot ? (uint64_t)slot->stride[d] : 0, 1);
+    LLVMValueRef fields[8] = {
         in->kernel_name,
         file,
         LLVMConstInt(in->i32, line, 0),
         LLVMConstInt(in->i32, column, 0),
         object ? string(in, object, strlen(object)) : null,
         LLVMConstInt(in->i64, size, 0),
+        LLVMConstArray(in->i64, stride, 3),
+        LLVMConstInt(in->i64, slot ? slot->bytes : 0, 0),
     };
-    LLVMValueRef v = LLVMConstNamedStruct(in->site_type, fields, 6);
+    LLVMValueRef v = LLVMConstNamedStruct(in->site_type, fields, 8);
     LLVMValueRef g = LLVMAddGlobal(in->m, in->site_type, "__mosaic_check_site");
     LLVMSetInitializer(g, v);
     LLVMSetGlobalConstant(g, 1);
@@ -173,15 +159,6 @@ static unsigned scope_of(LLVMValueRef inst)
     return MOSAIC_CHECK_SCOPE_ALL;
 }
 
-/* llvm.memcpy/memmove (copies) and llvm.memset (fills), by the called
- * function's name. */
-static bool copies(const char *name)
-{
-    return !strncmp(name, "llvm.memcpy.", 12) || !strncmp(name, "llvm.memmove.", 13);
-}
-
-static bool fills(const char *name) { return !strncmp(name, "llvm.memset.", 12); }
-
 /* ---- which kernel arguments only read -------------------------------------------------------------------
  * A read through a kernel argument that nothing in the launch writes cannot
  * race, so the device need not track it (MOSAIC_CHECK_ARG_READ_ONLY).  An
@@ -197,7 +174,7 @@ static bool fills(const char *name) { return !strncmp(name, "llvm.memset.", 12);
 static bool origin_known(LLVMValueRef p)
 {
     bool unused = true;
-    LLVMValueRef root = root_of(p, &unused);
+    LLVMValueRef root = mc_pointer_root(p, &unused);
     if (LLVMIsAArgument(root) || LLVMIsAAllocaInst(root) || LLVMIsAGlobalVariable(root) || LLVMIsAConstant(root))
         return true;
     if (LLVMIsACallInst(root)) /* Mosaic's context, an image's descriptor: a declaration's result */
@@ -226,7 +203,7 @@ static bool writes_unknown(LLVMModuleRef m)
                 case LLVMCall: {
                     LLVMValueRef callee = mc_called_function(i);
                     const char *name = callee ? LLVMGetValueName(callee) : "";
-                    if (copies(name) || fills(name)) {
+                    if (mc_copies(name) || mc_fills(name)) {
                         p[n++] = LLVMGetOperand(i, 0);
                         break;
                     }
@@ -280,7 +257,7 @@ static bool only_reads(LLVMValueRef v, int depth)
         case LLVMCall: {
             LLVMValueRef callee = mc_called_function(user);
             const char *name = callee ? LLVMGetValueName(callee) : "";
-            if (copies(name) && LLVMGetOperand(user, 0) != v)
+            if (mc_copies(name) && LLVMGetOperand(user, 0) != v)
                 continue;
             if (!strncmp(name, "llvm.prefetch", 13) || !strncmp(name, "llvm.lifetime.", 14))
                 continue;
@@ -317,7 +294,7 @@ static bool context_field(instrumenter *in, LLVMValueRef v, size_t offset)
     if (!LLVMIsALoadInst(v))
         return false;
     bool unused = true;
-    LLVMValueRef p = LLVMGetOperand(v, 0), root = root_of(p, &unused);
+    LLVMValueRef p = LLVMGetOperand(v, 0), root = mc_pointer_root(p, &unused);
     return LLVMIsACallInst(root) && mc_called_function(root) == in->get_ctx &&
            mc_offset_from(p, root, in->td) == (int64_t)offset;
 }
@@ -432,7 +409,7 @@ static void keep_inside(instrumenter *in, LLVMValueRef inst, LLVMValueRef p, LLV
 static void check_access(instrumenter *in, LLVMValueRef inst, LLVMValueRef p, LLVMValueRef bytes, uint64_t what)
 {
     bool constant_offset = true;
-    LLVMValueRef root = root_of(p, &constant_offset);
+    LLVMValueRef root = mc_pointer_root(p, &constant_offset);
     unsigned as = address_space(p);
     uint64_t space, from = MOSAIC_CHECK_FROM_UNKNOWN;
     const char *object = NULL;
@@ -443,7 +420,7 @@ static void check_access(instrumenter *in, LLVMValueRef inst, LLVMValueRef p, LL
         return; /* the context, an image's descriptor: Mosaic's */
     if (LLVMIsALoadInst(root)) {
         bool unused = true;
-        LLVMValueRef from_ptr = root_of(LLVMGetOperand(root, 0), &unused);
+        LLVMValueRef from_ptr = mc_pointer_root(LLVMGetOperand(root, 0), &unused);
         if (LLVMIsACallInst(from_ptr))
             return; /* a pointer the context holds (the group's scratch) */
     }
@@ -500,6 +477,9 @@ static void check_access(instrumenter *in, LLVMValueRef inst, LLVMValueRef p, LL
         return;
     if (what & MOSAIC_CHECK_ATOMIC)
         what |= (uint64_t)scope_of(inst) << MOSAIC_CHECK_SCOPE_SHIFT;
+    mc_slot slot = {{0, 0, 0}, 0};
+    if (space == MOSAIC_CHECK_LOCAL && in->locals)
+        what |= mc_local_marks(in->locals, inst, p, &slot);
     uint64_t how = what | space << MOSAIC_CHECK_SPACE_SHIFT | from << MOSAIC_CHECK_FROM_SHIFT;
     at(in, inst);
     LLVMValueRef args[9];
@@ -508,7 +488,7 @@ static void check_access(instrumenter *in, LLVMValueRef inst, LLVMValueRef p, LL
     args[5] = address_space(base) == 0 ? base : LLVMBuildAddrSpaceCast(in->b, base, in->ptr, "");
     args[6] = bytes;
     args[7] = LLVMConstInt(in->i64, how, 0);
-    args[8] = site_of(in, inst, object, size);
+    args[8] = site_of(in, inst, object, size, slot.bytes ? &slot : NULL);
     LLVMBuildCall2(in->b, in->access_type, in->access_fn, args, 9, "");
     in->count++;
     if (space == MOSAIC_CHECK_PRIVATE)
@@ -548,16 +528,16 @@ static void instrument_instruction(instrumenter *in, LLVMValueRef inst)
             at(in, inst);
             LLVMValueRef args[5];
             work_item(in, args);
-            args[4] = site_of(in, inst, NULL, 0);
+            args[4] = site_of(in, inst, NULL, 0, NULL);
             LLVMBuildCall2(in->b, in->barrier_type, group ? in->barrier_fn : in->sub_group_barrier_fn, args, 5, "");
             in->count++;
-        } else if (copies(name) || fills(name)) { /* (dest, source or value, length) */
+        } else if (mc_copies(name) || mc_fills(name)) { /* (dest, source or value, length) */
             LLVMValueRef n = LLVMGetOperand(inst, 2);
             if (LLVMTypeOf(n) != in->i64) {
                 at(in, inst);
                 n = LLVMBuildZExt(in->b, n, in->i64, "");
             }
-            if (copies(name))
+            if (mc_copies(name))
                 check_access(in, inst, LLVMGetOperand(inst, 1), n, MOSAIC_CHECK_READ);
             check_access(in, inst, LLVMGetOperand(inst, 0), n, MOSAIC_CHECK_WRITE);
         }
@@ -581,9 +561,9 @@ cl_int mc_instrument_for_checking(LLVMModuleRef m, LLVMTargetDataRef td, LLVMVal
     in.i32 = LLVMInt32TypeInContext(in.c);
     in.i64 = LLVMInt64TypeInContext(in.c);
     in.ptr = LLVMPointerTypeInContext(in.c, 0);
-    LLVMTypeRef site_fields[6] = {in.ptr, in.ptr, in.i32, in.i32, in.ptr, in.i64};
+    LLVMTypeRef site_fields[8] = {in.ptr, in.ptr, in.i32, in.i32, in.ptr, in.i64, LLVMArrayType(in.i64, 3), in.i64};
     in.site_type = LLVMStructCreateNamed(in.c, "mosaic_check_site");
-    LLVMStructSetBody(in.site_type, site_fields, 6, 0);
+    LLVMStructSetBody(in.site_type, site_fields, 8, 0);
     LLVMTypeRef access_params[9] = {in.ptr, in.i64, in.i64, in.i64, in.ptr, in.ptr, in.i64, in.i64, in.ptr};
     in.access_type = LLVMFunctionType(LLVMVoidTypeInContext(in.c), access_params, 9, 0);
     in.barrier_type = LLVMFunctionType(LLVMVoidTypeInContext(in.c), access_params, 5, 0);
@@ -612,10 +592,13 @@ cl_int mc_instrument_for_checking(LLVMModuleRef m, LLVMTargetDataRef td, LLVMVal
         mc_source_name(LLVMGetValueName(f), name, sizeof name);
         in.kernel_name = string(&in, name, strlen(name));
         in.scratch = NULL;
+        /* (the marks are found before any call is added) */
+        in.locals = in.kernel && (kinds & (MOSAIC_CHECK_RACES | MOSAIC_CHECK_SCOPES)) ? mc_find_local_objects(f, td) : NULL;
         /* (what the walk adds is before the instruction it checks: it sees each once) */
         for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
             for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst; inst = LLVMGetNextInstruction(inst))
                 instrument_instruction(&in, inst);
+        mc_local_objects_free(in.locals);
     }
     LLVMDisposeBuilder(in.b);
     free(in.read_only);

@@ -2,16 +2,21 @@
  * Checking mode's windows (compiler.h, mosaic_check_window): where a call
  * of the checker may be skipped.  An access through kernel argument i that
  * the compiler found cannot race where the launch allows it
- * (instrument.c: MOSAIC_CHECK_ARG_READ_ONLY, _OWN_ELEMENT) needs no call
- * when all its bytes are inside the launch's window for it, which the
- * device makes empty unless such an access there can neither race, nor
- * read bytes nothing wrote, nor need its write counted.  The test is a
- * few instructions and loads LLVM may hoist; the call it saves walks the
- * device's records.
+ * (instrument.c: MOSAIC_CHECK_ARG_READ_ONLY, _OWN_ELEMENT), or an access
+ * of a __local object that cannot race (local_objects.c:
+ * MOSAIC_CHECK_LOCAL_NO_WRITER, _OWN_SLOT), needs no call when all its bytes are
+ * inside the window for it, which the device makes empty unless such an
+ * access there can neither race, nor read bytes nothing wrote, nor need
+ * its write counted.  The test is a few instructions and loads LLVM may
+ * hoist (a __local object's window: not past a barrier, where it may
+ * open); the call it saves walks the device's records.
  *
  * Widened kernels test a row at once (compiler/vectorize/wfv_check.c);
  * the pass `check-windows` tests each call left, of work-items run one at
- * a time (a barrier kernel's regions, a kernel that is not widened).
+ * a time (a barrier kernel's regions, a kernel that is not widened).  It
+ * also puts an access of a private array, which calls for its bounds
+ * only, behind the test of its bytes against the array's: once loops are
+ * unrolled most indices are constants, and the test folds away.
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -26,9 +31,24 @@ static void invariant(LLVMContextRef c, LLVMValueRef load)
     LLVMSetMetadata(load, LLVMGetMDKindIDInContext(c, "invariant.load", 14), LLVMMDNodeInContext(c, NULL, 0));
 }
 
+/* At b: to `join` when [low, end) is inside [lo, hi), else to `call`,
+ * where b is left. */
+static void branch_unless_inside(LLVMBuilderRef b, LLVMValueRef low, LLVMValueRef end, LLVMValueRef lo,
+                                 LLVMValueRef hi, LLVMBasicBlockRef join, LLVMBasicBlockRef call)
+{
+    LLVMValueRef inside = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntUGE, low, lo, ""),
+                                       LLVMBuildICmp(b, LLVMIntULE, end, hi, ""), "");
+    inside = LLVMBuildAnd(b, inside, LLVMBuildICmp(b, LLVMIntULE, low, end, ""), "check.inside");
+    LLVMBuildCondBr(b, inside, join, call);
+    LLVMPositionBuilderAtEnd(b, call);
+}
+
 int mc_check_window_of(uint64_t how)
 {
     uint32_t from = MOSAIC_CHECK_HOW_FROM(how);
+    if (MOSAIC_CHECK_HOW_LOCAL_WINDOW(how))
+        return how & (MOSAIC_CHECK_LOCAL_NO_WRITER | MOSAIC_CHECK_LOCAL_OWN_SLOT) ? (int)MOSAIC_CHECK_HOW_LOCAL_WINDOW(how) - 1
+                                                                                  : -1;
     if (from >= MOSAIC_CHECK_FROM_OBJECT)
         return -1;
     if (how & MOSAIC_CHECK_ARG_READ_ONLY)
@@ -38,9 +58,10 @@ int mc_check_window_of(uint64_t how)
     return -1;
 }
 
-LLVMBasicBlockRef mc_check_window_test(LLVMBuilderRef b, LLVMValueRef ctx, int window, LLVMValueRef low,
+LLVMBasicBlockRef mc_check_window_test(LLVMBuilderRef b, LLVMValueRef ctx, uint64_t how, LLVMValueRef low,
                                        LLVMValueRef end)
 {
+    int window = mc_check_window_of(how);
     LLVMBasicBlockRef here = LLVMGetInsertBlock(b);
     LLVMValueRef fn = LLVMGetBasicBlockParent(here);
     LLVMContextRef c = LLVMGetModuleContext(LLVMGetGlobalParent(fn));
@@ -59,13 +80,41 @@ LLVMBasicBlockRef mc_check_window_test(LLVMBuilderRef b, LLVMValueRef ctx, int w
     at = LLVMConstInt(i64, offsetof(mosaic_check_window, hi), 0);
     LLVMValueRef lo = LLVMBuildLoad2(b, ptr, w, "window.lo");
     LLVMValueRef hi = LLVMBuildLoad2(b, ptr, LLVMBuildGEP2(b, i8, w, &at, 1, ""), "window.hi");
-    invariant(c, lo);
-    invariant(c, hi);
-    LLVMValueRef inside = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntUGE, low, lo, ""),
-                                       LLVMBuildICmp(b, LLVMIntULE, end, hi, ""), "");
-    inside = LLVMBuildAnd(b, inside, LLVMBuildICmp(b, LLVMIntULE, low, end, ""), "check.inside");
-    LLVMBuildCondBr(b, inside, join, call);
-    LLVMPositionBuilderAtEnd(b, call);
+    if (!MOSAIC_CHECK_HOW_LOCAL_WINDOW(how)) { /* (a __local object's may open at a barrier) */
+        invariant(c, lo);
+        invariant(c, hi);
+    }
+    branch_unless_inside(b, low, end, lo, hi, join, call);
+    return join;
+}
+
+/* A private array's bytes are the window of an access of it (a call for
+ * bounds only, which the device makes when its bytes are not inside): the
+ * array's size, which its site gives, or 0. */
+static uint64_t private_array_size(LLVMValueRef call)
+{
+    uint64_t how = LLVMConstIntGetZExtValue(LLVMGetOperand(call, 7));
+    LLVMValueRef site = LLVMGetOperand(call, 8);
+    if (MOSAIC_CHECK_HOW_SPACE(how) != MOSAIC_CHECK_PRIVATE || MOSAIC_CHECK_HOW_FROM(how) != MOSAIC_CHECK_FROM_OBJECT ||
+        !LLVMIsAGlobalVariable(site) || !LLVMGetInitializer(site))
+        return 0;
+    LLVMValueRef size = LLVMGetOperand(LLVMGetInitializer(site), 5); /* mosaic_check_site.object_size */
+    return size && LLVMIsAConstantInt(size) ? LLVMConstIntGetZExtValue(size) : 0;
+}
+
+/* Builds, at b, the test of [low, end) against [base, base + size): b is
+ * left where the checker is to be called, which must branch to the block
+ * returned. */
+static LLVMBasicBlockRef private_array_test(LLVMBuilderRef b, LLVMValueRef base, uint64_t size, LLVMValueRef low,
+                                            LLVMValueRef end)
+{
+    LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInsertBlock(b));
+    LLVMContextRef c = LLVMGetModuleContext(LLVMGetGlobalParent(fn));
+    LLVMTypeRef i8 = LLVMInt8TypeInContext(c);
+    LLVMBasicBlockRef call = LLVMAppendBasicBlockInContext(c, fn, "check.call");
+    LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(c, fn, "check.done");
+    LLVMValueRef bytes = LLVMConstInt(LLVMInt64TypeInContext(c), size, 0);
+    branch_unless_inside(b, low, end, base, LLVMBuildGEP2(b, i8, base, &bytes, 1, ""), join, call);
     return join;
 }
 
@@ -86,7 +135,8 @@ unsigned mc_check_windows(LLVMModuleRef m)
         if (!LLVMIsACallInst(call) || !mc_calls_named(call, "__mosaic_check_access"))
             continue;
         LLVMValueRef how = LLVMGetOperand(call, 7), bytes = LLVMGetOperand(call, 6);
-        if (!LLVMIsAConstantInt(how) || !LLVMIsAConstantInt(bytes) || mc_check_window_of(LLVMConstIntGetZExtValue(how)) < 0)
+        if (!LLVMIsAConstantInt(how) || !LLVMIsAConstantInt(bytes) ||
+            (mc_check_window_of(LLVMConstIntGetZExtValue(how)) < 0 && !private_array_size(call)))
             continue;
         if (n == room) {
             room = room ? 2 * room : 16;
@@ -105,9 +155,9 @@ unsigned mc_check_windows(LLVMModuleRef m)
         LLVMPositionBuilderBefore(b, call);
         LLVMValueRef address = LLVMGetOperand(call, 4), bytes = LLVMGetOperand(call, 6);
         LLVMValueRef end = LLVMBuildGEP2(b, i8, address, &bytes, 1, "");
-        LLVMBasicBlockRef join = mc_check_window_test(
-            b, LLVMGetOperand(call, 0), mc_check_window_of(LLVMConstIntGetZExtValue(LLVMGetOperand(call, 7))),
-            address, end);
+        uint64_t how = LLVMConstIntGetZExtValue(LLVMGetOperand(call, 7)), size = private_array_size(call);
+        LLVMBasicBlockRef join = size ? private_array_test(b, LLVMGetOperand(call, 5), size, address, end)
+                                      : mc_check_window_test(b, LLVMGetOperand(call, 0), how, address, end);
         /* the call and what follows it move: the call to check.call, the rest to check.done */
         LLVMInstructionRemoveFromParent(call);
         LLVMInsertIntoBuilder(b, call);

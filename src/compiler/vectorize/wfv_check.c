@@ -55,7 +55,7 @@ static LLVMBasicBlockRef window_test(widener *w, LLVMValueRef ctx, LLVMValueRef 
     LLVMValueRef at = LLVMConstInt(w->i64, (unsigned long long)((long long)(w->lanes - 1) * stride), 1);
     LLVMValueRef last = stride ? LLVMBuildGEP2(w->b, i8, first, &at, 1, "") : first;
     LLVMValueRef low = stride < 0 ? last : first, high = stride < 0 ? first : last;
-    return mc_check_window_test(w->b, ctx, window, low, LLVMBuildGEP2(w->b, i8, high, &bytes, 1, ""));
+    return mc_check_window_test(w->b, ctx, LLVMConstIntGetZExtValue(how), low, LLVMBuildGEP2(w->b, i8, high, &bytes, 1, ""));
 }
 
 bool wd_widen_check_access(widener *w, LLVMValueRef inst)

@@ -218,7 +218,7 @@ struct cpu_check_launch {
     region *regions;        /* the buffers, lo ascending */
     size_t num_regions;
     size_t *local_lo, *local_hi; /* per __local argument: its bytes in the group's arena */
-    mosaic_check_window *windows; /* 2 per argument (compiler.h): where rows need no call */
+    mosaic_check_window *windows; /* 2 per argument (compiler.h): where accesses need no call */
 };
 
 static int by_lo(const void *a, const void *b)
@@ -346,7 +346,6 @@ void mosaic_cpu_check_launch_free(cpu_check_launch *l)
     free(l);
 }
 
-const mosaic_check_window *mosaic_cpu_check_windows(const cpu_check_launch *l) { return l->windows; }
 
 /* Is an access (`how`, of memory `space`) of region r tracked for races
  * and scopes?  Not in constant memory, nor when they are not checked; nor,
@@ -389,12 +388,21 @@ struct cpu_check_group {
     size_t items_room;
     const mosaic_check_site **barrier; /* per epoch: the barrier the first work-item there reached */
     unsigned *barrier_item;       /* and that work-item */
+    unsigned *arrived;            /* and how many work-items reached it */
     size_t num_barriers, barriers_room;
     _Atomic word *local_shadow;   /* a cell per granule of __local memory */
     mosaic_check_written *local_written; /* a bit per byte of it: written by the group */
     size_t local_room;
     uint32_t local_tag;           /* groups this worker ran under checking (+1): the __local words' tag */
     bool epochs_moved;            /* some work-item passed a barrier or sub-group barrier: epochs not all 0 */
+    /* the windows the group's code tests (ctx->check_windows): the launch's,
+     * then those of its __local objects, which open at a barrier */
+    mosaic_check_window *windows;
+    size_t windows_room;
+    struct {
+        size_t lo, hi;            /* the object's bytes in the group's __local memory; hi 0: not met yet */
+        bool slots_apart;         /* its work-items' slots do not overlap (MOSAIC_CHECK_LOCAL_OWN_SLOT) */
+    } local_object[MOSAIC_CHECK_LOCAL_WINDOWS / 2];
 };
 
 bool mosaic_cpu_check_group_begin(cpu_check_group **gp, cpu_check_launch *l, const mosaic_wg_ctx *ctx, size_t items)
@@ -435,6 +443,17 @@ bool mosaic_cpu_check_group_begin(cpu_check_group **gp, cpu_check_launch *l, con
     g->epochs_moved = false;
     g->num_barriers = 0;
     g->items = items;
+    size_t windows = 2 * (size_t)l->num_args + MOSAIC_CHECK_LOCAL_WINDOWS;
+    if (windows > g->windows_room) {
+        free(g->windows);
+        g->windows = malloc(windows * sizeof *g->windows);
+        g->windows_room = g->windows ? windows : 0;
+        if (!g->windows)
+            return false;
+    }
+    memcpy(g->windows, l->windows, 2 * (size_t)l->num_args * sizeof *g->windows);
+    memset(g->windows + 2 * (size_t)l->num_args, 0, MOSAIC_CHECK_LOCAL_WINDOWS * sizeof *g->windows);
+    memset(g->local_object, 0, sizeof g->local_object);
     for (int d = 0; d < 3; d++)
         g->size[d] = ctx->local_size[d];
     g->tag = (uint32_t)((ctx->group_id[2] * l->num_groups[1] + ctx->group_id[1]) * l->num_groups[0] +
@@ -451,6 +470,8 @@ void mosaic_cpu_check_group_free(cpu_check_group *g)
     free(g->epoch);
     free(g->barrier);
     free(g->barrier_item);
+    free(g->arrived);
+    free(g->windows);
     free(g->local_shadow);
     free(g->local_written);
     free(g);
@@ -533,10 +554,99 @@ void mosaic_cpu_check_shuffle_items(uint64_t seed, size_t group, size_t sub_grou
 }
 
 /* ---- what the kernels call ------------------------------------------------------------------------------ */
+const mosaic_check_window *mosaic_cpu_check_group_windows(const cpu_check_group *g) { return g->windows; }
+
 static cpu_check_group *group_of(const mosaic_wg_ctx *ctx)
 {
     cpu_check_group *g = mosaic_cpu_running(ctx)->check;
     return g && g->launch && g->ctx == ctx ? g : NULL;
+}
+
+/* ---- __local objects' windows --------------------------------------------------------------------------
+ * A read of a __local object that no write of it can run beside
+ * (MOSAIC_CHECK_LOCAL_NO_WRITER) cannot race, nor can an access at the
+ * work-item's own slot of the object (MOSAIC_CHECK_LOCAL_OWN_SLOT) where
+ * the group's slots are apart; once the group has written every byte of
+ * the object neither reads anything unwritten nor needs its write counted,
+ * and inside the object it is inside its bounds: it needs no call.  The
+ * object's windows (one for each kind) open then, at a barrier all the
+ * group's work-items reached (each has done what came before it).  The
+ * device learns where the object is, and its slot, from the first access
+ * of it that calls (its variable's start and size, or its argument's
+ * bytes; the site's slot). */
+
+/* Are the slots (site's slot_stride, slot_bytes) of a group of `size`
+ * work-items apart?  In the order of their strides, each dimension's slots
+ * must fit between two of the next one's. */
+static bool slots_apart(const mosaic_check_site *site, const size_t size[3])
+{
+    if (!site || !site->slot_bytes)
+        return false;
+    uint64_t stride[3], count[3];
+    int n = 0;
+    for (int d = 0; d < 3; d++) {
+        if (size[d] <= 1)
+            continue;
+        if (!site->slot_stride[d])
+            return false;
+        uint64_t s = site->slot_stride[d] < 0 ? -(uint64_t)site->slot_stride[d] : (uint64_t)site->slot_stride[d];
+        int at = n++;
+        for (; at > 0 && stride[at - 1] > s; at--) /* (insertion: at most 3) */
+            stride[at] = stride[at - 1], count[at] = count[at - 1];
+        stride[at] = s, count[at] = size[d];
+    }
+    uint64_t need = site->slot_bytes;
+    for (int i = 0; i < n; i++) {
+        if (stride[i] < need || __builtin_mul_overflow(stride[i], count[i], &need))
+            return false;
+    }
+    return true;
+}
+
+/* Window `window` (MOSAIC_CHECK_HOW_LOCAL_WINDOW - 1) is one of the
+ * __local object of an access from `from`, starting at `base`. */
+static void meet_local_object(cpu_check_group *g, unsigned window, uint32_t from, const char *base,
+                              const mosaic_check_site *site)
+{
+    cpu_check_launch *l = g->launch;
+    size_t k = (window - 2 * (size_t)l->num_args) / 2, lo, hi;
+    if (window < 2 * (size_t)l->num_args || k >= MOSAIC_CHECK_LOCAL_WINDOWS / 2 || g->local_object[k].hi)
+        return;
+    if (from == MOSAIC_CHECK_FROM_OBJECT) {
+        if (!site || base < g->ctx->local_mem)
+            return;
+        lo = (size_t)(base - g->ctx->local_mem);
+        hi = lo + site->object_size;
+    } else if (from < l->num_args) {
+        lo = l->local_lo[from];
+        hi = l->local_hi[from];
+    } else {
+        return;
+    }
+    if (lo < hi && hi <= g->ctx->local_mem_size) {
+        g->local_object[k].lo = lo, g->local_object[k].hi = hi;
+        g->local_object[k].slots_apart = slots_apart(site, g->size);
+    }
+}
+
+/* A work-item reached the group's barrier e: when it is the last, the
+ * windows of the objects met and now written open. */
+static void arrive(cpu_check_group *g, uint32_t e)
+{
+    if (++g->arrived[e] != g->items)
+        return;
+    mosaic_check_window *w = g->windows + 2 * (size_t)g->launch->num_args;
+    for (size_t k = 0; k < MOSAIC_CHECK_LOCAL_WINDOWS / 2; k++) {
+        size_t lo = g->local_object[k].lo, hi = g->local_object[k].hi;
+        if (!hi || w[2 * k].hi)
+            continue;
+        if ((g->launch->kinds & MOSAIC_CHECK_UNINIT) &&
+            mosaic_check_written_first_unwritten(g->local_written, lo, hi - lo) != (size_t)-1)
+            continue;
+        w[2 * k] = (mosaic_check_window){g->ctx->local_mem + lo, g->ctx->local_mem + hi};
+        if (g->local_object[k].slots_apart)
+            w[2 * k + 1] = w[2 * k];
+    }
 }
 
 void mosaic_cpu_check_barrier(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly, uint64_t lz,
@@ -550,6 +660,7 @@ void mosaic_cpu_check_barrier(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly
     g->sub_epoch[lid]++;
     g->epochs_moved = true;
     if (e < g->num_barriers) {
+        arrive(g, e);
         if (g->barrier[e] != site && (g->launch->kinds & MOSAIC_CHECK_BARRIERS)) {
             mosaic_check_problem p;
             start_problem(&p, g, MOSAIC_CHECK_BARRIERS,
@@ -572,13 +683,18 @@ void mosaic_cpu_check_barrier(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly
         unsigned *bi = realloc(g->barrier_item, room * sizeof *bi);
         if (bi)
             g->barrier_item = bi;
-        if (!b || !bi)
+        unsigned *a = realloc(g->arrived, room * sizeof *a);
+        if (a)
+            g->arrived = a;
+        if (!b || !bi || !a)
             return;
         g->barriers_room = room;
     }
     g->barrier[e] = site;
     g->barrier_item[e] = lid;
+    g->arrived[e] = 0;
     g->num_barriers = e + 1;
+    arrive(g, e);
 }
 
 void mosaic_cpu_check_sub_group_barrier(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly, uint64_t lz,
@@ -837,10 +953,12 @@ void mosaic_cpu_check_access(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly,
         if (p < local_lo || p + bytes > local_hi)
             return; /* (bounds said what it could) */
         size_t at = (size_t)(p - local_lo);
+        if (MOSAIC_CHECK_HOW_LOCAL_WINDOW(how))
+            meet_local_object(g, MOSAIC_CHECK_HOW_LOCAL_WINDOW(how) - 1, from, base, site);
         if (l->kinds & MOSAIC_CHECK_UNINIT)
             uninit_access(g, lid, g->local_written, 0, at, bytes, how, site,
                           "a read of __local memory that no work-item of the work-group wrote", NULL);
-        if (l->kinds & (MOSAIC_CHECK_RACES | MOSAIC_CHECK_SCOPES))
+        if ((l->kinds & (MOSAIC_CHECK_RACES | MOSAIC_CHECK_SCOPES)) && !(how & MOSAIC_CHECK_LOCAL_NO_WRITER))
             track_range(g, lid, g->local_shadow, g->local_tag, at, bytes, how, site, "the work-group's __local memory",
                         true);
         return;

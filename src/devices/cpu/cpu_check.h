@@ -36,9 +36,9 @@ void mosaic_cpu_check_shuffle(uint64_t seed, size_t groups, uint64_t out[3]);
  * from the launch's out[2]. */
 void mosaic_cpu_check_shuffle_items(uint64_t seed, size_t group, size_t sub_groups, uint64_t out[2]);
 
-/* The launch's windows (compiler.h, mosaic_check_window): what the device
- * puts in each group's context for widened kernels. */
-const mosaic_check_window *mosaic_cpu_check_windows(const cpu_check_launch *l);
+/* The windows (compiler.h, mosaic_check_window) of the group g began:
+ * what the device puts in its context. */
+const mosaic_check_window *mosaic_cpu_check_group_windows(const cpu_check_group *g);
 
 /* The runtime functions instrumented kernels call (compiler.h). */
 void mosaic_cpu_check_access(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly, uint64_t lz, const void *address,

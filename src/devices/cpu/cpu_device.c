@@ -597,8 +597,9 @@ static cl_int run_group(worker *w, const job *j, mosaic_wg_ctx *ctx, const size_
         count *= ctx->local_size[d];
     }
     ctx->private_lo[1] = ctx->private_hi[1] = NULL;
-    ctx->check_windows = j->check ? mosaic_cpu_check_windows(j->check) : NULL;
+    ctx->check_windows = NULL;
     if (j->check && mosaic_cpu_check_group_begin(&w->running.check, j->check, ctx, count)) {
+        ctx->check_windows = mosaic_cpu_check_group_windows(w->running.check);
         cl_int status = run_group_code(w, j, ctx, g, args, count);
         mosaic_cpu_check_group_end(w->running.check);
         return status;

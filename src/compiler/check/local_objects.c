@@ -1,0 +1,458 @@
+/*
+ * Checking mode: the accesses of a kernel's __local objects that cannot
+ * race (compiler.h: MOSAIC_CHECK_LOCAL_WINDOW, _NO_WRITER, _OWN_SLOT).
+ *
+ * The work-items of a group all run the code between two work-group
+ * barriers before any runs on past the second: two accesses can race only
+ * when they can run between the same two barriers, in the same interval.
+ * An interval is named by what starts it, the kernel's entry or a barrier
+ * call; each instruction gets the set of those from which it is reached
+ * without passing another barrier (a fixed point over the blocks).  A
+ * barrier inside a function the kernel calls is not seen: intervals only
+ * grow.  A barrier that only part of a group reaches is reported as such,
+ * and then these sets may be wrong.
+ *
+ * That is used for an object only this kernel reaches, through GEPs and
+ * casts of it that end in loads, stores, atomics and memcpy/memset: a
+ * __local variable, or a __local argument, no pointer to which is stored,
+ * selected, passed or made an integer.  Two kinds of its accesses cannot
+ * race:
+ *   - a read in no interval that holds a write of the object (NO_WRITER:
+ *     the device need not record it);
+ *   - an access whose neighbours in its intervals are all at the same
+ *     slot, start + c + sum(stride[d] * get_local_id(d)), of the same
+ *     bytes, where the launch's local size keeps the work-items' slots
+ *     apart (OWN_SLOT: the device checks that from the site's slot; each
+ *     object has one, or none of its accesses is marked).
+ * Once every byte of the object is written, either needs no call at all
+ * (its window, windows.c).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/check/check.h"
+#include "compiler/ir/util.h"
+
+enum { AS_LOCAL = 3 };
+enum { MAX_BARRIERS = 63 };                             /* bit 0 of an interval set: the kernel's entry */
+enum { MAX_OBJECTS = MOSAIC_CHECK_LOCAL_WINDOWS / 2 }; /* two windows an object */
+
+typedef struct access {
+    LLVMValueRef inst, pointer;
+    int object;
+    uint64_t here;    /* its intervals */
+    bool writes, plain_read;
+    bool slotted;     /* at start + c + sum(s[d] * local id d) */
+    int64_t c, s[3];
+    uint64_t bytes;
+    uint64_t marks;
+} access;
+
+struct mc_local_objects {
+    LLVMTargetDataRef td;
+    unsigned first_window; /* 2 * the kernel's parameters */
+    struct object {
+        LLVMValueRef root;
+        uint64_t writes;   /* the intervals with a write of it */
+        mc_slot slot;      /* its accesses' slot where OWN_SLOT is given */
+    } objects[MAX_OBJECTS];
+    unsigned num_objects;
+    LLVMValueRef barriers[MAX_BARRIERS];
+    unsigned num_barriers;
+    LLVMBasicBlockRef *blocks; /* the kernel's blocks, and the intervals at each one's start */
+    uint64_t *block_in;
+    unsigned num_blocks;
+    access *accesses;
+    size_t num_accesses;
+};
+
+static bool is_barrier(LLVMValueRef i) { return LLVMIsACallInst(i) && mc_calls_named(i, "__mosaic_barrier"); }
+
+/* Do the uses of v (a __local object, or what GEPs and casts made of it)
+ * all reach memory in f, by address? */
+static bool stays_in(LLVMValueRef v, LLVMValueRef f, int depth)
+{
+    if (depth > 16)
+        return false;
+    for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef user = LLVMGetUser(u);
+        if (LLVMIsAConstantExpr(user)) {
+            LLVMOpcode op = LLVMGetConstOpcode(user);
+            if ((op != LLVMGetElementPtr && op != LLVMBitCast && op != LLVMAddrSpaceCast) ||
+                LLVMGetOperand(user, 0) != v || !stays_in(user, f, depth + 1))
+                return false;
+            continue;
+        }
+        if (!LLVMIsAInstruction(user) || LLVMGetBasicBlockParent(LLVMGetInstructionParent(user)) != f)
+            return false;
+        switch (LLVMGetInstructionOpcode(user)) {
+        case LLVMLoad:
+            continue;
+        case LLVMStore:
+            if (LLVMGetOperand(user, 0) == v)
+                return false; /* the pointer itself stored */
+            continue;
+        case LLVMAtomicRMW: case LLVMAtomicCmpXchg:
+            if (LLVMGetOperand(user, 0) != v)
+                return false;
+            continue;
+        case LLVMGetElementPtr: case LLVMBitCast: case LLVMAddrSpaceCast:
+            if (LLVMGetOperand(user, 0) != v || !stays_in(user, f, depth + 1))
+                return false;
+            continue;
+        case LLVMCall: {
+            LLVMValueRef callee = mc_called_function(user);
+            const char *name = callee ? LLVMGetValueName(callee) : "";
+            if (!strncmp(name, "llvm.lifetime.", 14) || (mc_fills(name) && LLVMGetOperand(user, 0) == v) ||
+                (mc_copies(name) && (LLVMGetOperand(user, 0) == v || LLVMGetOperand(user, 1) == v)))
+                continue;
+            return false;
+        }
+        default:
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Which of the objects p's root is, or -1. */
+static int object_of(const mc_local_objects *lo, LLVMValueRef p)
+{
+    bool unused = true;
+    LLVMValueRef root = mc_pointer_root(p, &unused);
+    for (unsigned k = 0; k < lo->num_objects; k++)
+        if (lo->objects[k].root == root)
+            return (int)k;
+    return -1;
+}
+
+static int block_index(const mc_local_objects *lo, LLVMBasicBlockRef bb)
+{
+    for (unsigned k = 0; k < lo->num_blocks; k++)
+        if (lo->blocks[k] == bb)
+            return (int)k;
+    return -1;
+}
+
+/* The intervals after instruction i, `here` before it. */
+static uint64_t past(const mc_local_objects *lo, LLVMValueRef i, uint64_t here)
+{
+    for (unsigned b = 0; b < lo->num_barriers; b++)
+        if (lo->barriers[b] == i)
+            return 2ull << b;
+    return here;
+}
+
+/* ---- slots: affine in the local ids ---- */
+
+typedef struct affine {
+    int64_t c, s[3];
+} affine;
+
+/* Integer v as c + sum(s[d] * get_local_id(d)), where it is one. */
+static bool affine_of(LLVMValueRef v, affine *a, int depth)
+{
+    memset(a, 0, sizeof *a);
+    if (depth > 16)
+        return false;
+    if (LLVMIsAConstantInt(v)) {
+        a->c = LLVMConstIntGetSExtValue(v);
+        return true;
+    }
+    if (LLVMIsACallInst(v) && mc_calls_named(v, "__mosaic_get_local_id") && LLVMIsAConstantInt(LLVMGetOperand(v, 0))) {
+        uint64_t d = LLVMConstIntGetZExtValue(LLVMGetOperand(v, 0));
+        if (d > 2)
+            return false;
+        a->s[d] = 1;
+        return true;
+    }
+    if (LLVMIsASExtInst(v) || LLVMIsAZExtInst(v) || LLVMIsATruncInst(v)) /* (local ids are small) */
+        return affine_of(LLVMGetOperand(v, 0), a, depth + 1);
+    if (!LLVMIsABinaryOperator(v))
+        return false;
+    affine x, y;
+    LLVMValueRef l = LLVMGetOperand(v, 0), r = LLVMGetOperand(v, 1);
+    switch (LLVMGetInstructionOpcode(v)) {
+    case LLVMAdd: case LLVMSub: {
+        int64_t sign = LLVMGetInstructionOpcode(v) == LLVMAdd ? 1 : -1;
+        if (!affine_of(l, &x, depth + 1) || !affine_of(r, &y, depth + 1))
+            return false;
+        a->c = x.c + sign * y.c;
+        for (int d = 0; d < 3; d++)
+            a->s[d] = x.s[d] + sign * y.s[d];
+        return true;
+    }
+    case LLVMMul: case LLVMShl: {
+        if (LLVMIsAConstantInt(l) && LLVMGetInstructionOpcode(v) == LLVMMul) {
+            LLVMValueRef t = l;
+            l = r, r = t;
+        }
+        if (!LLVMIsAConstantInt(r) || !affine_of(l, &x, depth + 1))
+            return false;
+        int64_t k = LLVMConstIntGetSExtValue(r);
+        if (LLVMGetInstructionOpcode(v) == LLVMShl) {
+            if (k < 0 || k > 30)
+                return false;
+            k = (int64_t)1 << k;
+        }
+        a->c = x.c * k;
+        for (int d = 0; d < 3; d++)
+            a->s[d] = x.s[d] * k;
+        return true;
+    }
+    default:
+        return false;
+    }
+}
+
+/* The byte offset of p from root (GEPs and casts of it), affine in the local ids. */
+static bool offset_of(const mc_local_objects *lo, LLVMValueRef p, LLVMValueRef root, affine *a, int depth)
+{
+    memset(a, 0, sizeof *a);
+    if (p == root)
+        return true;
+    if (depth > 16)
+        return false;
+    bool gep = LLVMIsAGetElementPtrInst(p) || (LLVMIsAConstantExpr(p) && LLVMGetConstOpcode(p) == LLVMGetElementPtr);
+    bool cast = LLVMIsABitCastInst(p) || LLVMIsAAddrSpaceCastInst(p) ||
+                (LLVMIsAConstantExpr(p) && (LLVMGetConstOpcode(p) == LLVMBitCast || LLVMGetConstOpcode(p) == LLVMAddrSpaceCast));
+    if (!gep && !cast)
+        return false;
+    if (!offset_of(lo, LLVMGetOperand(p, 0), root, a, depth + 1))
+        return false;
+    if (cast)
+        return true;
+    LLVMTypeRef t = LLVMGetGEPSourceElementType(p);
+    for (int i = 1, n = LLVMGetNumOperands(p); i < n; i++) {
+        LLVMValueRef index = LLVMGetOperand(p, i);
+        int64_t size;
+        if (i > 1 && LLVMGetTypeKind(t) == LLVMStructTypeKind) {
+            if (!LLVMIsAConstantInt(index))
+                return false;
+            unsigned field = (unsigned)LLVMConstIntGetZExtValue(index);
+            a->c += (int64_t)LLVMOffsetOfElement(lo->td, t, field);
+            t = LLVMStructGetTypeAtIndex(t, field);
+            continue;
+        }
+        if (i > 1) {
+            if (LLVMGetTypeKind(t) != LLVMArrayTypeKind && LLVMGetTypeKind(t) != LLVMVectorTypeKind)
+                return false;
+            t = LLVMGetElementType(t);
+        }
+        size = (int64_t)LLVMABISizeOfType(lo->td, t);
+        affine x;
+        if (!affine_of(index, &x, 0))
+            return false;
+        a->c += x.c * size;
+        for (int d = 0; d < 3; d++)
+            a->s[d] += x.s[d] * size;
+    }
+    return true;
+}
+
+static bool same_slot(const access *x, const access *y)
+{
+    return x->slotted && y->slotted && x->c == y->c && x->bytes == y->bytes && !memcmp(x->s, y->s, sizeof x->s);
+}
+
+/* ---- finding them ---- */
+
+static bool add_access(mc_local_objects *lo, LLVMValueRef inst, LLVMValueRef p, uint64_t here, bool writes,
+                       bool plain_read, uint64_t bytes, size_t *room)
+{
+    int o = object_of(lo, p);
+    if (o < 0)
+        return true;
+    if (lo->num_accesses == *room) {
+        *room = *room ? 2 * *room : 64;
+        access *more = realloc(lo->accesses, *room * sizeof *more);
+        if (!more)
+            return false;
+        lo->accesses = more;
+    }
+    access *a = &lo->accesses[lo->num_accesses++];
+    *a = (access){.inst = inst, .pointer = p, .object = o, .here = here, .writes = writes, .plain_read = plain_read,
+                  .bytes = bytes};
+    affine off;
+    if (bytes && offset_of(lo, p, lo->objects[o].root, &off, 0)) {
+        a->slotted = true;
+        a->c = off.c;
+        memcpy(a->s, off.s, sizeof a->s);
+    }
+    if (writes)
+        lo->objects[o].writes |= here;
+    return true;
+}
+
+/* The accesses of the objects in the kernel's blocks, with their intervals. */
+static bool find_accesses(mc_local_objects *lo)
+{
+    size_t room = 0;
+    for (unsigned k = 0; k < lo->num_blocks; k++) {
+        uint64_t here = lo->block_in[k];
+        for (LLVMValueRef i = LLVMGetFirstInstruction(lo->blocks[k]); i; i = LLVMGetNextInstruction(i)) {
+            bool ok = true;
+            switch (LLVMGetInstructionOpcode(i)) {
+            case LLVMLoad:
+                ok = add_access(lo, i, LLVMGetOperand(i, 0), here, false,
+                                LLVMGetOrdering(i) == LLVMAtomicOrderingNotAtomic && !LLVMGetVolatile(i),
+                                LLVMStoreSizeOfType(lo->td, LLVMTypeOf(i)), &room);
+                break;
+            case LLVMStore:
+                ok = add_access(lo, i, LLVMGetOperand(i, 1), here, true, false,
+                                LLVMStoreSizeOfType(lo->td, LLVMTypeOf(LLVMGetOperand(i, 0))), &room);
+                break;
+            case LLVMAtomicRMW: case LLVMAtomicCmpXchg:
+                ok = add_access(lo, i, LLVMGetOperand(i, 0), here, true, false, 0, &room);
+                break;
+            case LLVMCall: {
+                LLVMValueRef callee = mc_called_function(i);
+                const char *name = callee ? LLVMGetValueName(callee) : "";
+                if (mc_copies(name))
+                    ok = add_access(lo, i, LLVMGetOperand(i, 1), here, false, true, 0, &room);
+                if (ok && (mc_copies(name) || mc_fills(name)))
+                    ok = add_access(lo, i, LLVMGetOperand(i, 0), here, true, false, 0, &room);
+                break;
+            }
+            default:
+                break;
+            }
+            if (!ok)
+                return false;
+            here = past(lo, i, here);
+        }
+    }
+    return true;
+}
+
+/* Each access's marks (the top of this file). */
+static void mark(mc_local_objects *lo)
+{
+    for (size_t i = 0; i < lo->num_accesses; i++) {
+        access *a = &lo->accesses[i];
+        if (a->plain_read && !(a->here & lo->objects[a->object].writes)) {
+            a->marks = MOSAIC_CHECK_LOCAL_NO_WRITER;
+            continue;
+        }
+        bool own = a->slotted;
+        for (size_t j = 0; own && j < lo->num_accesses; j++) {
+            const access *x = &lo->accesses[j];
+            own = x->object != a->object || !(x->here & a->here) || same_slot(x, a);
+        }
+        if (own)
+            a->marks = MOSAIC_CHECK_LOCAL_OWN_SLOT;
+    }
+    /* one slot an object (what its sites tell the device): else no OWN_SLOT for it */
+    for (unsigned o = 0; o < lo->num_objects; o++) {
+        const access *first = NULL;
+        bool one = true;
+        for (size_t i = 0; i < lo->num_accesses; i++) {
+            const access *a = &lo->accesses[i];
+            if (a->object != (int)o || !(a->marks & MOSAIC_CHECK_LOCAL_OWN_SLOT))
+                continue;
+            if (!first)
+                first = a;
+            else if (first->bytes != a->bytes || memcmp(first->s, a->s, sizeof a->s))
+                one = false;
+        }
+        if (first && one) {
+            memcpy(lo->objects[o].slot.stride, first->s, sizeof first->s);
+            lo->objects[o].slot.bytes = first->bytes;
+        }
+        for (size_t i = 0; !one && i < lo->num_accesses; i++)
+            if (lo->accesses[i].object == (int)o)
+                lo->accesses[i].marks &= ~MOSAIC_CHECK_LOCAL_OWN_SLOT;
+    }
+    for (size_t i = 0; i < lo->num_accesses; i++) {
+        access *a = &lo->accesses[i];
+        unsigned window = lo->first_window + 2 * (unsigned)a->object + (a->marks & MOSAIC_CHECK_LOCAL_OWN_SLOT ? 1 : 0);
+        a->marks |= (uint64_t)(window + 1) << MOSAIC_CHECK_LOCAL_WINDOW_SHIFT;
+    }
+}
+
+mc_local_objects *mc_find_local_objects(LLVMValueRef f, LLVMTargetDataRef td)
+{
+    for (LLVMUseRef u = LLVMGetFirstUse(f); u; u = LLVMGetNextUse(u))
+        if (LLVMIsACallInst(LLVMGetUser(u)))
+            return NULL; /* a kernel another calls: the windows would be the caller's */
+    if (2 * LLVMCountParams(f) + MOSAIC_CHECK_LOCAL_WINDOWS > 0x3ff)
+        return NULL; /* (LOCAL_WINDOW's 10 bits) */
+    mc_local_objects *lo = calloc(1, sizeof *lo);
+    if (!lo)
+        return NULL;
+    lo->td = td;
+    lo->first_window = 2 * LLVMCountParams(f);
+    LLVMModuleRef m = LLVMGetGlobalParent(f);
+    for (LLVMValueRef g = LLVMGetFirstGlobal(m); g && lo->num_objects < MAX_OBJECTS; g = LLVMGetNextGlobal(g))
+        if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == AS_LOCAL && LLVMGetFirstUse(g) && stays_in(g, f, 0))
+            lo->objects[lo->num_objects++].root = g;
+    for (unsigned p = 0; p < LLVMCountParams(f) && lo->num_objects < MAX_OBJECTS; p++) {
+        LLVMValueRef v = LLVMGetParam(f, p);
+        if (LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMPointerTypeKind && LLVMGetPointerAddressSpace(LLVMTypeOf(v)) == AS_LOCAL &&
+            stays_in(v, f, 0))
+            lo->objects[lo->num_objects++].root = v;
+    }
+    unsigned n = LLVMCountBasicBlocks(f);
+    lo->blocks = malloc(n * sizeof *lo->blocks);
+    lo->block_in = calloc(n, sizeof *lo->block_in);
+    if (!lo->num_objects || !n || !lo->blocks || !lo->block_in) {
+        mc_local_objects_free(lo);
+        return NULL;
+    }
+    lo->num_blocks = n;
+    LLVMGetBasicBlocks(f, lo->blocks);
+    for (unsigned k = 0; k < n; k++)
+        for (LLVMValueRef i = LLVMGetFirstInstruction(lo->blocks[k]); i; i = LLVMGetNextInstruction(i))
+            if (is_barrier(i)) {
+                if (lo->num_barriers == MAX_BARRIERS) {
+                    mc_local_objects_free(lo);
+                    return NULL;
+                }
+                lo->barriers[lo->num_barriers++] = i;
+            }
+    lo->block_in[0] = 1; /* the entry */
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (unsigned k = 0; k < n; k++) {
+            uint64_t here = lo->block_in[k];
+            for (LLVMValueRef i = LLVMGetFirstInstruction(lo->blocks[k]); i; i = LLVMGetNextInstruction(i))
+                here = past(lo, i, here);
+            LLVMValueRef term = LLVMGetBasicBlockTerminator(lo->blocks[k]);
+            for (unsigned s = 0, ns = term ? LLVMGetNumSuccessors(term) : 0; s < ns; s++) {
+                int to = block_index(lo, LLVMGetSuccessor(term, s));
+                if (to >= 0 && (lo->block_in[to] | here) != lo->block_in[to]) {
+                    lo->block_in[to] |= here;
+                    changed = true;
+                }
+            }
+        }
+    }
+    if (!find_accesses(lo)) {
+        mc_local_objects_free(lo);
+        return NULL;
+    }
+    mark(lo);
+    return lo;
+}
+
+uint64_t mc_local_marks(const mc_local_objects *lo, LLVMValueRef inst, LLVMValueRef p, mc_slot *slot)
+{
+    for (size_t i = 0; lo && i < lo->num_accesses; i++) {
+        const access *a = &lo->accesses[i];
+        if (a->inst == inst && a->pointer == p) {
+            *slot = lo->objects[a->object].slot;
+            return a->marks;
+        }
+    }
+    return 0;
+}
+
+void mc_local_objects_free(mc_local_objects *lo)
+{
+    if (!lo)
+        return;
+    free(lo->blocks);
+    free(lo->block_in);
+    free(lo->accesses);
+    free(lo);
+}
