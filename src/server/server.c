@@ -108,6 +108,36 @@ static bool hello(int tag, const remote_request *request)
     return server_reply_end(tag, &m, NULL, 0);
 }
 
+char *server_scratch(size_t size)
+{
+    static char *scratch;
+    static size_t scratch_size;
+    if (size > scratch_size) {
+        free(scratch);
+        scratch_size = 0;
+        if (!(scratch = malloc(size)))
+            return NULL;
+        memset(scratch, 0, size); /* its pages made now, not while MPI moves bytes */
+        scratch_size = size;
+    }
+    return scratch;
+}
+
+/* Nothing but moving bytes: the request's data dropped, a[0] bytes of
+ * scratch sent back (what MPI itself moves between program and server). */
+static bool nop(int tag, const remote_request *request)
+{
+    char *into = request->data_size ? server_scratch(request->data_size) : NULL;
+    if (request->data_size && !(into ? server_receive(tag, into, request->data_size)
+                                     : server_drop_data(tag, request->data_size)))
+        return false;
+    size_t size = request->a[0];
+    char *scratch = size ? server_scratch(size) : NULL;
+    remote_msg m;
+    server_reply_begin(&m, size && !scratch ? CL_OUT_OF_HOST_MEMORY : CL_SUCCESS);
+    return server_reply_end(tag, &m, scratch, scratch ? size : 0);
+}
+
 static bool serve(int tag, const char *message, size_t size)
 {
     remote_request request;
@@ -125,13 +155,15 @@ static bool serve(int tag, const char *message, size_t size)
     case REMOTE_HELLO:
         return hello(tag, &request);
     case REMOTE_NOP:
-        return server_reply_status(tag, CL_SUCCESS);
+        return nop(tag, &request);
     case REMOTE_ALLOC:
     case REMOTE_FREE:
     case REMOTE_READ:
     case REMOTE_WRITE:
     case REMOTE_COPY:
     case REMOTE_FILL:
+    case REMOTE_SEND:
+    case REMOTE_RECEIVE:
         return server_memory(tag, &request, &in);
     case REMOTE_COMPILE:
     case REMOTE_LINK:

@@ -2,7 +2,7 @@
  * mosaic-server's parts:
  *   server.c          main: its devices, the loop over requests, HELLO
  *   server_mpi.c      MPI: the program that started it, messages
- *   server_memory.c   buffers: ALLOC, FREE, READ, WRITE, COPY, FILL
+ *   server_memory.c   buffers: ALLOC, FREE, READ, WRITE, COPY, FILL, SEND, RECEIVE
  *   server_program.c  programs and launches: COMPILE ... LAUNCH
  */
 #ifndef MOSAIC_SERVER_H
@@ -61,6 +61,13 @@ bool server_send(int tag, const void *data, size_t size);
 bool server_receive(int tag, void *data, size_t size);
 /* Receives and drops a request's data (a request refused before it). */
 bool server_drop_data(int tag, size_t size);
+/* Bytes to, or from, another server (by its rank among the servers). */
+bool server_peer_send(int peer, int tag, const void *data, size_t size);
+bool server_peer_receive(int peer, int tag, void *data, size_t size);
+
+/* Memory for bytes nobody keeps (the benchmark's baseline), kept and
+ * reused: NULL when there is not enough. */
+char *server_scratch(size_t size);
 
 /* ---- replies (server.c) ---- */
 void server_reply_begin(remote_msg *m, cl_int status);

@@ -139,9 +139,41 @@ static bool fill_buffer(int tag, const remote_request *request, remote_reader *i
     return server_reply_status(tag, err != CL_SUCCESS ? err : finished);
 }
 
+/* SEND and RECEIVE: a buffer's bytes to or from another server, through a
+ * map of them; address 0 is no buffer but scratch memory, for measuring
+ * what MPI itself moves between the two (the benchmark's baseline). */
+static bool peer(int tag, const remote_request *request, bool sending)
+{
+    size_t offset = 0, size = request->a[1];
+    uint32_t d = request->device;
+    int other = (int)request->a[2], peer_tag = (int)request->a[3];
+    server_buffer *b = request->a[0] ? server_buffer_at(request->a[0], d, size, &offset) : NULL;
+    if (request->a[0] && !b)
+        return server_reply_status(tag, CL_INVALID_VALUE);
+    cl_int err = CL_SUCCESS;
+    void *p = !size ? NULL
+              : b   ? clEnqueueMapBuffer(the_server.queues[d], b->mem, CL_TRUE,
+                                         sending ? CL_MAP_READ : CL_MAP_WRITE_INVALIDATE_REGION, offset, size, 0,
+                                         NULL, NULL, &err)
+                    : server_scratch(size);
+    if (size && !p)
+        return server_reply_status(tag, err != CL_SUCCESS ? err : CL_OUT_OF_HOST_MEMORY);
+    bool moved = !size || (sending ? server_peer_send(other, peer_tag, p, size)
+                                   : server_peer_receive(other, peer_tag, p, size));
+    if (b && p) {
+        clEnqueueUnmapMemObject(the_server.queues[d], b->mem, p, 0, NULL, NULL);
+        clFinish(the_server.queues[d]);
+    }
+    return server_reply_status(tag, moved ? CL_SUCCESS : CL_OUT_OF_RESOURCES);
+}
+
 bool server_memory(int tag, const remote_request *request, remote_reader *in)
 {
     switch (request->op) {
+    case REMOTE_SEND:
+        return peer(tag, request, true);
+    case REMOTE_RECEIVE:
+        return peer(tag, request, false);
     case REMOTE_ALLOC:
         return alloc(tag, request);
     case REMOTE_FREE:

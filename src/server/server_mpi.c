@@ -37,6 +37,20 @@ static void pause_a_little(uint64_t started)
     nanosleep(&t, NULL);
 }
 
+/* A transfer in progress moves only while MPI is called (its parts, on
+ * both sides): yield rather than sleep for its first 50 ms; past that the
+ * other side is busy with something else (a long kernel), and sleeping
+ * leaves it the core. */
+static void pause_in_transfer(uint64_t started)
+{
+    if (now_us() - started < 50000) {
+        sched_yield();
+        return;
+    }
+    struct timespec t = {0, 200000};
+    nanosleep(&t, NULL);
+}
+
 static bool wait_for(MPI_Request *request)
 {
     uint64_t started = now_us();
@@ -46,7 +60,7 @@ static bool wait_for(MPI_Request *request)
             return false;
         if (done)
             return true;
-        pause_a_little(started);
+        pause_in_transfer(started);
     }
 }
 
@@ -139,4 +153,32 @@ bool server_drop_data(int tag, size_t size)
         size -= n;
     }
     return true;
+}
+
+/* ---- between servers: their own MPI_COMM_WORLD (the spawned group's) ---- */
+
+static bool peer_transfer(bool sending, int peer, int tag, char *p, size_t size)
+{
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    do {
+        size_t n = size < MOSAIC_REMOTE_PIECE ? size : MOSAIC_REMOTE_PIECE;
+        MPI_Request r;
+        int rc = sending ? MPI_Isend(p, (int)n, MPI_BYTE, peer, tag, MPI_COMM_WORLD, &r)
+                         : MPI_Irecv(p, (int)n, MPI_BYTE, peer, tag, MPI_COMM_WORLD, &r);
+        if (rc != MPI_SUCCESS || !wait_for(&r))
+            return false;
+        p += n;
+        size -= n;
+    } while (size);
+    return true;
+}
+
+bool server_peer_send(int peer, int tag, const void *data, size_t size)
+{
+    return peer_transfer(true, peer, tag, (char *)data, size);
+}
+
+bool server_peer_receive(int peer, int tag, void *data, size_t size)
+{
+    return peer_transfer(false, peer, tag, data, size);
 }

@@ -33,7 +33,8 @@
 
 typedef enum remote_op {
     REMOTE_HELLO = 1, /* -> r[0] devices; inline: host name, then each device (remote_wire.c) */
-    REMOTE_NOP,       /* nothing: the round trip of an empty command */
+    REMOTE_NOP,       /* a[0] bytes to answer with; data: bytes to drop.  Nothing else: the
+                         round trip of an empty command, and MPI's own bandwidth */
     REMOTE_ALLOC,     /* a[0] size, a[1] cl_mem_flags; data: the initial bytes (or none) -> r[0] id */
     REMOTE_FREE,      /* a[0] id */
     REMOTE_READ,      /* a[0] address, a[1] size -> data: the bytes */
@@ -48,6 +49,10 @@ typedef enum remote_op {
     REMOTE_FINALIZE,  /* inline: options, the executable binary -> r[0] program id, r[1]
                          kernels; inline: log, then each kernel (remote_wire.c) */
     REMOTE_RELEASE_PROGRAM, /* a[0] program id */
+    REMOTE_SEND,      /* a[0] address, a[1] size, a[2] the server to send to (its rank among
+                         the servers), a[3] the tag both use: bytes to another server
+                         (address 0: scratch memory, for MPI's own bandwidth) */
+    REMOTE_RECEIVE,   /* a[0] address, a[1] size, a[2] the server they come from, a[3] the tag */
     REMOTE_LAUNCH,    /* a[0] program id, a[1] kernel index, a[2] work_dim; inline: offset,
                          global and local sizes (3 each), then each argument (remote_wire.c) */
 } remote_op;

@@ -8,6 +8,7 @@
  *   remote_memory.c   buffers on a server, transfers, fills, maps
  *   remote_program.c  programs built on the server, kernel launches
  *   remote_wire.c     the protocol's bytes (protocol.h), shared with src/server
+ *   remote_measure.c  MPI's own bandwidth, the benchmark's baseline
  */
 #ifndef MOSAIC_REMOTE_H
 #define MOSAIC_REMOTE_H
@@ -26,5 +27,12 @@ unsigned mosaic_remote_device_count(void);
  * device number `index` (< mosaic_remote_device_count()) and describes it.
  * False when it cannot be made (the platform leaves it out). */
 bool mosaic_remote_init_device(cl_device_id device, unsigned index);
+
+/* MPI's own bandwidth over the remote devices' connections, for the
+ * benchmark (tests/remote/bench_remote.c): the seconds size bytes take from
+ * this process to a's server (seconds[0]), back (seconds[1]), and from a's
+ * server to b's (seconds[2]; 0 when b is NULL or on the same server),
+ * from and to scratch memory. */
+cl_int mosaic_remote_measure_mpi(cl_device_id a, cl_device_id b, size_t size, double seconds[3]);
 
 #endif

@@ -176,6 +176,7 @@ const mosaic_device_ops mosaic_remote_ops = {
     .mem_free = remote_mem_free,
     .storage_read = remote_storage_read,
     .storage_write = remote_storage_write,
+    .storage_copy_from = remote_storage_copy_from,
     .map_address = remote_map_address,
     .submit = submit,
     .read = remote_read,

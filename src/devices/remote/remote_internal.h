@@ -34,6 +34,7 @@ typedef struct remote_call {
     char *reply_bytes;        /* the whole reply message (malloc'd; remote_call_end frees it) */
     remote_reader inline_reply; /* its inline bytes */
     void *reply_data;         /* the reply's data when `into` is NULL (malloc'd; the caller's) */
+    int tag;                  /* the call's (remote_call_send) */
 } remote_call;
 
 /* Starts a call of `op` to the device's server. */
@@ -43,6 +44,10 @@ void remote_begin(remote_call *c, cl_device_id device, remote_op op);
  * CL_OUT_OF_HOST_MEMORY).  A server that failed once is not called again:
  * every later call on its devices fails at once. */
 cl_int remote_call_run(unsigned server, remote_call *c);
+/* remote_call_run in two halves, for calls to two servers that must be
+ * in flight together (a copy from one to the other). */
+cl_int remote_call_send(unsigned server, remote_call *c);
+cl_int remote_call_wait(unsigned server, remote_call *c);
 /* Frees what the call holds (not reply_data). */
 void remote_call_end(remote_call *c);
 /* remote_begin, remote_call_run and remote_call_end with request numbers only. */
@@ -61,6 +66,8 @@ cl_int remote_storage_read(cl_device_id device, const mosaic_mem_storage *storag
 cl_int remote_storage_write(cl_device_id device, const mosaic_mem_storage *storage, size_t offset, const void *host,
                             size_t size);
 void *remote_map_address(cl_device_id device, cl_mem mem, size_t offset, size_t size, cl_map_flags flags);
+cl_int remote_storage_copy_from(cl_device_id device, const mosaic_mem_storage *dst, cl_device_id from,
+                                const mosaic_mem_storage *src, size_t offset, size_t size);
 cl_int remote_read(cl_event command);
 cl_int remote_write(cl_event command);
 cl_int remote_copy(cl_event command);

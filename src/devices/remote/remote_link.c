@@ -186,19 +186,24 @@ static cl_int failed(unsigned server, const char *what)
     return CL_OUT_OF_RESOURCES;
 }
 
-cl_int remote_call_run(unsigned server, remote_call *c)
+cl_int remote_call_send(unsigned server, remote_call *c)
 {
     if (server >= MAX_SERVERS || !transport || atomic_load(&servers[server].failed))
         return CL_OUT_OF_RESOURCES;
     if (c->request.oom || c->request.size < sizeof(remote_request))
         return CL_OUT_OF_HOST_MEMORY;
     remote_request *request = (remote_request *)c->request.data;
-    int tag = (int)(1 + atomic_fetch_add(&next_tag, 1) % MOSAIC_REMOTE_MAX_TAG);
-    if (transport->send((int)server, tag, c->request.data, c->request.size) != 0 ||
-        (request->data_size && transport->send((int)server, tag, c->data, request->data_size) != 0))
+    c->tag = (int)(1 + atomic_fetch_add(&next_tag, 1) % MOSAIC_REMOTE_MAX_TAG);
+    if (transport->send((int)server, c->tag, c->request.data, c->request.size) != 0 ||
+        (request->data_size && transport->send((int)server, c->tag, c->data, request->data_size) != 0))
         return failed(server, "could not be reached");
+    return CL_SUCCESS;
+}
+
+cl_int remote_call_wait(unsigned server, remote_call *c)
+{
     size_t size = 0;
-    if (transport->receive((int)server, tag, (void **)&c->reply_bytes, &size) != 0 || size < sizeof c->reply)
+    if (transport->receive((int)server, c->tag, (void **)&c->reply_bytes, &size) != 0 || size < sizeof c->reply)
         return failed(server, "did not answer");
     memcpy(&c->reply, c->reply_bytes, sizeof c->reply);
     c->inline_reply = (remote_reader){.p = c->reply_bytes + sizeof c->reply, .end = c->reply_bytes + size};
@@ -212,10 +217,16 @@ cl_int remote_call_run(unsigned server, remote_call *c)
         } else if (n != c->into_size) {
             return failed(server, "answered with the wrong number of bytes");
         }
-        if (transport->receive_into((int)server, tag, to, n) != 0)
+        if (transport->receive_into((int)server, c->tag, to, n) != 0)
             return failed(server, "stopped answering");
     }
     return c->reply.status;
+}
+
+cl_int remote_call_run(unsigned server, remote_call *c)
+{
+    cl_int err = remote_call_send(server, c);
+    return err != CL_SUCCESS ? err : remote_call_wait(server, c);
 }
 
 void remote_call_end(remote_call *c)

@@ -9,10 +9,12 @@
  */
 #include "devices/remote/remote_internal.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/memory.h"
+#include "devices/remote/transport.h"
 
 /* What a root buffer's storage->allocation holds. */
 typedef struct remote_buffer {
@@ -225,4 +227,44 @@ cl_int remote_unmap(cl_event command)
     cl_int err = write_bytes(device, address_of(mosaic_mem_storage_on(m->mem, device)->address) + m->offset,
                              m->pointer, m->size);
     return err == CL_SUCCESS ? CL_COMPLETE : err;
+}
+
+/* ---- server to server ------------------------------------------------------------------ */
+
+/* One copy between servers at a time, from this process: a server serves
+ * one request at a time, so two copies in opposite directions between the
+ * same two servers, each server sending first, would wait for each other. */
+static pthread_mutex_t server_copies = PTHREAD_MUTEX_INITIALIZER;
+static atomic_uint next_peer_tag;
+
+cl_int remote_storage_copy_from(cl_device_id device, const mosaic_mem_storage *dst, cl_device_id from,
+                                const mosaic_mem_storage *src, size_t offset, size_t size)
+{
+    if (from->ops != &mosaic_remote_ops || remote_of(from)->server == remote_of(device)->server)
+        return CL_INVALID_OPERATION; /* (two devices of one server: through here, as any two memories) */
+    unsigned to = remote_of(device)->server, source = remote_of(from)->server;
+    uint64_t tag = 1 + atomic_fetch_add(&next_peer_tag, 1) % (MOSAIC_REMOTE_MAX_TAG - 1); /* (the top one: remote_measure.c) */
+    remote_call send, receive;
+    remote_begin(&send, from, REMOTE_SEND);
+    remote_begin(&receive, device, REMOTE_RECEIVE);
+    remote_request *s = (remote_request *)send.request.data, *r = (remote_request *)receive.request.data;
+    if (s && r) {
+        *s = (remote_request){.op = REMOTE_SEND, .device = remote_of(from)->index,
+                              .a = {address_of(src->address) + offset, size, to, tag}};
+        *r = (remote_request){.op = REMOTE_RECEIVE, .device = remote_of(device)->index,
+                              .a = {address_of(dst->address) + offset, size, source, tag}};
+    }
+    pthread_mutex_lock(&server_copies);
+    cl_int sent = remote_call_send(source, &send);
+    cl_int received = sent == CL_SUCCESS ? remote_call_send(to, &receive) : sent;
+    if (sent == CL_SUCCESS)
+        sent = remote_call_wait(source, &send);
+    if (received == CL_SUCCESS)
+        received = remote_call_wait(to, &receive);
+    pthread_mutex_unlock(&server_copies);
+    free(send.reply_data);
+    free(receive.reply_data);
+    remote_call_end(&send);
+    remote_call_end(&receive);
+    return sent != CL_SUCCESS ? sent : received;
 }

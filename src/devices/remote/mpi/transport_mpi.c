@@ -57,6 +57,20 @@ static void pause_a_little(uint64_t started)
     nanosleep(&t, NULL);
 }
 
+/* A transfer in progress moves only while MPI is called (its parts, on
+ * both sides): yield rather than sleep for its first 50 ms; past that the
+ * other side is busy with something else (a long kernel), and sleeping
+ * leaves it the core. */
+static void pause_in_transfer(uint64_t started)
+{
+    if (now_us() - started < 50000) {
+        sched_yield();
+        return;
+    }
+    struct timespec t = {0, 200000};
+    nanosleep(&t, NULL);
+}
+
 static int wait_for(MPI_Request *request)
 {
     uint64_t started = now_us();
@@ -71,7 +85,7 @@ static int wait_for(MPI_Request *request)
             MPI_Cancel(request);
             return -1;
         }
-        pause_a_little(started);
+        pause_in_transfer(started);
     }
 }
 
