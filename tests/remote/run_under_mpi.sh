@@ -17,5 +17,6 @@ for v in MOSAIC_REMOTE MOSAIC_REMOTE_SERVERS MOSAIC_REMOTE_SERVER MOSAIC_REMOTE_
          MOSAIC_DEBUG LSAN_OPTIONS HWLOC_COMPONENTS; do
     if env | grep -q "^$v="; then forward="$forward -x $v"; fi
 done
-# one process on this machine; --oversubscribe: servers beyond its cores
-exec mpirun -n 1 --oversubscribe $forward "$@"
+# one process on this machine; --oversubscribe: servers beyond its cores;
+# MOSAIC_TEST_MPIRUN_FLAGS: more of mpirun's options (--enable-recovery...)
+exec mpirun -n 1 --oversubscribe $MOSAIC_TEST_MPIRUN_FLAGS $forward "$@"

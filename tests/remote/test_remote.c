@@ -7,6 +7,8 @@
 #define TEST_LIST "test_remote.list"
 #include "cl_test.h"
 
+#include <dirent.h>
+#include <signal.h>
 #include <string.h>
 
 static cl_platform_id platform;
@@ -332,6 +334,80 @@ TEST(round_trip)
     clReleaseProgram(p);
     clReleaseCommandQueue(q);
     clReleaseContext(context);
+}
+
+/* The process of mosaic-server number `server` (its rank among the
+ * servers), found in /proc: 0 when there is none. */
+static pid_t server_pid(int server)
+{
+    DIR *proc = opendir("/proc");
+    pid_t found = 0;
+    char want[64];
+    snprintf(want, sizeof want, "OMPI_COMM_WORLD_RANK=%d", server);
+    for (struct dirent *e; proc && !found && (e = readdir(proc));) {
+        char path[300], buf[65536];
+        snprintf(path, sizeof path, "/proc/%s/cmdline", e->d_name);
+        FILE *f = fopen(path, "r");
+        size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+        if (f)
+            fclose(f);
+        buf[n] = '\0';
+        if (!strstr(buf, "mosaic-server"))
+            continue;
+        snprintf(path, sizeof path, "/proc/%s/environ", e->d_name);
+        f = fopen(path, "r");
+        n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+        if (f)
+            fclose(f);
+        for (size_t i = 0; i < n; i += strlen(buf + i) + 1) {
+            buf[n] = '\0';
+            if (!strcmp(buf + i, want))
+                found = (pid_t)atoi(e->d_name);
+        }
+    }
+    if (proc)
+        closedir(proc);
+    return found;
+}
+
+/* A server that dies fails the commands of its devices; the program goes
+ * on with the other server's. */
+TEST(server_dies)
+{
+    if (num_remote < 2)
+        TEST_SKIP("needs two remote devices");
+    pid_t victim = server_pid(1);
+    if (!victim)
+        TEST_SKIP("server 1's process is not visible in /proc");
+    cl_int err;
+    cl_device_id dead = remote[num_remote - 1], alive = remote[0];
+    cl_context c_dead = clCreateContext(NULL, 1, &dead, NULL, NULL, &err);
+    cl_context c_alive = clCreateContext(NULL, 1, &alive, NULL, NULL, &err);
+    cl_command_queue q_dead = clCreateCommandQueueWithProperties(c_dead, dead, NULL, &err);
+    cl_command_queue q_alive = clCreateCommandQueueWithProperties(c_alive, alive, NULL, &err);
+    cl_mem b_dead = clCreateBuffer(c_dead, CL_MEM_READ_WRITE, 1024, NULL, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    cl_mem b_alive = clCreateBuffer(c_alive, CL_MEM_READ_WRITE, 1024, NULL, &err);
+    kill(victim, SIGKILL);
+    usleep(200000);
+    int v = 3;
+    cl_event fill;
+    CHECK_ERR(clEnqueueFillBuffer(q_dead, b_dead, &v, sizeof v, 0, 1024, 0, NULL, &fill), CL_SUCCESS);
+    clWaitForEvents(1, &fill);
+    cl_int status = 0;
+    clGetEventInfo(fill, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL);
+    CHECK(status < 0, "a fill on the dead server's device ended with %d", status);
+    clReleaseEvent(fill);
+    int got = 0;
+    CHECK_ERR(clEnqueueFillBuffer(q_alive, b_alive, &v, sizeof v, 0, 1024, 0, NULL, NULL), CL_SUCCESS);
+    CHECK_ERR(clEnqueueReadBuffer(q_alive, b_alive, CL_TRUE, 0, sizeof got, &got, 0, NULL, NULL), CL_SUCCESS);
+    CHECK(got == 3, "the other server's device read %d", got);
+    clReleaseMemObject(b_dead);
+    clReleaseMemObject(b_alive);
+    clReleaseCommandQueue(q_dead);
+    clReleaseCommandQueue(q_alive);
+    clReleaseContext(c_dead);
+    clReleaseContext(c_alive);
 }
 
 int main(int argc, char **argv)
