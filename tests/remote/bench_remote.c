@@ -6,8 +6,9 @@
  *     (bench_remote [MiB], 256 by default; the test runs 64), each beside
  *     what MPI itself moves over the same connection in the same run
  *     (mosaic_remote_measure_mpi), and the ratio.
- * Linked with Mosaic's objects to reach the baseline; prints a table and
- * fails only when something does not work.
+ * Each figure is the best of several runs (a shared machine's other work
+ * shows in the rest).  Linked with Mosaic's objects to reach the baseline;
+ * prints a table and fails only when something does not work.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,19 +72,24 @@ int main(int argc, char **argv)
     for (int i = 0; i < 50; i++)
         MUST(clEnqueueNDRangeKernel(q0, empty, 1, NULL, &one, NULL, 0, NULL, NULL));
     MUST(clFinish(q0));
-    enum { RUNS = 2000 };
-    double t0 = now_s();
-    for (int i = 0; i < RUNS; i++) {
-        MUST(clEnqueueNDRangeKernel(q0, empty, 1, NULL, &one, NULL, 0, NULL, NULL));
-        MUST(clFinish(q0));
+    /* the best of 5 batches: the machine's other work shows in the rest */
+    enum { RUNS = 400, BATCHES = 5 };
+    double kernel_us = 1e9, call_us = 1e9, ignored[3];
+    for (int b = 0; b < BATCHES; b++) {
+        double t0 = now_s();
+        for (int i = 0; i < RUNS; i++) {
+            MUST(clEnqueueNDRangeKernel(q0, empty, 1, NULL, &one, NULL, 0, NULL, NULL));
+            MUST(clFinish(q0));
+        }
+        double us = (now_s() - t0) * 1e6 / RUNS;
+        kernel_us = us < kernel_us ? us : kernel_us;
+        /* a call that does nothing on the server: the round trip alone (four a measure) */
+        t0 = now_s();
+        for (int i = 0; i < RUNS / 4; i++)
+            MUST(mosaic_remote_measure_mpi(remote[0], NULL, 0, ignored));
+        us = (now_s() - t0) * 1e6 / RUNS;
+        call_us = us < call_us ? us : call_us;
     }
-    double kernel_us = (now_s() - t0) * 1e6 / RUNS;
-    /* a call that does nothing on the server: the round trip alone (four a measure) */
-    double ignored[3];
-    t0 = now_s();
-    for (int i = 0; i < RUNS / 4; i++)
-        MUST(mosaic_remote_measure_mpi(remote[0], NULL, 0, ignored));
-    double call_us = (now_s() - t0) * 1e6 / RUNS;
 
     /* MPI's own, then Mosaic's: a write, a read, a move to the other server */
     double mpi[3] = {0};
@@ -93,21 +99,23 @@ int main(int argc, char **argv)
     cl_mem buffer = clCreateBuffer(context, CL_MEM_READ_WRITE, size, NULL, &err);
     MUST(err);
     MUST(clEnqueueWriteBuffer(q0, buffer, CL_TRUE, 0, size, host, 0, NULL, NULL)); /* warm: first touch */
-    t0 = now_s();
-    MUST(clEnqueueWriteBuffer(q0, buffer, CL_TRUE, 0, size, host, 0, NULL, NULL));
-    double write_s = now_s() - t0;
-    t0 = now_s();
-    MUST(clEnqueueReadBuffer(q0, buffer, CL_TRUE, 0, size, host, 0, NULL, NULL));
-    double read_s = now_s() - t0;
-    /* the buffer is current on server 0 alone: migrating it to server 1
-     * copies it there (once to warm the pages there, then timed) */
-    MUST(clEnqueueMigrateMemObjects(q1, 1, &buffer, 0, 0, NULL, NULL));
-    MUST(clFinish(q1));
-    MUST(clEnqueueWriteBuffer(q0, buffer, CL_TRUE, 0, size, host, 0, NULL, NULL));
-    t0 = now_s();
-    MUST(clEnqueueMigrateMemObjects(q1, 1, &buffer, 0, 0, NULL, NULL));
-    MUST(clFinish(q1));
-    double move_s = now_s() - t0;
+    /* each the best of 3, as the baseline is */
+    double write_s = 1e9, read_s = 1e9, move_s = 1e9;
+    for (int round = 0; round < 3; round++) {
+        double t0 = now_s();
+        MUST(clEnqueueWriteBuffer(q0, buffer, CL_TRUE, 0, size, host, 0, NULL, NULL));
+        double t1 = now_s();
+        MUST(clEnqueueReadBuffer(q0, buffer, CL_TRUE, 0, size, host, 0, NULL, NULL));
+        double t2 = now_s();
+        /* the buffer is current on server 0 alone: migrating it to server 1 copies it there */
+        MUST(clEnqueueMigrateMemObjects(q1, 1, &buffer, 0, 0, NULL, NULL));
+        MUST(clFinish(q1));
+        double t3 = now_s();
+        write_s = t1 - t0 < write_s ? t1 - t0 : write_s;
+        read_s = t2 - t1 < read_s ? t2 - t1 : read_s;
+        if (round) /* (the first move makes the pages on server 1) */
+            move_s = t3 - t2 < move_s ? t3 - t2 : move_s;
+    }
     char check = 0;
     MUST(clEnqueueReadBuffer(q1, buffer, CL_TRUE, size - 1, 1, &check, 0, NULL, NULL));
     if (check != 0x5a) {
