@@ -69,7 +69,18 @@ static bool compile(int tag, const remote_request *request, remote_reader *in)
 {
     uint32_t d = request->device;
     cl_device_id device = the_server.devices[d];
-    const char *options = remote_get_str(in), *source = remote_get_str(in);
+    const char *options = remote_get_str(in), *source = NULL;
+    size_t il_size = 0;
+    const void *il = NULL;
+    bool from_il = request->a[1] != 0;
+    if (from_il)
+        il = remote_get_blob(in, &il_size);
+    else
+        source = remote_get_str(in);
+    uint64_t specs[3 * 64];
+    size_t num_specs = request->a[2] < 64 ? request->a[2] : 0;
+    for (size_t i = 0; from_il && i < 3 * num_specs; i++)
+        specs[i] = remote_get_u64(in);
     size_t num_headers = request->a[0] < 4096 ? request->a[0] : 0;
     cl_program *headers = calloc(num_headers ? num_headers : 1, sizeof *headers);
     const char **names = calloc(num_headers ? num_headers : 1, sizeof *names);
@@ -81,9 +92,18 @@ static bool compile(int tag, const remote_request *request, remote_reader *in)
     }
     if (in->bad)
         err = CL_INVALID_VALUE;
-    cl_program program = err == CL_SUCCESS ? clCreateProgramWithSource(the_server.contexts[d], 1, &source, NULL, &err)
-                                           : NULL;
-    if (program)
+    if (from_il && request->a[2] >= 64)
+        err = CL_INVALID_VALUE;
+    cl_program program = NULL;
+    if (err == CL_SUCCESS && from_il)
+        program = clCreateProgramWithIL(the_server.contexts[d], il, il_size, &err);
+    else if (err == CL_SUCCESS)
+        program = clCreateProgramWithSource(the_server.contexts[d], 1, &source, NULL, &err);
+    for (size_t i = 0; program && err == CL_SUCCESS && i < num_specs; i++) {
+        uint64_t value = specs[3 * i + 2];
+        err = clSetProgramSpecializationConstant(program, (cl_uint)specs[3 * i], (size_t)specs[3 * i + 1], &value);
+    }
+    if (program && err == CL_SUCCESS)
         err = clCompileProgram(program, 1, &device, options, (cl_uint)num_headers, num_headers ? headers : NULL,
                                num_headers ? names : NULL, NULL, NULL);
     bool sent = reply_built(tag, err, program, device, "error: the server could not take the program\n");

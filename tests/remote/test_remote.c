@@ -307,6 +307,49 @@ TEST(pipeline)
     clReleaseContext(context);
 }
 
+/* A SPIR-V program (tests/e2e/spirv/cache_a.cl: k writes specialization
+ * constant 1), checked here and built on the server with the constant the
+ * program set. */
+TEST(il_program)
+{
+    if (num_remote < 1)
+        TEST_SKIP("no remote device");
+    char il_version[128] = "";
+    clGetDeviceInfo(remote[0], CL_DEVICE_IL_VERSION, sizeof il_version, il_version, NULL);
+    CHECK(strstr(il_version, "SPIR-V") != NULL, "CL_DEVICE_IL_VERSION is \"%s\"", il_version);
+    size_t size = 0;
+    void *il = test_read_spirv(SPIRV_DIR, "cache_a", &size);
+    if (!il)
+        return;
+    cl_int err;
+    cl_context context = clCreateContext(NULL, 1, &remote[0], NULL, NULL, &err);
+    cl_command_queue q = clCreateCommandQueueWithProperties(context, remote[0], NULL, &err);
+    cl_program p = clCreateProgramWithIL(context, il, size, &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    int value = 77;
+    CHECK_ERR(clSetProgramSpecializationConstant(p, 1, sizeof value, &value), CL_SUCCESS);
+    CHECK_ERR(clBuildProgram(p, 1, &remote[0], "", NULL, NULL), CL_SUCCESS);
+    cl_kernel k = clCreateKernel(p, "k", &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    cl_mem out = clCreateBuffer(context, CL_MEM_READ_WRITE, 4 * sizeof(int), NULL, &err);
+    clSetKernelArg(k, 0, sizeof out, &out);
+    size_t global = 4;
+    CHECK_ERR(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, NULL, 0, NULL, NULL), CL_SUCCESS);
+    int got[4] = {0};
+    CHECK_ERR(clEnqueueReadBuffer(q, out, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL), CL_SUCCESS);
+    CHECK(got[0] == 77 && got[3] == 77, "the kernel wrote %d, not the constant 77", got[0]);
+    /* damaged SPIR-V is refused here, before any server sees it */
+    ((unsigned char *)il)[0] ^= 0xff;
+    cl_program bad = clCreateProgramWithIL(context, il, size, &err);
+    CHECK(bad == NULL && err == CL_INVALID_VALUE, "damaged SPIR-V: error %d", err);
+    free(il);
+    clReleaseMemObject(out);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    clReleaseCommandQueue(q);
+    clReleaseContext(context);
+}
+
 /* What an empty kernel costs on a remote device, enqueued and waited for
  * one at a time (printed; the figure docs/remote.md quotes). */
 TEST(round_trip)

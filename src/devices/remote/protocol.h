@@ -41,7 +41,9 @@ typedef enum remote_op {
     REMOTE_WRITE,     /* a[0] address, a[1] size; data: the bytes */
     REMOTE_COPY,      /* a[0] source address, a[1] destination address, a[2] size */
     REMOTE_FILL,      /* a[0] address, a[1] size, a[2] pattern size; inline: the pattern */
-    REMOTE_COMPILE,   /* a[0] headers; inline: options, source, (name, text) per header ->
+    REMOTE_COMPILE,   /* a[0] headers, a[1] 1: from SPIR-V; inline: options, source (or the
+                         SPIR-V, then a[2] specialization constants set: id, size, value
+                         each), (name, text) per header ->
                          r[0] binary type; inline: log; data: the binary */
     REMOTE_LINK,      /* a[0] inputs, a[1] create_library; inline: options, then each input
                          (size, bytes) -> as COMPILE */
@@ -100,7 +102,9 @@ const void *remote_get_blob(remote_reader *r, size_t *n);
 /* A device's description (HELLO): the struct as the server's platform
  * filled it, then the strings it points at.  remote_get_device gives the
  * struct with its pointers at strings of `strings` (malloc'd, the
- * caller's, kept as long as the device) and every other pointer NULL. */
+ * caller's, kept as long as the device) and every other pointer NULL (the
+ * compiler target's but its triple, which names what its SPIR-V front
+ * end takes). */
 struct _cl_device_id;
 void remote_put_device(remote_msg *m, const struct _cl_device_id *device);
 bool remote_get_device(remote_reader *r, struct _cl_device_id *device, char **strings);

@@ -22,7 +22,7 @@
 /* What the remote device offers of its server's extensions: those of the
  * kernel language, which the server's compiler and device do, and those
  * the runtime here does whatever the device.  Images, SVM, pipes,
- * sub-groups, device-side enqueue and IL programs are not offered yet
+ * sub-groups and device-side enqueue are not offered yet
  * (docs/remote.md, "Not yet"). */
 static const char *const offered_extensions[] = {
     "cl_khr_icd",
@@ -40,6 +40,11 @@ static const char *const offered_extensions[] = {
     "cl_khr_expect_assume",
     "cl_khr_extended_versioning",
     "cl_khr_device_uuid",
+    /* SPIR-V programs: checked here, built by the server */
+    "cl_khr_il_program",
+    "cl_khr_spirv_no_integer_wrap_decoration",
+    "cl_khr_spirv_linkonce_odr",
+    "cl_khr_spirv_queries",
 };
 
 static bool offered(const char *name, size_t len)
@@ -92,7 +97,6 @@ static void describe(cl_device_id device)
         if (feature_offered(device->opencl_c_features[i]))
             device->opencl_c_features[kept++] = device->opencl_c_features[i];
     device->num_opencl_c_features = kept;
-    device->il_version = "";
     device->mem_domain = device;
     device->runs_in_submission_order = false;
     device->host_unified_memory = false;
@@ -168,6 +172,7 @@ const mosaic_device_ops mosaic_remote_ops = {
     .compile = remote_compile,
     .link = remote_link,
     .check_binary = remote_check_binary,
+    .check_il = mosaic_target_check_il, /* (the SPIR-V check needs no device) */
     .finalize = remote_finalize,
     .kernel_work_group_limit = remote_kernel_work_group_limit,
     .kernel_preferred_multiple = remote_kernel_preferred_multiple,

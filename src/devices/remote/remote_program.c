@@ -1,7 +1,8 @@
 /*
  * The remote device's programs and launches.  Every step of a build runs
  * on the server, by its own device (its compiler, its kernel cache): a
- * compile sends the source and gets back the server's compiled binary, a
+ * compile sends the source (or the SPIR-V, checked here, with the
+ * specialization constants set) and gets back the server's compiled binary, a
  * link sends binaries and gets one back, and finalize has the server load
  * the executable binary and answer with its kernels' table (names,
  * arguments, attributes, work-group limits), which is all clSetKernelArg
@@ -65,20 +66,37 @@ static cl_int take_binary(remote_call *c, cl_int err, mosaic_bitcode *out)
 cl_int remote_compile(cl_device_id device, cl_program program, const char *options, size_t num_headers,
                       const mosaic_header *headers, mosaic_bitcode *out, char **log)
 {
-    if (!program->source) {
-        *log = strdup("error: a remote device builds programs from OpenCL C source only (no IL yet)\n");
+    if (!program->source && !program->il) {
+        *log = strdup("error: the program has neither source nor IL\n");
         return CL_COMPILE_PROGRAM_FAILURE;
     }
     remote_call c;
     remote_begin(&c, device, REMOTE_COMPILE);
     remote_put_str(&c.request, options);
-    remote_put_str(&c.request, program->source);
+    uint64_t specs = 0;
+    if (program->source) {
+        remote_put_str(&c.request, program->source);
+    } else { /* SPIR-V, and the specialization constants the application set */
+        remote_put_blob(&c.request, program->il, program->il_size);
+        for (size_t i = 0; i < program->num_spec_constants; i++) {
+            const mosaic_spec_constant *k = &program->spec_constants[i];
+            if (!k->set)
+                continue;
+            remote_put_u64(&c.request, k->id);
+            remote_put_u64(&c.request, k->size);
+            remote_put_u64(&c.request, k->value);
+            specs++;
+        }
+    }
     for (size_t i = 0; i < num_headers; i++) {
         remote_put_str(&c.request, headers[i].include_name);
         remote_put_str(&c.request, headers[i].source);
     }
-    if (c.request.data)
+    if (c.request.data) {
         ((remote_request *)c.request.data)->a[0] = num_headers;
+        ((remote_request *)c.request.data)->a[1] = program->source == NULL;
+        ((remote_request *)c.request.data)->a[2] = specs;
+    }
     cl_int err = remote_call_run(remote_of(device)->server, &c);
     take_log(&c, log, unreachable);
     err = take_binary(&c, err, out);
@@ -214,8 +232,10 @@ static uint64_t local_size_of(const mosaic_ndrange *nd, cl_uint i)
 {
     uint64_t at = *(const uint64_t *)nd->args[i], next = nd->local_mem_size;
     for (cl_uint j = 0; j < nd->info->num_args; j++) {
+        if (j == i || nd->info->args[j].kind != MOSAIC_ARG_LOCAL_PTR)
+            continue; /* (only a __local argument's slot is an offset) */
         uint64_t other = *(const uint64_t *)nd->args[j];
-        if (j != i && nd->info->args[j].kind == MOSAIC_ARG_LOCAL_PTR && other > at && other < next)
+        if (other > at && other < next)
             next = other;
     }
     return next - at;

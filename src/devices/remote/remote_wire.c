@@ -97,6 +97,7 @@ void remote_put_device(remote_msg *m, const struct _cl_device_id *device)
     remote_put_blob(m, device, sizeof *device);
     remote_put_str(m, device->extensions);
     remote_put_str(m, device->il_version);
+    remote_put_str(m, device->compiler_target.triple); /* what the server's SPIR-V front end takes */
     remote_put_u64(m, device->num_opencl_c_features);
     for (cl_uint i = 0; i < device->num_opencl_c_features; i++)
         remote_put_str(m, device->opencl_c_features[i]);
@@ -110,12 +111,12 @@ bool remote_get_device(remote_reader *r, struct _cl_device_id *device, char **st
     if (!raw || n != sizeof *device)
         return false;
     memcpy(device, raw, sizeof *device);
-    const char *extensions = remote_get_str(r), *il = remote_get_str(r);
+    const char *extensions = remote_get_str(r), *il = remote_get_str(r), *triple = remote_get_str(r);
     uint64_t features = remote_get_u64(r);
     if (r->bad || features > sizeof device->opencl_c_features / sizeof device->opencl_c_features[0])
         return false;
     const char *names[64];
-    size_t total = strlen(extensions) + strlen(il) + 2;
+    size_t total = strlen(extensions) + strlen(il) + strlen(triple) + 3;
     for (uint64_t i = 0; i < features; i++) {
         names[i] = remote_get_str(r);
         total += strlen(names[i]) + 1;
@@ -136,6 +137,9 @@ bool remote_get_device(remote_reader *r, struct _cl_device_id *device, char **st
     device->extensions = strcpy(p, extensions);
     p += strlen(p) + 1;
     device->il_version = strcpy(p, il);
+    p += strlen(p) + 1;
+    strcpy(p, triple);
+    device->compiler_target.triple = *triple ? p : NULL; /* (the SPIR-V queries read it) */
     p += strlen(p) + 1;
     device->num_opencl_c_features = (cl_uint)features;
     for (uint64_t i = 0; i < features; i++) {
