@@ -110,7 +110,7 @@ static void hello(unsigned server)
         num_described++;
     }
     if (err != CL_SUCCESS && mosaic_debugging(MOSAIC_DEBUG_DEVICE))
-        fprintf(stderr, "mosaic: remote: server %u did not answer (error %d): it is left out\n", server, err);
+        fprintf(stderr, "mosaic: remote: server %u refused or did not answer (error %d): it is left out\n", server, err);
     remote_call_end(&c);
 }
 
