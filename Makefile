@@ -5,7 +5,8 @@ BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 APT_PACKAGES = cmake make gcc g++ clang-16 llvm-16 llvm-16-dev llvm-16-tools libclang-16-dev \
                opencl-headers opencl-clhpp-headers ocl-icd-opencl-dev clinfo valgrind \
-               llvm-spirv-15 clang-15 spirv-tools spirv-headers libopenblas-dev libclc-16
+               llvm-spirv-15 clang-15 spirv-tools spirv-headers libopenblas-dev libclc-16 \
+               openmpi-bin libopenmpi-dev
 
 .PHONY: all deps build demo demo-seeds test test-gpu check fuzz ir-snapshot ir-compare conformance bench bench-quick clean
 

@@ -9,6 +9,7 @@
 #include "core/util.h"
 #include "devices/cpu/cpu.h"
 #include "devices/cuda/cuda.h"
+#include "devices/remote/remote.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -25,7 +26,10 @@ static struct _cl_device_id cpu_device;
 /* the GPUs NVIDIA's driver lists (devices/cuda), after the CPU */
 #define MAX_GPUS 16
 static struct _cl_device_id gpu_devices[MAX_GPUS];
-static cl_device_id device_list[1 + MAX_GPUS];
+/* the devices of mosaic-server processes (devices/remote, MOSAIC_REMOTE), last */
+#define MAX_REMOTE 64
+static struct _cl_device_id remote_devices[MAX_REMOTE];
+static cl_device_id device_list[1 + MAX_GPUS + MAX_REMOTE];
 static pthread_once_t platform_once = PTHREAD_ONCE_INIT;
 
 /* Platform extensions: those every device supports (the intersection of
@@ -101,6 +105,14 @@ static void platform_init(void)
         gpu->ops = &mosaic_cuda_ops;
         if (mosaic_cuda_init_device(gpu, i)) /* describes it */
             device_list[n++] = gpu;
+    }
+    unsigned remote = mosaic_remote_device_count();
+    for (unsigned i = 0; i < remote && i < MAX_REMOTE; i++) {
+        cl_device_id device = &remote_devices[i];
+        mosaic_object_init(device, MOSAIC_DEVICE, &mosaic_dispatch, NULL);
+        device->platform = &the_platform;
+        if (mosaic_remote_init_device(device, i)) /* describes it, as its server's device is */
+            device_list[n++] = device;
     }
     the_platform.devices = device_list;
     the_platform.num_devices = n;

@@ -485,6 +485,10 @@ mosaic_sized_wg mosaic_executable_wg_for_size(mosaic_executable *exe, const mosa
                                               const size_t local_size[3], unsigned after, bool wait);
 void mosaic_executable_free(mosaic_executable *exe);
 void mosaic_bitcode_free(mosaic_bitcode *bc);
+/* An executable whose code is elsewhere (a remote device's: its server
+ * holds it), made of its kernels' table alone, which it takes: each
+ * entry's strings and arguments malloc'd, freed with it (wg_fn, wi_fn NULL). */
+mosaic_executable *mosaic_executable_of_table(mosaic_kernel_info *kernels, size_t num_kernels);
 
 /* ---- The GPU (NVIDIA, PTX; src/compiler/gpu/ptx.c, docs/compiler.md) ---------
  * Its programs are compiled and linked as the CPU's, for target->triple

@@ -6,7 +6,8 @@
  * hold its current bytes.  Accesses through a sub-buffer are accesses to
  * its range of the root.  A copy between two storages goes through the
  * devices' storage_read and storage_write ops, straight into (or out of)
- * the storage that is host memory, through a bounce buffer when neither is.
+ * the storage that is host memory, through a bounce buffer when neither is
+ * (unless the devices copy between themselves: storage_copy_from).
  */
 #include "core/coherence.h"
 #include "core/serial.h"
@@ -132,6 +133,11 @@ static cl_int copy_range(cl_mem root, cl_uint from, cl_uint to, size_t offset, s
         return storage_to_host(src, offset, dst->address + offset, size);
     if (!src->device->ops->storage_read)
         return host_to_storage(dst, offset, src->address + offset, size);
+    if (dst->device->ops->storage_copy_from) { /* straight from one memory to the other, where they can */
+        cl_int err = dst->device->ops->storage_copy_from(dst->device, dst, src->device, src, offset, size);
+        if (err != CL_INVALID_OPERATION)
+            return err;
+    }
     enum { BOUNCE = 64 << 20 }; /* two memories neither of which is the host's: a buffer between */
     size_t part = size < BOUNCE ? size : BOUNCE;
     char *bounce = malloc(part);

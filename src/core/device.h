@@ -283,6 +283,15 @@ struct mosaic_device_ops {
     cl_int (*storage_write)(cl_device_id device, const mosaic_mem_storage *storage, size_t offset,
                             const void *host, size_t size);
 
+    /* Bytes [offset, offset + size) of a root buffer's storage `src` on
+     * another device, `from`, copied into this device's storage `dst` at the
+     * same offset without passing through this process: where the two can
+     * reach each other (two remote devices: their servers, over MPI).
+     * Same terms as storage_write.  CL_INVALID_OPERATION: they cannot, and
+     * the copy goes through host memory (core/coherence.c).  NULL: never. */
+    cl_int (*storage_copy_from)(cl_device_id device, const mosaic_mem_storage *dst, cl_device_id from,
+                                const mosaic_mem_storage *src, size_t offset, size_t size);
+
     /* Frees what mem_alloc (and map_address) kept for mem.  Called once,
      * when no command and no sub-buffer can use mem any more (sub-buffers
      * are freed before their parent). */

@@ -40,6 +40,11 @@ void mosaic_executable_free(mosaic_executable *exe)
     mc_executable_unload(exe);
 }
 
+mosaic_executable *mosaic_executable_of_table(mosaic_kernel_info *kernels, size_t num_kernels)
+{
+    return mc_executable_of_ptx(NULL, 0, kernels, num_kernels, 0); /* (no PTX: a table, as the GPU's has) */
+}
+
 /* The build options are checked as the CPU's finalize checks them; none
  * changes the PTX yet (it is always LLVM's O2, libclc's accuracy), so the
  * cache's key leaves them out, as the CPU's leaves out those its passes do

@@ -1,0 +1,283 @@
+/*
+ * The MPI transport of the remote device (transport.h): libmosaic-remote.so,
+ * the only part of Mosaic that links MPI.
+ *
+ * The servers are spawned (MPI_Comm_spawn) from MPI_COMM_SELF into an
+ * intercommunicator that only this file holds: MPI_COMM_WORLD stays what
+ * the launcher made it, so a program that uses MPI itself sees the same
+ * ranks and sizes with and without remote devices.  MPI is initialised
+ * here, with MPI_THREAD_MULTIPLE, unless the program did it first (then it
+ * must have asked for MPI_THREAD_MULTIPLE: docs/remote.md).
+ *
+ * Waiting polls (a test, then a yield, then short sleeps): a blocking MPI
+ * call spins a core for as long as it waits, which a machine running a
+ * program and its servers on few cores cannot spare.
+ */
+#define _GNU_SOURCE
+#include <mpi.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "devices/remote/transport.h"
+
+/* Bytes of one MPI message at most (its counts are ints). */
+#define PIECE MOSAIC_REMOTE_PIECE
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static MPI_Comm servers = MPI_COMM_NULL; /* the intercommunicator: the servers are its remote group */
+static int num_servers;
+static bool initialised_here;
+static atomic_bool stopped;
+
+static uint64_t now_us(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000u + (uint64_t)t.tv_nsec / 1000u;
+}
+
+/* Microseconds a wait tests without a pause: about MPI's own round trip
+ * between a program and the process it spawned on the same machine
+ * (measured: 25 us with blocking calls; 2 us within one job), short
+ * because the program's other threads, and on a shared machine the
+ * server's, need the core. */
+#define SPIN_US 20
+
+/* One round of waiting: nothing for SPIN_US, then yields up to 200 µs (an
+ * answer within a round trip costs no sleep), then sleeps, longer and
+ * longer up to 1 ms. */
+static void pause_a_little(uint64_t started)
+{
+    uint64_t waited = now_us() - started;
+    if (waited < SPIN_US)
+        return; /* an answer within a round trip: no system call between tests */
+    if (waited < 200) {
+        sched_yield();
+        return;
+    }
+    long ns = waited < 2000 ? 20000 : waited < 20000 ? 100000 : 1000000;
+    struct timespec t = {0, ns};
+    nanosleep(&t, NULL);
+}
+
+/* A transfer in progress moves only while MPI is called (its parts, on
+ * both sides): yield rather than sleep for its first 50 ms; past that the
+ * other side is busy with something else (a long kernel), and sleeping
+ * leaves it the core. */
+static void pause_in_transfer(uint64_t started)
+{
+    if (now_us() - started < 50000) {
+        sched_yield();
+        return;
+    }
+    struct timespec t = {0, 200000};
+    nanosleep(&t, NULL);
+}
+
+static int wait_for(MPI_Request *request)
+{
+    uint64_t started = now_us();
+    for (;;) {
+        int done = 0;
+        int rc = MPI_Test(request, &done, MPI_STATUS_IGNORE);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        if (done)
+            return 0;
+        if (atomic_load(&stopped)) {
+            MPI_Cancel(request);
+            return -1;
+        }
+        pause_in_transfer(started);
+    }
+}
+
+static bool usable(int server)
+{
+    return !atomic_load(&stopped) && servers != MPI_COMM_NULL && server >= 0 && server < num_servers;
+}
+
+static int transport_send(int server, int tag, const void *data, size_t size)
+{
+    if (!usable(server))
+        return -1;
+    const char *p = data;
+    do { /* a message of 0 bytes is sent too */
+        size_t n = size < PIECE ? size : PIECE;
+        MPI_Request r;
+        int rc = MPI_Isend(p, (int)n, MPI_BYTE, server, tag, servers, &r);
+        if (rc != MPI_SUCCESS || (rc = wait_for(&r)) != 0)
+            return rc ? rc : -1;
+        p += n;
+        size -= n;
+    } while (size);
+    return 0;
+}
+
+static int transport_receive(int server, int tag, void **data, size_t *size)
+{
+    *data = NULL;
+    *size = 0;
+    if (!usable(server))
+        return -1;
+    uint64_t started = now_us();
+    MPI_Message message;
+    MPI_Status status;
+    for (;;) {
+        int found = 0;
+        int rc = MPI_Improbe(server, tag, servers, &found, &message, &status);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        if (found)
+            break;
+        if (atomic_load(&stopped))
+            return -1;
+        pause_a_little(started);
+    }
+    int count = 0;
+    MPI_Get_count(&status, MPI_BYTE, &count);
+    char *buffer = malloc(count > 0 ? (size_t)count : 1);
+    if (!buffer) {
+        char dropped;
+        MPI_Mrecv(&dropped, 0, MPI_BYTE, &message, MPI_STATUS_IGNORE); /* truncated: an error, the message gone */
+        return -1;
+    }
+    int rc = MPI_Mrecv(buffer, count, MPI_BYTE, &message, MPI_STATUS_IGNORE);
+    if (rc != MPI_SUCCESS) {
+        free(buffer);
+        return rc;
+    }
+    *data = buffer;
+    *size = (size_t)count;
+    return 0;
+}
+
+static int transport_receive_into(int server, int tag, void *data, size_t size)
+{
+    if (!usable(server))
+        return -1;
+    char *p = data;
+    do {
+        size_t n = size < PIECE ? size : PIECE;
+        MPI_Request r;
+        MPI_Status status;
+        int rc = MPI_Irecv(p, (int)n, MPI_BYTE, server, tag, servers, &r);
+        if (rc != MPI_SUCCESS || (rc = wait_for(&r)) != 0)
+            return rc ? rc : -1;
+        (void)status;
+        p += n;
+        size -= n;
+    } while (size);
+    return 0;
+}
+
+/* Tells each server to quit and lets go of them; once. */
+static void shut_down(void)
+{
+    pthread_mutex_lock(&lock);
+    if (servers != MPI_COMM_NULL && !atomic_load(&stopped)) {
+        for (int i = 0; i < num_servers; i++)
+            MPI_Send(NULL, 0, MPI_BYTE, i, 0, servers);
+        atomic_store(&stopped, true);
+        MPI_Comm_disconnect(&servers);
+        servers = MPI_COMM_NULL;
+    }
+    atomic_store(&stopped, true);
+    pthread_mutex_unlock(&lock);
+}
+
+/* Called at the start of MPI_Finalize (attributes of MPI_COMM_SELF are
+ * deleted first): the servers must be gone before the program's MPI is. */
+static int at_finalize(MPI_Comm comm, int key, void *value, void *extra)
+{
+    (void)comm, (void)key, (void)value, (void)extra;
+    shut_down();
+    return MPI_SUCCESS;
+}
+
+static void at_exit(void)
+{
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (finalized)
+        return;
+    if (initialised_here)
+        MPI_Finalize(); /* (at_finalize shuts the servers down) */
+    else
+        shut_down();
+}
+
+static int transport_start(const char *server_path, int count, char *why, size_t why_size)
+{
+    pthread_mutex_lock(&lock);
+    int started = 0;
+    int initialized = 0, finalized = 0, provided = 0;
+    MPI_Initialized(&initialized);
+    MPI_Finalized(&finalized);
+    if (finalized) {
+        snprintf(why, why_size, "MPI was finalised already");
+        goto done;
+    }
+    if (!initialized) {
+        /* MPI's hwloc would list OpenCL devices, loading Mosaic again from
+         * inside this very start: not needed to place processes */
+        setenv("HWLOC_COMPONENTS", "-opencl", 0);
+        if (MPI_Init_thread(NULL, NULL, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS) {
+            snprintf(why, why_size, "MPI_Init_thread failed");
+            goto done;
+        }
+        initialised_here = true;
+    }
+    MPI_Query_thread(&provided);
+    if (provided < MPI_THREAD_MULTIPLE) {
+        snprintf(why, why_size, "MPI was initialised without MPI_THREAD_MULTIPLE (the level is %d); a program that "
+                 "uses MPI must ask for it before its first OpenCL call", provided);
+        goto done;
+    }
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+    int *errors = calloc((size_t)count, sizeof *errors);
+    MPI_Comm inter = MPI_COMM_NULL;
+    int rc = errors ? MPI_Comm_spawn(server_path, MPI_ARGV_NULL, count, MPI_INFO_NULL, 0, MPI_COMM_SELF, &inter,
+                                     errors)
+                    : MPI_ERR_NO_MEM;
+    free(errors);
+    if (rc != MPI_SUCCESS) {
+        char text[MPI_MAX_ERROR_STRING] = "";
+        int len = 0;
+        MPI_Error_string(rc, text, &len);
+        snprintf(why, why_size, "MPI_Comm_spawn of %d %s failed: %s", count, server_path, text);
+        goto done;
+    }
+    MPI_Comm_set_errhandler(inter, MPI_ERRORS_RETURN);
+    MPI_Comm_remote_size(inter, &started);
+    servers = inter;
+    num_servers = started;
+    int key;
+    if (MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, at_finalize, &key, NULL) == MPI_SUCCESS)
+        MPI_Comm_set_attr(MPI_COMM_SELF, key, NULL);
+    atexit(at_exit);
+done:
+    pthread_mutex_unlock(&lock);
+    return started;
+}
+
+static const mosaic_transport transport = {
+    .version = MOSAIC_TRANSPORT_VERSION,
+    .start = transport_start,
+    .send = transport_send,
+    .receive = transport_receive,
+    .receive_into = transport_receive_into,
+    .stop = shut_down,
+};
+
+__attribute__((visibility("default"))) const mosaic_transport *mosaic_transport_mpi(void)
+{
+    return &transport;
+}

@@ -1,0 +1,192 @@
+/*
+ * mosaic-server's MPI: the intercommunicator to the program that spawned
+ * it (MPI_Comm_get_parent), messages in pieces as the program's transport
+ * makes them (src/devices/remote/mpi/transport_mpi.c), and waits that poll
+ * and sleep rather than spin: the servers of a job may share the program's
+ * cores.
+ */
+#define _GNU_SOURCE
+#include "server/server.h"
+
+#include <mpi.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "devices/remote/transport.h"
+
+static MPI_Comm program = MPI_COMM_NULL;
+
+static uint64_t now_us(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000u + (uint64_t)t.tv_nsec / 1000u;
+}
+
+/* Microseconds a wait tests without a pause: the next request of a
+ * program that sends one command after another comes within a round trip
+ * (measured 25 us between two jobs on one machine); an idle server soon
+ * sleeps. */
+#define SPIN_US 50
+
+/* Nothing for SPIN_US, then yields up to 200 µs, then sleeps, up to 1 ms at a time. */
+static void pause_a_little(uint64_t started)
+{
+    uint64_t waited = now_us() - started;
+    if (waited < SPIN_US)
+        return; /* an answer within a round trip: no system call between tests */
+    if (waited < 200) {
+        sched_yield();
+        return;
+    }
+    struct timespec t = {0, waited < 2000 ? 20000 : waited < 20000 ? 100000 : 1000000};
+    nanosleep(&t, NULL);
+}
+
+/* A transfer in progress moves only while MPI is called (its parts, on
+ * both sides): yield rather than sleep for its first 50 ms; past that the
+ * other side is busy with something else (a long kernel), and sleeping
+ * leaves it the core. */
+static void pause_in_transfer(uint64_t started)
+{
+    if (now_us() - started < 50000) {
+        sched_yield();
+        return;
+    }
+    struct timespec t = {0, 200000};
+    nanosleep(&t, NULL);
+}
+
+static bool wait_for(MPI_Request *request)
+{
+    uint64_t started = now_us();
+    for (;;) {
+        int done = 0;
+        if (MPI_Test(request, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+            return false;
+        if (done)
+            return true;
+        pause_in_transfer(started);
+    }
+}
+
+bool server_mpi_start(int *argc, char ***argv)
+{
+    int provided = 0;
+    if (MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS)
+        return false;
+    MPI_Comm_get_parent(&program);
+    if (program == MPI_COMM_NULL) {
+        fprintf(stderr, "mosaic-server: no program started this server; it is started by a program's Mosaic "
+                        "with MOSAIC_REMOTE=mpi (docs/remote.md)\n");
+        MPI_Finalize();
+        return false;
+    }
+    MPI_Comm_set_errhandler(program, MPI_ERRORS_RETURN);
+    return true;
+}
+
+void server_mpi_stop(void)
+{
+    if (program != MPI_COMM_NULL)
+        MPI_Comm_disconnect(&program);
+    MPI_Finalize();
+}
+
+char *server_next_request(int *tag, size_t *size)
+{
+    uint64_t started = now_us();
+    MPI_Message message;
+    MPI_Status status;
+    for (;;) {
+        int found = 0;
+        if (MPI_Improbe(0, MPI_ANY_TAG, program, &found, &message, &status) != MPI_SUCCESS)
+            return NULL;
+        if (found)
+            break;
+        pause_a_little(started);
+    }
+    int count = 0;
+    MPI_Get_count(&status, MPI_BYTE, &count);
+    char *data = malloc(count > 0 ? (size_t)count : 1);
+    if (!data || MPI_Mrecv(data, count, MPI_BYTE, &message, MPI_STATUS_IGNORE) != MPI_SUCCESS ||
+        status.MPI_TAG == 0) { /* tag 0: quit */
+        free(data);
+        return NULL;
+    }
+    *tag = status.MPI_TAG;
+    *size = (size_t)count;
+    return data;
+}
+
+bool server_send(int tag, const void *data, size_t size)
+{
+    const char *p = data;
+    do {
+        size_t n = size < MOSAIC_REMOTE_PIECE ? size : MOSAIC_REMOTE_PIECE;
+        MPI_Request r;
+        if (MPI_Isend(p, (int)n, MPI_BYTE, 0, tag, program, &r) != MPI_SUCCESS || !wait_for(&r))
+            return false;
+        p += n;
+        size -= n;
+    } while (size);
+    return true;
+}
+
+bool server_receive(int tag, void *data, size_t size)
+{
+    char *p = data;
+    do {
+        size_t n = size < MOSAIC_REMOTE_PIECE ? size : MOSAIC_REMOTE_PIECE;
+        MPI_Request r;
+        if (MPI_Irecv(p, (int)n, MPI_BYTE, 0, tag, program, &r) != MPI_SUCCESS || !wait_for(&r))
+            return false;
+        p += n;
+        size -= n;
+    } while (size);
+    return true;
+}
+
+bool server_drop_data(int tag, size_t size)
+{
+    while (size) {
+        size_t n = size < MOSAIC_REMOTE_PIECE ? size : MOSAIC_REMOTE_PIECE;
+        char *scratch = malloc(n);
+        bool fine = scratch && server_receive(tag, scratch, n);
+        free(scratch);
+        if (!fine)
+            return false;
+        size -= n;
+    }
+    return true;
+}
+
+/* ---- between servers: their own MPI_COMM_WORLD (the spawned group's) ---- */
+
+static bool peer_transfer(bool sending, int peer, int tag, char *p, size_t size)
+{
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    do {
+        size_t n = size < MOSAIC_REMOTE_PIECE ? size : MOSAIC_REMOTE_PIECE;
+        MPI_Request r;
+        int rc = sending ? MPI_Isend(p, (int)n, MPI_BYTE, peer, tag, MPI_COMM_WORLD, &r)
+                         : MPI_Irecv(p, (int)n, MPI_BYTE, peer, tag, MPI_COMM_WORLD, &r);
+        if (rc != MPI_SUCCESS || !wait_for(&r))
+            return false;
+        p += n;
+        size -= n;
+    } while (size);
+    return true;
+}
+
+bool server_peer_send(int peer, int tag, const void *data, size_t size)
+{
+    return peer_transfer(true, peer, tag, (char *)data, size);
+}
+
+bool server_peer_receive(int peer, int tag, void *data, size_t size)
+{
+    return peer_transfer(false, peer, tag, data, size);
+}
