@@ -14,16 +14,10 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "devices/remote/mpi/polling.h"
 #include "devices/remote/transport.h"
 
 static MPI_Comm program = MPI_COMM_NULL;
-
-static uint64_t now_us(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (uint64_t)t.tv_sec * 1000000u + (uint64_t)t.tv_nsec / 1000u;
-}
 
 /* Microseconds a wait tests without a pause: the next request of a
  * program that sends one command after another comes within a round trip
@@ -31,44 +25,16 @@ static uint64_t now_us(void)
  * sleeps. */
 #define SPIN_US 50
 
-/* Nothing for SPIN_US, then yields up to 200 µs, then sleeps, up to 1 ms at a time. */
-static void pause_a_little(uint64_t started)
-{
-    uint64_t waited = now_us() - started;
-    if (waited < SPIN_US)
-        return; /* an answer within a round trip: no system call between tests */
-    if (waited < 200) {
-        sched_yield();
-        return;
-    }
-    struct timespec t = {0, waited < 2000 ? 20000 : waited < 20000 ? 100000 : 1000000};
-    nanosleep(&t, NULL);
-}
-
-/* A transfer in progress moves only while MPI is called (its parts, on
- * both sides): yield rather than sleep for its first 50 ms; past that the
- * other side is busy with something else (a long kernel), and sleeping
- * leaves it the core. */
-static void pause_in_transfer(uint64_t started)
-{
-    if (now_us() - started < 50000) {
-        sched_yield();
-        return;
-    }
-    struct timespec t = {0, 200000};
-    nanosleep(&t, NULL);
-}
-
 static bool wait_for(MPI_Request *request)
 {
-    uint64_t started = now_us();
+    uint64_t started = mosaic_poll_now_us();
     for (;;) {
         int done = 0;
         if (MPI_Test(request, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS)
             return false;
         if (done)
             return true;
-        pause_in_transfer(started);
+        mosaic_poll_pause_in_transfer(started);
     }
 }
 
@@ -97,7 +63,7 @@ void server_mpi_stop(void)
 
 char *server_next_request(int *tag, size_t *size)
 {
-    uint64_t started = now_us();
+    uint64_t started = mosaic_poll_now_us();
     MPI_Message message;
     MPI_Status status;
     for (;;) {
@@ -106,7 +72,7 @@ char *server_next_request(int *tag, size_t *size)
             return NULL;
         if (found)
             break;
-        pause_a_little(started);
+        mosaic_poll_pause(started, SPIN_US);
     }
     int count = 0;
     MPI_Get_count(&status, MPI_BYTE, &count);

@@ -25,6 +25,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "devices/remote/mpi/polling.h"
 #include "devices/remote/transport.h"
 
 /* Bytes of one MPI message at most (its counts are ints). */
@@ -36,13 +37,6 @@ static int num_servers;
 static bool initialised_here;
 static atomic_bool stopped;
 
-static uint64_t now_us(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (uint64_t)t.tv_sec * 1000000u + (uint64_t)t.tv_nsec / 1000u;
-}
-
 /* Microseconds a wait tests without a pause: about MPI's own round trip
  * between a program and the process it spawned on the same machine
  * (measured: 25 us with blocking calls; 2 us within one job), short
@@ -50,40 +44,9 @@ static uint64_t now_us(void)
  * server's, need the core. */
 #define SPIN_US 20
 
-/* One round of waiting: nothing for SPIN_US, then yields up to 200 µs (an
- * answer within a round trip costs no sleep), then sleeps, longer and
- * longer up to 1 ms. */
-static void pause_a_little(uint64_t started)
-{
-    uint64_t waited = now_us() - started;
-    if (waited < SPIN_US)
-        return; /* an answer within a round trip: no system call between tests */
-    if (waited < 200) {
-        sched_yield();
-        return;
-    }
-    long ns = waited < 2000 ? 20000 : waited < 20000 ? 100000 : 1000000;
-    struct timespec t = {0, ns};
-    nanosleep(&t, NULL);
-}
-
-/* A transfer in progress moves only while MPI is called (its parts, on
- * both sides): yield rather than sleep for its first 50 ms; past that the
- * other side is busy with something else (a long kernel), and sleeping
- * leaves it the core. */
-static void pause_in_transfer(uint64_t started)
-{
-    if (now_us() - started < 50000) {
-        sched_yield();
-        return;
-    }
-    struct timespec t = {0, 200000};
-    nanosleep(&t, NULL);
-}
-
 static int wait_for(MPI_Request *request)
 {
-    uint64_t started = now_us();
+    uint64_t started = mosaic_poll_now_us();
     for (;;) {
         int done = 0;
         int rc = MPI_Test(request, &done, MPI_STATUS_IGNORE);
@@ -95,7 +58,7 @@ static int wait_for(MPI_Request *request)
             MPI_Cancel(request);
             return -1;
         }
-        pause_in_transfer(started);
+        mosaic_poll_pause_in_transfer(started);
     }
 }
 
@@ -127,7 +90,7 @@ static int transport_receive(int server, int tag, void **data, size_t *size)
     *size = 0;
     if (!usable(server))
         return -1;
-    uint64_t started = now_us();
+    uint64_t started = mosaic_poll_now_us();
     MPI_Message message;
     MPI_Status status;
     for (;;) {
@@ -139,7 +102,7 @@ static int transport_receive(int server, int tag, void **data, size_t *size)
             break;
         if (atomic_load(&stopped))
             return -1;
-        pause_a_little(started);
+        mosaic_poll_pause(started, SPIN_US);
     }
     int count = 0;
     MPI_Get_count(&status, MPI_BYTE, &count);
