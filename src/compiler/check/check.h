@@ -21,6 +21,10 @@ cl_int mc_instrument_for_checking(LLVMModuleRef m, LLVMTargetDataRef td, LLVMVal
 /* Where an access's pointer comes from: what its GEPs and casts start at
  * (*constant_offset cleared when an index is not a constant). */
 LLVMValueRef mc_pointer_root(LLVMValueRef p, bool *constant_offset);
+/* Index v without the integer casts around it (sext, zext, trunc to 32
+ * bits or more, and instcombine's shl-then-shr for sext(trunc)): ids and
+ * indices made an int and back, whose values fit. */
+LLVMValueRef mc_without_int_casts(LLVMValueRef v);
 /* llvm.memcpy/memmove (copies) and llvm.memset (fills), by the called
  * function's name. */
 bool mc_copies(const char *name);

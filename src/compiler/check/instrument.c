@@ -12,10 +12,12 @@
  * checking).
  *
  * It runs on the program's functions once the builtins are inlined into
- * them, before the program's own calls are: the work-item's context and
- * local id come from __mosaic_get_ctx() and __mosaic_get_local_id(d), which
- * become K.body's parameters (mc_build_wi), or those a function left as a
- * call is then given (calls.c, mc_pass_context), like the builtins' own.
+ * them, and the program's own functions where the pass `inline` will
+ * inline them (finalize.c), before the calls left get the work-item
+ * context: the work-item's context and local id come from
+ * __mosaic_get_ctx() and __mosaic_get_local_id(d), which become K.body's
+ * parameters (mc_build_wi), or those a function left as a call is then
+ * given (calls.c, mc_pass_context), like the builtins' own.
  * What the builtins read of the context (the group's sizes, its scratch,
  * image descriptors) is Mosaic's, not the program's: accesses whose
  * pointer comes from a call are left alone.
@@ -279,15 +281,6 @@ static bool only_reads(LLVMValueRef v, int depth)
  * ctx->group_id[0] * ctx->enqueued_local_size[0] + __mosaic_get_local_id(0)
  * + ctx->global_offset[0], perhaps made an int and back. */
 
-/* v without the integer casts around it. */
-static LLVMValueRef without_int_casts(LLVMValueRef v)
-{
-    while (LLVMIsASExtInst(v) || LLVMIsAZExtInst(v) ||
-           (LLVMIsATruncInst(v) && LLVMGetIntTypeWidth(LLVMTypeOf(v)) >= 32))
-        v = LLVMGetOperand(v, 0);
-    return v;
-}
-
 /* Is v a load of the context's field at byte `offset`? */
 static bool context_field(instrumenter *in, LLVMValueRef v, size_t offset)
 {
@@ -304,7 +297,7 @@ static bool global_id_x(instrumenter *in, LLVMValueRef v)
 {
     LLVMValueRef terms[4];
     int n = 0;
-    LLVMValueRef pending[4] = {without_int_casts(v)};
+    LLVMValueRef pending[4] = {mc_without_int_casts(v)};
     int np = 1;
     while (np) { /* the terms of a sum */
         LLVMValueRef t = pending[--np];

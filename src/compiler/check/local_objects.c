@@ -166,7 +166,9 @@ static bool affine_of(LLVMValueRef v, affine *a, int depth)
         a->s[d] = 1;
         return true;
     }
-    if (LLVMIsASExtInst(v) || LLVMIsAZExtInst(v) || LLVMIsATruncInst(v)) /* (local ids are small) */
+    if (mc_without_int_casts(v) != v) /* (local ids and indices of __local arrays are small) */
+        return affine_of(mc_without_int_casts(v), a, depth + 1);
+    if (LLVMIsATruncInst(v))
         return affine_of(LLVMGetOperand(v, 0), a, depth + 1);
     if (!LLVMIsABinaryOperator(v))
         return false;

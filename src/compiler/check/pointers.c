@@ -1,6 +1,6 @@
 /*
- * Checking mode: where an access's pointer comes from (check.h), what
- * instrument.c and local_objects.c both ask.
+ * Checking mode: where an access's pointer comes from, and what an index
+ * is made of (check.h), what instrument.c and local_objects.c both ask.
  */
 #include <string.h>
 
@@ -38,3 +38,31 @@ LLVMValueRef mc_pointer_root(LLVMValueRef p, bool *constant_offset)
 bool mc_copies(const char *name) { return !strncmp(name, "llvm.memcpy.", 12) || !strncmp(name, "llvm.memmove.", 13); }
 
 bool mc_fills(const char *name) { return !strncmp(name, "llvm.memset.", 12); }
+
+/* A constant shift amount of v (a shl, ashr or lshr), or -1. */
+static long long shift_of(LLVMValueRef v, LLVMOpcode op)
+{
+    if (opcode_of(v) != op || !LLVMIsAConstantInt(LLVMGetOperand(v, 1)))
+        return -1;
+    return LLVMConstIntGetSExtValue(LLVMGetOperand(v, 1));
+}
+
+LLVMValueRef mc_without_int_casts(LLVMValueRef v)
+{
+    for (;;) {
+        if (LLVMIsASExtInst(v) || LLVMIsAZExtInst(v) ||
+            (LLVMIsATruncInst(v) && LLVMGetIntTypeWidth(LLVMTypeOf(v)) >= 32)) {
+            v = LLVMGetOperand(v, 0);
+            continue;
+        }
+        /* (x << k) >> k, instcombine's sext(trunc(x)): x, for values that fit */
+        long long k = shift_of(v, LLVMAShr);
+        if (k < 0)
+            k = shift_of(v, LLVMLShr);
+        if (k > 0 && k <= 32 && shift_of(LLVMGetOperand(v, 0), LLVMShl) == k) {
+            v = LLVMGetOperand(LLVMGetOperand(v, 0), 0);
+            continue;
+        }
+        return v;
+    }
+}

@@ -368,17 +368,24 @@ static cl_int inline_builtins(mc_pass_state *s)
  * other functions are optimised callees first and inlined where LLVM's
  * cost model says it pays, and those left as calls get the work-item
  * context as parameters (calls.c) (inline). */
-static cl_int inline_calls(mc_pass_state *s)
+static cl_int inline_program_calls(mc_pass_state *s, bool *any_must, bool *any_left)
 {
-    bool any_must = false, any_left = false;
+    *any_must = *any_left = false;
     cl_int r = mc_mark_must_inline(s->m, s->kernels, s->nk, mosaic_target_has_symbol(s->target, "__mosaic_yield"),
-                                   &any_must, &any_left, s->log);
+                                   any_must, any_left, s->log);
     /* (a program of kernels and builtins alone skips the rest) */
-    if (r == CL_SUCCESS && any_left && !s->opts->opt_disable)
+    if (r == CL_SUCCESS && *any_left && !s->opts->opt_disable)
         r = mc_run_passes(s->m, s->tm, MC_INLINE_PIPELINE, s->log);
-    else if (r == CL_SUCCESS && any_must)
+    else if (r == CL_SUCCESS && *any_must)
         r = mc_run_passes(s->m, s->tm, "always-inline", s->log);
     mc_end_inlining(s->m);
+    return r;
+}
+
+static cl_int inline_calls(mc_pass_state *s)
+{
+    bool any_must, any_left;
+    cl_int r = inline_program_calls(s, &any_must, &any_left);
     if (r == CL_SUCCESS && any_left)
         r = mc_pass_context(s->m, s->kernels, s->nk, s->log);
     if (r == CL_SUCCESS && (any_must || any_left))
@@ -1019,9 +1026,15 @@ cl_int mc_run_check_instrument(mc_pass_state *s, size_t k)
     (void)k;
     if (!checking(s))
         return skip(s, "checking mode is off");
-    /* the arguments out of the front end's stack slots, so an access names the
-     * one it reaches; the builtins' bodies, all inlined, go */
-    cl_int r = mc_run_passes(s->m, s->tm, "function(sroa),globaldce", s->log);
+    /* the program's own functions inlined where `inline` will inline them,
+     * so that an access in a helper names the argument or __local array it
+     * reaches (the calls left get the context later, as without checking);
+     * the arguments out of the front end's stack slots, so an access names
+     * the one it reaches; the builtins' bodies, all inlined, go */
+    bool any_must, any_left;
+    cl_int r = inline_program_calls(s, &any_must, &any_left);
+    if (r == CL_SUCCESS)
+        r = mc_run_passes(s->m, s->tm, "function(sroa),globaldce", s->log);
     if (r != CL_SUCCESS)
         return r;
     return mc_instrument_for_checking(s->m, s->td, s->kernels, s->nk, mosaic_settings()->check,
