@@ -53,29 +53,20 @@ static bool has_word(const char *list, const char *word, size_t len)
     return false;
 }
 
+/* Is the extension (word, len) one of every device's? */
+static bool on_every_device(const char *word, size_t len, void *unused)
+{
+    (void)unused;
+    for (cl_uint d = 1; d < the_platform.num_devices; d++)
+        if (!has_word(the_platform.devices[d]->extensions, word, len))
+            return false;
+    return true;
+}
+
 static void compute_platform_extensions(void)
 {
-    size_t used = 0;
-    const char *first = the_platform.num_devices ? the_platform.devices[0]->extensions : "";
-    for (const char *p = first ? first : ""; *p;) {
-        while (*p == ' ')
-            p++;
-        const char *end = p;
-        while (*end && *end != ' ')
-            end++;
-        size_t len = (size_t)(end - p);
-        bool everywhere = len > 0;
-        for (cl_uint d = 1; everywhere && d < the_platform.num_devices; d++)
-            everywhere = has_word(the_platform.devices[d]->extensions, p, len);
-        if (everywhere && used + len + 2 < sizeof platform_extensions) {
-            if (used)
-                platform_extensions[used++] = ' ';
-            memcpy(platform_extensions + used, p, len);
-            used += len;
-        }
-        p = end;
-    }
-    platform_extensions[used] = '\0';
+    mosaic_filter_words(the_platform.num_devices ? the_platform.devices[0]->extensions : "", on_every_device, NULL,
+                        platform_extensions, sizeof platform_extensions);
     num_platform_extensions = mosaic_extensions_with_version(
         platform_extensions, platform_extensions_versioned,
         sizeof platform_extensions_versioned / sizeof platform_extensions_versioned[0]);

@@ -99,6 +99,25 @@ char *mosaic_strdup(const char *s)
     return s ? strdup(s) : NULL;
 }
 
+void mosaic_filter_words(const char *from, bool (*keep)(const char *word, size_t len, void *arg), void *arg,
+                         char *out, size_t size)
+{
+    size_t used = 0;
+    for (const char *p = from ? from : ""; *p;) {
+        p += strspn(p, " ");
+        size_t len = strcspn(p, " ");
+        if (len && used + len + 2 <= size && keep(p, len, arg)) {
+            if (used)
+                out[used++] = ' ';
+            memcpy(out + used, p, len);
+            used += len;
+        }
+        p += len;
+    }
+    if (size)
+        out[used] = '\0';
+}
+
 bool mosaic_grow(void **array, size_t *capacity, size_t need, size_t item_size)
 {
     if (need <= *capacity)

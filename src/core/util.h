@@ -46,6 +46,12 @@ char *mosaic_strdup(const char *s);
 /* Grow a dynamic array to hold at least `need` items; false on failure. */
 bool mosaic_grow(void **array, size_t *capacity, size_t need, size_t item_size);
 
+/* The space-separated words of `from` (NULL: none) that keep(word, len,
+ * arg) accepts, into out (size bytes, NUL-terminated, one space between;
+ * a word that would not fit is left out): extension lists narrowed. */
+void mosaic_filter_words(const char *from, bool (*keep)(const char *word, size_t len, void *arg), void *arg,
+                         char *out, size_t size);
+
 /* Can host memory [p, p + size) be what the application says it is: it does
  * not wrap around the address space, and the pages of its first and last
  * bytes are mapped in this process (mincore)?  An application's pitches or

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "core/engine.h"
+#include "core/util.h"
 
 /* What the remote device offers of its server's extensions: those of the
  * kernel language, which the server's compiler and device do, and those
@@ -47,8 +48,9 @@ static const char *const offered_extensions[] = {
     "cl_khr_spirv_queries",
 };
 
-static bool offered(const char *name, size_t len)
+static bool offered(const char *name, size_t len, void *unused)
 {
+    (void)unused;
     for (size_t i = 0; i < sizeof offered_extensions / sizeof offered_extensions[0]; i++)
         if (strlen(offered_extensions[i]) == len && !memcmp(offered_extensions[i], name, len))
             return true;
@@ -57,23 +59,7 @@ static bool offered(const char *name, size_t len)
 
 static void filter_extensions(remote_device *r, const char *from)
 {
-    size_t used = 0;
-    for (const char *p = from ? from : ""; *p;) {
-        while (*p == ' ')
-            p++;
-        const char *end = p;
-        while (*end && *end != ' ')
-            end++;
-        size_t len = (size_t)(end - p);
-        if (len && offered(p, len) && used + len + 2 < sizeof r->extensions) {
-            if (used)
-                r->extensions[used++] = ' ';
-            memcpy(r->extensions + used, p, len);
-            used += len;
-        }
-        p = end;
-    }
-    r->extensions[used] = '\0';
+    mosaic_filter_words(from, offered, NULL, r->extensions, sizeof r->extensions);
 }
 
 /* OpenCL C features that need what is not offered. */
