@@ -346,7 +346,6 @@ void mosaic_cpu_check_launch_free(cpu_check_launch *l)
     free(l);
 }
 
-
 /* Is an access (`how`, of memory `space`) of region r tracked for races
  * and scopes?  Not in constant memory, nor when they are not checked; nor,
  * through r's own argument (`by_argument`), when nothing of the launch but
@@ -609,8 +608,10 @@ static void meet_local_object(cpu_check_group *g, unsigned window, uint32_t from
                               const mosaic_check_site *site)
 {
     cpu_check_launch *l = g->launch;
+    if (window < 2 * (size_t)l->num_args)
+        return;
     size_t k = (window - 2 * (size_t)l->num_args) / 2, lo, hi;
-    if (window < 2 * (size_t)l->num_args || k >= MOSAIC_CHECK_LOCAL_WINDOWS / 2 || g->local_object[k].hi)
+    if (k >= MOSAIC_CHECK_LOCAL_WINDOWS / 2 || g->local_object[k].hi)
         return;
     if (from == MOSAIC_CHECK_FROM_OBJECT) {
         if (!site || base < g->ctx->local_mem)
