@@ -18,6 +18,9 @@
 cl_int mc_instrument_for_checking(LLVMModuleRef m, LLVMTargetDataRef td, LLVMValueRef *kernels, size_t nk,
                                   unsigned kinds, unsigned *sites, mosaic_strbuf *log);
 
+/* clang's address spaces for spir64 */
+enum { AS_PRIVATE = 0, AS_GLOBAL = 1, AS_CONSTANT = 2, AS_LOCAL = 3, AS_GENERIC = 4 };
+
 /* Where an access's pointer comes from: what its GEPs and casts start at
  * (*constant_offset cleared when an index is not a constant). */
 LLVMValueRef mc_pointer_root(LLVMValueRef p, bool *constant_offset);

@@ -36,9 +36,6 @@
 #include "compiler/ir/log.h"
 #include "compiler/ir/util.h"
 
-/* clang's address spaces for spir64 */
-enum { AS_PRIVATE = 0, AS_GLOBAL = 1, AS_CONSTANT = 2, AS_LOCAL = 3, AS_GENERIC = 4 };
-
 typedef struct instrumenter {
     LLVMModuleRef m;
     LLVMContextRef c;

@@ -33,7 +33,6 @@
 #include "compiler/check/check.h"
 #include "compiler/ir/util.h"
 
-enum { AS_LOCAL = 3 };
 enum { MAX_BARRIERS = 63 };                             /* bit 0 of an interval set: the kernel's entry */
 enum { MAX_OBJECTS = MOSAIC_CHECK_LOCAL_WINDOWS / 2 }; /* two windows an object */
 
