@@ -126,6 +126,10 @@ typedef void (*mosaic_wi_fn)(void *const *args, mosaic_wg_ctx *ctx,
  *   void __mosaic_check_barrier(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly, uint64_t lz,
  *                               const mosaic_check_site *site)
  *   void __mosaic_check_sub_group_barrier(the same)
+ * or, for a row of work-items (lx + i, ly, lz), i < count, that reach the
+ * same barrier one after another (compiler/check/row_versioning.c),
+ *   void __mosaic_check_barrier_row(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly, uint64_t lz,
+ *                                   uint64_t count, const mosaic_check_site *site)
  * `how` packs what the access does (READ, WRITE, both for an atomic
  * read-modify-write; ATOMIC; an atomic's OpenCL memory scope), the memory
  * it is in, and where its pointer comes from: kernel argument i, a
@@ -175,8 +179,14 @@ typedef struct mosaic_check_site {
  * and nothing in the program writes through a pointer of unknown origin:
  * in a launch of one dimension whose global ids fit an int, where no other
  * argument reaches the same bytes, no two work-items touch the same bytes
- * through it, so the access cannot race */
+ * through it, so the access cannot race.  With OWN_ROW w + 1 (not 0) the
+ * element is get_global_id(1) * w + get_global_id(0), w the value of
+ * integer argument w: the same holds in a launch of two dimensions whose
+ * global width is at most w and whose indices fit an int */
 #define MOSAIC_CHECK_ARG_OWN_ELEMENT (1ull << 49)
+#define MOSAIC_CHECK_OWN_ROW_SHIFT 11    /* 5 bits */
+#define MOSAIC_CHECK_OWN_ROW_MAX 31u
+#define MOSAIC_CHECK_HOW_OWN_ROW(how) ((unsigned)((how) >> MOSAIC_CHECK_OWN_ROW_SHIFT & 31u))
 /* an access of a __local variable or __local argument whose every use is
  * in the kernel itself, where nothing else can point (instrument.c): its
  * window's index + 1 (10 bits, 0: none), the same for every access of

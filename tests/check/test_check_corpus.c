@@ -387,7 +387,10 @@ int main(int argc, char **argv)
  * too (loop_twin has a barrier between).  In slots each work-item writes
  * t[ly][lx], its own slot where a group is at most 4 wide: 8 wide,
  * work-items of both rows write t[1][0..3] (and that only once t is all
- * written, so the checker must not skip those writes then). */
+ * written, so the checker must not skip those writes then).  rows writes
+ * a[get_global_id(1) * w + get_global_id(0)], each work-item's own
+ * element where w is at least the launch's width (1000), not where it is
+ * 500. */
 static const char *skipped_source =
     "kernel void shift(global const int *in, global int *out) {\n"
     "  size_t i = get_global_id(0);\n"
@@ -432,13 +435,18 @@ static const char *skipped_source =
     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
     "  }\n"
     "  a[get_global_id(1) * get_global_size(0) + get_global_id(0)] = v;\n"
+    "}\n"
+    "kernel void rows(global int *a, int w) {\n"
+    "  a[get_global_id(1) * w + get_global_id(0)] = (int)get_global_id(1);\n"
     "}\n";
 
 /* Runs `name` over `dims` dimensions of (1000, 2) work-items on (a, b) in
  * groups of (200, 1), or of (16, 2) in groups of (local_x, 2) when
  * local_x is not 0; b NULL for a one-argument kernel, or for tile_past_end
- * (256 bytes of __local memory); the lines MOSAIC_CHECK_FILE got. */
-static char *run_skipped(cl_program program, const char *name, cl_uint dims, cl_mem a, cl_mem b, size_t local_x)
+ * (256 bytes of __local memory), or for rows (w its second argument); the
+ * lines MOSAIC_CHECK_FILE got. */
+static char *run_skipped(cl_program program, const char *name, cl_uint dims, cl_mem a, cl_mem b, size_t local_x,
+                         cl_int w)
 {
     size_t seen = check_file_length();
     cl_int err;
@@ -449,6 +457,8 @@ static char *run_skipped(cl_program program, const char *name, cl_uint dims, cl_
         clSetKernelArg(k, 1, sizeof b, &b);
     if (!strcmp(name, "tile_past_end"))
         clSetKernelArg(k, 1, 256, NULL);
+    if (!strcmp(name, "rows"))
+        clSetKernelArg(k, 1, sizeof w, &w);
     size_t global[2] = {1000, 2}, local[2] = {200, 1};
     if (local_x)
         global[0] = 16, local[0] = local_x, local[1] = 2;
@@ -470,19 +480,29 @@ TEST(skipped_accesses)
     cl_mem x = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof host, host, &err);
     cl_mem y = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof host, host, &err);
     /* each kernel where nothing is wrong, then where it is: the kind of problem */
-    const struct { const char *kernel; cl_uint dims; cl_mem a, b; size_t local_x; const char *kind, *what; } runs[] = {
-        {"shift", 1, x, y, 0, NULL, "shift on two buffers"},
-        {"shift", 1, x, x, 0, "races", "shift reading the buffer it writes"},
-        {"own", 1, y, NULL, 0, NULL, "own in one dimension"},
-        {"own", 2, y, NULL, 0, "races", "own in two dimensions (two work-items a word)"},
-        {"tile_past_end", 1, y, NULL, 0, "bounds", "a read past a __local array all written"},
-        {"loop_race", 1, y, NULL, 0, "races", "a read of __local memory written after the loop comes round"},
-        {"loop_twin", 1, y, NULL, 0, NULL, "loop_race with a barrier after the write"},
-        {"slots", 2, y, NULL, 4, NULL, "slots in groups 4 wide"},
-        {"slots", 2, y, NULL, 8, "races", "slots in groups 8 wide (two work-items a slot)"},
+    const struct {
+        const char *kernel;
+        cl_uint dims;
+        cl_mem a, b;
+        size_t local_x;
+        cl_int w;
+        const char *kind, *what;
+    } runs[] = {
+        {"shift", 1, x, y, 0, 0, NULL, "shift on two buffers"},
+        {"shift", 1, x, x, 0, 0, "races", "shift reading the buffer it writes"},
+        {"own", 1, y, NULL, 0, 0, NULL, "own in one dimension"},
+        {"own", 2, y, NULL, 0, 0, "races", "own in two dimensions (two work-items a word)"},
+        {"tile_past_end", 1, y, NULL, 0, 0, "bounds", "a read past a __local array all written"},
+        {"loop_race", 1, y, NULL, 0, 0, "races", "a read of __local memory written after the loop comes round"},
+        {"loop_twin", 1, y, NULL, 0, 0, NULL, "loop_race with a barrier after the write"},
+        {"slots", 2, y, NULL, 4, 0, NULL, "slots in groups 4 wide"},
+        {"slots", 2, y, NULL, 8, 0, "races", "slots in groups 8 wide (two work-items a slot)"},
+        {"rows", 2, y, NULL, 0, 1000, NULL, "rows 1000 wide"},
+        {"rows", 2, y, NULL, 0, 500, "races", "rows 500 wide in a launch 1000 wide (two work-items a word)"},
     };
     for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
-        char *found = run_skipped(program, runs[r].kernel, runs[r].dims, runs[r].a, runs[r].b, runs[r].local_x),
+        char *found = run_skipped(program, runs[r].kernel, runs[r].dims, runs[r].a, runs[r].b, runs[r].local_x,
+                                  runs[r].w),
              want[80];
         snprintf(want, sizeof want, "{\"kind\":\"%s\",\"kernel\":\"%s\"", runs[r].kind ? runs[r].kind : "",
                  runs[r].kernel);

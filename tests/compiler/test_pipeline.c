@@ -43,7 +43,7 @@ TEST(registry)
     }
     /* the code is right without these, so -cl-opt-disable skips them; the others it needs */
     static const char *const optional[] = {"clean-up", "pragma-unroll", "private-arrays", "scalarize-short-vectors",
-                                           "counter-args", "guarded-index", "uniform-loop-exits", "unswitch-uniform",
+                                           "counter-args", "guarded-index", "uniform-loop-exits", "unswitch-uniform", "check-row-versioning",
                                            "bounds-check-versioning", "vector-math",
                                            "vector-math-calls", "join-and-share-reads", "interleaved-arithmetic",
                                            "unroll-and-jam", "boscc", "nontemporal-stores", "one-lane-masked-ops",

@@ -62,5 +62,14 @@ LLVMBasicBlockRef mc_check_window_test(LLVMBuilderRef b, LLVMValueRef ctx, uint6
 /* The pass check-windows: each call of __mosaic_check_access left in m
  * whose access has a window, behind its test; how many. */
 unsigned mc_check_windows(LLVMModuleRef m);
+/* The bytes of the private array a call of __mosaic_check_access is for
+ * (its site's object_size), which windows.c tests it against; 0: none. */
+uint64_t mc_check_private_array_size(LLVMValueRef call);
+
+/* row_versioning.c, the pass check-row-versioning: each x loop of the nk
+ * kernels' K.wg whose checker calls a whole row can do without gets a copy
+ * without them; how many. */
+struct mc_kernel_build;
+unsigned mc_check_row_versioning(struct mc_kernel_build *kbs, size_t nk);
 
 #endif

@@ -50,7 +50,7 @@ typedef struct instrumenter {
     bool kernel;              /* it is a kernel: its parameters are the launch's arguments */
     bool unknown_writes;      /* the program may write through a pointer of unknown origin */
     bool *read_only;          /* per parameter of the kernel: nothing writes through it (only_reads) */
-    bool *own_element;        /* per parameter: every access through it is at get_global_id(0) (own_element) */
+    unsigned *own_element;    /* per parameter: every access through it at its work-item's own element (own_element) */
     LLVMValueRef scratch;     /* the function's slot for private accesses out of bounds (keep_inside), once made */
     unsigned count;           /* call sites added */
     mc_local_objects *locals; /* a kernel's __local objects only it reaches (local_objects.c), or NULL */
@@ -274,6 +274,8 @@ static bool only_reads(LLVMValueRef v, int depth)
  * stores of p's element type, gives each work-item of a one-dimensional
  * launch bytes no other work-item reaches through it: such accesses cannot
  * race (MOSAIC_CHECK_ARG_OWN_ELEMENT, the device checks the launch's shape).
+ * So does p[get_global_id(1) * w + get_global_id(0)], w an integer
+ * argument, in a two-dimensional launch no wider than w.
  * At this point get_global_id(0) is the builtin inlined:
  * ctx->group_id[0] * ctx->enqueued_local_size[0] + __mosaic_get_local_id(0)
  * + ctx->global_offset[0], perhaps made an int and back. */
@@ -289,8 +291,8 @@ static bool context_field(instrumenter *in, LLVMValueRef v, size_t offset)
            mc_offset_from(p, root, in->td) == (int64_t)offset;
 }
 
-/* Is v get_global_id(0), as the builtin inlined makes it? */
-static bool global_id_x(instrumenter *in, LLVMValueRef v)
+/* Is v get_global_id(d), as the builtin inlined makes it? */
+static bool global_id(instrumenter *in, LLVMValueRef v, unsigned d)
 {
     LLVMValueRef terms[4];
     int n = 0;
@@ -309,40 +311,75 @@ static bool global_id_x(instrumenter *in, LLVMValueRef v)
             return false;
         }
     }
-    bool lx = false, group = false, offset = false;
+    bool lid = false, group = false, offset = false;
+    size_t at = d * sizeof(size_t);
     for (int k = 0; k < n; k++) {
         LLVMValueRef t = terms[k];
         if (LLVMIsACallInst(t) && mc_called_function(t) == in->get_local_id && LLVMIsAConstantInt(LLVMGetOperand(t, 0)) &&
-            LLVMConstIntGetZExtValue(LLVMGetOperand(t, 0)) == 0 && !lx) {
-            lx = true;
+            LLVMConstIntGetZExtValue(LLVMGetOperand(t, 0)) == d && !lid) {
+            lid = true;
         } else if (LLVMIsABinaryOperator(t) && LLVMGetInstructionOpcode(t) == LLVMMul && !group) {
             LLVMValueRef a = LLVMGetOperand(t, 0), b = LLVMGetOperand(t, 1);
-            group = (context_field(in, a, offsetof(mosaic_wg_ctx, group_id)) &&
-                     context_field(in, b, offsetof(mosaic_wg_ctx, enqueued_local_size))) ||
-                    (context_field(in, b, offsetof(mosaic_wg_ctx, group_id)) &&
-                     context_field(in, a, offsetof(mosaic_wg_ctx, enqueued_local_size)));
+            group = (context_field(in, a, offsetof(mosaic_wg_ctx, group_id) + at) &&
+                     context_field(in, b, offsetof(mosaic_wg_ctx, enqueued_local_size) + at)) ||
+                    (context_field(in, b, offsetof(mosaic_wg_ctx, group_id) + at) &&
+                     context_field(in, a, offsetof(mosaic_wg_ctx, enqueued_local_size) + at));
             if (!group)
                 return false;
-        } else if (context_field(in, t, offsetof(mosaic_wg_ctx, global_offset)) && !offset) {
+        } else if (context_field(in, t, offsetof(mosaic_wg_ctx, global_offset) + at) && !offset) {
             offset = true;
         } else {
             return false;
         }
     }
-    return lx && group && offset;
+    return lid && group && offset;
 }
 
-/* Is every use of kernel parameter v p[get_global_id(0)], loaded or stored
- * as p's element type (or a narrower one)? */
-static bool own_element(instrumenter *in, LLVMValueRef v)
+/* Is v get_global_id(1) * w + get_global_id(0), w an integer parameter of
+ * the kernel (a row's width)?  Its index + 1 (1 .. MOSAIC_CHECK_OWN_ROW_MAX), else 0. */
+static unsigned row_and_column(instrumenter *in, LLVMValueRef v)
+{
+    v = mc_without_int_casts(v);
+    if (!LLVMIsABinaryOperator(v) || LLVMGetInstructionOpcode(v) != LLVMAdd)
+        return 0;
+    for (unsigned side = 0; side < 2; side++) {
+        LLVMValueRef row = mc_without_int_casts(LLVMGetOperand(v, side));
+        if (!global_id(in, LLVMGetOperand(v, !side), 0) || !LLVMIsABinaryOperator(row) ||
+            LLVMGetInstructionOpcode(row) != LLVMMul)
+            continue;
+        for (unsigned k = 0; k < 2; k++) {
+            LLVMValueRef w = mc_without_int_casts(LLVMGetOperand(row, k));
+            if (!LLVMIsAArgument(w) || LLVMGetTypeKind(LLVMTypeOf(w)) != LLVMIntegerTypeKind ||
+                !global_id(in, LLVMGetOperand(row, !k), 1))
+                continue;
+            LLVMValueRef fn = LLVMGetParamParent(w);
+            for (unsigned i = 0; i < LLVMCountParams(fn) && i < MOSAIC_CHECK_OWN_ROW_MAX; i++)
+                if (LLVMGetParam(fn, i) == w)
+                    return i + 1;
+        }
+    }
+    return 0;
+}
+
+/* Is every use of kernel parameter v p[get_global_id(0)], or every one
+ * p[get_global_id(1) * w + get_global_id(0)] with the same parameter w,
+ * loaded or stored as p's element type (or a narrower one)?  0: no; 1:
+ * the first; 2 + w's index: the second. */
+static unsigned own_element(instrumenter *in, LLVMValueRef v)
 {
     if (!is_pointer(v) || address_space(v) != AS_GLOBAL || !LLVMGetFirstUse(v))
-        return false;
+        return 0;
+    unsigned found = 0;
     for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
         LLVMValueRef gep = LLVMGetUser(u);
-        if (!LLVMIsAGetElementPtrInst(gep) || LLVMGetNumOperands(gep) != 2 || LLVMGetOperand(gep, 0) != v ||
-            !global_id_x(in, LLVMGetOperand(gep, 1)))
-            return false;
+        if (!LLVMIsAGetElementPtrInst(gep) || LLVMGetNumOperands(gep) != 2 || LLVMGetOperand(gep, 0) != v)
+            return 0;
+        LLVMValueRef index = LLVMGetOperand(gep, 1);
+        unsigned width = global_id(in, index, 0) ? 0 : row_and_column(in, index);
+        unsigned kind = width ? width + 1 : global_id(in, index, 0) ? 1 : 0;
+        if (!kind || (found && kind != found))
+            return 0;
+        found = kind;
         uint64_t element = LLVMABISizeOfType(in->td, LLVMGetGEPSourceElementType(gep));
         for (LLVMUseRef e = LLVMGetFirstUse(gep); e; e = LLVMGetNextUse(e)) {
             LLVMValueRef access = LLVMGetUser(e);
@@ -354,10 +391,10 @@ static bool own_element(instrumenter *in, LLVMValueRef v)
                 LLVMGetOrdering(access) == LLVMAtomicOrderingNotAtomic &&
                 store_size(in, LLVMTypeOf(LLVMGetOperand(access, 0))) <= element)
                 continue;
-            return false;
+            return 0;
         }
     }
-    return true;
+    return found;
 }
 
 /* A private array's access out of its bounds, once reported, goes to a
@@ -452,7 +489,7 @@ static void check_access(instrumenter *in, LLVMValueRef inst, LLVMValueRef p, LL
             space != MOSAIC_CHECK_LOCAL)
             what |= MOSAIC_CHECK_ARG_READ_ONLY;
         if (in->own_element && from < LLVMCountParams(fn) && in->own_element[from])
-            what |= MOSAIC_CHECK_ARG_OWN_ELEMENT;
+            what |= MOSAIC_CHECK_ARG_OWN_ELEMENT | (uint64_t)(in->own_element[from] - 1) << MOSAIC_CHECK_OWN_ROW_SHIFT;
     } else {
         /* a pointer loaded from memory, chosen by a select or phi, made
          * from an integer, a helper function's parameter: the device finds

@@ -89,9 +89,8 @@ LLVMBasicBlockRef mc_check_window_test(LLVMBuilderRef b, LLVMValueRef ctx, uint6
 }
 
 /* A private array's bytes are the window of an access of it (a call for
- * bounds only, which the device makes when its bytes are not inside): the
- * array's size, which its site gives, or 0. */
-static uint64_t private_array_size(LLVMValueRef call)
+ * bounds only, which the device makes when its bytes are not inside). */
+uint64_t mc_check_private_array_size(LLVMValueRef call)
 {
     uint64_t how = LLVMConstIntGetZExtValue(LLVMGetOperand(call, 7));
     LLVMValueRef site = LLVMGetOperand(call, 8);
@@ -136,7 +135,7 @@ unsigned mc_check_windows(LLVMModuleRef m)
             continue;
         LLVMValueRef how = LLVMGetOperand(call, 7), bytes = LLVMGetOperand(call, 6);
         if (!LLVMIsAConstantInt(how) || !LLVMIsAConstantInt(bytes) ||
-            (mc_check_window_of(LLVMConstIntGetZExtValue(how)) < 0 && !private_array_size(call)))
+            (mc_check_window_of(LLVMConstIntGetZExtValue(how)) < 0 && !mc_check_private_array_size(call)))
             continue;
         if (n == room) {
             room = room ? 2 * room : 16;
@@ -155,7 +154,7 @@ unsigned mc_check_windows(LLVMModuleRef m)
         LLVMPositionBuilderBefore(b, call);
         LLVMValueRef address = LLVMGetOperand(call, 4), bytes = LLVMGetOperand(call, 6);
         LLVMValueRef end = LLVMBuildGEP2(b, i8, address, &bytes, 1, "");
-        uint64_t how = LLVMConstIntGetZExtValue(LLVMGetOperand(call, 7)), size = private_array_size(call);
+        uint64_t how = LLVMConstIntGetZExtValue(LLVMGetOperand(call, 7)), size = mc_check_private_array_size(call);
         LLVMBasicBlockRef join = size ? private_array_test(b, LLVMGetOperand(call, 5), size, address, end)
                                       : mc_check_window_test(b, LLVMGetOperand(call, 0), how, address, end);
         /* the call and what follows it move: the call to check.call, the rest to check.done */

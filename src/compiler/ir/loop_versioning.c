@@ -221,6 +221,15 @@ bool mc_row_truncating_mask(LLVMValueRef v, unsigned *width, unsigned *zeros)
     return true;
 }
 
+bool mc_row_low_bits_cast(LLVMValueRef v)
+{
+    LLVMOpcode op = LLVMGetInstructionOpcode(v);
+    LLVMValueRef shl = LLVMGetOperand(v, 0), k = LLVMGetOperand(v, 1);
+    return (op == LLVMAShr || op == LLVMLShr) && LLVMIsAInstruction(shl) && LLVMGetInstructionOpcode(shl) == LLVMShl &&
+           LLVMGetOperand(shl, 1) == k && LLVMIsAConstantInt(k) &&
+           LLVMConstIntGetZExtValue(k) + 32 <= LLVMGetIntTypeWidth(LLVMTypeOf(v));
+}
+
 /* Steps beyond this are not worth the bookkeeping: with at most 4096
  * work-items a row, a row then adds less than 2^31 to any value. */
 #define MAX_SLOPE (1ll << 16)
@@ -289,6 +298,14 @@ static long long slope_at(const mc_row_loop *rl, LLVMValueRef v, LLVMValueRef va
             return MC_ROW_NOT_AFFINE;
         return slope_at(rl, LLVMGetOperand(v, 1), var, budget) == 0 ? 0 : MC_ROW_NOT_AFFINE;
     }
+    case LLVMAShr:
+    case LLVMLShr: /* a sext or zext of a's low bits, as instcombine writes it: (a << k) >> k */
+        if (mc_row_low_bits_cast(v))
+            return slope_at(rl, LLVMGetOperand(LLVMGetOperand(v, 0), 0), var, budget);
+        for (unsigned k = 0; k < 2; k++)
+            if (slope_at(rl, LLVMGetOperand(v, k), var, budget) != 0)
+                return MC_ROW_NOT_AFFINE;
+        return 0;
     case LLVMOr:
     case LLVMXor:
     case LLVMGetElementPtr:
@@ -335,9 +352,16 @@ LLVMValueRef mc_row_at_all(LLVMBuilderRef b, const mc_row_loop *rl, LLVMValueRef
         return vals[i];
     if (!mc_row_in_loop(rl, v))
         return v;
+    /* without nsw, nuw, exact or inbounds: v's value at a corner the loop
+     * may never reach (a guarded access) must not be poison */
+    if (LLVMIsABinaryOperator(v))
+        return LLVMBuildBinOp(b, LLVMGetInstructionOpcode(v), mc_row_at_all(b, rl, LLVMGetOperand(v, 0), vals),
+                              mc_row_at_all(b, rl, LLVMGetOperand(v, 1), vals), "");
     LLVMValueRef c = LLVMInstructionClone(v);
     for (unsigned k = 0; k < (unsigned)LLVMGetNumOperands(v); k++)
         LLVMSetOperand(c, k, mc_row_at_all(b, rl, LLVMGetOperand(v, k), vals));
+    if (LLVMIsAGetElementPtrInst(c))
+        LLVMSetIsInBounds(c, 0);
     LLVMInsertIntoBuilder(b, c);
     return c;
 }

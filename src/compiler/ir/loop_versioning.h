@@ -49,8 +49,8 @@ void mc_row_loop_close(mc_row_loop *rl);
 bool mc_row_in_loop(const mc_row_loop *rl, LLVMValueRef v);
 /* How much v grows per step of x: 0 for a value invariant in the loop, s
  * for x * s plus something invariant (sums, constant multiples, integer
- * casts of at least 32 bits and truncating masks (mc_row_truncating_mask)
- * of x and invariant values, freezes, loads marked invariant),
+ * casts of at least 32 bits, truncating masks (mc_row_truncating_mask) and
+ * shifts that cast (mc_row_low_bits_cast) of x and invariant values, freezes, loads marked invariant),
  * MC_ROW_NOT_AFFINE otherwise. */
 long long mc_row_slope(const mc_row_loop *rl, LLVMValueRef v);
 /* The same per step of variable var (x or one mc_row_add_var gave), the
@@ -60,6 +60,9 @@ long long mc_row_slope_in(const mc_row_loop *rl, LLVMValueRef v, LLVMValueRef va
  * below v's width; zeros at most 16)?  That is zext(trunc(a)) when a's low
  * zeros bits are 0. */
 bool mc_row_truncating_mask(LLVMValueRef v, unsigned *width, unsigned *zeros);
+/* Is v `(a << k) >> k` (ashr: a sext, lshr: a zext of a's low bits, at
+ * least 32 of them)? */
+bool mc_row_low_bits_cast(LLVMValueRef v);
 /* Phi p of the loop counts as a variable too; false when there are too many. */
 bool mc_row_add_var(mc_row_loop *rl, LLVMValueRef p);
 /* Is v one of the variables (x, or one mc_row_add_var gave)? */

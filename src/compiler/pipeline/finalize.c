@@ -1180,6 +1180,15 @@ cl_int mc_run_unswitch_uniform(mc_pass_state *s, size_t k)
     return CL_SUCCESS;
 }
 
+cl_int mc_run_check_row_versioning(mc_pass_state *s, size_t k)
+{
+    (void)k;
+    if (!checking(s))
+        return skip(s, "checking mode is off");
+    mc_check_row_versioning(s->kb, 2 * s->nk); /* K.wg and K.fused */
+    return CL_SUCCESS;
+}
+
 cl_int mc_run_bounds_check_versioning(mc_pass_state *s, size_t k)
 {
     (void)k;

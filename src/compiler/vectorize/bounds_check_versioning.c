@@ -40,116 +40,24 @@
 #include "compiler/images/images.h"
 #include "compiler/ir/kernel_build.h"
 #include "compiler/ir/loop_versioning.h"
+#include "compiler/ir/row_ranges.h"
 #include "compiler/ir/util.h"
 #include "compiler/vectorize/vectorize.h"
 
-/* A counter of a loop inside the row's loop: phi from 0 by 1, whose loop
- * runs its body (from block body on) while phi < limit, a constant. */
-typedef struct counter {
-    LLVMValueRef phi;
-    LLVMBasicBlockRef body;
-    unsigned long long limit;
-} counter;
-
 typedef struct checks {
     mc_row_loop rl;
-    counter counters[MC_ROW_MAX_VARS]; /* counters[i] is variable i + 1 */
-    unsigned ncounters;
+    mc_row_counters counters;
 } checks;
 
-/* Is every way into block bb from block from? */
-static bool only_from(LLVMBasicBlockRef bb, LLVMBasicBlockRef from)
-{
-    for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(bb)); u; u = LLVMGetNextUse(u)) {
-        LLVMValueRef user = LLVMGetUser(u);
-        if (!LLVMIsATerminatorInst(user) || LLVMGetInstructionParent(user) != from)
-            return false;
-    }
-    return true;
-}
-
-/* Is v (phi of block bb) such a counter (its body entered only while
- * v < limit, so v is below limit wherever the body's block dominates)?
- * Adds it. */
-static void note_counter(checks *ck, LLVMBasicBlockRef bb, LLVMValueRef v)
-{
-    if (LLVMCountIncoming(v) != 2 || LLVMGetTypeKind(LLVMTypeOf(v)) != LLVMIntegerTypeKind)
-        return;
-    for (unsigned i = 0; i < 2; i++) {
-        LLVMValueRef init = LLVMGetIncomingValue(v, i), next = LLVMGetIncomingValue(v, 1 - i);
-        if (!LLVMIsAConstantInt(init) || LLVMConstIntGetZExtValue(init) || LLVMGetInstructionOpcode(next) != LLVMAdd ||
-            LLVMGetOperand(next, 0) != v || !LLVMIsAConstantInt(LLVMGetOperand(next, 1)) ||
-            LLVMConstIntGetZExtValue(LLVMGetOperand(next, 1)) != 1)
-            continue;
-        LLVMValueRef br = LLVMGetBasicBlockTerminator(bb), cond = br && LLVMIsABranchInst(br) && LLVMIsConditional(br)
-                                                                   ? LLVMGetCondition(br)
-                                                                   : NULL;
-        if (!cond || !LLVMIsAICmpInst(cond) || LLVMGetICmpPredicate(cond) != LLVMIntULT ||
-            LLVMGetOperand(cond, 0) != v || !LLVMIsAConstantInt(LLVMGetOperand(cond, 1)))
-            return;
-        unsigned long long limit = LLVMConstIntGetZExtValue(LLVMGetOperand(cond, 1));
-        LLVMBasicBlockRef body = LLVMGetSuccessor(br, 0);
-        if (limit == 0 || limit > MOSAIC_MAX_LOCAL_SIZE || body == LLVMGetSuccessor(br, 1) ||
-            !only_from(body, bb) || ck->ncounters + 1 == MC_ROW_MAX_VARS || !mc_row_add_var(&ck->rl, v))
-            return;
-        ck->counters[ck->ncounters++] = (counter){v, body, limit};
-        return;
-    }
-}
-
-/* Is every way from the row loop's header to block to through block via? */
-static bool passes_through(const mc_row_loop *rl, LLVMBasicBlockRef to, LLVMBasicBlockRef via)
-{
-    LLVMBasicBlockRef *stack = malloc(rl->nblocks * sizeof *stack);
-    unsigned char *seen = calloc(rl->nblocks, 1);
-    int start = pmap_get(&rl->index, to);
-    bool through = stack && seen && start >= 0;
-    unsigned sp = 0;
-    if (through)
-        seen[start] = 1, stack[sp++] = to;
-    while (through && sp) {
-        LLVMBasicBlockRef bb = stack[--sp];
-        if (bb == via)
-            continue;
-        if (bb == rl->header) {
-            through = false;
-            break;
-        }
-        for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(bb)); u; u = LLVMGetNextUse(u)) {
-            LLVMValueRef user = LLVMGetUser(u);
-            LLVMBasicBlockRef from = LLVMIsATerminatorInst(user) ? LLVMGetInstructionParent(user) : NULL;
-            int k = from ? pmap_get(&rl->index, from) : -1;
-            if (k >= 0 && (unsigned)k < rl->nblocks && !seen[k])
-                seen[k] = 1, stack[sp++] = from;
-        }
-    }
-    free(stack);
-    free(seen);
-    return through;
-}
-
 /* Is v invariant in the row's loop and its counters? */
-static bool invariant(const checks *ck, LLVMValueRef v)
-{
-    for (unsigned i = 0; i < ck->rl.nvars; i++)
-        if (mc_row_slope_in(&ck->rl, v, ck->rl.vars[i]) != 0)
-            return false;
-    return true;
-}
+static bool invariant(const checks *ck, LLVMValueRef v) { return mc_row_invariant(&ck->rl, v); }
 
 /* Does v grow with x, and not shrink with any counter whose body does not
  * hold block `at` (where the counter's range is known)? */
 static bool grows(const checks *ck, LLVMValueRef v, LLVMBasicBlockRef at)
 {
     long long s = mc_row_slope(&ck->rl, v);
-    if (s <= 0 || s == MC_ROW_NOT_AFFINE)
-        return false;
-    for (unsigned i = 0; i < ck->ncounters; i++) {
-        s = mc_row_slope_in(&ck->rl, v, ck->counters[i].phi);
-        if (s < 0 || s == MC_ROW_NOT_AFFINE || (s > 0 && !passes_through(&ck->rl, at, ck->counters[i].body)))
-            return false;
-    }
-    return true;
+    return s > 0 && s != MC_ROW_NOT_AFFINE && mc_row_never_shrinks(&ck->rl, &ck->counters, v, at);
 }
 
 /* Which operand of inst is a checked index (0 or 1), or -1: inst is not a check. */
@@ -201,63 +109,16 @@ static LLVMValueRef both(LLVMBuilderRef b, LLVMValueRef a, LLVMValueRef c)
     return a ? LLVMBuildAnd(b, a, c, "") : c;
 }
 
-/* The variables at the corners of their ranges: all at 0, or all at their
- * last values (x at last). */
-typedef struct corners {
-    LLVMValueRef low[MC_ROW_MAX_VARS], high[MC_ROW_MAX_VARS];
-} corners;
-
-/* Is v's value at the high corner not below its value at the low one, read
- * signed or not? */
-static LLVMValueRef ends_in_order(LLVMBuilderRef b, const checks *ck, LLVMValueRef v, bool is_signed,
-                                  const corners *at)
-{
-    LLVMValueRef first = mc_row_at_all(b, &ck->rl, v, at->low);
-    return LLVMBuildICmp(b, is_signed ? LLVMIntSLE : LLVMIntULE, first, mc_row_at_all(b, &ck->rl, v, at->high), "");
-}
-
-/* For `a & m` (mc_row_truncating_mask): a's low zeros bits are 0 (its
- * slopes are multiples of 2^zeros, so at the low corner is enough), and its
- * low width bits, read unsigned, do not wrap over the row. */
-static LLVMValueRef masked_in_order(LLVMBuilderRef b, const checks *ck, LLVMValueRef a, unsigned width,
-                                    unsigned zeros, const corners *at)
-{
-    LLVMTypeRef t = LLVMTypeOf(a), tw = LLVMIntTypeInContext(LLVMGetTypeContext(t), width);
-    LLVMValueRef low = mc_row_at_all(b, &ck->rl, a, at->low), high = mc_row_at_all(b, &ck->rl, a, at->high);
-    LLVMValueRef aligned = LLVMBuildICmp(
-        b, LLVMIntEQ, LLVMBuildAnd(b, low, LLVMConstInt(t, (1ull << zeros) - 1, 0), ""), LLVMConstInt(t, 0, 0), "");
-    LLVMValueRef order =
-        LLVMBuildICmp(b, LLVMIntULE, LLVMBuildTrunc(b, low, tw, ""), LLVMBuildTrunc(b, high, tw, ""), "");
-    return LLVMBuildAnd(b, aligned, order, "");
-}
-
-/* ok, and that no zext or sext in v's chain sees its operand wrap over the row. */
-static LLVMValueRef casts_in_order(LLVMBuilderRef b, const checks *ck, LLVMValueRef v, const corners *at,
-                                   LLVMValueRef ok)
-{
-    if (!mc_row_in_loop(&ck->rl, v) || invariant(ck, v) || mc_row_is_var(&ck->rl, v))
-        return ok;
-    LLVMOpcode op = LLVMGetInstructionOpcode(v);
-    unsigned width, zeros;
-    if (op == LLVMZExt || op == LLVMSExt)
-        ok = both(b, ok, ends_in_order(b, ck, LLVMGetOperand(v, 0), op == LLVMSExt, at));
-    else if (op == LLVMAnd && mc_row_truncating_mask(v, &width, &zeros))
-        ok = both(b, ok, masked_in_order(b, ck, LLVMGetOperand(v, 0), width, zeros, at));
-    for (unsigned k = 0; k < (unsigned)LLVMGetNumOperands(v); k++)
-        ok = casts_in_order(b, ck, LLVMGetOperand(v, k), at, ok);
-    return ok;
-}
-
 /* Does check inst (its index operand `side`) give its below-the-bound
  * answer over the whole row? */
-static LLVMValueRef row_passes(LLVMBuilderRef b, const checks *ck, LLVMValueRef inst, int side, const corners *at)
+static LLVMValueRef row_passes(LLVMBuilderRef b, const checks *ck, LLVMValueRef inst, int side, const mc_row_corners *at)
 {
     LLVMValueRef index = LLVMGetOperand(inst, (unsigned)side), bound = LLVMGetOperand(inst, (unsigned)!side);
     LLVMIntPredicate p = LLVMGetICmpPredicate(inst);
     LLVMValueRef n = mc_row_at_all(b, &ck->rl, bound, at->low);
     LLVMValueRef ends[2] = {mc_row_at_all(b, &ck->rl, index, at->low), mc_row_at_all(b, &ck->rl, index, at->high)};
-    LLVMValueRef ok = ends_in_order(b, ck, index, signed_predicate(p), at);
-    ok = casts_in_order(b, ck, index, at, ok);
+    LLVMValueRef ok = mc_row_ends_in_order(b, &ck->rl, index, signed_predicate(p), at);
+    ok = mc_row_casts_in_order(b, &ck->rl, index, at, ok);
     bool want = below_answer(inst, side);
     for (int e = 0; e < 2; e++) {
         LLVMValueRef c = side ? LLVMBuildICmp(b, p, n, ends[e], "") : LLVMBuildICmp(b, p, ends[e], n, "");
@@ -271,15 +132,6 @@ static int check_side(const checks *ck, LLVMValueRef inst)
 {
     int side = index_side(ck, inst);
     return side >= 0 && starts_anywhere(&ck->rl, LLVMGetOperand(inst, (unsigned)side)) ? side : -1;
-}
-
-static void corners_init(LLVMBuilderRef b, const checks *ck, corners *at)
-{
-    for (unsigned i = 0; i < ck->rl.nvars; i++) {
-        LLVMTypeRef t = LLVMTypeOf(ck->rl.vars[i]);
-        at->low[i] = LLVMConstInt(t, 0, 0);
-        at->high[i] = i ? LLVMConstInt(t, ck->counters[i - 1].limit - 1, 0) : mc_row_last_x(b, &ck->rl);
-    }
 }
 
 /* ---- quotients ---------------------------------------------------------------------- */
@@ -315,15 +167,15 @@ static bool is_quotient(const checks *ck, LLVMValueRef inst)
     long long s = mc_row_slope(&ck->rl, x);
     if (s <= 0 || s == MC_ROW_NOT_AFFINE || !invariant(ck, d))
         return false;
-    for (unsigned i = 0; i < ck->ncounters; i++)
-        if (mc_row_slope_in(&ck->rl, x, ck->counters[i].phi) != 0)
+    for (unsigned i = 1; i < ck->rl.nvars; i++)
+        if (mc_row_slope_in(&ck->rl, x, ck->rl.vars[i]) != 0)
             return false;
     return true;
 }
 
 /* The divisor of quotient inst as a number to divide by (2^k for a shift or
  * a mask), built before the loop. */
-static LLVMValueRef divisor(LLVMBuilderRef b, const checks *ck, LLVMValueRef inst, const corners *at)
+static LLVMValueRef divisor(LLVMBuilderRef b, const checks *ck, LLVMValueRef inst, const mc_row_corners *at)
 {
     LLVMValueRef d = mc_row_at_all(b, &ck->rl, LLVMGetOperand(inst, 1), at->low);
     LLVMTypeRef t = LLVMTypeOf(inst);
@@ -346,7 +198,7 @@ static bool signed_quotient(LLVMValueRef inst)
 /* Does quotient inst (divisor d, built before the loop) keep one value over
  * the whole row?  *q0 gets it. */
 static LLVMValueRef row_in_one_multiple(LLVMBuilderRef b, const checks *ck, LLVMValueRef inst, LLVMValueRef d,
-                                        const corners *at, LLVMValueRef *q0)
+                                        const mc_row_corners *at, LLVMValueRef *q0)
 {
     LLVMValueRef index = LLVMGetOperand(inst, 0);
     LLVMTypeRef t = LLVMTypeOf(inst);
@@ -362,8 +214,8 @@ static LLVMValueRef row_in_one_multiple(LLVMBuilderRef b, const checks *ck, LLVM
     LLVMValueRef lo = mc_row_at_all(b, &ck->rl, index, at->low), hi = mc_row_at_all(b, &ck->rl, index, at->high);
     if (sgn)
         ok = LLVMBuildAnd(b, ok, LLVMBuildICmp(b, LLVMIntSGE, lo, zero, ""), "");
-    ok = LLVMBuildAnd(b, ok, ends_in_order(b, ck, index, sgn, at), "");
-    ok = casts_in_order(b, ck, index, at, ok);
+    ok = LLVMBuildAnd(b, ok, mc_row_ends_in_order(b, &ck->rl, index, sgn, at), "");
+    ok = mc_row_casts_in_order(b, &ck->rl, index, at, ok);
     LLVMValueRef safe = LLVMBuildSelect(b, ok, d, one, ""); /* no division by 0 before the test */
     *q0 = LLVMBuildUDiv(b, lo, safe, "row.quotient");
     return LLVMBuildAnd(b, ok, LLVMBuildICmp(b, LLVMIntEQ, *q0, LLVMBuildUDiv(b, hi, safe, ""), ""), "");
@@ -398,15 +250,12 @@ static bool version_loop(LLVMBuilderRef b, LLVMValueRef wg, LLVMBasicBlockRef la
     bool versioned = false;
     checks ck = {0};
     LLVMValueRef pass = NULL;
-    corners at;
+    mc_row_corners at;
     fact facts[MAX_FACTS];
     unsigned nf = 0;
     if (!mc_row_loop_open(&ck.rl, wg, latch) || !ck.rl.bound)
         goto out;
-    for (unsigned k = 1; k < ck.rl.nblocks; k++)
-        for (LLVMValueRef i = LLVMGetFirstInstruction(ck.rl.blocks[k]); i && LLVMIsAPHINode(i);
-             i = LLVMGetNextInstruction(i))
-            note_counter(&ck, ck.rl.blocks[k], i);
+    mc_row_find_counters(&ck.rl, &ck.counters);
     for (unsigned k = 0; k < ck.rl.nblocks && nf < MAX_FACTS; k++)
         for (LLVMValueRef i = LLVMGetFirstInstruction(ck.rl.blocks[k]); i && nf < MAX_FACTS;
              i = LLVMGetNextInstruction(i)) {
@@ -415,7 +264,7 @@ static bool version_loop(LLVMBuilderRef b, LLVMValueRef wg, LLVMBasicBlockRef la
                 continue;
             if (!nf) {
                 mc_row_before_loop(&ck.rl, b);
-                corners_init(b, &ck, &at);
+                mc_row_corners_at(b, &ck.rl, &ck.counters, &at);
             }
             fact *f = &facts[nf++];
             f->inst = i;

@@ -213,6 +213,7 @@ struct cpu_check_launch {
     uint64_t program;       /* a hash of it (or of the executable's address): check_report.h */
     size_t num_groups[3];
     bool own_elements;      /* one dimension, global ids that fit an int: MOSAIC_CHECK_ARG_OWN_ELEMENT holds */
+    bool *own_rows;         /* per argument w: OWN_ELEMENT with OWN_ROW w + 1 holds (own_rows_hold) */
     cl_uint num_args;
     region **arg_region;    /* per argument: NULL unless a buffer of this launch */
     region *regions;        /* the buffers, lo ascending */
@@ -220,6 +221,29 @@ struct cpu_check_launch {
     size_t *local_lo, *local_hi; /* per __local argument: its bytes in the group's arena */
     mosaic_check_window *windows; /* 2 per argument (compiler.h): where accesses need no call */
 };
+
+/* Does get_global_id(1) * w + get_global_id(0) give each work-item of
+ * launch nd an element of its own, w integer argument i (its value as the
+ * kernel reads it), computed in an int without overflow? */
+static bool own_rows_hold(const mosaic_ndrange *nd, const mosaic_kernel_arg *a, const void *value)
+{
+    if (a->kind != MOSAIC_ARG_BY_VALUE || !a->type_name || (a->size != 4 && a->size != 8) ||
+        nd->global_size[2] > 1)
+        return false;
+    bool is_unsigned = a->type_name[0] == 'u';
+    int64_t w;
+    if (a->size == 4)
+        w = is_unsigned ? (int64_t)*(const uint32_t *)value : (int64_t)*(const int32_t *)value;
+    else
+        w = *(const int64_t *)value;
+    if (w <= 0 || (is_unsigned && a->size == 8 && *(const uint64_t *)value > INT64_MAX))
+        return false;
+    uint64_t rows = nd->global_offset[1] + (nd->global_size[1] ? nd->global_size[1] : 1);
+    uint64_t columns = nd->global_offset[0] + nd->global_size[0], last;
+    return nd->global_size[0] <= (uint64_t)w && rows >= 1 &&
+           !__builtin_mul_overflow(rows - 1, (uint64_t)w, &last) && !__builtin_add_overflow(last, columns, &last) &&
+           last <= INT32_MAX;
+}
 
 static int by_lo(const void *a, const void *b)
 {
@@ -249,10 +273,13 @@ cpu_check_launch *mosaic_cpu_check_launch(cl_device_id device, const mosaic_ndra
         l->num_groups[d] = nd->num_groups[d];
     l->own_elements = nd->global_size[1] <= 1 && nd->global_size[2] <= 1 && nd->global_offset[0] <= INT32_MAX &&
                       nd->global_size[0] <= INT32_MAX - nd->global_offset[0];
+    l->own_rows = calloc(info->num_args + 1, sizeof *l->own_rows);
+    for (cl_uint i = 0; l->own_rows && i < info->num_args; i++)
+        l->own_rows[i] = own_rows_hold(nd, &info->args[i], nd->args[i]);
     l->regions = calloc(info->num_args + 1, sizeof *l->regions);
     l->local_lo = calloc(info->num_args + 1, sizeof *l->local_lo);
     l->local_hi = calloc(info->num_args + 1, sizeof *l->local_hi);
-    if (!l->regions || !l->local_lo || !l->local_hi) {
+    if (!l->own_rows || !l->regions || !l->local_lo || !l->local_hi) {
         mosaic_cpu_check_launch_free(l);
         return NULL;
     }
@@ -342,6 +369,7 @@ void mosaic_cpu_check_launch_free(cpu_check_launch *l)
     free(l->arg_region);
     free(l->local_lo);
     free(l->local_hi);
+    free(l->own_rows);
     free(l->windows);
     free(l);
 }
@@ -352,13 +380,22 @@ void mosaic_cpu_check_launch_free(cpu_check_launch *l)
  * that argument reaches r's bytes and the program only reads through it,
  * or reaches each element through it from one work-item alone
  * (instrument.c's marks). */
+/* Does an access's MOSAIC_CHECK_ARG_OWN_ELEMENT hold in launch l? */
+static bool own_element_holds(const cpu_check_launch *l, uint64_t how)
+{
+    unsigned w = MOSAIC_CHECK_HOW_OWN_ROW(how);
+    if (!(how & MOSAIC_CHECK_ARG_OWN_ELEMENT))
+        return false;
+    return w ? w <= l->num_args && l->own_rows[w - 1] : l->own_elements;
+}
+
 static bool tracked(const cpu_check_launch *l, const region *r, unsigned space, uint64_t how, bool by_argument)
 {
     if (!r->shadow || space == MOSAIC_CHECK_CONSTANT || !(l->kinds & (MOSAIC_CHECK_RACES | MOSAIC_CHECK_SCOPES)))
         return false;
     if (!by_argument || !r->alone)
         return true;
-    return !(how & MOSAIC_CHECK_ARG_READ_ONLY) && !((how & MOSAIC_CHECK_ARG_OWN_ELEMENT) && l->own_elements);
+    return !(how & MOSAIC_CHECK_ARG_READ_ONLY) && !own_element_holds(l, how);
 }
 
 /* The buffer of the launch that holds [p, p + bytes), or NULL. */
@@ -630,11 +667,11 @@ static void meet_local_object(cpu_check_group *g, unsigned window, uint32_t from
     }
 }
 
-/* A work-item reached the group's barrier e: when it is the last, the
+/* n work-items reached the group's barrier e: when they are the last, the
  * windows of the objects met and now written open. */
-static void arrive(cpu_check_group *g, uint32_t e)
+static void arrive(cpu_check_group *g, uint32_t e, unsigned n)
 {
-    if (++g->arrived[e] != g->items)
+    if ((g->arrived[e] += n) != g->items)
         return;
     mosaic_check_window *w = g->windows + 2 * (size_t)g->launch->num_args;
     for (size_t k = 0; k < MOSAIC_CHECK_LOCAL_WINDOWS / 2; k++) {
@@ -650,18 +687,10 @@ static void arrive(cpu_check_group *g, uint32_t e)
     }
 }
 
-void mosaic_cpu_check_barrier(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly, uint64_t lz,
-                              const mosaic_check_site *site)
+/* Work-item lid reached barrier `site`, its barrier e (its epoch before). */
+static void reach_barrier(cpu_check_group *g, unsigned lid, uint32_t e, const mosaic_check_site *site)
 {
-    cpu_check_group *g = group_of(ctx);
-    unsigned lid;
-    if (!g || (lid = linear_id(g, lx, ly, lz)) >= g->items)
-        return;
-    uint32_t e = g->epoch[lid]++;
-    g->sub_epoch[lid]++;
-    g->epochs_moved = true;
     if (e < g->num_barriers) {
-        arrive(g, e);
         if (g->barrier[e] != site && (g->launch->kinds & MOSAIC_CHECK_BARRIERS)) {
             mosaic_check_problem p;
             start_problem(&p, g, MOSAIC_CHECK_BARRIERS,
@@ -695,7 +724,53 @@ void mosaic_cpu_check_barrier(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly
     g->barrier_item[e] = lid;
     g->arrived[e] = 0;
     g->num_barriers = e + 1;
-    arrive(g, e);
+}
+
+void mosaic_cpu_check_barrier(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly, uint64_t lz,
+                              const mosaic_check_site *site)
+{
+    cpu_check_group *g = group_of(ctx);
+    unsigned lid;
+    if (!g || (lid = linear_id(g, lx, ly, lz)) >= g->items)
+        return;
+    uint32_t e = g->epoch[lid]++;
+    g->sub_epoch[lid]++;
+    g->epochs_moved = true;
+    reach_barrier(g, lid, e, site);
+    if (e < g->num_barriers)
+        arrive(g, e, 1);
+}
+
+void mosaic_cpu_check_barrier_row(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly, uint64_t lz, uint64_t count,
+                                  const mosaic_check_site *site)
+{
+    cpu_check_group *g = group_of(ctx);
+    unsigned lid;
+    if (!g || !count || (lid = linear_id(g, lx, ly, lz)) >= g->items)
+        return;
+    if (lx + count > g->size[0])
+        count = lx < g->size[0] ? g->size[0] - lx : 0;
+    /* (the row's work-items are lid on: x is the fastest dimension) */
+    uint32_t e = g->epoch[lid];
+    bool together = true;
+    for (uint64_t i = 0; i < count; i++) {
+        together &= g->epoch[lid + i] == e;
+        g->epoch[lid + i]++;
+        g->sub_epoch[lid + i]++;
+    }
+    g->epochs_moved = true;
+    if (together) { /* each at its barrier e: the first says which, the rest arrive with it */
+        reach_barrier(g, lid, e, site);
+        if (e < g->num_barriers)
+            arrive(g, e, (unsigned)count);
+        return;
+    }
+    for (uint64_t i = 0; i < count; i++) {
+        uint32_t ei = g->epoch[lid + i] - 1;
+        reach_barrier(g, lid + (unsigned)i, ei, site);
+        if (ei < g->num_barriers)
+            arrive(g, ei, 1);
+    }
 }
 
 void mosaic_cpu_check_sub_group_barrier(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly, uint64_t lz,
@@ -737,6 +812,16 @@ void mosaic_cpu_check_group_end(cpu_check_group *g)
         }
     }
     g->launch = NULL;
+}
+
+/* An access through argument `from` at get_global_id(1) * w +
+ * get_global_id(0): where that is each work-item's own element, the
+ * group's window for such accesses is the launch's for reads (the launch
+ * opens it for one dimension, where it needs no w). */
+static void open_own_rows(cpu_check_group *g, uint32_t from, uint64_t how)
+{
+    if (MOSAIC_CHECK_HOW_OWN_ROW(how) && own_element_holds(g->launch, how))
+        g->windows[2 * (size_t)from + 1] = g->launch->windows[2 * (size_t)from];
 }
 
 /* A problem of bounds: [address, + bytes) is not inside [lo, hi) of `object`. */
@@ -973,6 +1058,8 @@ void mosaic_cpu_check_access(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly,
     }
     if (!r && !(r = region_at(l, p)))
         return; /* memory this launch's buffers do not hold (SVM, program-scope variables): not tracked */
+    if (from < l->num_args)
+        open_own_rows(g, from, how);
     if (p + bytes > r->hi)
         return;
     size_t at = (size_t)(p - r->lo);
@@ -1012,6 +1099,8 @@ void mosaic_cpu_check_row(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly, ui
     /* A buffer argument's row, when all of it is inside the buffer: its
      * bounds and `uninit` at once, then each lane's race tracking, where
      * it is tracked.  Anything else a lane at a time. */
+    if (r)
+        open_own_rows(g, from, how);
     uint64_t n = lx + lanes <= g->size[0] ? lanes : g->size[0] > lx ? g->size[0] - lx : 0;
     if (!r || !n || linear_id(g, lx, ly, lz) >= g->items) {
         check_lanes(ctx, lx, ly, lz, lanes, running, first, stride, addresses, base, bytes, how, site);

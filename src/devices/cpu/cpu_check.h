@@ -48,6 +48,8 @@ void mosaic_cpu_check_row(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly, ui
                           const void *base, uint64_t bytes, uint64_t how, const mosaic_check_site *site);
 void mosaic_cpu_check_barrier(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly, uint64_t lz,
                               const mosaic_check_site *site);
+void mosaic_cpu_check_barrier_row(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly, uint64_t lz, uint64_t count,
+                                  const mosaic_check_site *site);
 void mosaic_cpu_check_sub_group_barrier(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly, uint64_t lz,
                                         const mosaic_check_site *site);
 

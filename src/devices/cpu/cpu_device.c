@@ -1625,6 +1625,7 @@ const struct mosaic_runtime_symbol mosaic_cpu_runtime_symbols[] = {
     { "__mosaic_check_access", (void *)mosaic_cpu_check_access },
     { "__mosaic_check_row", (void *)mosaic_cpu_check_row },
     { "__mosaic_check_barrier", (void *)mosaic_cpu_check_barrier },
+    { "__mosaic_check_barrier_row", (void *)mosaic_cpu_check_barrier_row },
     { "__mosaic_check_sub_group_barrier", (void *)mosaic_cpu_check_sub_group_barrier },
     /* half conversions the code generator calls by libgcc's names (cpu_half.c) */
     { "__truncdfhf2", (void *)mosaic_cpu_truncdfhf2 },

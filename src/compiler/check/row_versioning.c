@@ -1,0 +1,315 @@
+/*
+ * Rows that pass checking mode's window tests whole (the pass
+ * check-row-versioning).
+ *
+ * In a barrier kernel's regions a checked access of a work-item is behind
+ * the test of its bytes against its window (windows.c), and each work-item
+ * calls the checker at each barrier: calls, taken or not, that keep LLVM
+ * from vectorising K.wg's loops over a row's work-items.  Each such x loop
+ * whose every checker call of an access is behind a window test gets a
+ * copy without those calls (loop_versioning.c), run for a row when the bytes
+ * every work-item of the row may access there, in every iteration of the
+ * loops of constant trip count inside (row_ranges.h), lie inside the
+ * windows.  An address whose GEP indices never shrink along x and those
+ * counters is lowest at the box's low corner and highest at its high one,
+ * so two tests made once before the row cover all of them.  A group's
+ * windows only open while it runs (devices/cpu/cpu_check.c), so what holds
+ * before the row holds through it.
+ *
+ * The copy's barrier call of each work-item (one an iteration, its lx
+ * stepping with x) becomes one call for the row after it,
+ * __mosaic_check_barrier_row: without calls for its accesses the row makes
+ * no record the barriers' order could change.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/DebugInfo.h>
+
+#include "compiler/check/check.h"
+#include "compiler/ir/kernel_build.h"
+#include "compiler/ir/row_ranges.h"
+#include "compiler/ir/util.h"
+
+/* What the loop's copy leaves out: the blocks of its access checks (each
+ * the call and a branch on) and its barrier calls. */
+#define MAX_CALLS 64
+
+typedef struct row_checks {
+    mc_row_loop rl;
+    mc_row_counters counters;
+    LLVMValueRef access[MAX_CALLS], barrier[MAX_CALLS];
+    unsigned naccess, nbarrier;
+} row_checks;
+
+static LLVMValueRef both(LLVMBuilderRef b, LLVMValueRef a, LLVMValueRef c) { return a ? LLVMBuildAnd(b, a, c, "") : c; }
+
+/* Is block bb of the loop on a cycle that does not pass the loop's header
+ * (inside an inner loop)? */
+static bool in_inner_cycle(const mc_row_loop *rl, LLVMBasicBlockRef bb)
+{
+    LLVMBasicBlockRef *stack = malloc(rl->nblocks * sizeof *stack);
+    unsigned char *seen = calloc(rl->nblocks, 1);
+    bool cycle = !stack || !seen;
+    unsigned sp = 0;
+    if (!cycle)
+        stack[sp++] = bb;
+    while (!cycle && sp) {
+        LLVMValueRef t = LLVMGetBasicBlockTerminator(stack[--sp]);
+        for (unsigned j = 0; t && j < LLVMGetNumSuccessors(t); j++) {
+            LLVMBasicBlockRef s = LLVMGetSuccessor(t, j);
+            int k = pmap_get(&rl->index, s);
+            if (s == bb)
+                cycle = true;
+            else if (s != rl->header && k >= 0 && (unsigned)k < rl->nblocks && !seen[k])
+                seen[k] = 1, stack[sp++] = s;
+        }
+    }
+    free(stack);
+    free(seen);
+    return cycle;
+}
+
+/* Is call inst the whole of its block, before a branch on (windows.c's
+ * check.call), with a window or a private array to be tested against? */
+static bool behind_window_test(LLVMValueRef inst)
+{
+    LLVMValueRef br = LLVMGetNextInstruction(inst), how = LLVMGetOperand(inst, 7), bytes = LLVMGetOperand(inst, 6);
+    return LLVMGetFirstInstruction(LLVMGetInstructionParent(inst)) == inst && br && LLVMIsABranchInst(br) &&
+           !LLVMIsConditional(br) && LLVMIsAConstantInt(how) && LLVMIsAConstantInt(bytes) &&
+           (mc_check_window_of(LLVMConstIntGetZExtValue(how)) >= 0 || mc_check_private_array_size(inst));
+}
+
+/* Is barrier call inst run once an iteration, for work-item (lx + x, ly, lz)
+ * with lx, ly and lz invariant? */
+static bool once_a_work_item(const row_checks *rc, LLVMValueRef inst)
+{
+    const mc_row_loop *rl = &rc->rl;
+    LLVMBasicBlockRef bb = LLVMGetInstructionParent(inst);
+    if (!mc_row_passes_through(rl, rl->latch, bb) || in_inner_cycle(rl, bb) ||
+        mc_row_slope(rl, LLVMGetOperand(inst, 1)) != 1)
+        return false;
+    for (unsigned i = 1; i < rl->nvars; i++)
+        if (mc_row_slope_in(rl, LLVMGetOperand(inst, 1), rl->vars[i]) != 0)
+            return false;
+    return mc_row_invariant(rl, LLVMGetOperand(inst, 2)) && mc_row_invariant(rl, LLVMGetOperand(inst, 3)) &&
+           mc_row_invariant(rl, LLVMGetOperand(inst, 4));
+}
+
+/* The loop's checker calls, when the copy can do without them all. */
+static bool find_calls(row_checks *rc)
+{
+    for (unsigned k = 0; k < rc->rl.nblocks; k++)
+        for (LLVMValueRef i = LLVMGetFirstInstruction(rc->rl.blocks[k]); i; i = LLVMGetNextInstruction(i)) {
+            LLVMValueRef f = LLVMIsACallInst(i) ? mc_called_function(i) : NULL;
+            size_t len = 0;
+            const char *name = f ? LLVMGetValueName2(f, &len) : "";
+            if (strncmp(name, "__mosaic_check_", 15))
+                continue;
+            if (!strcmp(name, "__mosaic_check_access") && behind_window_test(i) && rc->naccess < MAX_CALLS)
+                rc->access[rc->naccess++] = i;
+            else if (!strcmp(name, "__mosaic_check_barrier") && once_a_work_item(rc, i) && rc->nbarrier < MAX_CALLS)
+                rc->barrier[rc->nbarrier++] = i;
+            else
+                return false;
+        }
+    return rc->naccess + rc->nbarrier > 0;
+}
+
+/* Does every address p may be in the box lie between p at its low corner
+ * and p at its high one: GEPs (from something invariant) whose indices
+ * never shrink (their chains checked not to wrap: *ok)? */
+static bool ordered_address(LLVMBuilderRef b, const row_checks *rc, LLVMValueRef p, LLVMBasicBlockRef at,
+                            const mc_row_corners *corners, LLVMValueRef *ok)
+{
+    for (int depth = 0; depth < 16; depth++) {
+        if (mc_row_invariant(&rc->rl, p))
+            return true;
+        if (!mc_row_in_loop(&rc->rl, p))
+            return false;
+        if (LLVMIsAAddrSpaceCastInst(p) || LLVMIsABitCastInst(p)) {
+            p = LLVMGetOperand(p, 0);
+            continue;
+        }
+        if (!LLVMIsAGetElementPtrInst(p))
+            return false;
+        for (unsigned k = 1; k < (unsigned)LLVMGetNumOperands(p); k++) {
+            LLVMValueRef index = LLVMGetOperand(p, k);
+            if (mc_row_invariant(&rc->rl, index))
+                continue;
+            if (!mc_row_never_shrinks(&rc->rl, &rc->counters, index, at))
+                return false;
+            *ok = both(b, *ok, mc_row_ends_in_order(b, &rc->rl, index, true, corners));
+            *ok = mc_row_casts_in_order(b, &rc->rl, index, corners, *ok);
+        }
+        p = LLVMGetOperand(p, 0);
+    }
+    return false;
+}
+
+/* The window [lo, hi) an access call is tested against, loaded before the
+ * loop (ctx->check_windows may be NULL: then *ok is false, and what is
+ * loaded, from ctx, is not used); false when it has none here. */
+static bool window_of(LLVMBuilderRef b, const row_checks *rc, LLVMValueRef call, LLVMValueRef *lo, LLVMValueRef *hi,
+                      LLVMValueRef *ok)
+{
+    LLVMContextRef c = LLVMGetModuleContext(LLVMGetGlobalParent(rc->rl.wg));
+    LLVMTypeRef i8 = LLVMInt8TypeInContext(c), i64 = LLVMInt64TypeInContext(c), ptr = LLVMPointerTypeInContext(c, 0);
+    uint64_t size = mc_check_private_array_size(call);
+    if (size) {
+        LLVMValueRef base = LLVMGetOperand(call, 5), bytes = LLVMConstInt(i64, size, 0);
+        if (!mc_row_invariant(&rc->rl, base) || mc_row_in_loop(&rc->rl, base))
+            return false;
+        *lo = base;
+        *hi = LLVMBuildGEP2(b, i8, base, &bytes, 1, "");
+        return true;
+    }
+    LLVMValueRef ctx = LLVMGetOperand(call, 0);
+    if (mc_row_in_loop(&rc->rl, ctx))
+        return false;
+    LLVMValueRef at = LLVMConstInt(i64, offsetof(mosaic_wg_ctx, check_windows), 0);
+    LLVMValueRef windows = LLVMBuildLoad2(b, ptr, LLVMBuildGEP2(b, i8, ctx, &at, 1, ""), "row.windows");
+    LLVMValueRef none = LLVMBuildIsNull(b, windows, "");
+    at = LLVMConstInt(i64, (uint64_t)mc_check_window_of(LLVMConstIntGetZExtValue(LLVMGetOperand(call, 7))) *
+                               sizeof(mosaic_check_window), 0);
+    LLVMValueRef w = LLVMBuildSelect(b, none, ctx, LLVMBuildGEP2(b, i8, windows, &at, 1, ""), "");
+    at = LLVMConstInt(i64, offsetof(mosaic_check_window, hi), 0);
+    *lo = LLVMBuildLoad2(b, ptr, w, "row.window.lo");
+    *hi = LLVMBuildLoad2(b, ptr, LLVMBuildGEP2(b, i8, w, &at, 1, ""), "row.window.hi");
+    *ok = both(b, *ok, LLVMBuildNot(b, none, ""));
+    return true;
+}
+
+/* Is every byte access call may touch in the row inside its window?  NULL
+ * when that cannot be told before the loop. */
+static LLVMValueRef row_inside(LLVMBuilderRef b, const row_checks *rc, LLVMValueRef call, const mc_row_corners *at)
+{
+    LLVMContextRef c = LLVMGetModuleContext(LLVMGetGlobalParent(rc->rl.wg));
+    LLVMTypeRef i8 = LLVMInt8TypeInContext(c);
+    LLVMValueRef address = LLVMGetOperand(call, 4), bytes = LLVMGetOperand(call, 6), ok = NULL, lo, hi;
+    if (!ordered_address(b, rc, address, LLVMGetInstructionParent(call), at, &ok) || !window_of(b, rc, call, &lo, &hi, &ok))
+        return NULL;
+    LLVMValueRef low = mc_row_at_all(b, &rc->rl, address, at->low);
+    LLVMValueRef end = LLVMBuildGEP2(b, i8, mc_row_at_all(b, &rc->rl, address, at->high), &bytes, 1, "");
+    ok = both(b, ok, LLVMBuildICmp(b, LLVMIntULE, lo, low, ""));
+    ok = LLVMBuildAnd(b, ok, LLVMBuildICmp(b, LLVMIntULE, end, hi, ""), "");
+    return LLVMBuildAnd(b, ok, LLVMBuildICmp(b, LLVMIntULE, low, end, ""), "");
+}
+
+/* In the copy: every way into check block call's block goes on past it,
+ * and the block, left unreachable, goes. */
+static void skip_call(const row_checks *rc, LLVMValueRef call)
+{
+    LLVMBasicBlockRef from = LLVMGetInstructionParent(call);
+    LLVMBasicBlockRef copy = mc_row_copy_of_block(&rc->rl, from);
+    LLVMBasicBlockRef on = LLVMGetSuccessor(LLVMGetBasicBlockTerminator(copy), 0);
+    LLVMValueRef *users = NULL;
+    unsigned n = 0;
+    for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(copy)); u; u = LLVMGetNextUse(u))
+        n++;
+    if (!n || !(users = malloc(n * sizeof *users)))
+        return; /* (the copy then calls: slower, not wrong) */
+    n = 0;
+    for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(copy)); u; u = LLVMGetNextUse(u))
+        users[n++] = LLVMGetUser(u);
+    for (unsigned k = 0; k < n; k++)
+        for (unsigned j = 0; LLVMIsATerminatorInst(users[k]) && j < LLVMGetNumSuccessors(users[k]); j++)
+            if (LLVMGetSuccessor(users[k], j) == copy)
+                LLVMSetSuccessor(users[k], j, on);
+    free(users);
+    if (!LLVMGetFirstUse(LLVMBasicBlockAsValue(copy)))
+        LLVMDeleteBasicBlock(copy);
+}
+
+/* The copy's barrier calls, one for its row after it. */
+static void barriers_after_row(LLVMBuilderRef b, row_checks *rc, LLVMValueRef count, LLVMValueRef const *first_lx)
+{
+    mc_row_loop *rl = &rc->rl;
+    LLVMContextRef c = LLVMGetModuleContext(LLVMGetGlobalParent(rl->wg));
+    LLVMModuleRef m = LLVMGetGlobalParent(rl->wg);
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(c), ptr = LLVMPointerTypeInContext(c, 0);
+    LLVMTypeRef params[6] = {ptr, i64, i64, i64, i64, ptr};
+    LLVMTypeRef type = LLVMFunctionType(LLVMVoidTypeInContext(c), params, 6, 0);
+    LLVMValueRef f = LLVMGetNamedFunction(m, "__mosaic_check_barrier_row");
+    if (!f)
+        f = LLVMAddFunction(m, "__mosaic_check_barrier_row", type);
+    LLVMBasicBlockRef after = LLVMInsertBasicBlockInContext(c, rl->exit, "row.barriers");
+    LLVMValueRef br = LLVMGetBasicBlockTerminator(mc_row_copy_of_block(rl, rl->latch));
+    for (unsigned j = 0; j < LLVMGetNumSuccessors(br); j++)
+        if (LLVMGetSuccessor(br, j) == rl->exit)
+            LLVMSetSuccessor(br, j, after);
+    LLVMPositionBuilderAtEnd(b, after);
+    for (unsigned k = 0; k < rc->nbarrier; k++) {
+        LLVMValueRef call = rc->barrier[k];
+        LLVMValueRef args[6] = {LLVMGetOperand(call, 0), first_lx[k], LLVMGetOperand(call, 2),
+                                LLVMGetOperand(call, 3), count, LLVMGetOperand(call, 4)};
+        LLVMValueRef row = LLVMBuildCall2(b, type, f, args, 6, "");
+        LLVMInstructionSetDebugLoc(row, LLVMInstructionGetDebugLoc(call));
+        LLVMInstructionEraseFromParent(mc_row_copy_of(rl, call));
+    }
+    LLVMBuildBr(b, rl->exit);
+}
+
+/* Versions the x loop whose latch is latch; whether it did. */
+static bool version_loop(LLVMBuilderRef b, LLVMValueRef wg, LLVMBasicBlockRef latch)
+{
+    bool versioned = false;
+    row_checks *rc = calloc(1, sizeof *rc);
+    if (!rc)
+        return false;
+    if (!mc_row_loop_open(&rc->rl, wg, latch) || !rc->rl.bound)
+        goto out;
+    mc_row_find_counters(&rc->rl, &rc->counters);
+    if (!find_calls(rc))
+        goto out;
+    mc_row_before_loop(&rc->rl, b);
+    mc_row_corners at;
+    mc_row_corners_at(b, &rc->rl, &rc->counters, &at);
+    LLVMValueRef pass = NULL, first_lx[MAX_CALLS];
+    for (unsigned k = 0; k < rc->naccess; k++) {
+        LLVMValueRef inside = row_inside(b, rc, rc->access[k], &at);
+        if (!inside)
+            goto out; /* (what was built before the loop is left for LLVM to delete) */ /* (what was built before the loop is left for LLVM to delete) */
+        pass = both(b, pass, inside);
+    }
+    for (unsigned k = 0; k < rc->nbarrier; k++)
+        first_lx[k] = mc_row_at_all(b, &rc->rl, LLVMGetOperand(rc->barrier[k], 1), at.low);
+    LLVMContextRef c = LLVMGetModuleContext(LLVMGetGlobalParent(wg));
+    LLVMValueRef count = LLVMBuildAdd(b, at.high[0], LLVMConstInt(LLVMTypeOf(at.high[0]), 1, 0), "row.count");
+    count = LLVMBuildZExtOrBitCast(b, count, LLVMInt64TypeInContext(c), "");
+    if (!pass)
+        pass = LLVMConstInt(LLVMInt1TypeInContext(c), 1, 0);
+    if (!mc_row_copy(&rc->rl, b))
+        goto out;
+    for (unsigned k = 0; k < rc->naccess; k++)
+        skip_call(rc, rc->access[k]);
+    if (rc->nbarrier)
+        barriers_after_row(b, rc, count, first_lx);
+    mc_row_choose(&rc->rl, b, pass);
+    versioned = true;
+out:
+    mc_row_loop_close(&rc->rl);
+    free(rc);
+    return versioned;
+}
+
+unsigned mc_check_row_versioning(mc_kernel_build *kbs, size_t nk)
+{
+    unsigned versioned = 0;
+    for (size_t k = 0; k < nk; k++) {
+        mc_kernel_build *kb = &kbs[k];
+        if (!kb->wg || !kb->access_group)
+            continue;
+        LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(LLVMGetGlobalParent(kb->wg)));
+        LLVMBasicBlockRef *latches;
+        unsigned nl = mc_row_latches(kb->wg, kb->access_group, &latches);
+        for (unsigned i = 0; i < nl; i++) {
+            unsigned made = version_loop(b, kb->wg, latches[i]);
+            kb->stats[MC_STAT_check_rows] += made;
+            versioned += made;
+        }
+        free(latches);
+        LLVMDisposeBuilder(b);
+    }
+    return versioned;
+}
