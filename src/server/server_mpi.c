@@ -1,6 +1,8 @@
 /*
- * mosaic-server's MPI: the intercommunicator to the program that spawned
- * it (MPI_Comm_get_parent), messages in pieces as the program's transport
+ * mosaic-server's MPI: the intercommunicator to the program, which spawned
+ * it (MPI_Comm_get_parent) or beside which the launcher started it (then
+ * they find each other in MPI_COMM_WORLD: transport.h), messages in pieces
+ * as the program's transport
  * makes them (src/devices/remote/mpi/transport_mpi.c), and waits that poll
  * and sleep rather than spin: the servers of a job may share the program's
  * cores.
@@ -8,6 +10,7 @@
 #define _GNU_SOURCE
 #include "server/server.h"
 
+#include <limits.h>
 #include <mpi.h>
 #include <sched.h>
 #include <stdio.h>
@@ -18,6 +21,10 @@
 #include "devices/remote/transport.h"
 
 static MPI_Comm program = MPI_COMM_NULL;
+/* the servers alone, for copies between them: the spawned job's world, or
+ * the servers' part of the launcher's */
+static MPI_Comm peers = MPI_COMM_NULL;
+static bool launched;
 
 /* Microseconds a wait tests without a pause: the next request of a
  * program that sends one command after another comes within a round trip
@@ -38,26 +45,52 @@ static bool wait_for(MPI_Request *request)
     }
 }
 
+/* Started by the launcher: the program's half is transport_mpi.c's
+ * join_launched_servers, the same collective calls. */
+static bool join_program(void)
+{
+    int rank = 0, size = 1;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    int mine[2] = {INT_MAX, rank}, first[2];
+    if (size < 2 || MPI_Allreduce(mine, first, 2, MPI_INT, MPI_MIN, MPI_COMM_WORLD) != MPI_SUCCESS ||
+        first[0] == INT_MAX)
+        return false;
+    if (MPI_Comm_split(MPI_COMM_WORLD, MOSAIC_REMOTE_SIDE_SERVER, rank, &peers) != MPI_SUCCESS ||
+        MPI_Intercomm_create(peers, 0, MPI_COMM_WORLD, first[0], MOSAIC_REMOTE_JOIN_TAG, &program) != MPI_SUCCESS)
+        return false;
+    launched = true;
+    return true;
+}
+
 bool server_mpi_start(int *argc, char ***argv)
 {
     int provided = 0;
     if (MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS)
         return false;
     MPI_Comm_get_parent(&program);
-    if (program == MPI_COMM_NULL) {
-        fprintf(stderr, "mosaic-server: no program started this server; it is started by a program's Mosaic "
-                        "with MOSAIC_REMOTE=mpi (docs/remote.md)\n");
+    if (program != MPI_COMM_NULL) {
+        peers = MPI_COMM_WORLD;
+    } else if (!join_program()) {
+        fprintf(stderr, "mosaic-server: no program started this server, nor runs beside it in its MPI job; it is "
+                        "started by a program's Mosaic with MOSAIC_REMOTE=mpi, or by `mpirun -n 1 ./program : "
+                        "-n 2 mosaic-server` (docs/remote.md)\n");
         MPI_Finalize();
         return false;
     }
     MPI_Comm_set_errhandler(program, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(peers, MPI_ERRORS_RETURN);
     return true;
 }
 
 void server_mpi_stop(void)
 {
-    if (program != MPI_COMM_NULL)
+    if (program != MPI_COMM_NULL && launched)
+        MPI_Comm_free(&program); /* (the world ends at MPI_Finalize, all of it together) */
+    else if (program != MPI_COMM_NULL)
         MPI_Comm_disconnect(&program);
+    if (launched)
+        MPI_Comm_free(&peers);
     MPI_Finalize();
 }
 
@@ -129,16 +162,15 @@ bool server_drop_data(int tag, size_t size)
     return true;
 }
 
-/* ---- between servers: their own MPI_COMM_WORLD (the spawned group's) ---- */
+/* ---- between servers: `peers` ---- */
 
 static bool peer_transfer(bool sending, int peer, int tag, char *p, size_t size)
 {
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     do {
         size_t n = size < MOSAIC_REMOTE_PIECE ? size : MOSAIC_REMOTE_PIECE;
         MPI_Request r;
-        int rc = sending ? MPI_Isend(p, (int)n, MPI_BYTE, peer, tag, MPI_COMM_WORLD, &r)
-                         : MPI_Irecv(p, (int)n, MPI_BYTE, peer, tag, MPI_COMM_WORLD, &r);
+        int rc = sending ? MPI_Isend(p, (int)n, MPI_BYTE, peer, tag, peers, &r)
+                         : MPI_Irecv(p, (int)n, MPI_BYTE, peer, tag, peers, &r);
         if (rc != MPI_SUCCESS || !wait_for(&r))
             return false;
         p += n;

@@ -44,6 +44,16 @@ typedef struct mosaic_transport {
     void (*stop)(void);
 } mosaic_transport;
 
+/* Servers started by the launcher beside the program (`mpirun -n 1
+ * ./program : -n 2 mosaic-server`) and the program find each other in
+ * MPI_COMM_WORLD, every process of it together: MPI_Allreduce (MPI_MIN) of
+ * {its rank or INT_MAX if a server, its rank if a server or INT_MAX}, then
+ * MPI_Comm_split by side and MPI_Intercomm_create between the sides' first
+ * ranks, on this tag. */
+#define MOSAIC_REMOTE_SIDE_PROGRAM 0
+#define MOSAIC_REMOTE_SIDE_SERVER 1
+#define MOSAIC_REMOTE_JOIN_TAG 7101
+
 /* The one symbol libmosaic-remote.so exports. */
 #define MOSAIC_TRANSPORT_SYMBOL "mosaic_transport_mpi"
 typedef const mosaic_transport *(*mosaic_transport_entry)(void);

@@ -2,12 +2,18 @@
  * The MPI transport of the remote device (transport.h): libmosaic-remote.so,
  * the only part of Mosaic that links MPI.
  *
- * The servers are spawned (MPI_Comm_spawn) from MPI_COMM_SELF into an
- * intercommunicator that only this file holds: MPI_COMM_WORLD stays what
- * the launcher made it, so a program that uses MPI itself sees the same
- * ranks and sizes with and without remote devices.  MPI is initialised
- * here, with MPI_THREAD_MULTIPLE, unless the program did it first (then it
- * must have asked for MPI_THREAD_MULTIPLE: docs/remote.md).
+ * The servers are reached through an intercommunicator that only this
+ * file holds, made one of two ways (docs/remote.md, "Running it"):
+ *   - launched: `mpirun -n 1 ./program : -n 2 mosaic-server`, the servers
+ *     in the program's own MPI_COMM_WORLD, which then is Mosaic's alone:
+ *     only for a program that does not use MPI itself (Mosaic initialises
+ *     MPI).  Within one job MPI uses shared memory on one machine.
+ *   - spawned (MPI_Comm_spawn from MPI_COMM_SELF), otherwise: the servers
+ *     are another job, MPI_COMM_WORLD stays what the launcher made it, so a
+ *     program that uses MPI itself sees the same ranks and sizes with and
+ *     without remote devices.
+ * MPI is initialised here, with MPI_THREAD_MULTIPLE, unless the program
+ * did it first (then it must have asked for MPI_THREAD_MULTIPLE).
  *
  * Waiting polls (a test, then a yield, then short sleeps): a blocking MPI
  * call spins a core for as long as it waits, which a machine running a
@@ -17,6 +23,7 @@
 #include <mpi.h>
 #include <pthread.h>
 #include <sched.h>
+#include <limits.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -35,6 +42,7 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static MPI_Comm servers = MPI_COMM_NULL; /* the intercommunicator: the servers are its remote group */
 static int num_servers;
 static bool initialised_here;
+static bool launched; /* the servers are the launcher's (MPI_Comm_free, not disconnect, at the end) */
 static atomic_bool stopped;
 
 /* Microseconds a wait tests without a pause: about MPI's own round trip
@@ -149,7 +157,10 @@ static void shut_down(void)
         for (int i = 0; i < num_servers; i++)
             MPI_Send(NULL, 0, MPI_BYTE, i, 0, servers);
         atomic_store(&stopped, true);
-        MPI_Comm_disconnect(&servers);
+        if (launched)
+            MPI_Comm_free(&servers); /* (the world ends at MPI_Finalize, all of it together) */
+        else
+            MPI_Comm_disconnect(&servers);
         servers = MPI_COMM_NULL;
     }
     atomic_store(&stopped, true);
@@ -177,6 +188,60 @@ static void at_exit(void)
         shut_down();
 }
 
+/* The servers the launcher started in this process's MPI_COMM_WORLD: each
+ * process of the world calls this once (mosaic-server's server_mpi_start
+ * is the other half), collectively.  Returns how many there are, with
+ * *inter the intercommunicator to them; 0 when the world holds none (then
+ * nothing is made, and every program process spawns its own); -1, with
+ * why, when they cannot be used from this process. */
+static int join_launched_servers(MPI_Comm *inter, char *why, size_t why_size)
+{
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    /* the first program rank and the first server rank, the world's lowest of each */
+    int mine[2] = {rank, INT_MAX}, first[2];
+    if (MPI_Allreduce(mine, first, 2, MPI_INT, MPI_MIN, MPI_COMM_WORLD) != MPI_SUCCESS || first[1] == INT_MAX)
+        return 0;
+    MPI_Comm programs = MPI_COMM_NULL;
+    if (MPI_Comm_split(MPI_COMM_WORLD, MOSAIC_REMOTE_SIDE_PROGRAM, rank, &programs) != MPI_SUCCESS ||
+        MPI_Intercomm_create(programs, 0, MPI_COMM_WORLD, first[1], MOSAIC_REMOTE_JOIN_TAG, inter) != MPI_SUCCESS) {
+        snprintf(why, why_size, "the servers started beside this program could not be joined");
+        return -1;
+    }
+    MPI_Comm_free(&programs);
+    int count = 0;
+    MPI_Comm_remote_size(*inter, &count);
+    if (rank != first[0]) { /* the servers serve the first program process */
+        snprintf(why, why_size, "servers started by the launcher serve the program's first process (rank %d) "
+                 "only; this is rank %d", first[0], rank);
+        MPI_Comm_free(inter);
+        return -1;
+    }
+    launched = true;
+    return count;
+}
+
+/* The servers spawned (MPI_Comm_spawn) as a job of their own: how many, with
+ * *inter the intercommunicator to them, or 0 with why. */
+static int spawn_servers(const char *server_path, int count, MPI_Comm *inter, char *why, size_t why_size)
+{
+    int *errors = calloc((size_t)count, sizeof *errors);
+    int rc = errors ? MPI_Comm_spawn(server_path, MPI_ARGV_NULL, count, MPI_INFO_NULL, 0, MPI_COMM_SELF, inter,
+                                     errors)
+                    : MPI_ERR_NO_MEM;
+    free(errors);
+    if (rc != MPI_SUCCESS) {
+        char text[MPI_MAX_ERROR_STRING] = "";
+        int len = 0;
+        MPI_Error_string(rc, text, &len);
+        snprintf(why, why_size, "MPI_Comm_spawn of %d %s failed: %s", count, server_path, text);
+        return 0;
+    }
+    int started = 0;
+    MPI_Comm_remote_size(*inter, &started);
+    return started;
+}
+
 static int transport_start(const char *server_path, int count, char *why, size_t why_size)
 {
     pthread_mutex_lock(&lock);
@@ -197,6 +262,7 @@ static int transport_start(const char *server_path, int count, char *why, size_t
             goto done;
         }
         initialised_here = true;
+        atexit(at_exit); /* (finalised at exit whether or not servers come) */
     }
     MPI_Query_thread(&provided);
     if (provided < MPI_THREAD_MULTIPLE) {
@@ -205,27 +271,26 @@ static int transport_start(const char *server_path, int count, char *why, size_t
         goto done;
     }
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
-    int *errors = calloc((size_t)count, sizeof *errors);
     MPI_Comm inter = MPI_COMM_NULL;
-    int rc = errors ? MPI_Comm_spawn(server_path, MPI_ARGV_NULL, count, MPI_INFO_NULL, 0, MPI_COMM_SELF, &inter,
-                                     errors)
-                    : MPI_ERR_NO_MEM;
-    free(errors);
-    if (rc != MPI_SUCCESS) {
-        char text[MPI_MAX_ERROR_STRING] = "";
-        int len = 0;
-        MPI_Error_string(rc, text, &len);
-        snprintf(why, why_size, "MPI_Comm_spawn of %d %s failed: %s", count, server_path, text);
+    int world = 1;
+    MPI_Comm_size(MPI_COMM_WORLD, &world);
+    /* servers beside the program: only where MPI_COMM_WORLD is Mosaic's (a
+     * program that initialised MPI itself keeps its world to itself) */
+    started = initialised_here && world > 1 ? join_launched_servers(&inter, why, why_size) : 0;
+    if (started == 0)
+        started = spawn_servers(server_path, count, &inter, why, why_size);
+    if (started <= 0) {
+        started = 0;
         goto done;
     }
     MPI_Comm_set_errhandler(inter, MPI_ERRORS_RETURN);
-    MPI_Comm_remote_size(inter, &started);
     servers = inter;
     num_servers = started;
     int key;
     if (MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, at_finalize, &key, NULL) == MPI_SUCCESS)
         MPI_Comm_set_attr(MPI_COMM_SELF, key, NULL);
-    atexit(at_exit);
+    if (!initialised_here)
+        atexit(at_exit);
 done:
     pthread_mutex_unlock(&lock);
     return started;
