@@ -12,6 +12,8 @@
 
 #include <limits.h>
 #include <mpi.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,10 +23,14 @@
 #include "devices/remote/transport.h"
 
 static MPI_Comm program = MPI_COMM_NULL;
+static pthread_t heartbeat_thread;
+static bool heartbeating;
+static atomic_bool stopping;
 /* the servers alone, for copies between them: the spawned job's world, or
  * the servers' part of the launcher's */
 static MPI_Comm peers = MPI_COMM_NULL;
 static bool launched;
+static bool skip_finalize; /* (MPI_Finalize would wait for a dead process) */
 
 /* Microseconds a wait tests without a pause: the next request of a
  * program that sends one command after another comes within a round trip
@@ -43,6 +49,22 @@ static bool wait_for(MPI_Request *request)
             return true;
         mosaic_poll_pause_in_transfer(started);
     }
+}
+
+/* Tells the program, every MOSAIC_REMOTE_HEARTBEAT_MS, that this server
+ * lives, whatever the main thread is doing (a long kernel, a transfer):
+ * the program gives up on a server that goes silent (transport.h). */
+static void *heartbeat(void *unused)
+{
+    (void)unused;
+    while (!atomic_load(&stopping)) {
+        MPI_Send(NULL, 0, MPI_BYTE, 0, MOSAIC_REMOTE_HEARTBEAT_TAG, program);
+        for (int slept = 0; slept < MOSAIC_REMOTE_HEARTBEAT_MS && !atomic_load(&stopping); slept += 10) {
+            struct timespec t = {0, 10 * 1000000};
+            nanosleep(&t, NULL);
+        }
+    }
+    return NULL;
 }
 
 /* Started by the launcher: the program's half is transport_mpi.c's
@@ -80,18 +102,23 @@ bool server_mpi_start(int *argc, char ***argv)
     }
     MPI_Comm_set_errhandler(program, MPI_ERRORS_RETURN);
     MPI_Comm_set_errhandler(peers, MPI_ERRORS_RETURN);
+    heartbeating = pthread_create(&heartbeat_thread, NULL, heartbeat, NULL) == 0;
     return true;
 }
 
 void server_mpi_stop(void)
 {
+    atomic_store(&stopping, true);
+    if (heartbeating)
+        pthread_join(heartbeat_thread, NULL);
     if (program != MPI_COMM_NULL && launched)
         MPI_Comm_free(&program); /* (the world ends at MPI_Finalize, all of it together) */
     else if (program != MPI_COMM_NULL)
         MPI_Comm_disconnect(&program);
     if (launched)
         MPI_Comm_free(&peers);
-    MPI_Finalize();
+    if (!skip_finalize)
+        MPI_Finalize();
 }
 
 char *server_next_request(int *tag, size_t *size)
@@ -110,8 +137,10 @@ char *server_next_request(int *tag, size_t *size)
     int count = 0;
     MPI_Get_count(&status, MPI_BYTE, &count);
     char *data = malloc(count > 0 ? (size_t)count : 1);
-    if (!data || MPI_Mrecv(data, count, MPI_BYTE, &message, MPI_STATUS_IGNORE) != MPI_SUCCESS ||
-        status.MPI_TAG == 0) { /* tag 0: quit */
+    bool received = data && MPI_Mrecv(data, count, MPI_BYTE, &message, MPI_STATUS_IGNORE) == MPI_SUCCESS;
+    if (received && status.MPI_TAG == 0 && count == 1) /* quit, without MPI_Finalize: a server of the world died */
+        skip_finalize = true;
+    if (!received || status.MPI_TAG == 0) { /* tag 0: quit */
         free(data);
         return NULL;
     }

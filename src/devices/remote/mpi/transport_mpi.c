@@ -17,7 +17,9 @@
  *
  * Waiting polls (a test, then a yield, then short sleeps): a blocking MPI
  * call spins a core for as long as it waits, which a machine running a
- * program and its servers on few cores cannot spare.
+ * program and its servers on few cores cannot spare.  While it waits it
+ * listens for the server's heartbeats (transport.h): a server silent for
+ * the timeout is taken for dead, and every wait for it fails from then on.
  */
 #define _GNU_SOURCE
 #include <mpi.h>
@@ -45,6 +47,17 @@ static bool initialised_here;
 static bool launched; /* the servers are the launcher's (MPI_Comm_free, not disconnect, at the end) */
 static atomic_bool stopped;
 
+/* What is known of each server's life (num_servers of them). */
+typedef struct liveness {
+    _Atomic uint64_t heard_us; /* when a heartbeat of it was last taken (mosaic_poll_now_us) */
+    atomic_bool dead;          /* silent for the timeout: given up on */
+} liveness;
+static liveness *life;
+static atomic_uint timeout_s = 5;
+/* How often a wait looks for heartbeats: a probe for them costs a little,
+ * and the timeout is seconds. */
+#define LISTEN_EVERY_US 50000
+
 /* Microseconds a wait tests without a pause: about MPI's own round trip
  * between a program and the process it spawned on the same machine
  * (measured: 25 us with blocking calls; 2 us within one job), short
@@ -52,9 +65,50 @@ static atomic_bool stopped;
  * server's, need the core. */
 #define SPIN_US 20
 
-static int wait_for(MPI_Request *request)
+/* Takes the heartbeats of `server` that came off MPI's queue: true when
+ * there were any. */
+static bool take_heartbeats(int server)
 {
-    uint64_t started = mosaic_poll_now_us();
+    bool any = false;
+    for (;;) {
+        int found = 0;
+        MPI_Message message;
+        if (MPI_Improbe(server, MOSAIC_REMOTE_HEARTBEAT_TAG, servers, &found, &message, MPI_STATUS_IGNORE) !=
+                MPI_SUCCESS ||
+            !found)
+            return any;
+        char none;
+        MPI_Mrecv(&none, 0, MPI_BYTE, &message, MPI_STATUS_IGNORE);
+        any = true;
+    }
+}
+
+/* Asked over and over by a wait for `server` that began at `since`
+ * (*listened: when it last listened): false once the server has been heard
+ * of neither since the wait began nor for the timeout, and from then on. */
+static bool still_there(int server, uint64_t since, uint64_t *listened)
+{
+    liveness *l = &life[server];
+    if (atomic_load(&l->dead))
+        return false;
+    uint64_t now = mosaic_poll_now_us();
+    if (now - *listened < LISTEN_EVERY_US)
+        return true;
+    *listened = now;
+    if (take_heartbeats(server))
+        atomic_store(&l->heard_us, now);
+    uint64_t heard = atomic_load(&l->heard_us);
+    if (heard < since)
+        heard = since;
+    if (now - heard <= (uint64_t)atomic_load(&timeout_s) * 1000000u)
+        return true;
+    atomic_store(&l->dead, true);
+    return false;
+}
+
+static int wait_for(int server, MPI_Request *request, bool receiving)
+{
+    uint64_t started = mosaic_poll_now_us(), listened = started;
     for (;;) {
         int done = 0;
         int rc = MPI_Test(request, &done, MPI_STATUS_IGNORE);
@@ -62,8 +116,12 @@ static int wait_for(MPI_Request *request)
             return rc;
         if (done)
             return 0;
-        if (atomic_load(&stopped)) {
-            MPI_Cancel(request);
+        if (atomic_load(&stopped) || !still_there(server, started, &listened)) {
+            /* a receive is taken back; a send to a server that is gone is left to MPI */
+            if (receiving && MPI_Cancel(request) == MPI_SUCCESS)
+                MPI_Wait(request, MPI_STATUS_IGNORE);
+            else
+                MPI_Request_free(request);
             return -1;
         }
         mosaic_poll_pause_in_transfer(started);
@@ -72,7 +130,8 @@ static int wait_for(MPI_Request *request)
 
 static bool usable(int server)
 {
-    return !atomic_load(&stopped) && servers != MPI_COMM_NULL && server >= 0 && server < num_servers;
+    return !atomic_load(&stopped) && servers != MPI_COMM_NULL && server >= 0 && server < num_servers &&
+           !atomic_load(&life[server].dead);
 }
 
 static int transport_send(int server, int tag, const void *data, size_t size)
@@ -84,7 +143,7 @@ static int transport_send(int server, int tag, const void *data, size_t size)
         size_t n = size < PIECE ? size : PIECE;
         MPI_Request r;
         int rc = MPI_Isend(p, (int)n, MPI_BYTE, server, tag, servers, &r);
-        if (rc != MPI_SUCCESS || (rc = wait_for(&r)) != 0)
+        if (rc != MPI_SUCCESS || (rc = wait_for(server, &r, false)) != 0)
             return rc ? rc : -1;
         p += n;
         size -= n;
@@ -98,7 +157,7 @@ static int transport_receive(int server, int tag, void **data, size_t *size)
     *size = 0;
     if (!usable(server))
         return -1;
-    uint64_t started = mosaic_poll_now_us();
+    uint64_t started = mosaic_poll_now_us(), listened = started;
     MPI_Message message;
     MPI_Status status;
     for (;;) {
@@ -108,7 +167,7 @@ static int transport_receive(int server, int tag, void **data, size_t *size)
             return rc;
         if (found)
             break;
-        if (atomic_load(&stopped))
+        if (atomic_load(&stopped) || !still_there(server, started, &listened))
             return -1;
         mosaic_poll_pause(started, SPIN_US);
     }
@@ -140,7 +199,7 @@ static int transport_receive_into(int server, int tag, void *data, size_t size)
         MPI_Request r;
         MPI_Status status;
         int rc = MPI_Irecv(p, (int)n, MPI_BYTE, server, tag, servers, &r);
-        if (rc != MPI_SUCCESS || (rc = wait_for(&r)) != 0)
+        if (rc != MPI_SUCCESS || (rc = wait_for(server, &r, true)) != 0)
             return rc ? rc : -1;
         (void)status;
         p += n;
@@ -149,16 +208,33 @@ static int transport_receive_into(int server, int tag, void *data, size_t size)
     return 0;
 }
 
+/* Is any server given up on? */
+static bool any_dead(void)
+{
+    for (int i = 0; life && i < num_servers; i++)
+        if (atomic_load(&life[i].dead))
+            return true;
+    return false;
+}
+
 /* Tells each server to quit and lets go of them; once. */
 static void shut_down(void)
 {
     pthread_mutex_lock(&lock);
     if (servers != MPI_COMM_NULL && !atomic_load(&stopped)) {
+        bool one_dead = any_dead();
+        /* the quit message: empty, or one byte where a server died and the
+         * servers must end without MPI_Finalize (at_exit) */
+        char without_finalize = 1;
         for (int i = 0; i < num_servers; i++)
-            MPI_Send(NULL, 0, MPI_BYTE, i, 0, servers);
+            if (!atomic_load(&life[i].dead))
+                MPI_Send(&without_finalize, launched && one_dead ? 1 : 0, MPI_BYTE, i, 0, servers);
         atomic_store(&stopped, true);
-        if (launched)
-            MPI_Comm_free(&servers); /* (the world ends at MPI_Finalize, all of it together) */
+        /* a disconnect waits for every server, a dead one too: then only
+         * this side lets go (the world ends at MPI_Finalize, all of it
+         * together, where the servers were the launcher's) */
+        if (launched || one_dead)
+            MPI_Comm_free(&servers);
         else
             MPI_Comm_disconnect(&servers);
         servers = MPI_COMM_NULL;
@@ -182,6 +258,13 @@ static void at_exit(void)
     MPI_Finalized(&finalized);
     if (finalized)
         return;
+    /* MPI_Finalize waits for every process of the world, a dead server
+     * too, where the launcher started them beside the program: this
+     * process, and the servers (told by their quit message), end without */
+    if (launched && any_dead()) {
+        shut_down();
+        return;
+    }
     if (initialised_here)
         MPI_Finalize(); /* (at_finalize shuts the servers down) */
     else
@@ -284,6 +367,13 @@ static int transport_start(const char *server_path, int count, char *why, size_t
         goto done;
     }
     MPI_Comm_set_errhandler(inter, MPI_ERRORS_RETURN);
+    life = calloc((size_t)started, sizeof *life);
+    if (!life) {
+        snprintf(why, why_size, "no memory");
+        MPI_Comm_free(&inter);
+        started = 0;
+        goto done;
+    }
     servers = inter;
     num_servers = started;
     int key;
@@ -296,12 +386,18 @@ done:
     return started;
 }
 
+static void transport_set_timeout(unsigned seconds)
+{
+    atomic_store(&timeout_s, seconds ? seconds : 1);
+}
+
 static const mosaic_transport transport = {
     .version = MOSAIC_TRANSPORT_VERSION,
     .start = transport_start,
     .send = transport_send,
     .receive = transport_receive,
     .receive_into = transport_receive_into,
+    .set_timeout = transport_set_timeout,
     .stop = shut_down,
 };
 
