@@ -5,6 +5,10 @@
 #
 #   LIBDIR/libmosaic.so.1, libmosaic.so      the platform (libmosaic.so: for -lmosaic)
 #   LIBDIR/libmosaic-fork-server.so          beside it, where libmosaic looks for it
+#   LIBDIR/libmosaic-remote.so, LIBDIR/mosaic-server
+#                                            remote devices' MPI transport and server, beside
+#                                            libmosaic.so, where it looks for them (where
+#                                            CMake found MPI: docs/remote.md)
 #   BINDIR/mosaic                            the command (src/tools)
 #   LIBEXECDIR/mosaic/bench_runner           what `mosaic bench` runs
 #   LIBEXECDIR/mosaic/examples/              the example programs
@@ -19,6 +23,10 @@ the prefixes /usr and /usr/local, PREFIX/etc/OpenCL/vendors for others)")
 
 install(TARGETS mosaic mosaic_fork_server LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS mosaic_command RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+if(TARGET mosaic_server)
+  install(TARGETS mosaic_remote LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  install(TARGETS mosaic_server RUNTIME DESTINATION ${CMAKE_INSTALL_LIBDIR})
+endif()
 install(FILES ${PROJECT_SOURCE_DIR}/README.md DESTINATION ${MOSAIC_DOC_DIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${MOSAIC_DOC_DIR}/docs)
 # Written at install time: the prefix may be given then (cmake --install --prefix).
@@ -73,7 +81,13 @@ set(CPACK_DEBIAN_PACKAGE_SECTION libs)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON) # and, for a library in /usr/lib, ldconfig after install and removal
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "clang-16, llvm-16, llvm-spirv-15, spirv-tools, ocl-icd-libopencl1")
 set(CPACK_DEBIAN_PACKAGE_PROVIDES opencl-icd)
-set(CPACK_DEBIAN_PACKAGE_SUGGESTS clinfo)
+# openmpi-bin: mpirun, which remote devices run under (libmosaic-remote.so
+# and mosaic-server link libopenmpi3, which shlibdeps adds to Depends)
+if(TARGET mosaic_server)
+  set(CPACK_DEBIAN_PACKAGE_SUGGESTS "clinfo, openmpi-bin")
+else()
+  set(CPACK_DEBIAN_PACKAGE_SUGGESTS clinfo)
+endif()
 if(MOSAIC_ICD_DIR)
   set(deb_icd_dir ${MOSAIC_ICD_DIR})
 else()

@@ -1,6 +1,8 @@
 /*
- * mosaic-server's MPI: the intercommunicator to the program that spawned
- * it (MPI_Comm_get_parent), messages in pieces as the program's transport
+ * mosaic-server's MPI: the intercommunicator to the program, which spawned
+ * it (MPI_Comm_get_parent) or beside which the launcher started it (then
+ * they find each other in MPI_COMM_WORLD: transport.h), messages in pieces
+ * as the program's transport
  * makes them (src/devices/remote/mpi/transport_mpi.c), and waits that poll
  * and sleep rather than spin: the servers of a job may share the program's
  * cores.
@@ -8,7 +10,10 @@
 #define _GNU_SOURCE
 #include "server/server.h"
 
+#include <limits.h>
 #include <mpi.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +23,14 @@
 #include "devices/remote/transport.h"
 
 static MPI_Comm program = MPI_COMM_NULL;
+static pthread_t heartbeat_thread;
+static bool heartbeating;
+static atomic_bool stopping;
+/* the servers alone, for copies between them: the spawned job's world, or
+ * the servers' part of the launcher's */
+static MPI_Comm peers = MPI_COMM_NULL;
+static bool launched;
+static bool skip_finalize; /* (MPI_Finalize would wait for a dead process) */
 
 /* Microseconds a wait tests without a pause: the next request of a
  * program that sends one command after another comes within a round trip
@@ -38,27 +51,74 @@ static bool wait_for(MPI_Request *request)
     }
 }
 
+/* Tells the program, every MOSAIC_REMOTE_HEARTBEAT_MS, that this server
+ * lives, whatever the main thread is doing (a long kernel, a transfer):
+ * the program gives up on a server that goes silent (transport.h). */
+static void *heartbeat(void *unused)
+{
+    (void)unused;
+    while (!atomic_load(&stopping)) {
+        MPI_Send(NULL, 0, MPI_BYTE, 0, MOSAIC_REMOTE_HEARTBEAT_TAG, program);
+        for (int slept = 0; slept < MOSAIC_REMOTE_HEARTBEAT_MS && !atomic_load(&stopping); slept += 10) {
+            struct timespec t = {0, 10 * 1000000};
+            nanosleep(&t, NULL);
+        }
+    }
+    return NULL;
+}
+
+/* Started by the launcher: the program's half is transport_mpi.c's
+ * join_launched_servers, the same collective calls. */
+static bool join_program(void)
+{
+    int rank = 0, size = 1;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    int mine[2] = {INT_MAX, rank}, first[2];
+    if (size < 2 || MPI_Allreduce(mine, first, 2, MPI_INT, MPI_MIN, MPI_COMM_WORLD) != MPI_SUCCESS ||
+        first[0] == INT_MAX)
+        return false;
+    if (MPI_Comm_split(MPI_COMM_WORLD, MOSAIC_REMOTE_SIDE_SERVER, rank, &peers) != MPI_SUCCESS ||
+        MPI_Intercomm_create(peers, 0, MPI_COMM_WORLD, first[0], MOSAIC_REMOTE_JOIN_TAG, &program) != MPI_SUCCESS)
+        return false;
+    launched = true;
+    return true;
+}
+
 bool server_mpi_start(int *argc, char ***argv)
 {
     int provided = 0;
     if (MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS)
         return false;
     MPI_Comm_get_parent(&program);
-    if (program == MPI_COMM_NULL) {
-        fprintf(stderr, "mosaic-server: no program started this server; it is started by a program's Mosaic "
-                        "with MOSAIC_REMOTE=mpi (docs/remote.md)\n");
+    if (program != MPI_COMM_NULL) {
+        peers = MPI_COMM_WORLD;
+    } else if (!join_program()) {
+        fprintf(stderr, "mosaic-server: no program started this server, nor runs beside it in its MPI job; it is "
+                        "started by a program's Mosaic with MOSAIC_REMOTE=mpi, or by `mpirun -n 1 ./program : "
+                        "-n 2 mosaic-server` (docs/remote.md)\n");
         MPI_Finalize();
         return false;
     }
     MPI_Comm_set_errhandler(program, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(peers, MPI_ERRORS_RETURN);
+    heartbeating = pthread_create(&heartbeat_thread, NULL, heartbeat, NULL) == 0;
     return true;
 }
 
 void server_mpi_stop(void)
 {
-    if (program != MPI_COMM_NULL)
+    atomic_store(&stopping, true);
+    if (heartbeating)
+        pthread_join(heartbeat_thread, NULL);
+    if (program != MPI_COMM_NULL && launched)
+        MPI_Comm_free(&program); /* (the world ends at MPI_Finalize, all of it together) */
+    else if (program != MPI_COMM_NULL)
         MPI_Comm_disconnect(&program);
-    MPI_Finalize();
+    if (launched)
+        MPI_Comm_free(&peers);
+    if (!skip_finalize)
+        MPI_Finalize();
 }
 
 char *server_next_request(int *tag, size_t *size)
@@ -77,8 +137,10 @@ char *server_next_request(int *tag, size_t *size)
     int count = 0;
     MPI_Get_count(&status, MPI_BYTE, &count);
     char *data = malloc(count > 0 ? (size_t)count : 1);
-    if (!data || MPI_Mrecv(data, count, MPI_BYTE, &message, MPI_STATUS_IGNORE) != MPI_SUCCESS ||
-        status.MPI_TAG == 0) { /* tag 0: quit */
+    bool received = data && MPI_Mrecv(data, count, MPI_BYTE, &message, MPI_STATUS_IGNORE) == MPI_SUCCESS;
+    if (received && status.MPI_TAG == 0 && count == 1) /* quit, without MPI_Finalize: a server of the world died */
+        skip_finalize = true;
+    if (!received || status.MPI_TAG == 0) { /* tag 0: quit */
         free(data);
         return NULL;
     }
@@ -129,16 +191,15 @@ bool server_drop_data(int tag, size_t size)
     return true;
 }
 
-/* ---- between servers: their own MPI_COMM_WORLD (the spawned group's) ---- */
+/* ---- between servers: `peers` ---- */
 
 static bool peer_transfer(bool sending, int peer, int tag, char *p, size_t size)
 {
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     do {
         size_t n = size < MOSAIC_REMOTE_PIECE ? size : MOSAIC_REMOTE_PIECE;
         MPI_Request r;
-        int rc = sending ? MPI_Isend(p, (int)n, MPI_BYTE, peer, tag, MPI_COMM_WORLD, &r)
-                         : MPI_Irecv(p, (int)n, MPI_BYTE, peer, tag, MPI_COMM_WORLD, &r);
+        int rc = sending ? MPI_Isend(p, (int)n, MPI_BYTE, peer, tag, peers, &r)
+                         : MPI_Irecv(p, (int)n, MPI_BYTE, peer, tag, peers, &r);
         if (rc != MPI_SUCCESS || !wait_for(&r))
             return false;
         p += n;

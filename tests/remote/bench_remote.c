@@ -5,7 +5,7 @@
  *   - a write, a read and a server-to-server move of one buffer
  *     (bench_remote [MiB], 256 by default; the test runs 64), each beside
  *     what MPI itself moves over the same connection in the same run
- *     (mosaic_remote_measure_mpi), and the ratio.
+ *     (mosaic_remote_measure_mpi), measured in turns with it, and the ratio.
  * Each figure is the best of several runs (a shared machine's other work
  * shows in the rest).  Linked with Mosaic's objects to reach the baseline;
  * prints a table and fails only when something does not work.
@@ -91,30 +91,36 @@ int main(int argc, char **argv)
         call_us = us < call_us ? us : call_us;
     }
 
-    /* MPI's own, then Mosaic's: a write, a read, a move to the other server */
-    double mpi[3] = {0};
-    MUST(mosaic_remote_measure_mpi(remote[0], remote[1], size, mpi));
+    /* MPI's own and Mosaic's, round after round (the machine's load moves
+     * both alike): a write, a read, a move to the other server */
+    double mpi[3] = {1e9, 1e9, 1e9};
     char *host = malloc(size);
     memset(host, 0x5a, size);
     cl_mem buffer = clCreateBuffer(context, CL_MEM_READ_WRITE, size, NULL, &err);
     MUST(err);
     MUST(clEnqueueWriteBuffer(q0, buffer, CL_TRUE, 0, size, host, 0, NULL, NULL)); /* warm: first touch */
-    /* each the best of 3, as the baseline is */
+    /* each the best of 4 rounds of 3, as the baseline's (3 a call) */
     double write_s = 1e9, read_s = 1e9, move_s = 1e9;
-    for (int round = 0; round < 3; round++) {
-        double t0 = now_s();
-        MUST(clEnqueueWriteBuffer(q0, buffer, CL_TRUE, 0, size, host, 0, NULL, NULL));
-        double t1 = now_s();
-        MUST(clEnqueueReadBuffer(q0, buffer, CL_TRUE, 0, size, host, 0, NULL, NULL));
-        double t2 = now_s();
-        /* the buffer is current on server 0 alone: migrating it to server 1 copies it there */
-        MUST(clEnqueueMigrateMemObjects(q1, 1, &buffer, 0, 0, NULL, NULL));
-        MUST(clFinish(q1));
-        double t3 = now_s();
-        write_s = t1 - t0 < write_s ? t1 - t0 : write_s;
-        read_s = t2 - t1 < read_s ? t2 - t1 : read_s;
-        if (round) /* (the first move makes the pages on server 1) */
-            move_s = t3 - t2 < move_s ? t3 - t2 : move_s;
+    for (int round = 0; round < 4; round++) {
+        double base[3];
+        MUST(mosaic_remote_measure_mpi(remote[0], remote[1], size, base));
+        for (int k = 0; k < 3; k++)
+            mpi[k] = base[k] < mpi[k] ? base[k] : mpi[k];
+        for (int again = 0; again < 3; again++) {
+            double t0 = now_s();
+            MUST(clEnqueueWriteBuffer(q0, buffer, CL_TRUE, 0, size, host, 0, NULL, NULL));
+            double t1 = now_s();
+            MUST(clEnqueueReadBuffer(q0, buffer, CL_TRUE, 0, size, host, 0, NULL, NULL));
+            double t2 = now_s();
+            /* the buffer is current on server 0 alone: migrating it to server 1 copies it there */
+            MUST(clEnqueueMigrateMemObjects(q1, 1, &buffer, 0, 0, NULL, NULL));
+            MUST(clFinish(q1));
+            double t3 = now_s();
+            write_s = t1 - t0 < write_s ? t1 - t0 : write_s;
+            read_s = t2 - t1 < read_s ? t2 - t1 : read_s;
+            if (round || again) /* (the first move makes the pages on server 1) */
+                move_s = t3 - t2 < move_s ? t3 - t2 : move_s;
+        }
     }
     char check = 0;
     MUST(clEnqueueReadBuffer(q1, buffer, CL_TRUE, size - 1, 1, &check, 0, NULL, NULL));

@@ -386,7 +386,9 @@ static pid_t server_pid(int server)
     DIR *proc = opendir("/proc");
     pid_t found = 0;
     char want[64];
-    snprintf(want, sizeof want, "OMPI_COMM_WORLD_RANK=%d", server);
+    /* servers started by the launcher come after the program in its world */
+    const char *launched = getenv("MOSAIC_TEST_LAUNCHED");
+    snprintf(want, sizeof want, "OMPI_COMM_WORLD_RANK=%d", server + (launched && !strcmp(launched, "1")));
     for (struct dirent *e; proc && !found && (e = readdir(proc));) {
         char path[300], buf[65536];
         snprintf(path, sizeof path, "/proc/%s/cmdline", e->d_name);

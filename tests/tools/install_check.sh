@@ -32,6 +32,12 @@ for f in "bin/mosaic" "$libdir/libmosaic.so.1" "$libdir/libmosaic.so" "$libdir/l
          "share/doc/mosaic/docs/install.md" "etc/OpenCL/vendors/mosaic.icd"; do
     check '[ -e "$prefix/$f" ]' "$f installed"
 done
+# remote devices, in a build that has them (CMake found MPI)
+if [ -e "$build/mosaic-server" ]; then
+    for f in "$libdir/mosaic-server" "$libdir/libmosaic-remote.so"; do
+        check '[ -e "$prefix/$f" ]' "$f installed"
+    done
+fi
 check '[ "$(readlink "$prefix/$libdir/libmosaic.so")" = libmosaic.so.1 ]' "libmosaic.so -> libmosaic.so.1"
 check 'readelf -d "$prefix/$libdir/libmosaic.so.1" | grep -q "Library soname: \[libmosaic.so.1\]"' "SONAME libmosaic.so.1"
 icd=$(cat "$prefix/etc/OpenCL/vendors/mosaic.icd")

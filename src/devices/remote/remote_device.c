@@ -6,7 +6,11 @@
  * The engine submits a command once its dependencies are complete (the
  * device does not run in submission order), so every command a server
  * receives can run at once: the executor sends it, waits for the server's
- * answer and completes it, one command at a time per device.  Whatever
+ * answer and completes it, one command at a time per device.  A kernel's
+ * request is sent by the thread that submits it, before the executor
+ * wakes: its few hundred bytes are on their way (and the kernel running)
+ * while the executor thread is woken to wait for the answer, which is
+ * what an empty kernel's round trip is made of.  Whatever
  * waits on it (another queue, another device, a user event's dependents,
  * callbacks) is the engine's business as for a local device, which is what
  * keeps every ordering rule of docs/events.md across machines.
@@ -143,14 +147,42 @@ static void run_job(void *data)
 {
     cl_event command = data;
     mosaic_command_running(command);
-    cl_int status = command->run ? command->run(command) : remote_launch(command);
-    mosaic_command_complete(command, status);
+    mosaic_command_complete(command, command->run(command));
+}
+
+/* A kernel whose request is on its way: the executor waits for its answer. */
+typedef struct sent_launch {
+    cl_event command;
+    remote_call call;
+    cl_int sent; /* what remote_launch_send returned */
+} sent_launch;
+
+static void finish_launch(void *data)
+{
+    sent_launch *l = data;
+    cl_int status = remote_launch_finish(l->command, &l->call, l->sent);
+    mosaic_command_complete(l->command, status);
+    free(l);
 }
 
 static void submit(cl_device_id device, cl_event command)
 {
-    if (!mosaic_serial_post(&remote_of(device)->executor, run_job, command))
-        mosaic_command_complete(command, CL_OUT_OF_RESOURCES); /* no memory, or no thread */
+    mosaic_serial *executor = &remote_of(device)->executor;
+    if (command->run) {
+        if (!mosaic_serial_post(executor, run_job, command))
+            mosaic_command_complete(command, CL_OUT_OF_RESOURCES); /* no memory, or no thread */
+        return;
+    }
+    sent_launch *l = malloc(sizeof *l);
+    if (!l) {
+        mosaic_command_complete(command, CL_OUT_OF_HOST_MEMORY);
+        return;
+    }
+    l->command = command;
+    mosaic_command_running(command);
+    l->sent = remote_launch_send(command, &l->call);
+    if (!mosaic_serial_post(executor, finish_launch, l))
+        finish_launch(l); /* no memory or no thread for the job: waited for here */
 }
 
 const mosaic_device_ops mosaic_remote_ops = {

@@ -88,7 +88,11 @@ size_t remote_kernel_work_group_limit(cl_device_id device, const mosaic_executab
 size_t remote_kernel_preferred_multiple(cl_device_id device, const mosaic_kernel_info *kernel);
 void remote_choose_local_size(cl_device_id device, const mosaic_kernel_info *kernel, cl_uint work_dim,
                               const size_t global[3], size_t max_group, size_t local[3]);
-/* Runs a kernel command (run NULL, a mosaic_ndrange) on the server. */
-cl_int remote_launch(cl_event command);
+/* A kernel command (run NULL, a mosaic_ndrange) on the server, in two
+ * halves: its request sent (c made, to end with the second half whatever
+ * the first returns), then its reply waited for; `sent` is what the first
+ * returned.  The second returns the command's status. */
+cl_int remote_launch_send(cl_event command, remote_call *c);
+cl_int remote_launch_finish(cl_event command, remote_call *c, cl_int sent);
 
 #endif

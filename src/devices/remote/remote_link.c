@@ -137,6 +137,7 @@ static void start(void)
         snprintf(path, sizeof path, "%s", s->remote_server);
     else
         beside_library("mosaic-server", path, sizeof path);
+    transport->set_timeout(s->remote_timeout);
     int wanted = (int)(s->remote_servers < MAX_SERVERS ? s->remote_servers : MAX_SERVERS);
     int started = transport->start(path, wanted, why, sizeof why);
     if (started <= 0) {

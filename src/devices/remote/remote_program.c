@@ -205,6 +205,24 @@ size_t remote_kernel_preferred_multiple(cl_device_id device, const mosaic_kernel
     return device->preferred_work_group_size_multiple ? device->preferred_work_group_size_multiple : 1;
 }
 
+/* The largest divisor of n that is at most limit: divisors come in pairs
+ * (i, n / i) with i <= sqrt(n), so at most min(sqrt(n), limit) tries (a
+ * count down from the limit took thousands of divisions for a launch of
+ * one work-item, which is on every empty kernel's path). */
+static size_t largest_divisor(size_t n, size_t limit)
+{
+    size_t best = 1;
+    for (size_t i = 1; i <= limit && i <= n / i; i++) {
+        if (n % i)
+            continue;
+        if (i > best)
+            best = i;
+        if (n / i <= limit && n / i > best)
+            best = n / i;
+    }
+    return best;
+}
+
 /* The largest divisor of global[d] that fits, dimension by dimension. */
 void remote_choose_local_size(cl_device_id device, const mosaic_kernel_info *kernel, cl_uint work_dim,
                               const size_t global[3], size_t max_group, size_t local[3])
@@ -215,12 +233,7 @@ void remote_choose_local_size(cl_device_id device, const mosaic_kernel_info *ker
         size_t limit = d < work_dim ? device->max_work_item_sizes[d] : 1;
         if (limit > room)
             limit = room;
-        size_t best = 1;
-        for (size_t l = limit; d < work_dim && l > 1; l--)
-            if (global[d] % l == 0) {
-                best = l;
-                break;
-            }
+        size_t best = d < work_dim ? largest_divisor(global[d], limit) : 1;
         local[d] = best;
         room /= best;
     }
@@ -241,50 +254,53 @@ static uint64_t local_size_of(const mosaic_ndrange *nd, cl_uint i)
     return next - at;
 }
 
-cl_int remote_launch(cl_event command)
+cl_int remote_launch_send(cl_event command, remote_call *c)
 {
     mosaic_ndrange *nd = command->payload;
     cl_device_id device = command->queue->device;
     const remote_program *p = mosaic_executable_attached(nd->executable);
+    remote_begin(c, device, REMOTE_LAUNCH);
     if (!p)
         return CL_INVALID_PROGRAM_EXECUTABLE;
-    remote_call c;
-    remote_begin(&c, device, REMOTE_LAUNCH);
     for (int d = 0; d < 3; d++)
-        remote_put_u64(&c.request, nd->global_offset[d]);
+        remote_put_u64(&c->request, nd->global_offset[d]);
     for (int d = 0; d < 3; d++)
-        remote_put_u64(&c.request, nd->global_size[d]);
+        remote_put_u64(&c->request, nd->global_size[d]);
     for (int d = 0; d < 3; d++)
-        remote_put_u64(&c.request, nd->local_size[d]);
+        remote_put_u64(&c->request, nd->local_size[d]);
     for (cl_uint i = 0; i < nd->info->num_args; i++) {
         const mosaic_kernel_arg *a = &nd->info->args[i];
         switch (a->kind) {
         case MOSAIC_ARG_BY_VALUE:
-            remote_put_u64(&c.request, REMOTE_ARG_VALUE);
-            remote_put_blob(&c.request, nd->args[i], a->size);
+            remote_put_u64(&c->request, REMOTE_ARG_VALUE);
+            remote_put_blob(&c->request, nd->args[i], a->size);
             break;
         case MOSAIC_ARG_GLOBAL_PTR:
         case MOSAIC_ARG_CONSTANT_PTR:
-            remote_put_u64(&c.request, REMOTE_ARG_BUFFER);
-            remote_put_u64(&c.request, *(const uint64_t *)nd->args[i]);
+            remote_put_u64(&c->request, REMOTE_ARG_BUFFER);
+            remote_put_u64(&c->request, *(const uint64_t *)nd->args[i]);
             break;
         case MOSAIC_ARG_LOCAL_PTR:
-            remote_put_u64(&c.request, REMOTE_ARG_LOCAL);
-            remote_put_u64(&c.request, local_size_of(nd, i));
+            remote_put_u64(&c->request, REMOTE_ARG_LOCAL);
+            remote_put_u64(&c->request, local_size_of(nd, i));
             break;
         default: /* images, samplers and pipes: the device reports none */
-            remote_call_end(&c);
             return CL_INVALID_KERNEL_ARGS;
         }
     }
-    remote_request *request = (remote_request *)c.request.data;
+    remote_request *request = (remote_request *)c->request.data;
     if (request) {
         request->a[0] = p->id;
         request->a[1] = kernel_index(nd->executable, nd->info);
         request->a[2] = nd->work_dim;
     }
-    cl_int err = remote_call_run(remote_of(device)->server, &c);
-    free(c.reply_data);
-    remote_call_end(&c);
+    return remote_call_send(remote_of(device)->server, c);
+}
+
+cl_int remote_launch_finish(cl_event command, remote_call *c, cl_int sent)
+{
+    cl_int err = sent == CL_SUCCESS ? remote_call_wait(remote_of(command->queue->device)->server, c) : sent;
+    free(c->reply_data);
+    remote_call_end(c);
     return err == CL_SUCCESS ? CL_COMPLETE : err;
 }

@@ -18,8 +18,15 @@
 
 #include <stddef.h>
 
-#define MOSAIC_TRANSPORT_VERSION 1
+#define MOSAIC_TRANSPORT_VERSION 2
 #define MOSAIC_REMOTE_MAX_TAG 32000 /* MPI promises tags up to 32767 */
+/* Each server sends an empty message of this tag to the program every
+ * MOSAIC_REMOTE_HEARTBEAT_MS, from a thread of its own, whatever its main
+ * thread is doing: a wait for a server that hears neither its answer nor a
+ * heartbeat for the timeout (set_timeout) gives up on it.  (With Open MPI
+ * 4.1 nothing else tells of a process that died: docs/remote.md.) */
+#define MOSAIC_REMOTE_HEARTBEAT_TAG (MOSAIC_REMOTE_MAX_TAG + 1)
+#define MOSAIC_REMOTE_HEARTBEAT_MS 250
 /* send and receive_into move more bytes than this as messages of this size
  * and one of the rest, which mosaic-server receives and sends alike */
 #define MOSAIC_REMOTE_PIECE ((size_t)64 << 20)
@@ -37,12 +44,26 @@ typedef struct mosaic_transport {
     /* The next message of `tag` from a server into data, which has room for
      * exactly size bytes (a message of another size is an error). */
     int (*receive_into)(int server, int tag, void *data, size_t size);
+    /* Seconds a wait for a server may go without hearing from it (its
+     * answer, or a heartbeat) before it fails, and the server with it: every
+     * later call to it fails at once. */
+    void (*set_timeout)(unsigned seconds);
     /* Ends the servers (each is sent an empty message of tag 0, which means
      * "quit") and closes the connection.  The transport does it by itself
      * at exit, or when the program calls MPI_Finalize, whichever is first;
      * stop is for a program that gives up on its servers sooner. */
     void (*stop)(void);
 } mosaic_transport;
+
+/* Servers started by the launcher beside the program (`mpirun -n 1
+ * ./program : -n 2 mosaic-server`) and the program find each other in
+ * MPI_COMM_WORLD, every process of it together: MPI_Allreduce (MPI_MIN) of
+ * {its rank or INT_MAX if a server, its rank if a server or INT_MAX}, then
+ * MPI_Comm_split by side and MPI_Intercomm_create between the sides' first
+ * ranks, on this tag. */
+#define MOSAIC_REMOTE_SIDE_PROGRAM 0
+#define MOSAIC_REMOTE_SIDE_SERVER 1
+#define MOSAIC_REMOTE_JOIN_TAG 7101
 
 /* The one symbol libmosaic-remote.so exports. */
 #define MOSAIC_TRANSPORT_SYMBOL "mosaic_transport_mpi"

@@ -2,21 +2,30 @@
  * The MPI transport of the remote device (transport.h): libmosaic-remote.so,
  * the only part of Mosaic that links MPI.
  *
- * The servers are spawned (MPI_Comm_spawn) from MPI_COMM_SELF into an
- * intercommunicator that only this file holds: MPI_COMM_WORLD stays what
- * the launcher made it, so a program that uses MPI itself sees the same
- * ranks and sizes with and without remote devices.  MPI is initialised
- * here, with MPI_THREAD_MULTIPLE, unless the program did it first (then it
- * must have asked for MPI_THREAD_MULTIPLE: docs/remote.md).
+ * The servers are reached through an intercommunicator that only this
+ * file holds, made one of two ways (docs/remote.md, "Running it"):
+ *   - launched: `mpirun -n 1 ./program : -n 2 mosaic-server`, the servers
+ *     in the program's own MPI_COMM_WORLD, which then is Mosaic's alone:
+ *     only for a program that does not use MPI itself (Mosaic initialises
+ *     MPI).  Within one job MPI uses shared memory on one machine.
+ *   - spawned (MPI_Comm_spawn from MPI_COMM_SELF), otherwise: the servers
+ *     are another job, MPI_COMM_WORLD stays what the launcher made it, so a
+ *     program that uses MPI itself sees the same ranks and sizes with and
+ *     without remote devices.
+ * MPI is initialised here, with MPI_THREAD_MULTIPLE, unless the program
+ * did it first (then it must have asked for MPI_THREAD_MULTIPLE).
  *
  * Waiting polls (a test, then a yield, then short sleeps): a blocking MPI
  * call spins a core for as long as it waits, which a machine running a
- * program and its servers on few cores cannot spare.
+ * program and its servers on few cores cannot spare.  While it waits it
+ * listens for the server's heartbeats (transport.h): a server silent for
+ * the timeout is taken for dead, and every wait for it fails from then on.
  */
 #define _GNU_SOURCE
 #include <mpi.h>
 #include <pthread.h>
 #include <sched.h>
+#include <limits.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -35,7 +44,19 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static MPI_Comm servers = MPI_COMM_NULL; /* the intercommunicator: the servers are its remote group */
 static int num_servers;
 static bool initialised_here;
+static bool launched; /* the servers are the launcher's (MPI_Comm_free, not disconnect, at the end) */
 static atomic_bool stopped;
+
+/* What is known of each server's life (num_servers of them). */
+typedef struct liveness {
+    _Atomic uint64_t heard_us; /* when a heartbeat of it was last taken (mosaic_poll_now_us) */
+    atomic_bool dead;          /* silent for the timeout: given up on */
+} liveness;
+static liveness *life;
+static atomic_uint timeout_s = 5;
+/* How often a wait looks for heartbeats: a probe for them costs a little,
+ * and the timeout is seconds. */
+#define LISTEN_EVERY_US 50000
 
 /* Microseconds a wait tests without a pause: about MPI's own round trip
  * between a program and the process it spawned on the same machine
@@ -44,9 +65,50 @@ static atomic_bool stopped;
  * server's, need the core. */
 #define SPIN_US 20
 
-static int wait_for(MPI_Request *request)
+/* Takes the heartbeats of `server` that came off MPI's queue: true when
+ * there were any. */
+static bool take_heartbeats(int server)
 {
-    uint64_t started = mosaic_poll_now_us();
+    bool any = false;
+    for (;;) {
+        int found = 0;
+        MPI_Message message;
+        if (MPI_Improbe(server, MOSAIC_REMOTE_HEARTBEAT_TAG, servers, &found, &message, MPI_STATUS_IGNORE) !=
+                MPI_SUCCESS ||
+            !found)
+            return any;
+        char none;
+        MPI_Mrecv(&none, 0, MPI_BYTE, &message, MPI_STATUS_IGNORE);
+        any = true;
+    }
+}
+
+/* Asked over and over by a wait for `server` that began at `since`
+ * (*listened: when it last listened): false once the server has been heard
+ * of neither since the wait began nor for the timeout, and from then on. */
+static bool still_there(int server, uint64_t since, uint64_t *listened)
+{
+    liveness *l = &life[server];
+    if (atomic_load(&l->dead))
+        return false;
+    uint64_t now = mosaic_poll_now_us();
+    if (now - *listened < LISTEN_EVERY_US)
+        return true;
+    *listened = now;
+    if (take_heartbeats(server))
+        atomic_store(&l->heard_us, now);
+    uint64_t heard = atomic_load(&l->heard_us);
+    if (heard < since)
+        heard = since;
+    if (now - heard <= (uint64_t)atomic_load(&timeout_s) * 1000000u)
+        return true;
+    atomic_store(&l->dead, true);
+    return false;
+}
+
+static int wait_for(int server, MPI_Request *request, bool receiving)
+{
+    uint64_t started = mosaic_poll_now_us(), listened = started;
     for (;;) {
         int done = 0;
         int rc = MPI_Test(request, &done, MPI_STATUS_IGNORE);
@@ -54,8 +116,12 @@ static int wait_for(MPI_Request *request)
             return rc;
         if (done)
             return 0;
-        if (atomic_load(&stopped)) {
-            MPI_Cancel(request);
+        if (atomic_load(&stopped) || !still_there(server, started, &listened)) {
+            /* a receive is taken back; a send to a server that is gone is left to MPI */
+            if (receiving && MPI_Cancel(request) == MPI_SUCCESS)
+                MPI_Wait(request, MPI_STATUS_IGNORE);
+            else
+                MPI_Request_free(request);
             return -1;
         }
         mosaic_poll_pause_in_transfer(started);
@@ -64,7 +130,8 @@ static int wait_for(MPI_Request *request)
 
 static bool usable(int server)
 {
-    return !atomic_load(&stopped) && servers != MPI_COMM_NULL && server >= 0 && server < num_servers;
+    return !atomic_load(&stopped) && servers != MPI_COMM_NULL && server >= 0 && server < num_servers &&
+           !atomic_load(&life[server].dead);
 }
 
 static int transport_send(int server, int tag, const void *data, size_t size)
@@ -76,7 +143,7 @@ static int transport_send(int server, int tag, const void *data, size_t size)
         size_t n = size < PIECE ? size : PIECE;
         MPI_Request r;
         int rc = MPI_Isend(p, (int)n, MPI_BYTE, server, tag, servers, &r);
-        if (rc != MPI_SUCCESS || (rc = wait_for(&r)) != 0)
+        if (rc != MPI_SUCCESS || (rc = wait_for(server, &r, false)) != 0)
             return rc ? rc : -1;
         p += n;
         size -= n;
@@ -90,7 +157,7 @@ static int transport_receive(int server, int tag, void **data, size_t *size)
     *size = 0;
     if (!usable(server))
         return -1;
-    uint64_t started = mosaic_poll_now_us();
+    uint64_t started = mosaic_poll_now_us(), listened = started;
     MPI_Message message;
     MPI_Status status;
     for (;;) {
@@ -100,7 +167,7 @@ static int transport_receive(int server, int tag, void **data, size_t *size)
             return rc;
         if (found)
             break;
-        if (atomic_load(&stopped))
+        if (atomic_load(&stopped) || !still_there(server, started, &listened))
             return -1;
         mosaic_poll_pause(started, SPIN_US);
     }
@@ -132,7 +199,7 @@ static int transport_receive_into(int server, int tag, void *data, size_t size)
         MPI_Request r;
         MPI_Status status;
         int rc = MPI_Irecv(p, (int)n, MPI_BYTE, server, tag, servers, &r);
-        if (rc != MPI_SUCCESS || (rc = wait_for(&r)) != 0)
+        if (rc != MPI_SUCCESS || (rc = wait_for(server, &r, true)) != 0)
             return rc ? rc : -1;
         (void)status;
         p += n;
@@ -141,15 +208,35 @@ static int transport_receive_into(int server, int tag, void *data, size_t size)
     return 0;
 }
 
+/* Is any server given up on? */
+static bool any_dead(void)
+{
+    for (int i = 0; life && i < num_servers; i++)
+        if (atomic_load(&life[i].dead))
+            return true;
+    return false;
+}
+
 /* Tells each server to quit and lets go of them; once. */
 static void shut_down(void)
 {
     pthread_mutex_lock(&lock);
     if (servers != MPI_COMM_NULL && !atomic_load(&stopped)) {
+        bool one_dead = any_dead();
+        /* the quit message: empty, or one byte where a server died and the
+         * servers must end without MPI_Finalize (at_exit) */
+        char without_finalize = 1;
         for (int i = 0; i < num_servers; i++)
-            MPI_Send(NULL, 0, MPI_BYTE, i, 0, servers);
+            if (!atomic_load(&life[i].dead))
+                MPI_Send(&without_finalize, launched && one_dead ? 1 : 0, MPI_BYTE, i, 0, servers);
         atomic_store(&stopped, true);
-        MPI_Comm_disconnect(&servers);
+        /* a disconnect waits for every server, a dead one too: then only
+         * this side lets go (the world ends at MPI_Finalize, all of it
+         * together, where the servers were the launcher's) */
+        if (launched || one_dead)
+            MPI_Comm_free(&servers);
+        else
+            MPI_Comm_disconnect(&servers);
         servers = MPI_COMM_NULL;
     }
     atomic_store(&stopped, true);
@@ -171,10 +258,71 @@ static void at_exit(void)
     MPI_Finalized(&finalized);
     if (finalized)
         return;
+    /* MPI_Finalize waits for every process of the world, a dead server
+     * too, where the launcher started them beside the program: this
+     * process, and the servers (told by their quit message), end without */
+    if (launched && any_dead()) {
+        shut_down();
+        return;
+    }
     if (initialised_here)
         MPI_Finalize(); /* (at_finalize shuts the servers down) */
     else
         shut_down();
+}
+
+/* The servers the launcher started in this process's MPI_COMM_WORLD: each
+ * process of the world calls this once (mosaic-server's server_mpi_start
+ * is the other half), collectively.  Returns how many there are, with
+ * *inter the intercommunicator to them; 0 when the world holds none (then
+ * nothing is made, and every program process spawns its own); -1, with
+ * why, when they cannot be used from this process. */
+static int join_launched_servers(MPI_Comm *inter, char *why, size_t why_size)
+{
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    /* the first program rank and the first server rank, the world's lowest of each */
+    int mine[2] = {rank, INT_MAX}, first[2];
+    if (MPI_Allreduce(mine, first, 2, MPI_INT, MPI_MIN, MPI_COMM_WORLD) != MPI_SUCCESS || first[1] == INT_MAX)
+        return 0;
+    MPI_Comm programs = MPI_COMM_NULL;
+    if (MPI_Comm_split(MPI_COMM_WORLD, MOSAIC_REMOTE_SIDE_PROGRAM, rank, &programs) != MPI_SUCCESS ||
+        MPI_Intercomm_create(programs, 0, MPI_COMM_WORLD, first[1], MOSAIC_REMOTE_JOIN_TAG, inter) != MPI_SUCCESS) {
+        snprintf(why, why_size, "the servers started beside this program could not be joined");
+        return -1;
+    }
+    MPI_Comm_free(&programs);
+    int count = 0;
+    MPI_Comm_remote_size(*inter, &count);
+    if (rank != first[0]) { /* the servers serve the first program process */
+        snprintf(why, why_size, "servers started by the launcher serve the program's first process (rank %d) "
+                 "only; this is rank %d", first[0], rank);
+        MPI_Comm_free(inter);
+        return -1;
+    }
+    launched = true;
+    return count;
+}
+
+/* The servers spawned (MPI_Comm_spawn) as a job of their own: how many, with
+ * *inter the intercommunicator to them, or 0 with why. */
+static int spawn_servers(const char *server_path, int count, MPI_Comm *inter, char *why, size_t why_size)
+{
+    int *errors = calloc((size_t)count, sizeof *errors);
+    int rc = errors ? MPI_Comm_spawn(server_path, MPI_ARGV_NULL, count, MPI_INFO_NULL, 0, MPI_COMM_SELF, inter,
+                                     errors)
+                    : MPI_ERR_NO_MEM;
+    free(errors);
+    if (rc != MPI_SUCCESS) {
+        char text[MPI_MAX_ERROR_STRING] = "";
+        int len = 0;
+        MPI_Error_string(rc, text, &len);
+        snprintf(why, why_size, "MPI_Comm_spawn of %d %s failed: %s", count, server_path, text);
+        return 0;
+    }
+    int started = 0;
+    MPI_Comm_remote_size(*inter, &started);
+    return started;
 }
 
 static int transport_start(const char *server_path, int count, char *why, size_t why_size)
@@ -197,6 +345,7 @@ static int transport_start(const char *server_path, int count, char *why, size_t
             goto done;
         }
         initialised_here = true;
+        atexit(at_exit); /* (finalised at exit whether or not servers come) */
     }
     MPI_Query_thread(&provided);
     if (provided < MPI_THREAD_MULTIPLE) {
@@ -205,30 +354,41 @@ static int transport_start(const char *server_path, int count, char *why, size_t
         goto done;
     }
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
-    int *errors = calloc((size_t)count, sizeof *errors);
     MPI_Comm inter = MPI_COMM_NULL;
-    int rc = errors ? MPI_Comm_spawn(server_path, MPI_ARGV_NULL, count, MPI_INFO_NULL, 0, MPI_COMM_SELF, &inter,
-                                     errors)
-                    : MPI_ERR_NO_MEM;
-    free(errors);
-    if (rc != MPI_SUCCESS) {
-        char text[MPI_MAX_ERROR_STRING] = "";
-        int len = 0;
-        MPI_Error_string(rc, text, &len);
-        snprintf(why, why_size, "MPI_Comm_spawn of %d %s failed: %s", count, server_path, text);
+    int world = 1;
+    MPI_Comm_size(MPI_COMM_WORLD, &world);
+    /* servers beside the program: only where MPI_COMM_WORLD is Mosaic's (a
+     * program that initialised MPI itself keeps its world to itself) */
+    started = initialised_here && world > 1 ? join_launched_servers(&inter, why, why_size) : 0;
+    if (started == 0)
+        started = spawn_servers(server_path, count, &inter, why, why_size);
+    if (started <= 0) {
+        started = 0;
         goto done;
     }
     MPI_Comm_set_errhandler(inter, MPI_ERRORS_RETURN);
-    MPI_Comm_remote_size(inter, &started);
+    life = calloc((size_t)started, sizeof *life);
+    if (!life) {
+        snprintf(why, why_size, "no memory");
+        MPI_Comm_free(&inter);
+        started = 0;
+        goto done;
+    }
     servers = inter;
     num_servers = started;
     int key;
     if (MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, at_finalize, &key, NULL) == MPI_SUCCESS)
         MPI_Comm_set_attr(MPI_COMM_SELF, key, NULL);
-    atexit(at_exit);
+    if (!initialised_here)
+        atexit(at_exit);
 done:
     pthread_mutex_unlock(&lock);
     return started;
+}
+
+static void transport_set_timeout(unsigned seconds)
+{
+    atomic_store(&timeout_s, seconds ? seconds : 1);
 }
 
 static const mosaic_transport transport = {
@@ -237,6 +397,7 @@ static const mosaic_transport transport = {
     .send = transport_send,
     .receive = transport_receive,
     .receive_into = transport_receive_into,
+    .set_timeout = transport_set_timeout,
     .stop = shut_down,
 };
 
