@@ -10,7 +10,9 @@
 ; read where nothing writes t, window 6 at byte 96, its last element at
 ; k = 3; y[...] = at the own element, window 3 at byte 48) are versioned;
 ; last's second region writes y[get_group_id(0)], which has no window, so
-; only its first region is.
+; it has no copy, but its barrier calls are still one call for the row,
+; after the loop: a work-item's accesses are recorded with the epoch it had
+; before its barrier, whichever barrier call comes first.
 ;   kernel void blur(global const float *x, global float *y, local float *t) {
 ;     size_t l = get_local_id(0);
 ;     t[l] = x[get_global_id(0)];
@@ -25,6 +27,8 @@
 ;     t[l] = x[get_global_id(0)];
 ;     barrier(CLK_LOCAL_MEM_FENCE);
 ;     y[get_group_id(0)] = t[l];
+;     barrier(CLK_LOCAL_MEM_FENCE);
+;     y[get_global_id(0)] = t[l];
 ;   }
 ; RUN: env MOSAIC_CHECK=all mosaic-opt --stop-after=check-row-versioning %s | FileCheck %s
 ; RUN: env MOSAIC_CHECK=all mosaic-opt --stop-after=check-row-versioning %s | FileCheck %s --check-prefix=ONE
@@ -54,8 +58,14 @@
 ; CHECK-NOT: call void @__mosaic_check
 ; CHECK: br i1 %{{[0-9]+}}, label %[[COPY2]], label %r1.y.latch
 ; ONE-LABEL: define void @last.wg(
+; ONE-NOT: call void @__mosaic_check_barrier(
 ; ONE: br i1 %{{[0-9]+}}, label %x.version{{[0-9]+}}, label %r0.x
 ; ONE-NOT: label %x.version{{[0-9]+}}, label %r1.x
+; ONE: r1.latch:
+; ONE: br i1 %{{[0-9]+}}, label %r1.x, label %[[AFTER:row.barriers[0-9]*]]
+; ONE: [[AFTER]]:
+; ONE-NEXT: call void @__mosaic_check_barrier_row(ptr %ctx, i64 0, i64 %ly{{[0-9]*}}, i64 %lz{{[0-9]*}}, i64 %row.count
+; ONE-NOT: call void @__mosaic_check_barrier(
 ; ONE: {{^}}}
 ; OFF-NOT: row.windows
 ; ModuleID = 'program'
@@ -173,6 +183,15 @@ define dso_local spir_kernel void @last(ptr addrspace(1) noundef align 4 %0, ptr
   %21 = call spir_func i64 @_Z12get_group_idj(i32 noundef 0) #5
   %22 = getelementptr inbounds float, ptr addrspace(1) %20, i64 %21
   store float %19, ptr addrspace(1) %22, align 4, !tbaa !15
+  call spir_func void @_Z7barrierj(i32 noundef 1) #6
+  %23 = load ptr addrspace(3), ptr %6, align 8, !tbaa !9
+  %24 = load i64, ptr %7, align 8, !tbaa !13
+  %25 = getelementptr inbounds float, ptr addrspace(3) %23, i64 %24
+  %26 = load float, ptr addrspace(3) %25, align 4, !tbaa !15
+  %27 = load ptr addrspace(1), ptr %5, align 8, !tbaa !9
+  %28 = call spir_func i64 @_Z13get_global_idj(i32 noundef 0) #5
+  %29 = getelementptr inbounds float, ptr addrspace(1) %27, i64 %28
+  store float %26, ptr addrspace(1) %29, align 4, !tbaa !15
   call void @llvm.lifetime.end.p0(i64 8, ptr %7) #4
   ret void
 }

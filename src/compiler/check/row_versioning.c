@@ -16,10 +16,12 @@
  * windows only open while it runs (devices/cpu/cpu_check.c), so what holds
  * before the row holds through it.
  *
- * The copy's barrier call of each work-item (one an iteration, its lx
- * stepping with x) becomes one call for the row after it,
- * __mosaic_check_barrier_row: without calls for its accesses the row makes
- * no record the barriers' order could change.
+ * The barrier call of each work-item (one an iteration, its lx stepping
+ * with x) becomes one call for the row after the loop,
+ * __mosaic_check_barrier_row, in the copy and in the loop itself, also
+ * where the loop has no copy (a tree reduction's, whose accesses all call):
+ * a work-item's accesses are recorded with the epoch it had before its
+ * barrier, whichever work-item's barrier call comes first.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +42,7 @@ typedef struct row_checks {
     mc_row_counters counters;
     LLVMValueRef access[MAX_CALLS], barrier[MAX_CALLS];
     unsigned naccess, nbarrier;
+    bool untested; /* an access call behind no window test: no copy */
 } row_checks;
 
 static LLVMValueRef both(LLVMBuilderRef b, LLVMValueRef a, LLVMValueRef c) { return a ? LLVMBuildAnd(b, a, c, "") : c; }
@@ -96,7 +99,8 @@ static bool once_a_work_item(const row_checks *rc, LLVMValueRef inst)
            mc_row_invariant(rl, LLVMGetOperand(inst, 4));
 }
 
-/* The loop's checker calls, when the copy can do without them all. */
+/* The loop's checker calls: false when one is neither an access nor a
+ * barrier call once an iteration. */
 static bool find_calls(row_checks *rc)
 {
     for (unsigned k = 0; k < rc->rl.nblocks; k++)
@@ -106,14 +110,19 @@ static bool find_calls(row_checks *rc)
             const char *name = f ? LLVMGetValueName2(f, &len) : "";
             if (strncmp(name, "__mosaic_check_", 15))
                 continue;
-            if (!strcmp(name, "__mosaic_check_access") && behind_window_test(i) && rc->naccess < MAX_CALLS)
-                rc->access[rc->naccess++] = i;
-            else if (!strcmp(name, "__mosaic_check_barrier") && once_a_work_item(rc, i) && rc->nbarrier < MAX_CALLS)
+            if (!strcmp(name, "__mosaic_check_access")) {
+                if (behind_window_test(i) && rc->naccess < MAX_CALLS)
+                    rc->access[rc->naccess++] = i;
+                else
+                    rc->untested = true;
+            } else if (!strcmp(name, "__mosaic_check_barrier") && once_a_work_item(rc, i) &&
+                       rc->nbarrier < MAX_CALLS) {
                 rc->barrier[rc->nbarrier++] = i;
-            else
+            } else {
                 return false;
+            }
         }
-    return rc->naccess + rc->nbarrier > 0;
+    return true;
 }
 
 /* Does every address p may be in the box lie between p at its low corner
@@ -221,8 +230,13 @@ static void skip_call(const row_checks *rc, LLVMValueRef call)
         LLVMDeleteBasicBlock(copy);
 }
 
-/* The copy's barrier calls, one for its row after it. */
-static void barriers_after_row(LLVMBuilderRef b, row_checks *rc, LLVMValueRef count, LLVMValueRef const *first_lx)
+/* The barrier calls of the loop (or of its copy), one for the row after
+ * it.  Each work-item's call comes after its accesses of the iteration
+ * (regions end at barriers): the records they make carry the epoch they
+ * had, whether the next work-item's accesses come before the call or
+ * after, and a group's windows open only when its last work-item arrives. */
+static void barriers_after_row(LLVMBuilderRef b, row_checks *rc, bool copy, LLVMValueRef count,
+                               LLVMValueRef const *first_lx)
 {
     mc_row_loop *rl = &rc->rl;
     LLVMContextRef c = LLVMGetModuleContext(LLVMGetGlobalParent(rl->wg));
@@ -234,7 +248,7 @@ static void barriers_after_row(LLVMBuilderRef b, row_checks *rc, LLVMValueRef co
     if (!f)
         f = LLVMAddFunction(m, "__mosaic_check_barrier_row", type);
     LLVMBasicBlockRef after = LLVMInsertBasicBlockInContext(c, rl->exit, "row.barriers");
-    LLVMValueRef br = LLVMGetBasicBlockTerminator(mc_row_copy_of_block(rl, rl->latch));
+    LLVMValueRef br = LLVMGetBasicBlockTerminator(copy ? mc_row_copy_of_block(rl, rl->latch) : rl->latch);
     for (unsigned j = 0; j < LLVMGetNumSuccessors(br); j++)
         if (LLVMGetSuccessor(br, j) == rl->exit)
             LLVMSetSuccessor(br, j, after);
@@ -245,13 +259,16 @@ static void barriers_after_row(LLVMBuilderRef b, row_checks *rc, LLVMValueRef co
                                 LLVMGetOperand(call, 3), count, LLVMGetOperand(call, 4)};
         LLVMValueRef row = LLVMBuildCall2(b, type, f, args, 6, "");
         LLVMInstructionSetDebugLoc(row, LLVMInstructionGetDebugLoc(call));
-        LLVMInstructionEraseFromParent(mc_row_copy_of(rl, call));
+        LLVMInstructionEraseFromParent(copy ? mc_row_copy_of(rl, call) : call);
     }
     LLVMBuildBr(b, rl->exit);
 }
 
-/* Versions the x loop whose latch is latch; whether it did. */
-static bool version_loop(LLVMBuilderRef b, LLVMValueRef wg, LLVMBasicBlockRef latch)
+/* Versions the x loop whose latch is latch (its barrier calls made one
+ * call for the row, in both versions); whether it did.  A loop that cannot
+ * have a copy still gets its barrier calls made one; *hoisted: whether
+ * they were. */
+static bool version_loop(LLVMBuilderRef b, LLVMValueRef wg, LLVMBasicBlockRef latch, bool *hoisted)
 {
     bool versioned = false;
     row_checks *rc = calloc(1, sizeof *rc);
@@ -260,33 +277,40 @@ static bool version_loop(LLVMBuilderRef b, LLVMValueRef wg, LLVMBasicBlockRef la
     if (!mc_row_loop_open(&rc->rl, wg, latch) || !rc->rl.bound)
         goto out;
     mc_row_find_counters(&rc->rl, &rc->counters);
-    if (!find_calls(rc))
+    if (!find_calls(rc) || (!rc->nbarrier && (rc->untested || !rc->naccess)))
         goto out;
     mc_row_before_loop(&rc->rl, b);
     mc_row_corners at;
     mc_row_corners_at(b, &rc->rl, &rc->counters, &at);
     LLVMValueRef pass = NULL, first_lx[MAX_CALLS];
-    for (unsigned k = 0; k < rc->naccess; k++) {
+    bool copy = !rc->untested;
+    for (unsigned k = 0; copy && k < rc->naccess; k++) {
         LLVMValueRef inside = row_inside(b, rc, rc->access[k], &at);
-        if (!inside)
-            goto out; /* (what was built before the loop is left for LLVM to delete) */ /* (what was built before the loop is left for LLVM to delete) */
-        pass = both(b, pass, inside);
+        copy = inside != NULL; /* (what was built before the loop is left for LLVM to delete) */
+        pass = copy ? both(b, pass, inside) : NULL;
     }
+    if (!copy && !rc->nbarrier)
+        goto out;
     for (unsigned k = 0; k < rc->nbarrier; k++)
         first_lx[k] = mc_row_at_all(b, &rc->rl, LLVMGetOperand(rc->barrier[k], 1), at.low);
     LLVMContextRef c = LLVMGetModuleContext(LLVMGetGlobalParent(wg));
     LLVMValueRef count = LLVMBuildAdd(b, at.high[0], LLVMConstInt(LLVMTypeOf(at.high[0]), 1, 0), "row.count");
     count = LLVMBuildZExtOrBitCast(b, count, LLVMInt64TypeInContext(c), "");
-    if (!pass)
+    if (copy && !pass)
         pass = LLVMConstInt(LLVMInt1TypeInContext(c), 1, 0);
-    if (!mc_row_copy(&rc->rl, b))
-        goto out;
-    for (unsigned k = 0; k < rc->naccess; k++)
-        skip_call(rc, rc->access[k]);
-    if (rc->nbarrier)
-        barriers_after_row(b, rc, count, first_lx);
-    mc_row_choose(&rc->rl, b, pass);
-    versioned = true;
+    if (copy && mc_row_copy(&rc->rl, b)) {
+        for (unsigned k = 0; k < rc->naccess; k++)
+            skip_call(rc, rc->access[k]);
+        if (rc->nbarrier)
+            barriers_after_row(b, rc, true, count, first_lx);
+        versioned = true;
+    }
+    if (rc->nbarrier) {
+        barriers_after_row(b, rc, false, count, first_lx);
+        *hoisted = true;
+    }
+    if (versioned)
+        mc_row_choose(&rc->rl, b, pass);
 out:
     mc_row_loop_close(&rc->rl);
     free(rc);
@@ -304,8 +328,10 @@ unsigned mc_check_row_versioning(mc_kernel_build *kbs, size_t nk)
         LLVMBasicBlockRef *latches;
         unsigned nl = mc_row_latches(kb->wg, kb->access_group, &latches);
         for (unsigned i = 0; i < nl; i++) {
-            unsigned made = version_loop(b, kb->wg, latches[i]);
+            bool hoisted = false;
+            unsigned made = version_loop(b, kb->wg, latches[i], &hoisted);
             kb->stats[MC_STAT_check_rows] += made;
+            kb->stats[MC_STAT_check_barrier_rows] += hoisted;
             versioned += made;
         }
         free(latches);
