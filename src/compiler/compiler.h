@@ -148,6 +148,9 @@ typedef struct mosaic_check_site {
      * slot_bytes each (0: none) */
     int64_t slot_stride[3];
     uint64_t slot_bytes;
+    /* an access with OWN_ROW: the rows of w each work-item owns, from
+     * get_global_id(1) * own_rows on (1: its row get_global_id(1)) */
+    uint64_t own_rows;
 } mosaic_check_site;
 
 #define MOSAIC_CHECK_READ 0x1u
@@ -180,9 +183,11 @@ typedef struct mosaic_check_site {
  * in a launch of one dimension whose global ids fit an int, where no other
  * argument reaches the same bytes, no two work-items touch the same bytes
  * through it, so the access cannot race.  With OWN_ROW w + 1 (not 0) the
- * element is get_global_id(1) * w + get_global_id(0), w the value of
- * integer argument w: the same holds in a launch of two dimensions whose
- * global width is at most w and whose indices fit an int */
+ * element is y * w + get_global_id(0), w the value of integer argument w
+ * and y get_global_id(1), or a row of a loop over rows R * get_global_id(1)
+ * to R * get_global_id(1) + R - 1 (the site's own_rows R): the same holds
+ * in a launch of two dimensions whose global width is at most w and whose
+ * indices fit an int */
 #define MOSAIC_CHECK_ARG_OWN_ELEMENT (1ull << 49)
 #define MOSAIC_CHECK_OWN_ROW_SHIFT 11    /* 5 bits */
 #define MOSAIC_CHECK_OWN_ROW_MAX 31u

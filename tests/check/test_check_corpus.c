@@ -390,7 +390,8 @@ int main(int argc, char **argv)
  * written, so the checker must not skip those writes then).  rows writes
  * a[get_global_id(1) * w + get_global_id(0)], each work-item's own
  * element where w is at least the launch's width (1000), not where it is
- * 500. */
+ * 500; so does row_loop over its two rows from 2 * get_global_id(1) (rows
+ * 0 and 1: the second row of work-items has none left). */
 static const char *skipped_source =
     "kernel void shift(global const int *in, global int *out) {\n"
     "  size_t i = get_global_id(0);\n"
@@ -438,6 +439,11 @@ static const char *skipped_source =
     "}\n"
     "kernel void rows(global int *a, int w) {\n"
     "  a[get_global_id(1) * w + get_global_id(0)] = (int)get_global_id(1);\n"
+    "}\n"
+    "kernel void row_loop(global int *a, int w) {\n"
+    "  int x = get_global_id(0), y0 = get_global_id(1) * 2;\n"
+    "  for (int y = y0; y < min(y0 + 2, 2); y++)\n"
+    "    a[y * w + x] = y;\n"
     "}\n";
 
 /* Runs `name` over `dims` dimensions of (1000, 2) work-items on (a, b) in
@@ -457,7 +463,7 @@ static char *run_skipped(cl_program program, const char *name, cl_uint dims, cl_
         clSetKernelArg(k, 1, sizeof b, &b);
     if (!strcmp(name, "tile_past_end"))
         clSetKernelArg(k, 1, 256, NULL);
-    if (!strcmp(name, "rows"))
+    if (!strcmp(name, "rows") || !strcmp(name, "row_loop"))
         clSetKernelArg(k, 1, sizeof w, &w);
     size_t global[2] = {1000, 2}, local[2] = {200, 1};
     if (local_x)
@@ -499,6 +505,8 @@ TEST(skipped_accesses)
         {"slots", 2, y, NULL, 8, 0, "races", "slots in groups 8 wide (two work-items a slot)"},
         {"rows", 2, y, NULL, 0, 1000, NULL, "rows 1000 wide"},
         {"rows", 2, y, NULL, 0, 500, "races", "rows 500 wide in a launch 1000 wide (two work-items a word)"},
+        {"row_loop", 2, y, NULL, 0, 1000, NULL, "row_loop 1000 wide"},
+        {"row_loop", 2, y, NULL, 0, 500, "races", "row_loop 500 wide in a launch 1000 wide"},
     };
     for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
         char *found = run_skipped(program, runs[r].kernel, runs[r].dims, runs[r].a, runs[r].b, runs[r].local_x,

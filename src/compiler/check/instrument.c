@@ -31,10 +31,20 @@
 
 #include "base/settings.h"
 #include "compiler/check/check.h"
+#include "compiler/ir/cfg.h"
 #include "compiler/compiler.h"
 #include "compiler/ir/llvm.h"
 #include "compiler/ir/log.h"
 #include "compiler/ir/util.h"
+
+/* What own_element found of a parameter: kind 0 (no), 1 (p[get_global_id(0)]),
+ * 2 + w (p[y * w + get_global_id(0)]: y get_global_id(1), rows 1, or a row
+ * of a loop over rows R * get_global_id(1) to R * get_global_id(1) + R - 1,
+ * rows R). */
+typedef struct own {
+    unsigned kind;
+    uint64_t rows;
+} own;
 
 typedef struct instrumenter {
     LLVMModuleRef m;
@@ -50,7 +60,8 @@ typedef struct instrumenter {
     bool kernel;              /* it is a kernel: its parameters are the launch's arguments */
     bool unknown_writes;      /* the program may write through a pointer of unknown origin */
     bool *read_only;          /* per parameter of the kernel: nothing writes through it (only_reads) */
-    unsigned *own_element;    /* per parameter: every access through it at its work-item's own element (own_element) */
+    own *own_element;         /* per parameter: every access through it at its work-item's own element */
+    mc_cfg *cfg;              /* the kernel's graph, while own_element runs */
     LLVMValueRef scratch;     /* the function's slot for private accesses out of bounds (keep_inside), once made */
     unsigned count;           /* call sites added */
     mc_local_objects *locals; /* a kernel's __local objects only it reaches (local_objects.c), or NULL */
@@ -74,7 +85,7 @@ static LLVMValueRef string(instrumenter *in, const char *text, size_t len)
  * from, NULL when nothing to name; size: its bytes, 0 when not known;
  * slot: the __local object's slot, or NULL). */
 static LLVMValueRef site_of(instrumenter *in, LLVMValueRef inst, const char *object, uint64_t size,
-                            const mc_slot *slot)
+                            const mc_slot *slot, uint64_t own_rows)
 {
     LLVMValueRef null = LLVMConstNull(in->ptr), file = null;
     unsigned line = 0, column = 0;
@@ -96,7 +107,7 @@ static LLVMValueRef site_of(instrumenter *in, LLVMValueRef inst, const char *obj
     LLVMValueRef stride[3];
     for (int d = 0; d < 3; d++)
         stride[d] = LLVMConstInt(in->i64, slot ? (uint64_t)slot->stride[d] : 0, 1);
-    LLVMValueRef fields[8] = {
+    LLVMValueRef fields[9] = {
         in->kernel_name,
         file,
         LLVMConstInt(in->i32, line, 0),
@@ -105,8 +116,9 @@ static LLVMValueRef site_of(instrumenter *in, LLVMValueRef inst, const char *obj
         LLVMConstInt(in->i64, size, 0),
         LLVMConstArray(in->i64, stride, 3),
         LLVMConstInt(in->i64, slot ? slot->bytes : 0, 0),
+        LLVMConstInt(in->i64, own_rows, 0),
     };
-    LLVMValueRef v = LLVMConstNamedStruct(in->site_type, fields, 8);
+    LLVMValueRef v = LLVMConstNamedStruct(in->site_type, fields, 9);
     LLVMValueRef g = LLVMAddGlobal(in->m, in->site_type, "__mosaic_check_site");
     LLVMSetInitializer(g, v);
     LLVMSetGlobalConstant(g, 1);
@@ -335,9 +347,83 @@ static bool global_id(instrumenter *in, LLVMValueRef v, unsigned d)
     return lid && group && offset;
 }
 
-/* Is v get_global_id(1) * w + get_global_id(0), w an integer parameter of
- * the kernel (a row's width)?  Its index + 1 (1 .. MOSAIC_CHECK_OWN_ROW_MAX), else 0. */
-static unsigned row_and_column(instrumenter *in, LLVMValueRef v)
+/* v, or a constant multiple of it (*r the constant, at least 1). */
+static LLVMValueRef multiple_of(LLVMValueRef v, uint64_t *r)
+{
+    v = mc_without_int_casts(v);
+    *r = 1;
+    if (!LLVMIsABinaryOperator(v))
+        return v;
+    LLVMOpcode op = LLVMGetInstructionOpcode(v);
+    for (unsigned k = 0; k < 2 && (op == LLVMMul || (op == LLVMShl && k == 0)); k++) {
+        LLVMValueRef c = LLVMGetOperand(v, !k);
+        if (!LLVMIsAConstantInt(c))
+            continue;
+        int64_t f = LLVMConstIntGetSExtValue(c);
+        if (op == LLVMShl)
+            f = f >= 0 && f < 16 ? (int64_t)1 << f : 0;
+        if (f < 1 || f > (1 << 16))
+            return NULL;
+        *r = (uint64_t)f;
+        return mc_without_int_casts(LLVMGetOperand(v, k));
+    }
+    return v;
+}
+
+/* Is v get_global_id(1) (*rows 1), or the row y of a loop over rows
+ * y = R * get_global_id(1) on, by 1, while y < min(that + R, ...) (*rows
+ * R), where block `at` is inside the loop's body? */
+static bool own_row(instrumenter *in, LLVMValueRef v, LLVMBasicBlockRef at, uint64_t *rows)
+{
+    v = mc_without_int_casts(v);
+    *rows = 1;
+    if (global_id(in, v, 1))
+        return true;
+    if (!LLVMIsAPHINode(v) || LLVMCountIncoming(v) != 2 || !in->cfg)
+        return false;
+    LLVMBasicBlockRef header = LLVMGetInstructionParent(v);
+    LLVMValueRef br = LLVMGetBasicBlockTerminator(header);
+    LLVMValueRef cond = br && LLVMIsABranchInst(br) && LLVMIsConditional(br) ? LLVMGetCondition(br) : NULL;
+    if (!cond || !LLVMIsAICmpInst(cond) || LLVMGetOperand(cond, 0) != v ||
+        (LLVMGetICmpPredicate(cond) != LLVMIntSLT && LLVMGetICmpPredicate(cond) != LLVMIntULT))
+        return false;
+    int body = mc_cfg_block(in->cfg, LLVMGetSuccessor(br, 0)), here = mc_cfg_block(in->cfg, at);
+    if (body < 0 || here < 0 || LLVMGetSuccessor(br, 0) == header || !mc_dominates(in->cfg, body, here))
+        return false;
+    /* the start, R * get_global_id(1), and the step, y + 1 */
+    LLVMValueRef start = NULL;
+    for (unsigned k = 0; k < 2; k++) {
+        LLVMValueRef next = LLVMGetIncomingValue(v, !k);
+        if (LLVMIsABinaryOperator(next) && LLVMGetInstructionOpcode(next) == LLVMAdd && LLVMGetOperand(next, 0) == v &&
+            LLVMIsAConstantInt(LLVMGetOperand(next, 1)) && LLVMConstIntGetZExtValue(LLVMGetOperand(next, 1)) == 1)
+            start = LLVMGetIncomingValue(v, k);
+    }
+    uint64_t r;
+    LLVMValueRef id = start ? multiple_of(start, &r) : NULL;
+    if (!id || !global_id(in, id, 1))
+        return false;
+    /* the bound: start + R, or the min of it and something */
+    LLVMValueRef bound = LLVMGetOperand(cond, 1);
+    if (LLVMIsACallInst(bound)) {
+        LLVMValueRef f = mc_called_function(bound);
+        const char *name = f ? LLVMGetValueName(f) : "";
+        if (strncmp(name, "llvm.smin.", 10) && strncmp(name, "llvm.umin.", 10))
+            return false;
+        LLVMValueRef a = LLVMGetOperand(bound, 0), b = LLVMGetOperand(bound, 1);
+        bound = LLVMIsABinaryOperator(a) && LLVMGetOperand(a, 0) == start ? a : b;
+    }
+    if (!LLVMIsABinaryOperator(bound) || LLVMGetInstructionOpcode(bound) != LLVMAdd ||
+        LLVMGetOperand(bound, 0) != start || !LLVMIsAConstantInt(LLVMGetOperand(bound, 1)) ||
+        LLVMConstIntGetSExtValue(LLVMGetOperand(bound, 1)) != (int64_t)r)
+        return false;
+    *rows = r;
+    return true;
+}
+
+/* Is v y * w + get_global_id(0), w an integer parameter of the kernel (a
+ * row's width) and y own_row's?  w's index + 1 (1 .. MOSAIC_CHECK_OWN_ROW_MAX),
+ * else 0; *rows: own_row's. */
+static unsigned row_and_column(instrumenter *in, LLVMValueRef v, LLVMBasicBlockRef at, uint64_t *rows)
 {
     v = mc_without_int_casts(v);
     if (!LLVMIsABinaryOperator(v) || LLVMGetInstructionOpcode(v) != LLVMAdd)
@@ -350,7 +436,7 @@ static unsigned row_and_column(instrumenter *in, LLVMValueRef v)
         for (unsigned k = 0; k < 2; k++) {
             LLVMValueRef w = mc_without_int_casts(LLVMGetOperand(row, k));
             if (!LLVMIsAArgument(w) || LLVMGetTypeKind(LLVMTypeOf(w)) != LLVMIntegerTypeKind ||
-                !global_id(in, LLVMGetOperand(row, !k), 1))
+                !own_row(in, LLVMGetOperand(row, !k), at, rows))
                 continue;
             LLVMValueRef fn = LLVMGetParamParent(w);
             for (unsigned i = 0; i < LLVMCountParams(fn) && i < MOSAIC_CHECK_OWN_ROW_MAX; i++)
@@ -362,24 +448,26 @@ static unsigned row_and_column(instrumenter *in, LLVMValueRef v)
 }
 
 /* Is every use of kernel parameter v p[get_global_id(0)], or every one
- * p[get_global_id(1) * w + get_global_id(0)] with the same parameter w,
- * loaded or stored as p's element type (or a narrower one)?  0: no; 1:
- * the first; 2 + w's index: the second. */
-static unsigned own_element(instrumenter *in, LLVMValueRef v)
+ * p[y * w + get_global_id(0)] with the same parameter w and the same rows
+ * (own_row), loaded or stored as p's element type (or a narrower one)? */
+static own own_element(instrumenter *in, LLVMValueRef v)
 {
+    own none = {0, 0}, found = {0, 0};
     if (!is_pointer(v) || address_space(v) != AS_GLOBAL || !LLVMGetFirstUse(v))
-        return 0;
-    unsigned found = 0;
+        return none;
     for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
         LLVMValueRef gep = LLVMGetUser(u);
         if (!LLVMIsAGetElementPtrInst(gep) || LLVMGetNumOperands(gep) != 2 || LLVMGetOperand(gep, 0) != v)
-            return 0;
+            return none;
         LLVMValueRef index = LLVMGetOperand(gep, 1);
-        unsigned width = global_id(in, index, 0) ? 0 : row_and_column(in, index);
-        unsigned kind = width ? width + 1 : global_id(in, index, 0) ? 1 : 0;
-        if (!kind || (found && kind != found))
-            return 0;
-        found = kind;
+        own this = {global_id(in, index, 0) ? 1 : 0, 0};
+        if (!this.kind) {
+            unsigned width = row_and_column(in, index, LLVMGetInstructionParent(gep), &this.rows);
+            this.kind = width ? width + 1 : 0;
+        }
+        if (!this.kind || (found.kind && (this.kind != found.kind || this.rows != found.rows)))
+            return none;
+        found = this;
         uint64_t element = LLVMABISizeOfType(in->td, LLVMGetGEPSourceElementType(gep));
         for (LLVMUseRef e = LLVMGetFirstUse(gep); e; e = LLVMGetNextUse(e)) {
             LLVMValueRef access = LLVMGetUser(e);
@@ -391,7 +479,7 @@ static unsigned own_element(instrumenter *in, LLVMValueRef v)
                 LLVMGetOrdering(access) == LLVMAtomicOrderingNotAtomic &&
                 store_size(in, LLVMTypeOf(LLVMGetOperand(access, 0))) <= element)
                 continue;
-            return 0;
+            return none;
         }
     }
     return found;
@@ -441,7 +529,7 @@ static void check_access(instrumenter *in, LLVMValueRef inst, LLVMValueRef p, LL
     uint64_t space, from = MOSAIC_CHECK_FROM_UNKNOWN;
     const char *object = NULL;
     char name[256];
-    uint64_t size = 0;
+    uint64_t size = 0, own_rows = 0;
     LLVMValueRef base = LLVMConstNull(in->ptr);
     if (LLVMIsACallInst(root) || LLVMIsAInvokeInst(root))
         return; /* the context, an image's descriptor: Mosaic's */
@@ -488,8 +576,10 @@ static void check_access(instrumenter *in, LLVMValueRef inst, LLVMValueRef p, LL
         if (in->read_only && from < LLVMCountParams(fn) && in->read_only[from] && what == MOSAIC_CHECK_READ &&
             space != MOSAIC_CHECK_LOCAL)
             what |= MOSAIC_CHECK_ARG_READ_ONLY;
-        if (in->own_element && from < LLVMCountParams(fn) && in->own_element[from])
-            what |= MOSAIC_CHECK_ARG_OWN_ELEMENT | (uint64_t)(in->own_element[from] - 1) << MOSAIC_CHECK_OWN_ROW_SHIFT;
+        if (in->own_element && from < LLVMCountParams(fn) && in->own_element[from].kind) {
+            what |= MOSAIC_CHECK_ARG_OWN_ELEMENT | (uint64_t)(in->own_element[from].kind - 1) << MOSAIC_CHECK_OWN_ROW_SHIFT;
+            own_rows = in->own_element[from].rows;
+        }
     } else {
         /* a pointer loaded from memory, chosen by a select or phi, made
          * from an integer, a helper function's parameter: the device finds
@@ -515,7 +605,7 @@ static void check_access(instrumenter *in, LLVMValueRef inst, LLVMValueRef p, LL
     args[5] = address_space(base) == 0 ? base : LLVMBuildAddrSpaceCast(in->b, base, in->ptr, "");
     args[6] = bytes;
     args[7] = LLVMConstInt(in->i64, how, 0);
-    args[8] = site_of(in, inst, object, size, slot.bytes ? &slot : NULL);
+    args[8] = site_of(in, inst, object, size, slot.bytes ? &slot : NULL, own_rows);
     LLVMBuildCall2(in->b, in->access_type, in->access_fn, args, 9, "");
     in->count++;
     if (space == MOSAIC_CHECK_PRIVATE)
@@ -555,7 +645,7 @@ static void instrument_instruction(instrumenter *in, LLVMValueRef inst)
             at(in, inst);
             LLVMValueRef args[5];
             work_item(in, args);
-            args[4] = site_of(in, inst, NULL, 0, NULL);
+            args[4] = site_of(in, inst, NULL, 0, NULL, 0);
             LLVMBuildCall2(in->b, in->barrier_type, group ? in->barrier_fn : in->sub_group_barrier_fn, args, 5, "");
             in->count++;
         } else if (mc_copies(name) || mc_fills(name)) { /* (dest, source or value, length) */
@@ -588,9 +678,10 @@ cl_int mc_instrument_for_checking(LLVMModuleRef m, LLVMTargetDataRef td, LLVMVal
     in.i32 = LLVMInt32TypeInContext(in.c);
     in.i64 = LLVMInt64TypeInContext(in.c);
     in.ptr = LLVMPointerTypeInContext(in.c, 0);
-    LLVMTypeRef site_fields[8] = {in.ptr, in.ptr, in.i32, in.i32, in.ptr, in.i64, LLVMArrayType(in.i64, 3), in.i64};
+    LLVMTypeRef site_fields[9] = {in.ptr,  in.ptr, in.i32, in.i32, in.ptr, in.i64, LLVMArrayType(in.i64, 3),
+                                  in.i64, in.i64};
     in.site_type = LLVMStructCreateNamed(in.c, "mosaic_check_site");
-    LLVMStructSetBody(in.site_type, site_fields, 8, 0);
+    LLVMStructSetBody(in.site_type, site_fields, 9, 0);
     LLVMTypeRef access_params[9] = {in.ptr, in.i64, in.i64, in.i64, in.ptr, in.ptr, in.i64, in.i64, in.ptr};
     in.access_type = LLVMFunctionType(LLVMVoidTypeInContext(in.c), access_params, 9, 0);
     in.barrier_type = LLVMFunctionType(LLVMVoidTypeInContext(in.c), access_params, 5, 0);
@@ -613,8 +704,11 @@ cl_int mc_instrument_for_checking(LLVMModuleRef m, LLVMTargetDataRef td, LLVMVal
         in.own_element = in.read_only ? calloc(LLVMCountParams(f) + 1, sizeof *in.own_element) : NULL;
         for (unsigned p = 0; in.read_only && p < LLVMCountParams(f); p++)
             in.read_only[p] = only_reads(LLVMGetParam(f, p), 0);
+        in.cfg = in.own_element ? mc_cfg_new(f) : NULL;
         for (unsigned p = 0; in.own_element && p < LLVMCountParams(f); p++)
             in.own_element[p] = own_element(&in, LLVMGetParam(f, p));
+        mc_cfg_free(in.cfg);
+        in.cfg = NULL;
         char name[256];
         mc_source_name(LLVMGetValueName(f), name, sizeof name);
         in.kernel_name = string(&in, name, strlen(name));

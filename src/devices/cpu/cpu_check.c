@@ -213,7 +213,8 @@ struct cpu_check_launch {
     uint64_t program;       /* a hash of it (or of the executable's address): check_report.h */
     size_t num_groups[3];
     bool own_elements;      /* one dimension, global ids that fit an int: MOSAIC_CHECK_ARG_OWN_ELEMENT holds */
-    bool *own_rows;         /* per argument w: OWN_ELEMENT with OWN_ROW w + 1 holds (own_rows_hold) */
+    int64_t *row_width;     /* per argument w: its value where OWN_ROW w + 1 may hold (row_width), else 0 */
+    uint64_t rows_end, columns_end; /* the launch's global offsets + sizes in y and x */
     cl_uint num_args;
     region **arg_region;    /* per argument: NULL unless a buffer of this launch */
     region *regions;        /* the buffers, lo ascending */
@@ -222,27 +223,24 @@ struct cpu_check_launch {
     mosaic_check_window *windows; /* 2 per argument (compiler.h): where accesses need no call */
 };
 
-/* Does get_global_id(1) * w + get_global_id(0) give each work-item of
- * launch nd an element of its own, w integer argument i (its value as the
- * kernel reads it), computed in an int without overflow? */
-static bool own_rows_hold(const mosaic_ndrange *nd, const mosaic_kernel_arg *a, const void *value)
+/* Integer argument i's value (as the kernel reads it) where it can be a
+ * row width w for OWN_ROW in launch nd: at least the launch's global
+ * width, one plane; else 0. */
+static int64_t row_width(const mosaic_ndrange *nd, const mosaic_kernel_arg *a, const void *value)
 {
     if (a->kind != MOSAIC_ARG_BY_VALUE || !a->type_name || (a->size != 4 && a->size != 8) ||
         nd->global_size[2] > 1)
-        return false;
+        return 0;
     bool is_unsigned = a->type_name[0] == 'u';
     int64_t w;
     if (a->size == 4)
         w = is_unsigned ? (int64_t)*(const uint32_t *)value : (int64_t)*(const int32_t *)value;
     else
         w = *(const int64_t *)value;
-    if (w <= 0 || (is_unsigned && a->size == 8 && *(const uint64_t *)value > INT64_MAX))
-        return false;
-    uint64_t rows = nd->global_offset[1] + (nd->global_size[1] ? nd->global_size[1] : 1);
-    uint64_t columns = nd->global_offset[0] + nd->global_size[0], last;
-    return nd->global_size[0] <= (uint64_t)w && rows >= 1 &&
-           !__builtin_mul_overflow(rows - 1, (uint64_t)w, &last) && !__builtin_add_overflow(last, columns, &last) &&
-           last <= INT32_MAX;
+    if (w <= 0 || (is_unsigned && a->size == 8 && *(const uint64_t *)value > INT64_MAX) ||
+        nd->global_size[0] > (uint64_t)w)
+        return 0;
+    return w;
 }
 
 static int by_lo(const void *a, const void *b)
@@ -273,13 +271,15 @@ cpu_check_launch *mosaic_cpu_check_launch(cl_device_id device, const mosaic_ndra
         l->num_groups[d] = nd->num_groups[d];
     l->own_elements = nd->global_size[1] <= 1 && nd->global_size[2] <= 1 && nd->global_offset[0] <= INT32_MAX &&
                       nd->global_size[0] <= INT32_MAX - nd->global_offset[0];
-    l->own_rows = calloc(info->num_args + 1, sizeof *l->own_rows);
-    for (cl_uint i = 0; l->own_rows && i < info->num_args; i++)
-        l->own_rows[i] = own_rows_hold(nd, &info->args[i], nd->args[i]);
+    l->row_width = calloc(info->num_args + 1, sizeof *l->row_width);
+    for (cl_uint i = 0; l->row_width && i < info->num_args; i++)
+        l->row_width[i] = row_width(nd, &info->args[i], nd->args[i]);
+    l->rows_end = nd->global_offset[1] + (nd->global_size[1] ? nd->global_size[1] : 1);
+    l->columns_end = nd->global_offset[0] + nd->global_size[0];
     l->regions = calloc(info->num_args + 1, sizeof *l->regions);
     l->local_lo = calloc(info->num_args + 1, sizeof *l->local_lo);
     l->local_hi = calloc(info->num_args + 1, sizeof *l->local_hi);
-    if (!l->own_rows || !l->regions || !l->local_lo || !l->local_hi) {
+    if (!l->row_width || !l->regions || !l->local_lo || !l->local_hi) {
         mosaic_cpu_check_launch_free(l);
         return NULL;
     }
@@ -369,7 +369,7 @@ void mosaic_cpu_check_launch_free(cpu_check_launch *l)
     free(l->arg_region);
     free(l->local_lo);
     free(l->local_hi);
-    free(l->own_rows);
+    free(l->row_width);
     free(l->windows);
     free(l);
 }
@@ -380,22 +380,30 @@ void mosaic_cpu_check_launch_free(cpu_check_launch *l)
  * that argument reaches r's bytes and the program only reads through it,
  * or reaches each element through it from one work-item alone
  * (instrument.c's marks). */
-/* Does an access's MOSAIC_CHECK_ARG_OWN_ELEMENT hold in launch l? */
-static bool own_element_holds(const cpu_check_launch *l, uint64_t how)
+/* Does an access's MOSAIC_CHECK_ARG_OWN_ELEMENT hold in launch l?  With
+ * OWN_ROW, rows y * w + x of a width w at least the launch's, each work-item
+ * the site's own_rows of them, whose last index fits an int. */
+static bool own_element_holds(const cpu_check_launch *l, uint64_t how, const mosaic_check_site *site)
 {
-    unsigned w = MOSAIC_CHECK_HOW_OWN_ROW(how);
+    unsigned a = MOSAIC_CHECK_HOW_OWN_ROW(how);
     if (!(how & MOSAIC_CHECK_ARG_OWN_ELEMENT))
         return false;
-    return w ? w <= l->num_args && l->own_rows[w - 1] : l->own_elements;
+    if (!a)
+        return l->own_elements;
+    uint64_t w = a <= l->num_args ? (uint64_t)l->row_width[a - 1] : 0, rows, last;
+    return w && site && site->own_rows && !__builtin_mul_overflow(l->rows_end, site->own_rows, &rows) &&
+           !__builtin_mul_overflow(rows - 1, w, &last) && !__builtin_add_overflow(last, l->columns_end, &last) &&
+           last <= INT32_MAX;
 }
 
-static bool tracked(const cpu_check_launch *l, const region *r, unsigned space, uint64_t how, bool by_argument)
+static bool tracked(const cpu_check_launch *l, const region *r, unsigned space, uint64_t how, bool by_argument,
+                    const mosaic_check_site *site)
 {
     if (!r->shadow || space == MOSAIC_CHECK_CONSTANT || !(l->kinds & (MOSAIC_CHECK_RACES | MOSAIC_CHECK_SCOPES)))
         return false;
     if (!by_argument || !r->alone)
         return true;
-    return !(how & MOSAIC_CHECK_ARG_READ_ONLY) && !own_element_holds(l, how);
+    return !(how & MOSAIC_CHECK_ARG_READ_ONLY) && !own_element_holds(l, how, site);
 }
 
 /* The buffer of the launch that holds [p, p + bytes), or NULL. */
@@ -818,9 +826,9 @@ void mosaic_cpu_check_group_end(cpu_check_group *g)
  * get_global_id(0): where that is each work-item's own element, the
  * group's window for such accesses is the launch's for reads (the launch
  * opens it for one dimension, where it needs no w). */
-static void open_own_rows(cpu_check_group *g, uint32_t from, uint64_t how)
+static void open_own_rows(cpu_check_group *g, uint32_t from, uint64_t how, const mosaic_check_site *site)
 {
-    if (MOSAIC_CHECK_HOW_OWN_ROW(how) && own_element_holds(g->launch, how))
+    if (MOSAIC_CHECK_HOW_OWN_ROW(how) && own_element_holds(g->launch, how, site))
         g->windows[2 * (size_t)from + 1] = g->launch->windows[2 * (size_t)from];
 }
 
@@ -1059,7 +1067,7 @@ void mosaic_cpu_check_access(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly,
     if (!r && !(r = region_at(l, p)))
         return; /* memory this launch's buffers do not hold (SVM, program-scope variables): not tracked */
     if (from < l->num_args)
-        open_own_rows(g, from, how);
+        open_own_rows(g, from, how, site);
     if (p + bytes > r->hi)
         return;
     size_t at = (size_t)(p - r->lo);
@@ -1067,7 +1075,7 @@ void mosaic_cpu_check_access(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly,
         uninit_access(g, lid, r->written, r->written_at, at, bytes, how, site,
                       "a read of a buffer created without host data, at bytes that nothing wrote (no host command, "
                       "no work-item)", r->name);
-    if (!tracked(l, r, space, how, from < l->num_args))
+    if (!tracked(l, r, space, how, from < l->num_args, site))
         return;
     track_range(g, lid, r->shadow, r->gen << GROUP_BITS | g->tag, at, bytes, how, site, r->name, false);
 }
@@ -1100,7 +1108,7 @@ void mosaic_cpu_check_row(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly, ui
      * bounds and `uninit` at once, then each lane's race tracking, where
      * it is tracked.  Anything else a lane at a time. */
     if (r)
-        open_own_rows(g, from, how);
+        open_own_rows(g, from, how, site);
     uint64_t n = lx + lanes <= g->size[0] ? lanes : g->size[0] > lx ? g->size[0] - lx : 0;
     if (!r || !n || linear_id(g, lx, ly, lz) >= g->items) {
         check_lanes(ctx, lx, ly, lz, lanes, running, first, stride, addresses, base, bytes, how, site);
@@ -1153,7 +1161,7 @@ void mosaic_cpu_check_row(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly, ui
         if (how & MOSAIC_CHECK_WRITE)
             mosaic_check_written_set(r->written, at, span);
     }
-    if (!tracked(l, r, space, how, true))
+    if (!tracked(l, r, space, how, true, site))
         return;
     /* races: each running lane's bytes in the buffer's shadow (what
      * mosaic_cpu_check_access does after finding the buffer) */
