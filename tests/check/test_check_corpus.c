@@ -391,7 +391,9 @@ int main(int argc, char **argv)
  * a[get_global_id(1) * w + get_global_id(0)], each work-item's own
  * element where w is at least the launch's width (1000), not where it is
  * 500; so does row_loop over its two rows from 2 * get_global_id(1) (rows
- * 0 and 1: the second row of work-items has none left). */
+ * 0 and 1: the second row of work-items has none left), and row_back,
+ * which writes them backwards (500 wide it would write before the
+ * buffer). */
 static const char *skipped_source =
     "kernel void shift(global const int *in, global int *out) {\n"
     "  size_t i = get_global_id(0);\n"
@@ -444,6 +446,11 @@ static const char *skipped_source =
     "  int x = get_global_id(0), y0 = get_global_id(1) * 2;\n"
     "  for (int y = y0; y < min(y0 + 2, 2); y++)\n"
     "    a[y * w + x] = y;\n"
+    "}\n"
+    "kernel void row_back(global int *a, int w) {\n"
+    "  int x = get_global_id(0), y0 = get_global_id(1) * 2;\n"
+    "  for (int y = y0; y < min(y0 + 2, 2); y++)\n"
+    "    a[y * w + w - 1 - x] = y;\n"
     "}\n";
 
 /* Runs `name` over `dims` dimensions of (1000, 2) work-items on (a, b) in
@@ -463,7 +470,7 @@ static char *run_skipped(cl_program program, const char *name, cl_uint dims, cl_
         clSetKernelArg(k, 1, sizeof b, &b);
     if (!strcmp(name, "tile_past_end"))
         clSetKernelArg(k, 1, 256, NULL);
-    if (!strcmp(name, "rows") || !strcmp(name, "row_loop"))
+    if (!strcmp(name, "rows") || !strcmp(name, "row_loop") || !strcmp(name, "row_back"))
         clSetKernelArg(k, 1, sizeof w, &w);
     size_t global[2] = {1000, 2}, local[2] = {200, 1};
     if (local_x)
@@ -507,6 +514,7 @@ TEST(skipped_accesses)
         {"rows", 2, y, NULL, 0, 500, "races", "rows 500 wide in a launch 1000 wide (two work-items a word)"},
         {"row_loop", 2, y, NULL, 0, 1000, NULL, "row_loop 1000 wide"},
         {"row_loop", 2, y, NULL, 0, 500, "races", "row_loop 500 wide in a launch 1000 wide"},
+        {"row_back", 2, y, NULL, 0, 1000, NULL, "row_back 1000 wide"},
     };
     for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
         char *found = run_skipped(program, runs[r].kernel, runs[r].dims, runs[r].a, runs[r].b, runs[r].local_x,

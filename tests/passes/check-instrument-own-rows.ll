@@ -6,7 +6,8 @@
 ; argument 2, so 3 << 11) with its site's last field, own_rows, R (docs/check.md,
 ; "Accesses that cannot race"): the device takes it where the launch is at
 ; most w wide.  rows4_wrong's loop runs 5 rows from 4 * get_global_id(1):
-; neighbours' rows overlap, and its write is not marked.
+; neighbours' rows overlap, and its write is not marked.  back writes each
+; row backwards, y * w + w - 1 - get_global_id(0): marked the same.
 ;   kernel void rows4(global const uchar *src, global uchar *dst, int w, int h) {
 ;     int x = get_global_id(0), y0 = get_global_id(1) * 4;
 ;     if (x >= w)
@@ -19,11 +20,20 @@
 ;     for (int y = y0; y < min(y0 + 5, h); y++)
 ;       dst[y * w + x] = 1;
 ;   }
+;   kernel void back(global const uchar *src, global uchar *dst, int w, int h) {
+;     int x = get_global_id(0), y0 = get_global_id(1) * 4;
+;     if (x >= w)
+;       return;
+;     for (int y = y0; y < min(y0 + 4, h); y++)
+;       dst[y * w + w - 1 - x] = src[y * w + x];
+;   }
 ; RUN: env MOSAIC_CHECK=all mosaic-opt --stop-after=check-instrument %s | FileCheck %s
-; the sites: rows4's two with own_rows 4, rows4_wrong's with none
+; the sites: rows4's two with own_rows 4, rows4_wrong's with none, back's with 4
 ; CHECK: @__mosaic_check_site = private constant %mosaic_check_site {{.*}}, [3 x i64] zeroinitializer, i64 0, i64 4 }
 ; CHECK: @__mosaic_check_site{{[.0-9]+}} = private constant %mosaic_check_site {{.*}}, [3 x i64] zeroinitializer, i64 0, i64 4 }
 ; CHECK: @__mosaic_check_site{{[.0-9]+}} = private constant %mosaic_check_site {{.*}}, [3 x i64] zeroinitializer, i64 0, i64 0 }
+; CHECK: @__mosaic_check_site{{[.0-9]+}} = private constant %mosaic_check_site {{.*}}, [3 x i64] zeroinitializer, i64 0, i64 4 }
+; CHECK: @__mosaic_check_site{{[.0-9]+}} = private constant %mosaic_check_site {{.*}}, [3 x i64] zeroinitializer, i64 0, i64 4 }
 ; CHECK-LABEL: define {{.*}} @rows4(
 ; src[...]: READ_ONLY (1 << 48), OWN_ELEMENT, OWN_ROW 3, argument 0, a read
 ; CHECK: call void @__mosaic_check_access({{.*}}, i64 1, i64 844424930138113, ptr @__mosaic_check_site)
@@ -31,6 +41,9 @@
 ; CHECK: call void @__mosaic_check_access({{.*}}, i64 1, i64 562949953492994, ptr @__mosaic_check_site
 ; CHECK-LABEL: define {{.*}} @rows4_wrong(
 ; CHECK: call void @__mosaic_check_access({{.*}}, i64 1, i64 2, ptr @__mosaic_check_site
+; CHECK-LABEL: define {{.*}} @back(
+; CHECK: call void @__mosaic_check_access({{.*}}, i64 1, i64 844424930138113, ptr @__mosaic_check_site
+; CHECK: call void @__mosaic_check_access({{.*}}, i64 1, i64 562949953492994, ptr @__mosaic_check_site
 ; ModuleID = 'program'
 source_filename = "-"
 target datalayout = "e-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024"
@@ -207,6 +220,108 @@ define dso_local spir_kernel void @rows4_wrong(ptr addrspace(1) noundef align 1 
   call void @llvm.lifetime.end.p0(i64 4, ptr %8) #3
   call void @llvm.lifetime.end.p0(i64 4, ptr %7) #3
   ret void
+}
+
+; Function Attrs: convergent norecurse nounwind
+define dso_local spir_kernel void @back(ptr addrspace(1) noundef align 1 %0, ptr addrspace(1) noundef align 1 %1, i32 noundef %2, i32 noundef %3) #0 !kernel_arg_addr_space !4 !kernel_arg_access_qual !5 !kernel_arg_type !6 !kernel_arg_base_type !6 !kernel_arg_type_qual !7 !kernel_arg_name !8 {
+  %5 = alloca ptr addrspace(1), align 8
+  %6 = alloca ptr addrspace(1), align 8
+  %7 = alloca i32, align 4
+  %8 = alloca i32, align 4
+  %9 = alloca i32, align 4
+  %10 = alloca i32, align 4
+  %11 = alloca i32, align 4
+  %12 = alloca i32, align 4
+  store ptr addrspace(1) %0, ptr %5, align 8, !tbaa !9
+  store ptr addrspace(1) %1, ptr %6, align 8, !tbaa !9
+  store i32 %2, ptr %7, align 4, !tbaa !13
+  store i32 %3, ptr %8, align 4, !tbaa !13
+  call void @llvm.lifetime.start.p0(i64 4, ptr %9) #3
+  %13 = call spir_func i64 @_Z13get_global_idj(i32 noundef 0) #4
+  %14 = trunc i64 %13 to i32
+  store i32 %14, ptr %9, align 4, !tbaa !13
+  call void @llvm.lifetime.start.p0(i64 4, ptr %10) #3
+  %15 = call spir_func i64 @_Z13get_global_idj(i32 noundef 1) #4
+  %16 = mul i64 %15, 4
+  %17 = trunc i64 %16 to i32
+  store i32 %17, ptr %10, align 4, !tbaa !13
+  %18 = load i32, ptr %9, align 4, !tbaa !13
+  %19 = load i32, ptr %7, align 4, !tbaa !13
+  %20 = icmp sge i32 %18, %19
+  br i1 %20, label %21, label %22
+
+21:                                               ; preds = %4
+  store i32 1, ptr %11, align 4
+  br label %57
+
+22:                                               ; preds = %4
+  call void @llvm.lifetime.start.p0(i64 4, ptr %12) #3
+  %23 = load i32, ptr %10, align 4, !tbaa !13
+  store i32 %23, ptr %12, align 4, !tbaa !13
+  br label %24
+
+24:                                               ; preds = %53, %22
+  %25 = load i32, ptr %12, align 4, !tbaa !13
+  %26 = load i32, ptr %10, align 4, !tbaa !13
+  %27 = add nsw i32 %26, 4
+  %28 = load i32, ptr %8, align 4, !tbaa !13
+  %29 = call spir_func i32 @_Z3minii(i32 noundef %27, i32 noundef %28) #4
+  %30 = icmp slt i32 %25, %29
+  br i1 %30, label %32, label %31
+
+31:                                               ; preds = %24
+  store i32 2, ptr %11, align 4
+  call void @llvm.lifetime.end.p0(i64 4, ptr %12) #3
+  br label %56
+
+32:                                               ; preds = %24
+  %33 = load ptr addrspace(1), ptr %5, align 8, !tbaa !9
+  %34 = load i32, ptr %12, align 4, !tbaa !13
+  %35 = load i32, ptr %7, align 4, !tbaa !13
+  %36 = mul nsw i32 %34, %35
+  %37 = load i32, ptr %9, align 4, !tbaa !13
+  %38 = add nsw i32 %36, %37
+  %39 = sext i32 %38 to i64
+  %40 = getelementptr inbounds i8, ptr addrspace(1) %33, i64 %39
+  %41 = load i8, ptr addrspace(1) %40, align 1, !tbaa !15
+  %42 = load ptr addrspace(1), ptr %6, align 8, !tbaa !9
+  %43 = load i32, ptr %12, align 4, !tbaa !13
+  %44 = load i32, ptr %7, align 4, !tbaa !13
+  %45 = mul nsw i32 %43, %44
+  %46 = load i32, ptr %7, align 4, !tbaa !13
+  %47 = add nsw i32 %45, %46
+  %48 = sub nsw i32 %47, 1
+  %49 = load i32, ptr %9, align 4, !tbaa !13
+  %50 = sub nsw i32 %48, %49
+  %51 = sext i32 %50 to i64
+  %52 = getelementptr inbounds i8, ptr addrspace(1) %42, i64 %51
+  store i8 %41, ptr addrspace(1) %52, align 1, !tbaa !15
+  br label %53
+
+53:                                               ; preds = %32
+  %54 = load i32, ptr %12, align 4, !tbaa !13
+  %55 = add nsw i32 %54, 1
+  store i32 %55, ptr %12, align 4, !tbaa !13
+  br label %24
+
+56:                                               ; preds = %31
+  store i32 0, ptr %11, align 4
+  br label %57
+
+57:                                               ; preds = %56, %21
+  call void @llvm.lifetime.end.p0(i64 4, ptr %10) #3
+  call void @llvm.lifetime.end.p0(i64 4, ptr %9) #3
+  %58 = load i32, ptr %11, align 4
+  switch i32 %58, label %60 [
+    i32 0, label %59
+    i32 1, label %59
+  ]
+
+59:                                               ; preds = %57, %57
+  ret void
+
+60:                                               ; preds = %57
+  unreachable
 }
 
 attributes #0 = { convergent norecurse nounwind "frame-pointer"="all" "no-trapping-math"="true" "stack-protector-buffer-size"="8" "uniform-work-group-size"="true" }

@@ -44,6 +44,7 @@
 typedef struct own {
     unsigned kind;
     uint64_t rows;
+    bool mirrored; /* the row's elements backwards: y * w + w - 1 - get_global_id(0) */
 } own;
 
 typedef struct instrumenter {
@@ -420,39 +421,80 @@ static bool own_row(instrumenter *in, LLVMValueRef v, LLVMBasicBlockRef at, uint
     return true;
 }
 
-/* Is v y * w + get_global_id(0), w an integer parameter of the kernel (a
- * row's width) and y own_row's?  w's index + 1 (1 .. MOSAIC_CHECK_OWN_ROW_MAX),
- * else 0; *rows: own_row's. */
-static unsigned row_and_column(instrumenter *in, LLVMValueRef v, LLVMBasicBlockRef at, uint64_t *rows)
+/* The parameter's index + 1 (1 .. MOSAIC_CHECK_OWN_ROW_MAX) of w, an
+ * integer parameter of the kernel, else 0. */
+static unsigned width_parameter(LLVMValueRef w)
+{
+    w = mc_without_int_casts(w);
+    if (!LLVMIsAArgument(w) || LLVMGetTypeKind(LLVMTypeOf(w)) != LLVMIntegerTypeKind)
+        return 0;
+    LLVMValueRef fn = LLVMGetParamParent(w);
+    for (unsigned i = 0; i < LLVMCountParams(fn) && i < MOSAIC_CHECK_OWN_ROW_MAX; i++)
+        if (LLVMGetParam(fn, i) == w)
+            return i + 1;
+    return 0;
+}
+
+/* Is row y * w, w an integer parameter of the kernel (a row's width) and
+ * y own_row's?  w's index + 1, else 0; *rows: own_row's. */
+static unsigned row_start(instrumenter *in, LLVMValueRef row, LLVMBasicBlockRef at, uint64_t *rows)
+{
+    row = mc_without_int_casts(row);
+    if (!LLVMIsABinaryOperator(row) || LLVMGetInstructionOpcode(row) != LLVMMul)
+        return 0;
+    for (unsigned k = 0; k < 2; k++) {
+        unsigned w = width_parameter(LLVMGetOperand(row, k));
+        if (w && own_row(in, LLVMGetOperand(row, !k), at, rows))
+            return w;
+    }
+    return 0;
+}
+
+/* The operands of binary operation v of opcode op (after int casts), or false. */
+static bool operands(LLVMValueRef v, LLVMOpcode op, LLVMValueRef *a, LLVMValueRef *b)
 {
     v = mc_without_int_casts(v);
-    if (!LLVMIsABinaryOperator(v) || LLVMGetInstructionOpcode(v) != LLVMAdd)
+    if (!LLVMIsABinaryOperator(v) || LLVMGetInstructionOpcode(v) != op)
+        return false;
+    *a = LLVMGetOperand(v, 0), *b = LLVMGetOperand(v, 1);
+    return true;
+}
+
+/* Is v y * w + get_global_id(0), or y * w + w - 1 - get_global_id(0) (a
+ * row read backwards: *mirrored), w an integer parameter of the kernel and
+ * y own_row's?  w's index + 1, else 0; *rows: own_row's. */
+static unsigned row_and_column(instrumenter *in, LLVMValueRef v, LLVMBasicBlockRef at, uint64_t *rows, bool *mirrored)
+{
+    LLVMValueRef a, b, c, d;
+    *mirrored = false;
+    if (operands(v, LLVMAdd, &a, &b))
+        for (unsigned side = 0; side < 2; side++)
+            if (global_id(in, side ? a : b, 0)) {
+                unsigned w = row_start(in, side ? b : a, at, rows);
+                if (w)
+                    return w;
+            }
+    /* (y * w + w) - 1 - x */
+    if (!operands(v, LLVMSub, &a, &b) || !global_id(in, b, 0) || !operands(a, LLVMSub, &a, &c) ||
+        !LLVMIsAConstantInt(c) || LLVMConstIntGetSExtValue(c) != 1 || !operands(a, LLVMAdd, &c, &d))
         return 0;
     for (unsigned side = 0; side < 2; side++) {
-        LLVMValueRef row = mc_without_int_casts(LLVMGetOperand(v, side));
-        if (!global_id(in, LLVMGetOperand(v, !side), 0) || !LLVMIsABinaryOperator(row) ||
-            LLVMGetInstructionOpcode(row) != LLVMMul)
-            continue;
-        for (unsigned k = 0; k < 2; k++) {
-            LLVMValueRef w = mc_without_int_casts(LLVMGetOperand(row, k));
-            if (!LLVMIsAArgument(w) || LLVMGetTypeKind(LLVMTypeOf(w)) != LLVMIntegerTypeKind ||
-                !own_row(in, LLVMGetOperand(row, !k), at, rows))
-                continue;
-            LLVMValueRef fn = LLVMGetParamParent(w);
-            for (unsigned i = 0; i < LLVMCountParams(fn) && i < MOSAIC_CHECK_OWN_ROW_MAX; i++)
-                if (LLVMGetParam(fn, i) == w)
-                    return i + 1;
+        unsigned w = width_parameter(side ? c : d), row = row_start(in, side ? d : c, at, rows);
+        if (w && w == row) {
+            *mirrored = true;
+            return w;
         }
     }
     return 0;
 }
 
 /* Is every use of kernel parameter v p[get_global_id(0)], or every one
- * p[y * w + get_global_id(0)] with the same parameter w and the same rows
- * (own_row), loaded or stored as p's element type (or a narrower one)? */
+ * p[y * w + get_global_id(0)] (or every one the row backwards) with the
+ * same parameter w and the same rows (own_row), loaded or stored as p's
+ * element type (or a narrower one)? */
 static own own_element(instrumenter *in, LLVMValueRef v)
 {
-    own none = {0, 0}, found = {0, 0};
+    own none = {0, 0, false}, found = {0, 0, false};
     if (!is_pointer(v) || address_space(v) != AS_GLOBAL || !LLVMGetFirstUse(v))
         return none;
     for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
@@ -460,12 +502,13 @@ static own own_element(instrumenter *in, LLVMValueRef v)
         if (!LLVMIsAGetElementPtrInst(gep) || LLVMGetNumOperands(gep) != 2 || LLVMGetOperand(gep, 0) != v)
             return none;
         LLVMValueRef index = LLVMGetOperand(gep, 1);
-        own this = {global_id(in, index, 0) ? 1 : 0, 0};
+        own this = {global_id(in, index, 0) ? 1 : 0, 0, false};
         if (!this.kind) {
-            unsigned width = row_and_column(in, index, LLVMGetInstructionParent(gep), &this.rows);
+            unsigned width = row_and_column(in, index, LLVMGetInstructionParent(gep), &this.rows, &this.mirrored);
             this.kind = width ? width + 1 : 0;
         }
-        if (!this.kind || (found.kind && (this.kind != found.kind || this.rows != found.rows)))
+        if (!this.kind ||
+            (found.kind && (this.kind != found.kind || this.rows != found.rows || this.mirrored != found.mirrored)))
             return none;
         found = this;
         uint64_t element = LLVMABISizeOfType(in->td, LLVMGetGEPSourceElementType(gep));

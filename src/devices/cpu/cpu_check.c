@@ -391,8 +391,9 @@ static bool own_element_holds(const cpu_check_launch *l, uint64_t how, const mos
     if (!a)
         return l->own_elements;
     uint64_t w = a <= l->num_args ? (uint64_t)l->row_width[a - 1] : 0, rows, last;
+    uint64_t columns = l->columns_end > w ? l->columns_end : w; /* (a row backwards reaches w - 1) */
     return w && site && site->own_rows && !__builtin_mul_overflow(l->rows_end, site->own_rows, &rows) &&
-           !__builtin_mul_overflow(rows - 1, w, &last) && !__builtin_add_overflow(last, l->columns_end, &last) &&
+           !__builtin_mul_overflow(rows - 1, w, &last) && !__builtin_add_overflow(last, columns, &last) &&
            last <= INT32_MAX;
 }
 
