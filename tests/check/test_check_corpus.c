@@ -393,7 +393,10 @@ int main(int argc, char **argv)
  * 500; so does row_loop over its two rows from 2 * get_global_id(1) (rows
  * 0 and 1: the second row of work-items has none left), and row_back,
  * which writes them backwards (500 wide it would write before the
- * buffer). */
+ * buffer).  tree is a tree reduction, `if (l < s) t[l] += t[l + s]`
+ * between barriers: no access of it can race (the work-items below s
+ * write, those from s on are read); tree_race leaves the loop's barrier
+ * out. */
 static const char *skipped_source =
     "kernel void shift(global const int *in, global int *out) {\n"
     "  size_t i = get_global_id(0);\n"
@@ -447,6 +450,21 @@ static const char *skipped_source =
     "  for (int y = y0; y < min(y0 + 2, 2); y++)\n"
     "    a[y * w + x] = y;\n"
     "}\n"
+    "#define TREE(name, BARRIER) \\\n"
+    "kernel void name(global int *a, local int *t) { \\\n"
+    "  size_t l = get_local_id(0); \\\n"
+    "  t[l] = a[get_global_id(0)]; \\\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE); \\\n"
+    "  for (size_t s = get_local_size(0) / 2; s > 0; s /= 2) { \\\n"
+    "    if (l < s) \\\n"
+    "      t[l] += t[l + s]; \\\n"
+    "    BARRIER \\\n"
+    "  } \\\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE); \\\n"
+    "  a[get_global_id(0)] = t[0]; \\\n"
+    "}\n"
+    "TREE(tree, barrier(CLK_LOCAL_MEM_FENCE);)\n"
+    "TREE(tree_race, )\n"
     "kernel void row_back(global int *a, int w) {\n"
     "  int x = get_global_id(0), y0 = get_global_id(1) * 2;\n"
     "  for (int y = y0; y < min(y0 + 2, 2); y++)\n"
@@ -468,8 +486,8 @@ static char *run_skipped(cl_program program, const char *name, cl_uint dims, cl_
     clSetKernelArg(k, 0, sizeof a, &a);
     if (b)
         clSetKernelArg(k, 1, sizeof b, &b);
-    if (!strcmp(name, "tile_past_end"))
-        clSetKernelArg(k, 1, 256, NULL);
+    if (!strcmp(name, "tile_past_end") || !strncmp(name, "tree", 4))
+        clSetKernelArg(k, 1, !strncmp(name, "tree", 4) ? 200 * sizeof(cl_int) : 256, NULL);
     if (!strcmp(name, "rows") || !strcmp(name, "row_loop") || !strcmp(name, "row_back"))
         clSetKernelArg(k, 1, sizeof w, &w);
     size_t global[2] = {1000, 2}, local[2] = {200, 1};
@@ -515,6 +533,8 @@ TEST(skipped_accesses)
         {"row_loop", 2, y, NULL, 0, 1000, NULL, "row_loop 1000 wide"},
         {"row_loop", 2, y, NULL, 0, 500, "races", "row_loop 500 wide in a launch 1000 wide"},
         {"row_back", 2, y, NULL, 0, 1000, NULL, "row_back 1000 wide"},
+        {"tree", 1, y, NULL, 0, 0, NULL, "a tree reduction"},
+        {"tree_race", 1, y, NULL, 0, 0, "races", "a tree reduction without a barrier in its loop"},
     };
     for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
         char *found = run_skipped(program, runs[r].kernel, runs[r].dims, runs[r].a, runs[r].b, runs[r].local_x,

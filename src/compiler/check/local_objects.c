@@ -31,18 +31,30 @@
 #include <string.h>
 
 #include "compiler/check/check.h"
+#include "compiler/ir/cfg.h"
 #include "compiler/ir/util.h"
 
 enum { MAX_BARRIERS = 63 };                             /* bit 0 of an interval set: the kernel's entry */
 enum { MAX_OBJECTS = MOSAIC_CHECK_LOCAL_WINDOWS / 2 }; /* two windows an object */
+
+/* A test every run of an access passed: get_local_id(0) < g (LT, g a
+ * value the same for the whole group, not below 0), or == k (EQ). */
+typedef struct guard {
+    enum { NO_GUARD, LT, EQ } kind;
+    LLVMValueRef g;
+    int64_t k;
+} guard;
 
 typedef struct access {
     LLVMValueRef inst, pointer;
     int object;
     uint64_t here;    /* its intervals */
     bool writes, plain_read;
-    bool slotted;     /* at start + c + sum(s[d] * local id d) */
+    bool slotted;     /* at start + c + sum(s[d] * local id d) + k * u */
     int64_t c, s[3];
+    LLVMValueRef u;   /* a value the same for the whole group, NULL: none (k 0) */
+    int64_t k;
+    guard guard;      /* a condition on its local id that every run of it passed */
     uint64_t bytes;
     uint64_t marks;
 } access;
@@ -63,6 +75,7 @@ struct mc_local_objects {
     unsigned num_blocks;
     access *accesses;
     size_t num_accesses;
+    mc_cfg *cfg; /* the kernel's graph, while the accesses are found */
 };
 
 static bool is_barrier(LLVMValueRef i) { return LLVMIsACallInst(i) && mc_calls_named(i, "__mosaic_barrier"); }
@@ -146,9 +159,49 @@ static uint64_t past(const mc_local_objects *lo, LLVMValueRef i, uint64_t here)
 
 typedef struct affine {
     int64_t c, s[3];
+    LLVMValueRef u; /* uniform(): NULL, or k * u is a term */
+    int64_t k;
 } affine;
 
-/* Integer v as c + sum(s[d] * get_local_id(d)), where it is one. */
+/* Is v the same for every work-item of the group, at every point where
+ * they all compute it: constants, the kernel's arguments, loads of the
+ * work-group's context, and arithmetic and phis of those (a phi only where
+ * every way into its block is a branch on such a value, or none)?
+ * (`seen`: the phis on the way, taken as the same.) */
+static bool uniform(LLVMValueRef v, LLVMValueRef *seen, int depth)
+{
+    if (LLVMIsAConstantInt(v) || LLVMIsAArgument(v))
+        return true;
+    if (!LLVMIsAInstruction(v) || depth > 12)
+        return false;
+    for (int i = 0; i < depth; i++)
+        if (seen[i] == v)
+            return true;
+    if (LLVMIsALoadInst(v)) {
+        bool unused = true;
+        LLVMValueRef root = mc_pointer_root(LLVMGetOperand(v, 0), &unused);
+        return !LLVMGetVolatile(v) && LLVMIsACallInst(root) && mc_calls_named(root, "__mosaic_get_ctx");
+    }
+    if (LLVMIsAPHINode(v)) {
+        seen[depth] = v;
+        for (unsigned i = 0; i < LLVMCountIncoming(v); i++) {
+            LLVMValueRef br = LLVMGetBasicBlockTerminator(LLVMGetIncomingBlock(v, i));
+            if (!uniform(LLVMGetIncomingValue(v, i), seen, depth + 1) || !br || !LLVMIsABranchInst(br) ||
+                (LLVMIsConditional(br) && !uniform(LLVMGetCondition(br), seen, depth + 1)))
+                return false;
+        }
+        return true;
+    }
+    if (!LLVMIsABinaryOperator(v) && !LLVMIsACastInst(v) && !LLVMIsAICmpInst(v))
+        return false;
+    for (int i = 0, n = LLVMGetNumOperands(v); i < n; i++)
+        if (!uniform(LLVMGetOperand(v, i), seen, depth + 1))
+            return false;
+    return true;
+}
+
+/* Integer v as c + sum(s[d] * get_local_id(d)) + k * u, u uniform(),
+ * where it is one. */
 static bool affine_of(LLVMValueRef v, affine *a, int depth)
 {
     memset(a, 0, sizeof *a);
@@ -169,18 +222,28 @@ static bool affine_of(LLVMValueRef v, affine *a, int depth)
         return affine_of(mc_without_int_casts(v), a, depth + 1);
     if (LLVMIsATruncInst(v))
         return affine_of(LLVMGetOperand(v, 0), a, depth + 1);
-    if (!LLVMIsABinaryOperator(v))
-        return false;
+    LLVMValueRef seen[16];
+    bool same = uniform(v, seen, 0);
+    if (!LLVMIsABinaryOperator(v) || (same && LLVMGetInstructionOpcode(v) != LLVMAdd &&
+                                      LLVMGetInstructionOpcode(v) != LLVMSub && LLVMGetInstructionOpcode(v) != LLVMMul &&
+                                      LLVMGetInstructionOpcode(v) != LLVMShl)) {
+        if (!same)
+            return false;
+        a->u = v, a->k = 1;
+        return true;
+    }
     affine x, y;
     LLVMValueRef l = LLVMGetOperand(v, 0), r = LLVMGetOperand(v, 1);
     switch (LLVMGetInstructionOpcode(v)) {
     case LLVMAdd: case LLVMSub: {
         int64_t sign = LLVMGetInstructionOpcode(v) == LLVMAdd ? 1 : -1;
-        if (!affine_of(l, &x, depth + 1) || !affine_of(r, &y, depth + 1))
+        if (!affine_of(l, &x, depth + 1) || !affine_of(r, &y, depth + 1) || (x.u && y.u && x.u != y.u))
             return false;
         a->c = x.c + sign * y.c;
         for (int d = 0; d < 3; d++)
             a->s[d] = x.s[d] + sign * y.s[d];
+        a->u = x.u ? x.u : y.u;
+        a->k = x.k + sign * y.k;
         return true;
     }
     case LLVMMul: case LLVMShl: {
@@ -199,6 +262,7 @@ static bool affine_of(LLVMValueRef v, affine *a, int depth)
         a->c = x.c * k;
         for (int d = 0; d < 3; d++)
             a->s[d] = x.s[d] * k;
+        a->u = x.u, a->k = x.k * k;
         return true;
     }
     default:
@@ -242,18 +306,154 @@ static bool offset_of(const mc_local_objects *lo, LLVMValueRef p, LLVMValueRef r
         }
         size = (int64_t)LLVMABISizeOfType(lo->td, t);
         affine x;
-        if (!affine_of(index, &x, 0))
+        if (!affine_of(index, &x, 0) || (x.u && a->u && x.u != a->u))
             return false;
         a->c += x.c * size;
         for (int d = 0; d < 3; d++)
             a->s[d] += x.s[d] * size;
+        if (x.u)
+            a->u = x.u, a->k += x.k * size;
     }
     return true;
 }
 
 static bool same_slot(const access *x, const access *y)
 {
-    return x->slotted && y->slotted && x->c == y->c && x->bytes == y->bytes && !memcmp(x->s, y->s, sizeof x->s);
+    return x->slotted && y->slotted && x->c == y->c && x->bytes == y->bytes && !memcmp(x->s, y->s, sizeof x->s) &&
+           x->u == y->u && x->k == y->k;
+}
+
+/* ---- guards: a tree reduction's `if (l < s) t[l] += t[l + s]` ---- */
+
+/* Is v at least 0 read signed (a quotient or shift of something, a phi of
+ * such)?  (`seen`: the phis on the way.) */
+static bool non_negative(LLVMValueRef v, LLVMValueRef *seen, int depth)
+{
+    if (LLVMIsAConstantInt(v))
+        return LLVMConstIntGetSExtValue(v) >= 0;
+    if (!LLVMIsAInstruction(v) || depth > 12)
+        return false;
+    for (int i = 0; i < depth; i++)
+        if (seen[i] == v)
+            return true;
+    LLVMValueRef r = LLVMGetNumOperands(v) > 1 ? LLVMGetOperand(v, 1) : NULL;
+    switch (LLVMGetInstructionOpcode(v)) {
+    case LLVMUDiv:
+        return LLVMIsAConstantInt(r) && LLVMConstIntGetZExtValue(r) >= 2;
+    case LLVMLShr:
+        return LLVMIsAConstantInt(r) && LLVMConstIntGetZExtValue(r) >= 1;
+    case LLVMZExt:
+        return true;
+    case LLVMPHI:
+        seen[depth] = v;
+        for (unsigned i = 0; i < LLVMCountIncoming(v); i++)
+            if (!non_negative(LLVMGetIncomingValue(v, i), seen, depth + 1))
+                return false;
+        return true;
+    default:
+        return false;
+    }
+}
+
+static bool calls_barrier(LLVMBasicBlockRef bb)
+{
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+        if (is_barrier(i))
+            return true;
+    return false;
+}
+
+/* Does v keep one value between two barriers: no way from its block back
+ * to it that passes no barrier (where it is a loop's, every iteration
+ * passes one)? */
+static bool stable(const mc_local_objects *lo, LLVMValueRef v)
+{
+    if (!LLVMIsAInstruction(v))
+        return true;
+    LLVMBasicBlockRef home = LLVMGetInstructionParent(v);
+    if (calls_barrier(home))
+        return true;
+    unsigned char *seen = calloc(lo->num_blocks, 1);
+    LLVMBasicBlockRef *stack = malloc(lo->num_blocks * sizeof *stack);
+    bool back = !seen || !stack;
+    unsigned sp = 0;
+    if (!back)
+        stack[sp++] = home;
+    while (!back && sp) {
+        LLVMValueRef t = LLVMGetBasicBlockTerminator(stack[--sp]);
+        for (unsigned j = 0; t && j < LLVMGetNumSuccessors(t); j++) {
+            LLVMBasicBlockRef next = LLVMGetSuccessor(t, j);
+            int k = block_index(lo, next);
+            if (next == home)
+                back = true;
+            else if (k >= 0 && !seen[k] && !calls_barrier(next))
+                seen[k] = 1, stack[sp++] = next;
+        }
+    }
+    free(seen);
+    free(stack);
+    return !back;
+}
+
+/* The test every run of inst passed, if any: a two-way branch, on
+ * get_local_id(0) < g or == k, whose way taken leads alone into a block
+ * that holds inst or dominates it. */
+static guard guard_of(const mc_local_objects *lo, LLVMValueRef inst)
+{
+    guard none = {NO_GUARD, NULL, 0};
+    const mc_cfg *g = lo->cfg;
+    int b = g ? mc_cfg_block(g, LLVMGetInstructionParent(inst)) : -1;
+    for (int depth = 0; b >= 0 && depth < 64; depth++) {
+        int up = g->idom[b];
+        if (up < 0 || up == b)
+            return none;
+        LLVMBasicBlockRef taken = g->blocks[b], from = g->blocks[up];
+        LLVMValueRef br = LLVMGetBasicBlockTerminator(from), c;
+        /* (the edge from -> taken is the only way into taken: every run below it passed the test) */
+        if (br && LLVMIsABranchInst(br) && LLVMIsConditional(br) && LLVMGetSuccessor(br, 0) == taken &&
+            LLVMGetSuccessor(br, 1) != taken && LLVMIsAICmpInst(c = LLVMGetCondition(br)) &&
+            g->npred[b] == 1) {
+            affine id;
+            LLVMValueRef rhs = LLVMGetOperand(c, 1), seen[16];
+            LLVMIntPredicate p = LLVMGetICmpPredicate(c);
+            if (affine_of(LLVMGetOperand(c, 0), &id, 0) && !id.c && !id.u && id.s[0] == 1 && !id.s[1] && !id.s[2]) {
+                if ((p == LLVMIntSLT || (p == LLVMIntULT && non_negative(rhs, seen, 0))) && uniform(rhs, seen, 0))
+                    return (guard){LT, rhs, 0};
+                if (p == LLVMIntEQ && LLVMIsAConstantInt(rhs))
+                    return (guard){EQ, NULL, LLVMConstIntGetSExtValue(rhs)};
+            }
+        }
+        b = up;
+    }
+    return none;
+}
+
+/* Can access a of one work-item and access x of another, of the same
+ * object between the same two barriers, not touch the same bytes?  Where
+ * both are at the same slot; where a is at get_local_id(0) + e and x at
+ * + e + u elements, u under the barrier's u (stable, the same for all:
+ * uniform), and a runs only for get_local_id(0) < u (so x's work-item
+ * would be at least u); the same the other way; or where x reaches one
+ * element, only for get_local_id(0) == k, which is a's for k's work-item. */
+static bool apart(const mc_local_objects *lo, const access *a, const access *x)
+{
+    if (same_slot(a, x))
+        return true;
+    int64_t size = (int64_t)a->bytes;
+    if (!a->slotted || !x->slotted || a->bytes != x->bytes || a->s[0] != size || a->s[1] || a->s[2] || size <= 0)
+        return false;
+    if (!x->s[0] && !x->s[1] && !x->s[2]) /* x at one element */
+        return !x->u && !a->u && x->guard.kind == EQ && (x->c - a->c) % size == 0 &&
+               (x->c - a->c) / size == x->guard.k;
+    LLVMValueRef u = a->u ? a->u : x->u;
+    if (memcmp(a->s, x->s, sizeof a->s) || x->c != a->c || !u || (a->u && a->u != u) || (x->u && x->u != u) ||
+        !stable(lo, u))
+        return false;
+    if (x->k - a->k == size) /* x is u elements past a: a's work-items are below u */
+        return a->guard.kind == LT && a->guard.g == u;
+    if (a->k - x->k == size)
+        return x->guard.kind == LT && x->guard.g == u;
+    return false;
 }
 
 /* ---- finding them ---- */
@@ -279,7 +479,10 @@ static bool add_access(mc_local_objects *lo, LLVMValueRef inst, LLVMValueRef p, 
         a->slotted = true;
         a->c = off.c;
         memcpy(a->s, off.s, sizeof a->s);
+        a->u = off.k ? off.u : NULL;
+        a->k = off.k;
     }
+    a->guard = guard_of(lo, inst);
     if (writes)
         lo->objects[o].writes |= here;
     return true;
@@ -338,7 +541,7 @@ static void mark(mc_local_objects *lo)
         bool own = a->slotted;
         for (size_t j = 0; own && j < lo->num_accesses; j++) {
             const access *x = &lo->accesses[j];
-            own = x->object != a->object || !(x->here & a->here) || same_slot(x, a);
+            own = x->object != a->object || !(x->here & a->here) || (!x->writes && !a->writes) || apart(lo, a, x);
         }
         if (own)
             a->marks = MOSAIC_CHECK_LOCAL_OWN_SLOT;
@@ -428,7 +631,11 @@ mc_local_objects *mc_find_local_objects(LLVMValueRef f, LLVMTargetDataRef td)
             }
         }
     }
-    if (!find_accesses(lo)) {
+    lo->cfg = mc_cfg_new(f);
+    bool found = find_accesses(lo);
+    mc_cfg_free(lo->cfg);
+    lo->cfg = NULL;
+    if (!found) {
         mc_local_objects_free(lo);
         return NULL;
     }
