@@ -363,36 +363,21 @@ static bool calls_barrier(LLVMBasicBlockRef bb)
     return false;
 }
 
+static bool no_barrier(LLVMBasicBlockRef bb, const void *data)
+{
+    (void)data;
+    return !calls_barrier(bb);
+}
+
 /* Does v keep one value between two barriers: no way from its block back
  * to it that passes no barrier (where it is a loop's, every iteration
  * passes one)? */
-static bool stable(const mc_local_objects *lo, LLVMValueRef v)
+static bool stable(LLVMValueRef v)
 {
     if (!LLVMIsAInstruction(v))
         return true;
     LLVMBasicBlockRef home = LLVMGetInstructionParent(v);
-    if (calls_barrier(home))
-        return true;
-    unsigned char *seen = calloc(lo->num_blocks, 1);
-    LLVMBasicBlockRef *stack = malloc(lo->num_blocks * sizeof *stack);
-    bool back = !seen || !stack;
-    unsigned sp = 0;
-    if (!back)
-        stack[sp++] = home;
-    while (!back && sp) {
-        LLVMValueRef t = LLVMGetBasicBlockTerminator(stack[--sp]);
-        for (unsigned j = 0; t && j < LLVMGetNumSuccessors(t); j++) {
-            LLVMBasicBlockRef next = LLVMGetSuccessor(t, j);
-            int k = block_index(lo, next);
-            if (next == home)
-                back = true;
-            else if (k >= 0 && !seen[k] && !calls_barrier(next))
-                seen[k] = 1, stack[sp++] = next;
-        }
-    }
-    free(seen);
-    free(stack);
-    return !back;
+    return calls_barrier(home) || !mc_cycles_back(home, no_barrier, NULL);
 }
 
 /* The test every run of inst passed, if any: a two-way branch, on
@@ -447,7 +432,7 @@ static bool apart(const mc_local_objects *lo, const access *a, const access *x)
                (x->c - a->c) / size == x->guard.k;
     LLVMValueRef u = a->u ? a->u : x->u;
     if (memcmp(a->s, x->s, sizeof a->s) || x->c != a->c || !u || (a->u && a->u != u) || (x->u && x->u != u) ||
-        !stable(lo, u))
+        !stable(u))
         return false;
     if (x->k - a->k == size) /* x is u elements past a: a's work-items are below u */
         return a->guard.kind == LT && a->guard.g == u;

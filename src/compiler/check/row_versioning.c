@@ -47,30 +47,18 @@ typedef struct row_checks {
 
 static LLVMValueRef both(LLVMBuilderRef b, LLVMValueRef a, LLVMValueRef c) { return a ? LLVMBuildAnd(b, a, c, "") : c; }
 
+/* Is block bb a block of loop rl other than its header? */
+static bool inside_below_header(LLVMBasicBlockRef bb, const void *data)
+{
+    const mc_row_loop *rl = data;
+    return bb != rl->header && mc_row_in_loop(rl, LLVMGetBasicBlockTerminator(bb));
+}
+
 /* Is block bb of the loop on a cycle that does not pass the loop's header
  * (inside an inner loop)? */
 static bool in_inner_cycle(const mc_row_loop *rl, LLVMBasicBlockRef bb)
 {
-    LLVMBasicBlockRef *stack = malloc(rl->nblocks * sizeof *stack);
-    unsigned char *seen = calloc(rl->nblocks, 1);
-    bool cycle = !stack || !seen;
-    unsigned sp = 0;
-    if (!cycle)
-        stack[sp++] = bb;
-    while (!cycle && sp) {
-        LLVMValueRef t = LLVMGetBasicBlockTerminator(stack[--sp]);
-        for (unsigned j = 0; t && j < LLVMGetNumSuccessors(t); j++) {
-            LLVMBasicBlockRef s = LLVMGetSuccessor(t, j);
-            int k = pmap_get(&rl->index, s);
-            if (s == bb)
-                cycle = true;
-            else if (s != rl->header && k >= 0 && (unsigned)k < rl->nblocks && !seen[k])
-                seen[k] = 1, stack[sp++] = s;
-        }
-    }
-    free(stack);
-    free(seen);
-    return cycle;
+    return mc_cycles_back(bb, inside_below_header, rl);
 }
 
 /* Is call inst the whole of its block, before a branch on (windows.c's
@@ -317,25 +305,19 @@ out:
     return versioned;
 }
 
+static void visit(mc_kernel_build *kb, LLVMBuilderRef b, LLVMBasicBlockRef latch, unsigned index, void *data)
+{
+    (void)index;
+    bool hoisted = false;
+    unsigned made = version_loop(b, kb->wg, latch, &hoisted);
+    kb->stats[MC_STAT_check_rows] += made;
+    kb->stats[MC_STAT_check_barrier_rows] += hoisted;
+    *(unsigned *)data += made;
+}
+
 unsigned mc_check_row_versioning(mc_kernel_build *kbs, size_t nk)
 {
     unsigned versioned = 0;
-    for (size_t k = 0; k < nk; k++) {
-        mc_kernel_build *kb = &kbs[k];
-        if (!kb->wg || !kb->access_group)
-            continue;
-        LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(LLVMGetGlobalParent(kb->wg)));
-        LLVMBasicBlockRef *latches;
-        unsigned nl = mc_row_latches(kb->wg, kb->access_group, &latches);
-        for (unsigned i = 0; i < nl; i++) {
-            bool hoisted = false;
-            unsigned made = version_loop(b, kb->wg, latches[i], &hoisted);
-            kb->stats[MC_STAT_check_rows] += made;
-            kb->stats[MC_STAT_check_barrier_rows] += hoisted;
-            versioned += made;
-        }
-        free(latches);
-        LLVMDisposeBuilder(b);
-    }
+    mc_each_row_loop(kbs, nk, visit, &versioned);
     return versioned;
 }

@@ -15,6 +15,7 @@
 
 #include "base/assert.h"
 #include "compiler/compiler.h"
+#include "compiler/ir/kernel_build.h"
 #include "compiler/ir/loop_versioning.h"
 #include "compiler/ir/util.h"
 
@@ -64,6 +65,22 @@ unsigned mc_row_latches(LLVMValueRef wg, LLVMMetadataRef ag, LLVMBasicBlockRef *
         (*latches)[n++] = bb;
     }
     return n;
+}
+
+void mc_each_row_loop(mc_kernel_build *kbs, size_t nk, mc_row_visit visit, void *data)
+{
+    for (size_t k = 0; k < nk; k++) {
+        mc_kernel_build *kb = &kbs[k];
+        if (!kb->wg || !kb->access_group)
+            continue;
+        LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(LLVMGetGlobalParent(kb->wg)));
+        LLVMBasicBlockRef *latches;
+        unsigned nl = mc_row_latches(kb->wg, kb->access_group, &latches);
+        for (unsigned i = 0; i < nl; i++)
+            visit(kb, b, latches[i], i, data);
+        free(latches);
+        LLVMDisposeBuilder(b);
+    }
 }
 
 /* The x phi of the loop with this header and latch: 0, then x + 1 from the latch. */

@@ -40,6 +40,13 @@ typedef struct mc_row_loop {
  * those alone parallel on the kernel's access group ag.  A malloc'd array
  * in *latches (NULL when there are none); how many. */
 unsigned mc_row_latches(LLVMValueRef wg, LLVMMetadataRef ag, LLVMBasicBlockRef **latches);
+/* visit(kb, b, latch, index, data) for each x loop of the nk kernel
+ * builds' K.wg (the index-th of its kernel's, by its latch), with a
+ * builder of their context. */
+struct mc_kernel_build;
+typedef void (*mc_row_visit)(struct mc_kernel_build *kb, LLVMBuilderRef b, LLVMBasicBlockRef latch, unsigned index,
+                             void *data);
+void mc_each_row_loop(struct mc_kernel_build *kbs, size_t nk, mc_row_visit visit, void *data);
 /* The x loop whose latch is latch: false when it is not one these
  * functions handle (another shape, a value used after it, an outlined
  * builtin called in it) or memory ran out.  mc_row_loop_close frees it

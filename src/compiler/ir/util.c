@@ -25,6 +25,7 @@
 #include "compiler/ir/llvm.h"
 #include "compiler/ir/log.h"
 #include "compiler/ir/remarks.h"
+#include "compiler/ir/ptr_map.h"
 #include "compiler/ir/util.h"
 #include "compiler/ir/wg_context.h"
 
@@ -1120,4 +1121,29 @@ void mc_text_replace(char *text, const char *from, const char *to)
         }
     }
     *out = '\0';
+}
+
+bool mc_cycles_back(LLVMBasicBlockRef bb, bool (*through)(LLVMBasicBlockRef, const void *), const void *data)
+{
+    unsigned n = LLVMCountBasicBlocks(LLVMGetBasicBlockParent(bb));
+    LLVMBasicBlockRef *stack = malloc(n * sizeof *stack);
+    pmap seen;
+    bool back = !stack || !pmap_init(&seen, n);
+    unsigned sp = 0;
+    if (!back)
+        stack[sp++] = bb;
+    while (!back && sp) {
+        LLVMValueRef t = LLVMGetBasicBlockTerminator(stack[--sp]);
+        for (unsigned j = 0; t && j < LLVMGetNumSuccessors(t) && !back; j++) {
+            LLVMBasicBlockRef next = LLVMGetSuccessor(t, j);
+            if (next == bb)
+                back = true;
+            else if (pmap_get(&seen, next) < 0 && through(next, data))
+                pmap_put(&seen, next, 1), stack[sp++] = next;
+        }
+    }
+    if (stack)
+        pmap_free(&seen);
+    free(stack);
+    return back;
 }

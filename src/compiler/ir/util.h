@@ -108,4 +108,8 @@ void mc_retarget_phis(LLVMBuilderRef b, LLVMBasicBlockRef succ, LLVMBasicBlockRe
  * widened: parallel loops whose induction steps by more than one. */
 unsigned mc_count_vector_loops(LLVMValueRef f);
 
+/* Does a way from block bb lead back to it through blocks `through` lets
+ * pass (bb itself need not)?  True when memory ran out. */
+bool mc_cycles_back(LLVMBasicBlockRef bb, bool (*through)(LLVMBasicBlockRef, const void *), const void *data);
+
 #endif

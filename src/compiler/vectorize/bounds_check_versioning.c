@@ -288,18 +288,11 @@ out:
     return versioned;
 }
 
-void mc_version_for_bounds_checks(mc_kernel_build *kbs, size_t nk)
+static void visit(mc_kernel_build *kb, LLVMBuilderRef b, LLVMBasicBlockRef latch, unsigned index, void *data)
 {
-    for (size_t k = 0; k < nk; k++) {
-        mc_kernel_build *kb = &kbs[k];
-        if (!kb->wg || !kb->access_group || mc_has_image_args(kb)) /* image rows: image_bounds_versioning.c */
-            continue;
-        LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(LLVMGetGlobalParent(kb->wg)));
-        LLVMBasicBlockRef *latches;
-        unsigned nl = mc_row_latches(kb->wg, kb->access_group, &latches);
-        for (unsigned i = 0; i < nl; i++)
-            kb->stats[MC_STAT_checked_rows] += version_loop(b, kb->wg, latches[i]);
-        free(latches);
-        LLVMDisposeBuilder(b);
-    }
+    (void)index, (void)data;
+    if (!mc_has_image_args(kb)) /* image rows: image_bounds_versioning.c */
+        kb->stats[MC_STAT_checked_rows] += version_loop(b, kb->wg, latch);
 }
+
+void mc_version_for_bounds_checks(mc_kernel_build *kbs, size_t nk) { mc_each_row_loop(kbs, nk, visit, NULL); }

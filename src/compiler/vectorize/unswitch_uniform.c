@@ -215,18 +215,16 @@ static unsigned version_loop(LLVMBuilderRef b, LLVMValueRef wg, LLVMBasicBlockRe
     return made;
 }
 
+static void visit(mc_kernel_build *kb, LLVMBuilderRef b, LLVMBasicBlockRef latch, unsigned index, void *data)
+{
+    unsigned *budget = data;
+    if (index == 0) /* a kernel's first loop */
+        *budget = MAX_KERNEL_COPIES;
+    kb->stats[MC_STAT_uniform_rows] += version_loop(b, kb->wg, latch, MAX_CONDITIONS, budget) > 0;
+}
+
 void mc_unswitch_uniform_branches(mc_kernel_build *kbs, size_t nk)
 {
-    for (size_t k = 0; k < nk; k++) {
-        mc_kernel_build *kb = &kbs[k];
-        if (!kb->wg || !kb->access_group)
-            continue;
-        LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(LLVMGetGlobalParent(kb->wg)));
-        LLVMBasicBlockRef *latches;
-        unsigned nl = mc_row_latches(kb->wg, kb->access_group, &latches), budget = MAX_KERNEL_COPIES;
-        for (unsigned i = 0; i < nl; i++)
-            kb->stats[MC_STAT_uniform_rows] += version_loop(b, kb->wg, latches[i], MAX_CONDITIONS, &budget) > 0;
-        free(latches);
-        LLVMDisposeBuilder(b);
-    }
+    unsigned budget = MAX_KERNEL_COPIES;
+    mc_each_row_loop(kbs, nk, visit, &budget);
 }
