@@ -10,6 +10,7 @@
 #include <dirent.h>
 #include <signal.h>
 #include <string.h>
+#include <unistd.h>
 
 static cl_platform_id platform;
 static cl_device_id local_cpu;
@@ -379,8 +380,25 @@ TEST(round_trip)
     clReleaseContext(context);
 }
 
+/* The parent of process `pid` (from /proc), or 0. */
+static pid_t parent_of(const char *pid)
+{
+    char path[300], line[256];
+    snprintf(path, sizeof path, "/proc/%s/status", pid);
+    FILE *f = fopen(path, "r");
+    pid_t parent = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (!strncmp(line, "PPid:", 5))
+            parent = (pid_t)atoi(line + 5);
+    if (f)
+        fclose(f);
+    return parent;
+}
+
 /* The process of mosaic-server number `server` (its rank among the
- * servers), found in /proc: 0 when there is none. */
+ * servers) of this test's job, found in /proc: 0 when there is none.  Its
+ * mpirun started it, as it started this program (a server of another
+ * test's job, running beside this one, has another). */
 static pid_t server_pid(int server)
 {
     DIR *proc = opendir("/proc");
@@ -397,7 +415,7 @@ static pid_t server_pid(int server)
         if (f)
             fclose(f);
         buf[n] = '\0';
-        if (!strstr(buf, "mosaic-server"))
+        if (!strstr(buf, "mosaic-server") || parent_of(e->d_name) != getppid())
             continue;
         snprintf(path, sizeof path, "/proc/%s/environ", e->d_name);
         f = fopen(path, "r");
