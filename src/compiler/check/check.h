@@ -41,8 +41,9 @@ typedef struct mc_slot {
     uint64_t bytes; /* 0: none */
 } mc_slot;
 /* kernel's objects, or NULL (none, or no memory); found before any call
- * is added to it. */
-mc_local_objects *mc_find_local_objects(LLVMValueRef kernel, LLVMTargetDataRef td);
+ * is added to it.  cfg: the kernel's graph (NULL: accesses have no guards). */
+struct mc_cfg;
+mc_local_objects *mc_find_local_objects(LLVMValueRef kernel, LLVMTargetDataRef td, const struct mc_cfg *cfg);
 /* The `how` bits of access `inst` through p (LOCAL_WINDOW, NO_WRITER,
  * OWN_SLOT; 0 when p is not such an object's), and *slot its object's slot
  * (for its site; bytes 0 when none). */
@@ -52,6 +53,12 @@ void mc_local_objects_free(mc_local_objects *lo);
 /* windows.c: the window (compiler.h, mosaic_check_window) an access of
  * `how` may be tested against, its index in ctx->check_windows; -1: none. */
 int mc_check_window_of(uint64_t how);
+/* ctx->check_windows, loaded at b (NULL where the device gave none); the
+ * record of window `window` in it; that record's bounds, loaded at b. */
+LLVMValueRef mc_check_windows_load(LLVMBuilderRef b, LLVMValueRef ctx, const char *name);
+LLVMValueRef mc_check_window_at(LLVMBuilderRef b, LLVMValueRef windows, int window);
+void mc_check_window_bounds(LLVMBuilderRef b, LLVMValueRef w, const char *lo_name, const char *hi_name,
+                            LLVMValueRef *lo, LLVMValueRef *hi);
 /* Builds, at b, the test of [low, end) against the window of ctx->check_windows
  * for an access of `how` (mc_check_window_of: not -1): b is left in a new
  * block, where the checker is to be called, which must branch to the block

@@ -62,7 +62,7 @@ typedef struct instrumenter {
     bool unknown_writes;      /* the program may write through a pointer of unknown origin */
     bool *read_only;          /* per parameter of the kernel: nothing writes through it (only_reads) */
     own *own_element;         /* per parameter: every access through it at its work-item's own element */
-    mc_cfg *cfg;              /* the kernel's graph, while own_element runs */
+    mc_cfg *cfg;              /* the kernel's graph, while its marks are found */
     LLVMValueRef scratch;     /* the function's slot for private accesses out of bounds (keep_inside), once made */
     unsigned count;           /* call sites added */
     mc_local_objects *locals; /* a kernel's __local objects only it reaches (local_objects.c), or NULL */
@@ -287,8 +287,10 @@ static bool only_reads(LLVMValueRef v, int depth)
  * stores of p's element type, gives each work-item of a one-dimensional
  * launch bytes no other work-item reaches through it: such accesses cannot
  * race (MOSAIC_CHECK_ARG_OWN_ELEMENT, the device checks the launch's shape).
- * So does p[get_global_id(1) * w + get_global_id(0)], w an integer
- * argument, in a two-dimensional launch no wider than w.
+ * So does p[y * w + get_global_id(0)] (or the row backwards), w an integer
+ * argument and y get_global_id(1) or the row of a loop over that
+ * work-item's own rows (own_row), in a two-dimensional launch no wider
+ * than w.
  * At this point get_global_id(0) is the builtin inlined:
  * ctx->group_id[0] * ctx->enqueued_local_size[0] + __mosaic_get_local_id(0)
  * + ctx->global_offset[0], perhaps made an int and back. */
@@ -747,17 +749,18 @@ cl_int mc_instrument_for_checking(LLVMModuleRef m, LLVMTargetDataRef td, LLVMVal
         in.own_element = in.read_only ? calloc(LLVMCountParams(f) + 1, sizeof *in.own_element) : NULL;
         for (unsigned p = 0; in.read_only && p < LLVMCountParams(f); p++)
             in.read_only[p] = only_reads(LLVMGetParam(f, p), 0);
-        in.cfg = in.own_element ? mc_cfg_new(f) : NULL;
+        /* (the kernel's graph, and the marks, are found before any call is added) */
+        bool locals = in.kernel && (kinds & (MOSAIC_CHECK_RACES | MOSAIC_CHECK_SCOPES));
+        in.cfg = in.own_element || locals ? mc_cfg_new(f) : NULL;
         for (unsigned p = 0; in.own_element && p < LLVMCountParams(f); p++)
             in.own_element[p] = own_element(&in, LLVMGetParam(f, p));
-        mc_cfg_free(in.cfg);
-        in.cfg = NULL;
         char name[256];
         mc_source_name(LLVMGetValueName(f), name, sizeof name);
         in.kernel_name = string(&in, name, strlen(name));
         in.scratch = NULL;
-        /* (the marks are found before any call is added) */
-        in.locals = in.kernel && (kinds & (MOSAIC_CHECK_RACES | MOSAIC_CHECK_SCOPES)) ? mc_find_local_objects(f, td) : NULL;
+        in.locals = locals ? mc_find_local_objects(f, td, in.cfg) : NULL;
+        mc_cfg_free(in.cfg);
+        in.cfg = NULL;
         /* (what the walk adds is before the instruction it checks: it sees each once) */
         for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
             for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst; inst = LLVMGetNextInstruction(inst))

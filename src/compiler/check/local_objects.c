@@ -75,7 +75,7 @@ struct mc_local_objects {
     unsigned num_blocks;
     access *accesses;
     size_t num_accesses;
-    mc_cfg *cfg; /* the kernel's graph, while the accesses are found */
+    const mc_cfg *cfg; /* the kernel's graph, while the accesses are found */
 };
 
 static bool is_barrier(LLVMValueRef i) { return LLVMIsACallInst(i) && mc_calls_named(i, "__mosaic_barrier"); }
@@ -559,7 +559,7 @@ static void mark(mc_local_objects *lo)
     }
 }
 
-mc_local_objects *mc_find_local_objects(LLVMValueRef f, LLVMTargetDataRef td)
+mc_local_objects *mc_find_local_objects(LLVMValueRef f, LLVMTargetDataRef td, const mc_cfg *cfg)
 {
     for (LLVMUseRef u = LLVMGetFirstUse(f); u; u = LLVMGetNextUse(u))
         if (LLVMIsACallInst(LLVMGetUser(u)))
@@ -616,9 +616,8 @@ mc_local_objects *mc_find_local_objects(LLVMValueRef f, LLVMTargetDataRef td)
             }
         }
     }
-    lo->cfg = mc_cfg_new(f);
+    lo->cfg = cfg;
     bool found = find_accesses(lo);
-    mc_cfg_free(lo->cfg);
     lo->cfg = NULL;
     if (!found) {
         mc_local_objects_free(lo);

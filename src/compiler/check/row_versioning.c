@@ -45,8 +45,6 @@ typedef struct row_checks {
     bool untested; /* an access call behind no window test: no copy */
 } row_checks;
 
-static LLVMValueRef both(LLVMBuilderRef b, LLVMValueRef a, LLVMValueRef c) { return a ? LLVMBuildAnd(b, a, c, "") : c; }
-
 /* Is block bb a block of loop rl other than its header? */
 static bool inside_below_header(LLVMBasicBlockRef bb, const void *data)
 {
@@ -136,7 +134,7 @@ static bool ordered_address(LLVMBuilderRef b, const row_checks *rc, LLVMValueRef
                 continue;
             if (!mc_row_never_shrinks(&rc->rl, &rc->counters, index, at))
                 return false;
-            *ok = both(b, *ok, mc_row_ends_in_order(b, &rc->rl, index, true, corners));
+            *ok = mc_row_and(b, *ok, mc_row_ends_in_order(b, &rc->rl, index, true, corners));
             *ok = mc_row_casts_in_order(b, &rc->rl, index, corners, *ok);
         }
         p = LLVMGetOperand(p, 0);
@@ -151,7 +149,7 @@ static bool window_of(LLVMBuilderRef b, const row_checks *rc, LLVMValueRef call,
                       LLVMValueRef *ok)
 {
     LLVMContextRef c = LLVMGetModuleContext(LLVMGetGlobalParent(rc->rl.wg));
-    LLVMTypeRef i8 = LLVMInt8TypeInContext(c), i64 = LLVMInt64TypeInContext(c), ptr = LLVMPointerTypeInContext(c, 0);
+    LLVMTypeRef i8 = LLVMInt8TypeInContext(c), i64 = LLVMInt64TypeInContext(c);
     uint64_t size = mc_check_private_array_size(call);
     if (size) {
         LLVMValueRef base = LLVMGetOperand(call, 5), bytes = LLVMConstInt(i64, size, 0);
@@ -164,16 +162,11 @@ static bool window_of(LLVMBuilderRef b, const row_checks *rc, LLVMValueRef call,
     LLVMValueRef ctx = LLVMGetOperand(call, 0);
     if (mc_row_in_loop(&rc->rl, ctx))
         return false;
-    LLVMValueRef at = LLVMConstInt(i64, offsetof(mosaic_wg_ctx, check_windows), 0);
-    LLVMValueRef windows = LLVMBuildLoad2(b, ptr, LLVMBuildGEP2(b, i8, ctx, &at, 1, ""), "row.windows");
-    LLVMValueRef none = LLVMBuildIsNull(b, windows, "");
-    at = LLVMConstInt(i64, (uint64_t)mc_check_window_of(LLVMConstIntGetZExtValue(LLVMGetOperand(call, 7))) *
-                               sizeof(mosaic_check_window), 0);
-    LLVMValueRef w = LLVMBuildSelect(b, none, ctx, LLVMBuildGEP2(b, i8, windows, &at, 1, ""), "");
-    at = LLVMConstInt(i64, offsetof(mosaic_check_window, hi), 0);
-    *lo = LLVMBuildLoad2(b, ptr, w, "row.window.lo");
-    *hi = LLVMBuildLoad2(b, ptr, LLVMBuildGEP2(b, i8, w, &at, 1, ""), "row.window.hi");
-    *ok = both(b, *ok, LLVMBuildNot(b, none, ""));
+    LLVMValueRef windows = mc_check_windows_load(b, ctx, "row.windows"), none = LLVMBuildIsNull(b, windows, "");
+    int window = mc_check_window_of(LLVMConstIntGetZExtValue(LLVMGetOperand(call, 7)));
+    LLVMValueRef w = LLVMBuildSelect(b, none, ctx, mc_check_window_at(b, windows, window), "");
+    mc_check_window_bounds(b, w, "row.window.lo", "row.window.hi", lo, hi);
+    *ok = mc_row_and(b, *ok, LLVMBuildNot(b, none, ""));
     return true;
 }
 
@@ -188,7 +181,7 @@ static LLVMValueRef row_inside(LLVMBuilderRef b, const row_checks *rc, LLVMValue
         return NULL;
     LLVMValueRef low = mc_row_at_all(b, &rc->rl, address, at->low);
     LLVMValueRef end = LLVMBuildGEP2(b, i8, mc_row_at_all(b, &rc->rl, address, at->high), &bytes, 1, "");
-    ok = both(b, ok, LLVMBuildICmp(b, LLVMIntULE, lo, low, ""));
+    ok = mc_row_and(b, ok, LLVMBuildICmp(b, LLVMIntULE, lo, low, ""));
     ok = LLVMBuildAnd(b, ok, LLVMBuildICmp(b, LLVMIntULE, end, hi, ""), "");
     return LLVMBuildAnd(b, ok, LLVMBuildICmp(b, LLVMIntULE, low, end, ""), "");
 }
@@ -275,7 +268,7 @@ static bool version_loop(LLVMBuilderRef b, LLVMValueRef wg, LLVMBasicBlockRef la
     for (unsigned k = 0; copy && k < rc->naccess; k++) {
         LLVMValueRef inside = row_inside(b, rc, rc->access[k], &at);
         copy = inside != NULL; /* (what was built before the loop is left for LLVM to delete) */
-        pass = copy ? both(b, pass, inside) : NULL;
+        pass = copy ? mc_row_and(b, pass, inside) : NULL;
     }
     if (!copy && !rc->nbarrier)
         goto out;

@@ -58,6 +58,31 @@ int mc_check_window_of(uint64_t how)
     return -1;
 }
 
+LLVMValueRef mc_check_windows_load(LLVMBuilderRef b, LLVMValueRef ctx, const char *name)
+{
+    LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(ctx));
+    LLVMValueRef at = LLVMConstInt(LLVMInt64TypeInContext(c), offsetof(mosaic_wg_ctx, check_windows), 0);
+    return LLVMBuildLoad2(b, LLVMPointerTypeInContext(c, 0),
+                          LLVMBuildGEP2(b, LLVMInt8TypeInContext(c), ctx, &at, 1, ""), name);
+}
+
+LLVMValueRef mc_check_window_at(LLVMBuilderRef b, LLVMValueRef windows, int window)
+{
+    LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(windows));
+    LLVMValueRef at = LLVMConstInt(LLVMInt64TypeInContext(c), (uint64_t)window * sizeof(mosaic_check_window), 0);
+    return LLVMBuildGEP2(b, LLVMInt8TypeInContext(c), windows, &at, 1, "");
+}
+
+void mc_check_window_bounds(LLVMBuilderRef b, LLVMValueRef w, const char *lo_name, const char *hi_name,
+                            LLVMValueRef *lo, LLVMValueRef *hi)
+{
+    LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(w));
+    LLVMTypeRef ptr = LLVMPointerTypeInContext(c, 0);
+    LLVMValueRef at = LLVMConstInt(LLVMInt64TypeInContext(c), offsetof(mosaic_check_window, hi), 0);
+    *lo = LLVMBuildLoad2(b, ptr, w, lo_name);
+    *hi = LLVMBuildLoad2(b, ptr, LLVMBuildGEP2(b, LLVMInt8TypeInContext(c), w, &at, 1, ""), hi_name);
+}
+
 LLVMBasicBlockRef mc_check_window_test(LLVMBuilderRef b, LLVMValueRef ctx, uint64_t how, LLVMValueRef low,
                                        LLVMValueRef end)
 {
@@ -65,21 +90,14 @@ LLVMBasicBlockRef mc_check_window_test(LLVMBuilderRef b, LLVMValueRef ctx, uint6
     LLVMBasicBlockRef here = LLVMGetInsertBlock(b);
     LLVMValueRef fn = LLVMGetBasicBlockParent(here);
     LLVMContextRef c = LLVMGetModuleContext(LLVMGetGlobalParent(fn));
-    LLVMTypeRef i8 = LLVMInt8TypeInContext(c), i64 = LLVMInt64TypeInContext(c), ptr = LLVMPointerTypeInContext(c, 0);
     LLVMBasicBlockRef test = LLVMAppendBasicBlockInContext(c, fn, "check.window");
     LLVMBasicBlockRef call = LLVMAppendBasicBlockInContext(c, fn, "check.call");
     LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(c, fn, "check.done");
-    /* ctx->check_windows, NULL when the device gave none */
-    LLVMValueRef at = LLVMConstInt(i64, offsetof(mosaic_wg_ctx, check_windows), 0);
-    LLVMValueRef windows = LLVMBuildLoad2(b, ptr, LLVMBuildGEP2(b, i8, ctx, &at, 1, ""), "check.windows");
+    LLVMValueRef windows = mc_check_windows_load(b, ctx, "check.windows"), lo, hi;
     invariant(c, windows);
     LLVMBuildCondBr(b, LLVMBuildIsNull(b, windows, ""), call, test);
     LLVMPositionBuilderAtEnd(b, test);
-    at = LLVMConstInt(i64, (uint64_t)window * sizeof(mosaic_check_window), 0);
-    LLVMValueRef w = LLVMBuildGEP2(b, i8, windows, &at, 1, "");
-    at = LLVMConstInt(i64, offsetof(mosaic_check_window, hi), 0);
-    LLVMValueRef lo = LLVMBuildLoad2(b, ptr, w, "window.lo");
-    LLVMValueRef hi = LLVMBuildLoad2(b, ptr, LLVMBuildGEP2(b, i8, w, &at, 1, ""), "window.hi");
+    mc_check_window_bounds(b, mc_check_window_at(b, windows, window), "window.lo", "window.hi", &lo, &hi);
     if (!MOSAIC_CHECK_HOW_LOCAL_WINDOW(how)) { /* (a __local object's may open at a barrier) */
         invariant(c, lo);
         invariant(c, hi);

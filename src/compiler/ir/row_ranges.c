@@ -130,7 +130,7 @@ LLVMValueRef mc_row_ends_in_order(LLVMBuilderRef b, const mc_row_loop *rl, LLVMV
     return LLVMBuildICmp(b, is_signed ? LLVMIntSLE : LLVMIntULE, first, mc_row_at_all(b, rl, v, at->high), "");
 }
 
-static LLVMValueRef both(LLVMBuilderRef b, LLVMValueRef a, LLVMValueRef c) { return a ? LLVMBuildAnd(b, a, c, "") : c; }
+LLVMValueRef mc_row_and(LLVMBuilderRef b, LLVMValueRef a, LLVMValueRef c) { return a ? LLVMBuildAnd(b, a, c, "") : c; }
 
 /* For `a & m` (mc_row_truncating_mask): a's low zeros bits are 0 (its
  * slopes are multiples of 2^zeros, so at the low corner is enough), and its
@@ -155,11 +155,11 @@ LLVMValueRef mc_row_casts_in_order(LLVMBuilderRef b, const mc_row_loop *rl, LLVM
     LLVMOpcode op = LLVMGetInstructionOpcode(v);
     unsigned width, zeros;
     if (op == LLVMZExt || op == LLVMSExt)
-        ok = both(b, ok, mc_row_ends_in_order(b, rl, LLVMGetOperand(v, 0), op == LLVMSExt, at));
+        ok = mc_row_and(b, ok, mc_row_ends_in_order(b, rl, LLVMGetOperand(v, 0), op == LLVMSExt, at));
     else if (mc_row_low_bits_cast(v)) /* a << k in order is a's low bits in order */
-        ok = both(b, ok, mc_row_ends_in_order(b, rl, LLVMGetOperand(v, 0), op == LLVMAShr, at));
+        ok = mc_row_and(b, ok, mc_row_ends_in_order(b, rl, LLVMGetOperand(v, 0), op == LLVMAShr, at));
     else if (op == LLVMAnd && mc_row_truncating_mask(v, &width, &zeros))
-        ok = both(b, ok, masked_in_order(b, rl, LLVMGetOperand(v, 0), width, zeros, at));
+        ok = mc_row_and(b, ok, masked_in_order(b, rl, LLVMGetOperand(v, 0), width, zeros, at));
     for (unsigned k = 0; k < (unsigned)LLVMGetNumOperands(v); k++)
         ok = mc_row_casts_in_order(b, rl, LLVMGetOperand(v, k), at, ok);
     return ok;

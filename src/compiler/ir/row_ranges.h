@@ -39,6 +39,8 @@ void mc_row_corners_at(LLVMBuilderRef b, const mc_row_loop *rl, const mc_row_cou
  * signed or not? */
 LLVMValueRef mc_row_ends_in_order(LLVMBuilderRef b, const mc_row_loop *rl, LLVMValueRef v, bool is_signed,
                                   const mc_row_corners *at);
+/* a && c, built at b; a NULL stands for true (a test being put together). */
+LLVMValueRef mc_row_and(LLVMBuilderRef b, LLVMValueRef a, LLVMValueRef c);
 /* ok (NULL: true) and that no zext, sext or truncating mask in v's chain
  * (mc_row_low_bits_cast) sees its operand wrap between the corners; for a v that never shrinks,
  * every value between the corners is then in order too. */

@@ -104,11 +104,6 @@ static bool signed_predicate(LLVMIntPredicate p)
     return p == LLVMIntSLT || p == LLVMIntSLE || p == LLVMIntSGT || p == LLVMIntSGE;
 }
 
-static LLVMValueRef both(LLVMBuilderRef b, LLVMValueRef a, LLVMValueRef c)
-{
-    return a ? LLVMBuildAnd(b, a, c, "") : c;
-}
-
 /* Does check inst (its index operand `side`) give its below-the-bound
  * answer over the whole row? */
 static LLVMValueRef row_passes(LLVMBuilderRef b, const checks *ck, LLVMValueRef inst, int side, const mc_row_corners *at)
@@ -210,7 +205,7 @@ static LLVMValueRef row_in_one_multiple(LLVMBuilderRef b, const checks *ck, LLVM
                                                      LLVMConstInt(t, LLVMGetIntTypeWidth(t), 0), "")
                                      : NULL;
     /* a divisor above 0, and for a signed one an index at or above 0: then signed is unsigned */
-    ok = both(b, ok, LLVMBuildICmp(b, sgn ? LLVMIntSGT : LLVMIntNE, d, zero, ""));
+    ok = mc_row_and(b, ok, LLVMBuildICmp(b, sgn ? LLVMIntSGT : LLVMIntNE, d, zero, ""));
     LLVMValueRef lo = mc_row_at_all(b, &ck->rl, index, at->low), hi = mc_row_at_all(b, &ck->rl, index, at->high);
     if (sgn)
         ok = LLVMBuildAnd(b, ok, LLVMBuildICmp(b, LLVMIntSGE, lo, zero, ""), "");
@@ -271,10 +266,10 @@ static bool version_loop(LLVMBuilderRef b, LLVMValueRef wg, LLVMBasicBlockRef la
             if (side >= 0) {
                 f->value = LLVMConstInt(LLVMTypeOf(i), below_answer(i, side), 0);
                 f->divisor = NULL;
-                pass = both(b, pass, row_passes(b, &ck, i, side, &at));
+                pass = mc_row_and(b, pass, row_passes(b, &ck, i, side, &at));
             } else {
                 f->divisor = divisor(b, &ck, i, &at);
-                pass = both(b, pass, row_in_one_multiple(b, &ck, i, f->divisor, &at, &f->value));
+                pass = mc_row_and(b, pass, row_in_one_multiple(b, &ck, i, f->divisor, &at, &f->value));
             }
         }
     if (!pass || !mc_row_copy(&ck.rl, b))

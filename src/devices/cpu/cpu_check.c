@@ -696,8 +696,9 @@ static void arrive(cpu_check_group *g, uint32_t e, unsigned n)
     }
 }
 
-/* Work-item lid reached barrier `site`, its barrier e (its epoch before). */
-static void reach_barrier(cpu_check_group *g, unsigned lid, uint32_t e, const mosaic_check_site *site)
+/* Work-item lid reached barrier `site`, its barrier e (its epoch before),
+ * and n work-items with it (lid first) arrive there. */
+static void reach_barrier(cpu_check_group *g, unsigned lid, uint32_t e, const mosaic_check_site *site, unsigned n)
 {
     if (e < g->num_barriers) {
         if (g->barrier[e] != site && (g->launch->kinds & MOSAIC_CHECK_BARRIERS)) {
@@ -712,6 +713,7 @@ static void reach_barrier(cpu_check_group *g, unsigned lid, uint32_t e, const mo
             p.other.item_known = true;
             mosaic_check_report(&p);
         }
+        arrive(g, e, n);
         return;
     }
     if (e >= g->barriers_room) {
@@ -733,6 +735,7 @@ static void reach_barrier(cpu_check_group *g, unsigned lid, uint32_t e, const mo
     g->barrier_item[e] = lid;
     g->arrived[e] = 0;
     g->num_barriers = e + 1;
+    arrive(g, e, n);
 }
 
 void mosaic_cpu_check_barrier(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly, uint64_t lz,
@@ -745,9 +748,7 @@ void mosaic_cpu_check_barrier(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly
     uint32_t e = g->epoch[lid]++;
     g->sub_epoch[lid]++;
     g->epochs_moved = true;
-    reach_barrier(g, lid, e, site);
-    if (e < g->num_barriers)
-        arrive(g, e, 1);
+    reach_barrier(g, lid, e, site, 1);
 }
 
 void mosaic_cpu_check_barrier_row(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly, uint64_t lz, uint64_t count,
@@ -769,17 +770,11 @@ void mosaic_cpu_check_barrier_row(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_
     }
     g->epochs_moved = true;
     if (together) { /* each at its barrier e: the first says which, the rest arrive with it */
-        reach_barrier(g, lid, e, site);
-        if (e < g->num_barriers)
-            arrive(g, e, (unsigned)count);
+        reach_barrier(g, lid, e, site, (unsigned)count);
         return;
     }
-    for (uint64_t i = 0; i < count; i++) {
-        uint32_t ei = g->epoch[lid + i] - 1;
-        reach_barrier(g, lid + (unsigned)i, ei, site);
-        if (ei < g->num_barriers)
-            arrive(g, ei, 1);
-    }
+    for (uint64_t i = 0; i < count; i++)
+        reach_barrier(g, lid + (unsigned)i, g->epoch[lid + i] - 1, site, 1);
 }
 
 void mosaic_cpu_check_sub_group_barrier(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly, uint64_t lz,
@@ -823,10 +818,10 @@ void mosaic_cpu_check_group_end(cpu_check_group *g)
     g->launch = NULL;
 }
 
-/* An access through argument `from` at get_global_id(1) * w +
- * get_global_id(0): where that is each work-item's own element, the
- * group's window for such accesses is the launch's for reads (the launch
- * opens it for one dimension, where it needs no w). */
+/* An access through argument `from` at y * w + get_global_id(0) (OWN_ROW):
+ * where that is each work-item's own element, the group's window for such
+ * accesses is the launch's for reads (the launch opens it for one
+ * dimension, where it needs no w). */
 static void open_own_rows(cpu_check_group *g, uint32_t from, uint64_t how, const mosaic_check_site *site)
 {
     if (MOSAIC_CHECK_HOW_OWN_ROW(how) && own_element_holds(g->launch, how, site))
