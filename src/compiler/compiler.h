@@ -207,6 +207,11 @@ typedef struct mosaic_check_site {
  * slot (its site's slot_stride and slot_bytes): where the launch's local
  * size makes the slots of a group's work-items apart, it cannot race */
 #define MOSAIC_CHECK_LOCAL_OWN_SLOT (1ull << 61)
+/* an atomic access of such an object whose neighbours between the same
+ * two barriers, this one included, are all atomics of work-group scope or
+ * wider (a histogram's increments): it cannot race, nor break a scope;
+ * its window is LOCAL_NO_WRITER's */
+#define MOSAIC_CHECK_LOCAL_ATOMICS_ONLY (1ull << 62)
 /* Where a kernel may skip its call of the checker: an access, or a widened
  * row of them, through kernel argument i whose `how` has ARG_READ_ONLY,
  * when all its bytes are inside window 2 * i, or has ARG_OWN_ELEMENT (and

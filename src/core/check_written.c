@@ -10,7 +10,7 @@ bool mosaic_check_written_new(cl_mem mem, bool has_host_data)
     if (!(mosaic_settings()->check & MOSAIC_CHECK_UNINIT) || has_host_data || mem->parent ||
         mem->mem_type != CL_MEM_OBJECT_BUFFER)
         return true;
-    mosaic_check_written *w = calloc(1, sizeof *w + (mem->size + 7) / 8);
+    mosaic_check_written *w = calloc(1, MOSAIC_CHECK_WRITTEN_BYTES(mem->size));
     if (!w)
         return false;
     w->size = mem->size;
@@ -24,16 +24,21 @@ void mosaic_check_written_free(cl_mem mem)
     mem->written = NULL;
 }
 
+/* Bits lo .. lo + n - 1 of a word (n at least 1, lo + n at most 64). */
+static uint64_t bits_from(unsigned lo, unsigned n) { return (n == 64 ? ~0ull : (1ull << n) - 1) << lo; }
+
 void mosaic_check_written_set(mosaic_check_written *w, size_t offset, size_t size)
 {
     if (offset >= w->size)
         return;
     size_t end = offset + (size < w->size - offset ? size : w->size - offset);
-    while (offset < end) { /* a byte of bits at a time, written only when a bit is missing */
-        unsigned lo = offset % 8, n = end - offset < 8 - lo ? (unsigned)(end - offset) : 8 - lo;
-        unsigned char mask = (unsigned char)(((1u << n) - 1) << lo);
-        if ((atomic_load_explicit(&w->bits[offset / 8], memory_order_relaxed) & mask) != mask)
-            atomic_fetch_or_explicit(&w->bits[offset / 8], mask, memory_order_relaxed);
+    while (offset < end) { /* a word of bits at a time, written only when a bit is missing */
+        unsigned lo = offset % 64, n = end - offset < 64 - lo ? (unsigned)(end - offset) : 64 - lo;
+        uint64_t mask = bits_from(lo, n), bits = atomic_load_explicit(&w->words[offset / 64], memory_order_relaxed);
+        if ((bits & mask) != mask && w->alone)
+            atomic_store_explicit(&w->words[offset / 64], bits | mask, memory_order_relaxed);
+        else if ((bits & mask) != mask)
+            atomic_fetch_or_explicit(&w->words[offset / 64], mask, memory_order_relaxed);
         offset += n;
     }
 }
@@ -42,11 +47,11 @@ size_t mosaic_check_written_first_unwritten(const mosaic_check_written *w, size_
 {
     size_t end = offset + size < w->size ? offset + size : w->size;
     while (offset < end) {
-        unsigned lo = offset % 8, n = end - offset < 8 - lo ? (unsigned)(end - offset) : 8 - lo;
-        unsigned char mask = (unsigned char)(((1u << n) - 1) << lo);
-        unsigned char bits = atomic_load_explicit(&((mosaic_check_written *)w)->bits[offset / 8], memory_order_relaxed);
+        unsigned lo = offset % 64, n = end - offset < 64 - lo ? (unsigned)(end - offset) : 64 - lo;
+        uint64_t mask = bits_from(lo, n);
+        uint64_t bits = atomic_load_explicit(&((mosaic_check_written *)w)->words[offset / 64], memory_order_relaxed);
         if ((bits & mask) != mask)
-            return offset / 8 * 8 + (size_t)__builtin_ctz((unsigned)(~bits & mask));
+            return offset / 64 * 64 + (size_t)__builtin_ctzll(~bits & mask);
         offset += n;
     }
     return (size_t)-1;
@@ -56,11 +61,7 @@ bool mosaic_check_written_all(mosaic_check_written *w)
 {
     if (atomic_load_explicit(&w->complete, memory_order_relaxed))
         return true;
-    size_t whole = w->size / 8;
-    for (size_t i = 0; i < whole; i++)
-        if (atomic_load_explicit(&w->bits[i], memory_order_relaxed) != 0xff)
-            return false;
-    if (w->size % 8 && mosaic_check_written_first_unwritten(w, whole * 8, w->size % 8) != (size_t)-1)
+    if (mosaic_check_written_first_unwritten(w, 0, w->size) != (size_t)-1)
         return false;
     atomic_store_explicit(&w->complete, true, memory_order_relaxed);
     return true;

@@ -14,14 +14,19 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "core/objects.h"
 
 typedef struct mosaic_check_written {
     size_t size;                /* the buffer's bytes */
     _Atomic bool complete;      /* every bit is set (found by mosaic_check_written_all; bits never clear) */
-    _Atomic unsigned char bits[]; /* bit i % 8 of bits[i / 8]: byte i was written */
+    bool alone;                 /* one thread sets the bits (a work-group's __local memory): no locked or */
+    _Atomic uint64_t words[];   /* bit i % 64 of words[i / 64]: byte i was written */
 } mosaic_check_written;
+
+/* The bytes of a mosaic_check_written for `size` bytes of memory. */
+#define MOSAIC_CHECK_WRITTEN_BYTES(size) (sizeof(mosaic_check_written) + ((size) + 63) / 64 * sizeof(uint64_t))
 
 /* Gives mem its bits when checking wants them (a root buffer created
  * without host data); false when out of memory (the buffer is then not

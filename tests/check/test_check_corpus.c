@@ -396,7 +396,10 @@ int main(int argc, char **argv)
  * buffer).  tree is a tree reduction, `if (l < s) t[l] += t[l + s]`
  * between barriers: no access of it can race (the work-items below s
  * write, those from s on are read); tree_race leaves the loop's barrier
- * out. */
+ * out.  counts is a histogram, __local atomic increments between two
+ * barriers and nothing else there: they cannot race; counts_race reads a
+ * bin beside its increments, counts_item increments with
+ * memory_scope_work_item. */
 static const char *skipped_source =
     "kernel void shift(global const int *in, global int *out) {\n"
     "  size_t i = get_global_id(0);\n"
@@ -465,6 +468,22 @@ static const char *skipped_source =
     "}\n"
     "TREE(tree, barrier(CLK_LOCAL_MEM_FENCE);)\n"
     "TREE(tree_race, )\n"
+    "#define COUNTS(name, INCREMENT, BESIDE) \\\n"
+    "kernel void name(global int *a) { \\\n"
+    "  local int h[16]; \\\n"
+    "  size_t l = get_local_id(0); \\\n"
+    "  if (l < 16) \\\n"
+    "    h[l] = 0; \\\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE); \\\n"
+    "  INCREMENT; \\\n"
+    "  BESIDE; \\\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE); \\\n"
+    "  a[get_global_id(0)] = h[l % 16]; \\\n"
+    "}\n"
+    "COUNTS(counts, atomic_inc(&h[a[get_global_id(0)] & 15]), )\n"
+    "COUNTS(counts_race, atomic_inc(&h[a[get_global_id(0)] & 15]), a[get_global_id(0)] = h[(l + 1) % 16])\n"
+    "COUNTS(counts_item, atomic_fetch_add_explicit((volatile local atomic_int *)&h[l % 2], 1, memory_order_relaxed, \\\n"
+    "                                             memory_scope_work_item), )\n"
     "kernel void row_back(global int *a, int w) {\n"
     "  int x = get_global_id(0), y0 = get_global_id(1) * 2;\n"
     "  for (int y = y0; y < min(y0 + 2, 2); y++)\n"
@@ -503,7 +522,7 @@ TEST(skipped_accesses)
 {
     if (!check_file_emptied())
         return;
-    cl_program program = test_build_program(context, device, skipped_source, "");
+    cl_program program = test_build_program(context, device, skipped_source, "-cl-std=CL2.0");
     if (!program)
         return;
     static int host[2000];
@@ -535,6 +554,9 @@ TEST(skipped_accesses)
         {"row_back", 2, y, NULL, 0, 1000, NULL, "row_back 1000 wide"},
         {"tree", 1, y, NULL, 0, 0, NULL, "a tree reduction"},
         {"tree_race", 1, y, NULL, 0, 0, "races", "a tree reduction without a barrier in its loop"},
+        {"counts", 1, y, NULL, 0, 0, NULL, "a histogram of __local atomics"},
+        {"counts_race", 1, y, NULL, 0, 0, "races", "a bin read beside the increments"},
+        {"counts_item", 1, y, NULL, 0, 0, "scopes", "increments of work-item scope"},
     };
     for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
         char *found = run_skipped(program, runs[r].kernel, runs[r].dims, runs[r].a, runs[r].b, runs[r].local_x,

@@ -5,14 +5,18 @@
 ; reach there lie inside the windows, tested once before the row at the
 ; corners of x and of the loops of constant trip count inside; after the
 ; copy one call of __mosaic_check_barrier_row stands for the row's barrier
-; calls.  blur's first region (x[...] read, window 0; t[l] = at the own
-; slot, window 7 at byte 112; the barrier) and its second (t[k] for k < 4,
-; read where nothing writes t, window 6 at byte 96, its last element at
-; k = 3; y[...] = at the own element, window 3 at byte 48) are versioned;
-; last's second region writes y[get_group_id(0)], which has no window, so
-; it has no copy, but its barrier calls are still one call for the row,
-; after the loop: a work-item's accesses are recorded with the epoch it had
-; before its barrier, whichever barrier call comes first.
+; calls.  An access that runs once an iteration at an address moving with
+; x alone is checked for the row at once before the copy, by one call of
+; __mosaic_check_row, where its window test fails (its lanes 0 where it
+; holds).  blur's first region (x[...] read, window 0; t[l] = at the own
+; slot, window 7 at byte 112; the barrier: both checked for the row) and
+; its second (t[k] for k < 4, read where nothing writes t, window 6 at byte
+; 96, its last element at k = 3; y[...] = at the own element, window 3 at
+; byte 48) are versioned; last's second region writes y[get_group_id(0)]
+; behind `if (l & 1)`, which has no window and is not a row, so it has no
+; copy, but its barrier calls are still one call for the row, after the
+; loop: a work-item's accesses are recorded with the epoch it had before
+; its barrier, whichever barrier call comes first.
 ;   kernel void blur(global const float *x, global float *y, local float *t) {
 ;     size_t l = get_local_id(0);
 ;     t[l] = x[get_global_id(0)];
@@ -26,7 +30,8 @@
 ;     size_t l = get_local_id(0);
 ;     t[l] = x[get_global_id(0)];
 ;     barrier(CLK_LOCAL_MEM_FENCE);
-;     y[get_group_id(0)] = t[l];
+;     if (l & 1)
+;       y[get_group_id(0)] = t[l];
 ;     barrier(CLK_LOCAL_MEM_FENCE);
 ;     y[get_global_id(0)] = t[l];
 ;   }
@@ -40,6 +45,10 @@
 ; CHECK-NEXT: getelementptr i8, ptr %row.windows{{[0-9]*}}, i64 0
 ; CHECK: getelementptr i8, ptr %row.windows{{[0-9]*}}, i64 112
 ; CHECK: %row.count{{[0-9]*}} = add i64 %row.last{{[0-9]*}}, 1
+; x's read and t's write, each checked for the row at once where its window fails
+; CHECK: %row.lanes{{[0-9]*}} = select i1 %{{[0-9]+}}, i64 %row.count{{[0-9]*}}, i64 0
+; CHECK: call void @__mosaic_check_row(ptr %ctx, i64 0, i64 %ly, i64 %lz, i64 %row.lanes{{[0-9]*}}, ptr null, ptr %{{[0-9]+}}, i64 %row.stride{{[0-9]*}}, ptr null, ptr null, i64 4, i64 {{[0-9]+}}, ptr @__mosaic_check_site)
+; CHECK: call void @__mosaic_check_row(ptr %ctx, i64 0, i64 %ly, i64 %lz, i64 %row.lanes{{[0-9]*}}, ptr null, ptr %{{[0-9]+}}, i64 %row.stride{{[0-9]*}}, ptr null, ptr null, i64 4, i64 {{[0-9]+}}, ptr @__mosaic_check_site.9)
 ; CHECK-NEXT: br i1 %{{[0-9]+}}, label %[[COPY:x.version[0-9]+]], label %r0.x
 ; the copy: no checker call left, one for the row's barrier after it
 ; CHECK: [[COPY]]:
@@ -175,23 +184,32 @@ define dso_local spir_kernel void @last(ptr addrspace(1) noundef align 4 %0, ptr
   %15 = getelementptr inbounds float, ptr addrspace(3) %13, i64 %14
   store float %12, ptr addrspace(3) %15, align 4, !tbaa !15
   call spir_func void @_Z7barrierj(i32 noundef 1) #6
-  %16 = load ptr addrspace(3), ptr %6, align 8, !tbaa !9
-  %17 = load i64, ptr %7, align 8, !tbaa !13
-  %18 = getelementptr inbounds float, ptr addrspace(3) %16, i64 %17
-  %19 = load float, ptr addrspace(3) %18, align 4, !tbaa !15
-  %20 = load ptr addrspace(1), ptr %5, align 8, !tbaa !9
-  %21 = call spir_func i64 @_Z12get_group_idj(i32 noundef 0) #5
-  %22 = getelementptr inbounds float, ptr addrspace(1) %20, i64 %21
-  store float %19, ptr addrspace(1) %22, align 4, !tbaa !15
+  %16 = load i64, ptr %7, align 8, !tbaa !13
+  %17 = and i64 %16, 1
+  %18 = icmp ne i64 %17, 0
+  br i1 %18, label %19, label %27
+
+19:                                               ; preds = %3
+  %20 = load ptr addrspace(3), ptr %6, align 8, !tbaa !9
+  %21 = load i64, ptr %7, align 8, !tbaa !13
+  %22 = getelementptr inbounds float, ptr addrspace(3) %20, i64 %21
+  %23 = load float, ptr addrspace(3) %22, align 4, !tbaa !15
+  %24 = load ptr addrspace(1), ptr %5, align 8, !tbaa !9
+  %25 = call spir_func i64 @_Z12get_group_idj(i32 noundef 0) #5
+  %26 = getelementptr inbounds float, ptr addrspace(1) %24, i64 %25
+  store float %23, ptr addrspace(1) %26, align 4, !tbaa !15
+  br label %27
+
+27:                                               ; preds = %19, %3
   call spir_func void @_Z7barrierj(i32 noundef 1) #6
-  %23 = load ptr addrspace(3), ptr %6, align 8, !tbaa !9
-  %24 = load i64, ptr %7, align 8, !tbaa !13
-  %25 = getelementptr inbounds float, ptr addrspace(3) %23, i64 %24
-  %26 = load float, ptr addrspace(3) %25, align 4, !tbaa !15
-  %27 = load ptr addrspace(1), ptr %5, align 8, !tbaa !9
-  %28 = call spir_func i64 @_Z13get_global_idj(i32 noundef 0) #5
-  %29 = getelementptr inbounds float, ptr addrspace(1) %27, i64 %28
-  store float %26, ptr addrspace(1) %29, align 4, !tbaa !15
+  %28 = load ptr addrspace(3), ptr %6, align 8, !tbaa !9
+  %29 = load i64, ptr %7, align 8, !tbaa !13
+  %30 = getelementptr inbounds float, ptr addrspace(3) %28, i64 %29
+  %31 = load float, ptr addrspace(3) %30, align 4, !tbaa !15
+  %32 = load ptr addrspace(1), ptr %5, align 8, !tbaa !9
+  %33 = call spir_func i64 @_Z13get_global_idj(i32 noundef 0) #5
+  %34 = getelementptr inbounds float, ptr addrspace(1) %32, i64 %33
+  store float %31, ptr addrspace(1) %34, align 4, !tbaa !15
   call void @llvm.lifetime.end.p0(i64 8, ptr %7) #4
   ret void
 }

@@ -28,6 +28,9 @@ LLVMValueRef mc_pointer_root(LLVMValueRef p, bool *constant_offset);
  * bits or more, and instcombine's shl-then-shr for sext(trunc)): ids and
  * indices made an int and back, whose values fit. */
 LLVMValueRef mc_without_int_casts(LLVMValueRef v);
+/* The OpenCL memory scope (MOSAIC_CHECK_SCOPE_*) an atomic instruction was
+ * lowered from (atomics.c's !mosaic.scope), else all devices. */
+unsigned mc_check_scope_of(LLVMValueRef inst);
 /* llvm.memcpy/memmove (copies) and llvm.memset (fills), by the called
  * function's name. */
 bool mc_copies(const char *name);
@@ -45,7 +48,7 @@ typedef struct mc_slot {
 struct mc_cfg;
 mc_local_objects *mc_find_local_objects(LLVMValueRef kernel, LLVMTargetDataRef td, const struct mc_cfg *cfg);
 /* The `how` bits of access `inst` through p (LOCAL_WINDOW, NO_WRITER,
- * OWN_SLOT; 0 when p is not such an object's), and *slot its object's slot
+ * OWN_SLOT, ATOMICS_ONLY; 0 when p is not such an object's), and *slot its object's slot
  * (for its site; bytes 0 when none). */
 uint64_t mc_local_marks(const mc_local_objects *lo, LLVMValueRef inst, LLVMValueRef p, mc_slot *slot);
 void mc_local_objects_free(mc_local_objects *lo);

@@ -155,22 +155,6 @@ static void work_item(instrumenter *in, LLVMValueRef *args)
     }
 }
 
-/* The OpenCL memory scope an atomic instruction was lowered from
- * (atomics.c's !mosaic.scope), else all devices. */
-static unsigned scope_of(LLVMValueRef inst)
-{
-    unsigned kind = LLVMGetMDKindIDInContext(LLVMGetTypeContext(LLVMTypeOf(inst)), MOSAIC_SCOPE_MD,
-                                             sizeof MOSAIC_SCOPE_MD - 1);
-    LLVMValueRef md = LLVMGetMetadata(inst, kind);
-    if (md && LLVMGetMDNodeNumOperands(md) == 1) {
-        LLVMValueRef v;
-        LLVMGetMDNodeOperands(md, &v);
-        if (v && LLVMIsAConstantInt(v))
-            return (unsigned)LLVMConstIntGetZExtValue(v);
-    }
-    return MOSAIC_CHECK_SCOPE_ALL;
-}
-
 /* ---- which kernel arguments only read -------------------------------------------------------------------
  * A read through a kernel argument that nothing in the launch writes cannot
  * race, so the device need not track it (MOSAIC_CHECK_ARG_READ_ONLY).  An
@@ -638,7 +622,7 @@ static void check_access(instrumenter *in, LLVMValueRef inst, LLVMValueRef p, LL
                                                           MOSAIC_CHECK_SCOPES)))
         return;
     if (what & MOSAIC_CHECK_ATOMIC)
-        what |= (uint64_t)scope_of(inst) << MOSAIC_CHECK_SCOPE_SHIFT;
+        what |= (uint64_t)mc_check_scope_of(inst) << MOSAIC_CHECK_SCOPE_SHIFT;
     mc_slot slot = {{0, 0, 0}, 0};
     if (space == MOSAIC_CHECK_LOCAL && in->locals)
         what |= mc_local_marks(in->locals, inst, p, &slot);

@@ -19,6 +19,9 @@
  * race:
  *   - a read in no interval that holds a write of the object (NO_WRITER:
  *     the device need not record it);
+ *   - an atomic whose neighbours in its intervals, itself included, are
+ *     all atomics of work-group scope or wider (ATOMICS_ONLY: a
+ *     histogram's increments; the device need not record it);
  *   - an access whose neighbours in its intervals are all at the same
  *     slot, start + c + sum(stride[d] * get_local_id(d)), of the same
  *     bytes, where the launch's local size keeps the work-items' slots
@@ -50,6 +53,7 @@ typedef struct access {
     int object;
     uint64_t here;    /* its intervals */
     bool writes, plain_read;
+    bool wide_atomic; /* an atomic of work-group scope or wider */
     bool slotted;     /* at start + c + sum(s[d] * local id d) + k * u */
     int64_t c, s[3];
     LLVMValueRef u;   /* a value the same for the whole group, NULL: none (k 0) */
@@ -111,6 +115,11 @@ static bool stays_in(LLVMValueRef v, LLVMValueRef f, int depth)
         case LLVMGetElementPtr: case LLVMBitCast: case LLVMAddrSpaceCast:
             if (LLVMGetOperand(user, 0) != v || !stays_in(user, f, depth + 1))
                 return false;
+            continue;
+        case LLVMPtrToInt: /* only to be made a pointer again (the builtins' atomics) */
+            for (LLVMUseRef w = LLVMGetFirstUse(user); w; w = LLVMGetNextUse(w))
+                if (!LLVMIsAIntToPtrInst(LLVMGetUser(w)) || !stays_in(LLVMGetUser(w), f, depth + 1))
+                    return false;
             continue;
         case LLVMCall: {
             LLVMValueRef callee = mc_called_function(user);
@@ -281,9 +290,10 @@ static bool offset_of(const mc_local_objects *lo, LLVMValueRef p, LLVMValueRef r
     bool gep = LLVMIsAGetElementPtrInst(p) || (LLVMIsAConstantExpr(p) && LLVMGetConstOpcode(p) == LLVMGetElementPtr);
     bool cast = LLVMIsABitCastInst(p) || LLVMIsAAddrSpaceCastInst(p) ||
                 (LLVMIsAConstantExpr(p) && (LLVMGetConstOpcode(p) == LLVMBitCast || LLVMGetConstOpcode(p) == LLVMAddrSpaceCast));
-    if (!gep && !cast)
-        return false;
-    if (!offset_of(lo, LLVMGetOperand(p, 0), root, a, depth + 1))
+    LLVMValueRef from = LLVMGetNumOperands(p) ? LLVMGetOperand(p, 0) : NULL;
+    if (LLVMIsAIntToPtrInst(p) && LLVMIsAPtrToIntInst(from)) /* (made an integer and back) */
+        cast = true, from = LLVMGetOperand(from, 0);
+    if ((!gep && !cast) || !offset_of(lo, from, root, a, depth + 1))
         return false;
     if (cast)
         return true;
@@ -459,6 +469,12 @@ static bool add_access(mc_local_objects *lo, LLVMValueRef inst, LLVMValueRef p, 
     access *a = &lo->accesses[lo->num_accesses++];
     *a = (access){.inst = inst, .pointer = p, .object = o, .here = here, .writes = writes, .plain_read = plain_read,
                   .bytes = bytes};
+    bool atomic = LLVMIsAAtomicRMWInst(inst) || LLVMIsAAtomicCmpXchgInst(inst) ||
+                  ((LLVMIsALoadInst(inst) || LLVMIsAStoreInst(inst)) &&
+                   LLVMGetOrdering(inst) != LLVMAtomicOrderingNotAtomic);
+    unsigned scope = atomic ? mc_check_scope_of(inst) : MOSAIC_CHECK_SCOPE_WORK_ITEM;
+    a->wide_atomic = scope == MOSAIC_CHECK_SCOPE_WORK_GROUP || scope == MOSAIC_CHECK_SCOPE_DEVICE ||
+                     scope == MOSAIC_CHECK_SCOPE_ALL;
     affine off;
     if (bytes && offset_of(lo, p, lo->objects[o].root, &off, 0)) {
         a->slotted = true;
@@ -521,6 +537,15 @@ static void mark(mc_local_objects *lo)
         access *a = &lo->accesses[i];
         if (a->plain_read && !(a->here & lo->objects[a->object].writes)) {
             a->marks = MOSAIC_CHECK_LOCAL_NO_WRITER;
+            continue;
+        }
+        bool atomics_only = a->wide_atomic;
+        for (size_t j = 0; atomics_only && j < lo->num_accesses; j++) {
+            const access *x = &lo->accesses[j];
+            atomics_only = x->object != a->object || !(x->here & a->here) || x->wide_atomic;
+        }
+        if (atomics_only) {
+            a->marks = MOSAIC_CHECK_LOCAL_ATOMICS_ONLY;
             continue;
         }
         bool own = a->slotted;

@@ -1,10 +1,12 @@
 /*
- * Checking mode: where an access's pointer comes from, and what an index
- * is made of (check.h), what instrument.c and local_objects.c both ask.
+ * Checking mode: where an access's pointer comes from, what an index is
+ * made of, and an atomic's scope (check.h), what instrument.c and
+ * local_objects.c both ask.
  */
 #include <string.h>
 
 #include "compiler/check/check.h"
+#include "compiler/ir/util.h"
 
 /* An instruction's or constant expression's opcode, else 0. */
 static LLVMOpcode opcode_of(LLVMValueRef v)
@@ -65,4 +67,18 @@ LLVMValueRef mc_without_int_casts(LLVMValueRef v)
         }
         return v;
     }
+}
+
+unsigned mc_check_scope_of(LLVMValueRef inst)
+{
+    unsigned kind = LLVMGetMDKindIDInContext(LLVMGetTypeContext(LLVMTypeOf(inst)), MOSAIC_SCOPE_MD,
+                                             sizeof MOSAIC_SCOPE_MD - 1);
+    LLVMValueRef md = LLVMGetMetadata(inst, kind);
+    if (md && LLVMGetMDNodeNumOperands(md) == 1) {
+        LLVMValueRef v;
+        LLVMGetMDNodeOperands(md, &v);
+        if (v && LLVMIsAConstantInt(v))
+            return (unsigned)LLVMConstIntGetZExtValue(v);
+    }
+    return MOSAIC_CHECK_SCOPE_ALL;
 }

@@ -170,20 +170,153 @@ static bool window_of(LLVMBuilderRef b, const row_checks *rc, LLVMValueRef call,
     return true;
 }
 
-/* Is every byte access call may touch in the row inside its window?  NULL
- * when that cannot be told before the loop. */
-static LLVMValueRef row_inside(LLVMBuilderRef b, const row_checks *rc, LLVMValueRef call, const mc_row_corners *at)
+/* The guard of block bb in the loop, if it has one: a branch on a < g (or g > a; a
+ * growing with x by 1, g invariant) whose way taken is the only way into
+ * a block that every way from the header to bb passes.  Before the loop,
+ * *last gets the last x for which a < g holds, at most the row's last,
+ * and *none whether none does; false: no guard. */
+static bool guard_of(LLVMBuilderRef b, const row_checks *rc, LLVMBasicBlockRef bb, LLVMValueRef row_last,
+                     LLVMValueRef *last, LLVMValueRef *none)
+{
+    const mc_row_loop *rl = &rc->rl;
+    for (unsigned k = 0; k < rl->nblocks; k++) {
+        LLVMValueRef br = LLVMGetBasicBlockTerminator(rl->blocks[k]), cond;
+        if (!br || !LLVMIsABranchInst(br) || !LLVMIsConditional(br) || !LLVMIsAICmpInst(cond = LLVMGetCondition(br)))
+            continue;
+        LLVMIntPredicate p = LLVMGetICmpPredicate(cond);
+        LLVMValueRef a = LLVMGetOperand(cond, 0), g = LLVMGetOperand(cond, 1);
+        if (p == LLVMIntUGT || p == LLVMIntSGT) { /* g > a */
+            LLVMValueRef t = a;
+            a = g, g = t;
+            p = p == LLVMIntUGT ? LLVMIntULT : LLVMIntSLT;
+        }
+        LLVMBasicBlockRef taken = LLVMGetSuccessor(br, 0);
+        if ((p != LLVMIntULT && p != LLVMIntSLT) || taken == LLVMGetSuccessor(br, 1) ||
+            LLVMGetTypeKind(LLVMTypeOf(a)) != LLVMIntegerTypeKind || mc_row_slope(rl, a) != 1 ||
+            !mc_row_invariant(rl, g) || mc_row_in_loop(rl, g))
+            continue;
+        bool counters = false;
+        for (unsigned i = 1; i < rl->nvars; i++)
+            counters |= mc_row_slope_in(rl, a, rl->vars[i]) != 0;
+        unsigned preds = 0;
+        for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(taken)); u; u = LLVMGetNextUse(u))
+            preds++;
+        if (counters || preds != 1 || !mc_row_passes_through(rl, bb, taken))
+            continue;
+        /* a = a0 + x: a < g for x < g - a0 */
+        LLVMTypeRef t = LLVMTypeOf(a), tx = LLVMTypeOf(row_last);
+        LLVMValueRef a0 = mc_row_at(b, rl, a, LLVMConstInt(tx, 0, 0));
+        *none = LLVMBuildICmp(b, p == LLVMIntULT ? LLVMIntULE : LLVMIntSLE, g, a0, "");
+        LLVMValueRef span = LLVMBuildSub(b, LLVMBuildSub(b, g, a0, ""), LLVMConstInt(t, 1, 0), ""); /* (unless none) */
+        span = LLVMGetIntTypeWidth(t) < LLVMGetIntTypeWidth(tx) ? LLVMBuildZExt(b, span, tx, "")
+                                                                 : LLVMBuildTrunc(b, span, tx, "");
+        LLVMValueRef wide = LLVMGetIntTypeWidth(t) > LLVMGetIntTypeWidth(tx)
+                                ? LLVMBuildICmp(b, LLVMIntUGT, LLVMBuildSub(b, LLVMBuildSub(b, g, a0, ""),
+                                                                            LLVMConstInt(t, 1, 0), ""),
+                                                LLVMBuildZExt(b, row_last, t, ""), "")
+                                : LLVMConstInt(LLVMInt1TypeInContext(LLVMGetTypeContext(t)), 0, 0);
+        LLVMValueRef below = LLVMBuildOr(b, wide, LLVMBuildICmp(b, LLVMIntUGE, span, row_last, ""), "");
+        *last = LLVMBuildSelect(b, below, row_last, span, "row.guarded.last");
+        return true;
+    }
+    return false;
+}
+
+/* Is every byte access call may touch in the row inside its window, given
+ * ok (NULL: true; ordered_address's test of the address)?  NULL when that
+ * cannot be told before the loop.  Where a guard holds the access to the
+ * first x of the row (`if (l < s)`), its high corner is the guard's last
+ * x, and an access no x of the row reaches is inside. */
+static LLVMValueRef row_inside(LLVMBuilderRef b, const row_checks *rc, LLVMValueRef call, const mc_row_corners *at,
+                               LLVMValueRef ok)
 {
     LLVMContextRef c = LLVMGetModuleContext(LLVMGetGlobalParent(rc->rl.wg));
     LLVMTypeRef i8 = LLVMInt8TypeInContext(c);
-    LLVMValueRef address = LLVMGetOperand(call, 4), bytes = LLVMGetOperand(call, 6), ok = NULL, lo, hi;
-    if (!ordered_address(b, rc, address, LLVMGetInstructionParent(call), at, &ok) || !window_of(b, rc, call, &lo, &hi, &ok))
+    LLVMValueRef address = LLVMGetOperand(call, 4), bytes = LLVMGetOperand(call, 6), lo, hi;
+    LLVMValueRef none = NULL, guarded;
+    if (!window_of(b, rc, call, &lo, &hi, &ok))
         return NULL;
-    LLVMValueRef low = mc_row_at_all(b, &rc->rl, address, at->low);
-    LLVMValueRef end = LLVMBuildGEP2(b, i8, mc_row_at_all(b, &rc->rl, address, at->high), &bytes, 1, "");
+    mc_row_corners box = *at;
+    if (guard_of(b, rc, LLVMGetInstructionParent(call), at->high[0], &guarded, &none))
+        box.high[0] = guarded;
+    LLVMValueRef low = mc_row_at_all(b, &rc->rl, address, box.low);
+    LLVMValueRef end = LLVMBuildGEP2(b, i8, mc_row_at_all(b, &rc->rl, address, box.high), &bytes, 1, "");
     ok = mc_row_and(b, ok, LLVMBuildICmp(b, LLVMIntULE, lo, low, ""));
     ok = LLVMBuildAnd(b, ok, LLVMBuildICmp(b, LLVMIntULE, end, hi, ""), "");
-    return LLVMBuildAnd(b, ok, LLVMBuildICmp(b, LLVMIntULE, low, end, ""), "");
+    ok = LLVMBuildAnd(b, ok, LLVMBuildICmp(b, LLVMIntULE, low, end, ""), "");
+    return none ? LLVMBuildOr(b, none, ok, "") : ok;
+}
+
+/* Can access call be checked for the whole row at once, one call of
+ * __mosaic_check_row before it: its access runs once an iteration (the
+ * block after the call's is on every way round, in no inner cycle), for
+ * work-item (lx + x, ly, lz), at an address that moves with x alone (its
+ * indices never shrink, and do not move with the counters inside)? */
+static bool row_form(const row_checks *rc, LLVMValueRef call)
+{
+    const mc_row_loop *rl = &rc->rl;
+    LLVMBasicBlockRef on = LLVMGetSuccessor(LLVMGetBasicBlockTerminator(LLVMGetInstructionParent(call)), 0);
+    if (!mc_row_in_loop(rl, LLVMGetBasicBlockTerminator(on)) || !mc_row_passes_through(rl, rl->latch, on) ||
+        in_inner_cycle(rl, on) || mc_row_slope(rl, LLVMGetOperand(call, 1)) != 1 ||
+        mc_row_in_loop(rl, LLVMGetOperand(call, 0)) || mc_row_in_loop(rl, LLVMGetOperand(call, 5)))
+        return false;
+    for (unsigned i = 1; i < rl->nvars; i++)
+        if (mc_row_slope_in(rl, LLVMGetOperand(call, 1), rl->vars[i]) != 0)
+            return false;
+    if (!mc_row_invariant(rl, LLVMGetOperand(call, 2)) || !mc_row_invariant(rl, LLVMGetOperand(call, 3)))
+        return false;
+    LLVMValueRef p = LLVMGetOperand(call, 4);
+    for (int depth = 0; depth < 16; depth++) { /* (ordered_address walks the same chain) */
+        if (mc_row_invariant(rl, p))
+            return true;
+        if (LLVMIsAAddrSpaceCastInst(p) || LLVMIsABitCastInst(p)) {
+            p = LLVMGetOperand(p, 0);
+            continue;
+        }
+        if (!LLVMIsAGetElementPtrInst(p))
+            return false;
+        for (unsigned k = 1; k < (unsigned)LLVMGetNumOperands(p); k++)
+            for (unsigned i = 1; i < rl->nvars; i++)
+                if (mc_row_slope_in(rl, LLVMGetOperand(p, k), rl->vars[i]) != 0)
+                    return false;
+        p = LLVMGetOperand(p, 0);
+    }
+    return false;
+}
+
+/* Before the loop: access call checked for lanes of the row at once
+ * (lanes 0: nothing), its lanes' addresses the first one's plus the step
+ * from x = 0 to x = 1. */
+static void call_for_row(LLVMBuilderRef b, const row_checks *rc, LLVMValueRef call, const mc_row_corners *at,
+                         LLVMValueRef lanes)
+{
+    const mc_row_loop *rl = &rc->rl;
+    LLVMModuleRef m = LLVMGetGlobalParent(rl->wg);
+    LLVMContextRef c = LLVMGetModuleContext(m);
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(c), ptr = LLVMPointerTypeInContext(c, 0);
+    LLVMTypeRef params[13] = {ptr, i64, i64, i64, i64, ptr, ptr, i64, ptr, ptr, i64, i64, ptr};
+    LLVMTypeRef type = LLVMFunctionType(LLVMVoidTypeInContext(c), params, 13, 0);
+    LLVMValueRef f = LLVMGetNamedFunction(m, "__mosaic_check_row");
+    if (!f)
+        f = LLVMAddFunction(m, "__mosaic_check_row", type);
+    LLVMValueRef next[MC_ROW_MAX_VARS];
+    for (unsigned i = 0; i < rl->nvars; i++)
+        next[i] = at->low[i];
+    next[0] = LLVMConstInt(LLVMTypeOf(rl->x), 1, 0);
+    LLVMValueRef address = LLVMGetOperand(call, 4);
+    LLVMValueRef first = mc_row_at_all(b, rl, address, at->low), second = mc_row_at_all(b, rl, address, next);
+    LLVMValueRef stride = LLVMBuildSub(b, LLVMBuildPtrToInt(b, second, i64, ""), LLVMBuildPtrToInt(b, first, i64, ""),
+                                       "row.stride");
+    LLVMValueRef none = LLVMConstPointerNull(ptr);
+    LLVMValueRef args[13] = {LLVMGetOperand(call, 0),
+                             mc_row_at_all(b, rl, LLVMGetOperand(call, 1), at->low),
+                             mc_row_at_all(b, rl, LLVMGetOperand(call, 2), at->low),
+                             mc_row_at_all(b, rl, LLVMGetOperand(call, 3), at->low),
+                             lanes, none, LLVMBuildAddrSpaceCast(b, first, ptr, ""), stride, none,
+                             LLVMGetOperand(call, 5), LLVMGetOperand(call, 6), LLVMGetOperand(call, 7),
+                             LLVMGetOperand(call, 8)};
+    LLVMValueRef row = LLVMBuildCall2(b, type, f, args, 13, "");
+    LLVMInstructionSetDebugLoc(row, LLVMInstructionGetDebugLoc(call));
 }
 
 /* In the copy: every way into check block call's block goes on past it,
@@ -263,22 +396,37 @@ static bool version_loop(LLVMBuilderRef b, LLVMValueRef wg, LLVMBasicBlockRef la
     mc_row_before_loop(&rc->rl, b);
     mc_row_corners at;
     mc_row_corners_at(b, &rc->rl, &rc->counters, &at);
-    LLVMValueRef pass = NULL, first_lx[MAX_CALLS];
-    bool copy = !rc->untested;
+    /* The copy runs when every access's row is inside its window, or is
+     * one that a call for the row checks before it (row_form) */
+    LLVMValueRef pass = NULL, first_lx[MAX_CALLS], inside[MAX_CALLS];
+    bool copy = !rc->untested, by_row[MAX_CALLS];
     for (unsigned k = 0; copy && k < rc->naccess; k++) {
-        LLVMValueRef inside = row_inside(b, rc, rc->access[k], &at);
-        copy = inside != NULL; /* (what was built before the loop is left for LLVM to delete) */
-        pass = copy ? mc_row_and(b, pass, inside) : NULL;
+        LLVMValueRef call = rc->access[k], ordered = NULL;
+        bool in_order = ordered_address(b, rc, LLVMGetOperand(call, 4), LLVMGetInstructionParent(call), &at, &ordered);
+        inside[k] = in_order ? row_inside(b, rc, call, &at, ordered) : NULL;
+        by_row[k] = in_order && row_form(rc, call);
+        copy = inside[k] || by_row[k]; /* (what was built before the loop is left for LLVM to delete) */
+        if (by_row[k] && ordered)
+            pass = mc_row_and(b, pass, ordered);
+        else if (!by_row[k] && copy)
+            pass = mc_row_and(b, pass, inside[k]);
     }
     if (!copy && !rc->nbarrier)
         goto out;
     for (unsigned k = 0; k < rc->nbarrier; k++)
         first_lx[k] = mc_row_at_all(b, &rc->rl, LLVMGetOperand(rc->barrier[k], 1), at.low);
     LLVMContextRef c = LLVMGetModuleContext(LLVMGetGlobalParent(wg));
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(c);
     LLVMValueRef count = LLVMBuildAdd(b, at.high[0], LLVMConstInt(LLVMTypeOf(at.high[0]), 1, 0), "row.count");
-    count = LLVMBuildZExtOrBitCast(b, count, LLVMInt64TypeInContext(c), "");
+    count = LLVMBuildZExtOrBitCast(b, count, i64, "");
     if (copy && !pass)
         pass = LLVMConstInt(LLVMInt1TypeInContext(c), 1, 0);
+    for (unsigned k = 0; copy && k < rc->naccess; k++) {
+        if (!by_row[k])
+            continue;
+        LLVMValueRef want = inside[k] ? LLVMBuildAnd(b, pass, LLVMBuildNot(b, inside[k], ""), "") : pass;
+        call_for_row(b, rc, rc->access[k], &at, LLVMBuildSelect(b, want, count, LLVMConstInt(i64, 0, 0), "row.lanes"));
+    }
     if (copy && mc_row_copy(&rc->rl, b)) {
         for (unsigned k = 0; k < rc->naccess; k++)
             skip_call(rc, rc->access[k]);

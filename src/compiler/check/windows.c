@@ -47,8 +47,9 @@ int mc_check_window_of(uint64_t how)
 {
     uint32_t from = MOSAIC_CHECK_HOW_FROM(how);
     if (MOSAIC_CHECK_HOW_LOCAL_WINDOW(how))
-        return how & (MOSAIC_CHECK_LOCAL_NO_WRITER | MOSAIC_CHECK_LOCAL_OWN_SLOT) ? (int)MOSAIC_CHECK_HOW_LOCAL_WINDOW(how) - 1
-                                                                                  : -1;
+        return how & (MOSAIC_CHECK_LOCAL_NO_WRITER | MOSAIC_CHECK_LOCAL_OWN_SLOT | MOSAIC_CHECK_LOCAL_ATOMICS_ONLY)
+                   ? (int)MOSAIC_CHECK_HOW_LOCAL_WINDOW(how) - 1
+                   : -1;
     if (from >= MOSAIC_CHECK_FROM_OBJECT)
         return -1;
     if (how & MOSAIC_CHECK_ARG_READ_ONLY)

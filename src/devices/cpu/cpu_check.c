@@ -428,8 +428,10 @@ struct cpu_check_group {
     size_t items;
     size_t size[3];
     uint32_t tag;                 /* the group's linear index + 1 */
-    uint32_t *epoch;              /* per work-item: barriers passed */
-    uint32_t *sub_epoch;          /* per work-item: barriers and sub-group barriers passed */
+    uint32_t *epoch;              /* per work-item: barriers passed (less epoch_base) */
+    uint32_t *sub_epoch;          /* per work-item: barriers and sub-group barriers passed (less sub_epoch_base) */
+    uint32_t epoch_base, sub_epoch_base; /* what the whole group passed at once (a row of every work-item) */
+    bool uneven;                  /* some work-item passed a barrier or sub-group barrier alone */
     size_t items_room;
     const mosaic_check_site **barrier; /* per epoch: the barrier the first work-item there reached */
     unsigned *barrier_item;       /* and that work-item */
@@ -469,7 +471,7 @@ bool mosaic_cpu_check_group_begin(cpu_check_group **gp, cpu_check_launch *l, con
         free(g->local_shadow);
         free(g->local_written);
         g->local_shadow = calloc((local + GRANULE - 1) / GRANULE * CELL_WORDS, sizeof(word));
-        g->local_written = calloc(1, sizeof *g->local_written + (local + 7) / 8);
+        g->local_written = calloc(1, MOSAIC_CHECK_WRITTEN_BYTES(local));
         g->local_room = g->local_shadow && g->local_written ? local : 0;
         g->local_tag = 0;
         if (!g->local_room)
@@ -481,11 +483,14 @@ bool mosaic_cpu_check_group_begin(cpu_check_group **gp, cpu_check_launch *l, con
     }
     if (g->local_written) {
         g->local_written->size = local;
-        memset((void *)g->local_written->bits, 0, (local + 7) / 8);
+        g->local_written->alone = true;
+        memset((void *)g->local_written->words, 0, (local + 63) / 64 * sizeof(uint64_t));
     }
     if (g->epochs_moved || items != g->items) /* (a group of barrier-free code leaves them 0) */
         memset(g->epoch, 0, 2 * items * sizeof *g->epoch);
     g->epochs_moved = false;
+    g->epoch_base = g->sub_epoch_base = 0;
+    g->uneven = false;
     g->num_barriers = 0;
     g->items = items;
     size_t windows = 2 * (size_t)l->num_args + MOSAIC_CHECK_LOCAL_WINDOWS;
@@ -521,6 +526,10 @@ void mosaic_cpu_check_group_free(cpu_check_group *g)
     free(g->local_written);
     free(g);
 }
+
+/* Work-item lid's epoch (barriers passed) and sub-epoch (barriers and sub-group barriers passed). */
+static uint32_t epoch_at(const cpu_check_group *g, unsigned lid) { return g->epoch_base + g->epoch[lid]; }
+static uint32_t sub_epoch_at(const cpu_check_group *g, unsigned lid) { return g->sub_epoch_base + g->sub_epoch[lid]; }
 
 static unsigned linear_id(const cpu_check_group *g, uint64_t lx, uint64_t ly, uint64_t lz)
 {
@@ -745,9 +754,10 @@ void mosaic_cpu_check_barrier(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly
     unsigned lid;
     if (!g || (lid = linear_id(g, lx, ly, lz)) >= g->items)
         return;
-    uint32_t e = g->epoch[lid]++;
+    uint32_t e = epoch_at(g, lid);
+    g->epoch[lid]++;
     g->sub_epoch[lid]++;
-    g->epochs_moved = true;
+    g->epochs_moved = g->uneven = true;
     reach_barrier(g, lid, e, site, 1);
 }
 
@@ -760,6 +770,12 @@ void mosaic_cpu_check_barrier_row(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_
         return;
     if (lx + count > g->size[0])
         count = lx < g->size[0] ? g->size[0] - lx : 0;
+    if (count == g->items && !g->uneven) { /* the whole group, each at its barrier e: the bases move */
+        uint32_t e = g->epoch_base++;
+        g->sub_epoch_base++;
+        reach_barrier(g, lid, e, site, (unsigned)count);
+        return;
+    }
     /* (the row's work-items are lid on: x is the fastest dimension) */
     uint32_t e = g->epoch[lid];
     bool together = true;
@@ -768,13 +784,13 @@ void mosaic_cpu_check_barrier_row(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_
         g->epoch[lid + i]++;
         g->sub_epoch[lid + i]++;
     }
-    g->epochs_moved = true;
+    g->epochs_moved = g->uneven = true;
     if (together) { /* each at its barrier e: the first says which, the rest arrive with it */
-        reach_barrier(g, lid, e, site, (unsigned)count);
+        reach_barrier(g, lid, g->epoch_base + e, site, (unsigned)count);
         return;
     }
     for (uint64_t i = 0; i < count; i++)
-        reach_barrier(g, lid + (unsigned)i, g->epoch[lid + i] - 1, site, 1);
+        reach_barrier(g, lid + (unsigned)i, epoch_at(g, lid + (unsigned)i) - 1, site, 1);
 }
 
 void mosaic_cpu_check_sub_group_barrier(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly, uint64_t lz,
@@ -785,7 +801,7 @@ void mosaic_cpu_check_sub_group_barrier(const mosaic_wg_ctx *ctx, uint64_t lx, u
     unsigned lid;
     if (g && (lid = linear_id(g, lx, ly, lz)) < g->items) {
         g->sub_epoch[lid]++;
-        g->epochs_moved = true;
+        g->epochs_moved = g->uneven = true;
     }
 }
 
@@ -793,7 +809,8 @@ void mosaic_cpu_check_group_end(cpu_check_group *g)
 {
     if (!g || !g->launch)
         return;
-    if ((g->launch->kinds & MOSAIC_CHECK_BARRIERS) && g->num_barriers) { /* (no barrier reached: all at 0) */
+    /* (no barrier reached: all at 0; none passed alone: all at the bases) */
+    if ((g->launch->kinds & MOSAIC_CHECK_BARRIERS) && g->num_barriers && g->uneven) {
         unsigned least = 0, most = 0;
         for (unsigned i = 1; i < g->items; i++) {
             if (g->epoch[i] < g->epoch[least])
@@ -801,11 +818,12 @@ void mosaic_cpu_check_group_end(cpu_check_group *g)
             if (g->epoch[i] > g->epoch[most])
                 most = i;
         }
-        if (g->items && g->epoch[least] != g->epoch[most] && g->epoch[least] < g->num_barriers) {
+        if (g->items && g->epoch[least] != g->epoch[most] && epoch_at(g, least) < g->num_barriers) {
             mosaic_check_problem p;
             start_problem(&p, g, MOSAIC_CHECK_BARRIERS,
                           "a barrier was reached by only part of the work-group (work-items that do not reach "
-                          "it ended first)", g->barrier[g->epoch[least]], 0, 0, g->barrier_item[g->epoch[least]]);
+                          "it ended first)", g->barrier[epoch_at(g, least)], 0, 0,
+                          g->barrier_item[epoch_at(g, least)]);
             for (int d = 0; d < 3; d++)
                 p.other.group[d] = p.access.group[d];
             item_of(g, least, p.other.item);
@@ -931,7 +949,7 @@ static void track(cpu_check_group *g, unsigned lid, _Atomic word *cell, word me,
     /* the tag's bits a word must share with `me` to count: the group's count (__local), the launch's
      * generation (global) */
     uint32_t fresh = local ? (1u << TAG_BITS) - 1 : ((1u << GEN_BITS) - 1) << GROUP_BITS;
-    word me_site = (word)(uintptr_t)site | (word)(g->sub_epoch[lid] & 0xffff) << SUB_EPOCH_SHIFT;
+    word me_site = (word)(uintptr_t)site | (word)(sub_epoch_at(g, lid) & 0xffff) << SUB_EPOCH_SHIFT;
     word w = load_word(&cell[0]), r = load_word(&cell[2]);
     if ((tag_of(w) ^ tag_of(me)) & fresh)
         w = 0;
@@ -993,9 +1011,54 @@ static void track_range(cpu_check_group *g, unsigned lid, _Atomic word *shadow, 
         size_t lo = i * GRANULE < at ? at - i * GRANULE : 0;
         size_t hi = (i + 1) * GRANULE > at + bytes ? at + bytes - i * GRANULE : GRANULE;
         unsigned mask = (unsigned)(((1u << hi) - 1) & ~((1u << lo) - 1));
-        word me = make_word(tag, lid, g->epoch[lid], how, mask, scope);
+        word me = make_word(tag, lid, epoch_at(g, lid), how, mask, scope);
         track(g, lid, &shadow[CELL_WORDS * i], me, reads, writes, site, how, bytes, object, (int64_t)at, local);
     }
+}
+
+/* Is an access marked MOSAIC_CHECK_LOCAL_OWN_SLOT one of the work-item's own
+ * slot of an object whose slots are apart in this group?  No other
+ * work-item's access can meet it between two barriers (local_objects.c):
+ * it needs no race tracking, only its bounds and `uninit`. */
+static bool own_slot_apart(const cpu_check_group *g, uint64_t how)
+{
+    unsigned window = MOSAIC_CHECK_HOW_LOCAL_WINDOW(how);
+    size_t args = 2 * (size_t)g->launch->num_args, k;
+    if (!(how & MOSAIC_CHECK_LOCAL_OWN_SLOT) || !window || window - 1 < args)
+        return false;
+    k = (window - 1 - args) / 2;
+    return k < MOSAIC_CHECK_LOCAL_WINDOWS / 2 && g->local_object[k].hi && g->local_object[k].slots_apart;
+}
+
+/* Work-item lid's access of [at, at + bytes) of the group's __local memory,
+ * inside its object (from `from`, at `base`): the object met, `uninit`, races. */
+static void local_access(cpu_check_group *g, unsigned lid, uint32_t from, const void *base, size_t at, uint64_t bytes,
+                         uint64_t how, const mosaic_check_site *site)
+{
+    cpu_check_launch *l = g->launch;
+    if (MOSAIC_CHECK_HOW_LOCAL_WINDOW(how))
+        meet_local_object(g, MOSAIC_CHECK_HOW_LOCAL_WINDOW(how) - 1, from, base, site);
+    if (l->kinds & MOSAIC_CHECK_UNINIT)
+        uninit_access(g, lid, g->local_written, 0, at, bytes, how, site,
+                      "a read of __local memory that no work-item of the work-group wrote", NULL);
+    if ((l->kinds & (MOSAIC_CHECK_RACES | MOSAIC_CHECK_SCOPES)) &&
+        !(how & (MOSAIC_CHECK_LOCAL_NO_WRITER | MOSAIC_CHECK_LOCAL_ATOMICS_ONLY)) && !own_slot_apart(g, how))
+        track_range(g, lid, g->local_shadow, g->local_tag, at, bytes, how, site, "the work-group's __local memory",
+                    true);
+}
+
+/* Are [p, p + bytes) of an access of __local memory from `from` (at
+ * `base`) inside its object, and inside the group's __local memory? */
+static bool local_inside(const cpu_check_group *g, uint32_t from, const char *base, const char *p, uint64_t bytes,
+                         const mosaic_check_site *site)
+{
+    const char *lo = g->ctx->local_mem, *hi = lo + g->ctx->local_mem_size;
+    if (from == MOSAIC_CHECK_FROM_OBJECT)
+        lo = base, hi = base + (site ? site->object_size : 0);
+    else if (from < g->launch->num_args)
+        lo += g->launch->local_lo[from], hi = g->ctx->local_mem + g->launch->local_hi[from];
+    return p >= lo && p + bytes <= hi && p >= g->ctx->local_mem &&
+           p + bytes <= g->ctx->local_mem + g->ctx->local_mem_size;
 }
 
 void mosaic_cpu_check_access(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly, uint64_t lz, const void *address,
@@ -1040,17 +1103,8 @@ void mosaic_cpu_check_access(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly,
     if (space == MOSAIC_CHECK_PRIVATE)
         return;
     if (space == MOSAIC_CHECK_LOCAL) {
-        if (p < local_lo || p + bytes > local_hi)
-            return; /* (bounds said what it could) */
-        size_t at = (size_t)(p - local_lo);
-        if (MOSAIC_CHECK_HOW_LOCAL_WINDOW(how))
-            meet_local_object(g, MOSAIC_CHECK_HOW_LOCAL_WINDOW(how) - 1, from, base, site);
-        if (l->kinds & MOSAIC_CHECK_UNINIT)
-            uninit_access(g, lid, g->local_written, 0, at, bytes, how, site,
-                          "a read of __local memory that no work-item of the work-group wrote", NULL);
-        if ((l->kinds & (MOSAIC_CHECK_RACES | MOSAIC_CHECK_SCOPES)) && !(how & MOSAIC_CHECK_LOCAL_NO_WRITER))
-            track_range(g, lid, g->local_shadow, g->local_tag, at, bytes, how, site, "the work-group's __local memory",
-                        true);
+        if (p >= local_lo && p + bytes <= local_hi) /* (else bounds said what it could) */
+            local_access(g, lid, from, base, (size_t)(p - local_lo), bytes, how, site);
         return;
     }
     /* global and constant memory: the buffer the pointer comes from, or holds it */
@@ -1088,12 +1142,57 @@ static void check_lanes(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly, uint
                                     bytes, how, site);
 }
 
+/* A row of n lanes' accesses of __local memory (mosaic_cpu_check_row's
+ * arguments).  Adjacent bytes, all inside their object: its bounds and
+ * `uninit` at once, then each lane's race tracking where it needs it;
+ * else a lane at a time, each inside its object at once or through
+ * mosaic_cpu_check_access (which says what is out). */
+static void local_row(cpu_check_group *g, uint64_t lx, uint64_t ly, uint64_t lz, uint64_t n, const uint8_t *running,
+                      const char *first, int64_t stride, const void *const *addresses, const void *base,
+                      uint64_t bytes, uint64_t how, const mosaic_check_site *site)
+{
+    cpu_check_launch *l = g->launch;
+    uint32_t from = MOSAIC_CHECK_HOW_FROM(how);
+    unsigned lid = linear_id(g, lx, ly, lz);
+    const char *local = g->ctx->local_mem, *last = first + (int64_t)(n - 1) * stride;
+    const char *lo = stride < 0 ? last : first, *hi = (stride < 0 ? first : last) + bytes;
+    if (!running && !addresses && (stride == (int64_t)bytes || stride == -(int64_t)bytes) &&
+        local_inside(g, from, base, lo, (uint64_t)(hi - lo), site)) {
+        size_t at = (size_t)(lo - local);
+        if (MOSAIC_CHECK_HOW_LOCAL_WINDOW(how))
+            meet_local_object(g, MOSAIC_CHECK_HOW_LOCAL_WINDOW(how) - 1, from, base, site);
+        bool whole = !(l->kinds & MOSAIC_CHECK_UNINIT) || !(how & MOSAIC_CHECK_READ) ||
+                     mosaic_check_written_first_unwritten(g->local_written, at, (size_t)(hi - lo)) == (size_t)-1;
+        if (whole) { /* (else each lane below says which byte it read unwritten) */
+            if ((l->kinds & MOSAIC_CHECK_UNINIT) && (how & MOSAIC_CHECK_WRITE))
+                mosaic_check_written_set(g->local_written, at, (size_t)(hi - lo));
+            if (!(l->kinds & (MOSAIC_CHECK_RACES | MOSAIC_CHECK_SCOPES)) ||
+                (how & (MOSAIC_CHECK_LOCAL_NO_WRITER | MOSAIC_CHECK_LOCAL_ATOMICS_ONLY)) || own_slot_apart(g, how))
+                return;
+            for (uint64_t i = 0; i < n; i++)
+                track_range(g, lid + (unsigned)i, g->local_shadow, g->local_tag,
+                            (size_t)(first + (int64_t)i * stride - local), bytes, how, site,
+                            "the work-group's __local memory", true);
+            return;
+        }
+    }
+    for (uint64_t i = 0; i < n; i++) {
+        const char *p = addresses ? addresses[i] : first + (int64_t)i * stride;
+        if (running && !running[i])
+            continue;
+        if (local_inside(g, from, base, p, bytes, site))
+            local_access(g, lid + (unsigned)i, from, base, (size_t)(p - local), bytes, how, site);
+        else
+            mosaic_cpu_check_access(g->ctx, lx + i, ly, lz, p, base, bytes, how, site);
+    }
+}
+
 void mosaic_cpu_check_row(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly, uint64_t lz, uint64_t lanes,
                           const uint8_t *running, const char *first, int64_t stride, const void *const *addresses,
                           const void *base, uint64_t bytes, uint64_t how, const mosaic_check_site *site)
 {
-    cpu_check_group *g = group_of(ctx);
-    if (!g || !bytes || !lanes)
+    cpu_check_group *g = lanes && bytes ? group_of(ctx) : NULL;
+    if (!g)
         return;
     cpu_check_launch *l = g->launch;
     uint32_t from = MOSAIC_CHECK_HOW_FROM(how);
@@ -1106,6 +1205,10 @@ void mosaic_cpu_check_row(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly, ui
     if (r)
         open_own_rows(g, from, how, site);
     uint64_t n = lx + lanes <= g->size[0] ? lanes : g->size[0] > lx ? g->size[0] - lx : 0;
+    if (space == MOSAIC_CHECK_LOCAL && n && linear_id(g, lx, ly, lz) < g->items) {
+        local_row(g, lx, ly, lz, n, running, first, stride, addresses, base, bytes, how, site);
+        return;
+    }
     if (!r || !n || linear_id(g, lx, ly, lz) >= g->items) {
         check_lanes(ctx, lx, ly, lz, lanes, running, first, stride, addresses, base, bytes, how, site);
         return;
