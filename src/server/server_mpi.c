@@ -149,32 +149,42 @@ char *server_next_request(int *tag, size_t *size)
     return data;
 }
 
+/* size bytes at p to or from rank `to` of comm, in pieces as the
+ * program's transport makes them: up to MOSAIC_REMOTE_IN_FLIGHT posted at
+ * once (a message of 0 bytes is one too).  On failure the pieces still
+ * posted are left to MPI (the server then stops serving). */
+static bool pieces(MPI_Comm comm, int to, int tag, char *p, size_t size, bool sending)
+{
+    MPI_Request r[MOSAIC_REMOTE_IN_FLIGHT];
+    size_t next = 0;
+    unsigned first = 0, posted = 0;
+    bool any = false;
+    while (posted || !any || next < size) {
+        while (posted < MOSAIC_REMOTE_IN_FLIGHT && (!any || next < size)) {
+            size_t n = size - next < MOSAIC_REMOTE_PIECE ? size - next : MOSAIC_REMOTE_PIECE;
+            MPI_Request *q = &r[(first + posted) % MOSAIC_REMOTE_IN_FLIGHT];
+            int rc = sending ? MPI_Isend(p + next, (int)n, MPI_BYTE, to, tag, comm, q)
+                             : MPI_Irecv(p + next, (int)n, MPI_BYTE, to, tag, comm, q);
+            if (rc != MPI_SUCCESS)
+                return false;
+            posted++, next += n, any = true;
+        }
+        if (!wait_for(&r[first]))
+            return false;
+        first = (first + 1) % MOSAIC_REMOTE_IN_FLIGHT;
+        posted--;
+    }
+    return true;
+}
+
 bool server_send(int tag, const void *data, size_t size)
 {
-    const char *p = data;
-    do {
-        size_t n = size < MOSAIC_REMOTE_PIECE ? size : MOSAIC_REMOTE_PIECE;
-        MPI_Request r;
-        if (MPI_Isend(p, (int)n, MPI_BYTE, 0, tag, program, &r) != MPI_SUCCESS || !wait_for(&r))
-            return false;
-        p += n;
-        size -= n;
-    } while (size);
-    return true;
+    return pieces(program, 0, tag, (char *)data, size, true);
 }
 
 bool server_receive(int tag, void *data, size_t size)
 {
-    char *p = data;
-    do {
-        size_t n = size < MOSAIC_REMOTE_PIECE ? size : MOSAIC_REMOTE_PIECE;
-        MPI_Request r;
-        if (MPI_Irecv(p, (int)n, MPI_BYTE, 0, tag, program, &r) != MPI_SUCCESS || !wait_for(&r))
-            return false;
-        p += n;
-        size -= n;
-    } while (size);
-    return true;
+    return pieces(program, 0, tag, data, size, false);
 }
 
 bool server_drop_data(int tag, size_t size)
@@ -193,27 +203,12 @@ bool server_drop_data(int tag, size_t size)
 
 /* ---- between servers: `peers` ---- */
 
-static bool peer_transfer(bool sending, int peer, int tag, char *p, size_t size)
-{
-    do {
-        size_t n = size < MOSAIC_REMOTE_PIECE ? size : MOSAIC_REMOTE_PIECE;
-        MPI_Request r;
-        int rc = sending ? MPI_Isend(p, (int)n, MPI_BYTE, peer, tag, peers, &r)
-                         : MPI_Irecv(p, (int)n, MPI_BYTE, peer, tag, peers, &r);
-        if (rc != MPI_SUCCESS || !wait_for(&r))
-            return false;
-        p += n;
-        size -= n;
-    } while (size);
-    return true;
-}
-
 bool server_peer_send(int peer, int tag, const void *data, size_t size)
 {
-    return peer_transfer(true, peer, tag, (char *)data, size);
+    return pieces(peers, peer, tag, (char *)data, size, true);
 }
 
 bool server_peer_receive(int peer, int tag, void *data, size_t size)
 {
-    return peer_transfer(false, peer, tag, data, size);
+    return pieces(peers, peer, tag, data, size, false);
 }

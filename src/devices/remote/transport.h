@@ -28,8 +28,11 @@
 #define MOSAIC_REMOTE_HEARTBEAT_TAG (MOSAIC_REMOTE_MAX_TAG + 1)
 #define MOSAIC_REMOTE_HEARTBEAT_MS 250
 /* send and receive_into move more bytes than this as messages of this size
- * and one of the rest, which mosaic-server receives and sends alike */
-#define MOSAIC_REMOTE_PIECE ((size_t)64 << 20)
+ * and one of the rest, which mosaic-server receives and sends alike; up to
+ * MOSAIC_REMOTE_IN_FLIGHT of them are posted at once on each side, so that
+ * the next is under way as one completes (a transfer pipelined in parts) */
+#define MOSAIC_REMOTE_PIECE ((size_t)16 << 20)
+#define MOSAIC_REMOTE_IN_FLIGHT 4
 
 typedef struct mosaic_transport {
     unsigned version; /* MOSAIC_TRANSPORT_VERSION */

@@ -134,21 +134,43 @@ static bool usable(int server)
            !atomic_load(&life[server].dead);
 }
 
+/* size bytes at p to or from a server in pieces of PIECE, up to
+ * MOSAIC_REMOTE_IN_FLIGHT of them posted at once (a message of 0 bytes is
+ * one too); 0, else what failed, the pieces still posted taken back. */
+static int pieces(int server, int tag, char *p, size_t size, bool receiving)
+{
+    MPI_Request r[MOSAIC_REMOTE_IN_FLIGHT];
+    size_t next = 0;
+    unsigned first = 0, posted = 0;
+    bool any = false;
+    int rc = 0;
+    while (rc == 0 && (posted || !any || next < size)) {
+        while (rc == 0 && posted < MOSAIC_REMOTE_IN_FLIGHT && (!any || next < size)) {
+            size_t n = size - next < PIECE ? size - next : PIECE;
+            MPI_Request *q = &r[(first + posted) % MOSAIC_REMOTE_IN_FLIGHT];
+            rc = receiving ? MPI_Irecv(p + next, (int)n, MPI_BYTE, server, tag, servers, q)
+                           : MPI_Isend(p + next, (int)n, MPI_BYTE, server, tag, servers, q);
+            if (rc == MPI_SUCCESS)
+                posted++, next += n, any = true;
+        }
+        if (rc == 0 && posted) {
+            rc = wait_for(server, &r[first], receiving); /* (on failure it took that one back) */
+            first = (first + 1) % MOSAIC_REMOTE_IN_FLIGHT;
+            posted--;
+        }
+    }
+    for (; rc != 0 && posted; posted--, first = (first + 1) % MOSAIC_REMOTE_IN_FLIGHT) {
+        if (receiving && MPI_Cancel(&r[first]) == MPI_SUCCESS)
+            MPI_Wait(&r[first], MPI_STATUS_IGNORE);
+        else
+            MPI_Request_free(&r[first]);
+    }
+    return rc;
+}
+
 static int transport_send(int server, int tag, const void *data, size_t size)
 {
-    if (!usable(server))
-        return -1;
-    const char *p = data;
-    do { /* a message of 0 bytes is sent too */
-        size_t n = size < PIECE ? size : PIECE;
-        MPI_Request r;
-        int rc = MPI_Isend(p, (int)n, MPI_BYTE, server, tag, servers, &r);
-        if (rc != MPI_SUCCESS || (rc = wait_for(server, &r, false)) != 0)
-            return rc ? rc : -1;
-        p += n;
-        size -= n;
-    } while (size);
-    return 0;
+    return usable(server) ? pieces(server, tag, (char *)data, size, false) : -1;
 }
 
 static int transport_receive(int server, int tag, void **data, size_t *size)
@@ -191,21 +213,7 @@ static int transport_receive(int server, int tag, void **data, size_t *size)
 
 static int transport_receive_into(int server, int tag, void *data, size_t size)
 {
-    if (!usable(server))
-        return -1;
-    char *p = data;
-    do {
-        size_t n = size < PIECE ? size : PIECE;
-        MPI_Request r;
-        MPI_Status status;
-        int rc = MPI_Irecv(p, (int)n, MPI_BYTE, server, tag, servers, &r);
-        if (rc != MPI_SUCCESS || (rc = wait_for(server, &r, true)) != 0)
-            return rc ? rc : -1;
-        (void)status;
-        p += n;
-        size -= n;
-    } while (size);
-    return 0;
+    return usable(server) ? pieces(server, tag, data, size, true) : -1;
 }
 
 /* Is any server given up on? */
