@@ -113,10 +113,12 @@ static bool find_calls(row_checks *rc)
 
 /* Does every address p may be in the box lie between p at its low corner
  * and p at its high one: GEPs (from something invariant) whose indices
- * never shrink (their chains checked not to wrap: *ok)? */
+ * never shrink (their chains checked not to wrap: *ok)?  *x_alone: whether
+ * no index moves with the counters inside, only with x. */
 static bool ordered_address(LLVMBuilderRef b, const row_checks *rc, LLVMValueRef p, LLVMBasicBlockRef at,
-                            const mc_row_corners *corners, LLVMValueRef *ok)
+                            const mc_row_corners *corners, LLVMValueRef *ok, bool *x_alone)
 {
+    *x_alone = true;
     for (int depth = 0; depth < 16; depth++) {
         if (mc_row_invariant(&rc->rl, p))
             return true;
@@ -134,6 +136,8 @@ static bool ordered_address(LLVMBuilderRef b, const row_checks *rc, LLVMValueRef
                 continue;
             if (!mc_row_never_shrinks(&rc->rl, &rc->counters, index, at))
                 return false;
+            for (unsigned i = 1; i < rc->rl.nvars; i++)
+                *x_alone &= mc_row_slope_in(&rc->rl, index, rc->rl.vars[i]) == 0;
             *ok = mc_row_and(b, *ok, mc_row_ends_in_order(b, &rc->rl, index, true, corners));
             *ok = mc_row_casts_in_order(b, &rc->rl, index, corners, *ok);
         }
@@ -247,11 +251,11 @@ static LLVMValueRef row_inside(LLVMBuilderRef b, const row_checks *rc, LLVMValue
     return none ? LLVMBuildOr(b, none, ok, "") : ok;
 }
 
-/* Can access call be checked for the whole row at once, one call of
- * __mosaic_check_row before it: its access runs once an iteration (the
- * block after the call's is on every way round, in no inner cycle), for
- * work-item (lx + x, ly, lz), at an address that moves with x alone (its
- * indices never shrink, and do not move with the counters inside)? */
+/* Can access call, whose address moves with x alone (ordered_address's
+ * x_alone), be checked for the whole row at once, one call of
+ * __mosaic_check_row before it: does its access run once an iteration
+ * (the block after the call's is on every way round, in no inner cycle),
+ * for work-item (lx + x, ly, lz)? */
 static bool row_form(const row_checks *rc, LLVMValueRef call)
 {
     const mc_row_loop *rl = &rc->rl;
@@ -263,25 +267,7 @@ static bool row_form(const row_checks *rc, LLVMValueRef call)
     for (unsigned i = 1; i < rl->nvars; i++)
         if (mc_row_slope_in(rl, LLVMGetOperand(call, 1), rl->vars[i]) != 0)
             return false;
-    if (!mc_row_invariant(rl, LLVMGetOperand(call, 2)) || !mc_row_invariant(rl, LLVMGetOperand(call, 3)))
-        return false;
-    LLVMValueRef p = LLVMGetOperand(call, 4);
-    for (int depth = 0; depth < 16; depth++) { /* (ordered_address walks the same chain) */
-        if (mc_row_invariant(rl, p))
-            return true;
-        if (LLVMIsAAddrSpaceCastInst(p) || LLVMIsABitCastInst(p)) {
-            p = LLVMGetOperand(p, 0);
-            continue;
-        }
-        if (!LLVMIsAGetElementPtrInst(p))
-            return false;
-        for (unsigned k = 1; k < (unsigned)LLVMGetNumOperands(p); k++)
-            for (unsigned i = 1; i < rl->nvars; i++)
-                if (mc_row_slope_in(rl, LLVMGetOperand(p, k), rl->vars[i]) != 0)
-                    return false;
-        p = LLVMGetOperand(p, 0);
-    }
-    return false;
+    return mc_row_invariant(rl, LLVMGetOperand(call, 2)) && mc_row_invariant(rl, LLVMGetOperand(call, 3));
 }
 
 /* Before the loop: access call checked for lanes of the row at once
@@ -402,9 +388,10 @@ static bool version_loop(LLVMBuilderRef b, LLVMValueRef wg, LLVMBasicBlockRef la
     bool copy = !rc->untested, by_row[MAX_CALLS];
     for (unsigned k = 0; copy && k < rc->naccess; k++) {
         LLVMValueRef call = rc->access[k], ordered = NULL;
-        bool in_order = ordered_address(b, rc, LLVMGetOperand(call, 4), LLVMGetInstructionParent(call), &at, &ordered);
+        bool x_alone, in_order = ordered_address(b, rc, LLVMGetOperand(call, 4), LLVMGetInstructionParent(call),
+                                                 &at, &ordered, &x_alone);
         inside[k] = in_order ? row_inside(b, rc, call, &at, ordered) : NULL;
-        by_row[k] = in_order && row_form(rc, call);
+        by_row[k] = in_order && x_alone && row_form(rc, call);
         copy = inside[k] || by_row[k]; /* (what was built before the loop is left for LLVM to delete) */
         if (by_row[k] && ordered)
             pass = mc_row_and(b, pass, ordered);
