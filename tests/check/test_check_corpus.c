@@ -396,7 +396,10 @@ int main(int argc, char **argv)
  * buffer).  tree is a tree reduction, `if (l < s) t[l] += t[l + s]`
  * between barriers: no access of it can race (the work-items below s
  * write, those from s on are read); tree_race leaves the loop's barrier
- * out.  counts is a histogram, __local atomic increments between two
+ * out.  rows_twice runs a 4x2 group's two rows through two barriers twice
+ * (each row reads the other's slots between them), rows_twice_race leaves
+ * the second barrier out, and in rows_skip the second row returns before
+ * the barrier.  counts is a histogram, __local atomic increments between two
  * barriers and nothing else there: they cannot race; counts_race reads a
  * bin beside its increments, counts_item increments with
  * memory_scope_work_item. */
@@ -480,6 +483,28 @@ static const char *skipped_source =
     "  barrier(CLK_LOCAL_MEM_FENCE); \\\n"
     "  a[get_global_id(0)] = h[l % 16]; \\\n"
     "}\n"
+    "#define ROWS_TWICE(name, SECOND) \\\n"
+    "kernel void name(global int *a) { \\\n"
+    "  local int t[2][4]; \\\n"
+    "  int lx = get_local_id(0), ly = get_local_id(1); \\\n"
+    "  for (int k = 0; k < 2; k++) { \\\n"
+    "    t[ly][lx] = k; \\\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE); \\\n"
+    "    a[get_global_id(1) * 16 + get_global_id(0)] = t[1 - ly][lx]; \\\n"
+    "    SECOND \\\n"
+    "  } \\\n"
+    "}\n"
+    "ROWS_TWICE(rows_twice, barrier(CLK_LOCAL_MEM_FENCE);)\n"
+    "ROWS_TWICE(rows_twice_race, )\n"
+    "kernel void rows_skip(global int *a) {\n"
+    "  local int t[2][4];\n"
+    "  int lx = get_local_id(0), ly = get_local_id(1);\n"
+    "  t[ly][lx] = lx;\n"
+    "  if (ly == 1)\n"
+    "    return;\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  a[get_global_id(1) * 16 + get_global_id(0)] = t[0][3 - lx];\n"
+    "}\n"
     "COUNTS(counts, atomic_inc(&h[a[get_global_id(0)] & 15]), )\n"
     "COUNTS(counts_race, atomic_inc(&h[a[get_global_id(0)] & 15]), a[get_global_id(0)] = h[(l + 1) % 16])\n"
     "COUNTS(counts_item, atomic_fetch_add_explicit((volatile local atomic_int *)&h[l % 2], 1, memory_order_relaxed, \\\n"
@@ -554,6 +579,9 @@ TEST(skipped_accesses)
         {"row_back", 2, y, NULL, 0, 1000, NULL, "row_back 1000 wide"},
         {"tree", 1, y, NULL, 0, 0, NULL, "a tree reduction"},
         {"tree_race", 1, y, NULL, 0, 0, "races", "a tree reduction without a barrier in its loop"},
+        {"rows_twice", 2, y, NULL, 4, 0, NULL, "rows of a 4x2 group through two barriers, twice"},
+        {"rows_twice_race", 2, y, NULL, 4, 0, "races", "rows_twice without its second barrier"},
+        {"rows_skip", 2, y, NULL, 4, 0, "barriers", "a row of the group that skips the barrier"},
         {"counts", 1, y, NULL, 0, 0, NULL, "a histogram of __local atomics"},
         {"counts_race", 1, y, NULL, 0, 0, "races", "a bin read beside the increments"},
         {"counts_item", 1, y, NULL, 0, 0, "scopes", "increments of work-item scope"},

@@ -430,8 +430,15 @@ struct cpu_check_group {
     uint32_t tag;                 /* the group's linear index + 1 */
     uint32_t *epoch;              /* per work-item: barriers passed (less epoch_base) */
     uint32_t *sub_epoch;          /* per work-item: barriers and sub-group barriers passed (less sub_epoch_base) */
-    uint32_t epoch_base, sub_epoch_base; /* what the whole group passed at once (a row of every work-item) */
+    uint32_t epoch_base, sub_epoch_base; /* what the whole group passed at once (rows of every work-item) */
     bool uneven;                  /* some work-item passed a barrier or sub-group barrier alone */
+    /* whole rows that reached the barrier at epoch_base before the group's
+     * other rows (a work-group function runs a region's rows one after
+     * another, and none of them runs on before the last arrives): their
+     * epochs move when the last row arrives, all at once (the bases) */
+    uint32_t *pending_row;        /* the rows' first work-items */
+    unsigned num_pending_rows, pending_items;
+    const mosaic_check_site *pending_site;
     size_t items_room;
     const mosaic_check_site **barrier; /* per epoch: the barrier the first work-item there reached */
     unsigned *barrier_item;       /* and that work-item */
@@ -460,12 +467,13 @@ bool mosaic_cpu_check_group_begin(cpu_check_group **gp, cpu_check_launch *l, con
     g->launch = NULL;
     if (items > g->items_room) {
         free(g->epoch);
-        g->epoch = malloc(2 * items * sizeof *g->epoch);
+        g->epoch = malloc(3 * items * sizeof *g->epoch);
         g->items_room = g->epoch ? items : 0;
         if (!g->epoch)
             return false;
     }
     g->sub_epoch = g->epoch + items;
+    g->pending_row = g->epoch + 2 * items;
     size_t local = ctx->local_mem_size;
     if (local > g->local_room) {
         free(g->local_shadow);
@@ -491,6 +499,7 @@ bool mosaic_cpu_check_group_begin(cpu_check_group **gp, cpu_check_launch *l, con
     g->epochs_moved = false;
     g->epoch_base = g->sub_epoch_base = 0;
     g->uneven = false;
+    g->num_pending_rows = g->pending_items = 0;
     g->num_barriers = 0;
     g->items = items;
     size_t windows = 2 * (size_t)l->num_args + MOSAIC_CHECK_LOCAL_WINDOWS;
@@ -747,6 +756,21 @@ static void reach_barrier(cpu_check_group *g, unsigned lid, uint32_t e, const mo
     arrive(g, e, n);
 }
 
+/* The rows waiting for the group's others (pending_row) pass their barrier
+ * now, each work-item's epoch moved: before anything passes a barrier
+ * other than as a whole row at the same one. */
+static void pass_pending_rows(cpu_check_group *g)
+{
+    for (unsigned r = 0; r < g->num_pending_rows; r++)
+        for (size_t i = 0; i < g->size[0]; i++) {
+            g->epoch[g->pending_row[r] + i]++;
+            g->sub_epoch[g->pending_row[r] + i]++;
+        }
+    if (g->num_pending_rows)
+        g->epochs_moved = g->uneven = true;
+    g->num_pending_rows = g->pending_items = 0;
+}
+
 void mosaic_cpu_check_barrier(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly, uint64_t lz,
                               const mosaic_check_site *site)
 {
@@ -754,6 +778,7 @@ void mosaic_cpu_check_barrier(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly
     unsigned lid;
     if (!g || (lid = linear_id(g, lx, ly, lz)) >= g->items)
         return;
+    pass_pending_rows(g);
     uint32_t e = epoch_at(g, lid);
     g->epoch[lid]++;
     g->sub_epoch[lid]++;
@@ -770,12 +795,25 @@ void mosaic_cpu_check_barrier_row(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_
         return;
     if (lx + count > g->size[0])
         count = lx < g->size[0] ? g->size[0] - lx : 0;
-    if (count == g->items && !g->uneven) { /* the whole group, each at its barrier e: the bases move */
-        uint32_t e = g->epoch_base++;
-        g->sub_epoch_base++;
+    if (!g->uneven && lx == 0 && count == g->size[0] &&
+        (!g->num_pending_rows || (g->pending_site == site && lid > g->pending_row[g->num_pending_rows - 1]))) {
+        /* a whole row, each work-item at the barrier epoch_base, after the
+         * rows before it (a row that comes again passed a second barrier
+         * before the others arrived: below): it waits for the group's
+         * other rows, then the bases move */
+        uint32_t e = g->epoch_base;
+        g->pending_site = site;
+        g->pending_row[g->num_pending_rows++] = lid;
+        g->pending_items += (unsigned)count;
         reach_barrier(g, lid, e, site, (unsigned)count);
+        if (g->pending_items >= g->items) {
+            g->epoch_base++;
+            g->sub_epoch_base++;
+            g->num_pending_rows = g->pending_items = 0;
+        }
         return;
     }
+    pass_pending_rows(g);
     /* (the row's work-items are lid on: x is the fastest dimension) */
     uint32_t e = g->epoch[lid];
     bool together = true;
@@ -800,6 +838,7 @@ void mosaic_cpu_check_sub_group_barrier(const mosaic_wg_ctx *ctx, uint64_t lx, u
     cpu_check_group *g = group_of(ctx);
     unsigned lid;
     if (g && (lid = linear_id(g, lx, ly, lz)) < g->items) {
+        pass_pending_rows(g);
         g->sub_epoch[lid]++;
         g->epochs_moved = g->uneven = true;
     }
@@ -809,6 +848,7 @@ void mosaic_cpu_check_group_end(cpu_check_group *g)
 {
     if (!g || !g->launch)
         return;
+    pass_pending_rows(g); /* (rows whose group's others never arrived) */
     /* (no barrier reached: all at 0; none passed alone: all at the bases) */
     if ((g->launch->kinds & MOSAIC_CHECK_BARRIERS) && g->num_barriers && g->uneven) {
         unsigned least = 0, most = 0;
