@@ -4,9 +4,9 @@
 ; the row's end (docs/check.md, "Rows inside their windows").  The tree
 ; reduction's loop over s reads t[l + s] only where l < s, all inside t, so
 ; its rows get a copy without calls, tested with the guard's last x; the
-; first region's accesses, x[...] read and t[l] = at the own slot, run
-; once an iteration at addresses moving with x: each is checked for the
-; row by one call of __mosaic_check_row where its window fails.
+; first region's t[l] = at the own slot (__local) runs once an iteration at
+; an address moving with x: it is checked for the row by one call of
+; __mosaic_check_row where its window fails.
 ;   kernel void tree(global const float *x, global float *partial, local float *t) {
 ;     size_t l = get_local_id(0);
 ;     t[l] = x[get_global_id(0)];
@@ -22,8 +22,7 @@
 ; RUN: env MOSAIC_CHECK=all mosaic-opt --one-size=tree:64,1,1 --stop-after=check-row-versioning %s | FileCheck %s
 ; CHECK-LABEL: define void @tree.wg(
 ; CHECK: %row.lanes = select i1 %{{[0-9]+}}, i64 %row.count, i64 0
-; CHECK: call void @__mosaic_check_row(ptr %ctx, i64 0, i64 %ly, i64 %lz, i64 %row.lanes, ptr null, ptr %{{[0-9]+}}, i64 %row.stride, ptr null, ptr null, i64 4, i64 {{[0-9]+}}, ptr @__mosaic_check_site)
-; CHECK: call void @__mosaic_check_row({{.*}}, ptr @__mosaic_check_site.11)
+; CHECK: call void @__mosaic_check_row(ptr %ctx, i64 0, i64 %ly, i64 %lz, i64 %row.lanes, ptr null, ptr %{{[0-9]+}}, i64 %row.stride, ptr null, ptr null, i64 4, i64 {{[0-9]+}}, ptr @__mosaic_check_site.11)
 ; CHECK-NEXT: br i1 %{{[0-9]+}}, label %x.version{{[0-9]+}}, label %r0.x
 ; the tree's rows: t[l + s] up to the guard's last x
 ; CHECK: r3.y:

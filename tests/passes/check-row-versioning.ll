@@ -5,11 +5,11 @@
 ; reach there lie inside the windows, tested once before the row at the
 ; corners of x and of the loops of constant trip count inside; after the
 ; copy one call of __mosaic_check_barrier_row stands for the row's barrier
-; calls.  An access that runs once an iteration at an address moving with
-; x alone is checked for the row at once before the copy, by one call of
-; __mosaic_check_row, where its window test fails (its lanes 0 where it
-; holds).  blur's first region (x[...] read, window 0; t[l] = at the own
-; slot, window 7 at byte 112; the barrier: both checked for the row) and
+; calls.  An access of __local memory that runs once an iteration at an
+; address moving with x alone is checked for the row at once before the
+; copy, by one call of __mosaic_check_row, where its window test fails
+; (its lanes 0 where it holds).  blur's first region (x[...] read, window 0; t[l] = at the own
+; slot, window 7 at byte 112, checked for the row; the barrier) and
 ; its second (t[k] for k < 4, read where nothing writes t, window 6 at byte
 ; 96, its last element at k = 3; y[...] = at the own element, window 3 at
 ; byte 48) are versioned; last's second region writes y[get_group_id(0)]
@@ -45,9 +45,10 @@
 ; CHECK-NEXT: getelementptr i8, ptr %row.windows{{[0-9]*}}, i64 0
 ; CHECK: getelementptr i8, ptr %row.windows{{[0-9]*}}, i64 112
 ; CHECK: %row.count{{[0-9]*}} = add i64 %row.last{{[0-9]*}}, 1
-; x's read and t's write, each checked for the row at once where its window fails
+; t's write (__local), checked for the row at once where its window fails;
+; x's read (a buffer's, whose window is the launch's) only tested
 ; CHECK: %row.lanes{{[0-9]*}} = select i1 %{{[0-9]+}}, i64 %row.count{{[0-9]*}}, i64 0
-; CHECK: call void @__mosaic_check_row(ptr %ctx, i64 0, i64 %ly, i64 %lz, i64 %row.lanes{{[0-9]*}}, ptr null, ptr %{{[0-9]+}}, i64 %row.stride{{[0-9]*}}, ptr null, ptr null, i64 4, i64 {{[0-9]+}}, ptr @__mosaic_check_site)
+; CHECK-NOT: ptr @__mosaic_check_site)
 ; CHECK: call void @__mosaic_check_row(ptr %ctx, i64 0, i64 %ly, i64 %lz, i64 %row.lanes{{[0-9]*}}, ptr null, ptr %{{[0-9]+}}, i64 %row.stride{{[0-9]*}}, ptr null, ptr null, i64 4, i64 {{[0-9]+}}, ptr @__mosaic_check_site.9)
 ; CHECK-NEXT: br i1 %{{[0-9]+}}, label %[[COPY:x.version[0-9]+]], label %r0.x
 ; the copy: no checker call left, one for the row's barrier after it

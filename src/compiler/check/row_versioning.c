@@ -391,7 +391,10 @@ static bool version_loop(LLVMBuilderRef b, LLVMValueRef wg, LLVMBasicBlockRef la
         bool x_alone, in_order = ordered_address(b, rc, LLVMGetOperand(call, 4), LLVMGetInstructionParent(call),
                                                  &at, &ordered, &x_alone);
         inside[k] = in_order ? row_inside(b, rc, call, &at, ordered) : NULL;
-        by_row[k] = in_order && x_alone && row_form(rc, call);
+        /* (a buffer's window is the launch's: where it is shut, it stays so,
+         * and a call for each row would mostly be one for no lanes) */
+        by_row[k] = in_order && x_alone && row_form(rc, call) &&
+                    MOSAIC_CHECK_HOW_SPACE(LLVMConstIntGetZExtValue(LLVMGetOperand(call, 7))) == MOSAIC_CHECK_LOCAL;
         copy = inside[k] || by_row[k]; /* (what was built before the loop is left for LLVM to delete) */
         if (by_row[k] && ordered)
             pass = mc_row_and(b, pass, ordered);
