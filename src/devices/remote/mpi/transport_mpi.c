@@ -106,6 +106,23 @@ static bool still_there(int server, uint64_t since, uint64_t *listened)
     return false;
 }
 
+/* A request to a server given up on, taken back: a receive cancelled and
+ * waited for a while (a part whose bytes had begun to come from a server
+ * that died would never complete), then, like a send, left to MPI. */
+static void take_back(MPI_Request *request, bool receiving)
+{
+    if (receiving && MPI_Cancel(request) == MPI_SUCCESS) {
+        uint64_t started = mosaic_poll_now_us();
+        while (mosaic_poll_now_us() - started < 100000) {
+            int done = 0;
+            if (MPI_Test(request, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS || done)
+                return;
+            sched_yield();
+        }
+    }
+    MPI_Request_free(request);
+}
+
 static int wait_for(int server, MPI_Request *request, bool receiving)
 {
     uint64_t started = mosaic_poll_now_us(), listened = started;
@@ -117,11 +134,7 @@ static int wait_for(int server, MPI_Request *request, bool receiving)
         if (done)
             return 0;
         if (atomic_load(&stopped) || !still_there(server, started, &listened)) {
-            /* a receive is taken back; a send to a server that is gone is left to MPI */
-            if (receiving && MPI_Cancel(request) == MPI_SUCCESS)
-                MPI_Wait(request, MPI_STATUS_IGNORE);
-            else
-                MPI_Request_free(request);
+            take_back(request, receiving);
             return -1;
         }
         mosaic_poll_pause_in_transfer(started);
@@ -159,12 +172,8 @@ static int pieces(int server, int tag, char *p, size_t size, bool receiving)
             posted--;
         }
     }
-    for (; rc != 0 && posted; posted--, first = (first + 1) % MOSAIC_REMOTE_IN_FLIGHT) {
-        if (receiving && MPI_Cancel(&r[first]) == MPI_SUCCESS)
-            MPI_Wait(&r[first], MPI_STATUS_IGNORE);
-        else
-            MPI_Request_free(&r[first]);
-    }
+    for (; rc != 0 && posted; posted--, first = (first + 1) % MOSAIC_REMOTE_IN_FLIGHT)
+        take_back(&r[first], receiving);
     return rc;
 }
 
