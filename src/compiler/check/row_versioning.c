@@ -211,13 +211,11 @@ static bool guard_of(LLVMBuilderRef b, const row_checks *rc, LLVMBasicBlockRef b
         LLVMTypeRef t = LLVMTypeOf(a), tx = LLVMTypeOf(row_last);
         LLVMValueRef a0 = mc_row_at(b, rl, a, LLVMConstInt(tx, 0, 0));
         *none = LLVMBuildICmp(b, p == LLVMIntULT ? LLVMIntULE : LLVMIntSLE, g, a0, "");
-        LLVMValueRef span = LLVMBuildSub(b, LLVMBuildSub(b, g, a0, ""), LLVMConstInt(t, 1, 0), ""); /* (unless none) */
-        span = LLVMGetIntTypeWidth(t) < LLVMGetIntTypeWidth(tx) ? LLVMBuildZExt(b, span, tx, "")
-                                                                 : LLVMBuildTrunc(b, span, tx, "");
+        LLVMValueRef gap = LLVMBuildSub(b, LLVMBuildSub(b, g, a0, ""), LLVMConstInt(t, 1, 0), ""); /* (unless none) */
+        LLVMValueRef span = LLVMGetIntTypeWidth(t) < LLVMGetIntTypeWidth(tx) ? LLVMBuildZExt(b, gap, tx, "")
+                                                                              : LLVMBuildTrunc(b, gap, tx, "");
         LLVMValueRef wide = LLVMGetIntTypeWidth(t) > LLVMGetIntTypeWidth(tx)
-                                ? LLVMBuildICmp(b, LLVMIntUGT, LLVMBuildSub(b, LLVMBuildSub(b, g, a0, ""),
-                                                                            LLVMConstInt(t, 1, 0), ""),
-                                                LLVMBuildZExt(b, row_last, t, ""), "")
+                                ? LLVMBuildICmp(b, LLVMIntUGT, gap, LLVMBuildZExt(b, row_last, t, ""), "")
                                 : LLVMConstInt(LLVMInt1TypeInContext(LLVMGetTypeContext(t)), 0, 0);
         LLVMValueRef below = LLVMBuildOr(b, wide, LLVMBuildICmp(b, LLVMIntUGE, span, row_last, ""), "");
         *last = LLVMBuildSelect(b, below, row_last, span, "row.guarded.last");

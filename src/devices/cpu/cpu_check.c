@@ -431,7 +431,8 @@ struct cpu_check_group {
     uint32_t *epoch;              /* per work-item: barriers passed (less epoch_base) */
     uint32_t *sub_epoch;          /* per work-item: barriers and sub-group barriers passed (less sub_epoch_base) */
     uint32_t epoch_base, sub_epoch_base; /* what the whole group passed at once (rows of every work-item) */
-    bool uneven;                  /* some work-item passed a barrier or sub-group barrier alone */
+    bool uneven;                  /* some work-item passed a barrier or sub-group barrier alone: the
+                                   * per-item epochs are not all 0 */
     /* whole rows that reached the barrier at epoch_base before the group's
      * other rows (a work-group function runs a region's rows one after
      * another, and none of them runs on before the last arrives): their
@@ -448,7 +449,6 @@ struct cpu_check_group {
     mosaic_check_written *local_written; /* a bit per byte of it: written by the group */
     size_t local_room;
     uint32_t local_tag;           /* groups this worker ran under checking (+1): the __local words' tag */
-    bool epochs_moved;            /* some work-item passed a barrier or sub-group barrier: epochs not all 0 */
     /* the windows the group's code tests (ctx->check_windows): the launch's,
      * then those of its __local objects, which open at a barrier */
     mosaic_check_window *windows;
@@ -494,9 +494,8 @@ bool mosaic_cpu_check_group_begin(cpu_check_group **gp, cpu_check_launch *l, con
         g->local_written->alone = true;
         memset((void *)g->local_written->words, 0, (local + 63) / 64 * sizeof(uint64_t));
     }
-    if (g->epochs_moved || items != g->items) /* (a group of barrier-free code leaves them 0) */
+    if (g->uneven || items != g->items) /* (a group whose rows passed barriers whole leaves them 0) */
         memset(g->epoch, 0, 2 * items * sizeof *g->epoch);
-    g->epochs_moved = false;
     g->epoch_base = g->sub_epoch_base = 0;
     g->uneven = false;
     g->num_pending_rows = g->pending_items = 0;
@@ -767,7 +766,7 @@ static void pass_pending_rows(cpu_check_group *g)
             g->sub_epoch[g->pending_row[r] + i]++;
         }
     if (g->num_pending_rows)
-        g->epochs_moved = g->uneven = true;
+        g->uneven = true;
     g->num_pending_rows = g->pending_items = 0;
 }
 
@@ -782,7 +781,7 @@ void mosaic_cpu_check_barrier(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly
     uint32_t e = epoch_at(g, lid);
     g->epoch[lid]++;
     g->sub_epoch[lid]++;
-    g->epochs_moved = g->uneven = true;
+    g->uneven = true;
     reach_barrier(g, lid, e, site, 1);
 }
 
@@ -822,7 +821,7 @@ void mosaic_cpu_check_barrier_row(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_
         g->epoch[lid + i]++;
         g->sub_epoch[lid + i]++;
     }
-    g->epochs_moved = g->uneven = true;
+    g->uneven = true;
     if (together) { /* each at its barrier e: the first says which, the rest arrive with it */
         reach_barrier(g, lid, g->epoch_base + e, site, (unsigned)count);
         return;
@@ -840,7 +839,7 @@ void mosaic_cpu_check_sub_group_barrier(const mosaic_wg_ctx *ctx, uint64_t lx, u
     if (g && (lid = linear_id(g, lx, ly, lz)) < g->items) {
         pass_pending_rows(g);
         g->sub_epoch[lid]++;
-        g->epochs_moved = g->uneven = true;
+        g->uneven = true;
     }
 }
 
@@ -1070,6 +1069,14 @@ static bool own_slot_apart(const cpu_check_group *g, uint64_t how)
     return k < MOSAIC_CHECK_LOCAL_WINDOWS / 2 && g->local_object[k].hi && g->local_object[k].slots_apart;
 }
 
+/* Does an access of the group's __local memory need a race record: races
+ * or scopes checked, and nothing about it says it cannot race? */
+static bool local_needs_record(const cpu_check_group *g, uint64_t how)
+{
+    return (g->launch->kinds & (MOSAIC_CHECK_RACES | MOSAIC_CHECK_SCOPES)) &&
+           !(how & (MOSAIC_CHECK_LOCAL_NO_WRITER | MOSAIC_CHECK_LOCAL_ATOMICS_ONLY)) && !own_slot_apart(g, how);
+}
+
 /* Work-item lid's access of [at, at + bytes) of the group's __local memory,
  * inside its object (from `from`, at `base`): the object met, `uninit`, races. */
 static void local_access(cpu_check_group *g, unsigned lid, uint32_t from, const void *base, size_t at, uint64_t bytes,
@@ -1081,8 +1088,7 @@ static void local_access(cpu_check_group *g, unsigned lid, uint32_t from, const 
     if (l->kinds & MOSAIC_CHECK_UNINIT)
         uninit_access(g, lid, g->local_written, 0, at, bytes, how, site,
                       "a read of __local memory that no work-item of the work-group wrote", NULL);
-    if ((l->kinds & (MOSAIC_CHECK_RACES | MOSAIC_CHECK_SCOPES)) &&
-        !(how & (MOSAIC_CHECK_LOCAL_NO_WRITER | MOSAIC_CHECK_LOCAL_ATOMICS_ONLY)) && !own_slot_apart(g, how))
+    if (local_needs_record(g, how))
         track_range(g, lid, g->local_shadow, g->local_tag, at, bytes, how, site, "the work-group's __local memory",
                     true);
 }
@@ -1194,10 +1200,11 @@ static void local_row(cpu_check_group *g, uint64_t lx, uint64_t ly, uint64_t lz,
     cpu_check_launch *l = g->launch;
     uint32_t from = MOSAIC_CHECK_HOW_FROM(how);
     unsigned lid = linear_id(g, lx, ly, lz);
-    const char *local = g->ctx->local_mem, *last = first + (int64_t)(n - 1) * stride;
+    const char *local = g->ctx->local_mem;
+    bool adjacent = !running && !addresses && (stride == (int64_t)bytes || stride == -(int64_t)bytes);
+    const char *last = adjacent ? first + (int64_t)(n - 1) * stride : NULL;
     const char *lo = stride < 0 ? last : first, *hi = (stride < 0 ? first : last) + bytes;
-    if (!running && !addresses && (stride == (int64_t)bytes || stride == -(int64_t)bytes) &&
-        local_inside(g, from, base, lo, (uint64_t)(hi - lo), site)) {
+    if (adjacent && local_inside(g, from, base, lo, (uint64_t)(hi - lo), site)) {
         size_t at = (size_t)(lo - local);
         if (MOSAIC_CHECK_HOW_LOCAL_WINDOW(how))
             meet_local_object(g, MOSAIC_CHECK_HOW_LOCAL_WINDOW(how) - 1, from, base, site);
@@ -1206,8 +1213,7 @@ static void local_row(cpu_check_group *g, uint64_t lx, uint64_t ly, uint64_t lz,
         if (whole) { /* (else each lane below says which byte it read unwritten) */
             if ((l->kinds & MOSAIC_CHECK_UNINIT) && (how & MOSAIC_CHECK_WRITE))
                 mosaic_check_written_set(g->local_written, at, (size_t)(hi - lo));
-            if (!(l->kinds & (MOSAIC_CHECK_RACES | MOSAIC_CHECK_SCOPES)) ||
-                (how & (MOSAIC_CHECK_LOCAL_NO_WRITER | MOSAIC_CHECK_LOCAL_ATOMICS_ONLY)) || own_slot_apart(g, how))
+            if (!local_needs_record(g, how))
                 return;
             for (uint64_t i = 0; i < n; i++)
                 track_range(g, lid + (unsigned)i, g->local_shadow, g->local_tag,
