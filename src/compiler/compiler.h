@@ -64,6 +64,10 @@ typedef struct mosaic_wg_ctx {
     /* Checking mode: the launch's windows (mosaic_check_window), 2 per
      * kernel argument, or NULL (compiler/check/windows.c). */
     const struct mosaic_check_window *check_windows;
+    /* Checking mode: which bytes of local_mem the group wrote, bit i % 64
+     * of word i / 64 for byte i (a set window's stores set their own), or
+     * NULL. */
+    uint64_t *check_local_written;
 } mosaic_wg_ctx;
 
 /* ctx->local_mem must be aligned to this many bytes.  Static __local variables
@@ -137,6 +141,18 @@ typedef void (*mosaic_wi_fn)(void *const *args, mosaic_wg_ctx *ctx,
  * gives (FROM_OBJECT), or not known (FROM_UNKNOWN: the device looks the
  * address up).  A site is a constant of the kernel's code: the same
  * pointer always means the same place. */
+/* A coordinate of an OWN_SLOT access's slot that a loop steps,
+ * `for (i = first + sum(lid[d] * get_local_id(d)); i < bound; i += step)`
+ * (bound 0: none known), moving the access by `stride` bytes a step of 1
+ * (local_objects.c): `tile[ty][tx]` loaded by `for (ty = ly; ty < 22; ty
+ * += 16)` has one for ty (stride 22) and, nested, one for tx. */
+typedef struct mosaic_check_slot_loop {
+    int64_t stride; /* 0: none */
+    int64_t lid[3];
+    int64_t first, step, bound;
+} mosaic_check_slot_loop;
+#define MOSAIC_CHECK_SLOT_LOOPS 2
+
 typedef struct mosaic_check_site {
     const char *kernel;
     const char *file;     /* the source file as clang saw it, or NULL (no line tables) */
@@ -144,13 +160,16 @@ typedef struct mosaic_check_site {
     const char *object;   /* the __local or program-scope variable, or NULL */
     uint64_t object_size; /* FROM_OBJECT: the bytes of the variable or private array */
     /* an access of a __local object whose accesses with LOCAL_OWN_SLOT are
-     * each at its start + c + the sum of slot_stride[d] * get_local_id(d),
+     * each at its start + c + the sum of slot_stride[d] * get_local_id(d)
+     * and of the slot_loop coordinates' strides times their values,
      * slot_bytes each (0: none) */
     int64_t slot_stride[3];
     uint64_t slot_bytes;
     /* an access with OWN_ROW: the rows of w each work-item owns, from
      * get_global_id(1) * own_rows on (1: its row get_global_id(1)) */
     uint64_t own_rows;
+    /* the slot's coordinates that loops step (stride 0: none) */
+    mosaic_check_slot_loop slot_loop[MOSAIC_CHECK_SLOT_LOOPS];
 } mosaic_check_site;
 
 #define MOSAIC_CHECK_READ 0x1u
@@ -212,6 +231,15 @@ typedef struct mosaic_check_site {
  * wider (a histogram's increments): it cannot race, nor break a scope;
  * its window is LOCAL_NO_WRITER's */
 #define MOSAIC_CHECK_LOCAL_ATOMICS_ONLY (1ull << 62)
+/* A plain store with LOCAL_OWN_SLOT (not a read, not an atomic) whose
+ * window (LOCAL_WINDOW - 1) is shut may still need no call: where its
+ * bytes are inside window LOCAL_WINDOW - 1 + MOSAIC_CHECK_LOCAL_WINDOWS,
+ * the object's *set window*, it only sets their bits of
+ * ctx->check_local_written itself.  The device opens that window, the
+ * object's bytes, once it knows the group's slots apart: such a store is
+ * then inside its bounds and cannot race, and all the checker would do is
+ * count its bytes written. */
+#define MOSAIC_CHECK_SET_WINDOW(window) ((window) + MOSAIC_CHECK_LOCAL_WINDOWS)
 /* Where a kernel may skip its call of the checker: an access, or a widened
  * row of them, through kernel argument i whose `how` has ARG_READ_ONLY,
  * when all its bytes are inside window 2 * i, or has ARG_OWN_ELEMENT (and

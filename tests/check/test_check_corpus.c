@@ -402,7 +402,12 @@ int main(int argc, char **argv)
  * the barrier.  counts is a histogram, __local atomic increments between two
  * barriers and nothing else there: they cannot race; counts_race reads a
  * bin beside its increments, counts_item increments with
- * memory_scope_work_item. */
+ * memory_scope_work_item.  strided loads a tile in loops that step 8
+ * elements from each work-item's own (a filter's halo): its own slots in
+ * groups 8 wide, two work-items' in groups 16 wide; counter writes
+ * t[ly][lx + 8 * c] over c = 0, 1, the same way (a loop's counter is not
+ * one value for the group: in groups 16 wide lx 8 at c 0 and lx 0 at c 1
+ * meet). */
 static const char *skipped_source =
     "kernel void shift(global const int *in, global int *out) {\n"
     "  size_t i = get_global_id(0);\n"
@@ -509,6 +514,23 @@ static const char *skipped_source =
     "COUNTS(counts_race, atomic_inc(&h[a[get_global_id(0)] & 15]), a[get_global_id(0)] = h[(l + 1) % 16])\n"
     "COUNTS(counts_item, atomic_fetch_add_explicit((volatile local atomic_int *)&h[l % 2], 1, memory_order_relaxed, \\\n"
     "                                             memory_scope_work_item), )\n"
+    "kernel void strided(global int *a) {\n"
+    "  local int t[6][20];\n"
+    "  int lx = get_local_id(0), ly = get_local_id(1);\n"
+    "  for (int ty = ly; ty < 6; ty += 2)\n"
+    "    for (int tx = lx; tx < 20; tx += 8)\n"
+    "      t[ty][tx] = tx;\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  a[get_global_id(1) * 16 + get_global_id(0)] = t[ly][lx] + t[ly + 4][lx + 4];\n"
+    "}\n"
+    "kernel void counter(global int *a) {\n"
+    "  local int t[2][32];\n"
+    "  int lx = get_local_id(0), ly = get_local_id(1);\n"
+    "  for (int c = 0; c < 2; c++)\n"
+    "    t[ly][lx + 8 * c] = c;\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  a[get_global_id(1) * 16 + get_global_id(0)] = t[ly][lx];\n"
+    "}\n"
     "kernel void row_back(global int *a, int w) {\n"
     "  int x = get_global_id(0), y0 = get_global_id(1) * 2;\n"
     "  for (int y = y0; y < min(y0 + 2, 2); y++)\n"
@@ -585,6 +607,10 @@ TEST(skipped_accesses)
         {"counts", 1, y, NULL, 0, 0, NULL, "a histogram of __local atomics"},
         {"counts_race", 1, y, NULL, 0, 0, "races", "a bin read beside the increments"},
         {"counts_item", 1, y, NULL, 0, 0, "scopes", "increments of work-item scope"},
+        {"strided", 2, y, NULL, 8, 0, NULL, "a tile loaded in strided loops, groups 8 wide"},
+        {"strided", 2, y, NULL, 16, 0, "races", "the same, groups 16 wide (two work-items an element)"},
+        {"counter", 2, y, NULL, 8, 0, NULL, "a loop's counter in the slot, groups 8 wide"},
+        {"counter", 2, y, NULL, 16, 0, "races", "the same, groups 16 wide"},
     };
     for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
         char *found = run_skipped(program, runs[r].kernel, runs[r].dims, runs[r].a, runs[r].b, runs[r].local_x,

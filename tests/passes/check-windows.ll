@@ -32,6 +32,17 @@
 ; scratch[l] = : window 7, at byte 112
 ; CHECK: getelementptr i8, ptr %{{[0-9a-z.]+}}, i64 112
 ; CHECK-NEXT: %window.lo{{[0-9]*}} = load ptr, ptr %{{[0-9]+}}, align 8{{$}}
+; where its window is shut, the write tests its set window (window 7 + 32,
+; at byte 624): inside it, and in one word of the group's written bits
+; (ctx->check_local_written, at byte 232), it sets its 4 bits itself
+; CHECK: getelementptr i8, ptr %check.windows{{[0-9]*}}, i64 624
+; CHECK: %set.lo = load ptr
+; CHECK: br i1 %check.sets, label %check.bits, label %check.call
+; CHECK: check.bits:
+; CHECK-NEXT: getelementptr i8, ptr %ctx, i64 232
+; CHECK-NEXT: %written = load ptr
+; CHECK: shl i64 15,
+; CHECK: store i64
 ; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 2314850208468566274, ptr
 ; x[...]: window 0
 ; CHECK: getelementptr i8, ptr %check.windows{{[0-9]*}}, i64 0

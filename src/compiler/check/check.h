@@ -42,6 +42,7 @@ typedef struct mc_local_objects mc_local_objects;
 typedef struct mc_slot {
     int64_t stride[3];
     uint64_t bytes; /* 0: none */
+    mosaic_check_slot_loop loop[MOSAIC_CHECK_SLOT_LOOPS];
 } mc_slot;
 /* kernel's objects, or NULL (none, or no memory); found before any call
  * is added to it.  cfg: the kernel's graph (NULL: accesses have no guards). */
@@ -72,6 +73,10 @@ LLVMBasicBlockRef mc_check_window_test(LLVMBuilderRef b, LLVMValueRef ctx, uint6
 /* The pass check-windows: each call of __mosaic_check_access left in m
  * whose access has a window, behind its test; how many. */
 unsigned mc_check_windows(LLVMModuleRef m);
+/* The block that tests a checker call's set window (compiler.h,
+ * MOSAIC_CHECK_SET_WINDOW) before it, where check-windows made one; NULL:
+ * none.  Its way on, where the bits are set, goes to the call's own. */
+LLVMBasicBlockRef mc_check_set_block_of(LLVMValueRef call);
 /* The bytes of the private array a call of __mosaic_check_access is for
  * (its site's object_size), which windows.c tests it against; 0: none. */
 uint64_t mc_check_private_array_size(LLVMValueRef call);

@@ -105,10 +105,18 @@ static LLVMValueRef site_of(instrumenter *in, LLVMValueRef inst, const char *obj
         if (f && in->file_name)
             file = in->file_name;
     }
-    LLVMValueRef stride[3];
+    LLVMValueRef stride[3], loops[MOSAIC_CHECK_SLOT_LOOPS];
     for (int d = 0; d < 3; d++)
         stride[d] = LLVMConstInt(in->i64, slot ? (uint64_t)slot->stride[d] : 0, 1);
-    LLVMValueRef fields[9] = {
+    for (int j = 0; j < MOSAIC_CHECK_SLOT_LOOPS; j++) {
+        const mosaic_check_slot_loop *l = slot ? &slot->loop[j] : &(mosaic_check_slot_loop){0};
+        int64_t words[7] = {l->stride, l->lid[0], l->lid[1], l->lid[2], l->first, l->step, l->bound};
+        LLVMValueRef w[7];
+        for (int i = 0; i < 7; i++)
+            w[i] = LLVMConstInt(in->i64, (uint64_t)words[i], 1);
+        loops[j] = LLVMConstArray(in->i64, w, 7);
+    }
+    LLVMValueRef fields[10] = {
         in->kernel_name,
         file,
         LLVMConstInt(in->i32, line, 0),
@@ -118,8 +126,9 @@ static LLVMValueRef site_of(instrumenter *in, LLVMValueRef inst, const char *obj
         LLVMConstArray(in->i64, stride, 3),
         LLVMConstInt(in->i64, slot ? slot->bytes : 0, 0),
         LLVMConstInt(in->i64, own_rows, 0),
+        LLVMConstArray(LLVMArrayType(in->i64, 7), loops, MOSAIC_CHECK_SLOT_LOOPS),
     };
-    LLVMValueRef v = LLVMConstNamedStruct(in->site_type, fields, 9);
+    LLVMValueRef v = LLVMConstNamedStruct(in->site_type, fields, 10);
     LLVMValueRef g = LLVMAddGlobal(in->m, in->site_type, "__mosaic_check_site");
     LLVMSetInitializer(g, v);
     LLVMSetGlobalConstant(g, 1);
@@ -623,7 +632,7 @@ static void check_access(instrumenter *in, LLVMValueRef inst, LLVMValueRef p, LL
         return;
     if (what & MOSAIC_CHECK_ATOMIC)
         what |= (uint64_t)mc_check_scope_of(inst) << MOSAIC_CHECK_SCOPE_SHIFT;
-    mc_slot slot = {{0, 0, 0}, 0};
+    mc_slot slot = {0};
     if (space == MOSAIC_CHECK_LOCAL && in->locals)
         what |= mc_local_marks(in->locals, inst, p, &slot);
     uint64_t how = what | space << MOSAIC_CHECK_SPACE_SHIFT | from << MOSAIC_CHECK_FROM_SHIFT;
@@ -707,10 +716,13 @@ cl_int mc_instrument_for_checking(LLVMModuleRef m, LLVMTargetDataRef td, LLVMVal
     in.i32 = LLVMInt32TypeInContext(in.c);
     in.i64 = LLVMInt64TypeInContext(in.c);
     in.ptr = LLVMPointerTypeInContext(in.c, 0);
-    LLVMTypeRef site_fields[9] = {in.ptr,  in.ptr, in.i32, in.i32, in.ptr, in.i64, LLVMArrayType(in.i64, 3),
-                                  in.i64, in.i64};
+    /* (mosaic_check_site: a slot loop is 7 int64_t, as [7 x i64]) */
+    _Static_assert(sizeof(mosaic_check_slot_loop) == 7 * sizeof(int64_t), "mosaic_check_slot_loop: 7 words");
+    LLVMTypeRef site_fields[10] = {in.ptr, in.ptr, in.i32, in.i32, in.ptr, in.i64, LLVMArrayType(in.i64, 3),
+                                   in.i64, in.i64,
+                                   LLVMArrayType(LLVMArrayType(in.i64, 7), MOSAIC_CHECK_SLOT_LOOPS)};
     in.site_type = LLVMStructCreateNamed(in.c, "mosaic_check_site");
-    LLVMStructSetBody(in.site_type, site_fields, 9, 0);
+    LLVMStructSetBody(in.site_type, site_fields, 10, 0);
     LLVMTypeRef access_params[9] = {in.ptr, in.i64, in.i64, in.i64, in.ptr, in.ptr, in.i64, in.i64, in.ptr};
     in.access_type = LLVMFunctionType(LLVMVoidTypeInContext(in.c), access_params, 9, 0);
     in.barrier_type = LLVMFunctionType(LLVMVoidTypeInContext(in.c), access_params, 5, 0);

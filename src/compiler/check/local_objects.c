@@ -54,10 +54,12 @@ typedef struct access {
     uint64_t here;    /* its intervals */
     bool writes, plain_read;
     bool wide_atomic; /* an atomic of work-group scope or wider */
-    bool slotted;     /* at start + c + sum(s[d] * local id d) + k * u */
+    bool slotted;     /* at start + c + sum(s[d] * local id d) + k * u + the loops' */
     int64_t c, s[3];
     LLVMValueRef u;   /* a value the same for the whole group, NULL: none (k 0) */
     int64_t k;
+    LLVMValueRef counter[MOSAIC_CHECK_SLOT_LOOPS]; /* loop counters, each loop[i].stride bytes a step */
+    mosaic_check_slot_loop loop[MOSAIC_CHECK_SLOT_LOOPS];
     guard guard;      /* a condition on its local id that every run of it passed */
     uint64_t bytes;
     uint64_t marks;
@@ -170,7 +172,49 @@ typedef struct affine {
     int64_t c, s[3];
     LLVMValueRef u; /* uniform(): NULL, or k * u is a term */
     int64_t k;
+    /* loop counters (counted()), each with its factor (> 0) */
+    LLVMValueRef counter[MOSAIC_CHECK_SLOT_LOOPS];
+    int64_t per[MOSAIC_CHECK_SLOT_LOOPS];
 } affine;
+
+/* A loop's counter `for (i = first; ...; i += step)`: a phi of two values,
+ * the phi plus a constant step > 0 and another, its first.  (A phi whose
+ * loop resets it starts again from the same first: its values are still
+ * first + step * k, k >= 0, where first is the same each time, which is
+ * what a slot needs of it: affine in the local ids alone.) */
+static bool counted(LLVMValueRef v, LLVMValueRef *first, int64_t *step)
+{
+    if (!LLVMIsAPHINode(v) || LLVMCountIncoming(v) != 2)
+        return false;
+    for (unsigned i = 0; i < 2; i++) {
+        LLVMValueRef next = LLVMGetIncomingValue(v, i), by;
+        if (LLVMIsABinaryOperator(next) && LLVMGetInstructionOpcode(next) == LLVMAdd && LLVMGetOperand(next, 0) == v &&
+            LLVMIsAConstantInt(by = LLVMGetOperand(next, 1)) && LLVMConstIntGetSExtValue(by) > 0 &&
+            LLVMGetIncomingValue(v, 1 - i) != v && LLVMGetIncomingValue(v, 1 - i) != next) {
+            *first = LLVMGetIncomingValue(v, 1 - i);
+            *step = LLVMConstIntGetSExtValue(by);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* a's loop terms plus k times b's; false where they are more than a slot
+ * holds, or a factor is not above 0 */
+static bool add_counters(affine *a, const affine *b, int64_t k)
+{
+    for (int j = 0; j < MOSAIC_CHECK_SLOT_LOOPS && b->counter[j]; j++) {
+        int i = 0;
+        while (i < MOSAIC_CHECK_SLOT_LOOPS && a->counter[i] && a->counter[i] != b->counter[j])
+            i++;
+        int64_t term, sum;
+        if (i == MOSAIC_CHECK_SLOT_LOOPS || __builtin_mul_overflow(b->per[j], k, &term) ||
+            __builtin_add_overflow(a->counter[i] ? a->per[i] : 0, term, &sum) || sum <= 0)
+            return false;
+        a->counter[i] = b->counter[j], a->per[i] = sum;
+    }
+    return true;
+}
 
 /* Is v the same for every work-item of the group, at every point where
  * they all compute it: constants, the kernel's arguments, loads of the
@@ -231,6 +275,12 @@ static bool affine_of(LLVMValueRef v, affine *a, int depth)
         return affine_of(mc_without_int_casts(v), a, depth + 1);
     if (LLVMIsATruncInst(v))
         return affine_of(LLVMGetOperand(v, 0), a, depth + 1);
+    LLVMValueRef first;
+    int64_t step;
+    if (counted(v, &first, &step)) { /* (before uniform(): a loop's counter is not one value) */
+        a->counter[0] = v, a->per[0] = 1;
+        return true;
+    }
     LLVMValueRef seen[16];
     bool same = uniform(v, seen, 0);
     if (!LLVMIsABinaryOperator(v) || (same && LLVMGetInstructionOpcode(v) != LLVMAdd &&
@@ -253,7 +303,9 @@ static bool affine_of(LLVMValueRef v, affine *a, int depth)
             a->s[d] = x.s[d] + sign * y.s[d];
         a->u = x.u ? x.u : y.u;
         a->k = x.k + sign * y.k;
-        return true;
+        memcpy(a->counter, x.counter, sizeof a->counter);
+        memcpy(a->per, x.per, sizeof a->per);
+        return add_counters(a, &y, sign);
     }
     case LLVMMul: case LLVMShl: {
         if (LLVMIsAConstantInt(l) && LLVMGetInstructionOpcode(v) == LLVMMul) {
@@ -272,7 +324,7 @@ static bool affine_of(LLVMValueRef v, affine *a, int depth)
         for (int d = 0; d < 3; d++)
             a->s[d] = x.s[d] * k;
         a->u = x.u, a->k = x.k * k;
-        return true;
+        return add_counters(a, &x, k);
     }
     default:
         return false;
@@ -323,14 +375,22 @@ static bool offset_of(const mc_local_objects *lo, LLVMValueRef p, LLVMValueRef r
             a->s[d] += x.s[d] * size;
         if (x.u)
             a->u = x.u, a->k += x.k * size;
+        if (!add_counters(a, &x, size))
+            return false;
     }
     return true;
 }
 
+/* (A term k * u is the same for two work-items only at the same moment:
+ * where u keeps its value between two barriers.  A loop's counter, which
+ * does not, is one of the slot's coordinates instead.) */
+static bool stable(LLVMValueRef v);
+
 static bool same_slot(const access *x, const access *y)
 {
     return x->slotted && y->slotted && x->c == y->c && x->bytes == y->bytes && !memcmp(x->s, y->s, sizeof x->s) &&
-           x->u == y->u && x->k == y->k;
+           x->u == y->u && x->k == y->k && (!x->u || stable(x->u)) &&
+           !memcmp(x->counter, y->counter, sizeof x->counter) && !memcmp(x->loop, y->loop, sizeof x->loop);
 }
 
 /* ---- guards: a tree reduction's `if (l < s) t[l] += t[l + s]` ---- */
@@ -411,7 +471,8 @@ static guard guard_of(const mc_local_objects *lo, LLVMValueRef inst)
             affine id;
             LLVMValueRef rhs = LLVMGetOperand(c, 1), seen[16];
             LLVMIntPredicate p = LLVMGetICmpPredicate(c);
-            if (affine_of(LLVMGetOperand(c, 0), &id, 0) && !id.c && !id.u && id.s[0] == 1 && !id.s[1] && !id.s[2]) {
+            if (affine_of(LLVMGetOperand(c, 0), &id, 0) && !id.c && !id.u && !id.counter[0] && id.s[0] == 1 &&
+                !id.s[1] && !id.s[2]) {
                 if ((p == LLVMIntSLT || (p == LLVMIntULT && non_negative(rhs, seen, 0))) && uniform(rhs, seen, 0))
                     return (guard){LT, rhs, 0};
                 if (p == LLVMIntEQ && LLVMIsAConstantInt(rhs))
@@ -435,7 +496,8 @@ static bool apart(const mc_local_objects *lo, const access *a, const access *x)
     if (same_slot(a, x))
         return true;
     int64_t size = (int64_t)a->bytes;
-    if (!a->slotted || !x->slotted || a->bytes != x->bytes || a->s[0] != size || a->s[1] || a->s[2] || size <= 0)
+    if (!a->slotted || !x->slotted || a->bytes != x->bytes || a->s[0] != size || a->s[1] || a->s[2] || size <= 0 ||
+        a->counter[0] || x->counter[0])
         return false;
     if (!x->s[0] && !x->s[1] && !x->s[2]) /* x at one element */
         return !x->u && !a->u && x->guard.kind == EQ && (x->c - a->c) % size == 0 &&
@@ -449,6 +511,64 @@ static bool apart(const mc_local_objects *lo, const access *a, const access *x)
     if (a->k - x->k == size)
         return x->guard.kind == LT && x->guard.g == u;
     return false;
+}
+
+/* ---- loops' counters as a slot's coordinates ---- */
+
+/* The bound of counter that every run of inst is below, from the test of
+ * a two-way branch whose way taken leads alone into a block that holds
+ * inst or dominates it (`i < 22` at the head of `for (i = ...; i < 22;
+ * ...)`); 0: none found. */
+static int64_t bound_of(const mc_local_objects *lo, LLVMValueRef inst, LLVMValueRef counter)
+{
+    const mc_cfg *g = lo->cfg;
+    int b = g ? mc_cfg_block(g, LLVMGetInstructionParent(inst)) : -1;
+    for (int depth = 0; b >= 0 && depth < 64; depth++) {
+        int up = g->idom[b];
+        if (up < 0 || up == b)
+            return 0;
+        LLVMBasicBlockRef taken = g->blocks[b];
+        LLVMValueRef br = LLVMGetBasicBlockTerminator(g->blocks[up]), c;
+        if (br && LLVMIsABranchInst(br) && LLVMIsConditional(br) && g->npred[b] == 1 &&
+            LLVMGetSuccessor(br, 0) != LLVMGetSuccessor(br, 1) &&
+            (LLVMGetSuccessor(br, 0) == taken || LLVMGetSuccessor(br, 1) == taken) &&
+            LLVMIsAICmpInst(c = LLVMGetCondition(br))) {
+            LLVMIntPredicate p = LLVMGetICmpPredicate(c);
+            LLVMValueRef l = mc_without_int_casts(LLVMGetOperand(c, 0)), r = LLVMGetOperand(c, 1);
+            if (l != counter) { /* (22 > i) */
+                l = mc_without_int_casts(r), r = LLVMGetOperand(c, 0);
+                p = mc_swapped_predicate(p);
+            }
+            if (LLVMGetSuccessor(br, 1) == taken)
+                p = mc_inverse_predicate(p);
+            int64_t k = LLVMIsAConstantInt(r) ? LLVMConstIntGetSExtValue(r) : 0;
+            if (l == counter && k > 0 && k < (1 << 30)) {
+                if (p == LLVMIntSLT || p == LLVMIntULT)
+                    return k;
+                if (p == LLVMIntSLE || p == LLVMIntULE)
+                    return k + 1;
+            }
+        }
+        b = up;
+    }
+    return 0;
+}
+
+/* The coordinate of a slot that counter makes at inst, moving it per bytes
+ * a step of 1: its first value must be affine in the local ids alone, at
+ * least 0 (then every value is). */
+static bool loop_coordinate(const mc_local_objects *lo, LLVMValueRef inst, LLVMValueRef counter, int64_t per,
+                            mosaic_check_slot_loop *out)
+{
+    LLVMValueRef first;
+    int64_t step;
+    affine f;
+    if (!counted(counter, &first, &step) || step >= (1 << 30) || !affine_of(first, &f, 0) || f.u || f.counter[0] ||
+        f.c < 0 || f.s[0] < 0 || f.s[1] < 0 || f.s[2] < 0)
+        return false;
+    *out = (mosaic_check_slot_loop){.stride = per, .lid = {f.s[0], f.s[1], f.s[2]}, .first = f.c, .step = step,
+                                    .bound = bound_of(lo, inst, counter)};
+    return true;
 }
 
 /* ---- finding them ---- */
@@ -482,6 +602,9 @@ static bool add_access(mc_local_objects *lo, LLVMValueRef inst, LLVMValueRef p, 
         memcpy(a->s, off.s, sizeof a->s);
         a->u = off.k ? off.u : NULL;
         a->k = off.k;
+        memcpy(a->counter, off.counter, sizeof a->counter);
+        for (int j = 0; j < MOSAIC_CHECK_SLOT_LOOPS && a->counter[j]; j++)
+            a->slotted &= loop_coordinate(lo, inst, a->counter[j], off.per[j], &a->loop[j]);
     }
     a->guard = guard_of(lo, inst);
     if (writes)
@@ -566,12 +689,14 @@ static void mark(mc_local_objects *lo)
                 continue;
             if (!first)
                 first = a;
-            else if (first->bytes != a->bytes || memcmp(first->s, a->s, sizeof a->s))
+            else if (first->bytes != a->bytes || memcmp(first->s, a->s, sizeof a->s) ||
+                     memcmp(first->loop, a->loop, sizeof a->loop))
                 one = false;
         }
         if (first && one) {
             memcpy(lo->objects[o].slot.stride, first->s, sizeof first->s);
             lo->objects[o].slot.bytes = first->bytes;
+            memcpy(lo->objects[o].slot.loop, first->loop, sizeof first->loop);
         }
         for (size_t i = 0; !one && i < lo->num_accesses; i++)
             if (lo->accesses[i].object == (int)o)

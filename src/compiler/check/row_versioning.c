@@ -303,18 +303,15 @@ static void call_for_row(LLVMBuilderRef b, const row_checks *rc, LLVMValueRef ca
     LLVMInstructionSetDebugLoc(row, LLVMInstructionGetDebugLoc(call));
 }
 
-/* In the copy: every way into check block call's block goes on past it,
- * and the block, left unreachable, goes. */
-static void skip_call(const row_checks *rc, LLVMValueRef call)
+/* In the loop's copy, every way into block `copy` goes on to `on`
+ * instead, and the block, left unreachable, goes. */
+static void go_past(LLVMBasicBlockRef copy, LLVMBasicBlockRef on)
 {
-    LLVMBasicBlockRef from = LLVMGetInstructionParent(call);
-    LLVMBasicBlockRef copy = mc_row_copy_of_block(&rc->rl, from);
-    LLVMBasicBlockRef on = LLVMGetSuccessor(LLVMGetBasicBlockTerminator(copy), 0);
     LLVMValueRef *users = NULL;
     unsigned n = 0;
     for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(copy)); u; u = LLVMGetNextUse(u))
         n++;
-    if (!n || !(users = malloc(n * sizeof *users)))
+    if (n && !(users = malloc(n * sizeof *users)))
         return; /* (the copy then calls: slower, not wrong) */
     n = 0;
     for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(copy)); u; u = LLVMGetNextUse(u))
@@ -326,6 +323,27 @@ static void skip_call(const row_checks *rc, LLVMValueRef call)
     free(users);
     if (!LLVMGetFirstUse(LLVMBasicBlockAsValue(copy)))
         LLVMDeleteBasicBlock(copy);
+}
+
+/* The copy of call's block, and of the set window's test and bits before
+ * it (windows.c), left out: their ways in go on to the call's join. */
+static void skip_call(const row_checks *rc, LLVMValueRef call)
+{
+    LLVMBasicBlockRef set = mc_check_set_block_of(call);
+    LLVMBasicBlockRef copy = mc_row_copy_of_block(&rc->rl, LLVMGetInstructionParent(call));
+    LLVMBasicBlockRef on = LLVMGetSuccessor(LLVMGetBasicBlockTerminator(copy), 0);
+    if (set) { /* (its test's two ways were the only ones into the bits and the call) */
+        LLVMBasicBlockRef set_copy = mc_row_copy_of_block(&rc->rl, set);
+        LLVMValueRef test = LLVMGetBasicBlockTerminator(set_copy);
+        LLVMBasicBlockRef bits_copy = LLVMGetSuccessor(test, 0);
+        LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetTypeContext(LLVMTypeOf(test)));
+        LLVMPositionBuilderBefore(b, test);
+        LLVMBuildBr(b, on);
+        LLVMDisposeBuilder(b);
+        LLVMInstructionEraseFromParent(test);
+        LLVMDeleteBasicBlock(bits_copy);
+    }
+    go_past(copy, on);
 }
 
 /* The barrier calls of the loop (or of its copy), one for the row after

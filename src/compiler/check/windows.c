@@ -107,6 +107,85 @@ LLVMBasicBlockRef mc_check_window_test(LLVMBuilderRef b, LLVMValueRef ctx, uint6
     return join;
 }
 
+/* Does the access of call (how, bytes) only set its bytes' written bits
+ * where its window is shut but its set window open (compiler.h,
+ * MOSAIC_CHECK_SET_WINDOW): a plain store of a __local object at its
+ * work-item's own slot? */
+static bool sets_bits(uint64_t how, uint64_t bytes)
+{
+    return (how & MOSAIC_CHECK_LOCAL_OWN_SLOT) && (how & MOSAIC_CHECK_WRITE) && !(how & MOSAIC_CHECK_READ) &&
+           !(how & MOSAIC_CHECK_ATOMIC) && MOSAIC_CHECK_HOW_SPACE(how) == MOSAIC_CHECK_LOCAL && bytes &&
+           bytes < 64;
+}
+
+/* At b (where the window test left it, the call to come): to `bits` when
+ * [low, end) is inside its set window and in one word of
+ * ctx->check_local_written, which `bits` sets, then on to join; else to a
+ * new block, where b is left for the call. */
+static void set_window_test(LLVMBuilderRef b, LLVMValueRef ctx, uint64_t how, LLVMValueRef low, LLVMValueRef end,
+                            uint64_t bytes, LLVMBasicBlockRef join)
+{
+    LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInsertBlock(b));
+    LLVMContextRef c = LLVMGetModuleContext(LLVMGetGlobalParent(fn));
+    LLVMTypeRef i8 = LLVMInt8TypeInContext(c), i64 = LLVMInt64TypeInContext(c), ptr = LLVMPointerTypeInContext(c, 0);
+    LLVMBasicBlockRef bits = LLVMAppendBasicBlockInContext(c, fn, "check.bits");
+    LLVMBasicBlockRef call = LLVMAppendBasicBlockInContext(c, fn, "check.call");
+    LLVMValueRef windows = mc_check_windows_load(b, ctx, "check.windows"), lo, hi;
+    invariant(c, windows);
+    LLVMValueRef none = LLVMBuildIsNull(b, windows, ""); /* (then the test reads ctx, and fails) */
+    mc_check_window_bounds(b,
+                           LLVMBuildSelect(b, none, ctx,
+                                           mc_check_window_at(b, windows,
+                                                              MOSAIC_CHECK_SET_WINDOW(mc_check_window_of(how))),
+                                           ""),
+                           "set.lo", "set.hi", &lo, &hi);
+    LLVMValueRef at = LLVMConstInt(i64, offsetof(mosaic_wg_ctx, local_mem), 0);
+    LLVMValueRef local = LLVMBuildLoad2(b, ptr, LLVMBuildGEP2(b, i8, ctx, &at, 1, ""), "local");
+    invariant(c, local);
+    LLVMValueRef off = LLVMBuildSub(b, LLVMBuildPtrToInt(b, low, i64, ""), LLVMBuildPtrToInt(b, local, i64, ""), "");
+    LLVMValueRef bit = LLVMBuildAnd(b, off, LLVMConstInt(i64, 63, 0), "");
+    LLVMValueRef one_word = LLVMBuildICmp(b, LLVMIntULE, bit, LLVMConstInt(i64, 64 - bytes, 0), "");
+    LLVMBasicBlockRef test = LLVMGetInsertBlock(b);
+    branch_unless_inside(b, low, end, lo, hi, bits, call);
+    /* (and in one word) */
+    LLVMValueRef br = LLVMGetBasicBlockTerminator(test);
+    LLVMPositionBuilderBefore(b, br);
+    LLVMSetCondition(br, LLVMBuildAnd(b, LLVMBuildAnd(b, LLVMGetCondition(br), one_word, ""), LLVMBuildNot(b, none, ""),
+                                      "check.sets"));
+    LLVMPositionBuilderAtEnd(b, bits);
+    at = LLVMConstInt(i64, offsetof(mosaic_wg_ctx, check_local_written), 0);
+    LLVMValueRef words = LLVMBuildLoad2(b, ptr, LLVMBuildGEP2(b, i8, ctx, &at, 1, ""), "written");
+    invariant(c, words);
+    LLVMValueRef index = LLVMBuildLShr(b, off, LLVMConstInt(i64, 6, 0), "");
+    LLVMValueRef word = LLVMBuildGEP2(b, i64, words, &index, 1, "");
+    LLVMValueRef mask = LLVMBuildShl(b, LLVMConstInt(i64, (1ull << bytes) - 1, 0), bit, "");
+    LLVMBuildStore(b, LLVMBuildOr(b, LLVMBuildLoad2(b, i64, word, ""), mask, ""), word);
+    LLVMBuildBr(b, join);
+    LLVMPositionBuilderAtEnd(b, call);
+}
+
+LLVMBasicBlockRef mc_check_set_block_of(LLVMValueRef call)
+{
+    LLVMBasicBlockRef bb = LLVMGetInstructionParent(call);
+    LLVMValueRef br = LLVMGetBasicBlockTerminator(bb);
+    if (!br || LLVMGetNumSuccessors(br) != 1)
+        return NULL;
+    LLVMBasicBlockRef join = LLVMGetSuccessor(br, 0), from = NULL;
+    for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(bb)); u; u = LLVMGetNextUse(u)) {
+        LLVMValueRef t = LLVMGetUser(u);
+        if (from || !LLVMIsABranchInst(t) || !LLVMIsConditional(t))
+            return NULL;
+        from = LLVMGetInstructionParent(t);
+    }
+    LLVMValueRef test = from ? LLVMGetBasicBlockTerminator(from) : NULL;
+    LLVMBasicBlockRef bits = test && LLVMGetSuccessor(test, 1) == bb ? LLVMGetSuccessor(test, 0) : NULL;
+    LLVMValueRef store = bits ? LLVMGetBasicBlockTerminator(bits) : NULL;
+    return bits != join && store && LLVMIsABranchInst(store) && !LLVMIsConditional(store) &&
+                   LLVMGetSuccessor(store, 0) == join
+               ? from
+               : NULL;
+}
+
 /* A private array's bytes are the window of an access of it (a call for
  * bounds only, which the device makes when its bytes are not inside). */
 uint64_t mc_check_private_array_size(LLVMValueRef call)
@@ -176,6 +255,8 @@ unsigned mc_check_windows(LLVMModuleRef m)
         uint64_t how = LLVMConstIntGetZExtValue(LLVMGetOperand(call, 7)), size = mc_check_private_array_size(call);
         LLVMBasicBlockRef join = size ? private_array_test(b, LLVMGetOperand(call, 5), size, address, end)
                                       : mc_check_window_test(b, LLVMGetOperand(call, 0), how, address, end);
+        if (!size && sets_bits(how, LLVMConstIntGetZExtValue(bytes)))
+            set_window_test(b, LLVMGetOperand(call, 0), how, address, end, LLVMConstIntGetZExtValue(bytes), join);
         /* the call and what follows it move: the call to check.call, the rest to check.done */
         LLVMInstructionRemoveFromParent(call);
         LLVMInsertIntoBuilder(b, call);

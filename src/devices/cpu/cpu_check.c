@@ -501,7 +501,7 @@ bool mosaic_cpu_check_group_begin(cpu_check_group **gp, cpu_check_launch *l, con
     g->num_pending_rows = g->pending_items = 0;
     g->num_barriers = 0;
     g->items = items;
-    size_t windows = 2 * (size_t)l->num_args + MOSAIC_CHECK_LOCAL_WINDOWS;
+    size_t windows = 2 * (size_t)l->num_args + 2 * MOSAIC_CHECK_LOCAL_WINDOWS; /* (then the set windows) */
     if (windows > g->windows_room) {
         free(g->windows);
         g->windows = malloc(windows * sizeof *g->windows);
@@ -510,7 +510,7 @@ bool mosaic_cpu_check_group_begin(cpu_check_group **gp, cpu_check_launch *l, con
             return false;
     }
     memcpy(g->windows, l->windows, 2 * (size_t)l->num_args * sizeof *g->windows);
-    memset(g->windows + 2 * (size_t)l->num_args, 0, MOSAIC_CHECK_LOCAL_WINDOWS * sizeof *g->windows);
+    memset(g->windows + 2 * (size_t)l->num_args, 0, 2 * MOSAIC_CHECK_LOCAL_WINDOWS * sizeof *g->windows);
     memset(g->local_object, 0, sizeof g->local_object);
     for (int d = 0; d < 3; d++)
         g->size[d] = ctx->local_size[d];
@@ -617,6 +617,10 @@ void mosaic_cpu_check_shuffle_items(uint64_t seed, size_t group, size_t sub_grou
 
 /* ---- what the kernels call ------------------------------------------------------------------------------ */
 const mosaic_check_window *mosaic_cpu_check_group_windows(const cpu_check_group *g) { return g->windows; }
+uint64_t *mosaic_cpu_check_group_written(const cpu_check_group *g)
+{
+    return g->local_written ? (uint64_t *)g->local_written->words : NULL; /* (the group's own: one thread) */
+}
 
 static cpu_check_group *group_of(const mosaic_wg_ctx *ctx)
 {
@@ -637,29 +641,85 @@ static cpu_check_group *group_of(const mosaic_wg_ctx *ctx)
  * of it that calls (its variable's start and size, or its argument's
  * bytes; the site's slot). */
 
-/* Are the slots (site's slot_stride, slot_bytes) of a group of `size`
- * work-items apart?  In the order of their strides, each dimension's slots
- * must fit between two of the next one's. */
+/* A coordinate of a slot: its values times `stride` bytes, `extent` of
+ * them from 0 on (0: not bounded). */
+typedef struct coordinate {
+    uint64_t stride, extent;
+} coordinate;
+
+/* Are the values sum(lid[d] * local id d) of a group of `size` work-items
+ * each a work-item's own?  In the order of their factors, each
+ * dimension's values must fit between two of the next one's; *span: one
+ * past the largest. */
+static bool lids_apart(const int64_t lid[3], const size_t size[3], uint64_t *span)
+{
+    uint64_t factor[3], count[3];
+    int n = 0;
+    for (int d = 0; d < 3; d++) {
+        if (size[d] <= 1 || !lid[d])
+            continue;
+        if (lid[d] < 0)
+            return false;
+        int at = n++;
+        for (; at > 0 && factor[at - 1] > (uint64_t)lid[d]; at--) /* (insertion: at most 3) */
+            factor[at] = factor[at - 1], count[at] = count[at - 1];
+        factor[at] = (uint64_t)lid[d], count[at] = size[d];
+    }
+    uint64_t need = 1;
+    for (int i = 0; i < n; i++)
+        if (factor[i] < need || __builtin_mul_overflow(factor[i], count[i], &need))
+            return false;
+    *span = need;
+    return true;
+}
+
+/* Are the slots (site's slot_stride, slot_loop and slot_bytes) of a group
+ * of `size` work-items apart?  Each local id that varies must move one
+ * coordinate: get_local_id(d) itself (slot_stride[d]), or a loop's counter
+ * that starts at the work-item's own value and steps past all of the
+ * group's (slot_loop).  Then, in the order of their strides, each
+ * coordinate's values must fit between two of the next one's. */
 static bool slots_apart(const mosaic_check_site *site, const size_t size[3])
 {
     if (!site || !site->slot_bytes)
         return false;
-    uint64_t stride[3], count[3];
+    coordinate c[3 + MOSAIC_CHECK_SLOT_LOOPS];
+    unsigned moved[3] = {0, 0, 0}; /* coordinates each local id moves */
     int n = 0;
     for (int d = 0; d < 3; d++) {
-        if (size[d] <= 1)
+        if (size[d] <= 1 || !site->slot_stride[d])
             continue;
-        if (!site->slot_stride[d])
-            return false;
-        uint64_t s = site->slot_stride[d] < 0 ? -(uint64_t)site->slot_stride[d] : (uint64_t)site->slot_stride[d];
-        int at = n++;
-        for (; at > 0 && stride[at - 1] > s; at--) /* (insertion: at most 3) */
-            stride[at] = stride[at - 1], count[at] = count[at - 1];
-        stride[at] = s, count[at] = size[d];
+        int64_t s = site->slot_stride[d];
+        c[n++] = (coordinate){s < 0 ? -(uint64_t)s : (uint64_t)s, size[d]};
+        moved[d]++;
     }
+    for (int j = 0; j < MOSAIC_CHECK_SLOT_LOOPS; j++) {
+        const mosaic_check_slot_loop *loop = &site->slot_loop[j];
+        uint64_t span;
+        if (!loop->stride)
+            continue;
+        if (loop->stride < 0 || loop->first < 0 || loop->bound < 0 || !lids_apart(loop->lid, size, &span) ||
+            (uint64_t)loop->step < span)
+            return false;
+        c[n++] = (coordinate){(uint64_t)loop->stride, (uint64_t)loop->bound};
+        for (int d = 0; d < 3; d++)
+            moved[d] += size[d] > 1 && loop->lid[d];
+    }
+    for (int d = 0; d < 3; d++)
+        if (size[d] > 1 && moved[d] != 1)
+            return false;
+    for (int i = 1; i < n; i++) /* (insertion: at most 5) */
+        for (int at = i; at > 0 && c[at - 1].stride > c[at].stride; at--) {
+            coordinate t = c[at];
+            c[at] = c[at - 1], c[at - 1] = t;
+        }
     uint64_t need = site->slot_bytes;
     for (int i = 0; i < n; i++) {
-        if (stride[i] < need || __builtin_mul_overflow(stride[i], count[i], &need))
+        if (c[i].stride < need)
+            return false;
+        if (!c[i].extent) /* (unbounded: only the outermost) */
+            return i == n - 1;
+        if (__builtin_mul_overflow(c[i].stride, c[i].extent, &need))
             return false;
     }
     return true;
@@ -690,6 +750,9 @@ static void meet_local_object(cpu_check_group *g, unsigned window, uint32_t from
     if (lo < hi && hi <= g->ctx->local_mem_size) {
         g->local_object[k].lo = lo, g->local_object[k].hi = hi;
         g->local_object[k].slots_apart = slots_apart(site, g->size);
+        if (g->local_object[k].slots_apart) /* (its own slots' stores: their bits, set by the kernel) */
+            g->windows[MOSAIC_CHECK_SET_WINDOW(2 * (size_t)l->num_args + 2 * k + 1)] =
+                (mosaic_check_window){g->ctx->local_mem + lo, g->ctx->local_mem + hi};
     }
 }
 

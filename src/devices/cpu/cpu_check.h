@@ -39,6 +39,8 @@ void mosaic_cpu_check_shuffle_items(uint64_t seed, size_t group, size_t sub_grou
 /* The windows (compiler.h, mosaic_check_window) of the group g began:
  * what the device puts in its context. */
 const mosaic_check_window *mosaic_cpu_check_group_windows(const cpu_check_group *g);
+/* Its bits of __local bytes written (ctx->check_local_written). */
+uint64_t *mosaic_cpu_check_group_written(const cpu_check_group *g);
 
 /* The runtime functions instrumented kernels call (compiler.h). */
 void mosaic_cpu_check_access(const mosaic_wg_ctx *ctx, uint64_t lx, uint64_t ly, uint64_t lz, const void *address,

@@ -598,8 +598,10 @@ static cl_int run_group(worker *w, const job *j, mosaic_wg_ctx *ctx, const size_
     }
     ctx->private_lo[1] = ctx->private_hi[1] = NULL;
     ctx->check_windows = NULL;
+    ctx->check_local_written = NULL;
     if (j->check && mosaic_cpu_check_group_begin(&w->running.check, j->check, ctx, count)) {
         ctx->check_windows = mosaic_cpu_check_group_windows(w->running.check);
+        ctx->check_local_written = mosaic_cpu_check_group_written(w->running.check);
         cl_int status = run_group_code(w, j, ctx, g, args, count);
         mosaic_cpu_check_group_end(w->running.check);
         return status;
