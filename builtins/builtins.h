@@ -20,6 +20,7 @@ typedef struct {
     char *wg_scratch;
     ulong stream_stores;
     const void *check_windows;
+    ulong *check_local_written;
 } __mosaic_wg_ctx;
 
 /* Replaced by the compiler, after inlining, with the work-group context and

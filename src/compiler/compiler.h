@@ -145,11 +145,14 @@ typedef void (*mosaic_wi_fn)(void *const *args, mosaic_wg_ctx *ctx,
  * `for (i = first + sum(lid[d] * get_local_id(d)); i < bound; i += step)`
  * (bound 0: none known), moving the access by `stride` bytes a step of 1
  * (local_objects.c): `tile[ty][tx]` loaded by `for (ty = ly; ty < 22; ty
- * += 16)` has one for ty (stride 22) and, nested, one for tx. */
+ * += 16)` has one for ty (stride 22) and, nested, one for tx.  With split
+ * w (not 0) the access moves by `stride` a step of i % w and by
+ * `split_stride` a step of i / w instead (`t[i / 8][i % 8 * 4]`). */
 typedef struct mosaic_check_slot_loop {
     int64_t stride; /* 0: none */
     int64_t lid[3];
     int64_t first, step, bound;
+    int64_t split, split_stride;
 } mosaic_check_slot_loop;
 #define MOSAIC_CHECK_SLOT_LOOPS 2
 

@@ -407,7 +407,10 @@ int main(int argc, char **argv)
  * groups 8 wide, two work-items' in groups 16 wide; counter writes
  * t[ly][lx + 8 * c] over c = 0, 1, the same way (a loop's counter is not
  * one value for the group: in groups 16 wide lx 8 at c 0 and lx 0 at c 1
- * meet). */
+ * meet).  divided loads t[i / 20][i % 20] for i from the work-item's
+ * linear id (ly * 8 + lx) by 16, split writes two ints of padded rows,
+ * t[v / 8][v % 8 * 2] and the next: their own in groups 8 wide, in groups
+ * 16 wide work-items (8, 0) and (0, 1) start at the same i. */
 static const char *skipped_source =
     "kernel void shift(global const int *in, global int *out) {\n"
     "  size_t i = get_global_id(0);\n"
@@ -531,6 +534,24 @@ static const char *skipped_source =
     "  barrier(CLK_LOCAL_MEM_FENCE);\n"
     "  a[get_global_id(1) * 16 + get_global_id(0)] = t[ly][lx];\n"
     "}\n"
+    "kernel void divided(global int *a) {\n"
+    "  local int t[6][20];\n"
+    "  int lx = get_local_id(0), ly = get_local_id(1);\n"
+    "  for (int i = ly * 8 + lx; i < 6 * 20; i += 16)\n"
+    "    t[i / 20][i % 20] = i;\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  a[get_global_id(1) * 16 + get_global_id(0)] = t[ly][lx];\n"
+    "}\n"
+    "kernel void split(global int *a) {\n"
+    "  local int t[8][24];\n"
+    "  int lx = get_local_id(0), ly = get_local_id(1);\n"
+    "  for (int v = ly * 8 + lx; v < 64; v += 16) {\n"
+    "    t[v / 8][v % 8 * 2] = v;\n"
+    "    t[v / 8][v % 8 * 2 + 1] = -v;\n"
+    "  }\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  a[get_global_id(1) * 16 + get_global_id(0)] = t[ly][lx];\n"
+    "}\n"
     "kernel void row_back(global int *a, int w) {\n"
     "  int x = get_global_id(0), y0 = get_global_id(1) * 2;\n"
     "  for (int y = y0; y < min(y0 + 2, 2); y++)\n"
@@ -611,6 +632,10 @@ TEST(skipped_accesses)
         {"strided", 2, y, NULL, 16, 0, "races", "the same, groups 16 wide (two work-items an element)"},
         {"counter", 2, y, NULL, 8, 0, NULL, "a loop's counter in the slot, groups 8 wide"},
         {"counter", 2, y, NULL, 16, 0, "races", "the same, groups 16 wide"},
+        {"divided", 2, y, NULL, 8, 0, NULL, "a tile loaded through i / w and i % w, groups 8 wide"},
+        {"divided", 2, y, NULL, 16, 0, "races", "the same, groups 16 wide"},
+        {"split", 2, y, NULL, 8, 0, NULL, "two elements of padded rows through v / 8 and v % 8, groups 8 wide"},
+        {"split", 2, y, NULL, 16, 0, "races", "the same, groups 16 wide"},
     };
     for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
         char *found = run_skipped(program, runs[r].kernel, runs[r].dims, runs[r].a, runs[r].b, runs[r].local_x,

@@ -110,11 +110,12 @@ static LLVMValueRef site_of(instrumenter *in, LLVMValueRef inst, const char *obj
         stride[d] = LLVMConstInt(in->i64, slot ? (uint64_t)slot->stride[d] : 0, 1);
     for (int j = 0; j < MOSAIC_CHECK_SLOT_LOOPS; j++) {
         const mosaic_check_slot_loop *l = slot ? &slot->loop[j] : &(mosaic_check_slot_loop){0};
-        int64_t words[7] = {l->stride, l->lid[0], l->lid[1], l->lid[2], l->first, l->step, l->bound};
-        LLVMValueRef w[7];
-        for (int i = 0; i < 7; i++)
+        int64_t words[9] = {l->stride, l->lid[0], l->lid[1], l->lid[2], l->first,
+                            l->step,   l->bound,  l->split,  l->split_stride};
+        LLVMValueRef w[9];
+        for (int i = 0; i < 9; i++)
             w[i] = LLVMConstInt(in->i64, (uint64_t)words[i], 1);
-        loops[j] = LLVMConstArray(in->i64, w, 7);
+        loops[j] = LLVMConstArray(in->i64, w, 9);
     }
     LLVMValueRef fields[10] = {
         in->kernel_name,
@@ -126,7 +127,7 @@ static LLVMValueRef site_of(instrumenter *in, LLVMValueRef inst, const char *obj
         LLVMConstArray(in->i64, stride, 3),
         LLVMConstInt(in->i64, slot ? slot->bytes : 0, 0),
         LLVMConstInt(in->i64, own_rows, 0),
-        LLVMConstArray(LLVMArrayType(in->i64, 7), loops, MOSAIC_CHECK_SLOT_LOOPS),
+        LLVMConstArray(LLVMArrayType(in->i64, 9), loops, MOSAIC_CHECK_SLOT_LOOPS),
     };
     LLVMValueRef v = LLVMConstNamedStruct(in->site_type, fields, 10);
     LLVMValueRef g = LLVMAddGlobal(in->m, in->site_type, "__mosaic_check_site");
@@ -716,11 +717,11 @@ cl_int mc_instrument_for_checking(LLVMModuleRef m, LLVMTargetDataRef td, LLVMVal
     in.i32 = LLVMInt32TypeInContext(in.c);
     in.i64 = LLVMInt64TypeInContext(in.c);
     in.ptr = LLVMPointerTypeInContext(in.c, 0);
-    /* (mosaic_check_site: a slot loop is 7 int64_t, as [7 x i64]) */
-    _Static_assert(sizeof(mosaic_check_slot_loop) == 7 * sizeof(int64_t), "mosaic_check_slot_loop: 7 words");
+    /* (mosaic_check_site: a slot loop is 9 int64_t, as [9 x i64]) */
+    _Static_assert(sizeof(mosaic_check_slot_loop) == 9 * sizeof(int64_t), "mosaic_check_slot_loop: 9 words");
     LLVMTypeRef site_fields[10] = {in.ptr, in.ptr, in.i32, in.i32, in.ptr, in.i64, LLVMArrayType(in.i64, 3),
                                    in.i64, in.i64,
-                                   LLVMArrayType(LLVMArrayType(in.i64, 7), MOSAIC_CHECK_SLOT_LOOPS)};
+                                   LLVMArrayType(LLVMArrayType(in.i64, 9), MOSAIC_CHECK_SLOT_LOOPS)};
     in.site_type = LLVMStructCreateNamed(in.c, "mosaic_check_site");
     LLVMStructSetBody(in.site_type, site_fields, 10, 0);
     LLVMTypeRef access_params[9] = {in.ptr, in.i64, in.i64, in.i64, in.ptr, in.ptr, in.i64, in.i64, in.ptr};

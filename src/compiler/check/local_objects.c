@@ -168,14 +168,38 @@ static uint64_t past(const mc_local_objects *lo, LLVMValueRef i, uint64_t here)
 
 /* ---- slots: affine in the local ids ---- */
 
+enum { TERMS = 2 * MOSAIC_CHECK_SLOT_LOOPS }; /* a loop's counter is one term, or its quotient and remainder */
+
 typedef struct affine {
     int64_t c, s[3];
     LLVMValueRef u; /* uniform(): NULL, or k * u is a term */
     int64_t k;
-    /* loop counters (counted()), each with its factor (> 0) */
-    LLVMValueRef counter[MOSAIC_CHECK_SLOT_LOOPS];
-    int64_t per[MOSAIC_CHECK_SLOT_LOOPS];
+    /* terms of loop counters (counted()), each with its factor (> 0): the
+     * counter itself (w 0), or its quotient (!rem) or remainder (rem) by w */
+    LLVMValueRef counter[TERMS];
+    int64_t per[TERMS], w_of[TERMS];
+    bool rem[TERMS];
+    /* offset_of: an index i / w of elements of w * per bytes, whose i % w
+     * of elements of per bytes is to come (then i * per: the two make i) */
+    LLVMValueRef quotient;
+    int64_t w, quotient_per;
 } affine;
+
+/* Is v i / w (*rem false) or i % w (*rem true), w a constant above 0,
+ * division signed or not (*is_signed)? */
+static bool divides(LLVMValueRef v, LLVMValueRef *i, int64_t *w, bool *rem, bool *is_signed)
+{
+    if (!LLVMIsABinaryOperator(v) || !LLVMIsAConstantInt(LLVMGetOperand(v, 1)))
+        return false;
+    LLVMOpcode op = LLVMGetInstructionOpcode(v);
+    if (op != LLVMSDiv && op != LLVMUDiv && op != LLVMSRem && op != LLVMURem)
+        return false;
+    *i = LLVMGetOperand(v, 0);
+    *w = LLVMConstIntGetSExtValue(LLVMGetOperand(v, 1));
+    *rem = op == LLVMSRem || op == LLVMURem;
+    *is_signed = op == LLVMSDiv || op == LLVMSRem;
+    return *w > 0;
+}
 
 /* A loop's counter `for (i = first; ...; i += step)`: a phi of two values,
  * the phi plus a constant step > 0 and another, its first.  (A phi whose
@@ -203,15 +227,16 @@ static bool counted(LLVMValueRef v, LLVMValueRef *first, int64_t *step)
  * holds, or a factor is not above 0 */
 static bool add_counters(affine *a, const affine *b, int64_t k)
 {
-    for (int j = 0; j < MOSAIC_CHECK_SLOT_LOOPS && b->counter[j]; j++) {
+    for (int j = 0; j < TERMS && b->counter[j]; j++) {
         int i = 0;
-        while (i < MOSAIC_CHECK_SLOT_LOOPS && a->counter[i] && a->counter[i] != b->counter[j])
+        while (i < TERMS && a->counter[i] &&
+               (a->counter[i] != b->counter[j] || a->w_of[i] != b->w_of[j] || a->rem[i] != b->rem[j]))
             i++;
         int64_t term, sum;
-        if (i == MOSAIC_CHECK_SLOT_LOOPS || __builtin_mul_overflow(b->per[j], k, &term) ||
+        if (i == TERMS || __builtin_mul_overflow(b->per[j], k, &term) ||
             __builtin_add_overflow(a->counter[i] ? a->per[i] : 0, term, &sum) || sum <= 0)
             return false;
-        a->counter[i] = b->counter[j], a->per[i] = sum;
+        a->counter[i] = b->counter[j], a->per[i] = sum, a->w_of[i] = b->w_of[j], a->rem[i] = b->rem[j];
     }
     return true;
 }
@@ -281,6 +306,13 @@ static bool affine_of(LLVMValueRef v, affine *a, int depth)
         a->counter[0] = v, a->per[0] = 1;
         return true;
     }
+    LLVMValueRef i;
+    int64_t w;
+    bool rem, is_signed; /* (a counter is never below 0: signed or not, the same) */
+    if (divides(v, &i, &w, &rem, &is_signed) && counted(mc_without_int_casts(i), &first, &step)) {
+        a->counter[0] = mc_without_int_casts(i), a->per[0] = 1, a->w_of[0] = w, a->rem[0] = rem;
+        return true;
+    }
     LLVMValueRef seen[16];
     bool same = uniform(v, seen, 0);
     if (!LLVMIsABinaryOperator(v) || (same && LLVMGetInstructionOpcode(v) != LLVMAdd &&
@@ -305,6 +337,8 @@ static bool affine_of(LLVMValueRef v, affine *a, int depth)
         a->k = x.k + sign * y.k;
         memcpy(a->counter, x.counter, sizeof a->counter);
         memcpy(a->per, x.per, sizeof a->per);
+        memcpy(a->w_of, x.w_of, sizeof a->w_of);
+        memcpy(a->rem, x.rem, sizeof a->rem);
         return add_counters(a, &y, sign);
     }
     case LLVMMul: case LLVMShl: {
@@ -331,7 +365,9 @@ static bool affine_of(LLVMValueRef v, affine *a, int depth)
     }
 }
 
-/* The byte offset of p from root (GEPs and casts of it), affine in the local ids. */
+/* The byte offset of p from root (GEPs and casts of it), affine in the
+ * local ids.  An index i / w of rows of w elements, then i % w of elements
+ * (`tile[i / W][i % W]`), is i elements: (i / w) * w + i % w = i. */
 static bool offset_of(const mc_local_objects *lo, LLVMValueRef p, LLVMValueRef root, affine *a, int depth)
 {
     memset(a, 0, sizeof *a);
@@ -368,6 +404,21 @@ static bool offset_of(const mc_local_objects *lo, LLVMValueRef p, LLVMValueRef r
         }
         size = (int64_t)LLVMABISizeOfType(lo->td, t);
         affine x;
+        LLVMValueRef i_of;
+        int64_t w;
+        bool rem, is_signed;
+        if (divides(mc_without_int_casts(index), &i_of, &w, &rem, &is_signed)) {
+            LLVMValueRef q = a->quotient;
+            if (!rem && !q && size % w == 0) { /* (its remainder to come) */
+                a->quotient = mc_without_int_casts(index), a->w = w, a->quotient_per = size / w;
+                continue;
+            }
+            if (rem && q && w == a->w && size == a->quotient_per && LLVMGetOperand(q, 0) == i_of &&
+                (LLVMGetInstructionOpcode(q) == LLVMSDiv) == is_signed) {
+                a->quotient = NULL;
+                index = i_of; /* the two indices together */
+            } /* (else a loop counter's quotient or remainder, affine_of's terms) */
+        }
         if (!affine_of(index, &x, 0) || (x.u && a->u && x.u != a->u))
             return false;
         a->c += x.c * size;
@@ -386,12 +437,16 @@ static bool offset_of(const mc_local_objects *lo, LLVMValueRef p, LLVMValueRef r
  * does not, is one of the slot's coordinates instead.) */
 static bool stable(LLVMValueRef v);
 
-static bool same_slot(const access *x, const access *y)
+/* The same slot but for the constant c: two accesses of one work-item
+ * (an object whose slot spans the constants, span_constants). */
+static bool same_slot_but_c(const access *x, const access *y)
 {
-    return x->slotted && y->slotted && x->c == y->c && x->bytes == y->bytes && !memcmp(x->s, y->s, sizeof x->s) &&
-           x->u == y->u && x->k == y->k && (!x->u || stable(x->u)) &&
-           !memcmp(x->counter, y->counter, sizeof x->counter) && !memcmp(x->loop, y->loop, sizeof x->loop);
+    return x->slotted && y->slotted && x->bytes == y->bytes && !memcmp(x->s, y->s, sizeof x->s) && x->u == y->u &&
+           x->k == y->k && (!x->u || stable(x->u)) && !memcmp(x->counter, y->counter, sizeof x->counter) &&
+           !memcmp(x->loop, y->loop, sizeof x->loop);
 }
+
+static bool same_slot(const access *x, const access *y) { return x->c == y->c && same_slot_but_c(x, y); }
 
 /* ---- guards: a tree reduction's `if (l < s) t[l] += t[l + s]` ---- */
 
@@ -555,10 +610,11 @@ static int64_t bound_of(const mc_local_objects *lo, LLVMValueRef inst, LLVMValue
 }
 
 /* The coordinate of a slot that counter makes at inst, moving it per bytes
- * a step of 1: its first value must be affine in the local ids alone, at
- * least 0 (then every value is). */
+ * a step of 1 (w 0), or per a step of its remainder by w and split_per a
+ * step of its quotient: its first value must be affine in the local ids
+ * alone, at least 0 (then every value is). */
 static bool loop_coordinate(const mc_local_objects *lo, LLVMValueRef inst, LLVMValueRef counter, int64_t per,
-                            mosaic_check_slot_loop *out)
+                            int64_t w, int64_t split_per, mosaic_check_slot_loop *out)
 {
     LLVMValueRef first;
     int64_t step;
@@ -567,8 +623,56 @@ static bool loop_coordinate(const mc_local_objects *lo, LLVMValueRef inst, LLVMV
         f.c < 0 || f.s[0] < 0 || f.s[1] < 0 || f.s[2] < 0)
         return false;
     *out = (mosaic_check_slot_loop){.stride = per, .lid = {f.s[0], f.s[1], f.s[2]}, .first = f.c, .step = step,
-                                    .bound = bound_of(lo, inst, counter)};
+                                    .bound = bound_of(lo, inst, counter), .split = w, .split_stride = split_per};
     return true;
+}
+
+/* a's loop coordinates from the terms of off: each counter alone, or its
+ * quotient and remainder by the same w (`t[v / 8][v % 8 * 4]`) */
+static bool loop_coordinates(const mc_local_objects *lo, access *a, const affine *off)
+{
+    int n = 0;
+    for (int j = 0; j < TERMS && off->counter[j]; j++) {
+        LLVMValueRef v = off->counter[j];
+        int k = 0, q = -1, r = -1, alone = -1;
+        while (k < n && a->counter[k] != v)
+            k++;
+        if (k < n)
+            continue; /* (its coordinate made) */
+        for (int i = j; i < TERMS && off->counter[i]; i++) {
+            if (off->counter[i] != v)
+                continue;
+            int *at = !off->w_of[i] ? &alone : off->rem[i] ? &r : &q;
+            if (*at >= 0)
+                return false;
+            *at = i;
+        }
+        if (n == MOSAIC_CHECK_SLOT_LOOPS ||
+            (alone >= 0 ? q >= 0 || r >= 0 : q < 0 || r < 0 || off->w_of[q] != off->w_of[r]))
+            return false;
+        a->counter[n] = v;
+        if (!(alone >= 0 ? loop_coordinate(lo, a->inst, v, off->per[alone], 0, 0, &a->loop[n])
+                         : loop_coordinate(lo, a->inst, v, off->per[r], off->w_of[r], off->per[q], &a->loop[n])))
+            return false;
+        n++;
+    }
+    return true;
+}
+
+/* off with the quotient that offset_of held for a remainder that did not
+ * come as one index (`t[v / 8][v % 8 * 2]`) as a loop counter's term, if
+ * it is one; false where it is not. */
+static bool held_quotient(affine *off)
+{
+    LLVMValueRef first, i = off->quotient ? mc_without_int_casts(LLVMGetOperand(off->quotient, 0)) : NULL;
+    int64_t step;
+    if (!i)
+        return true;
+    if (!counted(i, &first, &step))
+        return false;
+    affine q = {.counter = {i}, .per = {off->quotient_per * off->w}, .w_of = {off->w}};
+    off->quotient = NULL;
+    return add_counters(off, &q, 1);
 }
 
 /* ---- finding them ---- */
@@ -596,15 +700,13 @@ static bool add_access(mc_local_objects *lo, LLVMValueRef inst, LLVMValueRef p, 
     a->wide_atomic = scope == MOSAIC_CHECK_SCOPE_WORK_GROUP || scope == MOSAIC_CHECK_SCOPE_DEVICE ||
                      scope == MOSAIC_CHECK_SCOPE_ALL;
     affine off;
-    if (bytes && offset_of(lo, p, lo->objects[o].root, &off, 0)) {
+    if (bytes && offset_of(lo, p, lo->objects[o].root, &off, 0) && held_quotient(&off)) {
         a->slotted = true;
         a->c = off.c;
         memcpy(a->s, off.s, sizeof a->s);
         a->u = off.k ? off.u : NULL;
         a->k = off.k;
-        memcpy(a->counter, off.counter, sizeof a->counter);
-        for (int j = 0; j < MOSAIC_CHECK_SLOT_LOOPS && a->counter[j]; j++)
-            a->slotted &= loop_coordinate(lo, inst, a->counter[j], off.per[j], &a->loop[j]);
+        a->slotted = loop_coordinates(lo, a, &off);
     }
     a->guard = guard_of(lo, inst);
     if (writes)
@@ -653,6 +755,37 @@ static bool find_accesses(mc_local_objects *lo)
     return true;
 }
 
+/* Its own slot's constant offsets (`al[p][i]`, `al[p + 1][i]`... of a
+ * work-item) as one more coordinate of the object's slot: base + j * D, j
+ * below their count (D the greatest common divisor of their distances).
+ * False where the slot has no room for it. */
+static bool span_constants(const mc_local_objects *lo, unsigned o, mc_slot *slot)
+{
+    int64_t base = INT64_MAX, top = INT64_MIN, d = 0;
+    for (size_t i = 0; i < lo->num_accesses; i++) {
+        const access *a = &lo->accesses[i];
+        if (a->object == (int)o && (a->marks & MOSAIC_CHECK_LOCAL_OWN_SLOT))
+            base = a->c < base ? a->c : base, top = a->c > top ? a->c : top;
+    }
+    for (size_t i = 0; i < lo->num_accesses; i++) {
+        const access *a = &lo->accesses[i];
+        if (a->object == (int)o && (a->marks & MOSAIC_CHECK_LOCAL_OWN_SLOT))
+            for (int64_t x = a->c - base; x;) { /* (d = gcd(d, x)) */
+                int64_t t = d % x;
+                d = x, x = t;
+            }
+    }
+    if (base == top)
+        return true;
+    int j = 0;
+    while (j < MOSAIC_CHECK_SLOT_LOOPS && slot->loop[j].stride)
+        j++;
+    if (j == MOSAIC_CHECK_SLOT_LOOPS)
+        return false;
+    slot->loop[j] = (mosaic_check_slot_loop){.stride = d, .step = 1, .bound = (top - base) / d + 1};
+    return true;
+}
+
 /* Each access's marks (the top of this file). */
 static void mark(mc_local_objects *lo)
 {
@@ -674,7 +807,8 @@ static void mark(mc_local_objects *lo)
         bool own = a->slotted;
         for (size_t j = 0; own && j < lo->num_accesses; j++) {
             const access *x = &lo->accesses[j];
-            own = x->object != a->object || !(x->here & a->here) || (!x->writes && !a->writes) || apart(lo, a, x);
+            own = x->object != a->object || !(x->here & a->here) || (!x->writes && !a->writes) || apart(lo, a, x) ||
+                  same_slot_but_c(a, x); /* (the object's slot then spans the c's: below) */
         }
         if (own)
             a->marks = MOSAIC_CHECK_LOCAL_OWN_SLOT;
@@ -697,6 +831,7 @@ static void mark(mc_local_objects *lo)
             memcpy(lo->objects[o].slot.stride, first->s, sizeof first->s);
             lo->objects[o].slot.bytes = first->bytes;
             memcpy(lo->objects[o].slot.loop, first->loop, sizeof first->loop);
+            one = span_constants(lo, o, &lo->objects[o].slot);
         }
         for (size_t i = 0; !one && i < lo->num_accesses; i++)
             if (lo->accesses[i].object == (int)o)

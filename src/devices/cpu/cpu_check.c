@@ -683,7 +683,7 @@ static bool slots_apart(const mosaic_check_site *site, const size_t size[3])
 {
     if (!site || !site->slot_bytes)
         return false;
-    coordinate c[3 + MOSAIC_CHECK_SLOT_LOOPS];
+    coordinate c[3 + 2 * MOSAIC_CHECK_SLOT_LOOPS];
     unsigned moved[3] = {0, 0, 0}; /* coordinates each local id moves */
     int n = 0;
     for (int d = 0; d < 3; d++) {
@@ -701,14 +701,22 @@ static bool slots_apart(const mosaic_check_site *site, const size_t size[3])
         if (loop->stride < 0 || loop->first < 0 || loop->bound < 0 || !lids_apart(loop->lid, size, &span) ||
             (uint64_t)loop->step < span)
             return false;
-        c[n++] = (coordinate){(uint64_t)loop->stride, (uint64_t)loop->bound};
+        if (loop->split) { /* (its remainder and its quotient, each a coordinate) */
+            if (loop->split < 0 || loop->split_stride <= 0)
+                return false;
+            uint64_t w = (uint64_t)loop->split, quotients = loop->bound ? ((uint64_t)loop->bound + w - 1) / w : 0;
+            c[n++] = (coordinate){(uint64_t)loop->stride, w};
+            c[n++] = (coordinate){(uint64_t)loop->split_stride, quotients};
+        } else {
+            c[n++] = (coordinate){(uint64_t)loop->stride, (uint64_t)loop->bound};
+        }
         for (int d = 0; d < 3; d++)
             moved[d] += size[d] > 1 && loop->lid[d];
     }
     for (int d = 0; d < 3; d++)
         if (size[d] > 1 && moved[d] != 1)
             return false;
-    for (int i = 1; i < n; i++) /* (insertion: at most 5) */
+    for (int i = 1; i < n; i++) /* (insertion: at most 7) */
         for (int at = i; at > 0 && c[at - 1].stride > c[at].stride; at--) {
             coordinate t = c[at];
             c[at] = c[at - 1], c[at - 1] = t;
