@@ -241,7 +241,11 @@ typedef struct mosaic_check_site {
  * ctx->check_local_written itself.  The device opens that window, the
  * object's bytes, once it knows the group's slots apart: such a store is
  * then inside its bounds and cannot race, and all the checker would do is
- * count its bytes written. */
+ * count its bytes written.  Likewise a plain read with LOCAL_OWN_SLOT
+ * inside that window, or with LOCAL_NO_WRITER inside the set window of its
+ * own (opened whenever the device knows the object), only tests that its
+ * bytes' bits are set: an array whose padding nothing writes never opens
+ * its window, but its reads of written bytes need no call. */
 #define MOSAIC_CHECK_SET_WINDOW(window) ((window) + MOSAIC_CHECK_LOCAL_WINDOWS)
 /* Where a kernel may skip its call of the checker: an access, or a widened
  * row of them, through kernel argument i whose `how` has ARG_READ_ONLY,

@@ -410,7 +410,10 @@ int main(int argc, char **argv)
  * meet).  divided loads t[i / 20][i % 20] for i from the work-item's
  * linear id (ly * 8 + lx) by 16, split writes two ints of padded rows,
  * t[v / 8][v % 8 * 2] and the next: their own in groups 8 wide, in groups
- * 16 wide work-items (8, 0) and (0, 1) start at the same i. */
+ * 16 wide work-items (8, 0) and (0, 1) start at the same i.  padded
+ * writes 16 of each row's 17 ints, which keeps the array's window shut:
+ * its reads test their bytes' written bits themselves, and in padded_past
+ * the row's last work-item reads the one nothing wrote. */
 static const char *skipped_source =
     "kernel void shift(global const int *in, global int *out) {\n"
     "  size_t i = get_global_id(0);\n"
@@ -552,6 +555,16 @@ static const char *skipped_source =
     "  barrier(CLK_LOCAL_MEM_FENCE);\n"
     "  a[get_global_id(1) * 16 + get_global_id(0)] = t[ly][lx];\n"
     "}\n"
+    "#define PADDED(name, COLUMN) \\\n"
+    "kernel void name(global int *a) { \\\n"
+    "  local int t[2][17]; \\\n"
+    "  int lx = get_local_id(0), ly = get_local_id(1); \\\n"
+    "  t[ly][lx] = lx; \\\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE); \\\n"
+    "  a[get_global_id(1) * 16 + get_global_id(0)] = t[ly][COLUMN]; \\\n"
+    "}\n"
+    "PADDED(padded, lx)\n"
+    "PADDED(padded_past, lx == 15 ? 16 : lx)\n"
     "kernel void row_back(global int *a, int w) {\n"
     "  int x = get_global_id(0), y0 = get_global_id(1) * 2;\n"
     "  for (int y = y0; y < min(y0 + 2, 2); y++)\n"
@@ -636,6 +649,8 @@ TEST(skipped_accesses)
         {"divided", 2, y, NULL, 16, 0, "races", "the same, groups 16 wide"},
         {"split", 2, y, NULL, 8, 0, NULL, "two elements of padded rows through v / 8 and v % 8, groups 8 wide"},
         {"split", 2, y, NULL, 16, 0, "races", "the same, groups 16 wide"},
+        {"padded", 2, y, NULL, 16, 0, NULL, "reads of the written part of a padded array"},
+        {"padded_past", 2, y, NULL, 16, 0, "uninit", "a read of its padding"},
     };
     for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
         char *found = run_skipped(program, runs[r].kernel, runs[r].dims, runs[r].a, runs[r].b, runs[r].local_x,

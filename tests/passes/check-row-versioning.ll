@@ -63,7 +63,7 @@
 ; CHECK: %[[LAST:[0-9]+]] = zext i32 3 to i64
 ; CHECK-NEXT: getelementptr float, ptr addrspace(3) %{{[0-9]+}}, i64 %[[LAST]]
 ; CHECK: getelementptr i8, ptr %row.windows{{[0-9]*}}, i64 48
-; CHECK: br i1 %{{[0-9]+}}, label %[[COPY2:x.version[0-9]+]], label %r1.x
+; CHECK: br i1 %{{[0-9]+}}, label %[[COPY2:x.version[0-9]+]], label %{{r1.x|x.version[0-9]+}}
 ; CHECK: [[COPY2]]:
 ; CHECK-NOT: call void @__mosaic_check
 ; CHECK: br i1 %{{[0-9]+}}, label %[[COPY2]], label %r1.y.latch

@@ -107,23 +107,30 @@ LLVMBasicBlockRef mc_check_window_test(LLVMBuilderRef b, LLVMValueRef ctx, uint6
     return join;
 }
 
-/* Does the access of call (how, bytes) only set its bytes' written bits
- * where its window is shut but its set window open (compiler.h,
- * MOSAIC_CHECK_SET_WINDOW): a plain store of a __local object at its
- * work-item's own slot? */
-static bool sets_bits(uint64_t how, uint64_t bytes)
+/* Where its window is shut but its set window open (compiler.h,
+ * MOSAIC_CHECK_SET_WINDOW), does the access of call (how, bytes) need no
+ * call but its bytes' written bits set (a plain store of a __local object
+ * at its work-item's own slot: 'w'), or tested (a plain read at its own
+ * slot, or where nothing writes the object: 'r')?  0: neither. */
+static char set_window_use(uint64_t how, uint64_t bytes)
 {
-    return (how & MOSAIC_CHECK_LOCAL_OWN_SLOT) && (how & MOSAIC_CHECK_WRITE) && !(how & MOSAIC_CHECK_READ) &&
-           !(how & MOSAIC_CHECK_ATOMIC) && MOSAIC_CHECK_HOW_SPACE(how) == MOSAIC_CHECK_LOCAL && bytes &&
-           bytes < 64;
+    if (MOSAIC_CHECK_HOW_SPACE(how) != MOSAIC_CHECK_LOCAL || (how & MOSAIC_CHECK_ATOMIC) || !bytes || bytes >= 64)
+        return 0;
+    if ((how & MOSAIC_CHECK_LOCAL_OWN_SLOT) && (how & MOSAIC_CHECK_WRITE) && !(how & MOSAIC_CHECK_READ))
+        return 'w';
+    if ((how & (MOSAIC_CHECK_LOCAL_NO_WRITER | MOSAIC_CHECK_LOCAL_OWN_SLOT)) && (how & MOSAIC_CHECK_READ) &&
+        !(how & MOSAIC_CHECK_WRITE))
+        return 'r';
+    return 0;
 }
 
 /* At b (where the window test left it, the call to come): to `bits` when
  * [low, end) is inside its set window and in one word of
- * ctx->check_local_written, which `bits` sets, then on to join; else to a
- * new block, where b is left for the call. */
+ * ctx->check_local_written, which `bits` sets (use 'w') or tests (use 'r':
+ * all set), then on to join; else to a new block, where b is left for the
+ * call. */
 static void set_window_test(LLVMBuilderRef b, LLVMValueRef ctx, uint64_t how, LLVMValueRef low, LLVMValueRef end,
-                            uint64_t bytes, LLVMBasicBlockRef join)
+                            uint64_t bytes, char use, LLVMBasicBlockRef join)
 {
     LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInsertBlock(b));
     LLVMContextRef c = LLVMGetModuleContext(LLVMGetGlobalParent(fn));
@@ -159,8 +166,14 @@ static void set_window_test(LLVMBuilderRef b, LLVMValueRef ctx, uint64_t how, LL
     LLVMValueRef index = LLVMBuildLShr(b, off, LLVMConstInt(i64, 6, 0), "");
     LLVMValueRef word = LLVMBuildGEP2(b, i64, words, &index, 1, "");
     LLVMValueRef mask = LLVMBuildShl(b, LLVMConstInt(i64, (1ull << bytes) - 1, 0), bit, "");
-    LLVMBuildStore(b, LLVMBuildOr(b, LLVMBuildLoad2(b, i64, word, ""), mask, ""), word);
-    LLVMBuildBr(b, join);
+    LLVMValueRef was = LLVMBuildLoad2(b, i64, word, "");
+    if (use == 'w') {
+        LLVMBuildStore(b, LLVMBuildOr(b, was, mask, ""), word);
+        LLVMBuildBr(b, join);
+    } else { /* (a byte unwritten: the call reports it) */
+        LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildAnd(b, was, mask, ""), mask, "check.written"), join,
+                        call);
+    }
     LLVMPositionBuilderAtEnd(b, call);
 }
 
@@ -170,20 +183,26 @@ LLVMBasicBlockRef mc_check_set_block_of(LLVMValueRef call)
     LLVMValueRef br = LLVMGetBasicBlockTerminator(bb);
     if (!br || LLVMGetNumSuccessors(br) != 1)
         return NULL;
-    LLVMBasicBlockRef join = LLVMGetSuccessor(br, 0), from = NULL;
+    /* the set window's test, then its bits: ways into the call's block */
+    LLVMBasicBlockRef join = LLVMGetSuccessor(br, 0), from = NULL, bits = NULL;
     for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(bb)); u; u = LLVMGetNextUse(u)) {
         LLVMValueRef t = LLVMGetUser(u);
-        if (from || !LLVMIsABranchInst(t) || !LLVMIsConditional(t))
+        if (!LLVMIsABranchInst(t) || !LLVMIsConditional(t))
             return NULL;
-        from = LLVMGetInstructionParent(t);
+        LLVMBasicBlockRef on = LLVMGetSuccessor(t, 0);
+        if (LLVMGetSuccessor(t, 1) == bb && on != join && !from)
+            from = LLVMGetInstructionParent(t), bits = on;
     }
-    LLVMValueRef test = from ? LLVMGetBasicBlockTerminator(from) : NULL;
-    LLVMBasicBlockRef bits = test && LLVMGetSuccessor(test, 1) == bb ? LLVMGetSuccessor(test, 0) : NULL;
-    LLVMValueRef store = bits ? LLVMGetBasicBlockTerminator(bits) : NULL;
-    return bits != join && store && LLVMIsABranchInst(store) && !LLVMIsConditional(store) &&
-                   LLVMGetSuccessor(store, 0) == join
-               ? from
-               : NULL;
+    LLVMValueRef last = bits ? LLVMGetBasicBlockTerminator(bits) : NULL;
+    if (!last || !LLVMIsABranchInst(last) || LLVMGetSuccessor(last, 0) != join ||
+        (LLVMIsConditional(last) && LLVMGetSuccessor(last, 1) != bb))
+        return NULL;
+    for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(bb)); u; u = LLVMGetNextUse(u)) {
+        LLVMBasicBlockRef p = LLVMGetInstructionParent(LLVMGetUser(u));
+        if (p != from && p != bits)
+            return NULL;
+    }
+    return from;
 }
 
 /* A private array's bytes are the window of an access of it (a call for
@@ -255,8 +274,10 @@ unsigned mc_check_windows(LLVMModuleRef m)
         uint64_t how = LLVMConstIntGetZExtValue(LLVMGetOperand(call, 7)), size = mc_check_private_array_size(call);
         LLVMBasicBlockRef join = size ? private_array_test(b, LLVMGetOperand(call, 5), size, address, end)
                                       : mc_check_window_test(b, LLVMGetOperand(call, 0), how, address, end);
-        if (!size && sets_bits(how, LLVMConstIntGetZExtValue(bytes)))
-            set_window_test(b, LLVMGetOperand(call, 0), how, address, end, LLVMConstIntGetZExtValue(bytes), join);
+        char use = size ? 0 : set_window_use(how, LLVMConstIntGetZExtValue(bytes));
+        if (use)
+            set_window_test(b, LLVMGetOperand(call, 0), how, address, end, LLVMConstIntGetZExtValue(bytes), use,
+                            join);
         /* the call and what follows it move: the call to check.call, the rest to check.done */
         LLVMInstructionRemoveFromParent(call);
         LLVMInsertIntoBuilder(b, call);

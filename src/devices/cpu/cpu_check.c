@@ -758,9 +758,12 @@ static void meet_local_object(cpu_check_group *g, unsigned window, uint32_t from
     if (lo < hi && hi <= g->ctx->local_mem_size) {
         g->local_object[k].lo = lo, g->local_object[k].hi = hi;
         g->local_object[k].slots_apart = slots_apart(site, g->size);
-        if (g->local_object[k].slots_apart) /* (its own slots' stores: their bits, set by the kernel) */
-            g->windows[MOSAIC_CHECK_SET_WINDOW(2 * (size_t)l->num_args + 2 * k + 1)] =
-                (mosaic_check_window){g->ctx->local_mem + lo, g->ctx->local_mem + hi};
+        /* its set windows (compiler.h): reads no write meets, whose bits the
+         * kernel tests, and its own slots' stores, whose bits it sets */
+        mosaic_check_window bytes = {g->ctx->local_mem + lo, g->ctx->local_mem + hi};
+        g->windows[MOSAIC_CHECK_SET_WINDOW(2 * (size_t)l->num_args + 2 * k)] = bytes;
+        if (g->local_object[k].slots_apart)
+            g->windows[MOSAIC_CHECK_SET_WINDOW(2 * (size_t)l->num_args + 2 * k + 1)] = bytes;
     }
 }
 
