@@ -396,8 +396,10 @@ int main(int argc, char **argv)
  * buffer).  tree is a tree reduction, `if (l < s) t[l] += t[l + s]`
  * between barriers: no access of it can race (the work-items below s
  * write, those from s on are read); tree_race leaves the loop's barrier
- * out.  rows_twice runs a 4x2 group's two rows through two barriers twice
- * (each row reads the other's slots between them), rows_twice_race leaves
+ * out (tree32 and tree32_race: the same counting in uint, whose halved
+ * group size is a truncated one).  rows_twice runs a 4x2 group's two rows
+ * through two barriers twice (each row reads the other's slots between
+ * them), rows_twice_race leaves
  * the second barrier out, and in rows_skip the second row returns before
  * the barrier.  counts is a histogram, __local atomic increments between two
  * barriers and nothing else there: they cannot race; counts_race reads a
@@ -467,12 +469,12 @@ static const char *skipped_source =
     "  for (int y = y0; y < min(y0 + 2, 2); y++)\n"
     "    a[y * w + x] = y;\n"
     "}\n"
-    "#define TREE(name, BARRIER) \\\n"
+    "#define TREE(name, BARRIER, T) \\\n"
     "kernel void name(global int *a, local int *t) { \\\n"
-    "  size_t l = get_local_id(0); \\\n"
+    "  T l = get_local_id(0); \\\n"
     "  t[l] = a[get_global_id(0)]; \\\n"
     "  barrier(CLK_LOCAL_MEM_FENCE); \\\n"
-    "  for (size_t s = get_local_size(0) / 2; s > 0; s /= 2) { \\\n"
+    "  for (T s = get_local_size(0) / 2; s > 0; s /= 2) { \\\n"
     "    if (l < s) \\\n"
     "      t[l] += t[l + s]; \\\n"
     "    BARRIER \\\n"
@@ -480,8 +482,10 @@ static const char *skipped_source =
     "  barrier(CLK_LOCAL_MEM_FENCE); \\\n"
     "  a[get_global_id(0)] = t[0]; \\\n"
     "}\n"
-    "TREE(tree, barrier(CLK_LOCAL_MEM_FENCE);)\n"
-    "TREE(tree_race, )\n"
+    "TREE(tree, barrier(CLK_LOCAL_MEM_FENCE);, size_t)\n"
+    "TREE(tree_race, , size_t)\n"
+    "TREE(tree32, barrier(CLK_LOCAL_MEM_FENCE);, uint)\n"
+    "TREE(tree32_race, , uint)\n"
     "#define COUNTS(name, INCREMENT, BESIDE) \\\n"
     "kernel void name(global int *a) { \\\n"
     "  local int h[16]; \\\n"
@@ -635,6 +639,8 @@ TEST(skipped_accesses)
         {"row_back", 2, y, NULL, 0, 1000, NULL, "row_back 1000 wide"},
         {"tree", 1, y, NULL, 0, 0, NULL, "a tree reduction"},
         {"tree_race", 1, y, NULL, 0, 0, "races", "a tree reduction without a barrier in its loop"},
+        {"tree32", 1, y, NULL, 0, 0, NULL, "a tree reduction counting in uint"},
+        {"tree32_race", 1, y, NULL, 0, 0, "races", "the same without a barrier in its loop"},
         {"rows_twice", 2, y, NULL, 4, 0, NULL, "rows of a 4x2 group through two barriers, twice"},
         {"rows_twice_race", 2, y, NULL, 4, 0, "races", "rows_twice without its second barrier"},
         {"rows_skip", 2, y, NULL, 4, 0, "barriers", "a row of the group that skips the barrier"},

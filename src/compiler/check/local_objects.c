@@ -30,6 +30,7 @@
  * Once every byte of the object is written, either needs no call at all
  * (its window, windows.c).
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -452,7 +453,27 @@ static bool same_slot(const access *x, const access *y) { return x->c == y->c &&
 
 /* Is v at least 0 read signed (a quotient or shift of something, a phi of
  * such)?  (`seen`: the phis on the way.) */
-static bool non_negative(LLVMValueRef v, LLVMValueRef *seen, int depth)
+/* Is v at most a group's size in a dimension (MOSAIC_MAX_LOCAL_SIZE): its
+ * local size loaded from the work-group's context, or a quotient or shift
+ * of one? */
+static bool group_sized(LLVMTargetDataRef td, LLVMValueRef v)
+{
+    LLVMOpcode op = LLVMIsABinaryOperator(v) ? LLVMGetInstructionOpcode(v) : LLVMRet;
+    if ((op == LLVMUDiv || op == LLVMLShr) && LLVMIsAConstantInt(LLVMGetOperand(v, 1)))
+        return group_sized(td, LLVMGetOperand(v, 0));
+    LLVMValueRef p = LLVMIsALoadInst(v) ? LLVMGetOperand(v, 0) : NULL, field;
+    if (!p || !LLVMIsAGetElementPtrInst(p) || LLVMGetNumOperands(p) < 3 ||
+        LLVMGetTypeKind(LLVMGetGEPSourceElementType(p)) != LLVMStructTypeKind ||
+        !LLVMIsAConstantInt(LLVMGetOperand(p, 1)) || LLVMConstIntGetZExtValue(LLVMGetOperand(p, 1)) != 0 ||
+        !LLVMIsAConstantInt(field = LLVMGetOperand(p, 2)) || !LLVMIsACallInst(LLVMGetOperand(p, 0)) ||
+        !mc_calls_named(LLVMGetOperand(p, 0), "__mosaic_get_ctx"))
+        return false;
+    unsigned long long at = LLVMOffsetOfElement(td, LLVMGetGEPSourceElementType(p),
+                                                (unsigned)LLVMConstIntGetZExtValue(field));
+    return at == offsetof(mosaic_wg_ctx, local_size) || at == offsetof(mosaic_wg_ctx, enqueued_local_size);
+}
+
+static bool non_negative(LLVMTargetDataRef td, LLVMValueRef v, LLVMValueRef *seen, int depth)
 {
     if (LLVMIsAConstantInt(v))
         return LLVMConstIntGetSExtValue(v) >= 0;
@@ -469,10 +490,12 @@ static bool non_negative(LLVMValueRef v, LLVMValueRef *seen, int depth)
         return LLVMIsAConstantInt(r) && LLVMConstIntGetZExtValue(r) >= 1;
     case LLVMZExt:
         return true;
+    case LLVMTrunc: /* (of a group's size: it fits) */
+        return group_sized(td, LLVMGetOperand(v, 0));
     case LLVMPHI:
         seen[depth] = v;
         for (unsigned i = 0; i < LLVMCountIncoming(v); i++)
-            if (!non_negative(LLVMGetIncomingValue(v, i), seen, depth + 1))
+            if (!non_negative(td, LLVMGetIncomingValue(v, i), seen, depth + 1))
                 return false;
         return true;
     default:
@@ -528,7 +551,7 @@ static guard guard_of(const mc_local_objects *lo, LLVMValueRef inst)
             LLVMIntPredicate p = LLVMGetICmpPredicate(c);
             if (affine_of(LLVMGetOperand(c, 0), &id, 0) && !id.c && !id.u && !id.counter[0] && id.s[0] == 1 &&
                 !id.s[1] && !id.s[2]) {
-                if ((p == LLVMIntSLT || (p == LLVMIntULT && non_negative(rhs, seen, 0))) && uniform(rhs, seen, 0))
+                if ((p == LLVMIntSLT || (p == LLVMIntULT && non_negative(lo->td, rhs, seen, 0))) && uniform(rhs, seen, 0))
                     return (guard){LT, rhs, 0};
                 if (p == LLVMIntEQ && LLVMIsAConstantInt(rhs))
                     return (guard){EQ, NULL, LLVMConstIntGetSExtValue(rhs)};
