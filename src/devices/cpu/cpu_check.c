@@ -647,30 +647,45 @@ typedef struct coordinate {
     uint64_t stride, extent;
 } coordinate;
 
+/* Do the n coordinates c nest, each one's values, in the order of their
+ * strides, fitting between two of the next one's, from `need` (the bytes of
+ * one value) on?  *span: the stride the next would need (0 where the last
+ * one is not bounded, which only the last may be). */
+static bool nested(coordinate *c, int n, uint64_t need, uint64_t *span)
+{
+    for (int i = 1; i < n; i++) /* (insertion: at most 7) */
+        for (int at = i; at > 0 && c[at - 1].stride > c[at].stride; at--) {
+            coordinate t = c[at];
+            c[at] = c[at - 1], c[at - 1] = t;
+        }
+    for (int i = 0; i < n; i++) {
+        if (c[i].stride < need)
+            return false;
+        if (!c[i].extent) { /* (unbounded: only the outermost) */
+            *span = 0;
+            return i == n - 1;
+        }
+        if (__builtin_mul_overflow(c[i].stride, c[i].extent, &need))
+            return false;
+    }
+    *span = need;
+    return true;
+}
+
 /* Are the values sum(lid[d] * local id d) of a group of `size` work-items
- * each a work-item's own?  In the order of their factors, each
- * dimension's values must fit between two of the next one's; *span: one
- * past the largest. */
+ * each a work-item's own?  *span: one past the largest. */
 static bool lids_apart(const int64_t lid[3], const size_t size[3], uint64_t *span)
 {
-    uint64_t factor[3], count[3];
+    coordinate c[3];
     int n = 0;
     for (int d = 0; d < 3; d++) {
         if (size[d] <= 1 || !lid[d])
             continue;
         if (lid[d] < 0)
             return false;
-        int at = n++;
-        for (; at > 0 && factor[at - 1] > (uint64_t)lid[d]; at--) /* (insertion: at most 3) */
-            factor[at] = factor[at - 1], count[at] = count[at - 1];
-        factor[at] = (uint64_t)lid[d], count[at] = size[d];
+        c[n++] = (coordinate){(uint64_t)lid[d], size[d]};
     }
-    uint64_t need = 1;
-    for (int i = 0; i < n; i++)
-        if (factor[i] < need || __builtin_mul_overflow(factor[i], count[i], &need))
-            return false;
-    *span = need;
-    return true;
+    return nested(c, n, 1, span);
 }
 
 /* Are the slots (site's slot_stride, slot_loop and slot_bytes) of a group
@@ -716,21 +731,8 @@ static bool slots_apart(const mosaic_check_site *site, const size_t size[3])
     for (int d = 0; d < 3; d++)
         if (size[d] > 1 && moved[d] != 1)
             return false;
-    for (int i = 1; i < n; i++) /* (insertion: at most 7) */
-        for (int at = i; at > 0 && c[at - 1].stride > c[at].stride; at--) {
-            coordinate t = c[at];
-            c[at] = c[at - 1], c[at - 1] = t;
-        }
-    uint64_t need = site->slot_bytes;
-    for (int i = 0; i < n; i++) {
-        if (c[i].stride < need)
-            return false;
-        if (!c[i].extent) /* (unbounded: only the outermost) */
-            return i == n - 1;
-        if (__builtin_mul_overflow(c[i].stride, c[i].extent, &need))
-            return false;
-    }
-    return true;
+    uint64_t span;
+    return nested(c, n, site->slot_bytes, &span);
 }
 
 /* Window `window` (MOSAIC_CHECK_HOW_LOCAL_WINDOW - 1) is one of the
