@@ -59,12 +59,18 @@ int mc_check_window_of(uint64_t how)
     return -1;
 }
 
-LLVMValueRef mc_check_windows_load(LLVMBuilderRef b, LLVMValueRef ctx, const char *name)
+/* The pointer at byte `offset` of the work-group's context ctx, loaded at b. */
+static LLVMValueRef ctx_pointer(LLVMBuilderRef b, LLVMValueRef ctx, size_t offset, const char *name)
 {
     LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(ctx));
-    LLVMValueRef at = LLVMConstInt(LLVMInt64TypeInContext(c), offsetof(mosaic_wg_ctx, check_windows), 0);
+    LLVMValueRef at = LLVMConstInt(LLVMInt64TypeInContext(c), offset, 0);
     return LLVMBuildLoad2(b, LLVMPointerTypeInContext(c, 0),
                           LLVMBuildGEP2(b, LLVMInt8TypeInContext(c), ctx, &at, 1, ""), name);
+}
+
+LLVMValueRef mc_check_windows_load(LLVMBuilderRef b, LLVMValueRef ctx, const char *name)
+{
+    return ctx_pointer(b, ctx, offsetof(mosaic_wg_ctx, check_windows), name);
 }
 
 LLVMValueRef mc_check_window_at(LLVMBuilderRef b, LLVMValueRef windows, int window)
@@ -134,7 +140,7 @@ static void set_window_test(LLVMBuilderRef b, LLVMValueRef ctx, uint64_t how, LL
 {
     LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInsertBlock(b));
     LLVMContextRef c = LLVMGetModuleContext(LLVMGetGlobalParent(fn));
-    LLVMTypeRef i8 = LLVMInt8TypeInContext(c), i64 = LLVMInt64TypeInContext(c), ptr = LLVMPointerTypeInContext(c, 0);
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(c);
     LLVMBasicBlockRef bits = LLVMAppendBasicBlockInContext(c, fn, "check.bits");
     LLVMBasicBlockRef call = LLVMAppendBasicBlockInContext(c, fn, "check.call");
     LLVMValueRef windows = mc_check_windows_load(b, ctx, "check.windows"), lo, hi;
@@ -146,8 +152,7 @@ static void set_window_test(LLVMBuilderRef b, LLVMValueRef ctx, uint64_t how, LL
                                                               MOSAIC_CHECK_SET_WINDOW(mc_check_window_of(how))),
                                            ""),
                            "set.lo", "set.hi", &lo, &hi);
-    LLVMValueRef at = LLVMConstInt(i64, offsetof(mosaic_wg_ctx, local_mem), 0);
-    LLVMValueRef local = LLVMBuildLoad2(b, ptr, LLVMBuildGEP2(b, i8, ctx, &at, 1, ""), "local");
+    LLVMValueRef local = ctx_pointer(b, ctx, offsetof(mosaic_wg_ctx, local_mem), "local");
     invariant(c, local);
     LLVMValueRef off = LLVMBuildSub(b, LLVMBuildPtrToInt(b, low, i64, ""), LLVMBuildPtrToInt(b, local, i64, ""), "");
     LLVMValueRef bit = LLVMBuildAnd(b, off, LLVMConstInt(i64, 63, 0), "");
@@ -160,8 +165,7 @@ static void set_window_test(LLVMBuilderRef b, LLVMValueRef ctx, uint64_t how, LL
     LLVMSetCondition(br, LLVMBuildAnd(b, LLVMBuildAnd(b, LLVMGetCondition(br), one_word, ""), LLVMBuildNot(b, none, ""),
                                       "check.sets"));
     LLVMPositionBuilderAtEnd(b, bits);
-    at = LLVMConstInt(i64, offsetof(mosaic_wg_ctx, check_local_written), 0);
-    LLVMValueRef words = LLVMBuildLoad2(b, ptr, LLVMBuildGEP2(b, i8, ctx, &at, 1, ""), "written");
+    LLVMValueRef words = ctx_pointer(b, ctx, offsetof(mosaic_wg_ctx, check_local_written), "written");
     invariant(c, words);
     LLVMValueRef index = LLVMBuildLShr(b, off, LLVMConstInt(i64, 6, 0), "");
     LLVMValueRef word = LLVMBuildGEP2(b, i64, words, &index, 1, "");
