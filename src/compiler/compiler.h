@@ -173,6 +173,11 @@ typedef struct mosaic_check_site {
     uint64_t own_rows;
     /* the slot's coordinates that loops step (stride 0: none) */
     mosaic_check_slot_loop slot_loop[MOSAIC_CHECK_SLOT_LOOPS];
+    /* 0, or the bytes of a plane: the object is double-buffered, its
+     * accesses between two barriers in two planes that differ (`s[cur ^
+     * 1][l]` and `s[cur][l]`), each inside its plane where the group's
+     * slots, from 0 up, fit in slot_plane bytes (local_objects.c) */
+    int64_t slot_plane;
 } mosaic_check_site;
 
 #define MOSAIC_CHECK_READ 0x1u

@@ -415,7 +415,13 @@ int main(int argc, char **argv)
  * 16 wide work-items (8, 0) and (0, 1) start at the same i.  padded
  * writes 16 of each row's 17 ints, which keeps the array's window shut:
  * its reads test their bytes' written bits themselves, and in padded_past
- * the row's last work-item reads the one nothing wrote. */
+ * the row's last work-item reads the one nothing wrote.  planes is a
+ * double-buffered scan (Hillis-Steele): each pass reads plane cur of
+ * s[2][256] at l and l - off and writes plane cur ^ 1 at l; planes_same
+ * writes plane cur itself, which work-item l + off reads (before the
+ * flip); planes_wide's
+ * planes, s[3][128], are narrower than its groups of 200, whose work-items
+ * from 128 on read plane 0 where work-items below 72 write plane 1. */
 static const char *skipped_source =
     "kernel void shift(global const int *in, global int *out) {\n"
     "  size_t i = get_global_id(0);\n"
@@ -569,6 +575,26 @@ static const char *skipped_source =
     "}\n"
     "PADDED(padded, lx)\n"
     "PADDED(padded_past, lx == 15 ? 16 : lx)\n"
+    "#define SCAN(name, PLANES, WIDE, WRITE) \\\n"
+    "kernel void name(global int *a) { \\\n"
+    "  local int s[PLANES][WIDE]; \\\n"
+    "  uint l = get_local_id(0); \\\n"
+    "  int cur = 0; \\\n"
+    "  s[0][l] = l; \\\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE); \\\n"
+    "  for (uint off = 1; off < 200; off *= 2) { \\\n"
+    "    int x = s[cur][l]; \\\n"
+    "    if (l >= off) \\\n"
+    "      x += s[cur][l - off]; \\\n"
+    "    s[WRITE][l] = x; \\\n"
+    "    cur ^= 1; \\\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE); \\\n"
+    "  } \\\n"
+    "  a[get_global_id(0)] = s[cur][l]; \\\n"
+    "}\n"
+    "SCAN(planes, 2, 256, cur ^ 1)\n"
+    "SCAN(planes_same, 2, 256, cur)\n"
+    "SCAN(planes_wide, 3, 128, cur ^ 1)\n"
     "kernel void row_back(global int *a, int w) {\n"
     "  int x = get_global_id(0), y0 = get_global_id(1) * 2;\n"
     "  for (int y = y0; y < min(y0 + 2, 2); y++)\n"
@@ -657,6 +683,9 @@ TEST(skipped_accesses)
         {"split", 2, y, NULL, 16, 0, "races", "the same, groups 16 wide"},
         {"padded", 2, y, NULL, 16, 0, NULL, "reads of the written part of a padded array"},
         {"padded_past", 2, y, NULL, 16, 0, "uninit", "a read of its padding"},
+        {"planes", 1, y, NULL, 0, 0, NULL, "a double-buffered scan"},
+        {"planes_same", 1, y, NULL, 0, 0, "races", "the scan writing the plane it reads"},
+        {"planes_wide", 1, y, NULL, 0, 0, "races", "the scan in planes narrower than its groups"},
     };
     for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
         char *found = run_skipped(program, runs[r].kernel, runs[r].dims, runs[r].a, runs[r].b, runs[r].local_x,

@@ -34,11 +34,11 @@
 ;   kernel void split(global int *a) { local int t[8][24]; ...
 ;     for (int v = ly * 8 + lx; v < 64; v += 16) { t[v / 8][v % 8 * 2] = v; t[v / 8][v % 8 * 2 + 1] = -v; } ... }
 ; RUN: env MOSAIC_CHECK=all mosaic-opt --stop-after=check-instrument %s | FileCheck %s
-; CHECK: [[S:@__mosaic_check_site]] = private constant %mosaic_check_site {{.*}}, i64 480, [3 x i64] zeroinitializer, i64 4, i64 0, [2 x [9 x i64]] {{\[}}[9 x i64] [i64 80, i64 0, i64 1, i64 0, i64 0, i64 2, i64 6, i64 0, i64 0], [9 x i64] [i64 4, i64 1, i64 0, i64 0, i64 0, i64 8, i64 20, i64 0, i64 0]] }
-; CHECK: [[C:@__mosaic_check_site[.0-9]+]] = private constant %mosaic_check_site {{.*}}, i64 256, [3 x i64] [i64 4, i64 128, i64 0], i64 4, i64 0, [2 x [9 x i64]] {{\[}}[9 x i64] [i64 32, i64 0, i64 0, i64 0, i64 0, i64 1, i64 2, i64 0, i64 0], [9 x i64] zeroinitializer] }
-; CHECK: [[U:@__mosaic_check_site[.0-9]+]] = private constant %mosaic_check_site {{.*}}, i64 480, [3 x i64] [i64 0, i64 80, i64 0], i64 4, i64 0, [2 x [9 x i64]] {{\[}}[9 x i64] [i64 4, i64 1, i64 0, i64 0, i64 0, i64 8, i64 0, i64 0, i64 0], [9 x i64] zeroinitializer] }
-; CHECK: [[D:@__mosaic_check_site[.0-9]+]] = private constant %mosaic_check_site {{.*}}, i64 480, [3 x i64] zeroinitializer, i64 4, i64 0, [2 x [9 x i64]] {{\[}}[9 x i64] [i64 4, i64 1, i64 8, i64 0, i64 0, i64 16, i64 120, i64 0, i64 0], [9 x i64] zeroinitializer] }
-; CHECK: [[P:@__mosaic_check_site[.0-9]+]] = private constant %mosaic_check_site {{.*}}, i64 768, [3 x i64] zeroinitializer, i64 4, i64 0, [2 x [9 x i64]] {{\[}}[9 x i64] [i64 8, i64 1, i64 8, i64 0, i64 0, i64 16, i64 64, i64 8, i64 96], [9 x i64] [i64 4, i64 0, i64 0, i64 0, i64 0, i64 1, i64 2, i64 0, i64 0]] }
+; CHECK: [[S:@__mosaic_check_site]] = private constant %mosaic_check_site {{.*}}, i64 480, [3 x i64] zeroinitializer, i64 4, i64 0, [2 x [9 x i64]] {{\[}}[9 x i64] [i64 80, i64 0, i64 1, i64 0, i64 0, i64 2, i64 6, i64 0, i64 0], [9 x i64] [i64 4, i64 1, i64 0, i64 0, i64 0, i64 8, i64 20, i64 0, i64 0]], i64 0 }
+; CHECK: [[C:@__mosaic_check_site[.0-9]+]] = private constant %mosaic_check_site {{.*}}, i64 256, [3 x i64] [i64 4, i64 128, i64 0], i64 4, i64 0, [2 x [9 x i64]] {{\[}}[9 x i64] [i64 32, i64 0, i64 0, i64 0, i64 0, i64 1, i64 2, i64 0, i64 0], [9 x i64] zeroinitializer], i64 0 }
+; CHECK: [[U:@__mosaic_check_site[.0-9]+]] = private constant %mosaic_check_site {{.*}}, i64 480, [3 x i64] [i64 0, i64 80, i64 0], i64 4, i64 0, [2 x [9 x i64]] {{\[}}[9 x i64] [i64 4, i64 1, i64 0, i64 0, i64 0, i64 8, i64 0, i64 0, i64 0], [9 x i64] zeroinitializer], i64 0 }
+; CHECK: [[D:@__mosaic_check_site[.0-9]+]] = private constant %mosaic_check_site {{.*}}, i64 480, [3 x i64] zeroinitializer, i64 4, i64 0, [2 x [9 x i64]] {{\[}}[9 x i64] [i64 4, i64 1, i64 8, i64 0, i64 0, i64 16, i64 120, i64 0, i64 0], [9 x i64] zeroinitializer], i64 0 }
+; CHECK: [[P:@__mosaic_check_site[.0-9]+]] = private constant %mosaic_check_site {{.*}}, i64 768, [3 x i64] zeroinitializer, i64 4, i64 0, [2 x [9 x i64]] {{\[}}[9 x i64] [i64 8, i64 1, i64 8, i64 0, i64 0, i64 16, i64 64, i64 8, i64 96], [9 x i64] [i64 4, i64 0, i64 0, i64 0, i64 0, i64 1, i64 2, i64 0, i64 0]], i64 0 }
 ; CHECK-LABEL: define {{.*}} @strided(
 ; the store: own slot, a write
 ; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 2310628083817644290, ptr [[S]])

@@ -29,8 +29,8 @@
 ; RUN: env MOSAIC_CHECK= mosaic-opt --stop-after=check-instrument %s | FileCheck %s --check-prefix=OFF
 ; RUN: env MOSAIC_CHECK=bounds mosaic-opt --stop-after=check-instrument %s | FileCheck %s --check-prefix=BOUNDS
 ; the sites of t[i] = (the first of t's) and of p[...] = (a private array of 16 bytes)
-; CHECK: [[T:@__mosaic_check_site[.0-9]*]] = private constant %mosaic_check_site { ptr @{{.*}}, ptr null, i32 0, i32 0, ptr @{{.*}}, i64 64, [3 x i64] [i64 4, i64 0, i64 0], i64 4, i64 0, [2 x [9 x i64]] zeroinitializer }
-; CHECK: [[P:@__mosaic_check_site[.0-9]*]] = private constant %mosaic_check_site { ptr @{{.*}}, ptr null, i32 0, i32 0, ptr null, i64 16, [3 x i64] zeroinitializer, i64 0, i64 0, [2 x [9 x i64]] zeroinitializer }
+; CHECK: [[T:@__mosaic_check_site[.0-9]*]] = private constant %mosaic_check_site { ptr @{{.*}}, ptr null, i32 0, i32 0, ptr @{{.*}}, i64 64, [3 x i64] [i64 4, i64 0, i64 0], i64 4, i64 0, [2 x [9 x i64]] zeroinitializer, i64 0 }
+; CHECK: [[P:@__mosaic_check_site[.0-9]*]] = private constant %mosaic_check_site { ptr @{{.*}}, ptr null, i32 0, i32 0, ptr null, i64 16, [3 x i64] zeroinitializer, i64 0, i64 0, [2 x [9 x i64]] zeroinitializer, i64 0 }
 ; CHECK-LABEL: define internal i32 @get(
 ; CHECK: call void @__mosaic_check_access({{.*}}, ptr null, i64 4, i64 281474976645121, ptr @__mosaic_check_site)
 ; CHECK-LABEL: define dso_local void @k(

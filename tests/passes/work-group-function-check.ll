@@ -7,7 +7,9 @@
 ; An access the device may skip (bit 48 or 49 of `how`) is first tested
 ; against the launch's window for it, ctx->check_windows (at byte 224), 16
 ; bytes per window, 2 per argument: a[n] a read of argument 0 (window 0), c[i] =
-; an access at its own element of argument 1 (window 3, at byte 48).
+; an access at its own element of argument 1 (window 3, at byte 48).  The
+; gather a[(i * 7) % n] is tested from its least lane's address to its
+; greatest (vector.reduce.umin and umax).
 ;   kernel void gather(global const float *a, global float *c, int n)
 ;   { size_t i = get_global_id(0); c[i] = a[(i * 7) % n] + a[n]; }
 ; RUN: env MOSAIC_CHECK=all mosaic-opt --stop-after=work-group-function %s | FileCheck %s
@@ -15,14 +17,17 @@
 ; CHECK-LABEL: define internal void @gather.wi.vec(
 ; CHECK: %check.lanes = alloca [64 x ptr], align 8
 ; CHECK: store <64 x ptr> %{{.*}}, ptr %check.lanes, align 8
-; CHECK: call void @__mosaic_check_row(ptr %{{.*}}, i64 %{{.*}}, i64 %{{.*}}, i64 %{{.*}}, i64 64, ptr null, ptr null, i64 0, ptr %check.lanes, ptr null, i64 4, i64 281474976710657, ptr @__mosaic_check_site)
+; CHECK: call i64 @llvm.vector.reduce.umin.v64i64(
+; CHECK: call i64 @llvm.vector.reduce.umax.v64i64(
 ; CHECK: %check.windows = load ptr, ptr %{{.*}}, align 8, !invariant.load
 ; CHECK: br i1 %{{.*}}, label %check.call, label %check.window
 ; CHECK: check.window:
 ; CHECK: getelementptr i8, ptr %check.windows, i64 0
 ; CHECK: br i1 %check.inside, label %check.done, label %check.call
 ; CHECK: check.call:
-; CHECK-NEXT: call void @__mosaic_check_row({{.*}}, i64 64, ptr null, ptr %{{.*}}, i64 0, ptr null, ptr null, i64 4, i64 281474976710657
+; CHECK-NEXT: call void @__mosaic_check_row(ptr %{{.*}}, i64 %{{.*}}, i64 %{{.*}}, i64 %{{.*}}, i64 64, ptr null, ptr null, i64 0, ptr %check.lanes, ptr null, i64 4, i64 281474976710657, ptr @__mosaic_check_site)
+; CHECK: %check.windows{{[0-9]+}} = load ptr, ptr %{{.*}}, align 8, !invariant.load
+; CHECK: call void @__mosaic_check_row({{.*}}, i64 64, ptr null, ptr %{{.*}}, i64 0, ptr null, ptr null, i64 4, i64 281474976710657
 ; CHECK: getelementptr i8, ptr %check.windows{{[0-9]*}}, i64 48
 ; CHECK: call void @__mosaic_check_row({{.*}}, i64 64, ptr null, ptr %{{.*}}, i64 4, ptr null, ptr null, i64 4, i64 562949953486850
 ; CHECK-LABEL: define internal void @gather.wi.tail(

@@ -43,6 +43,7 @@ typedef struct mc_slot {
     int64_t stride[3];
     uint64_t bytes; /* 0: none */
     mosaic_check_slot_loop loop[MOSAIC_CHECK_SLOT_LOOPS];
+    int64_t plane;  /* 0, or the bytes of the planes it must fit in (mosaic_check_site's slot_plane) */
 } mc_slot;
 /* kernel's objects, or NULL (none, or no memory); found before any call
  * is added to it.  cfg: the kernel's graph (NULL: accesses have no guards). */

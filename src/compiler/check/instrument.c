@@ -117,7 +117,7 @@ static LLVMValueRef site_of(instrumenter *in, LLVMValueRef inst, const char *obj
             w[i] = LLVMConstInt(in->i64, (uint64_t)words[i], 1);
         loops[j] = LLVMConstArray(in->i64, w, 9);
     }
-    LLVMValueRef fields[10] = {
+    LLVMValueRef fields[11] = {
         in->kernel_name,
         file,
         LLVMConstInt(in->i32, line, 0),
@@ -128,8 +128,9 @@ static LLVMValueRef site_of(instrumenter *in, LLVMValueRef inst, const char *obj
         LLVMConstInt(in->i64, slot ? slot->bytes : 0, 0),
         LLVMConstInt(in->i64, own_rows, 0),
         LLVMConstArray(LLVMArrayType(in->i64, 9), loops, MOSAIC_CHECK_SLOT_LOOPS),
+        LLVMConstInt(in->i64, slot ? (uint64_t)slot->plane : 0, 1),
     };
-    LLVMValueRef v = LLVMConstNamedStruct(in->site_type, fields, 10);
+    LLVMValueRef v = LLVMConstNamedStruct(in->site_type, fields, 11);
     LLVMValueRef g = LLVMAddGlobal(in->m, in->site_type, "__mosaic_check_site");
     LLVMSetInitializer(g, v);
     LLVMSetGlobalConstant(g, 1);
@@ -719,11 +720,11 @@ cl_int mc_instrument_for_checking(LLVMModuleRef m, LLVMTargetDataRef td, LLVMVal
     in.ptr = LLVMPointerTypeInContext(in.c, 0);
     /* (mosaic_check_site: a slot loop is 9 int64_t, as [9 x i64]) */
     _Static_assert(sizeof(mosaic_check_slot_loop) == 9 * sizeof(int64_t), "mosaic_check_slot_loop: 9 words");
-    LLVMTypeRef site_fields[10] = {in.ptr, in.ptr, in.i32, in.i32, in.ptr, in.i64, LLVMArrayType(in.i64, 3),
+    LLVMTypeRef site_fields[11] = {in.ptr, in.ptr, in.i32, in.i32, in.ptr, in.i64, LLVMArrayType(in.i64, 3),
                                    in.i64, in.i64,
-                                   LLVMArrayType(LLVMArrayType(in.i64, 9), MOSAIC_CHECK_SLOT_LOOPS)};
+                                   LLVMArrayType(LLVMArrayType(in.i64, 9), MOSAIC_CHECK_SLOT_LOOPS), in.i64};
     in.site_type = LLVMStructCreateNamed(in.c, "mosaic_check_site");
-    LLVMStructSetBody(in.site_type, site_fields, 10, 0);
+    LLVMStructSetBody(in.site_type, site_fields, 11, 0);
     LLVMTypeRef access_params[9] = {in.ptr, in.i64, in.i64, in.i64, in.ptr, in.ptr, in.i64, in.i64, in.ptr};
     in.access_type = LLVMFunctionType(LLVMVoidTypeInContext(in.c), access_params, 9, 0);
     in.barrier_type = LLVMFunctionType(LLVMVoidTypeInContext(in.c), access_params, 5, 0);

@@ -15,7 +15,7 @@
  * That is used for an object only this kernel reaches, through GEPs and
  * casts of it that end in loads, stores, atomics and memcpy/memset: a
  * __local variable, or a __local argument, no pointer to which is stored,
- * selected, passed or made an integer.  Two kinds of its accesses cannot
+ * selected, passed or made an integer.  Three kinds of its accesses cannot
  * race:
  *   - a read in no interval that holds a write of the object (NO_WRITER:
  *     the device need not record it);
@@ -26,7 +26,9 @@
  *     slot, start + c + sum(stride[d] * get_local_id(d)), of the same
  *     bytes, where the launch's local size keeps the work-items' slots
  *     apart (OWN_SLOT: the device checks that from the site's slot; each
- *     object has one, or none of its accesses is marked).
+ *     object has one, or none of its accesses is marked), or apart from
+ *     it otherwise (apart(): a tree reduction's; planes_apart(): a double
+ *     buffer's).
  * Once every byte of the object is written, either needs no call at all
  * (its window, windows.c).
  */
@@ -42,9 +44,10 @@ enum { MAX_BARRIERS = 63 };                             /* bit 0 of an interval 
 enum { MAX_OBJECTS = MOSAIC_CHECK_LOCAL_WINDOWS / 2 }; /* two windows an object */
 
 /* A test every run of an access passed: get_local_id(0) < g (LT, g a
- * value the same for the whole group, not below 0), or == k (EQ). */
+ * value the same for the whole group, not below 0), >= g (GE), or == k
+ * (EQ). */
 typedef struct guard {
-    enum { NO_GUARD, LT, EQ } kind;
+    enum { NO_GUARD, LT, GE, EQ } kind;
     LLVMValueRef g;
     int64_t k;
 } guard;
@@ -59,6 +62,8 @@ typedef struct access {
     int64_t c, s[3];
     LLVMValueRef u;   /* a value the same for the whole group, NULL: none (k 0) */
     int64_t k;
+    LLVMValueRef v;   /* a second one, an index of its own (`s[cur][l - off]`), NULL: none */
+    int64_t kv;
     LLVMValueRef counter[MOSAIC_CHECK_SLOT_LOOPS]; /* loop counters, each loop[i].stride bytes a step */
     mosaic_check_slot_loop loop[MOSAIC_CHECK_SLOT_LOOPS];
     guard guard;      /* a condition on its local id that every run of it passed */
@@ -73,6 +78,7 @@ struct mc_local_objects {
         LLVMValueRef root;
         uint64_t writes;   /* the intervals with a write of it */
         mc_slot slot;      /* its accesses' slot where OWN_SLOT is given */
+        int64_t plane;     /* the planes' bytes that OWN_SLOT relies on (planes_apart), -1: more than one */
     } objects[MAX_OBJECTS];
     unsigned num_objects;
     LLVMValueRef barriers[MAX_BARRIERS];
@@ -175,6 +181,8 @@ typedef struct affine {
     int64_t c, s[3];
     LLVMValueRef u; /* uniform(): NULL, or k * u is a term */
     int64_t k;
+    LLVMValueRef v; /* offset_of: a second uniform term kv * v, of an index of its own */
+    int64_t kv;
     /* terms of loop counters (counted()), each with its factor (> 0): the
      * counter itself (w 0), or its quotient (!rem) or remainder (rem) by w */
     LLVMValueRef counter[TERMS];
@@ -420,13 +428,18 @@ static bool offset_of(const mc_local_objects *lo, LLVMValueRef p, LLVMValueRef r
                 index = i_of; /* the two indices together */
             } /* (else a loop counter's quotient or remainder, affine_of's terms) */
         }
-        if (!affine_of(index, &x, 0) || (x.u && a->u && x.u != a->u))
+        if (!affine_of(index, &x, 0))
             return false;
         a->c += x.c * size;
         for (int d = 0; d < 3; d++)
             a->s[d] += x.s[d] * size;
-        if (x.u)
+        if (x.u && a->u && x.u != a->u) { /* (a plane's, then an index's: `s[cur][l - off]`) */
+            if (a->v && a->v != x.u)
+                return false;
+            a->v = x.u, a->kv += x.k * size;
+        } else if (x.u) {
             a->u = x.u, a->k += x.k * size;
+        }
         if (!add_counters(a, &x, size))
             return false;
     }
@@ -443,7 +456,8 @@ static bool stable(LLVMValueRef v);
 static bool same_slot_but_c(const access *x, const access *y)
 {
     return x->slotted && y->slotted && x->bytes == y->bytes && !memcmp(x->s, y->s, sizeof x->s) && x->u == y->u &&
-           x->k == y->k && (!x->u || stable(x->u)) && !memcmp(x->counter, y->counter, sizeof x->counter) &&
+           x->k == y->k && (!x->u || stable(x->u)) && x->v == y->v && x->kv == y->kv && (!x->v || stable(x->v)) &&
+           !memcmp(x->counter, y->counter, sizeof x->counter) &&
            !memcmp(x->loop, y->loop, sizeof x->loop);
 }
 
@@ -529,8 +543,8 @@ static bool stable(LLVMValueRef v)
 }
 
 /* The test every run of inst passed, if any: a two-way branch, on
- * get_local_id(0) < g or == k, whose way taken leads alone into a block
- * that holds inst or dominates it. */
+ * get_local_id(0) < g, >= g or == k, whose way taken leads alone into a
+ * block that holds inst or dominates it. */
 static guard guard_of(const mc_local_objects *lo, LLVMValueRef inst)
 {
     guard none = {NO_GUARD, NULL, 0};
@@ -543,16 +557,20 @@ static guard guard_of(const mc_local_objects *lo, LLVMValueRef inst)
         LLVMBasicBlockRef taken = g->blocks[b], from = g->blocks[up];
         LLVMValueRef br = LLVMGetBasicBlockTerminator(from), c;
         /* (the edge from -> taken is the only way into taken: every run below it passed the test) */
-        if (br && LLVMIsABranchInst(br) && LLVMIsConditional(br) && LLVMGetSuccessor(br, 0) == taken &&
-            LLVMGetSuccessor(br, 1) != taken && LLVMIsAICmpInst(c = LLVMGetCondition(br)) &&
-            g->npred[b] == 1) {
+        if (br && LLVMIsABranchInst(br) && LLVMIsConditional(br) &&
+            (LLVMGetSuccessor(br, 0) == taken) != (LLVMGetSuccessor(br, 1) == taken) &&
+            LLVMIsAICmpInst(c = LLVMGetCondition(br)) && g->npred[b] == 1) {
             affine id;
             LLVMValueRef rhs = LLVMGetOperand(c, 1), seen[16];
             LLVMIntPredicate p = LLVMGetICmpPredicate(c);
+            if (LLVMGetSuccessor(br, 1) == taken) /* (the test failed) */
+                p = mc_inverse_predicate(p);
             if (affine_of(LLVMGetOperand(c, 0), &id, 0) && !id.c && !id.u && !id.counter[0] && id.s[0] == 1 &&
                 !id.s[1] && !id.s[2]) {
                 if ((p == LLVMIntSLT || (p == LLVMIntULT && non_negative(lo->td, rhs, seen, 0))) && uniform(rhs, seen, 0))
                     return (guard){LT, rhs, 0};
+                if ((p == LLVMIntUGE || (p == LLVMIntSGE && non_negative(lo->td, rhs, seen, 0))) && uniform(rhs, seen, 0))
+                    return (guard){GE, rhs, 0};
                 if (p == LLVMIntEQ && LLVMIsAConstantInt(rhs))
                     return (guard){EQ, NULL, LLVMConstIntGetSExtValue(rhs)};
             }
@@ -575,7 +593,7 @@ static bool apart(const mc_local_objects *lo, const access *a, const access *x)
         return true;
     int64_t size = (int64_t)a->bytes;
     if (!a->slotted || !x->slotted || a->bytes != x->bytes || a->s[0] != size || a->s[1] || a->s[2] || size <= 0 ||
-        a->counter[0] || x->counter[0])
+        a->counter[0] || x->counter[0] || a->v || x->v)
         return false;
     if (!x->s[0] && !x->s[1] && !x->s[2]) /* x at one element */
         return !x->u && !a->u && x->guard.kind == EQ && (x->c - a->c) % size == 0 &&
@@ -589,6 +607,53 @@ static bool apart(const mc_local_objects *lo, const access *a, const access *x)
     if (a->k - x->k == size)
         return x->guard.kind == LT && x->guard.g == u;
     return false;
+}
+
+/* ---- double buffers: `s[cur ^ 1][l] = s[cur][l] + s[cur][l - off]` ---- */
+
+/* The plane a uniform value u picks: u itself, or b ^ k for a constant k
+ * (*k 0 for u itself), casts of b aside. */
+static LLVMValueRef plane_base(LLVMValueRef u, int64_t *k)
+{
+    LLVMValueRef b = mc_without_int_casts(u), r;
+    *k = 0;
+    if (LLVMIsABinaryOperator(b) && LLVMGetInstructionOpcode(b) == LLVMXor) {
+        for (int i = 0; i < 2; i++)
+            if (LLVMIsAConstantInt(r = LLVMGetOperand(b, 1 - i))) {
+                *k = LLVMConstIntGetSExtValue(r);
+                return mc_without_int_casts(LLVMGetOperand(b, i));
+            }
+    }
+    return b;
+}
+
+/* Is access a inside its plane: at k * u plus its own slot, or, where it
+ * runs only for get_local_id(0) >= g, g elements below it (`l - off`), so
+ * between the plane's start and its own slot?  (The device then checks that
+ * the group's slots, from 0 up, fit in k bytes: mosaic_check_site's
+ * slot_plane.) */
+static bool in_plane(const access *a)
+{
+    if (!a->slotted || !a->u || a->k <= 0 || a->c || a->counter[0] || a->s[0] < 0 || a->s[1] < 0 || a->s[2] < 0)
+        return false;
+    return !a->v || (a->guard.kind == GE && mc_without_int_casts(a->guard.g) == mc_without_int_casts(a->v) &&
+                     a->s[0] > 0 && a->kv == -a->s[0] && !a->s[1] && !a->s[2]);
+}
+
+/* Can accesses a and x of two work-items not touch the same bytes because
+ * each is inside its plane and the planes differ?  Their planes are picked
+ * by b and b ^ k (k odd: the two differ in their lowest bit, casts or
+ * not), b the same for the group between the two barriers (stable).  A use
+ * of b ^ k always sees b's latest value: b ^ k is computed after b, and
+ * where b is computed again, so is b ^ k before its next use (it dominates
+ * it).  So at the two accesses the planes are b's value and its flip. */
+static bool planes_apart(const access *a, const access *x)
+{
+    int64_t ka, kx;
+    if (!in_plane(a) || !in_plane(x) || a->k != x->k || a->bytes != x->bytes || memcmp(a->s, x->s, sizeof a->s))
+        return false;
+    LLVMValueRef b = plane_base(a->u, &ka);
+    return b == plane_base(x->u, &kx) && ((ka ^ kx) & 1) && stable(b);
 }
 
 /* ---- loops' counters as a slot's coordinates ---- */
@@ -729,6 +794,8 @@ static bool add_access(mc_local_objects *lo, LLVMValueRef inst, LLVMValueRef p, 
         memcpy(a->s, off.s, sizeof a->s);
         a->u = off.k ? off.u : NULL;
         a->k = off.k;
+        a->v = off.kv ? off.v : NULL;
+        a->kv = off.kv;
         a->slotted = loop_coordinates(lo, a, &off);
     }
     a->guard = guard_of(lo, inst);
@@ -827,14 +894,19 @@ static void mark(mc_local_objects *lo)
             a->marks = MOSAIC_CHECK_LOCAL_ATOMICS_ONLY;
             continue;
         }
-        bool own = a->slotted;
+        bool own = a->slotted, planes = false;
         for (size_t j = 0; own && j < lo->num_accesses; j++) {
             const access *x = &lo->accesses[j];
             own = x->object != a->object || !(x->here & a->here) || (!x->writes && !a->writes) || apart(lo, a, x) ||
                   same_slot_but_c(a, x); /* (the object's slot then spans the c's: below) */
+            if (!own && planes_apart(a, x))
+                own = planes = true;
         }
         if (own)
             a->marks = MOSAIC_CHECK_LOCAL_OWN_SLOT;
+        int64_t *plane = &lo->objects[a->object].plane;
+        if (own && planes)
+            *plane = !*plane || *plane == a->k ? a->k : -1;
     }
     /* one slot an object (what its sites tell the device): else no OWN_SLOT for it */
     for (unsigned o = 0; o < lo->num_objects; o++) {
@@ -855,6 +927,10 @@ static void mark(mc_local_objects *lo)
             lo->objects[o].slot.bytes = first->bytes;
             memcpy(lo->objects[o].slot.loop, first->loop, sizeof first->loop);
             one = span_constants(lo, o, &lo->objects[o].slot);
+            /* (planes: a slot from 0 up, of the local ids alone, that the device fits in one) */
+            lo->objects[o].slot.plane = lo->objects[o].plane;
+            if (lo->objects[o].plane && (lo->objects[o].plane < 0 || lo->objects[o].slot.loop[0].stride))
+                one = false;
         }
         for (size_t i = 0; !one && i < lo->num_accesses; i++)
             if (lo->accesses[i].object == (int)o)

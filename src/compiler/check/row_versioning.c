@@ -30,6 +30,7 @@
 
 #include "compiler/check/check.h"
 #include "compiler/ir/kernel_build.h"
+#include "compiler/ir/loop_md.h"
 #include "compiler/ir/row_ranges.h"
 #include "compiler/ir/util.h"
 
@@ -380,6 +381,29 @@ static void barriers_after_row(LLVMBuilderRef b, row_checks *rc, bool copy, LLVM
     LLVMBuildBr(b, rl->exit);
 }
 
+/* The copy's loop is a group's row: a row of 16 work-items (16x16
+ * groups), run at the vectoriser's own width (64 lanes of bytes), would
+ * all go to its scalar remainder.  So it is vectorised 16 wide, one vector
+ * an iteration. */
+enum { COPY_LANES = 16 };
+
+static void vectorise_copy(const row_checks *rc)
+{
+    LLVMContextRef c = LLVMGetModuleContext(LLVMGetGlobalParent(rc->rl.wg));
+    LLVMValueRef br = LLVMGetBasicBlockTerminator(mc_row_copy_of_block(&rc->rl, rc->rl.latch));
+    unsigned kind = LLVMGetMDKindIDInContext(c, "llvm.loop", 9);
+    LLVMValueRef md = br ? LLVMGetMetadata(br, kind) : NULL;
+    if (!md || mc_loop_md_has(md, "llvm.loop.vectorize.width"))
+        return;
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(c);
+    LLVMMetadataRef vw[2] = {LLVMMDStringInContext2(c, "llvm.loop.vectorize.width", 25),
+                             LLVMValueAsMetadata(LLVMConstInt(i32, COPY_LANES, 0))};
+    LLVMMetadataRef ic[2] = {LLVMMDStringInContext2(c, "llvm.loop.interleave.count", 26),
+                             LLVMValueAsMetadata(LLVMConstInt(i32, 1, 0))};
+    LLVMMetadataRef more[2] = {LLVMMDNodeInContext2(c, vw, 2), LLVMMDNodeInContext2(c, ic, 2)};
+    LLVMSetMetadata(br, kind, mc_loop_md_plus(c, md, more, mc_loop_md_has(md, "llvm.loop.interleave.count") ? 1 : 2));
+}
+
 /* Versions the x loop whose latch is latch (its barrier calls made one
  * call for the row, in both versions); whether it did.  A loop that cannot
  * have a copy still gets its barrier calls made one; *hoisted: whether
@@ -438,6 +462,7 @@ static bool version_loop(LLVMBuilderRef b, LLVMValueRef wg, LLVMBasicBlockRef la
             skip_call(rc, rc->access[k]);
         if (rc->nbarrier)
             barriers_after_row(b, rc, true, count, first_lx);
+        vectorise_copy(rc);
         versioned = true;
     }
     if (rc->nbarrier) {

@@ -238,14 +238,23 @@ bool mc_row_truncating_mask(LLVMValueRef v, unsigned *width, unsigned *zeros)
     return true;
 }
 
-bool mc_row_low_bits_cast(LLVMValueRef v)
+LLVMValueRef mc_row_low_bits_of(LLVMValueRef v)
 {
-    LLVMOpcode op = LLVMGetInstructionOpcode(v);
-    LLVMValueRef shl = LLVMGetOperand(v, 0), k = LLVMGetOperand(v, 1);
-    return (op == LLVMAShr || op == LLVMLShr) && LLVMIsAInstruction(shl) && LLVMGetInstructionOpcode(shl) == LLVMShl &&
-           LLVMGetOperand(shl, 1) == k && LLVMIsAConstantInt(k) &&
-           LLVMConstIntGetZExtValue(k) + 32 <= LLVMGetIntTypeWidth(LLVMTypeOf(v));
+    LLVMOpcode op = LLVMIsAInstruction(v) ? LLVMGetInstructionOpcode(v) : LLVMRet;
+    LLVMValueRef shl = LLVMGetOperand(v, 0), k = LLVMGetOperand(v, 1), c = NULL;
+    if ((op != LLVMAShr && op != LLVMLShr) || !LLVMIsAConstantInt(k) ||
+        LLVMConstIntGetZExtValue(k) + 32 > LLVMGetIntTypeWidth(LLVMTypeOf(v)))
+        return NULL;
+    unsigned long long bits = LLVMConstIntGetZExtValue(k);
+    /* (a << k) + (c << k): a + c, its low bits (sext(trunc(a) + c)) */
+    if (LLVMIsAInstruction(shl) && LLVMGetInstructionOpcode(shl) == LLVMAdd &&
+        LLVMIsAConstantInt(c = LLVMGetOperand(shl, 1)) && !(LLVMConstIntGetZExtValue(c) & ((1ull << bits) - 1)))
+        shl = LLVMGetOperand(shl, 0);
+    return LLVMIsAInstruction(shl) && LLVMGetInstructionOpcode(shl) == LLVMShl && LLVMGetOperand(shl, 1) == k
+               ? LLVMGetOperand(shl, 0) : NULL;
 }
+
+bool mc_row_low_bits_cast(LLVMValueRef v) { return mc_row_low_bits_of(v) != NULL; }
 
 /* Steps beyond this are not worth the bookkeeping: with at most 4096
  * work-items a row, a row then adds less than 2^31 to any value. */
@@ -318,7 +327,7 @@ static long long slope_at(const mc_row_loop *rl, LLVMValueRef v, LLVMValueRef va
     case LLVMAShr:
     case LLVMLShr: /* a sext or zext of a's low bits, as instcombine writes it: (a << k) >> k */
         if (mc_row_low_bits_cast(v))
-            return slope_at(rl, LLVMGetOperand(LLVMGetOperand(v, 0), 0), var, budget);
+            return slope_at(rl, mc_row_low_bits_of(v), var, budget);
         for (unsigned k = 0; k < 2; k++)
             if (slope_at(rl, LLVMGetOperand(v, k), var, budget) != 0)
                 return MC_ROW_NOT_AFFINE;

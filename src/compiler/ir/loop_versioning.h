@@ -68,8 +68,10 @@ long long mc_row_slope_in(const mc_row_loop *rl, LLVMValueRef v, LLVMValueRef va
  * zeros bits are 0. */
 bool mc_row_truncating_mask(LLVMValueRef v, unsigned *width, unsigned *zeros);
 /* Is v `(a << k) >> k` (ashr: a sext, lshr: a zext of a's low bits, at
- * least 32 of them)? */
+ * least 32 of them), or `((a << k) + (c << k)) >> k`, the low bits of a +
+ * c (instcombine's sext(trunc(a) + c))?  mc_row_low_bits_of: that a, or NULL. */
 bool mc_row_low_bits_cast(LLVMValueRef v);
+LLVMValueRef mc_row_low_bits_of(LLVMValueRef v);
 /* Phi p of the loop counts as a variable too; false when there are too many. */
 bool mc_row_add_var(mc_row_loop *rl, LLVMValueRef p);
 /* Is v one of the variables (x, or one mc_row_add_var gave)? */

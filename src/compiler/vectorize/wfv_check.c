@@ -58,6 +58,30 @@ static LLVMBasicBlockRef window_test(widener *w, LLVMValueRef ctx, LLVMValueRef 
     return mc_check_window_test(w->b, ctx, LLVMConstIntGetZExtValue(how), low, LLVMBuildGEP2(w->b, i8, high, &bytes, 1, ""));
 }
 
+/* The same for lanes at any addresses (a gather's, `offsets[i / 1024]`):
+ * from the least address of the lanes running (mask, NULL: all) to the
+ * greatest.  (With no lane running the test passes: the call would check
+ * nothing.) */
+static LLVMBasicBlockRef gather_window_test(widener *w, LLVMValueRef ctx, LLVMValueRef addresses, LLVMValueRef mask,
+                                            LLVMValueRef bytes, LLVMValueRef how)
+{
+    if (!LLVMIsAConstantInt(how) || !LLVMIsAConstantInt(bytes) || mc_check_window_of(LLVMConstIntGetZExtValue(how)) < 0)
+        return NULL;
+    LLVMTypeRef i8 = LLVMInt8TypeInContext(w->c), ptr = LLVMPointerTypeInContext(w->c, 0);
+    LLVMTypeRef v64 = LLVMVectorType(w->i64, w->lanes);
+    LLVMValueRef at = LLVMBuildPtrToInt(w->b, addresses, v64, "");
+    LLVMValueRef low = at, high = at;
+    if (mask) { /* (the lanes not running: the greatest address for the least, and 0 for the greatest) */
+        low = LLVMBuildSelect(w->b, mask, at, LLVMConstAllOnes(v64), "");
+        high = LLVMBuildSelect(w->b, mask, at, LLVMConstNull(v64), "");
+    }
+    LLVMValueRef least = wd_call_intrinsic(w, "llvm.vector.reduce.umin", &v64, 1, &low, 1);
+    LLVMValueRef greatest = wd_call_intrinsic(w, "llvm.vector.reduce.umax", &v64, 1, &high, 1);
+    LLVMValueRef first = LLVMBuildIntToPtr(w->b, least, ptr, ""), last = LLVMBuildIntToPtr(w->b, greatest, ptr, "");
+    return mc_check_window_test(w->b, ctx, LLVMConstIntGetZExtValue(how), first,
+                                LLVMBuildGEP2(w->b, i8, last, &bytes, 1, ""));
+}
+
 bool wd_widen_check_access(widener *w, LLVMValueRef inst)
 {
     if (w->row || w->rows > 1)
@@ -74,6 +98,7 @@ bool wd_widen_check_access(widener *w, LLVMValueRef inst)
             return w->why = "a checking call of varying work-groups or sizes", false;
     LLVMTypeRef i64 = LLVMInt64TypeInContext(w->c), ptr = LLVMPointerTypeInContext(w->c, 0);
     LLVMValueRef null = LLVMConstNull(ptr), first = null, addresses = null, stride = LLVMConstInt(i64, 0, 0);
+    LLVMValueRef lanes_at = NULL; /* a gather's addresses, a vector */
     switch (wd_shape_of(w, op[4], &st)) {
     case UNIFORM:
         first = wd_scalar_of(w, op[4]);
@@ -85,7 +110,8 @@ bool wd_widen_check_access(widener *w, LLVMValueRef inst)
     default:
         if (!w->check_addresses)
             w->check_addresses = entry_array(w, ptr, w->lanes);
-        LLVMSetAlignment(LLVMBuildStore(w->b, wd_vector_value(w, op[4]), w->check_addresses), 8);
+        lanes_at = wd_vector_value(w, op[4]);
+        LLVMSetAlignment(LLVMBuildStore(w->b, lanes_at, w->check_addresses), 8);
         addresses = w->check_addresses;
         break;
     }
@@ -103,7 +129,8 @@ bool wd_widen_check_access(widener *w, LLVMValueRef inst)
         LLVMConstInt(i64, w->lanes, 0), running, first, stride, addresses,
         wd_scalar_of(w, op[5]), wd_scalar_of(w, op[6]), wd_scalar_of(w, op[7]), wd_scalar_of(w, op[8]),
     };
-    LLVMBasicBlockRef join = addresses == null ? window_test(w, args[0], first, st, op[6], op[7]) : NULL;
+    LLVMBasicBlockRef join = addresses == null ? window_test(w, args[0], first, st, op[6], op[7])
+                                               : gather_window_test(w, args[0], lanes_at, mask, op[6], op[7]);
     LLVMTypeRef params[13] = {ptr, i64, i64, i64, i64, ptr, ptr, i64, ptr, ptr, i64, i64, ptr};
     LLVMTypeRef type = LLVMFunctionType(LLVMVoidTypeInContext(w->c), params, 13, 0);
     LLVMModuleRef m = LLVMGetGlobalParent(LLVMGetBasicBlockParent(LLVMGetInsertBlock(w->b)));

@@ -693,11 +693,23 @@ static bool lids_apart(const int64_t lid[3], const size_t size[3], uint64_t *spa
  * coordinate: get_local_id(d) itself (slot_stride[d]), or a loop's counter
  * that starts at the work-item's own value and steps past all of the
  * group's (slot_loop).  Then, in the order of their strides, each
- * coordinate's values must fit between two of the next one's. */
+ * coordinate's values must fit between two of the next one's.  A
+ * double-buffered object's (slot_plane) must also fit, from 0 up, in a
+ * plane. */
 static bool slots_apart(const mosaic_check_site *site, const size_t size[3])
 {
     if (!site || !site->slot_bytes)
         return false;
+    if (site->slot_plane) { /* (local_objects.c gives a plane only to slots of the local ids alone) */
+        uint64_t top = site->slot_bytes, move;
+        for (int d = 0; d < 3; d++)
+            if (site->slot_stride[d] < 0 || site->slot_loop[0].stride ||
+                __builtin_mul_overflow((uint64_t)site->slot_stride[d], size[d] - 1, &move) ||
+                __builtin_add_overflow(top, move, &top))
+                return false;
+        if (site->slot_plane < 0 || top > (uint64_t)site->slot_plane)
+            return false;
+    }
     coordinate c[3 + 2 * MOSAIC_CHECK_SLOT_LOOPS];
     unsigned moved[3] = {0, 0, 0}; /* coordinates each local id moves */
     int n = 0;
