@@ -344,11 +344,7 @@ static bool affine_of(LLVMValueRef v, affine *a, int depth)
             a->s[d] = x.s[d] + sign * y.s[d];
         a->u = x.u ? x.u : y.u;
         a->k = x.k + sign * y.k;
-        memcpy(a->counter, x.counter, sizeof a->counter);
-        memcpy(a->per, x.per, sizeof a->per);
-        memcpy(a->w_of, x.w_of, sizeof a->w_of);
-        memcpy(a->rem, x.rem, sizeof a->rem);
-        return add_counters(a, &y, sign);
+        return add_counters(a, &x, 1) && add_counters(a, &y, sign);
     }
     case LLVMMul: case LLVMShl: {
         if (LLVMIsAConstantInt(l) && LLVMGetInstructionOpcode(v) == LLVMMul) {

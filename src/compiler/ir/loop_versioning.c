@@ -241,9 +241,10 @@ bool mc_row_truncating_mask(LLVMValueRef v, unsigned *width, unsigned *zeros)
 LLVMValueRef mc_row_low_bits_of(LLVMValueRef v)
 {
     LLVMOpcode op = LLVMIsAInstruction(v) ? LLVMGetInstructionOpcode(v) : LLVMRet;
+    if (op != LLVMAShr && op != LLVMLShr)
+        return NULL;
     LLVMValueRef shl = LLVMGetOperand(v, 0), k = LLVMGetOperand(v, 1), c = NULL;
-    if ((op != LLVMAShr && op != LLVMLShr) || !LLVMIsAConstantInt(k) ||
-        LLVMConstIntGetZExtValue(k) + 32 > LLVMGetIntTypeWidth(LLVMTypeOf(v)))
+    if (!LLVMIsAConstantInt(k) || LLVMConstIntGetZExtValue(k) + 32 > LLVMGetIntTypeWidth(LLVMTypeOf(v)))
         return NULL;
     unsigned long long bits = LLVMConstIntGetZExtValue(k);
     /* (a << k) + (c << k): a + c, its low bits (sext(trunc(a) + c)) */
