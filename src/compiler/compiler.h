@@ -178,7 +178,46 @@ typedef struct mosaic_check_site {
      * 1][l]` and `s[cur][l]`), each inside its plane where the group's
      * slots, from 0 up, fit in slot_plane bytes (local_objects.c) */
     int64_t slot_plane;
+    /* an access with ARG_OWN_BLOCK: its argument's blocks, the same for
+     * every site of that argument (own_blocks.c), else NULL */
+    const struct mosaic_check_block *block;
 } mosaic_check_site;
+
+/* The blocks of a kernel argument whose every access is at a byte offset
+ * sum(factor[t] * x[t]) + c from it, x[t] one of a work-item's coordinates
+ * (local id, group id, the global offset) or a step of a loop or of the
+ * sites' constants, below `extent` of them (for the coordinates: the
+ * launch's), and c one of the sites' constants (base + base_w * w at the
+ * least).  A term's factor is bytes, times the integer argument w (its
+ * index + 1 `width`) with BY_WIDTH, times the launch's local size in its
+ * dimension with BY_LOCAL_SIZE (get_global_id's group id).  Where the
+ * launch's sizes make the sum nested (each factor above the sum's reach
+ * below it, the widest access's bytes included), a work-item's coordinates
+ * tell its bytes, and no two work-items share one (the device's
+ * block_holds). */
+enum { MOSAIC_CHECK_TERM_LOCAL_ID, MOSAIC_CHECK_TERM_GROUP_ID, MOSAIC_CHECK_TERM_GLOBAL_OFFSET,
+       MOSAIC_CHECK_TERM_STEPS };
+#define MOSAIC_CHECK_TERM_DIM(flags) ((flags) & 3u)
+#define MOSAIC_CHECK_TERM_BY_WIDTH 4u
+#define MOSAIC_CHECK_TERM_BY_LOCAL_SIZE 8u
+#define MOSAIC_CHECK_TERM_FOLDED 16u /* steps whose reach each access's folded_bytes holds */
+typedef struct mosaic_check_block_term {
+    int64_t factor;
+    int64_t extent; /* STEPS: how many; else 0 (the launch's) */
+    uint32_t kind, flags;
+} mosaic_check_block_term;
+#define MOSAIC_CHECK_BLOCK_TERMS 12
+typedef struct mosaic_check_block {
+    uint32_t num_terms;
+    uint32_t width;      /* w's parameter index + 1, 0: none */
+    int64_t base, base_w;
+    uint64_t bytes;      /* the widest access */
+    /* the most bytes an access reaches from the least constant through its
+     * FOLDED steps (constant factors): where those lie below every
+     * work-item's coordinate, the block is the other terms with these bytes */
+    uint64_t folded_bytes;
+    mosaic_check_block_term term[MOSAIC_CHECK_BLOCK_TERMS];
+} mosaic_check_block;
 
 #define MOSAIC_CHECK_READ 0x1u
 #define MOSAIC_CHECK_WRITE 0x2u
@@ -216,6 +255,12 @@ typedef struct mosaic_check_site {
  * in a launch of two dimensions whose global width is at most w and whose
  * indices fit an int */
 #define MOSAIC_CHECK_ARG_OWN_ELEMENT (1ull << 49)
+/* an access through kernel argument i (FROM) where every access through it
+ * is inside a block of the buffer that its work-item alone reaches, where
+ * the launch's sizes make its site's `block` nested (own_blocks.c), and
+ * nothing in the program writes through a pointer of unknown origin: where
+ * that holds and no other argument reaches the same bytes, it cannot race */
+#define MOSAIC_CHECK_ARG_OWN_BLOCK (1ull << 63)
 #define MOSAIC_CHECK_OWN_ROW_SHIFT 11    /* 5 bits */
 #define MOSAIC_CHECK_OWN_ROW_MAX 31u
 #define MOSAIC_CHECK_HOW_OWN_ROW(how) ((unsigned)((how) >> MOSAIC_CHECK_OWN_ROW_SHIFT & 31u))
@@ -254,16 +299,20 @@ typedef struct mosaic_check_site {
 #define MOSAIC_CHECK_SET_WINDOW(window) ((window) + MOSAIC_CHECK_LOCAL_WINDOWS)
 /* Where a kernel may skip its call of the checker: an access, or a widened
  * row of them, through kernel argument i whose `how` has ARG_READ_ONLY,
- * when all its bytes are inside window 2 * i, or has ARG_OWN_ELEMENT (and
- * not ARG_READ_ONLY), inside window 2 * i + 1; an access of a __local
- * object with LOCAL_NO_WRITER or LOCAL_OWN_SLOT, inside window LOCAL_WINDOW
- * - 1 (from 2 * the kernel's arguments on, 2 per object: the second for
+ * when all its bytes are inside window 3 * i; with ARG_OWN_ELEMENT (and not
+ * ARG_READ_ONLY), inside window 3 * i + 1, or with OWN_ROW, or with
+ * ARG_OWN_BLOCK, inside window 3 * i + 2; an access of a __local object
+ * with LOCAL_NO_WRITER or LOCAL_OWN_SLOT, inside window LOCAL_WINDOW - 1
+ * (from 3 * the kernel's arguments on, 2 per object: the second for
  * OWN_SLOT, below that + MOSAIC_CHECK_LOCAL_WINDOWS).  The device makes a
  * window empty (lo == hi) unless such accesses inside it can neither race,
  * nor read bytes nothing wrote, nor need their writes counted.  A __local
  * object's windows are its group's: they may open at a barrier (every byte
  * of the object written by then), so the code loads them after each
- * barrier; the others stay as the launch made them. */
+ * barrier; the others stay as the group found them (window 3 * i + 2 may
+ * open for the launch's groups from then on, at a call that shows that its
+ * accesses cannot race). */
+#define MOSAIC_CHECK_ARG_WINDOWS 3
 #define MOSAIC_CHECK_LOCAL_WINDOWS 32
 typedef struct mosaic_check_window {
     const char *lo, *hi;

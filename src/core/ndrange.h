@@ -26,6 +26,8 @@ typedef struct mosaic_ndrange {
                                           (not a trailing smaller group): K.wg, K.fused, or NULL */
     cl_uint work_dim;
     size_t global_offset[3], global_size[3], local_size[3], num_groups[3];
+    size_t given_local_size[3];        /* the application's local size where the device ran the launch
+                                          in groups of its own (local_size), else all 0 */
     size_t total_groups;
     size_t local_mem_size;             /* static + dynamic __local bytes per work-group */
     void **args;                       /* args[i] points at argument i's bytes in arg_storage */

@@ -256,6 +256,47 @@ TEST(commands_race)
     clReleaseMemObject(mem);
 }
 
+/* A kernel that cannot observe its work-groups runs in the device's
+ * (cpu_launch.c's regroup) under checking too, and its reports name the
+ * application's: from work-item 500 on, halves races between work-items
+ * 2k and 2k + 1, of one group of 10 from group 50 on (the device's are
+ * wider: its groups' numbers there are smaller). */
+TEST(regrouped)
+{
+    if (!check_file_emptied())
+        return;
+    const char *source = "kernel void halves(global int *a) {\n"
+                         "  size_t i = get_global_id(0);\n"
+                         "  a[i < 500 ? i : 500 + (i - 500) / 2] = (int)i;\n"
+                         "}\n";
+    cl_program program = test_build_program(context, device, source, "");
+    if (!program)
+        return;
+    static int host[1000];
+    cl_int err;
+    cl_mem a = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof host, host, &err);
+    cl_kernel k = clCreateKernel(program, "halves", &err);
+    CHECK_ERR(err, CL_SUCCESS);
+    clSetKernelArg(k, 0, sizeof a, &a);
+    size_t global = 1000, local = 10;
+    CHECK_ERR(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0, NULL, NULL), CL_SUCCESS);
+    clFinish(queue);
+    char *found = check_file_since(0);
+    const char *at = found ? strstr(found, "\"work_group\":[") : NULL, *other = at ? strstr(at + 1, "\"work_group\":[") : NULL;
+    size_t g[2] = {0, 0}, i[2] = {0, 0};
+    CHECK(at && other && strstr(found, "work-items of one work-group") &&
+              sscanf(at, "\"work_group\":[%zu,0,0],\"work_item\":[%zu,0,0]", &g[0], &i[0]) == 2 &&
+              sscanf(other, "\"work_group\":[%zu,0,0],\"work_item\":[%zu,0,0]", &g[1], &i[1]) == 2,
+          "halves' race was not reported as one of a group:\n%s", found);
+    CHECK(g[0] == g[1] && g[0] >= 50 && g[0] < 100 && i[0] < 10 && i[1] < 10 && i[0] / 2 == i[1] / 2 && i[0] != i[1],
+          "halves' race named groups %zu and %zu, work-items %zu and %zu, not two of one group of 10:\n%s", g[0],
+          g[1], i[0], i[1], found);
+    free(found);
+    clReleaseKernel(k);
+    clReleaseMemObject(a);
+    clReleaseProgram(program);
+}
+
 /* MOSAIC_CHECK_SHUFFLE (run with a seed and one worker): a launch's
  * work-groups run in another order than their linear one, each once, and
  * the next launch's order is another again; so do the work-items of one
@@ -421,7 +462,17 @@ int main(int argc, char **argv)
  * writes plane cur itself, which work-item l + off reads (before the
  * flip); planes_wide's
  * planes, s[3][128], are narrower than its groups of 200, whose work-items
- * from 128 on read plane 0 where work-items below 72 write plane 1. */
+ * from 128 on read plane 0 where work-items below 72 write plane 1.
+ * blocks writes each work-item's two elements of its group's 400
+ * (a buffer argument's blocks, own_blocks.c), blocks_over three, the last
+ * its neighbour's first; block_loop writes a group's 400 from each local id
+ * 200 apart, block_loop_race 100 apart (local ids 0 and 100 meet).
+ * private_loop writes a private array in a loop its bound keeps inside
+ * (no call: instrument.c), private_past steps past its end.  shapes
+ * writes a group's tile by rows or by columns, as its argument says: the
+ * same for the whole group, each way's work-items at slots of their own
+ * (local_objects.c: a pair of windows a shape); shapes_race takes the
+ * shape by the local id (work-items 1 and 2 meet at t[1][2]). */
 static const char *skipped_source =
     "kernel void shift(global const int *in, global int *out) {\n"
     "  size_t i = get_global_id(0);\n"
@@ -595,6 +646,46 @@ static const char *skipped_source =
     "SCAN(planes, 2, 256, cur ^ 1)\n"
     "SCAN(planes_same, 2, 256, cur)\n"
     "SCAN(planes_wide, 3, 128, cur ^ 1)\n"
+    "#define BLOCKS(name, PER) \\\n"
+    "kernel void name(global int *a) { \\\n"
+    "  size_t base = get_group_id(0) * 400 + get_local_id(0) * 2; \\\n"
+    "  for (int k = 0; k < PER; k++) \\\n"
+    "    if (base + k < 2000) \\\n"
+    "      a[base + k] = k; \\\n"
+    "}\n"
+    "BLOCKS(blocks, 2)\n"
+    "BLOCKS(blocks_over, 3)\n"
+    "#define BLOCK_LOOP(name, STEP) \\\n"
+    "kernel void name(global int *a) { \\\n"
+    "  for (int j = get_local_id(0); j < 400; j += STEP) \\\n"
+    "    a[get_group_id(0) * 400 + j] = j; \\\n"
+    "}\n"
+    "BLOCK_LOOP(block_loop, 200)\n"
+    "BLOCK_LOOP(block_loop_race, 100)\n"
+    "#define PRIVATE(name, END, STEP) \\\n"
+    "kernel void name(global int *a) { \\\n"
+    "  int p[4] = {0, 0, 0, 0}; \\\n"
+    "  for (int k = 0; k < END; k += STEP) \\\n"
+    "    p[k] = k + (int)get_global_id(0); \\\n"
+    "  a[get_global_id(0)] = p[0] + p[1] + p[2] + p[3]; \\\n"
+    "}\n"
+    "PRIVATE(private_loop, 4, 1)\n"
+    "PRIVATE(private_past, 6, 2)\n"
+    "#define SHAPES(name, COND) \\\n"
+    "kernel void name(global int *a, int flip) { \\\n"
+    "  local int t[16][16]; \\\n"
+    "  int l = get_local_id(0); \\\n"
+    "  for (int v = l; v < 256; v += 16) { \\\n"
+    "    if (COND) \\\n"
+    "      t[v % 16][v / 16] = v; \\\n"
+    "    else \\\n"
+    "      t[v / 16][v % 16] = -v; \\\n"
+    "  } \\\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE); \\\n"
+    "  a[get_global_id(0)] = t[l][l]; \\\n"
+    "}\n"
+    "SHAPES(shapes, flip)\n"
+    "SHAPES(shapes_race, l < 8)\n"
     "kernel void row_back(global int *a, int w) {\n"
     "  int x = get_global_id(0), y0 = get_global_id(1) * 2;\n"
     "  for (int y = y0; y < min(y0 + 2, 2); y++)\n"
@@ -618,7 +709,7 @@ static char *run_skipped(cl_program program, const char *name, cl_uint dims, cl_
         clSetKernelArg(k, 1, sizeof b, &b);
     if (!strcmp(name, "tile_past_end") || !strncmp(name, "tree", 4))
         clSetKernelArg(k, 1, !strncmp(name, "tree", 4) ? 200 * sizeof(cl_int) : 256, NULL);
-    if (!strcmp(name, "rows") || !strcmp(name, "row_loop") || !strcmp(name, "row_back"))
+    if (!strcmp(name, "rows") || !strcmp(name, "row_loop") || !strcmp(name, "row_back") || !strncmp(name, "shapes", 6))
         clSetKernelArg(k, 1, sizeof w, &w);
     size_t global[2] = {1000, 2}, local[2] = {200, 1};
     if (local_x)
@@ -686,6 +777,14 @@ TEST(skipped_accesses)
         {"planes", 1, y, NULL, 0, 0, NULL, "a double-buffered scan"},
         {"planes_same", 1, y, NULL, 0, 0, "races", "the scan writing the plane it reads"},
         {"planes_wide", 1, y, NULL, 0, 0, "races", "the scan in planes narrower than its groups"},
+        {"blocks", 1, y, NULL, 0, 0, NULL, "two elements a work-item, its block of a group's 400"},
+        {"blocks_over", 1, y, NULL, 0, 0, "races", "three elements a work-item, two apart"},
+        {"block_loop", 1, y, NULL, 0, 0, NULL, "a group's 400 elements from each local id, 200 apart"},
+        {"block_loop_race", 1, y, NULL, 0, 0, "races", "the same 100 apart, in groups of 200"},
+        {"private_loop", 1, y, NULL, 0, 0, NULL, "a private array written in a loop inside its bounds"},
+        {"private_past", 1, y, NULL, 0, 0, "bounds", "the loop past its end"},
+        {"shapes", 1, y, NULL, 16, 1, NULL, "a tile written in one of two shapes, by an argument"},
+        {"shapes_race", 1, y, NULL, 16, 1, "races", "the shapes chosen by the local id"},
     };
     for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
         char *found = run_skipped(program, runs[r].kernel, runs[r].dims, runs[r].a, runs[r].b, runs[r].local_x,

@@ -3,7 +3,7 @@
 ; cannot race"): a histogram's increments.  Atomics of work-group scope or
 ; wider cannot race with each other nor break a scope, so in counts the
 ; increment is marked MOSAIC_CHECK_LOCAL_ATOMICS_ONLY (bit 62) with the
-; array's first window (5: 2 * 2 arguments, + 1); in beside a plain read of
+; array's first window (7: 3 * 2 arguments, + 1); in beside a plain read of
 ; the array runs between the same barriers: neither is marked.  The atomic
 ; reaches the array through an integer and back (the builtin's cast to a
 ; generic pointer), which still counts as the array's.
@@ -20,18 +20,18 @@
 ; RUN: env MOSAIC_CHECK=all mosaic-opt --stop-after=check-instrument %s | FileCheck %s
 ; CHECK-LABEL: define {{.*}} @counts(
 ; h[l] = 0: own slot
-; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 2312879883631329538, ptr
-; the increment: ATOMICS_ONLY, window 5
-; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 4617596992938180919, ptr
+; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 2315131683445014786, ptr
+; the increment: ATOMICS_ONLY, window 7
+; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 4619848792751866167, ptr
 ; CHECK-NEXT: atomicrmw add
 ; h[l] read after the second barrier: NO_WRITER
-; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 1158832479117639937, ptr
+; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 1161084278931325185, ptr
 ; CHECK-LABEL: define {{.*}} @beside(
-; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 2312879883631329538, ptr
+; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 2315131683445014786, ptr
 ; the increment and the read: not marked
-; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 5910974510793015, ptr
+; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 8162774324478263, ptr
 ; CHECK-NEXT: atomicrmw add
-; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 5910974510792961, ptr
+; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 8162774324478209, ptr
 ; ModuleID = 'program'
 source_filename = "-"
 target datalayout = "e-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024"

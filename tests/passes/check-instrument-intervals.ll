@@ -1,10 +1,10 @@
 ; check-instrument: the intervals between work-group barriers (docs/check.md,
 ; "How it works"; compiler/check/local_objects.c).  A read of a __local
 ; array only the kernel reaches gets bit 60 of `how` when no write of the
-; array can run between the same two barriers (its window 2, 3 << 50); an
+; array can run between the same two barriers (its window 3, 4 << 50); an
 ; access whose neighbours between the same barriers are all at the
-; work-item's own slot bit 61 (window 3, 4 << 50); other accesses of the
-; array window 2 (no bit: the device learns where the array is from
+; work-item's own slot bit 61 (window 4, 5 << 50); other accesses of the
+; array window 3 (no bit: the device learns where the array is from
 ; them).  In loop_race the read of the neighbour's slot runs, once the loop
 ; comes round, after the write t[l] = v with no barrier between: neither
 ; has a bit, and only the first t[l] = l is alone in its interval.  In
@@ -36,14 +36,14 @@
 ; RUN: env MOSAIC_CHECK=all mosaic-opt --stop-after=check-instrument %s | FileCheck %s
 ; t[l] = l at its own slot (0x2010fffffffe0102), t[(l + 1) % 64] (0xcfffffffe0101), t[l] = v (0xcfffffffe0102)
 ; CHECK-LABEL: define dso_local void @loop_race(
-; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 2310628083817644290, ptr
-; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 3659174697107713, ptr
-; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 3659174697107714, ptr
+; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 2311753983724486914, ptr
+; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 4785074603950337, ptr
+; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 4785074603950338, ptr
 ; the read with bit 60 (0x100cfffffffe0101), both writes with bit 61
 ; CHECK-LABEL: define dso_local void @loop_twin(
-; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 2310628083817644290, ptr
-; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 1156580679303954689, ptr
-; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 2310628083817644290, ptr
+; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 2311753983724486914, ptr
+; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 1157706579210797313, ptr
+; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 2311753983724486914, ptr
 ; t[l] =, u[l] =, and the reads of p[...] (not known: the device looks it up) and t[...]
 ; CHECK-LABEL: define dso_local void @escapes(
 ; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 281474976579842, ptr

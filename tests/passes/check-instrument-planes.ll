@@ -3,13 +3,13 @@
 ; cur of s, at the work-item's own slot and, for l >= off, off elements
 ; below it, and writes its own slot of plane cur ^ 1: two planes that
 ; always differ (cur and cur ^ 1 differ in their lowest bit), so every
-; access is marked MOSAIC_CHECK_LOCAL_OWN_SLOT (bit 61, window 4: 2 * 1
+; access is marked MOSAIC_CHECK_LOCAL_OWN_SLOT (bit 61, window 5: 3 * 1
 ; argument, then the array's second, + 1), and the sites give the plane's
 ; bytes, 1024 (mosaic_check_site's last field, slot_plane), which the
 ; device checks the group's slots fit in.  In planes_same the pass writes
 ; plane cur itself before the flip: the read off elements below (work-item
 ; l - off's slot, which l - off writes) and the write are left unmarked
-; (window 3, no mark).
+; (window 4, no mark).
 ;   #define SCAN(name, WRITE) kernel void name(global int *a) {
 ;     local int s[2][256]; uint l = get_local_id(0); int cur = 0;
 ;     s[0][l] = l; barrier(CLK_LOCAL_MEM_FENCE);
@@ -20,20 +20,20 @@
 ;     a[get_global_id(0)] = s[cur][l]; }
 ;   SCAN(planes, cur ^ 1)  SCAN(planes_same, cur)
 ; RUN: env MOSAIC_CHECK=all mosaic-opt --stop-after=check-instrument %s | FileCheck %s
-; CHECK: [[S:@__mosaic_check_site]] = private constant %mosaic_check_site {{.*}}, i64 2048, [3 x i64] [i64 4, i64 0, i64 0], i64 4, i64 0, [2 x [9 x i64]] zeroinitializer, i64 1024 }
+; CHECK: [[S:@__mosaic_check_site]] = private constant %mosaic_check_site {{.*}}, i64 2048, [3 x i64] [i64 4, i64 0, i64 0], i64 4, i64 0, [2 x [9 x i64]] zeroinitializer, i64 1024, ptr null }
 ; CHECK-LABEL: define {{.*}} @planes(
 ; the first write, the pass's two reads and its write, the last read
-; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 2310628083817644290, ptr [[S]])
-; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 2310628083817644289, ptr
-; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 2310628083817644289, ptr
-; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 2310628083817644290, ptr
-; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 2310628083817644289, ptr
+; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 2311753983724486914, ptr [[S]])
+; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 2311753983724486913, ptr
+; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 2311753983724486913, ptr
+; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 2311753983724486914, ptr
+; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 2311753983724486913, ptr
 ; CHECK-LABEL: define {{.*}} @planes_same(
-; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 2310628083817644290, ptr [[F:@__mosaic_check_site[.0-9]+]])
-; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 2310628083817644289, ptr
-; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 3659174697107713, ptr
-; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 3659174697107714, ptr
-; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 2310628083817644289, ptr
+; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 2311753983724486914, ptr [[F:@__mosaic_check_site[.0-9]+]])
+; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 2311753983724486913, ptr
+; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 4785074603950337, ptr
+; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 4785074603950338, ptr
+; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 2311753983724486913, ptr
 ; ModuleID = 'program'
 source_filename = "-"
 target datalayout = "e-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024"

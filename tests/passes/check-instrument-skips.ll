@@ -17,11 +17,14 @@
 ; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 844424930131969, ptr
 ; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 844424930197505, ptr
 ; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 562949953552386, ptr
-; a[i]: both bits; c[i + 1] = and c[i]: none (0x10002, 0x10001); d[i] = : bit 49
+; a[i]: both bits; c[i + 1] = and c[i]: bit 63 alone (0x8000000000010002,
+; 0x8000000000010001, printed signed), c's blocks: elements i and i + 1,
+; which the device finds not apart (the local id's 4 bytes a step are
+; below the two constants' 8); d[i] = : bit 49
 ; CHECK-LABEL: define dso_local void @shifted(
 ; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 844424930131969, ptr
-; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 65538, ptr
-; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 65537, ptr
+; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 -9223372036854710270, ptr [[C:@__mosaic_check_site[.0-9]*]])
+; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 -9223372036854710271, ptr
 ; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 562949953552386, ptr
 ; ModuleID = 'program'
 source_filename = "-"

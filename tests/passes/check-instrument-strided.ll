@@ -2,8 +2,8 @@
 ; own coordinate (a filter's halo; docs/check.md, "__local accesses that
 ; cannot race").  In strided, t[ty][tx] for ty = ly, ly + 2... below 6
 ; and tx = lx, lx + 8... below 20 is the store's only neighbour before the
-; barrier, so it is marked MOSAIC_CHECK_LOCAL_OWN_SLOT (bit 61, window 2:
-; 2 * 1 argument, then the array's second) and its site gives the slot's
+; barrier, so it is marked MOSAIC_CHECK_LOCAL_OWN_SLOT (bit 61, window 3:
+; 3 * 1 argument, then the array's second) and its site gives the slot's
 ; two loop coordinates (mosaic_check_slot_loop: stride, the local ids'
 ; factors, first, step, bound, split, split stride): ty, 80 bytes a step
 ; of 1, from ly, by 2,
@@ -34,25 +34,25 @@
 ;   kernel void split(global int *a) { local int t[8][24]; ...
 ;     for (int v = ly * 8 + lx; v < 64; v += 16) { t[v / 8][v % 8 * 2] = v; t[v / 8][v % 8 * 2 + 1] = -v; } ... }
 ; RUN: env MOSAIC_CHECK=all mosaic-opt --stop-after=check-instrument %s | FileCheck %s
-; CHECK: [[S:@__mosaic_check_site]] = private constant %mosaic_check_site {{.*}}, i64 480, [3 x i64] zeroinitializer, i64 4, i64 0, [2 x [9 x i64]] {{\[}}[9 x i64] [i64 80, i64 0, i64 1, i64 0, i64 0, i64 2, i64 6, i64 0, i64 0], [9 x i64] [i64 4, i64 1, i64 0, i64 0, i64 0, i64 8, i64 20, i64 0, i64 0]], i64 0 }
-; CHECK: [[C:@__mosaic_check_site[.0-9]+]] = private constant %mosaic_check_site {{.*}}, i64 256, [3 x i64] [i64 4, i64 128, i64 0], i64 4, i64 0, [2 x [9 x i64]] {{\[}}[9 x i64] [i64 32, i64 0, i64 0, i64 0, i64 0, i64 1, i64 2, i64 0, i64 0], [9 x i64] zeroinitializer], i64 0 }
-; CHECK: [[U:@__mosaic_check_site[.0-9]+]] = private constant %mosaic_check_site {{.*}}, i64 480, [3 x i64] [i64 0, i64 80, i64 0], i64 4, i64 0, [2 x [9 x i64]] {{\[}}[9 x i64] [i64 4, i64 1, i64 0, i64 0, i64 0, i64 8, i64 0, i64 0, i64 0], [9 x i64] zeroinitializer], i64 0 }
-; CHECK: [[D:@__mosaic_check_site[.0-9]+]] = private constant %mosaic_check_site {{.*}}, i64 480, [3 x i64] zeroinitializer, i64 4, i64 0, [2 x [9 x i64]] {{\[}}[9 x i64] [i64 4, i64 1, i64 8, i64 0, i64 0, i64 16, i64 120, i64 0, i64 0], [9 x i64] zeroinitializer], i64 0 }
-; CHECK: [[P:@__mosaic_check_site[.0-9]+]] = private constant %mosaic_check_site {{.*}}, i64 768, [3 x i64] zeroinitializer, i64 4, i64 0, [2 x [9 x i64]] {{\[}}[9 x i64] [i64 8, i64 1, i64 8, i64 0, i64 0, i64 16, i64 64, i64 8, i64 96], [9 x i64] [i64 4, i64 0, i64 0, i64 0, i64 0, i64 1, i64 2, i64 0, i64 0]], i64 0 }
+; CHECK: [[S:@__mosaic_check_site]] = private constant %mosaic_check_site {{.*}}, i64 480, [3 x i64] zeroinitializer, i64 4, i64 0, [2 x [9 x i64]] {{\[}}[9 x i64] [i64 80, i64 0, i64 1, i64 0, i64 0, i64 2, i64 6, i64 0, i64 0], [9 x i64] [i64 4, i64 1, i64 0, i64 0, i64 0, i64 8, i64 20, i64 0, i64 0]], i64 0, ptr null }
+; CHECK: [[C:@__mosaic_check_site[.0-9]+]] = private constant %mosaic_check_site {{.*}}, i64 256, [3 x i64] [i64 4, i64 128, i64 0], i64 4, i64 0, [2 x [9 x i64]] {{\[}}[9 x i64] [i64 32, i64 0, i64 0, i64 0, i64 0, i64 1, i64 2, i64 0, i64 0], [9 x i64] zeroinitializer], i64 0, ptr null }
+; CHECK: [[U:@__mosaic_check_site[.0-9]+]] = private constant %mosaic_check_site {{.*}}, i64 480, [3 x i64] [i64 0, i64 80, i64 0], i64 4, i64 0, [2 x [9 x i64]] {{\[}}[9 x i64] [i64 4, i64 1, i64 0, i64 0, i64 0, i64 8, i64 0, i64 0, i64 0], [9 x i64] zeroinitializer], i64 0, ptr null }
+; CHECK: [[D:@__mosaic_check_site[.0-9]+]] = private constant %mosaic_check_site {{.*}}, i64 480, [3 x i64] zeroinitializer, i64 4, i64 0, [2 x [9 x i64]] {{\[}}[9 x i64] [i64 4, i64 1, i64 8, i64 0, i64 0, i64 16, i64 120, i64 0, i64 0], [9 x i64] zeroinitializer], i64 0, ptr null }
+; CHECK: [[P:@__mosaic_check_site[.0-9]+]] = private constant %mosaic_check_site {{.*}}, i64 768, [3 x i64] zeroinitializer, i64 4, i64 0, [2 x [9 x i64]] {{\[}}[9 x i64] [i64 8, i64 1, i64 8, i64 0, i64 0, i64 16, i64 64, i64 8, i64 96], [9 x i64] [i64 4, i64 0, i64 0, i64 0, i64 0, i64 1, i64 2, i64 0, i64 0]], i64 0, ptr null }
 ; CHECK-LABEL: define {{.*}} @strided(
 ; the store: own slot, a write
-; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 2310628083817644290, ptr [[S]])
+; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 2311753983724486914, ptr [[S]])
 ; the read after the barrier: no writer
-; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 1156580679303954689, ptr
+; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 1157706579210797313, ptr
 ; CHECK-LABEL: define {{.*}} @counter(
-; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 2310628083817644290, ptr [[C]])
+; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 2311753983724486914, ptr [[C]])
 ; CHECK-LABEL: define {{.*}} @unbounded(
-; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 2312879883631329538, ptr [[U]])
+; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 2315131683445014786, ptr [[U]])
 ; CHECK-LABEL: define {{.*}} @divided(
-; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 2310628083817644290, ptr [[D]])
+; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 2311753983724486914, ptr [[D]])
 ; CHECK-LABEL: define {{.*}} @split(
-; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 2310628083817644290, ptr [[P]])
-; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 2310628083817644290, ptr @__mosaic_check_site
+; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 2311753983724486914, ptr [[P]])
+; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 2311753983724486914, ptr @__mosaic_check_site
 ; ModuleID = 'program'
 source_filename = "-"
 target datalayout = "e-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024"

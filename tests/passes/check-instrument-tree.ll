@@ -5,9 +5,9 @@
 ; s, so it is not one a work-item below s writes.  With s the same for the
 ; whole group (a phi of quotients of the group's size) and a barrier on
 ; every way round the loop, no access of the loop can race: reads and write
-; are marked MOSAIC_CHECK_LOCAL_OWN_SLOT (bit 61, window 8: 2 * 3
+; are marked MOSAIC_CHECK_LOCAL_OWN_SLOT (bit 61, window 11: 3 * 3
 ; arguments, then the array's second).  The read of t[0] after the loop, by
-; work-item 0 only, is not an own slot: it keeps its call (window 7).  In
+; work-item 0 only, is not an own slot: it keeps its call (window 10).  In
 ; past the test is l <= s: work-item s writes t[s], which work-item 0 reads
 ; as t[0 + s]: neither is marked (only the read of t[l] is: every write
 ; stays at its own slot).
@@ -27,18 +27,18 @@
 ; RUN: env MOSAIC_CHECK=all mosaic-opt --stop-after=check-instrument %s | FileCheck %s
 ; CHECK-LABEL: define {{.*}} @reduce(
 ; scratch[l] = (before the loop): own slot, a write
-; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 2314850208468566274, ptr
+; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 2318227908189094146, ptr
 ; scratch[l + s], scratch[l]: own slots, reads; scratch[l] =: a write
-; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 2314850208468566273, ptr
-; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 2314850208468566273, ptr
-; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 2314850208468566274, ptr
+; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 2318227908189094145, ptr
+; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 2318227908189094145, ptr
+; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 2318227908189094146, ptr
 ; scratch[0] after the loop: not marked
-; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 7881299348029697, ptr
+; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 11258999068557569, ptr
 ; CHECK-LABEL: define {{.*}} @past(
-; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 2312598408654815490, ptr
-; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 5629499534278913, ptr
-; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 2312598408654815489, ptr
-; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 5629499534278914, ptr
+; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 2314850208468500738, ptr
+; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 7881299347964161, ptr
+; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 2314850208468500737, ptr
+; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 7881299347964162, ptr
 ; ModuleID = 'program'
 source_filename = "-"
 target datalayout = "e-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024"

@@ -29,8 +29,8 @@
 ; RUN: env MOSAIC_CHECK= mosaic-opt --stop-after=check-instrument %s | FileCheck %s --check-prefix=OFF
 ; RUN: env MOSAIC_CHECK=bounds mosaic-opt --stop-after=check-instrument %s | FileCheck %s --check-prefix=BOUNDS
 ; the sites of t[i] = (the first of t's) and of p[...] = (a private array of 16 bytes)
-; CHECK: [[T:@__mosaic_check_site[.0-9]*]] = private constant %mosaic_check_site { ptr @{{.*}}, ptr null, i32 0, i32 0, ptr @{{.*}}, i64 64, [3 x i64] [i64 4, i64 0, i64 0], i64 4, i64 0, [2 x [9 x i64]] zeroinitializer, i64 0 }
-; CHECK: [[P:@__mosaic_check_site[.0-9]*]] = private constant %mosaic_check_site { ptr @{{.*}}, ptr null, i32 0, i32 0, ptr null, i64 16, [3 x i64] zeroinitializer, i64 0, i64 0, [2 x [9 x i64]] zeroinitializer, i64 0 }
+; CHECK: [[T:@__mosaic_check_site[.0-9]*]] = private constant %mosaic_check_site { ptr @{{.*}}, ptr null, i32 0, i32 0, ptr @{{.*}}, i64 64, [3 x i64] [i64 4, i64 0, i64 0], i64 4, i64 0, [2 x [9 x i64]] zeroinitializer, i64 0, ptr null }
+; CHECK: [[P:@__mosaic_check_site[.0-9]*]] = private constant %mosaic_check_site { ptr @{{.*}}, ptr null, i32 0, i32 0, ptr null, i64 16, [3 x i64] zeroinitializer, i64 0, i64 0, [2 x [9 x i64]] zeroinitializer, i64 0, ptr null }
 ; CHECK-LABEL: define internal i32 @get(
 ; CHECK: call void @__mosaic_check_access({{.*}}, ptr null, i64 4, i64 281474976645121, ptr @__mosaic_check_site)
 ; CHECK-LABEL: define dso_local void @k(
@@ -38,11 +38,11 @@
 ; a[i]: a read of argument 0
 ; CHECK: call void @__mosaic_check_access({{.*}}, ptr null, i64 4, i64 1, ptr
 ; t[i] = : a write of the __local variable t, 64 bytes, at its own slot (0x2018fffffffe0102)
-; CHECK: call void @__mosaic_check_access({{.*}}, ptr addrspacecast (ptr addrspace(3) @k.t to ptr), i64 4, i64 2312879883631329538, ptr [[T]])
+; CHECK: call void @__mosaic_check_access({{.*}}, ptr addrspacecast (ptr addrspace(3) @k.t to ptr), i64 4, i64 2315131683445014786, ptr [[T]])
 ; CHECK: call void @__mosaic_check_barrier(
 ; CHECK-NEXT: call void @__mosaic_barrier(
 ; t[15 - i]: a read of t with no write beside it (0x1014fffffffe0101)
-; CHECK: i64 1158832479117639937, ptr
+; CHECK: i64 1161084278931325185, ptr
 ; p[a[i] & 3] = : a write of a private array of 16 bytes, which goes to a
 ; scratch slot when out of bounds (once reported) instead of the worker's stack
 ; CHECK: i64 4, i64 281474976580354, ptr [[P]])
@@ -52,7 +52,7 @@
 ; CHECK: call void @__mosaic_check_access({{.*}}, ptr null, i64 4, i64 23, ptr
 ; CHECK-NEXT: atomicrmw add
 ; l[i]: a read of argument 1, __local, that nothing writes (0x101c000000010101)
-; CHECK: call void @__mosaic_check_access({{.*}}, ptr null, i64 4, i64 1160802803954811137, ptr
+; CHECK: call void @__mosaic_check_access({{.*}}, ptr null, i64 4, i64 1163054603768496385, ptr
 ; OFF-NOT: __mosaic_check
 ; BOUNDS-NOT: call void @__mosaic_check_barrier
 ; BOUNDS: call void @__mosaic_check_access(

@@ -9,10 +9,10 @@
 ; address moving with x alone is checked for the row at once before the
 ; copy, by one call of __mosaic_check_row, where its window test fails
 ; (its lanes 0 where it holds).  blur's first region (x[...] read, window 0; t[l] = at the own
-; slot, window 7 at byte 112, checked for the row; the barrier) and
-; its second (t[k] for k < 4, read where nothing writes t, window 6 at byte
-; 96, its last element at k = 3; y[...] = at the own element, window 3 at
-; byte 48) are versioned; last's second region writes y[get_group_id(0)]
+; slot, window 10 at byte 160, checked for the row; the barrier) and
+; its second (t[k] for k < 4, read where nothing writes t, window 9 at byte
+; 144, its last element at k = 3; y[...] = at the own element, window 4 at
+; byte 64) are versioned; last's second region writes y[get_group_id(0)]
 ; behind `if (l & 1)`, which has no window and is not a row, so it has no
 ; copy, but its barrier calls are still one call for the row, after the
 ; loop: a work-item's accesses are recorded with the epoch it had before
@@ -43,7 +43,7 @@
 ; CHECK: %row.windows{{[0-9]*}} = load ptr, ptr %{{[0-9]+}}, align 8
 ; CHECK-NEXT: icmp eq ptr %row.windows{{[0-9]*}}, null
 ; CHECK-NEXT: getelementptr i8, ptr %row.windows{{[0-9]*}}, i64 0
-; CHECK: getelementptr i8, ptr %row.windows{{[0-9]*}}, i64 112
+; CHECK: getelementptr i8, ptr %row.windows{{[0-9]*}}, i64 160
 ; CHECK: %row.count{{[0-9]*}} = add i64 %row.last{{[0-9]*}}, 1
 ; t's write (__local), checked for the row at once where its window fails;
 ; x's read (a buffer's, whose window is the launch's) only tested
@@ -56,13 +56,13 @@
 ; CHECK-NOT: call void @__mosaic_check
 ; CHECK: row.barriers{{[0-9]*}}:
 ; CHECK-NEXT: call void @__mosaic_check_barrier_row(ptr %ctx, i64 0, i64 %ly, i64 %lz, i64 %row.count{{[0-9]*}}, ptr @__mosaic_check_site
-; the second region's test: t from its element 0 to its element 3, y at window 3
-; CHECK: getelementptr i8, ptr %row.windows{{[0-9]*}}, i64 96
+; the second region's test: t from its element 0 to its element 3, y at window 4
+; CHECK: getelementptr i8, ptr %row.windows{{[0-9]*}}, i64 144
 ; CHECK: %[[FIRST:[0-9]+]] = zext i32 0 to i64
 ; CHECK-NEXT: getelementptr float, ptr addrspace(3) %{{[0-9]+}}, i64 %[[FIRST]]
 ; CHECK: %[[LAST:[0-9]+]] = zext i32 3 to i64
 ; CHECK-NEXT: getelementptr float, ptr addrspace(3) %{{[0-9]+}}, i64 %[[LAST]]
-; CHECK: getelementptr i8, ptr %row.windows{{[0-9]*}}, i64 48
+; CHECK: getelementptr i8, ptr %row.windows{{[0-9]*}}, i64 64
 ; CHECK: br i1 %{{[0-9]+}}, label %[[COPY2:x.version[0-9]+]], label %{{r1.x|x.version[0-9]+}}
 ; CHECK: [[COPY2]]:
 ; CHECK-NOT: call void @__mosaic_check

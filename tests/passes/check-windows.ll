@@ -6,8 +6,8 @@
 ; not inside.  x[get_global_id(0)] is such a read (window 0, both bits of
 ; `how`), its window the launch's (its bounds loaded as invariant); so are
 ; the reads of the __local scratch after the barrier, where nothing writes
-; it (window 6: 2 per argument, then 2 per __local object), and the write
-; scratch[l] = at each work-item's own slot (window 7), whose windows may
+; it (window 9: 3 per argument, then 2 per __local object), and the write
+; scratch[l] = at each work-item's own slot (window 10), whose windows may
 ; open at a barrier (loaded at each test).  partial[...] = has none.
 ;   kernel void sum(global const float *x, global float *partial, local float *scratch) {
 ;     size_t l = get_local_id(0);
@@ -21,28 +21,28 @@
 ; CHECK: %check.windows{{[0-9]*}} = load ptr, ptr %{{.*}}, align 8, !invariant.load
 ; CHECK-NEXT: icmp eq ptr %check.windows{{[0-9]*}}, null
 ; CHECK-NEXT: br i1 %{{.*}}, label %check.call{{[0-9]*}}, label %check.window{{[0-9]*}}
-; scratch[1]: window 6, at byte 96 of the windows
-; CHECK: getelementptr i8, ptr %{{[0-9a-z.]+}}, i64 96
+; scratch[1]: window 9, at byte 144 of the windows
+; CHECK: getelementptr i8, ptr %{{[0-9a-z.]+}}, i64 144
 ; CHECK-NEXT: %window.lo{{[0-9]*}} = load ptr, ptr %{{[0-9]+}}, align 8{{$}}
 ; CHECK: br i1 %check.inside{{[0-9]*}}, label %check.done{{[0-9]*}}, label %check.call
-; where its window is shut, the read tests its set window (window 6 + 32,
-; at byte 608): inside it, it needs no call where its bytes' bits are set
-; CHECK: getelementptr i8, ptr %check.windows{{[0-9]*}}, i64 608
+; where its window is shut, the read tests its set window (window 9 + 32,
+; at byte 656): inside it, it needs no call where its bytes' bits are set
+; CHECK: getelementptr i8, ptr %check.windows{{[0-9]*}}, i64 656
 ; CHECK: br i1 %check.sets{{[0-9]*}}, label %check.bits{{[0-9]*}}, label %check.call
 ; partial[...] = : the call as it was
 ; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 65538, ptr
 ; CHECK: check.bits{{[0-9]*}}:
 ; CHECK: %check.written{{[0-9]*}} = icmp eq i64
 ; CHECK-NEXT: br i1 %check.written{{[0-9]*}}, label %check.done{{[0-9]*}}, label %check.call
-; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 1160802803954876673, ptr
+; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 1164180503675404545, ptr
 ; CHECK-NEXT: br label %check.done
-; scratch[l] = : window 7, at byte 112
-; CHECK: getelementptr i8, ptr %{{[0-9a-z.]+}}, i64 112
+; scratch[l] = : window 10, at byte 160
+; CHECK: getelementptr i8, ptr %{{[0-9a-z.]+}}, i64 160
 ; CHECK-NEXT: %window.lo{{[0-9]*}} = load ptr, ptr %{{[0-9]+}}, align 8{{$}}
-; where its window is shut, the write tests its set window (window 7 + 32,
-; at byte 624): inside it, and in one word of the group's written bits
+; where its window is shut, the write tests its set window (window 10 + 32,
+; at byte 672): inside it, and in one word of the group's written bits
 ; (ctx->check_local_written, at byte 232), it sets its 4 bits itself
-; CHECK: getelementptr i8, ptr %check.windows{{[0-9]*}}, i64 624
+; CHECK: getelementptr i8, ptr %check.windows{{[0-9]*}}, i64 672
 ; CHECK: %set.lo{{[0-9]*}} = load ptr
 ; CHECK: br i1 %check.sets{{[0-9]*}}, label %check.bits{{[0-9]*}}, label %check.call
 ; CHECK: check.bits{{[0-9]*}}:
@@ -50,7 +50,7 @@
 ; CHECK-NEXT: %written{{[0-9]*}} = load ptr
 ; CHECK: shl i64 15,
 ; CHECK: store i64
-; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 2314850208468566274, ptr
+; CHECK: call void @__mosaic_check_access({{.*}}, i64 4, i64 2318227908189094146, ptr
 ; x[...]: window 0
 ; CHECK: getelementptr i8, ptr %check.windows{{[0-9]*}}, i64 0
 ; CHECK-NEXT: %window.lo{{[0-9]*}} = load ptr, ptr %{{[0-9]+}}, align 8, !invariant.load

@@ -6,8 +6,8 @@
 ; lanes (uniform: 0, consecutive: 4) or the lanes' addresses in an array.
 ; An access the device may skip (bit 48 or 49 of `how`) is first tested
 ; against the launch's window for it, ctx->check_windows (at byte 224), 16
-; bytes per window, 2 per argument: a[n] a read of argument 0 (window 0), c[i] =
-; an access at its own element of argument 1 (window 3, at byte 48).  The
+; bytes per window, 3 per argument: a[n] a read of argument 0 (window 0), c[i] =
+; an access at its own element of argument 1 (window 4, at byte 64).  The
 ; gather a[(i * 7) % n] is tested from its least lane's address to its
 ; greatest (vector.reduce.umin and umax).
 ;   kernel void gather(global const float *a, global float *c, int n)
@@ -28,7 +28,7 @@
 ; CHECK-NEXT: call void @__mosaic_check_row(ptr %{{.*}}, i64 %{{.*}}, i64 %{{.*}}, i64 %{{.*}}, i64 64, ptr null, ptr null, i64 0, ptr %check.lanes, ptr null, i64 4, i64 281474976710657, ptr @__mosaic_check_site)
 ; CHECK: %check.windows{{[0-9]+}} = load ptr, ptr %{{.*}}, align 8, !invariant.load
 ; CHECK: call void @__mosaic_check_row({{.*}}, i64 64, ptr null, ptr %{{.*}}, i64 0, ptr null, ptr null, i64 4, i64 281474976710657
-; CHECK: getelementptr i8, ptr %check.windows{{[0-9]*}}, i64 48
+; CHECK: getelementptr i8, ptr %check.windows{{[0-9]*}}, i64 64
 ; CHECK: call void @__mosaic_check_row({{.*}}, i64 64, ptr null, ptr %{{.*}}, i64 4, ptr null, ptr null, i64 4, i64 562949953486850
 ; CHECK-LABEL: define internal void @gather.wi.tail(
 ; CHECK: call void @__mosaic_check_row({{.*}}, i64 8, ptr %check.lanes{{[0-9]*}}, ptr null, i64 0, ptr %check.lanes{{[0-9]*}},

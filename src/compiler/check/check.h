@@ -31,10 +31,36 @@ LLVMValueRef mc_without_int_casts(LLVMValueRef v);
 /* The OpenCL memory scope (MOSAIC_CHECK_SCOPE_*) an atomic instruction was
  * lowered from (atomics.c's !mosaic.scope), else all devices. */
 unsigned mc_check_scope_of(LLVMValueRef inst);
+/* Does a function of m hold an atomic of work-group or sub-group scope?
+ * (Whether it races depends on who shares a work-group with whom.) */
+bool mc_check_narrow_atomics(LLVMModuleRef m);
 /* llvm.memcpy/memmove (copies) and llvm.memset (fills), by the called
  * function's name. */
 bool mc_copies(const char *name);
 bool mc_fills(const char *name);
+
+/* counters.c: a loop's counter `for (i = first; ...; i += step)`, a phi
+ * of two values, the phi plus a constant step > 0 and another, its first.
+ * (A phi whose loop resets it starts again from the same first: its values
+ * are still first + step * k, k >= 0.) */
+bool mc_counted(LLVMValueRef v, LLVMValueRef *first, int64_t *step);
+/* The bound of counter that every run of inst is below, from the test of
+ * a two-way branch whose way taken leads alone into a block that holds
+ * inst or dominates it (`i < 22` at the head of `for (i = ...; i < 22;
+ * ...)`); 0: none found (or no graph). */
+struct mc_cfg;
+int64_t mc_counter_bound(const struct mc_cfg *g, LLVMValueRef inst, LLVMValueRef counter);
+
+/* own_blocks.c: are all accesses through kernel parameter `param` (a
+ * __global pointer) inside its work-item's block (compiler.h,
+ * MOSAIC_CHECK_ARG_OWN_BLOCK)?  Then *block describes them. */
+bool mc_own_block(LLVMValueRef param, LLVMTargetDataRef td, const struct mc_cfg *cfg, mosaic_check_block *block);
+/* Is the access of `bytes` at p by inst, p GEPs of root, always inside
+ * root's first `size` bytes: its offset a constant plus loops' counters
+ * (`acc[x][y]` in `for (x = 0; x < 4; x++)`), all at least 0, whose bounds
+ * keep it inside? */
+bool mc_offset_inside(LLVMValueRef p, LLVMValueRef root, LLVMValueRef inst, LLVMTargetDataRef td,
+                      const struct mc_cfg *cfg, uint64_t bytes, uint64_t size);
 
 /* local_objects.c: a kernel's __local objects that only it reaches, and
  * what each access of one may be spared (compiler.h: MOSAIC_CHECK_LOCAL_*). */

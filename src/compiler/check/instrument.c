@@ -62,7 +62,9 @@ typedef struct instrumenter {
     bool unknown_writes;      /* the program may write through a pointer of unknown origin */
     bool *read_only;          /* per parameter of the kernel: nothing writes through it (only_reads) */
     own *own_element;         /* per parameter: every access through it at its work-item's own element */
-    mc_cfg *cfg;              /* the kernel's graph, while its marks are found */
+    LLVMValueRef *own_block;  /* per parameter: its blocks (own_blocks.c), a constant mosaic_check_block, or NULL */
+    LLVMTypeRef block_type;
+    mc_cfg *cfg;              /* the function's graph, while it is instrumented */
     LLVMValueRef scratch;     /* the function's slot for private accesses out of bounds (keep_inside), once made */
     unsigned count;           /* call sites added */
     mc_local_objects *locals; /* a kernel's __local objects only it reaches (local_objects.c), or NULL */
@@ -86,7 +88,7 @@ static LLVMValueRef string(instrumenter *in, const char *text, size_t len)
  * from, NULL when nothing to name; size: its bytes, 0 when not known;
  * slot: the __local object's slot, or NULL). */
 static LLVMValueRef site_of(instrumenter *in, LLVMValueRef inst, const char *object, uint64_t size,
-                            const mc_slot *slot, uint64_t own_rows)
+                            const mc_slot *slot, uint64_t own_rows, LLVMValueRef block)
 {
     LLVMValueRef null = LLVMConstNull(in->ptr), file = null;
     unsigned line = 0, column = 0;
@@ -117,7 +119,7 @@ static LLVMValueRef site_of(instrumenter *in, LLVMValueRef inst, const char *obj
             w[i] = LLVMConstInt(in->i64, (uint64_t)words[i], 1);
         loops[j] = LLVMConstArray(in->i64, w, 9);
     }
-    LLVMValueRef fields[11] = {
+    LLVMValueRef fields[12] = {
         in->kernel_name,
         file,
         LLVMConstInt(in->i32, line, 0),
@@ -129,8 +131,9 @@ static LLVMValueRef site_of(instrumenter *in, LLVMValueRef inst, const char *obj
         LLVMConstInt(in->i64, own_rows, 0),
         LLVMConstArray(LLVMArrayType(in->i64, 9), loops, MOSAIC_CHECK_SLOT_LOOPS),
         LLVMConstInt(in->i64, slot ? (uint64_t)slot->plane : 0, 1),
+        block ? block : null,
     };
-    LLVMValueRef v = LLVMConstNamedStruct(in->site_type, fields, 11);
+    LLVMValueRef v = LLVMConstNamedStruct(in->site_type, fields, 12);
     LLVMValueRef g = LLVMAddGlobal(in->m, in->site_type, "__mosaic_check_site");
     LLVMSetInitializer(g, v);
     LLVMSetGlobalConstant(g, 1);
@@ -525,6 +528,32 @@ static own own_element(instrumenter *in, LLVMValueRef v)
     return found;
 }
 
+/* The blocks of kernel parameter v (own_blocks.c), a constant of the
+ * module, or NULL where its accesses are not inside them. */
+static LLVMValueRef own_block(instrumenter *in, LLVMValueRef v)
+{
+    mosaic_check_block b;
+    if (!is_pointer(v) || address_space(v) != AS_GLOBAL || !mc_own_block(v, in->td, in->cfg, &b))
+        return NULL;
+    LLVMTypeRef term_type = LLVMGetElementType(LLVMStructGetTypeAtIndex(in->block_type, 6));
+    LLVMValueRef terms[MOSAIC_CHECK_BLOCK_TERMS];
+    for (int i = 0; i < MOSAIC_CHECK_BLOCK_TERMS; i++) {
+        LLVMValueRef f[4] = {LLVMConstInt(in->i64, (uint64_t)b.term[i].factor, 1),
+                             LLVMConstInt(in->i64, (uint64_t)b.term[i].extent, 1),
+                             LLVMConstInt(in->i32, b.term[i].kind, 0), LLVMConstInt(in->i32, b.term[i].flags, 0)};
+        terms[i] = LLVMConstStructInContext(in->c, f, 4, 0);
+    }
+    LLVMValueRef fields[7] = {LLVMConstInt(in->i32, b.num_terms, 0), LLVMConstInt(in->i32, b.width, 0),
+                              LLVMConstInt(in->i64, (uint64_t)b.base, 1), LLVMConstInt(in->i64, (uint64_t)b.base_w, 1),
+                              LLVMConstInt(in->i64, b.bytes, 0), LLVMConstInt(in->i64, b.folded_bytes, 0),
+                              LLVMConstArray(term_type, terms, MOSAIC_CHECK_BLOCK_TERMS)};
+    LLVMValueRef g = LLVMAddGlobal(in->m, in->block_type, "__mosaic_check_block");
+    LLVMSetInitializer(g, LLVMConstNamedStruct(in->block_type, fields, 7));
+    LLVMSetGlobalConstant(g, 1);
+    LLVMSetLinkage(g, LLVMPrivateLinkage);
+    return g;
+}
+
 /* A private array's access out of its bounds, once reported, goes to a
  * scratch slot instead: it would overwrite the worker's stack (the
  * context's address kept there, say) and take the process down, where the
@@ -570,7 +599,7 @@ static void check_access(instrumenter *in, LLVMValueRef inst, LLVMValueRef p, LL
     const char *object = NULL;
     char name[256];
     uint64_t size = 0, own_rows = 0;
-    LLVMValueRef base = LLVMConstNull(in->ptr);
+    LLVMValueRef base = LLVMConstNull(in->ptr), block = NULL;
     if (LLVMIsACallInst(root) || LLVMIsAInvokeInst(root))
         return; /* the context, an image's descriptor: Mosaic's */
     if (LLVMIsALoadInst(root)) {
@@ -590,6 +619,10 @@ static void check_access(instrumenter *in, LLVMValueRef inst, LLVMValueRef p, LL
         from = MOSAIC_CHECK_FROM_OBJECT;
         size = LLVMABISizeOfType(in->td, t) * LLVMConstIntGetZExtValue(LLVMGetOperand(root, 0));
         base = root;
+        /* (inside by its loops' bounds: no call, which would keep the array in memory) */
+        if (LLVMIsAConstantInt(bytes) &&
+            mc_offset_inside(p, root, inst, in->td, in->cfg, LLVMConstIntGetZExtValue(bytes), size))
+            return;
     } else if (LLVMIsAGlobalVariable(root)) {
         unsigned gas = address_space(root);
         if (gas != AS_LOCAL && (constant_offset || !(in->kinds & MOSAIC_CHECK_BOUNDS)))
@@ -619,6 +652,9 @@ static void check_access(instrumenter *in, LLVMValueRef inst, LLVMValueRef p, LL
         if (in->own_element && from < LLVMCountParams(fn) && in->own_element[from].kind) {
             what |= MOSAIC_CHECK_ARG_OWN_ELEMENT | (uint64_t)(in->own_element[from].kind - 1) << MOSAIC_CHECK_OWN_ROW_SHIFT;
             own_rows = in->own_element[from].rows;
+        } else if (in->own_block && from < LLVMCountParams(fn) && in->own_block[from]) {
+            what |= MOSAIC_CHECK_ARG_OWN_BLOCK;
+            block = in->own_block[from];
         }
     } else {
         /* a pointer loaded from memory, chosen by a select or phi, made
@@ -645,7 +681,7 @@ static void check_access(instrumenter *in, LLVMValueRef inst, LLVMValueRef p, LL
     args[5] = address_space(base) == 0 ? base : LLVMBuildAddrSpaceCast(in->b, base, in->ptr, "");
     args[6] = bytes;
     args[7] = LLVMConstInt(in->i64, how, 0);
-    args[8] = site_of(in, inst, object, size, slot.bytes ? &slot : NULL, own_rows);
+    args[8] = site_of(in, inst, object, size, slot.bytes ? &slot : NULL, own_rows, block);
     LLVMBuildCall2(in->b, in->access_type, in->access_fn, args, 9, "");
     in->count++;
     if (space == MOSAIC_CHECK_PRIVATE)
@@ -685,7 +721,7 @@ static void instrument_instruction(instrumenter *in, LLVMValueRef inst)
             at(in, inst);
             LLVMValueRef args[5];
             work_item(in, args);
-            args[4] = site_of(in, inst, NULL, 0, NULL, 0);
+            args[4] = site_of(in, inst, NULL, 0, NULL, 0, NULL);
             LLVMBuildCall2(in->b, in->barrier_type, group ? in->barrier_fn : in->sub_group_barrier_fn, args, 5, "");
             in->count++;
         } else if (mc_copies(name) || mc_fills(name)) { /* (dest, source or value, length) */
@@ -720,11 +756,20 @@ cl_int mc_instrument_for_checking(LLVMModuleRef m, LLVMTargetDataRef td, LLVMVal
     in.ptr = LLVMPointerTypeInContext(in.c, 0);
     /* (mosaic_check_site: a slot loop is 9 int64_t, as [9 x i64]) */
     _Static_assert(sizeof(mosaic_check_slot_loop) == 9 * sizeof(int64_t), "mosaic_check_slot_loop: 9 words");
-    LLVMTypeRef site_fields[11] = {in.ptr, in.ptr, in.i32, in.i32, in.ptr, in.i64, LLVMArrayType(in.i64, 3),
+    LLVMTypeRef site_fields[12] = {in.ptr, in.ptr, in.i32, in.i32, in.ptr, in.i64, LLVMArrayType(in.i64, 3),
                                    in.i64, in.i64,
-                                   LLVMArrayType(LLVMArrayType(in.i64, 9), MOSAIC_CHECK_SLOT_LOOPS), in.i64};
+                                   LLVMArrayType(LLVMArrayType(in.i64, 9), MOSAIC_CHECK_SLOT_LOOPS), in.i64, in.ptr};
     in.site_type = LLVMStructCreateNamed(in.c, "mosaic_check_site");
-    LLVMStructSetBody(in.site_type, site_fields, 11, 0);
+    LLVMStructSetBody(in.site_type, site_fields, 12, 0);
+    /* (mosaic_check_block: two i32, four i64, its terms of two i64 and two i32) */
+    _Static_assert(offsetof(mosaic_check_block, term) == 40 && sizeof(mosaic_check_block_term) == 24,
+                   "mosaic_check_block's layout");
+    LLVMTypeRef term_fields[4] = {in.i64, in.i64, in.i32, in.i32};
+    LLVMTypeRef term_type = LLVMStructTypeInContext(in.c, term_fields, 4, 0);
+    LLVMTypeRef block_fields[7] = {in.i32, in.i32, in.i64, in.i64, in.i64, in.i64,
+                                   LLVMArrayType(term_type, MOSAIC_CHECK_BLOCK_TERMS)};
+    in.block_type = LLVMStructCreateNamed(in.c, "mosaic_check_block");
+    LLVMStructSetBody(in.block_type, block_fields, 7, 0);
     LLVMTypeRef access_params[9] = {in.ptr, in.i64, in.i64, in.i64, in.ptr, in.ptr, in.i64, in.i64, in.ptr};
     in.access_type = LLVMFunctionType(LLVMVoidTypeInContext(in.c), access_params, 9, 0);
     in.barrier_type = LLVMFunctionType(LLVMVoidTypeInContext(in.c), access_params, 5, 0);
@@ -752,22 +797,31 @@ cl_int mc_instrument_for_checking(LLVMModuleRef m, LLVMTargetDataRef td, LLVMVal
         in.cfg = in.own_element || locals ? mc_cfg_new(f) : NULL;
         for (unsigned p = 0; in.own_element && p < LLVMCountParams(f); p++)
             in.own_element[p] = own_element(&in, LLVMGetParam(f, p));
+        free(in.own_block);
+        in.own_block = in.own_element ? calloc(LLVMCountParams(f) + 1, sizeof *in.own_block) : NULL;
+        for (unsigned p = 0; in.own_block && p < LLVMCountParams(f); p++)
+            if (!in.own_element[p].kind && !in.read_only[p])
+                in.own_block[p] = own_block(&in, LLVMGetParam(f, p));
         char name[256];
         mc_source_name(LLVMGetValueName(f), name, sizeof name);
         in.kernel_name = string(&in, name, strlen(name));
         in.scratch = NULL;
         in.locals = locals ? mc_find_local_objects(f, td, in.cfg) : NULL;
-        mc_cfg_free(in.cfg);
-        in.cfg = NULL;
-        /* (what the walk adds is before the instruction it checks: it sees each once) */
+        if (!in.cfg && (kinds & MOSAIC_CHECK_BOUNDS))
+            in.cfg = mc_cfg_new(f);
+        /* (what the walk adds is before the instruction it checks: it sees each once; it
+         * adds no block, so the graph stays right) */
         for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
             for (LLVMValueRef inst = LLVMGetFirstInstruction(bb); inst; inst = LLVMGetNextInstruction(inst))
                 instrument_instruction(&in, inst);
+        mc_cfg_free(in.cfg);
+        in.cfg = NULL;
         mc_local_objects_free(in.locals);
     }
     LLVMDisposeBuilder(in.b);
     free(in.read_only);
     free(in.own_element);
+    free(in.own_block);
     *sites = in.count;
     (void)log;
     return CL_SUCCESS;

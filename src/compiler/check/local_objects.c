@@ -69,18 +69,26 @@ typedef struct access {
     guard guard;      /* a condition on its local id that every run of it passed */
     uint64_t bytes;
     uint64_t marks;
+    int pair;         /* its pair of windows (lo->pairs) */
 } access;
 
 struct mc_local_objects {
     LLVMTargetDataRef td;
-    unsigned first_window; /* 2 * the kernel's parameters */
+    unsigned first_window; /* MOSAIC_CHECK_ARG_WINDOWS * the kernel's parameters */
     struct object {
         LLVMValueRef root;
         uint64_t writes;   /* the intervals with a write of it */
-        mc_slot slot;      /* its accesses' slot where OWN_SLOT is given */
         int64_t plane;     /* the planes' bytes that OWN_SLOT relies on (planes_apart), -1: more than one */
+        int first_pair;    /* its accesses' pair of windows, but for OWN_SLOT's of another shape */
     } objects[MAX_OBJECTS];
     unsigned num_objects;
+    /* a pair of windows (an object's, or one more for another shape of its
+     * OWN_SLOT accesses, `exclusive` of the others) and its accesses' slot */
+    struct pair {
+        int object;
+        mc_slot slot;
+    } pairs[MAX_OBJECTS];
+    unsigned num_pairs;
     LLVMValueRef barriers[MAX_BARRIERS];
     unsigned num_barriers;
     LLVMBasicBlockRef *blocks; /* the kernel's blocks, and the intervals at each one's start */
@@ -183,7 +191,7 @@ typedef struct affine {
     int64_t k;
     LLVMValueRef v; /* offset_of: a second uniform term kv * v, of an index of its own */
     int64_t kv;
-    /* terms of loop counters (counted()), each with its factor (> 0): the
+    /* terms of loop counters (mc_counted()), each with its factor (> 0): the
      * counter itself (w 0), or its quotient (!rem) or remainder (rem) by w */
     LLVMValueRef counter[TERMS];
     int64_t per[TERMS], w_of[TERMS];
@@ -208,28 +216,6 @@ static bool divides(LLVMValueRef v, LLVMValueRef *i, int64_t *w, bool *rem, bool
     *rem = op == LLVMSRem || op == LLVMURem;
     *is_signed = op == LLVMSDiv || op == LLVMSRem;
     return *w > 0;
-}
-
-/* A loop's counter `for (i = first; ...; i += step)`: a phi of two values,
- * the phi plus a constant step > 0 and another, its first.  (A phi whose
- * loop resets it starts again from the same first: its values are still
- * first + step * k, k >= 0, where first is the same each time, which is
- * what a slot needs of it: affine in the local ids alone.) */
-static bool counted(LLVMValueRef v, LLVMValueRef *first, int64_t *step)
-{
-    if (!LLVMIsAPHINode(v) || LLVMCountIncoming(v) != 2)
-        return false;
-    for (unsigned i = 0; i < 2; i++) {
-        LLVMValueRef next = LLVMGetIncomingValue(v, i), by;
-        if (LLVMIsABinaryOperator(next) && LLVMGetInstructionOpcode(next) == LLVMAdd && LLVMGetOperand(next, 0) == v &&
-            LLVMIsAConstantInt(by = LLVMGetOperand(next, 1)) && LLVMConstIntGetSExtValue(by) > 0 &&
-            LLVMGetIncomingValue(v, 1 - i) != v && LLVMGetIncomingValue(v, 1 - i) != next) {
-            *first = LLVMGetIncomingValue(v, 1 - i);
-            *step = LLVMConstIntGetSExtValue(by);
-            return true;
-        }
-    }
-    return false;
 }
 
 /* a's loop terms plus k times b's; false where they are more than a slot
@@ -264,6 +250,7 @@ static bool uniform(LLVMValueRef v, LLVMValueRef *seen, int depth)
     for (int i = 0; i < depth; i++)
         if (seen[i] == v)
             return true;
+    seen[depth] = NULL; /* (a phi's below: only the phis on the way count) */
     if (LLVMIsALoadInst(v)) {
         bool unused = true;
         LLVMValueRef root = mc_pointer_root(LLVMGetOperand(v, 0), &unused);
@@ -279,7 +266,7 @@ static bool uniform(LLVMValueRef v, LLVMValueRef *seen, int depth)
         }
         return true;
     }
-    if (!LLVMIsABinaryOperator(v) && !LLVMIsACastInst(v) && !LLVMIsAICmpInst(v))
+    if (!LLVMIsABinaryOperator(v) && !LLVMIsACastInst(v) && !LLVMIsAICmpInst(v) && !LLVMIsASelectInst(v))
         return false;
     for (int i = 0, n = LLVMGetNumOperands(v); i < n; i++)
         if (!uniform(LLVMGetOperand(v, i), seen, depth + 1))
@@ -311,14 +298,14 @@ static bool affine_of(LLVMValueRef v, affine *a, int depth)
         return affine_of(LLVMGetOperand(v, 0), a, depth + 1);
     LLVMValueRef first;
     int64_t step;
-    if (counted(v, &first, &step)) { /* (before uniform(): a loop's counter is not one value) */
+    if (mc_counted(v, &first, &step)) { /* (before uniform(): a loop's counter is not one value) */
         a->counter[0] = v, a->per[0] = 1;
         return true;
     }
     LLVMValueRef i;
     int64_t w;
     bool rem, is_signed; /* (a counter is never below 0: signed or not, the same) */
-    if (divides(v, &i, &w, &rem, &is_signed) && counted(mc_without_int_casts(i), &first, &step)) {
+    if (divides(v, &i, &w, &rem, &is_signed) && mc_counted(mc_without_int_casts(i), &first, &step)) {
         a->counter[0] = mc_without_int_casts(i), a->per[0] = 1, a->w_of[0] = w, a->rem[0] = rem;
         return true;
     }
@@ -334,6 +321,18 @@ static bool affine_of(LLVMValueRef v, affine *a, int depth)
     }
     affine x, y;
     LLVMValueRef l = LLVMGetOperand(v, 0), r = LLVMGetOperand(v, 1);
+    if (LLVMGetInstructionOpcode(v) == LLVMOr) { /* l | k, l's terms multiples of a power of 2 above k: l + k */
+        int64_t k = LLVMIsAConstantInt(r) ? LLVMConstIntGetSExtValue(r) : -1;
+        if (k < 0 || !affine_of(l, a, depth + 1))
+            return false;
+        uint64_t low = (uint64_t)(a->c | a->s[0] | a->s[1] | a->s[2] | a->k | a->kv);
+        for (int j = 0; j < TERMS && a->counter[j]; j++)
+            low |= (uint64_t)a->per[j];
+        if (low & (((uint64_t)1 << (64 - __builtin_clzll((uint64_t)k | 1))) - 1))
+            return false;
+        a->c += k;
+        return true;
+    }
     switch (LLVMGetInstructionOpcode(v)) {
     case LLVMAdd: case LLVMSub: {
         int64_t sign = LLVMGetInstructionOpcode(v) == LLVMAdd ? 1 : -1;
@@ -459,6 +458,13 @@ static bool same_slot_but_c(const access *x, const access *y)
 
 static bool same_slot(const access *x, const access *y) { return x->c == y->c && same_slot_but_c(x, y); }
 
+/* The same slot's shape, what a site tells the device of it: its bytes,
+ * the local ids' strides, the loops' coordinates. */
+static bool same_shape(const access *x, const access *y)
+{
+    return x->bytes == y->bytes && !memcmp(x->s, y->s, sizeof x->s) && !memcmp(x->loop, y->loop, sizeof x->loop);
+}
+
 /* ---- guards: a tree reduction's `if (l < s) t[l] += t[l + s]` ---- */
 
 /* Is v at least 0 read signed (a quotient or shift of something, a phi of
@@ -492,6 +498,7 @@ static bool non_negative(LLVMTargetDataRef td, LLVMValueRef v, LLVMValueRef *see
     for (int i = 0; i < depth; i++)
         if (seen[i] == v)
             return true;
+    seen[depth] = NULL; /* (a phi's below: only the phis on the way count) */
     LLVMValueRef r = LLVMGetNumOperands(v) > 1 ? LLVMGetOperand(v, 1) : NULL;
     switch (LLVMGetInstructionOpcode(v)) {
     case LLVMUDiv:
@@ -652,46 +659,156 @@ static bool planes_apart(const access *a, const access *x)
     return b == plane_base(x->u, &kx) && ((ka ^ kx) & 1) && stable(b);
 }
 
-/* ---- loops' counters as a slot's coordinates ---- */
+/* ---- exclusive sides of branches the same for the whole group ---- */
 
-/* The bound of counter that every run of inst is below, from the test of
- * a two-way branch whose way taken leads alone into a block that holds
- * inst or dominates it (`i < 22` at the head of `for (i = ...; i < 22;
- * ...)`); 0: none found. */
-static int64_t bound_of(const mc_local_objects *lo, LLVMValueRef inst, LLVMValueRef counter)
+/* Is v the same for the group's whole run: constants, the kernel's
+ * arguments, loads of the work-group's context, and arithmetic of those
+ * (no phi: uniform() without them)? */
+static bool group_invariant(LLVMValueRef v, int depth)
+{
+    if (LLVMIsAConstantInt(v) || LLVMIsAArgument(v))
+        return true;
+    if (!LLVMIsAInstruction(v) || depth > 12)
+        return false;
+    if (LLVMIsALoadInst(v)) {
+        bool unused = true;
+        LLVMValueRef root = mc_pointer_root(LLVMGetOperand(v, 0), &unused);
+        return !LLVMGetVolatile(v) && LLVMIsACallInst(root) && mc_calls_named(root, "__mosaic_get_ctx");
+    }
+    if (!LLVMIsABinaryOperator(v) && !LLVMIsACastInst(v) && !LLVMIsAICmpInst(v) && !LLVMIsASelectInst(v))
+        return false;
+    for (int i = 0, n = LLVMGetNumOperands(v); i < n; i++)
+        if (!group_invariant(LLVMGetOperand(v, i), depth + 1))
+            return false;
+    return true;
+}
+
+/* Is v the same for the whole group where they all compute it (uniform)? */
+static bool uniform_value(LLVMValueRef v)
+{
+    LLVMValueRef seen[16];
+    return uniform(v, seen, 0);
+}
+
+static bool invariant_value(LLVMValueRef v) { return group_invariant(v, 0); }
+
+/* Is the edge from block `up` the only way into block b from outside
+ * what b dominates (a loop's back edges aside)? */
+static bool only_way_in(const mc_cfg *g, int up, int b)
+{
+    for (int k = 0; k < g->npred[b]; k++)
+        if (g->pred[b][k] != up && !mc_dominates(g, b, g->pred[b][k]))
+            return false;
+    return true;
+}
+
+/* The two-way branches on a value `same` says of whose one way alone leads
+ * to inst (the way's block has that branch's block alone before it, but
+ * for what it dominates, and dominates inst's): each branch's block * 2 +
+ * the way's index, up to n of them; how many. */
+static int ways_to(const mc_local_objects *lo, LLVMValueRef inst, bool (*same)(LLVMValueRef), int *ways, int n)
 {
     const mc_cfg *g = lo->cfg;
-    int b = g ? mc_cfg_block(g, LLVMGetInstructionParent(inst)) : -1;
-    for (int depth = 0; b >= 0 && depth < 64; depth++) {
+    int b = mc_cfg_block(g, LLVMGetInstructionParent(inst)), found = 0;
+    for (int depth = 0; b >= 0 && depth < 64 && found < n; depth++) {
         int up = g->idom[b];
         if (up < 0 || up == b)
-            return 0;
-        LLVMBasicBlockRef taken = g->blocks[b];
-        LLVMValueRef br = LLVMGetBasicBlockTerminator(g->blocks[up]), c;
-        if (br && LLVMIsABranchInst(br) && LLVMIsConditional(br) && g->npred[b] == 1 &&
-            LLVMGetSuccessor(br, 0) != LLVMGetSuccessor(br, 1) &&
-            (LLVMGetSuccessor(br, 0) == taken || LLVMGetSuccessor(br, 1) == taken) &&
-            LLVMIsAICmpInst(c = LLVMGetCondition(br))) {
-            LLVMIntPredicate p = LLVMGetICmpPredicate(c);
-            LLVMValueRef l = mc_without_int_casts(LLVMGetOperand(c, 0)), r = LLVMGetOperand(c, 1);
-            if (l != counter) { /* (22 > i) */
-                l = mc_without_int_casts(r), r = LLVMGetOperand(c, 0);
-                p = mc_swapped_predicate(p);
-            }
-            if (LLVMGetSuccessor(br, 1) == taken)
-                p = mc_inverse_predicate(p);
-            int64_t k = LLVMIsAConstantInt(r) ? LLVMConstIntGetSExtValue(r) : 0;
-            if (l == counter && k > 0 && k < (1 << 30)) {
-                if (p == LLVMIntSLT || p == LLVMIntULT)
-                    return k;
-                if (p == LLVMIntSLE || p == LLVMIntULE)
-                    return k + 1;
-            }
-        }
+            break;
+        LLVMValueRef br = LLVMGetBasicBlockTerminator(g->blocks[up]);
+        if (br && LLVMIsABranchInst(br) && LLVMIsConditional(br) && only_way_in(g, up, b) &&
+            LLVMGetSuccessor(br, 0) != LLVMGetSuccessor(br, 1) && same(LLVMGetCondition(br)))
+            ways[found++] = 2 * up + (LLVMGetSuccessor(br, 1) == g->blocks[b]);
         b = up;
     }
-    return 0;
+    return found;
 }
+
+/* Do a and x lie on the two ways of one branch on a value `same` says of? */
+static bool two_ways(const mc_local_objects *lo, const access *a, const access *x, bool (*same)(LLVMValueRef))
+{
+    int a_ways[16], x_ways[16], na = ways_to(lo, a->inst, same, a_ways, 16), nx = ways_to(lo, x->inst, same, x_ways, 16);
+    for (int i = 0; i < na; i++)
+        for (int j = 0; j < nx; j++)
+            if (a_ways[i] / 2 == x_ways[j] / 2 && a_ways[i] != x_ways[j])
+                return true;
+    return false;
+}
+
+/* The blocks from whose start inst runs next without a barrier between
+ * (lo->cfg's n blocks); false where memory ran out. */
+static bool reaching(const mc_local_objects *lo, LLVMValueRef inst, bool *start)
+{
+    const mc_cfg *g = lo->cfg;
+    int n = g->n, *stack = malloc((size_t)n * sizeof *stack), top = 0;
+    int t = mc_cfg_block(g, LLVMGetInstructionParent(inst));
+    memset(start, 0, (size_t)n * sizeof *start);
+    if (!stack || t < 0) {
+        free(stack);
+        return false;
+    }
+    start[t] = true;
+    for (LLVMValueRef i = LLVMGetFirstInstruction(g->blocks[t]); i && i != inst; i = LLVMGetNextInstruction(i))
+        start[t] &= !is_barrier(i);
+    if (start[t])
+        stack[top++] = t;
+    while (top) {
+        int b = stack[--top];
+        for (int k = 0; k < g->npred[b]; k++) {
+            int p = g->pred[b][k];
+            if (p == t || start[p] || calls_barrier(g->blocks[p]))
+                continue; /* (t's start known above; p's ways in followed already, or through a barrier) */
+            start[p] = true;
+            stack[top++] = p;
+        }
+    }
+    free(stack);
+    return true;
+}
+
+/* Does `to` (whose blocks are `start`) run after inst without a barrier
+ * between? */
+static bool runs_on_to(const mc_local_objects *lo, LLVMValueRef inst, LLVMValueRef to, const bool *start)
+{
+    const mc_cfg *g = lo->cfg;
+    for (LLVMValueRef i = LLVMGetNextInstruction(inst); i; i = LLVMGetNextInstruction(i)) {
+        if (i == to)
+            return true;
+        if (is_barrier(i))
+            return false;
+    }
+    int b = mc_cfg_block(g, LLVMGetInstructionParent(inst));
+    for (int k = 0; b >= 0 && k < g->nsucc[b]; k++)
+        if (start[g->succ[b][k]])
+            return true;
+    return b < 0;
+}
+
+/* Can access a of one work-item and access x of another of its group never
+ * run between the same two barriers?  Where they lie on the two ways of a
+ * branch on a value the same for the group's whole run (no work-item of
+ * the group runs the other: gemm's `if (a_trans)`); or of a branch on a
+ * value the same for the whole group where they all compute it (uniform:
+ * they all take the same way), where neither runs after the other without
+ * a barrier between (which a loop around the branch would allow): gemm's
+ * whole tiles and its edge's, loaded by two loops on the two ways of `if
+ * (i0 + 64 <= m && p0 + 16 <= k)`. */
+static bool exclusive(const mc_local_objects *lo, const access *a, const access *x)
+{
+    if (!lo->cfg)
+        return false;
+    if (two_ways(lo, a, x, invariant_value))
+        return true;
+    if (!two_ways(lo, a, x, uniform_value))
+        return false;
+    size_t n = (size_t)lo->cfg->n;
+    bool *sets = malloc(2 * n * sizeof *sets), ok = sets && reaching(lo, a->inst, sets) &&
+                                                       reaching(lo, x->inst, sets + n);
+    ok = ok && !runs_on_to(lo, a->inst, x->inst, sets + n) && !runs_on_to(lo, x->inst, a->inst, sets);
+    free(sets);
+    return ok;
+}
+
+/* ---- loops' counters as a slot's coordinates ---- */
 
 /* The coordinate of a slot that counter makes at inst, moving it per bytes
  * a step of 1 (w 0), or per a step of its remainder by w and split_per a
@@ -703,11 +820,11 @@ static bool loop_coordinate(const mc_local_objects *lo, LLVMValueRef inst, LLVMV
     LLVMValueRef first;
     int64_t step;
     affine f;
-    if (!counted(counter, &first, &step) || step >= (1 << 30) || !affine_of(first, &f, 0) || f.u || f.counter[0] ||
+    if (!mc_counted(counter, &first, &step) || step >= (1 << 30) || !affine_of(first, &f, 0) || f.u || f.counter[0] ||
         f.c < 0 || f.s[0] < 0 || f.s[1] < 0 || f.s[2] < 0)
         return false;
     *out = (mosaic_check_slot_loop){.stride = per, .lid = {f.s[0], f.s[1], f.s[2]}, .first = f.c, .step = step,
-                                    .bound = bound_of(lo, inst, counter), .split = w, .split_stride = split_per};
+                                    .bound = mc_counter_bound(lo->cfg, inst, counter), .split = w, .split_stride = split_per};
     return true;
 }
 
@@ -752,7 +869,7 @@ static bool held_quotient(affine *off)
     int64_t step;
     if (!i)
         return true;
-    if (!counted(i, &first, &step))
+    if (!mc_counted(i, &first, &step))
         return false;
     affine q = {.counter = {i}, .per = {off->quotient_per * off->w}, .w_of = {off->w}};
     off->quotient = NULL;
@@ -842,20 +959,20 @@ static bool find_accesses(mc_local_objects *lo)
 }
 
 /* Its own slot's constant offsets (`al[p][i]`, `al[p + 1][i]`... of a
- * work-item) as one more coordinate of the object's slot: base + j * D, j
+ * work-item) as one more coordinate of a pair's slot: base + j * D, j
  * below their count (D the greatest common divisor of their distances).
  * False where the slot has no room for it. */
-static bool span_constants(const mc_local_objects *lo, unsigned o, mc_slot *slot)
+static bool span_constants(const mc_local_objects *lo, unsigned pair, mc_slot *slot)
 {
     int64_t base = INT64_MAX, top = INT64_MIN, d = 0;
     for (size_t i = 0; i < lo->num_accesses; i++) {
         const access *a = &lo->accesses[i];
-        if (a->object == (int)o && (a->marks & MOSAIC_CHECK_LOCAL_OWN_SLOT))
+        if (a->pair == (int)pair && (a->marks & MOSAIC_CHECK_LOCAL_OWN_SLOT))
             base = a->c < base ? a->c : base, top = a->c > top ? a->c : top;
     }
     for (size_t i = 0; i < lo->num_accesses; i++) {
         const access *a = &lo->accesses[i];
-        if (a->object == (int)o && (a->marks & MOSAIC_CHECK_LOCAL_OWN_SLOT))
+        if (a->pair == (int)pair && (a->marks & MOSAIC_CHECK_LOCAL_OWN_SLOT))
             for (int64_t x = a->c - base; x;) { /* (d = gcd(d, x)) */
                 int64_t t = d % x;
                 d = x, x = t;
@@ -890,11 +1007,16 @@ static void mark(mc_local_objects *lo)
             a->marks = MOSAIC_CHECK_LOCAL_ATOMICS_ONLY;
             continue;
         }
-        bool own = a->slotted, planes = false;
+        /* (a slot that no local id moves is no work-item's own in a group of several) */
+        bool moves = a->s[0] || a->s[1] || a->s[2];
+        for (int j = 0; j < MOSAIC_CHECK_SLOT_LOOPS; j++)
+            moves |= a->loop[j].stride && (a->loop[j].lid[0] || a->loop[j].lid[1] || a->loop[j].lid[2]);
+        bool own = a->slotted && moves, planes = false;
         for (size_t j = 0; own && j < lo->num_accesses; j++) {
             const access *x = &lo->accesses[j];
             own = x->object != a->object || !(x->here & a->here) || (!x->writes && !a->writes) || apart(lo, a, x) ||
-                  same_slot_but_c(a, x); /* (the object's slot then spans the c's: below) */
+                  same_slot_but_c(a, x) || /* (the object's slot then spans the c's: below) */
+                  exclusive(lo, a, x);     /* (another shape: a pair of windows of its own, below) */
             if (!own && planes_apart(a, x))
                 own = planes = true;
         }
@@ -904,37 +1026,52 @@ static void mark(mc_local_objects *lo)
         if (own && planes)
             *plane = !*plane || *plane == a->k ? a->k : -1;
     }
-    /* one slot an object (what its sites tell the device): else no OWN_SLOT for it */
-    for (unsigned o = 0; o < lo->num_objects; o++) {
-        const access *first = NULL;
-        bool one = true;
-        for (size_t i = 0; i < lo->num_accesses; i++) {
-            const access *a = &lo->accesses[i];
-            if (a->object != (int)o || !(a->marks & MOSAIC_CHECK_LOCAL_OWN_SLOT))
-                continue;
-            if (!first)
-                first = a;
-            else if (first->bytes != a->bytes || memcmp(first->s, a->s, sizeof a->s) ||
-                     memcmp(first->loop, a->loop, sizeof a->loop))
-                one = false;
+    /* a pair of windows for each shape of an object's OWN_SLOT accesses,
+     * whose slot its sites tell the device (which checks each shape's slots
+     * apart): the object's own pair for its first shape and its other
+     * accesses, one more for each other shape while there is room; else no
+     * OWN_SLOT for that shape */
+    const access *shape[MAX_OBJECTS] = {NULL};
+    lo->num_pairs = lo->num_objects;
+    for (unsigned o = 0; o < lo->num_objects; o++)
+        lo->objects[o].first_pair = (int)o, lo->pairs[o].object = (int)o;
+    for (size_t i = 0; i < lo->num_accesses; i++) {
+        access *a = &lo->accesses[i];
+        a->pair = lo->objects[a->object].first_pair;
+        if (!(a->marks & MOSAIC_CHECK_LOCAL_OWN_SLOT))
+            continue;
+        int p = -1; /* (the object's own pair first) */
+        for (unsigned q = 0; q < lo->num_pairs && p < 0; q++)
+            if (lo->pairs[q].object == a->object && (!shape[q] || same_shape(shape[q], a)))
+                p = (int)q;
+        if (p < 0 && lo->num_pairs < MAX_OBJECTS)
+            p = (int)lo->num_pairs++, lo->pairs[p].object = a->object;
+        if (p < 0) {
+            a->marks &= ~MOSAIC_CHECK_LOCAL_OWN_SLOT;
+            continue;
         }
-        if (first && one) {
-            memcpy(lo->objects[o].slot.stride, first->s, sizeof first->s);
-            lo->objects[o].slot.bytes = first->bytes;
-            memcpy(lo->objects[o].slot.loop, first->loop, sizeof first->loop);
-            one = span_constants(lo, o, &lo->objects[o].slot);
-            /* (planes: a slot from 0 up, of the local ids alone, that the device fits in one) */
-            lo->objects[o].slot.plane = lo->objects[o].plane;
-            if (lo->objects[o].plane && (lo->objects[o].plane < 0 || lo->objects[o].slot.loop[0].stride))
-                one = false;
-        }
-        for (size_t i = 0; !one && i < lo->num_accesses; i++)
-            if (lo->accesses[i].object == (int)o)
+        shape[p] = shape[p] ? shape[p] : a;
+        a->pair = p;
+    }
+    for (unsigned p = 0; p < lo->num_pairs; p++) {
+        mc_slot *slot = &lo->pairs[p].slot;
+        const struct object *ob = &lo->objects[lo->pairs[p].object];
+        if (!shape[p])
+            continue;
+        memcpy(slot->stride, shape[p]->s, sizeof shape[p]->s);
+        slot->bytes = shape[p]->bytes;
+        memcpy(slot->loop, shape[p]->loop, sizeof shape[p]->loop);
+        /* (planes: a slot from 0 up, of the local ids alone, that the device fits in one) */
+        slot->plane = ob->plane;
+        if (span_constants(lo, p, slot) && (!ob->plane || (ob->plane > 0 && !slot->loop[0].stride)))
+            continue;
+        for (size_t i = 0; i < lo->num_accesses; i++)
+            if (lo->accesses[i].pair == (int)p)
                 lo->accesses[i].marks &= ~MOSAIC_CHECK_LOCAL_OWN_SLOT;
     }
     for (size_t i = 0; i < lo->num_accesses; i++) {
         access *a = &lo->accesses[i];
-        unsigned window = lo->first_window + 2 * (unsigned)a->object + (a->marks & MOSAIC_CHECK_LOCAL_OWN_SLOT ? 1 : 0);
+        unsigned window = lo->first_window + 2 * (unsigned)a->pair + (a->marks & MOSAIC_CHECK_LOCAL_OWN_SLOT ? 1 : 0);
         a->marks |= (uint64_t)(window + 1) << MOSAIC_CHECK_LOCAL_WINDOW_SHIFT;
     }
 }
@@ -944,13 +1081,13 @@ mc_local_objects *mc_find_local_objects(LLVMValueRef f, LLVMTargetDataRef td, co
     for (LLVMUseRef u = LLVMGetFirstUse(f); u; u = LLVMGetNextUse(u))
         if (LLVMIsACallInst(LLVMGetUser(u)))
             return NULL; /* a kernel another calls: the windows would be the caller's */
-    if (2 * LLVMCountParams(f) + MOSAIC_CHECK_LOCAL_WINDOWS > 0x3ff)
+    if (MOSAIC_CHECK_ARG_WINDOWS * LLVMCountParams(f) + MOSAIC_CHECK_LOCAL_WINDOWS > 0x3ff)
         return NULL; /* (LOCAL_WINDOW's 10 bits) */
     mc_local_objects *lo = calloc(1, sizeof *lo);
     if (!lo)
         return NULL;
     lo->td = td;
-    lo->first_window = 2 * LLVMCountParams(f);
+    lo->first_window = MOSAIC_CHECK_ARG_WINDOWS * LLVMCountParams(f);
     LLVMModuleRef m = LLVMGetGlobalParent(f);
     for (LLVMValueRef g = LLVMGetFirstGlobal(m); g && lo->num_objects < MAX_OBJECTS; g = LLVMGetNextGlobal(g))
         if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == AS_LOCAL && LLVMGetFirstUse(g) && stays_in(g, f, 0))
@@ -998,12 +1135,13 @@ mc_local_objects *mc_find_local_objects(LLVMValueRef f, LLVMTargetDataRef td, co
     }
     lo->cfg = cfg;
     bool found = find_accesses(lo);
+    if (found)
+        mark(lo);
     lo->cfg = NULL;
     if (!found) {
         mc_local_objects_free(lo);
         return NULL;
     }
-    mark(lo);
     return lo;
 }
 
@@ -1012,7 +1150,7 @@ uint64_t mc_local_marks(const mc_local_objects *lo, LLVMValueRef inst, LLVMValue
     for (size_t i = 0; lo && i < lo->num_accesses; i++) {
         const access *a = &lo->accesses[i];
         if (a->inst == inst && a->pointer == p) {
-            *slot = lo->objects[a->object].slot;
+            *slot = lo->pairs[a->pair].slot;
             return a->marks;
         }
     }

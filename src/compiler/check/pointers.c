@@ -82,3 +82,18 @@ unsigned mc_check_scope_of(LLVMValueRef inst)
     }
     return MOSAIC_CHECK_SCOPE_ALL;
 }
+
+bool mc_check_narrow_atomics(LLVMModuleRef m)
+{
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+        for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+            for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+                bool atomic = LLVMIsAAtomicRMWInst(i) || LLVMIsAAtomicCmpXchgInst(i) ||
+                              ((LLVMIsALoadInst(i) || LLVMIsAStoreInst(i)) &&
+                               LLVMGetOrdering(i) != LLVMAtomicOrderingNotAtomic);
+                unsigned scope = atomic ? mc_check_scope_of(i) : MOSAIC_CHECK_SCOPE_ALL;
+                if (scope == MOSAIC_CHECK_SCOPE_WORK_GROUP || scope == MOSAIC_CHECK_SCOPE_SUB_GROUP)
+                    return true;
+            }
+    return false;
+}

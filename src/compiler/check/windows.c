@@ -53,9 +53,11 @@ int mc_check_window_of(uint64_t how)
     if (from >= MOSAIC_CHECK_FROM_OBJECT)
         return -1;
     if (how & MOSAIC_CHECK_ARG_READ_ONLY)
-        return (int)(2 * from);
+        return (int)(MOSAIC_CHECK_ARG_WINDOWS * from);
+    if (how & MOSAIC_CHECK_ARG_OWN_BLOCK)
+        return (int)(MOSAIC_CHECK_ARG_WINDOWS * from + 2);
     if (how & MOSAIC_CHECK_ARG_OWN_ELEMENT)
-        return (int)(2 * from + 1);
+        return (int)(MOSAIC_CHECK_ARG_WINDOWS * from + (MOSAIC_CHECK_HOW_OWN_ROW(how) ? 2 : 1));
     return -1;
 }
 

@@ -703,8 +703,10 @@ static cl_int build_work_group_function(mc_pass_state *s, size_t k)
     s->obj.kernels[k].widened_rows = kb->rows_vec ? kb->vec_rows : 1;
     /* a kernel that may wait for another work-item relies on who shares its group, and one that
      * takes tickets (a persistent-threads loop) on how many groups there are */
+    /* (under checking, reports name the application's groups, cpu_check.c's report(); a
+     * scope narrower than the device's would be found by the groups it runs in) */
     s->obj.kernels[k].regroupable = !kb->group_observer[0] && !kb->uses_barriers && !kb->may_spin && !kb->spins &&
-                                    !checking(s); /* (reports name the application's groups) */
+                                    !(checking(s) && mc_check_narrow_atomics(s->m));
     return r;
 }
 

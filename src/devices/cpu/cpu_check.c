@@ -214,33 +214,40 @@ struct cpu_check_launch {
     size_t num_groups[3];
     bool own_elements;      /* one dimension, global ids that fit an int: MOSAIC_CHECK_ARG_OWN_ELEMENT holds */
     int64_t *row_width;     /* per argument w: its value where OWN_ROW w + 1 may hold (row_width), else 0 */
+    int64_t *int_value;     /* per argument: its value where an integer that fits int64_t, else 0 */
+    size_t global_offset[3], global_size[3], local_size[3];
+    size_t given_local_size[3]; /* the application's, where the device regrouped the launch (else 0s) */
+    /* per argument: 0 until a call tells, then 1 where its OWN_ROW or
+     * ARG_OWN_BLOCK accesses cannot race in this launch (window 3i + 2
+     * opens in the groups that start after), 2 where they may */
+    unsigned char *own_held;
     uint64_t rows_end, columns_end; /* the launch's global offsets + sizes in y and x */
     cl_uint num_args;
     region **arg_region;    /* per argument: NULL unless a buffer of this launch */
     region *regions;        /* the buffers, lo ascending */
     size_t num_regions;
     size_t *local_lo, *local_hi; /* per __local argument: its bytes in the group's arena */
-    mosaic_check_window *windows; /* 2 per argument (compiler.h): where accesses need no call */
+    mosaic_check_window *windows; /* MOSAIC_CHECK_ARG_WINDOWS per argument (compiler.h): where accesses need no call */
 };
 
-/* Integer argument i's value (as the kernel reads it) where it can be a
- * row width w for OWN_ROW in launch nd: at least the launch's global
- * width, one plane; else 0. */
-static int64_t row_width(const mosaic_ndrange *nd, const mosaic_kernel_arg *a, const void *value)
+/* An integer argument's value (as the kernel reads it), where it fits an
+ * int64_t; else 0. */
+static int64_t int_value(const mosaic_kernel_arg *a, const void *value)
 {
-    if (a->kind != MOSAIC_ARG_BY_VALUE || !a->type_name || (a->size != 4 && a->size != 8) ||
-        nd->global_size[2] > 1)
+    if (a->kind != MOSAIC_ARG_BY_VALUE || !a->type_name || (a->size != 4 && a->size != 8))
         return 0;
     bool is_unsigned = a->type_name[0] == 'u';
-    int64_t w;
     if (a->size == 4)
-        w = is_unsigned ? (int64_t)*(const uint32_t *)value : (int64_t)*(const int32_t *)value;
-    else
-        w = *(const int64_t *)value;
-    if (w <= 0 || (is_unsigned && a->size == 8 && *(const uint64_t *)value > INT64_MAX) ||
-        nd->global_size[0] > (uint64_t)w)
-        return 0;
-    return w;
+        return is_unsigned ? (int64_t)*(const uint32_t *)value : (int64_t)*(const int32_t *)value;
+    return is_unsigned && *(const uint64_t *)value > INT64_MAX ? 0 : *(const int64_t *)value;
+}
+
+/* Integer argument i's value where it can be a row width w for OWN_ROW in
+ * launch nd: at least the launch's global width, one plane; else 0. */
+static int64_t row_width(const mosaic_ndrange *nd, const mosaic_kernel_arg *a, const void *value)
+{
+    int64_t w = int_value(a, value);
+    return w <= 0 || nd->global_size[2] > 1 || nd->global_size[0] > (uint64_t)w ? 0 : w;
 }
 
 static int by_lo(const void *a, const void *b)
@@ -272,14 +279,24 @@ cpu_check_launch *mosaic_cpu_check_launch(cl_device_id device, const mosaic_ndra
     l->own_elements = nd->global_size[1] <= 1 && nd->global_size[2] <= 1 && nd->global_offset[0] <= INT32_MAX &&
                       nd->global_size[0] <= INT32_MAX - nd->global_offset[0];
     l->row_width = calloc(info->num_args + 1, sizeof *l->row_width);
-    for (cl_uint i = 0; l->row_width && i < info->num_args; i++)
+    l->int_value = calloc(info->num_args + 1, sizeof *l->int_value);
+    l->own_held = calloc(info->num_args + 1, sizeof *l->own_held);
+    for (cl_uint i = 0; l->row_width && l->int_value && i < info->num_args; i++) {
         l->row_width[i] = row_width(nd, &info->args[i], nd->args[i]);
+        l->int_value[i] = int_value(&info->args[i], nd->args[i]);
+    }
+    for (int d = 0; d < 3; d++) {
+        l->global_offset[d] = nd->global_offset[d];
+        l->global_size[d] = nd->global_size[d] ? nd->global_size[d] : 1;
+        l->local_size[d] = nd->local_size[d] ? nd->local_size[d] : 1;
+        l->given_local_size[d] = nd->given_local_size[d];
+    }
     l->rows_end = nd->global_offset[1] + (nd->global_size[1] ? nd->global_size[1] : 1);
     l->columns_end = nd->global_offset[0] + nd->global_size[0];
     l->regions = calloc(info->num_args + 1, sizeof *l->regions);
     l->local_lo = calloc(info->num_args + 1, sizeof *l->local_lo);
     l->local_hi = calloc(info->num_args + 1, sizeof *l->local_hi);
-    if (!l->row_width || !l->regions || !l->local_lo || !l->local_hi) {
+    if (!l->row_width || !l->int_value || !l->own_held || !l->regions || !l->local_lo || !l->local_hi) {
         mosaic_cpu_check_launch_free(l);
         return NULL;
     }
@@ -333,7 +350,7 @@ cpu_check_launch *mosaic_cpu_check_launch(cl_device_id device, const mosaic_ndra
         mosaic_cpu_check_launch_free(l);
         return NULL;
     }
-    l->windows = calloc(2 * (size_t)info->num_args + 1, sizeof *l->windows);
+    l->windows = calloc(MOSAIC_CHECK_ARG_WINDOWS * (size_t)info->num_args + 1, sizeof *l->windows);
     if (!l->windows) {
         mosaic_cpu_check_launch_free(l);
         return NULL;
@@ -352,9 +369,9 @@ cpu_check_launch *mosaic_cpu_check_launch(cl_device_id device, const mosaic_ndra
         region *r = &l->regions[i];
         if (!r->alone || (r->written && (kinds & MOSAIC_CHECK_UNINIT) && !mosaic_check_written_all(r->written)))
             continue;
-        l->windows[2 * r->arg] = (mosaic_check_window){r->lo, r->hi};
+        l->windows[MOSAIC_CHECK_ARG_WINDOWS * r->arg] = (mosaic_check_window){r->lo, r->hi};
         if (l->own_elements)
-            l->windows[2 * r->arg + 1] = (mosaic_check_window){r->lo, r->hi};
+            l->windows[MOSAIC_CHECK_ARG_WINDOWS * r->arg + 1] = (mosaic_check_window){r->lo, r->hi};
     }
     return l;
 }
@@ -370,6 +387,8 @@ void mosaic_cpu_check_launch_free(cpu_check_launch *l)
     free(l->local_lo);
     free(l->local_hi);
     free(l->row_width);
+    free(l->int_value);
+    free(l->own_held);
     free(l->windows);
     free(l);
 }
@@ -383,9 +402,13 @@ void mosaic_cpu_check_launch_free(cpu_check_launch *l)
 /* Does an access's MOSAIC_CHECK_ARG_OWN_ELEMENT hold in launch l?  With
  * OWN_ROW, rows y * w + x of a width w at least the launch's, each work-item
  * the site's own_rows of them, whose last index fits an int. */
+static bool block_holds(const cpu_check_launch *l, const mosaic_check_block *b);
+
 static bool own_element_holds(const cpu_check_launch *l, uint64_t how, const mosaic_check_site *site)
 {
     unsigned a = MOSAIC_CHECK_HOW_OWN_ROW(how);
+    if (how & MOSAIC_CHECK_ARG_OWN_BLOCK)
+        return site && site->block && block_holds(l, site->block);
     if (!(how & MOSAIC_CHECK_ARG_OWN_ELEMENT))
         return false;
     if (!a)
@@ -397,6 +420,21 @@ static bool own_element_holds(const cpu_check_launch *l, uint64_t how, const mos
            last <= INT32_MAX;
 }
 
+/* own_element_holds, the same for every access of the argument: where
+ * it needs the site's own rows or block, found once a launch. */
+static bool own_holds(const cpu_check_launch *l, uint64_t how, const mosaic_check_site *site)
+{
+    uint32_t from = MOSAIC_CHECK_HOW_FROM(how);
+    if ((!(how & MOSAIC_CHECK_ARG_OWN_BLOCK) && !MOSAIC_CHECK_HOW_OWN_ROW(how)) || from >= l->num_args)
+        return own_element_holds(l, how, site);
+    unsigned char held = __atomic_load_n(&l->own_held[from], __ATOMIC_RELAXED);
+    if (!held) {
+        held = own_element_holds(l, how, site) ? 1 : 2;
+        __atomic_store_n(&l->own_held[from], held, __ATOMIC_RELAXED);
+    }
+    return held == 1;
+}
+
 static bool tracked(const cpu_check_launch *l, const region *r, unsigned space, uint64_t how, bool by_argument,
                     const mosaic_check_site *site)
 {
@@ -404,7 +442,7 @@ static bool tracked(const cpu_check_launch *l, const region *r, unsigned space, 
         return false;
     if (!by_argument || !r->alone)
         return true;
-    return !(how & MOSAIC_CHECK_ARG_READ_ONLY) && !own_element_holds(l, how, site);
+    return !(how & MOSAIC_CHECK_ARG_READ_ONLY) && !own_holds(l, how, site);
 }
 
 /* The buffer of the launch that holds [p, p + bytes), or NULL. */
@@ -501,7 +539,8 @@ bool mosaic_cpu_check_group_begin(cpu_check_group **gp, cpu_check_launch *l, con
     g->num_pending_rows = g->pending_items = 0;
     g->num_barriers = 0;
     g->items = items;
-    size_t windows = 2 * (size_t)l->num_args + 2 * MOSAIC_CHECK_LOCAL_WINDOWS; /* (then the set windows) */
+    size_t args = MOSAIC_CHECK_ARG_WINDOWS * (size_t)l->num_args;
+    size_t windows = args + 2 * MOSAIC_CHECK_LOCAL_WINDOWS; /* (then the set windows) */
     if (windows > g->windows_room) {
         free(g->windows);
         g->windows = malloc(windows * sizeof *g->windows);
@@ -509,8 +548,11 @@ bool mosaic_cpu_check_group_begin(cpu_check_group **gp, cpu_check_launch *l, con
         if (!g->windows)
             return false;
     }
-    memcpy(g->windows, l->windows, 2 * (size_t)l->num_args * sizeof *g->windows);
-    memset(g->windows + 2 * (size_t)l->num_args, 0, 2 * MOSAIC_CHECK_LOCAL_WINDOWS * sizeof *g->windows);
+    memcpy(g->windows, l->windows, args * sizeof *g->windows);
+    memset(g->windows + args, 0, 2 * MOSAIC_CHECK_LOCAL_WINDOWS * sizeof *g->windows);
+    for (cl_uint i = 0; i < l->num_args; i++) /* (what earlier groups' calls showed) */
+        if (__atomic_load_n(&l->own_held[i], __ATOMIC_RELAXED) == 1)
+            g->windows[MOSAIC_CHECK_ARG_WINDOWS * i + 2] = l->windows[MOSAIC_CHECK_ARG_WINDOWS * i];
     memset(g->local_object, 0, sizeof g->local_object);
     for (int d = 0; d < 3; d++)
         g->size[d] = ctx->local_size[d];
@@ -567,6 +609,28 @@ static void start_problem(mosaic_check_problem *p, const cpu_check_group *g, uns
         p->access.group[d] = g->ctx->group_id[d];
     item_of(g, lid, p->access.item);
     p->access.item_known = true;
+}
+
+/* An access's work-group and local id in the application's groups, where
+ * the device ran the launch in groups of its own (a kernel that cannot tell:
+ * the same global id). */
+static void given_ids(const cpu_check_launch *l, mosaic_check_access *a)
+{
+    for (int d = 0; d < 3 && l->given_local_size[0]; d++) {
+        size_t given = l->given_local_size[d] ? l->given_local_size[d] : 1;
+        size_t global = a->group[d] * l->local_size[d] + (a->item_known ? a->item[d] : 0);
+        a->group[d] = global / given;
+        a->item[d] = global % given;
+    }
+}
+
+/* Reports p (mosaic_check_report) with the application's groups. */
+static void report(const cpu_check_group *g, mosaic_check_problem *p)
+{
+    given_ids(g->launch, &p->access);
+    if (p->other.site || p->other.item_known)
+        given_ids(g->launch, &p->other);
+    mosaic_check_report(p);
 }
 
 /* ---- schedule perturbation --------------------------------------------------------------------------- */
@@ -672,6 +736,98 @@ static bool nested(coordinate *c, int n, uint64_t need, uint64_t *span)
     return true;
 }
 
+/* Are the n terms c, a work-item's coordinates (work_item[k]) and steps of
+ * its own, apart for two work-items: in the order of their factors, is
+ * each term's factor, from the first of a work-item on, above the reach of
+ * the terms before it and of `bytes`?  (Take two work-items' same offset:
+ * the last term where their values differ is at least one step of its
+ * factor apart, which the terms before cannot make up.)  A loop's steps
+ * below every work-item's coordinate may overlap each other: they are one
+ * work-item's. */
+static bool items_apart(coordinate *c, const bool *work_item, int n, uint64_t bytes)
+{
+    int order[MOSAIC_CHECK_BLOCK_TERMS];
+    for (int i = 0; i < n; i++) { /* (insertion, by factor) */
+        int at = i;
+        for (; at > 0 && c[order[at - 1]].stride > c[i].stride; at--)
+            order[at] = order[at - 1];
+        order[at] = i;
+    }
+    uint64_t reach = bytes, move;
+    bool items_below = false;
+    for (int i = 0; i < n; i++) {
+        const coordinate *t = &c[order[i]];
+        if ((items_below || work_item[order[i]]) && t->stride < reach)
+            return false;
+        if (__builtin_mul_overflow(t->stride, t->extent - 1, &move) || __builtin_add_overflow(reach, move, &reach))
+            return false;
+        items_below |= work_item[order[i]];
+    }
+    return true;
+}
+
+/* Does block b of an argument (compiler.h, mosaic_check_block) hold in
+ * launch l: are its terms, at the launch's sizes, apart for two
+ * work-items (items_apart), every coordinate of a work-item that the
+ * launch moves among the terms, and the whole sum inside an int? */
+static bool block_holds(const cpu_check_launch *l, const mosaic_check_block *b)
+{
+    int64_t w = b->width && b->width <= l->num_args ? l->int_value[b->width - 1] : 0;
+    if (b->num_terms > MOSAIC_CHECK_BLOCK_TERMS || (b->width && w <= 0) || b->base < 0 || b->base_w < 0 || !b->bytes)
+        return false;
+    coordinate c[MOSAIC_CHECK_BLOCK_TERMS], unfolded[MOSAIC_CHECK_BLOCK_TERMS];
+    bool work_item[MOSAIC_CHECK_BLOCK_TERMS], unfolded_item[MOSAIC_CHECK_BLOCK_TERMS];
+    int m = 0; /* (the terms but the FOLDED steps) */
+    bool moved[2][3] = {{false}}; /* [local id, group id][d] */
+    uint64_t top, reach = 0;      /* the sum's greatest */
+    if (__builtin_mul_overflow((uint64_t)b->base_w, (uint64_t)w, &top) || __builtin_add_overflow(top, (uint64_t)b->base, &top) ||
+        __builtin_add_overflow(top, b->bytes, &top))
+        return false;
+    int n = 0;
+    for (uint32_t i = 0; i < b->num_terms; i++) {
+        const mosaic_check_block_term *t = &b->term[i];
+        unsigned d = MOSAIC_CHECK_TERM_DIM(t->flags);
+        uint64_t factor = (uint64_t)t->factor, extent, greatest;
+        if (t->factor <= 0 || d > 2 ||
+            ((t->flags & MOSAIC_CHECK_TERM_BY_WIDTH) && __builtin_mul_overflow(factor, (uint64_t)w, &factor)) ||
+            ((t->flags & MOSAIC_CHECK_TERM_BY_LOCAL_SIZE) && __builtin_mul_overflow(factor, l->local_size[d], &factor)))
+            return false;
+        switch (t->kind) {
+        case MOSAIC_CHECK_TERM_LOCAL_ID:
+            extent = l->local_size[d], greatest = extent - 1, moved[0][d] = true;
+            break;
+        case MOSAIC_CHECK_TERM_GROUP_ID:
+            extent = l->num_groups[d], greatest = extent - 1, moved[1][d] = true;
+            break;
+        case MOSAIC_CHECK_TERM_GLOBAL_OFFSET: /* (the same for every work-item) */
+            extent = 1, greatest = l->global_offset[d];
+            break;
+        case MOSAIC_CHECK_TERM_STEPS:
+            if (t->extent <= 0)
+                return false;
+            extent = (uint64_t)t->extent, greatest = extent - 1;
+            break;
+        default:
+            return false;
+        }
+        if (__builtin_mul_overflow(factor, greatest, &greatest) || __builtin_add_overflow(reach, greatest, &reach))
+            return false;
+        if (extent > 1) {
+            work_item[n] = t->kind != MOSAIC_CHECK_TERM_STEPS;
+            c[n++] = (coordinate){factor, extent};
+            if (!(t->flags & MOSAIC_CHECK_TERM_FOLDED))
+                unfolded_item[m] = work_item[n - 1], unfolded[m++] = c[n - 1];
+        }
+    }
+    for (int d = 0; d < 3; d++) /* (a work-item's place in d: its group and its local id) */
+        if ((l->num_groups[d] > 1 && !moved[1][d]) || (l->local_size[d] > 1 && l->global_size[d] > 1 && !moved[0][d]))
+            return false;
+    /* (each term apart, or the FOLDED steps within each access's folded bytes, apart from the rest) */
+    return !__builtin_add_overflow(reach, top, &reach) && reach <= INT32_MAX &&
+           (items_apart(c, work_item, n, b->bytes) ||
+            (b->folded_bytes && items_apart(unfolded, unfolded_item, m, b->folded_bytes)));
+}
+
 /* Are the values sum(lid[d] * local id d) of a group of `size` work-items
  * each a work-item's own?  *span: one past the largest. */
 static bool lids_apart(const int64_t lid[3], const size_t size[3], uint64_t *span)
@@ -753,9 +909,10 @@ static void meet_local_object(cpu_check_group *g, unsigned window, uint32_t from
                               const mosaic_check_site *site)
 {
     cpu_check_launch *l = g->launch;
-    if (window < 2 * (size_t)l->num_args)
+    size_t args = MOSAIC_CHECK_ARG_WINDOWS * (size_t)l->num_args;
+    if (window < args)
         return;
-    size_t k = (window - 2 * (size_t)l->num_args) / 2, lo, hi;
+    size_t k = (window - args) / 2, lo, hi;
     if (k >= MOSAIC_CHECK_LOCAL_WINDOWS / 2 || g->local_object[k].hi)
         return;
     if (from == MOSAIC_CHECK_FROM_OBJECT) {
@@ -775,9 +932,9 @@ static void meet_local_object(cpu_check_group *g, unsigned window, uint32_t from
         /* its set windows (compiler.h): reads no write meets, whose bits the
          * kernel tests, and its own slots' stores, whose bits it sets */
         mosaic_check_window bytes = {g->ctx->local_mem + lo, g->ctx->local_mem + hi};
-        g->windows[MOSAIC_CHECK_SET_WINDOW(2 * (size_t)l->num_args + 2 * k)] = bytes;
+        g->windows[MOSAIC_CHECK_SET_WINDOW(args + 2 * k)] = bytes;
         if (g->local_object[k].slots_apart)
-            g->windows[MOSAIC_CHECK_SET_WINDOW(2 * (size_t)l->num_args + 2 * k + 1)] = bytes;
+            g->windows[MOSAIC_CHECK_SET_WINDOW(args + 2 * k + 1)] = bytes;
     }
 }
 
@@ -787,7 +944,7 @@ static void arrive(cpu_check_group *g, uint32_t e, unsigned n)
 {
     if ((g->arrived[e] += n) != g->items)
         return;
-    mosaic_check_window *w = g->windows + 2 * (size_t)g->launch->num_args;
+    mosaic_check_window *w = g->windows + MOSAIC_CHECK_ARG_WINDOWS * (size_t)g->launch->num_args;
     for (size_t k = 0; k < MOSAIC_CHECK_LOCAL_WINDOWS / 2; k++) {
         size_t lo = g->local_object[k].lo, hi = g->local_object[k].hi;
         if (!hi || w[2 * k].hi)
@@ -816,7 +973,7 @@ static void reach_barrier(cpu_check_group *g, unsigned lid, uint32_t e, const mo
             p.other.group[2] = p.access.group[2];
             item_of(g, g->barrier_item[e], p.other.item);
             p.other.item_known = true;
-            mosaic_check_report(&p);
+            report(g, &p);
         }
         arrive(g, e, n);
         return;
@@ -957,20 +1114,22 @@ void mosaic_cpu_check_group_end(cpu_check_group *g)
             p.other.item_known = true;
             p.other.how = 0;
             p.other.site = NULL;
-            mosaic_check_report(&p);
+            report(g, &p);
         }
     }
     g->launch = NULL;
 }
 
-/* An access through argument `from` at y * w + get_global_id(0) (OWN_ROW):
- * where that is each work-item's own element, the group's window for such
- * accesses is the launch's for reads (the launch opens it for one
- * dimension, where it needs no w). */
+/* An access through argument `from` at y * w + get_global_id(0) (OWN_ROW),
+ * or inside its work-item's block (ARG_OWN_BLOCK): where that holds in
+ * this launch (the same for every access of the argument), window 3i + 2
+ * of this group and of those that start after it is the launch's for
+ * reads. */
 static void open_own_rows(cpu_check_group *g, uint32_t from, uint64_t how, const mosaic_check_site *site)
 {
-    if (MOSAIC_CHECK_HOW_OWN_ROW(how) && own_element_holds(g->launch, how, site))
-        g->windows[2 * (size_t)from + 1] = g->launch->windows[2 * (size_t)from];
+    cpu_check_launch *l = g->launch;
+    if ((how & MOSAIC_CHECK_ARG_OWN_BLOCK || MOSAIC_CHECK_HOW_OWN_ROW(how)) && own_holds(l, how, site))
+        g->windows[MOSAIC_CHECK_ARG_WINDOWS * (size_t)from + 2] = l->windows[MOSAIC_CHECK_ARG_WINDOWS * (size_t)from];
 }
 
 /* A problem of bounds: [address, + bytes) is not inside [lo, hi) of `object`. */
@@ -983,11 +1142,16 @@ static void out_of_bounds(cpu_check_group *g, unsigned lid, const char *object, 
                   site, how, bytes, lid);
     p.object = object;
     p.offset = (int64_t)(address - lo);
-    mosaic_check_report(&p);
+    report(g, &p);
 }
 
 /* What word w (another access of the same bytes, at w_site) and the access
  * `me` make: a race, a scope too narrow, or nothing. */
+static const char race_between_groups[] = "a data race between work-groups: work-items of two work-groups of one "
+                                          "launch access the same global memory, one writing, not both atomically";
+static const char race_in_group[] = "a data race on global memory: work-items of one work-group access the same "
+                                    "bytes, one writing, with no barrier between them";
+
 static void conflict(cpu_check_group *g, unsigned lid, word me, word me_site, word w, word w_site_word, bool w_writes,
                      uint64_t how, uint64_t bytes, const char *object, int64_t offset, bool local)
 {
@@ -1016,12 +1180,10 @@ static void conflict(cpu_check_group *g, unsigned lid, word me, word me_site, wo
                             "narrower than the device";
     } else {
         kind = MOSAIC_CHECK_RACES;
-        what = !same_group ? "a data race between work-groups: work-items of two work-groups of one launch access "
-                             "the same global memory, one writing, not both atomically"
+        what = !same_group ? race_between_groups
                : local ? "a data race on __local memory: work-items of one work-group access the same bytes, one "
                          "writing, with no barrier between them"
-                       : "a data race on global memory: work-items of one work-group access the same bytes, one "
-                         "writing, with no barrier between them";
+                       : race_in_group;
     }
     if (!(g->launch->kinds & kind))
         return;
@@ -1046,7 +1208,14 @@ static void conflict(cpu_check_group *g, unsigned lid, word me, word me_site, wo
     }
     p.object = object;
     p.offset = offset;
-    mosaic_check_report(&p);
+    if (kind == MOSAIC_CHECK_RACES && !local && g->launch->given_local_size[0] && p.other.item_known) {
+        /* (a regrouped launch: two work-items of the application's groups) */
+        mosaic_check_access a = p.access, o = p.other;
+        given_ids(g->launch, &a);
+        given_ids(g->launch, &o);
+        p.what = memcmp(a.group, o.group, sizeof a.group) ? race_between_groups : race_in_group;
+    }
+    report(g, &p);
 }
 
 /* What conflict() first rules out, sooner (a histogram's atomics on one
@@ -1121,7 +1290,7 @@ static void uninit_access(cpu_check_group *g, unsigned lid, mosaic_check_written
         start_problem(&p, g, MOSAIC_CHECK_UNINIT, what, site, how, bytes, lid);
         p.object = object;
         p.offset = (int64_t)(first - base);
-        mosaic_check_report(&p);
+        report(g, &p);
     }
     if ((how & MOSAIC_CHECK_WRITE) && !((how & MOSAIC_CHECK_READ) && first == (size_t)-1)) /* (read whole: written) */
         mosaic_check_written_set(written, base + at, bytes);
@@ -1150,7 +1319,7 @@ static void track_range(cpu_check_group *g, unsigned lid, _Atomic word *shadow, 
 static bool own_slot_apart(const cpu_check_group *g, uint64_t how)
 {
     unsigned window = MOSAIC_CHECK_HOW_LOCAL_WINDOW(how);
-    size_t args = 2 * (size_t)g->launch->num_args, k;
+    size_t args = MOSAIC_CHECK_ARG_WINDOWS * (size_t)g->launch->num_args, k;
     if (!(how & MOSAIC_CHECK_LOCAL_OWN_SLOT) || !window || window - 1 < args)
         return false;
     k = (window - 1 - args) / 2;

@@ -195,6 +195,7 @@ static void regroup(cl_device_id device, mosaic_ndrange *nd)
         say_regrouped(nd->info->name, nd->local_size, local);
     nd->total_groups = 1;
     for (int d = 0; d < 3; d++) {
+        nd->given_local_size[d] = nd->local_size[d];
         nd->local_size[d] = local[d];
         nd->num_groups[d] = global[d] / local[d]; /* (local[d] divides it) */
         nd->total_groups *= nd->num_groups[d];
