@@ -34,6 +34,11 @@ unsigned mc_check_scope_of(LLVMValueRef inst);
 /* Does a function of m hold an atomic of work-group or sub-group scope?
  * (Whether it races depends on who shares a work-group with whom.) */
 bool mc_check_narrow_atomics(LLVMModuleRef m);
+/* A GEP's index i (1 the first) at type *t (its source element type for
+ * i 1): a struct's field (1; *bytes its offset), or elements of *bytes
+ * each (2); *t becomes what the index reaches.  0: neither (a struct's
+ * index that is not a constant, a type with no elements). */
+int mc_gep_step(LLVMTargetDataRef td, LLVMValueRef index, int i, LLVMTypeRef *t, int64_t *bytes);
 /* llvm.memcpy/memmove (copies) and llvm.memset (fills), by the called
  * function's name. */
 bool mc_copies(const char *name);

@@ -393,20 +393,13 @@ static bool offset_of(const mc_local_objects *lo, LLVMValueRef p, LLVMValueRef r
     for (int i = 1, n = LLVMGetNumOperands(p); i < n; i++) {
         LLVMValueRef index = LLVMGetOperand(p, i);
         int64_t size;
-        if (i > 1 && LLVMGetTypeKind(t) == LLVMStructTypeKind) {
-            if (!LLVMIsAConstantInt(index))
-                return false;
-            unsigned field = (unsigned)LLVMConstIntGetZExtValue(index);
-            a->c += (int64_t)LLVMOffsetOfElement(lo->td, t, field);
-            t = LLVMStructGetTypeAtIndex(t, field);
+        int step = mc_gep_step(lo->td, index, i, &t, &size);
+        if (!step)
+            return false;
+        if (step == 1) { /* (a struct's field: size its offset) */
+            a->c += size;
             continue;
         }
-        if (i > 1) {
-            if (LLVMGetTypeKind(t) != LLVMArrayTypeKind && LLVMGetTypeKind(t) != LLVMVectorTypeKind)
-                return false;
-            t = LLVMGetElementType(t);
-        }
-        size = (int64_t)LLVMABISizeOfType(lo->td, t);
         affine x;
         LLVMValueRef i_of;
         int64_t w;

@@ -273,22 +273,11 @@ static bool offset_of(const finder *fd, LLVMValueRef p, LLVMValueRef root, sum *
     LLVMTypeRef t = LLVMGetGEPSourceElementType(p);
     for (int i = 1, n = LLVMGetNumOperands(p); i < n; i++) {
         LLVMValueRef index = LLVMGetOperand(p, i);
-        if (i > 1 && LLVMGetTypeKind(t) == LLVMStructTypeKind) {
-            if (!LLVMIsAConstantInt(index))
-                return false;
-            unsigned field = (unsigned)LLVMConstIntGetZExtValue(index);
-            if (__builtin_add_overflow(s->c, (int64_t)LLVMOffsetOfElement(fd->td, t, field), &s->c))
-                return false;
-            t = LLVMStructGetTypeAtIndex(t, field);
-            continue;
-        }
-        if (i > 1) {
-            if (LLVMGetTypeKind(t) != LLVMArrayTypeKind && LLVMGetTypeKind(t) != LLVMVectorTypeKind)
-                return false;
-            t = LLVMGetElementType(t);
-        }
+        int64_t bytes;
+        int step = mc_gep_step(fd->td, index, i, &t, &bytes);
         sum x;
-        if (!sum_of(fd, index, &x, 0) || !add_sum(s, &x, (int64_t)LLVMABISizeOfType(fd->td, t)))
+        if (!step || (step == 1 && __builtin_add_overflow(s->c, bytes, &s->c)) ||
+            (step == 2 && (!sum_of(fd, index, &x, 0) || !add_sum(s, &x, bytes))))
             return false;
     }
     return true;

@@ -97,3 +97,22 @@ bool mc_check_narrow_atomics(LLVMModuleRef m)
             }
     return false;
 }
+
+int mc_gep_step(LLVMTargetDataRef td, LLVMValueRef index, int i, LLVMTypeRef *t, int64_t *bytes)
+{
+    if (i > 1 && LLVMGetTypeKind(*t) == LLVMStructTypeKind) {
+        if (!LLVMIsAConstantInt(index))
+            return 0;
+        unsigned field = (unsigned)LLVMConstIntGetZExtValue(index);
+        *bytes = (int64_t)LLVMOffsetOfElement(td, *t, field);
+        *t = LLVMStructGetTypeAtIndex(*t, field);
+        return 1;
+    }
+    if (i > 1) {
+        if (LLVMGetTypeKind(*t) != LLVMArrayTypeKind && LLVMGetTypeKind(*t) != LLVMVectorTypeKind)
+            return 0;
+        *t = LLVMGetElementType(*t);
+    }
+    *bytes = (int64_t)LLVMABISizeOfType(td, *t);
+    return 2;
+}

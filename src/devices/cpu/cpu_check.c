@@ -399,11 +399,12 @@ void mosaic_cpu_check_launch_free(cpu_check_launch *l)
  * that argument reaches r's bytes and the program only reads through it,
  * or reaches each element through it from one work-item alone
  * (instrument.c's marks). */
-/* Does an access's MOSAIC_CHECK_ARG_OWN_ELEMENT hold in launch l?  With
- * OWN_ROW, rows y * w + x of a width w at least the launch's, each work-item
- * the site's own_rows of them, whose last index fits an int. */
 static bool block_holds(const cpu_check_launch *l, const mosaic_check_block *b);
 
+/* Does an access's MOSAIC_CHECK_ARG_OWN_ELEMENT hold in launch l?  With
+ * OWN_ROW, rows y * w + x of a width w at least the launch's, each work-item
+ * the site's own_rows of them, whose last index fits an int.  Its
+ * ARG_OWN_BLOCK: where the site's block holds (block_holds). */
 static bool own_element_holds(const cpu_check_launch *l, uint64_t how, const mosaic_check_site *site)
 {
     unsigned a = MOSAIC_CHECK_HOW_OWN_ROW(how);
