@@ -432,7 +432,10 @@ int main(int argc, char **argv)
  * a[get_global_id(1) * w + get_global_id(0)], each work-item's own
  * element where w is at least the launch's width (1000), not where it is
  * 500; so does row_loop over its two rows from 2 * get_global_id(1) (rows
- * 0 and 1: the second row of work-items has none left), and row_back,
+ * 0 and 1: the second row of work-items has none left; row_loop_1d, the
+ * same kernel, in a launch of one dimension, where 500 wide work-items 0
+ * and 500 meet: its window is not the one a launch of one dimension opens
+ * for own elements), and row_back,
  * which writes them backwards (500 wide it would write before the
  * buffer).  tree is a tree reduction, `if (l < s) t[l] += t[l + s]`
  * between barriers: no access of it can race (the work-items below s
@@ -521,11 +524,14 @@ static const char *skipped_source =
     "kernel void rows(global int *a, int w) {\n"
     "  a[get_global_id(1) * w + get_global_id(0)] = (int)get_global_id(1);\n"
     "}\n"
-    "kernel void row_loop(global int *a, int w) {\n"
-    "  int x = get_global_id(0), y0 = get_global_id(1) * 2;\n"
-    "  for (int y = y0; y < min(y0 + 2, 2); y++)\n"
-    "    a[y * w + x] = y;\n"
+    "#define ROW_LOOP(name) \\\n"
+    "kernel void name(global int *a, int w) { \\\n"
+    "  int x = get_global_id(0), y0 = get_global_id(1) * 2; \\\n"
+    "  for (int y = y0; y < min(y0 + 2, 2); y++) \\\n"
+    "    a[y * w + x] = y; \\\n"
     "}\n"
+    "ROW_LOOP(row_loop)\n"
+    "ROW_LOOP(row_loop_1d)\n"
     "#define TREE(name, BARRIER, T) \\\n"
     "kernel void name(global int *a, local int *t) { \\\n"
     "  T l = get_local_id(0); \\\n"
@@ -709,7 +715,7 @@ static char *run_skipped(cl_program program, const char *name, cl_uint dims, cl_
         clSetKernelArg(k, 1, sizeof b, &b);
     if (!strcmp(name, "tile_past_end") || !strncmp(name, "tree", 4))
         clSetKernelArg(k, 1, !strncmp(name, "tree", 4) ? 200 * sizeof(cl_int) : 256, NULL);
-    if (!strcmp(name, "rows") || !strcmp(name, "row_loop") || !strcmp(name, "row_back") || !strncmp(name, "shapes", 6))
+    if (!strcmp(name, "rows") || !strncmp(name, "row_loop", 8) || !strcmp(name, "row_back") || !strncmp(name, "shapes", 6))
         clSetKernelArg(k, 1, sizeof w, &w);
     size_t global[2] = {1000, 2}, local[2] = {200, 1};
     if (local_x)
@@ -753,6 +759,8 @@ TEST(skipped_accesses)
         {"rows", 2, y, NULL, 0, 500, "races", "rows 500 wide in a launch 1000 wide (two work-items a word)"},
         {"row_loop", 2, y, NULL, 0, 1000, NULL, "row_loop 1000 wide"},
         {"row_loop", 2, y, NULL, 0, 500, "races", "row_loop 500 wide in a launch 1000 wide"},
+        {"row_loop_1d", 1, y, NULL, 0, 1000, NULL, "row_loop 1000 wide in one dimension"},
+        {"row_loop_1d", 1, y, NULL, 0, 500, "races", "row_loop 500 wide in a launch of one dimension 1000 wide"},
         {"row_back", 2, y, NULL, 0, 1000, NULL, "row_back 1000 wide"},
         {"tree", 1, y, NULL, 0, 0, NULL, "a tree reduction"},
         {"tree_race", 1, y, NULL, 0, 0, "races", "a tree reduction without a barrier in its loop"},
