@@ -215,7 +215,7 @@ struct cpu_check_launch {
     bool own_elements;      /* one dimension, global ids that fit an int: MOSAIC_CHECK_ARG_OWN_ELEMENT holds */
     int64_t *row_width;     /* per argument w: its value where OWN_ROW w + 1 may hold (row_width), else 0 */
     int64_t *int_value;     /* per argument: its value where an integer that fits int64_t, else 0 */
-    size_t global_offset[3], global_size[3], local_size[3];
+    size_t global_offset[3], local_size[3];
     size_t given_local_size[3]; /* the application's, where the device regrouped the launch (else 0s) */
     /* per argument: 0 until a call tells, then 1 where its OWN_ROW or
      * ARG_OWN_BLOCK accesses cannot race in this launch (window 3i + 2
@@ -287,7 +287,6 @@ cpu_check_launch *mosaic_cpu_check_launch(cl_device_id device, const mosaic_ndra
     }
     for (int d = 0; d < 3; d++) {
         l->global_offset[d] = nd->global_offset[d];
-        l->global_size[d] = nd->global_size[d] ? nd->global_size[d] : 1;
         l->local_size[d] = nd->local_size[d] ? nd->local_size[d] : 1;
         l->given_local_size[d] = nd->given_local_size[d];
     }
@@ -821,7 +820,7 @@ static bool block_holds(const cpu_check_launch *l, const mosaic_check_block *b)
         }
     }
     for (int d = 0; d < 3; d++) /* (a work-item's place in d: its group and its local id) */
-        if ((l->num_groups[d] > 1 && !moved[1][d]) || (l->local_size[d] > 1 && l->global_size[d] > 1 && !moved[0][d]))
+        if ((l->num_groups[d] > 1 && !moved[1][d]) || (l->local_size[d] > 1 && !moved[0][d]))
             return false;
     /* (each term apart, or the FOLDED steps within each access's folded bytes, apart from the rest) */
     return !__builtin_add_overflow(reach, top, &reach) && reach <= INT32_MAX &&
