@@ -39,6 +39,9 @@ bool mc_check_narrow_atomics(LLVMModuleRef m);
  * each (2); *t becomes what the index reaches.  0: neither (a struct's
  * index that is not a constant, a type with no elements). */
 int mc_gep_step(LLVMTargetDataRef td, LLVMValueRef index, int i, LLVMTypeRef *t, int64_t *bytes);
+/* The work-group's context (the call of __mosaic_get_ctx) where v is a
+ * load of one of its fields, else NULL. */
+LLVMValueRef mc_context_root(LLVMValueRef v);
 /* llvm.memcpy/memmove (copies) and llvm.memset (fills), by the called
  * function's name. */
 bool mc_copies(const char *name);

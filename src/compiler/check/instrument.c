@@ -296,12 +296,8 @@ static bool only_reads(LLVMValueRef v, int depth)
 /* Is v a load of the context's field at byte `offset`? */
 static bool context_field(instrumenter *in, LLVMValueRef v, size_t offset)
 {
-    if (!LLVMIsALoadInst(v))
-        return false;
-    bool unused = true;
-    LLVMValueRef p = LLVMGetOperand(v, 0), root = mc_pointer_root(p, &unused);
-    return LLVMIsACallInst(root) && mc_called_function(root) == in->get_ctx &&
-           mc_offset_from(p, root, in->td) == (int64_t)offset;
+    LLVMValueRef root = mc_context_root(v);
+    return root && mc_offset_from(LLVMGetOperand(v, 0), root, in->td) == (int64_t)offset;
 }
 
 /* Is v get_global_id(d), as the builtin inlined makes it? */
@@ -794,7 +790,7 @@ cl_int mc_instrument_for_checking(LLVMModuleRef m, LLVMTargetDataRef td, LLVMVal
             in.read_only[p] = only_reads(LLVMGetParam(f, p), 0);
         /* (the kernel's graph, and the marks, are found before any call is added) */
         bool locals = in.kernel && (kinds & (MOSAIC_CHECK_RACES | MOSAIC_CHECK_SCOPES));
-        in.cfg = in.own_element || locals ? mc_cfg_new(f) : NULL;
+        in.cfg = in.own_element || locals || (kinds & MOSAIC_CHECK_BOUNDS) ? mc_cfg_new(f) : NULL;
         for (unsigned p = 0; in.own_element && p < LLVMCountParams(f); p++)
             in.own_element[p] = own_element(&in, LLVMGetParam(f, p));
         free(in.own_block);
@@ -807,8 +803,6 @@ cl_int mc_instrument_for_checking(LLVMModuleRef m, LLVMTargetDataRef td, LLVMVal
         in.kernel_name = string(&in, name, strlen(name));
         in.scratch = NULL;
         in.locals = locals ? mc_find_local_objects(f, td, in.cfg) : NULL;
-        if (!in.cfg && (kinds & MOSAIC_CHECK_BOUNDS))
-            in.cfg = mc_cfg_new(f);
         /* (what the walk adds is before the instruction it checks: it sees each once; it
          * adds no block, so the graph stays right) */
         for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))

@@ -238,10 +238,11 @@ static bool add_counters(affine *a, const affine *b, int64_t k)
 
 /* Is v the same for every work-item of the group, at every point where
  * they all compute it: constants, the kernel's arguments, loads of the
- * work-group's context, and arithmetic and phis of those (a phi only where
- * every way into its block is a branch on such a value, or none)?
- * (`seen`: the phis on the way, taken as the same.) */
-static bool uniform(LLVMValueRef v, LLVMValueRef *seen, int depth)
+ * work-group's context, and arithmetic and (with `phis`) phis of those (a
+ * phi only where every way into its block is a branch on such a value, or
+ * none)?  Without phis: the same for the group's whole run.  (`seen`: the
+ * phis on the way, taken as the same.) */
+static bool same_for_group(LLVMValueRef v, LLVMValueRef *seen, int depth, bool phis)
 {
     if (LLVMIsAConstantInt(v) || LLVMIsAArgument(v))
         return true;
@@ -251,28 +252,28 @@ static bool uniform(LLVMValueRef v, LLVMValueRef *seen, int depth)
         if (seen[i] == v)
             return true;
     seen[depth] = NULL; /* (a phi's below: only the phis on the way count) */
-    if (LLVMIsALoadInst(v)) {
-        bool unused = true;
-        LLVMValueRef root = mc_pointer_root(LLVMGetOperand(v, 0), &unused);
-        return !LLVMGetVolatile(v) && LLVMIsACallInst(root) && mc_calls_named(root, "__mosaic_get_ctx");
-    }
+    if (LLVMIsALoadInst(v))
+        return !LLVMGetVolatile(v) && mc_context_root(v);
     if (LLVMIsAPHINode(v)) {
         seen[depth] = v;
-        for (unsigned i = 0; i < LLVMCountIncoming(v); i++) {
+        for (unsigned i = 0; phis && i < LLVMCountIncoming(v); i++) {
             LLVMValueRef br = LLVMGetBasicBlockTerminator(LLVMGetIncomingBlock(v, i));
-            if (!uniform(LLVMGetIncomingValue(v, i), seen, depth + 1) || !br || !LLVMIsABranchInst(br) ||
-                (LLVMIsConditional(br) && !uniform(LLVMGetCondition(br), seen, depth + 1)))
+            if (!same_for_group(LLVMGetIncomingValue(v, i), seen, depth + 1, phis) || !br ||
+                !LLVMIsABranchInst(br) ||
+                (LLVMIsConditional(br) && !same_for_group(LLVMGetCondition(br), seen, depth + 1, phis)))
                 return false;
         }
-        return true;
+        return phis;
     }
     if (!LLVMIsABinaryOperator(v) && !LLVMIsACastInst(v) && !LLVMIsAICmpInst(v) && !LLVMIsASelectInst(v))
         return false;
     for (int i = 0, n = LLVMGetNumOperands(v); i < n; i++)
-        if (!uniform(LLVMGetOperand(v, i), seen, depth + 1))
+        if (!same_for_group(LLVMGetOperand(v, i), seen, depth + 1, phis))
             return false;
     return true;
 }
+
+static bool uniform(LLVMValueRef v, LLVMValueRef *seen, int depth) { return same_for_group(v, seen, depth, true); }
 
 /* Integer v as c + sum(s[d] * get_local_id(d)) + k * u, u uniform(),
  * where it is one. */
@@ -654,28 +655,6 @@ static bool planes_apart(const access *a, const access *x)
 
 /* ---- exclusive sides of branches the same for the whole group ---- */
 
-/* Is v the same for the group's whole run: constants, the kernel's
- * arguments, loads of the work-group's context, and arithmetic of those
- * (no phi: uniform() without them)? */
-static bool group_invariant(LLVMValueRef v, int depth)
-{
-    if (LLVMIsAConstantInt(v) || LLVMIsAArgument(v))
-        return true;
-    if (!LLVMIsAInstruction(v) || depth > 12)
-        return false;
-    if (LLVMIsALoadInst(v)) {
-        bool unused = true;
-        LLVMValueRef root = mc_pointer_root(LLVMGetOperand(v, 0), &unused);
-        return !LLVMGetVolatile(v) && LLVMIsACallInst(root) && mc_calls_named(root, "__mosaic_get_ctx");
-    }
-    if (!LLVMIsABinaryOperator(v) && !LLVMIsACastInst(v) && !LLVMIsAICmpInst(v) && !LLVMIsASelectInst(v))
-        return false;
-    for (int i = 0, n = LLVMGetNumOperands(v); i < n; i++)
-        if (!group_invariant(LLVMGetOperand(v, i), depth + 1))
-            return false;
-    return true;
-}
-
 /* Is v the same for the whole group where they all compute it (uniform)? */
 static bool uniform_value(LLVMValueRef v)
 {
@@ -683,7 +662,12 @@ static bool uniform_value(LLVMValueRef v)
     return uniform(v, seen, 0);
 }
 
-static bool invariant_value(LLVMValueRef v) { return group_invariant(v, 0); }
+/* Is v the same for the group's whole run (no phi)? */
+static bool invariant_value(LLVMValueRef v)
+{
+    LLVMValueRef seen[16];
+    return same_for_group(v, seen, 0, false);
+}
 
 /* Is the edge from block `up` the only way into block b from outside
  * what b dominates (a loop's back edges aside)? */

@@ -111,13 +111,8 @@ static bool times_width(sum *s, LLVMValueRef w)
 /* The field at `offset` of the work-group's context that v loads, or -1. */
 static int64_t context_field(const finder *fd, LLVMValueRef v)
 {
-    if (!LLVMIsALoadInst(v) || LLVMGetVolatile(v))
-        return -1;
-    bool unused = true;
-    LLVMValueRef p = LLVMGetOperand(v, 0), root = mc_pointer_root(p, &unused);
-    if (!LLVMIsACallInst(root) || !mc_calls_named(root, "__mosaic_get_ctx"))
-        return -1;
-    return mc_offset_from(p, root, fd->td);
+    LLVMValueRef root = mc_context_root(v);
+    return root && !LLVMGetVolatile(v) ? mc_offset_from(LLVMGetOperand(v, 0), root, fd->td) : -1;
 }
 
 /* Is v the context's size_t array field at `field`, element d (*d)? */

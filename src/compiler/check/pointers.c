@@ -116,3 +116,12 @@ int mc_gep_step(LLVMTargetDataRef td, LLVMValueRef index, int i, LLVMTypeRef *t,
     *bytes = (int64_t)LLVMABISizeOfType(td, *t);
     return 2;
 }
+
+LLVMValueRef mc_context_root(LLVMValueRef v)
+{
+    if (!LLVMIsALoadInst(v))
+        return NULL;
+    bool unused = true;
+    LLVMValueRef root = mc_pointer_root(LLVMGetOperand(v, 0), &unused);
+    return LLVMIsACallInst(root) && mc_calls_named(root, "__mosaic_get_ctx") ? root : NULL;
+}
