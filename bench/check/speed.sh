@@ -2,7 +2,9 @@
 # Checking mode's speed (docs/check.md, "Speed"): the benchmark runner's
 # rows on Mosaic without checking, with MOSAIC_CHECK=all, and on Oclgrind
 # with its race and uninitialised-value plugins (Debian's oclgrind, run
-# under its `oclgrind` command, single-threaded), one thread each; prints
+# under its `oclgrind` command, single-threaded), one thread each (Mosaic's
+# runs waiting for each barrier kernel's build for its local size,
+# MOSAIC_SPECIALISE_WAIT, so that every rep times the same build); prints
 # each row's times and the ratios, with their geometric means, and the
 # problems checking mode reported on the runner's kernels (none expected).
 #   bench/check/speed.sh BUILD [SIZE [ROWS]]
@@ -26,8 +28,8 @@ run() { # NAME VARIABLE=VALUE...: Mosaic's rows with those settings
         { cat "$tmp/$name.out"; echo "speed.sh: the $name run failed"; exit 1; }
 }
 export OCL_ICD_VENDORS="$build/mosaic.icd"
-run plain MOSAIC_CHECK=
-run checked MOSAIC_CHECK=all MOSAIC_CHECK_FILE="$tmp/found.jsonl"
+run plain MOSAIC_CHECK= MOSAIC_SPECIALISE_WAIT=1
+run checked MOSAIC_CHECK=all MOSAIC_SPECIALISE_WAIT=1 MOSAIC_CHECK_FILE="$tmp/found.jsonl"
 if command -v oclgrind >/dev/null && [ "$size" = tiny ]; then
     oclgrind --data-races --uninitialized "$runner" --size "$size" --threads 1 --reps 1 --in-process \
         --platforms Oclgrind $only --csv "$tmp/oclgrind.csv" >"$tmp/oclgrind.out" 2>&1 ||

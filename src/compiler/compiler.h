@@ -155,6 +155,7 @@ typedef struct mosaic_check_slot_loop {
     int64_t split, split_stride;
 } mosaic_check_slot_loop;
 #define MOSAIC_CHECK_SLOT_LOOPS 2
+#define MOSAIC_CHECK_OWN_ROWS_GUARDED (1ull << 63)
 
 typedef struct mosaic_check_site {
     const char *kernel;
@@ -169,7 +170,10 @@ typedef struct mosaic_check_site {
     int64_t slot_stride[3];
     uint64_t slot_bytes;
     /* an access with OWN_ROW: the rows of w each work-item owns, from
-     * get_global_id(1) * own_rows on (1: its row get_global_id(1)) */
+     * get_global_id(1) * own_rows on (1: its row get_global_id(1)), with
+     * MOSAIC_CHECK_OWN_ROWS_GUARDED where every access through its
+     * argument runs only for get_global_id(0) < w (a launch wider than w
+     * leaves the rest of its work-items out) */
     uint64_t own_rows;
     /* the slot's coordinates that loops step (stride 0: none) */
     mosaic_check_slot_loop slot_loop[MOSAIC_CHECK_SLOT_LOOPS];

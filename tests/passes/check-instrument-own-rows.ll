@@ -28,11 +28,13 @@
 ;       dst[y * w + w - 1 - x] = src[y * w + x];
 ;   }
 ; RUN: env MOSAIC_CHECK=all mosaic-opt --stop-after=check-instrument %s | FileCheck %s
-; the sites: rows4's two with own_rows 4, rows4_wrong's with none, back's with 4
-; CHECK: @__mosaic_check_site = private constant %mosaic_check_site {{.*}}, [3 x i64] zeroinitializer, i64 0, i64 4, [2 x [9 x i64]] zeroinitializer, i64 0, ptr null }
-; CHECK: @__mosaic_check_site{{[.0-9]+}} = private constant %mosaic_check_site {{.*}}, [3 x i64] zeroinitializer, i64 0, i64 4, [2 x [9 x i64]] zeroinitializer, i64 0, ptr null }
+; the sites: rows4's two with own_rows 4, under x < w (MOSAIC_CHECK_OWN_ROWS_GUARDED,
+; bit 63), rows4_wrong's with none, back's read the same and its write with 4 (a row
+; backwards: not taken as guarded)
+; CHECK: @__mosaic_check_site = private constant %mosaic_check_site {{.*}}, [3 x i64] zeroinitializer, i64 0, i64 -9223372036854775804, [2 x [9 x i64]] zeroinitializer, i64 0, ptr null }
+; CHECK: @__mosaic_check_site{{[.0-9]+}} = private constant %mosaic_check_site {{.*}}, [3 x i64] zeroinitializer, i64 0, i64 -9223372036854775804, [2 x [9 x i64]] zeroinitializer, i64 0, ptr null }
 ; CHECK: @__mosaic_check_site{{[.0-9]+}} = private constant %mosaic_check_site {{.*}}, [3 x i64] zeroinitializer, i64 0, i64 0, [2 x [9 x i64]] zeroinitializer, i64 0, ptr null }
-; CHECK: @__mosaic_check_site{{[.0-9]+}} = private constant %mosaic_check_site {{.*}}, [3 x i64] zeroinitializer, i64 0, i64 4, [2 x [9 x i64]] zeroinitializer, i64 0, ptr null }
+; CHECK: @__mosaic_check_site{{[.0-9]+}} = private constant %mosaic_check_site {{.*}}, [3 x i64] zeroinitializer, i64 0, i64 -9223372036854775804, [2 x [9 x i64]] zeroinitializer, i64 0, ptr null }
 ; CHECK: @__mosaic_check_site{{[.0-9]+}} = private constant %mosaic_check_site {{.*}}, [3 x i64] zeroinitializer, i64 0, i64 4, [2 x [9 x i64]] zeroinitializer, i64 0, ptr null }
 ; CHECK-LABEL: define {{.*}} @rows4(
 ; src[...]: READ_ONLY (1 << 48), OWN_ELEMENT, OWN_ROW 3, argument 0, a read

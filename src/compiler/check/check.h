@@ -25,8 +25,9 @@ enum { AS_PRIVATE = 0, AS_GLOBAL = 1, AS_CONSTANT = 2, AS_LOCAL = 3, AS_GENERIC 
  * (*constant_offset cleared when an index is not a constant). */
 LLVMValueRef mc_pointer_root(LLVMValueRef p, bool *constant_offset);
 /* Index v without the integer casts around it (sext, zext, trunc to 32
- * bits or more, and instcombine's shl-then-shr for sext(trunc)): ids and
- * indices made an int and back, whose values fit. */
+ * bits or more, and instcombine's shl-then-shr for sext(trunc) and and
+ * with 32 or more low bits for zext(trunc)): ids and indices made an int
+ * and back, whose values fit. */
 LLVMValueRef mc_without_int_casts(LLVMValueRef v);
 /* The OpenCL memory scope (MOSAIC_CHECK_SCOPE_*) an atomic instruction was
  * lowered from (atomics.c's !mosaic.scope), else all devices. */
@@ -105,6 +106,21 @@ void mc_check_window_bounds(LLVMBuilderRef b, LLVMValueRef w, const char *lo_nam
  * there). */
 LLVMBasicBlockRef mc_check_window_test(LLVMBuilderRef b, LLVMValueRef ctx, uint64_t how, LLVMValueRef low,
                                        LLVMValueRef end);
+/* Where the window of an access of `how` and `bytes` is shut but its set
+ * window open (compiler.h, MOSAIC_CHECK_SET_WINDOW), does it need no call
+ * but its bytes' written bits set ('w': a plain store of a __local object
+ * at its work-item's own slot), or tested ('r': a plain read at its own
+ * slot, or where nothing writes the object)?  0: neither. */
+char mc_check_set_window_use(uint64_t how, uint64_t bytes);
+/* At b, where mc_check_window_test left it, the same for a row of lanes
+ * (compiler/vectorize/wfv_check.c), `bytes` each: [low, end) holds their
+ * bytes, span of them from low on where lanes_at is NULL (all lanes
+ * running, one after the other); else lanes_at is the vector of the lanes'
+ * addresses, running (NULL: all) of the lanes that run.  b is left where
+ * the call is to be made, which must branch to join. */
+void mc_check_set_window_row_test(LLVMBuilderRef b, LLVMValueRef ctx, uint64_t how, char use, LLVMValueRef low,
+                                  LLVMValueRef end, uint64_t span, LLVMValueRef lanes_at, LLVMValueRef running,
+                                  uint64_t bytes, LLVMBasicBlockRef join);
 /* The pass check-windows: each call of __mosaic_check_access left in m
  * whose access has a window, behind its test; how many. */
 unsigned mc_check_windows(LLVMModuleRef m);

@@ -45,29 +45,19 @@ static int64_t bound_by(LLVMValueRef c, bool holds, LLVMValueRef counter)
 
 int64_t mc_counter_bound(const mc_cfg *g, LLVMValueRef inst, LLVMValueRef counter)
 {
-    int b = g ? mc_cfg_block(g, LLVMGetInstructionParent(inst)) : -1;
-    for (int depth = 0; b >= 0 && depth < 64; depth++) {
-        int up = g->idom[b];
-        if (up < 0 || up == b)
-            return 0;
-        LLVMBasicBlockRef taken = g->blocks[b];
-        LLVMValueRef br = LLVMGetBasicBlockTerminator(g->blocks[up]), c;
-        if (br && LLVMIsABranchInst(br) && LLVMIsConditional(br) && g->npred[b] == 1 &&
-            LLVMGetSuccessor(br, 0) != LLVMGetSuccessor(br, 1) &&
-            (LLVMGetSuccessor(br, 0) == taken || LLVMGetSuccessor(br, 1) == taken) &&
-            (c = LLVMGetCondition(br))) {
-            bool holds = LLVMGetSuccessor(br, 0) == taken;
-            int64_t k = bound_by(c, holds, counter);
-            /* (both of `a && b` hold on its true way: `q < 4 && col + q < n`) */
-            bool both = holds && ((LLVMIsABinaryOperator(c) && LLVMGetInstructionOpcode(c) == LLVMAnd) ||
-                                  (LLVMIsASelectInst(c) && LLVMIsAConstantInt(LLVMGetOperand(c, 2)) &&
-                                   !LLVMConstIntGetZExtValue(LLVMGetOperand(c, 2))));
-            for (int i = 0; both && !k && i < 2; i++)
-                k = bound_by(LLVMGetOperand(c, i), true, counter);
-            if (k)
-                return k;
-        }
-        b = up;
+    int ways[64], n = g ? mc_cfg_deciding_ways(g, mc_cfg_block(g, LLVMGetInstructionParent(inst)), ways, 64) : 0;
+    for (int i = 0; i < n; i++) {
+        LLVMValueRef c = LLVMGetCondition(LLVMGetBasicBlockTerminator(g->blocks[ways[i] / 2]));
+        bool holds = !(ways[i] & 1);
+        int64_t k = bound_by(c, holds, counter);
+        /* (both of `a && b` hold on its true way: `q < 4 && col + q < n`) */
+        bool both = holds && ((LLVMIsABinaryOperator(c) && LLVMGetInstructionOpcode(c) == LLVMAnd) ||
+                              (LLVMIsASelectInst(c) && LLVMIsAConstantInt(LLVMGetOperand(c, 2)) &&
+                               !LLVMConstIntGetZExtValue(LLVMGetOperand(c, 2))));
+        for (int j = 0; both && !k && j < 2; j++)
+            k = bound_by(LLVMGetOperand(c, j), true, counter);
+        if (k)
+            return k;
     }
     return 0;
 }

@@ -45,6 +45,7 @@ typedef struct own {
     unsigned kind;
     uint64_t rows;
     bool mirrored; /* the row's elements backwards: y * w + w - 1 - get_global_id(0) */
+    bool guarded;  /* every access under get_global_id(0) < w */
 } own;
 
 typedef struct instrumenter {
@@ -484,13 +485,55 @@ static unsigned row_and_column(instrumenter *in, LLVMValueRef v, LLVMBasicBlockR
     return 0;
 }
 
+/* Does condition c, `holds` or not, say get_global_id(0) < w (w: the
+ * parameter whose index + 1 is `width`)?  `x < w`, `w > x`, not `x >= w`,
+ * and either side of an `&&` that holds or of an `||` that does not. */
+static bool says_x_below(instrumenter *in, LLVMValueRef c, bool holds, unsigned width, int depth)
+{
+    if (depth > 4)
+        return false;
+    if (LLVMIsAICmpInst(c)) {
+        LLVMIntPredicate p = LLVMGetICmpPredicate(c);
+        if (!holds)
+            p = mc_inverse_predicate(p);
+        LLVMValueRef x = LLVMGetOperand(c, 0), w = LLVMGetOperand(c, 1);
+        if (p == LLVMIntSGT || p == LLVMIntUGT) /* (w > x) */
+            x = LLVMGetOperand(c, 1), w = LLVMGetOperand(c, 0), p = LLVMIntSLT;
+        return (p == LLVMIntSLT || p == LLVMIntULT) && width_parameter(w) == width && global_id(in, x, 0);
+    }
+    LLVMValueRef a, b;
+    bool both = false; /* (both sides hold, or both fail) */
+    if (LLVMIsABinaryOperator(c) && (LLVMGetInstructionOpcode(c) == LLVMAnd || LLVMGetInstructionOpcode(c) == LLVMOr)) {
+        a = LLVMGetOperand(c, 0), b = LLVMGetOperand(c, 1);
+        both = (LLVMGetInstructionOpcode(c) == LLVMAnd) == holds;
+    } else if (LLVMIsASelectInst(c) && LLVMIsAConstantInt(LLVMGetOperand(c, 1)) &&
+               LLVMConstIntGetZExtValue(LLVMGetOperand(c, 1)) && !holds) { /* a || b, failed */
+        a = LLVMGetOperand(c, 0), b = LLVMGetOperand(c, 2), both = true;
+    } else if (LLVMIsASelectInst(c) && LLVMIsAConstantInt(LLVMGetOperand(c, 2)) &&
+               !LLVMConstIntGetZExtValue(LLVMGetOperand(c, 2)) && holds) { /* a && b, held */
+        a = LLVMGetOperand(c, 0), b = LLVMGetOperand(c, 1), both = true;
+    }
+    return both && (says_x_below(in, a, holds, width, depth + 1) || says_x_below(in, b, holds, width, depth + 1));
+}
+
+/* Does every run of block bb pass a test that says get_global_id(0) < w? */
+static bool under_x_below(instrumenter *in, LLVMBasicBlockRef bb, unsigned width)
+{
+    int ways[64], n = in->cfg ? mc_cfg_deciding_ways(in->cfg, mc_cfg_block(in->cfg, bb), ways, 64) : 0;
+    for (int i = 0; i < n; i++)
+        if (says_x_below(in, LLVMGetCondition(LLVMGetBasicBlockTerminator(in->cfg->blocks[ways[i] / 2])), !(ways[i] & 1),
+                         width, 0))
+            return true;
+    return false;
+}
+
 /* Is every use of kernel parameter v p[get_global_id(0)], or every one
  * p[y * w + get_global_id(0)] (or every one the row backwards) with the
  * same parameter w and the same rows (own_row), loaded or stored as p's
  * element type (or a narrower one)? */
 static own own_element(instrumenter *in, LLVMValueRef v)
 {
-    own none = {0, 0, false}, found = {0, 0, false};
+    own none = {0, 0, false, false}, found = {0, 0, false, false};
     if (!is_pointer(v) || address_space(v) != AS_GLOBAL || !LLVMGetFirstUse(v))
         return none;
     for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
@@ -498,14 +541,16 @@ static own own_element(instrumenter *in, LLVMValueRef v)
         if (!LLVMIsAGetElementPtrInst(gep) || LLVMGetNumOperands(gep) != 2 || LLVMGetOperand(gep, 0) != v)
             return none;
         LLVMValueRef index = LLVMGetOperand(gep, 1);
-        own this = {global_id(in, index, 0) ? 1 : 0, 0, false};
+        own this = {global_id(in, index, 0) ? 1 : 0, 0, false, false};
         if (!this.kind) {
             unsigned width = row_and_column(in, index, LLVMGetInstructionParent(gep), &this.rows, &this.mirrored);
             this.kind = width ? width + 1 : 0;
+            this.guarded = width && !this.mirrored && under_x_below(in, LLVMGetInstructionParent(gep), width);
         }
         if (!this.kind ||
             (found.kind && (this.kind != found.kind || this.rows != found.rows || this.mirrored != found.mirrored)))
             return none;
+        this.guarded &= !found.kind || found.guarded;
         found = this;
         uint64_t element = LLVMABISizeOfType(in->td, LLVMGetGEPSourceElementType(gep));
         for (LLVMUseRef e = LLVMGetFirstUse(gep); e; e = LLVMGetNextUse(e)) {
@@ -647,7 +692,7 @@ static void check_access(instrumenter *in, LLVMValueRef inst, LLVMValueRef p, LL
             what |= MOSAIC_CHECK_ARG_READ_ONLY;
         if (in->own_element && from < LLVMCountParams(fn) && in->own_element[from].kind) {
             what |= MOSAIC_CHECK_ARG_OWN_ELEMENT | (uint64_t)(in->own_element[from].kind - 1) << MOSAIC_CHECK_OWN_ROW_SHIFT;
-            own_rows = in->own_element[from].rows;
+            own_rows = in->own_element[from].rows | (in->own_element[from].guarded ? MOSAIC_CHECK_OWN_ROWS_GUARDED : 0);
         } else if (in->own_block && from < LLVMCountParams(fn) && in->own_block[from]) {
             what |= MOSAIC_CHECK_ARG_OWN_BLOCK;
             block = in->own_block[from];

@@ -546,33 +546,25 @@ static guard guard_of(const mc_local_objects *lo, LLVMValueRef inst)
 {
     guard none = {NO_GUARD, NULL, 0};
     const mc_cfg *g = lo->cfg;
-    int b = g ? mc_cfg_block(g, LLVMGetInstructionParent(inst)) : -1;
-    for (int depth = 0; b >= 0 && depth < 64; depth++) {
-        int up = g->idom[b];
-        if (up < 0 || up == b)
-            return none;
-        LLVMBasicBlockRef taken = g->blocks[b], from = g->blocks[up];
-        LLVMValueRef br = LLVMGetBasicBlockTerminator(from), c;
-        /* (the edge from -> taken is the only way into taken: every run below it passed the test) */
-        if (br && LLVMIsABranchInst(br) && LLVMIsConditional(br) &&
-            (LLVMGetSuccessor(br, 0) == taken) != (LLVMGetSuccessor(br, 1) == taken) &&
-            LLVMIsAICmpInst(c = LLVMGetCondition(br)) && g->npred[b] == 1) {
-            affine id;
-            LLVMValueRef rhs = LLVMGetOperand(c, 1), seen[16];
-            LLVMIntPredicate p = LLVMGetICmpPredicate(c);
-            if (LLVMGetSuccessor(br, 1) == taken) /* (the test failed) */
-                p = mc_inverse_predicate(p);
-            if (affine_of(LLVMGetOperand(c, 0), &id, 0) && !id.c && !id.u && !id.counter[0] && id.s[0] == 1 &&
-                !id.s[1] && !id.s[2]) {
-                if ((p == LLVMIntSLT || (p == LLVMIntULT && non_negative(lo->td, rhs, seen, 0))) && uniform(rhs, seen, 0))
-                    return (guard){LT, rhs, 0};
-                if ((p == LLVMIntUGE || (p == LLVMIntSGE && non_negative(lo->td, rhs, seen, 0))) && uniform(rhs, seen, 0))
-                    return (guard){GE, rhs, 0};
-                if (p == LLVMIntEQ && LLVMIsAConstantInt(rhs))
-                    return (guard){EQ, NULL, LLVMConstIntGetSExtValue(rhs)};
-            }
+    int ways[64], n = g ? mc_cfg_deciding_ways(g, mc_cfg_block(g, LLVMGetInstructionParent(inst)), ways, 64) : 0;
+    for (int i = 0; i < n; i++) {
+        LLVMValueRef c = LLVMGetCondition(LLVMGetBasicBlockTerminator(g->blocks[ways[i] / 2]));
+        if (!LLVMIsAICmpInst(c))
+            continue;
+        affine id;
+        LLVMValueRef rhs = LLVMGetOperand(c, 1), seen[16];
+        LLVMIntPredicate p = LLVMGetICmpPredicate(c);
+        if (ways[i] & 1) /* (the test failed) */
+            p = mc_inverse_predicate(p);
+        if (affine_of(LLVMGetOperand(c, 0), &id, 0) && !id.c && !id.u && !id.counter[0] && id.s[0] == 1 && !id.s[1] &&
+            !id.s[2]) {
+            if ((p == LLVMIntSLT || (p == LLVMIntULT && non_negative(lo->td, rhs, seen, 0))) && uniform(rhs, seen, 0))
+                return (guard){LT, rhs, 0};
+            if ((p == LLVMIntUGE || (p == LLVMIntSGE && non_negative(lo->td, rhs, seen, 0))) && uniform(rhs, seen, 0))
+                return (guard){GE, rhs, 0};
+            if (p == LLVMIntEQ && LLVMIsAConstantInt(rhs))
+                return (guard){EQ, NULL, LLVMConstIntGetSExtValue(rhs)};
         }
-        b = up;
     }
     return none;
 }
@@ -669,34 +661,16 @@ static bool invariant_value(LLVMValueRef v)
     return same_for_group(v, seen, 0, false);
 }
 
-/* Is the edge from block `up` the only way into block b from outside
- * what b dominates (a loop's back edges aside)? */
-static bool only_way_in(const mc_cfg *g, int up, int b)
-{
-    for (int k = 0; k < g->npred[b]; k++)
-        if (g->pred[b][k] != up && !mc_dominates(g, b, g->pred[b][k]))
-            return false;
-    return true;
-}
-
 /* The two-way branches on a value `same` says of whose one way alone leads
- * to inst (the way's block has that branch's block alone before it, but
- * for what it dominates, and dominates inst's): each branch's block * 2 +
- * the way's index, up to n of them; how many. */
+ * to inst (mc_cfg_deciding_ways): each branch's block * 2 + the way's
+ * index, up to n of them; how many. */
 static int ways_to(const mc_local_objects *lo, LLVMValueRef inst, bool (*same)(LLVMValueRef), int *ways, int n)
 {
     const mc_cfg *g = lo->cfg;
-    int b = mc_cfg_block(g, LLVMGetInstructionParent(inst)), found = 0;
-    for (int depth = 0; b >= 0 && depth < 64 && found < n; depth++) {
-        int up = g->idom[b];
-        if (up < 0 || up == b)
-            break;
-        LLVMValueRef br = LLVMGetBasicBlockTerminator(g->blocks[up]);
-        if (br && LLVMIsABranchInst(br) && LLVMIsConditional(br) && only_way_in(g, up, b) &&
-            LLVMGetSuccessor(br, 0) != LLVMGetSuccessor(br, 1) && same(LLVMGetCondition(br)))
-            ways[found++] = 2 * up + (LLVMGetSuccessor(br, 1) == g->blocks[b]);
-        b = up;
-    }
+    int all[64], found = 0, m = mc_cfg_deciding_ways(g, mc_cfg_block(g, LLVMGetInstructionParent(inst)), all, 64);
+    for (int i = 0; i < m && found < n; i++)
+        if (same(LLVMGetCondition(LLVMGetBasicBlockTerminator(g->blocks[all[i] / 2]))))
+            ways[found++] = all[i];
     return found;
 }
 

@@ -57,6 +57,15 @@ LLVMValueRef mc_without_int_casts(LLVMValueRef v)
             v = LLVMGetOperand(v, 0);
             continue;
         }
+        /* x & (2^k - 1), k >= 32, instcombine's zext(trunc(x)): x, for values that fit */
+        LLVMValueRef mask = opcode_of(v) == LLVMAnd ? LLVMGetOperand(v, 1) : NULL;
+        if (mask && LLVMIsAConstantInt(mask) && LLVMGetIntTypeWidth(LLVMTypeOf(mask)) <= 64) {
+            uint64_t m = LLVMConstIntGetZExtValue(mask);
+            if (m >= 0xffffffffu && !(m & (m + 1))) {
+                v = LLVMGetOperand(v, 0);
+                continue;
+            }
+        }
         /* (x << k) >> k, instcombine's sext(trunc(x)): x, for values that fit */
         long long k = shift_of(v, LLVMAShr);
         if (k < 0)

@@ -115,12 +115,8 @@ LLVMBasicBlockRef mc_check_window_test(LLVMBuilderRef b, LLVMValueRef ctx, uint6
     return join;
 }
 
-/* Where its window is shut but its set window open (compiler.h,
- * MOSAIC_CHECK_SET_WINDOW), does the access of call (how, bytes) need no
- * call but its bytes' written bits set (a plain store of a __local object
- * at its work-item's own slot: 'w'), or tested (a plain read at its own
- * slot, or where nothing writes the object: 'r')?  0: neither. */
-static char set_window_use(uint64_t how, uint64_t bytes)
+/* (check.h: a plain store at its own slot sets, a plain read tests) */
+char mc_check_set_window_use(uint64_t how, uint64_t bytes)
 {
     if (MOSAIC_CHECK_HOW_SPACE(how) != MOSAIC_CHECK_LOCAL || (how & MOSAIC_CHECK_ATOMIC) || !bytes || bytes >= 64)
         return 0;
@@ -180,6 +176,140 @@ static void set_window_test(LLVMBuilderRef b, LLVMValueRef ctx, uint64_t how, LL
         LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildAnd(b, was, mask, ""), mask, "check.written"), join,
                         call);
     }
+    LLVMPositionBuilderAtEnd(b, call);
+}
+
+/* The bits [from, to) of a word (i64 values, from <= to <= 64), at b. */
+static LLVMValueRef bits_between(LLVMBuilderRef b, LLVMValueRef from, LLVMValueRef to)
+{
+    LLVMTypeRef i64 = LLVMTypeOf(from);
+    LLVMValueRef all = LLVMConstAllOnes(i64), n64 = LLVMConstInt(i64, 64, 0), one = LLVMConstInt(i64, 1, 0);
+    LLVMValueRef ones[2];
+    for (int k = 0; k < 2; k++) { /* (below n: 1 << n - 1, all at 64) */
+        LLVMValueRef n = k ? to : from;
+        LLVMValueRef low = LLVMBuildSub(b, LLVMBuildShl(b, one, LLVMBuildAnd(b, n, LLVMConstInt(i64, 63, 0), ""), ""),
+                                        one, "");
+        ones[k] = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntUGE, n, n64, ""), all, low, "");
+    }
+    return LLVMBuildAnd(b, ones[1], LLVMBuildNot(b, ones[0], ""), "");
+}
+
+/* v in each of n lanes, at b. */
+static LLVMValueRef splat(LLVMBuilderRef b, unsigned n, LLVMValueRef v)
+{
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(LLVMGetTypeContext(LLVMTypeOf(v)));
+    LLVMValueRef one = LLVMBuildInsertElement(b, LLVMGetPoison(LLVMVectorType(LLVMTypeOf(v), n)), v,
+                                              LLVMConstInt(i32, 0, 0), "");
+    return LLVMBuildShuffleVector(b, one, LLVMGetPoison(LLVMTypeOf(one)), LLVMConstNull(LLVMVectorType(i32, n)), "");
+}
+
+/* For word `index` of ctx->check_local_written at b, its bits of `mask`:
+ * set (use 'w'), or *all (use 'r') and-ed with whether they all are. */
+static void word_bits(LLVMBuilderRef b, LLVMValueRef words, LLVMValueRef index, LLVMValueRef mask, char use,
+                      LLVMValueRef *all)
+{
+    LLVMTypeRef i64 = LLVMTypeOf(mask);
+    LLVMValueRef word = LLVMBuildGEP2(b, i64, words, &index, 1, "");
+    LLVMValueRef was = LLVMBuildLoad2(b, i64, word, "");
+    if (use == 'w')
+        LLVMBuildStore(b, LLVMBuildOr(b, was, mask, ""), word);
+    else
+        *all = LLVMBuildAnd(b, *all, LLVMBuildICmp(b, LLVMIntEQ, LLVMBuildAnd(b, was, mask, ""), mask, ""), "");
+}
+
+void mc_check_set_window_row_test(LLVMBuilderRef b, LLVMValueRef ctx, uint64_t how, char use, LLVMValueRef low,
+                                  LLVMValueRef end, uint64_t span, LLVMValueRef lanes_at, LLVMValueRef running,
+                                  uint64_t bytes, LLVMBasicBlockRef join)
+{
+    LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInsertBlock(b));
+    LLVMContextRef c = LLVMGetModuleContext(LLVMGetGlobalParent(fn));
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(c), i1 = LLVMInt1TypeInContext(c);
+    LLVMBasicBlockRef bits = LLVMAppendBasicBlockInContext(c, fn, "check.bits");
+    LLVMBasicBlockRef call = LLVMAppendBasicBlockInContext(c, fn, "check.call");
+    LLVMValueRef windows = mc_check_windows_load(b, ctx, "check.windows"), lo, hi;
+    invariant(c, windows);
+    LLVMValueRef none = LLVMBuildIsNull(b, windows, ""); /* (then the test reads ctx, and fails) */
+    mc_check_window_bounds(b,
+                           LLVMBuildSelect(b, none, ctx,
+                                           mc_check_window_at(b, windows,
+                                                              MOSAIC_CHECK_SET_WINDOW(mc_check_window_of(how))),
+                                           ""),
+                           "set.lo", "set.hi", &lo, &hi);
+    LLVMValueRef local = ctx_pointer(b, ctx, offsetof(mosaic_wg_ctx, local_mem), "local");
+    invariant(c, local);
+    LLVMValueRef base = LLVMBuildPtrToInt(b, local, i64, "");
+    LLVMValueRef sets = LLVMBuildNot(b, none, ""), offsets = NULL, zero = LLVMConstInt(i64, 0, 0);
+    unsigned lanes = 0;
+    if (lanes_at) { /* each running lane's bytes in one word of the bits */
+        LLVMTypeRef v = LLVMTypeOf(lanes_at);
+        lanes = LLVMGetVectorSize(v);
+        LLVMTypeRef v64 = LLVMVectorType(i64, lanes);
+        if (LLVMGetTypeKind(LLVMGetElementType(v)) == LLVMPointerTypeKind)
+            lanes_at = LLVMBuildPtrToInt(b, lanes_at, v64, "");
+        offsets = LLVMBuildSub(b, lanes_at, splat(b, lanes, base), "");
+        LLVMValueRef in_word = LLVMBuildICmp(b, LLVMIntULE,
+                                             LLVMBuildAnd(b, offsets, splat(b, lanes, LLVMConstInt(i64, 63, 0)), ""),
+                                             splat(b, lanes, LLVMConstInt(i64, 64 - bytes, 0)), "");
+        if (running)
+            in_word = LLVMBuildOr(b, in_word, LLVMBuildNot(b, running, ""), "");
+        LLVMValueRef all_in = LLVMBuildExtractElement(b, in_word, zero, "");
+        for (unsigned i = 1; i < lanes; i++)
+            all_in = LLVMBuildAnd(b, all_in, LLVMBuildExtractElement(b, in_word, LLVMConstInt(i64, i, 0), ""), "");
+        sets = LLVMBuildAnd(b, sets, all_in, "");
+    }
+    LLVMBasicBlockRef test = LLVMGetInsertBlock(b);
+    branch_unless_inside(b, low, end, lo, hi, bits, call);
+    LLVMValueRef br = LLVMGetBasicBlockTerminator(test);
+    LLVMPositionBuilderBefore(b, br);
+    LLVMSetCondition(br, LLVMBuildAnd(b, LLVMGetCondition(br), sets, "check.sets"));
+    LLVMPositionBuilderAtEnd(b, bits);
+    LLVMValueRef words = ctx_pointer(b, ctx, offsetof(mosaic_wg_ctx, check_local_written), "written");
+    invariant(c, words);
+    LLVMValueRef all = LLVMConstInt(i1, 1, 0), six = LLVMConstInt(i64, 6, 0), n64 = LLVMConstInt(i64, 64, 0);
+    if (!lanes_at) { /* [low, low + span): the words it meets, each its part */
+        LLVMValueRef off = LLVMBuildSub(b, LLVMBuildPtrToInt(b, low, i64, ""), base, "");
+        LLVMValueRef first = LLVMBuildLShr(b, off, six, ""), bit = LLVMBuildAnd(b, off, LLVMConstInt(i64, 63, 0), "");
+        LLVMValueRef top = LLVMBuildAdd(b, bit, LLVMConstInt(i64, span, 0), ""); /* (bit's end, from the first word) */
+        for (uint64_t k = 0; k <= span / 64 + 1; k++) {
+            LLVMValueRef at = LLVMConstInt(i64, 64 * k, 0);
+            LLVMValueRef from = k ? zero : bit;
+            LLVMValueRef to = LLVMBuildSub(b, top, at, ""); /* (may pass 64, or be at or below 0) */
+            LLVMValueRef meets = LLVMBuildICmp(b, LLVMIntSGT, to, zero, "");
+            to = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSGT, to, n64, ""), n64, to, "");
+            LLVMValueRef mask = LLVMBuildSelect(b, meets, bits_between(b, from, to), zero, "");
+            LLVMValueRef index = LLVMBuildSelect(b, meets, LLVMBuildAdd(b, first, LLVMConstInt(i64, k, 0), ""), first, "");
+            word_bits(b, words, index, mask, use, &all);
+        }
+    } else { /* a loop over the lanes */
+        LLVMBasicBlockRef loop = LLVMAppendBasicBlockInContext(c, fn, "check.lanes");
+        LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c, fn, "check.lanes.done");
+        LLVMBuildBr(b, loop);
+        LLVMPositionBuilderAtEnd(b, loop);
+        LLVMValueRef lane = LLVMBuildPhi(b, i64, "lane"), so_far = LLVMBuildPhi(b, i1, "");
+        LLVMValueRef off = LLVMBuildExtractElement(b, offsets, lane, "");
+        LLVMValueRef bit = LLVMBuildAnd(b, off, LLVMConstInt(i64, 63, 0), "");
+        LLVMValueRef mask = bits_between(b, bit, LLVMBuildAdd(b, bit, LLVMConstInt(i64, bytes, 0), ""));
+        LLVMValueRef index = LLVMBuildLShr(b, off, six, "");
+        if (running) { /* (a lane that does not run: no bits, word 0) */
+            LLVMValueRef runs = LLVMBuildExtractElement(b, running, lane, "");
+            mask = LLVMBuildSelect(b, runs, mask, zero, "");
+            index = LLVMBuildSelect(b, runs, index, zero, "");
+        }
+        LLVMValueRef now = so_far;
+        word_bits(b, words, index, mask, use, &now);
+        LLVMValueRef next = LLVMBuildAdd(b, lane, LLVMConstInt(i64, 1, 0), "");
+        LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, next, LLVMConstInt(i64, lanes, 0), ""), loop, done);
+        LLVMValueRef lane_in[2] = {zero, next}, all_in[2] = {all, now};
+        LLVMBasicBlockRef from[2] = {bits, loop};
+        LLVMAddIncoming(lane, lane_in, from, 2);
+        LLVMAddIncoming(so_far, all_in, from, 2);
+        LLVMPositionBuilderAtEnd(b, done);
+        all = now;
+    }
+    if (use == 'w') /* (a byte unwritten: the call reports it) */
+        LLVMBuildBr(b, join);
+    else
+        LLVMBuildCondBr(b, all, join, call);
     LLVMPositionBuilderAtEnd(b, call);
 }
 
@@ -280,7 +410,7 @@ unsigned mc_check_windows(LLVMModuleRef m)
         uint64_t how = LLVMConstIntGetZExtValue(LLVMGetOperand(call, 7)), size = mc_check_private_array_size(call);
         LLVMBasicBlockRef join = size ? private_array_test(b, LLVMGetOperand(call, 5), size, address, end)
                                       : mc_check_window_test(b, LLVMGetOperand(call, 0), how, address, end);
-        char use = size ? 0 : set_window_use(how, LLVMConstIntGetZExtValue(bytes));
+        char use = size ? 0 : mc_check_set_window_use(how, LLVMConstIntGetZExtValue(bytes));
         if (use)
             set_window_test(b, LLVMGetOperand(call, 0), how, address, end, LLVMConstIntGetZExtValue(bytes), use,
                             join);

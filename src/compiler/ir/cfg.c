@@ -388,6 +388,26 @@ bool mc_dominates(const mc_cfg *g, int a, int b)
     return a == b;
 }
 
+int mc_cfg_deciding_ways(const mc_cfg *g, int b, int *ways, int most)
+{
+    int found = 0;
+    for (int depth = 0; b >= 0 && depth < 64 && found < most; depth++) {
+        int up = g->idom[b];
+        if (up < 0 || up == b)
+            break;
+        LLVMValueRef br = LLVMGetBasicBlockTerminator(g->blocks[up]);
+        bool alone = br && LLVMIsABranchInst(br) && LLVMIsConditional(br) &&
+                     LLVMGetSuccessor(br, 0) != LLVMGetSuccessor(br, 1);
+        /* (every other way into b comes from what b dominates: a loop's back edge) */
+        for (int k = 0; alone && k < g->npred[b]; k++)
+            alone = g->pred[b][k] == up || mc_dominates(g, b, g->pred[b][k]);
+        if (alone)
+            ways[found++] = 2 * up + (LLVMGetSuccessor(br, 1) == g->blocks[b]);
+        b = up;
+    }
+    return found;
+}
+
 bool mc_post_dominates(const mc_cfg *g, int a, int b)
 {
     MOSAIC_ASSERT(a >= 0 && a < g->n && b >= 0 && b < g->n);

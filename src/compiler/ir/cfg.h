@@ -78,6 +78,13 @@ bool mc_cfg_reachable(const mc_cfg *g, int b);
 /* Does a dominate b (every path from the entry to b passes a)?  A block
  * dominates itself; every block dominates a block the entry does not reach. */
 bool mc_dominates(const mc_cfg *g, int a, int b);
+/* The two-way branches every run of block b passed on one of their ways:
+ * walking up b's dominators, each one `up` that ends in a conditional
+ * branch to two different blocks, whose edge to the block below it is the
+ * only way into that block from outside what that block dominates (a
+ * loop's back edges aside).  Up to `most` (and 64 dominators up), nearest
+ * first, each as up * 2 + the way (0: the condition held); how many. */
+int mc_cfg_deciding_ways(const mc_cfg *g, int b, int *ways, int most);
 /* Does a post-dominate b (every path from b to a `ret` passes a)?  Blocks
  * with no way to a `ret` are post-dominated by nothing but themselves. */
 bool mc_post_dominates(const mc_cfg *g, int a, int b);

@@ -1032,11 +1032,17 @@ cl_int mc_run_check_instrument(mc_pass_state *s, size_t k)
      * so that an access in a helper names the argument or __local array it
      * reaches (the calls left get the context later, as without checking);
      * the arguments out of the front end's stack slots, so an access names
-     * the one it reaches; the builtins' bodies, all inlined, go */
+     * the one it reaches; the builtins' bodies, all inlined, go; the code
+     * cleaned up as the inliner's pipeline does, also where it had nothing
+     * to inline (a loop's `r < 4 && row + r < m`, left as a phi of the
+     * front end's, bounds no private array's index) */
     bool any_must, any_left;
     cl_int r = inline_program_calls(s, &any_must, &any_left);
     if (r == CL_SUCCESS)
-        r = mc_run_passes(s->m, s->tm, "function(sroa),globaldce", s->log);
+        r = mc_run_passes(s->m, s->tm,
+                          s->opts->opt_disable ? "function(sroa),globaldce"
+                                               : "function(sroa,simplifycfg),globaldce",
+                          s->log);
     if (r != CL_SUCCESS)
         return r;
     return mc_instrument_for_checking(s->m, s->td, s->kernels, s->nk, mosaic_settings()->check,

@@ -144,8 +144,8 @@ static bool allowed(widener *w, LLVMValueRef inst)
         return true;
     case LLVMCall: {
         LLVMValueRef f = mc_called_function(inst);
-        if (dropped_intrinsic(f) || wd_widenable_intrinsic(f) || (w->row && mc_is_barrier_call(inst)) ||
-            (!w->row && wd_is_check_access(inst)))
+        if (dropped_intrinsic(f) || wd_widenable_intrinsic(f) || wd_is_check_access(inst) ||
+            (w->row && (mc_is_barrier_call(inst) || wd_is_check_barrier(inst))))
             return true;
         return w->why = "a call", false;
     }
@@ -940,6 +940,11 @@ static bool build_block(widener *w, LLVMBasicBlockRef bb)
         }
         if (LLVMIsACallInst(i) && wd_is_check_access(i)) {
             if (!wd_widen_check_access(w, i))
+                return false;
+            continue;
+        }
+        if (LLVMIsACallInst(i) && wd_is_check_barrier(i)) {
+            if (!wd_widen_check_barrier(w, i))
                 return false;
             continue;
         }

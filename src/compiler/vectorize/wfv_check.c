@@ -42,10 +42,11 @@ static LLVMValueRef entry_array(widener *w, LLVMTypeRef t, unsigned n)
 }
 
 /* The row's accesses (from `first`, lanes `stride` bytes apart, `bytes`
- * each) behind the test of their bytes against the launch's window for
- * `how` (compiler/check/windows.c); NULL (nothing added) when it has none. */
+ * each) behind the test of their bytes, [*low, *end), against the launch's
+ * window for `how` (compiler/check/windows.c); NULL (nothing added) when
+ * it has none. */
 static LLVMBasicBlockRef window_test(widener *w, LLVMValueRef ctx, LLVMValueRef first, long long stride,
-                                     LLVMValueRef bytes, LLVMValueRef how)
+                                     LLVMValueRef bytes, LLVMValueRef how, LLVMValueRef *low, LLVMValueRef *end)
 {
     int window = LLVMIsAConstantInt(how) && LLVMIsAConstantInt(bytes) ? mc_check_window_of(LLVMConstIntGetZExtValue(how))
                                                                        : -1;
@@ -54,8 +55,10 @@ static LLVMBasicBlockRef window_test(widener *w, LLVMValueRef ctx, LLVMValueRef 
     LLVMTypeRef i8 = LLVMInt8TypeInContext(w->c);
     LLVMValueRef at = LLVMConstInt(w->i64, (unsigned long long)((long long)(w->lanes - 1) * stride), 1);
     LLVMValueRef last = stride ? LLVMBuildGEP2(w->b, i8, first, &at, 1, "") : first;
-    LLVMValueRef low = stride < 0 ? last : first, high = stride < 0 ? first : last;
-    return mc_check_window_test(w->b, ctx, LLVMConstIntGetZExtValue(how), low, LLVMBuildGEP2(w->b, i8, high, &bytes, 1, ""));
+    LLVMValueRef high = stride < 0 ? first : last;
+    *low = stride < 0 ? last : first;
+    *end = LLVMBuildGEP2(w->b, i8, high, &bytes, 1, "");
+    return mc_check_window_test(w->b, ctx, LLVMConstIntGetZExtValue(how), *low, *end);
 }
 
 /* The same for lanes at any addresses (a gather's, `offsets[i / 1024]`):
@@ -63,7 +66,8 @@ static LLVMBasicBlockRef window_test(widener *w, LLVMValueRef ctx, LLVMValueRef 
  * greatest.  (With no lane running the test passes: the call would check
  * nothing.) */
 static LLVMBasicBlockRef gather_window_test(widener *w, LLVMValueRef ctx, LLVMValueRef addresses, LLVMValueRef mask,
-                                            LLVMValueRef bytes, LLVMValueRef how)
+                                            LLVMValueRef bytes, LLVMValueRef how, LLVMValueRef *low_at,
+                                            LLVMValueRef *end)
 {
     if (!LLVMIsAConstantInt(how) || !LLVMIsAConstantInt(bytes) || mc_check_window_of(LLVMConstIntGetZExtValue(how)) < 0)
         return NULL;
@@ -78,14 +82,36 @@ static LLVMBasicBlockRef gather_window_test(widener *w, LLVMValueRef ctx, LLVMVa
     LLVMValueRef least = wd_call_intrinsic(w, "llvm.vector.reduce.umin", &v64, 1, &low, 1);
     LLVMValueRef greatest = wd_call_intrinsic(w, "llvm.vector.reduce.umax", &v64, 1, &high, 1);
     LLVMValueRef first = LLVMBuildIntToPtr(w->b, least, ptr, ""), last = LLVMBuildIntToPtr(w->b, greatest, ptr, "");
-    return mc_check_window_test(w->b, ctx, LLVMConstIntGetZExtValue(how), first,
-                                LLVMBuildGEP2(w->b, i8, last, &bytes, 1, ""));
+    *low_at = first;
+    *end = LLVMBuildGEP2(w->b, i8, last, &bytes, 1, "");
+    return mc_check_window_test(w->b, ctx, LLVMConstIntGetZExtValue(how), first, *end);
+}
+
+/* After the window test (join) of a row's accesses of `bytes` at `address`
+ * (lanes `stride` bytes apart, or at lanes_at: a gather's), [low, end),
+ * where the access's set window may do instead (windows.c): their bits
+ * tested or set, bytes one after the other from low where all lanes run
+ * and touch, else lane by lane (mask: the lanes running, NULL: all). */
+static void set_window_test(widener *w, LLVMValueRef ctx, uint64_t how, uint64_t bytes, LLVMValueRef address,
+                            long long stride, LLVMValueRef lanes_at, LLVMValueRef mask, LLVMValueRef low,
+                            LLVMValueRef end, LLVMBasicBlockRef join)
+{
+    char use = mc_check_set_window_use(how, bytes);
+    if (!use)
+        return;
+    if (!lanes_at && !mask && (stride == 0 || stride == (long long)bytes || stride == -(long long)bytes)) {
+        mc_check_set_window_row_test(w->b, ctx, how, use, low, end, stride ? w->lanes * bytes : bytes, NULL, NULL,
+                                     bytes, join);
+        return;
+    }
+    mc_check_set_window_row_test(w->b, ctx, how, use, low, end, 0, lanes_at ? lanes_at : wd_vector_value(w, address),
+                                 mask, bytes, join);
 }
 
 bool wd_widen_check_access(widener *w, LLVMValueRef inst)
 {
-    if (w->row || w->rows > 1)
-        return w->why = "a checking call in a barrier kernel's row, or in several rows at once", false;
+    if (w->rows > 1)
+        return w->why = "a checking call in several rows at once", false;
     /* (ctx, lx, ly, lz, address, base, bytes, how, site) */
     LLVMValueRef op[9];
     for (unsigned k = 0; k < 9; k++)
@@ -129,8 +155,12 @@ bool wd_widen_check_access(widener *w, LLVMValueRef inst)
         LLVMConstInt(i64, w->lanes, 0), running, first, stride, addresses,
         wd_scalar_of(w, op[5]), wd_scalar_of(w, op[6]), wd_scalar_of(w, op[7]), wd_scalar_of(w, op[8]),
     };
-    LLVMBasicBlockRef join = addresses == null ? window_test(w, args[0], first, st, op[6], op[7])
-                                               : gather_window_test(w, args[0], lanes_at, mask, op[6], op[7]);
+    LLVMValueRef low = NULL, end = NULL;
+    LLVMBasicBlockRef join = addresses == null ? window_test(w, args[0], first, st, op[6], op[7], &low, &end)
+                                               : gather_window_test(w, args[0], lanes_at, mask, op[6], op[7], &low, &end);
+    if (join)
+        set_window_test(w, args[0], LLVMConstIntGetZExtValue(op[7]), LLVMConstIntGetZExtValue(op[6]), op[4], st,
+                        lanes_at, mask, low, end, join);
     LLVMTypeRef params[13] = {ptr, i64, i64, i64, i64, ptr, ptr, i64, ptr, ptr, i64, i64, ptr};
     LLVMTypeRef type = LLVMFunctionType(LLVMVoidTypeInContext(w->c), params, 13, 0);
     LLVMModuleRef m = LLVMGetGlobalParent(LLVMGetBasicBlockParent(LLVMGetInsertBlock(w->b)));
@@ -143,5 +173,34 @@ bool wd_widen_check_access(widener *w, LLVMValueRef inst)
         LLVMPositionBuilderAtEnd(w->b, join);
         w->out_block[pmap_get(&w->bidx, LLVMGetInstructionParent(inst))] = join;
     }
+    return true;
+}
+
+bool wd_is_check_barrier(LLVMValueRef inst) { return mc_calls_named(inst, "__mosaic_check_barrier"); }
+
+bool wd_widen_check_barrier(widener *w, LLVMValueRef inst)
+{
+    /* (ctx, lx, ly, lz, site) */
+    long long lx_stride = 0;
+    if (!w->row || w->rows > 1 || wd_lanes_running(w, inst))
+        return w->why = "a barrier's check that not every lane of one row may reach", false;
+    if (wd_shape_of(w, LLVMGetOperand(inst, 1), &lx_stride) != CONSECUTIVE || lx_stride != 1)
+        return w->why = "a barrier's check whose lanes are not consecutive work-items", false;
+    for (unsigned k = 0; k < 5; k++)
+        if (k != 1 && !wd_uniform(w, LLVMGetOperand(inst, k)))
+            return w->why = "a barrier's check of varying work-groups", false;
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(w->c), ptr = LLVMPointerTypeInContext(w->c, 0);
+    LLVMValueRef args[6] = {
+        wd_scalar_of(w, LLVMGetOperand(inst, 0)), wd_scalar_of(w, LLVMGetOperand(inst, 1)),
+        wd_scalar_of(w, LLVMGetOperand(inst, 2)), wd_scalar_of(w, LLVMGetOperand(inst, 3)),
+        LLVMConstInt(i64, w->lanes, 0), wd_scalar_of(w, LLVMGetOperand(inst, 4)),
+    };
+    LLVMTypeRef params[6] = {ptr, i64, i64, i64, i64, ptr};
+    LLVMTypeRef type = LLVMFunctionType(LLVMVoidTypeInContext(w->c), params, 6, 0);
+    LLVMModuleRef m = LLVMGetGlobalParent(LLVMGetBasicBlockParent(LLVMGetInsertBlock(w->b)));
+    LLVMValueRef f = LLVMGetNamedFunction(m, "__mosaic_check_barrier_row");
+    if (!f)
+        f = LLVMAddFunction(m, "__mosaic_check_barrier_row", type);
+    LLVMBuildCall2(w->b, type, f, args, 6, "");
     return true;
 }

@@ -131,6 +131,13 @@ bool wd_is_check_access(LLVMValueRef inst);
 /* The call inst of __mosaic_check_access as one call of __mosaic_check_row
  * for the running lanes; false (and why) when it cannot be. */
 bool wd_widen_check_access(widener *w, LLVMValueRef inst);
+/* Does inst call __mosaic_check_barrier, a work-item's arrival at a
+ * work-group barrier? */
+bool wd_is_check_barrier(LLVMValueRef inst);
+/* In a barrier kernel's row, the call inst of __mosaic_check_barrier as one
+ * call of __mosaic_check_barrier_row for the row's lanes, all running;
+ * false (and why) when they may not all be. */
+bool wd_widen_check_barrier(widener *w, LLVMValueRef inst);
 
 /* linearize.c: finding them (before K.vec is built) */
 bool wd_find_loops(widener *w);

@@ -401,8 +401,9 @@ void mosaic_cpu_check_launch_free(cpu_check_launch *l)
 static bool block_holds(const cpu_check_launch *l, const mosaic_check_block *b);
 
 /* Does an access's MOSAIC_CHECK_ARG_OWN_ELEMENT hold in launch l?  With
- * OWN_ROW, rows y * w + x of a width w at least the launch's, each work-item
- * the site's own_rows of them, whose last index fits an int.  Its
+ * OWN_ROW, rows y * w + x of a width w at least the launch's (any, where
+ * every access runs under x < w: MOSAIC_CHECK_OWN_ROWS_GUARDED), each
+ * work-item the site's own_rows of them, whose last index fits an int.  Its
  * ARG_OWN_BLOCK: where the site's block holds (block_holds). */
 static bool own_element_holds(const cpu_check_launch *l, uint64_t how, const mosaic_check_site *site)
 {
@@ -413,9 +414,15 @@ static bool own_element_holds(const cpu_check_launch *l, uint64_t how, const mos
         return false;
     if (!a)
         return l->own_elements;
-    uint64_t w = a <= l->num_args ? (uint64_t)l->row_width[a - 1] : 0, rows, last;
-    uint64_t columns = l->columns_end > w ? l->columns_end : w; /* (a row backwards reaches w - 1) */
-    return w && site && site->own_rows && !__builtin_mul_overflow(l->rows_end, site->own_rows, &rows) &&
+    if (!site || a > l->num_args)
+        return false;
+    /* (under get_global_id(0) < w, a launch wider than w: its columns from w on reach nothing) */
+    bool guarded = site->own_rows & MOSAIC_CHECK_OWN_ROWS_GUARDED;
+    uint64_t own_rows = site->own_rows & ~MOSAIC_CHECK_OWN_ROWS_GUARDED, rows, last;
+    bool flat = l->num_groups[2] * l->local_size[2] <= 1;
+    uint64_t w = (uint64_t)(guarded && flat && l->int_value[a - 1] > 0 ? l->int_value[a - 1] : l->row_width[a - 1]);
+    uint64_t columns = l->columns_end > w && !guarded ? l->columns_end : w; /* (a row backwards reaches w - 1) */
+    return w && own_rows && !__builtin_mul_overflow(l->rows_end, own_rows, &rows) &&
            !__builtin_mul_overflow(rows - 1, w, &last) && !__builtin_add_overflow(last, columns, &last) &&
            last <= INT32_MAX;
 }

@@ -1435,8 +1435,9 @@ static void cpu_submit(cl_device_id device, cl_event command)
     j->check = nd ? mosaic_cpu_check_launch(device, nd) : NULL;
     j->total_groups = nd ? nd->total_groups : 0;
     /* groups of a column run together (src/compiler/workgroup/coarsening.c) when a
-     * column has enough of them: claims are then of units of that many */
-    if (nd && nd->sized.fused && nd->num_groups[1] >= nd->sized.fused_groups) {
+     * column has enough of them: claims are then of units of that many (not
+     * under checking: the checker follows one group of a worker at a time) */
+    if (nd && nd->sized.fused && nd->num_groups[1] >= nd->sized.fused_groups && !j->check) {
         MOSAIC_ASSERT(nd->sized.fused_groups > 1);
         j->fused_groups = nd->sized.fused_groups;
         j->total_groups = nd->num_groups[0] * ((nd->num_groups[1] + j->fused_groups - 1) / j->fused_groups) *

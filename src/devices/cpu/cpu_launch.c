@@ -215,7 +215,7 @@ void mosaic_cpu_prepare_launch(cl_device_id device, mosaic_ndrange *nd)
         regroup(device, nd);
     if (mosaic_debugging(MOSAIC_DEBUG_LAUNCH) && mosaic_cpu_counters_pay(nd, device->compute_units))
         say_counters(nd);
-    if (settings->check || settings->check_shuffle) /* (a build for one size runs groups together, in order) */
+    if (settings->check_shuffle) /* (a build for one size runs its rows in order) */
         return;
     nd->sized = mosaic_executable_wg_for_size(nd->executable, nd->info, nd->local_size,
                                               settings->specialise_after, settings->specialise_wait);
