@@ -128,6 +128,23 @@ char mc_check_set_window_use(uint64_t how, uint64_t bytes)
     return 0;
 }
 
+/* The bounds of the set window of an access of `how` (*lo, *hi) and the
+ * group's __local memory (*local), loaded at b; whether the device gave no
+ * windows (then the bounds are read from ctx: a test against them fails). */
+static LLVMValueRef set_window_bounds(LLVMBuilderRef b, LLVMValueRef ctx, uint64_t how, LLVMValueRef *lo,
+                                      LLVMValueRef *hi, LLVMValueRef *local)
+{
+    LLVMContextRef c = LLVMGetTypeContext(LLVMTypeOf(ctx));
+    LLVMValueRef windows = mc_check_windows_load(b, ctx, "check.windows");
+    invariant(c, windows);
+    LLVMValueRef none = LLVMBuildIsNull(b, windows, "");
+    LLVMValueRef set = mc_check_window_at(b, windows, MOSAIC_CHECK_SET_WINDOW(mc_check_window_of(how)));
+    mc_check_window_bounds(b, LLVMBuildSelect(b, none, ctx, set, ""), "set.lo", "set.hi", lo, hi);
+    *local = ctx_pointer(b, ctx, offsetof(mosaic_wg_ctx, local_mem), "local");
+    invariant(c, *local);
+    return none;
+}
+
 /* At b (where the window test left it, the call to come): to `bits` when
  * [low, end) is inside its set window and in one word of
  * ctx->check_local_written, which `bits` sets (use 'w') or tests (use 'r':
@@ -141,17 +158,7 @@ static void set_window_test(LLVMBuilderRef b, LLVMValueRef ctx, uint64_t how, LL
     LLVMTypeRef i64 = LLVMInt64TypeInContext(c);
     LLVMBasicBlockRef bits = LLVMAppendBasicBlockInContext(c, fn, "check.bits");
     LLVMBasicBlockRef call = LLVMAppendBasicBlockInContext(c, fn, "check.call");
-    LLVMValueRef windows = mc_check_windows_load(b, ctx, "check.windows"), lo, hi;
-    invariant(c, windows);
-    LLVMValueRef none = LLVMBuildIsNull(b, windows, ""); /* (then the test reads ctx, and fails) */
-    mc_check_window_bounds(b,
-                           LLVMBuildSelect(b, none, ctx,
-                                           mc_check_window_at(b, windows,
-                                                              MOSAIC_CHECK_SET_WINDOW(mc_check_window_of(how))),
-                                           ""),
-                           "set.lo", "set.hi", &lo, &hi);
-    LLVMValueRef local = ctx_pointer(b, ctx, offsetof(mosaic_wg_ctx, local_mem), "local");
-    invariant(c, local);
+    LLVMValueRef lo, hi, local, none = set_window_bounds(b, ctx, how, &lo, &hi, &local);
     LLVMValueRef off = LLVMBuildSub(b, LLVMBuildPtrToInt(b, low, i64, ""), LLVMBuildPtrToInt(b, local, i64, ""), "");
     LLVMValueRef bit = LLVMBuildAnd(b, off, LLVMConstInt(i64, 63, 0), "");
     LLVMValueRef one_word = LLVMBuildICmp(b, LLVMIntULE, bit, LLVMConstInt(i64, 64 - bytes, 0), "");
@@ -226,17 +233,7 @@ void mc_check_set_window_row_test(LLVMBuilderRef b, LLVMValueRef ctx, uint64_t h
     LLVMTypeRef i64 = LLVMInt64TypeInContext(c), i1 = LLVMInt1TypeInContext(c);
     LLVMBasicBlockRef bits = LLVMAppendBasicBlockInContext(c, fn, "check.bits");
     LLVMBasicBlockRef call = LLVMAppendBasicBlockInContext(c, fn, "check.call");
-    LLVMValueRef windows = mc_check_windows_load(b, ctx, "check.windows"), lo, hi;
-    invariant(c, windows);
-    LLVMValueRef none = LLVMBuildIsNull(b, windows, ""); /* (then the test reads ctx, and fails) */
-    mc_check_window_bounds(b,
-                           LLVMBuildSelect(b, none, ctx,
-                                           mc_check_window_at(b, windows,
-                                                              MOSAIC_CHECK_SET_WINDOW(mc_check_window_of(how))),
-                                           ""),
-                           "set.lo", "set.hi", &lo, &hi);
-    LLVMValueRef local = ctx_pointer(b, ctx, offsetof(mosaic_wg_ctx, local_mem), "local");
-    invariant(c, local);
+    LLVMValueRef lo, hi, local, none = set_window_bounds(b, ctx, how, &lo, &hi, &local);
     LLVMValueRef base = LLVMBuildPtrToInt(b, local, i64, "");
     LLVMValueRef sets = LLVMBuildNot(b, none, ""), offsets = NULL, zero = LLVMConstInt(i64, 0, 0);
     unsigned lanes = 0;

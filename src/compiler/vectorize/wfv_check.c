@@ -108,6 +108,18 @@ static void set_window_test(widener *w, LLVMValueRef ctx, uint64_t how, uint64_t
                                  mask, bytes, join);
 }
 
+/* A call of the device's void function `name` (declared where the module
+ * has none) with n arguments of types params, at the builder. */
+static void call_device(widener *w, const char *name, LLVMTypeRef *params, LLVMValueRef *args, unsigned n)
+{
+    LLVMTypeRef type = LLVMFunctionType(LLVMVoidTypeInContext(w->c), params, n, 0);
+    LLVMModuleRef m = LLVMGetGlobalParent(LLVMGetBasicBlockParent(LLVMGetInsertBlock(w->b)));
+    LLVMValueRef f = LLVMGetNamedFunction(m, name);
+    if (!f)
+        f = LLVMAddFunction(m, name, type);
+    LLVMBuildCall2(w->b, type, f, args, n, "");
+}
+
 bool wd_widen_check_access(widener *w, LLVMValueRef inst)
 {
     if (w->rows > 1)
@@ -162,12 +174,7 @@ bool wd_widen_check_access(widener *w, LLVMValueRef inst)
         set_window_test(w, args[0], LLVMConstIntGetZExtValue(op[7]), LLVMConstIntGetZExtValue(op[6]), op[4], st,
                         lanes_at, mask, low, end, join);
     LLVMTypeRef params[13] = {ptr, i64, i64, i64, i64, ptr, ptr, i64, ptr, ptr, i64, i64, ptr};
-    LLVMTypeRef type = LLVMFunctionType(LLVMVoidTypeInContext(w->c), params, 13, 0);
-    LLVMModuleRef m = LLVMGetGlobalParent(LLVMGetBasicBlockParent(LLVMGetInsertBlock(w->b)));
-    LLVMValueRef f = LLVMGetNamedFunction(m, "__mosaic_check_row");
-    if (!f)
-        f = LLVMAddFunction(m, "__mosaic_check_row", type);
-    LLVMBuildCall2(w->b, type, f, args, 13, "");
+    call_device(w, "__mosaic_check_row", params, args, 13);
     if (join) {
         LLVMBuildBr(w->b, join);
         LLVMPositionBuilderAtEnd(w->b, join);
@@ -196,11 +203,6 @@ bool wd_widen_check_barrier(widener *w, LLVMValueRef inst)
         LLVMConstInt(i64, w->lanes, 0), wd_scalar_of(w, LLVMGetOperand(inst, 4)),
     };
     LLVMTypeRef params[6] = {ptr, i64, i64, i64, i64, ptr};
-    LLVMTypeRef type = LLVMFunctionType(LLVMVoidTypeInContext(w->c), params, 6, 0);
-    LLVMModuleRef m = LLVMGetGlobalParent(LLVMGetBasicBlockParent(LLVMGetInsertBlock(w->b)));
-    LLVMValueRef f = LLVMGetNamedFunction(m, "__mosaic_check_barrier_row");
-    if (!f)
-        f = LLVMAddFunction(m, "__mosaic_check_barrier_row", type);
-    LLVMBuildCall2(w->b, type, f, args, 6, "");
+    call_device(w, "__mosaic_check_barrier_row", params, args, 6);
     return true;
 }
