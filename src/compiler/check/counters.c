@@ -51,11 +51,10 @@ int64_t mc_counter_bound(const mc_cfg *g, LLVMValueRef inst, LLVMValueRef counte
         bool holds = !(ways[i] & 1);
         int64_t k = bound_by(c, holds, counter);
         /* (both of `a && b` hold on its true way: `q < 4 && col + q < n`) */
-        bool both = holds && ((LLVMIsABinaryOperator(c) && LLVMGetInstructionOpcode(c) == LLVMAnd) ||
-                              (LLVMIsASelectInst(c) && LLVMIsAConstantInt(LLVMGetOperand(c, 2)) &&
-                               !LLVMConstIntGetZExtValue(LLVMGetOperand(c, 2))));
+        LLVMValueRef side[2];
+        bool both = holds && mc_both_sides(c, true, side);
         for (int j = 0; both && !k && j < 2; j++)
-            k = bound_by(LLVMGetOperand(c, j), true, counter);
+            k = bound_by(side[j], true, counter);
         if (k)
             return k;
     }

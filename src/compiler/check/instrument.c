@@ -501,19 +501,9 @@ static bool says_x_below(instrumenter *in, LLVMValueRef c, bool holds, unsigned 
             x = LLVMGetOperand(c, 1), w = LLVMGetOperand(c, 0), p = LLVMIntSLT;
         return (p == LLVMIntSLT || p == LLVMIntULT) && width_parameter(w) == width && global_id(in, x, 0);
     }
-    LLVMValueRef a, b;
-    bool both = false; /* (both sides hold, or both fail) */
-    if (LLVMIsABinaryOperator(c) && (LLVMGetInstructionOpcode(c) == LLVMAnd || LLVMGetInstructionOpcode(c) == LLVMOr)) {
-        a = LLVMGetOperand(c, 0), b = LLVMGetOperand(c, 1);
-        both = (LLVMGetInstructionOpcode(c) == LLVMAnd) == holds;
-    } else if (LLVMIsASelectInst(c) && LLVMIsAConstantInt(LLVMGetOperand(c, 1)) &&
-               LLVMConstIntGetZExtValue(LLVMGetOperand(c, 1)) && !holds) { /* a || b, failed */
-        a = LLVMGetOperand(c, 0), b = LLVMGetOperand(c, 2), both = true;
-    } else if (LLVMIsASelectInst(c) && LLVMIsAConstantInt(LLVMGetOperand(c, 2)) &&
-               !LLVMConstIntGetZExtValue(LLVMGetOperand(c, 2)) && holds) { /* a && b, held */
-        a = LLVMGetOperand(c, 0), b = LLVMGetOperand(c, 1), both = true;
-    }
-    return both && (says_x_below(in, a, holds, width, depth + 1) || says_x_below(in, b, holds, width, depth + 1));
+    LLVMValueRef side[2];
+    return mc_both_sides(c, holds, side) &&
+           (says_x_below(in, side[0], holds, width, depth + 1) || says_x_below(in, side[1], holds, width, depth + 1));
 }
 
 /* Does every run of block bb pass a test that says get_global_id(0) < w? */

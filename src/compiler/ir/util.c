@@ -695,6 +695,22 @@ LLVMIntPredicate mc_swapped_predicate(LLVMIntPredicate p)
     }
 }
 
+bool mc_both_sides(LLVMValueRef c, bool holds, LLVMValueRef side[2])
+{
+    bool both = false;
+    if (LLVMIsABinaryOperator(c) && (LLVMGetInstructionOpcode(c) == LLVMAnd || LLVMGetInstructionOpcode(c) == LLVMOr)) {
+        side[0] = LLVMGetOperand(c, 0), side[1] = LLVMGetOperand(c, 1);
+        both = (LLVMGetInstructionOpcode(c) == LLVMAnd) == holds;
+    } else if (LLVMIsASelectInst(c) && holds && LLVMIsAConstantInt(LLVMGetOperand(c, 2)) &&
+               !LLVMConstIntGetZExtValue(LLVMGetOperand(c, 2))) { /* a ? b : false */
+        side[0] = LLVMGetOperand(c, 0), side[1] = LLVMGetOperand(c, 1), both = true;
+    } else if (LLVMIsASelectInst(c) && !holds && LLVMIsAConstantInt(LLVMGetOperand(c, 1)) &&
+               LLVMConstIntGetZExtValue(LLVMGetOperand(c, 1))) { /* a ? true : b */
+        side[0] = LLVMGetOperand(c, 0), side[1] = LLVMGetOperand(c, 2), both = true;
+    }
+    return both;
+}
+
 bool mc_intrinsic_named(LLVMValueRef f, const char *const *prefixes, size_t n)
 {
     if (!f || !LLVMGetIntrinsicID(f))

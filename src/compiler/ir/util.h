@@ -38,6 +38,11 @@ bool mc_is_block_kernel(LLVMValueRef f);
 /* The predicate of !(x p y), and the one of (y q x) == (x p y) (the C API has neither). */
 LLVMIntPredicate mc_inverse_predicate(LLVMIntPredicate p);
 LLVMIntPredicate mc_swapped_predicate(LLVMIntPredicate p);
+/* Is branch condition c, where it holds (or not: `holds`), both of two
+ * conditions (side[0], side[1]) holding (or both failing)?  `a && b` that
+ * holds, `a || b` that fails: an and / or, or the select clang makes of
+ * the short circuit. */
+bool mc_both_sides(LLVMValueRef c, bool holds, LLVMValueRef side[2]);
 /* Is f an intrinsic whose name starts with one of the n prefixes ("llvm.fma.")?
  * mc_calls_intrinsic: does inst call one whose name starts with prefix? */
 bool mc_intrinsic_named(LLVMValueRef f, const char *const *prefixes, size_t n);

@@ -213,7 +213,6 @@ struct cpu_check_launch {
     uint64_t program;       /* a hash of it (or of the executable's address): check_report.h */
     size_t num_groups[3];
     bool own_elements;      /* one dimension, global ids that fit an int: MOSAIC_CHECK_ARG_OWN_ELEMENT holds */
-    int64_t *row_width;     /* per argument w: its value where OWN_ROW w + 1 may hold (row_width), else 0 */
     int64_t *int_value;     /* per argument: its value where an integer that fits int64_t, else 0 */
     size_t global_offset[3], local_size[3];
     size_t given_local_size[3]; /* the application's, where the device regrouped the launch (else 0s) */
@@ -240,14 +239,6 @@ static int64_t int_value(const mosaic_kernel_arg *a, const void *value)
     if (a->size == 4)
         return is_unsigned ? (int64_t)*(const uint32_t *)value : (int64_t)*(const int32_t *)value;
     return is_unsigned && *(const uint64_t *)value > INT64_MAX ? 0 : *(const int64_t *)value;
-}
-
-/* Integer argument i's value where it can be a row width w for OWN_ROW in
- * launch nd: at least the launch's global width, one plane; else 0. */
-static int64_t row_width(const mosaic_ndrange *nd, const mosaic_kernel_arg *a, const void *value)
-{
-    int64_t w = int_value(a, value);
-    return w <= 0 || nd->global_size[2] > 1 || nd->global_size[0] > (uint64_t)w ? 0 : w;
 }
 
 static int by_lo(const void *a, const void *b)
@@ -278,13 +269,10 @@ cpu_check_launch *mosaic_cpu_check_launch(cl_device_id device, const mosaic_ndra
         l->num_groups[d] = nd->num_groups[d];
     l->own_elements = nd->global_size[1] <= 1 && nd->global_size[2] <= 1 && nd->global_offset[0] <= INT32_MAX &&
                       nd->global_size[0] <= INT32_MAX - nd->global_offset[0];
-    l->row_width = calloc(info->num_args + 1, sizeof *l->row_width);
     l->int_value = calloc(info->num_args + 1, sizeof *l->int_value);
     l->own_held = calloc(info->num_args + 1, sizeof *l->own_held);
-    for (cl_uint i = 0; l->row_width && l->int_value && i < info->num_args; i++) {
-        l->row_width[i] = row_width(nd, &info->args[i], nd->args[i]);
+    for (cl_uint i = 0; l->int_value && i < info->num_args; i++)
         l->int_value[i] = int_value(&info->args[i], nd->args[i]);
-    }
     for (int d = 0; d < 3; d++) {
         l->global_offset[d] = nd->global_offset[d];
         l->local_size[d] = nd->local_size[d] ? nd->local_size[d] : 1;
@@ -295,7 +283,7 @@ cpu_check_launch *mosaic_cpu_check_launch(cl_device_id device, const mosaic_ndra
     l->regions = calloc(info->num_args + 1, sizeof *l->regions);
     l->local_lo = calloc(info->num_args + 1, sizeof *l->local_lo);
     l->local_hi = calloc(info->num_args + 1, sizeof *l->local_hi);
-    if (!l->row_width || !l->int_value || !l->own_held || !l->regions || !l->local_lo || !l->local_hi) {
+    if (!l->int_value || !l->own_held || !l->regions || !l->local_lo || !l->local_hi) {
         mosaic_cpu_check_launch_free(l);
         return NULL;
     }
@@ -385,7 +373,6 @@ void mosaic_cpu_check_launch_free(cpu_check_launch *l)
     free(l->arg_region);
     free(l->local_lo);
     free(l->local_hi);
-    free(l->row_width);
     free(l->int_value);
     free(l->own_held);
     free(l->windows);
@@ -419,8 +406,11 @@ static bool own_element_holds(const cpu_check_launch *l, uint64_t how, const mos
     /* (under get_global_id(0) < w, a launch wider than w: its columns from w on reach nothing) */
     bool guarded = site->own_rows & MOSAIC_CHECK_OWN_ROWS_GUARDED;
     uint64_t own_rows = site->own_rows & ~MOSAIC_CHECK_OWN_ROWS_GUARDED, rows, last;
-    bool flat = l->num_groups[2] * l->local_size[2] <= 1;
-    uint64_t w = (uint64_t)(guarded && flat && l->int_value[a - 1] > 0 ? l->int_value[a - 1] : l->row_width[a - 1]);
+    /* w: integer argument a - 1, at least the launch's global width (or
+     * any, guarded), in a launch of one plane */
+    uint64_t w = l->int_value[a - 1] > 0 ? (uint64_t)l->int_value[a - 1] : 0;
+    if (l->num_groups[2] * l->local_size[2] > 1 || (!guarded && l->columns_end - l->global_offset[0] > w))
+        w = 0;
     uint64_t columns = l->columns_end > w && !guarded ? l->columns_end : w; /* (a row backwards reaches w - 1) */
     return w && own_rows && !__builtin_mul_overflow(l->rows_end, own_rows, &rows) &&
            !__builtin_mul_overflow(rows - 1, w, &last) && !__builtin_add_overflow(last, columns, &last) &&
